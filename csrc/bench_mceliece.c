@@ -65,6 +65,32 @@ static void run_ref_syn(const void *p)
     qhasm_ref_mceliece_syndrome(sets[k->set], s, pk[k->set], e[k->set]);
 }
 
+static uint16_t ga[256], gb[256], gr[256];
+static void run_gfmul(const void *p)
+{
+    const qhasm_mce_gf_kernel *k = p;
+    int i;
+    for (i = 0; i < 256; i++) gr[i] = k->mul(ga[i], gb[i]);
+}
+static void run_gfinv(const void *p)
+{
+    const qhasm_mce_gf_kernel *k = p;
+    int i;
+    for (i = 0; i < 64; i++) gr[i] = k->inv(ga[i]);
+}
+static void run_ref_gfmul(const void *p)
+{
+    const qhasm_mce_gf_kernel *k = p;
+    int i;
+    for (i = 0; i < 256; i++) gr[i] = qhasm_ref_mceliece_gf_mul(k->m, ga[i], gb[i]);
+}
+static void run_ref_gfinv(const void *p)
+{
+    const qhasm_mce_gf_kernel *k = p;
+    int i;
+    for (i = 0; i < 64; i++) gr[i] = qhasm_ref_mceliece_gf_inv(k->m, ga[i]);
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -79,8 +105,9 @@ static double measure(block *b)
     while (ticks() - w0 < WARM) b->run(b->k);
     for (i = 0; i < T; i++) {
         uint64_t t0 = ticks();
-        for (j = 0; j < b->batch; j++) b->run(b->k);
-        t[i] = (double)(ticks() - t0) / b->batch;
+        if (b->batch < 0) b->run(b->k);
+        else for (j = 0; j < b->batch; j++) b->run(b->k);
+        t[i] = (double)(ticks() - t0) / (b->batch < 0 ? -b->batch : b->batch);
     }
     qsort(t, T, sizeof t[0], cmp);
     for (i = T / 4; i < T - T / 4; i++) sum += t[i];
@@ -147,6 +174,20 @@ int main(int argc, char **argv)
             if (!seen) add("transpose_64x64", "ref C", 16, run_ref_tr, k);
         }
         add("transpose_64x64", k->impl, 16, run_tr, k);
+    }
+    for (i = 0; i < 256; i++) { ga[i] = (uint16_t)(rand() & 0x1fff); gb[i] = (uint16_t)(rand() & 0x1fff); }
+    /* batches: 256 gf_mul calls or 64 gf_inv calls per timed unit, divided
+     * back (the peers' B) */
+    for (i = 0; i < qhasm_mce_gf_nkernels; i++) {
+        const qhasm_mce_gf_kernel *k = &qhasm_mce_gf_kernels[i];
+        char *nm = names[nblocks], *ni = names[nblocks + 1];
+        snprintf(nm, 48, "gf_mul-%d", k->m);
+        snprintf(ni, 48, "gf_inv-%d", k->m);
+        if ((only && strncmp(nm, only, strlen(only))) || (k->features & ~have)) continue;
+        add(nm, "ref C (x256 calls)", -256, run_ref_gfmul, k);
+        add(nm, k->impl, -256, run_gfmul, k);
+        add(ni, "ref C (x64 calls)", -64, run_ref_gfinv, k);
+        add(ni, k->impl, -64, run_gfinv, k);
     }
     for (i = 0; i < qhasm_mce_syndrome_nkernels; i++) {
         const qhasm_mce_syndrome_kernel *k = &qhasm_mce_syndrome_kernels[i];

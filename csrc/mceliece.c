@@ -123,6 +123,49 @@ void qhasm_mceliece6960119_syndrome(unsigned char *s, const unsigned char *pk, c
     else qhasm_ref_mceliece_syndrome(&qhasm_ref_mceliece6960119, s, pk, e);
 }
 
+#define MCE_GDECL(ID, NAME, FEAT) \
+    qhasm_mce_gfmul_fn qhasm_kernel_mceliece_gf12_mul_##ID, qhasm_kernel_mceliece_gf13_mul_##ID; \
+    qhasm_mce_gfinv_fn qhasm_kernel_mceliece_gf12_inv_##ID, qhasm_kernel_mceliece_gf13_inv_##ID;
+MCE_GF_IMPLS(MCE_GDECL)
+#define MCE_GENTRY(ID, NAME, FEAT) \
+    { NAME, FEAT, 12, qhasm_kernel_mceliece_gf12_mul_##ID, qhasm_kernel_mceliece_gf12_inv_##ID }, \
+    { NAME, FEAT, 13, qhasm_kernel_mceliece_gf13_mul_##ID, qhasm_kernel_mceliece_gf13_inv_##ID },
+const qhasm_mce_gf_kernel qhasm_mce_gf_kernels[] = {
+    MCE_GF_IMPLS(MCE_GENTRY)
+    { NULL, 0, 0, NULL, NULL }
+};
+const int qhasm_mce_gf_nkernels = (int)(sizeof qhasm_mce_gf_kernels / sizeof qhasm_mce_gf_kernels[0]) - 1;
+
+static const qhasm_mce_gf_kernel *pick_gf(int m)
+{
+    int i;
+    for (i = 0; !forced_ref() && i < qhasm_mce_gf_nkernels; i++)
+        if (qhasm_mce_gf_kernels[i].m == m && usable(qhasm_mce_gf_kernels[i].impl, qhasm_mce_gf_kernels[i].features))
+            return &qhasm_mce_gf_kernels[i];
+    return NULL;
+}
+
+/* the reference is not constant time (square-and-multiply branches on the
+ * public exponent only; gf_mul branches on b): it is the fallback of a
+ * build without kernels, and the tests' oracle */
+#define MCE_GF(M) \
+    uint16_t qhasm_mceliece_gf##M##_mul(uint16_t a, uint16_t b) \
+    { \
+        static const qhasm_mce_gf_kernel *k; \
+        static int done; \
+        if (!done) { k = pick_gf(M); done = 1; } \
+        return k ? k->mul(a, b) : qhasm_ref_mceliece_gf_mul(M, a, b); \
+    } \
+    uint16_t qhasm_mceliece_gf##M##_inv(uint16_t a) \
+    { \
+        static const qhasm_mce_gf_kernel *k; \
+        static int done; \
+        if (!done) { k = pick_gf(M); done = 1; } \
+        return k ? k->inv(a) : qhasm_ref_mceliece_gf_inv(M, a); \
+    }
+MCE_GF(12)
+MCE_GF(13)
+
 /* the kernel for (m, lanes, op): the first supported one, or NULL (ref) */
 static const qhasm_mce_vec_kernel *pick(int m, int lanes, const char *op)
 {

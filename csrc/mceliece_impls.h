@@ -118,6 +118,29 @@ extern const int qhasm_mce_transpose_nkernels;
     MCE_IF_PPC64(X(ppc64, "ppc64", 0)) \
     MCE_IF_SPARC64(X(sparc64, "sparc64", 0))
 
+/* X(ID, "name", CPU features): single-element GF(2^m) mul and inv
+ * (qhasm_kernel_mceliece_gf<m>_{mul,inv}_<ID>), the scalar implementations */
+#define MCE_GF_IMPLS(X) \
+    MCE_IF_AMD64(X(amd64, "amd64", 0)) \
+    MCE_IF_X86(X(x86, "x86", 0)) \
+    MCE_IF_PPC32(X(ppc32, "ppc32", 0)) \
+    MCE_IF_PPC64(X(ppc64, "ppc64", 0)) \
+    MCE_IF_SPARC64(X(sparc64, "sparc64", 0))
+
+typedef uint16_t qhasm_mce_gfmul_fn(uint16_t a, uint16_t b);
+typedef uint16_t qhasm_mce_gfinv_fn(uint16_t a);
+
+typedef struct {
+    const char *impl;
+    unsigned features;
+    int m;
+    qhasm_mce_gfmul_fn *mul;
+    qhasm_mce_gfinv_fn *inv;
+} qhasm_mce_gf_kernel;
+
+extern const qhasm_mce_gf_kernel qhasm_mce_gf_kernels[];
+extern const int qhasm_mce_gf_nkernels;
+
 typedef void qhasm_mce_syndrome_fn(unsigned char *s, const unsigned char *pk, const unsigned char *e);
 
 typedef struct {

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef QHASM_VALGRIND_CT
+#include <valgrind/memcheck.h>
+#endif
 #include "mceliece_impls.h"
 #include "ref/mceliece_ref.h"
 
@@ -225,6 +228,45 @@ static void test_transpose(const qhasm_mce_transpose_kernel *k)
     }
 }
 
+/* ---- single elements ------------------------------------------------------ */
+static void test_gf(const qhasm_mce_gf_kernel *k)
+{
+    const uint16_t q = (uint16_t)(1u << k->m);
+    uint16_t a, b, x;
+    int i, bad = 0;
+    static const uint16_t bs[] = { 0, 1, 2, 3, 0x800, 0x1000, 0xfff, 0x1fff, 0x1234, 0xabc };
+    /* every a against a few b (and high garbage bits, which are ignored) */
+    for (a = 0; a < q && bad < 5; a++) {
+        for (i = 0; i < (int)(sizeof bs / sizeof bs[0]); i++) {
+            b = (uint16_t)(bs[i] & (q - 1));
+            x = k->mul((uint16_t)(a | (uint16_t)(0xffffu << k->m)), b);
+            checks++;
+            if (x != qhasm_ref_mceliece_gf_mul(k->m, a, b)) {
+                if (failures++ < 10) printf("FAIL %s gf%d_mul(0x%x, 0x%x) = 0x%x\n", k->impl, k->m, a, b, x);
+                bad++;
+            }
+        }
+        /* inv: every element, against the reference and by a * inv(a) = 1 */
+        x = k->inv((uint16_t)(a | (uint16_t)(0xffffu << k->m)));
+        checks++;
+        if (x != qhasm_ref_mceliece_gf_inv(k->m, a) || qhasm_ref_mceliece_gf_mul(k->m, a, x) != (a != 0)) {
+            if (failures++ < 10) printf("FAIL %s gf%d_inv(0x%x) = 0x%x\n", k->impl, k->m, a, x);
+            bad++;
+        }
+    }
+    for (i = 0; i < 100000 && bad < 5; i++) {
+        uint64_t r = rnd();
+        a = (uint16_t)r;
+        b = (uint16_t)(r >> 16);
+        x = k->mul(a, b);
+        checks++;
+        if (x != qhasm_ref_mceliece_gf_mul(k->m, a, b)) {
+            if (failures++ < 10) printf("FAIL %s gf%d_mul(0x%x, 0x%x) = 0x%x\n", k->impl, k->m, a, b, x);
+            bad++;
+        }
+    }
+}
+
 /* ---- syndrome ------------------------------------------------------------ */
 static const qhasm_ref_mceliece_params *const sets[2] = { &qhasm_ref_mceliece348864, &qhasm_ref_mceliece6960119 };
 
@@ -300,6 +342,68 @@ static void test_syndrome(const qhasm_mce_syndrome_kernel *k)
     free(pk);
 }
 
+/* ---- --valgrind-ct: every input undefined (secret), each kernel once ---
+ * memcheck then reports any branch or address that depends on them
+ * (djb's method); the outputs are marked defined again afterwards. */
+#ifdef QHASM_VALGRIND_CT
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#else
+#define SECRET(p, n) ((void)(p), (void)(n))
+#define PUBLIC(p, n) ((void)(p), (void)(n))
+#endif
+static void ct_impl(const char *impl)
+{
+    static uint64_t f[MAXW], g[MAXW], h[MAXW], t[64];
+    static unsigned char e[1024], s[256];
+    int j;
+    for (j = 0; j < MAXW; j++) { f[j] = rnd(); g[j] = rnd(); }
+    for (j = 0; j < qhasm_mce_vec_nkernels; j++) {
+        const qhasm_mce_vec_kernel *k = &qhasm_mce_vec_kernels[j];
+        if (strcmp(k->impl, impl)) continue;
+        SECRET(f, sizeof f);
+        SECRET(g, sizeof g);
+        if (k->mul) k->mul(h, f, g);
+        else k->un(h, f);
+        PUBLIC(h, sizeof h);
+        checks++;
+    }
+    for (j = 0; j < qhasm_mce_transpose_nkernels; j++) {
+        if (strcmp(qhasm_mce_transpose_kernels[j].impl, impl)) continue;
+        SECRET(f, sizeof f);
+        qhasm_mce_transpose_kernels[j].fn(t, f);
+        PUBLIC(t, sizeof t);
+        checks++;
+    }
+    for (j = 0; j < qhasm_mce_gf_nkernels; j++) {
+        volatile uint16_t a = (uint16_t)rnd(), b = (uint16_t)rnd(), r;
+        if (strcmp(qhasm_mce_gf_kernels[j].impl, impl)) continue;
+        SECRET((void *)&a, sizeof a);
+        SECRET((void *)&b, sizeof b);
+        r = qhasm_mce_gf_kernels[j].mul(a, b);
+        PUBLIC((void *)&r, sizeof r);
+        SECRET((void *)&a, sizeof a);
+        r = qhasm_mce_gf_kernels[j].inv(a);
+        PUBLIC((void *)&r, sizeof r);
+        checks += 2;
+    }
+    for (j = 0; j < qhasm_mce_syndrome_nkernels; j++) {
+        const qhasm_mce_syndrome_kernel *k = &qhasm_mce_syndrome_kernels[j];
+        int pkb = qhasm_ref_mceliece_pk_bytes(sets[k->set]);
+        unsigned char *pk;
+        if (strcmp(k->impl, impl)) continue;
+        pk = malloc((size_t)pkb);
+        if (!pk) { perror("malloc"); exit(2); }
+        memset(pk, 0x5a, (size_t)pkb);
+        SECRET(pk, (size_t)pkb);
+        SECRET(e, sizeof e);
+        k->fn(s, pk, e);
+        PUBLIC(s, sizeof s);
+        free(pk);
+        checks++;
+    }
+}
+
 /* ---- driver ------------------------------------------------------------- */
 static int selected(const char *impl, int argc, char **argv)
 {
@@ -344,6 +448,13 @@ static int kernels_of(const char *impl, int run)
         test_transpose(&qhasm_mce_transpose_kernels[j]);
         if (verbose) printf("  %s transpose_64x64\n", impl);
     }
+    for (j = 0; j < qhasm_mce_gf_nkernels; j++) {
+        if (strcmp(qhasm_mce_gf_kernels[j].impl, impl)) continue;
+        n++;
+        if (!run) continue;
+        test_gf(&qhasm_mce_gf_kernels[j]);
+        if (verbose) printf("  %s gf%d_mul, gf%d_inv\n", impl, qhasm_mce_gf_kernels[j].m, qhasm_mce_gf_kernels[j].m);
+    }
     for (j = 0; j < qhasm_mce_syndrome_nkernels; j++) {
         if (strcmp(qhasm_mce_syndrome_kernels[j].impl, impl)) continue;
         n++;
@@ -356,13 +467,25 @@ static int kernels_of(const char *impl, int run)
 
 int main(int argc, char **argv)
 {
-    int passed = 0, failed = 0, skipped = 0, i, j;
+    int passed = 0, failed = 0, skipped = 0, i, j, ct = 0;
     unsigned have = qhasm_cpu_features();
-    for (i = 1; i < argc; i++)
+    for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-v")) verbose = 1;
+        if (!strcmp(argv[i], "--valgrind-ct")) ct = 1;
+        if (!strcmp(argv[i], "--valgrind-ct-selftest")) {
+            /* the reference gf_mul branches on b: memcheck must report it */
+            volatile uint16_t a = 3, b = 5, r;
+            SECRET((void *)&b, sizeof b);
+            r = qhasm_ref_mceliece_gf_mul(12, a, b);
+            PUBLIC((void *)&r, sizeof r);
+            printf("selftest ran (0x%x)\n", r);
+            return 0;
+        }
+    }
     for (i = 0; i < qhasm_mce_vec_nkernels; i++) add_impl(qhasm_mce_vec_kernels[i].impl, qhasm_mce_vec_kernels[i].features);
     for (i = 0; i < qhasm_mce_transpose_nkernels; i++)
         add_impl(qhasm_mce_transpose_kernels[i].impl, qhasm_mce_transpose_kernels[i].features);
+    for (i = 0; i < qhasm_mce_gf_nkernels; i++) add_impl(qhasm_mce_gf_kernels[i].impl, qhasm_mce_gf_kernels[i].features);
     for (i = 0; i < qhasm_mce_syndrome_nkernels; i++)
         add_impl(qhasm_mce_syndrome_kernels[i].impl, qhasm_mce_syndrome_kernels[i].features);
     for (i = 0; i < nimpls; i++) {
@@ -376,6 +499,12 @@ int main(int argc, char **argv)
                 if (impl_features[i] & ~have & (1u << j)) printf(" %s", qhasm_cpu_feature_name(1u << j));
             printf("\n");
             skipped += n;
+            continue;
+        }
+        if (ct) {                              /* in process: valgrind follows it */
+            ct_impl(impl);
+            printf("mceliece %-14s constant time: %d kernels run on secret inputs\n", impl, n);
+            passed += n;
             continue;
         }
         fflush(stdout);

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from gen import mceliece_net as mn
 from gen import mceliece_transpose
+from gen import mceliece_gf
 from gen import mceliece_syndrome as msyn
 from gen.mceliece_syndrome import SynTgt
 
@@ -188,8 +189,102 @@ class Emitter:
         return lines
 
 
+# the column multiplier (mul_columns) per implementation: f kept in
+# registers, or read through memory operands ("memop") or loads ("load");
+# the reduced high columns in stack slots or in variables (the allocator's)
+MULCOL = {
+    "amd64": ("memop", True), "x86": ("memop", True), "x86-sse2": ("load", True),
+    "amd64-avx2": ("reg", True), "amd64-avx512": ("reg", False),
+    "ppc32": ("reg", False), "ppc64": ("reg", False), "sparc64": ("reg", False),
+}
+
+
+def mul_columns(impl: str, m: int, stride: int) -> tuple[list[str], int]:
+    """Schoolbook product scanning, two columns at a time from the top:
+    each g_j is loaded once per pair and meets f_(l-j) and f_(l-1-j); a
+    column starts from the reduced high columns that fold into it
+    (z^k = z^(k-m) (f - z^m): column c gets c + m - e for every low term z^e
+    of the modulus), so the 2m-1 columns are never live at once.  Top-down,
+    column l needs f_i and g_j for i, j <= l only, so h_l is stored as soon
+    as its pair of columns is done and h may equal f or g.  Returns the
+    lines and the number of operations."""
+    t = IMPLS[impl]
+    fmode, hstack = MULCOL[impl]
+    low = [e for e in mn.MODULUS[m] if e < m]
+    L: list[str] = []
+    nops = 0
+    mem = f"mem{t.bits}"
+    if fmode == "reg":
+        for i in range(m):
+            L.append(f"F{i} = {mem}[f + {i * stride}]")
+
+    def hname(k: int) -> str:
+        return f"H{k}"
+
+    for top in range(2 * m - 2, -1, -2):
+        cols = [c for c in (top, top - 1) if c >= 0]
+        accs = dict(zip(cols, ("A", "B")))
+        started = {c: False for c in cols}
+        jlo = max(0, min(cols) - (m - 1))
+        jhi = min(m - 1, max(cols))
+        for j in range(jlo, jhi + 1):
+            L.append(f"G = {mem}[g + {j * stride}]")
+            for c in cols:
+                i = c - j
+                if not 0 <= i < m:
+                    continue
+                a = accs[c]
+                if fmode == "reg":
+                    if not started[c]:
+                        L.append(f"{a} = F{i} & G")
+                    elif t.ternlog:
+                        L.append(f"{a} = ternlog({a}, F{i}, G, {hex(TERN_ANDXOR)})")
+                    else:
+                        L.append(f"T = F{i} & G")
+                        L.append(f"{a} = {a} ^ T")
+                        nops += 1
+                else:
+                    if fmode == "memop":
+                        L.append("T = G")
+                        L.append(f"T &= {mem}[f + {i * stride}]")
+                    else:
+                        L.append(f"T = {mem}[f + {i * stride}]")
+                        L.append("T &= G")
+                    if not started[c]:
+                        L.append(f"{a} = T")
+                    else:
+                        L.append(f"{a} = {a} ^ T")
+                        nops += 1
+                nops += 1
+                started[c] = True
+        for c in cols:
+            a = accs[c]
+            srcs = [c + m - e for e in low if m <= c + m - e <= 2 * m - 2]
+            if t.ternlog and not hstack:
+                while len(srcs) >= 2:
+                    L.append(f"{a} = ternlog({a}, {hname(srcs[0])}, {hname(srcs[1])}, {hex(TERN_XOR3)})")
+                    srcs = srcs[2:]
+                    nops += 1
+            for k in srcs:
+                if hstack and t.vtype in ("int64", "int32", "reg256"):
+                    L.append(f"{a} = {a} ^ S{k}")
+                elif hstack:
+                    L.append(f"T = S{k}")
+                    L.append(f"{a} = {a} ^ T")
+                else:
+                    L.append(f"{a} = {a} ^ {hname(k)}")
+                nops += 1
+            if c >= m:
+                L.append(f"S{c} = {a}" if hstack else f"{hname(c)} = {a}")
+            else:
+                L.append(f"{mem}[h + {c * stride}] = {a}")
+    return L, nops
+
+
 def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
     t = IMPLS[impl]
+    if op == "mul":
+        return function_mul(impl, m, lanes, em)
     net, out = network(op, m, t.ternlog)
     stride = lanes // 8                    # bytes between the words of bit i and i+1
     passes = lanes // t.bits
@@ -207,6 +302,28 @@ def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
         lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
         step = t.bits // 8
         lines += [f"  h = h + {step}", f"  f = f + {step}"] + ([f"  g = g + {step}"] if op == "mul" else [])
+        lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+    lines.append("leave")
+    return lines
+
+
+def function_mul(impl: str, m: int, lanes: int, em: Emitter) -> list[str]:
+    t = IMPLS[impl]
+    stride = lanes // 8
+    passes = lanes // t.bits
+    vec = "vec" if lanes == 64 else f"vec{lanes}"
+    name = f"qhasm_kernel_mceliece_gf{m}_{vec}_mul_{impl_id(impl)}"
+    body, nops = mul_columns(impl, m, stride)
+    fmode, hstack = MULCOL[impl]
+    lines = ["", f"# {vec}_mul in GF(2^{m}): {lanes} lanes, {passes} pass(es) of the column multiplier"
+             f" ({nops} operations; f {fmode}, high columns {'on the stack' if hstack else 'in variables'})",
+             f"enter {name}", "input h f g", "secret [f] [g]"]
+    if passes == 1:
+        lines += body
+    else:
+        step = t.bits // 8
+        lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
+        lines += [f"  h = h + {step}", f"  f = f + {step}", f"  g = g + {step}"]
         lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
     lines.append("leave")
     return lines
@@ -230,6 +347,11 @@ def render_vec(impl: str, m: int) -> str:
     names = [f"v{k}" for k in range(em.maxnames)]
     for k in range(0, len(names), 16):
         head.append(f"{t.vtype} " + " ".join(names[k:k + 16]))
+    head.append(f"{t.vtype} A B G T " + " ".join(f"F{i}" for i in range(m)))
+    head.append(f"{t.vtype} " + " ".join(f"H{k}" for k in range(m, 2 * m - 1)))
+    stype = {"int64": "stack64", "int32": "stack32", "reg128": "stack128", "reg256": "stack256",
+             "reg512": "stack512"}[t.vtype]
+    head.append(f"{stype} " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)))
     return "\n".join(head + funcs) + "\n"
 
 
@@ -242,6 +364,9 @@ def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
             res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
         base = f"mceliece_transpose_{impl_id(impl)}"
         res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
+        if t.vtype in ("int64", "int32"):
+            base = f"mceliece_gf_{impl_id(impl)}"
+            res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
         for p in SYNDROME.get(impl, {}):
             base = f"{p}_syndrome_{impl_id(impl)}"
             res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
@@ -254,6 +379,8 @@ def render(qpath: str, root: str = ROOT) -> str:
         for p, st in SYNDROME.get(impl, {}).items():
             if base == f"{p}_syndrome_{impl_id(impl)}":
                 return msyn.render(impl, impl_id(impl), p, st)
+        if base == f"mceliece_gf_{impl_id(impl)}":
+            return mceliece_gf.render(impl, impl_id(impl), t.vtype)
         if base == f"mceliece_transpose_{impl_id(impl)}":
             return mceliece_transpose.render(impl, impl_id(impl), t.vtype, t.bits, t.ptr, t.cpu, t.ternlog,
                                              t.big_endian)

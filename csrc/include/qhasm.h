@@ -173,6 +173,12 @@ QHASM_MCELIECE_DECLARE_VEC(12, vec256)
 QHASM_MCELIECE_DECLARE_VEC(13, vec256)
 QHASM_MCELIECE_DECLARE_VEC(12, vec512)
 QHASM_MCELIECE_DECLARE_VEC(13, vec512)
+/* one element: a * b and a^(2^m - 2) (the inverse; 0 for 0) in constant
+ * time; only the low m bits of the arguments are used */
+uint16_t qhasm_mceliece_gf12_mul(uint16_t a, uint16_t b);
+uint16_t qhasm_mceliece_gf12_inv(uint16_t a);
+uint16_t qhasm_mceliece_gf13_mul(uint16_t a, uint16_t b);
+uint16_t qhasm_mceliece_gf13_inv(uint16_t a);
 /* out[i] bit j = in[j] bit i (out may equal in) */
 void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in);
 /* s = H e, H = (I_mt | T), T the public key pk (Classic McEliece byte

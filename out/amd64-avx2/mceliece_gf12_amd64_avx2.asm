@@ -9,1012 +9,1213 @@ global qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2:function (qhasm_kernel_m
 align 32
 qhasm_kernel_mceliece_gf12_vec256_mul_amd64_avx2:
 	mov r11, rsp
-	sub rsp, 3488
+	sub rsp, 384
 	and rsp, -32
-	mov [rsp + 3456], r11
-; v0 = mem256[f + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsi]
-	vmovdqu [rsp + 0], ymm2
-; v1 = mem256[g + 0]
-%line 16+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm4, [rdx]
-	vmovdqu [rsp + 32], ymm4
-; v2 = v0 & v1
-%line 17+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm4
-	vmovdqu [rsp + 64], ymm0
-; v3 = mem256[g + 32]
+	mov [rsp + 352], r11
+; F0 = mem256[f + 0]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm3, [rdx + 32]
-	vmovdqu [rsp + 96], ymm3
-; v4 = v0 & v3
+	vmovdqu ymm2, [rsi]
+; F1 = mem256[f + 32]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm3
-; v5 = mem256[f + 32]
+	vmovdqu ymm3, [rsi + 32]
+; F2 = mem256[f + 64]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 32]
-	vmovdqu [rsp + 128], ymm5
-; v6 = v5 & v1
+	vmovdqu ymm4, [rsi + 64]
+; F3 = mem256[f + 96]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm5, ymm4
-; v6 = v4 ^ v6
-%line 22+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 672], ymm0
-; v4 = mem256[g + 64]
-%line 23+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 64]
-	vmovdqu [rsp + 704], ymm7
-; v7 = v0 & v4
-%line 24+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm7
-; v8 = v5 & v3
-%line 25+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm5, ymm3
-; v9 = mem256[f + 64]
-%line 26+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm3, [rsi + 64]
-; v10 = v9 & v1
-%line 27+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm3, ymm4
-; v8 = v7 ^ v8
-%line 28+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v10 = v8 ^ v10
-%line 29+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 736], ymm0
-; v8 = v5 & v4
-%line 30+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm7
-; v7 = v9 & v3
-%line 31+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 96]
-	vpand ymm1, ymm3, ymm1
-; v7 = v8 ^ v7
-%line 32+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm1
-; v8 = v9 & v4
-%line 33+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm9, ymm3, ymm7
-; v11 = mem256[f + 96]
-%line 34+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsi + 96]
-; v12 = mem256[g + 96]
-%line 35+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rdx + 96]
-	vmovdqu [rsp + 160], ymm2
-; v13 = v11 & v12
-%line 36+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm8, ymm5, ymm2
-; v14 = mem256[g + 128]
-%line 37+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 128]
-	vmovdqu [rsp + 192], ymm7
-; v15 = v11 & v14
-%line 38+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm7
-; v16 = mem256[f + 128]
-%line 39+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 128]
-; v17 = v16 & v12
-%line 40+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm2
-; v17 = v15 ^ v17
-%line 41+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm1
-; v15 = mem256[g + 160]
-%line 42+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 160]
-	vmovdqu [rsp + 768], ymm11
-; v18 = v11 & v15
-%line 43+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm11
-; v19 = v16 & v14
-%line 44+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm7
-; v20 = mem256[f + 160]
-%line 45+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+; F4 = mem256[f + 128]
+%line 22+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm6, [rsi + 128]
+; F5 = mem256[f + 160]
+%line 23+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 160]
-; v21 = v20 & v12
-%line 46+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm7, ymm2
-; v19 = v18 ^ v19
-%line 47+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v21 = v19 ^ v21
-%line 48+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 800], ymm0
-; v19 = v16 & v15
-%line 49+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm4, ymm11
-; v18 = v20 & v14
-%line 50+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 192]
-	vpand ymm1, ymm7, ymm2
-; v18 = v19 ^ v18
-%line 51+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 832], ymm0
-; v19 = v20 & v15
-%line 52+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm7, ymm11
-	vmovdqu [rsp + 864], ymm0
-; v22 = v0 ^ v11
-%line 53+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm15, ymm0, ymm5
-; v23 = v5 ^ v16
-%line 54+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpxor ymm14, ymm0, ymm4
-; v24 = v9 ^ v20
-%line 55+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm3, ymm7
-; v25 = v1 ^ v12
-%line 56+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpxor ymm12, ymm0, [rsp + 160]
-; v26 = v3 ^ v14
-%line 57+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpxor ymm11, ymm0, ymm2
-; v27 = v4 ^ v15
-%line 58+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 704]
-	vpxor ymm2, ymm0, [rsp + 768]
-; v28 = v22 & v25
-%line 59+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm15, ymm12
-	vmovdqu [rsp + 224], ymm0
-; v29 = v22 & v26
-%line 60+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; v30 = v23 & v25
-%line 61+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm14, ymm12
-; v30 = v29 ^ v30
-%line 62+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 896], ymm1
-; v22 = v22 & v27
-%line 63+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm15, ymm2
-; v29 = v23 & v26
-%line 64+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm15, ymm14, ymm11
-; v25 = v24 & v25
-%line 65+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm12, ymm13, ymm12
-; v29 = v22 ^ v29
-%line 66+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm0, ymm15
-; v25 = v29 ^ v25
-%line 67+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm15, ymm12
-; v23 = v23 & v27
-%line 68+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm14, ymm14, ymm2
-; v26 = v24 & v26
-%line 69+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm11, ymm13, ymm11
-; v26 = v23 ^ v26
-%line 70+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm14, ymm11
-; v27 = v24 & v27
-%line 71+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm13, ymm2
-; v28 = v28 ^ v2
-%line 72+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 224]
-	vpxor ymm0, ymm0, [rsp + 64]
-; v28 = v28 ^ v13
-%line 73+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm8
-; v30 = v30 ^ v6
-%line 74+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 672]
-; v30 = v30 ^ v17
-%line 75+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm10
-; v25 = v25 ^ v10
-%line 76+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 736]
-; v25 = v25 ^ v21
-%line 77+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 800]
-	vmovdqu [rsp + 928], ymm0
-; v26 = v26 ^ v7
-%line 78+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm6
-; v26 = v26 ^ v18
-%line 79+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 832]
-; v27 = v27 ^ v8
-%line 80+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm9
-; v27 = v27 ^ v19
-%line 81+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 864]
-; v7 = v28 ^ v7
-%line 82+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm13, ymm6
-	vmovdqu [rsp + 960], ymm6
-; v8 = v30 ^ v8
-%line 83+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-	vmovdqu [rsp + 992], ymm1
-; v13 = v26 ^ v13
-%line 84+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 1024], ymm0
-; v17 = v27 ^ v17
-%line 85+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm10
-	vmovdqu [rsp + 1056], ymm0
-; v27 = mem256[f + 192]
-%line 86+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm9, [rsi + 192]
-; v26 = mem256[g + 192]
-%line 87+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 192]
-; v30 = v27 & v26
-%line 88+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm9, ymm6
-	vmovdqu [rsp + 1088], ymm0
-; v28 = mem256[g + 224]
-%line 89+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 224]
-; v24 = v27 & v28
-%line 90+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm9, ymm8
-; v23 = mem256[f + 224]
-%line 91+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 224]
-; v29 = v23 & v26
-%line 92+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm10, ymm6
-; v29 = v24 ^ v29
-%line 93+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1120], ymm0
-; v24 = mem256[g + 256]
-%line 94+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 256]
-; v22 = v27 & v24
-%line 95+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm9, ymm11
-; v31 = v23 & v28
-%line 96+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm10, ymm8
-; v32 = mem256[f + 256]
-%line 97+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 256]
-; v33 = v32 & v26
-%line 98+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm12, ymm6
-; v31 = v22 ^ v31
-%line 99+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm0
-; v33 = v31 ^ v33
-%line 100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1152], ymm0
-; v31 = v23 & v24
-%line 101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm10, ymm11
-; v22 = v32 & v28
-%line 102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm12, ymm8
-; v22 = v31 ^ v22
-%line 103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1184], ymm0
-; v31 = v32 & v24
-%line 104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm12, ymm11
-	vmovdqu [rsp + 1216], ymm0
-; v34 = mem256[f + 288]
-%line 105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 288]
-; v35 = mem256[g + 288]
-%line 106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 288]
-	vmovdqu [rsp + 2432], ymm1
-; v36 = v34 & v35
-%line 107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm1
-	vmovdqu [rsp + 256], ymm0
-; v37 = mem256[g + 320]
-%line 108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rdx + 320]
-	vmovdqu [rsp + 2464], ymm14
-; v38 = v34 & v37
-%line 109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm14
-; v39 = mem256[f + 320]
-%line 110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 320]
-; v40 = v39 & v35
-%line 111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
-; v40 = v38 ^ v40
-%line 112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1248], ymm0
-; v38 = mem256[g + 352]
-%line 113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 352]
-	vmovdqu [rsp + 3328], ymm0
-	vmovdqu [rsp + 2496], ymm0
-; v41 = v34 & v38
-%line 114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+; F6 = mem256[f + 192]
+%line 24+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm8, [rsi + 192]
+; F7 = mem256[f + 224]
+%line 25+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rsi + 224]
+; F8 = mem256[f + 256]
+%line 26+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm10, [rsi + 256]
+; F9 = mem256[f + 288]
+%line 27+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rsi + 288]
+; F10 = mem256[f + 320]
+%line 28+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm12, [rsi + 320]
+; F11 = mem256[f + 352]
+%line 29+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm13, [rsi + 352]
+; G = mem256[g + 320]
+%line 30+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 320]
+; B = F11 & G
+%line 31+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
-	vmovdqu [rsp + 2880], ymm0
+; G = mem256[g + 352]
+%line 32+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 352]
+; A = F11 & G
+%line 33+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
+%line 34+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 35+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; S22 = A
+%line 36+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rsp + 320], ymm14
+; S21 = B
+%line 37+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rsp + 288], ymm0
-; v42 = v39 & v37
+; G = mem256[g + 256]
+%line 38+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 256]
+; B = F11 & G
+%line 39+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 288]
+%line 40+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 288]
+; A = F11 & G
+%line 41+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
+%line 42+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 43+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 320]
+%line 44+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F10 & G
+%line 45+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 46+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 47+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 48+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
+%line 49+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F9 & G
+%line 50+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 51+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 52+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 53+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S20 = A
+%line 54+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rsp + 256], ymm14
+; S19 = B
+%line 55+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rsp + 224], ymm1
+; G = mem256[g + 192]
+%line 56+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 192]
+; B = F11 & G
+%line 57+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 224]
+%line 58+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 224]
+; A = F11 & G
+%line 59+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
+%line 60+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 61+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 256]
+%line 62+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 256]
+; T = F10 & G
+%line 63+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 64+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 65+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 66+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 288]
+%line 67+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 288]
+; T = F9 & G
+%line 68+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 69+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 70+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 71+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
+%line 72+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F8 & G
+%line 73+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 74+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 75+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 76+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
+%line 77+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F7 & G
+%line 78+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 79+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
+%line 80+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 81+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S18 = A
+%line 82+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rsp + 192], ymm14
+; S17 = B
+%line 83+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rsp + 160], ymm1
+; G = mem256[g + 128]
+%line 84+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 128]
+; B = F11 & G
+%line 85+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 160]
+%line 86+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 160]
+; A = F11 & G
+%line 87+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
+%line 88+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 89+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 192]
+%line 90+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 192]
+; T = F10 & G
+%line 91+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 92+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 93+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 94+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 224]
+%line 95+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 224]
+; T = F9 & G
+%line 96+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 97+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 98+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 99+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 256]
+%line 100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 256]
+; T = F8 & G
+%line 101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 288]
+%line 105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 288]
+; T = F7 & G
+%line 106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
+%line 108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
+%line 110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F6 & G
+%line 111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
+%line 112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
+%line 113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
+%line 114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
 %line 115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm15, ymm2, ymm14
-	vmovdqu [rsp + 3136], ymm15
-	vmovdqu [rsp + 320], ymm15
-; v43 = mem256[f + 352]
+	vmovdqu ymm15, [rdx + 352]
+; T = F5 & G
 %line 116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 352]
-; v44 = v43 & v35
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
 %line 117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 2432]
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 352], ymm14
-; v42 = v41 ^ v42
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
 %line 118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 1280], ymm0
-; v44 = v42 ^ v44
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
 %line 119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 1312], ymm0
-; v42 = v39 & v38
+	vpxor ymm1, ymm1, ymm0
+; S16 = A
 %line 120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3328]
-	vpand ymm0, ymm2, ymm0
-	vmovdqu [rsp + 1344], ymm0
-; v41 = v43 & v37
+	vmovdqu [rsp + 128], ymm14
+; S15 = B
 %line 121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 2464]
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 1376], ymm14
-; v41 = v42 ^ v41
+	vmovdqu [rsp + 96], ymm1
+; G = mem256[g + 64]
 %line 122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 1408], ymm0
-; v42 = v43 & v38
+	vmovdqu ymm0, [rdx + 64]
+; B = F11 & G
 %line 123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2496]
-	vmovdqu [rsp + 2976], ymm0
-	vpand ymm0, ymm1, ymm0
-	vmovdqu [rsp + 1440], ymm0
-; v45 = v27 ^ v34
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 96]
 %line 124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm9, ymm13
-	vmovdqu [rsp + 3424], ymm0
-	vmovdqu [rsp + 2560], ymm0
-	vmovdqu [rsp + 384], ymm0
-; v46 = v23 ^ v39
+	vmovdqu ymm1, [rdx + 96]
+; A = F11 & G
 %line 125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm2
-	vmovdqu [rsp + 2592], ymm0
-	vmovdqu [rsp + 416], ymm0
-; v47 = v32 ^ v43
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
 %line 126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm1
-	vmovdqu [rsp + 2624], ymm0
-	vmovdqu [rsp + 448], ymm0
-; v48 = v26 ^ v35
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm6, [rsp + 2432]
-	vmovdqu [rsp + 3168], ymm15
-	vmovdqu [rsp + 480], ymm15
-; v49 = v28 ^ v37
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 128]
 %line 128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm8, [rsp + 2464]
-	vmovdqu [rsp + 3296], ymm14
-	vmovdqu [rsp + 512], ymm14
-; v50 = v24 ^ v38
+	vmovdqu ymm15, [rdx + 128]
+; T = F10 & G
 %line 129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 2976]
-	vmovdqu [rsp + 3008], ymm0
-	vmovdqu [rsp + 2656], ymm0
-	vmovdqu [rsp + 544], ymm0
-; v51 = v45 & v48
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
 %line 130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3424]
-	vpand ymm0, ymm0, ymm15
-	vmovdqu [rsp + 576], ymm0
-; v52 = v45 & v49
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
 %line 131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2560]
-	vmovdqu [rsp + 3360], ymm0
-	vmovdqu [rsp + 3040], ymm0
-	vpand ymm14, ymm0, ymm14
-	vmovdqu [rsp + 3200], ymm14
-	vmovdqu [rsp + 2688], ymm14
-	vmovdqu [rsp + 608], ymm14
-; v53 = v46 & v48
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
 %line 132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2592]
-	vmovdqu [rsp + 3232], ymm0
-	vmovdqu [rsp + 3072], ymm0
-	vmovdqu ymm15, [rsp + 3168]
-	vpand ymm0, ymm0, ymm15
-	vmovdqu [rsp + 2912], ymm0
-	vmovdqu [rsp + 640], ymm0
-; v53 = v52 ^ v53
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 160]
 %line 133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm0
-	vmovdqu [rsp + 2720], ymm0
-	vmovdqu [rsp + 1472], ymm0
-; v45 = v45 & v50
+	vmovdqu ymm15, [rdx + 160]
+; T = F9 & G
 %line 134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3008]
-	vmovdqu ymm14, [rsp + 3360]
-	vpand ymm0, ymm14, ymm0
-	vmovdqu [rsp + 3392], ymm0
-	vmovdqu [rsp + 3104], ymm0
-	vmovdqu [rsp + 2752], ymm0
-	vmovdqu [rsp + 1504], ymm0
-; v52 = v46 & v49
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
 %line 135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3232]
-	vmovdqu ymm14, [rsp + 3296]
-	vpand ymm15, ymm0, ymm14
-	vmovdqu [rsp + 3264], ymm15
-	vmovdqu [rsp + 2944], ymm15
-	vmovdqu [rsp + 1536], ymm15
-; v48 = v47 & v48
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
 %line 136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2624]
-	vmovdqu ymm14, [rsp + 3168]
-	vpand ymm14, ymm0, ymm14
-	vmovdqu [rsp + 1568], ymm14
-; v52 = v45 ^ v52
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
 %line 137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3392]
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 1600], ymm0
-; v48 = v52 ^ v48
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 192]
 %line 138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 2784], ymm0
-	vmovdqu [rsp + 1632], ymm0
-; v46 = v46 & v50
+	vmovdqu ymm15, [rdx + 192]
+; T = F8 & G
 %line 139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vmovdqu ymm14, [rsp + 2656]
-	vpand ymm15, ymm0, ymm14
-	vmovdqu [rsp + 1664], ymm15
-; v49 = v47 & v49
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
 %line 140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 448]
-	vmovdqu ymm0, [rsp + 3296]
-	vpand ymm0, ymm14, ymm0
-	vmovdqu [rsp + 1696], ymm0
-; v49 = v46 ^ v49
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
 %line 141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-	vmovdqu [rsp + 1728], ymm15
-; v50 = v47 & v50
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
 %line 142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 544]
-	vpand ymm14, ymm14, ymm0
-	vmovdqu [rsp + 1760], ymm14
-; v51 = v51 ^ v30
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 224]
 %line 143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 576]
-	vpxor ymm0, ymm0, [rsp + 1088]
-	vmovdqu [rsp + 1792], ymm0
-; v51 = v51 ^ v36
+	vmovdqu ymm15, [rdx + 224]
+; T = F7 & G
 %line 144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-	vmovdqu [rsp + 2816], ymm0
-	vmovdqu [rsp + 1824], ymm0
-; v53 = v53 ^ v29
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
 %line 145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2720]
-	vpxor ymm0, ymm0, [rsp + 1120]
-	vmovdqu [rsp + 1856], ymm0
-; v53 = v53 ^ v40
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
 %line 146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1248]
-	vmovdqu [rsp + 2848], ymm0
-	vmovdqu [rsp + 1888], ymm0
-; v48 = v48 ^ v33
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
 %line 147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2784]
-	vpxor ymm0, ymm0, [rsp + 1152]
-	vmovdqu [rsp + 1920], ymm0
-; v48 = v48 ^ v44
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 256]
 %line 148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1312]
-	vmovdqu [rsp + 1952], ymm0
-; v49 = v49 ^ v22
+	vmovdqu ymm15, [rdx + 256]
+; T = F6 & G
 %line 149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 1184]
-	vmovdqu [rsp + 1984], ymm0
-; v49 = v49 ^ v41
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
 %line 150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 1408]
-	vmovdqu [rsp + 2016], ymm15
-; v50 = v50 ^ v31
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
 %line 151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1216]
-	vmovdqu [rsp + 2048], ymm0
-; v50 = v50 ^ v42
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
 %line 152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 1440]
-	vmovdqu [rsp + 2080], ymm14
-; v22 = v51 ^ v22
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 288]
 %line 153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2816]
-	vpxor ymm0, ymm0, [rsp + 1184]
-	vmovdqu [rsp + 2112], ymm0
-; v31 = v53 ^ v31
+	vmovdqu ymm15, [rdx + 288]
+; T = F5 & G
 %line 154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2848]
-	vpxor ymm0, ymm0, [rsp + 1216]
-	vmovdqu [rsp + 2144], ymm0
-; v36 = v49 ^ v36
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
 %line 155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 256]
-	vmovdqu [rsp + 2176], ymm0
-; v40 = v50 ^ v40
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
 %line 156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1248]
-	vmovdqu [rsp + 2208], ymm0
-; v27 = v0 ^ v27
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
 %line 157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm0, ymm0, ymm9
-	vmovdqu [rsp + 2240], ymm0
-; v23 = v5 ^ v23
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
 %line 158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 128]
-	vpxor ymm9, ymm9, ymm10
-	vmovdqu [rsp + 2272], ymm9
-; v32 = v9 ^ v32
+	vmovdqu ymm15, [rdx + 320]
+; T = F4 & G
 %line 159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm3, ymm12
-; v34 = v11 ^ v34
+	vpand ymm0, ymm6, ymm15
+; A = A ^ T
 %line 160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm13
-; v39 = v16 ^ v39
+	vpxor ymm14, ymm14, ymm0
+; T = F3 & G
 %line 161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm2
-; v43 = v20 ^ v43
+	vpand ymm0, ymm5, ymm15
+; B = B ^ T
 %line 162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm1
-; v26 = v1 ^ v26
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
 %line 163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 32]
-	vpxor ymm9, ymm1, ymm6
-; v28 = v3 ^ v28
+	vmovdqu ymm15, [rdx + 352]
+; T = F3 & G
 %line 164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 96]
-	vpxor ymm8, ymm1, ymm8
-; v24 = v4 ^ v24
+	vpand ymm0, ymm5, ymm15
+; A = A ^ T
 %line 165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 704]
-	vpxor ymm11, ymm1, ymm11
-; v35 = v12 ^ v35
+	vpxor ymm14, ymm14, ymm0
+; T = F2 & G
 %line 166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 160]
-	vpxor ymm10, ymm1, [rsp + 2432]
-; v37 = v14 ^ v37
+	vpand ymm0, ymm4, ymm15
+; B = B ^ T
 %line 167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 192]
-	vpxor ymm6, ymm1, [rsp + 2464]
-; v38 = v15 ^ v38
+	vpxor ymm1, ymm1, ymm0
+; S14 = A
 %line 168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 768]
-	vpxor ymm3, ymm1, [rsp + 2496]
-; v15 = v27 & v26
+	vmovdqu [rsp + 64], ymm14
+; B = B ^ S22
 %line 169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm0, ymm9
-	vmovdqu [rsp + 2304], ymm0
-; v14 = v27 & v28
+	vpxor ymm1, ymm1, [rsp + 320]
+; S13 = B
 %line 170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2240]
-	vpand ymm0, ymm2, ymm8
-; v12 = v23 & v26
+	vmovdqu [rsp + 32], ymm1
+; G = mem256[g + 0]
 %line 171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 2272]
-	vpand ymm1, ymm13, ymm9
-; v12 = v14 ^ v12
+	vmovdqu ymm0, [rdx]
+; B = F11 & G
 %line 172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2336], ymm0
-; v14 = v27 & v24
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 32]
 %line 173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm11
-; v4 = v23 & v28
+	vmovdqu ymm1, [rdx + 32]
+; A = F11 & G
 %line 174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm13, ymm8
-; v3 = v32 & v26
+	vpand ymm13, ymm13, ymm1
+; T = F10 & G
 %line 175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm12, ymm9
-; v4 = v14 ^ v4
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v3 = v4 ^ v3
-%line 177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 2368], ymm0
-; v4 = v23 & v24
-%line 178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm11
-; v14 = v32 & v28
-%line 179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm12, ymm8
-; v14 = v4 ^ v14
-%line 180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2400], ymm0
-; v4 = v32 & v24
-%line 181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm12, ymm11
-	vmovdqu [rsp + 2528], ymm0
-; v1 = v34 & v35
-%line 182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm13, ymm5, ymm10
-; v20 = v34 & v37
-%line 183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-; v16 = v39 & v35
-%line 184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm10
-; v16 = v20 ^ v16
-%line 185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
-; v20 = v34 & v38
+; G = mem256[g + 64]
+%line 177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 64]
+; T = F10 & G
+%line 178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm0
+; A = A ^ T
+%line 179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F9 & G
+%line 180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm0
+; B = B ^ T
+%line 181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 96]
+%line 182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 96]
+; T = F9 & G
+%line 183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm11, ymm0
+; A = A ^ T
+%line 184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F8 & G
+%line 185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm0
+; B = B ^ T
 %line 186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm3
-; v11 = v39 & v37
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 128]
 %line 187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm6
-; v9 = v43 & v35
+	vmovdqu ymm0, [rdx + 128]
+; T = F8 & G
 %line 188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm7, ymm10
-; v11 = v20 ^ v11
+	vpand ymm1, ymm10, ymm0
+; A = A ^ T
 %line 189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v9 = v11 ^ v9
+	vpxor ymm13, ymm13, ymm1
+; T = F7 & G
 %line 190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm1, ymm2
-; v11 = v39 & v38
+	vpand ymm0, ymm9, ymm0
+; B = B ^ T
 %line 191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm4, ymm3
-; v20 = v43 & v37
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 160]
 %line 192+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm7, ymm6
-; v20 = v11 ^ v20
+	vmovdqu ymm0, [rdx + 160]
+; T = F7 & G
 %line 193+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v11 = v43 & v38
+	vpand ymm1, ymm9, ymm0
+; A = A ^ T
 %line 194+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm15, ymm7, ymm3
-; v34 = v27 ^ v34
+	vpxor ymm13, ymm13, ymm1
+; T = F6 & G
 %line 195+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2240]
-	vpxor ymm5, ymm0, ymm5
-; v39 = v23 ^ v39
+	vpand ymm0, ymm8, ymm0
+; B = B ^ T
 %line 196+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2272]
-	vpxor ymm4, ymm0, ymm4
-; v43 = v32 ^ v43
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 192]
 %line 197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm12, ymm7
-; v35 = v26 ^ v35
+	vmovdqu ymm0, [rdx + 192]
+; T = F6 & G
 %line 198+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm9, ymm10
-; v37 = v28 ^ v37
+	vpand ymm1, ymm8, ymm0
+; A = A ^ T
 %line 199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm8, ymm6
-; v38 = v24 ^ v38
+	vpxor ymm13, ymm13, ymm1
+; T = F5 & G
 %line 200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm11, ymm3
-; v24 = v34 & v35
+	vpand ymm0, ymm7, ymm0
+; B = B ^ T
 %line 201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm9, ymm5, ymm10
-; v28 = v34 & v37
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 224]
 %line 202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-; v26 = v39 & v35
+	vmovdqu ymm0, [rdx + 224]
+; T = F5 & G
 %line 203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm3, ymm4, ymm10
-; v26 = v28 ^ v26
+	vpand ymm1, ymm7, ymm0
+; A = A ^ T
 %line 204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm3
-; v34 = v34 & v38
+	vpxor ymm13, ymm13, ymm1
+; T = F4 & G
 %line 205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm5, ymm5, ymm8
-; v28 = v39 & v37
+	vpand ymm0, ymm6, ymm0
+; B = B ^ T
 %line 206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm4, ymm6
-; v35 = v43 & v35
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 256]
 %line 207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
-; v28 = v34 ^ v28
+	vmovdqu ymm0, [rdx + 256]
+; T = F4 & G
 %line 208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm0
-; v35 = v28 ^ v35
+	vpand ymm1, ymm6, ymm0
+; A = A ^ T
 %line 209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; v39 = v39 & v38
+	vpxor ymm13, ymm13, ymm1
+; T = F3 & G
 %line 210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm4, ymm4, ymm8
-; v37 = v43 & v37
+	vpand ymm0, ymm5, ymm0
+; B = B ^ T
 %line 211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
-; v37 = v39 ^ v37
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 288]
 %line 212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm4, ymm6
-; v38 = v43 & v38
+	vmovdqu ymm0, [rdx + 288]
+; T = F3 & G
 %line 213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm8, ymm7, ymm8
-; v24 = v24 ^ v15
+	vpand ymm1, ymm5, ymm0
+; A = A ^ T
 %line 214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 2304]
-; v24 = v24 ^ v1
+	vpxor ymm13, ymm13, ymm1
+; T = F2 & G
 %line 215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm13
-; v26 = v26 ^ v12
+	vpand ymm0, ymm4, ymm0
+; B = B ^ T
 %line 216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 2336]
-; v26 = v26 ^ v16
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 320]
 %line 217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm3, ymm14
-; v35 = v35 ^ v3
+	vmovdqu ymm0, [rdx + 320]
+; T = F2 & G
 %line 218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2368]
-; v35 = v35 ^ v9
+	vpand ymm1, ymm4, ymm0
+; A = A ^ T
 %line 219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm2
-; v37 = v37 ^ v14
+	vpxor ymm13, ymm13, ymm1
+; T = F1 & G
 %line 220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 2400]
-; v37 = v37 ^ v20
+	vpand ymm0, ymm3, ymm0
+; B = B ^ T
 %line 221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; v38 = v38 ^ v4
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 352]
 %line 222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm8, [rsp + 2528]
-; v38 = v38 ^ v11
+	vmovdqu ymm0, [rdx + 352]
+; T = F1 & G
 %line 223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm15
-; v14 = v24 ^ v14
+	vpand ymm1, ymm3, ymm0
+; A = A ^ T
 %line 224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm9, [rsp + 2400]
-; v4 = v26 ^ v4
+	vpxor ymm13, ymm13, ymm1
+; T = F0 & G
 %line 225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 2528]
-; v1 = v37 ^ v1
+	vpand ymm0, ymm2, ymm0
+; B = B ^ T
 %line 226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
-; v16 = v38 ^ v16
+	vpxor ymm14, ymm14, ymm0
+; A = A ^ S21
 %line 227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm14
-; v15 = v15 ^ v2
+	vpxor ymm13, ymm13, [rsp + 288]
+; S12 = A
 %line 228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2304]
-	vpxor ymm0, ymm0, [rsp + 64]
-; v15 = v15 ^ v30
+	vmovdqu [rsp + 0], ymm13
+; B = B ^ S20
 %line 229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1088]
-; v12 = v12 ^ v6
+	vpxor ymm14, ymm14, [rsp + 256]
+; mem256[h + 352] = B
 %line 230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2336]
-	vpxor ymm0, ymm0, [rsp + 672]
-; v12 = v12 ^ v29
+	vmovdqu [rdi + 352], ymm14
+; G = mem256[g + 0]
 %line 231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1120]
-; v3 = v3 ^ v10
+	vmovdqu ymm0, [rdx]
+; A = F10 & G
 %line 232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2368]
-	vpxor ymm0, ymm0, [rsp + 736]
-; v3 = v3 ^ v33
+	vpand ymm1, ymm12, ymm0
+; B = F9 & G
 %line 233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 1152]
-; v14 = v14 ^ v7
+	vpand ymm0, ymm11, ymm0
+; G = mem256[g + 32]
 %line 234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 960]
-; v14 = v14 ^ v22
+	vmovdqu ymm12, [rdx + 32]
+; T = F9 & G
 %line 235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 2112]
-; v4 = v4 ^ v8
+	vpand ymm11, ymm11, ymm12
+; A = A ^ T
 %line 236+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 992]
-; v4 = v4 ^ v31
+	vpxor ymm1, ymm1, ymm11
+; T = F8 & G
 %line 237+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 2144]
-; v35 = v35 ^ v25
+	vpand ymm11, ymm10, ymm12
+; B = B ^ T
 %line 238+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 928]
-; v35 = v35 ^ v48
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 64]
 %line 239+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1952]
-; v1 = v1 ^ v13
+	vmovdqu ymm11, [rdx + 64]
+; T = F8 & G
 %line 240+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 1024]
-; v1 = v1 ^ v36
+	vpand ymm12, ymm10, ymm11
+; A = A ^ T
 %line 241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 2176]
-; v16 = v16 ^ v17
+	vpxor ymm1, ymm1, ymm12
+; T = F7 & G
 %line 242+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1056]
-; v16 = v16 ^ v40
+	vpand ymm11, ymm9, ymm11
+; B = B ^ T
 %line 243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2208]
-; v9 = v9 ^ v21
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 96]
 %line 244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 800]
-; v9 = v9 ^ v44
+	vmovdqu ymm11, [rdx + 96]
+; T = F7 & G
 %line 245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm2, [rsp + 1312]
-; v20 = v20 ^ v18
+	vpand ymm12, ymm9, ymm11
+; A = A ^ T
 %line 246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 832]
-; v20 = v20 ^ v41
+	vpxor ymm1, ymm1, ymm12
+; T = F6 & G
 %line 247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 1408]
-; v11 = v11 ^ v19
+	vpand ymm11, ymm8, ymm11
+; B = B ^ T
 %line 248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 864]
-; v11 = v11 ^ v42
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 128]
 %line 249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1440]
-; v13 = v15 ^ v13
+	vmovdqu ymm11, [rdx + 128]
+; T = F6 & G
 %line 250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm3, [rsp + 1024]
-; v17 = v12 ^ v17
+	vpand ymm12, ymm8, ymm11
+; A = A ^ T
 %line 251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1056]
-; v21 = v3 ^ v21
+	vpxor ymm1, ymm1, ymm12
+; T = F5 & G
 %line 252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm8, [rsp + 800]
-; v18 = v14 ^ v18
+	vpand ymm11, ymm7, ymm11
+; B = B ^ T
 %line 253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm6, [rsp + 832]
-; v19 = v4 ^ v19
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 160]
 %line 254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm5, [rsp + 864]
-; v30 = v1 ^ v30
+	vmovdqu ymm11, [rdx + 160]
+; T = F5 & G
 %line 255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm9, [rsp + 1088]
-; v29 = v16 ^ v29
+	vpand ymm12, ymm7, ymm11
+; A = A ^ T
 %line 256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1120]
-; v33 = v9 ^ v33
+	vpxor ymm1, ymm1, ymm12
+; T = F4 & G
 %line 257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm11, [rsp + 1152]
-; v22 = v20 ^ v22
+	vpand ymm11, ymm6, ymm11
+; B = B ^ T
 %line 258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm1, [rsp + 2112]
-; v31 = v11 ^ v31
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 192]
 %line 259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm15, [rsp + 2144]
-; v29 = v29 ^ v42
+	vmovdqu ymm11, [rdx + 192]
+; T = F4 & G
 %line 260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1440]
-; v42 = v19 ^ v42
+	vpand ymm12, ymm6, ymm11
+; A = A ^ T
 %line 261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 1440]
-; v30 = v30 ^ v41
+	vpxor ymm1, ymm1, ymm12
+; T = F3 & G
 %line 262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 1408]
-; v41 = v18 ^ v41
+	vpand ymm11, ymm5, ymm11
+; B = B ^ T
 %line 263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 1408]
-; v35 = v35 ^ v44
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 224]
 %line 264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1312]
-; v44 = v21 ^ v44
+	vmovdqu ymm11, [rdx + 224]
+; T = F3 & G
 %line 265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1312]
-; v42 = v42 ^ v40
+	vpand ymm12, ymm5, ymm11
+; A = A ^ T
 %line 266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 2208]
-; v40 = v17 ^ v40
+	vpxor ymm1, ymm1, ymm12
+; T = F2 & G
 %line 267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 2208]
-; v41 = v41 ^ v36
+	vpand ymm11, ymm4, ymm11
+; B = B ^ T
 %line 268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm1, [rsp + 2176]
-; v36 = v13 ^ v36
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 256]
 %line 269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm10, [rsp + 2176]
-; v44 = v44 ^ v48
+	vmovdqu ymm11, [rdx + 256]
+; T = F2 & G
 %line 270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 1952]
-; v48 = v25 ^ v48
+	vpand ymm12, ymm4, ymm11
+; A = A ^ T
 %line 271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 928]
-	vpxor ymm1, ymm1, [rsp + 1952]
-; v40 = v40 ^ v31
+	vpxor ymm1, ymm1, ymm12
+; T = F1 & G
 %line 272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm11
-; v31 = v8 ^ v31
+	vpand ymm11, ymm3, ymm11
+; B = B ^ T
 %line 273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 992]
-	vpxor ymm2, ymm0, ymm11
-; v36 = v36 ^ v22
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 288]
 %line 274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm13, ymm5
-; v22 = v7 ^ v22
+	vmovdqu ymm11, [rdx + 288]
+; T = F1 & G
 %line 275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpxor ymm13, ymm0, ymm5
-; v48 = v48 ^ v33
+	vpand ymm12, ymm3, ymm11
+; A = A ^ T
 %line 276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm1, ymm9
-; v33 = v10 ^ v33
+	vpxor ymm1, ymm1, ymm12
+; T = F0 & G
 %line 277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 736]
-	vpxor ymm9, ymm0, ymm9
-; v31 = v31 ^ v29
+	vpand ymm11, ymm2, ymm11
+; B = B ^ T
 %line 278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm2, ymm3
-; v29 = v6 ^ v29
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 320]
 %line 279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 672]
-	vpxor ymm0, ymm0, ymm3
-; v22 = v22 ^ v30
+	vmovdqu ymm11, [rdx + 320]
+; T = F0 & G
 %line 280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm13, ymm12
-; v30 = v2 ^ v30
+	vpand ymm11, ymm2, ymm11
+; A = A ^ T
 %line 281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 64]
-	vpxor ymm2, ymm2, ymm12
-; mem256[h + 0] = v30
+	vpxor ymm1, ymm1, ymm11
+; A = A ^ S19
 %line 282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi], ymm2
-; mem256[h + 32] = v29
+	vpxor ymm1, ymm1, [rsp + 224]
+; A = A ^ S22
 %line 283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
-; mem256[h + 64] = v33
+	vpxor ymm1, ymm1, [rsp + 320]
+; mem256[h + 320] = A
 %line 284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm9
-; mem256[h + 96] = v22
+	vmovdqu [rdi + 320], ymm1
+; B = B ^ S18
 %line 285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 96], ymm1
-; mem256[h + 128] = v31
+	vpxor ymm0, ymm0, [rsp + 192]
+; B = B ^ S21
 %line 286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm14
-; mem256[h + 160] = v48
+	vpxor ymm0, ymm0, [rsp + 288]
+; mem256[h + 288] = B
 %line 287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 160], ymm5
-; mem256[h + 192] = v36
+	vmovdqu [rdi + 288], ymm0
+; G = mem256[g + 0]
 %line 288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm11
-; mem256[h + 224] = v40
+	vmovdqu ymm0, [rdx]
+; A = F8 & G
 %line 289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 224], ymm10
-; mem256[h + 256] = v44
+	vpand ymm1, ymm10, ymm0
+; B = F7 & G
 %line 290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm8
-; mem256[h + 288] = v41
+	vpand ymm0, ymm9, ymm0
+; G = mem256[g + 32]
 %line 291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 288], ymm7
-; mem256[h + 320] = v42
+	vmovdqu ymm10, [rdx + 32]
+; T = F7 & G
 %line 292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm6
-; mem256[h + 352] = v35
+	vpand ymm9, ymm9, ymm10
+; A = A ^ T
 %line 293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 352], ymm4
-; leave
+	vpxor ymm1, ymm1, ymm9
+; T = F6 & G
 %line 294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm8, ymm10
+; B = B ^ T
+%line 295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 64]
+%line 296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 64]
+; T = F6 & G
+%line 297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm8, ymm9
+; A = A ^ T
+%line 298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F5 & G
+%line 299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm7, ymm9
+; B = B ^ T
+%line 300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 96]
+%line 301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 96]
+; T = F5 & G
+%line 302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm7, ymm9
+; A = A ^ T
+%line 303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F4 & G
+%line 304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm6, ymm9
+; B = B ^ T
+%line 305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 128]
+%line 306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 128]
+; T = F4 & G
+%line 307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm6, ymm9
+; A = A ^ T
+%line 308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F3 & G
+%line 309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm5, ymm9
+; B = B ^ T
+%line 310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 160]
+%line 311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 160]
+; T = F3 & G
+%line 312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm5, ymm9
+; A = A ^ T
+%line 313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F2 & G
+%line 314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm4, ymm9
+; B = B ^ T
+%line 315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 192]
+%line 316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 192]
+; T = F2 & G
+%line 317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm4, ymm9
+; A = A ^ T
+%line 318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F1 & G
+%line 319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm3, ymm9
+; B = B ^ T
+%line 320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 224]
+%line 321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 224]
+; T = F1 & G
+%line 322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm3, ymm9
+; A = A ^ T
+%line 323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F0 & G
+%line 324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm2, ymm9
+; B = B ^ T
+%line 325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 256]
+%line 326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 256]
+; T = F0 & G
+%line 327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm2, ymm9
+; A = A ^ T
+%line 328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; A = A ^ S17
+%line 329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 160]
+; A = A ^ S20
+%line 330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 256]
+; mem256[h + 256] = A
+%line 331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 256], ymm1
+; B = B ^ S16
+%line 332+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 128]
+; B = B ^ S19
+%line 333+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 224]
+; mem256[h + 224] = B
+%line 334+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 224], ymm0
+; G = mem256[g + 0]
+%line 335+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F6 & G
+%line 336+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm8, ymm0
+; B = F5 & G
+%line 337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm7, ymm0
+; G = mem256[g + 32]
+%line 338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 32]
+; T = F5 & G
+%line 339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm7, ymm8
+; A = A ^ T
+%line 340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F4 & G
+%line 341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm6, ymm8
+; B = B ^ T
+%line 342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 64]
+%line 343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 64]
+; T = F4 & G
+%line 344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm6, ymm7
+; A = A ^ T
+%line 345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F3 & G
+%line 346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm5, ymm7
+; B = B ^ T
+%line 347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 96]
+%line 348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 96]
+; T = F3 & G
+%line 349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm5, ymm7
+; A = A ^ T
+%line 350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F2 & G
+%line 351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm4, ymm7
+; B = B ^ T
+%line 352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 128]
+%line 353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 128]
+; T = F2 & G
+%line 354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm4, ymm7
+; A = A ^ T
+%line 355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F1 & G
+%line 356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm3, ymm7
+; B = B ^ T
+%line 357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 160]
+%line 358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 160]
+; T = F1 & G
+%line 359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm3, ymm7
+; A = A ^ T
+%line 360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F0 & G
+%line 361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm2, ymm7
+; B = B ^ T
+%line 362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 192]
+%line 363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 192]
+; T = F0 & G
+%line 364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm2, ymm7
+; A = A ^ T
+%line 365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; A = A ^ S15
+%line 366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 96]
+; A = A ^ S18
+%line 367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 192]
+; mem256[h + 192] = A
+%line 368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 192], ymm1
+; B = B ^ S14
+%line 369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 64]
+; B = B ^ S17
+%line 370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 160]
+; mem256[h + 160] = B
+%line 371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 160], ymm0
+; G = mem256[g + 0]
+%line 372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F4 & G
+%line 373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm6, ymm0
+; B = F3 & G
+%line 374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm5, ymm0
+; G = mem256[g + 32]
+%line 375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 32]
+; T = F3 & G
+%line 376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm5, ymm6
+; A = A ^ T
+%line 377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; T = F2 & G
+%line 378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm4, ymm6
+; B = B ^ T
+%line 379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm5
+; G = mem256[g + 64]
+%line 380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 64]
+; T = F2 & G
+%line 381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm6, ymm4, ymm5
+; A = A ^ T
+%line 382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; T = F1 & G
+%line 383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm3, ymm5
+; B = B ^ T
+%line 384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm5
+; G = mem256[g + 96]
+%line 385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 96]
+; T = F1 & G
+%line 386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm6, ymm3, ymm5
+; A = A ^ T
+%line 387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; T = F0 & G
+%line 388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm2, ymm5
+; B = B ^ T
+%line 389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm5
+; G = mem256[g + 128]
+%line 390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 128]
+; T = F0 & G
+%line 391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm2, ymm5
+; A = A ^ T
+%line 392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; A = A ^ S13
+%line 393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 32]
+; A = A ^ S16
+%line 394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; mem256[h + 128] = A
+%line 395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 128], ymm1
+; B = B ^ S12
+%line 396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; B = B ^ S15
+%line 397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 96]
+; mem256[h + 96] = B
+%line 398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 96], ymm0
+; G = mem256[g + 0]
+%line 399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F2 & G
+%line 400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm4, ymm0
+; B = F1 & G
+%line 401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm3, ymm0
+; G = mem256[g + 32]
+%line 402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 32]
+; T = F1 & G
+%line 403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; A = A ^ T
+%line 404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm3
+; T = F0 & G
+%line 405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm3, ymm2, ymm4
+; B = B ^ T
+%line 406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; G = mem256[g + 64]
+%line 407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm3, [rdx + 64]
+; T = F0 & G
+%line 408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm3, ymm2, ymm3
+; A = A ^ T
+%line 409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm3
+; A = A ^ S14
+%line 410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 64]
+; mem256[h + 64] = A
+%line 411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm1
+; B = B ^ S13
+%line 412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 32]
+; mem256[h + 32] = B
+%line 413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 32], ymm0
+; G = mem256[g + 0]
+%line 414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F0 & G
+%line 415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm2, ymm0
+; A = A ^ S12
+%line 416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; mem256[h + 0] = A
+%line 417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi], ymm0
+; leave
+%line 418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 3456]
+	mov rsp, [rsp + 352]
 	ret
 .end:
 
@@ -1024,100 +1225,100 @@ global qhasm_kernel_mceliece_gf12_vec256_sq_amd64_avx2:function (qhasm_kernel_mc
 align 32
 qhasm_kernel_mceliece_gf12_vec256_sq_amd64_avx2:
 ; v0 = mem256[f + 0]
-%line 300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; v1 = mem256[f + 192]
-%line 301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm9, [rsi + 192]
 ; v0 = v0 ^ v1
-%line 302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm9
 ; v2 = mem256[f + 32]
-%line 303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 32]
 ; v3 = mem256[f + 224]
-%line 304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsi + 224]
 ; v2 = v2 ^ v3
-%line 305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm8
 ; v4 = mem256[f + 64]
-%line 306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 ; v5 = mem256[f + 256]
-%line 307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 256]
 ; v4 = v4 ^ v5
-%line 308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm7
 ; v6 = mem256[f + 352]
-%line 309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 352]
 ; v4 = v4 ^ v6
-%line 310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm1, ymm0
 ; v7 = mem256[f + 96]
-%line 311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 96]
 ; v8 = mem256[f + 288]
-%line 312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsi + 288]
 ; v7 = v7 ^ v8
-%line 313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm1, ymm2
 ; v9 = mem256[f + 128]
-%line 314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 128]
 ; v10 = mem256[f + 320]
-%line 315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm3, [rsi + 320]
 ; v9 = v9 ^ v10
-%line 316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm1, ymm3
 ; v11 = mem256[f + 160]
-%line 317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 160]
 ; v11 = v11 ^ v6
-%line 318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 0] = v0
-%line 319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi], ymm10
 ; mem256[h + 32] = v6
-%line 320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 32], ymm0
 ; mem256[h + 64] = v2
-%line 321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm11
 ; mem256[h + 96] = v1
-%line 322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 96], ymm9
 ; mem256[h + 128] = v4
-%line 323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm4
 ; mem256[h + 160] = v3
-%line 324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 160], ymm8
 ; mem256[h + 192] = v7
-%line 325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm5
 ; mem256[h + 224] = v5
-%line 326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 224], ymm7
 ; mem256[h + 256] = v9
-%line 327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm6
 ; mem256[h + 288] = v8
-%line 328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 288], ymm2
 ; mem256[h + 320] = v11
-%line 329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm1
 ; mem256[h + 352] = v10
-%line 330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 352], ymm3
 ; leave
-%line 331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vzeroupper
 	ret
 .end:
@@ -1132,1313 +1333,1313 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2:
 	and rsp, -32
 	mov [rsp + 12480], r11
 ; v0 = mem256[f + 0]
-%line 337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 	vmovdqu [rsp + 0], ymm0
 ; v1 = mem256[f + 192]
-%line 338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 192]
 	vmovdqu [rsp + 32], ymm1
 ; v2 = v0 ^ v1
-%line 339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm1
 ; v3 = mem256[f + 32]
-%line 340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 32]
 	vmovdqu [rsp + 64], ymm0
 ; v4 = mem256[f + 224]
-%line 341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 224]
 	vmovdqu [rsp + 96], ymm1
 ; v5 = v3 ^ v4
-%line 342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm1
 ; v6 = mem256[f + 64]
-%line 343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 	vmovdqu [rsp + 128], ymm0
 ; v7 = mem256[f + 256]
-%line 344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 256]
 	vmovdqu [rsp + 160], ymm1
 ; v8 = v6 ^ v7
-%line 345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v9 = mem256[f + 352]
-%line 346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsi + 352]
 	vmovdqu [rsp + 192], ymm5
 ; v8 = v8 ^ v9
-%line 347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm5
 ; v10 = mem256[f + 96]
-%line 348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 96]
 	vmovdqu [rsp + 224], ymm0
 ; v11 = mem256[f + 288]
-%line 349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 288]
 	vmovdqu [rsp + 256], ymm1
 ; v12 = v10 ^ v11
-%line 350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm1
 ; v13 = mem256[f + 128]
-%line 351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 	vmovdqu [rsp + 288], ymm0
 ; v14 = mem256[f + 320]
-%line 352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 320]
 	vmovdqu [rsp + 320], ymm1
 ; v15 = v13 ^ v14
-%line 353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm1
 ; v16 = mem256[f + 160]
-%line 354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 160]
 	vmovdqu [rsp + 352], ymm0
 ; v17 = v16 ^ v9
-%line 355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm5
 ; v18 = v2 & v0
-%line 356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 0]
 	vpand ymm0, ymm4, ymm11
 	vmovdqu [rsp + 384], ymm0
 ; v19 = v2 & v3
-%line 357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 64]
 	vpand ymm0, ymm4, ymm10
 ; v20 = v9 & v0
-%line 358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm11
 ; v20 = v19 ^ v20
-%line 359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 896], ymm0
 ; v19 = v2 & v6
-%line 360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 128]
 	vpand ymm5, ymm4, ymm12
 ; v21 = v9 & v3
-%line 361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 192]
 	vpand ymm0, ymm8, ymm10
 ; v22 = v5 & v0
-%line 362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm11
 ; v21 = v19 ^ v21
-%line 363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v22 = v21 ^ v22
-%line 364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 928], ymm0
 ; v21 = v9 & v6
-%line 365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm12
 ; v19 = v5 & v3
-%line 366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm10
 ; v19 = v21 ^ v19
-%line 367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9952], ymm0
 ; v21 = v5 & v6
-%line 368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm3, ymm12
 ; v23 = v1 & v10
-%line 369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 32]
 	vmovdqu ymm14, [rsp + 224]
 	vpand ymm0, ymm5, ymm14
 	vmovdqu [rsp + 9888], ymm0
 ; v24 = v1 & v13
-%line 370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 288]
 	vpand ymm0, ymm5, ymm11
 ; v25 = v8 & v10
-%line 371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm14
 ; v25 = v24 ^ v25
-%line 372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm1
 ; v24 = v1 & v16
-%line 373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 352]
 	vpand ymm5, ymm5, ymm13
 ; v26 = v8 & v13
-%line 374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm11
 ; v27 = v4 & v10
-%line 375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 96]
 	vpand ymm1, ymm8, ymm14
 ; v26 = v24 ^ v26
-%line 376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v27 = v26 ^ v27
-%line 377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 960], ymm0
 ; v26 = v8 & v16
-%line 378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm13
 ; v24 = v4 & v13
-%line 379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm11
 ; v24 = v26 ^ v24
-%line 380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 992], ymm0
 ; v26 = v4 & v16
-%line 381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm13
 	vmovdqu [rsp + 1024], ymm0
 ; v28 = v2 ^ v1
-%line 382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, [rsp + 32]
 ; v29 = v9 ^ v8
-%line 383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 192]
 	vpxor ymm1, ymm1, ymm2
 ; v30 = v5 ^ v4
-%line 384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm8
 ; v31 = v0 ^ v10
-%line 385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 0]
 	vpxor ymm11, ymm5, [rsp + 224]
 ; v32 = v3 ^ v13
-%line 386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 64]
 	vpxor ymm13, ymm5, [rsp + 288]
 ; v33 = v6 ^ v16
-%line 387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 128]
 	vpxor ymm8, ymm5, [rsp + 352]
 ; v34 = v28 & v31
-%line 388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm0, ymm11
 	vmovdqu [rsp + 416], ymm5
 ; v35 = v28 & v32
-%line 389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm0, ymm13
 	vmovdqu [rsp + 448], ymm5
 ; v36 = v29 & v31
-%line 390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm1, ymm11
 	vmovdqu [rsp + 480], ymm15
 ; v36 = v35 ^ v36
-%line 391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 	vmovdqu [rsp + 1056], ymm5
 ; v28 = v28 & v33
-%line 392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm0, ymm8
 	vmovdqu [rsp + 1088], ymm15
 ; v35 = v29 & v32
-%line 393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm13
 ; v31 = v30 & v31
-%line 394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm14, ymm11
 ; v35 = v28 ^ v35
-%line 395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v31 = v35 ^ v31
-%line 396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm11
 ; v29 = v29 & v33
-%line 397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm8
 ; v32 = v30 & v32
-%line 398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm14, ymm13
 ; v32 = v29 ^ v32
-%line 399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
 ; v33 = v30 & v33
-%line 400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm8, ymm14, ymm8
 ; v34 = v34 ^ v18
-%line 401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 416]
 	vpxor ymm0, ymm0, [rsp + 384]
 ; v34 = v34 ^ v23
-%line 402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 9888]
 ; v36 = v36 ^ v20
-%line 403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 896]
 ; v36 = v36 ^ v25
-%line 404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm12
 ; v31 = v31 ^ v22
-%line 405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 928]
 ; v31 = v31 ^ v27
-%line 406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 960]
 	vmovdqu [rsp + 1120], ymm0
 ; v32 = v32 ^ v19
-%line 407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 9952]
 ; v32 = v32 ^ v24
-%line 408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 992]
 ; v33 = v33 ^ v21
-%line 409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm10
 ; v33 = v33 ^ v26
-%line 410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1024]
 ; v19 = v34 ^ v19
-%line 411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 9952]
 	vmovdqu [rsp + 1152], ymm1
 ; v21 = v36 ^ v21
-%line 412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm5, ymm10
 	vmovdqu [rsp + 1184], ymm1
 ; v23 = v32 ^ v23
-%line 413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 9888]
 	vmovdqu [rsp + 1216], ymm0
 ; v25 = v33 ^ v25
-%line 414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm12
 	vmovdqu [rsp + 1248], ymm0
 ; v33 = v12 & v1
-%line 415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 32]
 	vpand ymm0, ymm6, ymm5
 	vmovdqu [rsp + 1280], ymm0
 ; v32 = v12 & v4
-%line 416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 96]
 	vpand ymm0, ymm6, ymm10
 ; v36 = v7 & v1
-%line 417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 160]
 	vpand ymm1, ymm8, ymm5
 ; v36 = v32 ^ v36
-%line 418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1312], ymm0
 ; v32 = v12 & v7
-%line 419+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm8
 ; v34 = v7 & v4
-%line 420+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm10
 ; v30 = v15 & v1
-%line 421+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm7, ymm5
 ; v34 = v32 ^ v34
-%line 422+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v30 = v34 ^ v30
-%line 423+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm5
 	vmovdqu [rsp + 1344], ymm0
 ; v34 = v7 & v7
-%line 424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm8
 ; v32 = v15 & v4
-%line 425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm10
 ; v32 = v34 ^ v32
-%line 426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9984], ymm0
 ; v34 = v15 & v7
-%line 427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm8
 	vmovdqu [rsp + 10016], ymm0
 ; v29 = v11 & v11
-%line 428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vmovdqu ymm13, [rsp + 256]
 	vpand ymm8, ymm0, ymm13
 ; v35 = v11 & v14
-%line 429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 320]
 	vpand ymm0, ymm13, ymm10
 ; v28 = v17 & v11
-%line 430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm13
 ; v28 = v35 ^ v28
-%line 431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm1
 ; v35 = v11 & v9
-%line 432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 192]
 	vpand ymm5, ymm13, ymm12
 ; v37 = v17 & v14
-%line 433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm10
 ; v38 = v14 & v11
-%line 434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm13
 ; v37 = v35 ^ v37
-%line 435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v38 = v37 ^ v38
-%line 436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1376], ymm0
 ; v37 = v17 & v9
-%line 437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm12
 ; v35 = v14 & v14
-%line 438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm10
 ; v35 = v37 ^ v35
-%line 439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1408], ymm0
 ; v37 = v14 & v9
-%line 440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm12
 	vmovdqu [rsp + 1440], ymm0
 ; v39 = v12 ^ v11
-%line 441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 565+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm6, [rsp + 256]
 ; v40 = v7 ^ v17
-%line 442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 566+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm13, ymm0, ymm9
 ; v41 = v15 ^ v14
-%line 443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 567+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm7, [rsp + 320]
 ; v42 = v1 ^ v11
-%line 444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 568+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vpxor ymm12, ymm1, [rsp + 256]
 ; v43 = v4 ^ v14
-%line 445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 569+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vpxor ymm1, ymm1, [rsp + 320]
 ; v44 = v7 ^ v9
-%line 446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 570+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 192]
 ; v45 = v39 & v42
-%line 447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 571+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm15, ymm12
 	vmovdqu [rsp + 512], ymm0
 ; v46 = v39 & v43
-%line 448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 572+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm15, ymm1
 	vmovdqu [rsp + 544], ymm0
 ; v47 = v40 & v42
-%line 449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 573+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm13, ymm12
 	vmovdqu [rsp + 576], ymm5
 ; v47 = v46 ^ v47
-%line 450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 574+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm5
 	vmovdqu [rsp + 1472], ymm5
 ; v39 = v39 & v44
-%line 451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 575+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm15, ymm10
 	vmovdqu [rsp + 1504], ymm15
 ; v46 = v40 & v43
-%line 452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 576+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm13, ymm1
 ; v42 = v41 & v42
-%line 453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 577+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm14, ymm12
 ; v46 = v39 ^ v46
-%line 454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 578+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v42 = v46 ^ v42
-%line 455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 579+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm12
 ; v40 = v40 & v44
-%line 456+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 580+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm13, ymm10
 ; v43 = v41 & v43
-%line 457+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 581+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm14, ymm1
 ; v43 = v40 ^ v43
-%line 458+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 582+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
 ; v44 = v41 & v44
-%line 459+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 583+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm14, ymm10
 ; v45 = v45 ^ v33
-%line 460+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 584+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 512]
 	vpxor ymm0, ymm0, [rsp + 1280]
 ; v45 = v45 ^ v29
-%line 461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 585+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm8
 ; v47 = v47 ^ v36
-%line 462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 586+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 1312]
 ; v47 = v47 ^ v28
-%line 463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 587+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm11
 ; v42 = v42 ^ v30
-%line 464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 588+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 1344]
 ; v42 = v42 ^ v38
-%line 465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 589+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1376]
 	vmovdqu [rsp + 1536], ymm0
 ; v43 = v43 ^ v32
-%line 466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 590+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 9984]
 ; v43 = v43 ^ v35
-%line 467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 591+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1408]
 ; v44 = v44 ^ v34
-%line 468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 592+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 10016]
 ; v44 = v44 ^ v37
-%line 469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 593+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 1440]
 ; v32 = v45 ^ v32
-%line 470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 594+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 9984]
 	vmovdqu [rsp + 1568], ymm1
 ; v34 = v47 ^ v34
-%line 471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 595+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm5, [rsp + 10016]
 	vmovdqu [rsp + 1600], ymm1
 ; v29 = v43 ^ v29
-%line 472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 596+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 1632], ymm0
 ; v28 = v44 ^ v28
-%line 473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 597+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 	vmovdqu [rsp + 1664], ymm0
 ; v12 = v2 ^ v12
-%line 474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 598+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm4, ymm6
 ; v2 = v9 ^ v7
-%line 475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 599+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpxor ymm5, ymm0, [rsp + 160]
 ; v15 = v5 ^ v15
-%line 476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 600+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm3, ymm7
 ; v5 = v1 ^ v11
-%line 477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 601+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vpxor ymm8, ymm1, [rsp + 256]
 ; v17 = v8 ^ v17
-%line 478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 602+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, ymm9
 ; v8 = v4 ^ v14
-%line 479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 603+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 96]
 	vpxor ymm3, ymm2, [rsp + 320]
 ; v44 = v0 ^ v1
-%line 480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 604+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 0]
 	vpxor ymm13, ymm4, ymm1
 ; v43 = v3 ^ v4
-%line 481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 605+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 64]
 	vpxor ymm12, ymm1, ymm2
 ; v47 = v6 ^ v7
-%line 482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 606+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vpxor ymm11, ymm1, [rsp + 160]
 ; v45 = v10 ^ v11
-%line 483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 607+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 224]
 	vpxor ymm10, ymm1, [rsp + 256]
 ; v41 = v13 ^ v14
-%line 484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 608+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 288]
 	vpxor ymm4, ymm1, [rsp + 320]
 ; v40 = v16 ^ v9
-%line 485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 609+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpxor ymm2, ymm1, ymm0
 ; v46 = v12 & v44
-%line 486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 610+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm13
 	vmovdqu [rsp + 1696], ymm0
 ; v39 = v12 & v43
-%line 487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 611+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm6, ymm12
 ; v48 = v2 & v44
-%line 488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 612+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm13
 ; v48 = v39 ^ v48
-%line 489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 613+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 	vmovdqu [rsp + 1728], ymm0
 ; v39 = v12 & v47
-%line 490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 614+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm6, ymm11
 ; v49 = v2 & v43
-%line 491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 615+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm12
 ; v50 = v15 & v44
-%line 492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 616+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm13
 ; v49 = v39 ^ v49
-%line 493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 617+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v50 = v49 ^ v50
-%line 494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 618+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1760], ymm0
 ; v49 = v2 & v47
-%line 495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 619+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm11
 ; v39 = v15 & v43
-%line 496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 620+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm12
 ; v39 = v49 ^ v39
-%line 497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 621+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1792], ymm0
 ; v49 = v15 & v47
-%line 498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 622+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm11
 	vmovdqu [rsp + 1824], ymm0
 ; v51 = v5 & v45
-%line 499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 623+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm10
 	vmovdqu [rsp + 608], ymm0
 ; v52 = v5 & v41
-%line 500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 624+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm4
 ; v53 = v17 & v45
-%line 501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 625+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm10
 ; v53 = v52 ^ v53
-%line 502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 626+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v52 = v5 & v40
-%line 503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 627+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm2
 ; v54 = v17 & v41
-%line 504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 628+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm4
 ; v55 = v8 & v45
-%line 505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 629+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm3, ymm10
 ; v54 = v52 ^ v54
-%line 506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 630+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v55 = v54 ^ v55
-%line 507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 631+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm15
 ; v54 = v17 & v40
-%line 508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 632+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm2
 ; v52 = v8 & v41
-%line 509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 633+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm4
 ; v52 = v54 ^ v52
-%line 510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 634+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v54 = v8 & v40
-%line 511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 635+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm2
 ; v5 = v12 ^ v5
-%line 512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 636+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm6, ymm8
 ; v17 = v2 ^ v17
-%line 513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 637+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm5, ymm9
 ; v8 = v15 ^ v8
-%line 514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 638+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm3
 ; v45 = v44 ^ v45
-%line 515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 639+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm13, ymm10
 ; v41 = v43 ^ v41
-%line 516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 640+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm4
 ; v40 = v47 ^ v40
-%line 517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 641+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm11, ymm2
 ; v47 = v5 & v45
-%line 518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 642+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm8, ymm10
 ; v43 = v5 & v41
-%line 519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 643+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
 ; v44 = v17 & v45
-%line 520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 644+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm9, ymm10
 ; v44 = v43 ^ v44
-%line 521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 645+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm3
 ; v5 = v5 & v40
-%line 522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 646+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm8, ymm8, ymm6
 ; v43 = v17 & v41
-%line 523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 647+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm9, ymm4
 ; v45 = v8 & v45
-%line 524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 648+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm5, ymm10
 ; v43 = v5 ^ v43
-%line 525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 649+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm2
 ; v45 = v43 ^ v45
-%line 526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 650+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; v17 = v17 & v40
-%line 527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 651+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm9, ymm9, ymm6
 ; v41 = v8 & v41
-%line 528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 652+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm5, ymm4
 ; v41 = v17 ^ v41
-%line 529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 653+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm9, ymm4
 ; v40 = v8 & v40
-%line 530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 654+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm5, ymm6
 ; v47 = v47 ^ v46
-%line 531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 655+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1696]
 ; v47 = v47 ^ v51
-%line 532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 656+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 608]
 ; v44 = v44 ^ v48
-%line 533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 657+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 1728]
 ; v44 = v44 ^ v53
-%line 534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 658+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v45 = v45 ^ v50
-%line 535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 659+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 1760]
 ; v45 = v45 ^ v55
-%line 536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 660+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm15
 ; v41 = v41 ^ v39
-%line 537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 661+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 1792]
 ; v41 = v41 ^ v52
-%line 538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 662+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v40 = v40 ^ v49
-%line 539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 663+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 1824]
 ; v40 = v40 ^ v54
-%line 540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 664+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v39 = v47 ^ v39
-%line 541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 665+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1792]
 ; v49 = v44 ^ v49
-%line 542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 666+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm11, [rsp + 1824]
 ; v51 = v41 ^ v51
-%line 543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 667+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 608]
 ; v53 = v40 ^ v53
-%line 544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 668+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v46 = v46 ^ v18
-%line 545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 669+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 1696]
 	vpxor ymm2, ymm2, [rsp + 384]
 ; v46 = v46 ^ v33
-%line 546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 670+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 1280]
 ; v48 = v48 ^ v20
-%line 547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 671+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 1728]
 	vpxor ymm2, ymm2, [rsp + 896]
 ; v48 = v48 ^ v36
-%line 548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 672+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm2, [rsp + 1312]
 ; v50 = v50 ^ v22
-%line 549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 673+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 1760]
 	vpxor ymm2, ymm2, [rsp + 928]
 ; v50 = v50 ^ v30
-%line 550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 674+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 1344]
 ; v39 = v39 ^ v19
-%line 551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 675+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 1152]
 ; v39 = v39 ^ v32
-%line 552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 676+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 1568]
 ; v49 = v49 ^ v21
-%line 553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 677+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 1184]
 ; v49 = v49 ^ v34
-%line 554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 678+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm2, [rsp + 1600]
 ; v45 = v45 ^ v31
-%line 555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 679+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1120]
 ; v45 = v45 ^ v42
-%line 556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 680+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1536]
 ; v51 = v51 ^ v23
-%line 557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 681+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm6, [rsp + 1216]
 ; v51 = v51 ^ v29
-%line 558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 682+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 1632]
 ; v53 = v53 ^ v25
-%line 559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 683+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 1248]
 ; v53 = v53 ^ v28
-%line 560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 684+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 1664]
 ; v55 = v55 ^ v27
-%line 561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 685+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 960]
 ; v55 = v55 ^ v38
-%line 562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 686+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 1376]
 ; v52 = v52 ^ v24
-%line 563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 687+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 992]
 ; v52 = v52 ^ v35
-%line 564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 688+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 1408]
 ; v54 = v54 ^ v26
-%line 565+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 689+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1024]
 ; v54 = v54 ^ v37
-%line 566+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 690+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 1440]
 ; v23 = v46 ^ v23
-%line 567+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 691+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm3, [rsp + 1216]
 ; v25 = v48 ^ v25
-%line 568+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 692+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1248]
 ; v27 = v50 ^ v27
-%line 569+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 693+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 960]
 ; v24 = v39 ^ v24
-%line 570+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 694+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 992]
 ; v26 = v49 ^ v26
-%line 571+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 695+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm4, [rsp + 1024]
 ; v33 = v51 ^ v33
-%line 572+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 696+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 1280]
 ; v36 = v53 ^ v36
-%line 573+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 697+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 1312]
 ; v30 = v55 ^ v30
-%line 574+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 698+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm15, [rsp + 1344]
 ; v32 = v52 ^ v32
-%line 575+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 699+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm11, [rsp + 1568]
 ; v34 = v54 ^ v34
-%line 576+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 700+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, [rsp + 1600]
 ; v36 = v36 ^ v37
-%line 577+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 701+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 1440]
 ; v37 = v26 ^ v37
-%line 578+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 702+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 1440]
 ; v33 = v33 ^ v35
-%line 579+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 703+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm1, [rsp + 1408]
 ; v35 = v24 ^ v35
-%line 580+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 704+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 1408]
 ; v45 = v45 ^ v38
-%line 581+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 705+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1376]
 ; v38 = v27 ^ v38
-%line 582+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 706+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm9, [rsp + 1376]
 ; v37 = v37 ^ v28
-%line 583+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 707+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 1664]
 ; v28 = v25 ^ v28
-%line 584+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 708+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 1664]
 ; v35 = v35 ^ v29
-%line 585+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 709+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 1632]
 ; v29 = v23 ^ v29
-%line 586+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 710+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm6, [rsp + 1632]
 ; v38 = v38 ^ v42
-%line 587+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 711+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 1536]
 ; v42 = v31 ^ v42
-%line 588+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 712+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1120]
 	vpxor ymm1, ymm1, [rsp + 1536]
 ; v28 = v28 ^ v34
-%line 589+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 713+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v34 = v21 ^ v34
-%line 590+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 714+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v29 ^ v32
-%line 591+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 715+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm10
 ; v32 = v19 ^ v32
-%line 592+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 716+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1152]
 	vpxor ymm10, ymm0, ymm10
 ; v42 = v42 ^ v30
-%line 593+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 717+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm4
 	vmovdqu [rsp + 1856], ymm1
 ; v30 = v22 ^ v30
-%line 594+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 718+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 928]
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 10048], ymm0
 ; v34 = v34 ^ v36
-%line 595+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 719+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm3, ymm11
 	vmovdqu [rsp + 1888], ymm2
 ; v36 = v20 ^ v36
-%line 596+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 720+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 896]
 	vpxor ymm11, ymm3, ymm11
 ; v32 = v32 ^ v33
-%line 597+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 721+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm10, ymm12
 	vmovdqu [rsp + 10080], ymm3
 ; v33 = v18 ^ v33
-%line 598+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 722+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 384]
 	vpxor ymm12, ymm4, ymm12
 ; v18 = v33 ^ v29
-%line 599+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 723+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm12, ymm13
 ; v20 = v36 ^ v28
-%line 600+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 724+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm11, ymm9
 ; v22 = v30 ^ v38
-%line 601+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 725+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 ; v22 = v22 ^ v45
-%line 602+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 726+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm5
 ; v19 = v32 ^ v35
-%line 603+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 727+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm8
 ; v21 = v34 ^ v37
-%line 604+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 728+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; v31 = v42 ^ v45
-%line 605+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 729+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm5
 ; v18 = v18 ^ v19
-%line 606+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 730+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm14, ymm3
 	vmovdqu [rsp + 1920], ymm1
 ; v23 = v45 ^ v38
-%line 607+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 731+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm5, ymm6
 	vmovdqu [rsp + 1952], ymm14
 ; v20 = v20 ^ v21
-%line 608+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 732+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm2
 ; v20 = v20 ^ v37
-%line 609+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 733+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 1984], ymm0
 ; v25 = v29 ^ v35
-%line 610+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 734+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm8
 	vmovdqu [rsp + 2016], ymm0
 ; v22 = v22 ^ v31
-%line 611+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 735+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm15
 	vmovdqu [rsp + 2048], ymm0
 ; v27 = v28 ^ v37
-%line 612+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 736+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm7
 	vmovdqu [rsp + 2080], ymm0
 ; v24 = v18 & v33
-%line 613+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 737+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm12
 	vmovdqu [rsp + 2112], ymm0
 ; v26 = v18 & v36
-%line 614+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 738+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm11
 ; v54 = v37 & v33
-%line 615+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 739+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm7, ymm12
 ; v54 = v26 ^ v54
-%line 616+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 740+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 2144], ymm0
 ; v26 = v18 & v30
-%line 617+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 741+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 10048]
 	vpand ymm0, ymm1, ymm4
 ; v52 = v37 & v36
-%line 618+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 742+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm11
 ; v55 = v23 & v33
-%line 619+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 743+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm14, ymm12
 ; v52 = v26 ^ v52
-%line 620+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 744+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v55 = v52 ^ v55
-%line 621+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 745+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
 	vmovdqu [rsp + 2176], ymm0
 ; v52 = v37 & v30
-%line 622+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 746+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm4
 ; v26 = v23 & v36
-%line 623+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 747+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 1952]
 	vpand ymm1, ymm10, ymm11
 ; v26 = v52 ^ v26
-%line 624+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 748+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2208], ymm0
 ; v52 = v23 & v30
-%line 625+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 749+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
 	vmovdqu [rsp + 2240], ymm0
 ; v53 = v19 & v32
-%line 626+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 750+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 10080]
 	vpand ymm0, ymm3, ymm10
 	vmovdqu [rsp + 2272], ymm0
 ; v51 = v19 & v34
-%line 627+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 751+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 1888]
 	vmovdqu [rsp + 12288], ymm14
 	vpand ymm0, ymm3, ymm14
 ; v49 = v20 & v32
-%line 628+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 752+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 1984]
 	vpand ymm1, ymm4, ymm10
 ; v49 = v51 ^ v49
-%line 629+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 753+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2304], ymm0
 ; v51 = v19 & v42
-%line 630+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 754+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1856]
 	vpand ymm1, ymm3, ymm0
 	vmovdqu [rsp + 12064], ymm1
 	vmovdqu [rsp + 10112], ymm1
 ; v39 = v20 & v34
-%line 631+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 755+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm4, ymm14
 	vmovdqu [rsp + 12224], ymm14
 	vmovdqu [rsp + 11488], ymm14
 ; v50 = v38 & v32
-%line 632+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 756+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
 ; v39 = v51 ^ v39
-%line 633+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 757+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm14
 ; v50 = v39 ^ v50
-%line 634+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 758+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 	vmovdqu [rsp + 2336], ymm1
 ; v39 = v20 & v42
-%line 635+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 759+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
 ; v51 = v38 & v34
-%line 636+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 760+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 12288]
 	vpand ymm10, ymm6, ymm10
 ; v51 = v39 ^ v51
-%line 637+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 761+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 	vmovdqu [rsp + 2368], ymm1
 ; v39 = v38 & v42
-%line 638+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 762+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm0
 	vmovdqu [rsp + 2400], ymm0
 ; v48 = v18 ^ v19
-%line 639+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 763+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1920]
 	vpxor ymm1, ymm0, ymm3
 	vmovdqu [rsp + 2432], ymm1
 ; v46 = v37 ^ v20
-%line 640+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 764+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm4
 	vmovdqu [rsp + 12416], ymm0
 	vmovdqu [rsp + 2464], ymm0
 ; v40 = v23 ^ v38
-%line 641+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 765+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1952]
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 10784], ymm0
 	vmovdqu [rsp + 2496], ymm0
 ; v41 = v33 ^ v32
-%line 642+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 766+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, [rsp + 10080]
 	vmovdqu [rsp + 10144], ymm4
 ; v44 = v36 ^ v34
-%line 643+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 767+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm11, [rsp + 1888]
 	vmovdqu [rsp + 12096], ymm14
 	vmovdqu [rsp + 11520], ymm14
 ; v47 = v30 ^ v42
-%line 644+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 768+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10048]
 	vpxor ymm10, ymm0, [rsp + 1856]
 	vmovdqu [rsp + 12384], ymm10
 	vmovdqu [rsp + 12128], ymm10
 ; v8 = v48 & v41
-%line 645+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 769+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm4
 	vmovdqu [rsp + 2528], ymm0
 ; v17 = v48 & v44
-%line 646+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 770+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm1, ymm14
 	vmovdqu [rsp + 10816], ymm14
 	vmovdqu [rsp + 2560], ymm14
 ; v43 = v46 & v41
-%line 647+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 771+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 12416]
 	vpand ymm4, ymm0, ymm4
 	vmovdqu [rsp + 2592], ymm4
 ; v43 = v17 ^ v43
-%line 648+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 772+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, ymm4
 	vmovdqu [rsp + 10848], ymm4
 	vmovdqu [rsp + 2624], ymm4
 ; v48 = v48 & v47
-%line 649+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 773+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm1, ymm10
 	vmovdqu [rsp + 12032], ymm4
 	vmovdqu [rsp + 2656], ymm4
 ; v17 = v46 & v44
-%line 650+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 774+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 11520]
 	vpand ymm14, ymm0, ymm10
 	vmovdqu [rsp + 2688], ymm14
 ; v41 = v40 & v41
-%line 651+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 775+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10784]
 	vmovdqu ymm1, [rsp + 10144]
 	vpand ymm1, ymm0, ymm1
 	vmovdqu [rsp + 2720], ymm1
 ; v17 = v48 ^ v17
-%line 652+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 776+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm14
 ; v41 = v17 ^ v41
-%line 653+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 777+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 2752], ymm1
 ; v46 = v46 & v47
-%line 654+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 778+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2464]
 	vmovdqu ymm0, [rsp + 12128]
 	vpand ymm14, ymm4, ymm0
 ; v44 = v40 & v44
-%line 655+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 779+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2496]
 	vpand ymm10, ymm4, ymm10
 ; v44 = v46 ^ v44
-%line 656+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 780+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
 	vmovdqu [rsp + 2784], ymm10
 ; v47 = v40 & v47
-%line 657+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 781+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm4, ymm0
 ; v8 = v8 ^ v24
-%line 658+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 782+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2528]
 	vpxor ymm0, ymm0, [rsp + 2112]
 ; v8 = v8 ^ v53
-%line 659+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 783+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, [rsp + 2272]
 	vmovdqu [rsp + 2816], ymm14
 ; v43 = v43 ^ v54
-%line 660+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 784+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpxor ymm0, ymm0, [rsp + 2144]
 ; v43 = v43 ^ v49
-%line 661+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 785+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 2304]
 ; v41 = v41 ^ v55
-%line 662+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 786+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2176]
 ; v41 = v41 ^ v50
-%line 663+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 787+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2336]
 	vmovdqu [rsp + 2848], ymm1
 ; v44 = v44 ^ v26
-%line 664+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 788+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 2208]
 ; v44 = v44 ^ v51
-%line 665+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 789+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2368]
 ; v47 = v47 ^ v52
-%line 666+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 790+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 2240]
 ; v47 = v47 ^ v39
-%line 667+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 791+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, [rsp + 2400]
 ; v26 = v8 ^ v26
-%line 668+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 792+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, [rsp + 2208]
 	vmovdqu [rsp + 2880], ymm4
 ; v52 = v43 ^ v52
-%line 669+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 793+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 2240]
 	vmovdqu [rsp + 2912], ymm0
 ; v53 = v44 ^ v53
-%line 670+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 794+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 2272]
 	vmovdqu [rsp + 2944], ymm0
 ; v49 = v47 ^ v49
-%line 671+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 795+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 2304]
 	vmovdqu [rsp + 2976], ymm0
 ; v47 = v25 & v29
-%line 672+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 796+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2016]
 	vpand ymm0, ymm4, ymm13
 	vmovdqu [rsp + 3008], ymm0
 ; v44 = v25 & v28
-%line 673+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 797+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
 ; v43 = v21 & v29
-%line 674+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 798+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm13
 ; v43 = v44 ^ v43
-%line 675+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 799+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3040], ymm0
 ; v44 = v25 & v38
-%line 676+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 800+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm6
 ; v8 = v21 & v28
-%line 677+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 801+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm9
 ; v40 = v22 & v29
-%line 678+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 802+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 2048]
 	vpand ymm4, ymm10, ymm13
 ; v8 = v44 ^ v8
-%line 679+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 803+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v40 = v8 ^ v40
-%line 680+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 804+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm4
 	vmovdqu [rsp + 3072], ymm0
 ; v8 = v21 & v38
-%line 681+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 805+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
 ; v44 = v22 & v28
-%line 682+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 806+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm9
 ; v44 = v8 ^ v44
-%line 683+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 807+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3104], ymm0
 ; v8 = v22 & v38
-%line 684+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 808+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
 	vmovdqu [rsp + 3136], ymm0
 ; v46 = v35 & v35
-%line 685+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 809+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm8
 	vmovdqu [rsp + 3168], ymm0
 ; v17 = v35 & v37
-%line 686+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 810+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm7
 ; v48 = v27 & v35
-%line 687+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 811+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2080]
 	vpand ymm1, ymm4, ymm8
 ; v48 = v17 ^ v48
-%line 688+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 812+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3200], ymm0
 ; v17 = v35 & v45
-%line 689+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 813+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm5
 ; v5 = v27 & v37
-%line 690+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 814+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm7
 ; v15 = v31 & v35
-%line 691+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 815+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm15, ymm8
 ; v5 = v17 ^ v5
-%line 692+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 816+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v15 = v5 ^ v15
-%line 693+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 817+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
 	vmovdqu [rsp + 3232], ymm0
 ; v5 = v27 & v45
-%line 694+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 818+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm5
 ; v17 = v31 & v37
-%line 695+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 819+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm15, ymm7
 ; v17 = v5 ^ v17
-%line 696+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 820+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3264], ymm0
 ; v5 = v31 & v45
-%line 697+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 821+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm15, ymm5
 	vmovdqu [rsp + 3296], ymm0
 ; v2 = v25 ^ v35
-%line 698+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 822+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2016]
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 11872], ymm0
 ; v12 = v21 ^ v27
-%line 699+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 823+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm4
 	vmovdqu [rsp + 11904], ymm0
 ; v56 = v22 ^ v31
-%line 700+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 824+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2048]
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 10880], ymm0
 	vmovdqu [rsp + 640], ymm0
 ; v57 = v29 ^ v35
-%line 701+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 825+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm13, ymm8
 	vmovdqu [rsp + 672], ymm1
 ; v58 = v28 ^ v37
-%line 702+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 826+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm9, ymm7
 	vmovdqu [rsp + 704], ymm10
 ; v59 = v38 ^ v45
-%line 703+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 827+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm5
 	vmovdqu [rsp + 12320], ymm0
 	vmovdqu [rsp + 11840], ymm0
 	vmovdqu [rsp + 9920], ymm0
 ; v60 = v2 & v57
-%line 704+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 828+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 11872]
 	vmovdqu [rsp + 12448], ymm4
 	vpand ymm0, ymm4, ymm1
 	vmovdqu [rsp + 736], ymm0
 ; v61 = v2 & v58
-%line 705+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 829+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm10
 	vmovdqu [rsp + 12192], ymm0
 	vmovdqu [rsp + 10912], ymm0
 	vmovdqu [rsp + 768], ymm0
 ; v62 = v12 & v57
-%line 706+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 830+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 11904]
 	vmovdqu [rsp + 12256], ymm14
 	vpand ymm4, ymm14, ymm1
@@ -2446,3278 +2647,3278 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 11648], ymm4
 	vmovdqu [rsp + 800], ymm4
 ; v62 = v61 ^ v62
-%line 707+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 831+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 10944], ymm0
 	vmovdqu [rsp + 3328], ymm0
 ; v2 = v2 & v59
-%line 708+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 832+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 12320]
 	vmovdqu ymm4, [rsp + 12448]
 	vpand ymm4, ymm4, ymm0
 	vmovdqu [rsp + 11680], ymm4
 	vmovdqu [rsp + 3360], ymm4
 ; v61 = v12 & v58
-%line 709+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 833+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm14, ymm10
 	vmovdqu [rsp + 10176], ymm0
 ; v57 = v56 & v57
-%line 710+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 834+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 10880]
 	vpand ymm1, ymm14, ymm1
 	vmovdqu [rsp + 3392], ymm1
 ; v61 = v2 ^ v61
-%line 711+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 835+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
 ; v57 = v61 ^ v57
-%line 712+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 836+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 3424], ymm1
 ; v12 = v12 & v59
-%line 713+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 837+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vmovdqu ymm4, [rsp + 11904]
 	vpand ymm14, ymm4, ymm0
 ; v58 = v56 & v58
-%line 714+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 838+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 640]
 	vpand ymm10, ymm4, ymm10
 ; v58 = v12 ^ v58
-%line 715+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 839+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
 	vmovdqu [rsp + 3456], ymm10
 ; v59 = v56 & v59
-%line 716+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 840+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm4, ymm0
 ; v60 = v60 ^ v47
-%line 717+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 841+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 736]
 	vpxor ymm0, ymm0, [rsp + 3008]
 ; v60 = v60 ^ v46
-%line 718+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 842+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, [rsp + 3168]
 	vmovdqu [rsp + 3488], ymm14
 ; v62 = v62 ^ v43
-%line 719+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 843+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10944]
 	vpxor ymm0, ymm0, [rsp + 3040]
 ; v62 = v62 ^ v48
-%line 720+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 844+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3200]
 ; v57 = v57 ^ v40
-%line 721+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 845+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3072]
 ; v57 = v57 ^ v15
-%line 722+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 846+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3232]
 	vmovdqu [rsp + 3520], ymm1
 ; v58 = v58 ^ v44
-%line 723+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 847+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 3104]
 ; v58 = v58 ^ v17
-%line 724+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 848+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3264]
 ; v59 = v59 ^ v8
-%line 725+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 849+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3136]
 ; v59 = v59 ^ v5
-%line 726+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 850+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, [rsp + 3296]
 ; v44 = v60 ^ v44
-%line 727+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 851+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, [rsp + 3104]
 	vmovdqu [rsp + 3552], ymm4
 ; v8 = v62 ^ v8
-%line 728+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 852+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3136]
 	vmovdqu [rsp + 3584], ymm0
 ; v46 = v58 ^ v46
-%line 729+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 853+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 3168]
 	vmovdqu [rsp + 3616], ymm0
 ; v48 = v59 ^ v48
-%line 730+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 854+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3200]
 	vmovdqu [rsp + 3648], ymm0
 ; v25 = v18 ^ v25
-%line 731+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 855+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1920]
 	vpxor ymm0, ymm0, [rsp + 2016]
 	vmovdqu [rsp + 3680], ymm0
 ; v21 = v37 ^ v21
-%line 732+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 856+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm7, ymm2
 ; v22 = v23 ^ v22
-%line 733+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 857+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1952]
 	vpxor ymm2, ymm1, [rsp + 2048]
 ; v19 = v19 ^ v35
-%line 734+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 858+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm8
 ; v27 = v20 ^ v27
-%line 735+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 859+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1984]
 	vpxor ymm10, ymm1, [rsp + 2080]
 ; v31 = v38 ^ v31
-%line 736+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 860+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm6, ymm15
 ; v29 = v33 ^ v29
-%line 737+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 861+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm12, ymm13
 ; v28 = v36 ^ v28
-%line 738+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 862+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm11, ymm9
 ; v38 = v30 ^ v38
-%line 739+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 863+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10048]
 	vpxor ymm6, ymm1, ymm6
 ; v35 = v32 ^ v35
-%line 740+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 864+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10080]
 	vpxor ymm8, ymm1, ymm8
 ; v37 = v34 ^ v37
-%line 741+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 865+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1888]
 	vpxor ymm7, ymm1, ymm7
 ; v45 = v42 ^ v45
-%line 742+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 866+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1856]
 	vpxor ymm5, ymm1, ymm5
 ; v42 = v25 & v29
-%line 743+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 867+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm0, ymm13
 	vmovdqu [rsp + 3712], ymm0
 ; v34 = v25 & v28
-%line 744+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 868+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 3680]
 	vpand ymm0, ymm11, ymm9
 ; v32 = v21 & v29
-%line 745+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 869+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm13
 ; v32 = v34 ^ v32
-%line 746+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 870+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3744], ymm0
 ; v34 = v25 & v38
-%line 747+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 871+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
 ; v30 = v21 & v28
-%line 748+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 872+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm9
 ; v36 = v22 & v29
-%line 749+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 873+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm2, ymm13
 ; v30 = v34 ^ v30
-%line 750+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 874+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v30 ^ v36
-%line 751+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 875+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm11
 	vmovdqu [rsp + 3776], ymm0
 ; v30 = v21 & v38
-%line 752+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 876+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm6
 ; v34 = v22 & v28
-%line 753+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 877+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm9
 ; v34 = v30 ^ v34
-%line 754+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 878+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3808], ymm0
 ; v30 = v22 & v38
-%line 755+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 879+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
 	vmovdqu [rsp + 3840], ymm0
 ; v33 = v19 & v35
-%line 756+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 880+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm8
 	vmovdqu [rsp + 10208], ymm0
 ; v20 = v19 & v37
-%line 757+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 881+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm7
 ; v23 = v27 & v35
-%line 758+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 882+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm8
 ; v23 = v20 ^ v23
-%line 759+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 883+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm1
 ; v20 = v19 & v45
-%line 760+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 884+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm5
 ; v18 = v27 & v37
-%line 761+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 885+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm7
 ; v59 = v31 & v35
-%line 762+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 886+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm15, ymm8
 ; v18 = v20 ^ v18
-%line 763+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 887+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v59 = v18 ^ v59
-%line 764+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 888+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm11
 ; v18 = v27 & v45
-%line 765+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 889+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
 ; v20 = v31 & v37
-%line 766+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 890+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm15, ymm7
 ; v20 = v18 ^ v20
-%line 767+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 891+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v18 = v31 & v45
-%line 768+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 892+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm15, ymm5
 ; v19 = v25 ^ v19
-%line 769+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 893+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3680]
 	vpxor ymm3, ymm0, ymm3
 ; v27 = v21 ^ v27
-%line 770+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 894+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, ymm10
 ; v31 = v22 ^ v31
-%line 771+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 895+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm2, ymm15
 ; v35 = v29 ^ v35
-%line 772+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 896+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm13, ymm8
 ; v37 = v28 ^ v37
-%line 773+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 897+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm9, ymm7
 ; v45 = v38 ^ v45
-%line 774+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 898+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm6, ymm5
 ; v38 = v19 & v35
-%line 775+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 899+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm3, ymm8
 ; v28 = v19 & v37
-%line 776+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 900+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm7
 ; v29 = v27 & v35
-%line 777+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 901+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm8
 ; v29 = v28 ^ v29
-%line 778+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 902+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm2
 ; v19 = v19 & v45
-%line 779+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 903+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm3, ymm5
 ; v28 = v27 & v37
-%line 780+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 904+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm7
 ; v35 = v31 & v35
-%line 781+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 905+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm15, ymm8
 ; v28 = v19 ^ v28
-%line 782+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 906+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm0
 ; v35 = v28 ^ v35
-%line 783+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 907+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v27 = v27 & v45
-%line 784+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 908+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm10, ymm5
 ; v37 = v31 & v37
-%line 785+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 909+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm15, ymm7
 ; v37 = v27 ^ v37
-%line 786+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 910+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm10, ymm7
 ; v45 = v31 & v45
-%line 787+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 911+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm15, ymm5
 ; v38 = v38 ^ v42
-%line 788+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 912+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3712]
 ; v38 = v38 ^ v33
-%line 789+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 913+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 10208]
 ; v29 = v29 ^ v32
-%line 790+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 914+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 3744]
 ; v29 = v29 ^ v23
-%line 791+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 915+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm12
 ; v35 = v35 ^ v36
-%line 792+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 916+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3776]
 ; v35 = v35 ^ v59
-%line 793+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 917+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm11
 ; v37 = v37 ^ v34
-%line 794+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 918+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 3808]
 ; v37 = v37 ^ v20
-%line 795+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 919+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v45 = v45 ^ v30
-%line 796+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 920+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 3840]
 ; v45 = v45 ^ v18
-%line 797+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 921+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v34 = v38 ^ v34
-%line 798+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 922+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3808]
 ; v30 = v29 ^ v30
-%line 799+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 923+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm6, [rsp + 3840]
 ; v33 = v37 ^ v33
-%line 800+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 924+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 10208]
 ; v23 = v45 ^ v23
-%line 801+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 925+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, ymm12
 ; v42 = v42 ^ v24
-%line 802+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 926+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3712]
 	vpxor ymm0, ymm0, [rsp + 2112]
 ; v42 = v42 ^ v47
-%line 803+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 927+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 3008]
 ; v32 = v32 ^ v54
-%line 804+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 928+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3744]
 	vpxor ymm0, ymm0, [rsp + 2144]
 ; v32 = v32 ^ v43
-%line 805+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 929+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 3040]
 ; v36 = v36 ^ v55
-%line 806+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 930+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3776]
 	vpxor ymm0, ymm0, [rsp + 2176]
 ; v36 = v36 ^ v40
-%line 807+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 931+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3072]
 ; v34 = v34 ^ v26
-%line 808+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 932+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, [rsp + 2880]
 ; v34 = v34 ^ v44
-%line 809+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 933+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 3552]
 ; v30 = v30 ^ v52
-%line 810+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 934+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 2912]
 ; v30 = v30 ^ v8
-%line 811+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 935+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 3584]
 ; v35 = v35 ^ v41
-%line 812+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 936+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 2848]
 ; v35 = v35 ^ v57
-%line 813+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 937+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 3520]
 ; v33 = v33 ^ v53
-%line 814+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 938+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm6, [rsp + 2944]
 ; v33 = v33 ^ v46
-%line 815+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 939+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 3616]
 ; v23 = v23 ^ v49
-%line 816+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 940+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 2976]
 ; v23 = v23 ^ v48
-%line 817+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 941+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3648]
 ; v59 = v59 ^ v50
-%line 818+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 942+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 2336]
 ; v59 = v59 ^ v15
-%line 819+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 943+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 3232]
 ; v20 = v20 ^ v51
-%line 820+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 944+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 2368]
 ; v20 = v20 ^ v17
-%line 821+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 945+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 3264]
 ; v18 = v18 ^ v39
-%line 822+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 946+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2400]
 ; v18 = v18 ^ v5
-%line 823+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 947+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 3296]
 ; v53 = v42 ^ v53
-%line 824+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 948+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 2944]
 ; v49 = v32 ^ v49
-%line 825+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 949+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 2976]
 ; v50 = v36 ^ v50
-%line 826+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 950+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm8, [rsp + 2336]
 ; v51 = v34 ^ v51
-%line 827+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 951+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm4, [rsp + 2368]
 ; v39 = v30 ^ v39
-%line 828+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 952+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm5, [rsp + 2400]
 ; v47 = v33 ^ v47
-%line 829+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 953+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm9, [rsp + 3008]
 ; v43 = v23 ^ v43
-%line 830+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 954+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3040]
 ; v40 = v59 ^ v40
-%line 831+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 955+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 3072]
 ; v44 = v20 ^ v44
-%line 832+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 956+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm14, [rsp + 3552]
 ; v8 = v18 ^ v8
-%line 833+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 957+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm10, [rsp + 3584]
 ; v43 = v43 ^ v5
-%line 834+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 958+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 3296]
 ; v5 = v39 ^ v5
-%line 835+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 959+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 3296]
 ; v47 = v47 ^ v17
-%line 836+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 960+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 3264]
 ; v17 = v51 ^ v17
-%line 837+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 961+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm8, [rsp + 3264]
 ; v35 = v35 ^ v15
-%line 838+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 962+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 3232]
 ; v15 = v50 ^ v15
-%line 839+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 963+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 3232]
 ; v5 = v5 ^ v48
-%line 840+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 964+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3648]
 ; v48 = v49 ^ v48
-%line 841+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 965+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 3648]
 ; v17 = v17 ^ v46
-%line 842+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 966+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm1, [rsp + 3616]
 ; v46 = v53 ^ v46
-%line 843+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 967+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm6, [rsp + 3616]
 ; v15 = v15 ^ v57
-%line 844+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 968+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 3520]
 ; v57 = v41 ^ v57
-%line 845+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 969+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2848]
 	vpxor ymm1, ymm1, [rsp + 3520]
 ; v48 = v48 ^ v8
-%line 846+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 970+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm4
 ; v8 = v52 ^ v8
-%line 847+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 971+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2912]
 	vpxor ymm13, ymm0, ymm4
 ; v46 = v46 ^ v44
-%line 848+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 972+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm9
 ; v44 = v26 ^ v44
-%line 849+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 973+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2880]
 	vpxor ymm12, ymm0, ymm9
 ; v57 = v57 ^ v40
-%line 850+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 974+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm5
 ; v40 = v55 ^ v40
-%line 851+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 975+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2176]
 	vpxor ymm14, ymm0, ymm5
 ; v8 = v8 ^ v43
-%line 852+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 976+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm10
 ; v43 = v54 ^ v43
-%line 853+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 977+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2144]
 	vpxor ymm0, ymm0, ymm10
 ; v44 = v44 ^ v47
-%line 854+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 978+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 ; v47 = v24 ^ v47
-%line 855+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 979+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2112]
 	vpxor ymm1, ymm1, ymm11
 ; v47 = v47 ^ v46
-%line 856+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 980+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm4
 	vmovdqu [rsp + 10240], ymm1
 ; v43 = v43 ^ v48
-%line 857+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 981+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 11552], ymm0
 ; v40 = v40 ^ v15
-%line 858+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 982+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm2
 ; v40 = v40 ^ v35
-%line 859+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 983+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm3
 ; v44 = v44 ^ v17
-%line 860+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 984+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm12, ymm7
 ; v8 = v8 ^ v5
-%line 861+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 985+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm8
 ; v57 = v57 ^ v35
-%line 862+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 986+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm3
 ; v24 = v47 & v0
-%line 863+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 987+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 0]
 	vpand ymm0, ymm1, ymm12
 	vmovdqu [rsp + 3872], ymm0
 ; v54 = v47 & v3
-%line 864+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 988+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 64]
 	vpand ymm0, ymm1, ymm13
 ; v55 = v35 & v0
-%line 865+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 989+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm12
 ; v55 = v54 ^ v55
-%line 866+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 990+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3904], ymm0
 ; v54 = v47 & v6
-%line 867+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 991+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vmovdqu ymm0, [rsp + 10240]
 	vpand ymm14, ymm0, ymm1
 ; v26 = v35 & v3
-%line 868+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 992+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm3, ymm13
 ; v52 = v43 & v0
-%line 869+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 993+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11552]
 	vpand ymm12, ymm0, ymm12
 ; v26 = v54 ^ v26
-%line 870+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 994+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v52 = v26 ^ v52
-%line 871+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 995+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 	vmovdqu [rsp + 3936], ymm12
 ; v26 = v35 & v6
-%line 872+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 996+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm3, ymm1
 ; v54 = v43 & v3
-%line 873+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 997+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm13, ymm0, ymm13
 ; v54 = v26 ^ v54
-%line 874+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 998+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
 	vmovdqu [rsp + 3968], ymm12
 ; v26 = v43 & v6
-%line 875+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 999+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4000], ymm0
 ; v41 = v46 & v10
-%line 876+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1000+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm0, ymm4, ymm12
 	vmovdqu [rsp + 4032], ymm0
 ; v53 = v46 & v13
-%line 877+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1001+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 288]
 	vpand ymm0, ymm4, ymm13
 ; v49 = v40 & v10
-%line 878+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1002+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm12
 ; v49 = v53 ^ v49
-%line 879+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1003+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4064], ymm0
 ; v53 = v46 & v16
-%line 880+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1004+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 352]
 	vpand ymm0, ymm4, ymm14
 ; v50 = v40 & v13
-%line 881+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1005+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm13
 ; v51 = v48 & v10
-%line 882+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1006+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm6, ymm12
 ; v50 = v53 ^ v50
-%line 883+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1007+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v51 = v50 ^ v51
-%line 884+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1008+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 4096], ymm0
 ; v50 = v40 & v16
-%line 885+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1009+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
 ; v53 = v48 & v13
-%line 886+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1010+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm6, ymm13
 ; v53 = v50 ^ v53
-%line 887+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1011+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4128], ymm0
 ; v50 = v48 & v16
-%line 888+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1012+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm14
 	vmovdqu [rsp + 4160], ymm0
 ; v39 = v47 ^ v46
-%line 889+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1013+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10240]
 	vpxor ymm12, ymm0, ymm4
 	vmovdqu [rsp + 4192], ymm12
 ; v18 = v35 ^ v40
-%line 890+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1014+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm3, ymm10
 	vmovdqu [rsp + 4224], ymm13
 ; v20 = v43 ^ v48
-%line 891+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1015+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11552]
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 10272], ymm0
 ; v59 = v0 ^ v10
-%line 892+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1016+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm15, ymm0, [rsp + 224]
 	vmovdqu [rsp + 10304], ymm15
 ; v23 = v3 ^ v13
-%line 893+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1017+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm1, ymm0, [rsp + 288]
 ; v33 = v6 ^ v16
-%line 894+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1018+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm14, ymm0, [rsp + 352]
 ; v30 = v39 & v59
-%line 895+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1019+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 4256], ymm0
 ; v34 = v39 & v23
-%line 896+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1020+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 10976], ymm0
 	vmovdqu [rsp + 4288], ymm0
 ; v36 = v18 & v59
-%line 897+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1021+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 4320], ymm15
 ; v36 = v34 ^ v36
-%line 898+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1022+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11008], ymm0
 	vmovdqu [rsp + 4352], ymm0
 ; v39 = v39 & v33
-%line 899+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1023+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11040], ymm0
 	vmovdqu [rsp + 4384], ymm0
 ; v34 = v18 & v23
-%line 900+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1024+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 4416], ymm15
 ; v59 = v20 & v59
-%line 901+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1025+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10272]
 	vmovdqu ymm13, [rsp + 10304]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 4448], ymm13
 ; v34 = v39 ^ v34
-%line 902+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1026+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v59 = v34 ^ v59
-%line 903+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1027+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 4480], ymm13
 ; v18 = v18 & v33
-%line 904+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1028+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4224]
 	vpand ymm0, ymm0, ymm14
 ; v23 = v20 & v23
-%line 905+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1029+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v23 = v18 ^ v23
-%line 906+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1030+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 4512], ymm1
 ; v33 = v20 & v33
-%line 907+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1031+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v30 = v30 ^ v24
-%line 908+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1032+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vpxor ymm0, ymm0, [rsp + 3872]
 ; v30 = v30 ^ v41
-%line 909+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1033+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 4032]
 ; v36 = v36 ^ v55
-%line 910+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1034+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11008]
 	vpxor ymm0, ymm0, [rsp + 3904]
 ; v36 = v36 ^ v49
-%line 911+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1035+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 4064]
 ; v59 = v59 ^ v52
-%line 912+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1036+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 3936]
 ; v59 = v59 ^ v51
-%line 913+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1037+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4096]
 	vmovdqu [rsp + 4544], ymm0
 ; v23 = v23 ^ v54
-%line 914+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1038+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 3968]
 ; v23 = v23 ^ v53
-%line 915+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1039+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 4128]
 ; v33 = v33 ^ v26
-%line 916+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1040+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4000]
 ; v33 = v33 ^ v50
-%line 917+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1041+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4160]
 ; v54 = v30 ^ v54
-%line 918+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1042+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 3968]
 	vmovdqu [rsp + 4576], ymm0
 ; v26 = v36 ^ v26
-%line 919+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1043+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 4000]
 	vmovdqu [rsp + 4608], ymm0
 ; v41 = v23 ^ v41
-%line 920+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1044+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 4032]
 	vmovdqu [rsp + 4640], ymm0
 ; v49 = v33 ^ v49
-%line 921+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1045+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 4064]
 	vmovdqu [rsp + 4672], ymm0
 ; v33 = v44 & v1
-%line 922+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1046+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 32]
 	vpand ymm0, ymm11, ymm12
 	vmovdqu [rsp + 4704], ymm0
 ; v23 = v44 & v4
-%line 923+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1047+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 96]
 	vpand ymm0, ymm11, ymm13
 ; v36 = v15 & v1
-%line 924+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1048+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm12
 ; v36 = v23 ^ v36
-%line 925+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1049+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4736], ymm0
 ; v23 = v44 & v7
-%line 926+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1050+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 160]
 	vpand ymm0, ymm11, ymm14
 ; v30 = v15 & v4
-%line 927+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1051+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm13
 ; v20 = v8 & v1
-%line 928+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1052+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm5, ymm12
 ; v30 = v23 ^ v30
-%line 929+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1053+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v20 = v30 ^ v20
-%line 930+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1054+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 4768], ymm0
 ; v30 = v15 & v7
-%line 931+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1055+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm14
 ; v23 = v8 & v4
-%line 932+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1056+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm13
 ; v23 = v30 ^ v23
-%line 933+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1057+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4800], ymm0
 ; v30 = v8 & v7
-%line 934+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1058+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm14
 	vmovdqu [rsp + 4832], ymm0
 ; v18 = v17 & v11
-%line 935+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1059+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 256]
 	vpand ymm0, ymm7, ymm12
 	vmovdqu [rsp + 4864], ymm0
 ; v34 = v17 & v14
-%line 936+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1060+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
 	vpand ymm0, ymm7, ymm13
 ; v39 = v57 & v11
-%line 937+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1061+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm12
 ; v39 = v34 ^ v39
-%line 938+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1062+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4896], ymm0
 ; v34 = v17 & v9
-%line 939+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1063+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 192]
 	vpand ymm0, ymm7, ymm14
 ; v32 = v57 & v14
-%line 940+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1064+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm13
 ; v42 = v5 & v11
-%line 941+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1065+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm8, ymm12
 ; v32 = v34 ^ v32
-%line 942+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1066+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v42 = v32 ^ v42
-%line 943+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1067+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 4928], ymm0
 ; v32 = v57 & v9
-%line 944+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1068+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm14
 ; v34 = v5 & v14
-%line 945+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1069+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm13
 ; v34 = v32 ^ v34
-%line 946+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1070+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4960], ymm0
 ; v32 = v5 & v9
-%line 947+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1071+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm14
 	vmovdqu [rsp + 4992], ymm0
 ; v45 = v44 ^ v17
-%line 948+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1072+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm7
 	vmovdqu [rsp + 5024], ymm12
 ; v37 = v15 ^ v57
-%line 949+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1073+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm9
 	vmovdqu [rsp + 5056], ymm13
 ; v29 = v8 ^ v5
-%line 950+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1074+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm8
 	vmovdqu [rsp + 10336], ymm0
 ; v38 = v1 ^ v11
-%line 951+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1075+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm15, ymm0, [rsp + 256]
 	vmovdqu [rsp + 10368], ymm15
 ; v31 = v4 ^ v14
-%line 952+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1076+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
 	vpxor ymm1, ymm0, [rsp + 320]
 ; v27 = v7 ^ v9
-%line 953+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1077+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm14, ymm0, [rsp + 192]
 ; v28 = v45 & v38
-%line 954+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1078+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 5088], ymm0
 ; v19 = v45 & v31
-%line 955+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1079+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 11072], ymm0
 	vmovdqu [rsp + 5120], ymm0
 ; v22 = v37 & v38
-%line 956+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1080+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 5152], ymm15
 ; v22 = v19 ^ v22
-%line 957+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1081+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11104], ymm0
 	vmovdqu [rsp + 5184], ymm0
 ; v45 = v45 & v27
-%line 958+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1082+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11136], ymm0
 	vmovdqu [rsp + 5216], ymm0
 ; v19 = v37 & v31
-%line 959+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1083+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 5248], ymm15
 ; v38 = v29 & v38
-%line 960+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1084+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10336]
 	vmovdqu ymm13, [rsp + 10368]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 5280], ymm13
 ; v19 = v45 ^ v19
-%line 961+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1085+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v38 = v19 ^ v38
-%line 962+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1086+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 5312], ymm13
 ; v37 = v37 & v27
-%line 963+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1087+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5056]
 	vpand ymm0, ymm0, ymm14
 ; v31 = v29 & v31
-%line 964+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1088+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v31 = v37 ^ v31
-%line 965+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1089+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 5344], ymm1
 ; v27 = v29 & v27
-%line 966+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1090+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v28 = v28 ^ v33
-%line 967+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1091+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5088]
 	vpxor ymm0, ymm0, [rsp + 4704]
 ; v28 = v28 ^ v18
-%line 968+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1092+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 4864]
 ; v22 = v22 ^ v36
-%line 969+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1093+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11104]
 	vpxor ymm0, ymm0, [rsp + 4736]
 ; v22 = v22 ^ v39
-%line 970+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1094+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 4896]
 ; v38 = v38 ^ v20
-%line 971+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1095+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 4768]
 ; v38 = v38 ^ v42
-%line 972+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1096+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4928]
 	vmovdqu [rsp + 5376], ymm0
 ; v31 = v31 ^ v23
-%line 973+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1097+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 4800]
 ; v31 = v31 ^ v34
-%line 974+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1098+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 4960]
 ; v27 = v27 ^ v30
-%line 975+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1099+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4832]
 ; v27 = v27 ^ v32
-%line 976+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4992]
 ; v23 = v28 ^ v23
-%line 977+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 4800]
 	vmovdqu [rsp + 5408], ymm0
 ; v30 = v22 ^ v30
-%line 978+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 4832]
 	vmovdqu [rsp + 5440], ymm0
 ; v18 = v31 ^ v18
-%line 979+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 4864]
 	vmovdqu [rsp + 5472], ymm0
 ; v39 = v27 ^ v39
-%line 980+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 4896]
 	vmovdqu [rsp + 5504], ymm0
 ; v44 = v47 ^ v44
-%line 981+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10240]
 	vpxor ymm11, ymm0, ymm11
 ; v15 = v35 ^ v15
-%line 982+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm3, ymm2
 ; v8 = v43 ^ v8
-%line 983+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11552]
 	vpxor ymm5, ymm0, ymm5
 ; v17 = v46 ^ v17
-%line 984+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm4, ymm7
 ; v57 = v40 ^ v57
-%line 985+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm10, ymm9
 ; v5 = v48 ^ v5
-%line 986+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm6, ymm8
 ; v48 = v0 ^ v1
-%line 987+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm13, ymm0, [rsp + 32]
 ; v40 = v3 ^ v4
-%line 988+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm10, ymm0, [rsp + 96]
 ; v46 = v6 ^ v7
-%line 989+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm6, ymm0, [rsp + 160]
 ; v43 = v10 ^ v11
-%line 990+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vpxor ymm4, ymm0, [rsp + 256]
 ; v35 = v13 ^ v14
-%line 991+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 288]
 	vpxor ymm2, ymm0, [rsp + 320]
 ; v47 = v16 ^ v9
-%line 992+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm3, ymm0, [rsp + 192]
 ; v27 = v44 & v48
-%line 993+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
 	vmovdqu [rsp + 5536], ymm0
 ; v31 = v44 & v40
-%line 994+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm10
 ; v22 = v15 & v48
-%line 995+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm13
 ; v22 = v31 ^ v22
-%line 996+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 5568], ymm0
 ; v31 = v44 & v46
-%line 997+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
 ; v28 = v15 & v40
-%line 998+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm10
 ; v29 = v8 & v48
-%line 999+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm5, ymm13
 ; v28 = v31 ^ v28
-%line 1000+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v29 = v28 ^ v29
-%line 1001+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm14
 	vmovdqu [rsp + 5600], ymm0
 ; v28 = v15 & v46
-%line 1002+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
 ; v31 = v8 & v40
-%line 1003+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm10
 ; v31 = v28 ^ v31
-%line 1004+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 5632], ymm0
 ; v28 = v8 & v46
-%line 1005+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm6
 	vmovdqu [rsp + 5664], ymm0
 ; v37 = v17 & v43
-%line 1006+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm4
 	vmovdqu [rsp + 5696], ymm0
 ; v19 = v17 & v35
-%line 1007+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
 ; v45 = v57 & v43
-%line 1008+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm4
 ; v45 = v19 ^ v45
-%line 1009+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v19 = v17 & v47
-%line 1010+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm3
 ; v21 = v57 & v35
-%line 1011+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm2
 ; v25 = v5 & v43
-%line 1012+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm8, ymm4
 ; v21 = v19 ^ v21
-%line 1013+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v25 = v21 ^ v25
-%line 1014+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm15
 ; v21 = v57 & v47
-%line 1015+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm3
 ; v19 = v5 & v35
-%line 1016+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm2
 ; v19 = v21 ^ v19
-%line 1017+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v21 = v5 & v47
-%line 1018+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 ; v17 = v44 ^ v17
-%line 1019+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm11, ymm7
 ; v57 = v15 ^ v57
-%line 1020+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm12, ymm9
 ; v5 = v8 ^ v5
-%line 1021+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm5, ymm8
 ; v43 = v48 ^ v43
-%line 1022+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm13, ymm4
 ; v35 = v40 ^ v35
-%line 1023+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm10, ymm2
 ; v47 = v46 ^ v47
-%line 1024+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm6, ymm3
 ; v46 = v17 & v43
-%line 1025+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm6, ymm7, ymm4
 ; v40 = v17 & v35
-%line 1026+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm7, ymm5
 ; v48 = v57 & v43
-%line 1027+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm9, ymm4
 ; v48 = v40 ^ v48
-%line 1028+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm3
 ; v17 = v17 & v47
-%line 1029+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm7, ymm10
 ; v40 = v57 & v35
-%line 1030+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm9, ymm5
 ; v43 = v5 & v43
-%line 1031+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm4
 ; v40 = v17 ^ v40
-%line 1032+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 ; v43 = v40 ^ v43
-%line 1033+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; v57 = v57 & v47
-%line 1034+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
 ; v35 = v5 & v35
-%line 1035+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm8, ymm5
 ; v35 = v57 ^ v35
-%line 1036+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm9, ymm5
 ; v47 = v5 & v47
-%line 1037+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm10
 ; v46 = v46 ^ v27
-%line 1038+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 5536]
 ; v46 = v46 ^ v37
-%line 1039+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 5696]
 ; v48 = v48 ^ v22
-%line 1040+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 5568]
 ; v48 = v48 ^ v45
-%line 1041+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v43 = v43 ^ v29
-%line 1042+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 5600]
 ; v43 = v43 ^ v25
-%line 1043+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm2, ymm15
 ; v35 = v35 ^ v31
-%line 1044+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 5632]
 ; v35 = v35 ^ v19
-%line 1045+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v47 = v47 ^ v28
-%line 1046+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 5664]
 ; v47 = v47 ^ v21
-%line 1047+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v31 = v46 ^ v31
-%line 1048+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm6, [rsp + 5632]
 ; v28 = v48 ^ v28
-%line 1049+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 5664]
 ; v37 = v35 ^ v37
-%line 1050+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 5696]
 ; v45 = v47 ^ v45
-%line 1051+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v27 = v27 ^ v24
-%line 1052+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5536]
 	vpxor ymm2, ymm2, [rsp + 3872]
 ; v27 = v27 ^ v33
-%line 1053+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 4704]
 ; v22 = v22 ^ v55
-%line 1054+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5568]
 	vpxor ymm2, ymm2, [rsp + 3904]
 ; v22 = v22 ^ v36
-%line 1055+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm2, [rsp + 4736]
 ; v29 = v29 ^ v52
-%line 1056+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5600]
 	vpxor ymm2, ymm2, [rsp + 3936]
 ; v29 = v29 ^ v20
-%line 1057+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 4768]
 ; v31 = v31 ^ v54
-%line 1058+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 4576]
 ; v31 = v31 ^ v23
-%line 1059+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 5408]
 ; v28 = v28 ^ v26
-%line 1060+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 4608]
 ; v28 = v28 ^ v30
-%line 1061+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, [rsp + 5440]
 ; v43 = v43 ^ v59
-%line 1062+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 4544]
 ; v43 = v43 ^ v38
-%line 1063+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 5376]
 ; v37 = v37 ^ v41
-%line 1064+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm6, [rsp + 4640]
 ; v37 = v37 ^ v18
-%line 1065+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 5472]
 ; v45 = v45 ^ v49
-%line 1066+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 4672]
 ; v45 = v45 ^ v39
-%line 1067+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 5504]
 ; v25 = v25 ^ v51
-%line 1068+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1192+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 4096]
 ; v25 = v25 ^ v42
-%line 1069+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1193+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 4928]
 ; v19 = v19 ^ v53
-%line 1070+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1194+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 4128]
 ; v19 = v19 ^ v34
-%line 1071+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1195+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 4960]
 ; v21 = v21 ^ v50
-%line 1072+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1196+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4160]
 ; v21 = v21 ^ v32
-%line 1073+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 4992]
 ; v41 = v27 ^ v41
-%line 1074+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1198+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm3, [rsp + 4640]
 ; v49 = v22 ^ v49
-%line 1075+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 4672]
 ; v51 = v29 ^ v51
-%line 1076+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 4096]
 ; v53 = v31 ^ v53
-%line 1077+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 4128]
 ; v50 = v28 ^ v50
-%line 1078+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm5, [rsp + 4160]
 ; v33 = v37 ^ v33
-%line 1079+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 4704]
 ; v36 = v45 ^ v36
-%line 1080+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 4736]
 ; v20 = v25 ^ v20
-%line 1081+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm15, [rsp + 4768]
 ; v23 = v19 ^ v23
-%line 1082+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm11, [rsp + 5408]
 ; v30 = v21 ^ v30
-%line 1083+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, [rsp + 5440]
 ; v36 = v36 ^ v32
-%line 1084+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 4992]
 ; v32 = v50 ^ v32
-%line 1085+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 4992]
 ; v33 = v33 ^ v34
-%line 1086+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm1, [rsp + 4960]
 ; v34 = v53 ^ v34
-%line 1087+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 4960]
 ; v43 = v43 ^ v42
-%line 1088+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 4928]
 ; v42 = v51 ^ v42
-%line 1089+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm9, [rsp + 4928]
 ; v32 = v32 ^ v39
-%line 1090+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 5504]
 ; v39 = v49 ^ v39
-%line 1091+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 5504]
 ; v34 = v34 ^ v18
-%line 1092+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 5472]
 ; v18 = v41 ^ v18
-%line 1093+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm6, [rsp + 5472]
 ; v42 = v42 ^ v38
-%line 1094+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 5376]
 ; v38 = v59 ^ v38
-%line 1095+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 4544]
 	vpxor ymm1, ymm1, [rsp + 5376]
 ; v39 = v39 ^ v30
-%line 1096+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v30 = v26 ^ v30
-%line 1097+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4608]
 	vpxor ymm14, ymm0, ymm3
 ; v18 = v18 ^ v23
-%line 1098+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm13, ymm10
 ; v23 = v54 ^ v23
-%line 1099+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4576]
 	vpxor ymm13, ymm0, ymm10
 ; v38 = v38 ^ v20
-%line 1100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm5
 	vmovdqu [rsp + 5728], ymm2
 ; v20 = v52 ^ v20
-%line 1101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3936]
 	vpxor ymm15, ymm0, ymm5
 	vmovdqu [rsp + 5760], ymm15
 ; v30 = v30 ^ v36
-%line 1102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm11
 	vmovdqu [rsp + 5792], ymm10
 ; v36 = v55 ^ v36
-%line 1103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3904]
 	vpxor ymm0, ymm0, ymm11
 	vmovdqu [rsp + 5824], ymm0
 ; v23 = v23 ^ v33
-%line 1104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm12
 	vmovdqu [rsp + 5856], ymm13
 ; v33 = v24 ^ v33
-%line 1105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 3872]
 	vpxor ymm1, ymm1, ymm12
 	vmovdqu [rsp + 5888], ymm1
 ; v24 = v33 ^ v18
-%line 1106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; v55 = v36 ^ v39
-%line 1107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm9
 ; v52 = v20 ^ v42
-%line 1108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm6
 ; v52 = v52 ^ v43
-%line 1109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm4
 ; v54 = v23 ^ v34
-%line 1110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm8
 ; v26 = v30 ^ v32
-%line 1111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm10, ymm7
 ; v59 = v38 ^ v43
-%line 1112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1236+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, ymm4
 ; v24 = v24 ^ v54
-%line 1113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1237+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm14
 ; v41 = v43 ^ v42
-%line 1114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1238+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm4, ymm6
 ; v55 = v55 ^ v26
-%line 1115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1239+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm13
 ; v55 = v55 ^ v32
-%line 1116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1240+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm7
 ; v49 = v18 ^ v34
-%line 1117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm8
 	vmovdqu [rsp + 12160], ymm0
 ; v52 = v52 ^ v59
-%line 1118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1242+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm12
 ; v51 = v39 ^ v32
-%line 1119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm9, ymm7
 ; v24 = v24 ^ v49
-%line 1120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm0
 	vmovdqu [rsp + 11936], ymm5
 ; v53 = v32 ^ v26
-%line 1121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm13
 	vmovdqu [rsp + 10400], ymm2
 ; v41 = v41 ^ v52
-%line 1122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm11
 ; v41 = v41 ^ v59
-%line 1123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm12
 	vmovdqu [rsp + 5920], ymm1
 ; v54 = v54 ^ v34
-%line 1124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm8
 	vmovdqu [rsp + 11584], ymm14
 ; v55 = v55 ^ v51
-%line 1125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm10
 ; v50 = v42 ^ v59
-%line 1126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm6, ymm12
 ; v24 = v24 ^ v54
-%line 1127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 	vmovdqu [rsp + 5952], ymm5
 ; v59 = v59 ^ v52
-%line 1128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 	vmovdqu [rsp + 10432], ymm12
 ; v53 = v53 ^ v55
-%line 1129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; v53 = v53 ^ v51
-%line 1130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm10
 	vmovdqu [rsp + 10464], ymm14
 ; v49 = v49 ^ v34
-%line 1131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 12160]
 	vpxor ymm2, ymm2, ymm8
 	vmovdqu [rsp + 10496], ymm2
 ; v41 = v41 ^ v50
-%line 1132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm15
 ; v26 = v26 ^ v51
-%line 1133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm10
 ; v24 = v24 ^ v49
-%line 1134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm2
 	vmovdqu [rsp + 5984], ymm5
 ; v51 = v51 ^ v55
-%line 1135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 	vmovdqu [rsp + 6016], ymm10
 ; v59 = v59 ^ v41
-%line 1136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm12, ymm1
 ; v59 = v59 ^ v50
-%line 1137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 	vmovdqu [rsp + 6048], ymm2
 ; v54 = v54 ^ v34
-%line 1138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11584]
 	vpxor ymm2, ymm2, ymm8
 	vmovdqu [rsp + 10528], ymm2
 ; v53 = v53 ^ v26
-%line 1139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm13
 	vmovdqu [rsp + 10560], ymm2
 ; v52 = v52 ^ v50
-%line 1140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm15
 	vmovdqu [rsp + 6080], ymm2
 ; v21 = v24 & v33
-%line 1141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 5888]
 	vpand ymm2, ymm5, ymm14
 	vmovdqu [rsp + 6112], ymm2
 ; v19 = v24 & v36
-%line 1142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5824]
 	vpand ymm2, ymm5, ymm12
 ; v25 = v50 & v33
-%line 1143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm15, ymm14
 ; v25 = v19 ^ v25
-%line 1144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 6144], ymm2
 ; v19 = v24 & v20
-%line 1145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 5760]
 	vpand ymm2, ymm5, ymm11
 ; v45 = v50 & v36
-%line 1146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm15, ymm12
 ; v37 = v51 & v33
-%line 1147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm10, ymm14
 ; v45 = v19 ^ v45
-%line 1148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm5
 ; v37 = v45 ^ v37
-%line 1149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
 	vmovdqu [rsp + 6176], ymm2
 ; v45 = v50 & v20
-%line 1150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm15, ymm11
 ; v19 = v51 & v36
-%line 1151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 6016]
 	vpand ymm5, ymm10, ymm12
 ; v19 = v45 ^ v19
-%line 1152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 6208], ymm2
 ; v45 = v51 & v20
-%line 1153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm11
 	vmovdqu [rsp + 6240], ymm2
 ; v28 = v49 & v23
-%line 1154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5856]
 	vmovdqu ymm14, [rsp + 10496]
 	vpand ymm2, ymm14, ymm12
 	vmovdqu [rsp + 6272], ymm2
 ; v31 = v49 & v30
-%line 1155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 5792]
 	vpand ymm2, ymm14, ymm11
 ; v29 = v59 & v23
-%line 1156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 6048]
 	vpand ymm5, ymm10, ymm12
 ; v29 = v31 ^ v29
-%line 1157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 6304], ymm2
 ; v31 = v49 & v38
-%line 1158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 5728]
 	vpand ymm2, ymm14, ymm5
 ; v22 = v59 & v30
-%line 1159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm11
 ; v27 = v55 & v23
-%line 1160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm0, ymm12
 ; v22 = v31 ^ v22
-%line 1161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm14
 ; v27 = v22 ^ v27
-%line 1162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm12
 	vmovdqu [rsp + 6336], ymm2
 ; v22 = v59 & v38
-%line 1163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
 ; v31 = v55 & v30
-%line 1164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm0, ymm11
 ; v31 = v22 ^ v31
-%line 1165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 6368], ymm2
 ; v22 = v55 & v38
-%line 1166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm0, ymm5
 	vmovdqu [rsp + 6400], ymm2
 ; v47 = v24 ^ v49
-%line 1167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5984]
 	vpxor ymm11, ymm2, [rsp + 10496]
 	vmovdqu [rsp + 6432], ymm11
 ; v35 = v50 ^ v59
-%line 1168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm10
 	vmovdqu [rsp + 6464], ymm10
 ; v48 = v51 ^ v55
-%line 1169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6016]
 	vpxor ymm2, ymm2, ymm0
 	vmovdqu [rsp + 11168], ymm2
 	vmovdqu [rsp + 6496], ymm2
 ; v46 = v33 ^ v23
-%line 1170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5888]
 	vpxor ymm14, ymm2, [rsp + 5856]
 	vmovdqu [rsp + 11968], ymm14
 ; v5 = v36 ^ v30
-%line 1171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5824]
 	vpxor ymm5, ymm2, [rsp + 5792]
 ; v57 = v20 ^ v38
-%line 1172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5760]
 	vpxor ymm12, ymm2, [rsp + 5728]
 ; v40 = v47 & v46
-%line 1173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm14
 	vmovdqu [rsp + 6528], ymm2
 ; v17 = v47 & v5
-%line 1174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm5
 	vmovdqu [rsp + 11200], ymm2
 	vmovdqu [rsp + 6560], ymm2
 ; v8 = v35 & v46
-%line 1175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm14
 	vmovdqu [rsp + 11712], ymm14
 	vmovdqu [rsp + 6592], ymm14
 ; v8 = v17 ^ v8
-%line 1176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 	vmovdqu [rsp + 11744], ymm2
 	vmovdqu [rsp + 6624], ymm2
 ; v47 = v47 & v57
-%line 1177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
 	vmovdqu [rsp + 6656], ymm11
 ; v17 = v35 & v5
-%line 1178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm5
 	vmovdqu [rsp + 6688], ymm14
 ; v46 = v48 & v46
-%line 1179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11168]
 	vmovdqu ymm10, [rsp + 11968]
 	vpand ymm10, ymm2, ymm10
 	vmovdqu [rsp + 6720], ymm10
 ; v17 = v47 ^ v17
-%line 1180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm14
 ; v46 = v17 ^ v46
-%line 1181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, ymm10
 	vmovdqu [rsp + 6752], ymm10
 ; v35 = v35 & v57
-%line 1182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6464]
 	vpand ymm2, ymm2, ymm12
 ; v5 = v48 & v5
-%line 1183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 6496]
 	vpand ymm5, ymm14, ymm5
 ; v5 = v35 ^ v5
-%line 1184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm5
 	vmovdqu [rsp + 6784], ymm11
 ; v57 = v48 & v57
-%line 1185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm14, ymm12
 ; v40 = v40 ^ v21
-%line 1186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6528]
 	vpxor ymm2, ymm2, [rsp + 6112]
 ; v40 = v40 ^ v28
-%line 1187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, [rsp + 6272]
 	vmovdqu [rsp + 6816], ymm12
 ; v8 = v8 ^ v25
-%line 1188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11744]
 	vpxor ymm2, ymm2, [rsp + 6144]
 ; v8 = v8 ^ v29
-%line 1189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, [rsp + 6304]
 ; v46 = v46 ^ v37
-%line 1190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 6176]
 ; v46 = v46 ^ v27
-%line 1191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 6336]
 	vmovdqu [rsp + 6848], ymm2
 ; v5 = v5 ^ v19
-%line 1192+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, [rsp + 6208]
 ; v5 = v5 ^ v31
-%line 1193+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 6368]
 ; v57 = v57 ^ v45
-%line 1194+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 6240]
 ; v57 = v57 ^ v22
-%line 1195+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 6400]
 ; v19 = v40 ^ v19
-%line 1196+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm12, [rsp + 6208]
 	vmovdqu [rsp + 6880], ymm2
 ; v45 = v8 ^ v45
-%line 1197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 6240]
 	vmovdqu [rsp + 6912], ymm2
 ; v28 = v5 ^ v28
-%line 1198+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 6272]
 	vmovdqu [rsp + 6944], ymm2
 ; v29 = v57 ^ v29
-%line 1199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 6304]
 	vmovdqu [rsp + 6976], ymm2
 ; v57 = v54 & v18
-%line 1200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 10528]
 	vpand ymm2, ymm10, ymm3
 	vmovdqu [rsp + 7008], ymm2
 ; v5 = v54 & v39
-%line 1201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm9
 ; v8 = v41 & v18
-%line 1202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm1, ymm3
 ; v8 = v5 ^ v8
-%line 1203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7040], ymm2
 ; v5 = v54 & v42
-%line 1204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm6
 ; v40 = v41 & v39
-%line 1205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm1, ymm9
 ; v48 = v53 & v18
-%line 1206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 10560]
 	vpand ymm10, ymm11, ymm3
 ; v40 = v5 ^ v40
-%line 1207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm5
 ; v48 = v40 ^ v48
-%line 1208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1332+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
 	vmovdqu [rsp + 7072], ymm2
 ; v40 = v41 & v42
-%line 1209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1333+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm1, ymm6
 ; v5 = v53 & v39
-%line 1210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1334+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm11, ymm9
 ; v5 = v40 ^ v5
-%line 1211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1335+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7104], ymm2
 ; v40 = v53 & v42
-%line 1212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1336+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm6
 	vmovdqu [rsp + 7136], ymm2
 ; v35 = v34 & v34
-%line 1213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm8
 	vmovdqu [rsp + 7168], ymm2
 ; v17 = v34 & v32
-%line 1214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm7
 ; v47 = v52 & v34
-%line 1215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 6080]
 	vpand ymm5, ymm11, ymm8
 ; v47 = v17 ^ v47
-%line 1216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7200], ymm2
 ; v17 = v34 & v43
-%line 1217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
 ; v15 = v52 & v32
-%line 1218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm11, ymm7
 ; v44 = v26 & v34
-%line 1219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm13, ymm8
 ; v15 = v17 ^ v15
-%line 1220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm5
 ; v44 = v15 ^ v44
-%line 1221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
 	vmovdqu [rsp + 7232], ymm2
 ; v15 = v52 & v43
-%line 1222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm4
 ; v17 = v26 & v32
-%line 1223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm13, ymm7
 ; v17 = v15 ^ v17
-%line 1224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7264], ymm2
 ; v15 = v26 & v43
-%line 1225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm13, ymm4
 	vmovdqu [rsp + 7296], ymm2
 ; v58 = v54 ^ v34
-%line 1226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 10528]
 	vpxor ymm10, ymm2, ymm8
 	vmovdqu [rsp + 7328], ymm10
 ; v62 = v41 ^ v52
-%line 1227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm11
 	vmovdqu [rsp + 7360], ymm11
 ; v60 = v53 ^ v26
-%line 1228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 10560]
 	vpxor ymm2, ymm2, ymm13
 	vmovdqu [rsp + 11232], ymm2
 	vmovdqu [rsp + 7392], ymm2
 ; v56 = v18 ^ v34
-%line 1229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm8
 	vmovdqu [rsp + 12000], ymm14
 ; v12 = v39 ^ v32
-%line 1230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm9, ymm7
 ; v61 = v42 ^ v43
-%line 1231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm6, ymm4
 ; v2 = v58 & v56
-%line 1232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm14
 	vmovdqu [rsp + 7424], ymm2
 ; v63 = v58 & v12
-%line 1233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
 	vmovdqu [rsp + 11264], ymm2
 	vmovdqu [rsp + 832], ymm2
 ; v64 = v62 & v56
-%line 1234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm11, ymm14
 	vmovdqu [rsp + 11776], ymm14
 	vmovdqu [rsp + 864], ymm14
 ; v64 = v63 ^ v64
-%line 1235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 	vmovdqu [rsp + 11808], ymm2
 	vmovdqu [rsp + 7456], ymm2
 ; v58 = v58 & v61
-%line 1236+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm12
 	vmovdqu [rsp + 7488], ymm14
 ; v63 = v62 & v12
-%line 1237+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm11, ymm5
 	vmovdqu [rsp + 7520], ymm11
 ; v56 = v60 & v56
-%line 1238+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11232]
 	vmovdqu ymm10, [rsp + 12000]
 	vpand ymm10, ymm2, ymm10
 	vmovdqu [rsp + 7552], ymm10
 ; v63 = v58 ^ v63
-%line 1239+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm11
 ; v56 = v63 ^ v56
-%line 1240+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, ymm10
 	vmovdqu [rsp + 7584], ymm10
 ; v62 = v62 & v61
-%line 1241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7360]
 	vpand ymm2, ymm2, ymm12
 ; v12 = v60 & v12
-%line 1242+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7392]
 	vpand ymm5, ymm14, ymm5
 ; v12 = v62 ^ v12
-%line 1243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm5
 	vmovdqu [rsp + 7616], ymm11
 ; v61 = v60 & v61
-%line 1244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm14, ymm12
 ; v2 = v2 ^ v57
-%line 1245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7424]
 	vpxor ymm2, ymm2, [rsp + 7008]
 ; v2 = v2 ^ v35
-%line 1246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, [rsp + 7168]
 	vmovdqu [rsp + 7648], ymm12
 ; v64 = v64 ^ v8
-%line 1247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11808]
 	vpxor ymm2, ymm2, [rsp + 7040]
 ; v64 = v64 ^ v47
-%line 1248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, [rsp + 7200]
 ; v56 = v56 ^ v48
-%line 1249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 7072]
 ; v56 = v56 ^ v44
-%line 1250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 7232]
 	vmovdqu [rsp + 7680], ymm2
 ; v12 = v12 ^ v5
-%line 1251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, [rsp + 7104]
 ; v12 = v12 ^ v17
-%line 1252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 7264]
 ; v61 = v61 ^ v40
-%line 1253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 7136]
 ; v61 = v61 ^ v15
-%line 1254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 7296]
 ; v5 = v2 ^ v5
-%line 1255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm12, [rsp + 7104]
 	vmovdqu [rsp + 7712], ymm2
 ; v40 = v64 ^ v40
-%line 1256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 7136]
 	vmovdqu [rsp + 7744], ymm2
 ; v35 = v12 ^ v35
-%line 1257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 7168]
 	vmovdqu [rsp + 7776], ymm2
 ; v47 = v61 ^ v47
-%line 1258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 7200]
 	vmovdqu [rsp + 7808], ymm2
 ; v54 = v24 ^ v54
-%line 1259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5984]
 	vpxor ymm12, ymm2, [rsp + 10528]
 	vmovdqu [rsp + 7840], ymm12
 ; v41 = v50 ^ v41
-%line 1260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm1
 ; v53 = v51 ^ v53
-%line 1261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6016]
 	vpxor ymm2, ymm1, [rsp + 10560]
 ; v49 = v49 ^ v34
-%line 1262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10496]
 	vpxor ymm5, ymm1, ymm8
 ; v52 = v59 ^ v52
-%line 1263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6048]
 	vpxor ymm11, ymm1, [rsp + 6080]
 ; v26 = v55 ^ v26
-%line 1264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 ; v18 = v33 ^ v18
-%line 1265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5888]
 	vpxor ymm3, ymm0, ymm3
 ; v39 = v36 ^ v39
-%line 1266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5824]
 	vpxor ymm9, ymm0, ymm9
 ; v42 = v20 ^ v42
-%line 1267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5760]
 	vpxor ymm6, ymm0, ymm6
 ; v34 = v23 ^ v34
-%line 1268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5856]
 	vpxor ymm8, ymm0, ymm8
 ; v32 = v30 ^ v32
-%line 1269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5792]
 	vpxor ymm7, ymm0, ymm7
 ; v43 = v38 ^ v43
-%line 1270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5728]
 	vpxor ymm4, ymm0, ymm4
 ; v38 = v54 & v18
-%line 1271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
 	vmovdqu [rsp + 7872], ymm0
 ; v30 = v54 & v39
-%line 1272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 7840]
 	vpand ymm0, ymm12, ymm9
 ; v23 = v41 & v18
-%line 1273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm3
 ; v23 = v30 ^ v23
-%line 1274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 7904], ymm0
 ; v30 = v54 & v42
-%line 1275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
 ; v20 = v41 & v39
-%line 1276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm9
 ; v36 = v53 & v18
-%line 1277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm2, ymm3
 ; v20 = v30 ^ v20
-%line 1278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v20 ^ v36
-%line 1279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 7936], ymm0
 ; v20 = v41 & v42
-%line 1280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
 ; v30 = v53 & v39
-%line 1281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm9
 ; v30 = v20 ^ v30
-%line 1282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 7968], ymm0
 ; v20 = v53 & v42
-%line 1283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
 	vmovdqu [rsp + 8000], ymm0
 ; v33 = v49 & v34
-%line 1284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm8
 	vmovdqu [rsp + 10592], ymm0
 ; v55 = v49 & v32
-%line 1285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
 ; v59 = v52 & v34
-%line 1286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm11, ymm8
 ; v59 = v55 ^ v59
-%line 1287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v55 = v49 & v43
-%line 1288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm4
 ; v51 = v52 & v32
-%line 1289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm11, ymm7
 ; v50 = v26 & v34
-%line 1290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm13, ymm8
 ; v51 = v55 ^ v51
-%line 1291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v50 = v51 ^ v50
-%line 1292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm1, ymm12
 ; v51 = v52 & v43
-%line 1293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 ; v55 = v26 & v32
-%line 1294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm13, ymm7
 ; v55 = v51 ^ v55
-%line 1295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1419+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm1
 ; v51 = v26 & v43
-%line 1296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1420+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm13, ymm4
 ; v49 = v54 ^ v49
-%line 1297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1421+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7840]
 	vpxor ymm5, ymm0, ymm5
 ; v52 = v41 ^ v52
-%line 1298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1422+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm10, ymm11
 ; v26 = v53 ^ v26
-%line 1299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1423+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm13
 ; v34 = v18 ^ v34
-%line 1300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm3, ymm8
 ; v32 = v39 ^ v32
-%line 1301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm9, ymm7
 ; v43 = v42 ^ v43
-%line 1302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm6, ymm4
 ; v42 = v49 & v34
-%line 1303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm5, ymm8
 ; v39 = v49 & v32
-%line 1304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
 ; v18 = v52 & v34
-%line 1305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm8
 ; v18 = v39 ^ v18
-%line 1306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm2
 ; v49 = v49 & v43
-%line 1307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm5, ymm4
 ; v39 = v52 & v32
-%line 1308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm7
 ; v34 = v26 & v34
-%line 1309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm13, ymm8
 ; v39 = v49 ^ v39
-%line 1310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v34 = v39 ^ v34
-%line 1311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v52 = v52 & v43
-%line 1312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm11, ymm4
 ; v32 = v26 & v32
-%line 1313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm13, ymm7
 ; v32 = v52 ^ v32
-%line 1314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm11, ymm7
 ; v43 = v26 & v43
-%line 1315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm13, ymm4
 ; v42 = v42 ^ v38
-%line 1316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 7872]
 ; v42 = v42 ^ v33
-%line 1317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 10592]
 ; v18 = v18 ^ v23
-%line 1318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 7904]
 ; v18 = v18 ^ v59
-%line 1319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v34 = v34 ^ v36
-%line 1320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 7936]
 ; v34 = v34 ^ v50
-%line 1321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm12
 ; v32 = v32 ^ v30
-%line 1322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 7968]
 ; v32 = v32 ^ v55
-%line 1323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v43 = v43 ^ v20
-%line 1324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 8000]
 ; v43 = v43 ^ v51
-%line 1325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v30 = v42 ^ v30
-%line 1326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 7968]
 ; v20 = v18 ^ v20
-%line 1327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm6, [rsp + 8000]
 ; v33 = v32 ^ v33
-%line 1328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 10592]
 ; v59 = v43 ^ v59
-%line 1329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm14
 ; v38 = v38 ^ v21
-%line 1330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7872]
 	vpxor ymm0, ymm0, [rsp + 6112]
 ; v38 = v38 ^ v57
-%line 1331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 7008]
 ; v23 = v23 ^ v25
-%line 1332+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1456+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7904]
 	vpxor ymm0, ymm0, [rsp + 6144]
 ; v23 = v23 ^ v8
-%line 1333+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1457+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 7040]
 ; v36 = v36 ^ v37
-%line 1334+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1458+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7936]
 	vpxor ymm0, ymm0, [rsp + 6176]
 ; v36 = v36 ^ v48
-%line 1335+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1459+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 7072]
 ; v30 = v30 ^ v19
-%line 1336+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1460+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm3, [rsp + 6880]
 ; v30 = v30 ^ v5
-%line 1337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 7712]
 ; v20 = v20 ^ v45
-%line 1338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 6912]
 ; v20 = v20 ^ v40
-%line 1339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 7744]
 ; v34 = v34 ^ v46
-%line 1340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 6848]
 ; v34 = v34 ^ v56
-%line 1341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 7680]
 ; v33 = v33 ^ v28
-%line 1342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm6, [rsp + 6944]
 ; v33 = v33 ^ v35
-%line 1343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 7776]
 ; v59 = v59 ^ v29
-%line 1344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 6976]
 ; v59 = v59 ^ v47
-%line 1345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 7808]
 ; v50 = v50 ^ v27
-%line 1346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 6336]
 ; v50 = v50 ^ v44
-%line 1347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 7232]
 ; v55 = v55 ^ v31
-%line 1348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 6368]
 ; v55 = v55 ^ v17
-%line 1349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 7264]
 ; v51 = v51 ^ v22
-%line 1350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 6400]
 ; v51 = v51 ^ v15
-%line 1351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 7296]
 ; v28 = v38 ^ v28
-%line 1352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 6944]
 ; v29 = v23 ^ v29
-%line 1353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 6976]
 ; v27 = v36 ^ v27
-%line 1354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm8, [rsp + 6336]
 ; v31 = v30 ^ v31
-%line 1355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm3, [rsp + 6368]
 ; v22 = v20 ^ v22
-%line 1356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm5, [rsp + 6400]
 ; v57 = v33 ^ v57
-%line 1357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm9, [rsp + 7008]
 ; v8 = v59 ^ v8
-%line 1358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 7040]
 ; v48 = v50 ^ v48
-%line 1359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm12, [rsp + 7072]
 ; v5 = v55 ^ v5
-%line 1360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm15, [rsp + 7712]
 ; v40 = v51 ^ v40
-%line 1361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm10, [rsp + 7744]
 ; v8 = v8 ^ v15
-%line 1362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 7296]
 ; v15 = v22 ^ v15
-%line 1363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 7296]
 ; v57 = v57 ^ v17
-%line 1364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 7264]
 ; v17 = v31 ^ v17
-%line 1365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm8, [rsp + 7264]
 ; v34 = v34 ^ v44
-%line 1366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 7232]
 ; v44 = v27 ^ v44
-%line 1367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 7232]
 ; v15 = v15 ^ v47
-%line 1368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 7808]
 ; v47 = v29 ^ v47
-%line 1369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 7808]
 ; v17 = v17 ^ v35
-%line 1370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm1, [rsp + 7776]
 ; v35 = v28 ^ v35
-%line 1371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm6, [rsp + 7776]
 ; v44 = v44 ^ v56
-%line 1372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 7680]
 ; v56 = v46 ^ v56
-%line 1373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6848]
 	vpxor ymm1, ymm1, [rsp + 7680]
 ; v47 = v47 ^ v40
-%line 1374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm3
 ; v40 = v45 ^ v40
-%line 1375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6912]
 	vpxor ymm13, ymm0, ymm3
 ; v35 = v35 ^ v5
-%line 1376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, ymm9
 ; v5 = v19 ^ v5
-%line 1377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6880]
 	vpxor ymm12, ymm0, ymm9
 ; v56 = v56 ^ v48
-%line 1378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm5
 ; v48 = v37 ^ v48
-%line 1379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6176]
 	vpxor ymm14, ymm0, ymm5
 ; v40 = v40 ^ v8
-%line 1380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm10
 ; v8 = v25 ^ v8
-%line 1381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6144]
 	vpxor ymm0, ymm0, ymm10
 ; v5 = v5 ^ v57
-%line 1382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 ; v57 = v21 ^ v57
-%line 1383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6112]
 	vpxor ymm1, ymm1, ymm11
 ; v57 = v57 ^ v35
-%line 1384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 	vmovdqu [rsp + 10624], ymm1
 ; v8 = v8 ^ v47
-%line 1385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 11616], ymm0
 ; v48 = v48 ^ v44
-%line 1386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm2
 ; v48 = v48 ^ v34
-%line 1387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm4
 ; v5 = v5 ^ v17
-%line 1388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm12, ymm7
 ; v40 = v40 ^ v15
-%line 1389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm8
 ; v56 = v56 ^ v34
-%line 1390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm4
 ; v21 = v57 & v0
-%line 1391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 0]
 	vpand ymm0, ymm1, ymm12
 	vmovdqu [rsp + 8032], ymm0
 ; v25 = v57 & v3
-%line 1392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 64]
 	vpand ymm0, ymm1, ymm13
 ; v37 = v34 & v0
-%line 1393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm12
 ; v37 = v25 ^ v37
-%line 1394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8064], ymm0
 ; v25 = v57 & v6
-%line 1395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vmovdqu ymm0, [rsp + 10624]
 	vpand ymm14, ymm0, ymm1
 ; v19 = v34 & v3
-%line 1396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm4, ymm13
 ; v45 = v8 & v0
-%line 1397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11616]
 	vpand ymm12, ymm0, ymm12
 ; v19 = v25 ^ v19
-%line 1398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v45 = v19 ^ v45
-%line 1399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 	vmovdqu [rsp + 8096], ymm12
 ; v19 = v34 & v6
-%line 1400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm4, ymm1
 ; v25 = v8 & v3
-%line 1401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm13, ymm0, ymm13
 ; v25 = v19 ^ v25
-%line 1402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
 	vmovdqu [rsp + 8128], ymm12
 ; v19 = v8 & v6
-%line 1403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8160], ymm0
 ; v46 = v35 & v10
-%line 1404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm0, ymm3, ymm12
 	vmovdqu [rsp + 8192], ymm0
 ; v28 = v35 & v13
-%line 1405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 288]
 	vpand ymm0, ymm3, ymm13
 ; v29 = v48 & v10
-%line 1406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm12
 ; v29 = v28 ^ v29
-%line 1407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8224], ymm0
 ; v28 = v35 & v16
-%line 1408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 352]
 	vpand ymm0, ymm3, ymm14
 ; v27 = v48 & v13
-%line 1409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm13
 ; v31 = v47 & v10
-%line 1410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm6, ymm12
 ; v27 = v28 ^ v27
-%line 1411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v31 = v27 ^ v31
-%line 1412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 8256], ymm0
 ; v27 = v48 & v16
-%line 1413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
 ; v28 = v47 & v13
-%line 1414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm6, ymm13
 ; v28 = v27 ^ v28
-%line 1415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8288], ymm0
 ; v27 = v47 & v16
-%line 1416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm14
 	vmovdqu [rsp + 8320], ymm0
 ; v22 = v57 ^ v35
-%line 1417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10624]
 	vpxor ymm12, ymm0, ymm3
 	vmovdqu [rsp + 8352], ymm12
 ; v51 = v34 ^ v48
-%line 1418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm4, ymm10
 	vmovdqu [rsp + 8384], ymm13
 ; v55 = v8 ^ v47
-%line 1419+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11616]
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 10656], ymm0
 ; v50 = v0 ^ v10
-%line 1420+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm15, ymm0, [rsp + 224]
 	vmovdqu [rsp + 10688], ymm15
 ; v59 = v3 ^ v13
-%line 1421+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm1, ymm0, [rsp + 288]
 ; v33 = v6 ^ v16
-%line 1422+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm14, ymm0, [rsp + 352]
 ; v20 = v22 & v50
-%line 1423+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 8416], ymm0
 ; v30 = v22 & v59
-%line 1424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 11296], ymm0
 	vmovdqu [rsp + 8448], ymm0
 ; v36 = v51 & v50
-%line 1425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 8480], ymm15
 ; v36 = v30 ^ v36
-%line 1426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11328], ymm0
 	vmovdqu [rsp + 8512], ymm0
 ; v22 = v22 & v33
-%line 1427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11360], ymm0
 	vmovdqu [rsp + 8544], ymm0
 ; v30 = v51 & v59
-%line 1428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 8576], ymm15
 ; v50 = v55 & v50
-%line 1429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10656]
 	vmovdqu ymm13, [rsp + 10688]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 8608], ymm13
 ; v30 = v22 ^ v30
-%line 1430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v50 = v30 ^ v50
-%line 1431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 8640], ymm13
 ; v51 = v51 & v33
-%line 1432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8384]
 	vpand ymm0, ymm0, ymm14
 ; v59 = v55 & v59
-%line 1433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v59 = v51 ^ v59
-%line 1434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 8672], ymm1
 ; v33 = v55 & v33
-%line 1435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v20 = v20 ^ v21
-%line 1436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8416]
 	vpxor ymm0, ymm0, [rsp + 8032]
 ; v20 = v20 ^ v46
-%line 1437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 8192]
 ; v36 = v36 ^ v37
-%line 1438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11328]
 	vpxor ymm0, ymm0, [rsp + 8064]
 ; v36 = v36 ^ v29
-%line 1439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 8224]
 ; v50 = v50 ^ v45
-%line 1440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 8096]
 ; v50 = v50 ^ v31
-%line 1441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1565+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 8256]
 	vmovdqu [rsp + 8704], ymm0
 ; v59 = v59 ^ v25
-%line 1442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1566+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 8128]
 ; v59 = v59 ^ v28
-%line 1443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1567+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 8288]
 ; v33 = v33 ^ v19
-%line 1444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1568+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 8160]
 ; v33 = v33 ^ v27
-%line 1445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1569+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 8320]
 ; v25 = v20 ^ v25
-%line 1446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1570+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 8128]
 	vmovdqu [rsp + 8736], ymm0
 ; v19 = v36 ^ v19
-%line 1447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1571+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 8160]
 	vmovdqu [rsp + 8768], ymm0
 ; v46 = v59 ^ v46
-%line 1448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1572+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 8192]
 	vmovdqu [rsp + 8800], ymm0
 ; v29 = v33 ^ v29
-%line 1449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1573+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 8224]
 	vmovdqu [rsp + 8832], ymm0
 ; v33 = v5 & v1
-%line 1450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1574+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 32]
 	vpand ymm0, ymm11, ymm12
 	vmovdqu [rsp + 8864], ymm0
 ; v59 = v5 & v4
-%line 1451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1575+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 96]
 	vpand ymm0, ymm11, ymm13
 ; v36 = v44 & v1
-%line 1452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1576+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm12
 ; v36 = v59 ^ v36
-%line 1453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1577+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8896], ymm0
 ; v59 = v5 & v7
-%line 1454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1578+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 160]
 	vpand ymm0, ymm11, ymm14
 ; v20 = v44 & v4
-%line 1455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1579+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm13
 ; v55 = v40 & v1
-%line 1456+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1580+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm5, ymm12
 ; v20 = v59 ^ v20
-%line 1457+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1581+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v55 = v20 ^ v55
-%line 1458+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1582+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 8928], ymm0
 ; v20 = v44 & v7
-%line 1459+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1583+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm14
 ; v59 = v40 & v4
-%line 1460+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1584+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm13
 ; v59 = v20 ^ v59
-%line 1461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1585+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8960], ymm0
 ; v20 = v40 & v7
-%line 1462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1586+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm14
 	vmovdqu [rsp + 8992], ymm0
 ; v51 = v17 & v11
-%line 1463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1587+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 256]
 	vpand ymm0, ymm7, ymm12
 	vmovdqu [rsp + 9024], ymm0
 ; v30 = v17 & v14
-%line 1464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1588+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
 	vpand ymm0, ymm7, ymm13
 ; v22 = v56 & v11
-%line 1465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1589+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm12
 ; v22 = v30 ^ v22
-%line 1466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1590+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9056], ymm0
 ; v30 = v17 & v9
-%line 1467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1591+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 192]
 	vpand ymm0, ymm7, ymm14
 ; v23 = v56 & v14
-%line 1468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1592+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm13
 ; v38 = v15 & v11
-%line 1469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1593+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm8, ymm12
 ; v23 = v30 ^ v23
-%line 1470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1594+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v38 = v23 ^ v38
-%line 1471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1595+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 9088], ymm0
 ; v23 = v56 & v9
-%line 1472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1596+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm14
 ; v30 = v15 & v14
-%line 1473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1597+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm13
 ; v30 = v23 ^ v30
-%line 1474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1598+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9120], ymm0
 ; v23 = v15 & v9
-%line 1475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1599+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm14
 	vmovdqu [rsp + 9152], ymm0
 ; v43 = v5 ^ v17
-%line 1476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1600+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm7
 	vmovdqu [rsp + 9184], ymm12
 ; v32 = v44 ^ v56
-%line 1477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1601+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm9
 	vmovdqu [rsp + 9216], ymm13
 ; v18 = v40 ^ v15
-%line 1478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1602+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm8
 	vmovdqu [rsp + 10720], ymm0
 ; v42 = v1 ^ v11
-%line 1479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1603+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm15, ymm0, [rsp + 256]
 	vmovdqu [rsp + 10752], ymm15
 ; v26 = v4 ^ v14
-%line 1480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1604+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
 	vpxor ymm1, ymm0, [rsp + 320]
 ; v52 = v7 ^ v9
-%line 1481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1605+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm14, ymm0, [rsp + 192]
 ; v39 = v43 & v42
-%line 1482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1606+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 9248], ymm0
 ; v49 = v43 & v26
-%line 1483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1607+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 11392], ymm0
 	vmovdqu [rsp + 9280], ymm0
 ; v53 = v32 & v42
-%line 1484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1608+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 9312], ymm15
 ; v53 = v49 ^ v53
-%line 1485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1609+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11424], ymm0
 	vmovdqu [rsp + 9344], ymm0
 ; v43 = v43 & v52
-%line 1486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1610+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11456], ymm0
 	vmovdqu [rsp + 9376], ymm0
 ; v49 = v32 & v26
-%line 1487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1611+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 9408], ymm15
 ; v42 = v18 & v42
-%line 1488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1612+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10720]
 	vmovdqu ymm13, [rsp + 10752]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 9440], ymm13
 ; v49 = v43 ^ v49
-%line 1489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1613+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v42 = v49 ^ v42
-%line 1490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1614+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 9472], ymm13
 ; v32 = v32 & v52
-%line 1491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1615+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9216]
 	vpand ymm0, ymm0, ymm14
 ; v26 = v18 & v26
-%line 1492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1616+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v26 = v32 ^ v26
-%line 1493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1617+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 9504], ymm1
 ; v52 = v18 & v52
-%line 1494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1618+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v39 = v39 ^ v33
-%line 1495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1619+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9248]
 	vpxor ymm0, ymm0, [rsp + 8864]
 ; v39 = v39 ^ v51
-%line 1496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1620+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 9024]
 ; v53 = v53 ^ v36
-%line 1497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1621+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11424]
 	vpxor ymm0, ymm0, [rsp + 8896]
 ; v53 = v53 ^ v22
-%line 1498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1622+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 9056]
 ; v42 = v42 ^ v55
-%line 1499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1623+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 8928]
 ; v42 = v42 ^ v38
-%line 1500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1624+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 9088]
 	vmovdqu [rsp + 9536], ymm0
 ; v26 = v26 ^ v59
-%line 1501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1625+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 8960]
 ; v26 = v26 ^ v30
-%line 1502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1626+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 9120]
 ; v52 = v52 ^ v20
-%line 1503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1627+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 8992]
 ; v52 = v52 ^ v23
-%line 1504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1628+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 9152]
 ; v59 = v39 ^ v59
-%line 1505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1629+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 8960]
 	vmovdqu [rsp + 9568], ymm0
 ; v20 = v53 ^ v20
-%line 1506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1630+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 8992]
 	vmovdqu [rsp + 9600], ymm0
 ; v51 = v26 ^ v51
-%line 1507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1631+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 9024]
 	vmovdqu [rsp + 9632], ymm0
 ; v22 = v52 ^ v22
-%line 1508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1632+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 9056]
 	vmovdqu [rsp + 9664], ymm0
 ; v5 = v57 ^ v5
-%line 1509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1633+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10624]
 	vpxor ymm11, ymm0, ymm11
 ; v44 = v34 ^ v44
-%line 1510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1634+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm2
 ; v40 = v8 ^ v40
-%line 1511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1635+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11616]
 	vpxor ymm5, ymm0, ymm5
 ; v17 = v35 ^ v17
-%line 1512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1636+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm3, ymm7
 ; v56 = v48 ^ v56
-%line 1513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1637+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm9
 ; v15 = v47 ^ v15
-%line 1514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1638+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm6, ymm8
 ; v1 = v0 ^ v1
-%line 1515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1639+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm13, ymm0, [rsp + 32]
 ; v4 = v3 ^ v4
-%line 1516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1640+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm12, ymm0, [rsp + 96]
 ; v7 = v6 ^ v7
-%line 1517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1641+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm9, ymm0, [rsp + 160]
 ; v11 = v10 ^ v11
-%line 1518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1642+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vpxor ymm6, ymm0, [rsp + 256]
 ; v14 = v13 ^ v14
-%line 1519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1643+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 288]
 	vpxor ymm2, ymm0, [rsp + 320]
 ; v9 = v16 ^ v9
-%line 1520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1644+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm3, ymm0, [rsp + 192]
 ; v16 = v5 & v1
-%line 1521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1645+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
 	vmovdqu [rsp + 9696], ymm0
 ; v13 = v5 & v4
-%line 1522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1646+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm12
 ; v10 = v44 & v1
-%line 1523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1647+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm13
 ; v10 = v13 ^ v10
-%line 1524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1648+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9728], ymm0
 ; v13 = v5 & v7
-%line 1525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1649+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm9
 ; v6 = v44 & v4
-%line 1526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1650+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm12
 ; v3 = v40 & v1
-%line 1527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1651+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm5, ymm13
 ; v6 = v13 ^ v6
-%line 1528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1652+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v3 = v6 ^ v3
-%line 1529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1653+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm14
 	vmovdqu [rsp + 9760], ymm0
 ; v6 = v44 & v7
-%line 1530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1654+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
 ; v13 = v40 & v4
-%line 1531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1655+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm12
 ; v13 = v6 ^ v13
-%line 1532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1656+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9792], ymm0
 ; v6 = v40 & v7
-%line 1533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1657+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm9
 	vmovdqu [rsp + 9824], ymm0
 ; v0 = v17 & v11
-%line 1534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1658+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm6
 	vmovdqu [rsp + 9856], ymm0
 ; v47 = v17 & v14
-%line 1535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1659+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
 ; v48 = v56 & v11
-%line 1536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1660+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm6
 ; v48 = v47 ^ v48
-%line 1537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1661+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v47 = v17 & v9
-%line 1538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1662+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm3
 ; v35 = v56 & v14
-%line 1539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1663+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm2
 ; v8 = v15 & v11
-%line 1540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1664+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm8, ymm6
 ; v35 = v47 ^ v35
-%line 1541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1665+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v8 = v35 ^ v8
-%line 1542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1666+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm15
 ; v35 = v56 & v9
-%line 1543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1667+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
 ; v47 = v15 & v14
-%line 1544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1668+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm2
 ; v47 = v35 ^ v47
-%line 1545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1669+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v15 & v9
-%line 1546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1670+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 ; v17 = v5 ^ v17
-%line 1547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1671+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm11, ymm7
 ; v56 = v44 ^ v56
-%line 1548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1672+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, ymm10
 ; v15 = v40 ^ v15
-%line 1549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1673+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm5, ymm8
 ; v11 = v1 ^ v11
-%line 1550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1674+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm13, ymm6
 ; v14 = v4 ^ v14
-%line 1551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1675+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm2
 ; v9 = v7 ^ v9
-%line 1552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1676+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm3
 ; v7 = v17 & v11
-%line 1553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1677+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm7, ymm6
 ; v4 = v17 & v14
-%line 1554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1678+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm7, ymm4
 ; v1 = v56 & v11
-%line 1555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1679+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm10, ymm6
 ; v1 = v4 ^ v1
-%line 1556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1680+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm3
 ; v17 = v17 & v9
-%line 1557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1681+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm7, ymm9
 ; v4 = v56 & v14
-%line 1558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1682+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm4
 ; v11 = v15 & v11
-%line 1559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1683+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm6
 ; v4 = v17 ^ v4
-%line 1560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1684+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 ; v11 = v4 ^ v11
-%line 1561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1685+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; v56 = v56 & v9
-%line 1562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1686+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm10, ymm9
 ; v14 = v15 & v14
-%line 1563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1687+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm8, ymm4
 ; v14 = v56 ^ v14
-%line 1564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1688+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm10, ymm4
 ; v9 = v15 & v9
-%line 1565+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1689+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm9
 ; v7 = v7 ^ v16
-%line 1566+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1690+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 9696]
 ; v7 = v7 ^ v0
-%line 1567+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1691+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 9856]
 ; v1 = v1 ^ v10
-%line 1568+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1692+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 9728]
 ; v1 = v1 ^ v48
-%line 1569+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1693+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v11 = v11 ^ v3
-%line 1570+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1694+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 9760]
 ; v11 = v11 ^ v8
-%line 1571+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1695+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, ymm15
 ; v14 = v14 ^ v13
-%line 1572+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1696+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 9792]
 ; v14 = v14 ^ v47
-%line 1573+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1697+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v9 = v9 ^ v6
-%line 1574+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1698+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 9824]
 ; v9 = v9 ^ v35
-%line 1575+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1699+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v13 = v7 ^ v13
-%line 1576+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1700+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm5, [rsp + 9792]
 ; v6 = v1 ^ v6
-%line 1577+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1701+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 9824]
 ; v0 = v14 ^ v0
-%line 1578+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1702+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 9856]
 ; v48 = v9 ^ v48
-%line 1579+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1703+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v16 = v16 ^ v21
-%line 1580+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1704+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 9696]
 	vpxor ymm2, ymm2, [rsp + 8032]
 ; v16 = v16 ^ v33
-%line 1581+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1705+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 8864]
 ; v10 = v10 ^ v37
-%line 1582+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1706+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 9728]
 	vpxor ymm2, ymm2, [rsp + 8064]
 ; v10 = v10 ^ v36
-%line 1583+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1707+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm2, [rsp + 8896]
 ; v3 = v3 ^ v45
-%line 1584+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1708+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 9760]
 	vpxor ymm2, ymm2, [rsp + 8096]
 ; v3 = v3 ^ v55
-%line 1585+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1709+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 8928]
 ; v13 = v13 ^ v25
-%line 1586+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1710+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 8736]
 ; v13 = v13 ^ v59
-%line 1587+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1711+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm2, [rsp + 9568]
 ; v6 = v6 ^ v19
-%line 1588+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1712+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 8768]
 ; v6 = v6 ^ v20
-%line 1589+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1713+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, [rsp + 9600]
 ; v11 = v11 ^ v50
-%line 1590+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1714+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 8704]
 ; v11 = v11 ^ v42
-%line 1591+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1715+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 9536]
 ; v0 = v0 ^ v46
-%line 1592+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1716+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 8800]
 ; v0 = v0 ^ v51
-%line 1593+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1717+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 9632]
 ; v48 = v48 ^ v29
-%line 1594+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1718+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 8832]
 ; v48 = v48 ^ v22
-%line 1595+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1719+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 9664]
 ; v8 = v8 ^ v31
-%line 1596+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1720+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 8256]
 ; v8 = v8 ^ v38
-%line 1597+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1721+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 9088]
 ; v47 = v47 ^ v28
-%line 1598+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1722+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 8288]
 ; v47 = v47 ^ v30
-%line 1599+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1723+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 9120]
 ; v35 = v35 ^ v27
-%line 1600+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1724+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 8320]
 ; v35 = v35 ^ v23
-%line 1601+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1725+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 9152]
 ; v46 = v16 ^ v46
-%line 1602+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1726+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm3, [rsp + 8800]
 ; v29 = v10 ^ v29
-%line 1603+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1727+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 8832]
 ; v31 = v3 ^ v31
-%line 1604+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1728+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 8256]
 ; v28 = v13 ^ v28
-%line 1605+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1729+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm4, [rsp + 8288]
 ; v27 = v6 ^ v27
-%line 1606+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1730+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm5, [rsp + 8320]
 ; v33 = v0 ^ v33
-%line 1607+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1731+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 8864]
 ; v36 = v48 ^ v36
-%line 1608+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1732+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 8896]
 ; v55 = v8 ^ v55
-%line 1609+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1733+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm15, [rsp + 8928]
 ; v59 = v47 ^ v59
-%line 1610+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1734+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 9568]
 ; v20 = v35 ^ v20
-%line 1611+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1735+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, [rsp + 9600]
 ; v36 = v36 ^ v23
-%line 1612+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1736+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 9152]
 ; v23 = v27 ^ v23
-%line 1613+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1737+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 9152]
 ; v33 = v33 ^ v30
-%line 1614+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1738+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 9120]
 ; v30 = v28 ^ v30
-%line 1615+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1739+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm13, [rsp + 9120]
 ; v11 = v11 ^ v38
-%line 1616+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1740+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 9088]
 ; v38 = v31 ^ v38
-%line 1617+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1741+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm9, [rsp + 9088]
 ; v23 = v23 ^ v22
-%line 1618+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1742+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 9664]
 ; v22 = v29 ^ v22
-%line 1619+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1743+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 9664]
 ; v30 = v30 ^ v51
-%line 1620+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1744+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 9632]
 ; v51 = v46 ^ v51
-%line 1621+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1745+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm7, [rsp + 9632]
 ; v38 = v38 ^ v42
-%line 1622+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1746+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 9536]
 ; v42 = v50 ^ v42
-%line 1623+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1747+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 8704]
 	vpxor ymm1, ymm1, [rsp + 9536]
 ; v22 = v22 ^ v20
-%line 1624+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1748+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v20 = v19 ^ v20
-%line 1625+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1749+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8768]
 	vpxor ymm2, ymm0, ymm3
 ; v51 = v51 ^ v59
-%line 1626+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1750+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm13, ymm5
 ; v59 = v25 ^ v59
-%line 1627+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1751+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8736]
 	vpxor ymm14, ymm0, ymm5
 ; v42 = v42 ^ v55
-%line 1628+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1752+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm1, ymm4
 ; v55 = v45 ^ v55
-%line 1629+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1753+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8096]
 	vpxor ymm13, ymm0, ymm4
 ; v20 = v20 ^ v36
-%line 1630+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1754+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm10
 ; v36 = v37 ^ v36
-%line 1631+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1755+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8064]
 	vpxor ymm0, ymm0, ymm10
 ; v59 = v59 ^ v33
-%line 1632+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1756+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, ymm11
 ; v33 = v21 ^ v33
-%line 1633+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1757+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 8032]
 	vpxor ymm1, ymm1, ymm11
 ; v33 = v33 ^ v51
-%line 1634+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1758+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm3
 ; v36 = v36 ^ v22
-%line 1635+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1759+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm12
 ; v55 = v55 ^ v38
-%line 1636+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1760+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm7
 ; v55 = v55 ^ v11
-%line 1637+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1761+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 ; v59 = v59 ^ v30
-%line 1638+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1762+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm4, ymm8
 ; v20 = v20 ^ v23
-%line 1639+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1763+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v42 = v42 ^ v11
-%line 1640+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1764+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm6
 ; mem256[h + 0] = v33
-%line 1641+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1765+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi], ymm11
 ; mem256[h + 32] = v11
-%line 1642+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1766+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 32], ymm6
 ; mem256[h + 64] = v36
-%line 1643+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1767+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm10
 ; mem256[h + 96] = v51
-%line 1644+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1768+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 96], ymm3
 ; mem256[h + 128] = v55
-%line 1645+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1769+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm0
 ; mem256[h + 160] = v22
-%line 1646+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1770+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 160], ymm12
 ; mem256[h + 192] = v59
-%line 1647+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1771+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm1
 ; mem256[h + 224] = v38
-%line 1648+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1772+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 224], ymm7
 ; mem256[h + 256] = v20
-%line 1649+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1773+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm2
 ; mem256[h + 288] = v30
-%line 1650+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1774+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 288], ymm8
 ; mem256[h + 320] = v42
-%line 1651+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1775+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm4
 ; mem256[h + 352] = v23
-%line 1652+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1776+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 352], ymm9
 ; leave
-%line 1653+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1777+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vzeroupper
 	mov rsp, [rsp + 12480]
 	ret
@@ -5729,1035 +5930,1236 @@ global qhasm_kernel_mceliece_gf12_vec512_mul_amd64_avx2:function (qhasm_kernel_m
 align 32
 qhasm_kernel_mceliece_gf12_vec512_mul_amd64_avx2:
 	mov r11, rsp
-	sub rsp, 3488
+	sub rsp, 384
 	and rsp, -32
-	mov [rsp + 3456], r11
+	mov [rsp + 352], r11
 ; i = 2
-%line 1659+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 1783+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
-; v0 = mem256[f + 0]
-%line 1661+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsi]
-	vmovdqu [rsp + 0], ymm2
-; v1 = mem256[g + 0]
-%line 1662+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm4, [rdx]
-	vmovdqu [rsp + 32], ymm4
-; v2 = v0 & v1
-%line 1663+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm4
-	vmovdqu [rsp + 64], ymm0
-; v3 = mem256[g + 64]
-%line 1664+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm3, [rdx + 64]
-	vmovdqu [rsp + 96], ymm3
-; v4 = v0 & v3
-%line 1665+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm3
-; v5 = mem256[f + 64]
-%line 1666+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 64]
-	vmovdqu [rsp + 128], ymm5
-; v6 = v5 & v1
-%line 1667+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm5, ymm4
-; v6 = v4 ^ v6
-%line 1668+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 672], ymm0
-; v4 = mem256[g + 128]
-%line 1669+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 128]
-	vmovdqu [rsp + 704], ymm7
-; v7 = v0 & v4
-%line 1670+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm7
-; v8 = v5 & v3
-%line 1671+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm5, ymm3
-; v9 = mem256[f + 128]
-%line 1672+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm3, [rsi + 128]
-; v10 = v9 & v1
-%line 1673+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm3, ymm4
-; v8 = v7 ^ v8
-%line 1674+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v10 = v8 ^ v10
-%line 1675+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 736], ymm0
-; v8 = v5 & v4
-%line 1676+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm7
-; v7 = v9 & v3
-%line 1677+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 96]
-	vpand ymm1, ymm3, ymm1
-; v7 = v8 ^ v7
-%line 1678+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm1
-; v8 = v9 & v4
-%line 1679+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm9, ymm3, ymm7
-; v11 = mem256[f + 192]
-%line 1680+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 192]
-; v12 = mem256[g + 192]
-%line 1681+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rdx + 192]
-	vmovdqu [rsp + 160], ymm2
-; v13 = v11 & v12
-%line 1682+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm8, ymm5, ymm2
-; v14 = mem256[g + 256]
-%line 1683+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm7, [rdx + 256]
-	vmovdqu [rsp + 192], ymm7
-; v15 = v11 & v14
-%line 1684+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm7
-; v16 = mem256[f + 256]
-%line 1685+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm4, [rsi + 256]
-; v17 = v16 & v12
-%line 1686+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm2
-; v17 = v15 ^ v17
-%line 1687+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm1
-; v15 = mem256[g + 320]
-%line 1688+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 320]
-	vmovdqu [rsp + 768], ymm11
-; v18 = v11 & v15
-%line 1689+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm11
-; v19 = v16 & v14
-%line 1690+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm7
-; v20 = mem256[f + 320]
-%line 1691+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 320]
-; v21 = v20 & v12
-%line 1692+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm7, ymm2
-; v19 = v18 ^ v19
-%line 1693+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v21 = v19 ^ v21
-%line 1694+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 800], ymm0
-; v19 = v16 & v15
-%line 1695+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm4, ymm11
-; v18 = v20 & v14
-%line 1696+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 192]
-	vpand ymm1, ymm7, ymm2
-; v18 = v19 ^ v18
-%line 1697+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 832], ymm0
-; v19 = v20 & v15
-%line 1698+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm7, ymm11
-	vmovdqu [rsp + 864], ymm0
-; v22 = v0 ^ v11
-%line 1699+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm15, ymm0, ymm5
-; v23 = v5 ^ v16
-%line 1700+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpxor ymm14, ymm0, ymm4
-; v24 = v9 ^ v20
-%line 1701+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm3, ymm7
-; v25 = v1 ^ v12
-%line 1702+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpxor ymm12, ymm0, [rsp + 160]
-; v26 = v3 ^ v14
-%line 1703+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpxor ymm11, ymm0, ymm2
-; v27 = v4 ^ v15
-%line 1704+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 704]
-	vpxor ymm2, ymm0, [rsp + 768]
-; v28 = v22 & v25
-%line 1705+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm15, ymm12
-	vmovdqu [rsp + 224], ymm0
-; v29 = v22 & v26
-%line 1706+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm15, ymm11
-; v30 = v23 & v25
-%line 1707+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm14, ymm12
-; v30 = v29 ^ v30
-%line 1708+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-	vmovdqu [rsp + 896], ymm1
-; v22 = v22 & v27
-%line 1709+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm15, ymm2
-; v29 = v23 & v26
-%line 1710+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm15, ymm14, ymm11
-; v25 = v24 & v25
-%line 1711+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm12, ymm13, ymm12
-; v29 = v22 ^ v29
-%line 1712+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm0, ymm15
-; v25 = v29 ^ v25
-%line 1713+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm15, ymm12
-; v23 = v23 & v27
-%line 1714+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm14, ymm14, ymm2
-; v26 = v24 & v26
-%line 1715+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm11, ymm13, ymm11
-; v26 = v23 ^ v26
-%line 1716+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm14, ymm11
-; v27 = v24 & v27
-%line 1717+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm13, ymm2
-; v28 = v28 ^ v2
-%line 1718+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 224]
-	vpxor ymm0, ymm0, [rsp + 64]
-; v28 = v28 ^ v13
-%line 1719+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm8
-; v30 = v30 ^ v6
-%line 1720+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, [rsp + 672]
-; v30 = v30 ^ v17
-%line 1721+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm10
-; v25 = v25 ^ v10
-%line 1722+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 736]
-; v25 = v25 ^ v21
-%line 1723+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm12, [rsp + 800]
-	vmovdqu [rsp + 928], ymm0
-; v26 = v26 ^ v7
-%line 1724+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm6
-; v26 = v26 ^ v18
-%line 1725+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 832]
-; v27 = v27 ^ v8
-%line 1726+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, ymm9
-; v27 = v27 ^ v19
-%line 1727+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 864]
-; v7 = v28 ^ v7
-%line 1728+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm13, ymm6
-	vmovdqu [rsp + 960], ymm6
-; v8 = v30 ^ v8
-%line 1729+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm9
-	vmovdqu [rsp + 992], ymm1
-; v13 = v26 ^ v13
-%line 1730+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm8
-	vmovdqu [rsp + 1024], ymm0
-; v17 = v27 ^ v17
-%line 1731+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm10
-	vmovdqu [rsp + 1056], ymm0
-; v27 = mem256[f + 384]
-%line 1732+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm6, [rsi + 384]
-; v26 = mem256[g + 384]
-%line 1733+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 384]
-; v30 = v27 & v26
-%line 1734+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm6, ymm8
-	vmovdqu [rsp + 1088], ymm0
-; v28 = mem256[g + 448]
-%line 1735+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 448]
-; v24 = v27 & v28
-%line 1736+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm6, ymm9
-; v23 = mem256[f + 448]
-%line 1737+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 448]
-; v29 = v23 & v26
-%line 1738+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm10, ymm8
-; v29 = v24 ^ v29
-%line 1739+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1120], ymm0
-; v24 = mem256[g + 512]
-%line 1740+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm11, [rdx + 512]
-; v22 = v27 & v24
-%line 1741+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm6, ymm11
-; v31 = v23 & v28
-%line 1742+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm10, ymm9
-; v32 = mem256[f + 512]
-%line 1743+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 512]
-; v33 = v32 & v26
-%line 1744+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm12, ymm8
-; v31 = v22 ^ v31
-%line 1745+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm0
-; v33 = v31 ^ v33
-%line 1746+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1152], ymm0
-; v31 = v23 & v24
-%line 1747+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm10, ymm11
-; v22 = v32 & v28
-%line 1748+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm12, ymm9
-; v22 = v31 ^ v22
-%line 1749+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1184], ymm0
-; v31 = v32 & v24
-%line 1750+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm12, ymm11
-	vmovdqu [rsp + 1216], ymm0
-; v34 = mem256[f + 576]
-%line 1751+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 576]
-; v35 = mem256[g + 576]
-%line 1752+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 576]
-	vmovdqu [rsp + 2432], ymm1
-; v36 = v34 & v35
-%line 1753+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm1
-	vmovdqu [rsp + 256], ymm0
-; v37 = mem256[g + 640]
-%line 1754+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rdx + 640]
-	vmovdqu [rsp + 2464], ymm14
-; v38 = v34 & v37
-%line 1755+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm14
-; v39 = mem256[f + 640]
-%line 1756+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 640]
-; v40 = v39 & v35
-%line 1757+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm2, ymm1
-; v40 = v38 ^ v40
-%line 1758+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1248], ymm0
-; v38 = mem256[g + 704]
-%line 1759+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 704]
-	vmovdqu [rsp + 3328], ymm0
-	vmovdqu [rsp + 2496], ymm0
-; v41 = v34 & v38
-%line 1760+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm0
-	vmovdqu [rsp + 2880], ymm0
-	vmovdqu [rsp + 288], ymm0
-; v42 = v39 & v37
-%line 1761+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm15, ymm2, ymm14
-	vmovdqu [rsp + 3136], ymm15
-	vmovdqu [rsp + 320], ymm15
-; v43 = mem256[f + 704]
-%line 1762+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 704]
-; v44 = v43 & v35
-%line 1763+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 2432]
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 352], ymm14
-; v42 = v41 ^ v42
-%line 1764+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 1280], ymm0
-; v44 = v42 ^ v44
-%line 1765+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 1312], ymm0
-; v42 = v39 & v38
-%line 1766+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3328]
-	vpand ymm0, ymm2, ymm0
-	vmovdqu [rsp + 1344], ymm0
-; v41 = v43 & v37
-%line 1767+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 2464]
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 1376], ymm14
-; v41 = v42 ^ v41
-%line 1768+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 1408], ymm0
-; v42 = v43 & v38
-%line 1769+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2496]
-	vmovdqu [rsp + 2976], ymm0
-	vpand ymm0, ymm1, ymm0
-	vmovdqu [rsp + 1440], ymm0
-; v45 = v27 ^ v34
-%line 1770+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, ymm13
-	vmovdqu [rsp + 3424], ymm0
-	vmovdqu [rsp + 2560], ymm0
-	vmovdqu [rsp + 384], ymm0
-; v46 = v23 ^ v39
-%line 1771+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm2
-	vmovdqu [rsp + 2592], ymm0
-	vmovdqu [rsp + 416], ymm0
-; v47 = v32 ^ v43
-%line 1772+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm1
-	vmovdqu [rsp + 2624], ymm0
-	vmovdqu [rsp + 448], ymm0
-; v48 = v26 ^ v35
-%line 1773+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm8, [rsp + 2432]
-	vmovdqu [rsp + 3168], ymm15
-	vmovdqu [rsp + 480], ymm15
-; v49 = v28 ^ v37
-%line 1774+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm9, [rsp + 2464]
-	vmovdqu [rsp + 3296], ymm14
-	vmovdqu [rsp + 512], ymm14
-; v50 = v24 ^ v38
-%line 1775+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm11, [rsp + 2976]
-	vmovdqu [rsp + 3008], ymm0
-	vmovdqu [rsp + 2656], ymm0
-	vmovdqu [rsp + 544], ymm0
-; v51 = v45 & v48
-%line 1776+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3424]
-	vpand ymm0, ymm0, ymm15
-	vmovdqu [rsp + 576], ymm0
-; v52 = v45 & v49
-%line 1777+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2560]
-	vmovdqu [rsp + 3360], ymm0
-	vmovdqu [rsp + 3040], ymm0
-	vpand ymm14, ymm0, ymm14
-	vmovdqu [rsp + 3200], ymm14
-	vmovdqu [rsp + 2688], ymm14
-	vmovdqu [rsp + 608], ymm14
-; v53 = v46 & v48
-%line 1778+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2592]
-	vmovdqu [rsp + 3232], ymm0
-	vmovdqu [rsp + 3072], ymm0
-	vmovdqu ymm15, [rsp + 3168]
-	vpand ymm0, ymm0, ymm15
-	vmovdqu [rsp + 2912], ymm0
-	vmovdqu [rsp + 640], ymm0
-; v53 = v52 ^ v53
-%line 1779+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm0
-	vmovdqu [rsp + 2720], ymm0
-	vmovdqu [rsp + 1472], ymm0
-; v45 = v45 & v50
-%line 1780+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3008]
-	vmovdqu ymm14, [rsp + 3360]
-	vpand ymm0, ymm14, ymm0
-	vmovdqu [rsp + 3392], ymm0
-	vmovdqu [rsp + 3104], ymm0
-	vmovdqu [rsp + 2752], ymm0
-	vmovdqu [rsp + 1504], ymm0
-; v52 = v46 & v49
-%line 1781+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3232]
-	vmovdqu ymm14, [rsp + 3296]
-	vpand ymm15, ymm0, ymm14
-	vmovdqu [rsp + 3264], ymm15
-	vmovdqu [rsp + 2944], ymm15
-	vmovdqu [rsp + 1536], ymm15
-; v48 = v47 & v48
-%line 1782+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2624]
-	vmovdqu ymm14, [rsp + 3168]
-	vpand ymm14, ymm0, ymm14
-	vmovdqu [rsp + 1568], ymm14
-; v52 = v45 ^ v52
-%line 1783+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3392]
-	vpxor ymm0, ymm0, ymm15
-	vmovdqu [rsp + 1600], ymm0
-; v48 = v52 ^ v48
-%line 1784+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 2784], ymm0
-	vmovdqu [rsp + 1632], ymm0
-; v46 = v46 & v50
+; F0 = mem256[f + 0]
 %line 1785+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 416]
-	vmovdqu ymm14, [rsp + 2656]
-	vpand ymm15, ymm0, ymm14
-	vmovdqu [rsp + 1664], ymm15
-; v49 = v47 & v49
+	vmovdqu ymm2, [rsi]
+; F1 = mem256[f + 64]
 %line 1786+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 448]
-	vmovdqu ymm0, [rsp + 3296]
-	vpand ymm0, ymm14, ymm0
-	vmovdqu [rsp + 1696], ymm0
-; v49 = v46 ^ v49
+	vmovdqu ymm3, [rsi + 64]
+; F2 = mem256[f + 128]
 %line 1787+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm15, ymm0
-	vmovdqu [rsp + 1728], ymm15
-; v50 = v47 & v50
+	vmovdqu ymm4, [rsi + 128]
+; F3 = mem256[f + 192]
 %line 1788+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 544]
-	vpand ymm14, ymm14, ymm0
-	vmovdqu [rsp + 1760], ymm14
-; v51 = v51 ^ v30
+	vmovdqu ymm5, [rsi + 192]
+; F4 = mem256[f + 256]
 %line 1789+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 576]
-	vpxor ymm0, ymm0, [rsp + 1088]
-	vmovdqu [rsp + 1792], ymm0
-; v51 = v51 ^ v36
+	vmovdqu ymm6, [rsi + 256]
+; F5 = mem256[f + 320]
 %line 1790+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 256]
-	vmovdqu [rsp + 2816], ymm0
-	vmovdqu [rsp + 1824], ymm0
-; v53 = v53 ^ v29
+	vmovdqu ymm7, [rsi + 320]
+; F6 = mem256[f + 384]
 %line 1791+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2720]
-	vpxor ymm0, ymm0, [rsp + 1120]
-	vmovdqu [rsp + 1856], ymm0
-; v53 = v53 ^ v40
+	vmovdqu ymm8, [rsi + 384]
+; F7 = mem256[f + 448]
 %line 1792+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1248]
-	vmovdqu [rsp + 2848], ymm0
-	vmovdqu [rsp + 1888], ymm0
-; v48 = v48 ^ v33
+	vmovdqu ymm9, [rsi + 448]
+; F8 = mem256[f + 512]
 %line 1793+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2784]
-	vpxor ymm0, ymm0, [rsp + 1152]
-	vmovdqu [rsp + 1920], ymm0
-; v48 = v48 ^ v44
+	vmovdqu ymm10, [rsi + 512]
+; F9 = mem256[f + 576]
 %line 1794+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1312]
-	vmovdqu [rsp + 1952], ymm0
-; v49 = v49 ^ v22
+	vmovdqu ymm11, [rsi + 576]
+; F10 = mem256[f + 640]
 %line 1795+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 1184]
-	vmovdqu [rsp + 1984], ymm0
-; v49 = v49 ^ v41
+	vmovdqu ymm12, [rsi + 640]
+; F11 = mem256[f + 704]
 %line 1796+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm0, [rsp + 1408]
-	vmovdqu [rsp + 2016], ymm15
-; v50 = v50 ^ v31
+	vmovdqu ymm13, [rsi + 704]
+; G = mem256[g + 640]
 %line 1797+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1216]
-	vmovdqu [rsp + 2048], ymm0
-; v50 = v50 ^ v42
+	vmovdqu ymm0, [rdx + 640]
+; B = F11 & G
 %line 1798+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm0, [rsp + 1440]
-	vmovdqu [rsp + 2080], ymm14
-; v22 = v51 ^ v22
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 704]
 %line 1799+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2816]
-	vpxor ymm0, ymm0, [rsp + 1184]
-	vmovdqu [rsp + 2112], ymm0
-; v31 = v53 ^ v31
+	vmovdqu ymm1, [rdx + 704]
+; A = F11 & G
 %line 1800+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2848]
-	vpxor ymm0, ymm0, [rsp + 1216]
-	vmovdqu [rsp + 2144], ymm0
-; v36 = v49 ^ v36
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
 %line 1801+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm15, [rsp + 256]
-	vmovdqu [rsp + 2176], ymm0
-; v40 = v50 ^ v40
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 1802+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1248]
-	vmovdqu [rsp + 2208], ymm0
-; v27 = v0 ^ v27
+	vpxor ymm0, ymm0, ymm1
+; S22 = A
 %line 1803+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-	vpxor ymm0, ymm0, ymm6
-	vmovdqu [rsp + 2240], ymm0
-; v23 = v5 ^ v23
+	vmovdqu [rsp + 320], ymm14
+; S21 = B
 %line 1804+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm6, [rsp + 128]
-	vpxor ymm6, ymm6, ymm10
-	vmovdqu [rsp + 2272], ymm6
-; v32 = v9 ^ v32
+	vmovdqu [rsp + 288], ymm0
+; G = mem256[g + 512]
 %line 1805+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm3, ymm12
-; v34 = v11 ^ v34
+	vmovdqu ymm0, [rdx + 512]
+; B = F11 & G
 %line 1806+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm5, ymm13
-; v39 = v16 ^ v39
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 576]
 %line 1807+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm2
-; v43 = v20 ^ v43
+	vmovdqu ymm1, [rdx + 576]
+; A = F11 & G
 %line 1808+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm7, ymm1
-; v26 = v1 ^ v26
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
 %line 1809+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 32]
-	vpxor ymm8, ymm1, ymm8
-; v28 = v3 ^ v28
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 1810+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 96]
-	vpxor ymm9, ymm1, ymm9
-; v24 = v4 ^ v24
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 640]
 %line 1811+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 704]
-	vpxor ymm11, ymm1, ymm11
-; v35 = v12 ^ v35
+	vmovdqu ymm15, [rdx + 640]
+; T = F10 & G
 %line 1812+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 160]
-	vpxor ymm10, ymm1, [rsp + 2432]
-; v37 = v14 ^ v37
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
 %line 1813+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 192]
-	vpxor ymm6, ymm1, [rsp + 2464]
-; v38 = v15 ^ v38
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
 %line 1814+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 768]
-	vpxor ymm3, ymm1, [rsp + 2496]
-; v15 = v27 & v26
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
 %line 1815+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm0, ymm8
-	vmovdqu [rsp + 2304], ymm0
-; v14 = v27 & v28
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
 %line 1816+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 2240]
-	vpand ymm0, ymm2, ymm9
-; v12 = v23 & v26
+	vmovdqu ymm15, [rdx + 704]
+; T = F9 & G
 %line 1817+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 2272]
-	vpand ymm1, ymm13, ymm8
-; v12 = v14 ^ v12
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
 %line 1818+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2336], ymm0
-; v14 = v27 & v24
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
 %line 1819+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm2, ymm11
-; v4 = v23 & v28
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm13, ymm9
-; v3 = v32 & v26
+	vpxor ymm1, ymm1, ymm0
+; S20 = A
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm12, ymm8
-; v4 = v14 ^ v4
+	vmovdqu [rsp + 256], ymm14
+; S19 = B
 %line 1822+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v3 = v4 ^ v3
+	vmovdqu [rsp + 224], ymm1
+; G = mem256[g + 384]
 %line 1823+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 2368], ymm0
-; v4 = v23 & v24
+	vmovdqu ymm0, [rdx + 384]
+; B = F11 & G
 %line 1824+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm13, ymm11
-; v14 = v32 & v28
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 448]
 %line 1825+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm12, ymm9
-; v14 = v4 ^ v14
+	vmovdqu ymm1, [rdx + 448]
+; A = F11 & G
 %line 1826+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2400], ymm0
-; v4 = v32 & v24
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
 %line 1827+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm12, ymm11
-	vmovdqu [rsp + 2528], ymm0
-; v1 = v34 & v35
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 1828+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm13, ymm5, ymm10
-; v20 = v34 & v37
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 512]
 %line 1829+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-; v16 = v39 & v35
+	vmovdqu ymm15, [rdx + 512]
+; T = F10 & G
 %line 1830+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm10
-; v16 = v20 ^ v16
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
 %line 1831+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm0, ymm1
-; v20 = v34 & v38
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
 %line 1832+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm3
-; v11 = v39 & v37
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm4, ymm6
-; v9 = v43 & v35
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 576]
 %line 1834+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm2, ymm7, ymm10
-; v11 = v20 ^ v11
+	vmovdqu ymm15, [rdx + 576]
+; T = F9 & G
 %line 1835+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v9 = v11 ^ v9
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
 %line 1836+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm1, ymm2
-; v11 = v39 & v38
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
 %line 1837+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm4, ymm3
-; v20 = v43 & v37
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
 %line 1838+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm1, ymm7, ymm6
-; v20 = v11 ^ v20
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
 %line 1839+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v11 = v43 & v38
+	vmovdqu ymm15, [rdx + 640]
+; T = F8 & G
 %line 1840+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm15, ymm7, ymm3
-; v34 = v27 ^ v34
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2240]
-	vpxor ymm5, ymm0, ymm5
-; v39 = v23 ^ v39
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2272]
-	vpxor ymm4, ymm0, ymm4
-; v43 = v32 ^ v43
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
 %line 1843+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm12, ymm7
-; v35 = v26 ^ v35
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
 %line 1844+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm8, ymm10
-; v37 = v28 ^ v37
+	vmovdqu ymm15, [rdx + 704]
+; T = F7 & G
 %line 1845+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm9, ymm6
-; v38 = v24 ^ v38
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
 %line 1846+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm11, ymm3
-; v24 = v34 & v35
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
 %line 1847+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm9, ymm5, ymm10
-; v28 = v34 & v37
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-; v26 = v39 & v35
+	vpxor ymm1, ymm1, ymm0
+; S18 = A
 %line 1849+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm3, ymm4, ymm10
-; v26 = v28 ^ v26
+	vmovdqu [rsp + 192], ymm14
+; S17 = B
 %line 1850+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm0, ymm3
-; v34 = v34 & v38
+	vmovdqu [rsp + 160], ymm1
+; G = mem256[g + 256]
 %line 1851+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm5, ymm5, ymm8
-; v28 = v39 & v37
+	vmovdqu ymm0, [rdx + 256]
+; B = F11 & G
 %line 1852+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm0, ymm4, ymm6
-; v35 = v43 & v35
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 320]
 %line 1853+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm10, ymm7, ymm10
-; v28 = v34 ^ v28
+	vmovdqu ymm1, [rdx + 320]
+; A = F11 & G
 %line 1854+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm5, ymm0
-; v35 = v28 ^ v35
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
 %line 1855+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-; v39 = v39 & v38
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm4, ymm4, ymm8
-; v37 = v43 & v37
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 384]
 %line 1857+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm6, ymm7, ymm6
-; v37 = v39 ^ v37
+	vmovdqu ymm15, [rdx + 384]
+; T = F10 & G
 %line 1858+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm4, ymm6
-; v38 = v43 & v38
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpand ymm8, ymm7, ymm8
-; v24 = v24 ^ v15
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
 %line 1860+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 2304]
-; v24 = v24 ^ v1
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
 %line 1861+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm13
-; v26 = v26 ^ v12
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 448]
 %line 1862+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 2336]
-; v26 = v26 ^ v16
+	vmovdqu ymm15, [rdx + 448]
+; T = F9 & G
 %line 1863+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm3, ymm14
-; v35 = v35 ^ v3
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
 %line 1864+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2368]
-; v35 = v35 ^ v9
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm2
-; v37 = v37 ^ v14
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
 %line 1866+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 2400]
-; v37 = v37 ^ v20
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 512]
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; v38 = v38 ^ v4
+	vmovdqu ymm15, [rdx + 512]
+; T = F8 & G
 %line 1868+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm8, [rsp + 2528]
-; v38 = v38 ^ v11
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
 %line 1869+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm3, ymm15
-; v14 = v24 ^ v14
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
 %line 1870+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm9, [rsp + 2400]
-; v4 = v26 ^ v4
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
 %line 1871+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 2528]
-; v1 = v37 ^ v1
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 576]
 %line 1872+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm0, ymm13
-; v16 = v38 ^ v16
+	vmovdqu ymm15, [rdx + 576]
+; T = F7 & G
 %line 1873+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm3, ymm14
-; v15 = v15 ^ v2
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2304]
-	vpxor ymm0, ymm0, [rsp + 64]
-; v15 = v15 ^ v30
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1088]
-; v12 = v12 ^ v6
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
 %line 1876+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2336]
-	vpxor ymm0, ymm0, [rsp + 672]
-; v12 = v12 ^ v29
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
 %line 1877+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1120]
-; v3 = v3 ^ v10
+	vmovdqu ymm15, [rdx + 640]
+; T = F6 & G
 %line 1878+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2368]
-	vpxor ymm0, ymm0, [rsp + 736]
-; v3 = v3 ^ v33
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
 %line 1879+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm0, [rsp + 1152]
-; v14 = v14 ^ v7
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 960]
-; v14 = v14 ^ v22
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
 %line 1881+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 2112]
-; v4 = v4 ^ v8
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
 %line 1882+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm5, [rsp + 992]
-; v4 = v4 ^ v31
+	vmovdqu ymm15, [rdx + 704]
+; T = F5 & G
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 2144]
-; v35 = v35 ^ v25
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 928]
-; v35 = v35 ^ v48
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
 %line 1885+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1952]
-; v1 = v1 ^ v13
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
 %line 1886+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm13, [rsp + 1024]
-; v1 = v1 ^ v36
+	vpxor ymm1, ymm1, ymm0
+; S16 = A
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 2176]
-; v16 = v16 ^ v17
+	vmovdqu [rsp + 128], ymm14
+; S15 = B
 %line 1888+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm14, [rsp + 1056]
-; v16 = v16 ^ v40
+	vmovdqu [rsp + 96], ymm1
+; G = mem256[g + 128]
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2208]
-; v9 = v9 ^ v21
+	vmovdqu ymm0, [rdx + 128]
+; B = F11 & G
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 800]
-; v9 = v9 ^ v44
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 192]
 %line 1891+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm2, [rsp + 1312]
-; v20 = v20 ^ v18
+	vmovdqu ymm1, [rdx + 192]
+; A = F11 & G
 %line 1892+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 832]
-; v20 = v20 ^ v41
+	vpand ymm14, ymm13, ymm1
+; T = F10 & G
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 1408]
-; v11 = v11 ^ v19
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 864]
-; v11 = v11 ^ v42
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 256]
 %line 1895+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1440]
-; v13 = v15 ^ v13
+	vmovdqu ymm15, [rdx + 256]
+; T = F10 & G
 %line 1896+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm3, [rsp + 1024]
-; v17 = v12 ^ v17
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
 %line 1897+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 1056]
-; v21 = v3 ^ v21
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm8, [rsp + 800]
-; v18 = v14 ^ v18
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
 %line 1899+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm6, [rsp + 832]
-; v19 = v4 ^ v19
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm5, [rsp + 864]
-; v30 = v1 ^ v30
+	vmovdqu ymm15, [rdx + 320]
+; T = F9 & G
 %line 1901+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm9, [rsp + 1088]
-; v29 = v16 ^ v29
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 1120]
-; v33 = v9 ^ v33
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
 %line 1903+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm9, ymm11, [rsp + 1152]
-; v22 = v20 ^ v22
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm1, [rsp + 2112]
-; v31 = v11 ^ v31
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
 %line 1905+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm15, [rsp + 2144]
-; v29 = v29 ^ v42
+	vmovdqu ymm15, [rdx + 384]
+; T = F8 & G
 %line 1906+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 1440]
-; v42 = v19 ^ v42
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
 %line 1907+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm6, [rsp + 1440]
-; v30 = v30 ^ v41
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm12, ymm12, [rsp + 1408]
-; v41 = v18 ^ v41
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 1408]
-; v35 = v35 ^ v44
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 448]
 %line 1910+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1312]
-; v44 = v21 ^ v44
+	vmovdqu ymm15, [rdx + 448]
+; T = F7 & G
 %line 1911+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1312]
-; v42 = v42 ^ v40
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
 %line 1912+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm6, ymm0, [rsp + 2208]
-; v40 = v17 ^ v40
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
 %line 1913+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm0, ymm7, [rsp + 2208]
-; v41 = v41 ^ v36
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm7, ymm1, [rsp + 2176]
-; v36 = v13 ^ v36
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 512]
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm13, ymm10, [rsp + 2176]
-; v44 = v44 ^ v48
+	vmovdqu ymm15, [rdx + 512]
+; T = F6 & G
 %line 1916+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm8, ymm2, [rsp + 1952]
-; v48 = v25 ^ v48
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 928]
-	vpxor ymm1, ymm1, [rsp + 1952]
-; v40 = v40 ^ v31
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm11
-; v31 = v8 ^ v31
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
 %line 1919+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 992]
-	vpxor ymm2, ymm0, ymm11
-; v36 = v36 ^ v22
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 576]
 %line 1920+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm11, ymm13, ymm5
-; v22 = v7 ^ v22
+	vmovdqu ymm15, [rdx + 576]
+; T = F5 & G
 %line 1921+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 960]
-	vpxor ymm13, ymm0, ymm5
-; v48 = v48 ^ v33
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
 %line 1922+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm5, ymm1, ymm9
-; v33 = v10 ^ v33
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
 %line 1923+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 736]
-	vpxor ymm9, ymm0, ymm9
-; v31 = v31 ^ v29
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
 %line 1924+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm14, ymm2, ymm3
-; v29 = v6 ^ v29
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 672]
-	vpxor ymm0, ymm0, ymm3
-; v22 = v22 ^ v30
+	vmovdqu ymm15, [rdx + 640]
+; T = F4 & G
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vpxor ymm1, ymm13, ymm12
-; v30 = v2 ^ v30
+	vpand ymm0, ymm6, ymm15
+; A = A ^ T
 %line 1927+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 64]
-	vpxor ymm2, ymm2, ymm12
-; mem256[h + 0] = v30
+	vpxor ymm14, ymm14, ymm0
+; T = F3 & G
 %line 1928+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi], ymm2
-; mem256[h + 64] = v29
+	vpand ymm0, ymm5, ymm15
+; B = B ^ T
 %line 1929+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm0
-; mem256[h + 128] = v33
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
 %line 1930+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm9
-; mem256[h + 192] = v22
+	vmovdqu ymm15, [rdx + 704]
+; T = F3 & G
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm1
-; mem256[h + 256] = v31
+	vpand ymm0, ymm5, ymm15
+; A = A ^ T
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm14
-; mem256[h + 320] = v48
+	vpxor ymm14, ymm14, ymm0
+; T = F2 & G
 %line 1933+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm5
-; mem256[h + 384] = v36
+	vpand ymm0, ymm4, ymm15
+; B = B ^ T
 %line 1934+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 384], ymm11
-; mem256[h + 448] = v40
+	vpxor ymm1, ymm1, ymm0
+; S14 = A
 %line 1935+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 448], ymm10
-; mem256[h + 512] = v44
+	vmovdqu [rsp + 64], ymm14
+; B = B ^ S22
 %line 1936+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm8
-; mem256[h + 576] = v41
+	vpxor ymm1, ymm1, [rsp + 320]
+; S13 = B
 %line 1937+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 576], ymm7
-; mem256[h + 640] = v42
+	vmovdqu [rsp + 32], ymm1
+; G = mem256[g + 0]
 %line 1938+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 640], ymm6
-; mem256[h + 704] = v35
+	vmovdqu ymm0, [rdx]
+; B = F11 & G
 %line 1939+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
-	vmovdqu [rdi + 704], ymm4
-; h = h + 32
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 64]
 %line 1940+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 64]
+; A = F11 & G
+%line 1941+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm13, ymm13, ymm1
+; T = F10 & G
+%line 1942+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 1943+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm0, ymm1
+; G = mem256[g + 128]
+%line 1944+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 128]
+; T = F10 & G
+%line 1945+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm0
+; A = A ^ T
+%line 1946+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F9 & G
+%line 1947+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm0
+; B = B ^ T
+%line 1948+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 192]
+%line 1949+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 192]
+; T = F9 & G
+%line 1950+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm11, ymm0
+; A = A ^ T
+%line 1951+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F8 & G
+%line 1952+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm10, ymm0
+; B = B ^ T
+%line 1953+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 256]
+%line 1954+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 256]
+; T = F8 & G
+%line 1955+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm10, ymm0
+; A = A ^ T
+%line 1956+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F7 & G
+%line 1957+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm9, ymm0
+; B = B ^ T
+%line 1958+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 320]
+%line 1959+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 320]
+; T = F7 & G
+%line 1960+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm9, ymm0
+; A = A ^ T
+%line 1961+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F6 & G
+%line 1962+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm8, ymm0
+; B = B ^ T
+%line 1963+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 384]
+%line 1964+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 384]
+; T = F6 & G
+%line 1965+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm8, ymm0
+; A = A ^ T
+%line 1966+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F5 & G
+%line 1967+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm7, ymm0
+; B = B ^ T
+%line 1968+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 448]
+%line 1969+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 448]
+; T = F5 & G
+%line 1970+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm7, ymm0
+; A = A ^ T
+%line 1971+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F4 & G
+%line 1972+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm6, ymm0
+; B = B ^ T
+%line 1973+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 512]
+%line 1974+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 512]
+; T = F4 & G
+%line 1975+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm6, ymm0
+; A = A ^ T
+%line 1976+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F3 & G
+%line 1977+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm5, ymm0
+; B = B ^ T
+%line 1978+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 576]
+%line 1979+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 576]
+; T = F3 & G
+%line 1980+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm5, ymm0
+; A = A ^ T
+%line 1981+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F2 & G
+%line 1982+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm4, ymm0
+; B = B ^ T
+%line 1983+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 640]
+%line 1984+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 640]
+; T = F2 & G
+%line 1985+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm4, ymm0
+; A = A ^ T
+%line 1986+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F1 & G
+%line 1987+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm3, ymm0
+; B = B ^ T
+%line 1988+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; G = mem256[g + 704]
+%line 1989+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 704]
+; T = F1 & G
+%line 1990+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm3, ymm0
+; A = A ^ T
+%line 1991+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm1
+; T = F0 & G
+%line 1992+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm2, ymm0
+; B = B ^ T
+%line 1993+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; A = A ^ S21
+%line 1994+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 288]
+; S12 = A
+%line 1995+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rsp + 0], ymm13
+; B = B ^ S20
+%line 1996+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 256]
+; mem256[h + 704] = B
+%line 1997+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 704], ymm14
+; G = mem256[g + 0]
+%line 1998+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F10 & G
+%line 1999+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm12, ymm0
+; B = F9 & G
+%line 2000+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm11, ymm0
+; G = mem256[g + 64]
+%line 2001+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm12, [rdx + 64]
+; T = F9 & G
+%line 2002+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm11, ymm12
+; A = A ^ T
+%line 2003+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F8 & G
+%line 2004+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm10, ymm12
+; B = B ^ T
+%line 2005+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 128]
+%line 2006+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 128]
+; T = F8 & G
+%line 2007+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm10, ymm11
+; A = A ^ T
+%line 2008+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F7 & G
+%line 2009+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm9, ymm11
+; B = B ^ T
+%line 2010+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 192]
+%line 2011+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 192]
+; T = F7 & G
+%line 2012+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm9, ymm11
+; A = A ^ T
+%line 2013+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F6 & G
+%line 2014+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm8, ymm11
+; B = B ^ T
+%line 2015+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 256]
+%line 2016+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 256]
+; T = F6 & G
+%line 2017+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm8, ymm11
+; A = A ^ T
+%line 2018+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F5 & G
+%line 2019+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm7, ymm11
+; B = B ^ T
+%line 2020+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 320]
+%line 2021+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 320]
+; T = F5 & G
+%line 2022+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm7, ymm11
+; A = A ^ T
+%line 2023+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F4 & G
+%line 2024+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm6, ymm11
+; B = B ^ T
+%line 2025+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 384]
+%line 2026+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 384]
+; T = F4 & G
+%line 2027+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm6, ymm11
+; A = A ^ T
+%line 2028+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F3 & G
+%line 2029+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm5, ymm11
+; B = B ^ T
+%line 2030+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 448]
+%line 2031+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 448]
+; T = F3 & G
+%line 2032+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm5, ymm11
+; A = A ^ T
+%line 2033+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F2 & G
+%line 2034+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm4, ymm11
+; B = B ^ T
+%line 2035+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 512]
+%line 2036+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 512]
+; T = F2 & G
+%line 2037+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm4, ymm11
+; A = A ^ T
+%line 2038+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F1 & G
+%line 2039+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm3, ymm11
+; B = B ^ T
+%line 2040+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 576]
+%line 2041+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 576]
+; T = F1 & G
+%line 2042+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm12, ymm3, ymm11
+; A = A ^ T
+%line 2043+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm12
+; T = F0 & G
+%line 2044+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm2, ymm11
+; B = B ^ T
+%line 2045+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm11
+; G = mem256[g + 640]
+%line 2046+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 640]
+; T = F0 & G
+%line 2047+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm11, ymm2, ymm11
+; A = A ^ T
+%line 2048+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; A = A ^ S19
+%line 2049+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 224]
+; A = A ^ S22
+%line 2050+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 320]
+; mem256[h + 640] = A
+%line 2051+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 640], ymm1
+; B = B ^ S18
+%line 2052+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 192]
+; B = B ^ S21
+%line 2053+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 288]
+; mem256[h + 576] = B
+%line 2054+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 576], ymm0
+; G = mem256[g + 0]
+%line 2055+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F8 & G
+%line 2056+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm10, ymm0
+; B = F7 & G
+%line 2057+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm9, ymm0
+; G = mem256[g + 64]
+%line 2058+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 64]
+; T = F7 & G
+%line 2059+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm9, ymm10
+; A = A ^ T
+%line 2060+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F6 & G
+%line 2061+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm8, ymm10
+; B = B ^ T
+%line 2062+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 128]
+%line 2063+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 128]
+; T = F6 & G
+%line 2064+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm8, ymm9
+; A = A ^ T
+%line 2065+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F5 & G
+%line 2066+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm7, ymm9
+; B = B ^ T
+%line 2067+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 192]
+%line 2068+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 192]
+; T = F5 & G
+%line 2069+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm7, ymm9
+; A = A ^ T
+%line 2070+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F4 & G
+%line 2071+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm6, ymm9
+; B = B ^ T
+%line 2072+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 256]
+%line 2073+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 256]
+; T = F4 & G
+%line 2074+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm6, ymm9
+; A = A ^ T
+%line 2075+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F3 & G
+%line 2076+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm5, ymm9
+; B = B ^ T
+%line 2077+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 320]
+%line 2078+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 320]
+; T = F3 & G
+%line 2079+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm5, ymm9
+; A = A ^ T
+%line 2080+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F2 & G
+%line 2081+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm4, ymm9
+; B = B ^ T
+%line 2082+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 384]
+%line 2083+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 384]
+; T = F2 & G
+%line 2084+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm4, ymm9
+; A = A ^ T
+%line 2085+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F1 & G
+%line 2086+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm3, ymm9
+; B = B ^ T
+%line 2087+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 448]
+%line 2088+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 448]
+; T = F1 & G
+%line 2089+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm10, ymm3, ymm9
+; A = A ^ T
+%line 2090+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F0 & G
+%line 2091+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm2, ymm9
+; B = B ^ T
+%line 2092+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm9
+; G = mem256[g + 512]
+%line 2093+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 512]
+; T = F0 & G
+%line 2094+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm9, ymm2, ymm9
+; A = A ^ T
+%line 2095+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; A = A ^ S17
+%line 2096+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 160]
+; A = A ^ S20
+%line 2097+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 256]
+; mem256[h + 512] = A
+%line 2098+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 512], ymm1
+; B = B ^ S16
+%line 2099+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 128]
+; B = B ^ S19
+%line 2100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 224]
+; mem256[h + 448] = B
+%line 2101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 448], ymm0
+; G = mem256[g + 0]
+%line 2102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F6 & G
+%line 2103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm8, ymm0
+; B = F5 & G
+%line 2104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm7, ymm0
+; G = mem256[g + 64]
+%line 2105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 64]
+; T = F5 & G
+%line 2106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm7, ymm8
+; A = A ^ T
+%line 2107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F4 & G
+%line 2108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm6, ymm8
+; B = B ^ T
+%line 2109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 128]
+%line 2110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 128]
+; T = F4 & G
+%line 2111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm6, ymm7
+; A = A ^ T
+%line 2112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F3 & G
+%line 2113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm5, ymm7
+; B = B ^ T
+%line 2114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 192]
+%line 2115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 192]
+; T = F3 & G
+%line 2116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm5, ymm7
+; A = A ^ T
+%line 2117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F2 & G
+%line 2118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm4, ymm7
+; B = B ^ T
+%line 2119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 256]
+%line 2120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 256]
+; T = F2 & G
+%line 2121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm4, ymm7
+; A = A ^ T
+%line 2122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F1 & G
+%line 2123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm3, ymm7
+; B = B ^ T
+%line 2124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 320]
+%line 2125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 320]
+; T = F1 & G
+%line 2126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm8, ymm3, ymm7
+; A = A ^ T
+%line 2127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F0 & G
+%line 2128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm2, ymm7
+; B = B ^ T
+%line 2129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm7
+; G = mem256[g + 384]
+%line 2130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 384]
+; T = F0 & G
+%line 2131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm7, ymm2, ymm7
+; A = A ^ T
+%line 2132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; A = A ^ S15
+%line 2133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 96]
+; A = A ^ S18
+%line 2134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 192]
+; mem256[h + 384] = A
+%line 2135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 384], ymm1
+; B = B ^ S14
+%line 2136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 64]
+; B = B ^ S17
+%line 2137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 160]
+; mem256[h + 320] = B
+%line 2138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 320], ymm0
+; G = mem256[g + 0]
+%line 2139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F4 & G
+%line 2140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm6, ymm0
+; B = F3 & G
+%line 2141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm5, ymm0
+; G = mem256[g + 64]
+%line 2142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 64]
+; T = F3 & G
+%line 2143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm5, ymm6
+; A = A ^ T
+%line 2144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; T = F2 & G
+%line 2145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm4, ymm6
+; B = B ^ T
+%line 2146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm5
+; G = mem256[g + 128]
+%line 2147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 128]
+; T = F2 & G
+%line 2148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm6, ymm4, ymm5
+; A = A ^ T
+%line 2149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; T = F1 & G
+%line 2150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm3, ymm5
+; B = B ^ T
+%line 2151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm5
+; G = mem256[g + 192]
+%line 2152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 192]
+; T = F1 & G
+%line 2153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm6, ymm3, ymm5
+; A = A ^ T
+%line 2154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; T = F0 & G
+%line 2155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm2, ymm5
+; B = B ^ T
+%line 2156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm5
+; G = mem256[g + 256]
+%line 2157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 256]
+; T = F0 & G
+%line 2158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm5, ymm2, ymm5
+; A = A ^ T
+%line 2159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; A = A ^ S13
+%line 2160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 32]
+; A = A ^ S16
+%line 2161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; mem256[h + 256] = A
+%line 2162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 256], ymm1
+; B = B ^ S12
+%line 2163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; B = B ^ S15
+%line 2164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 96]
+; mem256[h + 192] = B
+%line 2165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 192], ymm0
+; G = mem256[g + 0]
+%line 2166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F2 & G
+%line 2167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm1, ymm4, ymm0
+; B = F1 & G
+%line 2168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm3, ymm0
+; G = mem256[g + 64]
+%line 2169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 64]
+; T = F1 & G
+%line 2170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm3, ymm3, ymm4
+; A = A ^ T
+%line 2171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm3
+; T = F0 & G
+%line 2172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm3, ymm2, ymm4
+; B = B ^ T
+%line 2173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm3
+; G = mem256[g + 128]
+%line 2174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm3, [rdx + 128]
+; T = F0 & G
+%line 2175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm3, ymm2, ymm3
+; A = A ^ T
+%line 2176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm3
+; A = A ^ S14
+%line 2177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 64]
+; mem256[h + 128] = A
+%line 2178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 128], ymm1
+; B = B ^ S13
+%line 2179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 32]
+; mem256[h + 64] = B
+%line 2180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm0
+; G = mem256[g + 0]
+%line 2181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F0 & G
+%line 2182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpand ymm0, ymm2, ymm0
+; A = A ^ S12
+%line 2183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; mem256[h + 0] = A
+%line 2184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+	vmovdqu [rdi], ymm0
+; h = h + 32
+%line 2185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 1941+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rsi, 32
 ; g = g + 32
-%line 1942+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rdx, 32
 ; i = i - 1
-%line 1943+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 1944+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 1945+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 1946+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 3456]
+	mov rsp, [rsp + 352]
 	ret
 .end:
 
@@ -6767,120 +7169,120 @@ global qhasm_kernel_mceliece_gf12_vec512_sq_amd64_avx2:function (qhasm_kernel_mc
 align 32
 qhasm_kernel_mceliece_gf12_vec512_sq_amd64_avx2:
 ; i = 2
-%line 1952+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
 ; v0 = mem256[f + 0]
-%line 1954+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; v1 = mem256[f + 384]
-%line 1955+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm9, [rsi + 384]
 ; v0 = v0 ^ v1
-%line 1956+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, ymm9
 ; v2 = mem256[f + 64]
-%line 1957+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 ; v3 = mem256[f + 448]
-%line 1958+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsi + 448]
 ; v2 = v2 ^ v3
-%line 1959+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm10
 ; v4 = mem256[f + 128]
-%line 1960+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 ; v5 = mem256[f + 512]
-%line 1961+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 512]
 ; v4 = v4 ^ v5
-%line 1962+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm7
 ; v6 = mem256[f + 704]
-%line 1963+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 704]
 ; v4 = v4 ^ v6
-%line 1964+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm1, ymm0
 ; v7 = mem256[f + 192]
-%line 1965+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 192]
 ; v8 = mem256[f + 576]
-%line 1966+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsi + 576]
 ; v7 = v7 ^ v8
-%line 1967+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm1, ymm2
 ; v9 = mem256[f + 256]
-%line 1968+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 256]
 ; v10 = mem256[f + 640]
-%line 1969+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm3, [rsi + 640]
 ; v9 = v9 ^ v10
-%line 1970+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm1, ymm3
 ; v11 = mem256[f + 320]
-%line 1971+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 320]
 ; v11 = v11 ^ v6
-%line 1972+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 0] = v0
-%line 1973+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi], ymm8
 ; mem256[h + 64] = v6
-%line 1974+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm0
 ; mem256[h + 128] = v2
-%line 1975+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm11
 ; mem256[h + 192] = v1
-%line 1976+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm9
 ; mem256[h + 256] = v4
-%line 1977+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm4
 ; mem256[h + 320] = v3
-%line 1978+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm10
 ; mem256[h + 384] = v7
-%line 1979+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm5
 ; mem256[h + 448] = v5
-%line 1980+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 448], ymm7
 ; mem256[h + 512] = v9
-%line 1981+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 512], ymm6
 ; mem256[h + 576] = v8
-%line 1982+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 576], ymm2
 ; mem256[h + 640] = v11
-%line 1983+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 640], ymm1
 ; mem256[h + 704] = v10
-%line 1984+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 704], ymm3
 ; h = h + 32
-%line 1985+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 1986+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rsi, 32
 ; i = i - 1
-%line 1987+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 1988+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 1989+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 1990+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vzeroupper
 	ret
 .end:
@@ -6895,1318 +7297,1318 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64_avx2:
 	and rsp, -32
 	mov [rsp + 12480], r11
 ; i = 2
-%line 1996+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
 ; v0 = mem256[f + 0]
-%line 1998+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 	vmovdqu [rsp + 0], ymm0
 ; v1 = mem256[f + 384]
-%line 1999+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 384]
 	vmovdqu [rsp + 32], ymm1
 ; v2 = v0 ^ v1
-%line 2000+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm1
 ; v3 = mem256[f + 64]
-%line 2001+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 	vmovdqu [rsp + 64], ymm0
 ; v4 = mem256[f + 448]
-%line 2002+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 448]
 	vmovdqu [rsp + 96], ymm1
 ; v5 = v3 ^ v4
-%line 2003+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm1
 ; v6 = mem256[f + 128]
-%line 2004+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 	vmovdqu [rsp + 128], ymm0
 ; v7 = mem256[f + 512]
-%line 2005+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 512]
 	vmovdqu [rsp + 160], ymm1
 ; v8 = v6 ^ v7
-%line 2006+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v9 = mem256[f + 704]
-%line 2007+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsi + 704]
 	vmovdqu [rsp + 192], ymm5
 ; v8 = v8 ^ v9
-%line 2008+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm5
 ; v10 = mem256[f + 192]
-%line 2009+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 192]
 	vmovdqu [rsp + 224], ymm0
 ; v11 = mem256[f + 576]
-%line 2010+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 576]
 	vmovdqu [rsp + 256], ymm1
 ; v12 = v10 ^ v11
-%line 2011+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm1
 ; v13 = mem256[f + 256]
-%line 2012+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 256]
 	vmovdqu [rsp + 288], ymm0
 ; v14 = mem256[f + 640]
-%line 2013+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 640]
 	vmovdqu [rsp + 320], ymm1
 ; v15 = v13 ^ v14
-%line 2014+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm1
 ; v16 = mem256[f + 320]
-%line 2015+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 320]
 	vmovdqu [rsp + 352], ymm0
 ; v17 = v16 ^ v9
-%line 2016+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm5
 ; v18 = v2 & v0
-%line 2017+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 0]
 	vpand ymm0, ymm4, ymm11
 	vmovdqu [rsp + 384], ymm0
 ; v19 = v2 & v3
-%line 2018+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 64]
 	vpand ymm0, ymm4, ymm10
 ; v20 = v9 & v0
-%line 2019+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm11
 ; v20 = v19 ^ v20
-%line 2020+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 896], ymm0
 ; v19 = v2 & v6
-%line 2021+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 128]
 	vpand ymm5, ymm4, ymm12
 ; v21 = v9 & v3
-%line 2022+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 192]
 	vpand ymm0, ymm8, ymm10
 ; v22 = v5 & v0
-%line 2023+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm11
 ; v21 = v19 ^ v21
-%line 2024+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v22 = v21 ^ v22
-%line 2025+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 928], ymm0
 ; v21 = v9 & v6
-%line 2026+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm12
 ; v19 = v5 & v3
-%line 2027+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm10
 ; v19 = v21 ^ v19
-%line 2028+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9952], ymm0
 ; v21 = v5 & v6
-%line 2029+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm3, ymm12
 ; v23 = v1 & v10
-%line 2030+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 32]
 	vmovdqu ymm14, [rsp + 224]
 	vpand ymm0, ymm5, ymm14
 	vmovdqu [rsp + 9888], ymm0
 ; v24 = v1 & v13
-%line 2031+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 288]
 	vpand ymm0, ymm5, ymm11
 ; v25 = v8 & v10
-%line 2032+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm14
 ; v25 = v24 ^ v25
-%line 2033+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm1
 ; v24 = v1 & v16
-%line 2034+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 352]
 	vpand ymm5, ymm5, ymm13
 ; v26 = v8 & v13
-%line 2035+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm11
 ; v27 = v4 & v10
-%line 2036+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 96]
 	vpand ymm1, ymm8, ymm14
 ; v26 = v24 ^ v26
-%line 2037+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v27 = v26 ^ v27
-%line 2038+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 960], ymm0
 ; v26 = v8 & v16
-%line 2039+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm13
 ; v24 = v4 & v13
-%line 2040+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm11
 ; v24 = v26 ^ v24
-%line 2041+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 992], ymm0
 ; v26 = v4 & v16
-%line 2042+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm13
 	vmovdqu [rsp + 1024], ymm0
 ; v28 = v2 ^ v1
-%line 2043+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, [rsp + 32]
 ; v29 = v9 ^ v8
-%line 2044+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 192]
 	vpxor ymm1, ymm1, ymm2
 ; v30 = v5 ^ v4
-%line 2045+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm8
 ; v31 = v0 ^ v10
-%line 2046+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 0]
 	vpxor ymm11, ymm5, [rsp + 224]
 ; v32 = v3 ^ v13
-%line 2047+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 64]
 	vpxor ymm13, ymm5, [rsp + 288]
 ; v33 = v6 ^ v16
-%line 2048+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 128]
 	vpxor ymm8, ymm5, [rsp + 352]
 ; v34 = v28 & v31
-%line 2049+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm0, ymm11
 	vmovdqu [rsp + 416], ymm5
 ; v35 = v28 & v32
-%line 2050+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm0, ymm13
 	vmovdqu [rsp + 448], ymm5
 ; v36 = v29 & v31
-%line 2051+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm1, ymm11
 	vmovdqu [rsp + 480], ymm15
 ; v36 = v35 ^ v36
-%line 2052+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 	vmovdqu [rsp + 1056], ymm5
 ; v28 = v28 & v33
-%line 2053+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm0, ymm8
 	vmovdqu [rsp + 1088], ymm15
 ; v35 = v29 & v32
-%line 2054+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm13
 ; v31 = v30 & v31
-%line 2055+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm14, ymm11
 ; v35 = v28 ^ v35
-%line 2056+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v31 = v35 ^ v31
-%line 2057+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm11
 ; v29 = v29 & v33
-%line 2058+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm8
 ; v32 = v30 & v32
-%line 2059+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm14, ymm13
 ; v32 = v29 ^ v32
-%line 2060+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
 ; v33 = v30 & v33
-%line 2061+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm8, ymm14, ymm8
 ; v34 = v34 ^ v18
-%line 2062+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 416]
 	vpxor ymm0, ymm0, [rsp + 384]
 ; v34 = v34 ^ v23
-%line 2063+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 9888]
 ; v36 = v36 ^ v20
-%line 2064+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 896]
 ; v36 = v36 ^ v25
-%line 2065+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm12
 ; v31 = v31 ^ v22
-%line 2066+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 928]
 ; v31 = v31 ^ v27
-%line 2067+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 960]
 	vmovdqu [rsp + 1120], ymm0
 ; v32 = v32 ^ v19
-%line 2068+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 9952]
 ; v32 = v32 ^ v24
-%line 2069+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 992]
 ; v33 = v33 ^ v21
-%line 2070+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm10
 ; v33 = v33 ^ v26
-%line 2071+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1024]
 ; v19 = v34 ^ v19
-%line 2072+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 9952]
 	vmovdqu [rsp + 1152], ymm1
 ; v21 = v36 ^ v21
-%line 2073+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm5, ymm10
 	vmovdqu [rsp + 1184], ymm1
 ; v23 = v32 ^ v23
-%line 2074+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 9888]
 	vmovdqu [rsp + 1216], ymm0
 ; v25 = v33 ^ v25
-%line 2075+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm12
 	vmovdqu [rsp + 1248], ymm0
 ; v33 = v12 & v1
-%line 2076+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 32]
 	vpand ymm0, ymm6, ymm5
 	vmovdqu [rsp + 1280], ymm0
 ; v32 = v12 & v4
-%line 2077+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 96]
 	vpand ymm0, ymm6, ymm10
 ; v36 = v7 & v1
-%line 2078+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 160]
 	vpand ymm1, ymm8, ymm5
 ; v36 = v32 ^ v36
-%line 2079+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1312], ymm0
 ; v32 = v12 & v7
-%line 2080+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm8
 ; v34 = v7 & v4
-%line 2081+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm10
 ; v30 = v15 & v1
-%line 2082+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm7, ymm5
 ; v34 = v32 ^ v34
-%line 2083+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v30 = v34 ^ v30
-%line 2084+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm5
 	vmovdqu [rsp + 1344], ymm0
 ; v34 = v7 & v7
-%line 2085+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm8
 ; v32 = v15 & v4
-%line 2086+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm10
 ; v32 = v34 ^ v32
-%line 2087+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2332+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9984], ymm0
 ; v34 = v15 & v7
-%line 2088+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2333+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm8
 	vmovdqu [rsp + 10016], ymm0
 ; v29 = v11 & v11
-%line 2089+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2334+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vmovdqu ymm13, [rsp + 256]
 	vpand ymm8, ymm0, ymm13
 ; v35 = v11 & v14
-%line 2090+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2335+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 320]
 	vpand ymm0, ymm13, ymm10
 ; v28 = v17 & v11
-%line 2091+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2336+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm13
 ; v28 = v35 ^ v28
-%line 2092+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm1
 ; v35 = v11 & v9
-%line 2093+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 192]
 	vpand ymm5, ymm13, ymm12
 ; v37 = v17 & v14
-%line 2094+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm10
 ; v38 = v14 & v11
-%line 2095+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm13
 ; v37 = v35 ^ v37
-%line 2096+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v38 = v37 ^ v38
-%line 2097+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1376], ymm0
 ; v37 = v17 & v9
-%line 2098+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm12
 ; v35 = v14 & v14
-%line 2099+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm10
 ; v35 = v37 ^ v35
-%line 2100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1408], ymm0
 ; v37 = v14 & v9
-%line 2101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm12
 	vmovdqu [rsp + 1440], ymm0
 ; v39 = v12 ^ v11
-%line 2102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm6, [rsp + 256]
 ; v40 = v7 ^ v17
-%line 2103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm13, ymm0, ymm9
 ; v41 = v15 ^ v14
-%line 2104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm7, [rsp + 320]
 ; v42 = v1 ^ v11
-%line 2105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vpxor ymm12, ymm1, [rsp + 256]
 ; v43 = v4 ^ v14
-%line 2106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vpxor ymm1, ymm1, [rsp + 320]
 ; v44 = v7 ^ v9
-%line 2107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 192]
 ; v45 = v39 & v42
-%line 2108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm15, ymm12
 	vmovdqu [rsp + 512], ymm0
 ; v46 = v39 & v43
-%line 2109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm15, ymm1
 	vmovdqu [rsp + 544], ymm0
 ; v47 = v40 & v42
-%line 2110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm13, ymm12
 	vmovdqu [rsp + 576], ymm5
 ; v47 = v46 ^ v47
-%line 2111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm5
 	vmovdqu [rsp + 1472], ymm5
 ; v39 = v39 & v44
-%line 2112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm15, ymm10
 	vmovdqu [rsp + 1504], ymm15
 ; v46 = v40 & v43
-%line 2113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm13, ymm1
 ; v42 = v41 & v42
-%line 2114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm14, ymm12
 ; v46 = v39 ^ v46
-%line 2115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v42 = v46 ^ v42
-%line 2116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm12
 ; v40 = v40 & v44
-%line 2117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm13, ymm10
 ; v43 = v41 & v43
-%line 2118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm14, ymm1
 ; v43 = v40 ^ v43
-%line 2119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm1
 ; v44 = v41 & v44
-%line 2120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm14, ymm10
 ; v45 = v45 ^ v33
-%line 2121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 512]
 	vpxor ymm0, ymm0, [rsp + 1280]
 ; v45 = v45 ^ v29
-%line 2122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm8
 ; v47 = v47 ^ v36
-%line 2123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 1312]
 ; v47 = v47 ^ v28
-%line 2124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm11
 ; v42 = v42 ^ v30
-%line 2125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 1344]
 ; v42 = v42 ^ v38
-%line 2126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1376]
 	vmovdqu [rsp + 1536], ymm0
 ; v43 = v43 ^ v32
-%line 2127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 9984]
 ; v43 = v43 ^ v35
-%line 2128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1408]
 ; v44 = v44 ^ v34
-%line 2129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 10016]
 ; v44 = v44 ^ v37
-%line 2130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 1440]
 ; v32 = v45 ^ v32
-%line 2131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 9984]
 	vmovdqu [rsp + 1568], ymm1
 ; v34 = v47 ^ v34
-%line 2132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm5, [rsp + 10016]
 	vmovdqu [rsp + 1600], ymm1
 ; v29 = v43 ^ v29
-%line 2133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 1632], ymm0
 ; v28 = v44 ^ v28
-%line 2134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 	vmovdqu [rsp + 1664], ymm0
 ; v12 = v2 ^ v12
-%line 2135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm4, ymm6
 ; v2 = v9 ^ v7
-%line 2136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpxor ymm5, ymm0, [rsp + 160]
 ; v15 = v5 ^ v15
-%line 2137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm3, ymm7
 ; v5 = v1 ^ v11
-%line 2138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vpxor ymm8, ymm1, [rsp + 256]
 ; v17 = v8 ^ v17
-%line 2139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, ymm9
 ; v8 = v4 ^ v14
-%line 2140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 96]
 	vpxor ymm3, ymm2, [rsp + 320]
 ; v44 = v0 ^ v1
-%line 2141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 0]
 	vpxor ymm13, ymm4, ymm1
 ; v43 = v3 ^ v4
-%line 2142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 64]
 	vpxor ymm12, ymm1, ymm2
 ; v47 = v6 ^ v7
-%line 2143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vpxor ymm11, ymm1, [rsp + 160]
 ; v45 = v10 ^ v11
-%line 2144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 224]
 	vpxor ymm10, ymm1, [rsp + 256]
 ; v41 = v13 ^ v14
-%line 2145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 288]
 	vpxor ymm4, ymm1, [rsp + 320]
 ; v40 = v16 ^ v9
-%line 2146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpxor ymm2, ymm1, ymm0
 ; v46 = v12 & v44
-%line 2147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm13
 	vmovdqu [rsp + 1696], ymm0
 ; v39 = v12 & v43
-%line 2148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm6, ymm12
 ; v48 = v2 & v44
-%line 2149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm13
 ; v48 = v39 ^ v48
-%line 2150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 	vmovdqu [rsp + 1728], ymm0
 ; v39 = v12 & v47
-%line 2151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm6, ymm11
 ; v49 = v2 & v43
-%line 2152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm12
 ; v50 = v15 & v44
-%line 2153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm13
 ; v49 = v39 ^ v49
-%line 2154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v50 = v49 ^ v50
-%line 2155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1760], ymm0
 ; v49 = v2 & v47
-%line 2156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm11
 ; v39 = v15 & v43
-%line 2157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm12
 ; v39 = v49 ^ v39
-%line 2158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1792], ymm0
 ; v49 = v15 & v47
-%line 2159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm11
 	vmovdqu [rsp + 1824], ymm0
 ; v51 = v5 & v45
-%line 2160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm10
 	vmovdqu [rsp + 608], ymm0
 ; v52 = v5 & v41
-%line 2161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm4
 ; v53 = v17 & v45
-%line 2162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm10
 ; v53 = v52 ^ v53
-%line 2163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v52 = v5 & v40
-%line 2164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm2
 ; v54 = v17 & v41
-%line 2165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm4
 ; v55 = v8 & v45
-%line 2166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm3, ymm10
 ; v54 = v52 ^ v54
-%line 2167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v55 = v54 ^ v55
-%line 2168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm15
 ; v54 = v17 & v40
-%line 2169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm2
 ; v52 = v8 & v41
-%line 2170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm4
 ; v52 = v54 ^ v52
-%line 2171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v54 = v8 & v40
-%line 2172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm2
 ; v5 = v12 ^ v5
-%line 2173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm6, ymm8
 ; v17 = v2 ^ v17
-%line 2174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2419+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm5, ymm9
 ; v8 = v15 ^ v8
-%line 2175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2420+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm3
 ; v45 = v44 ^ v45
-%line 2176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2421+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm13, ymm10
 ; v41 = v43 ^ v41
-%line 2177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2422+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm4
 ; v40 = v47 ^ v40
-%line 2178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2423+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm11, ymm2
 ; v47 = v5 & v45
-%line 2179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm8, ymm10
 ; v43 = v5 & v41
-%line 2180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
 ; v44 = v17 & v45
-%line 2181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm9, ymm10
 ; v44 = v43 ^ v44
-%line 2182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm3
 ; v5 = v5 & v40
-%line 2183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm8, ymm8, ymm6
 ; v43 = v17 & v41
-%line 2184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm9, ymm4
 ; v45 = v8 & v45
-%line 2185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm5, ymm10
 ; v43 = v5 ^ v43
-%line 2186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm2
 ; v45 = v43 ^ v45
-%line 2187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; v17 = v17 & v40
-%line 2188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm9, ymm9, ymm6
 ; v41 = v8 & v41
-%line 2189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm5, ymm4
 ; v41 = v17 ^ v41
-%line 2190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm9, ymm4
 ; v40 = v8 & v40
-%line 2191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm5, ymm6
 ; v47 = v47 ^ v46
-%line 2192+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1696]
 ; v47 = v47 ^ v51
-%line 2193+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 608]
 ; v44 = v44 ^ v48
-%line 2194+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 1728]
 ; v44 = v44 ^ v53
-%line 2195+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v45 = v45 ^ v50
-%line 2196+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 1760]
 ; v45 = v45 ^ v55
-%line 2197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm15
 ; v41 = v41 ^ v39
-%line 2198+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 1792]
 ; v41 = v41 ^ v52
-%line 2199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v40 = v40 ^ v49
-%line 2200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 1824]
 ; v40 = v40 ^ v54
-%line 2201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v39 = v47 ^ v39
-%line 2202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1792]
 ; v49 = v44 ^ v49
-%line 2203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm11, [rsp + 1824]
 ; v51 = v41 ^ v51
-%line 2204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 608]
 ; v53 = v40 ^ v53
-%line 2205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v46 = v46 ^ v18
-%line 2206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 1696]
 	vpxor ymm2, ymm2, [rsp + 384]
 ; v46 = v46 ^ v33
-%line 2207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 1280]
 ; v48 = v48 ^ v20
-%line 2208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 1728]
 	vpxor ymm2, ymm2, [rsp + 896]
 ; v48 = v48 ^ v36
-%line 2209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm2, [rsp + 1312]
 ; v50 = v50 ^ v22
-%line 2210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 1760]
 	vpxor ymm2, ymm2, [rsp + 928]
 ; v50 = v50 ^ v30
-%line 2211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2456+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 1344]
 ; v39 = v39 ^ v19
-%line 2212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2457+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 1152]
 ; v39 = v39 ^ v32
-%line 2213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2458+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 1568]
 ; v49 = v49 ^ v21
-%line 2214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2459+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 1184]
 ; v49 = v49 ^ v34
-%line 2215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2460+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm2, [rsp + 1600]
 ; v45 = v45 ^ v31
-%line 2216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1120]
 ; v45 = v45 ^ v42
-%line 2217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1536]
 ; v51 = v51 ^ v23
-%line 2218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm6, [rsp + 1216]
 ; v51 = v51 ^ v29
-%line 2219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 1632]
 ; v53 = v53 ^ v25
-%line 2220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 1248]
 ; v53 = v53 ^ v28
-%line 2221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 1664]
 ; v55 = v55 ^ v27
-%line 2222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 960]
 ; v55 = v55 ^ v38
-%line 2223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 1376]
 ; v52 = v52 ^ v24
-%line 2224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 992]
 ; v52 = v52 ^ v35
-%line 2225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 1408]
 ; v54 = v54 ^ v26
-%line 2226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1024]
 ; v54 = v54 ^ v37
-%line 2227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 1440]
 ; v23 = v46 ^ v23
-%line 2228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm3, [rsp + 1216]
 ; v25 = v48 ^ v25
-%line 2229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1248]
 ; v27 = v50 ^ v27
-%line 2230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 960]
 ; v24 = v39 ^ v24
-%line 2231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 992]
 ; v26 = v49 ^ v26
-%line 2232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm4, [rsp + 1024]
 ; v33 = v51 ^ v33
-%line 2233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 1280]
 ; v36 = v53 ^ v36
-%line 2234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 1312]
 ; v30 = v55 ^ v30
-%line 2235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm15, [rsp + 1344]
 ; v32 = v52 ^ v32
-%line 2236+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm11, [rsp + 1568]
 ; v34 = v54 ^ v34
-%line 2237+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, [rsp + 1600]
 ; v36 = v36 ^ v37
-%line 2238+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 1440]
 ; v37 = v26 ^ v37
-%line 2239+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 1440]
 ; v33 = v33 ^ v35
-%line 2240+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm1, [rsp + 1408]
 ; v35 = v24 ^ v35
-%line 2241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 1408]
 ; v45 = v45 ^ v38
-%line 2242+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1376]
 ; v38 = v27 ^ v38
-%line 2243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm9, [rsp + 1376]
 ; v37 = v37 ^ v28
-%line 2244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 1664]
 ; v28 = v25 ^ v28
-%line 2245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 1664]
 ; v35 = v35 ^ v29
-%line 2246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 1632]
 ; v29 = v23 ^ v29
-%line 2247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm6, [rsp + 1632]
 ; v38 = v38 ^ v42
-%line 2248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 1536]
 ; v42 = v31 ^ v42
-%line 2249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1120]
 	vpxor ymm1, ymm1, [rsp + 1536]
 ; v28 = v28 ^ v34
-%line 2250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v34 = v21 ^ v34
-%line 2251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1184]
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v29 ^ v32
-%line 2252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm10
 ; v32 = v19 ^ v32
-%line 2253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1152]
 	vpxor ymm10, ymm0, ymm10
 ; v42 = v42 ^ v30
-%line 2254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm4
 	vmovdqu [rsp + 1856], ymm1
 ; v30 = v22 ^ v30
-%line 2255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 928]
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 10048], ymm0
 ; v34 = v34 ^ v36
-%line 2256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm3, ymm11
 	vmovdqu [rsp + 1888], ymm2
 ; v36 = v20 ^ v36
-%line 2257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 896]
 	vpxor ymm11, ymm3, ymm11
 ; v32 = v32 ^ v33
-%line 2258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm10, ymm12
 	vmovdqu [rsp + 10080], ymm3
 ; v33 = v18 ^ v33
-%line 2259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 384]
 	vpxor ymm12, ymm4, ymm12
 ; v18 = v33 ^ v29
-%line 2260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm12, ymm13
 ; v20 = v36 ^ v28
-%line 2261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm11, ymm9
 ; v22 = v30 ^ v38
-%line 2262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 ; v22 = v22 ^ v45
-%line 2263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm5
 ; v19 = v32 ^ v35
-%line 2264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm8
 ; v21 = v34 ^ v37
-%line 2265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; v31 = v42 ^ v45
-%line 2266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm5
 ; v18 = v18 ^ v19
-%line 2267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm14, ymm3
 	vmovdqu [rsp + 1920], ymm1
 ; v23 = v45 ^ v38
-%line 2268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm5, ymm6
 	vmovdqu [rsp + 1952], ymm14
 ; v20 = v20 ^ v21
-%line 2269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm2
 ; v20 = v20 ^ v37
-%line 2270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 1984], ymm0
 ; v25 = v29 ^ v35
-%line 2271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm8
 	vmovdqu [rsp + 2016], ymm0
 ; v22 = v22 ^ v31
-%line 2272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm15
 	vmovdqu [rsp + 2048], ymm0
 ; v27 = v28 ^ v37
-%line 2273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm7
 	vmovdqu [rsp + 2080], ymm0
 ; v24 = v18 & v33
-%line 2274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm12
 	vmovdqu [rsp + 2112], ymm0
 ; v26 = v18 & v36
-%line 2275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm11
 ; v54 = v37 & v33
-%line 2276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm7, ymm12
 ; v54 = v26 ^ v54
-%line 2277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 2144], ymm0
 ; v26 = v18 & v30
-%line 2278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 10048]
 	vpand ymm0, ymm1, ymm4
 ; v52 = v37 & v36
-%line 2279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm7, ymm11
 ; v55 = v23 & v33
-%line 2280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm14, ymm12
 ; v52 = v26 ^ v52
-%line 2281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v55 = v52 ^ v55
-%line 2282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
 	vmovdqu [rsp + 2176], ymm0
 ; v52 = v37 & v30
-%line 2283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm4
 ; v26 = v23 & v36
-%line 2284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 1952]
 	vpand ymm1, ymm10, ymm11
 ; v26 = v52 ^ v26
-%line 2285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2208], ymm0
 ; v52 = v23 & v30
-%line 2286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
 	vmovdqu [rsp + 2240], ymm0
 ; v53 = v19 & v32
-%line 2287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 10080]
 	vpand ymm0, ymm3, ymm10
 	vmovdqu [rsp + 2272], ymm0
 ; v51 = v19 & v34
-%line 2288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 1888]
 	vmovdqu [rsp + 12288], ymm14
 	vpand ymm0, ymm3, ymm14
 ; v49 = v20 & v32
-%line 2289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 1984]
 	vpand ymm1, ymm4, ymm10
 ; v49 = v51 ^ v49
-%line 2290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2304], ymm0
 ; v51 = v19 & v42
-%line 2291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1856]
 	vpand ymm1, ymm3, ymm0
 	vmovdqu [rsp + 12064], ymm1
 	vmovdqu [rsp + 10112], ymm1
 ; v39 = v20 & v34
-%line 2292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm4, ymm14
 	vmovdqu [rsp + 12224], ymm14
 	vmovdqu [rsp + 11488], ymm14
 ; v50 = v38 & v32
-%line 2293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
 ; v39 = v51 ^ v39
-%line 2294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm14
 ; v50 = v39 ^ v50
-%line 2295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 	vmovdqu [rsp + 2336], ymm1
 ; v39 = v20 & v42
-%line 2296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
 ; v51 = v38 & v34
-%line 2297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 12288]
 	vpand ymm10, ymm6, ymm10
 ; v51 = v39 ^ v51
-%line 2298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 	vmovdqu [rsp + 2368], ymm1
 ; v39 = v38 & v42
-%line 2299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm0
 	vmovdqu [rsp + 2400], ymm0
 ; v48 = v18 ^ v19
-%line 2300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1920]
 	vpxor ymm1, ymm0, ymm3
 	vmovdqu [rsp + 2432], ymm1
 ; v46 = v37 ^ v20
-%line 2301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm4
 	vmovdqu [rsp + 12416], ymm0
 	vmovdqu [rsp + 2464], ymm0
 ; v40 = v23 ^ v38
-%line 2302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1952]
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 10784], ymm0
 	vmovdqu [rsp + 2496], ymm0
 ; v41 = v33 ^ v32
-%line 2303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, [rsp + 10080]
 	vmovdqu [rsp + 10144], ymm4
 ; v44 = v36 ^ v34
-%line 2304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm11, [rsp + 1888]
 	vmovdqu [rsp + 12096], ymm14
 	vmovdqu [rsp + 11520], ymm14
 ; v47 = v30 ^ v42
-%line 2305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10048]
 	vpxor ymm10, ymm0, [rsp + 1856]
 	vmovdqu [rsp + 12384], ymm10
 	vmovdqu [rsp + 12128], ymm10
 ; v8 = v48 & v41
-%line 2306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm1, ymm4
 	vmovdqu [rsp + 2528], ymm0
 ; v17 = v48 & v44
-%line 2307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm1, ymm14
 	vmovdqu [rsp + 10816], ymm14
 	vmovdqu [rsp + 2560], ymm14
 ; v43 = v46 & v41
-%line 2308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 12416]
 	vpand ymm4, ymm0, ymm4
 	vmovdqu [rsp + 2592], ymm4
 ; v43 = v17 ^ v43
-%line 2309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, ymm4
 	vmovdqu [rsp + 10848], ymm4
 	vmovdqu [rsp + 2624], ymm4
 ; v48 = v48 & v47
-%line 2310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm1, ymm10
 	vmovdqu [rsp + 12032], ymm4
 	vmovdqu [rsp + 2656], ymm4
 ; v17 = v46 & v44
-%line 2311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 11520]
 	vpand ymm14, ymm0, ymm10
 	vmovdqu [rsp + 2688], ymm14
 ; v41 = v40 & v41
-%line 2312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10784]
 	vmovdqu ymm1, [rsp + 10144]
 	vpand ymm1, ymm0, ymm1
 	vmovdqu [rsp + 2720], ymm1
 ; v17 = v48 ^ v17
-%line 2313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm14
 ; v41 = v17 ^ v41
-%line 2314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 2752], ymm1
 ; v46 = v46 & v47
-%line 2315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2464]
 	vmovdqu ymm0, [rsp + 12128]
 	vpand ymm14, ymm4, ymm0
 ; v44 = v40 & v44
-%line 2316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2496]
 	vpand ymm10, ymm4, ymm10
 ; v44 = v46 ^ v44
-%line 2317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
 	vmovdqu [rsp + 2784], ymm10
 ; v47 = v40 & v47
-%line 2318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm4, ymm0
 ; v8 = v8 ^ v24
-%line 2319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2528]
 	vpxor ymm0, ymm0, [rsp + 2112]
 ; v8 = v8 ^ v53
-%line 2320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2565+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, [rsp + 2272]
 	vmovdqu [rsp + 2816], ymm14
 ; v43 = v43 ^ v54
-%line 2321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2566+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpxor ymm0, ymm0, [rsp + 2144]
 ; v43 = v43 ^ v49
-%line 2322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2567+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 2304]
 ; v41 = v41 ^ v55
-%line 2323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2568+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2176]
 ; v41 = v41 ^ v50
-%line 2324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2569+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2336]
 	vmovdqu [rsp + 2848], ymm1
 ; v44 = v44 ^ v26
-%line 2325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2570+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 2208]
 ; v44 = v44 ^ v51
-%line 2326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2571+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2368]
 ; v47 = v47 ^ v52
-%line 2327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2572+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 2240]
 ; v47 = v47 ^ v39
-%line 2328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2573+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, [rsp + 2400]
 ; v26 = v8 ^ v26
-%line 2329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2574+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, [rsp + 2208]
 	vmovdqu [rsp + 2880], ymm4
 ; v52 = v43 ^ v52
-%line 2330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2575+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 2240]
 	vmovdqu [rsp + 2912], ymm0
 ; v53 = v44 ^ v53
-%line 2331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2576+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 2272]
 	vmovdqu [rsp + 2944], ymm0
 ; v49 = v47 ^ v49
-%line 2332+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2577+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 2304]
 	vmovdqu [rsp + 2976], ymm0
 ; v47 = v25 & v29
-%line 2333+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2578+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2016]
 	vpand ymm0, ymm4, ymm13
 	vmovdqu [rsp + 3008], ymm0
 ; v44 = v25 & v28
-%line 2334+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2579+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
 ; v43 = v21 & v29
-%line 2335+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2580+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm13
 ; v43 = v44 ^ v43
-%line 2336+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2581+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3040], ymm0
 ; v44 = v25 & v38
-%line 2337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2582+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm6
 ; v8 = v21 & v28
-%line 2338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2583+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm9
 ; v40 = v22 & v29
-%line 2339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2584+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 2048]
 	vpand ymm4, ymm10, ymm13
 ; v8 = v44 ^ v8
-%line 2340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2585+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v40 = v8 ^ v40
-%line 2341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2586+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm4
 	vmovdqu [rsp + 3072], ymm0
 ; v8 = v21 & v38
-%line 2342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2587+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
 ; v44 = v22 & v28
-%line 2343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2588+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm9
 ; v44 = v8 ^ v44
-%line 2344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2589+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3104], ymm0
 ; v8 = v22 & v38
-%line 2345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2590+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
 	vmovdqu [rsp + 3136], ymm0
 ; v46 = v35 & v35
-%line 2346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2591+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm8
 	vmovdqu [rsp + 3168], ymm0
 ; v17 = v35 & v37
-%line 2347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2592+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm7
 ; v48 = v27 & v35
-%line 2348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2593+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2080]
 	vpand ymm1, ymm4, ymm8
 ; v48 = v17 ^ v48
-%line 2349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2594+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3200], ymm0
 ; v17 = v35 & v45
-%line 2350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2595+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm5
 ; v5 = v27 & v37
-%line 2351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2596+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm7
 ; v15 = v31 & v35
-%line 2352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2597+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm15, ymm8
 ; v5 = v17 ^ v5
-%line 2353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2598+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v15 = v5 ^ v15
-%line 2354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2599+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
 	vmovdqu [rsp + 3232], ymm0
 ; v5 = v27 & v45
-%line 2355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2600+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm5
 ; v17 = v31 & v37
-%line 2356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2601+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm15, ymm7
 ; v17 = v5 ^ v17
-%line 2357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2602+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3264], ymm0
 ; v5 = v31 & v45
-%line 2358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2603+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm15, ymm5
 	vmovdqu [rsp + 3296], ymm0
 ; v2 = v25 ^ v35
-%line 2359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2604+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2016]
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 11872], ymm0
 ; v12 = v21 ^ v27
-%line 2360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2605+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm4
 	vmovdqu [rsp + 11904], ymm0
 ; v56 = v22 ^ v31
-%line 2361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2606+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2048]
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 10880], ymm0
 	vmovdqu [rsp + 640], ymm0
 ; v57 = v29 ^ v35
-%line 2362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2607+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm13, ymm8
 	vmovdqu [rsp + 672], ymm1
 ; v58 = v28 ^ v37
-%line 2363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2608+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm9, ymm7
 	vmovdqu [rsp + 704], ymm10
 ; v59 = v38 ^ v45
-%line 2364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2609+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm5
 	vmovdqu [rsp + 12320], ymm0
 	vmovdqu [rsp + 11840], ymm0
 	vmovdqu [rsp + 9920], ymm0
 ; v60 = v2 & v57
-%line 2365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2610+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 11872]
 	vmovdqu [rsp + 12448], ymm4
 	vpand ymm0, ymm4, ymm1
 	vmovdqu [rsp + 736], ymm0
 ; v61 = v2 & v58
-%line 2366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2611+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm10
 	vmovdqu [rsp + 12192], ymm0
 	vmovdqu [rsp + 10912], ymm0
 	vmovdqu [rsp + 768], ymm0
 ; v62 = v12 & v57
-%line 2367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2612+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 11904]
 	vmovdqu [rsp + 12256], ymm14
 	vpand ymm4, ymm14, ymm1
@@ -8214,3293 +8616,3293 @@ align 32
 	vmovdqu [rsp + 11648], ymm4
 	vmovdqu [rsp + 800], ymm4
 ; v62 = v61 ^ v62
-%line 2368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2613+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 10944], ymm0
 	vmovdqu [rsp + 3328], ymm0
 ; v2 = v2 & v59
-%line 2369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2614+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 12320]
 	vmovdqu ymm4, [rsp + 12448]
 	vpand ymm4, ymm4, ymm0
 	vmovdqu [rsp + 11680], ymm4
 	vmovdqu [rsp + 3360], ymm4
 ; v61 = v12 & v58
-%line 2370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2615+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm14, ymm10
 	vmovdqu [rsp + 10176], ymm0
 ; v57 = v56 & v57
-%line 2371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2616+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 10880]
 	vpand ymm1, ymm14, ymm1
 	vmovdqu [rsp + 3392], ymm1
 ; v61 = v2 ^ v61
-%line 2372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2617+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
 ; v57 = v61 ^ v57
-%line 2373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2618+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 3424], ymm1
 ; v12 = v12 & v59
-%line 2374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2619+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vmovdqu ymm4, [rsp + 11904]
 	vpand ymm14, ymm4, ymm0
 ; v58 = v56 & v58
-%line 2375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2620+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 640]
 	vpand ymm10, ymm4, ymm10
 ; v58 = v12 ^ v58
-%line 2376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2621+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
 	vmovdqu [rsp + 3456], ymm10
 ; v59 = v56 & v59
-%line 2377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2622+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm4, ymm0
 ; v60 = v60 ^ v47
-%line 2378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2623+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 736]
 	vpxor ymm0, ymm0, [rsp + 3008]
 ; v60 = v60 ^ v46
-%line 2379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2624+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, [rsp + 3168]
 	vmovdqu [rsp + 3488], ymm14
 ; v62 = v62 ^ v43
-%line 2380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2625+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10944]
 	vpxor ymm0, ymm0, [rsp + 3040]
 ; v62 = v62 ^ v48
-%line 2381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2626+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3200]
 ; v57 = v57 ^ v40
-%line 2382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2627+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3072]
 ; v57 = v57 ^ v15
-%line 2383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2628+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3232]
 	vmovdqu [rsp + 3520], ymm1
 ; v58 = v58 ^ v44
-%line 2384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2629+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 3104]
 ; v58 = v58 ^ v17
-%line 2385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2630+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3264]
 ; v59 = v59 ^ v8
-%line 2386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2631+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3136]
 ; v59 = v59 ^ v5
-%line 2387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2632+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, [rsp + 3296]
 ; v44 = v60 ^ v44
-%line 2388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2633+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, [rsp + 3104]
 	vmovdqu [rsp + 3552], ymm4
 ; v8 = v62 ^ v8
-%line 2389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2634+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3136]
 	vmovdqu [rsp + 3584], ymm0
 ; v46 = v58 ^ v46
-%line 2390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2635+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 3168]
 	vmovdqu [rsp + 3616], ymm0
 ; v48 = v59 ^ v48
-%line 2391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2636+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3200]
 	vmovdqu [rsp + 3648], ymm0
 ; v25 = v18 ^ v25
-%line 2392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2637+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1920]
 	vpxor ymm0, ymm0, [rsp + 2016]
 	vmovdqu [rsp + 3680], ymm0
 ; v21 = v37 ^ v21
-%line 2393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2638+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm7, ymm2
 ; v22 = v23 ^ v22
-%line 2394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2639+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1952]
 	vpxor ymm2, ymm1, [rsp + 2048]
 ; v19 = v19 ^ v35
-%line 2395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2640+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm8
 ; v27 = v20 ^ v27
-%line 2396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2641+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1984]
 	vpxor ymm10, ymm1, [rsp + 2080]
 ; v31 = v38 ^ v31
-%line 2397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2642+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm6, ymm15
 ; v29 = v33 ^ v29
-%line 2398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2643+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm12, ymm13
 ; v28 = v36 ^ v28
-%line 2399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2644+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm11, ymm9
 ; v38 = v30 ^ v38
-%line 2400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2645+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10048]
 	vpxor ymm6, ymm1, ymm6
 ; v35 = v32 ^ v35
-%line 2401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2646+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10080]
 	vpxor ymm8, ymm1, ymm8
 ; v37 = v34 ^ v37
-%line 2402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2647+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1888]
 	vpxor ymm7, ymm1, ymm7
 ; v45 = v42 ^ v45
-%line 2403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2648+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1856]
 	vpxor ymm5, ymm1, ymm5
 ; v42 = v25 & v29
-%line 2404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2649+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm0, ymm13
 	vmovdqu [rsp + 3712], ymm0
 ; v34 = v25 & v28
-%line 2405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2650+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 3680]
 	vpand ymm0, ymm11, ymm9
 ; v32 = v21 & v29
-%line 2406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2651+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm13
 ; v32 = v34 ^ v32
-%line 2407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2652+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3744], ymm0
 ; v34 = v25 & v38
-%line 2408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2653+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
 ; v30 = v21 & v28
-%line 2409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2654+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm9
 ; v36 = v22 & v29
-%line 2410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2655+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm2, ymm13
 ; v30 = v34 ^ v30
-%line 2411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2656+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v30 ^ v36
-%line 2412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2657+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm11
 	vmovdqu [rsp + 3776], ymm0
 ; v30 = v21 & v38
-%line 2413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2658+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm6
 ; v34 = v22 & v28
-%line 2414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2659+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm9
 ; v34 = v30 ^ v34
-%line 2415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2660+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3808], ymm0
 ; v30 = v22 & v38
-%line 2416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2661+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
 	vmovdqu [rsp + 3840], ymm0
 ; v33 = v19 & v35
-%line 2417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2662+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm8
 	vmovdqu [rsp + 10208], ymm0
 ; v20 = v19 & v37
-%line 2418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2663+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm7
 ; v23 = v27 & v35
-%line 2419+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2664+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm8
 ; v23 = v20 ^ v23
-%line 2420+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2665+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm1
 ; v20 = v19 & v45
-%line 2421+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2666+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm5
 ; v18 = v27 & v37
-%line 2422+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2667+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm7
 ; v59 = v31 & v35
-%line 2423+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2668+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm15, ymm8
 ; v18 = v20 ^ v18
-%line 2424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2669+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v59 = v18 ^ v59
-%line 2425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2670+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm11
 ; v18 = v27 & v45
-%line 2426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2671+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
 ; v20 = v31 & v37
-%line 2427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2672+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm15, ymm7
 ; v20 = v18 ^ v20
-%line 2428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2673+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v18 = v31 & v45
-%line 2429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2674+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm15, ymm5
 ; v19 = v25 ^ v19
-%line 2430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2675+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3680]
 	vpxor ymm3, ymm0, ymm3
 ; v27 = v21 ^ v27
-%line 2431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2676+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, ymm10
 ; v31 = v22 ^ v31
-%line 2432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2677+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm2, ymm15
 ; v35 = v29 ^ v35
-%line 2433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2678+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm13, ymm8
 ; v37 = v28 ^ v37
-%line 2434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2679+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm9, ymm7
 ; v45 = v38 ^ v45
-%line 2435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2680+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm6, ymm5
 ; v38 = v19 & v35
-%line 2436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2681+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm3, ymm8
 ; v28 = v19 & v37
-%line 2437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2682+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm3, ymm7
 ; v29 = v27 & v35
-%line 2438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2683+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm8
 ; v29 = v28 ^ v29
-%line 2439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2684+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm2
 ; v19 = v19 & v45
-%line 2440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2685+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm3, ymm5
 ; v28 = v27 & v37
-%line 2441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2686+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm7
 ; v35 = v31 & v35
-%line 2442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2687+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm15, ymm8
 ; v28 = v19 ^ v28
-%line 2443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2688+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm0
 ; v35 = v28 ^ v35
-%line 2444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2689+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v27 = v27 & v45
-%line 2445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2690+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm10, ymm5
 ; v37 = v31 & v37
-%line 2446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2691+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm15, ymm7
 ; v37 = v27 ^ v37
-%line 2447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2692+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm10, ymm7
 ; v45 = v31 & v45
-%line 2448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2693+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm15, ymm5
 ; v38 = v38 ^ v42
-%line 2449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2694+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3712]
 ; v38 = v38 ^ v33
-%line 2450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2695+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 10208]
 ; v29 = v29 ^ v32
-%line 2451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2696+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 3744]
 ; v29 = v29 ^ v23
-%line 2452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2697+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm12
 ; v35 = v35 ^ v36
-%line 2453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2698+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3776]
 ; v35 = v35 ^ v59
-%line 2454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2699+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm11
 ; v37 = v37 ^ v34
-%line 2455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2700+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 3808]
 ; v37 = v37 ^ v20
-%line 2456+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2701+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v45 = v45 ^ v30
-%line 2457+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2702+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 3840]
 ; v45 = v45 ^ v18
-%line 2458+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2703+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v34 = v38 ^ v34
-%line 2459+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2704+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3808]
 ; v30 = v29 ^ v30
-%line 2460+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2705+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm6, [rsp + 3840]
 ; v33 = v37 ^ v33
-%line 2461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2706+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 10208]
 ; v23 = v45 ^ v23
-%line 2462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2707+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, ymm12
 ; v42 = v42 ^ v24
-%line 2463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2708+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3712]
 	vpxor ymm0, ymm0, [rsp + 2112]
 ; v42 = v42 ^ v47
-%line 2464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2709+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 3008]
 ; v32 = v32 ^ v54
-%line 2465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2710+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3744]
 	vpxor ymm0, ymm0, [rsp + 2144]
 ; v32 = v32 ^ v43
-%line 2466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2711+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 3040]
 ; v36 = v36 ^ v55
-%line 2467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2712+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3776]
 	vpxor ymm0, ymm0, [rsp + 2176]
 ; v36 = v36 ^ v40
-%line 2468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2713+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3072]
 ; v34 = v34 ^ v26
-%line 2469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2714+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm4, [rsp + 2880]
 ; v34 = v34 ^ v44
-%line 2470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2715+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 3552]
 ; v30 = v30 ^ v52
-%line 2471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2716+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 2912]
 ; v30 = v30 ^ v8
-%line 2472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2717+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 3584]
 ; v35 = v35 ^ v41
-%line 2473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2718+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 2848]
 ; v35 = v35 ^ v57
-%line 2474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2719+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 3520]
 ; v33 = v33 ^ v53
-%line 2475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2720+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm6, [rsp + 2944]
 ; v33 = v33 ^ v46
-%line 2476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2721+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 3616]
 ; v23 = v23 ^ v49
-%line 2477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2722+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 2976]
 ; v23 = v23 ^ v48
-%line 2478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2723+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3648]
 ; v59 = v59 ^ v50
-%line 2479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2724+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 2336]
 ; v59 = v59 ^ v15
-%line 2480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2725+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 3232]
 ; v20 = v20 ^ v51
-%line 2481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2726+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 2368]
 ; v20 = v20 ^ v17
-%line 2482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2727+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 3264]
 ; v18 = v18 ^ v39
-%line 2483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2728+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 2400]
 ; v18 = v18 ^ v5
-%line 2484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2729+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 3296]
 ; v53 = v42 ^ v53
-%line 2485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2730+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 2944]
 ; v49 = v32 ^ v49
-%line 2486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2731+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 2976]
 ; v50 = v36 ^ v50
-%line 2487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2732+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm8, [rsp + 2336]
 ; v51 = v34 ^ v51
-%line 2488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2733+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm4, [rsp + 2368]
 ; v39 = v30 ^ v39
-%line 2489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2734+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm5, [rsp + 2400]
 ; v47 = v33 ^ v47
-%line 2490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2735+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm9, [rsp + 3008]
 ; v43 = v23 ^ v43
-%line 2491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2736+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3040]
 ; v40 = v59 ^ v40
-%line 2492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2737+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 3072]
 ; v44 = v20 ^ v44
-%line 2493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2738+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm14, [rsp + 3552]
 ; v8 = v18 ^ v8
-%line 2494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2739+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm10, [rsp + 3584]
 ; v43 = v43 ^ v5
-%line 2495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2740+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 3296]
 ; v5 = v39 ^ v5
-%line 2496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2741+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 3296]
 ; v47 = v47 ^ v17
-%line 2497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2742+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 3264]
 ; v17 = v51 ^ v17
-%line 2498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2743+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm8, [rsp + 3264]
 ; v35 = v35 ^ v15
-%line 2499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2744+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 3232]
 ; v15 = v50 ^ v15
-%line 2500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2745+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 3232]
 ; v5 = v5 ^ v48
-%line 2501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2746+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3648]
 ; v48 = v49 ^ v48
-%line 2502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2747+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 3648]
 ; v17 = v17 ^ v46
-%line 2503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2748+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm1, [rsp + 3616]
 ; v46 = v53 ^ v46
-%line 2504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2749+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm6, [rsp + 3616]
 ; v15 = v15 ^ v57
-%line 2505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2750+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 3520]
 ; v57 = v41 ^ v57
-%line 2506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2751+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2848]
 	vpxor ymm1, ymm1, [rsp + 3520]
 ; v48 = v48 ^ v8
-%line 2507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2752+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm4
 ; v8 = v52 ^ v8
-%line 2508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2753+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2912]
 	vpxor ymm13, ymm0, ymm4
 ; v46 = v46 ^ v44
-%line 2509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2754+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm9
 ; v44 = v26 ^ v44
-%line 2510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2755+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2880]
 	vpxor ymm12, ymm0, ymm9
 ; v57 = v57 ^ v40
-%line 2511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2756+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm5
 ; v40 = v55 ^ v40
-%line 2512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2757+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2176]
 	vpxor ymm14, ymm0, ymm5
 ; v8 = v8 ^ v43
-%line 2513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2758+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm10
 ; v43 = v54 ^ v43
-%line 2514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2759+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2144]
 	vpxor ymm0, ymm0, ymm10
 ; v44 = v44 ^ v47
-%line 2515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2760+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 ; v47 = v24 ^ v47
-%line 2516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2761+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2112]
 	vpxor ymm1, ymm1, ymm11
 ; v47 = v47 ^ v46
-%line 2517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2762+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm4
 	vmovdqu [rsp + 10240], ymm1
 ; v43 = v43 ^ v48
-%line 2518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2763+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 11552], ymm0
 ; v40 = v40 ^ v15
-%line 2519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2764+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm2
 ; v40 = v40 ^ v35
-%line 2520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2765+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm3
 ; v44 = v44 ^ v17
-%line 2521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2766+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm12, ymm7
 ; v8 = v8 ^ v5
-%line 2522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2767+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm8
 ; v57 = v57 ^ v35
-%line 2523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2768+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm3
 ; v24 = v47 & v0
-%line 2524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2769+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 0]
 	vpand ymm0, ymm1, ymm12
 	vmovdqu [rsp + 3872], ymm0
 ; v54 = v47 & v3
-%line 2525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2770+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 64]
 	vpand ymm0, ymm1, ymm13
 ; v55 = v35 & v0
-%line 2526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2771+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm3, ymm12
 ; v55 = v54 ^ v55
-%line 2527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2772+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3904], ymm0
 ; v54 = v47 & v6
-%line 2528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2773+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vmovdqu ymm0, [rsp + 10240]
 	vpand ymm14, ymm0, ymm1
 ; v26 = v35 & v3
-%line 2529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2774+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm3, ymm13
 ; v52 = v43 & v0
-%line 2530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2775+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11552]
 	vpand ymm12, ymm0, ymm12
 ; v26 = v54 ^ v26
-%line 2531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2776+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v52 = v26 ^ v52
-%line 2532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2777+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 	vmovdqu [rsp + 3936], ymm12
 ; v26 = v35 & v6
-%line 2533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2778+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm3, ymm1
 ; v54 = v43 & v3
-%line 2534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2779+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm13, ymm0, ymm13
 ; v54 = v26 ^ v54
-%line 2535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2780+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
 	vmovdqu [rsp + 3968], ymm12
 ; v26 = v43 & v6
-%line 2536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2781+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4000], ymm0
 ; v41 = v46 & v10
-%line 2537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2782+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm0, ymm4, ymm12
 	vmovdqu [rsp + 4032], ymm0
 ; v53 = v46 & v13
-%line 2538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2783+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 288]
 	vpand ymm0, ymm4, ymm13
 ; v49 = v40 & v10
-%line 2539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2784+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm12
 ; v49 = v53 ^ v49
-%line 2540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2785+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4064], ymm0
 ; v53 = v46 & v16
-%line 2541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2786+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 352]
 	vpand ymm0, ymm4, ymm14
 ; v50 = v40 & v13
-%line 2542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2787+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm13
 ; v51 = v48 & v10
-%line 2543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2788+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm6, ymm12
 ; v50 = v53 ^ v50
-%line 2544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2789+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v51 = v50 ^ v51
-%line 2545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2790+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 4096], ymm0
 ; v50 = v40 & v16
-%line 2546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2791+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
 ; v53 = v48 & v13
-%line 2547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2792+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm6, ymm13
 ; v53 = v50 ^ v53
-%line 2548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2793+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4128], ymm0
 ; v50 = v48 & v16
-%line 2549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2794+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm14
 	vmovdqu [rsp + 4160], ymm0
 ; v39 = v47 ^ v46
-%line 2550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2795+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10240]
 	vpxor ymm12, ymm0, ymm4
 	vmovdqu [rsp + 4192], ymm12
 ; v18 = v35 ^ v40
-%line 2551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2796+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm3, ymm10
 	vmovdqu [rsp + 4224], ymm13
 ; v20 = v43 ^ v48
-%line 2552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2797+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11552]
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 10272], ymm0
 ; v59 = v0 ^ v10
-%line 2553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2798+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm15, ymm0, [rsp + 224]
 	vmovdqu [rsp + 10304], ymm15
 ; v23 = v3 ^ v13
-%line 2554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2799+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm1, ymm0, [rsp + 288]
 ; v33 = v6 ^ v16
-%line 2555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2800+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm14, ymm0, [rsp + 352]
 ; v30 = v39 & v59
-%line 2556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2801+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 4256], ymm0
 ; v34 = v39 & v23
-%line 2557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2802+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 10976], ymm0
 	vmovdqu [rsp + 4288], ymm0
 ; v36 = v18 & v59
-%line 2558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2803+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 4320], ymm15
 ; v36 = v34 ^ v36
-%line 2559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2804+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11008], ymm0
 	vmovdqu [rsp + 4352], ymm0
 ; v39 = v39 & v33
-%line 2560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2805+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11040], ymm0
 	vmovdqu [rsp + 4384], ymm0
 ; v34 = v18 & v23
-%line 2561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2806+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 4416], ymm15
 ; v59 = v20 & v59
-%line 2562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2807+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10272]
 	vmovdqu ymm13, [rsp + 10304]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 4448], ymm13
 ; v34 = v39 ^ v34
-%line 2563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2808+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v59 = v34 ^ v59
-%line 2564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2809+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 4480], ymm13
 ; v18 = v18 & v33
-%line 2565+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2810+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4224]
 	vpand ymm0, ymm0, ymm14
 ; v23 = v20 & v23
-%line 2566+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2811+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v23 = v18 ^ v23
-%line 2567+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2812+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 4512], ymm1
 ; v33 = v20 & v33
-%line 2568+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2813+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v30 = v30 ^ v24
-%line 2569+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2814+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vpxor ymm0, ymm0, [rsp + 3872]
 ; v30 = v30 ^ v41
-%line 2570+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2815+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 4032]
 ; v36 = v36 ^ v55
-%line 2571+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2816+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11008]
 	vpxor ymm0, ymm0, [rsp + 3904]
 ; v36 = v36 ^ v49
-%line 2572+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2817+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 4064]
 ; v59 = v59 ^ v52
-%line 2573+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2818+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 3936]
 ; v59 = v59 ^ v51
-%line 2574+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2819+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4096]
 	vmovdqu [rsp + 4544], ymm0
 ; v23 = v23 ^ v54
-%line 2575+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2820+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 3968]
 ; v23 = v23 ^ v53
-%line 2576+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2821+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 4128]
 ; v33 = v33 ^ v26
-%line 2577+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2822+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4000]
 ; v33 = v33 ^ v50
-%line 2578+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2823+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4160]
 ; v54 = v30 ^ v54
-%line 2579+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2824+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 3968]
 	vmovdqu [rsp + 4576], ymm0
 ; v26 = v36 ^ v26
-%line 2580+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2825+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 4000]
 	vmovdqu [rsp + 4608], ymm0
 ; v41 = v23 ^ v41
-%line 2581+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2826+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 4032]
 	vmovdqu [rsp + 4640], ymm0
 ; v49 = v33 ^ v49
-%line 2582+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2827+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 4064]
 	vmovdqu [rsp + 4672], ymm0
 ; v33 = v44 & v1
-%line 2583+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2828+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 32]
 	vpand ymm0, ymm11, ymm12
 	vmovdqu [rsp + 4704], ymm0
 ; v23 = v44 & v4
-%line 2584+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2829+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 96]
 	vpand ymm0, ymm11, ymm13
 ; v36 = v15 & v1
-%line 2585+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2830+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm12
 ; v36 = v23 ^ v36
-%line 2586+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2831+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4736], ymm0
 ; v23 = v44 & v7
-%line 2587+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2832+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 160]
 	vpand ymm0, ymm11, ymm14
 ; v30 = v15 & v4
-%line 2588+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2833+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm13
 ; v20 = v8 & v1
-%line 2589+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2834+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm5, ymm12
 ; v30 = v23 ^ v30
-%line 2590+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2835+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v20 = v30 ^ v20
-%line 2591+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2836+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 4768], ymm0
 ; v30 = v15 & v7
-%line 2592+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2837+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm14
 ; v23 = v8 & v4
-%line 2593+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2838+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm13
 ; v23 = v30 ^ v23
-%line 2594+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2839+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4800], ymm0
 ; v30 = v8 & v7
-%line 2595+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2840+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm14
 	vmovdqu [rsp + 4832], ymm0
 ; v18 = v17 & v11
-%line 2596+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2841+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 256]
 	vpand ymm0, ymm7, ymm12
 	vmovdqu [rsp + 4864], ymm0
 ; v34 = v17 & v14
-%line 2597+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2842+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
 	vpand ymm0, ymm7, ymm13
 ; v39 = v57 & v11
-%line 2598+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2843+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm12
 ; v39 = v34 ^ v39
-%line 2599+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2844+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4896], ymm0
 ; v34 = v17 & v9
-%line 2600+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2845+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 192]
 	vpand ymm0, ymm7, ymm14
 ; v32 = v57 & v14
-%line 2601+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2846+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm13
 ; v42 = v5 & v11
-%line 2602+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2847+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm8, ymm12
 ; v32 = v34 ^ v32
-%line 2603+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2848+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v42 = v32 ^ v42
-%line 2604+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2849+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 4928], ymm0
 ; v32 = v57 & v9
-%line 2605+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2850+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm14
 ; v34 = v5 & v14
-%line 2606+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2851+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm13
 ; v34 = v32 ^ v34
-%line 2607+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2852+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4960], ymm0
 ; v32 = v5 & v9
-%line 2608+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2853+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm14
 	vmovdqu [rsp + 4992], ymm0
 ; v45 = v44 ^ v17
-%line 2609+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2854+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm7
 	vmovdqu [rsp + 5024], ymm12
 ; v37 = v15 ^ v57
-%line 2610+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2855+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm9
 	vmovdqu [rsp + 5056], ymm13
 ; v29 = v8 ^ v5
-%line 2611+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2856+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm8
 	vmovdqu [rsp + 10336], ymm0
 ; v38 = v1 ^ v11
-%line 2612+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2857+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm15, ymm0, [rsp + 256]
 	vmovdqu [rsp + 10368], ymm15
 ; v31 = v4 ^ v14
-%line 2613+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2858+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
 	vpxor ymm1, ymm0, [rsp + 320]
 ; v27 = v7 ^ v9
-%line 2614+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2859+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm14, ymm0, [rsp + 192]
 ; v28 = v45 & v38
-%line 2615+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2860+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 5088], ymm0
 ; v19 = v45 & v31
-%line 2616+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2861+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 11072], ymm0
 	vmovdqu [rsp + 5120], ymm0
 ; v22 = v37 & v38
-%line 2617+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2862+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 5152], ymm15
 ; v22 = v19 ^ v22
-%line 2618+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2863+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11104], ymm0
 	vmovdqu [rsp + 5184], ymm0
 ; v45 = v45 & v27
-%line 2619+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2864+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11136], ymm0
 	vmovdqu [rsp + 5216], ymm0
 ; v19 = v37 & v31
-%line 2620+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2865+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 5248], ymm15
 ; v38 = v29 & v38
-%line 2621+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2866+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10336]
 	vmovdqu ymm13, [rsp + 10368]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 5280], ymm13
 ; v19 = v45 ^ v19
-%line 2622+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2867+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v38 = v19 ^ v38
-%line 2623+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2868+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 5312], ymm13
 ; v37 = v37 & v27
-%line 2624+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2869+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5056]
 	vpand ymm0, ymm0, ymm14
 ; v31 = v29 & v31
-%line 2625+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2870+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v31 = v37 ^ v31
-%line 2626+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2871+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 5344], ymm1
 ; v27 = v29 & v27
-%line 2627+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2872+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v28 = v28 ^ v33
-%line 2628+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2873+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5088]
 	vpxor ymm0, ymm0, [rsp + 4704]
 ; v28 = v28 ^ v18
-%line 2629+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2874+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 4864]
 ; v22 = v22 ^ v36
-%line 2630+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2875+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11104]
 	vpxor ymm0, ymm0, [rsp + 4736]
 ; v22 = v22 ^ v39
-%line 2631+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2876+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 4896]
 ; v38 = v38 ^ v20
-%line 2632+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2877+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 4768]
 ; v38 = v38 ^ v42
-%line 2633+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2878+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4928]
 	vmovdqu [rsp + 5376], ymm0
 ; v31 = v31 ^ v23
-%line 2634+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2879+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 4800]
 ; v31 = v31 ^ v34
-%line 2635+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2880+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 4960]
 ; v27 = v27 ^ v30
-%line 2636+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2881+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4832]
 ; v27 = v27 ^ v32
-%line 2637+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2882+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 4992]
 ; v23 = v28 ^ v23
-%line 2638+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2883+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 4800]
 	vmovdqu [rsp + 5408], ymm0
 ; v30 = v22 ^ v30
-%line 2639+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2884+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 4832]
 	vmovdqu [rsp + 5440], ymm0
 ; v18 = v31 ^ v18
-%line 2640+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2885+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 4864]
 	vmovdqu [rsp + 5472], ymm0
 ; v39 = v27 ^ v39
-%line 2641+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2886+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 4896]
 	vmovdqu [rsp + 5504], ymm0
 ; v44 = v47 ^ v44
-%line 2642+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2887+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10240]
 	vpxor ymm11, ymm0, ymm11
 ; v15 = v35 ^ v15
-%line 2643+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2888+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm3, ymm2
 ; v8 = v43 ^ v8
-%line 2644+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2889+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11552]
 	vpxor ymm5, ymm0, ymm5
 ; v17 = v46 ^ v17
-%line 2645+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2890+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm4, ymm7
 ; v57 = v40 ^ v57
-%line 2646+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2891+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm10, ymm9
 ; v5 = v48 ^ v5
-%line 2647+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2892+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm6, ymm8
 ; v48 = v0 ^ v1
-%line 2648+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2893+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm13, ymm0, [rsp + 32]
 ; v40 = v3 ^ v4
-%line 2649+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2894+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm10, ymm0, [rsp + 96]
 ; v46 = v6 ^ v7
-%line 2650+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2895+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm6, ymm0, [rsp + 160]
 ; v43 = v10 ^ v11
-%line 2651+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2896+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vpxor ymm4, ymm0, [rsp + 256]
 ; v35 = v13 ^ v14
-%line 2652+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2897+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 288]
 	vpxor ymm2, ymm0, [rsp + 320]
 ; v47 = v16 ^ v9
-%line 2653+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2898+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm3, ymm0, [rsp + 192]
 ; v27 = v44 & v48
-%line 2654+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2899+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
 	vmovdqu [rsp + 5536], ymm0
 ; v31 = v44 & v40
-%line 2655+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2900+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm10
 ; v22 = v15 & v48
-%line 2656+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2901+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm13
 ; v22 = v31 ^ v22
-%line 2657+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2902+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 5568], ymm0
 ; v31 = v44 & v46
-%line 2658+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2903+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
 ; v28 = v15 & v40
-%line 2659+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2904+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm10
 ; v29 = v8 & v48
-%line 2660+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2905+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm5, ymm13
 ; v28 = v31 ^ v28
-%line 2661+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2906+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v29 = v28 ^ v29
-%line 2662+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2907+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm14
 	vmovdqu [rsp + 5600], ymm0
 ; v28 = v15 & v46
-%line 2663+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2908+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
 ; v31 = v8 & v40
-%line 2664+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2909+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm10
 ; v31 = v28 ^ v31
-%line 2665+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2910+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 5632], ymm0
 ; v28 = v8 & v46
-%line 2666+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2911+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm6
 	vmovdqu [rsp + 5664], ymm0
 ; v37 = v17 & v43
-%line 2667+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2912+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm4
 	vmovdqu [rsp + 5696], ymm0
 ; v19 = v17 & v35
-%line 2668+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2913+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
 ; v45 = v57 & v43
-%line 2669+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2914+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm4
 ; v45 = v19 ^ v45
-%line 2670+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2915+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v19 = v17 & v47
-%line 2671+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2916+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm3
 ; v21 = v57 & v35
-%line 2672+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2917+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm2
 ; v25 = v5 & v43
-%line 2673+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2918+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm8, ymm4
 ; v21 = v19 ^ v21
-%line 2674+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2919+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v25 = v21 ^ v25
-%line 2675+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2920+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm15
 ; v21 = v57 & v47
-%line 2676+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2921+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm3
 ; v19 = v5 & v35
-%line 2677+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2922+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm2
 ; v19 = v21 ^ v19
-%line 2678+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2923+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v21 = v5 & v47
-%line 2679+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2924+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 ; v17 = v44 ^ v17
-%line 2680+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2925+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm11, ymm7
 ; v57 = v15 ^ v57
-%line 2681+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2926+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm12, ymm9
 ; v5 = v8 ^ v5
-%line 2682+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2927+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm5, ymm8
 ; v43 = v48 ^ v43
-%line 2683+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2928+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm13, ymm4
 ; v35 = v40 ^ v35
-%line 2684+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2929+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm10, ymm2
 ; v47 = v46 ^ v47
-%line 2685+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2930+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm6, ymm3
 ; v46 = v17 & v43
-%line 2686+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2931+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm6, ymm7, ymm4
 ; v40 = v17 & v35
-%line 2687+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2932+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm7, ymm5
 ; v48 = v57 & v43
-%line 2688+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2933+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm9, ymm4
 ; v48 = v40 ^ v48
-%line 2689+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2934+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm3
 ; v17 = v17 & v47
-%line 2690+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2935+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm7, ymm10
 ; v40 = v57 & v35
-%line 2691+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2936+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm9, ymm5
 ; v43 = v5 & v43
-%line 2692+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2937+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm4
 ; v40 = v17 ^ v40
-%line 2693+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2938+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 ; v43 = v40 ^ v43
-%line 2694+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2939+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; v57 = v57 & v47
-%line 2695+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2940+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
 ; v35 = v5 & v35
-%line 2696+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2941+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm8, ymm5
 ; v35 = v57 ^ v35
-%line 2697+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2942+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm9, ymm5
 ; v47 = v5 & v47
-%line 2698+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2943+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm10
 ; v46 = v46 ^ v27
-%line 2699+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2944+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 5536]
 ; v46 = v46 ^ v37
-%line 2700+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2945+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 5696]
 ; v48 = v48 ^ v22
-%line 2701+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2946+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 5568]
 ; v48 = v48 ^ v45
-%line 2702+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2947+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v43 = v43 ^ v29
-%line 2703+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2948+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 5600]
 ; v43 = v43 ^ v25
-%line 2704+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2949+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm2, ymm15
 ; v35 = v35 ^ v31
-%line 2705+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2950+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 5632]
 ; v35 = v35 ^ v19
-%line 2706+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2951+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v47 = v47 ^ v28
-%line 2707+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2952+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 5664]
 ; v47 = v47 ^ v21
-%line 2708+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2953+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v31 = v46 ^ v31
-%line 2709+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2954+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm6, [rsp + 5632]
 ; v28 = v48 ^ v28
-%line 2710+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2955+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 5664]
 ; v37 = v35 ^ v37
-%line 2711+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2956+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 5696]
 ; v45 = v47 ^ v45
-%line 2712+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2957+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v27 = v27 ^ v24
-%line 2713+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2958+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5536]
 	vpxor ymm2, ymm2, [rsp + 3872]
 ; v27 = v27 ^ v33
-%line 2714+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2959+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 4704]
 ; v22 = v22 ^ v55
-%line 2715+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2960+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5568]
 	vpxor ymm2, ymm2, [rsp + 3904]
 ; v22 = v22 ^ v36
-%line 2716+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2961+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm2, [rsp + 4736]
 ; v29 = v29 ^ v52
-%line 2717+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2962+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5600]
 	vpxor ymm2, ymm2, [rsp + 3936]
 ; v29 = v29 ^ v20
-%line 2718+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2963+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 4768]
 ; v31 = v31 ^ v54
-%line 2719+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2964+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 4576]
 ; v31 = v31 ^ v23
-%line 2720+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2965+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 5408]
 ; v28 = v28 ^ v26
-%line 2721+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2966+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 4608]
 ; v28 = v28 ^ v30
-%line 2722+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2967+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, [rsp + 5440]
 ; v43 = v43 ^ v59
-%line 2723+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2968+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 4544]
 ; v43 = v43 ^ v38
-%line 2724+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2969+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 5376]
 ; v37 = v37 ^ v41
-%line 2725+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2970+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm6, [rsp + 4640]
 ; v37 = v37 ^ v18
-%line 2726+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2971+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 5472]
 ; v45 = v45 ^ v49
-%line 2727+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2972+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 4672]
 ; v45 = v45 ^ v39
-%line 2728+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2973+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 5504]
 ; v25 = v25 ^ v51
-%line 2729+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2974+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 4096]
 ; v25 = v25 ^ v42
-%line 2730+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2975+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 4928]
 ; v19 = v19 ^ v53
-%line 2731+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2976+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 4128]
 ; v19 = v19 ^ v34
-%line 2732+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2977+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 4960]
 ; v21 = v21 ^ v50
-%line 2733+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2978+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4160]
 ; v21 = v21 ^ v32
-%line 2734+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2979+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 4992]
 ; v41 = v27 ^ v41
-%line 2735+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2980+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm3, [rsp + 4640]
 ; v49 = v22 ^ v49
-%line 2736+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2981+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 4672]
 ; v51 = v29 ^ v51
-%line 2737+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2982+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 4096]
 ; v53 = v31 ^ v53
-%line 2738+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2983+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 4128]
 ; v50 = v28 ^ v50
-%line 2739+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2984+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm5, [rsp + 4160]
 ; v33 = v37 ^ v33
-%line 2740+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2985+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 4704]
 ; v36 = v45 ^ v36
-%line 2741+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2986+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 4736]
 ; v20 = v25 ^ v20
-%line 2742+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2987+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm15, [rsp + 4768]
 ; v23 = v19 ^ v23
-%line 2743+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2988+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm11, [rsp + 5408]
 ; v30 = v21 ^ v30
-%line 2744+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2989+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, [rsp + 5440]
 ; v36 = v36 ^ v32
-%line 2745+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2990+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 4992]
 ; v32 = v50 ^ v32
-%line 2746+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2991+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 4992]
 ; v33 = v33 ^ v34
-%line 2747+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2992+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm1, [rsp + 4960]
 ; v34 = v53 ^ v34
-%line 2748+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2993+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 4960]
 ; v43 = v43 ^ v42
-%line 2749+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2994+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 4928]
 ; v42 = v51 ^ v42
-%line 2750+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2995+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm9, [rsp + 4928]
 ; v32 = v32 ^ v39
-%line 2751+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2996+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 5504]
 ; v39 = v49 ^ v39
-%line 2752+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2997+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 5504]
 ; v34 = v34 ^ v18
-%line 2753+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2998+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 5472]
 ; v18 = v41 ^ v18
-%line 2754+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 2999+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm6, [rsp + 5472]
 ; v42 = v42 ^ v38
-%line 2755+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3000+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 5376]
 ; v38 = v59 ^ v38
-%line 2756+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3001+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 4544]
 	vpxor ymm1, ymm1, [rsp + 5376]
 ; v39 = v39 ^ v30
-%line 2757+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3002+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v30 = v26 ^ v30
-%line 2758+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3003+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4608]
 	vpxor ymm14, ymm0, ymm3
 ; v18 = v18 ^ v23
-%line 2759+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3004+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm13, ymm10
 ; v23 = v54 ^ v23
-%line 2760+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3005+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4576]
 	vpxor ymm13, ymm0, ymm10
 ; v38 = v38 ^ v20
-%line 2761+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3006+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm5
 	vmovdqu [rsp + 5728], ymm2
 ; v20 = v52 ^ v20
-%line 2762+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3007+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3936]
 	vpxor ymm15, ymm0, ymm5
 	vmovdqu [rsp + 5760], ymm15
 ; v30 = v30 ^ v36
-%line 2763+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3008+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm11
 	vmovdqu [rsp + 5792], ymm10
 ; v36 = v55 ^ v36
-%line 2764+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3009+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3904]
 	vpxor ymm0, ymm0, ymm11
 	vmovdqu [rsp + 5824], ymm0
 ; v23 = v23 ^ v33
-%line 2765+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3010+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm12
 	vmovdqu [rsp + 5856], ymm13
 ; v33 = v24 ^ v33
-%line 2766+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3011+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 3872]
 	vpxor ymm1, ymm1, ymm12
 	vmovdqu [rsp + 5888], ymm1
 ; v24 = v33 ^ v18
-%line 2767+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3012+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; v55 = v36 ^ v39
-%line 2768+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3013+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm9
 ; v52 = v20 ^ v42
-%line 2769+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3014+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm6
 ; v52 = v52 ^ v43
-%line 2770+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3015+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm4
 ; v54 = v23 ^ v34
-%line 2771+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3016+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm8
 ; v26 = v30 ^ v32
-%line 2772+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3017+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm10, ymm7
 ; v59 = v38 ^ v43
-%line 2773+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3018+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, ymm4
 ; v24 = v24 ^ v54
-%line 2774+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3019+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm14
 ; v41 = v43 ^ v42
-%line 2775+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3020+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm4, ymm6
 ; v55 = v55 ^ v26
-%line 2776+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3021+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm13
 ; v55 = v55 ^ v32
-%line 2777+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3022+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm7
 ; v49 = v18 ^ v34
-%line 2778+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3023+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm8
 	vmovdqu [rsp + 12160], ymm0
 ; v52 = v52 ^ v59
-%line 2779+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3024+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm12
 ; v51 = v39 ^ v32
-%line 2780+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3025+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm9, ymm7
 ; v24 = v24 ^ v49
-%line 2781+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3026+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm0
 	vmovdqu [rsp + 11936], ymm5
 ; v53 = v32 ^ v26
-%line 2782+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3027+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm13
 	vmovdqu [rsp + 10400], ymm2
 ; v41 = v41 ^ v52
-%line 2783+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3028+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm11
 ; v41 = v41 ^ v59
-%line 2784+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3029+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm12
 	vmovdqu [rsp + 5920], ymm1
 ; v54 = v54 ^ v34
-%line 2785+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3030+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm8
 	vmovdqu [rsp + 11584], ymm14
 ; v55 = v55 ^ v51
-%line 2786+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3031+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm10
 ; v50 = v42 ^ v59
-%line 2787+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3032+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm6, ymm12
 ; v24 = v24 ^ v54
-%line 2788+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3033+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 	vmovdqu [rsp + 5952], ymm5
 ; v59 = v59 ^ v52
-%line 2789+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3034+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 	vmovdqu [rsp + 10432], ymm12
 ; v53 = v53 ^ v55
-%line 2790+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3035+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; v53 = v53 ^ v51
-%line 2791+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3036+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm10
 	vmovdqu [rsp + 10464], ymm14
 ; v49 = v49 ^ v34
-%line 2792+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3037+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 12160]
 	vpxor ymm2, ymm2, ymm8
 	vmovdqu [rsp + 10496], ymm2
 ; v41 = v41 ^ v50
-%line 2793+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3038+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm15
 ; v26 = v26 ^ v51
-%line 2794+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3039+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm10
 ; v24 = v24 ^ v49
-%line 2795+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3040+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm2
 	vmovdqu [rsp + 5984], ymm5
 ; v51 = v51 ^ v55
-%line 2796+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3041+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm0
 	vmovdqu [rsp + 6016], ymm10
 ; v59 = v59 ^ v41
-%line 2797+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3042+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm12, ymm1
 ; v59 = v59 ^ v50
-%line 2798+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3043+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 	vmovdqu [rsp + 6048], ymm2
 ; v54 = v54 ^ v34
-%line 2799+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3044+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11584]
 	vpxor ymm2, ymm2, ymm8
 	vmovdqu [rsp + 10528], ymm2
 ; v53 = v53 ^ v26
-%line 2800+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3045+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm13
 	vmovdqu [rsp + 10560], ymm2
 ; v52 = v52 ^ v50
-%line 2801+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3046+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm15
 	vmovdqu [rsp + 6080], ymm2
 ; v21 = v24 & v33
-%line 2802+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3047+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 5888]
 	vpand ymm2, ymm5, ymm14
 	vmovdqu [rsp + 6112], ymm2
 ; v19 = v24 & v36
-%line 2803+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3048+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5824]
 	vpand ymm2, ymm5, ymm12
 ; v25 = v50 & v33
-%line 2804+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3049+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm15, ymm14
 ; v25 = v19 ^ v25
-%line 2805+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3050+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 6144], ymm2
 ; v19 = v24 & v20
-%line 2806+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3051+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 5760]
 	vpand ymm2, ymm5, ymm11
 ; v45 = v50 & v36
-%line 2807+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3052+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm15, ymm12
 ; v37 = v51 & v33
-%line 2808+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3053+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm10, ymm14
 ; v45 = v19 ^ v45
-%line 2809+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3054+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm5
 ; v37 = v45 ^ v37
-%line 2810+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3055+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
 	vmovdqu [rsp + 6176], ymm2
 ; v45 = v50 & v20
-%line 2811+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3056+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm15, ymm11
 ; v19 = v51 & v36
-%line 2812+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3057+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 6016]
 	vpand ymm5, ymm10, ymm12
 ; v19 = v45 ^ v19
-%line 2813+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3058+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 6208], ymm2
 ; v45 = v51 & v20
-%line 2814+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3059+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm11
 	vmovdqu [rsp + 6240], ymm2
 ; v28 = v49 & v23
-%line 2815+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3060+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5856]
 	vmovdqu ymm14, [rsp + 10496]
 	vpand ymm2, ymm14, ymm12
 	vmovdqu [rsp + 6272], ymm2
 ; v31 = v49 & v30
-%line 2816+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3061+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 5792]
 	vpand ymm2, ymm14, ymm11
 ; v29 = v59 & v23
-%line 2817+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3062+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 6048]
 	vpand ymm5, ymm10, ymm12
 ; v29 = v31 ^ v29
-%line 2818+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3063+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 6304], ymm2
 ; v31 = v49 & v38
-%line 2819+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3064+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 5728]
 	vpand ymm2, ymm14, ymm5
 ; v22 = v59 & v30
-%line 2820+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3065+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm11
 ; v27 = v55 & v23
-%line 2821+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3066+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm0, ymm12
 ; v22 = v31 ^ v22
-%line 2822+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3067+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm14
 ; v27 = v22 ^ v27
-%line 2823+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3068+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm12
 	vmovdqu [rsp + 6336], ymm2
 ; v22 = v59 & v38
-%line 2824+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3069+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
 ; v31 = v55 & v30
-%line 2825+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3070+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm0, ymm11
 ; v31 = v22 ^ v31
-%line 2826+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3071+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 6368], ymm2
 ; v22 = v55 & v38
-%line 2827+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3072+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm0, ymm5
 	vmovdqu [rsp + 6400], ymm2
 ; v47 = v24 ^ v49
-%line 2828+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3073+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5984]
 	vpxor ymm11, ymm2, [rsp + 10496]
 	vmovdqu [rsp + 6432], ymm11
 ; v35 = v50 ^ v59
-%line 2829+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3074+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm10
 	vmovdqu [rsp + 6464], ymm10
 ; v48 = v51 ^ v55
-%line 2830+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3075+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6016]
 	vpxor ymm2, ymm2, ymm0
 	vmovdqu [rsp + 11168], ymm2
 	vmovdqu [rsp + 6496], ymm2
 ; v46 = v33 ^ v23
-%line 2831+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3076+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5888]
 	vpxor ymm14, ymm2, [rsp + 5856]
 	vmovdqu [rsp + 11968], ymm14
 ; v5 = v36 ^ v30
-%line 2832+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3077+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5824]
 	vpxor ymm5, ymm2, [rsp + 5792]
 ; v57 = v20 ^ v38
-%line 2833+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3078+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5760]
 	vpxor ymm12, ymm2, [rsp + 5728]
 ; v40 = v47 & v46
-%line 2834+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3079+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm14
 	vmovdqu [rsp + 6528], ymm2
 ; v17 = v47 & v5
-%line 2835+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3080+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm5
 	vmovdqu [rsp + 11200], ymm2
 	vmovdqu [rsp + 6560], ymm2
 ; v8 = v35 & v46
-%line 2836+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3081+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm14
 	vmovdqu [rsp + 11712], ymm14
 	vmovdqu [rsp + 6592], ymm14
 ; v8 = v17 ^ v8
-%line 2837+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3082+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 	vmovdqu [rsp + 11744], ymm2
 	vmovdqu [rsp + 6624], ymm2
 ; v47 = v47 & v57
-%line 2838+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3083+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
 	vmovdqu [rsp + 6656], ymm11
 ; v17 = v35 & v5
-%line 2839+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3084+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm5
 	vmovdqu [rsp + 6688], ymm14
 ; v46 = v48 & v46
-%line 2840+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3085+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11168]
 	vmovdqu ymm10, [rsp + 11968]
 	vpand ymm10, ymm2, ymm10
 	vmovdqu [rsp + 6720], ymm10
 ; v17 = v47 ^ v17
-%line 2841+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3086+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm14
 ; v46 = v17 ^ v46
-%line 2842+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3087+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, ymm10
 	vmovdqu [rsp + 6752], ymm10
 ; v35 = v35 & v57
-%line 2843+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3088+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6464]
 	vpand ymm2, ymm2, ymm12
 ; v5 = v48 & v5
-%line 2844+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3089+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 6496]
 	vpand ymm5, ymm14, ymm5
 ; v5 = v35 ^ v5
-%line 2845+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3090+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm5
 	vmovdqu [rsp + 6784], ymm11
 ; v57 = v48 & v57
-%line 2846+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3091+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm14, ymm12
 ; v40 = v40 ^ v21
-%line 2847+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3092+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6528]
 	vpxor ymm2, ymm2, [rsp + 6112]
 ; v40 = v40 ^ v28
-%line 2848+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3093+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, [rsp + 6272]
 	vmovdqu [rsp + 6816], ymm12
 ; v8 = v8 ^ v25
-%line 2849+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3094+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11744]
 	vpxor ymm2, ymm2, [rsp + 6144]
 ; v8 = v8 ^ v29
-%line 2850+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3095+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, [rsp + 6304]
 ; v46 = v46 ^ v37
-%line 2851+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3096+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 6176]
 ; v46 = v46 ^ v27
-%line 2852+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3097+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 6336]
 	vmovdqu [rsp + 6848], ymm2
 ; v5 = v5 ^ v19
-%line 2853+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3098+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, [rsp + 6208]
 ; v5 = v5 ^ v31
-%line 2854+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3099+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 6368]
 ; v57 = v57 ^ v45
-%line 2855+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 6240]
 ; v57 = v57 ^ v22
-%line 2856+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 6400]
 ; v19 = v40 ^ v19
-%line 2857+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm12, [rsp + 6208]
 	vmovdqu [rsp + 6880], ymm2
 ; v45 = v8 ^ v45
-%line 2858+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 6240]
 	vmovdqu [rsp + 6912], ymm2
 ; v28 = v5 ^ v28
-%line 2859+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 6272]
 	vmovdqu [rsp + 6944], ymm2
 ; v29 = v57 ^ v29
-%line 2860+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 6304]
 	vmovdqu [rsp + 6976], ymm2
 ; v57 = v54 & v18
-%line 2861+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 10528]
 	vpand ymm2, ymm10, ymm3
 	vmovdqu [rsp + 7008], ymm2
 ; v5 = v54 & v39
-%line 2862+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm9
 ; v8 = v41 & v18
-%line 2863+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm1, ymm3
 ; v8 = v5 ^ v8
-%line 2864+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7040], ymm2
 ; v5 = v54 & v42
-%line 2865+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm6
 ; v40 = v41 & v39
-%line 2866+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm1, ymm9
 ; v48 = v53 & v18
-%line 2867+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 10560]
 	vpand ymm10, ymm11, ymm3
 ; v40 = v5 ^ v40
-%line 2868+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm5
 ; v48 = v40 ^ v48
-%line 2869+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
 	vmovdqu [rsp + 7072], ymm2
 ; v40 = v41 & v42
-%line 2870+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm1, ymm6
 ; v5 = v53 & v39
-%line 2871+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm11, ymm9
 ; v5 = v40 ^ v5
-%line 2872+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7104], ymm2
 ; v40 = v53 & v42
-%line 2873+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm6
 	vmovdqu [rsp + 7136], ymm2
 ; v35 = v34 & v34
-%line 2874+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm8
 	vmovdqu [rsp + 7168], ymm2
 ; v17 = v34 & v32
-%line 2875+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm7
 ; v47 = v52 & v34
-%line 2876+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 6080]
 	vpand ymm5, ymm11, ymm8
 ; v47 = v17 ^ v47
-%line 2877+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7200], ymm2
 ; v17 = v34 & v43
-%line 2878+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
 ; v15 = v52 & v32
-%line 2879+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm11, ymm7
 ; v44 = v26 & v34
-%line 2880+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm13, ymm8
 ; v15 = v17 ^ v15
-%line 2881+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, ymm5
 ; v44 = v15 ^ v44
-%line 2882+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, ymm10
 	vmovdqu [rsp + 7232], ymm2
 ; v15 = v52 & v43
-%line 2883+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm4
 ; v17 = v26 & v32
-%line 2884+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm13, ymm7
 ; v17 = v15 ^ v17
-%line 2885+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 	vmovdqu [rsp + 7264], ymm2
 ; v15 = v26 & v43
-%line 2886+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm13, ymm4
 	vmovdqu [rsp + 7296], ymm2
 ; v58 = v54 ^ v34
-%line 2887+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 10528]
 	vpxor ymm10, ymm2, ymm8
 	vmovdqu [rsp + 7328], ymm10
 ; v62 = v41 ^ v52
-%line 2888+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm11
 	vmovdqu [rsp + 7360], ymm11
 ; v60 = v53 ^ v26
-%line 2889+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 10560]
 	vpxor ymm2, ymm2, ymm13
 	vmovdqu [rsp + 11232], ymm2
 	vmovdqu [rsp + 7392], ymm2
 ; v56 = v18 ^ v34
-%line 2890+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm8
 	vmovdqu [rsp + 12000], ymm14
 ; v12 = v39 ^ v32
-%line 2891+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm9, ymm7
 ; v61 = v42 ^ v43
-%line 2892+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm6, ymm4
 ; v2 = v58 & v56
-%line 2893+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm14
 	vmovdqu [rsp + 7424], ymm2
 ; v63 = v58 & v12
-%line 2894+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
 	vmovdqu [rsp + 11264], ymm2
 	vmovdqu [rsp + 832], ymm2
 ; v64 = v62 & v56
-%line 2895+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm11, ymm14
 	vmovdqu [rsp + 11776], ymm14
 	vmovdqu [rsp + 864], ymm14
 ; v64 = v63 ^ v64
-%line 2896+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 	vmovdqu [rsp + 11808], ymm2
 	vmovdqu [rsp + 7456], ymm2
 ; v58 = v58 & v61
-%line 2897+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm10, ymm12
 	vmovdqu [rsp + 7488], ymm14
 ; v63 = v62 & v12
-%line 2898+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm11, ymm5
 	vmovdqu [rsp + 7520], ymm11
 ; v56 = v60 & v56
-%line 2899+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11232]
 	vmovdqu ymm10, [rsp + 12000]
 	vpand ymm10, ymm2, ymm10
 	vmovdqu [rsp + 7552], ymm10
 ; v63 = v58 ^ v63
-%line 2900+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm11
 ; v56 = v63 ^ v56
-%line 2901+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, ymm10
 	vmovdqu [rsp + 7584], ymm10
 ; v62 = v62 & v61
-%line 2902+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7360]
 	vpand ymm2, ymm2, ymm12
 ; v12 = v60 & v12
-%line 2903+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7392]
 	vpand ymm5, ymm14, ymm5
 ; v12 = v62 ^ v12
-%line 2904+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm5
 	vmovdqu [rsp + 7616], ymm11
 ; v61 = v60 & v61
-%line 2905+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm14, ymm12
 ; v2 = v2 ^ v57
-%line 2906+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7424]
 	vpxor ymm2, ymm2, [rsp + 7008]
 ; v2 = v2 ^ v35
-%line 2907+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm2, [rsp + 7168]
 	vmovdqu [rsp + 7648], ymm12
 ; v64 = v64 ^ v8
-%line 2908+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 11808]
 	vpxor ymm2, ymm2, [rsp + 7040]
 ; v64 = v64 ^ v47
-%line 2909+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, [rsp + 7200]
 ; v56 = v56 ^ v48
-%line 2910+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 7072]
 ; v56 = v56 ^ v44
-%line 2911+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 7232]
 	vmovdqu [rsp + 7680], ymm2
 ; v12 = v12 ^ v5
-%line 2912+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm11, [rsp + 7104]
 ; v12 = v12 ^ v17
-%line 2913+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 7264]
 ; v61 = v61 ^ v40
-%line 2914+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 7136]
 ; v61 = v61 ^ v15
-%line 2915+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 7296]
 ; v5 = v2 ^ v5
-%line 2916+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm12, [rsp + 7104]
 	vmovdqu [rsp + 7712], ymm2
 ; v40 = v64 ^ v40
-%line 2917+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 7136]
 	vmovdqu [rsp + 7744], ymm2
 ; v35 = v12 ^ v35
-%line 2918+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm10, [rsp + 7168]
 	vmovdqu [rsp + 7776], ymm2
 ; v47 = v61 ^ v47
-%line 2919+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 7200]
 	vmovdqu [rsp + 7808], ymm2
 ; v54 = v24 ^ v54
-%line 2920+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 5984]
 	vpxor ymm12, ymm2, [rsp + 10528]
 	vmovdqu [rsp + 7840], ymm12
 ; v41 = v50 ^ v41
-%line 2921+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm1
 ; v53 = v51 ^ v53
-%line 2922+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6016]
 	vpxor ymm2, ymm1, [rsp + 10560]
 ; v49 = v49 ^ v34
-%line 2923+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10496]
 	vpxor ymm5, ymm1, ymm8
 ; v52 = v59 ^ v52
-%line 2924+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6048]
 	vpxor ymm11, ymm1, [rsp + 6080]
 ; v26 = v55 ^ v26
-%line 2925+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 ; v18 = v33 ^ v18
-%line 2926+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5888]
 	vpxor ymm3, ymm0, ymm3
 ; v39 = v36 ^ v39
-%line 2927+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5824]
 	vpxor ymm9, ymm0, ymm9
 ; v42 = v20 ^ v42
-%line 2928+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5760]
 	vpxor ymm6, ymm0, ymm6
 ; v34 = v23 ^ v34
-%line 2929+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5856]
 	vpxor ymm8, ymm0, ymm8
 ; v32 = v30 ^ v32
-%line 2930+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5792]
 	vpxor ymm7, ymm0, ymm7
 ; v43 = v38 ^ v43
-%line 2931+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5728]
 	vpxor ymm4, ymm0, ymm4
 ; v38 = v54 & v18
-%line 2932+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
 	vmovdqu [rsp + 7872], ymm0
 ; v30 = v54 & v39
-%line 2933+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 7840]
 	vpand ymm0, ymm12, ymm9
 ; v23 = v41 & v18
-%line 2934+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm3
 ; v23 = v30 ^ v23
-%line 2935+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 7904], ymm0
 ; v30 = v54 & v42
-%line 2936+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
 ; v20 = v41 & v39
-%line 2937+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm9
 ; v36 = v53 & v18
-%line 2938+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm2, ymm3
 ; v20 = v30 ^ v20
-%line 2939+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v20 ^ v36
-%line 2940+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 7936], ymm0
 ; v20 = v41 & v42
-%line 2941+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
 ; v30 = v53 & v39
-%line 2942+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm9
 ; v30 = v20 ^ v30
-%line 2943+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 7968], ymm0
 ; v20 = v53 & v42
-%line 2944+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm6
 	vmovdqu [rsp + 8000], ymm0
 ; v33 = v49 & v34
-%line 2945+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm8
 	vmovdqu [rsp + 10592], ymm0
 ; v55 = v49 & v32
-%line 2946+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
 ; v59 = v52 & v34
-%line 2947+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3192+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm11, ymm8
 ; v59 = v55 ^ v59
-%line 2948+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3193+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v55 = v49 & v43
-%line 2949+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3194+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm4
 ; v51 = v52 & v32
-%line 2950+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3195+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm11, ymm7
 ; v50 = v26 & v34
-%line 2951+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3196+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm13, ymm8
 ; v51 = v55 ^ v51
-%line 2952+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v50 = v51 ^ v50
-%line 2953+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3198+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm1, ymm12
 ; v51 = v52 & v43
-%line 2954+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 ; v55 = v26 & v32
-%line 2955+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm13, ymm7
 ; v55 = v51 ^ v55
-%line 2956+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm1
 ; v51 = v26 & v43
-%line 2957+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm13, ymm4
 ; v49 = v54 ^ v49
-%line 2958+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7840]
 	vpxor ymm5, ymm0, ymm5
 ; v52 = v41 ^ v52
-%line 2959+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm10, ymm11
 ; v26 = v53 ^ v26
-%line 2960+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm13
 ; v34 = v18 ^ v34
-%line 2961+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm3, ymm8
 ; v32 = v39 ^ v32
-%line 2962+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm9, ymm7
 ; v43 = v42 ^ v43
-%line 2963+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm6, ymm4
 ; v42 = v49 & v34
-%line 2964+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm5, ymm8
 ; v39 = v49 & v32
-%line 2965+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
 ; v18 = v52 & v34
-%line 2966+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm11, ymm8
 ; v18 = v39 ^ v18
-%line 2967+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm2
 ; v49 = v49 & v43
-%line 2968+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm5, ymm4
 ; v39 = v52 & v32
-%line 2969+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm7
 ; v34 = v26 & v34
-%line 2970+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm13, ymm8
 ; v39 = v49 ^ v39
-%line 2971+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v34 = v39 ^ v34
-%line 2972+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v52 = v52 & v43
-%line 2973+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm11, ymm11, ymm4
 ; v32 = v26 & v32
-%line 2974+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm13, ymm7
 ; v32 = v52 ^ v32
-%line 2975+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm11, ymm7
 ; v43 = v26 & v43
-%line 2976+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm13, ymm4
 ; v42 = v42 ^ v38
-%line 2977+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 7872]
 ; v42 = v42 ^ v33
-%line 2978+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 10592]
 ; v18 = v18 ^ v23
-%line 2979+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 7904]
 ; v18 = v18 ^ v59
-%line 2980+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v34 = v34 ^ v36
-%line 2981+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 7936]
 ; v34 = v34 ^ v50
-%line 2982+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm12
 ; v32 = v32 ^ v30
-%line 2983+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 7968]
 ; v32 = v32 ^ v55
-%line 2984+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v43 = v43 ^ v20
-%line 2985+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 8000]
 ; v43 = v43 ^ v51
-%line 2986+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v30 = v42 ^ v30
-%line 2987+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 7968]
 ; v20 = v18 ^ v20
-%line 2988+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm6, [rsp + 8000]
 ; v33 = v32 ^ v33
-%line 2989+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 10592]
 ; v59 = v43 ^ v59
-%line 2990+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm2, ymm14
 ; v38 = v38 ^ v21
-%line 2991+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3236+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7872]
 	vpxor ymm0, ymm0, [rsp + 6112]
 ; v38 = v38 ^ v57
-%line 2992+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3237+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 7008]
 ; v23 = v23 ^ v25
-%line 2993+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3238+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7904]
 	vpxor ymm0, ymm0, [rsp + 6144]
 ; v23 = v23 ^ v8
-%line 2994+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3239+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 7040]
 ; v36 = v36 ^ v37
-%line 2995+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3240+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7936]
 	vpxor ymm0, ymm0, [rsp + 6176]
 ; v36 = v36 ^ v48
-%line 2996+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 7072]
 ; v30 = v30 ^ v19
-%line 2997+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3242+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm3, [rsp + 6880]
 ; v30 = v30 ^ v5
-%line 2998+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 7712]
 ; v20 = v20 ^ v45
-%line 2999+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 6912]
 ; v20 = v20 ^ v40
-%line 3000+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 7744]
 ; v34 = v34 ^ v46
-%line 3001+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 6848]
 ; v34 = v34 ^ v56
-%line 3002+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 7680]
 ; v33 = v33 ^ v28
-%line 3003+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm6, [rsp + 6944]
 ; v33 = v33 ^ v35
-%line 3004+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 7776]
 ; v59 = v59 ^ v29
-%line 3005+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 6976]
 ; v59 = v59 ^ v47
-%line 3006+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 7808]
 ; v50 = v50 ^ v27
-%line 3007+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 6336]
 ; v50 = v50 ^ v44
-%line 3008+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 7232]
 ; v55 = v55 ^ v31
-%line 3009+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 6368]
 ; v55 = v55 ^ v17
-%line 3010+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 7264]
 ; v51 = v51 ^ v22
-%line 3011+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 6400]
 ; v51 = v51 ^ v15
-%line 3012+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 7296]
 ; v28 = v38 ^ v28
-%line 3013+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 6944]
 ; v29 = v23 ^ v29
-%line 3014+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 6976]
 ; v27 = v36 ^ v27
-%line 3015+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm8, [rsp + 6336]
 ; v31 = v30 ^ v31
-%line 3016+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm3, [rsp + 6368]
 ; v22 = v20 ^ v22
-%line 3017+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm5, [rsp + 6400]
 ; v57 = v33 ^ v57
-%line 3018+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm9, [rsp + 7008]
 ; v8 = v59 ^ v8
-%line 3019+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 7040]
 ; v48 = v50 ^ v48
-%line 3020+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm12, [rsp + 7072]
 ; v5 = v55 ^ v5
-%line 3021+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm15, [rsp + 7712]
 ; v40 = v51 ^ v40
-%line 3022+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm10, [rsp + 7744]
 ; v8 = v8 ^ v15
-%line 3023+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 7296]
 ; v15 = v22 ^ v15
-%line 3024+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 7296]
 ; v57 = v57 ^ v17
-%line 3025+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 7264]
 ; v17 = v31 ^ v17
-%line 3026+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm8, [rsp + 7264]
 ; v34 = v34 ^ v44
-%line 3027+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 7232]
 ; v44 = v27 ^ v44
-%line 3028+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 7232]
 ; v15 = v15 ^ v47
-%line 3029+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 7808]
 ; v47 = v29 ^ v47
-%line 3030+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm7, [rsp + 7808]
 ; v17 = v17 ^ v35
-%line 3031+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm1, [rsp + 7776]
 ; v35 = v28 ^ v35
-%line 3032+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm6, [rsp + 7776]
 ; v44 = v44 ^ v56
-%line 3033+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 7680]
 ; v56 = v46 ^ v56
-%line 3034+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6848]
 	vpxor ymm1, ymm1, [rsp + 7680]
 ; v47 = v47 ^ v40
-%line 3035+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm3
 ; v40 = v45 ^ v40
-%line 3036+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6912]
 	vpxor ymm13, ymm0, ymm3
 ; v35 = v35 ^ v5
-%line 3037+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, ymm9
 ; v5 = v19 ^ v5
-%line 3038+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6880]
 	vpxor ymm12, ymm0, ymm9
 ; v56 = v56 ^ v48
-%line 3039+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm5
 ; v48 = v37 ^ v48
-%line 3040+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6176]
 	vpxor ymm14, ymm0, ymm5
 ; v40 = v40 ^ v8
-%line 3041+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm10
 ; v8 = v25 ^ v8
-%line 3042+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6144]
 	vpxor ymm0, ymm0, ymm10
 ; v5 = v5 ^ v57
-%line 3043+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm11
 ; v57 = v21 ^ v57
-%line 3044+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 6112]
 	vpxor ymm1, ymm1, ymm11
 ; v57 = v57 ^ v35
-%line 3045+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 	vmovdqu [rsp + 10624], ymm1
 ; v8 = v8 ^ v47
-%line 3046+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 11616], ymm0
 ; v48 = v48 ^ v44
-%line 3047+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm2
 ; v48 = v48 ^ v34
-%line 3048+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm4
 ; v5 = v5 ^ v17
-%line 3049+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm12, ymm7
 ; v40 = v40 ^ v15
-%line 3050+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm8
 ; v56 = v56 ^ v34
-%line 3051+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm4
 ; v21 = v57 & v0
-%line 3052+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 0]
 	vpand ymm0, ymm1, ymm12
 	vmovdqu [rsp + 8032], ymm0
 ; v25 = v57 & v3
-%line 3053+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 64]
 	vpand ymm0, ymm1, ymm13
 ; v37 = v34 & v0
-%line 3054+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm12
 ; v37 = v25 ^ v37
-%line 3055+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8064], ymm0
 ; v25 = v57 & v6
-%line 3056+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vmovdqu ymm0, [rsp + 10624]
 	vpand ymm14, ymm0, ymm1
 ; v19 = v34 & v3
-%line 3057+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm4, ymm13
 ; v45 = v8 & v0
-%line 3058+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11616]
 	vpand ymm12, ymm0, ymm12
 ; v19 = v25 ^ v19
-%line 3059+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v45 = v19 ^ v45
-%line 3060+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 	vmovdqu [rsp + 8096], ymm12
 ; v19 = v34 & v6
-%line 3061+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm4, ymm1
 ; v25 = v8 & v3
-%line 3062+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm13, ymm0, ymm13
 ; v25 = v19 ^ v25
-%line 3063+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
 	vmovdqu [rsp + 8128], ymm12
 ; v19 = v8 & v6
-%line 3064+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8160], ymm0
 ; v46 = v35 & v10
-%line 3065+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm0, ymm3, ymm12
 	vmovdqu [rsp + 8192], ymm0
 ; v28 = v35 & v13
-%line 3066+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 288]
 	vpand ymm0, ymm3, ymm13
 ; v29 = v48 & v10
-%line 3067+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm12
 ; v29 = v28 ^ v29
-%line 3068+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8224], ymm0
 ; v28 = v35 & v16
-%line 3069+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 352]
 	vpand ymm0, ymm3, ymm14
 ; v27 = v48 & v13
-%line 3070+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm13
 ; v31 = v47 & v10
-%line 3071+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm6, ymm12
 ; v27 = v28 ^ v27
-%line 3072+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v31 = v27 ^ v31
-%line 3073+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 8256], ymm0
 ; v27 = v48 & v16
-%line 3074+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
 ; v28 = v47 & v13
-%line 3075+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3320+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm6, ymm13
 ; v28 = v27 ^ v28
-%line 3076+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3321+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8288], ymm0
 ; v27 = v47 & v16
-%line 3077+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3322+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm6, ymm14
 	vmovdqu [rsp + 8320], ymm0
 ; v22 = v57 ^ v35
-%line 3078+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3323+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10624]
 	vpxor ymm12, ymm0, ymm3
 	vmovdqu [rsp + 8352], ymm12
 ; v51 = v34 ^ v48
-%line 3079+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3324+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm4, ymm10
 	vmovdqu [rsp + 8384], ymm13
 ; v55 = v8 ^ v47
-%line 3080+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3325+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11616]
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 10656], ymm0
 ; v50 = v0 ^ v10
-%line 3081+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3326+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm15, ymm0, [rsp + 224]
 	vmovdqu [rsp + 10688], ymm15
 ; v59 = v3 ^ v13
-%line 3082+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3327+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm1, ymm0, [rsp + 288]
 ; v33 = v6 ^ v16
-%line 3083+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3328+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm14, ymm0, [rsp + 352]
 ; v20 = v22 & v50
-%line 3084+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3329+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 8416], ymm0
 ; v30 = v22 & v59
-%line 3085+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3330+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 11296], ymm0
 	vmovdqu [rsp + 8448], ymm0
 ; v36 = v51 & v50
-%line 3086+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3331+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 8480], ymm15
 ; v36 = v30 ^ v36
-%line 3087+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3332+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11328], ymm0
 	vmovdqu [rsp + 8512], ymm0
 ; v22 = v22 & v33
-%line 3088+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3333+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11360], ymm0
 	vmovdqu [rsp + 8544], ymm0
 ; v30 = v51 & v59
-%line 3089+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3334+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 8576], ymm15
 ; v50 = v55 & v50
-%line 3090+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3335+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10656]
 	vmovdqu ymm13, [rsp + 10688]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 8608], ymm13
 ; v30 = v22 ^ v30
-%line 3091+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3336+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v50 = v30 ^ v50
-%line 3092+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3337+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 8640], ymm13
 ; v51 = v51 & v33
-%line 3093+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3338+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8384]
 	vpand ymm0, ymm0, ymm14
 ; v59 = v55 & v59
-%line 3094+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3339+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v59 = v51 ^ v59
-%line 3095+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3340+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 8672], ymm1
 ; v33 = v55 & v33
-%line 3096+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3341+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v20 = v20 ^ v21
-%line 3097+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3342+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8416]
 	vpxor ymm0, ymm0, [rsp + 8032]
 ; v20 = v20 ^ v46
-%line 3098+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3343+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 8192]
 ; v36 = v36 ^ v37
-%line 3099+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3344+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11328]
 	vpxor ymm0, ymm0, [rsp + 8064]
 ; v36 = v36 ^ v29
-%line 3100+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3345+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 8224]
 ; v50 = v50 ^ v45
-%line 3101+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3346+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 8096]
 ; v50 = v50 ^ v31
-%line 3102+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3347+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 8256]
 	vmovdqu [rsp + 8704], ymm0
 ; v59 = v59 ^ v25
-%line 3103+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3348+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 8128]
 ; v59 = v59 ^ v28
-%line 3104+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3349+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 8288]
 ; v33 = v33 ^ v19
-%line 3105+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3350+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 8160]
 ; v33 = v33 ^ v27
-%line 3106+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3351+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 8320]
 ; v25 = v20 ^ v25
-%line 3107+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3352+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 8128]
 	vmovdqu [rsp + 8736], ymm0
 ; v19 = v36 ^ v19
-%line 3108+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3353+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 8160]
 	vmovdqu [rsp + 8768], ymm0
 ; v46 = v59 ^ v46
-%line 3109+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3354+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 8192]
 	vmovdqu [rsp + 8800], ymm0
 ; v29 = v33 ^ v29
-%line 3110+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3355+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 8224]
 	vmovdqu [rsp + 8832], ymm0
 ; v33 = v5 & v1
-%line 3111+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3356+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 32]
 	vpand ymm0, ymm11, ymm12
 	vmovdqu [rsp + 8864], ymm0
 ; v59 = v5 & v4
-%line 3112+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3357+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 96]
 	vpand ymm0, ymm11, ymm13
 ; v36 = v44 & v1
-%line 3113+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3358+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm12
 ; v36 = v59 ^ v36
-%line 3114+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3359+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8896], ymm0
 ; v59 = v5 & v7
-%line 3115+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3360+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 160]
 	vpand ymm0, ymm11, ymm14
 ; v20 = v44 & v4
-%line 3116+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3361+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm2, ymm13
 ; v55 = v40 & v1
-%line 3117+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3362+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm5, ymm12
 ; v20 = v59 ^ v20
-%line 3118+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3363+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v55 = v20 ^ v55
-%line 3119+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3364+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 8928], ymm0
 ; v20 = v44 & v7
-%line 3120+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3365+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm2, ymm14
 ; v59 = v40 & v4
-%line 3121+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3366+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm13
 ; v59 = v20 ^ v59
-%line 3122+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3367+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 8960], ymm0
 ; v20 = v40 & v7
-%line 3123+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3368+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm14
 	vmovdqu [rsp + 8992], ymm0
 ; v51 = v17 & v11
-%line 3124+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3369+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 256]
 	vpand ymm0, ymm7, ymm12
 	vmovdqu [rsp + 9024], ymm0
 ; v30 = v17 & v14
-%line 3125+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3370+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
 	vpand ymm0, ymm7, ymm13
 ; v22 = v56 & v11
-%line 3126+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3371+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm12
 ; v22 = v30 ^ v22
-%line 3127+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3372+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9056], ymm0
 ; v30 = v17 & v9
-%line 3128+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3373+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 192]
 	vpand ymm0, ymm7, ymm14
 ; v23 = v56 & v14
-%line 3129+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3374+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm9, ymm13
 ; v38 = v15 & v11
-%line 3130+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3375+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm12, ymm8, ymm12
 ; v23 = v30 ^ v23
-%line 3131+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3376+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v38 = v23 ^ v38
-%line 3132+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3377+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm12
 	vmovdqu [rsp + 9088], ymm0
 ; v23 = v56 & v9
-%line 3133+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3378+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm9, ymm14
 ; v30 = v15 & v14
-%line 3134+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3379+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm13
 ; v30 = v23 ^ v30
-%line 3135+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3380+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9120], ymm0
 ; v23 = v15 & v9
-%line 3136+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3381+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm14
 	vmovdqu [rsp + 9152], ymm0
 ; v43 = v5 ^ v17
-%line 3137+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3382+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm7
 	vmovdqu [rsp + 9184], ymm12
 ; v32 = v44 ^ v56
-%line 3138+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3383+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm2, ymm9
 	vmovdqu [rsp + 9216], ymm13
 ; v18 = v40 ^ v15
-%line 3139+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3384+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm8
 	vmovdqu [rsp + 10720], ymm0
 ; v42 = v1 ^ v11
-%line 3140+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3385+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpxor ymm15, ymm0, [rsp + 256]
 	vmovdqu [rsp + 10752], ymm15
 ; v26 = v4 ^ v14
-%line 3141+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3386+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
 	vpxor ymm1, ymm0, [rsp + 320]
 ; v52 = v7 ^ v9
-%line 3142+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3387+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm14, ymm0, [rsp + 192]
 ; v39 = v43 & v42
-%line 3143+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3388+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 	vmovdqu [rsp + 9248], ymm0
 ; v49 = v43 & v26
-%line 3144+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3389+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 11392], ymm0
 	vmovdqu [rsp + 9280], ymm0
 ; v53 = v32 & v42
-%line 3145+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3390+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 	vmovdqu [rsp + 9312], ymm15
 ; v53 = v49 ^ v53
-%line 3146+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3391+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 11424], ymm0
 	vmovdqu [rsp + 9344], ymm0
 ; v43 = v43 & v52
-%line 3147+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3392+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm12, ymm14
 	vmovdqu [rsp + 11456], ymm0
 	vmovdqu [rsp + 9376], ymm0
 ; v49 = v32 & v26
-%line 3148+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3393+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm13, ymm1
 	vmovdqu [rsp + 9408], ymm15
 ; v42 = v18 & v42
-%line 3149+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3394+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 10720]
 	vmovdqu ymm13, [rsp + 10752]
 	vpand ymm13, ymm12, ymm13
 	vmovdqu [rsp + 9440], ymm13
 ; v49 = v43 ^ v49
-%line 3150+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3395+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v42 = v49 ^ v42
-%line 3151+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3396+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 	vmovdqu [rsp + 9472], ymm13
 ; v32 = v32 & v52
-%line 3152+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3397+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9216]
 	vpand ymm0, ymm0, ymm14
 ; v26 = v18 & v26
-%line 3153+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3398+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v26 = v32 ^ v26
-%line 3154+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3399+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 	vmovdqu [rsp + 9504], ymm1
 ; v52 = v18 & v52
-%line 3155+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3400+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm12, ymm14
 ; v39 = v39 ^ v33
-%line 3156+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3401+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9248]
 	vpxor ymm0, ymm0, [rsp + 8864]
 ; v39 = v39 ^ v51
-%line 3157+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3402+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 9024]
 ; v53 = v53 ^ v36
-%line 3158+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3403+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11424]
 	vpxor ymm0, ymm0, [rsp + 8896]
 ; v53 = v53 ^ v22
-%line 3159+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3404+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm0, [rsp + 9056]
 ; v42 = v42 ^ v55
-%line 3160+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3405+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 8928]
 ; v42 = v42 ^ v38
-%line 3161+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3406+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 9088]
 	vmovdqu [rsp + 9536], ymm0
 ; v26 = v26 ^ v59
-%line 3162+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3407+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 8960]
 ; v26 = v26 ^ v30
-%line 3163+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3408+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 9120]
 ; v52 = v52 ^ v20
-%line 3164+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3409+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 8992]
 ; v52 = v52 ^ v23
-%line 3165+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3410+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm14, [rsp + 9152]
 ; v59 = v39 ^ v59
-%line 3166+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3411+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 8960]
 	vmovdqu [rsp + 9568], ymm0
 ; v20 = v53 ^ v20
-%line 3167+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3412+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm15, [rsp + 8992]
 	vmovdqu [rsp + 9600], ymm0
 ; v51 = v26 ^ v51
-%line 3168+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3413+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 9024]
 	vmovdqu [rsp + 9632], ymm0
 ; v22 = v52 ^ v22
-%line 3169+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3414+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 9056]
 	vmovdqu [rsp + 9664], ymm0
 ; v5 = v57 ^ v5
-%line 3170+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3415+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10624]
 	vpxor ymm11, ymm0, ymm11
 ; v44 = v34 ^ v44
-%line 3171+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3416+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm2
 ; v40 = v8 ^ v40
-%line 3172+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3417+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11616]
 	vpxor ymm5, ymm0, ymm5
 ; v17 = v35 ^ v17
-%line 3173+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3418+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm3, ymm7
 ; v56 = v48 ^ v56
-%line 3174+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3419+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm9
 ; v15 = v47 ^ v15
-%line 3175+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3420+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm6, ymm8
 ; v1 = v0 ^ v1
-%line 3176+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3421+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm13, ymm0, [rsp + 32]
 ; v4 = v3 ^ v4
-%line 3177+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3422+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm12, ymm0, [rsp + 96]
 ; v7 = v6 ^ v7
-%line 3178+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3423+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm9, ymm0, [rsp + 160]
 ; v11 = v10 ^ v11
-%line 3179+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3424+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vpxor ymm6, ymm0, [rsp + 256]
 ; v14 = v13 ^ v14
-%line 3180+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3425+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 288]
 	vpxor ymm2, ymm0, [rsp + 320]
 ; v9 = v16 ^ v9
-%line 3181+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3426+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm3, ymm0, [rsp + 192]
 ; v16 = v5 & v1
-%line 3182+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3427+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
 	vmovdqu [rsp + 9696], ymm0
 ; v13 = v5 & v4
-%line 3183+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3428+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm12
 ; v10 = v44 & v1
-%line 3184+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3429+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm13
 ; v10 = v13 ^ v10
-%line 3185+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3430+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9728], ymm0
 ; v13 = v5 & v7
-%line 3186+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3431+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm11, ymm9
 ; v6 = v44 & v4
-%line 3187+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3432+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm4, ymm12
 ; v3 = v40 & v1
-%line 3188+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3433+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm14, ymm5, ymm13
 ; v6 = v13 ^ v6
-%line 3189+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3434+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v3 = v6 ^ v3
-%line 3190+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3435+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm14
 	vmovdqu [rsp + 9760], ymm0
 ; v6 = v44 & v7
-%line 3191+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3436+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
 ; v13 = v40 & v4
-%line 3192+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3437+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm5, ymm12
 ; v13 = v6 ^ v13
-%line 3193+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3438+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 9792], ymm0
 ; v6 = v40 & v7
-%line 3194+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3439+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm5, ymm9
 	vmovdqu [rsp + 9824], ymm0
 ; v0 = v17 & v11
-%line 3195+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3440+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm6
 	vmovdqu [rsp + 9856], ymm0
 ; v47 = v17 & v14
-%line 3196+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3441+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
 ; v48 = v56 & v11
-%line 3197+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3442+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm6
 ; v48 = v47 ^ v48
-%line 3198+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3443+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm1
 ; v47 = v17 & v9
-%line 3199+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3444+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm7, ymm3
 ; v35 = v56 & v14
-%line 3200+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3445+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm10, ymm2
 ; v8 = v15 & v11
-%line 3201+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3446+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm15, ymm8, ymm6
 ; v35 = v47 ^ v35
-%line 3202+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3447+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v8 = v35 ^ v8
-%line 3203+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3448+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm15
 ; v35 = v56 & v9
-%line 3204+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3449+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
 ; v47 = v15 & v14
-%line 3205+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3450+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm1, ymm8, ymm2
 ; v47 = v35 ^ v47
-%line 3206+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3451+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v15 & v9
-%line 3207+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3452+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 ; v17 = v5 ^ v17
-%line 3208+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3453+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm11, ymm7
 ; v56 = v44 ^ v56
-%line 3209+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3454+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm4, ymm10
 ; v15 = v40 ^ v15
-%line 3210+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3455+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm5, ymm8
 ; v11 = v1 ^ v11
-%line 3211+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3456+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm13, ymm6
 ; v14 = v4 ^ v14
-%line 3212+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3457+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm2
 ; v9 = v7 ^ v9
-%line 3213+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3458+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm3
 ; v7 = v17 & v11
-%line 3214+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3459+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm5, ymm7, ymm6
 ; v4 = v17 & v14
-%line 3215+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3460+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm7, ymm4
 ; v1 = v56 & v11
-%line 3216+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3461+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm10, ymm6
 ; v1 = v4 ^ v1
-%line 3217+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3462+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm2, ymm3
 ; v17 = v17 & v9
-%line 3218+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3463+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm7, ymm7, ymm9
 ; v4 = v56 & v14
-%line 3219+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3464+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm2, ymm10, ymm4
 ; v11 = v15 & v11
-%line 3220+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3465+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm6
 ; v4 = v17 ^ v4
-%line 3221+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3466+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 ; v11 = v4 ^ v11
-%line 3222+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3467+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; v56 = v56 & v9
-%line 3223+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3468+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm10, ymm10, ymm9
 ; v14 = v15 & v14
-%line 3224+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3469+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm4, ymm8, ymm4
 ; v14 = v56 ^ v14
-%line 3225+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3470+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm10, ymm4
 ; v9 = v15 & v9
-%line 3226+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3471+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpand ymm3, ymm8, ymm9
 ; v7 = v7 ^ v16
-%line 3227+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3472+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 9696]
 ; v7 = v7 ^ v0
-%line 3228+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3473+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 9856]
 ; v1 = v1 ^ v10
-%line 3229+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3474+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 9728]
 ; v1 = v1 ^ v48
-%line 3230+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3475+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm14
 ; v11 = v11 ^ v3
-%line 3231+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3476+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 9760]
 ; v11 = v11 ^ v8
-%line 3232+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3477+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm2, ymm15
 ; v14 = v14 ^ v13
-%line 3233+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3478+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 9792]
 ; v14 = v14 ^ v47
-%line 3234+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3479+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v9 = v9 ^ v6
-%line 3235+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3480+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 9824]
 ; v9 = v9 ^ v35
-%line 3236+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3481+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm3, ymm0
 ; v13 = v7 ^ v13
-%line 3237+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3482+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm5, [rsp + 9792]
 ; v6 = v1 ^ v6
-%line 3238+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3483+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 9824]
 ; v0 = v14 ^ v0
-%line 3239+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3484+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 9856]
 ; v48 = v9 ^ v48
-%line 3240+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3485+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm3, ymm14
 ; v16 = v16 ^ v21
-%line 3241+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3486+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 9696]
 	vpxor ymm2, ymm2, [rsp + 8032]
 ; v16 = v16 ^ v33
-%line 3242+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3487+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 8864]
 ; v10 = v10 ^ v37
-%line 3243+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3488+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 9728]
 	vpxor ymm2, ymm2, [rsp + 8064]
 ; v10 = v10 ^ v36
-%line 3244+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3489+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm2, [rsp + 8896]
 ; v3 = v3 ^ v45
-%line 3245+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3490+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 9760]
 	vpxor ymm2, ymm2, [rsp + 8096]
 ; v3 = v3 ^ v55
-%line 3246+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3491+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 8928]
 ; v13 = v13 ^ v25
-%line 3247+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3492+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm4, [rsp + 8736]
 ; v13 = v13 ^ v59
-%line 3248+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3493+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm2, [rsp + 9568]
 ; v6 = v6 ^ v19
-%line 3249+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3494+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm5, [rsp + 8768]
 ; v6 = v6 ^ v20
-%line 3250+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3495+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm2, [rsp + 9600]
 ; v11 = v11 ^ v50
-%line 3251+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3496+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 8704]
 ; v11 = v11 ^ v42
-%line 3252+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3497+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 9536]
 ; v0 = v0 ^ v46
-%line 3253+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3498+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 8800]
 ; v0 = v0 ^ v51
-%line 3254+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3499+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm2, [rsp + 9632]
 ; v48 = v48 ^ v29
-%line 3255+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3500+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm14, [rsp + 8832]
 ; v48 = v48 ^ v22
-%line 3256+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3501+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 9664]
 ; v8 = v8 ^ v31
-%line 3257+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3502+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 8256]
 ; v8 = v8 ^ v38
-%line 3258+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3503+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 9088]
 ; v47 = v47 ^ v28
-%line 3259+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3504+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 8288]
 ; v47 = v47 ^ v30
-%line 3260+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3505+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 9120]
 ; v35 = v35 ^ v27
-%line 3261+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3506+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 8320]
 ; v35 = v35 ^ v23
-%line 3262+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3507+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 9152]
 ; v46 = v16 ^ v46
-%line 3263+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3508+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm3, [rsp + 8800]
 ; v29 = v10 ^ v29
-%line 3264+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3509+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 8832]
 ; v31 = v3 ^ v31
-%line 3265+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3510+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 8256]
 ; v28 = v13 ^ v28
-%line 3266+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3511+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm4, [rsp + 8288]
 ; v27 = v6 ^ v27
-%line 3267+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3512+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm14, ymm5, [rsp + 8320]
 ; v33 = v0 ^ v33
-%line 3268+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3513+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 8864]
 ; v36 = v48 ^ v36
-%line 3269+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3514+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 8896]
 ; v55 = v8 ^ v55
-%line 3270+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3515+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm15, [rsp + 8928]
 ; v59 = v47 ^ v59
-%line 3271+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3516+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm11, [rsp + 9568]
 ; v20 = v35 ^ v20
-%line 3272+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3517+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm12, [rsp + 9600]
 ; v36 = v36 ^ v23
-%line 3273+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3518+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 9152]
 ; v23 = v27 ^ v23
-%line 3274+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3519+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm14, [rsp + 9152]
 ; v33 = v33 ^ v30
-%line 3275+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3520+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 9120]
 ; v30 = v28 ^ v30
-%line 3276+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3521+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm13, [rsp + 9120]
 ; v11 = v11 ^ v38
-%line 3277+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3522+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 9088]
 ; v38 = v31 ^ v38
-%line 3278+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3523+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm9, [rsp + 9088]
 ; v23 = v23 ^ v22
-%line 3279+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3524+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm9, ymm0, [rsp + 9664]
 ; v22 = v29 ^ v22
-%line 3280+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3525+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 9664]
 ; v30 = v30 ^ v51
-%line 3281+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3526+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 9632]
 ; v51 = v46 ^ v51
-%line 3282+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3527+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm13, ymm7, [rsp + 9632]
 ; v38 = v38 ^ v42
-%line 3283+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3528+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm7, ymm2, [rsp + 9536]
 ; v42 = v50 ^ v42
-%line 3284+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3529+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 8704]
 	vpxor ymm1, ymm1, [rsp + 9536]
 ; v22 = v22 ^ v20
-%line 3285+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3530+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v20 = v19 ^ v20
-%line 3286+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3531+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8768]
 	vpxor ymm2, ymm0, ymm3
 ; v51 = v51 ^ v59
-%line 3287+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3532+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm3, ymm13, ymm5
 ; v59 = v25 ^ v59
-%line 3288+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3533+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8736]
 	vpxor ymm14, ymm0, ymm5
 ; v42 = v42 ^ v55
-%line 3289+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3534+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm5, ymm1, ymm4
 ; v55 = v45 ^ v55
-%line 3290+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3535+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8096]
 	vpxor ymm13, ymm0, ymm4
 ; v20 = v20 ^ v36
-%line 3291+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3536+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm10
 ; v36 = v37 ^ v36
-%line 3292+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3537+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8064]
 	vpxor ymm0, ymm0, ymm10
 ; v59 = v59 ^ v33
-%line 3293+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3538+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm14, ymm11
 ; v33 = v21 ^ v33
-%line 3294+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3539+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 8032]
 	vpxor ymm1, ymm1, ymm11
 ; v33 = v33 ^ v51
-%line 3295+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3540+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm11, ymm1, ymm3
 ; v36 = v36 ^ v22
-%line 3296+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3541+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm12
 ; v55 = v55 ^ v38
-%line 3297+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3542+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm7
 ; v55 = v55 ^ v11
-%line 3298+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3543+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 ; v59 = v59 ^ v30
-%line 3299+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3544+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm1, ymm4, ymm8
 ; v20 = v20 ^ v23
-%line 3300+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3545+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v42 = v42 ^ v11
-%line 3301+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3546+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm6
 ; mem256[h + 0] = v33
-%line 3302+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3547+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi], ymm11
 ; mem256[h + 64] = v11
-%line 3303+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3548+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm6
 ; mem256[h + 128] = v36
-%line 3304+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3549+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm10
 ; mem256[h + 192] = v51
-%line 3305+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3550+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm3
 ; mem256[h + 256] = v55
-%line 3306+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3551+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm0
 ; mem256[h + 320] = v22
-%line 3307+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3552+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm12
 ; mem256[h + 384] = v59
-%line 3308+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3553+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm1
 ; mem256[h + 448] = v38
-%line 3309+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3554+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 448], ymm7
 ; mem256[h + 512] = v20
-%line 3310+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3555+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 512], ymm2
 ; mem256[h + 576] = v30
-%line 3311+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3556+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 576], ymm8
 ; mem256[h + 640] = v42
-%line 3312+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3557+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 640], ymm4
 ; mem256[h + 704] = v23
-%line 3313+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3558+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vmovdqu [rdi + 704], ymm9
 ; h = h + 32
-%line 3314+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3559+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 3315+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3560+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	add rsi, 32
 ; i = i - 1
-%line 3316+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3561+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 3317+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3562+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 3318+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3563+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 3319+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
+%line 3564+0 specs/mceliece/generated/mceliece_gf12_amd64_avx2.q
 	vzeroupper
 	mov rsp, [rsp + 12480]
 	ret

@@ -9,1419 +9,1490 @@ global qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2:function (qhasm_kernel_m
 align 32
 qhasm_kernel_mceliece_gf13_vec256_mul_amd64_avx2:
 	mov r11, rsp
-	sub rsp, 7200
+	sub rsp, 448
 	and rsp, -32
-	mov [rsp + 7168], r11
-; v0 = mem256[f + 0]
-%line 14+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm3, [rsi]
-; v1 = mem256[g + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm4, [rdx]
-; v2 = v0 & v1
-%line 16+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm4
-	vmovdqu [rsp + 0], ymm0
-; v3 = mem256[g + 32]
+	mov [rsp + 416], r11
+; F0 = mem256[f + 0]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 32]
-; v4 = v0 & v3
+	vmovdqu ymm0, [rsi]
+	vmovdqu [rsp + 384], ymm0
+; F1 = mem256[f + 32]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm6
-; v5 = mem256[f + 32]
+	vmovdqu ymm2, [rsi + 32]
+; F2 = mem256[f + 64]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 32]
-; v6 = v5 & v1
+	vmovdqu ymm3, [rsi + 64]
+; F3 = mem256[f + 96]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm5, ymm4
-; v6 = v4 ^ v6
+	vmovdqu ymm4, [rsi + 96]
+; F4 = mem256[f + 128]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 768], ymm0
-; v4 = mem256[g + 64]
+	vmovdqu ymm5, [rsi + 128]
+; F5 = mem256[f + 160]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 64]
-	vmovdqu [rsp + 3488], ymm9
-; v7 = v0 & v4
+	vmovdqu ymm6, [rsi + 160]
+; F6 = mem256[f + 192]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm9
-; v8 = v5 & v3
+	vmovdqu ymm7, [rsi + 192]
+; F7 = mem256[f + 224]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm5, ymm6
-; v9 = mem256[f + 64]
+	vmovdqu ymm8, [rsi + 224]
+; F8 = mem256[f + 256]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 64]
-; v10 = v9 & v1
+	vmovdqu ymm9, [rsi + 256]
+; F9 = mem256[f + 288]
 %line 26+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm7, ymm4
-; v8 = v7 ^ v8
+	vmovdqu ymm10, [rsi + 288]
+; F10 = mem256[f + 320]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v10 = v8 ^ v10
+	vmovdqu ymm11, [rsi + 320]
+; F11 = mem256[f + 352]
 %line 28+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 800], ymm0
-; v8 = mem256[g + 96]
+	vmovdqu ymm12, [rsi + 352]
+; F12 = mem256[f + 384]
 %line 29+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 96]
-	vmovdqu [rsp + 3520], ymm10
-; v7 = v0 & v8
+	vmovdqu ymm13, [rsi + 384]
+; G = mem256[g + 352]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm8, ymm3, ymm10
-; v11 = v5 & v4
-%line 31+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm9
-; v12 = v9 & v3
-%line 32+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm7, ymm6
-; v13 = mem256[f + 96]
-%line 33+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm9, [rsi + 96]
-; v14 = v13 & v1
-%line 34+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm9, ymm4
-; v11 = v7 ^ v11
-%line 35+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm8, ymm0
-; v12 = v11 ^ v12
-%line 36+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v14 = v12 ^ v14
-%line 37+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 832], ymm0
-; v12 = mem256[g + 128]
-%line 38+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 128]
-	vmovdqu [rsp + 3552], ymm0
-; v11 = v0 & v12
-%line 39+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm8, ymm3, ymm0
-; v7 = v5 & v8
-%line 40+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
-; v15 = v9 & v4
-%line 41+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3488]
-	vpand ymm0, ymm7, ymm0
-; v16 = v13 & v3
-%line 42+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm9, ymm6
-; v17 = mem256[f + 128]
-%line 43+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm11, [rsi + 128]
-; v18 = v17 & v1
-%line 44+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm11, ymm4
-; v7 = v11 ^ v7
-%line 45+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm8, ymm10
-; v15 = v7 ^ v15
-%line 46+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm0
-; v16 = v15 ^ v16
-%line 47+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v18 = v16 ^ v18
-%line 48+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 864], ymm0
-; v16 = mem256[g + 160]
-%line 49+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 160]
-	vmovdqu [rsp + 3584], ymm0
-; v15 = v0 & v16
-%line 50+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm13, ymm3, ymm0
-; v7 = v5 & v12
-%line 51+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3552]
-	vpand ymm0, ymm5, ymm0
-; v11 = v9 & v8
-%line 52+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3520]
-	vpand ymm1, ymm7, ymm1
-; v19 = v13 & v4
-%line 53+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 3488]
-	vpand ymm8, ymm9, ymm2
-	vmovdqu [rsp + 32], ymm8
-; v20 = v17 & v3
-%line 54+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm11, ymm6
-	vmovdqu [rsp + 64], ymm12
-; v21 = mem256[f + 160]
-%line 55+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 160]
-; v22 = v21 & v1
-%line 56+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm10, ymm2, ymm4
-; v7 = v15 ^ v7
-%line 57+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm13, ymm0
-; v11 = v7 ^ v11
-%line 58+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v19 = v11 ^ v19
-%line 59+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm8
-; v20 = v19 ^ v20
-%line 60+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v22 = v20 ^ v22
-%line 61+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-	vmovdqu [rsp + 896], ymm0
-; v20 = mem256[g + 192]
-%line 62+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 192]
-; v19 = v0 & v20
-%line 63+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm8
-	vmovdqu [rsp + 5440], ymm0
-	vmovdqu [rsp + 928], ymm0
-; v11 = v5 & v16
-%line 64+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3584]
-	vpand ymm15, ymm5, ymm0
-	vmovdqu [rsp + 3616], ymm15
-; v7 = v9 & v12
-%line 65+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3552]
-	vpand ymm0, ymm7, ymm0
-	vmovdqu [rsp + 6080], ymm0
-	vmovdqu [rsp + 960], ymm0
-; v15 = v13 & v8
-%line 66+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3520]
-	vpand ymm14, ymm9, ymm0
-	vmovdqu [rsp + 4736], ymm14
-; v23 = v17 & v4
-%line 67+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3488]
-	vpand ymm13, ymm11, ymm0
-	vmovdqu [rsp + 96], ymm13
-; v24 = v21 & v3
-%line 68+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm2, ymm6
-	vmovdqu [rsp + 128], ymm12
-; v25 = mem256[f + 192]
-%line 69+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 192]
-; v26 = v25 & v1
-%line 70+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm10, ymm4
-	vmovdqu [rsp + 160], ymm1
-; v11 = v19 ^ v11
-%line 71+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5440]
-	vpxor ymm0, ymm0, ymm15
-; v7 = v11 ^ v7
-%line 72+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6080]
-; v15 = v7 ^ v15
-%line 73+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v23 = v15 ^ v23
-%line 74+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-; v24 = v23 ^ v24
-%line 75+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v26 = v24 ^ v26
-%line 76+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 992], ymm0
-; v24 = v5 & v20
-%line 77+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm5, ymm8
-	vmovdqu [rsp + 1024], ymm15
-; v23 = v9 & v16
-%line 78+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3584]
-	vpand ymm0, ymm7, ymm0
-; v15 = v13 & v12
-%line 79+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3552]
-	vpand ymm1, ymm9, ymm1
-	vmovdqu [rsp + 1056], ymm1
-; v7 = v17 & v8
-%line 80+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 3520]
-	vpand ymm14, ymm11, ymm12
-	vmovdqu [rsp + 1088], ymm14
-; v11 = v21 & v4
-%line 81+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 3488]
-	vpand ymm13, ymm2, ymm12
-	vmovdqu [rsp + 1120], ymm13
-; v19 = v25 & v3
-%line 82+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm10, ymm6
-; v23 = v24 ^ v23
-%line 83+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
-; v15 = v23 ^ v15
-%line 84+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; v7 = v15 ^ v7
-%line 85+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v11 = v7 ^ v11
-%line 86+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-; v19 = v11 ^ v19
-%line 87+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 1152], ymm0
-; v11 = v9 & v20
-%line 88+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm7, ymm8
-	vmovdqu [rsp + 1184], ymm14
-; v7 = v13 & v16
-%line 89+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3584]
-	vpand ymm1, ymm9, ymm0
-; v15 = v17 & v12
-%line 90+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3552]
-	vpand ymm15, ymm11, ymm0
-	vmovdqu [rsp + 1216], ymm15
-; v23 = v21 & v8
-%line 91+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3520]
-	vpand ymm12, ymm2, ymm0
-	vmovdqu [rsp + 1248], ymm12
-; v24 = v25 & v4
-%line 92+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3488]
-	vpand ymm13, ymm10, ymm0
-; v7 = v11 ^ v7
-%line 93+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm1
-; v15 = v7 ^ v15
-%line 94+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-; v23 = v15 ^ v23
-%line 95+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v24 = v23 ^ v24
-%line 96+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-	vmovdqu [rsp + 1280], ymm0
-; v23 = v13 & v20
-%line 97+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm9, ymm8
-	vmovdqu [rsp + 1312], ymm15
-; v15 = v17 & v16
-%line 98+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 3584]
-	vpand ymm0, ymm11, ymm13
-; v7 = v21 & v12
-%line 99+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3552]
-	vpand ymm14, ymm2, ymm1
-	vmovdqu [rsp + 1344], ymm14
-; v11 = v25 & v8
-%line 100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 3520]
-	vpand ymm12, ymm10, ymm12
-; v15 = v23 ^ v15
-%line 101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
-; v7 = v15 ^ v7
-%line 102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v11 = v7 ^ v11
-%line 103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 1376], ymm0
-; v7 = v17 & v20
-%line 104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm11, ymm8
-	vmovdqu [rsp + 1408], ymm12
-; v15 = v21 & v16
-%line 105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm2, ymm13
-; v23 = v25 & v12
-%line 106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
-; v15 = v7 ^ v15
-%line 107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm0
-; v23 = v15 ^ v23
-%line 108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1440], ymm0
-; v15 = v21 & v20
-%line 109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm2, ymm8
-; v7 = v25 & v16
-%line 110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3584]
-	vpand ymm1, ymm10, ymm1
-; v7 = v15 ^ v7
-%line 111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1472], ymm0
-; v15 = v25 & v20
-%line 112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm10, ymm8
-	vmovdqu [rsp + 1504], ymm0
-; v27 = mem256[f + 224]
-%line 113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 224]
-	vmovdqu [rsp + 192], ymm15
-; v28 = mem256[g + 224]
-%line 114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rdx + 224]
-	vmovdqu [rsp + 224], ymm14
-; v29 = v27 & v28
-%line 115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm15, ymm14
-	vmovdqu [rsp + 256], ymm0
-; v30 = mem256[g + 256]
-%line 116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rdx + 256]
-	vmovdqu [rsp + 288], ymm12
-; v31 = v27 & v30
-%line 117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm15, ymm12
-; v32 = mem256[f + 256]
-%line 118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 256]
-	vmovdqu [rsp + 320], ymm13
-; v33 = v32 & v28
-%line 119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm14
-; v33 = v31 ^ v33
-%line 120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1536], ymm0
-; v31 = mem256[g + 288]
-%line 121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 288]
-	vmovdqu [rsp + 1568], ymm1
-; v34 = v27 & v31
-%line 122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm15, ymm1
-; v35 = v32 & v30
-%line 123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm13, ymm12
-; v36 = mem256[f + 288]
-%line 124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 288]
-	vmovdqu [rsp + 352], ymm0
-; v37 = v36 & v28
-%line 125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm0, ymm14
-	vmovdqu [rsp + 384], ymm14
-; v35 = v34 ^ v35
-%line 126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm15, ymm12
-; v37 = v35 ^ v37
-%line 127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm14
-	vmovdqu [rsp + 1600], ymm12
-; v35 = mem256[g + 320]
-%line 128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rdx + 320]
-	vmovdqu [rsp + 1632], ymm12
-; v34 = v27 & v35
-%line 129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 192]
-	vmovdqu [rsp + 4832], ymm14
-	vpand ymm14, ymm14, ymm12
-	vmovdqu [rsp + 3648], ymm14
-; v38 = v32 & v31
-%line 130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm13, ymm1
-	vmovdqu [rsp + 3456], ymm15
-; v39 = v36 & v30
-%line 131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 288]
-	vmovdqu [rsp + 4864], ymm1
-	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 416], ymm0
-; v40 = mem256[f + 320]
-%line 132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 320]
-	vmovdqu [rsp + 448], ymm13
-; v41 = v40 & v28
-%line 133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 224]
-	vmovdqu [rsp + 4192], ymm1
-	vpand ymm1, ymm13, ymm1
-	vmovdqu [rsp + 480], ymm1
-; v38 = v34 ^ v38
-%line 134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm15
-	vmovdqu [rsp + 3680], ymm14
-; v39 = v38 ^ v39
-%line 135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm0
-; v41 = v39 ^ v41
-%line 136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1664], ymm0
-; v39 = mem256[g + 352]
-%line 137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rdx + 352]
-	vmovdqu [rsp + 3712], ymm0
-; v38 = v27 & v39
-%line 138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4832]
-	vpand ymm0, ymm1, ymm0
-	vmovdqu [rsp + 4896], ymm0
-	vmovdqu [rsp + 1696], ymm0
-; v34 = v32 & v35
-%line 139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 320]
-	vmovdqu [rsp + 4224], ymm0
-	vpand ymm0, ymm0, ymm12
-	vmovdqu [rsp + 3744], ymm0
-; v42 = v36 & v31
-%line 140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 352]
-	vmovdqu [rsp + 5472], ymm12
-	vmovdqu ymm1, [rsp + 1568]
-	vmovdqu [rsp + 4256], ymm1
-	vpand ymm14, ymm12, ymm1
-	vmovdqu [rsp + 512], ymm14
-; v43 = v40 & v30
-%line 141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4864]
-	vpand ymm12, ymm13, ymm1
-	vmovdqu [rsp + 544], ymm12
-; v44 = mem256[f + 352]
-%line 142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 352]
-	vmovdqu [rsp + 576], ymm1
-; v45 = v44 & v28
-%line 143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 4192]
-	vpand ymm13, ymm1, ymm13
-	vmovdqu [rsp + 608], ymm13
-; v34 = v38 ^ v34
-%line 144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 4896]
-	vpxor ymm0, ymm15, ymm0
-; v42 = v34 ^ v42
-%line 145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v43 = v42 ^ v43
-%line 146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v45 = v43 ^ v45
-%line 147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-	vmovdqu [rsp + 1728], ymm0
-; v43 = mem256[g + 384]
-%line 148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 384]
-; v42 = v27 & v43
-%line 149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 192]
-	vpand ymm12, ymm12, ymm0
-	vmovdqu [rsp + 4288], ymm12
-	vmovdqu [rsp + 1760], ymm12
-; v34 = v32 & v39
-%line 150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 4224]
-	vmovdqu ymm13, [rsp + 3712]
-	vpand ymm12, ymm12, ymm13
-	vmovdqu [rsp + 4320], ymm12
-	vmovdqu [rsp + 1792], ymm12
-; v38 = v36 & v35
-%line 151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1632]
-	vmovdqu [rsp + 4384], ymm12
-	vmovdqu ymm13, [rsp + 5472]
-	vpand ymm12, ymm13, ymm12
-	vmovdqu [rsp + 4352], ymm12
-	vmovdqu [rsp + 1824], ymm12
-; v46 = v40 & v31
-%line 152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 448]
-	vmovdqu [rsp + 4416], ymm12
-	vmovdqu ymm13, [rsp + 4256]
-	vpand ymm13, ymm12, ymm13
-	vmovdqu [rsp + 640], ymm13
-; v47 = v44 & v30
-%line 153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 288]
-	vmovdqu [rsp + 4448], ymm12
-	vpand ymm14, ymm1, ymm12
-	vmovdqu [rsp + 672], ymm14
-; v48 = mem256[f + 384]
-%line 154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 384]
-	vmovdqu [rsp + 704], ymm12
-; v49 = v48 & v28
-%line 155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 224]
-	vpand ymm15, ymm12, ymm1
-	vmovdqu [rsp + 736], ymm15
-; v34 = v42 ^ v34
-%line 156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4288]
-	vpxor ymm1, ymm1, [rsp + 4320]
-	vmovdqu [rsp + 1856], ymm1
-; v38 = v34 ^ v38
-%line 157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 4352]
-	vmovdqu [rsp + 1888], ymm1
-; v46 = v38 ^ v46
-%line 158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm13
-	vmovdqu [rsp + 1920], ymm1
-; v47 = v46 ^ v47
-%line 159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-	vmovdqu [rsp + 1952], ymm1
-; v49 = v47 ^ v49
-%line 160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-	vmovdqu [rsp + 1984], ymm1
-; v47 = v32 & v43
-%line 161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 320]
-	vpand ymm1, ymm1, ymm0
-	vmovdqu [rsp + 4480], ymm1
-	vmovdqu [rsp + 2016], ymm1
-; v46 = v36 & v39
-%line 162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 352]
-	vmovdqu ymm1, [rsp + 3712]
-	vpand ymm1, ymm13, ymm1
-	vmovdqu [rsp + 4928], ymm1
-	vmovdqu [rsp + 2048], ymm1
-; v38 = v40 & v35
-%line 163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4416]
-	vmovdqu ymm14, [rsp + 4384]
-	vpand ymm15, ymm1, ymm14
-	vmovdqu [rsp + 2080], ymm15
-; v34 = v44 & v31
-%line 164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 576]
-	vmovdqu [rsp + 4512], ymm1
-	vmovdqu ymm14, [rsp + 1568]
-	vmovdqu [rsp + 4544], ymm14
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 2112], ymm14
-; v42 = v48 & v30
-%line 165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4448]
-	vpand ymm12, ymm12, ymm1
-	vmovdqu [rsp + 2144], ymm12
-; v46 = v47 ^ v46
-%line 166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4480]
-	vpxor ymm1, ymm1, [rsp + 4928]
-	vmovdqu [rsp + 2176], ymm1
-; v38 = v46 ^ v38
-%line 167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-	vmovdqu [rsp + 2208], ymm1
-; v34 = v38 ^ v34
-%line 168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-	vmovdqu [rsp + 2240], ymm1
-; v42 = v34 ^ v42
-%line 169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-	vmovdqu [rsp + 2272], ymm1
-; v34 = v36 & v43
-%line 170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm13, ymm0
-	vmovdqu [rsp + 4576], ymm15
-	vmovdqu [rsp + 2304], ymm15
-; v38 = v40 & v39
-%line 171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 448]
-	vmovdqu [rsp + 5504], ymm12
-	vmovdqu ymm1, [rsp + 3712]
+; B = F12 & G
+%line 31+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 384]
+%line 32+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 384]
+; A = F12 & G
+%line 33+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 34+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
-	vmovdqu [rsp + 4960], ymm1
-	vmovdqu [rsp + 2336], ymm1
-; v46 = v44 & v35
-%line 172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1632]
-	vmovdqu [rsp + 4608], ymm12
-	vmovdqu ymm13, [rsp + 4512]
-	vpand ymm13, ymm13, ymm12
-	vmovdqu [rsp + 2368], ymm13
-; v47 = v48 & v31
-%line 173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 704]
-	vmovdqu ymm14, [rsp + 4544]
-	vpand ymm14, ymm12, ymm14
-	vmovdqu [rsp + 2400], ymm14
-; v38 = v34 ^ v38
-%line 174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm15, ymm1
-	vmovdqu [rsp + 2432], ymm1
-; v46 = v38 ^ v46
-%line 175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm13
-	vmovdqu [rsp + 2464], ymm1
-; v47 = v46 ^ v47
-%line 176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-	vmovdqu [rsp + 2496], ymm1
-; v46 = v40 & v43
-%line 177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5504]
-	vpand ymm15, ymm1, ymm0
-	vmovdqu [rsp + 4992], ymm15
-	vmovdqu [rsp + 2528], ymm15
-; v38 = v44 & v39
-%line 178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 576]
-	vmovdqu ymm13, [rsp + 3712]
-	vmovdqu [rsp + 6112], ymm13
-	vpand ymm13, ymm1, ymm13
-	vmovdqu [rsp + 5536], ymm13
-	vmovdqu [rsp + 2560], ymm13
-; v34 = v48 & v35
-%line 179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 4608]
-	vpand ymm14, ymm12, ymm14
-	vmovdqu [rsp + 2592], ymm14
-; v38 = v46 ^ v38
-%line 180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm15, ymm13
-	vmovdqu [rsp + 2624], ymm13
-; v34 = v38 ^ v34
-%line 181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm14
-	vmovdqu [rsp + 2656], ymm13
-; v38 = v44 & v43
-%line 182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm13, ymm1, ymm0
-	vmovdqu [rsp + 2688], ymm13
-; v46 = v48 & v39
-%line 183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 6112]
-	vpand ymm14, ymm12, ymm14
-	vmovdqu [rsp + 2720], ymm14
-; v46 = v38 ^ v46
-%line 184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm14
-	vmovdqu [rsp + 2752], ymm13
-; v38 = v48 & v43
-%line 185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
-	vmovdqu [rsp + 2784], ymm12
-; v27 = v0 ^ v27
-%line 186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm3, [rsp + 192]
-; v32 = v5 ^ v32
-%line 187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 320]
-; v36 = v9 ^ v36
-%line 188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 352]
-; v40 = v13 ^ v40
-%line 189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 448]
-; v44 = v17 ^ v44
-%line 190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm1
-; v48 = v21 ^ v48
-%line 191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm2, [rsp + 704]
-; v28 = v1 ^ v28
-%line 192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm4, [rsp + 224]
-; v30 = v3 ^ v30
-%line 193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 288]
-; v31 = v4 ^ v31
-%line 194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3488]
-	vpxor ymm4, ymm1, [rsp + 1568]
-; v35 = v8 ^ v35
-%line 195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3520]
-	vpxor ymm3, ymm1, [rsp + 1632]
-; v39 = v12 ^ v39
-%line 196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3552]
-	vpxor ymm2, ymm1, [rsp + 3712]
-; v43 = v16 ^ v43
-%line 197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3584]
-	vpxor ymm15, ymm1, ymm0
-; v16 = v27 & v28
-%line 198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm14
-	vmovdqu [rsp + 2816], ymm0
-; v12 = v27 & v30
-%line 199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
-; v8 = v32 & v28
-%line 200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm5, ymm14
-; v8 = v12 ^ v8
-%line 201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; B = B ^ T
+%line 35+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2848], ymm0
-; v12 = v27 & v31
-%line 202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
-	vmovdqu [rsp + 7040], ymm0
-	vmovdqu [rsp + 6880], ymm0
-	vmovdqu [rsp + 6624], ymm0
-	vmovdqu [rsp + 5568], ymm0
-	vmovdqu [rsp + 2880], ymm0
-; v4 = v32 & v30
-%line 203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-	vmovdqu [rsp + 7136], ymm0
-	vmovdqu [rsp + 7072], ymm0
-	vmovdqu [rsp + 6944], ymm0
-	vmovdqu [rsp + 6720], ymm0
-	vmovdqu [rsp + 6144], ymm0
-	vmovdqu [rsp + 3776], ymm0
-; v3 = v36 & v28
-%line 204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm7, ymm14
-	vmovdqu [rsp + 7104], ymm1
-	vmovdqu [rsp + 7008], ymm1
-	vmovdqu [rsp + 6816], ymm1
-	vmovdqu [rsp + 6432], ymm1
-	vmovdqu [rsp + 4768], ymm1
-; v4 = v12 ^ v4
-%line 205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7040]
-	vpxor ymm0, ymm0, [rsp + 7136]
-; v3 = v4 ^ v3
-%line 206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2912], ymm0
-; v4 = v27 & v35
-%line 207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 6656], ymm0
-	vmovdqu [rsp + 6176], ymm0
-	vmovdqu [rsp + 5024], ymm0
-	vmovdqu [rsp + 2944], ymm0
-; v12 = v32 & v31
-%line 208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm4
-	vmovdqu [rsp + 6752], ymm0
-	vmovdqu [rsp + 6496], ymm0
-	vmovdqu [rsp + 5600], ymm0
-	vmovdqu [rsp + 3808], ymm0
-; v1 = v36 & v30
-%line 209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm6
-	vmovdqu [rsp + 6976], ymm0
-	vmovdqu [rsp + 6848], ymm0
-	vmovdqu [rsp + 6688], ymm0
-	vmovdqu [rsp + 6208], ymm0
-	vmovdqu [rsp + 5056], ymm0
-	vmovdqu [rsp + 2976], ymm0
-; v21 = v40 & v28
-%line 210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm9, ymm14
-	vmovdqu [rsp + 6912], ymm1
-	vmovdqu [rsp + 6784], ymm1
-	vmovdqu [rsp + 6528], ymm1
-	vmovdqu [rsp + 5632], ymm1
-	vmovdqu [rsp + 3840], ymm1
-; v12 = v4 ^ v12
-%line 211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6656]
-	vpxor ymm0, ymm0, [rsp + 6752]
-; v1 = v12 ^ v1
-%line 212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6976]
-; v21 = v1 ^ v21
-%line 213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3008], ymm0
-; v1 = v27 & v39
-%line 214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
-	vmovdqu [rsp + 5664], ymm0
-	vmovdqu [rsp + 4640], ymm0
-	vmovdqu [rsp + 3040], ymm0
-; v12 = v32 & v35
-%line 215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm3
-	vmovdqu [rsp + 6560], ymm0
-	vmovdqu [rsp + 5984], ymm0
-	vmovdqu [rsp + 5312], ymm0
-	vmovdqu [rsp + 3872], ymm0
-; v4 = v36 & v31
-%line 216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm4
-	vmovdqu [rsp + 6240], ymm0
-	vmovdqu [rsp + 5088], ymm0
-	vmovdqu [rsp + 3072], ymm0
-; v17 = v40 & v30
-%line 217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm6
-	vmovdqu [rsp + 6592], ymm0
-	vmovdqu [rsp + 6272], ymm0
-	vmovdqu [rsp + 5120], ymm0
-	vmovdqu [rsp + 3104], ymm0
-; v13 = v44 & v28
-%line 218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm11, ymm14
-	vmovdqu [rsp + 6400], ymm1
-	vmovdqu [rsp + 5696], ymm1
-	vmovdqu [rsp + 3904], ymm1
-; v12 = v1 ^ v12
-%line 219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5664]
-	vpxor ymm0, ymm0, [rsp + 6560]
-	vmovdqu [rsp + 5728], ymm0
-	vmovdqu [rsp + 3936], ymm0
-; v4 = v12 ^ v4
-%line 220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6240]
-; v17 = v4 ^ v17
-%line 221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6592]
-; v13 = v17 ^ v13
-%line 222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3136], ymm0
-; v17 = v27 & v43
-%line 223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; S24 = A
+%line 36+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 352], ymm14
+; S23 = B
+%line 37+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 320], ymm0
+; G = mem256[g + 288]
+%line 38+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 288]
+; B = F12 & G
+%line 39+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 320]
+%line 40+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 320]
+; A = F12 & G
+%line 41+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 42+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 43+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 352]
+%line 44+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F11 & G
+%line 45+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
-	vmovdqu [rsp + 5760], ymm0
-	vmovdqu [rsp + 4672], ymm0
-	vmovdqu [rsp + 3168], ymm0
-; v4 = v32 & v39
-%line 224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm2
-	vmovdqu [rsp + 6016], ymm0
-	vmovdqu [rsp + 5344], ymm0
-	vmovdqu [rsp + 3968], ymm0
-; v12 = v36 & v35
-%line 225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
-	vmovdqu [rsp + 5792], ymm0
-	vmovdqu [rsp + 4704], ymm0
-	vmovdqu [rsp + 3200], ymm0
-; v1 = v40 & v31
-%line 226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm4
-	vmovdqu [rsp + 6048], ymm0
-	vmovdqu [rsp + 5152], ymm0
-	vmovdqu [rsp + 3232], ymm0
-; v9 = v44 & v30
-%line 227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm11, ymm6
-	vmovdqu [rsp + 6304], ymm0
-	vmovdqu [rsp + 5184], ymm0
-	vmovdqu [rsp + 3264], ymm0
-; v5 = v48 & v28
-%line 228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm14
-	vmovdqu [rsp + 5376], ymm1
-	vmovdqu [rsp + 4000], ymm1
-; v4 = v17 ^ v4
-%line 229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5760]
-	vpxor ymm0, ymm0, [rsp + 6016]
-	vmovdqu [rsp + 5824], ymm0
-	vmovdqu [rsp + 4032], ymm0
-; v12 = v4 ^ v12
-%line 230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 5792]
-	vmovdqu [rsp + 5856], ymm0
-	vmovdqu [rsp + 4064], ymm0
-; v1 = v12 ^ v1
-%line 231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6048]
-	vmovdqu [rsp + 5408], ymm0
-; v9 = v1 ^ v9
-%line 232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6304]
-; v5 = v9 ^ v5
-%line 233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3296], ymm0
-; v27 = v27 & v20
-%line 234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm8
-	vmovdqu [rsp + 5216], ymm0
-	vmovdqu [rsp + 3328], ymm0
-; v9 = v32 & v43
-%line 235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; A = A ^ T
+%line 46+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 47+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 48+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
+%line 49+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 384]
+; T = F10 & G
+%line 50+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 51+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 52+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 53+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S22 = A
+%line 54+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 288], ymm14
+; S21 = B
+%line 55+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 256], ymm1
+; G = mem256[g + 224]
+%line 56+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 224]
+; B = F12 & G
+%line 57+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 256]
+%line 58+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 256]
+; A = F12 & G
+%line 59+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 60+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 61+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 288]
+%line 62+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 288]
+; T = F11 & G
+%line 63+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 64+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 65+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 66+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
+%line 67+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F10 & G
+%line 68+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 69+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 70+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 71+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
+%line 72+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F9 & G
+%line 73+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 74+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 75+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 76+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
+%line 77+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 384]
+; T = F8 & G
+%line 78+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 79+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 80+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 81+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S20 = A
+%line 82+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 224], ymm14
+; S19 = B
+%line 83+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 192], ymm1
+; G = mem256[g + 160]
+%line 84+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 160]
+; B = F12 & G
+%line 85+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 192]
+%line 86+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 192]
+; A = F12 & G
+%line 87+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 88+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 89+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 224]
+%line 90+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 224]
+; T = F11 & G
+%line 91+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 92+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 93+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 94+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 256]
+%line 95+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 256]
+; T = F10 & G
+%line 96+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 97+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 98+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 99+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 288]
+%line 100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 288]
+; T = F9 & G
+%line 101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
+%line 105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F8 & G
+%line 106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
+%line 110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F7 & G
+%line 111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
+%line 112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
+%line 113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
+%line 114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
+%line 115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 384]
+; T = F6 & G
+%line 116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
+%line 117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
+%line 118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
+%line 119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S18 = A
+%line 120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 160], ymm14
+; S17 = B
+%line 121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 128], ymm1
+; G = mem256[g + 96]
+%line 122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 96]
+; B = F12 & G
+%line 123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 128]
+%line 124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 128]
+; A = F12 & G
+%line 125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 160]
+%line 128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 160]
+; T = F11 & G
+%line 129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 192]
+%line 133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 192]
+; T = F10 & G
+%line 134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 224]
+%line 138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 224]
+; T = F9 & G
+%line 139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 256]
+%line 143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 256]
+; T = F8 & G
+%line 144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 288]
+%line 148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 288]
+; T = F7 & G
+%line 149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
+%line 150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
+%line 151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
+%line 152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
+%line 153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F6 & G
+%line 154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
+%line 155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
+%line 156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
+%line 157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
+%line 158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F5 & G
+%line 159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm15
+; A = A ^ T
+%line 160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
+%line 161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
-	vmovdqu [rsp + 5888], ymm0
-	vmovdqu [rsp + 4096], ymm0
-; v1 = v36 & v39
+; B = B ^ T
+%line 162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
+%line 163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 384]
+; T = F4 & G
+%line 164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm5, ymm15
+; A = A ^ T
+%line 165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F3 & G
+%line 166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm15
+; B = B ^ T
+%line 167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S16 = A
+%line 168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 96], ymm14
+; B = B ^ S24
+%line 169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 352]
+; S15 = B
+%line 170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 64], ymm1
+; G = mem256[g + 32]
+%line 171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 32]
+; B = F12 & G
+%line 172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 64]
+%line 173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 64]
+; A = F12 & G
+%line 174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 96]
+%line 177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 96]
+; T = F11 & G
+%line 178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 128]
+%line 182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 128]
+; T = F10 & G
+%line 183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 160]
+%line 187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 160]
+; T = F9 & G
+%line 188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 192]
+%line 192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 192]
+; T = F8 & G
+%line 193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 224]
+%line 197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 224]
+; T = F7 & G
+%line 198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
+%line 199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
+%line 200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
+%line 201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 256]
+%line 202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 256]
+; T = F6 & G
+%line 203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
+%line 204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
+%line 205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
+%line 206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 288]
+%line 207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 288]
+; T = F5 & G
+%line 208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm15
+; A = A ^ T
+%line 209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
+%line 210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm5, ymm15
+; B = B ^ T
+%line 211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
+%line 212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F4 & G
+%line 213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm5, ymm15
+; A = A ^ T
+%line 214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F3 & G
+%line 215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm15
+; B = B ^ T
+%line 216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 352]
+%line 217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 352]
+; T = F3 & G
+%line 218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm15
+; A = A ^ T
+%line 219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F2 & G
+%line 220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm3, ymm15
+; B = B ^ T
+%line 221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
+%line 222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 384]
+; T = F2 & G
+%line 223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm3, ymm15
+; A = A ^ T
+%line 224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F1 & G
+%line 225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm2, ymm15
+; B = B ^ T
+%line 226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; A = A ^ S23
+%line 227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 320]
+; A = A ^ S24
+%line 228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, [rsp + 352]
+; S14 = A
+%line 229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 32], ymm14
+; B = B ^ S22
+%line 230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 288]
+; B = B ^ S23
+%line 231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 320]
+; S13 = B
+%line 232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 0], ymm1
+; G = mem256[g + 0]
+%line 233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F12 & G
+%line 234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm13, ymm0
+; B = F11 & G
+%line 235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm12, ymm0
+; G = mem256[g + 32]
 %line 236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
-	vmovdqu [rsp + 6336], ymm0
-	vmovdqu [rsp + 5248], ymm0
-	vmovdqu [rsp + 3360], ymm0
-; v12 = v40 & v35
+	vmovdqu ymm0, [rdx + 32]
+; T = F11 & G
 %line 237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm3
-	vmovdqu [rsp + 6464], ymm0
-	vmovdqu [rsp + 5280], ymm0
-	vmovdqu [rsp + 3392], ymm0
-; v4 = v44 & v31
+	vpand ymm12, ymm12, ymm0
+; A = A ^ T
 %line 238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm11, ymm4
-	vmovdqu [rsp + 5920], ymm12
-	vmovdqu [rsp + 4128], ymm12
-; v17 = v48 & v30
+	vpxor ymm12, ymm1, ymm12
+; T = F10 & G
 %line 239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm6
-	vmovdqu [rsp + 5952], ymm1
-	vmovdqu [rsp + 4160], ymm1
-; v28 = v25 & v28
+	vpand ymm0, ymm11, ymm0
+; B = B ^ T
 %line 240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm10, ymm14
-	vmovdqu [rsp + 6368], ymm14
-	vmovdqu [rsp + 4800], ymm14
-; v9 = v27 ^ v9
+	vpxor ymm0, ymm13, ymm0
+; G = mem256[g + 64]
 %line 241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5216]
-	vpxor ymm0, ymm0, [rsp + 5888]
-; v1 = v9 ^ v1
+	vmovdqu ymm1, [rdx + 64]
+; T = F10 & G
 %line 242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6336]
-; v12 = v1 ^ v12
+	vpand ymm13, ymm11, ymm1
+; A = A ^ T
 %line 243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6464]
-; v4 = v12 ^ v4
+	vpxor ymm12, ymm12, ymm13
+; T = F9 & G
 %line 244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v17 = v4 ^ v17
+	vpand ymm1, ymm10, ymm1
+; B = B ^ T
 %line 245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-; v28 = v17 ^ v28
+; G = mem256[g + 96]
 %line 246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 3424], ymm0
-; v32 = v32 & v20
+	vmovdqu ymm1, [rdx + 96]
+; T = F9 & G
 %line 247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm5, ymm8
-; v17 = v36 & v43
+	vpand ymm13, ymm10, ymm1
+; A = A ^ T
 %line 248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm7, ymm15
-; v4 = v40 & v39
+	vpxor ymm12, ymm12, ymm13
+; T = F8 & G
 %line 249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm5, ymm9, ymm2
-; v12 = v44 & v35
+	vpand ymm1, ymm9, ymm1
+; B = B ^ T
 %line 250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm11, ymm3
-; v1 = v48 & v31
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 128]
 %line 251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm13, ymm4
-; v30 = v25 & v30
+	vmovdqu ymm1, [rdx + 128]
+; T = F8 & G
 %line 252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm6, ymm10, ymm6
-; v17 = v32 ^ v17
+	vpand ymm13, ymm9, ymm1
+; A = A ^ T
 %line 253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm12, ymm14
-; v4 = v17 ^ v4
+	vpxor ymm12, ymm12, ymm13
+; T = F7 & G
 %line 254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm14, ymm5
-; v12 = v4 ^ v12
+	vpand ymm1, ymm8, ymm1
+; B = B ^ T
 %line 255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm5, ymm1
-; v1 = v12 ^ v1
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 160]
 %line 256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
-; v30 = v1 ^ v30
+	vmovdqu ymm1, [rdx + 160]
+; T = F7 & G
 %line 257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm6
-; v36 = v36 & v20
+	vpand ymm13, ymm8, ymm1
+; A = A ^ T
 %line 258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm7, ymm7, ymm8
-; v1 = v40 & v43
+	vpxor ymm12, ymm12, ymm13
+; T = F6 & G
 %line 259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; v12 = v44 & v39
+	vpand ymm1, ymm7, ymm1
+; B = B ^ T
 %line 260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm11, ymm2
-; v4 = v48 & v35
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 192]
 %line 261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm5, ymm13, ymm3
-; v31 = v25 & v31
+	vmovdqu ymm1, [rdx + 192]
+; T = F6 & G
 %line 262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm4, ymm10, ymm4
-; v1 = v36 ^ v1
+	vpand ymm13, ymm7, ymm1
+; A = A ^ T
 %line 263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm7, ymm0
-; v12 = v1 ^ v12
+	vpxor ymm12, ymm12, ymm13
+; T = F5 & G
 %line 264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v4 = v12 ^ v4
+	vpand ymm1, ymm6, ymm1
+; B = B ^ T
 %line 265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm1, ymm5
-; v31 = v4 ^ v31
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 224]
 %line 266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm5, ymm4
-; v40 = v40 & v20
+	vmovdqu ymm1, [rdx + 224]
+; T = F5 & G
 %line 267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm9, ymm9, ymm8
-; v4 = v44 & v43
+	vpand ymm13, ymm6, ymm1
+; A = A ^ T
 %line 268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm11, ymm15
-; v12 = v48 & v39
+	vpxor ymm12, ymm12, ymm13
+; T = F4 & G
 %line 269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm2
-; v35 = v25 & v35
+	vpand ymm1, ymm5, ymm1
+; B = B ^ T
 %line 270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm3, ymm10, ymm3
-; v4 = v40 ^ v4
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 256]
 %line 271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm9, ymm0
-; v12 = v4 ^ v12
+	vmovdqu ymm1, [rdx + 256]
+; T = F4 & G
 %line 272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v35 = v12 ^ v35
+	vpand ymm13, ymm5, ymm1
+; A = A ^ T
 %line 273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm1, ymm3
-; v44 = v44 & v20
+	vpxor ymm12, ymm12, ymm13
+; T = F3 & G
 %line 274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm11, ymm11, ymm8
-; v12 = v48 & v43
+	vpand ymm1, ymm4, ymm1
+; B = B ^ T
 %line 275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm13, ymm15
-; v39 = v25 & v39
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 288]
 %line 276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm10, ymm2
-; v12 = v44 ^ v12
+	vmovdqu ymm1, [rdx + 288]
+; T = F3 & G
 %line 277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm0
-; v39 = v12 ^ v39
+	vpand ymm13, ymm4, ymm1
+; A = A ^ T
 %line 278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
-; v48 = v48 & v20
+	vpxor ymm12, ymm12, ymm13
+; T = F2 & G
 %line 279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm13, ymm13, ymm8
-; v43 = v25 & v43
+	vpand ymm1, ymm3, ymm1
+; B = B ^ T
 %line 280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm10, ymm15
-; v43 = v48 ^ v43
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 320]
 %line 281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm15, ymm13, ymm15
-; v20 = v25 & v20
+	vmovdqu ymm1, [rdx + 320]
+; T = F2 & G
 %line 282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm8, ymm10, ymm8
-; v16 = v16 ^ v2
+	vpand ymm13, ymm3, ymm1
+; A = A ^ T
 %line 283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2816]
-	vpxor ymm0, ymm0, [rsp + 0]
-; v16 = v16 ^ v29
+	vpxor ymm12, ymm12, ymm13
+; T = F1 & G
 %line 284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 256]
-; v8 = v8 ^ v6
+	vpand ymm1, ymm2, ymm1
+; B = B ^ T
 %line 285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2848]
-	vpxor ymm0, ymm0, [rsp + 768]
-; v8 = v8 ^ v33
+	vpxor ymm13, ymm0, ymm1
+; G = mem256[g + 352]
 %line 286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 1536]
-; v3 = v3 ^ v10
+	vmovdqu ymm0, [rdx + 352]
+; T = F1 & G
 %line 287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2912]
-	vpxor ymm0, ymm0, [rsp + 800]
-; v3 = v3 ^ v37
+	vpand ymm1, ymm2, ymm0
+; A = A ^ T
 %line 288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1600]
-; v21 = v21 ^ v14
+	vpxor ymm1, ymm12, ymm1
+; T = F0 & G
 %line 289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3008]
-	vpxor ymm0, ymm0, [rsp + 832]
-; v21 = v21 ^ v41
+	vmovdqu ymm12, [rsp + 384]
+	vpand ymm0, ymm12, ymm0
+; B = B ^ T
 %line 290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 1664]
-; v13 = v13 ^ v18
+	vpxor ymm13, ymm13, ymm0
+; G = mem256[g + 384]
 %line 291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3136]
-	vpxor ymm0, ymm0, [rsp + 864]
-; v13 = v13 ^ v45
+	vmovdqu ymm0, [rdx + 384]
+; T = F0 & G
 %line 292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1728]
-; v5 = v5 ^ v22
+	vpand ymm0, ymm12, ymm0
+; A = A ^ T
 %line 293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3296]
-	vpxor ymm0, ymm0, [rsp + 896]
-; v5 = v5 ^ v49
+	vpxor ymm0, ymm1, ymm0
+; A = A ^ S21
 %line 294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 1984]
-; v28 = v28 ^ v26
+	vpxor ymm0, ymm0, [rsp + 256]
+; A = A ^ S22
 %line 295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3424]
-	vpxor ymm0, ymm0, [rsp + 992]
-; v28 = v28 ^ v42
+	vpxor ymm0, ymm0, [rsp + 288]
+; A = A ^ S24
 %line 296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2272]
-; v30 = v30 ^ v19
+	vpxor ymm0, ymm0, [rsp + 352]
+; mem256[h + 384] = A
 %line 297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 1152]
-; v30 = v30 ^ v47
+	vmovdqu [rdi + 384], ymm0
+; B = B ^ S20
 %line 298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 2496]
-; v31 = v31 ^ v24
+	vpxor ymm13, ymm13, [rsp + 224]
+; B = B ^ S21
 %line 299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1280]
-; v31 = v31 ^ v34
+	vpxor ymm13, ymm13, [rsp + 256]
+; B = B ^ S23
 %line 300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 2656]
-; v35 = v35 ^ v11
+	vpxor ymm13, ymm13, [rsp + 320]
+; B = B ^ S24
 %line 301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1376]
-; v35 = v35 ^ v46
+	vpxor ymm13, ymm13, [rsp + 352]
+; mem256[h + 352] = B
 %line 302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm3, [rsp + 2752]
-; v39 = v39 ^ v23
+	vmovdqu [rdi + 352], ymm13
+; G = mem256[g + 0]
 %line 303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1440]
-; v39 = v39 ^ v38
+	vmovdqu ymm0, [rdx]
+; A = F10 & G
 %line 304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 2784]
-; v43 = v43 ^ v7
+	vpand ymm1, ymm11, ymm0
+; B = F9 & G
 %line 305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1472]
-; v20 = v20 ^ v15
+	vpand ymm0, ymm10, ymm0
+; G = mem256[g + 32]
 %line 306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm8, [rsp + 1504]
-; v19 = v16 ^ v19
+	vmovdqu ymm11, [rdx + 32]
+; T = F9 & G
 %line 307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 1152]
-; v24 = v8 ^ v24
+	vpand ymm10, ymm10, ymm11
+; A = A ^ T
 %line 308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1280]
-; v11 = v3 ^ v11
+	vpxor ymm1, ymm1, ymm10
+; T = F8 & G
 %line 309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm7, [rsp + 1376]
-; v23 = v21 ^ v23
+	vpand ymm10, ymm9, ymm11
+; B = B ^ T
 %line 310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm9, [rsp + 1440]
-; v7 = v13 ^ v7
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 64]
 %line 311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm10, [rsp + 1472]
-; v15 = v5 ^ v15
+	vmovdqu ymm10, [rdx + 64]
+; T = F8 & G
 %line 312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 1504]
-; v29 = v30 ^ v29
+	vpand ymm11, ymm9, ymm10
+; A = A ^ T
 %line 313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm6, [rsp + 256]
-; v33 = v31 ^ v33
+	vpxor ymm1, ymm1, ymm11
+; T = F7 & G
 %line 314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm4, [rsp + 1536]
-; v37 = v35 ^ v37
+	vpand ymm10, ymm8, ymm10
+; B = B ^ T
 %line 315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm12, [rsp + 1600]
-; v41 = v39 ^ v41
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 96]
 %line 316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 1664]
-; v45 = v43 ^ v45
+	vmovdqu ymm10, [rdx + 96]
+; T = F7 & G
 %line 317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm15, [rsp + 1728]
-; v49 = v20 ^ v49
+	vpand ymm11, ymm8, ymm10
+; A = A ^ T
 %line 318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm13, [rsp + 1984]
-; v33 = v33 ^ v38
+	vpxor ymm1, ymm1, ymm11
+; T = F6 & G
 %line 319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 2784]
-; v29 = v29 ^ v38
+	vpand ymm10, ymm7, ymm10
+; B = B ^ T
 %line 320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 2784]
-; v15 = v15 ^ v38
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 128]
 %line 321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 2784]
-; v38 = v7 ^ v38
+	vmovdqu ymm10, [rdx + 128]
+; T = F6 & G
 %line 322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 2784]
-; v29 = v29 ^ v46
+	vpand ymm11, ymm7, ymm10
+; A = A ^ T
 %line 323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm1, [rsp + 2752]
-; v28 = v28 ^ v46
+	vpxor ymm1, ymm1, ymm11
+; T = F5 & G
 %line 324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2752]
-; v38 = v38 ^ v46
+	vpand ymm10, ymm6, ymm10
+; B = B ^ T
 %line 325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 2752]
-; v46 = v23 ^ v46
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 160]
 %line 326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 2752]
-; v28 = v28 ^ v34
+	vmovdqu ymm10, [rdx + 160]
+; T = F5 & G
 %line 327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 2656]
-; v15 = v15 ^ v34
+	vpand ymm11, ymm6, ymm10
+; A = A ^ T
 %line 328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 2656]
-; v46 = v46 ^ v34
+	vpxor ymm1, ymm1, ymm11
+; T = F4 & G
 %line 329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 2656]
-; v34 = v11 ^ v34
+	vpand ymm10, ymm5, ymm10
+; B = B ^ T
 %line 330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm3, [rsp + 2656]
-; v15 = v15 ^ v47
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 192]
 %line 331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 2496]
-; v38 = v38 ^ v47
+	vmovdqu ymm10, [rdx + 192]
+; T = F4 & G
 %line 332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 2496]
-; v34 = v34 ^ v47
+	vpand ymm11, ymm5, ymm10
+; A = A ^ T
 %line 333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm1, [rsp + 2496]
-; v47 = v24 ^ v47
+	vpxor ymm1, ymm1, ymm11
+; T = F3 & G
 %line 334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm5, [rsp + 2496]
-; v38 = v38 ^ v42
+	vpand ymm10, ymm4, ymm10
+; B = B ^ T
 %line 335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 2272]
-; v46 = v46 ^ v42
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 224]
 %line 336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 2272]
-; v47 = v47 ^ v42
+	vmovdqu ymm10, [rdx + 224]
+; T = F3 & G
 %line 337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 2272]
-; v42 = v19 ^ v42
+	vpand ymm11, ymm4, ymm10
+; A = A ^ T
 %line 338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 2272]
-; v46 = v46 ^ v49
+	vpxor ymm1, ymm1, ymm11
+; T = F2 & G
 %line 339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm12
-; v34 = v34 ^ v49
+	vpand ymm10, ymm3, ymm10
+; B = B ^ T
 %line 340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm12
-; v42 = v42 ^ v49
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 256]
 %line 341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; v49 = v26 ^ v49
+	vmovdqu ymm10, [rdx + 256]
+; T = F2 & G
 %line 342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 992]
-	vpxor ymm12, ymm2, ymm12
-; v34 = v34 ^ v45
+	vpand ymm11, ymm3, ymm10
+; A = A ^ T
 %line 343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm4
-; v47 = v47 ^ v45
+	vpxor ymm1, ymm1, ymm11
+; T = F1 & G
 %line 344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm4
-; v49 = v49 ^ v45
+	vpand ymm10, ymm2, ymm10
+; B = B ^ T
 %line 345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm4
-; v45 = v22 ^ v45
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 288]
 %line 346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 896]
-	vpxor ymm4, ymm10, ymm4
-; v47 = v47 ^ v41
+	vmovdqu ymm10, [rdx + 288]
+; T = F1 & G
 %line 347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm6
-; v42 = v42 ^ v41
+	vpand ymm11, ymm2, ymm10
+; A = A ^ T
 %line 348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm6
-; v45 = v45 ^ v41
+	vpxor ymm1, ymm1, ymm11
+; T = F0 & G
 %line 349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm6
-; v41 = v18 ^ v41
+	vmovdqu ymm11, [rsp + 384]
+	vpand ymm10, ymm11, ymm10
+; B = B ^ T
 %line 350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 864]
-	vpxor ymm6, ymm1, ymm6
-; v42 = v42 ^ v37
+	vpxor ymm10, ymm0, ymm10
+; G = mem256[g + 320]
 %line 351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm11
-; v49 = v49 ^ v37
+	vmovdqu ymm0, [rdx + 320]
+; T = F0 & G
 %line 352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm11
-; v41 = v41 ^ v37
+	vpand ymm0, ymm11, ymm0
+; A = A ^ T
 %line 353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm11
-; v37 = v14 ^ v37
+	vpxor ymm1, ymm1, ymm0
+; A = A ^ S19
 %line 354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 832]
-	vpxor ymm11, ymm12, ymm11
-; v49 = v49 ^ v33
+	vpxor ymm1, ymm1, [rsp + 192]
+; A = A ^ S20
 %line 355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm14
-; v45 = v45 ^ v33
+	vpxor ymm1, ymm1, [rsp + 224]
+; A = A ^ S22
 %line 356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm4, ymm14
-; v37 = v37 ^ v33
+	vpxor ymm1, ymm1, [rsp + 288]
+; A = A ^ S23
 %line 357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm14
-; v33 = v10 ^ v33
+	vpxor ymm1, ymm1, [rsp + 320]
+; mem256[h + 320] = A
 %line 358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 800]
-	vpxor ymm14, ymm4, ymm14
-; v45 = v45 ^ v29
+	vmovdqu [rdi + 320], ymm1
+; B = B ^ S18
 %line 359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm9
-; v41 = v41 ^ v29
+	vpxor ymm10, ymm10, [rsp + 160]
+; B = B ^ S19
 %line 360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm6, ymm9
-; v33 = v33 ^ v29
+	vpxor ymm10, ymm10, [rsp + 192]
+; B = B ^ S21
 %line 361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm9
-; v29 = v6 ^ v29
+	vpxor ymm10, ymm10, [rsp + 256]
+; B = B ^ S22
 %line 362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm6, [rsp + 768]
-	vpxor ymm9, ymm6, ymm9
-; v41 = v41 ^ v28
+	vpxor ymm10, ymm10, [rsp + 288]
+; mem256[h + 288] = B
 %line 363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm7
-; v37 = v37 ^ v28
+	vmovdqu [rdi + 288], ymm10
+; G = mem256[g + 0]
 %line 364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm7
-; v29 = v29 ^ v28
+	vmovdqu ymm0, [rdx]
+; A = F8 & G
 %line 365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm7
-; v28 = v2 ^ v28
+	vpand ymm1, ymm9, ymm0
+; B = F7 & G
 %line 366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 0]
-	vpxor ymm7, ymm11, ymm7
-; mem256[h + 0] = v28
+	vpand ymm0, ymm8, ymm0
+; G = mem256[g + 32]
 %line 367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi], ymm7
-; mem256[h + 32] = v29
+	vmovdqu ymm9, [rdx + 32]
+; T = F7 & G
 %line 368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm9
-; mem256[h + 64] = v33
+	vpand ymm8, ymm8, ymm9
+; A = A ^ T
 %line 369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm14
-; mem256[h + 96] = v37
+	vpxor ymm1, ymm1, ymm8
+; T = F6 & G
 %line 370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 96], ymm0
-; mem256[h + 128] = v41
+	vpand ymm8, ymm7, ymm9
+; B = B ^ T
 %line 371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm6
-; mem256[h + 160] = v45
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 64]
 %line 372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 160], ymm4
-; mem256[h + 192] = v49
+	vmovdqu ymm8, [rdx + 64]
+; T = F6 & G
 %line 373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm12
-; mem256[h + 224] = v42
+	vpand ymm9, ymm7, ymm8
+; A = A ^ T
 %line 374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 224], ymm1
-; mem256[h + 256] = v47
+	vpxor ymm1, ymm1, ymm9
+; T = F5 & G
 %line 375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm10
-; mem256[h + 288] = v34
+	vpand ymm8, ymm6, ymm8
+; B = B ^ T
 %line 376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 288], ymm2
-; mem256[h + 320] = v46
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 96]
 %line 377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm8
-; mem256[h + 352] = v38
+	vmovdqu ymm8, [rdx + 96]
+; T = F5 & G
 %line 378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 352], ymm5
-; mem256[h + 384] = v15
+	vpand ymm9, ymm6, ymm8
+; A = A ^ T
 %line 379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 384], ymm3
-; leave
+	vpxor ymm1, ymm1, ymm9
+; T = F4 & G
 %line 380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm5, ymm8
+; B = B ^ T
+%line 381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 128]
+%line 382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 128]
+; T = F4 & G
+%line 383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm5, ymm8
+; A = A ^ T
+%line 384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F3 & G
+%line 385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm4, ymm8
+; B = B ^ T
+%line 386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 160]
+%line 387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 160]
+; T = F3 & G
+%line 388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm4, ymm8
+; A = A ^ T
+%line 389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F2 & G
+%line 390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm3, ymm8
+; B = B ^ T
+%line 391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 192]
+%line 392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 192]
+; T = F2 & G
+%line 393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm3, ymm8
+; A = A ^ T
+%line 394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F1 & G
+%line 395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm2, ymm8
+; B = B ^ T
+%line 396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 224]
+%line 397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 224]
+; T = F1 & G
+%line 398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm2, ymm8
+; A = A ^ T
+%line 399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F0 & G
+%line 400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm9, [rsp + 384]
+	vpand ymm8, ymm9, ymm8
+; B = B ^ T
+%line 401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 256]
+%line 402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 256]
+; T = F0 & G
+%line 403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm9, ymm8
+; A = A ^ T
+%line 404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; A = A ^ S17
+%line 405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; A = A ^ S18
+%line 406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 160]
+; A = A ^ S20
+%line 407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 224]
+; A = A ^ S21
+%line 408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 256]
+; mem256[h + 256] = A
+%line 409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 256], ymm1
+; B = B ^ S16
+%line 410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 96]
+; B = B ^ S17
+%line 411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 128]
+; B = B ^ S19
+%line 412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 192]
+; B = B ^ S20
+%line 413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 224]
+; mem256[h + 224] = B
+%line 414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 224], ymm0
+; G = mem256[g + 0]
+%line 415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F6 & G
+%line 416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm7, ymm0
+; B = F5 & G
+%line 417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm0
+; G = mem256[g + 32]
+%line 418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 32]
+; T = F5 & G
+%line 419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm6, ymm7
+; A = A ^ T
+%line 420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; T = F4 & G
+%line 421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm5, ymm7
+; B = B ^ T
+%line 422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 64]
+%line 423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 64]
+; T = F4 & G
+%line 424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm5, ymm6
+; A = A ^ T
+%line 425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F3 & G
+%line 426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm4, ymm6
+; B = B ^ T
+%line 427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 96]
+%line 428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 96]
+; T = F3 & G
+%line 429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm4, ymm6
+; A = A ^ T
+%line 430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F2 & G
+%line 431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm3, ymm6
+; B = B ^ T
+%line 432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 128]
+%line 433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 128]
+; T = F2 & G
+%line 434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm3, ymm6
+; A = A ^ T
+%line 435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F1 & G
+%line 436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm2, ymm6
+; B = B ^ T
+%line 437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 160]
+%line 438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 160]
+; T = F1 & G
+%line 439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm2, ymm6
+; A = A ^ T
+%line 440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F0 & G
+%line 441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm7, [rsp + 384]
+	vpand ymm6, ymm7, ymm6
+; B = B ^ T
+%line 442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 192]
+%line 443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 192]
+; T = F0 & G
+%line 444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm7, ymm6
+; A = A ^ T
+%line 445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; A = A ^ S15
+%line 446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 64]
+; A = A ^ S16
+%line 447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 96]
+; A = A ^ S18
+%line 448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 160]
+; A = A ^ S19
+%line 449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 192]
+; mem256[h + 192] = A
+%line 450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 192], ymm1
+; B = B ^ S14
+%line 451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 32]
+; B = B ^ S15
+%line 452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 64]
+; B = B ^ S17
+%line 453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 128]
+; B = B ^ S18
+%line 454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 160]
+; mem256[h + 160] = B
+%line 455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 160], ymm0
+; G = mem256[g + 0]
+%line 456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F4 & G
+%line 457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm5, ymm0
+; B = F3 & G
+%line 458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm0
+; G = mem256[g + 32]
+%line 459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 32]
+; T = F3 & G
+%line 460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm4, ymm5
+; A = A ^ T
+%line 461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; T = F2 & G
+%line 462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm3, ymm5
+; B = B ^ T
+%line 463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm4
+; G = mem256[g + 64]
+%line 464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 64]
+; T = F2 & G
+%line 465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm5, ymm3, ymm4
+; A = A ^ T
+%line 466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; T = F1 & G
+%line 467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm2, ymm4
+; B = B ^ T
+%line 468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm4
+; G = mem256[g + 96]
+%line 469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 96]
+; T = F1 & G
+%line 470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm5, ymm2, ymm4
+; A = A ^ T
+%line 471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; T = F0 & G
+%line 472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm5, [rsp + 384]
+	vpand ymm4, ymm5, ymm4
+; B = B ^ T
+%line 473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm4
+; G = mem256[g + 128]
+%line 474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 128]
+; T = F0 & G
+%line 475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm5, ymm4
+; A = A ^ T
+%line 476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; A = A ^ S13
+%line 477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 0]
+; A = A ^ S14
+%line 478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 32]
+; A = A ^ S16
+%line 479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 96]
+; A = A ^ S17
+%line 480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; mem256[h + 128] = A
+%line 481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 128], ymm1
+; B = B ^ S13
+%line 482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; B = B ^ S15
+%line 483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 64]
+; B = B ^ S16
+%line 484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 96]
+; mem256[h + 96] = B
+%line 485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 96], ymm0
+; G = mem256[g + 0]
+%line 486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F2 & G
+%line 487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm3, ymm0
+; B = F1 & G
+%line 488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm2, ymm0
+; G = mem256[g + 32]
+%line 489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm3, [rdx + 32]
+; T = F1 & G
+%line 490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm2, ymm2, ymm3
+; A = A ^ T
+%line 491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; T = F0 & G
+%line 492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rsp + 384]
+	vpand ymm2, ymm4, ymm3
+; B = B ^ T
+%line 493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; G = mem256[g + 64]
+%line 494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm2, [rdx + 64]
+; T = F0 & G
+%line 495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm2, ymm4, ymm2
+; A = A ^ T
+%line 496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; A = A ^ S14
+%line 497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 32]
+; A = A ^ S15
+%line 498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 64]
+; mem256[h + 64] = A
+%line 499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm1
+; B = B ^ S13
+%line 500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; B = B ^ S14
+%line 501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 32]
+; mem256[h + 32] = B
+%line 502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 32], ymm0
+; G = mem256[g + 0]
+%line 503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F0 & G
+%line 504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm0
+; A = A ^ S13
+%line 505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; mem256[h + 0] = A
+%line 506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi], ymm0
+; leave
+%line 507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 7168]
+	mov rsp, [rsp + 416]
 	ret
 .end:
 
@@ -1431,154 +1502,154 @@ global qhasm_kernel_mceliece_gf13_vec256_sq_amd64_avx2:function (qhasm_kernel_mc
 align 32
 qhasm_kernel_mceliece_gf13_vec256_sq_amd64_avx2:
 ; v0 = mem256[f + 0]
-%line 386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; v1 = mem256[f + 352]
-%line 387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsi + 352]
 ; v0 = v0 ^ v1
-%line 388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm2
 ; v2 = mem256[f + 224]
-%line 389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 224]
 ; v3 = v2 ^ v1
-%line 390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm2
 ; v4 = mem256[f + 384]
-%line 391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsi + 384]
 ; v3 = v3 ^ v4
-%line 392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm3
 ; v5 = mem256[f + 32]
-%line 393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 32]
 ; v5 = v5 ^ v2
-%line 394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm7
 ; v6 = mem256[f + 256]
-%line 395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsi + 256]
 ; v7 = v6 ^ v1
-%line 396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm2
 ; v7 = v7 ^ v4
-%line 397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm3
 ; v8 = mem256[f + 64]
-%line 398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 ; v8 = v8 ^ v2
-%line 399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 ; v8 = v8 ^ v6
-%line 400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v8 = v8 ^ v1
-%line 401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v8 = v8 ^ v4
-%line 402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v9 = mem256[f + 288]
-%line 403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsi + 288]
 ; v2 = v2 ^ v9
-%line 404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm10
 ; v10 = mem256[f + 96]
-%line 405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 96]
 ; v10 = v10 ^ v6
-%line 406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v10 = v10 ^ v9
-%line 407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v10 = v10 ^ v4
-%line 408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v11 = mem256[f + 320]
-%line 409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsi + 320]
 ; v6 = v6 ^ v11
-%line 410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm11
 ; v12 = mem256[f + 128]
-%line 411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 ; v12 = v12 ^ v9
-%line 412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v12 = v12 ^ v11
-%line 413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm11
 ; v9 = v9 ^ v1
-%line 414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm2
 ; v13 = mem256[f + 160]
-%line 415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 160]
 ; v13 = v13 ^ v11
-%line 416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v13 = v13 ^ v1
-%line 417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm2
 ; v11 = v11 ^ v4
-%line 418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm3
 ; v14 = mem256[f + 192]
-%line 419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 192]
 ; v1 = v14 ^ v1
-%line 420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm2
 ; v4 = v1 ^ v4
-%line 421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm2, ymm3
 ; mem256[h + 0] = v0
-%line 422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi], ymm1
 ; mem256[h + 32] = v3
-%line 423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 32], ymm4
 ; mem256[h + 64] = v5
-%line 424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm5
 ; mem256[h + 96] = v7
-%line 425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 96], ymm6
 ; mem256[h + 128] = v8
-%line 426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm9
 ; mem256[h + 160] = v2
-%line 427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 160], ymm7
 ; mem256[h + 192] = v10
-%line 428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm12
 ; mem256[h + 224] = v6
-%line 429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 224], ymm8
 ; mem256[h + 256] = v12
-%line 430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm13
 ; mem256[h + 288] = v9
-%line 431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 288], ymm10
 ; mem256[h + 320] = v13
-%line 432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm14
 ; mem256[h + 352] = v11
-%line 433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 352], ymm11
 ; mem256[h + 384] = v4
-%line 434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm3
 ; leave
-%line 435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vzeroupper
 	ret
 .end:
@@ -1593,771 +1664,771 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	and rsp, -32
 	mov [rsp + 24224], r11
 ; v0 = mem256[f + 0]
-%line 441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 	vmovdqu [rsp + 0], ymm0
 ; v1 = mem256[f + 352]
-%line 442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 352]
 	vmovdqu [rsp + 32], ymm1
 ; v2 = v0 ^ v1
-%line 443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm1
 ; v3 = mem256[f + 224]
-%line 444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsi + 224]
 	vmovdqu [rsp + 64], ymm2
 ; v4 = v3 ^ v1
-%line 445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm1
 ; v5 = mem256[f + 384]
-%line 446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 384]
 	vmovdqu [rsp + 96], ymm7
 ; v4 = v4 ^ v5
-%line 447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm7
 ; v6 = mem256[f + 32]
-%line 448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 32]
 	vmovdqu [rsp + 128], ymm0
 ; v7 = v6 ^ v3
-%line 449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm2
 ; v8 = mem256[f + 256]
-%line 450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsi + 256]
 	vmovdqu [rsp + 160], ymm8
 ; v9 = v8 ^ v1
-%line 451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm1
 ; v9 = v9 ^ v5
-%line 452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm7
 ; v10 = mem256[f + 64]
-%line 453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 	vmovdqu [rsp + 192], ymm0
 ; v11 = v10 ^ v3
-%line 454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v11 = v11 ^ v8
-%line 455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v11 = v11 ^ v1
-%line 456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; v11 = v11 ^ v5
-%line 457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm7
 ; v12 = mem256[f + 288]
-%line 458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 288]
 	vmovdqu [rsp + 224], ymm1
 ; v13 = v3 ^ v12
-%line 459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm2, ymm0, ymm1
 ; v14 = mem256[f + 96]
-%line 460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 96]
 	vmovdqu [rsp + 256], ymm0
 ; v15 = v14 ^ v8
-%line 461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v15 = v15 ^ v12
-%line 462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v15 = v15 ^ v5
-%line 463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 96]
 ; v16 = mem256[f + 320]
-%line 464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsi + 320]
 	vmovdqu [rsp + 288], ymm9
 ; v17 = v8 ^ v16
-%line 465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm0, ymm0, ymm9
 	vmovdqu [rsp + 14176], ymm0
 ; v18 = mem256[f + 128]
-%line 466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 	vmovdqu [rsp + 320], ymm0
 ; v19 = v18 ^ v12
-%line 467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v19 = v19 ^ v16
-%line 468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 	vmovdqu [rsp + 9920], ymm0
 ; v20 = v12 ^ v1
-%line 469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 32]
 	vmovdqu [rsp + 9792], ymm0
 ; v21 = mem256[f + 160]
-%line 470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 160]
 	vmovdqu [rsp + 352], ymm0
 ; v22 = v21 ^ v16
-%line 471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 ; v22 = v22 ^ v1
-%line 472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 	vmovdqu [rsp + 9952], ymm0
 ; v23 = v16 ^ v5
-%line 473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, [rsp + 96]
 	vmovdqu [rsp + 384], ymm0
 ; v24 = mem256[f + 192]
-%line 474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsi + 192]
 ; v25 = v24 ^ v1
-%line 475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, [rsp + 32]
 ; v25 = v25 ^ v5
-%line 476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
 	vmovdqu [rsp + 992], ymm0
 ; v26 = v2 & v0
-%line 477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 0]
 	vpand ymm0, ymm4, ymm11
 	vmovdqu [rsp + 416], ymm0
 ; v27 = v2 & v6
-%line 478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 128]
 	vpand ymm0, ymm4, ymm12
 ; v28 = v4 & v0
-%line 479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm3, ymm11
 ; v28 = v27 ^ v28
-%line 480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1024], ymm0
 ; v27 = v2 & v10
-%line 481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 192]
 	vpand ymm10, ymm4, ymm13
 ; v29 = v4 & v6
-%line 482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm3, ymm12
 ; v30 = v7 & v0
-%line 483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm5, ymm11
 ; v29 = v27 ^ v29
-%line 484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm0
 ; v30 = v29 ^ v30
-%line 485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1056], ymm0
 ; v29 = v2 & v14
-%line 486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 256]
 	vpand ymm10, ymm4, ymm14
 ; v27 = v4 & v10
-%line 487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm3, ymm13
 ; v31 = v7 & v6
-%line 488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm12
 ; v32 = v9 & v0
-%line 489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm6, ymm11
 ; v27 = v29 ^ v27
-%line 490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm10, ymm13
 ; v31 = v27 ^ v31
-%line 491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v32 = v31 ^ v32
-%line 492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1088], ymm0
 ; v31 = v2 & v18
-%line 493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
 	vmovdqu [rsp + 19968], ymm0
 	vpand ymm0, ymm4, ymm0
 	vmovdqu [rsp + 9984], ymm0
 ; v27 = v4 & v14
-%line 494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm3, ymm14
 	vmovdqu [rsp + 14208], ymm15
 ; v29 = v7 & v10
-%line 495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 192]
 	vpand ymm1, ymm5, ymm12
 	vmovdqu [rsp + 17120], ymm1
 ; v33 = v9 & v6
-%line 496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 128]
 	vpand ymm14, ymm6, ymm11
 	vmovdqu [rsp + 448], ymm14
 ; v34 = v11 & v0
-%line 497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 0]
 	vpand ymm13, ymm7, ymm10
 	vmovdqu [rsp + 9824], ymm13
 ; v27 = v31 ^ v27
-%line 498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v27 ^ v29
-%line 499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v34 = v33 ^ v34
-%line 501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 	vmovdqu [rsp + 1120], ymm0
 ; v33 = v2 & v21
-%line 502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpand ymm15, ymm4, ymm1
 	vmovdqu [rsp + 10016], ymm15
 ; v29 = v4 & v18
-%line 503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19968]
 	vpand ymm13, ymm3, ymm0
 ; v27 = v7 & v14
-%line 504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpand ymm14, ymm5, ymm0
 ; v31 = v9 & v10
-%line 505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm6, ymm12
 ; v35 = v11 & v6
-%line 506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm7, ymm11
 	vmovdqu [rsp + 480], ymm11
 ; v36 = v13 & v0
-%line 507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm2, ymm10
 	vmovdqu [rsp + 512], ymm10
 ; v29 = v33 ^ v29
-%line 508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm15, ymm13
 ; v27 = v29 ^ v27
-%line 509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm14
 ; v31 = v27 ^ v31
-%line 510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm14, ymm12
 ; v35 = v31 ^ v35
-%line 511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm12, ymm11
 ; v36 = v35 ^ v36
-%line 512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm11, ymm10
 	vmovdqu [rsp + 1152], ymm10
 ; v35 = v2 & v24
-%line 513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm4, ymm9
 	vmovdqu [rsp + 1184], ymm14
 ; v31 = v4 & v21
-%line 514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm3, ymm1
 ; v27 = v7 & v18
-%line 515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm10, ymm5, ymm1
 ; v29 = v9 & v14
-%line 516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
 ; v33 = v11 & v10
-%line 517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpand ymm13, ymm7, ymm0
 ; v37 = v13 & v6
-%line 518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm12, ymm2, ymm0
 	vmovdqu [rsp + 544], ymm12
 ; v38 = v15 & v0
-%line 519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpand ymm11, ymm8, ymm0
 	vmovdqu [rsp + 576], ymm11
 ; v31 = v35 ^ v31
-%line 520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
 ; v27 = v31 ^ v27
-%line 521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v29 = v27 ^ v29
-%line 522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 ; v37 = v33 ^ v37
-%line 524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v38 = v37 ^ v38
-%line 525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 	vmovdqu [rsp + 1216], ymm0
 ; v37 = v4 & v24
-%line 526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm3, ymm9
 	vmovdqu [rsp + 15072], ymm0
 	vmovdqu [rsp + 1248], ymm0
 ; v33 = v7 & v21
-%line 527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vmovdqu [rsp + 15104], ymm0
 	vpand ymm15, ymm5, ymm0
 	vmovdqu [rsp + 10048], ymm15
 ; v29 = v9 & v18
-%line 528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm0, ymm6, ymm1
 	vmovdqu [rsp + 17536], ymm0
 	vmovdqu [rsp + 1280], ymm0
 ; v27 = v11 & v14
-%line 529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 256]
 	vpand ymm14, ymm7, ymm10
 	vmovdqu [rsp + 10080], ymm14
 ; v31 = v13 & v10
-%line 530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 192]
 	vpand ymm13, ymm2, ymm11
 	vmovdqu [rsp + 10112], ymm13
 ; v35 = v15 & v6
-%line 531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm12, ymm8, ymm0
 	vmovdqu [rsp + 14240], ymm12
 ; v33 = v37 ^ v33
-%line 532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15072]
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v33 ^ v29
-%line 533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 17536]
 ; v27 = v29 ^ v27
-%line 534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v31 = v27 ^ v31
-%line 535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 ; v35 = v31 ^ v35
-%line 536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 1312], ymm0
 ; v31 = v7 & v24
-%line 537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm5, ymm9
 	vmovdqu [rsp + 1344], ymm12
 ; v27 = v9 & v21
-%line 538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15104]
 	vpand ymm0, ymm6, ymm0
 ; v29 = v11 & v18
-%line 539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm7, ymm1
 ; v33 = v13 & v14
-%line 540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm2, ymm10
 ; v37 = v15 & v10
-%line 541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm8, ymm11
 ; v27 = v31 ^ v27
-%line 542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v29 = v27 ^ v29
-%line 543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, ymm10
 ; v37 = v33 ^ v37
-%line 545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 	vmovdqu [rsp + 1376], ymm0
 ; v33 = v9 & v24
-%line 546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm9
 ; v29 = v11 & v21
-%line 547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 352]
 	vpand ymm1, ymm7, ymm12
 ; v27 = v13 & v18
-%line 548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
 	vpand ymm10, ymm2, ymm13
 ; v31 = v15 & v14
-%line 549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 256]
 	vpand ymm11, ymm8, ymm11
 ; v29 = v33 ^ v29
-%line 550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v27 = v29 ^ v27
-%line 551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, ymm10
 ; v31 = v27 ^ v31
-%line 552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 	vmovdqu [rsp + 1408], ymm0
 ; v27 = v11 & v24
-%line 553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
 ; v29 = v13 & v21
-%line 554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm12
 ; v33 = v15 & v18
-%line 555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm8, ymm13
 ; v29 = v27 ^ v29
-%line 556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
 	vmovdqu [rsp + 1440], ymm0
 ; v29 = v13 & v24
-%line 558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm9
 ; v27 = v15 & v21
-%line 559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm8, ymm12
 ; v27 = v29 ^ v27
-%line 560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1472], ymm0
 ; v29 = v15 & v24
-%line 561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
 	vmovdqu [rsp + 1504], ymm0
 ; v39 = v17 & v3
-%line 562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 64]
 	vmovdqu ymm10, [rsp + 14176]
 	vpand ymm0, ymm10, ymm12
 	vmovdqu [rsp + 608], ymm0
 ; v40 = v17 & v8
-%line 563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 160]
 	vpand ymm0, ymm10, ymm13
 ; v41 = v19 & v3
-%line 564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 9920]
 	vpand ymm1, ymm11, ymm12
 ; v41 = v40 ^ v41
-%line 565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1536], ymm0
 ; v40 = v17 & v12
-%line 566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 224]
 	vpand ymm1, ymm10, ymm14
 ; v42 = v19 & v8
-%line 567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
 ; v43 = v20 & v3
-%line 568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 9792]
 	vpand ymm15, ymm10, ymm12
 ; v42 = v40 ^ v42
-%line 569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v43 = v42 ^ v43
-%line 570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 1568], ymm0
 ; v42 = v17 & v16
-%line 571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 288]
 	vmovdqu ymm1, [rsp + 14176]
 	vpand ymm0, ymm1, ymm15
 ; v40 = v19 & v12
-%line 572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm14
 ; v44 = v20 & v8
-%line 573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm10, ymm13
 ; v45 = v22 & v3
-%line 574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 9952]
 	vpand ymm12, ymm10, ymm12
 ; v40 = v42 ^ v40
-%line 575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v44 = v40 ^ v44
-%line 576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 ; v45 = v44 ^ v45
-%line 577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm12
 	vmovdqu [rsp + 1600], ymm0
 ; v44 = v17 & v1
-%line 578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 32]
 	vpand ymm13, ymm1, ymm11
 	vmovdqu [rsp + 10144], ymm13
 ; v40 = v19 & v16
-%line 579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm0, ymm0, ymm15
 ; v42 = v20 & v12
-%line 580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vmovdqu [rsp + 15136], ymm12
 	vmovdqu ymm1, [rsp + 9792]
 	vpand ymm14, ymm1, ymm12
 	vmovdqu [rsp + 10176], ymm14
 ; v46 = v22 & v8
-%line 581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 160]
 	vmovdqu [rsp + 17568], ymm1
 	vpand ymm1, ymm10, ymm1
 	vmovdqu [rsp + 640], ymm1
 ; v47 = v23 & v3
-%line 582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 384]
 	vmovdqu ymm10, [rsp + 64]
 	vmovdqu [rsp + 15168], ymm10
 	vpand ymm10, ymm12, ymm10
 	vmovdqu [rsp + 9856], ymm10
 ; v40 = v44 ^ v40
-%line 583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v42 = v40 ^ v42
-%line 584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v46 = v42 ^ v46
-%line 585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v47 = v46 ^ v47
-%line 586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 1632], ymm0
 ; v46 = v17 & v5
-%line 587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vmovdqu ymm0, [rsp + 14176]
 	vpand ymm13, ymm0, ymm1
 	vmovdqu [rsp + 10208], ymm13
 ; v42 = v19 & v1
-%line 588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm0, ymm0, ymm11
 	vmovdqu [rsp + 10240], ymm0
 ; v40 = v20 & v16
-%line 589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 288]
 	vmovdqu [rsp + 20000], ymm11
 	vmovdqu ymm10, [rsp + 9792]
 	vpand ymm14, ymm10, ymm11
 	vmovdqu [rsp + 10272], ymm14
 ; v44 = v22 & v12
-%line 590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 9952]
 	vmovdqu ymm11, [rsp + 15136]
 	vpand ymm11, ymm10, ymm11
 	vmovdqu [rsp + 14272], ymm11
 ; v48 = v23 & v8
-%line 591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 17568]
 	vpand ymm10, ymm12, ymm10
 	vmovdqu [rsp + 672], ymm10
 ; v49 = v25 & v3
-%line 592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 992]
 	vmovdqu [rsp + 17600], ymm15
 	vmovdqu ymm12, [rsp + 15168]
 	vpand ymm12, ymm15, ymm12
 	vmovdqu [rsp + 704], ymm12
 ; v42 = v46 ^ v42
-%line 593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v40 = v42 ^ v40
-%line 594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v44 = v40 ^ v44
-%line 595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v48 = v44 ^ v48
-%line 596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v49 = v48 ^ v49
-%line 597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 1664], ymm0
 ; v48 = v19 & v5
-%line 598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 20032], ymm0
 	vmovdqu [rsp + 1696], ymm0
 ; v44 = v20 & v1
-%line 599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vmovdqu ymm0, [rsp + 9792]
 	vpand ymm15, ymm0, ymm1
 	vmovdqu [rsp + 10304], ymm15
 ; v40 = v22 & v16
-%line 600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9952]
 	vmovdqu ymm10, [rsp + 20000]
 	vpand ymm14, ymm0, ymm10
 	vmovdqu [rsp + 10336], ymm14
 ; v42 = v23 & v12
-%line 601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 384]
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm11, ymm13, ymm12
 	vmovdqu [rsp + 14304], ymm11
 ; v46 = v25 & v8
-%line 602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vmovdqu ymm10, [rsp + 17600]
 	vpand ymm10, ymm10, ymm0
 ; v44 = v48 ^ v44
-%line 603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 20032]
 	vpxor ymm0, ymm0, ymm15
 ; v40 = v44 ^ v40
-%line 604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v42 = v40 ^ v42
-%line 605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v46 = v42 ^ v46
-%line 606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 1728], ymm0
 ; v42 = v20 & v5
-%line 607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 96]
 	vmovdqu ymm0, [rsp + 9792]
 	vpand ymm14, ymm0, ymm10
 ; v40 = v22 & v1
-%line 608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 9952]
 	vpand ymm15, ymm11, ymm1
 ; v44 = v23 & v16
-%line 609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 288]
 	vpand ymm13, ymm13, ymm1
 ; v48 = v25 & v12
-%line 610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 992]
 	vpand ymm12, ymm0, ymm12
 ; v40 = v42 ^ v40
-%line 611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v44 = v40 ^ v44
-%line 612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm15, ymm13
 ; v48 = v44 ^ v48
-%line 613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm13, ymm12
 	vmovdqu [rsp + 1760], ymm12
 ; v44 = v22 & v5
-%line 614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm10
 ; v40 = v23 & v1
-%line 615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 384]
 	vmovdqu ymm14, [rsp + 32]
 	vpand ymm12, ymm13, ymm14
 ; v42 = v25 & v16
-%line 616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm0, ymm1
 ; v40 = v44 ^ v40
-%line 617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm12
 ; v42 = v40 ^ v42
-%line 618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm12, ymm1
 	vmovdqu [rsp + 1792], ymm1
 ; v40 = v23 & v5
-%line 619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm10
 ; v44 = v25 & v1
-%line 620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm0, ymm14
 ; v44 = v40 ^ v44
-%line 621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 	vmovdqu [rsp + 1824], ymm1
 ; v40 = v25 & v5
-%line 622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1856], ymm0
 ; v17 = v2 ^ v17
-%line 623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm4, [rsp + 14176]
 ; v19 = v4 ^ v19
-%line 624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm3, [rsp + 9920]
 ; v20 = v7 ^ v20
-%line 625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm5, [rsp + 9792]
 ; v22 = v9 ^ v22
-%line 626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 9952]
 ; v23 = v11 ^ v23
-%line 627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm7, ymm13
 ; v25 = v13 ^ v25
-%line 628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 992]
 ; v13 = v0 ^ v3
-%line 629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm14, ymm0, [rsp + 64]
 ; v11 = v6 ^ v8
-%line 630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm7, ymm0, [rsp + 160]
 ; v9 = v10 ^ v12
-%line 631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpxor ymm5, ymm0, [rsp + 224]
 ; v7 = v14 ^ v16
-%line 632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpxor ymm4, ymm0, [rsp + 288]
 ; v4 = v18 ^ v1
-%line 633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
 	vpxor ymm3, ymm0, [rsp + 32]
 ; v2 = v21 ^ v5
-%line 634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm15, ymm0, ymm1
 ; v50 = v17 & v13
-%line 635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
 	vmovdqu [rsp + 736], ymm0
 ; v51 = v17 & v11
-%line 636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm7
 ; v52 = v19 & v13
-%line 637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm11, ymm14
 ; v52 = v51 ^ v52
-%line 638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1888], ymm0
 ; v51 = v17 & v9
-%line 639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
 	vmovdqu [rsp + 23712], ymm0
 	vmovdqu [rsp + 23136], ymm0
 	vmovdqu [rsp + 21632], ymm0
 	vmovdqu [rsp + 14336], ymm0
 ; v53 = v19 & v11
-%line 640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm7
 	vmovdqu [rsp + 24128], ymm0
 	vmovdqu [rsp + 23840], ymm0
@@ -2366,7 +2437,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 17632], ymm0
 	vmovdqu [rsp + 768], ymm0
 ; v54 = v20 & v13
-%line 641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm14
 	vmovdqu [rsp + 23968], ymm1
 	vmovdqu [rsp + 23520], ymm1
@@ -2374,1316 +2445,1316 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 20384], ymm1
 	vmovdqu [rsp + 9888], ymm1
 ; v53 = v51 ^ v53
-%line 642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23712]
 	vpxor ymm0, ymm0, [rsp + 24128]
 ; v54 = v53 ^ v54
-%line 643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1920], ymm0
 ; v53 = v17 & v7
-%line 644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
 	vmovdqu [rsp + 21856], ymm0
 	vmovdqu [rsp + 18080], ymm0
 	vmovdqu [rsp + 10368], ymm0
 ; v51 = v19 & v9
-%line 645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm5
 	vmovdqu [rsp + 22944], ymm0
 	vmovdqu [rsp + 21888], ymm0
 	vmovdqu [rsp + 18112], ymm0
 	vmovdqu [rsp + 10400], ymm0
 ; v55 = v20 & v11
-%line 646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm7
 	vmovdqu [rsp + 22528], ymm0
 	vmovdqu [rsp + 20544], ymm0
 	vmovdqu [rsp + 15200], ymm0
 	vmovdqu [rsp + 800], ymm0
 ; v56 = v22 & v13
-%line 647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm6, ymm14
 	vmovdqu [rsp + 22560], ymm1
 	vmovdqu [rsp + 20576], ymm1
 	vmovdqu [rsp + 15232], ymm1
 	vmovdqu [rsp + 832], ymm1
 ; v51 = v53 ^ v51
-%line 648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 21856]
 	vpxor ymm0, ymm0, [rsp + 22944]
 	vmovdqu [rsp + 21920], ymm0
 	vmovdqu [rsp + 18144], ymm0
 	vmovdqu [rsp + 10432], ymm0
 ; v55 = v51 ^ v55
-%line 649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22528]
 ; v56 = v55 ^ v56
-%line 650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1952], ymm0
 ; v55 = v17 & v4
-%line 651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
 	vmovdqu [rsp + 18176], ymm0
 	vmovdqu [rsp + 13568], ymm0
 	vmovdqu [rsp + 1984], ymm0
 ; v51 = v19 & v7
-%line 652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 	vmovdqu [rsp + 21952], ymm0
 	vmovdqu [rsp + 19520], ymm0
 	vmovdqu [rsp + 16832], ymm0
 	vmovdqu [rsp + 10464], ymm0
 ; v53 = v20 & v9
-%line 653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm5
 	vmovdqu [rsp + 21280], ymm0
 	vmovdqu [rsp + 18208], ymm0
 	vmovdqu [rsp + 10496], ymm0
 ; v57 = v22 & v11
-%line 654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm7
 	vmovdqu [rsp + 20608], ymm0
 	vmovdqu [rsp + 15264], ymm0
 	vmovdqu [rsp + 864], ymm0
 ; v58 = v23 & v13
-%line 655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm14
 	vmovdqu [rsp + 20640], ymm1
 	vmovdqu [rsp + 15296], ymm1
 	vmovdqu [rsp + 896], ymm1
 ; v51 = v55 ^ v51
-%line 656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18176]
 	vpxor ymm0, ymm0, [rsp + 21952]
 	vmovdqu [rsp + 18240], ymm0
 	vmovdqu [rsp + 10528], ymm0
 ; v53 = v51 ^ v53
-%line 657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21280]
 	vmovdqu [rsp + 18272], ymm0
 	vmovdqu [rsp + 10560], ymm0
 ; v57 = v53 ^ v57
-%line 658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20608]
 ; v58 = v57 ^ v58
-%line 659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2016], ymm0
 ; v57 = v17 & v2
-%line 660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
 	vmovdqu [rsp + 18304], ymm0
 	vmovdqu [rsp + 13600], ymm0
 	vmovdqu [rsp + 2048], ymm0
 ; v53 = v19 & v4
-%line 661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
 	vmovdqu [rsp + 19552], ymm0
 	vmovdqu [rsp + 16864], ymm0
 	vmovdqu [rsp + 10592], ymm0
 ; v51 = v20 & v7
-%line 662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm4
 	vmovdqu [rsp + 18336], ymm0
 	vmovdqu [rsp + 13632], ymm0
 	vmovdqu [rsp + 2080], ymm0
 ; v55 = v22 & v9
-%line 663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm5
 	vmovdqu [rsp + 19584], ymm0
 	vmovdqu [rsp + 16896], ymm0
 	vmovdqu [rsp + 10624], ymm0
 ; v59 = v23 & v11
-%line 664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm7
 	vmovdqu [rsp + 20672], ymm0
 	vmovdqu [rsp + 15328], ymm0
 	vmovdqu [rsp + 928], ymm0
 ; v60 = v25 & v13
-%line 665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm14
 	vmovdqu [rsp + 15360], ymm1
 	vmovdqu [rsp + 960], ymm1
 ; v53 = v57 ^ v53
-%line 666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18304]
 	vpxor ymm0, ymm0, [rsp + 19552]
 	vmovdqu [rsp + 18368], ymm0
 	vmovdqu [rsp + 10656], ymm0
 ; v51 = v53 ^ v51
-%line 667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 18336]
 	vmovdqu [rsp + 18400], ymm0
 	vmovdqu [rsp + 10688], ymm0
 ; v55 = v51 ^ v55
-%line 668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19584]
 	vmovdqu [rsp + 18432], ymm0
 	vmovdqu [rsp + 10720], ymm0
 ; v59 = v55 ^ v59
-%line 669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20672]
 ; v60 = v59 ^ v60
-%line 670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2112], ymm0
 ; v17 = v17 & v24
-%line 671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm9
 	vmovdqu [rsp + 15392], ymm0
 	vmovdqu [rsp + 2144], ymm0
 ; v59 = v19 & v2
-%line 672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
 	vmovdqu [rsp + 18464], ymm0
 	vmovdqu [rsp + 10752], ymm0
 ; v55 = v20 & v4
-%line 673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
 	vmovdqu [rsp + 20704], ymm0
 	vmovdqu [rsp + 15424], ymm0
 	vmovdqu [rsp + 2176], ymm0
 ; v51 = v22 & v7
-%line 674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm4
 	vmovdqu [rsp + 21664], ymm0
 	vmovdqu [rsp + 15456], ymm0
 	vmovdqu [rsp + 2208], ymm0
 ; v53 = v23 & v9
-%line 675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm13, ymm5
 	vmovdqu [rsp + 18496], ymm10
 	vmovdqu [rsp + 10784], ymm10
 ; v57 = v25 & v11
-%line 676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm7
 	vmovdqu [rsp + 18528], ymm1
 	vmovdqu [rsp + 10816], ymm1
 ; v13 = v15 & v13
-%line 677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm8, ymm14
 	vmovdqu [rsp + 20736], ymm14
 	vmovdqu [rsp + 14368], ymm14
 ; v59 = v17 ^ v59
-%line 678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15392]
 	vpxor ymm0, ymm0, [rsp + 18464]
 ; v55 = v59 ^ v55
-%line 679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20704]
 ; v51 = v55 ^ v51
-%line 680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21664]
 ; v53 = v51 ^ v53
-%line 681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v57 = v53 ^ v57
-%line 682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v13 = v57 ^ v13
-%line 683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 2240], ymm0
 ; v19 = v19 & v24
-%line 684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm9
 ; v57 = v20 & v2
-%line 685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm12, ymm15
 ; v53 = v22 & v4
-%line 686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm6, ymm3
 ; v51 = v23 & v7
-%line 687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm4
 ; v55 = v25 & v9
-%line 688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm5
 ; v11 = v15 & v11
-%line 689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm8, ymm7
 ; v57 = v19 ^ v57
-%line 690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, ymm14
 ; v53 = v57 ^ v53
-%line 691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
 ; v51 = v53 ^ v51
-%line 692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, ymm1
 ; v55 = v51 ^ v55
-%line 693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v11 = v55 ^ v11
-%line 694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm7
 ; v20 = v20 & v24
-%line 695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm9
 ; v55 = v22 & v2
-%line 696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
 ; v51 = v23 & v4
-%line 697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm3
 ; v53 = v25 & v7
-%line 698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm2, ymm4
 ; v9 = v15 & v9
-%line 699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm8, ymm5
 ; v55 = v20 ^ v55
-%line 700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v51 = v55 ^ v51
-%line 701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v53 = v51 ^ v53
-%line 702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, ymm10
 ; v9 = v53 ^ v9
-%line 703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm10, ymm5
 ; v22 = v22 & v24
-%line 704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; v53 = v23 & v2
-%line 705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm15
 ; v51 = v25 & v4
-%line 706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm3
 ; v7 = v15 & v7
-%line 707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm4
 ; v53 = v22 ^ v53
-%line 708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm0
 ; v51 = v53 ^ v51
-%line 709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v7 = v51 ^ v7
-%line 710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm1, ymm4
 ; v23 = v23 & v24
-%line 711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm13, ymm9
 ; v51 = v25 & v2
-%line 712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
 ; v4 = v15 & v4
-%line 713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm8, ymm3
 ; v51 = v23 ^ v51
-%line 714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v4 = v51 ^ v4
-%line 715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm3
 ; v25 = v25 & v24
-%line 716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; v2 = v15 & v2
-%line 717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm8, ymm15
 ; v2 = v25 ^ v2
-%line 718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm2, ymm15
 ; v15 = v15 & v24
-%line 719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm8, ymm9
 ; v50 = v50 ^ v26
-%line 720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 736]
 	vpxor ymm0, ymm0, [rsp + 416]
 ; v50 = v50 ^ v39
-%line 721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 608]
 ; v52 = v52 ^ v28
-%line 722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1888]
 	vpxor ymm0, ymm0, [rsp + 1024]
 ; v52 = v52 ^ v41
-%line 723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 1536]
 ; v54 = v54 ^ v30
-%line 724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1920]
 	vpxor ymm0, ymm0, [rsp + 1056]
 ; v54 = v54 ^ v43
-%line 725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 1568]
 ; v56 = v56 ^ v32
-%line 726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1952]
 	vpxor ymm0, ymm0, [rsp + 1088]
 ; v56 = v56 ^ v45
-%line 727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 1600]
 ; v58 = v58 ^ v34
-%line 728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2016]
 	vpxor ymm0, ymm0, [rsp + 1120]
 ; v58 = v58 ^ v47
-%line 729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 1632]
 ; v60 = v60 ^ v36
-%line 730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2112]
 	vpxor ymm0, ymm0, [rsp + 1152]
 ; v60 = v60 ^ v49
-%line 731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 1664]
 ; v13 = v13 ^ v38
-%line 732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2240]
 	vpxor ymm0, ymm0, [rsp + 1216]
 ; v13 = v13 ^ v46
-%line 733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1728]
 	vmovdqu [rsp + 2272], ymm0
 ; v11 = v11 ^ v35
-%line 734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1312]
 ; v11 = v11 ^ v48
-%line 735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1760]
 ; v9 = v9 ^ v37
-%line 736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1376]
 ; v9 = v9 ^ v42
-%line 737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1792]
 ; v7 = v7 ^ v31
-%line 738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 1408]
 ; v7 = v7 ^ v44
-%line 739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 1824]
 ; v4 = v4 ^ v33
-%line 740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 1440]
 ; v4 = v4 ^ v40
-%line 741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm3, [rsp + 1856]
 ; v2 = v2 ^ v27
-%line 742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 1472]
 ; v15 = v15 ^ v29
-%line 743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1504]
 ; v35 = v50 ^ v35
-%line 744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 1312]
 	vmovdqu [rsp + 2304], ymm0
 ; v37 = v52 ^ v37
-%line 745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 1376]
 ; v31 = v54 ^ v31
-%line 746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm6, [rsp + 1408]
 ; v33 = v56 ^ v33
-%line 747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm10, [rsp + 1440]
 ; v27 = v58 ^ v27
-%line 748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm11, [rsp + 1472]
 ; v29 = v60 ^ v29
-%line 749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm12, [rsp + 1504]
 ; v39 = v11 ^ v39
-%line 750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 608]
 ; v41 = v9 ^ v41
-%line 751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 1536]
 ; v43 = v7 ^ v43
-%line 752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 1568]
 ; v45 = v4 ^ v45
-%line 753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm13, [rsp + 1600]
 ; v47 = v2 ^ v47
-%line 754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm15, [rsp + 1632]
 ; v49 = v15 ^ v49
-%line 755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1664]
 ; v41 = v41 ^ v40
-%line 756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 1856]
 ; v39 = v39 ^ v40
-%line 757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 1856]
 ; v29 = v29 ^ v40
-%line 758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 1856]
 ; v40 = v27 ^ v40
-%line 759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 1856]
 ; v39 = v39 ^ v44
-%line 760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 1824]
 ; v13 = v13 ^ v44
-%line 761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2272]
 	vpxor ymm0, ymm0, [rsp + 1824]
 ; v40 = v40 ^ v44
-%line 762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 1824]
 ; v44 = v33 ^ v44
-%line 763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm6, [rsp + 1824]
 ; v13 = v13 ^ v42
-%line 764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 1792]
 ; v29 = v29 ^ v42
-%line 765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 1792]
 ; v44 = v44 ^ v42
-%line 766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 1792]
 ; v42 = v31 ^ v42
-%line 767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm2, [rsp + 1792]
 ; v29 = v29 ^ v48
-%line 768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 1760]
 ; v40 = v40 ^ v48
-%line 769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 1760]
 ; v42 = v42 ^ v48
-%line 770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 1760]
 ; v48 = v37 ^ v48
-%line 771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 1760]
 ; v40 = v40 ^ v46
-%line 772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 1728]
 ; v44 = v44 ^ v46
-%line 773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 1728]
 ; v48 = v48 ^ v46
-%line 774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 1728]
 ; v46 = v35 ^ v46
-%line 775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2304]
 	vpxor ymm1, ymm1, [rsp + 1728]
 ; v44 = v44 ^ v49
-%line 776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v42 = v42 ^ v49
-%line 777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm8
 ; v46 = v46 ^ v49
-%line 778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, ymm8
 ; v49 = v38 ^ v49
-%line 779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1216]
 	vpxor ymm8, ymm1, ymm8
 ; v42 = v42 ^ v47
-%line 780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm14, ymm7
 ; v48 = v48 ^ v47
-%line 781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, ymm7
 ; v49 = v49 ^ v47
-%line 782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm8, ymm7
 ; v47 = v36 ^ v47
-%line 783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 1152]
 	vpxor ymm7, ymm8, ymm7
 ; v48 = v48 ^ v45
-%line 784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm14, ymm5
 ; v46 = v46 ^ v45
-%line 785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm5
 ; v47 = v47 ^ v45
-%line 786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm7, ymm5
 ; v45 = v34 ^ v45
-%line 787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 1120]
 	vpxor ymm5, ymm7, ymm5
 ; v46 = v46 ^ v43
-%line 788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm14, ymm4
 ; v49 = v49 ^ v43
-%line 789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, ymm4
 ; v45 = v45 ^ v43
-%line 790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm5, ymm4
 ; v43 = v32 ^ v43
-%line 791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 1088]
 	vpxor ymm4, ymm5, ymm4
 ; v49 = v49 ^ v41
-%line 792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm12
 	vmovdqu [rsp + 2336], ymm5
 ; v47 = v47 ^ v41
-%line 793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm12
 ; v43 = v43 ^ v41
-%line 794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm4, ymm12
 ; v41 = v30 ^ v41
-%line 795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 1056]
 	vpxor ymm12, ymm4, ymm12
 ; v47 = v47 ^ v39
-%line 796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm10
 ; v45 = v45 ^ v39
-%line 797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm11, ymm10
 ; v41 = v41 ^ v39
-%line 798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm10
 ; v39 = v28 ^ v39
-%line 799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 1024]
 	vpxor ymm10, ymm11, ymm10
 ; v45 = v45 ^ v13
-%line 800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm4, ymm6
 ; v43 = v43 ^ v13
-%line 801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm6
 ; v39 = v39 ^ v13
-%line 802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm6
 ; v13 = v26 ^ v13
-%line 803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 416]
 	vpxor ymm6, ymm4, ymm6
 ; v13 = v13 ^ v40
-%line 804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm3
 ; v26 = v46 ^ v40
-%line 805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm7, ymm3
 ; v26 = v26 ^ v29
-%line 806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm4, ymm2
 ; v39 = v39 ^ v46
-%line 807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm7
 ; v28 = v48 ^ v40
-%line 808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm8, ymm3
 ; v28 = v28 ^ v29
-%line 809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm2
 ; v41 = v41 ^ v46
-%line 810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm7
 ; v41 = v41 ^ v48
-%line 811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm8
 ; v41 = v41 ^ v40
-%line 812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm3
 ; v41 = v41 ^ v29
-%line 813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm2
 ; v46 = v46 ^ v42
-%line 814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm1
 ; v43 = v43 ^ v48
-%line 815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm8
 ; v43 = v43 ^ v42
-%line 816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm1
 ; v43 = v43 ^ v29
-%line 817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm2
 ; v48 = v48 ^ v44
-%line 818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 	vmovdqu [rsp + 2368], ymm8
 ; v45 = v45 ^ v42
-%line 819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm1
 ; v45 = v45 ^ v44
-%line 820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm11, ymm0
 	vmovdqu [rsp + 10848], ymm8
 ; v42 = v42 ^ v40
-%line 821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 	vmovdqu [rsp + 10880], ymm1
 ; v47 = v47 ^ v44
-%line 822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 ; v47 = v47 ^ v40
-%line 823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm5, ymm3
 	vmovdqu [rsp + 10912], ymm1
 ; v44 = v44 ^ v29
-%line 824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 14400], ymm0
 ; v40 = v49 ^ v40
-%line 825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2336]
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v40 ^ v29
-%line 826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm2
 	vmovdqu [rsp + 2400], ymm0
 ; v40 = v13 & v0
-%line 827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 0]
 	vpand ymm0, ymm6, ymm5
 	vmovdqu [rsp + 2432], ymm0
 ; v49 = v13 & v6
-%line 828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 128]
 	vpand ymm0, ymm6, ymm3
 ; v30 = v26 & v0
-%line 829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm5
 ; v30 = v49 ^ v30
-%line 830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2464], ymm0
 ; v49 = v13 & v10
-%line 831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 192]
 	vpand ymm0, ymm6, ymm8
 ; v32 = v26 & v6
-%line 832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm3
 ; v34 = v39 & v0
-%line 833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
 ; v32 = v49 ^ v32
-%line 834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v34 = v32 ^ v34
-%line 835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
 	vmovdqu [rsp + 2496], ymm0
 ; v32 = v13 & v14
-%line 836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 256]
 	vpand ymm0, ymm6, ymm11
 ; v49 = v26 & v10
-%line 837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm8
 ; v36 = v39 & v6
-%line 838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm10, ymm3
 ; v38 = v28 & v0
-%line 839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm4, ymm5
 ; v49 = v32 ^ v49
-%line 840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v49 ^ v36
-%line 841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm2
 ; v38 = v36 ^ v38
-%line 842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
 	vmovdqu [rsp + 2528], ymm0
 ; v36 = v13 & v18
-%line 843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
 	vmovdqu [rsp + 21376], ymm0
 	vpand ymm0, ymm6, ymm0
 	vmovdqu [rsp + 20064], ymm0
 	vmovdqu [rsp + 2560], ymm0
 ; v49 = v26 & v14
-%line 844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm11
 	vmovdqu [rsp + 10944], ymm0
 ; v32 = v39 & v10
-%line 845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 192]
 	vpand ymm11, ymm10, ymm5
 	vmovdqu [rsp + 10976], ymm11
 ; v35 = v28 & v6
-%line 846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 128]
 	vpand ymm8, ymm4, ymm3
 	vmovdqu [rsp + 14432], ymm8
 ; v37 = v41 & v0
-%line 847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 0]
 	vpand ymm1, ymm12, ymm2
 	vmovdqu [rsp + 17152], ymm1
 ; v49 = v36 ^ v49
-%line 848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 20064]
 	vpxor ymm0, ymm15, ymm0
 ; v32 = v49 ^ v32
-%line 849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v35 = v32 ^ v35
-%line 850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v37 = v35 ^ v37
-%line 851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2592], ymm0
 ; v35 = v13 & v21
-%line 852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpand ymm15, ymm6, ymm1
 	vmovdqu [rsp + 2624], ymm15
 ; v32 = v26 & v18
-%line 853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 21376]
 	vpand ymm8, ymm14, ymm0
 	vmovdqu [rsp + 11008], ymm8
 ; v49 = v39 & v14
-%line 854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpand ymm11, ymm10, ymm0
 	vmovdqu [rsp + 2656], ymm11
 ; v36 = v28 & v10
-%line 855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm4, ymm5
 ; v31 = v41 & v6
-%line 856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm12, ymm3
 ; v33 = v46 & v0
-%line 857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm7, ymm2
 ; v32 = v35 ^ v32
-%line 858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm15, ymm8
 ; v49 = v32 ^ v49
-%line 859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm11
 ; v36 = v49 ^ v36
-%line 860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm8, ymm5
 ; v31 = v36 ^ v31
-%line 861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm5, ymm3
 ; v33 = v31 ^ v33
-%line 862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm3, ymm2
 	vmovdqu [rsp + 2688], ymm2
 ; v31 = v13 & v24
-%line 863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm6, ymm9
 	vmovdqu [rsp + 2720], ymm11
 ; v36 = v26 & v21
-%line 864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm14, ymm1
 ; v49 = v39 & v18
-%line 865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm2, ymm10, ymm1
 	vmovdqu [rsp + 2752], ymm2
 ; v32 = v28 & v14
-%line 866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
 	vmovdqu [rsp + 2784], ymm1
 ; v35 = v41 & v10
-%line 867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpand ymm8, ymm12, ymm0
 ; v27 = v46 & v6
-%line 868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm5, ymm7, ymm0
 ; v15 = v43 & v0
-%line 869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpand ymm3, ymm13, ymm0
 ; v36 = v31 ^ v36
-%line 870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm15
 ; v49 = v36 ^ v49
-%line 871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v32 = v49 ^ v32
-%line 872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v35 = v32 ^ v35
-%line 873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v27 = v35 ^ v27
-%line 874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 ; v15 = v27 ^ v15
-%line 875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 	vmovdqu [rsp + 2816], ymm0
 ; v27 = v26 & v24
-%line 876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm9
 	vmovdqu [rsp + 15488], ymm0
 	vmovdqu [rsp + 2848], ymm0
 ; v35 = v39 & v21
-%line 877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vmovdqu [rsp + 15520], ymm0
 	vpand ymm15, ymm10, ymm0
 	vmovdqu [rsp + 11040], ymm15
 ; v32 = v28 & v18
-%line 878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm0, ymm4, ymm1
 	vmovdqu [rsp + 17664], ymm0
 	vmovdqu [rsp + 2880], ymm0
 ; v49 = v41 & v14
-%line 879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 256]
 	vpand ymm11, ymm12, ymm2
 	vmovdqu [rsp + 11072], ymm11
 ; v36 = v46 & v10
-%line 880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 192]
 	vpand ymm8, ymm7, ymm3
 	vmovdqu [rsp + 11104], ymm8
 ; v31 = v43 & v6
-%line 881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm5, ymm13, ymm0
 	vmovdqu [rsp + 14464], ymm5
 ; v35 = v27 ^ v35
-%line 882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15488]
 	vpxor ymm0, ymm0, ymm15
 ; v32 = v35 ^ v32
-%line 883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 17664]
 ; v49 = v32 ^ v49
-%line 884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v36 = v49 ^ v36
-%line 885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v31 = v36 ^ v31
-%line 886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 2912], ymm0
 ; v36 = v39 & v24
-%line 887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm10, ymm9
 	vmovdqu [rsp + 2944], ymm5
 ; v49 = v28 & v21
-%line 888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15520]
 	vpand ymm0, ymm4, ymm0
 ; v32 = v41 & v18
-%line 889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v35 = v46 & v14
-%line 890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm7, ymm2
 ; v27 = v43 & v10
-%line 891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm13, ymm3
 ; v49 = v36 ^ v49
-%line 892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v32 = v49 ^ v32
-%line 893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v32 ^ v35
-%line 894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm2
 ; v27 = v35 ^ v27
-%line 895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
 	vmovdqu [rsp + 2976], ymm0
 ; v35 = v28 & v24
-%line 896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
 ; v32 = v41 & v21
-%line 897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 352]
 	vpand ymm1, ymm12, ymm5
 ; v49 = v46 & v18
-%line 898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 320]
 	vpand ymm2, ymm7, ymm8
 ; v36 = v43 & v14
-%line 899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 256]
 	vpand ymm3, ymm13, ymm3
 ; v32 = v35 ^ v32
-%line 900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v49 = v32 ^ v49
-%line 901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm2
 ; v36 = v49 ^ v36
-%line 902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
 	vmovdqu [rsp + 3008], ymm0
 ; v49 = v41 & v24
-%line 903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm9
 ; v32 = v46 & v21
-%line 904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm7, ymm5
 ; v35 = v43 & v18
-%line 905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm13, ymm8
 ; v32 = v49 ^ v32
-%line 906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v32 ^ v35
-%line 907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
 	vmovdqu [rsp + 3040], ymm0
 ; v32 = v46 & v24
-%line 908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
 ; v49 = v43 & v21
-%line 909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm5
 ; v49 = v32 ^ v49
-%line 910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3072], ymm0
 ; v32 = v43 & v24
-%line 911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm9
 	vmovdqu [rsp + 3104], ymm0
 ; v2 = v48 & v3
-%line 912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 2368]
 	vmovdqu ymm5, [rsp + 64]
 	vpand ymm0, ymm8, ymm5
 	vmovdqu [rsp + 3136], ymm0
 ; v4 = v48 & v8
-%line 913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 160]
 	vpand ymm0, ymm8, ymm2
 ; v7 = v45 & v3
-%line 914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 10848]
 	vpand ymm1, ymm11, ymm5
 ; v7 = v4 ^ v7
-%line 915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3168], ymm0
 ; v4 = v48 & v12
-%line 916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vmovdqu [rsp + 21408], ymm0
 	vpand ymm0, ymm8, ymm0
 	vmovdqu [rsp + 14496], ymm0
 ; v9 = v45 & v8
-%line 917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm11, ymm2
 	vmovdqu [rsp + 17184], ymm15
 ; v11 = v42 & v3
-%line 918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10880]
 	vpand ymm3, ymm1, ymm5
 	vmovdqu [rsp + 19808], ymm3
 ; v9 = v4 ^ v9
-%line 919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v11 = v9 ^ v11
-%line 920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 	vmovdqu [rsp + 3200], ymm0
 ; v9 = v48 & v16
-%line 921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 288]
 	vpand ymm8, ymm8, ymm3
 ; v4 = v45 & v12
-%line 922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 21408]
 	vpand ymm11, ymm11, ymm0
 ; v60 = v42 & v8
-%line 923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm1, ymm2
 ; v58 = v47 & v3
-%line 924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10912]
 	vpand ymm1, ymm1, ymm5
 ; v4 = v9 ^ v4
-%line 925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm11
 ; v60 = v4 ^ v60
-%line 926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm0
 ; v58 = v60 ^ v58
-%line 927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3232], ymm0
 ; v60 = v48 & v1
-%line 928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2368]
 	vmovdqu ymm2, [rsp + 32]
 	vpand ymm8, ymm1, ymm2
 	vmovdqu [rsp + 3264], ymm8
 ; v4 = v45 & v16
-%line 929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpand ymm3, ymm0, ymm3
 	vmovdqu [rsp + 11136], ymm3
 ; v9 = v42 & v12
-%line 930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 224]
 	vmovdqu [rsp + 15552], ymm5
 	vmovdqu ymm0, [rsp + 10880]
 	vpand ymm15, ymm0, ymm5
 	vmovdqu [rsp + 11168], ymm15
 ; v56 = v47 & v8
-%line 931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 160]
 	vmovdqu [rsp + 20096], ymm5
 	vmovdqu ymm0, [rsp + 10912]
 	vpand ymm11, ymm0, ymm5
 	vmovdqu [rsp + 11200], ymm11
 ; v54 = v44 & v3
-%line 932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 64]
 	vmovdqu [rsp + 17696], ymm5
 	vmovdqu ymm0, [rsp + 14400]
 	vpand ymm5, ymm0, ymm5
 	vmovdqu [rsp + 14528], ymm5
 ; v4 = v60 ^ v4
-%line 933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm3
 ; v9 = v4 ^ v9
-%line 934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v56 = v9 ^ v56
-%line 935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v54 = v56 ^ v54
-%line 936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 3296], ymm0
 ; v56 = v48 & v5
-%line 937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 96]
 	vpand ymm8, ymm1, ymm3
 	vmovdqu [rsp + 3328], ymm8
 ; v9 = v45 & v1
-%line 938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpand ymm1, ymm0, ymm2
 	vmovdqu [rsp + 11232], ymm1
 ; v4 = v42 & v16
-%line 939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 288]
 	vmovdqu [rsp + 20128], ymm2
 	vmovdqu ymm0, [rsp + 10880]
 	vpand ymm15, ymm0, ymm2
 	vmovdqu [rsp + 3360], ymm15
 ; v60 = v47 & v12
-%line 940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10912]
 	vmovdqu ymm2, [rsp + 15552]
 	vpand ymm11, ymm0, ymm2
 	vmovdqu [rsp + 11264], ymm11
 ; v52 = v44 & v8
-%line 941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14400]
 	vmovdqu ymm2, [rsp + 20096]
 	vpand ymm2, ymm0, ymm2
 	vmovdqu [rsp + 14560], ymm2
 ; v50 = v29 & v3
-%line 942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2400]
 	vmovdqu [rsp + 17728], ymm0
 	vmovdqu ymm5, [rsp + 17696]
 	vpand ymm5, ymm0, ymm5
 ; v9 = v56 ^ v9
-%line 943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm1
 ; v4 = v9 ^ v4
-%line 944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v60 = v4 ^ v60
-%line 945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v52 = v60 ^ v52
-%line 946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v50 = v52 ^ v50
-%line 947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 3392], ymm0
 ; v52 = v45 & v5
-%line 948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpand ymm0, ymm0, ymm3
 	vmovdqu [rsp + 17760], ymm0
 	vmovdqu [rsp + 3424], ymm0
 ; v60 = v42 & v1
-%line 949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vmovdqu [rsp + 17792], ymm0
 	vmovdqu ymm2, [rsp + 10880]
 	vpand ymm15, ymm2, ymm0
 	vmovdqu [rsp + 11296], ymm15
 ; v4 = v47 & v16
-%line 950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10912]
 	vmovdqu ymm0, [rsp + 20128]
 	vpand ymm11, ymm1, ymm0
 	vmovdqu [rsp + 14592], ymm11
 ; v9 = v44 & v12
-%line 951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vmovdqu [rsp + 20160], ymm0
 	vmovdqu ymm3, [rsp + 14400]
 	vpand ymm8, ymm3, ymm0
 	vmovdqu [rsp + 14624], ymm8
 ; v56 = v29 & v8
-%line 952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vmovdqu ymm5, [rsp + 17728]
 	vpand ymm5, ymm5, ymm0
 	vmovdqu [rsp + 17216], ymm5
 ; v60 = v52 ^ v60
-%line 953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 17760]
 	vpxor ymm0, ymm0, ymm15
 ; v4 = v60 ^ v4
-%line 954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v9 = v4 ^ v9
-%line 955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v56 = v9 ^ v56
-%line 956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 3456], ymm0
 ; v9 = v42 & v5
-%line 957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 96]
 	vpand ymm11, ymm2, ymm8
 ; v4 = v47 & v1
-%line 958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 17792]
 	vpand ymm0, ymm1, ymm0
 ; v60 = v44 & v16
-%line 959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 288]
 	vpand ymm3, ymm3, ymm2
 ; v52 = v29 & v12
-%line 960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 2400]
 	vmovdqu ymm1, [rsp + 20160]
 	vpand ymm1, ymm5, ymm1
 ; v4 = v9 ^ v4
-%line 961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm0
 ; v60 = v4 ^ v60
-%line 962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 ; v52 = v60 ^ v52
-%line 963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3488], ymm0
 ; v60 = v47 & v5
-%line 964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10912]
 	vpand ymm0, ymm0, ymm8
 ; v4 = v44 & v1
-%line 965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 32]
 	vmovdqu ymm11, [rsp + 14400]
 	vpand ymm1, ymm11, ymm3
 ; v9 = v29 & v16
-%line 966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm5, ymm2
 ; v4 = v60 ^ v4
-%line 967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v9 = v4 ^ v9
-%line 968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
 	vmovdqu [rsp + 3520], ymm0
 ; v4 = v44 & v5
-%line 969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm8
 ; v60 = v29 & v1
-%line 970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm5, ymm3
 ; v60 = v4 ^ v60
-%line 971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3552], ymm0
 ; v4 = v29 & v5
-%line 972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
 	vpand ymm1, ymm5, ymm0
 	vmovdqu [rsp + 3584], ymm1
 ; v48 = v13 ^ v48
-%line 973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm6, [rsp + 2368]
 ; v45 = v26 ^ v45
-%line 974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm14, [rsp + 10848]
 ; v42 = v39 ^ v42
-%line 975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 10880]
 ; v47 = v28 ^ v47
-%line 976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm4, [rsp + 10912]
 ; v44 = v41 ^ v44
-%line 977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 14400]
 ; v29 = v46 ^ v29
-%line 978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 2400]
 ; v3 = v0 ^ v3
-%line 979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 0]
 	vpxor ymm7, ymm1, [rsp + 64]
 ; v8 = v6 ^ v8
-%line 980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vpxor ymm6, ymm1, [rsp + 160]
 ; v12 = v10 ^ v12
-%line 981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 192]
 	vpxor ymm5, ymm1, [rsp + 224]
 ; v16 = v14 ^ v16
-%line 982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 256]
 	vpxor ymm4, ymm1, [rsp + 288]
 ; v1 = v18 ^ v1
-%line 983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpxor ymm3, ymm1, [rsp + 32]
 ; v5 = v21 ^ v5
-%line 984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpxor ymm15, ymm1, ymm0
 ; v21 = v48 & v3
-%line 985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm7
 	vmovdqu [rsp + 3616], ymm0
 ; v18 = v48 & v8
-%line 986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm6
 ; v14 = v45 & v3
-%line 987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm11, ymm7
 ; v14 = v18 ^ v14
-%line 988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3648], ymm0
 ; v18 = v48 & v12
-%line 989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm5
 	vmovdqu [rsp + 23872], ymm0
 	vmovdqu [rsp + 23360], ymm0
@@ -3691,7 +3762,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 17824], ymm0
 	vmovdqu [rsp + 3680], ymm0
 ; v10 = v45 & v8
-%line 990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
 	vmovdqu [rsp + 24160], ymm0
 	vmovdqu [rsp + 24000], ymm0
@@ -3700,7 +3771,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 20416], ymm0
 	vmovdqu [rsp + 11328], ymm0
 ; v6 = v42 & v3
-%line 991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm10, ymm7
 	vmovdqu [rsp + 24064], ymm1
 	vmovdqu [rsp + 23744], ymm1
@@ -3708,29 +3779,29 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 21696], ymm1
 	vmovdqu [rsp + 14656], ymm1
 ; v10 = v18 ^ v10
-%line 992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23872]
 	vpxor ymm0, ymm0, [rsp + 24160]
 ; v6 = v10 ^ v6
-%line 993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3712], ymm0
 ; v10 = v48 & v16
-%line 994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm4
 	vmovdqu [rsp + 22592], ymm0
 	vmovdqu [rsp + 20768], ymm0
 	vmovdqu [rsp + 15584], ymm0
 	vmovdqu [rsp + 3744], ymm0
 ; v18 = v45 & v12
-%line 995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm5
 	vmovdqu [rsp + 22976], ymm0
 	vmovdqu [rsp + 21984], ymm0
 	vmovdqu [rsp + 18560], ymm0
 	vmovdqu [rsp + 11360], ymm0
 ; v0 = v42 & v8
-%line 996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
 	vmovdqu [rsp + 23616], ymm0
 	vmovdqu [rsp + 23232], ymm0
@@ -3739,7 +3810,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 15616], ymm0
 	vmovdqu [rsp + 3776], ymm0
 ; v46 = v47 & v3
-%line 997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm7
 	vmovdqu [rsp + 23424], ymm1
 	vmovdqu [rsp + 23008], ymm1
@@ -3747,923 +3818,923 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 18592], ymm1
 	vmovdqu [rsp + 11392], ymm1
 ; v18 = v10 ^ v18
-%line 998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 22592]
 	vpxor ymm0, ymm0, [rsp + 22976]
 ; v0 = v18 ^ v0
-%line 999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 23616]
 ; v46 = v0 ^ v46
-%line 1000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3808], ymm0
 ; v0 = v48 & v1
-%line 1001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 	vmovdqu [rsp + 18624], ymm0
 	vmovdqu [rsp + 13664], ymm0
 	vmovdqu [rsp + 3840], ymm0
 ; v18 = v45 & v16
-%line 1002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 	vmovdqu [rsp + 22048], ymm0
 	vmovdqu [rsp + 19616], ymm0
 	vmovdqu [rsp + 16928], ymm0
 	vmovdqu [rsp + 11424], ymm0
 ; v10 = v42 & v12
-%line 1003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
 	vmovdqu [rsp + 20832], ymm0
 	vmovdqu [rsp + 15648], ymm0
 	vmovdqu [rsp + 3872], ymm0
 ; v41 = v47 & v8
-%line 1004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm6
 	vmovdqu [rsp + 22208], ymm0
 	vmovdqu [rsp + 20864], ymm0
 	vmovdqu [rsp + 15680], ymm0
 	vmovdqu [rsp + 3904], ymm0
 ; v28 = v44 & v3
-%line 1005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm7
 	vmovdqu [rsp + 21312], ymm1
 	vmovdqu [rsp + 18656], ymm1
 	vmovdqu [rsp + 11456], ymm1
 ; v18 = v0 ^ v18
-%line 1006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18624]
 	vpxor ymm0, ymm0, [rsp + 22048]
 	vmovdqu [rsp + 18688], ymm0
 	vmovdqu [rsp + 11488], ymm0
 ; v10 = v18 ^ v10
-%line 1007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20832]
 ; v41 = v10 ^ v41
-%line 1008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22208]
 ; v28 = v41 ^ v28
-%line 1009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3936], ymm0
 ; v41 = v48 & v5
-%line 1010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
 	vmovdqu [rsp + 18720], ymm0
 	vmovdqu [rsp + 13696], ymm0
 	vmovdqu [rsp + 3968], ymm0
 ; v10 = v45 & v1
-%line 1011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
 	vmovdqu [rsp + 19648], ymm0
 	vmovdqu [rsp + 16960], ymm0
 	vmovdqu [rsp + 11520], ymm0
 ; v18 = v42 & v16
-%line 1012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
 	vmovdqu [rsp + 18752], ymm0
 	vmovdqu [rsp + 13728], ymm0
 	vmovdqu [rsp + 4000], ymm0
 ; v0 = v47 & v12
-%line 1013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm5
 	vmovdqu [rsp + 19680], ymm0
 	vmovdqu [rsp + 15712], ymm0
 	vmovdqu [rsp + 4032], ymm0
 ; v39 = v44 & v8
-%line 1014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
 	vmovdqu [rsp + 20896], ymm0
 	vmovdqu [rsp + 15744], ymm0
 	vmovdqu [rsp + 4064], ymm0
 ; v26 = v29 & v3
-%line 1015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm7
 	vmovdqu [rsp + 16992], ymm1
 	vmovdqu [rsp + 11552], ymm1
 ; v10 = v41 ^ v10
-%line 1016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18720]
 	vpxor ymm0, ymm0, [rsp + 19648]
 	vmovdqu [rsp + 18784], ymm0
 	vmovdqu [rsp + 11584], ymm0
 ; v18 = v10 ^ v18
-%line 1017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 18752]
 	vmovdqu [rsp + 18816], ymm0
 	vmovdqu [rsp + 11616], ymm0
 ; v0 = v18 ^ v0
-%line 1018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19680]
 	vmovdqu [rsp + 17248], ymm0
 ; v39 = v0 ^ v39
-%line 1019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20896]
 ; v26 = v39 ^ v26
-%line 1020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4096], ymm0
 ; v48 = v48 & v24
-%line 1021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
 	vmovdqu [rsp + 15776], ymm0
 	vmovdqu [rsp + 4128], ymm0
 ; v39 = v45 & v5
-%line 1022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
 	vmovdqu [rsp + 18848], ymm0
 	vmovdqu [rsp + 11648], ymm0
 ; v0 = v42 & v1
-%line 1023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
 	vmovdqu [rsp + 20928], ymm0
 	vmovdqu [rsp + 15808], ymm0
 	vmovdqu [rsp + 4160], ymm0
 ; v18 = v47 & v16
-%line 1024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm4
 	vmovdqu [rsp + 21728], ymm0
 	vmovdqu [rsp + 15840], ymm0
 	vmovdqu [rsp + 4192], ymm0
 ; v10 = v44 & v12
-%line 1025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm12, ymm5
 	vmovdqu [rsp + 18880], ymm8
 	vmovdqu [rsp + 11680], ymm8
 ; v41 = v29 & v8
-%line 1026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm6
 	vmovdqu [rsp + 18912], ymm1
 	vmovdqu [rsp + 11712], ymm1
 ; v3 = v43 & v3
-%line 1027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm13, ymm7
 	vmovdqu [rsp + 20960], ymm7
 	vmovdqu [rsp + 14688], ymm7
 ; v39 = v48 ^ v39
-%line 1028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15776]
 	vpxor ymm0, ymm0, [rsp + 18848]
 ; v0 = v39 ^ v0
-%line 1029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20928]
 ; v18 = v0 ^ v18
-%line 1030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21728]
 ; v10 = v18 ^ v10
-%line 1031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v41 = v10 ^ v41
-%line 1032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v3 = v41 ^ v3
-%line 1033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 4224], ymm0
 ; v45 = v45 & v24
-%line 1034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm9
 ; v41 = v42 & v5
-%line 1035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm10, ymm15
 ; v10 = v47 & v1
-%line 1036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm14, ymm3
 ; v18 = v44 & v16
-%line 1037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm4
 ; v0 = v29 & v12
-%line 1038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm5
 ; v8 = v43 & v8
-%line 1039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm6, ymm13, ymm6
 ; v41 = v45 ^ v41
-%line 1040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm11, ymm8
 ; v10 = v41 ^ v10
-%line 1041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm8, ymm7
 ; v18 = v10 ^ v18
-%line 1042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm7, ymm1
 ; v0 = v18 ^ v0
-%line 1043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v8 = v0 ^ v8
-%line 1044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm6
 ; v42 = v42 & v24
-%line 1045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm10, ymm9
 ; v0 = v47 & v5
-%line 1046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm15
 ; v18 = v44 & v1
-%line 1047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm3
 ; v10 = v29 & v16
-%line 1048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm2, ymm4
 ; v12 = v43 & v12
-%line 1049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm13, ymm5
 ; v0 = v42 ^ v0
-%line 1050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm0
 ; v18 = v0 ^ v18
-%line 1051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v10 = v18 ^ v10
-%line 1052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm1, ymm7
 ; v12 = v10 ^ v12
-%line 1053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm5
 ; v47 = v47 & v24
-%line 1054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm14, ymm9
 ; v10 = v44 & v5
-%line 1055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 ; v18 = v29 & v1
-%line 1056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm3
 ; v16 = v43 & v16
-%line 1057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm13, ymm4
 ; v10 = v47 ^ v10
-%line 1058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v18 = v10 ^ v18
-%line 1059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v16 = v18 ^ v16
-%line 1060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm1, ymm4
 ; v44 = v44 & v24
-%line 1061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm9
 ; v18 = v29 & v5
-%line 1062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
 ; v1 = v43 & v1
-%line 1063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm13, ymm3
 ; v18 = v44 ^ v18
-%line 1064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v1 = v18 ^ v1
-%line 1065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v29 & v24
-%line 1066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; v5 = v43 & v5
-%line 1067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 ; v5 = v29 ^ v5
-%line 1068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm2, ymm15
 ; v24 = v43 & v24
-%line 1069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm13, ymm9
 ; v21 = v21 ^ v40
-%line 1070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3616]
 	vpxor ymm0, ymm0, [rsp + 2432]
 ; v21 = v21 ^ v2
-%line 1071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 3136]
 ; v14 = v14 ^ v30
-%line 1072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3648]
 	vpxor ymm0, ymm0, [rsp + 2464]
 ; v14 = v14 ^ v7
-%line 1073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 3168]
 ; v6 = v6 ^ v34
-%line 1074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3712]
 	vpxor ymm0, ymm0, [rsp + 2496]
 ; v6 = v6 ^ v11
-%line 1075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 3200]
 ; v46 = v46 ^ v38
-%line 1076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3808]
 	vpxor ymm0, ymm0, [rsp + 2528]
 ; v46 = v46 ^ v58
-%line 1077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3232]
 ; v28 = v28 ^ v37
-%line 1078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3936]
 	vpxor ymm0, ymm0, [rsp + 2592]
 ; v28 = v28 ^ v54
-%line 1079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 3296]
 ; v26 = v26 ^ v33
-%line 1080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4096]
 	vpxor ymm0, ymm0, [rsp + 2688]
 ; v26 = v26 ^ v50
-%line 1081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 3392]
 ; v3 = v3 ^ v15
-%line 1082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4224]
 	vpxor ymm0, ymm0, [rsp + 2816]
 ; v3 = v3 ^ v56
-%line 1083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3456]
 	vmovdqu [rsp + 11744], ymm0
 ; v8 = v8 ^ v31
-%line 1084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 2912]
 ; v8 = v8 ^ v52
-%line 1085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 3488]
 ; v12 = v12 ^ v27
-%line 1086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 2976]
 ; v12 = v12 ^ v9
-%line 1087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 3520]
 ; v16 = v16 ^ v36
-%line 1088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3008]
 ; v16 = v16 ^ v60
-%line 1089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3552]
 ; v1 = v1 ^ v35
-%line 1090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 3040]
 ; v1 = v1 ^ v4
-%line 1091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm3, [rsp + 3584]
 ; v5 = v5 ^ v49
-%line 1092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 3072]
 ; v24 = v24 ^ v32
-%line 1093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm9, [rsp + 3104]
 ; v31 = v21 ^ v31
-%line 1094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm1, [rsp + 2912]
 ; v27 = v14 ^ v27
-%line 1095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 2976]
 ; v36 = v6 ^ v36
-%line 1096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 3008]
 ; v35 = v46 ^ v35
-%line 1097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm8, [rsp + 3040]
 ; v49 = v28 ^ v49
-%line 1098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 3072]
 ; v32 = v26 ^ v32
-%line 1099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm11, [rsp + 3104]
 ; v2 = v8 ^ v2
-%line 1100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm6, [rsp + 3136]
 ; v7 = v12 ^ v7
-%line 1101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 3168]
 ; v11 = v16 ^ v11
-%line 1102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm4, [rsp + 3200]
 ; v58 = v1 ^ v58
-%line 1103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm12, [rsp + 3232]
 ; v54 = v5 ^ v54
-%line 1104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm15, [rsp + 3296]
 ; v50 = v24 ^ v50
-%line 1105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm13, [rsp + 3392]
 ; v7 = v7 ^ v4
-%line 1106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 3584]
 ; v2 = v2 ^ v4
-%line 1107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3584]
 ; v32 = v32 ^ v4
-%line 1108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm8, [rsp + 3584]
 ; v4 = v49 ^ v4
-%line 1109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3584]
 ; v2 = v2 ^ v60
-%line 1110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3552]
 ; v3 = v3 ^ v60
-%line 1111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11744]
 	vpxor ymm0, ymm0, [rsp + 3552]
 ; v4 = v4 ^ v60
-%line 1112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 3552]
 ; v60 = v35 ^ v60
-%line 1113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 3552]
 ; v3 = v3 ^ v9
-%line 1114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 3520]
 ; v32 = v32 ^ v9
-%line 1115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3520]
 ; v60 = v60 ^ v9
-%line 1116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 3520]
 ; v9 = v36 ^ v9
-%line 1117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm2, [rsp + 3520]
 ; v32 = v32 ^ v52
-%line 1118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 3488]
 ; v4 = v4 ^ v52
-%line 1119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 3488]
 ; v9 = v9 ^ v52
-%line 1120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 3488]
 ; v52 = v27 ^ v52
-%line 1121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 3488]
 ; v4 = v4 ^ v56
-%line 1122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 3456]
 ; v60 = v60 ^ v56
-%line 1123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3456]
 ; v52 = v52 ^ v56
-%line 1124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 3456]
 ; v56 = v31 ^ v56
-%line 1125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm9, [rsp + 3456]
 ; v60 = v60 ^ v50
-%line 1126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm11
 ; v9 = v9 ^ v50
-%line 1127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm11
 ; v56 = v56 ^ v50
-%line 1128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm11
 ; v50 = v15 ^ v50
-%line 1129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 2816]
 	vpxor ymm11, ymm13, ymm11
 ; v9 = v9 ^ v54
-%line 1130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm4
 ; v52 = v52 ^ v54
-%line 1131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm4
 ; v50 = v50 ^ v54
-%line 1132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm4
 ; v54 = v33 ^ v54
-%line 1133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 2688]
 	vpxor ymm4, ymm10, ymm4
 ; v52 = v52 ^ v58
-%line 1134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm6
 ; v56 = v56 ^ v58
-%line 1135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm6
 ; v54 = v54 ^ v58
-%line 1136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm6
 ; v58 = v37 ^ v58
-%line 1137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2592]
 	vpxor ymm6, ymm1, ymm6
 ; v56 = v56 ^ v11
-%line 1138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm5
 ; v50 = v50 ^ v11
-%line 1139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm5
 ; v58 = v58 ^ v11
-%line 1140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm5
 ; v11 = v38 ^ v11
-%line 1141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 2528]
 	vpxor ymm5, ymm11, ymm5
 ; v50 = v50 ^ v7
-%line 1142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm12
 ; v54 = v54 ^ v7
-%line 1143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm12
 ; v11 = v11 ^ v7
-%line 1144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm12
 ; v7 = v34 ^ v7
-%line 1145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2496]
 	vpxor ymm12, ymm4, ymm12
 ; v54 = v54 ^ v2
-%line 1146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 4256], ymm0
 ; v58 = v58 ^ v2
-%line 1147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm8
 ; v7 = v7 ^ v2
-%line 1148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm8
 	vmovdqu [rsp + 4288], ymm4
 ; v2 = v30 ^ v2
-%line 1149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm6, [rsp + 2464]
 	vpxor ymm8, ymm6, ymm8
 ; v58 = v58 ^ v3
-%line 1150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 4320], ymm0
 ; v11 = v11 ^ v3
-%line 1151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm7
 	vmovdqu [rsp + 4352], ymm0
 ; v2 = v2 ^ v3
-%line 1152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm8, ymm7
 	vmovdqu [rsp + 4384], ymm6
 ; v3 = v40 ^ v3
-%line 1153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2432]
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 4416], ymm0
 ; v40 = v3 ^ v4
-%line 1154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm3
 ; v30 = v56 ^ v4
-%line 1155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm3
 ; v30 = v30 ^ v32
-%line 1156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 4448], ymm0
 ; v34 = v2 ^ v56
-%line 1157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm1
 ; v38 = v52 ^ v4
-%line 1158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm3
 ; v38 = v38 ^ v32
-%line 1159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm2
 ; v37 = v7 ^ v56
-%line 1160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm1
 ; v37 = v37 ^ v52
-%line 1161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v37 = v37 ^ v4
-%line 1162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 ; v37 = v37 ^ v32
-%line 1163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 4480], ymm0
 ; v33 = v56 ^ v9
-%line 1164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm13
 	vmovdqu [rsp + 4512], ymm0
 ; v15 = v11 ^ v52
-%line 1165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4352]
 	vpxor ymm0, ymm0, ymm10
 ; v15 = v15 ^ v9
-%line 1166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 ; v15 = v15 ^ v32
-%line 1167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 4544], ymm0
 ; v31 = v52 ^ v60
-%line 1168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm10, ymm9
 ; v27 = v58 ^ v9
-%line 1169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4320]
 	vpxor ymm0, ymm0, ymm13
 ; v27 = v27 ^ v60
-%line 1170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm9
 ; v36 = v9 ^ v4
-%line 1171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm13, ymm3
 ; v35 = v54 ^ v60
-%line 1172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vpxor ymm0, ymm0, ymm9
 ; v35 = v35 ^ v4
-%line 1173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm3
 ; v49 = v60 ^ v32
-%line 1174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm9, ymm2
 ; v24 = v50 ^ v4
-%line 1175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm3
 ; v24 = v24 ^ v32
-%line 1176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v40 = v40 ^ v49
-%line 1177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 	vmovdqu [rsp + 4576], ymm5
 ; v5 = v31 ^ v49
-%line 1178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm15
 ; v5 = v5 ^ v24
-%line 1179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 	vmovdqu [rsp + 4608], ymm5
 ; v30 = v30 ^ v31
-%line 1180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4448]
 	vpxor ymm5, ymm5, ymm12
 	vmovdqu [rsp + 4640], ymm5
 ; v1 = v27 ^ v49
-%line 1181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm15
 ; v1 = v1 ^ v24
-%line 1182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 	vmovdqu [rsp + 4672], ymm5
 ; v34 = v34 ^ v31
-%line 1183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm12
 ; v34 = v34 ^ v27
-%line 1184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v34 = v34 ^ v49
-%line 1185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm15
 ; v34 = v34 ^ v24
-%line 1186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm6, ymm0
 	vmovdqu [rsp + 4704], ymm5
 ; v31 = v31 ^ v36
-%line 1187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm8
 	vmovdqu [rsp + 4736], ymm5
 ; v38 = v38 ^ v27
-%line 1188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm14
 ; v38 = v38 ^ v36
-%line 1189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v38 = v38 ^ v24
-%line 1190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm0
 	vmovdqu [rsp + 4768], ymm5
 ; v27 = v27 ^ v35
-%line 1191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm4
 ; v37 = v37 ^ v36
-%line 1192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4480]
 	vpxor ymm5, ymm5, ymm8
 ; v37 = v37 ^ v35
-%line 1193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm5, ymm4
 	vmovdqu [rsp + 4800], ymm6
 ; v36 = v36 ^ v49
-%line 1194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm15
 ; v33 = v33 ^ v35
-%line 1195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4512]
 	vpxor ymm5, ymm5, ymm4
 ; v33 = v33 ^ v49
-%line 1196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 ; v35 = v35 ^ v24
-%line 1197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm0
 ; v49 = v15 ^ v49
-%line 1198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 4544]
 	vpxor ymm15, ymm7, ymm15
 ; v24 = v49 ^ v24
-%line 1199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm0
 ; v40 = v40 ^ v35
-%line 1200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4576]
 	vpxor ymm7, ymm0, ymm4
 ; v49 = v27 ^ v35
-%line 1201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm4
 ; v49 = v49 ^ v24
-%line 1202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 14720], ymm0
 ; v5 = v5 ^ v27
-%line 1203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4608]
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 4832], ymm0
 ; v15 = v37 ^ v35
-%line 1204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm4
 ; v15 = v15 ^ v24
-%line 1205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 4864], ymm0
 ; v30 = v30 ^ v27
-%line 1206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4640]
 	vpxor ymm0, ymm0, ymm14
 ; v30 = v30 ^ v37
-%line 1207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4800]
 ; v30 = v30 ^ v35
-%line 1208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 ; v30 = v30 ^ v24
-%line 1209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 11776], ymm0
 ; v27 = v27 ^ v36
-%line 1210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm8
 	vmovdqu [rsp + 11808], ymm0
 ; v1 = v1 ^ v37
-%line 1211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4672]
 	vpxor ymm0, ymm0, [rsp + 4800]
 ; v1 = v1 ^ v36
-%line 1212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v1 = v1 ^ v24
-%line 1213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm12
 ; v37 = v37 ^ v33
-%line 1214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4800]
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 4896], ymm0
 ; v34 = v34 ^ v36
-%line 1215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4704]
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 4928], ymm0
 ; v34 = v34 ^ v33
-%line 1216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 4960], ymm0
 ; v36 = v36 ^ v35
-%line 1217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm4
 	vmovdqu [rsp + 4992], ymm0
 ; v31 = v31 ^ v33
-%line 1218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4736]
 	vpxor ymm0, ymm0, ymm5
 ; v31 = v31 ^ v35
-%line 1219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5024], ymm0
 ; v33 = v33 ^ v24
-%line 1220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm12
 	vmovdqu [rsp + 5056], ymm0
 ; v35 = v38 ^ v35
-%line 1221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4768]
 	vpxor ymm4, ymm0, ymm4
 ; v24 = v35 ^ v24
-%line 1222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm12
 	vmovdqu [rsp + 5088], ymm0
 ; v35 = v40 & v3
-%line 1223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4416]
 	vpand ymm0, ymm7, ymm5
 	vmovdqu [rsp + 5120], ymm0
 ; v38 = v40 & v2
-%line 1224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 4384]
 	vpand ymm0, ymm7, ymm8
 ; v16 = v49 & v3
-%line 1225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 14720]
 	vpand ymm4, ymm12, ymm5
 ; v16 = v38 ^ v16
-%line 1226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5152], ymm0
 ; v38 = v40 & v7
-%line 1227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 4288]
 	vpand ymm15, ymm7, ymm14
 	vmovdqu [rsp + 11840], ymm15
 ; v12 = v49 & v2
-%line 1228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm8
 ; v8 = v5 & v3
-%line 1229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 4832]
 	vpand ymm4, ymm12, ymm5
 ; v12 = v38 ^ v12
-%line 1230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v8 = v12 ^ v8
-%line 1231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5184], ymm0
 ; v12 = v40 & v11
-%line 1232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4352]
 	vmovdqu [rsp + 21440], ymm0
 	vpand ymm15, ymm7, ymm0
 	vmovdqu [rsp + 11872], ymm15
 ; v38 = v49 & v7
-%line 1233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 14720]
 	vpand ymm14, ymm4, ymm14
 	vmovdqu [rsp + 17280], ymm14
 ; v26 = v5 & v2
-%line 1234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm12, ymm8
 	vmovdqu [rsp + 19840], ymm8
 ; v28 = v15 & v3
-%line 1235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4864]
 	vpand ymm5, ymm0, ymm5
 ; v38 = v12 ^ v38
-%line 1236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm15, ymm14
 ; v26 = v38 ^ v26
-%line 1237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm14, ymm8
 ; v28 = v26 ^ v28
-%line 1238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm8, ymm5
 	vmovdqu [rsp + 5216], ymm5
 ; v26 = v40 & v58
-%line 1239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 4320]
 	vpand ymm14, ymm7, ymm8
 	vmovdqu [rsp + 5248], ymm14
 ; v38 = v49 & v11
-%line 1240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 21440]
 	vpand ymm5, ymm4, ymm5
 ; v12 = v5 & v7
-%line 1241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4288]
 	vmovdqu [rsp + 13760], ymm4
 	vpand ymm12, ymm12, ymm4
 ; v46 = v15 & v2
-%line 1242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4384]
 	vmovdqu [rsp + 13792], ymm4
 	vpand ymm15, ymm0, ymm4
 ; v6 = v30 & v3
-%line 1243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4416]
 	vmovdqu [rsp + 13824], ymm0
 	vmovdqu ymm4, [rsp + 11776]
 	vpand ymm4, ymm4, ymm0
 ; v38 = v26 ^ v38
-%line 1244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm5
 ; v12 = v38 ^ v12
-%line 1245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm12
 ; v46 = v12 ^ v46
-%line 1246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm12, ymm15
 ; v6 = v46 ^ v6
-%line 1247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm4
 	vmovdqu [rsp + 5280], ymm0
 ; v46 = v40 & v54
-%line 1248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vmovdqu [rsp + 15904], ymm0
 	vpand ymm0, ymm7, ymm0
 	vmovdqu [rsp + 15872], ymm0
 	vmovdqu [rsp + 5312], ymm0
 ; v12 = v49 & v58
-%line 1249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vpand ymm15, ymm0, ymm8
 	vmovdqu [rsp + 11904], ymm15
 ; v38 = v5 & v11
-%line 1250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4832]
 	vmovdqu [rsp + 15968], ymm0
 	vmovdqu ymm8, [rsp + 4352]
@@ -4671,101 +4742,101 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 15936], ymm0
 	vmovdqu [rsp + 5344], ymm0
 ; v26 = v15 & v7
-%line 1251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4864]
 	vmovdqu ymm0, [rsp + 13760]
 	vpand ymm14, ymm4, ymm0
 	vmovdqu [rsp + 11936], ymm14
 ; v14 = v30 & v2
-%line 1252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vmovdqu ymm5, [rsp + 13792]
 	vpand ymm12, ymm0, ymm5
 	vmovdqu [rsp + 11968], ymm12
 ; v21 = v27 & v3
-%line 1253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11808]
 	vmovdqu ymm5, [rsp + 13824]
 	vpand ymm5, ymm0, ymm5
 	vmovdqu [rsp + 12000], ymm5
 ; v12 = v46 ^ v12
-%line 1254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15872]
 	vpxor ymm0, ymm0, ymm15
 ; v38 = v12 ^ v38
-%line 1255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 15936]
 ; v26 = v38 ^ v26
-%line 1256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v14 = v26 ^ v14
-%line 1257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v21 = v14 ^ v21
-%line 1258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 5376], ymm0
 ; v14 = v40 & v50
-%line 1259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
 	vmovdqu [rsp + 5408], ymm12
 ; v26 = v49 & v54
-%line 1260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vmovdqu ymm5, [rsp + 15904]
 	vpand ymm5, ymm0, ymm5
 	vmovdqu [rsp + 12032], ymm5
 ; v38 = v5 & v58
-%line 1261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4320]
 	vmovdqu ymm14, [rsp + 15968]
 	vpand ymm14, ymm14, ymm0
 	vmovdqu [rsp + 5440], ymm14
 ; v12 = v15 & v11
-%line 1262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm4, ymm8
 ; v46 = v30 & v7
-%line 1263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4288]
 	vmovdqu ymm4, [rsp + 11776]
 	vpand ymm8, ymm4, ymm0
 	vmovdqu [rsp + 5472], ymm8
 ; v43 = v27 & v2
-%line 1264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4384]
 	vmovdqu ymm4, [rsp + 11808]
 	vpand ymm4, ymm4, ymm0
 ; v29 = v1 & v3
-%line 1265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4416]
 	vpand ymm0, ymm6, ymm0
 ; v26 = v14 ^ v26
-%line 1266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm5
 ; v38 = v26 ^ v38
-%line 1267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 ; v12 = v38 ^ v12
-%line 1268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm5, ymm15
 ; v46 = v12 ^ v46
-%line 1269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm15, ymm8
 ; v43 = v46 ^ v43
-%line 1270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm4
 ; v29 = v43 ^ v29
-%line 1271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
 	vmovdqu [rsp + 5504], ymm0
 ; v43 = v49 & v50
-%line 1272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vpand ymm0, ymm0, ymm11
 	vmovdqu [rsp + 13856], ymm0
 	vmovdqu [rsp + 5536], ymm0
 ; v46 = v5 & v54
-%line 1273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4832]
 	vmovdqu [rsp + 13888], ymm0
 	vmovdqu ymm4, [rsp + 4256]
@@ -4773,7 +4844,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vpand ymm15, ymm0, ymm4
 	vmovdqu [rsp + 12064], ymm15
 ; v12 = v15 & v58
-%line 1274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4864]
 	vmovdqu [rsp + 16032], ymm0
 	vmovdqu ymm4, [rsp + 4320]
@@ -4782,426 +4853,426 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 16000], ymm0
 	vmovdqu [rsp + 5568], ymm0
 ; v38 = v30 & v11
-%line 1275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4352]
 	vmovdqu ymm0, [rsp + 11776]
 	vpand ymm14, ymm0, ymm5
 	vmovdqu [rsp + 12096], ymm14
 ; v26 = v27 & v7
-%line 1276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4288]
 	vmovdqu ymm0, [rsp + 11808]
 	vpand ymm12, ymm0, ymm4
 	vmovdqu [rsp + 12128], ymm12
 ; v14 = v1 & v2
-%line 1277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4384]
 	vpand ymm8, ymm6, ymm0
 	vmovdqu [rsp + 12160], ymm8
 ; v46 = v43 ^ v46
-%line 1278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 13856]
 	vpxor ymm0, ymm0, ymm15
 ; v12 = v46 ^ v12
-%line 1279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 16000]
 ; v38 = v12 ^ v38
-%line 1280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v26 = v38 ^ v26
-%line 1281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v14 = v26 ^ v14
-%line 1282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 5600], ymm0
 ; v26 = v5 & v50
-%line 1283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 13888]
 	vpand ymm15, ymm0, ymm11
 	vmovdqu [rsp + 5632], ymm15
 ; v38 = v15 & v54
-%line 1284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 13920]
 	vmovdqu ymm8, [rsp + 16032]
 	vpand ymm12, ymm8, ymm0
 ; v12 = v30 & v58
-%line 1285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vmovdqu ymm8, [rsp + 16064]
 	vpand ymm14, ymm0, ymm8
 ; v46 = v27 & v11
-%line 1286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 11808]
 	vpand ymm5, ymm8, ymm5
 ; v43 = v1 & v7
-%line 1287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm6, ymm4
 ; v38 = v26 ^ v38
-%line 1288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 ; v12 = v38 ^ v12
-%line 1289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm12, ymm14
 ; v46 = v12 ^ v46
-%line 1290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm5
 ; v43 = v46 ^ v43
-%line 1291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm4
 	vmovdqu [rsp + 5664], ymm4
 ; v46 = v15 & v50
-%line 1292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4864]
 	vpand ymm14, ymm4, ymm11
 ; v12 = v30 & v54
-%line 1293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4256]
 	vpand ymm0, ymm0, ymm5
 ; v38 = v27 & v58
-%line 1294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 4320]
 	vpand ymm8, ymm8, ymm12
 ; v26 = v1 & v11
-%line 1295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4352]
 	vpand ymm4, ymm6, ymm4
 ; v12 = v46 ^ v12
-%line 1296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v38 = v12 ^ v38
-%line 1297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v26 = v38 ^ v26
-%line 1298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5696], ymm0
 ; v38 = v30 & v50
-%line 1299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vpand ymm0, ymm0, ymm11
 ; v12 = v27 & v54
-%line 1300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 11808]
 	vpand ymm4, ymm14, ymm5
 ; v46 = v1 & v58
-%line 1301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm6, ymm12
 ; v12 = v38 ^ v12
-%line 1302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v46 = v12 ^ v46
-%line 1303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm8
 	vmovdqu [rsp + 5728], ymm0
 ; v12 = v27 & v50
-%line 1304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm11
 ; v38 = v1 & v54
-%line 1305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm6, ymm5
 ; v38 = v12 ^ v38
-%line 1306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5760], ymm0
 ; v12 = v1 & v50
-%line 1307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm11
 	vmovdqu [rsp + 5792], ymm0
 ; v18 = v37 & v56
-%line 1308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 4896]
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 5824], ymm0
 ; v44 = v37 & v52
-%line 1309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm10
 ; v10 = v34 & v56
-%line 1310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 4960]
 	vpand ymm4, ymm8, ymm1
 ; v10 = v44 ^ v10
-%line 1311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5856], ymm0
 ; v44 = v37 & v9
-%line 1312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm13
 ; v47 = v34 & v52
-%line 1313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm10
 ; v0 = v36 & v56
-%line 1314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 4992]
 	vpand ymm5, ymm14, ymm1
 ; v47 = v44 ^ v47
-%line 1315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v0 = v47 ^ v0
-%line 1316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm5
 	vmovdqu [rsp + 5888], ymm0
 ; v47 = v37 & v60
-%line 1317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm9
 ; v44 = v34 & v9
-%line 1318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm13
 ; v42 = v36 & v52
-%line 1319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm14, ymm10
 ; v41 = v31 & v56
-%line 1320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 5024]
 	vpand ymm12, ymm8, ymm1
 ; v44 = v47 ^ v44
-%line 1321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v42 = v44 ^ v42
-%line 1322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm4, ymm5
 ; v41 = v42 ^ v41
-%line 1323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm12
 	vmovdqu [rsp + 5920], ymm0
 ; v42 = v37 & v4
-%line 1324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4896]
 	vpand ymm15, ymm5, ymm3
 	vmovdqu [rsp + 5952], ymm15
 ; v44 = v34 & v60
-%line 1325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4960]
 	vpand ymm12, ymm4, ymm9
 	vmovdqu [rsp + 12192], ymm12
 ; v47 = v36 & v9
-%line 1326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm14, ymm13
 	vmovdqu [rsp + 12224], ymm14
 ; v45 = v31 & v52
-%line 1327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm8, ymm10
 	vmovdqu [rsp + 14752], ymm8
 ; v39 = v33 & v56
-%line 1328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5056]
 	vmovdqu [rsp + 20192], ymm0
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 17312], ymm0
 ; v44 = v42 ^ v44
-%line 1329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 ; v47 = v44 ^ v47
-%line 1330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm14
 ; v45 = v47 ^ v45
-%line 1331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm12, ymm8
 ; v39 = v45 ^ v39
-%line 1332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm0
 	vmovdqu [rsp + 5984], ymm0
 ; v45 = v37 & v32
-%line 1333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm2
 	vmovdqu [rsp + 16096], ymm0
 	vmovdqu [rsp + 6016], ymm0
 ; v47 = v34 & v4
-%line 1334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm4, ymm3
 	vmovdqu [rsp + 12256], ymm15
 ; v44 = v36 & v60
-%line 1335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4992]
 	vmovdqu [rsp + 17888], ymm0
 	vpand ymm14, ymm0, ymm9
 	vmovdqu [rsp + 17856], ymm14
 	vmovdqu [rsp + 6048], ymm14
 ; v42 = v31 & v9
-%line 1336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5024]
 	vmovdqu [rsp + 20224], ymm0
 	vpand ymm12, ymm0, ymm13
 	vmovdqu [rsp + 12288], ymm12
 ; v48 = v33 & v52
-%line 1337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 20192]
 	vpand ymm8, ymm0, ymm10
 	vmovdqu [rsp + 12320], ymm8
 ; v13 = v24 & v56
-%line 1338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 5088]
 	vpand ymm5, ymm4, ymm1
 	vmovdqu [rsp + 14784], ymm5
 ; v47 = v45 ^ v47
-%line 1339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 16096]
 	vpxor ymm0, ymm0, ymm15
 ; v44 = v47 ^ v44
-%line 1340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v42 = v44 ^ v42
-%line 1341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v48 = v42 ^ v48
-%line 1342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v13 = v48 ^ v13
-%line 1343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 6080], ymm0
 ; v48 = v34 & v32
-%line 1344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4960]
 	vpand ymm14, ymm0, ymm2
 	vmovdqu [rsp + 6112], ymm14
 ; v42 = v36 & v4
-%line 1345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 17888]
 	vpand ymm0, ymm0, ymm3
 ; v44 = v31 & v60
-%line 1346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 20224]
 	vpand ymm8, ymm5, ymm9
 ; v47 = v33 & v9
-%line 1347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 5056]
 	vpand ymm12, ymm5, ymm13
 ; v45 = v24 & v52
-%line 1348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm4, ymm10
 ; v42 = v48 ^ v42
-%line 1349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v44 = v42 ^ v44
-%line 1350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v47 = v44 ^ v47
-%line 1351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v45 = v47 ^ v45
-%line 1352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 6144], ymm0
 ; v47 = v36 & v32
-%line 1353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4992]
 	vpand ymm0, ymm0, ymm2
 ; v44 = v31 & v4
-%line 1354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5024]
 	vpand ymm4, ymm12, ymm3
 ; v42 = v33 & v60
-%line 1355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm5, ymm9
 ; v48 = v24 & v9
-%line 1356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 5088]
 	vpand ymm14, ymm8, ymm13
 ; v44 = v47 ^ v44
-%line 1357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v42 = v44 ^ v42
-%line 1358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm4, ymm5
 ; v48 = v42 ^ v48
-%line 1359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm14
 	vmovdqu [rsp + 6176], ymm0
 ; v42 = v31 & v32
-%line 1360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v44 = v33 & v4
-%line 1361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5056]
 	vpand ymm4, ymm12, ymm3
 ; v47 = v24 & v60
-%line 1362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm8, ymm9
 ; v44 = v42 ^ v44
-%line 1363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v47 = v44 ^ v47
-%line 1364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm5
 	vmovdqu [rsp + 6208], ymm0
 ; v44 = v33 & v32
-%line 1365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v42 = v24 & v4
-%line 1366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm3
 ; v42 = v44 ^ v42
-%line 1367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 6240], ymm0
 ; v44 = v24 & v32
-%line 1368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm2
 	vmovdqu [rsp + 6272], ymm0
 ; v37 = v40 ^ v37
-%line 1369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm7, [rsp + 4896]
 ; v34 = v49 ^ v34
-%line 1370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vpxor ymm14, ymm0, [rsp + 4960]
 ; v36 = v5 ^ v36
-%line 1371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4832]
 	vpxor ymm5, ymm0, [rsp + 4992]
 ; v31 = v15 ^ v31
-%line 1372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4864]
 	vpxor ymm7, ymm0, [rsp + 5024]
 ; v33 = v30 ^ v33
-%line 1373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vpxor ymm4, ymm0, ymm12
 ; v24 = v27 ^ v24
-%line 1374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11808]
 	vpxor ymm12, ymm0, [rsp + 5088]
 ; v56 = v3 ^ v56
-%line 1375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4416]
 	vpxor ymm15, ymm0, ymm1
 ; v52 = v2 ^ v52
-%line 1376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4384]
 	vpxor ymm10, ymm0, ymm10
 ; v9 = v7 ^ v9
-%line 1377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4288]
 	vpxor ymm13, ymm0, ymm13
 ; v60 = v11 ^ v60
-%line 1378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4352]
 	vpxor ymm9, ymm0, ymm9
 ; v4 = v58 ^ v4
-%line 1379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4320]
 	vpxor ymm3, ymm0, ymm3
 ; v32 = v54 ^ v32
-%line 1380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vpxor ymm2, ymm0, ymm2
 ; v54 = v37 & v56
-%line 1381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
 	vmovdqu [rsp + 6304], ymm0
 ; v58 = v37 & v52
-%line 1382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm10
 ; v11 = v34 & v56
-%line 1383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm15
 ; v11 = v58 ^ v11
-%line 1384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6336], ymm0
 ; v58 = v37 & v9
-%line 1385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm13
 	vmovdqu [rsp + 23904], ymm0
 	vmovdqu [rsp + 23392], ymm0
@@ -5209,7 +5280,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 17920], ymm0
 	vmovdqu [rsp + 6368], ymm0
 ; v7 = v34 & v52
-%line 1386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm10
 	vmovdqu [rsp + 24192], ymm0
 	vmovdqu [rsp + 24032], ymm0
@@ -5218,7 +5289,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 20448], ymm0
 	vmovdqu [rsp + 12352], ymm0
 ; v2 = v36 & v56
-%line 1387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm5, ymm15
 	vmovdqu [rsp + 24096], ymm1
 	vmovdqu [rsp + 23776], ymm1
@@ -5226,29 +5297,29 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 21760], ymm1
 	vmovdqu [rsp + 14816], ymm1
 ; v7 = v58 ^ v7
-%line 1388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23904]
 	vpxor ymm0, ymm0, [rsp + 24192]
 ; v2 = v7 ^ v2
-%line 1389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6400], ymm0
 ; v7 = v37 & v60
-%line 1390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
 	vmovdqu [rsp + 22656], ymm0
 	vmovdqu [rsp + 20992], ymm0
 	vmovdqu [rsp + 16128], ymm0
 	vmovdqu [rsp + 6432], ymm0
 ; v58 = v34 & v9
-%line 1391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm13
 	vmovdqu [rsp + 23040], ymm0
 	vmovdqu [rsp + 22080], ymm0
 	vmovdqu [rsp + 18944], ymm0
 	vmovdqu [rsp + 12384], ymm0
 ; v3 = v36 & v52
-%line 1392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm10
 	vmovdqu [rsp + 23648], ymm0
 	vmovdqu [rsp + 23264], ymm0
@@ -5257,7 +5328,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 16160], ymm0
 	vmovdqu [rsp + 6464], ymm0
 ; v27 = v31 & v56
-%line 1393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm7, ymm15
 	vmovdqu [rsp + 23456], ymm1
 	vmovdqu [rsp + 23072], ymm1
@@ -5265,2366 +5336,2366 @@ qhasm_kernel_mceliece_gf13_vec256_inv_amd64_avx2:
 	vmovdqu [rsp + 18976], ymm1
 	vmovdqu [rsp + 12416], ymm1
 ; v58 = v7 ^ v58
-%line 1394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 22656]
 	vpxor ymm0, ymm0, [rsp + 23040]
 ; v3 = v58 ^ v3
-%line 1395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 23648]
 ; v27 = v3 ^ v27
-%line 1396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6496], ymm0
 ; v3 = v37 & v4
-%line 1397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 	vmovdqu [rsp + 19008], ymm0
 	vmovdqu [rsp + 13952], ymm0
 	vmovdqu [rsp + 6528], ymm0
 ; v58 = v34 & v60
-%line 1398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm9
 	vmovdqu [rsp + 22144], ymm0
 	vmovdqu [rsp + 19712], ymm0
 	vmovdqu [rsp + 17024], ymm0
 	vmovdqu [rsp + 12448], ymm0
 ; v7 = v36 & v9
-%line 1399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm13
 	vmovdqu [rsp + 21056], ymm0
 	vmovdqu [rsp + 16192], ymm0
 	vmovdqu [rsp + 6560], ymm0
 ; v30 = v31 & v52
-%line 1400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm10
 	vmovdqu [rsp + 22240], ymm0
 	vmovdqu [rsp + 21088], ymm0
 	vmovdqu [rsp + 16224], ymm0
 	vmovdqu [rsp + 6592], ymm0
 ; v15 = v33 & v56
-%line 1401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm15
 	vmovdqu [rsp + 21344], ymm1
 	vmovdqu [rsp + 19040], ymm1
 	vmovdqu [rsp + 12480], ymm1
 ; v58 = v3 ^ v58
-%line 1402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19008]
 	vpxor ymm0, ymm0, [rsp + 22144]
 	vmovdqu [rsp + 19072], ymm0
 	vmovdqu [rsp + 12512], ymm0
 ; v7 = v58 ^ v7
-%line 1403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21056]
 ; v30 = v7 ^ v30
-%line 1404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22240]
 ; v15 = v30 ^ v15
-%line 1405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6624], ymm0
 ; v30 = v37 & v32
-%line 1406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm2
 	vmovdqu [rsp + 19104], ymm0
 	vmovdqu [rsp + 13984], ymm0
 	vmovdqu [rsp + 6656], ymm0
 ; v7 = v34 & v4
-%line 1407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm3
 	vmovdqu [rsp + 19744], ymm0
 	vmovdqu [rsp + 17056], ymm0
 	vmovdqu [rsp + 12544], ymm0
 ; v58 = v36 & v60
-%line 1408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm9
 	vmovdqu [rsp + 19136], ymm0
 	vmovdqu [rsp + 14016], ymm0
 	vmovdqu [rsp + 6688], ymm0
 ; v3 = v31 & v9
-%line 1409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm13
 	vmovdqu [rsp + 19776], ymm0
 	vmovdqu [rsp + 16256], ymm0
 	vmovdqu [rsp + 6720], ymm0
 ; v5 = v33 & v52
-%line 1410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm4, ymm10
 	vmovdqu [rsp + 21120], ymm0
 	vmovdqu [rsp + 16288], ymm0
 	vmovdqu [rsp + 6752], ymm0
 ; v49 = v24 & v56
-%line 1411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm15
 	vmovdqu [rsp + 17088], ymm1
 	vmovdqu [rsp + 12576], ymm1
 ; v7 = v30 ^ v7
-%line 1412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19104]
 	vpxor ymm0, ymm0, [rsp + 19744]
 	vmovdqu [rsp + 19168], ymm0
 	vmovdqu [rsp + 12608], ymm0
 ; v58 = v7 ^ v58
-%line 1413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19136]
 	vmovdqu [rsp + 19200], ymm0
 	vmovdqu [rsp + 12640], ymm0
 ; v3 = v58 ^ v3
-%line 1414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19776]
 	vmovdqu [rsp + 17344], ymm0
 ; v5 = v3 ^ v5
-%line 1415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21120]
 ; v49 = v5 ^ v49
-%line 1416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6784], ymm0
 ; v37 = v37 & v50
-%line 1417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm11
 	vmovdqu [rsp + 16320], ymm0
 	vmovdqu [rsp + 6816], ymm0
 ; v5 = v34 & v32
-%line 1418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm2
 	vmovdqu [rsp + 19232], ymm0
 	vmovdqu [rsp + 12672], ymm0
 ; v3 = v36 & v4
-%line 1419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm3
 	vmovdqu [rsp + 21152], ymm0
 	vmovdqu [rsp + 16352], ymm0
 	vmovdqu [rsp + 6848], ymm0
 ; v58 = v31 & v60
-%line 1420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
 	vmovdqu [rsp + 21792], ymm0
 	vmovdqu [rsp + 16384], ymm0
 	vmovdqu [rsp + 6880], ymm0
 ; v7 = v33 & v9
-%line 1421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm4, ymm13
 	vmovdqu [rsp + 19264], ymm8
 	vmovdqu [rsp + 12704], ymm8
 ; v30 = v24 & v52
-%line 1422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm10
 	vmovdqu [rsp + 19296], ymm1
 	vmovdqu [rsp + 12736], ymm1
 ; v56 = v1 & v56
-%line 1423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm6, ymm15
 	vmovdqu [rsp + 21184], ymm15
 	vmovdqu [rsp + 14848], ymm15
 ; v5 = v37 ^ v5
-%line 1424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 16320]
 	vpxor ymm0, ymm0, [rsp + 19232]
 ; v3 = v5 ^ v3
-%line 1425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21152]
 ; v58 = v3 ^ v58
-%line 1426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21792]
 ; v7 = v58 ^ v7
-%line 1427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v30 = v7 ^ v30
-%line 1428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v56 = v30 ^ v56
-%line 1429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 6912], ymm0
 ; v34 = v34 & v50
-%line 1430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm14, ymm11
 ; v30 = v36 & v32
-%line 1431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm5, ymm2
 ; v7 = v31 & v4
-%line 1432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm7, ymm3
 ; v58 = v33 & v60
-%line 1433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm9
 ; v3 = v24 & v9
-%line 1434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm13
 ; v52 = v1 & v52
-%line 1435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
 ; v30 = v34 ^ v30
-%line 1436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v7 = v30 ^ v7
-%line 1437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm15, ymm8
 ; v58 = v7 ^ v58
-%line 1438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm8, ymm1
 ; v3 = v58 ^ v3
-%line 1439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v52 = v3 ^ v52
-%line 1440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm10
 ; v36 = v36 & v50
-%line 1441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm5, ymm11
 ; v3 = v31 & v32
-%line 1442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
 ; v58 = v33 & v4
-%line 1443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm3
 ; v7 = v24 & v60
-%line 1444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm12, ymm9
 ; v9 = v1 & v9
-%line 1445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm6, ymm13
 ; v3 = v36 ^ v3
-%line 1446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v58 = v3 ^ v58
-%line 1447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v7 = v58 ^ v7
-%line 1448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm1, ymm8
 ; v9 = v7 ^ v9
-%line 1449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm8, ymm13
 ; v31 = v31 & v50
-%line 1450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm7, ymm11
 ; v7 = v33 & v32
-%line 1451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm4, ymm2
 ; v58 = v24 & v4
-%line 1452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm3
 ; v60 = v1 & v60
-%line 1453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm6, ymm9
 ; v7 = v31 ^ v7
-%line 1454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm0
 ; v58 = v7 ^ v58
-%line 1455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v60 = v58 ^ v60
-%line 1456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm9
 ; v33 = v33 & v50
-%line 1457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm4, ymm11
 ; v58 = v24 & v32
-%line 1458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v4 = v1 & v4
-%line 1459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm6, ymm3
 ; v58 = v33 ^ v58
-%line 1460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
 ; v4 = v58 ^ v4
-%line 1461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm3
 ; v24 = v24 & v50
-%line 1462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm11
 ; v32 = v1 & v32
-%line 1463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm6, ymm2
 ; v32 = v24 ^ v32
-%line 1464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm12, ymm2
 ; v50 = v1 & v50
-%line 1465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm6, ymm11
 ; v54 = v54 ^ v35
-%line 1466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6304]
 	vpxor ymm0, ymm0, [rsp + 5120]
 ; v54 = v54 ^ v18
-%line 1467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 5824]
 ; v11 = v11 ^ v16
-%line 1468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6336]
 	vpxor ymm0, ymm0, [rsp + 5152]
 ; v11 = v11 ^ v10
-%line 1469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 5856]
 ; v2 = v2 ^ v8
-%line 1470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6400]
 	vpxor ymm0, ymm0, [rsp + 5184]
 ; v2 = v2 ^ v0
-%line 1471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 5888]
 ; v27 = v27 ^ v28
-%line 1472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6496]
 	vpxor ymm0, ymm0, [rsp + 5216]
 ; v27 = v27 ^ v41
-%line 1473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 5920]
 ; v15 = v15 ^ v6
-%line 1474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6624]
 	vpxor ymm0, ymm0, [rsp + 5280]
 ; v15 = v15 ^ v39
-%line 1475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 5984]
 ; v49 = v49 ^ v21
-%line 1476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6784]
 	vpxor ymm0, ymm0, [rsp + 5376]
 ; v49 = v49 ^ v13
-%line 1477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 6080]
 ; v56 = v56 ^ v29
-%line 1478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6912]
 	vpxor ymm0, ymm0, [rsp + 5504]
 ; v56 = v56 ^ v45
-%line 1479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 6144]
 ; v52 = v52 ^ v14
-%line 1480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 5600]
 ; v52 = v52 ^ v48
-%line 1481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 6176]
 ; v9 = v9 ^ v43
-%line 1482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 5664]
 ; v9 = v9 ^ v47
-%line 1483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 6208]
 ; v60 = v60 ^ v26
-%line 1484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 5696]
 ; v60 = v60 ^ v42
-%line 1485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 6240]
 ; v4 = v4 ^ v46
-%line 1486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 5728]
 ; v4 = v4 ^ v44
-%line 1487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm3, [rsp + 6272]
 ; v32 = v32 ^ v38
-%line 1488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 5760]
 ; v50 = v50 ^ v12
-%line 1489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, [rsp + 5792]
 ; v14 = v54 ^ v14
-%line 1490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 5600]
 ; v43 = v11 ^ v43
-%line 1491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 5664]
 ; v26 = v2 ^ v26
-%line 1492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm5, [rsp + 5696]
 ; v46 = v27 ^ v46
-%line 1493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm6, [rsp + 5728]
 ; v38 = v15 ^ v38
-%line 1494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm7, [rsp + 5760]
 ; v12 = v49 ^ v12
-%line 1495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 5792]
 ; v18 = v52 ^ v18
-%line 1496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 5824]
 ; v10 = v9 ^ v10
-%line 1497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm13, [rsp + 5856]
 ; v0 = v60 ^ v0
-%line 1498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 5888]
 ; v41 = v4 ^ v41
-%line 1499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm12, [rsp + 5920]
 ; v39 = v32 ^ v39
-%line 1500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 5984]
 ; v13 = v50 ^ v13
-%line 1501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm14, [rsp + 6080]
 ; v10 = v10 ^ v44
-%line 1502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 6272]
 ; v18 = v18 ^ v44
-%line 1503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 6272]
 ; v12 = v12 ^ v44
-%line 1504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 6272]
 ; v44 = v38 ^ v44
-%line 1505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm15, [rsp + 6272]
 ; v18 = v18 ^ v42
-%line 1506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 6240]
 ; v56 = v56 ^ v42
-%line 1507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 6240]
 ; v44 = v44 ^ v42
-%line 1508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 6240]
 ; v42 = v46 ^ v42
-%line 1509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm5, [rsp + 6240]
 ; v56 = v56 ^ v47
-%line 1510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 6208]
 ; v12 = v12 ^ v47
-%line 1511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 6208]
 ; v42 = v42 ^ v47
-%line 1512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 6208]
 ; v47 = v26 ^ v47
-%line 1513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 6208]
 ; v12 = v12 ^ v48
-%line 1514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 6176]
 ; v44 = v44 ^ v48
-%line 1515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 6176]
 ; v47 = v47 ^ v48
-%line 1516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, [rsp + 6176]
 ; v48 = v43 ^ v48
-%line 1517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm4, [rsp + 6176]
 ; v44 = v44 ^ v45
-%line 1518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 6144]
 ; v42 = v42 ^ v45
-%line 1519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 6144]
 ; v48 = v48 ^ v45
-%line 1520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 6144]
 ; v45 = v14 ^ v45
-%line 1521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm11, [rsp + 6144]
 ; v42 = v42 ^ v13
-%line 1522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 6944], ymm0
 ; v47 = v47 ^ v13
-%line 1523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm12
 ; v45 = v45 ^ v13
-%line 1524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm12
 ; v13 = v29 ^ v13
-%line 1525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5504]
 	vpxor ymm12, ymm1, ymm12
 ; v47 = v47 ^ v39
-%line 1526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 6976], ymm0
 ; v48 = v48 ^ v39
-%line 1527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm6
 ; v13 = v13 ^ v39
-%line 1528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm6
 ; v39 = v21 ^ v39
-%line 1529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5376]
 	vpxor ymm6, ymm1, ymm6
 ; v48 = v48 ^ v41
-%line 1530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 7008], ymm0
 ; v45 = v45 ^ v41
-%line 1531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm7
 ; v39 = v39 ^ v41
-%line 1532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm7
 ; v41 = v6 ^ v41
-%line 1533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5280]
 	vpxor ymm7, ymm1, ymm7
 ; v45 = v45 ^ v0
-%line 1534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 	vmovdqu [rsp + 7040], ymm0
 ; v13 = v13 ^ v0
-%line 1535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm9
 ; v41 = v41 ^ v0
-%line 1536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm9
 ; v0 = v28 ^ v0
-%line 1537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5216]
 	vpxor ymm9, ymm1, ymm9
 ; v13 = v13 ^ v10
-%line 1538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 7072], ymm0
 ; v39 = v39 ^ v10
-%line 1539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm10
 ; v0 = v0 ^ v10
-%line 1540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm10
 ; v10 = v8 ^ v10
-%line 1541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5184]
 	vpxor ymm10, ymm1, ymm10
 ; v39 = v39 ^ v18
-%line 1542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 	vmovdqu [rsp + 7104], ymm0
 ; v41 = v41 ^ v18
-%line 1543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm13
 ; v10 = v10 ^ v18
-%line 1544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm10, ymm13
 	vmovdqu [rsp + 7136], ymm8
 ; v18 = v16 ^ v18
-%line 1545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5152]
 	vpxor ymm13, ymm1, ymm13
 ; v41 = v41 ^ v56
-%line 1546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 7168], ymm0
 ; v0 = v0 ^ v56
-%line 1547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm5
 	vmovdqu [rsp + 7200], ymm0
 ; v18 = v18 ^ v56
-%line 1548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm13, ymm5
 	vmovdqu [rsp + 7232], ymm1
 ; v56 = v35 ^ v56
-%line 1549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5120]
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 7264], ymm0
 ; v35 = v56 ^ v44
-%line 1550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm4
 ; v16 = v45 ^ v44
-%line 1551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7040]
 	vpxor ymm0, ymm9, ymm4
 ; v16 = v16 ^ v12
-%line 1552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm3
 ; v8 = v18 ^ v45
-%line 1553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm9
 ; v28 = v48 ^ v44
-%line 1554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 7008]
 	vpxor ymm0, ymm1, ymm4
 ; v28 = v28 ^ v12
-%line 1555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm3
 ; v6 = v10 ^ v45
-%line 1556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm9
 ; v6 = v6 ^ v48
-%line 1557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v6 = v6 ^ v44
-%line 1558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 ; v6 = v6 ^ v12
-%line 1559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm3
 ; v21 = v45 ^ v47
-%line 1560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 6976]
 ; v29 = v0 ^ v48
-%line 1561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7200]
 	vpxor ymm0, ymm0, ymm1
 ; v29 = v29 ^ v47
-%line 1562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 6976]
 ; v29 = v29 ^ v12
-%line 1563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v14 = v48 ^ v42
-%line 1564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 6944]
 ; v43 = v41 ^ v47
-%line 1565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7168]
 	vpxor ymm0, ymm0, [rsp + 6976]
 ; v43 = v43 ^ v42
-%line 1566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, [rsp + 6944]
 ; v26 = v47 ^ v44
-%line 1567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6976]
 	vpxor ymm8, ymm0, ymm4
 ; v46 = v39 ^ v42
-%line 1568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7104]
 	vpxor ymm0, ymm0, [rsp + 6944]
 ; v46 = v46 ^ v44
-%line 1569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm4
 ; v38 = v42 ^ v12
-%line 1570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6944]
 	vpxor ymm1, ymm0, ymm3
 ; v50 = v13 ^ v44
-%line 1571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7072]
 	vpxor ymm0, ymm0, ymm4
 ; v50 = v50 ^ v12
-%line 1572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm3
 ; v35 = v35 ^ v38
-%line 1573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm1
 ; v32 = v14 ^ v38
-%line 1574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm1
 ; v32 = v32 ^ v50
-%line 1575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7296], ymm0
 ; v16 = v16 ^ v14
-%line 1576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm11
 ; v4 = v43 ^ v38
-%line 1577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm1
 ; v4 = v4 ^ v50
-%line 1578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7328], ymm0
 ; v8 = v8 ^ v14
-%line 1579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v8 = v8 ^ v43
-%line 1580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v8 = v8 ^ v38
-%line 1581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v8 = v8 ^ v50
-%line 1582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm15
 	vmovdqu [rsp + 7360], ymm0
 ; v14 = v14 ^ v26
-%line 1583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm8
 	vmovdqu [rsp + 7392], ymm0
 ; v28 = v28 ^ v43
-%line 1584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm13
 ; v28 = v28 ^ v26
-%line 1585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v28 = v28 ^ v50
-%line 1586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm15
 	vmovdqu [rsp + 7424], ymm0
 ; v43 = v43 ^ v46
-%line 1587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm14
 ; v6 = v6 ^ v26
-%line 1588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm8
 ; v6 = v6 ^ v46
-%line 1589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm14
 ; v26 = v26 ^ v38
-%line 1590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm1
 ; v21 = v21 ^ v46
-%line 1591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm14
 ; v21 = v21 ^ v38
-%line 1592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm1
 ; v46 = v46 ^ v50
-%line 1593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm15
 ; v38 = v29 ^ v38
-%line 1594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm12, ymm1
 ; v50 = v38 ^ v50
-%line 1595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm15
 ; v35 = v35 ^ v46
-%line 1596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v38 = v43 ^ v46
-%line 1597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm14
 ; v38 = v38 ^ v50
-%line 1598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm15
 ; v32 = v32 ^ v43
-%line 1599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7296]
 	vpxor ymm2, ymm0, ymm13
 ; v29 = v6 ^ v46
-%line 1600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm14
 ; v29 = v29 ^ v50
-%line 1601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v16 = v16 ^ v43
-%line 1602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm13
 ; v16 = v16 ^ v6
-%line 1603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm10
 ; v16 = v16 ^ v46
-%line 1604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 ; v16 = v16 ^ v50
-%line 1605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm5, ymm15
 ; v43 = v43 ^ v26
-%line 1606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm8
 ; v4 = v4 ^ v6
-%line 1607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 7328]
 	vpxor ymm5, ymm5, ymm10
 ; v4 = v4 ^ v26
-%line 1608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm8
 ; v4 = v4 ^ v50
-%line 1609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 	vmovdqu [rsp + 7456], ymm5
 ; v6 = v6 ^ v21
-%line 1610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm9
 ; v8 = v8 ^ v26
-%line 1611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 7360]
 	vpxor ymm5, ymm5, ymm8
 ; v8 = v8 ^ v21
-%line 1612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm5, ymm9
 ; v26 = v26 ^ v46
-%line 1613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm14
 ; v14 = v14 ^ v21
-%line 1614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 7392]
 	vpxor ymm5, ymm5, ymm9
 ; v14 = v14 ^ v46
-%line 1615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 ; v21 = v21 ^ v50
-%line 1616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm15
 ; v46 = v28 ^ v46
-%line 1617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 7424]
 	vpxor ymm14, ymm12, ymm14
 ; v50 = v46 ^ v50
-%line 1618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v35 = v35 ^ v21
-%line 1619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm6, ymm9
 ; v46 = v6 ^ v21
-%line 1620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm10, ymm9
 ; v46 = v46 ^ v50
-%line 1621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm15
 ; v38 = v38 ^ v6
-%line 1622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm1, ymm10
 ; v28 = v8 ^ v21
-%line 1623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm11, ymm9
 ; v28 = v28 ^ v50
-%line 1624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm15
 	vmovdqu [rsp + 7488], ymm1
 ; v32 = v32 ^ v6
-%line 1625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm10
 ; v32 = v32 ^ v8
-%line 1626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v32 = v32 ^ v21
-%line 1627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v32 = v32 ^ v50
-%line 1628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v6 = v6 ^ v26
-%line 1629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, ymm8
 	vmovdqu [rsp + 7520], ymm1
 ; v29 = v29 ^ v8
-%line 1630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v29 = v29 ^ v26
-%line 1631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v29 = v29 ^ v50
-%line 1632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7552], ymm0
 ; v8 = v8 ^ v14
-%line 1633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm5
 ; v16 = v16 ^ v26
-%line 1634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v16 = v16 ^ v14
-%line 1635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm5
 ; v26 = v26 ^ v21
-%line 1636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm9
 ; v43 = v43 ^ v14
-%line 1637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm5
 ; v43 = v43 ^ v21
-%line 1638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm9
 ; v14 = v14 ^ v50
-%line 1639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 ; v21 = v4 ^ v21
-%line 1640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7456]
 	vpxor ymm9, ymm0, ymm9
 ; v50 = v21 ^ v50
-%line 1641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm9, ymm15
 ; v35 = v35 ^ v14
-%line 1642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm5
 ; v21 = v8 ^ v14
-%line 1643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm5
 ; v21 = v21 ^ v50
-%line 1644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm15
 ; v46 = v46 ^ v8
-%line 1645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm11
 ; v4 = v16 ^ v14
-%line 1646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm5
 ; v4 = v4 ^ v50
-%line 1647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7584], ymm0
 ; v38 = v38 ^ v8
-%line 1648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm11
 ; v38 = v38 ^ v16
-%line 1649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm7
 ; v38 = v38 ^ v14
-%line 1650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm5
 ; v38 = v38 ^ v50
-%line 1651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
 	vmovdqu [rsp + 7616], ymm0
 ; v8 = v8 ^ v26
-%line 1652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm8
 	vmovdqu [rsp + 7648], ymm0
 ; v28 = v28 ^ v16
-%line 1653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7488]
 	vpxor ymm0, ymm0, ymm7
 ; v28 = v28 ^ v26
-%line 1654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v28 = v28 ^ v50
-%line 1655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7680], ymm0
 ; v16 = v16 ^ v43
-%line 1656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm13
 ; v32 = v32 ^ v26
-%line 1657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
 ; v32 = v32 ^ v43
-%line 1658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v26 = v26 ^ v14
-%line 1659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm5
 ; v6 = v6 ^ v43
-%line 1660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7520]
 	vpxor ymm0, ymm0, ymm13
 ; v6 = v6 ^ v14
-%line 1661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm5
 ; v43 = v43 ^ v50
-%line 1662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm15
 ; v14 = v29 ^ v14
-%line 1663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7552]
 	vpxor ymm5, ymm0, ymm5
 ; v50 = v14 ^ v50
-%line 1664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm5, ymm15
 ; v35 = v35 ^ v43
-%line 1665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
 ; v14 = v16 ^ v43
-%line 1666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm13
 ; v14 = v14 ^ v50
-%line 1667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm15
 ; v21 = v21 ^ v16
-%line 1668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; v29 = v32 ^ v43
-%line 1669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm13
 ; v29 = v29 ^ v50
-%line 1670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v46 = v46 ^ v16
-%line 1671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm7
 ; v46 = v46 ^ v32
-%line 1672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm2
 ; v46 = v46 ^ v43
-%line 1673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm13
 ; v46 = v46 ^ v50
-%line 1674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm6, ymm15
 ; v16 = v16 ^ v26
-%line 1675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm7, ymm8
 	vmovdqu [rsp + 14880], ymm6
 ; v4 = v4 ^ v32
-%line 1676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm6, [rsp + 7584]
 	vpxor ymm6, ymm6, ymm2
 ; v4 = v4 ^ v26
-%line 1677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm8
 ; v4 = v4 ^ v50
-%line 1678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm15
 ; v32 = v32 ^ v6
-%line 1679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 7712], ymm2
 ; v38 = v38 ^ v26
-%line 1680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7616]
 	vpxor ymm2, ymm2, ymm8
 ; v38 = v38 ^ v6
-%line 1681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 7744], ymm2
 ; v26 = v26 ^ v43
-%line 1682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm13
 	vmovdqu [rsp + 12768], ymm2
 ; v8 = v8 ^ v6
-%line 1683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7648]
 	vpxor ymm2, ymm2, ymm9
 ; v8 = v8 ^ v43
-%line 1684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 	vmovdqu [rsp + 7776], ymm2
 ; v6 = v6 ^ v50
-%line 1685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm9, ymm15
 	vmovdqu [rsp + 12800], ymm2
 ; v43 = v28 ^ v43
-%line 1686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7680]
 	vpxor ymm13, ymm2, ymm13
 ; v50 = v43 ^ v50
-%line 1687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm13, ymm15
 	vmovdqu [rsp + 12832], ymm2
 ; v43 = v35 & v56
-%line 1688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7264]
 	vpand ymm2, ymm12, ymm11
 	vmovdqu [rsp + 7808], ymm2
 ; v28 = v35 & v18
-%line 1689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7232]
 	vpand ymm2, ymm12, ymm9
 ; v60 = v14 & v56
-%line 1690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm11
 ; v60 = v28 ^ v60
-%line 1691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 7840], ymm2
 ; v28 = v35 & v10
-%line 1692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 7136]
 	vpand ymm2, ymm12, ymm13
 ; v9 = v14 & v18
-%line 1693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm9
 ; v52 = v21 & v56
-%line 1694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm1, ymm11
 ; v9 = v28 ^ v9
-%line 1695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v52 = v9 ^ v52
-%line 1696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
 	vmovdqu [rsp + 7872], ymm2
 ; v9 = v35 & v0
-%line 1697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7200]
 	vpand ymm2, ymm12, ymm14
 ; v28 = v14 & v10
-%line 1698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm13
 ; v49 = v21 & v18
-%line 1699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm1, ymm9
 ; v15 = v29 & v56
-%line 1700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm0, ymm11
 ; v28 = v9 ^ v28
-%line 1701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v49 = v28 ^ v49
-%line 1702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm7, ymm8
 ; v15 = v49 ^ v15
-%line 1703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm9
 	vmovdqu [rsp + 7904], ymm2
 ; v49 = v35 & v41
-%line 1704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7168]
 	vpand ymm2, ymm12, ymm8
 	vmovdqu [rsp + 20256], ymm2
 	vmovdqu [rsp + 7936], ymm2
 ; v28 = v14 & v0
-%line 1705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm5, ymm14
 	vmovdqu [rsp + 12864], ymm15
 ; v9 = v21 & v10
-%line 1706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7136]
 	vpand ymm14, ymm1, ymm11
 	vmovdqu [rsp + 12896], ymm14
 ; v27 = v29 & v18
-%line 1707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7232]
 	vpand ymm13, ymm0, ymm7
 	vmovdqu [rsp + 14912], ymm13
 ; v2 = v46 & v56
-%line 1708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7264]
 	vmovdqu [rsp + 21472], ymm2
 	vpand ymm9, ymm10, ymm2
 	vmovdqu [rsp + 17376], ymm9
 ; v28 = v49 ^ v28
-%line 1709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 20256]
 	vpxor ymm2, ymm2, ymm15
 ; v9 = v28 ^ v9
-%line 1710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v27 = v9 ^ v27
-%line 1711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v2 = v27 ^ v2
-%line 1712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 7968], ymm2
 ; v27 = v35 & v39
-%line 1713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7104]
 	vpand ymm2, ymm12, ymm9
 	vmovdqu [rsp + 22304], ymm2
 	vmovdqu [rsp + 8000], ymm2
 ; v9 = v14 & v41
-%line 1714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm5, ymm8
 	vmovdqu [rsp + 12928], ymm2
 ; v28 = v21 & v0
-%line 1715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7200]
 	vpand ymm13, ymm1, ymm8
 	vmovdqu [rsp + 8032], ymm13
 ; v49 = v29 & v10
-%line 1716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm0, ymm11
 	vmovdqu [rsp + 17408], ymm11
 ; v11 = v46 & v18
-%line 1717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm10, ymm7
 	vmovdqu [rsp + 19872], ymm14
 ; v54 = v16 & v56
-%line 1718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 14880]
 	vmovdqu ymm15, [rsp + 21472]
 	vpand ymm7, ymm7, ymm15
 ; v9 = v27 ^ v9
-%line 1719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 22304]
 	vpxor ymm2, ymm15, ymm2
 ; v28 = v9 ^ v28
-%line 1720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v49 = v28 ^ v49
-%line 1721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v11 = v49 ^ v11
-%line 1722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v54 = v11 ^ v54
-%line 1723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8064], ymm2
 ; v11 = v35 & v13
-%line 1724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7072]
 	vpand ymm2, ymm12, ymm2
 	vmovdqu [rsp + 8096], ymm2
 ; v49 = v14 & v39
-%line 1725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm5, ymm9
 ; v28 = v21 & v41
-%line 1726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7168]
 	vpand ymm9, ymm1, ymm7
 	vmovdqu [rsp + 8128], ymm9
 ; v9 = v29 & v0
-%line 1727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm0, ymm8
 	vmovdqu [rsp + 8160], ymm7
 ; v27 = v46 & v10
-%line 1728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7136]
 	vpand ymm13, ymm10, ymm8
 ; v1 = v16 & v18
-%line 1729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7232]
 	vmovdqu ymm11, [rsp + 14880]
 	vpand ymm11, ymm11, ymm8
 ; v24 = v4 & v56
-%line 1730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7264]
 	vpand ymm8, ymm6, ymm8
 ; v49 = v11 ^ v49
-%line 1731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v28 = v49 ^ v28
-%line 1732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v9 = v28 ^ v9
-%line 1733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; v27 = v9 ^ v27
-%line 1734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v1 = v27 ^ v1
-%line 1735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v24 = v1 ^ v24
-%line 1736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
 	vmovdqu [rsp + 8192], ymm2
 ; v1 = v14 & v13
-%line 1737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7072]
 	vmovdqu [rsp + 16416], ymm2
 	vpand ymm2, ymm5, ymm2
 	vmovdqu [rsp + 14048], ymm2
 	vmovdqu [rsp + 8224], ymm2
 ; v27 = v21 & v39
-%line 1738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7104]
 	vmovdqu [rsp + 16448], ymm2
 	vpand ymm15, ymm1, ymm2
 	vmovdqu [rsp + 12960], ymm15
 ; v9 = v29 & v41
-%line 1739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7168]
 	vpand ymm2, ymm0, ymm8
 	vmovdqu [rsp + 16480], ymm2
 	vmovdqu [rsp + 8256], ymm2
 ; v28 = v46 & v0
-%line 1740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7200]
 	vpand ymm14, ymm10, ymm7
 	vmovdqu [rsp + 12992], ymm14
 ; v49 = v16 & v10
-%line 1741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7136]
 	vmovdqu ymm2, [rsp + 14880]
 	vpand ymm13, ymm2, ymm9
 	vmovdqu [rsp + 13024], ymm13
 ; v11 = v4 & v18
-%line 1742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7232]
 	vpand ymm11, ymm6, ymm2
 	vmovdqu [rsp + 13056], ymm11
 ; v27 = v1 ^ v27
-%line 1743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 14048]
 	vpxor ymm2, ymm2, ymm15
 ; v9 = v27 ^ v9
-%line 1744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 16480]
 ; v28 = v9 ^ v28
-%line 1745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v49 = v28 ^ v49
-%line 1746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v11 = v49 ^ v11
-%line 1747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 8288], ymm2
 ; v49 = v21 & v13
-%line 1748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 16416]
 	vpand ymm2, ymm1, ymm2
 	vmovdqu [rsp + 8320], ymm2
 ; v28 = v29 & v39
-%line 1749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 16448]
 	vpand ymm13, ymm0, ymm11
 ; v9 = v46 & v41
-%line 1750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm10, ymm8
 ; v27 = v16 & v0
-%line 1751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 14880]
 	vpand ymm7, ymm11, ymm7
 ; v1 = v4 & v10
-%line 1752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm6, ymm9
 ; v28 = v49 ^ v28
-%line 1753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v9 = v28 ^ v9
-%line 1754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
 ; v27 = v9 ^ v27
-%line 1755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v1 = v27 ^ v1
-%line 1756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm9
 	vmovdqu [rsp + 8352], ymm2
 ; v27 = v29 & v13
-%line 1757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 7072]
 	vpand ymm14, ymm0, ymm13
 ; v9 = v46 & v39
-%line 1758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7104]
 	vpand ymm2, ymm10, ymm9
 ; v28 = v16 & v41
-%line 1759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7168]
 	vpand ymm7, ymm11, ymm8
 ; v49 = v4 & v0
-%line 1760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7200]
 	vpand ymm11, ymm6, ymm11
 ; v9 = v27 ^ v9
-%line 1761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm2
 ; v28 = v9 ^ v28
-%line 1762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; v49 = v28 ^ v49
-%line 1763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 8384], ymm2
 ; v28 = v46 & v13
-%line 1764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm10, ymm13
 ; v9 = v16 & v39
-%line 1765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 14880]
 	vpand ymm7, ymm11, ymm9
 ; v27 = v4 & v41
-%line 1766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm6, ymm8
 ; v9 = v28 ^ v9
-%line 1767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v27 = v9 ^ v27
-%line 1768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
 	vmovdqu [rsp + 8416], ymm2
 ; v9 = v16 & v13
-%line 1769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm11, ymm13
 ; v28 = v4 & v39
-%line 1770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm6, ymm9
 ; v28 = v9 ^ v28
-%line 1771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8448], ymm2
 ; v9 = v4 & v13
-%line 1772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7072]
 	vpand ymm2, ymm6, ymm2
 	vmovdqu [rsp + 8480], ymm2
 ; v58 = v32 & v45
-%line 1773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7712]
 	vmovdqu ymm13, [rsp + 7040]
 	vpand ymm2, ymm8, ymm13
 	vmovdqu [rsp + 8512], ymm2
 ; v33 = v32 & v48
-%line 1774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7008]
 	vpand ymm2, ymm8, ymm14
 ; v7 = v38 & v45
-%line 1775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7744]
 	vpand ymm7, ymm11, ymm13
 ; v7 = v33 ^ v7
-%line 1776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8544], ymm2
 ; v33 = v32 & v47
-%line 1777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6976]
 	vmovdqu [rsp + 20288], ymm2
 	vpand ymm2, ymm8, ymm2
 	vmovdqu [rsp + 13088], ymm2
 ; v31 = v38 & v48
-%line 1778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm11, ymm14
 	vmovdqu [rsp + 14944], ymm15
 ; v3 = v26 & v45
-%line 1779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 12768]
 	vpand ymm9, ymm7, ymm13
 	vmovdqu [rsp + 17440], ymm9
 ; v31 = v33 ^ v31
-%line 1780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v3 = v31 ^ v3
-%line 1781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 8576], ymm2
 ; v31 = v32 & v42
-%line 1782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 6944]
 	vpand ymm8, ymm8, ymm9
 ; v33 = v38 & v47
-%line 1783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 20288]
 	vpand ymm11, ymm11, ymm2
 ; v36 = v26 & v48
-%line 1784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm7, ymm14
 ; v30 = v8 & v45
-%line 1785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7776]
 	vpand ymm7, ymm14, ymm13
 ; v33 = v31 ^ v33
-%line 1786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm11
 ; v36 = v33 ^ v36
-%line 1787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm2
 ; v30 = v36 ^ v30
-%line 1788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8608], ymm2
 ; v36 = v32 & v44
-%line 1789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7712]
 	vmovdqu [rsp + 16544], ymm2
 	vpand ymm2, ymm2, ymm4
 	vmovdqu [rsp + 16512], ymm2
 	vmovdqu [rsp + 8640], ymm2
 ; v33 = v38 & v42
-%line 1790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7744]
 	vpand ymm2, ymm8, ymm9
 	vmovdqu [rsp + 13120], ymm2
 ; v31 = v26 & v47
-%line 1791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 6976]
 	vmovdqu ymm7, [rsp + 12768]
 	vpand ymm15, ymm7, ymm9
 	vmovdqu [rsp + 13152], ymm15
 ; v34 = v8 & v48
-%line 1792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7008]
 	vpand ymm11, ymm14, ymm7
 	vmovdqu [rsp + 13184], ymm11
 ; v5 = v6 & v45
-%line 1793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7040]
 	vmovdqu [rsp + 17952], ymm14
 	vmovdqu ymm13, [rsp + 12800]
 	vpand ymm13, ymm13, ymm14
 	vmovdqu [rsp + 14976], ymm13
 ; v33 = v36 ^ v33
-%line 1794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 16512]
 	vpxor ymm2, ymm14, ymm2
 ; v31 = v33 ^ v31
-%line 1795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v34 = v31 ^ v34
-%line 1796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v5 = v34 ^ v5
-%line 1797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 	vmovdqu [rsp + 8672], ymm2
 ; v34 = v32 & v12
-%line 1798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 16544]
 	vpand ymm11, ymm2, ymm3
 	vmovdqu [rsp + 8704], ymm11
 ; v31 = v38 & v44
-%line 1799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
 	vmovdqu [rsp + 13216], ymm2
 ; v33 = v26 & v42
-%line 1800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 6944]
 	vmovdqu [rsp + 21504], ymm13
 	vmovdqu ymm8, [rsp + 12768]
 	vpand ymm13, ymm8, ymm13
 	vmovdqu [rsp + 8736], ymm13
 ; v36 = v8 & v47
-%line 1801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7776]
 	vpand ymm9, ymm8, ymm9
 	vmovdqu [rsp + 15008], ymm9
 ; v37 = v6 & v48
-%line 1802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 12800]
 	vpand ymm14, ymm14, ymm7
 	vmovdqu [rsp + 19904], ymm14
 ; v40 = v50 & v45
-%line 1803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 12832]
 	vmovdqu ymm15, [rsp + 17952]
 	vpand ymm7, ymm7, ymm15
 ; v31 = v34 ^ v31
-%line 1804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm2
 ; v33 = v31 ^ v33
-%line 1805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v36 = v33 ^ v36
-%line 1806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v37 = v36 ^ v37
-%line 1807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v40 = v37 ^ v40
-%line 1808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8768], ymm2
 ; v37 = v38 & v12
-%line 1809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7744]
 	vpand ymm2, ymm2, ymm3
 	vmovdqu [rsp + 21536], ymm2
 	vmovdqu [rsp + 8800], ymm2
 ; v36 = v26 & v44
-%line 1810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 12768]
 	vpand ymm2, ymm9, ymm4
 	vmovdqu [rsp + 15040], ymm2
 ; v33 = v8 & v42
-%line 1811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 21504]
 	vpand ymm14, ymm8, ymm7
 	vmovdqu [rsp + 17472], ymm14
 ; v31 = v6 & v47
-%line 1812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 6976]
 	vmovdqu [rsp + 22720], ymm7
 	vmovdqu ymm11, [rsp + 12800]
 	vpand ymm13, ymm11, ymm7
 	vmovdqu [rsp + 19936], ymm13
 ; v34 = v50 & v48
-%line 1813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7008]
 	vmovdqu ymm8, [rsp + 12832]
 	vpand ymm7, ymm8, ymm7
 	vmovdqu [rsp + 22272], ymm7
 ; v36 = v37 ^ v36
-%line 1814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 21536]
 	vpxor ymm2, ymm15, ymm2
 ; v33 = v36 ^ v33
-%line 1815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v31 = v33 ^ v31
-%line 1816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v34 = v31 ^ v34
-%line 1817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8832], ymm2
 ; v31 = v26 & v12
-%line 1818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm9, ymm3
 ; v33 = v8 & v44
-%line 1819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 7776]
 	vpand ymm7, ymm13, ymm4
 ; v36 = v6 & v42
-%line 1820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 6944]
 	vpand ymm11, ymm11, ymm9
 ; v37 = v50 & v47
-%line 1821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 22720]
 	vpand ymm2, ymm8, ymm2
 ; v33 = v31 ^ v33
-%line 1822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm14, ymm7
 ; v36 = v33 ^ v36
-%line 1823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm11
 ; v37 = v36 ^ v37
-%line 1824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 	vmovdqu [rsp + 8864], ymm2
 ; v36 = v8 & v12
-%line 1825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm13, ymm3
 ; v33 = v6 & v44
-%line 1826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 12800]
 	vpand ymm7, ymm13, ymm4
 ; v31 = v50 & v42
-%line 1827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 12832]
 	vpand ymm8, ymm11, ymm9
 ; v33 = v36 ^ v33
-%line 1828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v31 = v33 ^ v31
-%line 1829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
 	vmovdqu [rsp + 8896], ymm2
 ; v33 = v6 & v12
-%line 1830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm13, ymm3
 ; v36 = v50 & v44
-%line 1831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm11, ymm4
 ; v36 = v33 ^ v36
-%line 1832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 13248], ymm2
 ; v33 = v50 & v12
-%line 1833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm11, ymm3
 	vmovdqu [rsp + 13280], ymm2
 ; v32 = v35 ^ v32
-%line 1834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm12, [rsp + 7712]
 ; v38 = v14 ^ v38
-%line 1835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm5, [rsp + 7744]
 ; v26 = v21 ^ v26
-%line 1836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm1, [rsp + 12768]
 ; v8 = v29 ^ v8
-%line 1837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, [rsp + 7776]
 ; v6 = v46 ^ v6
-%line 1838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 12800]
 ; v50 = v16 ^ v50
-%line 1839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14880]
 	vpxor ymm5, ymm0, [rsp + 12832]
 ; v45 = v56 ^ v45
-%line 1840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7264]
 	vpxor ymm10, ymm0, [rsp + 7040]
 ; v48 = v18 ^ v48
-%line 1841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7232]
 	vpxor ymm8, ymm0, [rsp + 7008]
 ; v47 = v10 ^ v47
-%line 1842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7136]
 	vpxor ymm7, ymm0, [rsp + 6976]
 ; v42 = v0 ^ v42
-%line 1843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7200]
 	vpxor ymm2, ymm0, [rsp + 6944]
 ; v44 = v41 ^ v44
-%line 1844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7168]
 	vpxor ymm4, ymm0, ymm4
 ; v12 = v39 ^ v12
-%line 1845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7104]
 	vpxor ymm3, ymm0, ymm3
 ; v39 = v32 & v45
-%line 1846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm10
 	vmovdqu [rsp + 8928], ymm0
 ; v41 = v32 & v48
-%line 1847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm9, ymm8
 	vmovdqu [rsp + 8960], ymm14
 ; v0 = v38 & v45
-%line 1848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm10
 ; v0 = v41 ^ v0
-%line 1849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 	vmovdqu [rsp + 8992], ymm0
 ; v41 = v32 & v47
-%line 1850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm9, ymm7
 	vmovdqu [rsp + 9024], ymm15
 ; v10 = v38 & v48
-%line 1851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm8
 ; v18 = v26 & v45
-%line 1852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm12, ymm10
 	vmovdqu [rsp + 9056], ymm14
 ; v10 = v41 ^ v10
-%line 1853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v18 = v10 ^ v18
-%line 1854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9088], ymm0
 ; v10 = v32 & v42
-%line 1855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm2
 	vmovdqu [rsp + 23488], ymm0
 	vmovdqu [rsp + 22336], ymm0
 	vmovdqu [rsp + 16576], ymm0
 	vmovdqu [rsp + 9120], ymm0
 ; v41 = v38 & v47
-%line 1856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm7
 	vmovdqu [rsp + 23936], ymm0
 	vmovdqu [rsp + 23296], ymm0
 	vmovdqu [rsp + 21568], ymm0
 	vmovdqu [rsp + 13312], ymm0
 ; v56 = v26 & v48
-%line 1857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm12, ymm8
 	vmovdqu [rsp + 23680], ymm15
 	vmovdqu [rsp + 22784], ymm15
 	vmovdqu [rsp + 17984], ymm15
 	vmovdqu [rsp + 9152], ymm15
 ; v16 = v8 & v45
-%line 1858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm13, ymm10
 	vmovdqu [rsp + 23808], ymm14
 	vmovdqu [rsp + 23104], ymm14
 	vmovdqu [rsp + 20320], ymm14
 	vmovdqu [rsp + 9184], ymm14
 ; v41 = v10 ^ v41
-%line 1859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23488]
 	vpxor ymm0, ymm0, [rsp + 23936]
 ; v56 = v41 ^ v56
-%line 1860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v16 = v56 ^ v16
-%line 1861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9216], ymm0
 ; v56 = v32 & v44
-%line 1862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm4
 	vmovdqu [rsp + 20480], ymm0
 	vmovdqu [rsp + 14080], ymm0
 	vmovdqu [rsp + 9248], ymm0
 ; v41 = v38 & v42
-%line 1863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm2
 	vmovdqu [rsp + 22176], ymm0
 	vmovdqu [rsp + 19328], ymm0
 	vmovdqu [rsp + 13344], ymm0
 ; v10 = v26 & v47
-%line 1864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm7
 	vmovdqu [rsp + 22912], ymm0
 	vmovdqu [rsp + 21216], ymm0
 	vmovdqu [rsp + 16608], ymm0
 	vmovdqu [rsp + 9280], ymm0
 ; v46 = v8 & v48
-%line 1865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm13, ymm8
 	vmovdqu [rsp + 21824], ymm15
 	vmovdqu [rsp + 16640], ymm15
 	vmovdqu [rsp + 9312], ymm15
 ; v29 = v6 & v45
-%line 1866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm1, ymm10
 	vmovdqu [rsp + 22464], ymm14
 	vmovdqu [rsp + 18016], ymm14
 	vmovdqu [rsp + 9344], ymm14
 ; v41 = v56 ^ v41
-%line 1867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 20480]
 	vpxor ymm0, ymm0, [rsp + 22176]
 	vmovdqu [rsp + 13376], ymm0
 ; v10 = v41 ^ v10
-%line 1868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22912]
 ; v46 = v10 ^ v46
-%line 1869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v46 ^ v29
-%line 1870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9376], ymm0
 ; v46 = v32 & v12
-%line 1871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm3
 	vmovdqu [rsp + 19360], ymm0
 	vmovdqu [rsp + 14112], ymm0
 	vmovdqu [rsp + 9408], ymm0
 ; v10 = v38 & v44
-%line 1872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 1999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 	vmovdqu [rsp + 19392], ymm0
 	vmovdqu [rsp + 13408], ymm0
 ; v41 = v26 & v42
-%line 1873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 	vmovdqu [rsp + 19424], ymm0
 	vmovdqu [rsp + 14144], ymm0
 	vmovdqu [rsp + 9440], ymm0
 ; v56 = v8 & v47
-%line 1874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm7
 	vmovdqu [rsp + 21248], ymm0
 	vmovdqu [rsp + 16672], ymm0
 	vmovdqu [rsp + 9472], ymm0
 ; v21 = v6 & v48
-%line 1875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm1, ymm8
 	vmovdqu [rsp + 16704], ymm15
 	vmovdqu [rsp + 9504], ymm15
 ; v14 = v50 & v45
-%line 1876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm5, ymm10
 	vmovdqu [rsp + 16736], ymm14
 	vmovdqu [rsp + 9536], ymm14
 ; v10 = v46 ^ v10
-%line 1877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19360]
 	vpxor ymm0, ymm0, [rsp + 19392]
 	vmovdqu [rsp + 19456], ymm0
 	vmovdqu [rsp + 13440], ymm0
 ; v41 = v10 ^ v41
-%line 1878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19424]
 	vmovdqu [rsp + 19488], ymm0
 	vmovdqu [rsp + 13472], ymm0
 ; v56 = v41 ^ v56
-%line 1879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21248]
 ; v21 = v56 ^ v21
-%line 1880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v14 = v21 ^ v14
-%line 1881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9568], ymm0
 ; v32 = v32 & v13
-%line 1882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7072]
 	vpand ymm0, ymm9, ymm0
 	vmovdqu [rsp + 16768], ymm0
 	vmovdqu [rsp + 9600], ymm0
 ; v21 = v38 & v12
-%line 1883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
 	vmovdqu [rsp + 20512], ymm0
 	vmovdqu [rsp + 13504], ymm0
 ; v56 = v26 & v44
-%line 1884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm4
 	vmovdqu [rsp + 22752], ymm0
 	vmovdqu [rsp + 16800], ymm0
 	vmovdqu [rsp + 9632], ymm0
 ; v41 = v8 & v42
-%line 1885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm13, ymm2
 	vmovdqu [rsp + 18048], ymm15
 	vmovdqu [rsp + 9664], ymm15
 ; v10 = v6 & v47
-%line 1886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm1, ymm7
 	vmovdqu [rsp + 21600], ymm14
 	vmovdqu [rsp + 13536], ymm14
 ; v46 = v50 & v48
-%line 1887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm5, ymm8
 	vmovdqu [rsp + 20352], ymm9
 	vmovdqu [rsp + 9696], ymm9
 ; v45 = v4 & v45
-%line 1888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
 	vmovdqu [rsp + 22496], ymm10
 	vmovdqu [rsp + 17504], ymm10
 ; v21 = v32 ^ v21
-%line 1889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 16768]
 	vpxor ymm0, ymm0, [rsp + 20512]
 ; v56 = v21 ^ v56
-%line 1890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22752]
 ; v41 = v56 ^ v41
-%line 1891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v10 = v41 ^ v10
-%line 1892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v46 = v10 ^ v46
-%line 1893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 ; v45 = v46 ^ v45
-%line 1894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 9728], ymm0
 ; v38 = v38 & v13
-%line 1895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7072]
 	vpand ymm11, ymm11, ymm14
 	vmovdqu [rsp + 9760], ymm11
 ; v46 = v26 & v12
-%line 1896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm12, ymm3
 ; v10 = v8 & v44
-%line 1897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm13, ymm4
 ; v41 = v6 & v42
-%line 1898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm1, ymm2
 ; v56 = v50 & v47
-%line 1899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
 ; v48 = v4 & v48
-%line 1900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm6, ymm8
 ; v46 = v38 ^ v46
-%line 1901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm11, ymm15
 ; v10 = v46 ^ v10
-%line 1902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm10
 ; v41 = v10 ^ v41
-%line 1903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm10, ymm9
 ; v56 = v41 ^ v56
-%line 1904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm0
 ; v48 = v56 ^ v48
-%line 1905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm8
 ; v26 = v26 & v13
-%line 1906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm14
 ; v56 = v8 & v12
-%line 1907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm3
 ; v41 = v6 & v44
-%line 1908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm1, ymm4
 ; v10 = v50 & v42
-%line 1909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm5, ymm2
 ; v47 = v4 & v47
-%line 1910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm6, ymm7
 ; v56 = v26 ^ v56
-%line 1911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v41 = v56 ^ v41
-%line 1912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, ymm8
 ; v10 = v41 ^ v10
-%line 1913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm8, ymm9
 ; v47 = v10 ^ v47
-%line 1914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm7
 ; v8 = v8 & v13
-%line 1915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7072]
 	vpand ymm13, ymm13, ymm8
 ; v10 = v6 & v12
-%line 1916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm1, ymm3
 ; v41 = v50 & v44
-%line 1917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm4
 ; v42 = v4 & v42
-%line 1918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm6, ymm2
 ; v10 = v8 ^ v10
-%line 1919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v41 = v10 ^ v41
-%line 1920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm7
 ; v42 = v41 ^ v42
-%line 1921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 ; v6 = v6 & v13
-%line 1922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm1, ymm8
 ; v41 = v50 & v12
-%line 1923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm3
 ; v44 = v4 & v44
-%line 1924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm6, ymm4
 ; v41 = v6 ^ v41
-%line 1925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v44 = v41 ^ v44
-%line 1926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v50 = v50 & v13
-%line 1927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm5, ymm8
 ; v12 = v4 & v12
-%line 1928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm6, ymm3
 ; v12 = v50 ^ v12
-%line 1929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm5, ymm3
 ; v13 = v4 & v13
-%line 1930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7072]
 	vpand ymm1, ymm6, ymm0
 ; v39 = v39 ^ v43
-%line 1931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8928]
 	vpxor ymm0, ymm0, [rsp + 7808]
 ; v39 = v39 ^ v58
-%line 1932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 8512]
 ; v0 = v0 ^ v60
-%line 1933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8992]
 	vpxor ymm0, ymm0, [rsp + 7840]
 ; v0 = v0 ^ v7
-%line 1934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 8544]
 ; v18 = v18 ^ v52
-%line 1935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9088]
 	vpxor ymm0, ymm0, [rsp + 7872]
 ; v18 = v18 ^ v3
-%line 1936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 8576]
 ; v16 = v16 ^ v15
-%line 1937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9216]
 	vpxor ymm0, ymm0, [rsp + 7904]
 ; v16 = v16 ^ v30
-%line 1938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 8608]
 ; v29 = v29 ^ v2
-%line 1939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9376]
 	vpxor ymm0, ymm0, [rsp + 7968]
 ; v29 = v29 ^ v5
-%line 1940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 8672]
 ; v14 = v14 ^ v54
-%line 1941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9568]
 	vpxor ymm0, ymm0, [rsp + 8064]
 ; v14 = v14 ^ v40
-%line 1942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 8768]
 ; v45 = v45 ^ v24
-%line 1943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9728]
 	vpxor ymm0, ymm0, [rsp + 8192]
 ; v45 = v45 ^ v34
-%line 1944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 8832]
 ; v48 = v48 ^ v11
-%line 1945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 8288]
 ; v48 = v48 ^ v37
-%line 1946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 8864]
 ; v47 = v47 ^ v1
-%line 1947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 8352]
 ; v47 = v47 ^ v31
-%line 1948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 8896]
 ; v42 = v42 ^ v49
-%line 1949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 8384]
 ; v42 = v42 ^ v36
-%line 1950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 13248]
 ; v44 = v44 ^ v27
-%line 1951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 8416]
 ; v44 = v44 ^ v33
-%line 1952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm4, [rsp + 13280]
 ; v12 = v12 ^ v28
-%line 1953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm3, [rsp + 8448]
 ; v13 = v13 ^ v9
-%line 1954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 8480]
 ; v11 = v39 ^ v11
-%line 1955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 8288]
 ; v1 = v0 ^ v1
-%line 1956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm6, [rsp + 8352]
 ; v49 = v18 ^ v49
-%line 1957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm7, [rsp + 8384]
 ; v27 = v16 ^ v27
-%line 1958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm8, [rsp + 8416]
 ; v28 = v29 ^ v28
-%line 1959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 8448]
 ; v9 = v14 ^ v9
-%line 1960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 8480]
 ; v58 = v48 ^ v58
-%line 1961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 8512]
 ; v7 = v47 ^ v7
-%line 1962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm9, [rsp + 8544]
 ; v3 = v42 ^ v3
-%line 1963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 8576]
 ; v30 = v44 ^ v30
-%line 1964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm13, [rsp + 8608]
 ; v5 = v12 ^ v5
-%line 1965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm14, [rsp + 8672]
 ; v40 = v13 ^ v40
-%line 1966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 8768]
 ; v7 = v7 ^ v33
-%line 1967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 13280]
 ; v58 = v58 ^ v33
-%line 1968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 13280]
 ; v9 = v9 ^ v33
-%line 1969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 13280]
 ; v33 = v28 ^ v33
-%line 1970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm11, [rsp + 13280]
 ; v58 = v58 ^ v36
-%line 1971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 13248]
 ; v45 = v45 ^ v36
-%line 1972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 13248]
 ; v33 = v33 ^ v36
-%line 1973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 13248]
 ; v36 = v27 ^ v36
-%line 1974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm6, [rsp + 13248]
 ; v45 = v45 ^ v31
-%line 1975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 8896]
 ; v9 = v9 ^ v31
-%line 1976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 8896]
 ; v36 = v36 ^ v31
-%line 1977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 8896]
 ; v31 = v49 ^ v31
-%line 1978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 8896]
 ; v9 = v9 ^ v37
-%line 1979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 8864]
 ; v33 = v33 ^ v37
-%line 1980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 8864]
 ; v31 = v31 ^ v37
-%line 1981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, [rsp + 8864]
 ; v37 = v1 ^ v37
-%line 1982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm4, [rsp + 8864]
 ; v33 = v33 ^ v34
-%line 1983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 8832]
 ; v36 = v36 ^ v34
-%line 1984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 8832]
 ; v37 = v37 ^ v34
-%line 1985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 8832]
 ; v34 = v11 ^ v34
-%line 1986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm5, [rsp + 8832]
 ; v36 = v36 ^ v40
-%line 1987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm13
 ; v31 = v31 ^ v40
-%line 1988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm13
 ; v34 = v34 ^ v40
-%line 1989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm13
 ; v40 = v24 ^ v40
-%line 1990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 8192]
 	vpxor ymm13, ymm2, ymm13
 ; v31 = v31 ^ v5
-%line 1991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm7
 ; v37 = v37 ^ v5
-%line 1992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm7
 ; v40 = v40 ^ v5
-%line 1993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm7
 ; v5 = v54 ^ v5
-%line 1994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 8064]
 	vpxor ymm7, ymm11, ymm7
 ; v37 = v37 ^ v30
-%line 1995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm8
 ; v34 = v34 ^ v30
-%line 1996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm8
 ; v5 = v5 ^ v30
-%line 1997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v30 = v2 ^ v30
-%line 1998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 7968]
 	vpxor ymm8, ymm1, ymm8
 ; v34 = v34 ^ v3
-%line 1999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm9
 ; v40 = v40 ^ v3
-%line 2000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm9
 ; v30 = v30 ^ v3
-%line 2001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm9
 ; v3 = v15 ^ v3
-%line 2002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 7904]
 	vpxor ymm9, ymm12, ymm9
 ; v40 = v40 ^ v7
-%line 2003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm15
 ; v5 = v5 ^ v7
-%line 2004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm15
 ; v3 = v3 ^ v7
-%line 2005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm15
 ; v7 = v52 ^ v7
-%line 2006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7872]
 	vpxor ymm15, ymm7, ymm15
 ; v5 = v5 ^ v58
-%line 2007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm10
 ; v30 = v30 ^ v58
-%line 2008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm10
 ; v7 = v7 ^ v58
-%line 2009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm10
 ; v58 = v60 ^ v58
-%line 2010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7840]
 	vpxor ymm10, ymm8, ymm10
 ; v30 = v30 ^ v45
-%line 2011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, ymm6
 ; v3 = v3 ^ v45
-%line 2012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm6
 ; v58 = v58 ^ v45
-%line 2013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm6
 ; v45 = v43 ^ v45
-%line 2014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7808]
 	vpxor ymm6, ymm0, ymm6
 ; v45 = v45 ^ v33
-%line 2015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm4
 ; v43 = v34 ^ v33
-%line 2016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm4
 ; v43 = v43 ^ v9
-%line 2017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm3
 ; v58 = v58 ^ v34
-%line 2018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm1
 ; v60 = v37 ^ v33
-%line 2019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm4
 ; v60 = v60 ^ v9
-%line 2020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 ; v7 = v7 ^ v34
-%line 2021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm1
 ; v7 = v7 ^ v37
-%line 2022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm11
 ; v7 = v7 ^ v33
-%line 2023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm4
 ; v7 = v7 ^ v9
-%line 2024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm3
 ; v34 = v34 ^ v31
-%line 2025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; v3 = v3 ^ v37
-%line 2026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm11
 ; v3 = v3 ^ v31
-%line 2027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm2
 ; v3 = v3 ^ v9
-%line 2028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm3
 ; v37 = v37 ^ v36
-%line 2029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm5
 ; v30 = v30 ^ v31
-%line 2030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm2
 ; v30 = v30 ^ v36
-%line 2031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm5
 ; v31 = v31 ^ v33
-%line 2032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm4
 ; v5 = v5 ^ v36
-%line 2033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm5
 ; v5 = v5 ^ v33
-%line 2034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm4
 ; v36 = v36 ^ v9
-%line 2035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm3
 ; v33 = v40 ^ v33
-%line 2036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm4
 ; v9 = v33 ^ v9
-%line 2037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm4, ymm3
 ; mem256[h + 0] = v45
-%line 2038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi], ymm6
 ; mem256[h + 32] = v43
-%line 2039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 32], ymm13
 ; mem256[h + 64] = v58
-%line 2040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm10
 ; mem256[h + 96] = v60
-%line 2041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 96], ymm0
 ; mem256[h + 128] = v7
-%line 2042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm15
 ; mem256[h + 160] = v34
-%line 2043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 160], ymm1
 ; mem256[h + 192] = v3
-%line 2044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm9
 ; mem256[h + 224] = v37
-%line 2045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 224], ymm11
 ; mem256[h + 256] = v30
-%line 2046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm8
 ; mem256[h + 288] = v31
-%line 2047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 288], ymm2
 ; mem256[h + 320] = v5
-%line 2048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm7
 ; mem256[h + 352] = v36
-%line 2049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 352], ymm5
 ; mem256[h + 384] = v9
-%line 2050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm3
 ; leave
-%line 2051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vzeroupper
 	mov rsp, [rsp + 24224]
 	ret
@@ -7636,1442 +7707,1513 @@ global qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx2:function (qhasm_kernel_m
 align 32
 qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx2:
 	mov r11, rsp
-	sub rsp, 7200
+	sub rsp, 448
 	and rsp, -32
-	mov [rsp + 7168], r11
+	mov [rsp + 416], r11
 ; i = 2
-%line 2057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
-; v0 = mem256[f + 0]
-%line 2059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm3, [rsi]
-; v1 = mem256[g + 0]
-%line 2060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm4, [rdx]
-; v2 = v0 & v1
-%line 2061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm4
-	vmovdqu [rsp + 0], ymm0
-; v3 = mem256[g + 64]
-%line 2062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm6, [rdx + 64]
-; v4 = v0 & v3
-%line 2063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm6
-; v5 = mem256[f + 64]
-%line 2064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm5, [rsi + 64]
-; v6 = v5 & v1
-%line 2065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm5, ymm4
-; v6 = v4 ^ v6
-%line 2066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 768], ymm0
-; v4 = mem256[g + 128]
-%line 2067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm9, [rdx + 128]
-	vmovdqu [rsp + 3488], ymm9
-; v7 = v0 & v4
-%line 2068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm9
-; v8 = v5 & v3
-%line 2069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm5, ymm6
-; v9 = mem256[f + 128]
-%line 2070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm7, [rsi + 128]
-; v10 = v9 & v1
-%line 2071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm7, ymm4
-; v8 = v7 ^ v8
-%line 2072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v10 = v8 ^ v10
-%line 2073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 800], ymm0
-; v8 = mem256[g + 192]
-%line 2074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm10, [rdx + 192]
-	vmovdqu [rsp + 3520], ymm10
-; v7 = v0 & v8
-%line 2075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm8, ymm3, ymm10
-; v11 = v5 & v4
-%line 2076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm9
-; v12 = v9 & v3
-%line 2077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm7, ymm6
-; v13 = mem256[f + 192]
-%line 2078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm9, [rsi + 192]
-; v14 = v13 & v1
-%line 2079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm9, ymm4
-; v11 = v7 ^ v11
-%line 2080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm8, ymm0
-; v12 = v11 ^ v12
-%line 2081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v14 = v12 ^ v14
-%line 2082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 832], ymm0
-; v12 = mem256[g + 256]
-%line 2083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 256]
-	vmovdqu [rsp + 3552], ymm0
-; v11 = v0 & v12
-%line 2084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm8, ymm3, ymm0
-; v7 = v5 & v8
-%line 2085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm10, ymm5, ymm10
-; v15 = v9 & v4
-%line 2086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3488]
-	vpand ymm0, ymm7, ymm0
-; v16 = v13 & v3
-%line 2087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm9, ymm6
-; v17 = mem256[f + 256]
-%line 2088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm11, [rsi + 256]
-; v18 = v17 & v1
-%line 2089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm11, ymm4
-; v7 = v11 ^ v7
-%line 2090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm8, ymm10
-; v15 = v7 ^ v15
-%line 2091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm0
-; v16 = v15 ^ v16
-%line 2092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v18 = v16 ^ v18
-%line 2093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm2
-	vmovdqu [rsp + 864], ymm0
-; v16 = mem256[g + 320]
-%line 2094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 320]
-	vmovdqu [rsp + 3584], ymm0
-; v15 = v0 & v16
-%line 2095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm13, ymm3, ymm0
-; v7 = v5 & v12
-%line 2096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3552]
-	vpand ymm0, ymm5, ymm0
-; v11 = v9 & v8
-%line 2097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3520]
-	vpand ymm1, ymm7, ymm1
-; v19 = v13 & v4
-%line 2098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 3488]
-	vpand ymm8, ymm9, ymm2
-	vmovdqu [rsp + 32], ymm8
-; v20 = v17 & v3
-%line 2099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm11, ymm6
-	vmovdqu [rsp + 64], ymm12
-; v21 = mem256[f + 320]
-%line 2100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm2, [rsi + 320]
-; v22 = v21 & v1
-%line 2101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm10, ymm2, ymm4
-; v7 = v15 ^ v7
-%line 2102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm13, ymm0
-; v11 = v7 ^ v11
-%line 2103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v19 = v11 ^ v19
-%line 2104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm8
-; v20 = v19 ^ v20
-%line 2105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v22 = v20 ^ v22
-%line 2106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm10
-	vmovdqu [rsp + 896], ymm0
-; v20 = mem256[g + 384]
-%line 2107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm8, [rdx + 384]
-; v19 = v0 & v20
-%line 2108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm3, ymm8
-	vmovdqu [rsp + 5440], ymm0
-	vmovdqu [rsp + 928], ymm0
-; v11 = v5 & v16
-%line 2109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3584]
-	vpand ymm15, ymm5, ymm0
-	vmovdqu [rsp + 3616], ymm15
-; v7 = v9 & v12
-%line 2110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3552]
-	vpand ymm0, ymm7, ymm0
-	vmovdqu [rsp + 6080], ymm0
-	vmovdqu [rsp + 960], ymm0
-; v15 = v13 & v8
-%line 2111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3520]
-	vpand ymm14, ymm9, ymm0
-	vmovdqu [rsp + 4736], ymm14
-; v23 = v17 & v4
-%line 2112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3488]
-	vpand ymm13, ymm11, ymm0
-	vmovdqu [rsp + 96], ymm13
-; v24 = v21 & v3
-%line 2113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm2, ymm6
-	vmovdqu [rsp + 128], ymm12
-; v25 = mem256[f + 384]
-%line 2114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm10, [rsi + 384]
-; v26 = v25 & v1
-%line 2115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm10, ymm4
-	vmovdqu [rsp + 160], ymm1
-; v11 = v19 ^ v11
-%line 2116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5440]
-	vpxor ymm0, ymm0, ymm15
-; v7 = v11 ^ v7
-%line 2117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6080]
-; v15 = v7 ^ v15
-%line 2118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v23 = v15 ^ v23
-%line 2119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-; v24 = v23 ^ v24
-%line 2120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v26 = v24 ^ v26
-%line 2121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 992], ymm0
-; v24 = v5 & v20
-%line 2122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm5, ymm8
-	vmovdqu [rsp + 1024], ymm15
-; v23 = v9 & v16
-%line 2123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3584]
-	vpand ymm0, ymm7, ymm0
-; v15 = v13 & v12
-%line 2124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3552]
-	vpand ymm1, ymm9, ymm1
-	vmovdqu [rsp + 1056], ymm1
-; v7 = v17 & v8
-%line 2125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 3520]
-	vpand ymm14, ymm11, ymm12
-	vmovdqu [rsp + 1088], ymm14
-; v11 = v21 & v4
-%line 2126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 3488]
-	vpand ymm13, ymm2, ymm12
-	vmovdqu [rsp + 1120], ymm13
-; v19 = v25 & v3
-%line 2127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm10, ymm6
-; v23 = v24 ^ v23
-%line 2128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
-; v15 = v23 ^ v15
-%line 2129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; v7 = v15 ^ v7
-%line 2130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v11 = v7 ^ v11
-%line 2131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-; v19 = v11 ^ v19
-%line 2132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 1152], ymm0
-; v11 = v9 & v20
-%line 2133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm7, ymm8
-	vmovdqu [rsp + 1184], ymm14
-; v7 = v13 & v16
-%line 2134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3584]
-	vpand ymm1, ymm9, ymm0
-; v15 = v17 & v12
-%line 2135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3552]
-	vpand ymm15, ymm11, ymm0
-	vmovdqu [rsp + 1216], ymm15
-; v23 = v21 & v8
-%line 2136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3520]
-	vpand ymm12, ymm2, ymm0
-	vmovdqu [rsp + 1248], ymm12
-; v24 = v25 & v4
-%line 2137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3488]
-	vpand ymm13, ymm10, ymm0
-; v7 = v11 ^ v7
-%line 2138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm1
-; v15 = v7 ^ v15
-%line 2139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm15
-; v23 = v15 ^ v23
-%line 2140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v24 = v23 ^ v24
-%line 2141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-	vmovdqu [rsp + 1280], ymm0
-; v23 = v13 & v20
-%line 2142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm9, ymm8
-	vmovdqu [rsp + 1312], ymm15
-; v15 = v17 & v16
-%line 2143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 3584]
-	vpand ymm0, ymm11, ymm13
-; v7 = v21 & v12
-%line 2144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3552]
-	vpand ymm14, ymm2, ymm1
-	vmovdqu [rsp + 1344], ymm14
-; v11 = v25 & v8
-%line 2145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 3520]
-	vpand ymm12, ymm10, ymm12
-; v15 = v23 ^ v15
-%line 2146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm15, ymm0
-; v7 = v15 ^ v7
-%line 2147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v11 = v7 ^ v11
-%line 2148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-	vmovdqu [rsp + 1376], ymm0
-; v7 = v17 & v20
-%line 2149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm11, ymm8
-	vmovdqu [rsp + 1408], ymm12
-; v15 = v21 & v16
-%line 2150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm2, ymm13
-; v23 = v25 & v12
-%line 2151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm10, ymm1
-; v15 = v7 ^ v15
-%line 2152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm0
-; v23 = v15 ^ v23
-%line 2153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1440], ymm0
-; v15 = v21 & v20
-%line 2154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm2, ymm8
-; v7 = v25 & v16
-%line 2155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3584]
-	vpand ymm1, ymm10, ymm1
-; v7 = v15 ^ v7
-%line 2156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1472], ymm0
-; v15 = v25 & v20
-%line 2157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm10, ymm8
-	vmovdqu [rsp + 1504], ymm0
-; v27 = mem256[f + 448]
-%line 2158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm15, [rsi + 448]
-	vmovdqu [rsp + 192], ymm15
-; v28 = mem256[g + 448]
-%line 2159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rdx + 448]
-	vmovdqu [rsp + 224], ymm14
-; v29 = v27 & v28
-%line 2160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm15, ymm14
-	vmovdqu [rsp + 256], ymm0
-; v30 = mem256[g + 512]
-%line 2161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rdx + 512]
-	vmovdqu [rsp + 288], ymm12
-; v31 = v27 & v30
-%line 2162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm15, ymm12
-; v32 = mem256[f + 512]
-%line 2163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 512]
-	vmovdqu [rsp + 320], ymm13
-; v33 = v32 & v28
-%line 2164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm14
-; v33 = v31 ^ v33
-%line 2165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1536], ymm0
-; v31 = mem256[g + 576]
-%line 2166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rdx + 576]
-	vmovdqu [rsp + 1568], ymm1
-; v34 = v27 & v31
-%line 2167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm15, ymm1
-; v35 = v32 & v30
-%line 2168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm13, ymm12
-; v36 = mem256[f + 576]
-%line 2169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsi + 576]
-	vmovdqu [rsp + 352], ymm0
-; v37 = v36 & v28
-%line 2170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm0, ymm14
-	vmovdqu [rsp + 384], ymm14
-; v35 = v34 ^ v35
-%line 2171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm15, ymm12
-; v37 = v35 ^ v37
-%line 2172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm14
-	vmovdqu [rsp + 1600], ymm12
-; v35 = mem256[g + 640]
-%line 2173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rdx + 640]
-	vmovdqu [rsp + 1632], ymm12
-; v34 = v27 & v35
-%line 2174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 192]
-	vmovdqu [rsp + 4832], ymm14
-	vpand ymm14, ymm14, ymm12
-	vmovdqu [rsp + 3648], ymm14
-; v38 = v32 & v31
-%line 2175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm13, ymm1
-	vmovdqu [rsp + 3456], ymm15
-; v39 = v36 & v30
-%line 2176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 288]
-	vmovdqu [rsp + 4864], ymm1
-	vpand ymm0, ymm0, ymm1
-	vmovdqu [rsp + 416], ymm0
-; v40 = mem256[f + 640]
-%line 2177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsi + 640]
-	vmovdqu [rsp + 448], ymm13
-; v41 = v40 & v28
-%line 2178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 224]
-	vmovdqu [rsp + 4192], ymm1
-	vpand ymm1, ymm13, ymm1
-	vmovdqu [rsp + 480], ymm1
-; v38 = v34 ^ v38
-%line 2179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm15
-	vmovdqu [rsp + 3680], ymm14
-; v39 = v38 ^ v39
-%line 2180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm14, ymm0
-; v41 = v39 ^ v41
-%line 2181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1664], ymm0
-; v39 = mem256[g + 704]
-%line 2182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 704]
-	vmovdqu [rsp + 3712], ymm0
-; v38 = v27 & v39
-%line 2183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4832]
-	vpand ymm0, ymm1, ymm0
-	vmovdqu [rsp + 4896], ymm0
-	vmovdqu [rsp + 1696], ymm0
-; v34 = v32 & v35
-%line 2184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 320]
-	vmovdqu [rsp + 4224], ymm0
-	vpand ymm0, ymm0, ymm12
-	vmovdqu [rsp + 3744], ymm0
-; v42 = v36 & v31
-%line 2185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 352]
-	vmovdqu [rsp + 5472], ymm12
-	vmovdqu ymm1, [rsp + 1568]
-	vmovdqu [rsp + 4256], ymm1
-	vpand ymm14, ymm12, ymm1
-	vmovdqu [rsp + 512], ymm14
-; v43 = v40 & v30
+; F0 = mem256[f + 0]
 %line 2186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4864]
-	vpand ymm12, ymm13, ymm1
-	vmovdqu [rsp + 544], ymm12
-; v44 = mem256[f + 704]
+	vmovdqu ymm0, [rsi]
+	vmovdqu [rsp + 384], ymm0
+; F1 = mem256[f + 64]
 %line 2187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 704]
-	vmovdqu [rsp + 576], ymm1
-; v45 = v44 & v28
+	vmovdqu ymm2, [rsi + 64]
+; F2 = mem256[f + 128]
 %line 2188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 4192]
-	vpand ymm13, ymm1, ymm13
-	vmovdqu [rsp + 608], ymm13
-; v34 = v38 ^ v34
+	vmovdqu ymm3, [rsi + 128]
+; F3 = mem256[f + 192]
 %line 2189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 4896]
-	vpxor ymm0, ymm15, ymm0
-; v42 = v34 ^ v42
+	vmovdqu ymm4, [rsi + 192]
+; F4 = mem256[f + 256]
 %line 2190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-; v43 = v42 ^ v43
+	vmovdqu ymm5, [rsi + 256]
+; F5 = mem256[f + 320]
 %line 2191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v45 = v43 ^ v45
+	vmovdqu ymm6, [rsi + 320]
+; F6 = mem256[f + 384]
 %line 2192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm13
-	vmovdqu [rsp + 1728], ymm0
-; v43 = mem256[g + 768]
+	vmovdqu ymm7, [rsi + 384]
+; F7 = mem256[f + 448]
 %line 2193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rdx + 768]
-; v42 = v27 & v43
+	vmovdqu ymm8, [rsi + 448]
+; F8 = mem256[f + 512]
 %line 2194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 192]
-	vpand ymm12, ymm12, ymm0
-	vmovdqu [rsp + 4288], ymm12
-	vmovdqu [rsp + 1760], ymm12
-; v34 = v32 & v39
+	vmovdqu ymm9, [rsi + 512]
+; F9 = mem256[f + 576]
 %line 2195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 4224]
-	vmovdqu ymm13, [rsp + 3712]
-	vpand ymm12, ymm12, ymm13
-	vmovdqu [rsp + 4320], ymm12
-	vmovdqu [rsp + 1792], ymm12
-; v38 = v36 & v35
+	vmovdqu ymm10, [rsi + 576]
+; F10 = mem256[f + 640]
 %line 2196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1632]
-	vmovdqu [rsp + 4384], ymm12
-	vmovdqu ymm13, [rsp + 5472]
-	vpand ymm12, ymm13, ymm12
-	vmovdqu [rsp + 4352], ymm12
-	vmovdqu [rsp + 1824], ymm12
-; v46 = v40 & v31
+	vmovdqu ymm11, [rsi + 640]
+; F11 = mem256[f + 704]
 %line 2197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 448]
-	vmovdqu [rsp + 4416], ymm12
-	vmovdqu ymm13, [rsp + 4256]
-	vpand ymm13, ymm12, ymm13
-	vmovdqu [rsp + 640], ymm13
-; v47 = v44 & v30
+	vmovdqu ymm12, [rsi + 704]
+; F12 = mem256[f + 768]
 %line 2198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 288]
-	vmovdqu [rsp + 4448], ymm12
-	vpand ymm14, ymm1, ymm12
-	vmovdqu [rsp + 672], ymm14
-; v48 = mem256[f + 768]
+	vmovdqu ymm13, [rsi + 768]
+; G = mem256[g + 704]
 %line 2199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsi + 768]
-	vmovdqu [rsp + 704], ymm12
-; v49 = v48 & v28
+	vmovdqu ymm0, [rdx + 704]
+; B = F12 & G
 %line 2200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 224]
-	vpand ymm15, ymm12, ymm1
-	vmovdqu [rsp + 736], ymm15
-; v34 = v42 ^ v34
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 768]
 %line 2201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4288]
-	vpxor ymm1, ymm1, [rsp + 4320]
-	vmovdqu [rsp + 1856], ymm1
-; v38 = v34 ^ v38
+	vmovdqu ymm1, [rdx + 768]
+; A = F12 & G
 %line 2202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 4352]
-	vmovdqu [rsp + 1888], ymm1
-; v46 = v38 ^ v46
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
 %line 2203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm13
-	vmovdqu [rsp + 1920], ymm1
-; v47 = v46 ^ v47
-%line 2204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-	vmovdqu [rsp + 1952], ymm1
-; v49 = v47 ^ v49
-%line 2205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-	vmovdqu [rsp + 1984], ymm1
-; v47 = v32 & v43
-%line 2206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 320]
-	vpand ymm1, ymm1, ymm0
-	vmovdqu [rsp + 4480], ymm1
-	vmovdqu [rsp + 2016], ymm1
-; v46 = v36 & v39
-%line 2207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm13, [rsp + 352]
-	vmovdqu ymm1, [rsp + 3712]
-	vpand ymm1, ymm13, ymm1
-	vmovdqu [rsp + 4928], ymm1
-	vmovdqu [rsp + 2048], ymm1
-; v38 = v40 & v35
-%line 2208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4416]
-	vmovdqu ymm14, [rsp + 4384]
-	vpand ymm15, ymm1, ymm14
-	vmovdqu [rsp + 2080], ymm15
-; v34 = v44 & v31
-%line 2209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 576]
-	vmovdqu [rsp + 4512], ymm1
-	vmovdqu ymm14, [rsp + 1568]
-	vmovdqu [rsp + 4544], ymm14
-	vpand ymm14, ymm1, ymm14
-	vmovdqu [rsp + 2112], ymm14
-; v42 = v48 & v30
-%line 2210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4448]
-	vpand ymm12, ymm12, ymm1
-	vmovdqu [rsp + 2144], ymm12
-; v46 = v47 ^ v46
-%line 2211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 4480]
-	vpxor ymm1, ymm1, [rsp + 4928]
-	vmovdqu [rsp + 2176], ymm1
-; v38 = v46 ^ v38
-%line 2212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm15
-	vmovdqu [rsp + 2208], ymm1
-; v34 = v38 ^ v34
-%line 2213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-	vmovdqu [rsp + 2240], ymm1
-; v42 = v34 ^ v42
-%line 2214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-	vmovdqu [rsp + 2272], ymm1
-; v34 = v36 & v43
-%line 2215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm13, ymm0
-	vmovdqu [rsp + 4576], ymm15
-	vmovdqu [rsp + 2304], ymm15
-; v38 = v40 & v39
-%line 2216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 448]
-	vmovdqu [rsp + 5504], ymm12
-	vmovdqu ymm1, [rsp + 3712]
 	vpand ymm1, ymm12, ymm1
-	vmovdqu [rsp + 4960], ymm1
-	vmovdqu [rsp + 2336], ymm1
-; v46 = v44 & v35
-%line 2217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 1632]
-	vmovdqu [rsp + 4608], ymm12
-	vmovdqu ymm13, [rsp + 4512]
-	vpand ymm13, ymm13, ymm12
-	vmovdqu [rsp + 2368], ymm13
-; v47 = v48 & v31
-%line 2218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 704]
-	vmovdqu ymm14, [rsp + 4544]
-	vpand ymm14, ymm12, ymm14
-	vmovdqu [rsp + 2400], ymm14
-; v38 = v34 ^ v38
-%line 2219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm15, ymm1
-	vmovdqu [rsp + 2432], ymm1
-; v46 = v38 ^ v46
-%line 2220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm13
-	vmovdqu [rsp + 2464], ymm1
-; v47 = v46 ^ v47
-%line 2221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm14
-	vmovdqu [rsp + 2496], ymm1
-; v46 = v40 & v43
-%line 2222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 5504]
-	vpand ymm15, ymm1, ymm0
-	vmovdqu [rsp + 4992], ymm15
-	vmovdqu [rsp + 2528], ymm15
-; v38 = v44 & v39
-%line 2223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 576]
-	vmovdqu ymm13, [rsp + 3712]
-	vmovdqu [rsp + 6112], ymm13
-	vpand ymm13, ymm1, ymm13
-	vmovdqu [rsp + 5536], ymm13
-	vmovdqu [rsp + 2560], ymm13
-; v34 = v48 & v35
-%line 2224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 4608]
-	vpand ymm14, ymm12, ymm14
-	vmovdqu [rsp + 2592], ymm14
-; v38 = v46 ^ v38
-%line 2225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm15, ymm13
-	vmovdqu [rsp + 2624], ymm13
-; v34 = v38 ^ v34
-%line 2226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm14
-	vmovdqu [rsp + 2656], ymm13
-; v38 = v44 & v43
-%line 2227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm13, ymm1, ymm0
-	vmovdqu [rsp + 2688], ymm13
-; v46 = v48 & v39
-%line 2228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm14, [rsp + 6112]
-	vpand ymm14, ymm12, ymm14
-	vmovdqu [rsp + 2720], ymm14
-; v46 = v38 ^ v46
-%line 2229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm13, ymm14
-	vmovdqu [rsp + 2752], ymm13
-; v38 = v48 & v43
-%line 2230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm12, ymm0
-	vmovdqu [rsp + 2784], ymm12
-; v27 = v0 ^ v27
-%line 2231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm3, [rsp + 192]
-; v32 = v5 ^ v32
-%line 2232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 320]
-; v36 = v9 ^ v36
-%line 2233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm7, [rsp + 352]
-; v40 = v13 ^ v40
-%line 2234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm9, [rsp + 448]
-; v44 = v17 ^ v44
-%line 2235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm1
-; v48 = v21 ^ v48
-%line 2236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm2, [rsp + 704]
-; v28 = v1 ^ v28
-%line 2237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm4, [rsp + 224]
-; v30 = v3 ^ v30
-%line 2238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 288]
-; v31 = v4 ^ v31
-%line 2239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3488]
-	vpxor ymm4, ymm1, [rsp + 1568]
-; v35 = v8 ^ v35
-%line 2240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3520]
-	vpxor ymm3, ymm1, [rsp + 1632]
-; v39 = v12 ^ v39
-%line 2241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3552]
-	vpxor ymm2, ymm1, [rsp + 3712]
-; v43 = v16 ^ v43
-%line 2242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 3584]
-	vpxor ymm15, ymm1, ymm0
-; v16 = v27 & v28
-%line 2243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm14
-	vmovdqu [rsp + 2816], ymm0
-; v12 = v27 & v30
-%line 2244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm6
-; v8 = v32 & v28
-%line 2245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm5, ymm14
-; v8 = v12 ^ v8
-%line 2246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; B = B ^ T
+%line 2204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2848], ymm0
-; v12 = v27 & v31
-%line 2247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm4
-	vmovdqu [rsp + 7040], ymm0
-	vmovdqu [rsp + 6880], ymm0
-	vmovdqu [rsp + 6624], ymm0
-	vmovdqu [rsp + 5568], ymm0
-	vmovdqu [rsp + 2880], ymm0
-; v4 = v32 & v30
-%line 2248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm6
-	vmovdqu [rsp + 7136], ymm0
-	vmovdqu [rsp + 7072], ymm0
-	vmovdqu [rsp + 6944], ymm0
-	vmovdqu [rsp + 6720], ymm0
-	vmovdqu [rsp + 6144], ymm0
-	vmovdqu [rsp + 3776], ymm0
-; v3 = v36 & v28
-%line 2249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm7, ymm14
-	vmovdqu [rsp + 7104], ymm1
-	vmovdqu [rsp + 7008], ymm1
-	vmovdqu [rsp + 6816], ymm1
-	vmovdqu [rsp + 6432], ymm1
-	vmovdqu [rsp + 4768], ymm1
-; v4 = v12 ^ v4
-%line 2250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 7040]
-	vpxor ymm0, ymm0, [rsp + 7136]
-; v3 = v4 ^ v3
-%line 2251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2912], ymm0
-; v4 = v27 & v35
-%line 2252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm3
-	vmovdqu [rsp + 6656], ymm0
-	vmovdqu [rsp + 6176], ymm0
-	vmovdqu [rsp + 5024], ymm0
-	vmovdqu [rsp + 2944], ymm0
-; v12 = v32 & v31
-%line 2253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm4
-	vmovdqu [rsp + 6752], ymm0
-	vmovdqu [rsp + 6496], ymm0
-	vmovdqu [rsp + 5600], ymm0
-	vmovdqu [rsp + 3808], ymm0
-; v1 = v36 & v30
-%line 2254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm6
-	vmovdqu [rsp + 6976], ymm0
-	vmovdqu [rsp + 6848], ymm0
-	vmovdqu [rsp + 6688], ymm0
-	vmovdqu [rsp + 6208], ymm0
-	vmovdqu [rsp + 5056], ymm0
-	vmovdqu [rsp + 2976], ymm0
-; v21 = v40 & v28
-%line 2255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm9, ymm14
-	vmovdqu [rsp + 6912], ymm1
-	vmovdqu [rsp + 6784], ymm1
-	vmovdqu [rsp + 6528], ymm1
-	vmovdqu [rsp + 5632], ymm1
-	vmovdqu [rsp + 3840], ymm1
-; v12 = v4 ^ v12
-%line 2256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 6656]
-	vpxor ymm0, ymm0, [rsp + 6752]
-; v1 = v12 ^ v1
-%line 2257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6976]
-; v21 = v1 ^ v21
-%line 2258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3008], ymm0
-; v1 = v27 & v39
-%line 2259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm2
-	vmovdqu [rsp + 5664], ymm0
-	vmovdqu [rsp + 4640], ymm0
-	vmovdqu [rsp + 3040], ymm0
-; v12 = v32 & v35
-%line 2260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm3
-	vmovdqu [rsp + 6560], ymm0
-	vmovdqu [rsp + 5984], ymm0
-	vmovdqu [rsp + 5312], ymm0
-	vmovdqu [rsp + 3872], ymm0
-; v4 = v36 & v31
-%line 2261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm4
-	vmovdqu [rsp + 6240], ymm0
-	vmovdqu [rsp + 5088], ymm0
-	vmovdqu [rsp + 3072], ymm0
-; v17 = v40 & v30
-%line 2262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm6
-	vmovdqu [rsp + 6592], ymm0
-	vmovdqu [rsp + 6272], ymm0
-	vmovdqu [rsp + 5120], ymm0
-	vmovdqu [rsp + 3104], ymm0
-; v13 = v44 & v28
-%line 2263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm11, ymm14
-	vmovdqu [rsp + 6400], ymm1
-	vmovdqu [rsp + 5696], ymm1
-	vmovdqu [rsp + 3904], ymm1
-; v12 = v1 ^ v12
-%line 2264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5664]
-	vpxor ymm0, ymm0, [rsp + 6560]
-	vmovdqu [rsp + 5728], ymm0
-	vmovdqu [rsp + 3936], ymm0
-; v4 = v12 ^ v4
-%line 2265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6240]
-; v17 = v4 ^ v17
-%line 2266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6592]
-; v13 = v17 ^ v13
-%line 2267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3136], ymm0
-; v17 = v27 & v43
-%line 2268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; S24 = A
+%line 2205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 352], ymm14
+; S23 = B
+%line 2206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 320], ymm0
+; G = mem256[g + 576]
+%line 2207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 576]
+; B = F12 & G
+%line 2208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 640]
+%line 2209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 640]
+; A = F12 & G
+%line 2210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 2211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 2212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 704]
+%line 2213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 704]
+; T = F11 & G
+%line 2214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
-	vmovdqu [rsp + 5760], ymm0
-	vmovdqu [rsp + 4672], ymm0
-	vmovdqu [rsp + 3168], ymm0
-; v4 = v32 & v39
-%line 2269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm2
-	vmovdqu [rsp + 6016], ymm0
-	vmovdqu [rsp + 5344], ymm0
-	vmovdqu [rsp + 3968], ymm0
-; v12 = v36 & v35
-%line 2270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
-	vmovdqu [rsp + 5792], ymm0
-	vmovdqu [rsp + 4704], ymm0
-	vmovdqu [rsp + 3200], ymm0
-; v1 = v40 & v31
-%line 2271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm4
-	vmovdqu [rsp + 6048], ymm0
-	vmovdqu [rsp + 5152], ymm0
-	vmovdqu [rsp + 3232], ymm0
-; v9 = v44 & v30
-%line 2272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm11, ymm6
-	vmovdqu [rsp + 6304], ymm0
-	vmovdqu [rsp + 5184], ymm0
-	vmovdqu [rsp + 3264], ymm0
-; v5 = v48 & v28
-%line 2273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm14
-	vmovdqu [rsp + 5376], ymm1
-	vmovdqu [rsp + 4000], ymm1
-; v4 = v17 ^ v4
-%line 2274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5760]
-	vpxor ymm0, ymm0, [rsp + 6016]
-	vmovdqu [rsp + 5824], ymm0
-	vmovdqu [rsp + 4032], ymm0
-; v12 = v4 ^ v12
-%line 2275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 5792]
-	vmovdqu [rsp + 5856], ymm0
-	vmovdqu [rsp + 4064], ymm0
-; v1 = v12 ^ v1
-%line 2276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6048]
-	vmovdqu [rsp + 5408], ymm0
-; v9 = v1 ^ v9
-%line 2277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6304]
-; v5 = v9 ^ v5
-%line 2278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-	vmovdqu [rsp + 3296], ymm0
-; v27 = v27 & v20
-%line 2279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm12, ymm8
-	vmovdqu [rsp + 5216], ymm0
-	vmovdqu [rsp + 3328], ymm0
-; v9 = v32 & v43
-%line 2280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm5, ymm15
-	vmovdqu [rsp + 5888], ymm0
-	vmovdqu [rsp + 4096], ymm0
-; v1 = v36 & v39
-%line 2281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
-	vmovdqu [rsp + 6336], ymm0
-	vmovdqu [rsp + 5248], ymm0
-	vmovdqu [rsp + 3360], ymm0
-; v12 = v40 & v35
-%line 2282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm3
-	vmovdqu [rsp + 6464], ymm0
-	vmovdqu [rsp + 5280], ymm0
-	vmovdqu [rsp + 3392], ymm0
-; v4 = v44 & v31
-%line 2283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm11, ymm4
-	vmovdqu [rsp + 5920], ymm12
-	vmovdqu [rsp + 4128], ymm12
-; v17 = v48 & v30
-%line 2284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm6
-	vmovdqu [rsp + 5952], ymm1
-	vmovdqu [rsp + 4160], ymm1
-; v28 = v25 & v28
-%line 2285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm10, ymm14
-	vmovdqu [rsp + 6368], ymm14
-	vmovdqu [rsp + 4800], ymm14
-; v9 = v27 ^ v9
-%line 2286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 5216]
-	vpxor ymm0, ymm0, [rsp + 5888]
-; v1 = v9 ^ v1
-%line 2287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6336]
-; v12 = v1 ^ v12
-%line 2288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 6464]
-; v4 = v12 ^ v4
-%line 2289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm12
-; v17 = v4 ^ v17
-%line 2290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm1
-; v28 = v17 ^ v28
-%line 2291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm14
-	vmovdqu [rsp + 3424], ymm0
-; v32 = v32 & v20
-%line 2292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm12, ymm5, ymm8
-; v17 = v36 & v43
-%line 2293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm14, ymm7, ymm15
-; v4 = v40 & v39
-%line 2294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm5, ymm9, ymm2
-; v12 = v44 & v35
-%line 2295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm11, ymm3
-; v1 = v48 & v31
-%line 2296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm13, ymm4
-; v30 = v25 & v30
-%line 2297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm6, ymm10, ymm6
-; v17 = v32 ^ v17
-%line 2298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm12, ymm14
-; v4 = v17 ^ v4
-%line 2299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm14, ymm5
-; v12 = v4 ^ v12
-%line 2300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm5, ymm1
-; v1 = v12 ^ v1
-%line 2301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm0
-; v30 = v1 ^ v30
-%line 2302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm6
-; v36 = v36 & v20
-%line 2303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm7, ymm7, ymm8
-; v1 = v40 & v43
-%line 2304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm9, ymm15
-; v12 = v44 & v39
-%line 2305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm11, ymm2
-; v4 = v48 & v35
-%line 2306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm5, ymm13, ymm3
-; v31 = v25 & v31
-%line 2307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm4, ymm10, ymm4
-; v1 = v36 ^ v1
-%line 2308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm7, ymm0
-; v12 = v1 ^ v12
-%line 2309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm1
-; v4 = v12 ^ v4
-%line 2310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm1, ymm5
-; v31 = v4 ^ v31
-%line 2311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm5, ymm4
-; v40 = v40 & v20
-%line 2312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm9, ymm9, ymm8
-; v4 = v44 & v43
-%line 2313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; A = A ^ T
+%line 2215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 2216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
-; v12 = v48 & v39
-%line 2314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm1, ymm13, ymm2
-; v35 = v25 & v35
-%line 2315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm3, ymm10, ymm3
-; v4 = v40 ^ v4
-%line 2316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm9, ymm0
-; v12 = v4 ^ v12
-%line 2317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+; B = B ^ T
+%line 2217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 768]
+%line 2218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 768]
+; T = F10 & G
+%line 2219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 2220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 2221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 2222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S22 = A
+%line 2223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 288], ymm14
+; S21 = B
+%line 2224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 256], ymm1
+; G = mem256[g + 448]
+%line 2225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 448]
+; B = F12 & G
+%line 2226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 512]
+%line 2227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 512]
+; A = F12 & G
+%line 2228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 2229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 2230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
-; v35 = v12 ^ v35
+; G = mem256[g + 576]
+%line 2231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 576]
+; T = F11 & G
+%line 2232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 2233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 2234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 2235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
+%line 2236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 640]
+; T = F10 & G
+%line 2237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 2238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 2239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 2240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
+%line 2241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 704]
+; T = F9 & G
+%line 2242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 2243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 2244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 2245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 768]
+%line 2246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 768]
+; T = F8 & G
+%line 2247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 2248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 2249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 2250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S20 = A
+%line 2251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 224], ymm14
+; S19 = B
+%line 2252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 192], ymm1
+; G = mem256[g + 320]
+%line 2253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 320]
+; B = F12 & G
+%line 2254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 384]
+%line 2255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 384]
+; A = F12 & G
+%line 2256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 2257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 2258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 448]
+%line 2259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 448]
+; T = F11 & G
+%line 2260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 2261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 2262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 2263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 512]
+%line 2264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 512]
+; T = F10 & G
+%line 2265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 2266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 2267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 2268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 576]
+%line 2269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 576]
+; T = F9 & G
+%line 2270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 2271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 2272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 2273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
+%line 2274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 640]
+; T = F8 & G
+%line 2275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 2276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 2277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 2278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
+%line 2279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 704]
+; T = F7 & G
+%line 2280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
+%line 2281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
+%line 2282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
+%line 2283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 768]
+%line 2284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 768]
+; T = F6 & G
+%line 2285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
+%line 2286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
+%line 2287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
+%line 2288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; S18 = A
+%line 2289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 160], ymm14
+; S17 = B
+%line 2290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rsp + 128], ymm1
+; G = mem256[g + 192]
+%line 2291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 192]
+; B = F12 & G
+%line 2292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 256]
+%line 2293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 256]
+; A = F12 & G
+%line 2294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
+%line 2295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
+%line 2296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 320]
+%line 2297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 320]
+; T = F11 & G
+%line 2298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
+%line 2299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
+%line 2300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
+%line 2301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
+%line 2302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 384]
+; T = F10 & G
+%line 2303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
+%line 2304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
+%line 2305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
+%line 2306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 448]
+%line 2307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 448]
+; T = F9 & G
+%line 2308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
+%line 2309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
+%line 2310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
+%line 2311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 512]
+%line 2312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 512]
+; T = F8 & G
+%line 2313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
+%line 2314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
+%line 2315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
+%line 2316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 576]
+%line 2317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm15, [rdx + 576]
+; T = F7 & G
 %line 2318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm1, ymm3
-; v44 = v44 & v20
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
 %line 2319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm11, ymm11, ymm8
-; v12 = v48 & v43
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
 %line 2320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm0, ymm13, ymm15
-; v39 = v25 & v39
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
 %line 2321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm2, ymm10, ymm2
-; v12 = v44 ^ v12
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
 %line 2322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm0
-; v39 = v12 ^ v39
+	vmovdqu ymm15, [rdx + 640]
+; T = F6 & G
 %line 2323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm2
-; v48 = v48 & v20
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
 %line 2324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm13, ymm13, ymm8
-; v43 = v25 & v43
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
 %line 2325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm15, ymm10, ymm15
-; v43 = v48 ^ v43
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
 %line 2326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm15, ymm13, ymm15
-; v20 = v25 & v20
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
 %line 2327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpand ymm8, ymm10, ymm8
-; v16 = v16 ^ v2
+	vmovdqu ymm15, [rdx + 704]
+; T = F5 & G
 %line 2328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2816]
-	vpxor ymm0, ymm0, [rsp + 0]
-; v16 = v16 ^ v29
+	vpand ymm0, ymm6, ymm15
+; A = A ^ T
 %line 2329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, [rsp + 256]
-; v8 = v8 ^ v6
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
 %line 2330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2848]
-	vpxor ymm0, ymm0, [rsp + 768]
-; v8 = v8 ^ v33
+	vpand ymm0, ymm5, ymm15
+; B = B ^ T
 %line 2331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 1536]
-; v3 = v3 ^ v10
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 768]
 %line 2332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 2912]
-	vpxor ymm0, ymm0, [rsp + 800]
-; v3 = v3 ^ v37
+	vmovdqu ymm15, [rdx + 768]
+; T = F4 & G
 %line 2333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 1600]
-; v21 = v21 ^ v14
+	vpand ymm0, ymm5, ymm15
+; A = A ^ T
 %line 2334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3008]
-	vpxor ymm0, ymm0, [rsp + 832]
-; v21 = v21 ^ v41
+	vpxor ymm14, ymm14, ymm0
+; T = F3 & G
 %line 2335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm0, [rsp + 1664]
-; v13 = v13 ^ v18
+	vpand ymm0, ymm4, ymm15
+; B = B ^ T
 %line 2336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3136]
-	vpxor ymm0, ymm0, [rsp + 864]
-; v13 = v13 ^ v45
+	vpxor ymm1, ymm1, ymm0
+; S16 = A
 %line 2337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm0, [rsp + 1728]
-; v5 = v5 ^ v22
+	vmovdqu [rsp + 96], ymm14
+; B = B ^ S24
 %line 2338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3296]
-	vpxor ymm0, ymm0, [rsp + 896]
-; v5 = v5 ^ v49
+	vpxor ymm1, ymm1, [rsp + 352]
+; S15 = B
 %line 2339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm0, [rsp + 1984]
-; v28 = v28 ^ v26
+	vmovdqu [rsp + 64], ymm1
+; G = mem256[g + 64]
 %line 2340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 3424]
-	vpxor ymm0, ymm0, [rsp + 992]
-; v28 = v28 ^ v42
+	vmovdqu ymm0, [rdx + 64]
+; B = F12 & G
 %line 2341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2272]
-; v30 = v30 ^ v19
+	vpand ymm0, ymm13, ymm0
+; G = mem256[g + 128]
 %line 2342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 1152]
-; v30 = v30 ^ v47
+	vmovdqu ymm1, [rdx + 128]
+; A = F12 & G
 %line 2343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, [rsp + 2496]
-; v31 = v31 ^ v24
+	vpand ymm14, ymm13, ymm1
+; T = F11 & G
 %line 2344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 1280]
-; v31 = v31 ^ v34
+	vpand ymm1, ymm12, ymm1
+; B = B ^ T
 %line 2345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm4, [rsp + 2656]
-; v35 = v35 ^ v11
+	vpxor ymm1, ymm0, ymm1
+; G = mem256[g + 192]
 %line 2346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm3, [rsp + 1376]
-; v35 = v35 ^ v46
+	vmovdqu ymm15, [rdx + 192]
+; T = F11 & G
 %line 2347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm3, [rsp + 2752]
-; v39 = v39 ^ v23
+	vpand ymm0, ymm12, ymm15
+; A = A ^ T
 %line 2348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 1440]
-; v39 = v39 ^ v38
+	vpxor ymm14, ymm14, ymm0
+; T = F10 & G
 %line 2349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 2784]
-; v43 = v43 ^ v7
+	vpand ymm0, ymm11, ymm15
+; B = B ^ T
 %line 2350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm15, ymm15, [rsp + 1472]
-; v20 = v20 ^ v15
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 256]
 %line 2351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm13, ymm8, [rsp + 1504]
-; v19 = v16 ^ v19
+	vmovdqu ymm15, [rdx + 256]
+; T = F10 & G
 %line 2352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm8, ymm1, [rsp + 1152]
-; v24 = v8 ^ v24
+	vpand ymm0, ymm11, ymm15
+; A = A ^ T
 %line 2353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm5, [rsp + 1280]
-; v11 = v3 ^ v11
+	vpxor ymm14, ymm14, ymm0
+; T = F9 & G
 %line 2354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm7, [rsp + 1376]
-; v23 = v21 ^ v23
+	vpand ymm0, ymm10, ymm15
+; B = B ^ T
 %line 2355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm9, [rsp + 1440]
-; v7 = v13 ^ v7
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 320]
 %line 2356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm10, [rsp + 1472]
-; v15 = v5 ^ v15
+	vmovdqu ymm15, [rdx + 320]
+; T = F9 & G
 %line 2357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm11, [rsp + 1504]
-; v29 = v30 ^ v29
+	vpand ymm0, ymm10, ymm15
+; A = A ^ T
 %line 2358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm6, [rsp + 256]
-; v33 = v31 ^ v33
+	vpxor ymm14, ymm14, ymm0
+; T = F8 & G
 %line 2359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm4, [rsp + 1536]
-; v37 = v35 ^ v37
+	vpand ymm0, ymm9, ymm15
+; B = B ^ T
 %line 2360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm12, [rsp + 1600]
-; v41 = v39 ^ v41
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 384]
 %line 2361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm2, [rsp + 1664]
-; v45 = v43 ^ v45
+	vmovdqu ymm15, [rdx + 384]
+; T = F8 & G
 %line 2362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm15, [rsp + 1728]
-; v49 = v20 ^ v49
+	vpand ymm0, ymm9, ymm15
+; A = A ^ T
 %line 2363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm13, [rsp + 1984]
-; v33 = v33 ^ v38
+	vpxor ymm14, ymm14, ymm0
+; T = F7 & G
 %line 2364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm14, [rsp + 2784]
-; v29 = v29 ^ v38
+	vpand ymm0, ymm8, ymm15
+; B = B ^ T
 %line 2365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, [rsp + 2784]
-; v15 = v15 ^ v38
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 448]
 %line 2366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm10, [rsp + 2784]
-; v38 = v7 ^ v38
+	vmovdqu ymm15, [rdx + 448]
+; T = F7 & G
 %line 2367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm9, [rsp + 2784]
-; v29 = v29 ^ v46
+	vpand ymm0, ymm8, ymm15
+; A = A ^ T
 %line 2368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm1, [rsp + 2752]
-; v28 = v28 ^ v46
+	vpxor ymm14, ymm14, ymm0
+; T = F6 & G
 %line 2369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm0, [rsp + 2752]
-; v38 = v38 ^ v46
+	vpand ymm0, ymm7, ymm15
+; B = B ^ T
 %line 2370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm2, [rsp + 2752]
-; v46 = v23 ^ v46
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 512]
 %line 2371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm7, [rsp + 2752]
-; v28 = v28 ^ v34
+	vmovdqu ymm15, [rdx + 512]
+; T = F6 & G
 %line 2372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm7, ymm0, [rsp + 2656]
-; v15 = v15 ^ v34
+	vpand ymm0, ymm7, ymm15
+; A = A ^ T
 %line 2373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 2656]
-; v46 = v46 ^ v34
+	vpxor ymm14, ymm14, ymm0
+; T = F5 & G
 %line 2374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 2656]
-; v34 = v11 ^ v34
+	vpand ymm0, ymm6, ymm15
+; B = B ^ T
 %line 2375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm3, [rsp + 2656]
-; v15 = v15 ^ v47
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 576]
 %line 2376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm3, ymm0, [rsp + 2496]
-; v38 = v38 ^ v47
+	vmovdqu ymm15, [rdx + 576]
+; T = F5 & G
 %line 2377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm2, [rsp + 2496]
-; v34 = v34 ^ v47
+	vpand ymm0, ymm6, ymm15
+; A = A ^ T
 %line 2378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm1, [rsp + 2496]
-; v47 = v24 ^ v47
+	vpxor ymm14, ymm14, ymm0
+; T = F4 & G
 %line 2379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm5, [rsp + 2496]
-; v38 = v38 ^ v42
+	vpand ymm0, ymm5, ymm15
+; B = B ^ T
 %line 2380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm5, ymm0, [rsp + 2272]
-; v46 = v46 ^ v42
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 640]
 %line 2381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, [rsp + 2272]
-; v47 = v47 ^ v42
+	vmovdqu ymm15, [rdx + 640]
+; T = F4 & G
 %line 2382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm1, [rsp + 2272]
-; v42 = v19 ^ v42
+	vpand ymm0, ymm5, ymm15
+; A = A ^ T
 %line 2383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm8, [rsp + 2272]
-; v46 = v46 ^ v49
+	vpxor ymm14, ymm14, ymm0
+; T = F3 & G
 %line 2384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm8, ymm0, ymm12
-; v34 = v34 ^ v49
+	vpand ymm0, ymm4, ymm15
+; B = B ^ T
 %line 2385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm2, ymm12
-; v42 = v42 ^ v49
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 704]
 %line 2386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm1, ymm12
-; v49 = v26 ^ v49
+	vmovdqu ymm15, [rdx + 704]
+; T = F3 & G
 %line 2387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 992]
-	vpxor ymm12, ymm2, ymm12
-; v34 = v34 ^ v45
+	vpand ymm0, ymm4, ymm15
+; A = A ^ T
 %line 2388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm2, ymm0, ymm4
-; v47 = v47 ^ v45
+	vpxor ymm14, ymm14, ymm0
+; T = F2 & G
 %line 2389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm10, ymm4
-; v49 = v49 ^ v45
+	vpand ymm0, ymm3, ymm15
+; B = B ^ T
 %line 2390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm12, ymm4
-; v45 = v22 ^ v45
+	vpxor ymm1, ymm1, ymm0
+; G = mem256[g + 768]
 %line 2391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 896]
-	vpxor ymm4, ymm10, ymm4
-; v47 = v47 ^ v41
+	vmovdqu ymm15, [rdx + 768]
+; T = F2 & G
 %line 2392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm10, ymm0, ymm6
-; v42 = v42 ^ v41
+	vpand ymm0, ymm3, ymm15
+; A = A ^ T
 %line 2393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm1, ymm6
-; v45 = v45 ^ v41
+	vpxor ymm14, ymm14, ymm0
+; T = F1 & G
 %line 2394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm4, ymm6
-; v41 = v18 ^ v41
+	vpand ymm0, ymm2, ymm15
+; B = B ^ T
 %line 2395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 864]
-	vpxor ymm6, ymm1, ymm6
-; v42 = v42 ^ v37
+	vpxor ymm1, ymm1, ymm0
+; A = A ^ S23
 %line 2396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm1, ymm0, ymm11
-; v49 = v49 ^ v37
+	vpxor ymm14, ymm14, [rsp + 320]
+; A = A ^ S24
 %line 2397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm12, ymm11
-; v41 = v41 ^ v37
+	vpxor ymm14, ymm14, [rsp + 352]
+; S14 = A
 %line 2398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm6, ymm11
-; v37 = v14 ^ v37
+	vmovdqu [rsp + 32], ymm14
+; B = B ^ S22
 %line 2399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 832]
-	vpxor ymm11, ymm12, ymm11
-; v49 = v49 ^ v33
+	vpxor ymm1, ymm1, [rsp + 288]
+; B = B ^ S23
 %line 2400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm12, ymm0, ymm14
-; v45 = v45 ^ v33
+	vpxor ymm1, ymm1, [rsp + 320]
+; S13 = B
 %line 2401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm4, ymm14
-; v37 = v37 ^ v33
+	vmovdqu [rsp + 0], ymm1
+; G = mem256[g + 0]
 %line 2402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm11, ymm11, ymm14
-; v33 = v10 ^ v33
+	vmovdqu ymm0, [rdx]
+; A = F12 & G
 %line 2403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 800]
-	vpxor ymm14, ymm4, ymm14
-; v45 = v45 ^ v29
+	vpand ymm1, ymm13, ymm0
+; B = F11 & G
 %line 2404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm4, ymm0, ymm9
-; v41 = v41 ^ v29
+	vpand ymm13, ymm12, ymm0
+; G = mem256[g + 64]
 %line 2405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm6, ymm9
-; v33 = v33 ^ v29
+	vmovdqu ymm0, [rdx + 64]
+; T = F11 & G
 %line 2406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm14, ymm14, ymm9
-; v29 = v6 ^ v29
+	vpand ymm12, ymm12, ymm0
+; A = A ^ T
 %line 2407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm6, [rsp + 768]
-	vpxor ymm9, ymm6, ymm9
-; v41 = v41 ^ v28
+	vpxor ymm12, ymm1, ymm12
+; T = F10 & G
 %line 2408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm6, ymm0, ymm7
-; v37 = v37 ^ v28
+	vpand ymm0, ymm11, ymm0
+; B = B ^ T
 %line 2409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm0, ymm11, ymm7
-; v29 = v29 ^ v28
+	vpxor ymm0, ymm13, ymm0
+; G = mem256[g + 128]
 %line 2410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vpxor ymm9, ymm9, ymm7
-; v28 = v2 ^ v28
+	vmovdqu ymm1, [rdx + 128]
+; T = F10 & G
 %line 2411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 0]
-	vpxor ymm7, ymm11, ymm7
-; mem256[h + 0] = v28
+	vpand ymm13, ymm11, ymm1
+; A = A ^ T
 %line 2412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi], ymm7
-; mem256[h + 64] = v29
+	vpxor ymm12, ymm12, ymm13
+; T = F9 & G
 %line 2413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 64], ymm9
-; mem256[h + 128] = v33
+	vpand ymm1, ymm10, ymm1
+; B = B ^ T
 %line 2414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 128], ymm14
-; mem256[h + 192] = v37
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 192]
 %line 2415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 192], ymm0
-; mem256[h + 256] = v41
+	vmovdqu ymm1, [rdx + 192]
+; T = F9 & G
 %line 2416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 256], ymm6
-; mem256[h + 320] = v45
+	vpand ymm13, ymm10, ymm1
+; A = A ^ T
 %line 2417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 320], ymm4
-; mem256[h + 384] = v49
+	vpxor ymm12, ymm12, ymm13
+; T = F8 & G
 %line 2418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 384], ymm12
-; mem256[h + 448] = v42
+	vpand ymm1, ymm9, ymm1
+; B = B ^ T
 %line 2419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 448], ymm1
-; mem256[h + 512] = v47
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 256]
 %line 2420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm10
-; mem256[h + 576] = v34
+	vmovdqu ymm1, [rdx + 256]
+; T = F8 & G
 %line 2421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 576], ymm2
-; mem256[h + 640] = v46
+	vpand ymm13, ymm9, ymm1
+; A = A ^ T
 %line 2422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 640], ymm8
-; mem256[h + 704] = v38
+	vpxor ymm12, ymm12, ymm13
+; T = F7 & G
 %line 2423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 704], ymm5
-; mem256[h + 768] = v15
+	vpand ymm1, ymm8, ymm1
+; B = B ^ T
 %line 2424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
-	vmovdqu [rdi + 768], ymm3
-; h = h + 32
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 320]
 %line 2425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 320]
+; T = F7 & G
+%line 2426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm8, ymm1
+; A = A ^ T
+%line 2427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm13
+; T = F6 & G
+%line 2428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm7, ymm1
+; B = B ^ T
+%line 2429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 384]
+%line 2430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 384]
+; T = F6 & G
+%line 2431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm7, ymm1
+; A = A ^ T
+%line 2432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm13
+; T = F5 & G
+%line 2433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm6, ymm1
+; B = B ^ T
+%line 2434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 448]
+%line 2435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 448]
+; T = F5 & G
+%line 2436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm6, ymm1
+; A = A ^ T
+%line 2437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm13
+; T = F4 & G
+%line 2438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm5, ymm1
+; B = B ^ T
+%line 2439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 512]
+%line 2440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 512]
+; T = F4 & G
+%line 2441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm5, ymm1
+; A = A ^ T
+%line 2442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm13
+; T = F3 & G
+%line 2443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm4, ymm1
+; B = B ^ T
+%line 2444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 576]
+%line 2445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 576]
+; T = F3 & G
+%line 2446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm4, ymm1
+; A = A ^ T
+%line 2447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm13
+; T = F2 & G
+%line 2448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm3, ymm1
+; B = B ^ T
+%line 2449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm1
+; G = mem256[g + 640]
+%line 2450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm1, [rdx + 640]
+; T = F2 & G
+%line 2451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm13, ymm3, ymm1
+; A = A ^ T
+%line 2452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm12, ymm12, ymm13
+; T = F1 & G
+%line 2453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm2, ymm1
+; B = B ^ T
+%line 2454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm13, ymm0, ymm1
+; G = mem256[g + 704]
+%line 2455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 704]
+; T = F1 & G
+%line 2456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm2, ymm0
+; A = A ^ T
+%line 2457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm12, ymm1
+; T = F0 & G
+%line 2458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm12, [rsp + 384]
+	vpand ymm0, ymm12, ymm0
+; B = B ^ T
+%line 2459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm13, ymm13, ymm0
+; G = mem256[g + 768]
+%line 2460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 768]
+; T = F0 & G
+%line 2461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm12, ymm0
+; A = A ^ T
+%line 2462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm1, ymm0
+; A = A ^ S21
+%line 2463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 256]
+; A = A ^ S22
+%line 2464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 288]
+; A = A ^ S24
+%line 2465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 352]
+; mem256[h + 768] = A
+%line 2466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 768], ymm0
+; B = B ^ S20
+%line 2467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 224]
+; B = B ^ S21
+%line 2468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 256]
+; B = B ^ S23
+%line 2469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 320]
+; B = B ^ S24
+%line 2470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm13, ymm13, [rsp + 352]
+; mem256[h + 704] = B
+%line 2471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 704], ymm13
+; G = mem256[g + 0]
+%line 2472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F10 & G
+%line 2473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm11, ymm0
+; B = F9 & G
+%line 2474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm10, ymm0
+; G = mem256[g + 64]
+%line 2475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm11, [rdx + 64]
+; T = F9 & G
+%line 2476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm10, ymm11
+; A = A ^ T
+%line 2477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm10
+; T = F8 & G
+%line 2478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm9, ymm11
+; B = B ^ T
+%line 2479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 128]
+%line 2480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 128]
+; T = F8 & G
+%line 2481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm9, ymm10
+; A = A ^ T
+%line 2482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F7 & G
+%line 2483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm8, ymm10
+; B = B ^ T
+%line 2484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 192]
+%line 2485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 192]
+; T = F7 & G
+%line 2486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm8, ymm10
+; A = A ^ T
+%line 2487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F6 & G
+%line 2488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm7, ymm10
+; B = B ^ T
+%line 2489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 256]
+%line 2490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 256]
+; T = F6 & G
+%line 2491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm7, ymm10
+; A = A ^ T
+%line 2492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F5 & G
+%line 2493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm6, ymm10
+; B = B ^ T
+%line 2494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 320]
+%line 2495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 320]
+; T = F5 & G
+%line 2496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm6, ymm10
+; A = A ^ T
+%line 2497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F4 & G
+%line 2498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm5, ymm10
+; B = B ^ T
+%line 2499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 384]
+%line 2500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 384]
+; T = F4 & G
+%line 2501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm5, ymm10
+; A = A ^ T
+%line 2502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F3 & G
+%line 2503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm4, ymm10
+; B = B ^ T
+%line 2504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 448]
+%line 2505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 448]
+; T = F3 & G
+%line 2506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm4, ymm10
+; A = A ^ T
+%line 2507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F2 & G
+%line 2508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm3, ymm10
+; B = B ^ T
+%line 2509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 512]
+%line 2510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 512]
+; T = F2 & G
+%line 2511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm3, ymm10
+; A = A ^ T
+%line 2512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F1 & G
+%line 2513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm10, ymm2, ymm10
+; B = B ^ T
+%line 2514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm10
+; G = mem256[g + 576]
+%line 2515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm10, [rdx + 576]
+; T = F1 & G
+%line 2516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm11, ymm2, ymm10
+; A = A ^ T
+%line 2517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm11
+; T = F0 & G
+%line 2518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm11, [rsp + 384]
+	vpand ymm10, ymm11, ymm10
+; B = B ^ T
+%line 2519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm10, ymm0, ymm10
+; G = mem256[g + 640]
+%line 2520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx + 640]
+; T = F0 & G
+%line 2521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm11, ymm0
+; A = A ^ T
+%line 2522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm0
+; A = A ^ S19
+%line 2523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 192]
+; A = A ^ S20
+%line 2524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 224]
+; A = A ^ S22
+%line 2525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 288]
+; A = A ^ S23
+%line 2526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 320]
+; mem256[h + 640] = A
+%line 2527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 640], ymm1
+; B = B ^ S18
+%line 2528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 160]
+; B = B ^ S19
+%line 2529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 192]
+; B = B ^ S21
+%line 2530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 256]
+; B = B ^ S22
+%line 2531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm10, ymm10, [rsp + 288]
+; mem256[h + 576] = B
+%line 2532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 576], ymm10
+; G = mem256[g + 0]
+%line 2533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F8 & G
+%line 2534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm9, ymm0
+; B = F7 & G
+%line 2535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm8, ymm0
+; G = mem256[g + 64]
+%line 2536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm9, [rdx + 64]
+; T = F7 & G
+%line 2537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm8, ymm9
+; A = A ^ T
+%line 2538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; T = F6 & G
+%line 2539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm7, ymm9
+; B = B ^ T
+%line 2540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 128]
+%line 2541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 128]
+; T = F6 & G
+%line 2542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm7, ymm8
+; A = A ^ T
+%line 2543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F5 & G
+%line 2544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm6, ymm8
+; B = B ^ T
+%line 2545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 192]
+%line 2546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 192]
+; T = F5 & G
+%line 2547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm6, ymm8
+; A = A ^ T
+%line 2548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F4 & G
+%line 2549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm5, ymm8
+; B = B ^ T
+%line 2550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 256]
+%line 2551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 256]
+; T = F4 & G
+%line 2552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm5, ymm8
+; A = A ^ T
+%line 2553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F3 & G
+%line 2554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm4, ymm8
+; B = B ^ T
+%line 2555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 320]
+%line 2556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 320]
+; T = F3 & G
+%line 2557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm4, ymm8
+; A = A ^ T
+%line 2558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F2 & G
+%line 2559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm3, ymm8
+; B = B ^ T
+%line 2560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 384]
+%line 2561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 384]
+; T = F2 & G
+%line 2562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm3, ymm8
+; A = A ^ T
+%line 2563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F1 & G
+%line 2564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm2, ymm8
+; B = B ^ T
+%line 2565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 448]
+%line 2566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 448]
+; T = F1 & G
+%line 2567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm9, ymm2, ymm8
+; A = A ^ T
+%line 2568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm9
+; T = F0 & G
+%line 2569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm9, [rsp + 384]
+	vpand ymm8, ymm9, ymm8
+; B = B ^ T
+%line 2570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm8
+; G = mem256[g + 512]
+%line 2571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm8, [rdx + 512]
+; T = F0 & G
+%line 2572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm8, ymm9, ymm8
+; A = A ^ T
+%line 2573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm8
+; A = A ^ S17
+%line 2574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; A = A ^ S18
+%line 2575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 160]
+; A = A ^ S20
+%line 2576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 224]
+; A = A ^ S21
+%line 2577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 256]
+; mem256[h + 512] = A
+%line 2578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 512], ymm1
+; B = B ^ S16
+%line 2579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 96]
+; B = B ^ S17
+%line 2580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 128]
+; B = B ^ S19
+%line 2581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 192]
+; B = B ^ S20
+%line 2582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 224]
+; mem256[h + 448] = B
+%line 2583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 448], ymm0
+; G = mem256[g + 0]
+%line 2584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F6 & G
+%line 2585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm7, ymm0
+; B = F5 & G
+%line 2586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm6, ymm0
+; G = mem256[g + 64]
+%line 2587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm7, [rdx + 64]
+; T = F5 & G
+%line 2588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm6, ymm7
+; A = A ^ T
+%line 2589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; T = F4 & G
+%line 2590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm5, ymm7
+; B = B ^ T
+%line 2591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 128]
+%line 2592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 128]
+; T = F4 & G
+%line 2593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm5, ymm6
+; A = A ^ T
+%line 2594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F3 & G
+%line 2595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm4, ymm6
+; B = B ^ T
+%line 2596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 192]
+%line 2597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 192]
+; T = F3 & G
+%line 2598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm4, ymm6
+; A = A ^ T
+%line 2599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F2 & G
+%line 2600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm3, ymm6
+; B = B ^ T
+%line 2601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 256]
+%line 2602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 256]
+; T = F2 & G
+%line 2603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm3, ymm6
+; A = A ^ T
+%line 2604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F1 & G
+%line 2605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm2, ymm6
+; B = B ^ T
+%line 2606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 320]
+%line 2607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 320]
+; T = F1 & G
+%line 2608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm7, ymm2, ymm6
+; A = A ^ T
+%line 2609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm7
+; T = F0 & G
+%line 2610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm7, [rsp + 384]
+	vpand ymm6, ymm7, ymm6
+; B = B ^ T
+%line 2611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm6
+; G = mem256[g + 384]
+%line 2612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm6, [rdx + 384]
+; T = F0 & G
+%line 2613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm6, ymm7, ymm6
+; A = A ^ T
+%line 2614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm6
+; A = A ^ S15
+%line 2615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 64]
+; A = A ^ S16
+%line 2616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 96]
+; A = A ^ S18
+%line 2617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 160]
+; A = A ^ S19
+%line 2618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 192]
+; mem256[h + 384] = A
+%line 2619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 384], ymm1
+; B = B ^ S14
+%line 2620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 32]
+; B = B ^ S15
+%line 2621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 64]
+; B = B ^ S17
+%line 2622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 128]
+; B = B ^ S18
+%line 2623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 160]
+; mem256[h + 320] = B
+%line 2624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 320], ymm0
+; G = mem256[g + 0]
+%line 2625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F4 & G
+%line 2626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm5, ymm0
+; B = F3 & G
+%line 2627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm0
+; G = mem256[g + 64]
+%line 2628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm5, [rdx + 64]
+; T = F3 & G
+%line 2629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm4, ymm5
+; A = A ^ T
+%line 2630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; T = F2 & G
+%line 2631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm3, ymm5
+; B = B ^ T
+%line 2632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm4
+; G = mem256[g + 128]
+%line 2633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 128]
+; T = F2 & G
+%line 2634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm5, ymm3, ymm4
+; A = A ^ T
+%line 2635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; T = F1 & G
+%line 2636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm2, ymm4
+; B = B ^ T
+%line 2637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm4
+; G = mem256[g + 192]
+%line 2638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 192]
+; T = F1 & G
+%line 2639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm5, ymm2, ymm4
+; A = A ^ T
+%line 2640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm5
+; T = F0 & G
+%line 2641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm5, [rsp + 384]
+	vpand ymm4, ymm5, ymm4
+; B = B ^ T
+%line 2642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm4
+; G = mem256[g + 256]
+%line 2643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rdx + 256]
+; T = F0 & G
+%line 2644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm4, ymm5, ymm4
+; A = A ^ T
+%line 2645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm4
+; A = A ^ S13
+%line 2646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 0]
+; A = A ^ S14
+%line 2647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 32]
+; A = A ^ S16
+%line 2648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 96]
+; A = A ^ S17
+%line 2649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 128]
+; mem256[h + 256] = A
+%line 2650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 256], ymm1
+; B = B ^ S13
+%line 2651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; B = B ^ S15
+%line 2652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 64]
+; B = B ^ S16
+%line 2653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 96]
+; mem256[h + 192] = B
+%line 2654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 192], ymm0
+; G = mem256[g + 0]
+%line 2655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F2 & G
+%line 2656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm1, ymm3, ymm0
+; B = F1 & G
+%line 2657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm2, ymm0
+; G = mem256[g + 64]
+%line 2658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm3, [rdx + 64]
+; T = F1 & G
+%line 2659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm2, ymm2, ymm3
+; A = A ^ T
+%line 2660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; T = F0 & G
+%line 2661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm4, [rsp + 384]
+	vpand ymm2, ymm4, ymm3
+; B = B ^ T
+%line 2662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm2
+; G = mem256[g + 128]
+%line 2663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm2, [rdx + 128]
+; T = F0 & G
+%line 2664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm2, ymm4, ymm2
+; A = A ^ T
+%line 2665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, ymm2
+; A = A ^ S14
+%line 2666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 32]
+; A = A ^ S15
+%line 2667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm1, ymm1, [rsp + 64]
+; mem256[h + 128] = A
+%line 2668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 128], ymm1
+; B = B ^ S13
+%line 2669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; B = B ^ S14
+%line 2670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 32]
+; mem256[h + 64] = B
+%line 2671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi + 64], ymm0
+; G = mem256[g + 0]
+%line 2672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu ymm0, [rdx]
+; A = F0 & G
+%line 2673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpand ymm0, ymm4, ymm0
+; A = A ^ S13
+%line 2674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vpxor ymm0, ymm0, [rsp + 0]
+; mem256[h + 0] = A
+%line 2675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+	vmovdqu [rdi], ymm0
+; h = h + 32
+%line 2676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 2426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rsi, 32
 ; g = g + 32
-%line 2427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rdx, 32
 ; i = i - 1
-%line 2428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 2429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 2430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 2431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 7168]
+	mov rsp, [rsp + 416]
 	ret
 .end:
 
@@ -9081,174 +9223,174 @@ global qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx2:function (qhasm_kernel_mc
 align 32
 qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx2:
 ; i = 2
-%line 2437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
 ; v0 = mem256[f + 0]
-%line 2439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; v1 = mem256[f + 704]
-%line 2440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsi + 704]
 ; v0 = v0 ^ v1
-%line 2441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm2
 ; v2 = mem256[f + 448]
-%line 2442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 448]
 ; v3 = v2 ^ v1
-%line 2443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm2
 ; v4 = mem256[f + 768]
-%line 2444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsi + 768]
 ; v3 = v3 ^ v4
-%line 2445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm3
 ; v5 = mem256[f + 64]
-%line 2446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 ; v5 = v5 ^ v2
-%line 2447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm7
 ; v6 = mem256[f + 512]
-%line 2448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsi + 512]
 ; v7 = v6 ^ v1
-%line 2449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm2
 ; v7 = v7 ^ v4
-%line 2450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm3
 ; v8 = mem256[f + 128]
-%line 2451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 ; v8 = v8 ^ v2
-%line 2452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 ; v8 = v8 ^ v6
-%line 2453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v8 = v8 ^ v1
-%line 2454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v8 = v8 ^ v4
-%line 2455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm3
 ; v9 = mem256[f + 576]
-%line 2456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsi + 576]
 ; v2 = v2 ^ v9
-%line 2457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm10
 ; v10 = mem256[f + 192]
-%line 2458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 192]
 ; v10 = v10 ^ v6
-%line 2459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v10 = v10 ^ v9
-%line 2460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v10 = v10 ^ v4
-%line 2461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v11 = mem256[f + 640]
-%line 2462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsi + 640]
 ; v6 = v6 ^ v11
-%line 2463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm11
 ; v12 = mem256[f + 256]
-%line 2464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 256]
 ; v12 = v12 ^ v9
-%line 2465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v12 = v12 ^ v11
-%line 2466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm11
 ; v9 = v9 ^ v1
-%line 2467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm2
 ; v13 = mem256[f + 320]
-%line 2468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 320]
 ; v13 = v13 ^ v11
-%line 2469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v13 = v13 ^ v1
-%line 2470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm2
 ; v11 = v11 ^ v4
-%line 2471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm3
 ; v14 = mem256[f + 384]
-%line 2472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 384]
 ; v1 = v14 ^ v1
-%line 2473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm2
 ; v4 = v1 ^ v4
-%line 2474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm2, ymm3
 ; mem256[h + 0] = v0
-%line 2475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi], ymm1
 ; mem256[h + 64] = v3
-%line 2476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm4
 ; mem256[h + 128] = v5
-%line 2477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm5
 ; mem256[h + 192] = v7
-%line 2478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm6
 ; mem256[h + 256] = v8
-%line 2479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm9
 ; mem256[h + 320] = v2
-%line 2480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm7
 ; mem256[h + 384] = v10
-%line 2481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm12
 ; mem256[h + 448] = v6
-%line 2482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 448], ymm8
 ; mem256[h + 512] = v12
-%line 2483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 512], ymm13
 ; mem256[h + 576] = v9
-%line 2484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 576], ymm10
 ; mem256[h + 640] = v13
-%line 2485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 640], ymm14
 ; mem256[h + 704] = v11
-%line 2486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 704], ymm11
 ; mem256[h + 768] = v4
-%line 2487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 768], ymm3
 ; h = h + 32
-%line 2488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 2489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rsi, 32
 ; i = i - 1
-%line 2490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 2491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 2492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 2493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vzeroupper
 	ret
 .end:
@@ -9263,776 +9405,776 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx2:
 	and rsp, -32
 	mov [rsp + 24224], r11
 ; i = 2
-%line 2499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	mov r8, 2
 align 32
 .Lpass:
 ; v0 = mem256[f + 0]
-%line 2501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 	vmovdqu [rsp + 0], ymm0
 ; v1 = mem256[f + 704]
-%line 2502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 704]
 	vmovdqu [rsp + 32], ymm1
 ; v2 = v0 ^ v1
-%line 2503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm1
 ; v3 = mem256[f + 448]
-%line 2504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsi + 448]
 	vmovdqu [rsp + 64], ymm2
 ; v4 = v3 ^ v1
-%line 2505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm1
 ; v5 = mem256[f + 768]
-%line 2506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsi + 768]
 	vmovdqu [rsp + 96], ymm7
 ; v4 = v4 ^ v5
-%line 2507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm7
 ; v6 = mem256[f + 64]
-%line 2508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 64]
 	vmovdqu [rsp + 128], ymm0
 ; v7 = v6 ^ v3
-%line 2509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm2
 ; v8 = mem256[f + 512]
-%line 2510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsi + 512]
 	vmovdqu [rsp + 160], ymm8
 ; v9 = v8 ^ v1
-%line 2511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm1
 ; v9 = v9 ^ v5
-%line 2512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm7
 ; v10 = mem256[f + 128]
-%line 2513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 128]
 	vmovdqu [rsp + 192], ymm0
 ; v11 = v10 ^ v3
-%line 2514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v11 = v11 ^ v8
-%line 2515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v11 = v11 ^ v1
-%line 2516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; v11 = v11 ^ v5
-%line 2517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm7
 ; v12 = mem256[f + 576]
-%line 2518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 576]
 	vmovdqu [rsp + 224], ymm1
 ; v13 = v3 ^ v12
-%line 2519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpxor ymm2, ymm0, ymm1
 ; v14 = mem256[f + 192]
-%line 2520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 192]
 	vmovdqu [rsp + 256], ymm0
 ; v15 = v14 ^ v8
-%line 2521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v15 = v15 ^ v12
-%line 2522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v15 = v15 ^ v5
-%line 2523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 96]
 ; v16 = mem256[f + 640]
-%line 2524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsi + 640]
 	vmovdqu [rsp + 288], ymm9
 ; v17 = v8 ^ v16
-%line 2525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vpxor ymm0, ymm0, ymm9
 	vmovdqu [rsp + 14176], ymm0
 ; v18 = mem256[f + 256]
-%line 2526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 256]
 	vmovdqu [rsp + 320], ymm0
 ; v19 = v18 ^ v12
-%line 2527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v19 = v19 ^ v16
-%line 2528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 	vmovdqu [rsp + 9920], ymm0
 ; v20 = v12 ^ v1
-%line 2529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 32]
 	vmovdqu [rsp + 9792], ymm0
 ; v21 = mem256[f + 320]
-%line 2530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsi + 320]
 	vmovdqu [rsp + 352], ymm0
 ; v22 = v21 ^ v16
-%line 2531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 ; v22 = v22 ^ v1
-%line 2532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 	vmovdqu [rsp + 9952], ymm0
 ; v23 = v16 ^ v5
-%line 2533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, [rsp + 96]
 	vmovdqu [rsp + 384], ymm0
 ; v24 = mem256[f + 384]
-%line 2534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsi + 384]
 ; v25 = v24 ^ v1
-%line 2535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, [rsp + 32]
 ; v25 = v25 ^ v5
-%line 2536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
 	vmovdqu [rsp + 992], ymm0
 ; v26 = v2 & v0
-%line 2537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 0]
 	vpand ymm0, ymm4, ymm11
 	vmovdqu [rsp + 416], ymm0
 ; v27 = v2 & v6
-%line 2538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 128]
 	vpand ymm0, ymm4, ymm12
 ; v28 = v4 & v0
-%line 2539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm3, ymm11
 ; v28 = v27 ^ v28
-%line 2540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1024], ymm0
 ; v27 = v2 & v10
-%line 2541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 192]
 	vpand ymm10, ymm4, ymm13
 ; v29 = v4 & v6
-%line 2542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm3, ymm12
 ; v30 = v7 & v0
-%line 2543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm5, ymm11
 ; v29 = v27 ^ v29
-%line 2544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm0
 ; v30 = v29 ^ v30
-%line 2545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1056], ymm0
 ; v29 = v2 & v14
-%line 2546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 256]
 	vpand ymm10, ymm4, ymm14
 ; v27 = v4 & v10
-%line 2547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm3, ymm13
 ; v31 = v7 & v6
-%line 2548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm12
 ; v32 = v9 & v0
-%line 2549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm6, ymm11
 ; v27 = v29 ^ v27
-%line 2550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm10, ymm13
 ; v31 = v27 ^ v31
-%line 2551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v32 = v31 ^ v32
-%line 2552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1088], ymm0
 ; v31 = v2 & v18
-%line 2553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
 	vmovdqu [rsp + 19968], ymm0
 	vpand ymm0, ymm4, ymm0
 	vmovdqu [rsp + 9984], ymm0
 ; v27 = v4 & v14
-%line 2554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm3, ymm14
 	vmovdqu [rsp + 14208], ymm15
 ; v29 = v7 & v10
-%line 2555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 192]
 	vpand ymm1, ymm5, ymm12
 	vmovdqu [rsp + 17120], ymm1
 ; v33 = v9 & v6
-%line 2556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 128]
 	vpand ymm14, ymm6, ymm11
 	vmovdqu [rsp + 448], ymm14
 ; v34 = v11 & v0
-%line 2557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 0]
 	vpand ymm13, ymm7, ymm10
 	vmovdqu [rsp + 9824], ymm13
 ; v27 = v31 ^ v27
-%line 2558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v27 ^ v29
-%line 2559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 2560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v34 = v33 ^ v34
-%line 2561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 	vmovdqu [rsp + 1120], ymm0
 ; v33 = v2 & v21
-%line 2562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpand ymm15, ymm4, ymm1
 	vmovdqu [rsp + 10016], ymm15
 ; v29 = v4 & v18
-%line 2563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19968]
 	vpand ymm13, ymm3, ymm0
 ; v27 = v7 & v14
-%line 2564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpand ymm14, ymm5, ymm0
 ; v31 = v9 & v10
-%line 2565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm6, ymm12
 ; v35 = v11 & v6
-%line 2566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm7, ymm11
 	vmovdqu [rsp + 480], ymm11
 ; v36 = v13 & v0
-%line 2567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm2, ymm10
 	vmovdqu [rsp + 512], ymm10
 ; v29 = v33 ^ v29
-%line 2568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm15, ymm13
 ; v27 = v29 ^ v27
-%line 2569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm14
 ; v31 = v27 ^ v31
-%line 2570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm14, ymm12
 ; v35 = v31 ^ v35
-%line 2571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm12, ymm11
 ; v36 = v35 ^ v36
-%line 2572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm11, ymm10
 	vmovdqu [rsp + 1152], ymm10
 ; v35 = v2 & v24
-%line 2573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm4, ymm9
 	vmovdqu [rsp + 1184], ymm14
 ; v31 = v4 & v21
-%line 2574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm3, ymm1
 ; v27 = v7 & v18
-%line 2575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm10, ymm5, ymm1
 ; v29 = v9 & v14
-%line 2576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
 ; v33 = v11 & v10
-%line 2577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpand ymm13, ymm7, ymm0
 ; v37 = v13 & v6
-%line 2578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm12, ymm2, ymm0
 	vmovdqu [rsp + 544], ymm12
 ; v38 = v15 & v0
-%line 2579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpand ymm11, ymm8, ymm0
 	vmovdqu [rsp + 576], ymm11
 ; v31 = v35 ^ v31
-%line 2580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
 ; v27 = v31 ^ v27
-%line 2581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v29 = v27 ^ v29
-%line 2582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 2583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 ; v37 = v33 ^ v37
-%line 2584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v38 = v37 ^ v38
-%line 2585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 	vmovdqu [rsp + 1216], ymm0
 ; v37 = v4 & v24
-%line 2586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm3, ymm9
 	vmovdqu [rsp + 15072], ymm0
 	vmovdqu [rsp + 1248], ymm0
 ; v33 = v7 & v21
-%line 2587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vmovdqu [rsp + 15104], ymm0
 	vpand ymm15, ymm5, ymm0
 	vmovdqu [rsp + 10048], ymm15
 ; v29 = v9 & v18
-%line 2588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm0, ymm6, ymm1
 	vmovdqu [rsp + 17536], ymm0
 	vmovdqu [rsp + 1280], ymm0
 ; v27 = v11 & v14
-%line 2589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 256]
 	vpand ymm14, ymm7, ymm10
 	vmovdqu [rsp + 10080], ymm14
 ; v31 = v13 & v10
-%line 2590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 192]
 	vpand ymm13, ymm2, ymm11
 	vmovdqu [rsp + 10112], ymm13
 ; v35 = v15 & v6
-%line 2591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm12, ymm8, ymm0
 	vmovdqu [rsp + 14240], ymm12
 ; v33 = v37 ^ v33
-%line 2592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15072]
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v33 ^ v29
-%line 2593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 17536]
 ; v27 = v29 ^ v27
-%line 2594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v31 = v27 ^ v31
-%line 2595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 ; v35 = v31 ^ v35
-%line 2596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 1312], ymm0
 ; v31 = v7 & v24
-%line 2597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm5, ymm9
 	vmovdqu [rsp + 1344], ymm12
 ; v27 = v9 & v21
-%line 2598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15104]
 	vpand ymm0, ymm6, ymm0
 ; v29 = v11 & v18
-%line 2599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm7, ymm1
 ; v33 = v13 & v14
-%line 2600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm2, ymm10
 ; v37 = v15 & v10
-%line 2601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm8, ymm11
 ; v27 = v31 ^ v27
-%line 2602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v29 = v27 ^ v29
-%line 2603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 2604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, ymm10
 ; v37 = v33 ^ v37
-%line 2605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 	vmovdqu [rsp + 1376], ymm0
 ; v33 = v9 & v24
-%line 2606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm9
 ; v29 = v11 & v21
-%line 2607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 352]
 	vpand ymm1, ymm7, ymm12
 ; v27 = v13 & v18
-%line 2608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 320]
 	vpand ymm10, ymm2, ymm13
 ; v31 = v15 & v14
-%line 2609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 256]
 	vpand ymm11, ymm8, ymm11
 ; v29 = v33 ^ v29
-%line 2610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v27 = v29 ^ v27
-%line 2611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, ymm10
 ; v31 = v27 ^ v31
-%line 2612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm11
 	vmovdqu [rsp + 1408], ymm0
 ; v27 = v11 & v24
-%line 2613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
 ; v29 = v13 & v21
-%line 2614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm12
 ; v33 = v15 & v18
-%line 2615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm8, ymm13
 ; v29 = v27 ^ v29
-%line 2616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v33 = v29 ^ v33
-%line 2617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm10
 	vmovdqu [rsp + 1440], ymm0
 ; v29 = v13 & v24
-%line 2618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm9
 ; v27 = v15 & v21
-%line 2619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm8, ymm12
 ; v27 = v29 ^ v27
-%line 2620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1472], ymm0
 ; v29 = v15 & v24
-%line 2621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
 	vmovdqu [rsp + 1504], ymm0
 ; v39 = v17 & v3
-%line 2622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 64]
 	vmovdqu ymm10, [rsp + 14176]
 	vpand ymm0, ymm10, ymm12
 	vmovdqu [rsp + 608], ymm0
 ; v40 = v17 & v8
-%line 2623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 160]
 	vpand ymm0, ymm10, ymm13
 ; v41 = v19 & v3
-%line 2624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 9920]
 	vpand ymm1, ymm11, ymm12
 ; v41 = v40 ^ v41
-%line 2625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1536], ymm0
 ; v40 = v17 & v12
-%line 2626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 224]
 	vpand ymm1, ymm10, ymm14
 ; v42 = v19 & v8
-%line 2627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm13
 ; v43 = v20 & v3
-%line 2628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 9792]
 	vpand ymm15, ymm10, ymm12
 ; v42 = v40 ^ v42
-%line 2629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v43 = v42 ^ v43
-%line 2630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 1568], ymm0
 ; v42 = v17 & v16
-%line 2631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 288]
 	vmovdqu ymm1, [rsp + 14176]
 	vpand ymm0, ymm1, ymm15
 ; v40 = v19 & v12
-%line 2632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm14
 ; v44 = v20 & v8
-%line 2633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm10, ymm13
 ; v45 = v22 & v3
-%line 2634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 9952]
 	vpand ymm12, ymm10, ymm12
 ; v40 = v42 ^ v40
-%line 2635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v44 = v40 ^ v44
-%line 2636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm13
 ; v45 = v44 ^ v45
-%line 2637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm12
 	vmovdqu [rsp + 1600], ymm0
 ; v44 = v17 & v1
-%line 2638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 32]
 	vpand ymm13, ymm1, ymm11
 	vmovdqu [rsp + 10144], ymm13
 ; v40 = v19 & v16
-%line 2639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm0, ymm0, ymm15
 ; v42 = v20 & v12
-%line 2640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 224]
 	vmovdqu [rsp + 15136], ymm12
 	vmovdqu ymm1, [rsp + 9792]
 	vpand ymm14, ymm1, ymm12
 	vmovdqu [rsp + 10176], ymm14
 ; v46 = v22 & v8
-%line 2641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 160]
 	vmovdqu [rsp + 17568], ymm1
 	vpand ymm1, ymm10, ymm1
 	vmovdqu [rsp + 640], ymm1
 ; v47 = v23 & v3
-%line 2642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 384]
 	vmovdqu ymm10, [rsp + 64]
 	vmovdqu [rsp + 15168], ymm10
 	vpand ymm10, ymm12, ymm10
 	vmovdqu [rsp + 9856], ymm10
 ; v40 = v44 ^ v40
-%line 2643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v42 = v40 ^ v42
-%line 2644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v46 = v42 ^ v46
-%line 2645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v47 = v46 ^ v47
-%line 2646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 1632], ymm0
 ; v46 = v17 & v5
-%line 2647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vmovdqu ymm0, [rsp + 14176]
 	vpand ymm13, ymm0, ymm1
 	vmovdqu [rsp + 10208], ymm13
 ; v42 = v19 & v1
-%line 2648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm0, ymm0, ymm11
 	vmovdqu [rsp + 10240], ymm0
 ; v40 = v20 & v16
-%line 2649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 288]
 	vmovdqu [rsp + 20000], ymm11
 	vmovdqu ymm10, [rsp + 9792]
 	vpand ymm14, ymm10, ymm11
 	vmovdqu [rsp + 10272], ymm14
 ; v44 = v22 & v12
-%line 2650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 9952]
 	vmovdqu ymm11, [rsp + 15136]
 	vpand ymm11, ymm10, ymm11
 	vmovdqu [rsp + 14272], ymm11
 ; v48 = v23 & v8
-%line 2651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 17568]
 	vpand ymm10, ymm12, ymm10
 	vmovdqu [rsp + 672], ymm10
 ; v49 = v25 & v3
-%line 2652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 992]
 	vmovdqu [rsp + 17600], ymm15
 	vmovdqu ymm12, [rsp + 15168]
 	vpand ymm12, ymm15, ymm12
 	vmovdqu [rsp + 704], ymm12
 ; v42 = v46 ^ v42
-%line 2653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v40 = v42 ^ v40
-%line 2654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v44 = v40 ^ v44
-%line 2655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v48 = v44 ^ v48
-%line 2656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v49 = v48 ^ v49
-%line 2657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 1664], ymm0
 ; v48 = v19 & v5
-%line 2658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9920]
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 20032], ymm0
 	vmovdqu [rsp + 1696], ymm0
 ; v44 = v20 & v1
-%line 2659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vmovdqu ymm0, [rsp + 9792]
 	vpand ymm15, ymm0, ymm1
 	vmovdqu [rsp + 10304], ymm15
 ; v40 = v22 & v16
-%line 2660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9952]
 	vmovdqu ymm10, [rsp + 20000]
 	vpand ymm14, ymm0, ymm10
 	vmovdqu [rsp + 10336], ymm14
 ; v42 = v23 & v12
-%line 2661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 384]
 	vmovdqu ymm12, [rsp + 224]
 	vpand ymm11, ymm13, ymm12
 	vmovdqu [rsp + 14304], ymm11
 ; v46 = v25 & v8
-%line 2662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vmovdqu ymm10, [rsp + 17600]
 	vpand ymm10, ymm10, ymm0
 ; v44 = v48 ^ v44
-%line 2663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 20032]
 	vpxor ymm0, ymm0, ymm15
 ; v40 = v44 ^ v40
-%line 2664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v42 = v40 ^ v42
-%line 2665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v46 = v42 ^ v46
-%line 2666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 1728], ymm0
 ; v42 = v20 & v5
-%line 2667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 96]
 	vmovdqu ymm0, [rsp + 9792]
 	vpand ymm14, ymm0, ymm10
 ; v40 = v22 & v1
-%line 2668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 9952]
 	vpand ymm15, ymm11, ymm1
 ; v44 = v23 & v16
-%line 2669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 288]
 	vpand ymm13, ymm13, ymm1
 ; v48 = v25 & v12
-%line 2670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 992]
 	vpand ymm12, ymm0, ymm12
 ; v40 = v42 ^ v40
-%line 2671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v44 = v40 ^ v44
-%line 2672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm15, ymm13
 ; v48 = v44 ^ v48
-%line 2673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm13, ymm12
 	vmovdqu [rsp + 1760], ymm12
 ; v44 = v22 & v5
-%line 2674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm10
 ; v40 = v23 & v1
-%line 2675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 384]
 	vmovdqu ymm14, [rsp + 32]
 	vpand ymm12, ymm13, ymm14
 ; v42 = v25 & v16
-%line 2676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm0, ymm1
 ; v40 = v44 ^ v40
-%line 2677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm11, ymm12
 ; v42 = v40 ^ v42
-%line 2678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm12, ymm1
 	vmovdqu [rsp + 1792], ymm1
 ; v40 = v23 & v5
-%line 2679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm10
 ; v44 = v25 & v1
-%line 2680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm0, ymm14
 ; v44 = v40 ^ v44
-%line 2681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm10
 	vmovdqu [rsp + 1824], ymm1
 ; v40 = v25 & v5
-%line 2682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 96]
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1856], ymm0
 ; v17 = v2 ^ v17
-%line 2683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm4, [rsp + 14176]
 ; v19 = v4 ^ v19
-%line 2684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm3, [rsp + 9920]
 ; v20 = v7 ^ v20
-%line 2685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm5, [rsp + 9792]
 ; v22 = v9 ^ v22
-%line 2686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 9952]
 ; v23 = v11 ^ v23
-%line 2687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm7, ymm13
 ; v25 = v13 ^ v25
-%line 2688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 992]
 ; v13 = v0 ^ v3
-%line 2689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpxor ymm14, ymm0, [rsp + 64]
 ; v11 = v6 ^ v8
-%line 2690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpxor ymm7, ymm0, [rsp + 160]
 ; v9 = v10 ^ v12
-%line 2691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpxor ymm5, ymm0, [rsp + 224]
 ; v7 = v14 ^ v16
-%line 2692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpxor ymm4, ymm0, [rsp + 288]
 ; v4 = v18 ^ v1
-%line 2693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
 	vpxor ymm3, ymm0, [rsp + 32]
 ; v2 = v21 ^ v5
-%line 2694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vpxor ymm15, ymm0, ymm1
 ; v50 = v17 & v13
-%line 2695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm14
 	vmovdqu [rsp + 736], ymm0
 ; v51 = v17 & v11
-%line 2696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm7
 ; v52 = v19 & v13
-%line 2697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm11, ymm14
 ; v52 = v51 ^ v52
-%line 2698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1888], ymm0
 ; v51 = v17 & v9
-%line 2699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
 	vmovdqu [rsp + 23712], ymm0
 	vmovdqu [rsp + 23136], ymm0
 	vmovdqu [rsp + 21632], ymm0
 	vmovdqu [rsp + 14336], ymm0
 ; v53 = v19 & v11
-%line 2700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm7
 	vmovdqu [rsp + 24128], ymm0
 	vmovdqu [rsp + 23840], ymm0
@@ -10041,7 +10183,7 @@ align 32
 	vmovdqu [rsp + 17632], ymm0
 	vmovdqu [rsp + 768], ymm0
 ; v54 = v20 & v13
-%line 2701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm14
 	vmovdqu [rsp + 23968], ymm1
 	vmovdqu [rsp + 23520], ymm1
@@ -10049,1316 +10191,1316 @@ align 32
 	vmovdqu [rsp + 20384], ymm1
 	vmovdqu [rsp + 9888], ymm1
 ; v53 = v51 ^ v53
-%line 2702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23712]
 	vpxor ymm0, ymm0, [rsp + 24128]
 ; v54 = v53 ^ v54
-%line 2703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1920], ymm0
 ; v53 = v17 & v7
-%line 2704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
 	vmovdqu [rsp + 21856], ymm0
 	vmovdqu [rsp + 18080], ymm0
 	vmovdqu [rsp + 10368], ymm0
 ; v51 = v19 & v9
-%line 2705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm5
 	vmovdqu [rsp + 22944], ymm0
 	vmovdqu [rsp + 21888], ymm0
 	vmovdqu [rsp + 18112], ymm0
 	vmovdqu [rsp + 10400], ymm0
 ; v55 = v20 & v11
-%line 2706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm7
 	vmovdqu [rsp + 22528], ymm0
 	vmovdqu [rsp + 20544], ymm0
 	vmovdqu [rsp + 15200], ymm0
 	vmovdqu [rsp + 800], ymm0
 ; v56 = v22 & v13
-%line 2707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm6, ymm14
 	vmovdqu [rsp + 22560], ymm1
 	vmovdqu [rsp + 20576], ymm1
 	vmovdqu [rsp + 15232], ymm1
 	vmovdqu [rsp + 832], ymm1
 ; v51 = v53 ^ v51
-%line 2708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 21856]
 	vpxor ymm0, ymm0, [rsp + 22944]
 	vmovdqu [rsp + 21920], ymm0
 	vmovdqu [rsp + 18144], ymm0
 	vmovdqu [rsp + 10432], ymm0
 ; v55 = v51 ^ v55
-%line 2709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22528]
 ; v56 = v55 ^ v56
-%line 2710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 1952], ymm0
 ; v55 = v17 & v4
-%line 2711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
 	vmovdqu [rsp + 18176], ymm0
 	vmovdqu [rsp + 13568], ymm0
 	vmovdqu [rsp + 1984], ymm0
 ; v51 = v19 & v7
-%line 2712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 	vmovdqu [rsp + 21952], ymm0
 	vmovdqu [rsp + 19520], ymm0
 	vmovdqu [rsp + 16832], ymm0
 	vmovdqu [rsp + 10464], ymm0
 ; v53 = v20 & v9
-%line 2713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm5
 	vmovdqu [rsp + 21280], ymm0
 	vmovdqu [rsp + 18208], ymm0
 	vmovdqu [rsp + 10496], ymm0
 ; v57 = v22 & v11
-%line 2714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm7
 	vmovdqu [rsp + 20608], ymm0
 	vmovdqu [rsp + 15264], ymm0
 	vmovdqu [rsp + 864], ymm0
 ; v58 = v23 & v13
-%line 2715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm14
 	vmovdqu [rsp + 20640], ymm1
 	vmovdqu [rsp + 15296], ymm1
 	vmovdqu [rsp + 896], ymm1
 ; v51 = v55 ^ v51
-%line 2716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18176]
 	vpxor ymm0, ymm0, [rsp + 21952]
 	vmovdqu [rsp + 18240], ymm0
 	vmovdqu [rsp + 10528], ymm0
 ; v53 = v51 ^ v53
-%line 2717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21280]
 	vmovdqu [rsp + 18272], ymm0
 	vmovdqu [rsp + 10560], ymm0
 ; v57 = v53 ^ v57
-%line 2718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20608]
 ; v58 = v57 ^ v58
-%line 2719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2016], ymm0
 ; v57 = v17 & v2
-%line 2720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
 	vmovdqu [rsp + 18304], ymm0
 	vmovdqu [rsp + 13600], ymm0
 	vmovdqu [rsp + 2048], ymm0
 ; v53 = v19 & v4
-%line 2721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
 	vmovdqu [rsp + 19552], ymm0
 	vmovdqu [rsp + 16864], ymm0
 	vmovdqu [rsp + 10592], ymm0
 ; v51 = v20 & v7
-%line 2722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm4
 	vmovdqu [rsp + 18336], ymm0
 	vmovdqu [rsp + 13632], ymm0
 	vmovdqu [rsp + 2080], ymm0
 ; v55 = v22 & v9
-%line 2723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm5
 	vmovdqu [rsp + 19584], ymm0
 	vmovdqu [rsp + 16896], ymm0
 	vmovdqu [rsp + 10624], ymm0
 ; v59 = v23 & v11
-%line 2724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm7
 	vmovdqu [rsp + 20672], ymm0
 	vmovdqu [rsp + 15328], ymm0
 	vmovdqu [rsp + 928], ymm0
 ; v60 = v25 & v13
-%line 2725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm14
 	vmovdqu [rsp + 15360], ymm1
 	vmovdqu [rsp + 960], ymm1
 ; v53 = v57 ^ v53
-%line 2726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18304]
 	vpxor ymm0, ymm0, [rsp + 19552]
 	vmovdqu [rsp + 18368], ymm0
 	vmovdqu [rsp + 10656], ymm0
 ; v51 = v53 ^ v51
-%line 2727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 18336]
 	vmovdqu [rsp + 18400], ymm0
 	vmovdqu [rsp + 10688], ymm0
 ; v55 = v51 ^ v55
-%line 2728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19584]
 	vmovdqu [rsp + 18432], ymm0
 	vmovdqu [rsp + 10720], ymm0
 ; v59 = v55 ^ v59
-%line 2729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20672]
 ; v60 = v59 ^ v60
-%line 2730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2112], ymm0
 ; v17 = v17 & v24
-%line 2731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm9
 	vmovdqu [rsp + 15392], ymm0
 	vmovdqu [rsp + 2144], ymm0
 ; v59 = v19 & v2
-%line 2732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
 	vmovdqu [rsp + 18464], ymm0
 	vmovdqu [rsp + 10752], ymm0
 ; v55 = v20 & v4
-%line 2733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm3
 	vmovdqu [rsp + 20704], ymm0
 	vmovdqu [rsp + 15424], ymm0
 	vmovdqu [rsp + 2176], ymm0
 ; v51 = v22 & v7
-%line 2734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm4
 	vmovdqu [rsp + 21664], ymm0
 	vmovdqu [rsp + 15456], ymm0
 	vmovdqu [rsp + 2208], ymm0
 ; v53 = v23 & v9
-%line 2735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm13, ymm5
 	vmovdqu [rsp + 18496], ymm10
 	vmovdqu [rsp + 10784], ymm10
 ; v57 = v25 & v11
-%line 2736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm7
 	vmovdqu [rsp + 18528], ymm1
 	vmovdqu [rsp + 10816], ymm1
 ; v13 = v15 & v13
-%line 2737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm8, ymm14
 	vmovdqu [rsp + 20736], ymm14
 	vmovdqu [rsp + 14368], ymm14
 ; v59 = v17 ^ v59
-%line 2738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15392]
 	vpxor ymm0, ymm0, [rsp + 18464]
 ; v55 = v59 ^ v55
-%line 2739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20704]
 ; v51 = v55 ^ v51
-%line 2740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21664]
 ; v53 = v51 ^ v53
-%line 2741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v57 = v53 ^ v57
-%line 2742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v13 = v57 ^ v13
-%line 2743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 2240], ymm0
 ; v19 = v19 & v24
-%line 2744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm9
 ; v57 = v20 & v2
-%line 2745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm12, ymm15
 ; v53 = v22 & v4
-%line 2746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm6, ymm3
 ; v51 = v23 & v7
-%line 2747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm4
 ; v55 = v25 & v9
-%line 2748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 2999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm5
 ; v11 = v15 & v11
-%line 2749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm8, ymm7
 ; v57 = v19 ^ v57
-%line 2750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, ymm14
 ; v53 = v57 ^ v53
-%line 2751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm14, ymm10
 ; v51 = v53 ^ v51
-%line 2752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, ymm1
 ; v55 = v51 ^ v55
-%line 2753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v11 = v55 ^ v11
-%line 2754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm7
 ; v20 = v20 & v24
-%line 2755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm9
 ; v55 = v22 & v2
-%line 2756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
 ; v51 = v23 & v4
-%line 2757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm3
 ; v53 = v25 & v7
-%line 2758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm2, ymm4
 ; v9 = v15 & v9
-%line 2759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm8, ymm5
 ; v55 = v20 ^ v55
-%line 2760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v51 = v55 ^ v51
-%line 2761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v53 = v51 ^ v53
-%line 2762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, ymm10
 ; v9 = v53 ^ v9
-%line 2763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm10, ymm5
 ; v22 = v22 & v24
-%line 2764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; v53 = v23 & v2
-%line 2765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm15
 ; v51 = v25 & v4
-%line 2766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm3
 ; v7 = v15 & v7
-%line 2767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm4
 ; v53 = v22 ^ v53
-%line 2768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm0
 ; v51 = v53 ^ v51
-%line 2769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v7 = v51 ^ v7
-%line 2770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm1, ymm4
 ; v23 = v23 & v24
-%line 2771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm13, ymm9
 ; v51 = v25 & v2
-%line 2772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
 ; v4 = v15 & v4
-%line 2773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm8, ymm3
 ; v51 = v23 ^ v51
-%line 2774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v4 = v51 ^ v4
-%line 2775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm3
 ; v25 = v25 & v24
-%line 2776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; v2 = v15 & v2
-%line 2777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm8, ymm15
 ; v2 = v25 ^ v2
-%line 2778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm2, ymm15
 ; v15 = v15 & v24
-%line 2779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm8, ymm9
 ; v50 = v50 ^ v26
-%line 2780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 736]
 	vpxor ymm0, ymm0, [rsp + 416]
 ; v50 = v50 ^ v39
-%line 2781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 608]
 ; v52 = v52 ^ v28
-%line 2782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1888]
 	vpxor ymm0, ymm0, [rsp + 1024]
 ; v52 = v52 ^ v41
-%line 2783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 1536]
 ; v54 = v54 ^ v30
-%line 2784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1920]
 	vpxor ymm0, ymm0, [rsp + 1056]
 ; v54 = v54 ^ v43
-%line 2785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 1568]
 ; v56 = v56 ^ v32
-%line 2786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 1952]
 	vpxor ymm0, ymm0, [rsp + 1088]
 ; v56 = v56 ^ v45
-%line 2787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 1600]
 ; v58 = v58 ^ v34
-%line 2788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2016]
 	vpxor ymm0, ymm0, [rsp + 1120]
 ; v58 = v58 ^ v47
-%line 2789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 1632]
 ; v60 = v60 ^ v36
-%line 2790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2112]
 	vpxor ymm0, ymm0, [rsp + 1152]
 ; v60 = v60 ^ v49
-%line 2791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 1664]
 ; v13 = v13 ^ v38
-%line 2792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2240]
 	vpxor ymm0, ymm0, [rsp + 1216]
 ; v13 = v13 ^ v46
-%line 2793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 1728]
 	vmovdqu [rsp + 2272], ymm0
 ; v11 = v11 ^ v35
-%line 2794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1312]
 ; v11 = v11 ^ v48
-%line 2795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, [rsp + 1760]
 ; v9 = v9 ^ v37
-%line 2796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1376]
 ; v9 = v9 ^ v42
-%line 2797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 1792]
 ; v7 = v7 ^ v31
-%line 2798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 1408]
 ; v7 = v7 ^ v44
-%line 2799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 1824]
 ; v4 = v4 ^ v33
-%line 2800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 1440]
 ; v4 = v4 ^ v40
-%line 2801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm3, [rsp + 1856]
 ; v2 = v2 ^ v27
-%line 2802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 1472]
 ; v15 = v15 ^ v29
-%line 2803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1504]
 ; v35 = v50 ^ v35
-%line 2804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 1312]
 	vmovdqu [rsp + 2304], ymm0
 ; v37 = v52 ^ v37
-%line 2805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 1376]
 ; v31 = v54 ^ v31
-%line 2806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm6, [rsp + 1408]
 ; v33 = v56 ^ v33
-%line 2807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm10, [rsp + 1440]
 ; v27 = v58 ^ v27
-%line 2808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm11, [rsp + 1472]
 ; v29 = v60 ^ v29
-%line 2809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm12, [rsp + 1504]
 ; v39 = v11 ^ v39
-%line 2810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 608]
 ; v41 = v9 ^ v41
-%line 2811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 1536]
 ; v43 = v7 ^ v43
-%line 2812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 1568]
 ; v45 = v4 ^ v45
-%line 2813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm13, [rsp + 1600]
 ; v47 = v2 ^ v47
-%line 2814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm15, [rsp + 1632]
 ; v49 = v15 ^ v49
-%line 2815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 1664]
 ; v41 = v41 ^ v40
-%line 2816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 1856]
 ; v39 = v39 ^ v40
-%line 2817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, [rsp + 1856]
 ; v29 = v29 ^ v40
-%line 2818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 1856]
 ; v40 = v27 ^ v40
-%line 2819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 1856]
 ; v39 = v39 ^ v44
-%line 2820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 1824]
 ; v13 = v13 ^ v44
-%line 2821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2272]
 	vpxor ymm0, ymm0, [rsp + 1824]
 ; v40 = v40 ^ v44
-%line 2822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 1824]
 ; v44 = v33 ^ v44
-%line 2823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm6, [rsp + 1824]
 ; v13 = v13 ^ v42
-%line 2824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 1792]
 ; v29 = v29 ^ v42
-%line 2825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 1792]
 ; v44 = v44 ^ v42
-%line 2826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 1792]
 ; v42 = v31 ^ v42
-%line 2827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm2, [rsp + 1792]
 ; v29 = v29 ^ v48
-%line 2828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 1760]
 ; v40 = v40 ^ v48
-%line 2829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 1760]
 ; v42 = v42 ^ v48
-%line 2830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 1760]
 ; v48 = v37 ^ v48
-%line 2831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 1760]
 ; v40 = v40 ^ v46
-%line 2832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 1728]
 ; v44 = v44 ^ v46
-%line 2833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 1728]
 ; v48 = v48 ^ v46
-%line 2834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 1728]
 ; v46 = v35 ^ v46
-%line 2835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2304]
 	vpxor ymm1, ymm1, [rsp + 1728]
 ; v44 = v44 ^ v49
-%line 2836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v42 = v42 ^ v49
-%line 2837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm8
 ; v46 = v46 ^ v49
-%line 2838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, ymm8
 ; v49 = v38 ^ v49
-%line 2839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 1216]
 	vpxor ymm8, ymm1, ymm8
 ; v42 = v42 ^ v47
-%line 2840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm14, ymm7
 ; v48 = v48 ^ v47
-%line 2841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, ymm7
 ; v49 = v49 ^ v47
-%line 2842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm8, ymm7
 ; v47 = v36 ^ v47
-%line 2843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 1152]
 	vpxor ymm7, ymm8, ymm7
 ; v48 = v48 ^ v45
-%line 2844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm14, ymm5
 ; v46 = v46 ^ v45
-%line 2845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm13, ymm5
 ; v47 = v47 ^ v45
-%line 2846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm7, ymm5
 ; v45 = v34 ^ v45
-%line 2847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 1120]
 	vpxor ymm5, ymm7, ymm5
 ; v46 = v46 ^ v43
-%line 2848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm14, ymm4
 ; v49 = v49 ^ v43
-%line 2849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, ymm4
 ; v45 = v45 ^ v43
-%line 2850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm5, ymm4
 ; v43 = v32 ^ v43
-%line 2851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 1088]
 	vpxor ymm4, ymm5, ymm4
 ; v49 = v49 ^ v41
-%line 2852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm12
 	vmovdqu [rsp + 2336], ymm5
 ; v47 = v47 ^ v41
-%line 2853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm13, ymm12
 ; v43 = v43 ^ v41
-%line 2854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm4, ymm12
 ; v41 = v30 ^ v41
-%line 2855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 1056]
 	vpxor ymm12, ymm4, ymm12
 ; v47 = v47 ^ v39
-%line 2856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm10
 ; v45 = v45 ^ v39
-%line 2857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm11, ymm10
 ; v41 = v41 ^ v39
-%line 2858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm10
 ; v39 = v28 ^ v39
-%line 2859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 1024]
 	vpxor ymm10, ymm11, ymm10
 ; v45 = v45 ^ v13
-%line 2860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm4, ymm6
 ; v43 = v43 ^ v13
-%line 2861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm6
 ; v39 = v39 ^ v13
-%line 2862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm6
 ; v13 = v26 ^ v13
-%line 2863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 416]
 	vpxor ymm6, ymm4, ymm6
 ; v13 = v13 ^ v40
-%line 2864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm3
 ; v26 = v46 ^ v40
-%line 2865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm7, ymm3
 ; v26 = v26 ^ v29
-%line 2866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm4, ymm2
 ; v39 = v39 ^ v46
-%line 2867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm7
 ; v28 = v48 ^ v40
-%line 2868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm8, ymm3
 ; v28 = v28 ^ v29
-%line 2869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm2
 ; v41 = v41 ^ v46
-%line 2870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm7
 ; v41 = v41 ^ v48
-%line 2871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm8
 ; v41 = v41 ^ v40
-%line 2872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm3
 ; v41 = v41 ^ v29
-%line 2873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm2
 ; v46 = v46 ^ v42
-%line 2874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm1
 ; v43 = v43 ^ v48
-%line 2875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm8
 ; v43 = v43 ^ v42
-%line 2876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm1
 ; v43 = v43 ^ v29
-%line 2877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm2
 ; v48 = v48 ^ v44
-%line 2878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm0
 	vmovdqu [rsp + 2368], ymm8
 ; v45 = v45 ^ v42
-%line 2879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm1
 ; v45 = v45 ^ v44
-%line 2880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm11, ymm0
 	vmovdqu [rsp + 10848], ymm8
 ; v42 = v42 ^ v40
-%line 2881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 	vmovdqu [rsp + 10880], ymm1
 ; v47 = v47 ^ v44
-%line 2882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 ; v47 = v47 ^ v40
-%line 2883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm5, ymm3
 	vmovdqu [rsp + 10912], ymm1
 ; v44 = v44 ^ v29
-%line 2884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 14400], ymm0
 ; v40 = v49 ^ v40
-%line 2885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2336]
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v40 ^ v29
-%line 2886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm3, ymm2
 	vmovdqu [rsp + 2400], ymm0
 ; v40 = v13 & v0
-%line 2887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 0]
 	vpand ymm0, ymm6, ymm5
 	vmovdqu [rsp + 2432], ymm0
 ; v49 = v13 & v6
-%line 2888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 128]
 	vpand ymm0, ymm6, ymm3
 ; v30 = v26 & v0
-%line 2889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm5
 ; v30 = v49 ^ v30
-%line 2890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2464], ymm0
 ; v49 = v13 & v10
-%line 2891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 192]
 	vpand ymm0, ymm6, ymm8
 ; v32 = v26 & v6
-%line 2892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm3
 ; v34 = v39 & v0
-%line 2893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm10, ymm5
 ; v32 = v49 ^ v32
-%line 2894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v34 = v32 ^ v34
-%line 2895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
 	vmovdqu [rsp + 2496], ymm0
 ; v32 = v13 & v14
-%line 2896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 256]
 	vpand ymm0, ymm6, ymm11
 ; v49 = v26 & v10
-%line 2897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm8
 ; v36 = v39 & v6
-%line 2898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm10, ymm3
 ; v38 = v28 & v0
-%line 2899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm4, ymm5
 ; v49 = v32 ^ v49
-%line 2900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v36 = v49 ^ v36
-%line 2901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm2
 ; v38 = v36 ^ v38
-%line 2902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
 	vmovdqu [rsp + 2528], ymm0
 ; v36 = v13 & v18
-%line 2903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
 	vmovdqu [rsp + 21376], ymm0
 	vpand ymm0, ymm6, ymm0
 	vmovdqu [rsp + 20064], ymm0
 	vmovdqu [rsp + 2560], ymm0
 ; v49 = v26 & v14
-%line 2904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm11
 	vmovdqu [rsp + 10944], ymm0
 ; v32 = v39 & v10
-%line 2905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 192]
 	vpand ymm11, ymm10, ymm5
 	vmovdqu [rsp + 10976], ymm11
 ; v35 = v28 & v6
-%line 2906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 128]
 	vpand ymm8, ymm4, ymm3
 	vmovdqu [rsp + 14432], ymm8
 ; v37 = v41 & v0
-%line 2907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 0]
 	vpand ymm1, ymm12, ymm2
 	vmovdqu [rsp + 17152], ymm1
 ; v49 = v36 ^ v49
-%line 2908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 20064]
 	vpxor ymm0, ymm15, ymm0
 ; v32 = v49 ^ v32
-%line 2909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v35 = v32 ^ v35
-%line 2910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v37 = v35 ^ v37
-%line 2911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 2592], ymm0
 ; v35 = v13 & v21
-%line 2912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpand ymm15, ymm6, ymm1
 	vmovdqu [rsp + 2624], ymm15
 ; v32 = v26 & v18
-%line 2913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 21376]
 	vpand ymm8, ymm14, ymm0
 	vmovdqu [rsp + 11008], ymm8
 ; v49 = v39 & v14
-%line 2914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 256]
 	vpand ymm11, ymm10, ymm0
 	vmovdqu [rsp + 2656], ymm11
 ; v36 = v28 & v10
-%line 2915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm4, ymm5
 ; v31 = v41 & v6
-%line 2916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm12, ymm3
 ; v33 = v46 & v0
-%line 2917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm7, ymm2
 ; v32 = v35 ^ v32
-%line 2918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm15, ymm8
 ; v49 = v32 ^ v49
-%line 2919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm11
 ; v36 = v49 ^ v36
-%line 2920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm8, ymm5
 ; v31 = v36 ^ v31
-%line 2921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm5, ymm3
 ; v33 = v31 ^ v33
-%line 2922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm3, ymm2
 	vmovdqu [rsp + 2688], ymm2
 ; v31 = v13 & v24
-%line 2923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm6, ymm9
 	vmovdqu [rsp + 2720], ymm11
 ; v36 = v26 & v21
-%line 2924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm14, ymm1
 ; v49 = v39 & v18
-%line 2925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm2, ymm10, ymm1
 	vmovdqu [rsp + 2752], ymm2
 ; v32 = v28 & v14
-%line 2926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
 	vmovdqu [rsp + 2784], ymm1
 ; v35 = v41 & v10
-%line 2927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpand ymm8, ymm12, ymm0
 ; v27 = v46 & v6
-%line 2928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm5, ymm7, ymm0
 ; v15 = v43 & v0
-%line 2929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpand ymm3, ymm13, ymm0
 ; v36 = v31 ^ v36
-%line 2930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm15
 ; v49 = v36 ^ v49
-%line 2931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v32 = v49 ^ v32
-%line 2932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v35 = v32 ^ v35
-%line 2933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v27 = v35 ^ v27
-%line 2934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 ; v15 = v27 ^ v15
-%line 2935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 	vmovdqu [rsp + 2816], ymm0
 ; v27 = v26 & v24
-%line 2936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm9
 	vmovdqu [rsp + 15488], ymm0
 	vmovdqu [rsp + 2848], ymm0
 ; v35 = v39 & v21
-%line 2937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 352]
 	vmovdqu [rsp + 15520], ymm0
 	vpand ymm15, ymm10, ymm0
 	vmovdqu [rsp + 11040], ymm15
 ; v32 = v28 & v18
-%line 2938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpand ymm0, ymm4, ymm1
 	vmovdqu [rsp + 17664], ymm0
 	vmovdqu [rsp + 2880], ymm0
 ; v49 = v41 & v14
-%line 2939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 256]
 	vpand ymm11, ymm12, ymm2
 	vmovdqu [rsp + 11072], ymm11
 ; v36 = v46 & v10
-%line 2940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 192]
 	vpand ymm8, ymm7, ymm3
 	vmovdqu [rsp + 11104], ymm8
 ; v31 = v43 & v6
-%line 2941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 128]
 	vpand ymm5, ymm13, ymm0
 	vmovdqu [rsp + 14464], ymm5
 ; v35 = v27 ^ v35
-%line 2942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15488]
 	vpxor ymm0, ymm0, ymm15
 ; v32 = v35 ^ v32
-%line 2943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 17664]
 ; v49 = v32 ^ v49
-%line 2944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v36 = v49 ^ v36
-%line 2945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v31 = v36 ^ v31
-%line 2946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 2912], ymm0
 ; v36 = v39 & v24
-%line 2947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm10, ymm9
 	vmovdqu [rsp + 2944], ymm5
 ; v49 = v28 & v21
-%line 2948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15520]
 	vpand ymm0, ymm4, ymm0
 ; v32 = v41 & v18
-%line 2949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm1
 ; v35 = v46 & v14
-%line 2950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm7, ymm2
 ; v27 = v43 & v10
-%line 2951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm13, ymm3
 ; v49 = v36 ^ v49
-%line 2952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v32 = v49 ^ v32
-%line 2953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v32 ^ v35
-%line 2954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm2
 ; v27 = v35 ^ v27
-%line 2955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
 	vmovdqu [rsp + 2976], ymm0
 ; v35 = v28 & v24
-%line 2956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm4, ymm9
 ; v32 = v41 & v21
-%line 2957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 352]
 	vpand ymm1, ymm12, ymm5
 ; v49 = v46 & v18
-%line 2958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 320]
 	vpand ymm2, ymm7, ymm8
 ; v36 = v43 & v14
-%line 2959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 256]
 	vpand ymm3, ymm13, ymm3
 ; v32 = v35 ^ v32
-%line 2960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v49 = v32 ^ v49
-%line 2961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm2
 ; v36 = v49 ^ v36
-%line 2962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm3
 	vmovdqu [rsp + 3008], ymm0
 ; v49 = v41 & v24
-%line 2963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm9
 ; v32 = v46 & v21
-%line 2964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm7, ymm5
 ; v35 = v43 & v18
-%line 2965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm13, ymm8
 ; v32 = v49 ^ v32
-%line 2966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v35 = v32 ^ v35
-%line 2967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
 	vmovdqu [rsp + 3040], ymm0
 ; v32 = v46 & v24
-%line 2968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
 ; v49 = v43 & v21
-%line 2969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm13, ymm5
 ; v49 = v32 ^ v49
-%line 2970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3072], ymm0
 ; v32 = v43 & v24
-%line 2971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm9
 	vmovdqu [rsp + 3104], ymm0
 ; v2 = v48 & v3
-%line 2972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 2368]
 	vmovdqu ymm5, [rsp + 64]
 	vpand ymm0, ymm8, ymm5
 	vmovdqu [rsp + 3136], ymm0
 ; v4 = v48 & v8
-%line 2973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 160]
 	vpand ymm0, ymm8, ymm2
 ; v7 = v45 & v3
-%line 2974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 10848]
 	vpand ymm1, ymm11, ymm5
 ; v7 = v4 ^ v7
-%line 2975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3168], ymm0
 ; v4 = v48 & v12
-%line 2976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vmovdqu [rsp + 21408], ymm0
 	vpand ymm0, ymm8, ymm0
 	vmovdqu [rsp + 14496], ymm0
 ; v9 = v45 & v8
-%line 2977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm11, ymm2
 	vmovdqu [rsp + 17184], ymm15
 ; v11 = v42 & v3
-%line 2978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10880]
 	vpand ymm3, ymm1, ymm5
 	vmovdqu [rsp + 19808], ymm3
 ; v9 = v4 ^ v9
-%line 2979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v11 = v9 ^ v11
-%line 2980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 	vmovdqu [rsp + 3200], ymm0
 ; v9 = v48 & v16
-%line 2981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 288]
 	vpand ymm8, ymm8, ymm3
 ; v4 = v45 & v12
-%line 2982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 21408]
 	vpand ymm11, ymm11, ymm0
 ; v60 = v42 & v8
-%line 2983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm1, ymm2
 ; v58 = v47 & v3
-%line 2984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10912]
 	vpand ymm1, ymm1, ymm5
 ; v4 = v9 ^ v4
-%line 2985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm11
 ; v60 = v4 ^ v60
-%line 2986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm0
 ; v58 = v60 ^ v58
-%line 2987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3232], ymm0
 ; v60 = v48 & v1
-%line 2988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2368]
 	vmovdqu ymm2, [rsp + 32]
 	vpand ymm8, ymm1, ymm2
 	vmovdqu [rsp + 3264], ymm8
 ; v4 = v45 & v16
-%line 2989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpand ymm3, ymm0, ymm3
 	vmovdqu [rsp + 11136], ymm3
 ; v9 = v42 & v12
-%line 2990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 224]
 	vmovdqu [rsp + 15552], ymm5
 	vmovdqu ymm0, [rsp + 10880]
 	vpand ymm15, ymm0, ymm5
 	vmovdqu [rsp + 11168], ymm15
 ; v56 = v47 & v8
-%line 2991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 160]
 	vmovdqu [rsp + 20096], ymm5
 	vmovdqu ymm0, [rsp + 10912]
 	vpand ymm11, ymm0, ymm5
 	vmovdqu [rsp + 11200], ymm11
 ; v54 = v44 & v3
-%line 2992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 64]
 	vmovdqu [rsp + 17696], ymm5
 	vmovdqu ymm0, [rsp + 14400]
 	vpand ymm5, ymm0, ymm5
 	vmovdqu [rsp + 14528], ymm5
 ; v4 = v60 ^ v4
-%line 2993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm3
 ; v9 = v4 ^ v9
-%line 2994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v56 = v9 ^ v56
-%line 2995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v54 = v56 ^ v54
-%line 2996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 3296], ymm0
 ; v56 = v48 & v5
-%line 2997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 96]
 	vpand ymm8, ymm1, ymm3
 	vmovdqu [rsp + 3328], ymm8
 ; v9 = v45 & v1
-%line 2998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpand ymm1, ymm0, ymm2
 	vmovdqu [rsp + 11232], ymm1
 ; v4 = v42 & v16
-%line 2999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 288]
 	vmovdqu [rsp + 20128], ymm2
 	vmovdqu ymm0, [rsp + 10880]
 	vpand ymm15, ymm0, ymm2
 	vmovdqu [rsp + 3360], ymm15
 ; v60 = v47 & v12
-%line 3000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10912]
 	vmovdqu ymm2, [rsp + 15552]
 	vpand ymm11, ymm0, ymm2
 	vmovdqu [rsp + 11264], ymm11
 ; v52 = v44 & v8
-%line 3001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14400]
 	vmovdqu ymm2, [rsp + 20096]
 	vpand ymm2, ymm0, ymm2
 	vmovdqu [rsp + 14560], ymm2
 ; v50 = v29 & v3
-%line 3002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2400]
 	vmovdqu [rsp + 17728], ymm0
 	vmovdqu ymm5, [rsp + 17696]
 	vpand ymm5, ymm0, ymm5
 ; v9 = v56 ^ v9
-%line 3003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm1
 ; v4 = v9 ^ v4
-%line 3004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v60 = v4 ^ v60
-%line 3005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v52 = v60 ^ v52
-%line 3006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v50 = v52 ^ v50
-%line 3007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 3392], ymm0
 ; v52 = v45 & v5
-%line 3008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10848]
 	vpand ymm0, ymm0, ymm3
 	vmovdqu [rsp + 17760], ymm0
 	vmovdqu [rsp + 3424], ymm0
 ; v60 = v42 & v1
-%line 3009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vmovdqu [rsp + 17792], ymm0
 	vmovdqu ymm2, [rsp + 10880]
 	vpand ymm15, ymm2, ymm0
 	vmovdqu [rsp + 11296], ymm15
 ; v4 = v47 & v16
-%line 3010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 10912]
 	vmovdqu ymm0, [rsp + 20128]
 	vpand ymm11, ymm1, ymm0
 	vmovdqu [rsp + 14592], ymm11
 ; v9 = v44 & v12
-%line 3011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vmovdqu [rsp + 20160], ymm0
 	vmovdqu ymm3, [rsp + 14400]
 	vpand ymm8, ymm3, ymm0
 	vmovdqu [rsp + 14624], ymm8
 ; v56 = v29 & v8
-%line 3012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
 	vmovdqu ymm5, [rsp + 17728]
 	vpand ymm5, ymm5, ymm0
 	vmovdqu [rsp + 17216], ymm5
 ; v60 = v52 ^ v60
-%line 3013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 17760]
 	vpxor ymm0, ymm0, ymm15
 ; v4 = v60 ^ v4
-%line 3014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v9 = v4 ^ v9
-%line 3015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v56 = v9 ^ v56
-%line 3016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 3456], ymm0
 ; v9 = v42 & v5
-%line 3017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 96]
 	vpand ymm11, ymm2, ymm8
 ; v4 = v47 & v1
-%line 3018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 17792]
 	vpand ymm0, ymm1, ymm0
 ; v60 = v44 & v16
-%line 3019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 288]
 	vpand ymm3, ymm3, ymm2
 ; v52 = v29 & v12
-%line 3020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 2400]
 	vmovdqu ymm1, [rsp + 20160]
 	vpand ymm1, ymm5, ymm1
 ; v4 = v9 ^ v4
-%line 3021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm0
 ; v60 = v4 ^ v60
-%line 3022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 ; v52 = v60 ^ v52
-%line 3023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3488], ymm0
 ; v60 = v47 & v5
-%line 3024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 10912]
 	vpand ymm0, ymm0, ymm8
 ; v4 = v44 & v1
-%line 3025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm3, [rsp + 32]
 	vmovdqu ymm11, [rsp + 14400]
 	vpand ymm1, ymm11, ymm3
 ; v9 = v29 & v16
-%line 3026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm5, ymm2
 ; v4 = v60 ^ v4
-%line 3027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v9 = v4 ^ v9
-%line 3028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm2
 	vmovdqu [rsp + 3520], ymm0
 ; v4 = v44 & v5
-%line 3029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm8
 ; v60 = v29 & v1
-%line 3030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm5, ymm3
 ; v60 = v4 ^ v60
-%line 3031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3552], ymm0
 ; v4 = v29 & v5
-%line 3032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
 	vpand ymm1, ymm5, ymm0
 	vmovdqu [rsp + 3584], ymm1
 ; v48 = v13 ^ v48
-%line 3033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm6, [rsp + 2368]
 ; v45 = v26 ^ v45
-%line 3034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm14, [rsp + 10848]
 ; v42 = v39 ^ v42
-%line 3035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 10880]
 ; v47 = v28 ^ v47
-%line 3036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm4, [rsp + 10912]
 ; v44 = v41 ^ v44
-%line 3037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 14400]
 ; v29 = v46 ^ v29
-%line 3038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 2400]
 ; v3 = v0 ^ v3
-%line 3039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 0]
 	vpxor ymm7, ymm1, [rsp + 64]
 ; v8 = v6 ^ v8
-%line 3040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 128]
 	vpxor ymm6, ymm1, [rsp + 160]
 ; v12 = v10 ^ v12
-%line 3041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 192]
 	vpxor ymm5, ymm1, [rsp + 224]
 ; v16 = v14 ^ v16
-%line 3042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 256]
 	vpxor ymm4, ymm1, [rsp + 288]
 ; v1 = v18 ^ v1
-%line 3043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
 	vpxor ymm3, ymm1, [rsp + 32]
 ; v5 = v21 ^ v5
-%line 3044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 352]
 	vpxor ymm15, ymm1, ymm0
 ; v21 = v48 & v3
-%line 3045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm7
 	vmovdqu [rsp + 3616], ymm0
 ; v18 = v48 & v8
-%line 3046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm6
 ; v14 = v45 & v3
-%line 3047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm11, ymm7
 ; v14 = v18 ^ v14
-%line 3048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3648], ymm0
 ; v18 = v48 & v12
-%line 3049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm5
 	vmovdqu [rsp + 23872], ymm0
 	vmovdqu [rsp + 23360], ymm0
@@ -11366,7 +11508,7 @@ align 32
 	vmovdqu [rsp + 17824], ymm0
 	vmovdqu [rsp + 3680], ymm0
 ; v10 = v45 & v8
-%line 3050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm6
 	vmovdqu [rsp + 24160], ymm0
 	vmovdqu [rsp + 24000], ymm0
@@ -11375,7 +11517,7 @@ align 32
 	vmovdqu [rsp + 20416], ymm0
 	vmovdqu [rsp + 11328], ymm0
 ; v6 = v42 & v3
-%line 3051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm10, ymm7
 	vmovdqu [rsp + 24064], ymm1
 	vmovdqu [rsp + 23744], ymm1
@@ -11383,29 +11525,29 @@ align 32
 	vmovdqu [rsp + 21696], ymm1
 	vmovdqu [rsp + 14656], ymm1
 ; v10 = v18 ^ v10
-%line 3052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23872]
 	vpxor ymm0, ymm0, [rsp + 24160]
 ; v6 = v10 ^ v6
-%line 3053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3712], ymm0
 ; v10 = v48 & v16
-%line 3054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm4
 	vmovdqu [rsp + 22592], ymm0
 	vmovdqu [rsp + 20768], ymm0
 	vmovdqu [rsp + 15584], ymm0
 	vmovdqu [rsp + 3744], ymm0
 ; v18 = v45 & v12
-%line 3055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm5
 	vmovdqu [rsp + 22976], ymm0
 	vmovdqu [rsp + 21984], ymm0
 	vmovdqu [rsp + 18560], ymm0
 	vmovdqu [rsp + 11360], ymm0
 ; v0 = v42 & v8
-%line 3056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm6
 	vmovdqu [rsp + 23616], ymm0
 	vmovdqu [rsp + 23232], ymm0
@@ -11414,7 +11556,7 @@ align 32
 	vmovdqu [rsp + 15616], ymm0
 	vmovdqu [rsp + 3776], ymm0
 ; v46 = v47 & v3
-%line 3057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm7
 	vmovdqu [rsp + 23424], ymm1
 	vmovdqu [rsp + 23008], ymm1
@@ -11422,923 +11564,923 @@ align 32
 	vmovdqu [rsp + 18592], ymm1
 	vmovdqu [rsp + 11392], ymm1
 ; v18 = v10 ^ v18
-%line 3058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 22592]
 	vpxor ymm0, ymm0, [rsp + 22976]
 ; v0 = v18 ^ v0
-%line 3059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 23616]
 ; v46 = v0 ^ v46
-%line 3060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3808], ymm0
 ; v0 = v48 & v1
-%line 3061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 	vmovdqu [rsp + 18624], ymm0
 	vmovdqu [rsp + 13664], ymm0
 	vmovdqu [rsp + 3840], ymm0
 ; v18 = v45 & v16
-%line 3062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 	vmovdqu [rsp + 22048], ymm0
 	vmovdqu [rsp + 19616], ymm0
 	vmovdqu [rsp + 16928], ymm0
 	vmovdqu [rsp + 11424], ymm0
 ; v10 = v42 & v12
-%line 3063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm5
 	vmovdqu [rsp + 20832], ymm0
 	vmovdqu [rsp + 15648], ymm0
 	vmovdqu [rsp + 3872], ymm0
 ; v41 = v47 & v8
-%line 3064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm6
 	vmovdqu [rsp + 22208], ymm0
 	vmovdqu [rsp + 20864], ymm0
 	vmovdqu [rsp + 15680], ymm0
 	vmovdqu [rsp + 3904], ymm0
 ; v28 = v44 & v3
-%line 3065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm7
 	vmovdqu [rsp + 21312], ymm1
 	vmovdqu [rsp + 18656], ymm1
 	vmovdqu [rsp + 11456], ymm1
 ; v18 = v0 ^ v18
-%line 3066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18624]
 	vpxor ymm0, ymm0, [rsp + 22048]
 	vmovdqu [rsp + 18688], ymm0
 	vmovdqu [rsp + 11488], ymm0
 ; v10 = v18 ^ v10
-%line 3067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20832]
 ; v41 = v10 ^ v41
-%line 3068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22208]
 ; v28 = v41 ^ v28
-%line 3069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 3936], ymm0
 ; v41 = v48 & v5
-%line 3070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
 	vmovdqu [rsp + 18720], ymm0
 	vmovdqu [rsp + 13696], ymm0
 	vmovdqu [rsp + 3968], ymm0
 ; v10 = v45 & v1
-%line 3071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
 	vmovdqu [rsp + 19648], ymm0
 	vmovdqu [rsp + 16960], ymm0
 	vmovdqu [rsp + 11520], ymm0
 ; v18 = v42 & v16
-%line 3072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm4
 	vmovdqu [rsp + 18752], ymm0
 	vmovdqu [rsp + 13728], ymm0
 	vmovdqu [rsp + 4000], ymm0
 ; v0 = v47 & v12
-%line 3073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm5
 	vmovdqu [rsp + 19680], ymm0
 	vmovdqu [rsp + 15712], ymm0
 	vmovdqu [rsp + 4032], ymm0
 ; v39 = v44 & v8
-%line 3074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm6
 	vmovdqu [rsp + 20896], ymm0
 	vmovdqu [rsp + 15744], ymm0
 	vmovdqu [rsp + 4064], ymm0
 ; v26 = v29 & v3
-%line 3075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm7
 	vmovdqu [rsp + 16992], ymm1
 	vmovdqu [rsp + 11552], ymm1
 ; v10 = v41 ^ v10
-%line 3076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 18720]
 	vpxor ymm0, ymm0, [rsp + 19648]
 	vmovdqu [rsp + 18784], ymm0
 	vmovdqu [rsp + 11584], ymm0
 ; v18 = v10 ^ v18
-%line 3077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 18752]
 	vmovdqu [rsp + 18816], ymm0
 	vmovdqu [rsp + 11616], ymm0
 ; v0 = v18 ^ v0
-%line 3078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19680]
 	vmovdqu [rsp + 17248], ymm0
 ; v39 = v0 ^ v39
-%line 3079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20896]
 ; v26 = v39 ^ v26
-%line 3080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 4096], ymm0
 ; v48 = v48 & v24
-%line 3081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
 	vmovdqu [rsp + 15776], ymm0
 	vmovdqu [rsp + 4128], ymm0
 ; v39 = v45 & v5
-%line 3082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
 	vmovdqu [rsp + 18848], ymm0
 	vmovdqu [rsp + 11648], ymm0
 ; v0 = v42 & v1
-%line 3083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm10, ymm3
 	vmovdqu [rsp + 20928], ymm0
 	vmovdqu [rsp + 15808], ymm0
 	vmovdqu [rsp + 4160], ymm0
 ; v18 = v47 & v16
-%line 3084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm4
 	vmovdqu [rsp + 21728], ymm0
 	vmovdqu [rsp + 15840], ymm0
 	vmovdqu [rsp + 4192], ymm0
 ; v10 = v44 & v12
-%line 3085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm12, ymm5
 	vmovdqu [rsp + 18880], ymm8
 	vmovdqu [rsp + 11680], ymm8
 ; v41 = v29 & v8
-%line 3086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm6
 	vmovdqu [rsp + 18912], ymm1
 	vmovdqu [rsp + 11712], ymm1
 ; v3 = v43 & v3
-%line 3087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm13, ymm7
 	vmovdqu [rsp + 20960], ymm7
 	vmovdqu [rsp + 14688], ymm7
 ; v39 = v48 ^ v39
-%line 3088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15776]
 	vpxor ymm0, ymm0, [rsp + 18848]
 ; v0 = v39 ^ v0
-%line 3089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 20928]
 ; v18 = v0 ^ v18
-%line 3090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21728]
 ; v10 = v18 ^ v10
-%line 3091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v41 = v10 ^ v41
-%line 3092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v3 = v41 ^ v3
-%line 3093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 4224], ymm0
 ; v45 = v45 & v24
-%line 3094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm11, ymm9
 ; v41 = v42 & v5
-%line 3095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm10, ymm15
 ; v10 = v47 & v1
-%line 3096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm14, ymm3
 ; v18 = v44 & v16
-%line 3097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm4
 ; v0 = v29 & v12
-%line 3098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm5
 ; v8 = v43 & v8
-%line 3099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm6, ymm13, ymm6
 ; v41 = v45 ^ v41
-%line 3100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm11, ymm8
 ; v10 = v41 ^ v10
-%line 3101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm8, ymm7
 ; v18 = v10 ^ v18
-%line 3102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm7, ymm1
 ; v0 = v18 ^ v0
-%line 3103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v8 = v0 ^ v8
-%line 3104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm6
 ; v42 = v42 & v24
-%line 3105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm10, ymm9
 ; v0 = v47 & v5
-%line 3106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm15
 ; v18 = v44 & v1
-%line 3107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm3
 ; v10 = v29 & v16
-%line 3108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm2, ymm4
 ; v12 = v43 & v12
-%line 3109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm13, ymm5
 ; v0 = v42 ^ v0
-%line 3110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm0
 ; v18 = v0 ^ v18
-%line 3111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v10 = v18 ^ v10
-%line 3112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm1, ymm7
 ; v12 = v10 ^ v12
-%line 3113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm5
 ; v47 = v47 & v24
-%line 3114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm14, ymm9
 ; v10 = v44 & v5
-%line 3115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
 ; v18 = v29 & v1
-%line 3116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm2, ymm3
 ; v16 = v43 & v16
-%line 3117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm13, ymm4
 ; v10 = v47 ^ v10
-%line 3118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v18 = v10 ^ v18
-%line 3119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v16 = v18 ^ v16
-%line 3120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm1, ymm4
 ; v44 = v44 & v24
-%line 3121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm9
 ; v18 = v29 & v5
-%line 3122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
 ; v1 = v43 & v1
-%line 3123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm13, ymm3
 ; v18 = v44 ^ v18
-%line 3124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v1 = v18 ^ v1
-%line 3125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm3
 ; v29 = v29 & v24
-%line 3126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; v5 = v43 & v5
-%line 3127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm13, ymm15
 ; v5 = v29 ^ v5
-%line 3128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm2, ymm15
 ; v24 = v43 & v24
-%line 3129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm13, ymm9
 ; v21 = v21 ^ v40
-%line 3130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3616]
 	vpxor ymm0, ymm0, [rsp + 2432]
 ; v21 = v21 ^ v2
-%line 3131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 3136]
 ; v14 = v14 ^ v30
-%line 3132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3648]
 	vpxor ymm0, ymm0, [rsp + 2464]
 ; v14 = v14 ^ v7
-%line 3133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 3168]
 ; v6 = v6 ^ v34
-%line 3134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3712]
 	vpxor ymm0, ymm0, [rsp + 2496]
 ; v6 = v6 ^ v11
-%line 3135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 3200]
 ; v46 = v46 ^ v38
-%line 3136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3808]
 	vpxor ymm0, ymm0, [rsp + 2528]
 ; v46 = v46 ^ v58
-%line 3137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3232]
 ; v28 = v28 ^ v37
-%line 3138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 3936]
 	vpxor ymm0, ymm0, [rsp + 2592]
 ; v28 = v28 ^ v54
-%line 3139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, [rsp + 3296]
 ; v26 = v26 ^ v33
-%line 3140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4096]
 	vpxor ymm0, ymm0, [rsp + 2688]
 ; v26 = v26 ^ v50
-%line 3141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 3392]
 ; v3 = v3 ^ v15
-%line 3142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4224]
 	vpxor ymm0, ymm0, [rsp + 2816]
 ; v3 = v3 ^ v56
-%line 3143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 3456]
 	vmovdqu [rsp + 11744], ymm0
 ; v8 = v8 ^ v31
-%line 3144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 2912]
 ; v8 = v8 ^ v52
-%line 3145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, [rsp + 3488]
 ; v12 = v12 ^ v27
-%line 3146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 2976]
 ; v12 = v12 ^ v9
-%line 3147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 3520]
 ; v16 = v16 ^ v36
-%line 3148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3008]
 ; v16 = v16 ^ v60
-%line 3149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 3552]
 ; v1 = v1 ^ v35
-%line 3150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 3040]
 ; v1 = v1 ^ v4
-%line 3151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm3, [rsp + 3584]
 ; v5 = v5 ^ v49
-%line 3152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 3072]
 ; v24 = v24 ^ v32
-%line 3153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm9, [rsp + 3104]
 ; v31 = v21 ^ v31
-%line 3154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm1, [rsp + 2912]
 ; v27 = v14 ^ v27
-%line 3155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm2, [rsp + 2976]
 ; v36 = v6 ^ v36
-%line 3156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, [rsp + 3008]
 ; v35 = v46 ^ v35
-%line 3157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm8, [rsp + 3040]
 ; v49 = v28 ^ v49
-%line 3158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 3072]
 ; v32 = v26 ^ v32
-%line 3159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm11, [rsp + 3104]
 ; v2 = v8 ^ v2
-%line 3160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm6, [rsp + 3136]
 ; v7 = v12 ^ v7
-%line 3161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, [rsp + 3168]
 ; v11 = v16 ^ v11
-%line 3162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm4, [rsp + 3200]
 ; v58 = v1 ^ v58
-%line 3163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm12, [rsp + 3232]
 ; v54 = v5 ^ v54
-%line 3164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm15, [rsp + 3296]
 ; v50 = v24 ^ v50
-%line 3165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm13, [rsp + 3392]
 ; v7 = v7 ^ v4
-%line 3166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 3584]
 ; v2 = v2 ^ v4
-%line 3167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3584]
 ; v32 = v32 ^ v4
-%line 3168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm8, [rsp + 3584]
 ; v4 = v49 ^ v4
-%line 3169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 3584]
 ; v2 = v2 ^ v60
-%line 3170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 3552]
 ; v3 = v3 ^ v60
-%line 3171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11744]
 	vpxor ymm0, ymm0, [rsp + 3552]
 ; v4 = v4 ^ v60
-%line 3172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 3552]
 ; v60 = v35 ^ v60
-%line 3173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm7, [rsp + 3552]
 ; v3 = v3 ^ v9
-%line 3174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 3520]
 ; v32 = v32 ^ v9
-%line 3175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3520]
 ; v60 = v60 ^ v9
-%line 3176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 3520]
 ; v9 = v36 ^ v9
-%line 3177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm2, [rsp + 3520]
 ; v32 = v32 ^ v52
-%line 3178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, [rsp + 3488]
 ; v4 = v4 ^ v52
-%line 3179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, [rsp + 3488]
 ; v9 = v9 ^ v52
-%line 3180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 3488]
 ; v52 = v27 ^ v52
-%line 3181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 3488]
 ; v4 = v4 ^ v56
-%line 3182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 3456]
 ; v60 = v60 ^ v56
-%line 3183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, [rsp + 3456]
 ; v52 = v52 ^ v56
-%line 3184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 3456]
 ; v56 = v31 ^ v56
-%line 3185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm9, [rsp + 3456]
 ; v60 = v60 ^ v50
-%line 3186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm11
 ; v9 = v9 ^ v50
-%line 3187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm11
 ; v56 = v56 ^ v50
-%line 3188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm11
 ; v50 = v15 ^ v50
-%line 3189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 2816]
 	vpxor ymm11, ymm13, ymm11
 ; v9 = v9 ^ v54
-%line 3190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm4
 ; v52 = v52 ^ v54
-%line 3191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm4
 ; v50 = v50 ^ v54
-%line 3192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm4
 ; v54 = v33 ^ v54
-%line 3193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm10, [rsp + 2688]
 	vpxor ymm4, ymm10, ymm4
 ; v52 = v52 ^ v58
-%line 3194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm6
 ; v56 = v56 ^ v58
-%line 3195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm6
 ; v54 = v54 ^ v58
-%line 3196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm6
 ; v58 = v37 ^ v58
-%line 3197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 2592]
 	vpxor ymm6, ymm1, ymm6
 ; v56 = v56 ^ v11
-%line 3198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm5
 ; v50 = v50 ^ v11
-%line 3199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm5
 ; v58 = v58 ^ v11
-%line 3200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm5
 ; v11 = v38 ^ v11
-%line 3201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 2528]
 	vpxor ymm5, ymm11, ymm5
 ; v50 = v50 ^ v7
-%line 3202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm12
 ; v54 = v54 ^ v7
-%line 3203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm12
 ; v11 = v11 ^ v7
-%line 3204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm12
 ; v7 = v34 ^ v7
-%line 3205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 2496]
 	vpxor ymm12, ymm4, ymm12
 ; v54 = v54 ^ v2
-%line 3206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 4256], ymm0
 ; v58 = v58 ^ v2
-%line 3207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm8
 ; v7 = v7 ^ v2
-%line 3208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm8
 	vmovdqu [rsp + 4288], ymm4
 ; v2 = v30 ^ v2
-%line 3209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm6, [rsp + 2464]
 	vpxor ymm8, ymm6, ymm8
 ; v58 = v58 ^ v3
-%line 3210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 4320], ymm0
 ; v11 = v11 ^ v3
-%line 3211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm7
 	vmovdqu [rsp + 4352], ymm0
 ; v2 = v2 ^ v3
-%line 3212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm8, ymm7
 	vmovdqu [rsp + 4384], ymm6
 ; v3 = v40 ^ v3
-%line 3213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 2432]
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 4416], ymm0
 ; v40 = v3 ^ v4
-%line 3214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm3
 ; v30 = v56 ^ v4
-%line 3215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm3
 ; v30 = v30 ^ v32
-%line 3216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 4448], ymm0
 ; v34 = v2 ^ v56
-%line 3217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm1
 ; v38 = v52 ^ v4
-%line 3218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm3
 ; v38 = v38 ^ v32
-%line 3219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm2
 ; v37 = v7 ^ v56
-%line 3220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm1
 ; v37 = v37 ^ v52
-%line 3221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 ; v37 = v37 ^ v4
-%line 3222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 ; v37 = v37 ^ v32
-%line 3223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 4480], ymm0
 ; v33 = v56 ^ v9
-%line 3224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm13
 	vmovdqu [rsp + 4512], ymm0
 ; v15 = v11 ^ v52
-%line 3225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4352]
 	vpxor ymm0, ymm0, ymm10
 ; v15 = v15 ^ v9
-%line 3226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 ; v15 = v15 ^ v32
-%line 3227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 	vmovdqu [rsp + 4544], ymm0
 ; v31 = v52 ^ v60
-%line 3228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm10, ymm9
 ; v27 = v58 ^ v9
-%line 3229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4320]
 	vpxor ymm0, ymm0, ymm13
 ; v27 = v27 ^ v60
-%line 3230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm9
 ; v36 = v9 ^ v4
-%line 3231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm13, ymm3
 ; v35 = v54 ^ v60
-%line 3232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vpxor ymm0, ymm0, ymm9
 ; v35 = v35 ^ v4
-%line 3233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm3
 ; v49 = v60 ^ v32
-%line 3234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm9, ymm2
 ; v24 = v50 ^ v4
-%line 3235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm3
 ; v24 = v24 ^ v32
-%line 3236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; v40 = v40 ^ v49
-%line 3237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 	vmovdqu [rsp + 4576], ymm5
 ; v5 = v31 ^ v49
-%line 3238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm15
 ; v5 = v5 ^ v24
-%line 3239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 	vmovdqu [rsp + 4608], ymm5
 ; v30 = v30 ^ v31
-%line 3240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4448]
 	vpxor ymm5, ymm5, ymm12
 	vmovdqu [rsp + 4640], ymm5
 ; v1 = v27 ^ v49
-%line 3241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm15
 ; v1 = v1 ^ v24
-%line 3242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm0
 	vmovdqu [rsp + 4672], ymm5
 ; v34 = v34 ^ v31
-%line 3243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm12
 ; v34 = v34 ^ v27
-%line 3244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v34 = v34 ^ v49
-%line 3245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm15
 ; v34 = v34 ^ v24
-%line 3246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm6, ymm0
 	vmovdqu [rsp + 4704], ymm5
 ; v31 = v31 ^ v36
-%line 3247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm8
 	vmovdqu [rsp + 4736], ymm5
 ; v38 = v38 ^ v27
-%line 3248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm14
 ; v38 = v38 ^ v36
-%line 3249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v38 = v38 ^ v24
-%line 3250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm7, ymm0
 	vmovdqu [rsp + 4768], ymm5
 ; v27 = v27 ^ v35
-%line 3251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm4
 ; v37 = v37 ^ v36
-%line 3252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4480]
 	vpxor ymm5, ymm5, ymm8
 ; v37 = v37 ^ v35
-%line 3253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm5, ymm4
 	vmovdqu [rsp + 4800], ymm6
 ; v36 = v36 ^ v49
-%line 3254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm15
 ; v33 = v33 ^ v35
-%line 3255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4512]
 	vpxor ymm5, ymm5, ymm4
 ; v33 = v33 ^ v49
-%line 3256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 ; v35 = v35 ^ v24
-%line 3257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, ymm0
 ; v49 = v15 ^ v49
-%line 3258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 4544]
 	vpxor ymm15, ymm7, ymm15
 ; v24 = v49 ^ v24
-%line 3259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm0
 ; v40 = v40 ^ v35
-%line 3260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4576]
 	vpxor ymm7, ymm0, ymm4
 ; v49 = v27 ^ v35
-%line 3261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm4
 ; v49 = v49 ^ v24
-%line 3262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 14720], ymm0
 ; v5 = v5 ^ v27
-%line 3263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4608]
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 4832], ymm0
 ; v15 = v37 ^ v35
-%line 3264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm4
 ; v15 = v15 ^ v24
-%line 3265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 4864], ymm0
 ; v30 = v30 ^ v27
-%line 3266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4640]
 	vpxor ymm0, ymm0, ymm14
 ; v30 = v30 ^ v37
-%line 3267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 4800]
 ; v30 = v30 ^ v35
-%line 3268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 ; v30 = v30 ^ v24
-%line 3269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 11776], ymm0
 ; v27 = v27 ^ v36
-%line 3270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm8
 	vmovdqu [rsp + 11808], ymm0
 ; v1 = v1 ^ v37
-%line 3271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4672]
 	vpxor ymm0, ymm0, [rsp + 4800]
 ; v1 = v1 ^ v36
-%line 3272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v1 = v1 ^ v24
-%line 3273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm12
 ; v37 = v37 ^ v33
-%line 3274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4800]
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 4896], ymm0
 ; v34 = v34 ^ v36
-%line 3275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4704]
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 4928], ymm0
 ; v34 = v34 ^ v33
-%line 3276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 4960], ymm0
 ; v36 = v36 ^ v35
-%line 3277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm4
 	vmovdqu [rsp + 4992], ymm0
 ; v31 = v31 ^ v33
-%line 3278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4736]
 	vpxor ymm0, ymm0, ymm5
 ; v31 = v31 ^ v35
-%line 3279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5024], ymm0
 ; v33 = v33 ^ v24
-%line 3280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm12
 	vmovdqu [rsp + 5056], ymm0
 ; v35 = v38 ^ v35
-%line 3281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4768]
 	vpxor ymm4, ymm0, ymm4
 ; v24 = v35 ^ v24
-%line 3282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm12
 	vmovdqu [rsp + 5088], ymm0
 ; v35 = v40 & v3
-%line 3283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4416]
 	vpand ymm0, ymm7, ymm5
 	vmovdqu [rsp + 5120], ymm0
 ; v38 = v40 & v2
-%line 3284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 4384]
 	vpand ymm0, ymm7, ymm8
 ; v16 = v49 & v3
-%line 3285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 14720]
 	vpand ymm4, ymm12, ymm5
 ; v16 = v38 ^ v16
-%line 3286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5152], ymm0
 ; v38 = v40 & v7
-%line 3287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 4288]
 	vpand ymm15, ymm7, ymm14
 	vmovdqu [rsp + 11840], ymm15
 ; v12 = v49 & v2
-%line 3288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm8
 ; v8 = v5 & v3
-%line 3289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 4832]
 	vpand ymm4, ymm12, ymm5
 ; v12 = v38 ^ v12
-%line 3290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v8 = v12 ^ v8
-%line 3291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5184], ymm0
 ; v12 = v40 & v11
-%line 3292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4352]
 	vmovdqu [rsp + 21440], ymm0
 	vpand ymm15, ymm7, ymm0
 	vmovdqu [rsp + 11872], ymm15
 ; v38 = v49 & v7
-%line 3293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 14720]
 	vpand ymm14, ymm4, ymm14
 	vmovdqu [rsp + 17280], ymm14
 ; v26 = v5 & v2
-%line 3294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm12, ymm8
 	vmovdqu [rsp + 19840], ymm8
 ; v28 = v15 & v3
-%line 3295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4864]
 	vpand ymm5, ymm0, ymm5
 ; v38 = v12 ^ v38
-%line 3296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm15, ymm14
 ; v26 = v38 ^ v26
-%line 3297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm14, ymm8
 ; v28 = v26 ^ v28
-%line 3298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm8, ymm5
 	vmovdqu [rsp + 5216], ymm5
 ; v26 = v40 & v58
-%line 3299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 4320]
 	vpand ymm14, ymm7, ymm8
 	vmovdqu [rsp + 5248], ymm14
 ; v38 = v49 & v11
-%line 3300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 21440]
 	vpand ymm5, ymm4, ymm5
 ; v12 = v5 & v7
-%line 3301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4288]
 	vmovdqu [rsp + 13760], ymm4
 	vpand ymm12, ymm12, ymm4
 ; v46 = v15 & v2
-%line 3302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4384]
 	vmovdqu [rsp + 13792], ymm4
 	vpand ymm15, ymm0, ymm4
 ; v6 = v30 & v3
-%line 3303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4416]
 	vmovdqu [rsp + 13824], ymm0
 	vmovdqu ymm4, [rsp + 11776]
 	vpand ymm4, ymm4, ymm0
 ; v38 = v26 ^ v38
-%line 3304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm5
 ; v12 = v38 ^ v12
-%line 3305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm12
 ; v46 = v12 ^ v46
-%line 3306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm12, ymm15
 ; v6 = v46 ^ v6
-%line 3307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm4
 	vmovdqu [rsp + 5280], ymm0
 ; v46 = v40 & v54
-%line 3308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vmovdqu [rsp + 15904], ymm0
 	vpand ymm0, ymm7, ymm0
 	vmovdqu [rsp + 15872], ymm0
 	vmovdqu [rsp + 5312], ymm0
 ; v12 = v49 & v58
-%line 3309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vpand ymm15, ymm0, ymm8
 	vmovdqu [rsp + 11904], ymm15
 ; v38 = v5 & v11
-%line 3310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4832]
 	vmovdqu [rsp + 15968], ymm0
 	vmovdqu ymm8, [rsp + 4352]
@@ -12346,101 +12488,101 @@ align 32
 	vmovdqu [rsp + 15936], ymm0
 	vmovdqu [rsp + 5344], ymm0
 ; v26 = v15 & v7
-%line 3311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4864]
 	vmovdqu ymm0, [rsp + 13760]
 	vpand ymm14, ymm4, ymm0
 	vmovdqu [rsp + 11936], ymm14
 ; v14 = v30 & v2
-%line 3312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vmovdqu ymm5, [rsp + 13792]
 	vpand ymm12, ymm0, ymm5
 	vmovdqu [rsp + 11968], ymm12
 ; v21 = v27 & v3
-%line 3313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11808]
 	vmovdqu ymm5, [rsp + 13824]
 	vpand ymm5, ymm0, ymm5
 	vmovdqu [rsp + 12000], ymm5
 ; v12 = v46 ^ v12
-%line 3314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 15872]
 	vpxor ymm0, ymm0, ymm15
 ; v38 = v12 ^ v38
-%line 3315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 15936]
 ; v26 = v38 ^ v26
-%line 3316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v14 = v26 ^ v14
-%line 3317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v21 = v14 ^ v21
-%line 3318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 5376], ymm0
 ; v14 = v40 & v50
-%line 3319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
 	vmovdqu [rsp + 5408], ymm12
 ; v26 = v49 & v54
-%line 3320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vmovdqu ymm5, [rsp + 15904]
 	vpand ymm5, ymm0, ymm5
 	vmovdqu [rsp + 12032], ymm5
 ; v38 = v5 & v58
-%line 3321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4320]
 	vmovdqu ymm14, [rsp + 15968]
 	vpand ymm14, ymm14, ymm0
 	vmovdqu [rsp + 5440], ymm14
 ; v12 = v15 & v11
-%line 3322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm4, ymm8
 ; v46 = v30 & v7
-%line 3323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4288]
 	vmovdqu ymm4, [rsp + 11776]
 	vpand ymm8, ymm4, ymm0
 	vmovdqu [rsp + 5472], ymm8
 ; v43 = v27 & v2
-%line 3324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4384]
 	vmovdqu ymm4, [rsp + 11808]
 	vpand ymm4, ymm4, ymm0
 ; v29 = v1 & v3
-%line 3325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4416]
 	vpand ymm0, ymm6, ymm0
 ; v26 = v14 ^ v26
-%line 3326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm12, ymm5
 ; v38 = v26 ^ v38
-%line 3327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 ; v12 = v38 ^ v12
-%line 3328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm5, ymm15
 ; v46 = v12 ^ v46
-%line 3329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm15, ymm8
 ; v43 = v46 ^ v43
-%line 3330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm4
 ; v29 = v43 ^ v29
-%line 3331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
 	vmovdqu [rsp + 5504], ymm0
 ; v43 = v49 & v50
-%line 3332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vpand ymm0, ymm0, ymm11
 	vmovdqu [rsp + 13856], ymm0
 	vmovdqu [rsp + 5536], ymm0
 ; v46 = v5 & v54
-%line 3333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4832]
 	vmovdqu [rsp + 13888], ymm0
 	vmovdqu ymm4, [rsp + 4256]
@@ -12448,7 +12590,7 @@ align 32
 	vpand ymm15, ymm0, ymm4
 	vmovdqu [rsp + 12064], ymm15
 ; v12 = v15 & v58
-%line 3334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4864]
 	vmovdqu [rsp + 16032], ymm0
 	vmovdqu ymm4, [rsp + 4320]
@@ -12457,426 +12599,426 @@ align 32
 	vmovdqu [rsp + 16000], ymm0
 	vmovdqu [rsp + 5568], ymm0
 ; v38 = v30 & v11
-%line 3335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4352]
 	vmovdqu ymm0, [rsp + 11776]
 	vpand ymm14, ymm0, ymm5
 	vmovdqu [rsp + 12096], ymm14
 ; v26 = v27 & v7
-%line 3336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4288]
 	vmovdqu ymm0, [rsp + 11808]
 	vpand ymm12, ymm0, ymm4
 	vmovdqu [rsp + 12128], ymm12
 ; v14 = v1 & v2
-%line 3337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4384]
 	vpand ymm8, ymm6, ymm0
 	vmovdqu [rsp + 12160], ymm8
 ; v46 = v43 ^ v46
-%line 3338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 13856]
 	vpxor ymm0, ymm0, ymm15
 ; v12 = v46 ^ v12
-%line 3339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 16000]
 ; v38 = v12 ^ v38
-%line 3340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v26 = v38 ^ v26
-%line 3341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v14 = v26 ^ v14
-%line 3342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 	vmovdqu [rsp + 5600], ymm0
 ; v26 = v5 & v50
-%line 3343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 13888]
 	vpand ymm15, ymm0, ymm11
 	vmovdqu [rsp + 5632], ymm15
 ; v38 = v15 & v54
-%line 3344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 13920]
 	vmovdqu ymm8, [rsp + 16032]
 	vpand ymm12, ymm8, ymm0
 ; v12 = v30 & v58
-%line 3345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vmovdqu ymm8, [rsp + 16064]
 	vpand ymm14, ymm0, ymm8
 ; v46 = v27 & v11
-%line 3346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 11808]
 	vpand ymm5, ymm8, ymm5
 ; v43 = v1 & v7
-%line 3347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm6, ymm4
 ; v38 = v26 ^ v38
-%line 3348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 ; v12 = v38 ^ v12
-%line 3349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm12, ymm14
 ; v46 = v12 ^ v46
-%line 3350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm14, ymm5
 ; v43 = v46 ^ v43
-%line 3351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm5, ymm4
 	vmovdqu [rsp + 5664], ymm4
 ; v46 = v15 & v50
-%line 3352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4864]
 	vpand ymm14, ymm4, ymm11
 ; v12 = v30 & v54
-%line 3353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4256]
 	vpand ymm0, ymm0, ymm5
 ; v38 = v27 & v58
-%line 3354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 4320]
 	vpand ymm8, ymm8, ymm12
 ; v26 = v1 & v11
-%line 3355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4352]
 	vpand ymm4, ymm6, ymm4
 ; v12 = v46 ^ v12
-%line 3356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v38 = v12 ^ v38
-%line 3357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v26 = v38 ^ v26
-%line 3358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5696], ymm0
 ; v38 = v30 & v50
-%line 3359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vpand ymm0, ymm0, ymm11
 ; v12 = v27 & v54
-%line 3360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 11808]
 	vpand ymm4, ymm14, ymm5
 ; v46 = v1 & v58
-%line 3361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm6, ymm12
 ; v12 = v38 ^ v12
-%line 3362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v46 = v12 ^ v46
-%line 3363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm8
 	vmovdqu [rsp + 5728], ymm0
 ; v12 = v27 & v50
-%line 3364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm11
 ; v38 = v1 & v54
-%line 3365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm6, ymm5
 ; v38 = v12 ^ v38
-%line 3366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5760], ymm0
 ; v12 = v1 & v50
-%line 3367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm6, ymm11
 	vmovdqu [rsp + 5792], ymm0
 ; v18 = v37 & v56
-%line 3368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 4896]
 	vpand ymm0, ymm12, ymm1
 	vmovdqu [rsp + 5824], ymm0
 ; v44 = v37 & v52
-%line 3369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm10
 ; v10 = v34 & v56
-%line 3370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 4960]
 	vpand ymm4, ymm8, ymm1
 ; v10 = v44 ^ v10
-%line 3371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 5856], ymm0
 ; v44 = v37 & v9
-%line 3372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm13
 ; v47 = v34 & v52
-%line 3373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm10
 ; v0 = v36 & v56
-%line 3374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 4992]
 	vpand ymm5, ymm14, ymm1
 ; v47 = v44 ^ v47
-%line 3375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v0 = v47 ^ v0
-%line 3376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm5
 	vmovdqu [rsp + 5888], ymm0
 ; v47 = v37 & v60
-%line 3377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm9
 ; v44 = v34 & v9
-%line 3378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm13
 ; v42 = v36 & v52
-%line 3379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm14, ymm10
 ; v41 = v31 & v56
-%line 3380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 5024]
 	vpand ymm12, ymm8, ymm1
 ; v44 = v47 ^ v44
-%line 3381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v42 = v44 ^ v42
-%line 3382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm4, ymm5
 ; v41 = v42 ^ v41
-%line 3383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm12
 	vmovdqu [rsp + 5920], ymm0
 ; v42 = v37 & v4
-%line 3384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 4896]
 	vpand ymm15, ymm5, ymm3
 	vmovdqu [rsp + 5952], ymm15
 ; v44 = v34 & v60
-%line 3385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 4960]
 	vpand ymm12, ymm4, ymm9
 	vmovdqu [rsp + 12192], ymm12
 ; v47 = v36 & v9
-%line 3386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm14, ymm13
 	vmovdqu [rsp + 12224], ymm14
 ; v45 = v31 & v52
-%line 3387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm8, ymm10
 	vmovdqu [rsp + 14752], ymm8
 ; v39 = v33 & v56
-%line 3388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5056]
 	vmovdqu [rsp + 20192], ymm0
 	vpand ymm0, ymm0, ymm1
 	vmovdqu [rsp + 17312], ymm0
 ; v44 = v42 ^ v44
-%line 3389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm15, ymm12
 ; v47 = v44 ^ v47
-%line 3390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm14
 ; v45 = v47 ^ v45
-%line 3391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm12, ymm8
 ; v39 = v45 ^ v39
-%line 3392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm0
 	vmovdqu [rsp + 5984], ymm0
 ; v45 = v37 & v32
-%line 3393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm2
 	vmovdqu [rsp + 16096], ymm0
 	vmovdqu [rsp + 6016], ymm0
 ; v47 = v34 & v4
-%line 3394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm4, ymm3
 	vmovdqu [rsp + 12256], ymm15
 ; v44 = v36 & v60
-%line 3395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4992]
 	vmovdqu [rsp + 17888], ymm0
 	vpand ymm14, ymm0, ymm9
 	vmovdqu [rsp + 17856], ymm14
 	vmovdqu [rsp + 6048], ymm14
 ; v42 = v31 & v9
-%line 3396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5024]
 	vmovdqu [rsp + 20224], ymm0
 	vpand ymm12, ymm0, ymm13
 	vmovdqu [rsp + 12288], ymm12
 ; v48 = v33 & v52
-%line 3397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 20192]
 	vpand ymm8, ymm0, ymm10
 	vmovdqu [rsp + 12320], ymm8
 ; v13 = v24 & v56
-%line 3398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm4, [rsp + 5088]
 	vpand ymm5, ymm4, ymm1
 	vmovdqu [rsp + 14784], ymm5
 ; v47 = v45 ^ v47
-%line 3399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 16096]
 	vpxor ymm0, ymm0, ymm15
 ; v44 = v47 ^ v44
-%line 3400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v42 = v44 ^ v42
-%line 3401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v48 = v42 ^ v48
-%line 3402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v13 = v48 ^ v13
-%line 3403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 6080], ymm0
 ; v48 = v34 & v32
-%line 3404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4960]
 	vpand ymm14, ymm0, ymm2
 	vmovdqu [rsp + 6112], ymm14
 ; v42 = v36 & v4
-%line 3405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 17888]
 	vpand ymm0, ymm0, ymm3
 ; v44 = v31 & v60
-%line 3406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 20224]
 	vpand ymm8, ymm5, ymm9
 ; v47 = v33 & v9
-%line 3407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 5056]
 	vpand ymm12, ymm5, ymm13
 ; v45 = v24 & v52
-%line 3408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm4, ymm10
 ; v42 = v48 ^ v42
-%line 3409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; v44 = v42 ^ v44
-%line 3410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v47 = v44 ^ v47
-%line 3411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 ; v45 = v47 ^ v45
-%line 3412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 6144], ymm0
 ; v47 = v36 & v32
-%line 3413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4992]
 	vpand ymm0, ymm0, ymm2
 ; v44 = v31 & v4
-%line 3414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5024]
 	vpand ymm4, ymm12, ymm3
 ; v42 = v33 & v60
-%line 3415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm5, ymm9
 ; v48 = v24 & v9
-%line 3416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 5088]
 	vpand ymm14, ymm8, ymm13
 ; v44 = v47 ^ v44
-%line 3417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v42 = v44 ^ v42
-%line 3418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm4, ymm5
 ; v48 = v42 ^ v48
-%line 3419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm14
 	vmovdqu [rsp + 6176], ymm0
 ; v42 = v31 & v32
-%line 3420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v44 = v33 & v4
-%line 3421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 5056]
 	vpand ymm4, ymm12, ymm3
 ; v47 = v24 & v60
-%line 3422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm8, ymm9
 ; v44 = v42 ^ v44
-%line 3423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v47 = v44 ^ v47
-%line 3424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm5
 	vmovdqu [rsp + 6208], ymm0
 ; v44 = v33 & v32
-%line 3425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v42 = v24 & v4
-%line 3426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm8, ymm3
 ; v42 = v44 ^ v42
-%line 3427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 	vmovdqu [rsp + 6240], ymm0
 ; v44 = v24 & v32
-%line 3428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm2
 	vmovdqu [rsp + 6272], ymm0
 ; v37 = v40 ^ v37
-%line 3429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm7, [rsp + 4896]
 ; v34 = v49 ^ v34
-%line 3430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14720]
 	vpxor ymm14, ymm0, [rsp + 4960]
 ; v36 = v5 ^ v36
-%line 3431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4832]
 	vpxor ymm5, ymm0, [rsp + 4992]
 ; v31 = v15 ^ v31
-%line 3432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4864]
 	vpxor ymm7, ymm0, [rsp + 5024]
 ; v33 = v30 ^ v33
-%line 3433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11776]
 	vpxor ymm4, ymm0, ymm12
 ; v24 = v27 ^ v24
-%line 3434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 11808]
 	vpxor ymm12, ymm0, [rsp + 5088]
 ; v56 = v3 ^ v56
-%line 3435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4416]
 	vpxor ymm15, ymm0, ymm1
 ; v52 = v2 ^ v52
-%line 3436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4384]
 	vpxor ymm10, ymm0, ymm10
 ; v9 = v7 ^ v9
-%line 3437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4288]
 	vpxor ymm13, ymm0, ymm13
 ; v60 = v11 ^ v60
-%line 3438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4352]
 	vpxor ymm9, ymm0, ymm9
 ; v4 = v58 ^ v4
-%line 3439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4320]
 	vpxor ymm3, ymm0, ymm3
 ; v32 = v54 ^ v32
-%line 3440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 4256]
 	vpxor ymm2, ymm0, ymm2
 ; v54 = v37 & v56
-%line 3441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
 	vmovdqu [rsp + 6304], ymm0
 ; v58 = v37 & v52
-%line 3442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm10
 ; v11 = v34 & v56
-%line 3443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm14, ymm15
 ; v11 = v58 ^ v11
-%line 3444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6336], ymm0
 ; v58 = v37 & v9
-%line 3445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm13
 	vmovdqu [rsp + 23904], ymm0
 	vmovdqu [rsp + 23392], ymm0
@@ -12884,7 +13026,7 @@ align 32
 	vmovdqu [rsp + 17920], ymm0
 	vmovdqu [rsp + 6368], ymm0
 ; v7 = v34 & v52
-%line 3446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm10
 	vmovdqu [rsp + 24192], ymm0
 	vmovdqu [rsp + 24032], ymm0
@@ -12893,7 +13035,7 @@ align 32
 	vmovdqu [rsp + 20448], ymm0
 	vmovdqu [rsp + 12352], ymm0
 ; v2 = v36 & v56
-%line 3447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm5, ymm15
 	vmovdqu [rsp + 24096], ymm1
 	vmovdqu [rsp + 23776], ymm1
@@ -12901,29 +13043,29 @@ align 32
 	vmovdqu [rsp + 21760], ymm1
 	vmovdqu [rsp + 14816], ymm1
 ; v7 = v58 ^ v7
-%line 3448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23904]
 	vpxor ymm0, ymm0, [rsp + 24192]
 ; v2 = v7 ^ v2
-%line 3449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6400], ymm0
 ; v7 = v37 & v60
-%line 3450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm9
 	vmovdqu [rsp + 22656], ymm0
 	vmovdqu [rsp + 20992], ymm0
 	vmovdqu [rsp + 16128], ymm0
 	vmovdqu [rsp + 6432], ymm0
 ; v58 = v34 & v9
-%line 3451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm13
 	vmovdqu [rsp + 23040], ymm0
 	vmovdqu [rsp + 22080], ymm0
 	vmovdqu [rsp + 18944], ymm0
 	vmovdqu [rsp + 12384], ymm0
 ; v3 = v36 & v52
-%line 3452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm10
 	vmovdqu [rsp + 23648], ymm0
 	vmovdqu [rsp + 23264], ymm0
@@ -12932,7 +13074,7 @@ align 32
 	vmovdqu [rsp + 16160], ymm0
 	vmovdqu [rsp + 6464], ymm0
 ; v27 = v31 & v56
-%line 3453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm7, ymm15
 	vmovdqu [rsp + 23456], ymm1
 	vmovdqu [rsp + 23072], ymm1
@@ -12940,2381 +13082,2381 @@ align 32
 	vmovdqu [rsp + 18976], ymm1
 	vmovdqu [rsp + 12416], ymm1
 ; v58 = v7 ^ v58
-%line 3454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 22656]
 	vpxor ymm0, ymm0, [rsp + 23040]
 ; v3 = v58 ^ v3
-%line 3455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 23648]
 ; v27 = v3 ^ v27
-%line 3456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6496], ymm0
 ; v3 = v37 & v4
-%line 3457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm3
 	vmovdqu [rsp + 19008], ymm0
 	vmovdqu [rsp + 13952], ymm0
 	vmovdqu [rsp + 6528], ymm0
 ; v58 = v34 & v60
-%line 3458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm9
 	vmovdqu [rsp + 22144], ymm0
 	vmovdqu [rsp + 19712], ymm0
 	vmovdqu [rsp + 17024], ymm0
 	vmovdqu [rsp + 12448], ymm0
 ; v7 = v36 & v9
-%line 3459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm13
 	vmovdqu [rsp + 21056], ymm0
 	vmovdqu [rsp + 16192], ymm0
 	vmovdqu [rsp + 6560], ymm0
 ; v30 = v31 & v52
-%line 3460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm10
 	vmovdqu [rsp + 22240], ymm0
 	vmovdqu [rsp + 21088], ymm0
 	vmovdqu [rsp + 16224], ymm0
 	vmovdqu [rsp + 6592], ymm0
 ; v15 = v33 & v56
-%line 3461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm15
 	vmovdqu [rsp + 21344], ymm1
 	vmovdqu [rsp + 19040], ymm1
 	vmovdqu [rsp + 12480], ymm1
 ; v58 = v3 ^ v58
-%line 3462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19008]
 	vpxor ymm0, ymm0, [rsp + 22144]
 	vmovdqu [rsp + 19072], ymm0
 	vmovdqu [rsp + 12512], ymm0
 ; v7 = v58 ^ v7
-%line 3463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21056]
 ; v30 = v7 ^ v30
-%line 3464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22240]
 ; v15 = v30 ^ v15
-%line 3465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6624], ymm0
 ; v30 = v37 & v32
-%line 3466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm2
 	vmovdqu [rsp + 19104], ymm0
 	vmovdqu [rsp + 13984], ymm0
 	vmovdqu [rsp + 6656], ymm0
 ; v7 = v34 & v4
-%line 3467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm3
 	vmovdqu [rsp + 19744], ymm0
 	vmovdqu [rsp + 17056], ymm0
 	vmovdqu [rsp + 12544], ymm0
 ; v58 = v36 & v60
-%line 3468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm9
 	vmovdqu [rsp + 19136], ymm0
 	vmovdqu [rsp + 14016], ymm0
 	vmovdqu [rsp + 6688], ymm0
 ; v3 = v31 & v9
-%line 3469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm13
 	vmovdqu [rsp + 19776], ymm0
 	vmovdqu [rsp + 16256], ymm0
 	vmovdqu [rsp + 6720], ymm0
 ; v5 = v33 & v52
-%line 3470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm4, ymm10
 	vmovdqu [rsp + 21120], ymm0
 	vmovdqu [rsp + 16288], ymm0
 	vmovdqu [rsp + 6752], ymm0
 ; v49 = v24 & v56
-%line 3471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm15
 	vmovdqu [rsp + 17088], ymm1
 	vmovdqu [rsp + 12576], ymm1
 ; v7 = v30 ^ v7
-%line 3472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19104]
 	vpxor ymm0, ymm0, [rsp + 19744]
 	vmovdqu [rsp + 19168], ymm0
 	vmovdqu [rsp + 12608], ymm0
 ; v58 = v7 ^ v58
-%line 3473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19136]
 	vmovdqu [rsp + 19200], ymm0
 	vmovdqu [rsp + 12640], ymm0
 ; v3 = v58 ^ v3
-%line 3474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19776]
 	vmovdqu [rsp + 17344], ymm0
 ; v5 = v3 ^ v5
-%line 3475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21120]
 ; v49 = v5 ^ v49
-%line 3476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 	vmovdqu [rsp + 6784], ymm0
 ; v37 = v37 & v50
-%line 3477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm8, ymm11
 	vmovdqu [rsp + 16320], ymm0
 	vmovdqu [rsp + 6816], ymm0
 ; v5 = v34 & v32
-%line 3478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm14, ymm2
 	vmovdqu [rsp + 19232], ymm0
 	vmovdqu [rsp + 12672], ymm0
 ; v3 = v36 & v4
-%line 3479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm3
 	vmovdqu [rsp + 21152], ymm0
 	vmovdqu [rsp + 16352], ymm0
 	vmovdqu [rsp + 6848], ymm0
 ; v58 = v31 & v60
-%line 3480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm9
 	vmovdqu [rsp + 21792], ymm0
 	vmovdqu [rsp + 16384], ymm0
 	vmovdqu [rsp + 6880], ymm0
 ; v7 = v33 & v9
-%line 3481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm4, ymm13
 	vmovdqu [rsp + 19264], ymm8
 	vmovdqu [rsp + 12704], ymm8
 ; v30 = v24 & v52
-%line 3482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm10
 	vmovdqu [rsp + 19296], ymm1
 	vmovdqu [rsp + 12736], ymm1
 ; v56 = v1 & v56
-%line 3483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm6, ymm15
 	vmovdqu [rsp + 21184], ymm15
 	vmovdqu [rsp + 14848], ymm15
 ; v5 = v37 ^ v5
-%line 3484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 16320]
 	vpxor ymm0, ymm0, [rsp + 19232]
 ; v3 = v5 ^ v3
-%line 3485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21152]
 ; v58 = v3 ^ v58
-%line 3486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21792]
 ; v7 = v58 ^ v7
-%line 3487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v30 = v7 ^ v30
-%line 3488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v56 = v30 ^ v56
-%line 3489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 6912], ymm0
 ; v34 = v34 & v50
-%line 3490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm14, ymm11
 ; v30 = v36 & v32
-%line 3491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm5, ymm2
 ; v7 = v31 & v4
-%line 3492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm7, ymm3
 ; v58 = v33 & v60
-%line 3493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm9
 ; v3 = v24 & v9
-%line 3494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm13
 ; v52 = v1 & v52
-%line 3495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
 ; v30 = v34 ^ v30
-%line 3496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v7 = v30 ^ v7
-%line 3497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm15, ymm8
 ; v58 = v7 ^ v58
-%line 3498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm8, ymm1
 ; v3 = v58 ^ v3
-%line 3499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v52 = v3 ^ v52
-%line 3500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm10
 ; v36 = v36 & v50
-%line 3501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm5, ymm11
 ; v3 = v31 & v32
-%line 3502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm7, ymm2
 ; v58 = v33 & v4
-%line 3503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm4, ymm3
 ; v7 = v24 & v60
-%line 3504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm12, ymm9
 ; v9 = v1 & v9
-%line 3505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm13, ymm6, ymm13
 ; v3 = v36 ^ v3
-%line 3506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm5, ymm0
 ; v58 = v3 ^ v58
-%line 3507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v7 = v58 ^ v7
-%line 3508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm1, ymm8
 ; v9 = v7 ^ v9
-%line 3509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm8, ymm13
 ; v31 = v31 & v50
-%line 3510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm7, ymm11
 ; v7 = v33 & v32
-%line 3511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm4, ymm2
 ; v58 = v24 & v4
-%line 3512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm12, ymm3
 ; v60 = v1 & v60
-%line 3513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm6, ymm9
 ; v7 = v31 ^ v7
-%line 3514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm0
 ; v58 = v7 ^ v58
-%line 3515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; v60 = v58 ^ v60
-%line 3516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm1, ymm9
 ; v33 = v33 & v50
-%line 3517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm4, ymm11
 ; v58 = v24 & v32
-%line 3518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 ; v4 = v1 & v4
-%line 3519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm6, ymm3
 ; v58 = v33 ^ v58
-%line 3520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm4, ymm0
 ; v4 = v58 ^ v4
-%line 3521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, ymm3
 ; v24 = v24 & v50
-%line 3522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm11
 ; v32 = v1 & v32
-%line 3523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm6, ymm2
 ; v32 = v24 ^ v32
-%line 3524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm12, ymm2
 ; v50 = v1 & v50
-%line 3525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm6, ymm11
 ; v54 = v54 ^ v35
-%line 3526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6304]
 	vpxor ymm0, ymm0, [rsp + 5120]
 ; v54 = v54 ^ v18
-%line 3527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, [rsp + 5824]
 ; v11 = v11 ^ v16
-%line 3528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6336]
 	vpxor ymm0, ymm0, [rsp + 5152]
 ; v11 = v11 ^ v10
-%line 3529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 5856]
 ; v2 = v2 ^ v8
-%line 3530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6400]
 	vpxor ymm0, ymm0, [rsp + 5184]
 ; v2 = v2 ^ v0
-%line 3531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 5888]
 ; v27 = v27 ^ v28
-%line 3532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6496]
 	vpxor ymm0, ymm0, [rsp + 5216]
 ; v27 = v27 ^ v41
-%line 3533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 5920]
 ; v15 = v15 ^ v6
-%line 3534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6624]
 	vpxor ymm0, ymm0, [rsp + 5280]
 ; v15 = v15 ^ v39
-%line 3535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 5984]
 ; v49 = v49 ^ v21
-%line 3536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6784]
 	vpxor ymm0, ymm0, [rsp + 5376]
 ; v49 = v49 ^ v13
-%line 3537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 6080]
 ; v56 = v56 ^ v29
-%line 3538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6912]
 	vpxor ymm0, ymm0, [rsp + 5504]
 ; v56 = v56 ^ v45
-%line 3539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 6144]
 ; v52 = v52 ^ v14
-%line 3540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 5600]
 ; v52 = v52 ^ v48
-%line 3541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 6176]
 ; v9 = v9 ^ v43
-%line 3542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 5664]
 ; v9 = v9 ^ v47
-%line 3543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 6208]
 ; v60 = v60 ^ v26
-%line 3544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 5696]
 ; v60 = v60 ^ v42
-%line 3545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 6240]
 ; v4 = v4 ^ v46
-%line 3546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm3, [rsp + 5728]
 ; v4 = v4 ^ v44
-%line 3547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm3, [rsp + 6272]
 ; v32 = v32 ^ v38
-%line 3548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 5760]
 ; v50 = v50 ^ v12
-%line 3549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm11, [rsp + 5792]
 ; v14 = v54 ^ v14
-%line 3550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 5600]
 ; v43 = v11 ^ v43
-%line 3551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 5664]
 ; v26 = v2 ^ v26
-%line 3552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm5, [rsp + 5696]
 ; v46 = v27 ^ v46
-%line 3553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm6, [rsp + 5728]
 ; v38 = v15 ^ v38
-%line 3554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm7, [rsp + 5760]
 ; v12 = v49 ^ v12
-%line 3555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 5792]
 ; v18 = v52 ^ v18
-%line 3556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 5824]
 ; v10 = v9 ^ v10
-%line 3557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm13, [rsp + 5856]
 ; v0 = v60 ^ v0
-%line 3558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 5888]
 ; v41 = v4 ^ v41
-%line 3559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm12, [rsp + 5920]
 ; v39 = v32 ^ v39
-%line 3560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm2, [rsp + 5984]
 ; v13 = v50 ^ v13
-%line 3561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm14, [rsp + 6080]
 ; v10 = v10 ^ v44
-%line 3562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 6272]
 ; v18 = v18 ^ v44
-%line 3563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 6272]
 ; v12 = v12 ^ v44
-%line 3564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, [rsp + 6272]
 ; v44 = v38 ^ v44
-%line 3565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm15, [rsp + 6272]
 ; v18 = v18 ^ v42
-%line 3566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 6240]
 ; v56 = v56 ^ v42
-%line 3567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 6240]
 ; v44 = v44 ^ v42
-%line 3568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 6240]
 ; v42 = v46 ^ v42
-%line 3569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm5, [rsp + 6240]
 ; v56 = v56 ^ v47
-%line 3570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 6208]
 ; v12 = v12 ^ v47
-%line 3571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 6208]
 ; v42 = v42 ^ v47
-%line 3572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 6208]
 ; v47 = v26 ^ v47
-%line 3573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 6208]
 ; v12 = v12 ^ v48
-%line 3574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 6176]
 ; v44 = v44 ^ v48
-%line 3575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 6176]
 ; v47 = v47 ^ v48
-%line 3576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, [rsp + 6176]
 ; v48 = v43 ^ v48
-%line 3577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm4, [rsp + 6176]
 ; v44 = v44 ^ v45
-%line 3578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 6144]
 ; v42 = v42 ^ v45
-%line 3579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, [rsp + 6144]
 ; v48 = v48 ^ v45
-%line 3580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm1, [rsp + 6144]
 ; v45 = v14 ^ v45
-%line 3581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm11, [rsp + 6144]
 ; v42 = v42 ^ v13
-%line 3582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm12
 	vmovdqu [rsp + 6944], ymm0
 ; v47 = v47 ^ v13
-%line 3583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm12
 ; v45 = v45 ^ v13
-%line 3584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm12
 ; v13 = v29 ^ v13
-%line 3585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5504]
 	vpxor ymm12, ymm1, ymm12
 ; v47 = v47 ^ v39
-%line 3586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm6
 	vmovdqu [rsp + 6976], ymm0
 ; v48 = v48 ^ v39
-%line 3587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm6
 ; v13 = v13 ^ v39
-%line 3588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm6
 ; v39 = v21 ^ v39
-%line 3589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5376]
 	vpxor ymm6, ymm1, ymm6
 ; v48 = v48 ^ v41
-%line 3590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm7
 	vmovdqu [rsp + 7008], ymm0
 ; v45 = v45 ^ v41
-%line 3591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm7
 ; v39 = v39 ^ v41
-%line 3592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm7
 ; v41 = v6 ^ v41
-%line 3593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5280]
 	vpxor ymm7, ymm1, ymm7
 ; v45 = v45 ^ v0
-%line 3594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 	vmovdqu [rsp + 7040], ymm0
 ; v13 = v13 ^ v0
-%line 3595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm9
 ; v41 = v41 ^ v0
-%line 3596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm9
 ; v0 = v28 ^ v0
-%line 3597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5216]
 	vpxor ymm9, ymm1, ymm9
 ; v13 = v13 ^ v10
-%line 3598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 7072], ymm0
 ; v39 = v39 ^ v10
-%line 3599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm6, ymm10
 ; v0 = v0 ^ v10
-%line 3600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm10
 ; v10 = v8 ^ v10
-%line 3601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5184]
 	vpxor ymm10, ymm1, ymm10
 ; v39 = v39 ^ v18
-%line 3602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm13
 	vmovdqu [rsp + 7104], ymm0
 ; v41 = v41 ^ v18
-%line 3603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm13
 ; v10 = v10 ^ v18
-%line 3604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm10, ymm13
 	vmovdqu [rsp + 7136], ymm8
 ; v18 = v16 ^ v18
-%line 3605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 5152]
 	vpxor ymm13, ymm1, ymm13
 ; v41 = v41 ^ v56
-%line 3606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 7168], ymm0
 ; v0 = v0 ^ v56
-%line 3607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm5
 	vmovdqu [rsp + 7200], ymm0
 ; v18 = v18 ^ v56
-%line 3608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm13, ymm5
 	vmovdqu [rsp + 7232], ymm1
 ; v56 = v35 ^ v56
-%line 3609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 5120]
 	vpxor ymm0, ymm0, ymm5
 	vmovdqu [rsp + 7264], ymm0
 ; v35 = v56 ^ v44
-%line 3610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, ymm4
 ; v16 = v45 ^ v44
-%line 3611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7040]
 	vpxor ymm0, ymm9, ymm4
 ; v16 = v16 ^ v12
-%line 3612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm3
 ; v8 = v18 ^ v45
-%line 3613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, ymm9
 ; v28 = v48 ^ v44
-%line 3614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 7008]
 	vpxor ymm0, ymm1, ymm4
 ; v28 = v28 ^ v12
-%line 3615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm3
 ; v6 = v10 ^ v45
-%line 3616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm9
 ; v6 = v6 ^ v48
-%line 3617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; v6 = v6 ^ v44
-%line 3618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm4
 ; v6 = v6 ^ v12
-%line 3619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm3
 ; v21 = v45 ^ v47
-%line 3620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 6976]
 ; v29 = v0 ^ v48
-%line 3621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7200]
 	vpxor ymm0, ymm0, ymm1
 ; v29 = v29 ^ v47
-%line 3622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 6976]
 ; v29 = v29 ^ v12
-%line 3623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm3
 ; v14 = v48 ^ v42
-%line 3624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 6944]
 ; v43 = v41 ^ v47
-%line 3625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7168]
 	vpxor ymm0, ymm0, [rsp + 6976]
 ; v43 = v43 ^ v42
-%line 3626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, [rsp + 6944]
 ; v26 = v47 ^ v44
-%line 3627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6976]
 	vpxor ymm8, ymm0, ymm4
 ; v46 = v39 ^ v42
-%line 3628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7104]
 	vpxor ymm0, ymm0, [rsp + 6944]
 ; v46 = v46 ^ v44
-%line 3629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm0, ymm4
 ; v38 = v42 ^ v12
-%line 3630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 6944]
 	vpxor ymm1, ymm0, ymm3
 ; v50 = v13 ^ v44
-%line 3631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7072]
 	vpxor ymm0, ymm0, ymm4
 ; v50 = v50 ^ v12
-%line 3632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm0, ymm3
 ; v35 = v35 ^ v38
-%line 3633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm1
 ; v32 = v14 ^ v38
-%line 3634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm1
 ; v32 = v32 ^ v50
-%line 3635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7296], ymm0
 ; v16 = v16 ^ v14
-%line 3636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm11
 ; v4 = v43 ^ v38
-%line 3637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm1
 ; v4 = v4 ^ v50
-%line 3638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7328], ymm0
 ; v8 = v8 ^ v14
-%line 3639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v8 = v8 ^ v43
-%line 3640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v8 = v8 ^ v38
-%line 3641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; v8 = v8 ^ v50
-%line 3642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm15
 	vmovdqu [rsp + 7360], ymm0
 ; v14 = v14 ^ v26
-%line 3643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm8
 	vmovdqu [rsp + 7392], ymm0
 ; v28 = v28 ^ v43
-%line 3644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm13
 ; v28 = v28 ^ v26
-%line 3645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v28 = v28 ^ v50
-%line 3646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm15
 	vmovdqu [rsp + 7424], ymm0
 ; v43 = v43 ^ v46
-%line 3647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm14
 ; v6 = v6 ^ v26
-%line 3648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm8
 ; v6 = v6 ^ v46
-%line 3649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm14
 ; v26 = v26 ^ v38
-%line 3650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm1
 ; v21 = v21 ^ v46
-%line 3651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm14
 ; v21 = v21 ^ v38
-%line 3652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm1
 ; v46 = v46 ^ v50
-%line 3653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm15
 ; v38 = v29 ^ v38
-%line 3654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm12, ymm1
 ; v50 = v38 ^ v50
-%line 3655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm1, ymm15
 ; v35 = v35 ^ v46
-%line 3656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm14
 ; v38 = v43 ^ v46
-%line 3657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm14
 ; v38 = v38 ^ v50
-%line 3658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm15
 ; v32 = v32 ^ v43
-%line 3659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7296]
 	vpxor ymm2, ymm0, ymm13
 ; v29 = v6 ^ v46
-%line 3660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm10, ymm14
 ; v29 = v29 ^ v50
-%line 3661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v16 = v16 ^ v43
-%line 3662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm13
 ; v16 = v16 ^ v6
-%line 3663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm10
 ; v16 = v16 ^ v46
-%line 3664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 ; v16 = v16 ^ v50
-%line 3665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm5, ymm15
 ; v43 = v43 ^ v26
-%line 3666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm8
 ; v4 = v4 ^ v6
-%line 3667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 7328]
 	vpxor ymm5, ymm5, ymm10
 ; v4 = v4 ^ v26
-%line 3668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm8
 ; v4 = v4 ^ v50
-%line 3669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 	vmovdqu [rsp + 7456], ymm5
 ; v6 = v6 ^ v21
-%line 3670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm9
 ; v8 = v8 ^ v26
-%line 3671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 7360]
 	vpxor ymm5, ymm5, ymm8
 ; v8 = v8 ^ v21
-%line 3672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm5, ymm9
 ; v26 = v26 ^ v46
-%line 3673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm14
 ; v14 = v14 ^ v21
-%line 3674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm5, [rsp + 7392]
 	vpxor ymm5, ymm5, ymm9
 ; v14 = v14 ^ v46
-%line 3675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm14
 ; v21 = v21 ^ v50
-%line 3676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm15
 ; v46 = v28 ^ v46
-%line 3677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 7424]
 	vpxor ymm14, ymm12, ymm14
 ; v50 = v46 ^ v50
-%line 3678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm14, ymm15
 ; v35 = v35 ^ v21
-%line 3679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm6, ymm9
 ; v46 = v6 ^ v21
-%line 3680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm10, ymm9
 ; v46 = v46 ^ v50
-%line 3681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm15
 ; v38 = v38 ^ v6
-%line 3682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm1, ymm10
 ; v28 = v8 ^ v21
-%line 3683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm11, ymm9
 ; v28 = v28 ^ v50
-%line 3684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm15
 	vmovdqu [rsp + 7488], ymm1
 ; v32 = v32 ^ v6
-%line 3685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm10
 ; v32 = v32 ^ v8
-%line 3686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v32 = v32 ^ v21
-%line 3687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v32 = v32 ^ v50
-%line 3688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v6 = v6 ^ v26
-%line 3689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, ymm8
 	vmovdqu [rsp + 7520], ymm1
 ; v29 = v29 ^ v8
-%line 3690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm11
 ; v29 = v29 ^ v26
-%line 3691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v29 = v29 ^ v50
-%line 3692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7552], ymm0
 ; v8 = v8 ^ v14
-%line 3693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm5
 ; v16 = v16 ^ v26
-%line 3694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v16 = v16 ^ v14
-%line 3695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm5
 ; v26 = v26 ^ v21
-%line 3696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm9
 ; v43 = v43 ^ v14
-%line 3697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm5
 ; v43 = v43 ^ v21
-%line 3698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm9
 ; v14 = v14 ^ v50
-%line 3699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm15
 ; v21 = v4 ^ v21
-%line 3700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7456]
 	vpxor ymm9, ymm0, ymm9
 ; v50 = v21 ^ v50
-%line 3701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm9, ymm15
 ; v35 = v35 ^ v14
-%line 3702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm5
 ; v21 = v8 ^ v14
-%line 3703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm5
 ; v21 = v21 ^ v50
-%line 3704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm15
 ; v46 = v46 ^ v8
-%line 3705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm11
 ; v4 = v16 ^ v14
-%line 3706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm5
 ; v4 = v4 ^ v50
-%line 3707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7584], ymm0
 ; v38 = v38 ^ v8
-%line 3708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm11
 ; v38 = v38 ^ v16
-%line 3709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm7
 ; v38 = v38 ^ v14
-%line 3710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm5
 ; v38 = v38 ^ v50
-%line 3711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm15
 	vmovdqu [rsp + 7616], ymm0
 ; v8 = v8 ^ v26
-%line 3712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm8
 	vmovdqu [rsp + 7648], ymm0
 ; v28 = v28 ^ v16
-%line 3713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7488]
 	vpxor ymm0, ymm0, ymm7
 ; v28 = v28 ^ v26
-%line 3714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm8
 ; v28 = v28 ^ v50
-%line 3715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 	vmovdqu [rsp + 7680], ymm0
 ; v16 = v16 ^ v43
-%line 3716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm13
 ; v32 = v32 ^ v26
-%line 3717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
 ; v32 = v32 ^ v43
-%line 3718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v26 = v26 ^ v14
-%line 3719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm5
 ; v6 = v6 ^ v43
-%line 3720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7520]
 	vpxor ymm0, ymm0, ymm13
 ; v6 = v6 ^ v14
-%line 3721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm0, ymm5
 ; v43 = v43 ^ v50
-%line 3722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm15
 ; v14 = v29 ^ v14
-%line 3723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7552]
 	vpxor ymm5, ymm0, ymm5
 ; v50 = v14 ^ v50
-%line 3724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm5, ymm15
 ; v35 = v35 ^ v43
-%line 3725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, ymm13
 ; v14 = v16 ^ v43
-%line 3726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm13
 ; v14 = v14 ^ v50
-%line 3727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm15
 ; v21 = v21 ^ v16
-%line 3728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; v29 = v32 ^ v43
-%line 3729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm13
 ; v29 = v29 ^ v50
-%line 3730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v46 = v46 ^ v16
-%line 3731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm7
 ; v46 = v46 ^ v32
-%line 3732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm2
 ; v46 = v46 ^ v43
-%line 3733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm13
 ; v46 = v46 ^ v50
-%line 3734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm6, ymm15
 ; v16 = v16 ^ v26
-%line 3735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm7, ymm8
 	vmovdqu [rsp + 14880], ymm6
 ; v4 = v4 ^ v32
-%line 3736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm6, [rsp + 7584]
 	vpxor ymm6, ymm6, ymm2
 ; v4 = v4 ^ v26
-%line 3737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm8
 ; v4 = v4 ^ v50
-%line 3738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm15
 ; v32 = v32 ^ v6
-%line 3739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 7712], ymm2
 ; v38 = v38 ^ v26
-%line 3740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7616]
 	vpxor ymm2, ymm2, ymm8
 ; v38 = v38 ^ v6
-%line 3741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 7744], ymm2
 ; v26 = v26 ^ v43
-%line 3742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm13
 	vmovdqu [rsp + 12768], ymm2
 ; v8 = v8 ^ v6
-%line 3743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7648]
 	vpxor ymm2, ymm2, ymm9
 ; v8 = v8 ^ v43
-%line 3744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 	vmovdqu [rsp + 7776], ymm2
 ; v6 = v6 ^ v50
-%line 3745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm9, ymm15
 	vmovdqu [rsp + 12800], ymm2
 ; v43 = v28 ^ v43
-%line 3746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7680]
 	vpxor ymm13, ymm2, ymm13
 ; v50 = v43 ^ v50
-%line 3747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm13, ymm15
 	vmovdqu [rsp + 12832], ymm2
 ; v43 = v35 & v56
-%line 3748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 3999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7264]
 	vpand ymm2, ymm12, ymm11
 	vmovdqu [rsp + 7808], ymm2
 ; v28 = v35 & v18
-%line 3749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7232]
 	vpand ymm2, ymm12, ymm9
 ; v60 = v14 & v56
-%line 3750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm11
 ; v60 = v28 ^ v60
-%line 3751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 7840], ymm2
 ; v28 = v35 & v10
-%line 3752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 7136]
 	vpand ymm2, ymm12, ymm13
 ; v9 = v14 & v18
-%line 3753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm9
 ; v52 = v21 & v56
-%line 3754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm1, ymm11
 ; v9 = v28 ^ v9
-%line 3755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v52 = v9 ^ v52
-%line 3756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
 	vmovdqu [rsp + 7872], ymm2
 ; v9 = v35 & v0
-%line 3757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7200]
 	vpand ymm2, ymm12, ymm14
 ; v28 = v14 & v10
-%line 3758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm13
 ; v49 = v21 & v18
-%line 3759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm1, ymm9
 ; v15 = v29 & v56
-%line 3760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm0, ymm11
 ; v28 = v9 ^ v28
-%line 3761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v49 = v28 ^ v49
-%line 3762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm7, ymm8
 ; v15 = v49 ^ v15
-%line 3763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm9
 	vmovdqu [rsp + 7904], ymm2
 ; v49 = v35 & v41
-%line 3764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7168]
 	vpand ymm2, ymm12, ymm8
 	vmovdqu [rsp + 20256], ymm2
 	vmovdqu [rsp + 7936], ymm2
 ; v28 = v14 & v0
-%line 3765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm5, ymm14
 	vmovdqu [rsp + 12864], ymm15
 ; v9 = v21 & v10
-%line 3766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7136]
 	vpand ymm14, ymm1, ymm11
 	vmovdqu [rsp + 12896], ymm14
 ; v27 = v29 & v18
-%line 3767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7232]
 	vpand ymm13, ymm0, ymm7
 	vmovdqu [rsp + 14912], ymm13
 ; v2 = v46 & v56
-%line 3768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7264]
 	vmovdqu [rsp + 21472], ymm2
 	vpand ymm9, ymm10, ymm2
 	vmovdqu [rsp + 17376], ymm9
 ; v28 = v49 ^ v28
-%line 3769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 20256]
 	vpxor ymm2, ymm2, ymm15
 ; v9 = v28 ^ v9
-%line 3770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v27 = v9 ^ v27
-%line 3771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v2 = v27 ^ v2
-%line 3772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 7968], ymm2
 ; v27 = v35 & v39
-%line 3773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7104]
 	vpand ymm2, ymm12, ymm9
 	vmovdqu [rsp + 22304], ymm2
 	vmovdqu [rsp + 8000], ymm2
 ; v9 = v14 & v41
-%line 3774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm5, ymm8
 	vmovdqu [rsp + 12928], ymm2
 ; v28 = v21 & v0
-%line 3775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7200]
 	vpand ymm13, ymm1, ymm8
 	vmovdqu [rsp + 8032], ymm13
 ; v49 = v29 & v10
-%line 3776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm11, ymm0, ymm11
 	vmovdqu [rsp + 17408], ymm11
 ; v11 = v46 & v18
-%line 3777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm10, ymm7
 	vmovdqu [rsp + 19872], ymm14
 ; v54 = v16 & v56
-%line 3778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 14880]
 	vmovdqu ymm15, [rsp + 21472]
 	vpand ymm7, ymm7, ymm15
 ; v9 = v27 ^ v9
-%line 3779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 22304]
 	vpxor ymm2, ymm15, ymm2
 ; v28 = v9 ^ v28
-%line 3780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v49 = v28 ^ v49
-%line 3781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v11 = v49 ^ v11
-%line 3782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v54 = v11 ^ v54
-%line 3783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8064], ymm2
 ; v11 = v35 & v13
-%line 3784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7072]
 	vpand ymm2, ymm12, ymm2
 	vmovdqu [rsp + 8096], ymm2
 ; v49 = v14 & v39
-%line 3785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm5, ymm9
 ; v28 = v21 & v41
-%line 3786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7168]
 	vpand ymm9, ymm1, ymm7
 	vmovdqu [rsp + 8128], ymm9
 ; v9 = v29 & v0
-%line 3787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm0, ymm8
 	vmovdqu [rsp + 8160], ymm7
 ; v27 = v46 & v10
-%line 3788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7136]
 	vpand ymm13, ymm10, ymm8
 ; v1 = v16 & v18
-%line 3789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7232]
 	vmovdqu ymm11, [rsp + 14880]
 	vpand ymm11, ymm11, ymm8
 ; v24 = v4 & v56
-%line 3790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7264]
 	vpand ymm8, ymm6, ymm8
 ; v49 = v11 ^ v49
-%line 3791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v28 = v49 ^ v28
-%line 3792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v9 = v28 ^ v9
-%line 3793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; v27 = v9 ^ v27
-%line 3794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v1 = v27 ^ v1
-%line 3795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v24 = v1 ^ v24
-%line 3796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
 	vmovdqu [rsp + 8192], ymm2
 ; v1 = v14 & v13
-%line 3797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7072]
 	vmovdqu [rsp + 16416], ymm2
 	vpand ymm2, ymm5, ymm2
 	vmovdqu [rsp + 14048], ymm2
 	vmovdqu [rsp + 8224], ymm2
 ; v27 = v21 & v39
-%line 3798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7104]
 	vmovdqu [rsp + 16448], ymm2
 	vpand ymm15, ymm1, ymm2
 	vmovdqu [rsp + 12960], ymm15
 ; v9 = v29 & v41
-%line 3799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7168]
 	vpand ymm2, ymm0, ymm8
 	vmovdqu [rsp + 16480], ymm2
 	vmovdqu [rsp + 8256], ymm2
 ; v28 = v46 & v0
-%line 3800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7200]
 	vpand ymm14, ymm10, ymm7
 	vmovdqu [rsp + 12992], ymm14
 ; v49 = v16 & v10
-%line 3801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7136]
 	vmovdqu ymm2, [rsp + 14880]
 	vpand ymm13, ymm2, ymm9
 	vmovdqu [rsp + 13024], ymm13
 ; v11 = v4 & v18
-%line 3802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7232]
 	vpand ymm11, ymm6, ymm2
 	vmovdqu [rsp + 13056], ymm11
 ; v27 = v1 ^ v27
-%line 3803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 14048]
 	vpxor ymm2, ymm2, ymm15
 ; v9 = v27 ^ v9
-%line 3804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 16480]
 ; v28 = v9 ^ v28
-%line 3805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v49 = v28 ^ v49
-%line 3806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v11 = v49 ^ v11
-%line 3807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 8288], ymm2
 ; v49 = v21 & v13
-%line 3808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 16416]
 	vpand ymm2, ymm1, ymm2
 	vmovdqu [rsp + 8320], ymm2
 ; v28 = v29 & v39
-%line 3809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 16448]
 	vpand ymm13, ymm0, ymm11
 ; v9 = v46 & v41
-%line 3810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm10, ymm8
 ; v27 = v16 & v0
-%line 3811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 14880]
 	vpand ymm7, ymm11, ymm7
 ; v1 = v4 & v10
-%line 3812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm6, ymm9
 ; v28 = v49 ^ v28
-%line 3813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v9 = v28 ^ v9
-%line 3814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm8
 ; v27 = v9 ^ v27
-%line 3815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v1 = v27 ^ v1
-%line 3816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm9
 	vmovdqu [rsp + 8352], ymm2
 ; v27 = v29 & v13
-%line 3817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 7072]
 	vpand ymm14, ymm0, ymm13
 ; v9 = v46 & v39
-%line 3818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 7104]
 	vpand ymm2, ymm10, ymm9
 ; v28 = v16 & v41
-%line 3819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7168]
 	vpand ymm7, ymm11, ymm8
 ; v49 = v4 & v0
-%line 3820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7200]
 	vpand ymm11, ymm6, ymm11
 ; v9 = v27 ^ v9
-%line 3821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm14, ymm2
 ; v28 = v9 ^ v28
-%line 3822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; v49 = v28 ^ v49
-%line 3823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 	vmovdqu [rsp + 8384], ymm2
 ; v28 = v46 & v13
-%line 3824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm10, ymm13
 ; v9 = v16 & v39
-%line 3825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 14880]
 	vpand ymm7, ymm11, ymm9
 ; v27 = v4 & v41
-%line 3826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm6, ymm8
 ; v9 = v28 ^ v9
-%line 3827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v27 = v9 ^ v27
-%line 3828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
 	vmovdqu [rsp + 8416], ymm2
 ; v9 = v16 & v13
-%line 3829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm11, ymm13
 ; v28 = v4 & v39
-%line 3830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm6, ymm9
 ; v28 = v9 ^ v28
-%line 3831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8448], ymm2
 ; v9 = v4 & v13
-%line 3832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7072]
 	vpand ymm2, ymm6, ymm2
 	vmovdqu [rsp + 8480], ymm2
 ; v58 = v32 & v45
-%line 3833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7712]
 	vmovdqu ymm13, [rsp + 7040]
 	vpand ymm2, ymm8, ymm13
 	vmovdqu [rsp + 8512], ymm2
 ; v33 = v32 & v48
-%line 3834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7008]
 	vpand ymm2, ymm8, ymm14
 ; v7 = v38 & v45
-%line 3835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 7744]
 	vpand ymm7, ymm11, ymm13
 ; v7 = v33 ^ v7
-%line 3836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8544], ymm2
 ; v33 = v32 & v47
-%line 3837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 6976]
 	vmovdqu [rsp + 20288], ymm2
 	vpand ymm2, ymm8, ymm2
 	vmovdqu [rsp + 13088], ymm2
 ; v31 = v38 & v48
-%line 3838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm11, ymm14
 	vmovdqu [rsp + 14944], ymm15
 ; v3 = v26 & v45
-%line 3839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 12768]
 	vpand ymm9, ymm7, ymm13
 	vmovdqu [rsp + 17440], ymm9
 ; v31 = v33 ^ v31
-%line 3840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v3 = v31 ^ v3
-%line 3841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 	vmovdqu [rsp + 8576], ymm2
 ; v31 = v32 & v42
-%line 3842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 6944]
 	vpand ymm8, ymm8, ymm9
 ; v33 = v38 & v47
-%line 3843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 20288]
 	vpand ymm11, ymm11, ymm2
 ; v36 = v26 & v48
-%line 3844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm7, ymm14
 ; v30 = v8 & v45
-%line 3845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7776]
 	vpand ymm7, ymm14, ymm13
 ; v33 = v31 ^ v33
-%line 3846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm11
 ; v36 = v33 ^ v36
-%line 3847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm8, ymm2
 ; v30 = v36 ^ v30
-%line 3848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8608], ymm2
 ; v36 = v32 & v44
-%line 3849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7712]
 	vmovdqu [rsp + 16544], ymm2
 	vpand ymm2, ymm2, ymm4
 	vmovdqu [rsp + 16512], ymm2
 	vmovdqu [rsp + 8640], ymm2
 ; v33 = v38 & v42
-%line 3850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7744]
 	vpand ymm2, ymm8, ymm9
 	vmovdqu [rsp + 13120], ymm2
 ; v31 = v26 & v47
-%line 3851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 6976]
 	vmovdqu ymm7, [rsp + 12768]
 	vpand ymm15, ymm7, ymm9
 	vmovdqu [rsp + 13152], ymm15
 ; v34 = v8 & v48
-%line 3852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7008]
 	vpand ymm11, ymm14, ymm7
 	vmovdqu [rsp + 13184], ymm11
 ; v5 = v6 & v45
-%line 3853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7040]
 	vmovdqu [rsp + 17952], ymm14
 	vmovdqu ymm13, [rsp + 12800]
 	vpand ymm13, ymm13, ymm14
 	vmovdqu [rsp + 14976], ymm13
 ; v33 = v36 ^ v33
-%line 3854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 16512]
 	vpxor ymm2, ymm14, ymm2
 ; v31 = v33 ^ v31
-%line 3855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm15
 ; v34 = v31 ^ v34
-%line 3856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm11
 ; v5 = v34 ^ v5
-%line 3857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 	vmovdqu [rsp + 8672], ymm2
 ; v34 = v32 & v12
-%line 3858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 16544]
 	vpand ymm11, ymm2, ymm3
 	vmovdqu [rsp + 8704], ymm11
 ; v31 = v38 & v44
-%line 3859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm8, ymm4
 	vmovdqu [rsp + 13216], ymm2
 ; v33 = v26 & v42
-%line 3860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 6944]
 	vmovdqu [rsp + 21504], ymm13
 	vmovdqu ymm8, [rsp + 12768]
 	vpand ymm13, ymm8, ymm13
 	vmovdqu [rsp + 8736], ymm13
 ; v36 = v8 & v47
-%line 3861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7776]
 	vpand ymm9, ymm8, ymm9
 	vmovdqu [rsp + 15008], ymm9
 ; v37 = v6 & v48
-%line 3862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 12800]
 	vpand ymm14, ymm14, ymm7
 	vmovdqu [rsp + 19904], ymm14
 ; v40 = v50 & v45
-%line 3863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 12832]
 	vmovdqu ymm15, [rsp + 17952]
 	vpand ymm7, ymm7, ymm15
 ; v31 = v34 ^ v31
-%line 3864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm11, ymm2
 ; v33 = v31 ^ v33
-%line 3865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v36 = v33 ^ v36
-%line 3866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm9
 ; v37 = v36 ^ v37
-%line 3867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v40 = v37 ^ v40
-%line 3868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8768], ymm2
 ; v37 = v38 & v12
-%line 3869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 7744]
 	vpand ymm2, ymm2, ymm3
 	vmovdqu [rsp + 21536], ymm2
 	vmovdqu [rsp + 8800], ymm2
 ; v36 = v26 & v44
-%line 3870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 12768]
 	vpand ymm2, ymm9, ymm4
 	vmovdqu [rsp + 15040], ymm2
 ; v33 = v8 & v42
-%line 3871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 21504]
 	vpand ymm14, ymm8, ymm7
 	vmovdqu [rsp + 17472], ymm14
 ; v31 = v6 & v47
-%line 3872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 6976]
 	vmovdqu [rsp + 22720], ymm7
 	vmovdqu ymm11, [rsp + 12800]
 	vpand ymm13, ymm11, ymm7
 	vmovdqu [rsp + 19936], ymm13
 ; v34 = v50 & v48
-%line 3873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7008]
 	vmovdqu ymm8, [rsp + 12832]
 	vpand ymm7, ymm8, ymm7
 	vmovdqu [rsp + 22272], ymm7
 ; v36 = v37 ^ v36
-%line 3874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 21536]
 	vpxor ymm2, ymm15, ymm2
 ; v33 = v36 ^ v33
-%line 3875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm14
 ; v31 = v33 ^ v31
-%line 3876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm13
 ; v34 = v31 ^ v34
-%line 3877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 8832], ymm2
 ; v31 = v26 & v12
-%line 3878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm9, ymm3
 ; v33 = v8 & v44
-%line 3879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 7776]
 	vpand ymm7, ymm13, ymm4
 ; v36 = v6 & v42
-%line 3880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm9, [rsp + 6944]
 	vpand ymm11, ymm11, ymm9
 ; v37 = v50 & v47
-%line 3881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 22720]
 	vpand ymm2, ymm8, ymm2
 ; v33 = v31 ^ v33
-%line 3882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm14, ymm7
 ; v36 = v33 ^ v36
-%line 3883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm11
 ; v37 = v36 ^ v37
-%line 3884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 	vmovdqu [rsp + 8864], ymm2
 ; v36 = v8 & v12
-%line 3885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm13, ymm3
 ; v33 = v6 & v44
-%line 3886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm13, [rsp + 12800]
 	vpand ymm7, ymm13, ymm4
 ; v31 = v50 & v42
-%line 3887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 12832]
 	vpand ymm8, ymm11, ymm9
 ; v33 = v36 ^ v33
-%line 3888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm2, ymm7
 ; v31 = v33 ^ v31
-%line 3889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm8
 	vmovdqu [rsp + 8896], ymm2
 ; v33 = v6 & v12
-%line 3890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm13, ymm3
 ; v36 = v50 & v44
-%line 3891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm11, ymm4
 ; v36 = v33 ^ v36
-%line 3892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 	vmovdqu [rsp + 13248], ymm2
 ; v33 = v50 & v12
-%line 3893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm11, ymm3
 	vmovdqu [rsp + 13280], ymm2
 ; v32 = v35 ^ v32
-%line 3894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm12, [rsp + 7712]
 ; v38 = v14 ^ v38
-%line 3895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm5, [rsp + 7744]
 ; v26 = v21 ^ v26
-%line 3896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm1, [rsp + 12768]
 ; v8 = v29 ^ v8
-%line 3897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, [rsp + 7776]
 ; v6 = v46 ^ v6
-%line 3898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 12800]
 ; v50 = v16 ^ v50
-%line 3899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 14880]
 	vpxor ymm5, ymm0, [rsp + 12832]
 ; v45 = v56 ^ v45
-%line 3900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7264]
 	vpxor ymm10, ymm0, [rsp + 7040]
 ; v48 = v18 ^ v48
-%line 3901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7232]
 	vpxor ymm8, ymm0, [rsp + 7008]
 ; v47 = v10 ^ v47
-%line 3902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7136]
 	vpxor ymm7, ymm0, [rsp + 6976]
 ; v42 = v0 ^ v42
-%line 3903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7200]
 	vpxor ymm2, ymm0, [rsp + 6944]
 ; v44 = v41 ^ v44
-%line 3904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7168]
 	vpxor ymm4, ymm0, ymm4
 ; v12 = v39 ^ v12
-%line 3905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7104]
 	vpxor ymm3, ymm0, ymm3
 ; v39 = v32 & v45
-%line 3906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm10
 	vmovdqu [rsp + 8928], ymm0
 ; v41 = v32 & v48
-%line 3907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm9, ymm8
 	vmovdqu [rsp + 8960], ymm14
 ; v0 = v38 & v45
-%line 3908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm10
 ; v0 = v41 ^ v0
-%line 3909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 	vmovdqu [rsp + 8992], ymm0
 ; v41 = v32 & v47
-%line 3910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm9, ymm7
 	vmovdqu [rsp + 9024], ymm15
 ; v10 = v38 & v48
-%line 3911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm8
 ; v18 = v26 & v45
-%line 3912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm12, ymm10
 	vmovdqu [rsp + 9056], ymm14
 ; v10 = v41 ^ v10
-%line 3913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm15, ymm0
 ; v18 = v10 ^ v18
-%line 3914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9088], ymm0
 ; v10 = v32 & v42
-%line 3915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm2
 	vmovdqu [rsp + 23488], ymm0
 	vmovdqu [rsp + 22336], ymm0
 	vmovdqu [rsp + 16576], ymm0
 	vmovdqu [rsp + 9120], ymm0
 ; v41 = v38 & v47
-%line 3916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm7
 	vmovdqu [rsp + 23936], ymm0
 	vmovdqu [rsp + 23296], ymm0
 	vmovdqu [rsp + 21568], ymm0
 	vmovdqu [rsp + 13312], ymm0
 ; v56 = v26 & v48
-%line 3917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm12, ymm8
 	vmovdqu [rsp + 23680], ymm15
 	vmovdqu [rsp + 22784], ymm15
 	vmovdqu [rsp + 17984], ymm15
 	vmovdqu [rsp + 9152], ymm15
 ; v16 = v8 & v45
-%line 3918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm13, ymm10
 	vmovdqu [rsp + 23808], ymm14
 	vmovdqu [rsp + 23104], ymm14
 	vmovdqu [rsp + 20320], ymm14
 	vmovdqu [rsp + 9184], ymm14
 ; v41 = v10 ^ v41
-%line 3919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 23488]
 	vpxor ymm0, ymm0, [rsp + 23936]
 ; v56 = v41 ^ v56
-%line 3920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v16 = v56 ^ v16
-%line 3921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9216], ymm0
 ; v56 = v32 & v44
-%line 3922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm4
 	vmovdqu [rsp + 20480], ymm0
 	vmovdqu [rsp + 14080], ymm0
 	vmovdqu [rsp + 9248], ymm0
 ; v41 = v38 & v42
-%line 3923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm2
 	vmovdqu [rsp + 22176], ymm0
 	vmovdqu [rsp + 19328], ymm0
 	vmovdqu [rsp + 13344], ymm0
 ; v10 = v26 & v47
-%line 3924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm7
 	vmovdqu [rsp + 22912], ymm0
 	vmovdqu [rsp + 21216], ymm0
 	vmovdqu [rsp + 16608], ymm0
 	vmovdqu [rsp + 9280], ymm0
 ; v46 = v8 & v48
-%line 3925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm13, ymm8
 	vmovdqu [rsp + 21824], ymm15
 	vmovdqu [rsp + 16640], ymm15
 	vmovdqu [rsp + 9312], ymm15
 ; v29 = v6 & v45
-%line 3926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm1, ymm10
 	vmovdqu [rsp + 22464], ymm14
 	vmovdqu [rsp + 18016], ymm14
 	vmovdqu [rsp + 9344], ymm14
 ; v41 = v56 ^ v41
-%line 3927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 20480]
 	vpxor ymm0, ymm0, [rsp + 22176]
 	vmovdqu [rsp + 13376], ymm0
 ; v10 = v41 ^ v10
-%line 3928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22912]
 ; v46 = v10 ^ v46
-%line 3929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v29 = v46 ^ v29
-%line 3930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9376], ymm0
 ; v46 = v32 & v12
-%line 3931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm9, ymm3
 	vmovdqu [rsp + 19360], ymm0
 	vmovdqu [rsp + 14112], ymm0
 	vmovdqu [rsp + 9408], ymm0
 ; v10 = v38 & v44
-%line 3932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm4
 	vmovdqu [rsp + 19392], ymm0
 	vmovdqu [rsp + 13408], ymm0
 ; v41 = v26 & v42
-%line 3933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm2
 	vmovdqu [rsp + 19424], ymm0
 	vmovdqu [rsp + 14144], ymm0
 	vmovdqu [rsp + 9440], ymm0
 ; v56 = v8 & v47
-%line 3934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm7
 	vmovdqu [rsp + 21248], ymm0
 	vmovdqu [rsp + 16672], ymm0
 	vmovdqu [rsp + 9472], ymm0
 ; v21 = v6 & v48
-%line 3935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm1, ymm8
 	vmovdqu [rsp + 16704], ymm15
 	vmovdqu [rsp + 9504], ymm15
 ; v14 = v50 & v45
-%line 3936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm5, ymm10
 	vmovdqu [rsp + 16736], ymm14
 	vmovdqu [rsp + 9536], ymm14
 ; v10 = v46 ^ v10
-%line 3937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 19360]
 	vpxor ymm0, ymm0, [rsp + 19392]
 	vmovdqu [rsp + 19456], ymm0
 	vmovdqu [rsp + 13440], ymm0
 ; v41 = v10 ^ v41
-%line 3938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 19424]
 	vmovdqu [rsp + 19488], ymm0
 	vmovdqu [rsp + 13472], ymm0
 ; v56 = v41 ^ v56
-%line 3939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 21248]
 ; v21 = v56 ^ v21
-%line 3940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v14 = v21 ^ v14
-%line 3941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 	vmovdqu [rsp + 9568], ymm0
 ; v32 = v32 & v13
-%line 3942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7072]
 	vpand ymm0, ymm9, ymm0
 	vmovdqu [rsp + 16768], ymm0
 	vmovdqu [rsp + 9600], ymm0
 ; v21 = v38 & v12
-%line 3943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm11, ymm3
 	vmovdqu [rsp + 20512], ymm0
 	vmovdqu [rsp + 13504], ymm0
 ; v56 = v26 & v44
-%line 3944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm12, ymm4
 	vmovdqu [rsp + 22752], ymm0
 	vmovdqu [rsp + 16800], ymm0
 	vmovdqu [rsp + 9632], ymm0
 ; v41 = v8 & v42
-%line 3945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm13, ymm2
 	vmovdqu [rsp + 18048], ymm15
 	vmovdqu [rsp + 9664], ymm15
 ; v10 = v6 & v47
-%line 3946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm14, ymm1, ymm7
 	vmovdqu [rsp + 21600], ymm14
 	vmovdqu [rsp + 13536], ymm14
 ; v46 = v50 & v48
-%line 3947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm5, ymm8
 	vmovdqu [rsp + 20352], ymm9
 	vmovdqu [rsp + 9696], ymm9
 ; v45 = v4 & v45
-%line 3948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm6, ymm10
 	vmovdqu [rsp + 22496], ymm10
 	vmovdqu [rsp + 17504], ymm10
 ; v21 = v32 ^ v21
-%line 3949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 16768]
 	vpxor ymm0, ymm0, [rsp + 20512]
 ; v56 = v21 ^ v56
-%line 3950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 22752]
 ; v41 = v56 ^ v41
-%line 3951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm15
 ; v10 = v41 ^ v10
-%line 3952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm14
 ; v46 = v10 ^ v46
-%line 3953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm9
 ; v45 = v46 ^ v45
-%line 3954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm10
 	vmovdqu [rsp + 9728], ymm0
 ; v38 = v38 & v13
-%line 3955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm14, [rsp + 7072]
 	vpand ymm11, ymm11, ymm14
 	vmovdqu [rsp + 9760], ymm11
 ; v46 = v26 & v12
-%line 3956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm15, ymm12, ymm3
 ; v10 = v8 & v44
-%line 3957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm10, ymm13, ymm4
 ; v41 = v6 & v42
-%line 3958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm1, ymm2
 ; v56 = v50 & v47
-%line 3959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm7
 ; v48 = v4 & v48
-%line 3960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm6, ymm8
 ; v46 = v38 ^ v46
-%line 3961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm11, ymm15
 ; v10 = v46 ^ v10
-%line 3962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm15, ymm10
 ; v41 = v10 ^ v41
-%line 3963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm10, ymm9
 ; v56 = v41 ^ v56
-%line 3964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm9, ymm0
 ; v48 = v56 ^ v48
-%line 3965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm0, ymm8
 ; v26 = v26 & v13
-%line 3966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm12, ymm12, ymm14
 ; v56 = v8 & v12
-%line 3967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm13, ymm3
 ; v41 = v6 & v44
-%line 3968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm8, ymm1, ymm4
 ; v10 = v50 & v42
-%line 3969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm9, ymm5, ymm2
 ; v47 = v4 & v47
-%line 3970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm6, ymm7
 ; v56 = v26 ^ v56
-%line 3971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, ymm0
 ; v41 = v56 ^ v41
-%line 3972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, ymm8
 ; v10 = v41 ^ v10
-%line 3973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm8, ymm9
 ; v47 = v10 ^ v47
-%line 3974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm7
 ; v8 = v8 & v13
-%line 3975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7072]
 	vpand ymm13, ymm13, ymm8
 ; v10 = v6 & v12
-%line 3976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm1, ymm3
 ; v41 = v50 & v44
-%line 3977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm7, ymm5, ymm4
 ; v42 = v4 & v42
-%line 3978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm2, ymm6, ymm2
 ; v10 = v8 ^ v10
-%line 3979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm0
 ; v41 = v10 ^ v41
-%line 3980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm7
 ; v42 = v41 ^ v42
-%line 3981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm7, ymm2
 ; v6 = v6 & v13
-%line 3982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm1, ymm1, ymm8
 ; v41 = v50 & v12
-%line 3983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm0, ymm5, ymm3
 ; v44 = v4 & v44
-%line 3984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm4, ymm6, ymm4
 ; v41 = v6 ^ v41
-%line 3985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm0
 ; v44 = v41 ^ v44
-%line 3986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, ymm4
 ; v50 = v50 & v13
-%line 3987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm5, ymm5, ymm8
 ; v12 = v4 & v12
-%line 3988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpand ymm3, ymm6, ymm3
 ; v12 = v50 ^ v12
-%line 3989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm5, ymm3
 ; v13 = v4 & v13
-%line 3990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7072]
 	vpand ymm1, ymm6, ymm0
 ; v39 = v39 ^ v43
-%line 3991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8928]
 	vpxor ymm0, ymm0, [rsp + 7808]
 ; v39 = v39 ^ v58
-%line 3992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, [rsp + 8512]
 ; v0 = v0 ^ v60
-%line 3993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 8992]
 	vpxor ymm0, ymm0, [rsp + 7840]
 ; v0 = v0 ^ v7
-%line 3994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 8544]
 ; v18 = v18 ^ v52
-%line 3995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9088]
 	vpxor ymm0, ymm0, [rsp + 7872]
 ; v18 = v18 ^ v3
-%line 3996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, [rsp + 8576]
 ; v16 = v16 ^ v15
-%line 3997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9216]
 	vpxor ymm0, ymm0, [rsp + 7904]
 ; v16 = v16 ^ v30
-%line 3998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, [rsp + 8608]
 ; v29 = v29 ^ v2
-%line 3999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9376]
 	vpxor ymm0, ymm0, [rsp + 7968]
 ; v29 = v29 ^ v5
-%line 4000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, [rsp + 8672]
 ; v14 = v14 ^ v54
-%line 4001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9568]
 	vpxor ymm0, ymm0, [rsp + 8064]
 ; v14 = v14 ^ v40
-%line 4002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, [rsp + 8768]
 ; v45 = v45 ^ v24
-%line 4003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 9728]
 	vpxor ymm0, ymm0, [rsp + 8192]
 ; v45 = v45 ^ v34
-%line 4004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 8832]
 ; v48 = v48 ^ v11
-%line 4005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 8288]
 ; v48 = v48 ^ v37
-%line 4006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 8864]
 ; v47 = v47 ^ v1
-%line 4007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 8352]
 ; v47 = v47 ^ v31
-%line 4008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 8896]
 ; v42 = v42 ^ v49
-%line 4009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 8384]
 ; v42 = v42 ^ v36
-%line 4010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 13248]
 ; v44 = v44 ^ v27
-%line 4011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm4, [rsp + 8416]
 ; v44 = v44 ^ v33
-%line 4012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm4, [rsp + 13280]
 ; v12 = v12 ^ v28
-%line 4013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm14, ymm3, [rsp + 8448]
 ; v13 = v13 ^ v9
-%line 4014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, [rsp + 8480]
 ; v11 = v39 ^ v11
-%line 4015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, [rsp + 8288]
 ; v1 = v0 ^ v1
-%line 4016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm6, [rsp + 8352]
 ; v49 = v18 ^ v49
-%line 4017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm7, [rsp + 8384]
 ; v27 = v16 ^ v27
-%line 4018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm8, [rsp + 8416]
 ; v28 = v29 ^ v28
-%line 4019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 8448]
 ; v9 = v14 ^ v9
-%line 4020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 8480]
 ; v58 = v48 ^ v58
-%line 4021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, [rsp + 8512]
 ; v7 = v47 ^ v7
-%line 4022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm9, [rsp + 8544]
 ; v3 = v42 ^ v3
-%line 4023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm2, [rsp + 8576]
 ; v30 = v44 ^ v30
-%line 4024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm13, [rsp + 8608]
 ; v5 = v12 ^ v5
-%line 4025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm14, [rsp + 8672]
 ; v40 = v13 ^ v40
-%line 4026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm1, [rsp + 8768]
 ; v7 = v7 ^ v33
-%line 4027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, [rsp + 13280]
 ; v58 = v58 ^ v33
-%line 4028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm10, [rsp + 13280]
 ; v9 = v9 ^ v33
-%line 4029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm12, [rsp + 13280]
 ; v33 = v28 ^ v33
-%line 4030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm11, [rsp + 13280]
 ; v58 = v58 ^ v36
-%line 4031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm1, [rsp + 13248]
 ; v45 = v45 ^ v36
-%line 4032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 13248]
 ; v33 = v33 ^ v36
-%line 4033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, [rsp + 13248]
 ; v36 = v27 ^ v36
-%line 4034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm6, [rsp + 13248]
 ; v45 = v45 ^ v31
-%line 4035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm0, [rsp + 8896]
 ; v9 = v9 ^ v31
-%line 4036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm12, [rsp + 8896]
 ; v36 = v36 ^ v31
-%line 4037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 8896]
 ; v31 = v49 ^ v31
-%line 4038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm3, [rsp + 8896]
 ; v9 = v9 ^ v37
-%line 4039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm0, [rsp + 8864]
 ; v33 = v33 ^ v37
-%line 4040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, [rsp + 8864]
 ; v31 = v31 ^ v37
-%line 4041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm1, [rsp + 8864]
 ; v37 = v1 ^ v37
-%line 4042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm4, [rsp + 8864]
 ; v33 = v33 ^ v34
-%line 4043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm0, [rsp + 8832]
 ; v36 = v36 ^ v34
-%line 4044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, [rsp + 8832]
 ; v37 = v37 ^ v34
-%line 4045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm1, [rsp + 8832]
 ; v34 = v11 ^ v34
-%line 4046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm5, [rsp + 8832]
 ; v36 = v36 ^ v40
-%line 4047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm0, ymm13
 ; v31 = v31 ^ v40
-%line 4048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm2, ymm13
 ; v34 = v34 ^ v40
-%line 4049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm13
 ; v40 = v24 ^ v40
-%line 4050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 8192]
 	vpxor ymm13, ymm2, ymm13
 ; v31 = v31 ^ v5
-%line 4051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm7
 ; v37 = v37 ^ v5
-%line 4052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm7
 ; v40 = v40 ^ v5
-%line 4053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm7
 ; v5 = v54 ^ v5
-%line 4054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm11, [rsp + 8064]
 	vpxor ymm7, ymm11, ymm7
 ; v37 = v37 ^ v30
-%line 4055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm0, ymm8
 ; v34 = v34 ^ v30
-%line 4056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm8
 ; v5 = v5 ^ v30
-%line 4057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm8
 ; v30 = v2 ^ v30
-%line 4058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 7968]
 	vpxor ymm8, ymm1, ymm8
 ; v34 = v34 ^ v3
-%line 4059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm9
 ; v40 = v40 ^ v3
-%line 4060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm13, ymm9
 ; v30 = v30 ^ v3
-%line 4061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm9
 ; v3 = v15 ^ v3
-%line 4062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm12, [rsp + 7904]
 	vpxor ymm9, ymm12, ymm9
 ; v40 = v40 ^ v7
-%line 4063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm12, ymm0, ymm15
 ; v5 = v5 ^ v7
-%line 4064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm7, ymm15
 ; v3 = v3 ^ v7
-%line 4065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm15
 ; v7 = v52 ^ v7
-%line 4066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm7, [rsp + 7872]
 	vpxor ymm15, ymm7, ymm15
 ; v5 = v5 ^ v58
-%line 4067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm0, ymm10
 ; v30 = v30 ^ v58
-%line 4068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm8, ymm10
 ; v7 = v7 ^ v58
-%line 4069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm10
 ; v58 = v60 ^ v58
-%line 4070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm8, [rsp + 7840]
 	vpxor ymm10, ymm8, ymm10
 ; v30 = v30 ^ v45
-%line 4071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm0, ymm6
 ; v3 = v3 ^ v45
-%line 4072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm6
 ; v58 = v58 ^ v45
-%line 4073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm6
 ; v45 = v43 ^ v45
-%line 4074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 7808]
 	vpxor ymm6, ymm0, ymm6
 ; v45 = v45 ^ v33
-%line 4075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm4
 ; v43 = v34 ^ v33
-%line 4076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm1, ymm4
 ; v43 = v43 ^ v9
-%line 4077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm13, ymm0, ymm3
 ; v58 = v58 ^ v34
-%line 4078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm10, ymm10, ymm1
 ; v60 = v37 ^ v33
-%line 4079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm11, ymm4
 ; v60 = v60 ^ v9
-%line 4080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm3
 ; v7 = v7 ^ v34
-%line 4081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm1
 ; v7 = v7 ^ v37
-%line 4082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm11
 ; v7 = v7 ^ v33
-%line 4083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm4
 ; v7 = v7 ^ v9
-%line 4084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm3
 ; v34 = v34 ^ v31
-%line 4085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; v3 = v3 ^ v37
-%line 4086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm11
 ; v3 = v3 ^ v31
-%line 4087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm2
 ; v3 = v3 ^ v9
-%line 4088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm3
 ; v37 = v37 ^ v36
-%line 4089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm5
 ; v30 = v30 ^ v31
-%line 4090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm2
 ; v30 = v30 ^ v36
-%line 4091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm8, ymm8, ymm5
 ; v31 = v31 ^ v33
-%line 4092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm4
 ; v5 = v5 ^ v36
-%line 4093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm5
 ; v5 = v5 ^ v33
-%line 4094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm4
 ; v36 = v36 ^ v9
-%line 4095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm5, ymm5, ymm3
 ; v33 = v40 ^ v33
-%line 4096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm4, ymm12, ymm4
 ; v9 = v33 ^ v9
-%line 4097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vpxor ymm3, ymm4, ymm3
 ; mem256[h + 0] = v45
-%line 4098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi], ymm6
 ; mem256[h + 64] = v43
-%line 4099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 64], ymm13
 ; mem256[h + 128] = v58
-%line 4100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 128], ymm10
 ; mem256[h + 192] = v60
-%line 4101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 192], ymm0
 ; mem256[h + 256] = v7
-%line 4102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 256], ymm15
 ; mem256[h + 320] = v34
-%line 4103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 320], ymm1
 ; mem256[h + 384] = v3
-%line 4104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 384], ymm9
 ; mem256[h + 448] = v37
-%line 4105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 448], ymm11
 ; mem256[h + 512] = v30
-%line 4106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 512], ymm8
 ; mem256[h + 576] = v31
-%line 4107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 576], ymm2
 ; mem256[h + 640] = v5
-%line 4108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 640], ymm7
 ; mem256[h + 704] = v36
-%line 4109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 704], ymm5
 ; mem256[h + 768] = v9
-%line 4110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vmovdqu [rdi + 768], ymm3
 ; h = h + 32
-%line 4111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rdi, 32
 ; f = f + 32
-%line 4112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	add rsi, 32
 ; i = i - 1
-%line 4113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	sub r8, 1
 ; =? i - 0
-%line 4114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	cmp r8, 0
 ; goto pass if !=
-%line 4115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	jne .Lpass
 ; leave
-%line 4116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
+%line 4367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx2.q
 	vzeroupper
 	mov rsp, [rsp + 24224]
 	ret

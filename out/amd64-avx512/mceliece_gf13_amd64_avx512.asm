@@ -8,887 +8,945 @@ section .text
 global qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx512:function (qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx512.end - qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx512)
 align 32
 qhasm_kernel_mceliece_gf13_vec512_mul_amd64_avx512:
-	mov r11, rsp
-	sub rsp, 1280
-	and rsp, -64
-	mov [rsp + 1216], r11
-; v0 = mem512[f + 0]
-%line 14+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
-; v1 = mem512[g + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm11, [rdx]
-; v2 = v0 & v1
-%line 16+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm11
-	vmovdqu64 [rsp + 0], zmm0
-; v3 = mem512[g + 64]
+; F0 = mem512[f + 0]
 %line 17+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm5, [rdx + 64]
-; v4 = v0 & v3
+	vmovdqu64 zmm13, [rsi]
+; F1 = mem512[f + 64]
 %line 18+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm5
-	vmovdqu64 [rsp + 64], zmm0
-; v5 = mem512[f + 64]
+	vmovdqu64 zmm14, [rsi + 64]
+; F2 = mem512[f + 128]
 %line 19+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm2, [rsi + 64]
-; v4 = ternlog(v4, v5, v1, 0x78)
+	vmovdqu64 zmm11, [rsi + 128]
+; F3 = mem512[f + 192]
 %line 20+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm11, 120
-	vmovdqu64 [rsp + 64], zmm0
-; v6 = mem512[g + 128]
+	vmovdqu64 zmm9, [rsi + 192]
+; F4 = mem512[f + 256]
 %line 21+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm4, [rdx + 128]
-; v7 = v0 & v6
+	vmovdqu64 zmm7, [rsi + 256]
+; F5 = mem512[f + 320]
 %line 22+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm4
-	vmovdqu64 [rsp + 128], zmm0
-; v7 = ternlog(v7, v5, v3, 0x78)
+	vmovdqu64 zmm5, [rsi + 320]
+; F6 = mem512[f + 384]
 %line 23+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm5, 120
-	vmovdqu64 [rsp + 128], zmm0
-; v8 = mem512[f + 128]
+	vmovdqu64 zmm3, [rsi + 384]
+; F7 = mem512[f + 448]
 %line 24+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm20, [rsi + 128]
-; v7 = ternlog(v7, v8, v1, 0x78)
+	vmovdqu64 zmm4, [rsi + 448]
+; F8 = mem512[f + 512]
 %line 25+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm11, 120
-	vmovdqu64 [rsp + 128], zmm0
-; v9 = mem512[g + 192]
+	vmovdqu64 zmm8, [rsi + 512]
+; F9 = mem512[f + 576]
 %line 26+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm16, [rdx + 192]
-; v10 = v0 & v9
+	vmovdqu64 zmm6, [rsi + 576]
+; F10 = mem512[f + 640]
 %line 27+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm16
-	vmovdqu64 [rsp + 192], zmm0
-; v10 = ternlog(v10, v5, v6, 0x78)
+	vmovdqu64 zmm10, [rsi + 640]
+; F11 = mem512[f + 704]
 %line 28+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm4, 120
-	vmovdqu64 [rsp + 192], zmm0
-; v10 = ternlog(v10, v8, v3, 0x78)
+	vmovdqu64 zmm2, [rsi + 704]
+; F12 = mem512[f + 768]
 %line 29+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm5, 120
-	vmovdqu64 [rsp + 192], zmm0
-; v11 = mem512[f + 192]
+	vmovdqu64 zmm12, [rsi + 768]
+; G = mem512[g + 704]
 %line 30+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm14, [rsi + 192]
-; v10 = ternlog(v10, v11, v1, 0x78)
+	vmovdqu64 zmm0, [rdx + 704]
+; B = F12 & G
 %line 31+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm14, zmm11, 120
-	vmovdqu64 [rsp + 192], zmm0
-; v12 = mem512[g + 256]
+	vpandd zmm1, zmm12, zmm0
+; G = mem512[g + 768]
 %line 32+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm15, [rdx + 256]
-; v13 = v0 & v12
+	vmovdqu64 zmm0, [rdx + 768]
+; A = F12 & G
 %line 33+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm15
-	vmovdqu64 [rsp + 256], zmm0
-; v13 = ternlog(v13, v5, v9, 0x78)
+	vpandd zmm15, zmm12, zmm0
+; B = ternlog(B, F11, G, 0x78)
 %line 34+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm16, 120
-	vmovdqu64 [rsp + 256], zmm0
-; v13 = ternlog(v13, v8, v6, 0x78)
-%line 35+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm4, 120
-	vmovdqu64 [rsp + 256], zmm0
-; v13 = ternlog(v13, v11, v3, 0x78)
-%line 36+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm14, zmm5, 120
-	vmovdqu64 [rsp + 256], zmm0
-; v14 = mem512[f + 256]
+	vpternlogd zmm1, zmm2, zmm0, 120
+; G = mem512[g + 576]
 %line 37+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm19, [rsi + 256]
-; v13 = ternlog(v13, v14, v1, 0x78)
+	vmovdqu64 zmm0, [rdx + 576]
+; B = F12 & G
 %line 38+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm19, zmm11, 120
-	vmovdqu64 [rsp + 256], zmm0
-; v15 = mem512[g + 320]
+	vpandd zmm16, zmm12, zmm0
+; G = mem512[g + 640]
 %line 39+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm3, [rdx + 320]
-; v16 = v0 & v15
+	vmovdqu64 zmm0, [rdx + 640]
+; A = F12 & G
 %line 40+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm1, zmm3
-	vmovdqu64 [rsp + 320], zmm0
-; v16 = ternlog(v16, v5, v12, 0x78)
+	vpandd zmm17, zmm12, zmm0
+; B = ternlog(B, F11, G, 0x78)
 %line 41+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm15, 120
-	vmovdqu64 [rsp + 320], zmm0
-; v16 = ternlog(v16, v8, v9, 0x78)
+	vpternlogd zmm16, zmm2, zmm0, 120
+; G = mem512[g + 704]
 %line 42+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm16, 120
-	vmovdqu64 [rsp + 320], zmm0
-; v16 = ternlog(v16, v11, v6, 0x78)
+	vmovdqu64 zmm0, [rdx + 704]
+; A = ternlog(A, F11, G, 0x78)
 %line 43+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm14, zmm4, 120
-	vmovdqu64 [rsp + 320], zmm0
-; v16 = ternlog(v16, v14, v3, 0x78)
+	vpternlogd zmm17, zmm2, zmm0, 120
+; B = ternlog(B, F10, G, 0x78)
 %line 44+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm19, zmm5, 120
-	vmovdqu64 [rsp + 320], zmm0
-; v17 = mem512[f + 320]
+	vpternlogd zmm16, zmm10, zmm0, 120
+; G = mem512[g + 768]
 %line 45+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm18, [rsi + 320]
-; v16 = ternlog(v16, v17, v1, 0x78)
+	vmovdqu64 zmm0, [rdx + 768]
+; A = ternlog(A, F10, G, 0x78)
 %line 46+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm11, 120
-	vmovdqu64 [rsp + 320], zmm0
-; v18 = mem512[g + 384]
+	vpternlogd zmm17, zmm10, zmm0, 120
+; B = ternlog(B, F9, G, 0x78)
 %line 47+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm13, [rdx + 384]
-; v19 = v0 & v18
-%line 48+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm6, zmm1, zmm13
-; v19 = ternlog(v19, v5, v15, 0x78)
-%line 49+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm3, 120
-; v19 = ternlog(v19, v8, v12, 0x78)
+	vpternlogd zmm16, zmm6, zmm0, 120
+; G = mem512[g + 448]
 %line 50+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm6, zmm20, zmm15, 120
-; v19 = ternlog(v19, v11, v9, 0x78)
+	vmovdqu64 zmm0, [rdx + 448]
+; B = F12 & G
 %line 51+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm6, zmm14, zmm16, 120
-; v19 = ternlog(v19, v14, v6, 0x78)
+	vpandd zmm18, zmm12, zmm0
+; G = mem512[g + 512]
 %line 52+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm6, zmm19, zmm4, 120
-; v19 = ternlog(v19, v17, v3, 0x78)
-%line 53+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm6, zmm18, zmm5, 120
-; v20 = mem512[f + 384]
-%line 54+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm10, [rsi + 384]
-; v19 = ternlog(v19, v20, v1, 0x78)
-%line 55+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm6, zmm10, zmm11, 120
-; v21 = v5 & v18
-%line 56+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm2, zmm13
-	vmovdqu64 [rsp + 1152], zmm0
-; v21 = ternlog(v21, v8, v15, 0x78)
-%line 57+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm20, zmm3, 120
-	vmovdqu64 [rsp + 1152], zmm0
-; v21 = ternlog(v21, v11, v12, 0x78)
-%line 58+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm14, zmm15, 120
-	vmovdqu64 [rsp + 1152], zmm0
-; v21 = ternlog(v21, v14, v9, 0x78)
-%line 59+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm19, zmm16, 120
-	vmovdqu64 [rsp + 1152], zmm0
-; v21 = ternlog(v21, v17, v6, 0x78)
-%line 60+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm4, 120
-	vmovdqu64 [rsp + 1152], zmm0
-; v21 = ternlog(v21, v20, v3, 0x78)
-%line 61+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm5, 120
-	vmovdqu64 [rsp + 1152], zmm0
-; v22 = v8 & v18
-%line 62+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm20, zmm13
-	vmovdqu64 [rsp + 384], zmm0
-; v22 = ternlog(v22, v11, v15, 0x78)
-%line 63+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm14, zmm3, 120
-	vmovdqu64 [rsp + 384], zmm0
-; v22 = ternlog(v22, v14, v12, 0x78)
-%line 64+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm19, zmm15, 120
-	vmovdqu64 [rsp + 384], zmm0
-; v22 = ternlog(v22, v17, v9, 0x78)
-%line 65+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm16, 120
-	vmovdqu64 [rsp + 384], zmm0
-; v22 = ternlog(v22, v20, v6, 0x78)
-%line 66+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm4, 120
-	vmovdqu64 [rsp + 384], zmm0
-; v23 = v11 & v18
-%line 67+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm14, zmm13
-	vmovdqu64 [rsp + 448], zmm0
-; v23 = ternlog(v23, v14, v15, 0x78)
-%line 68+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm19, zmm3, 120
-	vmovdqu64 [rsp + 448], zmm0
-; v23 = ternlog(v23, v17, v12, 0x78)
-%line 69+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm15, 120
-	vmovdqu64 [rsp + 448], zmm0
-; v23 = ternlog(v23, v20, v9, 0x78)
-%line 70+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm16, 120
-	vmovdqu64 [rsp + 448], zmm0
-; v24 = v14 & v18
-%line 71+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm19, zmm13
-	vmovdqu64 [rsp + 512], zmm0
-; v24 = ternlog(v24, v17, v15, 0x78)
-%line 72+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm3, 120
-	vmovdqu64 [rsp + 512], zmm0
-; v24 = ternlog(v24, v20, v12, 0x78)
-%line 73+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm15, 120
-	vmovdqu64 [rsp + 512], zmm0
-; v25 = v17 & v18
-%line 74+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm18, zmm13
-	vmovdqu64 [rsp + 576], zmm0
-; v25 = ternlog(v25, v20, v15, 0x78)
-%line 75+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm3, 120
-	vmovdqu64 [rsp + 576], zmm0
-; v26 = v20 & v18
-%line 76+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm10, zmm13
-	vmovdqu64 [rsp + 640], zmm0
-; v27 = mem512[f + 448]
-%line 77+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm17, [rsi + 448]
-; v28 = mem512[g + 448]
-%line 78+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm26, [rdx + 448]
-; v29 = v27 & v28
-%line 79+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm17, zmm26
-	vmovdqu64 [rsp + 704], zmm0
-; v30 = mem512[g + 512]
-%line 80+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rdx + 512]
-; v31 = v27 & v30
+; A = F12 & G
+%line 53+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm19, zmm12, zmm0
+; B = ternlog(B, F11, G, 0x78)
+%line 54+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm18, zmm2, zmm0, 120
+; G = mem512[g + 576]
+%line 55+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 576]
+; A = ternlog(A, F11, G, 0x78)
+%line 56+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm19, zmm2, zmm0, 120
+; B = ternlog(B, F10, G, 0x78)
+%line 57+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm18, zmm10, zmm0, 120
+; G = mem512[g + 640]
+%line 58+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 640]
+; A = ternlog(A, F10, G, 0x78)
+%line 59+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm19, zmm10, zmm0, 120
+; B = ternlog(B, F9, G, 0x78)
+%line 60+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm18, zmm6, zmm0, 120
+; G = mem512[g + 704]
+%line 61+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 704]
+; A = ternlog(A, F9, G, 0x78)
+%line 62+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm19, zmm6, zmm0, 120
+; B = ternlog(B, F8, G, 0x78)
+%line 63+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm18, zmm8, zmm0, 120
+; G = mem512[g + 768]
+%line 64+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 768]
+; A = ternlog(A, F8, G, 0x78)
+%line 65+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm19, zmm8, zmm0, 120
+; B = ternlog(B, F7, G, 0x78)
+%line 66+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm18, zmm4, zmm0, 120
+; G = mem512[g + 320]
+%line 69+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 320]
+; B = F12 & G
+%line 70+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm21, zmm12, zmm0
+; G = mem512[g + 384]
+%line 71+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 384]
+; A = F12 & G
+%line 72+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm22, zmm12, zmm0
+; B = ternlog(B, F11, G, 0x78)
+%line 73+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm21, zmm2, zmm0, 120
+; G = mem512[g + 448]
+%line 74+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 448]
+; A = ternlog(A, F11, G, 0x78)
+%line 75+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm22, zmm2, zmm0, 120
+; B = ternlog(B, F10, G, 0x78)
+%line 76+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm21, zmm10, zmm0, 120
+; G = mem512[g + 512]
+%line 77+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 512]
+; A = ternlog(A, F10, G, 0x78)
+%line 78+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm22, zmm10, zmm0, 120
+; B = ternlog(B, F9, G, 0x78)
+%line 79+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm21, zmm6, zmm0, 120
+; G = mem512[g + 576]
+%line 80+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 576]
+; A = ternlog(A, F9, G, 0x78)
 %line 81+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm7, zmm17, zmm0
-	vmovdqu64 [rsp + 768], zmm7
-; v32 = mem512[f + 512]
+	vpternlogd zmm22, zmm6, zmm0, 120
+; B = ternlog(B, F8, G, 0x78)
 %line 82+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm21, [rsi + 512]
-; v31 = ternlog(v31, v32, v28, 0x78)
+	vpternlogd zmm21, zmm8, zmm0, 120
+; G = mem512[g + 640]
 %line 83+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm21, zmm26, 120
-	vmovdqu64 [rsp + 768], zmm7
-; v33 = mem512[g + 576]
+	vmovdqu64 zmm0, [rdx + 640]
+; A = ternlog(A, F8, G, 0x78)
 %line 84+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm25, [rdx + 576]
-; v34 = v27 & v33
+	vpternlogd zmm22, zmm8, zmm0, 120
+; B = ternlog(B, F7, G, 0x78)
 %line 85+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm7, zmm17, zmm25
-	vmovdqu64 [rsp + 832], zmm7
-; v34 = ternlog(v34, v32, v30, 0x78)
+	vpternlogd zmm21, zmm4, zmm0, 120
+; G = mem512[g + 704]
 %line 86+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm21, zmm0, 120
-	vmovdqu64 [rsp + 832], zmm7
-; v35 = mem512[f + 576]
+	vmovdqu64 zmm0, [rdx + 704]
+; A = ternlog(A, F7, G, 0x78)
 %line 87+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm30, [rsi + 576]
-; v34 = ternlog(v34, v35, v28, 0x78)
+	vpternlogd zmm22, zmm4, zmm0, 120
+; B = ternlog(B, F6, G, 0x78)
 %line 88+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm30, zmm26, 120
-	vmovdqu64 [rsp + 832], zmm7
-; v36 = mem512[g + 640]
+	vpternlogd zmm21, zmm3, zmm0, 120
+; G = mem512[g + 768]
 %line 89+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm24, [rdx + 640]
-; v37 = v27 & v36
+	vmovdqu64 zmm0, [rdx + 768]
+; A = ternlog(A, F6, G, 0x78)
 %line 90+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm7, zmm17, zmm24
-	vmovdqu64 [rsp + 896], zmm7
-; v37 = ternlog(v37, v32, v33, 0x78)
+	vpternlogd zmm22, zmm3, zmm0, 120
+; B = ternlog(B, F5, G, 0x78)
 %line 91+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm21, zmm25, 120
-	vmovdqu64 [rsp + 896], zmm7
-; v37 = ternlog(v37, v35, v30, 0x78)
-%line 92+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm30, zmm0, 120
-	vmovdqu64 [rsp + 896], zmm7
-; v38 = mem512[f + 640]
-%line 93+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm29, [rsi + 640]
-; v37 = ternlog(v37, v38, v28, 0x78)
+	vpternlogd zmm21, zmm5, zmm0, 120
+; G = mem512[g + 192]
 %line 94+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm29, zmm26, 120
-	vmovdqu64 [rsp + 896], zmm7
-; v39 = mem512[g + 704]
+	vmovdqu64 zmm0, [rdx + 192]
+; B = F12 & G
 %line 95+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm23, [rdx + 704]
-; v40 = v27 & v39
+	vpandd zmm0, zmm12, zmm0
+; G = mem512[g + 256]
 %line 96+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm7, zmm17, zmm23
-; v40 = ternlog(v40, v32, v36, 0x78)
+	vmovdqu64 zmm20, [rdx + 256]
+; A = F12 & G
 %line 97+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm21, zmm24, 120
-; v40 = ternlog(v40, v35, v33, 0x78)
+	vpandd zmm23, zmm12, zmm20
+; B = ternlog(B, F11, G, 0x78)
 %line 98+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm30, zmm25, 120
-; v40 = ternlog(v40, v38, v30, 0x78)
+	vpternlogd zmm0, zmm2, zmm20, 120
+; G = mem512[g + 320]
 %line 99+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm29, zmm0, 120
-; v41 = mem512[f + 704]
+	vmovdqu64 zmm20, [rdx + 320]
+; A = ternlog(A, F11, G, 0x78)
 %line 100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm28, [rsi + 704]
-; v40 = ternlog(v40, v41, v28, 0x78)
+	vpternlogd zmm23, zmm2, zmm20, 120
+; B = ternlog(B, F10, G, 0x78)
 %line 101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm28, zmm26, 120
-; v42 = mem512[g + 768]
+	vpternlogd zmm0, zmm10, zmm20, 120
+; G = mem512[g + 384]
 %line 102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm22, [rdx + 768]
-; v43 = v27 & v42
+	vmovdqu64 zmm20, [rdx + 384]
+; A = ternlog(A, F10, G, 0x78)
 %line 103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm12, zmm17, zmm22
-; v43 = ternlog(v43, v32, v39, 0x78)
+	vpternlogd zmm23, zmm10, zmm20, 120
+; B = ternlog(B, F9, G, 0x78)
 %line 104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm12, zmm21, zmm23, 120
-; v43 = ternlog(v43, v35, v36, 0x78)
+	vpternlogd zmm0, zmm6, zmm20, 120
+; G = mem512[g + 448]
 %line 105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm12, zmm30, zmm24, 120
-; v43 = ternlog(v43, v38, v33, 0x78)
+	vmovdqu64 zmm20, [rdx + 448]
+; A = ternlog(A, F9, G, 0x78)
 %line 106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm12, zmm29, zmm25, 120
-; v43 = ternlog(v43, v41, v30, 0x78)
+	vpternlogd zmm23, zmm6, zmm20, 120
+; B = ternlog(B, F8, G, 0x78)
 %line 107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm12, zmm28, zmm0, 120
-; v44 = mem512[f + 768]
+	vpternlogd zmm0, zmm8, zmm20, 120
+; G = mem512[g + 512]
 %line 108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm27, [rsi + 768]
-; v43 = ternlog(v43, v44, v28, 0x78)
+	vmovdqu64 zmm20, [rdx + 512]
+; A = ternlog(A, F8, G, 0x78)
 %line 109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm12, zmm27, zmm26, 120
-; v45 = v32 & v42
+	vpternlogd zmm23, zmm8, zmm20, 120
+; B = ternlog(B, F7, G, 0x78)
 %line 110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm8, zmm21, zmm22
-; v45 = ternlog(v45, v35, v39, 0x78)
+	vpternlogd zmm0, zmm4, zmm20, 120
+; G = mem512[g + 576]
 %line 111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm8, zmm30, zmm23, 120
-; v45 = ternlog(v45, v38, v36, 0x78)
+	vmovdqu64 zmm20, [rdx + 576]
+; A = ternlog(A, F7, G, 0x78)
 %line 112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm8, zmm29, zmm24, 120
-; v45 = ternlog(v45, v41, v33, 0x78)
+	vpternlogd zmm23, zmm4, zmm20, 120
+; B = ternlog(B, F6, G, 0x78)
 %line 113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm8, zmm28, zmm25, 120
-; v45 = ternlog(v45, v44, v30, 0x78)
+	vpternlogd zmm0, zmm3, zmm20, 120
+; G = mem512[g + 640]
 %line 114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm8, zmm27, zmm0, 120
-; v46 = v35 & v42
+	vmovdqu64 zmm20, [rdx + 640]
+; A = ternlog(A, F6, G, 0x78)
 %line 115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm9, zmm30, zmm22
-; v46 = ternlog(v46, v38, v39, 0x78)
+	vpternlogd zmm23, zmm3, zmm20, 120
+; B = ternlog(B, F5, G, 0x78)
 %line 116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm9, zmm29, zmm23, 120
-; v46 = ternlog(v46, v41, v36, 0x78)
+	vpternlogd zmm0, zmm5, zmm20, 120
+; G = mem512[g + 704]
 %line 117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm9, zmm28, zmm24, 120
-; v46 = ternlog(v46, v44, v33, 0x78)
+	vmovdqu64 zmm20, [rdx + 704]
+; A = ternlog(A, F5, G, 0x78)
 %line 118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm9, zmm27, zmm25, 120
-; v47 = v38 & v42
+	vpternlogd zmm23, zmm5, zmm20, 120
+; B = ternlog(B, F4, G, 0x78)
 %line 119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm31, zmm29, zmm22
-	vmovdqu64 [rsp + 960], zmm31
-; v47 = ternlog(v47, v41, v39, 0x78)
+	vpternlogd zmm0, zmm7, zmm20, 120
+; G = mem512[g + 768]
 %line 120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm31, zmm28, zmm23, 120
-	vmovdqu64 [rsp + 960], zmm31
-; v47 = ternlog(v47, v44, v36, 0x78)
+	vmovdqu64 zmm20, [rdx + 768]
+; A = ternlog(A, F4, G, 0x78)
 %line 121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm31, zmm27, zmm24, 120
-	vmovdqu64 [rsp + 960], zmm31
-; v48 = v41 & v42
+	vpternlogd zmm23, zmm7, zmm20, 120
+; B = ternlog(B, F3, G, 0x78)
 %line 122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm31, zmm28, zmm22
-	vmovdqu64 [rsp + 1024], zmm31
-; v48 = ternlog(v48, v44, v39, 0x78)
-%line 123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm31, zmm27, zmm23, 120
-	vmovdqu64 [rsp + 1024], zmm31
-; v49 = v44 & v42
+	vpternlogd zmm0, zmm9, zmm20, 120
+; B = B ^ H24
 %line 124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm31, zmm27, zmm22
-	vmovdqu64 [rsp + 1088], zmm31
-; v27 = v0 ^ v27
-%line 125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm17, zmm1, zmm17
-; v32 = v5 ^ v32
+	vpxord zmm24, zmm0, zmm15
+; G = mem512[g + 64]
 %line 126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm21, zmm2, zmm21
-; v35 = v8 ^ v35
+	vmovdqu64 zmm0, [rdx + 64]
+; B = F12 & G
 %line 127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm20, zmm20, zmm30
-; v38 = v11 ^ v38
+	vpandd zmm20, zmm12, zmm0
+; G = mem512[g + 128]
 %line 128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm14, zmm14, zmm29
-; v41 = v14 ^ v41
+	vmovdqu64 zmm0, [rdx + 128]
+; A = F12 & G
 %line 129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm19, zmm19, zmm28
-; v44 = v17 ^ v44
+	vpandd zmm25, zmm12, zmm0
+; B = ternlog(B, F11, G, 0x78)
 %line 130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm27
-; v28 = v1 ^ v28
+	vpternlogd zmm20, zmm2, zmm0, 120
+; G = mem512[g + 192]
 %line 131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm11, zmm11, zmm26
-; v30 = v3 ^ v30
+	vmovdqu64 zmm0, [rdx + 192]
+; A = ternlog(A, F11, G, 0x78)
 %line 132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm0
-; v33 = v6 ^ v33
+	vpternlogd zmm25, zmm2, zmm0, 120
+; B = ternlog(B, F10, G, 0x78)
 %line 133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm25
-; v36 = v9 ^ v36
+	vpternlogd zmm20, zmm10, zmm0, 120
+; G = mem512[g + 256]
 %line 134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm0, zmm16, zmm24
-; v39 = v12 ^ v39
+	vmovdqu64 zmm0, [rdx + 256]
+; A = ternlog(A, F10, G, 0x78)
 %line 135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm1, zmm15, zmm23
-; v42 = v15 ^ v42
+	vpternlogd zmm25, zmm10, zmm0, 120
+; B = ternlog(B, F9, G, 0x78)
 %line 136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm2, zmm3, zmm22
-; v15 = v27 & v30
+	vpternlogd zmm20, zmm6, zmm0, 120
+; G = mem512[g + 320]
 %line 137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm17, zmm5
-; v15 = ternlog(v15, v32, v28, 0x78)
+	vmovdqu64 zmm0, [rdx + 320]
+; A = ternlog(A, F9, G, 0x78)
 %line 138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm11, 120
-; v12 = v27 & v33
+	vpternlogd zmm25, zmm6, zmm0, 120
+; B = ternlog(B, F8, G, 0x78)
 %line 139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm17, zmm4
-; v12 = ternlog(v12, v32, v30, 0x78)
+	vpternlogd zmm20, zmm8, zmm0, 120
+; G = mem512[g + 384]
 %line 140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm5, 120
-; v12 = ternlog(v12, v35, v28, 0x78)
+	vmovdqu64 zmm0, [rdx + 384]
+; A = ternlog(A, F8, G, 0x78)
 %line 141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm11, 120
-; v9 = v27 & v36
+	vpternlogd zmm25, zmm8, zmm0, 120
+; B = ternlog(B, F7, G, 0x78)
 %line 142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm17, zmm0
-; v9 = ternlog(v9, v32, v33, 0x78)
+	vpternlogd zmm20, zmm4, zmm0, 120
+; G = mem512[g + 448]
 %line 143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm4, 120
-; v9 = ternlog(v9, v35, v30, 0x78)
+	vmovdqu64 zmm0, [rdx + 448]
+; A = ternlog(A, F7, G, 0x78)
 %line 144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm5, 120
-; v9 = ternlog(v9, v38, v28, 0x78)
+	vpternlogd zmm25, zmm4, zmm0, 120
+; B = ternlog(B, F6, G, 0x78)
 %line 145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm11, 120
-; v6 = v27 & v39
+	vpternlogd zmm20, zmm3, zmm0, 120
+; G = mem512[g + 512]
 %line 146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm17, zmm1
-; v6 = ternlog(v6, v32, v36, 0x78)
+	vmovdqu64 zmm0, [rdx + 512]
+; A = ternlog(A, F6, G, 0x78)
 %line 147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm0, 120
-; v6 = ternlog(v6, v35, v33, 0x78)
+	vpternlogd zmm25, zmm3, zmm0, 120
+; B = ternlog(B, F5, G, 0x78)
 %line 148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm4, 120
-; v6 = ternlog(v6, v38, v30, 0x78)
+	vpternlogd zmm20, zmm5, zmm0, 120
+; G = mem512[g + 576]
 %line 149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm5, 120
-; v6 = ternlog(v6, v41, v28, 0x78)
+	vmovdqu64 zmm0, [rdx + 576]
+; A = ternlog(A, F5, G, 0x78)
 %line 150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm19, zmm11, 120
-; v3 = v27 & v42
+	vpternlogd zmm25, zmm5, zmm0, 120
+; B = ternlog(B, F4, G, 0x78)
 %line 151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm17, zmm2
-; v3 = ternlog(v3, v32, v39, 0x78)
+	vpternlogd zmm20, zmm7, zmm0, 120
+; G = mem512[g + 640]
 %line 152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm1, 120
-; v3 = ternlog(v3, v35, v36, 0x78)
+	vmovdqu64 zmm0, [rdx + 640]
+; A = ternlog(A, F4, G, 0x78)
 %line 153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm0, 120
-; v3 = ternlog(v3, v38, v33, 0x78)
+	vpternlogd zmm25, zmm7, zmm0, 120
+; B = ternlog(B, F3, G, 0x78)
 %line 154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm4, 120
-; v3 = ternlog(v3, v41, v30, 0x78)
+	vpternlogd zmm20, zmm9, zmm0, 120
+; G = mem512[g + 704]
 %line 155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm19, zmm5, 120
-; v3 = ternlog(v3, v44, v28, 0x78)
+	vmovdqu64 zmm0, [rdx + 704]
+; A = ternlog(A, F3, G, 0x78)
 %line 156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm18, zmm11, 120
-; v1 = v27 & v18
+	vpternlogd zmm25, zmm9, zmm0, 120
+; B = ternlog(B, F2, G, 0x78)
 %line 157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm17, zmm13
-; v1 = ternlog(v1, v32, v42, 0x78)
+	vpternlogd zmm20, zmm11, zmm0, 120
+; G = mem512[g + 768]
 %line 158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm21, zmm2, 120
-; v1 = ternlog(v1, v35, v39, 0x78)
+	vmovdqu64 zmm0, [rdx + 768]
+; A = ternlog(A, F2, G, 0x78)
 %line 159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm1, 120
-; v1 = ternlog(v1, v38, v36, 0x78)
+	vpternlogd zmm25, zmm11, zmm0, 120
+; B = ternlog(B, F1, G, 0x78)
 %line 160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm0, 120
-; v1 = ternlog(v1, v41, v33, 0x78)
+	vpternlogd zmm20, zmm14, zmm0, 120
+; A = ternlog(A, H23, H24, 0x96)
 %line 161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm19, zmm4, 120
-; v1 = ternlog(v1, v44, v30, 0x78)
-%line 162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm18, zmm5, 120
-; v1 = ternlog(v1, v20, v28, 0x78)
+	vpternlogd zmm25, zmm1, zmm15, 150
+; B = ternlog(B, H22, H23, 0x96)
 %line 163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm11, 120
-; v32 = v32 & v18
-%line 164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm21, zmm13
-; v32 = ternlog(v32, v35, v42, 0x78)
+	vpternlogd zmm20, zmm17, zmm1, 150
+; G = mem512[g + 0]
 %line 165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm20, zmm2, 120
-; v32 = ternlog(v32, v38, v39, 0x78)
+	vmovdqu64 zmm0, [rdx]
+; A = F12 & G
 %line 166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm1, 120
-; v32 = ternlog(v32, v41, v36, 0x78)
+	vpandd zmm12, zmm12, zmm0
+; B = F11 & G
 %line 167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm19, zmm0, 120
-; v32 = ternlog(v32, v44, v33, 0x78)
+	vpandd zmm26, zmm2, zmm0
+; G = mem512[g + 64]
 %line 168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm18, zmm4, 120
-; v32 = ternlog(v32, v20, v30, 0x78)
+	vmovdqu64 zmm0, [rdx + 64]
+; A = ternlog(A, F11, G, 0x78)
 %line 169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm5, 120
-; v35 = v35 & v18
+	vpternlogd zmm12, zmm2, zmm0, 120
+; B = ternlog(B, F10, G, 0x78)
 %line 170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm20, zmm13
-; v35 = ternlog(v35, v38, v42, 0x78)
+	vpternlogd zmm26, zmm10, zmm0, 120
+; G = mem512[g + 128]
 %line 171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm2, 120
-; v35 = ternlog(v35, v41, v39, 0x78)
+	vmovdqu64 zmm0, [rdx + 128]
+; A = ternlog(A, F10, G, 0x78)
 %line 172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm19, zmm1, 120
-; v35 = ternlog(v35, v44, v36, 0x78)
+	vpternlogd zmm12, zmm10, zmm0, 120
+; B = ternlog(B, F9, G, 0x78)
 %line 173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm18, zmm0, 120
-; v35 = ternlog(v35, v20, v33, 0x78)
+	vpternlogd zmm26, zmm6, zmm0, 120
+; G = mem512[g + 192]
 %line 174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm4, 120
-; v38 = v38 & v18
+	vmovdqu64 zmm0, [rdx + 192]
+; A = ternlog(A, F9, G, 0x78)
 %line 175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm3, zmm14, zmm13
-; v38 = ternlog(v38, v41, v42, 0x78)
+	vpternlogd zmm12, zmm6, zmm0, 120
+; B = ternlog(B, F8, G, 0x78)
 %line 176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm19, zmm2, 120
-; v38 = ternlog(v38, v44, v39, 0x78)
+	vpternlogd zmm26, zmm8, zmm0, 120
+; G = mem512[g + 256]
 %line 177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm18, zmm1, 120
-; v38 = ternlog(v38, v20, v36, 0x78)
+	vmovdqu64 zmm0, [rdx + 256]
+; A = ternlog(A, F8, G, 0x78)
 %line 178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm0, 120
-; v41 = v41 & v18
+	vpternlogd zmm12, zmm8, zmm0, 120
+; B = ternlog(B, F7, G, 0x78)
 %line 179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm0, zmm19, zmm13
-; v41 = ternlog(v41, v44, v42, 0x78)
+	vpternlogd zmm26, zmm4, zmm0, 120
+; G = mem512[g + 320]
 %line 180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm18, zmm2, 120
-; v41 = ternlog(v41, v20, v39, 0x78)
+	vmovdqu64 zmm0, [rdx + 320]
+; A = ternlog(A, F7, G, 0x78)
 %line 181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm1, 120
-; v44 = v44 & v18
+	vpternlogd zmm12, zmm4, zmm0, 120
+; B = ternlog(B, F6, G, 0x78)
 %line 182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpandd zmm13, zmm18, zmm13
-; v44 = ternlog(v44, v20, v42, 0x78)
+	vpternlogd zmm26, zmm3, zmm0, 120
+; G = mem512[g + 384]
 %line 183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm13, zmm10, zmm2, 120
-; v28 = v2
+	vmovdqu64 zmm0, [rdx + 384]
+; A = ternlog(A, F6, G, 0x78)
 %line 184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 0]
-; v28 = ternlog(v28, v27, v28, 0x78)
+	vpternlogd zmm12, zmm3, zmm0, 120
+; B = ternlog(B, F5, G, 0x78)
 %line 185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm17, zmm0, 120
-; v15 = v31
+	vpternlogd zmm26, zmm5, zmm0, 120
+; G = mem512[g + 448]
 %line 186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm11, [rsp + 768]
-; v15 = ternlog(v15, v15, v4, 0x96)
+	vmovdqu64 zmm0, [rdx + 448]
+; A = ternlog(A, F5, G, 0x78)
 %line 187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 64]
-	vpternlogd zmm11, zmm11, zmm1, 150
-; v12 = v34
+	vpternlogd zmm12, zmm5, zmm0, 120
+; B = ternlog(B, F4, G, 0x78)
 %line 188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 832]
-; v12 = ternlog(v12, v12, v7, 0x96)
+	vpternlogd zmm26, zmm7, zmm0, 120
+; G = mem512[g + 512]
 %line 189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 128]
-	vpternlogd zmm15, zmm15, zmm1, 150
-; v9 = v37
+	vmovdqu64 zmm0, [rdx + 512]
+; A = ternlog(A, F4, G, 0x78)
 %line 190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 896]
-; v9 = ternlog(v9, v9, v10, 0x96)
+	vpternlogd zmm12, zmm7, zmm0, 120
+; B = ternlog(B, F3, G, 0x78)
 %line 191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 192]
-	vpternlogd zmm16, zmm16, zmm1, 150
-; v6 = v40
+	vpternlogd zmm26, zmm9, zmm0, 120
+; G = mem512[g + 576]
 %line 192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm18, zmm7
-; v6 = ternlog(v6, v6, v13, 0x96)
+	vmovdqu64 zmm0, [rdx + 576]
+; A = ternlog(A, F3, G, 0x78)
 %line 193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 256]
-	vpternlogd zmm18, zmm18, zmm1, 150
-; v3 = v43
+	vpternlogd zmm12, zmm9, zmm0, 120
+; B = ternlog(B, F2, G, 0x78)
 %line 194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm19, zmm12
-; v3 = ternlog(v3, v3, v16, 0x96)
+	vpternlogd zmm26, zmm11, zmm0, 120
+; G = mem512[g + 640]
 %line 195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 320]
-	vpternlogd zmm19, zmm19, zmm1, 150
-; v1 = v45
+	vmovdqu64 zmm0, [rdx + 640]
+; A = ternlog(A, F2, G, 0x78)
 %line 196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm1, zmm8
-; v1 = ternlog(v1, v1, v19, 0x96)
+	vpternlogd zmm12, zmm11, zmm0, 120
+; B = ternlog(B, F1, G, 0x78)
 %line 197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm1, zmm1, zmm6, 150
-; v32 = v46
+	vpternlogd zmm26, zmm14, zmm0, 120
+; G = mem512[g + 704]
 %line 198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm1, zmm9
-; v32 = ternlog(v32, v32, v21, 0x96)
+	vmovdqu64 zmm0, [rdx + 704]
+; A = ternlog(A, F1, G, 0x78)
 %line 199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 1152]
-	vpternlogd zmm1, zmm1, zmm2, 150
-; v35 = v47
+	vpternlogd zmm12, zmm14, zmm0, 120
+; B = ternlog(B, F0, G, 0x78)
 %line 200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 960]
-; v35 = ternlog(v35, v35, v22, 0x96)
+	vpternlogd zmm26, zmm13, zmm0, 120
+; G = mem512[g + 768]
 %line 201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 384]
-	vpternlogd zmm2, zmm2, zmm3, 150
-; v38 = v48
+	vmovdqu64 zmm0, [rdx + 768]
+; A = ternlog(A, F0, G, 0x78)
 %line 202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 1024]
-; v38 = ternlog(v38, v38, v23, 0x96)
+	vpternlogd zmm12, zmm13, zmm0, 120
+; A = ternlog(A, H21, H22, 0x96)
 %line 203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 448]
-	vpternlogd zmm3, zmm3, zmm4, 150
-; v41 = v49
+	vpternlogd zmm12, zmm16, zmm17, 150
+; A = A ^ H24
 %line 204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 1088]
-; v41 = ternlog(v41, v41, v24, 0x96)
+	vpxord zmm12, zmm12, zmm15
+; mem512[h + 768] = A
 %line 205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 512]
-	vpternlogd zmm4, zmm4, zmm5, 150
-; v18 = v26
+	vmovdqu64 [rdi + 768], zmm12
+; B = ternlog(B, H20, H21, 0x96)
 %line 206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 640]
-; v18 = ternlog(v18, v20, v18, 0x78)
+	vpternlogd zmm26, zmm19, zmm16, 150
+; B = ternlog(B, H23, H24, 0x96)
 %line 207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm5, zmm10, zmm5, 120
-; v21 = ternlog(v21, v28, v29, 0x96)
+	vpternlogd zmm26, zmm1, zmm15, 150
+; mem512[h + 704] = B
 %line 208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm10, [rsp + 704]
-	vmovdqu64 zmm14, [rsp + 1152]
-	vpternlogd zmm14, zmm0, zmm10, 150
-	vmovdqu64 [rsp + 1152], zmm14
-; v34 = v38 ^ v34
+	vmovdqu64 [rdi + 704], zmm26
+; G = mem512[g + 0]
 %line 209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm14, zmm3, [rsp + 832]
-; v37 = v41 ^ v37
+	vmovdqu64 zmm0, [rdx]
+; A = F10 & G
 %line 210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm17, zmm4, [rsp + 896]
-; v40 = ternlog(v40, v44, v25, 0x96)
+	vpandd zmm2, zmm10, zmm0
+; B = F9 & G
 %line 211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 576]
-	vpternlogd zmm7, zmm13, zmm3, 150
-; v43 = v18 ^ v43
+	vpandd zmm10, zmm6, zmm0
+; G = mem512[g + 64]
 %line 212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm4, zmm5, zmm12
-; v31 = v49
+	vmovdqu64 zmm0, [rdx + 64]
+; A = ternlog(A, F9, G, 0x78)
 %line 213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm13, [rsp + 1088]
-; v31 = ternlog(v31, v35, v31, 0x96)
+	vpternlogd zmm2, zmm6, zmm0, 120
+; B = ternlog(B, F8, G, 0x78)
 %line 214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm13, zmm2, zmm13, 150
-; v29 = v49
+	vpternlogd zmm10, zmm8, zmm0, 120
+; G = mem512[g + 128]
 %line 215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1088]
-; v29 = ternlog(v29, v32, v29, 0x96)
+	vmovdqu64 zmm0, [rdx + 128]
+; A = ternlog(A, F8, G, 0x78)
 %line 216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm0, 150
-; v26 = v49
+	vpternlogd zmm2, zmm8, zmm0, 120
+; B = ternlog(B, F7, G, 0x78)
 %line 217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1088]
-; v26 = ternlog(v26, v3, v26, 0x96)
+	vpternlogd zmm10, zmm4, zmm0, 120
+; G = mem512[g + 192]
 %line 218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm1, zmm19, zmm1, 150
-; v49 = ternlog(v49, v6, v25, 0x96)
+	vmovdqu64 zmm0, [rdx + 192]
+; A = ternlog(A, F7, G, 0x78)
 %line 219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 1088]
-	vpternlogd zmm5, zmm18, zmm3, 150
-	vmovdqu64 [rsp + 1088], zmm5
-; v29 = v29 ^ v48
+	vpternlogd zmm2, zmm4, zmm0, 120
+; B = ternlog(B, F6, G, 0x78)
 %line 220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm10, zmm0, [rsp + 1024]
-; v24 = v48
+	vpternlogd zmm10, zmm3, zmm0, 120
+; G = mem512[g + 256]
 %line 221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm0, [rsp + 1024]
-; v24 = ternlog(v24, v9, v24, 0x96)
+	vmovdqu64 zmm0, [rdx + 256]
+; A = ternlog(A, F6, G, 0x78)
 %line 222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm16, zmm0, 150
-; v1 = v47
+	vpternlogd zmm2, zmm3, zmm0, 120
+; B = ternlog(B, F5, G, 0x78)
 %line 223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm16, [rsp + 960]
-; v1 = ternlog(v1, v1, v48, 0x96)
+	vpternlogd zmm10, zmm5, zmm0, 120
+; G = mem512[g + 320]
 %line 224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 1024]
-	vpternlogd zmm16, zmm16, zmm1, 150
-; v23 = v47
+	vmovdqu64 zmm0, [rdx + 320]
+; A = ternlog(A, F5, G, 0x78)
 %line 225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm1, [rsp + 960]
-; v23 = ternlog(v23, v12, v23, 0x96)
+	vpternlogd zmm2, zmm5, zmm0, 120
+; B = ternlog(B, F4, G, 0x78)
 %line 226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm1, zmm15, zmm1, 150
-; v26 = v46
+	vpternlogd zmm10, zmm7, zmm0, 120
+; G = mem512[g + 384]
 %line 227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm12, zmm9
-; v26 = ternlog(v26, v26, v47, 0x96)
+	vmovdqu64 zmm0, [rdx + 384]
+; A = ternlog(A, F4, G, 0x78)
 %line 228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm2, [rsp + 960]
-	vpternlogd zmm12, zmm12, zmm2, 150
-; v48 = v46
+	vpternlogd zmm2, zmm7, zmm0, 120
+; B = ternlog(B, F3, G, 0x78)
 %line 229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm2, zmm9
-; v48 = ternlog(v48, v49, v48, 0x96)
+	vpternlogd zmm10, zmm9, zmm0, 120
+; G = mem512[g + 448]
 %line 230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm2, 150
-; v22 = v46
+	vmovdqu64 zmm0, [rdx + 448]
+; A = ternlog(A, F3, G, 0x78)
 %line 231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm3, zmm9
-; v22 = ternlog(v22, v15, v22, 0x96)
+	vpternlogd zmm2, zmm9, zmm0, 120
+; B = ternlog(B, F2, G, 0x78)
 %line 232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm11, zmm3, 150
-; v48 = v48 ^ v45
+	vpternlogd zmm10, zmm11, zmm0, 120
+; G = mem512[g + 512]
 %line 233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm11, zmm2, zmm8
-; v47 = v45
+	vmovdqu64 zmm0, [rdx + 512]
+; A = ternlog(A, F2, G, 0x78)
 %line 234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm2, zmm8
-; v47 = ternlog(v47, v24, v47, 0x96)
+	vpternlogd zmm2, zmm11, zmm0, 120
+; B = ternlog(B, F1, G, 0x78)
 %line 235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm2, zmm0, zmm2, 150
-; v47 = v47 ^ v43
+	vpternlogd zmm10, zmm14, zmm0, 120
+; G = mem512[g + 576]
 %line 236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm15, zmm2, zmm4
-; v46 = v43
+	vmovdqu64 zmm0, [rdx + 576]
+; A = ternlog(A, F1, G, 0x78)
 %line 237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm0, zmm4
-; v46 = ternlog(v46, v23, v46, 0x96)
+	vpternlogd zmm2, zmm14, zmm0, 120
+; B = ternlog(B, F0, G, 0x78)
 %line 238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm0, zmm1, zmm0, 150
-; v21 = ternlog(v21, v21, v45, 0x96)
+	vpternlogd zmm10, zmm13, zmm0, 120
+; G = mem512[g + 640]
+%line 239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx + 640]
+; A = ternlog(A, F0, G, 0x78)
 %line 240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm4, zmm4, zmm8, 150
-; v46 = v46 ^ v40
+	vpternlogd zmm2, zmm13, zmm0, 120
+; A = ternlog(A, H19, H20, 0x96)
 %line 241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm7
-; v45 = v40
+	vpternlogd zmm2, zmm18, zmm19, 150
+; A = ternlog(A, H22, H23, 0x96)
 %line 242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm1, zmm7
-; v45 = ternlog(v45, v22, v45, 0x96)
+	vpternlogd zmm2, zmm17, zmm1, 150
+; mem512[h + 640] = A
 %line 243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm1, 150
-; v43 = ternlog(v43, v19, v43, 0x96)
+	vmovdqu64 [rdi + 640], zmm2
+; B = ternlog(B, H18, H19, 0x96)
+%line 244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm10, zmm22, zmm18, 150
+; B = ternlog(B, H21, H22, 0x96)
 %line 245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm6, zmm7, 150
-; v45 = v45 ^ v37
+	vpternlogd zmm10, zmm16, zmm17, 150
+; mem512[h + 576] = B
 %line 246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm17
-; v40 = v37
+	vmovdqu64 [rdi + 576], zmm10
+; G = mem512[g + 0]
 %line 247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm2, zmm17
-; v40 = ternlog(v40, v16, v40, 0x96)
+	vmovdqu64 zmm0, [rdx]
+; A = F8 & G
 %line 248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm3, [rsp + 320]
-	vpternlogd zmm2, zmm3, zmm2, 150
-; v21 = v34
+	vpandd zmm1, zmm8, zmm0
+; B = F7 & G
 %line 249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm2, zmm14
-; v21 = ternlog(v21, v21, v37, 0x96)
+	vpandd zmm0, zmm4, zmm0
+; G = mem512[g + 64]
 %line 250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm2, zmm2, zmm17, 150
-; v37 = v34
+	vmovdqu64 zmm2, [rdx + 64]
+; A = ternlog(A, F7, G, 0x78)
 %line 251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm3, zmm14
-; v37 = ternlog(v37, v13, v37, 0x96)
+	vpternlogd zmm1, zmm4, zmm2, 120
+; B = ternlog(B, F6, G, 0x78)
 %line 252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm4, [rsp + 256]
-	vpternlogd zmm3, zmm4, zmm3, 150
-; v43 = v31
+	vpternlogd zmm0, zmm3, zmm2, 120
+; G = mem512[g + 128]
 %line 253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
-; v43 = ternlog(v43, v43, v34, 0x96)
+	vmovdqu64 zmm2, [rdx + 128]
+; A = ternlog(A, F6, G, 0x78)
 %line 254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm3, zmm3, zmm14, 150
-; v34 = v31
+	vpternlogd zmm1, zmm3, zmm2, 120
+; B = ternlog(B, F5, G, 0x78)
 %line 255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm4, zmm13
-; v34 = ternlog(v34, v10, v34, 0x96)
+	vpternlogd zmm0, zmm5, zmm2, 120
+; G = mem512[g + 192]
 %line 256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm5, [rsp + 192]
-	vpternlogd zmm4, zmm5, zmm4, 150
-; v40 = v29
+	vmovdqu64 zmm2, [rdx + 192]
+; A = ternlog(A, F5, G, 0x78)
 %line 257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm5, zmm10
-; v40 = ternlog(v40, v40, v31, 0x96)
+	vpternlogd zmm1, zmm5, zmm2, 120
+; B = ternlog(B, F4, G, 0x78)
 %line 258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm5, zmm5, zmm13, 150
-; v31 = v29
+	vpternlogd zmm0, zmm7, zmm2, 120
+; G = mem512[g + 256]
 %line 259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm6, zmm10
-; v31 = ternlog(v31, v7, v31, 0x96)
+	vmovdqu64 zmm2, [rdx + 256]
+; A = ternlog(A, F4, G, 0x78)
 %line 260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 128]
-	vpternlogd zmm6, zmm7, zmm6, 150
-; v37 = v1
+	vpternlogd zmm1, zmm7, zmm2, 120
+; B = ternlog(B, F3, G, 0x78)
 %line 261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm7, zmm16
-; v37 = ternlog(v37, v37, v29, 0x96)
+	vpternlogd zmm0, zmm9, zmm2, 120
+; G = mem512[g + 320]
 %line 262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpternlogd zmm7, zmm7, zmm10, 150
-; v34 = v34 ^ v1
+	vmovdqu64 zmm2, [rdx + 320]
+; A = ternlog(A, F3, G, 0x78)
 %line 263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm16
-; v29 = v1
+	vpternlogd zmm1, zmm9, zmm2, 120
+; B = ternlog(B, F2, G, 0x78)
 %line 264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqa64 zmm8, zmm16
-; v29 = ternlog(v29, v4, v29, 0x96)
+	vpternlogd zmm0, zmm11, zmm2, 120
+; G = mem512[g + 384]
 %line 265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 64]
-	vpternlogd zmm8, zmm9, zmm8, 150
-; v1 = v2 ^ v1
+	vmovdqu64 zmm2, [rdx + 384]
+; A = ternlog(A, F2, G, 0x78)
 %line 266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 zmm9, [rsp + 0]
-	vpxord zmm9, zmm9, zmm16
-; mem512[h + 0] = v1
+	vpternlogd zmm1, zmm11, zmm2, 120
+; B = ternlog(B, F1, G, 0x78)
 %line 267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi], zmm9
-; mem512[h + 64] = v29
+	vpternlogd zmm0, zmm14, zmm2, 120
+; G = mem512[g + 448]
 %line 268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 64], zmm8
-; mem512[h + 128] = v31
+	vmovdqu64 zmm2, [rdx + 448]
+; A = ternlog(A, F1, G, 0x78)
 %line 269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 128], zmm6
-; mem512[h + 192] = v34
+	vpternlogd zmm1, zmm14, zmm2, 120
+; B = ternlog(B, F0, G, 0x78)
 %line 270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 192], zmm4
-; mem512[h + 256] = v37
+	vpternlogd zmm0, zmm13, zmm2, 120
+; G = mem512[g + 512]
 %line 271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 256], zmm7
-; mem512[h + 320] = v40
+	vmovdqu64 zmm2, [rdx + 512]
+; A = ternlog(A, F0, G, 0x78)
 %line 272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 320], zmm5
-; mem512[h + 384] = v43
+	vpternlogd zmm1, zmm13, zmm2, 120
+; A = ternlog(A, H17, H18, 0x96)
 %line 273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 384], zmm3
-; mem512[h + 448] = v21
+	vpternlogd zmm1, zmm21, zmm22, 150
+; A = ternlog(A, H20, H21, 0x96)
 %line 274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 448], zmm2
-; mem512[h + 512] = v45
+	vpternlogd zmm1, zmm19, zmm16, 150
+; mem512[h + 512] = A
 %line 275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 512], zmm1
-; mem512[h + 576] = v46
+; B = ternlog(B, H16, H17, 0x96)
 %line 276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 576], zmm0
-; mem512[h + 640] = v47
+	vpternlogd zmm0, zmm23, zmm21, 150
+; B = ternlog(B, H19, H20, 0x96)
 %line 277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 640], zmm15
-; mem512[h + 704] = v48
+	vpternlogd zmm0, zmm18, zmm19, 150
+; mem512[h + 448] = B
 %line 278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 704], zmm11
-; mem512[h + 768] = v26
+	vmovdqu64 [rdi + 448], zmm0
+; G = mem512[g + 0]
 %line 279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
-	vmovdqu64 [rdi + 768], zmm12
-; leave
+	vmovdqu64 zmm0, [rdx]
+; A = F6 & G
 %line 280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm1, zmm3, zmm0
+; B = F5 & G
+%line 281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm0, zmm5, zmm0
+; G = mem512[g + 64]
+%line 282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 64]
+; A = ternlog(A, F5, G, 0x78)
+%line 283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm5, zmm2, 120
+; B = ternlog(B, F4, G, 0x78)
+%line 284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm7, zmm2, 120
+; G = mem512[g + 128]
+%line 285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 128]
+; A = ternlog(A, F4, G, 0x78)
+%line 286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm7, zmm2, 120
+; B = ternlog(B, F3, G, 0x78)
+%line 287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm9, zmm2, 120
+; G = mem512[g + 192]
+%line 288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 192]
+; A = ternlog(A, F3, G, 0x78)
+%line 289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm9, zmm2, 120
+; B = ternlog(B, F2, G, 0x78)
+%line 290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm11, zmm2, 120
+; G = mem512[g + 256]
+%line 291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 256]
+; A = ternlog(A, F2, G, 0x78)
+%line 292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm11, zmm2, 120
+; B = ternlog(B, F1, G, 0x78)
+%line 293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm14, zmm2, 120
+; G = mem512[g + 320]
+%line 294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 320]
+; A = ternlog(A, F1, G, 0x78)
+%line 295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm14, zmm2, 120
+; B = ternlog(B, F0, G, 0x78)
+%line 296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm13, zmm2, 120
+; G = mem512[g + 384]
+%line 297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 384]
+; A = ternlog(A, F0, G, 0x78)
+%line 298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm13, zmm2, 120
+; A = ternlog(A, H15, H16, 0x96)
+%line 299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm24, zmm23, 150
+; A = ternlog(A, H18, H19, 0x96)
+%line 300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm22, zmm18, 150
+; mem512[h + 384] = A
+%line 301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi + 384], zmm1
+; B = ternlog(B, H14, H15, 0x96)
+%line 302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm25, zmm24, 150
+; B = ternlog(B, H17, H18, 0x96)
+%line 303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm21, zmm22, 150
+; mem512[h + 320] = B
+%line 304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi + 320], zmm0
+; G = mem512[g + 0]
+%line 305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx]
+; A = F4 & G
+%line 306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm1, zmm7, zmm0
+; B = F3 & G
+%line 307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm0, zmm9, zmm0
+; G = mem512[g + 64]
+%line 308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 64]
+; A = ternlog(A, F3, G, 0x78)
+%line 309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm9, zmm2, 120
+; B = ternlog(B, F2, G, 0x78)
+%line 310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm11, zmm2, 120
+; G = mem512[g + 128]
+%line 311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 128]
+; A = ternlog(A, F2, G, 0x78)
+%line 312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm11, zmm2, 120
+; B = ternlog(B, F1, G, 0x78)
+%line 313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm14, zmm2, 120
+; G = mem512[g + 192]
+%line 314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 192]
+; A = ternlog(A, F1, G, 0x78)
+%line 315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm14, zmm2, 120
+; B = ternlog(B, F0, G, 0x78)
+%line 316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm13, zmm2, 120
+; G = mem512[g + 256]
+%line 317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 256]
+; A = ternlog(A, F0, G, 0x78)
+%line 318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm13, zmm2, 120
+; A = ternlog(A, H13, H14, 0x96)
+%line 319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm20, zmm25, 150
+; A = ternlog(A, H16, H17, 0x96)
+%line 320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm23, zmm21, 150
+; mem512[h + 256] = A
+%line 321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi + 256], zmm1
+; B = ternlog(B, H13, H15, 0x96)
+%line 322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm20, zmm24, 150
+; B = B ^ H16
+%line 323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm23
+; mem512[h + 192] = B
+%line 324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi + 192], zmm0
+; G = mem512[g + 0]
+%line 325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx]
+; A = F2 & G
+%line 326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm1, zmm11, zmm0
+; B = F1 & G
+%line 327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm0, zmm14, zmm0
+; G = mem512[g + 64]
+%line 328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 64]
+; A = ternlog(A, F1, G, 0x78)
+%line 329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm14, zmm2, 120
+; B = ternlog(B, F0, G, 0x78)
+%line 330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm13, zmm2, 120
+; G = mem512[g + 128]
+%line 331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm2, [rdx + 128]
+; A = ternlog(A, F0, G, 0x78)
+%line 332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm13, zmm2, 120
+; A = ternlog(A, H14, H15, 0x96)
+%line 333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm1, zmm25, zmm24, 150
+; mem512[h + 128] = A
+%line 334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi + 128], zmm1
+; B = ternlog(B, H13, H14, 0x96)
+%line 335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpternlogd zmm0, zmm20, zmm25, 150
+; mem512[h + 64] = B
+%line 336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi + 64], zmm0
+; G = mem512[g + 0]
+%line 337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 zmm0, [rdx]
+; A = F0 & G
+%line 338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpandd zmm0, zmm13, zmm0
+; A = A ^ H13
+%line 339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm20
+; mem512[h + 0] = A
+%line 340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+	vmovdqu64 [rdi], zmm0
+; leave
+%line 341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 1216]
 	ret
 .end:
 
@@ -898,151 +956,151 @@ global qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx512:function (qhasm_kernel_
 align 32
 qhasm_kernel_mceliece_gf13_vec512_sq_amd64_avx512:
 ; v0 = mem512[f + 0]
-%line 286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
 ; v1 = mem512[f + 704]
-%line 287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 704]
 ; v0 = v0 ^ v1
-%line 288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm7, zmm0, zmm1
 ; v2 = mem512[f + 448]
-%line 289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 448]
 ; v3 = mem512[f + 768]
-%line 290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsi + 768]
 ; v4 = v3
-%line 291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm2
 ; v4 = ternlog(v4, v2, v1, 0x96)
-%line 292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm0, zmm1, 150
 ; v5 = mem512[f + 64]
-%line 293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsi + 64]
 ; v5 = v5 ^ v2
-%line 294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm8, zmm4, zmm0
 ; v6 = mem512[f + 512]
-%line 295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsi + 512]
 ; v7 = v3
-%line 296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm2
 ; v7 = ternlog(v7, v6, v1, 0x96)
-%line 297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm4, zmm1, 150
 ; v8 = mem512[f + 128]
-%line 298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsi + 128]
 ; v8 = v6
-%line 299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm6, zmm4
 ; v8 = ternlog(v8, v8, v2, 0x96)
-%line 300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm6, zmm6, zmm0, 150
 ; v8 = v3
-%line 301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm9, zmm2
 ; v8 = ternlog(v8, v8, v1, 0x96)
-%line 302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm9, zmm9, zmm1, 150
 ; v9 = mem512[f + 576]
-%line 303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsi + 576]
 ; v2 = v2 ^ v9
-%line 304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm10, zmm0, zmm6
 ; v10 = mem512[f + 192]
-%line 305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 192]
 ; v10 = v9
-%line 306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v10 = ternlog(v10, v10, v6, 0x96)
-%line 307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm4, 150
 ; v10 = v10 ^ v3
-%line 308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm11, zmm0, zmm2
 ; v11 = mem512[f + 640]
-%line 309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 640]
 ; v6 = v6 ^ v11
-%line 310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm12, zmm4, zmm0
 ; v12 = mem512[f + 256]
-%line 311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsi + 256]
 ; v12 = v11
-%line 312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm13, zmm0
 ; v12 = ternlog(v12, v12, v9, 0x96)
-%line 313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm13, zmm13, zmm6, 150
 ; v9 = v9 ^ v1
-%line 314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm1
 ; v13 = mem512[f + 320]
-%line 315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsi + 320]
 ; v13 = v1
-%line 316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm1
 ; v13 = ternlog(v13, v13, v11, 0x96)
-%line 317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm4, zmm0, 150
 ; v11 = v11 ^ v3
-%line 318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm14, zmm0, zmm2
 ; v14 = mem512[f + 384]
-%line 319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 384]
 ; v3 = ternlog(v3, v14, v1, 0x96)
-%line 320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm1, 150
 ; mem512[h + 0] = v0
-%line 321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi], zmm7
 ; mem512[h + 64] = v4
-%line 322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 64], zmm3
 ; mem512[h + 128] = v5
-%line 323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 128], zmm8
 ; mem512[h + 192] = v7
-%line 324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 192], zmm5
 ; mem512[h + 256] = v8
-%line 325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 256], zmm9
 ; mem512[h + 320] = v2
-%line 326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 320], zmm10
 ; mem512[h + 384] = v10
-%line 327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 384], zmm11
 ; mem512[h + 448] = v6
-%line 328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 448], zmm12
 ; mem512[h + 512] = v12
-%line 329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 512], zmm13
 ; mem512[h + 576] = v9
-%line 330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 576], zmm6
 ; mem512[h + 640] = v13
-%line 331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 640], zmm4
 ; mem512[h + 704] = v11
-%line 332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 704], zmm14
 ; mem512[h + 768] = v3
-%line 333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 768], zmm2
 ; leave
-%line 334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vzeroupper
 	ret
 .end:
@@ -1057,3915 +1115,3915 @@ qhasm_kernel_mceliece_gf13_vec512_inv_amd64_avx512:
 	and rsp, -64
 	mov [rsp + 5248], r11
 ; v0 = mem512[f + 0]
-%line 340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsi]
 ; v1 = mem512[f + 704]
-%line 341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsi + 704]
 ; v2 = v0 ^ v1
-%line 342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm28, zmm9, zmm8
 ; v3 = mem512[f + 448]
-%line 343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm13, [rsi + 448]
 ; v4 = mem512[f + 768]
-%line 344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm14, [rsi + 768]
 ; v5 = v4
-%line 345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm29, zmm14
 ; v5 = ternlog(v5, v3, v1, 0x96)
-%line 346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm13, zmm8, 150
 ; v6 = mem512[f + 64]
-%line 347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm10, [rsi + 64]
 ; v7 = v6 ^ v3
-%line 348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm10, zmm13
 ; v8 = mem512[f + 512]
-%line 349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm12, [rsi + 512]
 ; v9 = v4
-%line 350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm23, zmm14
 ; v9 = ternlog(v9, v8, v1, 0x96)
-%line 351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm12, zmm8, 150
 ; v10 = mem512[f + 128]
-%line 352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm11, [rsi + 128]
 ; v11 = v8
-%line 353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm12
 ; v11 = ternlog(v11, v10, v3, 0x96)
-%line 354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm11, zmm13, 150
 ; v11 = v4
-%line 355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm19, zmm14
 ; v11 = ternlog(v11, v11, v1, 0x96)
-%line 356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm19, zmm8, 150
 ; v12 = mem512[f + 576]
-%line 357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm15, [rsi + 576]
 ; v13 = v3 ^ v12
-%line 358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm18, zmm13, zmm15
 ; v14 = mem512[f + 192]
-%line 359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsi + 192]
 ; v15 = v12
-%line 360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm15
 ; v15 = ternlog(v15, v14, v8, 0x96)
-%line 361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm7, zmm12, 150
 ; v15 = v15 ^ v4
-%line 362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm27, zmm0, zmm14
 ; v16 = mem512[f + 640]
-%line 363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm5, [rsi + 640]
 ; v17 = v8 ^ v16
-%line 364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm31, zmm12, zmm5
 ; v18 = mem512[f + 256]
-%line 365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm16, [rsi + 256]
 ; v19 = v16
-%line 366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm30, zmm5
 ; v19 = ternlog(v19, v18, v12, 0x96)
-%line 367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm16, zmm15, 150
 ; v20 = v12 ^ v1
-%line 368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm17, zmm15, zmm8
 ; v21 = mem512[f + 320]
-%line 369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsi + 320]
 ; v22 = v1
-%line 370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm8
 ; v22 = ternlog(v22, v21, v16, 0x96)
-%line 371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm6, zmm5, 150
 ; v23 = v16 ^ v4
-%line 372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm5, zmm14
 ; v24 = mem512[f + 384]
-%line 373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsi + 384]
 ; v25 = v4
-%line 374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm14
 ; v25 = ternlog(v25, v24, v1, 0x96)
-%line 375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm4, zmm8, 150
 ; v26 = v2 & v0
-%line 376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm9
 	vmovdqu64 [rsp + 0], zmm0
 ; v27 = v2 & v6
-%line 377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm10
 	vmovdqu64 [rsp + 64], zmm0
 ; v27 = ternlog(v27, v5, v0, 0x78)
-%line 378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm9, 120
 	vmovdqu64 [rsp + 64], zmm0
 ; v28 = v2 & v10
-%line 379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm11
 	vmovdqu64 [rsp + 128], zmm0
 ; v28 = ternlog(v28, v5, v6, 0x78)
-%line 380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm10, 120
 	vmovdqu64 [rsp + 128], zmm0
 ; v28 = ternlog(v28, v7, v0, 0x78)
-%line 381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm9, 120
 	vmovdqu64 [rsp + 128], zmm0
 ; v29 = v2 & v14
-%line 382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm7
 	vmovdqu64 [rsp + 192], zmm0
 ; v29 = ternlog(v29, v5, v10, 0x78)
-%line 383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm11, 120
 	vmovdqu64 [rsp + 192], zmm0
 ; v29 = ternlog(v29, v7, v6, 0x78)
-%line 384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm10, 120
 	vmovdqu64 [rsp + 192], zmm0
 ; v29 = ternlog(v29, v9, v0, 0x78)
-%line 385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm9, 120
 	vmovdqu64 [rsp + 192], zmm0
 ; v30 = v2 & v18
-%line 386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm16
 	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v5, v14, 0x78)
-%line 387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm7, 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v7, v10, 0x78)
-%line 388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm11, 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v9, v6, 0x78)
-%line 389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm10, 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v30 = ternlog(v30, v11, v0, 0x78)
-%line 390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm9, 120
 	vmovdqu64 [rsp + 256], zmm0
 ; v31 = v2 & v21
-%line 391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm6
 	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v5, v18, 0x78)
-%line 392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm16, 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v7, v14, 0x78)
-%line 393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm7, 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v9, v10, 0x78)
-%line 394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm11, 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v11, v6, 0x78)
-%line 395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm10, 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v31 = ternlog(v31, v13, v0, 0x78)
-%line 396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm9, 120
 	vmovdqu64 [rsp + 320], zmm0
 ; v32 = v2 & v24
-%line 397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm20, zmm28, zmm4
 ; v32 = ternlog(v32, v5, v21, 0x78)
-%line 398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm29, zmm6, 120
 ; v32 = ternlog(v32, v7, v18, 0x78)
-%line 399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm24, zmm16, 120
 ; v32 = ternlog(v32, v9, v14, 0x78)
-%line 400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm23, zmm7, 120
 ; v32 = ternlog(v32, v11, v10, 0x78)
-%line 401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm19, zmm11, 120
 ; v32 = ternlog(v32, v13, v6, 0x78)
-%line 402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm18, zmm10, 120
 ; v32 = ternlog(v32, v15, v0, 0x78)
-%line 403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm27, zmm9, 120
 ; v33 = v5 & v24
-%line 404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm26, zmm29, zmm4
 ; v33 = ternlog(v33, v7, v21, 0x78)
-%line 405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm24, zmm6, 120
 ; v33 = ternlog(v33, v9, v18, 0x78)
-%line 406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm23, zmm16, 120
 ; v33 = ternlog(v33, v11, v14, 0x78)
-%line 407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm19, zmm7, 120
 ; v33 = ternlog(v33, v13, v10, 0x78)
-%line 408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm18, zmm11, 120
 ; v33 = ternlog(v33, v15, v6, 0x78)
-%line 409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm27, zmm10, 120
 ; v34 = v7 & v24
-%line 410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm4
 	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v9, v21, 0x78)
-%line 411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm6, 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v11, v18, 0x78)
-%line 412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm16, 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v13, v14, 0x78)
-%line 413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm7, 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v34 = ternlog(v34, v15, v10, 0x78)
-%line 414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm11, 120
 	vmovdqu64 [rsp + 384], zmm0
 ; v35 = v9 & v24
-%line 415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm4
 	vmovdqu64 [rsp + 448], zmm0
 ; v35 = ternlog(v35, v11, v21, 0x78)
-%line 416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm6, 120
 	vmovdqu64 [rsp + 448], zmm0
 ; v35 = ternlog(v35, v13, v18, 0x78)
-%line 417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm16, 120
 	vmovdqu64 [rsp + 448], zmm0
 ; v35 = ternlog(v35, v15, v14, 0x78)
-%line 418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm7, 120
 	vmovdqu64 [rsp + 448], zmm0
 ; v36 = v11 & v24
-%line 419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm4
 	vmovdqu64 [rsp + 512], zmm0
 ; v36 = ternlog(v36, v13, v21, 0x78)
-%line 420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm6, 120
 	vmovdqu64 [rsp + 512], zmm0
 ; v36 = ternlog(v36, v15, v18, 0x78)
-%line 421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm16, 120
 	vmovdqu64 [rsp + 512], zmm0
 ; v37 = v13 & v24
-%line 422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm18, zmm4
 	vmovdqu64 [rsp + 576], zmm0
 ; v37 = ternlog(v37, v15, v21, 0x78)
-%line 423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm6, 120
 	vmovdqu64 [rsp + 576], zmm0
 ; v38 = v15 & v24
-%line 424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm27, zmm4
 	vmovdqu64 [rsp + 640], zmm0
 ; v39 = v17 & v3
-%line 425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm13
 	vmovdqu64 [rsp + 704], zmm0
 ; v40 = v17 & v8
-%line 426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm12
 	vmovdqu64 [rsp + 768], zmm0
 ; v40 = ternlog(v40, v19, v3, 0x78)
-%line 427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm13, 120
 	vmovdqu64 [rsp + 768], zmm0
 ; v41 = v17 & v12
-%line 428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm15
 	vmovdqu64 [rsp + 832], zmm0
 ; v41 = ternlog(v41, v19, v8, 0x78)
-%line 429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm12, 120
 	vmovdqu64 [rsp + 832], zmm0
 ; v41 = ternlog(v41, v20, v3, 0x78)
-%line 430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm13, 120
 	vmovdqu64 [rsp + 832], zmm0
 ; v42 = v17 & v16
-%line 431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm5
 	vmovdqu64 [rsp + 896], zmm0
 ; v42 = ternlog(v42, v19, v12, 0x78)
-%line 432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm15, 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v42 = ternlog(v42, v20, v8, 0x78)
-%line 433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm12, 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v42 = ternlog(v42, v22, v3, 0x78)
-%line 434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm13, 120
 	vmovdqu64 [rsp + 896], zmm0
 ; v43 = v17 & v1
-%line 435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm21, zmm31, zmm8
 ; v43 = ternlog(v43, v19, v16, 0x78)
-%line 436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm30, zmm5, 120
 ; v43 = ternlog(v43, v20, v12, 0x78)
-%line 437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm17, zmm15, 120
 ; v43 = ternlog(v43, v22, v8, 0x78)
-%line 438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm3, zmm12, 120
 ; v43 = ternlog(v43, v23, v3, 0x78)
-%line 439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm2, zmm13, 120
 ; v44 = v17 & v4
-%line 440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm25, zmm31, zmm14
 ; v44 = ternlog(v44, v19, v1, 0x78)
-%line 441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm30, zmm8, 120
 ; v44 = ternlog(v44, v20, v16, 0x78)
-%line 442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm17, zmm5, 120
 ; v44 = ternlog(v44, v22, v12, 0x78)
-%line 443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm3, zmm15, 120
 ; v44 = ternlog(v44, v23, v8, 0x78)
-%line 444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm2, zmm12, 120
 ; v44 = ternlog(v44, v25, v3, 0x78)
-%line 445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm1, zmm13, 120
 ; v45 = v19 & v4
-%line 446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm22, zmm30, zmm14
 ; v45 = ternlog(v45, v20, v1, 0x78)
-%line 447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm17, zmm8, 120
 ; v45 = ternlog(v45, v22, v16, 0x78)
-%line 448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm3, zmm5, 120
 ; v45 = ternlog(v45, v23, v12, 0x78)
-%line 449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm2, zmm15, 120
 ; v45 = ternlog(v45, v25, v8, 0x78)
-%line 450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm1, zmm12, 120
 ; v46 = v20 & v4
-%line 451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm17, zmm14
 	vmovdqu64 [rsp + 4992], zmm0
 ; v46 = ternlog(v46, v22, v1, 0x78)
-%line 452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm8, 120
 	vmovdqu64 [rsp + 4992], zmm0
 ; v46 = ternlog(v46, v23, v16, 0x78)
-%line 453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm5, 120
 	vmovdqu64 [rsp + 4992], zmm0
 ; v46 = ternlog(v46, v25, v12, 0x78)
-%line 454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm15, 120
 	vmovdqu64 [rsp + 4992], zmm0
 ; v47 = v22 & v4
-%line 455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm3, zmm14
 	vmovdqu64 [rsp + 960], zmm0
 ; v47 = ternlog(v47, v23, v1, 0x78)
-%line 456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm8, 120
 	vmovdqu64 [rsp + 960], zmm0
 ; v47 = ternlog(v47, v25, v16, 0x78)
-%line 457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm5, 120
 	vmovdqu64 [rsp + 960], zmm0
 ; v48 = v23 & v4
-%line 458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm14
 	vmovdqu64 [rsp + 1024], zmm0
 ; v48 = ternlog(v48, v25, v1, 0x78)
-%line 459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm8, 120
 	vmovdqu64 [rsp + 1024], zmm0
 ; v49 = v25 & v4
-%line 460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm1, zmm14
 	vmovdqu64 [rsp + 1088], zmm0
 ; v17 = v2 ^ v17
-%line 461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm28, zmm28, zmm31
 ; v19 = v5 ^ v19
-%line 462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm30, zmm29, zmm30
 ; v20 = v7 ^ v20
-%line 463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm17, zmm24, zmm17
 ; v22 = v9 ^ v22
-%line 464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm3, zmm23, zmm3
 ; v23 = v11 ^ v23
-%line 465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm19, zmm19, zmm2
 ; v25 = v13 ^ v25
-%line 466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm18, zmm18, zmm1
 ; v13 = v0 ^ v3
-%line 467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm31, zmm9, zmm13
 ; v11 = v6 ^ v8
-%line 468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm29, zmm10, zmm12
 ; v9 = v10 ^ v12
-%line 469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm11, zmm15
 ; v7 = v14 ^ v16
-%line 470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm7, zmm5
 ; v5 = v18 ^ v1
-%line 471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm16, zmm8
 ; v2 = v21 ^ v4
-%line 472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm1, zmm6, zmm14
 ; v50 = v17 & v11
-%line 473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm29
 	vmovdqu64 [rsp + 1152], zmm0
 ; v50 = ternlog(v50, v19, v13, 0x78)
-%line 474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm31, 120
 	vmovdqu64 [rsp + 1152], zmm0
 ; v51 = v17 & v9
-%line 475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm24
 	vmovdqu64 [rsp + 1216], zmm0
 ; v51 = ternlog(v51, v19, v11, 0x78)
-%line 476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm29, 120
 	vmovdqu64 [rsp + 1216], zmm0
 ; v51 = ternlog(v51, v20, v13, 0x78)
-%line 477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm31, 120
 	vmovdqu64 [rsp + 1216], zmm0
 ; v52 = v17 & v7
-%line 478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm23
 	vmovdqu64 [rsp + 1280], zmm0
 ; v52 = ternlog(v52, v19, v9, 0x78)
-%line 479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm24, 120
 	vmovdqu64 [rsp + 1280], zmm0
 ; v52 = ternlog(v52, v20, v11, 0x78)
-%line 480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm29, 120
 	vmovdqu64 [rsp + 1280], zmm0
 ; v52 = ternlog(v52, v22, v13, 0x78)
-%line 481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm31, 120
 	vmovdqu64 [rsp + 1280], zmm0
 ; v53 = v17 & v5
-%line 482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm2
 	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v19, v7, 0x78)
-%line 483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm23, 120
 	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v20, v9, 0x78)
-%line 484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm24, 120
 	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v22, v11, 0x78)
-%line 485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm29, 120
 	vmovdqu64 [rsp + 1344], zmm0
 ; v53 = ternlog(v53, v23, v13, 0x78)
-%line 486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm31, 120
 	vmovdqu64 [rsp + 1344], zmm0
 ; v54 = v17 & v2
-%line 487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm1
 	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v19, v5, 0x78)
-%line 488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm2, 120
 	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v20, v7, 0x78)
-%line 489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm23, 120
 	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v22, v9, 0x78)
-%line 490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm24, 120
 	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v23, v11, 0x78)
-%line 491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm29, 120
 	vmovdqu64 [rsp + 1408], zmm0
 ; v54 = ternlog(v54, v25, v13, 0x78)
-%line 492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm31, 120
 	vmovdqu64 [rsp + 1408], zmm0
 ; v55 = v17 & v24
-%line 493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm4
 	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v19, v2, 0x78)
-%line 494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm1, 120
 	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v20, v5, 0x78)
-%line 495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm2, 120
 	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v22, v7, 0x78)
-%line 496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm23, 120
 	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v23, v9, 0x78)
-%line 497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm24, 120
 	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v25, v11, 0x78)
-%line 498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm29, 120
 	vmovdqu64 [rsp + 1472], zmm0
 ; v55 = ternlog(v55, v15, v13, 0x78)
-%line 499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm31, 120
 	vmovdqu64 [rsp + 1472], zmm0
 ; v19 = v19 & v24
-%line 500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm4
 ; v19 = ternlog(v19, v20, v2, 0x78)
-%line 501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm1, 120
 ; v19 = ternlog(v19, v22, v5, 0x78)
-%line 502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm2, 120
 ; v19 = ternlog(v19, v23, v7, 0x78)
-%line 503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm23, 120
 ; v19 = ternlog(v19, v25, v9, 0x78)
-%line 504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm24, 120
 ; v19 = ternlog(v19, v15, v11, 0x78)
-%line 505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm29, 120
 ; v20 = v20 & v24
-%line 506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm17, zmm4
 ; v20 = ternlog(v20, v22, v2, 0x78)
-%line 507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm1, 120
 ; v20 = ternlog(v20, v23, v5, 0x78)
-%line 508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm2, 120
 ; v20 = ternlog(v20, v25, v7, 0x78)
-%line 509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm23, 120
 ; v20 = ternlog(v20, v15, v9, 0x78)
-%line 510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm24, 120
 ; v22 = v22 & v24
-%line 511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm3, zmm4
 ; v22 = ternlog(v22, v23, v2, 0x78)
-%line 512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm1, 120
 ; v22 = ternlog(v22, v25, v5, 0x78)
-%line 513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm2, 120
 ; v22 = ternlog(v22, v15, v7, 0x78)
-%line 514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm23, 120
 ; v23 = v23 & v24
-%line 515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm4
 ; v23 = ternlog(v23, v25, v2, 0x78)
-%line 516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm1, 120
 ; v23 = ternlog(v23, v15, v5, 0x78)
-%line 517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm2, 120
 ; v25 = v25 & v24
-%line 518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm18, zmm18, zmm4
 ; v25 = ternlog(v25, v15, v2, 0x78)
-%line 519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm18, zmm27, zmm1, 120
 ; v13 = v26
-%line 520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 0]
 ; v13 = ternlog(v13, v17, v13, 0x78)
-%line 521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm28, zmm1, 120
 ; v50 = v40
-%line 522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 768]
 ; v50 = ternlog(v50, v50, v27, 0x96)
-%line 523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 64]
 	vpternlogd zmm2, zmm2, zmm0, 150
 ; v51 = v41
-%line 524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 832]
 ; v51 = ternlog(v51, v51, v28, 0x96)
-%line 525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 128]
 	vpternlogd zmm3, zmm3, zmm0, 150
 ; v52 = v42
-%line 526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm17, [rsp + 896]
 ; v52 = ternlog(v52, v52, v29, 0x96)
-%line 527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 192]
 	vpternlogd zmm17, zmm17, zmm0, 150
 ; v53 = v43
-%line 528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm28, zmm21
 ; v53 = ternlog(v53, v53, v30, 0x96)
-%line 529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 256]
 	vpternlogd zmm28, zmm28, zmm0, 150
 ; v54 = v44
-%line 530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm29, zmm25
 ; v54 = ternlog(v54, v54, v31, 0x96)
-%line 531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 320]
 	vpternlogd zmm29, zmm29, zmm0, 150
 ; v55 = v45
-%line 532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm22
 ; v55 = ternlog(v55, v55, v32, 0x96)
-%line 533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm20, 150
 ; v19 = v46
-%line 534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm31, [rsp + 4992]
 ; v19 = ternlog(v19, v19, v33, 0x96)
-%line 535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm31, zmm26, 150
 ; v20 = v47
-%line 536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 960]
 ; v20 = ternlog(v20, v20, v34, 0x96)
-%line 537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm19, [rsp + 384]
 	vpternlogd zmm0, zmm0, zmm19, 150
 ; v22 = v48
-%line 538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm23, [rsp + 1024]
 ; v22 = ternlog(v22, v22, v35, 0x96)
-%line 539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm19, [rsp + 448]
 	vpternlogd zmm23, zmm23, zmm19, 150
 ; v23 = v49
-%line 540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm24, [rsp + 1088]
 ; v23 = ternlog(v23, v23, v36, 0x96)
-%line 541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm19, [rsp + 512]
 	vpternlogd zmm24, zmm24, zmm19, 150
 ; v15 = v38
-%line 542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm19, [rsp + 640]
 ; v15 = ternlog(v15, v15, v24, 0x78)
-%line 543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm19, zmm4, 120
 ; v33 = ternlog(v33, v13, v39, 0x96)
-%line 544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm27, [rsp + 704]
 	vpternlogd zmm26, zmm1, zmm27, 150
 ; v41 = v22 ^ v41
-%line 545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm23, [rsp + 832]
 ; v42 = v23 ^ v42
-%line 546+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm24, [rsp + 896]
 ; v43 = ternlog(v43, v25, v37, 0x96)
-%line 547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm30, [rsp + 576]
 	vpternlogd zmm21, zmm18, zmm30, 150
 ; v44 = v15 ^ v44
-%line 548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm27, zmm19, zmm25
 ; v40 = v49
-%line 549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm19, [rsp + 1088]
 ; v40 = ternlog(v40, v20, v40, 0x96)
-%line 550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm0, zmm19, 150
 ; v39 = v49
-%line 551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1088]
 ; v39 = ternlog(v39, v19, v39, 0x96)
-%line 552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm0, 150
 ; v38 = v49
-%line 553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1088]
 ; v38 = ternlog(v38, v54, v38, 0x96)
-%line 554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm1, 150
 ; v49 = ternlog(v49, v53, v37, 0x96)
-%line 555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm26, [rsp + 1088]
 	vpternlogd zmm26, zmm28, zmm30, 150
 	vmovdqu64 [rsp + 1088], zmm26
 ; v39 = v39 ^ v48
-%line 556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm18, zmm0, [rsp + 1024]
 ; v36 = v48
-%line 557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm25, [rsp + 1024]
 ; v36 = ternlog(v36, v52, v36, 0x96)
-%line 558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm17, zmm25, 150
 ; v55 = v47
-%line 559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm17, [rsp + 960]
 ; v55 = ternlog(v55, v55, v48, 0x96)
-%line 560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1024]
 	vpternlogd zmm17, zmm17, zmm0, 150
 ; v35 = v47
-%line 561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 960]
 ; v35 = ternlog(v35, v51, v35, 0x96)
-%line 562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm3, zmm1, 150
 ; v38 = v46
-%line 563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 4992]
 ; v38 = ternlog(v38, v38, v47, 0x96)
-%line 564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 960]
 	vpternlogd zmm3, zmm3, zmm0, 150
 ; v48 = v46
-%line 565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 4992]
 ; v48 = ternlog(v48, v49, v48, 0x96)
-%line 566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm0, 150
 ; v34 = v46
-%line 567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm26, [rsp + 4992]
 ; v34 = ternlog(v34, v50, v34, 0x96)
-%line 568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm2, zmm26, 150
 ; v48 = v48 ^ v45
-%line 569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm0, zmm22
 ; v47 = v45
-%line 570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm22
 ; v47 = ternlog(v47, v36, v47, 0x96)
-%line 571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm0, 150
 ; v47 = v47 ^ v44
-%line 572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm25, zmm0, zmm27
 ; v46 = v44
-%line 573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm27
 ; v46 = ternlog(v46, v35, v46, 0x96)
-%line 574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v33 = v44
-%line 575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm27
 ; v33 = ternlog(v33, v33, v45, 0x96)
-%line 576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm1, zmm22, 150
 ; v46 = v46 ^ v43
-%line 577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm22, zmm0, zmm21
 ; v45 = v43
-%line 578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm21
 ; v45 = ternlog(v45, v34, v45, 0x96)
-%line 579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm0, 150
 ; v44 = v43
-%line 580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm21
 ; v44 = ternlog(v44, v32, v44, 0x96)
-%line 581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm20, zmm1, 150
 ; v45 = v45 ^ v42
-%line 582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm1, zmm0, zmm24
 ; v43 = v42
-%line 583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm24
 ; v43 = ternlog(v43, v31, v43, 0x96)
-%line 584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm20, [rsp + 320]
 	vpternlogd zmm0, zmm20, zmm0, 150
 ; v33 = v41
-%line 585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm20, zmm23
 ; v33 = ternlog(v33, v33, v42, 0x96)
-%line 586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm20, zmm24, 150
 ; v42 = v41
-%line 587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm23
 ; v42 = ternlog(v42, v30, v42, 0x96)
-%line 588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm21, [rsp + 256]
 	vpternlogd zmm0, zmm21, zmm0, 150
 ; v44 = v40
-%line 589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm21, zmm19
 ; v44 = ternlog(v44, v44, v41, 0x96)
-%line 590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm21, zmm23, 150
 ; v41 = v40
-%line 591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm24, zmm19
 ; v41 = ternlog(v41, v29, v41, 0x96)
-%line 592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 192]
 	vpternlogd zmm24, zmm0, zmm24, 150
 ; v43 = v39
-%line 593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm18
 ; v43 = ternlog(v43, v43, v40, 0x96)
-%line 594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm19, 150
 ; v40 = v39
-%line 595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm18
 ; v40 = ternlog(v40, v28, v40, 0x96)
-%line 596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm19, [rsp + 128]
 	vpternlogd zmm0, zmm19, zmm0, 150
 ; v42 = v55
-%line 597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm17
 ; v42 = ternlog(v42, v42, v39, 0x96)
-%line 598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm18, 150
 ; v39 = v55
-%line 599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm17
 ; v39 = ternlog(v39, v27, v39, 0x96)
-%line 600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm18, [rsp + 64]
 	vpternlogd zmm0, zmm18, zmm0, 150
 ; v26 = v48
-%line 601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm23, zmm2
 ; v26 = ternlog(v26, v26, v55, 0x96)
-%line 602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm23, zmm17, 150
 ; v27 = v38
-%line 603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm26, zmm3
 ; v27 = ternlog(v27, v33, v48, 0x96)
-%line 604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm20, zmm2, 150
 ; v39 = v39 ^ v33
-%line 605+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm27, zmm0, zmm20
 ; v28 = v38
-%line 606+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm19, zmm3
 ; v28 = ternlog(v28, v45, v48, 0x96)
-%line 607+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm1, zmm2, 150
 ; v40 = v45
-%line 608+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
 ; v40 = ternlog(v40, v40, v33, 0x96)
-%line 609+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm20, 150
 ; v40 = v38
-%line 610+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm28, zmm3
 ; v40 = ternlog(v40, v40, v48, 0x96)
-%line 611+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm28, zmm28, zmm2, 150
 ; v33 = v33 ^ v46
-%line 612+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm20, zmm22
 ; v55 = v45
-%line 613+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
 ; v55 = ternlog(v55, v41, v55, 0x96)
-%line 614+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm0, 150
 ; v55 = v38
-%line 615+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm24, zmm3
 ; v55 = ternlog(v55, v55, v46, 0x96)
-%line 616+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm24, zmm22, 150
 ; v45 = v45 ^ v47
-%line 617+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm30, zmm1, zmm25
 ; v42 = v47
-%line 618+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm29, zmm25
 ; v42 = ternlog(v42, v42, v46, 0x96)
-%line 619+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm29, zmm22, 150
 ; v46 = v46 ^ v48
-%line 620+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm22, zmm22, zmm2
 ; v43 = v48
-%line 621+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm18, zmm2
 ; v43 = ternlog(v43, v43, v47, 0x96)
-%line 622+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm18, zmm18, zmm25, 150
 ; v47 = v47 ^ v38
-%line 623+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm25, zmm25, zmm3
 ; v38 = ternlog(v38, v44, v48, 0x96)
-%line 624+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm21, zmm2, 150
 ; v48 = v26 & v0
-%line 625+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm9
 	vmovdqu64 [rsp + 1536], zmm0
 ; v44 = v26 & v6
-%line 626+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm10
 	vmovdqu64 [rsp + 1600], zmm0
 ; v44 = ternlog(v44, v27, v0, 0x78)
-%line 627+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm9, 120
 	vmovdqu64 [rsp + 1600], zmm0
 ; v41 = v26 & v10
-%line 628+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm11
 	vmovdqu64 [rsp + 1664], zmm0
 ; v41 = ternlog(v41, v27, v6, 0x78)
-%line 629+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm10, 120
 	vmovdqu64 [rsp + 1664], zmm0
 ; v41 = ternlog(v41, v39, v0, 0x78)
-%line 630+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm9, 120
 	vmovdqu64 [rsp + 1664], zmm0
 ; v29 = v26 & v14
-%line 631+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm7
 	vmovdqu64 [rsp + 1728], zmm0
 ; v29 = ternlog(v29, v27, v10, 0x78)
-%line 632+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm11, 120
 	vmovdqu64 [rsp + 1728], zmm0
 ; v29 = ternlog(v29, v39, v6, 0x78)
-%line 633+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm10, 120
 	vmovdqu64 [rsp + 1728], zmm0
 ; v29 = ternlog(v29, v28, v0, 0x78)
-%line 634+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm9, 120
 	vmovdqu64 [rsp + 1728], zmm0
 ; v30 = v26 & v18
-%line 635+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm16
 	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v27, v14, 0x78)
-%line 636+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm7, 120
 	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v39, v10, 0x78)
-%line 637+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm11, 120
 	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v28, v6, 0x78)
-%line 638+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm10, 120
 	vmovdqu64 [rsp + 1792], zmm0
 ; v30 = ternlog(v30, v40, v0, 0x78)
-%line 639+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm9, 120
 	vmovdqu64 [rsp + 1792], zmm0
 ; v31 = v26 & v21
-%line 640+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm6
 	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v27, v18, 0x78)
-%line 641+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm16, 120
 	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v39, v14, 0x78)
-%line 642+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm7, 120
 	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v28, v10, 0x78)
-%line 643+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm11, 120
 	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v40, v6, 0x78)
-%line 644+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm10, 120
 	vmovdqu64 [rsp + 1856], zmm0
 ; v31 = ternlog(v31, v33, v0, 0x78)
-%line 645+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm9, 120
 	vmovdqu64 [rsp + 1856], zmm0
 ; v32 = v26 & v24
-%line 646+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm2, zmm23, zmm4
 ; v32 = ternlog(v32, v27, v21, 0x78)
-%line 647+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm26, zmm6, 120
 ; v32 = ternlog(v32, v39, v18, 0x78)
-%line 648+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm27, zmm16, 120
 ; v32 = ternlog(v32, v28, v14, 0x78)
-%line 649+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm19, zmm7, 120
 ; v32 = ternlog(v32, v40, v10, 0x78)
-%line 650+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm28, zmm11, 120
 ; v32 = ternlog(v32, v33, v6, 0x78)
-%line 651+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm20, zmm10, 120
 ; v32 = ternlog(v32, v55, v0, 0x78)
-%line 652+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm24, zmm9, 120
 ; v34 = v27 & v24
-%line 653+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm17, zmm26, zmm4
 ; v34 = ternlog(v34, v39, v21, 0x78)
-%line 654+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm27, zmm6, 120
 ; v34 = ternlog(v34, v28, v18, 0x78)
-%line 655+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm19, zmm16, 120
 ; v34 = ternlog(v34, v40, v14, 0x78)
-%line 656+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm28, zmm7, 120
 ; v34 = ternlog(v34, v33, v10, 0x78)
-%line 657+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm20, zmm11, 120
 ; v34 = ternlog(v34, v55, v6, 0x78)
-%line 658+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm24, zmm10, 120
 ; v35 = v39 & v24
-%line 659+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm27, zmm4
 	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v28, v21, 0x78)
-%line 660+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm6, 120
 	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v40, v18, 0x78)
-%line 661+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm16, 120
 	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v33, v14, 0x78)
-%line 662+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm7, 120
 	vmovdqu64 [rsp + 1920], zmm0
 ; v35 = ternlog(v35, v55, v10, 0x78)
-%line 663+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm11, 120
 	vmovdqu64 [rsp + 1920], zmm0
 ; v36 = v28 & v24
-%line 664+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm4
 	vmovdqu64 [rsp + 1984], zmm0
 ; v36 = ternlog(v36, v40, v21, 0x78)
-%line 665+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm6, 120
 	vmovdqu64 [rsp + 1984], zmm0
 ; v36 = ternlog(v36, v33, v18, 0x78)
-%line 666+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm16, 120
 	vmovdqu64 [rsp + 1984], zmm0
 ; v36 = ternlog(v36, v55, v14, 0x78)
-%line 667+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm7, 120
 	vmovdqu64 [rsp + 1984], zmm0
 ; v50 = v40 & v24
-%line 668+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm4
 	vmovdqu64 [rsp + 2048], zmm0
 ; v50 = ternlog(v50, v33, v21, 0x78)
-%line 669+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm6, 120
 	vmovdqu64 [rsp + 2048], zmm0
 ; v50 = ternlog(v50, v55, v18, 0x78)
-%line 670+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm16, 120
 	vmovdqu64 [rsp + 2048], zmm0
 ; v49 = v33 & v24
-%line 671+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm20, zmm4
 	vmovdqu64 [rsp + 2112], zmm0
 ; v49 = ternlog(v49, v55, v21, 0x78)
-%line 672+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm6, 120
 	vmovdqu64 [rsp + 2112], zmm0
 ; v51 = v55 & v24
-%line 673+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm24, zmm4
 	vmovdqu64 [rsp + 2176], zmm0
 ; v52 = v45 & v3
-%line 674+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm13
 	vmovdqu64 [rsp + 2240], zmm0
 ; v37 = v45 & v8
-%line 675+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm12
 	vmovdqu64 [rsp + 2304], zmm0
 ; v37 = ternlog(v37, v42, v3, 0x78)
-%line 676+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm13, 120
 	vmovdqu64 [rsp + 2304], zmm0
 ; v53 = v45 & v12
-%line 677+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm15
 	vmovdqu64 [rsp + 2368], zmm0
 ; v53 = ternlog(v53, v42, v8, 0x78)
-%line 678+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm12, 120
 	vmovdqu64 [rsp + 2368], zmm0
 ; v53 = ternlog(v53, v46, v3, 0x78)
-%line 679+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm13, 120
 	vmovdqu64 [rsp + 2368], zmm0
 ; v54 = v45 & v16
-%line 680+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm5
 	vmovdqu64 [rsp + 2432], zmm0
 ; v54 = ternlog(v54, v42, v12, 0x78)
-%line 681+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm15, 120
 	vmovdqu64 [rsp + 2432], zmm0
 ; v54 = ternlog(v54, v46, v8, 0x78)
-%line 682+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm12, 120
 	vmovdqu64 [rsp + 2432], zmm0
 ; v54 = ternlog(v54, v43, v3, 0x78)
-%line 683+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm13, 120
 	vmovdqu64 [rsp + 2432], zmm0
 ; v19 = v45 & v1
-%line 684+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm30, zmm8
 ; v19 = ternlog(v19, v42, v16, 0x78)
-%line 685+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm5, 120
 ; v19 = ternlog(v19, v46, v12, 0x78)
-%line 686+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm22, zmm15, 120
 ; v19 = ternlog(v19, v43, v8, 0x78)
-%line 687+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm18, zmm12, 120
 ; v19 = ternlog(v19, v47, v3, 0x78)
-%line 688+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm25, zmm13, 120
 ; v20 = v45 & v4
-%line 689+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm30, zmm14
 ; v20 = ternlog(v20, v42, v1, 0x78)
-%line 690+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm8, 120
 ; v20 = ternlog(v20, v46, v16, 0x78)
-%line 691+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm5, 120
 ; v20 = ternlog(v20, v43, v12, 0x78)
-%line 692+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm18, zmm15, 120
 ; v20 = ternlog(v20, v47, v8, 0x78)
-%line 693+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm12, 120
 ; v20 = ternlog(v20, v38, v3, 0x78)
-%line 694+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm13, 120
 ; v15 = v42 & v4
-%line 695+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm21, zmm29, zmm14
 ; v15 = ternlog(v15, v46, v1, 0x78)
-%line 696+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm22, zmm8, 120
 ; v15 = ternlog(v15, v43, v16, 0x78)
-%line 697+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm18, zmm5, 120
 ; v15 = ternlog(v15, v47, v12, 0x78)
-%line 698+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm25, zmm15, 120
 ; v15 = ternlog(v15, v38, v8, 0x78)
-%line 699+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm3, zmm12, 120
 ; v25 = v46 & v4
-%line 700+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm22, zmm14
 	vmovdqu64 [rsp + 5056], zmm31
 ; v25 = ternlog(v25, v43, v1, 0x78)
-%line 701+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm18, zmm8, 120
 	vmovdqu64 [rsp + 5056], zmm31
 ; v25 = ternlog(v25, v47, v16, 0x78)
-%line 702+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm25, zmm5, 120
 	vmovdqu64 [rsp + 5056], zmm31
 ; v25 = ternlog(v25, v38, v12, 0x78)
-%line 703+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm3, zmm15, 120
 	vmovdqu64 [rsp + 5056], zmm31
 ; v23 = v43 & v4
-%line 704+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm18, zmm14
 	vmovdqu64 [rsp + 2496], zmm31
 ; v23 = ternlog(v23, v47, v1, 0x78)
-%line 705+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm25, zmm8, 120
 	vmovdqu64 [rsp + 2496], zmm31
 ; v23 = ternlog(v23, v38, v16, 0x78)
-%line 706+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm3, zmm5, 120
 	vmovdqu64 [rsp + 2496], zmm31
 ; v22 = v47 & v4
-%line 707+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm25, zmm14
 	vmovdqu64 [rsp + 2560], zmm31
 ; v22 = ternlog(v22, v38, v1, 0x78)
-%line 708+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm3, zmm8, 120
 	vmovdqu64 [rsp + 2560], zmm31
 ; v13 = v38 & v4
-%line 709+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm3, zmm14
 	vmovdqu64 [rsp + 2624], zmm31
 ; v45 = v26 ^ v45
-%line 710+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm30, zmm23, zmm30
 ; v42 = v27 ^ v42
-%line 711+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm29, zmm26, zmm29
 ; v46 = v39 ^ v46
-%line 712+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm22, zmm27, zmm22
 ; v43 = v28 ^ v43
-%line 713+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm18, zmm19, zmm18
 ; v47 = v40 ^ v47
-%line 714+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm25, zmm28, zmm25
 ; v38 = v33 ^ v38
-%line 715+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm19, zmm20, zmm3
 ; v3 = v0 ^ v3
-%line 716+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm13, zmm9, zmm13
 ; v8 = v6 ^ v8
-%line 717+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm12, zmm10, zmm12
 ; v12 = v10 ^ v12
-%line 718+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm15, zmm11, zmm15
 ; v16 = v14 ^ v16
-%line 719+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm5, zmm7, zmm5
 ; v1 = v18 ^ v1
-%line 720+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm8, zmm16, zmm8
 ; v4 = v21 ^ v4
-%line 721+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm14, zmm6, zmm14
 ; v21 = v45 & v8
-%line 722+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm30, zmm12
 ; v21 = ternlog(v21, v42, v3, 0x78)
-%line 723+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm13, 120
 ; v18 = v45 & v12
-%line 724+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm30, zmm15
 ; v18 = ternlog(v18, v42, v8, 0x78)
-%line 725+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm12, 120
 ; v18 = ternlog(v18, v46, v3, 0x78)
-%line 726+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm22, zmm13, 120
 ; v14 = v45 & v16
-%line 727+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm30, zmm5
 ; v14 = ternlog(v14, v42, v12, 0x78)
-%line 728+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm15, 120
 ; v14 = ternlog(v14, v46, v8, 0x78)
-%line 729+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm22, zmm12, 120
 ; v14 = ternlog(v14, v43, v3, 0x78)
-%line 730+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm18, zmm13, 120
 ; v10 = v45 & v1
-%line 731+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm30, zmm8
 ; v10 = ternlog(v10, v42, v16, 0x78)
-%line 732+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm5, 120
 ; v10 = ternlog(v10, v46, v12, 0x78)
-%line 733+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm22, zmm15, 120
 ; v10 = ternlog(v10, v43, v8, 0x78)
-%line 734+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm18, zmm12, 120
 ; v10 = ternlog(v10, v47, v3, 0x78)
-%line 735+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm25, zmm13, 120
 ; v6 = v45 & v4
-%line 736+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm30, zmm14
 ; v6 = ternlog(v6, v42, v1, 0x78)
-%line 737+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm8, 120
 ; v6 = ternlog(v6, v46, v16, 0x78)
-%line 738+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm22, zmm5, 120
 ; v6 = ternlog(v6, v43, v12, 0x78)
-%line 739+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm18, zmm15, 120
 ; v6 = ternlog(v6, v47, v8, 0x78)
-%line 740+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm25, zmm12, 120
 ; v6 = ternlog(v6, v38, v3, 0x78)
-%line 741+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm19, zmm13, 120
 ; v0 = v45 & v24
-%line 742+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm30, zmm4
 ; v0 = ternlog(v0, v42, v4, 0x78)
-%line 743+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm14, 120
 ; v0 = ternlog(v0, v46, v1, 0x78)
-%line 744+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm22, zmm8, 120
 ; v0 = ternlog(v0, v43, v16, 0x78)
-%line 745+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm18, zmm5, 120
 ; v0 = ternlog(v0, v47, v12, 0x78)
-%line 746+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm25, zmm15, 120
 ; v0 = ternlog(v0, v38, v8, 0x78)
-%line 747+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm19, zmm12, 120
 ; v0 = ternlog(v0, v55, v3, 0x78)
-%line 748+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm24, zmm13, 120
 ; v42 = v42 & v24
-%line 749+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm29, zmm29, zmm4
 ; v42 = ternlog(v42, v46, v4, 0x78)
-%line 750+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm22, zmm14, 120
 ; v42 = ternlog(v42, v43, v1, 0x78)
-%line 751+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm18, zmm8, 120
 ; v42 = ternlog(v42, v47, v16, 0x78)
-%line 752+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm25, zmm5, 120
 ; v42 = ternlog(v42, v38, v12, 0x78)
-%line 753+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm19, zmm15, 120
 ; v42 = ternlog(v42, v55, v8, 0x78)
-%line 754+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm24, zmm12, 120
 ; v46 = v46 & v24
-%line 755+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm22, zmm22, zmm4
 ; v46 = ternlog(v46, v43, v4, 0x78)
-%line 756+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm18, zmm14, 120
 ; v46 = ternlog(v46, v47, v1, 0x78)
-%line 757+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm25, zmm8, 120
 ; v46 = ternlog(v46, v38, v16, 0x78)
-%line 758+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm19, zmm5, 120
 ; v46 = ternlog(v46, v55, v12, 0x78)
-%line 759+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm24, zmm15, 120
 ; v43 = v43 & v24
-%line 760+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm18, zmm18, zmm4
 ; v43 = ternlog(v43, v47, v4, 0x78)
-%line 761+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm18, zmm25, zmm14, 120
 ; v43 = ternlog(v43, v38, v1, 0x78)
-%line 762+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm18, zmm19, zmm8, 120
 ; v43 = ternlog(v43, v55, v16, 0x78)
-%line 763+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 824+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm18, zmm24, zmm5, 120
 ; v47 = v47 & v24
-%line 764+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm25, zmm25, zmm4
 ; v47 = ternlog(v47, v38, v4, 0x78)
-%line 765+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm19, zmm14, 120
 ; v47 = ternlog(v47, v55, v1, 0x78)
-%line 766+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm24, zmm8, 120
 ; v38 = v38 & v24
-%line 767+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm19, zmm19, zmm4
 ; v38 = ternlog(v38, v55, v4, 0x78)
-%line 768+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 829+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm24, zmm14, 120
 ; v3 = v48
-%line 769+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 1536]
 ; v3 = ternlog(v3, v45, v3, 0x78)
-%line 770+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm30, zmm3, 120
 ; v21 = v37
-%line 771+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm11, [rsp + 2304]
 ; v21 = ternlog(v21, v21, v44, 0x96)
-%line 772+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 1600]
 	vpternlogd zmm11, zmm11, zmm4, 150
 ; v18 = v53
-%line 773+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm13, [rsp + 2368]
 ; v18 = ternlog(v18, v18, v41, 0x96)
-%line 774+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 1664]
 	vpternlogd zmm13, zmm13, zmm4, 150
 ; v14 = v54
-%line 775+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm15, [rsp + 2432]
 ; v14 = ternlog(v14, v14, v29, 0x96)
-%line 776+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 1728]
 	vpternlogd zmm15, zmm15, zmm4, 150
 ; v10 = v19
-%line 777+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm16, zmm1
 ; v10 = ternlog(v10, v10, v30, 0x96)
-%line 778+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 1792]
 	vpternlogd zmm16, zmm16, zmm4, 150
 ; v6 = v20
-%line 779+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm0
 ; v6 = ternlog(v6, v6, v31, 0x96)
-%line 780+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 1856]
 	vpternlogd zmm4, zmm4, zmm5, 150
 ; v0 = v15
-%line 781+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm21
 ; v0 = ternlog(v0, v0, v32, 0x96)
-%line 782+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm5, zmm2, 150
 ; v42 = v25
-%line 783+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 5056]
 ; v42 = ternlog(v42, v42, v34, 0x96)
-%line 784+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm5, zmm17, 150
 ; v46 = v23
-%line 785+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 2496]
 ; v46 = ternlog(v46, v46, v35, 0x96)
-%line 786+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 1920]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v43 = v22
-%line 787+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 2560]
 ; v43 = ternlog(v43, v43, v36, 0x96)
-%line 788+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 1984]
 	vpternlogd zmm7, zmm7, zmm8, 150
 ; v47 = v13
-%line 789+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 2624]
 ; v47 = ternlog(v47, v47, v50, 0x96)
-%line 790+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsp + 2048]
 	vpternlogd zmm8, zmm8, zmm9, 150
 ; v24 = v51
-%line 791+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsp + 2176]
 ; v24 = ternlog(v24, v55, v24, 0x78)
-%line 792+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm9, zmm24, zmm9, 120
 ; v34 = ternlog(v34, v3, v52, 0x96)
-%line 793+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm10, [rsp + 2240]
 	vpternlogd zmm17, zmm3, zmm10, 150
 ; v53 = v43 ^ v53
-%line 794+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm12, zmm7, [rsp + 2368]
 ; v54 = v47 ^ v54
-%line 795+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm14, zmm8, [rsp + 2432]
 ; v19 = ternlog(v19, v38, v49, 0x96)
-%line 796+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 2112]
 	vpternlogd zmm1, zmm19, zmm8, 150
 ; v20 = v24 ^ v20
-%line 797+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm7, zmm9, zmm0
 ; v37 = v13
-%line 798+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm17, [rsp + 2624]
 ; v37 = ternlog(v37, v46, v37, 0x96)
-%line 799+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm6, zmm17, 150
 ; v52 = v13
-%line 800+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 2624]
 ; v52 = ternlog(v52, v42, v52, 0x96)
-%line 801+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm5, zmm0, 150
 ; v51 = v13
-%line 802+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 2624]
 ; v51 = ternlog(v51, v6, v51, 0x96)
-%line 803+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm4, zmm3, 150
 ; v13 = ternlog(v13, v10, v49, 0x96)
-%line 804+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 2624]
 	vpternlogd zmm5, zmm16, zmm8, 150
 	vmovdqu64 [rsp + 2624], zmm5
 ; v52 = v52 ^ v22
-%line 805+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm19, zmm0, [rsp + 2560]
 ; v50 = v22
-%line 806+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 2560]
 ; v50 = ternlog(v50, v14, v50, 0x96)
-%line 807+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm15, zmm0, 150
 ; v0 = v23
-%line 808+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm18, [rsp + 2496]
 ; v0 = ternlog(v0, v0, v22, 0x96)
-%line 809+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 2560]
 	vpternlogd zmm18, zmm18, zmm3, 150
 ; v36 = v23
-%line 810+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 2496]
 ; v36 = ternlog(v36, v18, v36, 0x96)
-%line 811+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm13, zmm3, 150
 ; v51 = v25
-%line 812+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 5056]
 ; v51 = ternlog(v51, v51, v23, 0x96)
-%line 813+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 2496]
 	vpternlogd zmm6, zmm6, zmm4, 150
 ; v22 = v25
-%line 814+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 5056]
 ; v22 = ternlog(v22, v13, v22, 0x96)
-%line 815+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm5, zmm4, 150
 ; v35 = v25
-%line 816+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 5056]
 ; v35 = ternlog(v35, v21, v35, 0x96)
-%line 817+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm11, zmm5, 150
 ; v22 = v22 ^ v15
-%line 818+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm8, zmm4, zmm21
 ; v23 = v15
-%line 819+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm21
 ; v23 = ternlog(v23, v50, v23, 0x96)
-%line 820+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm4, 150
 ; v23 = v23 ^ v20
-%line 821+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm9, zmm4, zmm7
 ; v25 = v20
-%line 822+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm7
 ; v25 = ternlog(v25, v36, v25, 0x96)
-%line 823+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm0, 150
 ; v34 = ternlog(v34, v34, v15, 0x96)
-%line 825+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm7, zmm7, zmm21, 150
 ; v25 = v25 ^ v19
-%line 826+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm10, zmm0, zmm1
 ; v15 = v19
-%line 827+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
 ; v15 = ternlog(v15, v35, v15, 0x96)
-%line 828+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm5, zmm0, 150
 ; v20 = ternlog(v20, v32, v20, 0x96)
-%line 830+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v15 = v15 ^ v54
-%line 831+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm15, zmm0, zmm14
 ; v19 = v54
-%line 832+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm14
 ; v19 = ternlog(v19, v31, v19, 0x96)
-%line 833+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1856]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v34 = v53
-%line 834+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm16, zmm12
 ; v34 = ternlog(v34, v34, v54, 0x96)
-%line 835+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm16, zmm16, zmm14, 150
 ; v54 = v53
-%line 836+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm12
 ; v54 = ternlog(v54, v30, v54, 0x96)
-%line 837+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1792]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v20 = v37
-%line 838+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm14, zmm17
 ; v20 = ternlog(v20, v20, v53, 0x96)
-%line 839+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm14, zmm14, zmm12, 150
 ; v53 = v37
-%line 840+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm17
 ; v53 = ternlog(v53, v29, v53, 0x96)
-%line 841+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1728]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v19 = v52
-%line 842+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm13, zmm19
 ; v19 = ternlog(v19, v19, v37, 0x96)
-%line 843+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm13, zmm13, zmm17, 150
 ; v37 = v52
-%line 844+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm17, zmm19
 ; v37 = ternlog(v37, v41, v37, 0x96)
-%line 845+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 1664]
 	vpternlogd zmm17, zmm1, zmm17, 150
 ; v54 = v0
-%line 846+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm12, zmm18
 ; v54 = ternlog(v54, v54, v52, 0x96)
-%line 847+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm12, zmm12, zmm19, 150
 ; v53 = v53 ^ v0
-%line 848+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm7, zmm0, zmm18
 ; v52 = v0
-%line 849+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm11, zmm18
 ; v52 = ternlog(v52, v44, v52, 0x96)
-%line 850+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1600]
 	vpternlogd zmm11, zmm0, zmm11, 150
 ; v0 = v48 ^ v0
-%line 851+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 1536]
 	vpxord zmm18, zmm0, zmm18
 ; v48 = v51
-%line 852+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v48 = ternlog(v48, v34, v22, 0x96)
-%line 853+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm16, zmm8, 150
 ; v44 = v51
-%line 854+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v44 = ternlog(v44, v15, v22, 0x96)
-%line 855+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm15, zmm8, 150
 ; v41 = v15
-%line 856+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm15
 ; v41 = ternlog(v41, v37, v34, 0x96)
-%line 857+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm17, zmm16, 150
 ; v41 = v51
-%line 858+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v41 = ternlog(v41, v41, v22, 0x96)
-%line 859+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm8, 150
 ; v29 = v25
-%line 860+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm10
 ; v29 = ternlog(v29, v53, v15, 0x96)
-%line 861+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm7, zmm15, 150
 ; v30 = v15 ^ v23
-%line 862+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm15, zmm9
 ; v31 = v23
-%line 863+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm9
 ; v31 = ternlog(v31, v54, v25, 0x96)
-%line 864+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm12, zmm10, 150
 ; v32 = v25 ^ v22
-%line 865+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm10, zmm8
 ; v35 = v22
-%line 866+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm8
 ; v35 = ternlog(v35, v19, v23, 0x96)
-%line 867+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm13, zmm9, 150
 ; v36 = v23 ^ v51
-%line 868+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm4, zmm9, zmm6
 ; v50 = v51
-%line 869+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm19, zmm6
 ; v50 = ternlog(v50, v20, v22, 0x96)
-%line 870+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm14, zmm8, 150
 ; v21 = v36
-%line 871+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm27, zmm4
 ; v21 = ternlog(v21, v0, v22, 0x96)
-%line 872+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm27, zmm18, zmm8, 150
 ; v13 = v50
-%line 873+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm25, zmm19
 ; v13 = ternlog(v13, v30, v36, 0x96)
-%line 874+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm20, zmm4, 150
 ; v18 = v50
-%line 875+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm19
 ; v18 = ternlog(v18, v31, v36, 0x96)
-%line 876+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm4, 150
 ; v14 = v30
-%line 877+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm20
 ; v14 = ternlog(v14, v52, v34, 0x96)
-%line 878+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm11, zmm16, 150
 ; v14 = v36
-%line 879+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm4
 ; v14 = ternlog(v14, v14, v31, 0x96)
-%line 880+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm5, zmm1, 150
 ; v44 = v32
-%line 881+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm22, zmm2
 ; v44 = ternlog(v44, v44, v31, 0x96)
-%line 882+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm22, zmm1, 150
 ; v31 = v31 ^ v35
-%line 883+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm26, zmm1, zmm3
 ; v41 = v35
-%line 884+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm24, zmm3
 ; v41 = ternlog(v41, v41, v32, 0x96)
-%line 885+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm24, zmm2, 150
 ; v49 = v32 ^ v36
-%line 886+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm2, zmm4
 ; v10 = v35
-%line 887+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm3
 ; v10 = ternlog(v10, v34, v25, 0x96)
-%line 888+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm16, zmm10, 150
 ; v10 = v10 ^ v36
-%line 889+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm21, zmm1, zmm4
 ; v35 = v35 ^ v50
-%line 890+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm5, zmm3, zmm19
 ; v36 = ternlog(v36, v29, v51, 0x96)
-%line 891+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm6, 150
 ; v36 = v36 ^ v50
-%line 892+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm19
 ; v21 = v21 ^ v35
-%line 893+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm27, zmm5
 ; v29 = v36
-%line 894+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm4
 ; v29 = ternlog(v29, v31, v35, 0x96)
-%line 895+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm26, zmm5, 150
 ; v13 = v13 ^ v31
-%line 896+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm25, zmm25, zmm26
 ; v6 = v36
-%line 897+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm4
 ; v6 = ternlog(v6, v41, v35, 0x96)
-%line 898+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm5, 150
 ; v48 = v31
-%line 899+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm26
 ; v48 = ternlog(v48, v48, v30, 0x96)
-%line 900+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm20, 150
 ; v48 = v35
-%line 901+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm5
 ; v48 = ternlog(v48, v48, v41, 0x96)
-%line 902+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm24, 150
 ; v48 = v48 ^ v36
-%line 903+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm27, zmm0, zmm4
 ; v31 = v31 ^ v49
-%line 904+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm28, zmm26, zmm23
 ; v18 = v49
-%line 905+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm23
 ; v18 = ternlog(v18, v18, v41, 0x96)
-%line 906+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm24, 150
 ; v18 = v18 ^ v36
-%line 907+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm26, zmm0, zmm4
 ; v41 = v41 ^ v10
-%line 908+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm21
 ; v14 = v49
-%line 909+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm23
 ; v14 = ternlog(v14, v14, v50, 0x96)
-%line 910+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm19, 150
 ; v14 = v14 ^ v10
-%line 911+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm29, zmm0, zmm21
 ; v49 = v49 ^ v35
-%line 912+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm5
 ; v32 = v10
-%line 913+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm21
 ; v32 = ternlog(v32, v30, v32, 0x96)
-%line 914+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm0, 150
 ; v32 = v32 ^ v35
-%line 915+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm0, zmm5
 ; v10 = v10 ^ v36
-%line 916+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm21, zmm21, zmm4
 ; v35 = ternlog(v35, v44, v50, 0x96)
-%line 917+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm22, zmm19, 150
 ; v36 = v35 ^ v36
-%line 918+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm30, zmm5, zmm4
 ; v35 = v21 & v0
-%line 919+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm18
 	vmovdqu64 [rsp + 2688], zmm0
 ; v50 = v21 & v52
-%line 920+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm11
 	vmovdqu64 [rsp + 2752], zmm0
 ; v50 = ternlog(v50, v29, v0, 0x78)
-%line 921+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm18, 120
 	vmovdqu64 [rsp + 2752], zmm0
 ; v44 = v21 & v37
-%line 922+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm17
 	vmovdqu64 [rsp + 2816], zmm0
 ; v44 = ternlog(v44, v29, v52, 0x78)
-%line 923+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm11, 120
 	vmovdqu64 [rsp + 2816], zmm0
 ; v44 = ternlog(v44, v13, v0, 0x78)
-%line 924+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm18, 120
 	vmovdqu64 [rsp + 2816], zmm0
 ; v30 = v21 & v53
-%line 925+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm7
 	vmovdqu64 [rsp + 2880], zmm0
 ; v30 = ternlog(v30, v29, v37, 0x78)
-%line 926+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm17, 120
 	vmovdqu64 [rsp + 2880], zmm0
 ; v30 = ternlog(v30, v13, v52, 0x78)
-%line 927+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm11, 120
 	vmovdqu64 [rsp + 2880], zmm0
 ; v30 = ternlog(v30, v6, v0, 0x78)
-%line 928+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm18, 120
 	vmovdqu64 [rsp + 2880], zmm0
 ; v42 = v21 & v54
-%line 929+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm12
 	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v29, v53, 0x78)
-%line 930+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm7, 120
 	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v13, v37, 0x78)
-%line 931+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm17, 120
 	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v6, v52, 0x78)
-%line 932+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm11, 120
 	vmovdqu64 [rsp + 2944], zmm0
 ; v42 = ternlog(v42, v48, v0, 0x78)
-%line 933+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm18, 120
 	vmovdqu64 [rsp + 2944], zmm0
 ; v46 = v21 & v19
-%line 934+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm13
 	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v29, v54, 0x78)
-%line 935+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm12, 120
 	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v13, v53, 0x78)
-%line 936+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm7, 120
 	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v6, v37, 0x78)
-%line 937+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm17, 120
 	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v48, v52, 0x78)
-%line 938+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm11, 120
 	vmovdqu64 [rsp + 3008], zmm0
 ; v46 = ternlog(v46, v31, v0, 0x78)
-%line 939+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm18, 120
 	vmovdqu64 [rsp + 3008], zmm0
 ; v24 = v21 & v20
-%line 940+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm14
 ; v24 = ternlog(v24, v29, v19, 0x78)
-%line 941+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm13, 120
 ; v24 = ternlog(v24, v13, v54, 0x78)
-%line 942+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm25, zmm12, 120
 ; v24 = ternlog(v24, v6, v53, 0x78)
-%line 943+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm7, 120
 ; v24 = ternlog(v24, v48, v37, 0x78)
-%line 944+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm17, 120
 ; v24 = ternlog(v24, v31, v52, 0x78)
-%line 945+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm11, 120
 ; v24 = ternlog(v24, v18, v0, 0x78)
-%line 946+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm26, zmm18, 120
 ; v38 = v29 & v20
-%line 947+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm22, zmm3, zmm14
 ; v38 = ternlog(v38, v13, v19, 0x78)
-%line 948+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm25, zmm13, 120
 ; v38 = ternlog(v38, v6, v54, 0x78)
-%line 949+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm1, zmm12, 120
 ; v38 = ternlog(v38, v48, v53, 0x78)
-%line 950+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm27, zmm7, 120
 ; v38 = ternlog(v38, v31, v37, 0x78)
-%line 951+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm28, zmm17, 120
 ; v38 = ternlog(v38, v18, v52, 0x78)
-%line 952+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm26, zmm11, 120
 ; v47 = v13 & v20
-%line 953+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm25, zmm14
 	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v6, v19, 0x78)
-%line 954+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm13, 120
 	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v48, v54, 0x78)
-%line 955+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm27, zmm12, 120
 	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v31, v53, 0x78)
-%line 956+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm28, zmm7, 120
 	vmovdqu64 [rsp + 3072], zmm4
 ; v47 = ternlog(v47, v18, v37, 0x78)
-%line 957+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm17, 120
 	vmovdqu64 [rsp + 3072], zmm4
 ; v43 = v6 & v20
-%line 958+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm1, zmm14
 	vmovdqu64 [rsp + 3136], zmm4
 ; v43 = ternlog(v43, v48, v19, 0x78)
-%line 959+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm27, zmm13, 120
 	vmovdqu64 [rsp + 3136], zmm4
 ; v43 = ternlog(v43, v31, v54, 0x78)
-%line 960+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm28, zmm12, 120
 	vmovdqu64 [rsp + 3136], zmm4
 ; v43 = ternlog(v43, v18, v53, 0x78)
-%line 961+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm7, 120
 	vmovdqu64 [rsp + 3136], zmm4
 ; v3 = v48 & v20
-%line 962+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm27, zmm14
 	vmovdqu64 [rsp + 3200], zmm4
 ; v3 = ternlog(v3, v31, v19, 0x78)
-%line 963+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm28, zmm13, 120
 	vmovdqu64 [rsp + 3200], zmm4
 ; v3 = ternlog(v3, v18, v54, 0x78)
-%line 964+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm12, 120
 	vmovdqu64 [rsp + 3200], zmm4
 ; v55 = v31 & v20
-%line 965+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm28, zmm14
 	vmovdqu64 [rsp + 3264], zmm4
 ; v55 = ternlog(v55, v18, v19, 0x78)
-%line 966+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm26, zmm13, 120
 	vmovdqu64 [rsp + 3264], zmm4
 ; v45 = v18 & v20
-%line 967+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm26, zmm14
 	vmovdqu64 [rsp + 3328], zmm4
 ; v4 = v41 & v34
-%line 968+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm16
 	vmovdqu64 [rsp + 3392], zmm4
 ; v1 = v41 & v15
-%line 969+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm15
 	vmovdqu64 [rsp + 3456], zmm4
 ; v1 = ternlog(v1, v14, v34, 0x78)
-%line 970+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm16, 120
 	vmovdqu64 [rsp + 3456], zmm4
 ; v16 = v41 & v25
-%line 971+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm10
 	vmovdqu64 [rsp + 3520], zmm4
 ; v16 = ternlog(v16, v14, v15, 0x78)
-%line 972+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm15, 120
 	vmovdqu64 [rsp + 3520], zmm4
 ; v16 = ternlog(v16, v49, v34, 0x78)
-%line 973+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm23, zmm16, 120
 	vmovdqu64 [rsp + 3520], zmm4
 ; v12 = v41 & v23
-%line 974+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm9
 	vmovdqu64 [rsp + 3584], zmm4
 ; v12 = ternlog(v12, v14, v25, 0x78)
-%line 975+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm10, 120
 	vmovdqu64 [rsp + 3584], zmm4
 ; v12 = ternlog(v12, v49, v15, 0x78)
-%line 976+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm23, zmm15, 120
 	vmovdqu64 [rsp + 3584], zmm4
 ; v12 = ternlog(v12, v32, v34, 0x78)
-%line 977+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm20, zmm16, 120
 	vmovdqu64 [rsp + 3584], zmm4
 ; v8 = v41 & v22
-%line 978+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm5, zmm24, zmm8
 ; v8 = ternlog(v8, v14, v23, 0x78)
-%line 979+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm29, zmm9, 120
 ; v8 = ternlog(v8, v49, v25, 0x78)
-%line 980+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm23, zmm10, 120
 ; v8 = ternlog(v8, v32, v15, 0x78)
-%line 981+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm20, zmm15, 120
 ; v8 = ternlog(v8, v10, v34, 0x78)
-%line 982+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm21, zmm16, 120
 ; v33 = v41 & v51
-%line 983+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm4, zmm24, zmm6
 ; v33 = ternlog(v33, v14, v22, 0x78)
-%line 984+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm29, zmm8, 120
 ; v33 = ternlog(v33, v49, v23, 0x78)
-%line 985+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm23, zmm9, 120
 ; v33 = ternlog(v33, v32, v25, 0x78)
-%line 986+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm20, zmm10, 120
 ; v33 = ternlog(v33, v10, v15, 0x78)
-%line 987+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm21, zmm15, 120
 ; v33 = ternlog(v33, v36, v34, 0x78)
-%line 988+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm30, zmm16, 120
 ; v40 = v14 & v51
-%line 989+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm19, zmm29, zmm6
 ; v40 = ternlog(v40, v49, v22, 0x78)
-%line 990+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm23, zmm8, 120
 ; v40 = ternlog(v40, v32, v23, 0x78)
-%line 991+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm20, zmm9, 120
 ; v40 = ternlog(v40, v10, v25, 0x78)
-%line 992+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm21, zmm10, 120
 ; v40 = ternlog(v40, v36, v15, 0x78)
-%line 993+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm30, zmm15, 120
 ; v28 = v49 & v51
-%line 994+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm23, zmm6
 	vmovdqu64 [rsp + 5120], zmm31
 ; v28 = ternlog(v28, v32, v22, 0x78)
-%line 995+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm20, zmm8, 120
 	vmovdqu64 [rsp + 5120], zmm31
 ; v28 = ternlog(v28, v10, v23, 0x78)
-%line 996+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm21, zmm9, 120
 	vmovdqu64 [rsp + 5120], zmm31
 ; v28 = ternlog(v28, v36, v25, 0x78)
-%line 997+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm30, zmm10, 120
 	vmovdqu64 [rsp + 5120], zmm31
 ; v39 = v32 & v51
-%line 998+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm20, zmm6
 	vmovdqu64 [rsp + 3648], zmm31
 ; v39 = ternlog(v39, v10, v22, 0x78)
-%line 999+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm21, zmm8, 120
 	vmovdqu64 [rsp + 3648], zmm31
 ; v39 = ternlog(v39, v36, v23, 0x78)
-%line 1000+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm30, zmm9, 120
 	vmovdqu64 [rsp + 3648], zmm31
 ; v27 = v10 & v51
-%line 1001+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm21, zmm6
 	vmovdqu64 [rsp + 3712], zmm31
 ; v27 = ternlog(v27, v36, v22, 0x78)
-%line 1002+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm30, zmm8, 120
 	vmovdqu64 [rsp + 3712], zmm31
 ; v26 = v36 & v51
-%line 1003+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm30, zmm6
 	vmovdqu64 [rsp + 3776], zmm31
 ; v41 = v21 ^ v41
-%line 1004+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm2, zmm24
 ; v14 = v29 ^ v14
-%line 1005+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm29, zmm3, zmm29
 ; v49 = v13 ^ v49
-%line 1006+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm25, zmm23
 ; v32 = v6 ^ v32
-%line 1007+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm1, zmm20
 ; v10 = v48 ^ v10
-%line 1008+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm21, zmm27, zmm21
 ; v36 = v31 ^ v36
-%line 1009+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm30, zmm28, zmm30
 ; v34 = v0 ^ v34
-%line 1010+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm16, zmm18, zmm16
 ; v15 = v52 ^ v15
-%line 1011+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm15, zmm11, zmm15
 ; v25 = v37 ^ v25
-%line 1012+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm10, zmm17, zmm10
 ; v23 = v53 ^ v23
-%line 1013+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm9, zmm7, zmm9
 ; v22 = v54 ^ v22
-%line 1014+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm8, zmm12, zmm8
 ; v51 = v19 ^ v51
-%line 1015+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm6, zmm13, zmm6
 ; v19 = v41 & v15
-%line 1016+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm15
 ; v19 = ternlog(v19, v14, v34, 0x78)
-%line 1017+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm16, 120
 ; v54 = v41 & v25
-%line 1018+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm10
 ; v54 = ternlog(v54, v14, v15, 0x78)
-%line 1019+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm15, 120
 ; v54 = ternlog(v54, v49, v34, 0x78)
-%line 1020+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm16, 120
 ; v53 = v41 & v23
-%line 1021+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm9
 ; v53 = ternlog(v53, v14, v25, 0x78)
-%line 1022+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm10, 120
 ; v53 = ternlog(v53, v49, v15, 0x78)
-%line 1023+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm15, 120
 ; v53 = ternlog(v53, v32, v34, 0x78)
-%line 1024+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm20, zmm16, 120
 ; v37 = v41 & v22
-%line 1025+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm8
 ; v37 = ternlog(v37, v14, v23, 0x78)
-%line 1026+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm9, 120
 ; v37 = ternlog(v37, v49, v25, 0x78)
-%line 1027+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm10, 120
 ; v37 = ternlog(v37, v32, v15, 0x78)
-%line 1028+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm20, zmm15, 120
 ; v37 = ternlog(v37, v10, v34, 0x78)
-%line 1029+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm21, zmm16, 120
 ; v52 = v41 & v51
-%line 1030+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm6
 ; v52 = ternlog(v52, v14, v22, 0x78)
-%line 1031+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm8, 120
 ; v52 = ternlog(v52, v49, v23, 0x78)
-%line 1032+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm9, 120
 ; v52 = ternlog(v52, v32, v25, 0x78)
-%line 1033+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm20, zmm10, 120
 ; v52 = ternlog(v52, v10, v15, 0x78)
-%line 1034+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm21, zmm15, 120
 ; v52 = ternlog(v52, v36, v34, 0x78)
-%line 1035+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm30, zmm16, 120
 ; v0 = v41 & v20
-%line 1036+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm24, zmm14
 ; v0 = ternlog(v0, v14, v51, 0x78)
-%line 1037+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm6, 120
 ; v0 = ternlog(v0, v49, v22, 0x78)
-%line 1038+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm8, 120
 ; v0 = ternlog(v0, v32, v23, 0x78)
-%line 1039+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm20, zmm9, 120
 ; v0 = ternlog(v0, v10, v25, 0x78)
-%line 1040+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm21, zmm10, 120
 ; v0 = ternlog(v0, v36, v15, 0x78)
-%line 1041+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm30, zmm15, 120
 ; v0 = ternlog(v0, v18, v34, 0x78)
-%line 1042+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm26, zmm16, 120
 ; v14 = v14 & v20
-%line 1043+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm29, zmm29, zmm14
 ; v14 = ternlog(v14, v49, v51, 0x78)
-%line 1044+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm23, zmm6, 120
 ; v14 = ternlog(v14, v32, v22, 0x78)
-%line 1045+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm20, zmm8, 120
 ; v14 = ternlog(v14, v10, v23, 0x78)
-%line 1046+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm21, zmm9, 120
 ; v14 = ternlog(v14, v36, v25, 0x78)
-%line 1047+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm30, zmm10, 120
 ; v14 = ternlog(v14, v18, v15, 0x78)
-%line 1048+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm26, zmm15, 120
 ; v49 = v49 & v20
-%line 1049+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm23, zmm23, zmm14
 ; v49 = ternlog(v49, v32, v51, 0x78)
-%line 1050+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm20, zmm6, 120
 ; v49 = ternlog(v49, v10, v22, 0x78)
-%line 1051+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm21, zmm8, 120
 ; v49 = ternlog(v49, v36, v23, 0x78)
-%line 1052+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm30, zmm9, 120
 ; v49 = ternlog(v49, v18, v25, 0x78)
-%line 1053+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm26, zmm10, 120
 ; v32 = v32 & v20
-%line 1054+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm20, zmm20, zmm14
 ; v32 = ternlog(v32, v10, v51, 0x78)
-%line 1055+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm21, zmm6, 120
 ; v32 = ternlog(v32, v36, v22, 0x78)
-%line 1056+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm30, zmm8, 120
 ; v32 = ternlog(v32, v18, v23, 0x78)
-%line 1057+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1118+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm26, zmm9, 120
 ; v10 = v10 & v20
-%line 1058+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm21, zmm21, zmm14
 ; v10 = ternlog(v10, v36, v51, 0x78)
-%line 1059+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm30, zmm6, 120
 ; v10 = ternlog(v10, v18, v22, 0x78)
-%line 1060+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm26, zmm8, 120
 ; v36 = v36 & v20
-%line 1061+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm30, zmm30, zmm14
 ; v36 = ternlog(v36, v18, v51, 0x78)
-%line 1062+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1123+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm26, zmm6, 120
 ; v34 = v35
-%line 1063+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 2688]
 ; v34 = ternlog(v34, v41, v34, 0x78)
-%line 1064+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm1, 120
 ; v19 = v1
-%line 1065+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm11, [rsp + 3456]
 ; v19 = ternlog(v19, v19, v50, 0x96)
-%line 1066+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 2752]
 	vpternlogd zmm11, zmm11, zmm2, 150
 ; v54 = v16
-%line 1067+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm14, [rsp + 3520]
 ; v54 = ternlog(v54, v54, v44, 0x96)
-%line 1068+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 2816]
 	vpternlogd zmm14, zmm14, zmm2, 150
 ; v53 = v12
-%line 1069+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm15, [rsp + 3584]
 ; v53 = ternlog(v53, v53, v30, 0x96)
-%line 1070+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 2880]
 	vpternlogd zmm15, zmm15, zmm2, 150
 ; v37 = v8
-%line 1071+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm16, zmm5
 ; v37 = ternlog(v37, v37, v42, 0x96)
-%line 1072+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 2944]
 	vpternlogd zmm16, zmm16, zmm2, 150
 ; v52 = v33
-%line 1073+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm2, zmm4
 ; v52 = ternlog(v52, v52, v46, 0x96)
-%line 1074+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 3008]
 	vpternlogd zmm2, zmm2, zmm3, 150
 ; v0 = v40
-%line 1075+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm19
 ; v0 = ternlog(v0, v0, v24, 0x96)
-%line 1076+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm3, zmm0, 150
 ; v14 = v28
-%line 1077+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 5120]
 ; v14 = ternlog(v14, v14, v38, 0x96)
-%line 1078+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm3, zmm22, 150
 ; v49 = v39
-%line 1079+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 3648]
 ; v49 = ternlog(v49, v49, v47, 0x96)
-%line 1080+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 3072]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v32 = v27
-%line 1081+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 3712]
 ; v32 = ternlog(v32, v32, v43, 0x96)
-%line 1082+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 3136]
 	vpternlogd zmm7, zmm7, zmm8, 150
 ; v10 = v26
-%line 1083+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 3776]
 ; v10 = ternlog(v10, v10, v3, 0x96)
-%line 1084+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsp + 3200]
 	vpternlogd zmm8, zmm8, zmm9, 150
 ; v20 = v45
-%line 1085+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsp + 3328]
 ; v20 = ternlog(v20, v18, v20, 0x78)
-%line 1086+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm9, zmm26, zmm9, 120
 ; v38 = ternlog(v38, v34, v4, 0x96)
-%line 1087+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm10, [rsp + 3392]
 	vpternlogd zmm22, zmm1, zmm10, 150
 ; v16 = v32 ^ v16
-%line 1088+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm12, zmm7, [rsp + 3520]
 ; v12 = v10 ^ v12
-%line 1089+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm17, zmm8, [rsp + 3584]
 ; v8 = ternlog(v8, v36, v55, 0x96)
-%line 1090+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 3264]
 	vpternlogd zmm5, zmm30, zmm8, 150
 ; v33 = v20 ^ v33
-%line 1091+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm7, zmm9, zmm4
 ; v1 = v26
-%line 1092+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm13, [rsp + 3776]
 ; v1 = ternlog(v1, v49, v1, 0x96)
-%line 1093+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm13, zmm6, zmm13, 150
 ; v4 = v26
-%line 1094+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 3776]
 ; v4 = ternlog(v4, v14, v4, 0x96)
-%line 1095+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm3, zmm1, 150
 ; v45 = v26
-%line 1096+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 3776]
 ; v45 = ternlog(v45, v52, v45, 0x96)
-%line 1097+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm2, zmm3, 150
 ; v26 = ternlog(v26, v37, v55, 0x96)
-%line 1098+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 3776]
 	vpternlogd zmm4, zmm16, zmm8, 150
 	vmovdqu64 [rsp + 3776], zmm4
 ; v4 = v4 ^ v27
-%line 1099+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm1, [rsp + 3712]
 ; v3 = v27
-%line 1100+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 3712]
 ; v3 = ternlog(v3, v53, v3, 0x96)
-%line 1101+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm15, zmm1, 150
 ; v0 = v39
-%line 1102+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm18, [rsp + 3648]
 ; v0 = ternlog(v0, v0, v27, 0x96)
-%line 1103+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 3712]
 	vpternlogd zmm18, zmm18, zmm2, 150
 ; v43 = v39
-%line 1104+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 3648]
 ; v43 = ternlog(v43, v54, v43, 0x96)
-%line 1105+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm14, zmm2, 150
 ; v45 = v28
-%line 1106+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 5120]
 ; v45 = ternlog(v45, v45, v39, 0x96)
-%line 1107+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 3648]
 	vpternlogd zmm6, zmm6, zmm3, 150
 ; v27 = v28
-%line 1108+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 5120]
 ; v27 = ternlog(v27, v26, v27, 0x96)
-%line 1109+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm4, zmm3, 150
 ; v47 = v28
-%line 1110+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 5120]
 ; v47 = ternlog(v47, v19, v47, 0x96)
-%line 1111+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm11, zmm4, 150
 ; v27 = v27 ^ v40
-%line 1112+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm8, zmm3, zmm19
 ; v39 = v40
-%line 1113+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm19
 ; v39 = ternlog(v39, v3, v39, 0x96)
-%line 1114+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm3, 150
 ; v39 = v39 ^ v33
-%line 1115+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm9, zmm3, zmm7
 ; v28 = v33
-%line 1116+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm7
 ; v28 = ternlog(v28, v43, v28, 0x96)
-%line 1117+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v38 = ternlog(v38, v38, v40, 0x96)
-%line 1119+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm7, zmm7, zmm19, 150
 ; v28 = v28 ^ v8
-%line 1120+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm10, zmm1, zmm5
 ; v40 = v8
-%line 1121+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm5
 ; v40 = ternlog(v40, v47, v40, 0x96)
-%line 1122+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm4, zmm1, 150
 ; v33 = ternlog(v33, v24, v33, 0x96)
-%line 1124+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm0, zmm5, 150
 ; v40 = v40 ^ v12
-%line 1125+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm15, zmm1, zmm17
 ; v8 = v12
-%line 1126+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm17
 ; v8 = ternlog(v8, v46, v8, 0x96)
-%line 1127+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 3008]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v38 = v16
-%line 1128+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm16, zmm12
 ; v38 = ternlog(v38, v38, v12, 0x96)
-%line 1129+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm16, zmm16, zmm17, 150
 ; v12 = v16
-%line 1130+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm12
 ; v12 = ternlog(v12, v42, v12, 0x96)
-%line 1131+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 2944]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v33 = v1
-%line 1132+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm17, zmm13
 ; v33 = ternlog(v33, v33, v16, 0x96)
-%line 1133+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm17, zmm17, zmm12, 150
 ; v16 = v1
-%line 1134+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm13
 ; v16 = ternlog(v16, v30, v16, 0x96)
-%line 1135+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 2880]
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v8 = v4
-%line 1136+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm12, zmm20
 ; v8 = ternlog(v8, v8, v1, 0x96)
-%line 1137+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm12, zmm12, zmm13, 150
 ; v1 = v4
-%line 1138+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm13, zmm20
 ; v1 = ternlog(v1, v44, v1, 0x96)
-%line 1139+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 2816]
 	vpternlogd zmm13, zmm1, zmm13, 150
 ; v12 = v0
-%line 1140+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm14, zmm18
 ; v12 = ternlog(v12, v12, v4, 0x96)
-%line 1141+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm14, zmm14, zmm20, 150
 ; v16 = v16 ^ v0
-%line 1142+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm11, zmm0, zmm18
 ; v4 = v0
-%line 1143+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm7, zmm18
 ; v4 = ternlog(v4, v50, v4, 0x96)
-%line 1144+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 2752]
 	vpternlogd zmm7, zmm0, zmm7, 150
 ; v0 = v35 ^ v0
-%line 1145+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1206+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 2688]
 	vpxord zmm18, zmm0, zmm18
 ; v35 = v45
-%line 1146+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v35 = ternlog(v35, v38, v27, 0x96)
-%line 1147+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm16, zmm8, 150
 ; v50 = v45
-%line 1148+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v50 = ternlog(v50, v40, v27, 0x96)
-%line 1149+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm15, zmm8, 150
 ; v44 = v40
-%line 1150+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm15
 ; v44 = ternlog(v44, v1, v38, 0x96)
-%line 1151+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm13, zmm16, 150
 ; v44 = v45
-%line 1152+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm6
 ; v44 = ternlog(v44, v44, v27, 0x96)
-%line 1153+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm8, 150
 ; v30 = v28
-%line 1154+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm10
 ; v30 = ternlog(v30, v16, v40, 0x96)
-%line 1155+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm11, zmm15, 150
 ; v42 = v40 ^ v39
-%line 1156+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm15, zmm9
 ; v46 = v39
-%line 1157+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm9
 ; v46 = ternlog(v46, v12, v28, 0x96)
-%line 1158+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm14, zmm10, 150
 ; v24 = v28 ^ v27
-%line 1159+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm10, zmm8
 ; v47 = v27
-%line 1160+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm8
 ; v47 = ternlog(v47, v8, v39, 0x96)
-%line 1161+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm12, zmm9, 150
 ; v43 = v39 ^ v45
-%line 1162+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm4, zmm9, zmm6
 ; v3 = v45
-%line 1163+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm21, zmm6
 ; v3 = ternlog(v3, v33, v27, 0x96)
-%line 1164+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm17, zmm8, 150
 ; v19 = v43
-%line 1165+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm19, zmm4
 ; v19 = ternlog(v19, v0, v27, 0x96)
-%line 1166+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm18, zmm8, 150
 ; v26 = v3
-%line 1167+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm21
 ; v26 = ternlog(v26, v42, v43, 0x96)
-%line 1168+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm20, zmm4, 150
 ; v54 = v3
-%line 1169+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm21
 ; v54 = ternlog(v54, v46, v43, 0x96)
-%line 1170+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm4, 150
 ; v53 = v42
-%line 1171+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm20
 ; v53 = ternlog(v53, v4, v38, 0x96)
-%line 1172+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm7, zmm16, 150
 ; v53 = v43
-%line 1173+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm4
 ; v53 = ternlog(v53, v53, v46, 0x96)
-%line 1174+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm5, zmm1, 150
 ; v50 = v24
-%line 1175+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm22, zmm2
 ; v50 = ternlog(v50, v50, v46, 0x96)
-%line 1176+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm22, zmm22, zmm1, 150
 ; v46 = v46 ^ v47
-%line 1177+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm5, zmm1, zmm3
 ; v44 = v47
-%line 1178+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm23, zmm3
 ; v44 = ternlog(v44, v44, v24, 0x96)
-%line 1179+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm23, zmm2, 150
 ; v55 = v24 ^ v43
-%line 1180+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm4
 ; v37 = v47
-%line 1181+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm3
 ; v37 = ternlog(v37, v38, v28, 0x96)
-%line 1182+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm16, zmm10, 150
 ; v37 = v37 ^ v43
-%line 1183+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm4
 ; v47 = v47 ^ v3
-%line 1184+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm21
 ; v43 = ternlog(v43, v30, v45, 0x96)
-%line 1185+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm6, 150
 ; v43 = v43 ^ v3
-%line 1186+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm21
 ; v30 = v43
-%line 1187+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm4
 ; v30 = ternlog(v30, v46, v47, 0x96)
-%line 1188+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm5, zmm3, 150
 ; v52 = v43
-%line 1189+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm4
 ; v52 = ternlog(v52, v44, v47, 0x96)
-%line 1190+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm3, 150
 ; v35 = v46
-%line 1191+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm5
 ; v35 = ternlog(v35, v35, v42, 0x96)
-%line 1192+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm20, 150
 ; v35 = v47
-%line 1193+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm3
 ; v35 = ternlog(v35, v35, v44, 0x96)
-%line 1194+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm23, 150
 ; v54 = v55
-%line 1195+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm24, zmm2
 ; v54 = ternlog(v54, v54, v44, 0x96)
-%line 1196+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm24, zmm23, 150
 ; v44 = v44 ^ v37
-%line 1197+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm1
 ; v53 = v55
-%line 1198+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm2
 ; v53 = ternlog(v53, v53, v3, 0x96)
-%line 1199+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm21, 150
 ; v53 = v53 ^ v37
-%line 1200+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm21, zmm0, zmm1
 ; v14 = v55 ^ v47
-%line 1201+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm3
 ; v24 = v37
-%line 1202+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm1
 ; v24 = ternlog(v24, v42, v24, 0x96)
-%line 1203+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm0, 150
 ; v24 = v24 ^ v47
-%line 1204+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm0, zmm3
 ; v37 = v37 ^ v43
-%line 1205+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm25, zmm1, zmm4
 ; v3 = ternlog(v3, v50, v3, 0x96)
-%line 1207+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm22, zmm3, 150
 ; v3 = v3 ^ v43
-%line 1208+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm4
 ; v47 = v37
-%line 1209+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm25
 ; v47 = ternlog(v47, v19, v47, 0x96)
-%line 1210+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm1, 150
 ; v19 = v3
-%line 1211+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm3
 ; v19 = ternlog(v19, v44, v37, 0x96)
-%line 1212+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm25, 150
 ; v50 = v3
-%line 1213+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm3
 ; v50 = ternlog(v50, v53, v37, 0x96)
-%line 1214+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm21, zmm25, 150
 ; v26 = v44
-%line 1215+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm23
 ; v26 = ternlog(v26, v26, v46, 0x96)
-%line 1216+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm5, 150
 ; v26 = v37
-%line 1217+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm25
 ; v26 = ternlog(v26, v26, v53, 0x96)
-%line 1218+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm21, 150
 ; v52 = v14
-%line 1219+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm19, zmm2
 ; v52 = ternlog(v52, v52, v53, 0x96)
-%line 1220+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm19, zmm21, 150
 ; v53 = v53 ^ v24
-%line 1221+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm21, zmm21, zmm20
 ; v35 = v14
-%line 1222+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm2
 ; v35 = ternlog(v35, v35, v43, 0x96)
-%line 1223+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm4, 150
 ; v35 = v35 ^ v24
-%line 1224+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm22, zmm0, zmm20
 ; v42 = v14 ^ v37
-%line 1225+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm26, zmm2, zmm25
 ; v55 = v24
-%line 1226+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm20
 ; v55 = ternlog(v55, v46, v55, 0x96)
-%line 1227+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm5, zmm0, 150
 ; v55 = v55 ^ v37
-%line 1228+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm5, zmm0, zmm25
 ; v24 = v24 ^ v3
-%line 1229+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm20, zmm20, zmm3
 ; v37 = ternlog(v37, v54, v43, 0x96)
-%line 1230+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm24, zmm4, 150
 ; v37 = v37 ^ v3
-%line 1231+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm25, zmm25, zmm3
 ; v43 = v37
-%line 1232+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm25
 ; v43 = ternlog(v43, v53, v24, 0x96)
-%line 1233+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm21, zmm20, 150
 ; v54 = v37
-%line 1234+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm25
 ; v54 = ternlog(v54, v35, v24, 0x96)
-%line 1235+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm20, 150
 ; v30 = v53
-%line 1236+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm21
 ; v30 = ternlog(v30, v30, v44, 0x96)
-%line 1237+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm23, 150
 ; v30 = v24
-%line 1238+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm20
 ; v30 = ternlog(v30, v30, v35, 0x96)
-%line 1239+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm22, 150
 ; v50 = v42
-%line 1240+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm2, zmm26
 ; v50 = ternlog(v50, v50, v35, 0x96)
-%line 1241+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm2, zmm22, 150
 ; v35 = v35 ^ v55
-%line 1242+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm22, zmm22, zmm5
 ; v26 = v42
-%line 1243+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm26
 ; v26 = ternlog(v26, v26, v3, 0x96)
-%line 1244+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm3, 150
 ; v26 = v26 ^ v55
-%line 1245+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm3, zmm0, zmm5
 ; v46 = v42 ^ v24
-%line 1246+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm26, zmm20
 ; v14 = v55
-%line 1247+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm5
 ; v14 = ternlog(v14, v44, v14, 0x96)
-%line 1248+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm0, 150
 ; v14 = v14 ^ v24
-%line 1249+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm0, zmm20
 ; v55 = v55 ^ v37
-%line 1250+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm25
 ; v3 = v24
-%line 1251+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm20
 ; v3 = ternlog(v3, v52, v3, 0x96)
-%line 1252+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm19, zmm0, 150
 ; v3 = v3 ^ v37
-%line 1253+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm26, zmm0, zmm25
 ; v24 = v55
-%line 1254+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm19, zmm5
 ; v24 = ternlog(v24, v47, v24, 0x96)
-%line 1255+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm1, zmm19, 150
 ; v47 = v3
-%line 1256+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm20, zmm26
 ; v47 = ternlog(v47, v35, v55, 0x96)
-%line 1257+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm20, zmm22, zmm5, 150
 ; v43 = v43 ^ v35
-%line 1258+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm1, zmm4, zmm22
 ; v52 = v3
-%line 1259+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm26
 ; v52 = ternlog(v52, v26, v55, 0x96)
-%line 1260+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm3, zmm5, 150
 ; v19 = v35
-%line 1261+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm22
 ; v19 = ternlog(v19, v19, v53, 0x96)
-%line 1262+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm21, 150
 ; v19 = v55
-%line 1263+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm5
 ; v19 = ternlog(v19, v19, v26, 0x96)
-%line 1264+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm3, 150
 ; v19 = v19 ^ v3
-%line 1265+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm27, zmm0, zmm26
 ; v35 = v35 ^ v46
-%line 1266+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm28, zmm22, zmm24
 ; v54 = v46
-%line 1267+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm24
 ; v54 = ternlog(v54, v54, v26, 0x96)
-%line 1268+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm3, 150
 ; v54 = v54 ^ v3
-%line 1269+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm22, zmm0, zmm26
 ; v26 = v26 ^ v14
-%line 1270+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm0, zmm3, zmm23
 	vmovdqu64 [rsp + 3840], zmm0
 ; v30 = v46
-%line 1271+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm24
 ; v30 = ternlog(v30, v30, v37, 0x96)
-%line 1272+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm25, 150
 ; v30 = v30 ^ v14
-%line 1273+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm23
 	vmovdqu64 [rsp + 5184], zmm0
 ; v46 = v46 ^ v55
-%line 1274+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm5
 ; v42 = v14
-%line 1275+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm23
 ; v42 = ternlog(v42, v53, v42, 0x96)
-%line 1276+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm21, zmm0, 150
 ; v42 = v42 ^ v55
-%line 1277+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm29, zmm0, zmm5
 ; v14 = v14 ^ v3
-%line 1278+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm26
 ; v55 = ternlog(v55, v50, v37, 0x96)
-%line 1279+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm2, zmm25, 150
 ; v3 = v55 ^ v3
-%line 1280+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm31, zmm5, zmm26
 ; v55 = v24 & v0
-%line 1281+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm18
 	vmovdqu64 [rsp + 3904], zmm0
 ; v37 = v24 & v4
-%line 1282+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm7
 	vmovdqu64 [rsp + 3968], zmm0
 ; v37 = ternlog(v37, v47, v0, 0x78)
-%line 1283+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm18, 120
 	vmovdqu64 [rsp + 3968], zmm0
 ; v50 = v24 & v1
-%line 1284+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm13
 	vmovdqu64 [rsp + 4032], zmm0
 ; v50 = ternlog(v50, v47, v4, 0x78)
-%line 1285+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm7, 120
 	vmovdqu64 [rsp + 4032], zmm0
 ; v50 = ternlog(v50, v43, v0, 0x78)
-%line 1286+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm18, 120
 	vmovdqu64 [rsp + 4032], zmm0
 ; v53 = v24 & v16
-%line 1287+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm11
 	vmovdqu64 [rsp + 4096], zmm0
 ; v53 = ternlog(v53, v47, v1, 0x78)
-%line 1288+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm13, 120
 	vmovdqu64 [rsp + 4096], zmm0
 ; v53 = ternlog(v53, v43, v4, 0x78)
-%line 1289+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm7, 120
 	vmovdqu64 [rsp + 4096], zmm0
 ; v53 = ternlog(v53, v52, v0, 0x78)
-%line 1290+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm18, 120
 	vmovdqu64 [rsp + 4096], zmm0
 ; v44 = v24 & v12
-%line 1291+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm19, zmm14
 	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v47, v16, 0x78)
-%line 1292+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm20, zmm11, 120
 	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v43, v1, 0x78)
-%line 1293+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm13, 120
 	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v52, v4, 0x78)
-%line 1294+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm7, 120
 	vmovdqu64 [rsp + 4160], zmm0
 ; v44 = ternlog(v44, v19, v0, 0x78)
-%line 1295+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm18, 120
 	vmovdqu64 [rsp + 4160], zmm0
 ; v49 = v24 & v8
-%line 1296+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm30, zmm19, zmm12
 ; v49 = ternlog(v49, v47, v12, 0x78)
-%line 1297+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm20, zmm14, 120
 ; v49 = ternlog(v49, v43, v16, 0x78)
-%line 1298+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm1, zmm11, 120
 ; v49 = ternlog(v49, v52, v1, 0x78)
-%line 1299+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm4, zmm13, 120
 ; v49 = ternlog(v49, v19, v4, 0x78)
-%line 1300+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm27, zmm7, 120
 ; v49 = ternlog(v49, v35, v0, 0x78)
-%line 1301+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm30, zmm28, zmm18, 120
 ; v20 = v24 & v33
-%line 1302+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm26, zmm19, zmm17
 ; v20 = ternlog(v20, v47, v8, 0x78)
-%line 1303+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm20, zmm12, 120
 ; v20 = ternlog(v20, v43, v12, 0x78)
-%line 1304+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm1, zmm14, 120
 ; v20 = ternlog(v20, v52, v16, 0x78)
-%line 1305+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm4, zmm11, 120
 ; v20 = ternlog(v20, v19, v1, 0x78)
-%line 1306+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm27, zmm13, 120
 ; v20 = ternlog(v20, v35, v4, 0x78)
-%line 1307+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm28, zmm7, 120
 ; v20 = ternlog(v20, v54, v0, 0x78)
-%line 1308+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm26, zmm22, zmm18, 120
 ; v36 = v47 & v33
-%line 1309+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm25, zmm20, zmm17
 ; v36 = ternlog(v36, v43, v8, 0x78)
-%line 1310+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm1, zmm12, 120
 ; v36 = ternlog(v36, v52, v12, 0x78)
-%line 1311+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm4, zmm14, 120
 ; v36 = ternlog(v36, v19, v16, 0x78)
-%line 1312+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm27, zmm11, 120
 ; v36 = ternlog(v36, v35, v1, 0x78)
-%line 1313+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm28, zmm13, 120
 ; v36 = ternlog(v36, v54, v4, 0x78)
-%line 1314+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm25, zmm22, zmm7, 120
 ; v10 = v43 & v33
-%line 1315+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm1, zmm17
 	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v52, v8, 0x78)
-%line 1316+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm4, zmm12, 120
 	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v19, v12, 0x78)
-%line 1317+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm14, 120
 	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v35, v16, 0x78)
-%line 1318+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm11, 120
 	vmovdqu64 [rsp + 4224], zmm0
 ; v10 = ternlog(v10, v54, v1, 0x78)
-%line 1319+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm13, 120
 	vmovdqu64 [rsp + 4224], zmm0
 ; v32 = v52 & v33
-%line 1320+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm4, zmm17
 	vmovdqu64 [rsp + 4288], zmm0
 ; v32 = ternlog(v32, v19, v8, 0x78)
-%line 1321+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm27, zmm12, 120
 	vmovdqu64 [rsp + 4288], zmm0
 ; v32 = ternlog(v32, v35, v12, 0x78)
-%line 1322+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm14, 120
 	vmovdqu64 [rsp + 4288], zmm0
 ; v32 = ternlog(v32, v54, v16, 0x78)
-%line 1323+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm11, 120
 	vmovdqu64 [rsp + 4288], zmm0
 ; v34 = v19 & v33
-%line 1324+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm27, zmm17
 	vmovdqu64 [rsp + 4352], zmm0
 ; v34 = ternlog(v34, v35, v8, 0x78)
-%line 1325+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm28, zmm12, 120
 	vmovdqu64 [rsp + 4352], zmm0
 ; v34 = ternlog(v34, v54, v12, 0x78)
-%line 1326+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm14, 120
 	vmovdqu64 [rsp + 4352], zmm0
 ; v18 = v35 & v33
-%line 1327+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm28, zmm17
 	vmovdqu64 [rsp + 4416], zmm0
 ; v18 = ternlog(v18, v54, v8, 0x78)
-%line 1328+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm22, zmm12, 120
 	vmovdqu64 [rsp + 4416], zmm0
 ; v41 = v54 & v33
-%line 1329+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm22, zmm17
 	vmovdqu64 [rsp + 4480], zmm0
 ; v51 = v26 & v38
-%line 1330+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 3840]
 	vpandd zmm0, zmm2, zmm16
 	vmovdqu64 [rsp + 4544], zmm0
 ; v22 = v26 & v40
-%line 1331+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm15
 	vmovdqu64 [rsp + 4608], zmm0
 ; v22 = ternlog(v22, v30, v38, 0x78)
-%line 1332+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 5184]
 	vpternlogd zmm0, zmm3, zmm16, 120
 	vmovdqu64 [rsp + 4608], zmm0
 ; v23 = v26 & v28
-%line 1333+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm10
 	vmovdqu64 [rsp + 4672], zmm0
 ; v23 = ternlog(v23, v30, v40, 0x78)
-%line 1334+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm15, 120
 	vmovdqu64 [rsp + 4672], zmm0
 ; v23 = ternlog(v23, v46, v38, 0x78)
-%line 1335+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm16, 120
 	vmovdqu64 [rsp + 4672], zmm0
 ; v25 = v26 & v39
-%line 1336+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm2, zmm9
 	vmovdqu64 [rsp + 4736], zmm0
 ; v25 = ternlog(v25, v30, v28, 0x78)
-%line 1337+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm10, 120
 	vmovdqu64 [rsp + 4736], zmm0
 ; v25 = ternlog(v25, v46, v40, 0x78)
-%line 1338+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm24, zmm15, 120
 	vmovdqu64 [rsp + 4736], zmm0
 ; v25 = ternlog(v25, v42, v38, 0x78)
-%line 1339+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm29, zmm16, 120
 	vmovdqu64 [rsp + 4736], zmm0
 ; v15 = v26 & v27
-%line 1340+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm21, zmm2, zmm8
 ; v15 = ternlog(v15, v30, v39, 0x78)
-%line 1341+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 5184]
 	vpternlogd zmm21, zmm2, zmm9, 120
 ; v15 = ternlog(v15, v46, v28, 0x78)
-%line 1342+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm24, zmm10, 120
 ; v15 = ternlog(v15, v42, v40, 0x78)
-%line 1343+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm29, zmm15, 120
 ; v15 = ternlog(v15, v14, v38, 0x78)
-%line 1344+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm23, zmm16, 120
 ; v31 = v26 & v45
-%line 1345+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 3840]
 	vpandd zmm5, zmm0, zmm6
 ; v31 = ternlog(v31, v30, v27, 0x78)
-%line 1346+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm2, zmm8, 120
 ; v31 = ternlog(v31, v46, v39, 0x78)
-%line 1347+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm24, zmm9, 120
 ; v31 = ternlog(v31, v42, v28, 0x78)
-%line 1348+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm29, zmm10, 120
 ; v31 = ternlog(v31, v14, v40, 0x78)
-%line 1349+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm23, zmm15, 120
 ; v31 = ternlog(v31, v3, v38, 0x78)
-%line 1350+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm31, zmm16, 120
 ; v48 = v30 & v45
-%line 1351+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm3, zmm2, zmm6
 ; v48 = ternlog(v48, v46, v27, 0x78)
-%line 1352+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm24, zmm8, 120
 ; v48 = ternlog(v48, v42, v39, 0x78)
-%line 1353+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm9, 120
 ; v48 = ternlog(v48, v14, v28, 0x78)
-%line 1354+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm23, zmm10, 120
 ; v48 = ternlog(v48, v3, v40, 0x78)
-%line 1355+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm31, zmm15, 120
 ; v6 = v46 & v45
-%line 1356+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm2, zmm24, zmm6
 ; v6 = ternlog(v6, v42, v27, 0x78)
-%line 1357+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm8, 120
 ; v6 = ternlog(v6, v14, v39, 0x78)
-%line 1358+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm23, zmm9, 120
 ; v6 = ternlog(v6, v3, v28, 0x78)
-%line 1359+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm31, zmm10, 120
 ; v13 = v42 & v45
-%line 1360+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm29, zmm6
 	vmovdqu64 [rsp + 4800], zmm0
 ; v13 = ternlog(v13, v14, v27, 0x78)
-%line 1361+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm23, zmm8, 120
 	vmovdqu64 [rsp + 4800], zmm0
 ; v13 = ternlog(v13, v3, v39, 0x78)
-%line 1362+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm9, 120
 	vmovdqu64 [rsp + 4800], zmm0
 ; v29 = v14 & v45
-%line 1363+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm23, zmm6
 	vmovdqu64 [rsp + 4864], zmm0
 ; v29 = ternlog(v29, v3, v27, 0x78)
-%line 1364+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm31, zmm8, 120
 	vmovdqu64 [rsp + 4864], zmm0
 ; v21 = v3 & v45
-%line 1365+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm0, zmm31, zmm6
 	vmovdqu64 [rsp + 4928], zmm0
 ; v26 = v24 ^ v26
-%line 1366+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm0, zmm19, [rsp + 3840]
 ; v30 = v47 ^ v30
-%line 1367+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm19, zmm20, [rsp + 5184]
 ; v46 = v43 ^ v46
-%line 1368+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm24, zmm1, zmm24
 ; v42 = v52 ^ v42
-%line 1369+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm29, zmm4, zmm29
 ; v14 = v19 ^ v14
-%line 1370+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm23, zmm27, zmm23
 ; v3 = v35 ^ v3
-%line 1371+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm31, zmm28, zmm31
 ; v38 = v0 ^ v38
-%line 1372+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm16, zmm18, zmm16
 ; v40 = v4 ^ v40
-%line 1373+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm15, zmm7, zmm15
 ; v28 = v1 ^ v28
-%line 1374+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm10, zmm13, zmm10
 ; v39 = v16 ^ v39
-%line 1375+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm9, zmm11, zmm9
 ; v27 = v12 ^ v27
-%line 1376+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm8, zmm14, zmm8
 ; v45 = v8 ^ v45
-%line 1377+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm6, zmm12, zmm6
 ; v8 = v26 & v40
-%line 1378+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm0, zmm15
 ; v8 = ternlog(v8, v30, v38, 0x78)
-%line 1379+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm16, 120
 ; v12 = v26 & v28
-%line 1380+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm0, zmm10
 ; v12 = ternlog(v12, v30, v40, 0x78)
-%line 1381+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm15, 120
 ; v12 = ternlog(v12, v46, v38, 0x78)
-%line 1382+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm16, 120
 ; v16 = v26 & v39
-%line 1383+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm0, zmm9
 ; v16 = ternlog(v16, v30, v28, 0x78)
-%line 1384+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm10, 120
 ; v16 = ternlog(v16, v46, v40, 0x78)
-%line 1385+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm15, 120
 ; v16 = ternlog(v16, v42, v38, 0x78)
-%line 1386+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm16, 120
 ; v1 = v26 & v27
-%line 1387+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm0, zmm8
 ; v1 = ternlog(v1, v30, v39, 0x78)
-%line 1388+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm9, 120
 ; v1 = ternlog(v1, v46, v28, 0x78)
-%line 1389+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm10, 120
 ; v1 = ternlog(v1, v42, v40, 0x78)
-%line 1390+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm15, 120
 ; v1 = ternlog(v1, v14, v38, 0x78)
-%line 1391+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm16, 120
 ; v4 = v26 & v45
-%line 1392+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm0, zmm6
 ; v4 = ternlog(v4, v30, v27, 0x78)
-%line 1393+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm8, 120
 ; v4 = ternlog(v4, v46, v39, 0x78)
-%line 1394+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm9, 120
 ; v4 = ternlog(v4, v42, v28, 0x78)
-%line 1395+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm10, 120
 ; v4 = ternlog(v4, v14, v40, 0x78)
-%line 1396+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm15, 120
 ; v4 = ternlog(v4, v3, v38, 0x78)
-%line 1397+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm31, zmm16, 120
 ; v0 = v26 & v33
-%line 1398+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm1, zmm0, zmm17
 ; v0 = ternlog(v0, v30, v45, 0x78)
-%line 1399+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm6, 120
 ; v0 = ternlog(v0, v46, v27, 0x78)
-%line 1400+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm24, zmm8, 120
 ; v0 = ternlog(v0, v42, v39, 0x78)
-%line 1401+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm29, zmm9, 120
 ; v0 = ternlog(v0, v14, v28, 0x78)
-%line 1402+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm23, zmm10, 120
 ; v0 = ternlog(v0, v3, v40, 0x78)
-%line 1403+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm31, zmm15, 120
 ; v0 = ternlog(v0, v54, v38, 0x78)
-%line 1404+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm22, zmm16, 120
 ; v30 = v30 & v33
-%line 1405+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm19, zmm19, zmm17
 ; v30 = ternlog(v30, v46, v45, 0x78)
-%line 1406+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm24, zmm6, 120
 ; v30 = ternlog(v30, v42, v27, 0x78)
-%line 1407+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm29, zmm8, 120
 ; v30 = ternlog(v30, v14, v39, 0x78)
-%line 1408+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm23, zmm9, 120
 ; v30 = ternlog(v30, v3, v28, 0x78)
-%line 1409+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm31, zmm10, 120
 ; v30 = ternlog(v30, v54, v40, 0x78)
-%line 1410+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm19, zmm22, zmm15, 120
 ; v46 = v46 & v33
-%line 1411+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1472+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm24, zmm24, zmm17
 ; v46 = ternlog(v46, v42, v45, 0x78)
-%line 1412+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm29, zmm6, 120
 ; v46 = ternlog(v46, v14, v27, 0x78)
-%line 1413+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm23, zmm8, 120
 ; v46 = ternlog(v46, v3, v39, 0x78)
-%line 1414+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm31, zmm9, 120
 ; v46 = ternlog(v46, v54, v28, 0x78)
-%line 1415+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm24, zmm22, zmm10, 120
 ; v42 = v42 & v33
-%line 1416+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm29, zmm29, zmm17
 ; v42 = ternlog(v42, v14, v45, 0x78)
-%line 1417+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm23, zmm6, 120
 ; v42 = ternlog(v42, v3, v27, 0x78)
-%line 1418+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm31, zmm8, 120
 ; v42 = ternlog(v42, v54, v39, 0x78)
-%line 1419+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1480+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm29, zmm22, zmm9, 120
 ; v14 = v14 & v33
-%line 1420+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm23, zmm23, zmm17
 ; v14 = ternlog(v14, v3, v45, 0x78)
-%line 1421+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm31, zmm6, 120
 ; v14 = ternlog(v14, v54, v27, 0x78)
-%line 1422+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm23, zmm22, zmm8, 120
 ; v3 = v3 & v33
-%line 1423+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpandd zmm31, zmm31, zmm17
 ; v3 = ternlog(v3, v54, v45, 0x78)
-%line 1424+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1485+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm31, zmm22, zmm6, 120
 ; v38 = v55
-%line 1425+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 3904]
 ; v38 = ternlog(v38, v26, v38, 0x78)
-%line 1426+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm1, 120
 ; v8 = v22
-%line 1427+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm11, [rsp + 4608]
 ; v8 = ternlog(v8, v8, v37, 0x96)
-%line 1428+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 3968]
 	vpternlogd zmm11, zmm11, zmm0, 150
 ; v12 = v23
-%line 1429+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm12, [rsp + 4672]
 ; v12 = ternlog(v12, v12, v50, 0x96)
-%line 1430+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 4032]
 	vpternlogd zmm12, zmm12, zmm0, 150
 ; v16 = v25
-%line 1431+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm13, [rsp + 4736]
 ; v16 = ternlog(v16, v16, v53, 0x96)
-%line 1432+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 4096]
 	vpternlogd zmm13, zmm13, zmm0, 150
 ; v1 = v15
-%line 1433+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm15, zmm21
 ; v1 = ternlog(v1, v1, v44, 0x96)
-%line 1434+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 4160]
 	vpternlogd zmm15, zmm15, zmm0, 150
 ; v4 = v31
-%line 1435+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm5
 ; v4 = ternlog(v4, v4, v49, 0x96)
-%line 1436+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm30, 150
 ; v0 = v48
-%line 1437+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm3
 ; v0 = ternlog(v0, v0, v20, 0x96)
-%line 1438+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm4, zmm26, 150
 ; v30 = v6
-%line 1439+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm2
 ; v30 = ternlog(v30, v30, v36, 0x96)
-%line 1440+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm4, zmm25, 150
 ; v46 = v13
-%line 1441+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 4800]
 ; v46 = ternlog(v46, v46, v10, 0x96)
-%line 1442+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 4224]
 	vpternlogd zmm6, zmm6, zmm7, 150
 ; v42 = v29
-%line 1443+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm7, [rsp + 4864]
 ; v42 = ternlog(v42, v42, v32, 0x96)
-%line 1444+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 4288]
 	vpternlogd zmm7, zmm7, zmm8, 150
 ; v14 = v21
-%line 1445+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 4928]
 ; v14 = ternlog(v14, v14, v34, 0x96)
-%line 1446+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsp + 4352]
 	vpternlogd zmm8, zmm8, zmm9, 150
 ; v33 = v41
-%line 1447+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm9, [rsp + 4480]
 ; v33 = ternlog(v33, v54, v33, 0x78)
-%line 1448+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm9, zmm22, zmm9, 120
 ; v36 = ternlog(v36, v38, v51, 0x96)
-%line 1449+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm10, [rsp + 4544]
 	vpternlogd zmm25, zmm1, zmm10, 150
 ; v23 = v42 ^ v23
-%line 1450+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm7, zmm7, [rsp + 4672]
 ; v25 = v14 ^ v25
-%line 1451+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm14, zmm8, [rsp + 4736]
 ; v15 = ternlog(v15, v3, v18, 0x96)
-%line 1452+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm8, [rsp + 4416]
 	vpternlogd zmm21, zmm31, zmm8, 150
 ; v31 = v33 ^ v31
-%line 1453+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm16, zmm9, zmm5
 ; v22 = v21
-%line 1454+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm5, [rsp + 4928]
 ; v22 = ternlog(v22, v46, v22, 0x96)
-%line 1455+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm6, zmm5, 150
 ; v51 = v21
-%line 1456+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 4928]
 ; v51 = ternlog(v51, v30, v51, 0x96)
-%line 1457+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm4, zmm1, 150
 ; v41 = v21
-%line 1458+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 4928]
 ; v41 = ternlog(v41, v4, v41, 0x96)
-%line 1459+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm4, 150
 ; v21 = ternlog(v21, v1, v18, 0x96)
-%line 1460+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm10, [rsp + 4928]
 	vpternlogd zmm10, zmm15, zmm8, 150
 	vmovdqu64 [rsp + 4928], zmm10
 ; v51 = v51 ^ v29
-%line 1461+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm9, zmm1, [rsp + 4864]
 ; v34 = v29
-%line 1462+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm0, [rsp + 4864]
 ; v34 = ternlog(v34, v16, v34, 0x96)
-%line 1463+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm13, zmm0, 150
 ; v0 = v13
-%line 1464+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm6, [rsp + 4800]
 ; v0 = ternlog(v0, v0, v29, 0x96)
-%line 1465+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 4864]
 	vpternlogd zmm6, zmm6, zmm1, 150
 ; v32 = v13
-%line 1466+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm1, [rsp + 4800]
 ; v32 = ternlog(v32, v12, v32, 0x96)
-%line 1467+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm12, zmm1, 150
 ; v41 = v6
-%line 1468+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm8, zmm2
 ; v41 = ternlog(v41, v41, v13, 0x96)
-%line 1469+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm4, [rsp + 4800]
 	vpternlogd zmm8, zmm8, zmm4, 150
 ; v29 = v6
-%line 1470+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm2
 ; v29 = ternlog(v29, v21, v29, 0x96)
-%line 1471+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm10, zmm4, 150
 ; v10 = ternlog(v10, v8, v10, 0x96)
-%line 1473+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm11, zmm2, 150
 ; v29 = v29 ^ v48
-%line 1474+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm10, zmm4, zmm3
 ; v13 = v48
-%line 1475+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm3
 ; v13 = ternlog(v13, v34, v13, 0x96)
-%line 1476+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm4, 150
 ; v13 = v13 ^ v31
-%line 1477+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm12, zmm4, zmm16
 ; v6 = v31
-%line 1478+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm16
 ; v6 = ternlog(v6, v32, v6, 0x96)
-%line 1479+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm1, zmm0, 150
 ; v36 = ternlog(v36, v36, v48, 0x96)
-%line 1481+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm16, zmm16, zmm3, 150
 ; v6 = v6 ^ v15
-%line 1482+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm11, zmm0, zmm21
 ; v48 = v15
-%line 1483+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1544+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm21
 ; v48 = ternlog(v48, v10, v48, 0x96)
-%line 1484+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1545+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm2, zmm0, 150
 ; v31 = ternlog(v31, v20, v31, 0x96)
-%line 1486+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1547+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm21, zmm26, zmm21, 150
 ; v48 = v48 ^ v25
-%line 1487+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1548+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm13, zmm0, zmm14
 ; v15 = v25
-%line 1488+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1549+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm14
 ; v15 = ternlog(v15, v49, v15, 0x96)
-%line 1489+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1550+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm30, zmm0, 150
 ; v36 = v23
-%line 1490+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1551+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm0, zmm7
 ; v36 = ternlog(v36, v36, v25, 0x96)
-%line 1491+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1552+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm0, zmm0, zmm14, 150
 ; v25 = v23
-%line 1492+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1553+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm7
 ; v25 = ternlog(v25, v44, v25, 0x96)
-%line 1493+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1554+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 4160]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v31 = v22
-%line 1494+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1555+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm14, zmm5
 ; v31 = ternlog(v31, v31, v23, 0x96)
-%line 1495+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1556+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm14, zmm14, zmm7, 150
 ; v23 = v22
-%line 1496+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1557+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm5
 ; v23 = ternlog(v23, v53, v23, 0x96)
-%line 1497+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1558+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm2, [rsp + 4096]
 	vpternlogd zmm1, zmm2, zmm1, 150
 ; v15 = v51
-%line 1498+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1559+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm2, zmm9
 ; v15 = ternlog(v15, v15, v22, 0x96)
-%line 1499+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1560+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm2, zmm5, 150
 ; v22 = v51
-%line 1500+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1561+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm2, zmm9
 ; v22 = ternlog(v22, v50, v22, 0x96)
-%line 1501+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1562+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 4032]
 	vpternlogd zmm2, zmm3, zmm2, 150
 ; v25 = v0
-%line 1502+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1563+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm2, zmm6
 ; v25 = ternlog(v25, v25, v51, 0x96)
-%line 1503+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1564+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm2, zmm2, zmm9, 150
 ; v51 = v0
-%line 1504+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1565+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm2, zmm6
 ; v51 = ternlog(v51, v37, v51, 0x96)
-%line 1505+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1566+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 zmm3, [rsp + 3968]
 	vpternlogd zmm2, zmm3, zmm2, 150
 ; v55 = v29
-%line 1506+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1567+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm3, zmm10
 ; v55 = ternlog(v55, v55, v0, 0x96)
-%line 1507+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1568+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm3, zmm3, zmm6, 150
 ; v37 = v41
-%line 1508+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1569+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm4, zmm8
 ; v37 = ternlog(v37, v36, v29, 0x96)
-%line 1509+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1570+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm4, zmm0, zmm10, 150
 ; v51 = v51 ^ v36
-%line 1510+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1571+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm0
 ; v50 = v41
-%line 1511+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1572+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm5, zmm8
 ; v50 = ternlog(v50, v48, v29, 0x96)
-%line 1512+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1573+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm5, zmm13, zmm10, 150
 ; v22 = v48
-%line 1513+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1574+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm6, zmm13
 ; v22 = ternlog(v22, v22, v36, 0x96)
-%line 1514+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1575+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm6, zmm6, zmm0, 150
 ; v22 = v41
-%line 1515+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1576+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm6, zmm8
 ; v22 = ternlog(v22, v22, v29, 0x96)
-%line 1516+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1577+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm6, zmm6, zmm10, 150
 ; v36 = v36 ^ v6
-%line 1517+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1578+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm11
 ; v0 = v48
-%line 1518+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1579+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm7, zmm13
 ; v0 = ternlog(v0, v23, v0, 0x96)
-%line 1519+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1580+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm7, 150
 ; v0 = v41
-%line 1520+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1581+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm1, zmm8
 ; v0 = ternlog(v0, v0, v6, 0x96)
-%line 1521+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1582+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm1, zmm1, zmm11, 150
 ; v48 = v48 ^ v13
-%line 1522+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1583+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm7, zmm13, zmm12
 ; v25 = v13
-%line 1523+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1584+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm9, zmm12
 ; v25 = ternlog(v25, v25, v6, 0x96)
-%line 1524+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1585+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm9, zmm9, zmm11, 150
 ; v6 = v6 ^ v29
-%line 1525+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1586+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm11, zmm11, zmm10
 ; v15 = v29
-%line 1526+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1587+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqa64 zmm13, zmm10
 ; v15 = ternlog(v15, v15, v13, 0x96)
-%line 1527+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1588+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm13, zmm13, zmm12, 150
 ; v13 = v13 ^ v41
-%line 1528+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1589+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpxord zmm12, zmm12, zmm8
 ; v41 = ternlog(v41, v31, v29, 0x96)
-%line 1529+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1590+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vpternlogd zmm8, zmm14, zmm10, 150
 ; mem512[h + 0] = v55
-%line 1530+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1591+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi], zmm3
 ; mem512[h + 64] = v37
-%line 1531+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1592+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 64], zmm4
 ; mem512[h + 128] = v51
-%line 1532+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1593+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 128], zmm2
 ; mem512[h + 192] = v50
-%line 1533+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1594+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 192], zmm5
 ; mem512[h + 256] = v22
-%line 1534+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1595+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 256], zmm6
 ; mem512[h + 320] = v36
-%line 1535+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1596+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 320], zmm0
 ; mem512[h + 384] = v0
-%line 1536+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1597+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 384], zmm1
 ; mem512[h + 448] = v48
-%line 1537+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1598+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 448], zmm7
 ; mem512[h + 512] = v25
-%line 1538+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1599+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 512], zmm9
 ; mem512[h + 576] = v6
-%line 1539+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1600+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 576], zmm11
 ; mem512[h + 640] = v15
-%line 1540+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1601+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 640], zmm13
 ; mem512[h + 704] = v13
-%line 1541+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1602+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 704], zmm12
 ; mem512[h + 768] = v41
-%line 1542+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1603+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vmovdqu64 [rdi + 768], zmm8
 ; leave
-%line 1543+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
+%line 1604+0 specs/mceliece/generated/mceliece_gf13_amd64_avx512.q
 	vzeroupper
 	mov rsp, [rsp + 5248]
 	ret

@@ -8,1074 +8,1372 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec_mul_amd64:function (qhasm_kernel_mceliece_gf12_vec_mul_amd64.end - qhasm_kernel_mceliece_gf12_vec_mul_amd64)
 align 32
 qhasm_kernel_mceliece_gf12_vec_mul_amd64:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
-	sub rsp, 536
-; v0 = mem64[f + 0]
-%line 14+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsi]
-	mov [rsp + 0], r9
-; v1 = mem64[g + 0]
-%line 15+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rdx]
-	mov [rsp + 8], r11
-; v2 = v0 & v1
-%line 16+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r11
-	mov [rsp + 16], r8
-; v3 = mem64[g + 8]
+	sub rsp, 104
+; G = mem64[g + 80]
 %line 17+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 8]
-	mov [rsp + 24], r8
-; v4 = v0 & v3
-%line 18+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, r8
-; v5 = mem64[f + 8]
-%line 19+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsi + 8]
-	mov [rsp + 32], r10
-; v6 = v5 & v1
-%line 20+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r11
-; v6 = v4 ^ v6
-%line 21+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 184], r9
-; v4 = mem64[g + 16]
-%line 22+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 16]
-	mov [rsp + 192], r8
-; v7 = v0 & v4
-%line 23+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 0]
-	and r9, r8
-; v8 = v5 & v3
-%line 24+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r10, [rsp + 24]
-; v9 = mem64[f + 16]
-%line 25+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsi + 16]
-	mov [rsp + 40], r8
-; v10 = v9 & v1
-%line 26+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, [rsp + 8]
-; v8 = v7 ^ v8
-%line 27+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r10
-; v10 = v8 ^ v10
-%line 28+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 200], r9
-; v8 = v5 & v4
-%line 29+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rax, [rsp + 32]
-	and rax, [rsp + 192]
-; v7 = v9 & v3
-%line 30+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 40]
-	and r8, [rsp + 24]
-; v7 = v8 ^ v7
-%line 31+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, r8
-; v8 = v9 & v4
-%line 32+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rcx, [rsp + 40]
-	and rcx, [rsp + 192]
-; v11 = mem64[f + 24]
-%line 33+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rsi + 24]
-	mov [rsp + 48], r11
-; v12 = mem64[g + 24]
-%line 34+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rdx + 24]
-	mov [rsp + 56], r10
-; v13 = v11 & v12
-%line 35+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r11
-	and r8, r10
-	mov [rsp + 64], r8
-; v14 = mem64[g + 32]
-%line 36+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 32]
-	mov [rsp + 72], r8
-; v15 = v11 & v14
-%line 37+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r11, r8
-; v16 = mem64[f + 32]
-%line 38+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsi + 32]
-	mov [rsp + 80], r9
-; v17 = v16 & v12
-%line 39+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r10
-; v17 = v15 ^ v17
-%line 40+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, r8
-; v15 = mem64[g + 40]
-%line 41+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 40]
-	mov [rsp + 208], r8
-; v18 = v11 & v15
-%line 42+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsp + 48]
-	and r10, r8
-; v19 = v16 & v14
-%line 43+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, [rsp + 72]
-; v20 = mem64[f + 40]
-%line 44+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsi + 40]
-	mov [rsp + 88], r8
-; v21 = v20 & v12
-%line 45+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, [rsp + 56]
-; v19 = v18 ^ v19
-%line 46+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r9
-; v21 = v19 ^ v21
-%line 47+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-	mov [rsp + 216], r10
-; v19 = v16 & v15
-%line 48+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 80]
-	and r8, [rsp + 208]
-; v18 = v20 & v14
-%line 49+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 88]
-	and r9, [rsp + 72]
-; v18 = v19 ^ v18
-%line 50+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 224], r8
-; v19 = v20 & v15
-%line 51+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 208]
-	mov [rsp + 232], r8
-; v22 = v0 ^ v11
-%line 52+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 0]
-	xor r15, [rsp + 48]
-; v23 = v5 ^ v16
-%line 53+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 32]
-	xor r14, [rsp + 80]
-; v24 = v9 ^ v20
-%line 54+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 40]
-	xor r13, [rsp + 88]
-; v25 = v1 ^ v12
-%line 55+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsp + 8]
-	xor r12, [rsp + 56]
-; v26 = v3 ^ v14
-%line 56+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbx, [rsp + 24]
-	xor rbx, [rsp + 72]
-; v27 = v4 ^ v15
-%line 57+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rsp + 192]
-	xor rbp, [rsp + 208]
-; v28 = v22 & v25
-%line 58+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, r15
-	and r10, r12
-; v29 = v22 & v26
-%line 59+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r15
-	and r9, rbx
-; v30 = v23 & v25
-%line 60+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, r12
-; v30 = v29 ^ v30
-%line 61+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-; v22 = v22 & v27
-%line 62+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r15, rbp
-; v29 = v23 & v26
-%line 63+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, rbx
-	mov [rsp + 240], r8
-; v25 = v24 & v25
-%line 64+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, r12
-; v29 = v22 ^ v29
-%line 65+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 240]
-; v25 = v29 ^ v25
-%line 66+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r8
-	mov [rsp + 248], r15
-; v23 = v23 & v27
-%line 67+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r14, rbp
-; v26 = v24 & v26
-%line 68+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, rbx
-; v26 = v23 ^ v26
-%line 69+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, r8
-; v27 = v24 & v27
-%line 70+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r13, rbp
-; v28 = v28 ^ v2
-%line 71+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 16]
-; v28 = v28 ^ v13
-%line 72+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 64]
-; v30 = v30 ^ v6
-%line 73+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 184]
-; v30 = v30 ^ v17
-%line 74+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r11
-; v25 = v25 ^ v10
-%line 75+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 248]
-	xor r8, [rsp + 200]
-	mov [rsp + 248], r8
-; v25 = v25 ^ v21
-%line 76+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 216]
-	mov [rsp + 248], r8
-; v26 = v26 ^ v7
-%line 77+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, rax
-; v26 = v26 ^ v18
-%line 78+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 224]
-; v27 = v27 ^ v8
-%line 79+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, rcx
-; v27 = v27 ^ v19
-%line 80+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 232]
-; v7 = v28 ^ v7
-%line 81+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, rax
-	mov [rsp + 256], r10
-; v8 = v30 ^ v8
-%line 82+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, rcx
-	mov [rsp + 264], r9
-; v13 = v26 ^ v13
-%line 83+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 64]
-	mov [rsp + 272], r14
-; v17 = v27 ^ v17
-%line 84+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, r11
-	mov [rsp + 280], r13
-; v27 = mem64[f + 48]
-%line 85+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rcx, [rsi + 48]
-; v26 = mem64[g + 48]
-%line 86+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbx, [rdx + 48]
-; v30 = v27 & v26
-%line 87+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rcx
-	and r8, rbx
-	mov [rsp + 288], r8
-; v28 = mem64[g + 56]
-%line 88+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rdx + 56]
-; v24 = v27 & v28
-%line 89+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rcx
-	and r8, rbp
-; v23 = mem64[f + 56]
-%line 90+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rax, [rsi + 56]
-; v29 = v23 & v26
-%line 91+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rax
-	and r9, rbx
-; v29 = v24 ^ v29
-%line 92+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 296], r8
-; v24 = mem64[g + 64]
-%line 93+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rdx + 64]
-; v22 = v27 & v24
-%line 94+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, rcx
-	and r10, r11
-; v31 = v23 & v28
-%line 95+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, rbp
-; v32 = mem64[f + 64]
-%line 96+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsi + 64]
-; v33 = v32 & v26
-%line 97+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r12
-	and r9, rbx
-; v31 = v22 ^ v31
-%line 98+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-; v33 = v31 ^ v33
-%line 99+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r9
-	mov [rsp + 304], r10
-; v31 = v23 & v24
-%line 100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, r11
-; v22 = v32 & v28
-%line 101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r12
-	and r9, rbp
-; v22 = v31 ^ v22
-%line 102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 312], r8
-; v31 = v32 & v24
-%line 103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r12
-	and r8, r11
-	mov [rsp + 320], r8
-; v34 = mem64[f + 72]
-%line 104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsi + 72]
-; v35 = mem64[g + 72]
-%line 105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rdx + 72]
-; v36 = v34 & v35
-%line 106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r13
-	mov [rsp + 96], r8
-; v37 = mem64[g + 80]
-%line 107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rdx + 80]
-	mov [rsp + 104], r8
-; v38 = v34 & v37
-%line 108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+; T &= mem64[f + 88]
+%line 19+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 88]
+; G = mem64[g + 88]
+%line 21+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 88]
+; T = G
+%line 22+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
-	and r9, r8
-; v39 = mem64[f + 80]
-%line 109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsi + 80]
-; v40 = v39 & v35
-%line 110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, r13
-; v40 = v38 ^ v40
-%line 111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 328], r9
-; v38 = mem64[g + 88]
-%line 112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 88]
-	mov [rsp + 336], r8
-; v41 = v34 & v38
-%line 113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rdx, r10
-	and rdx, r8
-; v42 = v39 & v37
-%line 114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, [rsp + 104]
-; v43 = mem64[f + 88]
-%line 115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rsi, [rsi + 88]
-; v44 = v43 & v35
-%line 116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rsi
-	and r9, r13
-; v42 = v41 ^ v42
-%line 117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, r8
-; v44 = v42 ^ v44
-%line 118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, r9
-	mov [rsp + 344], rdx
-; v42 = v39 & v38
-%line 119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, [rsp + 336]
-; v41 = v43 & v37
-%line 120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rsi
-	and r9, [rsp + 104]
-; v41 = v42 ^ v41
-%line 121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 352], r8
-; v42 = v43 & v38
-%line 122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rsi
-	and r8, [rsp + 336]
-	mov [rsp + 360], r8
-; v45 = v27 ^ v34
-%line 123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rcx
+; T &= mem64[f + 88]
+%line 23+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 88]
+; T &= mem64[f + 80]
+%line 26+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 80]
+; B = B ^ T
+%line 27+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; S22 = A
+%line 28+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 80], r9
+; S21 = B
+%line 29+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 72], r8
+; G = mem64[g + 64]
+%line 30+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 64]
+; T &= mem64[f + 88]
+%line 32+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 88]
+; G = mem64[g + 72]
+%line 34+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 72]
+; T = G
+%line 35+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 88]
+%line 36+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 88]
+; T &= mem64[f + 80]
+%line 39+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 80]
+; B = B ^ T
+%line 40+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; G = mem64[g + 80]
+%line 41+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 80]
+; T = G
+%line 42+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 80]
+%line 43+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 80]
+; A = A ^ T
+%line 44+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
-; v46 = v23 ^ v39
-%line 124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rdx, rax
-	xor rdx, r14
-; v47 = v32 ^ v43
-%line 125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r12
-	xor r8, rsi
-	mov [rsp + 112], r8
-; v48 = v26 ^ v35
-%line 126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbx
-	xor r8, r13
-	mov [rsp + 120], r8
-; v49 = v28 ^ v37
-%line 127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbp
-	xor r8, [rsp + 104]
-	mov [rsp + 128], r8
-; v50 = v24 ^ v38
-%line 128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r11
-	xor r8, [rsp + 336]
-	mov [rsp + 136], r8
-; v51 = v45 & v48
-%line 129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, [rsp + 120]
-	mov [rsp + 488], r8
-; v52 = v45 & v49
-%line 130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, [rsp + 128]
-	mov [rsp + 144], r8
-; v53 = v46 & v48
-%line 131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rdx
-	and r8, [rsp + 120]
-	mov [rsp + 152], r8
-; v53 = v52 ^ v53
-%line 132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 144]
-	xor r8, [rsp + 152]
-	mov [rsp + 512], r8
-; v45 = v45 & v50
-%line 133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, [rsp + 136]
-; v52 = v46 & v49
-%line 134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rsp + 160], rdx
-	mov r8, [rsp + 160]
-	and r8, [rsp + 128]
-	mov [rsp + 160], r8
-	mov [rsp + 368], r8
-; v48 = v47 & v48
-%line 135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 112]
-	mov [rsp + 504], r8
-	mov [rsp + 168], r8
-	and r8, [rsp + 120]
-	mov [rsp + 168], r8
-	mov [rsp + 376], r8
-; v52 = v45 ^ v52
-%line 136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 368]
-; v48 = v52 ^ v48
-%line 137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 376]
-	mov [rsp + 384], r9
-; v46 = v46 & v50
-%line 138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and rdx, [rsp + 136]
-; v49 = v47 & v49
-%line 139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 504]
-	and r8, [rsp + 128]
-; v49 = v46 ^ v49
-%line 140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, r8
-; v50 = v47 & v50
-%line 141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 112]
-	and r9, [rsp + 136]
-; v51 = v51 ^ v30
-%line 142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 488]
-	xor r15, [rsp + 288]
-	mov [rsp + 488], r15
-; v51 = v51 ^ v36
-%line 143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 96]
-	mov [rsp + 488], r15
-; v53 = v53 ^ v29
-%line 144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 512]
-	xor r8, [rsp + 296]
-	mov [rsp + 512], r8
-; v53 = v53 ^ v40
-%line 145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 328]
-	mov [rsp + 512], r8
-; v48 = v48 ^ v33
-%line 146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 384]
-	xor r8, [rsp + 304]
-	mov [rsp + 384], r8
-; v48 = v48 ^ v44
-%line 147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 344]
-	mov [rsp + 384], r8
-; v49 = v49 ^ v22
-%line 148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, [rsp + 312]
-; v49 = v49 ^ v41
-%line 149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, [rsp + 352]
-; v50 = v50 ^ v31
-%line 150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 320]
-; v50 = v50 ^ v42
-%line 151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 360]
-; v22 = v51 ^ v22
-%line 152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 312]
-	mov [rsp + 392], r15
-; v31 = v53 ^ v31
-%line 153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 512]
-	xor r8, [rsp + 320]
-	mov [rsp + 400], r8
-; v36 = v49 ^ v36
-%line 154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, [rsp + 96]
-	mov [rsp + 408], rdx
-; v40 = v50 ^ v40
-%line 155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 328]
-	mov [rsp + 416], r9
-; v27 = v0 ^ v27
-%line 156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 0]
-	xor r8, rcx
-	mov [rsp + 424], r8
-; v23 = v5 ^ v23
-%line 157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, rax
-	mov [rsp + 496], r8
-; v32 = v9 ^ v32
-%line 158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, r12
-	mov [rsp + 432], r8
-; v34 = v11 ^ v34
-%line 159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 48]
-	xor r8, r10
-	mov r9, r8
-; v39 = v16 ^ v39
-%line 160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, r14
-	mov r10, r8
-; v43 = v20 ^ v43
-%line 161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, rsi
-	mov rsi, r8
-; v26 = v1 ^ v26
-%line 162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, rbx
-	mov rax, r8
-; v28 = v3 ^ v28
-%line 163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 24]
-	xor r8, rbp
-	mov rcx, r8
-; v24 = v4 ^ v24
-%line 164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 192]
+; T &= mem64[f + 72]
+%line 46+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 72]
+; B = B ^ T
+%line 47+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
-	mov r11, r8
-; v35 = v12 ^ v35
-%line 165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, r13
-	mov rdx, r8
-; v37 = v14 ^ v37
-%line 166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 72]
-	xor r8, [rsp + 104]
-	mov rbx, r8
-; v38 = v15 ^ v38
-%line 167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 208]
-	xor r8, [rsp + 336]
-	mov rbp, r8
-; v15 = v27 & v26
-%line 168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 424]
-	and r8, rax
-	mov [rsp + 440], r8
-; v14 = v27 & v28
-%line 169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 424]
-	and r8, rcx
-; v12 = v23 & v26
-%line 170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsp + 496]
-	and r12, rax
-; v12 = v14 ^ v12
-%line 171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r12
-	mov [rsp + 448], r8
-; v14 = v27 & v24
-%line 172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 424]
-	and r8, r11
-; v4 = v23 & v28
-%line 173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsp + 496]
-	and r12, rcx
-; v3 = v32 & v26
-%line 174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 432]
-	and r13, rax
-; v4 = v14 ^ v4
-%line 175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r12
-; v3 = v4 ^ v3
-%line 176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov r12, r8
-; v4 = v23 & v24
-%line 177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 496]
-	and r8, r11
-; v14 = v32 & v28
-%line 178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 432]
-	and r13, rcx
-; v14 = v4 ^ v14
-%line 179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 456], r8
-; v4 = v32 & v24
-%line 180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 432]
-	and r8, r11
-	mov [rsp + 464], r8
-; v1 = v34 & v35
-%line 181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rdx
-	mov [rsp + 472], r8
-; v20 = v34 & v37
-%line 182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rbx
-; v16 = v39 & v35
-%line 183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, r10
-	and r13, rdx
-; v16 = v20 ^ v16
-%line 184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 480], r8
-; v20 = v34 & v38
-%line 185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rbp
-; v11 = v39 & v37
-%line 186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, r10
-	and r13, rbx
-; v9 = v43 & v35
-%line 187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, rsi
-	and r14, rdx
-; v11 = v20 ^ v11
-%line 188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-; v9 = v11 ^ v9
-%line 189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov r13, r8
-; v11 = v39 & v38
-%line 190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, rbp
-; v20 = v43 & v37
-%line 191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, rsi
-	and r14, rbx
-; v20 = v11 ^ v20
-%line 192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov r14, r8
-; v11 = v43 & v38
-%line 193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rsi
-	and r8, rbp
-	mov r15, r8
-; v34 = v27 ^ v34
-%line 194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 424]
-	mov [rsp + 176], r8
-	xor r8, r9
-	mov [rsp + 176], r8
-	mov r9, r8
-; v39 = v23 ^ v39
-%line 195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 496]
+; G = mem64[g + 88]
+%line 48+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 88]
+; T = G
+%line 49+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 72]
+%line 50+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 72]
+; A = A ^ T
+%line 51+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 64]
+%line 53+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 64]
+; B = B ^ T
+%line 54+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; S20 = A
+%line 55+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 64], r9
+; S19 = B
+%line 56+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 56], r8
+; G = mem64[g + 48]
+%line 57+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 48]
+; T &= mem64[f + 88]
+%line 59+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 88]
+; G = mem64[g + 56]
+%line 61+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 56]
+; T = G
+%line 62+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 88]
+%line 63+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 88]
+; T &= mem64[f + 80]
+%line 66+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 80]
+; B = B ^ T
+%line 67+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
+; G = mem64[g + 64]
+%line 68+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 64]
+; T = G
+%line 69+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 80]
+%line 70+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 80]
+; A = A ^ T
+%line 71+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 72]
+%line 73+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 72]
+; B = B ^ T
+%line 74+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 72]
+%line 75+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 72]
+; T = G
+%line 76+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 72]
+%line 77+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 72]
+; A = A ^ T
+%line 78+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 64]
+%line 80+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 64]
+; B = B ^ T
+%line 81+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 80]
+%line 82+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 80]
+; T = G
+%line 83+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 64]
+%line 84+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 64]
+; A = A ^ T
+%line 85+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 56]
+%line 87+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 56]
+; B = B ^ T
+%line 88+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 88]
+%line 89+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 88]
+; T = G
+%line 90+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 56]
+%line 91+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 56]
+; A = A ^ T
+%line 92+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 48]
+%line 94+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 48]
+; B = B ^ T
+%line 95+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; S18 = A
+%line 96+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 48], r9
+; S17 = B
+%line 97+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 40], r8
+; G = mem64[g + 32]
+%line 98+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 32]
+; T &= mem64[f + 88]
+%line 100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 88]
+; G = mem64[g + 40]
+%line 102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 40]
+; T = G
+%line 103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r8
-; v43 = v32 ^ v43
-%line 196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 432]
-	xor r8, rsi
-; v35 = v26 ^ v35
-%line 197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, rdx
-; v37 = v28 ^ v37
-%line 198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, rbx
-; v38 = v24 ^ v38
-%line 199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, rbp
-	mov rdx, r11
-; v24 = v34 & v35
-%line 200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r9
-	and r11, rax
-	mov rbx, r11
-; v28 = v34 & v37
-%line 201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r9
-	and r11, rcx
-; v26 = v39 & v35
-%line 202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rsi, r10
-	and rsi, rax
-; v26 = v28 ^ v26
-%line 203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, rsi
-	mov rsi, r11
-; v34 = v34 & v38
-%line 204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, rdx
-; v28 = v39 & v37
-%line 205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r10
-	and r11, rcx
-; v35 = v43 & v35
-%line 206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, r8
-	and rbp, rax
-; v28 = v34 ^ v28
-%line 207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r11
-; v35 = v28 ^ v35
-%line 208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, rbp
-; v39 = v39 & v38
-%line 209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r10, rdx
-; v37 = v43 & v37
-%line 210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r8
-	and r11, rcx
-; v37 = v39 ^ v37
-%line 211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r11
-; v38 = v43 & v38
-%line 212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, rdx
-; v24 = v24 ^ v15
-%line 213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 440]
-; v24 = v24 ^ v1
-%line 214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 472]
-; v26 = v26 ^ v12
-%line 215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 448]
-; v26 = v26 ^ v16
-%line 216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 480]
-; v35 = v35 ^ v3
-%line 217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r12
-; v35 = v35 ^ v9
-%line 218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r13
-; v37 = v37 ^ v14
-%line 219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 456]
-; v37 = v37 ^ v20
-%line 220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r14
-; v38 = v38 ^ v4
-%line 221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 464]
-; v38 = v38 ^ v11
-%line 222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r15
-; v14 = v24 ^ v14
-%line 223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 456]
-; v4 = v26 ^ v4
-%line 224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 464]
-; v1 = v37 ^ v1
-%line 225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 472]
-; v16 = v38 ^ v16
-%line 226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 480]
-	mov rcx, r8
-; v15 = v15 ^ v2
-%line 227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 440]
-	xor r8, [rsp + 16]
-	mov [rsp + 440], r8
-; v15 = v15 ^ v30
-%line 228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 288]
-	mov [rsp + 440], r8
-; v12 = v12 ^ v6
-%line 229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 448]
-	xor r8, [rsp + 184]
-	mov [rsp + 448], r8
-; v12 = v12 ^ v29
-%line 230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 296]
-	mov [rsp + 448], r8
-; v3 = v3 ^ v10
-%line 231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 200]
-; v3 = v3 ^ v33
-%line 232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 304]
-; v14 = v14 ^ v7
-%line 233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 256]
-; v14 = v14 ^ v22
-%line 234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 392]
-; v4 = v4 ^ v8
-%line 235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 264]
-; v4 = v4 ^ v31
-%line 236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 400]
-; v35 = v35 ^ v25
-%line 237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 248]
-; v35 = v35 ^ v48
-%line 238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 384]
-; v1 = v1 ^ v13
-%line 239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 272]
-; v1 = v1 ^ v36
-%line 240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 408]
-; v16 = v16 ^ v17
-%line 241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, [rsp + 280]
-; v16 = v16 ^ v40
-%line 242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, [rsp + 416]
-; v9 = v9 ^ v21
-%line 243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 216]
-; v9 = v9 ^ v44
-%line 244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 344]
-; v20 = v20 ^ v18
-%line 245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 224]
-; v20 = v20 ^ v41
-%line 246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 352]
-; v11 = v11 ^ v19
-%line 247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 232]
-; v11 = v11 ^ v42
-%line 248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 360]
-; v13 = v15 ^ v13
-%line 249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 440]
-	xor r8, [rsp + 272]
-	mov r11, r8
-; v17 = v12 ^ v17
-%line 250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 448]
-	xor r8, [rsp + 280]
-	mov rax, r8
-; v21 = v3 ^ v21
-%line 251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 216]
-; v18 = v14 ^ v18
-%line 252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 224]
-; v19 = v4 ^ v19
-%line 253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 232]
-; v30 = v1 ^ v30
-%line 254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 288]
-; v29 = v16 ^ v29
-%line 255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rcx
-	xor r8, [rsp + 296]
-; v33 = v9 ^ v33
-%line 256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 304]
-; v22 = v20 ^ v22
-%line 257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 392]
-; v31 = v11 ^ v31
-%line 258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 400]
-; v29 = v29 ^ v42
-%line 259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 360]
-; v42 = v19 ^ v42
-%line 260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 360]
-; v30 = v30 ^ v41
-%line 261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 352]
-; v41 = v18 ^ v41
-%line 262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 352]
-; v35 = v35 ^ v44
-%line 263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 344]
-; v44 = v21 ^ v44
-%line 264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 344]
-; v42 = v42 ^ v40
-%line 265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rsi, [rsp + 416]
-; v40 = v17 ^ v40
-%line 266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, [rsp + 416]
-; v41 = v41 ^ v36
-%line 267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, [rsp + 408]
-; v36 = v13 ^ v36
-%line 268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 408]
-	mov rcx, r11
-; v44 = v44 ^ v48
-%line 269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 384]
-; v48 = v25 ^ v48
-%line 270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rsp + 248]
-	xor r11, [rsp + 384]
-	mov rdx, r11
-; v40 = v40 ^ v31
-%line 271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, r15
-; v31 = v8 ^ v31
-%line 272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rsp + 264]
-	xor r11, r15
-	mov r15, r11
-; v36 = v36 ^ v22
-%line 273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, r14
-; v22 = v7 ^ v22
-%line 274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rsp + 256]
-	xor rbp, r14
-; v48 = v48 ^ v33
-%line 275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rdx, r13
-; v33 = v10 ^ v33
-%line 276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 200]
-	xor r14, r13
-; v31 = v31 ^ v29
-%line 277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r8
-; v29 = v6 ^ v29
-%line 278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rsp + 184]
+; T &= mem64[f + 88]
+%line 104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 88]
+; T &= mem64[f + 80]
+%line 107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 80]
+; B = B ^ T
+%line 108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
-; v22 = v22 ^ v30
+; G = mem64[g + 48]
+%line 109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 48]
+; T = G
+%line 110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 80]
+%line 111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 80]
+; A = A ^ T
+%line 112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 72]
+%line 114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 72]
+; B = B ^ T
+%line 115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 56]
+%line 116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 56]
+; T = G
+%line 117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 72]
+%line 118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 72]
+; A = A ^ T
+%line 119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 64]
+%line 123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 56]
+%line 128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 56]
+; B = B ^ T
+%line 129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 72]
+%line 130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 72]
+; T = G
+%line 131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 56]
+%line 132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 56]
+; A = A ^ T
+%line 133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 48]
+%line 135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 48]
+; B = B ^ T
+%line 136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 80]
+%line 137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 80]
+; T = G
+%line 138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 48]
+%line 139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 48]
+; A = A ^ T
+%line 140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 40]
+%line 142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 40]
+; B = B ^ T
+%line 143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 88]
+%line 144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 88]
+; T = G
+%line 145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 40]
+%line 146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 40]
+; A = A ^ T
+%line 147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; S16 = A
+%line 151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 32], r10
+; S15 = B
+%line 152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 24], r11
+; G = mem64[g + 16]
+%line 153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 16]
+; T &= mem64[f + 88]
+%line 155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 88]
+; G = mem64[g + 24]
+%line 157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 24]
+; T = G
+%line 158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 88]
+%line 159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 88]
+; T &= mem64[f + 80]
+%line 162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 80]
+; B = B ^ T
+%line 163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 32]
+%line 164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 80]
+%line 166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 80]
+; A = A ^ T
+%line 167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 72]
+%line 169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 72]
+; B = B ^ T
+%line 170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 40]
+%line 171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 40]
+; T = G
+%line 172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 72]
+%line 173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 72]
+; A = A ^ T
+%line 174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 48]
+%line 178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 48]
+; T = G
+%line 179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 56]
+%line 183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 56]
+; B = B ^ T
+%line 184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 56]
+%line 185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 56]
+; T = G
+%line 186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 56]
+%line 187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 56]
+; A = A ^ T
+%line 188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 48]
+%line 190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 48]
+; B = B ^ T
+%line 191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 64]
+%line 192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 48]
+%line 194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 48]
+; A = A ^ T
+%line 195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 40]
+%line 197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 40]
+; B = B ^ T
+%line 198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 72]
+%line 199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 72]
+; T = G
+%line 200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 40]
+%line 201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 40]
+; A = A ^ T
+%line 202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 80]
+%line 206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 80]
+; T = G
+%line 207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 24]
+%line 211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 24]
+; B = B ^ T
+%line 212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 88]
+%line 213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 88]
+; T = G
+%line 214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 24]
+%line 215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 24]
+; A = A ^ T
+%line 216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 16]
+%line 218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 16]
+; B = B ^ T
+%line 219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; S14 = A
+%line 220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 16], r10
+; B = B ^ S22
+%line 221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 80]
+; S13 = B
+%line 222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 8], r11
+; G = mem64[g + 0]
+%line 223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx]
+; T &= mem64[f + 88]
+%line 225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 88]
+; G = mem64[g + 8]
+%line 227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 8]
+; T = G
+%line 228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 88]
+%line 229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 88]
+; T &= mem64[f + 80]
+%line 232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 80]
+; B = B ^ T
+%line 233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 16]
+%line 234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 16]
+; T = G
+%line 235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 80]
+%line 236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 80]
+; A = A ^ T
+%line 237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 72]
+%line 239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 72]
+; B = B ^ T
+%line 240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 24]
+%line 241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 24]
+; T = G
+%line 242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 72]
+%line 243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 72]
+; A = A ^ T
+%line 244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 32]
+%line 248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 56]
+%line 253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 56]
+; B = B ^ T
+%line 254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 40]
+%line 255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 40]
+; T = G
+%line 256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 56]
+%line 257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 56]
+; A = A ^ T
+%line 258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 48]
+%line 260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 48]
+; B = B ^ T
+%line 261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 48]
+%line 262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 48]
+; T = G
+%line 263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 48]
+%line 264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 48]
+; A = A ^ T
+%line 265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 40]
+%line 267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 40]
+; B = B ^ T
+%line 268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 56]
+%line 269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 56]
+; T = G
+%line 270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 40]
+%line 271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 40]
+; A = A ^ T
+%line 272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 64]
+%line 276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
 %line 279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, r10
-; v30 = v2 ^ v30
-%line 280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, r10
-; mem64[h + 0] = v30
+	xor r10, r8
+; T &= mem64[f + 24]
 %line 281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi], r8
-; mem64[h + 8] = v29
+	and r9, [rsi + 24]
+; B = B ^ T
 %line 282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 8], r11
-; mem64[h + 16] = v33
+	xor r11, r9
+; G = mem64[g + 72]
 %line 283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 16], r14
-; mem64[h + 24] = v22
+	mov r9, [rdx + 72]
+; T = G
 %line 284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 24], rbp
-; mem64[h + 32] = v31
+	mov r8, r9
+; T &= mem64[f + 24]
 %line 285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 32], r15
-; mem64[h + 40] = v48
+	and r8, [rsi + 24]
+; A = A ^ T
 %line 286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 40], rdx
-; mem64[h + 48] = v36
-%line 287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 48], rcx
-; mem64[h + 56] = v40
+	xor r10, r8
+; T &= mem64[f + 16]
 %line 288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 56], rax
-; mem64[h + 64] = v44
+	and r9, [rsi + 16]
+; B = B ^ T
 %line 289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 64], r12
-; mem64[h + 72] = v41
+	xor r11, r9
+; G = mem64[g + 80]
 %line 290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 72], rbx
-; mem64[h + 80] = v42
+	mov r9, [rdx + 80]
+; T = G
 %line 291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 80], rsi
-; mem64[h + 88] = v35
+	mov r8, r9
+; T &= mem64[f + 16]
 %line 292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 88], r9
-; leave
+	and r8, [rsi + 16]
+; A = A ^ T
 %line 293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	add rsp, 536
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+	xor r10, r8
+; T &= mem64[f + 8]
+%line 295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 8]
+; B = B ^ T
+%line 296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 88]
+%line 297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 88]
+; T = G
+%line 298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 8]
+%line 299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 8]
+; A = A ^ T
+%line 300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 0]
+%line 302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; A = A ^ S21
+%line 304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 72]
+; S12 = A
+%line 305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 0], r10
+; B = B ^ S20
+%line 306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 64]
+; mem64[h + 88] = B
+%line 307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 88], r11
+; G = mem64[g + 0]
+%line 308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx]
+; T = G
+%line 309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 80]
+%line 310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 80]
+; T &= mem64[f + 72]
+%line 313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 72]
+; G = mem64[g + 8]
+%line 315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 8]
+; T = G
+%line 316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 72]
+%line 317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 72]
+; A = A ^ T
+%line 318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 16]
+%line 322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 16]
+; T = G
+%line 323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 56]
+%line 327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 56]
+; B = B ^ T
+%line 328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 24]
+%line 329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 24]
+; T = G
+%line 330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 56]
+%line 331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 56]
+; A = A ^ T
+%line 332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 48]
+%line 334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 48]
+; B = B ^ T
+%line 335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 32]
+%line 336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 48]
+%line 338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 48]
+; A = A ^ T
+%line 339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 40]
+%line 341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 40]
+; B = B ^ T
+%line 342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 40]
+%line 343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 40]
+; T = G
+%line 344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 40]
+%line 345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 40]
+; A = A ^ T
+%line 346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 48]
+%line 350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 48]
+; T = G
+%line 351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 24]
+%line 355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 24]
+; B = B ^ T
+%line 356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 56]
+%line 357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 56]
+; T = G
+%line 358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 24]
+%line 359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 24]
+; A = A ^ T
+%line 360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 16]
+%line 362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 16]
+; B = B ^ T
+%line 363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 64]
+%line 364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 16]
+%line 366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 16]
+; A = A ^ T
+%line 367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 8]
+%line 369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 8]
+; B = B ^ T
+%line 370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 72]
+%line 371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 72]
+; T = G
+%line 372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 8]
+%line 373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 8]
+; A = A ^ T
+%line 374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 0]
+%line 376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 80]
+%line 378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 80]
+; T &= mem64[f + 0]
+%line 380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; A = A ^ S19
+%line 382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 56]
+; A = A ^ S22
+%line 383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 80]
+; mem64[h + 80] = A
+%line 384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 80], r10
+; B = B ^ S18
+%line 385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 48]
+; B = B ^ S21
+%line 386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 72]
+; mem64[h + 72] = B
+%line 387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 72], r11
+; G = mem64[g + 0]
+%line 388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx]
+; T = G
+%line 389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 64]
+%line 390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 64]
+; T &= mem64[f + 56]
+%line 393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 56]
+; G = mem64[g + 8]
+%line 395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 8]
+; T = G
+%line 396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 56]
+%line 397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 56]
+; A = A ^ T
+%line 398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 48]
+%line 400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 48]
+; B = B ^ T
+%line 401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 16]
+%line 402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 16]
+; T = G
+%line 403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 48]
+%line 404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 48]
+; A = A ^ T
+%line 405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 40]
+%line 407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 40]
+; B = B ^ T
+%line 408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 24]
+%line 409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 24]
+; T = G
+%line 410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 40]
+%line 411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 40]
+; A = A ^ T
+%line 412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 32]
+%line 416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 24]
+%line 421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 24]
+; B = B ^ T
+%line 422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 40]
+%line 423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 40]
+; T = G
+%line 424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 24]
+%line 425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 24]
+; A = A ^ T
+%line 426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 16]
+%line 428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 16]
+; B = B ^ T
+%line 429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 48]
+%line 430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 48]
+; T = G
+%line 431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 16]
+%line 432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 16]
+; A = A ^ T
+%line 433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 8]
+%line 435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 8]
+; B = B ^ T
+%line 436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 56]
+%line 437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 56]
+; T = G
+%line 438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 8]
+%line 439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 8]
+; A = A ^ T
+%line 440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 0]
+%line 442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 64]
+%line 444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 64]
+; T &= mem64[f + 0]
+%line 446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; A = A ^ S17
+%line 448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 40]
+; A = A ^ S20
+%line 449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 64]
+; mem64[h + 64] = A
+%line 450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 64], r10
+; B = B ^ S16
+%line 451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 32]
+; B = B ^ S19
+%line 452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 56]
+; mem64[h + 56] = B
+%line 453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 56], r11
+; G = mem64[g + 0]
+%line 454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx]
+; T = G
+%line 455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 48]
+%line 456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 48]
+; T &= mem64[f + 40]
+%line 459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 40]
+; G = mem64[g + 8]
+%line 461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 8]
+; T = G
+%line 462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 40]
+%line 463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 40]
+; A = A ^ T
+%line 464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 16]
+%line 468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 16]
+; T = G
+%line 469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 24]
+%line 473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 24]
+; B = B ^ T
+%line 474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 24]
+%line 475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 24]
+; T = G
+%line 476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 24]
+%line 477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 24]
+; A = A ^ T
+%line 478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 16]
+%line 480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 16]
+; B = B ^ T
+%line 481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 32]
+%line 482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 16]
+%line 484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 16]
+; A = A ^ T
+%line 485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 8]
+%line 487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 8]
+; B = B ^ T
+%line 488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 40]
+%line 489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 40]
+; T = G
+%line 490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 8]
+%line 491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 8]
+; A = A ^ T
+%line 492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 0]
+%line 494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 48]
+%line 496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 48]
+; T &= mem64[f + 0]
+%line 498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; A = A ^ S15
+%line 500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 24]
+; A = A ^ S18
+%line 501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 48]
+; mem64[h + 48] = A
+%line 502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 48], r10
+; B = B ^ S14
+%line 503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 16]
+; B = B ^ S17
+%line 504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 40]
+; mem64[h + 40] = B
+%line 505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 40], r11
+; G = mem64[g + 0]
+%line 506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx]
+; T = G
+%line 507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; T &= mem64[f + 24]
+%line 511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 24]
+; G = mem64[g + 8]
+%line 513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 8]
+; T = G
+%line 514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 24]
+%line 515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 24]
+; A = A ^ T
+%line 516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 16]
+%line 518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 16]
+; B = B ^ T
+%line 519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 16]
+%line 520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 16]
+; T = G
+%line 521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 16]
+%line 522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 16]
+; A = A ^ T
+%line 523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 8]
+%line 525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 8]
+; B = B ^ T
+%line 526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 24]
+%line 527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 24]
+; T = G
+%line 528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 8]
+%line 529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 8]
+; A = A ^ T
+%line 530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 0]
+%line 532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi]
+; B = B ^ T
+%line 533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 32]
+%line 534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 32]
+; T &= mem64[f + 0]
+%line 536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi]
+; A = A ^ T
+%line 537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; A = A ^ S13
+%line 538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 8]
+; A = A ^ S16
+%line 539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 32]
+; mem64[h + 32] = A
+%line 540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 32], r8
+; B = B ^ S12
+%line 541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 0]
+; B = B ^ S15
+%line 542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 24]
+; mem64[h + 24] = B
+%line 543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 24], r9
+; G = mem64[g + 0]
+%line 544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx]
+; T = G
+%line 545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 16]
+%line 546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 16]
+; T &= mem64[f + 8]
+%line 549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 8]
+; G = mem64[g + 8]
+%line 551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 8]
+; T = G
+%line 552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 8]
+%line 553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 8]
+; A = A ^ T
+%line 554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 0]
+%line 556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi]
+; B = B ^ T
+%line 557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 16]
+%line 558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 16]
+; T &= mem64[f + 0]
+%line 560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi]
+; A = A ^ T
+%line 561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; A = A ^ S14
+%line 562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 16]
+; mem64[h + 16] = A
+%line 563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 16], r8
+; B = B ^ S13
+%line 564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 8]
+; mem64[h + 8] = B
+%line 565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 8], r9
+; G = mem64[g + 0]
+%line 566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx]
+; T &= mem64[f + 0]
+%line 568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ S12
+%line 570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 0]
+; mem64[h + 0] = A
+%line 571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi], r8
+; leave
+%line 572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	add rsp, 104
 	ret
 .end:
 
@@ -1089,100 +1387,100 @@ qhasm_kernel_mceliece_gf12_vec_sq_amd64:
 	push r12
 	push r13
 ; v0 = mem64[f + 0]
-%line 299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi]
 ; v1 = mem64[f + 48]
-%line 300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 48]
 ; v0 = v0 ^ v1
-%line 301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v2 = mem64[f + 8]
-%line 302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsi + 8]
 ; v3 = mem64[f + 56]
-%line 303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsi + 56]
 ; v2 = v2 ^ v3
-%line 304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r11
 ; v4 = mem64[f + 16]
-%line 305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsi + 16]
 ; v5 = mem64[f + 64]
-%line 306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, [rsi + 64]
 ; v4 = v4 ^ v5
-%line 307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rcx
 ; v6 = mem64[f + 88]
-%line 308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, [rsi + 88]
 ; v4 = v4 ^ v6
-%line 309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rdx
 ; v7 = mem64[f + 24]
-%line 310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsi + 24]
 ; v8 = mem64[f + 72]
-%line 311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsi + 72]
 ; v7 = v7 ^ v8
-%line 312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rbp
 ; v9 = mem64[f + 32]
-%line 313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsi + 32]
 ; v10 = mem64[f + 80]
-%line 314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsi + 80]
 ; v9 = v9 ^ v10
-%line 315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r13
 ; v11 = mem64[f + 40]
-%line 316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, [rsi + 40]
 ; v11 = v11 ^ v6
-%line 317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, rdx
 ; mem64[h + 0] = v0
-%line 318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi], r8
 ; mem64[h + 8] = v6
-%line 319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 8], rdx
 ; mem64[h + 16] = v2
-%line 320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 16], r10
 ; mem64[h + 24] = v1
-%line 321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 24], r9
 ; mem64[h + 32] = v4
-%line 322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 32], rax
 ; mem64[h + 40] = v3
-%line 323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 40], r11
 ; mem64[h + 48] = v7
-%line 324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 48], rbx
 ; mem64[h + 56] = v5
-%line 325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 56], rcx
 ; mem64[h + 64] = v9
-%line 326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 64], r12
 ; mem64[h + 72] = v8
-%line 327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 72], rbp
 ; mem64[h + 80] = v11
-%line 328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 80], rsi
 ; mem64[h + 88] = v10
-%line 329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 88], r13
 ; leave
-%line 330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	pop r13
 	pop r12
 	pop rbp
@@ -1203,1243 +1501,1243 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	push r15
 	sub rsp, 2904
 ; v0 = mem64[f + 0]
-%line 336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi]
 	mov [rsp + 0], r8
 ; v1 = mem64[f + 48]
-%line 337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 48]
 	mov [rsp + 8], r9
 ; v2 = v0 ^ v1
-%line 338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov r11, r8
 ; v3 = mem64[f + 8]
-%line 339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 8]
 	mov [rsp + 16], r8
 ; v4 = mem64[f + 56]
-%line 340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 56]
 	mov [rsp + 24], r9
 ; v5 = v3 ^ v4
-%line 341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rax, r8
 ; v6 = mem64[f + 16]
-%line 342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 16]
 	mov [rsp + 32], r8
 ; v7 = mem64[f + 64]
-%line 343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 64]
 	mov [rsp + 40], r9
 ; v8 = v6 ^ v7
-%line 344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rcx, r8
 ; v9 = mem64[f + 88]
-%line 345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 88]
 	mov [rsp + 48], r8
 ; v8 = v8 ^ v9
-%line 346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r8
 ; v10 = mem64[f + 24]
-%line 347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 24]
 	mov [rsp + 56], r8
 ; v11 = mem64[f + 72]
-%line 348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 72]
 	mov [rsp + 64], r9
 ; v12 = v10 ^ v11
-%line 349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rdx, r8
 ; v13 = mem64[f + 32]
-%line 350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 32]
 	mov [rsp + 72], r8
 ; v14 = mem64[f + 80]
-%line 351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 80]
 	mov [rsp + 80], r9
 ; v15 = v13 ^ v14
-%line 352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rbx, r8
 ; v16 = mem64[f + 40]
-%line 353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 40]
 	mov [rsp + 88], r8
 ; v17 = v16 ^ v9
-%line 354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 48]
 	mov [rsp + 2656], r8
 ; v18 = v2 & v0
-%line 355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 0]
 	mov [rsp + 96], r8
 ; v19 = v2 & v3
-%line 356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, [rsp + 16]
 ; v20 = v9 & v0
-%line 357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	and r8, [rsp + 0]
 ; v20 = v19 ^ v20
-%line 358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 440], r9
 ; v19 = v2 & v6
-%line 359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, [rsp + 32]
 ; v21 = v9 & v3
-%line 360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	and r8, [rsp + 16]
 ; v22 = v5 & v0
-%line 361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rax
 	and r9, [rsp + 0]
 ; v21 = v19 ^ v21
-%line 362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v22 = v21 ^ v22
-%line 363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 448], r10
 ; v21 = v9 & v6
-%line 364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	and r8, [rsp + 32]
 ; v19 = v5 & v3
-%line 365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rax
 	and r9, [rsp + 16]
 ; v19 = v21 ^ v19
-%line 366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 456], r8
 ; v21 = v5 & v6
-%line 367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 32]
 	mov [rsp + 464], r8
 ; v23 = v1 & v10
-%line 368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	and r8, [rsp + 56]
 	mov [rsp + 104], r8
 ; v24 = v1 & v13
-%line 369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 8]
 	and r9, [rsp + 72]
 ; v25 = v8 & v10
-%line 370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 56]
 ; v25 = v24 ^ v25
-%line 371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 472], r9
 ; v24 = v1 & v16
-%line 372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 8]
 	and r10, [rsp + 88]
 ; v26 = v8 & v13
-%line 373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 72]
 ; v27 = v4 & v10
-%line 374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 24]
 	and r9, [rsp + 56]
 ; v26 = v24 ^ v26
-%line 375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v27 = v26 ^ v27
-%line 376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 480], r10
 ; v26 = v8 & v16
-%line 377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 88]
 ; v24 = v4 & v13
-%line 378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 24]
 	and r9, [rsp + 72]
 ; v24 = v26 ^ v24
-%line 379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 488], r8
 ; v26 = v4 & v16
-%line 380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	and r8, [rsp + 88]
 	mov [rsp + 496], r8
 ; v28 = v2 ^ v1
-%line 381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	xor r14, [rsp + 8]
 ; v29 = v9 ^ v8
-%line 382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 48]
 	xor r13, rcx
 ; v30 = v5 ^ v4
-%line 383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rax
 	xor r10, [rsp + 24]
 ; v31 = v0 ^ v10
-%line 384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 0]
 	xor r9, [rsp + 56]
 ; v32 = v3 ^ v13
-%line 385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, [rsp + 16]
 	xor rsi, [rsp + 72]
 ; v33 = v6 ^ v16
-%line 386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 32]
 	xor rbp, [rsp + 88]
 ; v34 = v28 & v31
-%line 387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, r9
 ; v35 = v28 & v32
-%line 388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rsi
 	mov [rsp + 112], r8
 ; v36 = v29 & v31
-%line 389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r9
 	mov [rsp + 120], r8
 ; v36 = v35 ^ v36
-%line 390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 112]
 	xor r15, [rsp + 120]
 ; v28 = v28 & v33
-%line 391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rbp
 ; v35 = v29 & v32
-%line 392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 128], r13
 	mov r8, [rsp + 128]
 	and r8, rsi
 	mov [rsp + 128], r8
 	mov [rsp + 504], r8
 ; v31 = v30 & v31
-%line 393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 136], r10
 	mov r8, [rsp + 136]
 	and r8, r9
 	mov [rsp + 136], r8
 	mov [rsp + 512], r8
 ; v35 = v28 ^ v35
-%line 394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 504]
 ; v31 = v35 ^ v31
-%line 395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 512]
 	mov [rsp + 520], r14
 ; v29 = v29 & v33
-%line 396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbp
 ; v32 = v30 & v32
-%line 397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rsi
 ; v32 = v29 ^ v32
-%line 398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v33 = v30 & v33
-%line 399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v34 = v34 ^ v18
-%line 400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 96]
 ; v34 = v34 ^ v23
-%line 401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 104]
 ; v36 = v36 ^ v20
-%line 402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 440]
 ; v36 = v36 ^ v25
-%line 403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 472]
 ; v31 = v31 ^ v22
-%line 404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 520]
 	xor r8, [rsp + 448]
 	mov [rsp + 520], r8
 ; v31 = v31 ^ v27
-%line 405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 480]
 	mov [rsp + 520], r8
 ; v32 = v32 ^ v19
-%line 406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 456]
 ; v32 = v32 ^ v24
-%line 407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 488]
 ; v33 = v33 ^ v21
-%line 408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 464]
 ; v33 = v33 ^ v26
-%line 409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 496]
 ; v19 = v34 ^ v19
-%line 410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 456]
 	mov [rsp + 528], r12
 ; v21 = v36 ^ v21
-%line 411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 464]
 	mov [rsp + 536], r15
 ; v23 = v32 ^ v23
-%line 412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 104]
 	mov [rsp + 544], r13
 ; v25 = v33 ^ v25
-%line 413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 472]
 	mov [rsp + 552], r10
 ; v33 = v12 & v1
-%line 414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 8]
 	mov [rsp + 560], r8
 ; v32 = v12 & v4
-%line 415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 24]
 ; v36 = v7 & v1
-%line 416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 40]
 	and r9, [rsp + 8]
 ; v36 = v32 ^ v36
-%line 417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 568], r8
 ; v32 = v12 & v7
-%line 418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 40]
 ; v34 = v7 & v4
-%line 419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 40]
 	and r9, [rsp + 24]
 ; v30 = v15 & v1
-%line 420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	and r10, [rsp + 8]
 ; v34 = v32 ^ v34
-%line 421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v30 = v34 ^ v30
-%line 422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 576], r8
 ; v34 = v7 & v7
-%line 423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	and r8, [rsp + 40]
 ; v32 = v15 & v4
-%line 424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	and r9, [rsp + 24]
 ; v32 = v34 ^ v32
-%line 425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 584], r8
 ; v34 = v15 & v7
-%line 426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 40]
 	mov [rsp + 592], r8
 ; v29 = v11 & v11
-%line 427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	and r8, [rsp + 64]
 	mov [rsp + 600], r8
 ; v35 = v11 & v14
-%line 428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	and r8, [rsp + 80]
 ; v28 = v17 & v11
-%line 429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2656]
 	and r9, [rsp + 64]
 ; v28 = v35 ^ v28
-%line 430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 608], r8
 ; v35 = v11 & v9
-%line 431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 64]
 	and r10, [rsp + 48]
 ; v37 = v17 & v14
-%line 432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2656]
 	and r8, [rsp + 80]
 ; v38 = v14 & v11
-%line 433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 80]
 	and r9, [rsp + 64]
 ; v37 = v35 ^ v37
-%line 434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v38 = v37 ^ v38
-%line 435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 616], r10
 ; v37 = v17 & v9
-%line 436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2656]
 	and r8, [rsp + 48]
 ; v35 = v14 & v14
-%line 437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 80]
 	and r9, [rsp + 80]
 ; v35 = v37 ^ v35
-%line 438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 624], r8
 ; v37 = v14 & v9
-%line 439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	and r8, [rsp + 48]
 	mov [rsp + 632], r8
 ; v39 = v12 ^ v11
-%line 440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	xor r14, [rsp + 64]
 ; v40 = v7 ^ v17
-%line 441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 40]
 	xor r13, [rsp + 2656]
 ; v41 = v15 ^ v14
-%line 442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	xor r10, [rsp + 80]
 ; v42 = v1 ^ v11
-%line 443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 8]
 	xor r9, [rsp + 64]
 ; v43 = v4 ^ v14
-%line 444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, [rsp + 24]
 	xor rsi, [rsp + 80]
 ; v44 = v7 ^ v9
-%line 445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 40]
 	xor rbp, [rsp + 48]
 ; v45 = v39 & v42
-%line 446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, r9
 ; v46 = v39 & v43
-%line 447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rsi
 	mov [rsp + 144], r8
 ; v47 = v40 & v42
-%line 448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r9
 	mov [rsp + 152], r8
 ; v47 = v46 ^ v47
-%line 449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 144]
 	xor r15, [rsp + 152]
 ; v39 = v39 & v44
-%line 450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rbp
 ; v46 = v40 & v43
-%line 451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 160], r13
 	mov r8, [rsp + 160]
 	and r8, rsi
 	mov [rsp + 160], r8
 	mov [rsp + 640], r8
 ; v42 = v41 & v42
-%line 452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 168], r10
 	mov r8, [rsp + 168]
 	and r8, r9
 	mov [rsp + 168], r8
 	mov [rsp + 648], r8
 ; v46 = v39 ^ v46
-%line 453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 640]
 ; v42 = v46 ^ v42
-%line 454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 648]
 	mov [rsp + 656], r14
 ; v40 = v40 & v44
-%line 455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbp
 ; v43 = v41 & v43
-%line 456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rsi
 ; v43 = v40 ^ v43
-%line 457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v44 = v41 & v44
-%line 458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v45 = v45 ^ v33
-%line 459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 560]
 ; v45 = v45 ^ v29
-%line 460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 600]
 ; v47 = v47 ^ v36
-%line 461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 568]
 ; v47 = v47 ^ v28
-%line 462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 608]
 ; v42 = v42 ^ v30
-%line 463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 656]
 	xor r8, [rsp + 576]
 	mov [rsp + 656], r8
 ; v42 = v42 ^ v38
-%line 464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 616]
 	mov [rsp + 656], r8
 ; v43 = v43 ^ v32
-%line 465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 584]
 ; v43 = v43 ^ v35
-%line 466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 624]
 ; v44 = v44 ^ v34
-%line 467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 592]
 ; v44 = v44 ^ v37
-%line 468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 632]
 ; v32 = v45 ^ v32
-%line 469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 584]
 	mov [rsp + 664], r12
 ; v34 = v47 ^ v34
-%line 470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 592]
 	mov [rsp + 672], r15
 ; v29 = v43 ^ v29
-%line 471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 600]
 	mov [rsp + 680], r13
 ; v28 = v44 ^ v28
-%line 472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 608]
 	mov [rsp + 688], r10
 ; v12 = v2 ^ v12
-%line 473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rdx
 	mov [rsp + 696], r11
 ; v2 = v9 ^ v7
-%line 474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	xor r8, [rsp + 40]
 	mov [rsp + 704], r8
 ; v15 = v5 ^ v15
-%line 475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbx
 	mov [rsp + 2672], rax
 ; v5 = v1 ^ v11
-%line 476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 8]
 	xor r10, [rsp + 64]
 ; v17 = v8 ^ v17
-%line 477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2656]
 ; v8 = v4 ^ v14
-%line 478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov r11, r8
 ; v44 = v0 ^ v1
-%line 479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	xor r8, [rsp + 8]
 	mov rsi, r8
 ; v43 = v3 ^ v4
-%line 480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 24]
 	mov rax, r8
 ; v47 = v6 ^ v7
-%line 481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 40]
 	mov rdx, r8
 ; v45 = v10 ^ v11
-%line 482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	xor r8, [rsp + 64]
 	mov rbx, r8
 ; v41 = v13 ^ v14
-%line 483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	xor r8, [rsp + 80]
 	mov rbp, r8
 ; v40 = v16 ^ v9
-%line 484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 88]
 	xor r8, [rsp + 48]
 	mov r12, r8
 ; v46 = v12 & v44
-%line 485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 696]
 	and r8, rsi
 	mov [rsp + 712], r8
 ; v39 = v12 & v43
-%line 486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 696]
 	and r9, rax
 ; v48 = v2 & v44
-%line 487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 704]
 	and r8, rsi
 ; v48 = v39 ^ v48
-%line 488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 720], r9
 ; v39 = v12 & v47
-%line 489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 696]
 	and r13, rdx
 ; v49 = v2 & v43
-%line 490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 704]
 	and r8, rax
 ; v50 = v15 & v44
-%line 491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2672]
 	and r9, rsi
 ; v49 = v39 ^ v49
-%line 492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v50 = v49 ^ v50
-%line 493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r9
 ; v49 = v2 & v47
-%line 494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 704]
 	and r8, rdx
 ; v39 = v15 & v43
-%line 495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2672]
 	and r9, rax
 ; v39 = v49 ^ v39
-%line 496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 728], r8
 ; v49 = v15 & v47
-%line 497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2672]
 	and r8, rdx
 	mov [rsp + 736], r8
 ; v51 = v5 & v45
-%line 498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbx
 	mov [rsp + 176], r8
 ; v52 = v5 & v41
-%line 499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
 	and r9, rbp
 ; v53 = v17 & v45
-%line 500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbx
 ; v53 = v52 ^ v53
-%line 501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 744], r9
 ; v52 = v5 & v40
-%line 502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r10
 	and r14, r12
 ; v54 = v17 & v41
-%line 503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbp
 ; v55 = v8 & v45
-%line 504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, rbx
 ; v54 = v52 ^ v54
-%line 505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v55 = v54 ^ v55
-%line 506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v54 = v17 & v40
-%line 507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, r12
 ; v52 = v8 & v41
-%line 508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, rbp
 ; v52 = v54 ^ v52
-%line 509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov r9, r8
 ; v54 = v8 & v40
-%line 510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, r12
 	mov r15, r8
 ; v5 = v12 ^ v5
-%line 511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 696]
 	mov [rsp + 184], r8
 	xor r8, r10
 	mov [rsp + 184], r8
 	mov r10, r8
 ; v17 = v2 ^ v17
-%line 512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 704]
 	mov [rsp + 192], r8
 	xor r8, rcx
 	mov [rsp + 192], r8
 	mov rcx, r8
 ; v8 = v15 ^ v8
-%line 513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2672]
 	xor r8, r11
 ; v45 = v44 ^ v45
-%line 514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, rbx
 ; v41 = v43 ^ v41
-%line 515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbp
 ; v40 = v47 ^ v40
-%line 516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r12
 	mov rbx, rdx
 ; v47 = v5 & v45
-%line 517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
 	and r11, rsi
 	mov rbp, r11
 ; v43 = v5 & v41
-%line 518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
 	and r11, rax
 ; v44 = v17 & v45
-%line 519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, rcx
 	and rdx, rsi
 ; v44 = v43 ^ v44
-%line 520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rdx
 	mov rdx, r11
 ; v5 = v5 & v40
-%line 521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbx
 ; v43 = v17 & v41
-%line 522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rcx
 	and r11, rax
 ; v45 = v8 & v45
-%line 523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r8
 	and r12, rsi
 ; v43 = v5 ^ v43
-%line 524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r11
 ; v45 = v43 ^ v45
-%line 525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r12
 ; v17 = v17 & v40
-%line 526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rcx, rbx
 ; v41 = v8 & v41
-%line 527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r8
 	and r11, rax
 ; v41 = v17 ^ v41
-%line 528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r11
 ; v40 = v8 & v40
-%line 529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rbx
 ; v47 = v47 ^ v46
-%line 530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 712]
 ; v47 = v47 ^ v51
-%line 531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 176]
 ; v44 = v44 ^ v48
-%line 532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 720]
 ; v44 = v44 ^ v53
-%line 533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 744]
 ; v45 = v45 ^ v50
-%line 534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r13
 ; v45 = v45 ^ v55
-%line 535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 ; v41 = v41 ^ v39
-%line 536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 728]
 ; v41 = v41 ^ v52
-%line 537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r9
 ; v40 = v40 ^ v49
-%line 538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 736]
 ; v40 = v40 ^ v54
-%line 539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 ; v39 = v47 ^ v39
-%line 540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 728]
 ; v49 = v44 ^ v49
-%line 541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 736]
 ; v51 = v41 ^ v51
-%line 542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rcx
 	xor r11, [rsp + 176]
 ; v53 = v40 ^ v53
-%line 543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 744]
 	mov rcx, r8
 ; v46 = v46 ^ v18
-%line 544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 712]
 	xor r8, [rsp + 96]
 	mov [rsp + 712], r8
 ; v46 = v46 ^ v33
-%line 545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 560]
 	mov [rsp + 712], r8
 ; v48 = v48 ^ v20
-%line 546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 720]
 	xor r8, [rsp + 440]
 	mov [rsp + 720], r8
 ; v48 = v48 ^ v36
-%line 547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 568]
 	mov [rsp + 720], r8
 ; v50 = v50 ^ v22
-%line 548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 448]
 ; v50 = v50 ^ v30
-%line 549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 576]
 ; v39 = v39 ^ v19
-%line 550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 528]
 ; v39 = v39 ^ v32
-%line 551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 664]
 ; v49 = v49 ^ v21
-%line 552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 536]
 ; v49 = v49 ^ v34
-%line 553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 672]
 ; v45 = v45 ^ v31
-%line 554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 520]
 ; v45 = v45 ^ v42
-%line 555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 656]
 ; v51 = v51 ^ v23
-%line 556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 544]
 ; v51 = v51 ^ v29
-%line 557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 680]
 ; v53 = v53 ^ v25
-%line 558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 552]
 ; v53 = v53 ^ v28
-%line 559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 688]
 ; v55 = v55 ^ v27
-%line 560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 480]
 ; v55 = v55 ^ v38
-%line 561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 616]
 ; v52 = v52 ^ v24
-%line 562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 488]
 ; v52 = v52 ^ v35
-%line 563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 624]
 ; v54 = v54 ^ v26
-%line 564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 496]
 ; v54 = v54 ^ v37
-%line 565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 632]
 ; v23 = v46 ^ v23
-%line 566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 712]
 	xor r8, [rsp + 544]
 	mov rsi, r8
 ; v25 = v48 ^ v25
-%line 567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 720]
 	xor r8, [rsp + 552]
 	mov rax, r8
 ; v27 = v50 ^ v27
-%line 568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 480]
 ; v24 = v39 ^ v24
-%line 569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 488]
 ; v26 = v49 ^ v26
-%line 570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 496]
 ; v33 = v51 ^ v33
-%line 571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 560]
 ; v36 = v53 ^ v36
-%line 572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 568]
 ; v30 = v55 ^ v30
-%line 573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 576]
 ; v32 = v52 ^ v32
-%line 574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 664]
 ; v34 = v54 ^ v34
-%line 575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 672]
 ; v36 = v36 ^ v37
-%line 576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 632]
 ; v37 = v26 ^ v37
-%line 577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 632]
 ; v33 = v33 ^ v35
-%line 578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 624]
 ; v35 = v24 ^ v35
-%line 579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 624]
 ; v45 = v45 ^ v38
-%line 580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 616]
 ; v38 = v27 ^ v38
-%line 581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 616]
 ; v37 = v37 ^ v28
-%line 582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 688]
 ; v28 = v25 ^ v28
-%line 583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 688]
 ; v35 = v35 ^ v29
-%line 584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 680]
 ; v29 = v23 ^ v29
-%line 585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 680]
 	mov rcx, rsi
 ; v38 = v38 ^ v42
-%line 586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 656]
 ; v42 = v31 ^ v42
-%line 587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, [rsp + 520]
 	xor rsi, [rsp + 656]
 	mov [rsp + 752], rsi
 ; v28 = v28 ^ v34
-%line 588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v34 = v21 ^ v34
-%line 589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, [rsp + 536]
 	xor rsi, r15
 	mov [rsp + 760], rsi
 ; v29 = v29 ^ v32
-%line 590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r9
 ; v32 = v19 ^ v32
-%line 591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, [rsp + 528]
 	xor rsi, r9
 ; v42 = v42 ^ v30
-%line 592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 752]
 	xor r9, r14
 	mov [rsp + 752], r9
 ; v30 = v22 ^ v30
-%line 593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 448]
 	xor r9, r14
 	mov [rsp + 768], r9
 ; v34 = v34 ^ v36
-%line 594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 760]
 	xor r9, r8
 	mov [rsp + 760], r9
 ; v36 = v20 ^ v36
-%line 595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 440]
 	xor r9, r8
 	mov [rsp + 776], r9
 ; v32 = v32 ^ v33
-%line 596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, r11
 ; v33 = v18 ^ v33
-%line 597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, r11
 	mov [rsp + 784], r8
 ; v18 = v33 ^ v29
-%line 598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, rcx
 	mov [rsp + 792], r8
 ; v20 = v36 ^ v28
-%line 599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 776]
 	xor r8, rax
 	mov r9, r8
 ; v22 = v30 ^ v38
-%line 600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 768]
 	xor r8, r13
 	mov r11, r8
 ; v22 = v22 ^ v45
-%line 601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r10
 ; v19 = v32 ^ v35
-%line 602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	xor r8, rbp
 	mov rbx, r8
 ; v21 = v34 ^ v37
-%line 603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 760]
 	xor r8, rdx
 	mov [rsp + 800], r8
 ; v31 = v42 ^ v45
-%line 604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 752]
 	xor r8, r10
 	mov [rsp + 808], r8
 ; v18 = v18 ^ v19
-%line 605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	xor r8, rbx
 	mov [rsp + 792], r8
 ; v23 = v45 ^ v38
-%line 606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	xor r8, r13
 	mov [rsp + 816], r8
 ; v20 = v20 ^ v21
-%line 607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 800]
 ; v20 = v20 ^ v37
-%line 608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v25 = v29 ^ v35
-%line 609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, rbp
 	mov [rsp + 824], r8
 ; v22 = v22 ^ v31
-%line 610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 808]
 ; v27 = v28 ^ v37
-%line 611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, rdx
 	mov [rsp + 832], r8
 ; v24 = v18 & v33
-%line 612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	and r8, [rsp + 784]
 	mov [rsp + 840], r8
 ; v26 = v18 & v36
-%line 613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	and r8, [rsp + 776]
 ; v54 = v37 & v33
-%line 614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, rdx
 	and r12, [rsp + 784]
 ; v54 = v26 ^ v54
-%line 615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 848], r8
 ; v26 = v18 & v30
-%line 616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	and r8, [rsp + 768]
 ; v52 = v37 & v36
-%line 617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, rdx
 	and r12, [rsp + 776]
 ; v55 = v23 & v33
-%line 618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 816]
 	and r14, [rsp + 784]
 ; v52 = v26 ^ v52
-%line 619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v55 = v52 ^ v55
-%line 620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 856], r8
 ; v52 = v37 & v30
-%line 621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 768]
 ; v26 = v23 & v36
-%line 622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 816]
 	and r12, [rsp + 776]
 ; v26 = v52 ^ v26
-%line 623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 864], r8
 ; v52 = v23 & v30
-%line 624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	and r8, [rsp + 768]
 	mov [rsp + 872], r8
 ; v53 = v19 & v32
-%line 625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rsi
 	mov [rsp + 880], r8
 ; v51 = v19 & v34
-%line 626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 760]
 ; v49 = v20 & v32
-%line 627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r9
 	and r12, rsi
 ; v49 = v51 ^ v49
-%line 628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 888], r8
 ; v51 = v19 & v42
-%line 629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 752]
 ; v39 = v20 & v34
-%line 630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r9
 	and r12, [rsp + 760]
 ; v50 = v38 & v32
-%line 631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r13
 	and r14, rsi
 ; v39 = v51 ^ v39
-%line 632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v50 = v39 ^ v50
-%line 633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 896], r8
 ; v39 = v20 & v42
-%line 634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 752]
 ; v51 = v38 & v34
-%line 635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r13
 	and r12, [rsp + 760]
 ; v51 = v39 ^ v51
-%line 636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 904], r8
 ; v39 = v38 & v42
-%line 637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 752]
 	mov [rsp + 912], r8
 ; v48 = v18 ^ v19
-%line 638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 792]
 	xor r12, rbx
 ; v46 = v37 ^ v20
-%line 639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	xor r14, r9
 ; v40 = v23 ^ v38
-%line 640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, r13
 	mov [rsp + 920], r8
 ; v41 = v33 ^ v32
-%line 641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, rsi
 	mov [rsp + 928], r8
 ; v44 = v36 ^ v34
-%line 642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 776]
 	xor r8, [rsp + 760]
 	mov [rsp + 936], r8
 ; v47 = v30 ^ v42
-%line 643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 768]
 	xor r8, [rsp + 752]
 	mov [rsp + 944], r8
 ; v8 = v48 & v41
-%line 644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 928]
 	mov [rsp + 2680], r8
 ; v17 = v48 & v44
-%line 645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 936]
 	mov [rsp + 952], r8
 ; v43 = v46 & v41
-%line 646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 928]
 	mov [rsp + 960], r8
 ; v43 = v17 ^ v43
-%line 647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 952]
 	xor r8, [rsp + 960]
 	mov [rsp + 2840], r8
 ; v48 = v48 & v47
-%line 648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r12, [rsp + 944]
 ; v17 = v46 & v44
-%line 649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 200], r14
 	mov r8, [rsp + 200]
 	and r8, [rsp + 936]
 	mov [rsp + 200], r8
 	mov [rsp + 968], r8
 ; v41 = v40 & v41
-%line 650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 920]
 	mov [rsp + 2776], r8
 	mov [rsp + 208], r8
@@ -2447,248 +2745,248 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 208], r8
 	mov [rsp + 976], r8
 ; v17 = v48 ^ v17
-%line 651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 968]
 ; v41 = v17 ^ v41
-%line 652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 976]
 	mov [rsp + 984], r12
 ; v46 = v46 & v47
-%line 653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 944]
 ; v44 = v40 & v44
-%line 654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2776]
 	and r8, [rsp + 936]
 ; v44 = v46 ^ v44
-%line 655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v47 = v40 & v47
-%line 656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 920]
 	and r12, [rsp + 944]
 ; v8 = v8 ^ v24
-%line 657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2680]
 	xor r15, [rsp + 840]
 	mov [rsp + 2680], r15
 ; v8 = v8 ^ v53
-%line 658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 880]
 	mov [rsp + 2680], r15
 ; v43 = v43 ^ v54
-%line 659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2840]
 	xor r8, [rsp + 848]
 	mov [rsp + 2840], r8
 ; v43 = v43 ^ v49
-%line 660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 888]
 	mov [rsp + 2840], r8
 ; v41 = v41 ^ v55
-%line 661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 984]
 	xor r8, [rsp + 856]
 	mov [rsp + 984], r8
 ; v41 = v41 ^ v50
-%line 662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 896]
 	mov [rsp + 984], r8
 ; v44 = v44 ^ v26
-%line 663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 864]
 ; v44 = v44 ^ v51
-%line 664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 904]
 ; v47 = v47 ^ v52
-%line 665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 872]
 ; v47 = v47 ^ v39
-%line 666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 912]
 ; v26 = v8 ^ v26
-%line 667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 864]
 	mov [rsp + 992], r15
 ; v52 = v43 ^ v52
-%line 668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2840]
 	xor r8, [rsp + 872]
 	mov [rsp + 1000], r8
 ; v53 = v44 ^ v53
-%line 669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 880]
 	mov [rsp + 1008], r14
 ; v49 = v47 ^ v49
-%line 670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 888]
 	mov [rsp + 1016], r12
 ; v47 = v25 & v29
-%line 671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	and r8, rcx
 	mov [rsp + 1024], r8
 ; v44 = v25 & v28
-%line 672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	and r8, rax
 ; v43 = v21 & v29
-%line 673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 800]
 	and r12, rcx
 ; v43 = v44 ^ v43
-%line 674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1032], r8
 ; v44 = v25 & v38
-%line 675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	and r8, r13
 ; v8 = v21 & v28
-%line 676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 800]
 	and r12, rax
 ; v40 = v22 & v29
-%line 677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rcx
 ; v8 = v44 ^ v8
-%line 678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v40 = v8 ^ v40
-%line 679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1040], r8
 ; v8 = v21 & v38
-%line 680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	and r8, r13
 ; v44 = v22 & v28
-%line 681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r11
 	and r12, rax
 ; v44 = v8 ^ v44
-%line 682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1048], r8
 ; v8 = v22 & v38
-%line 683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, r13
 	mov [rsp + 1056], r8
 ; v46 = v35 & v35
-%line 684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rbp
 	mov [rsp + 1064], r8
 ; v17 = v35 & v37
-%line 685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rdx
 ; v48 = v27 & v35
-%line 686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 832]
 	and r12, rbp
 ; v48 = v17 ^ v48
-%line 687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1072], r8
 ; v17 = v35 & v45
-%line 688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, r10
 ; v5 = v27 & v37
-%line 689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 832]
 	and r12, rdx
 ; v15 = v31 & v35
-%line 690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 808]
 	and r14, rbp
 ; v5 = v17 ^ v5
-%line 691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v15 = v5 ^ v15
-%line 692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1080], r8
 ; v5 = v27 & v45
-%line 693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, r10
 ; v17 = v31 & v37
-%line 694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 808]
 	and r12, rdx
 ; v17 = v5 ^ v17
-%line 695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1088], r8
 ; v5 = v31 & v45
-%line 696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	and r8, r10
 	mov [rsp + 1096], r8
 ; v2 = v25 ^ v35
-%line 697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 824]
 	xor r12, rbp
 ; v12 = v21 ^ v27
-%line 698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 800]
 	xor r14, [rsp + 832]
 ; v56 = v22 ^ v31
-%line 699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	xor r8, [rsp + 808]
 	mov [rsp + 216], r8
 ; v57 = v29 ^ v35
-%line 700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, rbp
 	mov [rsp + 224], r8
 ; v58 = v28 ^ v37
-%line 701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, rdx
 	mov [rsp + 232], r8
 ; v59 = v38 ^ v45
-%line 702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	xor r8, r10
 	mov [rsp + 240], r8
 ; v60 = v2 & v57
-%line 703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 224]
 	mov [rsp + 2664], r8
 ; v61 = v2 & v58
-%line 704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 232]
 	mov [rsp + 248], r8
 ; v62 = v12 & v57
-%line 705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 224]
 	mov [rsp + 256], r8
 ; v62 = v61 ^ v62
-%line 706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 248]
 	xor r8, [rsp + 256]
 	mov [rsp + 2848], r8
 ; v2 = v2 & v59
-%line 707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r12, [rsp + 240]
 ; v61 = v12 & v58
-%line 708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 264], r14
 	mov r8, [rsp + 264]
 	and r8, [rsp + 232]
 	mov [rsp + 264], r8
 	mov [rsp + 1104], r8
 ; v57 = v56 & v57
-%line 709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 216]
 	mov [rsp + 2784], r8
 	mov [rsp + 272], r8
@@ -2696,727 +2994,727 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 272], r8
 	mov [rsp + 1112], r8
 ; v61 = v2 ^ v61
-%line 710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1104]
 ; v57 = v61 ^ v57
-%line 711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1112]
 	mov [rsp + 1120], r12
 ; v12 = v12 & v59
-%line 712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 240]
 ; v58 = v56 & v58
-%line 713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, [rsp + 232]
 ; v58 = v12 ^ v58
-%line 714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v59 = v56 & v59
-%line 715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 216]
 	and r12, [rsp + 240]
 ; v60 = v60 ^ v47
-%line 716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2664]
 	xor r15, [rsp + 1024]
 	mov [rsp + 2664], r15
 ; v60 = v60 ^ v46
-%line 717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1064]
 	mov [rsp + 2664], r15
 ; v62 = v62 ^ v43
-%line 718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2848]
 	xor r8, [rsp + 1032]
 	mov [rsp + 2848], r8
 ; v62 = v62 ^ v48
-%line 719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1072]
 	mov [rsp + 2848], r8
 ; v57 = v57 ^ v40
-%line 720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1120]
 	xor r8, [rsp + 1040]
 	mov [rsp + 1120], r8
 ; v57 = v57 ^ v15
-%line 721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1080]
 	mov [rsp + 1120], r8
 ; v58 = v58 ^ v44
-%line 722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1048]
 ; v58 = v58 ^ v17
-%line 723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1088]
 ; v59 = v59 ^ v8
-%line 724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1056]
 ; v59 = v59 ^ v5
-%line 725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1096]
 ; v44 = v60 ^ v44
-%line 726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1048]
 	mov [rsp + 1128], r15
 ; v8 = v62 ^ v8
-%line 727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2848]
 	xor r8, [rsp + 1056]
 	mov [rsp + 1136], r8
 ; v46 = v58 ^ v46
-%line 728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1064]
 	mov [rsp + 1144], r14
 ; v48 = v59 ^ v48
-%line 729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1072]
 	mov [rsp + 1152], r12
 ; v25 = v18 ^ v25
-%line 730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	xor r8, [rsp + 824]
 	mov r12, r8
 ; v21 = v37 ^ v21
-%line 731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	xor r8, [rsp + 800]
 	mov [rsp + 1160], r8
 ; v22 = v23 ^ v22
-%line 732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, r11
 	mov [rsp + 1168], r8
 ; v19 = v19 ^ v35
-%line 733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rbp
 ; v27 = v20 ^ v27
-%line 734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 832]
 ; v31 = v38 ^ v31
-%line 735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	xor r8, [rsp + 808]
 	mov r11, r8
 ; v29 = v33 ^ v29
-%line 736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, rcx
 	mov rcx, r8
 ; v28 = v36 ^ v28
-%line 737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 776]
 	xor r8, rax
 	mov rax, r8
 ; v38 = v30 ^ v38
-%line 738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 768]
 	xor r8, r13
 	mov r13, r8
 ; v35 = v32 ^ v35
-%line 739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, rbp
 ; v37 = v34 ^ v37
-%line 740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 760]
 	xor r8, rdx
 	mov rdx, r8
 ; v45 = v42 ^ v45
-%line 741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 752]
 	xor r8, r10
 	mov r10, r8
 ; v42 = v25 & v29
-%line 742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, rcx
 	mov [rsp + 1176], r8
 ; v34 = v25 & v28
-%line 743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, rax
 ; v32 = v21 & v29
-%line 744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 1160]
 	and rbp, rcx
 ; v32 = v34 ^ v32
-%line 745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 1184], r8
 ; v34 = v25 & v38
-%line 746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r13
 ; v30 = v21 & v28
-%line 747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 1160]
 	and rbp, rax
 ; v36 = v22 & v29
-%line 748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1168]
 	and r14, rcx
 ; v30 = v34 ^ v30
-%line 749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 ; v36 = v30 ^ v36
-%line 750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov rbp, r8
 ; v30 = v21 & v38
-%line 751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1160]
 	and r8, r13
 ; v34 = v22 & v28
-%line 752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1168]
 	and r14, rax
 ; v34 = v30 ^ v34
-%line 753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1192], r8
 ; v30 = v22 & v38
-%line 754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1168]
 	and r8, r13
 	mov [rsp + 1200], r8
 ; v33 = v19 & v35
-%line 755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rsi
 	mov [rsp + 1208], r8
 ; v20 = v19 & v37
-%line 756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rdx
 ; v23 = v27 & v35
-%line 757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, rsi
 ; v23 = v20 ^ v23
-%line 758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1216], r8
 ; v20 = v19 & v45
-%line 759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, r10
 ; v18 = v27 & v37
-%line 760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, rdx
 ; v59 = v31 & v35
-%line 761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r11
 	and r15, rsi
 ; v18 = v20 ^ v18
-%line 762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v59 = v18 ^ v59
-%line 763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r14, r8
 ; v18 = v27 & v45
-%line 764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r10
 ; v20 = v31 & v37
-%line 765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r11
 	and r15, rdx
 ; v20 = v18 ^ v20
-%line 766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r15, r8
 ; v18 = v31 & v45
-%line 767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, r10
 ; v19 = v25 ^ v19
-%line 768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbx
 ; v27 = v21 ^ v27
-%line 769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsp + 1160]
 	xor rbx, r9
 ; v31 = v22 ^ v31
-%line 770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1168]
 	xor r9, r11
 ; v35 = v29 ^ v35
-%line 771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, rsi
 ; v37 = v28 ^ v37
-%line 772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rdx
 ; v45 = v38 ^ v45
-%line 773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r10
 ; v38 = v19 & v35
-%line 774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, rcx
 	mov rsi, r10
 ; v28 = v19 & v37
-%line 775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, rax
 ; v29 = v27 & v35
-%line 776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rbx
 	and r11, rcx
 ; v29 = v28 ^ v29
-%line 777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r11
 	mov r11, r10
 ; v19 = v19 & v45
-%line 778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r12, r13
 ; v28 = v27 & v37
-%line 779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	and r10, rax
 ; v35 = v31 & v35
-%line 780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, r9
 	and rdx, rcx
 ; v28 = v19 ^ v28
-%line 781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r10
 ; v35 = v28 ^ v35
-%line 782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rdx
 ; v27 = v27 & v45
-%line 783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbx, r13
 ; v37 = v31 & v37
-%line 784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, rax
 ; v37 = v27 ^ v37
-%line 785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r10
 ; v45 = v31 & v45
-%line 786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, r13
 ; v38 = v38 ^ v42
-%line 787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1176]
 ; v38 = v38 ^ v33
-%line 788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1208]
 ; v29 = v29 ^ v32
-%line 789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1184]
 ; v29 = v29 ^ v23
-%line 790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1216]
 ; v35 = v35 ^ v36
-%line 791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbp
 ; v35 = v35 ^ v59
-%line 792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r14
 ; v37 = v37 ^ v34
-%line 793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1192]
 ; v37 = v37 ^ v20
-%line 794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r15
 ; v45 = v45 ^ v30
-%line 795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1200]
 ; v45 = v45 ^ v18
-%line 796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 ; v34 = v38 ^ v34
-%line 797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1192]
 ; v30 = v29 ^ v30
-%line 798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1200]
 ; v33 = v37 ^ v33
-%line 799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	xor r10, [rsp + 1208]
 ; v23 = v45 ^ v23
-%line 800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1216]
 	mov rdx, r9
 ; v42 = v42 ^ v24
-%line 801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1176]
 	xor r9, [rsp + 840]
 	mov [rsp + 1176], r9
 ; v42 = v42 ^ v47
-%line 802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1024]
 	mov [rsp + 1176], r9
 ; v32 = v32 ^ v54
-%line 803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1184]
 	xor r9, [rsp + 848]
 	mov [rsp + 1184], r9
 ; v32 = v32 ^ v43
-%line 804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1032]
 	mov [rsp + 1184], r9
 ; v36 = v36 ^ v55
-%line 805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 856]
 ; v36 = v36 ^ v40
-%line 806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1040]
 ; v34 = v34 ^ v26
-%line 807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 992]
 ; v34 = v34 ^ v44
-%line 808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1128]
 ; v30 = v30 ^ v52
-%line 809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1000]
 ; v30 = v30 ^ v8
-%line 810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1136]
 ; v35 = v35 ^ v41
-%line 811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 984]
 ; v35 = v35 ^ v57
-%line 812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1120]
 ; v33 = v33 ^ v53
-%line 813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1008]
 ; v33 = v33 ^ v46
-%line 814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1144]
 ; v23 = v23 ^ v49
-%line 815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1016]
 ; v23 = v23 ^ v48
-%line 816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1152]
 ; v59 = v59 ^ v50
-%line 817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 896]
 ; v59 = v59 ^ v15
-%line 818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1080]
 ; v20 = v20 ^ v51
-%line 819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 904]
 ; v20 = v20 ^ v17
-%line 820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1088]
 ; v18 = v18 ^ v39
-%line 821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 912]
 ; v18 = v18 ^ v5
-%line 822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1096]
 ; v53 = v42 ^ v53
-%line 823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1176]
 	xor r9, [rsp + 1008]
 	mov rax, r9
 ; v49 = v32 ^ v49
-%line 824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1184]
 	xor r9, [rsp + 1016]
 	mov rcx, r9
 ; v50 = v36 ^ v50
-%line 825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 896]
 ; v51 = v34 ^ v51
-%line 826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 904]
 ; v39 = v30 ^ v39
-%line 827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 912]
 ; v47 = v33 ^ v47
-%line 828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1024]
 ; v43 = v23 ^ v43
-%line 829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	xor r9, [rsp + 1032]
 ; v40 = v59 ^ v40
-%line 830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1040]
 ; v44 = v20 ^ v44
-%line 831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1128]
 ; v8 = v18 ^ v8
-%line 832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1136]
 ; v43 = v43 ^ v5
-%line 833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1096]
 ; v5 = v39 ^ v5
-%line 834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1096]
 ; v47 = v47 ^ v17
-%line 835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1088]
 ; v17 = v51 ^ v17
-%line 836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1088]
 ; v35 = v35 ^ v15
-%line 837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1080]
 ; v15 = v50 ^ v15
-%line 838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1080]
 ; v5 = v5 ^ v48
-%line 839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1152]
 ; v48 = v49 ^ v48
-%line 840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1152]
 ; v17 = v17 ^ v46
-%line 841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1144]
 ; v46 = v53 ^ v46
-%line 842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1144]
 	mov rdx, rax
 ; v15 = v15 ^ v57
-%line 843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1120]
 ; v57 = v41 ^ v57
-%line 844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 984]
 	xor rax, [rsp + 1120]
 	mov rbx, rax
 ; v48 = v48 ^ v8
-%line 845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r8
 ; v8 = v52 ^ v8
-%line 846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1000]
 	xor rax, r8
 ; v46 = v46 ^ v44
-%line 847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r15
 ; v44 = v26 ^ v44
-%line 848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 992]
 	xor r8, r15
 	mov r13, r8
 ; v57 = v57 ^ v40
-%line 849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r14
 ; v40 = v55 ^ v40
-%line 850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	xor r8, r14
 	mov r14, r8
 ; v8 = v8 ^ v43
-%line 851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r9
 ; v43 = v54 ^ v43
-%line 852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 848]
 	xor r8, r9
 	mov [rsp + 1224], r8
 ; v44 = v44 ^ v47
-%line 853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r10
 ; v47 = v24 ^ v47
-%line 854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 840]
 	xor r8, r10
 	mov [rsp + 1232], r8
 ; v47 = v47 ^ v46
-%line 855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1232]
 	xor r9, rdx
 	mov [rsp + 1232], r9
 ; v43 = v43 ^ v48
-%line 856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1224]
 	xor r8, rcx
 	mov [rsp + 1224], r8
 ; v40 = v40 ^ v15
-%line 857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, rbp
 ; v40 = v40 ^ v35
-%line 858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r12
 ; v44 = v44 ^ v17
-%line 859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rsi
 ; v8 = v8 ^ v5
-%line 860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r11
 ; v57 = v57 ^ v35
-%line 861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r12
 ; v24 = v47 & v0
-%line 862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 0]
 	mov [rsp + 1240], r8
 ; v54 = v47 & v3
-%line 863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, [rsp + 16]
 ; v55 = v35 & v0
-%line 864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 0]
 ; v55 = v54 ^ v55
-%line 865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 1248], r9
 ; v54 = v47 & v6
-%line 866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1232]
 	and r8, [rsp + 32]
 ; v26 = v35 & v3
-%line 867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r12
 	and r9, [rsp + 16]
 ; v52 = v43 & v0
-%line 868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1224]
 	and r10, [rsp + 0]
 ; v26 = v54 ^ v26
-%line 869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v52 = v26 ^ v52
-%line 870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1256], r8
 ; v26 = v35 & v6
-%line 871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 32]
 ; v54 = v43 & v3
-%line 872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1224]
 	and r9, [rsp + 16]
 ; v54 = v26 ^ v54
-%line 873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1264], r8
 ; v26 = v43 & v6
-%line 874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1224]
 	and r8, [rsp + 32]
 	mov [rsp + 1272], r8
 ; v41 = v46 & v10
-%line 875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 56]
 	mov [rsp + 1280], r8
 ; v53 = v46 & v13
-%line 876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 72]
 ; v49 = v40 & v10
-%line 877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, [rsp + 56]
 ; v49 = v53 ^ v49
-%line 878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1288], r8
 ; v53 = v46 & v16
-%line 879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 88]
 ; v50 = v40 & v13
-%line 880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, [rsp + 72]
 ; v51 = v48 & v10
-%line 881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rcx
 	and r10, [rsp + 56]
 ; v50 = v53 ^ v50
-%line 882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v51 = v50 ^ v51
-%line 883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1296], r8
 ; v50 = v40 & v16
-%line 884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 88]
 ; v53 = v48 & v13
-%line 885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, [rsp + 72]
 ; v53 = v50 ^ v53
-%line 886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1304], r8
 ; v50 = v48 & v16
-%line 887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 88]
 	mov [rsp + 1312], r8
 ; v39 = v47 ^ v46
-%line 888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1232]
 	xor r9, rdx
 ; v18 = v35 ^ v40
-%line 889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	xor r10, r14
 ; v20 = v43 ^ v48
-%line 890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1224]
 	xor r8, rcx
 	mov [rsp + 1320], r8
 ; v59 = v0 ^ v10
-%line 891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	xor r8, [rsp + 56]
 	mov [rsp + 1328], r8
 ; v23 = v3 ^ v13
-%line 892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 72]
 	mov [rsp + 1336], r8
 ; v33 = v6 ^ v16
-%line 893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov [rsp + 1344], r8
 ; v30 = v39 & v59
-%line 894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1328]
 	mov [rsp + 2688], r8
 ; v34 = v39 & v23
-%line 895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1336]
 	mov [rsp + 1352], r8
 ; v36 = v18 & v59
-%line 896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1328]
 	mov [rsp + 1360], r8
 ; v36 = v34 ^ v36
-%line 897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1352]
 	xor r8, [rsp + 1360]
 	mov [rsp + 2856], r8
 ; v39 = v39 & v33
-%line 898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, [rsp + 1344]
 ; v34 = v18 & v23
-%line 899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 280], r10
 	mov r8, [rsp + 280]
 	and r8, [rsp + 1336]
 	mov [rsp + 280], r8
 	mov [rsp + 1368], r8
 ; v59 = v20 & v59
-%line 900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1320]
 	mov [rsp + 2792], r8
 	mov [rsp + 288], r8
@@ -3424,248 +3722,248 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 288], r8
 	mov [rsp + 1376], r8
 ; v34 = v39 ^ v34
-%line 901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1368]
 ; v59 = v34 ^ v59
-%line 902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1376]
 	mov [rsp + 1384], r9
 ; v18 = v18 & v33
-%line 903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 1344]
 ; v23 = v20 & v23
-%line 904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2792]
 	and r8, [rsp + 1336]
 ; v23 = v18 ^ v23
-%line 905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v33 = v20 & v33
-%line 906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1320]
 	and r9, [rsp + 1344]
 ; v30 = v30 ^ v24
-%line 907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2688]
 	xor r15, [rsp + 1240]
 	mov [rsp + 2688], r15
 ; v30 = v30 ^ v41
-%line 908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1280]
 	mov [rsp + 2688], r15
 ; v36 = v36 ^ v55
-%line 909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2856]
 	xor r8, [rsp + 1248]
 	mov [rsp + 2856], r8
 ; v36 = v36 ^ v49
-%line 910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1288]
 	mov [rsp + 2856], r8
 ; v59 = v59 ^ v52
-%line 911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1384]
 	xor r8, [rsp + 1256]
 	mov [rsp + 1384], r8
 ; v59 = v59 ^ v51
-%line 912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1296]
 	mov [rsp + 1384], r8
 ; v23 = v23 ^ v54
-%line 913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1264]
 ; v23 = v23 ^ v53
-%line 914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1304]
 ; v33 = v33 ^ v26
-%line 915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1272]
 ; v33 = v33 ^ v50
-%line 916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1312]
 ; v54 = v30 ^ v54
-%line 917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1264]
 	mov [rsp + 1392], r15
 ; v26 = v36 ^ v26
-%line 918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2856]
 	xor r8, [rsp + 1272]
 	mov [rsp + 1400], r8
 ; v41 = v23 ^ v41
-%line 919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1280]
 	mov [rsp + 1408], r10
 ; v49 = v33 ^ v49
-%line 920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1288]
 	mov [rsp + 1416], r9
 ; v33 = v44 & v1
-%line 921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 8]
 	mov [rsp + 1424], r8
 ; v23 = v44 & v4
-%line 922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 24]
 ; v36 = v15 & v1
-%line 923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbp
 	and r9, [rsp + 8]
 ; v36 = v23 ^ v36
-%line 924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1432], r8
 ; v23 = v44 & v7
-%line 925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 40]
 ; v30 = v15 & v4
-%line 926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbp
 	and r9, [rsp + 24]
 ; v20 = v8 & v1
-%line 927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rax
 	and r10, [rsp + 8]
 ; v30 = v23 ^ v30
-%line 928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v20 = v30 ^ v20
-%line 929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1440], r8
 ; v30 = v15 & v7
-%line 930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 40]
 ; v23 = v8 & v4
-%line 931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rax
 	and r9, [rsp + 24]
 ; v23 = v30 ^ v23
-%line 932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1448], r8
 ; v30 = v8 & v7
-%line 933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 40]
 	mov [rsp + 1456], r8
 ; v18 = v17 & v11
-%line 934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, [rsp + 64]
 	mov [rsp + 1464], r8
 ; v34 = v17 & v14
-%line 935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, [rsp + 80]
 ; v39 = v57 & v11
-%line 936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	and r9, [rsp + 64]
 ; v39 = v34 ^ v39
-%line 937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1472], r8
 ; v34 = v17 & v9
-%line 938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, [rsp + 48]
 ; v32 = v57 & v14
-%line 939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	and r9, [rsp + 80]
 ; v42 = v5 & v11
-%line 940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, [rsp + 64]
 ; v32 = v34 ^ v32
-%line 941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v42 = v32 ^ v42
-%line 942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1480], r8
 ; v32 = v57 & v9
-%line 943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 48]
 ; v34 = v5 & v14
-%line 944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, [rsp + 80]
 ; v34 = v32 ^ v34
-%line 945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 1488], r8
 ; v32 = v5 & v9
-%line 946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 48]
 	mov [rsp + 1496], r8
 ; v45 = v44 ^ v17
-%line 947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r13
 	xor r9, rsi
 ; v37 = v15 ^ v57
-%line 948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbp
 	xor r10, rbx
 ; v29 = v8 ^ v5
-%line 949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, r11
 	mov [rsp + 1504], r8
 ; v38 = v1 ^ v11
-%line 950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 64]
 	mov [rsp + 1512], r8
 ; v31 = v4 ^ v14
-%line 951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov [rsp + 1520], r8
 ; v27 = v7 ^ v9
-%line 952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov [rsp + 1528], r8
 ; v28 = v45 & v38
-%line 953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1512]
 	mov [rsp + 2696], r8
 ; v19 = v45 & v31
-%line 954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1520]
 	mov [rsp + 1536], r8
 ; v22 = v37 & v38
-%line 955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1512]
 	mov [rsp + 1544], r8
 ; v22 = v19 ^ v22
-%line 956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1536]
 	xor r8, [rsp + 1544]
 	mov [rsp + 2864], r8
 ; v45 = v45 & v27
-%line 957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, [rsp + 1528]
 ; v19 = v37 & v31
-%line 958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 296], r10
 	mov r8, [rsp + 296]
 	and r8, [rsp + 1520]
 	mov [rsp + 296], r8
 	mov [rsp + 1552], r8
 ; v38 = v29 & v38
-%line 959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1504]
 	mov [rsp + 2800], r8
 	mov [rsp + 304], r8
@@ -3673,862 +3971,862 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 304], r8
 	mov [rsp + 1560], r8
 ; v19 = v45 ^ v19
-%line 960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1552]
 ; v38 = v19 ^ v38
-%line 961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1560]
 	mov [rsp + 1568], r9
 ; v37 = v37 & v27
-%line 962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 1528]
 ; v31 = v29 & v31
-%line 963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2800]
 	and r8, [rsp + 1520]
 ; v31 = v37 ^ v31
-%line 964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v27 = v29 & v27
-%line 965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1504]
 	and r9, [rsp + 1528]
 ; v28 = v28 ^ v33
-%line 966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2696]
 	xor r15, [rsp + 1424]
 	mov [rsp + 2696], r15
 ; v28 = v28 ^ v18
-%line 967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1464]
 	mov [rsp + 2696], r15
 ; v22 = v22 ^ v36
-%line 968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2864]
 	xor r8, [rsp + 1432]
 	mov [rsp + 2864], r8
 ; v22 = v22 ^ v39
-%line 969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1472]
 	mov [rsp + 2864], r8
 ; v38 = v38 ^ v20
-%line 970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1568]
 	xor r8, [rsp + 1440]
 	mov [rsp + 1568], r8
 ; v38 = v38 ^ v42
-%line 971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1480]
 	mov [rsp + 1568], r8
 ; v31 = v31 ^ v23
-%line 972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1448]
 ; v31 = v31 ^ v34
-%line 973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1488]
 ; v27 = v27 ^ v30
-%line 974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1456]
 ; v27 = v27 ^ v32
-%line 975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1496]
 ; v23 = v28 ^ v23
-%line 976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1448]
 	mov [rsp + 1576], r15
 ; v30 = v22 ^ v30
-%line 977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2864]
 	xor r8, [rsp + 1456]
 	mov [rsp + 1584], r8
 ; v18 = v31 ^ v18
-%line 978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1464]
 	mov [rsp + 1592], r10
 ; v39 = v27 ^ v39
-%line 979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1472]
 	mov [rsp + 1600], r9
 ; v44 = v47 ^ v44
-%line 980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1232]
 	xor r8, r13
 	mov [rsp + 1608], r8
 ; v15 = v35 ^ v15
-%line 981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbp
 	mov [rsp + 2704], r12
 ; v8 = v43 ^ v8
-%line 982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1224]
 	xor r8, rax
 	mov [rsp + 1616], r8
 ; v17 = v46 ^ v17
-%line 983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rsi
 ; v57 = v40 ^ v57
-%line 984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, rbx
 ; v5 = v48 ^ v5
-%line 985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r11
 ; v48 = v0 ^ v1
-%line 986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	xor r8, [rsp + 8]
 	mov r9, r8
 ; v40 = v3 ^ v4
-%line 987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 24]
 	mov r10, r8
 ; v46 = v6 ^ v7
-%line 988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 40]
 	mov r11, r8
 ; v43 = v10 ^ v11
-%line 989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	xor r8, [rsp + 64]
 	mov rsi, r8
 ; v35 = v13 ^ v14
-%line 990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	xor r8, [rsp + 80]
 	mov rax, r8
 ; v47 = v16 ^ v9
-%line 991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 88]
 	xor r8, [rsp + 48]
 	mov rbx, r8
 ; v27 = v44 & v48
-%line 992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1608]
 	and r8, r9
 	mov [rsp + 1624], r8
 ; v31 = v44 & v40
-%line 993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1608]
 	and r8, r10
 ; v22 = v15 & v48
-%line 994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2704]
 	and rbp, r9
 ; v22 = v31 ^ v22
-%line 995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 1632], r8
 ; v31 = v44 & v46
-%line 996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1608]
 	and r8, r11
 ; v28 = v15 & v40
-%line 997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2704]
 	and rbp, r10
 ; v29 = v8 & v48
-%line 998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1616]
 	and r12, r9
 ; v28 = v31 ^ v28
-%line 999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 ; v29 = v28 ^ v29
-%line 1000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov rbp, r8
 ; v28 = v15 & v46
-%line 1001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2704]
 	and r8, r11
 ; v31 = v8 & v40
-%line 1002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1616]
 	and r12, r10
 ; v31 = v28 ^ v31
-%line 1003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1640], r8
 ; v28 = v8 & v46
-%line 1004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1616]
 	and r8, r11
 	mov [rsp + 1648], r8
 ; v37 = v17 & v43
-%line 1005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rsi
 	mov [rsp + 1656], r8
 ; v19 = v17 & v35
-%line 1006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rax
 ; v45 = v57 & v43
-%line 1007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, rsi
 ; v45 = v19 ^ v45
-%line 1008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1664], r8
 ; v19 = v17 & v47
-%line 1009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbx
 ; v21 = v57 & v35
-%line 1010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, rax
 ; v25 = v5 & v43
-%line 1011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	and r13, rsi
 ; v21 = v19 ^ v21
-%line 1012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v25 = v21 ^ v25
-%line 1013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r12, r8
 ; v21 = v57 & v47
-%line 1014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbx
 ; v19 = v5 & v35
-%line 1015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	and r13, rax
 ; v19 = v21 ^ v19
-%line 1016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r13, r8
 ; v21 = v5 & v47
-%line 1017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbx
 	mov r15, r8
 ; v17 = v44 ^ v17
-%line 1018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1608]
 	mov [rsp + 312], r8
 	xor r8, rdx
 	mov [rsp + 312], r8
 	mov rdx, r8
 ; v57 = v15 ^ v57
-%line 1019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2704]
 	xor r8, r14
 	mov r14, r8
 ; v5 = v8 ^ v5
-%line 1020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1616]
 	xor r8, rcx
 ; v43 = v48 ^ v43
-%line 1021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rsi
 ; v35 = v40 ^ v35
-%line 1022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 	mov rsi, r10
 ; v47 = v46 ^ v47
-%line 1023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbx
 	mov rax, r11
 ; v46 = v17 & v43
-%line 1024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, r9
 	mov rcx, r10
 ; v40 = v17 & v35
-%line 1025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, rsi
 ; v48 = v57 & v43
-%line 1026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	and r11, r9
 ; v48 = v40 ^ v48
-%line 1027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r11
 	mov r11, r10
 ; v17 = v17 & v47
-%line 1028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, rax
 ; v40 = v57 & v35
-%line 1029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r14
 	and r10, rsi
 ; v43 = v5 & v43
-%line 1030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, r8
 	and rbx, r9
 ; v40 = v17 ^ v40
-%line 1031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r10
 ; v43 = v40 ^ v43
-%line 1032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbx
 ; v57 = v57 & v47
-%line 1033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rax
 ; v35 = v5 & v35
-%line 1034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	and r9, rsi
 ; v35 = v57 ^ v35
-%line 1035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v47 = v5 & v47
-%line 1036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rax
 ; v46 = v46 ^ v27
-%line 1037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1624]
 ; v46 = v46 ^ v37
-%line 1038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1656]
 ; v48 = v48 ^ v22
-%line 1039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1632]
 ; v48 = v48 ^ v45
-%line 1040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1664]
 ; v43 = v43 ^ v29
-%line 1041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v43 = v43 ^ v25
-%line 1042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r12
 ; v35 = v35 ^ v31
-%line 1043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1640]
 ; v35 = v35 ^ v19
-%line 1044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r13
 ; v47 = v47 ^ v28
-%line 1045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1648]
 ; v47 = v47 ^ v21
-%line 1046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 ; v31 = v46 ^ v31
-%line 1047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1640]
 ; v28 = v48 ^ v28
-%line 1048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1648]
 ; v37 = v35 ^ v37
-%line 1049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	xor r9, [rsp + 1656]
 ; v45 = v47 ^ v45
-%line 1050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1664]
 	mov rax, r8
 ; v27 = v27 ^ v24
-%line 1051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1624]
 	xor r8, [rsp + 1240]
 	mov [rsp + 1624], r8
 ; v27 = v27 ^ v33
-%line 1052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1424]
 	mov [rsp + 1624], r8
 ; v22 = v22 ^ v55
-%line 1053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1632]
 	xor r8, [rsp + 1248]
 	mov [rsp + 1632], r8
 ; v22 = v22 ^ v36
-%line 1054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1432]
 	mov [rsp + 1632], r8
 ; v29 = v29 ^ v52
-%line 1055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1256]
 ; v29 = v29 ^ v20
-%line 1056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1440]
 ; v31 = v31 ^ v54
-%line 1057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1392]
 ; v31 = v31 ^ v23
-%line 1058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1576]
 ; v28 = v28 ^ v26
-%line 1059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1400]
 ; v28 = v28 ^ v30
-%line 1060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1584]
 ; v43 = v43 ^ v59
-%line 1061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1384]
 ; v43 = v43 ^ v38
-%line 1062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1568]
 ; v37 = v37 ^ v41
-%line 1063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1408]
 ; v37 = v37 ^ v18
-%line 1064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1592]
 ; v45 = v45 ^ v49
-%line 1065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1416]
 ; v45 = v45 ^ v39
-%line 1066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1600]
 ; v25 = v25 ^ v51
-%line 1067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1296]
 ; v25 = v25 ^ v42
-%line 1068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1480]
 ; v19 = v19 ^ v53
-%line 1069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1304]
 ; v19 = v19 ^ v34
-%line 1070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1488]
 ; v21 = v21 ^ v50
-%line 1071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1312]
 ; v21 = v21 ^ v32
-%line 1072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1496]
 ; v41 = v27 ^ v41
-%line 1073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1624]
 	xor r8, [rsp + 1408]
 	mov r10, r8
 ; v49 = v22 ^ v49
-%line 1074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1632]
 	xor r8, [rsp + 1416]
 	mov rsi, r8
 ; v51 = v29 ^ v51
-%line 1075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1296]
 ; v53 = v31 ^ v53
-%line 1076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1304]
 ; v50 = v28 ^ v50
-%line 1077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1312]
 ; v33 = v37 ^ v33
-%line 1078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1424]
 ; v36 = v45 ^ v36
-%line 1079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, [rsp + 1432]
 	mov rax, r8
 ; v20 = v25 ^ v20
-%line 1080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1440]
 ; v23 = v19 ^ v23
-%line 1081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1576]
 ; v30 = v21 ^ v30
-%line 1082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1584]
 ; v36 = v36 ^ v32
-%line 1083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1496]
 ; v32 = v50 ^ v32
-%line 1084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	xor r8, [rsp + 1496]
 	mov r11, r8
 ; v33 = v33 ^ v34
-%line 1085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1488]
 ; v34 = v53 ^ v34
-%line 1086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 1488]
 ; v43 = v43 ^ v42
-%line 1087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1480]
 ; v42 = v51 ^ v42
-%line 1088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1480]
 	mov [rsp + 1672], rbp
 ; v32 = v32 ^ v39
-%line 1089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1600]
 ; v39 = v49 ^ v39
-%line 1090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1600]
 	mov [rsp + 1680], rsi
 ; v34 = v34 ^ v18
-%line 1091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1592]
 ; v18 = v41 ^ v18
-%line 1092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1592]
 	mov [rsp + 1688], r10
 ; v42 = v42 ^ v38
-%line 1093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1672]
 	xor r10, [rsp + 1568]
 	mov [rsp + 1672], r10
 ; v38 = v59 ^ v38
-%line 1094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1384]
 	xor r10, [rsp + 1568]
 	mov [rsp + 1696], r10
 ; v39 = v39 ^ v30
-%line 1095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1680]
 	xor r10, r15
 	mov [rsp + 1680], r10
 ; v30 = v26 ^ v30
-%line 1096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1400]
 	xor r10, r15
 	mov [rsp + 1704], r10
 ; v18 = v18 ^ v23
-%line 1097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1688]
 	xor r10, r13
 	mov [rsp + 1688], r10
 ; v23 = v54 ^ v23
-%line 1098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1392]
 	xor r10, r13
 	mov [rsp + 1712], r10
 ; v38 = v38 ^ v20
-%line 1099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1696]
 	xor r10, r12
 	mov [rsp + 1696], r10
 ; v20 = v52 ^ v20
-%line 1100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1256]
 	xor r10, r12
 	mov [rsp + 1720], r10
 ; v30 = v30 ^ v36
-%line 1101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1704]
 	xor r10, rax
 	mov [rsp + 1704], r10
 ; v36 = v55 ^ v36
-%line 1102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1248]
 	xor r10, rax
 	mov [rsp + 1728], r10
 ; v23 = v23 ^ v33
-%line 1103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1712]
 	xor r10, r9
 	mov [rsp + 1712], r10
 ; v33 = v24 ^ v33
-%line 1104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1240]
 	xor r10, r9
 	mov [rsp + 1736], r10
 ; v24 = v33 ^ v18
-%line 1105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1736]
 	xor r9, [rsp + 1688]
 	mov r10, r9
 ; v55 = v36 ^ v39
-%line 1106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1728]
 	xor r9, [rsp + 1680]
 	mov rsi, r9
 ; v52 = v20 ^ v42
-%line 1107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1720]
 	xor r9, [rsp + 1672]
 	mov rax, r9
 ; v52 = v52 ^ v43
-%line 1108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rdx
 ; v54 = v23 ^ v34
-%line 1109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1712]
 	xor r9, r8
 	mov rcx, r9
 ; v26 = v30 ^ v32
-%line 1110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1704]
 	xor r9, r11
 	mov [rsp + 1744], r9
 ; v59 = v38 ^ v43
-%line 1111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1696]
 	xor r9, rdx
 	mov rbx, r9
 ; v24 = v24 ^ v54
-%line 1112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 ; v41 = v43 ^ v42
-%line 1113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	xor r9, [rsp + 1672]
 	mov rbp, r9
 ; v55 = v55 ^ v26
-%line 1114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1744]
 ; v55 = v55 ^ v32
-%line 1115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, r11
 ; v49 = v18 ^ v34
-%line 1116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1688]
 	xor r9, r8
 	mov r12, r9
 ; v52 = v52 ^ v59
-%line 1117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbx
 ; v51 = v39 ^ v32
-%line 1118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1680]
 	xor r9, r11
 	mov r13, r9
 ; v24 = v24 ^ v49
-%line 1119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r12
 ; v53 = v32 ^ v26
-%line 1120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	xor r9, [rsp + 1744]
 	mov [rsp + 1752], r9
 ; v41 = v41 ^ v52
-%line 1121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, rax
 ; v41 = v41 ^ v59
-%line 1122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, rbx
 ; v54 = v54 ^ v34
-%line 1123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r8
 ; v55 = v55 ^ v51
-%line 1124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, r13
 ; v50 = v42 ^ v59
-%line 1125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1672]
 	xor r9, rbx
 	mov [rsp + 1760], r9
 ; v24 = v24 ^ v54
-%line 1126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 ; v59 = v59 ^ v52
-%line 1127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rax
 ; v53 = v53 ^ v55
-%line 1128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1752]
 	xor r9, rsi
 	mov [rsp + 1752], r9
 ; v53 = v53 ^ v51
-%line 1129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r13
 	mov [rsp + 1752], r9
 ; v49 = v49 ^ v34
-%line 1130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r8
 ; v41 = v41 ^ v50
-%line 1131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1760]
 ; v26 = v26 ^ v51
-%line 1132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1744]
 	xor r14, r13
 	mov [rsp + 1744], r14
 ; v24 = v24 ^ v49
-%line 1133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r12
 ; v51 = v51 ^ v55
-%line 1134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rsi
 ; v59 = v59 ^ v41
-%line 1135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rbp
 ; v59 = v59 ^ v50
-%line 1136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1760]
 ; v54 = v54 ^ v34
-%line 1137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r8
 ; v53 = v53 ^ v26
-%line 1138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1752], r9
 ; v52 = v52 ^ v50
-%line 1139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1760]
 ; v21 = v24 & v33
-%line 1140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
 	and r9, [rsp + 1736]
 	mov [rsp + 1768], r9
 ; v19 = v24 & v36
-%line 1141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
 	and r9, [rsp + 1728]
 ; v25 = v50 & v33
-%line 1142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1760]
 	and r14, [rsp + 1736]
 ; v25 = v19 ^ v25
-%line 1143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1776], r9
 ; v19 = v24 & v20
-%line 1144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
 	and r9, [rsp + 1720]
 ; v45 = v50 & v36
-%line 1145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1760]
 	and r14, [rsp + 1728]
 ; v37 = v51 & v33
-%line 1146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r13
 	and r15, [rsp + 1736]
 ; v45 = v19 ^ v45
-%line 1147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v37 = v45 ^ v37
-%line 1148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r15
 	mov [rsp + 1784], r9
 ; v45 = v50 & v20
-%line 1149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1760]
 	and r9, [rsp + 1720]
 ; v19 = v51 & v36
-%line 1150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r13
 	and r14, [rsp + 1728]
 ; v19 = v45 ^ v19
-%line 1151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1792], r9
 ; v45 = v51 & v20
-%line 1152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r13
 	and r9, [rsp + 1720]
 	mov [rsp + 1800], r9
 ; v28 = v49 & v23
-%line 1153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r12
 	and r9, [rsp + 1712]
 	mov [rsp + 1808], r9
 ; v31 = v49 & v30
-%line 1154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r12
 	and r9, [rsp + 1704]
 ; v29 = v59 & v23
-%line 1155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbx
 	and r14, [rsp + 1712]
 ; v29 = v31 ^ v29
-%line 1156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1816], r9
 ; v31 = v49 & v38
-%line 1157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r12
 	and r9, [rsp + 1696]
 ; v22 = v59 & v30
-%line 1158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbx
 	and r14, [rsp + 1704]
 ; v27 = v55 & v23
-%line 1159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, rsi
 	and r15, [rsp + 1712]
 ; v22 = v31 ^ v22
-%line 1160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v27 = v22 ^ v27
-%line 1161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r15
 	mov [rsp + 1824], r9
 ; v22 = v59 & v38
-%line 1162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	and r9, [rsp + 1696]
 ; v31 = v55 & v30
-%line 1163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rsi
 	and r14, [rsp + 1704]
 ; v31 = v22 ^ v31
-%line 1164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1832], r9
 ; v22 = v55 & v38
-%line 1165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rsi
 	and r9, [rsp + 1696]
 	mov [rsp + 1840], r9
 ; v47 = v24 ^ v49
-%line 1166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r10
 	xor r14, r12
 ; v35 = v50 ^ v59
-%line 1167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1760]
 	xor r15, rbx
 ; v48 = v51 ^ v55
-%line 1168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r13
 	xor r9, rsi
 	mov [rsp + 1848], r9
 ; v46 = v33 ^ v23
-%line 1169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1736]
 	xor r9, [rsp + 1712]
 	mov [rsp + 1856], r9
 ; v5 = v36 ^ v30
-%line 1170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1728]
 	xor r9, [rsp + 1704]
 	mov [rsp + 1864], r9
 ; v57 = v20 ^ v38
-%line 1171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1720]
 	xor r9, [rsp + 1696]
 	mov [rsp + 1872], r9
 ; v40 = v47 & v46
-%line 1172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, [rsp + 1856]
 	mov [rsp + 1880], r9
 ; v17 = v47 & v5
-%line 1173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, [rsp + 1864]
 	mov [rsp + 1888], r9
 ; v8 = v35 & v46
-%line 1174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r15
 	and r9, [rsp + 1856]
 	mov [rsp + 1896], r9
 ; v8 = v17 ^ v8
-%line 1175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1888]
 	xor r9, [rsp + 1896]
 	mov [rsp + 2712], r9
 ; v47 = v47 & v57
-%line 1176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 1872]
 ; v17 = v35 & v5
-%line 1177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 320], r15
 	mov r9, [rsp + 320]
 	and r9, [rsp + 1864]
 	mov [rsp + 320], r9
 	mov [rsp + 1904], r9
 ; v46 = v48 & v46
-%line 1178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1848]
 	mov [rsp + 2808], r9
 	mov [rsp + 328], r9
@@ -4536,255 +4834,255 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 328], r9
 	mov [rsp + 1912], r9
 ; v17 = v47 ^ v17
-%line 1179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1904]
 ; v46 = v17 ^ v46
-%line 1180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1912]
 	mov [rsp + 1920], r14
 ; v35 = v35 & v57
-%line 1181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r15, [rsp + 1872]
 ; v5 = v48 & v5
-%line 1182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2808]
 	and r9, [rsp + 1864]
 ; v5 = v35 ^ v5
-%line 1183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r9
 	mov [rsp + 2720], r15
 ; v57 = v48 & v57
-%line 1184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	and r14, [rsp + 1872]
 ; v40 = v40 ^ v21
-%line 1185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1880]
 	xor r9, [rsp + 1768]
 	mov [rsp + 1880], r9
 ; v40 = v40 ^ v28
-%line 1186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1808]
 	mov [rsp + 1880], r9
 ; v8 = v8 ^ v25
-%line 1187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2712]
 	xor r15, [rsp + 1776]
 	mov [rsp + 2712], r15
 ; v8 = v8 ^ v29
-%line 1188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1816]
 	mov [rsp + 2712], r15
 ; v46 = v46 ^ v37
-%line 1189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1920]
 	xor r15, [rsp + 1784]
 	mov [rsp + 1920], r15
 ; v46 = v46 ^ v27
-%line 1190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1824]
 	mov [rsp + 1920], r15
 ; v5 = v5 ^ v19
-%line 1191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2720]
 	xor r15, [rsp + 1792]
 	mov [rsp + 2720], r15
 ; v5 = v5 ^ v31
-%line 1192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1832]
 	mov [rsp + 2720], r15
 ; v57 = v57 ^ v45
-%line 1193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1800]
 ; v57 = v57 ^ v22
-%line 1194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1840]
 ; v19 = v40 ^ v19
-%line 1195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 336], r9
 	mov r9, [rsp + 336]
 	xor r9, [rsp + 1792]
 	mov [rsp + 336], r9
 	mov [rsp + 1928], r9
 ; v45 = v8 ^ v45
-%line 1196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2712]
 	xor r9, [rsp + 1800]
 	mov [rsp + 1936], r9
 ; v28 = v5 ^ v28
-%line 1197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1808]
 	mov [rsp + 1944], r15
 ; v29 = v57 ^ v29
-%line 1198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1816]
 	mov [rsp + 1952], r14
 ; v57 = v54 & v18
-%line 1199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, [rsp + 1688]
 	mov [rsp + 1960], r9
 ; v5 = v54 & v39
-%line 1200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, [rsp + 1680]
 ; v8 = v41 & v18
-%line 1201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbp
 	and r14, [rsp + 1688]
 ; v8 = v5 ^ v8
-%line 1202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1968], r9
 ; v5 = v54 & v42
-%line 1203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, [rsp + 1672]
 ; v40 = v41 & v39
-%line 1204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbp
 	and r14, [rsp + 1680]
 ; v48 = v53 & v18
-%line 1205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1752]
 	and r15, [rsp + 1688]
 ; v40 = v5 ^ v40
-%line 1206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v48 = v40 ^ v48
-%line 1207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r15
 	mov [rsp + 1976], r9
 ; v40 = v41 & v42
-%line 1208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbp
 	and r9, [rsp + 1672]
 ; v5 = v53 & v39
-%line 1209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1752]
 	and r14, [rsp + 1680]
 ; v5 = v40 ^ v5
-%line 1210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 1984], r9
 ; v40 = v53 & v42
-%line 1211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1752]
 	and r9, [rsp + 1672]
 	mov [rsp + 1992], r9
 ; v35 = v34 & v34
-%line 1212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	and r9, r8
 	mov [rsp + 2000], r9
 ; v17 = v34 & v32
-%line 1213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	and r9, r11
 ; v47 = v52 & v34
-%line 1214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rax
 	and r14, r8
 ; v47 = v17 ^ v47
-%line 1215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 2008], r9
 ; v17 = v34 & v43
-%line 1216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	and r9, rdx
 ; v15 = v52 & v32
-%line 1217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rax
 	and r14, r11
 ; v44 = v26 & v34
-%line 1218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1744]
 	and r15, r8
 ; v15 = v17 ^ v15
-%line 1219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v44 = v15 ^ v44
-%line 1220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r15
 	mov [rsp + 2016], r9
 ; v15 = v52 & v43
-%line 1221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rax
 	and r9, rdx
 ; v17 = v26 & v32
-%line 1222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1744]
 	and r14, r11
 ; v17 = v15 ^ v17
-%line 1223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 	mov [rsp + 2024], r9
 ; v15 = v26 & v43
-%line 1224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1744]
 	and r9, rdx
 	mov [rsp + 2032], r9
 ; v58 = v54 ^ v34
-%line 1225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rcx
 	xor r14, r8
 ; v62 = v41 ^ v52
-%line 1226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, rbp
 	xor r15, rax
 ; v60 = v53 ^ v26
-%line 1227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1752]
 	xor r9, [rsp + 1744]
 	mov [rsp + 2040], r9
 ; v56 = v18 ^ v34
-%line 1228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1688]
 	xor r9, r8
 	mov [rsp + 2048], r9
 ; v12 = v39 ^ v32
-%line 1229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1680]
 	xor r9, r11
 	mov [rsp + 2056], r9
 ; v61 = v42 ^ v43
-%line 1230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1672]
 	xor r9, rdx
 	mov [rsp + 2064], r9
 ; v2 = v58 & v56
-%line 1231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, [rsp + 2048]
 	mov [rsp + 2072], r9
 ; v63 = v58 & v12
-%line 1232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, [rsp + 2056]
 	mov [rsp + 344], r9
 ; v64 = v62 & v56
-%line 1233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r15
 	and r9, [rsp + 2048]
 	mov [rsp + 352], r9
 ; v64 = v63 ^ v64
-%line 1234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 344]
 	xor r9, [rsp + 352]
 	mov [rsp + 2728], r9
 ; v58 = v58 & v61
-%line 1235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 2064]
 ; v63 = v62 & v12
-%line 1236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 360], r15
 	mov r9, [rsp + 360]
 	and r9, [rsp + 2056]
 	mov [rsp + 360], r9
 	mov [rsp + 2080], r9
 ; v56 = v60 & v56
-%line 1237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2040]
 	mov [rsp + 2816], r9
 	mov [rsp + 368], r9
@@ -4792,742 +5090,742 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 368], r9
 	mov [rsp + 2088], r9
 ; v63 = v58 ^ v63
-%line 1238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2080]
 ; v56 = v63 ^ v56
-%line 1239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2088]
 	mov [rsp + 2096], r14
 ; v62 = v62 & v61
-%line 1240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r15, [rsp + 2064]
 ; v12 = v60 & v12
-%line 1241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2816]
 	and r9, [rsp + 2056]
 ; v12 = v62 ^ v12
-%line 1242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r9
 	mov [rsp + 2736], r15
 ; v61 = v60 & v61
-%line 1243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2040]
 	and r14, [rsp + 2064]
 ; v2 = v2 ^ v57
-%line 1244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2072]
 	xor r9, [rsp + 1960]
 	mov [rsp + 2072], r9
 ; v2 = v2 ^ v35
-%line 1245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2000]
 	mov [rsp + 2072], r9
 ; v64 = v64 ^ v8
-%line 1246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2728]
 	xor r15, [rsp + 1968]
 	mov [rsp + 2728], r15
 ; v64 = v64 ^ v47
-%line 1247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2008]
 	mov [rsp + 2728], r15
 ; v56 = v56 ^ v48
-%line 1248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2096]
 	xor r15, [rsp + 1976]
 	mov [rsp + 2096], r15
 ; v56 = v56 ^ v44
-%line 1249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2016]
 	mov [rsp + 2096], r15
 ; v12 = v12 ^ v5
-%line 1250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2736]
 	xor r15, [rsp + 1984]
 	mov [rsp + 2736], r15
 ; v12 = v12 ^ v17
-%line 1251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2024]
 	mov [rsp + 2736], r15
 ; v61 = v61 ^ v40
-%line 1252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1992]
 ; v61 = v61 ^ v15
-%line 1253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2032]
 ; v5 = v2 ^ v5
-%line 1254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 376], r9
 	mov r9, [rsp + 376]
 	xor r9, [rsp + 1984]
 	mov [rsp + 376], r9
 	mov [rsp + 2104], r9
 ; v40 = v64 ^ v40
-%line 1255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2728]
 	xor r9, [rsp + 1992]
 	mov [rsp + 2112], r9
 ; v35 = v12 ^ v35
-%line 1256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2000]
 	mov [rsp + 2120], r15
 ; v47 = v61 ^ v47
-%line 1257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2008]
 	mov [rsp + 2128], r14
 ; v54 = v24 ^ v54
-%line 1258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 	mov [rsp + 2136], r10
 ; v41 = v50 ^ v41
-%line 1259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1760]
 	xor r9, rbp
 	mov [rsp + 2744], r9
 ; v53 = v51 ^ v53
-%line 1260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1752]
 	mov [rsp + 2144], r13
 ; v49 = v49 ^ v34
-%line 1261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r8
 ; v52 = v59 ^ v52
-%line 1262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rax
 ; v26 = v55 ^ v26
-%line 1263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1744]
 ; v18 = v33 ^ v18
-%line 1264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1736]
 	xor r9, [rsp + 1688]
 	mov r10, r9
 ; v39 = v36 ^ v39
-%line 1265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1728]
 	xor r9, [rsp + 1680]
 	mov rax, r9
 ; v42 = v20 ^ v42
-%line 1266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1720]
 	xor r9, [rsp + 1672]
 	mov rcx, r9
 ; v34 = v23 ^ v34
-%line 1267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1712]
 	xor r9, r8
 ; v32 = v30 ^ v32
-%line 1268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1704]
 	xor r8, r11
 	mov r11, r8
 ; v43 = v38 ^ v43
-%line 1269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1696]
 	xor r8, rdx
 	mov rdx, r8
 ; v38 = v54 & v18
-%line 1270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2136]
 	and r8, r10
 	mov [rsp + 2152], r8
 ; v30 = v54 & v39
-%line 1271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2136]
 	and r8, rax
 ; v23 = v41 & v18
-%line 1272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2744]
 	and rbp, r10
 ; v23 = v30 ^ v23
-%line 1273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2160], r8
 ; v30 = v54 & v42
-%line 1274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2136]
 	and r8, rcx
 ; v20 = v41 & v39
-%line 1275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2744]
 	and rbp, rax
 ; v36 = v53 & v18
-%line 1276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2144]
 	and r13, r10
 ; v20 = v30 ^ v20
-%line 1277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 ; v36 = v20 ^ v36
-%line 1278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov rbp, r8
 ; v20 = v41 & v42
-%line 1279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2744]
 	and r8, rcx
 ; v30 = v53 & v39
-%line 1280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2144]
 	and r13, rax
 ; v30 = v20 ^ v30
-%line 1281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2168], r8
 ; v20 = v53 & v42
-%line 1282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2144]
 	and r8, rcx
 	mov [rsp + 2176], r8
 ; v33 = v49 & v34
-%line 1283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r9
 	mov [rsp + 2184], r8
 ; v55 = v49 & v32
-%line 1284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r11
 ; v59 = v52 & v34
-%line 1285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rbx
 	and r13, r9
 ; v59 = v55 ^ v59
-%line 1286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2192], r8
 ; v55 = v49 & v43
-%line 1287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, rdx
 ; v51 = v52 & v32
-%line 1288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rbx
 	and r13, r11
 ; v50 = v26 & v34
-%line 1289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rsi
 	and r14, r9
 ; v51 = v55 ^ v51
-%line 1290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v50 = v51 ^ v50
-%line 1291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r13, r8
 ; v51 = v52 & v43
-%line 1292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rdx
 ; v55 = v26 & v32
-%line 1293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rsi
 	and r14, r11
 ; v55 = v51 ^ v55
-%line 1294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r14, r8
 ; v51 = v26 & v43
-%line 1295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, rdx
 	mov r15, r8
 ; v49 = v54 ^ v49
-%line 1296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2136]
 	mov [rsp + 384], r8
 	xor r8, r12
 	mov [rsp + 384], r8
 	mov r12, r8
 ; v52 = v41 ^ v52
-%line 1297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2744]
 	xor r8, rbx
 	mov rbx, r8
 ; v26 = v53 ^ v26
-%line 1298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2144]
 	xor r8, rsi
 ; v34 = v18 ^ v34
-%line 1299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 ; v32 = v39 ^ v32
-%line 1300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r11
 ; v43 = v42 ^ v43
-%line 1301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, rdx
 ; v42 = v49 & v34
-%line 1302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r12
 	and r9, r10
 	mov rsi, r9
 ; v39 = v49 & v32
-%line 1303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r12
 	and r9, rax
 ; v18 = v52 & v34
-%line 1304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rbx
 	and r11, r10
 ; v18 = v39 ^ v18
-%line 1305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r11
 	mov r11, r9
 ; v49 = v49 & v43
-%line 1306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r12, rcx
 ; v39 = v52 & v32
-%line 1307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	and r9, rax
 ; v34 = v26 & v34
-%line 1308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, r8
 	and rdx, r10
 ; v39 = v49 ^ v39
-%line 1309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r9
 ; v34 = v39 ^ v34
-%line 1310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rdx
 ; v52 = v52 & v43
-%line 1311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbx, rcx
 ; v32 = v26 & v32
-%line 1312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	and r9, rax
 ; v32 = v52 ^ v32
-%line 1313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	xor r10, r9
 ; v43 = v26 & v43
-%line 1314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rcx
 ; v42 = v42 ^ v38
-%line 1315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2152]
 ; v42 = v42 ^ v33
-%line 1316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2184]
 ; v18 = v18 ^ v23
-%line 1317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2160]
 ; v18 = v18 ^ v59
-%line 1318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2192]
 ; v34 = v34 ^ v36
-%line 1319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbp
 ; v34 = v34 ^ v50
-%line 1320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r13
 ; v32 = v32 ^ v30
-%line 1321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2168]
 ; v32 = v32 ^ v55
-%line 1322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 ; v43 = v43 ^ v20
-%line 1323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2176]
 ; v43 = v43 ^ v51
-%line 1324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 ; v30 = v42 ^ v30
-%line 1325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2168]
 ; v20 = v18 ^ v20
-%line 1326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	xor rax, [rsp + 2176]
 ; v33 = v32 ^ v33
-%line 1327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2184]
 ; v59 = v43 ^ v59
-%line 1328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	xor r9, [rsp + 2192]
 ; v38 = v38 ^ v21
-%line 1329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2152]
 	xor r8, [rsp + 1768]
 	mov [rsp + 2152], r8
 ; v38 = v38 ^ v57
-%line 1330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1960]
 	mov [rsp + 2152], r8
 ; v23 = v23 ^ v25
-%line 1331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2160]
 	xor r8, [rsp + 1776]
 	mov [rsp + 2160], r8
 ; v23 = v23 ^ v8
-%line 1332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1968]
 	mov [rsp + 2160], r8
 ; v36 = v36 ^ v37
-%line 1333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1784]
 ; v36 = v36 ^ v48
-%line 1334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1976]
 ; v30 = v30 ^ v19
-%line 1335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1928]
 ; v30 = v30 ^ v5
-%line 1336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2104]
 ; v20 = v20 ^ v45
-%line 1337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1936]
 ; v20 = v20 ^ v40
-%line 1338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2112]
 ; v34 = v34 ^ v46
-%line 1339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1920]
 ; v34 = v34 ^ v56
-%line 1340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2096]
 ; v33 = v33 ^ v28
-%line 1341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1944]
 ; v33 = v33 ^ v35
-%line 1342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2120]
 ; v59 = v59 ^ v29
-%line 1343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1952]
 ; v59 = v59 ^ v47
-%line 1344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2128]
 ; v50 = v50 ^ v27
-%line 1345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1824]
 ; v50 = v50 ^ v44
-%line 1346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2016]
 ; v55 = v55 ^ v31
-%line 1347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1832]
 ; v55 = v55 ^ v17
-%line 1348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2024]
 ; v51 = v51 ^ v22
-%line 1349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1840]
 ; v51 = v51 ^ v15
-%line 1350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2032]
 ; v28 = v38 ^ v28
-%line 1351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2152]
 	xor r8, [rsp + 1944]
 	mov r11, r8
 ; v29 = v23 ^ v29
-%line 1352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2160]
 	xor r8, [rsp + 1952]
 ; v27 = v36 ^ v27
-%line 1353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1824]
 ; v31 = v30 ^ v31
-%line 1354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 1832]
 ; v22 = v20 ^ v22
-%line 1355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1840]
 ; v57 = v33 ^ v57
-%line 1356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1960]
 	mov [rsp + 2200], r10
 ; v8 = v59 ^ v8
-%line 1357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1968]
 	mov r10, r9
 ; v48 = v50 ^ v48
-%line 1358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1976]
 ; v5 = v55 ^ v5
-%line 1359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2104]
 ; v40 = v51 ^ v40
-%line 1360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2112]
 ; v8 = v8 ^ v15
-%line 1361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2032]
 ; v15 = v22 ^ v15
-%line 1362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rax
 	xor r9, [rsp + 2032]
 ; v57 = v57 ^ v17
-%line 1363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2200]
 	xor rax, [rsp + 2024]
 	mov [rsp + 2200], rax
 ; v17 = v31 ^ v17
-%line 1364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2024]
 ; v34 = v34 ^ v44
-%line 1365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2016]
 ; v44 = v27 ^ v44
-%line 1366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2016]
 ; v15 = v15 ^ v47
-%line 1367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2128]
 ; v47 = v29 ^ v47
-%line 1368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2128]
 	mov rax, r8
 ; v17 = v17 ^ v35
-%line 1369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2120]
 ; v35 = v28 ^ v35
-%line 1370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2120]
 ; v44 = v44 ^ v56
-%line 1371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2096]
 ; v56 = v46 ^ v56
-%line 1372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1920]
 	xor r8, [rsp + 2096]
 	mov rcx, r8
 ; v47 = v47 ^ v40
-%line 1373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v40 = v45 ^ v40
-%line 1374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1936]
 	xor r8, r15
 	mov rdx, r8
 ; v35 = v35 ^ v5
-%line 1375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r14
 ; v5 = v19 ^ v5
-%line 1376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1928]
 	xor r8, r14
 	mov rbx, r8
 ; v56 = v56 ^ v48
-%line 1377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r13
 ; v48 = v37 ^ v48
-%line 1378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, r13
 	mov r13, r8
 ; v40 = v40 ^ v8
-%line 1379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r10
 ; v8 = v25 ^ v8
-%line 1380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, r10
 	mov [rsp + 2208], r8
 ; v5 = v5 ^ v57
-%line 1381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2200]
 ; v57 = v21 ^ v57
-%line 1382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, [rsp + 2200]
 	mov [rsp + 2216], r8
 ; v57 = v57 ^ v35
-%line 1383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2216]
 	xor r10, r11
 	mov [rsp + 2216], r10
 ; v8 = v8 ^ v47
-%line 1384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2208]
 	xor r8, rax
 	mov [rsp + 2208], r8
 ; v48 = v48 ^ v44
-%line 1385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rbp
 ; v48 = v48 ^ v34
-%line 1386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r12
 ; v5 = v5 ^ v17
-%line 1387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rsi
 ; v40 = v40 ^ v15
-%line 1388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r9
 ; v56 = v56 ^ v34
-%line 1389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r12
 ; v21 = v57 & v0
-%line 1390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 0]
 	mov [rsp + 2224], r8
 ; v25 = v57 & v3
-%line 1391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 16]
 ; v37 = v34 & v0
-%line 1392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 0]
 ; v37 = v25 ^ v37
-%line 1393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 	mov [rsp + 2232], r10
 ; v25 = v57 & v6
-%line 1394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2216]
 	and r8, [rsp + 32]
 ; v19 = v34 & v3
-%line 1395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, [rsp + 16]
 ; v45 = v8 & v0
-%line 1396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2208]
 	and r14, [rsp + 0]
 ; v19 = v25 ^ v19
-%line 1397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v45 = v19 ^ v45
-%line 1398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2240], r8
 ; v19 = v34 & v6
-%line 1399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 32]
 ; v25 = v8 & v3
-%line 1400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2208]
 	and r10, [rsp + 16]
 ; v25 = v19 ^ v25
-%line 1401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2248], r8
 ; v19 = v8 & v6
-%line 1402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2208]
 	and r8, [rsp + 32]
 	mov [rsp + 2256], r8
 ; v46 = v35 & v10
-%line 1403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 56]
 	mov [rsp + 2264], r8
 ; v28 = v35 & v13
-%line 1404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 72]
 ; v29 = v48 & v10
-%line 1405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, [rsp + 56]
 ; v29 = v28 ^ v29
-%line 1406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2272], r8
 ; v28 = v35 & v16
-%line 1407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 88]
 ; v27 = v48 & v13
-%line 1408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, [rsp + 72]
 ; v31 = v47 & v10
-%line 1409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rax
 	and r14, [rsp + 56]
 ; v27 = v28 ^ v27
-%line 1410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v31 = v27 ^ v31
-%line 1411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2280], r8
 ; v27 = v48 & v16
-%line 1412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 88]
 ; v28 = v47 & v13
-%line 1413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rax
 	and r10, [rsp + 72]
 ; v28 = v27 ^ v28
-%line 1414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2288], r8
 ; v27 = v47 & v16
-%line 1415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 88]
 	mov [rsp + 2296], r8
 ; v22 = v57 ^ v35
-%line 1416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2216]
 	xor r10, r11
 ; v51 = v34 ^ v48
-%line 1417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	xor r14, r13
 ; v55 = v8 ^ v47
-%line 1418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2208]
 	xor r8, rax
 	mov [rsp + 2304], r8
 ; v50 = v0 ^ v10
-%line 1419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	xor r8, [rsp + 56]
 	mov [rsp + 2312], r8
 ; v59 = v3 ^ v13
-%line 1420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 72]
 	mov [rsp + 2320], r8
 ; v33 = v6 ^ v16
-%line 1421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov [rsp + 2328], r8
 ; v20 = v22 & v50
-%line 1422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 2312]
 	mov [rsp + 2752], r8
 ; v30 = v22 & v59
-%line 1423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 2320]
 	mov [rsp + 2336], r8
 ; v36 = v51 & v50
-%line 1424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 2312]
 	mov [rsp + 2344], r8
 ; v36 = v30 ^ v36
-%line 1425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2336]
 	xor r8, [rsp + 2344]
 	mov [rsp + 2872], r8
 ; v22 = v22 & v33
-%line 1426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 2328]
 ; v30 = v51 & v59
-%line 1427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 392], r14
 	mov r8, [rsp + 392]
 	and r8, [rsp + 2320]
 	mov [rsp + 392], r8
 	mov [rsp + 2352], r8
 ; v50 = v55 & v50
-%line 1428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	mov [rsp + 2824], r8
 	mov [rsp + 400], r8
@@ -5535,248 +5833,248 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 400], r8
 	mov [rsp + 2360], r8
 ; v30 = v22 ^ v30
-%line 1429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2352]
 ; v50 = v30 ^ v50
-%line 1430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2360]
 	mov [rsp + 2368], r10
 ; v51 = v51 & v33
-%line 1431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 2328]
 ; v59 = v55 & v59
-%line 1432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2824]
 	and r8, [rsp + 2320]
 ; v59 = v51 ^ v59
-%line 1433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v33 = v55 & v33
-%line 1434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2304]
 	and r10, [rsp + 2328]
 ; v20 = v20 ^ v21
-%line 1435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2752]
 	xor r15, [rsp + 2224]
 	mov [rsp + 2752], r15
 ; v20 = v20 ^ v46
-%line 1436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2264]
 	mov [rsp + 2752], r15
 ; v36 = v36 ^ v37
-%line 1437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2872]
 	xor r8, [rsp + 2232]
 	mov [rsp + 2872], r8
 ; v36 = v36 ^ v29
-%line 1438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2272]
 	mov [rsp + 2872], r8
 ; v50 = v50 ^ v45
-%line 1439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2368]
 	xor r8, [rsp + 2240]
 	mov [rsp + 2368], r8
 ; v50 = v50 ^ v31
-%line 1440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2280]
 	mov [rsp + 2368], r8
 ; v59 = v59 ^ v25
-%line 1441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2248]
 ; v59 = v59 ^ v28
-%line 1442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2288]
 ; v33 = v33 ^ v19
-%line 1443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2256]
 ; v33 = v33 ^ v27
-%line 1444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2296]
 ; v25 = v20 ^ v25
-%line 1445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2248]
 	mov [rsp + 2376], r15
 ; v19 = v36 ^ v19
-%line 1446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2872]
 	xor r8, [rsp + 2256]
 	mov [rsp + 2384], r8
 ; v46 = v59 ^ v46
-%line 1447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2264]
 	mov [rsp + 2392], r14
 ; v29 = v33 ^ v29
-%line 1448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2272]
 	mov [rsp + 2400], r10
 ; v33 = v5 & v1
-%line 1449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 8]
 	mov [rsp + 2408], r8
 ; v59 = v5 & v4
-%line 1450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 24]
 ; v36 = v44 & v1
-%line 1451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbp
 	and r10, [rsp + 8]
 ; v36 = v59 ^ v36
-%line 1452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2416], r8
 ; v59 = v5 & v7
-%line 1453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 40]
 ; v20 = v44 & v4
-%line 1454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbp
 	and r10, [rsp + 24]
 ; v55 = v40 & v1
-%line 1455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	and r14, [rsp + 8]
 ; v20 = v59 ^ v20
-%line 1456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v55 = v20 ^ v55
-%line 1457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2424], r8
 ; v20 = v44 & v7
-%line 1458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 40]
 ; v59 = v40 & v4
-%line 1459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, [rsp + 24]
 ; v59 = v20 ^ v59
-%line 1460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2432], r8
 ; v20 = v40 & v7
-%line 1461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 40]
 	mov [rsp + 2440], r8
 ; v51 = v17 & v11
-%line 1462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, [rsp + 64]
 	mov [rsp + 2448], r8
 ; v30 = v17 & v14
-%line 1463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, [rsp + 80]
 ; v22 = v56 & v11
-%line 1464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rcx
 	and r10, [rsp + 64]
 ; v22 = v30 ^ v22
-%line 1465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2456], r8
 ; v30 = v17 & v9
-%line 1466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rsi
 	and r8, [rsp + 48]
 ; v23 = v56 & v14
-%line 1467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rcx
 	and r10, [rsp + 80]
 ; v38 = v15 & v11
-%line 1468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, [rsp + 64]
 ; v23 = v30 ^ v23
-%line 1469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v38 = v23 ^ v38
-%line 1470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2464], r8
 ; v23 = v56 & v9
-%line 1471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 48]
 ; v30 = v15 & v14
-%line 1472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, [rsp + 80]
 ; v30 = v23 ^ v30
-%line 1473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 2472], r8
 ; v23 = v15 & v9
-%line 1474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 48]
 	mov [rsp + 2480], r8
 ; v43 = v5 ^ v17
-%line 1475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	xor r10, rsi
 ; v32 = v44 ^ v56
-%line 1476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbp
 	xor r14, rcx
 ; v18 = v40 ^ v15
-%line 1477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	xor r8, r9
 	mov [rsp + 2488], r8
 ; v42 = v1 ^ v11
-%line 1478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 64]
 	mov [rsp + 2496], r8
 ; v26 = v4 ^ v14
-%line 1479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov [rsp + 2504], r8
 ; v52 = v7 ^ v9
-%line 1480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov [rsp + 2512], r8
 ; v39 = v43 & v42
-%line 1481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 2496]
 	mov [rsp + 2760], r8
 ; v49 = v43 & v26
-%line 1482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 2504]
 	mov [rsp + 2520], r8
 ; v53 = v32 & v42
-%line 1483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 2496]
 	mov [rsp + 2528], r8
 ; v53 = v49 ^ v53
-%line 1484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2520]
 	xor r8, [rsp + 2528]
 	mov [rsp + 2880], r8
 ; v43 = v43 & v52
-%line 1485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 2512]
 ; v49 = v32 & v26
-%line 1486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 408], r14
 	mov r8, [rsp + 408]
 	and r8, [rsp + 2504]
 	mov [rsp + 408], r8
 	mov [rsp + 2536], r8
 ; v42 = v18 & v42
-%line 1487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2488]
 	mov [rsp + 2832], r8
 	mov [rsp + 416], r8
@@ -5784,602 +6082,602 @@ qhasm_kernel_mceliece_gf12_vec_inv_amd64:
 	mov [rsp + 416], r8
 	mov [rsp + 2544], r8
 ; v49 = v43 ^ v49
-%line 1488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2536]
 ; v42 = v49 ^ v42
-%line 1489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2544]
 	mov [rsp + 2552], r10
 ; v32 = v32 & v52
-%line 1490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 2512]
 ; v26 = v18 & v26
-%line 1491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2832]
 	and r8, [rsp + 2504]
 ; v26 = v32 ^ v26
-%line 1492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v52 = v18 & v52
-%line 1493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2488]
 	and r10, [rsp + 2512]
 ; v39 = v39 ^ v33
-%line 1494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2760]
 	xor r15, [rsp + 2408]
 	mov [rsp + 2760], r15
 ; v39 = v39 ^ v51
-%line 1495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2448]
 	mov [rsp + 2760], r15
 ; v53 = v53 ^ v36
-%line 1496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2880]
 	xor r8, [rsp + 2416]
 	mov [rsp + 2880], r8
 ; v53 = v53 ^ v22
-%line 1497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2456]
 	mov [rsp + 2880], r8
 ; v42 = v42 ^ v55
-%line 1498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2552]
 	xor r8, [rsp + 2424]
 	mov [rsp + 2552], r8
 ; v42 = v42 ^ v38
-%line 1499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2464]
 	mov [rsp + 2552], r8
 ; v26 = v26 ^ v59
-%line 1500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2432]
 ; v26 = v26 ^ v30
-%line 1501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2472]
 ; v52 = v52 ^ v20
-%line 1502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2440]
 ; v52 = v52 ^ v23
-%line 1503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2480]
 ; v59 = v39 ^ v59
-%line 1504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2432]
 	mov [rsp + 2560], r15
 ; v20 = v53 ^ v20
-%line 1505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2880]
 	xor r8, [rsp + 2440]
 	mov [rsp + 2568], r8
 ; v51 = v26 ^ v51
-%line 1506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2448]
 	mov [rsp + 2576], r14
 ; v22 = v52 ^ v22
-%line 1507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2456]
 	mov [rsp + 2584], r10
 ; v5 = v57 ^ v5
-%line 1508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2216]
 	xor r8, rbx
 	mov [rsp + 2592], r8
 ; v44 = v34 ^ v44
-%line 1509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbp
 	mov [rsp + 2600], r12
 ; v40 = v8 ^ v40
-%line 1510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2208]
 	xor r8, rdx
 	mov [rsp + 2768], r8
 ; v17 = v35 ^ v17
-%line 1511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rsi
 ; v56 = v48 ^ v56
-%line 1512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rcx
 ; v15 = v47 ^ v15
-%line 1513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r9
 ; v1 = v0 ^ v1
-%line 1514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	xor r8, [rsp + 8]
 	mov r9, r8
 ; v4 = v3 ^ v4
-%line 1515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 24]
 	mov r10, r8
 ; v7 = v6 ^ v7
-%line 1516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 40]
 	mov rsi, r8
 ; v11 = v10 ^ v11
-%line 1517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	xor r8, [rsp + 64]
 	mov rcx, r8
 ; v14 = v13 ^ v14
-%line 1518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	xor r8, [rsp + 80]
 	mov rdx, r8
 ; v9 = v16 ^ v9
-%line 1519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 88]
 	xor r8, [rsp + 48]
 	mov rbx, r8
 ; v16 = v5 & v1
-%line 1520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2592]
 	and r8, r9
 	mov [rsp + 2608], r8
 ; v13 = v5 & v4
-%line 1521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2592]
 	and r8, r10
 ; v10 = v44 & v1
-%line 1522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2600]
 	and rbp, r9
 ; v10 = v13 ^ v10
-%line 1523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2616], r8
 ; v13 = v5 & v7
-%line 1524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2592]
 	and r8, rsi
 ; v6 = v44 & v4
-%line 1525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2600]
 	and rbp, r10
 ; v3 = v40 & v1
-%line 1526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 2768]
 	and r12, r9
 ; v6 = v13 ^ v6
-%line 1527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 ; v3 = v6 ^ v3
-%line 1528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov rbp, r8
 ; v6 = v44 & v7
-%line 1529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2600]
 	and r8, rsi
 ; v13 = v40 & v4
-%line 1530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 2768]
 	and r12, r10
 ; v13 = v6 ^ v13
-%line 1531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 2624], r8
 ; v6 = v40 & v7
-%line 1532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2768]
 	and r8, rsi
 	mov [rsp + 2632], r8
 ; v0 = v17 & v11
-%line 1533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rcx
 	mov [rsp + 2640], r8
 ; v47 = v17 & v14
-%line 1534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rdx
 ; v48 = v56 & v11
-%line 1535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r13
 	and r12, rcx
 ; v48 = v47 ^ v48
-%line 1536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 2648], r8
 ; v47 = v17 & v9
-%line 1537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rbx
 ; v35 = v56 & v14
-%line 1538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r13
 	and r12, rdx
 ; v8 = v15 & v11
-%line 1539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rax
 	and r14, rcx
 ; v35 = v47 ^ v35
-%line 1540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v8 = v35 ^ v8
-%line 1541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r12, r8
 ; v35 = v56 & v9
-%line 1542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, rbx
 ; v47 = v15 & v14
-%line 1543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rax
 	and r14, rdx
 ; v47 = v35 ^ v47
-%line 1544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r14, r8
 ; v35 = v15 & v9
-%line 1545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rbx
 	mov r15, r8
 ; v17 = v5 ^ v17
-%line 1546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2592]
 	mov [rsp + 424], r8
 	xor r8, r11
 	mov [rsp + 424], r8
 	mov r11, r8
 ; v56 = v44 ^ v56
-%line 1547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2600]
 	mov [rsp + 432], r8
 	xor r8, r13
 	mov [rsp + 432], r8
 	mov r13, r8
 ; v15 = v40 ^ v15
-%line 1548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2768]
 	xor r8, rax
 ; v11 = v1 ^ v11
-%line 1549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rcx
 ; v14 = v4 ^ v14
-%line 1550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rdx
 	mov rax, r10
 ; v9 = v7 ^ v9
-%line 1551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, rbx
 	mov rcx, rsi
 ; v7 = v17 & v11
-%line 1552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, r9
 	mov rdx, r10
 ; v4 = v17 & v14
-%line 1553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, rax
 ; v1 = v56 & v11
-%line 1554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rsi, r13
 	and rsi, r9
 ; v1 = v4 ^ v1
-%line 1555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rsi
 	mov rsi, r10
 ; v17 = v17 & v9
-%line 1556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, rcx
 ; v4 = v56 & v14
-%line 1557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, rax
 ; v11 = v15 & v11
-%line 1558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, r8
 	and rbx, r9
 ; v4 = v17 ^ v4
-%line 1559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r10
 ; v11 = v4 ^ v11
-%line 1560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbx
 ; v56 = v56 & v9
-%line 1561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rcx
 ; v14 = v15 & v14
-%line 1562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r8
 	and r9, rax
 ; v14 = v56 ^ v14
-%line 1563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r9
 ; v9 = v15 & v9
-%line 1564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rcx
 ; v7 = v7 ^ v16
-%line 1565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2608]
 ; v7 = v7 ^ v0
-%line 1566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2640]
 ; v1 = v1 ^ v10
-%line 1567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2616]
 ; v1 = v1 ^ v48
-%line 1568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2648]
 ; v11 = v11 ^ v3
-%line 1569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v11 = v11 ^ v8
-%line 1570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r12
 ; v14 = v14 ^ v13
-%line 1571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2624]
 ; v14 = v14 ^ v47
-%line 1572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r14
 ; v9 = v9 ^ v6
-%line 1573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2632]
 ; v9 = v9 ^ v35
-%line 1574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 ; v13 = v7 ^ v13
-%line 1575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2624]
 ; v6 = v1 ^ v6
-%line 1576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2632]
 ; v0 = v14 ^ v0
-%line 1577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r13
 	xor r9, [rsp + 2640]
 ; v48 = v9 ^ v48
-%line 1578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2648]
 	mov rcx, r8
 ; v16 = v16 ^ v21
-%line 1579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2608]
 	xor r8, [rsp + 2224]
 	mov [rsp + 2608], r8
 ; v16 = v16 ^ v33
-%line 1580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2408]
 	mov [rsp + 2608], r8
 ; v10 = v10 ^ v37
-%line 1581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2616]
 	xor r8, [rsp + 2232]
 	mov [rsp + 2616], r8
 ; v10 = v10 ^ v36
-%line 1582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2416]
 	mov [rsp + 2616], r8
 ; v3 = v3 ^ v45
-%line 1583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2240]
 ; v3 = v3 ^ v55
-%line 1584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2424]
 ; v13 = v13 ^ v25
-%line 1585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2376]
 ; v13 = v13 ^ v59
-%line 1586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2560]
 ; v6 = v6 ^ v19
-%line 1587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2384]
 ; v6 = v6 ^ v20
-%line 1588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2568]
 ; v11 = v11 ^ v50
-%line 1589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2368]
 ; v11 = v11 ^ v42
-%line 1590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2552]
 ; v0 = v0 ^ v46
-%line 1591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2392]
 ; v0 = v0 ^ v51
-%line 1592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2576]
 ; v48 = v48 ^ v29
-%line 1593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2400]
 ; v48 = v48 ^ v22
-%line 1594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2584]
 ; v8 = v8 ^ v31
-%line 1595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2280]
 ; v8 = v8 ^ v38
-%line 1596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2464]
 ; v47 = v47 ^ v28
-%line 1597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2288]
 ; v47 = v47 ^ v30
-%line 1598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2472]
 ; v35 = v35 ^ v27
-%line 1599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2296]
 ; v35 = v35 ^ v23
-%line 1600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2480]
 ; v46 = v16 ^ v46
-%line 1601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2608]
 	xor r8, [rsp + 2392]
 	mov r10, r8
 ; v29 = v10 ^ v29
-%line 1602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2616]
 	xor r8, [rsp + 2400]
 	mov rax, r8
 ; v31 = v3 ^ v31
-%line 1603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2280]
 ; v28 = v13 ^ v28
-%line 1604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2288]
 ; v27 = v6 ^ v27
-%line 1605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2296]
 ; v33 = v0 ^ v33
-%line 1606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2408]
 ; v36 = v48 ^ v36
-%line 1607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 2416]
 ; v55 = v8 ^ v55
-%line 1608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2424]
 ; v59 = v47 ^ v59
-%line 1609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2560]
 ; v20 = v35 ^ v20
-%line 1610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2568]
 ; v36 = v36 ^ v23
-%line 1611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2480]
 ; v23 = v27 ^ v23
-%line 1612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2480]
 ; v33 = v33 ^ v30
-%line 1613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2472]
 ; v30 = v28 ^ v30
-%line 1614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2472]
 ; v11 = v11 ^ v38
-%line 1615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2464]
 ; v38 = v31 ^ v38
-%line 1616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2464]
 ; v23 = v23 ^ v22
-%line 1617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rsi, [rsp + 2584]
 ; v22 = v29 ^ v22
-%line 1618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2584]
 ; v30 = v30 ^ v51
-%line 1619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2576]
 ; v51 = v46 ^ v51
-%line 1620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2576]
 	mov rcx, r10
 ; v38 = v38 ^ v42
-%line 1621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2552]
 ; v42 = v50 ^ v42
-%line 1622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2368]
 	xor r10, [rsp + 2552]
 	mov rbx, r10
 ; v22 = v22 ^ v20
-%line 1623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v20 = v19 ^ v20
-%line 1624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2384]
 	xor r10, r15
 	mov r13, r10
 ; v51 = v51 ^ v59
-%line 1625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r14
 ; v59 = v25 ^ v59
-%line 1626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2376]
 	xor r15, r14
 ; v42 = v42 ^ v55
-%line 1627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r12
 ; v55 = v45 ^ v55
-%line 1628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2240]
 	xor r14, r12
 ; v20 = v20 ^ v36
-%line 1629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v36 = v37 ^ v36
-%line 1630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2232]
 	xor r10, r8
 ; v59 = v59 ^ v33
-%line 1631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r9
 ; v33 = v21 ^ v33
-%line 1632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2224]
 	xor r8, r9
 ; v33 = v33 ^ v51
-%line 1633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rcx
 ; v36 = v36 ^ v22
-%line 1634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 ; v55 = v55 ^ v38
-%line 1635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, rbp
 ; v55 = v55 ^ v11
-%line 1636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r11
 ; v59 = v59 ^ v30
-%line 1637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, rdx
 ; v20 = v20 ^ v23
-%line 1638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rsi
 ; v42 = v42 ^ v11
-%line 1639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r11
 ; mem64[h + 0] = v33
-%line 1640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi], r8
 ; mem64[h + 8] = v11
-%line 1641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 8], r11
 ; mem64[h + 16] = v36
-%line 1642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 16], r10
 ; mem64[h + 24] = v51
-%line 1643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 24], rcx
 ; mem64[h + 32] = v55
-%line 1644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 32], r14
 ; mem64[h + 40] = v22
-%line 1645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 40], rax
 ; mem64[h + 48] = v59
-%line 1646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 48], r15
 ; mem64[h + 56] = v38
-%line 1647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 56], rbp
 ; mem64[h + 64] = v20
-%line 1648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 64], r13
 ; mem64[h + 72] = v30
-%line 1649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 72], rdx
 ; mem64[h + 80] = v42
-%line 1650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 80], rbx
 ; mem64[h + 88] = v23
-%line 1651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 88], rsi
 ; leave
-%line 1652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 1931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsp, 2904
 	pop r15
 	pop r14
@@ -6395,1125 +6693,1395 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec256_mul_amd64:function (qhasm_kernel_mceliece_gf12_vec256_mul_amd64.end - qhasm_kernel_mceliece_gf12_vec256_mul_amd64)
 align 32
 qhasm_kernel_mceliece_gf12_vec256_mul_amd64:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
-	sub rsp, 632
+	sub rsp, 104
 ; i = 4
-%line 1658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, 4
-	mov [rsp + 0], r8
+%line 1937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov rax, 4
 align 32
 .Lpass:
-; v0 = mem64[f + 0]
-%line 1660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsi]
-	mov [rsp + 8], r9
-; v1 = mem64[g + 0]
-%line 1661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rdx]
-	mov [rsp + 16], r11
-; v2 = v0 & v1
-%line 1662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r11
-	mov [rsp + 24], r8
-; v3 = mem64[g + 32]
-%line 1663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 32]
-	mov [rsp + 32], r8
-; v4 = v0 & v3
-%line 1664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, r8
-; v5 = mem64[f + 32]
-%line 1665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsi + 32]
-	mov [rsp + 40], r10
-; v6 = v5 & v1
-%line 1666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r11
-; v6 = v4 ^ v6
-%line 1667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 232], r9
-; v4 = mem64[g + 64]
-%line 1668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 64]
-	mov [rsp + 240], r8
-; v7 = v0 & v4
-%line 1669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 8]
-	and r9, r8
-; v8 = v5 & v3
-%line 1670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r10, [rsp + 32]
-; v9 = mem64[f + 64]
-%line 1671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsi + 64]
-	mov [rsp + 48], r8
-; v10 = v9 & v1
-%line 1672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, [rsp + 16]
-; v8 = v7 ^ v8
-%line 1673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r10
-; v10 = v8 ^ v10
-%line 1674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 248], r9
-; v8 = v5 & v4
-%line 1675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rcx, [rsp + 40]
-	and rcx, [rsp + 240]
-; v7 = v9 & v3
-%line 1676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 48]
-	and r8, [rsp + 32]
-; v7 = v8 ^ v7
-%line 1677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, r8
-; v8 = v9 & v4
-%line 1678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rsp + 48]
-	and r11, [rsp + 240]
-; v11 = mem64[f + 96]
-%line 1679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rax, [rsi + 96]
-	mov [rsp + 56], rax
-; v12 = mem64[g + 96]
-%line 1680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rdx + 96]
-	mov [rsp + 64], r10
-; v13 = v11 & v12
-%line 1681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, r10
-	mov [rsp + 72], r8
-; v14 = mem64[g + 128]
-%line 1682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 128]
-	mov [rsp + 80], r8
-; v15 = v11 & v14
-%line 1683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and rax, r8
-; v16 = mem64[f + 128]
-%line 1684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsi + 128]
-	mov [rsp + 88], r9
-; v17 = v16 & v12
-%line 1685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r10
-; v17 = v15 ^ v17
-%line 1686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, r8
-; v15 = mem64[g + 160]
-%line 1687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 160]
-	mov [rsp + 256], r8
-; v18 = v11 & v15
-%line 1688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsp + 56]
-	and r10, r8
-; v19 = v16 & v14
-%line 1689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, [rsp + 80]
-; v20 = mem64[f + 160]
-%line 1690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsi + 160]
-	mov [rsp + 96], r8
-; v21 = v20 & v12
-%line 1691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, [rsp + 64]
-; v19 = v18 ^ v19
-%line 1692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r9
-; v21 = v19 ^ v21
-%line 1693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-	mov [rsp + 264], r10
-; v19 = v16 & v15
-%line 1694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 256]
-; v18 = v20 & v14
-%line 1695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 96]
-	and r9, [rsp + 80]
-; v18 = v19 ^ v18
-%line 1696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 272], r8
-; v19 = v20 & v15
-%line 1697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 256]
-	mov [rsp + 280], r8
-; v22 = v0 ^ v11
-%line 1698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 8]
-	xor r15, [rsp + 56]
-; v23 = v5 ^ v16
-%line 1699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 40]
-	xor r14, [rsp + 88]
-; v24 = v9 ^ v20
-%line 1700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 48]
-	xor r13, [rsp + 96]
-; v25 = v1 ^ v12
-%line 1701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsp + 16]
-	xor r12, [rsp + 64]
-; v26 = v3 ^ v14
-%line 1702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbx, [rsp + 32]
-	xor rbx, [rsp + 80]
-; v27 = v4 ^ v15
-%line 1703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rsp + 240]
-	xor rbp, [rsp + 256]
-; v28 = v22 & v25
-%line 1704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r15
-	and r9, r12
-; v29 = v22 & v26
-%line 1705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, r15
-	and r10, rbx
-; v30 = v23 & v25
-%line 1706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, r12
-; v30 = v29 ^ v30
-%line 1707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-; v22 = v22 & v27
-%line 1708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r15, rbp
-; v29 = v23 & v26
-%line 1709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, rbx
-	mov [rsp + 288], r8
-; v25 = v24 & v25
-%line 1710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, r12
-; v29 = v22 ^ v29
-%line 1711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 288]
-; v25 = v29 ^ v25
-%line 1712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r8
-	mov [rsp + 296], r15
-; v23 = v23 & v27
-%line 1713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r14, rbp
-; v26 = v24 & v26
-%line 1714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, rbx
-; v26 = v23 ^ v26
-%line 1715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, r8
-; v27 = v24 & v27
-%line 1716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r13, rbp
-; v28 = v28 ^ v2
-%line 1717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 24]
-; v28 = v28 ^ v13
-%line 1718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 72]
-; v30 = v30 ^ v6
-%line 1719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 232]
-; v30 = v30 ^ v17
-%line 1720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, rax
-; v25 = v25 ^ v10
-%line 1721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 248]
-	mov [rsp + 296], r8
-; v25 = v25 ^ v21
-%line 1722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 264]
-	mov [rsp + 296], r8
-; v26 = v26 ^ v7
-%line 1723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, rcx
-; v26 = v26 ^ v18
-%line 1724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 272]
-; v27 = v27 ^ v8
-%line 1725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, r11
-; v27 = v27 ^ v19
-%line 1726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 280]
-; v7 = v28 ^ v7
-%line 1727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, rcx
-	mov [rsp + 304], r9
-; v8 = v30 ^ v8
-%line 1728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r11
-	mov [rsp + 312], r10
-; v13 = v26 ^ v13
-%line 1729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 72]
-	mov [rsp + 320], r14
-; v17 = v27 ^ v17
-%line 1730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, rax
-	mov [rsp + 328], r13
-; v27 = mem64[f + 192]
-%line 1731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbx, [rsi + 192]
-; v26 = mem64[g + 192]
-%line 1732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rcx, [rdx + 192]
-; v30 = v27 & v26
-%line 1733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbx
-	and r8, rcx
-	mov [rsp + 336], r8
-; v28 = mem64[g + 224]
-%line 1734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rdx + 224]
-; v24 = v27 & v28
-%line 1735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbx
-	and r8, rbp
-; v23 = mem64[f + 224]
-%line 1736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rax, [rsi + 224]
-; v29 = v23 & v26
-%line 1737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rax
-	and r9, rcx
-; v29 = v24 ^ v29
-%line 1738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 344], r8
-; v24 = mem64[g + 256]
-%line 1739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rdx + 256]
-; v22 = v27 & v24
-%line 1740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, rbx
-	and r10, r11
-; v31 = v23 & v28
-%line 1741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, rbp
-; v32 = mem64[f + 256]
-%line 1742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsi + 256]
-; v33 = v32 & v26
-%line 1743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r12
-	and r9, rcx
-; v31 = v22 ^ v31
-%line 1744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-; v33 = v31 ^ v33
-%line 1745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r9
-	mov [rsp + 352], r10
-; v31 = v23 & v24
-%line 1746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, r11
-; v22 = v32 & v28
-%line 1747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r12
-	and r9, rbp
-; v22 = v31 ^ v22
-%line 1748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 360], r8
-; v31 = v32 & v24
-%line 1749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r12
-	and r8, r11
-	mov [rsp + 368], r8
-; v34 = mem64[f + 288]
-%line 1750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsi + 288]
-; v35 = mem64[g + 288]
-%line 1751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rdx + 288]
-	mov [rsp + 104], r14
-; v36 = v34 & v35
-%line 1752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r14
-	mov [rsp + 112], r8
-; v37 = mem64[g + 320]
-%line 1753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 320]
-	mov [rsp + 120], r8
-; v38 = v34 & v37
-%line 1754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r10
-	and r9, r8
-; v39 = mem64[f + 320]
-%line 1755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsi + 320]
-; v40 = v39 & v35
-%line 1756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, r14
-; v40 = v38 ^ v40
-%line 1757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 376], r9
-; v38 = mem64[g + 352]
-%line 1758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 352]
-	mov [rsp + 384], r8
-; v41 = v34 & v38
-%line 1759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, r10
-	and r15, r8
-; v42 = v39 & v37
-%line 1760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, [rsp + 120]
-; v43 = mem64[f + 352]
-%line 1761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsi + 352]
-; v44 = v43 & v35
-%line 1762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r14
-	and r9, [rsp + 104]
-; v42 = v41 ^ v42
-%line 1763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r8
-; v44 = v42 ^ v44
-%line 1764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r9
-	mov [rsp + 392], r15
-; v42 = v39 & v38
-%line 1765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, [rsp + 384]
-; v41 = v43 & v37
-%line 1766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r14
-	and r9, [rsp + 120]
-; v41 = v42 ^ v41
-%line 1767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 400], r8
-; v42 = v43 & v38
-%line 1768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, [rsp + 384]
-	mov [rsp + 408], r8
-; v45 = v27 ^ v34
-%line 1769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, rbx
-	xor r15, r10
-; v46 = v23 ^ v39
-%line 1770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rax
-	xor r9, r13
-; v47 = v32 ^ v43
-%line 1771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r12
-	xor r8, r14
-	mov [rsp + 128], r8
-; v48 = v26 ^ v35
-%line 1772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rcx
-	xor r8, [rsp + 104]
-	mov [rsp + 136], r8
-; v49 = v28 ^ v37
-%line 1773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbp
-	xor r8, [rsp + 120]
-	mov [rsp + 144], r8
-; v50 = v24 ^ v38
-%line 1774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r11
-	xor r8, [rsp + 384]
-	mov [rsp + 152], r8
-; v51 = v45 & v48
-%line 1775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r15
-	and r8, [rsp + 136]
-	mov [rsp + 160], r8
-; v52 = v45 & v49
-%line 1776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r15
-	and r8, [rsp + 144]
-	mov [rsp + 168], r8
-; v53 = v46 & v48
-%line 1777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, [rsp + 136]
-	mov [rsp + 176], r8
-; v53 = v52 ^ v53
-%line 1778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, [rsp + 176]
-	mov [rsp + 592], r8
-; v45 = v45 & v50
-%line 1779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r15, [rsp + 152]
-; v52 = v46 & v49
-%line 1780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rsp + 184], r9
-	mov r8, [rsp + 184]
-	and r8, [rsp + 144]
-	mov [rsp + 184], r8
-	mov [rsp + 416], r8
-; v48 = v47 & v48
-%line 1781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 128]
-	mov [rsp + 616], r8
-	mov [rsp + 192], r8
-	and r8, [rsp + 136]
-	mov [rsp + 192], r8
-	mov [rsp + 424], r8
-; v52 = v45 ^ v52
-%line 1782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 416]
-; v48 = v52 ^ v48
-%line 1783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 424]
-	mov [rsp + 432], r15
-; v46 = v46 & v50
-%line 1784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, [rsp + 152]
-; v49 = v47 & v49
-%line 1785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 616]
-	and r8, [rsp + 144]
-; v49 = v46 ^ v49
-%line 1786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 600], r9
-; v50 = v47 & v50
-%line 1787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 128]
-	and r9, [rsp + 152]
-; v51 = v51 ^ v30
-%line 1788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, [rsp + 336]
-	mov [rsp + 160], r8
-; v51 = v51 ^ v36
-%line 1789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 112]
-	mov [rsp + 160], r8
-; v53 = v53 ^ v29
-%line 1790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 592]
-	xor r15, [rsp + 344]
-	mov [rsp + 592], r15
-; v53 = v53 ^ v40
-%line 1791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 376]
-	mov [rsp + 592], r15
-; v48 = v48 ^ v33
-%line 1792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 432]
-	xor r15, [rsp + 352]
-	mov [rsp + 432], r15
-; v48 = v48 ^ v44
-%line 1793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 392]
-	mov [rsp + 432], r15
-; v49 = v49 ^ v22
-%line 1794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 600]
-	xor r15, [rsp + 360]
-	mov [rsp + 600], r15
-; v49 = v49 ^ v41
-%line 1795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 400]
-	mov [rsp + 600], r15
-; v50 = v50 ^ v31
-%line 1796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 368]
-; v50 = v50 ^ v42
-%line 1797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 408]
-; v22 = v51 ^ v22
-%line 1798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rsp + 200], r8
-	mov r8, [rsp + 200]
-	xor r8, [rsp + 360]
-	mov [rsp + 200], r8
-	mov [rsp + 440], r8
-; v31 = v53 ^ v31
-%line 1799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 592]
-	xor r8, [rsp + 368]
-	mov [rsp + 448], r8
-; v36 = v49 ^ v36
-%line 1800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 112]
-	mov [rsp + 456], r15
-; v40 = v50 ^ v40
-%line 1801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 376]
-	mov [rsp + 464], r9
-; v27 = v0 ^ v27
-%line 1802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, rbx
-	mov [rsp + 472], r8
-; v23 = v5 ^ v23
-%line 1803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, rax
-	mov [rsp + 480], r8
-; v32 = v9 ^ v32
-%line 1804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 48]
-	xor r8, r12
-	mov [rsp + 488], r8
-; v34 = v11 ^ v34
-%line 1805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 56]
-	xor r8, r10
-	mov r9, r8
-; v39 = v16 ^ v39
-%line 1806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, r13
-	mov r10, r8
-; v43 = v20 ^ v43
-%line 1807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, r14
-	mov [rsp + 608], r8
-; v26 = v1 ^ v26
-%line 1808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, rcx
-	mov rax, r8
-; v28 = v3 ^ v28
-%line 1809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, rbp
-	mov rcx, r8
-; v24 = v4 ^ v24
-%line 1810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 240]
-	xor r8, r11
-	mov r11, r8
-; v35 = v12 ^ v35
-%line 1811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 64]
-	xor r8, [rsp + 104]
-	mov rbx, r8
-; v37 = v14 ^ v37
-%line 1812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, [rsp + 120]
-	mov rbp, r8
-; v38 = v15 ^ v38
-%line 1813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 256]
-	xor r8, [rsp + 384]
-	mov r12, r8
-; v15 = v27 & v26
-%line 1814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	and r8, rax
-	mov [rsp + 496], r8
-; v14 = v27 & v28
-%line 1815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	and r8, rcx
-; v12 = v23 & v26
-%line 1816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 480]
-	and r13, rax
-; v12 = v14 ^ v12
-%line 1817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 504], r8
-; v14 = v27 & v24
-%line 1818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	and r8, r11
-; v4 = v23 & v28
-%line 1819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 480]
-	and r13, rcx
-; v3 = v32 & v26
-%line 1820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 488]
-	and r14, rax
-; v4 = v14 ^ v4
-%line 1821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-; v3 = v4 ^ v3
-%line 1822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov [rsp + 512], r8
-; v4 = v23 & v24
-%line 1823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 480]
-	and r8, r11
-; v14 = v32 & v28
-%line 1824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 488]
-	and r13, rcx
-; v14 = v4 ^ v14
-%line 1825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 520], r8
-; v4 = v32 & v24
-%line 1826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 488]
-	and r8, r11
-	mov [rsp + 528], r8
-; v1 = v34 & v35
-%line 1827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rbx
-	mov [rsp + 536], r8
-; v20 = v34 & v37
-%line 1828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rbp
-; v16 = v39 & v35
-%line 1829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, r10
-	and r13, rbx
-; v16 = v20 ^ v16
-%line 1830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 544], r8
-; v20 = v34 & v38
-%line 1831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r12
-; v11 = v39 & v37
-%line 1832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, r10
-	and r13, rbp
-; v9 = v43 & v35
-%line 1833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 608]
-	and r14, rbx
-; v11 = v20 ^ v11
-%line 1834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-; v9 = v11 ^ v9
-%line 1835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov r13, r8
-; v11 = v39 & v38
-%line 1836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r12
-; v20 = v43 & v37
-%line 1837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 608]
-	and r14, rbp
-; v20 = v11 ^ v20
-%line 1838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov r14, r8
-; v11 = v43 & v38
-%line 1839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 608]
-	and r8, r12
-	mov r15, r8
-; v34 = v27 ^ v34
-%line 1840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	mov [rsp + 208], r8
-	xor r8, r9
-	mov [rsp + 208], r8
-	mov r9, r8
-; v39 = v23 ^ v39
-%line 1841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 480]
-	mov [rsp + 216], r8
-	xor r8, r10
-	mov [rsp + 216], r8
-	mov r10, r8
-; v43 = v32 ^ v43
-%line 1842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 488]
-	mov [rsp + 224], r8
-	xor r8, [rsp + 608]
-	mov [rsp + 224], r8
-; v35 = v26 ^ v35
-%line 1843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, rbx
-; v37 = v28 ^ v37
-%line 1844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, rbp
-; v38 = v24 ^ v38
-%line 1845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, r12
-	mov rbx, r11
-; v24 = v34 & v35
-%line 1846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r9
-	and r11, rax
-	mov rbp, r11
-; v28 = v34 & v37
-%line 1847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r9
-	and r11, rcx
-; v26 = v39 & v35
-%line 1848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, r10
-	and r12, rax
-; v26 = v28 ^ v26
-%line 1849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, r12
-	mov r12, r11
-; v34 = v34 & v38
-%line 1850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, rbx
-; v28 = v39 & v37
-%line 1851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r10
-	and r11, rcx
-	mov [rsp + 552], r11
-; v35 = v43 & v35
-%line 1852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r8
-	and r11, rax
-; v28 = v34 ^ v28
-%line 1853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 552]
-; v35 = v28 ^ v35
-%line 1854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r11
-; v39 = v39 & v38
-%line 1855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r10, rbx
-; v37 = v43 & v37
-%line 1856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r8
-	and r11, rcx
-; v37 = v39 ^ v37
-%line 1857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r11
-; v38 = v43 & v38
-%line 1858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, rbx
-; v24 = v24 ^ v15
-%line 1859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 496]
-; v24 = v24 ^ v1
-%line 1860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 536]
-; v26 = v26 ^ v12
-%line 1861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 504]
-; v26 = v26 ^ v16
-%line 1862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 544]
-; v35 = v35 ^ v3
-%line 1863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 512]
-; v35 = v35 ^ v9
-%line 1864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r13
-; v37 = v37 ^ v14
-%line 1865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 520]
-; v37 = v37 ^ v20
-%line 1866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r14
-; v38 = v38 ^ v4
-%line 1867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 528]
-; v38 = v38 ^ v11
-%line 1868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r15
-; v14 = v24 ^ v14
-%line 1869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 520]
-; v4 = v26 ^ v4
-%line 1870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 528]
-; v1 = v37 ^ v1
-%line 1871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r10
-	xor r11, [rsp + 536]
-; v16 = v38 ^ v16
-%line 1872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, r8
-	xor r10, [rsp + 544]
-; v15 = v15 ^ v2
-%line 1873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 496]
-	xor r8, [rsp + 24]
-	mov [rsp + 496], r8
-; v15 = v15 ^ v30
-%line 1874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 336]
-	mov [rsp + 496], r8
-; v12 = v12 ^ v6
-%line 1875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 504]
-	xor r8, [rsp + 232]
-	mov [rsp + 504], r8
-; v12 = v12 ^ v29
-%line 1876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 344]
-	mov [rsp + 504], r8
-; v3 = v3 ^ v10
-%line 1877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 512]
-	xor r8, [rsp + 248]
-	mov [rsp + 512], r8
-; v3 = v3 ^ v33
-%line 1878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 352]
-	mov [rsp + 512], r8
-; v14 = v14 ^ v7
-%line 1879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 304]
-; v14 = v14 ^ v22
-%line 1880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 440]
-; v4 = v4 ^ v8
-%line 1881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 312]
-; v4 = v4 ^ v31
-%line 1882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 448]
-; v35 = v35 ^ v25
-%line 1883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 296]
-; v35 = v35 ^ v48
-%line 1884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 432]
-; v1 = v1 ^ v13
-%line 1885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 320]
-; v1 = v1 ^ v36
-%line 1886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 456]
-; v16 = v16 ^ v17
-%line 1887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 328]
-; v16 = v16 ^ v40
-%line 1888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 464]
-; v9 = v9 ^ v21
-%line 1889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 264]
-; v9 = v9 ^ v44
-%line 1890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 392]
-; v20 = v20 ^ v18
-%line 1891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 272]
-; v20 = v20 ^ v41
-%line 1892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 400]
-; v11 = v11 ^ v19
-%line 1893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 280]
-; v11 = v11 ^ v42
-%line 1894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 408]
-; v13 = v15 ^ v13
-%line 1895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 496]
-	xor r8, [rsp + 320]
-	mov [rsp + 560], r8
-; v17 = v12 ^ v17
-%line 1896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 504]
-	xor r8, [rsp + 328]
-	mov [rsp + 568], r8
-; v21 = v3 ^ v21
-%line 1897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 512]
-	xor r8, [rsp + 264]
-; v18 = v14 ^ v18
-%line 1898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 272]
-; v19 = v4 ^ v19
-%line 1899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 280]
-; v30 = v1 ^ v30
-%line 1900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 336]
-; v29 = v16 ^ v29
-%line 1901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 344]
-; v33 = v9 ^ v33
-%line 1902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 352]
-	mov [rsp + 576], r13
-; v22 = v20 ^ v22
-%line 1903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 440]
-; v31 = v11 ^ v31
-%line 1904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 448]
-; v29 = v29 ^ v42
-%line 1905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 408]
-; v42 = v19 ^ v42
-%line 1906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 408]
-; v30 = v30 ^ v41
-%line 1907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 400]
-; v41 = v18 ^ v41
-%line 1908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 400]
-; v35 = v35 ^ v44
-%line 1909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 392]
-; v44 = v21 ^ v44
-%line 1910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 392]
-	mov rax, r8
-; v42 = v42 ^ v40
-%line 1911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 464]
-; v40 = v17 ^ v40
-%line 1912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 568]
-	xor r8, [rsp + 464]
-	mov rcx, r8
-; v41 = v41 ^ v36
-%line 1913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 456]
-; v36 = v13 ^ v36
-%line 1914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 560]
-	xor r8, [rsp + 456]
-	mov rbx, r8
-; v44 = v44 ^ v48
-%line 1915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, [rsp + 432]
-; v48 = v25 ^ v48
-%line 1916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 432]
-	mov r13, r8
-; v40 = v40 ^ v31
-%line 1917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, r15
-; v31 = v8 ^ v31
-%line 1918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, r15
-	mov r15, r8
-; v36 = v36 ^ v22
-%line 1919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, r14
-; v22 = v7 ^ v22
-%line 1920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 304]
-	xor r8, r14
-	mov r14, r8
-; v48 = v48 ^ v33
-%line 1921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 576]
-; v33 = v10 ^ v33
-%line 1922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 248]
-	xor r8, [rsp + 576]
-	mov [rsp + 584], r8
-; v31 = v31 ^ v29
-%line 1923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r10
-; v29 = v6 ^ v29
-%line 1924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 232]
-	xor r8, r10
-; v22 = v22 ^ v30
-%line 1925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, r11
-; v30 = v2 ^ v30
-%line 1926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsp + 24]
-	xor r10, r11
-; mem64[h + 0] = v30
-%line 1927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi], r10
-; mem64[h + 32] = v29
-%line 1928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 32], r8
-; mem64[h + 64] = v33
-%line 1929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 584]
-	mov [rdi + 64], r8
-; mem64[h + 96] = v22
-%line 1930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 96], r14
-; mem64[h + 128] = v31
-%line 1931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 128], r15
-; mem64[h + 160] = v48
-%line 1932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 160], r13
-; mem64[h + 192] = v36
-%line 1933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 192], rbx
-; mem64[h + 224] = v40
-%line 1934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 224], rcx
-; mem64[h + 256] = v44
-%line 1935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 256], rax
-; mem64[h + 288] = v41
-%line 1936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 288], rbp
-; mem64[h + 320] = v42
-%line 1937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 320], r12
-; mem64[h + 352] = v35
-%line 1938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 352], r9
-; h = h + 8
+; G = mem64[g + 320]
 %line 1939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 320]
+; T &= mem64[f + 352]
+%line 1941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 352]
+; G = mem64[g + 352]
+%line 1943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 352]
+; T = G
+%line 1944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 352]
+%line 1945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 352]
+; T &= mem64[f + 320]
+%line 1948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 320]
+; B = B ^ T
+%line 1949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; S22 = A
+%line 1950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 80], r9
+; S21 = B
+%line 1951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 72], r8
+; G = mem64[g + 256]
+%line 1952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 256]
+; T &= mem64[f + 352]
+%line 1954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 352]
+; G = mem64[g + 288]
+%line 1956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 288]
+; T = G
+%line 1957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 352]
+%line 1958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 352]
+; T &= mem64[f + 320]
+%line 1961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 320]
+; B = B ^ T
+%line 1962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; G = mem64[g + 320]
+%line 1963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 320]
+; T = G
+%line 1964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 320]
+%line 1965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 320]
+; A = A ^ T
+%line 1966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 288]
+%line 1968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 288]
+; B = B ^ T
+%line 1969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 352]
+%line 1970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 352]
+; T = G
+%line 1971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 288]
+%line 1972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 288]
+; A = A ^ T
+%line 1973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 256]
+%line 1975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 256]
+; B = B ^ T
+%line 1976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; S20 = A
+%line 1977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 64], r9
+; S19 = B
+%line 1978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 56], r8
+; G = mem64[g + 192]
+%line 1979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 192]
+; T &= mem64[f + 352]
+%line 1981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 352]
+; G = mem64[g + 224]
+%line 1983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 224]
+; T = G
+%line 1984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 352]
+%line 1985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 352]
+; T &= mem64[f + 320]
+%line 1988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 320]
+; B = B ^ T
+%line 1989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; G = mem64[g + 256]
+%line 1990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 256]
+; T = G
+%line 1991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 320]
+%line 1992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 320]
+; A = A ^ T
+%line 1993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 288]
+%line 1995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 288]
+; B = B ^ T
+%line 1996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 288]
+%line 1997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 288]
+; T = G
+%line 1998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 288]
+%line 1999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 288]
+; A = A ^ T
+%line 2000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 256]
+%line 2002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 256]
+; B = B ^ T
+%line 2003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 320]
+%line 2004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 320]
+; T = G
+%line 2005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 256]
+%line 2006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 256]
+; A = A ^ T
+%line 2007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 224]
+%line 2009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 224]
+; B = B ^ T
+%line 2010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 352]
+%line 2011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 352]
+; T = G
+%line 2012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 224]
+%line 2013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 224]
+; A = A ^ T
+%line 2014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 192]
+%line 2016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 192]
+; B = B ^ T
+%line 2017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; S18 = A
+%line 2018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 48], r9
+; S17 = B
+%line 2019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 40], r8
+; G = mem64[g + 128]
+%line 2020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 128]
+; T &= mem64[f + 352]
+%line 2022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 352]
+; G = mem64[g + 160]
+%line 2024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 160]
+; T = G
+%line 2025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 352]
+%line 2026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 352]
+; T &= mem64[f + 320]
+%line 2029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; B = B ^ T
+%line 2030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 192]
+%line 2031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 2032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 2033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 2034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 288]
+%line 2036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 288]
+; B = B ^ T
+%line 2037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 224]
+%line 2038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 224]
+; T = G
+%line 2039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 288]
+%line 2040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 288]
+; A = A ^ T
+%line 2041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 256]
+%line 2043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 2044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 256]
+%line 2045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 2046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 2047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 2048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 224]
+%line 2050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 224]
+; B = B ^ T
+%line 2051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 288]
+%line 2052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 288]
+; T = G
+%line 2053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 224]
+%line 2054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 224]
+; A = A ^ T
+%line 2055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 192]
+%line 2057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 2058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 320]
+%line 2059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 2060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 2061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 2062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 160]
+%line 2064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 160]
+; B = B ^ T
+%line 2065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 352]
+%line 2066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 352]
+; T = G
+%line 2067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 160]
+%line 2068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 160]
+; A = A ^ T
+%line 2069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 128]
+%line 2071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 2072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; S16 = A
+%line 2073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 32], r10
+; S15 = B
+%line 2074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 24], r11
+; G = mem64[g + 64]
+%line 2075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 64]
+; T &= mem64[f + 352]
+%line 2077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 352]
+; G = mem64[g + 96]
+%line 2079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 96]
+; T = G
+%line 2080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 352]
+%line 2081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 352]
+; T &= mem64[f + 320]
+%line 2084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; B = B ^ T
+%line 2085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 128]
+%line 2086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 2087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 2088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 2089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 288]
+%line 2091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 288]
+; B = B ^ T
+%line 2092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 160]
+%line 2093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 160]
+; T = G
+%line 2094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 288]
+%line 2095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 288]
+; A = A ^ T
+%line 2096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 256]
+%line 2098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 2099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 192]
+%line 2100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 2101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 2102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 2103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 224]
+%line 2105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 224]
+; B = B ^ T
+%line 2106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 224]
+%line 2107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 224]
+; T = G
+%line 2108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 224]
+%line 2109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 224]
+; A = A ^ T
+%line 2110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 192]
+%line 2112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 2113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 256]
+%line 2114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 2115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 2116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 2117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 160]
+%line 2119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 160]
+; B = B ^ T
+%line 2120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 288]
+%line 2121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 288]
+; T = G
+%line 2122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 160]
+%line 2123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 160]
+; A = A ^ T
+%line 2124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 128]
+%line 2126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 2127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 320]
+%line 2128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 2129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 2130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 2131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 96]
+%line 2133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 96]
+; B = B ^ T
+%line 2134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 352]
+%line 2135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 352]
+; T = G
+%line 2136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 96]
+%line 2137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 96]
+; A = A ^ T
+%line 2138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 2140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 2141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; S14 = A
+%line 2142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 16], r10
+; B = B ^ S22
+%line 2143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 80]
+; S13 = B
+%line 2144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 8], r11
+; G = mem64[g + 0]
+%line 2145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx]
+; T &= mem64[f + 352]
+%line 2147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 352]
+; G = mem64[g + 32]
+%line 2149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 32]
+; T = G
+%line 2150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 352]
+%line 2151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 352]
+; T &= mem64[f + 320]
+%line 2154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; B = B ^ T
+%line 2155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 64]
+%line 2156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 2157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 2158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 2159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 288]
+%line 2161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 288]
+; B = B ^ T
+%line 2162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 96]
+%line 2163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 96]
+; T = G
+%line 2164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 288]
+%line 2165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 288]
+; A = A ^ T
+%line 2166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 256]
+%line 2168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 2169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 128]
+%line 2170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 2171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 2172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 2173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 224]
+%line 2175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 224]
+; B = B ^ T
+%line 2176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 160]
+%line 2177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 160]
+; T = G
+%line 2178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 224]
+%line 2179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 224]
+; A = A ^ T
+%line 2180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 192]
+%line 2182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 2183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 192]
+%line 2184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 2185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 2186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 2187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 160]
+%line 2189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 160]
+; B = B ^ T
+%line 2190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 224]
+%line 2191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 224]
+; T = G
+%line 2192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 160]
+%line 2193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 160]
+; A = A ^ T
+%line 2194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 128]
+%line 2196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 2197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 256]
+%line 2198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 2199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 2200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 2201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 96]
+%line 2203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 96]
+; B = B ^ T
+%line 2204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 288]
+%line 2205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 288]
+; T = G
+%line 2206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 96]
+%line 2207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 96]
+; A = A ^ T
+%line 2208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 2210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 2211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 320]
+%line 2212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 2213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 2214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 2215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 32]
+%line 2217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 2218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 352]
+%line 2219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 352]
+; T = G
+%line 2220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 2221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 2222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 0]
+%line 2224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 2225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; A = A ^ S21
+%line 2226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 72]
+; S12 = A
+%line 2227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 0], r10
+; B = B ^ S20
+%line 2228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 64]
+; mem64[h + 352] = B
+%line 2229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 352], r11
+; G = mem64[g + 0]
+%line 2230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx]
+; T = G
+%line 2231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, r10
+; T &= mem64[f + 320]
+%line 2232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 320]
+; T &= mem64[f + 288]
+%line 2235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 288]
+; G = mem64[g + 32]
+%line 2237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 2238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 288]
+%line 2239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 288]
+; A = A ^ T
+%line 2240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 256]
+%line 2242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 2243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 64]
+%line 2244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 2245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 2246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 2247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 224]
+%line 2249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 224]
+; B = B ^ T
+%line 2250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 96]
+%line 2251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 96]
+; T = G
+%line 2252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 224]
+%line 2253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 224]
+; A = A ^ T
+%line 2254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 192]
+%line 2256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 2257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 128]
+%line 2258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 2259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 2260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 2261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 160]
+%line 2263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 160]
+; B = B ^ T
+%line 2264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 160]
+%line 2265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 160]
+; T = G
+%line 2266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 160]
+%line 2267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 160]
+; A = A ^ T
+%line 2268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 128]
+%line 2270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 2271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 192]
+%line 2272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 2273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 2274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 2275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 96]
+%line 2277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 96]
+; B = B ^ T
+%line 2278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 224]
+%line 2279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 224]
+; T = G
+%line 2280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 96]
+%line 2281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 96]
+; A = A ^ T
+%line 2282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 64]
+%line 2284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 2285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 256]
+%line 2286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 2287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 2288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 2289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 32]
+%line 2291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 2292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 288]
+%line 2293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 288]
+; T = G
+%line 2294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 2295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 2296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 0]
+%line 2298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 2299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 320]
+%line 2300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 320]
+; T &= mem64[f + 0]
+%line 2302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 2303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; A = A ^ S19
+%line 2304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 56]
+; A = A ^ S22
+%line 2305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 80]
+; mem64[h + 320] = A
+%line 2306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 320], r11
+; B = B ^ S18
+%line 2307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 48]
+; B = B ^ S21
+%line 2308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 72]
+; mem64[h + 288] = B
+%line 2309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 288], r10
+; G = mem64[g + 0]
+%line 2310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx]
+; T = G
+%line 2311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, r10
+; T &= mem64[f + 256]
+%line 2312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 256]
+; T &= mem64[f + 224]
+%line 2315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 224]
+; G = mem64[g + 32]
+%line 2317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 2318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 224]
+%line 2319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 224]
+; A = A ^ T
+%line 2320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 192]
+%line 2322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 2323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 64]
+%line 2324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 2325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 2326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 2327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 160]
+%line 2329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 160]
+; B = B ^ T
+%line 2330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 96]
+%line 2331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 96]
+; T = G
+%line 2332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 160]
+%line 2333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 160]
+; A = A ^ T
+%line 2334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 128]
+%line 2336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 2337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 128]
+%line 2338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 2339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 2340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 2341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 96]
+%line 2343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 96]
+; B = B ^ T
+%line 2344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 160]
+%line 2345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 160]
+; T = G
+%line 2346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 96]
+%line 2347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 96]
+; A = A ^ T
+%line 2348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 64]
+%line 2350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 2351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 192]
+%line 2352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 2353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 2354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 2355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 32]
+%line 2357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 2358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 224]
+%line 2359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 224]
+; T = G
+%line 2360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 2361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 2362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 0]
+%line 2364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 2365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 256]
+%line 2366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 256]
+; T &= mem64[f + 0]
+%line 2368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 2369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; A = A ^ S17
+%line 2370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 40]
+; A = A ^ S20
+%line 2371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 64]
+; mem64[h + 256] = A
+%line 2372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 256], r11
+; B = B ^ S16
+%line 2373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 32]
+; B = B ^ S19
+%line 2374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 56]
+; mem64[h + 224] = B
+%line 2375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 224], r10
+; G = mem64[g + 0]
+%line 2376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx]
+; T = G
+%line 2377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, r10
+; T &= mem64[f + 192]
+%line 2378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 192]
+; T &= mem64[f + 160]
+%line 2381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 160]
+; G = mem64[g + 32]
+%line 2383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 32]
+; T = G
+%line 2384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 160]
+%line 2385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 160]
+; A = A ^ T
+%line 2386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 128]
+%line 2388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 2389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 64]
+%line 2390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 2391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 2392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 2393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 96]
+%line 2395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 96]
+; B = B ^ T
+%line 2396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 96]
+%line 2397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 96]
+; T = G
+%line 2398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 96]
+%line 2399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 96]
+; A = A ^ T
+%line 2400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 64]
+%line 2402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 2403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 128]
+%line 2404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 2405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 2406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 2407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 32]
+%line 2409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; B = B ^ T
+%line 2410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 160]
+%line 2411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 160]
+; T = G
+%line 2412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 32]
+%line 2413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 32]
+; A = A ^ T
+%line 2414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 0]
+%line 2416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 2417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 192]
+%line 2418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 192]
+; T &= mem64[f + 0]
+%line 2420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 2421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; A = A ^ S15
+%line 2422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 24]
+; A = A ^ S18
+%line 2423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 48]
+; mem64[h + 192] = A
+%line 2424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 192], r11
+; B = B ^ S14
+%line 2425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 16]
+; B = B ^ S17
+%line 2426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 40]
+; mem64[h + 160] = B
+%line 2427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 160], r10
+; G = mem64[g + 0]
+%line 2428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx]
+; T = G
+%line 2429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 2430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; T &= mem64[f + 96]
+%line 2433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 96]
+; G = mem64[g + 32]
+%line 2435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 32]
+; T = G
+%line 2436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 96]
+%line 2437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 96]
+; A = A ^ T
+%line 2438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 64]
+%line 2440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 64]
+; B = B ^ T
+%line 2441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 64]
+%line 2442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 64]
+; T = G
+%line 2443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 64]
+%line 2444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 64]
+; A = A ^ T
+%line 2445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 32]
+%line 2447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 32]
+; B = B ^ T
+%line 2448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 96]
+%line 2449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 96]
+; T = G
+%line 2450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 32]
+%line 2451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 32]
+; A = A ^ T
+%line 2452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 0]
+%line 2454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi]
+; B = B ^ T
+%line 2455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 128]
+%line 2456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 128]
+; T &= mem64[f + 0]
+%line 2458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi]
+; A = A ^ T
+%line 2459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; A = A ^ S13
+%line 2460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 8]
+; A = A ^ S16
+%line 2461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 32]
+; mem64[h + 128] = A
+%line 2462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 128], r8
+; B = B ^ S12
+%line 2463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 0]
+; B = B ^ S15
+%line 2464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 24]
+; mem64[h + 96] = B
+%line 2465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 96], r9
+; G = mem64[g + 0]
+%line 2466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx]
+; T = G
+%line 2467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 2468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; T &= mem64[f + 32]
+%line 2471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 32]
+; G = mem64[g + 32]
+%line 2473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 32]
+; T = G
+%line 2474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 32]
+%line 2475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 32]
+; A = A ^ T
+%line 2476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 0]
+%line 2478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi]
+; B = B ^ T
+%line 2479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 64]
+%line 2480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 64]
+; T &= mem64[f + 0]
+%line 2482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi]
+; A = A ^ T
+%line 2483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; A = A ^ S14
+%line 2484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 16]
+; mem64[h + 64] = A
+%line 2485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 64], r8
+; B = B ^ S13
+%line 2486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 8]
+; mem64[h + 32] = B
+%line 2487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 32], r9
+; G = mem64[g + 0]
+%line 2488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx]
+; T &= mem64[f + 0]
+%line 2490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ S12
+%line 2492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 0]
+; mem64[h + 0] = A
+%line 2493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi], r8
+; h = h + 8
+%line 2494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdi, 8
 ; f = f + 8
-%line 1940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsi, 8
 ; g = g + 8
-%line 1941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdx, 8
 ; i = i - 1
-%line 1942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 0]
-	sub r8, 1
-	mov [rsp + 0], r8
+%line 2497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	sub rax, 1
 ; =? i - 0
-%line 1943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	cmp r8, 0
+%line 2498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	cmp rax, 0
 ; goto pass if !=
-%line 1944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	jne .Lpass
 ; leave
-%line 1945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	add rsp, 632
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+%line 2500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	add rsp, 104
 	ret
 .end:
 
@@ -7529,120 +8097,120 @@ qhasm_kernel_mceliece_gf12_vec256_sq_amd64:
 	push r14
 	push r15
 ; i = 4
-%line 1951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, 4
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
-%line 1953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi]
 ; v1 = mem64[f + 192]
-%line 1954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsi + 192]
 ; v0 = v0 ^ v1
-%line 1955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 ; v2 = mem64[f + 32]
-%line 1956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsi + 32]
 ; v3 = mem64[f + 224]
-%line 1957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsi + 224]
 ; v2 = v2 ^ v3
-%line 1958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rax
 ; v4 = mem64[f + 64]
-%line 1959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, [rsi + 64]
 ; v5 = mem64[f + 256]
-%line 1960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, [rsi + 256]
 ; v4 = v4 ^ v5
-%line 1961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, rdx
 ; v6 = mem64[f + 352]
-%line 1962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsi + 352]
 ; v4 = v4 ^ v6
-%line 1963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, rbx
 ; v7 = mem64[f + 96]
-%line 1964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsi + 96]
 ; v8 = mem64[f + 288]
-%line 1965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsi + 288]
 ; v7 = v7 ^ v8
-%line 1966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, r12
 ; v9 = mem64[f + 128]
-%line 1967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsi + 128]
 ; v10 = mem64[f + 320]
-%line 1968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsi + 320]
 ; v9 = v9 ^ v10
-%line 1969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r14
 ; v11 = mem64[f + 160]
-%line 1970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsi + 160]
 ; v11 = v11 ^ v6
-%line 1971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, rbx
 ; mem64[h + 0] = v0
-%line 1972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi], r9
 ; mem64[h + 32] = v6
-%line 1973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 32], rbx
 ; mem64[h + 64] = v2
-%line 1974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 64], r11
 ; mem64[h + 96] = v1
-%line 1975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 96], r10
 ; mem64[h + 128] = v4
-%line 1976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 128], rcx
 ; mem64[h + 160] = v3
-%line 1977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 160], rax
 ; mem64[h + 192] = v7
-%line 1978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 192], rbp
 ; mem64[h + 224] = v5
-%line 1979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 224], rdx
 ; mem64[h + 256] = v9
-%line 1980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 256], r13
 ; mem64[h + 288] = v8
-%line 1981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 288], r12
 ; mem64[h + 320] = v11
-%line 1982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 320], r15
 ; mem64[h + 352] = v10
-%line 1983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 352], r14
 ; h = h + 8
-%line 1984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdi, 8
 ; f = f + 8
-%line 1985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsi, 8
 ; i = i - 1
-%line 1986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	sub r8, 1
 ; =? i - 0
-%line 1987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	cmp r8, 0
 ; goto pass if !=
-%line 1988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	jne .Lpass
 ; leave
-%line 1989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	pop r15
 	pop r14
 	pop r13
@@ -7665,1256 +8233,1256 @@ qhasm_kernel_mceliece_gf12_vec256_inv_amd64:
 	push r15
 	sub rsp, 3000
 ; i = 4
-%line 1995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, 4
 	mov [rsp + 0], r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
-%line 1997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi]
 	mov [rsp + 8], r8
 ; v1 = mem64[f + 192]
-%line 1998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 192]
 	mov [rsp + 16], r9
 ; v2 = v0 ^ v1
-%line 1999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov r11, r8
 ; v3 = mem64[f + 32]
-%line 2000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 32]
 	mov [rsp + 24], r8
 ; v4 = mem64[f + 224]
-%line 2001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 224]
 	mov [rsp + 32], r9
 ; v5 = v3 ^ v4
-%line 2002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 2768], r8
 ; v6 = mem64[f + 64]
-%line 2003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 64]
 	mov [rsp + 40], r8
 ; v7 = mem64[f + 256]
-%line 2004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 256]
 	mov [rsp + 48], r9
 ; v8 = v6 ^ v7
-%line 2005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rax, r8
 ; v9 = mem64[f + 352]
-%line 2006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 352]
 	mov [rsp + 56], r8
 ; v8 = v8 ^ v9
-%line 2007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r8
 ; v10 = mem64[f + 96]
-%line 2008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 96]
 	mov [rsp + 64], r8
 ; v11 = mem64[f + 288]
-%line 2009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 288]
 	mov [rsp + 72], r9
 ; v12 = v10 ^ v11
-%line 2010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rcx, r8
 ; v13 = mem64[f + 128]
-%line 2011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 128]
 	mov [rsp + 80], r8
 ; v14 = mem64[f + 320]
-%line 2012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 320]
 	mov [rsp + 88], r9
 ; v15 = v13 ^ v14
-%line 2013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rdx, r8
 ; v16 = mem64[f + 160]
-%line 2014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 160]
 	mov [rsp + 96], r8
 ; v17 = v16 ^ v9
-%line 2015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 56]
 	mov [rsp + 104], r8
 ; v18 = v2 & v0
-%line 2016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 8]
 	mov [rsp + 112], r8
 ; v19 = v2 & v3
-%line 2017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, [rsp + 24]
 ; v20 = v9 & v0
-%line 2018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	and r8, [rsp + 8]
 ; v20 = v19 ^ v20
-%line 2019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 464], r9
 ; v19 = v2 & v6
-%line 2020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, [rsp + 40]
 ; v21 = v9 & v3
-%line 2021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	and r8, [rsp + 24]
 ; v22 = v5 & v0
-%line 2022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2768]
 	and r9, [rsp + 8]
 ; v21 = v19 ^ v21
-%line 2023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v22 = v21 ^ v22
-%line 2024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 472], r10
 ; v21 = v9 & v6
-%line 2025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	and r8, [rsp + 40]
 ; v19 = v5 & v3
-%line 2026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2768]
 	and r9, [rsp + 24]
 ; v19 = v21 ^ v19
-%line 2027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 480], r8
 ; v21 = v5 & v6
-%line 2028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2768]
 	and r8, [rsp + 40]
 	mov [rsp + 488], r8
 ; v23 = v1 & v10
-%line 2029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	and r8, [rsp + 64]
 	mov [rsp + 120], r8
 ; v24 = v1 & v13
-%line 2030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 16]
 	and r9, [rsp + 80]
 ; v25 = v8 & v10
-%line 2031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 64]
 ; v25 = v24 ^ v25
-%line 2032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 496], r9
 ; v24 = v1 & v16
-%line 2033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 16]
 	and r10, [rsp + 96]
 ; v26 = v8 & v13
-%line 2034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 80]
 ; v27 = v4 & v10
-%line 2035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 32]
 	and r9, [rsp + 64]
 ; v26 = v24 ^ v26
-%line 2036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v27 = v26 ^ v27
-%line 2037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 504], r10
 ; v26 = v8 & v16
-%line 2038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 96]
 ; v24 = v4 & v13
-%line 2039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 32]
 	and r9, [rsp + 80]
 ; v24 = v26 ^ v24
-%line 2040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 512], r8
 ; v26 = v4 & v16
-%line 2041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	and r8, [rsp + 96]
 	mov [rsp + 520], r8
 ; v28 = v2 ^ v1
-%line 2042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	xor r14, [rsp + 16]
 ; v29 = v9 ^ v8
-%line 2043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 56]
 	xor r13, rax
 ; v30 = v5 ^ v4
-%line 2044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2768]
 	xor r10, [rsp + 32]
 ; v31 = v0 ^ v10
-%line 2045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 8]
 	xor r9, [rsp + 64]
 ; v32 = v3 ^ v13
-%line 2046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsp + 24]
 	xor rbx, [rsp + 80]
 ; v33 = v6 ^ v16
-%line 2047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 40]
 	xor rbp, [rsp + 96]
 ; v34 = v28 & v31
-%line 2048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, r9
 ; v35 = v28 & v32
-%line 2049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbx
 	mov [rsp + 128], r8
 ; v36 = v29 & v31
-%line 2050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r9
 	mov [rsp + 136], r8
 ; v36 = v35 ^ v36
-%line 2051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 128]
 	xor r15, [rsp + 136]
 ; v28 = v28 & v33
-%line 2052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rbp
 ; v35 = v29 & v32
-%line 2053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 144], r13
 	mov r8, [rsp + 144]
 	and r8, rbx
 	mov [rsp + 144], r8
 	mov [rsp + 528], r8
 ; v31 = v30 & v31
-%line 2054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 152], r10
 	mov r8, [rsp + 152]
 	and r8, r9
 	mov [rsp + 152], r8
 	mov [rsp + 536], r8
 ; v35 = v28 ^ v35
-%line 2055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 528]
 ; v31 = v35 ^ v31
-%line 2056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 536]
 	mov [rsp + 544], r14
 ; v29 = v29 & v33
-%line 2057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbp
 ; v32 = v30 & v32
-%line 2058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbx
 ; v32 = v29 ^ v32
-%line 2059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v33 = v30 & v33
-%line 2060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v34 = v34 ^ v18
-%line 2061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 112]
 ; v34 = v34 ^ v23
-%line 2062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 120]
 ; v36 = v36 ^ v20
-%line 2063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 464]
 ; v36 = v36 ^ v25
-%line 2064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 496]
 ; v31 = v31 ^ v22
-%line 2065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 544]
 	xor r8, [rsp + 472]
 	mov [rsp + 544], r8
 ; v31 = v31 ^ v27
-%line 2066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 504]
 	mov [rsp + 544], r8
 ; v32 = v32 ^ v19
-%line 2067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 480]
 ; v32 = v32 ^ v24
-%line 2068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 512]
 ; v33 = v33 ^ v21
-%line 2069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 488]
 ; v33 = v33 ^ v26
-%line 2070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 520]
 ; v19 = v34 ^ v19
-%line 2071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 480]
 	mov [rsp + 552], r12
 ; v21 = v36 ^ v21
-%line 2072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 488]
 	mov [rsp + 560], r15
 ; v23 = v32 ^ v23
-%line 2073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 120]
 	mov [rsp + 568], r13
 ; v25 = v33 ^ v25
-%line 2074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 496]
 	mov [rsp + 576], r10
 ; v33 = v12 & v1
-%line 2075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 16]
 	mov [rsp + 584], r8
 ; v32 = v12 & v4
-%line 2076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 32]
 ; v36 = v7 & v1
-%line 2077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 48]
 	and r9, [rsp + 16]
 ; v36 = v32 ^ v36
-%line 2078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 592], r8
 ; v32 = v12 & v7
-%line 2079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 48]
 ; v34 = v7 & v4
-%line 2080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 48]
 	and r9, [rsp + 32]
 ; v30 = v15 & v1
-%line 2081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, [rsp + 16]
 ; v34 = v32 ^ v34
-%line 2082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v30 = v34 ^ v30
-%line 2083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 600], r8
 ; v34 = v7 & v7
-%line 2084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	and r8, [rsp + 48]
 ; v32 = v15 & v4
-%line 2085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, [rsp + 32]
 ; v32 = v34 ^ v32
-%line 2086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 608], r8
 ; v34 = v15 & v7
-%line 2087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 48]
 	mov [rsp + 616], r8
 ; v29 = v11 & v11
-%line 2088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	and r8, [rsp + 72]
 	mov [rsp + 624], r8
 ; v35 = v11 & v14
-%line 2089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	and r8, [rsp + 88]
 ; v28 = v17 & v11
-%line 2090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 104]
 	and r9, [rsp + 72]
 ; v28 = v35 ^ v28
-%line 2091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 632], r8
 ; v35 = v11 & v9
-%line 2092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 72]
 	and r10, [rsp + 56]
 ; v37 = v17 & v14
-%line 2093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 104]
 	and r8, [rsp + 88]
 ; v38 = v14 & v11
-%line 2094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 88]
 	and r9, [rsp + 72]
 ; v37 = v35 ^ v37
-%line 2095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v38 = v37 ^ v38
-%line 2096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 640], r10
 ; v37 = v17 & v9
-%line 2097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 104]
 	and r8, [rsp + 56]
 ; v35 = v14 & v14
-%line 2098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 88]
 	and r9, [rsp + 88]
 ; v35 = v37 ^ v35
-%line 2099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 648], r8
 ; v37 = v14 & v9
-%line 2100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 88]
 	and r8, [rsp + 56]
 	mov [rsp + 656], r8
 ; v39 = v12 ^ v11
-%line 2101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rcx
 	xor r14, [rsp + 72]
 ; v40 = v7 ^ v17
-%line 2102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 48]
 	xor r13, [rsp + 104]
 ; v41 = v15 ^ v14
-%line 2103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	xor r10, [rsp + 88]
 ; v42 = v1 ^ v11
-%line 2104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 16]
 	xor r9, [rsp + 72]
 ; v43 = v4 ^ v14
-%line 2105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsp + 32]
 	xor rbx, [rsp + 88]
 ; v44 = v7 ^ v9
-%line 2106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 48]
 	xor rbp, [rsp + 56]
 ; v45 = v39 & v42
-%line 2107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, r9
 ; v46 = v39 & v43
-%line 2108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbx
 	mov [rsp + 160], r8
 ; v47 = v40 & v42
-%line 2109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r9
 	mov [rsp + 168], r8
 ; v47 = v46 ^ v47
-%line 2110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 160]
 	xor r15, [rsp + 168]
 ; v39 = v39 & v44
-%line 2111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rbp
 ; v46 = v40 & v43
-%line 2112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 176], r13
 	mov r8, [rsp + 176]
 	and r8, rbx
 	mov [rsp + 176], r8
 	mov [rsp + 664], r8
 ; v42 = v41 & v42
-%line 2113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 184], r10
 	mov r8, [rsp + 184]
 	and r8, r9
 	mov [rsp + 184], r8
 	mov [rsp + 672], r8
 ; v46 = v39 ^ v46
-%line 2114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 664]
 ; v42 = v46 ^ v42
-%line 2115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 672]
 	mov [rsp + 680], r14
 ; v40 = v40 & v44
-%line 2116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbp
 ; v43 = v41 & v43
-%line 2117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbx
 ; v43 = v40 ^ v43
-%line 2118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v44 = v41 & v44
-%line 2119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v45 = v45 ^ v33
-%line 2120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 584]
 ; v45 = v45 ^ v29
-%line 2121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 624]
 ; v47 = v47 ^ v36
-%line 2122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 592]
 ; v47 = v47 ^ v28
-%line 2123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 632]
 ; v42 = v42 ^ v30
-%line 2124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 680]
 	xor r8, [rsp + 600]
 	mov [rsp + 680], r8
 ; v42 = v42 ^ v38
-%line 2125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 640]
 	mov [rsp + 680], r8
 ; v43 = v43 ^ v32
-%line 2126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 608]
 ; v43 = v43 ^ v35
-%line 2127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 648]
 ; v44 = v44 ^ v34
-%line 2128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 616]
 ; v44 = v44 ^ v37
-%line 2129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 656]
 ; v32 = v45 ^ v32
-%line 2130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 608]
 	mov [rsp + 688], r12
 ; v34 = v47 ^ v34
-%line 2131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 616]
 	mov [rsp + 696], r15
 ; v29 = v43 ^ v29
-%line 2132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 624]
 	mov [rsp + 704], r13
 ; v28 = v44 ^ v28
-%line 2133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 632]
 	mov [rsp + 712], r10
 ; v12 = v2 ^ v12
-%line 2134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rcx
 	mov [rsp + 720], r11
 ; v2 = v9 ^ v7
-%line 2135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	xor r8, [rsp + 48]
 	mov [rsp + 2784], r8
 ; v15 = v5 ^ v15
-%line 2136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2768]
 	xor r8, rdx
 	mov r11, r8
 ; v5 = v1 ^ v11
-%line 2137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 16]
 	xor r10, [rsp + 72]
 ; v17 = v8 ^ v17
-%line 2138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 104]
 ; v8 = v4 ^ v14
-%line 2139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov rcx, r8
 ; v44 = v0 ^ v1
-%line 2140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 16]
 	mov rdx, r8
 ; v43 = v3 ^ v4
-%line 2141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 32]
 	mov rbx, r8
 ; v47 = v6 ^ v7
-%line 2142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov [rsp + 728], r8
 ; v45 = v10 ^ v11
-%line 2143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	xor r8, [rsp + 72]
 	mov rbp, r8
 ; v41 = v13 ^ v14
-%line 2144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	xor r8, [rsp + 88]
 	mov r12, r8
 ; v40 = v16 ^ v9
-%line 2145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, [rsp + 56]
 	mov r13, r8
 ; v46 = v12 & v44
-%line 2146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 720]
 	and r8, rdx
 	mov [rsp + 736], r8
 ; v39 = v12 & v43
-%line 2147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 720]
 	and r9, rbx
 ; v48 = v2 & v44
-%line 2148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, rdx
 ; v48 = v39 ^ v48
-%line 2149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 744], r9
 ; v39 = v12 & v47
-%line 2150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 720]
 	and r14, [rsp + 728]
 ; v49 = v2 & v43
-%line 2151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, rbx
 ; v50 = v15 & v44
-%line 2152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, rdx
 ; v49 = v39 ^ v49
-%line 2153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v50 = v49 ^ v50
-%line 2154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 	mov [rsp + 752], r14
 ; v49 = v2 & v47
-%line 2155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, [rsp + 728]
 ; v39 = v15 & v43
-%line 2156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, rbx
 ; v39 = v49 ^ v39
-%line 2157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 760], r8
 ; v49 = v15 & v47
-%line 2158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 728]
 	mov [rsp + 768], r8
 ; v51 = v5 & v45
-%line 2159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbp
 	mov [rsp + 192], r8
 ; v52 = v5 & v41
-%line 2160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
 	and r9, r12
 ; v53 = v17 & v45
-%line 2161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rbp
 ; v53 = v52 ^ v53
-%line 2162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 776], r9
 ; v52 = v5 & v40
-%line 2163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r10
 	and r14, r13
 ; v54 = v17 & v41
-%line 2164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, r12
 ; v55 = v8 & v45
-%line 2165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, rbp
 ; v54 = v52 ^ v54
-%line 2166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v55 = v54 ^ v55
-%line 2167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v54 = v17 & v40
-%line 2168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, r13
 ; v52 = v8 & v41
-%line 2169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, r12
 ; v52 = v54 ^ v52
-%line 2170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov r9, r8
 ; v54 = v8 & v40
-%line 2171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, r13
 	mov r15, r8
 ; v5 = v12 ^ v5
-%line 2172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 720]
 	mov [rsp + 200], r8
 	xor r8, r10
 	mov [rsp + 200], r8
 	mov r10, r8
 ; v17 = v2 ^ v17
-%line 2173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	xor r8, rax
 ; v8 = v15 ^ v8
-%line 2174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rcx
 ; v45 = v44 ^ v45
-%line 2175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v41 = v43 ^ v41
-%line 2176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r12
 ; v40 = v47 ^ v40
-%line 2177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 728]
 	xor rax, r13
 	mov rbp, rax
 ; v47 = v5 & v45
-%line 2178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r10
 	and rax, rdx
 	mov r12, rax
 ; v43 = v5 & v41
-%line 2179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r10
 	and rax, rbx
 ; v44 = v17 & v45
-%line 2180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, r8
 	and rcx, rdx
 ; v44 = v43 ^ v44
-%line 2181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rcx
 	mov rcx, rax
 ; v5 = v5 & v40
-%line 2182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v43 = v17 & v41
-%line 2183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r8
 	and r13, rbx
 ; v45 = v8 & v45
-%line 2184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	and rax, rdx
 ; v43 = v5 ^ v43
-%line 2185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r13
 ; v45 = v43 ^ v45
-%line 2186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 ; v17 = v17 & v40
-%line 2187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rbp
 ; v41 = v8 & v41
-%line 2188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	and rax, rbx
 ; v41 = v17 ^ v41
-%line 2189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 ; v40 = v8 & v40
-%line 2190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, rbp
 ; v47 = v47 ^ v46
-%line 2191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 736]
 ; v47 = v47 ^ v51
-%line 2192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 192]
 ; v44 = v44 ^ v48
-%line 2193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 744]
 ; v44 = v44 ^ v53
-%line 2194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 776]
 ; v45 = v45 ^ v50
-%line 2195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 752]
 ; v45 = v45 ^ v55
-%line 2196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 ; v41 = v41 ^ v39
-%line 2197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 760]
 ; v41 = v41 ^ v52
-%line 2198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v40 = v40 ^ v49
-%line 2199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 768]
 ; v40 = v40 ^ v54
-%line 2200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r15
 ; v39 = v47 ^ v39
-%line 2201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 760]
 ; v49 = v44 ^ v49
-%line 2202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 768]
 ; v51 = v41 ^ v51
-%line 2203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r8
 	xor rax, [rsp + 192]
 ; v53 = v40 ^ v53
-%line 2204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 776]
 	mov rbx, r11
 ; v46 = v46 ^ v18
-%line 2205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 736]
 	xor r8, [rsp + 112]
 	mov [rsp + 736], r8
 ; v46 = v46 ^ v33
-%line 2206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 584]
 	mov [rsp + 736], r8
 ; v48 = v48 ^ v20
-%line 2207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 744]
 	xor r8, [rsp + 464]
 	mov [rsp + 744], r8
 ; v48 = v48 ^ v36
-%line 2208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 592]
 	mov [rsp + 744], r8
 ; v50 = v50 ^ v22
-%line 2209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 752]
 	xor r8, [rsp + 472]
 	mov [rsp + 752], r8
 ; v50 = v50 ^ v30
-%line 2210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 600]
 	mov [rsp + 752], r8
 ; v39 = v39 ^ v19
-%line 2211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 552]
 ; v39 = v39 ^ v32
-%line 2212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 688]
 ; v49 = v49 ^ v21
-%line 2213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 560]
 ; v49 = v49 ^ v34
-%line 2214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 696]
 ; v45 = v45 ^ v31
-%line 2215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 544]
 ; v45 = v45 ^ v42
-%line 2216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 680]
 ; v51 = v51 ^ v23
-%line 2217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 568]
 ; v51 = v51 ^ v29
-%line 2218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 704]
 ; v53 = v53 ^ v25
-%line 2219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 576]
 ; v53 = v53 ^ v28
-%line 2220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 712]
 ; v55 = v55 ^ v27
-%line 2221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 504]
 ; v55 = v55 ^ v38
-%line 2222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 640]
 ; v52 = v52 ^ v24
-%line 2223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 512]
 ; v52 = v52 ^ v35
-%line 2224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 648]
 ; v54 = v54 ^ v26
-%line 2225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 520]
 ; v54 = v54 ^ v37
-%line 2226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 656]
 ; v23 = v46 ^ v23
-%line 2227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 736]
 	xor r8, [rsp + 568]
 	mov rdx, r8
 ; v25 = v48 ^ v25
-%line 2228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 744]
 	xor r8, [rsp + 576]
 	mov r11, r8
 ; v27 = v50 ^ v27
-%line 2229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 752]
 	xor r8, [rsp + 504]
 	mov rbp, r8
 ; v24 = v39 ^ v24
-%line 2230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 512]
 ; v26 = v49 ^ v26
-%line 2231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 520]
 ; v33 = v51 ^ v33
-%line 2232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 584]
 ; v36 = v53 ^ v36
-%line 2233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, [rsp + 592]
 ; v30 = v55 ^ v30
-%line 2234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 600]
 ; v32 = v52 ^ v32
-%line 2235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 688]
 ; v34 = v54 ^ v34
-%line 2236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 696]
 ; v36 = v36 ^ v37
-%line 2237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 656]
 ; v37 = v26 ^ v37
-%line 2238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 656]
 ; v33 = v33 ^ v35
-%line 2239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 648]
 ; v35 = v24 ^ v35
-%line 2240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 648]
 ; v45 = v45 ^ v38
-%line 2241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 640]
 ; v38 = v27 ^ v38
-%line 2242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 640]
 ; v37 = v37 ^ v28
-%line 2243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 712]
 ; v28 = v25 ^ v28
-%line 2244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 712]
 	mov rbx, r11
 ; v35 = v35 ^ v29
-%line 2245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 704]
 ; v29 = v23 ^ v29
-%line 2246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 704]
 ; v38 = v38 ^ v42
-%line 2247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 680]
 ; v42 = v31 ^ v42
-%line 2248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 544]
 	xor r11, [rsp + 680]
 	mov [rsp + 784], r11
 ; v28 = v28 ^ v34
-%line 2249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r15
 ; v34 = v21 ^ v34
-%line 2250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 560]
 	xor r11, r15
 	mov [rsp + 792], r11
 ; v29 = v29 ^ v32
-%line 2251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r9
 ; v32 = v19 ^ v32
-%line 2252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 552]
 	xor r11, r9
 	mov [rsp + 800], r11
 ; v42 = v42 ^ v30
-%line 2253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 784]
 	xor r9, r14
 	mov [rsp + 784], r9
 ; v30 = v22 ^ v30
-%line 2254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 472]
 	xor r9, r14
 	mov [rsp + 808], r9
 ; v34 = v34 ^ v36
-%line 2255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 792]
 	xor r9, r8
 	mov [rsp + 792], r9
 ; v36 = v20 ^ v36
-%line 2256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 464]
 	xor r9, r8
 	mov [rsp + 816], r9
 ; v32 = v32 ^ v33
-%line 2257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	xor r8, rax
 	mov [rsp + 800], r8
 ; v33 = v18 ^ v33
-%line 2258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 112]
 	xor r8, rax
 	mov [rsp + 824], r8
 ; v18 = v33 ^ v29
-%line 2259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	xor r8, rdx
 	mov [rsp + 832], r8
 ; v20 = v36 ^ v28
-%line 2260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, rbx
 	mov r9, r8
 ; v22 = v30 ^ v38
-%line 2261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	xor r8, rbp
 	mov r11, r8
 ; v22 = v22 ^ v45
-%line 2262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r10
 ; v19 = v32 ^ v35
-%line 2263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	xor r8, r12
 	mov rax, r8
 ; v21 = v34 ^ v37
-%line 2264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	xor r8, rcx
 	mov [rsp + 840], r8
 ; v31 = v42 ^ v45
-%line 2265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, r10
 	mov [rsp + 848], r8
 ; v18 = v18 ^ v19
-%line 2266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	xor r8, rax
 	mov [rsp + 832], r8
 ; v23 = v45 ^ v38
-%line 2267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	xor r8, rbp
 	mov [rsp + 856], r8
 ; v20 = v20 ^ v21
-%line 2268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 840]
 ; v20 = v20 ^ v37
-%line 2269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rcx
 ; v25 = v29 ^ v35
-%line 2270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	xor r8, r12
 	mov [rsp + 864], r8
 ; v22 = v22 ^ v31
-%line 2271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 848]
 ; v27 = v28 ^ v37
-%line 2272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, rcx
 	mov [rsp + 872], r8
 ; v24 = v18 & v33
-%line 2273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, [rsp + 824]
 	mov [rsp + 880], r8
 ; v26 = v18 & v36
-%line 2274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, [rsp + 816]
 ; v54 = v37 & v33
-%line 2275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	and r13, [rsp + 824]
 ; v54 = v26 ^ v54
-%line 2276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 888], r8
 ; v26 = v18 & v30
-%line 2277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, [rsp + 808]
 ; v52 = v37 & v36
-%line 2278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	and r13, [rsp + 816]
 ; v55 = v23 & v33
-%line 2279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 856]
 	and r14, [rsp + 824]
 ; v52 = v26 ^ v52
-%line 2280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v55 = v52 ^ v55
-%line 2281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 896], r8
 ; v52 = v37 & v30
-%line 2282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 808]
 ; v26 = v23 & v36
-%line 2283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 856]
 	and r13, [rsp + 816]
 ; v26 = v52 ^ v26
-%line 2284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 904], r8
 ; v52 = v23 & v30
-%line 2285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	and r8, [rsp + 808]
 	mov [rsp + 912], r8
 ; v53 = v19 & v32
-%line 2286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 800]
 	mov [rsp + 920], r8
 ; v51 = v19 & v34
-%line 2287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 792]
 ; v49 = v20 & v32
-%line 2288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, [rsp + 800]
 ; v49 = v51 ^ v49
-%line 2289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 928], r8
 ; v51 = v19 & v42
-%line 2290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 784]
 ; v39 = v20 & v34
-%line 2291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, [rsp + 792]
 ; v50 = v38 & v32
-%line 2292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbp
 	and r14, [rsp + 800]
 ; v39 = v51 ^ v39
-%line 2293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v50 = v39 ^ v50
-%line 2294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 936], r8
 ; v39 = v20 & v42
-%line 2295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 784]
 ; v51 = v38 & v34
-%line 2296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rbp
 	and r13, [rsp + 792]
 ; v51 = v39 ^ v51
-%line 2297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 944], r8
 ; v39 = v38 & v42
-%line 2298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 784]
 	mov [rsp + 952], r8
 ; v48 = v18 ^ v19
-%line 2299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 832]
 	xor r14, rax
 ; v46 = v37 ^ v20
-%line 2300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	xor r13, r9
 ; v40 = v23 ^ v38
-%line 2301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	xor r8, rbp
 	mov [rsp + 960], r8
 ; v41 = v33 ^ v32
-%line 2302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	xor r8, [rsp + 800]
 	mov [rsp + 968], r8
 ; v44 = v36 ^ v34
-%line 2303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, [rsp + 792]
 	mov [rsp + 976], r8
 ; v47 = v30 ^ v42
-%line 2304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	xor r8, [rsp + 784]
 	mov [rsp + 984], r8
 ; v8 = v48 & v41
-%line 2305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 968]
 	mov [rsp + 2792], r8
 ; v17 = v48 & v44
-%line 2306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 976]
 	mov [rsp + 992], r8
 ; v43 = v46 & v41
-%line 2307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 968]
 	mov [rsp + 1000], r8
 ; v43 = v17 ^ v43
-%line 2308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 992]
 	xor r8, [rsp + 1000]
 	mov [rsp + 2944], r8
 ; v48 = v48 & v47
-%line 2309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 984]
 ; v17 = v46 & v44
-%line 2310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 208], r13
 	mov r8, [rsp + 208]
 	and r8, [rsp + 976]
 	mov [rsp + 208], r8
 	mov [rsp + 1008], r8
 ; v41 = v40 & v41
-%line 2311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 960]
 	mov [rsp + 2880], r8
 	mov [rsp + 216], r8
@@ -8922,248 +9490,248 @@ align 32
 	mov [rsp + 216], r8
 	mov [rsp + 1016], r8
 ; v17 = v48 ^ v17
-%line 2312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1008]
 ; v41 = v17 ^ v41
-%line 2313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1016]
 	mov [rsp + 1024], r14
 ; v46 = v46 & v47
-%line 2314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, [rsp + 984]
 ; v44 = v40 & v44
-%line 2315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2880]
 	and r8, [rsp + 976]
 ; v44 = v46 ^ v44
-%line 2316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v47 = v40 & v47
-%line 2317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 960]
 	and r14, [rsp + 984]
 ; v8 = v8 ^ v24
-%line 2318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2792]
 	xor r15, [rsp + 880]
 	mov [rsp + 2792], r15
 ; v8 = v8 ^ v53
-%line 2319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 920]
 	mov [rsp + 2792], r15
 ; v43 = v43 ^ v54
-%line 2320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2944]
 	xor r8, [rsp + 888]
 	mov [rsp + 2944], r8
 ; v43 = v43 ^ v49
-%line 2321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 928]
 	mov [rsp + 2944], r8
 ; v41 = v41 ^ v55
-%line 2322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1024]
 	xor r8, [rsp + 896]
 	mov [rsp + 1024], r8
 ; v41 = v41 ^ v50
-%line 2323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 936]
 	mov [rsp + 1024], r8
 ; v44 = v44 ^ v26
-%line 2324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 904]
 ; v44 = v44 ^ v51
-%line 2325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 944]
 ; v47 = v47 ^ v52
-%line 2326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 912]
 ; v47 = v47 ^ v39
-%line 2327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 952]
 ; v26 = v8 ^ v26
-%line 2328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 904]
 	mov [rsp + 1032], r15
 ; v52 = v43 ^ v52
-%line 2329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2944]
 	xor r8, [rsp + 912]
 	mov [rsp + 1040], r8
 ; v53 = v44 ^ v53
-%line 2330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 920]
 	mov [rsp + 1048], r13
 ; v49 = v47 ^ v49
-%line 2331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 928]
 	mov [rsp + 1056], r14
 ; v47 = v25 & v29
-%line 2332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 864]
 	and r8, rdx
 	mov [rsp + 1064], r8
 ; v44 = v25 & v28
-%line 2333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 864]
 	and r8, rbx
 ; v43 = v21 & v29
-%line 2334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 840]
 	and r13, rdx
 ; v43 = v44 ^ v43
-%line 2335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1072], r8
 ; v44 = v25 & v38
-%line 2336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 864]
 	and r8, rbp
 ; v8 = v21 & v28
-%line 2337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 840]
 	and r13, rbx
 ; v40 = v22 & v29
-%line 2338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rdx
 ; v8 = v44 ^ v8
-%line 2339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v40 = v8 ^ v40
-%line 2340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1080], r8
 ; v8 = v21 & v38
-%line 2341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 840]
 	and r8, rbp
 ; v44 = v22 & v28
-%line 2342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r11
 	and r13, rbx
 ; v44 = v8 ^ v44
-%line 2343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1088], r8
 ; v8 = v22 & v38
-%line 2344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rbp
 	mov [rsp + 1096], r8
 ; v46 = v35 & v35
-%line 2345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r12
 	mov [rsp + 1104], r8
 ; v17 = v35 & v37
-%line 2346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, rcx
 ; v48 = v27 & v35
-%line 2347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 872]
 	and r13, r12
 ; v48 = v17 ^ v48
-%line 2348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1112], r8
 ; v17 = v35 & v45
-%line 2349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r10
 ; v5 = v27 & v37
-%line 2350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 872]
 	and r13, rcx
 ; v15 = v31 & v35
-%line 2351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 848]
 	and r14, r12
 ; v5 = v17 ^ v5
-%line 2352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v15 = v5 ^ v15
-%line 2353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1120], r8
 ; v5 = v27 & v45
-%line 2354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 872]
 	and r8, r10
 ; v17 = v31 & v37
-%line 2355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 848]
 	and r13, rcx
 ; v17 = v5 ^ v17
-%line 2356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1128], r8
 ; v5 = v31 & v45
-%line 2357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 848]
 	and r8, r10
 	mov [rsp + 1136], r8
 ; v2 = v25 ^ v35
-%line 2358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 864]
 	xor r14, r12
 ; v12 = v21 ^ v27
-%line 2359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 840]
 	xor r13, [rsp + 872]
 ; v56 = v22 ^ v31
-%line 2360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	xor r8, [rsp + 848]
 	mov [rsp + 224], r8
 ; v57 = v29 ^ v35
-%line 2361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	xor r8, r12
 	mov [rsp + 232], r8
 ; v58 = v28 ^ v37
-%line 2362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, rcx
 	mov [rsp + 240], r8
 ; v59 = v38 ^ v45
-%line 2363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	xor r8, r10
 	mov [rsp + 248], r8
 ; v60 = v2 & v57
-%line 2364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 232]
 	mov [rsp + 2776], r8
 ; v61 = v2 & v58
-%line 2365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 240]
 	mov [rsp + 256], r8
 ; v62 = v12 & v57
-%line 2366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 232]
 	mov [rsp + 264], r8
 ; v62 = v61 ^ v62
-%line 2367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 256]
 	xor r8, [rsp + 264]
 	mov [rsp + 2952], r8
 ; v2 = v2 & v59
-%line 2368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 248]
 ; v61 = v12 & v58
-%line 2369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 272], r13
 	mov r8, [rsp + 272]
 	and r8, [rsp + 240]
 	mov [rsp + 272], r8
 	mov [rsp + 1144], r8
 ; v57 = v56 & v57
-%line 2370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 224]
 	mov [rsp + 2888], r8
 	mov [rsp + 280], r8
@@ -9171,732 +9739,732 @@ align 32
 	mov [rsp + 280], r8
 	mov [rsp + 1152], r8
 ; v61 = v2 ^ v61
-%line 2371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1144]
 ; v57 = v61 ^ v57
-%line 2372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1152]
 	mov [rsp + 1160], r14
 ; v12 = v12 & v59
-%line 2373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, [rsp + 248]
 ; v58 = v56 & v58
-%line 2374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2888]
 	and r8, [rsp + 240]
 ; v58 = v12 ^ v58
-%line 2375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v59 = v56 & v59
-%line 2376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 224]
 	and r14, [rsp + 248]
 ; v60 = v60 ^ v47
-%line 2377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2776]
 	xor r15, [rsp + 1064]
 	mov [rsp + 2776], r15
 ; v60 = v60 ^ v46
-%line 2378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1104]
 	mov [rsp + 2776], r15
 ; v62 = v62 ^ v43
-%line 2379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2952]
 	xor r8, [rsp + 1072]
 	mov [rsp + 2952], r8
 ; v62 = v62 ^ v48
-%line 2380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1112]
 	mov [rsp + 2952], r8
 ; v57 = v57 ^ v40
-%line 2381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1160]
 	xor r8, [rsp + 1080]
 	mov [rsp + 1160], r8
 ; v57 = v57 ^ v15
-%line 2382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1120]
 	mov [rsp + 1160], r8
 ; v58 = v58 ^ v44
-%line 2383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1088]
 ; v58 = v58 ^ v17
-%line 2384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1128]
 ; v59 = v59 ^ v8
-%line 2385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1096]
 ; v59 = v59 ^ v5
-%line 2386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1136]
 ; v44 = v60 ^ v44
-%line 2387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1088]
 	mov [rsp + 1168], r15
 ; v8 = v62 ^ v8
-%line 2388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2952]
 	xor r8, [rsp + 1096]
 	mov [rsp + 1176], r8
 ; v46 = v58 ^ v46
-%line 2389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1104]
 	mov [rsp + 1184], r13
 ; v48 = v59 ^ v48
-%line 2390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1112]
 	mov [rsp + 1192], r14
 ; v25 = v18 ^ v25
-%line 2391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	xor r8, [rsp + 864]
 	mov r13, r8
 ; v21 = v37 ^ v21
-%line 2392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 840]
 	mov [rsp + 1200], r8
 ; v22 = v23 ^ v22
-%line 2393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	xor r8, r11
 	mov [rsp + 1208], r8
 ; v19 = v19 ^ v35
-%line 2394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r12
 ; v27 = v20 ^ v27
-%line 2395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 872]
 ; v31 = v38 ^ v31
-%line 2396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	xor r8, [rsp + 848]
 	mov [rsp + 1216], r8
 ; v29 = v33 ^ v29
-%line 2397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	xor r8, rdx
 	mov r11, r8
 ; v28 = v36 ^ v28
-%line 2398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, rbx
 	mov rdx, r8
 ; v38 = v30 ^ v38
-%line 2399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	xor r8, rbp
 	mov rbx, r8
 ; v35 = v32 ^ v35
-%line 2400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	xor r8, r12
 	mov rbp, r8
 ; v37 = v34 ^ v37
-%line 2401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	xor r8, rcx
 	mov rcx, r8
 ; v45 = v42 ^ v45
-%line 2402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, r10
 	mov r10, r8
 ; v42 = v25 & v29
-%line 2403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r11
 	mov [rsp + 1224], r8
 ; v34 = v25 & v28
-%line 2404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, rdx
 ; v32 = v21 & v29
-%line 2405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1200]
 	and r12, r11
 ; v32 = v34 ^ v32
-%line 2406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1232], r8
 ; v34 = v25 & v38
-%line 2407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, rbx
 ; v30 = v21 & v28
-%line 2408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1200]
 	and r12, rdx
 ; v36 = v22 & v29
-%line 2409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1208]
 	and r14, r11
 ; v30 = v34 ^ v30
-%line 2410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v36 = v30 ^ v36
-%line 2411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r12, r8
 ; v30 = v21 & v38
-%line 2412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1200]
 	and r8, rbx
 ; v34 = v22 & v28
-%line 2413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1208]
 	and r14, rdx
 ; v34 = v30 ^ v34
-%line 2414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1240], r8
 ; v30 = v22 & v38
-%line 2415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1208]
 	and r8, rbx
 	mov [rsp + 1248], r8
 ; v33 = v19 & v35
-%line 2416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rbp
 	mov [rsp + 1256], r8
 ; v20 = v19 & v37
-%line 2417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rcx
 ; v23 = v27 & v35
-%line 2418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, rbp
 ; v23 = v20 ^ v23
-%line 2419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1264], r8
 ; v20 = v19 & v45
-%line 2420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, r10
 ; v18 = v27 & v37
-%line 2421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, rcx
 ; v59 = v31 & v35
-%line 2422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1216]
 	and r15, rbp
 ; v18 = v20 ^ v18
-%line 2423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v59 = v18 ^ v59
-%line 2424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r14, r8
 ; v18 = v27 & v45
-%line 2425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r10
 ; v20 = v31 & v37
-%line 2426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1216]
 	and r15, rcx
 ; v20 = v18 ^ v20
-%line 2427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r15, r8
 ; v18 = v31 & v45
-%line 2428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1216]
 	and r8, r10
 ; v19 = v25 ^ v19
-%line 2429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rax
 ; v27 = v21 ^ v27
-%line 2430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1200]
 	xor rax, r9
 ; v31 = v22 ^ v31
-%line 2431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1208]
 	xor r9, [rsp + 1216]
 ; v35 = v29 ^ v35
-%line 2432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v37 = v28 ^ v37
-%line 2433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rcx
 ; v45 = v38 ^ v45
-%line 2434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r10
 ; v38 = v19 & v35
-%line 2435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, r11
 	mov rcx, r10
 ; v28 = v19 & v37
-%line 2436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, rdx
 ; v29 = v27 & v35
-%line 2437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rax
 	and rbp, r11
 ; v29 = v28 ^ v29
-%line 2438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rbp
 	mov rbp, r10
 ; v19 = v19 & v45
-%line 2439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbx
 ; v28 = v27 & v37
-%line 2440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rax
 	and r10, rdx
 	mov [rsp + 1272], r10
 ; v35 = v31 & v35
-%line 2441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, r11
 ; v28 = v19 ^ v28
-%line 2442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1272]
 ; v35 = v28 ^ v35
-%line 2443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r10
 ; v27 = v27 & v45
-%line 2444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 2999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rax, rbx
 ; v37 = v31 & v37
-%line 2445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, rdx
 ; v37 = v27 ^ v37
-%line 2446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r10
 ; v45 = v31 & v45
-%line 2447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, rbx
 ; v38 = v38 ^ v42
-%line 2448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1224]
 ; v38 = v38 ^ v33
-%line 2449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1256]
 ; v29 = v29 ^ v32
-%line 2450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1232]
 ; v29 = v29 ^ v23
-%line 2451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1264]
 ; v35 = v35 ^ v36
-%line 2452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r12
 ; v35 = v35 ^ v59
-%line 2453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r14
 ; v37 = v37 ^ v34
-%line 2454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1240]
 ; v37 = v37 ^ v20
-%line 2455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v45 = v45 ^ v30
-%line 2456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1248]
 ; v45 = v45 ^ v18
-%line 2457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 ; v34 = v38 ^ v34
-%line 2458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1240]
 ; v30 = v29 ^ v30
-%line 2459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1248]
 ; v33 = v37 ^ v33
-%line 2460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1256]
 ; v23 = v45 ^ v23
-%line 2461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1264]
 	mov r10, r9
 ; v42 = v42 ^ v24
-%line 2462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1224]
 	xor r9, [rsp + 880]
 	mov [rsp + 1224], r9
 ; v42 = v42 ^ v47
-%line 2463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1064]
 	mov [rsp + 1224], r9
 ; v32 = v32 ^ v54
-%line 2464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1232]
 	xor r9, [rsp + 888]
 	mov [rsp + 1232], r9
 ; v32 = v32 ^ v43
-%line 2465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1072]
 	mov [rsp + 1232], r9
 ; v36 = v36 ^ v55
-%line 2466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 896]
 ; v36 = v36 ^ v40
-%line 2467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1080]
 ; v34 = v34 ^ v26
-%line 2468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1032]
 ; v34 = v34 ^ v44
-%line 2469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1168]
 ; v30 = v30 ^ v52
-%line 2470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1040]
 ; v30 = v30 ^ v8
-%line 2471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1176]
 ; v35 = v35 ^ v41
-%line 2472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1024]
 ; v35 = v35 ^ v57
-%line 2473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1160]
 ; v33 = v33 ^ v53
-%line 2474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1048]
 ; v33 = v33 ^ v46
-%line 2475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1184]
 ; v23 = v23 ^ v49
-%line 2476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1056]
 ; v23 = v23 ^ v48
-%line 2477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1192]
 ; v59 = v59 ^ v50
-%line 2478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 936]
 ; v59 = v59 ^ v15
-%line 2479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1120]
 ; v20 = v20 ^ v51
-%line 2480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 944]
 ; v20 = v20 ^ v17
-%line 2481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1128]
 ; v18 = v18 ^ v39
-%line 2482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 952]
 ; v18 = v18 ^ v5
-%line 2483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1136]
 ; v53 = v42 ^ v53
-%line 2484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1224]
 	xor r9, [rsp + 1048]
 	mov r11, r9
 ; v49 = v32 ^ v49
-%line 2485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1232]
 	xor r9, [rsp + 1056]
 	mov rdx, r9
 ; v50 = v36 ^ v50
-%line 2486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 936]
 ; v51 = v34 ^ v51
-%line 2487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	xor r9, [rsp + 944]
 ; v39 = v30 ^ v39
-%line 2488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 952]
 ; v47 = v33 ^ v47
-%line 2489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1064]
 ; v43 = v23 ^ v43
-%line 2490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1072]
 ; v40 = v59 ^ v40
-%line 2491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1080]
 ; v44 = v20 ^ v44
-%line 2492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1168]
 ; v8 = v18 ^ v8
-%line 2493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1176]
 ; v43 = v43 ^ v5
-%line 2494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1136]
 ; v5 = v39 ^ v5
-%line 2495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1136]
 	mov [rsp + 1280], rbp
 ; v47 = v47 ^ v17
-%line 2496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1128]
 ; v17 = v51 ^ v17
-%line 2497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1128]
 ; v35 = v35 ^ v15
-%line 2498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1120]
 ; v15 = v50 ^ v15
-%line 2499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1120]
 ; v5 = v5 ^ v48
-%line 2500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, [rsp + 1280]
 	xor rcx, [rsp + 1192]
 	mov [rsp + 1280], rcx
 ; v48 = v49 ^ v48
-%line 2501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1192]
 ; v17 = v17 ^ v46
-%line 2502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1184]
 ; v46 = v53 ^ v46
-%line 2503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1184]
 	mov rcx, r11
 ; v15 = v15 ^ v57
-%line 2504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1160]
 ; v57 = v41 ^ v57
-%line 2505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 1024]
 	xor r11, [rsp + 1160]
 	mov rbx, r11
 ; v48 = v48 ^ v8
-%line 2506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r8
 ; v8 = v52 ^ v8
-%line 2507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 1040]
 	xor r11, r8
 ; v46 = v46 ^ v44
-%line 2508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r15
 ; v44 = v26 ^ v44
-%line 2509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1032]
 	xor r8, r15
 	mov rbp, r8
 ; v57 = v57 ^ v40
-%line 2510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r14
 ; v40 = v55 ^ v40
-%line 2511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 896]
 	xor r8, r14
 	mov r14, r8
 ; v8 = v8 ^ v43
-%line 2512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r10
 ; v43 = v54 ^ v43
-%line 2513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 888]
 	xor r8, r10
 	mov [rsp + 1288], r8
 ; v44 = v44 ^ v47
-%line 2514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, rax
 ; v47 = v24 ^ v47
-%line 2515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 880]
 	xor r8, rax
 	mov [rsp + 1296], r8
 ; v47 = v47 ^ v46
-%line 2516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1296]
 	xor r10, rcx
 	mov [rsp + 1296], r10
 ; v43 = v43 ^ v48
-%line 2517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	xor r8, rdx
 	mov [rsp + 1288], r8
 ; v40 = v40 ^ v15
-%line 2518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r12
 ; v40 = v40 ^ v35
-%line 2519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r13
 ; v44 = v44 ^ v17
-%line 2520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, r9
 ; v8 = v8 ^ v5
-%line 2521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1280]
 ; v57 = v57 ^ v35
-%line 2522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r13
 ; v24 = v47 & v0
-%line 2523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 8]
 	mov [rsp + 1304], r8
 ; v54 = v47 & v3
-%line 2524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 24]
 ; v55 = v35 & v0
-%line 2525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 8]
 ; v55 = v54 ^ v55
-%line 2526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 	mov [rsp + 1312], r10
 ; v54 = v47 & v6
-%line 2527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1296]
 	and r8, [rsp + 40]
 ; v26 = v35 & v3
-%line 2528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, [rsp + 24]
 ; v52 = v43 & v0
-%line 2529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1288]
 	and rax, [rsp + 8]
 ; v26 = v54 ^ v26
-%line 2530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v52 = v26 ^ v52
-%line 2531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1320], r8
 ; v26 = v35 & v6
-%line 2532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 40]
 ; v54 = v43 & v3
-%line 2533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1288]
 	and r10, [rsp + 24]
 ; v54 = v26 ^ v54
-%line 2534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1328], r8
 ; v26 = v43 & v6
-%line 2535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	and r8, [rsp + 40]
 	mov [rsp + 1336], r8
 ; v41 = v46 & v10
-%line 2536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 64]
 	mov [rsp + 1344], r8
 ; v53 = v46 & v13
-%line 2537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 80]
 ; v49 = v40 & v10
-%line 2538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r14
 	and r10, [rsp + 64]
 ; v49 = v53 ^ v49
-%line 2539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1352], r8
 ; v53 = v46 & v16
-%line 2540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 96]
 ; v50 = v40 & v13
-%line 2541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r14
 	and r10, [rsp + 80]
 ; v51 = v48 & v10
-%line 2542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, rdx
 	and rax, [rsp + 64]
 ; v50 = v53 ^ v50
-%line 2543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v51 = v50 ^ v51
-%line 2544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1360], r8
 ; v50 = v40 & v16
-%line 2545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 96]
 ; v53 = v48 & v13
-%line 2546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, [rsp + 80]
 ; v53 = v50 ^ v53
-%line 2547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1368], r8
 ; v50 = v48 & v16
-%line 2548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 96]
 	mov [rsp + 1376], r8
 ; v39 = v47 ^ v46
-%line 2549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1296]
 	xor rax, rcx
 ; v18 = v35 ^ v40
-%line 2550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	xor r10, r14
 ; v20 = v43 ^ v48
-%line 2551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	xor r8, rdx
 	mov [rsp + 1384], r8
 ; v59 = v0 ^ v10
-%line 2552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 64]
 	mov [rsp + 1392], r8
 ; v23 = v3 ^ v13
-%line 2553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov [rsp + 1400], r8
 ; v33 = v6 ^ v16
-%line 2554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 96]
 	mov [rsp + 1408], r8
 ; v30 = v39 & v59
-%line 2555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1392]
 	mov [rsp + 2800], r8
 ; v34 = v39 & v23
-%line 2556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1400]
 	mov [rsp + 1416], r8
 ; v36 = v18 & v59
-%line 2557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1392]
 	mov [rsp + 1424], r8
 ; v36 = v34 ^ v36
-%line 2558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1416]
 	xor r8, [rsp + 1424]
 	mov [rsp + 2960], r8
 ; v39 = v39 & v33
-%line 2559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rax, [rsp + 1408]
 ; v34 = v18 & v23
-%line 2560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 288], r10
 	mov r8, [rsp + 288]
 	and r8, [rsp + 1400]
 	mov [rsp + 288], r8
 	mov [rsp + 1432], r8
 ; v59 = v20 & v59
-%line 2561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1384]
 	mov [rsp + 2896], r8
 	mov [rsp + 296], r8
@@ -9904,248 +10472,248 @@ align 32
 	mov [rsp + 296], r8
 	mov [rsp + 1440], r8
 ; v34 = v39 ^ v34
-%line 2562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1432]
 ; v59 = v34 ^ v59
-%line 2563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1440]
 	mov [rsp + 1448], rax
 ; v18 = v18 & v33
-%line 2564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 1408]
 ; v23 = v20 & v23
-%line 2565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2896]
 	and r8, [rsp + 1400]
 ; v23 = v18 ^ v23
-%line 2566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v33 = v20 & v33
-%line 2567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1384]
 	and rax, [rsp + 1408]
 ; v30 = v30 ^ v24
-%line 2568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2800]
 	xor r15, [rsp + 1304]
 	mov [rsp + 2800], r15
 ; v30 = v30 ^ v41
-%line 2569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1344]
 	mov [rsp + 2800], r15
 ; v36 = v36 ^ v55
-%line 2570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2960]
 	xor r8, [rsp + 1312]
 	mov [rsp + 2960], r8
 ; v36 = v36 ^ v49
-%line 2571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1352]
 	mov [rsp + 2960], r8
 ; v59 = v59 ^ v52
-%line 2572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1448]
 	xor r8, [rsp + 1320]
 	mov [rsp + 1448], r8
 ; v59 = v59 ^ v51
-%line 2573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1360]
 	mov [rsp + 1448], r8
 ; v23 = v23 ^ v54
-%line 2574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1328]
 ; v23 = v23 ^ v53
-%line 2575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1368]
 ; v33 = v33 ^ v26
-%line 2576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1336]
 ; v33 = v33 ^ v50
-%line 2577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1376]
 ; v54 = v30 ^ v54
-%line 2578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1328]
 	mov [rsp + 1456], r15
 ; v26 = v36 ^ v26
-%line 2579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2960]
 	xor r8, [rsp + 1336]
 	mov [rsp + 1464], r8
 ; v41 = v23 ^ v41
-%line 2580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1344]
 	mov [rsp + 1472], r10
 ; v49 = v33 ^ v49
-%line 2581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1352]
 	mov [rsp + 1480], rax
 ; v33 = v44 & v1
-%line 2582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 16]
 	mov [rsp + 1488], r8
 ; v23 = v44 & v4
-%line 2583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 32]
 ; v36 = v15 & v1
-%line 2584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, [rsp + 16]
 ; v36 = v23 ^ v36
-%line 2585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1496], r8
 ; v23 = v44 & v7
-%line 2586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 48]
 ; v30 = v15 & v4
-%line 2587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, [rsp + 32]
 ; v20 = v8 & v1
-%line 2588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	and rax, [rsp + 16]
 ; v30 = v23 ^ v30
-%line 2589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v20 = v30 ^ v20
-%line 2590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1504], r8
 ; v30 = v15 & v7
-%line 2591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 48]
 ; v23 = v8 & v4
-%line 2592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, [rsp + 32]
 ; v23 = v30 ^ v23
-%line 2593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1512], r8
 ; v30 = v8 & v7
-%line 2594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 48]
 	mov [rsp + 1520], r8
 ; v18 = v17 & v11
-%line 2595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 72]
 	mov [rsp + 1528], r8
 ; v34 = v17 & v14
-%line 2596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 88]
 ; v39 = v57 & v11
-%line 2597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	and r10, [rsp + 72]
 ; v39 = v34 ^ v39
-%line 2598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1536], r8
 ; v34 = v17 & v9
-%line 2599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 56]
 ; v32 = v57 & v14
-%line 2600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	and r10, [rsp + 88]
 ; v42 = v5 & v11
-%line 2601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1280]
 	and rax, [rsp + 72]
 ; v32 = v34 ^ v32
-%line 2602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v42 = v32 ^ v42
-%line 2603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1544], r8
 ; v32 = v57 & v9
-%line 2604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 56]
 ; v34 = v5 & v14
-%line 2605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1280]
 	and r10, [rsp + 88]
 ; v34 = v32 ^ v34
-%line 2606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1552], r8
 ; v32 = v5 & v9
-%line 2607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1280]
 	and r8, [rsp + 56]
 	mov [rsp + 1560], r8
 ; v45 = v44 ^ v17
-%line 2608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, rbp
 	xor rax, r9
 ; v37 = v15 ^ v57
-%line 2609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	xor r10, rbx
 ; v29 = v8 ^ v5
-%line 2610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	xor r8, [rsp + 1280]
 	mov [rsp + 1568], r8
 ; v38 = v1 ^ v11
-%line 2611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 72]
 	mov [rsp + 1576], r8
 ; v31 = v4 ^ v14
-%line 2612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov [rsp + 1584], r8
 ; v27 = v7 ^ v9
-%line 2613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	xor r8, [rsp + 56]
 	mov [rsp + 1592], r8
 ; v28 = v45 & v38
-%line 2614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1576]
 	mov [rsp + 2808], r8
 ; v19 = v45 & v31
-%line 2615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1584]
 	mov [rsp + 1600], r8
 ; v22 = v37 & v38
-%line 2616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1576]
 	mov [rsp + 1608], r8
 ; v22 = v19 ^ v22
-%line 2617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1600]
 	xor r8, [rsp + 1608]
 	mov [rsp + 2968], r8
 ; v45 = v45 & v27
-%line 2618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rax, [rsp + 1592]
 ; v19 = v37 & v31
-%line 2619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 304], r10
 	mov r8, [rsp + 304]
 	and r8, [rsp + 1584]
 	mov [rsp + 304], r8
 	mov [rsp + 1616], r8
 ; v38 = v29 & v38
-%line 2620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1568]
 	mov [rsp + 2904], r8
 	mov [rsp + 312], r8
@@ -10153,869 +10721,869 @@ align 32
 	mov [rsp + 312], r8
 	mov [rsp + 1624], r8
 ; v19 = v45 ^ v19
-%line 2621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1616]
 ; v38 = v19 ^ v38
-%line 2622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1624]
 	mov [rsp + 1632], rax
 ; v37 = v37 & v27
-%line 2623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 1592]
 ; v31 = v29 & v31
-%line 2624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2904]
 	and r8, [rsp + 1584]
 ; v31 = v37 ^ v31
-%line 2625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v27 = v29 & v27
-%line 2626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1568]
 	and rax, [rsp + 1592]
 ; v28 = v28 ^ v33
-%line 2627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2808]
 	xor r15, [rsp + 1488]
 	mov [rsp + 2808], r15
 ; v28 = v28 ^ v18
-%line 2628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1528]
 	mov [rsp + 2808], r15
 ; v22 = v22 ^ v36
-%line 2629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2968]
 	xor r8, [rsp + 1496]
 	mov [rsp + 2968], r8
 ; v22 = v22 ^ v39
-%line 2630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1536]
 	mov [rsp + 2968], r8
 ; v38 = v38 ^ v20
-%line 2631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1632]
 	xor r8, [rsp + 1504]
 	mov [rsp + 1632], r8
 ; v38 = v38 ^ v42
-%line 2632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1544]
 	mov [rsp + 1632], r8
 ; v31 = v31 ^ v23
-%line 2633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1512]
 ; v31 = v31 ^ v34
-%line 2634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1552]
 ; v27 = v27 ^ v30
-%line 2635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1520]
 ; v27 = v27 ^ v32
-%line 2636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1560]
 ; v23 = v28 ^ v23
-%line 2637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1512]
 	mov [rsp + 1640], r15
 ; v30 = v22 ^ v30
-%line 2638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2968]
 	xor r8, [rsp + 1520]
 	mov [rsp + 1648], r8
 ; v18 = v31 ^ v18
-%line 2639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1528]
 	mov [rsp + 1656], r10
 ; v39 = v27 ^ v39
-%line 2640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1536]
 	mov [rsp + 1664], rax
 ; v44 = v47 ^ v44
-%line 2641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1296]
 	xor r8, rbp
 	mov [rsp + 1672], r8
 ; v15 = v35 ^ v15
-%line 2642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r12
 	mov [rsp + 1680], r13
 ; v8 = v43 ^ v8
-%line 2643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	xor r8, r11
 	mov [rsp + 1688], r8
 ; v17 = v46 ^ v17
-%line 2644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r9
 ; v57 = v40 ^ v57
-%line 2645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, rbx
 ; v5 = v48 ^ v5
-%line 2646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1280]
 ; v48 = v0 ^ v1
-%line 2647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 16]
 	mov r9, r8
 ; v40 = v3 ^ v4
-%line 2648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 32]
 	mov r10, r8
 ; v46 = v6 ^ v7
-%line 2649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov r11, r8
 ; v43 = v10 ^ v11
-%line 2650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	xor r8, [rsp + 72]
 	mov rax, r8
 ; v35 = v13 ^ v14
-%line 2651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	xor r8, [rsp + 88]
 	mov rbx, r8
 ; v47 = v16 ^ v9
-%line 2652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, [rsp + 56]
 	mov rbp, r8
 ; v27 = v44 & v48
-%line 2653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1672]
 	and r8, r9
 	mov [rsp + 1696], r8
 ; v31 = v44 & v40
-%line 2654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1672]
 	and r8, r10
 ; v22 = v15 & v48
-%line 2655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1680]
 	and r12, r9
 ; v22 = v31 ^ v22
-%line 2656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1704], r8
 ; v31 = v44 & v46
-%line 2657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1672]
 	and r8, r11
 ; v28 = v15 & v40
-%line 2658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1680]
 	and r12, r10
 ; v29 = v8 & v48
-%line 2659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 1688]
 	and r13, r9
 ; v28 = v31 ^ v28
-%line 2660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v29 = v28 ^ v29
-%line 2661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2816], r8
 ; v28 = v15 & v46
-%line 2662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1680]
 	and r8, r11
 ; v31 = v8 & v40
-%line 2663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1688]
 	and r12, r10
 ; v31 = v28 ^ v31
-%line 2664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1712], r8
 ; v28 = v8 & v46
-%line 2665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1688]
 	and r8, r11
 	mov [rsp + 1720], r8
 ; v37 = v17 & v43
-%line 2666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rax
 	mov [rsp + 1728], r8
 ; v19 = v17 & v35
-%line 2667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbx
 ; v45 = v57 & v43
-%line 2668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, rax
 ; v45 = v19 ^ v45
-%line 2669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1736], r8
 ; v19 = v17 & v47
-%line 2670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbp
 ; v21 = v57 & v35
-%line 2671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, rbx
 ; v25 = v5 & v43
-%line 2672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rdx
 	and r13, rax
 ; v21 = v19 ^ v21
-%line 2673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v25 = v21 ^ v25
-%line 2674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r12, r8
 ; v21 = v57 & v47
-%line 2675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbp
 ; v19 = v5 & v35
-%line 2676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rdx
 	and r13, rbx
 ; v19 = v21 ^ v19
-%line 2677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r13, r8
 ; v21 = v5 & v47
-%line 2678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbp
 ; v17 = v44 ^ v17
-%line 2679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1672]
 	mov [rsp + 320], r15
 	xor r15, rcx
 	mov [rsp + 320], r15
 	mov rcx, r15
 ; v57 = v15 ^ v57
-%line 2680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1680]
 	mov [rsp + 328], r15
 	xor r15, r14
 	mov [rsp + 328], r15
 	mov r14, r15
 ; v5 = v8 ^ v5
-%line 2681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1688]
 	mov [rsp + 336], r15
 	xor r15, rdx
 	mov [rsp + 336], r15
 	mov rdx, r15
 ; v43 = v48 ^ v43
-%line 2682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rax
 	mov rax, r9
 ; v35 = v40 ^ v35
-%line 2683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rbx
 	mov rbx, r10
 ; v47 = v46 ^ v47
-%line 2684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v46 = v17 & v43
-%line 2685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rcx
 	and rbp, rax
 ; v40 = v17 & v35
-%line 2686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rcx
 	and r10, rbx
 ; v48 = v57 & v43
-%line 2687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, rax
 ; v48 = v40 ^ v48
-%line 2688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 ; v17 = v17 & v47
-%line 2689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rcx, r11
 ; v40 = v57 & v35
-%line 2690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, rbx
 	mov [rsp + 1744], r9
 ; v43 = v5 & v43
-%line 2691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, rax
 ; v40 = v17 ^ v40
-%line 2692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1744]
 ; v43 = v40 ^ v43
-%line 2693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r9
 ; v57 = v57 & v47
-%line 2694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, r11
 ; v35 = v5 & v35
-%line 2695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, rbx
 ; v35 = v57 ^ v35
-%line 2696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v47 = v5 & v47
-%line 2697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, r11
 ; v46 = v46 ^ v27
-%line 2698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1696]
 ; v46 = v46 ^ v37
-%line 2699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1728]
 ; v48 = v48 ^ v22
-%line 2700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1704]
 ; v48 = v48 ^ v45
-%line 2701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1736]
 ; v43 = v43 ^ v29
-%line 2702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2816]
 ; v43 = v43 ^ v25
-%line 2703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r12
 ; v35 = v35 ^ v31
-%line 2704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1712]
 ; v35 = v35 ^ v19
-%line 2705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r13
 ; v47 = v47 ^ v28
-%line 2706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1720]
 ; v47 = v47 ^ v21
-%line 2707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r8
 ; v31 = v46 ^ v31
-%line 2708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1712]
 ; v28 = v48 ^ v28
-%line 2709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r10
 	xor rax, [rsp + 1720]
 ; v37 = v35 ^ v37
-%line 2710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	xor r11, [rsp + 1728]
 ; v45 = v47 ^ v45
-%line 2711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1736]
 	mov rbx, rdx
 ; v27 = v27 ^ v24
-%line 2712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1696]
 	xor r9, [rsp + 1304]
 	mov [rsp + 1696], r9
 ; v27 = v27 ^ v33
-%line 2713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1488]
 	mov [rsp + 1696], r9
 ; v22 = v22 ^ v55
-%line 2714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1704]
 	xor r9, [rsp + 1312]
 	mov [rsp + 1704], r9
 ; v22 = v22 ^ v36
-%line 2715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1496]
 	mov [rsp + 1704], r9
 ; v29 = v29 ^ v52
-%line 2716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2816]
 	xor r9, [rsp + 1320]
 	mov [rsp + 2816], r9
 ; v29 = v29 ^ v20
-%line 2717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1504]
 	mov [rsp + 2816], r9
 ; v31 = v31 ^ v54
-%line 2718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1456]
 ; v31 = v31 ^ v23
-%line 2719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1640]
 ; v28 = v28 ^ v26
-%line 2720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1464]
 ; v28 = v28 ^ v30
-%line 2721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1648]
 ; v43 = v43 ^ v59
-%line 2722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1448]
 ; v43 = v43 ^ v38
-%line 2723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1632]
 ; v37 = v37 ^ v41
-%line 2724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1472]
 ; v37 = v37 ^ v18
-%line 2725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1656]
 ; v45 = v45 ^ v49
-%line 2726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1480]
 ; v45 = v45 ^ v39
-%line 2727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1664]
 ; v25 = v25 ^ v51
-%line 2728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1360]
 ; v25 = v25 ^ v42
-%line 2729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1544]
 ; v19 = v19 ^ v53
-%line 2730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1368]
 ; v19 = v19 ^ v34
-%line 2731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1552]
 ; v21 = v21 ^ v50
-%line 2732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1376]
 ; v21 = v21 ^ v32
-%line 2733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1560]
 ; v41 = v27 ^ v41
-%line 2734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1696]
 	xor r9, [rsp + 1472]
 	mov rdx, r9
 ; v49 = v22 ^ v49
-%line 2735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1704]
 	xor r9, [rsp + 1480]
 	mov r10, r9
 ; v51 = v29 ^ v51
-%line 2736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2816]
 	xor r9, [rsp + 1360]
 	mov r14, r9
 ; v53 = v31 ^ v53
-%line 2737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1368]
 ; v50 = v28 ^ v50
-%line 2738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1376]
 ; v33 = v37 ^ v33
-%line 2739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1488]
 ; v36 = v45 ^ v36
-%line 2740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	xor r9, [rsp + 1496]
 ; v20 = v25 ^ v20
-%line 2741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1504]
 ; v23 = v19 ^ v23
-%line 2742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1640]
 ; v30 = v21 ^ v30
-%line 2743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1648]
 ; v36 = v36 ^ v32
-%line 2744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1560]
 ; v32 = v50 ^ v32
-%line 2745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1560]
 ; v33 = v33 ^ v34
-%line 2746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1552]
 ; v34 = v53 ^ v34
-%line 2747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1552]
 ; v43 = v43 ^ v42
-%line 2748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1544]
 ; v42 = v51 ^ v42
-%line 2749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1544]
 	mov [rsp + 1752], r14
 ; v32 = v32 ^ v39
-%line 2750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1664]
 ; v39 = v49 ^ v39
-%line 2751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1664]
 	mov [rsp + 1760], r10
 ; v34 = v34 ^ v18
-%line 2752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1656]
 ; v18 = v41 ^ v18
-%line 2753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1656]
 	mov [rsp + 1768], rdx
 ; v42 = v42 ^ v38
-%line 2754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1752]
 	xor r10, [rsp + 1632]
 	mov [rsp + 1752], r10
 ; v38 = v59 ^ v38
-%line 2755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1448]
 	xor r10, [rsp + 1632]
 	mov [rsp + 1776], r10
 ; v39 = v39 ^ v30
-%line 2756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1760]
 	xor r10, r8
 	mov [rsp + 1760], r10
 ; v30 = v26 ^ v30
-%line 2757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1464]
 	xor r10, r8
 	mov [rsp + 1784], r10
 ; v18 = v18 ^ v23
-%line 2758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, r13
 	mov [rsp + 1768], r8
 ; v23 = v54 ^ v23
-%line 2759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1456]
 	xor r8, r13
 	mov [rsp + 1792], r8
 ; v38 = v38 ^ v20
-%line 2760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, r12
 	mov [rsp + 1776], r8
 ; v20 = v52 ^ v20
-%line 2761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1320]
 	xor r8, r12
 	mov [rsp + 1800], r8
 ; v30 = v30 ^ v36
-%line 2762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, r9
 	mov [rsp + 1784], r8
 ; v36 = v55 ^ v36
-%line 2763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1312]
 	xor r8, r9
 	mov [rsp + 1808], r8
 ; v23 = v23 ^ v33
-%line 2764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1792]
 	xor r8, r11
 	mov [rsp + 1792], r8
 ; v33 = v24 ^ v33
-%line 2765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1304]
 	xor r8, r11
 	mov [rsp + 1816], r8
 ; v24 = v33 ^ v18
-%line 2766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1816]
 	xor r8, [rsp + 1768]
 	mov r9, r8
 ; v55 = v36 ^ v39
-%line 2767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1808]
 	xor r8, [rsp + 1760]
 	mov r10, r8
 ; v52 = v20 ^ v42
-%line 2768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1800]
 	xor r8, [rsp + 1752]
 	mov r11, r8
 ; v52 = v52 ^ v43
-%line 2769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rcx
 ; v54 = v23 ^ v34
-%line 2770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1792]
 	xor r8, rbp
 	mov rdx, r8
 ; v26 = v30 ^ v32
-%line 2771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, rax
 	mov [rsp + 1824], r8
 ; v59 = v38 ^ v43
-%line 2772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, rcx
 	mov rbx, r8
 ; v24 = v24 ^ v54
-%line 2773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v41 = v43 ^ v42
-%line 2774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 1752]
 	mov r12, r8
 ; v55 = v55 ^ v26
-%line 2775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1824]
 ; v55 = v55 ^ v32
-%line 2776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 ; v49 = v18 ^ v34
-%line 2777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, rbp
 	mov [rsp + 1832], r8
 ; v52 = v52 ^ v59
-%line 2778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbx
 ; v51 = v39 ^ v32
-%line 2779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1760]
 	xor r8, rax
 	mov r13, r8
 ; v24 = v24 ^ v49
-%line 2780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1832]
 ; v53 = v32 ^ v26
-%line 2781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, [rsp + 1824]
 	mov [rsp + 1840], r8
 ; v41 = v41 ^ v52
-%line 2782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r11
 ; v41 = v41 ^ v59
-%line 2783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbx
 ; v54 = v54 ^ v34
-%line 2784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v55 = v55 ^ v51
-%line 2785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r13
 ; v50 = v42 ^ v59
-%line 2786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1752]
 	xor r8, rbx
 	mov [rsp + 1848], r8
 ; v24 = v24 ^ v54
-%line 2787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v59 = v59 ^ v52
-%line 2788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r11
 ; v53 = v53 ^ v55
-%line 2789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1840]
 	xor r8, r10
 	mov [rsp + 1840], r8
 ; v53 = v53 ^ v51
-%line 2790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1840], r8
 ; v49 = v49 ^ v34
-%line 2791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1832]
 	xor r14, rbp
 	mov [rsp + 1832], r14
 ; v41 = v41 ^ v50
-%line 2792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1848]
 ; v26 = v26 ^ v51
-%line 2793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1824]
 	xor r15, r13
 	mov [rsp + 1824], r15
 ; v24 = v24 ^ v49
-%line 2794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v51 = v51 ^ v55
-%line 2795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r10
 ; v59 = v59 ^ v41
-%line 2796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r12
 ; v59 = v59 ^ v50
-%line 2797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1848]
 ; v54 = v54 ^ v34
-%line 2798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v53 = v53 ^ v26
-%line 2799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 1840], r8
 ; v52 = v52 ^ v50
-%line 2800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1848]
 ; v21 = v24 & v33
-%line 2801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1816]
 	mov [rsp + 1856], r8
 ; v19 = v24 & v36
-%line 2802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1808]
 ; v25 = v50 & v33
-%line 2803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	and r14, [rsp + 1816]
 ; v25 = v19 ^ v25
-%line 2804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1864], r8
 ; v19 = v24 & v20
-%line 2805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1800]
 ; v45 = v50 & v36
-%line 2806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	and r14, [rsp + 1808]
 ; v37 = v51 & v33
-%line 2807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r13
 	and r15, [rsp + 1816]
 ; v45 = v19 ^ v45
-%line 2808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v37 = v45 ^ v37
-%line 2809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 1872], r8
 ; v45 = v50 & v20
-%line 2810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1848]
 	and r8, [rsp + 1800]
 ; v19 = v51 & v36
-%line 2811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r13
 	and r14, [rsp + 1808]
 ; v19 = v45 ^ v19
-%line 2812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1880], r8
 ; v45 = v51 & v20
-%line 2813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 1800]
 	mov [rsp + 1888], r8
 ; v28 = v49 & v23
-%line 2814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, [rsp + 1792]
 	mov [rsp + 1896], r8
 ; v31 = v49 & v30
-%line 2815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, [rsp + 1784]
 ; v29 = v59 & v23
-%line 2816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbx
 	and r14, [rsp + 1792]
 ; v29 = v31 ^ v29
-%line 2817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1904], r8
 ; v31 = v49 & v38
-%line 2818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, [rsp + 1776]
 ; v22 = v59 & v30
-%line 2819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbx
 	and r14, [rsp + 1784]
 ; v27 = v55 & v23
-%line 2820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r10
 	and r15, [rsp + 1792]
 ; v22 = v31 ^ v22
-%line 2821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v27 = v22 ^ v27
-%line 2822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 1912], r8
 ; v22 = v59 & v38
-%line 2823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 1776]
 ; v31 = v55 & v30
-%line 2824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r10
 	and r14, [rsp + 1784]
 ; v31 = v22 ^ v31
-%line 2825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1920], r8
 ; v22 = v55 & v38
-%line 2826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1776]
 	mov [rsp + 1928], r8
 ; v47 = v24 ^ v49
-%line 2827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r9
 	xor r15, [rsp + 1832]
 ; v35 = v50 ^ v59
-%line 2828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	xor r14, rbx
 ; v48 = v51 ^ v55
-%line 2829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	xor r8, r10
 	mov [rsp + 1936], r8
 ; v46 = v33 ^ v23
-%line 2830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1816]
 	xor r8, [rsp + 1792]
 	mov [rsp + 1944], r8
 ; v5 = v36 ^ v30
-%line 2831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1808]
 	xor r8, [rsp + 1784]
 	mov [rsp + 1952], r8
 ; v57 = v20 ^ v38
-%line 2832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1800]
 	xor r8, [rsp + 1776]
 	mov [rsp + 1960], r8
 ; v40 = v47 & v46
-%line 2833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 1944]
 	mov [rsp + 1968], r8
 ; v17 = v47 & v5
-%line 2834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 1952]
 	mov [rsp + 1976], r8
 ; v8 = v35 & v46
-%line 2835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 1944]
 	mov [rsp + 1984], r8
 ; v8 = v17 ^ v8
-%line 2836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1976]
 	xor r8, [rsp + 1984]
 	mov [rsp + 2824], r8
 ; v47 = v47 & v57
-%line 2837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r15, [rsp + 1960]
 ; v17 = v35 & v5
-%line 2838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 344], r14
 	mov r8, [rsp + 344]
 	and r8, [rsp + 1952]
 	mov [rsp + 344], r8
 	mov [rsp + 1992], r8
 ; v46 = v48 & v46
-%line 2839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1936]
 	mov [rsp + 2912], r8
 	mov [rsp + 352], r8
@@ -11023,255 +11591,255 @@ align 32
 	mov [rsp + 352], r8
 	mov [rsp + 2000], r8
 ; v17 = v47 ^ v17
-%line 2840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1992]
 ; v46 = v17 ^ v46
-%line 2841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2000]
 	mov [rsp + 2008], r15
 ; v35 = v35 & v57
-%line 2842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 1960]
 ; v5 = v48 & v5
-%line 2843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2912]
 	and r8, [rsp + 1952]
 ; v5 = v35 ^ v5
-%line 2844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 	mov [rsp + 2832], r14
 ; v57 = v48 & v57
-%line 2845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1936]
 	and r14, [rsp + 1960]
 ; v40 = v40 ^ v21
-%line 2846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1968]
 	xor r8, [rsp + 1856]
 	mov [rsp + 1968], r8
 ; v40 = v40 ^ v28
-%line 2847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1896]
 	mov [rsp + 1968], r8
 ; v8 = v8 ^ v25
-%line 2848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2824]
 	xor r15, [rsp + 1864]
 	mov [rsp + 2824], r15
 ; v8 = v8 ^ v29
-%line 2849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1904]
 	mov [rsp + 2824], r15
 ; v46 = v46 ^ v37
-%line 2850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2008]
 	xor r15, [rsp + 1872]
 	mov [rsp + 2008], r15
 ; v46 = v46 ^ v27
-%line 2851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1912]
 	mov [rsp + 2008], r15
 ; v5 = v5 ^ v19
-%line 2852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2832]
 	xor r15, [rsp + 1880]
 	mov [rsp + 2832], r15
 ; v5 = v5 ^ v31
-%line 2853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1920]
 	mov [rsp + 2832], r15
 ; v57 = v57 ^ v45
-%line 2854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1888]
 ; v57 = v57 ^ v22
-%line 2855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1928]
 ; v19 = v40 ^ v19
-%line 2856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 360], r8
 	mov r8, [rsp + 360]
 	xor r8, [rsp + 1880]
 	mov [rsp + 360], r8
 	mov [rsp + 2016], r8
 ; v45 = v8 ^ v45
-%line 2857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2824]
 	xor r8, [rsp + 1888]
 	mov [rsp + 2024], r8
 ; v28 = v5 ^ v28
-%line 2858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1896]
 	mov [rsp + 2032], r15
 ; v29 = v57 ^ v29
-%line 2859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1904]
 	mov [rsp + 2040], r14
 ; v57 = v54 & v18
-%line 2860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 1768]
 	mov [rsp + 2048], r8
 ; v5 = v54 & v39
-%line 2861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 1760]
 ; v8 = v41 & v18
-%line 2862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	and r14, [rsp + 1768]
 ; v8 = v5 ^ v8
-%line 2863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2056], r8
 ; v5 = v54 & v42
-%line 2864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 1752]
 ; v40 = v41 & v39
-%line 2865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	and r14, [rsp + 1760]
 ; v48 = v53 & v18
-%line 2866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1840]
 	and r15, [rsp + 1768]
 ; v40 = v5 ^ v40
-%line 2867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v48 = v40 ^ v48
-%line 2868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2064], r8
 ; v40 = v41 & v42
-%line 2869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 1752]
 ; v5 = v53 & v39
-%line 2870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1840]
 	and r14, [rsp + 1760]
 ; v5 = v40 ^ v5
-%line 2871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2072], r8
 ; v40 = v53 & v42
-%line 2872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1840]
 	and r8, [rsp + 1752]
 	mov [rsp + 2080], r8
 ; v35 = v34 & v34
-%line 2873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rbp
 	mov [rsp + 2088], r8
 ; v17 = v34 & v32
-%line 2874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rax
 ; v47 = v52 & v34
-%line 2875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rbp
 ; v47 = v17 ^ v47
-%line 2876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2096], r8
 ; v17 = v34 & v43
-%line 2877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rcx
 ; v15 = v52 & v32
-%line 2878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rax
 ; v44 = v26 & v34
-%line 2879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1824]
 	and r15, rbp
 ; v15 = v17 ^ v15
-%line 2880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v44 = v15 ^ v44
-%line 2881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2104], r8
 ; v15 = v52 & v43
-%line 2882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rcx
 ; v17 = v26 & v32
-%line 2883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1824]
 	and r14, rax
 ; v17 = v15 ^ v17
-%line 2884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2112], r8
 ; v15 = v26 & v43
-%line 2885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1824]
 	and r8, rcx
 	mov [rsp + 2120], r8
 ; v58 = v54 ^ v34
-%line 2886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, rdx
 	xor r15, rbp
 ; v62 = v41 ^ v52
-%line 2887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	xor r14, r11
 ; v60 = v53 ^ v26
-%line 2888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1840]
 	xor r8, [rsp + 1824]
 	mov [rsp + 2128], r8
 ; v56 = v18 ^ v34
-%line 2889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, rbp
 	mov [rsp + 2136], r8
 ; v12 = v39 ^ v32
-%line 2890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1760]
 	xor r8, rax
 	mov [rsp + 2144], r8
 ; v61 = v42 ^ v43
-%line 2891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1752]
 	xor r8, rcx
 	mov [rsp + 2152], r8
 ; v2 = v58 & v56
-%line 2892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 2136]
 	mov [rsp + 2160], r8
 ; v63 = v58 & v12
-%line 2893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 2144]
 	mov [rsp + 368], r8
 ; v64 = v62 & v56
-%line 2894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 2136]
 	mov [rsp + 376], r8
 ; v64 = v63 ^ v64
-%line 2895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 368]
 	xor r8, [rsp + 376]
 	mov [rsp + 2840], r8
 ; v58 = v58 & v61
-%line 2896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r15, [rsp + 2152]
 ; v63 = v62 & v12
-%line 2897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 384], r14
 	mov r8, [rsp + 384]
 	and r8, [rsp + 2144]
 	mov [rsp + 384], r8
 	mov [rsp + 2168], r8
 ; v56 = v60 & v56
-%line 2898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2128]
 	mov [rsp + 2920], r8
 	mov [rsp + 392], r8
@@ -11279,742 +11847,742 @@ align 32
 	mov [rsp + 392], r8
 	mov [rsp + 2176], r8
 ; v63 = v58 ^ v63
-%line 2899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2168]
 ; v56 = v63 ^ v56
-%line 2900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2176]
 	mov [rsp + 2184], r15
 ; v62 = v62 & v61
-%line 2901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 2152]
 ; v12 = v60 & v12
-%line 2902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2920]
 	and r8, [rsp + 2144]
 ; v12 = v62 ^ v12
-%line 2903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 	mov [rsp + 2848], r14
 ; v61 = v60 & v61
-%line 2904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2128]
 	and r14, [rsp + 2152]
 ; v2 = v2 ^ v57
-%line 2905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2160]
 	xor r8, [rsp + 2048]
 	mov [rsp + 2160], r8
 ; v2 = v2 ^ v35
-%line 2906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2088]
 	mov [rsp + 2160], r8
 ; v64 = v64 ^ v8
-%line 2907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2840]
 	xor r15, [rsp + 2056]
 	mov [rsp + 2840], r15
 ; v64 = v64 ^ v47
-%line 2908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2096]
 	mov [rsp + 2840], r15
 ; v56 = v56 ^ v48
-%line 2909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2184]
 	xor r15, [rsp + 2064]
 	mov [rsp + 2184], r15
 ; v56 = v56 ^ v44
-%line 2910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2104]
 	mov [rsp + 2184], r15
 ; v12 = v12 ^ v5
-%line 2911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2848]
 	xor r15, [rsp + 2072]
 	mov [rsp + 2848], r15
 ; v12 = v12 ^ v17
-%line 2912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2112]
 	mov [rsp + 2848], r15
 ; v61 = v61 ^ v40
-%line 2913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2080]
 ; v61 = v61 ^ v15
-%line 2914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2120]
 ; v5 = v2 ^ v5
-%line 2915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 400], r8
 	mov r8, [rsp + 400]
 	xor r8, [rsp + 2072]
 	mov [rsp + 400], r8
 	mov [rsp + 2192], r8
 ; v40 = v64 ^ v40
-%line 2916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2840]
 	xor r8, [rsp + 2080]
 	mov [rsp + 2200], r8
 ; v35 = v12 ^ v35
-%line 2917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2088]
 	mov [rsp + 2208], r15
 ; v47 = v61 ^ v47
-%line 2918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2096]
 	mov [rsp + 2216], r14
 ; v54 = v24 ^ v54
-%line 2919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v41 = v50 ^ v41
-%line 2920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1848]
 	xor r8, r12
 	mov rdx, r8
 ; v53 = v51 ^ v53
-%line 2921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1840]
 	mov [rsp + 2224], r13
 ; v49 = v49 ^ v34
-%line 2922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	xor r8, rbp
 	mov [rsp + 1832], r8
 ; v52 = v59 ^ v52
-%line 2923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r11
 ; v26 = v55 ^ v26
-%line 2924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1824]
 ; v18 = v33 ^ v18
-%line 2925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1816]
 	xor r8, [rsp + 1768]
 	mov r11, r8
 ; v39 = v36 ^ v39
-%line 2926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1808]
 	xor r8, [rsp + 1760]
 	mov r12, r8
 ; v42 = v20 ^ v42
-%line 2927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1800]
 	xor r8, [rsp + 1752]
 	mov r13, r8
 ; v34 = v23 ^ v34
-%line 2928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1792]
 	xor r8, rbp
 	mov rbp, r8
 ; v32 = v30 ^ v32
-%line 2929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, rax
 	mov rax, r8
 ; v43 = v38 ^ v43
-%line 2930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, rcx
 	mov rcx, r8
 ; v38 = v54 & v18
-%line 2931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r11
 	mov [rsp + 2232], r8
 ; v30 = v54 & v39
-%line 2932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r12
 ; v23 = v41 & v18
-%line 2933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	and r14, r11
 ; v23 = v30 ^ v23
-%line 2934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2240], r8
 ; v30 = v54 & v42
-%line 2935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r13
 ; v20 = v41 & v39
-%line 2936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	and r14, r12
 ; v36 = v53 & v18
-%line 2937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2224]
 	and r15, r11
 ; v20 = v30 ^ v20
-%line 2938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v36 = v20 ^ v36
-%line 2939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r14, r8
 ; v20 = v41 & v42
-%line 2940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, r13
 ; v30 = v53 & v39
-%line 2941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2224]
 	and r15, r12
 ; v30 = v20 ^ v30
-%line 2942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2248], r8
 ; v20 = v53 & v42
-%line 2943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2224]
 	and r8, r13
 	mov [rsp + 2256], r8
 ; v33 = v49 & v34
-%line 2944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, rbp
 	mov [rsp + 2264], r8
 ; v55 = v49 & v32
-%line 2945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, rax
 ; v59 = v52 & v34
-%line 2946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, rbx
 	and r15, rbp
 ; v59 = v55 ^ v59
-%line 2947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2272], r8
 ; v55 = v49 & v43
-%line 2948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1832]
 	and r15, rcx
 ; v51 = v52 & v32
-%line 2949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rax
 	mov [rsp + 2280], r8
 ; v50 = v26 & v34
-%line 2950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbp
 ; v51 = v55 ^ v51
-%line 2951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2280]
 ; v50 = v51 ^ v50
-%line 2952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r8
 	mov [rsp + 2288], r15
 ; v51 = v52 & v43
-%line 2953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rcx
 ; v55 = v26 & v32
-%line 2954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r10
 	and r15, rax
 ; v55 = v51 ^ v55
-%line 2955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r15, r8
 ; v51 = v26 & v43
-%line 2956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rcx
 ; v49 = v54 ^ v49
-%line 2957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1832]
 ; v52 = v41 ^ v52
-%line 2958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbx
 	mov rbx, rdx
 ; v26 = v53 ^ v26
-%line 2959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, [rsp + 2224]
 	xor rdx, r10
 ; v34 = v18 ^ v34
-%line 2960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v32 = v39 ^ v32
-%line 2961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rax
 ; v43 = v42 ^ v43
-%line 2962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rcx
 ; v42 = v49 & v34
-%line 2963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, r11
 	mov rcx, r10
 ; v39 = v49 & v32
-%line 2964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, r12
 ; v18 = v52 & v34
-%line 2965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, rbx
 	and rax, r11
 ; v18 = v39 ^ v18
-%line 2966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 	mov rax, r10
 ; v49 = v49 & v43
-%line 2967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, r13
 ; v39 = v52 & v32
-%line 2968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rbx
 	and rbp, r12
 ; v34 = v26 & v34
-%line 2969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, r11
 ; v39 = v49 ^ v39
-%line 2970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rbp
 ; v34 = v39 ^ v34
-%line 2971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 	mov r10, r9
 ; v52 = v52 & v43
-%line 2972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbx, r13
 ; v32 = v26 & v32
-%line 2973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, r12
 ; v32 = v52 ^ v32
-%line 2974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rbx
 	xor r11, r9
 ; v43 = v26 & v43
-%line 2975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, r13
 ; v42 = v42 ^ v38
-%line 2976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2232]
 ; v42 = v42 ^ v33
-%line 2977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2264]
 ; v18 = v18 ^ v23
-%line 2978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2240]
 ; v18 = v18 ^ v59
-%line 2979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2272]
 ; v34 = v34 ^ v36
-%line 2980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 ; v34 = v34 ^ v50
-%line 2981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2288]
 ; v32 = v32 ^ v30
-%line 2982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2248]
 ; v32 = v32 ^ v55
-%line 2983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r15
 ; v43 = v43 ^ v20
-%line 2984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2256]
 ; v43 = v43 ^ v51
-%line 2985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r8
 ; v30 = v42 ^ v30
-%line 2986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2248]
 ; v20 = v18 ^ v20
-%line 2987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2256]
 ; v33 = v32 ^ v33
-%line 2988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2264]
 ; v59 = v43 ^ v59
-%line 2989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2272]
 	mov rbp, rdx
 ; v38 = v38 ^ v21
-%line 2990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2232]
 	xor r9, [rsp + 1856]
 	mov [rsp + 2232], r9
 ; v38 = v38 ^ v57
-%line 2991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2048]
 	mov [rsp + 2232], r9
 ; v23 = v23 ^ v25
-%line 2992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2240]
 	xor r9, [rsp + 1864]
 	mov [rsp + 2240], r9
 ; v23 = v23 ^ v8
-%line 2993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2056]
 	mov [rsp + 2240], r9
 ; v36 = v36 ^ v37
-%line 2994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1872]
 ; v36 = v36 ^ v48
-%line 2995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2064]
 ; v30 = v30 ^ v19
-%line 2996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2016]
 ; v30 = v30 ^ v5
-%line 2997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2192]
 ; v20 = v20 ^ v45
-%line 2998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2024]
 ; v20 = v20 ^ v40
-%line 2999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2200]
 ; v34 = v34 ^ v46
-%line 3000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2008]
 ; v34 = v34 ^ v56
-%line 3001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2184]
 ; v33 = v33 ^ v28
-%line 3002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2032]
 ; v33 = v33 ^ v35
-%line 3003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2208]
 ; v59 = v59 ^ v29
-%line 3004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2040]
 ; v59 = v59 ^ v47
-%line 3005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2216]
 ; v50 = v50 ^ v27
-%line 3006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2288]
 	xor r9, [rsp + 1912]
 	mov [rsp + 2288], r9
 ; v50 = v50 ^ v44
-%line 3007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2104]
 	mov [rsp + 2288], r9
 ; v55 = v55 ^ v31
-%line 3008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1920]
 ; v55 = v55 ^ v17
-%line 3009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2112]
 ; v51 = v51 ^ v22
-%line 3010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1928]
 ; v51 = v51 ^ v15
-%line 3011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2120]
 ; v28 = v38 ^ v28
-%line 3012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2232]
 	xor r9, [rsp + 2032]
 	mov rdx, r9
 ; v29 = v23 ^ v29
-%line 3013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2240]
 	xor r9, [rsp + 2040]
 	mov rbx, r9
 ; v27 = v36 ^ v27
-%line 3014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1912]
 ; v31 = v30 ^ v31
-%line 3015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1920]
 ; v22 = v20 ^ v22
-%line 3016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1928]
 ; v57 = v33 ^ v57
-%line 3017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2048]
 ; v8 = v59 ^ v8
-%line 3018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbp
 	xor r9, [rsp + 2056]
 	mov rbp, r9
 ; v48 = v50 ^ v48
-%line 3019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2288]
 	xor r9, [rsp + 2064]
 ; v5 = v55 ^ v5
-%line 3020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2192]
 ; v40 = v51 ^ v40
-%line 3021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2200]
 ; v8 = v8 ^ v15
-%line 3022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2120]
 ; v15 = v22 ^ v15
-%line 3023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2120]
 	mov [rsp + 2296], rax
 ; v57 = v57 ^ v17
-%line 3024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2112]
 ; v17 = v31 ^ v17
-%line 3025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2112]
 ; v34 = v34 ^ v44
-%line 3026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2104]
 ; v44 = v27 ^ v44
-%line 3027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2104]
 ; v15 = v15 ^ v47
-%line 3028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2296]
 	xor rax, [rsp + 2216]
 	mov [rsp + 2296], rax
 ; v47 = v29 ^ v47
-%line 3029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2216]
 ; v17 = v17 ^ v35
-%line 3030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2208]
 ; v35 = v28 ^ v35
-%line 3031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2208]
 ; v44 = v44 ^ v56
-%line 3032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2184]
 ; v56 = v46 ^ v56
-%line 3033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2008]
 	xor rax, [rsp + 2184]
 	mov r12, rax
 ; v47 = v47 ^ v40
-%line 3034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r8
 ; v40 = v45 ^ v40
-%line 3035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2024]
 	xor rax, r8
 ; v35 = v35 ^ v5
-%line 3036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r15
 ; v5 = v19 ^ v5
-%line 3037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2016]
 	xor r8, r15
 	mov r13, r8
 ; v56 = v56 ^ v48
-%line 3038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r9
 ; v48 = v37 ^ v48
-%line 3039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1872]
 	xor r8, r9
 	mov r9, r8
 ; v40 = v40 ^ v8
-%line 3040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbp
 ; v8 = v25 ^ v8
-%line 3041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1864]
 	xor r8, rbp
 	mov [rsp + 2304], r8
 ; v5 = v5 ^ v57
-%line 3042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r11
 ; v57 = v21 ^ v57
-%line 3043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1856]
 	xor r8, r11
 	mov [rsp + 2312], r8
 ; v57 = v57 ^ v35
-%line 3044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2312]
 	xor r11, rdx
 	mov [rsp + 2312], r11
 ; v8 = v8 ^ v47
-%line 3045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	xor r8, rbx
 	mov [rsp + 2304], r8
 ; v48 = v48 ^ v44
-%line 3046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v48 = v48 ^ v34
-%line 3047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 ; v5 = v5 ^ v17
-%line 3048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rcx
 ; v40 = v40 ^ v15
-%line 3049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2296]
 ; v56 = v56 ^ v34
-%line 3050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r10
 ; v21 = v57 & v0
-%line 3051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 8]
 	mov [rsp + 2320], r8
 ; v25 = v57 & v3
-%line 3052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, [rsp + 24]
 ; v37 = v34 & v0
-%line 3053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 8]
 ; v37 = v25 ^ v37
-%line 3054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
 	mov [rsp + 2328], r11
 ; v25 = v57 & v6
-%line 3055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2312]
 	and r8, [rsp + 40]
 ; v19 = v34 & v3
-%line 3056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
 	and r11, [rsp + 24]
 ; v45 = v8 & v0
-%line 3057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2304]
 	and rbp, [rsp + 8]
 ; v19 = v25 ^ v19
-%line 3058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v45 = v19 ^ v45
-%line 3059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2336], r8
 ; v19 = v34 & v6
-%line 3060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 40]
 ; v25 = v8 & v3
-%line 3061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2304]
 	and r11, [rsp + 24]
 ; v25 = v19 ^ v25
-%line 3062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2344], r8
 ; v19 = v8 & v6
-%line 3063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	and r8, [rsp + 40]
 	mov [rsp + 2352], r8
 ; v46 = v35 & v10
-%line 3064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 64]
 	mov [rsp + 2360], r8
 ; v28 = v35 & v13
-%line 3065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 80]
 ; v29 = v48 & v10
-%line 3066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r9
 	and r11, [rsp + 64]
 ; v29 = v28 ^ v29
-%line 3067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2368], r8
 ; v28 = v35 & v16
-%line 3068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 96]
 ; v27 = v48 & v13
-%line 3069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r9
 	and r11, [rsp + 80]
 ; v31 = v47 & v10
-%line 3070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rbx
 	and rbp, [rsp + 64]
 ; v27 = v28 ^ v27
-%line 3071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v31 = v27 ^ v31
-%line 3072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2376], r8
 ; v27 = v48 & v16
-%line 3073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 96]
 ; v28 = v47 & v13
-%line 3074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rbx
 	and r11, [rsp + 80]
 ; v28 = v27 ^ v28
-%line 3075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2384], r8
 ; v27 = v47 & v16
-%line 3076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 96]
 	mov [rsp + 2392], r8
 ; v22 = v57 ^ v35
-%line 3077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2312]
 	xor rbp, rdx
 ; v51 = v34 ^ v48
-%line 3078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
 	xor r11, r9
 ; v55 = v8 ^ v47
-%line 3079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	xor r8, rbx
 	mov [rsp + 2400], r8
 ; v50 = v0 ^ v10
-%line 3080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 64]
 	mov [rsp + 2408], r8
 ; v59 = v3 ^ v13
-%line 3081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov [rsp + 2416], r8
 ; v33 = v6 ^ v16
-%line 3082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 96]
 	mov [rsp + 2424], r8
 ; v20 = v22 & v50
-%line 3083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2408]
 	mov [rsp + 2856], r8
 ; v30 = v22 & v59
-%line 3084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2416]
 	mov [rsp + 2432], r8
 ; v36 = v51 & v50
-%line 3085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 2408]
 	mov [rsp + 2440], r8
 ; v36 = v30 ^ v36
-%line 3086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2432]
 	xor r8, [rsp + 2440]
 	mov [rsp + 2976], r8
 ; v22 = v22 & v33
-%line 3087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbp, [rsp + 2424]
 ; v30 = v51 & v59
-%line 3088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 408], r11
 	mov r8, [rsp + 408]
 	and r8, [rsp + 2416]
 	mov [rsp + 408], r8
 	mov [rsp + 2448], r8
 ; v50 = v55 & v50
-%line 3089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2400]
 	mov [rsp + 2928], r8
 	mov [rsp + 416], r8
@@ -12022,248 +12590,248 @@ align 32
 	mov [rsp + 416], r8
 	mov [rsp + 2456], r8
 ; v30 = v22 ^ v30
-%line 3090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2448]
 ; v50 = v30 ^ v50
-%line 3091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2456]
 	mov [rsp + 2464], rbp
 ; v51 = v51 & v33
-%line 3092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, [rsp + 2424]
 ; v59 = v55 & v59
-%line 3093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2928]
 	and r8, [rsp + 2416]
 ; v59 = v51 ^ v59
-%line 3094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
 ; v33 = v55 & v33
-%line 3095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2400]
 	and rbp, [rsp + 2424]
 ; v20 = v20 ^ v21
-%line 3096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2856]
 	xor r15, [rsp + 2320]
 	mov [rsp + 2856], r15
 ; v20 = v20 ^ v46
-%line 3097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2360]
 	mov [rsp + 2856], r15
 ; v36 = v36 ^ v37
-%line 3098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2976]
 	xor r8, [rsp + 2328]
 	mov [rsp + 2976], r8
 ; v36 = v36 ^ v29
-%line 3099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2368]
 	mov [rsp + 2976], r8
 ; v50 = v50 ^ v45
-%line 3100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2464]
 	xor r8, [rsp + 2336]
 	mov [rsp + 2464], r8
 ; v50 = v50 ^ v31
-%line 3101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2376]
 	mov [rsp + 2464], r8
 ; v59 = v59 ^ v25
-%line 3102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2344]
 ; v59 = v59 ^ v28
-%line 3103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2384]
 ; v33 = v33 ^ v19
-%line 3104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2352]
 ; v33 = v33 ^ v27
-%line 3105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2392]
 ; v25 = v20 ^ v25
-%line 3106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2344]
 	mov [rsp + 2472], r15
 ; v19 = v36 ^ v19
-%line 3107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2976]
 	xor r8, [rsp + 2352]
 	mov [rsp + 2480], r8
 ; v46 = v59 ^ v46
-%line 3108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2360]
 	mov [rsp + 2488], r11
 ; v29 = v33 ^ v29
-%line 3109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2368]
 	mov [rsp + 2496], rbp
 ; v33 = v5 & v1
-%line 3110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 16]
 	mov [rsp + 2504], r8
 ; v59 = v5 & v4
-%line 3111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 32]
 ; v36 = v44 & v1
-%line 3112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	and r11, [rsp + 16]
 ; v36 = v59 ^ v36
-%line 3113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2512], r8
 ; v59 = v5 & v7
-%line 3114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 48]
 ; v20 = v44 & v4
-%line 3115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	and r11, [rsp + 32]
 ; v55 = v40 & v1
-%line 3116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rax
 	and rbp, [rsp + 16]
 ; v20 = v59 ^ v20
-%line 3117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v55 = v20 ^ v55
-%line 3118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2520], r8
 ; v20 = v44 & v7
-%line 3119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 48]
 ; v59 = v40 & v4
-%line 3120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rax
 	and r11, [rsp + 32]
 ; v59 = v20 ^ v59
-%line 3121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2528], r8
 ; v20 = v40 & v7
-%line 3122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 48]
 	mov [rsp + 2536], r8
 ; v51 = v17 & v11
-%line 3123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 72]
 	mov [rsp + 2544], r8
 ; v30 = v17 & v14
-%line 3124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 88]
 ; v22 = v56 & v11
-%line 3125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r12
 	and r11, [rsp + 72]
 ; v22 = v30 ^ v22
-%line 3126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2552], r8
 ; v30 = v17 & v9
-%line 3127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 56]
 ; v23 = v56 & v14
-%line 3128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r12
 	and r11, [rsp + 88]
 ; v38 = v15 & v11
-%line 3129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2296]
 	and rbp, [rsp + 72]
 ; v23 = v30 ^ v23
-%line 3130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v38 = v23 ^ v38
-%line 3131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2560], r8
 ; v23 = v56 & v9
-%line 3132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 56]
 ; v30 = v15 & v14
-%line 3133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2296]
 	and r11, [rsp + 88]
 ; v30 = v23 ^ v30
-%line 3134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2568], r8
 ; v23 = v15 & v9
-%line 3135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2296]
 	and r8, [rsp + 56]
 	mov [rsp + 2576], r8
 ; v43 = v5 ^ v17
-%line 3136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, r13
 	xor rbp, rcx
 ; v32 = v44 ^ v56
-%line 3137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	xor r11, r12
 ; v18 = v40 ^ v15
-%line 3138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, [rsp + 2296]
 	mov [rsp + 2584], r8
 ; v42 = v1 ^ v11
-%line 3139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 72]
 	mov [rsp + 2592], r8
 ; v26 = v4 ^ v14
-%line 3140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov [rsp + 2600], r8
 ; v52 = v7 ^ v9
-%line 3141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	xor r8, [rsp + 56]
 	mov [rsp + 2608], r8
 ; v39 = v43 & v42
-%line 3142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2592]
 	mov [rsp + 2864], r8
 ; v49 = v43 & v26
-%line 3143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2600]
 	mov [rsp + 2616], r8
 ; v53 = v32 & v42
-%line 3144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 2592]
 	mov [rsp + 2624], r8
 ; v53 = v49 ^ v53
-%line 3145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2616]
 	xor r8, [rsp + 2624]
 	mov [rsp + 2984], r8
 ; v43 = v43 & v52
-%line 3146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbp, [rsp + 2608]
 ; v49 = v32 & v26
-%line 3147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 424], r11
 	mov r8, [rsp + 424]
 	and r8, [rsp + 2600]
 	mov [rsp + 424], r8
 	mov [rsp + 2632], r8
 ; v42 = v18 & v42
-%line 3148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2584]
 	mov [rsp + 2936], r8
 	mov [rsp + 432], r8
@@ -12271,622 +12839,622 @@ align 32
 	mov [rsp + 432], r8
 	mov [rsp + 2640], r8
 ; v49 = v43 ^ v49
-%line 3149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2632]
 ; v42 = v49 ^ v42
-%line 3150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2640]
 	mov [rsp + 2648], rbp
 ; v32 = v32 & v52
-%line 3151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, [rsp + 2608]
 ; v26 = v18 & v26
-%line 3152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2936]
 	and r8, [rsp + 2600]
 ; v26 = v32 ^ v26
-%line 3153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
 ; v52 = v18 & v52
-%line 3154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2584]
 	and rbp, [rsp + 2608]
 ; v39 = v39 ^ v33
-%line 3155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2864]
 	xor r15, [rsp + 2504]
 	mov [rsp + 2864], r15
 ; v39 = v39 ^ v51
-%line 3156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2544]
 	mov [rsp + 2864], r15
 ; v53 = v53 ^ v36
-%line 3157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2984]
 	xor r8, [rsp + 2512]
 	mov [rsp + 2984], r8
 ; v53 = v53 ^ v22
-%line 3158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2552]
 	mov [rsp + 2984], r8
 ; v42 = v42 ^ v55
-%line 3159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2648]
 	xor r8, [rsp + 2520]
 	mov [rsp + 2648], r8
 ; v42 = v42 ^ v38
-%line 3160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2560]
 	mov [rsp + 2648], r8
 ; v26 = v26 ^ v59
-%line 3161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2528]
 ; v26 = v26 ^ v30
-%line 3162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2568]
 ; v52 = v52 ^ v20
-%line 3163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2536]
 ; v52 = v52 ^ v23
-%line 3164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2576]
 ; v59 = v39 ^ v59
-%line 3165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2528]
 	mov [rsp + 2656], r15
 ; v20 = v53 ^ v20
-%line 3166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2984]
 	xor r8, [rsp + 2536]
 	mov [rsp + 2664], r8
 ; v51 = v26 ^ v51
-%line 3167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2544]
 	mov [rsp + 2672], r11
 ; v22 = v52 ^ v22
-%line 3168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2552]
 	mov [rsp + 2680], rbp
 ; v5 = v57 ^ v5
-%line 3169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2312]
 	xor r8, r13
 	mov [rsp + 2688], r8
 ; v44 = v34 ^ v44
-%line 3170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 	mov [rsp + 2696], r10
 ; v40 = v8 ^ v40
-%line 3171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	xor r8, rax
 	mov [rsp + 2704], r8
 ; v17 = v35 ^ v17
-%line 3172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rcx
 ; v56 = v48 ^ v56
-%line 3173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r12
 ; v15 = v47 ^ v15
-%line 3174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2296]
 	mov [rsp + 2872], rbx
 ; v1 = v0 ^ v1
-%line 3175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 16]
 	mov r10, r8
 ; v4 = v3 ^ v4
-%line 3176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 32]
 	mov r11, r8
 ; v7 = v6 ^ v7
-%line 3177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov rax, r8
 ; v11 = v10 ^ v11
-%line 3178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	xor r8, [rsp + 72]
 	mov rcx, r8
 ; v14 = v13 ^ v14
-%line 3179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	xor r8, [rsp + 88]
 	mov rbx, r8
 ; v9 = v16 ^ v9
-%line 3180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, [rsp + 56]
 	mov rbp, r8
 ; v16 = v5 & v1
-%line 3181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	and r8, r10
 	mov [rsp + 2712], r8
 ; v13 = v5 & v4
-%line 3182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	and r8, r11
 ; v10 = v44 & v1
-%line 3183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 2696]
 	and r12, r10
 ; v10 = v13 ^ v10
-%line 3184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 2720], r8
 ; v13 = v5 & v7
-%line 3185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	and r8, rax
 ; v6 = v44 & v4
-%line 3186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 2696]
 	and r12, r11
 ; v3 = v40 & v1
-%line 3187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2704]
 	and r13, r10
 ; v6 = v13 ^ v6
-%line 3188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v3 = v6 ^ v3
-%line 3189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r12, r8
 ; v6 = v44 & v7
-%line 3190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2696]
 	and r8, rax
 ; v13 = v40 & v4
-%line 3191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2704]
 	and r13, r11
 ; v13 = v6 ^ v13
-%line 3192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2728], r8
 ; v6 = v40 & v7
-%line 3193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2704]
 	and r8, rax
 	mov [rsp + 2736], r8
 ; v0 = v17 & v11
-%line 3194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rcx
 	mov [rsp + 2744], r8
 ; v47 = v17 & v14
-%line 3195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbx
 ; v48 = v56 & v11
-%line 3196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, rcx
 ; v48 = v47 ^ v48
-%line 3197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2752], r8
 ; v47 = v17 & v9
-%line 3198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbp
 ; v35 = v56 & v14
-%line 3199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, rbx
 ; v8 = v15 & v11
-%line 3200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2872]
 	and r14, rcx
 ; v35 = v47 ^ v35
-%line 3201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v8 = v35 ^ v8
-%line 3202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r13, r8
 ; v35 = v56 & v9
-%line 3203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, rbp
 ; v47 = v15 & v14
-%line 3204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2872]
 	and r14, rbx
 ; v47 = v35 ^ v47
-%line 3205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r14, r8
 ; v35 = v15 & v9
-%line 3206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2872]
 	and r8, rbp
 	mov r15, r8
 ; v17 = v5 ^ v17
-%line 3207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	mov [rsp + 440], r8
 	xor r8, rdx
 	mov [rsp + 440], r8
 	mov rdx, r8
 ; v56 = v44 ^ v56
-%line 3208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2696]
 	mov [rsp + 448], r8
 	xor r8, r9
 	mov [rsp + 448], r8
 	mov r9, r8
 ; v15 = v40 ^ v15
-%line 3209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2704]
 	mov [rsp + 456], r8
 	xor r8, [rsp + 2872]
 	mov [rsp + 456], r8
 ; v11 = v1 ^ v11
-%line 3210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 ; v14 = v4 ^ v14
-%line 3211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbx
 	mov rcx, r11
 ; v9 = v7 ^ v9
-%line 3212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbp
 ; v7 = v17 & v11
-%line 3213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rdx
 	and r11, r10
 	mov rbx, r11
 ; v4 = v17 & v14
-%line 3214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rdx
 	and r11, rcx
 ; v1 = v56 & v11
-%line 3215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, r9
 	and rbp, r10
 ; v1 = v4 ^ v1
-%line 3216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 	mov rbp, r11
 ; v17 = v17 & v9
-%line 3217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, rax
 ; v4 = v56 & v14
-%line 3218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r9
 	and r11, rcx
 	mov [rsp + 2760], r11
 ; v11 = v15 & v11
-%line 3219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r8
 	and r11, r10
 ; v4 = v17 ^ v4
-%line 3220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2760]
 ; v11 = v4 ^ v11
-%line 3221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r11
 ; v56 = v56 & v9
-%line 3222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, rax
 ; v14 = v15 & v14
-%line 3223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r8
 	and r10, rcx
 ; v14 = v56 ^ v14
-%line 3224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 ; v9 = v15 & v9
-%line 3225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rax
 ; v7 = v7 ^ v16
-%line 3226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2712]
 ; v7 = v7 ^ v0
-%line 3227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2744]
 ; v1 = v1 ^ v10
-%line 3228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2720]
 ; v1 = v1 ^ v48
-%line 3229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2752]
 ; v11 = v11 ^ v3
-%line 3230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r12
 ; v11 = v11 ^ v8
-%line 3231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r13
 ; v14 = v14 ^ v13
-%line 3232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2728]
 ; v14 = v14 ^ v47
-%line 3233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v9 = v9 ^ v6
-%line 3234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2736]
 ; v9 = v9 ^ v35
-%line 3235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 ; v13 = v7 ^ v13
-%line 3236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2728]
 ; v6 = v1 ^ v6
-%line 3237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2736]
 ; v0 = v14 ^ v0
-%line 3238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2744]
 ; v48 = v9 ^ v48
-%line 3239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2752]
 	mov r10, r8
 ; v16 = v16 ^ v21
-%line 3240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2712]
 	xor r8, [rsp + 2320]
 	mov [rsp + 2712], r8
 ; v16 = v16 ^ v33
-%line 3241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2504]
 	mov [rsp + 2712], r8
 ; v10 = v10 ^ v37
-%line 3242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2720]
 	xor r8, [rsp + 2328]
 	mov [rsp + 2720], r8
 ; v10 = v10 ^ v36
-%line 3243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2512]
 	mov [rsp + 2720], r8
 ; v3 = v3 ^ v45
-%line 3244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2336]
 ; v3 = v3 ^ v55
-%line 3245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2520]
 ; v13 = v13 ^ v25
-%line 3246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2472]
 ; v13 = v13 ^ v59
-%line 3247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2656]
 ; v6 = v6 ^ v19
-%line 3248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2480]
 ; v6 = v6 ^ v20
-%line 3249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2664]
 ; v11 = v11 ^ v50
-%line 3250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2464]
 ; v11 = v11 ^ v42
-%line 3251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2648]
 ; v0 = v0 ^ v46
-%line 3252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2488]
 ; v0 = v0 ^ v51
-%line 3253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2672]
 ; v48 = v48 ^ v29
-%line 3254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2496]
 ; v48 = v48 ^ v22
-%line 3255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2680]
 ; v8 = v8 ^ v31
-%line 3256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2376]
 ; v8 = v8 ^ v38
-%line 3257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2560]
 ; v47 = v47 ^ v28
-%line 3258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2384]
 ; v47 = v47 ^ v30
-%line 3259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2568]
 ; v35 = v35 ^ v27
-%line 3260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2392]
 ; v35 = v35 ^ v23
-%line 3261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2576]
 ; v46 = v16 ^ v46
-%line 3262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2712]
 	xor r8, [rsp + 2488]
 	mov r11, r8
 ; v29 = v10 ^ v29
-%line 3263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2720]
 	xor r8, [rsp + 2496]
 	mov rax, r8
 ; v31 = v3 ^ v31
-%line 3264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2376]
 ; v28 = v13 ^ v28
-%line 3265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, [rsp + 2384]
 ; v27 = v6 ^ v27
-%line 3266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2392]
 ; v33 = v0 ^ v33
-%line 3267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2504]
 ; v36 = v48 ^ v36
-%line 3268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2512]
 ; v55 = v8 ^ v55
-%line 3269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2520]
 ; v59 = v47 ^ v59
-%line 3270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2656]
 ; v20 = v35 ^ v20
-%line 3271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2664]
 ; v36 = v36 ^ v23
-%line 3272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2576]
 ; v23 = v27 ^ v23
-%line 3273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2576]
 ; v33 = v33 ^ v30
-%line 3274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2568]
 ; v30 = v28 ^ v30
-%line 3275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2568]
 ; v11 = v11 ^ v38
-%line 3276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2560]
 ; v38 = v31 ^ v38
-%line 3277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2560]
 ; v23 = v23 ^ v22
-%line 3278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2680]
 ; v22 = v29 ^ v22
-%line 3279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2680]
 ; v30 = v30 ^ v51
-%line 3280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2672]
 ; v51 = v46 ^ v51
-%line 3281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2672]
 	mov rcx, r11
 ; v38 = v38 ^ v42
-%line 3282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2648]
 ; v42 = v50 ^ v42
-%line 3283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2464]
 	xor r11, [rsp + 2648]
 	mov rbx, r11
 ; v22 = v22 ^ v20
-%line 3284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v20 = v19 ^ v20
-%line 3285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2480]
 	xor r11, r15
 	mov r15, r11
 ; v51 = v51 ^ v59
-%line 3286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r14
 ; v59 = v25 ^ v59
-%line 3287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2472]
 	xor r11, r14
 	mov r14, r11
 ; v42 = v42 ^ v55
-%line 3288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r13
 ; v55 = v45 ^ v55
-%line 3289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2336]
 	xor r11, r13
 ; v20 = v20 ^ v36
-%line 3290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r10
 ; v36 = v37 ^ v36
-%line 3291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2328]
 	xor r13, r10
 ; v59 = v59 ^ v33
-%line 3292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v33 = v21 ^ v33
-%line 3293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2320]
 	xor r10, r9
 ; v33 = v33 ^ v51
-%line 3294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 ; v36 = v36 ^ v22
-%line 3295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rax
 ; v55 = v55 ^ v38
-%line 3296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r12
 ; v55 = v55 ^ v11
-%line 3297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rdx
 ; v59 = v59 ^ v30
-%line 3298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v20 = v20 ^ v23
-%line 3299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, rbp
 ; v42 = v42 ^ v11
-%line 3300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rdx
 ; mem64[h + 0] = v33
-%line 3301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi], r10
 ; mem64[h + 32] = v11
-%line 3302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 32], rdx
 ; mem64[h + 64] = v36
-%line 3303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 64], r13
 ; mem64[h + 96] = v51
-%line 3304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 96], rcx
 ; mem64[h + 128] = v55
-%line 3305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 128], r11
 ; mem64[h + 160] = v22
-%line 3306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 160], rax
 ; mem64[h + 192] = v59
-%line 3307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 192], r14
 ; mem64[h + 224] = v38
-%line 3308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 224], r12
 ; mem64[h + 256] = v20
-%line 3309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 256], r15
 ; mem64[h + 288] = v30
-%line 3310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 288], r8
 ; mem64[h + 320] = v42
-%line 3311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 320], rbx
 ; mem64[h + 352] = v23
-%line 3312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 352], rbp
 ; h = h + 8
-%line 3313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdi, 8
 ; f = f + 8
-%line 3314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsi, 8
 ; i = i - 1
-%line 3315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	sub r8, 1
 	mov [rsp + 0], r8
 ; =? i - 0
-%line 3316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	cmp r8, 0
 ; goto pass if !=
-%line 3317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	jne .Lpass
 ; leave
-%line 3318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 3873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsp, 3000
 	pop r15
 	pop r14
@@ -12902,1125 +13470,1395 @@ section .text
 global qhasm_kernel_mceliece_gf12_vec512_mul_amd64:function (qhasm_kernel_mceliece_gf12_vec512_mul_amd64.end - qhasm_kernel_mceliece_gf12_vec512_mul_amd64)
 align 32
 qhasm_kernel_mceliece_gf12_vec512_mul_amd64:
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
-	sub rsp, 632
+	sub rsp, 104
 ; i = 8
-%line 3324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, 8
-	mov [rsp + 0], r8
+%line 3879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov rax, 8
 align 32
 .Lpass:
-; v0 = mem64[f + 0]
-%line 3326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsi]
-	mov [rsp + 8], r9
-; v1 = mem64[g + 0]
-%line 3327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rdx]
-	mov [rsp + 16], r11
-; v2 = v0 & v1
-%line 3328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r11
-	mov [rsp + 24], r8
-; v3 = mem64[g + 64]
-%line 3329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 64]
-	mov [rsp + 32], r8
-; v4 = v0 & v3
-%line 3330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, r8
-; v5 = mem64[f + 64]
-%line 3331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsi + 64]
-	mov [rsp + 40], r10
-; v6 = v5 & v1
-%line 3332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r11
-; v6 = v4 ^ v6
-%line 3333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 232], r9
-; v4 = mem64[g + 128]
-%line 3334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 128]
-	mov [rsp + 240], r8
-; v7 = v0 & v4
-%line 3335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 8]
-	and r9, r8
-; v8 = v5 & v3
-%line 3336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r10, [rsp + 32]
-; v9 = mem64[f + 128]
-%line 3337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsi + 128]
-	mov [rsp + 48], r8
-; v10 = v9 & v1
-%line 3338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, [rsp + 16]
-; v8 = v7 ^ v8
-%line 3339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r10
-; v10 = v8 ^ v10
-%line 3340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 248], r9
-; v8 = v5 & v4
-%line 3341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rcx, [rsp + 40]
-	and rcx, [rsp + 240]
-; v7 = v9 & v3
-%line 3342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 48]
-	and r8, [rsp + 32]
-; v7 = v8 ^ v7
-%line 3343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, r8
-; v8 = v9 & v4
-%line 3344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rsp + 48]
-	and r11, [rsp + 240]
-; v11 = mem64[f + 192]
-%line 3345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rax, [rsi + 192]
-	mov [rsp + 56], rax
-; v12 = mem64[g + 192]
-%line 3346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rdx + 192]
-	mov [rsp + 64], r10
-; v13 = v11 & v12
-%line 3347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, r10
-	mov [rsp + 72], r8
-; v14 = mem64[g + 256]
-%line 3348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 256]
-	mov [rsp + 80], r8
-; v15 = v11 & v14
-%line 3349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and rax, r8
-; v16 = mem64[f + 256]
-%line 3350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsi + 256]
-	mov [rsp + 88], r9
-; v17 = v16 & v12
-%line 3351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r10
-; v17 = v15 ^ v17
-%line 3352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, r8
-; v15 = mem64[g + 320]
-%line 3353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 320]
-	mov [rsp + 256], r8
-; v18 = v11 & v15
-%line 3354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsp + 56]
-	and r10, r8
-; v19 = v16 & v14
-%line 3355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, [rsp + 80]
-; v20 = mem64[f + 320]
-%line 3356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsi + 320]
-	mov [rsp + 96], r8
-; v21 = v20 & v12
-%line 3357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, [rsp + 64]
-; v19 = v18 ^ v19
-%line 3358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r9
-; v21 = v19 ^ v21
-%line 3359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-	mov [rsp + 264], r10
-; v19 = v16 & v15
-%line 3360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 88]
-	and r8, [rsp + 256]
-; v18 = v20 & v14
-%line 3361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 96]
-	and r9, [rsp + 80]
-; v18 = v19 ^ v18
-%line 3362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 272], r8
-; v19 = v20 & v15
-%line 3363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 96]
-	and r8, [rsp + 256]
-	mov [rsp + 280], r8
-; v22 = v0 ^ v11
-%line 3364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 8]
-	xor r15, [rsp + 56]
-; v23 = v5 ^ v16
-%line 3365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 40]
-	xor r14, [rsp + 88]
-; v24 = v9 ^ v20
-%line 3366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 48]
-	xor r13, [rsp + 96]
-; v25 = v1 ^ v12
-%line 3367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsp + 16]
-	xor r12, [rsp + 64]
-; v26 = v3 ^ v14
-%line 3368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbx, [rsp + 32]
-	xor rbx, [rsp + 80]
-; v27 = v4 ^ v15
-%line 3369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rsp + 240]
-	xor rbp, [rsp + 256]
-; v28 = v22 & v25
-%line 3370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r15
-	and r9, r12
-; v29 = v22 & v26
-%line 3371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, r15
-	and r10, rbx
-; v30 = v23 & v25
-%line 3372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, r12
-; v30 = v29 ^ v30
-%line 3373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-; v22 = v22 & v27
-%line 3374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r15, rbp
-; v29 = v23 & v26
-%line 3375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, rbx
-	mov [rsp + 288], r8
-; v25 = v24 & v25
-%line 3376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, r12
-; v29 = v22 ^ v29
-%line 3377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 288]
-; v25 = v29 ^ v25
-%line 3378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r8
-	mov [rsp + 296], r15
-; v23 = v23 & v27
-%line 3379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r14, rbp
-; v26 = v24 & v26
-%line 3380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, rbx
-; v26 = v23 ^ v26
-%line 3381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, r8
-; v27 = v24 & v27
-%line 3382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r13, rbp
-; v28 = v28 ^ v2
-%line 3383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 24]
-; v28 = v28 ^ v13
-%line 3384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 72]
-; v30 = v30 ^ v6
-%line 3385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 232]
-; v30 = v30 ^ v17
-%line 3386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, rax
-; v25 = v25 ^ v10
-%line 3387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 248]
-	mov [rsp + 296], r8
-; v25 = v25 ^ v21
-%line 3388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 264]
-	mov [rsp + 296], r8
-; v26 = v26 ^ v7
-%line 3389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, rcx
-; v26 = v26 ^ v18
-%line 3390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 272]
-; v27 = v27 ^ v8
-%line 3391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, r11
-; v27 = v27 ^ v19
-%line 3392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 280]
-; v7 = v28 ^ v7
-%line 3393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, rcx
-	mov [rsp + 304], r9
-; v8 = v30 ^ v8
-%line 3394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r11
-	mov [rsp + 312], r10
-; v13 = v26 ^ v13
-%line 3395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 72]
-	mov [rsp + 320], r14
-; v17 = v27 ^ v17
-%line 3396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, rax
-	mov [rsp + 328], r13
-; v27 = mem64[f + 384]
-%line 3397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbx, [rsi + 384]
-; v26 = mem64[g + 384]
-%line 3398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rcx, [rdx + 384]
-; v30 = v27 & v26
-%line 3399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbx
-	and r8, rcx
-	mov [rsp + 336], r8
-; v28 = mem64[g + 448]
-%line 3400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rbp, [rdx + 448]
-; v24 = v27 & v28
-%line 3401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbx
-	and r8, rbp
-; v23 = mem64[f + 448]
-%line 3402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov rax, [rsi + 448]
-; v29 = v23 & v26
-%line 3403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rax
-	and r9, rcx
-; v29 = v24 ^ v29
-%line 3404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 344], r8
-; v24 = mem64[g + 512]
-%line 3405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, [rdx + 512]
-; v22 = v27 & v24
-%line 3406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, rbx
-	and r10, r11
-; v31 = v23 & v28
-%line 3407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, rbp
-; v32 = mem64[f + 512]
-%line 3408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, [rsi + 512]
-; v33 = v32 & v26
-%line 3409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r12
-	and r9, rcx
-; v31 = v22 ^ v31
-%line 3410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r8
-; v33 = v31 ^ v33
-%line 3411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r9
-	mov [rsp + 352], r10
-; v31 = v23 & v24
-%line 3412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rax
-	and r8, r11
-; v22 = v32 & v28
-%line 3413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r12
-	and r9, rbp
-; v22 = v31 ^ v22
-%line 3414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 360], r8
-; v31 = v32 & v24
-%line 3415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r12
-	and r8, r11
-	mov [rsp + 368], r8
-; v34 = mem64[f + 576]
-%line 3416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsi + 576]
-; v35 = mem64[g + 576]
-%line 3417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rdx + 576]
-	mov [rsp + 104], r14
-; v36 = v34 & v35
-%line 3418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r14
-	mov [rsp + 112], r8
-; v37 = mem64[g + 640]
-%line 3419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+; G = mem64[g + 640]
+%line 3881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rdx + 640]
-	mov [rsp + 120], r8
-; v38 = v34 & v37
-%line 3420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+; T &= mem64[f + 704]
+%line 3883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 704]
+; G = mem64[g + 704]
+%line 3885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 704]
+; T = G
+%line 3886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
-	and r9, r8
-; v39 = mem64[f + 640]
-%line 3421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsi + 640]
-; v40 = v39 & v35
-%line 3422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, r14
-; v40 = v38 ^ v40
-%line 3423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 376], r9
-; v38 = mem64[g + 704]
-%line 3424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rdx + 704]
-	mov [rsp + 384], r8
-; v41 = v34 & v38
-%line 3425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, r10
-	and r15, r8
-; v42 = v39 & v37
-%line 3426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, [rsp + 120]
-; v43 = mem64[f + 704]
-%line 3427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsi + 704]
-; v44 = v43 & v35
-%line 3428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r14
-	and r9, [rsp + 104]
-; v42 = v41 ^ v42
-%line 3429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r8
-; v44 = v42 ^ v44
-%line 3430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r9
-	mov [rsp + 392], r15
-; v42 = v39 & v38
-%line 3431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r13
-	and r8, [rsp + 384]
-; v41 = v43 & v37
-%line 3432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, r14
-	and r9, [rsp + 120]
-; v41 = v42 ^ v41
-%line 3433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r9
-	mov [rsp + 400], r8
-; v42 = v43 & v38
-%line 3434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r14
-	and r8, [rsp + 384]
-	mov [rsp + 408], r8
-; v45 = v27 ^ v34
-%line 3435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, rbx
-	xor r15, r10
-; v46 = v23 ^ v39
-%line 3436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, rax
-	xor r9, r13
-; v47 = v32 ^ v43
-%line 3437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r12
-	xor r8, r14
-	mov [rsp + 128], r8
-; v48 = v26 ^ v35
-%line 3438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rcx
-	xor r8, [rsp + 104]
-	mov [rsp + 136], r8
-; v49 = v28 ^ v37
-%line 3439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, rbp
-	xor r8, [rsp + 120]
-	mov [rsp + 144], r8
-; v50 = v24 ^ v38
-%line 3440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r11
-	xor r8, [rsp + 384]
-	mov [rsp + 152], r8
-; v51 = v45 & v48
-%line 3441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r15
-	and r8, [rsp + 136]
-	mov [rsp + 160], r8
-; v52 = v45 & v49
-%line 3442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r15
-	and r8, [rsp + 144]
-	mov [rsp + 168], r8
-; v53 = v46 & v48
-%line 3443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, [rsp + 136]
-	mov [rsp + 176], r8
-; v53 = v52 ^ v53
-%line 3444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 168]
-	xor r8, [rsp + 176]
-	mov [rsp + 592], r8
-; v45 = v45 & v50
-%line 3445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r15, [rsp + 152]
-; v52 = v46 & v49
-%line 3446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rsp + 184], r9
-	mov r8, [rsp + 184]
-	and r8, [rsp + 144]
-	mov [rsp + 184], r8
-	mov [rsp + 416], r8
-; v48 = v47 & v48
-%line 3447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 128]
-	mov [rsp + 616], r8
-	mov [rsp + 192], r8
-	and r8, [rsp + 136]
-	mov [rsp + 192], r8
-	mov [rsp + 424], r8
-; v52 = v45 ^ v52
-%line 3448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 416]
-; v48 = v52 ^ v48
-%line 3449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 424]
-	mov [rsp + 432], r15
-; v46 = v46 & v50
-%line 3450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, [rsp + 152]
-; v49 = v47 & v49
-%line 3451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 616]
-	and r8, [rsp + 144]
-; v49 = v46 ^ v49
-%line 3452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r8
-	mov [rsp + 600], r9
-; v50 = v47 & v50
-%line 3453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r9, [rsp + 128]
-	and r9, [rsp + 152]
-; v51 = v51 ^ v30
-%line 3454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 160]
-	xor r8, [rsp + 336]
-	mov [rsp + 160], r8
-; v51 = v51 ^ v36
-%line 3455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 112]
-	mov [rsp + 160], r8
-; v53 = v53 ^ v29
-%line 3456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 592]
-	xor r15, [rsp + 344]
-	mov [rsp + 592], r15
-; v53 = v53 ^ v40
-%line 3457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 376]
-	mov [rsp + 592], r15
-; v48 = v48 ^ v33
-%line 3458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 432]
-	xor r15, [rsp + 352]
-	mov [rsp + 432], r15
-; v48 = v48 ^ v44
-%line 3459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 392]
-	mov [rsp + 432], r15
-; v49 = v49 ^ v22
-%line 3460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r15, [rsp + 600]
-	xor r15, [rsp + 360]
-	mov [rsp + 600], r15
-; v49 = v49 ^ v41
-%line 3461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 400]
-	mov [rsp + 600], r15
-; v50 = v50 ^ v31
-%line 3462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 368]
-; v50 = v50 ^ v42
-%line 3463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 408]
-; v22 = v51 ^ v22
-%line 3464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rsp + 200], r8
-	mov r8, [rsp + 200]
-	xor r8, [rsp + 360]
-	mov [rsp + 200], r8
-	mov [rsp + 440], r8
-; v31 = v53 ^ v31
-%line 3465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 592]
-	xor r8, [rsp + 368]
-	mov [rsp + 448], r8
-; v36 = v49 ^ v36
-%line 3466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 112]
-	mov [rsp + 456], r15
-; v40 = v50 ^ v40
-%line 3467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 376]
-	mov [rsp + 464], r9
-; v27 = v0 ^ v27
-%line 3468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 8]
-	xor r8, rbx
-	mov [rsp + 472], r8
-; v23 = v5 ^ v23
-%line 3469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 40]
-	xor r8, rax
-	mov [rsp + 480], r8
-; v32 = v9 ^ v32
-%line 3470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 48]
-	xor r8, r12
-	mov [rsp + 488], r8
-; v34 = v11 ^ v34
-%line 3471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 56]
+; T &= mem64[f + 704]
+%line 3887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 704]
+; T &= mem64[f + 640]
+%line 3890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 640]
+; B = B ^ T
+%line 3891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
-	mov r9, r8
-; v39 = v16 ^ v39
-%line 3472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 88]
-	xor r8, r13
-	mov r10, r8
-; v43 = v20 ^ v43
-%line 3473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 96]
-	xor r8, r14
-	mov [rsp + 608], r8
-; v26 = v1 ^ v26
-%line 3474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 16]
-	xor r8, rcx
-	mov rax, r8
-; v28 = v3 ^ v28
-%line 3475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 32]
-	xor r8, rbp
-	mov rcx, r8
-; v24 = v4 ^ v24
-%line 3476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 240]
+; S22 = A
+%line 3892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 80], r9
+; S21 = B
+%line 3893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 72], r8
+; G = mem64[g + 512]
+%line 3894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 512]
+; T &= mem64[f + 704]
+%line 3896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 704]
+; G = mem64[g + 576]
+%line 3898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 576]
+; T = G
+%line 3899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 704]
+%line 3900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 704]
+; T &= mem64[f + 640]
+%line 3903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 640]
+; B = B ^ T
+%line 3904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; G = mem64[g + 640]
+%line 3905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 640]
+; T = G
+%line 3906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 640]
+%line 3907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 640]
+; A = A ^ T
+%line 3908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 576]
+%line 3910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 576]
+; B = B ^ T
+%line 3911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
-	mov r11, r8
-; v35 = v12 ^ v35
-%line 3477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 64]
-	xor r8, [rsp + 104]
-	mov rbx, r8
-; v37 = v14 ^ v37
-%line 3478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 80]
-	xor r8, [rsp + 120]
-	mov rbp, r8
-; v38 = v15 ^ v38
-%line 3479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 256]
-	xor r8, [rsp + 384]
-	mov r12, r8
-; v15 = v27 & v26
-%line 3480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	and r8, rax
-	mov [rsp + 496], r8
-; v14 = v27 & v28
-%line 3481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	and r8, rcx
-; v12 = v23 & v26
-%line 3482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 480]
-	and r13, rax
-; v12 = v14 ^ v12
-%line 3483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 504], r8
-; v14 = v27 & v24
-%line 3484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	and r8, r11
-; v4 = v23 & v28
-%line 3485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 480]
-	and r13, rcx
-; v3 = v32 & v26
-%line 3486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 488]
-	and r14, rax
-; v4 = v14 ^ v4
-%line 3487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-; v3 = v4 ^ v3
-%line 3488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov [rsp + 512], r8
-; v4 = v23 & v24
-%line 3489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 480]
-	and r8, r11
-; v14 = v32 & v28
-%line 3490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, [rsp + 488]
-	and r13, rcx
-; v14 = v4 ^ v14
-%line 3491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 520], r8
-; v4 = v32 & v24
-%line 3492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 488]
-	and r8, r11
-	mov [rsp + 528], r8
-; v1 = v34 & v35
-%line 3493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rbx
-	mov [rsp + 536], r8
-; v20 = v34 & v37
-%line 3494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, rbp
-; v16 = v39 & v35
-%line 3495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, r10
-	and r13, rbx
-; v16 = v20 ^ v16
-%line 3496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-	mov [rsp + 544], r8
-; v20 = v34 & v38
-%line 3497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r9
-	and r8, r12
-; v11 = v39 & v37
-%line 3498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r13, r10
-	and r13, rbp
-; v9 = v43 & v35
-%line 3499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 608]
-	and r14, rbx
-; v11 = v20 ^ v11
-%line 3500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r13
-; v9 = v11 ^ v9
-%line 3501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov r13, r8
-; v11 = v39 & v38
-%line 3502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, r10
-	and r8, r12
-; v20 = v43 & v37
-%line 3503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r14, [rsp + 608]
-	and r14, rbp
-; v20 = v11 ^ v20
-%line 3504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r14
-	mov r14, r8
-; v11 = v43 & v38
-%line 3505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 608]
-	and r8, r12
-	mov r15, r8
-; v34 = v27 ^ v34
-%line 3506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 472]
-	mov [rsp + 208], r8
-	xor r8, r9
-	mov [rsp + 208], r8
-	mov r9, r8
-; v39 = v23 ^ v39
-%line 3507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 480]
-	mov [rsp + 216], r8
+; G = mem64[g + 704]
+%line 3912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 704]
+; T = G
+%line 3913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 576]
+%line 3914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 576]
+; A = A ^ T
+%line 3915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 512]
+%line 3917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 512]
+; B = B ^ T
+%line 3918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; S20 = A
+%line 3919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 64], r9
+; S19 = B
+%line 3920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 56], r8
+; G = mem64[g + 384]
+%line 3921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 384]
+; T &= mem64[f + 704]
+%line 3923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 704]
+; G = mem64[g + 448]
+%line 3925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 448]
+; T = G
+%line 3926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, r10
+; T &= mem64[f + 704]
+%line 3927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 704]
+; T &= mem64[f + 640]
+%line 3930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 640]
+; B = B ^ T
+%line 3931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
-	mov [rsp + 216], r8
+; G = mem64[g + 512]
+%line 3932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 512]
+; T = G
+%line 3933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 640]
+%line 3934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 640]
+; A = A ^ T
+%line 3935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 576]
+%line 3937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 576]
+; B = B ^ T
+%line 3938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 576]
+%line 3939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 576]
+; T = G
+%line 3940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 576]
+%line 3941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 576]
+; A = A ^ T
+%line 3942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 512]
+%line 3944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 512]
+; B = B ^ T
+%line 3945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 640]
+%line 3946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 640]
+; T = G
+%line 3947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 512]
+%line 3948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 512]
+; A = A ^ T
+%line 3949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 448]
+%line 3951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 448]
+; B = B ^ T
+%line 3952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; G = mem64[g + 704]
+%line 3953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 704]
+; T = G
+%line 3954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 448]
+%line 3955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 448]
+; A = A ^ T
+%line 3956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r10
+; T &= mem64[f + 384]
+%line 3958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 384]
+; B = B ^ T
+%line 3959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r11
+; S18 = A
+%line 3960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 48], r9
+; S17 = B
+%line 3961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 40], r8
+; G = mem64[g + 256]
+%line 3962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 256]
+; T &= mem64[f + 704]
+%line 3964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 704]
+; G = mem64[g + 320]
+%line 3966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 320]
+; T = G
+%line 3967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r8
-; v43 = v32 ^ v43
-%line 3508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 488]
-	mov [rsp + 224], r8
-	xor r8, [rsp + 608]
-	mov [rsp + 224], r8
-; v35 = v26 ^ v35
-%line 3509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, rbx
-; v37 = v28 ^ v37
-%line 3510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, rbp
-; v38 = v24 ^ v38
-%line 3511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, r12
-	mov rbx, r11
-; v24 = v34 & v35
-%line 3512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r9
-	and r11, rax
-	mov rbp, r11
-; v28 = v34 & v37
-%line 3513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r9
-	and r11, rcx
-; v26 = v39 & v35
-%line 3514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r12, r10
-	and r12, rax
-; v26 = v28 ^ v26
-%line 3515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, r12
-	mov r12, r11
-; v34 = v34 & v38
-%line 3516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r9, rbx
-; v28 = v39 & v37
-%line 3517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+; T &= mem64[f + 704]
+%line 3968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 704]
+; T &= mem64[f + 640]
+%line 3971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 640]
+; B = B ^ T
+%line 3972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 384]
+%line 3973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 384]
+; T = G
+%line 3974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 640]
+%line 3975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 640]
+; A = A ^ T
+%line 3976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 576]
+%line 3978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 576]
+; B = B ^ T
+%line 3979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 448]
+%line 3980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 448]
+; T = G
+%line 3981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 576]
+%line 3982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 576]
+; A = A ^ T
+%line 3983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 512]
+%line 3985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 512]
+; B = B ^ T
+%line 3986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 512]
+%line 3987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 512]
+; T = G
+%line 3988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 512]
+%line 3989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 512]
+; A = A ^ T
+%line 3990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 448]
+%line 3992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 448]
+; B = B ^ T
+%line 3993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 576]
+%line 3994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 576]
+; T = G
+%line 3995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 448]
+%line 3996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 448]
+; A = A ^ T
+%line 3997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 384]
+%line 3999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 384]
+; B = B ^ T
+%line 4000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 640]
+%line 4001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 640]
+; T = G
+%line 4002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 384]
+%line 4003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 384]
+; A = A ^ T
+%line 4004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 320]
+%line 4006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 320]
+; B = B ^ T
+%line 4007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 704]
+%line 4008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 704]
+; T = G
+%line 4009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 4010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 4011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 256]
+%line 4013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 4014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; S16 = A
+%line 4015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 32], r10
+; S15 = B
+%line 4016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 24], r11
+; G = mem64[g + 128]
+%line 4017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 128]
+; T &= mem64[f + 704]
+%line 4019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 704]
+; G = mem64[g + 192]
+%line 4021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 192]
+; T = G
+%line 4022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 704]
+%line 4023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 704]
+; T &= mem64[f + 640]
+%line 4026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 640]
+; B = B ^ T
+%line 4027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 256]
+%line 4028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 4029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 640]
+%line 4030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 640]
+; A = A ^ T
+%line 4031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 576]
+%line 4033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 576]
+; B = B ^ T
+%line 4034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 320]
+%line 4035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 4036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 576]
+%line 4037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 576]
+; A = A ^ T
+%line 4038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 512]
+%line 4040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 512]
+; B = B ^ T
+%line 4041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 384]
+%line 4042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 384]
+; T = G
+%line 4043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 512]
+%line 4044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 512]
+; A = A ^ T
+%line 4045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 448]
+%line 4047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 448]
+; B = B ^ T
+%line 4048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 448]
+%line 4049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 448]
+; T = G
+%line 4050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 448]
+%line 4051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 448]
+; A = A ^ T
+%line 4052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 384]
+%line 4054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 384]
+; B = B ^ T
+%line 4055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 512]
+%line 4056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 512]
+; T = G
+%line 4057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 384]
+%line 4058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 384]
+; A = A ^ T
+%line 4059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 320]
+%line 4061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 320]
+; B = B ^ T
+%line 4062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 576]
+%line 4063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 576]
+; T = G
+%line 4064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 4065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 4066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 256]
+%line 4068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 4069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 640]
+%line 4070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 640]
+; T = G
+%line 4071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 4072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 4073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 192]
+%line 4075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 4076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 704]
+%line 4077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 704]
+; T = G
+%line 4078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 4079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 4080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 128]
+%line 4082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 4083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; S14 = A
+%line 4084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 16], r10
+; B = B ^ S22
+%line 4085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 80]
+; S13 = B
+%line 4086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 8], r11
+; G = mem64[g + 0]
+%line 4087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx]
+; T &= mem64[f + 704]
+%line 4089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 704]
+; G = mem64[g + 64]
+%line 4091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 64]
+; T = G
+%line 4092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r8
+; T &= mem64[f + 704]
+%line 4093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 704]
+; T &= mem64[f + 640]
+%line 4096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 640]
+; B = B ^ T
+%line 4097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; G = mem64[g + 128]
+%line 4098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 4099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 640]
+%line 4100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 640]
+; A = A ^ T
+%line 4101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 576]
+%line 4103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 576]
+; B = B ^ T
+%line 4104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 192]
+%line 4105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 4106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 576]
+%line 4107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 576]
+; A = A ^ T
+%line 4108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 512]
+%line 4110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 512]
+; B = B ^ T
+%line 4111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 256]
+%line 4112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 4113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 512]
+%line 4114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 512]
+; A = A ^ T
+%line 4115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 448]
+%line 4117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 448]
+; B = B ^ T
+%line 4118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 320]
+%line 4119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 4120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 448]
+%line 4121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 448]
+; A = A ^ T
+%line 4122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 384]
+%line 4124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 384]
+; B = B ^ T
+%line 4125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 384]
+%line 4126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 384]
+; T = G
+%line 4127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 384]
+%line 4128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 384]
+; A = A ^ T
+%line 4129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 320]
+%line 4131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 320]
+; B = B ^ T
+%line 4132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 448]
+%line 4133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 448]
+; T = G
+%line 4134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 4135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 4136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 256]
+%line 4138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 4139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 512]
+%line 4140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 512]
+; T = G
+%line 4141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 4142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 4143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 192]
+%line 4145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 4146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 576]
+%line 4147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 576]
+; T = G
+%line 4148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 4149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 4150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 128]
+%line 4152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 4153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 640]
+%line 4154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 640]
+; T = G
+%line 4155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 4156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 4157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 64]
+%line 4159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 4160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; G = mem64[g + 704]
+%line 4161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 704]
+; T = G
+%line 4162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 4163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 4164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r8
+; T &= mem64[f + 0]
+%line 4166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 4167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r9
+; A = A ^ S21
+%line 4168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 72]
+; S12 = A
+%line 4169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rsp + 0], r10
+; B = B ^ S20
+%line 4170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 64]
+; mem64[h + 704] = B
+%line 4171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 704], r11
+; G = mem64[g + 0]
+%line 4172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx]
+; T = G
+%line 4173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
-	and r11, rcx
-	mov [rsp + 552], r11
-; v35 = v43 & v35
-%line 3518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r8
-	and r11, rax
-; v28 = v34 ^ v28
-%line 3519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 552]
-; v35 = v28 ^ v35
-%line 3520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+; T &= mem64[f + 640]
+%line 4174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 640]
+; T &= mem64[f + 576]
+%line 4177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 576]
+; G = mem64[g + 64]
+%line 4179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 4180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 576]
+%line 4181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 576]
+; A = A ^ T
+%line 4182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 512]
+%line 4184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 512]
+; B = B ^ T
+%line 4185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 128]
+%line 4186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 4187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 512]
+%line 4188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 512]
+; A = A ^ T
+%line 4189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 448]
+%line 4191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 448]
+; B = B ^ T
+%line 4192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 192]
+%line 4193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 4194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 448]
+%line 4195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 448]
+; A = A ^ T
+%line 4196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 384]
+%line 4198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 384]
+; B = B ^ T
+%line 4199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 256]
+%line 4200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 4201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 384]
+%line 4202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 384]
+; A = A ^ T
+%line 4203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 320]
+%line 4205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 320]
+; B = B ^ T
+%line 4206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 320]
+%line 4207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 4208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 4209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 4210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 256]
+%line 4212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 4213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 384]
+%line 4214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 384]
+; T = G
+%line 4215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 4216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 4217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 192]
+%line 4219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 4220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 448]
+%line 4221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 448]
+; T = G
+%line 4222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 4223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 4224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 128]
+%line 4226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 4227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 512]
+%line 4228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 512]
+; T = G
+%line 4229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 4230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 4231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 64]
+%line 4233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 4234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 576]
+%line 4235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 576]
+; T = G
+%line 4236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 4237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 4238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 0]
+%line 4240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 4241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 640]
+%line 4242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 640]
+; T &= mem64[f + 0]
+%line 4244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 4245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; A = A ^ S19
+%line 4246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 56]
+; A = A ^ S22
+%line 4247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 80]
+; mem64[h + 640] = A
+%line 4248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 640], r11
+; B = B ^ S18
+%line 4249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 48]
+; B = B ^ S21
+%line 4250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 72]
+; mem64[h + 576] = B
+%line 4251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 576], r10
+; G = mem64[g + 0]
+%line 4252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx]
+; T = G
+%line 4253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, r10
+; T &= mem64[f + 512]
+%line 4254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 512]
+; T &= mem64[f + 448]
+%line 4257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 448]
+; G = mem64[g + 64]
+%line 4259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 4260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 448]
+%line 4261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 448]
+; A = A ^ T
+%line 4262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 384]
+%line 4264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 384]
+; B = B ^ T
+%line 4265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 128]
+%line 4266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 4267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 384]
+%line 4268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 384]
+; A = A ^ T
+%line 4269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 320]
+%line 4271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 320]
+; B = B ^ T
+%line 4272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 192]
+%line 4273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 4274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 4275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 4276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 256]
+%line 4278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 4279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 256]
+%line 4280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 4281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 4282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 4283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 192]
+%line 4285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 4286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 320]
+%line 4287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 4288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 4289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 4290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 128]
+%line 4292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 4293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 384]
+%line 4294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 384]
+; T = G
+%line 4295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 4296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 4297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 64]
+%line 4299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 4300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 448]
+%line 4301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 448]
+; T = G
+%line 4302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 4303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 4304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 0]
+%line 4306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 4307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 512]
+%line 4308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 512]
+; T &= mem64[f + 0]
+%line 4310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 4311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; A = A ^ S17
+%line 4312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 40]
+; A = A ^ S20
+%line 4313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 64]
+; mem64[h + 512] = A
+%line 4314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 512], r11
+; B = B ^ S16
+%line 4315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 32]
+; B = B ^ S19
+%line 4316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 56]
+; mem64[h + 448] = B
+%line 4317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 448], r10
+; G = mem64[g + 0]
+%line 4318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx]
+; T = G
+%line 4319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, r10
+; T &= mem64[f + 384]
+%line 4320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 384]
+; T &= mem64[f + 320]
+%line 4323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 320]
+; G = mem64[g + 64]
+%line 4325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 64]
+; T = G
+%line 4326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 320]
+%line 4327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 320]
+; A = A ^ T
+%line 4328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 256]
+%line 4330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 256]
+; B = B ^ T
+%line 4331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 128]
+%line 4332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 128]
+; T = G
+%line 4333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 4334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; A = A ^ T
+%line 4335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 192]
+%line 4337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; B = B ^ T
+%line 4338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 192]
+%line 4339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 192]
+; T = G
+%line 4340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 192]
+%line 4341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 192]
+; A = A ^ T
+%line 4342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 128]
+%line 4344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 128]
+; B = B ^ T
+%line 4345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 256]
+%line 4346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 256]
+; T = G
+%line 4347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 4348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; A = A ^ T
+%line 4349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 64]
+%line 4351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; B = B ^ T
+%line 4352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 320]
+%line 4353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx + 320]
+; T = G
+%line 4354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 64]
+%line 4355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 64]
+; A = A ^ T
+%line 4356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; T &= mem64[f + 0]
+%line 4358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi]
+; B = B ^ T
+%line 4359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, r9
+; G = mem64[g + 384]
+%line 4360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx + 384]
+; T &= mem64[f + 0]
+%line 4362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ T
+%line 4363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, r8
+; A = A ^ S15
+%line 4364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 24]
+; A = A ^ S18
+%line 4365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r11, [rsp + 48]
+; mem64[h + 384] = A
+%line 4366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 384], r11
+; B = B ^ S14
+%line 4367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 16]
+; B = B ^ S17
+%line 4368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r10, [rsp + 40]
+; mem64[h + 320] = B
+%line 4369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 320], r10
+; G = mem64[g + 0]
+%line 4370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx]
+; T = G
+%line 4371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 256]
+%line 4372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 256]
+; T &= mem64[f + 192]
+%line 4375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 192]
+; G = mem64[g + 64]
+%line 4377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 64]
+; T = G
+%line 4378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 192]
+%line 4379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 192]
+; A = A ^ T
+%line 4380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 128]
+%line 4382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 128]
+; B = B ^ T
+%line 4383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r11
-; v39 = v39 & v38
-%line 3521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r10, rbx
-; v37 = v43 & v37
-%line 3522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r8
-	and r11, rcx
-; v37 = v39 ^ v37
-%line 3523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r11
-; v38 = v43 & v38
-%line 3524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	and r8, rbx
-; v24 = v24 ^ v15
-%line 3525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 496]
-; v24 = v24 ^ v1
-%line 3526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 536]
-; v26 = v26 ^ v12
-%line 3527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 504]
-; v26 = v26 ^ v16
-%line 3528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 544]
-; v35 = v35 ^ v3
-%line 3529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 512]
-; v35 = v35 ^ v9
-%line 3530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, r13
-; v37 = v37 ^ v14
-%line 3531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 520]
-; v37 = v37 ^ v20
-%line 3532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, r14
-; v38 = v38 ^ v4
-%line 3533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 528]
-; v38 = v38 ^ v11
-%line 3534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, r15
-; v14 = v24 ^ v14
-%line 3535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 520]
-; v4 = v26 ^ v4
-%line 3536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 528]
-; v1 = v37 ^ v1
-%line 3537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r11, r10
-	xor r11, [rsp + 536]
-; v16 = v38 ^ v16
-%line 3538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, r8
-	xor r10, [rsp + 544]
-; v15 = v15 ^ v2
-%line 3539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 496]
-	xor r8, [rsp + 24]
-	mov [rsp + 496], r8
-; v15 = v15 ^ v30
-%line 3540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 336]
-	mov [rsp + 496], r8
-; v12 = v12 ^ v6
-%line 3541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 504]
-	xor r8, [rsp + 232]
-	mov [rsp + 504], r8
-; v12 = v12 ^ v29
-%line 3542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 344]
-	mov [rsp + 504], r8
-; v3 = v3 ^ v10
-%line 3543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 512]
-	xor r8, [rsp + 248]
-	mov [rsp + 512], r8
-; v3 = v3 ^ v33
-%line 3544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 352]
-	mov [rsp + 512], r8
-; v14 = v14 ^ v7
-%line 3545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 304]
-; v14 = v14 ^ v22
-%line 3546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 440]
-; v4 = v4 ^ v8
-%line 3547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 312]
-; v4 = v4 ^ v31
-%line 3548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 448]
-; v35 = v35 ^ v25
-%line 3549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 296]
-; v35 = v35 ^ v48
-%line 3550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 432]
-; v1 = v1 ^ v13
-%line 3551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 320]
-; v1 = v1 ^ v36
-%line 3552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 456]
-; v16 = v16 ^ v17
-%line 3553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 328]
-; v16 = v16 ^ v40
-%line 3554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 464]
-; v9 = v9 ^ v21
-%line 3555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 264]
-; v9 = v9 ^ v44
-%line 3556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 392]
-; v20 = v20 ^ v18
-%line 3557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 272]
-; v20 = v20 ^ v41
-%line 3558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 400]
-; v11 = v11 ^ v19
-%line 3559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 280]
-; v11 = v11 ^ v42
-%line 3560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 408]
-; v13 = v15 ^ v13
-%line 3561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 496]
-	xor r8, [rsp + 320]
-	mov [rsp + 560], r8
-; v17 = v12 ^ v17
-%line 3562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 504]
-	xor r8, [rsp + 328]
-	mov [rsp + 568], r8
-; v21 = v3 ^ v21
-%line 3563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 512]
-	xor r8, [rsp + 264]
-; v18 = v14 ^ v18
-%line 3564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 272]
-; v19 = v4 ^ v19
-%line 3565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 280]
-; v30 = v1 ^ v30
-%line 3566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 336]
-; v29 = v16 ^ v29
-%line 3567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 344]
-; v33 = v9 ^ v33
-%line 3568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 352]
-	mov [rsp + 576], r13
-; v22 = v20 ^ v22
-%line 3569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, [rsp + 440]
-; v31 = v11 ^ v31
-%line 3570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, [rsp + 448]
-; v29 = v29 ^ v42
-%line 3571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r10, [rsp + 408]
-; v42 = v19 ^ v42
-%line 3572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 408]
-; v30 = v30 ^ v41
-%line 3573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r11, [rsp + 400]
-; v41 = v18 ^ v41
-%line 3574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 400]
-; v35 = v35 ^ v44
-%line 3575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r9, [rsp + 392]
-; v44 = v21 ^ v44
-%line 3576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r8, [rsp + 392]
-	mov rax, r8
-; v42 = v42 ^ v40
-%line 3577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r12, [rsp + 464]
-; v40 = v17 ^ v40
-%line 3578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 568]
-	xor r8, [rsp + 464]
-	mov rcx, r8
-; v41 = v41 ^ v36
-%line 3579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbp, [rsp + 456]
-; v36 = v13 ^ v36
-%line 3580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 560]
-	xor r8, [rsp + 456]
-	mov rbx, r8
-; v44 = v44 ^ v48
-%line 3581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rax, [rsp + 432]
-; v48 = v25 ^ v48
-%line 3582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 296]
-	xor r8, [rsp + 432]
-	mov r13, r8
-; v40 = v40 ^ v31
-%line 3583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rcx, r15
-; v31 = v8 ^ v31
-%line 3584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 312]
-	xor r8, r15
-	mov r15, r8
-; v36 = v36 ^ v22
-%line 3585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor rbx, r14
-; v22 = v7 ^ v22
-%line 3586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 304]
-	xor r8, r14
-	mov r14, r8
-; v48 = v48 ^ v33
-%line 3587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r13, [rsp + 576]
-; v33 = v10 ^ v33
-%line 3588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 248]
-	xor r8, [rsp + 576]
-	mov [rsp + 584], r8
-; v31 = v31 ^ v29
-%line 3589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r15, r10
-; v29 = v6 ^ v29
-%line 3590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 232]
+; G = mem64[g + 128]
+%line 4384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 128]
+; T = G
+%line 4385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 128]
+%line 4386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 128]
+; A = A ^ T
+%line 4387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
-; v22 = v22 ^ v30
-%line 3591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	xor r14, r11
-; v30 = v2 ^ v30
-%line 3592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r10, [rsp + 24]
-	xor r10, r11
-; mem64[h + 0] = v30
-%line 3593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi], r10
-; mem64[h + 64] = v29
-%line 3594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 64], r8
-; mem64[h + 128] = v33
-%line 3595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 584]
+; T &= mem64[f + 64]
+%line 4389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi + 64]
+; B = B ^ T
+%line 4390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 192]
+%line 4391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 192]
+; T = G
+%line 4392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 64]
+%line 4393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 64]
+; A = A ^ T
+%line 4394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 0]
+%line 4396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi]
+; B = B ^ T
+%line 4397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 256]
+%line 4398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 256]
+; T &= mem64[f + 0]
+%line 4400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi]
+; A = A ^ T
+%line 4401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; A = A ^ S13
+%line 4402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 8]
+; A = A ^ S16
+%line 4403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 32]
+; mem64[h + 256] = A
+%line 4404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 256], r8
+; B = B ^ S12
+%line 4405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 0]
+; B = B ^ S15
+%line 4406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 24]
+; mem64[h + 192] = B
+%line 4407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 192], r9
+; G = mem64[g + 0]
+%line 4408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r9, [rdx]
+; T = G
+%line 4409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, r9
+; T &= mem64[f + 128]
+%line 4410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi + 128]
+; T &= mem64[f + 64]
+%line 4413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r9, [rsi + 64]
+; G = mem64[g + 64]
+%line 4415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r11, [rdx + 64]
+; T = G
+%line 4416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, r11
+; T &= mem64[f + 64]
+%line 4417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi + 64]
+; A = A ^ T
+%line 4418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; T &= mem64[f + 0]
+%line 4420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r11, [rsi]
+; B = B ^ T
+%line 4421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, r11
+; G = mem64[g + 128]
+%line 4422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r10, [rdx + 128]
+; T &= mem64[f + 0]
+%line 4424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r10, [rsi]
+; A = A ^ T
+%line 4425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, r10
+; A = A ^ S14
+%line 4426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 16]
+; mem64[h + 128] = A
+%line 4427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 128], r8
-; mem64[h + 192] = v22
-%line 3596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 192], r14
-; mem64[h + 256] = v31
-%line 3597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 256], r15
-; mem64[h + 320] = v48
-%line 3598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 320], r13
-; mem64[h + 384] = v36
-%line 3599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 384], rbx
-; mem64[h + 448] = v40
-%line 3600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 448], rcx
-; mem64[h + 512] = v44
-%line 3601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 512], rax
-; mem64[h + 576] = v41
-%line 3602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 576], rbp
-; mem64[h + 640] = v42
-%line 3603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 640], r12
-; mem64[h + 704] = v35
-%line 3604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov [rdi + 704], r9
+; B = B ^ S13
+%line 4428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r9, [rsp + 8]
+; mem64[h + 64] = B
+%line 4429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi + 64], r9
+; G = mem64[g + 0]
+%line 4430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov r8, [rdx]
+; T &= mem64[f + 0]
+%line 4432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	and r8, [rsi]
+; A = A ^ S12
+%line 4434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	xor r8, [rsp + 0]
+; mem64[h + 0] = A
+%line 4435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	mov [rdi], r8
 ; h = h + 8
-%line 3605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdi, 8
 ; f = f + 8
-%line 3606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsi, 8
 ; g = g + 8
-%line 3607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdx, 8
 ; i = i - 1
-%line 3608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	mov r8, [rsp + 0]
-	sub r8, 1
-	mov [rsp + 0], r8
+%line 4439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	sub rax, 1
 ; =? i - 0
-%line 3609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	cmp r8, 0
+%line 4440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	cmp rax, 0
 ; goto pass if !=
-%line 3610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	jne .Lpass
 ; leave
-%line 3611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
-	add rsp, 632
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
+%line 4442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+	add rsp, 104
 	ret
 .end:
 
@@ -14036,120 +14874,120 @@ qhasm_kernel_mceliece_gf12_vec512_sq_amd64:
 	push r14
 	push r15
 ; i = 8
-%line 3617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, 8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
-%line 3619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi]
 ; v1 = mem64[f + 384]
-%line 3620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsi + 384]
 ; v0 = v0 ^ v1
-%line 3621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 ; v2 = mem64[f + 64]
-%line 3622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsi + 64]
 ; v3 = mem64[f + 448]
-%line 3623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsi + 448]
 ; v2 = v2 ^ v3
-%line 3624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rax
 ; v4 = mem64[f + 128]
-%line 3625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, [rsi + 128]
 ; v5 = mem64[f + 512]
-%line 3626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, [rsi + 512]
 ; v4 = v4 ^ v5
-%line 3627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, rdx
 ; v6 = mem64[f + 704]
-%line 3628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsi + 704]
 ; v4 = v4 ^ v6
-%line 3629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, rbx
 ; v7 = mem64[f + 192]
-%line 3630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsi + 192]
 ; v8 = mem64[f + 576]
-%line 3631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsi + 576]
 ; v7 = v7 ^ v8
-%line 3632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, r12
 ; v9 = mem64[f + 256]
-%line 3633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsi + 256]
 ; v10 = mem64[f + 640]
-%line 3634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsi + 640]
 ; v9 = v9 ^ v10
-%line 3635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r14
 ; v11 = mem64[f + 320]
-%line 3636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsi + 320]
 ; v11 = v11 ^ v6
-%line 3637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, rbx
 ; mem64[h + 0] = v0
-%line 3638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi], r9
 ; mem64[h + 64] = v6
-%line 3639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 64], rbx
 ; mem64[h + 128] = v2
-%line 3640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 128], r11
 ; mem64[h + 192] = v1
-%line 3641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 192], r10
 ; mem64[h + 256] = v4
-%line 3642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 256], rcx
 ; mem64[h + 320] = v3
-%line 3643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 320], rax
 ; mem64[h + 384] = v7
-%line 3644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 384], rbp
 ; mem64[h + 448] = v5
-%line 3645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 448], rdx
 ; mem64[h + 512] = v9
-%line 3646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 512], r13
 ; mem64[h + 576] = v8
-%line 3647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 576], r12
 ; mem64[h + 640] = v11
-%line 3648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 640], r15
 ; mem64[h + 704] = v10
-%line 3649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 704], r14
 ; h = h + 8
-%line 3650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdi, 8
 ; f = f + 8
-%line 3651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsi, 8
 ; i = i - 1
-%line 3652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	sub r8, 1
 ; =? i - 0
-%line 3653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	cmp r8, 0
 ; goto pass if !=
-%line 3654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	jne .Lpass
 ; leave
-%line 3655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	pop r15
 	pop r14
 	pop r13
@@ -14172,1256 +15010,1256 @@ qhasm_kernel_mceliece_gf12_vec512_inv_amd64:
 	push r15
 	sub rsp, 3000
 ; i = 8
-%line 3661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, 8
 	mov [rsp + 0], r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
-%line 3663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi]
 	mov [rsp + 8], r8
 ; v1 = mem64[f + 384]
-%line 3664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 384]
 	mov [rsp + 16], r9
 ; v2 = v0 ^ v1
-%line 3665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov r11, r8
 ; v3 = mem64[f + 64]
-%line 3666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 64]
 	mov [rsp + 24], r8
 ; v4 = mem64[f + 448]
-%line 3667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 448]
 	mov [rsp + 32], r9
 ; v5 = v3 ^ v4
-%line 3668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 2768], r8
 ; v6 = mem64[f + 128]
-%line 3669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 128]
 	mov [rsp + 40], r8
 ; v7 = mem64[f + 512]
-%line 3670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 512]
 	mov [rsp + 48], r9
 ; v8 = v6 ^ v7
-%line 3671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rax, r8
 ; v9 = mem64[f + 704]
-%line 3672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 704]
 	mov [rsp + 56], r8
 ; v8 = v8 ^ v9
-%line 3673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r8
 ; v10 = mem64[f + 192]
-%line 3674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 192]
 	mov [rsp + 64], r8
 ; v11 = mem64[f + 576]
-%line 3675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 576]
 	mov [rsp + 72], r9
 ; v12 = v10 ^ v11
-%line 3676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rcx, r8
 ; v13 = mem64[f + 256]
-%line 3677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 256]
 	mov [rsp + 80], r8
 ; v14 = mem64[f + 640]
-%line 3678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsi + 640]
 	mov [rsp + 88], r9
 ; v15 = v13 ^ v14
-%line 3679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov rdx, r8
 ; v16 = mem64[f + 320]
-%line 3680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsi + 320]
 	mov [rsp + 96], r8
 ; v17 = v16 ^ v9
-%line 3681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 56]
 	mov [rsp + 104], r8
 ; v18 = v2 & v0
-%line 3682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 8]
 	mov [rsp + 112], r8
 ; v19 = v2 & v3
-%line 3683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, [rsp + 24]
 ; v20 = v9 & v0
-%line 3684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	and r8, [rsp + 8]
 ; v20 = v19 ^ v20
-%line 3685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 464], r9
 ; v19 = v2 & v6
-%line 3686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, [rsp + 40]
 ; v21 = v9 & v3
-%line 3687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	and r8, [rsp + 24]
 ; v22 = v5 & v0
-%line 3688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2768]
 	and r9, [rsp + 8]
 ; v21 = v19 ^ v21
-%line 3689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v22 = v21 ^ v22
-%line 3690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 472], r10
 ; v21 = v9 & v6
-%line 3691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	and r8, [rsp + 40]
 ; v19 = v5 & v3
-%line 3692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2768]
 	and r9, [rsp + 24]
 ; v19 = v21 ^ v19
-%line 3693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 480], r8
 ; v21 = v5 & v6
-%line 3694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2768]
 	and r8, [rsp + 40]
 	mov [rsp + 488], r8
 ; v23 = v1 & v10
-%line 3695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	and r8, [rsp + 64]
 	mov [rsp + 120], r8
 ; v24 = v1 & v13
-%line 3696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 16]
 	and r9, [rsp + 80]
 ; v25 = v8 & v10
-%line 3697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 64]
 ; v25 = v24 ^ v25
-%line 3698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 496], r9
 ; v24 = v1 & v16
-%line 3699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 16]
 	and r10, [rsp + 96]
 ; v26 = v8 & v13
-%line 3700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 80]
 ; v27 = v4 & v10
-%line 3701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 32]
 	and r9, [rsp + 64]
 ; v26 = v24 ^ v26
-%line 3702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v27 = v26 ^ v27
-%line 3703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 504], r10
 ; v26 = v8 & v16
-%line 3704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 96]
 ; v24 = v4 & v13
-%line 3705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 32]
 	and r9, [rsp + 80]
 ; v24 = v26 ^ v24
-%line 3706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 512], r8
 ; v26 = v4 & v16
-%line 3707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	and r8, [rsp + 96]
 	mov [rsp + 520], r8
 ; v28 = v2 ^ v1
-%line 3708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	xor r14, [rsp + 16]
 ; v29 = v9 ^ v8
-%line 3709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 56]
 	xor r13, rax
 ; v30 = v5 ^ v4
-%line 3710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2768]
 	xor r10, [rsp + 32]
 ; v31 = v0 ^ v10
-%line 3711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 8]
 	xor r9, [rsp + 64]
 ; v32 = v3 ^ v13
-%line 3712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsp + 24]
 	xor rbx, [rsp + 80]
 ; v33 = v6 ^ v16
-%line 3713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 40]
 	xor rbp, [rsp + 96]
 ; v34 = v28 & v31
-%line 3714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, r9
 ; v35 = v28 & v32
-%line 3715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbx
 	mov [rsp + 128], r8
 ; v36 = v29 & v31
-%line 3716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r9
 	mov [rsp + 136], r8
 ; v36 = v35 ^ v36
-%line 3717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 128]
 	xor r15, [rsp + 136]
 ; v28 = v28 & v33
-%line 3718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rbp
 ; v35 = v29 & v32
-%line 3719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 144], r13
 	mov r8, [rsp + 144]
 	and r8, rbx
 	mov [rsp + 144], r8
 	mov [rsp + 528], r8
 ; v31 = v30 & v31
-%line 3720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 152], r10
 	mov r8, [rsp + 152]
 	and r8, r9
 	mov [rsp + 152], r8
 	mov [rsp + 536], r8
 ; v35 = v28 ^ v35
-%line 3721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 528]
 ; v31 = v35 ^ v31
-%line 3722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 536]
 	mov [rsp + 544], r14
 ; v29 = v29 & v33
-%line 3723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbp
 ; v32 = v30 & v32
-%line 3724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbx
 ; v32 = v29 ^ v32
-%line 3725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v33 = v30 & v33
-%line 3726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v34 = v34 ^ v18
-%line 3727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 112]
 ; v34 = v34 ^ v23
-%line 3728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 120]
 ; v36 = v36 ^ v20
-%line 3729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 464]
 ; v36 = v36 ^ v25
-%line 3730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 496]
 ; v31 = v31 ^ v22
-%line 3731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 544]
 	xor r8, [rsp + 472]
 	mov [rsp + 544], r8
 ; v31 = v31 ^ v27
-%line 3732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 504]
 	mov [rsp + 544], r8
 ; v32 = v32 ^ v19
-%line 3733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 480]
 ; v32 = v32 ^ v24
-%line 3734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 512]
 ; v33 = v33 ^ v21
-%line 3735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 488]
 ; v33 = v33 ^ v26
-%line 3736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 520]
 ; v19 = v34 ^ v19
-%line 3737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 480]
 	mov [rsp + 552], r12
 ; v21 = v36 ^ v21
-%line 3738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 488]
 	mov [rsp + 560], r15
 ; v23 = v32 ^ v23
-%line 3739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 120]
 	mov [rsp + 568], r13
 ; v25 = v33 ^ v25
-%line 3740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 496]
 	mov [rsp + 576], r10
 ; v33 = v12 & v1
-%line 3741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 16]
 	mov [rsp + 584], r8
 ; v32 = v12 & v4
-%line 3742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 32]
 ; v36 = v7 & v1
-%line 3743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 48]
 	and r9, [rsp + 16]
 ; v36 = v32 ^ v36
-%line 3744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 592], r8
 ; v32 = v12 & v7
-%line 3745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 48]
 ; v34 = v7 & v4
-%line 3746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 48]
 	and r9, [rsp + 32]
 ; v30 = v15 & v1
-%line 3747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, [rsp + 16]
 ; v34 = v32 ^ v34
-%line 3748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v30 = v34 ^ v30
-%line 3749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 600], r8
 ; v34 = v7 & v7
-%line 3750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	and r8, [rsp + 48]
 ; v32 = v15 & v4
-%line 3751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, [rsp + 32]
 ; v32 = v34 ^ v32
-%line 3752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 608], r8
 ; v34 = v15 & v7
-%line 3753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 48]
 	mov [rsp + 616], r8
 ; v29 = v11 & v11
-%line 3754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	and r8, [rsp + 72]
 	mov [rsp + 624], r8
 ; v35 = v11 & v14
-%line 3755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 72]
 	and r8, [rsp + 88]
 ; v28 = v17 & v11
-%line 3756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 104]
 	and r9, [rsp + 72]
 ; v28 = v35 ^ v28
-%line 3757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 632], r8
 ; v35 = v11 & v9
-%line 3758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 72]
 	and r10, [rsp + 56]
 ; v37 = v17 & v14
-%line 3759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 104]
 	and r8, [rsp + 88]
 ; v38 = v14 & v11
-%line 3760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 88]
 	and r9, [rsp + 72]
 ; v37 = v35 ^ v37
-%line 3761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v38 = v37 ^ v38
-%line 3762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 	mov [rsp + 640], r10
 ; v37 = v17 & v9
-%line 3763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 104]
 	and r8, [rsp + 56]
 ; v35 = v14 & v14
-%line 3764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 88]
 	and r9, [rsp + 88]
 ; v35 = v37 ^ v35
-%line 3765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 648], r8
 ; v37 = v14 & v9
-%line 3766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 88]
 	and r8, [rsp + 56]
 	mov [rsp + 656], r8
 ; v39 = v12 ^ v11
-%line 3767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rcx
 	xor r14, [rsp + 72]
 ; v40 = v7 ^ v17
-%line 3768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 48]
 	xor r13, [rsp + 104]
 ; v41 = v15 ^ v14
-%line 3769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	xor r10, [rsp + 88]
 ; v42 = v1 ^ v11
-%line 3770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 16]
 	xor r9, [rsp + 72]
 ; v43 = v4 ^ v14
-%line 3771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbx, [rsp + 32]
 	xor rbx, [rsp + 88]
 ; v44 = v7 ^ v9
-%line 3772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 48]
 	xor rbp, [rsp + 56]
 ; v45 = v39 & v42
-%line 3773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, r9
 ; v46 = v39 & v43
-%line 3774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbx
 	mov [rsp + 160], r8
 ; v47 = v40 & v42
-%line 3775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r9
 	mov [rsp + 168], r8
 ; v47 = v46 ^ v47
-%line 3776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 160]
 	xor r15, [rsp + 168]
 ; v39 = v39 & v44
-%line 3777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, rbp
 ; v46 = v40 & v43
-%line 3778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 176], r13
 	mov r8, [rsp + 176]
 	and r8, rbx
 	mov [rsp + 176], r8
 	mov [rsp + 664], r8
 ; v42 = v41 & v42
-%line 3779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 184], r10
 	mov r8, [rsp + 184]
 	and r8, r9
 	mov [rsp + 184], r8
 	mov [rsp + 672], r8
 ; v46 = v39 ^ v46
-%line 3780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 664]
 ; v42 = v46 ^ v42
-%line 3781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 672]
 	mov [rsp + 680], r14
 ; v40 = v40 & v44
-%line 3782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbp
 ; v43 = v41 & v43
-%line 3783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbx
 ; v43 = v40 ^ v43
-%line 3784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v44 = v41 & v44
-%line 3785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v45 = v45 ^ v33
-%line 3786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 584]
 ; v45 = v45 ^ v29
-%line 3787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 624]
 ; v47 = v47 ^ v36
-%line 3788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 592]
 ; v47 = v47 ^ v28
-%line 3789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 632]
 ; v42 = v42 ^ v30
-%line 3790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 680]
 	xor r8, [rsp + 600]
 	mov [rsp + 680], r8
 ; v42 = v42 ^ v38
-%line 3791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 640]
 	mov [rsp + 680], r8
 ; v43 = v43 ^ v32
-%line 3792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 608]
 ; v43 = v43 ^ v35
-%line 3793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 648]
 ; v44 = v44 ^ v34
-%line 3794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 616]
 ; v44 = v44 ^ v37
-%line 3795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 656]
 ; v32 = v45 ^ v32
-%line 3796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 608]
 	mov [rsp + 688], r12
 ; v34 = v47 ^ v34
-%line 3797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 616]
 	mov [rsp + 696], r15
 ; v29 = v43 ^ v29
-%line 3798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 624]
 	mov [rsp + 704], r13
 ; v28 = v44 ^ v28
-%line 3799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 632]
 	mov [rsp + 712], r10
 ; v12 = v2 ^ v12
-%line 3800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rcx
 	mov [rsp + 720], r11
 ; v2 = v9 ^ v7
-%line 3801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 56]
 	xor r8, [rsp + 48]
 	mov [rsp + 2784], r8
 ; v15 = v5 ^ v15
-%line 3802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2768]
 	xor r8, rdx
 	mov r11, r8
 ; v5 = v1 ^ v11
-%line 3803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 16]
 	xor r10, [rsp + 72]
 ; v17 = v8 ^ v17
-%line 3804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 104]
 ; v8 = v4 ^ v14
-%line 3805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov rcx, r8
 ; v44 = v0 ^ v1
-%line 3806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 16]
 	mov rdx, r8
 ; v43 = v3 ^ v4
-%line 3807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 32]
 	mov rbx, r8
 ; v47 = v6 ^ v7
-%line 3808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov [rsp + 728], r8
 ; v45 = v10 ^ v11
-%line 3809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	xor r8, [rsp + 72]
 	mov rbp, r8
 ; v41 = v13 ^ v14
-%line 3810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	xor r8, [rsp + 88]
 	mov r12, r8
 ; v40 = v16 ^ v9
-%line 3811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, [rsp + 56]
 	mov r13, r8
 ; v46 = v12 & v44
-%line 3812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 720]
 	and r8, rdx
 	mov [rsp + 736], r8
 ; v39 = v12 & v43
-%line 3813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 720]
 	and r9, rbx
 ; v48 = v2 & v44
-%line 3814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, rdx
 ; v48 = v39 ^ v48
-%line 3815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 744], r9
 ; v39 = v12 & v47
-%line 3816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 720]
 	and r14, [rsp + 728]
 ; v49 = v2 & v43
-%line 3817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, rbx
 ; v50 = v15 & v44
-%line 3818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, rdx
 ; v49 = v39 ^ v49
-%line 3819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v50 = v49 ^ v50
-%line 3820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 	mov [rsp + 752], r14
 ; v49 = v2 & v47
-%line 3821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	and r8, [rsp + 728]
 ; v39 = v15 & v43
-%line 3822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r11
 	and r9, rbx
 ; v39 = v49 ^ v39
-%line 3823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov [rsp + 760], r8
 ; v49 = v15 & v47
-%line 3824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 728]
 	mov [rsp + 768], r8
 ; v51 = v5 & v45
-%line 3825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbp
 	mov [rsp + 192], r8
 ; v52 = v5 & v41
-%line 3826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r10
 	and r9, r12
 ; v53 = v17 & v45
-%line 3827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rbp
 ; v53 = v52 ^ v53
-%line 3828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 	mov [rsp + 776], r9
 ; v52 = v5 & v40
-%line 3829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r10
 	and r14, r13
 ; v54 = v17 & v41
-%line 3830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, r12
 ; v55 = v8 & v45
-%line 3831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, rbp
 ; v54 = v52 ^ v54
-%line 3832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v55 = v54 ^ v55
-%line 3833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v54 = v17 & v40
-%line 3834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, r13
 ; v52 = v8 & v41
-%line 3835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	and r9, r12
 ; v52 = v54 ^ v52
-%line 3836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 	mov r9, r8
 ; v54 = v8 & v40
-%line 3837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, r13
 	mov r15, r8
 ; v5 = v12 ^ v5
-%line 3838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 720]
 	mov [rsp + 200], r8
 	xor r8, r10
 	mov [rsp + 200], r8
 	mov r10, r8
 ; v17 = v2 ^ v17
-%line 3839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2784]
 	xor r8, rax
 ; v8 = v15 ^ v8
-%line 3840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rcx
 ; v45 = v44 ^ v45
-%line 3841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v41 = v43 ^ v41
-%line 3842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r12
 ; v40 = v47 ^ v40
-%line 3843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 728]
 	xor rax, r13
 	mov rbp, rax
 ; v47 = v5 & v45
-%line 3844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r10
 	and rax, rdx
 	mov r12, rax
 ; v43 = v5 & v41
-%line 3845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r10
 	and rax, rbx
 ; v44 = v17 & v45
-%line 3846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, r8
 	and rcx, rdx
 ; v44 = v43 ^ v44
-%line 3847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rcx
 	mov rcx, rax
 ; v5 = v5 & v40
-%line 3848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, rbp
 ; v43 = v17 & v41
-%line 3849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r8
 	and r13, rbx
 ; v45 = v8 & v45
-%line 3850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	and rax, rdx
 ; v43 = v5 ^ v43
-%line 3851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r13
 ; v45 = v43 ^ v45
-%line 3852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 ; v17 = v17 & v40
-%line 3853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rbp
 ; v41 = v8 & v41
-%line 3854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	and rax, rbx
 ; v41 = v17 ^ v41
-%line 3855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 ; v40 = v8 & v40
-%line 3856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, rbp
 ; v47 = v47 ^ v46
-%line 3857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 736]
 ; v47 = v47 ^ v51
-%line 3858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 192]
 ; v44 = v44 ^ v48
-%line 3859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 744]
 ; v44 = v44 ^ v53
-%line 3860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 776]
 ; v45 = v45 ^ v50
-%line 3861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 752]
 ; v45 = v45 ^ v55
-%line 3862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 ; v41 = v41 ^ v39
-%line 3863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 760]
 ; v41 = v41 ^ v52
-%line 3864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r9
 ; v40 = v40 ^ v49
-%line 3865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 768]
 ; v40 = v40 ^ v54
-%line 3866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r15
 ; v39 = v47 ^ v39
-%line 3867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 760]
 ; v49 = v44 ^ v49
-%line 3868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 768]
 ; v51 = v41 ^ v51
-%line 3869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r8
 	xor rax, [rsp + 192]
 ; v53 = v40 ^ v53
-%line 3870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 776]
 	mov rbx, r11
 ; v46 = v46 ^ v18
-%line 3871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 736]
 	xor r8, [rsp + 112]
 	mov [rsp + 736], r8
 ; v46 = v46 ^ v33
-%line 3872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 584]
 	mov [rsp + 736], r8
 ; v48 = v48 ^ v20
-%line 3873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 744]
 	xor r8, [rsp + 464]
 	mov [rsp + 744], r8
 ; v48 = v48 ^ v36
-%line 3874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 592]
 	mov [rsp + 744], r8
 ; v50 = v50 ^ v22
-%line 3875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 752]
 	xor r8, [rsp + 472]
 	mov [rsp + 752], r8
 ; v50 = v50 ^ v30
-%line 3876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 600]
 	mov [rsp + 752], r8
 ; v39 = v39 ^ v19
-%line 3877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 552]
 ; v39 = v39 ^ v32
-%line 3878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 688]
 ; v49 = v49 ^ v21
-%line 3879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 560]
 ; v49 = v49 ^ v34
-%line 3880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 696]
 ; v45 = v45 ^ v31
-%line 3881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 544]
 ; v45 = v45 ^ v42
-%line 3882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 680]
 ; v51 = v51 ^ v23
-%line 3883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 568]
 ; v51 = v51 ^ v29
-%line 3884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 704]
 ; v53 = v53 ^ v25
-%line 3885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 576]
 ; v53 = v53 ^ v28
-%line 3886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 712]
 ; v55 = v55 ^ v27
-%line 3887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 504]
 ; v55 = v55 ^ v38
-%line 3888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 640]
 ; v52 = v52 ^ v24
-%line 3889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 512]
 ; v52 = v52 ^ v35
-%line 3890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 648]
 ; v54 = v54 ^ v26
-%line 3891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 520]
 ; v54 = v54 ^ v37
-%line 3892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 656]
 ; v23 = v46 ^ v23
-%line 3893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 736]
 	xor r8, [rsp + 568]
 	mov rdx, r8
 ; v25 = v48 ^ v25
-%line 3894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 744]
 	xor r8, [rsp + 576]
 	mov r11, r8
 ; v27 = v50 ^ v27
-%line 3895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 752]
 	xor r8, [rsp + 504]
 	mov rbp, r8
 ; v24 = v39 ^ v24
-%line 3896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 512]
 ; v26 = v49 ^ v26
-%line 3897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 520]
 ; v33 = v51 ^ v33
-%line 3898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 584]
 ; v36 = v53 ^ v36
-%line 3899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, [rsp + 592]
 ; v30 = v55 ^ v30
-%line 3900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 600]
 ; v32 = v52 ^ v32
-%line 3901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 688]
 ; v34 = v54 ^ v34
-%line 3902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 696]
 ; v36 = v36 ^ v37
-%line 3903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 656]
 ; v37 = v26 ^ v37
-%line 3904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 656]
 ; v33 = v33 ^ v35
-%line 3905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 648]
 ; v35 = v24 ^ v35
-%line 3906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 648]
 ; v45 = v45 ^ v38
-%line 3907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 640]
 ; v38 = v27 ^ v38
-%line 3908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 640]
 ; v37 = v37 ^ v28
-%line 3909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 712]
 ; v28 = v25 ^ v28
-%line 3910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 712]
 	mov rbx, r11
 ; v35 = v35 ^ v29
-%line 3911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 704]
 ; v29 = v23 ^ v29
-%line 3912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 704]
 ; v38 = v38 ^ v42
-%line 3913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 680]
 ; v42 = v31 ^ v42
-%line 3914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 544]
 	xor r11, [rsp + 680]
 	mov [rsp + 784], r11
 ; v28 = v28 ^ v34
-%line 3915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r15
 ; v34 = v21 ^ v34
-%line 3916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 560]
 	xor r11, r15
 	mov [rsp + 792], r11
 ; v29 = v29 ^ v32
-%line 3917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r9
 ; v32 = v19 ^ v32
-%line 3918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 552]
 	xor r11, r9
 	mov [rsp + 800], r11
 ; v42 = v42 ^ v30
-%line 3919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 784]
 	xor r9, r14
 	mov [rsp + 784], r9
 ; v30 = v22 ^ v30
-%line 3920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 472]
 	xor r9, r14
 	mov [rsp + 808], r9
 ; v34 = v34 ^ v36
-%line 3921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 792]
 	xor r9, r8
 	mov [rsp + 792], r9
 ; v36 = v20 ^ v36
-%line 3922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 464]
 	xor r9, r8
 	mov [rsp + 816], r9
 ; v32 = v32 ^ v33
-%line 3923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	xor r8, rax
 	mov [rsp + 800], r8
 ; v33 = v18 ^ v33
-%line 3924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 112]
 	xor r8, rax
 	mov [rsp + 824], r8
 ; v18 = v33 ^ v29
-%line 3925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	xor r8, rdx
 	mov [rsp + 832], r8
 ; v20 = v36 ^ v28
-%line 3926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, rbx
 	mov r9, r8
 ; v22 = v30 ^ v38
-%line 3927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	xor r8, rbp
 	mov r11, r8
 ; v22 = v22 ^ v45
-%line 3928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r10
 ; v19 = v32 ^ v35
-%line 3929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	xor r8, r12
 	mov rax, r8
 ; v21 = v34 ^ v37
-%line 3930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	xor r8, rcx
 	mov [rsp + 840], r8
 ; v31 = v42 ^ v45
-%line 3931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, r10
 	mov [rsp + 848], r8
 ; v18 = v18 ^ v19
-%line 3932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	xor r8, rax
 	mov [rsp + 832], r8
 ; v23 = v45 ^ v38
-%line 3933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	xor r8, rbp
 	mov [rsp + 856], r8
 ; v20 = v20 ^ v21
-%line 3934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 840]
 ; v20 = v20 ^ v37
-%line 3935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rcx
 ; v25 = v29 ^ v35
-%line 3936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	xor r8, r12
 	mov [rsp + 864], r8
 ; v22 = v22 ^ v31
-%line 3937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 848]
 ; v27 = v28 ^ v37
-%line 3938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, rcx
 	mov [rsp + 872], r8
 ; v24 = v18 & v33
-%line 3939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, [rsp + 824]
 	mov [rsp + 880], r8
 ; v26 = v18 & v36
-%line 3940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, [rsp + 816]
 ; v54 = v37 & v33
-%line 3941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	and r13, [rsp + 824]
 ; v54 = v26 ^ v54
-%line 3942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 888], r8
 ; v26 = v18 & v30
-%line 3943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	and r8, [rsp + 808]
 ; v52 = v37 & v36
-%line 3944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	and r13, [rsp + 816]
 ; v55 = v23 & v33
-%line 3945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 856]
 	and r14, [rsp + 824]
 ; v52 = v26 ^ v52
-%line 3946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v55 = v52 ^ v55
-%line 3947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 896], r8
 ; v52 = v37 & v30
-%line 3948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 808]
 ; v26 = v23 & v36
-%line 3949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 856]
 	and r13, [rsp + 816]
 ; v26 = v52 ^ v26
-%line 3950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 904], r8
 ; v52 = v23 & v30
-%line 3951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	and r8, [rsp + 808]
 	mov [rsp + 912], r8
 ; v53 = v19 & v32
-%line 3952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 800]
 	mov [rsp + 920], r8
 ; v51 = v19 & v34
-%line 3953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 792]
 ; v49 = v20 & v32
-%line 3954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, [rsp + 800]
 ; v49 = v51 ^ v49
-%line 3955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 928], r8
 ; v51 = v19 & v42
-%line 3956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 784]
 ; v39 = v20 & v34
-%line 3957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, [rsp + 792]
 ; v50 = v38 & v32
-%line 3958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbp
 	and r14, [rsp + 800]
 ; v39 = v51 ^ v39
-%line 3959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v50 = v39 ^ v50
-%line 3960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 936], r8
 ; v39 = v20 & v42
-%line 3961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 784]
 ; v51 = v38 & v34
-%line 3962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rbp
 	and r13, [rsp + 792]
 ; v51 = v39 ^ v51
-%line 3963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 944], r8
 ; v39 = v38 & v42
-%line 3964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 784]
 	mov [rsp + 952], r8
 ; v48 = v18 ^ v19
-%line 3965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 832]
 	xor r14, rax
 ; v46 = v37 ^ v20
-%line 3966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rcx
 	xor r13, r9
 ; v40 = v23 ^ v38
-%line 3967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	xor r8, rbp
 	mov [rsp + 960], r8
 ; v41 = v33 ^ v32
-%line 3968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	xor r8, [rsp + 800]
 	mov [rsp + 968], r8
 ; v44 = v36 ^ v34
-%line 3969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, [rsp + 792]
 	mov [rsp + 976], r8
 ; v47 = v30 ^ v42
-%line 3970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	xor r8, [rsp + 784]
 	mov [rsp + 984], r8
 ; v8 = v48 & v41
-%line 3971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 968]
 	mov [rsp + 2792], r8
 ; v17 = v48 & v44
-%line 3972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 976]
 	mov [rsp + 992], r8
 ; v43 = v46 & v41
-%line 3973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 968]
 	mov [rsp + 1000], r8
 ; v43 = v17 ^ v43
-%line 3974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 992]
 	xor r8, [rsp + 1000]
 	mov [rsp + 2944], r8
 ; v48 = v48 & v47
-%line 3975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 984]
 ; v17 = v46 & v44
-%line 3976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 208], r13
 	mov r8, [rsp + 208]
 	and r8, [rsp + 976]
 	mov [rsp + 208], r8
 	mov [rsp + 1008], r8
 ; v41 = v40 & v41
-%line 3977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 960]
 	mov [rsp + 2880], r8
 	mov [rsp + 216], r8
@@ -15429,248 +16267,248 @@ align 32
 	mov [rsp + 216], r8
 	mov [rsp + 1016], r8
 ; v17 = v48 ^ v17
-%line 3978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1008]
 ; v41 = v17 ^ v41
-%line 3979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1016]
 	mov [rsp + 1024], r14
 ; v46 = v46 & v47
-%line 3980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, [rsp + 984]
 ; v44 = v40 & v44
-%line 3981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2880]
 	and r8, [rsp + 976]
 ; v44 = v46 ^ v44
-%line 3982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v47 = v40 & v47
-%line 3983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 960]
 	and r14, [rsp + 984]
 ; v8 = v8 ^ v24
-%line 3984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2792]
 	xor r15, [rsp + 880]
 	mov [rsp + 2792], r15
 ; v8 = v8 ^ v53
-%line 3985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 920]
 	mov [rsp + 2792], r15
 ; v43 = v43 ^ v54
-%line 3986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2944]
 	xor r8, [rsp + 888]
 	mov [rsp + 2944], r8
 ; v43 = v43 ^ v49
-%line 3987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 928]
 	mov [rsp + 2944], r8
 ; v41 = v41 ^ v55
-%line 3988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1024]
 	xor r8, [rsp + 896]
 	mov [rsp + 1024], r8
 ; v41 = v41 ^ v50
-%line 3989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 936]
 	mov [rsp + 1024], r8
 ; v44 = v44 ^ v26
-%line 3990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 904]
 ; v44 = v44 ^ v51
-%line 3991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 944]
 ; v47 = v47 ^ v52
-%line 3992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 912]
 ; v47 = v47 ^ v39
-%line 3993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 952]
 ; v26 = v8 ^ v26
-%line 3994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 904]
 	mov [rsp + 1032], r15
 ; v52 = v43 ^ v52
-%line 3995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2944]
 	xor r8, [rsp + 912]
 	mov [rsp + 1040], r8
 ; v53 = v44 ^ v53
-%line 3996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 920]
 	mov [rsp + 1048], r13
 ; v49 = v47 ^ v49
-%line 3997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 928]
 	mov [rsp + 1056], r14
 ; v47 = v25 & v29
-%line 3998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 864]
 	and r8, rdx
 	mov [rsp + 1064], r8
 ; v44 = v25 & v28
-%line 3999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 864]
 	and r8, rbx
 ; v43 = v21 & v29
-%line 4000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 840]
 	and r13, rdx
 ; v43 = v44 ^ v43
-%line 4001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1072], r8
 ; v44 = v25 & v38
-%line 4002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 864]
 	and r8, rbp
 ; v8 = v21 & v28
-%line 4003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 840]
 	and r13, rbx
 ; v40 = v22 & v29
-%line 4004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rdx
 ; v8 = v44 ^ v8
-%line 4005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v40 = v8 ^ v40
-%line 4006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1080], r8
 ; v8 = v21 & v38
-%line 4007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 840]
 	and r8, rbp
 ; v44 = v22 & v28
-%line 4008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r11
 	and r13, rbx
 ; v44 = v8 ^ v44
-%line 4009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1088], r8
 ; v8 = v22 & v38
-%line 4010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rbp
 	mov [rsp + 1096], r8
 ; v46 = v35 & v35
-%line 4011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r12
 	mov [rsp + 1104], r8
 ; v17 = v35 & v37
-%line 4012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, rcx
 ; v48 = v27 & v35
-%line 4013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 872]
 	and r13, r12
 ; v48 = v17 ^ v48
-%line 4014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1112], r8
 ; v17 = v35 & v45
-%line 4015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, r10
 ; v5 = v27 & v37
-%line 4016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 872]
 	and r13, rcx
 ; v15 = v31 & v35
-%line 4017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 848]
 	and r14, r12
 ; v5 = v17 ^ v5
-%line 4018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v15 = v5 ^ v15
-%line 4019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1120], r8
 ; v5 = v27 & v45
-%line 4020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 872]
 	and r8, r10
 ; v17 = v31 & v37
-%line 4021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 848]
 	and r13, rcx
 ; v17 = v5 ^ v17
-%line 4022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1128], r8
 ; v5 = v31 & v45
-%line 4023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 848]
 	and r8, r10
 	mov [rsp + 1136], r8
 ; v2 = v25 ^ v35
-%line 4024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 864]
 	xor r14, r12
 ; v12 = v21 ^ v27
-%line 4025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 840]
 	xor r13, [rsp + 872]
 ; v56 = v22 ^ v31
-%line 4026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	xor r8, [rsp + 848]
 	mov [rsp + 224], r8
 ; v57 = v29 ^ v35
-%line 4027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	xor r8, r12
 	mov [rsp + 232], r8
 ; v58 = v28 ^ v37
-%line 4028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, rcx
 	mov [rsp + 240], r8
 ; v59 = v38 ^ v45
-%line 4029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	xor r8, r10
 	mov [rsp + 248], r8
 ; v60 = v2 & v57
-%line 4030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 232]
 	mov [rsp + 2776], r8
 ; v61 = v2 & v58
-%line 4031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 240]
 	mov [rsp + 256], r8
 ; v62 = v12 & v57
-%line 4032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 232]
 	mov [rsp + 264], r8
 ; v62 = v61 ^ v62
-%line 4033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 256]
 	xor r8, [rsp + 264]
 	mov [rsp + 2952], r8
 ; v2 = v2 & v59
-%line 4034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 248]
 ; v61 = v12 & v58
-%line 4035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 272], r13
 	mov r8, [rsp + 272]
 	and r8, [rsp + 240]
 	mov [rsp + 272], r8
 	mov [rsp + 1144], r8
 ; v57 = v56 & v57
-%line 4036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 224]
 	mov [rsp + 2888], r8
 	mov [rsp + 280], r8
@@ -15678,732 +16516,732 @@ align 32
 	mov [rsp + 280], r8
 	mov [rsp + 1152], r8
 ; v61 = v2 ^ v61
-%line 4037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1144]
 ; v57 = v61 ^ v57
-%line 4038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1152]
 	mov [rsp + 1160], r14
 ; v12 = v12 & v59
-%line 4039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, [rsp + 248]
 ; v58 = v56 & v58
-%line 4040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2888]
 	and r8, [rsp + 240]
 ; v58 = v12 ^ v58
-%line 4041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r8
 ; v59 = v56 & v59
-%line 4042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 224]
 	and r14, [rsp + 248]
 ; v60 = v60 ^ v47
-%line 4043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2776]
 	xor r15, [rsp + 1064]
 	mov [rsp + 2776], r15
 ; v60 = v60 ^ v46
-%line 4044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1104]
 	mov [rsp + 2776], r15
 ; v62 = v62 ^ v43
-%line 4045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2952]
 	xor r8, [rsp + 1072]
 	mov [rsp + 2952], r8
 ; v62 = v62 ^ v48
-%line 4046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1112]
 	mov [rsp + 2952], r8
 ; v57 = v57 ^ v40
-%line 4047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1160]
 	xor r8, [rsp + 1080]
 	mov [rsp + 1160], r8
 ; v57 = v57 ^ v15
-%line 4048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1120]
 	mov [rsp + 1160], r8
 ; v58 = v58 ^ v44
-%line 4049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1088]
 ; v58 = v58 ^ v17
-%line 4050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1128]
 ; v59 = v59 ^ v8
-%line 4051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1096]
 ; v59 = v59 ^ v5
-%line 4052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1136]
 ; v44 = v60 ^ v44
-%line 4053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1088]
 	mov [rsp + 1168], r15
 ; v8 = v62 ^ v8
-%line 4054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2952]
 	xor r8, [rsp + 1096]
 	mov [rsp + 1176], r8
 ; v46 = v58 ^ v46
-%line 4055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1104]
 	mov [rsp + 1184], r13
 ; v48 = v59 ^ v48
-%line 4056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1112]
 	mov [rsp + 1192], r14
 ; v25 = v18 ^ v25
-%line 4057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 832]
 	xor r8, [rsp + 864]
 	mov r13, r8
 ; v21 = v37 ^ v21
-%line 4058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 840]
 	mov [rsp + 1200], r8
 ; v22 = v23 ^ v22
-%line 4059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 856]
 	xor r8, r11
 	mov [rsp + 1208], r8
 ; v19 = v19 ^ v35
-%line 4060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r12
 ; v27 = v20 ^ v27
-%line 4061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 872]
 ; v31 = v38 ^ v31
-%line 4062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	xor r8, [rsp + 848]
 	mov [rsp + 1216], r8
 ; v29 = v33 ^ v29
-%line 4063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 824]
 	xor r8, rdx
 	mov r11, r8
 ; v28 = v36 ^ v28
-%line 4064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 816]
 	xor r8, rbx
 	mov rdx, r8
 ; v38 = v30 ^ v38
-%line 4065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 808]
 	xor r8, rbp
 	mov rbx, r8
 ; v35 = v32 ^ v35
-%line 4066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 800]
 	xor r8, r12
 	mov rbp, r8
 ; v37 = v34 ^ v37
-%line 4067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 792]
 	xor r8, rcx
 	mov rcx, r8
 ; v45 = v42 ^ v45
-%line 4068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 784]
 	xor r8, r10
 	mov r10, r8
 ; v42 = v25 & v29
-%line 4069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, r11
 	mov [rsp + 1224], r8
 ; v34 = v25 & v28
-%line 4070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, rdx
 ; v32 = v21 & v29
-%line 4071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1200]
 	and r12, r11
 ; v32 = v34 ^ v32
-%line 4072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1232], r8
 ; v34 = v25 & v38
-%line 4073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, rbx
 ; v30 = v21 & v28
-%line 4074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1200]
 	and r12, rdx
 ; v36 = v22 & v29
-%line 4075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1208]
 	and r14, r11
 ; v30 = v34 ^ v30
-%line 4076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v36 = v30 ^ v36
-%line 4077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r12, r8
 ; v30 = v21 & v38
-%line 4078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1200]
 	and r8, rbx
 ; v34 = v22 & v28
-%line 4079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1208]
 	and r14, rdx
 ; v34 = v30 ^ v34
-%line 4080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1240], r8
 ; v30 = v22 & v38
-%line 4081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1208]
 	and r8, rbx
 	mov [rsp + 1248], r8
 ; v33 = v19 & v35
-%line 4082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rbp
 	mov [rsp + 1256], r8
 ; v20 = v19 & v37
-%line 4083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, rcx
 ; v23 = v27 & v35
-%line 4084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, rbp
 ; v23 = v20 ^ v23
-%line 4085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1264], r8
 ; v20 = v19 & v45
-%line 4086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, r10
 ; v18 = v27 & v37
-%line 4087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r9
 	and r14, rcx
 ; v59 = v31 & v35
-%line 4088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1216]
 	and r15, rbp
 ; v18 = v20 ^ v18
-%line 4089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v59 = v18 ^ v59
-%line 4090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r14, r8
 ; v18 = v27 & v45
-%line 4091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r10
 ; v20 = v31 & v37
-%line 4092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1216]
 	and r15, rcx
 ; v20 = v18 ^ v20
-%line 4093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r15, r8
 ; v18 = v31 & v45
-%line 4094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1216]
 	and r8, r10
 ; v19 = v25 ^ v19
-%line 4095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rax
 ; v27 = v21 ^ v27
-%line 4096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1200]
 	xor rax, r9
 ; v31 = v22 ^ v31
-%line 4097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1208]
 	xor r9, [rsp + 1216]
 ; v35 = v29 ^ v35
-%line 4098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v37 = v28 ^ v37
-%line 4099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rcx
 ; v45 = v38 ^ v45
-%line 4100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r10
 ; v38 = v19 & v35
-%line 4101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, r11
 	mov rcx, r10
 ; v28 = v19 & v37
-%line 4102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, rdx
 ; v29 = v27 & v35
-%line 4103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rax
 	and rbp, r11
 ; v29 = v28 ^ v29
-%line 4104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rbp
 	mov rbp, r10
 ; v19 = v19 & v45
-%line 4105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r13, rbx
 ; v28 = v27 & v37
-%line 4106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rax
 	and r10, rdx
 	mov [rsp + 1272], r10
 ; v35 = v31 & v35
-%line 4107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, r11
 ; v28 = v19 ^ v28
-%line 4108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1272]
 ; v35 = v28 ^ v35
-%line 4109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r10
 ; v27 = v27 & v45
-%line 4110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rax, rbx
 ; v37 = v31 & v37
-%line 4111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, rdx
 ; v37 = v27 ^ v37
-%line 4112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r10
 ; v45 = v31 & v45
-%line 4113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, rbx
 ; v38 = v38 ^ v42
-%line 4114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1224]
 ; v38 = v38 ^ v33
-%line 4115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1256]
 ; v29 = v29 ^ v32
-%line 4116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1232]
 ; v29 = v29 ^ v23
-%line 4117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1264]
 ; v35 = v35 ^ v36
-%line 4118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r12
 ; v35 = v35 ^ v59
-%line 4119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r14
 ; v37 = v37 ^ v34
-%line 4120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1240]
 ; v37 = v37 ^ v20
-%line 4121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v45 = v45 ^ v30
-%line 4122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1248]
 ; v45 = v45 ^ v18
-%line 4123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r8
 ; v34 = v38 ^ v34
-%line 4124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1240]
 ; v30 = v29 ^ v30
-%line 4125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1248]
 ; v33 = v37 ^ v33
-%line 4126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1256]
 ; v23 = v45 ^ v23
-%line 4127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1264]
 	mov r10, r9
 ; v42 = v42 ^ v24
-%line 4128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1224]
 	xor r9, [rsp + 880]
 	mov [rsp + 1224], r9
 ; v42 = v42 ^ v47
-%line 4129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1064]
 	mov [rsp + 1224], r9
 ; v32 = v32 ^ v54
-%line 4130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1232]
 	xor r9, [rsp + 888]
 	mov [rsp + 1232], r9
 ; v32 = v32 ^ v43
-%line 4131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1072]
 	mov [rsp + 1232], r9
 ; v36 = v36 ^ v55
-%line 4132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 896]
 ; v36 = v36 ^ v40
-%line 4133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1080]
 ; v34 = v34 ^ v26
-%line 4134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1032]
 ; v34 = v34 ^ v44
-%line 4135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1168]
 ; v30 = v30 ^ v52
-%line 4136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1040]
 ; v30 = v30 ^ v8
-%line 4137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1176]
 ; v35 = v35 ^ v41
-%line 4138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1024]
 ; v35 = v35 ^ v57
-%line 4139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1160]
 ; v33 = v33 ^ v53
-%line 4140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1048]
 ; v33 = v33 ^ v46
-%line 4141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1184]
 ; v23 = v23 ^ v49
-%line 4142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1056]
 ; v23 = v23 ^ v48
-%line 4143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1192]
 ; v59 = v59 ^ v50
-%line 4144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 936]
 ; v59 = v59 ^ v15
-%line 4145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1120]
 ; v20 = v20 ^ v51
-%line 4146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 944]
 ; v20 = v20 ^ v17
-%line 4147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1128]
 ; v18 = v18 ^ v39
-%line 4148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 952]
 ; v18 = v18 ^ v5
-%line 4149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1136]
 ; v53 = v42 ^ v53
-%line 4150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1224]
 	xor r9, [rsp + 1048]
 	mov r11, r9
 ; v49 = v32 ^ v49
-%line 4151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1232]
 	xor r9, [rsp + 1056]
 	mov rdx, r9
 ; v50 = v36 ^ v50
-%line 4152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 936]
 ; v51 = v34 ^ v51
-%line 4153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rcx
 	xor r9, [rsp + 944]
 ; v39 = v30 ^ v39
-%line 4154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4985+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 952]
 ; v47 = v33 ^ v47
-%line 4155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4986+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1064]
 ; v43 = v23 ^ v43
-%line 4156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4987+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1072]
 ; v40 = v59 ^ v40
-%line 4157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4988+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1080]
 ; v44 = v20 ^ v44
-%line 4158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4989+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1168]
 ; v8 = v18 ^ v8
-%line 4159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4990+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1176]
 ; v43 = v43 ^ v5
-%line 4160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4991+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1136]
 ; v5 = v39 ^ v5
-%line 4161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4992+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1136]
 	mov [rsp + 1280], rbp
 ; v47 = v47 ^ v17
-%line 4162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4993+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1128]
 ; v17 = v51 ^ v17
-%line 4163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4994+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1128]
 ; v35 = v35 ^ v15
-%line 4164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4995+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1120]
 ; v15 = v50 ^ v15
-%line 4165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4996+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1120]
 ; v5 = v5 ^ v48
-%line 4166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4997+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rcx, [rsp + 1280]
 	xor rcx, [rsp + 1192]
 	mov [rsp + 1280], rcx
 ; v48 = v49 ^ v48
-%line 4167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4998+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1192]
 ; v17 = v17 ^ v46
-%line 4168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 4999+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1184]
 ; v46 = v53 ^ v46
-%line 4169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5000+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1184]
 	mov rcx, r11
 ; v15 = v15 ^ v57
-%line 4170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5001+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1160]
 ; v57 = v41 ^ v57
-%line 4171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5002+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 1024]
 	xor r11, [rsp + 1160]
 	mov rbx, r11
 ; v48 = v48 ^ v8
-%line 4172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5003+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r8
 ; v8 = v52 ^ v8
-%line 4173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5004+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 1040]
 	xor r11, r8
 ; v46 = v46 ^ v44
-%line 4174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5005+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r15
 ; v44 = v26 ^ v44
-%line 4175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5006+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1032]
 	xor r8, r15
 	mov rbp, r8
 ; v57 = v57 ^ v40
-%line 4176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5007+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r14
 ; v40 = v55 ^ v40
-%line 4177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5008+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 896]
 	xor r8, r14
 	mov r14, r8
 ; v8 = v8 ^ v43
-%line 4178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5009+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r10
 ; v43 = v54 ^ v43
-%line 4179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5010+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 888]
 	xor r8, r10
 	mov [rsp + 1288], r8
 ; v44 = v44 ^ v47
-%line 4180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5011+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, rax
 ; v47 = v24 ^ v47
-%line 4181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5012+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 880]
 	xor r8, rax
 	mov [rsp + 1296], r8
 ; v47 = v47 ^ v46
-%line 4182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5013+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1296]
 	xor r10, rcx
 	mov [rsp + 1296], r10
 ; v43 = v43 ^ v48
-%line 4183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5014+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	xor r8, rdx
 	mov [rsp + 1288], r8
 ; v40 = v40 ^ v15
-%line 4184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5015+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r12
 ; v40 = v40 ^ v35
-%line 4185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5016+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r13
 ; v44 = v44 ^ v17
-%line 4186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5017+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, r9
 ; v8 = v8 ^ v5
-%line 4187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5018+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1280]
 ; v57 = v57 ^ v35
-%line 4188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5019+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r13
 ; v24 = v47 & v0
-%line 4189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5020+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 8]
 	mov [rsp + 1304], r8
 ; v54 = v47 & v3
-%line 4190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5021+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 24]
 ; v55 = v35 & v0
-%line 4191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5022+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 8]
 ; v55 = v54 ^ v55
-%line 4192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5023+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 	mov [rsp + 1312], r10
 ; v54 = v47 & v6
-%line 4193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5024+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1296]
 	and r8, [rsp + 40]
 ; v26 = v35 & v3
-%line 4194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5025+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	and r10, [rsp + 24]
 ; v52 = v43 & v0
-%line 4195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5026+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1288]
 	and rax, [rsp + 8]
 ; v26 = v54 ^ v26
-%line 4196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5027+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v52 = v26 ^ v52
-%line 4197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5028+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1320], r8
 ; v26 = v35 & v6
-%line 4198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5029+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 40]
 ; v54 = v43 & v3
-%line 4199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5030+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1288]
 	and r10, [rsp + 24]
 ; v54 = v26 ^ v54
-%line 4200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5031+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1328], r8
 ; v26 = v43 & v6
-%line 4201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5032+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	and r8, [rsp + 40]
 	mov [rsp + 1336], r8
 ; v41 = v46 & v10
-%line 4202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5033+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 64]
 	mov [rsp + 1344], r8
 ; v53 = v46 & v13
-%line 4203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5034+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 80]
 ; v49 = v40 & v10
-%line 4204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5035+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r14
 	and r10, [rsp + 64]
 ; v49 = v53 ^ v49
-%line 4205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5036+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1352], r8
 ; v53 = v46 & v16
-%line 4206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5037+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 96]
 ; v50 = v40 & v13
-%line 4207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5038+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r14
 	and r10, [rsp + 80]
 ; v51 = v48 & v10
-%line 4208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5039+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, rdx
 	and rax, [rsp + 64]
 ; v50 = v53 ^ v50
-%line 4209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5040+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v51 = v50 ^ v51
-%line 4210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5041+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1360], r8
 ; v50 = v40 & v16
-%line 4211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5042+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 96]
 ; v53 = v48 & v13
-%line 4212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5043+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, [rsp + 80]
 ; v53 = v50 ^ v53
-%line 4213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5044+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1368], r8
 ; v50 = v48 & v16
-%line 4214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5045+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 96]
 	mov [rsp + 1376], r8
 ; v39 = v47 ^ v46
-%line 4215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5046+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1296]
 	xor rax, rcx
 ; v18 = v35 ^ v40
-%line 4216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5047+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r13
 	xor r10, r14
 ; v20 = v43 ^ v48
-%line 4217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5048+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	xor r8, rdx
 	mov [rsp + 1384], r8
 ; v59 = v0 ^ v10
-%line 4218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5049+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 64]
 	mov [rsp + 1392], r8
 ; v23 = v3 ^ v13
-%line 4219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5050+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov [rsp + 1400], r8
 ; v33 = v6 ^ v16
-%line 4220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5051+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 96]
 	mov [rsp + 1408], r8
 ; v30 = v39 & v59
-%line 4221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5052+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1392]
 	mov [rsp + 2800], r8
 ; v34 = v39 & v23
-%line 4222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5053+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1400]
 	mov [rsp + 1416], r8
 ; v36 = v18 & v59
-%line 4223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5054+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1392]
 	mov [rsp + 1424], r8
 ; v36 = v34 ^ v36
-%line 4224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5055+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1416]
 	xor r8, [rsp + 1424]
 	mov [rsp + 2960], r8
 ; v39 = v39 & v33
-%line 4225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5056+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rax, [rsp + 1408]
 ; v34 = v18 & v23
-%line 4226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5057+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 288], r10
 	mov r8, [rsp + 288]
 	and r8, [rsp + 1400]
 	mov [rsp + 288], r8
 	mov [rsp + 1432], r8
 ; v59 = v20 & v59
-%line 4227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5058+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1384]
 	mov [rsp + 2896], r8
 	mov [rsp + 296], r8
@@ -16411,248 +17249,248 @@ align 32
 	mov [rsp + 296], r8
 	mov [rsp + 1440], r8
 ; v34 = v39 ^ v34
-%line 4228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5059+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1432]
 ; v59 = v34 ^ v59
-%line 4229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5060+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1440]
 	mov [rsp + 1448], rax
 ; v18 = v18 & v33
-%line 4230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5061+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 1408]
 ; v23 = v20 & v23
-%line 4231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5062+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2896]
 	and r8, [rsp + 1400]
 ; v23 = v18 ^ v23
-%line 4232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5063+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v33 = v20 & v33
-%line 4233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5064+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1384]
 	and rax, [rsp + 1408]
 ; v30 = v30 ^ v24
-%line 4234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5065+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2800]
 	xor r15, [rsp + 1304]
 	mov [rsp + 2800], r15
 ; v30 = v30 ^ v41
-%line 4235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5066+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1344]
 	mov [rsp + 2800], r15
 ; v36 = v36 ^ v55
-%line 4236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5067+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2960]
 	xor r8, [rsp + 1312]
 	mov [rsp + 2960], r8
 ; v36 = v36 ^ v49
-%line 4237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5068+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1352]
 	mov [rsp + 2960], r8
 ; v59 = v59 ^ v52
-%line 4238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5069+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1448]
 	xor r8, [rsp + 1320]
 	mov [rsp + 1448], r8
 ; v59 = v59 ^ v51
-%line 4239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5070+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1360]
 	mov [rsp + 1448], r8
 ; v23 = v23 ^ v54
-%line 4240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5071+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1328]
 ; v23 = v23 ^ v53
-%line 4241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5072+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1368]
 ; v33 = v33 ^ v26
-%line 4242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5073+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1336]
 ; v33 = v33 ^ v50
-%line 4243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5074+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1376]
 ; v54 = v30 ^ v54
-%line 4244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5075+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1328]
 	mov [rsp + 1456], r15
 ; v26 = v36 ^ v26
-%line 4245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5076+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2960]
 	xor r8, [rsp + 1336]
 	mov [rsp + 1464], r8
 ; v41 = v23 ^ v41
-%line 4246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5077+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1344]
 	mov [rsp + 1472], r10
 ; v49 = v33 ^ v49
-%line 4247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5078+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1352]
 	mov [rsp + 1480], rax
 ; v33 = v44 & v1
-%line 4248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5079+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 16]
 	mov [rsp + 1488], r8
 ; v23 = v44 & v4
-%line 4249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5080+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 32]
 ; v36 = v15 & v1
-%line 4250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5081+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, [rsp + 16]
 ; v36 = v23 ^ v36
-%line 4251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5082+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1496], r8
 ; v23 = v44 & v7
-%line 4252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5083+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 48]
 ; v30 = v15 & v4
-%line 4253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5084+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	and r10, [rsp + 32]
 ; v20 = v8 & v1
-%line 4254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5085+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r11
 	and rax, [rsp + 16]
 ; v30 = v23 ^ v30
-%line 4255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5086+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v20 = v30 ^ v20
-%line 4256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5087+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1504], r8
 ; v30 = v15 & v7
-%line 4257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5088+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 48]
 ; v23 = v8 & v4
-%line 4258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5089+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r11
 	and r10, [rsp + 32]
 ; v23 = v30 ^ v23
-%line 4259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5090+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1512], r8
 ; v30 = v8 & v7
-%line 4260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5091+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 48]
 	mov [rsp + 1520], r8
 ; v18 = v17 & v11
-%line 4261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5092+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 72]
 	mov [rsp + 1528], r8
 ; v34 = v17 & v14
-%line 4262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5093+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 88]
 ; v39 = v57 & v11
-%line 4263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5094+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	and r10, [rsp + 72]
 ; v39 = v34 ^ v39
-%line 4264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5095+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1536], r8
 ; v34 = v17 & v9
-%line 4265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5096+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 56]
 ; v32 = v57 & v14
-%line 4266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5097+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rbx
 	and r10, [rsp + 88]
 ; v42 = v5 & v11
-%line 4267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5098+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1280]
 	and rax, [rsp + 72]
 ; v32 = v34 ^ v32
-%line 4268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5099+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 ; v42 = v32 ^ v42
-%line 4269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5100+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rax
 	mov [rsp + 1544], r8
 ; v32 = v57 & v9
-%line 4270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5101+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 56]
 ; v34 = v5 & v14
-%line 4271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5102+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1280]
 	and r10, [rsp + 88]
 ; v34 = v32 ^ v34
-%line 4272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5103+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r10
 	mov [rsp + 1552], r8
 ; v32 = v5 & v9
-%line 4273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5104+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1280]
 	and r8, [rsp + 56]
 	mov [rsp + 1560], r8
 ; v45 = v44 ^ v17
-%line 4274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5105+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, rbp
 	xor rax, r9
 ; v37 = v15 ^ v57
-%line 4275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5106+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r12
 	xor r10, rbx
 ; v29 = v8 ^ v5
-%line 4276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5107+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	xor r8, [rsp + 1280]
 	mov [rsp + 1568], r8
 ; v38 = v1 ^ v11
-%line 4277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5108+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 72]
 	mov [rsp + 1576], r8
 ; v31 = v4 ^ v14
-%line 4278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5109+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov [rsp + 1584], r8
 ; v27 = v7 ^ v9
-%line 4279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5110+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	xor r8, [rsp + 56]
 	mov [rsp + 1592], r8
 ; v28 = v45 & v38
-%line 4280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5111+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1576]
 	mov [rsp + 2808], r8
 ; v19 = v45 & v31
-%line 4281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5112+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 1584]
 	mov [rsp + 1600], r8
 ; v22 = v37 & v38
-%line 4282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5113+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1576]
 	mov [rsp + 1608], r8
 ; v22 = v19 ^ v22
-%line 4283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5114+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1600]
 	xor r8, [rsp + 1608]
 	mov [rsp + 2968], r8
 ; v45 = v45 & v27
-%line 4284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5115+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rax, [rsp + 1592]
 ; v19 = v37 & v31
-%line 4285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5116+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 304], r10
 	mov r8, [rsp + 304]
 	and r8, [rsp + 1584]
 	mov [rsp + 304], r8
 	mov [rsp + 1616], r8
 ; v38 = v29 & v38
-%line 4286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5117+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1568]
 	mov [rsp + 2904], r8
 	mov [rsp + 312], r8
@@ -16660,869 +17498,869 @@ align 32
 	mov [rsp + 312], r8
 	mov [rsp + 1624], r8
 ; v19 = v45 ^ v19
-%line 4287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5118+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1616]
 ; v38 = v19 ^ v38
-%line 4288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5119+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1624]
 	mov [rsp + 1632], rax
 ; v37 = v37 & v27
-%line 4289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5120+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r10, [rsp + 1592]
 ; v31 = v29 & v31
-%line 4290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5121+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2904]
 	and r8, [rsp + 1584]
 ; v31 = v37 ^ v31
-%line 4291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5122+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r8
 ; v27 = v29 & v27
-%line 4292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5123+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 1568]
 	and rax, [rsp + 1592]
 ; v28 = v28 ^ v33
-%line 4293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5124+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2808]
 	xor r15, [rsp + 1488]
 	mov [rsp + 2808], r15
 ; v28 = v28 ^ v18
-%line 4294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5125+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1528]
 	mov [rsp + 2808], r15
 ; v22 = v22 ^ v36
-%line 4295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5126+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2968]
 	xor r8, [rsp + 1496]
 	mov [rsp + 2968], r8
 ; v22 = v22 ^ v39
-%line 4296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5127+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1536]
 	mov [rsp + 2968], r8
 ; v38 = v38 ^ v20
-%line 4297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5128+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1632]
 	xor r8, [rsp + 1504]
 	mov [rsp + 1632], r8
 ; v38 = v38 ^ v42
-%line 4298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5129+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1544]
 	mov [rsp + 1632], r8
 ; v31 = v31 ^ v23
-%line 4299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5130+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1512]
 ; v31 = v31 ^ v34
-%line 4300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5131+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1552]
 ; v27 = v27 ^ v30
-%line 4301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5132+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1520]
 ; v27 = v27 ^ v32
-%line 4302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5133+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1560]
 ; v23 = v28 ^ v23
-%line 4303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5134+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1512]
 	mov [rsp + 1640], r15
 ; v30 = v22 ^ v30
-%line 4304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5135+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2968]
 	xor r8, [rsp + 1520]
 	mov [rsp + 1648], r8
 ; v18 = v31 ^ v18
-%line 4305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5136+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1528]
 	mov [rsp + 1656], r10
 ; v39 = v27 ^ v39
-%line 4306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5137+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1536]
 	mov [rsp + 1664], rax
 ; v44 = v47 ^ v44
-%line 4307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5138+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1296]
 	xor r8, rbp
 	mov [rsp + 1672], r8
 ; v15 = v35 ^ v15
-%line 4308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5139+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r12
 	mov [rsp + 1680], r13
 ; v8 = v43 ^ v8
-%line 4309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5140+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1288]
 	xor r8, r11
 	mov [rsp + 1688], r8
 ; v17 = v46 ^ v17
-%line 4310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5141+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r9
 ; v57 = v40 ^ v57
-%line 4311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5142+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, rbx
 ; v5 = v48 ^ v5
-%line 4312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5143+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1280]
 ; v48 = v0 ^ v1
-%line 4313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5144+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 16]
 	mov r9, r8
 ; v40 = v3 ^ v4
-%line 4314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5145+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 32]
 	mov r10, r8
 ; v46 = v6 ^ v7
-%line 4315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5146+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov r11, r8
 ; v43 = v10 ^ v11
-%line 4316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5147+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	xor r8, [rsp + 72]
 	mov rax, r8
 ; v35 = v13 ^ v14
-%line 4317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5148+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	xor r8, [rsp + 88]
 	mov rbx, r8
 ; v47 = v16 ^ v9
-%line 4318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5149+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, [rsp + 56]
 	mov rbp, r8
 ; v27 = v44 & v48
-%line 4319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5150+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1672]
 	and r8, r9
 	mov [rsp + 1696], r8
 ; v31 = v44 & v40
-%line 4320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5151+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1672]
 	and r8, r10
 ; v22 = v15 & v48
-%line 4321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5152+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1680]
 	and r12, r9
 ; v22 = v31 ^ v22
-%line 4322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5153+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1704], r8
 ; v31 = v44 & v46
-%line 4323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5154+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1672]
 	and r8, r11
 ; v28 = v15 & v40
-%line 4324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5155+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1680]
 	and r12, r10
 ; v29 = v8 & v48
-%line 4325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5156+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 1688]
 	and r13, r9
 ; v28 = v31 ^ v28
-%line 4326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5157+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v29 = v28 ^ v29
-%line 4327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5158+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2816], r8
 ; v28 = v15 & v46
-%line 4328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5159+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1680]
 	and r8, r11
 ; v31 = v8 & v40
-%line 4329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5160+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 1688]
 	and r12, r10
 ; v31 = v28 ^ v31
-%line 4330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5161+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1712], r8
 ; v28 = v8 & v46
-%line 4331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5162+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1688]
 	and r8, r11
 	mov [rsp + 1720], r8
 ; v37 = v17 & v43
-%line 4332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5163+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rax
 	mov [rsp + 1728], r8
 ; v19 = v17 & v35
-%line 4333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5164+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbx
 ; v45 = v57 & v43
-%line 4334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5165+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, rax
 ; v45 = v19 ^ v45
-%line 4335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5166+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 1736], r8
 ; v19 = v17 & v47
-%line 4336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5167+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, rbp
 ; v21 = v57 & v35
-%line 4337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5168+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, r14
 	and r12, rbx
 ; v25 = v5 & v43
-%line 4338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5169+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rdx
 	and r13, rax
 ; v21 = v19 ^ v21
-%line 4339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5170+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v25 = v21 ^ v25
-%line 4340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5171+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r12, r8
 ; v21 = v57 & v47
-%line 4341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5172+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, rbp
 ; v19 = v5 & v35
-%line 4342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5173+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, rdx
 	and r13, rbx
 ; v19 = v21 ^ v19
-%line 4343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5174+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r13, r8
 ; v21 = v5 & v47
-%line 4344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5175+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbp
 ; v17 = v44 ^ v17
-%line 4345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5176+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1672]
 	mov [rsp + 320], r15
 	xor r15, rcx
 	mov [rsp + 320], r15
 	mov rcx, r15
 ; v57 = v15 ^ v57
-%line 4346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5177+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1680]
 	mov [rsp + 328], r15
 	xor r15, r14
 	mov [rsp + 328], r15
 	mov r14, r15
 ; v5 = v8 ^ v5
-%line 4347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5178+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1688]
 	mov [rsp + 336], r15
 	xor r15, rdx
 	mov [rsp + 336], r15
 	mov rdx, r15
 ; v43 = v48 ^ v43
-%line 4348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5179+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rax
 	mov rax, r9
 ; v35 = v40 ^ v35
-%line 4349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5180+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rbx
 	mov rbx, r10
 ; v47 = v46 ^ v47
-%line 4350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5181+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v46 = v17 & v43
-%line 4351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5182+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rcx
 	and rbp, rax
 ; v40 = v17 & v35
-%line 4352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5183+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rcx
 	and r10, rbx
 ; v48 = v57 & v43
-%line 4353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5184+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, rax
 ; v48 = v40 ^ v48
-%line 4354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5185+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r9
 ; v17 = v17 & v47
-%line 4355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5186+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rcx, r11
 ; v40 = v57 & v35
-%line 4356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5187+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, r14
 	and r9, rbx
 	mov [rsp + 1744], r9
 ; v43 = v5 & v43
-%line 4357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5188+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, rax
 ; v40 = v17 ^ v40
-%line 4358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5189+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1744]
 ; v43 = v40 ^ v43
-%line 4359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5190+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r9
 ; v57 = v57 & v47
-%line 4360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5191+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, r11
 ; v35 = v5 & v35
-%line 4361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5192+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, rbx
 ; v35 = v57 ^ v35
-%line 4362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5193+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v47 = v5 & v47
-%line 4363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5194+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, r11
 ; v46 = v46 ^ v27
-%line 4364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5195+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1696]
 ; v46 = v46 ^ v37
-%line 4365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5196+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1728]
 ; v48 = v48 ^ v22
-%line 4366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5197+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1704]
 ; v48 = v48 ^ v45
-%line 4367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5198+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1736]
 ; v43 = v43 ^ v29
-%line 4368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5199+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2816]
 ; v43 = v43 ^ v25
-%line 4369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5200+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r12
 ; v35 = v35 ^ v31
-%line 4370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5201+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1712]
 ; v35 = v35 ^ v19
-%line 4371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5202+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r13
 ; v47 = v47 ^ v28
-%line 4372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5203+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1720]
 ; v47 = v47 ^ v21
-%line 4373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5204+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r8
 ; v31 = v46 ^ v31
-%line 4374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5205+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1712]
 ; v28 = v48 ^ v28
-%line 4375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5206+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, r10
 	xor rax, [rsp + 1720]
 ; v37 = v35 ^ v37
-%line 4376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5207+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	xor r11, [rsp + 1728]
 ; v45 = v47 ^ v45
-%line 4377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5208+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1736]
 	mov rbx, rdx
 ; v27 = v27 ^ v24
-%line 4378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5209+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1696]
 	xor r9, [rsp + 1304]
 	mov [rsp + 1696], r9
 ; v27 = v27 ^ v33
-%line 4379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5210+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1488]
 	mov [rsp + 1696], r9
 ; v22 = v22 ^ v55
-%line 4380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5211+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1704]
 	xor r9, [rsp + 1312]
 	mov [rsp + 1704], r9
 ; v22 = v22 ^ v36
-%line 4381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5212+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1496]
 	mov [rsp + 1704], r9
 ; v29 = v29 ^ v52
-%line 4382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5213+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2816]
 	xor r9, [rsp + 1320]
 	mov [rsp + 2816], r9
 ; v29 = v29 ^ v20
-%line 4383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5214+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1504]
 	mov [rsp + 2816], r9
 ; v31 = v31 ^ v54
-%line 4384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5215+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1456]
 ; v31 = v31 ^ v23
-%line 4385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5216+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1640]
 ; v28 = v28 ^ v26
-%line 4386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5217+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1464]
 ; v28 = v28 ^ v30
-%line 4387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5218+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1648]
 ; v43 = v43 ^ v59
-%line 4388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5219+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1448]
 ; v43 = v43 ^ v38
-%line 4389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5220+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1632]
 ; v37 = v37 ^ v41
-%line 4390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5221+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1472]
 ; v37 = v37 ^ v18
-%line 4391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5222+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1656]
 ; v45 = v45 ^ v49
-%line 4392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5223+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1480]
 ; v45 = v45 ^ v39
-%line 4393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5224+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1664]
 ; v25 = v25 ^ v51
-%line 4394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5225+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1360]
 ; v25 = v25 ^ v42
-%line 4395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5226+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1544]
 ; v19 = v19 ^ v53
-%line 4396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5227+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1368]
 ; v19 = v19 ^ v34
-%line 4397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5228+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1552]
 ; v21 = v21 ^ v50
-%line 4398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5229+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1376]
 ; v21 = v21 ^ v32
-%line 4399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5230+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1560]
 ; v41 = v27 ^ v41
-%line 4400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5231+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1696]
 	xor r9, [rsp + 1472]
 	mov rdx, r9
 ; v49 = v22 ^ v49
-%line 4401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5232+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 1704]
 	xor r9, [rsp + 1480]
 	mov r10, r9
 ; v51 = v29 ^ v51
-%line 4402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5233+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2816]
 	xor r9, [rsp + 1360]
 	mov r14, r9
 ; v53 = v31 ^ v53
-%line 4403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5234+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1368]
 ; v50 = v28 ^ v50
-%line 4404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5235+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1376]
 ; v33 = v37 ^ v33
-%line 4405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5236+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1488]
 ; v36 = v45 ^ v36
-%line 4406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5237+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbx
 	xor r9, [rsp + 1496]
 ; v20 = v25 ^ v20
-%line 4407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5238+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1504]
 ; v23 = v19 ^ v23
-%line 4408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5239+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1640]
 ; v30 = v21 ^ v30
-%line 4409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5240+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1648]
 ; v36 = v36 ^ v32
-%line 4410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5241+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1560]
 ; v32 = v50 ^ v32
-%line 4411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5242+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1560]
 ; v33 = v33 ^ v34
-%line 4412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5243+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1552]
 ; v34 = v53 ^ v34
-%line 4413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5244+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1552]
 ; v43 = v43 ^ v42
-%line 4414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5245+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1544]
 ; v42 = v51 ^ v42
-%line 4415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5246+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1544]
 	mov [rsp + 1752], r14
 ; v32 = v32 ^ v39
-%line 4416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5247+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1664]
 ; v39 = v49 ^ v39
-%line 4417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5248+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1664]
 	mov [rsp + 1760], r10
 ; v34 = v34 ^ v18
-%line 4418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5249+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 1656]
 ; v18 = v41 ^ v18
-%line 4419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5250+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 1656]
 	mov [rsp + 1768], rdx
 ; v42 = v42 ^ v38
-%line 4420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5251+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1752]
 	xor r10, [rsp + 1632]
 	mov [rsp + 1752], r10
 ; v38 = v59 ^ v38
-%line 4421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5252+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1448]
 	xor r10, [rsp + 1632]
 	mov [rsp + 1776], r10
 ; v39 = v39 ^ v30
-%line 4422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5253+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1760]
 	xor r10, r8
 	mov [rsp + 1760], r10
 ; v30 = v26 ^ v30
-%line 4423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5254+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 1464]
 	xor r10, r8
 	mov [rsp + 1784], r10
 ; v18 = v18 ^ v23
-%line 4424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5255+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, r13
 	mov [rsp + 1768], r8
 ; v23 = v54 ^ v23
-%line 4425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5256+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1456]
 	xor r8, r13
 	mov [rsp + 1792], r8
 ; v38 = v38 ^ v20
-%line 4426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5257+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, r12
 	mov [rsp + 1776], r8
 ; v20 = v52 ^ v20
-%line 4427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5258+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1320]
 	xor r8, r12
 	mov [rsp + 1800], r8
 ; v30 = v30 ^ v36
-%line 4428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5259+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, r9
 	mov [rsp + 1784], r8
 ; v36 = v55 ^ v36
-%line 4429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5260+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1312]
 	xor r8, r9
 	mov [rsp + 1808], r8
 ; v23 = v23 ^ v33
-%line 4430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5261+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1792]
 	xor r8, r11
 	mov [rsp + 1792], r8
 ; v33 = v24 ^ v33
-%line 4431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5262+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1304]
 	xor r8, r11
 	mov [rsp + 1816], r8
 ; v24 = v33 ^ v18
-%line 4432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5263+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1816]
 	xor r8, [rsp + 1768]
 	mov r9, r8
 ; v55 = v36 ^ v39
-%line 4433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5264+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1808]
 	xor r8, [rsp + 1760]
 	mov r10, r8
 ; v52 = v20 ^ v42
-%line 4434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5265+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1800]
 	xor r8, [rsp + 1752]
 	mov r11, r8
 ; v52 = v52 ^ v43
-%line 4435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5266+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rcx
 ; v54 = v23 ^ v34
-%line 4436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5267+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1792]
 	xor r8, rbp
 	mov rdx, r8
 ; v26 = v30 ^ v32
-%line 4437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5268+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, rax
 	mov [rsp + 1824], r8
 ; v59 = v38 ^ v43
-%line 4438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5269+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, rcx
 	mov rbx, r8
 ; v24 = v24 ^ v54
-%line 4439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5270+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v41 = v43 ^ v42
-%line 4440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5271+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	xor r8, [rsp + 1752]
 	mov r12, r8
 ; v55 = v55 ^ v26
-%line 4441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5272+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1824]
 ; v55 = v55 ^ v32
-%line 4442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5273+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 ; v49 = v18 ^ v34
-%line 4443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5274+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, rbp
 	mov [rsp + 1832], r8
 ; v52 = v52 ^ v59
-%line 4444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5275+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbx
 ; v51 = v39 ^ v32
-%line 4445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5276+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1760]
 	xor r8, rax
 	mov r13, r8
 ; v24 = v24 ^ v49
-%line 4446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5277+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1832]
 ; v53 = v32 ^ v26
-%line 4447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5278+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, [rsp + 1824]
 	mov [rsp + 1840], r8
 ; v41 = v41 ^ v52
-%line 4448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5279+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r11
 ; v41 = v41 ^ v59
-%line 4449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5280+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rbx
 ; v54 = v54 ^ v34
-%line 4450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5281+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v55 = v55 ^ v51
-%line 4451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5282+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r13
 ; v50 = v42 ^ v59
-%line 4452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5283+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1752]
 	xor r8, rbx
 	mov [rsp + 1848], r8
 ; v24 = v24 ^ v54
-%line 4453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5284+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v59 = v59 ^ v52
-%line 4454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5285+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r11
 ; v53 = v53 ^ v55
-%line 4455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5286+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1840]
 	xor r8, r10
 	mov [rsp + 1840], r8
 ; v53 = v53 ^ v51
-%line 4456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5287+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 1840], r8
 ; v49 = v49 ^ v34
-%line 4457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5288+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1832]
 	xor r14, rbp
 	mov [rsp + 1832], r14
 ; v41 = v41 ^ v50
-%line 4458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5289+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 1848]
 ; v26 = v26 ^ v51
-%line 4459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5290+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1824]
 	xor r15, r13
 	mov [rsp + 1824], r15
 ; v24 = v24 ^ v49
-%line 4460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5291+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v51 = v51 ^ v55
-%line 4461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5292+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r10
 ; v59 = v59 ^ v41
-%line 4462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5293+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r12
 ; v59 = v59 ^ v50
-%line 4463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5294+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 1848]
 ; v54 = v54 ^ v34
-%line 4464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5295+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbp
 ; v53 = v53 ^ v26
-%line 4465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5296+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 1840], r8
 ; v52 = v52 ^ v50
-%line 4466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5297+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 1848]
 ; v21 = v24 & v33
-%line 4467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5298+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1816]
 	mov [rsp + 1856], r8
 ; v19 = v24 & v36
-%line 4468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5299+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1808]
 ; v25 = v50 & v33
-%line 4469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5300+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	and r14, [rsp + 1816]
 ; v25 = v19 ^ v25
-%line 4470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5301+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1864], r8
 ; v19 = v24 & v20
-%line 4471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5302+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 1800]
 ; v45 = v50 & v36
-%line 4472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5303+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	and r14, [rsp + 1808]
 ; v37 = v51 & v33
-%line 4473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5304+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r13
 	and r15, [rsp + 1816]
 ; v45 = v19 ^ v45
-%line 4474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5305+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v37 = v45 ^ v37
-%line 4475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5306+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 1872], r8
 ; v45 = v50 & v20
-%line 4476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5307+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1848]
 	and r8, [rsp + 1800]
 ; v19 = v51 & v36
-%line 4477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5308+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r13
 	and r14, [rsp + 1808]
 ; v19 = v45 ^ v19
-%line 4478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5309+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1880], r8
 ; v45 = v51 & v20
-%line 4479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5310+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 1800]
 	mov [rsp + 1888], r8
 ; v28 = v49 & v23
-%line 4480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5311+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, [rsp + 1792]
 	mov [rsp + 1896], r8
 ; v31 = v49 & v30
-%line 4481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5312+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, [rsp + 1784]
 ; v29 = v59 & v23
-%line 4482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5313+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbx
 	and r14, [rsp + 1792]
 ; v29 = v31 ^ v29
-%line 4483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5314+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1904], r8
 ; v31 = v49 & v38
-%line 4484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5315+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, [rsp + 1776]
 ; v22 = v59 & v30
-%line 4485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5316+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rbx
 	and r14, [rsp + 1784]
 ; v27 = v55 & v23
-%line 4486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5317+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r10
 	and r15, [rsp + 1792]
 ; v22 = v31 ^ v22
-%line 4487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5318+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v27 = v22 ^ v27
-%line 4488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5319+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 1912], r8
 ; v22 = v59 & v38
-%line 4489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5320+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 1776]
 ; v31 = v55 & v30
-%line 4490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5321+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r10
 	and r14, [rsp + 1784]
 ; v31 = v22 ^ v31
-%line 4491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5322+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 1920], r8
 ; v22 = v55 & v38
-%line 4492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5323+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 1776]
 	mov [rsp + 1928], r8
 ; v47 = v24 ^ v49
-%line 4493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5324+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r9
 	xor r15, [rsp + 1832]
 ; v35 = v50 ^ v59
-%line 4494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5325+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1848]
 	xor r14, rbx
 ; v48 = v51 ^ v55
-%line 4495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5326+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	xor r8, r10
 	mov [rsp + 1936], r8
 ; v46 = v33 ^ v23
-%line 4496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5327+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1816]
 	xor r8, [rsp + 1792]
 	mov [rsp + 1944], r8
 ; v5 = v36 ^ v30
-%line 4497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5328+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1808]
 	xor r8, [rsp + 1784]
 	mov [rsp + 1952], r8
 ; v57 = v20 ^ v38
-%line 4498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5329+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1800]
 	xor r8, [rsp + 1776]
 	mov [rsp + 1960], r8
 ; v40 = v47 & v46
-%line 4499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5330+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 1944]
 	mov [rsp + 1968], r8
 ; v17 = v47 & v5
-%line 4500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5331+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 1952]
 	mov [rsp + 1976], r8
 ; v8 = v35 & v46
-%line 4501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5332+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 1944]
 	mov [rsp + 1984], r8
 ; v8 = v17 ^ v8
-%line 4502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5333+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1976]
 	xor r8, [rsp + 1984]
 	mov [rsp + 2824], r8
 ; v47 = v47 & v57
-%line 4503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5334+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r15, [rsp + 1960]
 ; v17 = v35 & v5
-%line 4504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5335+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 344], r14
 	mov r8, [rsp + 344]
 	and r8, [rsp + 1952]
 	mov [rsp + 344], r8
 	mov [rsp + 1992], r8
 ; v46 = v48 & v46
-%line 4505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5336+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1936]
 	mov [rsp + 2912], r8
 	mov [rsp + 352], r8
@@ -17530,255 +18368,255 @@ align 32
 	mov [rsp + 352], r8
 	mov [rsp + 2000], r8
 ; v17 = v47 ^ v17
-%line 4506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5337+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1992]
 ; v46 = v17 ^ v46
-%line 4507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5338+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2000]
 	mov [rsp + 2008], r15
 ; v35 = v35 & v57
-%line 4508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5339+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 1960]
 ; v5 = v48 & v5
-%line 4509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5340+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2912]
 	and r8, [rsp + 1952]
 ; v5 = v35 ^ v5
-%line 4510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5341+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 	mov [rsp + 2832], r14
 ; v57 = v48 & v57
-%line 4511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5342+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1936]
 	and r14, [rsp + 1960]
 ; v40 = v40 ^ v21
-%line 4512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5343+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1968]
 	xor r8, [rsp + 1856]
 	mov [rsp + 1968], r8
 ; v40 = v40 ^ v28
-%line 4513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5344+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1896]
 	mov [rsp + 1968], r8
 ; v8 = v8 ^ v25
-%line 4514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5345+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2824]
 	xor r15, [rsp + 1864]
 	mov [rsp + 2824], r15
 ; v8 = v8 ^ v29
-%line 4515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5346+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1904]
 	mov [rsp + 2824], r15
 ; v46 = v46 ^ v37
-%line 4516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5347+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2008]
 	xor r15, [rsp + 1872]
 	mov [rsp + 2008], r15
 ; v46 = v46 ^ v27
-%line 4517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5348+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1912]
 	mov [rsp + 2008], r15
 ; v5 = v5 ^ v19
-%line 4518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5349+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2832]
 	xor r15, [rsp + 1880]
 	mov [rsp + 2832], r15
 ; v5 = v5 ^ v31
-%line 4519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5350+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1920]
 	mov [rsp + 2832], r15
 ; v57 = v57 ^ v45
-%line 4520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5351+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1888]
 ; v57 = v57 ^ v22
-%line 4521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5352+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1928]
 ; v19 = v40 ^ v19
-%line 4522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5353+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 360], r8
 	mov r8, [rsp + 360]
 	xor r8, [rsp + 1880]
 	mov [rsp + 360], r8
 	mov [rsp + 2016], r8
 ; v45 = v8 ^ v45
-%line 4523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5354+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2824]
 	xor r8, [rsp + 1888]
 	mov [rsp + 2024], r8
 ; v28 = v5 ^ v28
-%line 4524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5355+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1896]
 	mov [rsp + 2032], r15
 ; v29 = v57 ^ v29
-%line 4525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5356+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1904]
 	mov [rsp + 2040], r14
 ; v57 = v54 & v18
-%line 4526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5357+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 1768]
 	mov [rsp + 2048], r8
 ; v5 = v54 & v39
-%line 4527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5358+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 1760]
 ; v8 = v41 & v18
-%line 4528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5359+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	and r14, [rsp + 1768]
 ; v8 = v5 ^ v8
-%line 4529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5360+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2056], r8
 ; v5 = v54 & v42
-%line 4530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5361+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 1752]
 ; v40 = v41 & v39
-%line 4531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5362+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	and r14, [rsp + 1760]
 ; v48 = v53 & v18
-%line 4532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5363+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1840]
 	and r15, [rsp + 1768]
 ; v40 = v5 ^ v40
-%line 4533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5364+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v48 = v40 ^ v48
-%line 4534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5365+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2064], r8
 ; v40 = v41 & v42
-%line 4535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5366+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 1752]
 ; v5 = v53 & v39
-%line 4536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5367+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1840]
 	and r14, [rsp + 1760]
 ; v5 = v40 ^ v5
-%line 4537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5368+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2072], r8
 ; v40 = v53 & v42
-%line 4538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5369+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1840]
 	and r8, [rsp + 1752]
 	mov [rsp + 2080], r8
 ; v35 = v34 & v34
-%line 4539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5370+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rbp
 	mov [rsp + 2088], r8
 ; v17 = v34 & v32
-%line 4540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5371+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rax
 ; v47 = v52 & v34
-%line 4541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5372+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rbp
 ; v47 = v17 ^ v47
-%line 4542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5373+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2096], r8
 ; v17 = v34 & v43
-%line 4543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5374+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, rcx
 ; v15 = v52 & v32
-%line 4544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5375+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r11
 	and r14, rax
 ; v44 = v26 & v34
-%line 4545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5376+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1824]
 	and r15, rbp
 ; v15 = v17 ^ v15
-%line 4546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5377+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v44 = v15 ^ v44
-%line 4547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5378+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2104], r8
 ; v15 = v52 & v43
-%line 4548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5379+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, rcx
 ; v17 = v26 & v32
-%line 4549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5380+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 1824]
 	and r14, rax
 ; v17 = v15 ^ v17
-%line 4550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5381+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2112], r8
 ; v15 = v26 & v43
-%line 4551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5382+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1824]
 	and r8, rcx
 	mov [rsp + 2120], r8
 ; v58 = v54 ^ v34
-%line 4552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5383+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, rdx
 	xor r15, rbp
 ; v62 = v41 ^ v52
-%line 4553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5384+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, r12
 	xor r14, r11
 ; v60 = v53 ^ v26
-%line 4554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5385+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1840]
 	xor r8, [rsp + 1824]
 	mov [rsp + 2128], r8
 ; v56 = v18 ^ v34
-%line 4555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5386+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1768]
 	xor r8, rbp
 	mov [rsp + 2136], r8
 ; v12 = v39 ^ v32
-%line 4556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5387+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1760]
 	xor r8, rax
 	mov [rsp + 2144], r8
 ; v61 = v42 ^ v43
-%line 4557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5388+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1752]
 	xor r8, rcx
 	mov [rsp + 2152], r8
 ; v2 = v58 & v56
-%line 4558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5389+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 2136]
 	mov [rsp + 2160], r8
 ; v63 = v58 & v12
-%line 4559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5390+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r15
 	and r8, [rsp + 2144]
 	mov [rsp + 368], r8
 ; v64 = v62 & v56
-%line 4560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5391+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 2136]
 	mov [rsp + 376], r8
 ; v64 = v63 ^ v64
-%line 4561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5392+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 368]
 	xor r8, [rsp + 376]
 	mov [rsp + 2840], r8
 ; v58 = v58 & v61
-%line 4562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5393+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r15, [rsp + 2152]
 ; v63 = v62 & v12
-%line 4563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5394+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 384], r14
 	mov r8, [rsp + 384]
 	and r8, [rsp + 2144]
 	mov [rsp + 384], r8
 	mov [rsp + 2168], r8
 ; v56 = v60 & v56
-%line 4564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5395+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2128]
 	mov [rsp + 2920], r8
 	mov [rsp + 392], r8
@@ -17786,742 +18624,742 @@ align 32
 	mov [rsp + 392], r8
 	mov [rsp + 2176], r8
 ; v63 = v58 ^ v63
-%line 4565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5396+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2168]
 ; v56 = v63 ^ v56
-%line 4566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5397+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2176]
 	mov [rsp + 2184], r15
 ; v62 = v62 & v61
-%line 4567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5398+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r14, [rsp + 2152]
 ; v12 = v60 & v12
-%line 4568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5399+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2920]
 	and r8, [rsp + 2144]
 ; v12 = v62 ^ v12
-%line 4569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5400+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 	mov [rsp + 2848], r14
 ; v61 = v60 & v61
-%line 4570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5401+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2128]
 	and r14, [rsp + 2152]
 ; v2 = v2 ^ v57
-%line 4571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5402+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2160]
 	xor r8, [rsp + 2048]
 	mov [rsp + 2160], r8
 ; v2 = v2 ^ v35
-%line 4572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5403+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2088]
 	mov [rsp + 2160], r8
 ; v64 = v64 ^ v8
-%line 4573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5404+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2840]
 	xor r15, [rsp + 2056]
 	mov [rsp + 2840], r15
 ; v64 = v64 ^ v47
-%line 4574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5405+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2096]
 	mov [rsp + 2840], r15
 ; v56 = v56 ^ v48
-%line 4575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5406+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2184]
 	xor r15, [rsp + 2064]
 	mov [rsp + 2184], r15
 ; v56 = v56 ^ v44
-%line 4576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5407+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2104]
 	mov [rsp + 2184], r15
 ; v12 = v12 ^ v5
-%line 4577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5408+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2848]
 	xor r15, [rsp + 2072]
 	mov [rsp + 2848], r15
 ; v12 = v12 ^ v17
-%line 4578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5409+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2112]
 	mov [rsp + 2848], r15
 ; v61 = v61 ^ v40
-%line 4579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5410+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2080]
 ; v61 = v61 ^ v15
-%line 4580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5411+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2120]
 ; v5 = v2 ^ v5
-%line 4581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5412+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 400], r8
 	mov r8, [rsp + 400]
 	xor r8, [rsp + 2072]
 	mov [rsp + 400], r8
 	mov [rsp + 2192], r8
 ; v40 = v64 ^ v40
-%line 4582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5413+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2840]
 	xor r8, [rsp + 2080]
 	mov [rsp + 2200], r8
 ; v35 = v12 ^ v35
-%line 4583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5414+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2088]
 	mov [rsp + 2208], r15
 ; v47 = v61 ^ v47
-%line 4584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5415+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2096]
 	mov [rsp + 2216], r14
 ; v54 = v24 ^ v54
-%line 4585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5416+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rdx
 ; v41 = v50 ^ v41
-%line 4586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5417+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1848]
 	xor r8, r12
 	mov rdx, r8
 ; v53 = v51 ^ v53
-%line 4587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5418+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 1840]
 	mov [rsp + 2224], r13
 ; v49 = v49 ^ v34
-%line 4588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5419+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	xor r8, rbp
 	mov [rsp + 1832], r8
 ; v52 = v59 ^ v52
-%line 4589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5420+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r11
 ; v26 = v55 ^ v26
-%line 4590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5421+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 1824]
 ; v18 = v33 ^ v18
-%line 4591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5422+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1816]
 	xor r8, [rsp + 1768]
 	mov r11, r8
 ; v39 = v36 ^ v39
-%line 4592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5423+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1808]
 	xor r8, [rsp + 1760]
 	mov r12, r8
 ; v42 = v20 ^ v42
-%line 4593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5424+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1800]
 	xor r8, [rsp + 1752]
 	mov r13, r8
 ; v34 = v23 ^ v34
-%line 4594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5425+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1792]
 	xor r8, rbp
 	mov rbp, r8
 ; v32 = v30 ^ v32
-%line 4595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5426+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1784]
 	xor r8, rax
 	mov rax, r8
 ; v43 = v38 ^ v43
-%line 4596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5427+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1776]
 	xor r8, rcx
 	mov rcx, r8
 ; v38 = v54 & v18
-%line 4597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5428+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r11
 	mov [rsp + 2232], r8
 ; v30 = v54 & v39
-%line 4598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5429+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r12
 ; v23 = v41 & v18
-%line 4599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5430+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	and r14, r11
 ; v23 = v30 ^ v23
-%line 4600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5431+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov [rsp + 2240], r8
 ; v30 = v54 & v42
-%line 4601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5432+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, r13
 ; v20 = v41 & v39
-%line 4602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5433+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, rdx
 	and r14, r12
 ; v36 = v53 & v18
-%line 4603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5434+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2224]
 	and r15, r11
 ; v20 = v30 ^ v20
-%line 4604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5435+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 ; v36 = v20 ^ v36
-%line 4605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5436+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r14, r8
 ; v20 = v41 & v42
-%line 4606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5437+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, r13
 ; v30 = v53 & v39
-%line 4607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5438+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2224]
 	and r15, r12
 ; v30 = v20 ^ v30
-%line 4608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5439+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2248], r8
 ; v20 = v53 & v42
-%line 4609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5440+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2224]
 	and r8, r13
 	mov [rsp + 2256], r8
 ; v33 = v49 & v34
-%line 4610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5441+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, rbp
 	mov [rsp + 2264], r8
 ; v55 = v49 & v32
-%line 4611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5442+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1832]
 	and r8, rax
 ; v59 = v52 & v34
-%line 4612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5443+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, rbx
 	and r15, rbp
 ; v59 = v55 ^ v59
-%line 4613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5444+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov [rsp + 2272], r8
 ; v55 = v49 & v43
-%line 4614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5445+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 1832]
 	and r15, rcx
 ; v51 = v52 & v32
-%line 4615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5446+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rax
 	mov [rsp + 2280], r8
 ; v50 = v26 & v34
-%line 4616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5447+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rbp
 ; v51 = v55 ^ v51
-%line 4617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5448+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2280]
 ; v50 = v51 ^ v50
-%line 4618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5449+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r8
 	mov [rsp + 2288], r15
 ; v51 = v52 & v43
-%line 4619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5450+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, rcx
 ; v55 = v26 & v32
-%line 4620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5451+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, r10
 	and r15, rax
 ; v55 = v51 ^ v55
-%line 4621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5452+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 	mov r15, r8
 ; v51 = v26 & v43
-%line 4622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5453+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, rcx
 ; v49 = v54 ^ v49
-%line 4623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5454+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 1832]
 ; v52 = v41 ^ v52
-%line 4624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5455+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rbx
 	mov rbx, rdx
 ; v26 = v53 ^ v26
-%line 4625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5456+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rdx, [rsp + 2224]
 	xor rdx, r10
 ; v34 = v18 ^ v34
-%line 4626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5457+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 ; v32 = v39 ^ v32
-%line 4627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5458+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, rax
 ; v43 = v42 ^ v43
-%line 4628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5459+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rcx
 ; v42 = v49 & v34
-%line 4629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5460+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, r11
 	mov rcx, r10
 ; v39 = v49 & v32
-%line 4630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5461+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r9
 	and r10, r12
 ; v18 = v52 & v34
-%line 4631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5462+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, rbx
 	and rax, r11
 ; v18 = v39 ^ v18
-%line 4632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5463+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rax
 	mov rax, r10
 ; v49 = v49 & v43
-%line 4633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5464+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, r13
 ; v39 = v52 & v32
-%line 4634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5465+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rbx
 	and rbp, r12
 ; v34 = v26 & v34
-%line 4635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5466+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, rdx
 	and r10, r11
 ; v39 = v49 ^ v39
-%line 4636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5467+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, rbp
 ; v34 = v39 ^ v34
-%line 4637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5468+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 	mov r10, r9
 ; v52 = v52 & v43
-%line 4638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5469+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbx, r13
 ; v32 = v26 & v32
-%line 4639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5470+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rdx
 	and r9, r12
 ; v32 = v52 ^ v32
-%line 4640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5471+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rbx
 	xor r11, r9
 ; v43 = v26 & v43
-%line 4641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5472+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, r13
 ; v42 = v42 ^ v38
-%line 4642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5473+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2232]
 ; v42 = v42 ^ v33
-%line 4643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5474+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2264]
 ; v18 = v18 ^ v23
-%line 4644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5475+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2240]
 ; v18 = v18 ^ v59
-%line 4645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5476+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2272]
 ; v34 = v34 ^ v36
-%line 4646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5477+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 ; v34 = v34 ^ v50
-%line 4647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5478+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2288]
 ; v32 = v32 ^ v30
-%line 4648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5479+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2248]
 ; v32 = v32 ^ v55
-%line 4649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5480+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r15
 ; v43 = v43 ^ v20
-%line 4650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5481+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2256]
 ; v43 = v43 ^ v51
-%line 4651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5482+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r8
 ; v30 = v42 ^ v30
-%line 4652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5483+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2248]
 ; v20 = v18 ^ v20
-%line 4653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5484+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2256]
 ; v33 = v32 ^ v33
-%line 4654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5485+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2264]
 ; v59 = v43 ^ v59
-%line 4655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5486+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2272]
 	mov rbp, rdx
 ; v38 = v38 ^ v21
-%line 4656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5487+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2232]
 	xor r9, [rsp + 1856]
 	mov [rsp + 2232], r9
 ; v38 = v38 ^ v57
-%line 4657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5488+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2048]
 	mov [rsp + 2232], r9
 ; v23 = v23 ^ v25
-%line 4658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5489+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2240]
 	xor r9, [rsp + 1864]
 	mov [rsp + 2240], r9
 ; v23 = v23 ^ v8
-%line 4659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5490+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2056]
 	mov [rsp + 2240], r9
 ; v36 = v36 ^ v37
-%line 4660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5491+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1872]
 ; v36 = v36 ^ v48
-%line 4661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5492+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2064]
 ; v30 = v30 ^ v19
-%line 4662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5493+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2016]
 ; v30 = v30 ^ v5
-%line 4663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5494+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2192]
 ; v20 = v20 ^ v45
-%line 4664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5495+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2024]
 ; v20 = v20 ^ v40
-%line 4665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5496+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2200]
 ; v34 = v34 ^ v46
-%line 4666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5497+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2008]
 ; v34 = v34 ^ v56
-%line 4667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5498+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2184]
 ; v33 = v33 ^ v28
-%line 4668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5499+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2032]
 ; v33 = v33 ^ v35
-%line 4669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5500+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2208]
 ; v59 = v59 ^ v29
-%line 4670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5501+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2040]
 ; v59 = v59 ^ v47
-%line 4671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5502+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2216]
 ; v50 = v50 ^ v27
-%line 4672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5503+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2288]
 	xor r9, [rsp + 1912]
 	mov [rsp + 2288], r9
 ; v50 = v50 ^ v44
-%line 4673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5504+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2104]
 	mov [rsp + 2288], r9
 ; v55 = v55 ^ v31
-%line 4674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5505+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 1920]
 ; v55 = v55 ^ v17
-%line 4675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5506+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2112]
 ; v51 = v51 ^ v22
-%line 4676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5507+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 1928]
 ; v51 = v51 ^ v15
-%line 4677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5508+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2120]
 ; v28 = v38 ^ v28
-%line 4678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5509+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2232]
 	xor r9, [rsp + 2032]
 	mov rdx, r9
 ; v29 = v23 ^ v29
-%line 4679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5510+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2240]
 	xor r9, [rsp + 2040]
 	mov rbx, r9
 ; v27 = v36 ^ v27
-%line 4680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5511+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 1912]
 ; v31 = v30 ^ v31
-%line 4681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5512+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 1920]
 ; v22 = v20 ^ v22
-%line 4682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5513+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 1928]
 ; v57 = v33 ^ v57
-%line 4683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5514+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2048]
 ; v8 = v59 ^ v8
-%line 4684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5515+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, rbp
 	xor r9, [rsp + 2056]
 	mov rbp, r9
 ; v48 = v50 ^ v48
-%line 4685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5516+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r9, [rsp + 2288]
 	xor r9, [rsp + 2064]
 ; v5 = v55 ^ v5
-%line 4686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5517+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2192]
 ; v40 = v51 ^ v40
-%line 4687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5518+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2200]
 ; v8 = v8 ^ v15
-%line 4688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5519+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2120]
 ; v15 = v22 ^ v15
-%line 4689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5520+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2120]
 	mov [rsp + 2296], rax
 ; v57 = v57 ^ v17
-%line 4690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5521+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2112]
 ; v17 = v31 ^ v17
-%line 4691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5522+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2112]
 ; v34 = v34 ^ v44
-%line 4692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5523+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2104]
 ; v44 = v27 ^ v44
-%line 4693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5524+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2104]
 ; v15 = v15 ^ v47
-%line 4694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5525+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2296]
 	xor rax, [rsp + 2216]
 	mov [rsp + 2296], rax
 ; v47 = v29 ^ v47
-%line 4695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5526+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2216]
 ; v17 = v17 ^ v35
-%line 4696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5527+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, [rsp + 2208]
 ; v35 = v28 ^ v35
-%line 4697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5528+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2208]
 ; v44 = v44 ^ v56
-%line 4698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5529+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2184]
 ; v56 = v46 ^ v56
-%line 4699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5530+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2008]
 	xor rax, [rsp + 2184]
 	mov r12, rax
 ; v47 = v47 ^ v40
-%line 4700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5531+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r8
 ; v40 = v45 ^ v40
-%line 4701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5532+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rax, [rsp + 2024]
 	xor rax, r8
 ; v35 = v35 ^ v5
-%line 4702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5533+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r15
 ; v5 = v19 ^ v5
-%line 4703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5534+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2016]
 	xor r8, r15
 	mov r13, r8
 ; v56 = v56 ^ v48
-%line 4704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5535+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r9
 ; v48 = v37 ^ v48
-%line 4705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5536+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1872]
 	xor r8, r9
 	mov r9, r8
 ; v40 = v40 ^ v8
-%line 4706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5537+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbp
 ; v8 = v25 ^ v8
-%line 4707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5538+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1864]
 	xor r8, rbp
 	mov [rsp + 2304], r8
 ; v5 = v5 ^ v57
-%line 4708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5539+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, r11
 ; v57 = v21 ^ v57
-%line 4709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5540+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 1856]
 	xor r8, r11
 	mov [rsp + 2312], r8
 ; v57 = v57 ^ v35
-%line 4710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5541+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2312]
 	xor r11, rdx
 	mov [rsp + 2312], r11
 ; v8 = v8 ^ v47
-%line 4711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5542+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	xor r8, rbx
 	mov [rsp + 2304], r8
 ; v48 = v48 ^ v44
-%line 4712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5543+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v48 = v48 ^ v34
-%line 4713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5544+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 ; v5 = v5 ^ v17
-%line 4714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5545+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rcx
 ; v40 = v40 ^ v15
-%line 4715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5546+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2296]
 ; v56 = v56 ^ v34
-%line 4716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5547+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, r10
 ; v21 = v57 & v0
-%line 4717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5548+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 8]
 	mov [rsp + 2320], r8
 ; v25 = v57 & v3
-%line 4718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5549+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, [rsp + 24]
 ; v37 = v34 & v0
-%line 4719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5550+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 8]
 ; v37 = v25 ^ v37
-%line 4720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5551+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
 	mov [rsp + 2328], r11
 ; v25 = v57 & v6
-%line 4721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5552+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2312]
 	and r8, [rsp + 40]
 ; v19 = v34 & v3
-%line 4722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5553+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
 	and r11, [rsp + 24]
 ; v45 = v8 & v0
-%line 4723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5554+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2304]
 	and rbp, [rsp + 8]
 ; v19 = v25 ^ v19
-%line 4724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5555+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v45 = v19 ^ v45
-%line 4725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5556+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2336], r8
 ; v19 = v34 & v6
-%line 4726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5557+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r10
 	and r8, [rsp + 40]
 ; v25 = v8 & v3
-%line 4727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5558+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2304]
 	and r11, [rsp + 24]
 ; v25 = v19 ^ v25
-%line 4728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5559+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2344], r8
 ; v19 = v8 & v6
-%line 4729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5560+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	and r8, [rsp + 40]
 	mov [rsp + 2352], r8
 ; v46 = v35 & v10
-%line 4730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5561+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 64]
 	mov [rsp + 2360], r8
 ; v28 = v35 & v13
-%line 4731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5562+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 80]
 ; v29 = v48 & v10
-%line 4732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5563+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r9
 	and r11, [rsp + 64]
 ; v29 = v28 ^ v29
-%line 4733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5564+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2368], r8
 ; v28 = v35 & v16
-%line 4734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5565+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, [rsp + 96]
 ; v27 = v48 & v13
-%line 4735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5566+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r9
 	and r11, [rsp + 80]
 ; v31 = v47 & v10
-%line 4736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5567+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rbx
 	and rbp, [rsp + 64]
 ; v27 = v28 ^ v27
-%line 4737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5568+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v31 = v27 ^ v31
-%line 4738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5569+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2376], r8
 ; v27 = v48 & v16
-%line 4739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5570+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, [rsp + 96]
 ; v28 = v47 & v13
-%line 4740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5571+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rbx
 	and r11, [rsp + 80]
 ; v28 = v27 ^ v28
-%line 4741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5572+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2384], r8
 ; v27 = v47 & v16
-%line 4742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5573+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	and r8, [rsp + 96]
 	mov [rsp + 2392], r8
 ; v22 = v57 ^ v35
-%line 4743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5574+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2312]
 	xor rbp, rdx
 ; v51 = v34 ^ v48
-%line 4744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5575+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r10
 	xor r11, r9
 ; v55 = v8 ^ v47
-%line 4745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5576+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	xor r8, rbx
 	mov [rsp + 2400], r8
 ; v50 = v0 ^ v10
-%line 4746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5577+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 64]
 	mov [rsp + 2408], r8
 ; v59 = v3 ^ v13
-%line 4747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5578+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 80]
 	mov [rsp + 2416], r8
 ; v33 = v6 ^ v16
-%line 4748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5579+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 96]
 	mov [rsp + 2424], r8
 ; v20 = v22 & v50
-%line 4749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5580+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2408]
 	mov [rsp + 2856], r8
 ; v30 = v22 & v59
-%line 4750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5581+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2416]
 	mov [rsp + 2432], r8
 ; v36 = v51 & v50
-%line 4751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5582+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 2408]
 	mov [rsp + 2440], r8
 ; v36 = v30 ^ v36
-%line 4752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5583+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2432]
 	xor r8, [rsp + 2440]
 	mov [rsp + 2976], r8
 ; v22 = v22 & v33
-%line 4753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5584+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbp, [rsp + 2424]
 ; v30 = v51 & v59
-%line 4754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5585+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 408], r11
 	mov r8, [rsp + 408]
 	and r8, [rsp + 2416]
 	mov [rsp + 408], r8
 	mov [rsp + 2448], r8
 ; v50 = v55 & v50
-%line 4755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5586+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2400]
 	mov [rsp + 2928], r8
 	mov [rsp + 416], r8
@@ -18529,248 +19367,248 @@ align 32
 	mov [rsp + 416], r8
 	mov [rsp + 2456], r8
 ; v30 = v22 ^ v30
-%line 4756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5587+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2448]
 ; v50 = v30 ^ v50
-%line 4757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5588+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2456]
 	mov [rsp + 2464], rbp
 ; v51 = v51 & v33
-%line 4758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5589+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, [rsp + 2424]
 ; v59 = v55 & v59
-%line 4759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5590+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2928]
 	and r8, [rsp + 2416]
 ; v59 = v51 ^ v59
-%line 4760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5591+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
 ; v33 = v55 & v33
-%line 4761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5592+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2400]
 	and rbp, [rsp + 2424]
 ; v20 = v20 ^ v21
-%line 4762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5593+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2856]
 	xor r15, [rsp + 2320]
 	mov [rsp + 2856], r15
 ; v20 = v20 ^ v46
-%line 4763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5594+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2360]
 	mov [rsp + 2856], r15
 ; v36 = v36 ^ v37
-%line 4764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5595+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2976]
 	xor r8, [rsp + 2328]
 	mov [rsp + 2976], r8
 ; v36 = v36 ^ v29
-%line 4765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5596+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2368]
 	mov [rsp + 2976], r8
 ; v50 = v50 ^ v45
-%line 4766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5597+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2464]
 	xor r8, [rsp + 2336]
 	mov [rsp + 2464], r8
 ; v50 = v50 ^ v31
-%line 4767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5598+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2376]
 	mov [rsp + 2464], r8
 ; v59 = v59 ^ v25
-%line 4768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5599+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2344]
 ; v59 = v59 ^ v28
-%line 4769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5600+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2384]
 ; v33 = v33 ^ v19
-%line 4770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5601+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2352]
 ; v33 = v33 ^ v27
-%line 4771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5602+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2392]
 ; v25 = v20 ^ v25
-%line 4772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5603+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2344]
 	mov [rsp + 2472], r15
 ; v19 = v36 ^ v19
-%line 4773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5604+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2976]
 	xor r8, [rsp + 2352]
 	mov [rsp + 2480], r8
 ; v46 = v59 ^ v46
-%line 4774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5605+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2360]
 	mov [rsp + 2488], r11
 ; v29 = v33 ^ v29
-%line 4775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5606+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2368]
 	mov [rsp + 2496], rbp
 ; v33 = v5 & v1
-%line 4776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5607+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 16]
 	mov [rsp + 2504], r8
 ; v59 = v5 & v4
-%line 4777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5608+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 32]
 ; v36 = v44 & v1
-%line 4778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5609+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	and r11, [rsp + 16]
 ; v36 = v59 ^ v36
-%line 4779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5610+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2512], r8
 ; v59 = v5 & v7
-%line 4780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5611+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r13
 	and r8, [rsp + 48]
 ; v20 = v44 & v4
-%line 4781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5612+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	and r11, [rsp + 32]
 ; v55 = v40 & v1
-%line 4782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5613+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, rax
 	and rbp, [rsp + 16]
 ; v20 = v59 ^ v20
-%line 4783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5614+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v55 = v20 ^ v55
-%line 4784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5615+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2520], r8
 ; v20 = v44 & v7
-%line 4785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5616+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r14
 	and r8, [rsp + 48]
 ; v59 = v40 & v4
-%line 4786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5617+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rax
 	and r11, [rsp + 32]
 ; v59 = v20 ^ v59
-%line 4787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5618+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2528], r8
 ; v20 = v40 & v7
-%line 4788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5619+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	and r8, [rsp + 48]
 	mov [rsp + 2536], r8
 ; v51 = v17 & v11
-%line 4789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5620+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 72]
 	mov [rsp + 2544], r8
 ; v30 = v17 & v14
-%line 4790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5621+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 88]
 ; v22 = v56 & v11
-%line 4791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5622+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r12
 	and r11, [rsp + 72]
 ; v22 = v30 ^ v22
-%line 4792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5623+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2552], r8
 ; v30 = v17 & v9
-%line 4793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5624+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rcx
 	and r8, [rsp + 56]
 ; v23 = v56 & v14
-%line 4794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5625+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r12
 	and r11, [rsp + 88]
 ; v38 = v15 & v11
-%line 4795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5626+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2296]
 	and rbp, [rsp + 72]
 ; v23 = v30 ^ v23
-%line 4796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5627+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 ; v38 = v23 ^ v38
-%line 4797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5628+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, rbp
 	mov [rsp + 2560], r8
 ; v23 = v56 & v9
-%line 4798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5629+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r12
 	and r8, [rsp + 56]
 ; v30 = v15 & v14
-%line 4799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5630+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2296]
 	and r11, [rsp + 88]
 ; v30 = v23 ^ v30
-%line 4800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5631+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r11
 	mov [rsp + 2568], r8
 ; v23 = v15 & v9
-%line 4801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5632+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2296]
 	and r8, [rsp + 56]
 	mov [rsp + 2576], r8
 ; v43 = v5 ^ v17
-%line 4802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5633+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, r13
 	xor rbp, rcx
 ; v32 = v44 ^ v56
-%line 4803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5634+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r14
 	xor r11, r12
 ; v18 = v40 ^ v15
-%line 4804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5635+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rax
 	xor r8, [rsp + 2296]
 	mov [rsp + 2584], r8
 ; v42 = v1 ^ v11
-%line 4805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5636+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 16]
 	xor r8, [rsp + 72]
 	mov [rsp + 2592], r8
 ; v26 = v4 ^ v14
-%line 4806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5637+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 32]
 	xor r8, [rsp + 88]
 	mov [rsp + 2600], r8
 ; v52 = v7 ^ v9
-%line 4807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5638+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 48]
 	xor r8, [rsp + 56]
 	mov [rsp + 2608], r8
 ; v39 = v43 & v42
-%line 4808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5639+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2592]
 	mov [rsp + 2864], r8
 ; v49 = v43 & v26
-%line 4809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5640+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbp
 	and r8, [rsp + 2600]
 	mov [rsp + 2616], r8
 ; v53 = v32 & v42
-%line 4810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5641+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r11
 	and r8, [rsp + 2592]
 	mov [rsp + 2624], r8
 ; v53 = v49 ^ v53
-%line 4811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5642+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2616]
 	xor r8, [rsp + 2624]
 	mov [rsp + 2984], r8
 ; v43 = v43 & v52
-%line 4812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5643+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rbp, [rsp + 2608]
 ; v49 = v32 & v26
-%line 4813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5644+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rsp + 424], r11
 	mov r8, [rsp + 424]
 	and r8, [rsp + 2600]
 	mov [rsp + 424], r8
 	mov [rsp + 2632], r8
 ; v42 = v18 & v42
-%line 4814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5645+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2584]
 	mov [rsp + 2936], r8
 	mov [rsp + 432], r8
@@ -18778,622 +19616,622 @@ align 32
 	mov [rsp + 432], r8
 	mov [rsp + 2640], r8
 ; v49 = v43 ^ v49
-%line 4815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5646+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2632]
 ; v42 = v49 ^ v42
-%line 4816+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5647+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2640]
 	mov [rsp + 2648], rbp
 ; v32 = v32 & v52
-%line 4817+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5648+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r11, [rsp + 2608]
 ; v26 = v18 & v26
-%line 4818+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5649+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2936]
 	and r8, [rsp + 2600]
 ; v26 = v32 ^ v26
-%line 4819+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5650+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r8
 ; v52 = v18 & v52
-%line 4820+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5651+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, [rsp + 2584]
 	and rbp, [rsp + 2608]
 ; v39 = v39 ^ v33
-%line 4821+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5652+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r15, [rsp + 2864]
 	xor r15, [rsp + 2504]
 	mov [rsp + 2864], r15
 ; v39 = v39 ^ v51
-%line 4822+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5653+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2544]
 	mov [rsp + 2864], r15
 ; v53 = v53 ^ v36
-%line 4823+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5654+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2984]
 	xor r8, [rsp + 2512]
 	mov [rsp + 2984], r8
 ; v53 = v53 ^ v22
-%line 4824+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5655+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2552]
 	mov [rsp + 2984], r8
 ; v42 = v42 ^ v55
-%line 4825+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5656+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2648]
 	xor r8, [rsp + 2520]
 	mov [rsp + 2648], r8
 ; v42 = v42 ^ v38
-%line 4826+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5657+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2560]
 	mov [rsp + 2648], r8
 ; v26 = v26 ^ v59
-%line 4827+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5658+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2528]
 ; v26 = v26 ^ v30
-%line 4828+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5659+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2568]
 ; v52 = v52 ^ v20
-%line 4829+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5660+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2536]
 ; v52 = v52 ^ v23
-%line 4830+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5661+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2576]
 ; v59 = v39 ^ v59
-%line 4831+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5662+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2528]
 	mov [rsp + 2656], r15
 ; v20 = v53 ^ v20
-%line 4832+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5663+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2984]
 	xor r8, [rsp + 2536]
 	mov [rsp + 2664], r8
 ; v51 = v26 ^ v51
-%line 4833+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5664+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2544]
 	mov [rsp + 2672], r11
 ; v22 = v52 ^ v22
-%line 4834+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5665+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2552]
 	mov [rsp + 2680], rbp
 ; v5 = v57 ^ v5
-%line 4835+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5666+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2312]
 	xor r8, r13
 	mov [rsp + 2688], r8
 ; v44 = v34 ^ v44
-%line 4836+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5667+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, r14
 	mov [rsp + 2696], r10
 ; v40 = v8 ^ v40
-%line 4837+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5668+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2304]
 	xor r8, rax
 	mov [rsp + 2704], r8
 ; v17 = v35 ^ v17
-%line 4838+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5669+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, rcx
 ; v56 = v48 ^ v56
-%line 4839+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5670+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r12
 ; v15 = v47 ^ v15
-%line 4840+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5671+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2296]
 	mov [rsp + 2872], rbx
 ; v1 = v0 ^ v1
-%line 4841+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5672+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 8]
 	xor r8, [rsp + 16]
 	mov r10, r8
 ; v4 = v3 ^ v4
-%line 4842+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5673+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 24]
 	xor r8, [rsp + 32]
 	mov r11, r8
 ; v7 = v6 ^ v7
-%line 4843+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5674+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 40]
 	xor r8, [rsp + 48]
 	mov rax, r8
 ; v11 = v10 ^ v11
-%line 4844+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5675+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 64]
 	xor r8, [rsp + 72]
 	mov rcx, r8
 ; v14 = v13 ^ v14
-%line 4845+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5676+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 80]
 	xor r8, [rsp + 88]
 	mov rbx, r8
 ; v9 = v16 ^ v9
-%line 4846+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5677+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 96]
 	xor r8, [rsp + 56]
 	mov rbp, r8
 ; v16 = v5 & v1
-%line 4847+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5678+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	and r8, r10
 	mov [rsp + 2712], r8
 ; v13 = v5 & v4
-%line 4848+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5679+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	and r8, r11
 ; v10 = v44 & v1
-%line 4849+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5680+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 2696]
 	and r12, r10
 ; v10 = v13 ^ v10
-%line 4850+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5681+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 	mov [rsp + 2720], r8
 ; v13 = v5 & v7
-%line 4851+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5682+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	and r8, rax
 ; v6 = v44 & v4
-%line 4852+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5683+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r12, [rsp + 2696]
 	and r12, r11
 ; v3 = v40 & v1
-%line 4853+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5684+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2704]
 	and r13, r10
 ; v6 = v13 ^ v6
-%line 4854+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5685+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r12
 ; v3 = v6 ^ v3
-%line 4855+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5686+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov r12, r8
 ; v6 = v44 & v7
-%line 4856+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5687+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2696]
 	and r8, rax
 ; v13 = v40 & v4
-%line 4857+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5688+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2704]
 	and r13, r11
 ; v13 = v6 ^ v13
-%line 4858+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5689+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2728], r8
 ; v6 = v40 & v7
-%line 4859+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5690+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2704]
 	and r8, rax
 	mov [rsp + 2736], r8
 ; v0 = v17 & v11
-%line 4860+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5691+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rcx
 	mov [rsp + 2744], r8
 ; v47 = v17 & v14
-%line 4861+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5692+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbx
 ; v48 = v56 & v11
-%line 4862+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5693+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, rcx
 ; v48 = v47 ^ v48
-%line 4863+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5694+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 	mov [rsp + 2752], r8
 ; v47 = v17 & v9
-%line 4864+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5695+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rdx
 	and r8, rbp
 ; v35 = v56 & v14
-%line 4865+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5696+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, r9
 	and r13, rbx
 ; v8 = v15 & v11
-%line 4866+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5697+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2872]
 	and r14, rcx
 ; v35 = v47 ^ v35
-%line 4867+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5698+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r13
 ; v8 = v35 ^ v8
-%line 4868+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5699+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r13, r8
 ; v35 = v56 & v9
-%line 4869+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5700+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, r9
 	and r8, rbp
 ; v47 = v15 & v14
-%line 4870+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5701+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r14, [rsp + 2872]
 	and r14, rbx
 ; v47 = v35 ^ v47
-%line 4871+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5702+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r14
 	mov r14, r8
 ; v35 = v15 & v9
-%line 4872+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5703+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2872]
 	and r8, rbp
 	mov r15, r8
 ; v17 = v5 ^ v17
-%line 4873+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5704+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2688]
 	mov [rsp + 440], r8
 	xor r8, rdx
 	mov [rsp + 440], r8
 	mov rdx, r8
 ; v56 = v44 ^ v56
-%line 4874+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5705+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2696]
 	mov [rsp + 448], r8
 	xor r8, r9
 	mov [rsp + 448], r8
 	mov r9, r8
 ; v15 = v40 ^ v15
-%line 4875+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5706+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2704]
 	mov [rsp + 456], r8
 	xor r8, [rsp + 2872]
 	mov [rsp + 456], r8
 ; v11 = v1 ^ v11
-%line 4876+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5707+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 ; v14 = v4 ^ v14
-%line 4877+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5708+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbx
 	mov rcx, r11
 ; v9 = v7 ^ v9
-%line 4878+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5709+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, rbp
 ; v7 = v17 & v11
-%line 4879+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5710+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rdx
 	and r11, r10
 	mov rbx, r11
 ; v4 = v17 & v14
-%line 4880+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5711+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, rdx
 	and r11, rcx
 ; v1 = v56 & v11
-%line 4881+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5712+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov rbp, r9
 	and rbp, r10
 ; v1 = v4 ^ v1
-%line 4882+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5713+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rbp
 	mov rbp, r11
 ; v17 = v17 & v9
-%line 4883+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5714+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and rdx, rax
 ; v4 = v56 & v14
-%line 4884+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5715+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r9
 	and r11, rcx
 	mov [rsp + 2760], r11
 ; v11 = v15 & v11
-%line 4885+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5716+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, r8
 	and r11, r10
 ; v4 = v17 ^ v4
-%line 4886+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5717+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2760]
 ; v11 = v4 ^ v11
-%line 4887+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5718+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r11
 ; v56 = v56 & v9
-%line 4888+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5719+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r9, rax
 ; v14 = v15 & v14
-%line 4889+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5720+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, r8
 	and r10, rcx
 ; v14 = v56 ^ v14
-%line 4890+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5721+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r10
 ; v9 = v15 & v9
-%line 4891+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5722+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	and r8, rax
 ; v7 = v7 ^ v16
-%line 4892+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5723+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2712]
 ; v7 = v7 ^ v0
-%line 4893+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5724+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2744]
 ; v1 = v1 ^ v10
-%line 4894+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5725+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2720]
 ; v1 = v1 ^ v48
-%line 4895+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5726+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2752]
 ; v11 = v11 ^ v3
-%line 4896+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5727+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r12
 ; v11 = v11 ^ v8
-%line 4897+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5728+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, r13
 ; v14 = v14 ^ v13
-%line 4898+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5729+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2728]
 ; v14 = v14 ^ v47
-%line 4899+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5730+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, r14
 ; v9 = v9 ^ v6
-%line 4900+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5731+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2736]
 ; v9 = v9 ^ v35
-%line 4901+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5732+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, r15
 ; v13 = v7 ^ v13
-%line 4902+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5733+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2728]
 ; v6 = v1 ^ v6
-%line 4903+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5734+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2736]
 ; v0 = v14 ^ v0
-%line 4904+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5735+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2744]
 ; v48 = v9 ^ v48
-%line 4905+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5736+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2752]
 	mov r10, r8
 ; v16 = v16 ^ v21
-%line 4906+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5737+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2712]
 	xor r8, [rsp + 2320]
 	mov [rsp + 2712], r8
 ; v16 = v16 ^ v33
-%line 4907+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5738+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2504]
 	mov [rsp + 2712], r8
 ; v10 = v10 ^ v37
-%line 4908+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5739+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2720]
 	xor r8, [rsp + 2328]
 	mov [rsp + 2720], r8
 ; v10 = v10 ^ v36
-%line 4909+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5740+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2512]
 	mov [rsp + 2720], r8
 ; v3 = v3 ^ v45
-%line 4910+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5741+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2336]
 ; v3 = v3 ^ v55
-%line 4911+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5742+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2520]
 ; v13 = v13 ^ v25
-%line 4912+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5743+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2472]
 ; v13 = v13 ^ v59
-%line 4913+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5744+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, [rsp + 2656]
 ; v6 = v6 ^ v19
-%line 4914+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5745+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2480]
 ; v6 = v6 ^ v20
-%line 4915+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5746+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2664]
 ; v11 = v11 ^ v50
-%line 4916+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5747+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2464]
 ; v11 = v11 ^ v42
-%line 4917+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5748+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2648]
 ; v0 = v0 ^ v46
-%line 4918+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5749+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2488]
 ; v0 = v0 ^ v51
-%line 4919+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5750+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2672]
 ; v48 = v48 ^ v29
-%line 4920+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5751+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2496]
 ; v48 = v48 ^ v22
-%line 4921+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5752+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2680]
 ; v8 = v8 ^ v31
-%line 4922+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5753+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2376]
 ; v8 = v8 ^ v38
-%line 4923+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5754+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2560]
 ; v47 = v47 ^ v28
-%line 4924+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5755+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2384]
 ; v47 = v47 ^ v30
-%line 4925+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5756+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2568]
 ; v35 = v35 ^ v27
-%line 4926+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5757+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2392]
 ; v35 = v35 ^ v23
-%line 4927+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5758+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2576]
 ; v46 = v16 ^ v46
-%line 4928+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5759+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2712]
 	xor r8, [rsp + 2488]
 	mov r11, r8
 ; v29 = v10 ^ v29
-%line 4929+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5760+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 2720]
 	xor r8, [rsp + 2496]
 	mov rax, r8
 ; v31 = v3 ^ v31
-%line 4930+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5761+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2376]
 ; v28 = v13 ^ v28
-%line 4931+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5762+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, rbx
 	xor r8, [rsp + 2384]
 ; v27 = v6 ^ v27
-%line 4932+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5763+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2392]
 ; v33 = v0 ^ v33
-%line 4933+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5764+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2504]
 ; v36 = v48 ^ v36
-%line 4934+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5765+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2512]
 ; v55 = v8 ^ v55
-%line 4935+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5766+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, [rsp + 2520]
 ; v59 = v47 ^ v59
-%line 4936+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5767+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, [rsp + 2656]
 ; v20 = v35 ^ v20
-%line 4937+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5768+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, [rsp + 2664]
 ; v36 = v36 ^ v23
-%line 4938+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5769+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, [rsp + 2576]
 ; v23 = v27 ^ v23
-%line 4939+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5770+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2576]
 ; v33 = v33 ^ v30
-%line 4940+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5771+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r9, [rsp + 2568]
 ; v30 = v28 ^ v30
-%line 4941+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5772+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2568]
 ; v11 = v11 ^ v38
-%line 4942+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5773+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rdx, [rsp + 2560]
 ; v38 = v31 ^ v38
-%line 4943+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5774+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2560]
 ; v23 = v23 ^ v22
-%line 4944+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5775+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbp, [rsp + 2680]
 ; v22 = v29 ^ v22
-%line 4945+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5776+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, [rsp + 2680]
 ; v30 = v30 ^ v51
-%line 4946+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5777+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r8, [rsp + 2672]
 ; v51 = v46 ^ v51
-%line 4947+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5778+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, [rsp + 2672]
 	mov rcx, r11
 ; v38 = v38 ^ v42
-%line 4948+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5779+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r12, [rsp + 2648]
 ; v42 = v50 ^ v42
-%line 4949+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5780+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2464]
 	xor r11, [rsp + 2648]
 	mov rbx, r11
 ; v22 = v22 ^ v20
-%line 4950+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5781+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rax, r15
 ; v20 = v19 ^ v20
-%line 4951+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5782+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2480]
 	xor r11, r15
 	mov r15, r11
 ; v51 = v51 ^ v59
-%line 4952+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5783+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rcx, r14
 ; v59 = v25 ^ v59
-%line 4953+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5784+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2472]
 	xor r11, r14
 	mov r14, r11
 ; v42 = v42 ^ v55
-%line 4954+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5785+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, r13
 ; v55 = v45 ^ v55
-%line 4955+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5786+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r11, [rsp + 2336]
 	xor r11, r13
 ; v20 = v20 ^ v36
-%line 4956+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5787+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, r10
 ; v36 = v37 ^ v36
-%line 4957+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5788+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r13, [rsp + 2328]
 	xor r13, r10
 ; v59 = v59 ^ v33
-%line 4958+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5789+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r9
 ; v33 = v21 ^ v33
-%line 4959+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5790+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r10, [rsp + 2320]
 	xor r10, r9
 ; v33 = v33 ^ v51
-%line 4960+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5791+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r10, rcx
 ; v36 = v36 ^ v22
-%line 4961+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5792+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r13, rax
 ; v55 = v55 ^ v38
-%line 4962+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5793+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, r12
 ; v55 = v55 ^ v11
-%line 4963+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5794+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r11, rdx
 ; v59 = v59 ^ v30
-%line 4964+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5795+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r14, r8
 ; v20 = v20 ^ v23
-%line 4965+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5796+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor r15, rbp
 ; v42 = v42 ^ v11
-%line 4966+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5797+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	xor rbx, rdx
 ; mem64[h + 0] = v33
-%line 4967+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5798+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi], r10
 ; mem64[h + 64] = v11
-%line 4968+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5799+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 64], rdx
 ; mem64[h + 128] = v36
-%line 4969+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5800+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 128], r13
 ; mem64[h + 192] = v51
-%line 4970+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5801+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 192], rcx
 ; mem64[h + 256] = v55
-%line 4971+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5802+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 256], r11
 ; mem64[h + 320] = v22
-%line 4972+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5803+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 320], rax
 ; mem64[h + 384] = v59
-%line 4973+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5804+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 384], r14
 ; mem64[h + 448] = v38
-%line 4974+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5805+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 448], r12
 ; mem64[h + 512] = v20
-%line 4975+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5806+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 512], r15
 ; mem64[h + 576] = v30
-%line 4976+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5807+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 576], r8
 ; mem64[h + 640] = v42
-%line 4977+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5808+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 640], rbx
 ; mem64[h + 704] = v23
-%line 4978+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5809+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov [rdi + 704], rbp
 ; h = h + 8
-%line 4979+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5810+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rdi, 8
 ; f = f + 8
-%line 4980+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5811+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsi, 8
 ; i = i - 1
-%line 4981+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5812+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	mov r8, [rsp + 0]
 	sub r8, 1
 	mov [rsp + 0], r8
 ; =? i - 0
-%line 4982+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5813+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	cmp r8, 0
 ; goto pass if !=
-%line 4983+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5814+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	jne .Lpass
 ; leave
-%line 4984+0 specs/mceliece/generated/mceliece_gf12_amd64.q
+%line 5815+0 specs/mceliece/generated/mceliece_gf12_amd64.q
 	add rsp, 3000
 	pop r15
 	pop r14

@@ -7,1104 +7,1258 @@
 	.type qhasm_kernel_mceliece_gf12_vec_mul_ppc32, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec_mul_ppc32:
-	stwu %r1, -960(%r1)
-	stw %r14, 880(%r1)
-	stw %r15, 884(%r1)
-	stw %r16, 888(%r1)
-	stw %r17, 892(%r1)
-	stw %r18, 896(%r1)
-	stw %r19, 900(%r1)
-	stw %r20, 904(%r1)
-	stw %r21, 908(%r1)
-	stw %r22, 912(%r1)
-	stw %r23, 916(%r1)
-	stw %r24, 920(%r1)
-	stw %r25, 924(%r1)
-	stw %r26, 928(%r1)
-	stw %r27, 932(%r1)
-	stw %r28, 936(%r1)
-	stw %r29, 940(%r1)
-	stw %r30, 944(%r1)
-	stw %r31, 948(%r1)
+	stwu %r1, -112(%r1)
+	stw %r14, 32(%r1)
+	stw %r15, 36(%r1)
+	stw %r16, 40(%r1)
+	stw %r17, 44(%r1)
+	stw %r18, 48(%r1)
+	stw %r19, 52(%r1)
+	stw %r20, 56(%r1)
+	stw %r21, 60(%r1)
+	stw %r22, 64(%r1)
+	stw %r23, 68(%r1)
+	stw %r24, 72(%r1)
+	stw %r25, 76(%r1)
+	stw %r26, 80(%r1)
+	stw %r27, 84(%r1)
+	stw %r28, 88(%r1)
+	stw %r29, 92(%r1)
+	stw %r30, 96(%r1)
+	stw %r31, 100(%r1)
 # i = 2
-	.loc 1 14
-	li %r6, 2
-	stw %r6, 16(%r1)
-.Lqhasm_kernel_mceliece_gf12_vec_mul_ppc32.pass:
-# v0 = mem32[f + 0]
-	.loc 1 16
-	lwz %r8, 0(%r4)
-	stw %r8, 472(%r1)
-# v1 = mem32[g + 0]
 	.loc 1 17
-	lwz %r7, 0(%r5)
-	stw %r7, 872(%r1)
-# v2 = v0 & v1
-	.loc 1 18
-	and %r6, %r8, %r7
-	stw %r6, 24(%r1)
-# v3 = mem32[g + 8]
+	li %r9, 2
+.Lqhasm_kernel_mceliece_gf12_vec_mul_ppc32.pass:
+# F0 = mem32[f + 0]
 	.loc 1 19
-	lwz %r10, 8(%r5)
-# v4 = v0 & v3
+	lwz %r11, 0(%r4)
+# F1 = mem32[f + 8]
 	.loc 1 20
-	and %r6, %r8, %r10
-# v5 = mem32[f + 8]
+	lwz %r12, 8(%r4)
+# F2 = mem32[f + 16]
 	.loc 1 21
-	lwz %r9, 8(%r4)
-# v6 = v5 & v1
+	lwz %r29, 16(%r4)
+# F3 = mem32[f + 24]
 	.loc 1 22
-	and %r7, %r9, %r7
-# v6 = v4 ^ v6
+	lwz %r28, 24(%r4)
+# F4 = mem32[f + 32]
 	.loc 1 23
-	xor %r6, %r6, %r7
-	stw %r6, 128(%r1)
-# v4 = mem32[g + 16]
+	lwz %r26, 32(%r4)
+# F5 = mem32[f + 40]
 	.loc 1 24
-	lwz %r12, 16(%r5)
-# v7 = v0 & v4
+	lwz %r25, 40(%r4)
+# F6 = mem32[f + 48]
 	.loc 1 25
-	and %r6, %r8, %r12
-# v8 = v5 & v3
-	.loc 1 26
-	and %r7, %r9, %r10
-# v9 = mem32[f + 16]
-	.loc 1 27
-	lwz %r11, 16(%r4)
-# v10 = v9 & v1
-	.loc 1 28
-	lwz %r8, 872(%r1)
-	and %r8, %r11, %r8
-# v8 = v7 ^ v8
-	.loc 1 29
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 30
-	xor %r6, %r7, %r8
-	stw %r6, 136(%r1)
-# v8 = v5 & v4
-	.loc 1 31
-	and %r6, %r9, %r12
-# v7 = v9 & v3
-	.loc 1 32
-	and %r7, %r11, %r10
-# v7 = v8 ^ v7
-	.loc 1 33
-	xor %r31, %r6, %r7
-# v8 = v9 & v4
-	.loc 1 34
-	and %r23, %r11, %r12
-# v11 = mem32[f + 24]
-	.loc 1 35
-	lwz %r27, 24(%r4)
-# v12 = mem32[g + 24]
-	.loc 1 36
-	lwz %r30, 24(%r5)
-# v13 = v11 & v12
-	.loc 1 37
-	and %r24, %r27, %r30
-# v14 = mem32[g + 32]
-	.loc 1 38
-	lwz %r29, 32(%r5)
-# v15 = v11 & v14
-	.loc 1 39
-	and %r6, %r27, %r29
-# v16 = mem32[f + 32]
-	.loc 1 40
-	lwz %r28, 32(%r4)
-# v17 = v16 & v12
-	.loc 1 41
-	and %r7, %r28, %r30
-# v17 = v15 ^ v17
-	.loc 1 42
-	xor %r22, %r6, %r7
-# v15 = mem32[g + 40]
-	.loc 1 43
-	lwz %r25, 40(%r5)
-# v18 = v11 & v15
-	.loc 1 44
-	and %r6, %r27, %r25
-# v19 = v16 & v14
-	.loc 1 45
-	and %r7, %r28, %r29
-# v20 = mem32[f + 40]
-	.loc 1 46
-	lwz %r26, 40(%r4)
-# v21 = v20 & v12
-	.loc 1 47
-	and %r8, %r26, %r30
-# v19 = v18 ^ v19
-	.loc 1 48
-	xor %r7, %r6, %r7
-# v21 = v19 ^ v21
-	.loc 1 49
-	xor %r6, %r7, %r8
-	stw %r6, 144(%r1)
-# v19 = v16 & v15
-	.loc 1 50
-	and %r6, %r28, %r25
-# v18 = v20 & v14
-	.loc 1 51
-	and %r7, %r26, %r29
-# v18 = v19 ^ v18
-	.loc 1 52
-	xor %r6, %r6, %r7
-	stw %r6, 152(%r1)
-# v19 = v20 & v15
-	.loc 1 53
-	and %r6, %r26, %r25
-	stw %r6, 160(%r1)
-# v22 = v0 ^ v11
-	.loc 1 54
-	lwz %r6, 472(%r1)
-	xor %r6, %r6, %r27
-# v23 = v5 ^ v16
-	.loc 1 55
-	xor %r17, %r9, %r28
-# v24 = v9 ^ v20
-	.loc 1 56
-	xor %r18, %r11, %r26
-# v25 = v1 ^ v12
-	.loc 1 57
-	lwz %r7, 872(%r1)
-	xor %r16, %r7, %r30
-# v26 = v3 ^ v14
-	.loc 1 58
-	xor %r19, %r10, %r29
-# v27 = v4 ^ v15
-	.loc 1 59
-	xor %r20, %r12, %r25
-# v28 = v22 & v25
-	.loc 1 60
-	and %r21, %r6, %r16
-# v29 = v22 & v26
-	.loc 1 61
-	and %r7, %r6, %r19
-# v30 = v23 & v25
-	.loc 1 62
-	and %r8, %r17, %r16
-# v30 = v29 ^ v30
-	.loc 1 63
-	xor %r15, %r7, %r8
-# v22 = v22 & v27
-	.loc 1 64
-	and %r6, %r6, %r20
-# v29 = v23 & v26
-	.loc 1 65
-	and %r7, %r17, %r19
-# v25 = v24 & v25
-	.loc 1 66
-	and %r8, %r18, %r16
-# v29 = v22 ^ v29
-	.loc 1 67
-	xor %r7, %r6, %r7
-# v25 = v29 ^ v25
-	.loc 1 68
-	xor %r6, %r7, %r8
-# v23 = v23 & v27
-	.loc 1 69
-	and %r17, %r17, %r20
-# v26 = v24 & v26
-	.loc 1 70
-	and %r19, %r18, %r19
-# v26 = v23 ^ v26
-	.loc 1 71
-	xor %r19, %r17, %r19
-# v27 = v24 & v27
-	.loc 1 72
-	and %r20, %r18, %r20
-# v28 = v28 ^ v2
-	.loc 1 73
-	lwz %r7, 24(%r1)
-	xor %r21, %r21, %r7
-# v28 = v28 ^ v13
-	.loc 1 74
-	xor %r21, %r21, %r24
-# v30 = v30 ^ v6
-	.loc 1 75
-	lwz %r7, 128(%r1)
-	xor %r15, %r15, %r7
-# v30 = v30 ^ v17
-	.loc 1 76
-	xor %r15, %r15, %r22
-# v25 = v25 ^ v10
-	.loc 1 77
-	lwz %r7, 136(%r1)
-	xor %r6, %r6, %r7
-# v25 = v25 ^ v21
-	.loc 1 78
-	lwz %r7, 144(%r1)
-	xor %r6, %r6, %r7
-	stw %r6, 168(%r1)
-# v26 = v26 ^ v7
-	.loc 1 79
-	xor %r6, %r19, %r31
-# v26 = v26 ^ v18
-	.loc 1 80
-	lwz %r7, 152(%r1)
-	xor %r6, %r6, %r7
-# v27 = v27 ^ v8
-	.loc 1 81
-	xor %r7, %r20, %r23
-# v27 = v27 ^ v19
-	.loc 1 82
-	lwz %r8, 160(%r1)
-	xor %r7, %r7, %r8
-# v7 = v28 ^ v7
-	.loc 1 83
-	xor %r8, %r21, %r31
-	stw %r8, 176(%r1)
-# v8 = v30 ^ v8
-	.loc 1 84
-	xor %r8, %r15, %r23
-	stw %r8, 184(%r1)
-# v13 = v26 ^ v13
-	.loc 1 85
-	xor %r6, %r6, %r24
-	stw %r6, 192(%r1)
-# v17 = v27 ^ v17
-	.loc 1 86
-	xor %r6, %r7, %r22
-	stw %r6, 200(%r1)
-# v27 = mem32[f + 48]
-	.loc 1 87
 	lwz %r23, 48(%r4)
-# v26 = mem32[g + 48]
-	.loc 1 88
-	lwz %r22, 48(%r5)
-# v30 = v27 & v26
-	.loc 1 89
-	and %r6, %r23, %r22
-	stw %r6, 208(%r1)
-# v28 = mem32[g + 56]
-	.loc 1 90
-	lwz %r24, 56(%r5)
-# v24 = v27 & v28
-	.loc 1 91
-	and %r6, %r23, %r24
-# v23 = mem32[f + 56]
-	.loc 1 92
-	lwz %r31, 56(%r4)
-# v29 = v23 & v26
-	.loc 1 93
-	and %r7, %r31, %r22
-# v29 = v24 ^ v29
-	.loc 1 94
+# F7 = mem32[f + 56]
+	.loc 1 26
+	lwz %r24, 56(%r4)
+# F8 = mem32[f + 64]
+	.loc 1 27
+	lwz %r27, 64(%r4)
+# F9 = mem32[f + 72]
+	.loc 1 28
+	lwz %r30, 72(%r4)
+# F10 = mem32[f + 80]
+	.loc 1 29
+	lwz %r31, 80(%r4)
+# F11 = mem32[f + 88]
+	.loc 1 30
+	lwz %r10, 88(%r4)
+# G = mem32[g + 80]
+	.loc 1 31
+	lwz %r6, 80(%r5)
+# B = F11 & G
+	.loc 1 32
+	and %r6, %r10, %r6
+# G = mem32[g + 88]
+	.loc 1 33
+	lwz %r8, 88(%r5)
+# A = F11 & G
+	.loc 1 34
+	and %r7, %r10, %r8
+# T = F10 & G
+	.loc 1 35
+	and %r8, %r31, %r8
+# B = B ^ T
+	.loc 1 36
+	xor %r6, %r6, %r8
+# H22 = A
+	.loc 1 37
+	stw %r7, 16(%r1)
+# H21 = B
+	.loc 1 38
+	mr %r21, %r6
+# G = mem32[g + 64]
+	.loc 1 39
+	lwz %r6, 64(%r5)
+# B = F11 & G
+	.loc 1 40
+	and %r6, %r10, %r6
+# G = mem32[g + 72]
+	.loc 1 41
+	lwz %r7, 72(%r5)
+# A = F11 & G
+	.loc 1 42
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 43
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 44
 	xor %r6, %r6, %r7
-	stw %r6, 216(%r1)
-# v24 = mem32[g + 64]
-	.loc 1 95
-	lwz %r20, 64(%r5)
-# v22 = v27 & v24
-	.loc 1 96
-	and %r8, %r23, %r20
-# v31 = v23 & v28
-	.loc 1 97
-	and %r6, %r31, %r24
-# v32 = mem32[f + 64]
-	.loc 1 98
-	lwz %r21, 64(%r4)
-# v33 = v32 & v26
-	.loc 1 99
-	and %r7, %r21, %r22
-# v31 = v22 ^ v31
-	.loc 1 100
-	xor %r6, %r8, %r6
-# v33 = v31 ^ v33
-	.loc 1 101
+# G = mem32[g + 80]
+	.loc 1 45
+	lwz %r7, 80(%r5)
+# T = F10 & G
+	.loc 1 46
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 47
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 48
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 49
 	xor %r6, %r6, %r7
-	stw %r6, 224(%r1)
-# v31 = v23 & v24
-	.loc 1 102
-	and %r6, %r31, %r20
-# v22 = v32 & v28
-	.loc 1 103
-	and %r7, %r21, %r24
-# v22 = v31 ^ v22
-	.loc 1 104
-	xor %r6, %r6, %r7
-	stw %r6, 232(%r1)
-# v31 = v32 & v24
-	.loc 1 105
-	and %r6, %r21, %r20
-	stw %r6, 240(%r1)
-# v34 = mem32[f + 72]
-	.loc 1 106
-	lwz %r19, 72(%r4)
-# v35 = mem32[g + 72]
-	.loc 1 107
-	lwz %r17, 72(%r5)
-# v36 = v34 & v35
-	.loc 1 108
-	and %r6, %r19, %r17
-	stw %r6, 32(%r1)
-# v37 = mem32[g + 80]
-	.loc 1 109
-	lwz %r18, 80(%r5)
-# v38 = v34 & v37
-	.loc 1 110
-	and %r6, %r19, %r18
-# v39 = mem32[f + 80]
-	.loc 1 111
-	lwz %r8, 80(%r4)
-# v40 = v39 & v35
-	.loc 1 112
-	and %r7, %r8, %r17
-# v40 = v38 ^ v40
-	.loc 1 113
-	xor %r6, %r6, %r7
-	stw %r6, 248(%r1)
-# v38 = mem32[g + 88]
-	.loc 1 114
+# G = mem32[g + 88]
+	.loc 1 50
 	lwz %r7, 88(%r5)
-# v41 = v34 & v38
+# T = F9 & G
+	.loc 1 51
+	and %r22, %r30, %r7
+# A = A ^ T
+	.loc 1 52
+	xor %r8, %r8, %r22
+# T = F8 & G
+	.loc 1 53
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 54
+	xor %r6, %r6, %r7
+# H20 = A
+	.loc 1 55
+	mr %r20, %r8
+# H19 = B
+	.loc 1 56
+	mr %r19, %r6
+# G = mem32[g + 48]
+	.loc 1 57
+	lwz %r6, 48(%r5)
+# B = F11 & G
+	.loc 1 58
+	and %r6, %r10, %r6
+# G = mem32[g + 56]
+	.loc 1 59
+	lwz %r7, 56(%r5)
+# A = F11 & G
+	.loc 1 60
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 61
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 62
+	xor %r6, %r6, %r7
+# G = mem32[g + 64]
+	.loc 1 63
+	lwz %r7, 64(%r5)
+# T = F10 & G
+	.loc 1 64
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 65
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 66
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 67
+	xor %r6, %r6, %r7
+# G = mem32[g + 72]
+	.loc 1 68
+	lwz %r7, 72(%r5)
+# T = F9 & G
+	.loc 1 69
+	and %r22, %r30, %r7
+# A = A ^ T
+	.loc 1 70
+	xor %r8, %r8, %r22
+# T = F8 & G
+	.loc 1 71
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 72
+	xor %r6, %r6, %r7
+# G = mem32[g + 80]
+	.loc 1 73
+	lwz %r7, 80(%r5)
+# T = F8 & G
+	.loc 1 74
+	and %r22, %r27, %r7
+# A = A ^ T
+	.loc 1 75
+	xor %r8, %r8, %r22
+# T = F7 & G
+	.loc 1 76
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 77
+	xor %r6, %r6, %r7
+# G = mem32[g + 88]
+	.loc 1 78
+	lwz %r7, 88(%r5)
+# T = F7 & G
+	.loc 1 79
+	and %r22, %r24, %r7
+# A = A ^ T
+	.loc 1 80
+	xor %r8, %r8, %r22
+# T = F6 & G
+	.loc 1 81
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 82
+	xor %r6, %r6, %r7
+# H18 = A
+	.loc 1 83
+	mr %r22, %r8
+# H17 = B
+	.loc 1 84
+	mr %r18, %r6
+# G = mem32[g + 32]
+	.loc 1 85
+	lwz %r6, 32(%r5)
+# B = F11 & G
+	.loc 1 86
+	and %r6, %r10, %r6
+# G = mem32[g + 40]
+	.loc 1 87
+	lwz %r7, 40(%r5)
+# A = F11 & G
+	.loc 1 88
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 89
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 90
+	xor %r6, %r6, %r7
+# G = mem32[g + 48]
+	.loc 1 91
+	lwz %r7, 48(%r5)
+# T = F10 & G
+	.loc 1 92
+	and %r17, %r31, %r7
+# A = A ^ T
+	.loc 1 93
+	xor %r8, %r8, %r17
+# T = F9 & G
+	.loc 1 94
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 95
+	xor %r6, %r6, %r7
+# G = mem32[g + 56]
+	.loc 1 96
+	lwz %r7, 56(%r5)
+# T = F9 & G
+	.loc 1 97
+	and %r17, %r30, %r7
+# A = A ^ T
+	.loc 1 98
+	xor %r8, %r8, %r17
+# T = F8 & G
+	.loc 1 99
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 100
+	xor %r6, %r6, %r7
+# G = mem32[g + 64]
+	.loc 1 101
+	lwz %r7, 64(%r5)
+# T = F8 & G
+	.loc 1 102
+	and %r17, %r27, %r7
+# A = A ^ T
+	.loc 1 103
+	xor %r8, %r8, %r17
+# T = F7 & G
+	.loc 1 104
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 105
+	xor %r6, %r6, %r7
+# G = mem32[g + 72]
+	.loc 1 106
+	lwz %r7, 72(%r5)
+# T = F7 & G
+	.loc 1 107
+	and %r17, %r24, %r7
+# A = A ^ T
+	.loc 1 108
+	xor %r8, %r8, %r17
+# T = F6 & G
+	.loc 1 109
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 110
+	xor %r6, %r6, %r7
+# G = mem32[g + 80]
+	.loc 1 111
+	lwz %r7, 80(%r5)
+# T = F6 & G
+	.loc 1 112
+	and %r17, %r23, %r7
+# A = A ^ T
+	.loc 1 113
+	xor %r8, %r8, %r17
+# T = F5 & G
+	.loc 1 114
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 115
-	and %r6, %r19, %r7
-	stw %r6, 648(%r1)
-	stw %r6, 40(%r1)
-# v42 = v39 & v37
+	xor %r6, %r6, %r7
+# G = mem32[g + 88]
 	.loc 1 116
-	and %r14, %r8, %r18
-	stw %r14, 824(%r1)
-	stw %r14, 480(%r1)
-# v43 = mem32[f + 88]
+	lwz %r7, 88(%r5)
+# T = F5 & G
 	.loc 1 117
-	lwz %r16, 88(%r4)
-# v44 = v43 & v35
+	and %r17, %r25, %r7
+# A = A ^ T
 	.loc 1 118
-	and %r15, %r16, %r17
-	stw %r15, 752(%r1)
-	stw %r15, 48(%r1)
-# v42 = v41 ^ v42
+	xor %r8, %r8, %r17
+# T = F4 & G
 	.loc 1 119
-	xor %r6, %r6, %r14
-# v44 = v42 ^ v44
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 120
-	xor %r6, %r6, %r15
-	stw %r6, 256(%r1)
-# v42 = v39 & v38
-	.loc 1 121
-	and %r15, %r8, %r7
-	stw %r15, 264(%r1)
-# v41 = v43 & v37
+	xor %r6, %r6, %r7
+# H15 = B
 	.loc 1 122
-	and %r6, %r16, %r18
-# v41 = v42 ^ v41
+	mr %r17, %r6
+# G = mem32[g + 16]
 	.loc 1 123
-	xor %r6, %r15, %r6
-	stw %r6, 272(%r1)
-# v42 = v43 & v38
+	lwz %r6, 16(%r5)
+# B = F11 & G
 	.loc 1 124
-	and %r6, %r16, %r7
-	stw %r6, 488(%r1)
-# v45 = v27 ^ v34
+	and %r6, %r10, %r6
+# G = mem32[g + 24]
 	.loc 1 125
-	xor %r6, %r23, %r19
-	stw %r6, 768(%r1)
-	stw %r6, 496(%r1)
-	stw %r6, 56(%r1)
-# v46 = v23 ^ v39
+	lwz %r7, 24(%r5)
+# A = F11 & G
 	.loc 1 126
-	xor %r6, %r31, %r8
-	stw %r6, 504(%r1)
-	stw %r6, 64(%r1)
-# v47 = v32 ^ v43
+	and %r16, %r10, %r7
+# T = F10 & G
 	.loc 1 127
-	xor %r6, %r21, %r16
-	stw %r6, 512(%r1)
-	stw %r6, 72(%r1)
-# v48 = v26 ^ v35
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 128
-	xor %r14, %r22, %r17
-	stw %r14, 856(%r1)
-	stw %r14, 760(%r1)
-	stw %r14, 80(%r1)
-# v49 = v28 ^ v37
-	.loc 1 129
-	xor %r15, %r24, %r18
-	stw %r15, 688(%r1)
-	stw %r15, 520(%r1)
-	stw %r15, 88(%r1)
-# v50 = v24 ^ v38
-	.loc 1 130
-	xor %r6, %r20, %r7
-	stw %r6, 696(%r1)
-	stw %r6, 528(%r1)
-	stw %r6, 96(%r1)
-# v51 = v45 & v48
-	.loc 1 131
-	lwz %r6, 768(%r1)
-	and %r6, %r6, %r14
-	stw %r6, 104(%r1)
-# v52 = v45 & v49
-	.loc 1 132
-	lwz %r6, 496(%r1)
-	stw %r6, 792(%r1)
-	stw %r6, 704(%r1)
-	and %r15, %r6, %r15
-	stw %r15, 832(%r1)
-	stw %r15, 536(%r1)
-	stw %r15, 112(%r1)
-# v53 = v46 & v48
-	.loc 1 133
-	lwz %r6, 504(%r1)
-	stw %r6, 800(%r1)
-	stw %r6, 712(%r1)
-	lwz %r14, 760(%r1)
-	and %r6, %r6, %r14
-	stw %r6, 656(%r1)
-	stw %r6, 120(%r1)
-# v53 = v52 ^ v53
-	.loc 1 134
-	xor %r6, %r15, %r6
-	stw %r6, 544(%r1)
-	stw %r6, 280(%r1)
-# v45 = v45 & v50
-	.loc 1 135
-	lwz %r6, 696(%r1)
-	lwz %r15, 792(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 840(%r1)
-	stw %r6, 720(%r1)
-	stw %r6, 552(%r1)
-	stw %r6, 288(%r1)
-# v52 = v46 & v49
-	.loc 1 136
-	lwz %r6, 520(%r1)
-	stw %r6, 728(%r1)
-	lwz %r15, 800(%r1)
-	and %r14, %r15, %r6
-	stw %r14, 864(%r1)
-	stw %r14, 808(%r1)
-	stw %r14, 664(%r1)
-	stw %r14, 296(%r1)
-# v48 = v47 & v48
-	.loc 1 137
-	lwz %r6, 512(%r1)
-	lwz %r15, 760(%r1)
-	and %r15, %r6, %r15
-	stw %r15, 304(%r1)
-# v52 = v45 ^ v52
-	.loc 1 138
-	lwz %r6, 840(%r1)
-	xor %r6, %r6, %r14
-	stw %r6, 312(%r1)
-# v48 = v52 ^ v48
-	.loc 1 139
-	xor %r6, %r6, %r15
-	stw %r6, 560(%r1)
-	stw %r6, 320(%r1)
-# v46 = v46 & v50
-	.loc 1 140
-	lwz %r6, 64(%r1)
-	lwz %r15, 528(%r1)
-	and %r14, %r6, %r15
-	stw %r14, 848(%r1)
-	stw %r14, 672(%r1)
-	stw %r14, 328(%r1)
-# v49 = v47 & v49
-	.loc 1 141
-	lwz %r15, 72(%r1)
-	stw %r15, 776(%r1)
-	stw %r15, 568(%r1)
-	lwz %r6, 728(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 336(%r1)
-# v49 = v46 ^ v49
-	.loc 1 142
-	xor %r6, %r14, %r6
-	stw %r6, 576(%r1)
-	stw %r6, 344(%r1)
-# v50 = v47 & v50
-	.loc 1 143
-	lwz %r6, 96(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 584(%r1)
-	stw %r6, 352(%r1)
-# v51 = v51 ^ v30
-	.loc 1 144
-	lwz %r6, 104(%r1)
-	lwz %r15, 208(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 360(%r1)
-# v51 = v51 ^ v36
-	.loc 1 145
-	lwz %r15, 32(%r1)
-	stw %r15, 600(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 592(%r1)
-	stw %r6, 368(%r1)
-# v53 = v53 ^ v29
-	.loc 1 146
-	lwz %r6, 216(%r1)
-	lwz %r15, 544(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 376(%r1)
-# v53 = v53 ^ v40
-	.loc 1 147
-	lwz %r15, 248(%r1)
-	stw %r15, 616(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 608(%r1)
-	stw %r6, 384(%r1)
-# v48 = v48 ^ v33
-	.loc 1 148
-	lwz %r6, 224(%r1)
-	lwz %r15, 560(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 392(%r1)
-# v48 = v48 ^ v44
-	.loc 1 149
-	lwz %r15, 256(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 400(%r1)
-# v49 = v49 ^ v22
-	.loc 1 150
-	lwz %r15, 232(%r1)
-	stw %r15, 736(%r1)
-	stw %r15, 624(%r1)
-	lwz %r6, 576(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 408(%r1)
-# v49 = v49 ^ v41
-	.loc 1 151
-	lwz %r15, 272(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 744(%r1)
-	stw %r6, 632(%r1)
-	stw %r6, 416(%r1)
-# v50 = v50 ^ v31
-	.loc 1 152
-	lwz %r15, 240(%r1)
-	stw %r15, 816(%r1)
-	stw %r15, 680(%r1)
-	lwz %r6, 584(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 424(%r1)
-# v50 = v50 ^ v42
-	.loc 1 153
-	lwz %r15, 488(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 784(%r1)
-	stw %r6, 640(%r1)
-	stw %r6, 432(%r1)
-# v22 = v51 ^ v22
-	.loc 1 154
-	lwz %r6, 592(%r1)
-	lwz %r15, 736(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 440(%r1)
-# v31 = v53 ^ v31
-	.loc 1 155
-	lwz %r6, 608(%r1)
-	lwz %r15, 816(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 448(%r1)
-# v36 = v49 ^ v36
-	.loc 1 156
-	lwz %r6, 600(%r1)
-	lwz %r15, 744(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 456(%r1)
-# v40 = v50 ^ v40
-	.loc 1 157
-	lwz %r6, 616(%r1)
-	lwz %r15, 784(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 464(%r1)
-# v27 = v0 ^ v27
-	.loc 1 158
-	lwz %r6, 472(%r1)
-	xor %r23, %r6, %r23
-# v23 = v5 ^ v23
-	.loc 1 159
-	xor %r31, %r9, %r31
-# v32 = v9 ^ v32
-	.loc 1 160
-	xor %r21, %r11, %r21
-# v34 = v11 ^ v34
-	.loc 1 161
-	xor %r19, %r27, %r19
-# v39 = v16 ^ v39
-	.loc 1 162
-	xor %r9, %r28, %r8
-# v43 = v20 ^ v43
-	.loc 1 163
-	xor %r16, %r26, %r16
-# v26 = v1 ^ v26
-	.loc 1 164
-	lwz %r6, 872(%r1)
-	xor %r22, %r6, %r22
-# v28 = v3 ^ v28
-	.loc 1 165
-	xor %r24, %r10, %r24
-# v24 = v4 ^ v24
-	.loc 1 166
-	xor %r20, %r12, %r20
-# v35 = v12 ^ v35
-	.loc 1 167
-	xor %r17, %r30, %r17
-# v37 = v14 ^ v37
-	.loc 1 168
-	xor %r18, %r29, %r18
-# v38 = v15 ^ v38
-	.loc 1 169
-	xor %r10, %r25, %r7
-# v15 = v27 & v26
-	.loc 1 170
-	and %r11, %r23, %r22
-# v14 = v27 & v28
-	.loc 1 171
-	and %r6, %r23, %r24
-# v12 = v23 & v26
-	.loc 1 172
-	and %r7, %r31, %r22
-# v12 = v14 ^ v12
-	.loc 1 173
-	xor %r12, %r6, %r7
-# v14 = v27 & v24
-	.loc 1 174
-	and %r6, %r23, %r20
-# v4 = v23 & v28
-	.loc 1 175
-	and %r7, %r31, %r24
-# v3 = v32 & v26
-	.loc 1 176
-	and %r8, %r21, %r22
-# v4 = v14 ^ v4
-	.loc 1 177
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
-	.loc 1 178
-	xor %r29, %r7, %r8
-# v4 = v23 & v24
-	.loc 1 179
-	and %r6, %r31, %r20
-# v14 = v32 & v28
-	.loc 1 180
-	and %r7, %r21, %r24
-# v14 = v4 ^ v14
-	.loc 1 181
-	xor %r27, %r6, %r7
-# v4 = v32 & v24
-	.loc 1 182
-	and %r28, %r21, %r20
-# v1 = v34 & v35
-	.loc 1 183
-	and %r30, %r19, %r17
-# v20 = v34 & v37
-	.loc 1 184
-	and %r6, %r19, %r18
-# v16 = v39 & v35
-	.loc 1 185
-	and %r7, %r9, %r17
-# v16 = v20 ^ v16
-	.loc 1 186
-	xor %r26, %r6, %r7
-# v20 = v34 & v38
-	.loc 1 187
-	and %r6, %r19, %r10
-# v11 = v39 & v37
-	.loc 1 188
-	and %r7, %r9, %r18
-# v9 = v43 & v35
-	.loc 1 189
-	and %r8, %r16, %r17
-# v11 = v20 ^ v11
-	.loc 1 190
-	xor %r7, %r6, %r7
-# v9 = v11 ^ v9
-	.loc 1 191
-	xor %r8, %r7, %r8
-# v11 = v39 & v38
-	.loc 1 192
-	and %r6, %r9, %r10
-# v20 = v43 & v37
-	.loc 1 193
-	and %r7, %r16, %r18
-# v20 = v11 ^ v20
-	.loc 1 194
 	xor %r15, %r6, %r7
-# v11 = v43 & v38
-	.loc 1 195
-	and %r25, %r16, %r10
-# v34 = v27 ^ v34
-	.loc 1 196
-	xor %r19, %r23, %r19
-# v39 = v23 ^ v39
-	.loc 1 197
-	xor %r31, %r31, %r9
-# v43 = v32 ^ v43
-	.loc 1 198
-	xor %r16, %r21, %r16
-# v35 = v26 ^ v35
-	.loc 1 199
-	xor %r9, %r22, %r17
-# v37 = v28 ^ v37
-	.loc 1 200
-	xor %r18, %r24, %r18
-# v38 = v24 ^ v38
-	.loc 1 201
-	xor %r24, %r20, %r10
-# v24 = v34 & v35
-	.loc 1 202
-	and %r10, %r19, %r9
-# v28 = v34 & v37
-	.loc 1 203
-	and %r6, %r19, %r18
-# v26 = v39 & v35
-	.loc 1 204
-	and %r7, %r31, %r9
-# v26 = v28 ^ v26
-	.loc 1 205
-	xor %r23, %r6, %r7
-# v34 = v34 & v38
-	.loc 1 206
-	and %r6, %r19, %r24
-# v28 = v39 & v37
-	.loc 1 207
-	and %r7, %r31, %r18
-# v35 = v43 & v35
-	.loc 1 208
-	and %r9, %r16, %r9
-# v28 = v34 ^ v28
-	.loc 1 209
-	xor %r7, %r6, %r7
-# v35 = v28 ^ v35
-	.loc 1 210
-	xor %r9, %r7, %r9
-# v39 = v39 & v38
-	.loc 1 211
-	and %r31, %r31, %r24
-# v37 = v43 & v37
-	.loc 1 212
-	and %r6, %r16, %r18
-# v37 = v39 ^ v37
-	.loc 1 213
-	xor %r6, %r31, %r6
-# v38 = v43 & v38
-	.loc 1 214
-	and %r24, %r16, %r24
-# v24 = v24 ^ v15
-	.loc 1 215
-	xor %r10, %r10, %r11
-# v24 = v24 ^ v1
-	.loc 1 216
-	xor %r10, %r10, %r30
-# v26 = v26 ^ v12
-	.loc 1 217
-	xor %r23, %r23, %r12
-# v26 = v26 ^ v16
-	.loc 1 218
-	xor %r23, %r23, %r26
-# v35 = v35 ^ v3
-	.loc 1 219
-	xor %r9, %r9, %r29
-# v35 = v35 ^ v9
-	.loc 1 220
-	xor %r9, %r9, %r8
-# v37 = v37 ^ v14
-	.loc 1 221
-	xor %r6, %r6, %r27
-# v37 = v37 ^ v20
-	.loc 1 222
-	xor %r6, %r6, %r15
-# v38 = v38 ^ v4
-	.loc 1 223
-	xor %r24, %r24, %r28
-# v38 = v38 ^ v11
-	.loc 1 224
-	xor %r24, %r24, %r25
-# v14 = v24 ^ v14
-	.loc 1 225
-	xor %r27, %r10, %r27
-# v4 = v26 ^ v4
-	.loc 1 226
-	xor %r28, %r23, %r28
-# v1 = v37 ^ v1
-	.loc 1 227
-	xor %r30, %r6, %r30
-# v16 = v38 ^ v16
-	.loc 1 228
-	xor %r26, %r24, %r26
-# v15 = v15 ^ v2
-	.loc 1 229
-	lwz %r6, 24(%r1)
-	xor %r11, %r11, %r6
-# v15 = v15 ^ v30
-	.loc 1 230
-	lwz %r6, 208(%r1)
-	xor %r11, %r11, %r6
-# v12 = v12 ^ v6
-	.loc 1 231
-	lwz %r6, 128(%r1)
-	xor %r12, %r12, %r6
-# v12 = v12 ^ v29
-	.loc 1 232
-	lwz %r6, 216(%r1)
-	xor %r12, %r12, %r6
-# v3 = v3 ^ v10
-	.loc 1 233
-	lwz %r6, 136(%r1)
-	xor %r29, %r29, %r6
-# v3 = v3 ^ v33
-	.loc 1 234
-	lwz %r6, 224(%r1)
-	xor %r29, %r29, %r6
-# v14 = v14 ^ v7
-	.loc 1 235
-	lwz %r6, 176(%r1)
-	xor %r6, %r27, %r6
-# v14 = v14 ^ v22
-	.loc 1 236
-	lwz %r7, 440(%r1)
-	xor %r10, %r6, %r7
-# v4 = v4 ^ v8
-	.loc 1 237
-	lwz %r6, 184(%r1)
-	xor %r6, %r28, %r6
-# v4 = v4 ^ v31
-	.loc 1 238
-	lwz %r7, 448(%r1)
-	xor %r31, %r6, %r7
-# v35 = v35 ^ v25
-	.loc 1 239
-	lwz %r6, 168(%r1)
-	xor %r6, %r9, %r6
-# v35 = v35 ^ v48
-	.loc 1 240
-	lwz %r7, 400(%r1)
-	xor %r9, %r6, %r7
-# v1 = v1 ^ v13
-	.loc 1 241
-	lwz %r27, 192(%r1)
-	xor %r6, %r30, %r27
-# v1 = v1 ^ v36
-	.loc 1 242
-	lwz %r7, 456(%r1)
-	xor %r24, %r6, %r7
-# v16 = v16 ^ v17
-	.loc 1 243
-	lwz %r28, 200(%r1)
-	xor %r6, %r26, %r28
-# v16 = v16 ^ v40
-	.loc 1 244
-	lwz %r7, 464(%r1)
-	xor %r26, %r6, %r7
-# v9 = v9 ^ v21
-	.loc 1 245
-	lwz %r30, 144(%r1)
-	xor %r8, %r8, %r30
-# v9 = v9 ^ v44
-	.loc 1 246
-	lwz %r6, 256(%r1)
-	xor %r23, %r8, %r6
-# v20 = v20 ^ v18
-	.loc 1 247
-	lwz %r6, 152(%r1)
+# G = mem32[g + 32]
+	.loc 1 129
+	lwz %r6, 32(%r5)
+# T = F10 & G
+	.loc 1 130
+	and %r7, %r31, %r6
+# A = A ^ T
+	.loc 1 131
+	xor %r16, %r16, %r7
+# T = F9 & G
+	.loc 1 132
+	and %r6, %r30, %r6
+# B = B ^ T
+	.loc 1 133
 	xor %r15, %r15, %r6
-# v20 = v20 ^ v41
+# G = mem32[g + 40]
+	.loc 1 134
+	lwz %r6, 40(%r5)
+# T = F9 & G
+	.loc 1 135
+	and %r7, %r30, %r6
+# A = A ^ T
+	.loc 1 136
+	xor %r16, %r16, %r7
+# T = F8 & G
+	.loc 1 137
+	and %r6, %r27, %r6
+# B = B ^ T
+	.loc 1 138
+	xor %r15, %r15, %r6
+# G = mem32[g + 48]
+	.loc 1 139
+	lwz %r6, 48(%r5)
+# T = F8 & G
+	.loc 1 140
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 141
+	xor %r16, %r16, %r7
+# T = F7 & G
+	.loc 1 142
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 143
+	xor %r15, %r15, %r6
+# G = mem32[g + 56]
+	.loc 1 144
+	lwz %r6, 56(%r5)
+# T = F7 & G
+	.loc 1 145
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 146
+	xor %r16, %r16, %r7
+# T = F6 & G
+	.loc 1 147
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 148
+	xor %r15, %r15, %r6
+# G = mem32[g + 64]
+	.loc 1 149
+	lwz %r6, 64(%r5)
+# T = F6 & G
+	.loc 1 150
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 151
+	xor %r16, %r16, %r7
+# T = F5 & G
+	.loc 1 152
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 153
+	xor %r15, %r15, %r6
+# G = mem32[g + 72]
+	.loc 1 154
+	lwz %r6, 72(%r5)
+# T = F5 & G
+	.loc 1 155
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 156
+	xor %r16, %r16, %r7
+# T = F4 & G
+	.loc 1 157
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 158
+	xor %r15, %r15, %r6
+# G = mem32[g + 80]
+	.loc 1 159
+	lwz %r6, 80(%r5)
+# T = F4 & G
+	.loc 1 160
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 161
+	xor %r16, %r16, %r7
+# T = F3 & G
+	.loc 1 162
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 163
+	xor %r15, %r15, %r6
+# G = mem32[g + 88]
+	.loc 1 164
+	lwz %r6, 88(%r5)
+# T = F3 & G
+	.loc 1 165
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 166
+	xor %r16, %r16, %r7
+# T = F2 & G
+	.loc 1 167
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 168
+	xor %r15, %r15, %r6
+# B = B ^ H22
+	.loc 1 170
+	lwz %r6, 16(%r1)
+	xor %r15, %r15, %r6
+# G = mem32[g + 0]
+	.loc 1 172
+	lwz %r6, 0(%r5)
+# B = F11 & G
+	.loc 1 173
+	and %r7, %r10, %r6
+# G = mem32[g + 8]
+	.loc 1 174
+	lwz %r6, 8(%r5)
+# A = F11 & G
+	.loc 1 175
+	and %r10, %r10, %r6
+# T = F10 & G
+	.loc 1 176
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 177
+	xor %r7, %r7, %r6
+# G = mem32[g + 16]
+	.loc 1 178
+	lwz %r14, 16(%r5)
+# T = F10 & G
+	.loc 1 179
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 180
+	xor %r10, %r10, %r6
+# T = F9 & G
+	.loc 1 181
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 182
+	xor %r7, %r7, %r6
+# G = mem32[g + 24]
+	.loc 1 183
+	lwz %r14, 24(%r5)
+# T = F9 & G
+	.loc 1 184
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 185
+	xor %r10, %r10, %r6
+# T = F8 & G
+	.loc 1 186
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 187
+	xor %r7, %r7, %r6
+# G = mem32[g + 32]
+	.loc 1 188
+	lwz %r14, 32(%r5)
+# T = F8 & G
+	.loc 1 189
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 190
+	xor %r10, %r10, %r6
+# T = F7 & G
+	.loc 1 191
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 192
+	xor %r7, %r7, %r6
+# G = mem32[g + 40]
+	.loc 1 193
+	lwz %r14, 40(%r5)
+# T = F7 & G
+	.loc 1 194
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 195
+	xor %r10, %r10, %r6
+# T = F6 & G
+	.loc 1 196
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 197
+	xor %r7, %r7, %r6
+# G = mem32[g + 48]
+	.loc 1 198
+	lwz %r14, 48(%r5)
+# T = F6 & G
+	.loc 1 199
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 200
+	xor %r10, %r10, %r6
+# T = F5 & G
+	.loc 1 201
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 202
+	xor %r7, %r7, %r6
+# G = mem32[g + 56]
+	.loc 1 203
+	lwz %r14, 56(%r5)
+# T = F5 & G
+	.loc 1 204
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 205
+	xor %r10, %r10, %r6
+# T = F4 & G
+	.loc 1 206
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 207
+	xor %r7, %r7, %r6
+# G = mem32[g + 64]
+	.loc 1 208
+	lwz %r14, 64(%r5)
+# T = F4 & G
+	.loc 1 209
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 210
+	xor %r10, %r10, %r6
+# T = F3 & G
+	.loc 1 211
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 212
+	xor %r7, %r7, %r6
+# G = mem32[g + 72]
+	.loc 1 213
+	lwz %r14, 72(%r5)
+# T = F3 & G
+	.loc 1 214
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 215
+	xor %r10, %r10, %r6
+# T = F2 & G
+	.loc 1 216
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 217
+	xor %r7, %r7, %r6
+# G = mem32[g + 80]
+	.loc 1 218
+	lwz %r14, 80(%r5)
+# T = F2 & G
+	.loc 1 219
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 220
+	xor %r10, %r10, %r6
+# T = F1 & G
+	.loc 1 221
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 222
+	xor %r7, %r7, %r6
+# G = mem32[g + 88]
+	.loc 1 223
+	lwz %r14, 88(%r5)
+# T = F1 & G
+	.loc 1 224
+	and %r6, %r12, %r14
+# A = A ^ T
+	.loc 1 225
+	xor %r10, %r10, %r6
+# T = F0 & G
+	.loc 1 226
+	and %r6, %r11, %r14
+# B = B ^ T
+	.loc 1 227
+	xor %r7, %r7, %r6
+# A = A ^ H21
+	.loc 1 228
+	xor %r10, %r10, %r21
+# B = B ^ H20
+	.loc 1 230
+	xor %r7, %r7, %r20
+# mem32[h + 88] = B
+	.loc 1 231
+	stw %r7, 88(%r3)
+# G = mem32[g + 0]
+	.loc 1 232
+	lwz %r6, 0(%r5)
+# A = F10 & G
+	.loc 1 233
+	and %r31, %r31, %r6
+# B = F9 & G
+	.loc 1 234
+	and %r7, %r30, %r6
+# G = mem32[g + 8]
+	.loc 1 235
+	lwz %r14, 8(%r5)
+# T = F9 & G
+	.loc 1 236
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 237
+	xor %r31, %r31, %r6
+# T = F8 & G
+	.loc 1 238
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 239
+	xor %r30, %r7, %r6
+# G = mem32[g + 16]
+	.loc 1 240
+	lwz %r6, 16(%r5)
+# T = F8 & G
+	.loc 1 241
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 242
+	xor %r31, %r31, %r7
+# T = F7 & G
+	.loc 1 243
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 244
+	xor %r30, %r30, %r6
+# G = mem32[g + 24]
+	.loc 1 245
+	lwz %r6, 24(%r5)
+# T = F7 & G
+	.loc 1 246
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 247
+	xor %r31, %r31, %r7
+# T = F6 & G
 	.loc 1 248
-	lwz %r7, 272(%r1)
-	xor %r15, %r15, %r7
-# v11 = v11 ^ v19
+	and %r6, %r23, %r6
+# B = B ^ T
 	.loc 1 249
-	lwz %r7, 160(%r1)
-	xor %r25, %r25, %r7
-# v11 = v11 ^ v42
+	xor %r30, %r30, %r6
+# G = mem32[g + 32]
 	.loc 1 250
-	lwz %r8, 488(%r1)
-	xor %r25, %r25, %r8
-# v13 = v15 ^ v13
+	lwz %r6, 32(%r5)
+# T = F6 & G
 	.loc 1 251
-	xor %r11, %r11, %r27
-# v17 = v12 ^ v17
+	and %r7, %r23, %r6
+# A = A ^ T
 	.loc 1 252
-	xor %r12, %r12, %r28
-# v21 = v3 ^ v21
+	xor %r31, %r31, %r7
+# T = F5 & G
 	.loc 1 253
-	xor %r30, %r29, %r30
-# v18 = v14 ^ v18
+	and %r6, %r25, %r6
+# B = B ^ T
 	.loc 1 254
-	xor %r27, %r10, %r6
-# v19 = v4 ^ v19
+	xor %r30, %r30, %r6
+# G = mem32[g + 40]
 	.loc 1 255
-	xor %r6, %r31, %r7
-# v30 = v1 ^ v30
+	lwz %r6, 40(%r5)
+# T = F5 & G
 	.loc 1 256
-	lwz %r7, 208(%r1)
-	xor %r7, %r24, %r7
-# v29 = v16 ^ v29
+	and %r7, %r25, %r6
+# A = A ^ T
 	.loc 1 257
-	lwz %r8, 216(%r1)
-	xor %r8, %r26, %r8
-# v33 = v9 ^ v33
+	xor %r31, %r31, %r7
+# T = F4 & G
 	.loc 1 258
-	lwz %r10, 224(%r1)
-	xor %r31, %r23, %r10
-# v22 = v20 ^ v22
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 259
-	lwz %r10, 440(%r1)
-	xor %r26, %r15, %r10
-# v31 = v11 ^ v31
+	xor %r30, %r30, %r6
+# G = mem32[g + 48]
 	.loc 1 260
-	lwz %r10, 448(%r1)
-	xor %r10, %r25, %r10
-# v29 = v29 ^ v42
+	lwz %r6, 48(%r5)
+# T = F4 & G
 	.loc 1 261
-	lwz %r29, 488(%r1)
-	xor %r28, %r8, %r29
-# v42 = v19 ^ v42
+	and %r7, %r26, %r6
+# A = A ^ T
 	.loc 1 262
-	xor %r6, %r6, %r29
-# v30 = v30 ^ v41
+	xor %r31, %r31, %r7
+# T = F3 & G
 	.loc 1 263
-	lwz %r8, 272(%r1)
-	xor %r29, %r7, %r8
-# v41 = v18 ^ v41
+	and %r6, %r28, %r6
+# B = B ^ T
 	.loc 1 264
-	xor %r7, %r27, %r8
-# v35 = v35 ^ v44
+	xor %r30, %r30, %r6
+# G = mem32[g + 56]
 	.loc 1 265
-	lwz %r8, 256(%r1)
-	xor %r27, %r9, %r8
-# v44 = v21 ^ v44
+	lwz %r6, 56(%r5)
+# T = F3 & G
 	.loc 1 266
-	xor %r8, %r30, %r8
-# v42 = v42 ^ v40
+	and %r7, %r28, %r6
+# A = A ^ T
 	.loc 1 267
-	lwz %r9, 464(%r1)
-	xor %r30, %r6, %r9
-# v40 = v17 ^ v40
+	xor %r31, %r31, %r7
+# T = F2 & G
 	.loc 1 268
-	xor %r6, %r12, %r9
-# v41 = v41 ^ v36
+	and %r6, %r29, %r6
+# B = B ^ T
 	.loc 1 269
-	lwz %r9, 456(%r1)
-	xor %r25, %r7, %r9
-# v36 = v13 ^ v36
+	xor %r30, %r30, %r6
+# G = mem32[g + 64]
 	.loc 1 270
-	xor %r7, %r11, %r9
-# v44 = v44 ^ v48
+	lwz %r6, 64(%r5)
+# T = F2 & G
 	.loc 1 271
-	lwz %r9, 400(%r1)
-	xor %r24, %r8, %r9
-# v48 = v25 ^ v48
+	and %r7, %r29, %r6
+# A = A ^ T
 	.loc 1 272
-	lwz %r8, 168(%r1)
-	xor %r8, %r8, %r9
-# v40 = v40 ^ v31
+	xor %r31, %r31, %r7
+# T = F1 & G
 	.loc 1 273
-	xor %r23, %r6, %r10
-# v31 = v8 ^ v31
+	and %r6, %r12, %r6
+# B = B ^ T
 	.loc 1 274
-	lwz %r6, 184(%r1)
-	xor %r6, %r6, %r10
-# v36 = v36 ^ v22
+	xor %r30, %r30, %r6
+# G = mem32[g + 72]
 	.loc 1 275
-	xor %r7, %r7, %r26
-# v22 = v7 ^ v22
+	lwz %r6, 72(%r5)
+# T = F1 & G
 	.loc 1 276
-	lwz %r9, 176(%r1)
-	xor %r9, %r9, %r26
-# v48 = v48 ^ v33
+	and %r7, %r12, %r6
+# A = A ^ T
 	.loc 1 277
-	xor %r8, %r8, %r31
-# v33 = v10 ^ v33
+	xor %r31, %r31, %r7
+# T = F0 & G
 	.loc 1 278
-	lwz %r10, 136(%r1)
-	xor %r10, %r10, %r31
-# v31 = v31 ^ v29
+	and %r6, %r11, %r6
+# B = B ^ T
 	.loc 1 279
-	xor %r6, %r6, %r28
-# v29 = v6 ^ v29
+	xor %r30, %r30, %r6
+# G = mem32[g + 80]
 	.loc 1 280
-	lwz %r11, 128(%r1)
-	xor %r11, %r11, %r28
-# v22 = v22 ^ v30
+	lwz %r6, 80(%r5)
+# T = F0 & G
 	.loc 1 281
-	xor %r9, %r9, %r29
-# v30 = v2 ^ v30
+	and %r6, %r11, %r6
+# A = A ^ T
 	.loc 1 282
-	lwz %r12, 24(%r1)
-	xor %r12, %r12, %r29
-# mem32[h + 0] = v30
+	xor %r31, %r31, %r6
+# A = A ^ H19
 	.loc 1 283
-	stw %r12, 0(%r3)
-# mem32[h + 8] = v29
+	xor %r31, %r31, %r19
+# A = A ^ H22
 	.loc 1 284
-	stw %r11, 8(%r3)
-# mem32[h + 16] = v33
+	lwz %r6, 16(%r1)
+	xor %r31, %r31, %r6
+# mem32[h + 80] = A
 	.loc 1 285
-	stw %r10, 16(%r3)
-# mem32[h + 24] = v22
+	stw %r31, 80(%r3)
+# B = B ^ H18
 	.loc 1 286
-	stw %r9, 24(%r3)
-# mem32[h + 32] = v31
+	xor %r30, %r30, %r22
+# B = B ^ H21
 	.loc 1 287
-	stw %r6, 32(%r3)
-# mem32[h + 40] = v48
+	xor %r30, %r30, %r21
+# mem32[h + 72] = B
 	.loc 1 288
-	stw %r8, 40(%r3)
-# mem32[h + 48] = v36
+	stw %r30, 72(%r3)
+# G = mem32[g + 0]
 	.loc 1 289
-	stw %r7, 48(%r3)
-# mem32[h + 56] = v40
+	lwz %r6, 0(%r5)
+# A = F8 & G
 	.loc 1 290
-	stw %r23, 56(%r3)
-# mem32[h + 64] = v44
+	and %r7, %r27, %r6
+# B = F7 & G
 	.loc 1 291
-	stw %r24, 64(%r3)
-# mem32[h + 72] = v41
+	and %r6, %r24, %r6
+# G = mem32[g + 8]
 	.loc 1 292
-	stw %r25, 72(%r3)
-# mem32[h + 80] = v42
+	lwz %r31, 8(%r5)
+# T = F7 & G
 	.loc 1 293
-	stw %r30, 80(%r3)
-# mem32[h + 88] = v35
+	and %r30, %r24, %r31
+# A = A ^ T
 	.loc 1 294
-	stw %r27, 88(%r3)
-# h = h + 4
+	xor %r7, %r7, %r30
+# T = F6 & G
 	.loc 1 295
+	and %r31, %r23, %r31
+# B = B ^ T
+	.loc 1 296
+	xor %r6, %r6, %r31
+# G = mem32[g + 16]
+	.loc 1 297
+	lwz %r31, 16(%r5)
+# T = F6 & G
+	.loc 1 298
+	and %r30, %r23, %r31
+# A = A ^ T
+	.loc 1 299
+	xor %r7, %r7, %r30
+# T = F5 & G
+	.loc 1 300
+	and %r31, %r25, %r31
+# B = B ^ T
+	.loc 1 301
+	xor %r6, %r6, %r31
+# G = mem32[g + 24]
+	.loc 1 302
+	lwz %r31, 24(%r5)
+# T = F5 & G
+	.loc 1 303
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 304
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 305
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 306
+	xor %r6, %r6, %r31
+# G = mem32[g + 32]
+	.loc 1 307
+	lwz %r31, 32(%r5)
+# T = F4 & G
+	.loc 1 308
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 309
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 310
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 311
+	xor %r6, %r6, %r31
+# G = mem32[g + 40]
+	.loc 1 312
+	lwz %r31, 40(%r5)
+# T = F3 & G
+	.loc 1 313
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 314
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 315
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 316
+	xor %r6, %r6, %r31
+# G = mem32[g + 48]
+	.loc 1 317
+	lwz %r31, 48(%r5)
+# T = F2 & G
+	.loc 1 318
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 319
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 320
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 321
+	xor %r6, %r6, %r31
+# G = mem32[g + 56]
+	.loc 1 322
+	lwz %r31, 56(%r5)
+# T = F1 & G
+	.loc 1 323
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 324
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 325
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 326
+	xor %r6, %r6, %r31
+# G = mem32[g + 64]
+	.loc 1 327
+	lwz %r31, 64(%r5)
+# T = F0 & G
+	.loc 1 328
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 329
+	xor %r7, %r7, %r31
+# A = A ^ H17
+	.loc 1 330
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 331
+	xor %r7, %r7, %r20
+# mem32[h + 64] = A
+	.loc 1 332
+	stw %r7, 64(%r3)
+# B = B ^ H16
+	.loc 1 333
+	xor %r6, %r6, %r8
+# B = B ^ H19
+	.loc 1 334
+	xor %r6, %r6, %r19
+# mem32[h + 56] = B
+	.loc 1 335
+	stw %r6, 56(%r3)
+# G = mem32[g + 0]
+	.loc 1 336
+	lwz %r6, 0(%r5)
+# A = F6 & G
+	.loc 1 337
+	and %r7, %r23, %r6
+# B = F5 & G
+	.loc 1 338
+	and %r6, %r25, %r6
+# G = mem32[g + 8]
+	.loc 1 339
+	lwz %r31, 8(%r5)
+# T = F5 & G
+	.loc 1 340
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 341
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 342
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 343
+	xor %r6, %r6, %r31
+# G = mem32[g + 16]
+	.loc 1 344
+	lwz %r31, 16(%r5)
+# T = F4 & G
+	.loc 1 345
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 346
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 347
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 348
+	xor %r6, %r6, %r31
+# G = mem32[g + 24]
+	.loc 1 349
+	lwz %r31, 24(%r5)
+# T = F3 & G
+	.loc 1 350
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 351
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 352
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 353
+	xor %r6, %r6, %r31
+# G = mem32[g + 32]
+	.loc 1 354
+	lwz %r31, 32(%r5)
+# T = F2 & G
+	.loc 1 355
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 356
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 357
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 358
+	xor %r6, %r6, %r31
+# G = mem32[g + 40]
+	.loc 1 359
+	lwz %r31, 40(%r5)
+# T = F1 & G
+	.loc 1 360
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 361
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 362
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 363
+	xor %r6, %r6, %r31
+# G = mem32[g + 48]
+	.loc 1 364
+	lwz %r31, 48(%r5)
+# T = F0 & G
+	.loc 1 365
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 366
+	xor %r7, %r7, %r31
+# A = A ^ H15
+	.loc 1 367
+	xor %r7, %r7, %r17
+# A = A ^ H18
+	.loc 1 368
+	xor %r7, %r7, %r22
+# mem32[h + 48] = A
+	.loc 1 369
+	stw %r7, 48(%r3)
+# B = B ^ H14
+	.loc 1 370
+	xor %r6, %r6, %r16
+# B = B ^ H17
+	.loc 1 371
+	xor %r6, %r6, %r18
+# mem32[h + 40] = B
+	.loc 1 372
+	stw %r6, 40(%r3)
+# G = mem32[g + 0]
+	.loc 1 373
+	lwz %r6, 0(%r5)
+# A = F4 & G
+	.loc 1 374
+	and %r7, %r26, %r6
+# B = F3 & G
+	.loc 1 375
+	and %r6, %r28, %r6
+# G = mem32[g + 8]
+	.loc 1 376
+	lwz %r31, 8(%r5)
+# T = F3 & G
+	.loc 1 377
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 378
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 379
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 380
+	xor %r6, %r6, %r31
+# G = mem32[g + 16]
+	.loc 1 381
+	lwz %r31, 16(%r5)
+# T = F2 & G
+	.loc 1 382
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 383
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 384
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 385
+	xor %r6, %r6, %r31
+# G = mem32[g + 24]
+	.loc 1 386
+	lwz %r31, 24(%r5)
+# T = F1 & G
+	.loc 1 387
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 388
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 389
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 390
+	xor %r6, %r6, %r31
+# G = mem32[g + 32]
+	.loc 1 391
+	lwz %r31, 32(%r5)
+# T = F0 & G
+	.loc 1 392
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 393
+	xor %r7, %r7, %r31
+# A = A ^ H13
+	.loc 1 394
+	xor %r7, %r7, %r15
+# A = A ^ H16
+	.loc 1 395
+	xor %r7, %r7, %r8
+# mem32[h + 32] = A
+	.loc 1 396
+	stw %r7, 32(%r3)
+# B = B ^ H12
+	.loc 1 397
+	xor %r6, %r6, %r10
+# B = B ^ H15
+	.loc 1 398
+	xor %r6, %r6, %r17
+# mem32[h + 24] = B
+	.loc 1 399
+	stw %r6, 24(%r3)
+# G = mem32[g + 0]
+	.loc 1 400
+	lwz %r6, 0(%r5)
+# A = F2 & G
+	.loc 1 401
+	and %r7, %r29, %r6
+# B = F1 & G
+	.loc 1 402
+	and %r6, %r12, %r6
+# G = mem32[g + 8]
+	.loc 1 403
+	lwz %r8, 8(%r5)
+# T = F1 & G
+	.loc 1 404
+	and %r12, %r12, %r8
+# A = A ^ T
+	.loc 1 405
+	xor %r7, %r7, %r12
+# T = F0 & G
+	.loc 1 406
+	and %r8, %r11, %r8
+# B = B ^ T
+	.loc 1 407
+	xor %r6, %r6, %r8
+# G = mem32[g + 16]
+	.loc 1 408
+	lwz %r8, 16(%r5)
+# T = F0 & G
+	.loc 1 409
+	and %r8, %r11, %r8
+# A = A ^ T
+	.loc 1 410
+	xor %r7, %r7, %r8
+# A = A ^ H14
+	.loc 1 411
+	xor %r7, %r7, %r16
+# mem32[h + 16] = A
+	.loc 1 412
+	stw %r7, 16(%r3)
+# B = B ^ H13
+	.loc 1 413
+	xor %r6, %r6, %r15
+# mem32[h + 8] = B
+	.loc 1 414
+	stw %r6, 8(%r3)
+# G = mem32[g + 0]
+	.loc 1 415
+	lwz %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 416
+	and %r6, %r11, %r6
+# A = A ^ H12
+	.loc 1 417
+	xor %r6, %r6, %r10
+# mem32[h + 0] = A
+	.loc 1 418
+	stw %r6, 0(%r3)
+# h = h + 4
+	.loc 1 419
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 296
+	.loc 1 420
 	addi %r4, %r4, 4
 # g = g + 4
-	.loc 1 297
+	.loc 1 421
 	addi %r5, %r5, 4
 # i = i - 1
-	.loc 1 298
-	lwz %r6, 16(%r1)
-	addi %r6, %r6, -1
-	stw %r6, 16(%r1)
+	.loc 1 422
+	addi %r9, %r9, -1
 # =? i - 0
-	.loc 1 299
-	cmplwi %cr0, %r6, 0
+	.loc 1 423
+	cmplwi %cr0, %r9, 0
 # goto pass if !=
-	.loc 1 300
+	.loc 1 424
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec_mul_ppc32.pass
 # leave
-	.loc 1 301
-	lwz %r14, 880(%r1)
-	lwz %r15, 884(%r1)
-	lwz %r16, 888(%r1)
-	lwz %r17, 892(%r1)
-	lwz %r18, 896(%r1)
-	lwz %r19, 900(%r1)
-	lwz %r20, 904(%r1)
-	lwz %r21, 908(%r1)
-	lwz %r22, 912(%r1)
-	lwz %r23, 916(%r1)
-	lwz %r24, 920(%r1)
-	lwz %r25, 924(%r1)
-	lwz %r26, 928(%r1)
-	lwz %r27, 932(%r1)
-	lwz %r28, 936(%r1)
-	lwz %r29, 940(%r1)
-	lwz %r30, 944(%r1)
-	lwz %r31, 948(%r1)
-	addi %r1, %r1, 960
+	.loc 1 425
+	lwz %r14, 32(%r1)
+	lwz %r15, 36(%r1)
+	lwz %r16, 40(%r1)
+	lwz %r17, 44(%r1)
+	lwz %r18, 48(%r1)
+	lwz %r19, 52(%r1)
+	lwz %r20, 56(%r1)
+	lwz %r21, 60(%r1)
+	lwz %r22, 64(%r1)
+	lwz %r23, 68(%r1)
+	lwz %r24, 72(%r1)
+	lwz %r25, 76(%r1)
+	lwz %r26, 80(%r1)
+	lwz %r27, 84(%r1)
+	lwz %r28, 88(%r1)
+	lwz %r29, 92(%r1)
+	lwz %r30, 96(%r1)
+	lwz %r31, 100(%r1)
+	addi %r1, %r1, 112
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec_mul_ppc32, .-qhasm_kernel_mceliece_gf12_vec_mul_ppc32
 
@@ -1121,119 +1275,119 @@ qhasm_kernel_mceliece_gf12_vec_sq_ppc32:
 	stw %r30, 28(%r1)
 	stw %r31, 32(%r1)
 # i = 2
-	.loc 1 307
+	.loc 1 431
 	li %r5, 2
 .Lqhasm_kernel_mceliece_gf12_vec_sq_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 309
+	.loc 1 433
 	lwz %r6, 0(%r4)
 # v1 = mem32[f + 48]
-	.loc 1 310
+	.loc 1 434
 	lwz %r7, 48(%r4)
 # v0 = v0 ^ v1
-	.loc 1 311
+	.loc 1 435
 	xor %r31, %r6, %r7
 # v2 = mem32[f + 8]
-	.loc 1 312
+	.loc 1 436
 	lwz %r6, 8(%r4)
 # v3 = mem32[f + 56]
-	.loc 1 313
+	.loc 1 437
 	lwz %r8, 56(%r4)
 # v2 = v2 ^ v3
-	.loc 1 314
+	.loc 1 438
 	xor %r30, %r6, %r8
 # v4 = mem32[f + 16]
-	.loc 1 315
+	.loc 1 439
 	lwz %r6, 16(%r4)
 # v5 = mem32[f + 64]
-	.loc 1 316
+	.loc 1 440
 	lwz %r9, 64(%r4)
 # v4 = v4 ^ v5
-	.loc 1 317
+	.loc 1 441
 	xor %r10, %r6, %r9
 # v6 = mem32[f + 88]
-	.loc 1 318
+	.loc 1 442
 	lwz %r6, 88(%r4)
 # v4 = v4 ^ v6
-	.loc 1 319
+	.loc 1 443
 	xor %r29, %r10, %r6
 # v7 = mem32[f + 24]
-	.loc 1 320
+	.loc 1 444
 	lwz %r10, 24(%r4)
 # v8 = mem32[f + 72]
-	.loc 1 321
+	.loc 1 445
 	lwz %r11, 72(%r4)
 # v7 = v7 ^ v8
-	.loc 1 322
+	.loc 1 446
 	xor %r28, %r10, %r11
 # v9 = mem32[f + 32]
-	.loc 1 323
+	.loc 1 447
 	lwz %r10, 32(%r4)
 # v10 = mem32[f + 80]
-	.loc 1 324
+	.loc 1 448
 	lwz %r12, 80(%r4)
 # v9 = v9 ^ v10
-	.loc 1 325
+	.loc 1 449
 	xor %r27, %r10, %r12
 # v11 = mem32[f + 40]
-	.loc 1 326
+	.loc 1 450
 	lwz %r10, 40(%r4)
 # v11 = v11 ^ v6
-	.loc 1 327
+	.loc 1 451
 	xor %r10, %r10, %r6
 # mem32[h + 0] = v0
-	.loc 1 328
+	.loc 1 452
 	stw %r31, 0(%r3)
 # mem32[h + 8] = v6
-	.loc 1 329
+	.loc 1 453
 	stw %r6, 8(%r3)
 # mem32[h + 16] = v2
-	.loc 1 330
+	.loc 1 454
 	stw %r30, 16(%r3)
 # mem32[h + 24] = v1
-	.loc 1 331
+	.loc 1 455
 	stw %r7, 24(%r3)
 # mem32[h + 32] = v4
-	.loc 1 332
+	.loc 1 456
 	stw %r29, 32(%r3)
 # mem32[h + 40] = v3
-	.loc 1 333
+	.loc 1 457
 	stw %r8, 40(%r3)
 # mem32[h + 48] = v7
-	.loc 1 334
+	.loc 1 458
 	stw %r28, 48(%r3)
 # mem32[h + 56] = v5
-	.loc 1 335
+	.loc 1 459
 	stw %r9, 56(%r3)
 # mem32[h + 64] = v9
-	.loc 1 336
+	.loc 1 460
 	stw %r27, 64(%r3)
 # mem32[h + 72] = v8
-	.loc 1 337
+	.loc 1 461
 	stw %r11, 72(%r3)
 # mem32[h + 80] = v11
-	.loc 1 338
+	.loc 1 462
 	stw %r10, 80(%r3)
 # mem32[h + 88] = v10
-	.loc 1 339
+	.loc 1 463
 	stw %r12, 88(%r3)
 # h = h + 4
-	.loc 1 340
+	.loc 1 464
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 341
+	.loc 1 465
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 342
+	.loc 1 466
 	addi %r5, %r5, -1
 # =? i - 0
-	.loc 1 343
+	.loc 1 467
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 344
+	.loc 1 468
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec_sq_ppc32.pass
 # leave
-	.loc 1 345
+	.loc 1 469
 	lwz %r27, 16(%r1)
 	lwz %r28, 20(%r1)
 	lwz %r29, 24(%r1)
@@ -1269,1309 +1423,1309 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc32:
 	stw %r30, 2384(%r1)
 	stw %r31, 2388(%r1)
 # i = 2
-	.loc 1 351
+	.loc 1 475
 	li %r5, 2
 	stw %r5, 16(%r1)
 .Lqhasm_kernel_mceliece_gf12_vec_inv_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 353
+	.loc 1 477
 	lwz %r5, 0(%r4)
 	stw %r5, 24(%r1)
 # v1 = mem32[f + 48]
-	.loc 1 354
+	.loc 1 478
 	lwz %r6, 48(%r4)
 	stw %r6, 32(%r1)
 # v2 = v0 ^ v1
-	.loc 1 355
+	.loc 1 479
 	xor %r10, %r5, %r6
 # v3 = mem32[f + 8]
-	.loc 1 356
+	.loc 1 480
 	lwz %r5, 8(%r4)
 	stw %r5, 40(%r1)
 # v4 = mem32[f + 56]
-	.loc 1 357
+	.loc 1 481
 	lwz %r6, 56(%r4)
 	stw %r6, 48(%r1)
 # v5 = v3 ^ v4
-	.loc 1 358
+	.loc 1 482
 	xor %r11, %r5, %r6
 # v6 = mem32[f + 16]
-	.loc 1 359
+	.loc 1 483
 	lwz %r5, 16(%r4)
 	stw %r5, 56(%r1)
 # v7 = mem32[f + 64]
-	.loc 1 360
+	.loc 1 484
 	lwz %r6, 64(%r4)
 	stw %r6, 64(%r1)
 # v8 = v6 ^ v7
-	.loc 1 361
+	.loc 1 485
 	xor %r5, %r5, %r6
 # v9 = mem32[f + 88]
-	.loc 1 362
+	.loc 1 486
 	lwz %r12, 88(%r4)
 # v8 = v8 ^ v9
-	.loc 1 363
+	.loc 1 487
 	xor %r31, %r5, %r12
 # v10 = mem32[f + 24]
-	.loc 1 364
+	.loc 1 488
 	lwz %r5, 24(%r4)
 	stw %r5, 72(%r1)
 # v11 = mem32[f + 72]
-	.loc 1 365
+	.loc 1 489
 	lwz %r6, 72(%r4)
 	stw %r6, 80(%r1)
 # v12 = v10 ^ v11
-	.loc 1 366
+	.loc 1 490
 	xor %r7, %r5, %r6
 # v13 = mem32[f + 32]
-	.loc 1 367
+	.loc 1 491
 	lwz %r5, 32(%r4)
 	stw %r5, 88(%r1)
 # v14 = mem32[f + 80]
-	.loc 1 368
+	.loc 1 492
 	lwz %r6, 80(%r4)
 	stw %r6, 96(%r1)
 # v15 = v13 ^ v14
-	.loc 1 369
+	.loc 1 493
 	xor %r9, %r5, %r6
 # v16 = mem32[f + 40]
-	.loc 1 370
+	.loc 1 494
 	lwz %r5, 40(%r4)
 	stw %r5, 104(%r1)
 # v17 = v16 ^ v9
-	.loc 1 371
+	.loc 1 495
 	xor %r8, %r5, %r12
 # v18 = v2 & v0
-	.loc 1 372
+	.loc 1 496
 	lwz %r29, 24(%r1)
 	and %r5, %r10, %r29
 	stw %r5, 112(%r1)
 # v19 = v2 & v3
-	.loc 1 373
+	.loc 1 497
 	lwz %r28, 40(%r1)
 	and %r5, %r10, %r28
 # v20 = v9 & v0
-	.loc 1 374
+	.loc 1 498
 	and %r6, %r12, %r29
 # v20 = v19 ^ v20
-	.loc 1 375
+	.loc 1 499
 	xor %r5, %r5, %r6
 	stw %r5, 200(%r1)
 # v19 = v2 & v6
-	.loc 1 376
+	.loc 1 500
 	lwz %r27, 56(%r1)
 	and %r30, %r10, %r27
 # v21 = v9 & v3
-	.loc 1 377
+	.loc 1 501
 	and %r5, %r12, %r28
 # v22 = v5 & v0
-	.loc 1 378
+	.loc 1 502
 	and %r6, %r11, %r29
 # v21 = v19 ^ v21
-	.loc 1 379
+	.loc 1 503
 	xor %r5, %r30, %r5
 # v22 = v21 ^ v22
-	.loc 1 380
+	.loc 1 504
 	xor %r5, %r5, %r6
 	stw %r5, 208(%r1)
 # v21 = v9 & v6
-	.loc 1 381
+	.loc 1 505
 	and %r5, %r12, %r27
 # v19 = v5 & v3
-	.loc 1 382
+	.loc 1 506
 	and %r6, %r11, %r28
 # v19 = v21 ^ v19
-	.loc 1 383
+	.loc 1 507
 	xor %r29, %r5, %r6
 # v21 = v5 & v6
-	.loc 1 384
+	.loc 1 508
 	and %r27, %r11, %r27
 # v23 = v1 & v10
-	.loc 1 385
+	.loc 1 509
 	lwz %r30, 32(%r1)
 	lwz %r26, 72(%r1)
 	and %r28, %r30, %r26
 # v24 = v1 & v13
-	.loc 1 386
+	.loc 1 510
 	lwz %r24, 88(%r1)
 	and %r5, %r30, %r24
 # v25 = v8 & v10
-	.loc 1 387
+	.loc 1 511
 	and %r6, %r31, %r26
 # v25 = v24 ^ v25
-	.loc 1 388
+	.loc 1 512
 	xor %r25, %r5, %r6
 # v24 = v1 & v16
-	.loc 1 389
+	.loc 1 513
 	lwz %r23, 104(%r1)
 	and %r30, %r30, %r23
 # v26 = v8 & v13
-	.loc 1 390
+	.loc 1 514
 	and %r5, %r31, %r24
 # v27 = v4 & v10
-	.loc 1 391
+	.loc 1 515
 	lwz %r22, 48(%r1)
 	and %r6, %r22, %r26
 # v26 = v24 ^ v26
-	.loc 1 392
+	.loc 1 516
 	xor %r5, %r30, %r5
 # v27 = v26 ^ v27
-	.loc 1 393
+	.loc 1 517
 	xor %r26, %r5, %r6
 # v26 = v8 & v16
-	.loc 1 394
+	.loc 1 518
 	and %r5, %r31, %r23
 # v24 = v4 & v13
-	.loc 1 395
+	.loc 1 519
 	and %r6, %r22, %r24
 # v24 = v26 ^ v24
-	.loc 1 396
+	.loc 1 520
 	xor %r5, %r5, %r6
 	stw %r5, 216(%r1)
 # v26 = v4 & v16
-	.loc 1 397
+	.loc 1 521
 	and %r5, %r22, %r23
 	stw %r5, 224(%r1)
 # v28 = v2 ^ v1
-	.loc 1 398
+	.loc 1 522
 	lwz %r5, 32(%r1)
 	xor %r30, %r10, %r5
 # v29 = v9 ^ v8
-	.loc 1 399
+	.loc 1 523
 	xor %r21, %r12, %r31
 # v30 = v5 ^ v4
-	.loc 1 400
+	.loc 1 524
 	xor %r23, %r11, %r22
 # v31 = v0 ^ v10
-	.loc 1 401
+	.loc 1 525
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r18, %r5, %r6
 # v32 = v3 ^ v13
-	.loc 1 402
+	.loc 1 526
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r22, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 403
+	.loc 1 527
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v34 = v28 & v31
-	.loc 1 404
+	.loc 1 528
 	and %r20, %r30, %r18
 # v35 = v28 & v32
-	.loc 1 405
+	.loc 1 529
 	and %r5, %r30, %r22
 # v36 = v29 & v31
-	.loc 1 406
+	.loc 1 530
 	and %r6, %r21, %r18
 # v36 = v35 ^ v36
-	.loc 1 407
+	.loc 1 531
 	xor %r24, %r5, %r6
 # v28 = v28 & v33
-	.loc 1 408
+	.loc 1 532
 	and %r5, %r30, %r19
 # v35 = v29 & v32
-	.loc 1 409
+	.loc 1 533
 	and %r6, %r21, %r22
 # v31 = v30 & v31
-	.loc 1 410
+	.loc 1 534
 	and %r30, %r23, %r18
 # v35 = v28 ^ v35
-	.loc 1 411
+	.loc 1 535
 	xor %r6, %r5, %r6
 # v31 = v35 ^ v31
-	.loc 1 412
+	.loc 1 536
 	xor %r30, %r6, %r30
 # v29 = v29 & v33
-	.loc 1 413
+	.loc 1 537
 	and %r5, %r21, %r19
 # v32 = v30 & v32
-	.loc 1 414
+	.loc 1 538
 	and %r6, %r23, %r22
 # v32 = v29 ^ v32
-	.loc 1 415
+	.loc 1 539
 	xor %r22, %r5, %r6
 # v33 = v30 & v33
-	.loc 1 416
+	.loc 1 540
 	and %r6, %r23, %r19
 # v34 = v34 ^ v18
-	.loc 1 417
+	.loc 1 541
 	lwz %r5, 112(%r1)
 	xor %r5, %r20, %r5
 # v34 = v34 ^ v23
-	.loc 1 418
+	.loc 1 542
 	xor %r23, %r5, %r28
 # v36 = v36 ^ v20
-	.loc 1 419
+	.loc 1 543
 	lwz %r5, 200(%r1)
 	xor %r5, %r24, %r5
 # v36 = v36 ^ v25
-	.loc 1 420
+	.loc 1 544
 	xor %r24, %r5, %r25
 # v31 = v31 ^ v22
-	.loc 1 421
+	.loc 1 545
 	lwz %r5, 208(%r1)
 	xor %r5, %r30, %r5
 # v31 = v31 ^ v27
-	.loc 1 422
+	.loc 1 546
 	xor %r5, %r5, %r26
 	stw %r5, 232(%r1)
 # v32 = v32 ^ v19
-	.loc 1 423
+	.loc 1 547
 	xor %r5, %r22, %r29
 # v32 = v32 ^ v24
-	.loc 1 424
+	.loc 1 548
 	lwz %r30, 216(%r1)
 	xor %r5, %r5, %r30
 # v33 = v33 ^ v21
-	.loc 1 425
+	.loc 1 549
 	xor %r6, %r6, %r27
 # v33 = v33 ^ v26
-	.loc 1 426
+	.loc 1 550
 	lwz %r30, 224(%r1)
 	xor %r6, %r6, %r30
 # v19 = v34 ^ v19
-	.loc 1 427
+	.loc 1 551
 	xor %r30, %r23, %r29
 	stw %r30, 240(%r1)
 # v21 = v36 ^ v21
-	.loc 1 428
+	.loc 1 552
 	xor %r30, %r24, %r27
 	stw %r30, 248(%r1)
 # v23 = v32 ^ v23
-	.loc 1 429
+	.loc 1 553
 	xor %r5, %r5, %r28
 	stw %r5, 256(%r1)
 # v25 = v33 ^ v25
-	.loc 1 430
+	.loc 1 554
 	xor %r5, %r6, %r25
 	stw %r5, 264(%r1)
 # v33 = v12 & v1
-	.loc 1 431
+	.loc 1 555
 	lwz %r30, 32(%r1)
 	and %r27, %r7, %r30
 # v32 = v12 & v4
-	.loc 1 432
+	.loc 1 556
 	lwz %r29, 48(%r1)
 	and %r5, %r7, %r29
 # v36 = v7 & v1
-	.loc 1 433
+	.loc 1 557
 	lwz %r28, 64(%r1)
 	and %r6, %r28, %r30
 # v36 = v32 ^ v36
-	.loc 1 434
+	.loc 1 558
 	xor %r5, %r5, %r6
 	stw %r5, 272(%r1)
 # v32 = v12 & v7
-	.loc 1 435
+	.loc 1 559
 	and %r5, %r7, %r28
 # v34 = v7 & v4
-	.loc 1 436
+	.loc 1 560
 	and %r6, %r28, %r29
 # v30 = v15 & v1
-	.loc 1 437
+	.loc 1 561
 	and %r30, %r9, %r30
 # v34 = v32 ^ v34
-	.loc 1 438
+	.loc 1 562
 	xor %r6, %r5, %r6
 # v30 = v34 ^ v30
-	.loc 1 439
+	.loc 1 563
 	xor %r5, %r6, %r30
 	stw %r5, 280(%r1)
 # v34 = v7 & v7
-	.loc 1 440
+	.loc 1 564
 	and %r5, %r28, %r28
 # v32 = v15 & v4
-	.loc 1 441
+	.loc 1 565
 	and %r6, %r9, %r29
 # v32 = v34 ^ v32
-	.loc 1 442
+	.loc 1 566
 	xor %r23, %r5, %r6
 # v34 = v15 & v7
-	.loc 1 443
+	.loc 1 567
 	and %r22, %r9, %r28
 # v29 = v11 & v11
-	.loc 1 444
+	.loc 1 568
 	lwz %r5, 80(%r1)
 	lwz %r29, 80(%r1)
 	and %r21, %r5, %r29
 # v35 = v11 & v14
-	.loc 1 445
+	.loc 1 569
 	lwz %r25, 96(%r1)
 	and %r5, %r29, %r25
 # v28 = v17 & v11
-	.loc 1 446
+	.loc 1 570
 	and %r6, %r8, %r29
 # v28 = v35 ^ v28
-	.loc 1 447
+	.loc 1 571
 	xor %r20, %r5, %r6
 # v35 = v11 & v9
-	.loc 1 448
+	.loc 1 572
 	and %r30, %r29, %r12
 # v37 = v17 & v14
-	.loc 1 449
+	.loc 1 573
 	and %r5, %r8, %r25
 # v38 = v14 & v11
-	.loc 1 450
+	.loc 1 574
 	and %r6, %r25, %r29
 # v37 = v35 ^ v37
-	.loc 1 451
+	.loc 1 575
 	xor %r5, %r30, %r5
 # v38 = v37 ^ v38
-	.loc 1 452
+	.loc 1 576
 	xor %r29, %r5, %r6
 # v37 = v17 & v9
-	.loc 1 453
+	.loc 1 577
 	and %r5, %r8, %r12
 # v35 = v14 & v14
-	.loc 1 454
+	.loc 1 578
 	and %r28, %r25, %r25
 # v35 = v37 ^ v35
-	.loc 1 455
+	.loc 1 579
 	xor %r28, %r5, %r28
 # v37 = v14 & v9
-	.loc 1 456
+	.loc 1 580
 	and %r25, %r25, %r12
 # v39 = v12 ^ v11
-	.loc 1 457
+	.loc 1 581
 	lwz %r5, 80(%r1)
 	xor %r14, %r7, %r5
 # v40 = v7 ^ v17
-	.loc 1 458
+	.loc 1 582
 	lwz %r6, 64(%r1)
 	xor %r17, %r6, %r8
 # v41 = v15 ^ v14
-	.loc 1 459
+	.loc 1 583
 	lwz %r24, 96(%r1)
 	xor %r16, %r9, %r24
 # v42 = v1 ^ v11
-	.loc 1 460
+	.loc 1 584
 	lwz %r30, 32(%r1)
 	xor %r30, %r30, %r5
 # v43 = v4 ^ v14
-	.loc 1 461
+	.loc 1 585
 	lwz %r5, 48(%r1)
 	xor %r18, %r5, %r24
 # v44 = v7 ^ v9
-	.loc 1 462
+	.loc 1 586
 	xor %r19, %r6, %r12
 # v45 = v39 & v42
-	.loc 1 463
+	.loc 1 587
 	and %r24, %r14, %r30
 # v46 = v39 & v43
-	.loc 1 464
+	.loc 1 588
 	and %r5, %r14, %r18
 # v47 = v40 & v42
-	.loc 1 465
+	.loc 1 589
 	and %r6, %r17, %r30
 # v47 = v46 ^ v47
-	.loc 1 466
+	.loc 1 590
 	xor %r15, %r5, %r6
 # v39 = v39 & v44
-	.loc 1 467
+	.loc 1 591
 	and %r5, %r14, %r19
 # v46 = v40 & v43
-	.loc 1 468
+	.loc 1 592
 	and %r6, %r17, %r18
 # v42 = v41 & v42
-	.loc 1 469
+	.loc 1 593
 	and %r30, %r16, %r30
 # v46 = v39 ^ v46
-	.loc 1 470
+	.loc 1 594
 	xor %r6, %r5, %r6
 # v42 = v46 ^ v42
-	.loc 1 471
+	.loc 1 595
 	xor %r30, %r6, %r30
 # v40 = v40 & v44
-	.loc 1 472
+	.loc 1 596
 	and %r17, %r17, %r19
 # v43 = v41 & v43
-	.loc 1 473
+	.loc 1 597
 	and %r18, %r16, %r18
 # v43 = v40 ^ v43
-	.loc 1 474
+	.loc 1 598
 	xor %r5, %r17, %r18
 # v44 = v41 & v44
-	.loc 1 475
+	.loc 1 599
 	and %r19, %r16, %r19
 # v45 = v45 ^ v33
-	.loc 1 476
+	.loc 1 600
 	xor %r24, %r24, %r27
 # v45 = v45 ^ v29
-	.loc 1 477
+	.loc 1 601
 	xor %r6, %r24, %r21
 # v47 = v47 ^ v36
-	.loc 1 478
+	.loc 1 602
 	lwz %r24, 272(%r1)
 	xor %r15, %r15, %r24
 # v47 = v47 ^ v28
-	.loc 1 479
+	.loc 1 603
 	xor %r15, %r15, %r20
 # v42 = v42 ^ v30
-	.loc 1 480
+	.loc 1 604
 	lwz %r24, 280(%r1)
 	xor %r30, %r30, %r24
 # v42 = v42 ^ v38
-	.loc 1 481
+	.loc 1 605
 	xor %r24, %r30, %r29
 # v43 = v43 ^ v32
-	.loc 1 482
+	.loc 1 606
 	xor %r5, %r5, %r23
 # v43 = v43 ^ v35
-	.loc 1 483
+	.loc 1 607
 	xor %r5, %r5, %r28
 # v44 = v44 ^ v34
-	.loc 1 484
+	.loc 1 608
 	xor %r19, %r19, %r22
 # v44 = v44 ^ v37
-	.loc 1 485
+	.loc 1 609
 	xor %r19, %r19, %r25
 # v32 = v45 ^ v32
-	.loc 1 486
+	.loc 1 610
 	xor %r6, %r6, %r23
 	stw %r6, 288(%r1)
 # v34 = v47 ^ v34
-	.loc 1 487
+	.loc 1 611
 	xor %r6, %r15, %r22
 	stw %r6, 296(%r1)
 # v29 = v43 ^ v29
-	.loc 1 488
+	.loc 1 612
 	xor %r23, %r5, %r21
 # v28 = v44 ^ v28
-	.loc 1 489
+	.loc 1 613
 	xor %r30, %r19, %r20
 # v12 = v2 ^ v12
-	.loc 1 490
+	.loc 1 614
 	xor %r22, %r10, %r7
 # v2 = v9 ^ v7
-	.loc 1 491
+	.loc 1 615
 	lwz %r10, 64(%r1)
 	xor %r21, %r12, %r10
 # v15 = v5 ^ v15
-	.loc 1 492
+	.loc 1 616
 	xor %r20, %r11, %r9
 # v5 = v1 ^ v11
-	.loc 1 493
+	.loc 1 617
 	lwz %r5, 32(%r1)
 	lwz %r11, 80(%r1)
 	xor %r19, %r5, %r11
 # v17 = v8 ^ v17
-	.loc 1 494
+	.loc 1 618
 	xor %r8, %r31, %r8
 # v8 = v4 ^ v14
-	.loc 1 495
+	.loc 1 619
 	lwz %r6, 48(%r1)
 	lwz %r16, 96(%r1)
 	xor %r7, %r6, %r16
 # v44 = v0 ^ v1
-	.loc 1 496
+	.loc 1 620
 	lwz %r9, 24(%r1)
 	xor %r17, %r9, %r5
 # v43 = v3 ^ v4
-	.loc 1 497
+	.loc 1 621
 	lwz %r5, 40(%r1)
 	xor %r18, %r5, %r6
 # v47 = v6 ^ v7
-	.loc 1 498
+	.loc 1 622
 	lwz %r5, 56(%r1)
 	xor %r31, %r5, %r10
 # v45 = v10 ^ v11
-	.loc 1 499
+	.loc 1 623
 	lwz %r5, 72(%r1)
 	xor %r11, %r5, %r11
 # v41 = v13 ^ v14
-	.loc 1 500
+	.loc 1 624
 	lwz %r5, 88(%r1)
 	xor %r10, %r5, %r16
 # v40 = v16 ^ v9
-	.loc 1 501
+	.loc 1 625
 	lwz %r5, 104(%r1)
 	xor %r9, %r5, %r12
 # v46 = v12 & v44
-	.loc 1 502
+	.loc 1 626
 	and %r5, %r22, %r17
 	stw %r5, 304(%r1)
 # v39 = v12 & v43
-	.loc 1 503
+	.loc 1 627
 	and %r6, %r22, %r18
 # v48 = v2 & v44
-	.loc 1 504
+	.loc 1 628
 	and %r5, %r21, %r17
 # v48 = v39 ^ v48
-	.loc 1 505
+	.loc 1 629
 	xor %r5, %r6, %r5
 	stw %r5, 312(%r1)
 # v39 = v12 & v47
-	.loc 1 506
+	.loc 1 630
 	and %r16, %r22, %r31
 # v49 = v2 & v43
-	.loc 1 507
+	.loc 1 631
 	and %r5, %r21, %r18
 # v50 = v15 & v44
-	.loc 1 508
+	.loc 1 632
 	and %r6, %r20, %r17
 # v49 = v39 ^ v49
-	.loc 1 509
+	.loc 1 633
 	xor %r5, %r16, %r5
 # v50 = v49 ^ v50
-	.loc 1 510
+	.loc 1 634
 	xor %r5, %r5, %r6
 	stw %r5, 320(%r1)
 # v49 = v2 & v47
-	.loc 1 511
+	.loc 1 635
 	and %r5, %r21, %r31
 # v39 = v15 & v43
-	.loc 1 512
+	.loc 1 636
 	and %r6, %r20, %r18
 # v39 = v49 ^ v39
-	.loc 1 513
+	.loc 1 637
 	xor %r5, %r5, %r6
 	stw %r5, 328(%r1)
 # v49 = v15 & v47
-	.loc 1 514
+	.loc 1 638
 	and %r16, %r20, %r31
 # v51 = v5 & v45
-	.loc 1 515
+	.loc 1 639
 	and %r5, %r19, %r11
 	stw %r5, 120(%r1)
 # v52 = v5 & v41
-	.loc 1 516
+	.loc 1 640
 	and %r5, %r19, %r10
 # v53 = v17 & v45
-	.loc 1 517
+	.loc 1 641
 	and %r6, %r8, %r11
 # v53 = v52 ^ v53
-	.loc 1 518
+	.loc 1 642
 	xor %r14, %r5, %r6
 # v52 = v5 & v40
-	.loc 1 519
+	.loc 1 643
 	and %r6, %r19, %r9
 # v54 = v17 & v41
-	.loc 1 520
+	.loc 1 644
 	and %r5, %r8, %r10
 # v55 = v8 & v45
-	.loc 1 521
+	.loc 1 645
 	and %r15, %r7, %r11
 # v54 = v52 ^ v54
-	.loc 1 522
+	.loc 1 646
 	xor %r5, %r6, %r5
 # v55 = v54 ^ v55
-	.loc 1 523
+	.loc 1 647
 	xor %r15, %r5, %r15
 # v54 = v17 & v40
-	.loc 1 524
+	.loc 1 648
 	and %r5, %r8, %r9
 # v52 = v8 & v41
-	.loc 1 525
+	.loc 1 649
 	and %r6, %r7, %r10
 # v52 = v54 ^ v52
-	.loc 1 526
+	.loc 1 650
 	xor %r6, %r5, %r6
 # v54 = v8 & v40
-	.loc 1 527
+	.loc 1 651
 	and %r5, %r7, %r9
 # v5 = v12 ^ v5
-	.loc 1 528
+	.loc 1 652
 	xor %r19, %r22, %r19
 # v17 = v2 ^ v17
-	.loc 1 529
+	.loc 1 653
 	xor %r22, %r21, %r8
 # v8 = v15 ^ v8
-	.loc 1 530
+	.loc 1 654
 	xor %r21, %r20, %r7
 # v45 = v44 ^ v45
-	.loc 1 531
+	.loc 1 655
 	xor %r11, %r17, %r11
 # v41 = v43 ^ v41
-	.loc 1 532
+	.loc 1 656
 	xor %r10, %r18, %r10
 # v40 = v47 ^ v40
-	.loc 1 533
+	.loc 1 657
 	xor %r9, %r31, %r9
 # v47 = v5 & v45
-	.loc 1 534
+	.loc 1 658
 	and %r31, %r19, %r11
 # v43 = v5 & v41
-	.loc 1 535
+	.loc 1 659
 	and %r7, %r19, %r10
 # v44 = v17 & v45
-	.loc 1 536
+	.loc 1 660
 	and %r8, %r22, %r11
 # v44 = v43 ^ v44
-	.loc 1 537
+	.loc 1 661
 	xor %r20, %r7, %r8
 # v5 = v5 & v40
-	.loc 1 538
+	.loc 1 662
 	and %r19, %r19, %r9
 # v43 = v17 & v41
-	.loc 1 539
+	.loc 1 663
 	and %r7, %r22, %r10
 # v45 = v8 & v45
-	.loc 1 540
+	.loc 1 664
 	and %r8, %r21, %r11
 # v43 = v5 ^ v43
-	.loc 1 541
+	.loc 1 665
 	xor %r7, %r19, %r7
 # v45 = v43 ^ v45
-	.loc 1 542
+	.loc 1 666
 	xor %r7, %r7, %r8
 # v17 = v17 & v40
-	.loc 1 543
+	.loc 1 667
 	and %r22, %r22, %r9
 # v41 = v8 & v41
-	.loc 1 544
+	.loc 1 668
 	and %r10, %r21, %r10
 # v41 = v17 ^ v41
-	.loc 1 545
+	.loc 1 669
 	xor %r10, %r22, %r10
 # v40 = v8 & v40
-	.loc 1 546
+	.loc 1 670
 	and %r8, %r21, %r9
 # v47 = v47 ^ v46
-	.loc 1 547
+	.loc 1 671
 	lwz %r9, 304(%r1)
 	xor %r31, %r31, %r9
 # v47 = v47 ^ v51
-	.loc 1 548
+	.loc 1 672
 	lwz %r9, 120(%r1)
 	xor %r31, %r31, %r9
 # v44 = v44 ^ v48
-	.loc 1 549
+	.loc 1 673
 	lwz %r11, 312(%r1)
 	xor %r20, %r20, %r11
 # v44 = v44 ^ v53
-	.loc 1 550
+	.loc 1 674
 	xor %r20, %r20, %r14
 # v45 = v45 ^ v50
-	.loc 1 551
+	.loc 1 675
 	lwz %r11, 320(%r1)
 	xor %r7, %r7, %r11
 # v45 = v45 ^ v55
-	.loc 1 552
+	.loc 1 676
 	xor %r11, %r7, %r15
 # v41 = v41 ^ v39
-	.loc 1 553
+	.loc 1 677
 	lwz %r22, 328(%r1)
 	xor %r7, %r10, %r22
 # v41 = v41 ^ v52
-	.loc 1 554
+	.loc 1 678
 	xor %r7, %r7, %r6
 # v40 = v40 ^ v49
-	.loc 1 555
+	.loc 1 679
 	xor %r8, %r8, %r16
 # v40 = v40 ^ v54
-	.loc 1 556
+	.loc 1 680
 	xor %r8, %r8, %r5
 # v39 = v47 ^ v39
-	.loc 1 557
+	.loc 1 681
 	xor %r10, %r31, %r22
 # v49 = v44 ^ v49
-	.loc 1 558
+	.loc 1 682
 	xor %r16, %r20, %r16
 # v51 = v41 ^ v51
-	.loc 1 559
+	.loc 1 683
 	xor %r31, %r7, %r9
 # v53 = v40 ^ v53
-	.loc 1 560
+	.loc 1 684
 	xor %r14, %r8, %r14
 # v46 = v46 ^ v18
-	.loc 1 561
+	.loc 1 685
 	lwz %r7, 304(%r1)
 	lwz %r8, 112(%r1)
 	xor %r7, %r7, %r8
 # v46 = v46 ^ v33
-	.loc 1 562
+	.loc 1 686
 	xor %r9, %r7, %r27
 # v48 = v48 ^ v20
-	.loc 1 563
+	.loc 1 687
 	lwz %r7, 312(%r1)
 	lwz %r8, 200(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v36
-	.loc 1 564
+	.loc 1 688
 	lwz %r8, 272(%r1)
 	xor %r8, %r7, %r8
 # v50 = v50 ^ v22
-	.loc 1 565
+	.loc 1 689
 	lwz %r7, 320(%r1)
 	lwz %r22, 208(%r1)
 	xor %r7, %r7, %r22
 # v50 = v50 ^ v30
-	.loc 1 566
+	.loc 1 690
 	lwz %r22, 280(%r1)
 	xor %r22, %r7, %r22
 # v39 = v39 ^ v19
-	.loc 1 567
+	.loc 1 691
 	lwz %r7, 240(%r1)
 	xor %r7, %r10, %r7
 # v39 = v39 ^ v32
-	.loc 1 568
+	.loc 1 692
 	lwz %r10, 288(%r1)
 	xor %r10, %r7, %r10
 # v49 = v49 ^ v21
-	.loc 1 569
+	.loc 1 693
 	lwz %r7, 248(%r1)
 	xor %r7, %r16, %r7
 # v49 = v49 ^ v34
-	.loc 1 570
+	.loc 1 694
 	lwz %r21, 296(%r1)
 	xor %r21, %r7, %r21
 # v45 = v45 ^ v31
-	.loc 1 571
+	.loc 1 695
 	lwz %r7, 232(%r1)
 	xor %r11, %r11, %r7
 # v45 = v45 ^ v42
-	.loc 1 572
+	.loc 1 696
 	xor %r11, %r11, %r24
 # v51 = v51 ^ v23
-	.loc 1 573
+	.loc 1 697
 	lwz %r20, 256(%r1)
 	xor %r7, %r31, %r20
 # v51 = v51 ^ v29
-	.loc 1 574
+	.loc 1 698
 	xor %r19, %r7, %r23
 # v53 = v53 ^ v25
-	.loc 1 575
+	.loc 1 699
 	lwz %r31, 264(%r1)
 	xor %r7, %r14, %r31
 # v53 = v53 ^ v28
-	.loc 1 576
+	.loc 1 700
 	xor %r7, %r7, %r30
 # v55 = v55 ^ v27
-	.loc 1 577
+	.loc 1 701
 	xor %r15, %r15, %r26
 # v55 = v55 ^ v38
-	.loc 1 578
+	.loc 1 702
 	xor %r15, %r15, %r29
 # v52 = v52 ^ v24
-	.loc 1 579
+	.loc 1 703
 	lwz %r18, 216(%r1)
 	xor %r6, %r6, %r18
 # v52 = v52 ^ v35
-	.loc 1 580
+	.loc 1 704
 	xor %r17, %r6, %r28
 # v54 = v54 ^ v26
-	.loc 1 581
+	.loc 1 705
 	lwz %r16, 224(%r1)
 	xor %r5, %r5, %r16
 # v54 = v54 ^ v37
-	.loc 1 582
+	.loc 1 706
 	xor %r14, %r5, %r25
 # v23 = v46 ^ v23
-	.loc 1 583
+	.loc 1 707
 	xor %r6, %r9, %r20
 # v25 = v48 ^ v25
-	.loc 1 584
+	.loc 1 708
 	xor %r8, %r8, %r31
 # v27 = v50 ^ v27
-	.loc 1 585
+	.loc 1 709
 	xor %r26, %r22, %r26
 # v24 = v39 ^ v24
-	.loc 1 586
+	.loc 1 710
 	xor %r22, %r10, %r18
 # v26 = v49 ^ v26
-	.loc 1 587
+	.loc 1 711
 	xor %r21, %r21, %r16
 # v33 = v51 ^ v33
-	.loc 1 588
+	.loc 1 712
 	xor %r20, %r19, %r27
 # v36 = v53 ^ v36
-	.loc 1 589
+	.loc 1 713
 	lwz %r5, 272(%r1)
 	xor %r5, %r7, %r5
 # v30 = v55 ^ v30
-	.loc 1 590
+	.loc 1 714
 	lwz %r7, 280(%r1)
 	xor %r10, %r15, %r7
 # v32 = v52 ^ v32
-	.loc 1 591
+	.loc 1 715
 	lwz %r7, 288(%r1)
 	xor %r31, %r17, %r7
 # v34 = v54 ^ v34
-	.loc 1 592
+	.loc 1 716
 	lwz %r7, 296(%r1)
 	xor %r27, %r14, %r7
 # v36 = v36 ^ v37
-	.loc 1 593
+	.loc 1 717
 	xor %r9, %r5, %r25
 # v37 = v26 ^ v37
-	.loc 1 594
+	.loc 1 718
 	xor %r25, %r21, %r25
 # v33 = v33 ^ v35
-	.loc 1 595
+	.loc 1 719
 	xor %r7, %r20, %r28
 # v35 = v24 ^ v35
-	.loc 1 596
+	.loc 1 720
 	xor %r28, %r22, %r28
 # v45 = v45 ^ v38
-	.loc 1 597
+	.loc 1 721
 	xor %r11, %r11, %r29
 # v38 = v27 ^ v38
-	.loc 1 598
+	.loc 1 722
 	xor %r29, %r26, %r29
 # v37 = v37 ^ v28
-	.loc 1 599
+	.loc 1 723
 	xor %r25, %r25, %r30
 # v28 = v25 ^ v28
-	.loc 1 600
+	.loc 1 724
 	xor %r30, %r8, %r30
 # v35 = v35 ^ v29
-	.loc 1 601
+	.loc 1 725
 	xor %r28, %r28, %r23
 # v29 = v23 ^ v29
-	.loc 1 602
+	.loc 1 726
 	xor %r23, %r6, %r23
 # v38 = v38 ^ v42
-	.loc 1 603
+	.loc 1 727
 	xor %r29, %r29, %r24
 # v42 = v31 ^ v42
-	.loc 1 604
+	.loc 1 728
 	lwz %r5, 232(%r1)
 	xor %r24, %r5, %r24
 # v28 = v28 ^ v34
-	.loc 1 605
+	.loc 1 729
 	xor %r30, %r30, %r27
 # v34 = v21 ^ v34
-	.loc 1 606
+	.loc 1 730
 	lwz %r5, 248(%r1)
 	xor %r5, %r5, %r27
 # v29 = v29 ^ v32
-	.loc 1 607
+	.loc 1 731
 	xor %r23, %r23, %r31
 # v32 = v19 ^ v32
-	.loc 1 608
+	.loc 1 732
 	lwz %r6, 240(%r1)
 	xor %r6, %r6, %r31
 # v42 = v42 ^ v30
-	.loc 1 609
+	.loc 1 733
 	xor %r24, %r24, %r10
 # v30 = v22 ^ v30
-	.loc 1 610
+	.loc 1 734
 	lwz %r8, 208(%r1)
 	xor %r10, %r8, %r10
 # v34 = v34 ^ v36
-	.loc 1 611
+	.loc 1 735
 	xor %r31, %r5, %r9
 # v36 = v20 ^ v36
-	.loc 1 612
+	.loc 1 736
 	lwz %r5, 200(%r1)
 	xor %r27, %r5, %r9
 # v32 = v32 ^ v33
-	.loc 1 613
+	.loc 1 737
 	xor %r26, %r6, %r7
 # v33 = v18 ^ v33
-	.loc 1 614
+	.loc 1 738
 	lwz %r5, 112(%r1)
 	xor %r22, %r5, %r7
 # v18 = v33 ^ v29
-	.loc 1 615
+	.loc 1 739
 	xor %r5, %r22, %r23
 # v20 = v36 ^ v28
-	.loc 1 616
+	.loc 1 740
 	xor %r6, %r27, %r30
 # v22 = v30 ^ v38
-	.loc 1 617
+	.loc 1 741
 	xor %r7, %r10, %r29
 # v22 = v22 ^ v45
-	.loc 1 618
+	.loc 1 742
 	xor %r7, %r7, %r11
 # v19 = v32 ^ v35
-	.loc 1 619
+	.loc 1 743
 	xor %r8, %r26, %r28
 # v21 = v34 ^ v37
-	.loc 1 620
+	.loc 1 744
 	xor %r9, %r31, %r25
 # v31 = v42 ^ v45
-	.loc 1 621
+	.loc 1 745
 	xor %r21, %r24, %r11
 # v18 = v18 ^ v19
-	.loc 1 622
+	.loc 1 746
 	xor %r16, %r5, %r8
 	stw %r16, 1720(%r1)
 # v23 = v45 ^ v38
-	.loc 1 623
+	.loc 1 747
 	xor %r5, %r11, %r29
 	stw %r5, 2120(%r1)
 # v20 = v20 ^ v21
-	.loc 1 624
+	.loc 1 748
 	xor %r6, %r6, %r9
 # v20 = v20 ^ v37
-	.loc 1 625
+	.loc 1 749
 	xor %r18, %r6, %r25
 # v25 = v29 ^ v35
-	.loc 1 626
+	.loc 1 750
 	xor %r19, %r23, %r28
 # v22 = v22 ^ v31
-	.loc 1 627
+	.loc 1 751
 	xor %r17, %r7, %r21
 # v27 = v28 ^ v37
-	.loc 1 628
+	.loc 1 752
 	xor %r20, %r30, %r25
 # v24 = v18 & v33
-	.loc 1 629
+	.loc 1 753
 	and %r5, %r16, %r22
 	stw %r5, 336(%r1)
 # v26 = v18 & v36
-	.loc 1 630
+	.loc 1 754
 	and %r5, %r16, %r27
 # v54 = v37 & v33
-	.loc 1 631
+	.loc 1 755
 	and %r6, %r25, %r22
 # v54 = v26 ^ v54
-	.loc 1 632
+	.loc 1 756
 	xor %r5, %r5, %r6
 	stw %r5, 344(%r1)
 # v26 = v18 & v30
-	.loc 1 633
+	.loc 1 757
 	lwz %r5, 1720(%r1)
 	and %r5, %r5, %r10
 # v52 = v37 & v36
-	.loc 1 634
+	.loc 1 758
 	and %r6, %r25, %r27
 # v55 = v23 & v33
-	.loc 1 635
+	.loc 1 759
 	lwz %r16, 2120(%r1)
 	and %r7, %r16, %r22
 # v52 = v26 ^ v52
-	.loc 1 636
+	.loc 1 760
 	xor %r6, %r5, %r6
 # v55 = v52 ^ v55
-	.loc 1 637
+	.loc 1 761
 	xor %r5, %r6, %r7
 	stw %r5, 352(%r1)
 # v52 = v37 & v30
-	.loc 1 638
+	.loc 1 762
 	and %r5, %r25, %r10
 # v26 = v23 & v36
-	.loc 1 639
+	.loc 1 763
 	and %r6, %r16, %r27
 # v26 = v52 ^ v26
-	.loc 1 640
+	.loc 1 764
 	xor %r5, %r5, %r6
 	stw %r5, 360(%r1)
 # v52 = v23 & v30
-	.loc 1 641
+	.loc 1 765
 	and %r5, %r16, %r10
 	stw %r5, 368(%r1)
 # v53 = v19 & v32
-	.loc 1 642
+	.loc 1 766
 	and %r5, %r8, %r26
 	stw %r5, 376(%r1)
 # v51 = v19 & v34
-	.loc 1 643
+	.loc 1 767
 	and %r5, %r8, %r31
 # v49 = v20 & v32
-	.loc 1 644
+	.loc 1 768
 	and %r6, %r18, %r26
 # v49 = v51 ^ v49
-	.loc 1 645
+	.loc 1 769
 	xor %r5, %r5, %r6
 	stw %r5, 384(%r1)
 # v51 = v19 & v42
-	.loc 1 646
+	.loc 1 770
 	and %r5, %r8, %r24
 # v39 = v20 & v34
-	.loc 1 647
+	.loc 1 771
 	and %r6, %r18, %r31
 # v50 = v38 & v32
-	.loc 1 648
+	.loc 1 772
 	and %r7, %r29, %r26
 # v39 = v51 ^ v39
-	.loc 1 649
+	.loc 1 773
 	xor %r6, %r5, %r6
 # v50 = v39 ^ v50
-	.loc 1 650
+	.loc 1 774
 	xor %r5, %r6, %r7
 	stw %r5, 392(%r1)
 # v39 = v20 & v42
-	.loc 1 651
+	.loc 1 775
 	and %r5, %r18, %r24
 # v51 = v38 & v34
-	.loc 1 652
+	.loc 1 776
 	and %r6, %r29, %r31
 # v51 = v39 ^ v51
-	.loc 1 653
+	.loc 1 777
 	xor %r5, %r5, %r6
 	stw %r5, 400(%r1)
 # v39 = v38 & v42
-	.loc 1 654
+	.loc 1 778
 	and %r5, %r29, %r24
 	stw %r5, 408(%r1)
 # v48 = v18 ^ v19
-	.loc 1 655
+	.loc 1 779
 	lwz %r5, 1720(%r1)
 	xor %r14, %r5, %r8
 	stw %r14, 416(%r1)
 # v46 = v37 ^ v20
-	.loc 1 656
+	.loc 1 780
 	xor %r15, %r25, %r18
 	stw %r15, 424(%r1)
 # v40 = v23 ^ v38
-	.loc 1 657
+	.loc 1 781
 	lwz %r5, 2120(%r1)
 	xor %r5, %r5, %r29
 	stw %r5, 1728(%r1)
 # v41 = v33 ^ v32
-	.loc 1 658
+	.loc 1 782
 	xor %r16, %r22, %r26
 	stw %r16, 1736(%r1)
 # v44 = v36 ^ v34
-	.loc 1 659
+	.loc 1 783
 	xor %r6, %r27, %r31
 # v47 = v30 ^ v42
-	.loc 1 660
+	.loc 1 784
 	xor %r7, %r10, %r24
 # v8 = v48 & v41
-	.loc 1 661
+	.loc 1 785
 	and %r5, %r14, %r16
 	stw %r5, 432(%r1)
 # v17 = v48 & v44
-	.loc 1 662
+	.loc 1 786
 	and %r5, %r14, %r6
 	stw %r5, 1912(%r1)
 	stw %r5, 440(%r1)
 # v43 = v46 & v41
-	.loc 1 663
+	.loc 1 787
 	and %r16, %r15, %r16
 	stw %r16, 448(%r1)
 # v43 = v17 ^ v43
-	.loc 1 664
+	.loc 1 788
 	xor %r5, %r5, %r16
 	stw %r5, 1920(%r1)
 	stw %r5, 456(%r1)
 # v48 = v48 & v47
-	.loc 1 665
+	.loc 1 789
 	and %r5, %r14, %r7
 	stw %r5, 464(%r1)
 # v17 = v46 & v44
-	.loc 1 666
+	.loc 1 790
 	and %r14, %r15, %r6
 	stw %r14, 472(%r1)
 # v41 = v40 & v41
-	.loc 1 667
+	.loc 1 791
 	lwz %r15, 1728(%r1)
 	lwz %r16, 1736(%r1)
 	and %r16, %r15, %r16
 	stw %r16, 480(%r1)
 # v17 = v48 ^ v17
-	.loc 1 668
+	.loc 1 792
 	xor %r5, %r5, %r14
 # v41 = v17 ^ v41
-	.loc 1 669
+	.loc 1 793
 	xor %r16, %r5, %r16
 	stw %r16, 488(%r1)
 # v46 = v46 & v47
-	.loc 1 670
+	.loc 1 794
 	lwz %r5, 424(%r1)
 	and %r5, %r5, %r7
 # v44 = v40 & v44
-	.loc 1 671
+	.loc 1 795
 	and %r6, %r15, %r6
 # v44 = v46 ^ v44
-	.loc 1 672
+	.loc 1 796
 	xor %r6, %r5, %r6
 	stw %r6, 496(%r1)
 # v47 = v40 & v47
-	.loc 1 673
+	.loc 1 797
 	and %r5, %r15, %r7
 	stw %r5, 1744(%r1)
 # v8 = v8 ^ v24
-	.loc 1 674
+	.loc 1 798
 	lwz %r5, 432(%r1)
 	lwz %r7, 336(%r1)
 	xor %r5, %r5, %r7
 # v8 = v8 ^ v53
-	.loc 1 675
+	.loc 1 799
 	lwz %r7, 376(%r1)
 	stw %r7, 2128(%r1)
 	xor %r5, %r5, %r7
 	stw %r5, 1752(%r1)
 # v43 = v43 ^ v54
-	.loc 1 676
+	.loc 1 800
 	lwz %r5, 344(%r1)
 	lwz %r7, 1920(%r1)
 	xor %r5, %r7, %r5
 # v43 = v43 ^ v49
-	.loc 1 677
+	.loc 1 801
 	lwz %r7, 384(%r1)
 	xor %r5, %r5, %r7
 	stw %r5, 1760(%r1)
 # v41 = v41 ^ v55
-	.loc 1 678
+	.loc 1 802
 	lwz %r5, 352(%r1)
 	xor %r5, %r16, %r5
 # v41 = v41 ^ v50
-	.loc 1 679
+	.loc 1 803
 	lwz %r16, 392(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 504(%r1)
 # v44 = v44 ^ v26
-	.loc 1 680
+	.loc 1 804
 	lwz %r16, 360(%r1)
 	xor %r5, %r6, %r16
 # v44 = v44 ^ v51
-	.loc 1 681
+	.loc 1 805
 	lwz %r6, 400(%r1)
 	xor %r6, %r5, %r6
 	stw %r6, 1768(%r1)
 # v47 = v47 ^ v52
-	.loc 1 682
+	.loc 1 806
 	lwz %r15, 368(%r1)
 	lwz %r5, 1744(%r1)
 	xor %r14, %r5, %r15
 	stw %r14, 1776(%r1)
 # v47 = v47 ^ v39
-	.loc 1 683
+	.loc 1 807
 	lwz %r5, 408(%r1)
 	xor %r14, %r14, %r5
 # v26 = v8 ^ v26
-	.loc 1 684
+	.loc 1 808
 	lwz %r5, 1752(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 512(%r1)
 # v52 = v43 ^ v52
-	.loc 1 685
+	.loc 1 809
 	lwz %r5, 1760(%r1)
 	xor %r5, %r5, %r15
 	stw %r5, 520(%r1)
 # v53 = v44 ^ v53
-	.loc 1 686
+	.loc 1 810
 	lwz %r5, 2128(%r1)
 	xor %r5, %r6, %r5
 	stw %r5, 528(%r1)
 # v49 = v47 ^ v49
-	.loc 1 687
+	.loc 1 811
 	xor %r5, %r14, %r7
 	stw %r5, 536(%r1)
 # v47 = v25 & v29
-	.loc 1 688
+	.loc 1 812
 	and %r5, %r19, %r23
 	stw %r5, 544(%r1)
 # v44 = v25 & v28
-	.loc 1 689
+	.loc 1 813
 	and %r5, %r19, %r30
 # v43 = v21 & v29
-	.loc 1 690
+	.loc 1 814
 	and %r6, %r9, %r23
 # v43 = v44 ^ v43
-	.loc 1 691
+	.loc 1 815
 	xor %r5, %r5, %r6
 	stw %r5, 552(%r1)
 # v44 = v25 & v38
-	.loc 1 692
+	.loc 1 816
 	and %r5, %r19, %r29
 # v8 = v21 & v28
-	.loc 1 693
+	.loc 1 817
 	and %r6, %r9, %r30
 # v40 = v22 & v29
-	.loc 1 694
+	.loc 1 818
 	and %r7, %r17, %r23
 # v8 = v44 ^ v8
-	.loc 1 695
+	.loc 1 819
 	xor %r6, %r5, %r6
 # v40 = v8 ^ v40
-	.loc 1 696
+	.loc 1 820
 	xor %r5, %r6, %r7
 	stw %r5, 560(%r1)
 # v8 = v21 & v38
-	.loc 1 697
+	.loc 1 821
 	and %r5, %r9, %r29
 # v44 = v22 & v28
-	.loc 1 698
+	.loc 1 822
 	and %r6, %r17, %r30
 # v44 = v8 ^ v44
-	.loc 1 699
+	.loc 1 823
 	xor %r5, %r5, %r6
 	stw %r5, 568(%r1)
 # v8 = v22 & v38
-	.loc 1 700
+	.loc 1 824
 	and %r5, %r17, %r29
 	stw %r5, 576(%r1)
 # v46 = v35 & v35
-	.loc 1 701
+	.loc 1 825
 	and %r5, %r28, %r28
 	stw %r5, 584(%r1)
 # v17 = v35 & v37
-	.loc 1 702
+	.loc 1 826
 	and %r5, %r28, %r25
 # v48 = v27 & v35
-	.loc 1 703
+	.loc 1 827
 	and %r6, %r20, %r28
 # v48 = v17 ^ v48
-	.loc 1 704
+	.loc 1 828
 	xor %r5, %r5, %r6
 	stw %r5, 592(%r1)
 # v17 = v35 & v45
-	.loc 1 705
+	.loc 1 829
 	and %r5, %r28, %r11
 # v5 = v27 & v37
-	.loc 1 706
+	.loc 1 830
 	and %r6, %r20, %r25
 # v15 = v31 & v35
-	.loc 1 707
+	.loc 1 831
 	and %r7, %r21, %r28
 # v5 = v17 ^ v5
-	.loc 1 708
+	.loc 1 832
 	xor %r6, %r5, %r6
 # v15 = v5 ^ v15
-	.loc 1 709
+	.loc 1 833
 	xor %r5, %r6, %r7
 	stw %r5, 1784(%r1)
 # v5 = v27 & v45
-	.loc 1 710
+	.loc 1 834
 	and %r5, %r20, %r11
 # v17 = v31 & v37
-	.loc 1 711
+	.loc 1 835
 	and %r6, %r21, %r25
 # v17 = v5 ^ v17
-	.loc 1 712
+	.loc 1 836
 	xor %r5, %r5, %r6
 	stw %r5, 1792(%r1)
 # v5 = v31 & v45
-	.loc 1 713
+	.loc 1 837
 	and %r5, %r21, %r11
 	stw %r5, 2312(%r1)
 # v2 = v25 ^ v35
-	.loc 1 714
+	.loc 1 838
 	xor %r6, %r19, %r28
 	stw %r6, 600(%r1)
 # v12 = v21 ^ v27
-	.loc 1 715
+	.loc 1 839
 	xor %r5, %r9, %r20
 	stw %r5, 1800(%r1)
 # v56 = v22 ^ v31
-	.loc 1 716
+	.loc 1 840
 	xor %r5, %r17, %r21
 	stw %r5, 1928(%r1)
 	stw %r5, 128(%r1)
 # v57 = v29 ^ v35
-	.loc 1 717
+	.loc 1 841
 	xor %r16, %r23, %r28
 	stw %r16, 136(%r1)
 # v58 = v28 ^ v37
-	.loc 1 718
+	.loc 1 842
 	xor %r7, %r30, %r25
 	stw %r7, 144(%r1)
 # v59 = v38 ^ v45
-	.loc 1 719
+	.loc 1 843
 	xor %r5, %r29, %r11
 	stw %r5, 2232(%r1)
 	stw %r5, 1936(%r1)
 	stw %r5, 152(%r1)
 # v60 = v2 & v57
-	.loc 1 720
+	.loc 1 844
 	and %r5, %r6, %r16
 	stw %r5, 160(%r1)
 # v61 = v2 & v58
-	.loc 1 721
+	.loc 1 845
 	and %r5, %r6, %r7
 	stw %r5, 2240(%r1)
 	stw %r5, 1944(%r1)
 	stw %r5, 168(%r1)
 # v62 = v12 & v57
-	.loc 1 722
+	.loc 1 846
 	lwz %r14, 1800(%r1)
 	stw %r14, 2280(%r1)
 	stw %r14, 2192(%r1)
@@ -2580,1885 +2734,1885 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc32:
 	stw %r15, 2136(%r1)
 	stw %r15, 176(%r1)
 # v62 = v61 ^ v62
-	.loc 1 723
+	.loc 1 847
 	xor %r5, %r5, %r15
 	stw %r5, 1952(%r1)
 	stw %r5, 608(%r1)
 # v2 = v2 & v59
-	.loc 1 724
+	.loc 1 848
 	lwz %r5, 2232(%r1)
 	and %r15, %r6, %r5
 	stw %r15, 616(%r1)
 # v61 = v12 & v58
-	.loc 1 725
+	.loc 1 849
 	and %r5, %r14, %r7
 	stw %r5, 624(%r1)
 # v57 = v56 & v57
-	.loc 1 726
+	.loc 1 850
 	lwz %r6, 1928(%r1)
 	and %r6, %r6, %r16
 	stw %r6, 632(%r1)
 # v61 = v2 ^ v61
-	.loc 1 727
+	.loc 1 851
 	xor %r5, %r15, %r5
 	stw %r5, 640(%r1)
 # v57 = v61 ^ v57
-	.loc 1 728
+	.loc 1 852
 	xor %r5, %r5, %r6
 	stw %r5, 1960(%r1)
 	stw %r5, 648(%r1)
 # v12 = v12 & v59
-	.loc 1 729
+	.loc 1 853
 	lwz %r5, 1800(%r1)
 	lwz %r6, 1936(%r1)
 	and %r6, %r5, %r6
 	stw %r6, 656(%r1)
 # v58 = v56 & v58
-	.loc 1 730
+	.loc 1 854
 	lwz %r16, 128(%r1)
 	and %r5, %r16, %r7
 # v58 = v12 ^ v58
-	.loc 1 731
+	.loc 1 855
 	xor %r6, %r6, %r5
 	stw %r6, 664(%r1)
 # v59 = v56 & v59
-	.loc 1 732
+	.loc 1 856
 	lwz %r5, 152(%r1)
 	and %r5, %r16, %r5
 	stw %r5, 1968(%r1)
 	stw %r5, 672(%r1)
 # v60 = v60 ^ v47
-	.loc 1 733
+	.loc 1 857
 	lwz %r5, 160(%r1)
 	lwz %r7, 544(%r1)
 	xor %r5, %r5, %r7
 # v60 = v60 ^ v46
-	.loc 1 734
+	.loc 1 858
 	lwz %r7, 584(%r1)
 	stw %r7, 1976(%r1)
 	xor %r7, %r5, %r7
 	stw %r7, 680(%r1)
 # v62 = v62 ^ v43
-	.loc 1 735
+	.loc 1 859
 	lwz %r5, 552(%r1)
 	lwz %r16, 1952(%r1)
 	xor %r5, %r16, %r5
 # v62 = v62 ^ v48
-	.loc 1 736
+	.loc 1 860
 	lwz %r16, 592(%r1)
 	stw %r16, 1992(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 1984(%r1)
 	stw %r5, 688(%r1)
 # v57 = v57 ^ v40
-	.loc 1 737
+	.loc 1 861
 	lwz %r5, 560(%r1)
 	lwz %r16, 1960(%r1)
 	xor %r5, %r16, %r5
 # v57 = v57 ^ v15
-	.loc 1 738
+	.loc 1 862
 	lwz %r16, 1784(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 696(%r1)
 # v58 = v58 ^ v44
-	.loc 1 739
+	.loc 1 863
 	lwz %r16, 568(%r1)
 	xor %r5, %r6, %r16
 # v58 = v58 ^ v17
-	.loc 1 740
+	.loc 1 864
 	lwz %r6, 1792(%r1)
 	xor %r15, %r5, %r6
 	stw %r15, 704(%r1)
 # v59 = v59 ^ v8
-	.loc 1 741
+	.loc 1 865
 	lwz %r14, 576(%r1)
 	lwz %r5, 1968(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 1808(%r1)
 # v59 = v59 ^ v5
-	.loc 1 742
+	.loc 1 866
 	lwz %r6, 2312(%r1)
 	xor %r6, %r5, %r6
 	stw %r6, 1816(%r1)
 # v44 = v60 ^ v44
-	.loc 1 743
+	.loc 1 867
 	xor %r5, %r7, %r16
 	stw %r5, 712(%r1)
 # v8 = v62 ^ v8
-	.loc 1 744
+	.loc 1 868
 	lwz %r5, 1984(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 720(%r1)
 # v46 = v58 ^ v46
-	.loc 1 745
+	.loc 1 869
 	lwz %r5, 1976(%r1)
 	xor %r5, %r15, %r5
 	stw %r5, 728(%r1)
 # v48 = v59 ^ v48
-	.loc 1 746
+	.loc 1 870
 	lwz %r5, 1992(%r1)
 	xor %r5, %r6, %r5
 	stw %r5, 736(%r1)
 # v25 = v18 ^ v25
-	.loc 1 747
+	.loc 1 871
 	lwz %r5, 1720(%r1)
 	xor %r19, %r5, %r19
 # v21 = v37 ^ v21
-	.loc 1 748
+	.loc 1 872
 	xor %r9, %r25, %r9
 # v22 = v23 ^ v22
-	.loc 1 749
+	.loc 1 873
 	lwz %r5, 2120(%r1)
 	xor %r17, %r5, %r17
 # v19 = v19 ^ v35
-	.loc 1 750
+	.loc 1 874
 	xor %r8, %r8, %r28
 # v27 = v20 ^ v27
-	.loc 1 751
+	.loc 1 875
 	xor %r20, %r18, %r20
 # v31 = v38 ^ v31
-	.loc 1 752
+	.loc 1 876
 	xor %r21, %r29, %r21
 # v29 = v33 ^ v29
-	.loc 1 753
+	.loc 1 877
 	xor %r23, %r22, %r23
 # v28 = v36 ^ v28
-	.loc 1 754
+	.loc 1 878
 	xor %r30, %r27, %r30
 # v38 = v30 ^ v38
-	.loc 1 755
+	.loc 1 879
 	xor %r29, %r10, %r29
 # v35 = v32 ^ v35
-	.loc 1 756
+	.loc 1 880
 	xor %r28, %r26, %r28
 # v37 = v34 ^ v37
-	.loc 1 757
+	.loc 1 881
 	xor %r25, %r31, %r25
 # v45 = v42 ^ v45
-	.loc 1 758
+	.loc 1 882
 	xor %r11, %r24, %r11
 # v42 = v25 & v29
-	.loc 1 759
+	.loc 1 883
 	and %r10, %r19, %r23
 # v34 = v25 & v28
-	.loc 1 760
+	.loc 1 884
 	and %r5, %r19, %r30
 # v32 = v21 & v29
-	.loc 1 761
+	.loc 1 885
 	and %r6, %r9, %r23
 # v32 = v34 ^ v32
-	.loc 1 762
+	.loc 1 886
 	xor %r31, %r5, %r6
 # v34 = v25 & v38
-	.loc 1 763
+	.loc 1 887
 	and %r5, %r19, %r29
 # v30 = v21 & v28
-	.loc 1 764
+	.loc 1 888
 	and %r6, %r9, %r30
 # v36 = v22 & v29
-	.loc 1 765
+	.loc 1 889
 	and %r7, %r17, %r23
 # v30 = v34 ^ v30
-	.loc 1 766
+	.loc 1 890
 	xor %r6, %r5, %r6
 # v36 = v30 ^ v36
-	.loc 1 767
+	.loc 1 891
 	xor %r26, %r6, %r7
 # v30 = v21 & v38
-	.loc 1 768
+	.loc 1 892
 	and %r5, %r9, %r29
 # v34 = v22 & v28
-	.loc 1 769
+	.loc 1 893
 	and %r6, %r17, %r30
 # v34 = v30 ^ v34
-	.loc 1 770
+	.loc 1 894
 	xor %r22, %r5, %r6
 # v30 = v22 & v38
-	.loc 1 771
+	.loc 1 895
 	and %r27, %r17, %r29
 # v33 = v19 & v35
-	.loc 1 772
+	.loc 1 896
 	and %r24, %r8, %r28
 # v20 = v19 & v37
-	.loc 1 773
+	.loc 1 897
 	and %r5, %r8, %r25
 # v23 = v27 & v35
-	.loc 1 774
+	.loc 1 898
 	and %r6, %r20, %r28
 # v23 = v20 ^ v23
-	.loc 1 775
+	.loc 1 899
 	xor %r18, %r5, %r6
 # v20 = v19 & v45
-	.loc 1 776
+	.loc 1 900
 	and %r5, %r8, %r11
 # v18 = v27 & v37
-	.loc 1 777
+	.loc 1 901
 	and %r6, %r20, %r25
 # v59 = v31 & v35
-	.loc 1 778
+	.loc 1 902
 	and %r7, %r21, %r28
 # v18 = v20 ^ v18
-	.loc 1 779
+	.loc 1 903
 	xor %r6, %r5, %r6
 # v59 = v18 ^ v59
-	.loc 1 780
+	.loc 1 904
 	xor %r7, %r6, %r7
 # v18 = v27 & v45
-	.loc 1 781
+	.loc 1 905
 	and %r5, %r20, %r11
 # v20 = v31 & v37
-	.loc 1 782
+	.loc 1 906
 	and %r6, %r21, %r25
 # v20 = v18 ^ v20
-	.loc 1 783
+	.loc 1 907
 	xor %r15, %r5, %r6
 # v18 = v31 & v45
-	.loc 1 784
+	.loc 1 908
 	and %r16, %r21, %r11
 # v19 = v25 ^ v19
-	.loc 1 785
+	.loc 1 909
 	xor %r8, %r19, %r8
 # v27 = v21 ^ v27
-	.loc 1 786
+	.loc 1 910
 	xor %r20, %r9, %r20
 # v31 = v22 ^ v31
-	.loc 1 787
+	.loc 1 911
 	xor %r21, %r17, %r21
 # v35 = v29 ^ v35
-	.loc 1 788
+	.loc 1 912
 	xor %r28, %r23, %r28
 # v37 = v28 ^ v37
-	.loc 1 789
+	.loc 1 913
 	xor %r25, %r30, %r25
 # v45 = v38 ^ v45
-	.loc 1 790
+	.loc 1 914
 	xor %r11, %r29, %r11
 # v38 = v19 & v35
-	.loc 1 791
+	.loc 1 915
 	and %r9, %r8, %r28
 # v28 = v19 & v37
-	.loc 1 792
+	.loc 1 916
 	and %r5, %r8, %r25
 # v29 = v27 & v35
-	.loc 1 793
+	.loc 1 917
 	and %r6, %r20, %r28
 # v29 = v28 ^ v29
-	.loc 1 794
+	.loc 1 918
 	xor %r30, %r5, %r6
 # v19 = v19 & v45
-	.loc 1 795
+	.loc 1 919
 	and %r5, %r8, %r11
 # v28 = v27 & v37
-	.loc 1 796
+	.loc 1 920
 	and %r6, %r20, %r25
 # v35 = v31 & v35
-	.loc 1 797
+	.loc 1 921
 	and %r8, %r21, %r28
 # v28 = v19 ^ v28
-	.loc 1 798
+	.loc 1 922
 	xor %r6, %r5, %r6
 # v35 = v28 ^ v35
-	.loc 1 799
+	.loc 1 923
 	xor %r8, %r6, %r8
 # v27 = v27 & v45
-	.loc 1 800
+	.loc 1 924
 	and %r20, %r20, %r11
 # v37 = v31 & v37
-	.loc 1 801
+	.loc 1 925
 	and %r5, %r21, %r25
 # v37 = v27 ^ v37
-	.loc 1 802
+	.loc 1 926
 	xor %r5, %r20, %r5
 # v45 = v31 & v45
-	.loc 1 803
+	.loc 1 927
 	and %r11, %r21, %r11
 # v38 = v38 ^ v42
-	.loc 1 804
+	.loc 1 928
 	xor %r9, %r9, %r10
 # v38 = v38 ^ v33
-	.loc 1 805
+	.loc 1 929
 	xor %r9, %r9, %r24
 # v29 = v29 ^ v32
-	.loc 1 806
+	.loc 1 930
 	xor %r30, %r30, %r31
 # v29 = v29 ^ v23
-	.loc 1 807
+	.loc 1 931
 	xor %r30, %r30, %r18
 # v35 = v35 ^ v36
-	.loc 1 808
+	.loc 1 932
 	xor %r8, %r8, %r26
 # v35 = v35 ^ v59
-	.loc 1 809
+	.loc 1 933
 	xor %r8, %r8, %r7
 # v37 = v37 ^ v34
-	.loc 1 810
+	.loc 1 934
 	xor %r5, %r5, %r22
 # v37 = v37 ^ v20
-	.loc 1 811
+	.loc 1 935
 	xor %r5, %r5, %r15
 # v45 = v45 ^ v30
-	.loc 1 812
+	.loc 1 936
 	xor %r11, %r11, %r27
 # v45 = v45 ^ v18
-	.loc 1 813
+	.loc 1 937
 	xor %r11, %r11, %r16
 # v34 = v38 ^ v34
-	.loc 1 814
+	.loc 1 938
 	xor %r22, %r9, %r22
 # v30 = v29 ^ v30
-	.loc 1 815
+	.loc 1 939
 	xor %r27, %r30, %r27
 # v33 = v37 ^ v33
-	.loc 1 816
+	.loc 1 940
 	xor %r24, %r5, %r24
 # v23 = v45 ^ v23
-	.loc 1 817
+	.loc 1 941
 	xor %r18, %r11, %r18
 # v42 = v42 ^ v24
-	.loc 1 818
+	.loc 1 942
 	lwz %r5, 336(%r1)
 	xor %r10, %r10, %r5
 # v42 = v42 ^ v47
-	.loc 1 819
+	.loc 1 943
 	lwz %r5, 544(%r1)
 	xor %r10, %r10, %r5
 # v32 = v32 ^ v54
-	.loc 1 820
+	.loc 1 944
 	lwz %r5, 344(%r1)
 	xor %r31, %r31, %r5
 # v32 = v32 ^ v43
-	.loc 1 821
+	.loc 1 945
 	lwz %r5, 552(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v55
-	.loc 1 822
+	.loc 1 946
 	lwz %r5, 352(%r1)
 	xor %r26, %r26, %r5
 # v36 = v36 ^ v40
-	.loc 1 823
+	.loc 1 947
 	lwz %r5, 560(%r1)
 	xor %r26, %r26, %r5
 # v34 = v34 ^ v26
-	.loc 1 824
+	.loc 1 948
 	lwz %r5, 512(%r1)
 	xor %r5, %r22, %r5
 # v34 = v34 ^ v44
-	.loc 1 825
+	.loc 1 949
 	lwz %r6, 712(%r1)
 	xor %r9, %r5, %r6
 # v30 = v30 ^ v52
-	.loc 1 826
+	.loc 1 950
 	lwz %r5, 520(%r1)
 	xor %r5, %r27, %r5
 # v30 = v30 ^ v8
-	.loc 1 827
+	.loc 1 951
 	lwz %r6, 720(%r1)
 	xor %r30, %r5, %r6
 # v35 = v35 ^ v41
-	.loc 1 828
+	.loc 1 952
 	lwz %r5, 504(%r1)
 	xor %r5, %r8, %r5
 # v35 = v35 ^ v57
-	.loc 1 829
+	.loc 1 953
 	lwz %r6, 696(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v53
-	.loc 1 830
+	.loc 1 954
 	lwz %r11, 528(%r1)
 	xor %r5, %r24, %r11
 # v33 = v33 ^ v46
-	.loc 1 831
+	.loc 1 955
 	lwz %r6, 728(%r1)
 	xor %r27, %r5, %r6
 # v23 = v23 ^ v49
-	.loc 1 832
+	.loc 1 956
 	lwz %r24, 536(%r1)
 	xor %r5, %r18, %r24
 # v23 = v23 ^ v48
-	.loc 1 833
+	.loc 1 957
 	lwz %r6, 736(%r1)
 	xor %r25, %r5, %r6
 # v59 = v59 ^ v50
-	.loc 1 834
+	.loc 1 958
 	lwz %r23, 392(%r1)
 	xor %r7, %r7, %r23
 # v59 = v59 ^ v15
-	.loc 1 835
+	.loc 1 959
 	lwz %r5, 1784(%r1)
 	xor %r28, %r7, %r5
 # v20 = v20 ^ v51
-	.loc 1 836
+	.loc 1 960
 	lwz %r5, 400(%r1)
 	xor %r15, %r15, %r5
 # v20 = v20 ^ v17
-	.loc 1 837
+	.loc 1 961
 	lwz %r6, 1792(%r1)
 	xor %r15, %r15, %r6
 # v18 = v18 ^ v39
-	.loc 1 838
+	.loc 1 962
 	lwz %r6, 408(%r1)
 	xor %r16, %r16, %r6
 # v18 = v18 ^ v5
-	.loc 1 839
+	.loc 1 963
 	lwz %r7, 2312(%r1)
 	xor %r16, %r16, %r7
 # v53 = v42 ^ v53
-	.loc 1 840
+	.loc 1 964
 	xor %r29, %r10, %r11
 # v49 = v32 ^ v49
-	.loc 1 841
+	.loc 1 965
 	xor %r31, %r31, %r24
 # v50 = v36 ^ v50
-	.loc 1 842
+	.loc 1 966
 	xor %r11, %r26, %r23
 # v51 = v34 ^ v51
-	.loc 1 843
+	.loc 1 967
 	xor %r10, %r9, %r5
 # v39 = v30 ^ v39
-	.loc 1 844
+	.loc 1 968
 	xor %r5, %r30, %r6
 # v47 = v33 ^ v47
-	.loc 1 845
+	.loc 1 969
 	lwz %r6, 544(%r1)
 	xor %r6, %r27, %r6
 # v43 = v23 ^ v43
-	.loc 1 846
+	.loc 1 970
 	lwz %r7, 552(%r1)
 	xor %r7, %r25, %r7
 # v40 = v59 ^ v40
-	.loc 1 847
+	.loc 1 971
 	lwz %r9, 560(%r1)
 	xor %r26, %r28, %r9
 # v44 = v20 ^ v44
-	.loc 1 848
+	.loc 1 972
 	lwz %r9, 712(%r1)
 	xor %r25, %r15, %r9
 # v8 = v18 ^ v8
-	.loc 1 849
+	.loc 1 973
 	lwz %r9, 720(%r1)
 	xor %r28, %r16, %r9
 # v43 = v43 ^ v5
-	.loc 1 850
+	.loc 1 974
 	lwz %r9, 2312(%r1)
 	xor %r27, %r7, %r9
 # v5 = v39 ^ v5
-	.loc 1 851
+	.loc 1 975
 	xor %r5, %r5, %r9
 # v47 = v47 ^ v17
-	.loc 1 852
+	.loc 1 976
 	lwz %r7, 1792(%r1)
 	xor %r9, %r6, %r7
 # v17 = v51 ^ v17
-	.loc 1 853
+	.loc 1 977
 	xor %r6, %r10, %r7
 # v35 = v35 ^ v15
-	.loc 1 854
+	.loc 1 978
 	lwz %r7, 1784(%r1)
 	xor %r10, %r8, %r7
 # v15 = v50 ^ v15
-	.loc 1 855
+	.loc 1 979
 	xor %r7, %r11, %r7
 # v5 = v5 ^ v48
-	.loc 1 856
+	.loc 1 980
 	lwz %r8, 736(%r1)
 	xor %r11, %r5, %r8
 # v48 = v49 ^ v48
-	.loc 1 857
+	.loc 1 981
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v46
-	.loc 1 858
+	.loc 1 982
 	lwz %r8, 728(%r1)
 	xor %r31, %r6, %r8
 # v46 = v53 ^ v46
-	.loc 1 859
+	.loc 1 983
 	xor %r6, %r29, %r8
 # v15 = v15 ^ v57
-	.loc 1 860
+	.loc 1 984
 	lwz %r8, 696(%r1)
 	xor %r30, %r7, %r8
 # v57 = v41 ^ v57
-	.loc 1 861
+	.loc 1 985
 	lwz %r7, 504(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v8
-	.loc 1 862
+	.loc 1 986
 	xor %r29, %r5, %r28
 # v8 = v52 ^ v8
-	.loc 1 863
+	.loc 1 987
 	lwz %r5, 520(%r1)
 	xor %r5, %r5, %r28
 # v46 = v46 ^ v44
-	.loc 1 864
+	.loc 1 988
 	xor %r28, %r6, %r25
 # v44 = v26 ^ v44
-	.loc 1 865
+	.loc 1 989
 	lwz %r6, 512(%r1)
 	xor %r6, %r6, %r25
 # v57 = v57 ^ v40
-	.loc 1 866
+	.loc 1 990
 	xor %r23, %r7, %r26
 # v40 = v55 ^ v40
-	.loc 1 867
+	.loc 1 991
 	lwz %r7, 352(%r1)
 	xor %r7, %r7, %r26
 # v8 = v8 ^ v43
-	.loc 1 868
+	.loc 1 992
 	xor %r5, %r5, %r27
 # v43 = v54 ^ v43
-	.loc 1 869
+	.loc 1 993
 	lwz %r8, 344(%r1)
 	xor %r8, %r8, %r27
 # v44 = v44 ^ v47
-	.loc 1 870
+	.loc 1 994
 	xor %r6, %r6, %r9
 # v47 = v24 ^ v47
-	.loc 1 871
+	.loc 1 995
 	lwz %r27, 336(%r1)
 	xor %r9, %r27, %r9
 # v47 = v47 ^ v46
-	.loc 1 872
+	.loc 1 996
 	xor %r9, %r9, %r28
 # v43 = v43 ^ v48
-	.loc 1 873
+	.loc 1 997
 	xor %r8, %r8, %r29
 # v40 = v40 ^ v15
-	.loc 1 874
+	.loc 1 998
 	xor %r7, %r7, %r30
 # v40 = v40 ^ v35
-	.loc 1 875
+	.loc 1 999
 	xor %r26, %r7, %r10
 # v44 = v44 ^ v17
-	.loc 1 876
+	.loc 1 1000
 	xor %r25, %r6, %r31
 # v8 = v8 ^ v5
-	.loc 1 877
+	.loc 1 1001
 	xor %r24, %r5, %r11
 # v57 = v57 ^ v35
-	.loc 1 878
+	.loc 1 1002
 	xor %r27, %r23, %r10
 # v24 = v47 & v0
-	.loc 1 879
+	.loc 1 1003
 	lwz %r7, 24(%r1)
 	and %r5, %r9, %r7
 	stw %r5, 744(%r1)
 # v54 = v47 & v3
-	.loc 1 880
+	.loc 1 1004
 	lwz %r23, 40(%r1)
 	and %r5, %r9, %r23
 # v55 = v35 & v0
-	.loc 1 881
+	.loc 1 1005
 	and %r6, %r10, %r7
 # v55 = v54 ^ v55
-	.loc 1 882
+	.loc 1 1006
 	xor %r5, %r5, %r6
 	stw %r5, 752(%r1)
 # v54 = v47 & v6
-	.loc 1 883
+	.loc 1 1007
 	lwz %r22, 56(%r1)
 	and %r5, %r9, %r22
 # v26 = v35 & v3
-	.loc 1 884
+	.loc 1 1008
 	and %r6, %r10, %r23
 # v52 = v43 & v0
-	.loc 1 885
+	.loc 1 1009
 	and %r7, %r8, %r7
 # v26 = v54 ^ v26
-	.loc 1 886
+	.loc 1 1010
 	xor %r6, %r5, %r6
 # v52 = v26 ^ v52
-	.loc 1 887
+	.loc 1 1011
 	xor %r5, %r6, %r7
 	stw %r5, 760(%r1)
 # v26 = v35 & v6
-	.loc 1 888
+	.loc 1 1012
 	and %r5, %r10, %r22
 # v54 = v43 & v3
-	.loc 1 889
+	.loc 1 1013
 	and %r6, %r8, %r23
 # v54 = v26 ^ v54
-	.loc 1 890
+	.loc 1 1014
 	xor %r23, %r5, %r6
 # v26 = v43 & v6
-	.loc 1 891
+	.loc 1 1015
 	and %r21, %r8, %r22
 # v41 = v46 & v10
-	.loc 1 892
+	.loc 1 1016
 	lwz %r7, 72(%r1)
 	and %r22, %r28, %r7
 # v53 = v46 & v13
-	.loc 1 893
+	.loc 1 1017
 	lwz %r19, 88(%r1)
 	and %r5, %r28, %r19
 # v49 = v40 & v10
-	.loc 1 894
+	.loc 1 1018
 	and %r6, %r26, %r7
 # v49 = v53 ^ v49
-	.loc 1 895
+	.loc 1 1019
 	xor %r20, %r5, %r6
 # v53 = v46 & v16
-	.loc 1 896
+	.loc 1 1020
 	lwz %r18, 104(%r1)
 	and %r5, %r28, %r18
 # v50 = v40 & v13
-	.loc 1 897
+	.loc 1 1021
 	and %r6, %r26, %r19
 # v51 = v48 & v10
-	.loc 1 898
+	.loc 1 1022
 	and %r7, %r29, %r7
 # v50 = v53 ^ v50
-	.loc 1 899
+	.loc 1 1023
 	xor %r6, %r5, %r6
 # v51 = v50 ^ v51
-	.loc 1 900
+	.loc 1 1024
 	xor %r5, %r6, %r7
 	stw %r5, 768(%r1)
 # v50 = v40 & v16
-	.loc 1 901
+	.loc 1 1025
 	and %r5, %r26, %r18
 # v53 = v48 & v13
-	.loc 1 902
+	.loc 1 1026
 	and %r6, %r29, %r19
 # v53 = v50 ^ v53
-	.loc 1 903
+	.loc 1 1027
 	xor %r5, %r5, %r6
 	stw %r5, 776(%r1)
 # v50 = v48 & v16
-	.loc 1 904
+	.loc 1 1028
 	and %r5, %r29, %r18
 	stw %r5, 784(%r1)
 # v39 = v47 ^ v46
-	.loc 1 905
+	.loc 1 1029
 	xor %r14, %r9, %r28
 # v18 = v35 ^ v40
-	.loc 1 906
+	.loc 1 1030
 	xor %r15, %r10, %r26
 # v20 = v43 ^ v48
-	.loc 1 907
+	.loc 1 1031
 	xor %r16, %r8, %r29
 # v59 = v0 ^ v10
-	.loc 1 908
+	.loc 1 1032
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r17, %r5, %r6
 # v23 = v3 ^ v13
-	.loc 1 909
+	.loc 1 1033
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 910
+	.loc 1 1034
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v30 = v39 & v59
-	.loc 1 911
+	.loc 1 1035
 	and %r7, %r14, %r17
 # v34 = v39 & v23
-	.loc 1 912
+	.loc 1 1036
 	and %r5, %r14, %r18
 # v36 = v18 & v59
-	.loc 1 913
+	.loc 1 1037
 	and %r6, %r15, %r17
 # v36 = v34 ^ v36
-	.loc 1 914
+	.loc 1 1038
 	xor %r6, %r5, %r6
 # v39 = v39 & v33
-	.loc 1 915
+	.loc 1 1039
 	and %r14, %r14, %r19
 # v34 = v18 & v23
-	.loc 1 916
+	.loc 1 1040
 	and %r5, %r15, %r18
 # v59 = v20 & v59
-	.loc 1 917
+	.loc 1 1041
 	and %r17, %r16, %r17
 # v34 = v39 ^ v34
-	.loc 1 918
+	.loc 1 1042
 	xor %r5, %r14, %r5
 # v59 = v34 ^ v59
-	.loc 1 919
+	.loc 1 1043
 	xor %r17, %r5, %r17
 # v18 = v18 & v33
-	.loc 1 920
+	.loc 1 1044
 	and %r15, %r15, %r19
 # v23 = v20 & v23
-	.loc 1 921
+	.loc 1 1045
 	and %r18, %r16, %r18
 # v23 = v18 ^ v23
-	.loc 1 922
+	.loc 1 1046
 	xor %r5, %r15, %r18
 # v33 = v20 & v33
-	.loc 1 923
+	.loc 1 1047
 	and %r19, %r16, %r19
 # v30 = v30 ^ v24
-	.loc 1 924
+	.loc 1 1048
 	lwz %r18, 744(%r1)
 	xor %r7, %r7, %r18
 # v30 = v30 ^ v41
-	.loc 1 925
+	.loc 1 1049
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v55
-	.loc 1 926
+	.loc 1 1050
 	lwz %r18, 752(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v49
-	.loc 1 927
+	.loc 1 1051
 	xor %r6, %r6, %r20
 # v59 = v59 ^ v52
-	.loc 1 928
+	.loc 1 1052
 	lwz %r18, 760(%r1)
 	xor %r17, %r17, %r18
 # v59 = v59 ^ v51
-	.loc 1 929
+	.loc 1 1053
 	lwz %r18, 768(%r1)
 	xor %r18, %r17, %r18
 	stw %r18, 792(%r1)
 # v23 = v23 ^ v54
-	.loc 1 930
+	.loc 1 1054
 	xor %r5, %r5, %r23
 # v23 = v23 ^ v53
-	.loc 1 931
+	.loc 1 1055
 	lwz %r18, 776(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v26
-	.loc 1 932
+	.loc 1 1056
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v50
-	.loc 1 933
+	.loc 1 1057
 	lwz %r18, 784(%r1)
 	xor %r19, %r19, %r18
 # v54 = v30 ^ v54
-	.loc 1 934
+	.loc 1 1058
 	xor %r7, %r7, %r23
 	stw %r7, 800(%r1)
 # v26 = v36 ^ v26
-	.loc 1 935
+	.loc 1 1059
 	xor %r6, %r6, %r21
 	stw %r6, 808(%r1)
 # v41 = v23 ^ v41
-	.loc 1 936
+	.loc 1 1060
 	xor %r5, %r5, %r22
 	stw %r5, 816(%r1)
 # v49 = v33 ^ v49
-	.loc 1 937
+	.loc 1 1061
 	xor %r5, %r19, %r20
 	stw %r5, 824(%r1)
 # v33 = v44 & v1
-	.loc 1 938
+	.loc 1 1062
 	lwz %r7, 32(%r1)
 	and %r5, %r25, %r7
 	stw %r5, 832(%r1)
 # v23 = v44 & v4
-	.loc 1 939
+	.loc 1 1063
 	lwz %r23, 48(%r1)
 	and %r5, %r25, %r23
 # v36 = v15 & v1
-	.loc 1 940
+	.loc 1 1064
 	and %r6, %r30, %r7
 # v36 = v23 ^ v36
-	.loc 1 941
+	.loc 1 1065
 	xor %r5, %r5, %r6
 	stw %r5, 840(%r1)
 # v23 = v44 & v7
-	.loc 1 942
+	.loc 1 1066
 	lwz %r22, 64(%r1)
 	and %r5, %r25, %r22
 # v30 = v15 & v4
-	.loc 1 943
+	.loc 1 1067
 	and %r6, %r30, %r23
 # v20 = v8 & v1
-	.loc 1 944
+	.loc 1 1068
 	and %r7, %r24, %r7
 # v30 = v23 ^ v30
-	.loc 1 945
+	.loc 1 1069
 	xor %r6, %r5, %r6
 # v20 = v30 ^ v20
-	.loc 1 946
+	.loc 1 1070
 	xor %r5, %r6, %r7
 	stw %r5, 848(%r1)
 # v30 = v15 & v7
-	.loc 1 947
+	.loc 1 1071
 	and %r5, %r30, %r22
 # v23 = v8 & v4
-	.loc 1 948
+	.loc 1 1072
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 949
+	.loc 1 1073
 	xor %r5, %r5, %r6
 	stw %r5, 1824(%r1)
 # v30 = v8 & v7
-	.loc 1 950
+	.loc 1 1074
 	and %r5, %r24, %r22
 	stw %r5, 1832(%r1)
 # v18 = v17 & v11
-	.loc 1 951
+	.loc 1 1075
 	lwz %r7, 80(%r1)
 	and %r23, %r31, %r7
 # v34 = v17 & v14
-	.loc 1 952
+	.loc 1 1076
 	lwz %r21, 96(%r1)
 	and %r5, %r31, %r21
 # v39 = v57 & v11
-	.loc 1 953
+	.loc 1 1077
 	and %r6, %r27, %r7
 # v39 = v34 ^ v39
-	.loc 1 954
+	.loc 1 1078
 	xor %r22, %r5, %r6
 # v34 = v17 & v9
-	.loc 1 955
+	.loc 1 1079
 	and %r5, %r31, %r12
 # v32 = v57 & v14
-	.loc 1 956
+	.loc 1 1080
 	and %r6, %r27, %r21
 # v42 = v5 & v11
-	.loc 1 957
+	.loc 1 1081
 	and %r7, %r11, %r7
 # v32 = v34 ^ v32
-	.loc 1 958
+	.loc 1 1082
 	xor %r6, %r5, %r6
 # v42 = v32 ^ v42
-	.loc 1 959
+	.loc 1 1083
 	xor %r7, %r6, %r7
 # v32 = v57 & v9
-	.loc 1 960
+	.loc 1 1084
 	and %r5, %r27, %r12
 # v34 = v5 & v14
-	.loc 1 961
+	.loc 1 1085
 	and %r6, %r11, %r21
 # v34 = v32 ^ v34
-	.loc 1 962
+	.loc 1 1086
 	xor %r21, %r5, %r6
 # v32 = v5 & v9
-	.loc 1 963
+	.loc 1 1087
 	and %r20, %r11, %r12
 # v45 = v44 ^ v17
-	.loc 1 964
+	.loc 1 1088
 	xor %r14, %r25, %r31
 # v37 = v15 ^ v57
-	.loc 1 965
+	.loc 1 1089
 	xor %r6, %r30, %r27
 # v29 = v8 ^ v5
-	.loc 1 966
+	.loc 1 1090
 	xor %r19, %r24, %r11
 # v38 = v1 ^ v11
-	.loc 1 967
+	.loc 1 1091
 	lwz %r5, 32(%r1)
 	lwz %r18, 80(%r1)
 	xor %r18, %r5, %r18
 # v31 = v4 ^ v14
-	.loc 1 968
+	.loc 1 1092
 	lwz %r5, 48(%r1)
 	lwz %r17, 96(%r1)
 	xor %r16, %r5, %r17
 # v27 = v7 ^ v9
-	.loc 1 969
+	.loc 1 1093
 	lwz %r5, 64(%r1)
 	xor %r15, %r5, %r12
 # v28 = v45 & v38
-	.loc 1 970
+	.loc 1 1094
 	and %r5, %r14, %r18
 	stw %r5, 856(%r1)
 # v19 = v45 & v31
-	.loc 1 971
+	.loc 1 1095
 	and %r5, %r14, %r16
 	stw %r5, 864(%r1)
 # v22 = v37 & v38
-	.loc 1 972
+	.loc 1 1096
 	and %r17, %r6, %r18
 	stw %r17, 872(%r1)
 # v22 = v19 ^ v22
-	.loc 1 973
+	.loc 1 1097
 	xor %r17, %r5, %r17
 	stw %r17, 880(%r1)
 # v45 = v45 & v27
-	.loc 1 974
+	.loc 1 1098
 	and %r14, %r14, %r15
 	stw %r14, 888(%r1)
 # v19 = v37 & v31
-	.loc 1 975
+	.loc 1 1099
 	and %r5, %r6, %r16
 # v38 = v29 & v38
-	.loc 1 976
+	.loc 1 1100
 	and %r18, %r19, %r18
 # v19 = v45 ^ v19
-	.loc 1 977
+	.loc 1 1101
 	xor %r5, %r14, %r5
 # v38 = v19 ^ v38
-	.loc 1 978
+	.loc 1 1102
 	xor %r18, %r5, %r18
 # v37 = v37 & v27
-	.loc 1 979
+	.loc 1 1103
 	and %r5, %r6, %r15
 # v31 = v29 & v31
-	.loc 1 980
+	.loc 1 1104
 	and %r6, %r19, %r16
 # v31 = v37 ^ v31
-	.loc 1 981
+	.loc 1 1105
 	xor %r16, %r5, %r6
 # v27 = v29 & v27
-	.loc 1 982
+	.loc 1 1106
 	and %r19, %r19, %r15
 # v28 = v28 ^ v33
-	.loc 1 983
+	.loc 1 1107
 	lwz %r5, 856(%r1)
 	lwz %r6, 832(%r1)
 	xor %r5, %r5, %r6
 # v28 = v28 ^ v18
-	.loc 1 984
+	.loc 1 1108
 	xor %r6, %r5, %r23
 # v22 = v22 ^ v36
-	.loc 1 985
+	.loc 1 1109
 	lwz %r5, 840(%r1)
 	xor %r5, %r17, %r5
 # v22 = v22 ^ v39
-	.loc 1 986
+	.loc 1 1110
 	xor %r17, %r5, %r22
 # v38 = v38 ^ v20
-	.loc 1 987
+	.loc 1 1111
 	lwz %r5, 848(%r1)
 	xor %r5, %r18, %r5
 # v38 = v38 ^ v42
-	.loc 1 988
+	.loc 1 1112
 	xor %r18, %r5, %r7
 # v31 = v31 ^ v23
-	.loc 1 989
+	.loc 1 1113
 	lwz %r15, 1824(%r1)
 	xor %r5, %r16, %r15
 # v31 = v31 ^ v34
-	.loc 1 990
+	.loc 1 1114
 	xor %r16, %r5, %r21
 # v27 = v27 ^ v30
-	.loc 1 991
+	.loc 1 1115
 	lwz %r14, 1832(%r1)
 	xor %r5, %r19, %r14
 # v27 = v27 ^ v32
-	.loc 1 992
+	.loc 1 1116
 	xor %r5, %r5, %r20
 # v23 = v28 ^ v23
-	.loc 1 993
+	.loc 1 1117
 	xor %r6, %r6, %r15
 	stw %r6, 896(%r1)
 # v30 = v22 ^ v30
-	.loc 1 994
+	.loc 1 1118
 	xor %r6, %r17, %r14
 	stw %r6, 904(%r1)
 # v18 = v31 ^ v18
-	.loc 1 995
+	.loc 1 1119
 	xor %r23, %r16, %r23
 # v39 = v27 ^ v39
-	.loc 1 996
+	.loc 1 1120
 	xor %r22, %r5, %r22
 # v44 = v47 ^ v44
-	.loc 1 997
+	.loc 1 1121
 	xor %r25, %r9, %r25
 # v15 = v35 ^ v15
-	.loc 1 998
+	.loc 1 1122
 	xor %r30, %r10, %r30
 # v8 = v43 ^ v8
-	.loc 1 999
+	.loc 1 1123
 	xor %r24, %r8, %r24
 # v17 = v46 ^ v17
-	.loc 1 1000
+	.loc 1 1124
 	xor %r28, %r28, %r31
 # v57 = v40 ^ v57
-	.loc 1 1001
+	.loc 1 1125
 	xor %r27, %r26, %r27
 # v5 = v48 ^ v5
-	.loc 1 1002
+	.loc 1 1126
 	xor %r26, %r29, %r11
 # v48 = v0 ^ v1
-	.loc 1 1003
+	.loc 1 1127
 	lwz %r5, 24(%r1)
 	lwz %r6, 32(%r1)
 	xor %r11, %r5, %r6
 # v40 = v3 ^ v4
-	.loc 1 1004
+	.loc 1 1128
 	lwz %r5, 40(%r1)
 	lwz %r6, 48(%r1)
 	xor %r9, %r5, %r6
 # v46 = v6 ^ v7
-	.loc 1 1005
+	.loc 1 1129
 	lwz %r5, 56(%r1)
 	lwz %r6, 64(%r1)
 	xor %r31, %r5, %r6
 # v43 = v10 ^ v11
-	.loc 1 1006
+	.loc 1 1130
 	lwz %r5, 72(%r1)
 	lwz %r6, 80(%r1)
 	xor %r19, %r5, %r6
 # v35 = v13 ^ v14
-	.loc 1 1007
+	.loc 1 1131
 	lwz %r5, 88(%r1)
 	lwz %r6, 96(%r1)
 	xor %r29, %r5, %r6
 # v47 = v16 ^ v9
-	.loc 1 1008
+	.loc 1 1132
 	lwz %r5, 104(%r1)
 	xor %r10, %r5, %r12
 # v27 = v44 & v48
-	.loc 1 1009
+	.loc 1 1133
 	and %r5, %r25, %r11
 	stw %r5, 912(%r1)
 # v31 = v44 & v40
-	.loc 1 1010
+	.loc 1 1134
 	and %r5, %r25, %r9
 # v22 = v15 & v48
-	.loc 1 1011
+	.loc 1 1135
 	and %r6, %r30, %r11
 # v22 = v31 ^ v22
-	.loc 1 1012
+	.loc 1 1136
 	xor %r5, %r5, %r6
 	stw %r5, 920(%r1)
 # v31 = v44 & v46
-	.loc 1 1013
+	.loc 1 1137
 	and %r5, %r25, %r31
 # v28 = v15 & v40
-	.loc 1 1014
+	.loc 1 1138
 	and %r6, %r30, %r9
 # v29 = v8 & v48
-	.loc 1 1015
+	.loc 1 1139
 	and %r8, %r24, %r11
 # v28 = v31 ^ v28
-	.loc 1 1016
+	.loc 1 1140
 	xor %r6, %r5, %r6
 # v29 = v28 ^ v29
-	.loc 1 1017
+	.loc 1 1141
 	xor %r5, %r6, %r8
 	stw %r5, 928(%r1)
 # v28 = v15 & v46
-	.loc 1 1018
+	.loc 1 1142
 	and %r5, %r30, %r31
 # v31 = v8 & v40
-	.loc 1 1019
+	.loc 1 1143
 	and %r6, %r24, %r9
 # v31 = v28 ^ v31
-	.loc 1 1020
+	.loc 1 1144
 	xor %r16, %r5, %r6
 # v28 = v8 & v46
-	.loc 1 1021
+	.loc 1 1145
 	and %r8, %r24, %r31
 # v37 = v17 & v43
-	.loc 1 1022
+	.loc 1 1146
 	and %r17, %r28, %r19
 # v19 = v17 & v35
-	.loc 1 1023
+	.loc 1 1147
 	and %r5, %r28, %r29
 # v45 = v57 & v43
-	.loc 1 1024
+	.loc 1 1148
 	and %r6, %r27, %r19
 # v45 = v19 ^ v45
-	.loc 1 1025
+	.loc 1 1149
 	xor %r14, %r5, %r6
 # v19 = v17 & v47
-	.loc 1 1026
+	.loc 1 1150
 	and %r5, %r28, %r10
 # v21 = v57 & v35
-	.loc 1 1027
+	.loc 1 1151
 	and %r6, %r27, %r29
 # v25 = v5 & v43
-	.loc 1 1028
+	.loc 1 1152
 	and %r15, %r26, %r19
 # v21 = v19 ^ v21
-	.loc 1 1029
+	.loc 1 1153
 	xor %r6, %r5, %r6
 # v25 = v21 ^ v25
-	.loc 1 1030
+	.loc 1 1154
 	xor %r15, %r6, %r15
 # v21 = v57 & v47
-	.loc 1 1031
+	.loc 1 1155
 	and %r5, %r27, %r10
 # v19 = v5 & v35
-	.loc 1 1032
+	.loc 1 1156
 	and %r6, %r26, %r29
 # v19 = v21 ^ v19
-	.loc 1 1033
+	.loc 1 1157
 	xor %r6, %r5, %r6
 # v21 = v5 & v47
-	.loc 1 1034
+	.loc 1 1158
 	and %r5, %r26, %r10
 # v17 = v44 ^ v17
-	.loc 1 1035
+	.loc 1 1159
 	xor %r28, %r25, %r28
 # v57 = v15 ^ v57
-	.loc 1 1036
+	.loc 1 1160
 	xor %r27, %r30, %r27
 # v5 = v8 ^ v5
-	.loc 1 1037
+	.loc 1 1161
 	xor %r26, %r24, %r26
 # v43 = v48 ^ v43
-	.loc 1 1038
+	.loc 1 1162
 	xor %r19, %r11, %r19
 # v35 = v40 ^ v35
-	.loc 1 1039
+	.loc 1 1163
 	xor %r29, %r9, %r29
 # v47 = v46 ^ v47
-	.loc 1 1040
+	.loc 1 1164
 	xor %r11, %r31, %r10
 # v46 = v17 & v43
-	.loc 1 1041
+	.loc 1 1165
 	and %r31, %r28, %r19
 # v40 = v17 & v35
-	.loc 1 1042
+	.loc 1 1166
 	and %r9, %r28, %r29
 # v48 = v57 & v43
-	.loc 1 1043
+	.loc 1 1167
 	and %r10, %r27, %r19
 # v48 = v40 ^ v48
-	.loc 1 1044
+	.loc 1 1168
 	xor %r30, %r9, %r10
 # v17 = v17 & v47
-	.loc 1 1045
+	.loc 1 1169
 	and %r28, %r28, %r11
 # v40 = v57 & v35
-	.loc 1 1046
+	.loc 1 1170
 	and %r9, %r27, %r29
 # v43 = v5 & v43
-	.loc 1 1047
+	.loc 1 1171
 	and %r10, %r26, %r19
 # v40 = v17 ^ v40
-	.loc 1 1048
+	.loc 1 1172
 	xor %r9, %r28, %r9
 # v43 = v40 ^ v43
-	.loc 1 1049
+	.loc 1 1173
 	xor %r10, %r9, %r10
 # v57 = v57 & v47
-	.loc 1 1050
+	.loc 1 1174
 	and %r27, %r27, %r11
 # v35 = v5 & v35
-	.loc 1 1051
+	.loc 1 1175
 	and %r29, %r26, %r29
 # v35 = v57 ^ v35
-	.loc 1 1052
+	.loc 1 1176
 	xor %r29, %r27, %r29
 # v47 = v5 & v47
-	.loc 1 1053
+	.loc 1 1177
 	and %r11, %r26, %r11
 # v46 = v46 ^ v27
-	.loc 1 1054
+	.loc 1 1178
 	lwz %r9, 912(%r1)
 	xor %r31, %r31, %r9
 # v46 = v46 ^ v37
-	.loc 1 1055
+	.loc 1 1179
 	xor %r28, %r31, %r17
 # v48 = v48 ^ v22
-	.loc 1 1056
+	.loc 1 1180
 	lwz %r9, 920(%r1)
 	xor %r30, %r30, %r9
 # v48 = v48 ^ v45
-	.loc 1 1057
+	.loc 1 1181
 	xor %r30, %r30, %r14
 # v43 = v43 ^ v29
-	.loc 1 1058
+	.loc 1 1182
 	lwz %r9, 928(%r1)
 	xor %r9, %r10, %r9
 # v43 = v43 ^ v25
-	.loc 1 1059
+	.loc 1 1183
 	xor %r31, %r9, %r15
 # v35 = v35 ^ v31
-	.loc 1 1060
+	.loc 1 1184
 	xor %r9, %r29, %r16
 # v35 = v35 ^ v19
-	.loc 1 1061
+	.loc 1 1185
 	xor %r9, %r9, %r6
 # v47 = v47 ^ v28
-	.loc 1 1062
+	.loc 1 1186
 	xor %r10, %r11, %r8
 # v47 = v47 ^ v21
-	.loc 1 1063
+	.loc 1 1187
 	xor %r10, %r10, %r5
 # v31 = v46 ^ v31
-	.loc 1 1064
+	.loc 1 1188
 	xor %r16, %r28, %r16
 # v28 = v48 ^ v28
-	.loc 1 1065
+	.loc 1 1189
 	xor %r28, %r30, %r8
 # v37 = v35 ^ v37
-	.loc 1 1066
+	.loc 1 1190
 	xor %r17, %r9, %r17
 # v45 = v47 ^ v45
-	.loc 1 1067
+	.loc 1 1191
 	xor %r14, %r10, %r14
 # v27 = v27 ^ v24
-	.loc 1 1068
+	.loc 1 1192
 	lwz %r8, 912(%r1)
 	lwz %r9, 744(%r1)
 	xor %r8, %r8, %r9
 # v27 = v27 ^ v33
-	.loc 1 1069
+	.loc 1 1193
 	lwz %r9, 832(%r1)
 	xor %r10, %r8, %r9
 # v22 = v22 ^ v55
-	.loc 1 1070
+	.loc 1 1194
 	lwz %r8, 920(%r1)
 	lwz %r9, 752(%r1)
 	xor %r8, %r8, %r9
 # v22 = v22 ^ v36
-	.loc 1 1071
+	.loc 1 1195
 	lwz %r9, 840(%r1)
 	xor %r30, %r8, %r9
 # v29 = v29 ^ v52
-	.loc 1 1072
+	.loc 1 1196
 	lwz %r8, 928(%r1)
 	lwz %r9, 760(%r1)
 	xor %r8, %r8, %r9
 # v29 = v29 ^ v20
-	.loc 1 1073
+	.loc 1 1197
 	lwz %r9, 848(%r1)
 	xor %r11, %r8, %r9
 # v31 = v31 ^ v54
-	.loc 1 1074
+	.loc 1 1198
 	lwz %r8, 800(%r1)
 	xor %r8, %r16, %r8
 # v31 = v31 ^ v23
-	.loc 1 1075
+	.loc 1 1199
 	lwz %r9, 896(%r1)
 	xor %r29, %r8, %r9
 # v28 = v28 ^ v26
-	.loc 1 1076
+	.loc 1 1200
 	lwz %r8, 808(%r1)
 	xor %r8, %r28, %r8
 # v28 = v28 ^ v30
-	.loc 1 1077
+	.loc 1 1201
 	lwz %r9, 904(%r1)
 	xor %r28, %r8, %r9
 # v43 = v43 ^ v59
-	.loc 1 1078
+	.loc 1 1202
 	lwz %r8, 792(%r1)
 	xor %r8, %r31, %r8
 # v43 = v43 ^ v38
-	.loc 1 1079
+	.loc 1 1203
 	xor %r9, %r8, %r18
 # v37 = v37 ^ v41
-	.loc 1 1080
+	.loc 1 1204
 	lwz %r31, 816(%r1)
 	xor %r8, %r17, %r31
 # v37 = v37 ^ v18
-	.loc 1 1081
+	.loc 1 1205
 	xor %r27, %r8, %r23
 # v45 = v45 ^ v49
-	.loc 1 1082
+	.loc 1 1206
 	lwz %r26, 824(%r1)
 	xor %r8, %r14, %r26
 # v45 = v45 ^ v39
-	.loc 1 1083
+	.loc 1 1207
 	xor %r8, %r8, %r22
 # v25 = v25 ^ v51
-	.loc 1 1084
+	.loc 1 1208
 	lwz %r25, 768(%r1)
 	xor %r15, %r15, %r25
 # v25 = v25 ^ v42
-	.loc 1 1085
+	.loc 1 1209
 	xor %r15, %r15, %r7
 # v19 = v19 ^ v53
-	.loc 1 1086
+	.loc 1 1210
 	lwz %r24, 776(%r1)
 	xor %r6, %r6, %r24
 # v19 = v19 ^ v34
-	.loc 1 1087
+	.loc 1 1211
 	xor %r19, %r6, %r21
 # v21 = v21 ^ v50
-	.loc 1 1088
+	.loc 1 1212
 	lwz %r17, 784(%r1)
 	xor %r5, %r5, %r17
 # v21 = v21 ^ v32
-	.loc 1 1089
+	.loc 1 1213
 	xor %r16, %r5, %r20
 # v41 = v27 ^ v41
-	.loc 1 1090
+	.loc 1 1214
 	xor %r10, %r10, %r31
 # v49 = v22 ^ v49
-	.loc 1 1091
+	.loc 1 1215
 	xor %r6, %r30, %r26
 # v51 = v29 ^ v51
-	.loc 1 1092
+	.loc 1 1216
 	xor %r31, %r11, %r25
 # v53 = v31 ^ v53
-	.loc 1 1093
+	.loc 1 1217
 	xor %r26, %r29, %r24
 # v50 = v28 ^ v50
-	.loc 1 1094
+	.loc 1 1218
 	xor %r25, %r28, %r17
 # v33 = v37 ^ v33
-	.loc 1 1095
+	.loc 1 1219
 	lwz %r5, 832(%r1)
 	xor %r27, %r27, %r5
 # v36 = v45 ^ v36
-	.loc 1 1096
+	.loc 1 1220
 	lwz %r5, 840(%r1)
 	xor %r5, %r8, %r5
 # v20 = v25 ^ v20
-	.loc 1 1097
+	.loc 1 1221
 	lwz %r8, 848(%r1)
 	xor %r11, %r15, %r8
 # v23 = v19 ^ v23
-	.loc 1 1098
+	.loc 1 1222
 	lwz %r8, 896(%r1)
 	xor %r30, %r19, %r8
 # v30 = v21 ^ v30
-	.loc 1 1099
+	.loc 1 1223
 	lwz %r8, 904(%r1)
 	xor %r28, %r16, %r8
 # v36 = v36 ^ v32
-	.loc 1 1100
+	.loc 1 1224
 	xor %r29, %r5, %r20
 # v32 = v50 ^ v32
-	.loc 1 1101
+	.loc 1 1225
 	xor %r20, %r25, %r20
 # v33 = v33 ^ v34
-	.loc 1 1102
+	.loc 1 1226
 	xor %r8, %r27, %r21
 # v34 = v53 ^ v34
-	.loc 1 1103
+	.loc 1 1227
 	xor %r21, %r26, %r21
 # v43 = v43 ^ v42
-	.loc 1 1104
+	.loc 1 1228
 	xor %r9, %r9, %r7
 # v42 = v51 ^ v42
-	.loc 1 1105
+	.loc 1 1229
 	xor %r7, %r31, %r7
 # v32 = v32 ^ v39
-	.loc 1 1106
+	.loc 1 1230
 	xor %r20, %r20, %r22
 # v39 = v49 ^ v39
-	.loc 1 1107
+	.loc 1 1231
 	xor %r22, %r6, %r22
 # v34 = v34 ^ v18
-	.loc 1 1108
+	.loc 1 1232
 	xor %r21, %r21, %r23
 # v18 = v41 ^ v18
-	.loc 1 1109
+	.loc 1 1233
 	xor %r23, %r10, %r23
 # v42 = v42 ^ v38
-	.loc 1 1110
+	.loc 1 1234
 	xor %r10, %r7, %r18
 # v38 = v59 ^ v38
-	.loc 1 1111
+	.loc 1 1235
 	lwz %r5, 792(%r1)
 	xor %r18, %r5, %r18
 # v39 = v39 ^ v30
-	.loc 1 1112
+	.loc 1 1236
 	xor %r22, %r22, %r28
 # v30 = v26 ^ v30
-	.loc 1 1113
+	.loc 1 1237
 	lwz %r5, 808(%r1)
 	xor %r5, %r5, %r28
 # v18 = v18 ^ v23
-	.loc 1 1114
+	.loc 1 1238
 	xor %r23, %r23, %r30
 # v23 = v54 ^ v23
-	.loc 1 1115
+	.loc 1 1239
 	lwz %r6, 800(%r1)
 	xor %r6, %r6, %r30
 # v38 = v38 ^ v20
-	.loc 1 1116
+	.loc 1 1240
 	xor %r18, %r18, %r11
 # v20 = v52 ^ v20
-	.loc 1 1117
+	.loc 1 1241
 	lwz %r7, 760(%r1)
 	xor %r11, %r7, %r11
 # v30 = v30 ^ v36
-	.loc 1 1118
+	.loc 1 1242
 	xor %r31, %r5, %r29
 # v36 = v55 ^ v36
-	.loc 1 1119
+	.loc 1 1243
 	lwz %r5, 752(%r1)
 	xor %r29, %r5, %r29
 # v23 = v23 ^ v33
-	.loc 1 1120
+	.loc 1 1244
 	xor %r30, %r6, %r8
 # v33 = v24 ^ v33
-	.loc 1 1121
+	.loc 1 1245
 	lwz %r5, 744(%r1)
 	xor %r28, %r5, %r8
 # v24 = v33 ^ v18
-	.loc 1 1122
+	.loc 1 1246
 	xor %r5, %r28, %r23
 # v55 = v36 ^ v39
-	.loc 1 1123
+	.loc 1 1247
 	xor %r6, %r29, %r22
 # v52 = v20 ^ v42
-	.loc 1 1124
+	.loc 1 1248
 	xor %r7, %r11, %r10
 # v52 = v52 ^ v43
-	.loc 1 1125
+	.loc 1 1249
 	xor %r7, %r7, %r9
 # v54 = v23 ^ v34
-	.loc 1 1126
+	.loc 1 1250
 	xor %r24, %r30, %r21
 # v26 = v30 ^ v32
-	.loc 1 1127
+	.loc 1 1251
 	xor %r26, %r31, %r20
 # v59 = v38 ^ v43
-	.loc 1 1128
+	.loc 1 1252
 	xor %r25, %r18, %r9
 # v24 = v24 ^ v54
-	.loc 1 1129
+	.loc 1 1253
 	xor %r5, %r5, %r24
 # v41 = v43 ^ v42
-	.loc 1 1130
+	.loc 1 1254
 	xor %r16, %r9, %r10
 # v55 = v55 ^ v26
-	.loc 1 1131
+	.loc 1 1255
 	xor %r6, %r6, %r26
 # v55 = v55 ^ v32
-	.loc 1 1132
+	.loc 1 1256
 	xor %r6, %r6, %r20
 # v49 = v18 ^ v34
-	.loc 1 1133
+	.loc 1 1257
 	xor %r19, %r23, %r21
 # v52 = v52 ^ v59
-	.loc 1 1134
+	.loc 1 1258
 	xor %r27, %r7, %r25
 # v51 = v39 ^ v32
-	.loc 1 1135
+	.loc 1 1259
 	xor %r17, %r22, %r20
 # v24 = v24 ^ v49
-	.loc 1 1136
+	.loc 1 1260
 	xor %r15, %r5, %r19
 # v53 = v32 ^ v26
-	.loc 1 1137
+	.loc 1 1261
 	xor %r8, %r20, %r26
 # v41 = v41 ^ v52
-	.loc 1 1138
+	.loc 1 1262
 	xor %r5, %r16, %r27
 # v41 = v41 ^ v59
-	.loc 1 1139
+	.loc 1 1263
 	xor %r7, %r5, %r25
 # v54 = v54 ^ v34
-	.loc 1 1140
+	.loc 1 1264
 	xor %r24, %r24, %r21
 # v55 = v55 ^ v51
-	.loc 1 1141
+	.loc 1 1265
 	xor %r16, %r6, %r17
 # v50 = v42 ^ v59
-	.loc 1 1142
+	.loc 1 1266
 	xor %r6, %r10, %r25
 # v24 = v24 ^ v54
-	.loc 1 1143
+	.loc 1 1267
 	xor %r15, %r15, %r24
 # v59 = v59 ^ v52
-	.loc 1 1144
+	.loc 1 1268
 	xor %r25, %r25, %r27
 # v53 = v53 ^ v55
-	.loc 1 1145
+	.loc 1 1269
 	xor %r5, %r8, %r16
 # v53 = v53 ^ v51
-	.loc 1 1146
+	.loc 1 1270
 	xor %r8, %r5, %r17
 # v49 = v49 ^ v34
-	.loc 1 1147
+	.loc 1 1271
 	xor %r19, %r19, %r21
 # v41 = v41 ^ v50
-	.loc 1 1148
+	.loc 1 1272
 	xor %r7, %r7, %r6
 # v26 = v26 ^ v51
-	.loc 1 1149
+	.loc 1 1273
 	xor %r26, %r26, %r17
 # v24 = v24 ^ v49
-	.loc 1 1150
+	.loc 1 1274
 	xor %r15, %r15, %r19
 	stw %r15, 1840(%r1)
 # v51 = v51 ^ v55
-	.loc 1 1151
+	.loc 1 1275
 	xor %r5, %r17, %r16
 	stw %r5, 1848(%r1)
 # v59 = v59 ^ v41
-	.loc 1 1152
+	.loc 1 1276
 	xor %r5, %r25, %r7
 # v59 = v59 ^ v50
-	.loc 1 1153
+	.loc 1 1277
 	xor %r5, %r5, %r6
 	stw %r5, 1856(%r1)
 # v54 = v54 ^ v34
-	.loc 1 1154
+	.loc 1 1278
 	xor %r5, %r24, %r21
 	stw %r5, 1864(%r1)
 # v53 = v53 ^ v26
-	.loc 1 1155
+	.loc 1 1279
 	xor %r25, %r8, %r26
 # v52 = v52 ^ v50
-	.loc 1 1156
+	.loc 1 1280
 	xor %r27, %r27, %r6
 # v21 = v24 & v33
-	.loc 1 1157
+	.loc 1 1281
 	and %r5, %r15, %r28
 	stw %r5, 936(%r1)
 # v19 = v24 & v36
-	.loc 1 1158
+	.loc 1 1282
 	and %r5, %r15, %r29
 # v25 = v50 & v33
-	.loc 1 1159
+	.loc 1 1283
 	and %r8, %r6, %r28
 # v25 = v19 ^ v25
-	.loc 1 1160
+	.loc 1 1284
 	xor %r5, %r5, %r8
 	stw %r5, 944(%r1)
 # v19 = v24 & v20
-	.loc 1 1161
+	.loc 1 1285
 	lwz %r5, 1840(%r1)
 	and %r17, %r5, %r11
 	stw %r17, 952(%r1)
 # v45 = v50 & v36
-	.loc 1 1162
+	.loc 1 1286
 	and %r5, %r6, %r29
 # v37 = v51 & v33
-	.loc 1 1163
+	.loc 1 1287
 	lwz %r24, 1848(%r1)
 	and %r8, %r24, %r28
 # v45 = v19 ^ v45
-	.loc 1 1164
+	.loc 1 1288
 	xor %r5, %r17, %r5
 # v37 = v45 ^ v37
-	.loc 1 1165
+	.loc 1 1289
 	xor %r5, %r5, %r8
 	stw %r5, 960(%r1)
 # v45 = v50 & v20
-	.loc 1 1166
+	.loc 1 1290
 	and %r5, %r6, %r11
 # v19 = v51 & v36
-	.loc 1 1167
+	.loc 1 1291
 	and %r8, %r24, %r29
 # v19 = v45 ^ v19
-	.loc 1 1168
+	.loc 1 1292
 	xor %r5, %r5, %r8
 	stw %r5, 968(%r1)
 # v45 = v51 & v20
-	.loc 1 1169
+	.loc 1 1293
 	and %r5, %r24, %r11
 	stw %r5, 976(%r1)
 # v28 = v49 & v23
-	.loc 1 1170
+	.loc 1 1294
 	and %r5, %r19, %r30
 	stw %r5, 984(%r1)
 # v31 = v49 & v30
-	.loc 1 1171
+	.loc 1 1295
 	and %r5, %r19, %r31
 # v29 = v59 & v23
-	.loc 1 1172
+	.loc 1 1296
 	lwz %r24, 1856(%r1)
 	and %r8, %r24, %r30
 # v29 = v31 ^ v29
-	.loc 1 1173
+	.loc 1 1297
 	xor %r5, %r5, %r8
 	stw %r5, 992(%r1)
 # v31 = v49 & v38
-	.loc 1 1174
+	.loc 1 1298
 	and %r17, %r19, %r18
 	stw %r17, 1000(%r1)
 # v22 = v59 & v30
-	.loc 1 1175
+	.loc 1 1299
 	and %r5, %r24, %r31
 # v27 = v55 & v23
-	.loc 1 1176
+	.loc 1 1300
 	and %r8, %r16, %r30
 # v22 = v31 ^ v22
-	.loc 1 1177
+	.loc 1 1301
 	xor %r5, %r17, %r5
 # v27 = v22 ^ v27
-	.loc 1 1178
+	.loc 1 1302
 	xor %r5, %r5, %r8
 	stw %r5, 1008(%r1)
 # v22 = v59 & v38
-	.loc 1 1179
+	.loc 1 1303
 	and %r5, %r24, %r18
 # v31 = v55 & v30
-	.loc 1 1180
+	.loc 1 1304
 	and %r8, %r16, %r31
 # v31 = v22 ^ v31
-	.loc 1 1181
+	.loc 1 1305
 	xor %r5, %r5, %r8
 	stw %r5, 1016(%r1)
 # v22 = v55 & v38
-	.loc 1 1182
+	.loc 1 1306
 	and %r5, %r16, %r18
 	stw %r5, 1024(%r1)
 # v47 = v24 ^ v49
-	.loc 1 1183
+	.loc 1 1307
 	lwz %r5, 1840(%r1)
 	xor %r8, %r5, %r19
 	stw %r8, 1032(%r1)
 # v35 = v50 ^ v59
-	.loc 1 1184
+	.loc 1 1308
 	lwz %r5, 1856(%r1)
 	xor %r17, %r6, %r5
 	stw %r17, 1040(%r1)
 # v48 = v51 ^ v55
-	.loc 1 1185
+	.loc 1 1309
 	lwz %r5, 1848(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 2000(%r1)
 	stw %r5, 1048(%r1)
 # v46 = v33 ^ v23
-	.loc 1 1186
+	.loc 1 1310
 	xor %r15, %r28, %r30
 	stw %r15, 1056(%r1)
 # v5 = v36 ^ v30
-	.loc 1 1187
+	.loc 1 1311
 	xor %r14, %r29, %r31
 	stw %r14, 2216(%r1)
 # v57 = v20 ^ v38
-	.loc 1 1188
+	.loc 1 1312
 	xor %r24, %r11, %r18
 # v40 = v47 & v46
-	.loc 1 1189
+	.loc 1 1313
 	and %r5, %r8, %r15
 	stw %r5, 1064(%r1)
 # v17 = v47 & v5
-	.loc 1 1190
+	.loc 1 1314
 	and %r5, %r8, %r14
 	stw %r5, 2008(%r1)
 	stw %r5, 1072(%r1)
 # v8 = v35 & v46
-	.loc 1 1191
+	.loc 1 1315
 	and %r14, %r17, %r15
 	stw %r14, 2144(%r1)
 	stw %r14, 1080(%r1)
 # v8 = v17 ^ v8
-	.loc 1 1192
+	.loc 1 1316
 	xor %r5, %r5, %r14
 	stw %r5, 2016(%r1)
 	stw %r5, 1088(%r1)
 # v47 = v47 & v57
-	.loc 1 1193
+	.loc 1 1317
 	and %r14, %r8, %r24
 	stw %r14, 1096(%r1)
 # v17 = v35 & v5
-	.loc 1 1194
+	.loc 1 1318
 	lwz %r5, 2216(%r1)
 	and %r5, %r17, %r5
 	stw %r5, 1104(%r1)
 # v46 = v48 & v46
-	.loc 1 1195
+	.loc 1 1319
 	lwz %r8, 2000(%r1)
 	and %r8, %r8, %r15
 	stw %r8, 1112(%r1)
 # v17 = v47 ^ v17
-	.loc 1 1196
+	.loc 1 1320
 	xor %r5, %r14, %r5
 	stw %r5, 1120(%r1)
 # v46 = v17 ^ v46
-	.loc 1 1197
+	.loc 1 1321
 	xor %r17, %r5, %r8
 	stw %r17, 1128(%r1)
 # v35 = v35 & v57
-	.loc 1 1198
+	.loc 1 1322
 	lwz %r5, 1040(%r1)
 	and %r8, %r5, %r24
 	stw %r8, 1136(%r1)
 # v5 = v48 & v5
-	.loc 1 1199
+	.loc 1 1323
 	lwz %r15, 1048(%r1)
 	lwz %r5, 2216(%r1)
 	and %r5, %r15, %r5
 # v5 = v35 ^ v5
-	.loc 1 1200
+	.loc 1 1324
 	xor %r8, %r8, %r5
 	stw %r8, 1144(%r1)
 # v57 = v48 & v57
-	.loc 1 1201
+	.loc 1 1325
 	and %r5, %r15, %r24
 	stw %r5, 1872(%r1)
 # v40 = v40 ^ v21
-	.loc 1 1202
+	.loc 1 1326
 	lwz %r5, 1064(%r1)
 	lwz %r24, 936(%r1)
 	xor %r5, %r5, %r24
 # v40 = v40 ^ v28
-	.loc 1 1203
+	.loc 1 1327
 	lwz %r24, 984(%r1)
 	stw %r24, 2152(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2024(%r1)
 	stw %r5, 1152(%r1)
 # v8 = v8 ^ v25
-	.loc 1 1204
+	.loc 1 1328
 	lwz %r5, 944(%r1)
 	lwz %r24, 2016(%r1)
 	xor %r5, %r24, %r5
 # v8 = v8 ^ v29
-	.loc 1 1205
+	.loc 1 1329
 	lwz %r24, 992(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2160(%r1)
 	stw %r5, 1160(%r1)
 # v46 = v46 ^ v37
-	.loc 1 1206
+	.loc 1 1330
 	lwz %r5, 960(%r1)
 	xor %r5, %r17, %r5
 # v46 = v46 ^ v27
-	.loc 1 1207
+	.loc 1 1331
 	lwz %r17, 1008(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1168(%r1)
 # v5 = v5 ^ v19
-	.loc 1 1208
+	.loc 1 1332
 	lwz %r17, 968(%r1)
 	xor %r5, %r8, %r17
 # v5 = v5 ^ v31
-	.loc 1 1209
+	.loc 1 1333
 	lwz %r8, 1016(%r1)
 	xor %r8, %r5, %r8
 	stw %r8, 1880(%r1)
 # v57 = v57 ^ v45
-	.loc 1 1210
+	.loc 1 1334
 	lwz %r15, 976(%r1)
 	lwz %r5, 1872(%r1)
 	xor %r14, %r5, %r15
 	stw %r14, 1888(%r1)
 # v57 = v57 ^ v22
-	.loc 1 1211
+	.loc 1 1335
 	lwz %r5, 1024(%r1)
 	xor %r14, %r14, %r5
 # v19 = v40 ^ v19
-	.loc 1 1212
+	.loc 1 1336
 	lwz %r5, 2024(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1176(%r1)
 # v45 = v8 ^ v45
-	.loc 1 1213
+	.loc 1 1337
 	lwz %r5, 2160(%r1)
 	xor %r5, %r5, %r15
 	stw %r5, 1184(%r1)
 # v28 = v5 ^ v28
-	.loc 1 1214
+	.loc 1 1338
 	lwz %r5, 2152(%r1)
 	xor %r5, %r8, %r5
 	stw %r5, 1192(%r1)
 # v29 = v57 ^ v29
-	.loc 1 1215
+	.loc 1 1339
 	xor %r5, %r14, %r24
 	stw %r5, 1200(%r1)
 # v57 = v54 & v18
-	.loc 1 1216
+	.loc 1 1340
 	lwz %r24, 1864(%r1)
 	and %r5, %r24, %r23
 	stw %r5, 1208(%r1)
 # v5 = v54 & v39
-	.loc 1 1217
+	.loc 1 1341
 	and %r5, %r24, %r22
 # v8 = v41 & v18
-	.loc 1 1218
+	.loc 1 1342
 	and %r8, %r7, %r23
 # v8 = v5 ^ v8
-	.loc 1 1219
+	.loc 1 1343
 	xor %r5, %r5, %r8
 	stw %r5, 1216(%r1)
 # v5 = v54 & v42
-	.loc 1 1220
+	.loc 1 1344
 	and %r24, %r24, %r10
 	stw %r24, 1224(%r1)
 # v40 = v41 & v39
-	.loc 1 1221
+	.loc 1 1345
 	and %r5, %r7, %r22
 # v48 = v53 & v18
-	.loc 1 1222
+	.loc 1 1346
 	and %r8, %r25, %r23
 # v40 = v5 ^ v40
-	.loc 1 1223
+	.loc 1 1347
 	xor %r5, %r24, %r5
 # v48 = v40 ^ v48
-	.loc 1 1224
+	.loc 1 1348
 	xor %r5, %r5, %r8
 	stw %r5, 1232(%r1)
 # v40 = v41 & v42
-	.loc 1 1225
+	.loc 1 1349
 	and %r5, %r7, %r10
 # v5 = v53 & v39
-	.loc 1 1226
+	.loc 1 1350
 	and %r8, %r25, %r22
 # v5 = v40 ^ v5
-	.loc 1 1227
+	.loc 1 1351
 	xor %r5, %r5, %r8
 	stw %r5, 1240(%r1)
 # v40 = v53 & v42
-	.loc 1 1228
+	.loc 1 1352
 	and %r5, %r25, %r10
 	stw %r5, 1248(%r1)
 # v35 = v34 & v34
-	.loc 1 1229
+	.loc 1 1353
 	and %r5, %r21, %r21
 	stw %r5, 1256(%r1)
 # v17 = v34 & v32
-	.loc 1 1230
+	.loc 1 1354
 	and %r5, %r21, %r20
 # v47 = v52 & v34
-	.loc 1 1231
+	.loc 1 1355
 	and %r8, %r27, %r21
 # v47 = v17 ^ v47
-	.loc 1 1232
+	.loc 1 1356
 	xor %r5, %r5, %r8
 	stw %r5, 1264(%r1)
 # v17 = v34 & v43
-	.loc 1 1233
+	.loc 1 1357
 	and %r24, %r21, %r9
 	stw %r24, 1272(%r1)
 # v15 = v52 & v32
-	.loc 1 1234
+	.loc 1 1358
 	and %r5, %r27, %r20
 # v44 = v26 & v34
-	.loc 1 1235
+	.loc 1 1359
 	and %r8, %r26, %r21
 # v15 = v17 ^ v15
-	.loc 1 1236
+	.loc 1 1360
 	xor %r5, %r24, %r5
 # v44 = v15 ^ v44
-	.loc 1 1237
+	.loc 1 1361
 	xor %r5, %r5, %r8
 	stw %r5, 1280(%r1)
 # v15 = v52 & v43
-	.loc 1 1238
+	.loc 1 1362
 	and %r5, %r27, %r9
 # v17 = v26 & v32
-	.loc 1 1239
+	.loc 1 1363
 	and %r8, %r26, %r20
 # v17 = v15 ^ v17
-	.loc 1 1240
+	.loc 1 1364
 	xor %r5, %r5, %r8
 	stw %r5, 2272(%r1)
 # v15 = v26 & v43
-	.loc 1 1241
+	.loc 1 1365
 	and %r5, %r26, %r9
 	stw %r5, 2296(%r1)
 # v58 = v54 ^ v34
-	.loc 1 1242
+	.loc 1 1366
 	lwz %r5, 1864(%r1)
 	xor %r8, %r5, %r21
 	stw %r8, 1288(%r1)
 # v62 = v41 ^ v52
-	.loc 1 1243
+	.loc 1 1367
 	xor %r5, %r7, %r27
 	stw %r5, 2032(%r1)
 	stw %r5, 1296(%r1)
 # v60 = v53 ^ v26
-	.loc 1 1244
+	.loc 1 1368
 	xor %r5, %r25, %r26
 	stw %r5, 2040(%r1)
 	stw %r5, 1304(%r1)
 # v56 = v18 ^ v34
-	.loc 1 1245
+	.loc 1 1369
 	xor %r17, %r23, %r21
 	stw %r17, 1312(%r1)
 # v12 = v39 ^ v32
-	.loc 1 1246
+	.loc 1 1370
 	xor %r24, %r22, %r20
 	stw %r24, 1320(%r1)
 # v61 = v42 ^ v43
-	.loc 1 1247
+	.loc 1 1371
 	xor %r5, %r10, %r9
 	stw %r5, 2200(%r1)
 	stw %r5, 2048(%r1)
 	stw %r5, 1328(%r1)
 # v2 = v58 & v56
-	.loc 1 1248
+	.loc 1 1372
 	and %r5, %r8, %r17
 	stw %r5, 1336(%r1)
 # v63 = v58 & v12
-	.loc 1 1249
+	.loc 1 1373
 	and %r5, %r8, %r24
 	stw %r5, 2248(%r1)
 	stw %r5, 2056(%r1)
 	stw %r5, 184(%r1)
 # v64 = v62 & v56
-	.loc 1 1250
+	.loc 1 1374
 	lwz %r15, 2032(%r1)
 	stw %r15, 2264(%r1)
 	stw %r15, 2208(%r1)
@@ -4467,1481 +4621,1481 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc32:
 	stw %r14, 2168(%r1)
 	stw %r14, 192(%r1)
 # v64 = v63 ^ v64
-	.loc 1 1251
+	.loc 1 1375
 	xor %r5, %r5, %r14
 	stw %r5, 2064(%r1)
 	stw %r5, 1344(%r1)
 # v58 = v58 & v61
-	.loc 1 1252
+	.loc 1 1376
 	lwz %r5, 2200(%r1)
 	and %r8, %r8, %r5
 	stw %r8, 2256(%r1)
 	stw %r8, 2072(%r1)
 	stw %r8, 1352(%r1)
 # v63 = v62 & v12
-	.loc 1 1253
+	.loc 1 1377
 	and %r15, %r15, %r24
 	stw %r15, 2176(%r1)
 	stw %r15, 1360(%r1)
 # v56 = v60 & v56
-	.loc 1 1254
+	.loc 1 1378
 	lwz %r5, 2040(%r1)
 	and %r5, %r5, %r17
 	stw %r5, 1368(%r1)
 # v63 = v58 ^ v63
-	.loc 1 1255
+	.loc 1 1379
 	xor %r8, %r8, %r15
 	stw %r8, 1376(%r1)
 # v56 = v63 ^ v56
-	.loc 1 1256
+	.loc 1 1380
 	xor %r17, %r8, %r5
 	stw %r17, 1384(%r1)
 # v62 = v62 & v61
-	.loc 1 1257
+	.loc 1 1381
 	lwz %r5, 1296(%r1)
 	lwz %r8, 2048(%r1)
 	and %r5, %r5, %r8
 	stw %r5, 1392(%r1)
 # v12 = v60 & v12
-	.loc 1 1258
+	.loc 1 1382
 	lwz %r15, 1304(%r1)
 	and %r8, %r15, %r24
 	stw %r8, 1400(%r1)
 # v12 = v62 ^ v12
-	.loc 1 1259
+	.loc 1 1383
 	xor %r8, %r5, %r8
 	stw %r8, 1408(%r1)
 # v61 = v60 & v61
-	.loc 1 1260
+	.loc 1 1384
 	lwz %r5, 1328(%r1)
 	and %r5, %r15, %r5
 	stw %r5, 2080(%r1)
 	stw %r5, 1416(%r1)
 # v2 = v2 ^ v57
-	.loc 1 1261
+	.loc 1 1385
 	lwz %r5, 1336(%r1)
 	lwz %r24, 1208(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1424(%r1)
 # v2 = v2 ^ v35
-	.loc 1 1262
+	.loc 1 1386
 	lwz %r24, 1256(%r1)
 	stw %r24, 2096(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2088(%r1)
 	stw %r5, 1432(%r1)
 # v64 = v64 ^ v8
-	.loc 1 1263
+	.loc 1 1387
 	lwz %r5, 1216(%r1)
 	lwz %r24, 2064(%r1)
 	xor %r5, %r24, %r5
 	stw %r5, 1440(%r1)
 # v64 = v64 ^ v47
-	.loc 1 1264
+	.loc 1 1388
 	lwz %r24, 1264(%r1)
 	stw %r24, 2112(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2104(%r1)
 	stw %r5, 1448(%r1)
 # v56 = v56 ^ v48
-	.loc 1 1265
+	.loc 1 1389
 	lwz %r5, 1232(%r1)
 	xor %r5, %r17, %r5
 	stw %r5, 1456(%r1)
 # v56 = v56 ^ v44
-	.loc 1 1266
+	.loc 1 1390
 	lwz %r24, 1280(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1464(%r1)
 # v12 = v12 ^ v5
-	.loc 1 1267
+	.loc 1 1391
 	lwz %r24, 1240(%r1)
 	stw %r24, 2184(%r1)
 	xor %r5, %r8, %r24
 	stw %r5, 1472(%r1)
 # v12 = v12 ^ v17
-	.loc 1 1268
+	.loc 1 1392
 	lwz %r8, 2272(%r1)
 	xor %r5, %r5, %r8
 	stw %r5, 2224(%r1)
 	stw %r5, 1480(%r1)
 # v61 = v61 ^ v40
-	.loc 1 1269
+	.loc 1 1393
 	lwz %r17, 1248(%r1)
 	lwz %r5, 2080(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1488(%r1)
 # v61 = v61 ^ v15
-	.loc 1 1270
+	.loc 1 1394
 	lwz %r8, 2296(%r1)
 	xor %r8, %r5, %r8
 	stw %r8, 1496(%r1)
 # v5 = v2 ^ v5
-	.loc 1 1271
+	.loc 1 1395
 	lwz %r5, 2088(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1504(%r1)
 # v40 = v64 ^ v40
-	.loc 1 1272
+	.loc 1 1396
 	lwz %r5, 2104(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1512(%r1)
 # v35 = v12 ^ v35
-	.loc 1 1273
+	.loc 1 1397
 	lwz %r5, 2096(%r1)
 	lwz %r24, 2224(%r1)
 	xor %r5, %r24, %r5
 	stw %r5, 1520(%r1)
 # v47 = v61 ^ v47
-	.loc 1 1274
+	.loc 1 1398
 	lwz %r5, 2112(%r1)
 	xor %r5, %r8, %r5
 	stw %r5, 1528(%r1)
 # v54 = v24 ^ v54
-	.loc 1 1275
+	.loc 1 1399
 	lwz %r5, 1840(%r1)
 	lwz %r8, 1864(%r1)
 	xor %r8, %r5, %r8
 # v41 = v50 ^ v41
-	.loc 1 1276
+	.loc 1 1400
 	xor %r24, %r6, %r7
 # v53 = v51 ^ v53
-	.loc 1 1277
+	.loc 1 1401
 	lwz %r5, 1848(%r1)
 	xor %r25, %r5, %r25
 # v49 = v49 ^ v34
-	.loc 1 1278
+	.loc 1 1402
 	xor %r19, %r19, %r21
 # v52 = v59 ^ v52
-	.loc 1 1279
+	.loc 1 1403
 	lwz %r5, 1856(%r1)
 	xor %r27, %r5, %r27
 # v26 = v55 ^ v26
-	.loc 1 1280
+	.loc 1 1404
 	xor %r26, %r16, %r26
 # v18 = v33 ^ v18
-	.loc 1 1281
+	.loc 1 1405
 	xor %r23, %r28, %r23
 # v39 = v36 ^ v39
-	.loc 1 1282
+	.loc 1 1406
 	xor %r22, %r29, %r22
 # v42 = v20 ^ v42
-	.loc 1 1283
+	.loc 1 1407
 	xor %r10, %r11, %r10
 # v34 = v23 ^ v34
-	.loc 1 1284
+	.loc 1 1408
 	xor %r21, %r30, %r21
 # v32 = v30 ^ v32
-	.loc 1 1285
+	.loc 1 1409
 	xor %r20, %r31, %r20
 # v43 = v38 ^ v43
-	.loc 1 1286
+	.loc 1 1410
 	xor %r11, %r18, %r9
 # v38 = v54 & v18
-	.loc 1 1287
+	.loc 1 1411
 	and %r9, %r8, %r23
 # v30 = v54 & v39
-	.loc 1 1288
+	.loc 1 1412
 	and %r5, %r8, %r22
 # v23 = v41 & v18
-	.loc 1 1289
+	.loc 1 1413
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 1290
+	.loc 1 1414
 	xor %r31, %r5, %r6
 # v30 = v54 & v42
-	.loc 1 1291
+	.loc 1 1415
 	and %r5, %r8, %r10
 # v20 = v41 & v39
-	.loc 1 1292
+	.loc 1 1416
 	and %r6, %r24, %r22
 # v36 = v53 & v18
-	.loc 1 1293
+	.loc 1 1417
 	and %r7, %r25, %r23
 # v20 = v30 ^ v20
-	.loc 1 1294
+	.loc 1 1418
 	xor %r6, %r5, %r6
 # v36 = v20 ^ v36
-	.loc 1 1295
+	.loc 1 1419
 	xor %r29, %r6, %r7
 # v20 = v41 & v42
-	.loc 1 1296
+	.loc 1 1420
 	and %r5, %r24, %r10
 # v30 = v53 & v39
-	.loc 1 1297
+	.loc 1 1421
 	and %r6, %r25, %r22
 # v30 = v20 ^ v30
-	.loc 1 1298
+	.loc 1 1422
 	xor %r18, %r5, %r6
 # v20 = v53 & v42
-	.loc 1 1299
+	.loc 1 1423
 	and %r30, %r25, %r10
 # v33 = v49 & v34
-	.loc 1 1300
+	.loc 1 1424
 	and %r28, %r19, %r21
 # v55 = v49 & v32
-	.loc 1 1301
+	.loc 1 1425
 	and %r5, %r19, %r20
 # v59 = v52 & v34
-	.loc 1 1302
+	.loc 1 1426
 	and %r6, %r27, %r21
 # v59 = v55 ^ v59
-	.loc 1 1303
+	.loc 1 1427
 	xor %r17, %r5, %r6
 # v55 = v49 & v43
-	.loc 1 1304
+	.loc 1 1428
 	and %r5, %r19, %r11
 # v51 = v52 & v32
-	.loc 1 1305
+	.loc 1 1429
 	and %r6, %r27, %r20
 # v50 = v26 & v34
-	.loc 1 1306
+	.loc 1 1430
 	and %r7, %r26, %r21
 # v51 = v55 ^ v51
-	.loc 1 1307
+	.loc 1 1431
 	xor %r6, %r5, %r6
 # v50 = v51 ^ v50
-	.loc 1 1308
+	.loc 1 1432
 	xor %r7, %r6, %r7
 # v51 = v52 & v43
-	.loc 1 1309
+	.loc 1 1433
 	and %r5, %r27, %r11
 # v55 = v26 & v32
-	.loc 1 1310
+	.loc 1 1434
 	and %r6, %r26, %r20
 # v55 = v51 ^ v55
-	.loc 1 1311
+	.loc 1 1435
 	xor %r15, %r5, %r6
 # v51 = v26 & v43
-	.loc 1 1312
+	.loc 1 1436
 	and %r16, %r26, %r11
 # v49 = v54 ^ v49
-	.loc 1 1313
+	.loc 1 1437
 	xor %r19, %r8, %r19
 # v52 = v41 ^ v52
-	.loc 1 1314
+	.loc 1 1438
 	xor %r27, %r24, %r27
 # v26 = v53 ^ v26
-	.loc 1 1315
+	.loc 1 1439
 	xor %r26, %r25, %r26
 # v34 = v18 ^ v34
-	.loc 1 1316
+	.loc 1 1440
 	xor %r8, %r23, %r21
 # v32 = v39 ^ v32
-	.loc 1 1317
+	.loc 1 1441
 	xor %r20, %r22, %r20
 # v43 = v42 ^ v43
-	.loc 1 1318
+	.loc 1 1442
 	xor %r11, %r10, %r11
 # v42 = v49 & v34
-	.loc 1 1319
+	.loc 1 1443
 	and %r10, %r19, %r8
 # v39 = v49 & v32
-	.loc 1 1320
+	.loc 1 1444
 	and %r5, %r19, %r20
 # v18 = v52 & v34
-	.loc 1 1321
+	.loc 1 1445
 	and %r6, %r27, %r8
 # v18 = v39 ^ v18
-	.loc 1 1322
+	.loc 1 1446
 	xor %r25, %r5, %r6
 # v49 = v49 & v43
-	.loc 1 1323
+	.loc 1 1447
 	and %r5, %r19, %r11
 # v39 = v52 & v32
-	.loc 1 1324
+	.loc 1 1448
 	and %r6, %r27, %r20
 # v34 = v26 & v34
-	.loc 1 1325
+	.loc 1 1449
 	and %r8, %r26, %r8
 # v39 = v49 ^ v39
-	.loc 1 1326
+	.loc 1 1450
 	xor %r6, %r5, %r6
 # v34 = v39 ^ v34
-	.loc 1 1327
+	.loc 1 1451
 	xor %r8, %r6, %r8
 # v52 = v52 & v43
-	.loc 1 1328
+	.loc 1 1452
 	and %r27, %r27, %r11
 # v32 = v26 & v32
-	.loc 1 1329
+	.loc 1 1453
 	and %r5, %r26, %r20
 # v32 = v52 ^ v32
-	.loc 1 1330
+	.loc 1 1454
 	xor %r5, %r27, %r5
 # v43 = v26 & v43
-	.loc 1 1331
+	.loc 1 1455
 	and %r11, %r26, %r11
 # v42 = v42 ^ v38
-	.loc 1 1332
+	.loc 1 1456
 	xor %r10, %r10, %r9
 # v42 = v42 ^ v33
-	.loc 1 1333
+	.loc 1 1457
 	xor %r10, %r10, %r28
 # v18 = v18 ^ v23
-	.loc 1 1334
+	.loc 1 1458
 	xor %r25, %r25, %r31
 # v18 = v18 ^ v59
-	.loc 1 1335
+	.loc 1 1459
 	xor %r25, %r25, %r17
 # v34 = v34 ^ v36
-	.loc 1 1336
+	.loc 1 1460
 	xor %r8, %r8, %r29
 # v34 = v34 ^ v50
-	.loc 1 1337
+	.loc 1 1461
 	xor %r8, %r8, %r7
 # v32 = v32 ^ v30
-	.loc 1 1338
+	.loc 1 1462
 	xor %r5, %r5, %r18
 # v32 = v32 ^ v55
-	.loc 1 1339
+	.loc 1 1463
 	xor %r5, %r5, %r15
 # v43 = v43 ^ v20
-	.loc 1 1340
+	.loc 1 1464
 	xor %r11, %r11, %r30
 # v43 = v43 ^ v51
-	.loc 1 1341
+	.loc 1 1465
 	xor %r11, %r11, %r16
 # v30 = v42 ^ v30
-	.loc 1 1342
+	.loc 1 1466
 	xor %r18, %r10, %r18
 # v20 = v18 ^ v20
-	.loc 1 1343
+	.loc 1 1467
 	xor %r30, %r25, %r30
 # v33 = v32 ^ v33
-	.loc 1 1344
+	.loc 1 1468
 	xor %r28, %r5, %r28
 # v59 = v43 ^ v59
-	.loc 1 1345
+	.loc 1 1469
 	xor %r17, %r11, %r17
 # v38 = v38 ^ v21
-	.loc 1 1346
+	.loc 1 1470
 	lwz %r5, 936(%r1)
 	xor %r9, %r9, %r5
 # v38 = v38 ^ v57
-	.loc 1 1347
+	.loc 1 1471
 	lwz %r5, 1208(%r1)
 	xor %r9, %r9, %r5
 # v23 = v23 ^ v25
-	.loc 1 1348
+	.loc 1 1472
 	lwz %r5, 944(%r1)
 	xor %r31, %r31, %r5
 # v23 = v23 ^ v8
-	.loc 1 1349
+	.loc 1 1473
 	lwz %r5, 1216(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v37
-	.loc 1 1350
+	.loc 1 1474
 	lwz %r5, 960(%r1)
 	xor %r29, %r29, %r5
 # v36 = v36 ^ v48
-	.loc 1 1351
+	.loc 1 1475
 	lwz %r5, 1232(%r1)
 	xor %r29, %r29, %r5
 # v30 = v30 ^ v19
-	.loc 1 1352
+	.loc 1 1476
 	lwz %r5, 1176(%r1)
 	xor %r5, %r18, %r5
 # v30 = v30 ^ v5
-	.loc 1 1353
+	.loc 1 1477
 	lwz %r6, 1504(%r1)
 	xor %r10, %r5, %r6
 # v20 = v20 ^ v45
-	.loc 1 1354
+	.loc 1 1478
 	lwz %r5, 1184(%r1)
 	xor %r5, %r30, %r5
 # v20 = v20 ^ v40
-	.loc 1 1355
+	.loc 1 1479
 	lwz %r6, 1512(%r1)
 	xor %r11, %r5, %r6
 # v34 = v34 ^ v46
-	.loc 1 1356
+	.loc 1 1480
 	lwz %r5, 1168(%r1)
 	xor %r5, %r8, %r5
 # v34 = v34 ^ v56
-	.loc 1 1357
+	.loc 1 1481
 	lwz %r6, 1464(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v28
-	.loc 1 1358
+	.loc 1 1482
 	lwz %r30, 1192(%r1)
 	xor %r5, %r28, %r30
 # v33 = v33 ^ v35
-	.loc 1 1359
+	.loc 1 1483
 	lwz %r6, 1520(%r1)
 	xor %r27, %r5, %r6
 # v59 = v59 ^ v29
-	.loc 1 1360
+	.loc 1 1484
 	lwz %r25, 1200(%r1)
 	xor %r5, %r17, %r25
 # v59 = v59 ^ v47
-	.loc 1 1361
+	.loc 1 1485
 	lwz %r6, 1528(%r1)
 	xor %r28, %r5, %r6
 # v50 = v50 ^ v27
-	.loc 1 1362
+	.loc 1 1486
 	lwz %r24, 1008(%r1)
 	xor %r7, %r7, %r24
 # v50 = v50 ^ v44
-	.loc 1 1363
+	.loc 1 1487
 	lwz %r5, 1280(%r1)
 	xor %r26, %r7, %r5
 # v55 = v55 ^ v31
-	.loc 1 1364
+	.loc 1 1488
 	lwz %r5, 1016(%r1)
 	xor %r15, %r15, %r5
 # v55 = v55 ^ v17
-	.loc 1 1365
+	.loc 1 1489
 	lwz %r6, 2272(%r1)
 	xor %r15, %r15, %r6
 # v51 = v51 ^ v22
-	.loc 1 1366
+	.loc 1 1490
 	lwz %r6, 1024(%r1)
 	xor %r16, %r16, %r6
 # v51 = v51 ^ v15
-	.loc 1 1367
+	.loc 1 1491
 	lwz %r7, 2296(%r1)
 	xor %r16, %r16, %r7
 # v28 = v38 ^ v28
-	.loc 1 1368
+	.loc 1 1492
 	xor %r30, %r9, %r30
 # v29 = v23 ^ v29
-	.loc 1 1369
+	.loc 1 1493
 	xor %r31, %r31, %r25
 # v27 = v36 ^ v27
-	.loc 1 1370
+	.loc 1 1494
 	xor %r29, %r29, %r24
 # v31 = v30 ^ v31
-	.loc 1 1371
+	.loc 1 1495
 	xor %r10, %r10, %r5
 # v22 = v20 ^ v22
-	.loc 1 1372
+	.loc 1 1496
 	xor %r5, %r11, %r6
 # v57 = v33 ^ v57
-	.loc 1 1373
+	.loc 1 1497
 	lwz %r6, 1208(%r1)
 	xor %r6, %r27, %r6
 # v8 = v59 ^ v8
-	.loc 1 1374
+	.loc 1 1498
 	lwz %r7, 1216(%r1)
 	xor %r7, %r28, %r7
 # v48 = v50 ^ v48
-	.loc 1 1375
+	.loc 1 1499
 	lwz %r9, 1232(%r1)
 	xor %r27, %r26, %r9
 # v5 = v55 ^ v5
-	.loc 1 1376
+	.loc 1 1500
 	lwz %r9, 1504(%r1)
 	xor %r25, %r15, %r9
 # v40 = v51 ^ v40
-	.loc 1 1377
+	.loc 1 1501
 	lwz %r9, 1512(%r1)
 	xor %r28, %r16, %r9
 # v8 = v8 ^ v15
-	.loc 1 1378
+	.loc 1 1502
 	lwz %r9, 2296(%r1)
 	xor %r26, %r7, %r9
 # v15 = v22 ^ v15
-	.loc 1 1379
+	.loc 1 1503
 	xor %r5, %r5, %r9
 # v57 = v57 ^ v17
-	.loc 1 1380
+	.loc 1 1504
 	lwz %r7, 2272(%r1)
 	xor %r9, %r6, %r7
 # v17 = v31 ^ v17
-	.loc 1 1381
+	.loc 1 1505
 	xor %r6, %r10, %r7
 # v34 = v34 ^ v44
-	.loc 1 1382
+	.loc 1 1506
 	lwz %r7, 1280(%r1)
 	xor %r10, %r8, %r7
 # v44 = v27 ^ v44
-	.loc 1 1383
+	.loc 1 1507
 	xor %r7, %r29, %r7
 # v15 = v15 ^ v47
-	.loc 1 1384
+	.loc 1 1508
 	lwz %r8, 1528(%r1)
 	xor %r11, %r5, %r8
 # v47 = v29 ^ v47
-	.loc 1 1385
+	.loc 1 1509
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v35
-	.loc 1 1386
+	.loc 1 1510
 	lwz %r8, 1520(%r1)
 	xor %r31, %r6, %r8
 # v35 = v28 ^ v35
-	.loc 1 1387
+	.loc 1 1511
 	xor %r6, %r30, %r8
 # v44 = v44 ^ v56
-	.loc 1 1388
+	.loc 1 1512
 	lwz %r8, 1464(%r1)
 	xor %r30, %r7, %r8
 # v56 = v46 ^ v56
-	.loc 1 1389
+	.loc 1 1513
 	lwz %r7, 1168(%r1)
 	xor %r7, %r7, %r8
 # v47 = v47 ^ v40
-	.loc 1 1390
+	.loc 1 1514
 	xor %r29, %r5, %r28
 # v40 = v45 ^ v40
-	.loc 1 1391
+	.loc 1 1515
 	lwz %r5, 1184(%r1)
 	xor %r5, %r5, %r28
 # v35 = v35 ^ v5
-	.loc 1 1392
+	.loc 1 1516
 	xor %r28, %r6, %r25
 # v5 = v19 ^ v5
-	.loc 1 1393
+	.loc 1 1517
 	lwz %r6, 1176(%r1)
 	xor %r6, %r6, %r25
 # v56 = v56 ^ v48
-	.loc 1 1394
+	.loc 1 1518
 	xor %r24, %r7, %r27
 # v48 = v37 ^ v48
-	.loc 1 1395
+	.loc 1 1519
 	lwz %r7, 960(%r1)
 	xor %r7, %r7, %r27
 # v40 = v40 ^ v8
-	.loc 1 1396
+	.loc 1 1520
 	xor %r5, %r5, %r26
 # v8 = v25 ^ v8
-	.loc 1 1397
+	.loc 1 1521
 	lwz %r8, 944(%r1)
 	xor %r8, %r8, %r26
 # v5 = v5 ^ v57
-	.loc 1 1398
+	.loc 1 1522
 	xor %r6, %r6, %r9
 # v57 = v21 ^ v57
-	.loc 1 1399
+	.loc 1 1523
 	lwz %r27, 936(%r1)
 	xor %r9, %r27, %r9
 # v57 = v57 ^ v35
-	.loc 1 1400
+	.loc 1 1524
 	xor %r9, %r9, %r28
 # v8 = v8 ^ v47
-	.loc 1 1401
+	.loc 1 1525
 	xor %r8, %r8, %r29
 # v48 = v48 ^ v44
-	.loc 1 1402
+	.loc 1 1526
 	xor %r7, %r7, %r30
 # v48 = v48 ^ v34
-	.loc 1 1403
+	.loc 1 1527
 	xor %r26, %r7, %r10
 # v5 = v5 ^ v17
-	.loc 1 1404
+	.loc 1 1528
 	xor %r25, %r6, %r31
 # v40 = v40 ^ v15
-	.loc 1 1405
+	.loc 1 1529
 	xor %r27, %r5, %r11
 # v56 = v56 ^ v34
-	.loc 1 1406
+	.loc 1 1530
 	xor %r24, %r24, %r10
 # v21 = v57 & v0
-	.loc 1 1407
+	.loc 1 1531
 	lwz %r7, 24(%r1)
 	and %r5, %r9, %r7
 	stw %r5, 1536(%r1)
 # v25 = v57 & v3
-	.loc 1 1408
+	.loc 1 1532
 	lwz %r23, 40(%r1)
 	and %r5, %r9, %r23
 # v37 = v34 & v0
-	.loc 1 1409
+	.loc 1 1533
 	and %r6, %r10, %r7
 # v37 = v25 ^ v37
-	.loc 1 1410
+	.loc 1 1534
 	xor %r5, %r5, %r6
 	stw %r5, 1544(%r1)
 # v25 = v57 & v6
-	.loc 1 1411
+	.loc 1 1535
 	lwz %r22, 56(%r1)
 	and %r5, %r9, %r22
 # v19 = v34 & v3
-	.loc 1 1412
+	.loc 1 1536
 	and %r6, %r10, %r23
 # v45 = v8 & v0
-	.loc 1 1413
+	.loc 1 1537
 	and %r7, %r8, %r7
 # v19 = v25 ^ v19
-	.loc 1 1414
+	.loc 1 1538
 	xor %r6, %r5, %r6
 # v45 = v19 ^ v45
-	.loc 1 1415
+	.loc 1 1539
 	xor %r5, %r6, %r7
 	stw %r5, 1552(%r1)
 # v19 = v34 & v6
-	.loc 1 1416
+	.loc 1 1540
 	and %r5, %r10, %r22
 # v25 = v8 & v3
-	.loc 1 1417
+	.loc 1 1541
 	and %r6, %r8, %r23
 # v25 = v19 ^ v25
-	.loc 1 1418
+	.loc 1 1542
 	xor %r23, %r5, %r6
 # v19 = v8 & v6
-	.loc 1 1419
+	.loc 1 1543
 	and %r21, %r8, %r22
 # v46 = v35 & v10
-	.loc 1 1420
+	.loc 1 1544
 	lwz %r7, 72(%r1)
 	and %r22, %r28, %r7
 # v28 = v35 & v13
-	.loc 1 1421
+	.loc 1 1545
 	lwz %r19, 88(%r1)
 	and %r5, %r28, %r19
 # v29 = v48 & v10
-	.loc 1 1422
+	.loc 1 1546
 	and %r6, %r26, %r7
 # v29 = v28 ^ v29
-	.loc 1 1423
+	.loc 1 1547
 	xor %r20, %r5, %r6
 # v28 = v35 & v16
-	.loc 1 1424
+	.loc 1 1548
 	lwz %r18, 104(%r1)
 	and %r5, %r28, %r18
 # v27 = v48 & v13
-	.loc 1 1425
+	.loc 1 1549
 	and %r6, %r26, %r19
 # v31 = v47 & v10
-	.loc 1 1426
+	.loc 1 1550
 	and %r7, %r29, %r7
 # v27 = v28 ^ v27
-	.loc 1 1427
+	.loc 1 1551
 	xor %r6, %r5, %r6
 # v31 = v27 ^ v31
-	.loc 1 1428
+	.loc 1 1552
 	xor %r5, %r6, %r7
 	stw %r5, 1560(%r1)
 # v27 = v48 & v16
-	.loc 1 1429
+	.loc 1 1553
 	and %r5, %r26, %r18
 # v28 = v47 & v13
-	.loc 1 1430
+	.loc 1 1554
 	and %r6, %r29, %r19
 # v28 = v27 ^ v28
-	.loc 1 1431
+	.loc 1 1555
 	xor %r5, %r5, %r6
 	stw %r5, 1568(%r1)
 # v27 = v47 & v16
-	.loc 1 1432
+	.loc 1 1556
 	and %r5, %r29, %r18
 	stw %r5, 1576(%r1)
 # v22 = v57 ^ v35
-	.loc 1 1433
+	.loc 1 1557
 	xor %r14, %r9, %r28
 # v51 = v34 ^ v48
-	.loc 1 1434
+	.loc 1 1558
 	xor %r15, %r10, %r26
 # v55 = v8 ^ v47
-	.loc 1 1435
+	.loc 1 1559
 	xor %r16, %r8, %r29
 # v50 = v0 ^ v10
-	.loc 1 1436
+	.loc 1 1560
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r17, %r5, %r6
 # v59 = v3 ^ v13
-	.loc 1 1437
+	.loc 1 1561
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 1438
+	.loc 1 1562
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v20 = v22 & v50
-	.loc 1 1439
+	.loc 1 1563
 	and %r7, %r14, %r17
 # v30 = v22 & v59
-	.loc 1 1440
+	.loc 1 1564
 	and %r5, %r14, %r18
 # v36 = v51 & v50
-	.loc 1 1441
+	.loc 1 1565
 	and %r6, %r15, %r17
 # v36 = v30 ^ v36
-	.loc 1 1442
+	.loc 1 1566
 	xor %r6, %r5, %r6
 # v22 = v22 & v33
-	.loc 1 1443
+	.loc 1 1567
 	and %r14, %r14, %r19
 # v30 = v51 & v59
-	.loc 1 1444
+	.loc 1 1568
 	and %r5, %r15, %r18
 # v50 = v55 & v50
-	.loc 1 1445
+	.loc 1 1569
 	and %r17, %r16, %r17
 # v30 = v22 ^ v30
-	.loc 1 1446
+	.loc 1 1570
 	xor %r5, %r14, %r5
 # v50 = v30 ^ v50
-	.loc 1 1447
+	.loc 1 1571
 	xor %r17, %r5, %r17
 # v51 = v51 & v33
-	.loc 1 1448
+	.loc 1 1572
 	and %r15, %r15, %r19
 # v59 = v55 & v59
-	.loc 1 1449
+	.loc 1 1573
 	and %r18, %r16, %r18
 # v59 = v51 ^ v59
-	.loc 1 1450
+	.loc 1 1574
 	xor %r5, %r15, %r18
 # v33 = v55 & v33
-	.loc 1 1451
+	.loc 1 1575
 	and %r19, %r16, %r19
 # v20 = v20 ^ v21
-	.loc 1 1452
+	.loc 1 1576
 	lwz %r18, 1536(%r1)
 	xor %r7, %r7, %r18
 # v20 = v20 ^ v46
-	.loc 1 1453
+	.loc 1 1577
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v37
-	.loc 1 1454
+	.loc 1 1578
 	lwz %r18, 1544(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v29
-	.loc 1 1455
+	.loc 1 1579
 	xor %r6, %r6, %r20
 # v50 = v50 ^ v45
-	.loc 1 1456
+	.loc 1 1580
 	lwz %r18, 1552(%r1)
 	xor %r17, %r17, %r18
 # v50 = v50 ^ v31
-	.loc 1 1457
+	.loc 1 1581
 	lwz %r18, 1560(%r1)
 	xor %r18, %r17, %r18
 	stw %r18, 1584(%r1)
 # v59 = v59 ^ v25
-	.loc 1 1458
+	.loc 1 1582
 	xor %r5, %r5, %r23
 # v59 = v59 ^ v28
-	.loc 1 1459
+	.loc 1 1583
 	lwz %r18, 1568(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v19
-	.loc 1 1460
+	.loc 1 1584
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v27
-	.loc 1 1461
+	.loc 1 1585
 	lwz %r18, 1576(%r1)
 	xor %r19, %r19, %r18
 # v25 = v20 ^ v25
-	.loc 1 1462
+	.loc 1 1586
 	xor %r7, %r7, %r23
 	stw %r7, 1592(%r1)
 # v19 = v36 ^ v19
-	.loc 1 1463
+	.loc 1 1587
 	xor %r6, %r6, %r21
 	stw %r6, 1600(%r1)
 # v46 = v59 ^ v46
-	.loc 1 1464
+	.loc 1 1588
 	xor %r5, %r5, %r22
 	stw %r5, 1608(%r1)
 # v29 = v33 ^ v29
-	.loc 1 1465
+	.loc 1 1589
 	xor %r5, %r19, %r20
 	stw %r5, 1616(%r1)
 # v33 = v5 & v1
-	.loc 1 1466
+	.loc 1 1590
 	lwz %r7, 32(%r1)
 	and %r5, %r25, %r7
 	stw %r5, 1624(%r1)
 # v59 = v5 & v4
-	.loc 1 1467
+	.loc 1 1591
 	lwz %r23, 48(%r1)
 	and %r5, %r25, %r23
 # v36 = v44 & v1
-	.loc 1 1468
+	.loc 1 1592
 	and %r6, %r30, %r7
 # v36 = v59 ^ v36
-	.loc 1 1469
+	.loc 1 1593
 	xor %r5, %r5, %r6
 	stw %r5, 1632(%r1)
 # v59 = v5 & v7
-	.loc 1 1470
+	.loc 1 1594
 	lwz %r22, 64(%r1)
 	and %r5, %r25, %r22
 # v20 = v44 & v4
-	.loc 1 1471
+	.loc 1 1595
 	and %r6, %r30, %r23
 # v55 = v40 & v1
-	.loc 1 1472
+	.loc 1 1596
 	and %r7, %r27, %r7
 # v20 = v59 ^ v20
-	.loc 1 1473
+	.loc 1 1597
 	xor %r6, %r5, %r6
 # v55 = v20 ^ v55
-	.loc 1 1474
+	.loc 1 1598
 	xor %r5, %r6, %r7
 	stw %r5, 1640(%r1)
 # v20 = v44 & v7
-	.loc 1 1475
+	.loc 1 1599
 	and %r5, %r30, %r22
 # v59 = v40 & v4
-	.loc 1 1476
+	.loc 1 1600
 	and %r6, %r27, %r23
 # v59 = v20 ^ v59
-	.loc 1 1477
+	.loc 1 1601
 	xor %r5, %r5, %r6
 	stw %r5, 1896(%r1)
 # v20 = v40 & v7
-	.loc 1 1478
+	.loc 1 1602
 	and %r5, %r27, %r22
 	stw %r5, 1904(%r1)
 # v51 = v17 & v11
-	.loc 1 1479
+	.loc 1 1603
 	lwz %r7, 80(%r1)
 	and %r23, %r31, %r7
 # v30 = v17 & v14
-	.loc 1 1480
+	.loc 1 1604
 	lwz %r21, 96(%r1)
 	and %r5, %r31, %r21
 # v22 = v56 & v11
-	.loc 1 1481
+	.loc 1 1605
 	and %r6, %r24, %r7
 # v22 = v30 ^ v22
-	.loc 1 1482
+	.loc 1 1606
 	xor %r22, %r5, %r6
 # v30 = v17 & v9
-	.loc 1 1483
+	.loc 1 1607
 	and %r5, %r31, %r12
 # v23 = v56 & v14
-	.loc 1 1484
+	.loc 1 1608
 	and %r6, %r24, %r21
 # v38 = v15 & v11
-	.loc 1 1485
+	.loc 1 1609
 	and %r7, %r11, %r7
 # v23 = v30 ^ v23
-	.loc 1 1486
+	.loc 1 1610
 	xor %r6, %r5, %r6
 # v38 = v23 ^ v38
-	.loc 1 1487
+	.loc 1 1611
 	xor %r7, %r6, %r7
 # v23 = v56 & v9
-	.loc 1 1488
+	.loc 1 1612
 	and %r5, %r24, %r12
 # v30 = v15 & v14
-	.loc 1 1489
+	.loc 1 1613
 	and %r6, %r11, %r21
 # v30 = v23 ^ v30
-	.loc 1 1490
+	.loc 1 1614
 	xor %r20, %r5, %r6
 # v23 = v15 & v9
-	.loc 1 1491
+	.loc 1 1615
 	and %r21, %r11, %r12
 # v43 = v5 ^ v17
-	.loc 1 1492
+	.loc 1 1616
 	xor %r14, %r25, %r31
 # v32 = v44 ^ v56
-	.loc 1 1493
+	.loc 1 1617
 	xor %r6, %r30, %r24
 # v18 = v40 ^ v15
-	.loc 1 1494
+	.loc 1 1618
 	xor %r19, %r27, %r11
 # v42 = v1 ^ v11
-	.loc 1 1495
+	.loc 1 1619
 	lwz %r5, 32(%r1)
 	lwz %r18, 80(%r1)
 	xor %r18, %r5, %r18
 # v26 = v4 ^ v14
-	.loc 1 1496
+	.loc 1 1620
 	lwz %r5, 48(%r1)
 	lwz %r17, 96(%r1)
 	xor %r16, %r5, %r17
 # v52 = v7 ^ v9
-	.loc 1 1497
+	.loc 1 1621
 	lwz %r5, 64(%r1)
 	xor %r15, %r5, %r12
 # v39 = v43 & v42
-	.loc 1 1498
+	.loc 1 1622
 	and %r5, %r14, %r18
 	stw %r5, 1648(%r1)
 # v49 = v43 & v26
-	.loc 1 1499
+	.loc 1 1623
 	and %r5, %r14, %r16
 	stw %r5, 1656(%r1)
 # v53 = v32 & v42
-	.loc 1 1500
+	.loc 1 1624
 	and %r17, %r6, %r18
 	stw %r17, 1664(%r1)
 # v53 = v49 ^ v53
-	.loc 1 1501
+	.loc 1 1625
 	xor %r17, %r5, %r17
 	stw %r17, 1672(%r1)
 # v43 = v43 & v52
-	.loc 1 1502
+	.loc 1 1626
 	and %r14, %r14, %r15
 	stw %r14, 1680(%r1)
 # v49 = v32 & v26
-	.loc 1 1503
+	.loc 1 1627
 	and %r5, %r6, %r16
 # v42 = v18 & v42
-	.loc 1 1504
+	.loc 1 1628
 	and %r18, %r19, %r18
 # v49 = v43 ^ v49
-	.loc 1 1505
+	.loc 1 1629
 	xor %r5, %r14, %r5
 # v42 = v49 ^ v42
-	.loc 1 1506
+	.loc 1 1630
 	xor %r18, %r5, %r18
 # v32 = v32 & v52
-	.loc 1 1507
+	.loc 1 1631
 	and %r5, %r6, %r15
 # v26 = v18 & v26
-	.loc 1 1508
+	.loc 1 1632
 	and %r6, %r19, %r16
 # v26 = v32 ^ v26
-	.loc 1 1509
+	.loc 1 1633
 	xor %r16, %r5, %r6
 # v52 = v18 & v52
-	.loc 1 1510
+	.loc 1 1634
 	and %r19, %r19, %r15
 # v39 = v39 ^ v33
-	.loc 1 1511
+	.loc 1 1635
 	lwz %r5, 1648(%r1)
 	lwz %r6, 1624(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v51
-	.loc 1 1512
+	.loc 1 1636
 	xor %r6, %r5, %r23
 # v53 = v53 ^ v36
-	.loc 1 1513
+	.loc 1 1637
 	lwz %r5, 1632(%r1)
 	xor %r5, %r17, %r5
 # v53 = v53 ^ v22
-	.loc 1 1514
+	.loc 1 1638
 	xor %r17, %r5, %r22
 # v42 = v42 ^ v55
-	.loc 1 1515
+	.loc 1 1639
 	lwz %r5, 1640(%r1)
 	xor %r5, %r18, %r5
 # v42 = v42 ^ v38
-	.loc 1 1516
+	.loc 1 1640
 	xor %r18, %r5, %r7
 # v26 = v26 ^ v59
-	.loc 1 1517
+	.loc 1 1641
 	lwz %r15, 1896(%r1)
 	xor %r5, %r16, %r15
 # v26 = v26 ^ v30
-	.loc 1 1518
+	.loc 1 1642
 	xor %r16, %r5, %r20
 # v52 = v52 ^ v20
-	.loc 1 1519
+	.loc 1 1643
 	lwz %r14, 1904(%r1)
 	xor %r5, %r19, %r14
 # v52 = v52 ^ v23
-	.loc 1 1520
+	.loc 1 1644
 	xor %r5, %r5, %r21
 # v59 = v39 ^ v59
-	.loc 1 1521
+	.loc 1 1645
 	xor %r6, %r6, %r15
 	stw %r6, 1688(%r1)
 # v20 = v53 ^ v20
-	.loc 1 1522
+	.loc 1 1646
 	xor %r6, %r17, %r14
 	stw %r6, 1696(%r1)
 # v51 = v26 ^ v51
-	.loc 1 1523
+	.loc 1 1647
 	xor %r23, %r16, %r23
 # v22 = v52 ^ v22
-	.loc 1 1524
+	.loc 1 1648
 	xor %r22, %r5, %r22
 # v5 = v57 ^ v5
-	.loc 1 1525
+	.loc 1 1649
 	xor %r25, %r9, %r25
 # v44 = v34 ^ v44
-	.loc 1 1526
+	.loc 1 1650
 	xor %r30, %r10, %r30
 # v40 = v8 ^ v40
-	.loc 1 1527
+	.loc 1 1651
 	xor %r27, %r8, %r27
 # v17 = v35 ^ v17
-	.loc 1 1528
+	.loc 1 1652
 	xor %r31, %r28, %r31
 # v56 = v48 ^ v56
-	.loc 1 1529
+	.loc 1 1653
 	xor %r24, %r26, %r24
 # v15 = v47 ^ v15
-	.loc 1 1530
+	.loc 1 1654
 	xor %r26, %r29, %r11
 # v1 = v0 ^ v1
-	.loc 1 1531
+	.loc 1 1655
 	lwz %r5, 24(%r1)
 	lwz %r6, 32(%r1)
 	xor %r9, %r5, %r6
 # v4 = v3 ^ v4
-	.loc 1 1532
+	.loc 1 1656
 	lwz %r5, 40(%r1)
 	lwz %r6, 48(%r1)
 	xor %r11, %r5, %r6
 # v7 = v6 ^ v7
-	.loc 1 1533
+	.loc 1 1657
 	lwz %r5, 56(%r1)
 	lwz %r6, 64(%r1)
 	xor %r29, %r5, %r6
 # v11 = v10 ^ v11
-	.loc 1 1534
+	.loc 1 1658
 	lwz %r5, 72(%r1)
 	lwz %r6, 80(%r1)
 	xor %r10, %r5, %r6
 # v14 = v13 ^ v14
-	.loc 1 1535
+	.loc 1 1659
 	lwz %r5, 88(%r1)
 	lwz %r6, 96(%r1)
 	xor %r28, %r5, %r6
 # v9 = v16 ^ v9
-	.loc 1 1536
+	.loc 1 1660
 	lwz %r5, 104(%r1)
 	xor %r12, %r5, %r12
 # v16 = v5 & v1
-	.loc 1 1537
+	.loc 1 1661
 	and %r5, %r25, %r9
 	stw %r5, 1704(%r1)
 # v13 = v5 & v4
-	.loc 1 1538
+	.loc 1 1662
 	and %r5, %r25, %r11
 # v10 = v44 & v1
-	.loc 1 1539
+	.loc 1 1663
 	and %r6, %r30, %r9
 # v10 = v13 ^ v10
-	.loc 1 1540
+	.loc 1 1664
 	xor %r5, %r5, %r6
 	stw %r5, 1712(%r1)
 # v13 = v5 & v7
-	.loc 1 1541
+	.loc 1 1665
 	and %r5, %r25, %r29
 # v6 = v44 & v4
-	.loc 1 1542
+	.loc 1 1666
 	and %r6, %r30, %r11
 # v3 = v40 & v1
-	.loc 1 1543
+	.loc 1 1667
 	and %r8, %r27, %r9
 # v6 = v13 ^ v6
-	.loc 1 1544
+	.loc 1 1668
 	xor %r6, %r5, %r6
 # v3 = v6 ^ v3
-	.loc 1 1545
+	.loc 1 1669
 	xor %r19, %r6, %r8
 # v6 = v44 & v7
-	.loc 1 1546
+	.loc 1 1670
 	and %r5, %r30, %r29
 # v13 = v40 & v4
-	.loc 1 1547
+	.loc 1 1671
 	and %r6, %r27, %r11
 # v13 = v6 ^ v13
-	.loc 1 1548
+	.loc 1 1672
 	xor %r16, %r5, %r6
 # v6 = v40 & v7
-	.loc 1 1549
+	.loc 1 1673
 	and %r17, %r27, %r29
 # v0 = v17 & v11
-	.loc 1 1550
+	.loc 1 1674
 	and %r8, %r31, %r10
 # v47 = v17 & v14
-	.loc 1 1551
+	.loc 1 1675
 	and %r5, %r31, %r28
 # v48 = v56 & v11
-	.loc 1 1552
+	.loc 1 1676
 	and %r6, %r24, %r10
 # v48 = v47 ^ v48
-	.loc 1 1553
+	.loc 1 1677
 	xor %r14, %r5, %r6
 # v47 = v17 & v9
-	.loc 1 1554
+	.loc 1 1678
 	and %r5, %r31, %r12
 # v35 = v56 & v14
-	.loc 1 1555
+	.loc 1 1679
 	and %r6, %r24, %r28
 # v8 = v15 & v11
-	.loc 1 1556
+	.loc 1 1680
 	and %r15, %r26, %r10
 # v35 = v47 ^ v35
-	.loc 1 1557
+	.loc 1 1681
 	xor %r6, %r5, %r6
 # v8 = v35 ^ v8
-	.loc 1 1558
+	.loc 1 1682
 	xor %r15, %r6, %r15
 # v35 = v56 & v9
-	.loc 1 1559
+	.loc 1 1683
 	and %r5, %r24, %r12
 # v47 = v15 & v14
-	.loc 1 1560
+	.loc 1 1684
 	and %r6, %r26, %r28
 # v47 = v35 ^ v47
-	.loc 1 1561
+	.loc 1 1685
 	xor %r6, %r5, %r6
 # v35 = v15 & v9
-	.loc 1 1562
+	.loc 1 1686
 	and %r5, %r26, %r12
 # v17 = v5 ^ v17
-	.loc 1 1563
+	.loc 1 1687
 	xor %r31, %r25, %r31
 # v56 = v44 ^ v56
-	.loc 1 1564
+	.loc 1 1688
 	xor %r24, %r30, %r24
 # v15 = v40 ^ v15
-	.loc 1 1565
+	.loc 1 1689
 	xor %r26, %r27, %r26
 # v11 = v1 ^ v11
-	.loc 1 1566
+	.loc 1 1690
 	xor %r30, %r9, %r10
 # v14 = v4 ^ v14
-	.loc 1 1567
+	.loc 1 1691
 	xor %r28, %r11, %r28
 # v9 = v7 ^ v9
-	.loc 1 1568
+	.loc 1 1692
 	xor %r12, %r29, %r12
 # v7 = v17 & v11
-	.loc 1 1569
+	.loc 1 1693
 	and %r11, %r31, %r30
 # v4 = v17 & v14
-	.loc 1 1570
+	.loc 1 1694
 	and %r9, %r31, %r28
 # v1 = v56 & v11
-	.loc 1 1571
+	.loc 1 1695
 	and %r10, %r24, %r30
 # v1 = v4 ^ v1
-	.loc 1 1572
+	.loc 1 1696
 	xor %r29, %r9, %r10
 # v17 = v17 & v9
-	.loc 1 1573
+	.loc 1 1697
 	and %r31, %r31, %r12
 # v4 = v56 & v14
-	.loc 1 1574
+	.loc 1 1698
 	and %r9, %r24, %r28
 # v11 = v15 & v11
-	.loc 1 1575
+	.loc 1 1699
 	and %r10, %r26, %r30
 # v4 = v17 ^ v4
-	.loc 1 1576
+	.loc 1 1700
 	xor %r9, %r31, %r9
 # v11 = v4 ^ v11
-	.loc 1 1577
+	.loc 1 1701
 	xor %r9, %r9, %r10
 # v56 = v56 & v9
-	.loc 1 1578
+	.loc 1 1702
 	and %r24, %r24, %r12
 # v14 = v15 & v14
-	.loc 1 1579
+	.loc 1 1703
 	and %r28, %r26, %r28
 # v14 = v56 ^ v14
-	.loc 1 1580
+	.loc 1 1704
 	xor %r28, %r24, %r28
 # v9 = v15 & v9
-	.loc 1 1581
+	.loc 1 1705
 	and %r10, %r26, %r12
 # v7 = v7 ^ v16
-	.loc 1 1582
+	.loc 1 1706
 	lwz %r12, 1704(%r1)
 	xor %r11, %r11, %r12
 # v7 = v7 ^ v0
-	.loc 1 1583
+	.loc 1 1707
 	xor %r11, %r11, %r8
 # v1 = v1 ^ v10
-	.loc 1 1584
+	.loc 1 1708
 	lwz %r12, 1712(%r1)
 	xor %r29, %r29, %r12
 # v1 = v1 ^ v48
-	.loc 1 1585
+	.loc 1 1709
 	xor %r29, %r29, %r14
 # v11 = v11 ^ v3
-	.loc 1 1586
+	.loc 1 1710
 	xor %r9, %r9, %r19
 # v11 = v11 ^ v8
-	.loc 1 1587
+	.loc 1 1711
 	xor %r12, %r9, %r15
 # v14 = v14 ^ v13
-	.loc 1 1588
+	.loc 1 1712
 	xor %r9, %r28, %r16
 # v14 = v14 ^ v47
-	.loc 1 1589
+	.loc 1 1713
 	xor %r9, %r9, %r6
 # v9 = v9 ^ v6
-	.loc 1 1590
+	.loc 1 1714
 	xor %r10, %r10, %r17
 # v9 = v9 ^ v35
-	.loc 1 1591
+	.loc 1 1715
 	xor %r10, %r10, %r5
 # v13 = v7 ^ v13
-	.loc 1 1592
+	.loc 1 1716
 	xor %r16, %r11, %r16
 # v6 = v1 ^ v6
-	.loc 1 1593
+	.loc 1 1717
 	xor %r17, %r29, %r17
 # v0 = v14 ^ v0
-	.loc 1 1594
+	.loc 1 1718
 	xor %r31, %r9, %r8
 # v48 = v9 ^ v48
-	.loc 1 1595
+	.loc 1 1719
 	xor %r14, %r10, %r14
 # v16 = v16 ^ v21
-	.loc 1 1596
+	.loc 1 1720
 	lwz %r8, 1704(%r1)
 	lwz %r9, 1536(%r1)
 	xor %r8, %r8, %r9
 # v16 = v16 ^ v33
-	.loc 1 1597
+	.loc 1 1721
 	lwz %r9, 1624(%r1)
 	xor %r9, %r8, %r9
 # v10 = v10 ^ v37
-	.loc 1 1598
+	.loc 1 1722
 	lwz %r8, 1712(%r1)
 	lwz %r10, 1544(%r1)
 	xor %r8, %r8, %r10
 # v10 = v10 ^ v36
-	.loc 1 1599
+	.loc 1 1723
 	lwz %r10, 1632(%r1)
 	xor %r11, %r8, %r10
 # v3 = v3 ^ v45
-	.loc 1 1600
+	.loc 1 1724
 	lwz %r8, 1552(%r1)
 	xor %r19, %r19, %r8
 # v3 = v3 ^ v55
-	.loc 1 1601
+	.loc 1 1725
 	lwz %r8, 1640(%r1)
 	xor %r19, %r19, %r8
 # v13 = v13 ^ v25
-	.loc 1 1602
+	.loc 1 1726
 	lwz %r8, 1592(%r1)
 	xor %r8, %r16, %r8
 # v13 = v13 ^ v59
-	.loc 1 1603
+	.loc 1 1727
 	lwz %r10, 1688(%r1)
 	xor %r30, %r8, %r10
 # v6 = v6 ^ v19
-	.loc 1 1604
+	.loc 1 1728
 	lwz %r8, 1600(%r1)
 	xor %r8, %r17, %r8
 # v6 = v6 ^ v20
-	.loc 1 1605
+	.loc 1 1729
 	lwz %r10, 1696(%r1)
 	xor %r29, %r8, %r10
 # v11 = v11 ^ v50
-	.loc 1 1606
+	.loc 1 1730
 	lwz %r8, 1584(%r1)
 	xor %r12, %r12, %r8
 # v11 = v11 ^ v42
-	.loc 1 1607
+	.loc 1 1731
 	xor %r10, %r12, %r18
 # v0 = v0 ^ v46
-	.loc 1 1608
+	.loc 1 1732
 	lwz %r12, 1608(%r1)
 	xor %r8, %r31, %r12
 # v0 = v0 ^ v51
-	.loc 1 1609
+	.loc 1 1733
 	xor %r28, %r8, %r23
 # v48 = v48 ^ v29
-	.loc 1 1610
+	.loc 1 1734
 	lwz %r27, 1616(%r1)
 	xor %r8, %r14, %r27
 # v48 = v48 ^ v22
-	.loc 1 1611
+	.loc 1 1735
 	xor %r8, %r8, %r22
 # v8 = v8 ^ v31
-	.loc 1 1612
+	.loc 1 1736
 	lwz %r26, 1560(%r1)
 	xor %r15, %r15, %r26
 # v8 = v8 ^ v38
-	.loc 1 1613
+	.loc 1 1737
 	xor %r15, %r15, %r7
 # v47 = v47 ^ v28
-	.loc 1 1614
+	.loc 1 1738
 	lwz %r25, 1568(%r1)
 	xor %r6, %r6, %r25
 # v47 = v47 ^ v30
-	.loc 1 1615
+	.loc 1 1739
 	xor %r6, %r6, %r20
 # v35 = v35 ^ v27
-	.loc 1 1616
+	.loc 1 1740
 	lwz %r17, 1576(%r1)
 	xor %r5, %r5, %r17
 # v35 = v35 ^ v23
-	.loc 1 1617
+	.loc 1 1741
 	xor %r24, %r5, %r21
 # v46 = v16 ^ v46
-	.loc 1 1618
+	.loc 1 1742
 	xor %r31, %r9, %r12
 # v29 = v10 ^ v29
-	.loc 1 1619
+	.loc 1 1743
 	xor %r11, %r11, %r27
 # v31 = v3 ^ v31
-	.loc 1 1620
+	.loc 1 1744
 	xor %r27, %r19, %r26
 # v28 = v13 ^ v28
-	.loc 1 1621
+	.loc 1 1745
 	xor %r26, %r30, %r25
 # v27 = v6 ^ v27
-	.loc 1 1622
+	.loc 1 1746
 	xor %r12, %r29, %r17
 # v33 = v0 ^ v33
-	.loc 1 1623
+	.loc 1 1747
 	lwz %r5, 1624(%r1)
 	xor %r29, %r28, %r5
 # v36 = v48 ^ v36
-	.loc 1 1624
+	.loc 1 1748
 	lwz %r5, 1632(%r1)
 	xor %r5, %r8, %r5
 # v55 = v8 ^ v55
-	.loc 1 1625
+	.loc 1 1749
 	lwz %r8, 1640(%r1)
 	xor %r9, %r15, %r8
 # v59 = v47 ^ v59
-	.loc 1 1626
+	.loc 1 1750
 	lwz %r8, 1688(%r1)
 	xor %r6, %r6, %r8
 # v20 = v35 ^ v20
-	.loc 1 1627
+	.loc 1 1751
 	lwz %r8, 1696(%r1)
 	xor %r30, %r24, %r8
 # v36 = v36 ^ v23
-	.loc 1 1628
+	.loc 1 1752
 	xor %r8, %r5, %r21
 # v23 = v27 ^ v23
-	.loc 1 1629
+	.loc 1 1753
 	xor %r21, %r12, %r21
 # v33 = v33 ^ v30
-	.loc 1 1630
+	.loc 1 1754
 	xor %r12, %r29, %r20
 # v30 = v28 ^ v30
-	.loc 1 1631
+	.loc 1 1755
 	xor %r20, %r26, %r20
 # v11 = v11 ^ v38
-	.loc 1 1632
+	.loc 1 1756
 	xor %r10, %r10, %r7
 # v38 = v31 ^ v38
-	.loc 1 1633
+	.loc 1 1757
 	xor %r7, %r27, %r7
 # v23 = v23 ^ v22
-	.loc 1 1634
+	.loc 1 1758
 	xor %r21, %r21, %r22
 # v22 = v29 ^ v22
-	.loc 1 1635
+	.loc 1 1759
 	xor %r22, %r11, %r22
 # v30 = v30 ^ v51
-	.loc 1 1636
+	.loc 1 1760
 	xor %r20, %r20, %r23
 # v51 = v46 ^ v51
-	.loc 1 1637
+	.loc 1 1761
 	xor %r23, %r31, %r23
 # v38 = v38 ^ v42
-	.loc 1 1638
+	.loc 1 1762
 	xor %r11, %r7, %r18
 # v42 = v50 ^ v42
-	.loc 1 1639
+	.loc 1 1763
 	lwz %r5, 1584(%r1)
 	xor %r18, %r5, %r18
 # v22 = v22 ^ v20
-	.loc 1 1640
+	.loc 1 1764
 	xor %r22, %r22, %r30
 # v20 = v19 ^ v20
-	.loc 1 1641
+	.loc 1 1765
 	lwz %r5, 1600(%r1)
 	xor %r5, %r5, %r30
 # v51 = v51 ^ v59
-	.loc 1 1642
+	.loc 1 1766
 	xor %r23, %r23, %r6
 # v59 = v25 ^ v59
-	.loc 1 1643
+	.loc 1 1767
 	lwz %r7, 1592(%r1)
 	xor %r6, %r7, %r6
 # v42 = v42 ^ v55
-	.loc 1 1644
+	.loc 1 1768
 	xor %r18, %r18, %r9
 # v55 = v45 ^ v55
-	.loc 1 1645
+	.loc 1 1769
 	lwz %r7, 1552(%r1)
 	xor %r7, %r7, %r9
 # v20 = v20 ^ v36
-	.loc 1 1646
+	.loc 1 1770
 	xor %r5, %r5, %r8
 # v36 = v37 ^ v36
-	.loc 1 1647
+	.loc 1 1771
 	lwz %r9, 1544(%r1)
 	xor %r8, %r9, %r8
 # v59 = v59 ^ v33
-	.loc 1 1648
+	.loc 1 1772
 	xor %r6, %r6, %r12
 # v33 = v21 ^ v33
-	.loc 1 1649
+	.loc 1 1773
 	lwz %r9, 1536(%r1)
 	xor %r9, %r9, %r12
 # v33 = v33 ^ v51
-	.loc 1 1650
+	.loc 1 1774
 	xor %r9, %r9, %r23
 # v36 = v36 ^ v22
-	.loc 1 1651
+	.loc 1 1775
 	xor %r8, %r8, %r22
 # v55 = v55 ^ v38
-	.loc 1 1652
+	.loc 1 1776
 	xor %r7, %r7, %r11
 # v55 = v55 ^ v11
-	.loc 1 1653
+	.loc 1 1777
 	xor %r7, %r7, %r10
 # v59 = v59 ^ v30
-	.loc 1 1654
+	.loc 1 1778
 	xor %r6, %r6, %r20
 # v20 = v20 ^ v23
-	.loc 1 1655
+	.loc 1 1779
 	xor %r5, %r5, %r21
 # v42 = v42 ^ v11
-	.loc 1 1656
+	.loc 1 1780
 	xor %r18, %r18, %r10
 # mem32[h + 0] = v33
-	.loc 1 1657
+	.loc 1 1781
 	stw %r9, 0(%r3)
 # mem32[h + 8] = v11
-	.loc 1 1658
+	.loc 1 1782
 	stw %r10, 8(%r3)
 # mem32[h + 16] = v36
-	.loc 1 1659
+	.loc 1 1783
 	stw %r8, 16(%r3)
 # mem32[h + 24] = v51
-	.loc 1 1660
+	.loc 1 1784
 	stw %r23, 24(%r3)
 # mem32[h + 32] = v55
-	.loc 1 1661
+	.loc 1 1785
 	stw %r7, 32(%r3)
 # mem32[h + 40] = v22
-	.loc 1 1662
+	.loc 1 1786
 	stw %r22, 40(%r3)
 # mem32[h + 48] = v59
-	.loc 1 1663
+	.loc 1 1787
 	stw %r6, 48(%r3)
 # mem32[h + 56] = v38
-	.loc 1 1664
+	.loc 1 1788
 	stw %r11, 56(%r3)
 # mem32[h + 64] = v20
-	.loc 1 1665
+	.loc 1 1789
 	stw %r5, 64(%r3)
 # mem32[h + 72] = v30
-	.loc 1 1666
+	.loc 1 1790
 	stw %r20, 72(%r3)
 # mem32[h + 80] = v42
-	.loc 1 1667
+	.loc 1 1791
 	stw %r18, 80(%r3)
 # mem32[h + 88] = v23
-	.loc 1 1668
+	.loc 1 1792
 	stw %r21, 88(%r3)
 # h = h + 4
-	.loc 1 1669
+	.loc 1 1793
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 1670
+	.loc 1 1794
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 1671
+	.loc 1 1795
 	lwz %r5, 16(%r1)
 	addi %r5, %r5, -1
 	stw %r5, 16(%r1)
 # =? i - 0
-	.loc 1 1672
+	.loc 1 1796
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 1673
+	.loc 1 1797
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec_inv_ppc32.pass
 # leave
-	.loc 1 1674
+	.loc 1 1798
 	lwz %r14, 2320(%r1)
 	lwz %r15, 2324(%r1)
 	lwz %r16, 2328(%r1)
@@ -5970,1104 +6124,1258 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc32:
 	.type qhasm_kernel_mceliece_gf12_vec256_mul_ppc32, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec256_mul_ppc32:
-	stwu %r1, -960(%r1)
-	stw %r14, 880(%r1)
-	stw %r15, 884(%r1)
-	stw %r16, 888(%r1)
-	stw %r17, 892(%r1)
-	stw %r18, 896(%r1)
-	stw %r19, 900(%r1)
-	stw %r20, 904(%r1)
-	stw %r21, 908(%r1)
-	stw %r22, 912(%r1)
-	stw %r23, 916(%r1)
-	stw %r24, 920(%r1)
-	stw %r25, 924(%r1)
-	stw %r26, 928(%r1)
-	stw %r27, 932(%r1)
-	stw %r28, 936(%r1)
-	stw %r29, 940(%r1)
-	stw %r30, 944(%r1)
-	stw %r31, 948(%r1)
+	stwu %r1, -112(%r1)
+	stw %r14, 32(%r1)
+	stw %r15, 36(%r1)
+	stw %r16, 40(%r1)
+	stw %r17, 44(%r1)
+	stw %r18, 48(%r1)
+	stw %r19, 52(%r1)
+	stw %r20, 56(%r1)
+	stw %r21, 60(%r1)
+	stw %r22, 64(%r1)
+	stw %r23, 68(%r1)
+	stw %r24, 72(%r1)
+	stw %r25, 76(%r1)
+	stw %r26, 80(%r1)
+	stw %r27, 84(%r1)
+	stw %r28, 88(%r1)
+	stw %r29, 92(%r1)
+	stw %r30, 96(%r1)
+	stw %r31, 100(%r1)
 # i = 8
-	.loc 1 1680
-	li %r6, 8
-	stw %r6, 16(%r1)
-.Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc32.pass:
-# v0 = mem32[f + 0]
-	.loc 1 1682
-	lwz %r8, 0(%r4)
-	stw %r8, 472(%r1)
-# v1 = mem32[g + 0]
-	.loc 1 1683
-	lwz %r7, 0(%r5)
-	stw %r7, 872(%r1)
-# v2 = v0 & v1
-	.loc 1 1684
-	and %r6, %r8, %r7
-	stw %r6, 24(%r1)
-# v3 = mem32[g + 32]
-	.loc 1 1685
-	lwz %r10, 32(%r5)
-# v4 = v0 & v3
-	.loc 1 1686
-	and %r6, %r8, %r10
-# v5 = mem32[f + 32]
-	.loc 1 1687
-	lwz %r9, 32(%r4)
-# v6 = v5 & v1
-	.loc 1 1688
-	and %r7, %r9, %r7
-# v6 = v4 ^ v6
-	.loc 1 1689
-	xor %r6, %r6, %r7
-	stw %r6, 128(%r1)
-# v4 = mem32[g + 64]
-	.loc 1 1690
-	lwz %r12, 64(%r5)
-# v7 = v0 & v4
-	.loc 1 1691
-	and %r6, %r8, %r12
-# v8 = v5 & v3
-	.loc 1 1692
-	and %r7, %r9, %r10
-# v9 = mem32[f + 64]
-	.loc 1 1693
-	lwz %r11, 64(%r4)
-# v10 = v9 & v1
-	.loc 1 1694
-	lwz %r8, 872(%r1)
-	and %r8, %r11, %r8
-# v8 = v7 ^ v8
-	.loc 1 1695
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 1696
-	xor %r6, %r7, %r8
-	stw %r6, 136(%r1)
-# v8 = v5 & v4
-	.loc 1 1697
-	and %r6, %r9, %r12
-# v7 = v9 & v3
-	.loc 1 1698
-	and %r7, %r11, %r10
-# v7 = v8 ^ v7
-	.loc 1 1699
-	xor %r31, %r6, %r7
-# v8 = v9 & v4
-	.loc 1 1700
-	and %r23, %r11, %r12
-# v11 = mem32[f + 96]
-	.loc 1 1701
-	lwz %r27, 96(%r4)
-# v12 = mem32[g + 96]
-	.loc 1 1702
-	lwz %r30, 96(%r5)
-# v13 = v11 & v12
-	.loc 1 1703
-	and %r24, %r27, %r30
-# v14 = mem32[g + 128]
-	.loc 1 1704
-	lwz %r29, 128(%r5)
-# v15 = v11 & v14
-	.loc 1 1705
-	and %r6, %r27, %r29
-# v16 = mem32[f + 128]
-	.loc 1 1706
-	lwz %r28, 128(%r4)
-# v17 = v16 & v12
-	.loc 1 1707
-	and %r7, %r28, %r30
-# v17 = v15 ^ v17
-	.loc 1 1708
-	xor %r22, %r6, %r7
-# v15 = mem32[g + 160]
-	.loc 1 1709
-	lwz %r25, 160(%r5)
-# v18 = v11 & v15
-	.loc 1 1710
-	and %r6, %r27, %r25
-# v19 = v16 & v14
-	.loc 1 1711
-	and %r7, %r28, %r29
-# v20 = mem32[f + 160]
-	.loc 1 1712
-	lwz %r26, 160(%r4)
-# v21 = v20 & v12
-	.loc 1 1713
-	and %r8, %r26, %r30
-# v19 = v18 ^ v19
-	.loc 1 1714
-	xor %r7, %r6, %r7
-# v21 = v19 ^ v21
-	.loc 1 1715
-	xor %r6, %r7, %r8
-	stw %r6, 144(%r1)
-# v19 = v16 & v15
-	.loc 1 1716
-	and %r6, %r28, %r25
-# v18 = v20 & v14
-	.loc 1 1717
-	and %r7, %r26, %r29
-# v18 = v19 ^ v18
-	.loc 1 1718
-	xor %r6, %r6, %r7
-	stw %r6, 152(%r1)
-# v19 = v20 & v15
-	.loc 1 1719
-	and %r6, %r26, %r25
-	stw %r6, 160(%r1)
-# v22 = v0 ^ v11
-	.loc 1 1720
-	lwz %r6, 472(%r1)
-	xor %r6, %r6, %r27
-# v23 = v5 ^ v16
-	.loc 1 1721
-	xor %r17, %r9, %r28
-# v24 = v9 ^ v20
-	.loc 1 1722
-	xor %r18, %r11, %r26
-# v25 = v1 ^ v12
-	.loc 1 1723
-	lwz %r7, 872(%r1)
-	xor %r16, %r7, %r30
-# v26 = v3 ^ v14
-	.loc 1 1724
-	xor %r19, %r10, %r29
-# v27 = v4 ^ v15
-	.loc 1 1725
-	xor %r20, %r12, %r25
-# v28 = v22 & v25
-	.loc 1 1726
-	and %r21, %r6, %r16
-# v29 = v22 & v26
-	.loc 1 1727
-	and %r7, %r6, %r19
-# v30 = v23 & v25
-	.loc 1 1728
-	and %r8, %r17, %r16
-# v30 = v29 ^ v30
-	.loc 1 1729
-	xor %r15, %r7, %r8
-# v22 = v22 & v27
-	.loc 1 1730
-	and %r6, %r6, %r20
-# v29 = v23 & v26
-	.loc 1 1731
-	and %r7, %r17, %r19
-# v25 = v24 & v25
-	.loc 1 1732
-	and %r8, %r18, %r16
-# v29 = v22 ^ v29
-	.loc 1 1733
-	xor %r7, %r6, %r7
-# v25 = v29 ^ v25
-	.loc 1 1734
-	xor %r6, %r7, %r8
-# v23 = v23 & v27
-	.loc 1 1735
-	and %r17, %r17, %r20
-# v26 = v24 & v26
-	.loc 1 1736
-	and %r19, %r18, %r19
-# v26 = v23 ^ v26
-	.loc 1 1737
-	xor %r19, %r17, %r19
-# v27 = v24 & v27
-	.loc 1 1738
-	and %r20, %r18, %r20
-# v28 = v28 ^ v2
-	.loc 1 1739
-	lwz %r7, 24(%r1)
-	xor %r21, %r21, %r7
-# v28 = v28 ^ v13
-	.loc 1 1740
-	xor %r21, %r21, %r24
-# v30 = v30 ^ v6
-	.loc 1 1741
-	lwz %r7, 128(%r1)
-	xor %r15, %r15, %r7
-# v30 = v30 ^ v17
-	.loc 1 1742
-	xor %r15, %r15, %r22
-# v25 = v25 ^ v10
-	.loc 1 1743
-	lwz %r7, 136(%r1)
-	xor %r6, %r6, %r7
-# v25 = v25 ^ v21
-	.loc 1 1744
-	lwz %r7, 144(%r1)
-	xor %r6, %r6, %r7
-	stw %r6, 168(%r1)
-# v26 = v26 ^ v7
-	.loc 1 1745
-	xor %r6, %r19, %r31
-# v26 = v26 ^ v18
-	.loc 1 1746
-	lwz %r7, 152(%r1)
-	xor %r6, %r6, %r7
-# v27 = v27 ^ v8
-	.loc 1 1747
-	xor %r7, %r20, %r23
-# v27 = v27 ^ v19
-	.loc 1 1748
-	lwz %r8, 160(%r1)
-	xor %r7, %r7, %r8
-# v7 = v28 ^ v7
-	.loc 1 1749
-	xor %r8, %r21, %r31
-	stw %r8, 176(%r1)
-# v8 = v30 ^ v8
-	.loc 1 1750
-	xor %r8, %r15, %r23
-	stw %r8, 184(%r1)
-# v13 = v26 ^ v13
-	.loc 1 1751
-	xor %r6, %r6, %r24
-	stw %r6, 192(%r1)
-# v17 = v27 ^ v17
-	.loc 1 1752
-	xor %r6, %r7, %r22
-	stw %r6, 200(%r1)
-# v27 = mem32[f + 192]
-	.loc 1 1753
-	lwz %r23, 192(%r4)
-# v26 = mem32[g + 192]
-	.loc 1 1754
-	lwz %r22, 192(%r5)
-# v30 = v27 & v26
-	.loc 1 1755
-	and %r6, %r23, %r22
-	stw %r6, 208(%r1)
-# v28 = mem32[g + 224]
-	.loc 1 1756
-	lwz %r24, 224(%r5)
-# v24 = v27 & v28
-	.loc 1 1757
-	and %r6, %r23, %r24
-# v23 = mem32[f + 224]
-	.loc 1 1758
-	lwz %r31, 224(%r4)
-# v29 = v23 & v26
-	.loc 1 1759
-	and %r7, %r31, %r22
-# v29 = v24 ^ v29
-	.loc 1 1760
-	xor %r6, %r6, %r7
-	stw %r6, 216(%r1)
-# v24 = mem32[g + 256]
-	.loc 1 1761
-	lwz %r20, 256(%r5)
-# v22 = v27 & v24
-	.loc 1 1762
-	and %r8, %r23, %r20
-# v31 = v23 & v28
-	.loc 1 1763
-	and %r6, %r31, %r24
-# v32 = mem32[f + 256]
-	.loc 1 1764
-	lwz %r21, 256(%r4)
-# v33 = v32 & v26
-	.loc 1 1765
-	and %r7, %r21, %r22
-# v31 = v22 ^ v31
-	.loc 1 1766
-	xor %r6, %r8, %r6
-# v33 = v31 ^ v33
-	.loc 1 1767
-	xor %r6, %r6, %r7
-	stw %r6, 224(%r1)
-# v31 = v23 & v24
-	.loc 1 1768
-	and %r6, %r31, %r20
-# v22 = v32 & v28
-	.loc 1 1769
-	and %r7, %r21, %r24
-# v22 = v31 ^ v22
-	.loc 1 1770
-	xor %r6, %r6, %r7
-	stw %r6, 232(%r1)
-# v31 = v32 & v24
-	.loc 1 1771
-	and %r6, %r21, %r20
-	stw %r6, 240(%r1)
-# v34 = mem32[f + 288]
-	.loc 1 1772
-	lwz %r19, 288(%r4)
-# v35 = mem32[g + 288]
-	.loc 1 1773
-	lwz %r17, 288(%r5)
-# v36 = v34 & v35
-	.loc 1 1774
-	and %r6, %r19, %r17
-	stw %r6, 32(%r1)
-# v37 = mem32[g + 320]
-	.loc 1 1775
-	lwz %r18, 320(%r5)
-# v38 = v34 & v37
-	.loc 1 1776
-	and %r6, %r19, %r18
-# v39 = mem32[f + 320]
-	.loc 1 1777
-	lwz %r8, 320(%r4)
-# v40 = v39 & v35
-	.loc 1 1778
-	and %r7, %r8, %r17
-# v40 = v38 ^ v40
-	.loc 1 1779
-	xor %r6, %r6, %r7
-	stw %r6, 248(%r1)
-# v38 = mem32[g + 352]
-	.loc 1 1780
-	lwz %r7, 352(%r5)
-# v41 = v34 & v38
-	.loc 1 1781
-	and %r6, %r19, %r7
-	stw %r6, 648(%r1)
-	stw %r6, 40(%r1)
-# v42 = v39 & v37
-	.loc 1 1782
-	and %r14, %r8, %r18
-	stw %r14, 824(%r1)
-	stw %r14, 480(%r1)
-# v43 = mem32[f + 352]
-	.loc 1 1783
-	lwz %r16, 352(%r4)
-# v44 = v43 & v35
-	.loc 1 1784
-	and %r15, %r16, %r17
-	stw %r15, 752(%r1)
-	stw %r15, 48(%r1)
-# v42 = v41 ^ v42
-	.loc 1 1785
-	xor %r6, %r6, %r14
-# v44 = v42 ^ v44
-	.loc 1 1786
-	xor %r6, %r6, %r15
-	stw %r6, 256(%r1)
-# v42 = v39 & v38
-	.loc 1 1787
-	and %r15, %r8, %r7
-	stw %r15, 264(%r1)
-# v41 = v43 & v37
-	.loc 1 1788
-	and %r6, %r16, %r18
-# v41 = v42 ^ v41
-	.loc 1 1789
-	xor %r6, %r15, %r6
-	stw %r6, 272(%r1)
-# v42 = v43 & v38
-	.loc 1 1790
-	and %r6, %r16, %r7
-	stw %r6, 488(%r1)
-# v45 = v27 ^ v34
-	.loc 1 1791
-	xor %r6, %r23, %r19
-	stw %r6, 768(%r1)
-	stw %r6, 496(%r1)
-	stw %r6, 56(%r1)
-# v46 = v23 ^ v39
-	.loc 1 1792
-	xor %r6, %r31, %r8
-	stw %r6, 504(%r1)
-	stw %r6, 64(%r1)
-# v47 = v32 ^ v43
-	.loc 1 1793
-	xor %r6, %r21, %r16
-	stw %r6, 512(%r1)
-	stw %r6, 72(%r1)
-# v48 = v26 ^ v35
-	.loc 1 1794
-	xor %r14, %r22, %r17
-	stw %r14, 856(%r1)
-	stw %r14, 760(%r1)
-	stw %r14, 80(%r1)
-# v49 = v28 ^ v37
-	.loc 1 1795
-	xor %r15, %r24, %r18
-	stw %r15, 688(%r1)
-	stw %r15, 520(%r1)
-	stw %r15, 88(%r1)
-# v50 = v24 ^ v38
-	.loc 1 1796
-	xor %r6, %r20, %r7
-	stw %r6, 696(%r1)
-	stw %r6, 528(%r1)
-	stw %r6, 96(%r1)
-# v51 = v45 & v48
-	.loc 1 1797
-	lwz %r6, 768(%r1)
-	and %r6, %r6, %r14
-	stw %r6, 104(%r1)
-# v52 = v45 & v49
-	.loc 1 1798
-	lwz %r6, 496(%r1)
-	stw %r6, 792(%r1)
-	stw %r6, 704(%r1)
-	and %r15, %r6, %r15
-	stw %r15, 832(%r1)
-	stw %r15, 536(%r1)
-	stw %r15, 112(%r1)
-# v53 = v46 & v48
-	.loc 1 1799
-	lwz %r6, 504(%r1)
-	stw %r6, 800(%r1)
-	stw %r6, 712(%r1)
-	lwz %r14, 760(%r1)
-	and %r6, %r6, %r14
-	stw %r6, 656(%r1)
-	stw %r6, 120(%r1)
-# v53 = v52 ^ v53
-	.loc 1 1800
-	xor %r6, %r15, %r6
-	stw %r6, 544(%r1)
-	stw %r6, 280(%r1)
-# v45 = v45 & v50
-	.loc 1 1801
-	lwz %r6, 696(%r1)
-	lwz %r15, 792(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 840(%r1)
-	stw %r6, 720(%r1)
-	stw %r6, 552(%r1)
-	stw %r6, 288(%r1)
-# v52 = v46 & v49
-	.loc 1 1802
-	lwz %r6, 520(%r1)
-	stw %r6, 728(%r1)
-	lwz %r15, 800(%r1)
-	and %r14, %r15, %r6
-	stw %r14, 864(%r1)
-	stw %r14, 808(%r1)
-	stw %r14, 664(%r1)
-	stw %r14, 296(%r1)
-# v48 = v47 & v48
-	.loc 1 1803
-	lwz %r6, 512(%r1)
-	lwz %r15, 760(%r1)
-	and %r15, %r6, %r15
-	stw %r15, 304(%r1)
-# v52 = v45 ^ v52
 	.loc 1 1804
-	lwz %r6, 840(%r1)
-	xor %r6, %r6, %r14
-	stw %r6, 312(%r1)
-# v48 = v52 ^ v48
-	.loc 1 1805
-	xor %r6, %r6, %r15
-	stw %r6, 560(%r1)
-	stw %r6, 320(%r1)
-# v46 = v46 & v50
+	li %r9, 8
+.Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc32.pass:
+# F0 = mem32[f + 0]
 	.loc 1 1806
-	lwz %r6, 64(%r1)
-	lwz %r15, 528(%r1)
-	and %r14, %r6, %r15
-	stw %r14, 848(%r1)
-	stw %r14, 672(%r1)
-	stw %r14, 328(%r1)
-# v49 = v47 & v49
+	lwz %r11, 0(%r4)
+# F1 = mem32[f + 32]
 	.loc 1 1807
-	lwz %r15, 72(%r1)
-	stw %r15, 776(%r1)
-	stw %r15, 568(%r1)
-	lwz %r6, 728(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 336(%r1)
-# v49 = v46 ^ v49
+	lwz %r12, 32(%r4)
+# F2 = mem32[f + 64]
 	.loc 1 1808
-	xor %r6, %r14, %r6
-	stw %r6, 576(%r1)
-	stw %r6, 344(%r1)
-# v50 = v47 & v50
+	lwz %r29, 64(%r4)
+# F3 = mem32[f + 96]
 	.loc 1 1809
-	lwz %r6, 96(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 584(%r1)
-	stw %r6, 352(%r1)
-# v51 = v51 ^ v30
+	lwz %r28, 96(%r4)
+# F4 = mem32[f + 128]
 	.loc 1 1810
-	lwz %r6, 104(%r1)
-	lwz %r15, 208(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 360(%r1)
-# v51 = v51 ^ v36
+	lwz %r26, 128(%r4)
+# F5 = mem32[f + 160]
 	.loc 1 1811
-	lwz %r15, 32(%r1)
-	stw %r15, 600(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 592(%r1)
-	stw %r6, 368(%r1)
-# v53 = v53 ^ v29
+	lwz %r25, 160(%r4)
+# F6 = mem32[f + 192]
 	.loc 1 1812
-	lwz %r6, 216(%r1)
-	lwz %r15, 544(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 376(%r1)
-# v53 = v53 ^ v40
+	lwz %r23, 192(%r4)
+# F7 = mem32[f + 224]
 	.loc 1 1813
-	lwz %r15, 248(%r1)
-	stw %r15, 616(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 608(%r1)
-	stw %r6, 384(%r1)
-# v48 = v48 ^ v33
+	lwz %r24, 224(%r4)
+# F8 = mem32[f + 256]
 	.loc 1 1814
-	lwz %r6, 224(%r1)
-	lwz %r15, 560(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 392(%r1)
-# v48 = v48 ^ v44
+	lwz %r27, 256(%r4)
+# F9 = mem32[f + 288]
 	.loc 1 1815
-	lwz %r15, 256(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 400(%r1)
-# v49 = v49 ^ v22
+	lwz %r30, 288(%r4)
+# F10 = mem32[f + 320]
 	.loc 1 1816
-	lwz %r15, 232(%r1)
-	stw %r15, 736(%r1)
-	stw %r15, 624(%r1)
-	lwz %r6, 576(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 408(%r1)
-# v49 = v49 ^ v41
+	lwz %r31, 320(%r4)
+# F11 = mem32[f + 352]
 	.loc 1 1817
-	lwz %r15, 272(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 744(%r1)
-	stw %r6, 632(%r1)
-	stw %r6, 416(%r1)
-# v50 = v50 ^ v31
+	lwz %r10, 352(%r4)
+# G = mem32[g + 320]
 	.loc 1 1818
-	lwz %r15, 240(%r1)
-	stw %r15, 816(%r1)
-	stw %r15, 680(%r1)
-	lwz %r6, 584(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 424(%r1)
-# v50 = v50 ^ v42
+	lwz %r6, 320(%r5)
+# B = F11 & G
 	.loc 1 1819
-	lwz %r15, 488(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 784(%r1)
-	stw %r6, 640(%r1)
-	stw %r6, 432(%r1)
-# v22 = v51 ^ v22
+	and %r6, %r10, %r6
+# G = mem32[g + 352]
 	.loc 1 1820
-	lwz %r6, 592(%r1)
-	lwz %r15, 736(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 440(%r1)
-# v31 = v53 ^ v31
+	lwz %r8, 352(%r5)
+# A = F11 & G
 	.loc 1 1821
-	lwz %r6, 608(%r1)
-	lwz %r15, 816(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 448(%r1)
-# v36 = v49 ^ v36
+	and %r7, %r10, %r8
+# T = F10 & G
 	.loc 1 1822
-	lwz %r6, 600(%r1)
-	lwz %r15, 744(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 456(%r1)
-# v40 = v50 ^ v40
+	and %r8, %r31, %r8
+# B = B ^ T
 	.loc 1 1823
-	lwz %r6, 616(%r1)
-	lwz %r15, 784(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 464(%r1)
-# v27 = v0 ^ v27
+	xor %r6, %r6, %r8
+# H22 = A
 	.loc 1 1824
-	lwz %r6, 472(%r1)
-	xor %r23, %r6, %r23
-# v23 = v5 ^ v23
+	stw %r7, 16(%r1)
+# H21 = B
 	.loc 1 1825
-	xor %r31, %r9, %r31
-# v32 = v9 ^ v32
+	mr %r21, %r6
+# G = mem32[g + 256]
 	.loc 1 1826
-	xor %r21, %r11, %r21
-# v34 = v11 ^ v34
+	lwz %r6, 256(%r5)
+# B = F11 & G
 	.loc 1 1827
-	xor %r19, %r27, %r19
-# v39 = v16 ^ v39
+	and %r6, %r10, %r6
+# G = mem32[g + 288]
 	.loc 1 1828
-	xor %r9, %r28, %r8
-# v43 = v20 ^ v43
+	lwz %r7, 288(%r5)
+# A = F11 & G
 	.loc 1 1829
-	xor %r16, %r26, %r16
-# v26 = v1 ^ v26
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 1830
-	lwz %r6, 872(%r1)
-	xor %r22, %r6, %r22
-# v28 = v3 ^ v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1831
-	xor %r24, %r10, %r24
-# v24 = v4 ^ v24
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 1832
-	xor %r20, %r12, %r20
-# v35 = v12 ^ v35
+	lwz %r7, 320(%r5)
+# T = F10 & G
 	.loc 1 1833
-	xor %r17, %r30, %r17
-# v37 = v14 ^ v37
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 1834
-	xor %r18, %r29, %r18
-# v38 = v15 ^ v38
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 1835
-	xor %r10, %r25, %r7
-# v15 = v27 & v26
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 1836
-	and %r11, %r23, %r22
-# v14 = v27 & v28
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 1837
-	and %r6, %r23, %r24
-# v12 = v23 & v26
+	lwz %r7, 352(%r5)
+# T = F9 & G
 	.loc 1 1838
-	and %r7, %r31, %r22
-# v12 = v14 ^ v12
+	and %r22, %r30, %r7
+# A = A ^ T
 	.loc 1 1839
-	xor %r12, %r6, %r7
-# v14 = v27 & v24
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 1840
-	and %r6, %r23, %r20
-# v4 = v23 & v28
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 1841
-	and %r7, %r31, %r24
-# v3 = v32 & v26
+	xor %r6, %r6, %r7
+# H20 = A
 	.loc 1 1842
-	and %r8, %r21, %r22
-# v4 = v14 ^ v4
+	mr %r20, %r8
+# H19 = B
 	.loc 1 1843
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
+	mr %r19, %r6
+# G = mem32[g + 192]
 	.loc 1 1844
-	xor %r29, %r7, %r8
-# v4 = v23 & v24
+	lwz %r6, 192(%r5)
+# B = F11 & G
 	.loc 1 1845
-	and %r6, %r31, %r20
-# v14 = v32 & v28
+	and %r6, %r10, %r6
+# G = mem32[g + 224]
 	.loc 1 1846
-	and %r7, %r21, %r24
-# v14 = v4 ^ v14
+	lwz %r7, 224(%r5)
+# A = F11 & G
 	.loc 1 1847
-	xor %r27, %r6, %r7
-# v4 = v32 & v24
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 1848
-	and %r28, %r21, %r20
-# v1 = v34 & v35
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1849
-	and %r30, %r19, %r17
-# v20 = v34 & v37
+	xor %r6, %r6, %r7
+# G = mem32[g + 256]
 	.loc 1 1850
-	and %r6, %r19, %r18
-# v16 = v39 & v35
+	lwz %r7, 256(%r5)
+# T = F10 & G
 	.loc 1 1851
-	and %r7, %r9, %r17
-# v16 = v20 ^ v16
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 1852
-	xor %r26, %r6, %r7
-# v20 = v34 & v38
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 1853
-	and %r6, %r19, %r10
-# v11 = v39 & v37
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 1854
-	and %r7, %r9, %r18
-# v9 = v43 & v35
+	xor %r6, %r6, %r7
+# G = mem32[g + 288]
 	.loc 1 1855
-	and %r8, %r16, %r17
-# v11 = v20 ^ v11
+	lwz %r7, 288(%r5)
+# T = F9 & G
 	.loc 1 1856
-	xor %r7, %r6, %r7
-# v9 = v11 ^ v9
+	and %r22, %r30, %r7
+# A = A ^ T
 	.loc 1 1857
-	xor %r8, %r7, %r8
-# v11 = v39 & v38
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 1858
-	and %r6, %r9, %r10
-# v20 = v43 & v37
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 1859
-	and %r7, %r16, %r18
-# v20 = v11 ^ v20
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 1860
-	xor %r15, %r6, %r7
-# v11 = v43 & v38
+	lwz %r7, 320(%r5)
+# T = F8 & G
 	.loc 1 1861
-	and %r25, %r16, %r10
-# v34 = v27 ^ v34
+	and %r22, %r27, %r7
+# A = A ^ T
 	.loc 1 1862
-	xor %r19, %r23, %r19
-# v39 = v23 ^ v39
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 1863
-	xor %r31, %r31, %r9
-# v43 = v32 ^ v43
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 1864
-	xor %r16, %r21, %r16
-# v35 = v26 ^ v35
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 1865
-	xor %r9, %r22, %r17
-# v37 = v28 ^ v37
+	lwz %r7, 352(%r5)
+# T = F7 & G
 	.loc 1 1866
-	xor %r18, %r24, %r18
-# v38 = v24 ^ v38
+	and %r22, %r24, %r7
+# A = A ^ T
 	.loc 1 1867
-	xor %r24, %r20, %r10
-# v24 = v34 & v35
+	xor %r8, %r8, %r22
+# T = F6 & G
 	.loc 1 1868
-	and %r10, %r19, %r9
-# v28 = v34 & v37
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 1869
-	and %r6, %r19, %r18
-# v26 = v39 & v35
+	xor %r6, %r6, %r7
+# H18 = A
 	.loc 1 1870
-	and %r7, %r31, %r9
-# v26 = v28 ^ v26
+	mr %r22, %r8
+# H17 = B
 	.loc 1 1871
-	xor %r23, %r6, %r7
-# v34 = v34 & v38
+	mr %r18, %r6
+# G = mem32[g + 128]
 	.loc 1 1872
-	and %r6, %r19, %r24
-# v28 = v39 & v37
+	lwz %r6, 128(%r5)
+# B = F11 & G
 	.loc 1 1873
-	and %r7, %r31, %r18
-# v35 = v43 & v35
+	and %r6, %r10, %r6
+# G = mem32[g + 160]
 	.loc 1 1874
-	and %r9, %r16, %r9
-# v28 = v34 ^ v28
+	lwz %r7, 160(%r5)
+# A = F11 & G
 	.loc 1 1875
-	xor %r7, %r6, %r7
-# v35 = v28 ^ v35
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 1876
-	xor %r9, %r7, %r9
-# v39 = v39 & v38
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1877
-	and %r31, %r31, %r24
-# v37 = v43 & v37
+	xor %r6, %r6, %r7
+# G = mem32[g + 192]
 	.loc 1 1878
-	and %r6, %r16, %r18
-# v37 = v39 ^ v37
+	lwz %r7, 192(%r5)
+# T = F10 & G
 	.loc 1 1879
-	xor %r6, %r31, %r6
-# v38 = v43 & v38
+	and %r17, %r31, %r7
+# A = A ^ T
 	.loc 1 1880
-	and %r24, %r16, %r24
-# v24 = v24 ^ v15
+	xor %r8, %r8, %r17
+# T = F9 & G
 	.loc 1 1881
-	xor %r10, %r10, %r11
-# v24 = v24 ^ v1
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 1882
-	xor %r10, %r10, %r30
-# v26 = v26 ^ v12
+	xor %r6, %r6, %r7
+# G = mem32[g + 224]
 	.loc 1 1883
-	xor %r23, %r23, %r12
-# v26 = v26 ^ v16
+	lwz %r7, 224(%r5)
+# T = F9 & G
 	.loc 1 1884
-	xor %r23, %r23, %r26
-# v35 = v35 ^ v3
+	and %r17, %r30, %r7
+# A = A ^ T
 	.loc 1 1885
-	xor %r9, %r9, %r29
-# v35 = v35 ^ v9
+	xor %r8, %r8, %r17
+# T = F8 & G
 	.loc 1 1886
-	xor %r9, %r9, %r8
-# v37 = v37 ^ v14
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 1887
-	xor %r6, %r6, %r27
-# v37 = v37 ^ v20
+	xor %r6, %r6, %r7
+# G = mem32[g + 256]
 	.loc 1 1888
-	xor %r6, %r6, %r15
-# v38 = v38 ^ v4
+	lwz %r7, 256(%r5)
+# T = F8 & G
 	.loc 1 1889
-	xor %r24, %r24, %r28
-# v38 = v38 ^ v11
+	and %r17, %r27, %r7
+# A = A ^ T
 	.loc 1 1890
-	xor %r24, %r24, %r25
-# v14 = v24 ^ v14
+	xor %r8, %r8, %r17
+# T = F7 & G
 	.loc 1 1891
-	xor %r27, %r10, %r27
-# v4 = v26 ^ v4
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 1892
-	xor %r28, %r23, %r28
-# v1 = v37 ^ v1
+	xor %r6, %r6, %r7
+# G = mem32[g + 288]
 	.loc 1 1893
-	xor %r30, %r6, %r30
-# v16 = v38 ^ v16
+	lwz %r7, 288(%r5)
+# T = F7 & G
 	.loc 1 1894
-	xor %r26, %r24, %r26
-# v15 = v15 ^ v2
+	and %r17, %r24, %r7
+# A = A ^ T
 	.loc 1 1895
-	lwz %r6, 24(%r1)
-	xor %r11, %r11, %r6
-# v15 = v15 ^ v30
+	xor %r8, %r8, %r17
+# T = F6 & G
 	.loc 1 1896
-	lwz %r6, 208(%r1)
-	xor %r11, %r11, %r6
-# v12 = v12 ^ v6
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 1897
-	lwz %r6, 128(%r1)
-	xor %r12, %r12, %r6
-# v12 = v12 ^ v29
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 1898
-	lwz %r6, 216(%r1)
-	xor %r12, %r12, %r6
-# v3 = v3 ^ v10
+	lwz %r7, 320(%r5)
+# T = F6 & G
 	.loc 1 1899
-	lwz %r6, 136(%r1)
-	xor %r29, %r29, %r6
-# v3 = v3 ^ v33
+	and %r17, %r23, %r7
+# A = A ^ T
 	.loc 1 1900
-	lwz %r6, 224(%r1)
-	xor %r29, %r29, %r6
-# v14 = v14 ^ v7
+	xor %r8, %r8, %r17
+# T = F5 & G
 	.loc 1 1901
-	lwz %r6, 176(%r1)
-	xor %r6, %r27, %r6
-# v14 = v14 ^ v22
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 1902
-	lwz %r7, 440(%r1)
-	xor %r10, %r6, %r7
-# v4 = v4 ^ v8
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 1903
-	lwz %r6, 184(%r1)
-	xor %r6, %r28, %r6
-# v4 = v4 ^ v31
+	lwz %r7, 352(%r5)
+# T = F5 & G
 	.loc 1 1904
-	lwz %r7, 448(%r1)
-	xor %r31, %r6, %r7
-# v35 = v35 ^ v25
+	and %r17, %r25, %r7
+# A = A ^ T
 	.loc 1 1905
-	lwz %r6, 168(%r1)
-	xor %r6, %r9, %r6
-# v35 = v35 ^ v48
+	xor %r8, %r8, %r17
+# T = F4 & G
 	.loc 1 1906
-	lwz %r7, 400(%r1)
-	xor %r9, %r6, %r7
-# v1 = v1 ^ v13
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 1907
-	lwz %r27, 192(%r1)
-	xor %r6, %r30, %r27
-# v1 = v1 ^ v36
-	.loc 1 1908
-	lwz %r7, 456(%r1)
-	xor %r24, %r6, %r7
-# v16 = v16 ^ v17
+	xor %r6, %r6, %r7
+# H15 = B
 	.loc 1 1909
-	lwz %r28, 200(%r1)
-	xor %r6, %r26, %r28
-# v16 = v16 ^ v40
+	mr %r17, %r6
+# G = mem32[g + 64]
 	.loc 1 1910
-	lwz %r7, 464(%r1)
-	xor %r26, %r6, %r7
-# v9 = v9 ^ v21
+	lwz %r6, 64(%r5)
+# B = F11 & G
 	.loc 1 1911
-	lwz %r30, 144(%r1)
-	xor %r8, %r8, %r30
-# v9 = v9 ^ v44
+	and %r6, %r10, %r6
+# G = mem32[g + 96]
 	.loc 1 1912
-	lwz %r6, 256(%r1)
-	xor %r23, %r8, %r6
-# v20 = v20 ^ v18
+	lwz %r7, 96(%r5)
+# A = F11 & G
 	.loc 1 1913
-	lwz %r6, 152(%r1)
-	xor %r15, %r15, %r6
-# v20 = v20 ^ v41
+	and %r16, %r10, %r7
+# T = F10 & G
 	.loc 1 1914
-	lwz %r7, 272(%r1)
-	xor %r15, %r15, %r7
-# v11 = v11 ^ v19
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1915
-	lwz %r7, 160(%r1)
-	xor %r25, %r25, %r7
-# v11 = v11 ^ v42
+	xor %r15, %r6, %r7
+# G = mem32[g + 128]
 	.loc 1 1916
-	lwz %r8, 488(%r1)
-	xor %r25, %r25, %r8
-# v13 = v15 ^ v13
+	lwz %r6, 128(%r5)
+# T = F10 & G
 	.loc 1 1917
-	xor %r11, %r11, %r27
-# v17 = v12 ^ v17
+	and %r7, %r31, %r6
+# A = A ^ T
 	.loc 1 1918
-	xor %r12, %r12, %r28
-# v21 = v3 ^ v21
+	xor %r16, %r16, %r7
+# T = F9 & G
 	.loc 1 1919
-	xor %r30, %r29, %r30
-# v18 = v14 ^ v18
+	and %r6, %r30, %r6
+# B = B ^ T
 	.loc 1 1920
-	xor %r27, %r10, %r6
-# v19 = v4 ^ v19
+	xor %r15, %r15, %r6
+# G = mem32[g + 160]
 	.loc 1 1921
-	xor %r6, %r31, %r7
-# v30 = v1 ^ v30
+	lwz %r6, 160(%r5)
+# T = F9 & G
 	.loc 1 1922
-	lwz %r7, 208(%r1)
-	xor %r7, %r24, %r7
-# v29 = v16 ^ v29
+	and %r7, %r30, %r6
+# A = A ^ T
 	.loc 1 1923
-	lwz %r8, 216(%r1)
-	xor %r8, %r26, %r8
-# v33 = v9 ^ v33
+	xor %r16, %r16, %r7
+# T = F8 & G
 	.loc 1 1924
-	lwz %r10, 224(%r1)
-	xor %r31, %r23, %r10
-# v22 = v20 ^ v22
+	and %r6, %r27, %r6
+# B = B ^ T
 	.loc 1 1925
-	lwz %r10, 440(%r1)
-	xor %r26, %r15, %r10
-# v31 = v11 ^ v31
+	xor %r15, %r15, %r6
+# G = mem32[g + 192]
 	.loc 1 1926
-	lwz %r10, 448(%r1)
-	xor %r10, %r25, %r10
-# v29 = v29 ^ v42
+	lwz %r6, 192(%r5)
+# T = F8 & G
 	.loc 1 1927
-	lwz %r29, 488(%r1)
-	xor %r28, %r8, %r29
-# v42 = v19 ^ v42
+	and %r7, %r27, %r6
+# A = A ^ T
 	.loc 1 1928
-	xor %r6, %r6, %r29
-# v30 = v30 ^ v41
+	xor %r16, %r16, %r7
+# T = F7 & G
 	.loc 1 1929
-	lwz %r8, 272(%r1)
-	xor %r29, %r7, %r8
-# v41 = v18 ^ v41
+	and %r6, %r24, %r6
+# B = B ^ T
 	.loc 1 1930
-	xor %r7, %r27, %r8
-# v35 = v35 ^ v44
+	xor %r15, %r15, %r6
+# G = mem32[g + 224]
 	.loc 1 1931
-	lwz %r8, 256(%r1)
-	xor %r27, %r9, %r8
-# v44 = v21 ^ v44
+	lwz %r6, 224(%r5)
+# T = F7 & G
 	.loc 1 1932
-	xor %r8, %r30, %r8
-# v42 = v42 ^ v40
+	and %r7, %r24, %r6
+# A = A ^ T
 	.loc 1 1933
-	lwz %r9, 464(%r1)
-	xor %r30, %r6, %r9
-# v40 = v17 ^ v40
+	xor %r16, %r16, %r7
+# T = F6 & G
 	.loc 1 1934
-	xor %r6, %r12, %r9
-# v41 = v41 ^ v36
+	and %r6, %r23, %r6
+# B = B ^ T
 	.loc 1 1935
-	lwz %r9, 456(%r1)
-	xor %r25, %r7, %r9
-# v36 = v13 ^ v36
+	xor %r15, %r15, %r6
+# G = mem32[g + 256]
 	.loc 1 1936
-	xor %r7, %r11, %r9
-# v44 = v44 ^ v48
+	lwz %r6, 256(%r5)
+# T = F6 & G
 	.loc 1 1937
-	lwz %r9, 400(%r1)
-	xor %r24, %r8, %r9
-# v48 = v25 ^ v48
+	and %r7, %r23, %r6
+# A = A ^ T
 	.loc 1 1938
-	lwz %r8, 168(%r1)
-	xor %r8, %r8, %r9
-# v40 = v40 ^ v31
+	xor %r16, %r16, %r7
+# T = F5 & G
 	.loc 1 1939
-	xor %r23, %r6, %r10
-# v31 = v8 ^ v31
+	and %r6, %r25, %r6
+# B = B ^ T
 	.loc 1 1940
-	lwz %r6, 184(%r1)
-	xor %r6, %r6, %r10
-# v36 = v36 ^ v22
+	xor %r15, %r15, %r6
+# G = mem32[g + 288]
 	.loc 1 1941
-	xor %r7, %r7, %r26
-# v22 = v7 ^ v22
+	lwz %r6, 288(%r5)
+# T = F5 & G
 	.loc 1 1942
-	lwz %r9, 176(%r1)
-	xor %r9, %r9, %r26
-# v48 = v48 ^ v33
+	and %r7, %r25, %r6
+# A = A ^ T
 	.loc 1 1943
-	xor %r8, %r8, %r31
-# v33 = v10 ^ v33
+	xor %r16, %r16, %r7
+# T = F4 & G
 	.loc 1 1944
-	lwz %r10, 136(%r1)
-	xor %r10, %r10, %r31
-# v31 = v31 ^ v29
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 1945
-	xor %r6, %r6, %r28
-# v29 = v6 ^ v29
+	xor %r15, %r15, %r6
+# G = mem32[g + 320]
 	.loc 1 1946
-	lwz %r11, 128(%r1)
-	xor %r11, %r11, %r28
-# v22 = v22 ^ v30
+	lwz %r6, 320(%r5)
+# T = F4 & G
 	.loc 1 1947
-	xor %r9, %r9, %r29
-# v30 = v2 ^ v30
+	and %r7, %r26, %r6
+# A = A ^ T
 	.loc 1 1948
-	lwz %r12, 24(%r1)
-	xor %r12, %r12, %r29
-# mem32[h + 0] = v30
+	xor %r16, %r16, %r7
+# T = F3 & G
 	.loc 1 1949
-	stw %r12, 0(%r3)
-# mem32[h + 32] = v29
+	and %r6, %r28, %r6
+# B = B ^ T
 	.loc 1 1950
-	stw %r11, 32(%r3)
-# mem32[h + 64] = v33
+	xor %r15, %r15, %r6
+# G = mem32[g + 352]
 	.loc 1 1951
-	stw %r10, 64(%r3)
-# mem32[h + 96] = v22
+	lwz %r6, 352(%r5)
+# T = F3 & G
 	.loc 1 1952
-	stw %r9, 96(%r3)
-# mem32[h + 128] = v31
+	and %r7, %r28, %r6
+# A = A ^ T
 	.loc 1 1953
-	stw %r6, 128(%r3)
-# mem32[h + 160] = v48
+	xor %r16, %r16, %r7
+# T = F2 & G
 	.loc 1 1954
-	stw %r8, 160(%r3)
-# mem32[h + 192] = v36
+	and %r6, %r29, %r6
+# B = B ^ T
 	.loc 1 1955
-	stw %r7, 192(%r3)
-# mem32[h + 224] = v40
-	.loc 1 1956
-	stw %r23, 224(%r3)
-# mem32[h + 256] = v44
+	xor %r15, %r15, %r6
+# B = B ^ H22
 	.loc 1 1957
-	stw %r24, 256(%r3)
-# mem32[h + 288] = v41
-	.loc 1 1958
-	stw %r25, 288(%r3)
-# mem32[h + 320] = v42
+	lwz %r6, 16(%r1)
+	xor %r15, %r15, %r6
+# G = mem32[g + 0]
 	.loc 1 1959
-	stw %r30, 320(%r3)
-# mem32[h + 352] = v35
+	lwz %r6, 0(%r5)
+# B = F11 & G
 	.loc 1 1960
-	stw %r27, 352(%r3)
-# h = h + 4
+	and %r7, %r10, %r6
+# G = mem32[g + 32]
 	.loc 1 1961
+	lwz %r6, 32(%r5)
+# A = F11 & G
+	.loc 1 1962
+	and %r10, %r10, %r6
+# T = F10 & G
+	.loc 1 1963
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 1964
+	xor %r7, %r7, %r6
+# G = mem32[g + 64]
+	.loc 1 1965
+	lwz %r14, 64(%r5)
+# T = F10 & G
+	.loc 1 1966
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 1967
+	xor %r10, %r10, %r6
+# T = F9 & G
+	.loc 1 1968
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 1969
+	xor %r7, %r7, %r6
+# G = mem32[g + 96]
+	.loc 1 1970
+	lwz %r14, 96(%r5)
+# T = F9 & G
+	.loc 1 1971
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 1972
+	xor %r10, %r10, %r6
+# T = F8 & G
+	.loc 1 1973
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 1974
+	xor %r7, %r7, %r6
+# G = mem32[g + 128]
+	.loc 1 1975
+	lwz %r14, 128(%r5)
+# T = F8 & G
+	.loc 1 1976
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 1977
+	xor %r10, %r10, %r6
+# T = F7 & G
+	.loc 1 1978
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 1979
+	xor %r7, %r7, %r6
+# G = mem32[g + 160]
+	.loc 1 1980
+	lwz %r14, 160(%r5)
+# T = F7 & G
+	.loc 1 1981
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 1982
+	xor %r10, %r10, %r6
+# T = F6 & G
+	.loc 1 1983
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 1984
+	xor %r7, %r7, %r6
+# G = mem32[g + 192]
+	.loc 1 1985
+	lwz %r14, 192(%r5)
+# T = F6 & G
+	.loc 1 1986
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 1987
+	xor %r10, %r10, %r6
+# T = F5 & G
+	.loc 1 1988
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 1989
+	xor %r7, %r7, %r6
+# G = mem32[g + 224]
+	.loc 1 1990
+	lwz %r14, 224(%r5)
+# T = F5 & G
+	.loc 1 1991
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 1992
+	xor %r10, %r10, %r6
+# T = F4 & G
+	.loc 1 1993
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 1994
+	xor %r7, %r7, %r6
+# G = mem32[g + 256]
+	.loc 1 1995
+	lwz %r14, 256(%r5)
+# T = F4 & G
+	.loc 1 1996
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 1997
+	xor %r10, %r10, %r6
+# T = F3 & G
+	.loc 1 1998
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 1999
+	xor %r7, %r7, %r6
+# G = mem32[g + 288]
+	.loc 1 2000
+	lwz %r14, 288(%r5)
+# T = F3 & G
+	.loc 1 2001
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 2002
+	xor %r10, %r10, %r6
+# T = F2 & G
+	.loc 1 2003
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 2004
+	xor %r7, %r7, %r6
+# G = mem32[g + 320]
+	.loc 1 2005
+	lwz %r14, 320(%r5)
+# T = F2 & G
+	.loc 1 2006
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 2007
+	xor %r10, %r10, %r6
+# T = F1 & G
+	.loc 1 2008
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 2009
+	xor %r7, %r7, %r6
+# G = mem32[g + 352]
+	.loc 1 2010
+	lwz %r14, 352(%r5)
+# T = F1 & G
+	.loc 1 2011
+	and %r6, %r12, %r14
+# A = A ^ T
+	.loc 1 2012
+	xor %r10, %r10, %r6
+# T = F0 & G
+	.loc 1 2013
+	and %r6, %r11, %r14
+# B = B ^ T
+	.loc 1 2014
+	xor %r7, %r7, %r6
+# A = A ^ H21
+	.loc 1 2015
+	xor %r10, %r10, %r21
+# B = B ^ H20
+	.loc 1 2017
+	xor %r7, %r7, %r20
+# mem32[h + 352] = B
+	.loc 1 2018
+	stw %r7, 352(%r3)
+# G = mem32[g + 0]
+	.loc 1 2019
+	lwz %r6, 0(%r5)
+# A = F10 & G
+	.loc 1 2020
+	and %r31, %r31, %r6
+# B = F9 & G
+	.loc 1 2021
+	and %r7, %r30, %r6
+# G = mem32[g + 32]
+	.loc 1 2022
+	lwz %r14, 32(%r5)
+# T = F9 & G
+	.loc 1 2023
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 2024
+	xor %r31, %r31, %r6
+# T = F8 & G
+	.loc 1 2025
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 2026
+	xor %r30, %r7, %r6
+# G = mem32[g + 64]
+	.loc 1 2027
+	lwz %r6, 64(%r5)
+# T = F8 & G
+	.loc 1 2028
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 2029
+	xor %r31, %r31, %r7
+# T = F7 & G
+	.loc 1 2030
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 2031
+	xor %r30, %r30, %r6
+# G = mem32[g + 96]
+	.loc 1 2032
+	lwz %r6, 96(%r5)
+# T = F7 & G
+	.loc 1 2033
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 2034
+	xor %r31, %r31, %r7
+# T = F6 & G
+	.loc 1 2035
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 2036
+	xor %r30, %r30, %r6
+# G = mem32[g + 128]
+	.loc 1 2037
+	lwz %r6, 128(%r5)
+# T = F6 & G
+	.loc 1 2038
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 2039
+	xor %r31, %r31, %r7
+# T = F5 & G
+	.loc 1 2040
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 2041
+	xor %r30, %r30, %r6
+# G = mem32[g + 160]
+	.loc 1 2042
+	lwz %r6, 160(%r5)
+# T = F5 & G
+	.loc 1 2043
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 2044
+	xor %r31, %r31, %r7
+# T = F4 & G
+	.loc 1 2045
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 2046
+	xor %r30, %r30, %r6
+# G = mem32[g + 192]
+	.loc 1 2047
+	lwz %r6, 192(%r5)
+# T = F4 & G
+	.loc 1 2048
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 2049
+	xor %r31, %r31, %r7
+# T = F3 & G
+	.loc 1 2050
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 2051
+	xor %r30, %r30, %r6
+# G = mem32[g + 224]
+	.loc 1 2052
+	lwz %r6, 224(%r5)
+# T = F3 & G
+	.loc 1 2053
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 2054
+	xor %r31, %r31, %r7
+# T = F2 & G
+	.loc 1 2055
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 2056
+	xor %r30, %r30, %r6
+# G = mem32[g + 256]
+	.loc 1 2057
+	lwz %r6, 256(%r5)
+# T = F2 & G
+	.loc 1 2058
+	and %r7, %r29, %r6
+# A = A ^ T
+	.loc 1 2059
+	xor %r31, %r31, %r7
+# T = F1 & G
+	.loc 1 2060
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 2061
+	xor %r30, %r30, %r6
+# G = mem32[g + 288]
+	.loc 1 2062
+	lwz %r6, 288(%r5)
+# T = F1 & G
+	.loc 1 2063
+	and %r7, %r12, %r6
+# A = A ^ T
+	.loc 1 2064
+	xor %r31, %r31, %r7
+# T = F0 & G
+	.loc 1 2065
+	and %r6, %r11, %r6
+# B = B ^ T
+	.loc 1 2066
+	xor %r30, %r30, %r6
+# G = mem32[g + 320]
+	.loc 1 2067
+	lwz %r6, 320(%r5)
+# T = F0 & G
+	.loc 1 2068
+	and %r6, %r11, %r6
+# A = A ^ T
+	.loc 1 2069
+	xor %r31, %r31, %r6
+# A = A ^ H19
+	.loc 1 2070
+	xor %r31, %r31, %r19
+# A = A ^ H22
+	.loc 1 2071
+	lwz %r6, 16(%r1)
+	xor %r31, %r31, %r6
+# mem32[h + 320] = A
+	.loc 1 2072
+	stw %r31, 320(%r3)
+# B = B ^ H18
+	.loc 1 2073
+	xor %r30, %r30, %r22
+# B = B ^ H21
+	.loc 1 2074
+	xor %r30, %r30, %r21
+# mem32[h + 288] = B
+	.loc 1 2075
+	stw %r30, 288(%r3)
+# G = mem32[g + 0]
+	.loc 1 2076
+	lwz %r6, 0(%r5)
+# A = F8 & G
+	.loc 1 2077
+	and %r7, %r27, %r6
+# B = F7 & G
+	.loc 1 2078
+	and %r6, %r24, %r6
+# G = mem32[g + 32]
+	.loc 1 2079
+	lwz %r31, 32(%r5)
+# T = F7 & G
+	.loc 1 2080
+	and %r30, %r24, %r31
+# A = A ^ T
+	.loc 1 2081
+	xor %r7, %r7, %r30
+# T = F6 & G
+	.loc 1 2082
+	and %r31, %r23, %r31
+# B = B ^ T
+	.loc 1 2083
+	xor %r6, %r6, %r31
+# G = mem32[g + 64]
+	.loc 1 2084
+	lwz %r31, 64(%r5)
+# T = F6 & G
+	.loc 1 2085
+	and %r30, %r23, %r31
+# A = A ^ T
+	.loc 1 2086
+	xor %r7, %r7, %r30
+# T = F5 & G
+	.loc 1 2087
+	and %r31, %r25, %r31
+# B = B ^ T
+	.loc 1 2088
+	xor %r6, %r6, %r31
+# G = mem32[g + 96]
+	.loc 1 2089
+	lwz %r31, 96(%r5)
+# T = F5 & G
+	.loc 1 2090
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 2091
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 2092
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 2093
+	xor %r6, %r6, %r31
+# G = mem32[g + 128]
+	.loc 1 2094
+	lwz %r31, 128(%r5)
+# T = F4 & G
+	.loc 1 2095
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 2096
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 2097
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 2098
+	xor %r6, %r6, %r31
+# G = mem32[g + 160]
+	.loc 1 2099
+	lwz %r31, 160(%r5)
+# T = F3 & G
+	.loc 1 2100
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 2101
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 2102
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 2103
+	xor %r6, %r6, %r31
+# G = mem32[g + 192]
+	.loc 1 2104
+	lwz %r31, 192(%r5)
+# T = F2 & G
+	.loc 1 2105
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 2106
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 2107
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 2108
+	xor %r6, %r6, %r31
+# G = mem32[g + 224]
+	.loc 1 2109
+	lwz %r31, 224(%r5)
+# T = F1 & G
+	.loc 1 2110
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 2111
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 2112
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 2113
+	xor %r6, %r6, %r31
+# G = mem32[g + 256]
+	.loc 1 2114
+	lwz %r31, 256(%r5)
+# T = F0 & G
+	.loc 1 2115
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 2116
+	xor %r7, %r7, %r31
+# A = A ^ H17
+	.loc 1 2117
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 2118
+	xor %r7, %r7, %r20
+# mem32[h + 256] = A
+	.loc 1 2119
+	stw %r7, 256(%r3)
+# B = B ^ H16
+	.loc 1 2120
+	xor %r6, %r6, %r8
+# B = B ^ H19
+	.loc 1 2121
+	xor %r6, %r6, %r19
+# mem32[h + 224] = B
+	.loc 1 2122
+	stw %r6, 224(%r3)
+# G = mem32[g + 0]
+	.loc 1 2123
+	lwz %r6, 0(%r5)
+# A = F6 & G
+	.loc 1 2124
+	and %r7, %r23, %r6
+# B = F5 & G
+	.loc 1 2125
+	and %r6, %r25, %r6
+# G = mem32[g + 32]
+	.loc 1 2126
+	lwz %r31, 32(%r5)
+# T = F5 & G
+	.loc 1 2127
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 2128
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 2129
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 2130
+	xor %r6, %r6, %r31
+# G = mem32[g + 64]
+	.loc 1 2131
+	lwz %r31, 64(%r5)
+# T = F4 & G
+	.loc 1 2132
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 2133
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 2134
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 2135
+	xor %r6, %r6, %r31
+# G = mem32[g + 96]
+	.loc 1 2136
+	lwz %r31, 96(%r5)
+# T = F3 & G
+	.loc 1 2137
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 2138
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 2139
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 2140
+	xor %r6, %r6, %r31
+# G = mem32[g + 128]
+	.loc 1 2141
+	lwz %r31, 128(%r5)
+# T = F2 & G
+	.loc 1 2142
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 2143
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 2144
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 2145
+	xor %r6, %r6, %r31
+# G = mem32[g + 160]
+	.loc 1 2146
+	lwz %r31, 160(%r5)
+# T = F1 & G
+	.loc 1 2147
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 2148
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 2149
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 2150
+	xor %r6, %r6, %r31
+# G = mem32[g + 192]
+	.loc 1 2151
+	lwz %r31, 192(%r5)
+# T = F0 & G
+	.loc 1 2152
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 2153
+	xor %r7, %r7, %r31
+# A = A ^ H15
+	.loc 1 2154
+	xor %r7, %r7, %r17
+# A = A ^ H18
+	.loc 1 2155
+	xor %r7, %r7, %r22
+# mem32[h + 192] = A
+	.loc 1 2156
+	stw %r7, 192(%r3)
+# B = B ^ H14
+	.loc 1 2157
+	xor %r6, %r6, %r16
+# B = B ^ H17
+	.loc 1 2158
+	xor %r6, %r6, %r18
+# mem32[h + 160] = B
+	.loc 1 2159
+	stw %r6, 160(%r3)
+# G = mem32[g + 0]
+	.loc 1 2160
+	lwz %r6, 0(%r5)
+# A = F4 & G
+	.loc 1 2161
+	and %r7, %r26, %r6
+# B = F3 & G
+	.loc 1 2162
+	and %r6, %r28, %r6
+# G = mem32[g + 32]
+	.loc 1 2163
+	lwz %r31, 32(%r5)
+# T = F3 & G
+	.loc 1 2164
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 2165
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 2166
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 2167
+	xor %r6, %r6, %r31
+# G = mem32[g + 64]
+	.loc 1 2168
+	lwz %r31, 64(%r5)
+# T = F2 & G
+	.loc 1 2169
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 2170
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 2171
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 2172
+	xor %r6, %r6, %r31
+# G = mem32[g + 96]
+	.loc 1 2173
+	lwz %r31, 96(%r5)
+# T = F1 & G
+	.loc 1 2174
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 2175
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 2176
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 2177
+	xor %r6, %r6, %r31
+# G = mem32[g + 128]
+	.loc 1 2178
+	lwz %r31, 128(%r5)
+# T = F0 & G
+	.loc 1 2179
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 2180
+	xor %r7, %r7, %r31
+# A = A ^ H13
+	.loc 1 2181
+	xor %r7, %r7, %r15
+# A = A ^ H16
+	.loc 1 2182
+	xor %r7, %r7, %r8
+# mem32[h + 128] = A
+	.loc 1 2183
+	stw %r7, 128(%r3)
+# B = B ^ H12
+	.loc 1 2184
+	xor %r6, %r6, %r10
+# B = B ^ H15
+	.loc 1 2185
+	xor %r6, %r6, %r17
+# mem32[h + 96] = B
+	.loc 1 2186
+	stw %r6, 96(%r3)
+# G = mem32[g + 0]
+	.loc 1 2187
+	lwz %r6, 0(%r5)
+# A = F2 & G
+	.loc 1 2188
+	and %r7, %r29, %r6
+# B = F1 & G
+	.loc 1 2189
+	and %r6, %r12, %r6
+# G = mem32[g + 32]
+	.loc 1 2190
+	lwz %r8, 32(%r5)
+# T = F1 & G
+	.loc 1 2191
+	and %r12, %r12, %r8
+# A = A ^ T
+	.loc 1 2192
+	xor %r7, %r7, %r12
+# T = F0 & G
+	.loc 1 2193
+	and %r8, %r11, %r8
+# B = B ^ T
+	.loc 1 2194
+	xor %r6, %r6, %r8
+# G = mem32[g + 64]
+	.loc 1 2195
+	lwz %r8, 64(%r5)
+# T = F0 & G
+	.loc 1 2196
+	and %r8, %r11, %r8
+# A = A ^ T
+	.loc 1 2197
+	xor %r7, %r7, %r8
+# A = A ^ H14
+	.loc 1 2198
+	xor %r7, %r7, %r16
+# mem32[h + 64] = A
+	.loc 1 2199
+	stw %r7, 64(%r3)
+# B = B ^ H13
+	.loc 1 2200
+	xor %r6, %r6, %r15
+# mem32[h + 32] = B
+	.loc 1 2201
+	stw %r6, 32(%r3)
+# G = mem32[g + 0]
+	.loc 1 2202
+	lwz %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 2203
+	and %r6, %r11, %r6
+# A = A ^ H12
+	.loc 1 2204
+	xor %r6, %r6, %r10
+# mem32[h + 0] = A
+	.loc 1 2205
+	stw %r6, 0(%r3)
+# h = h + 4
+	.loc 1 2206
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 1962
+	.loc 1 2207
 	addi %r4, %r4, 4
 # g = g + 4
-	.loc 1 1963
+	.loc 1 2208
 	addi %r5, %r5, 4
 # i = i - 1
-	.loc 1 1964
-	lwz %r6, 16(%r1)
-	addi %r6, %r6, -1
-	stw %r6, 16(%r1)
+	.loc 1 2209
+	addi %r9, %r9, -1
 # =? i - 0
-	.loc 1 1965
-	cmplwi %cr0, %r6, 0
+	.loc 1 2210
+	cmplwi %cr0, %r9, 0
 # goto pass if !=
-	.loc 1 1966
+	.loc 1 2211
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc32.pass
 # leave
-	.loc 1 1967
-	lwz %r14, 880(%r1)
-	lwz %r15, 884(%r1)
-	lwz %r16, 888(%r1)
-	lwz %r17, 892(%r1)
-	lwz %r18, 896(%r1)
-	lwz %r19, 900(%r1)
-	lwz %r20, 904(%r1)
-	lwz %r21, 908(%r1)
-	lwz %r22, 912(%r1)
-	lwz %r23, 916(%r1)
-	lwz %r24, 920(%r1)
-	lwz %r25, 924(%r1)
-	lwz %r26, 928(%r1)
-	lwz %r27, 932(%r1)
-	lwz %r28, 936(%r1)
-	lwz %r29, 940(%r1)
-	lwz %r30, 944(%r1)
-	lwz %r31, 948(%r1)
-	addi %r1, %r1, 960
+	.loc 1 2212
+	lwz %r14, 32(%r1)
+	lwz %r15, 36(%r1)
+	lwz %r16, 40(%r1)
+	lwz %r17, 44(%r1)
+	lwz %r18, 48(%r1)
+	lwz %r19, 52(%r1)
+	lwz %r20, 56(%r1)
+	lwz %r21, 60(%r1)
+	lwz %r22, 64(%r1)
+	lwz %r23, 68(%r1)
+	lwz %r24, 72(%r1)
+	lwz %r25, 76(%r1)
+	lwz %r26, 80(%r1)
+	lwz %r27, 84(%r1)
+	lwz %r28, 88(%r1)
+	lwz %r29, 92(%r1)
+	lwz %r30, 96(%r1)
+	lwz %r31, 100(%r1)
+	addi %r1, %r1, 112
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec256_mul_ppc32, .-qhasm_kernel_mceliece_gf12_vec256_mul_ppc32
 
@@ -7084,119 +7392,119 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc32:
 	stw %r30, 28(%r1)
 	stw %r31, 32(%r1)
 # i = 8
-	.loc 1 1973
+	.loc 1 2218
 	li %r5, 8
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 1975
+	.loc 1 2220
 	lwz %r6, 0(%r4)
 # v1 = mem32[f + 192]
-	.loc 1 1976
+	.loc 1 2221
 	lwz %r7, 192(%r4)
 # v0 = v0 ^ v1
-	.loc 1 1977
+	.loc 1 2222
 	xor %r31, %r6, %r7
 # v2 = mem32[f + 32]
-	.loc 1 1978
+	.loc 1 2223
 	lwz %r6, 32(%r4)
 # v3 = mem32[f + 224]
-	.loc 1 1979
+	.loc 1 2224
 	lwz %r8, 224(%r4)
 # v2 = v2 ^ v3
-	.loc 1 1980
+	.loc 1 2225
 	xor %r30, %r6, %r8
 # v4 = mem32[f + 64]
-	.loc 1 1981
+	.loc 1 2226
 	lwz %r6, 64(%r4)
 # v5 = mem32[f + 256]
-	.loc 1 1982
+	.loc 1 2227
 	lwz %r9, 256(%r4)
 # v4 = v4 ^ v5
-	.loc 1 1983
+	.loc 1 2228
 	xor %r10, %r6, %r9
 # v6 = mem32[f + 352]
-	.loc 1 1984
+	.loc 1 2229
 	lwz %r6, 352(%r4)
 # v4 = v4 ^ v6
-	.loc 1 1985
+	.loc 1 2230
 	xor %r29, %r10, %r6
 # v7 = mem32[f + 96]
-	.loc 1 1986
+	.loc 1 2231
 	lwz %r10, 96(%r4)
 # v8 = mem32[f + 288]
-	.loc 1 1987
+	.loc 1 2232
 	lwz %r11, 288(%r4)
 # v7 = v7 ^ v8
-	.loc 1 1988
+	.loc 1 2233
 	xor %r28, %r10, %r11
 # v9 = mem32[f + 128]
-	.loc 1 1989
+	.loc 1 2234
 	lwz %r10, 128(%r4)
 # v10 = mem32[f + 320]
-	.loc 1 1990
+	.loc 1 2235
 	lwz %r12, 320(%r4)
 # v9 = v9 ^ v10
-	.loc 1 1991
+	.loc 1 2236
 	xor %r27, %r10, %r12
 # v11 = mem32[f + 160]
-	.loc 1 1992
+	.loc 1 2237
 	lwz %r10, 160(%r4)
 # v11 = v11 ^ v6
-	.loc 1 1993
+	.loc 1 2238
 	xor %r10, %r10, %r6
 # mem32[h + 0] = v0
-	.loc 1 1994
+	.loc 1 2239
 	stw %r31, 0(%r3)
 # mem32[h + 32] = v6
-	.loc 1 1995
+	.loc 1 2240
 	stw %r6, 32(%r3)
 # mem32[h + 64] = v2
-	.loc 1 1996
+	.loc 1 2241
 	stw %r30, 64(%r3)
 # mem32[h + 96] = v1
-	.loc 1 1997
+	.loc 1 2242
 	stw %r7, 96(%r3)
 # mem32[h + 128] = v4
-	.loc 1 1998
+	.loc 1 2243
 	stw %r29, 128(%r3)
 # mem32[h + 160] = v3
-	.loc 1 1999
+	.loc 1 2244
 	stw %r8, 160(%r3)
 # mem32[h + 192] = v7
-	.loc 1 2000
+	.loc 1 2245
 	stw %r28, 192(%r3)
 # mem32[h + 224] = v5
-	.loc 1 2001
+	.loc 1 2246
 	stw %r9, 224(%r3)
 # mem32[h + 256] = v9
-	.loc 1 2002
+	.loc 1 2247
 	stw %r27, 256(%r3)
 # mem32[h + 288] = v8
-	.loc 1 2003
+	.loc 1 2248
 	stw %r11, 288(%r3)
 # mem32[h + 320] = v11
-	.loc 1 2004
+	.loc 1 2249
 	stw %r10, 320(%r3)
 # mem32[h + 352] = v10
-	.loc 1 2005
+	.loc 1 2250
 	stw %r12, 352(%r3)
 # h = h + 4
-	.loc 1 2006
+	.loc 1 2251
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 2007
+	.loc 1 2252
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 2008
+	.loc 1 2253
 	addi %r5, %r5, -1
 # =? i - 0
-	.loc 1 2009
+	.loc 1 2254
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 2010
+	.loc 1 2255
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32.pass
 # leave
-	.loc 1 2011
+	.loc 1 2256
 	lwz %r27, 16(%r1)
 	lwz %r28, 20(%r1)
 	lwz %r29, 24(%r1)
@@ -7232,1309 +7540,1309 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32:
 	stw %r30, 2384(%r1)
 	stw %r31, 2388(%r1)
 # i = 8
-	.loc 1 2017
+	.loc 1 2262
 	li %r5, 8
 	stw %r5, 16(%r1)
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 2019
+	.loc 1 2264
 	lwz %r5, 0(%r4)
 	stw %r5, 24(%r1)
 # v1 = mem32[f + 192]
-	.loc 1 2020
+	.loc 1 2265
 	lwz %r6, 192(%r4)
 	stw %r6, 32(%r1)
 # v2 = v0 ^ v1
-	.loc 1 2021
+	.loc 1 2266
 	xor %r10, %r5, %r6
 # v3 = mem32[f + 32]
-	.loc 1 2022
+	.loc 1 2267
 	lwz %r5, 32(%r4)
 	stw %r5, 40(%r1)
 # v4 = mem32[f + 224]
-	.loc 1 2023
+	.loc 1 2268
 	lwz %r6, 224(%r4)
 	stw %r6, 48(%r1)
 # v5 = v3 ^ v4
-	.loc 1 2024
+	.loc 1 2269
 	xor %r11, %r5, %r6
 # v6 = mem32[f + 64]
-	.loc 1 2025
+	.loc 1 2270
 	lwz %r5, 64(%r4)
 	stw %r5, 56(%r1)
 # v7 = mem32[f + 256]
-	.loc 1 2026
+	.loc 1 2271
 	lwz %r6, 256(%r4)
 	stw %r6, 64(%r1)
 # v8 = v6 ^ v7
-	.loc 1 2027
+	.loc 1 2272
 	xor %r5, %r5, %r6
 # v9 = mem32[f + 352]
-	.loc 1 2028
+	.loc 1 2273
 	lwz %r12, 352(%r4)
 # v8 = v8 ^ v9
-	.loc 1 2029
+	.loc 1 2274
 	xor %r31, %r5, %r12
 # v10 = mem32[f + 96]
-	.loc 1 2030
+	.loc 1 2275
 	lwz %r5, 96(%r4)
 	stw %r5, 72(%r1)
 # v11 = mem32[f + 288]
-	.loc 1 2031
+	.loc 1 2276
 	lwz %r6, 288(%r4)
 	stw %r6, 80(%r1)
 # v12 = v10 ^ v11
-	.loc 1 2032
+	.loc 1 2277
 	xor %r7, %r5, %r6
 # v13 = mem32[f + 128]
-	.loc 1 2033
+	.loc 1 2278
 	lwz %r5, 128(%r4)
 	stw %r5, 88(%r1)
 # v14 = mem32[f + 320]
-	.loc 1 2034
+	.loc 1 2279
 	lwz %r6, 320(%r4)
 	stw %r6, 96(%r1)
 # v15 = v13 ^ v14
-	.loc 1 2035
+	.loc 1 2280
 	xor %r9, %r5, %r6
 # v16 = mem32[f + 160]
-	.loc 1 2036
+	.loc 1 2281
 	lwz %r5, 160(%r4)
 	stw %r5, 104(%r1)
 # v17 = v16 ^ v9
-	.loc 1 2037
+	.loc 1 2282
 	xor %r8, %r5, %r12
 # v18 = v2 & v0
-	.loc 1 2038
+	.loc 1 2283
 	lwz %r29, 24(%r1)
 	and %r5, %r10, %r29
 	stw %r5, 112(%r1)
 # v19 = v2 & v3
-	.loc 1 2039
+	.loc 1 2284
 	lwz %r28, 40(%r1)
 	and %r5, %r10, %r28
 # v20 = v9 & v0
-	.loc 1 2040
+	.loc 1 2285
 	and %r6, %r12, %r29
 # v20 = v19 ^ v20
-	.loc 1 2041
+	.loc 1 2286
 	xor %r5, %r5, %r6
 	stw %r5, 200(%r1)
 # v19 = v2 & v6
-	.loc 1 2042
+	.loc 1 2287
 	lwz %r27, 56(%r1)
 	and %r30, %r10, %r27
 # v21 = v9 & v3
-	.loc 1 2043
+	.loc 1 2288
 	and %r5, %r12, %r28
 # v22 = v5 & v0
-	.loc 1 2044
+	.loc 1 2289
 	and %r6, %r11, %r29
 # v21 = v19 ^ v21
-	.loc 1 2045
+	.loc 1 2290
 	xor %r5, %r30, %r5
 # v22 = v21 ^ v22
-	.loc 1 2046
+	.loc 1 2291
 	xor %r5, %r5, %r6
 	stw %r5, 208(%r1)
 # v21 = v9 & v6
-	.loc 1 2047
+	.loc 1 2292
 	and %r5, %r12, %r27
 # v19 = v5 & v3
-	.loc 1 2048
+	.loc 1 2293
 	and %r6, %r11, %r28
 # v19 = v21 ^ v19
-	.loc 1 2049
+	.loc 1 2294
 	xor %r29, %r5, %r6
 # v21 = v5 & v6
-	.loc 1 2050
+	.loc 1 2295
 	and %r27, %r11, %r27
 # v23 = v1 & v10
-	.loc 1 2051
+	.loc 1 2296
 	lwz %r30, 32(%r1)
 	lwz %r26, 72(%r1)
 	and %r28, %r30, %r26
 # v24 = v1 & v13
-	.loc 1 2052
+	.loc 1 2297
 	lwz %r24, 88(%r1)
 	and %r5, %r30, %r24
 # v25 = v8 & v10
-	.loc 1 2053
+	.loc 1 2298
 	and %r6, %r31, %r26
 # v25 = v24 ^ v25
-	.loc 1 2054
+	.loc 1 2299
 	xor %r25, %r5, %r6
 # v24 = v1 & v16
-	.loc 1 2055
+	.loc 1 2300
 	lwz %r23, 104(%r1)
 	and %r30, %r30, %r23
 # v26 = v8 & v13
-	.loc 1 2056
+	.loc 1 2301
 	and %r5, %r31, %r24
 # v27 = v4 & v10
-	.loc 1 2057
+	.loc 1 2302
 	lwz %r22, 48(%r1)
 	and %r6, %r22, %r26
 # v26 = v24 ^ v26
-	.loc 1 2058
+	.loc 1 2303
 	xor %r5, %r30, %r5
 # v27 = v26 ^ v27
-	.loc 1 2059
+	.loc 1 2304
 	xor %r26, %r5, %r6
 # v26 = v8 & v16
-	.loc 1 2060
+	.loc 1 2305
 	and %r5, %r31, %r23
 # v24 = v4 & v13
-	.loc 1 2061
+	.loc 1 2306
 	and %r6, %r22, %r24
 # v24 = v26 ^ v24
-	.loc 1 2062
+	.loc 1 2307
 	xor %r5, %r5, %r6
 	stw %r5, 216(%r1)
 # v26 = v4 & v16
-	.loc 1 2063
+	.loc 1 2308
 	and %r5, %r22, %r23
 	stw %r5, 224(%r1)
 # v28 = v2 ^ v1
-	.loc 1 2064
+	.loc 1 2309
 	lwz %r5, 32(%r1)
 	xor %r30, %r10, %r5
 # v29 = v9 ^ v8
-	.loc 1 2065
+	.loc 1 2310
 	xor %r21, %r12, %r31
 # v30 = v5 ^ v4
-	.loc 1 2066
+	.loc 1 2311
 	xor %r23, %r11, %r22
 # v31 = v0 ^ v10
-	.loc 1 2067
+	.loc 1 2312
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r18, %r5, %r6
 # v32 = v3 ^ v13
-	.loc 1 2068
+	.loc 1 2313
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r22, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 2069
+	.loc 1 2314
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v34 = v28 & v31
-	.loc 1 2070
+	.loc 1 2315
 	and %r20, %r30, %r18
 # v35 = v28 & v32
-	.loc 1 2071
+	.loc 1 2316
 	and %r5, %r30, %r22
 # v36 = v29 & v31
-	.loc 1 2072
+	.loc 1 2317
 	and %r6, %r21, %r18
 # v36 = v35 ^ v36
-	.loc 1 2073
+	.loc 1 2318
 	xor %r24, %r5, %r6
 # v28 = v28 & v33
-	.loc 1 2074
+	.loc 1 2319
 	and %r5, %r30, %r19
 # v35 = v29 & v32
-	.loc 1 2075
+	.loc 1 2320
 	and %r6, %r21, %r22
 # v31 = v30 & v31
-	.loc 1 2076
+	.loc 1 2321
 	and %r30, %r23, %r18
 # v35 = v28 ^ v35
-	.loc 1 2077
+	.loc 1 2322
 	xor %r6, %r5, %r6
 # v31 = v35 ^ v31
-	.loc 1 2078
+	.loc 1 2323
 	xor %r30, %r6, %r30
 # v29 = v29 & v33
-	.loc 1 2079
+	.loc 1 2324
 	and %r5, %r21, %r19
 # v32 = v30 & v32
-	.loc 1 2080
+	.loc 1 2325
 	and %r6, %r23, %r22
 # v32 = v29 ^ v32
-	.loc 1 2081
+	.loc 1 2326
 	xor %r22, %r5, %r6
 # v33 = v30 & v33
-	.loc 1 2082
+	.loc 1 2327
 	and %r6, %r23, %r19
 # v34 = v34 ^ v18
-	.loc 1 2083
+	.loc 1 2328
 	lwz %r5, 112(%r1)
 	xor %r5, %r20, %r5
 # v34 = v34 ^ v23
-	.loc 1 2084
+	.loc 1 2329
 	xor %r23, %r5, %r28
 # v36 = v36 ^ v20
-	.loc 1 2085
+	.loc 1 2330
 	lwz %r5, 200(%r1)
 	xor %r5, %r24, %r5
 # v36 = v36 ^ v25
-	.loc 1 2086
+	.loc 1 2331
 	xor %r24, %r5, %r25
 # v31 = v31 ^ v22
-	.loc 1 2087
+	.loc 1 2332
 	lwz %r5, 208(%r1)
 	xor %r5, %r30, %r5
 # v31 = v31 ^ v27
-	.loc 1 2088
+	.loc 1 2333
 	xor %r5, %r5, %r26
 	stw %r5, 232(%r1)
 # v32 = v32 ^ v19
-	.loc 1 2089
+	.loc 1 2334
 	xor %r5, %r22, %r29
 # v32 = v32 ^ v24
-	.loc 1 2090
+	.loc 1 2335
 	lwz %r30, 216(%r1)
 	xor %r5, %r5, %r30
 # v33 = v33 ^ v21
-	.loc 1 2091
+	.loc 1 2336
 	xor %r6, %r6, %r27
 # v33 = v33 ^ v26
-	.loc 1 2092
+	.loc 1 2337
 	lwz %r30, 224(%r1)
 	xor %r6, %r6, %r30
 # v19 = v34 ^ v19
-	.loc 1 2093
+	.loc 1 2338
 	xor %r30, %r23, %r29
 	stw %r30, 240(%r1)
 # v21 = v36 ^ v21
-	.loc 1 2094
+	.loc 1 2339
 	xor %r30, %r24, %r27
 	stw %r30, 248(%r1)
 # v23 = v32 ^ v23
-	.loc 1 2095
+	.loc 1 2340
 	xor %r5, %r5, %r28
 	stw %r5, 256(%r1)
 # v25 = v33 ^ v25
-	.loc 1 2096
+	.loc 1 2341
 	xor %r5, %r6, %r25
 	stw %r5, 264(%r1)
 # v33 = v12 & v1
-	.loc 1 2097
+	.loc 1 2342
 	lwz %r30, 32(%r1)
 	and %r27, %r7, %r30
 # v32 = v12 & v4
-	.loc 1 2098
+	.loc 1 2343
 	lwz %r29, 48(%r1)
 	and %r5, %r7, %r29
 # v36 = v7 & v1
-	.loc 1 2099
+	.loc 1 2344
 	lwz %r28, 64(%r1)
 	and %r6, %r28, %r30
 # v36 = v32 ^ v36
-	.loc 1 2100
+	.loc 1 2345
 	xor %r5, %r5, %r6
 	stw %r5, 272(%r1)
 # v32 = v12 & v7
-	.loc 1 2101
+	.loc 1 2346
 	and %r5, %r7, %r28
 # v34 = v7 & v4
-	.loc 1 2102
+	.loc 1 2347
 	and %r6, %r28, %r29
 # v30 = v15 & v1
-	.loc 1 2103
+	.loc 1 2348
 	and %r30, %r9, %r30
 # v34 = v32 ^ v34
-	.loc 1 2104
+	.loc 1 2349
 	xor %r6, %r5, %r6
 # v30 = v34 ^ v30
-	.loc 1 2105
+	.loc 1 2350
 	xor %r5, %r6, %r30
 	stw %r5, 280(%r1)
 # v34 = v7 & v7
-	.loc 1 2106
+	.loc 1 2351
 	and %r5, %r28, %r28
 # v32 = v15 & v4
-	.loc 1 2107
+	.loc 1 2352
 	and %r6, %r9, %r29
 # v32 = v34 ^ v32
-	.loc 1 2108
+	.loc 1 2353
 	xor %r23, %r5, %r6
 # v34 = v15 & v7
-	.loc 1 2109
+	.loc 1 2354
 	and %r22, %r9, %r28
 # v29 = v11 & v11
-	.loc 1 2110
+	.loc 1 2355
 	lwz %r5, 80(%r1)
 	lwz %r29, 80(%r1)
 	and %r21, %r5, %r29
 # v35 = v11 & v14
-	.loc 1 2111
+	.loc 1 2356
 	lwz %r25, 96(%r1)
 	and %r5, %r29, %r25
 # v28 = v17 & v11
-	.loc 1 2112
+	.loc 1 2357
 	and %r6, %r8, %r29
 # v28 = v35 ^ v28
-	.loc 1 2113
+	.loc 1 2358
 	xor %r20, %r5, %r6
 # v35 = v11 & v9
-	.loc 1 2114
+	.loc 1 2359
 	and %r30, %r29, %r12
 # v37 = v17 & v14
-	.loc 1 2115
+	.loc 1 2360
 	and %r5, %r8, %r25
 # v38 = v14 & v11
-	.loc 1 2116
+	.loc 1 2361
 	and %r6, %r25, %r29
 # v37 = v35 ^ v37
-	.loc 1 2117
+	.loc 1 2362
 	xor %r5, %r30, %r5
 # v38 = v37 ^ v38
-	.loc 1 2118
+	.loc 1 2363
 	xor %r29, %r5, %r6
 # v37 = v17 & v9
-	.loc 1 2119
+	.loc 1 2364
 	and %r5, %r8, %r12
 # v35 = v14 & v14
-	.loc 1 2120
+	.loc 1 2365
 	and %r28, %r25, %r25
 # v35 = v37 ^ v35
-	.loc 1 2121
+	.loc 1 2366
 	xor %r28, %r5, %r28
 # v37 = v14 & v9
-	.loc 1 2122
+	.loc 1 2367
 	and %r25, %r25, %r12
 # v39 = v12 ^ v11
-	.loc 1 2123
+	.loc 1 2368
 	lwz %r5, 80(%r1)
 	xor %r14, %r7, %r5
 # v40 = v7 ^ v17
-	.loc 1 2124
+	.loc 1 2369
 	lwz %r6, 64(%r1)
 	xor %r17, %r6, %r8
 # v41 = v15 ^ v14
-	.loc 1 2125
+	.loc 1 2370
 	lwz %r24, 96(%r1)
 	xor %r16, %r9, %r24
 # v42 = v1 ^ v11
-	.loc 1 2126
+	.loc 1 2371
 	lwz %r30, 32(%r1)
 	xor %r30, %r30, %r5
 # v43 = v4 ^ v14
-	.loc 1 2127
+	.loc 1 2372
 	lwz %r5, 48(%r1)
 	xor %r18, %r5, %r24
 # v44 = v7 ^ v9
-	.loc 1 2128
+	.loc 1 2373
 	xor %r19, %r6, %r12
 # v45 = v39 & v42
-	.loc 1 2129
+	.loc 1 2374
 	and %r24, %r14, %r30
 # v46 = v39 & v43
-	.loc 1 2130
+	.loc 1 2375
 	and %r5, %r14, %r18
 # v47 = v40 & v42
-	.loc 1 2131
+	.loc 1 2376
 	and %r6, %r17, %r30
 # v47 = v46 ^ v47
-	.loc 1 2132
+	.loc 1 2377
 	xor %r15, %r5, %r6
 # v39 = v39 & v44
-	.loc 1 2133
+	.loc 1 2378
 	and %r5, %r14, %r19
 # v46 = v40 & v43
-	.loc 1 2134
+	.loc 1 2379
 	and %r6, %r17, %r18
 # v42 = v41 & v42
-	.loc 1 2135
+	.loc 1 2380
 	and %r30, %r16, %r30
 # v46 = v39 ^ v46
-	.loc 1 2136
+	.loc 1 2381
 	xor %r6, %r5, %r6
 # v42 = v46 ^ v42
-	.loc 1 2137
+	.loc 1 2382
 	xor %r30, %r6, %r30
 # v40 = v40 & v44
-	.loc 1 2138
+	.loc 1 2383
 	and %r17, %r17, %r19
 # v43 = v41 & v43
-	.loc 1 2139
+	.loc 1 2384
 	and %r18, %r16, %r18
 # v43 = v40 ^ v43
-	.loc 1 2140
+	.loc 1 2385
 	xor %r5, %r17, %r18
 # v44 = v41 & v44
-	.loc 1 2141
+	.loc 1 2386
 	and %r19, %r16, %r19
 # v45 = v45 ^ v33
-	.loc 1 2142
+	.loc 1 2387
 	xor %r24, %r24, %r27
 # v45 = v45 ^ v29
-	.loc 1 2143
+	.loc 1 2388
 	xor %r6, %r24, %r21
 # v47 = v47 ^ v36
-	.loc 1 2144
+	.loc 1 2389
 	lwz %r24, 272(%r1)
 	xor %r15, %r15, %r24
 # v47 = v47 ^ v28
-	.loc 1 2145
+	.loc 1 2390
 	xor %r15, %r15, %r20
 # v42 = v42 ^ v30
-	.loc 1 2146
+	.loc 1 2391
 	lwz %r24, 280(%r1)
 	xor %r30, %r30, %r24
 # v42 = v42 ^ v38
-	.loc 1 2147
+	.loc 1 2392
 	xor %r24, %r30, %r29
 # v43 = v43 ^ v32
-	.loc 1 2148
+	.loc 1 2393
 	xor %r5, %r5, %r23
 # v43 = v43 ^ v35
-	.loc 1 2149
+	.loc 1 2394
 	xor %r5, %r5, %r28
 # v44 = v44 ^ v34
-	.loc 1 2150
+	.loc 1 2395
 	xor %r19, %r19, %r22
 # v44 = v44 ^ v37
-	.loc 1 2151
+	.loc 1 2396
 	xor %r19, %r19, %r25
 # v32 = v45 ^ v32
-	.loc 1 2152
+	.loc 1 2397
 	xor %r6, %r6, %r23
 	stw %r6, 288(%r1)
 # v34 = v47 ^ v34
-	.loc 1 2153
+	.loc 1 2398
 	xor %r6, %r15, %r22
 	stw %r6, 296(%r1)
 # v29 = v43 ^ v29
-	.loc 1 2154
+	.loc 1 2399
 	xor %r23, %r5, %r21
 # v28 = v44 ^ v28
-	.loc 1 2155
+	.loc 1 2400
 	xor %r30, %r19, %r20
 # v12 = v2 ^ v12
-	.loc 1 2156
+	.loc 1 2401
 	xor %r22, %r10, %r7
 # v2 = v9 ^ v7
-	.loc 1 2157
+	.loc 1 2402
 	lwz %r10, 64(%r1)
 	xor %r21, %r12, %r10
 # v15 = v5 ^ v15
-	.loc 1 2158
+	.loc 1 2403
 	xor %r20, %r11, %r9
 # v5 = v1 ^ v11
-	.loc 1 2159
+	.loc 1 2404
 	lwz %r5, 32(%r1)
 	lwz %r11, 80(%r1)
 	xor %r19, %r5, %r11
 # v17 = v8 ^ v17
-	.loc 1 2160
+	.loc 1 2405
 	xor %r8, %r31, %r8
 # v8 = v4 ^ v14
-	.loc 1 2161
+	.loc 1 2406
 	lwz %r6, 48(%r1)
 	lwz %r16, 96(%r1)
 	xor %r7, %r6, %r16
 # v44 = v0 ^ v1
-	.loc 1 2162
+	.loc 1 2407
 	lwz %r9, 24(%r1)
 	xor %r17, %r9, %r5
 # v43 = v3 ^ v4
-	.loc 1 2163
+	.loc 1 2408
 	lwz %r5, 40(%r1)
 	xor %r18, %r5, %r6
 # v47 = v6 ^ v7
-	.loc 1 2164
+	.loc 1 2409
 	lwz %r5, 56(%r1)
 	xor %r31, %r5, %r10
 # v45 = v10 ^ v11
-	.loc 1 2165
+	.loc 1 2410
 	lwz %r5, 72(%r1)
 	xor %r11, %r5, %r11
 # v41 = v13 ^ v14
-	.loc 1 2166
+	.loc 1 2411
 	lwz %r5, 88(%r1)
 	xor %r10, %r5, %r16
 # v40 = v16 ^ v9
-	.loc 1 2167
+	.loc 1 2412
 	lwz %r5, 104(%r1)
 	xor %r9, %r5, %r12
 # v46 = v12 & v44
-	.loc 1 2168
+	.loc 1 2413
 	and %r5, %r22, %r17
 	stw %r5, 304(%r1)
 # v39 = v12 & v43
-	.loc 1 2169
+	.loc 1 2414
 	and %r6, %r22, %r18
 # v48 = v2 & v44
-	.loc 1 2170
+	.loc 1 2415
 	and %r5, %r21, %r17
 # v48 = v39 ^ v48
-	.loc 1 2171
+	.loc 1 2416
 	xor %r5, %r6, %r5
 	stw %r5, 312(%r1)
 # v39 = v12 & v47
-	.loc 1 2172
+	.loc 1 2417
 	and %r16, %r22, %r31
 # v49 = v2 & v43
-	.loc 1 2173
+	.loc 1 2418
 	and %r5, %r21, %r18
 # v50 = v15 & v44
-	.loc 1 2174
+	.loc 1 2419
 	and %r6, %r20, %r17
 # v49 = v39 ^ v49
-	.loc 1 2175
+	.loc 1 2420
 	xor %r5, %r16, %r5
 # v50 = v49 ^ v50
-	.loc 1 2176
+	.loc 1 2421
 	xor %r5, %r5, %r6
 	stw %r5, 320(%r1)
 # v49 = v2 & v47
-	.loc 1 2177
+	.loc 1 2422
 	and %r5, %r21, %r31
 # v39 = v15 & v43
-	.loc 1 2178
+	.loc 1 2423
 	and %r6, %r20, %r18
 # v39 = v49 ^ v39
-	.loc 1 2179
+	.loc 1 2424
 	xor %r5, %r5, %r6
 	stw %r5, 328(%r1)
 # v49 = v15 & v47
-	.loc 1 2180
+	.loc 1 2425
 	and %r16, %r20, %r31
 # v51 = v5 & v45
-	.loc 1 2181
+	.loc 1 2426
 	and %r5, %r19, %r11
 	stw %r5, 120(%r1)
 # v52 = v5 & v41
-	.loc 1 2182
+	.loc 1 2427
 	and %r5, %r19, %r10
 # v53 = v17 & v45
-	.loc 1 2183
+	.loc 1 2428
 	and %r6, %r8, %r11
 # v53 = v52 ^ v53
-	.loc 1 2184
+	.loc 1 2429
 	xor %r14, %r5, %r6
 # v52 = v5 & v40
-	.loc 1 2185
+	.loc 1 2430
 	and %r6, %r19, %r9
 # v54 = v17 & v41
-	.loc 1 2186
+	.loc 1 2431
 	and %r5, %r8, %r10
 # v55 = v8 & v45
-	.loc 1 2187
+	.loc 1 2432
 	and %r15, %r7, %r11
 # v54 = v52 ^ v54
-	.loc 1 2188
+	.loc 1 2433
 	xor %r5, %r6, %r5
 # v55 = v54 ^ v55
-	.loc 1 2189
+	.loc 1 2434
 	xor %r15, %r5, %r15
 # v54 = v17 & v40
-	.loc 1 2190
+	.loc 1 2435
 	and %r5, %r8, %r9
 # v52 = v8 & v41
-	.loc 1 2191
+	.loc 1 2436
 	and %r6, %r7, %r10
 # v52 = v54 ^ v52
-	.loc 1 2192
+	.loc 1 2437
 	xor %r6, %r5, %r6
 # v54 = v8 & v40
-	.loc 1 2193
+	.loc 1 2438
 	and %r5, %r7, %r9
 # v5 = v12 ^ v5
-	.loc 1 2194
+	.loc 1 2439
 	xor %r19, %r22, %r19
 # v17 = v2 ^ v17
-	.loc 1 2195
+	.loc 1 2440
 	xor %r22, %r21, %r8
 # v8 = v15 ^ v8
-	.loc 1 2196
+	.loc 1 2441
 	xor %r21, %r20, %r7
 # v45 = v44 ^ v45
-	.loc 1 2197
+	.loc 1 2442
 	xor %r11, %r17, %r11
 # v41 = v43 ^ v41
-	.loc 1 2198
+	.loc 1 2443
 	xor %r10, %r18, %r10
 # v40 = v47 ^ v40
-	.loc 1 2199
+	.loc 1 2444
 	xor %r9, %r31, %r9
 # v47 = v5 & v45
-	.loc 1 2200
+	.loc 1 2445
 	and %r31, %r19, %r11
 # v43 = v5 & v41
-	.loc 1 2201
+	.loc 1 2446
 	and %r7, %r19, %r10
 # v44 = v17 & v45
-	.loc 1 2202
+	.loc 1 2447
 	and %r8, %r22, %r11
 # v44 = v43 ^ v44
-	.loc 1 2203
+	.loc 1 2448
 	xor %r20, %r7, %r8
 # v5 = v5 & v40
-	.loc 1 2204
+	.loc 1 2449
 	and %r19, %r19, %r9
 # v43 = v17 & v41
-	.loc 1 2205
+	.loc 1 2450
 	and %r7, %r22, %r10
 # v45 = v8 & v45
-	.loc 1 2206
+	.loc 1 2451
 	and %r8, %r21, %r11
 # v43 = v5 ^ v43
-	.loc 1 2207
+	.loc 1 2452
 	xor %r7, %r19, %r7
 # v45 = v43 ^ v45
-	.loc 1 2208
+	.loc 1 2453
 	xor %r7, %r7, %r8
 # v17 = v17 & v40
-	.loc 1 2209
+	.loc 1 2454
 	and %r22, %r22, %r9
 # v41 = v8 & v41
-	.loc 1 2210
+	.loc 1 2455
 	and %r10, %r21, %r10
 # v41 = v17 ^ v41
-	.loc 1 2211
+	.loc 1 2456
 	xor %r10, %r22, %r10
 # v40 = v8 & v40
-	.loc 1 2212
+	.loc 1 2457
 	and %r8, %r21, %r9
 # v47 = v47 ^ v46
-	.loc 1 2213
+	.loc 1 2458
 	lwz %r9, 304(%r1)
 	xor %r31, %r31, %r9
 # v47 = v47 ^ v51
-	.loc 1 2214
+	.loc 1 2459
 	lwz %r9, 120(%r1)
 	xor %r31, %r31, %r9
 # v44 = v44 ^ v48
-	.loc 1 2215
+	.loc 1 2460
 	lwz %r11, 312(%r1)
 	xor %r20, %r20, %r11
 # v44 = v44 ^ v53
-	.loc 1 2216
+	.loc 1 2461
 	xor %r20, %r20, %r14
 # v45 = v45 ^ v50
-	.loc 1 2217
+	.loc 1 2462
 	lwz %r11, 320(%r1)
 	xor %r7, %r7, %r11
 # v45 = v45 ^ v55
-	.loc 1 2218
+	.loc 1 2463
 	xor %r11, %r7, %r15
 # v41 = v41 ^ v39
-	.loc 1 2219
+	.loc 1 2464
 	lwz %r22, 328(%r1)
 	xor %r7, %r10, %r22
 # v41 = v41 ^ v52
-	.loc 1 2220
+	.loc 1 2465
 	xor %r7, %r7, %r6
 # v40 = v40 ^ v49
-	.loc 1 2221
+	.loc 1 2466
 	xor %r8, %r8, %r16
 # v40 = v40 ^ v54
-	.loc 1 2222
+	.loc 1 2467
 	xor %r8, %r8, %r5
 # v39 = v47 ^ v39
-	.loc 1 2223
+	.loc 1 2468
 	xor %r10, %r31, %r22
 # v49 = v44 ^ v49
-	.loc 1 2224
+	.loc 1 2469
 	xor %r16, %r20, %r16
 # v51 = v41 ^ v51
-	.loc 1 2225
+	.loc 1 2470
 	xor %r31, %r7, %r9
 # v53 = v40 ^ v53
-	.loc 1 2226
+	.loc 1 2471
 	xor %r14, %r8, %r14
 # v46 = v46 ^ v18
-	.loc 1 2227
+	.loc 1 2472
 	lwz %r7, 304(%r1)
 	lwz %r8, 112(%r1)
 	xor %r7, %r7, %r8
 # v46 = v46 ^ v33
-	.loc 1 2228
+	.loc 1 2473
 	xor %r9, %r7, %r27
 # v48 = v48 ^ v20
-	.loc 1 2229
+	.loc 1 2474
 	lwz %r7, 312(%r1)
 	lwz %r8, 200(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v36
-	.loc 1 2230
+	.loc 1 2475
 	lwz %r8, 272(%r1)
 	xor %r8, %r7, %r8
 # v50 = v50 ^ v22
-	.loc 1 2231
+	.loc 1 2476
 	lwz %r7, 320(%r1)
 	lwz %r22, 208(%r1)
 	xor %r7, %r7, %r22
 # v50 = v50 ^ v30
-	.loc 1 2232
+	.loc 1 2477
 	lwz %r22, 280(%r1)
 	xor %r22, %r7, %r22
 # v39 = v39 ^ v19
-	.loc 1 2233
+	.loc 1 2478
 	lwz %r7, 240(%r1)
 	xor %r7, %r10, %r7
 # v39 = v39 ^ v32
-	.loc 1 2234
+	.loc 1 2479
 	lwz %r10, 288(%r1)
 	xor %r10, %r7, %r10
 # v49 = v49 ^ v21
-	.loc 1 2235
+	.loc 1 2480
 	lwz %r7, 248(%r1)
 	xor %r7, %r16, %r7
 # v49 = v49 ^ v34
-	.loc 1 2236
+	.loc 1 2481
 	lwz %r21, 296(%r1)
 	xor %r21, %r7, %r21
 # v45 = v45 ^ v31
-	.loc 1 2237
+	.loc 1 2482
 	lwz %r7, 232(%r1)
 	xor %r11, %r11, %r7
 # v45 = v45 ^ v42
-	.loc 1 2238
+	.loc 1 2483
 	xor %r11, %r11, %r24
 # v51 = v51 ^ v23
-	.loc 1 2239
+	.loc 1 2484
 	lwz %r20, 256(%r1)
 	xor %r7, %r31, %r20
 # v51 = v51 ^ v29
-	.loc 1 2240
+	.loc 1 2485
 	xor %r19, %r7, %r23
 # v53 = v53 ^ v25
-	.loc 1 2241
+	.loc 1 2486
 	lwz %r31, 264(%r1)
 	xor %r7, %r14, %r31
 # v53 = v53 ^ v28
-	.loc 1 2242
+	.loc 1 2487
 	xor %r7, %r7, %r30
 # v55 = v55 ^ v27
-	.loc 1 2243
+	.loc 1 2488
 	xor %r15, %r15, %r26
 # v55 = v55 ^ v38
-	.loc 1 2244
+	.loc 1 2489
 	xor %r15, %r15, %r29
 # v52 = v52 ^ v24
-	.loc 1 2245
+	.loc 1 2490
 	lwz %r18, 216(%r1)
 	xor %r6, %r6, %r18
 # v52 = v52 ^ v35
-	.loc 1 2246
+	.loc 1 2491
 	xor %r17, %r6, %r28
 # v54 = v54 ^ v26
-	.loc 1 2247
+	.loc 1 2492
 	lwz %r16, 224(%r1)
 	xor %r5, %r5, %r16
 # v54 = v54 ^ v37
-	.loc 1 2248
+	.loc 1 2493
 	xor %r14, %r5, %r25
 # v23 = v46 ^ v23
-	.loc 1 2249
+	.loc 1 2494
 	xor %r6, %r9, %r20
 # v25 = v48 ^ v25
-	.loc 1 2250
+	.loc 1 2495
 	xor %r8, %r8, %r31
 # v27 = v50 ^ v27
-	.loc 1 2251
+	.loc 1 2496
 	xor %r26, %r22, %r26
 # v24 = v39 ^ v24
-	.loc 1 2252
+	.loc 1 2497
 	xor %r22, %r10, %r18
 # v26 = v49 ^ v26
-	.loc 1 2253
+	.loc 1 2498
 	xor %r21, %r21, %r16
 # v33 = v51 ^ v33
-	.loc 1 2254
+	.loc 1 2499
 	xor %r20, %r19, %r27
 # v36 = v53 ^ v36
-	.loc 1 2255
+	.loc 1 2500
 	lwz %r5, 272(%r1)
 	xor %r5, %r7, %r5
 # v30 = v55 ^ v30
-	.loc 1 2256
+	.loc 1 2501
 	lwz %r7, 280(%r1)
 	xor %r10, %r15, %r7
 # v32 = v52 ^ v32
-	.loc 1 2257
+	.loc 1 2502
 	lwz %r7, 288(%r1)
 	xor %r31, %r17, %r7
 # v34 = v54 ^ v34
-	.loc 1 2258
+	.loc 1 2503
 	lwz %r7, 296(%r1)
 	xor %r27, %r14, %r7
 # v36 = v36 ^ v37
-	.loc 1 2259
+	.loc 1 2504
 	xor %r9, %r5, %r25
 # v37 = v26 ^ v37
-	.loc 1 2260
+	.loc 1 2505
 	xor %r25, %r21, %r25
 # v33 = v33 ^ v35
-	.loc 1 2261
+	.loc 1 2506
 	xor %r7, %r20, %r28
 # v35 = v24 ^ v35
-	.loc 1 2262
+	.loc 1 2507
 	xor %r28, %r22, %r28
 # v45 = v45 ^ v38
-	.loc 1 2263
+	.loc 1 2508
 	xor %r11, %r11, %r29
 # v38 = v27 ^ v38
-	.loc 1 2264
+	.loc 1 2509
 	xor %r29, %r26, %r29
 # v37 = v37 ^ v28
-	.loc 1 2265
+	.loc 1 2510
 	xor %r25, %r25, %r30
 # v28 = v25 ^ v28
-	.loc 1 2266
+	.loc 1 2511
 	xor %r30, %r8, %r30
 # v35 = v35 ^ v29
-	.loc 1 2267
+	.loc 1 2512
 	xor %r28, %r28, %r23
 # v29 = v23 ^ v29
-	.loc 1 2268
+	.loc 1 2513
 	xor %r23, %r6, %r23
 # v38 = v38 ^ v42
-	.loc 1 2269
+	.loc 1 2514
 	xor %r29, %r29, %r24
 # v42 = v31 ^ v42
-	.loc 1 2270
+	.loc 1 2515
 	lwz %r5, 232(%r1)
 	xor %r24, %r5, %r24
 # v28 = v28 ^ v34
-	.loc 1 2271
+	.loc 1 2516
 	xor %r30, %r30, %r27
 # v34 = v21 ^ v34
-	.loc 1 2272
+	.loc 1 2517
 	lwz %r5, 248(%r1)
 	xor %r5, %r5, %r27
 # v29 = v29 ^ v32
-	.loc 1 2273
+	.loc 1 2518
 	xor %r23, %r23, %r31
 # v32 = v19 ^ v32
-	.loc 1 2274
+	.loc 1 2519
 	lwz %r6, 240(%r1)
 	xor %r6, %r6, %r31
 # v42 = v42 ^ v30
-	.loc 1 2275
+	.loc 1 2520
 	xor %r24, %r24, %r10
 # v30 = v22 ^ v30
-	.loc 1 2276
+	.loc 1 2521
 	lwz %r8, 208(%r1)
 	xor %r10, %r8, %r10
 # v34 = v34 ^ v36
-	.loc 1 2277
+	.loc 1 2522
 	xor %r31, %r5, %r9
 # v36 = v20 ^ v36
-	.loc 1 2278
+	.loc 1 2523
 	lwz %r5, 200(%r1)
 	xor %r27, %r5, %r9
 # v32 = v32 ^ v33
-	.loc 1 2279
+	.loc 1 2524
 	xor %r26, %r6, %r7
 # v33 = v18 ^ v33
-	.loc 1 2280
+	.loc 1 2525
 	lwz %r5, 112(%r1)
 	xor %r22, %r5, %r7
 # v18 = v33 ^ v29
-	.loc 1 2281
+	.loc 1 2526
 	xor %r5, %r22, %r23
 # v20 = v36 ^ v28
-	.loc 1 2282
+	.loc 1 2527
 	xor %r6, %r27, %r30
 # v22 = v30 ^ v38
-	.loc 1 2283
+	.loc 1 2528
 	xor %r7, %r10, %r29
 # v22 = v22 ^ v45
-	.loc 1 2284
+	.loc 1 2529
 	xor %r7, %r7, %r11
 # v19 = v32 ^ v35
-	.loc 1 2285
+	.loc 1 2530
 	xor %r8, %r26, %r28
 # v21 = v34 ^ v37
-	.loc 1 2286
+	.loc 1 2531
 	xor %r9, %r31, %r25
 # v31 = v42 ^ v45
-	.loc 1 2287
+	.loc 1 2532
 	xor %r21, %r24, %r11
 # v18 = v18 ^ v19
-	.loc 1 2288
+	.loc 1 2533
 	xor %r16, %r5, %r8
 	stw %r16, 1720(%r1)
 # v23 = v45 ^ v38
-	.loc 1 2289
+	.loc 1 2534
 	xor %r5, %r11, %r29
 	stw %r5, 2120(%r1)
 # v20 = v20 ^ v21
-	.loc 1 2290
+	.loc 1 2535
 	xor %r6, %r6, %r9
 # v20 = v20 ^ v37
-	.loc 1 2291
+	.loc 1 2536
 	xor %r18, %r6, %r25
 # v25 = v29 ^ v35
-	.loc 1 2292
+	.loc 1 2537
 	xor %r19, %r23, %r28
 # v22 = v22 ^ v31
-	.loc 1 2293
+	.loc 1 2538
 	xor %r17, %r7, %r21
 # v27 = v28 ^ v37
-	.loc 1 2294
+	.loc 1 2539
 	xor %r20, %r30, %r25
 # v24 = v18 & v33
-	.loc 1 2295
+	.loc 1 2540
 	and %r5, %r16, %r22
 	stw %r5, 336(%r1)
 # v26 = v18 & v36
-	.loc 1 2296
+	.loc 1 2541
 	and %r5, %r16, %r27
 # v54 = v37 & v33
-	.loc 1 2297
+	.loc 1 2542
 	and %r6, %r25, %r22
 # v54 = v26 ^ v54
-	.loc 1 2298
+	.loc 1 2543
 	xor %r5, %r5, %r6
 	stw %r5, 344(%r1)
 # v26 = v18 & v30
-	.loc 1 2299
+	.loc 1 2544
 	lwz %r5, 1720(%r1)
 	and %r5, %r5, %r10
 # v52 = v37 & v36
-	.loc 1 2300
+	.loc 1 2545
 	and %r6, %r25, %r27
 # v55 = v23 & v33
-	.loc 1 2301
+	.loc 1 2546
 	lwz %r16, 2120(%r1)
 	and %r7, %r16, %r22
 # v52 = v26 ^ v52
-	.loc 1 2302
+	.loc 1 2547
 	xor %r6, %r5, %r6
 # v55 = v52 ^ v55
-	.loc 1 2303
+	.loc 1 2548
 	xor %r5, %r6, %r7
 	stw %r5, 352(%r1)
 # v52 = v37 & v30
-	.loc 1 2304
+	.loc 1 2549
 	and %r5, %r25, %r10
 # v26 = v23 & v36
-	.loc 1 2305
+	.loc 1 2550
 	and %r6, %r16, %r27
 # v26 = v52 ^ v26
-	.loc 1 2306
+	.loc 1 2551
 	xor %r5, %r5, %r6
 	stw %r5, 360(%r1)
 # v52 = v23 & v30
-	.loc 1 2307
+	.loc 1 2552
 	and %r5, %r16, %r10
 	stw %r5, 368(%r1)
 # v53 = v19 & v32
-	.loc 1 2308
+	.loc 1 2553
 	and %r5, %r8, %r26
 	stw %r5, 376(%r1)
 # v51 = v19 & v34
-	.loc 1 2309
+	.loc 1 2554
 	and %r5, %r8, %r31
 # v49 = v20 & v32
-	.loc 1 2310
+	.loc 1 2555
 	and %r6, %r18, %r26
 # v49 = v51 ^ v49
-	.loc 1 2311
+	.loc 1 2556
 	xor %r5, %r5, %r6
 	stw %r5, 384(%r1)
 # v51 = v19 & v42
-	.loc 1 2312
+	.loc 1 2557
 	and %r5, %r8, %r24
 # v39 = v20 & v34
-	.loc 1 2313
+	.loc 1 2558
 	and %r6, %r18, %r31
 # v50 = v38 & v32
-	.loc 1 2314
+	.loc 1 2559
 	and %r7, %r29, %r26
 # v39 = v51 ^ v39
-	.loc 1 2315
+	.loc 1 2560
 	xor %r6, %r5, %r6
 # v50 = v39 ^ v50
-	.loc 1 2316
+	.loc 1 2561
 	xor %r5, %r6, %r7
 	stw %r5, 392(%r1)
 # v39 = v20 & v42
-	.loc 1 2317
+	.loc 1 2562
 	and %r5, %r18, %r24
 # v51 = v38 & v34
-	.loc 1 2318
+	.loc 1 2563
 	and %r6, %r29, %r31
 # v51 = v39 ^ v51
-	.loc 1 2319
+	.loc 1 2564
 	xor %r5, %r5, %r6
 	stw %r5, 400(%r1)
 # v39 = v38 & v42
-	.loc 1 2320
+	.loc 1 2565
 	and %r5, %r29, %r24
 	stw %r5, 408(%r1)
 # v48 = v18 ^ v19
-	.loc 1 2321
+	.loc 1 2566
 	lwz %r5, 1720(%r1)
 	xor %r14, %r5, %r8
 	stw %r14, 416(%r1)
 # v46 = v37 ^ v20
-	.loc 1 2322
+	.loc 1 2567
 	xor %r15, %r25, %r18
 	stw %r15, 424(%r1)
 # v40 = v23 ^ v38
-	.loc 1 2323
+	.loc 1 2568
 	lwz %r5, 2120(%r1)
 	xor %r5, %r5, %r29
 	stw %r5, 1728(%r1)
 # v41 = v33 ^ v32
-	.loc 1 2324
+	.loc 1 2569
 	xor %r16, %r22, %r26
 	stw %r16, 1736(%r1)
 # v44 = v36 ^ v34
-	.loc 1 2325
+	.loc 1 2570
 	xor %r6, %r27, %r31
 # v47 = v30 ^ v42
-	.loc 1 2326
+	.loc 1 2571
 	xor %r7, %r10, %r24
 # v8 = v48 & v41
-	.loc 1 2327
+	.loc 1 2572
 	and %r5, %r14, %r16
 	stw %r5, 432(%r1)
 # v17 = v48 & v44
-	.loc 1 2328
+	.loc 1 2573
 	and %r5, %r14, %r6
 	stw %r5, 1912(%r1)
 	stw %r5, 440(%r1)
 # v43 = v46 & v41
-	.loc 1 2329
+	.loc 1 2574
 	and %r16, %r15, %r16
 	stw %r16, 448(%r1)
 # v43 = v17 ^ v43
-	.loc 1 2330
+	.loc 1 2575
 	xor %r5, %r5, %r16
 	stw %r5, 1920(%r1)
 	stw %r5, 456(%r1)
 # v48 = v48 & v47
-	.loc 1 2331
+	.loc 1 2576
 	and %r5, %r14, %r7
 	stw %r5, 464(%r1)
 # v17 = v46 & v44
-	.loc 1 2332
+	.loc 1 2577
 	and %r14, %r15, %r6
 	stw %r14, 472(%r1)
 # v41 = v40 & v41
-	.loc 1 2333
+	.loc 1 2578
 	lwz %r15, 1728(%r1)
 	lwz %r16, 1736(%r1)
 	and %r16, %r15, %r16
 	stw %r16, 480(%r1)
 # v17 = v48 ^ v17
-	.loc 1 2334
+	.loc 1 2579
 	xor %r5, %r5, %r14
 # v41 = v17 ^ v41
-	.loc 1 2335
+	.loc 1 2580
 	xor %r16, %r5, %r16
 	stw %r16, 488(%r1)
 # v46 = v46 & v47
-	.loc 1 2336
+	.loc 1 2581
 	lwz %r5, 424(%r1)
 	and %r5, %r5, %r7
 # v44 = v40 & v44
-	.loc 1 2337
+	.loc 1 2582
 	and %r6, %r15, %r6
 # v44 = v46 ^ v44
-	.loc 1 2338
+	.loc 1 2583
 	xor %r6, %r5, %r6
 	stw %r6, 496(%r1)
 # v47 = v40 & v47
-	.loc 1 2339
+	.loc 1 2584
 	and %r5, %r15, %r7
 	stw %r5, 1744(%r1)
 # v8 = v8 ^ v24
-	.loc 1 2340
+	.loc 1 2585
 	lwz %r5, 432(%r1)
 	lwz %r7, 336(%r1)
 	xor %r5, %r5, %r7
 # v8 = v8 ^ v53
-	.loc 1 2341
+	.loc 1 2586
 	lwz %r7, 376(%r1)
 	stw %r7, 2128(%r1)
 	xor %r5, %r5, %r7
 	stw %r5, 1752(%r1)
 # v43 = v43 ^ v54
-	.loc 1 2342
+	.loc 1 2587
 	lwz %r5, 344(%r1)
 	lwz %r7, 1920(%r1)
 	xor %r5, %r7, %r5
 # v43 = v43 ^ v49
-	.loc 1 2343
+	.loc 1 2588
 	lwz %r7, 384(%r1)
 	xor %r5, %r5, %r7
 	stw %r5, 1760(%r1)
 # v41 = v41 ^ v55
-	.loc 1 2344
+	.loc 1 2589
 	lwz %r5, 352(%r1)
 	xor %r5, %r16, %r5
 # v41 = v41 ^ v50
-	.loc 1 2345
+	.loc 1 2590
 	lwz %r16, 392(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 504(%r1)
 # v44 = v44 ^ v26
-	.loc 1 2346
+	.loc 1 2591
 	lwz %r16, 360(%r1)
 	xor %r5, %r6, %r16
 # v44 = v44 ^ v51
-	.loc 1 2347
+	.loc 1 2592
 	lwz %r6, 400(%r1)
 	xor %r6, %r5, %r6
 	stw %r6, 1768(%r1)
 # v47 = v47 ^ v52
-	.loc 1 2348
+	.loc 1 2593
 	lwz %r15, 368(%r1)
 	lwz %r5, 1744(%r1)
 	xor %r14, %r5, %r15
 	stw %r14, 1776(%r1)
 # v47 = v47 ^ v39
-	.loc 1 2349
+	.loc 1 2594
 	lwz %r5, 408(%r1)
 	xor %r14, %r14, %r5
 # v26 = v8 ^ v26
-	.loc 1 2350
+	.loc 1 2595
 	lwz %r5, 1752(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 512(%r1)
 # v52 = v43 ^ v52
-	.loc 1 2351
+	.loc 1 2596
 	lwz %r5, 1760(%r1)
 	xor %r5, %r5, %r15
 	stw %r5, 520(%r1)
 # v53 = v44 ^ v53
-	.loc 1 2352
+	.loc 1 2597
 	lwz %r5, 2128(%r1)
 	xor %r5, %r6, %r5
 	stw %r5, 528(%r1)
 # v49 = v47 ^ v49
-	.loc 1 2353
+	.loc 1 2598
 	xor %r5, %r14, %r7
 	stw %r5, 536(%r1)
 # v47 = v25 & v29
-	.loc 1 2354
+	.loc 1 2599
 	and %r5, %r19, %r23
 	stw %r5, 544(%r1)
 # v44 = v25 & v28
-	.loc 1 2355
+	.loc 1 2600
 	and %r5, %r19, %r30
 # v43 = v21 & v29
-	.loc 1 2356
+	.loc 1 2601
 	and %r6, %r9, %r23
 # v43 = v44 ^ v43
-	.loc 1 2357
+	.loc 1 2602
 	xor %r5, %r5, %r6
 	stw %r5, 552(%r1)
 # v44 = v25 & v38
-	.loc 1 2358
+	.loc 1 2603
 	and %r5, %r19, %r29
 # v8 = v21 & v28
-	.loc 1 2359
+	.loc 1 2604
 	and %r6, %r9, %r30
 # v40 = v22 & v29
-	.loc 1 2360
+	.loc 1 2605
 	and %r7, %r17, %r23
 # v8 = v44 ^ v8
-	.loc 1 2361
+	.loc 1 2606
 	xor %r6, %r5, %r6
 # v40 = v8 ^ v40
-	.loc 1 2362
+	.loc 1 2607
 	xor %r5, %r6, %r7
 	stw %r5, 560(%r1)
 # v8 = v21 & v38
-	.loc 1 2363
+	.loc 1 2608
 	and %r5, %r9, %r29
 # v44 = v22 & v28
-	.loc 1 2364
+	.loc 1 2609
 	and %r6, %r17, %r30
 # v44 = v8 ^ v44
-	.loc 1 2365
+	.loc 1 2610
 	xor %r5, %r5, %r6
 	stw %r5, 568(%r1)
 # v8 = v22 & v38
-	.loc 1 2366
+	.loc 1 2611
 	and %r5, %r17, %r29
 	stw %r5, 576(%r1)
 # v46 = v35 & v35
-	.loc 1 2367
+	.loc 1 2612
 	and %r5, %r28, %r28
 	stw %r5, 584(%r1)
 # v17 = v35 & v37
-	.loc 1 2368
+	.loc 1 2613
 	and %r5, %r28, %r25
 # v48 = v27 & v35
-	.loc 1 2369
+	.loc 1 2614
 	and %r6, %r20, %r28
 # v48 = v17 ^ v48
-	.loc 1 2370
+	.loc 1 2615
 	xor %r5, %r5, %r6
 	stw %r5, 592(%r1)
 # v17 = v35 & v45
-	.loc 1 2371
+	.loc 1 2616
 	and %r5, %r28, %r11
 # v5 = v27 & v37
-	.loc 1 2372
+	.loc 1 2617
 	and %r6, %r20, %r25
 # v15 = v31 & v35
-	.loc 1 2373
+	.loc 1 2618
 	and %r7, %r21, %r28
 # v5 = v17 ^ v5
-	.loc 1 2374
+	.loc 1 2619
 	xor %r6, %r5, %r6
 # v15 = v5 ^ v15
-	.loc 1 2375
+	.loc 1 2620
 	xor %r5, %r6, %r7
 	stw %r5, 1784(%r1)
 # v5 = v27 & v45
-	.loc 1 2376
+	.loc 1 2621
 	and %r5, %r20, %r11
 # v17 = v31 & v37
-	.loc 1 2377
+	.loc 1 2622
 	and %r6, %r21, %r25
 # v17 = v5 ^ v17
-	.loc 1 2378
+	.loc 1 2623
 	xor %r5, %r5, %r6
 	stw %r5, 1792(%r1)
 # v5 = v31 & v45
-	.loc 1 2379
+	.loc 1 2624
 	and %r5, %r21, %r11
 	stw %r5, 2312(%r1)
 # v2 = v25 ^ v35
-	.loc 1 2380
+	.loc 1 2625
 	xor %r6, %r19, %r28
 	stw %r6, 600(%r1)
 # v12 = v21 ^ v27
-	.loc 1 2381
+	.loc 1 2626
 	xor %r5, %r9, %r20
 	stw %r5, 1800(%r1)
 # v56 = v22 ^ v31
-	.loc 1 2382
+	.loc 1 2627
 	xor %r5, %r17, %r21
 	stw %r5, 1928(%r1)
 	stw %r5, 128(%r1)
 # v57 = v29 ^ v35
-	.loc 1 2383
+	.loc 1 2628
 	xor %r16, %r23, %r28
 	stw %r16, 136(%r1)
 # v58 = v28 ^ v37
-	.loc 1 2384
+	.loc 1 2629
 	xor %r7, %r30, %r25
 	stw %r7, 144(%r1)
 # v59 = v38 ^ v45
-	.loc 1 2385
+	.loc 1 2630
 	xor %r5, %r29, %r11
 	stw %r5, 2232(%r1)
 	stw %r5, 1936(%r1)
 	stw %r5, 152(%r1)
 # v60 = v2 & v57
-	.loc 1 2386
+	.loc 1 2631
 	and %r5, %r6, %r16
 	stw %r5, 160(%r1)
 # v61 = v2 & v58
-	.loc 1 2387
+	.loc 1 2632
 	and %r5, %r6, %r7
 	stw %r5, 2240(%r1)
 	stw %r5, 1944(%r1)
 	stw %r5, 168(%r1)
 # v62 = v12 & v57
-	.loc 1 2388
+	.loc 1 2633
 	lwz %r14, 1800(%r1)
 	stw %r14, 2280(%r1)
 	stw %r14, 2192(%r1)
@@ -8543,1885 +8851,1885 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32:
 	stw %r15, 2136(%r1)
 	stw %r15, 176(%r1)
 # v62 = v61 ^ v62
-	.loc 1 2389
+	.loc 1 2634
 	xor %r5, %r5, %r15
 	stw %r5, 1952(%r1)
 	stw %r5, 608(%r1)
 # v2 = v2 & v59
-	.loc 1 2390
+	.loc 1 2635
 	lwz %r5, 2232(%r1)
 	and %r15, %r6, %r5
 	stw %r15, 616(%r1)
 # v61 = v12 & v58
-	.loc 1 2391
+	.loc 1 2636
 	and %r5, %r14, %r7
 	stw %r5, 624(%r1)
 # v57 = v56 & v57
-	.loc 1 2392
+	.loc 1 2637
 	lwz %r6, 1928(%r1)
 	and %r6, %r6, %r16
 	stw %r6, 632(%r1)
 # v61 = v2 ^ v61
-	.loc 1 2393
+	.loc 1 2638
 	xor %r5, %r15, %r5
 	stw %r5, 640(%r1)
 # v57 = v61 ^ v57
-	.loc 1 2394
+	.loc 1 2639
 	xor %r5, %r5, %r6
 	stw %r5, 1960(%r1)
 	stw %r5, 648(%r1)
 # v12 = v12 & v59
-	.loc 1 2395
+	.loc 1 2640
 	lwz %r5, 1800(%r1)
 	lwz %r6, 1936(%r1)
 	and %r6, %r5, %r6
 	stw %r6, 656(%r1)
 # v58 = v56 & v58
-	.loc 1 2396
+	.loc 1 2641
 	lwz %r16, 128(%r1)
 	and %r5, %r16, %r7
 # v58 = v12 ^ v58
-	.loc 1 2397
+	.loc 1 2642
 	xor %r6, %r6, %r5
 	stw %r6, 664(%r1)
 # v59 = v56 & v59
-	.loc 1 2398
+	.loc 1 2643
 	lwz %r5, 152(%r1)
 	and %r5, %r16, %r5
 	stw %r5, 1968(%r1)
 	stw %r5, 672(%r1)
 # v60 = v60 ^ v47
-	.loc 1 2399
+	.loc 1 2644
 	lwz %r5, 160(%r1)
 	lwz %r7, 544(%r1)
 	xor %r5, %r5, %r7
 # v60 = v60 ^ v46
-	.loc 1 2400
+	.loc 1 2645
 	lwz %r7, 584(%r1)
 	stw %r7, 1976(%r1)
 	xor %r7, %r5, %r7
 	stw %r7, 680(%r1)
 # v62 = v62 ^ v43
-	.loc 1 2401
+	.loc 1 2646
 	lwz %r5, 552(%r1)
 	lwz %r16, 1952(%r1)
 	xor %r5, %r16, %r5
 # v62 = v62 ^ v48
-	.loc 1 2402
+	.loc 1 2647
 	lwz %r16, 592(%r1)
 	stw %r16, 1992(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 1984(%r1)
 	stw %r5, 688(%r1)
 # v57 = v57 ^ v40
-	.loc 1 2403
+	.loc 1 2648
 	lwz %r5, 560(%r1)
 	lwz %r16, 1960(%r1)
 	xor %r5, %r16, %r5
 # v57 = v57 ^ v15
-	.loc 1 2404
+	.loc 1 2649
 	lwz %r16, 1784(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 696(%r1)
 # v58 = v58 ^ v44
-	.loc 1 2405
+	.loc 1 2650
 	lwz %r16, 568(%r1)
 	xor %r5, %r6, %r16
 # v58 = v58 ^ v17
-	.loc 1 2406
+	.loc 1 2651
 	lwz %r6, 1792(%r1)
 	xor %r15, %r5, %r6
 	stw %r15, 704(%r1)
 # v59 = v59 ^ v8
-	.loc 1 2407
+	.loc 1 2652
 	lwz %r14, 576(%r1)
 	lwz %r5, 1968(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 1808(%r1)
 # v59 = v59 ^ v5
-	.loc 1 2408
+	.loc 1 2653
 	lwz %r6, 2312(%r1)
 	xor %r6, %r5, %r6
 	stw %r6, 1816(%r1)
 # v44 = v60 ^ v44
-	.loc 1 2409
+	.loc 1 2654
 	xor %r5, %r7, %r16
 	stw %r5, 712(%r1)
 # v8 = v62 ^ v8
-	.loc 1 2410
+	.loc 1 2655
 	lwz %r5, 1984(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 720(%r1)
 # v46 = v58 ^ v46
-	.loc 1 2411
+	.loc 1 2656
 	lwz %r5, 1976(%r1)
 	xor %r5, %r15, %r5
 	stw %r5, 728(%r1)
 # v48 = v59 ^ v48
-	.loc 1 2412
+	.loc 1 2657
 	lwz %r5, 1992(%r1)
 	xor %r5, %r6, %r5
 	stw %r5, 736(%r1)
 # v25 = v18 ^ v25
-	.loc 1 2413
+	.loc 1 2658
 	lwz %r5, 1720(%r1)
 	xor %r19, %r5, %r19
 # v21 = v37 ^ v21
-	.loc 1 2414
+	.loc 1 2659
 	xor %r9, %r25, %r9
 # v22 = v23 ^ v22
-	.loc 1 2415
+	.loc 1 2660
 	lwz %r5, 2120(%r1)
 	xor %r17, %r5, %r17
 # v19 = v19 ^ v35
-	.loc 1 2416
+	.loc 1 2661
 	xor %r8, %r8, %r28
 # v27 = v20 ^ v27
-	.loc 1 2417
+	.loc 1 2662
 	xor %r20, %r18, %r20
 # v31 = v38 ^ v31
-	.loc 1 2418
+	.loc 1 2663
 	xor %r21, %r29, %r21
 # v29 = v33 ^ v29
-	.loc 1 2419
+	.loc 1 2664
 	xor %r23, %r22, %r23
 # v28 = v36 ^ v28
-	.loc 1 2420
+	.loc 1 2665
 	xor %r30, %r27, %r30
 # v38 = v30 ^ v38
-	.loc 1 2421
+	.loc 1 2666
 	xor %r29, %r10, %r29
 # v35 = v32 ^ v35
-	.loc 1 2422
+	.loc 1 2667
 	xor %r28, %r26, %r28
 # v37 = v34 ^ v37
-	.loc 1 2423
+	.loc 1 2668
 	xor %r25, %r31, %r25
 # v45 = v42 ^ v45
-	.loc 1 2424
+	.loc 1 2669
 	xor %r11, %r24, %r11
 # v42 = v25 & v29
-	.loc 1 2425
+	.loc 1 2670
 	and %r10, %r19, %r23
 # v34 = v25 & v28
-	.loc 1 2426
+	.loc 1 2671
 	and %r5, %r19, %r30
 # v32 = v21 & v29
-	.loc 1 2427
+	.loc 1 2672
 	and %r6, %r9, %r23
 # v32 = v34 ^ v32
-	.loc 1 2428
+	.loc 1 2673
 	xor %r31, %r5, %r6
 # v34 = v25 & v38
-	.loc 1 2429
+	.loc 1 2674
 	and %r5, %r19, %r29
 # v30 = v21 & v28
-	.loc 1 2430
+	.loc 1 2675
 	and %r6, %r9, %r30
 # v36 = v22 & v29
-	.loc 1 2431
+	.loc 1 2676
 	and %r7, %r17, %r23
 # v30 = v34 ^ v30
-	.loc 1 2432
+	.loc 1 2677
 	xor %r6, %r5, %r6
 # v36 = v30 ^ v36
-	.loc 1 2433
+	.loc 1 2678
 	xor %r26, %r6, %r7
 # v30 = v21 & v38
-	.loc 1 2434
+	.loc 1 2679
 	and %r5, %r9, %r29
 # v34 = v22 & v28
-	.loc 1 2435
+	.loc 1 2680
 	and %r6, %r17, %r30
 # v34 = v30 ^ v34
-	.loc 1 2436
+	.loc 1 2681
 	xor %r22, %r5, %r6
 # v30 = v22 & v38
-	.loc 1 2437
+	.loc 1 2682
 	and %r27, %r17, %r29
 # v33 = v19 & v35
-	.loc 1 2438
+	.loc 1 2683
 	and %r24, %r8, %r28
 # v20 = v19 & v37
-	.loc 1 2439
+	.loc 1 2684
 	and %r5, %r8, %r25
 # v23 = v27 & v35
-	.loc 1 2440
+	.loc 1 2685
 	and %r6, %r20, %r28
 # v23 = v20 ^ v23
-	.loc 1 2441
+	.loc 1 2686
 	xor %r18, %r5, %r6
 # v20 = v19 & v45
-	.loc 1 2442
+	.loc 1 2687
 	and %r5, %r8, %r11
 # v18 = v27 & v37
-	.loc 1 2443
+	.loc 1 2688
 	and %r6, %r20, %r25
 # v59 = v31 & v35
-	.loc 1 2444
+	.loc 1 2689
 	and %r7, %r21, %r28
 # v18 = v20 ^ v18
-	.loc 1 2445
+	.loc 1 2690
 	xor %r6, %r5, %r6
 # v59 = v18 ^ v59
-	.loc 1 2446
+	.loc 1 2691
 	xor %r7, %r6, %r7
 # v18 = v27 & v45
-	.loc 1 2447
+	.loc 1 2692
 	and %r5, %r20, %r11
 # v20 = v31 & v37
-	.loc 1 2448
+	.loc 1 2693
 	and %r6, %r21, %r25
 # v20 = v18 ^ v20
-	.loc 1 2449
+	.loc 1 2694
 	xor %r15, %r5, %r6
 # v18 = v31 & v45
-	.loc 1 2450
+	.loc 1 2695
 	and %r16, %r21, %r11
 # v19 = v25 ^ v19
-	.loc 1 2451
+	.loc 1 2696
 	xor %r8, %r19, %r8
 # v27 = v21 ^ v27
-	.loc 1 2452
+	.loc 1 2697
 	xor %r20, %r9, %r20
 # v31 = v22 ^ v31
-	.loc 1 2453
+	.loc 1 2698
 	xor %r21, %r17, %r21
 # v35 = v29 ^ v35
-	.loc 1 2454
+	.loc 1 2699
 	xor %r28, %r23, %r28
 # v37 = v28 ^ v37
-	.loc 1 2455
+	.loc 1 2700
 	xor %r25, %r30, %r25
 # v45 = v38 ^ v45
-	.loc 1 2456
+	.loc 1 2701
 	xor %r11, %r29, %r11
 # v38 = v19 & v35
-	.loc 1 2457
+	.loc 1 2702
 	and %r9, %r8, %r28
 # v28 = v19 & v37
-	.loc 1 2458
+	.loc 1 2703
 	and %r5, %r8, %r25
 # v29 = v27 & v35
-	.loc 1 2459
+	.loc 1 2704
 	and %r6, %r20, %r28
 # v29 = v28 ^ v29
-	.loc 1 2460
+	.loc 1 2705
 	xor %r30, %r5, %r6
 # v19 = v19 & v45
-	.loc 1 2461
+	.loc 1 2706
 	and %r5, %r8, %r11
 # v28 = v27 & v37
-	.loc 1 2462
+	.loc 1 2707
 	and %r6, %r20, %r25
 # v35 = v31 & v35
-	.loc 1 2463
+	.loc 1 2708
 	and %r8, %r21, %r28
 # v28 = v19 ^ v28
-	.loc 1 2464
+	.loc 1 2709
 	xor %r6, %r5, %r6
 # v35 = v28 ^ v35
-	.loc 1 2465
+	.loc 1 2710
 	xor %r8, %r6, %r8
 # v27 = v27 & v45
-	.loc 1 2466
+	.loc 1 2711
 	and %r20, %r20, %r11
 # v37 = v31 & v37
-	.loc 1 2467
+	.loc 1 2712
 	and %r5, %r21, %r25
 # v37 = v27 ^ v37
-	.loc 1 2468
+	.loc 1 2713
 	xor %r5, %r20, %r5
 # v45 = v31 & v45
-	.loc 1 2469
+	.loc 1 2714
 	and %r11, %r21, %r11
 # v38 = v38 ^ v42
-	.loc 1 2470
+	.loc 1 2715
 	xor %r9, %r9, %r10
 # v38 = v38 ^ v33
-	.loc 1 2471
+	.loc 1 2716
 	xor %r9, %r9, %r24
 # v29 = v29 ^ v32
-	.loc 1 2472
+	.loc 1 2717
 	xor %r30, %r30, %r31
 # v29 = v29 ^ v23
-	.loc 1 2473
+	.loc 1 2718
 	xor %r30, %r30, %r18
 # v35 = v35 ^ v36
-	.loc 1 2474
+	.loc 1 2719
 	xor %r8, %r8, %r26
 # v35 = v35 ^ v59
-	.loc 1 2475
+	.loc 1 2720
 	xor %r8, %r8, %r7
 # v37 = v37 ^ v34
-	.loc 1 2476
+	.loc 1 2721
 	xor %r5, %r5, %r22
 # v37 = v37 ^ v20
-	.loc 1 2477
+	.loc 1 2722
 	xor %r5, %r5, %r15
 # v45 = v45 ^ v30
-	.loc 1 2478
+	.loc 1 2723
 	xor %r11, %r11, %r27
 # v45 = v45 ^ v18
-	.loc 1 2479
+	.loc 1 2724
 	xor %r11, %r11, %r16
 # v34 = v38 ^ v34
-	.loc 1 2480
+	.loc 1 2725
 	xor %r22, %r9, %r22
 # v30 = v29 ^ v30
-	.loc 1 2481
+	.loc 1 2726
 	xor %r27, %r30, %r27
 # v33 = v37 ^ v33
-	.loc 1 2482
+	.loc 1 2727
 	xor %r24, %r5, %r24
 # v23 = v45 ^ v23
-	.loc 1 2483
+	.loc 1 2728
 	xor %r18, %r11, %r18
 # v42 = v42 ^ v24
-	.loc 1 2484
+	.loc 1 2729
 	lwz %r5, 336(%r1)
 	xor %r10, %r10, %r5
 # v42 = v42 ^ v47
-	.loc 1 2485
+	.loc 1 2730
 	lwz %r5, 544(%r1)
 	xor %r10, %r10, %r5
 # v32 = v32 ^ v54
-	.loc 1 2486
+	.loc 1 2731
 	lwz %r5, 344(%r1)
 	xor %r31, %r31, %r5
 # v32 = v32 ^ v43
-	.loc 1 2487
+	.loc 1 2732
 	lwz %r5, 552(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v55
-	.loc 1 2488
+	.loc 1 2733
 	lwz %r5, 352(%r1)
 	xor %r26, %r26, %r5
 # v36 = v36 ^ v40
-	.loc 1 2489
+	.loc 1 2734
 	lwz %r5, 560(%r1)
 	xor %r26, %r26, %r5
 # v34 = v34 ^ v26
-	.loc 1 2490
+	.loc 1 2735
 	lwz %r5, 512(%r1)
 	xor %r5, %r22, %r5
 # v34 = v34 ^ v44
-	.loc 1 2491
+	.loc 1 2736
 	lwz %r6, 712(%r1)
 	xor %r9, %r5, %r6
 # v30 = v30 ^ v52
-	.loc 1 2492
+	.loc 1 2737
 	lwz %r5, 520(%r1)
 	xor %r5, %r27, %r5
 # v30 = v30 ^ v8
-	.loc 1 2493
+	.loc 1 2738
 	lwz %r6, 720(%r1)
 	xor %r30, %r5, %r6
 # v35 = v35 ^ v41
-	.loc 1 2494
+	.loc 1 2739
 	lwz %r5, 504(%r1)
 	xor %r5, %r8, %r5
 # v35 = v35 ^ v57
-	.loc 1 2495
+	.loc 1 2740
 	lwz %r6, 696(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v53
-	.loc 1 2496
+	.loc 1 2741
 	lwz %r11, 528(%r1)
 	xor %r5, %r24, %r11
 # v33 = v33 ^ v46
-	.loc 1 2497
+	.loc 1 2742
 	lwz %r6, 728(%r1)
 	xor %r27, %r5, %r6
 # v23 = v23 ^ v49
-	.loc 1 2498
+	.loc 1 2743
 	lwz %r24, 536(%r1)
 	xor %r5, %r18, %r24
 # v23 = v23 ^ v48
-	.loc 1 2499
+	.loc 1 2744
 	lwz %r6, 736(%r1)
 	xor %r25, %r5, %r6
 # v59 = v59 ^ v50
-	.loc 1 2500
+	.loc 1 2745
 	lwz %r23, 392(%r1)
 	xor %r7, %r7, %r23
 # v59 = v59 ^ v15
-	.loc 1 2501
+	.loc 1 2746
 	lwz %r5, 1784(%r1)
 	xor %r28, %r7, %r5
 # v20 = v20 ^ v51
-	.loc 1 2502
+	.loc 1 2747
 	lwz %r5, 400(%r1)
 	xor %r15, %r15, %r5
 # v20 = v20 ^ v17
-	.loc 1 2503
+	.loc 1 2748
 	lwz %r6, 1792(%r1)
 	xor %r15, %r15, %r6
 # v18 = v18 ^ v39
-	.loc 1 2504
+	.loc 1 2749
 	lwz %r6, 408(%r1)
 	xor %r16, %r16, %r6
 # v18 = v18 ^ v5
-	.loc 1 2505
+	.loc 1 2750
 	lwz %r7, 2312(%r1)
 	xor %r16, %r16, %r7
 # v53 = v42 ^ v53
-	.loc 1 2506
+	.loc 1 2751
 	xor %r29, %r10, %r11
 # v49 = v32 ^ v49
-	.loc 1 2507
+	.loc 1 2752
 	xor %r31, %r31, %r24
 # v50 = v36 ^ v50
-	.loc 1 2508
+	.loc 1 2753
 	xor %r11, %r26, %r23
 # v51 = v34 ^ v51
-	.loc 1 2509
+	.loc 1 2754
 	xor %r10, %r9, %r5
 # v39 = v30 ^ v39
-	.loc 1 2510
+	.loc 1 2755
 	xor %r5, %r30, %r6
 # v47 = v33 ^ v47
-	.loc 1 2511
+	.loc 1 2756
 	lwz %r6, 544(%r1)
 	xor %r6, %r27, %r6
 # v43 = v23 ^ v43
-	.loc 1 2512
+	.loc 1 2757
 	lwz %r7, 552(%r1)
 	xor %r7, %r25, %r7
 # v40 = v59 ^ v40
-	.loc 1 2513
+	.loc 1 2758
 	lwz %r9, 560(%r1)
 	xor %r26, %r28, %r9
 # v44 = v20 ^ v44
-	.loc 1 2514
+	.loc 1 2759
 	lwz %r9, 712(%r1)
 	xor %r25, %r15, %r9
 # v8 = v18 ^ v8
-	.loc 1 2515
+	.loc 1 2760
 	lwz %r9, 720(%r1)
 	xor %r28, %r16, %r9
 # v43 = v43 ^ v5
-	.loc 1 2516
+	.loc 1 2761
 	lwz %r9, 2312(%r1)
 	xor %r27, %r7, %r9
 # v5 = v39 ^ v5
-	.loc 1 2517
+	.loc 1 2762
 	xor %r5, %r5, %r9
 # v47 = v47 ^ v17
-	.loc 1 2518
+	.loc 1 2763
 	lwz %r7, 1792(%r1)
 	xor %r9, %r6, %r7
 # v17 = v51 ^ v17
-	.loc 1 2519
+	.loc 1 2764
 	xor %r6, %r10, %r7
 # v35 = v35 ^ v15
-	.loc 1 2520
+	.loc 1 2765
 	lwz %r7, 1784(%r1)
 	xor %r10, %r8, %r7
 # v15 = v50 ^ v15
-	.loc 1 2521
+	.loc 1 2766
 	xor %r7, %r11, %r7
 # v5 = v5 ^ v48
-	.loc 1 2522
+	.loc 1 2767
 	lwz %r8, 736(%r1)
 	xor %r11, %r5, %r8
 # v48 = v49 ^ v48
-	.loc 1 2523
+	.loc 1 2768
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v46
-	.loc 1 2524
+	.loc 1 2769
 	lwz %r8, 728(%r1)
 	xor %r31, %r6, %r8
 # v46 = v53 ^ v46
-	.loc 1 2525
+	.loc 1 2770
 	xor %r6, %r29, %r8
 # v15 = v15 ^ v57
-	.loc 1 2526
+	.loc 1 2771
 	lwz %r8, 696(%r1)
 	xor %r30, %r7, %r8
 # v57 = v41 ^ v57
-	.loc 1 2527
+	.loc 1 2772
 	lwz %r7, 504(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v8
-	.loc 1 2528
+	.loc 1 2773
 	xor %r29, %r5, %r28
 # v8 = v52 ^ v8
-	.loc 1 2529
+	.loc 1 2774
 	lwz %r5, 520(%r1)
 	xor %r5, %r5, %r28
 # v46 = v46 ^ v44
-	.loc 1 2530
+	.loc 1 2775
 	xor %r28, %r6, %r25
 # v44 = v26 ^ v44
-	.loc 1 2531
+	.loc 1 2776
 	lwz %r6, 512(%r1)
 	xor %r6, %r6, %r25
 # v57 = v57 ^ v40
-	.loc 1 2532
+	.loc 1 2777
 	xor %r23, %r7, %r26
 # v40 = v55 ^ v40
-	.loc 1 2533
+	.loc 1 2778
 	lwz %r7, 352(%r1)
 	xor %r7, %r7, %r26
 # v8 = v8 ^ v43
-	.loc 1 2534
+	.loc 1 2779
 	xor %r5, %r5, %r27
 # v43 = v54 ^ v43
-	.loc 1 2535
+	.loc 1 2780
 	lwz %r8, 344(%r1)
 	xor %r8, %r8, %r27
 # v44 = v44 ^ v47
-	.loc 1 2536
+	.loc 1 2781
 	xor %r6, %r6, %r9
 # v47 = v24 ^ v47
-	.loc 1 2537
+	.loc 1 2782
 	lwz %r27, 336(%r1)
 	xor %r9, %r27, %r9
 # v47 = v47 ^ v46
-	.loc 1 2538
+	.loc 1 2783
 	xor %r9, %r9, %r28
 # v43 = v43 ^ v48
-	.loc 1 2539
+	.loc 1 2784
 	xor %r8, %r8, %r29
 # v40 = v40 ^ v15
-	.loc 1 2540
+	.loc 1 2785
 	xor %r7, %r7, %r30
 # v40 = v40 ^ v35
-	.loc 1 2541
+	.loc 1 2786
 	xor %r26, %r7, %r10
 # v44 = v44 ^ v17
-	.loc 1 2542
+	.loc 1 2787
 	xor %r25, %r6, %r31
 # v8 = v8 ^ v5
-	.loc 1 2543
+	.loc 1 2788
 	xor %r24, %r5, %r11
 # v57 = v57 ^ v35
-	.loc 1 2544
+	.loc 1 2789
 	xor %r27, %r23, %r10
 # v24 = v47 & v0
-	.loc 1 2545
+	.loc 1 2790
 	lwz %r7, 24(%r1)
 	and %r5, %r9, %r7
 	stw %r5, 744(%r1)
 # v54 = v47 & v3
-	.loc 1 2546
+	.loc 1 2791
 	lwz %r23, 40(%r1)
 	and %r5, %r9, %r23
 # v55 = v35 & v0
-	.loc 1 2547
+	.loc 1 2792
 	and %r6, %r10, %r7
 # v55 = v54 ^ v55
-	.loc 1 2548
+	.loc 1 2793
 	xor %r5, %r5, %r6
 	stw %r5, 752(%r1)
 # v54 = v47 & v6
-	.loc 1 2549
+	.loc 1 2794
 	lwz %r22, 56(%r1)
 	and %r5, %r9, %r22
 # v26 = v35 & v3
-	.loc 1 2550
+	.loc 1 2795
 	and %r6, %r10, %r23
 # v52 = v43 & v0
-	.loc 1 2551
+	.loc 1 2796
 	and %r7, %r8, %r7
 # v26 = v54 ^ v26
-	.loc 1 2552
+	.loc 1 2797
 	xor %r6, %r5, %r6
 # v52 = v26 ^ v52
-	.loc 1 2553
+	.loc 1 2798
 	xor %r5, %r6, %r7
 	stw %r5, 760(%r1)
 # v26 = v35 & v6
-	.loc 1 2554
+	.loc 1 2799
 	and %r5, %r10, %r22
 # v54 = v43 & v3
-	.loc 1 2555
+	.loc 1 2800
 	and %r6, %r8, %r23
 # v54 = v26 ^ v54
-	.loc 1 2556
+	.loc 1 2801
 	xor %r23, %r5, %r6
 # v26 = v43 & v6
-	.loc 1 2557
+	.loc 1 2802
 	and %r21, %r8, %r22
 # v41 = v46 & v10
-	.loc 1 2558
+	.loc 1 2803
 	lwz %r7, 72(%r1)
 	and %r22, %r28, %r7
 # v53 = v46 & v13
-	.loc 1 2559
+	.loc 1 2804
 	lwz %r19, 88(%r1)
 	and %r5, %r28, %r19
 # v49 = v40 & v10
-	.loc 1 2560
+	.loc 1 2805
 	and %r6, %r26, %r7
 # v49 = v53 ^ v49
-	.loc 1 2561
+	.loc 1 2806
 	xor %r20, %r5, %r6
 # v53 = v46 & v16
-	.loc 1 2562
+	.loc 1 2807
 	lwz %r18, 104(%r1)
 	and %r5, %r28, %r18
 # v50 = v40 & v13
-	.loc 1 2563
+	.loc 1 2808
 	and %r6, %r26, %r19
 # v51 = v48 & v10
-	.loc 1 2564
+	.loc 1 2809
 	and %r7, %r29, %r7
 # v50 = v53 ^ v50
-	.loc 1 2565
+	.loc 1 2810
 	xor %r6, %r5, %r6
 # v51 = v50 ^ v51
-	.loc 1 2566
+	.loc 1 2811
 	xor %r5, %r6, %r7
 	stw %r5, 768(%r1)
 # v50 = v40 & v16
-	.loc 1 2567
+	.loc 1 2812
 	and %r5, %r26, %r18
 # v53 = v48 & v13
-	.loc 1 2568
+	.loc 1 2813
 	and %r6, %r29, %r19
 # v53 = v50 ^ v53
-	.loc 1 2569
+	.loc 1 2814
 	xor %r5, %r5, %r6
 	stw %r5, 776(%r1)
 # v50 = v48 & v16
-	.loc 1 2570
+	.loc 1 2815
 	and %r5, %r29, %r18
 	stw %r5, 784(%r1)
 # v39 = v47 ^ v46
-	.loc 1 2571
+	.loc 1 2816
 	xor %r14, %r9, %r28
 # v18 = v35 ^ v40
-	.loc 1 2572
+	.loc 1 2817
 	xor %r15, %r10, %r26
 # v20 = v43 ^ v48
-	.loc 1 2573
+	.loc 1 2818
 	xor %r16, %r8, %r29
 # v59 = v0 ^ v10
-	.loc 1 2574
+	.loc 1 2819
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r17, %r5, %r6
 # v23 = v3 ^ v13
-	.loc 1 2575
+	.loc 1 2820
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 2576
+	.loc 1 2821
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v30 = v39 & v59
-	.loc 1 2577
+	.loc 1 2822
 	and %r7, %r14, %r17
 # v34 = v39 & v23
-	.loc 1 2578
+	.loc 1 2823
 	and %r5, %r14, %r18
 # v36 = v18 & v59
-	.loc 1 2579
+	.loc 1 2824
 	and %r6, %r15, %r17
 # v36 = v34 ^ v36
-	.loc 1 2580
+	.loc 1 2825
 	xor %r6, %r5, %r6
 # v39 = v39 & v33
-	.loc 1 2581
+	.loc 1 2826
 	and %r14, %r14, %r19
 # v34 = v18 & v23
-	.loc 1 2582
+	.loc 1 2827
 	and %r5, %r15, %r18
 # v59 = v20 & v59
-	.loc 1 2583
+	.loc 1 2828
 	and %r17, %r16, %r17
 # v34 = v39 ^ v34
-	.loc 1 2584
+	.loc 1 2829
 	xor %r5, %r14, %r5
 # v59 = v34 ^ v59
-	.loc 1 2585
+	.loc 1 2830
 	xor %r17, %r5, %r17
 # v18 = v18 & v33
-	.loc 1 2586
+	.loc 1 2831
 	and %r15, %r15, %r19
 # v23 = v20 & v23
-	.loc 1 2587
+	.loc 1 2832
 	and %r18, %r16, %r18
 # v23 = v18 ^ v23
-	.loc 1 2588
+	.loc 1 2833
 	xor %r5, %r15, %r18
 # v33 = v20 & v33
-	.loc 1 2589
+	.loc 1 2834
 	and %r19, %r16, %r19
 # v30 = v30 ^ v24
-	.loc 1 2590
+	.loc 1 2835
 	lwz %r18, 744(%r1)
 	xor %r7, %r7, %r18
 # v30 = v30 ^ v41
-	.loc 1 2591
+	.loc 1 2836
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v55
-	.loc 1 2592
+	.loc 1 2837
 	lwz %r18, 752(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v49
-	.loc 1 2593
+	.loc 1 2838
 	xor %r6, %r6, %r20
 # v59 = v59 ^ v52
-	.loc 1 2594
+	.loc 1 2839
 	lwz %r18, 760(%r1)
 	xor %r17, %r17, %r18
 # v59 = v59 ^ v51
-	.loc 1 2595
+	.loc 1 2840
 	lwz %r18, 768(%r1)
 	xor %r18, %r17, %r18
 	stw %r18, 792(%r1)
 # v23 = v23 ^ v54
-	.loc 1 2596
+	.loc 1 2841
 	xor %r5, %r5, %r23
 # v23 = v23 ^ v53
-	.loc 1 2597
+	.loc 1 2842
 	lwz %r18, 776(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v26
-	.loc 1 2598
+	.loc 1 2843
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v50
-	.loc 1 2599
+	.loc 1 2844
 	lwz %r18, 784(%r1)
 	xor %r19, %r19, %r18
 # v54 = v30 ^ v54
-	.loc 1 2600
+	.loc 1 2845
 	xor %r7, %r7, %r23
 	stw %r7, 800(%r1)
 # v26 = v36 ^ v26
-	.loc 1 2601
+	.loc 1 2846
 	xor %r6, %r6, %r21
 	stw %r6, 808(%r1)
 # v41 = v23 ^ v41
-	.loc 1 2602
+	.loc 1 2847
 	xor %r5, %r5, %r22
 	stw %r5, 816(%r1)
 # v49 = v33 ^ v49
-	.loc 1 2603
+	.loc 1 2848
 	xor %r5, %r19, %r20
 	stw %r5, 824(%r1)
 # v33 = v44 & v1
-	.loc 1 2604
+	.loc 1 2849
 	lwz %r7, 32(%r1)
 	and %r5, %r25, %r7
 	stw %r5, 832(%r1)
 # v23 = v44 & v4
-	.loc 1 2605
+	.loc 1 2850
 	lwz %r23, 48(%r1)
 	and %r5, %r25, %r23
 # v36 = v15 & v1
-	.loc 1 2606
+	.loc 1 2851
 	and %r6, %r30, %r7
 # v36 = v23 ^ v36
-	.loc 1 2607
+	.loc 1 2852
 	xor %r5, %r5, %r6
 	stw %r5, 840(%r1)
 # v23 = v44 & v7
-	.loc 1 2608
+	.loc 1 2853
 	lwz %r22, 64(%r1)
 	and %r5, %r25, %r22
 # v30 = v15 & v4
-	.loc 1 2609
+	.loc 1 2854
 	and %r6, %r30, %r23
 # v20 = v8 & v1
-	.loc 1 2610
+	.loc 1 2855
 	and %r7, %r24, %r7
 # v30 = v23 ^ v30
-	.loc 1 2611
+	.loc 1 2856
 	xor %r6, %r5, %r6
 # v20 = v30 ^ v20
-	.loc 1 2612
+	.loc 1 2857
 	xor %r5, %r6, %r7
 	stw %r5, 848(%r1)
 # v30 = v15 & v7
-	.loc 1 2613
+	.loc 1 2858
 	and %r5, %r30, %r22
 # v23 = v8 & v4
-	.loc 1 2614
+	.loc 1 2859
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 2615
+	.loc 1 2860
 	xor %r5, %r5, %r6
 	stw %r5, 1824(%r1)
 # v30 = v8 & v7
-	.loc 1 2616
+	.loc 1 2861
 	and %r5, %r24, %r22
 	stw %r5, 1832(%r1)
 # v18 = v17 & v11
-	.loc 1 2617
+	.loc 1 2862
 	lwz %r7, 80(%r1)
 	and %r23, %r31, %r7
 # v34 = v17 & v14
-	.loc 1 2618
+	.loc 1 2863
 	lwz %r21, 96(%r1)
 	and %r5, %r31, %r21
 # v39 = v57 & v11
-	.loc 1 2619
+	.loc 1 2864
 	and %r6, %r27, %r7
 # v39 = v34 ^ v39
-	.loc 1 2620
+	.loc 1 2865
 	xor %r22, %r5, %r6
 # v34 = v17 & v9
-	.loc 1 2621
+	.loc 1 2866
 	and %r5, %r31, %r12
 # v32 = v57 & v14
-	.loc 1 2622
+	.loc 1 2867
 	and %r6, %r27, %r21
 # v42 = v5 & v11
-	.loc 1 2623
+	.loc 1 2868
 	and %r7, %r11, %r7
 # v32 = v34 ^ v32
-	.loc 1 2624
+	.loc 1 2869
 	xor %r6, %r5, %r6
 # v42 = v32 ^ v42
-	.loc 1 2625
+	.loc 1 2870
 	xor %r7, %r6, %r7
 # v32 = v57 & v9
-	.loc 1 2626
+	.loc 1 2871
 	and %r5, %r27, %r12
 # v34 = v5 & v14
-	.loc 1 2627
+	.loc 1 2872
 	and %r6, %r11, %r21
 # v34 = v32 ^ v34
-	.loc 1 2628
+	.loc 1 2873
 	xor %r21, %r5, %r6
 # v32 = v5 & v9
-	.loc 1 2629
+	.loc 1 2874
 	and %r20, %r11, %r12
 # v45 = v44 ^ v17
-	.loc 1 2630
+	.loc 1 2875
 	xor %r14, %r25, %r31
 # v37 = v15 ^ v57
-	.loc 1 2631
+	.loc 1 2876
 	xor %r6, %r30, %r27
 # v29 = v8 ^ v5
-	.loc 1 2632
+	.loc 1 2877
 	xor %r19, %r24, %r11
 # v38 = v1 ^ v11
-	.loc 1 2633
+	.loc 1 2878
 	lwz %r5, 32(%r1)
 	lwz %r18, 80(%r1)
 	xor %r18, %r5, %r18
 # v31 = v4 ^ v14
-	.loc 1 2634
+	.loc 1 2879
 	lwz %r5, 48(%r1)
 	lwz %r17, 96(%r1)
 	xor %r16, %r5, %r17
 # v27 = v7 ^ v9
-	.loc 1 2635
+	.loc 1 2880
 	lwz %r5, 64(%r1)
 	xor %r15, %r5, %r12
 # v28 = v45 & v38
-	.loc 1 2636
+	.loc 1 2881
 	and %r5, %r14, %r18
 	stw %r5, 856(%r1)
 # v19 = v45 & v31
-	.loc 1 2637
+	.loc 1 2882
 	and %r5, %r14, %r16
 	stw %r5, 864(%r1)
 # v22 = v37 & v38
-	.loc 1 2638
+	.loc 1 2883
 	and %r17, %r6, %r18
 	stw %r17, 872(%r1)
 # v22 = v19 ^ v22
-	.loc 1 2639
+	.loc 1 2884
 	xor %r17, %r5, %r17
 	stw %r17, 880(%r1)
 # v45 = v45 & v27
-	.loc 1 2640
+	.loc 1 2885
 	and %r14, %r14, %r15
 	stw %r14, 888(%r1)
 # v19 = v37 & v31
-	.loc 1 2641
+	.loc 1 2886
 	and %r5, %r6, %r16
 # v38 = v29 & v38
-	.loc 1 2642
+	.loc 1 2887
 	and %r18, %r19, %r18
 # v19 = v45 ^ v19
-	.loc 1 2643
+	.loc 1 2888
 	xor %r5, %r14, %r5
 # v38 = v19 ^ v38
-	.loc 1 2644
+	.loc 1 2889
 	xor %r18, %r5, %r18
 # v37 = v37 & v27
-	.loc 1 2645
+	.loc 1 2890
 	and %r5, %r6, %r15
 # v31 = v29 & v31
-	.loc 1 2646
+	.loc 1 2891
 	and %r6, %r19, %r16
 # v31 = v37 ^ v31
-	.loc 1 2647
+	.loc 1 2892
 	xor %r16, %r5, %r6
 # v27 = v29 & v27
-	.loc 1 2648
+	.loc 1 2893
 	and %r19, %r19, %r15
 # v28 = v28 ^ v33
-	.loc 1 2649
+	.loc 1 2894
 	lwz %r5, 856(%r1)
 	lwz %r6, 832(%r1)
 	xor %r5, %r5, %r6
 # v28 = v28 ^ v18
-	.loc 1 2650
+	.loc 1 2895
 	xor %r6, %r5, %r23
 # v22 = v22 ^ v36
-	.loc 1 2651
+	.loc 1 2896
 	lwz %r5, 840(%r1)
 	xor %r5, %r17, %r5
 # v22 = v22 ^ v39
-	.loc 1 2652
+	.loc 1 2897
 	xor %r17, %r5, %r22
 # v38 = v38 ^ v20
-	.loc 1 2653
+	.loc 1 2898
 	lwz %r5, 848(%r1)
 	xor %r5, %r18, %r5
 # v38 = v38 ^ v42
-	.loc 1 2654
+	.loc 1 2899
 	xor %r18, %r5, %r7
 # v31 = v31 ^ v23
-	.loc 1 2655
+	.loc 1 2900
 	lwz %r15, 1824(%r1)
 	xor %r5, %r16, %r15
 # v31 = v31 ^ v34
-	.loc 1 2656
+	.loc 1 2901
 	xor %r16, %r5, %r21
 # v27 = v27 ^ v30
-	.loc 1 2657
+	.loc 1 2902
 	lwz %r14, 1832(%r1)
 	xor %r5, %r19, %r14
 # v27 = v27 ^ v32
-	.loc 1 2658
+	.loc 1 2903
 	xor %r5, %r5, %r20
 # v23 = v28 ^ v23
-	.loc 1 2659
+	.loc 1 2904
 	xor %r6, %r6, %r15
 	stw %r6, 896(%r1)
 # v30 = v22 ^ v30
-	.loc 1 2660
+	.loc 1 2905
 	xor %r6, %r17, %r14
 	stw %r6, 904(%r1)
 # v18 = v31 ^ v18
-	.loc 1 2661
+	.loc 1 2906
 	xor %r23, %r16, %r23
 # v39 = v27 ^ v39
-	.loc 1 2662
+	.loc 1 2907
 	xor %r22, %r5, %r22
 # v44 = v47 ^ v44
-	.loc 1 2663
+	.loc 1 2908
 	xor %r25, %r9, %r25
 # v15 = v35 ^ v15
-	.loc 1 2664
+	.loc 1 2909
 	xor %r30, %r10, %r30
 # v8 = v43 ^ v8
-	.loc 1 2665
+	.loc 1 2910
 	xor %r24, %r8, %r24
 # v17 = v46 ^ v17
-	.loc 1 2666
+	.loc 1 2911
 	xor %r28, %r28, %r31
 # v57 = v40 ^ v57
-	.loc 1 2667
+	.loc 1 2912
 	xor %r27, %r26, %r27
 # v5 = v48 ^ v5
-	.loc 1 2668
+	.loc 1 2913
 	xor %r26, %r29, %r11
 # v48 = v0 ^ v1
-	.loc 1 2669
+	.loc 1 2914
 	lwz %r5, 24(%r1)
 	lwz %r6, 32(%r1)
 	xor %r11, %r5, %r6
 # v40 = v3 ^ v4
-	.loc 1 2670
+	.loc 1 2915
 	lwz %r5, 40(%r1)
 	lwz %r6, 48(%r1)
 	xor %r9, %r5, %r6
 # v46 = v6 ^ v7
-	.loc 1 2671
+	.loc 1 2916
 	lwz %r5, 56(%r1)
 	lwz %r6, 64(%r1)
 	xor %r31, %r5, %r6
 # v43 = v10 ^ v11
-	.loc 1 2672
+	.loc 1 2917
 	lwz %r5, 72(%r1)
 	lwz %r6, 80(%r1)
 	xor %r19, %r5, %r6
 # v35 = v13 ^ v14
-	.loc 1 2673
+	.loc 1 2918
 	lwz %r5, 88(%r1)
 	lwz %r6, 96(%r1)
 	xor %r29, %r5, %r6
 # v47 = v16 ^ v9
-	.loc 1 2674
+	.loc 1 2919
 	lwz %r5, 104(%r1)
 	xor %r10, %r5, %r12
 # v27 = v44 & v48
-	.loc 1 2675
+	.loc 1 2920
 	and %r5, %r25, %r11
 	stw %r5, 912(%r1)
 # v31 = v44 & v40
-	.loc 1 2676
+	.loc 1 2921
 	and %r5, %r25, %r9
 # v22 = v15 & v48
-	.loc 1 2677
+	.loc 1 2922
 	and %r6, %r30, %r11
 # v22 = v31 ^ v22
-	.loc 1 2678
+	.loc 1 2923
 	xor %r5, %r5, %r6
 	stw %r5, 920(%r1)
 # v31 = v44 & v46
-	.loc 1 2679
+	.loc 1 2924
 	and %r5, %r25, %r31
 # v28 = v15 & v40
-	.loc 1 2680
+	.loc 1 2925
 	and %r6, %r30, %r9
 # v29 = v8 & v48
-	.loc 1 2681
+	.loc 1 2926
 	and %r8, %r24, %r11
 # v28 = v31 ^ v28
-	.loc 1 2682
+	.loc 1 2927
 	xor %r6, %r5, %r6
 # v29 = v28 ^ v29
-	.loc 1 2683
+	.loc 1 2928
 	xor %r5, %r6, %r8
 	stw %r5, 928(%r1)
 # v28 = v15 & v46
-	.loc 1 2684
+	.loc 1 2929
 	and %r5, %r30, %r31
 # v31 = v8 & v40
-	.loc 1 2685
+	.loc 1 2930
 	and %r6, %r24, %r9
 # v31 = v28 ^ v31
-	.loc 1 2686
+	.loc 1 2931
 	xor %r16, %r5, %r6
 # v28 = v8 & v46
-	.loc 1 2687
+	.loc 1 2932
 	and %r8, %r24, %r31
 # v37 = v17 & v43
-	.loc 1 2688
+	.loc 1 2933
 	and %r17, %r28, %r19
 # v19 = v17 & v35
-	.loc 1 2689
+	.loc 1 2934
 	and %r5, %r28, %r29
 # v45 = v57 & v43
-	.loc 1 2690
+	.loc 1 2935
 	and %r6, %r27, %r19
 # v45 = v19 ^ v45
-	.loc 1 2691
+	.loc 1 2936
 	xor %r14, %r5, %r6
 # v19 = v17 & v47
-	.loc 1 2692
+	.loc 1 2937
 	and %r5, %r28, %r10
 # v21 = v57 & v35
-	.loc 1 2693
+	.loc 1 2938
 	and %r6, %r27, %r29
 # v25 = v5 & v43
-	.loc 1 2694
+	.loc 1 2939
 	and %r15, %r26, %r19
 # v21 = v19 ^ v21
-	.loc 1 2695
+	.loc 1 2940
 	xor %r6, %r5, %r6
 # v25 = v21 ^ v25
-	.loc 1 2696
+	.loc 1 2941
 	xor %r15, %r6, %r15
 # v21 = v57 & v47
-	.loc 1 2697
+	.loc 1 2942
 	and %r5, %r27, %r10
 # v19 = v5 & v35
-	.loc 1 2698
+	.loc 1 2943
 	and %r6, %r26, %r29
 # v19 = v21 ^ v19
-	.loc 1 2699
+	.loc 1 2944
 	xor %r6, %r5, %r6
 # v21 = v5 & v47
-	.loc 1 2700
+	.loc 1 2945
 	and %r5, %r26, %r10
 # v17 = v44 ^ v17
-	.loc 1 2701
+	.loc 1 2946
 	xor %r28, %r25, %r28
 # v57 = v15 ^ v57
-	.loc 1 2702
+	.loc 1 2947
 	xor %r27, %r30, %r27
 # v5 = v8 ^ v5
-	.loc 1 2703
+	.loc 1 2948
 	xor %r26, %r24, %r26
 # v43 = v48 ^ v43
-	.loc 1 2704
+	.loc 1 2949
 	xor %r19, %r11, %r19
 # v35 = v40 ^ v35
-	.loc 1 2705
+	.loc 1 2950
 	xor %r29, %r9, %r29
 # v47 = v46 ^ v47
-	.loc 1 2706
+	.loc 1 2951
 	xor %r11, %r31, %r10
 # v46 = v17 & v43
-	.loc 1 2707
+	.loc 1 2952
 	and %r31, %r28, %r19
 # v40 = v17 & v35
-	.loc 1 2708
+	.loc 1 2953
 	and %r9, %r28, %r29
 # v48 = v57 & v43
-	.loc 1 2709
+	.loc 1 2954
 	and %r10, %r27, %r19
 # v48 = v40 ^ v48
-	.loc 1 2710
+	.loc 1 2955
 	xor %r30, %r9, %r10
 # v17 = v17 & v47
-	.loc 1 2711
+	.loc 1 2956
 	and %r28, %r28, %r11
 # v40 = v57 & v35
-	.loc 1 2712
+	.loc 1 2957
 	and %r9, %r27, %r29
 # v43 = v5 & v43
-	.loc 1 2713
+	.loc 1 2958
 	and %r10, %r26, %r19
 # v40 = v17 ^ v40
-	.loc 1 2714
+	.loc 1 2959
 	xor %r9, %r28, %r9
 # v43 = v40 ^ v43
-	.loc 1 2715
+	.loc 1 2960
 	xor %r10, %r9, %r10
 # v57 = v57 & v47
-	.loc 1 2716
+	.loc 1 2961
 	and %r27, %r27, %r11
 # v35 = v5 & v35
-	.loc 1 2717
+	.loc 1 2962
 	and %r29, %r26, %r29
 # v35 = v57 ^ v35
-	.loc 1 2718
+	.loc 1 2963
 	xor %r29, %r27, %r29
 # v47 = v5 & v47
-	.loc 1 2719
+	.loc 1 2964
 	and %r11, %r26, %r11
 # v46 = v46 ^ v27
-	.loc 1 2720
+	.loc 1 2965
 	lwz %r9, 912(%r1)
 	xor %r31, %r31, %r9
 # v46 = v46 ^ v37
-	.loc 1 2721
+	.loc 1 2966
 	xor %r28, %r31, %r17
 # v48 = v48 ^ v22
-	.loc 1 2722
+	.loc 1 2967
 	lwz %r9, 920(%r1)
 	xor %r30, %r30, %r9
 # v48 = v48 ^ v45
-	.loc 1 2723
+	.loc 1 2968
 	xor %r30, %r30, %r14
 # v43 = v43 ^ v29
-	.loc 1 2724
+	.loc 1 2969
 	lwz %r9, 928(%r1)
 	xor %r9, %r10, %r9
 # v43 = v43 ^ v25
-	.loc 1 2725
+	.loc 1 2970
 	xor %r31, %r9, %r15
 # v35 = v35 ^ v31
-	.loc 1 2726
+	.loc 1 2971
 	xor %r9, %r29, %r16
 # v35 = v35 ^ v19
-	.loc 1 2727
+	.loc 1 2972
 	xor %r9, %r9, %r6
 # v47 = v47 ^ v28
-	.loc 1 2728
+	.loc 1 2973
 	xor %r10, %r11, %r8
 # v47 = v47 ^ v21
-	.loc 1 2729
+	.loc 1 2974
 	xor %r10, %r10, %r5
 # v31 = v46 ^ v31
-	.loc 1 2730
+	.loc 1 2975
 	xor %r16, %r28, %r16
 # v28 = v48 ^ v28
-	.loc 1 2731
+	.loc 1 2976
 	xor %r28, %r30, %r8
 # v37 = v35 ^ v37
-	.loc 1 2732
+	.loc 1 2977
 	xor %r17, %r9, %r17
 # v45 = v47 ^ v45
-	.loc 1 2733
+	.loc 1 2978
 	xor %r14, %r10, %r14
 # v27 = v27 ^ v24
-	.loc 1 2734
+	.loc 1 2979
 	lwz %r8, 912(%r1)
 	lwz %r9, 744(%r1)
 	xor %r8, %r8, %r9
 # v27 = v27 ^ v33
-	.loc 1 2735
+	.loc 1 2980
 	lwz %r9, 832(%r1)
 	xor %r10, %r8, %r9
 # v22 = v22 ^ v55
-	.loc 1 2736
+	.loc 1 2981
 	lwz %r8, 920(%r1)
 	lwz %r9, 752(%r1)
 	xor %r8, %r8, %r9
 # v22 = v22 ^ v36
-	.loc 1 2737
+	.loc 1 2982
 	lwz %r9, 840(%r1)
 	xor %r30, %r8, %r9
 # v29 = v29 ^ v52
-	.loc 1 2738
+	.loc 1 2983
 	lwz %r8, 928(%r1)
 	lwz %r9, 760(%r1)
 	xor %r8, %r8, %r9
 # v29 = v29 ^ v20
-	.loc 1 2739
+	.loc 1 2984
 	lwz %r9, 848(%r1)
 	xor %r11, %r8, %r9
 # v31 = v31 ^ v54
-	.loc 1 2740
+	.loc 1 2985
 	lwz %r8, 800(%r1)
 	xor %r8, %r16, %r8
 # v31 = v31 ^ v23
-	.loc 1 2741
+	.loc 1 2986
 	lwz %r9, 896(%r1)
 	xor %r29, %r8, %r9
 # v28 = v28 ^ v26
-	.loc 1 2742
+	.loc 1 2987
 	lwz %r8, 808(%r1)
 	xor %r8, %r28, %r8
 # v28 = v28 ^ v30
-	.loc 1 2743
+	.loc 1 2988
 	lwz %r9, 904(%r1)
 	xor %r28, %r8, %r9
 # v43 = v43 ^ v59
-	.loc 1 2744
+	.loc 1 2989
 	lwz %r8, 792(%r1)
 	xor %r8, %r31, %r8
 # v43 = v43 ^ v38
-	.loc 1 2745
+	.loc 1 2990
 	xor %r9, %r8, %r18
 # v37 = v37 ^ v41
-	.loc 1 2746
+	.loc 1 2991
 	lwz %r31, 816(%r1)
 	xor %r8, %r17, %r31
 # v37 = v37 ^ v18
-	.loc 1 2747
+	.loc 1 2992
 	xor %r27, %r8, %r23
 # v45 = v45 ^ v49
-	.loc 1 2748
+	.loc 1 2993
 	lwz %r26, 824(%r1)
 	xor %r8, %r14, %r26
 # v45 = v45 ^ v39
-	.loc 1 2749
+	.loc 1 2994
 	xor %r8, %r8, %r22
 # v25 = v25 ^ v51
-	.loc 1 2750
+	.loc 1 2995
 	lwz %r25, 768(%r1)
 	xor %r15, %r15, %r25
 # v25 = v25 ^ v42
-	.loc 1 2751
+	.loc 1 2996
 	xor %r15, %r15, %r7
 # v19 = v19 ^ v53
-	.loc 1 2752
+	.loc 1 2997
 	lwz %r24, 776(%r1)
 	xor %r6, %r6, %r24
 # v19 = v19 ^ v34
-	.loc 1 2753
+	.loc 1 2998
 	xor %r19, %r6, %r21
 # v21 = v21 ^ v50
-	.loc 1 2754
+	.loc 1 2999
 	lwz %r17, 784(%r1)
 	xor %r5, %r5, %r17
 # v21 = v21 ^ v32
-	.loc 1 2755
+	.loc 1 3000
 	xor %r16, %r5, %r20
 # v41 = v27 ^ v41
-	.loc 1 2756
+	.loc 1 3001
 	xor %r10, %r10, %r31
 # v49 = v22 ^ v49
-	.loc 1 2757
+	.loc 1 3002
 	xor %r6, %r30, %r26
 # v51 = v29 ^ v51
-	.loc 1 2758
+	.loc 1 3003
 	xor %r31, %r11, %r25
 # v53 = v31 ^ v53
-	.loc 1 2759
+	.loc 1 3004
 	xor %r26, %r29, %r24
 # v50 = v28 ^ v50
-	.loc 1 2760
+	.loc 1 3005
 	xor %r25, %r28, %r17
 # v33 = v37 ^ v33
-	.loc 1 2761
+	.loc 1 3006
 	lwz %r5, 832(%r1)
 	xor %r27, %r27, %r5
 # v36 = v45 ^ v36
-	.loc 1 2762
+	.loc 1 3007
 	lwz %r5, 840(%r1)
 	xor %r5, %r8, %r5
 # v20 = v25 ^ v20
-	.loc 1 2763
+	.loc 1 3008
 	lwz %r8, 848(%r1)
 	xor %r11, %r15, %r8
 # v23 = v19 ^ v23
-	.loc 1 2764
+	.loc 1 3009
 	lwz %r8, 896(%r1)
 	xor %r30, %r19, %r8
 # v30 = v21 ^ v30
-	.loc 1 2765
+	.loc 1 3010
 	lwz %r8, 904(%r1)
 	xor %r28, %r16, %r8
 # v36 = v36 ^ v32
-	.loc 1 2766
+	.loc 1 3011
 	xor %r29, %r5, %r20
 # v32 = v50 ^ v32
-	.loc 1 2767
+	.loc 1 3012
 	xor %r20, %r25, %r20
 # v33 = v33 ^ v34
-	.loc 1 2768
+	.loc 1 3013
 	xor %r8, %r27, %r21
 # v34 = v53 ^ v34
-	.loc 1 2769
+	.loc 1 3014
 	xor %r21, %r26, %r21
 # v43 = v43 ^ v42
-	.loc 1 2770
+	.loc 1 3015
 	xor %r9, %r9, %r7
 # v42 = v51 ^ v42
-	.loc 1 2771
+	.loc 1 3016
 	xor %r7, %r31, %r7
 # v32 = v32 ^ v39
-	.loc 1 2772
+	.loc 1 3017
 	xor %r20, %r20, %r22
 # v39 = v49 ^ v39
-	.loc 1 2773
+	.loc 1 3018
 	xor %r22, %r6, %r22
 # v34 = v34 ^ v18
-	.loc 1 2774
+	.loc 1 3019
 	xor %r21, %r21, %r23
 # v18 = v41 ^ v18
-	.loc 1 2775
+	.loc 1 3020
 	xor %r23, %r10, %r23
 # v42 = v42 ^ v38
-	.loc 1 2776
+	.loc 1 3021
 	xor %r10, %r7, %r18
 # v38 = v59 ^ v38
-	.loc 1 2777
+	.loc 1 3022
 	lwz %r5, 792(%r1)
 	xor %r18, %r5, %r18
 # v39 = v39 ^ v30
-	.loc 1 2778
+	.loc 1 3023
 	xor %r22, %r22, %r28
 # v30 = v26 ^ v30
-	.loc 1 2779
+	.loc 1 3024
 	lwz %r5, 808(%r1)
 	xor %r5, %r5, %r28
 # v18 = v18 ^ v23
-	.loc 1 2780
+	.loc 1 3025
 	xor %r23, %r23, %r30
 # v23 = v54 ^ v23
-	.loc 1 2781
+	.loc 1 3026
 	lwz %r6, 800(%r1)
 	xor %r6, %r6, %r30
 # v38 = v38 ^ v20
-	.loc 1 2782
+	.loc 1 3027
 	xor %r18, %r18, %r11
 # v20 = v52 ^ v20
-	.loc 1 2783
+	.loc 1 3028
 	lwz %r7, 760(%r1)
 	xor %r11, %r7, %r11
 # v30 = v30 ^ v36
-	.loc 1 2784
+	.loc 1 3029
 	xor %r31, %r5, %r29
 # v36 = v55 ^ v36
-	.loc 1 2785
+	.loc 1 3030
 	lwz %r5, 752(%r1)
 	xor %r29, %r5, %r29
 # v23 = v23 ^ v33
-	.loc 1 2786
+	.loc 1 3031
 	xor %r30, %r6, %r8
 # v33 = v24 ^ v33
-	.loc 1 2787
+	.loc 1 3032
 	lwz %r5, 744(%r1)
 	xor %r28, %r5, %r8
 # v24 = v33 ^ v18
-	.loc 1 2788
+	.loc 1 3033
 	xor %r5, %r28, %r23
 # v55 = v36 ^ v39
-	.loc 1 2789
+	.loc 1 3034
 	xor %r6, %r29, %r22
 # v52 = v20 ^ v42
-	.loc 1 2790
+	.loc 1 3035
 	xor %r7, %r11, %r10
 # v52 = v52 ^ v43
-	.loc 1 2791
+	.loc 1 3036
 	xor %r7, %r7, %r9
 # v54 = v23 ^ v34
-	.loc 1 2792
+	.loc 1 3037
 	xor %r24, %r30, %r21
 # v26 = v30 ^ v32
-	.loc 1 2793
+	.loc 1 3038
 	xor %r26, %r31, %r20
 # v59 = v38 ^ v43
-	.loc 1 2794
+	.loc 1 3039
 	xor %r25, %r18, %r9
 # v24 = v24 ^ v54
-	.loc 1 2795
+	.loc 1 3040
 	xor %r5, %r5, %r24
 # v41 = v43 ^ v42
-	.loc 1 2796
+	.loc 1 3041
 	xor %r16, %r9, %r10
 # v55 = v55 ^ v26
-	.loc 1 2797
+	.loc 1 3042
 	xor %r6, %r6, %r26
 # v55 = v55 ^ v32
-	.loc 1 2798
+	.loc 1 3043
 	xor %r6, %r6, %r20
 # v49 = v18 ^ v34
-	.loc 1 2799
+	.loc 1 3044
 	xor %r19, %r23, %r21
 # v52 = v52 ^ v59
-	.loc 1 2800
+	.loc 1 3045
 	xor %r27, %r7, %r25
 # v51 = v39 ^ v32
-	.loc 1 2801
+	.loc 1 3046
 	xor %r17, %r22, %r20
 # v24 = v24 ^ v49
-	.loc 1 2802
+	.loc 1 3047
 	xor %r15, %r5, %r19
 # v53 = v32 ^ v26
-	.loc 1 2803
+	.loc 1 3048
 	xor %r8, %r20, %r26
 # v41 = v41 ^ v52
-	.loc 1 2804
+	.loc 1 3049
 	xor %r5, %r16, %r27
 # v41 = v41 ^ v59
-	.loc 1 2805
+	.loc 1 3050
 	xor %r7, %r5, %r25
 # v54 = v54 ^ v34
-	.loc 1 2806
+	.loc 1 3051
 	xor %r24, %r24, %r21
 # v55 = v55 ^ v51
-	.loc 1 2807
+	.loc 1 3052
 	xor %r16, %r6, %r17
 # v50 = v42 ^ v59
-	.loc 1 2808
+	.loc 1 3053
 	xor %r6, %r10, %r25
 # v24 = v24 ^ v54
-	.loc 1 2809
+	.loc 1 3054
 	xor %r15, %r15, %r24
 # v59 = v59 ^ v52
-	.loc 1 2810
+	.loc 1 3055
 	xor %r25, %r25, %r27
 # v53 = v53 ^ v55
-	.loc 1 2811
+	.loc 1 3056
 	xor %r5, %r8, %r16
 # v53 = v53 ^ v51
-	.loc 1 2812
+	.loc 1 3057
 	xor %r8, %r5, %r17
 # v49 = v49 ^ v34
-	.loc 1 2813
+	.loc 1 3058
 	xor %r19, %r19, %r21
 # v41 = v41 ^ v50
-	.loc 1 2814
+	.loc 1 3059
 	xor %r7, %r7, %r6
 # v26 = v26 ^ v51
-	.loc 1 2815
+	.loc 1 3060
 	xor %r26, %r26, %r17
 # v24 = v24 ^ v49
-	.loc 1 2816
+	.loc 1 3061
 	xor %r15, %r15, %r19
 	stw %r15, 1840(%r1)
 # v51 = v51 ^ v55
-	.loc 1 2817
+	.loc 1 3062
 	xor %r5, %r17, %r16
 	stw %r5, 1848(%r1)
 # v59 = v59 ^ v41
-	.loc 1 2818
+	.loc 1 3063
 	xor %r5, %r25, %r7
 # v59 = v59 ^ v50
-	.loc 1 2819
+	.loc 1 3064
 	xor %r5, %r5, %r6
 	stw %r5, 1856(%r1)
 # v54 = v54 ^ v34
-	.loc 1 2820
+	.loc 1 3065
 	xor %r5, %r24, %r21
 	stw %r5, 1864(%r1)
 # v53 = v53 ^ v26
-	.loc 1 2821
+	.loc 1 3066
 	xor %r25, %r8, %r26
 # v52 = v52 ^ v50
-	.loc 1 2822
+	.loc 1 3067
 	xor %r27, %r27, %r6
 # v21 = v24 & v33
-	.loc 1 2823
+	.loc 1 3068
 	and %r5, %r15, %r28
 	stw %r5, 936(%r1)
 # v19 = v24 & v36
-	.loc 1 2824
+	.loc 1 3069
 	and %r5, %r15, %r29
 # v25 = v50 & v33
-	.loc 1 2825
+	.loc 1 3070
 	and %r8, %r6, %r28
 # v25 = v19 ^ v25
-	.loc 1 2826
+	.loc 1 3071
 	xor %r5, %r5, %r8
 	stw %r5, 944(%r1)
 # v19 = v24 & v20
-	.loc 1 2827
+	.loc 1 3072
 	lwz %r5, 1840(%r1)
 	and %r17, %r5, %r11
 	stw %r17, 952(%r1)
 # v45 = v50 & v36
-	.loc 1 2828
+	.loc 1 3073
 	and %r5, %r6, %r29
 # v37 = v51 & v33
-	.loc 1 2829
+	.loc 1 3074
 	lwz %r24, 1848(%r1)
 	and %r8, %r24, %r28
 # v45 = v19 ^ v45
-	.loc 1 2830
+	.loc 1 3075
 	xor %r5, %r17, %r5
 # v37 = v45 ^ v37
-	.loc 1 2831
+	.loc 1 3076
 	xor %r5, %r5, %r8
 	stw %r5, 960(%r1)
 # v45 = v50 & v20
-	.loc 1 2832
+	.loc 1 3077
 	and %r5, %r6, %r11
 # v19 = v51 & v36
-	.loc 1 2833
+	.loc 1 3078
 	and %r8, %r24, %r29
 # v19 = v45 ^ v19
-	.loc 1 2834
+	.loc 1 3079
 	xor %r5, %r5, %r8
 	stw %r5, 968(%r1)
 # v45 = v51 & v20
-	.loc 1 2835
+	.loc 1 3080
 	and %r5, %r24, %r11
 	stw %r5, 976(%r1)
 # v28 = v49 & v23
-	.loc 1 2836
+	.loc 1 3081
 	and %r5, %r19, %r30
 	stw %r5, 984(%r1)
 # v31 = v49 & v30
-	.loc 1 2837
+	.loc 1 3082
 	and %r5, %r19, %r31
 # v29 = v59 & v23
-	.loc 1 2838
+	.loc 1 3083
 	lwz %r24, 1856(%r1)
 	and %r8, %r24, %r30
 # v29 = v31 ^ v29
-	.loc 1 2839
+	.loc 1 3084
 	xor %r5, %r5, %r8
 	stw %r5, 992(%r1)
 # v31 = v49 & v38
-	.loc 1 2840
+	.loc 1 3085
 	and %r17, %r19, %r18
 	stw %r17, 1000(%r1)
 # v22 = v59 & v30
-	.loc 1 2841
+	.loc 1 3086
 	and %r5, %r24, %r31
 # v27 = v55 & v23
-	.loc 1 2842
+	.loc 1 3087
 	and %r8, %r16, %r30
 # v22 = v31 ^ v22
-	.loc 1 2843
+	.loc 1 3088
 	xor %r5, %r17, %r5
 # v27 = v22 ^ v27
-	.loc 1 2844
+	.loc 1 3089
 	xor %r5, %r5, %r8
 	stw %r5, 1008(%r1)
 # v22 = v59 & v38
-	.loc 1 2845
+	.loc 1 3090
 	and %r5, %r24, %r18
 # v31 = v55 & v30
-	.loc 1 2846
+	.loc 1 3091
 	and %r8, %r16, %r31
 # v31 = v22 ^ v31
-	.loc 1 2847
+	.loc 1 3092
 	xor %r5, %r5, %r8
 	stw %r5, 1016(%r1)
 # v22 = v55 & v38
-	.loc 1 2848
+	.loc 1 3093
 	and %r5, %r16, %r18
 	stw %r5, 1024(%r1)
 # v47 = v24 ^ v49
-	.loc 1 2849
+	.loc 1 3094
 	lwz %r5, 1840(%r1)
 	xor %r8, %r5, %r19
 	stw %r8, 1032(%r1)
 # v35 = v50 ^ v59
-	.loc 1 2850
+	.loc 1 3095
 	lwz %r5, 1856(%r1)
 	xor %r17, %r6, %r5
 	stw %r17, 1040(%r1)
 # v48 = v51 ^ v55
-	.loc 1 2851
+	.loc 1 3096
 	lwz %r5, 1848(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 2000(%r1)
 	stw %r5, 1048(%r1)
 # v46 = v33 ^ v23
-	.loc 1 2852
+	.loc 1 3097
 	xor %r15, %r28, %r30
 	stw %r15, 1056(%r1)
 # v5 = v36 ^ v30
-	.loc 1 2853
+	.loc 1 3098
 	xor %r14, %r29, %r31
 	stw %r14, 2216(%r1)
 # v57 = v20 ^ v38
-	.loc 1 2854
+	.loc 1 3099
 	xor %r24, %r11, %r18
 # v40 = v47 & v46
-	.loc 1 2855
+	.loc 1 3100
 	and %r5, %r8, %r15
 	stw %r5, 1064(%r1)
 # v17 = v47 & v5
-	.loc 1 2856
+	.loc 1 3101
 	and %r5, %r8, %r14
 	stw %r5, 2008(%r1)
 	stw %r5, 1072(%r1)
 # v8 = v35 & v46
-	.loc 1 2857
+	.loc 1 3102
 	and %r14, %r17, %r15
 	stw %r14, 2144(%r1)
 	stw %r14, 1080(%r1)
 # v8 = v17 ^ v8
-	.loc 1 2858
+	.loc 1 3103
 	xor %r5, %r5, %r14
 	stw %r5, 2016(%r1)
 	stw %r5, 1088(%r1)
 # v47 = v47 & v57
-	.loc 1 2859
+	.loc 1 3104
 	and %r14, %r8, %r24
 	stw %r14, 1096(%r1)
 # v17 = v35 & v5
-	.loc 1 2860
+	.loc 1 3105
 	lwz %r5, 2216(%r1)
 	and %r5, %r17, %r5
 	stw %r5, 1104(%r1)
 # v46 = v48 & v46
-	.loc 1 2861
+	.loc 1 3106
 	lwz %r8, 2000(%r1)
 	and %r8, %r8, %r15
 	stw %r8, 1112(%r1)
 # v17 = v47 ^ v17
-	.loc 1 2862
+	.loc 1 3107
 	xor %r5, %r14, %r5
 	stw %r5, 1120(%r1)
 # v46 = v17 ^ v46
-	.loc 1 2863
+	.loc 1 3108
 	xor %r17, %r5, %r8
 	stw %r17, 1128(%r1)
 # v35 = v35 & v57
-	.loc 1 2864
+	.loc 1 3109
 	lwz %r5, 1040(%r1)
 	and %r8, %r5, %r24
 	stw %r8, 1136(%r1)
 # v5 = v48 & v5
-	.loc 1 2865
+	.loc 1 3110
 	lwz %r15, 1048(%r1)
 	lwz %r5, 2216(%r1)
 	and %r5, %r15, %r5
 # v5 = v35 ^ v5
-	.loc 1 2866
+	.loc 1 3111
 	xor %r8, %r8, %r5
 	stw %r8, 1144(%r1)
 # v57 = v48 & v57
-	.loc 1 2867
+	.loc 1 3112
 	and %r5, %r15, %r24
 	stw %r5, 1872(%r1)
 # v40 = v40 ^ v21
-	.loc 1 2868
+	.loc 1 3113
 	lwz %r5, 1064(%r1)
 	lwz %r24, 936(%r1)
 	xor %r5, %r5, %r24
 # v40 = v40 ^ v28
-	.loc 1 2869
+	.loc 1 3114
 	lwz %r24, 984(%r1)
 	stw %r24, 2152(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2024(%r1)
 	stw %r5, 1152(%r1)
 # v8 = v8 ^ v25
-	.loc 1 2870
+	.loc 1 3115
 	lwz %r5, 944(%r1)
 	lwz %r24, 2016(%r1)
 	xor %r5, %r24, %r5
 # v8 = v8 ^ v29
-	.loc 1 2871
+	.loc 1 3116
 	lwz %r24, 992(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2160(%r1)
 	stw %r5, 1160(%r1)
 # v46 = v46 ^ v37
-	.loc 1 2872
+	.loc 1 3117
 	lwz %r5, 960(%r1)
 	xor %r5, %r17, %r5
 # v46 = v46 ^ v27
-	.loc 1 2873
+	.loc 1 3118
 	lwz %r17, 1008(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1168(%r1)
 # v5 = v5 ^ v19
-	.loc 1 2874
+	.loc 1 3119
 	lwz %r17, 968(%r1)
 	xor %r5, %r8, %r17
 # v5 = v5 ^ v31
-	.loc 1 2875
+	.loc 1 3120
 	lwz %r8, 1016(%r1)
 	xor %r8, %r5, %r8
 	stw %r8, 1880(%r1)
 # v57 = v57 ^ v45
-	.loc 1 2876
+	.loc 1 3121
 	lwz %r15, 976(%r1)
 	lwz %r5, 1872(%r1)
 	xor %r14, %r5, %r15
 	stw %r14, 1888(%r1)
 # v57 = v57 ^ v22
-	.loc 1 2877
+	.loc 1 3122
 	lwz %r5, 1024(%r1)
 	xor %r14, %r14, %r5
 # v19 = v40 ^ v19
-	.loc 1 2878
+	.loc 1 3123
 	lwz %r5, 2024(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1176(%r1)
 # v45 = v8 ^ v45
-	.loc 1 2879
+	.loc 1 3124
 	lwz %r5, 2160(%r1)
 	xor %r5, %r5, %r15
 	stw %r5, 1184(%r1)
 # v28 = v5 ^ v28
-	.loc 1 2880
+	.loc 1 3125
 	lwz %r5, 2152(%r1)
 	xor %r5, %r8, %r5
 	stw %r5, 1192(%r1)
 # v29 = v57 ^ v29
-	.loc 1 2881
+	.loc 1 3126
 	xor %r5, %r14, %r24
 	stw %r5, 1200(%r1)
 # v57 = v54 & v18
-	.loc 1 2882
+	.loc 1 3127
 	lwz %r24, 1864(%r1)
 	and %r5, %r24, %r23
 	stw %r5, 1208(%r1)
 # v5 = v54 & v39
-	.loc 1 2883
+	.loc 1 3128
 	and %r5, %r24, %r22
 # v8 = v41 & v18
-	.loc 1 2884
+	.loc 1 3129
 	and %r8, %r7, %r23
 # v8 = v5 ^ v8
-	.loc 1 2885
+	.loc 1 3130
 	xor %r5, %r5, %r8
 	stw %r5, 1216(%r1)
 # v5 = v54 & v42
-	.loc 1 2886
+	.loc 1 3131
 	and %r24, %r24, %r10
 	stw %r24, 1224(%r1)
 # v40 = v41 & v39
-	.loc 1 2887
+	.loc 1 3132
 	and %r5, %r7, %r22
 # v48 = v53 & v18
-	.loc 1 2888
+	.loc 1 3133
 	and %r8, %r25, %r23
 # v40 = v5 ^ v40
-	.loc 1 2889
+	.loc 1 3134
 	xor %r5, %r24, %r5
 # v48 = v40 ^ v48
-	.loc 1 2890
+	.loc 1 3135
 	xor %r5, %r5, %r8
 	stw %r5, 1232(%r1)
 # v40 = v41 & v42
-	.loc 1 2891
+	.loc 1 3136
 	and %r5, %r7, %r10
 # v5 = v53 & v39
-	.loc 1 2892
+	.loc 1 3137
 	and %r8, %r25, %r22
 # v5 = v40 ^ v5
-	.loc 1 2893
+	.loc 1 3138
 	xor %r5, %r5, %r8
 	stw %r5, 1240(%r1)
 # v40 = v53 & v42
-	.loc 1 2894
+	.loc 1 3139
 	and %r5, %r25, %r10
 	stw %r5, 1248(%r1)
 # v35 = v34 & v34
-	.loc 1 2895
+	.loc 1 3140
 	and %r5, %r21, %r21
 	stw %r5, 1256(%r1)
 # v17 = v34 & v32
-	.loc 1 2896
+	.loc 1 3141
 	and %r5, %r21, %r20
 # v47 = v52 & v34
-	.loc 1 2897
+	.loc 1 3142
 	and %r8, %r27, %r21
 # v47 = v17 ^ v47
-	.loc 1 2898
+	.loc 1 3143
 	xor %r5, %r5, %r8
 	stw %r5, 1264(%r1)
 # v17 = v34 & v43
-	.loc 1 2899
+	.loc 1 3144
 	and %r24, %r21, %r9
 	stw %r24, 1272(%r1)
 # v15 = v52 & v32
-	.loc 1 2900
+	.loc 1 3145
 	and %r5, %r27, %r20
 # v44 = v26 & v34
-	.loc 1 2901
+	.loc 1 3146
 	and %r8, %r26, %r21
 # v15 = v17 ^ v15
-	.loc 1 2902
+	.loc 1 3147
 	xor %r5, %r24, %r5
 # v44 = v15 ^ v44
-	.loc 1 2903
+	.loc 1 3148
 	xor %r5, %r5, %r8
 	stw %r5, 1280(%r1)
 # v15 = v52 & v43
-	.loc 1 2904
+	.loc 1 3149
 	and %r5, %r27, %r9
 # v17 = v26 & v32
-	.loc 1 2905
+	.loc 1 3150
 	and %r8, %r26, %r20
 # v17 = v15 ^ v17
-	.loc 1 2906
+	.loc 1 3151
 	xor %r5, %r5, %r8
 	stw %r5, 2272(%r1)
 # v15 = v26 & v43
-	.loc 1 2907
+	.loc 1 3152
 	and %r5, %r26, %r9
 	stw %r5, 2296(%r1)
 # v58 = v54 ^ v34
-	.loc 1 2908
+	.loc 1 3153
 	lwz %r5, 1864(%r1)
 	xor %r8, %r5, %r21
 	stw %r8, 1288(%r1)
 # v62 = v41 ^ v52
-	.loc 1 2909
+	.loc 1 3154
 	xor %r5, %r7, %r27
 	stw %r5, 2032(%r1)
 	stw %r5, 1296(%r1)
 # v60 = v53 ^ v26
-	.loc 1 2910
+	.loc 1 3155
 	xor %r5, %r25, %r26
 	stw %r5, 2040(%r1)
 	stw %r5, 1304(%r1)
 # v56 = v18 ^ v34
-	.loc 1 2911
+	.loc 1 3156
 	xor %r17, %r23, %r21
 	stw %r17, 1312(%r1)
 # v12 = v39 ^ v32
-	.loc 1 2912
+	.loc 1 3157
 	xor %r24, %r22, %r20
 	stw %r24, 1320(%r1)
 # v61 = v42 ^ v43
-	.loc 1 2913
+	.loc 1 3158
 	xor %r5, %r10, %r9
 	stw %r5, 2200(%r1)
 	stw %r5, 2048(%r1)
 	stw %r5, 1328(%r1)
 # v2 = v58 & v56
-	.loc 1 2914
+	.loc 1 3159
 	and %r5, %r8, %r17
 	stw %r5, 1336(%r1)
 # v63 = v58 & v12
-	.loc 1 2915
+	.loc 1 3160
 	and %r5, %r8, %r24
 	stw %r5, 2248(%r1)
 	stw %r5, 2056(%r1)
 	stw %r5, 184(%r1)
 # v64 = v62 & v56
-	.loc 1 2916
+	.loc 1 3161
 	lwz %r15, 2032(%r1)
 	stw %r15, 2264(%r1)
 	stw %r15, 2208(%r1)
@@ -10430,1481 +10738,1481 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32:
 	stw %r14, 2168(%r1)
 	stw %r14, 192(%r1)
 # v64 = v63 ^ v64
-	.loc 1 2917
+	.loc 1 3162
 	xor %r5, %r5, %r14
 	stw %r5, 2064(%r1)
 	stw %r5, 1344(%r1)
 # v58 = v58 & v61
-	.loc 1 2918
+	.loc 1 3163
 	lwz %r5, 2200(%r1)
 	and %r8, %r8, %r5
 	stw %r8, 2256(%r1)
 	stw %r8, 2072(%r1)
 	stw %r8, 1352(%r1)
 # v63 = v62 & v12
-	.loc 1 2919
+	.loc 1 3164
 	and %r15, %r15, %r24
 	stw %r15, 2176(%r1)
 	stw %r15, 1360(%r1)
 # v56 = v60 & v56
-	.loc 1 2920
+	.loc 1 3165
 	lwz %r5, 2040(%r1)
 	and %r5, %r5, %r17
 	stw %r5, 1368(%r1)
 # v63 = v58 ^ v63
-	.loc 1 2921
+	.loc 1 3166
 	xor %r8, %r8, %r15
 	stw %r8, 1376(%r1)
 # v56 = v63 ^ v56
-	.loc 1 2922
+	.loc 1 3167
 	xor %r17, %r8, %r5
 	stw %r17, 1384(%r1)
 # v62 = v62 & v61
-	.loc 1 2923
+	.loc 1 3168
 	lwz %r5, 1296(%r1)
 	lwz %r8, 2048(%r1)
 	and %r5, %r5, %r8
 	stw %r5, 1392(%r1)
 # v12 = v60 & v12
-	.loc 1 2924
+	.loc 1 3169
 	lwz %r15, 1304(%r1)
 	and %r8, %r15, %r24
 	stw %r8, 1400(%r1)
 # v12 = v62 ^ v12
-	.loc 1 2925
+	.loc 1 3170
 	xor %r8, %r5, %r8
 	stw %r8, 1408(%r1)
 # v61 = v60 & v61
-	.loc 1 2926
+	.loc 1 3171
 	lwz %r5, 1328(%r1)
 	and %r5, %r15, %r5
 	stw %r5, 2080(%r1)
 	stw %r5, 1416(%r1)
 # v2 = v2 ^ v57
-	.loc 1 2927
+	.loc 1 3172
 	lwz %r5, 1336(%r1)
 	lwz %r24, 1208(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1424(%r1)
 # v2 = v2 ^ v35
-	.loc 1 2928
+	.loc 1 3173
 	lwz %r24, 1256(%r1)
 	stw %r24, 2096(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2088(%r1)
 	stw %r5, 1432(%r1)
 # v64 = v64 ^ v8
-	.loc 1 2929
+	.loc 1 3174
 	lwz %r5, 1216(%r1)
 	lwz %r24, 2064(%r1)
 	xor %r5, %r24, %r5
 	stw %r5, 1440(%r1)
 # v64 = v64 ^ v47
-	.loc 1 2930
+	.loc 1 3175
 	lwz %r24, 1264(%r1)
 	stw %r24, 2112(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2104(%r1)
 	stw %r5, 1448(%r1)
 # v56 = v56 ^ v48
-	.loc 1 2931
+	.loc 1 3176
 	lwz %r5, 1232(%r1)
 	xor %r5, %r17, %r5
 	stw %r5, 1456(%r1)
 # v56 = v56 ^ v44
-	.loc 1 2932
+	.loc 1 3177
 	lwz %r24, 1280(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1464(%r1)
 # v12 = v12 ^ v5
-	.loc 1 2933
+	.loc 1 3178
 	lwz %r24, 1240(%r1)
 	stw %r24, 2184(%r1)
 	xor %r5, %r8, %r24
 	stw %r5, 1472(%r1)
 # v12 = v12 ^ v17
-	.loc 1 2934
+	.loc 1 3179
 	lwz %r8, 2272(%r1)
 	xor %r5, %r5, %r8
 	stw %r5, 2224(%r1)
 	stw %r5, 1480(%r1)
 # v61 = v61 ^ v40
-	.loc 1 2935
+	.loc 1 3180
 	lwz %r17, 1248(%r1)
 	lwz %r5, 2080(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1488(%r1)
 # v61 = v61 ^ v15
-	.loc 1 2936
+	.loc 1 3181
 	lwz %r8, 2296(%r1)
 	xor %r8, %r5, %r8
 	stw %r8, 1496(%r1)
 # v5 = v2 ^ v5
-	.loc 1 2937
+	.loc 1 3182
 	lwz %r5, 2088(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1504(%r1)
 # v40 = v64 ^ v40
-	.loc 1 2938
+	.loc 1 3183
 	lwz %r5, 2104(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1512(%r1)
 # v35 = v12 ^ v35
-	.loc 1 2939
+	.loc 1 3184
 	lwz %r5, 2096(%r1)
 	lwz %r24, 2224(%r1)
 	xor %r5, %r24, %r5
 	stw %r5, 1520(%r1)
 # v47 = v61 ^ v47
-	.loc 1 2940
+	.loc 1 3185
 	lwz %r5, 2112(%r1)
 	xor %r5, %r8, %r5
 	stw %r5, 1528(%r1)
 # v54 = v24 ^ v54
-	.loc 1 2941
+	.loc 1 3186
 	lwz %r5, 1840(%r1)
 	lwz %r8, 1864(%r1)
 	xor %r8, %r5, %r8
 # v41 = v50 ^ v41
-	.loc 1 2942
+	.loc 1 3187
 	xor %r24, %r6, %r7
 # v53 = v51 ^ v53
-	.loc 1 2943
+	.loc 1 3188
 	lwz %r5, 1848(%r1)
 	xor %r25, %r5, %r25
 # v49 = v49 ^ v34
-	.loc 1 2944
+	.loc 1 3189
 	xor %r19, %r19, %r21
 # v52 = v59 ^ v52
-	.loc 1 2945
+	.loc 1 3190
 	lwz %r5, 1856(%r1)
 	xor %r27, %r5, %r27
 # v26 = v55 ^ v26
-	.loc 1 2946
+	.loc 1 3191
 	xor %r26, %r16, %r26
 # v18 = v33 ^ v18
-	.loc 1 2947
+	.loc 1 3192
 	xor %r23, %r28, %r23
 # v39 = v36 ^ v39
-	.loc 1 2948
+	.loc 1 3193
 	xor %r22, %r29, %r22
 # v42 = v20 ^ v42
-	.loc 1 2949
+	.loc 1 3194
 	xor %r10, %r11, %r10
 # v34 = v23 ^ v34
-	.loc 1 2950
+	.loc 1 3195
 	xor %r21, %r30, %r21
 # v32 = v30 ^ v32
-	.loc 1 2951
+	.loc 1 3196
 	xor %r20, %r31, %r20
 # v43 = v38 ^ v43
-	.loc 1 2952
+	.loc 1 3197
 	xor %r11, %r18, %r9
 # v38 = v54 & v18
-	.loc 1 2953
+	.loc 1 3198
 	and %r9, %r8, %r23
 # v30 = v54 & v39
-	.loc 1 2954
+	.loc 1 3199
 	and %r5, %r8, %r22
 # v23 = v41 & v18
-	.loc 1 2955
+	.loc 1 3200
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 2956
+	.loc 1 3201
 	xor %r31, %r5, %r6
 # v30 = v54 & v42
-	.loc 1 2957
+	.loc 1 3202
 	and %r5, %r8, %r10
 # v20 = v41 & v39
-	.loc 1 2958
+	.loc 1 3203
 	and %r6, %r24, %r22
 # v36 = v53 & v18
-	.loc 1 2959
+	.loc 1 3204
 	and %r7, %r25, %r23
 # v20 = v30 ^ v20
-	.loc 1 2960
+	.loc 1 3205
 	xor %r6, %r5, %r6
 # v36 = v20 ^ v36
-	.loc 1 2961
+	.loc 1 3206
 	xor %r29, %r6, %r7
 # v20 = v41 & v42
-	.loc 1 2962
+	.loc 1 3207
 	and %r5, %r24, %r10
 # v30 = v53 & v39
-	.loc 1 2963
+	.loc 1 3208
 	and %r6, %r25, %r22
 # v30 = v20 ^ v30
-	.loc 1 2964
+	.loc 1 3209
 	xor %r18, %r5, %r6
 # v20 = v53 & v42
-	.loc 1 2965
+	.loc 1 3210
 	and %r30, %r25, %r10
 # v33 = v49 & v34
-	.loc 1 2966
+	.loc 1 3211
 	and %r28, %r19, %r21
 # v55 = v49 & v32
-	.loc 1 2967
+	.loc 1 3212
 	and %r5, %r19, %r20
 # v59 = v52 & v34
-	.loc 1 2968
+	.loc 1 3213
 	and %r6, %r27, %r21
 # v59 = v55 ^ v59
-	.loc 1 2969
+	.loc 1 3214
 	xor %r17, %r5, %r6
 # v55 = v49 & v43
-	.loc 1 2970
+	.loc 1 3215
 	and %r5, %r19, %r11
 # v51 = v52 & v32
-	.loc 1 2971
+	.loc 1 3216
 	and %r6, %r27, %r20
 # v50 = v26 & v34
-	.loc 1 2972
+	.loc 1 3217
 	and %r7, %r26, %r21
 # v51 = v55 ^ v51
-	.loc 1 2973
+	.loc 1 3218
 	xor %r6, %r5, %r6
 # v50 = v51 ^ v50
-	.loc 1 2974
+	.loc 1 3219
 	xor %r7, %r6, %r7
 # v51 = v52 & v43
-	.loc 1 2975
+	.loc 1 3220
 	and %r5, %r27, %r11
 # v55 = v26 & v32
-	.loc 1 2976
+	.loc 1 3221
 	and %r6, %r26, %r20
 # v55 = v51 ^ v55
-	.loc 1 2977
+	.loc 1 3222
 	xor %r15, %r5, %r6
 # v51 = v26 & v43
-	.loc 1 2978
+	.loc 1 3223
 	and %r16, %r26, %r11
 # v49 = v54 ^ v49
-	.loc 1 2979
+	.loc 1 3224
 	xor %r19, %r8, %r19
 # v52 = v41 ^ v52
-	.loc 1 2980
+	.loc 1 3225
 	xor %r27, %r24, %r27
 # v26 = v53 ^ v26
-	.loc 1 2981
+	.loc 1 3226
 	xor %r26, %r25, %r26
 # v34 = v18 ^ v34
-	.loc 1 2982
+	.loc 1 3227
 	xor %r8, %r23, %r21
 # v32 = v39 ^ v32
-	.loc 1 2983
+	.loc 1 3228
 	xor %r20, %r22, %r20
 # v43 = v42 ^ v43
-	.loc 1 2984
+	.loc 1 3229
 	xor %r11, %r10, %r11
 # v42 = v49 & v34
-	.loc 1 2985
+	.loc 1 3230
 	and %r10, %r19, %r8
 # v39 = v49 & v32
-	.loc 1 2986
+	.loc 1 3231
 	and %r5, %r19, %r20
 # v18 = v52 & v34
-	.loc 1 2987
+	.loc 1 3232
 	and %r6, %r27, %r8
 # v18 = v39 ^ v18
-	.loc 1 2988
+	.loc 1 3233
 	xor %r25, %r5, %r6
 # v49 = v49 & v43
-	.loc 1 2989
+	.loc 1 3234
 	and %r5, %r19, %r11
 # v39 = v52 & v32
-	.loc 1 2990
+	.loc 1 3235
 	and %r6, %r27, %r20
 # v34 = v26 & v34
-	.loc 1 2991
+	.loc 1 3236
 	and %r8, %r26, %r8
 # v39 = v49 ^ v39
-	.loc 1 2992
+	.loc 1 3237
 	xor %r6, %r5, %r6
 # v34 = v39 ^ v34
-	.loc 1 2993
+	.loc 1 3238
 	xor %r8, %r6, %r8
 # v52 = v52 & v43
-	.loc 1 2994
+	.loc 1 3239
 	and %r27, %r27, %r11
 # v32 = v26 & v32
-	.loc 1 2995
+	.loc 1 3240
 	and %r5, %r26, %r20
 # v32 = v52 ^ v32
-	.loc 1 2996
+	.loc 1 3241
 	xor %r5, %r27, %r5
 # v43 = v26 & v43
-	.loc 1 2997
+	.loc 1 3242
 	and %r11, %r26, %r11
 # v42 = v42 ^ v38
-	.loc 1 2998
+	.loc 1 3243
 	xor %r10, %r10, %r9
 # v42 = v42 ^ v33
-	.loc 1 2999
+	.loc 1 3244
 	xor %r10, %r10, %r28
 # v18 = v18 ^ v23
-	.loc 1 3000
+	.loc 1 3245
 	xor %r25, %r25, %r31
 # v18 = v18 ^ v59
-	.loc 1 3001
+	.loc 1 3246
 	xor %r25, %r25, %r17
 # v34 = v34 ^ v36
-	.loc 1 3002
+	.loc 1 3247
 	xor %r8, %r8, %r29
 # v34 = v34 ^ v50
-	.loc 1 3003
+	.loc 1 3248
 	xor %r8, %r8, %r7
 # v32 = v32 ^ v30
-	.loc 1 3004
+	.loc 1 3249
 	xor %r5, %r5, %r18
 # v32 = v32 ^ v55
-	.loc 1 3005
+	.loc 1 3250
 	xor %r5, %r5, %r15
 # v43 = v43 ^ v20
-	.loc 1 3006
+	.loc 1 3251
 	xor %r11, %r11, %r30
 # v43 = v43 ^ v51
-	.loc 1 3007
+	.loc 1 3252
 	xor %r11, %r11, %r16
 # v30 = v42 ^ v30
-	.loc 1 3008
+	.loc 1 3253
 	xor %r18, %r10, %r18
 # v20 = v18 ^ v20
-	.loc 1 3009
+	.loc 1 3254
 	xor %r30, %r25, %r30
 # v33 = v32 ^ v33
-	.loc 1 3010
+	.loc 1 3255
 	xor %r28, %r5, %r28
 # v59 = v43 ^ v59
-	.loc 1 3011
+	.loc 1 3256
 	xor %r17, %r11, %r17
 # v38 = v38 ^ v21
-	.loc 1 3012
+	.loc 1 3257
 	lwz %r5, 936(%r1)
 	xor %r9, %r9, %r5
 # v38 = v38 ^ v57
-	.loc 1 3013
+	.loc 1 3258
 	lwz %r5, 1208(%r1)
 	xor %r9, %r9, %r5
 # v23 = v23 ^ v25
-	.loc 1 3014
+	.loc 1 3259
 	lwz %r5, 944(%r1)
 	xor %r31, %r31, %r5
 # v23 = v23 ^ v8
-	.loc 1 3015
+	.loc 1 3260
 	lwz %r5, 1216(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v37
-	.loc 1 3016
+	.loc 1 3261
 	lwz %r5, 960(%r1)
 	xor %r29, %r29, %r5
 # v36 = v36 ^ v48
-	.loc 1 3017
+	.loc 1 3262
 	lwz %r5, 1232(%r1)
 	xor %r29, %r29, %r5
 # v30 = v30 ^ v19
-	.loc 1 3018
+	.loc 1 3263
 	lwz %r5, 1176(%r1)
 	xor %r5, %r18, %r5
 # v30 = v30 ^ v5
-	.loc 1 3019
+	.loc 1 3264
 	lwz %r6, 1504(%r1)
 	xor %r10, %r5, %r6
 # v20 = v20 ^ v45
-	.loc 1 3020
+	.loc 1 3265
 	lwz %r5, 1184(%r1)
 	xor %r5, %r30, %r5
 # v20 = v20 ^ v40
-	.loc 1 3021
+	.loc 1 3266
 	lwz %r6, 1512(%r1)
 	xor %r11, %r5, %r6
 # v34 = v34 ^ v46
-	.loc 1 3022
+	.loc 1 3267
 	lwz %r5, 1168(%r1)
 	xor %r5, %r8, %r5
 # v34 = v34 ^ v56
-	.loc 1 3023
+	.loc 1 3268
 	lwz %r6, 1464(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v28
-	.loc 1 3024
+	.loc 1 3269
 	lwz %r30, 1192(%r1)
 	xor %r5, %r28, %r30
 # v33 = v33 ^ v35
-	.loc 1 3025
+	.loc 1 3270
 	lwz %r6, 1520(%r1)
 	xor %r27, %r5, %r6
 # v59 = v59 ^ v29
-	.loc 1 3026
+	.loc 1 3271
 	lwz %r25, 1200(%r1)
 	xor %r5, %r17, %r25
 # v59 = v59 ^ v47
-	.loc 1 3027
+	.loc 1 3272
 	lwz %r6, 1528(%r1)
 	xor %r28, %r5, %r6
 # v50 = v50 ^ v27
-	.loc 1 3028
+	.loc 1 3273
 	lwz %r24, 1008(%r1)
 	xor %r7, %r7, %r24
 # v50 = v50 ^ v44
-	.loc 1 3029
+	.loc 1 3274
 	lwz %r5, 1280(%r1)
 	xor %r26, %r7, %r5
 # v55 = v55 ^ v31
-	.loc 1 3030
+	.loc 1 3275
 	lwz %r5, 1016(%r1)
 	xor %r15, %r15, %r5
 # v55 = v55 ^ v17
-	.loc 1 3031
+	.loc 1 3276
 	lwz %r6, 2272(%r1)
 	xor %r15, %r15, %r6
 # v51 = v51 ^ v22
-	.loc 1 3032
+	.loc 1 3277
 	lwz %r6, 1024(%r1)
 	xor %r16, %r16, %r6
 # v51 = v51 ^ v15
-	.loc 1 3033
+	.loc 1 3278
 	lwz %r7, 2296(%r1)
 	xor %r16, %r16, %r7
 # v28 = v38 ^ v28
-	.loc 1 3034
+	.loc 1 3279
 	xor %r30, %r9, %r30
 # v29 = v23 ^ v29
-	.loc 1 3035
+	.loc 1 3280
 	xor %r31, %r31, %r25
 # v27 = v36 ^ v27
-	.loc 1 3036
+	.loc 1 3281
 	xor %r29, %r29, %r24
 # v31 = v30 ^ v31
-	.loc 1 3037
+	.loc 1 3282
 	xor %r10, %r10, %r5
 # v22 = v20 ^ v22
-	.loc 1 3038
+	.loc 1 3283
 	xor %r5, %r11, %r6
 # v57 = v33 ^ v57
-	.loc 1 3039
+	.loc 1 3284
 	lwz %r6, 1208(%r1)
 	xor %r6, %r27, %r6
 # v8 = v59 ^ v8
-	.loc 1 3040
+	.loc 1 3285
 	lwz %r7, 1216(%r1)
 	xor %r7, %r28, %r7
 # v48 = v50 ^ v48
-	.loc 1 3041
+	.loc 1 3286
 	lwz %r9, 1232(%r1)
 	xor %r27, %r26, %r9
 # v5 = v55 ^ v5
-	.loc 1 3042
+	.loc 1 3287
 	lwz %r9, 1504(%r1)
 	xor %r25, %r15, %r9
 # v40 = v51 ^ v40
-	.loc 1 3043
+	.loc 1 3288
 	lwz %r9, 1512(%r1)
 	xor %r28, %r16, %r9
 # v8 = v8 ^ v15
-	.loc 1 3044
+	.loc 1 3289
 	lwz %r9, 2296(%r1)
 	xor %r26, %r7, %r9
 # v15 = v22 ^ v15
-	.loc 1 3045
+	.loc 1 3290
 	xor %r5, %r5, %r9
 # v57 = v57 ^ v17
-	.loc 1 3046
+	.loc 1 3291
 	lwz %r7, 2272(%r1)
 	xor %r9, %r6, %r7
 # v17 = v31 ^ v17
-	.loc 1 3047
+	.loc 1 3292
 	xor %r6, %r10, %r7
 # v34 = v34 ^ v44
-	.loc 1 3048
+	.loc 1 3293
 	lwz %r7, 1280(%r1)
 	xor %r10, %r8, %r7
 # v44 = v27 ^ v44
-	.loc 1 3049
+	.loc 1 3294
 	xor %r7, %r29, %r7
 # v15 = v15 ^ v47
-	.loc 1 3050
+	.loc 1 3295
 	lwz %r8, 1528(%r1)
 	xor %r11, %r5, %r8
 # v47 = v29 ^ v47
-	.loc 1 3051
+	.loc 1 3296
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v35
-	.loc 1 3052
+	.loc 1 3297
 	lwz %r8, 1520(%r1)
 	xor %r31, %r6, %r8
 # v35 = v28 ^ v35
-	.loc 1 3053
+	.loc 1 3298
 	xor %r6, %r30, %r8
 # v44 = v44 ^ v56
-	.loc 1 3054
+	.loc 1 3299
 	lwz %r8, 1464(%r1)
 	xor %r30, %r7, %r8
 # v56 = v46 ^ v56
-	.loc 1 3055
+	.loc 1 3300
 	lwz %r7, 1168(%r1)
 	xor %r7, %r7, %r8
 # v47 = v47 ^ v40
-	.loc 1 3056
+	.loc 1 3301
 	xor %r29, %r5, %r28
 # v40 = v45 ^ v40
-	.loc 1 3057
+	.loc 1 3302
 	lwz %r5, 1184(%r1)
 	xor %r5, %r5, %r28
 # v35 = v35 ^ v5
-	.loc 1 3058
+	.loc 1 3303
 	xor %r28, %r6, %r25
 # v5 = v19 ^ v5
-	.loc 1 3059
+	.loc 1 3304
 	lwz %r6, 1176(%r1)
 	xor %r6, %r6, %r25
 # v56 = v56 ^ v48
-	.loc 1 3060
+	.loc 1 3305
 	xor %r24, %r7, %r27
 # v48 = v37 ^ v48
-	.loc 1 3061
+	.loc 1 3306
 	lwz %r7, 960(%r1)
 	xor %r7, %r7, %r27
 # v40 = v40 ^ v8
-	.loc 1 3062
+	.loc 1 3307
 	xor %r5, %r5, %r26
 # v8 = v25 ^ v8
-	.loc 1 3063
+	.loc 1 3308
 	lwz %r8, 944(%r1)
 	xor %r8, %r8, %r26
 # v5 = v5 ^ v57
-	.loc 1 3064
+	.loc 1 3309
 	xor %r6, %r6, %r9
 # v57 = v21 ^ v57
-	.loc 1 3065
+	.loc 1 3310
 	lwz %r27, 936(%r1)
 	xor %r9, %r27, %r9
 # v57 = v57 ^ v35
-	.loc 1 3066
+	.loc 1 3311
 	xor %r9, %r9, %r28
 # v8 = v8 ^ v47
-	.loc 1 3067
+	.loc 1 3312
 	xor %r8, %r8, %r29
 # v48 = v48 ^ v44
-	.loc 1 3068
+	.loc 1 3313
 	xor %r7, %r7, %r30
 # v48 = v48 ^ v34
-	.loc 1 3069
+	.loc 1 3314
 	xor %r26, %r7, %r10
 # v5 = v5 ^ v17
-	.loc 1 3070
+	.loc 1 3315
 	xor %r25, %r6, %r31
 # v40 = v40 ^ v15
-	.loc 1 3071
+	.loc 1 3316
 	xor %r27, %r5, %r11
 # v56 = v56 ^ v34
-	.loc 1 3072
+	.loc 1 3317
 	xor %r24, %r24, %r10
 # v21 = v57 & v0
-	.loc 1 3073
+	.loc 1 3318
 	lwz %r7, 24(%r1)
 	and %r5, %r9, %r7
 	stw %r5, 1536(%r1)
 # v25 = v57 & v3
-	.loc 1 3074
+	.loc 1 3319
 	lwz %r23, 40(%r1)
 	and %r5, %r9, %r23
 # v37 = v34 & v0
-	.loc 1 3075
+	.loc 1 3320
 	and %r6, %r10, %r7
 # v37 = v25 ^ v37
-	.loc 1 3076
+	.loc 1 3321
 	xor %r5, %r5, %r6
 	stw %r5, 1544(%r1)
 # v25 = v57 & v6
-	.loc 1 3077
+	.loc 1 3322
 	lwz %r22, 56(%r1)
 	and %r5, %r9, %r22
 # v19 = v34 & v3
-	.loc 1 3078
+	.loc 1 3323
 	and %r6, %r10, %r23
 # v45 = v8 & v0
-	.loc 1 3079
+	.loc 1 3324
 	and %r7, %r8, %r7
 # v19 = v25 ^ v19
-	.loc 1 3080
+	.loc 1 3325
 	xor %r6, %r5, %r6
 # v45 = v19 ^ v45
-	.loc 1 3081
+	.loc 1 3326
 	xor %r5, %r6, %r7
 	stw %r5, 1552(%r1)
 # v19 = v34 & v6
-	.loc 1 3082
+	.loc 1 3327
 	and %r5, %r10, %r22
 # v25 = v8 & v3
-	.loc 1 3083
+	.loc 1 3328
 	and %r6, %r8, %r23
 # v25 = v19 ^ v25
-	.loc 1 3084
+	.loc 1 3329
 	xor %r23, %r5, %r6
 # v19 = v8 & v6
-	.loc 1 3085
+	.loc 1 3330
 	and %r21, %r8, %r22
 # v46 = v35 & v10
-	.loc 1 3086
+	.loc 1 3331
 	lwz %r7, 72(%r1)
 	and %r22, %r28, %r7
 # v28 = v35 & v13
-	.loc 1 3087
+	.loc 1 3332
 	lwz %r19, 88(%r1)
 	and %r5, %r28, %r19
 # v29 = v48 & v10
-	.loc 1 3088
+	.loc 1 3333
 	and %r6, %r26, %r7
 # v29 = v28 ^ v29
-	.loc 1 3089
+	.loc 1 3334
 	xor %r20, %r5, %r6
 # v28 = v35 & v16
-	.loc 1 3090
+	.loc 1 3335
 	lwz %r18, 104(%r1)
 	and %r5, %r28, %r18
 # v27 = v48 & v13
-	.loc 1 3091
+	.loc 1 3336
 	and %r6, %r26, %r19
 # v31 = v47 & v10
-	.loc 1 3092
+	.loc 1 3337
 	and %r7, %r29, %r7
 # v27 = v28 ^ v27
-	.loc 1 3093
+	.loc 1 3338
 	xor %r6, %r5, %r6
 # v31 = v27 ^ v31
-	.loc 1 3094
+	.loc 1 3339
 	xor %r5, %r6, %r7
 	stw %r5, 1560(%r1)
 # v27 = v48 & v16
-	.loc 1 3095
+	.loc 1 3340
 	and %r5, %r26, %r18
 # v28 = v47 & v13
-	.loc 1 3096
+	.loc 1 3341
 	and %r6, %r29, %r19
 # v28 = v27 ^ v28
-	.loc 1 3097
+	.loc 1 3342
 	xor %r5, %r5, %r6
 	stw %r5, 1568(%r1)
 # v27 = v47 & v16
-	.loc 1 3098
+	.loc 1 3343
 	and %r5, %r29, %r18
 	stw %r5, 1576(%r1)
 # v22 = v57 ^ v35
-	.loc 1 3099
+	.loc 1 3344
 	xor %r14, %r9, %r28
 # v51 = v34 ^ v48
-	.loc 1 3100
+	.loc 1 3345
 	xor %r15, %r10, %r26
 # v55 = v8 ^ v47
-	.loc 1 3101
+	.loc 1 3346
 	xor %r16, %r8, %r29
 # v50 = v0 ^ v10
-	.loc 1 3102
+	.loc 1 3347
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r17, %r5, %r6
 # v59 = v3 ^ v13
-	.loc 1 3103
+	.loc 1 3348
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 3104
+	.loc 1 3349
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v20 = v22 & v50
-	.loc 1 3105
+	.loc 1 3350
 	and %r7, %r14, %r17
 # v30 = v22 & v59
-	.loc 1 3106
+	.loc 1 3351
 	and %r5, %r14, %r18
 # v36 = v51 & v50
-	.loc 1 3107
+	.loc 1 3352
 	and %r6, %r15, %r17
 # v36 = v30 ^ v36
-	.loc 1 3108
+	.loc 1 3353
 	xor %r6, %r5, %r6
 # v22 = v22 & v33
-	.loc 1 3109
+	.loc 1 3354
 	and %r14, %r14, %r19
 # v30 = v51 & v59
-	.loc 1 3110
+	.loc 1 3355
 	and %r5, %r15, %r18
 # v50 = v55 & v50
-	.loc 1 3111
+	.loc 1 3356
 	and %r17, %r16, %r17
 # v30 = v22 ^ v30
-	.loc 1 3112
+	.loc 1 3357
 	xor %r5, %r14, %r5
 # v50 = v30 ^ v50
-	.loc 1 3113
+	.loc 1 3358
 	xor %r17, %r5, %r17
 # v51 = v51 & v33
-	.loc 1 3114
+	.loc 1 3359
 	and %r15, %r15, %r19
 # v59 = v55 & v59
-	.loc 1 3115
+	.loc 1 3360
 	and %r18, %r16, %r18
 # v59 = v51 ^ v59
-	.loc 1 3116
+	.loc 1 3361
 	xor %r5, %r15, %r18
 # v33 = v55 & v33
-	.loc 1 3117
+	.loc 1 3362
 	and %r19, %r16, %r19
 # v20 = v20 ^ v21
-	.loc 1 3118
+	.loc 1 3363
 	lwz %r18, 1536(%r1)
 	xor %r7, %r7, %r18
 # v20 = v20 ^ v46
-	.loc 1 3119
+	.loc 1 3364
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v37
-	.loc 1 3120
+	.loc 1 3365
 	lwz %r18, 1544(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v29
-	.loc 1 3121
+	.loc 1 3366
 	xor %r6, %r6, %r20
 # v50 = v50 ^ v45
-	.loc 1 3122
+	.loc 1 3367
 	lwz %r18, 1552(%r1)
 	xor %r17, %r17, %r18
 # v50 = v50 ^ v31
-	.loc 1 3123
+	.loc 1 3368
 	lwz %r18, 1560(%r1)
 	xor %r18, %r17, %r18
 	stw %r18, 1584(%r1)
 # v59 = v59 ^ v25
-	.loc 1 3124
+	.loc 1 3369
 	xor %r5, %r5, %r23
 # v59 = v59 ^ v28
-	.loc 1 3125
+	.loc 1 3370
 	lwz %r18, 1568(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v19
-	.loc 1 3126
+	.loc 1 3371
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v27
-	.loc 1 3127
+	.loc 1 3372
 	lwz %r18, 1576(%r1)
 	xor %r19, %r19, %r18
 # v25 = v20 ^ v25
-	.loc 1 3128
+	.loc 1 3373
 	xor %r7, %r7, %r23
 	stw %r7, 1592(%r1)
 # v19 = v36 ^ v19
-	.loc 1 3129
+	.loc 1 3374
 	xor %r6, %r6, %r21
 	stw %r6, 1600(%r1)
 # v46 = v59 ^ v46
-	.loc 1 3130
+	.loc 1 3375
 	xor %r5, %r5, %r22
 	stw %r5, 1608(%r1)
 # v29 = v33 ^ v29
-	.loc 1 3131
+	.loc 1 3376
 	xor %r5, %r19, %r20
 	stw %r5, 1616(%r1)
 # v33 = v5 & v1
-	.loc 1 3132
+	.loc 1 3377
 	lwz %r7, 32(%r1)
 	and %r5, %r25, %r7
 	stw %r5, 1624(%r1)
 # v59 = v5 & v4
-	.loc 1 3133
+	.loc 1 3378
 	lwz %r23, 48(%r1)
 	and %r5, %r25, %r23
 # v36 = v44 & v1
-	.loc 1 3134
+	.loc 1 3379
 	and %r6, %r30, %r7
 # v36 = v59 ^ v36
-	.loc 1 3135
+	.loc 1 3380
 	xor %r5, %r5, %r6
 	stw %r5, 1632(%r1)
 # v59 = v5 & v7
-	.loc 1 3136
+	.loc 1 3381
 	lwz %r22, 64(%r1)
 	and %r5, %r25, %r22
 # v20 = v44 & v4
-	.loc 1 3137
+	.loc 1 3382
 	and %r6, %r30, %r23
 # v55 = v40 & v1
-	.loc 1 3138
+	.loc 1 3383
 	and %r7, %r27, %r7
 # v20 = v59 ^ v20
-	.loc 1 3139
+	.loc 1 3384
 	xor %r6, %r5, %r6
 # v55 = v20 ^ v55
-	.loc 1 3140
+	.loc 1 3385
 	xor %r5, %r6, %r7
 	stw %r5, 1640(%r1)
 # v20 = v44 & v7
-	.loc 1 3141
+	.loc 1 3386
 	and %r5, %r30, %r22
 # v59 = v40 & v4
-	.loc 1 3142
+	.loc 1 3387
 	and %r6, %r27, %r23
 # v59 = v20 ^ v59
-	.loc 1 3143
+	.loc 1 3388
 	xor %r5, %r5, %r6
 	stw %r5, 1896(%r1)
 # v20 = v40 & v7
-	.loc 1 3144
+	.loc 1 3389
 	and %r5, %r27, %r22
 	stw %r5, 1904(%r1)
 # v51 = v17 & v11
-	.loc 1 3145
+	.loc 1 3390
 	lwz %r7, 80(%r1)
 	and %r23, %r31, %r7
 # v30 = v17 & v14
-	.loc 1 3146
+	.loc 1 3391
 	lwz %r21, 96(%r1)
 	and %r5, %r31, %r21
 # v22 = v56 & v11
-	.loc 1 3147
+	.loc 1 3392
 	and %r6, %r24, %r7
 # v22 = v30 ^ v22
-	.loc 1 3148
+	.loc 1 3393
 	xor %r22, %r5, %r6
 # v30 = v17 & v9
-	.loc 1 3149
+	.loc 1 3394
 	and %r5, %r31, %r12
 # v23 = v56 & v14
-	.loc 1 3150
+	.loc 1 3395
 	and %r6, %r24, %r21
 # v38 = v15 & v11
-	.loc 1 3151
+	.loc 1 3396
 	and %r7, %r11, %r7
 # v23 = v30 ^ v23
-	.loc 1 3152
+	.loc 1 3397
 	xor %r6, %r5, %r6
 # v38 = v23 ^ v38
-	.loc 1 3153
+	.loc 1 3398
 	xor %r7, %r6, %r7
 # v23 = v56 & v9
-	.loc 1 3154
+	.loc 1 3399
 	and %r5, %r24, %r12
 # v30 = v15 & v14
-	.loc 1 3155
+	.loc 1 3400
 	and %r6, %r11, %r21
 # v30 = v23 ^ v30
-	.loc 1 3156
+	.loc 1 3401
 	xor %r20, %r5, %r6
 # v23 = v15 & v9
-	.loc 1 3157
+	.loc 1 3402
 	and %r21, %r11, %r12
 # v43 = v5 ^ v17
-	.loc 1 3158
+	.loc 1 3403
 	xor %r14, %r25, %r31
 # v32 = v44 ^ v56
-	.loc 1 3159
+	.loc 1 3404
 	xor %r6, %r30, %r24
 # v18 = v40 ^ v15
-	.loc 1 3160
+	.loc 1 3405
 	xor %r19, %r27, %r11
 # v42 = v1 ^ v11
-	.loc 1 3161
+	.loc 1 3406
 	lwz %r5, 32(%r1)
 	lwz %r18, 80(%r1)
 	xor %r18, %r5, %r18
 # v26 = v4 ^ v14
-	.loc 1 3162
+	.loc 1 3407
 	lwz %r5, 48(%r1)
 	lwz %r17, 96(%r1)
 	xor %r16, %r5, %r17
 # v52 = v7 ^ v9
-	.loc 1 3163
+	.loc 1 3408
 	lwz %r5, 64(%r1)
 	xor %r15, %r5, %r12
 # v39 = v43 & v42
-	.loc 1 3164
+	.loc 1 3409
 	and %r5, %r14, %r18
 	stw %r5, 1648(%r1)
 # v49 = v43 & v26
-	.loc 1 3165
+	.loc 1 3410
 	and %r5, %r14, %r16
 	stw %r5, 1656(%r1)
 # v53 = v32 & v42
-	.loc 1 3166
+	.loc 1 3411
 	and %r17, %r6, %r18
 	stw %r17, 1664(%r1)
 # v53 = v49 ^ v53
-	.loc 1 3167
+	.loc 1 3412
 	xor %r17, %r5, %r17
 	stw %r17, 1672(%r1)
 # v43 = v43 & v52
-	.loc 1 3168
+	.loc 1 3413
 	and %r14, %r14, %r15
 	stw %r14, 1680(%r1)
 # v49 = v32 & v26
-	.loc 1 3169
+	.loc 1 3414
 	and %r5, %r6, %r16
 # v42 = v18 & v42
-	.loc 1 3170
+	.loc 1 3415
 	and %r18, %r19, %r18
 # v49 = v43 ^ v49
-	.loc 1 3171
+	.loc 1 3416
 	xor %r5, %r14, %r5
 # v42 = v49 ^ v42
-	.loc 1 3172
+	.loc 1 3417
 	xor %r18, %r5, %r18
 # v32 = v32 & v52
-	.loc 1 3173
+	.loc 1 3418
 	and %r5, %r6, %r15
 # v26 = v18 & v26
-	.loc 1 3174
+	.loc 1 3419
 	and %r6, %r19, %r16
 # v26 = v32 ^ v26
-	.loc 1 3175
+	.loc 1 3420
 	xor %r16, %r5, %r6
 # v52 = v18 & v52
-	.loc 1 3176
+	.loc 1 3421
 	and %r19, %r19, %r15
 # v39 = v39 ^ v33
-	.loc 1 3177
+	.loc 1 3422
 	lwz %r5, 1648(%r1)
 	lwz %r6, 1624(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v51
-	.loc 1 3178
+	.loc 1 3423
 	xor %r6, %r5, %r23
 # v53 = v53 ^ v36
-	.loc 1 3179
+	.loc 1 3424
 	lwz %r5, 1632(%r1)
 	xor %r5, %r17, %r5
 # v53 = v53 ^ v22
-	.loc 1 3180
+	.loc 1 3425
 	xor %r17, %r5, %r22
 # v42 = v42 ^ v55
-	.loc 1 3181
+	.loc 1 3426
 	lwz %r5, 1640(%r1)
 	xor %r5, %r18, %r5
 # v42 = v42 ^ v38
-	.loc 1 3182
+	.loc 1 3427
 	xor %r18, %r5, %r7
 # v26 = v26 ^ v59
-	.loc 1 3183
+	.loc 1 3428
 	lwz %r15, 1896(%r1)
 	xor %r5, %r16, %r15
 # v26 = v26 ^ v30
-	.loc 1 3184
+	.loc 1 3429
 	xor %r16, %r5, %r20
 # v52 = v52 ^ v20
-	.loc 1 3185
+	.loc 1 3430
 	lwz %r14, 1904(%r1)
 	xor %r5, %r19, %r14
 # v52 = v52 ^ v23
-	.loc 1 3186
+	.loc 1 3431
 	xor %r5, %r5, %r21
 # v59 = v39 ^ v59
-	.loc 1 3187
+	.loc 1 3432
 	xor %r6, %r6, %r15
 	stw %r6, 1688(%r1)
 # v20 = v53 ^ v20
-	.loc 1 3188
+	.loc 1 3433
 	xor %r6, %r17, %r14
 	stw %r6, 1696(%r1)
 # v51 = v26 ^ v51
-	.loc 1 3189
+	.loc 1 3434
 	xor %r23, %r16, %r23
 # v22 = v52 ^ v22
-	.loc 1 3190
+	.loc 1 3435
 	xor %r22, %r5, %r22
 # v5 = v57 ^ v5
-	.loc 1 3191
+	.loc 1 3436
 	xor %r25, %r9, %r25
 # v44 = v34 ^ v44
-	.loc 1 3192
+	.loc 1 3437
 	xor %r30, %r10, %r30
 # v40 = v8 ^ v40
-	.loc 1 3193
+	.loc 1 3438
 	xor %r27, %r8, %r27
 # v17 = v35 ^ v17
-	.loc 1 3194
+	.loc 1 3439
 	xor %r31, %r28, %r31
 # v56 = v48 ^ v56
-	.loc 1 3195
+	.loc 1 3440
 	xor %r24, %r26, %r24
 # v15 = v47 ^ v15
-	.loc 1 3196
+	.loc 1 3441
 	xor %r26, %r29, %r11
 # v1 = v0 ^ v1
-	.loc 1 3197
+	.loc 1 3442
 	lwz %r5, 24(%r1)
 	lwz %r6, 32(%r1)
 	xor %r9, %r5, %r6
 # v4 = v3 ^ v4
-	.loc 1 3198
+	.loc 1 3443
 	lwz %r5, 40(%r1)
 	lwz %r6, 48(%r1)
 	xor %r11, %r5, %r6
 # v7 = v6 ^ v7
-	.loc 1 3199
+	.loc 1 3444
 	lwz %r5, 56(%r1)
 	lwz %r6, 64(%r1)
 	xor %r29, %r5, %r6
 # v11 = v10 ^ v11
-	.loc 1 3200
+	.loc 1 3445
 	lwz %r5, 72(%r1)
 	lwz %r6, 80(%r1)
 	xor %r10, %r5, %r6
 # v14 = v13 ^ v14
-	.loc 1 3201
+	.loc 1 3446
 	lwz %r5, 88(%r1)
 	lwz %r6, 96(%r1)
 	xor %r28, %r5, %r6
 # v9 = v16 ^ v9
-	.loc 1 3202
+	.loc 1 3447
 	lwz %r5, 104(%r1)
 	xor %r12, %r5, %r12
 # v16 = v5 & v1
-	.loc 1 3203
+	.loc 1 3448
 	and %r5, %r25, %r9
 	stw %r5, 1704(%r1)
 # v13 = v5 & v4
-	.loc 1 3204
+	.loc 1 3449
 	and %r5, %r25, %r11
 # v10 = v44 & v1
-	.loc 1 3205
+	.loc 1 3450
 	and %r6, %r30, %r9
 # v10 = v13 ^ v10
-	.loc 1 3206
+	.loc 1 3451
 	xor %r5, %r5, %r6
 	stw %r5, 1712(%r1)
 # v13 = v5 & v7
-	.loc 1 3207
+	.loc 1 3452
 	and %r5, %r25, %r29
 # v6 = v44 & v4
-	.loc 1 3208
+	.loc 1 3453
 	and %r6, %r30, %r11
 # v3 = v40 & v1
-	.loc 1 3209
+	.loc 1 3454
 	and %r8, %r27, %r9
 # v6 = v13 ^ v6
-	.loc 1 3210
+	.loc 1 3455
 	xor %r6, %r5, %r6
 # v3 = v6 ^ v3
-	.loc 1 3211
+	.loc 1 3456
 	xor %r19, %r6, %r8
 # v6 = v44 & v7
-	.loc 1 3212
+	.loc 1 3457
 	and %r5, %r30, %r29
 # v13 = v40 & v4
-	.loc 1 3213
+	.loc 1 3458
 	and %r6, %r27, %r11
 # v13 = v6 ^ v13
-	.loc 1 3214
+	.loc 1 3459
 	xor %r16, %r5, %r6
 # v6 = v40 & v7
-	.loc 1 3215
+	.loc 1 3460
 	and %r17, %r27, %r29
 # v0 = v17 & v11
-	.loc 1 3216
+	.loc 1 3461
 	and %r8, %r31, %r10
 # v47 = v17 & v14
-	.loc 1 3217
+	.loc 1 3462
 	and %r5, %r31, %r28
 # v48 = v56 & v11
-	.loc 1 3218
+	.loc 1 3463
 	and %r6, %r24, %r10
 # v48 = v47 ^ v48
-	.loc 1 3219
+	.loc 1 3464
 	xor %r14, %r5, %r6
 # v47 = v17 & v9
-	.loc 1 3220
+	.loc 1 3465
 	and %r5, %r31, %r12
 # v35 = v56 & v14
-	.loc 1 3221
+	.loc 1 3466
 	and %r6, %r24, %r28
 # v8 = v15 & v11
-	.loc 1 3222
+	.loc 1 3467
 	and %r15, %r26, %r10
 # v35 = v47 ^ v35
-	.loc 1 3223
+	.loc 1 3468
 	xor %r6, %r5, %r6
 # v8 = v35 ^ v8
-	.loc 1 3224
+	.loc 1 3469
 	xor %r15, %r6, %r15
 # v35 = v56 & v9
-	.loc 1 3225
+	.loc 1 3470
 	and %r5, %r24, %r12
 # v47 = v15 & v14
-	.loc 1 3226
+	.loc 1 3471
 	and %r6, %r26, %r28
 # v47 = v35 ^ v47
-	.loc 1 3227
+	.loc 1 3472
 	xor %r6, %r5, %r6
 # v35 = v15 & v9
-	.loc 1 3228
+	.loc 1 3473
 	and %r5, %r26, %r12
 # v17 = v5 ^ v17
-	.loc 1 3229
+	.loc 1 3474
 	xor %r31, %r25, %r31
 # v56 = v44 ^ v56
-	.loc 1 3230
+	.loc 1 3475
 	xor %r24, %r30, %r24
 # v15 = v40 ^ v15
-	.loc 1 3231
+	.loc 1 3476
 	xor %r26, %r27, %r26
 # v11 = v1 ^ v11
-	.loc 1 3232
+	.loc 1 3477
 	xor %r30, %r9, %r10
 # v14 = v4 ^ v14
-	.loc 1 3233
+	.loc 1 3478
 	xor %r28, %r11, %r28
 # v9 = v7 ^ v9
-	.loc 1 3234
+	.loc 1 3479
 	xor %r12, %r29, %r12
 # v7 = v17 & v11
-	.loc 1 3235
+	.loc 1 3480
 	and %r11, %r31, %r30
 # v4 = v17 & v14
-	.loc 1 3236
+	.loc 1 3481
 	and %r9, %r31, %r28
 # v1 = v56 & v11
-	.loc 1 3237
+	.loc 1 3482
 	and %r10, %r24, %r30
 # v1 = v4 ^ v1
-	.loc 1 3238
+	.loc 1 3483
 	xor %r29, %r9, %r10
 # v17 = v17 & v9
-	.loc 1 3239
+	.loc 1 3484
 	and %r31, %r31, %r12
 # v4 = v56 & v14
-	.loc 1 3240
+	.loc 1 3485
 	and %r9, %r24, %r28
 # v11 = v15 & v11
-	.loc 1 3241
+	.loc 1 3486
 	and %r10, %r26, %r30
 # v4 = v17 ^ v4
-	.loc 1 3242
+	.loc 1 3487
 	xor %r9, %r31, %r9
 # v11 = v4 ^ v11
-	.loc 1 3243
+	.loc 1 3488
 	xor %r9, %r9, %r10
 # v56 = v56 & v9
-	.loc 1 3244
+	.loc 1 3489
 	and %r24, %r24, %r12
 # v14 = v15 & v14
-	.loc 1 3245
+	.loc 1 3490
 	and %r28, %r26, %r28
 # v14 = v56 ^ v14
-	.loc 1 3246
+	.loc 1 3491
 	xor %r28, %r24, %r28
 # v9 = v15 & v9
-	.loc 1 3247
+	.loc 1 3492
 	and %r10, %r26, %r12
 # v7 = v7 ^ v16
-	.loc 1 3248
+	.loc 1 3493
 	lwz %r12, 1704(%r1)
 	xor %r11, %r11, %r12
 # v7 = v7 ^ v0
-	.loc 1 3249
+	.loc 1 3494
 	xor %r11, %r11, %r8
 # v1 = v1 ^ v10
-	.loc 1 3250
+	.loc 1 3495
 	lwz %r12, 1712(%r1)
 	xor %r29, %r29, %r12
 # v1 = v1 ^ v48
-	.loc 1 3251
+	.loc 1 3496
 	xor %r29, %r29, %r14
 # v11 = v11 ^ v3
-	.loc 1 3252
+	.loc 1 3497
 	xor %r9, %r9, %r19
 # v11 = v11 ^ v8
-	.loc 1 3253
+	.loc 1 3498
 	xor %r12, %r9, %r15
 # v14 = v14 ^ v13
-	.loc 1 3254
+	.loc 1 3499
 	xor %r9, %r28, %r16
 # v14 = v14 ^ v47
-	.loc 1 3255
+	.loc 1 3500
 	xor %r9, %r9, %r6
 # v9 = v9 ^ v6
-	.loc 1 3256
+	.loc 1 3501
 	xor %r10, %r10, %r17
 # v9 = v9 ^ v35
-	.loc 1 3257
+	.loc 1 3502
 	xor %r10, %r10, %r5
 # v13 = v7 ^ v13
-	.loc 1 3258
+	.loc 1 3503
 	xor %r16, %r11, %r16
 # v6 = v1 ^ v6
-	.loc 1 3259
+	.loc 1 3504
 	xor %r17, %r29, %r17
 # v0 = v14 ^ v0
-	.loc 1 3260
+	.loc 1 3505
 	xor %r31, %r9, %r8
 # v48 = v9 ^ v48
-	.loc 1 3261
+	.loc 1 3506
 	xor %r14, %r10, %r14
 # v16 = v16 ^ v21
-	.loc 1 3262
+	.loc 1 3507
 	lwz %r8, 1704(%r1)
 	lwz %r9, 1536(%r1)
 	xor %r8, %r8, %r9
 # v16 = v16 ^ v33
-	.loc 1 3263
+	.loc 1 3508
 	lwz %r9, 1624(%r1)
 	xor %r9, %r8, %r9
 # v10 = v10 ^ v37
-	.loc 1 3264
+	.loc 1 3509
 	lwz %r8, 1712(%r1)
 	lwz %r10, 1544(%r1)
 	xor %r8, %r8, %r10
 # v10 = v10 ^ v36
-	.loc 1 3265
+	.loc 1 3510
 	lwz %r10, 1632(%r1)
 	xor %r11, %r8, %r10
 # v3 = v3 ^ v45
-	.loc 1 3266
+	.loc 1 3511
 	lwz %r8, 1552(%r1)
 	xor %r19, %r19, %r8
 # v3 = v3 ^ v55
-	.loc 1 3267
+	.loc 1 3512
 	lwz %r8, 1640(%r1)
 	xor %r19, %r19, %r8
 # v13 = v13 ^ v25
-	.loc 1 3268
+	.loc 1 3513
 	lwz %r8, 1592(%r1)
 	xor %r8, %r16, %r8
 # v13 = v13 ^ v59
-	.loc 1 3269
+	.loc 1 3514
 	lwz %r10, 1688(%r1)
 	xor %r30, %r8, %r10
 # v6 = v6 ^ v19
-	.loc 1 3270
+	.loc 1 3515
 	lwz %r8, 1600(%r1)
 	xor %r8, %r17, %r8
 # v6 = v6 ^ v20
-	.loc 1 3271
+	.loc 1 3516
 	lwz %r10, 1696(%r1)
 	xor %r29, %r8, %r10
 # v11 = v11 ^ v50
-	.loc 1 3272
+	.loc 1 3517
 	lwz %r8, 1584(%r1)
 	xor %r12, %r12, %r8
 # v11 = v11 ^ v42
-	.loc 1 3273
+	.loc 1 3518
 	xor %r10, %r12, %r18
 # v0 = v0 ^ v46
-	.loc 1 3274
+	.loc 1 3519
 	lwz %r12, 1608(%r1)
 	xor %r8, %r31, %r12
 # v0 = v0 ^ v51
-	.loc 1 3275
+	.loc 1 3520
 	xor %r28, %r8, %r23
 # v48 = v48 ^ v29
-	.loc 1 3276
+	.loc 1 3521
 	lwz %r27, 1616(%r1)
 	xor %r8, %r14, %r27
 # v48 = v48 ^ v22
-	.loc 1 3277
+	.loc 1 3522
 	xor %r8, %r8, %r22
 # v8 = v8 ^ v31
-	.loc 1 3278
+	.loc 1 3523
 	lwz %r26, 1560(%r1)
 	xor %r15, %r15, %r26
 # v8 = v8 ^ v38
-	.loc 1 3279
+	.loc 1 3524
 	xor %r15, %r15, %r7
 # v47 = v47 ^ v28
-	.loc 1 3280
+	.loc 1 3525
 	lwz %r25, 1568(%r1)
 	xor %r6, %r6, %r25
 # v47 = v47 ^ v30
-	.loc 1 3281
+	.loc 1 3526
 	xor %r6, %r6, %r20
 # v35 = v35 ^ v27
-	.loc 1 3282
+	.loc 1 3527
 	lwz %r17, 1576(%r1)
 	xor %r5, %r5, %r17
 # v35 = v35 ^ v23
-	.loc 1 3283
+	.loc 1 3528
 	xor %r24, %r5, %r21
 # v46 = v16 ^ v46
-	.loc 1 3284
+	.loc 1 3529
 	xor %r31, %r9, %r12
 # v29 = v10 ^ v29
-	.loc 1 3285
+	.loc 1 3530
 	xor %r11, %r11, %r27
 # v31 = v3 ^ v31
-	.loc 1 3286
+	.loc 1 3531
 	xor %r27, %r19, %r26
 # v28 = v13 ^ v28
-	.loc 1 3287
+	.loc 1 3532
 	xor %r26, %r30, %r25
 # v27 = v6 ^ v27
-	.loc 1 3288
+	.loc 1 3533
 	xor %r12, %r29, %r17
 # v33 = v0 ^ v33
-	.loc 1 3289
+	.loc 1 3534
 	lwz %r5, 1624(%r1)
 	xor %r29, %r28, %r5
 # v36 = v48 ^ v36
-	.loc 1 3290
+	.loc 1 3535
 	lwz %r5, 1632(%r1)
 	xor %r5, %r8, %r5
 # v55 = v8 ^ v55
-	.loc 1 3291
+	.loc 1 3536
 	lwz %r8, 1640(%r1)
 	xor %r9, %r15, %r8
 # v59 = v47 ^ v59
-	.loc 1 3292
+	.loc 1 3537
 	lwz %r8, 1688(%r1)
 	xor %r6, %r6, %r8
 # v20 = v35 ^ v20
-	.loc 1 3293
+	.loc 1 3538
 	lwz %r8, 1696(%r1)
 	xor %r30, %r24, %r8
 # v36 = v36 ^ v23
-	.loc 1 3294
+	.loc 1 3539
 	xor %r8, %r5, %r21
 # v23 = v27 ^ v23
-	.loc 1 3295
+	.loc 1 3540
 	xor %r21, %r12, %r21
 # v33 = v33 ^ v30
-	.loc 1 3296
+	.loc 1 3541
 	xor %r12, %r29, %r20
 # v30 = v28 ^ v30
-	.loc 1 3297
+	.loc 1 3542
 	xor %r20, %r26, %r20
 # v11 = v11 ^ v38
-	.loc 1 3298
+	.loc 1 3543
 	xor %r10, %r10, %r7
 # v38 = v31 ^ v38
-	.loc 1 3299
+	.loc 1 3544
 	xor %r7, %r27, %r7
 # v23 = v23 ^ v22
-	.loc 1 3300
+	.loc 1 3545
 	xor %r21, %r21, %r22
 # v22 = v29 ^ v22
-	.loc 1 3301
+	.loc 1 3546
 	xor %r22, %r11, %r22
 # v30 = v30 ^ v51
-	.loc 1 3302
+	.loc 1 3547
 	xor %r20, %r20, %r23
 # v51 = v46 ^ v51
-	.loc 1 3303
+	.loc 1 3548
 	xor %r23, %r31, %r23
 # v38 = v38 ^ v42
-	.loc 1 3304
+	.loc 1 3549
 	xor %r11, %r7, %r18
 # v42 = v50 ^ v42
-	.loc 1 3305
+	.loc 1 3550
 	lwz %r5, 1584(%r1)
 	xor %r18, %r5, %r18
 # v22 = v22 ^ v20
-	.loc 1 3306
+	.loc 1 3551
 	xor %r22, %r22, %r30
 # v20 = v19 ^ v20
-	.loc 1 3307
+	.loc 1 3552
 	lwz %r5, 1600(%r1)
 	xor %r5, %r5, %r30
 # v51 = v51 ^ v59
-	.loc 1 3308
+	.loc 1 3553
 	xor %r23, %r23, %r6
 # v59 = v25 ^ v59
-	.loc 1 3309
+	.loc 1 3554
 	lwz %r7, 1592(%r1)
 	xor %r6, %r7, %r6
 # v42 = v42 ^ v55
-	.loc 1 3310
+	.loc 1 3555
 	xor %r18, %r18, %r9
 # v55 = v45 ^ v55
-	.loc 1 3311
+	.loc 1 3556
 	lwz %r7, 1552(%r1)
 	xor %r7, %r7, %r9
 # v20 = v20 ^ v36
-	.loc 1 3312
+	.loc 1 3557
 	xor %r5, %r5, %r8
 # v36 = v37 ^ v36
-	.loc 1 3313
+	.loc 1 3558
 	lwz %r9, 1544(%r1)
 	xor %r8, %r9, %r8
 # v59 = v59 ^ v33
-	.loc 1 3314
+	.loc 1 3559
 	xor %r6, %r6, %r12
 # v33 = v21 ^ v33
-	.loc 1 3315
+	.loc 1 3560
 	lwz %r9, 1536(%r1)
 	xor %r9, %r9, %r12
 # v33 = v33 ^ v51
-	.loc 1 3316
+	.loc 1 3561
 	xor %r9, %r9, %r23
 # v36 = v36 ^ v22
-	.loc 1 3317
+	.loc 1 3562
 	xor %r8, %r8, %r22
 # v55 = v55 ^ v38
-	.loc 1 3318
+	.loc 1 3563
 	xor %r7, %r7, %r11
 # v55 = v55 ^ v11
-	.loc 1 3319
+	.loc 1 3564
 	xor %r7, %r7, %r10
 # v59 = v59 ^ v30
-	.loc 1 3320
+	.loc 1 3565
 	xor %r6, %r6, %r20
 # v20 = v20 ^ v23
-	.loc 1 3321
+	.loc 1 3566
 	xor %r5, %r5, %r21
 # v42 = v42 ^ v11
-	.loc 1 3322
+	.loc 1 3567
 	xor %r18, %r18, %r10
 # mem32[h + 0] = v33
-	.loc 1 3323
+	.loc 1 3568
 	stw %r9, 0(%r3)
 # mem32[h + 32] = v11
-	.loc 1 3324
+	.loc 1 3569
 	stw %r10, 32(%r3)
 # mem32[h + 64] = v36
-	.loc 1 3325
+	.loc 1 3570
 	stw %r8, 64(%r3)
 # mem32[h + 96] = v51
-	.loc 1 3326
+	.loc 1 3571
 	stw %r23, 96(%r3)
 # mem32[h + 128] = v55
-	.loc 1 3327
+	.loc 1 3572
 	stw %r7, 128(%r3)
 # mem32[h + 160] = v22
-	.loc 1 3328
+	.loc 1 3573
 	stw %r22, 160(%r3)
 # mem32[h + 192] = v59
-	.loc 1 3329
+	.loc 1 3574
 	stw %r6, 192(%r3)
 # mem32[h + 224] = v38
-	.loc 1 3330
+	.loc 1 3575
 	stw %r11, 224(%r3)
 # mem32[h + 256] = v20
-	.loc 1 3331
+	.loc 1 3576
 	stw %r5, 256(%r3)
 # mem32[h + 288] = v30
-	.loc 1 3332
+	.loc 1 3577
 	stw %r20, 288(%r3)
 # mem32[h + 320] = v42
-	.loc 1 3333
+	.loc 1 3578
 	stw %r18, 320(%r3)
 # mem32[h + 352] = v23
-	.loc 1 3334
+	.loc 1 3579
 	stw %r21, 352(%r3)
 # h = h + 4
-	.loc 1 3335
+	.loc 1 3580
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 3336
+	.loc 1 3581
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 3337
+	.loc 1 3582
 	lwz %r5, 16(%r1)
 	addi %r5, %r5, -1
 	stw %r5, 16(%r1)
 # =? i - 0
-	.loc 1 3338
+	.loc 1 3583
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 3339
+	.loc 1 3584
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc32.pass
 # leave
-	.loc 1 3340
+	.loc 1 3585
 	lwz %r14, 2320(%r1)
 	lwz %r15, 2324(%r1)
 	lwz %r16, 2328(%r1)
@@ -11933,1104 +12241,1258 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc32:
 	.type qhasm_kernel_mceliece_gf12_vec512_mul_ppc32, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec512_mul_ppc32:
-	stwu %r1, -960(%r1)
-	stw %r14, 880(%r1)
-	stw %r15, 884(%r1)
-	stw %r16, 888(%r1)
-	stw %r17, 892(%r1)
-	stw %r18, 896(%r1)
-	stw %r19, 900(%r1)
-	stw %r20, 904(%r1)
-	stw %r21, 908(%r1)
-	stw %r22, 912(%r1)
-	stw %r23, 916(%r1)
-	stw %r24, 920(%r1)
-	stw %r25, 924(%r1)
-	stw %r26, 928(%r1)
-	stw %r27, 932(%r1)
-	stw %r28, 936(%r1)
-	stw %r29, 940(%r1)
-	stw %r30, 944(%r1)
-	stw %r31, 948(%r1)
+	stwu %r1, -112(%r1)
+	stw %r14, 32(%r1)
+	stw %r15, 36(%r1)
+	stw %r16, 40(%r1)
+	stw %r17, 44(%r1)
+	stw %r18, 48(%r1)
+	stw %r19, 52(%r1)
+	stw %r20, 56(%r1)
+	stw %r21, 60(%r1)
+	stw %r22, 64(%r1)
+	stw %r23, 68(%r1)
+	stw %r24, 72(%r1)
+	stw %r25, 76(%r1)
+	stw %r26, 80(%r1)
+	stw %r27, 84(%r1)
+	stw %r28, 88(%r1)
+	stw %r29, 92(%r1)
+	stw %r30, 96(%r1)
+	stw %r31, 100(%r1)
 # i = 16
-	.loc 1 3346
-	li %r6, 16
-	stw %r6, 16(%r1)
-.Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc32.pass:
-# v0 = mem32[f + 0]
-	.loc 1 3348
-	lwz %r8, 0(%r4)
-	stw %r8, 472(%r1)
-# v1 = mem32[g + 0]
-	.loc 1 3349
-	lwz %r7, 0(%r5)
-	stw %r7, 872(%r1)
-# v2 = v0 & v1
-	.loc 1 3350
-	and %r6, %r8, %r7
-	stw %r6, 24(%r1)
-# v3 = mem32[g + 64]
-	.loc 1 3351
-	lwz %r10, 64(%r5)
-# v4 = v0 & v3
-	.loc 1 3352
-	and %r6, %r8, %r10
-# v5 = mem32[f + 64]
-	.loc 1 3353
-	lwz %r9, 64(%r4)
-# v6 = v5 & v1
-	.loc 1 3354
-	and %r7, %r9, %r7
-# v6 = v4 ^ v6
-	.loc 1 3355
-	xor %r6, %r6, %r7
-	stw %r6, 128(%r1)
-# v4 = mem32[g + 128]
-	.loc 1 3356
-	lwz %r12, 128(%r5)
-# v7 = v0 & v4
-	.loc 1 3357
-	and %r6, %r8, %r12
-# v8 = v5 & v3
-	.loc 1 3358
-	and %r7, %r9, %r10
-# v9 = mem32[f + 128]
-	.loc 1 3359
-	lwz %r11, 128(%r4)
-# v10 = v9 & v1
-	.loc 1 3360
-	lwz %r8, 872(%r1)
-	and %r8, %r11, %r8
-# v8 = v7 ^ v8
-	.loc 1 3361
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 3362
-	xor %r6, %r7, %r8
-	stw %r6, 136(%r1)
-# v8 = v5 & v4
-	.loc 1 3363
-	and %r6, %r9, %r12
-# v7 = v9 & v3
-	.loc 1 3364
-	and %r7, %r11, %r10
-# v7 = v8 ^ v7
-	.loc 1 3365
-	xor %r31, %r6, %r7
-# v8 = v9 & v4
-	.loc 1 3366
-	and %r23, %r11, %r12
-# v11 = mem32[f + 192]
-	.loc 1 3367
-	lwz %r27, 192(%r4)
-# v12 = mem32[g + 192]
-	.loc 1 3368
-	lwz %r30, 192(%r5)
-# v13 = v11 & v12
-	.loc 1 3369
-	and %r24, %r27, %r30
-# v14 = mem32[g + 256]
-	.loc 1 3370
-	lwz %r29, 256(%r5)
-# v15 = v11 & v14
-	.loc 1 3371
-	and %r6, %r27, %r29
-# v16 = mem32[f + 256]
-	.loc 1 3372
-	lwz %r28, 256(%r4)
-# v17 = v16 & v12
-	.loc 1 3373
-	and %r7, %r28, %r30
-# v17 = v15 ^ v17
-	.loc 1 3374
-	xor %r22, %r6, %r7
-# v15 = mem32[g + 320]
-	.loc 1 3375
-	lwz %r25, 320(%r5)
-# v18 = v11 & v15
-	.loc 1 3376
-	and %r6, %r27, %r25
-# v19 = v16 & v14
-	.loc 1 3377
-	and %r7, %r28, %r29
-# v20 = mem32[f + 320]
-	.loc 1 3378
-	lwz %r26, 320(%r4)
-# v21 = v20 & v12
-	.loc 1 3379
-	and %r8, %r26, %r30
-# v19 = v18 ^ v19
-	.loc 1 3380
-	xor %r7, %r6, %r7
-# v21 = v19 ^ v21
-	.loc 1 3381
-	xor %r6, %r7, %r8
-	stw %r6, 144(%r1)
-# v19 = v16 & v15
-	.loc 1 3382
-	and %r6, %r28, %r25
-# v18 = v20 & v14
-	.loc 1 3383
-	and %r7, %r26, %r29
-# v18 = v19 ^ v18
-	.loc 1 3384
-	xor %r6, %r6, %r7
-	stw %r6, 152(%r1)
-# v19 = v20 & v15
-	.loc 1 3385
-	and %r6, %r26, %r25
-	stw %r6, 160(%r1)
-# v22 = v0 ^ v11
-	.loc 1 3386
-	lwz %r6, 472(%r1)
-	xor %r6, %r6, %r27
-# v23 = v5 ^ v16
-	.loc 1 3387
-	xor %r17, %r9, %r28
-# v24 = v9 ^ v20
-	.loc 1 3388
-	xor %r18, %r11, %r26
-# v25 = v1 ^ v12
-	.loc 1 3389
-	lwz %r7, 872(%r1)
-	xor %r16, %r7, %r30
-# v26 = v3 ^ v14
-	.loc 1 3390
-	xor %r19, %r10, %r29
-# v27 = v4 ^ v15
-	.loc 1 3391
-	xor %r20, %r12, %r25
-# v28 = v22 & v25
-	.loc 1 3392
-	and %r21, %r6, %r16
-# v29 = v22 & v26
-	.loc 1 3393
-	and %r7, %r6, %r19
-# v30 = v23 & v25
-	.loc 1 3394
-	and %r8, %r17, %r16
-# v30 = v29 ^ v30
-	.loc 1 3395
-	xor %r15, %r7, %r8
-# v22 = v22 & v27
-	.loc 1 3396
-	and %r6, %r6, %r20
-# v29 = v23 & v26
-	.loc 1 3397
-	and %r7, %r17, %r19
-# v25 = v24 & v25
-	.loc 1 3398
-	and %r8, %r18, %r16
-# v29 = v22 ^ v29
-	.loc 1 3399
-	xor %r7, %r6, %r7
-# v25 = v29 ^ v25
-	.loc 1 3400
-	xor %r6, %r7, %r8
-# v23 = v23 & v27
-	.loc 1 3401
-	and %r17, %r17, %r20
-# v26 = v24 & v26
-	.loc 1 3402
-	and %r19, %r18, %r19
-# v26 = v23 ^ v26
-	.loc 1 3403
-	xor %r19, %r17, %r19
-# v27 = v24 & v27
-	.loc 1 3404
-	and %r20, %r18, %r20
-# v28 = v28 ^ v2
-	.loc 1 3405
-	lwz %r7, 24(%r1)
-	xor %r21, %r21, %r7
-# v28 = v28 ^ v13
-	.loc 1 3406
-	xor %r21, %r21, %r24
-# v30 = v30 ^ v6
-	.loc 1 3407
-	lwz %r7, 128(%r1)
-	xor %r15, %r15, %r7
-# v30 = v30 ^ v17
-	.loc 1 3408
-	xor %r15, %r15, %r22
-# v25 = v25 ^ v10
-	.loc 1 3409
-	lwz %r7, 136(%r1)
-	xor %r6, %r6, %r7
-# v25 = v25 ^ v21
-	.loc 1 3410
-	lwz %r7, 144(%r1)
-	xor %r6, %r6, %r7
-	stw %r6, 168(%r1)
-# v26 = v26 ^ v7
-	.loc 1 3411
-	xor %r6, %r19, %r31
-# v26 = v26 ^ v18
-	.loc 1 3412
-	lwz %r7, 152(%r1)
-	xor %r6, %r6, %r7
-# v27 = v27 ^ v8
-	.loc 1 3413
-	xor %r7, %r20, %r23
-# v27 = v27 ^ v19
-	.loc 1 3414
-	lwz %r8, 160(%r1)
-	xor %r7, %r7, %r8
-# v7 = v28 ^ v7
-	.loc 1 3415
-	xor %r8, %r21, %r31
-	stw %r8, 176(%r1)
-# v8 = v30 ^ v8
-	.loc 1 3416
-	xor %r8, %r15, %r23
-	stw %r8, 184(%r1)
-# v13 = v26 ^ v13
-	.loc 1 3417
-	xor %r6, %r6, %r24
-	stw %r6, 192(%r1)
-# v17 = v27 ^ v17
-	.loc 1 3418
-	xor %r6, %r7, %r22
-	stw %r6, 200(%r1)
-# v27 = mem32[f + 384]
-	.loc 1 3419
-	lwz %r23, 384(%r4)
-# v26 = mem32[g + 384]
-	.loc 1 3420
-	lwz %r22, 384(%r5)
-# v30 = v27 & v26
-	.loc 1 3421
-	and %r6, %r23, %r22
-	stw %r6, 208(%r1)
-# v28 = mem32[g + 448]
-	.loc 1 3422
-	lwz %r24, 448(%r5)
-# v24 = v27 & v28
-	.loc 1 3423
-	and %r6, %r23, %r24
-# v23 = mem32[f + 448]
-	.loc 1 3424
-	lwz %r31, 448(%r4)
-# v29 = v23 & v26
-	.loc 1 3425
-	and %r7, %r31, %r22
-# v29 = v24 ^ v29
-	.loc 1 3426
-	xor %r6, %r6, %r7
-	stw %r6, 216(%r1)
-# v24 = mem32[g + 512]
-	.loc 1 3427
-	lwz %r20, 512(%r5)
-# v22 = v27 & v24
-	.loc 1 3428
-	and %r8, %r23, %r20
-# v31 = v23 & v28
-	.loc 1 3429
-	and %r6, %r31, %r24
-# v32 = mem32[f + 512]
-	.loc 1 3430
-	lwz %r21, 512(%r4)
-# v33 = v32 & v26
-	.loc 1 3431
-	and %r7, %r21, %r22
-# v31 = v22 ^ v31
-	.loc 1 3432
-	xor %r6, %r8, %r6
-# v33 = v31 ^ v33
-	.loc 1 3433
-	xor %r6, %r6, %r7
-	stw %r6, 224(%r1)
-# v31 = v23 & v24
-	.loc 1 3434
-	and %r6, %r31, %r20
-# v22 = v32 & v28
-	.loc 1 3435
-	and %r7, %r21, %r24
-# v22 = v31 ^ v22
-	.loc 1 3436
-	xor %r6, %r6, %r7
-	stw %r6, 232(%r1)
-# v31 = v32 & v24
-	.loc 1 3437
-	and %r6, %r21, %r20
-	stw %r6, 240(%r1)
-# v34 = mem32[f + 576]
-	.loc 1 3438
-	lwz %r19, 576(%r4)
-# v35 = mem32[g + 576]
-	.loc 1 3439
-	lwz %r17, 576(%r5)
-# v36 = v34 & v35
-	.loc 1 3440
-	and %r6, %r19, %r17
-	stw %r6, 32(%r1)
-# v37 = mem32[g + 640]
-	.loc 1 3441
-	lwz %r18, 640(%r5)
-# v38 = v34 & v37
-	.loc 1 3442
-	and %r6, %r19, %r18
-# v39 = mem32[f + 640]
-	.loc 1 3443
-	lwz %r8, 640(%r4)
-# v40 = v39 & v35
-	.loc 1 3444
-	and %r7, %r8, %r17
-# v40 = v38 ^ v40
-	.loc 1 3445
-	xor %r6, %r6, %r7
-	stw %r6, 248(%r1)
-# v38 = mem32[g + 704]
-	.loc 1 3446
-	lwz %r7, 704(%r5)
-# v41 = v34 & v38
-	.loc 1 3447
-	and %r6, %r19, %r7
-	stw %r6, 648(%r1)
-	stw %r6, 40(%r1)
-# v42 = v39 & v37
-	.loc 1 3448
-	and %r14, %r8, %r18
-	stw %r14, 824(%r1)
-	stw %r14, 480(%r1)
-# v43 = mem32[f + 704]
-	.loc 1 3449
-	lwz %r16, 704(%r4)
-# v44 = v43 & v35
-	.loc 1 3450
-	and %r15, %r16, %r17
-	stw %r15, 752(%r1)
-	stw %r15, 48(%r1)
-# v42 = v41 ^ v42
-	.loc 1 3451
-	xor %r6, %r6, %r14
-# v44 = v42 ^ v44
-	.loc 1 3452
-	xor %r6, %r6, %r15
-	stw %r6, 256(%r1)
-# v42 = v39 & v38
-	.loc 1 3453
-	and %r15, %r8, %r7
-	stw %r15, 264(%r1)
-# v41 = v43 & v37
-	.loc 1 3454
-	and %r6, %r16, %r18
-# v41 = v42 ^ v41
-	.loc 1 3455
-	xor %r6, %r15, %r6
-	stw %r6, 272(%r1)
-# v42 = v43 & v38
-	.loc 1 3456
-	and %r6, %r16, %r7
-	stw %r6, 488(%r1)
-# v45 = v27 ^ v34
-	.loc 1 3457
-	xor %r6, %r23, %r19
-	stw %r6, 768(%r1)
-	stw %r6, 496(%r1)
-	stw %r6, 56(%r1)
-# v46 = v23 ^ v39
-	.loc 1 3458
-	xor %r6, %r31, %r8
-	stw %r6, 504(%r1)
-	stw %r6, 64(%r1)
-# v47 = v32 ^ v43
-	.loc 1 3459
-	xor %r6, %r21, %r16
-	stw %r6, 512(%r1)
-	stw %r6, 72(%r1)
-# v48 = v26 ^ v35
-	.loc 1 3460
-	xor %r14, %r22, %r17
-	stw %r14, 856(%r1)
-	stw %r14, 760(%r1)
-	stw %r14, 80(%r1)
-# v49 = v28 ^ v37
-	.loc 1 3461
-	xor %r15, %r24, %r18
-	stw %r15, 688(%r1)
-	stw %r15, 520(%r1)
-	stw %r15, 88(%r1)
-# v50 = v24 ^ v38
-	.loc 1 3462
-	xor %r6, %r20, %r7
-	stw %r6, 696(%r1)
-	stw %r6, 528(%r1)
-	stw %r6, 96(%r1)
-# v51 = v45 & v48
-	.loc 1 3463
-	lwz %r6, 768(%r1)
-	and %r6, %r6, %r14
-	stw %r6, 104(%r1)
-# v52 = v45 & v49
-	.loc 1 3464
-	lwz %r6, 496(%r1)
-	stw %r6, 792(%r1)
-	stw %r6, 704(%r1)
-	and %r15, %r6, %r15
-	stw %r15, 832(%r1)
-	stw %r15, 536(%r1)
-	stw %r15, 112(%r1)
-# v53 = v46 & v48
-	.loc 1 3465
-	lwz %r6, 504(%r1)
-	stw %r6, 800(%r1)
-	stw %r6, 712(%r1)
-	lwz %r14, 760(%r1)
-	and %r6, %r6, %r14
-	stw %r6, 656(%r1)
-	stw %r6, 120(%r1)
-# v53 = v52 ^ v53
-	.loc 1 3466
-	xor %r6, %r15, %r6
-	stw %r6, 544(%r1)
-	stw %r6, 280(%r1)
-# v45 = v45 & v50
-	.loc 1 3467
-	lwz %r6, 696(%r1)
-	lwz %r15, 792(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 840(%r1)
-	stw %r6, 720(%r1)
-	stw %r6, 552(%r1)
-	stw %r6, 288(%r1)
-# v52 = v46 & v49
-	.loc 1 3468
-	lwz %r6, 520(%r1)
-	stw %r6, 728(%r1)
-	lwz %r15, 800(%r1)
-	and %r14, %r15, %r6
-	stw %r14, 864(%r1)
-	stw %r14, 808(%r1)
-	stw %r14, 664(%r1)
-	stw %r14, 296(%r1)
-# v48 = v47 & v48
-	.loc 1 3469
-	lwz %r6, 512(%r1)
-	lwz %r15, 760(%r1)
-	and %r15, %r6, %r15
-	stw %r15, 304(%r1)
-# v52 = v45 ^ v52
-	.loc 1 3470
-	lwz %r6, 840(%r1)
-	xor %r6, %r6, %r14
-	stw %r6, 312(%r1)
-# v48 = v52 ^ v48
-	.loc 1 3471
-	xor %r6, %r6, %r15
-	stw %r6, 560(%r1)
-	stw %r6, 320(%r1)
-# v46 = v46 & v50
-	.loc 1 3472
-	lwz %r6, 64(%r1)
-	lwz %r15, 528(%r1)
-	and %r14, %r6, %r15
-	stw %r14, 848(%r1)
-	stw %r14, 672(%r1)
-	stw %r14, 328(%r1)
-# v49 = v47 & v49
-	.loc 1 3473
-	lwz %r15, 72(%r1)
-	stw %r15, 776(%r1)
-	stw %r15, 568(%r1)
-	lwz %r6, 728(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 336(%r1)
-# v49 = v46 ^ v49
-	.loc 1 3474
-	xor %r6, %r14, %r6
-	stw %r6, 576(%r1)
-	stw %r6, 344(%r1)
-# v50 = v47 & v50
-	.loc 1 3475
-	lwz %r6, 96(%r1)
-	and %r6, %r15, %r6
-	stw %r6, 584(%r1)
-	stw %r6, 352(%r1)
-# v51 = v51 ^ v30
-	.loc 1 3476
-	lwz %r6, 104(%r1)
-	lwz %r15, 208(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 360(%r1)
-# v51 = v51 ^ v36
-	.loc 1 3477
-	lwz %r15, 32(%r1)
-	stw %r15, 600(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 592(%r1)
-	stw %r6, 368(%r1)
-# v53 = v53 ^ v29
-	.loc 1 3478
-	lwz %r6, 216(%r1)
-	lwz %r15, 544(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 376(%r1)
-# v53 = v53 ^ v40
-	.loc 1 3479
-	lwz %r15, 248(%r1)
-	stw %r15, 616(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 608(%r1)
-	stw %r6, 384(%r1)
-# v48 = v48 ^ v33
-	.loc 1 3480
-	lwz %r6, 224(%r1)
-	lwz %r15, 560(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 392(%r1)
-# v48 = v48 ^ v44
-	.loc 1 3481
-	lwz %r15, 256(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 400(%r1)
-# v49 = v49 ^ v22
-	.loc 1 3482
-	lwz %r15, 232(%r1)
-	stw %r15, 736(%r1)
-	stw %r15, 624(%r1)
-	lwz %r6, 576(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 408(%r1)
-# v49 = v49 ^ v41
-	.loc 1 3483
-	lwz %r15, 272(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 744(%r1)
-	stw %r6, 632(%r1)
-	stw %r6, 416(%r1)
-# v50 = v50 ^ v31
-	.loc 1 3484
-	lwz %r15, 240(%r1)
-	stw %r15, 816(%r1)
-	stw %r15, 680(%r1)
-	lwz %r6, 584(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 424(%r1)
-# v50 = v50 ^ v42
-	.loc 1 3485
-	lwz %r15, 488(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 784(%r1)
-	stw %r6, 640(%r1)
-	stw %r6, 432(%r1)
-# v22 = v51 ^ v22
-	.loc 1 3486
-	lwz %r6, 592(%r1)
-	lwz %r15, 736(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 440(%r1)
-# v31 = v53 ^ v31
-	.loc 1 3487
-	lwz %r6, 608(%r1)
-	lwz %r15, 816(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 448(%r1)
-# v36 = v49 ^ v36
-	.loc 1 3488
-	lwz %r6, 600(%r1)
-	lwz %r15, 744(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 456(%r1)
-# v40 = v50 ^ v40
-	.loc 1 3489
-	lwz %r6, 616(%r1)
-	lwz %r15, 784(%r1)
-	xor %r6, %r15, %r6
-	stw %r6, 464(%r1)
-# v27 = v0 ^ v27
-	.loc 1 3490
-	lwz %r6, 472(%r1)
-	xor %r23, %r6, %r23
-# v23 = v5 ^ v23
-	.loc 1 3491
-	xor %r31, %r9, %r31
-# v32 = v9 ^ v32
-	.loc 1 3492
-	xor %r21, %r11, %r21
-# v34 = v11 ^ v34
-	.loc 1 3493
-	xor %r19, %r27, %r19
-# v39 = v16 ^ v39
-	.loc 1 3494
-	xor %r9, %r28, %r8
-# v43 = v20 ^ v43
-	.loc 1 3495
-	xor %r16, %r26, %r16
-# v26 = v1 ^ v26
-	.loc 1 3496
-	lwz %r6, 872(%r1)
-	xor %r22, %r6, %r22
-# v28 = v3 ^ v28
-	.loc 1 3497
-	xor %r24, %r10, %r24
-# v24 = v4 ^ v24
-	.loc 1 3498
-	xor %r20, %r12, %r20
-# v35 = v12 ^ v35
-	.loc 1 3499
-	xor %r17, %r30, %r17
-# v37 = v14 ^ v37
-	.loc 1 3500
-	xor %r18, %r29, %r18
-# v38 = v15 ^ v38
-	.loc 1 3501
-	xor %r10, %r25, %r7
-# v15 = v27 & v26
-	.loc 1 3502
-	and %r11, %r23, %r22
-# v14 = v27 & v28
-	.loc 1 3503
-	and %r6, %r23, %r24
-# v12 = v23 & v26
-	.loc 1 3504
-	and %r7, %r31, %r22
-# v12 = v14 ^ v12
-	.loc 1 3505
-	xor %r12, %r6, %r7
-# v14 = v27 & v24
-	.loc 1 3506
-	and %r6, %r23, %r20
-# v4 = v23 & v28
-	.loc 1 3507
-	and %r7, %r31, %r24
-# v3 = v32 & v26
-	.loc 1 3508
-	and %r8, %r21, %r22
-# v4 = v14 ^ v4
-	.loc 1 3509
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
-	.loc 1 3510
-	xor %r29, %r7, %r8
-# v4 = v23 & v24
-	.loc 1 3511
-	and %r6, %r31, %r20
-# v14 = v32 & v28
-	.loc 1 3512
-	and %r7, %r21, %r24
-# v14 = v4 ^ v14
-	.loc 1 3513
-	xor %r27, %r6, %r7
-# v4 = v32 & v24
-	.loc 1 3514
-	and %r28, %r21, %r20
-# v1 = v34 & v35
-	.loc 1 3515
-	and %r30, %r19, %r17
-# v20 = v34 & v37
-	.loc 1 3516
-	and %r6, %r19, %r18
-# v16 = v39 & v35
-	.loc 1 3517
-	and %r7, %r9, %r17
-# v16 = v20 ^ v16
-	.loc 1 3518
-	xor %r26, %r6, %r7
-# v20 = v34 & v38
-	.loc 1 3519
-	and %r6, %r19, %r10
-# v11 = v39 & v37
-	.loc 1 3520
-	and %r7, %r9, %r18
-# v9 = v43 & v35
-	.loc 1 3521
-	and %r8, %r16, %r17
-# v11 = v20 ^ v11
-	.loc 1 3522
-	xor %r7, %r6, %r7
-# v9 = v11 ^ v9
-	.loc 1 3523
-	xor %r8, %r7, %r8
-# v11 = v39 & v38
-	.loc 1 3524
-	and %r6, %r9, %r10
-# v20 = v43 & v37
-	.loc 1 3525
-	and %r7, %r16, %r18
-# v20 = v11 ^ v20
-	.loc 1 3526
-	xor %r15, %r6, %r7
-# v11 = v43 & v38
-	.loc 1 3527
-	and %r25, %r16, %r10
-# v34 = v27 ^ v34
-	.loc 1 3528
-	xor %r19, %r23, %r19
-# v39 = v23 ^ v39
-	.loc 1 3529
-	xor %r31, %r31, %r9
-# v43 = v32 ^ v43
-	.loc 1 3530
-	xor %r16, %r21, %r16
-# v35 = v26 ^ v35
-	.loc 1 3531
-	xor %r9, %r22, %r17
-# v37 = v28 ^ v37
-	.loc 1 3532
-	xor %r18, %r24, %r18
-# v38 = v24 ^ v38
-	.loc 1 3533
-	xor %r24, %r20, %r10
-# v24 = v34 & v35
-	.loc 1 3534
-	and %r10, %r19, %r9
-# v28 = v34 & v37
-	.loc 1 3535
-	and %r6, %r19, %r18
-# v26 = v39 & v35
-	.loc 1 3536
-	and %r7, %r31, %r9
-# v26 = v28 ^ v26
-	.loc 1 3537
-	xor %r23, %r6, %r7
-# v34 = v34 & v38
-	.loc 1 3538
-	and %r6, %r19, %r24
-# v28 = v39 & v37
-	.loc 1 3539
-	and %r7, %r31, %r18
-# v35 = v43 & v35
-	.loc 1 3540
-	and %r9, %r16, %r9
-# v28 = v34 ^ v28
-	.loc 1 3541
-	xor %r7, %r6, %r7
-# v35 = v28 ^ v35
-	.loc 1 3542
-	xor %r9, %r7, %r9
-# v39 = v39 & v38
-	.loc 1 3543
-	and %r31, %r31, %r24
-# v37 = v43 & v37
-	.loc 1 3544
-	and %r6, %r16, %r18
-# v37 = v39 ^ v37
-	.loc 1 3545
-	xor %r6, %r31, %r6
-# v38 = v43 & v38
-	.loc 1 3546
-	and %r24, %r16, %r24
-# v24 = v24 ^ v15
-	.loc 1 3547
-	xor %r10, %r10, %r11
-# v24 = v24 ^ v1
-	.loc 1 3548
-	xor %r10, %r10, %r30
-# v26 = v26 ^ v12
-	.loc 1 3549
-	xor %r23, %r23, %r12
-# v26 = v26 ^ v16
-	.loc 1 3550
-	xor %r23, %r23, %r26
-# v35 = v35 ^ v3
-	.loc 1 3551
-	xor %r9, %r9, %r29
-# v35 = v35 ^ v9
-	.loc 1 3552
-	xor %r9, %r9, %r8
-# v37 = v37 ^ v14
-	.loc 1 3553
-	xor %r6, %r6, %r27
-# v37 = v37 ^ v20
-	.loc 1 3554
-	xor %r6, %r6, %r15
-# v38 = v38 ^ v4
-	.loc 1 3555
-	xor %r24, %r24, %r28
-# v38 = v38 ^ v11
-	.loc 1 3556
-	xor %r24, %r24, %r25
-# v14 = v24 ^ v14
-	.loc 1 3557
-	xor %r27, %r10, %r27
-# v4 = v26 ^ v4
-	.loc 1 3558
-	xor %r28, %r23, %r28
-# v1 = v37 ^ v1
-	.loc 1 3559
-	xor %r30, %r6, %r30
-# v16 = v38 ^ v16
-	.loc 1 3560
-	xor %r26, %r24, %r26
-# v15 = v15 ^ v2
-	.loc 1 3561
-	lwz %r6, 24(%r1)
-	xor %r11, %r11, %r6
-# v15 = v15 ^ v30
-	.loc 1 3562
-	lwz %r6, 208(%r1)
-	xor %r11, %r11, %r6
-# v12 = v12 ^ v6
-	.loc 1 3563
-	lwz %r6, 128(%r1)
-	xor %r12, %r12, %r6
-# v12 = v12 ^ v29
-	.loc 1 3564
-	lwz %r6, 216(%r1)
-	xor %r12, %r12, %r6
-# v3 = v3 ^ v10
-	.loc 1 3565
-	lwz %r6, 136(%r1)
-	xor %r29, %r29, %r6
-# v3 = v3 ^ v33
-	.loc 1 3566
-	lwz %r6, 224(%r1)
-	xor %r29, %r29, %r6
-# v14 = v14 ^ v7
-	.loc 1 3567
-	lwz %r6, 176(%r1)
-	xor %r6, %r27, %r6
-# v14 = v14 ^ v22
-	.loc 1 3568
-	lwz %r7, 440(%r1)
-	xor %r10, %r6, %r7
-# v4 = v4 ^ v8
-	.loc 1 3569
-	lwz %r6, 184(%r1)
-	xor %r6, %r28, %r6
-# v4 = v4 ^ v31
-	.loc 1 3570
-	lwz %r7, 448(%r1)
-	xor %r31, %r6, %r7
-# v35 = v35 ^ v25
-	.loc 1 3571
-	lwz %r6, 168(%r1)
-	xor %r6, %r9, %r6
-# v35 = v35 ^ v48
-	.loc 1 3572
-	lwz %r7, 400(%r1)
-	xor %r9, %r6, %r7
-# v1 = v1 ^ v13
-	.loc 1 3573
-	lwz %r27, 192(%r1)
-	xor %r6, %r30, %r27
-# v1 = v1 ^ v36
-	.loc 1 3574
-	lwz %r7, 456(%r1)
-	xor %r24, %r6, %r7
-# v16 = v16 ^ v17
-	.loc 1 3575
-	lwz %r28, 200(%r1)
-	xor %r6, %r26, %r28
-# v16 = v16 ^ v40
-	.loc 1 3576
-	lwz %r7, 464(%r1)
-	xor %r26, %r6, %r7
-# v9 = v9 ^ v21
-	.loc 1 3577
-	lwz %r30, 144(%r1)
-	xor %r8, %r8, %r30
-# v9 = v9 ^ v44
-	.loc 1 3578
-	lwz %r6, 256(%r1)
-	xor %r23, %r8, %r6
-# v20 = v20 ^ v18
-	.loc 1 3579
-	lwz %r6, 152(%r1)
-	xor %r15, %r15, %r6
-# v20 = v20 ^ v41
-	.loc 1 3580
-	lwz %r7, 272(%r1)
-	xor %r15, %r15, %r7
-# v11 = v11 ^ v19
-	.loc 1 3581
-	lwz %r7, 160(%r1)
-	xor %r25, %r25, %r7
-# v11 = v11 ^ v42
-	.loc 1 3582
-	lwz %r8, 488(%r1)
-	xor %r25, %r25, %r8
-# v13 = v15 ^ v13
-	.loc 1 3583
-	xor %r11, %r11, %r27
-# v17 = v12 ^ v17
-	.loc 1 3584
-	xor %r12, %r12, %r28
-# v21 = v3 ^ v21
-	.loc 1 3585
-	xor %r30, %r29, %r30
-# v18 = v14 ^ v18
-	.loc 1 3586
-	xor %r27, %r10, %r6
-# v19 = v4 ^ v19
-	.loc 1 3587
-	xor %r6, %r31, %r7
-# v30 = v1 ^ v30
-	.loc 1 3588
-	lwz %r7, 208(%r1)
-	xor %r7, %r24, %r7
-# v29 = v16 ^ v29
-	.loc 1 3589
-	lwz %r8, 216(%r1)
-	xor %r8, %r26, %r8
-# v33 = v9 ^ v33
-	.loc 1 3590
-	lwz %r10, 224(%r1)
-	xor %r31, %r23, %r10
-# v22 = v20 ^ v22
 	.loc 1 3591
-	lwz %r10, 440(%r1)
-	xor %r26, %r15, %r10
-# v31 = v11 ^ v31
-	.loc 1 3592
-	lwz %r10, 448(%r1)
-	xor %r10, %r25, %r10
-# v29 = v29 ^ v42
+	li %r9, 16
+.Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc32.pass:
+# F0 = mem32[f + 0]
 	.loc 1 3593
-	lwz %r29, 488(%r1)
-	xor %r28, %r8, %r29
-# v42 = v19 ^ v42
+	lwz %r11, 0(%r4)
+# F1 = mem32[f + 64]
 	.loc 1 3594
-	xor %r6, %r6, %r29
-# v30 = v30 ^ v41
+	lwz %r12, 64(%r4)
+# F2 = mem32[f + 128]
 	.loc 1 3595
-	lwz %r8, 272(%r1)
-	xor %r29, %r7, %r8
-# v41 = v18 ^ v41
+	lwz %r29, 128(%r4)
+# F3 = mem32[f + 192]
 	.loc 1 3596
-	xor %r7, %r27, %r8
-# v35 = v35 ^ v44
+	lwz %r28, 192(%r4)
+# F4 = mem32[f + 256]
 	.loc 1 3597
-	lwz %r8, 256(%r1)
-	xor %r27, %r9, %r8
-# v44 = v21 ^ v44
+	lwz %r26, 256(%r4)
+# F5 = mem32[f + 320]
 	.loc 1 3598
-	xor %r8, %r30, %r8
-# v42 = v42 ^ v40
+	lwz %r25, 320(%r4)
+# F6 = mem32[f + 384]
 	.loc 1 3599
-	lwz %r9, 464(%r1)
-	xor %r30, %r6, %r9
-# v40 = v17 ^ v40
+	lwz %r23, 384(%r4)
+# F7 = mem32[f + 448]
 	.loc 1 3600
-	xor %r6, %r12, %r9
-# v41 = v41 ^ v36
+	lwz %r24, 448(%r4)
+# F8 = mem32[f + 512]
 	.loc 1 3601
-	lwz %r9, 456(%r1)
-	xor %r25, %r7, %r9
-# v36 = v13 ^ v36
+	lwz %r27, 512(%r4)
+# F9 = mem32[f + 576]
 	.loc 1 3602
-	xor %r7, %r11, %r9
-# v44 = v44 ^ v48
+	lwz %r30, 576(%r4)
+# F10 = mem32[f + 640]
 	.loc 1 3603
-	lwz %r9, 400(%r1)
-	xor %r24, %r8, %r9
-# v48 = v25 ^ v48
+	lwz %r31, 640(%r4)
+# F11 = mem32[f + 704]
 	.loc 1 3604
-	lwz %r8, 168(%r1)
-	xor %r8, %r8, %r9
-# v40 = v40 ^ v31
+	lwz %r10, 704(%r4)
+# G = mem32[g + 640]
 	.loc 1 3605
-	xor %r23, %r6, %r10
-# v31 = v8 ^ v31
+	lwz %r6, 640(%r5)
+# B = F11 & G
 	.loc 1 3606
-	lwz %r6, 184(%r1)
-	xor %r6, %r6, %r10
-# v36 = v36 ^ v22
+	and %r6, %r10, %r6
+# G = mem32[g + 704]
 	.loc 1 3607
-	xor %r7, %r7, %r26
-# v22 = v7 ^ v22
+	lwz %r8, 704(%r5)
+# A = F11 & G
 	.loc 1 3608
-	lwz %r9, 176(%r1)
-	xor %r9, %r9, %r26
-# v48 = v48 ^ v33
+	and %r7, %r10, %r8
+# T = F10 & G
 	.loc 1 3609
-	xor %r8, %r8, %r31
-# v33 = v10 ^ v33
+	and %r8, %r31, %r8
+# B = B ^ T
 	.loc 1 3610
-	lwz %r10, 136(%r1)
-	xor %r10, %r10, %r31
-# v31 = v31 ^ v29
+	xor %r6, %r6, %r8
+# H22 = A
 	.loc 1 3611
-	xor %r6, %r6, %r28
-# v29 = v6 ^ v29
+	stw %r7, 16(%r1)
+# H21 = B
 	.loc 1 3612
-	lwz %r11, 128(%r1)
-	xor %r11, %r11, %r28
-# v22 = v22 ^ v30
+	mr %r21, %r6
+# G = mem32[g + 512]
 	.loc 1 3613
-	xor %r9, %r9, %r29
-# v30 = v2 ^ v30
+	lwz %r6, 512(%r5)
+# B = F11 & G
 	.loc 1 3614
-	lwz %r12, 24(%r1)
-	xor %r12, %r12, %r29
-# mem32[h + 0] = v30
+	and %r6, %r10, %r6
+# G = mem32[g + 576]
 	.loc 1 3615
-	stw %r12, 0(%r3)
-# mem32[h + 64] = v29
+	lwz %r7, 576(%r5)
+# A = F11 & G
 	.loc 1 3616
-	stw %r11, 64(%r3)
-# mem32[h + 128] = v33
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 3617
-	stw %r10, 128(%r3)
-# mem32[h + 192] = v22
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 3618
-	stw %r9, 192(%r3)
-# mem32[h + 256] = v31
+	xor %r6, %r6, %r7
+# G = mem32[g + 640]
 	.loc 1 3619
-	stw %r6, 256(%r3)
-# mem32[h + 320] = v48
+	lwz %r7, 640(%r5)
+# T = F10 & G
 	.loc 1 3620
-	stw %r8, 320(%r3)
-# mem32[h + 384] = v36
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 3621
-	stw %r7, 384(%r3)
-# mem32[h + 448] = v40
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 3622
-	stw %r23, 448(%r3)
-# mem32[h + 512] = v44
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 3623
-	stw %r24, 512(%r3)
-# mem32[h + 576] = v41
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
 	.loc 1 3624
-	stw %r25, 576(%r3)
-# mem32[h + 640] = v42
+	lwz %r7, 704(%r5)
+# T = F9 & G
 	.loc 1 3625
-	stw %r30, 640(%r3)
-# mem32[h + 704] = v35
+	and %r22, %r30, %r7
+# A = A ^ T
 	.loc 1 3626
-	stw %r27, 704(%r3)
-# h = h + 4
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 3627
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 3628
+	xor %r6, %r6, %r7
+# H20 = A
+	.loc 1 3629
+	mr %r20, %r8
+# H19 = B
+	.loc 1 3630
+	mr %r19, %r6
+# G = mem32[g + 384]
+	.loc 1 3631
+	lwz %r6, 384(%r5)
+# B = F11 & G
+	.loc 1 3632
+	and %r6, %r10, %r6
+# G = mem32[g + 448]
+	.loc 1 3633
+	lwz %r7, 448(%r5)
+# A = F11 & G
+	.loc 1 3634
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 3635
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 3636
+	xor %r6, %r6, %r7
+# G = mem32[g + 512]
+	.loc 1 3637
+	lwz %r7, 512(%r5)
+# T = F10 & G
+	.loc 1 3638
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 3639
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 3640
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 3641
+	xor %r6, %r6, %r7
+# G = mem32[g + 576]
+	.loc 1 3642
+	lwz %r7, 576(%r5)
+# T = F9 & G
+	.loc 1 3643
+	and %r22, %r30, %r7
+# A = A ^ T
+	.loc 1 3644
+	xor %r8, %r8, %r22
+# T = F8 & G
+	.loc 1 3645
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 3646
+	xor %r6, %r6, %r7
+# G = mem32[g + 640]
+	.loc 1 3647
+	lwz %r7, 640(%r5)
+# T = F8 & G
+	.loc 1 3648
+	and %r22, %r27, %r7
+# A = A ^ T
+	.loc 1 3649
+	xor %r8, %r8, %r22
+# T = F7 & G
+	.loc 1 3650
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 3651
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
+	.loc 1 3652
+	lwz %r7, 704(%r5)
+# T = F7 & G
+	.loc 1 3653
+	and %r22, %r24, %r7
+# A = A ^ T
+	.loc 1 3654
+	xor %r8, %r8, %r22
+# T = F6 & G
+	.loc 1 3655
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 3656
+	xor %r6, %r6, %r7
+# H18 = A
+	.loc 1 3657
+	mr %r22, %r8
+# H17 = B
+	.loc 1 3658
+	mr %r18, %r6
+# G = mem32[g + 256]
+	.loc 1 3659
+	lwz %r6, 256(%r5)
+# B = F11 & G
+	.loc 1 3660
+	and %r6, %r10, %r6
+# G = mem32[g + 320]
+	.loc 1 3661
+	lwz %r7, 320(%r5)
+# A = F11 & G
+	.loc 1 3662
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 3663
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 3664
+	xor %r6, %r6, %r7
+# G = mem32[g + 384]
+	.loc 1 3665
+	lwz %r7, 384(%r5)
+# T = F10 & G
+	.loc 1 3666
+	and %r17, %r31, %r7
+# A = A ^ T
+	.loc 1 3667
+	xor %r8, %r8, %r17
+# T = F9 & G
+	.loc 1 3668
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 3669
+	xor %r6, %r6, %r7
+# G = mem32[g + 448]
+	.loc 1 3670
+	lwz %r7, 448(%r5)
+# T = F9 & G
+	.loc 1 3671
+	and %r17, %r30, %r7
+# A = A ^ T
+	.loc 1 3672
+	xor %r8, %r8, %r17
+# T = F8 & G
+	.loc 1 3673
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 3674
+	xor %r6, %r6, %r7
+# G = mem32[g + 512]
+	.loc 1 3675
+	lwz %r7, 512(%r5)
+# T = F8 & G
+	.loc 1 3676
+	and %r17, %r27, %r7
+# A = A ^ T
+	.loc 1 3677
+	xor %r8, %r8, %r17
+# T = F7 & G
+	.loc 1 3678
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 3679
+	xor %r6, %r6, %r7
+# G = mem32[g + 576]
+	.loc 1 3680
+	lwz %r7, 576(%r5)
+# T = F7 & G
+	.loc 1 3681
+	and %r17, %r24, %r7
+# A = A ^ T
+	.loc 1 3682
+	xor %r8, %r8, %r17
+# T = F6 & G
+	.loc 1 3683
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 3684
+	xor %r6, %r6, %r7
+# G = mem32[g + 640]
+	.loc 1 3685
+	lwz %r7, 640(%r5)
+# T = F6 & G
+	.loc 1 3686
+	and %r17, %r23, %r7
+# A = A ^ T
+	.loc 1 3687
+	xor %r8, %r8, %r17
+# T = F5 & G
+	.loc 1 3688
+	and %r7, %r25, %r7
+# B = B ^ T
+	.loc 1 3689
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
+	.loc 1 3690
+	lwz %r7, 704(%r5)
+# T = F5 & G
+	.loc 1 3691
+	and %r17, %r25, %r7
+# A = A ^ T
+	.loc 1 3692
+	xor %r8, %r8, %r17
+# T = F4 & G
+	.loc 1 3693
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 3694
+	xor %r6, %r6, %r7
+# H15 = B
+	.loc 1 3696
+	mr %r17, %r6
+# G = mem32[g + 128]
+	.loc 1 3697
+	lwz %r6, 128(%r5)
+# B = F11 & G
+	.loc 1 3698
+	and %r6, %r10, %r6
+# G = mem32[g + 192]
+	.loc 1 3699
+	lwz %r7, 192(%r5)
+# A = F11 & G
+	.loc 1 3700
+	and %r16, %r10, %r7
+# T = F10 & G
+	.loc 1 3701
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 3702
+	xor %r15, %r6, %r7
+# G = mem32[g + 256]
+	.loc 1 3703
+	lwz %r6, 256(%r5)
+# T = F10 & G
+	.loc 1 3704
+	and %r7, %r31, %r6
+# A = A ^ T
+	.loc 1 3705
+	xor %r16, %r16, %r7
+# T = F9 & G
+	.loc 1 3706
+	and %r6, %r30, %r6
+# B = B ^ T
+	.loc 1 3707
+	xor %r15, %r15, %r6
+# G = mem32[g + 320]
+	.loc 1 3708
+	lwz %r6, 320(%r5)
+# T = F9 & G
+	.loc 1 3709
+	and %r7, %r30, %r6
+# A = A ^ T
+	.loc 1 3710
+	xor %r16, %r16, %r7
+# T = F8 & G
+	.loc 1 3711
+	and %r6, %r27, %r6
+# B = B ^ T
+	.loc 1 3712
+	xor %r15, %r15, %r6
+# G = mem32[g + 384]
+	.loc 1 3713
+	lwz %r6, 384(%r5)
+# T = F8 & G
+	.loc 1 3714
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 3715
+	xor %r16, %r16, %r7
+# T = F7 & G
+	.loc 1 3716
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 3717
+	xor %r15, %r15, %r6
+# G = mem32[g + 448]
+	.loc 1 3718
+	lwz %r6, 448(%r5)
+# T = F7 & G
+	.loc 1 3719
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 3720
+	xor %r16, %r16, %r7
+# T = F6 & G
+	.loc 1 3721
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 3722
+	xor %r15, %r15, %r6
+# G = mem32[g + 512]
+	.loc 1 3723
+	lwz %r6, 512(%r5)
+# T = F6 & G
+	.loc 1 3724
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 3725
+	xor %r16, %r16, %r7
+# T = F5 & G
+	.loc 1 3726
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 3727
+	xor %r15, %r15, %r6
+# G = mem32[g + 576]
+	.loc 1 3728
+	lwz %r6, 576(%r5)
+# T = F5 & G
+	.loc 1 3729
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 3730
+	xor %r16, %r16, %r7
+# T = F4 & G
+	.loc 1 3731
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 3732
+	xor %r15, %r15, %r6
+# G = mem32[g + 640]
+	.loc 1 3733
+	lwz %r6, 640(%r5)
+# T = F4 & G
+	.loc 1 3734
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 3735
+	xor %r16, %r16, %r7
+# T = F3 & G
+	.loc 1 3736
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 3737
+	xor %r15, %r15, %r6
+# G = mem32[g + 704]
+	.loc 1 3738
+	lwz %r6, 704(%r5)
+# T = F3 & G
+	.loc 1 3739
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 3740
+	xor %r16, %r16, %r7
+# T = F2 & G
+	.loc 1 3741
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 3742
+	xor %r15, %r15, %r6
+# B = B ^ H22
+	.loc 1 3744
+	lwz %r6, 16(%r1)
+	xor %r15, %r15, %r6
+# G = mem32[g + 0]
+	.loc 1 3746
+	lwz %r6, 0(%r5)
+# B = F11 & G
+	.loc 1 3747
+	and %r7, %r10, %r6
+# G = mem32[g + 64]
+	.loc 1 3748
+	lwz %r6, 64(%r5)
+# A = F11 & G
+	.loc 1 3749
+	and %r10, %r10, %r6
+# T = F10 & G
+	.loc 1 3750
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 3751
+	xor %r7, %r7, %r6
+# G = mem32[g + 128]
+	.loc 1 3752
+	lwz %r14, 128(%r5)
+# T = F10 & G
+	.loc 1 3753
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 3754
+	xor %r10, %r10, %r6
+# T = F9 & G
+	.loc 1 3755
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 3756
+	xor %r7, %r7, %r6
+# G = mem32[g + 192]
+	.loc 1 3757
+	lwz %r14, 192(%r5)
+# T = F9 & G
+	.loc 1 3758
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 3759
+	xor %r10, %r10, %r6
+# T = F8 & G
+	.loc 1 3760
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 3761
+	xor %r7, %r7, %r6
+# G = mem32[g + 256]
+	.loc 1 3762
+	lwz %r14, 256(%r5)
+# T = F8 & G
+	.loc 1 3763
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 3764
+	xor %r10, %r10, %r6
+# T = F7 & G
+	.loc 1 3765
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 3766
+	xor %r7, %r7, %r6
+# G = mem32[g + 320]
+	.loc 1 3767
+	lwz %r14, 320(%r5)
+# T = F7 & G
+	.loc 1 3768
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 3769
+	xor %r10, %r10, %r6
+# T = F6 & G
+	.loc 1 3770
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 3771
+	xor %r7, %r7, %r6
+# G = mem32[g + 384]
+	.loc 1 3772
+	lwz %r14, 384(%r5)
+# T = F6 & G
+	.loc 1 3773
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 3774
+	xor %r10, %r10, %r6
+# T = F5 & G
+	.loc 1 3775
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 3776
+	xor %r7, %r7, %r6
+# G = mem32[g + 448]
+	.loc 1 3777
+	lwz %r14, 448(%r5)
+# T = F5 & G
+	.loc 1 3778
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 3779
+	xor %r10, %r10, %r6
+# T = F4 & G
+	.loc 1 3780
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 3781
+	xor %r7, %r7, %r6
+# G = mem32[g + 512]
+	.loc 1 3782
+	lwz %r14, 512(%r5)
+# T = F4 & G
+	.loc 1 3783
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 3784
+	xor %r10, %r10, %r6
+# T = F3 & G
+	.loc 1 3785
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 3786
+	xor %r7, %r7, %r6
+# G = mem32[g + 576]
+	.loc 1 3787
+	lwz %r14, 576(%r5)
+# T = F3 & G
+	.loc 1 3788
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 3789
+	xor %r10, %r10, %r6
+# T = F2 & G
+	.loc 1 3790
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 3791
+	xor %r7, %r7, %r6
+# G = mem32[g + 640]
+	.loc 1 3792
+	lwz %r14, 640(%r5)
+# T = F2 & G
+	.loc 1 3793
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 3794
+	xor %r10, %r10, %r6
+# T = F1 & G
+	.loc 1 3795
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 3796
+	xor %r7, %r7, %r6
+# G = mem32[g + 704]
+	.loc 1 3797
+	lwz %r14, 704(%r5)
+# T = F1 & G
+	.loc 1 3798
+	and %r6, %r12, %r14
+# A = A ^ T
+	.loc 1 3799
+	xor %r10, %r10, %r6
+# T = F0 & G
+	.loc 1 3800
+	and %r6, %r11, %r14
+# B = B ^ T
+	.loc 1 3801
+	xor %r7, %r7, %r6
+# A = A ^ H21
+	.loc 1 3802
+	xor %r10, %r10, %r21
+# B = B ^ H20
+	.loc 1 3804
+	xor %r7, %r7, %r20
+# mem32[h + 704] = B
+	.loc 1 3805
+	stw %r7, 704(%r3)
+# G = mem32[g + 0]
+	.loc 1 3806
+	lwz %r6, 0(%r5)
+# A = F10 & G
+	.loc 1 3807
+	and %r31, %r31, %r6
+# B = F9 & G
+	.loc 1 3808
+	and %r7, %r30, %r6
+# G = mem32[g + 64]
+	.loc 1 3809
+	lwz %r14, 64(%r5)
+# T = F9 & G
+	.loc 1 3810
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 3811
+	xor %r31, %r31, %r6
+# T = F8 & G
+	.loc 1 3812
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 3813
+	xor %r30, %r7, %r6
+# G = mem32[g + 128]
+	.loc 1 3814
+	lwz %r6, 128(%r5)
+# T = F8 & G
+	.loc 1 3815
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 3816
+	xor %r31, %r31, %r7
+# T = F7 & G
+	.loc 1 3817
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 3818
+	xor %r30, %r30, %r6
+# G = mem32[g + 192]
+	.loc 1 3819
+	lwz %r6, 192(%r5)
+# T = F7 & G
+	.loc 1 3820
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 3821
+	xor %r31, %r31, %r7
+# T = F6 & G
+	.loc 1 3822
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 3823
+	xor %r30, %r30, %r6
+# G = mem32[g + 256]
+	.loc 1 3824
+	lwz %r6, 256(%r5)
+# T = F6 & G
+	.loc 1 3825
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 3826
+	xor %r31, %r31, %r7
+# T = F5 & G
+	.loc 1 3827
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 3828
+	xor %r30, %r30, %r6
+# G = mem32[g + 320]
+	.loc 1 3829
+	lwz %r6, 320(%r5)
+# T = F5 & G
+	.loc 1 3830
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 3831
+	xor %r31, %r31, %r7
+# T = F4 & G
+	.loc 1 3832
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 3833
+	xor %r30, %r30, %r6
+# G = mem32[g + 384]
+	.loc 1 3834
+	lwz %r6, 384(%r5)
+# T = F4 & G
+	.loc 1 3835
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 3836
+	xor %r31, %r31, %r7
+# T = F3 & G
+	.loc 1 3837
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 3838
+	xor %r30, %r30, %r6
+# G = mem32[g + 448]
+	.loc 1 3839
+	lwz %r6, 448(%r5)
+# T = F3 & G
+	.loc 1 3840
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 3841
+	xor %r31, %r31, %r7
+# T = F2 & G
+	.loc 1 3842
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 3843
+	xor %r30, %r30, %r6
+# G = mem32[g + 512]
+	.loc 1 3844
+	lwz %r6, 512(%r5)
+# T = F2 & G
+	.loc 1 3845
+	and %r7, %r29, %r6
+# A = A ^ T
+	.loc 1 3846
+	xor %r31, %r31, %r7
+# T = F1 & G
+	.loc 1 3847
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 3848
+	xor %r30, %r30, %r6
+# G = mem32[g + 576]
+	.loc 1 3849
+	lwz %r6, 576(%r5)
+# T = F1 & G
+	.loc 1 3850
+	and %r7, %r12, %r6
+# A = A ^ T
+	.loc 1 3851
+	xor %r31, %r31, %r7
+# T = F0 & G
+	.loc 1 3852
+	and %r6, %r11, %r6
+# B = B ^ T
+	.loc 1 3853
+	xor %r30, %r30, %r6
+# G = mem32[g + 640]
+	.loc 1 3854
+	lwz %r6, 640(%r5)
+# T = F0 & G
+	.loc 1 3855
+	and %r6, %r11, %r6
+# A = A ^ T
+	.loc 1 3856
+	xor %r31, %r31, %r6
+# A = A ^ H19
+	.loc 1 3857
+	xor %r31, %r31, %r19
+# A = A ^ H22
+	.loc 1 3858
+	lwz %r6, 16(%r1)
+	xor %r31, %r31, %r6
+# mem32[h + 640] = A
+	.loc 1 3859
+	stw %r31, 640(%r3)
+# B = B ^ H18
+	.loc 1 3860
+	xor %r30, %r30, %r22
+# B = B ^ H21
+	.loc 1 3861
+	xor %r30, %r30, %r21
+# mem32[h + 576] = B
+	.loc 1 3862
+	stw %r30, 576(%r3)
+# G = mem32[g + 0]
+	.loc 1 3863
+	lwz %r6, 0(%r5)
+# A = F8 & G
+	.loc 1 3864
+	and %r7, %r27, %r6
+# B = F7 & G
+	.loc 1 3865
+	and %r6, %r24, %r6
+# G = mem32[g + 64]
+	.loc 1 3866
+	lwz %r31, 64(%r5)
+# T = F7 & G
+	.loc 1 3867
+	and %r30, %r24, %r31
+# A = A ^ T
+	.loc 1 3868
+	xor %r7, %r7, %r30
+# T = F6 & G
+	.loc 1 3869
+	and %r31, %r23, %r31
+# B = B ^ T
+	.loc 1 3870
+	xor %r6, %r6, %r31
+# G = mem32[g + 128]
+	.loc 1 3871
+	lwz %r31, 128(%r5)
+# T = F6 & G
+	.loc 1 3872
+	and %r30, %r23, %r31
+# A = A ^ T
+	.loc 1 3873
+	xor %r7, %r7, %r30
+# T = F5 & G
+	.loc 1 3874
+	and %r31, %r25, %r31
+# B = B ^ T
+	.loc 1 3875
+	xor %r6, %r6, %r31
+# G = mem32[g + 192]
+	.loc 1 3876
+	lwz %r31, 192(%r5)
+# T = F5 & G
+	.loc 1 3877
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 3878
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 3879
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 3880
+	xor %r6, %r6, %r31
+# G = mem32[g + 256]
+	.loc 1 3881
+	lwz %r31, 256(%r5)
+# T = F4 & G
+	.loc 1 3882
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 3883
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 3884
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 3885
+	xor %r6, %r6, %r31
+# G = mem32[g + 320]
+	.loc 1 3886
+	lwz %r31, 320(%r5)
+# T = F3 & G
+	.loc 1 3887
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 3888
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 3889
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 3890
+	xor %r6, %r6, %r31
+# G = mem32[g + 384]
+	.loc 1 3891
+	lwz %r31, 384(%r5)
+# T = F2 & G
+	.loc 1 3892
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 3893
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 3894
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 3895
+	xor %r6, %r6, %r31
+# G = mem32[g + 448]
+	.loc 1 3896
+	lwz %r31, 448(%r5)
+# T = F1 & G
+	.loc 1 3897
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 3898
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 3899
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 3900
+	xor %r6, %r6, %r31
+# G = mem32[g + 512]
+	.loc 1 3901
+	lwz %r31, 512(%r5)
+# T = F0 & G
+	.loc 1 3902
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 3903
+	xor %r7, %r7, %r31
+# A = A ^ H17
+	.loc 1 3904
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 3905
+	xor %r7, %r7, %r20
+# mem32[h + 512] = A
+	.loc 1 3906
+	stw %r7, 512(%r3)
+# B = B ^ H16
+	.loc 1 3907
+	xor %r6, %r6, %r8
+# B = B ^ H19
+	.loc 1 3908
+	xor %r6, %r6, %r19
+# mem32[h + 448] = B
+	.loc 1 3909
+	stw %r6, 448(%r3)
+# G = mem32[g + 0]
+	.loc 1 3910
+	lwz %r6, 0(%r5)
+# A = F6 & G
+	.loc 1 3911
+	and %r7, %r23, %r6
+# B = F5 & G
+	.loc 1 3912
+	and %r6, %r25, %r6
+# G = mem32[g + 64]
+	.loc 1 3913
+	lwz %r31, 64(%r5)
+# T = F5 & G
+	.loc 1 3914
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 3915
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 3916
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 3917
+	xor %r6, %r6, %r31
+# G = mem32[g + 128]
+	.loc 1 3918
+	lwz %r31, 128(%r5)
+# T = F4 & G
+	.loc 1 3919
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 3920
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 3921
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 3922
+	xor %r6, %r6, %r31
+# G = mem32[g + 192]
+	.loc 1 3923
+	lwz %r31, 192(%r5)
+# T = F3 & G
+	.loc 1 3924
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 3925
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 3926
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 3927
+	xor %r6, %r6, %r31
+# G = mem32[g + 256]
+	.loc 1 3928
+	lwz %r31, 256(%r5)
+# T = F2 & G
+	.loc 1 3929
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 3930
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 3931
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 3932
+	xor %r6, %r6, %r31
+# G = mem32[g + 320]
+	.loc 1 3933
+	lwz %r31, 320(%r5)
+# T = F1 & G
+	.loc 1 3934
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 3935
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 3936
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 3937
+	xor %r6, %r6, %r31
+# G = mem32[g + 384]
+	.loc 1 3938
+	lwz %r31, 384(%r5)
+# T = F0 & G
+	.loc 1 3939
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 3940
+	xor %r7, %r7, %r31
+# A = A ^ H15
+	.loc 1 3941
+	xor %r7, %r7, %r17
+# A = A ^ H18
+	.loc 1 3942
+	xor %r7, %r7, %r22
+# mem32[h + 384] = A
+	.loc 1 3943
+	stw %r7, 384(%r3)
+# B = B ^ H14
+	.loc 1 3944
+	xor %r6, %r6, %r16
+# B = B ^ H17
+	.loc 1 3945
+	xor %r6, %r6, %r18
+# mem32[h + 320] = B
+	.loc 1 3946
+	stw %r6, 320(%r3)
+# G = mem32[g + 0]
+	.loc 1 3947
+	lwz %r6, 0(%r5)
+# A = F4 & G
+	.loc 1 3948
+	and %r7, %r26, %r6
+# B = F3 & G
+	.loc 1 3949
+	and %r6, %r28, %r6
+# G = mem32[g + 64]
+	.loc 1 3950
+	lwz %r31, 64(%r5)
+# T = F3 & G
+	.loc 1 3951
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 3952
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 3953
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 3954
+	xor %r6, %r6, %r31
+# G = mem32[g + 128]
+	.loc 1 3955
+	lwz %r31, 128(%r5)
+# T = F2 & G
+	.loc 1 3956
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 3957
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 3958
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 3959
+	xor %r6, %r6, %r31
+# G = mem32[g + 192]
+	.loc 1 3960
+	lwz %r31, 192(%r5)
+# T = F1 & G
+	.loc 1 3961
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 3962
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 3963
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 3964
+	xor %r6, %r6, %r31
+# G = mem32[g + 256]
+	.loc 1 3965
+	lwz %r31, 256(%r5)
+# T = F0 & G
+	.loc 1 3966
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 3967
+	xor %r7, %r7, %r31
+# A = A ^ H13
+	.loc 1 3968
+	xor %r7, %r7, %r15
+# A = A ^ H16
+	.loc 1 3969
+	xor %r7, %r7, %r8
+# mem32[h + 256] = A
+	.loc 1 3970
+	stw %r7, 256(%r3)
+# B = B ^ H12
+	.loc 1 3971
+	xor %r6, %r6, %r10
+# B = B ^ H15
+	.loc 1 3972
+	xor %r6, %r6, %r17
+# mem32[h + 192] = B
+	.loc 1 3973
+	stw %r6, 192(%r3)
+# G = mem32[g + 0]
+	.loc 1 3974
+	lwz %r6, 0(%r5)
+# A = F2 & G
+	.loc 1 3975
+	and %r7, %r29, %r6
+# B = F1 & G
+	.loc 1 3976
+	and %r6, %r12, %r6
+# G = mem32[g + 64]
+	.loc 1 3977
+	lwz %r8, 64(%r5)
+# T = F1 & G
+	.loc 1 3978
+	and %r12, %r12, %r8
+# A = A ^ T
+	.loc 1 3979
+	xor %r7, %r7, %r12
+# T = F0 & G
+	.loc 1 3980
+	and %r8, %r11, %r8
+# B = B ^ T
+	.loc 1 3981
+	xor %r6, %r6, %r8
+# G = mem32[g + 128]
+	.loc 1 3982
+	lwz %r8, 128(%r5)
+# T = F0 & G
+	.loc 1 3983
+	and %r8, %r11, %r8
+# A = A ^ T
+	.loc 1 3984
+	xor %r7, %r7, %r8
+# A = A ^ H14
+	.loc 1 3985
+	xor %r7, %r7, %r16
+# mem32[h + 128] = A
+	.loc 1 3986
+	stw %r7, 128(%r3)
+# B = B ^ H13
+	.loc 1 3987
+	xor %r6, %r6, %r15
+# mem32[h + 64] = B
+	.loc 1 3988
+	stw %r6, 64(%r3)
+# G = mem32[g + 0]
+	.loc 1 3989
+	lwz %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 3990
+	and %r6, %r11, %r6
+# A = A ^ H12
+	.loc 1 3991
+	xor %r6, %r6, %r10
+# mem32[h + 0] = A
+	.loc 1 3992
+	stw %r6, 0(%r3)
+# h = h + 4
+	.loc 1 3993
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 3628
+	.loc 1 3994
 	addi %r4, %r4, 4
 # g = g + 4
-	.loc 1 3629
+	.loc 1 3995
 	addi %r5, %r5, 4
 # i = i - 1
-	.loc 1 3630
-	lwz %r6, 16(%r1)
-	addi %r6, %r6, -1
-	stw %r6, 16(%r1)
+	.loc 1 3996
+	addi %r9, %r9, -1
 # =? i - 0
-	.loc 1 3631
-	cmplwi %cr0, %r6, 0
+	.loc 1 3997
+	cmplwi %cr0, %r9, 0
 # goto pass if !=
-	.loc 1 3632
+	.loc 1 3998
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc32.pass
 # leave
-	.loc 1 3633
-	lwz %r14, 880(%r1)
-	lwz %r15, 884(%r1)
-	lwz %r16, 888(%r1)
-	lwz %r17, 892(%r1)
-	lwz %r18, 896(%r1)
-	lwz %r19, 900(%r1)
-	lwz %r20, 904(%r1)
-	lwz %r21, 908(%r1)
-	lwz %r22, 912(%r1)
-	lwz %r23, 916(%r1)
-	lwz %r24, 920(%r1)
-	lwz %r25, 924(%r1)
-	lwz %r26, 928(%r1)
-	lwz %r27, 932(%r1)
-	lwz %r28, 936(%r1)
-	lwz %r29, 940(%r1)
-	lwz %r30, 944(%r1)
-	lwz %r31, 948(%r1)
-	addi %r1, %r1, 960
+	.loc 1 3999
+	lwz %r14, 32(%r1)
+	lwz %r15, 36(%r1)
+	lwz %r16, 40(%r1)
+	lwz %r17, 44(%r1)
+	lwz %r18, 48(%r1)
+	lwz %r19, 52(%r1)
+	lwz %r20, 56(%r1)
+	lwz %r21, 60(%r1)
+	lwz %r22, 64(%r1)
+	lwz %r23, 68(%r1)
+	lwz %r24, 72(%r1)
+	lwz %r25, 76(%r1)
+	lwz %r26, 80(%r1)
+	lwz %r27, 84(%r1)
+	lwz %r28, 88(%r1)
+	lwz %r29, 92(%r1)
+	lwz %r30, 96(%r1)
+	lwz %r31, 100(%r1)
+	addi %r1, %r1, 112
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec512_mul_ppc32, .-qhasm_kernel_mceliece_gf12_vec512_mul_ppc32
 
@@ -13047,119 +13509,119 @@ qhasm_kernel_mceliece_gf12_vec512_sq_ppc32:
 	stw %r30, 28(%r1)
 	stw %r31, 32(%r1)
 # i = 16
-	.loc 1 3639
+	.loc 1 4005
 	li %r5, 16
 .Lqhasm_kernel_mceliece_gf12_vec512_sq_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 3641
+	.loc 1 4007
 	lwz %r6, 0(%r4)
 # v1 = mem32[f + 384]
-	.loc 1 3642
+	.loc 1 4008
 	lwz %r7, 384(%r4)
 # v0 = v0 ^ v1
-	.loc 1 3643
+	.loc 1 4009
 	xor %r31, %r6, %r7
 # v2 = mem32[f + 64]
-	.loc 1 3644
+	.loc 1 4010
 	lwz %r6, 64(%r4)
 # v3 = mem32[f + 448]
-	.loc 1 3645
+	.loc 1 4011
 	lwz %r8, 448(%r4)
 # v2 = v2 ^ v3
-	.loc 1 3646
+	.loc 1 4012
 	xor %r30, %r6, %r8
 # v4 = mem32[f + 128]
-	.loc 1 3647
+	.loc 1 4013
 	lwz %r6, 128(%r4)
 # v5 = mem32[f + 512]
-	.loc 1 3648
+	.loc 1 4014
 	lwz %r9, 512(%r4)
 # v4 = v4 ^ v5
-	.loc 1 3649
+	.loc 1 4015
 	xor %r10, %r6, %r9
 # v6 = mem32[f + 704]
-	.loc 1 3650
+	.loc 1 4016
 	lwz %r6, 704(%r4)
 # v4 = v4 ^ v6
-	.loc 1 3651
+	.loc 1 4017
 	xor %r29, %r10, %r6
 # v7 = mem32[f + 192]
-	.loc 1 3652
+	.loc 1 4018
 	lwz %r10, 192(%r4)
 # v8 = mem32[f + 576]
-	.loc 1 3653
+	.loc 1 4019
 	lwz %r11, 576(%r4)
 # v7 = v7 ^ v8
-	.loc 1 3654
+	.loc 1 4020
 	xor %r28, %r10, %r11
 # v9 = mem32[f + 256]
-	.loc 1 3655
+	.loc 1 4021
 	lwz %r10, 256(%r4)
 # v10 = mem32[f + 640]
-	.loc 1 3656
+	.loc 1 4022
 	lwz %r12, 640(%r4)
 # v9 = v9 ^ v10
-	.loc 1 3657
+	.loc 1 4023
 	xor %r27, %r10, %r12
 # v11 = mem32[f + 320]
-	.loc 1 3658
+	.loc 1 4024
 	lwz %r10, 320(%r4)
 # v11 = v11 ^ v6
-	.loc 1 3659
+	.loc 1 4025
 	xor %r10, %r10, %r6
 # mem32[h + 0] = v0
-	.loc 1 3660
+	.loc 1 4026
 	stw %r31, 0(%r3)
 # mem32[h + 64] = v6
-	.loc 1 3661
+	.loc 1 4027
 	stw %r6, 64(%r3)
 # mem32[h + 128] = v2
-	.loc 1 3662
+	.loc 1 4028
 	stw %r30, 128(%r3)
 # mem32[h + 192] = v1
-	.loc 1 3663
+	.loc 1 4029
 	stw %r7, 192(%r3)
 # mem32[h + 256] = v4
-	.loc 1 3664
+	.loc 1 4030
 	stw %r29, 256(%r3)
 # mem32[h + 320] = v3
-	.loc 1 3665
+	.loc 1 4031
 	stw %r8, 320(%r3)
 # mem32[h + 384] = v7
-	.loc 1 3666
+	.loc 1 4032
 	stw %r28, 384(%r3)
 # mem32[h + 448] = v5
-	.loc 1 3667
+	.loc 1 4033
 	stw %r9, 448(%r3)
 # mem32[h + 512] = v9
-	.loc 1 3668
+	.loc 1 4034
 	stw %r27, 512(%r3)
 # mem32[h + 576] = v8
-	.loc 1 3669
+	.loc 1 4035
 	stw %r11, 576(%r3)
 # mem32[h + 640] = v11
-	.loc 1 3670
+	.loc 1 4036
 	stw %r10, 640(%r3)
 # mem32[h + 704] = v10
-	.loc 1 3671
+	.loc 1 4037
 	stw %r12, 704(%r3)
 # h = h + 4
-	.loc 1 3672
+	.loc 1 4038
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 3673
+	.loc 1 4039
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 3674
+	.loc 1 4040
 	addi %r5, %r5, -1
 # =? i - 0
-	.loc 1 3675
+	.loc 1 4041
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 3676
+	.loc 1 4042
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_sq_ppc32.pass
 # leave
-	.loc 1 3677
+	.loc 1 4043
 	lwz %r27, 16(%r1)
 	lwz %r28, 20(%r1)
 	lwz %r29, 24(%r1)
@@ -13195,1309 +13657,1309 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc32:
 	stw %r30, 2384(%r1)
 	stw %r31, 2388(%r1)
 # i = 16
-	.loc 1 3683
+	.loc 1 4049
 	li %r5, 16
 	stw %r5, 16(%r1)
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 3685
+	.loc 1 4051
 	lwz %r5, 0(%r4)
 	stw %r5, 24(%r1)
 # v1 = mem32[f + 384]
-	.loc 1 3686
+	.loc 1 4052
 	lwz %r6, 384(%r4)
 	stw %r6, 32(%r1)
 # v2 = v0 ^ v1
-	.loc 1 3687
+	.loc 1 4053
 	xor %r10, %r5, %r6
 # v3 = mem32[f + 64]
-	.loc 1 3688
+	.loc 1 4054
 	lwz %r5, 64(%r4)
 	stw %r5, 40(%r1)
 # v4 = mem32[f + 448]
-	.loc 1 3689
+	.loc 1 4055
 	lwz %r6, 448(%r4)
 	stw %r6, 48(%r1)
 # v5 = v3 ^ v4
-	.loc 1 3690
+	.loc 1 4056
 	xor %r11, %r5, %r6
 # v6 = mem32[f + 128]
-	.loc 1 3691
+	.loc 1 4057
 	lwz %r5, 128(%r4)
 	stw %r5, 56(%r1)
 # v7 = mem32[f + 512]
-	.loc 1 3692
+	.loc 1 4058
 	lwz %r6, 512(%r4)
 	stw %r6, 64(%r1)
 # v8 = v6 ^ v7
-	.loc 1 3693
+	.loc 1 4059
 	xor %r5, %r5, %r6
 # v9 = mem32[f + 704]
-	.loc 1 3694
+	.loc 1 4060
 	lwz %r12, 704(%r4)
 # v8 = v8 ^ v9
-	.loc 1 3695
+	.loc 1 4061
 	xor %r31, %r5, %r12
 # v10 = mem32[f + 192]
-	.loc 1 3696
+	.loc 1 4062
 	lwz %r5, 192(%r4)
 	stw %r5, 72(%r1)
 # v11 = mem32[f + 576]
-	.loc 1 3697
+	.loc 1 4063
 	lwz %r6, 576(%r4)
 	stw %r6, 80(%r1)
 # v12 = v10 ^ v11
-	.loc 1 3698
+	.loc 1 4064
 	xor %r7, %r5, %r6
 # v13 = mem32[f + 256]
-	.loc 1 3699
+	.loc 1 4065
 	lwz %r5, 256(%r4)
 	stw %r5, 88(%r1)
 # v14 = mem32[f + 640]
-	.loc 1 3700
+	.loc 1 4066
 	lwz %r6, 640(%r4)
 	stw %r6, 96(%r1)
 # v15 = v13 ^ v14
-	.loc 1 3701
+	.loc 1 4067
 	xor %r9, %r5, %r6
 # v16 = mem32[f + 320]
-	.loc 1 3702
+	.loc 1 4068
 	lwz %r5, 320(%r4)
 	stw %r5, 104(%r1)
 # v17 = v16 ^ v9
-	.loc 1 3703
+	.loc 1 4069
 	xor %r8, %r5, %r12
 # v18 = v2 & v0
-	.loc 1 3704
+	.loc 1 4070
 	lwz %r29, 24(%r1)
 	and %r5, %r10, %r29
 	stw %r5, 112(%r1)
 # v19 = v2 & v3
-	.loc 1 3705
+	.loc 1 4071
 	lwz %r28, 40(%r1)
 	and %r5, %r10, %r28
 # v20 = v9 & v0
-	.loc 1 3706
+	.loc 1 4072
 	and %r6, %r12, %r29
 # v20 = v19 ^ v20
-	.loc 1 3707
+	.loc 1 4073
 	xor %r5, %r5, %r6
 	stw %r5, 200(%r1)
 # v19 = v2 & v6
-	.loc 1 3708
+	.loc 1 4074
 	lwz %r27, 56(%r1)
 	and %r30, %r10, %r27
 # v21 = v9 & v3
-	.loc 1 3709
+	.loc 1 4075
 	and %r5, %r12, %r28
 # v22 = v5 & v0
-	.loc 1 3710
+	.loc 1 4076
 	and %r6, %r11, %r29
 # v21 = v19 ^ v21
-	.loc 1 3711
+	.loc 1 4077
 	xor %r5, %r30, %r5
 # v22 = v21 ^ v22
-	.loc 1 3712
+	.loc 1 4078
 	xor %r5, %r5, %r6
 	stw %r5, 208(%r1)
 # v21 = v9 & v6
-	.loc 1 3713
+	.loc 1 4079
 	and %r5, %r12, %r27
 # v19 = v5 & v3
-	.loc 1 3714
+	.loc 1 4080
 	and %r6, %r11, %r28
 # v19 = v21 ^ v19
-	.loc 1 3715
+	.loc 1 4081
 	xor %r29, %r5, %r6
 # v21 = v5 & v6
-	.loc 1 3716
+	.loc 1 4082
 	and %r27, %r11, %r27
 # v23 = v1 & v10
-	.loc 1 3717
+	.loc 1 4083
 	lwz %r30, 32(%r1)
 	lwz %r26, 72(%r1)
 	and %r28, %r30, %r26
 # v24 = v1 & v13
-	.loc 1 3718
+	.loc 1 4084
 	lwz %r24, 88(%r1)
 	and %r5, %r30, %r24
 # v25 = v8 & v10
-	.loc 1 3719
+	.loc 1 4085
 	and %r6, %r31, %r26
 # v25 = v24 ^ v25
-	.loc 1 3720
+	.loc 1 4086
 	xor %r25, %r5, %r6
 # v24 = v1 & v16
-	.loc 1 3721
+	.loc 1 4087
 	lwz %r23, 104(%r1)
 	and %r30, %r30, %r23
 # v26 = v8 & v13
-	.loc 1 3722
+	.loc 1 4088
 	and %r5, %r31, %r24
 # v27 = v4 & v10
-	.loc 1 3723
+	.loc 1 4089
 	lwz %r22, 48(%r1)
 	and %r6, %r22, %r26
 # v26 = v24 ^ v26
-	.loc 1 3724
+	.loc 1 4090
 	xor %r5, %r30, %r5
 # v27 = v26 ^ v27
-	.loc 1 3725
+	.loc 1 4091
 	xor %r26, %r5, %r6
 # v26 = v8 & v16
-	.loc 1 3726
+	.loc 1 4092
 	and %r5, %r31, %r23
 # v24 = v4 & v13
-	.loc 1 3727
+	.loc 1 4093
 	and %r6, %r22, %r24
 # v24 = v26 ^ v24
-	.loc 1 3728
+	.loc 1 4094
 	xor %r5, %r5, %r6
 	stw %r5, 216(%r1)
 # v26 = v4 & v16
-	.loc 1 3729
+	.loc 1 4095
 	and %r5, %r22, %r23
 	stw %r5, 224(%r1)
 # v28 = v2 ^ v1
-	.loc 1 3730
+	.loc 1 4096
 	lwz %r5, 32(%r1)
 	xor %r30, %r10, %r5
 # v29 = v9 ^ v8
-	.loc 1 3731
+	.loc 1 4097
 	xor %r21, %r12, %r31
 # v30 = v5 ^ v4
-	.loc 1 3732
+	.loc 1 4098
 	xor %r23, %r11, %r22
 # v31 = v0 ^ v10
-	.loc 1 3733
+	.loc 1 4099
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r18, %r5, %r6
 # v32 = v3 ^ v13
-	.loc 1 3734
+	.loc 1 4100
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r22, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 3735
+	.loc 1 4101
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v34 = v28 & v31
-	.loc 1 3736
+	.loc 1 4102
 	and %r20, %r30, %r18
 # v35 = v28 & v32
-	.loc 1 3737
+	.loc 1 4103
 	and %r5, %r30, %r22
 # v36 = v29 & v31
-	.loc 1 3738
+	.loc 1 4104
 	and %r6, %r21, %r18
 # v36 = v35 ^ v36
-	.loc 1 3739
+	.loc 1 4105
 	xor %r24, %r5, %r6
 # v28 = v28 & v33
-	.loc 1 3740
+	.loc 1 4106
 	and %r5, %r30, %r19
 # v35 = v29 & v32
-	.loc 1 3741
+	.loc 1 4107
 	and %r6, %r21, %r22
 # v31 = v30 & v31
-	.loc 1 3742
+	.loc 1 4108
 	and %r30, %r23, %r18
 # v35 = v28 ^ v35
-	.loc 1 3743
+	.loc 1 4109
 	xor %r6, %r5, %r6
 # v31 = v35 ^ v31
-	.loc 1 3744
+	.loc 1 4110
 	xor %r30, %r6, %r30
 # v29 = v29 & v33
-	.loc 1 3745
+	.loc 1 4111
 	and %r5, %r21, %r19
 # v32 = v30 & v32
-	.loc 1 3746
+	.loc 1 4112
 	and %r6, %r23, %r22
 # v32 = v29 ^ v32
-	.loc 1 3747
+	.loc 1 4113
 	xor %r22, %r5, %r6
 # v33 = v30 & v33
-	.loc 1 3748
+	.loc 1 4114
 	and %r6, %r23, %r19
 # v34 = v34 ^ v18
-	.loc 1 3749
+	.loc 1 4115
 	lwz %r5, 112(%r1)
 	xor %r5, %r20, %r5
 # v34 = v34 ^ v23
-	.loc 1 3750
+	.loc 1 4116
 	xor %r23, %r5, %r28
 # v36 = v36 ^ v20
-	.loc 1 3751
+	.loc 1 4117
 	lwz %r5, 200(%r1)
 	xor %r5, %r24, %r5
 # v36 = v36 ^ v25
-	.loc 1 3752
+	.loc 1 4118
 	xor %r24, %r5, %r25
 # v31 = v31 ^ v22
-	.loc 1 3753
+	.loc 1 4119
 	lwz %r5, 208(%r1)
 	xor %r5, %r30, %r5
 # v31 = v31 ^ v27
-	.loc 1 3754
+	.loc 1 4120
 	xor %r5, %r5, %r26
 	stw %r5, 232(%r1)
 # v32 = v32 ^ v19
-	.loc 1 3755
+	.loc 1 4121
 	xor %r5, %r22, %r29
 # v32 = v32 ^ v24
-	.loc 1 3756
+	.loc 1 4122
 	lwz %r30, 216(%r1)
 	xor %r5, %r5, %r30
 # v33 = v33 ^ v21
-	.loc 1 3757
+	.loc 1 4123
 	xor %r6, %r6, %r27
 # v33 = v33 ^ v26
-	.loc 1 3758
+	.loc 1 4124
 	lwz %r30, 224(%r1)
 	xor %r6, %r6, %r30
 # v19 = v34 ^ v19
-	.loc 1 3759
+	.loc 1 4125
 	xor %r30, %r23, %r29
 	stw %r30, 240(%r1)
 # v21 = v36 ^ v21
-	.loc 1 3760
+	.loc 1 4126
 	xor %r30, %r24, %r27
 	stw %r30, 248(%r1)
 # v23 = v32 ^ v23
-	.loc 1 3761
+	.loc 1 4127
 	xor %r5, %r5, %r28
 	stw %r5, 256(%r1)
 # v25 = v33 ^ v25
-	.loc 1 3762
+	.loc 1 4128
 	xor %r5, %r6, %r25
 	stw %r5, 264(%r1)
 # v33 = v12 & v1
-	.loc 1 3763
+	.loc 1 4129
 	lwz %r30, 32(%r1)
 	and %r27, %r7, %r30
 # v32 = v12 & v4
-	.loc 1 3764
+	.loc 1 4130
 	lwz %r29, 48(%r1)
 	and %r5, %r7, %r29
 # v36 = v7 & v1
-	.loc 1 3765
+	.loc 1 4131
 	lwz %r28, 64(%r1)
 	and %r6, %r28, %r30
 # v36 = v32 ^ v36
-	.loc 1 3766
+	.loc 1 4132
 	xor %r5, %r5, %r6
 	stw %r5, 272(%r1)
 # v32 = v12 & v7
-	.loc 1 3767
+	.loc 1 4133
 	and %r5, %r7, %r28
 # v34 = v7 & v4
-	.loc 1 3768
+	.loc 1 4134
 	and %r6, %r28, %r29
 # v30 = v15 & v1
-	.loc 1 3769
+	.loc 1 4135
 	and %r30, %r9, %r30
 # v34 = v32 ^ v34
-	.loc 1 3770
+	.loc 1 4136
 	xor %r6, %r5, %r6
 # v30 = v34 ^ v30
-	.loc 1 3771
+	.loc 1 4137
 	xor %r5, %r6, %r30
 	stw %r5, 280(%r1)
 # v34 = v7 & v7
-	.loc 1 3772
+	.loc 1 4138
 	and %r5, %r28, %r28
 # v32 = v15 & v4
-	.loc 1 3773
+	.loc 1 4139
 	and %r6, %r9, %r29
 # v32 = v34 ^ v32
-	.loc 1 3774
+	.loc 1 4140
 	xor %r23, %r5, %r6
 # v34 = v15 & v7
-	.loc 1 3775
+	.loc 1 4141
 	and %r22, %r9, %r28
 # v29 = v11 & v11
-	.loc 1 3776
+	.loc 1 4142
 	lwz %r5, 80(%r1)
 	lwz %r29, 80(%r1)
 	and %r21, %r5, %r29
 # v35 = v11 & v14
-	.loc 1 3777
+	.loc 1 4143
 	lwz %r25, 96(%r1)
 	and %r5, %r29, %r25
 # v28 = v17 & v11
-	.loc 1 3778
+	.loc 1 4144
 	and %r6, %r8, %r29
 # v28 = v35 ^ v28
-	.loc 1 3779
+	.loc 1 4145
 	xor %r20, %r5, %r6
 # v35 = v11 & v9
-	.loc 1 3780
+	.loc 1 4146
 	and %r30, %r29, %r12
 # v37 = v17 & v14
-	.loc 1 3781
+	.loc 1 4147
 	and %r5, %r8, %r25
 # v38 = v14 & v11
-	.loc 1 3782
+	.loc 1 4148
 	and %r6, %r25, %r29
 # v37 = v35 ^ v37
-	.loc 1 3783
+	.loc 1 4149
 	xor %r5, %r30, %r5
 # v38 = v37 ^ v38
-	.loc 1 3784
+	.loc 1 4150
 	xor %r29, %r5, %r6
 # v37 = v17 & v9
-	.loc 1 3785
+	.loc 1 4151
 	and %r5, %r8, %r12
 # v35 = v14 & v14
-	.loc 1 3786
+	.loc 1 4152
 	and %r28, %r25, %r25
 # v35 = v37 ^ v35
-	.loc 1 3787
+	.loc 1 4153
 	xor %r28, %r5, %r28
 # v37 = v14 & v9
-	.loc 1 3788
+	.loc 1 4154
 	and %r25, %r25, %r12
 # v39 = v12 ^ v11
-	.loc 1 3789
+	.loc 1 4155
 	lwz %r5, 80(%r1)
 	xor %r14, %r7, %r5
 # v40 = v7 ^ v17
-	.loc 1 3790
+	.loc 1 4156
 	lwz %r6, 64(%r1)
 	xor %r17, %r6, %r8
 # v41 = v15 ^ v14
-	.loc 1 3791
+	.loc 1 4157
 	lwz %r24, 96(%r1)
 	xor %r16, %r9, %r24
 # v42 = v1 ^ v11
-	.loc 1 3792
+	.loc 1 4158
 	lwz %r30, 32(%r1)
 	xor %r30, %r30, %r5
 # v43 = v4 ^ v14
-	.loc 1 3793
+	.loc 1 4159
 	lwz %r5, 48(%r1)
 	xor %r18, %r5, %r24
 # v44 = v7 ^ v9
-	.loc 1 3794
+	.loc 1 4160
 	xor %r19, %r6, %r12
 # v45 = v39 & v42
-	.loc 1 3795
+	.loc 1 4161
 	and %r24, %r14, %r30
 # v46 = v39 & v43
-	.loc 1 3796
+	.loc 1 4162
 	and %r5, %r14, %r18
 # v47 = v40 & v42
-	.loc 1 3797
+	.loc 1 4163
 	and %r6, %r17, %r30
 # v47 = v46 ^ v47
-	.loc 1 3798
+	.loc 1 4164
 	xor %r15, %r5, %r6
 # v39 = v39 & v44
-	.loc 1 3799
+	.loc 1 4165
 	and %r5, %r14, %r19
 # v46 = v40 & v43
-	.loc 1 3800
+	.loc 1 4166
 	and %r6, %r17, %r18
 # v42 = v41 & v42
-	.loc 1 3801
+	.loc 1 4167
 	and %r30, %r16, %r30
 # v46 = v39 ^ v46
-	.loc 1 3802
+	.loc 1 4168
 	xor %r6, %r5, %r6
 # v42 = v46 ^ v42
-	.loc 1 3803
+	.loc 1 4169
 	xor %r30, %r6, %r30
 # v40 = v40 & v44
-	.loc 1 3804
+	.loc 1 4170
 	and %r17, %r17, %r19
 # v43 = v41 & v43
-	.loc 1 3805
+	.loc 1 4171
 	and %r18, %r16, %r18
 # v43 = v40 ^ v43
-	.loc 1 3806
+	.loc 1 4172
 	xor %r5, %r17, %r18
 # v44 = v41 & v44
-	.loc 1 3807
+	.loc 1 4173
 	and %r19, %r16, %r19
 # v45 = v45 ^ v33
-	.loc 1 3808
+	.loc 1 4174
 	xor %r24, %r24, %r27
 # v45 = v45 ^ v29
-	.loc 1 3809
+	.loc 1 4175
 	xor %r6, %r24, %r21
 # v47 = v47 ^ v36
-	.loc 1 3810
+	.loc 1 4176
 	lwz %r24, 272(%r1)
 	xor %r15, %r15, %r24
 # v47 = v47 ^ v28
-	.loc 1 3811
+	.loc 1 4177
 	xor %r15, %r15, %r20
 # v42 = v42 ^ v30
-	.loc 1 3812
+	.loc 1 4178
 	lwz %r24, 280(%r1)
 	xor %r30, %r30, %r24
 # v42 = v42 ^ v38
-	.loc 1 3813
+	.loc 1 4179
 	xor %r24, %r30, %r29
 # v43 = v43 ^ v32
-	.loc 1 3814
+	.loc 1 4180
 	xor %r5, %r5, %r23
 # v43 = v43 ^ v35
-	.loc 1 3815
+	.loc 1 4181
 	xor %r5, %r5, %r28
 # v44 = v44 ^ v34
-	.loc 1 3816
+	.loc 1 4182
 	xor %r19, %r19, %r22
 # v44 = v44 ^ v37
-	.loc 1 3817
+	.loc 1 4183
 	xor %r19, %r19, %r25
 # v32 = v45 ^ v32
-	.loc 1 3818
+	.loc 1 4184
 	xor %r6, %r6, %r23
 	stw %r6, 288(%r1)
 # v34 = v47 ^ v34
-	.loc 1 3819
+	.loc 1 4185
 	xor %r6, %r15, %r22
 	stw %r6, 296(%r1)
 # v29 = v43 ^ v29
-	.loc 1 3820
+	.loc 1 4186
 	xor %r23, %r5, %r21
 # v28 = v44 ^ v28
-	.loc 1 3821
+	.loc 1 4187
 	xor %r30, %r19, %r20
 # v12 = v2 ^ v12
-	.loc 1 3822
+	.loc 1 4188
 	xor %r22, %r10, %r7
 # v2 = v9 ^ v7
-	.loc 1 3823
+	.loc 1 4189
 	lwz %r10, 64(%r1)
 	xor %r21, %r12, %r10
 # v15 = v5 ^ v15
-	.loc 1 3824
+	.loc 1 4190
 	xor %r20, %r11, %r9
 # v5 = v1 ^ v11
-	.loc 1 3825
+	.loc 1 4191
 	lwz %r5, 32(%r1)
 	lwz %r11, 80(%r1)
 	xor %r19, %r5, %r11
 # v17 = v8 ^ v17
-	.loc 1 3826
+	.loc 1 4192
 	xor %r8, %r31, %r8
 # v8 = v4 ^ v14
-	.loc 1 3827
+	.loc 1 4193
 	lwz %r6, 48(%r1)
 	lwz %r16, 96(%r1)
 	xor %r7, %r6, %r16
 # v44 = v0 ^ v1
-	.loc 1 3828
+	.loc 1 4194
 	lwz %r9, 24(%r1)
 	xor %r17, %r9, %r5
 # v43 = v3 ^ v4
-	.loc 1 3829
+	.loc 1 4195
 	lwz %r5, 40(%r1)
 	xor %r18, %r5, %r6
 # v47 = v6 ^ v7
-	.loc 1 3830
+	.loc 1 4196
 	lwz %r5, 56(%r1)
 	xor %r31, %r5, %r10
 # v45 = v10 ^ v11
-	.loc 1 3831
+	.loc 1 4197
 	lwz %r5, 72(%r1)
 	xor %r11, %r5, %r11
 # v41 = v13 ^ v14
-	.loc 1 3832
+	.loc 1 4198
 	lwz %r5, 88(%r1)
 	xor %r10, %r5, %r16
 # v40 = v16 ^ v9
-	.loc 1 3833
+	.loc 1 4199
 	lwz %r5, 104(%r1)
 	xor %r9, %r5, %r12
 # v46 = v12 & v44
-	.loc 1 3834
+	.loc 1 4200
 	and %r5, %r22, %r17
 	stw %r5, 304(%r1)
 # v39 = v12 & v43
-	.loc 1 3835
+	.loc 1 4201
 	and %r6, %r22, %r18
 # v48 = v2 & v44
-	.loc 1 3836
+	.loc 1 4202
 	and %r5, %r21, %r17
 # v48 = v39 ^ v48
-	.loc 1 3837
+	.loc 1 4203
 	xor %r5, %r6, %r5
 	stw %r5, 312(%r1)
 # v39 = v12 & v47
-	.loc 1 3838
+	.loc 1 4204
 	and %r16, %r22, %r31
 # v49 = v2 & v43
-	.loc 1 3839
+	.loc 1 4205
 	and %r5, %r21, %r18
 # v50 = v15 & v44
-	.loc 1 3840
+	.loc 1 4206
 	and %r6, %r20, %r17
 # v49 = v39 ^ v49
-	.loc 1 3841
+	.loc 1 4207
 	xor %r5, %r16, %r5
 # v50 = v49 ^ v50
-	.loc 1 3842
+	.loc 1 4208
 	xor %r5, %r5, %r6
 	stw %r5, 320(%r1)
 # v49 = v2 & v47
-	.loc 1 3843
+	.loc 1 4209
 	and %r5, %r21, %r31
 # v39 = v15 & v43
-	.loc 1 3844
+	.loc 1 4210
 	and %r6, %r20, %r18
 # v39 = v49 ^ v39
-	.loc 1 3845
+	.loc 1 4211
 	xor %r5, %r5, %r6
 	stw %r5, 328(%r1)
 # v49 = v15 & v47
-	.loc 1 3846
+	.loc 1 4212
 	and %r16, %r20, %r31
 # v51 = v5 & v45
-	.loc 1 3847
+	.loc 1 4213
 	and %r5, %r19, %r11
 	stw %r5, 120(%r1)
 # v52 = v5 & v41
-	.loc 1 3848
+	.loc 1 4214
 	and %r5, %r19, %r10
 # v53 = v17 & v45
-	.loc 1 3849
+	.loc 1 4215
 	and %r6, %r8, %r11
 # v53 = v52 ^ v53
-	.loc 1 3850
+	.loc 1 4216
 	xor %r14, %r5, %r6
 # v52 = v5 & v40
-	.loc 1 3851
+	.loc 1 4217
 	and %r6, %r19, %r9
 # v54 = v17 & v41
-	.loc 1 3852
+	.loc 1 4218
 	and %r5, %r8, %r10
 # v55 = v8 & v45
-	.loc 1 3853
+	.loc 1 4219
 	and %r15, %r7, %r11
 # v54 = v52 ^ v54
-	.loc 1 3854
+	.loc 1 4220
 	xor %r5, %r6, %r5
 # v55 = v54 ^ v55
-	.loc 1 3855
+	.loc 1 4221
 	xor %r15, %r5, %r15
 # v54 = v17 & v40
-	.loc 1 3856
+	.loc 1 4222
 	and %r5, %r8, %r9
 # v52 = v8 & v41
-	.loc 1 3857
+	.loc 1 4223
 	and %r6, %r7, %r10
 # v52 = v54 ^ v52
-	.loc 1 3858
+	.loc 1 4224
 	xor %r6, %r5, %r6
 # v54 = v8 & v40
-	.loc 1 3859
+	.loc 1 4225
 	and %r5, %r7, %r9
 # v5 = v12 ^ v5
-	.loc 1 3860
+	.loc 1 4226
 	xor %r19, %r22, %r19
 # v17 = v2 ^ v17
-	.loc 1 3861
+	.loc 1 4227
 	xor %r22, %r21, %r8
 # v8 = v15 ^ v8
-	.loc 1 3862
+	.loc 1 4228
 	xor %r21, %r20, %r7
 # v45 = v44 ^ v45
-	.loc 1 3863
+	.loc 1 4229
 	xor %r11, %r17, %r11
 # v41 = v43 ^ v41
-	.loc 1 3864
+	.loc 1 4230
 	xor %r10, %r18, %r10
 # v40 = v47 ^ v40
-	.loc 1 3865
+	.loc 1 4231
 	xor %r9, %r31, %r9
 # v47 = v5 & v45
-	.loc 1 3866
+	.loc 1 4232
 	and %r31, %r19, %r11
 # v43 = v5 & v41
-	.loc 1 3867
+	.loc 1 4233
 	and %r7, %r19, %r10
 # v44 = v17 & v45
-	.loc 1 3868
+	.loc 1 4234
 	and %r8, %r22, %r11
 # v44 = v43 ^ v44
-	.loc 1 3869
+	.loc 1 4235
 	xor %r20, %r7, %r8
 # v5 = v5 & v40
-	.loc 1 3870
+	.loc 1 4236
 	and %r19, %r19, %r9
 # v43 = v17 & v41
-	.loc 1 3871
+	.loc 1 4237
 	and %r7, %r22, %r10
 # v45 = v8 & v45
-	.loc 1 3872
+	.loc 1 4238
 	and %r8, %r21, %r11
 # v43 = v5 ^ v43
-	.loc 1 3873
+	.loc 1 4239
 	xor %r7, %r19, %r7
 # v45 = v43 ^ v45
-	.loc 1 3874
+	.loc 1 4240
 	xor %r7, %r7, %r8
 # v17 = v17 & v40
-	.loc 1 3875
+	.loc 1 4241
 	and %r22, %r22, %r9
 # v41 = v8 & v41
-	.loc 1 3876
+	.loc 1 4242
 	and %r10, %r21, %r10
 # v41 = v17 ^ v41
-	.loc 1 3877
+	.loc 1 4243
 	xor %r10, %r22, %r10
 # v40 = v8 & v40
-	.loc 1 3878
+	.loc 1 4244
 	and %r8, %r21, %r9
 # v47 = v47 ^ v46
-	.loc 1 3879
+	.loc 1 4245
 	lwz %r9, 304(%r1)
 	xor %r31, %r31, %r9
 # v47 = v47 ^ v51
-	.loc 1 3880
+	.loc 1 4246
 	lwz %r9, 120(%r1)
 	xor %r31, %r31, %r9
 # v44 = v44 ^ v48
-	.loc 1 3881
+	.loc 1 4247
 	lwz %r11, 312(%r1)
 	xor %r20, %r20, %r11
 # v44 = v44 ^ v53
-	.loc 1 3882
+	.loc 1 4248
 	xor %r20, %r20, %r14
 # v45 = v45 ^ v50
-	.loc 1 3883
+	.loc 1 4249
 	lwz %r11, 320(%r1)
 	xor %r7, %r7, %r11
 # v45 = v45 ^ v55
-	.loc 1 3884
+	.loc 1 4250
 	xor %r11, %r7, %r15
 # v41 = v41 ^ v39
-	.loc 1 3885
+	.loc 1 4251
 	lwz %r22, 328(%r1)
 	xor %r7, %r10, %r22
 # v41 = v41 ^ v52
-	.loc 1 3886
+	.loc 1 4252
 	xor %r7, %r7, %r6
 # v40 = v40 ^ v49
-	.loc 1 3887
+	.loc 1 4253
 	xor %r8, %r8, %r16
 # v40 = v40 ^ v54
-	.loc 1 3888
+	.loc 1 4254
 	xor %r8, %r8, %r5
 # v39 = v47 ^ v39
-	.loc 1 3889
+	.loc 1 4255
 	xor %r10, %r31, %r22
 # v49 = v44 ^ v49
-	.loc 1 3890
+	.loc 1 4256
 	xor %r16, %r20, %r16
 # v51 = v41 ^ v51
-	.loc 1 3891
+	.loc 1 4257
 	xor %r31, %r7, %r9
 # v53 = v40 ^ v53
-	.loc 1 3892
+	.loc 1 4258
 	xor %r14, %r8, %r14
 # v46 = v46 ^ v18
-	.loc 1 3893
+	.loc 1 4259
 	lwz %r7, 304(%r1)
 	lwz %r8, 112(%r1)
 	xor %r7, %r7, %r8
 # v46 = v46 ^ v33
-	.loc 1 3894
+	.loc 1 4260
 	xor %r9, %r7, %r27
 # v48 = v48 ^ v20
-	.loc 1 3895
+	.loc 1 4261
 	lwz %r7, 312(%r1)
 	lwz %r8, 200(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v36
-	.loc 1 3896
+	.loc 1 4262
 	lwz %r8, 272(%r1)
 	xor %r8, %r7, %r8
 # v50 = v50 ^ v22
-	.loc 1 3897
+	.loc 1 4263
 	lwz %r7, 320(%r1)
 	lwz %r22, 208(%r1)
 	xor %r7, %r7, %r22
 # v50 = v50 ^ v30
-	.loc 1 3898
+	.loc 1 4264
 	lwz %r22, 280(%r1)
 	xor %r22, %r7, %r22
 # v39 = v39 ^ v19
-	.loc 1 3899
+	.loc 1 4265
 	lwz %r7, 240(%r1)
 	xor %r7, %r10, %r7
 # v39 = v39 ^ v32
-	.loc 1 3900
+	.loc 1 4266
 	lwz %r10, 288(%r1)
 	xor %r10, %r7, %r10
 # v49 = v49 ^ v21
-	.loc 1 3901
+	.loc 1 4267
 	lwz %r7, 248(%r1)
 	xor %r7, %r16, %r7
 # v49 = v49 ^ v34
-	.loc 1 3902
+	.loc 1 4268
 	lwz %r21, 296(%r1)
 	xor %r21, %r7, %r21
 # v45 = v45 ^ v31
-	.loc 1 3903
+	.loc 1 4269
 	lwz %r7, 232(%r1)
 	xor %r11, %r11, %r7
 # v45 = v45 ^ v42
-	.loc 1 3904
+	.loc 1 4270
 	xor %r11, %r11, %r24
 # v51 = v51 ^ v23
-	.loc 1 3905
+	.loc 1 4271
 	lwz %r20, 256(%r1)
 	xor %r7, %r31, %r20
 # v51 = v51 ^ v29
-	.loc 1 3906
+	.loc 1 4272
 	xor %r19, %r7, %r23
 # v53 = v53 ^ v25
-	.loc 1 3907
+	.loc 1 4273
 	lwz %r31, 264(%r1)
 	xor %r7, %r14, %r31
 # v53 = v53 ^ v28
-	.loc 1 3908
+	.loc 1 4274
 	xor %r7, %r7, %r30
 # v55 = v55 ^ v27
-	.loc 1 3909
+	.loc 1 4275
 	xor %r15, %r15, %r26
 # v55 = v55 ^ v38
-	.loc 1 3910
+	.loc 1 4276
 	xor %r15, %r15, %r29
 # v52 = v52 ^ v24
-	.loc 1 3911
+	.loc 1 4277
 	lwz %r18, 216(%r1)
 	xor %r6, %r6, %r18
 # v52 = v52 ^ v35
-	.loc 1 3912
+	.loc 1 4278
 	xor %r17, %r6, %r28
 # v54 = v54 ^ v26
-	.loc 1 3913
+	.loc 1 4279
 	lwz %r16, 224(%r1)
 	xor %r5, %r5, %r16
 # v54 = v54 ^ v37
-	.loc 1 3914
+	.loc 1 4280
 	xor %r14, %r5, %r25
 # v23 = v46 ^ v23
-	.loc 1 3915
+	.loc 1 4281
 	xor %r6, %r9, %r20
 # v25 = v48 ^ v25
-	.loc 1 3916
+	.loc 1 4282
 	xor %r8, %r8, %r31
 # v27 = v50 ^ v27
-	.loc 1 3917
+	.loc 1 4283
 	xor %r26, %r22, %r26
 # v24 = v39 ^ v24
-	.loc 1 3918
+	.loc 1 4284
 	xor %r22, %r10, %r18
 # v26 = v49 ^ v26
-	.loc 1 3919
+	.loc 1 4285
 	xor %r21, %r21, %r16
 # v33 = v51 ^ v33
-	.loc 1 3920
+	.loc 1 4286
 	xor %r20, %r19, %r27
 # v36 = v53 ^ v36
-	.loc 1 3921
+	.loc 1 4287
 	lwz %r5, 272(%r1)
 	xor %r5, %r7, %r5
 # v30 = v55 ^ v30
-	.loc 1 3922
+	.loc 1 4288
 	lwz %r7, 280(%r1)
 	xor %r10, %r15, %r7
 # v32 = v52 ^ v32
-	.loc 1 3923
+	.loc 1 4289
 	lwz %r7, 288(%r1)
 	xor %r31, %r17, %r7
 # v34 = v54 ^ v34
-	.loc 1 3924
+	.loc 1 4290
 	lwz %r7, 296(%r1)
 	xor %r27, %r14, %r7
 # v36 = v36 ^ v37
-	.loc 1 3925
+	.loc 1 4291
 	xor %r9, %r5, %r25
 # v37 = v26 ^ v37
-	.loc 1 3926
+	.loc 1 4292
 	xor %r25, %r21, %r25
 # v33 = v33 ^ v35
-	.loc 1 3927
+	.loc 1 4293
 	xor %r7, %r20, %r28
 # v35 = v24 ^ v35
-	.loc 1 3928
+	.loc 1 4294
 	xor %r28, %r22, %r28
 # v45 = v45 ^ v38
-	.loc 1 3929
+	.loc 1 4295
 	xor %r11, %r11, %r29
 # v38 = v27 ^ v38
-	.loc 1 3930
+	.loc 1 4296
 	xor %r29, %r26, %r29
 # v37 = v37 ^ v28
-	.loc 1 3931
+	.loc 1 4297
 	xor %r25, %r25, %r30
 # v28 = v25 ^ v28
-	.loc 1 3932
+	.loc 1 4298
 	xor %r30, %r8, %r30
 # v35 = v35 ^ v29
-	.loc 1 3933
+	.loc 1 4299
 	xor %r28, %r28, %r23
 # v29 = v23 ^ v29
-	.loc 1 3934
+	.loc 1 4300
 	xor %r23, %r6, %r23
 # v38 = v38 ^ v42
-	.loc 1 3935
+	.loc 1 4301
 	xor %r29, %r29, %r24
 # v42 = v31 ^ v42
-	.loc 1 3936
+	.loc 1 4302
 	lwz %r5, 232(%r1)
 	xor %r24, %r5, %r24
 # v28 = v28 ^ v34
-	.loc 1 3937
+	.loc 1 4303
 	xor %r30, %r30, %r27
 # v34 = v21 ^ v34
-	.loc 1 3938
+	.loc 1 4304
 	lwz %r5, 248(%r1)
 	xor %r5, %r5, %r27
 # v29 = v29 ^ v32
-	.loc 1 3939
+	.loc 1 4305
 	xor %r23, %r23, %r31
 # v32 = v19 ^ v32
-	.loc 1 3940
+	.loc 1 4306
 	lwz %r6, 240(%r1)
 	xor %r6, %r6, %r31
 # v42 = v42 ^ v30
-	.loc 1 3941
+	.loc 1 4307
 	xor %r24, %r24, %r10
 # v30 = v22 ^ v30
-	.loc 1 3942
+	.loc 1 4308
 	lwz %r8, 208(%r1)
 	xor %r10, %r8, %r10
 # v34 = v34 ^ v36
-	.loc 1 3943
+	.loc 1 4309
 	xor %r31, %r5, %r9
 # v36 = v20 ^ v36
-	.loc 1 3944
+	.loc 1 4310
 	lwz %r5, 200(%r1)
 	xor %r27, %r5, %r9
 # v32 = v32 ^ v33
-	.loc 1 3945
+	.loc 1 4311
 	xor %r26, %r6, %r7
 # v33 = v18 ^ v33
-	.loc 1 3946
+	.loc 1 4312
 	lwz %r5, 112(%r1)
 	xor %r22, %r5, %r7
 # v18 = v33 ^ v29
-	.loc 1 3947
+	.loc 1 4313
 	xor %r5, %r22, %r23
 # v20 = v36 ^ v28
-	.loc 1 3948
+	.loc 1 4314
 	xor %r6, %r27, %r30
 # v22 = v30 ^ v38
-	.loc 1 3949
+	.loc 1 4315
 	xor %r7, %r10, %r29
 # v22 = v22 ^ v45
-	.loc 1 3950
+	.loc 1 4316
 	xor %r7, %r7, %r11
 # v19 = v32 ^ v35
-	.loc 1 3951
+	.loc 1 4317
 	xor %r8, %r26, %r28
 # v21 = v34 ^ v37
-	.loc 1 3952
+	.loc 1 4318
 	xor %r9, %r31, %r25
 # v31 = v42 ^ v45
-	.loc 1 3953
+	.loc 1 4319
 	xor %r21, %r24, %r11
 # v18 = v18 ^ v19
-	.loc 1 3954
+	.loc 1 4320
 	xor %r16, %r5, %r8
 	stw %r16, 1720(%r1)
 # v23 = v45 ^ v38
-	.loc 1 3955
+	.loc 1 4321
 	xor %r5, %r11, %r29
 	stw %r5, 2120(%r1)
 # v20 = v20 ^ v21
-	.loc 1 3956
+	.loc 1 4322
 	xor %r6, %r6, %r9
 # v20 = v20 ^ v37
-	.loc 1 3957
+	.loc 1 4323
 	xor %r18, %r6, %r25
 # v25 = v29 ^ v35
-	.loc 1 3958
+	.loc 1 4324
 	xor %r19, %r23, %r28
 # v22 = v22 ^ v31
-	.loc 1 3959
+	.loc 1 4325
 	xor %r17, %r7, %r21
 # v27 = v28 ^ v37
-	.loc 1 3960
+	.loc 1 4326
 	xor %r20, %r30, %r25
 # v24 = v18 & v33
-	.loc 1 3961
+	.loc 1 4327
 	and %r5, %r16, %r22
 	stw %r5, 336(%r1)
 # v26 = v18 & v36
-	.loc 1 3962
+	.loc 1 4328
 	and %r5, %r16, %r27
 # v54 = v37 & v33
-	.loc 1 3963
+	.loc 1 4329
 	and %r6, %r25, %r22
 # v54 = v26 ^ v54
-	.loc 1 3964
+	.loc 1 4330
 	xor %r5, %r5, %r6
 	stw %r5, 344(%r1)
 # v26 = v18 & v30
-	.loc 1 3965
+	.loc 1 4331
 	lwz %r5, 1720(%r1)
 	and %r5, %r5, %r10
 # v52 = v37 & v36
-	.loc 1 3966
+	.loc 1 4332
 	and %r6, %r25, %r27
 # v55 = v23 & v33
-	.loc 1 3967
+	.loc 1 4333
 	lwz %r16, 2120(%r1)
 	and %r7, %r16, %r22
 # v52 = v26 ^ v52
-	.loc 1 3968
+	.loc 1 4334
 	xor %r6, %r5, %r6
 # v55 = v52 ^ v55
-	.loc 1 3969
+	.loc 1 4335
 	xor %r5, %r6, %r7
 	stw %r5, 352(%r1)
 # v52 = v37 & v30
-	.loc 1 3970
+	.loc 1 4336
 	and %r5, %r25, %r10
 # v26 = v23 & v36
-	.loc 1 3971
+	.loc 1 4337
 	and %r6, %r16, %r27
 # v26 = v52 ^ v26
-	.loc 1 3972
+	.loc 1 4338
 	xor %r5, %r5, %r6
 	stw %r5, 360(%r1)
 # v52 = v23 & v30
-	.loc 1 3973
+	.loc 1 4339
 	and %r5, %r16, %r10
 	stw %r5, 368(%r1)
 # v53 = v19 & v32
-	.loc 1 3974
+	.loc 1 4340
 	and %r5, %r8, %r26
 	stw %r5, 376(%r1)
 # v51 = v19 & v34
-	.loc 1 3975
+	.loc 1 4341
 	and %r5, %r8, %r31
 # v49 = v20 & v32
-	.loc 1 3976
+	.loc 1 4342
 	and %r6, %r18, %r26
 # v49 = v51 ^ v49
-	.loc 1 3977
+	.loc 1 4343
 	xor %r5, %r5, %r6
 	stw %r5, 384(%r1)
 # v51 = v19 & v42
-	.loc 1 3978
+	.loc 1 4344
 	and %r5, %r8, %r24
 # v39 = v20 & v34
-	.loc 1 3979
+	.loc 1 4345
 	and %r6, %r18, %r31
 # v50 = v38 & v32
-	.loc 1 3980
+	.loc 1 4346
 	and %r7, %r29, %r26
 # v39 = v51 ^ v39
-	.loc 1 3981
+	.loc 1 4347
 	xor %r6, %r5, %r6
 # v50 = v39 ^ v50
-	.loc 1 3982
+	.loc 1 4348
 	xor %r5, %r6, %r7
 	stw %r5, 392(%r1)
 # v39 = v20 & v42
-	.loc 1 3983
+	.loc 1 4349
 	and %r5, %r18, %r24
 # v51 = v38 & v34
-	.loc 1 3984
+	.loc 1 4350
 	and %r6, %r29, %r31
 # v51 = v39 ^ v51
-	.loc 1 3985
+	.loc 1 4351
 	xor %r5, %r5, %r6
 	stw %r5, 400(%r1)
 # v39 = v38 & v42
-	.loc 1 3986
+	.loc 1 4352
 	and %r5, %r29, %r24
 	stw %r5, 408(%r1)
 # v48 = v18 ^ v19
-	.loc 1 3987
+	.loc 1 4353
 	lwz %r5, 1720(%r1)
 	xor %r14, %r5, %r8
 	stw %r14, 416(%r1)
 # v46 = v37 ^ v20
-	.loc 1 3988
+	.loc 1 4354
 	xor %r15, %r25, %r18
 	stw %r15, 424(%r1)
 # v40 = v23 ^ v38
-	.loc 1 3989
+	.loc 1 4355
 	lwz %r5, 2120(%r1)
 	xor %r5, %r5, %r29
 	stw %r5, 1728(%r1)
 # v41 = v33 ^ v32
-	.loc 1 3990
+	.loc 1 4356
 	xor %r16, %r22, %r26
 	stw %r16, 1736(%r1)
 # v44 = v36 ^ v34
-	.loc 1 3991
+	.loc 1 4357
 	xor %r6, %r27, %r31
 # v47 = v30 ^ v42
-	.loc 1 3992
+	.loc 1 4358
 	xor %r7, %r10, %r24
 # v8 = v48 & v41
-	.loc 1 3993
+	.loc 1 4359
 	and %r5, %r14, %r16
 	stw %r5, 432(%r1)
 # v17 = v48 & v44
-	.loc 1 3994
+	.loc 1 4360
 	and %r5, %r14, %r6
 	stw %r5, 1912(%r1)
 	stw %r5, 440(%r1)
 # v43 = v46 & v41
-	.loc 1 3995
+	.loc 1 4361
 	and %r16, %r15, %r16
 	stw %r16, 448(%r1)
 # v43 = v17 ^ v43
-	.loc 1 3996
+	.loc 1 4362
 	xor %r5, %r5, %r16
 	stw %r5, 1920(%r1)
 	stw %r5, 456(%r1)
 # v48 = v48 & v47
-	.loc 1 3997
+	.loc 1 4363
 	and %r5, %r14, %r7
 	stw %r5, 464(%r1)
 # v17 = v46 & v44
-	.loc 1 3998
+	.loc 1 4364
 	and %r14, %r15, %r6
 	stw %r14, 472(%r1)
 # v41 = v40 & v41
-	.loc 1 3999
+	.loc 1 4365
 	lwz %r15, 1728(%r1)
 	lwz %r16, 1736(%r1)
 	and %r16, %r15, %r16
 	stw %r16, 480(%r1)
 # v17 = v48 ^ v17
-	.loc 1 4000
+	.loc 1 4366
 	xor %r5, %r5, %r14
 # v41 = v17 ^ v41
-	.loc 1 4001
+	.loc 1 4367
 	xor %r16, %r5, %r16
 	stw %r16, 488(%r1)
 # v46 = v46 & v47
-	.loc 1 4002
+	.loc 1 4368
 	lwz %r5, 424(%r1)
 	and %r5, %r5, %r7
 # v44 = v40 & v44
-	.loc 1 4003
+	.loc 1 4369
 	and %r6, %r15, %r6
 # v44 = v46 ^ v44
-	.loc 1 4004
+	.loc 1 4370
 	xor %r6, %r5, %r6
 	stw %r6, 496(%r1)
 # v47 = v40 & v47
-	.loc 1 4005
+	.loc 1 4371
 	and %r5, %r15, %r7
 	stw %r5, 1744(%r1)
 # v8 = v8 ^ v24
-	.loc 1 4006
+	.loc 1 4372
 	lwz %r5, 432(%r1)
 	lwz %r7, 336(%r1)
 	xor %r5, %r5, %r7
 # v8 = v8 ^ v53
-	.loc 1 4007
+	.loc 1 4373
 	lwz %r7, 376(%r1)
 	stw %r7, 2128(%r1)
 	xor %r5, %r5, %r7
 	stw %r5, 1752(%r1)
 # v43 = v43 ^ v54
-	.loc 1 4008
+	.loc 1 4374
 	lwz %r5, 344(%r1)
 	lwz %r7, 1920(%r1)
 	xor %r5, %r7, %r5
 # v43 = v43 ^ v49
-	.loc 1 4009
+	.loc 1 4375
 	lwz %r7, 384(%r1)
 	xor %r5, %r5, %r7
 	stw %r5, 1760(%r1)
 # v41 = v41 ^ v55
-	.loc 1 4010
+	.loc 1 4376
 	lwz %r5, 352(%r1)
 	xor %r5, %r16, %r5
 # v41 = v41 ^ v50
-	.loc 1 4011
+	.loc 1 4377
 	lwz %r16, 392(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 504(%r1)
 # v44 = v44 ^ v26
-	.loc 1 4012
+	.loc 1 4378
 	lwz %r16, 360(%r1)
 	xor %r5, %r6, %r16
 # v44 = v44 ^ v51
-	.loc 1 4013
+	.loc 1 4379
 	lwz %r6, 400(%r1)
 	xor %r6, %r5, %r6
 	stw %r6, 1768(%r1)
 # v47 = v47 ^ v52
-	.loc 1 4014
+	.loc 1 4380
 	lwz %r15, 368(%r1)
 	lwz %r5, 1744(%r1)
 	xor %r14, %r5, %r15
 	stw %r14, 1776(%r1)
 # v47 = v47 ^ v39
-	.loc 1 4015
+	.loc 1 4381
 	lwz %r5, 408(%r1)
 	xor %r14, %r14, %r5
 # v26 = v8 ^ v26
-	.loc 1 4016
+	.loc 1 4382
 	lwz %r5, 1752(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 512(%r1)
 # v52 = v43 ^ v52
-	.loc 1 4017
+	.loc 1 4383
 	lwz %r5, 1760(%r1)
 	xor %r5, %r5, %r15
 	stw %r5, 520(%r1)
 # v53 = v44 ^ v53
-	.loc 1 4018
+	.loc 1 4384
 	lwz %r5, 2128(%r1)
 	xor %r5, %r6, %r5
 	stw %r5, 528(%r1)
 # v49 = v47 ^ v49
-	.loc 1 4019
+	.loc 1 4385
 	xor %r5, %r14, %r7
 	stw %r5, 536(%r1)
 # v47 = v25 & v29
-	.loc 1 4020
+	.loc 1 4386
 	and %r5, %r19, %r23
 	stw %r5, 544(%r1)
 # v44 = v25 & v28
-	.loc 1 4021
+	.loc 1 4387
 	and %r5, %r19, %r30
 # v43 = v21 & v29
-	.loc 1 4022
+	.loc 1 4388
 	and %r6, %r9, %r23
 # v43 = v44 ^ v43
-	.loc 1 4023
+	.loc 1 4389
 	xor %r5, %r5, %r6
 	stw %r5, 552(%r1)
 # v44 = v25 & v38
-	.loc 1 4024
+	.loc 1 4390
 	and %r5, %r19, %r29
 # v8 = v21 & v28
-	.loc 1 4025
+	.loc 1 4391
 	and %r6, %r9, %r30
 # v40 = v22 & v29
-	.loc 1 4026
+	.loc 1 4392
 	and %r7, %r17, %r23
 # v8 = v44 ^ v8
-	.loc 1 4027
+	.loc 1 4393
 	xor %r6, %r5, %r6
 # v40 = v8 ^ v40
-	.loc 1 4028
+	.loc 1 4394
 	xor %r5, %r6, %r7
 	stw %r5, 560(%r1)
 # v8 = v21 & v38
-	.loc 1 4029
+	.loc 1 4395
 	and %r5, %r9, %r29
 # v44 = v22 & v28
-	.loc 1 4030
+	.loc 1 4396
 	and %r6, %r17, %r30
 # v44 = v8 ^ v44
-	.loc 1 4031
+	.loc 1 4397
 	xor %r5, %r5, %r6
 	stw %r5, 568(%r1)
 # v8 = v22 & v38
-	.loc 1 4032
+	.loc 1 4398
 	and %r5, %r17, %r29
 	stw %r5, 576(%r1)
 # v46 = v35 & v35
-	.loc 1 4033
+	.loc 1 4399
 	and %r5, %r28, %r28
 	stw %r5, 584(%r1)
 # v17 = v35 & v37
-	.loc 1 4034
+	.loc 1 4400
 	and %r5, %r28, %r25
 # v48 = v27 & v35
-	.loc 1 4035
+	.loc 1 4401
 	and %r6, %r20, %r28
 # v48 = v17 ^ v48
-	.loc 1 4036
+	.loc 1 4402
 	xor %r5, %r5, %r6
 	stw %r5, 592(%r1)
 # v17 = v35 & v45
-	.loc 1 4037
+	.loc 1 4403
 	and %r5, %r28, %r11
 # v5 = v27 & v37
-	.loc 1 4038
+	.loc 1 4404
 	and %r6, %r20, %r25
 # v15 = v31 & v35
-	.loc 1 4039
+	.loc 1 4405
 	and %r7, %r21, %r28
 # v5 = v17 ^ v5
-	.loc 1 4040
+	.loc 1 4406
 	xor %r6, %r5, %r6
 # v15 = v5 ^ v15
-	.loc 1 4041
+	.loc 1 4407
 	xor %r5, %r6, %r7
 	stw %r5, 1784(%r1)
 # v5 = v27 & v45
-	.loc 1 4042
+	.loc 1 4408
 	and %r5, %r20, %r11
 # v17 = v31 & v37
-	.loc 1 4043
+	.loc 1 4409
 	and %r6, %r21, %r25
 # v17 = v5 ^ v17
-	.loc 1 4044
+	.loc 1 4410
 	xor %r5, %r5, %r6
 	stw %r5, 1792(%r1)
 # v5 = v31 & v45
-	.loc 1 4045
+	.loc 1 4411
 	and %r5, %r21, %r11
 	stw %r5, 2312(%r1)
 # v2 = v25 ^ v35
-	.loc 1 4046
+	.loc 1 4412
 	xor %r6, %r19, %r28
 	stw %r6, 600(%r1)
 # v12 = v21 ^ v27
-	.loc 1 4047
+	.loc 1 4413
 	xor %r5, %r9, %r20
 	stw %r5, 1800(%r1)
 # v56 = v22 ^ v31
-	.loc 1 4048
+	.loc 1 4414
 	xor %r5, %r17, %r21
 	stw %r5, 1928(%r1)
 	stw %r5, 128(%r1)
 # v57 = v29 ^ v35
-	.loc 1 4049
+	.loc 1 4415
 	xor %r16, %r23, %r28
 	stw %r16, 136(%r1)
 # v58 = v28 ^ v37
-	.loc 1 4050
+	.loc 1 4416
 	xor %r7, %r30, %r25
 	stw %r7, 144(%r1)
 # v59 = v38 ^ v45
-	.loc 1 4051
+	.loc 1 4417
 	xor %r5, %r29, %r11
 	stw %r5, 2232(%r1)
 	stw %r5, 1936(%r1)
 	stw %r5, 152(%r1)
 # v60 = v2 & v57
-	.loc 1 4052
+	.loc 1 4418
 	and %r5, %r6, %r16
 	stw %r5, 160(%r1)
 # v61 = v2 & v58
-	.loc 1 4053
+	.loc 1 4419
 	and %r5, %r6, %r7
 	stw %r5, 2240(%r1)
 	stw %r5, 1944(%r1)
 	stw %r5, 168(%r1)
 # v62 = v12 & v57
-	.loc 1 4054
+	.loc 1 4420
 	lwz %r14, 1800(%r1)
 	stw %r14, 2280(%r1)
 	stw %r14, 2192(%r1)
@@ -14506,1885 +14968,1885 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc32:
 	stw %r15, 2136(%r1)
 	stw %r15, 176(%r1)
 # v62 = v61 ^ v62
-	.loc 1 4055
+	.loc 1 4421
 	xor %r5, %r5, %r15
 	stw %r5, 1952(%r1)
 	stw %r5, 608(%r1)
 # v2 = v2 & v59
-	.loc 1 4056
+	.loc 1 4422
 	lwz %r5, 2232(%r1)
 	and %r15, %r6, %r5
 	stw %r15, 616(%r1)
 # v61 = v12 & v58
-	.loc 1 4057
+	.loc 1 4423
 	and %r5, %r14, %r7
 	stw %r5, 624(%r1)
 # v57 = v56 & v57
-	.loc 1 4058
+	.loc 1 4424
 	lwz %r6, 1928(%r1)
 	and %r6, %r6, %r16
 	stw %r6, 632(%r1)
 # v61 = v2 ^ v61
-	.loc 1 4059
+	.loc 1 4425
 	xor %r5, %r15, %r5
 	stw %r5, 640(%r1)
 # v57 = v61 ^ v57
-	.loc 1 4060
+	.loc 1 4426
 	xor %r5, %r5, %r6
 	stw %r5, 1960(%r1)
 	stw %r5, 648(%r1)
 # v12 = v12 & v59
-	.loc 1 4061
+	.loc 1 4427
 	lwz %r5, 1800(%r1)
 	lwz %r6, 1936(%r1)
 	and %r6, %r5, %r6
 	stw %r6, 656(%r1)
 # v58 = v56 & v58
-	.loc 1 4062
+	.loc 1 4428
 	lwz %r16, 128(%r1)
 	and %r5, %r16, %r7
 # v58 = v12 ^ v58
-	.loc 1 4063
+	.loc 1 4429
 	xor %r6, %r6, %r5
 	stw %r6, 664(%r1)
 # v59 = v56 & v59
-	.loc 1 4064
+	.loc 1 4430
 	lwz %r5, 152(%r1)
 	and %r5, %r16, %r5
 	stw %r5, 1968(%r1)
 	stw %r5, 672(%r1)
 # v60 = v60 ^ v47
-	.loc 1 4065
+	.loc 1 4431
 	lwz %r5, 160(%r1)
 	lwz %r7, 544(%r1)
 	xor %r5, %r5, %r7
 # v60 = v60 ^ v46
-	.loc 1 4066
+	.loc 1 4432
 	lwz %r7, 584(%r1)
 	stw %r7, 1976(%r1)
 	xor %r7, %r5, %r7
 	stw %r7, 680(%r1)
 # v62 = v62 ^ v43
-	.loc 1 4067
+	.loc 1 4433
 	lwz %r5, 552(%r1)
 	lwz %r16, 1952(%r1)
 	xor %r5, %r16, %r5
 # v62 = v62 ^ v48
-	.loc 1 4068
+	.loc 1 4434
 	lwz %r16, 592(%r1)
 	stw %r16, 1992(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 1984(%r1)
 	stw %r5, 688(%r1)
 # v57 = v57 ^ v40
-	.loc 1 4069
+	.loc 1 4435
 	lwz %r5, 560(%r1)
 	lwz %r16, 1960(%r1)
 	xor %r5, %r16, %r5
 # v57 = v57 ^ v15
-	.loc 1 4070
+	.loc 1 4436
 	lwz %r16, 1784(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 696(%r1)
 # v58 = v58 ^ v44
-	.loc 1 4071
+	.loc 1 4437
 	lwz %r16, 568(%r1)
 	xor %r5, %r6, %r16
 # v58 = v58 ^ v17
-	.loc 1 4072
+	.loc 1 4438
 	lwz %r6, 1792(%r1)
 	xor %r15, %r5, %r6
 	stw %r15, 704(%r1)
 # v59 = v59 ^ v8
-	.loc 1 4073
+	.loc 1 4439
 	lwz %r14, 576(%r1)
 	lwz %r5, 1968(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 1808(%r1)
 # v59 = v59 ^ v5
-	.loc 1 4074
+	.loc 1 4440
 	lwz %r6, 2312(%r1)
 	xor %r6, %r5, %r6
 	stw %r6, 1816(%r1)
 # v44 = v60 ^ v44
-	.loc 1 4075
+	.loc 1 4441
 	xor %r5, %r7, %r16
 	stw %r5, 712(%r1)
 # v8 = v62 ^ v8
-	.loc 1 4076
+	.loc 1 4442
 	lwz %r5, 1984(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 720(%r1)
 # v46 = v58 ^ v46
-	.loc 1 4077
+	.loc 1 4443
 	lwz %r5, 1976(%r1)
 	xor %r5, %r15, %r5
 	stw %r5, 728(%r1)
 # v48 = v59 ^ v48
-	.loc 1 4078
+	.loc 1 4444
 	lwz %r5, 1992(%r1)
 	xor %r5, %r6, %r5
 	stw %r5, 736(%r1)
 # v25 = v18 ^ v25
-	.loc 1 4079
+	.loc 1 4445
 	lwz %r5, 1720(%r1)
 	xor %r19, %r5, %r19
 # v21 = v37 ^ v21
-	.loc 1 4080
+	.loc 1 4446
 	xor %r9, %r25, %r9
 # v22 = v23 ^ v22
-	.loc 1 4081
+	.loc 1 4447
 	lwz %r5, 2120(%r1)
 	xor %r17, %r5, %r17
 # v19 = v19 ^ v35
-	.loc 1 4082
+	.loc 1 4448
 	xor %r8, %r8, %r28
 # v27 = v20 ^ v27
-	.loc 1 4083
+	.loc 1 4449
 	xor %r20, %r18, %r20
 # v31 = v38 ^ v31
-	.loc 1 4084
+	.loc 1 4450
 	xor %r21, %r29, %r21
 # v29 = v33 ^ v29
-	.loc 1 4085
+	.loc 1 4451
 	xor %r23, %r22, %r23
 # v28 = v36 ^ v28
-	.loc 1 4086
+	.loc 1 4452
 	xor %r30, %r27, %r30
 # v38 = v30 ^ v38
-	.loc 1 4087
+	.loc 1 4453
 	xor %r29, %r10, %r29
 # v35 = v32 ^ v35
-	.loc 1 4088
+	.loc 1 4454
 	xor %r28, %r26, %r28
 # v37 = v34 ^ v37
-	.loc 1 4089
+	.loc 1 4455
 	xor %r25, %r31, %r25
 # v45 = v42 ^ v45
-	.loc 1 4090
+	.loc 1 4456
 	xor %r11, %r24, %r11
 # v42 = v25 & v29
-	.loc 1 4091
+	.loc 1 4457
 	and %r10, %r19, %r23
 # v34 = v25 & v28
-	.loc 1 4092
+	.loc 1 4458
 	and %r5, %r19, %r30
 # v32 = v21 & v29
-	.loc 1 4093
+	.loc 1 4459
 	and %r6, %r9, %r23
 # v32 = v34 ^ v32
-	.loc 1 4094
+	.loc 1 4460
 	xor %r31, %r5, %r6
 # v34 = v25 & v38
-	.loc 1 4095
+	.loc 1 4461
 	and %r5, %r19, %r29
 # v30 = v21 & v28
-	.loc 1 4096
+	.loc 1 4462
 	and %r6, %r9, %r30
 # v36 = v22 & v29
-	.loc 1 4097
+	.loc 1 4463
 	and %r7, %r17, %r23
 # v30 = v34 ^ v30
-	.loc 1 4098
+	.loc 1 4464
 	xor %r6, %r5, %r6
 # v36 = v30 ^ v36
-	.loc 1 4099
+	.loc 1 4465
 	xor %r26, %r6, %r7
 # v30 = v21 & v38
-	.loc 1 4100
+	.loc 1 4466
 	and %r5, %r9, %r29
 # v34 = v22 & v28
-	.loc 1 4101
+	.loc 1 4467
 	and %r6, %r17, %r30
 # v34 = v30 ^ v34
-	.loc 1 4102
+	.loc 1 4468
 	xor %r22, %r5, %r6
 # v30 = v22 & v38
-	.loc 1 4103
+	.loc 1 4469
 	and %r27, %r17, %r29
 # v33 = v19 & v35
-	.loc 1 4104
+	.loc 1 4470
 	and %r24, %r8, %r28
 # v20 = v19 & v37
-	.loc 1 4105
+	.loc 1 4471
 	and %r5, %r8, %r25
 # v23 = v27 & v35
-	.loc 1 4106
+	.loc 1 4472
 	and %r6, %r20, %r28
 # v23 = v20 ^ v23
-	.loc 1 4107
+	.loc 1 4473
 	xor %r18, %r5, %r6
 # v20 = v19 & v45
-	.loc 1 4108
+	.loc 1 4474
 	and %r5, %r8, %r11
 # v18 = v27 & v37
-	.loc 1 4109
+	.loc 1 4475
 	and %r6, %r20, %r25
 # v59 = v31 & v35
-	.loc 1 4110
+	.loc 1 4476
 	and %r7, %r21, %r28
 # v18 = v20 ^ v18
-	.loc 1 4111
+	.loc 1 4477
 	xor %r6, %r5, %r6
 # v59 = v18 ^ v59
-	.loc 1 4112
+	.loc 1 4478
 	xor %r7, %r6, %r7
 # v18 = v27 & v45
-	.loc 1 4113
+	.loc 1 4479
 	and %r5, %r20, %r11
 # v20 = v31 & v37
-	.loc 1 4114
+	.loc 1 4480
 	and %r6, %r21, %r25
 # v20 = v18 ^ v20
-	.loc 1 4115
+	.loc 1 4481
 	xor %r15, %r5, %r6
 # v18 = v31 & v45
-	.loc 1 4116
+	.loc 1 4482
 	and %r16, %r21, %r11
 # v19 = v25 ^ v19
-	.loc 1 4117
+	.loc 1 4483
 	xor %r8, %r19, %r8
 # v27 = v21 ^ v27
-	.loc 1 4118
+	.loc 1 4484
 	xor %r20, %r9, %r20
 # v31 = v22 ^ v31
-	.loc 1 4119
+	.loc 1 4485
 	xor %r21, %r17, %r21
 # v35 = v29 ^ v35
-	.loc 1 4120
+	.loc 1 4486
 	xor %r28, %r23, %r28
 # v37 = v28 ^ v37
-	.loc 1 4121
+	.loc 1 4487
 	xor %r25, %r30, %r25
 # v45 = v38 ^ v45
-	.loc 1 4122
+	.loc 1 4488
 	xor %r11, %r29, %r11
 # v38 = v19 & v35
-	.loc 1 4123
+	.loc 1 4489
 	and %r9, %r8, %r28
 # v28 = v19 & v37
-	.loc 1 4124
+	.loc 1 4490
 	and %r5, %r8, %r25
 # v29 = v27 & v35
-	.loc 1 4125
+	.loc 1 4491
 	and %r6, %r20, %r28
 # v29 = v28 ^ v29
-	.loc 1 4126
+	.loc 1 4492
 	xor %r30, %r5, %r6
 # v19 = v19 & v45
-	.loc 1 4127
+	.loc 1 4493
 	and %r5, %r8, %r11
 # v28 = v27 & v37
-	.loc 1 4128
+	.loc 1 4494
 	and %r6, %r20, %r25
 # v35 = v31 & v35
-	.loc 1 4129
+	.loc 1 4495
 	and %r8, %r21, %r28
 # v28 = v19 ^ v28
-	.loc 1 4130
+	.loc 1 4496
 	xor %r6, %r5, %r6
 # v35 = v28 ^ v35
-	.loc 1 4131
+	.loc 1 4497
 	xor %r8, %r6, %r8
 # v27 = v27 & v45
-	.loc 1 4132
+	.loc 1 4498
 	and %r20, %r20, %r11
 # v37 = v31 & v37
-	.loc 1 4133
+	.loc 1 4499
 	and %r5, %r21, %r25
 # v37 = v27 ^ v37
-	.loc 1 4134
+	.loc 1 4500
 	xor %r5, %r20, %r5
 # v45 = v31 & v45
-	.loc 1 4135
+	.loc 1 4501
 	and %r11, %r21, %r11
 # v38 = v38 ^ v42
-	.loc 1 4136
+	.loc 1 4502
 	xor %r9, %r9, %r10
 # v38 = v38 ^ v33
-	.loc 1 4137
+	.loc 1 4503
 	xor %r9, %r9, %r24
 # v29 = v29 ^ v32
-	.loc 1 4138
+	.loc 1 4504
 	xor %r30, %r30, %r31
 # v29 = v29 ^ v23
-	.loc 1 4139
+	.loc 1 4505
 	xor %r30, %r30, %r18
 # v35 = v35 ^ v36
-	.loc 1 4140
+	.loc 1 4506
 	xor %r8, %r8, %r26
 # v35 = v35 ^ v59
-	.loc 1 4141
+	.loc 1 4507
 	xor %r8, %r8, %r7
 # v37 = v37 ^ v34
-	.loc 1 4142
+	.loc 1 4508
 	xor %r5, %r5, %r22
 # v37 = v37 ^ v20
-	.loc 1 4143
+	.loc 1 4509
 	xor %r5, %r5, %r15
 # v45 = v45 ^ v30
-	.loc 1 4144
+	.loc 1 4510
 	xor %r11, %r11, %r27
 # v45 = v45 ^ v18
-	.loc 1 4145
+	.loc 1 4511
 	xor %r11, %r11, %r16
 # v34 = v38 ^ v34
-	.loc 1 4146
+	.loc 1 4512
 	xor %r22, %r9, %r22
 # v30 = v29 ^ v30
-	.loc 1 4147
+	.loc 1 4513
 	xor %r27, %r30, %r27
 # v33 = v37 ^ v33
-	.loc 1 4148
+	.loc 1 4514
 	xor %r24, %r5, %r24
 # v23 = v45 ^ v23
-	.loc 1 4149
+	.loc 1 4515
 	xor %r18, %r11, %r18
 # v42 = v42 ^ v24
-	.loc 1 4150
+	.loc 1 4516
 	lwz %r5, 336(%r1)
 	xor %r10, %r10, %r5
 # v42 = v42 ^ v47
-	.loc 1 4151
+	.loc 1 4517
 	lwz %r5, 544(%r1)
 	xor %r10, %r10, %r5
 # v32 = v32 ^ v54
-	.loc 1 4152
+	.loc 1 4518
 	lwz %r5, 344(%r1)
 	xor %r31, %r31, %r5
 # v32 = v32 ^ v43
-	.loc 1 4153
+	.loc 1 4519
 	lwz %r5, 552(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v55
-	.loc 1 4154
+	.loc 1 4520
 	lwz %r5, 352(%r1)
 	xor %r26, %r26, %r5
 # v36 = v36 ^ v40
-	.loc 1 4155
+	.loc 1 4521
 	lwz %r5, 560(%r1)
 	xor %r26, %r26, %r5
 # v34 = v34 ^ v26
-	.loc 1 4156
+	.loc 1 4522
 	lwz %r5, 512(%r1)
 	xor %r5, %r22, %r5
 # v34 = v34 ^ v44
-	.loc 1 4157
+	.loc 1 4523
 	lwz %r6, 712(%r1)
 	xor %r9, %r5, %r6
 # v30 = v30 ^ v52
-	.loc 1 4158
+	.loc 1 4524
 	lwz %r5, 520(%r1)
 	xor %r5, %r27, %r5
 # v30 = v30 ^ v8
-	.loc 1 4159
+	.loc 1 4525
 	lwz %r6, 720(%r1)
 	xor %r30, %r5, %r6
 # v35 = v35 ^ v41
-	.loc 1 4160
+	.loc 1 4526
 	lwz %r5, 504(%r1)
 	xor %r5, %r8, %r5
 # v35 = v35 ^ v57
-	.loc 1 4161
+	.loc 1 4527
 	lwz %r6, 696(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v53
-	.loc 1 4162
+	.loc 1 4528
 	lwz %r11, 528(%r1)
 	xor %r5, %r24, %r11
 # v33 = v33 ^ v46
-	.loc 1 4163
+	.loc 1 4529
 	lwz %r6, 728(%r1)
 	xor %r27, %r5, %r6
 # v23 = v23 ^ v49
-	.loc 1 4164
+	.loc 1 4530
 	lwz %r24, 536(%r1)
 	xor %r5, %r18, %r24
 # v23 = v23 ^ v48
-	.loc 1 4165
+	.loc 1 4531
 	lwz %r6, 736(%r1)
 	xor %r25, %r5, %r6
 # v59 = v59 ^ v50
-	.loc 1 4166
+	.loc 1 4532
 	lwz %r23, 392(%r1)
 	xor %r7, %r7, %r23
 # v59 = v59 ^ v15
-	.loc 1 4167
+	.loc 1 4533
 	lwz %r5, 1784(%r1)
 	xor %r28, %r7, %r5
 # v20 = v20 ^ v51
-	.loc 1 4168
+	.loc 1 4534
 	lwz %r5, 400(%r1)
 	xor %r15, %r15, %r5
 # v20 = v20 ^ v17
-	.loc 1 4169
+	.loc 1 4535
 	lwz %r6, 1792(%r1)
 	xor %r15, %r15, %r6
 # v18 = v18 ^ v39
-	.loc 1 4170
+	.loc 1 4536
 	lwz %r6, 408(%r1)
 	xor %r16, %r16, %r6
 # v18 = v18 ^ v5
-	.loc 1 4171
+	.loc 1 4537
 	lwz %r7, 2312(%r1)
 	xor %r16, %r16, %r7
 # v53 = v42 ^ v53
-	.loc 1 4172
+	.loc 1 4538
 	xor %r29, %r10, %r11
 # v49 = v32 ^ v49
-	.loc 1 4173
+	.loc 1 4539
 	xor %r31, %r31, %r24
 # v50 = v36 ^ v50
-	.loc 1 4174
+	.loc 1 4540
 	xor %r11, %r26, %r23
 # v51 = v34 ^ v51
-	.loc 1 4175
+	.loc 1 4541
 	xor %r10, %r9, %r5
 # v39 = v30 ^ v39
-	.loc 1 4176
+	.loc 1 4542
 	xor %r5, %r30, %r6
 # v47 = v33 ^ v47
-	.loc 1 4177
+	.loc 1 4543
 	lwz %r6, 544(%r1)
 	xor %r6, %r27, %r6
 # v43 = v23 ^ v43
-	.loc 1 4178
+	.loc 1 4544
 	lwz %r7, 552(%r1)
 	xor %r7, %r25, %r7
 # v40 = v59 ^ v40
-	.loc 1 4179
+	.loc 1 4545
 	lwz %r9, 560(%r1)
 	xor %r26, %r28, %r9
 # v44 = v20 ^ v44
-	.loc 1 4180
+	.loc 1 4546
 	lwz %r9, 712(%r1)
 	xor %r25, %r15, %r9
 # v8 = v18 ^ v8
-	.loc 1 4181
+	.loc 1 4547
 	lwz %r9, 720(%r1)
 	xor %r28, %r16, %r9
 # v43 = v43 ^ v5
-	.loc 1 4182
+	.loc 1 4548
 	lwz %r9, 2312(%r1)
 	xor %r27, %r7, %r9
 # v5 = v39 ^ v5
-	.loc 1 4183
+	.loc 1 4549
 	xor %r5, %r5, %r9
 # v47 = v47 ^ v17
-	.loc 1 4184
+	.loc 1 4550
 	lwz %r7, 1792(%r1)
 	xor %r9, %r6, %r7
 # v17 = v51 ^ v17
-	.loc 1 4185
+	.loc 1 4551
 	xor %r6, %r10, %r7
 # v35 = v35 ^ v15
-	.loc 1 4186
+	.loc 1 4552
 	lwz %r7, 1784(%r1)
 	xor %r10, %r8, %r7
 # v15 = v50 ^ v15
-	.loc 1 4187
+	.loc 1 4553
 	xor %r7, %r11, %r7
 # v5 = v5 ^ v48
-	.loc 1 4188
+	.loc 1 4554
 	lwz %r8, 736(%r1)
 	xor %r11, %r5, %r8
 # v48 = v49 ^ v48
-	.loc 1 4189
+	.loc 1 4555
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v46
-	.loc 1 4190
+	.loc 1 4556
 	lwz %r8, 728(%r1)
 	xor %r31, %r6, %r8
 # v46 = v53 ^ v46
-	.loc 1 4191
+	.loc 1 4557
 	xor %r6, %r29, %r8
 # v15 = v15 ^ v57
-	.loc 1 4192
+	.loc 1 4558
 	lwz %r8, 696(%r1)
 	xor %r30, %r7, %r8
 # v57 = v41 ^ v57
-	.loc 1 4193
+	.loc 1 4559
 	lwz %r7, 504(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v8
-	.loc 1 4194
+	.loc 1 4560
 	xor %r29, %r5, %r28
 # v8 = v52 ^ v8
-	.loc 1 4195
+	.loc 1 4561
 	lwz %r5, 520(%r1)
 	xor %r5, %r5, %r28
 # v46 = v46 ^ v44
-	.loc 1 4196
+	.loc 1 4562
 	xor %r28, %r6, %r25
 # v44 = v26 ^ v44
-	.loc 1 4197
+	.loc 1 4563
 	lwz %r6, 512(%r1)
 	xor %r6, %r6, %r25
 # v57 = v57 ^ v40
-	.loc 1 4198
+	.loc 1 4564
 	xor %r23, %r7, %r26
 # v40 = v55 ^ v40
-	.loc 1 4199
+	.loc 1 4565
 	lwz %r7, 352(%r1)
 	xor %r7, %r7, %r26
 # v8 = v8 ^ v43
-	.loc 1 4200
+	.loc 1 4566
 	xor %r5, %r5, %r27
 # v43 = v54 ^ v43
-	.loc 1 4201
+	.loc 1 4567
 	lwz %r8, 344(%r1)
 	xor %r8, %r8, %r27
 # v44 = v44 ^ v47
-	.loc 1 4202
+	.loc 1 4568
 	xor %r6, %r6, %r9
 # v47 = v24 ^ v47
-	.loc 1 4203
+	.loc 1 4569
 	lwz %r27, 336(%r1)
 	xor %r9, %r27, %r9
 # v47 = v47 ^ v46
-	.loc 1 4204
+	.loc 1 4570
 	xor %r9, %r9, %r28
 # v43 = v43 ^ v48
-	.loc 1 4205
+	.loc 1 4571
 	xor %r8, %r8, %r29
 # v40 = v40 ^ v15
-	.loc 1 4206
+	.loc 1 4572
 	xor %r7, %r7, %r30
 # v40 = v40 ^ v35
-	.loc 1 4207
+	.loc 1 4573
 	xor %r26, %r7, %r10
 # v44 = v44 ^ v17
-	.loc 1 4208
+	.loc 1 4574
 	xor %r25, %r6, %r31
 # v8 = v8 ^ v5
-	.loc 1 4209
+	.loc 1 4575
 	xor %r24, %r5, %r11
 # v57 = v57 ^ v35
-	.loc 1 4210
+	.loc 1 4576
 	xor %r27, %r23, %r10
 # v24 = v47 & v0
-	.loc 1 4211
+	.loc 1 4577
 	lwz %r7, 24(%r1)
 	and %r5, %r9, %r7
 	stw %r5, 744(%r1)
 # v54 = v47 & v3
-	.loc 1 4212
+	.loc 1 4578
 	lwz %r23, 40(%r1)
 	and %r5, %r9, %r23
 # v55 = v35 & v0
-	.loc 1 4213
+	.loc 1 4579
 	and %r6, %r10, %r7
 # v55 = v54 ^ v55
-	.loc 1 4214
+	.loc 1 4580
 	xor %r5, %r5, %r6
 	stw %r5, 752(%r1)
 # v54 = v47 & v6
-	.loc 1 4215
+	.loc 1 4581
 	lwz %r22, 56(%r1)
 	and %r5, %r9, %r22
 # v26 = v35 & v3
-	.loc 1 4216
+	.loc 1 4582
 	and %r6, %r10, %r23
 # v52 = v43 & v0
-	.loc 1 4217
+	.loc 1 4583
 	and %r7, %r8, %r7
 # v26 = v54 ^ v26
-	.loc 1 4218
+	.loc 1 4584
 	xor %r6, %r5, %r6
 # v52 = v26 ^ v52
-	.loc 1 4219
+	.loc 1 4585
 	xor %r5, %r6, %r7
 	stw %r5, 760(%r1)
 # v26 = v35 & v6
-	.loc 1 4220
+	.loc 1 4586
 	and %r5, %r10, %r22
 # v54 = v43 & v3
-	.loc 1 4221
+	.loc 1 4587
 	and %r6, %r8, %r23
 # v54 = v26 ^ v54
-	.loc 1 4222
+	.loc 1 4588
 	xor %r23, %r5, %r6
 # v26 = v43 & v6
-	.loc 1 4223
+	.loc 1 4589
 	and %r21, %r8, %r22
 # v41 = v46 & v10
-	.loc 1 4224
+	.loc 1 4590
 	lwz %r7, 72(%r1)
 	and %r22, %r28, %r7
 # v53 = v46 & v13
-	.loc 1 4225
+	.loc 1 4591
 	lwz %r19, 88(%r1)
 	and %r5, %r28, %r19
 # v49 = v40 & v10
-	.loc 1 4226
+	.loc 1 4592
 	and %r6, %r26, %r7
 # v49 = v53 ^ v49
-	.loc 1 4227
+	.loc 1 4593
 	xor %r20, %r5, %r6
 # v53 = v46 & v16
-	.loc 1 4228
+	.loc 1 4594
 	lwz %r18, 104(%r1)
 	and %r5, %r28, %r18
 # v50 = v40 & v13
-	.loc 1 4229
+	.loc 1 4595
 	and %r6, %r26, %r19
 # v51 = v48 & v10
-	.loc 1 4230
+	.loc 1 4596
 	and %r7, %r29, %r7
 # v50 = v53 ^ v50
-	.loc 1 4231
+	.loc 1 4597
 	xor %r6, %r5, %r6
 # v51 = v50 ^ v51
-	.loc 1 4232
+	.loc 1 4598
 	xor %r5, %r6, %r7
 	stw %r5, 768(%r1)
 # v50 = v40 & v16
-	.loc 1 4233
+	.loc 1 4599
 	and %r5, %r26, %r18
 # v53 = v48 & v13
-	.loc 1 4234
+	.loc 1 4600
 	and %r6, %r29, %r19
 # v53 = v50 ^ v53
-	.loc 1 4235
+	.loc 1 4601
 	xor %r5, %r5, %r6
 	stw %r5, 776(%r1)
 # v50 = v48 & v16
-	.loc 1 4236
+	.loc 1 4602
 	and %r5, %r29, %r18
 	stw %r5, 784(%r1)
 # v39 = v47 ^ v46
-	.loc 1 4237
+	.loc 1 4603
 	xor %r14, %r9, %r28
 # v18 = v35 ^ v40
-	.loc 1 4238
+	.loc 1 4604
 	xor %r15, %r10, %r26
 # v20 = v43 ^ v48
-	.loc 1 4239
+	.loc 1 4605
 	xor %r16, %r8, %r29
 # v59 = v0 ^ v10
-	.loc 1 4240
+	.loc 1 4606
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r17, %r5, %r6
 # v23 = v3 ^ v13
-	.loc 1 4241
+	.loc 1 4607
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 4242
+	.loc 1 4608
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v30 = v39 & v59
-	.loc 1 4243
+	.loc 1 4609
 	and %r7, %r14, %r17
 # v34 = v39 & v23
-	.loc 1 4244
+	.loc 1 4610
 	and %r5, %r14, %r18
 # v36 = v18 & v59
-	.loc 1 4245
+	.loc 1 4611
 	and %r6, %r15, %r17
 # v36 = v34 ^ v36
-	.loc 1 4246
+	.loc 1 4612
 	xor %r6, %r5, %r6
 # v39 = v39 & v33
-	.loc 1 4247
+	.loc 1 4613
 	and %r14, %r14, %r19
 # v34 = v18 & v23
-	.loc 1 4248
+	.loc 1 4614
 	and %r5, %r15, %r18
 # v59 = v20 & v59
-	.loc 1 4249
+	.loc 1 4615
 	and %r17, %r16, %r17
 # v34 = v39 ^ v34
-	.loc 1 4250
+	.loc 1 4616
 	xor %r5, %r14, %r5
 # v59 = v34 ^ v59
-	.loc 1 4251
+	.loc 1 4617
 	xor %r17, %r5, %r17
 # v18 = v18 & v33
-	.loc 1 4252
+	.loc 1 4618
 	and %r15, %r15, %r19
 # v23 = v20 & v23
-	.loc 1 4253
+	.loc 1 4619
 	and %r18, %r16, %r18
 # v23 = v18 ^ v23
-	.loc 1 4254
+	.loc 1 4620
 	xor %r5, %r15, %r18
 # v33 = v20 & v33
-	.loc 1 4255
+	.loc 1 4621
 	and %r19, %r16, %r19
 # v30 = v30 ^ v24
-	.loc 1 4256
+	.loc 1 4622
 	lwz %r18, 744(%r1)
 	xor %r7, %r7, %r18
 # v30 = v30 ^ v41
-	.loc 1 4257
+	.loc 1 4623
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v55
-	.loc 1 4258
+	.loc 1 4624
 	lwz %r18, 752(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v49
-	.loc 1 4259
+	.loc 1 4625
 	xor %r6, %r6, %r20
 # v59 = v59 ^ v52
-	.loc 1 4260
+	.loc 1 4626
 	lwz %r18, 760(%r1)
 	xor %r17, %r17, %r18
 # v59 = v59 ^ v51
-	.loc 1 4261
+	.loc 1 4627
 	lwz %r18, 768(%r1)
 	xor %r18, %r17, %r18
 	stw %r18, 792(%r1)
 # v23 = v23 ^ v54
-	.loc 1 4262
+	.loc 1 4628
 	xor %r5, %r5, %r23
 # v23 = v23 ^ v53
-	.loc 1 4263
+	.loc 1 4629
 	lwz %r18, 776(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v26
-	.loc 1 4264
+	.loc 1 4630
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v50
-	.loc 1 4265
+	.loc 1 4631
 	lwz %r18, 784(%r1)
 	xor %r19, %r19, %r18
 # v54 = v30 ^ v54
-	.loc 1 4266
+	.loc 1 4632
 	xor %r7, %r7, %r23
 	stw %r7, 800(%r1)
 # v26 = v36 ^ v26
-	.loc 1 4267
+	.loc 1 4633
 	xor %r6, %r6, %r21
 	stw %r6, 808(%r1)
 # v41 = v23 ^ v41
-	.loc 1 4268
+	.loc 1 4634
 	xor %r5, %r5, %r22
 	stw %r5, 816(%r1)
 # v49 = v33 ^ v49
-	.loc 1 4269
+	.loc 1 4635
 	xor %r5, %r19, %r20
 	stw %r5, 824(%r1)
 # v33 = v44 & v1
-	.loc 1 4270
+	.loc 1 4636
 	lwz %r7, 32(%r1)
 	and %r5, %r25, %r7
 	stw %r5, 832(%r1)
 # v23 = v44 & v4
-	.loc 1 4271
+	.loc 1 4637
 	lwz %r23, 48(%r1)
 	and %r5, %r25, %r23
 # v36 = v15 & v1
-	.loc 1 4272
+	.loc 1 4638
 	and %r6, %r30, %r7
 # v36 = v23 ^ v36
-	.loc 1 4273
+	.loc 1 4639
 	xor %r5, %r5, %r6
 	stw %r5, 840(%r1)
 # v23 = v44 & v7
-	.loc 1 4274
+	.loc 1 4640
 	lwz %r22, 64(%r1)
 	and %r5, %r25, %r22
 # v30 = v15 & v4
-	.loc 1 4275
+	.loc 1 4641
 	and %r6, %r30, %r23
 # v20 = v8 & v1
-	.loc 1 4276
+	.loc 1 4642
 	and %r7, %r24, %r7
 # v30 = v23 ^ v30
-	.loc 1 4277
+	.loc 1 4643
 	xor %r6, %r5, %r6
 # v20 = v30 ^ v20
-	.loc 1 4278
+	.loc 1 4644
 	xor %r5, %r6, %r7
 	stw %r5, 848(%r1)
 # v30 = v15 & v7
-	.loc 1 4279
+	.loc 1 4645
 	and %r5, %r30, %r22
 # v23 = v8 & v4
-	.loc 1 4280
+	.loc 1 4646
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 4281
+	.loc 1 4647
 	xor %r5, %r5, %r6
 	stw %r5, 1824(%r1)
 # v30 = v8 & v7
-	.loc 1 4282
+	.loc 1 4648
 	and %r5, %r24, %r22
 	stw %r5, 1832(%r1)
 # v18 = v17 & v11
-	.loc 1 4283
+	.loc 1 4649
 	lwz %r7, 80(%r1)
 	and %r23, %r31, %r7
 # v34 = v17 & v14
-	.loc 1 4284
+	.loc 1 4650
 	lwz %r21, 96(%r1)
 	and %r5, %r31, %r21
 # v39 = v57 & v11
-	.loc 1 4285
+	.loc 1 4651
 	and %r6, %r27, %r7
 # v39 = v34 ^ v39
-	.loc 1 4286
+	.loc 1 4652
 	xor %r22, %r5, %r6
 # v34 = v17 & v9
-	.loc 1 4287
+	.loc 1 4653
 	and %r5, %r31, %r12
 # v32 = v57 & v14
-	.loc 1 4288
+	.loc 1 4654
 	and %r6, %r27, %r21
 # v42 = v5 & v11
-	.loc 1 4289
+	.loc 1 4655
 	and %r7, %r11, %r7
 # v32 = v34 ^ v32
-	.loc 1 4290
+	.loc 1 4656
 	xor %r6, %r5, %r6
 # v42 = v32 ^ v42
-	.loc 1 4291
+	.loc 1 4657
 	xor %r7, %r6, %r7
 # v32 = v57 & v9
-	.loc 1 4292
+	.loc 1 4658
 	and %r5, %r27, %r12
 # v34 = v5 & v14
-	.loc 1 4293
+	.loc 1 4659
 	and %r6, %r11, %r21
 # v34 = v32 ^ v34
-	.loc 1 4294
+	.loc 1 4660
 	xor %r21, %r5, %r6
 # v32 = v5 & v9
-	.loc 1 4295
+	.loc 1 4661
 	and %r20, %r11, %r12
 # v45 = v44 ^ v17
-	.loc 1 4296
+	.loc 1 4662
 	xor %r14, %r25, %r31
 # v37 = v15 ^ v57
-	.loc 1 4297
+	.loc 1 4663
 	xor %r6, %r30, %r27
 # v29 = v8 ^ v5
-	.loc 1 4298
+	.loc 1 4664
 	xor %r19, %r24, %r11
 # v38 = v1 ^ v11
-	.loc 1 4299
+	.loc 1 4665
 	lwz %r5, 32(%r1)
 	lwz %r18, 80(%r1)
 	xor %r18, %r5, %r18
 # v31 = v4 ^ v14
-	.loc 1 4300
+	.loc 1 4666
 	lwz %r5, 48(%r1)
 	lwz %r17, 96(%r1)
 	xor %r16, %r5, %r17
 # v27 = v7 ^ v9
-	.loc 1 4301
+	.loc 1 4667
 	lwz %r5, 64(%r1)
 	xor %r15, %r5, %r12
 # v28 = v45 & v38
-	.loc 1 4302
+	.loc 1 4668
 	and %r5, %r14, %r18
 	stw %r5, 856(%r1)
 # v19 = v45 & v31
-	.loc 1 4303
+	.loc 1 4669
 	and %r5, %r14, %r16
 	stw %r5, 864(%r1)
 # v22 = v37 & v38
-	.loc 1 4304
+	.loc 1 4670
 	and %r17, %r6, %r18
 	stw %r17, 872(%r1)
 # v22 = v19 ^ v22
-	.loc 1 4305
+	.loc 1 4671
 	xor %r17, %r5, %r17
 	stw %r17, 880(%r1)
 # v45 = v45 & v27
-	.loc 1 4306
+	.loc 1 4672
 	and %r14, %r14, %r15
 	stw %r14, 888(%r1)
 # v19 = v37 & v31
-	.loc 1 4307
+	.loc 1 4673
 	and %r5, %r6, %r16
 # v38 = v29 & v38
-	.loc 1 4308
+	.loc 1 4674
 	and %r18, %r19, %r18
 # v19 = v45 ^ v19
-	.loc 1 4309
+	.loc 1 4675
 	xor %r5, %r14, %r5
 # v38 = v19 ^ v38
-	.loc 1 4310
+	.loc 1 4676
 	xor %r18, %r5, %r18
 # v37 = v37 & v27
-	.loc 1 4311
+	.loc 1 4677
 	and %r5, %r6, %r15
 # v31 = v29 & v31
-	.loc 1 4312
+	.loc 1 4678
 	and %r6, %r19, %r16
 # v31 = v37 ^ v31
-	.loc 1 4313
+	.loc 1 4679
 	xor %r16, %r5, %r6
 # v27 = v29 & v27
-	.loc 1 4314
+	.loc 1 4680
 	and %r19, %r19, %r15
 # v28 = v28 ^ v33
-	.loc 1 4315
+	.loc 1 4681
 	lwz %r5, 856(%r1)
 	lwz %r6, 832(%r1)
 	xor %r5, %r5, %r6
 # v28 = v28 ^ v18
-	.loc 1 4316
+	.loc 1 4682
 	xor %r6, %r5, %r23
 # v22 = v22 ^ v36
-	.loc 1 4317
+	.loc 1 4683
 	lwz %r5, 840(%r1)
 	xor %r5, %r17, %r5
 # v22 = v22 ^ v39
-	.loc 1 4318
+	.loc 1 4684
 	xor %r17, %r5, %r22
 # v38 = v38 ^ v20
-	.loc 1 4319
+	.loc 1 4685
 	lwz %r5, 848(%r1)
 	xor %r5, %r18, %r5
 # v38 = v38 ^ v42
-	.loc 1 4320
+	.loc 1 4686
 	xor %r18, %r5, %r7
 # v31 = v31 ^ v23
-	.loc 1 4321
+	.loc 1 4687
 	lwz %r15, 1824(%r1)
 	xor %r5, %r16, %r15
 # v31 = v31 ^ v34
-	.loc 1 4322
+	.loc 1 4688
 	xor %r16, %r5, %r21
 # v27 = v27 ^ v30
-	.loc 1 4323
+	.loc 1 4689
 	lwz %r14, 1832(%r1)
 	xor %r5, %r19, %r14
 # v27 = v27 ^ v32
-	.loc 1 4324
+	.loc 1 4690
 	xor %r5, %r5, %r20
 # v23 = v28 ^ v23
-	.loc 1 4325
+	.loc 1 4691
 	xor %r6, %r6, %r15
 	stw %r6, 896(%r1)
 # v30 = v22 ^ v30
-	.loc 1 4326
+	.loc 1 4692
 	xor %r6, %r17, %r14
 	stw %r6, 904(%r1)
 # v18 = v31 ^ v18
-	.loc 1 4327
+	.loc 1 4693
 	xor %r23, %r16, %r23
 # v39 = v27 ^ v39
-	.loc 1 4328
+	.loc 1 4694
 	xor %r22, %r5, %r22
 # v44 = v47 ^ v44
-	.loc 1 4329
+	.loc 1 4695
 	xor %r25, %r9, %r25
 # v15 = v35 ^ v15
-	.loc 1 4330
+	.loc 1 4696
 	xor %r30, %r10, %r30
 # v8 = v43 ^ v8
-	.loc 1 4331
+	.loc 1 4697
 	xor %r24, %r8, %r24
 # v17 = v46 ^ v17
-	.loc 1 4332
+	.loc 1 4698
 	xor %r28, %r28, %r31
 # v57 = v40 ^ v57
-	.loc 1 4333
+	.loc 1 4699
 	xor %r27, %r26, %r27
 # v5 = v48 ^ v5
-	.loc 1 4334
+	.loc 1 4700
 	xor %r26, %r29, %r11
 # v48 = v0 ^ v1
-	.loc 1 4335
+	.loc 1 4701
 	lwz %r5, 24(%r1)
 	lwz %r6, 32(%r1)
 	xor %r11, %r5, %r6
 # v40 = v3 ^ v4
-	.loc 1 4336
+	.loc 1 4702
 	lwz %r5, 40(%r1)
 	lwz %r6, 48(%r1)
 	xor %r9, %r5, %r6
 # v46 = v6 ^ v7
-	.loc 1 4337
+	.loc 1 4703
 	lwz %r5, 56(%r1)
 	lwz %r6, 64(%r1)
 	xor %r31, %r5, %r6
 # v43 = v10 ^ v11
-	.loc 1 4338
+	.loc 1 4704
 	lwz %r5, 72(%r1)
 	lwz %r6, 80(%r1)
 	xor %r19, %r5, %r6
 # v35 = v13 ^ v14
-	.loc 1 4339
+	.loc 1 4705
 	lwz %r5, 88(%r1)
 	lwz %r6, 96(%r1)
 	xor %r29, %r5, %r6
 # v47 = v16 ^ v9
-	.loc 1 4340
+	.loc 1 4706
 	lwz %r5, 104(%r1)
 	xor %r10, %r5, %r12
 # v27 = v44 & v48
-	.loc 1 4341
+	.loc 1 4707
 	and %r5, %r25, %r11
 	stw %r5, 912(%r1)
 # v31 = v44 & v40
-	.loc 1 4342
+	.loc 1 4708
 	and %r5, %r25, %r9
 # v22 = v15 & v48
-	.loc 1 4343
+	.loc 1 4709
 	and %r6, %r30, %r11
 # v22 = v31 ^ v22
-	.loc 1 4344
+	.loc 1 4710
 	xor %r5, %r5, %r6
 	stw %r5, 920(%r1)
 # v31 = v44 & v46
-	.loc 1 4345
+	.loc 1 4711
 	and %r5, %r25, %r31
 # v28 = v15 & v40
-	.loc 1 4346
+	.loc 1 4712
 	and %r6, %r30, %r9
 # v29 = v8 & v48
-	.loc 1 4347
+	.loc 1 4713
 	and %r8, %r24, %r11
 # v28 = v31 ^ v28
-	.loc 1 4348
+	.loc 1 4714
 	xor %r6, %r5, %r6
 # v29 = v28 ^ v29
-	.loc 1 4349
+	.loc 1 4715
 	xor %r5, %r6, %r8
 	stw %r5, 928(%r1)
 # v28 = v15 & v46
-	.loc 1 4350
+	.loc 1 4716
 	and %r5, %r30, %r31
 # v31 = v8 & v40
-	.loc 1 4351
+	.loc 1 4717
 	and %r6, %r24, %r9
 # v31 = v28 ^ v31
-	.loc 1 4352
+	.loc 1 4718
 	xor %r16, %r5, %r6
 # v28 = v8 & v46
-	.loc 1 4353
+	.loc 1 4719
 	and %r8, %r24, %r31
 # v37 = v17 & v43
-	.loc 1 4354
+	.loc 1 4720
 	and %r17, %r28, %r19
 # v19 = v17 & v35
-	.loc 1 4355
+	.loc 1 4721
 	and %r5, %r28, %r29
 # v45 = v57 & v43
-	.loc 1 4356
+	.loc 1 4722
 	and %r6, %r27, %r19
 # v45 = v19 ^ v45
-	.loc 1 4357
+	.loc 1 4723
 	xor %r14, %r5, %r6
 # v19 = v17 & v47
-	.loc 1 4358
+	.loc 1 4724
 	and %r5, %r28, %r10
 # v21 = v57 & v35
-	.loc 1 4359
+	.loc 1 4725
 	and %r6, %r27, %r29
 # v25 = v5 & v43
-	.loc 1 4360
+	.loc 1 4726
 	and %r15, %r26, %r19
 # v21 = v19 ^ v21
-	.loc 1 4361
+	.loc 1 4727
 	xor %r6, %r5, %r6
 # v25 = v21 ^ v25
-	.loc 1 4362
+	.loc 1 4728
 	xor %r15, %r6, %r15
 # v21 = v57 & v47
-	.loc 1 4363
+	.loc 1 4729
 	and %r5, %r27, %r10
 # v19 = v5 & v35
-	.loc 1 4364
+	.loc 1 4730
 	and %r6, %r26, %r29
 # v19 = v21 ^ v19
-	.loc 1 4365
+	.loc 1 4731
 	xor %r6, %r5, %r6
 # v21 = v5 & v47
-	.loc 1 4366
+	.loc 1 4732
 	and %r5, %r26, %r10
 # v17 = v44 ^ v17
-	.loc 1 4367
+	.loc 1 4733
 	xor %r28, %r25, %r28
 # v57 = v15 ^ v57
-	.loc 1 4368
+	.loc 1 4734
 	xor %r27, %r30, %r27
 # v5 = v8 ^ v5
-	.loc 1 4369
+	.loc 1 4735
 	xor %r26, %r24, %r26
 # v43 = v48 ^ v43
-	.loc 1 4370
+	.loc 1 4736
 	xor %r19, %r11, %r19
 # v35 = v40 ^ v35
-	.loc 1 4371
+	.loc 1 4737
 	xor %r29, %r9, %r29
 # v47 = v46 ^ v47
-	.loc 1 4372
+	.loc 1 4738
 	xor %r11, %r31, %r10
 # v46 = v17 & v43
-	.loc 1 4373
+	.loc 1 4739
 	and %r31, %r28, %r19
 # v40 = v17 & v35
-	.loc 1 4374
+	.loc 1 4740
 	and %r9, %r28, %r29
 # v48 = v57 & v43
-	.loc 1 4375
+	.loc 1 4741
 	and %r10, %r27, %r19
 # v48 = v40 ^ v48
-	.loc 1 4376
+	.loc 1 4742
 	xor %r30, %r9, %r10
 # v17 = v17 & v47
-	.loc 1 4377
+	.loc 1 4743
 	and %r28, %r28, %r11
 # v40 = v57 & v35
-	.loc 1 4378
+	.loc 1 4744
 	and %r9, %r27, %r29
 # v43 = v5 & v43
-	.loc 1 4379
+	.loc 1 4745
 	and %r10, %r26, %r19
 # v40 = v17 ^ v40
-	.loc 1 4380
+	.loc 1 4746
 	xor %r9, %r28, %r9
 # v43 = v40 ^ v43
-	.loc 1 4381
+	.loc 1 4747
 	xor %r10, %r9, %r10
 # v57 = v57 & v47
-	.loc 1 4382
+	.loc 1 4748
 	and %r27, %r27, %r11
 # v35 = v5 & v35
-	.loc 1 4383
+	.loc 1 4749
 	and %r29, %r26, %r29
 # v35 = v57 ^ v35
-	.loc 1 4384
+	.loc 1 4750
 	xor %r29, %r27, %r29
 # v47 = v5 & v47
-	.loc 1 4385
+	.loc 1 4751
 	and %r11, %r26, %r11
 # v46 = v46 ^ v27
-	.loc 1 4386
+	.loc 1 4752
 	lwz %r9, 912(%r1)
 	xor %r31, %r31, %r9
 # v46 = v46 ^ v37
-	.loc 1 4387
+	.loc 1 4753
 	xor %r28, %r31, %r17
 # v48 = v48 ^ v22
-	.loc 1 4388
+	.loc 1 4754
 	lwz %r9, 920(%r1)
 	xor %r30, %r30, %r9
 # v48 = v48 ^ v45
-	.loc 1 4389
+	.loc 1 4755
 	xor %r30, %r30, %r14
 # v43 = v43 ^ v29
-	.loc 1 4390
+	.loc 1 4756
 	lwz %r9, 928(%r1)
 	xor %r9, %r10, %r9
 # v43 = v43 ^ v25
-	.loc 1 4391
+	.loc 1 4757
 	xor %r31, %r9, %r15
 # v35 = v35 ^ v31
-	.loc 1 4392
+	.loc 1 4758
 	xor %r9, %r29, %r16
 # v35 = v35 ^ v19
-	.loc 1 4393
+	.loc 1 4759
 	xor %r9, %r9, %r6
 # v47 = v47 ^ v28
-	.loc 1 4394
+	.loc 1 4760
 	xor %r10, %r11, %r8
 # v47 = v47 ^ v21
-	.loc 1 4395
+	.loc 1 4761
 	xor %r10, %r10, %r5
 # v31 = v46 ^ v31
-	.loc 1 4396
+	.loc 1 4762
 	xor %r16, %r28, %r16
 # v28 = v48 ^ v28
-	.loc 1 4397
+	.loc 1 4763
 	xor %r28, %r30, %r8
 # v37 = v35 ^ v37
-	.loc 1 4398
+	.loc 1 4764
 	xor %r17, %r9, %r17
 # v45 = v47 ^ v45
-	.loc 1 4399
+	.loc 1 4765
 	xor %r14, %r10, %r14
 # v27 = v27 ^ v24
-	.loc 1 4400
+	.loc 1 4766
 	lwz %r8, 912(%r1)
 	lwz %r9, 744(%r1)
 	xor %r8, %r8, %r9
 # v27 = v27 ^ v33
-	.loc 1 4401
+	.loc 1 4767
 	lwz %r9, 832(%r1)
 	xor %r10, %r8, %r9
 # v22 = v22 ^ v55
-	.loc 1 4402
+	.loc 1 4768
 	lwz %r8, 920(%r1)
 	lwz %r9, 752(%r1)
 	xor %r8, %r8, %r9
 # v22 = v22 ^ v36
-	.loc 1 4403
+	.loc 1 4769
 	lwz %r9, 840(%r1)
 	xor %r30, %r8, %r9
 # v29 = v29 ^ v52
-	.loc 1 4404
+	.loc 1 4770
 	lwz %r8, 928(%r1)
 	lwz %r9, 760(%r1)
 	xor %r8, %r8, %r9
 # v29 = v29 ^ v20
-	.loc 1 4405
+	.loc 1 4771
 	lwz %r9, 848(%r1)
 	xor %r11, %r8, %r9
 # v31 = v31 ^ v54
-	.loc 1 4406
+	.loc 1 4772
 	lwz %r8, 800(%r1)
 	xor %r8, %r16, %r8
 # v31 = v31 ^ v23
-	.loc 1 4407
+	.loc 1 4773
 	lwz %r9, 896(%r1)
 	xor %r29, %r8, %r9
 # v28 = v28 ^ v26
-	.loc 1 4408
+	.loc 1 4774
 	lwz %r8, 808(%r1)
 	xor %r8, %r28, %r8
 # v28 = v28 ^ v30
-	.loc 1 4409
+	.loc 1 4775
 	lwz %r9, 904(%r1)
 	xor %r28, %r8, %r9
 # v43 = v43 ^ v59
-	.loc 1 4410
+	.loc 1 4776
 	lwz %r8, 792(%r1)
 	xor %r8, %r31, %r8
 # v43 = v43 ^ v38
-	.loc 1 4411
+	.loc 1 4777
 	xor %r9, %r8, %r18
 # v37 = v37 ^ v41
-	.loc 1 4412
+	.loc 1 4778
 	lwz %r31, 816(%r1)
 	xor %r8, %r17, %r31
 # v37 = v37 ^ v18
-	.loc 1 4413
+	.loc 1 4779
 	xor %r27, %r8, %r23
 # v45 = v45 ^ v49
-	.loc 1 4414
+	.loc 1 4780
 	lwz %r26, 824(%r1)
 	xor %r8, %r14, %r26
 # v45 = v45 ^ v39
-	.loc 1 4415
+	.loc 1 4781
 	xor %r8, %r8, %r22
 # v25 = v25 ^ v51
-	.loc 1 4416
+	.loc 1 4782
 	lwz %r25, 768(%r1)
 	xor %r15, %r15, %r25
 # v25 = v25 ^ v42
-	.loc 1 4417
+	.loc 1 4783
 	xor %r15, %r15, %r7
 # v19 = v19 ^ v53
-	.loc 1 4418
+	.loc 1 4784
 	lwz %r24, 776(%r1)
 	xor %r6, %r6, %r24
 # v19 = v19 ^ v34
-	.loc 1 4419
+	.loc 1 4785
 	xor %r19, %r6, %r21
 # v21 = v21 ^ v50
-	.loc 1 4420
+	.loc 1 4786
 	lwz %r17, 784(%r1)
 	xor %r5, %r5, %r17
 # v21 = v21 ^ v32
-	.loc 1 4421
+	.loc 1 4787
 	xor %r16, %r5, %r20
 # v41 = v27 ^ v41
-	.loc 1 4422
+	.loc 1 4788
 	xor %r10, %r10, %r31
 # v49 = v22 ^ v49
-	.loc 1 4423
+	.loc 1 4789
 	xor %r6, %r30, %r26
 # v51 = v29 ^ v51
-	.loc 1 4424
+	.loc 1 4790
 	xor %r31, %r11, %r25
 # v53 = v31 ^ v53
-	.loc 1 4425
+	.loc 1 4791
 	xor %r26, %r29, %r24
 # v50 = v28 ^ v50
-	.loc 1 4426
+	.loc 1 4792
 	xor %r25, %r28, %r17
 # v33 = v37 ^ v33
-	.loc 1 4427
+	.loc 1 4793
 	lwz %r5, 832(%r1)
 	xor %r27, %r27, %r5
 # v36 = v45 ^ v36
-	.loc 1 4428
+	.loc 1 4794
 	lwz %r5, 840(%r1)
 	xor %r5, %r8, %r5
 # v20 = v25 ^ v20
-	.loc 1 4429
+	.loc 1 4795
 	lwz %r8, 848(%r1)
 	xor %r11, %r15, %r8
 # v23 = v19 ^ v23
-	.loc 1 4430
+	.loc 1 4796
 	lwz %r8, 896(%r1)
 	xor %r30, %r19, %r8
 # v30 = v21 ^ v30
-	.loc 1 4431
+	.loc 1 4797
 	lwz %r8, 904(%r1)
 	xor %r28, %r16, %r8
 # v36 = v36 ^ v32
-	.loc 1 4432
+	.loc 1 4798
 	xor %r29, %r5, %r20
 # v32 = v50 ^ v32
-	.loc 1 4433
+	.loc 1 4799
 	xor %r20, %r25, %r20
 # v33 = v33 ^ v34
-	.loc 1 4434
+	.loc 1 4800
 	xor %r8, %r27, %r21
 # v34 = v53 ^ v34
-	.loc 1 4435
+	.loc 1 4801
 	xor %r21, %r26, %r21
 # v43 = v43 ^ v42
-	.loc 1 4436
+	.loc 1 4802
 	xor %r9, %r9, %r7
 # v42 = v51 ^ v42
-	.loc 1 4437
+	.loc 1 4803
 	xor %r7, %r31, %r7
 # v32 = v32 ^ v39
-	.loc 1 4438
+	.loc 1 4804
 	xor %r20, %r20, %r22
 # v39 = v49 ^ v39
-	.loc 1 4439
+	.loc 1 4805
 	xor %r22, %r6, %r22
 # v34 = v34 ^ v18
-	.loc 1 4440
+	.loc 1 4806
 	xor %r21, %r21, %r23
 # v18 = v41 ^ v18
-	.loc 1 4441
+	.loc 1 4807
 	xor %r23, %r10, %r23
 # v42 = v42 ^ v38
-	.loc 1 4442
+	.loc 1 4808
 	xor %r10, %r7, %r18
 # v38 = v59 ^ v38
-	.loc 1 4443
+	.loc 1 4809
 	lwz %r5, 792(%r1)
 	xor %r18, %r5, %r18
 # v39 = v39 ^ v30
-	.loc 1 4444
+	.loc 1 4810
 	xor %r22, %r22, %r28
 # v30 = v26 ^ v30
-	.loc 1 4445
+	.loc 1 4811
 	lwz %r5, 808(%r1)
 	xor %r5, %r5, %r28
 # v18 = v18 ^ v23
-	.loc 1 4446
+	.loc 1 4812
 	xor %r23, %r23, %r30
 # v23 = v54 ^ v23
-	.loc 1 4447
+	.loc 1 4813
 	lwz %r6, 800(%r1)
 	xor %r6, %r6, %r30
 # v38 = v38 ^ v20
-	.loc 1 4448
+	.loc 1 4814
 	xor %r18, %r18, %r11
 # v20 = v52 ^ v20
-	.loc 1 4449
+	.loc 1 4815
 	lwz %r7, 760(%r1)
 	xor %r11, %r7, %r11
 # v30 = v30 ^ v36
-	.loc 1 4450
+	.loc 1 4816
 	xor %r31, %r5, %r29
 # v36 = v55 ^ v36
-	.loc 1 4451
+	.loc 1 4817
 	lwz %r5, 752(%r1)
 	xor %r29, %r5, %r29
 # v23 = v23 ^ v33
-	.loc 1 4452
+	.loc 1 4818
 	xor %r30, %r6, %r8
 # v33 = v24 ^ v33
-	.loc 1 4453
+	.loc 1 4819
 	lwz %r5, 744(%r1)
 	xor %r28, %r5, %r8
 # v24 = v33 ^ v18
-	.loc 1 4454
+	.loc 1 4820
 	xor %r5, %r28, %r23
 # v55 = v36 ^ v39
-	.loc 1 4455
+	.loc 1 4821
 	xor %r6, %r29, %r22
 # v52 = v20 ^ v42
-	.loc 1 4456
+	.loc 1 4822
 	xor %r7, %r11, %r10
 # v52 = v52 ^ v43
-	.loc 1 4457
+	.loc 1 4823
 	xor %r7, %r7, %r9
 # v54 = v23 ^ v34
-	.loc 1 4458
+	.loc 1 4824
 	xor %r24, %r30, %r21
 # v26 = v30 ^ v32
-	.loc 1 4459
+	.loc 1 4825
 	xor %r26, %r31, %r20
 # v59 = v38 ^ v43
-	.loc 1 4460
+	.loc 1 4826
 	xor %r25, %r18, %r9
 # v24 = v24 ^ v54
-	.loc 1 4461
+	.loc 1 4827
 	xor %r5, %r5, %r24
 # v41 = v43 ^ v42
-	.loc 1 4462
+	.loc 1 4828
 	xor %r16, %r9, %r10
 # v55 = v55 ^ v26
-	.loc 1 4463
+	.loc 1 4829
 	xor %r6, %r6, %r26
 # v55 = v55 ^ v32
-	.loc 1 4464
+	.loc 1 4830
 	xor %r6, %r6, %r20
 # v49 = v18 ^ v34
-	.loc 1 4465
+	.loc 1 4831
 	xor %r19, %r23, %r21
 # v52 = v52 ^ v59
-	.loc 1 4466
+	.loc 1 4832
 	xor %r27, %r7, %r25
 # v51 = v39 ^ v32
-	.loc 1 4467
+	.loc 1 4833
 	xor %r17, %r22, %r20
 # v24 = v24 ^ v49
-	.loc 1 4468
+	.loc 1 4834
 	xor %r15, %r5, %r19
 # v53 = v32 ^ v26
-	.loc 1 4469
+	.loc 1 4835
 	xor %r8, %r20, %r26
 # v41 = v41 ^ v52
-	.loc 1 4470
+	.loc 1 4836
 	xor %r5, %r16, %r27
 # v41 = v41 ^ v59
-	.loc 1 4471
+	.loc 1 4837
 	xor %r7, %r5, %r25
 # v54 = v54 ^ v34
-	.loc 1 4472
+	.loc 1 4838
 	xor %r24, %r24, %r21
 # v55 = v55 ^ v51
-	.loc 1 4473
+	.loc 1 4839
 	xor %r16, %r6, %r17
 # v50 = v42 ^ v59
-	.loc 1 4474
+	.loc 1 4840
 	xor %r6, %r10, %r25
 # v24 = v24 ^ v54
-	.loc 1 4475
+	.loc 1 4841
 	xor %r15, %r15, %r24
 # v59 = v59 ^ v52
-	.loc 1 4476
+	.loc 1 4842
 	xor %r25, %r25, %r27
 # v53 = v53 ^ v55
-	.loc 1 4477
+	.loc 1 4843
 	xor %r5, %r8, %r16
 # v53 = v53 ^ v51
-	.loc 1 4478
+	.loc 1 4844
 	xor %r8, %r5, %r17
 # v49 = v49 ^ v34
-	.loc 1 4479
+	.loc 1 4845
 	xor %r19, %r19, %r21
 # v41 = v41 ^ v50
-	.loc 1 4480
+	.loc 1 4846
 	xor %r7, %r7, %r6
 # v26 = v26 ^ v51
-	.loc 1 4481
+	.loc 1 4847
 	xor %r26, %r26, %r17
 # v24 = v24 ^ v49
-	.loc 1 4482
+	.loc 1 4848
 	xor %r15, %r15, %r19
 	stw %r15, 1840(%r1)
 # v51 = v51 ^ v55
-	.loc 1 4483
+	.loc 1 4849
 	xor %r5, %r17, %r16
 	stw %r5, 1848(%r1)
 # v59 = v59 ^ v41
-	.loc 1 4484
+	.loc 1 4850
 	xor %r5, %r25, %r7
 # v59 = v59 ^ v50
-	.loc 1 4485
+	.loc 1 4851
 	xor %r5, %r5, %r6
 	stw %r5, 1856(%r1)
 # v54 = v54 ^ v34
-	.loc 1 4486
+	.loc 1 4852
 	xor %r5, %r24, %r21
 	stw %r5, 1864(%r1)
 # v53 = v53 ^ v26
-	.loc 1 4487
+	.loc 1 4853
 	xor %r25, %r8, %r26
 # v52 = v52 ^ v50
-	.loc 1 4488
+	.loc 1 4854
 	xor %r27, %r27, %r6
 # v21 = v24 & v33
-	.loc 1 4489
+	.loc 1 4855
 	and %r5, %r15, %r28
 	stw %r5, 936(%r1)
 # v19 = v24 & v36
-	.loc 1 4490
+	.loc 1 4856
 	and %r5, %r15, %r29
 # v25 = v50 & v33
-	.loc 1 4491
+	.loc 1 4857
 	and %r8, %r6, %r28
 # v25 = v19 ^ v25
-	.loc 1 4492
+	.loc 1 4858
 	xor %r5, %r5, %r8
 	stw %r5, 944(%r1)
 # v19 = v24 & v20
-	.loc 1 4493
+	.loc 1 4859
 	lwz %r5, 1840(%r1)
 	and %r17, %r5, %r11
 	stw %r17, 952(%r1)
 # v45 = v50 & v36
-	.loc 1 4494
+	.loc 1 4860
 	and %r5, %r6, %r29
 # v37 = v51 & v33
-	.loc 1 4495
+	.loc 1 4861
 	lwz %r24, 1848(%r1)
 	and %r8, %r24, %r28
 # v45 = v19 ^ v45
-	.loc 1 4496
+	.loc 1 4862
 	xor %r5, %r17, %r5
 # v37 = v45 ^ v37
-	.loc 1 4497
+	.loc 1 4863
 	xor %r5, %r5, %r8
 	stw %r5, 960(%r1)
 # v45 = v50 & v20
-	.loc 1 4498
+	.loc 1 4864
 	and %r5, %r6, %r11
 # v19 = v51 & v36
-	.loc 1 4499
+	.loc 1 4865
 	and %r8, %r24, %r29
 # v19 = v45 ^ v19
-	.loc 1 4500
+	.loc 1 4866
 	xor %r5, %r5, %r8
 	stw %r5, 968(%r1)
 # v45 = v51 & v20
-	.loc 1 4501
+	.loc 1 4867
 	and %r5, %r24, %r11
 	stw %r5, 976(%r1)
 # v28 = v49 & v23
-	.loc 1 4502
+	.loc 1 4868
 	and %r5, %r19, %r30
 	stw %r5, 984(%r1)
 # v31 = v49 & v30
-	.loc 1 4503
+	.loc 1 4869
 	and %r5, %r19, %r31
 # v29 = v59 & v23
-	.loc 1 4504
+	.loc 1 4870
 	lwz %r24, 1856(%r1)
 	and %r8, %r24, %r30
 # v29 = v31 ^ v29
-	.loc 1 4505
+	.loc 1 4871
 	xor %r5, %r5, %r8
 	stw %r5, 992(%r1)
 # v31 = v49 & v38
-	.loc 1 4506
+	.loc 1 4872
 	and %r17, %r19, %r18
 	stw %r17, 1000(%r1)
 # v22 = v59 & v30
-	.loc 1 4507
+	.loc 1 4873
 	and %r5, %r24, %r31
 # v27 = v55 & v23
-	.loc 1 4508
+	.loc 1 4874
 	and %r8, %r16, %r30
 # v22 = v31 ^ v22
-	.loc 1 4509
+	.loc 1 4875
 	xor %r5, %r17, %r5
 # v27 = v22 ^ v27
-	.loc 1 4510
+	.loc 1 4876
 	xor %r5, %r5, %r8
 	stw %r5, 1008(%r1)
 # v22 = v59 & v38
-	.loc 1 4511
+	.loc 1 4877
 	and %r5, %r24, %r18
 # v31 = v55 & v30
-	.loc 1 4512
+	.loc 1 4878
 	and %r8, %r16, %r31
 # v31 = v22 ^ v31
-	.loc 1 4513
+	.loc 1 4879
 	xor %r5, %r5, %r8
 	stw %r5, 1016(%r1)
 # v22 = v55 & v38
-	.loc 1 4514
+	.loc 1 4880
 	and %r5, %r16, %r18
 	stw %r5, 1024(%r1)
 # v47 = v24 ^ v49
-	.loc 1 4515
+	.loc 1 4881
 	lwz %r5, 1840(%r1)
 	xor %r8, %r5, %r19
 	stw %r8, 1032(%r1)
 # v35 = v50 ^ v59
-	.loc 1 4516
+	.loc 1 4882
 	lwz %r5, 1856(%r1)
 	xor %r17, %r6, %r5
 	stw %r17, 1040(%r1)
 # v48 = v51 ^ v55
-	.loc 1 4517
+	.loc 1 4883
 	lwz %r5, 1848(%r1)
 	xor %r5, %r5, %r16
 	stw %r5, 2000(%r1)
 	stw %r5, 1048(%r1)
 # v46 = v33 ^ v23
-	.loc 1 4518
+	.loc 1 4884
 	xor %r15, %r28, %r30
 	stw %r15, 1056(%r1)
 # v5 = v36 ^ v30
-	.loc 1 4519
+	.loc 1 4885
 	xor %r14, %r29, %r31
 	stw %r14, 2216(%r1)
 # v57 = v20 ^ v38
-	.loc 1 4520
+	.loc 1 4886
 	xor %r24, %r11, %r18
 # v40 = v47 & v46
-	.loc 1 4521
+	.loc 1 4887
 	and %r5, %r8, %r15
 	stw %r5, 1064(%r1)
 # v17 = v47 & v5
-	.loc 1 4522
+	.loc 1 4888
 	and %r5, %r8, %r14
 	stw %r5, 2008(%r1)
 	stw %r5, 1072(%r1)
 # v8 = v35 & v46
-	.loc 1 4523
+	.loc 1 4889
 	and %r14, %r17, %r15
 	stw %r14, 2144(%r1)
 	stw %r14, 1080(%r1)
 # v8 = v17 ^ v8
-	.loc 1 4524
+	.loc 1 4890
 	xor %r5, %r5, %r14
 	stw %r5, 2016(%r1)
 	stw %r5, 1088(%r1)
 # v47 = v47 & v57
-	.loc 1 4525
+	.loc 1 4891
 	and %r14, %r8, %r24
 	stw %r14, 1096(%r1)
 # v17 = v35 & v5
-	.loc 1 4526
+	.loc 1 4892
 	lwz %r5, 2216(%r1)
 	and %r5, %r17, %r5
 	stw %r5, 1104(%r1)
 # v46 = v48 & v46
-	.loc 1 4527
+	.loc 1 4893
 	lwz %r8, 2000(%r1)
 	and %r8, %r8, %r15
 	stw %r8, 1112(%r1)
 # v17 = v47 ^ v17
-	.loc 1 4528
+	.loc 1 4894
 	xor %r5, %r14, %r5
 	stw %r5, 1120(%r1)
 # v46 = v17 ^ v46
-	.loc 1 4529
+	.loc 1 4895
 	xor %r17, %r5, %r8
 	stw %r17, 1128(%r1)
 # v35 = v35 & v57
-	.loc 1 4530
+	.loc 1 4896
 	lwz %r5, 1040(%r1)
 	and %r8, %r5, %r24
 	stw %r8, 1136(%r1)
 # v5 = v48 & v5
-	.loc 1 4531
+	.loc 1 4897
 	lwz %r15, 1048(%r1)
 	lwz %r5, 2216(%r1)
 	and %r5, %r15, %r5
 # v5 = v35 ^ v5
-	.loc 1 4532
+	.loc 1 4898
 	xor %r8, %r8, %r5
 	stw %r8, 1144(%r1)
 # v57 = v48 & v57
-	.loc 1 4533
+	.loc 1 4899
 	and %r5, %r15, %r24
 	stw %r5, 1872(%r1)
 # v40 = v40 ^ v21
-	.loc 1 4534
+	.loc 1 4900
 	lwz %r5, 1064(%r1)
 	lwz %r24, 936(%r1)
 	xor %r5, %r5, %r24
 # v40 = v40 ^ v28
-	.loc 1 4535
+	.loc 1 4901
 	lwz %r24, 984(%r1)
 	stw %r24, 2152(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2024(%r1)
 	stw %r5, 1152(%r1)
 # v8 = v8 ^ v25
-	.loc 1 4536
+	.loc 1 4902
 	lwz %r5, 944(%r1)
 	lwz %r24, 2016(%r1)
 	xor %r5, %r24, %r5
 # v8 = v8 ^ v29
-	.loc 1 4537
+	.loc 1 4903
 	lwz %r24, 992(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2160(%r1)
 	stw %r5, 1160(%r1)
 # v46 = v46 ^ v37
-	.loc 1 4538
+	.loc 1 4904
 	lwz %r5, 960(%r1)
 	xor %r5, %r17, %r5
 # v46 = v46 ^ v27
-	.loc 1 4539
+	.loc 1 4905
 	lwz %r17, 1008(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1168(%r1)
 # v5 = v5 ^ v19
-	.loc 1 4540
+	.loc 1 4906
 	lwz %r17, 968(%r1)
 	xor %r5, %r8, %r17
 # v5 = v5 ^ v31
-	.loc 1 4541
+	.loc 1 4907
 	lwz %r8, 1016(%r1)
 	xor %r8, %r5, %r8
 	stw %r8, 1880(%r1)
 # v57 = v57 ^ v45
-	.loc 1 4542
+	.loc 1 4908
 	lwz %r15, 976(%r1)
 	lwz %r5, 1872(%r1)
 	xor %r14, %r5, %r15
 	stw %r14, 1888(%r1)
 # v57 = v57 ^ v22
-	.loc 1 4543
+	.loc 1 4909
 	lwz %r5, 1024(%r1)
 	xor %r14, %r14, %r5
 # v19 = v40 ^ v19
-	.loc 1 4544
+	.loc 1 4910
 	lwz %r5, 2024(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1176(%r1)
 # v45 = v8 ^ v45
-	.loc 1 4545
+	.loc 1 4911
 	lwz %r5, 2160(%r1)
 	xor %r5, %r5, %r15
 	stw %r5, 1184(%r1)
 # v28 = v5 ^ v28
-	.loc 1 4546
+	.loc 1 4912
 	lwz %r5, 2152(%r1)
 	xor %r5, %r8, %r5
 	stw %r5, 1192(%r1)
 # v29 = v57 ^ v29
-	.loc 1 4547
+	.loc 1 4913
 	xor %r5, %r14, %r24
 	stw %r5, 1200(%r1)
 # v57 = v54 & v18
-	.loc 1 4548
+	.loc 1 4914
 	lwz %r24, 1864(%r1)
 	and %r5, %r24, %r23
 	stw %r5, 1208(%r1)
 # v5 = v54 & v39
-	.loc 1 4549
+	.loc 1 4915
 	and %r5, %r24, %r22
 # v8 = v41 & v18
-	.loc 1 4550
+	.loc 1 4916
 	and %r8, %r7, %r23
 # v8 = v5 ^ v8
-	.loc 1 4551
+	.loc 1 4917
 	xor %r5, %r5, %r8
 	stw %r5, 1216(%r1)
 # v5 = v54 & v42
-	.loc 1 4552
+	.loc 1 4918
 	and %r24, %r24, %r10
 	stw %r24, 1224(%r1)
 # v40 = v41 & v39
-	.loc 1 4553
+	.loc 1 4919
 	and %r5, %r7, %r22
 # v48 = v53 & v18
-	.loc 1 4554
+	.loc 1 4920
 	and %r8, %r25, %r23
 # v40 = v5 ^ v40
-	.loc 1 4555
+	.loc 1 4921
 	xor %r5, %r24, %r5
 # v48 = v40 ^ v48
-	.loc 1 4556
+	.loc 1 4922
 	xor %r5, %r5, %r8
 	stw %r5, 1232(%r1)
 # v40 = v41 & v42
-	.loc 1 4557
+	.loc 1 4923
 	and %r5, %r7, %r10
 # v5 = v53 & v39
-	.loc 1 4558
+	.loc 1 4924
 	and %r8, %r25, %r22
 # v5 = v40 ^ v5
-	.loc 1 4559
+	.loc 1 4925
 	xor %r5, %r5, %r8
 	stw %r5, 1240(%r1)
 # v40 = v53 & v42
-	.loc 1 4560
+	.loc 1 4926
 	and %r5, %r25, %r10
 	stw %r5, 1248(%r1)
 # v35 = v34 & v34
-	.loc 1 4561
+	.loc 1 4927
 	and %r5, %r21, %r21
 	stw %r5, 1256(%r1)
 # v17 = v34 & v32
-	.loc 1 4562
+	.loc 1 4928
 	and %r5, %r21, %r20
 # v47 = v52 & v34
-	.loc 1 4563
+	.loc 1 4929
 	and %r8, %r27, %r21
 # v47 = v17 ^ v47
-	.loc 1 4564
+	.loc 1 4930
 	xor %r5, %r5, %r8
 	stw %r5, 1264(%r1)
 # v17 = v34 & v43
-	.loc 1 4565
+	.loc 1 4931
 	and %r24, %r21, %r9
 	stw %r24, 1272(%r1)
 # v15 = v52 & v32
-	.loc 1 4566
+	.loc 1 4932
 	and %r5, %r27, %r20
 # v44 = v26 & v34
-	.loc 1 4567
+	.loc 1 4933
 	and %r8, %r26, %r21
 # v15 = v17 ^ v15
-	.loc 1 4568
+	.loc 1 4934
 	xor %r5, %r24, %r5
 # v44 = v15 ^ v44
-	.loc 1 4569
+	.loc 1 4935
 	xor %r5, %r5, %r8
 	stw %r5, 1280(%r1)
 # v15 = v52 & v43
-	.loc 1 4570
+	.loc 1 4936
 	and %r5, %r27, %r9
 # v17 = v26 & v32
-	.loc 1 4571
+	.loc 1 4937
 	and %r8, %r26, %r20
 # v17 = v15 ^ v17
-	.loc 1 4572
+	.loc 1 4938
 	xor %r5, %r5, %r8
 	stw %r5, 2272(%r1)
 # v15 = v26 & v43
-	.loc 1 4573
+	.loc 1 4939
 	and %r5, %r26, %r9
 	stw %r5, 2296(%r1)
 # v58 = v54 ^ v34
-	.loc 1 4574
+	.loc 1 4940
 	lwz %r5, 1864(%r1)
 	xor %r8, %r5, %r21
 	stw %r8, 1288(%r1)
 # v62 = v41 ^ v52
-	.loc 1 4575
+	.loc 1 4941
 	xor %r5, %r7, %r27
 	stw %r5, 2032(%r1)
 	stw %r5, 1296(%r1)
 # v60 = v53 ^ v26
-	.loc 1 4576
+	.loc 1 4942
 	xor %r5, %r25, %r26
 	stw %r5, 2040(%r1)
 	stw %r5, 1304(%r1)
 # v56 = v18 ^ v34
-	.loc 1 4577
+	.loc 1 4943
 	xor %r17, %r23, %r21
 	stw %r17, 1312(%r1)
 # v12 = v39 ^ v32
-	.loc 1 4578
+	.loc 1 4944
 	xor %r24, %r22, %r20
 	stw %r24, 1320(%r1)
 # v61 = v42 ^ v43
-	.loc 1 4579
+	.loc 1 4945
 	xor %r5, %r10, %r9
 	stw %r5, 2200(%r1)
 	stw %r5, 2048(%r1)
 	stw %r5, 1328(%r1)
 # v2 = v58 & v56
-	.loc 1 4580
+	.loc 1 4946
 	and %r5, %r8, %r17
 	stw %r5, 1336(%r1)
 # v63 = v58 & v12
-	.loc 1 4581
+	.loc 1 4947
 	and %r5, %r8, %r24
 	stw %r5, 2248(%r1)
 	stw %r5, 2056(%r1)
 	stw %r5, 184(%r1)
 # v64 = v62 & v56
-	.loc 1 4582
+	.loc 1 4948
 	lwz %r15, 2032(%r1)
 	stw %r15, 2264(%r1)
 	stw %r15, 2208(%r1)
@@ -16393,1481 +16855,1481 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc32:
 	stw %r14, 2168(%r1)
 	stw %r14, 192(%r1)
 # v64 = v63 ^ v64
-	.loc 1 4583
+	.loc 1 4949
 	xor %r5, %r5, %r14
 	stw %r5, 2064(%r1)
 	stw %r5, 1344(%r1)
 # v58 = v58 & v61
-	.loc 1 4584
+	.loc 1 4950
 	lwz %r5, 2200(%r1)
 	and %r8, %r8, %r5
 	stw %r8, 2256(%r1)
 	stw %r8, 2072(%r1)
 	stw %r8, 1352(%r1)
 # v63 = v62 & v12
-	.loc 1 4585
+	.loc 1 4951
 	and %r15, %r15, %r24
 	stw %r15, 2176(%r1)
 	stw %r15, 1360(%r1)
 # v56 = v60 & v56
-	.loc 1 4586
+	.loc 1 4952
 	lwz %r5, 2040(%r1)
 	and %r5, %r5, %r17
 	stw %r5, 1368(%r1)
 # v63 = v58 ^ v63
-	.loc 1 4587
+	.loc 1 4953
 	xor %r8, %r8, %r15
 	stw %r8, 1376(%r1)
 # v56 = v63 ^ v56
-	.loc 1 4588
+	.loc 1 4954
 	xor %r17, %r8, %r5
 	stw %r17, 1384(%r1)
 # v62 = v62 & v61
-	.loc 1 4589
+	.loc 1 4955
 	lwz %r5, 1296(%r1)
 	lwz %r8, 2048(%r1)
 	and %r5, %r5, %r8
 	stw %r5, 1392(%r1)
 # v12 = v60 & v12
-	.loc 1 4590
+	.loc 1 4956
 	lwz %r15, 1304(%r1)
 	and %r8, %r15, %r24
 	stw %r8, 1400(%r1)
 # v12 = v62 ^ v12
-	.loc 1 4591
+	.loc 1 4957
 	xor %r8, %r5, %r8
 	stw %r8, 1408(%r1)
 # v61 = v60 & v61
-	.loc 1 4592
+	.loc 1 4958
 	lwz %r5, 1328(%r1)
 	and %r5, %r15, %r5
 	stw %r5, 2080(%r1)
 	stw %r5, 1416(%r1)
 # v2 = v2 ^ v57
-	.loc 1 4593
+	.loc 1 4959
 	lwz %r5, 1336(%r1)
 	lwz %r24, 1208(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1424(%r1)
 # v2 = v2 ^ v35
-	.loc 1 4594
+	.loc 1 4960
 	lwz %r24, 1256(%r1)
 	stw %r24, 2096(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2088(%r1)
 	stw %r5, 1432(%r1)
 # v64 = v64 ^ v8
-	.loc 1 4595
+	.loc 1 4961
 	lwz %r5, 1216(%r1)
 	lwz %r24, 2064(%r1)
 	xor %r5, %r24, %r5
 	stw %r5, 1440(%r1)
 # v64 = v64 ^ v47
-	.loc 1 4596
+	.loc 1 4962
 	lwz %r24, 1264(%r1)
 	stw %r24, 2112(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 2104(%r1)
 	stw %r5, 1448(%r1)
 # v56 = v56 ^ v48
-	.loc 1 4597
+	.loc 1 4963
 	lwz %r5, 1232(%r1)
 	xor %r5, %r17, %r5
 	stw %r5, 1456(%r1)
 # v56 = v56 ^ v44
-	.loc 1 4598
+	.loc 1 4964
 	lwz %r24, 1280(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1464(%r1)
 # v12 = v12 ^ v5
-	.loc 1 4599
+	.loc 1 4965
 	lwz %r24, 1240(%r1)
 	stw %r24, 2184(%r1)
 	xor %r5, %r8, %r24
 	stw %r5, 1472(%r1)
 # v12 = v12 ^ v17
-	.loc 1 4600
+	.loc 1 4966
 	lwz %r8, 2272(%r1)
 	xor %r5, %r5, %r8
 	stw %r5, 2224(%r1)
 	stw %r5, 1480(%r1)
 # v61 = v61 ^ v40
-	.loc 1 4601
+	.loc 1 4967
 	lwz %r17, 1248(%r1)
 	lwz %r5, 2080(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1488(%r1)
 # v61 = v61 ^ v15
-	.loc 1 4602
+	.loc 1 4968
 	lwz %r8, 2296(%r1)
 	xor %r8, %r5, %r8
 	stw %r8, 1496(%r1)
 # v5 = v2 ^ v5
-	.loc 1 4603
+	.loc 1 4969
 	lwz %r5, 2088(%r1)
 	xor %r5, %r5, %r24
 	stw %r5, 1504(%r1)
 # v40 = v64 ^ v40
-	.loc 1 4604
+	.loc 1 4970
 	lwz %r5, 2104(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 1512(%r1)
 # v35 = v12 ^ v35
-	.loc 1 4605
+	.loc 1 4971
 	lwz %r5, 2096(%r1)
 	lwz %r24, 2224(%r1)
 	xor %r5, %r24, %r5
 	stw %r5, 1520(%r1)
 # v47 = v61 ^ v47
-	.loc 1 4606
+	.loc 1 4972
 	lwz %r5, 2112(%r1)
 	xor %r5, %r8, %r5
 	stw %r5, 1528(%r1)
 # v54 = v24 ^ v54
-	.loc 1 4607
+	.loc 1 4973
 	lwz %r5, 1840(%r1)
 	lwz %r8, 1864(%r1)
 	xor %r8, %r5, %r8
 # v41 = v50 ^ v41
-	.loc 1 4608
+	.loc 1 4974
 	xor %r24, %r6, %r7
 # v53 = v51 ^ v53
-	.loc 1 4609
+	.loc 1 4975
 	lwz %r5, 1848(%r1)
 	xor %r25, %r5, %r25
 # v49 = v49 ^ v34
-	.loc 1 4610
+	.loc 1 4976
 	xor %r19, %r19, %r21
 # v52 = v59 ^ v52
-	.loc 1 4611
+	.loc 1 4977
 	lwz %r5, 1856(%r1)
 	xor %r27, %r5, %r27
 # v26 = v55 ^ v26
-	.loc 1 4612
+	.loc 1 4978
 	xor %r26, %r16, %r26
 # v18 = v33 ^ v18
-	.loc 1 4613
+	.loc 1 4979
 	xor %r23, %r28, %r23
 # v39 = v36 ^ v39
-	.loc 1 4614
+	.loc 1 4980
 	xor %r22, %r29, %r22
 # v42 = v20 ^ v42
-	.loc 1 4615
+	.loc 1 4981
 	xor %r10, %r11, %r10
 # v34 = v23 ^ v34
-	.loc 1 4616
+	.loc 1 4982
 	xor %r21, %r30, %r21
 # v32 = v30 ^ v32
-	.loc 1 4617
+	.loc 1 4983
 	xor %r20, %r31, %r20
 # v43 = v38 ^ v43
-	.loc 1 4618
+	.loc 1 4984
 	xor %r11, %r18, %r9
 # v38 = v54 & v18
-	.loc 1 4619
+	.loc 1 4985
 	and %r9, %r8, %r23
 # v30 = v54 & v39
-	.loc 1 4620
+	.loc 1 4986
 	and %r5, %r8, %r22
 # v23 = v41 & v18
-	.loc 1 4621
+	.loc 1 4987
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 4622
+	.loc 1 4988
 	xor %r31, %r5, %r6
 # v30 = v54 & v42
-	.loc 1 4623
+	.loc 1 4989
 	and %r5, %r8, %r10
 # v20 = v41 & v39
-	.loc 1 4624
+	.loc 1 4990
 	and %r6, %r24, %r22
 # v36 = v53 & v18
-	.loc 1 4625
+	.loc 1 4991
 	and %r7, %r25, %r23
 # v20 = v30 ^ v20
-	.loc 1 4626
+	.loc 1 4992
 	xor %r6, %r5, %r6
 # v36 = v20 ^ v36
-	.loc 1 4627
+	.loc 1 4993
 	xor %r29, %r6, %r7
 # v20 = v41 & v42
-	.loc 1 4628
+	.loc 1 4994
 	and %r5, %r24, %r10
 # v30 = v53 & v39
-	.loc 1 4629
+	.loc 1 4995
 	and %r6, %r25, %r22
 # v30 = v20 ^ v30
-	.loc 1 4630
+	.loc 1 4996
 	xor %r18, %r5, %r6
 # v20 = v53 & v42
-	.loc 1 4631
+	.loc 1 4997
 	and %r30, %r25, %r10
 # v33 = v49 & v34
-	.loc 1 4632
+	.loc 1 4998
 	and %r28, %r19, %r21
 # v55 = v49 & v32
-	.loc 1 4633
+	.loc 1 4999
 	and %r5, %r19, %r20
 # v59 = v52 & v34
-	.loc 1 4634
+	.loc 1 5000
 	and %r6, %r27, %r21
 # v59 = v55 ^ v59
-	.loc 1 4635
+	.loc 1 5001
 	xor %r17, %r5, %r6
 # v55 = v49 & v43
-	.loc 1 4636
+	.loc 1 5002
 	and %r5, %r19, %r11
 # v51 = v52 & v32
-	.loc 1 4637
+	.loc 1 5003
 	and %r6, %r27, %r20
 # v50 = v26 & v34
-	.loc 1 4638
+	.loc 1 5004
 	and %r7, %r26, %r21
 # v51 = v55 ^ v51
-	.loc 1 4639
+	.loc 1 5005
 	xor %r6, %r5, %r6
 # v50 = v51 ^ v50
-	.loc 1 4640
+	.loc 1 5006
 	xor %r7, %r6, %r7
 # v51 = v52 & v43
-	.loc 1 4641
+	.loc 1 5007
 	and %r5, %r27, %r11
 # v55 = v26 & v32
-	.loc 1 4642
+	.loc 1 5008
 	and %r6, %r26, %r20
 # v55 = v51 ^ v55
-	.loc 1 4643
+	.loc 1 5009
 	xor %r15, %r5, %r6
 # v51 = v26 & v43
-	.loc 1 4644
+	.loc 1 5010
 	and %r16, %r26, %r11
 # v49 = v54 ^ v49
-	.loc 1 4645
+	.loc 1 5011
 	xor %r19, %r8, %r19
 # v52 = v41 ^ v52
-	.loc 1 4646
+	.loc 1 5012
 	xor %r27, %r24, %r27
 # v26 = v53 ^ v26
-	.loc 1 4647
+	.loc 1 5013
 	xor %r26, %r25, %r26
 # v34 = v18 ^ v34
-	.loc 1 4648
+	.loc 1 5014
 	xor %r8, %r23, %r21
 # v32 = v39 ^ v32
-	.loc 1 4649
+	.loc 1 5015
 	xor %r20, %r22, %r20
 # v43 = v42 ^ v43
-	.loc 1 4650
+	.loc 1 5016
 	xor %r11, %r10, %r11
 # v42 = v49 & v34
-	.loc 1 4651
+	.loc 1 5017
 	and %r10, %r19, %r8
 # v39 = v49 & v32
-	.loc 1 4652
+	.loc 1 5018
 	and %r5, %r19, %r20
 # v18 = v52 & v34
-	.loc 1 4653
+	.loc 1 5019
 	and %r6, %r27, %r8
 # v18 = v39 ^ v18
-	.loc 1 4654
+	.loc 1 5020
 	xor %r25, %r5, %r6
 # v49 = v49 & v43
-	.loc 1 4655
+	.loc 1 5021
 	and %r5, %r19, %r11
 # v39 = v52 & v32
-	.loc 1 4656
+	.loc 1 5022
 	and %r6, %r27, %r20
 # v34 = v26 & v34
-	.loc 1 4657
+	.loc 1 5023
 	and %r8, %r26, %r8
 # v39 = v49 ^ v39
-	.loc 1 4658
+	.loc 1 5024
 	xor %r6, %r5, %r6
 # v34 = v39 ^ v34
-	.loc 1 4659
+	.loc 1 5025
 	xor %r8, %r6, %r8
 # v52 = v52 & v43
-	.loc 1 4660
+	.loc 1 5026
 	and %r27, %r27, %r11
 # v32 = v26 & v32
-	.loc 1 4661
+	.loc 1 5027
 	and %r5, %r26, %r20
 # v32 = v52 ^ v32
-	.loc 1 4662
+	.loc 1 5028
 	xor %r5, %r27, %r5
 # v43 = v26 & v43
-	.loc 1 4663
+	.loc 1 5029
 	and %r11, %r26, %r11
 # v42 = v42 ^ v38
-	.loc 1 4664
+	.loc 1 5030
 	xor %r10, %r10, %r9
 # v42 = v42 ^ v33
-	.loc 1 4665
+	.loc 1 5031
 	xor %r10, %r10, %r28
 # v18 = v18 ^ v23
-	.loc 1 4666
+	.loc 1 5032
 	xor %r25, %r25, %r31
 # v18 = v18 ^ v59
-	.loc 1 4667
+	.loc 1 5033
 	xor %r25, %r25, %r17
 # v34 = v34 ^ v36
-	.loc 1 4668
+	.loc 1 5034
 	xor %r8, %r8, %r29
 # v34 = v34 ^ v50
-	.loc 1 4669
+	.loc 1 5035
 	xor %r8, %r8, %r7
 # v32 = v32 ^ v30
-	.loc 1 4670
+	.loc 1 5036
 	xor %r5, %r5, %r18
 # v32 = v32 ^ v55
-	.loc 1 4671
+	.loc 1 5037
 	xor %r5, %r5, %r15
 # v43 = v43 ^ v20
-	.loc 1 4672
+	.loc 1 5038
 	xor %r11, %r11, %r30
 # v43 = v43 ^ v51
-	.loc 1 4673
+	.loc 1 5039
 	xor %r11, %r11, %r16
 # v30 = v42 ^ v30
-	.loc 1 4674
+	.loc 1 5040
 	xor %r18, %r10, %r18
 # v20 = v18 ^ v20
-	.loc 1 4675
+	.loc 1 5041
 	xor %r30, %r25, %r30
 # v33 = v32 ^ v33
-	.loc 1 4676
+	.loc 1 5042
 	xor %r28, %r5, %r28
 # v59 = v43 ^ v59
-	.loc 1 4677
+	.loc 1 5043
 	xor %r17, %r11, %r17
 # v38 = v38 ^ v21
-	.loc 1 4678
+	.loc 1 5044
 	lwz %r5, 936(%r1)
 	xor %r9, %r9, %r5
 # v38 = v38 ^ v57
-	.loc 1 4679
+	.loc 1 5045
 	lwz %r5, 1208(%r1)
 	xor %r9, %r9, %r5
 # v23 = v23 ^ v25
-	.loc 1 4680
+	.loc 1 5046
 	lwz %r5, 944(%r1)
 	xor %r31, %r31, %r5
 # v23 = v23 ^ v8
-	.loc 1 4681
+	.loc 1 5047
 	lwz %r5, 1216(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v37
-	.loc 1 4682
+	.loc 1 5048
 	lwz %r5, 960(%r1)
 	xor %r29, %r29, %r5
 # v36 = v36 ^ v48
-	.loc 1 4683
+	.loc 1 5049
 	lwz %r5, 1232(%r1)
 	xor %r29, %r29, %r5
 # v30 = v30 ^ v19
-	.loc 1 4684
+	.loc 1 5050
 	lwz %r5, 1176(%r1)
 	xor %r5, %r18, %r5
 # v30 = v30 ^ v5
-	.loc 1 4685
+	.loc 1 5051
 	lwz %r6, 1504(%r1)
 	xor %r10, %r5, %r6
 # v20 = v20 ^ v45
-	.loc 1 4686
+	.loc 1 5052
 	lwz %r5, 1184(%r1)
 	xor %r5, %r30, %r5
 # v20 = v20 ^ v40
-	.loc 1 4687
+	.loc 1 5053
 	lwz %r6, 1512(%r1)
 	xor %r11, %r5, %r6
 # v34 = v34 ^ v46
-	.loc 1 4688
+	.loc 1 5054
 	lwz %r5, 1168(%r1)
 	xor %r5, %r8, %r5
 # v34 = v34 ^ v56
-	.loc 1 4689
+	.loc 1 5055
 	lwz %r6, 1464(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v28
-	.loc 1 4690
+	.loc 1 5056
 	lwz %r30, 1192(%r1)
 	xor %r5, %r28, %r30
 # v33 = v33 ^ v35
-	.loc 1 4691
+	.loc 1 5057
 	lwz %r6, 1520(%r1)
 	xor %r27, %r5, %r6
 # v59 = v59 ^ v29
-	.loc 1 4692
+	.loc 1 5058
 	lwz %r25, 1200(%r1)
 	xor %r5, %r17, %r25
 # v59 = v59 ^ v47
-	.loc 1 4693
+	.loc 1 5059
 	lwz %r6, 1528(%r1)
 	xor %r28, %r5, %r6
 # v50 = v50 ^ v27
-	.loc 1 4694
+	.loc 1 5060
 	lwz %r24, 1008(%r1)
 	xor %r7, %r7, %r24
 # v50 = v50 ^ v44
-	.loc 1 4695
+	.loc 1 5061
 	lwz %r5, 1280(%r1)
 	xor %r26, %r7, %r5
 # v55 = v55 ^ v31
-	.loc 1 4696
+	.loc 1 5062
 	lwz %r5, 1016(%r1)
 	xor %r15, %r15, %r5
 # v55 = v55 ^ v17
-	.loc 1 4697
+	.loc 1 5063
 	lwz %r6, 2272(%r1)
 	xor %r15, %r15, %r6
 # v51 = v51 ^ v22
-	.loc 1 4698
+	.loc 1 5064
 	lwz %r6, 1024(%r1)
 	xor %r16, %r16, %r6
 # v51 = v51 ^ v15
-	.loc 1 4699
+	.loc 1 5065
 	lwz %r7, 2296(%r1)
 	xor %r16, %r16, %r7
 # v28 = v38 ^ v28
-	.loc 1 4700
+	.loc 1 5066
 	xor %r30, %r9, %r30
 # v29 = v23 ^ v29
-	.loc 1 4701
+	.loc 1 5067
 	xor %r31, %r31, %r25
 # v27 = v36 ^ v27
-	.loc 1 4702
+	.loc 1 5068
 	xor %r29, %r29, %r24
 # v31 = v30 ^ v31
-	.loc 1 4703
+	.loc 1 5069
 	xor %r10, %r10, %r5
 # v22 = v20 ^ v22
-	.loc 1 4704
+	.loc 1 5070
 	xor %r5, %r11, %r6
 # v57 = v33 ^ v57
-	.loc 1 4705
+	.loc 1 5071
 	lwz %r6, 1208(%r1)
 	xor %r6, %r27, %r6
 # v8 = v59 ^ v8
-	.loc 1 4706
+	.loc 1 5072
 	lwz %r7, 1216(%r1)
 	xor %r7, %r28, %r7
 # v48 = v50 ^ v48
-	.loc 1 4707
+	.loc 1 5073
 	lwz %r9, 1232(%r1)
 	xor %r27, %r26, %r9
 # v5 = v55 ^ v5
-	.loc 1 4708
+	.loc 1 5074
 	lwz %r9, 1504(%r1)
 	xor %r25, %r15, %r9
 # v40 = v51 ^ v40
-	.loc 1 4709
+	.loc 1 5075
 	lwz %r9, 1512(%r1)
 	xor %r28, %r16, %r9
 # v8 = v8 ^ v15
-	.loc 1 4710
+	.loc 1 5076
 	lwz %r9, 2296(%r1)
 	xor %r26, %r7, %r9
 # v15 = v22 ^ v15
-	.loc 1 4711
+	.loc 1 5077
 	xor %r5, %r5, %r9
 # v57 = v57 ^ v17
-	.loc 1 4712
+	.loc 1 5078
 	lwz %r7, 2272(%r1)
 	xor %r9, %r6, %r7
 # v17 = v31 ^ v17
-	.loc 1 4713
+	.loc 1 5079
 	xor %r6, %r10, %r7
 # v34 = v34 ^ v44
-	.loc 1 4714
+	.loc 1 5080
 	lwz %r7, 1280(%r1)
 	xor %r10, %r8, %r7
 # v44 = v27 ^ v44
-	.loc 1 4715
+	.loc 1 5081
 	xor %r7, %r29, %r7
 # v15 = v15 ^ v47
-	.loc 1 4716
+	.loc 1 5082
 	lwz %r8, 1528(%r1)
 	xor %r11, %r5, %r8
 # v47 = v29 ^ v47
-	.loc 1 4717
+	.loc 1 5083
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v35
-	.loc 1 4718
+	.loc 1 5084
 	lwz %r8, 1520(%r1)
 	xor %r31, %r6, %r8
 # v35 = v28 ^ v35
-	.loc 1 4719
+	.loc 1 5085
 	xor %r6, %r30, %r8
 # v44 = v44 ^ v56
-	.loc 1 4720
+	.loc 1 5086
 	lwz %r8, 1464(%r1)
 	xor %r30, %r7, %r8
 # v56 = v46 ^ v56
-	.loc 1 4721
+	.loc 1 5087
 	lwz %r7, 1168(%r1)
 	xor %r7, %r7, %r8
 # v47 = v47 ^ v40
-	.loc 1 4722
+	.loc 1 5088
 	xor %r29, %r5, %r28
 # v40 = v45 ^ v40
-	.loc 1 4723
+	.loc 1 5089
 	lwz %r5, 1184(%r1)
 	xor %r5, %r5, %r28
 # v35 = v35 ^ v5
-	.loc 1 4724
+	.loc 1 5090
 	xor %r28, %r6, %r25
 # v5 = v19 ^ v5
-	.loc 1 4725
+	.loc 1 5091
 	lwz %r6, 1176(%r1)
 	xor %r6, %r6, %r25
 # v56 = v56 ^ v48
-	.loc 1 4726
+	.loc 1 5092
 	xor %r24, %r7, %r27
 # v48 = v37 ^ v48
-	.loc 1 4727
+	.loc 1 5093
 	lwz %r7, 960(%r1)
 	xor %r7, %r7, %r27
 # v40 = v40 ^ v8
-	.loc 1 4728
+	.loc 1 5094
 	xor %r5, %r5, %r26
 # v8 = v25 ^ v8
-	.loc 1 4729
+	.loc 1 5095
 	lwz %r8, 944(%r1)
 	xor %r8, %r8, %r26
 # v5 = v5 ^ v57
-	.loc 1 4730
+	.loc 1 5096
 	xor %r6, %r6, %r9
 # v57 = v21 ^ v57
-	.loc 1 4731
+	.loc 1 5097
 	lwz %r27, 936(%r1)
 	xor %r9, %r27, %r9
 # v57 = v57 ^ v35
-	.loc 1 4732
+	.loc 1 5098
 	xor %r9, %r9, %r28
 # v8 = v8 ^ v47
-	.loc 1 4733
+	.loc 1 5099
 	xor %r8, %r8, %r29
 # v48 = v48 ^ v44
-	.loc 1 4734
+	.loc 1 5100
 	xor %r7, %r7, %r30
 # v48 = v48 ^ v34
-	.loc 1 4735
+	.loc 1 5101
 	xor %r26, %r7, %r10
 # v5 = v5 ^ v17
-	.loc 1 4736
+	.loc 1 5102
 	xor %r25, %r6, %r31
 # v40 = v40 ^ v15
-	.loc 1 4737
+	.loc 1 5103
 	xor %r27, %r5, %r11
 # v56 = v56 ^ v34
-	.loc 1 4738
+	.loc 1 5104
 	xor %r24, %r24, %r10
 # v21 = v57 & v0
-	.loc 1 4739
+	.loc 1 5105
 	lwz %r7, 24(%r1)
 	and %r5, %r9, %r7
 	stw %r5, 1536(%r1)
 # v25 = v57 & v3
-	.loc 1 4740
+	.loc 1 5106
 	lwz %r23, 40(%r1)
 	and %r5, %r9, %r23
 # v37 = v34 & v0
-	.loc 1 4741
+	.loc 1 5107
 	and %r6, %r10, %r7
 # v37 = v25 ^ v37
-	.loc 1 4742
+	.loc 1 5108
 	xor %r5, %r5, %r6
 	stw %r5, 1544(%r1)
 # v25 = v57 & v6
-	.loc 1 4743
+	.loc 1 5109
 	lwz %r22, 56(%r1)
 	and %r5, %r9, %r22
 # v19 = v34 & v3
-	.loc 1 4744
+	.loc 1 5110
 	and %r6, %r10, %r23
 # v45 = v8 & v0
-	.loc 1 4745
+	.loc 1 5111
 	and %r7, %r8, %r7
 # v19 = v25 ^ v19
-	.loc 1 4746
+	.loc 1 5112
 	xor %r6, %r5, %r6
 # v45 = v19 ^ v45
-	.loc 1 4747
+	.loc 1 5113
 	xor %r5, %r6, %r7
 	stw %r5, 1552(%r1)
 # v19 = v34 & v6
-	.loc 1 4748
+	.loc 1 5114
 	and %r5, %r10, %r22
 # v25 = v8 & v3
-	.loc 1 4749
+	.loc 1 5115
 	and %r6, %r8, %r23
 # v25 = v19 ^ v25
-	.loc 1 4750
+	.loc 1 5116
 	xor %r23, %r5, %r6
 # v19 = v8 & v6
-	.loc 1 4751
+	.loc 1 5117
 	and %r21, %r8, %r22
 # v46 = v35 & v10
-	.loc 1 4752
+	.loc 1 5118
 	lwz %r7, 72(%r1)
 	and %r22, %r28, %r7
 # v28 = v35 & v13
-	.loc 1 4753
+	.loc 1 5119
 	lwz %r19, 88(%r1)
 	and %r5, %r28, %r19
 # v29 = v48 & v10
-	.loc 1 4754
+	.loc 1 5120
 	and %r6, %r26, %r7
 # v29 = v28 ^ v29
-	.loc 1 4755
+	.loc 1 5121
 	xor %r20, %r5, %r6
 # v28 = v35 & v16
-	.loc 1 4756
+	.loc 1 5122
 	lwz %r18, 104(%r1)
 	and %r5, %r28, %r18
 # v27 = v48 & v13
-	.loc 1 4757
+	.loc 1 5123
 	and %r6, %r26, %r19
 # v31 = v47 & v10
-	.loc 1 4758
+	.loc 1 5124
 	and %r7, %r29, %r7
 # v27 = v28 ^ v27
-	.loc 1 4759
+	.loc 1 5125
 	xor %r6, %r5, %r6
 # v31 = v27 ^ v31
-	.loc 1 4760
+	.loc 1 5126
 	xor %r5, %r6, %r7
 	stw %r5, 1560(%r1)
 # v27 = v48 & v16
-	.loc 1 4761
+	.loc 1 5127
 	and %r5, %r26, %r18
 # v28 = v47 & v13
-	.loc 1 4762
+	.loc 1 5128
 	and %r6, %r29, %r19
 # v28 = v27 ^ v28
-	.loc 1 4763
+	.loc 1 5129
 	xor %r5, %r5, %r6
 	stw %r5, 1568(%r1)
 # v27 = v47 & v16
-	.loc 1 4764
+	.loc 1 5130
 	and %r5, %r29, %r18
 	stw %r5, 1576(%r1)
 # v22 = v57 ^ v35
-	.loc 1 4765
+	.loc 1 5131
 	xor %r14, %r9, %r28
 # v51 = v34 ^ v48
-	.loc 1 4766
+	.loc 1 5132
 	xor %r15, %r10, %r26
 # v55 = v8 ^ v47
-	.loc 1 4767
+	.loc 1 5133
 	xor %r16, %r8, %r29
 # v50 = v0 ^ v10
-	.loc 1 4768
+	.loc 1 5134
 	lwz %r5, 24(%r1)
 	lwz %r6, 72(%r1)
 	xor %r17, %r5, %r6
 # v59 = v3 ^ v13
-	.loc 1 4769
+	.loc 1 5135
 	lwz %r5, 40(%r1)
 	lwz %r6, 88(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 4770
+	.loc 1 5136
 	lwz %r5, 56(%r1)
 	lwz %r6, 104(%r1)
 	xor %r19, %r5, %r6
 # v20 = v22 & v50
-	.loc 1 4771
+	.loc 1 5137
 	and %r7, %r14, %r17
 # v30 = v22 & v59
-	.loc 1 4772
+	.loc 1 5138
 	and %r5, %r14, %r18
 # v36 = v51 & v50
-	.loc 1 4773
+	.loc 1 5139
 	and %r6, %r15, %r17
 # v36 = v30 ^ v36
-	.loc 1 4774
+	.loc 1 5140
 	xor %r6, %r5, %r6
 # v22 = v22 & v33
-	.loc 1 4775
+	.loc 1 5141
 	and %r14, %r14, %r19
 # v30 = v51 & v59
-	.loc 1 4776
+	.loc 1 5142
 	and %r5, %r15, %r18
 # v50 = v55 & v50
-	.loc 1 4777
+	.loc 1 5143
 	and %r17, %r16, %r17
 # v30 = v22 ^ v30
-	.loc 1 4778
+	.loc 1 5144
 	xor %r5, %r14, %r5
 # v50 = v30 ^ v50
-	.loc 1 4779
+	.loc 1 5145
 	xor %r17, %r5, %r17
 # v51 = v51 & v33
-	.loc 1 4780
+	.loc 1 5146
 	and %r15, %r15, %r19
 # v59 = v55 & v59
-	.loc 1 4781
+	.loc 1 5147
 	and %r18, %r16, %r18
 # v59 = v51 ^ v59
-	.loc 1 4782
+	.loc 1 5148
 	xor %r5, %r15, %r18
 # v33 = v55 & v33
-	.loc 1 4783
+	.loc 1 5149
 	and %r19, %r16, %r19
 # v20 = v20 ^ v21
-	.loc 1 4784
+	.loc 1 5150
 	lwz %r18, 1536(%r1)
 	xor %r7, %r7, %r18
 # v20 = v20 ^ v46
-	.loc 1 4785
+	.loc 1 5151
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v37
-	.loc 1 4786
+	.loc 1 5152
 	lwz %r18, 1544(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v29
-	.loc 1 4787
+	.loc 1 5153
 	xor %r6, %r6, %r20
 # v50 = v50 ^ v45
-	.loc 1 4788
+	.loc 1 5154
 	lwz %r18, 1552(%r1)
 	xor %r17, %r17, %r18
 # v50 = v50 ^ v31
-	.loc 1 4789
+	.loc 1 5155
 	lwz %r18, 1560(%r1)
 	xor %r18, %r17, %r18
 	stw %r18, 1584(%r1)
 # v59 = v59 ^ v25
-	.loc 1 4790
+	.loc 1 5156
 	xor %r5, %r5, %r23
 # v59 = v59 ^ v28
-	.loc 1 4791
+	.loc 1 5157
 	lwz %r18, 1568(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v19
-	.loc 1 4792
+	.loc 1 5158
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v27
-	.loc 1 4793
+	.loc 1 5159
 	lwz %r18, 1576(%r1)
 	xor %r19, %r19, %r18
 # v25 = v20 ^ v25
-	.loc 1 4794
+	.loc 1 5160
 	xor %r7, %r7, %r23
 	stw %r7, 1592(%r1)
 # v19 = v36 ^ v19
-	.loc 1 4795
+	.loc 1 5161
 	xor %r6, %r6, %r21
 	stw %r6, 1600(%r1)
 # v46 = v59 ^ v46
-	.loc 1 4796
+	.loc 1 5162
 	xor %r5, %r5, %r22
 	stw %r5, 1608(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4797
+	.loc 1 5163
 	xor %r5, %r19, %r20
 	stw %r5, 1616(%r1)
 # v33 = v5 & v1
-	.loc 1 4798
+	.loc 1 5164
 	lwz %r7, 32(%r1)
 	and %r5, %r25, %r7
 	stw %r5, 1624(%r1)
 # v59 = v5 & v4
-	.loc 1 4799
+	.loc 1 5165
 	lwz %r23, 48(%r1)
 	and %r5, %r25, %r23
 # v36 = v44 & v1
-	.loc 1 4800
+	.loc 1 5166
 	and %r6, %r30, %r7
 # v36 = v59 ^ v36
-	.loc 1 4801
+	.loc 1 5167
 	xor %r5, %r5, %r6
 	stw %r5, 1632(%r1)
 # v59 = v5 & v7
-	.loc 1 4802
+	.loc 1 5168
 	lwz %r22, 64(%r1)
 	and %r5, %r25, %r22
 # v20 = v44 & v4
-	.loc 1 4803
+	.loc 1 5169
 	and %r6, %r30, %r23
 # v55 = v40 & v1
-	.loc 1 4804
+	.loc 1 5170
 	and %r7, %r27, %r7
 # v20 = v59 ^ v20
-	.loc 1 4805
+	.loc 1 5171
 	xor %r6, %r5, %r6
 # v55 = v20 ^ v55
-	.loc 1 4806
+	.loc 1 5172
 	xor %r5, %r6, %r7
 	stw %r5, 1640(%r1)
 # v20 = v44 & v7
-	.loc 1 4807
+	.loc 1 5173
 	and %r5, %r30, %r22
 # v59 = v40 & v4
-	.loc 1 4808
+	.loc 1 5174
 	and %r6, %r27, %r23
 # v59 = v20 ^ v59
-	.loc 1 4809
+	.loc 1 5175
 	xor %r5, %r5, %r6
 	stw %r5, 1896(%r1)
 # v20 = v40 & v7
-	.loc 1 4810
+	.loc 1 5176
 	and %r5, %r27, %r22
 	stw %r5, 1904(%r1)
 # v51 = v17 & v11
-	.loc 1 4811
+	.loc 1 5177
 	lwz %r7, 80(%r1)
 	and %r23, %r31, %r7
 # v30 = v17 & v14
-	.loc 1 4812
+	.loc 1 5178
 	lwz %r21, 96(%r1)
 	and %r5, %r31, %r21
 # v22 = v56 & v11
-	.loc 1 4813
+	.loc 1 5179
 	and %r6, %r24, %r7
 # v22 = v30 ^ v22
-	.loc 1 4814
+	.loc 1 5180
 	xor %r22, %r5, %r6
 # v30 = v17 & v9
-	.loc 1 4815
+	.loc 1 5181
 	and %r5, %r31, %r12
 # v23 = v56 & v14
-	.loc 1 4816
+	.loc 1 5182
 	and %r6, %r24, %r21
 # v38 = v15 & v11
-	.loc 1 4817
+	.loc 1 5183
 	and %r7, %r11, %r7
 # v23 = v30 ^ v23
-	.loc 1 4818
+	.loc 1 5184
 	xor %r6, %r5, %r6
 # v38 = v23 ^ v38
-	.loc 1 4819
+	.loc 1 5185
 	xor %r7, %r6, %r7
 # v23 = v56 & v9
-	.loc 1 4820
+	.loc 1 5186
 	and %r5, %r24, %r12
 # v30 = v15 & v14
-	.loc 1 4821
+	.loc 1 5187
 	and %r6, %r11, %r21
 # v30 = v23 ^ v30
-	.loc 1 4822
+	.loc 1 5188
 	xor %r20, %r5, %r6
 # v23 = v15 & v9
-	.loc 1 4823
+	.loc 1 5189
 	and %r21, %r11, %r12
 # v43 = v5 ^ v17
-	.loc 1 4824
+	.loc 1 5190
 	xor %r14, %r25, %r31
 # v32 = v44 ^ v56
-	.loc 1 4825
+	.loc 1 5191
 	xor %r6, %r30, %r24
 # v18 = v40 ^ v15
-	.loc 1 4826
+	.loc 1 5192
 	xor %r19, %r27, %r11
 # v42 = v1 ^ v11
-	.loc 1 4827
+	.loc 1 5193
 	lwz %r5, 32(%r1)
 	lwz %r18, 80(%r1)
 	xor %r18, %r5, %r18
 # v26 = v4 ^ v14
-	.loc 1 4828
+	.loc 1 5194
 	lwz %r5, 48(%r1)
 	lwz %r17, 96(%r1)
 	xor %r16, %r5, %r17
 # v52 = v7 ^ v9
-	.loc 1 4829
+	.loc 1 5195
 	lwz %r5, 64(%r1)
 	xor %r15, %r5, %r12
 # v39 = v43 & v42
-	.loc 1 4830
+	.loc 1 5196
 	and %r5, %r14, %r18
 	stw %r5, 1648(%r1)
 # v49 = v43 & v26
-	.loc 1 4831
+	.loc 1 5197
 	and %r5, %r14, %r16
 	stw %r5, 1656(%r1)
 # v53 = v32 & v42
-	.loc 1 4832
+	.loc 1 5198
 	and %r17, %r6, %r18
 	stw %r17, 1664(%r1)
 # v53 = v49 ^ v53
-	.loc 1 4833
+	.loc 1 5199
 	xor %r17, %r5, %r17
 	stw %r17, 1672(%r1)
 # v43 = v43 & v52
-	.loc 1 4834
+	.loc 1 5200
 	and %r14, %r14, %r15
 	stw %r14, 1680(%r1)
 # v49 = v32 & v26
-	.loc 1 4835
+	.loc 1 5201
 	and %r5, %r6, %r16
 # v42 = v18 & v42
-	.loc 1 4836
+	.loc 1 5202
 	and %r18, %r19, %r18
 # v49 = v43 ^ v49
-	.loc 1 4837
+	.loc 1 5203
 	xor %r5, %r14, %r5
 # v42 = v49 ^ v42
-	.loc 1 4838
+	.loc 1 5204
 	xor %r18, %r5, %r18
 # v32 = v32 & v52
-	.loc 1 4839
+	.loc 1 5205
 	and %r5, %r6, %r15
 # v26 = v18 & v26
-	.loc 1 4840
+	.loc 1 5206
 	and %r6, %r19, %r16
 # v26 = v32 ^ v26
-	.loc 1 4841
+	.loc 1 5207
 	xor %r16, %r5, %r6
 # v52 = v18 & v52
-	.loc 1 4842
+	.loc 1 5208
 	and %r19, %r19, %r15
 # v39 = v39 ^ v33
-	.loc 1 4843
+	.loc 1 5209
 	lwz %r5, 1648(%r1)
 	lwz %r6, 1624(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v51
-	.loc 1 4844
+	.loc 1 5210
 	xor %r6, %r5, %r23
 # v53 = v53 ^ v36
-	.loc 1 4845
+	.loc 1 5211
 	lwz %r5, 1632(%r1)
 	xor %r5, %r17, %r5
 # v53 = v53 ^ v22
-	.loc 1 4846
+	.loc 1 5212
 	xor %r17, %r5, %r22
 # v42 = v42 ^ v55
-	.loc 1 4847
+	.loc 1 5213
 	lwz %r5, 1640(%r1)
 	xor %r5, %r18, %r5
 # v42 = v42 ^ v38
-	.loc 1 4848
+	.loc 1 5214
 	xor %r18, %r5, %r7
 # v26 = v26 ^ v59
-	.loc 1 4849
+	.loc 1 5215
 	lwz %r15, 1896(%r1)
 	xor %r5, %r16, %r15
 # v26 = v26 ^ v30
-	.loc 1 4850
+	.loc 1 5216
 	xor %r16, %r5, %r20
 # v52 = v52 ^ v20
-	.loc 1 4851
+	.loc 1 5217
 	lwz %r14, 1904(%r1)
 	xor %r5, %r19, %r14
 # v52 = v52 ^ v23
-	.loc 1 4852
+	.loc 1 5218
 	xor %r5, %r5, %r21
 # v59 = v39 ^ v59
-	.loc 1 4853
+	.loc 1 5219
 	xor %r6, %r6, %r15
 	stw %r6, 1688(%r1)
 # v20 = v53 ^ v20
-	.loc 1 4854
+	.loc 1 5220
 	xor %r6, %r17, %r14
 	stw %r6, 1696(%r1)
 # v51 = v26 ^ v51
-	.loc 1 4855
+	.loc 1 5221
 	xor %r23, %r16, %r23
 # v22 = v52 ^ v22
-	.loc 1 4856
+	.loc 1 5222
 	xor %r22, %r5, %r22
 # v5 = v57 ^ v5
-	.loc 1 4857
+	.loc 1 5223
 	xor %r25, %r9, %r25
 # v44 = v34 ^ v44
-	.loc 1 4858
+	.loc 1 5224
 	xor %r30, %r10, %r30
 # v40 = v8 ^ v40
-	.loc 1 4859
+	.loc 1 5225
 	xor %r27, %r8, %r27
 # v17 = v35 ^ v17
-	.loc 1 4860
+	.loc 1 5226
 	xor %r31, %r28, %r31
 # v56 = v48 ^ v56
-	.loc 1 4861
+	.loc 1 5227
 	xor %r24, %r26, %r24
 # v15 = v47 ^ v15
-	.loc 1 4862
+	.loc 1 5228
 	xor %r26, %r29, %r11
 # v1 = v0 ^ v1
-	.loc 1 4863
+	.loc 1 5229
 	lwz %r5, 24(%r1)
 	lwz %r6, 32(%r1)
 	xor %r9, %r5, %r6
 # v4 = v3 ^ v4
-	.loc 1 4864
+	.loc 1 5230
 	lwz %r5, 40(%r1)
 	lwz %r6, 48(%r1)
 	xor %r11, %r5, %r6
 # v7 = v6 ^ v7
-	.loc 1 4865
+	.loc 1 5231
 	lwz %r5, 56(%r1)
 	lwz %r6, 64(%r1)
 	xor %r29, %r5, %r6
 # v11 = v10 ^ v11
-	.loc 1 4866
+	.loc 1 5232
 	lwz %r5, 72(%r1)
 	lwz %r6, 80(%r1)
 	xor %r10, %r5, %r6
 # v14 = v13 ^ v14
-	.loc 1 4867
+	.loc 1 5233
 	lwz %r5, 88(%r1)
 	lwz %r6, 96(%r1)
 	xor %r28, %r5, %r6
 # v9 = v16 ^ v9
-	.loc 1 4868
+	.loc 1 5234
 	lwz %r5, 104(%r1)
 	xor %r12, %r5, %r12
 # v16 = v5 & v1
-	.loc 1 4869
+	.loc 1 5235
 	and %r5, %r25, %r9
 	stw %r5, 1704(%r1)
 # v13 = v5 & v4
-	.loc 1 4870
+	.loc 1 5236
 	and %r5, %r25, %r11
 # v10 = v44 & v1
-	.loc 1 4871
+	.loc 1 5237
 	and %r6, %r30, %r9
 # v10 = v13 ^ v10
-	.loc 1 4872
+	.loc 1 5238
 	xor %r5, %r5, %r6
 	stw %r5, 1712(%r1)
 # v13 = v5 & v7
-	.loc 1 4873
+	.loc 1 5239
 	and %r5, %r25, %r29
 # v6 = v44 & v4
-	.loc 1 4874
+	.loc 1 5240
 	and %r6, %r30, %r11
 # v3 = v40 & v1
-	.loc 1 4875
+	.loc 1 5241
 	and %r8, %r27, %r9
 # v6 = v13 ^ v6
-	.loc 1 4876
+	.loc 1 5242
 	xor %r6, %r5, %r6
 # v3 = v6 ^ v3
-	.loc 1 4877
+	.loc 1 5243
 	xor %r19, %r6, %r8
 # v6 = v44 & v7
-	.loc 1 4878
+	.loc 1 5244
 	and %r5, %r30, %r29
 # v13 = v40 & v4
-	.loc 1 4879
+	.loc 1 5245
 	and %r6, %r27, %r11
 # v13 = v6 ^ v13
-	.loc 1 4880
+	.loc 1 5246
 	xor %r16, %r5, %r6
 # v6 = v40 & v7
-	.loc 1 4881
+	.loc 1 5247
 	and %r17, %r27, %r29
 # v0 = v17 & v11
-	.loc 1 4882
+	.loc 1 5248
 	and %r8, %r31, %r10
 # v47 = v17 & v14
-	.loc 1 4883
+	.loc 1 5249
 	and %r5, %r31, %r28
 # v48 = v56 & v11
-	.loc 1 4884
+	.loc 1 5250
 	and %r6, %r24, %r10
 # v48 = v47 ^ v48
-	.loc 1 4885
+	.loc 1 5251
 	xor %r14, %r5, %r6
 # v47 = v17 & v9
-	.loc 1 4886
+	.loc 1 5252
 	and %r5, %r31, %r12
 # v35 = v56 & v14
-	.loc 1 4887
+	.loc 1 5253
 	and %r6, %r24, %r28
 # v8 = v15 & v11
-	.loc 1 4888
+	.loc 1 5254
 	and %r15, %r26, %r10
 # v35 = v47 ^ v35
-	.loc 1 4889
+	.loc 1 5255
 	xor %r6, %r5, %r6
 # v8 = v35 ^ v8
-	.loc 1 4890
+	.loc 1 5256
 	xor %r15, %r6, %r15
 # v35 = v56 & v9
-	.loc 1 4891
+	.loc 1 5257
 	and %r5, %r24, %r12
 # v47 = v15 & v14
-	.loc 1 4892
+	.loc 1 5258
 	and %r6, %r26, %r28
 # v47 = v35 ^ v47
-	.loc 1 4893
+	.loc 1 5259
 	xor %r6, %r5, %r6
 # v35 = v15 & v9
-	.loc 1 4894
+	.loc 1 5260
 	and %r5, %r26, %r12
 # v17 = v5 ^ v17
-	.loc 1 4895
+	.loc 1 5261
 	xor %r31, %r25, %r31
 # v56 = v44 ^ v56
-	.loc 1 4896
+	.loc 1 5262
 	xor %r24, %r30, %r24
 # v15 = v40 ^ v15
-	.loc 1 4897
+	.loc 1 5263
 	xor %r26, %r27, %r26
 # v11 = v1 ^ v11
-	.loc 1 4898
+	.loc 1 5264
 	xor %r30, %r9, %r10
 # v14 = v4 ^ v14
-	.loc 1 4899
+	.loc 1 5265
 	xor %r28, %r11, %r28
 # v9 = v7 ^ v9
-	.loc 1 4900
+	.loc 1 5266
 	xor %r12, %r29, %r12
 # v7 = v17 & v11
-	.loc 1 4901
+	.loc 1 5267
 	and %r11, %r31, %r30
 # v4 = v17 & v14
-	.loc 1 4902
+	.loc 1 5268
 	and %r9, %r31, %r28
 # v1 = v56 & v11
-	.loc 1 4903
+	.loc 1 5269
 	and %r10, %r24, %r30
 # v1 = v4 ^ v1
-	.loc 1 4904
+	.loc 1 5270
 	xor %r29, %r9, %r10
 # v17 = v17 & v9
-	.loc 1 4905
+	.loc 1 5271
 	and %r31, %r31, %r12
 # v4 = v56 & v14
-	.loc 1 4906
+	.loc 1 5272
 	and %r9, %r24, %r28
 # v11 = v15 & v11
-	.loc 1 4907
+	.loc 1 5273
 	and %r10, %r26, %r30
 # v4 = v17 ^ v4
-	.loc 1 4908
+	.loc 1 5274
 	xor %r9, %r31, %r9
 # v11 = v4 ^ v11
-	.loc 1 4909
+	.loc 1 5275
 	xor %r9, %r9, %r10
 # v56 = v56 & v9
-	.loc 1 4910
+	.loc 1 5276
 	and %r24, %r24, %r12
 # v14 = v15 & v14
-	.loc 1 4911
+	.loc 1 5277
 	and %r28, %r26, %r28
 # v14 = v56 ^ v14
-	.loc 1 4912
+	.loc 1 5278
 	xor %r28, %r24, %r28
 # v9 = v15 & v9
-	.loc 1 4913
+	.loc 1 5279
 	and %r10, %r26, %r12
 # v7 = v7 ^ v16
-	.loc 1 4914
+	.loc 1 5280
 	lwz %r12, 1704(%r1)
 	xor %r11, %r11, %r12
 # v7 = v7 ^ v0
-	.loc 1 4915
+	.loc 1 5281
 	xor %r11, %r11, %r8
 # v1 = v1 ^ v10
-	.loc 1 4916
+	.loc 1 5282
 	lwz %r12, 1712(%r1)
 	xor %r29, %r29, %r12
 # v1 = v1 ^ v48
-	.loc 1 4917
+	.loc 1 5283
 	xor %r29, %r29, %r14
 # v11 = v11 ^ v3
-	.loc 1 4918
+	.loc 1 5284
 	xor %r9, %r9, %r19
 # v11 = v11 ^ v8
-	.loc 1 4919
+	.loc 1 5285
 	xor %r12, %r9, %r15
 # v14 = v14 ^ v13
-	.loc 1 4920
+	.loc 1 5286
 	xor %r9, %r28, %r16
 # v14 = v14 ^ v47
-	.loc 1 4921
+	.loc 1 5287
 	xor %r9, %r9, %r6
 # v9 = v9 ^ v6
-	.loc 1 4922
+	.loc 1 5288
 	xor %r10, %r10, %r17
 # v9 = v9 ^ v35
-	.loc 1 4923
+	.loc 1 5289
 	xor %r10, %r10, %r5
 # v13 = v7 ^ v13
-	.loc 1 4924
+	.loc 1 5290
 	xor %r16, %r11, %r16
 # v6 = v1 ^ v6
-	.loc 1 4925
+	.loc 1 5291
 	xor %r17, %r29, %r17
 # v0 = v14 ^ v0
-	.loc 1 4926
+	.loc 1 5292
 	xor %r31, %r9, %r8
 # v48 = v9 ^ v48
-	.loc 1 4927
+	.loc 1 5293
 	xor %r14, %r10, %r14
 # v16 = v16 ^ v21
-	.loc 1 4928
+	.loc 1 5294
 	lwz %r8, 1704(%r1)
 	lwz %r9, 1536(%r1)
 	xor %r8, %r8, %r9
 # v16 = v16 ^ v33
-	.loc 1 4929
+	.loc 1 5295
 	lwz %r9, 1624(%r1)
 	xor %r9, %r8, %r9
 # v10 = v10 ^ v37
-	.loc 1 4930
+	.loc 1 5296
 	lwz %r8, 1712(%r1)
 	lwz %r10, 1544(%r1)
 	xor %r8, %r8, %r10
 # v10 = v10 ^ v36
-	.loc 1 4931
+	.loc 1 5297
 	lwz %r10, 1632(%r1)
 	xor %r11, %r8, %r10
 # v3 = v3 ^ v45
-	.loc 1 4932
+	.loc 1 5298
 	lwz %r8, 1552(%r1)
 	xor %r19, %r19, %r8
 # v3 = v3 ^ v55
-	.loc 1 4933
+	.loc 1 5299
 	lwz %r8, 1640(%r1)
 	xor %r19, %r19, %r8
 # v13 = v13 ^ v25
-	.loc 1 4934
+	.loc 1 5300
 	lwz %r8, 1592(%r1)
 	xor %r8, %r16, %r8
 # v13 = v13 ^ v59
-	.loc 1 4935
+	.loc 1 5301
 	lwz %r10, 1688(%r1)
 	xor %r30, %r8, %r10
 # v6 = v6 ^ v19
-	.loc 1 4936
+	.loc 1 5302
 	lwz %r8, 1600(%r1)
 	xor %r8, %r17, %r8
 # v6 = v6 ^ v20
-	.loc 1 4937
+	.loc 1 5303
 	lwz %r10, 1696(%r1)
 	xor %r29, %r8, %r10
 # v11 = v11 ^ v50
-	.loc 1 4938
+	.loc 1 5304
 	lwz %r8, 1584(%r1)
 	xor %r12, %r12, %r8
 # v11 = v11 ^ v42
-	.loc 1 4939
+	.loc 1 5305
 	xor %r10, %r12, %r18
 # v0 = v0 ^ v46
-	.loc 1 4940
+	.loc 1 5306
 	lwz %r12, 1608(%r1)
 	xor %r8, %r31, %r12
 # v0 = v0 ^ v51
-	.loc 1 4941
+	.loc 1 5307
 	xor %r28, %r8, %r23
 # v48 = v48 ^ v29
-	.loc 1 4942
+	.loc 1 5308
 	lwz %r27, 1616(%r1)
 	xor %r8, %r14, %r27
 # v48 = v48 ^ v22
-	.loc 1 4943
+	.loc 1 5309
 	xor %r8, %r8, %r22
 # v8 = v8 ^ v31
-	.loc 1 4944
+	.loc 1 5310
 	lwz %r26, 1560(%r1)
 	xor %r15, %r15, %r26
 # v8 = v8 ^ v38
-	.loc 1 4945
+	.loc 1 5311
 	xor %r15, %r15, %r7
 # v47 = v47 ^ v28
-	.loc 1 4946
+	.loc 1 5312
 	lwz %r25, 1568(%r1)
 	xor %r6, %r6, %r25
 # v47 = v47 ^ v30
-	.loc 1 4947
+	.loc 1 5313
 	xor %r6, %r6, %r20
 # v35 = v35 ^ v27
-	.loc 1 4948
+	.loc 1 5314
 	lwz %r17, 1576(%r1)
 	xor %r5, %r5, %r17
 # v35 = v35 ^ v23
-	.loc 1 4949
+	.loc 1 5315
 	xor %r24, %r5, %r21
 # v46 = v16 ^ v46
-	.loc 1 4950
+	.loc 1 5316
 	xor %r31, %r9, %r12
 # v29 = v10 ^ v29
-	.loc 1 4951
+	.loc 1 5317
 	xor %r11, %r11, %r27
 # v31 = v3 ^ v31
-	.loc 1 4952
+	.loc 1 5318
 	xor %r27, %r19, %r26
 # v28 = v13 ^ v28
-	.loc 1 4953
+	.loc 1 5319
 	xor %r26, %r30, %r25
 # v27 = v6 ^ v27
-	.loc 1 4954
+	.loc 1 5320
 	xor %r12, %r29, %r17
 # v33 = v0 ^ v33
-	.loc 1 4955
+	.loc 1 5321
 	lwz %r5, 1624(%r1)
 	xor %r29, %r28, %r5
 # v36 = v48 ^ v36
-	.loc 1 4956
+	.loc 1 5322
 	lwz %r5, 1632(%r1)
 	xor %r5, %r8, %r5
 # v55 = v8 ^ v55
-	.loc 1 4957
+	.loc 1 5323
 	lwz %r8, 1640(%r1)
 	xor %r9, %r15, %r8
 # v59 = v47 ^ v59
-	.loc 1 4958
+	.loc 1 5324
 	lwz %r8, 1688(%r1)
 	xor %r6, %r6, %r8
 # v20 = v35 ^ v20
-	.loc 1 4959
+	.loc 1 5325
 	lwz %r8, 1696(%r1)
 	xor %r30, %r24, %r8
 # v36 = v36 ^ v23
-	.loc 1 4960
+	.loc 1 5326
 	xor %r8, %r5, %r21
 # v23 = v27 ^ v23
-	.loc 1 4961
+	.loc 1 5327
 	xor %r21, %r12, %r21
 # v33 = v33 ^ v30
-	.loc 1 4962
+	.loc 1 5328
 	xor %r12, %r29, %r20
 # v30 = v28 ^ v30
-	.loc 1 4963
+	.loc 1 5329
 	xor %r20, %r26, %r20
 # v11 = v11 ^ v38
-	.loc 1 4964
+	.loc 1 5330
 	xor %r10, %r10, %r7
 # v38 = v31 ^ v38
-	.loc 1 4965
+	.loc 1 5331
 	xor %r7, %r27, %r7
 # v23 = v23 ^ v22
-	.loc 1 4966
+	.loc 1 5332
 	xor %r21, %r21, %r22
 # v22 = v29 ^ v22
-	.loc 1 4967
+	.loc 1 5333
 	xor %r22, %r11, %r22
 # v30 = v30 ^ v51
-	.loc 1 4968
+	.loc 1 5334
 	xor %r20, %r20, %r23
 # v51 = v46 ^ v51
-	.loc 1 4969
+	.loc 1 5335
 	xor %r23, %r31, %r23
 # v38 = v38 ^ v42
-	.loc 1 4970
+	.loc 1 5336
 	xor %r11, %r7, %r18
 # v42 = v50 ^ v42
-	.loc 1 4971
+	.loc 1 5337
 	lwz %r5, 1584(%r1)
 	xor %r18, %r5, %r18
 # v22 = v22 ^ v20
-	.loc 1 4972
+	.loc 1 5338
 	xor %r22, %r22, %r30
 # v20 = v19 ^ v20
-	.loc 1 4973
+	.loc 1 5339
 	lwz %r5, 1600(%r1)
 	xor %r5, %r5, %r30
 # v51 = v51 ^ v59
-	.loc 1 4974
+	.loc 1 5340
 	xor %r23, %r23, %r6
 # v59 = v25 ^ v59
-	.loc 1 4975
+	.loc 1 5341
 	lwz %r7, 1592(%r1)
 	xor %r6, %r7, %r6
 # v42 = v42 ^ v55
-	.loc 1 4976
+	.loc 1 5342
 	xor %r18, %r18, %r9
 # v55 = v45 ^ v55
-	.loc 1 4977
+	.loc 1 5343
 	lwz %r7, 1552(%r1)
 	xor %r7, %r7, %r9
 # v20 = v20 ^ v36
-	.loc 1 4978
+	.loc 1 5344
 	xor %r5, %r5, %r8
 # v36 = v37 ^ v36
-	.loc 1 4979
+	.loc 1 5345
 	lwz %r9, 1544(%r1)
 	xor %r8, %r9, %r8
 # v59 = v59 ^ v33
-	.loc 1 4980
+	.loc 1 5346
 	xor %r6, %r6, %r12
 # v33 = v21 ^ v33
-	.loc 1 4981
+	.loc 1 5347
 	lwz %r9, 1536(%r1)
 	xor %r9, %r9, %r12
 # v33 = v33 ^ v51
-	.loc 1 4982
+	.loc 1 5348
 	xor %r9, %r9, %r23
 # v36 = v36 ^ v22
-	.loc 1 4983
+	.loc 1 5349
 	xor %r8, %r8, %r22
 # v55 = v55 ^ v38
-	.loc 1 4984
+	.loc 1 5350
 	xor %r7, %r7, %r11
 # v55 = v55 ^ v11
-	.loc 1 4985
+	.loc 1 5351
 	xor %r7, %r7, %r10
 # v59 = v59 ^ v30
-	.loc 1 4986
+	.loc 1 5352
 	xor %r6, %r6, %r20
 # v20 = v20 ^ v23
-	.loc 1 4987
+	.loc 1 5353
 	xor %r5, %r5, %r21
 # v42 = v42 ^ v11
-	.loc 1 4988
+	.loc 1 5354
 	xor %r18, %r18, %r10
 # mem32[h + 0] = v33
-	.loc 1 4989
+	.loc 1 5355
 	stw %r9, 0(%r3)
 # mem32[h + 64] = v11
-	.loc 1 4990
+	.loc 1 5356
 	stw %r10, 64(%r3)
 # mem32[h + 128] = v36
-	.loc 1 4991
+	.loc 1 5357
 	stw %r8, 128(%r3)
 # mem32[h + 192] = v51
-	.loc 1 4992
+	.loc 1 5358
 	stw %r23, 192(%r3)
 # mem32[h + 256] = v55
-	.loc 1 4993
+	.loc 1 5359
 	stw %r7, 256(%r3)
 # mem32[h + 320] = v22
-	.loc 1 4994
+	.loc 1 5360
 	stw %r22, 320(%r3)
 # mem32[h + 384] = v59
-	.loc 1 4995
+	.loc 1 5361
 	stw %r6, 384(%r3)
 # mem32[h + 448] = v38
-	.loc 1 4996
+	.loc 1 5362
 	stw %r11, 448(%r3)
 # mem32[h + 512] = v20
-	.loc 1 4997
+	.loc 1 5363
 	stw %r5, 512(%r3)
 # mem32[h + 576] = v30
-	.loc 1 4998
+	.loc 1 5364
 	stw %r20, 576(%r3)
 # mem32[h + 640] = v42
-	.loc 1 4999
+	.loc 1 5365
 	stw %r18, 640(%r3)
 # mem32[h + 704] = v23
-	.loc 1 5000
+	.loc 1 5366
 	stw %r21, 704(%r3)
 # h = h + 4
-	.loc 1 5001
+	.loc 1 5367
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 5002
+	.loc 1 5368
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 5003
+	.loc 1 5369
 	lwz %r5, 16(%r1)
 	addi %r5, %r5, -1
 	stw %r5, 16(%r1)
 # =? i - 0
-	.loc 1 5004
+	.loc 1 5370
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 5005
+	.loc 1 5371
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32.pass
 # leave
-	.loc 1 5006
+	.loc 1 5372
 	lwz %r14, 2320(%r1)
 	lwz %r15, 2324(%r1)
 	lwz %r16, 2328(%r1)

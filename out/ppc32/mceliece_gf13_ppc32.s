@@ -7,1377 +7,1535 @@
 	.type qhasm_kernel_mceliece_gf13_vec_mul_ppc32, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec_mul_ppc32:
-	stwu %r1, -1136(%r1)
-	stw %r14, 1056(%r1)
-	stw %r15, 1060(%r1)
-	stw %r16, 1064(%r1)
-	stw %r17, 1068(%r1)
-	stw %r18, 1072(%r1)
-	stw %r19, 1076(%r1)
-	stw %r20, 1080(%r1)
-	stw %r21, 1084(%r1)
-	stw %r22, 1088(%r1)
-	stw %r23, 1092(%r1)
-	stw %r24, 1096(%r1)
-	stw %r25, 1100(%r1)
-	stw %r26, 1104(%r1)
-	stw %r27, 1108(%r1)
-	stw %r28, 1112(%r1)
-	stw %r29, 1116(%r1)
-	stw %r30, 1120(%r1)
-	stw %r31, 1124(%r1)
+	stwu %r1, -128(%r1)
+	stw %r14, 48(%r1)
+	stw %r15, 52(%r1)
+	stw %r16, 56(%r1)
+	stw %r17, 60(%r1)
+	stw %r18, 64(%r1)
+	stw %r19, 68(%r1)
+	stw %r20, 72(%r1)
+	stw %r21, 76(%r1)
+	stw %r22, 80(%r1)
+	stw %r23, 84(%r1)
+	stw %r24, 88(%r1)
+	stw %r25, 92(%r1)
+	stw %r26, 96(%r1)
+	stw %r27, 100(%r1)
+	stw %r28, 104(%r1)
+	stw %r29, 108(%r1)
+	stw %r30, 112(%r1)
+	stw %r31, 116(%r1)
 # i = 2
-	.loc 1 13
+	.loc 1 16
 	li %r6, 2
 	stw %r6, 16(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec_mul_ppc32.pass:
-# v0 = mem32[f + 0]
-	.loc 1 15
-	lwz %r11, 0(%r4)
-# v1 = mem32[g + 0]
-	.loc 1 16
-	lwz %r10, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 17
-	and %r6, %r11, %r10
-	stw %r6, 24(%r1)
-# v3 = mem32[g + 8]
+# F0 = mem32[f + 0]
 	.loc 1 18
-	lwz %r12, 8(%r5)
-# v4 = v0 & v3
+	lwz %r10, 0(%r4)
+# F1 = mem32[f + 8]
 	.loc 1 19
-	and %r6, %r11, %r12
-# v5 = mem32[f + 8]
+	lwz %r12, 8(%r4)
+# F2 = mem32[f + 16]
 	.loc 1 20
-	lwz %r9, 8(%r4)
-# v6 = v5 & v1
+	lwz %r30, 16(%r4)
+# F3 = mem32[f + 24]
 	.loc 1 21
-	and %r7, %r9, %r10
-# v6 = v4 ^ v6
+	lwz %r28, 24(%r4)
+# F4 = mem32[f + 32]
 	.loc 1 22
-	xor %r6, %r6, %r7
-	stw %r6, 96(%r1)
-# v4 = mem32[g + 16]
+	lwz %r27, 32(%r4)
+# F5 = mem32[f + 40]
 	.loc 1 23
-	lwz %r30, 16(%r5)
-# v7 = v0 & v4
-	.loc 1 24
-	and %r6, %r11, %r30
-# v8 = v5 & v3
-	.loc 1 25
-	and %r7, %r9, %r12
-# v9 = mem32[f + 16]
-	.loc 1 26
-	lwz %r31, 16(%r4)
-# v10 = v9 & v1
-	.loc 1 27
-	and %r8, %r31, %r10
-# v8 = v7 ^ v8
-	.loc 1 28
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 29
-	xor %r6, %r7, %r8
-	stw %r6, 104(%r1)
-# v8 = mem32[g + 24]
-	.loc 1 30
-	lwz %r28, 24(%r5)
-# v7 = v0 & v8
-	.loc 1 31
-	and %r27, %r11, %r28
-# v11 = v5 & v4
-	.loc 1 32
-	and %r6, %r9, %r30
-# v12 = v9 & v3
-	.loc 1 33
-	and %r7, %r31, %r12
-# v13 = mem32[f + 24]
-	.loc 1 34
-	lwz %r29, 24(%r4)
-# v14 = v13 & v1
-	.loc 1 35
-	and %r8, %r29, %r10
-# v11 = v7 ^ v11
-	.loc 1 36
-	xor %r6, %r27, %r6
-# v12 = v11 ^ v12
-	.loc 1 37
-	xor %r7, %r6, %r7
-# v14 = v12 ^ v14
-	.loc 1 38
-	xor %r6, %r7, %r8
-	stw %r6, 112(%r1)
-# v12 = mem32[g + 32]
-	.loc 1 39
-	lwz %r27, 32(%r5)
-# v11 = v0 & v12
-	.loc 1 40
-	and %r25, %r11, %r27
-# v7 = v5 & v8
-	.loc 1 41
-	and %r24, %r9, %r28
-# v15 = v9 & v4
-	.loc 1 42
-	and %r6, %r31, %r30
-# v16 = v13 & v3
-	.loc 1 43
-	and %r7, %r29, %r12
-# v17 = mem32[f + 32]
-	.loc 1 44
-	lwz %r26, 32(%r4)
-# v18 = v17 & v1
-	.loc 1 45
-	and %r8, %r26, %r10
-# v7 = v11 ^ v7
-	.loc 1 46
-	xor %r24, %r25, %r24
-# v15 = v7 ^ v15
-	.loc 1 47
-	xor %r6, %r24, %r6
-# v16 = v15 ^ v16
-	.loc 1 48
-	xor %r7, %r6, %r7
-# v18 = v16 ^ v18
-	.loc 1 49
-	xor %r6, %r7, %r8
-	stw %r6, 120(%r1)
-# v16 = mem32[g + 40]
-	.loc 1 50
-	lwz %r24, 40(%r5)
-# v15 = v0 & v16
-	.loc 1 51
-	and %r23, %r11, %r24
-# v7 = v5 & v12
-	.loc 1 52
-	and %r22, %r9, %r27
-# v11 = v9 & v8
-	.loc 1 53
-	and %r21, %r31, %r28
-# v19 = v13 & v4
-	.loc 1 54
-	and %r6, %r29, %r30
-# v20 = v17 & v3
-	.loc 1 55
-	and %r7, %r26, %r12
-# v21 = mem32[f + 40]
-	.loc 1 56
 	lwz %r25, 40(%r4)
-# v22 = v21 & v1
-	.loc 1 57
-	and %r8, %r25, %r10
-# v7 = v15 ^ v7
-	.loc 1 58
-	xor %r22, %r23, %r22
-# v11 = v7 ^ v11
-	.loc 1 59
-	xor %r21, %r22, %r21
-# v19 = v11 ^ v19
-	.loc 1 60
-	xor %r6, %r21, %r6
-# v20 = v19 ^ v20
-	.loc 1 61
-	xor %r7, %r6, %r7
-# v22 = v20 ^ v22
-	.loc 1 62
-	xor %r6, %r7, %r8
-	stw %r6, 128(%r1)
-# v20 = mem32[g + 48]
-	.loc 1 63
-	lwz %r22, 48(%r5)
-# v19 = v0 & v20
-	.loc 1 64
-	and %r8, %r11, %r22
-# v11 = v5 & v16
-	.loc 1 65
-	and %r21, %r9, %r24
-# v7 = v9 & v12
-	.loc 1 66
-	and %r20, %r31, %r27
-# v15 = v13 & v8
-	.loc 1 67
-	and %r19, %r29, %r28
-# v23 = v17 & v4
-	.loc 1 68
-	and %r6, %r26, %r30
-# v24 = v21 & v3
-	.loc 1 69
-	and %r7, %r25, %r12
-# v25 = mem32[f + 48]
-	.loc 1 70
+# F6 = mem32[f + 48]
+	.loc 1 24
 	lwz %r23, 48(%r4)
-# v26 = v25 & v1
-	.loc 1 71
-	and %r18, %r23, %r10
-# v11 = v19 ^ v11
-	.loc 1 72
-	xor %r21, %r8, %r21
-# v7 = v11 ^ v7
-	.loc 1 73
-	xor %r20, %r21, %r20
-# v15 = v7 ^ v15
-	.loc 1 74
-	xor %r19, %r20, %r19
-# v23 = v15 ^ v23
-	.loc 1 75
-	xor %r6, %r19, %r6
-# v24 = v23 ^ v24
-	.loc 1 76
-	xor %r7, %r6, %r7
-# v26 = v24 ^ v26
-	.loc 1 77
-	xor %r6, %r7, %r18
-	stw %r6, 136(%r1)
-# v24 = v5 & v20
-	.loc 1 78
-	and %r6, %r9, %r22
-# v23 = v9 & v16
-	.loc 1 79
-	and %r7, %r31, %r24
-# v15 = v13 & v12
-	.loc 1 80
-	and %r8, %r29, %r27
-# v7 = v17 & v8
-	.loc 1 81
-	and %r21, %r26, %r28
-# v11 = v21 & v4
-	.loc 1 82
-	and %r20, %r25, %r30
-# v19 = v25 & v3
-	.loc 1 83
-	and %r19, %r23, %r12
-# v23 = v24 ^ v23
-	.loc 1 84
-	xor %r7, %r6, %r7
-# v15 = v23 ^ v15
-	.loc 1 85
-	xor %r8, %r7, %r8
-# v7 = v15 ^ v7
-	.loc 1 86
-	xor %r21, %r8, %r21
-# v11 = v7 ^ v11
-	.loc 1 87
-	xor %r20, %r21, %r20
-# v19 = v11 ^ v19
-	.loc 1 88
-	xor %r6, %r20, %r19
-	stw %r6, 144(%r1)
-# v11 = v9 & v20
-	.loc 1 89
-	and %r6, %r31, %r22
-# v7 = v13 & v16
-	.loc 1 90
-	and %r7, %r29, %r24
-# v15 = v17 & v12
-	.loc 1 91
-	and %r8, %r26, %r27
-# v23 = v21 & v8
-	.loc 1 92
-	and %r21, %r25, %r28
-# v24 = v25 & v4
-	.loc 1 93
-	and %r20, %r23, %r30
-# v7 = v11 ^ v7
-	.loc 1 94
-	xor %r7, %r6, %r7
-# v15 = v7 ^ v15
-	.loc 1 95
-	xor %r8, %r7, %r8
-# v23 = v15 ^ v23
-	.loc 1 96
-	xor %r21, %r8, %r21
-# v24 = v23 ^ v24
-	.loc 1 97
-	xor %r6, %r21, %r20
-	stw %r6, 152(%r1)
-# v23 = v13 & v20
-	.loc 1 98
-	and %r6, %r29, %r22
-# v15 = v17 & v16
-	.loc 1 99
-	and %r7, %r26, %r24
-# v7 = v21 & v12
-	.loc 1 100
-	and %r8, %r25, %r27
-# v11 = v25 & v8
-	.loc 1 101
-	and %r21, %r23, %r28
-# v15 = v23 ^ v15
-	.loc 1 102
-	xor %r7, %r6, %r7
-# v7 = v15 ^ v7
-	.loc 1 103
-	xor %r8, %r7, %r8
-# v11 = v7 ^ v11
-	.loc 1 104
-	xor %r6, %r8, %r21
-	stw %r6, 160(%r1)
-# v7 = v17 & v20
-	.loc 1 105
-	and %r6, %r26, %r22
-# v15 = v21 & v16
-	.loc 1 106
-	and %r7, %r25, %r24
-# v23 = v25 & v12
-	.loc 1 107
-	and %r8, %r23, %r27
-# v15 = v7 ^ v15
-	.loc 1 108
-	xor %r7, %r6, %r7
-# v23 = v15 ^ v23
-	.loc 1 109
-	xor %r6, %r7, %r8
-	stw %r6, 168(%r1)
-# v15 = v21 & v20
-	.loc 1 110
-	and %r6, %r25, %r22
-# v7 = v25 & v16
-	.loc 1 111
-	and %r7, %r23, %r24
-# v7 = v15 ^ v7
-	.loc 1 112
+# F7 = mem32[f + 56]
+	.loc 1 25
+	lwz %r24, 56(%r4)
+# F8 = mem32[f + 64]
+	.loc 1 26
+	lwz %r26, 64(%r4)
+# F9 = mem32[f + 72]
+	.loc 1 27
+	lwz %r29, 72(%r4)
+# F10 = mem32[f + 80]
+	.loc 1 28
+	lwz %r31, 80(%r4)
+# F11 = mem32[f + 88]
+	.loc 1 29
+	lwz %r11, 88(%r4)
+# F12 = mem32[f + 96]
+	.loc 1 30
+	lwz %r9, 96(%r4)
+# G = mem32[g + 88]
+	.loc 1 31
+	lwz %r6, 88(%r5)
+# B = F12 & G
+	.loc 1 32
+	and %r6, %r9, %r6
+# G = mem32[g + 96]
+	.loc 1 33
+	lwz %r8, 96(%r5)
+# A = F12 & G
+	.loc 1 34
+	and %r7, %r9, %r8
+# T = F11 & G
+	.loc 1 35
+	and %r8, %r11, %r8
+# B = B ^ T
+	.loc 1 36
+	xor %r6, %r6, %r8
+# H24 = A
+	.loc 1 37
+	stw %r7, 24(%r1)
+# H23 = B
+	.loc 1 38
+	stw %r6, 32(%r1)
+# G = mem32[g + 72]
+	.loc 1 39
+	lwz %r6, 72(%r5)
+# B = F12 & G
+	.loc 1 40
+	and %r6, %r9, %r6
+# G = mem32[g + 80]
+	.loc 1 41
+	lwz %r7, 80(%r5)
+# A = F12 & G
+	.loc 1 42
+	and %r8, %r9, %r7
+# T = F11 & G
+	.loc 1 43
+	and %r7, %r11, %r7
+# B = B ^ T
+	.loc 1 44
 	xor %r6, %r6, %r7
-	stw %r6, 176(%r1)
-# v15 = v25 & v20
-	.loc 1 113
-	and %r6, %r23, %r22
-	stw %r6, 184(%r1)
-# v27 = mem32[f + 56]
-	.loc 1 114
-	lwz %r8, 56(%r4)
-	stw %r8, 32(%r1)
-# v28 = mem32[g + 56]
-	.loc 1 115
-	lwz %r7, 56(%r5)
-	stw %r7, 488(%r1)
-# v29 = v27 & v28
-	.loc 1 116
-	and %r6, %r8, %r7
-	stw %r6, 40(%r1)
-# v30 = mem32[g + 64]
-	.loc 1 117
-	lwz %r21, 64(%r5)
-	stw %r21, 824(%r1)
-# v31 = v27 & v30
-	.loc 1 118
-	and %r6, %r8, %r21
-# v32 = mem32[f + 64]
-	.loc 1 119
-	lwz %r19, 64(%r4)
-	stw %r19, 1048(%r1)
-# v33 = v32 & v28
-	.loc 1 120
-	and %r7, %r19, %r7
-# v33 = v31 ^ v33
-	.loc 1 121
-	xor %r6, %r6, %r7
-	stw %r6, 192(%r1)
-# v31 = mem32[g + 72]
-	.loc 1 122
-	lwz %r20, 72(%r5)
-# v34 = v27 & v31
-	.loc 1 123
-	and %r6, %r8, %r20
-# v35 = v32 & v30
-	.loc 1 124
-	and %r7, %r19, %r21
-# v36 = mem32[f + 72]
-	.loc 1 125
-	lwz %r21, 72(%r4)
-# v37 = v36 & v28
-	.loc 1 126
-	lwz %r17, 488(%r1)
-	and %r8, %r21, %r17
-# v35 = v34 ^ v35
-	.loc 1 127
-	xor %r7, %r6, %r7
-# v37 = v35 ^ v37
-	.loc 1 128
-	xor %r6, %r7, %r8
-	stw %r6, 200(%r1)
-# v35 = mem32[g + 80]
-	.loc 1 129
-	lwz %r18, 80(%r5)
-# v34 = v27 & v35
-	.loc 1 130
-	lwz %r16, 32(%r1)
-	and %r15, %r16, %r18
-# v38 = v32 & v31
-	.loc 1 131
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r20
-# v39 = v36 & v30
-	.loc 1 132
-	lwz %r7, 824(%r1)
-	and %r7, %r21, %r7
-# v40 = mem32[f + 80]
-	.loc 1 133
-	lwz %r19, 80(%r4)
-# v41 = v40 & v28
-	.loc 1 134
-	and %r8, %r19, %r17
-# v38 = v34 ^ v38
-	.loc 1 135
-	xor %r6, %r15, %r6
-# v39 = v38 ^ v39
-	.loc 1 136
-	xor %r7, %r6, %r7
-# v41 = v39 ^ v41
-	.loc 1 137
-	xor %r6, %r7, %r8
-	stw %r6, 208(%r1)
-# v39 = mem32[g + 88]
-	.loc 1 138
+# G = mem32[g + 88]
+	.loc 1 45
 	lwz %r7, 88(%r5)
-# v38 = v27 & v39
+# T = F11 & G
+	.loc 1 46
+	and %r22, %r11, %r7
+# A = A ^ T
+	.loc 1 47
+	xor %r8, %r8, %r22
+# T = F10 & G
+	.loc 1 48
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 49
+	xor %r6, %r6, %r7
+# G = mem32[g + 96]
+	.loc 1 50
+	lwz %r7, 96(%r5)
+# T = F10 & G
+	.loc 1 51
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 52
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 53
+	and %r7, %r29, %r7
+# B = B ^ T
+	.loc 1 54
+	xor %r6, %r6, %r7
+# H22 = A
+	.loc 1 55
+	mr %r21, %r8
+# H21 = B
+	.loc 1 56
+	mr %r20, %r6
+# G = mem32[g + 56]
+	.loc 1 57
+	lwz %r6, 56(%r5)
+# B = F12 & G
+	.loc 1 58
+	and %r6, %r9, %r6
+# G = mem32[g + 64]
+	.loc 1 59
+	lwz %r7, 64(%r5)
+# A = F12 & G
+	.loc 1 60
+	and %r8, %r9, %r7
+# T = F11 & G
+	.loc 1 61
+	and %r7, %r11, %r7
+# B = B ^ T
+	.loc 1 62
+	xor %r6, %r6, %r7
+# G = mem32[g + 72]
+	.loc 1 63
+	lwz %r7, 72(%r5)
+# T = F11 & G
+	.loc 1 64
+	and %r22, %r11, %r7
+# A = A ^ T
+	.loc 1 65
+	xor %r8, %r8, %r22
+# T = F10 & G
+	.loc 1 66
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 67
+	xor %r6, %r6, %r7
+# G = mem32[g + 80]
+	.loc 1 68
+	lwz %r7, 80(%r5)
+# T = F10 & G
+	.loc 1 69
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 70
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 71
+	and %r7, %r29, %r7
+# B = B ^ T
+	.loc 1 72
+	xor %r6, %r6, %r7
+# G = mem32[g + 88]
+	.loc 1 73
+	lwz %r7, 88(%r5)
+# T = F9 & G
+	.loc 1 74
+	and %r22, %r29, %r7
+# A = A ^ T
+	.loc 1 75
+	xor %r8, %r8, %r22
+# T = F8 & G
+	.loc 1 76
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 77
+	xor %r6, %r6, %r7
+# G = mem32[g + 96]
+	.loc 1 78
+	lwz %r7, 96(%r5)
+# T = F8 & G
+	.loc 1 79
+	and %r22, %r26, %r7
+# A = A ^ T
+	.loc 1 80
+	xor %r8, %r8, %r22
+# T = F7 & G
+	.loc 1 81
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 82
+	xor %r6, %r6, %r7
+# H20 = A
+	.loc 1 83
+	mr %r19, %r8
+# H19 = B
+	.loc 1 84
+	mr %r18, %r6
+# G = mem32[g + 40]
+	.loc 1 85
+	lwz %r6, 40(%r5)
+# B = F12 & G
+	.loc 1 86
+	and %r6, %r9, %r6
+# G = mem32[g + 48]
+	.loc 1 87
+	lwz %r7, 48(%r5)
+# A = F12 & G
+	.loc 1 88
+	and %r8, %r9, %r7
+# T = F11 & G
+	.loc 1 89
+	and %r7, %r11, %r7
+# B = B ^ T
+	.loc 1 90
+	xor %r6, %r6, %r7
+# G = mem32[g + 56]
+	.loc 1 91
+	lwz %r7, 56(%r5)
+# T = F11 & G
+	.loc 1 92
+	and %r22, %r11, %r7
+# A = A ^ T
+	.loc 1 93
+	xor %r8, %r8, %r22
+# T = F10 & G
+	.loc 1 94
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 95
+	xor %r6, %r6, %r7
+# G = mem32[g + 64]
+	.loc 1 96
+	lwz %r7, 64(%r5)
+# T = F10 & G
+	.loc 1 97
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 98
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 99
+	and %r7, %r29, %r7
+# B = B ^ T
+	.loc 1 100
+	xor %r6, %r6, %r7
+# G = mem32[g + 72]
+	.loc 1 101
+	lwz %r7, 72(%r5)
+# T = F9 & G
+	.loc 1 102
+	and %r22, %r29, %r7
+# A = A ^ T
+	.loc 1 103
+	xor %r8, %r8, %r22
+# T = F8 & G
+	.loc 1 104
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 105
+	xor %r6, %r6, %r7
+# G = mem32[g + 80]
+	.loc 1 106
+	lwz %r7, 80(%r5)
+# T = F8 & G
+	.loc 1 107
+	and %r22, %r26, %r7
+# A = A ^ T
+	.loc 1 108
+	xor %r8, %r8, %r22
+# T = F7 & G
+	.loc 1 109
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 110
+	xor %r6, %r6, %r7
+# G = mem32[g + 88]
+	.loc 1 111
+	lwz %r7, 88(%r5)
+# T = F7 & G
+	.loc 1 112
+	and %r22, %r24, %r7
+# A = A ^ T
+	.loc 1 113
+	xor %r8, %r8, %r22
+# T = F6 & G
+	.loc 1 114
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 115
+	xor %r6, %r6, %r7
+# G = mem32[g + 96]
+	.loc 1 116
+	lwz %r7, 96(%r5)
+# T = F6 & G
+	.loc 1 117
+	and %r22, %r23, %r7
+# A = A ^ T
+	.loc 1 118
+	xor %r8, %r8, %r22
+# T = F5 & G
+	.loc 1 119
+	and %r7, %r25, %r7
+# B = B ^ T
+	.loc 1 120
+	xor %r6, %r6, %r7
+# H17 = B
+	.loc 1 122
+	mr %r22, %r6
+# G = mem32[g + 24]
+	.loc 1 123
+	lwz %r6, 24(%r5)
+# B = F12 & G
+	.loc 1 124
+	and %r6, %r9, %r6
+# G = mem32[g + 32]
+	.loc 1 125
+	lwz %r7, 32(%r5)
+# A = F12 & G
+	.loc 1 126
+	and %r17, %r9, %r7
+# T = F11 & G
+	.loc 1 127
+	and %r7, %r11, %r7
+# B = B ^ T
+	.loc 1 128
+	xor %r6, %r6, %r7
+# G = mem32[g + 40]
+	.loc 1 129
+	lwz %r7, 40(%r5)
+# T = F11 & G
+	.loc 1 130
+	and %r16, %r11, %r7
+# A = A ^ T
+	.loc 1 131
+	xor %r17, %r17, %r16
+# T = F10 & G
+	.loc 1 132
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 133
+	xor %r6, %r6, %r7
+# G = mem32[g + 48]
+	.loc 1 134
+	lwz %r7, 48(%r5)
+# T = F10 & G
+	.loc 1 135
+	and %r16, %r31, %r7
+# A = A ^ T
+	.loc 1 136
+	xor %r17, %r17, %r16
+# T = F9 & G
+	.loc 1 137
+	and %r7, %r29, %r7
+# B = B ^ T
+	.loc 1 138
+	xor %r6, %r6, %r7
+# G = mem32[g + 56]
 	.loc 1 139
-	and %r6, %r16, %r7
-	stw %r6, 840(%r1)
-	stw %r6, 496(%r1)
-# v34 = v32 & v35
+	lwz %r7, 56(%r5)
+# T = F9 & G
 	.loc 1 140
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r18
-	stw %r6, 904(%r1)
-	stw %r6, 504(%r1)
-# v42 = v36 & v31
+	and %r16, %r29, %r7
+# A = A ^ T
 	.loc 1 141
-	and %r6, %r21, %r20
-	stw %r6, 944(%r1)
-	stw %r6, 640(%r1)
-	stw %r6, 48(%r1)
-# v43 = v40 & v30
+	xor %r17, %r17, %r16
+# T = F8 & G
 	.loc 1 142
-	lwz %r6, 824(%r1)
-	and %r17, %r19, %r6
-	stw %r17, 648(%r1)
-	stw %r17, 56(%r1)
-# v44 = mem32[f + 88]
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 143
-	lwz %r8, 88(%r4)
-# v45 = v44 & v28
+	xor %r6, %r6, %r7
+# G = mem32[g + 64]
 	.loc 1 144
-	lwz %r6, 488(%r1)
-	and %r16, %r8, %r6
-	stw %r16, 832(%r1)
-	stw %r16, 64(%r1)
-# v34 = v38 ^ v34
+	lwz %r7, 64(%r5)
+# T = F8 & G
 	.loc 1 145
-	lwz %r6, 840(%r1)
-	lwz %r15, 904(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 512(%r1)
-# v42 = v34 ^ v42
+	and %r16, %r26, %r7
+# A = A ^ T
 	.loc 1 146
-	lwz %r15, 944(%r1)
-	xor %r6, %r6, %r15
-# v43 = v42 ^ v43
+	xor %r17, %r17, %r16
+# T = F7 & G
 	.loc 1 147
-	xor %r6, %r6, %r17
-# v45 = v43 ^ v45
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 148
-	xor %r6, %r6, %r16
-	stw %r6, 216(%r1)
-# v43 = mem32[g + 96]
+	xor %r6, %r6, %r7
+# G = mem32[g + 72]
 	.loc 1 149
-	lwz %r17, 96(%r5)
-# v42 = v27 & v43
+	lwz %r7, 72(%r5)
+# T = F7 & G
 	.loc 1 150
-	lwz %r6, 32(%r1)
-	and %r6, %r6, %r17
-	stw %r6, 520(%r1)
-	stw %r6, 224(%r1)
-# v34 = v32 & v39
+	and %r16, %r24, %r7
+# A = A ^ T
 	.loc 1 151
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r7
-	stw %r6, 656(%r1)
-	stw %r6, 232(%r1)
-# v38 = v36 & v35
+	xor %r17, %r17, %r16
+# T = F6 & G
 	.loc 1 152
-	and %r6, %r21, %r18
-	stw %r6, 744(%r1)
-	stw %r6, 528(%r1)
-	stw %r6, 240(%r1)
-# v46 = v40 & v31
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 153
-	and %r6, %r19, %r20
-	stw %r6, 752(%r1)
-	stw %r6, 536(%r1)
-	stw %r6, 72(%r1)
-# v47 = v44 & v30
+	xor %r6, %r6, %r7
+# G = mem32[g + 80]
 	.loc 1 154
-	lwz %r6, 824(%r1)
-	and %r6, %r8, %r6
-	stw %r6, 760(%r1)
-	stw %r6, 544(%r1)
-	stw %r6, 80(%r1)
-# v48 = mem32[f + 96]
+	lwz %r7, 80(%r5)
+# T = F6 & G
 	.loc 1 155
-	lwz %r6, 96(%r4)
-# v49 = v48 & v28
+	and %r16, %r23, %r7
+# A = A ^ T
 	.loc 1 156
-	lwz %r16, 488(%r1)
-	and %r16, %r6, %r16
-	stw %r16, 872(%r1)
-	stw %r16, 768(%r1)
-	stw %r16, 552(%r1)
-	stw %r16, 88(%r1)
-# v34 = v42 ^ v34
+	xor %r17, %r17, %r16
+# T = F5 & G
 	.loc 1 157
-	lwz %r16, 520(%r1)
-	lwz %r15, 656(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 248(%r1)
-# v38 = v34 ^ v38
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 158
-	lwz %r15, 744(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 256(%r1)
-# v46 = v38 ^ v46
+	xor %r6, %r6, %r7
+# G = mem32[g + 88]
 	.loc 1 159
-	lwz %r15, 752(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 264(%r1)
-# v47 = v46 ^ v47
+	lwz %r7, 88(%r5)
+# T = F5 & G
 	.loc 1 160
-	lwz %r15, 760(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 272(%r1)
-# v49 = v47 ^ v49
+	and %r16, %r25, %r7
+# A = A ^ T
 	.loc 1 161
-	lwz %r15, 872(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 280(%r1)
-# v47 = v32 & v43
+	xor %r17, %r17, %r16
+# T = F4 & G
 	.loc 1 162
-	lwz %r16, 1048(%r1)
-	and %r16, %r16, %r17
-	stw %r16, 776(%r1)
-	stw %r16, 560(%r1)
-	stw %r16, 288(%r1)
-# v46 = v36 & v39
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 163
-	and %r16, %r21, %r7
-	stw %r16, 880(%r1)
-	stw %r16, 664(%r1)
-	stw %r16, 296(%r1)
-# v38 = v40 & v35
+	xor %r6, %r6, %r7
+# G = mem32[g + 96]
 	.loc 1 164
-	and %r16, %r19, %r18
-	stw %r16, 888(%r1)
-	stw %r16, 784(%r1)
-	stw %r16, 568(%r1)
-	stw %r16, 304(%r1)
-# v34 = v44 & v31
+	lwz %r7, 96(%r5)
+# T = F4 & G
 	.loc 1 165
-	and %r16, %r8, %r20
-	stw %r16, 912(%r1)
-	stw %r16, 792(%r1)
-	stw %r16, 576(%r1)
-	stw %r16, 312(%r1)
-# v42 = v48 & v30
+	and %r16, %r27, %r7
+# A = A ^ T
 	.loc 1 166
-	lwz %r16, 824(%r1)
-	and %r16, %r6, %r16
-	stw %r16, 848(%r1)
-	stw %r16, 584(%r1)
-	stw %r16, 320(%r1)
-# v46 = v47 ^ v46
+	xor %r17, %r17, %r16
+# T = F3 & G
 	.loc 1 167
-	lwz %r16, 776(%r1)
-	lwz %r15, 880(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 672(%r1)
-	stw %r16, 328(%r1)
-# v38 = v46 ^ v38
+	and %r7, %r28, %r7
+# B = B ^ T
 	.loc 1 168
-	lwz %r15, 888(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 680(%r1)
-	stw %r16, 336(%r1)
-# v34 = v38 ^ v34
-	.loc 1 169
-	lwz %r15, 912(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 688(%r1)
-	stw %r16, 344(%r1)
-# v42 = v34 ^ v42
+	xor %r6, %r6, %r7
+# B = B ^ H24
 	.loc 1 170
-	lwz %r15, 848(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 352(%r1)
-# v34 = v36 & v43
+	lwz %r7, 24(%r1)
+	xor %r6, %r6, %r7
+# H15 = B
 	.loc 1 171
-	and %r16, %r21, %r17
-	stw %r16, 920(%r1)
-	stw %r16, 800(%r1)
-	stw %r16, 592(%r1)
-	stw %r16, 360(%r1)
-# v38 = v40 & v39
+	mr %r16, %r6
+# G = mem32[g + 8]
 	.loc 1 172
-	and %r16, %r19, %r7
-	stw %r16, 960(%r1)
-	stw %r16, 896(%r1)
-	stw %r16, 696(%r1)
-	stw %r16, 368(%r1)
-# v46 = v44 & v35
+	lwz %r6, 8(%r5)
+# B = F12 & G
 	.loc 1 173
-	and %r16, %r8, %r18
-	stw %r16, 984(%r1)
-	stw %r16, 928(%r1)
-	stw %r16, 808(%r1)
-	stw %r16, 600(%r1)
-	stw %r16, 376(%r1)
-# v47 = v48 & v31
+	and %r6, %r9, %r6
+# G = mem32[g + 16]
 	.loc 1 174
-	and %r16, %r6, %r20
-	stw %r16, 992(%r1)
-	stw %r16, 968(%r1)
-	stw %r16, 856(%r1)
-	stw %r16, 608(%r1)
-	stw %r16, 384(%r1)
-# v38 = v34 ^ v38
+	lwz %r7, 16(%r5)
+# A = F12 & G
 	.loc 1 175
-	lwz %r16, 920(%r1)
-	lwz %r15, 960(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 704(%r1)
-	stw %r16, 392(%r1)
-# v46 = v38 ^ v46
+	and %r15, %r9, %r7
+# T = F11 & G
 	.loc 1 176
-	lwz %r15, 984(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 712(%r1)
-	stw %r16, 400(%r1)
-# v47 = v46 ^ v47
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 177
-	lwz %r15, 992(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 408(%r1)
-# v46 = v40 & v43
+	xor %r7, %r6, %r7
+# G = mem32[g + 24]
 	.loc 1 178
-	and %r16, %r19, %r17
-	stw %r16, 1008(%r1)
-	stw %r16, 952(%r1)
-	stw %r16, 816(%r1)
-	stw %r16, 616(%r1)
-	stw %r16, 416(%r1)
-# v38 = v44 & v39
+	lwz %r14, 24(%r5)
+# T = F11 & G
 	.loc 1 179
-	and %r16, %r8, %r7
-	stw %r16, 1040(%r1)
-	stw %r16, 1024(%r1)
-	stw %r16, 1000(%r1)
-	stw %r16, 936(%r1)
-	stw %r16, 720(%r1)
-	stw %r16, 424(%r1)
-# v34 = v48 & v35
+	and %r6, %r11, %r14
+# A = A ^ T
 	.loc 1 180
-	and %r15, %r6, %r18
-	stw %r15, 1032(%r1)
-	stw %r15, 1016(%r1)
-	stw %r15, 976(%r1)
-	stw %r15, 864(%r1)
-	stw %r15, 624(%r1)
-	stw %r15, 432(%r1)
-# v38 = v46 ^ v38
+	xor %r15, %r15, %r6
+# T = F10 & G
 	.loc 1 181
-	lwz %r16, 1008(%r1)
-	lwz %r14, 1040(%r1)
-	xor %r16, %r16, %r14
-	stw %r16, 728(%r1)
-	stw %r16, 440(%r1)
-# v34 = v38 ^ v34
+	and %r6, %r31, %r14
+# B = B ^ T
 	.loc 1 182
-	xor %r16, %r16, %r15
-	stw %r16, 448(%r1)
-# v38 = v44 & v43
+	xor %r7, %r7, %r6
+# G = mem32[g + 32]
 	.loc 1 183
-	and %r16, %r8, %r17
-	stw %r16, 632(%r1)
-	stw %r16, 456(%r1)
-# v46 = v48 & v39
+	lwz %r14, 32(%r5)
+# T = F10 & G
 	.loc 1 184
-	and %r15, %r6, %r7
-	stw %r15, 736(%r1)
-	stw %r15, 464(%r1)
-# v46 = v38 ^ v46
+	and %r6, %r31, %r14
+# A = A ^ T
 	.loc 1 185
-	xor %r16, %r16, %r15
-	stw %r16, 472(%r1)
-# v38 = v48 & v43
+	xor %r15, %r15, %r6
+# T = F9 & G
 	.loc 1 186
-	and %r16, %r6, %r17
-	stw %r16, 480(%r1)
-# v27 = v0 ^ v27
+	and %r6, %r29, %r14
+# B = B ^ T
 	.loc 1 187
-	lwz %r16, 32(%r1)
-	xor %r11, %r11, %r16
-# v32 = v5 ^ v32
+	xor %r7, %r7, %r6
+# G = mem32[g + 40]
 	.loc 1 188
-	lwz %r16, 1048(%r1)
-	xor %r9, %r9, %r16
-# v36 = v9 ^ v36
+	lwz %r14, 40(%r5)
+# T = F9 & G
 	.loc 1 189
-	xor %r21, %r31, %r21
-# v40 = v13 ^ v40
+	and %r6, %r29, %r14
+# A = A ^ T
 	.loc 1 190
-	xor %r19, %r29, %r19
-# v44 = v17 ^ v44
+	xor %r15, %r15, %r6
+# T = F8 & G
 	.loc 1 191
-	xor %r31, %r26, %r8
-# v48 = v21 ^ v48
+	and %r6, %r26, %r14
+# B = B ^ T
 	.loc 1 192
-	xor %r29, %r25, %r6
-# v28 = v1 ^ v28
+	xor %r7, %r7, %r6
+# G = mem32[g + 48]
 	.loc 1 193
-	lwz %r6, 488(%r1)
-	xor %r10, %r10, %r6
-# v30 = v3 ^ v30
+	lwz %r14, 48(%r5)
+# T = F8 & G
 	.loc 1 194
-	lwz %r6, 824(%r1)
-	xor %r12, %r12, %r6
-# v31 = v4 ^ v31
+	and %r6, %r26, %r14
+# A = A ^ T
 	.loc 1 195
-	xor %r20, %r30, %r20
-# v35 = v8 ^ v35
+	xor %r15, %r15, %r6
+# T = F7 & G
 	.loc 1 196
-	xor %r18, %r28, %r18
-# v39 = v12 ^ v39
+	and %r6, %r24, %r14
+# B = B ^ T
 	.loc 1 197
-	xor %r28, %r27, %r7
-# v43 = v16 ^ v43
+	xor %r7, %r7, %r6
+# G = mem32[g + 56]
 	.loc 1 198
-	xor %r17, %r24, %r17
-# v16 = v27 & v28
+	lwz %r14, 56(%r5)
+# T = F7 & G
 	.loc 1 199
-	and %r27, %r11, %r10
-# v12 = v27 & v30
+	and %r6, %r24, %r14
+# A = A ^ T
 	.loc 1 200
-	and %r6, %r11, %r12
-# v8 = v32 & v28
+	xor %r15, %r15, %r6
+# T = F6 & G
 	.loc 1 201
-	and %r7, %r9, %r10
-# v8 = v12 ^ v8
+	and %r6, %r23, %r14
+# B = B ^ T
 	.loc 1 202
-	xor %r26, %r6, %r7
-# v12 = v27 & v31
+	xor %r7, %r7, %r6
+# G = mem32[g + 64]
 	.loc 1 203
-	and %r6, %r11, %r20
-# v4 = v32 & v30
+	lwz %r14, 64(%r5)
+# T = F6 & G
 	.loc 1 204
-	and %r7, %r9, %r12
-# v3 = v36 & v28
+	and %r6, %r23, %r14
+# A = A ^ T
 	.loc 1 205
-	and %r8, %r21, %r10
-# v4 = v12 ^ v4
+	xor %r15, %r15, %r6
+# T = F5 & G
 	.loc 1 206
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
+	and %r6, %r25, %r14
+# B = B ^ T
 	.loc 1 207
-	xor %r25, %r7, %r8
-# v4 = v27 & v35
+	xor %r7, %r7, %r6
+# G = mem32[g + 72]
 	.loc 1 208
-	and %r6, %r11, %r18
-# v12 = v32 & v31
+	lwz %r14, 72(%r5)
+# T = F5 & G
 	.loc 1 209
-	and %r7, %r9, %r20
-# v1 = v36 & v30
+	and %r6, %r25, %r14
+# A = A ^ T
 	.loc 1 210
-	and %r8, %r21, %r12
-# v21 = v40 & v28
+	xor %r15, %r15, %r6
+# T = F4 & G
 	.loc 1 211
-	and %r30, %r19, %r10
-# v12 = v4 ^ v12
+	and %r6, %r27, %r14
+# B = B ^ T
 	.loc 1 212
-	xor %r7, %r6, %r7
-# v1 = v12 ^ v1
+	xor %r7, %r7, %r6
+# G = mem32[g + 80]
 	.loc 1 213
-	xor %r8, %r7, %r8
-# v21 = v1 ^ v21
+	lwz %r14, 80(%r5)
+# T = F4 & G
 	.loc 1 214
-	xor %r16, %r8, %r30
-# v1 = v27 & v39
+	and %r6, %r27, %r14
+# A = A ^ T
 	.loc 1 215
-	and %r6, %r11, %r28
-# v12 = v32 & v35
+	xor %r15, %r15, %r6
+# T = F3 & G
 	.loc 1 216
-	and %r7, %r9, %r18
-# v4 = v36 & v31
+	and %r6, %r28, %r14
+# B = B ^ T
 	.loc 1 217
-	and %r8, %r21, %r20
-# v17 = v40 & v30
+	xor %r7, %r7, %r6
+# G = mem32[g + 88]
 	.loc 1 218
-	and %r30, %r19, %r12
-# v13 = v44 & v28
+	lwz %r14, 88(%r5)
+# T = F3 & G
 	.loc 1 219
-	and %r24, %r31, %r10
-# v12 = v1 ^ v12
+	and %r6, %r28, %r14
+# A = A ^ T
 	.loc 1 220
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+	xor %r15, %r15, %r6
+# T = F2 & G
 	.loc 1 221
-	xor %r8, %r7, %r8
-# v17 = v4 ^ v17
+	and %r6, %r30, %r14
+# B = B ^ T
 	.loc 1 222
-	xor %r30, %r8, %r30
-# v13 = v17 ^ v13
+	xor %r7, %r7, %r6
+# G = mem32[g + 96]
 	.loc 1 223
-	xor %r24, %r30, %r24
-# v17 = v27 & v43
+	lwz %r14, 96(%r5)
+# T = F2 & G
 	.loc 1 224
-	and %r6, %r11, %r17
-# v4 = v32 & v39
+	and %r6, %r30, %r14
+# A = A ^ T
 	.loc 1 225
-	and %r7, %r9, %r28
-# v12 = v36 & v35
+	xor %r15, %r15, %r6
+# T = F1 & G
 	.loc 1 226
-	and %r8, %r21, %r18
-# v1 = v40 & v31
+	and %r6, %r12, %r14
+# B = B ^ T
 	.loc 1 227
-	and %r14, %r19, %r20
-# v9 = v44 & v30
+	xor %r14, %r7, %r6
+# A = A ^ H23
 	.loc 1 228
-	and %r15, %r31, %r12
-# v5 = v48 & v28
+	lwz %r7, 32(%r1)
+	xor %r6, %r15, %r7
+# A = A ^ H24
 	.loc 1 229
-	and %r30, %r29, %r10
-# v4 = v17 ^ v4
-	.loc 1 230
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
+	lwz %r15, 24(%r1)
+	xor %r6, %r6, %r15
+# B = B ^ H22
 	.loc 1 231
-	xor %r8, %r7, %r8
-# v1 = v12 ^ v1
+	xor %r14, %r14, %r21
+# B = B ^ H23
 	.loc 1 232
-	xor %r14, %r8, %r14
-# v9 = v1 ^ v9
-	.loc 1 233
-	xor %r15, %r14, %r15
-# v5 = v9 ^ v5
+	xor %r14, %r14, %r7
+# G = mem32[g + 0]
 	.loc 1 234
-	xor %r15, %r15, %r30
-# v27 = v27 & v20
+	lwz %r7, 0(%r5)
+# A = F12 & G
 	.loc 1 235
-	and %r14, %r11, %r22
-# v9 = v32 & v43
+	and %r9, %r9, %r7
+# B = F11 & G
 	.loc 1 236
-	and %r6, %r9, %r17
-# v1 = v36 & v39
+	and %r15, %r11, %r7
+# G = mem32[g + 8]
 	.loc 1 237
-	and %r30, %r21, %r28
-# v12 = v40 & v35
+	lwz %r7, 8(%r5)
+# T = F11 & G
 	.loc 1 238
-	and %r11, %r19, %r18
-# v4 = v44 & v31
+	and %r11, %r11, %r7
+# A = A ^ T
 	.loc 1 239
-	and %r8, %r31, %r20
-# v17 = v48 & v30
+	xor %r9, %r9, %r11
+# T = F10 & G
 	.loc 1 240
-	and %r7, %r29, %r12
-# v28 = v25 & v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 241
-	and %r10, %r23, %r10
-# v9 = v27 ^ v9
+	xor %r15, %r15, %r7
+# G = mem32[g + 16]
 	.loc 1 242
-	xor %r6, %r14, %r6
-# v1 = v9 ^ v1
+	lwz %r11, 16(%r5)
+# T = F10 & G
 	.loc 1 243
-	xor %r30, %r6, %r30
-# v12 = v1 ^ v12
+	and %r7, %r31, %r11
+# A = A ^ T
 	.loc 1 244
-	xor %r11, %r30, %r11
-# v4 = v12 ^ v4
+	xor %r9, %r9, %r7
+# T = F9 & G
 	.loc 1 245
-	xor %r8, %r11, %r8
-# v17 = v4 ^ v17
+	and %r7, %r29, %r11
+# B = B ^ T
 	.loc 1 246
-	xor %r7, %r8, %r7
-# v28 = v17 ^ v28
+	xor %r15, %r15, %r7
+# G = mem32[g + 24]
 	.loc 1 247
-	xor %r10, %r7, %r10
-# v32 = v32 & v20
+	lwz %r11, 24(%r5)
+# T = F9 & G
 	.loc 1 248
-	and %r9, %r9, %r22
-# v17 = v36 & v43
+	and %r7, %r29, %r11
+# A = A ^ T
 	.loc 1 249
-	and %r6, %r21, %r17
-# v4 = v40 & v39
+	xor %r9, %r9, %r7
+# T = F8 & G
 	.loc 1 250
-	and %r7, %r19, %r28
-# v12 = v44 & v35
+	and %r7, %r26, %r11
+# B = B ^ T
 	.loc 1 251
-	and %r11, %r31, %r18
-# v1 = v48 & v31
+	xor %r15, %r15, %r7
+# G = mem32[g + 32]
 	.loc 1 252
-	and %r8, %r29, %r20
-# v30 = v25 & v30
+	lwz %r11, 32(%r5)
+# T = F8 & G
 	.loc 1 253
-	and %r12, %r23, %r12
-# v17 = v32 ^ v17
+	and %r7, %r26, %r11
+# A = A ^ T
 	.loc 1 254
-	xor %r6, %r9, %r6
-# v4 = v17 ^ v4
+	xor %r9, %r9, %r7
+# T = F7 & G
 	.loc 1 255
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
+	and %r7, %r24, %r11
+# B = B ^ T
 	.loc 1 256
-	xor %r11, %r7, %r11
-# v1 = v12 ^ v1
+	xor %r15, %r15, %r7
+# G = mem32[g + 40]
 	.loc 1 257
-	xor %r8, %r11, %r8
-# v30 = v1 ^ v30
+	lwz %r11, 40(%r5)
+# T = F7 & G
 	.loc 1 258
-	xor %r12, %r8, %r12
-# v36 = v36 & v20
+	and %r7, %r24, %r11
+# A = A ^ T
 	.loc 1 259
-	and %r21, %r21, %r22
-# v1 = v40 & v43
+	xor %r9, %r9, %r7
+# T = F6 & G
 	.loc 1 260
-	and %r6, %r19, %r17
-# v12 = v44 & v39
+	and %r7, %r23, %r11
+# B = B ^ T
 	.loc 1 261
-	and %r7, %r31, %r28
-# v4 = v48 & v35
+	xor %r15, %r15, %r7
+# G = mem32[g + 48]
 	.loc 1 262
-	and %r8, %r29, %r18
-# v31 = v25 & v31
+	lwz %r11, 48(%r5)
+# T = F6 & G
 	.loc 1 263
-	and %r20, %r23, %r20
-# v1 = v36 ^ v1
+	and %r7, %r23, %r11
+# A = A ^ T
 	.loc 1 264
-	xor %r6, %r21, %r6
-# v12 = v1 ^ v12
+	xor %r9, %r9, %r7
+# T = F5 & G
 	.loc 1 265
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+	and %r7, %r25, %r11
+# B = B ^ T
 	.loc 1 266
-	xor %r8, %r7, %r8
-# v31 = v4 ^ v31
+	xor %r15, %r15, %r7
+# G = mem32[g + 56]
 	.loc 1 267
-	xor %r20, %r8, %r20
-# v40 = v40 & v20
+	lwz %r11, 56(%r5)
+# T = F5 & G
 	.loc 1 268
-	and %r19, %r19, %r22
-# v4 = v44 & v43
+	and %r7, %r25, %r11
+# A = A ^ T
 	.loc 1 269
-	and %r6, %r31, %r17
-# v12 = v48 & v39
+	xor %r9, %r9, %r7
+# T = F4 & G
 	.loc 1 270
-	and %r7, %r29, %r28
-# v35 = v25 & v35
+	and %r7, %r27, %r11
+# B = B ^ T
 	.loc 1 271
-	and %r18, %r23, %r18
-# v4 = v40 ^ v4
+	xor %r15, %r15, %r7
+# G = mem32[g + 64]
 	.loc 1 272
-	xor %r6, %r19, %r6
-# v12 = v4 ^ v12
+	lwz %r11, 64(%r5)
+# T = F4 & G
 	.loc 1 273
-	xor %r7, %r6, %r7
-# v35 = v12 ^ v35
+	and %r7, %r27, %r11
+# A = A ^ T
 	.loc 1 274
-	xor %r18, %r7, %r18
-# v44 = v44 & v20
+	xor %r9, %r9, %r7
+# T = F3 & G
 	.loc 1 275
-	and %r31, %r31, %r22
-# v12 = v48 & v43
+	and %r7, %r28, %r11
+# B = B ^ T
 	.loc 1 276
-	and %r6, %r29, %r17
-# v39 = v25 & v39
+	xor %r15, %r15, %r7
+# G = mem32[g + 72]
 	.loc 1 277
-	and %r28, %r23, %r28
-# v12 = v44 ^ v12
+	lwz %r11, 72(%r5)
+# T = F3 & G
 	.loc 1 278
-	xor %r6, %r31, %r6
-# v39 = v12 ^ v39
+	and %r7, %r28, %r11
+# A = A ^ T
 	.loc 1 279
-	xor %r28, %r6, %r28
-# v48 = v48 & v20
+	xor %r9, %r9, %r7
+# T = F2 & G
 	.loc 1 280
-	and %r29, %r29, %r22
-# v43 = v25 & v43
+	and %r7, %r30, %r11
+# B = B ^ T
 	.loc 1 281
-	and %r17, %r23, %r17
-# v43 = v48 ^ v43
+	xor %r15, %r15, %r7
+# G = mem32[g + 80]
 	.loc 1 282
-	xor %r17, %r29, %r17
-# v20 = v25 & v20
+	lwz %r11, 80(%r5)
+# T = F2 & G
 	.loc 1 283
-	and %r22, %r23, %r22
-# v16 = v16 ^ v2
+	and %r7, %r30, %r11
+# A = A ^ T
 	.loc 1 284
-	lwz %r6, 24(%r1)
-	xor %r27, %r27, %r6
-# v16 = v16 ^ v29
+	xor %r9, %r9, %r7
+# T = F1 & G
 	.loc 1 285
-	lwz %r6, 40(%r1)
-	xor %r27, %r27, %r6
-# v8 = v8 ^ v6
+	and %r7, %r12, %r11
+# B = B ^ T
 	.loc 1 286
-	lwz %r6, 96(%r1)
-	xor %r26, %r26, %r6
-# v8 = v8 ^ v33
+	xor %r15, %r15, %r7
+# G = mem32[g + 88]
 	.loc 1 287
-	lwz %r6, 192(%r1)
-	xor %r7, %r26, %r6
-# v3 = v3 ^ v10
+	lwz %r11, 88(%r5)
+# T = F1 & G
 	.loc 1 288
-	lwz %r6, 104(%r1)
-	xor %r25, %r25, %r6
-# v3 = v3 ^ v37
+	and %r7, %r12, %r11
+# A = A ^ T
 	.loc 1 289
-	lwz %r6, 200(%r1)
-	xor %r25, %r25, %r6
-# v21 = v21 ^ v14
+	xor %r9, %r9, %r7
+# T = F0 & G
 	.loc 1 290
-	lwz %r6, 112(%r1)
-	xor %r16, %r16, %r6
-# v21 = v21 ^ v41
+	and %r7, %r10, %r11
+# B = B ^ T
 	.loc 1 291
-	lwz %r6, 208(%r1)
-	xor %r16, %r16, %r6
-# v13 = v13 ^ v18
+	xor %r15, %r15, %r7
+# G = mem32[g + 96]
 	.loc 1 292
-	lwz %r6, 120(%r1)
-	xor %r24, %r24, %r6
-# v13 = v13 ^ v45
+	lwz %r7, 96(%r5)
+# T = F0 & G
 	.loc 1 293
-	lwz %r6, 216(%r1)
-	xor %r8, %r24, %r6
-# v5 = v5 ^ v22
+	and %r7, %r10, %r7
+# A = A ^ T
 	.loc 1 294
-	lwz %r6, 128(%r1)
-	xor %r15, %r15, %r6
-# v5 = v5 ^ v49
+	xor %r9, %r9, %r7
+# A = A ^ H21
 	.loc 1 295
-	lwz %r6, 280(%r1)
-	xor %r15, %r15, %r6
-# v28 = v28 ^ v26
+	xor %r9, %r9, %r20
+# A = A ^ H22
 	.loc 1 296
-	lwz %r6, 136(%r1)
-	xor %r10, %r10, %r6
-# v28 = v28 ^ v42
+	xor %r9, %r9, %r21
+# A = A ^ H24
 	.loc 1 297
-	lwz %r6, 352(%r1)
-	xor %r9, %r10, %r6
-# v30 = v30 ^ v19
+	lwz %r7, 24(%r1)
+	xor %r9, %r9, %r7
+# mem32[h + 96] = A
 	.loc 1 298
-	lwz %r10, 144(%r1)
-	xor %r12, %r12, %r10
-# v30 = v30 ^ v47
+	stw %r9, 96(%r3)
+# B = B ^ H20
 	.loc 1 299
-	lwz %r6, 408(%r1)
-	xor %r12, %r12, %r6
-# v31 = v31 ^ v24
+	xor %r15, %r15, %r19
+# B = B ^ H21
 	.loc 1 300
-	lwz %r11, 152(%r1)
-	xor %r20, %r20, %r11
-# v31 = v31 ^ v34
+	xor %r15, %r15, %r20
+# B = B ^ H23
 	.loc 1 301
-	lwz %r6, 448(%r1)
-	xor %r20, %r20, %r6
-# v35 = v35 ^ v11
+	lwz %r9, 32(%r1)
+	xor %r15, %r15, %r9
+# B = B ^ H24
 	.loc 1 302
-	lwz %r31, 160(%r1)
-	xor %r18, %r18, %r31
-# v35 = v35 ^ v46
+	xor %r15, %r15, %r7
+# mem32[h + 88] = B
 	.loc 1 303
-	lwz %r6, 472(%r1)
-	xor %r18, %r18, %r6
-# v39 = v39 ^ v23
+	stw %r15, 88(%r3)
+# G = mem32[g + 0]
 	.loc 1 304
-	lwz %r29, 168(%r1)
-	xor %r28, %r28, %r29
-# v39 = v39 ^ v38
+	lwz %r7, 0(%r5)
+# A = F10 & G
 	.loc 1 305
-	lwz %r6, 480(%r1)
-	xor %r30, %r28, %r6
-# v43 = v43 ^ v7
+	and %r9, %r31, %r7
+# B = F9 & G
 	.loc 1 306
-	lwz %r6, 176(%r1)
-	xor %r17, %r17, %r6
-# v20 = v20 ^ v15
+	and %r31, %r29, %r7
+# G = mem32[g + 8]
 	.loc 1 307
-	lwz %r23, 184(%r1)
-	xor %r22, %r22, %r23
-# v19 = v16 ^ v19
+	lwz %r7, 8(%r5)
+# T = F9 & G
 	.loc 1 308
-	xor %r26, %r27, %r10
-# v24 = v8 ^ v24
+	and %r11, %r29, %r7
+# A = A ^ T
 	.loc 1 309
-	xor %r24, %r7, %r11
-# v11 = v3 ^ v11
+	xor %r11, %r9, %r11
+# T = F8 & G
 	.loc 1 310
-	xor %r27, %r25, %r31
-# v23 = v21 ^ v23
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 311
-	xor %r28, %r16, %r29
-# v7 = v13 ^ v7
+	xor %r7, %r31, %r7
+# G = mem32[g + 16]
 	.loc 1 312
-	xor %r8, %r8, %r6
-# v15 = v5 ^ v15
+	lwz %r9, 16(%r5)
+# T = F8 & G
 	.loc 1 313
-	xor %r25, %r15, %r23
-# v29 = v30 ^ v29
+	and %r31, %r26, %r9
+# A = A ^ T
 	.loc 1 314
-	lwz %r6, 40(%r1)
-	xor %r6, %r12, %r6
-# v33 = v31 ^ v33
+	xor %r11, %r11, %r31
+# T = F7 & G
 	.loc 1 315
-	lwz %r7, 192(%r1)
-	xor %r7, %r20, %r7
-# v37 = v35 ^ v37
+	and %r9, %r24, %r9
+# B = B ^ T
 	.loc 1 316
-	lwz %r10, 200(%r1)
-	xor %r12, %r18, %r10
-# v41 = v39 ^ v41
+	xor %r7, %r7, %r9
+# G = mem32[g + 24]
 	.loc 1 317
-	lwz %r10, 208(%r1)
-	xor %r11, %r30, %r10
-# v45 = v43 ^ v45
+	lwz %r9, 24(%r5)
+# T = F7 & G
 	.loc 1 318
-	lwz %r10, 216(%r1)
-	xor %r10, %r17, %r10
-# v49 = v20 ^ v49
+	and %r31, %r24, %r9
+# A = A ^ T
 	.loc 1 319
-	lwz %r31, 280(%r1)
-	xor %r29, %r22, %r31
-# v33 = v33 ^ v38
+	xor %r11, %r11, %r31
+# T = F6 & G
 	.loc 1 320
-	lwz %r30, 480(%r1)
-	xor %r31, %r7, %r30
-# v29 = v29 ^ v38
+	and %r9, %r23, %r9
+# B = B ^ T
 	.loc 1 321
-	xor %r6, %r6, %r30
-# v15 = v15 ^ v38
+	xor %r7, %r7, %r9
+# G = mem32[g + 32]
 	.loc 1 322
-	xor %r7, %r25, %r30
-# v38 = v7 ^ v38
+	lwz %r9, 32(%r5)
+# T = F6 & G
 	.loc 1 323
-	xor %r8, %r8, %r30
-# v29 = v29 ^ v46
+	and %r31, %r23, %r9
+# A = A ^ T
 	.loc 1 324
-	lwz %r25, 472(%r1)
-	xor %r30, %r6, %r25
-# v28 = v28 ^ v46
+	xor %r11, %r11, %r31
+# T = F5 & G
 	.loc 1 325
-	xor %r6, %r9, %r25
-# v38 = v38 ^ v46
+	and %r9, %r25, %r9
+# B = B ^ T
 	.loc 1 326
-	xor %r8, %r8, %r25
-# v46 = v23 ^ v46
+	xor %r7, %r7, %r9
+# G = mem32[g + 40]
 	.loc 1 327
-	xor %r9, %r28, %r25
-# v28 = v28 ^ v34
+	lwz %r9, 40(%r5)
+# T = F5 & G
 	.loc 1 328
-	lwz %r25, 448(%r1)
-	xor %r28, %r6, %r25
-# v15 = v15 ^ v34
+	and %r31, %r25, %r9
+# A = A ^ T
 	.loc 1 329
-	xor %r7, %r7, %r25
-# v46 = v46 ^ v34
+	xor %r11, %r11, %r31
+# T = F4 & G
 	.loc 1 330
-	xor %r9, %r9, %r25
-# v34 = v11 ^ v34
+	and %r9, %r27, %r9
+# B = B ^ T
 	.loc 1 331
-	xor %r6, %r27, %r25
-# v15 = v15 ^ v47
+	xor %r7, %r7, %r9
+# G = mem32[g + 48]
 	.loc 1 332
-	lwz %r25, 408(%r1)
-	xor %r27, %r7, %r25
-# v38 = v38 ^ v47
+	lwz %r9, 48(%r5)
+# T = F4 & G
 	.loc 1 333
-	xor %r8, %r8, %r25
-# v34 = v34 ^ v47
+	and %r31, %r27, %r9
+# A = A ^ T
 	.loc 1 334
-	xor %r6, %r6, %r25
-# v47 = v24 ^ v47
+	xor %r11, %r11, %r31
+# T = F3 & G
 	.loc 1 335
-	xor %r7, %r24, %r25
-# v38 = v38 ^ v42
+	and %r9, %r28, %r9
+# B = B ^ T
 	.loc 1 336
-	lwz %r24, 352(%r1)
-	xor %r25, %r8, %r24
-# v46 = v46 ^ v42
+	xor %r7, %r7, %r9
+# G = mem32[g + 56]
 	.loc 1 337
-	xor %r9, %r9, %r24
-# v47 = v47 ^ v42
+	lwz %r9, 56(%r5)
+# T = F3 & G
 	.loc 1 338
-	xor %r7, %r7, %r24
-# v42 = v19 ^ v42
+	and %r31, %r28, %r9
+# A = A ^ T
 	.loc 1 339
-	xor %r8, %r26, %r24
-# v46 = v46 ^ v49
+	xor %r11, %r11, %r31
+# T = F2 & G
 	.loc 1 340
-	xor %r26, %r9, %r29
-# v34 = v34 ^ v49
+	and %r9, %r30, %r9
+# B = B ^ T
 	.loc 1 341
-	xor %r6, %r6, %r29
-# v42 = v42 ^ v49
+	xor %r7, %r7, %r9
+# G = mem32[g + 64]
 	.loc 1 342
-	xor %r8, %r8, %r29
-# v49 = v26 ^ v49
+	lwz %r9, 64(%r5)
+# T = F2 & G
 	.loc 1 343
-	lwz %r9, 136(%r1)
-	xor %r9, %r9, %r29
-# v34 = v34 ^ v45
+	and %r31, %r30, %r9
+# A = A ^ T
 	.loc 1 344
-	xor %r6, %r6, %r10
-# v47 = v47 ^ v45
+	xor %r11, %r11, %r31
+# T = F1 & G
 	.loc 1 345
-	xor %r7, %r7, %r10
-# v49 = v49 ^ v45
+	and %r9, %r12, %r9
+# B = B ^ T
 	.loc 1 346
-	xor %r9, %r9, %r10
-# v45 = v22 ^ v45
+	xor %r7, %r7, %r9
+# G = mem32[g + 72]
 	.loc 1 347
-	lwz %r29, 128(%r1)
-	xor %r10, %r29, %r10
-# v47 = v47 ^ v41
+	lwz %r9, 72(%r5)
+# T = F1 & G
 	.loc 1 348
-	xor %r7, %r7, %r11
-# v42 = v42 ^ v41
+	and %r31, %r12, %r9
+# A = A ^ T
 	.loc 1 349
-	xor %r8, %r8, %r11
-# v45 = v45 ^ v41
+	xor %r11, %r11, %r31
+# T = F0 & G
 	.loc 1 350
-	xor %r10, %r10, %r11
-# v41 = v18 ^ v41
+	and %r9, %r10, %r9
+# B = B ^ T
 	.loc 1 351
-	lwz %r29, 120(%r1)
-	xor %r11, %r29, %r11
-# v42 = v42 ^ v37
+	xor %r9, %r7, %r9
+# G = mem32[g + 80]
 	.loc 1 352
-	xor %r8, %r8, %r12
-# v49 = v49 ^ v37
+	lwz %r7, 80(%r5)
+# T = F0 & G
 	.loc 1 353
-	xor %r9, %r9, %r12
-# v41 = v41 ^ v37
+	and %r7, %r10, %r7
+# A = A ^ T
 	.loc 1 354
-	xor %r11, %r11, %r12
-# v37 = v14 ^ v37
+	xor %r7, %r11, %r7
+# A = A ^ H19
 	.loc 1 355
-	lwz %r29, 112(%r1)
-	xor %r12, %r29, %r12
-# v49 = v49 ^ v33
+	xor %r7, %r7, %r18
+# A = A ^ H20
 	.loc 1 356
-	xor %r29, %r9, %r31
-# v45 = v45 ^ v33
+	xor %r7, %r7, %r19
+# A = A ^ H22
 	.loc 1 357
-	xor %r10, %r10, %r31
-# v37 = v37 ^ v33
+	xor %r7, %r7, %r21
+# A = A ^ H23
 	.loc 1 358
-	xor %r12, %r12, %r31
-# v33 = v10 ^ v33
+	lwz %r11, 32(%r1)
+	xor %r7, %r7, %r11
+# mem32[h + 80] = A
 	.loc 1 359
-	lwz %r9, 104(%r1)
-	xor %r31, %r9, %r31
-# v45 = v45 ^ v29
+	stw %r7, 80(%r3)
+# B = B ^ H18
 	.loc 1 360
-	xor %r10, %r10, %r30
-# v41 = v41 ^ v29
+	xor %r9, %r9, %r8
+# B = B ^ H19
 	.loc 1 361
-	xor %r11, %r11, %r30
-# v33 = v33 ^ v29
+	xor %r9, %r9, %r18
+# B = B ^ H21
 	.loc 1 362
-	xor %r31, %r31, %r30
-# v29 = v6 ^ v29
+	xor %r9, %r9, %r20
+# B = B ^ H22
 	.loc 1 363
-	lwz %r9, 96(%r1)
-	xor %r30, %r9, %r30
-# v41 = v41 ^ v28
+	xor %r9, %r9, %r21
+# mem32[h + 72] = B
 	.loc 1 364
-	xor %r11, %r11, %r28
-# v37 = v37 ^ v28
+	stw %r9, 72(%r3)
+# G = mem32[g + 0]
 	.loc 1 365
-	xor %r12, %r12, %r28
-# v29 = v29 ^ v28
+	lwz %r7, 0(%r5)
+# A = F8 & G
 	.loc 1 366
-	xor %r30, %r30, %r28
-# v28 = v2 ^ v28
+	and %r9, %r26, %r7
+# B = F7 & G
 	.loc 1 367
-	lwz %r9, 24(%r1)
-	xor %r28, %r9, %r28
-# mem32[h + 0] = v28
+	and %r7, %r24, %r7
+# G = mem32[g + 8]
 	.loc 1 368
-	stw %r28, 0(%r3)
-# mem32[h + 8] = v29
+	lwz %r11, 8(%r5)
+# T = F7 & G
 	.loc 1 369
-	stw %r30, 8(%r3)
-# mem32[h + 16] = v33
+	and %r31, %r24, %r11
+# A = A ^ T
 	.loc 1 370
-	stw %r31, 16(%r3)
-# mem32[h + 24] = v37
+	xor %r9, %r9, %r31
+# T = F6 & G
 	.loc 1 371
-	stw %r12, 24(%r3)
-# mem32[h + 32] = v41
+	and %r11, %r23, %r11
+# B = B ^ T
 	.loc 1 372
-	stw %r11, 32(%r3)
-# mem32[h + 40] = v45
+	xor %r7, %r7, %r11
+# G = mem32[g + 16]
 	.loc 1 373
-	stw %r10, 40(%r3)
-# mem32[h + 48] = v49
+	lwz %r11, 16(%r5)
+# T = F6 & G
 	.loc 1 374
-	stw %r29, 48(%r3)
-# mem32[h + 56] = v42
+	and %r31, %r23, %r11
+# A = A ^ T
 	.loc 1 375
-	stw %r8, 56(%r3)
-# mem32[h + 64] = v47
+	xor %r9, %r9, %r31
+# T = F5 & G
 	.loc 1 376
-	stw %r7, 64(%r3)
-# mem32[h + 72] = v34
+	and %r11, %r25, %r11
+# B = B ^ T
 	.loc 1 377
-	stw %r6, 72(%r3)
-# mem32[h + 80] = v46
+	xor %r7, %r7, %r11
+# G = mem32[g + 24]
 	.loc 1 378
-	stw %r26, 80(%r3)
-# mem32[h + 88] = v38
+	lwz %r11, 24(%r5)
+# T = F5 & G
 	.loc 1 379
-	stw %r25, 88(%r3)
-# mem32[h + 96] = v15
+	and %r31, %r25, %r11
+# A = A ^ T
 	.loc 1 380
-	stw %r27, 96(%r3)
-# h = h + 4
+	xor %r9, %r9, %r31
+# T = F4 & G
 	.loc 1 381
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 382
+	xor %r7, %r7, %r11
+# G = mem32[g + 32]
+	.loc 1 383
+	lwz %r11, 32(%r5)
+# T = F4 & G
+	.loc 1 384
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 385
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 386
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 387
+	xor %r7, %r7, %r11
+# G = mem32[g + 40]
+	.loc 1 388
+	lwz %r11, 40(%r5)
+# T = F3 & G
+	.loc 1 389
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 390
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 391
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 392
+	xor %r7, %r7, %r11
+# G = mem32[g + 48]
+	.loc 1 393
+	lwz %r11, 48(%r5)
+# T = F2 & G
+	.loc 1 394
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 395
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 396
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 397
+	xor %r7, %r7, %r11
+# G = mem32[g + 56]
+	.loc 1 398
+	lwz %r11, 56(%r5)
+# T = F1 & G
+	.loc 1 399
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 400
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 401
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 402
+	xor %r7, %r7, %r11
+# G = mem32[g + 64]
+	.loc 1 403
+	lwz %r11, 64(%r5)
+# T = F0 & G
+	.loc 1 404
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 405
+	xor %r9, %r9, %r11
+# A = A ^ H17
+	.loc 1 406
+	xor %r9, %r9, %r22
+# A = A ^ H18
+	.loc 1 407
+	xor %r9, %r9, %r8
+# A = A ^ H20
+	.loc 1 408
+	xor %r9, %r9, %r19
+# A = A ^ H21
+	.loc 1 409
+	xor %r9, %r9, %r20
+# mem32[h + 64] = A
+	.loc 1 410
+	stw %r9, 64(%r3)
+# B = B ^ H16
+	.loc 1 411
+	xor %r7, %r7, %r17
+# B = B ^ H17
+	.loc 1 412
+	xor %r7, %r7, %r22
+# B = B ^ H19
+	.loc 1 413
+	xor %r7, %r7, %r18
+# B = B ^ H20
+	.loc 1 414
+	xor %r7, %r7, %r19
+# mem32[h + 56] = B
+	.loc 1 415
+	stw %r7, 56(%r3)
+# G = mem32[g + 0]
+	.loc 1 416
+	lwz %r7, 0(%r5)
+# A = F6 & G
+	.loc 1 417
+	and %r9, %r23, %r7
+# B = F5 & G
+	.loc 1 418
+	and %r7, %r25, %r7
+# G = mem32[g + 8]
+	.loc 1 419
+	lwz %r11, 8(%r5)
+# T = F5 & G
+	.loc 1 420
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 421
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 422
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 423
+	xor %r7, %r7, %r11
+# G = mem32[g + 16]
+	.loc 1 424
+	lwz %r11, 16(%r5)
+# T = F4 & G
+	.loc 1 425
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 426
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 427
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 428
+	xor %r7, %r7, %r11
+# G = mem32[g + 24]
+	.loc 1 429
+	lwz %r11, 24(%r5)
+# T = F3 & G
+	.loc 1 430
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 431
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 432
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 433
+	xor %r7, %r7, %r11
+# G = mem32[g + 32]
+	.loc 1 434
+	lwz %r11, 32(%r5)
+# T = F2 & G
+	.loc 1 435
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 436
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 437
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 438
+	xor %r7, %r7, %r11
+# G = mem32[g + 40]
+	.loc 1 439
+	lwz %r11, 40(%r5)
+# T = F1 & G
+	.loc 1 440
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 441
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 442
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 443
+	xor %r7, %r7, %r11
+# G = mem32[g + 48]
+	.loc 1 444
+	lwz %r11, 48(%r5)
+# T = F0 & G
+	.loc 1 445
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 446
+	xor %r9, %r9, %r11
+# A = A ^ H15
+	.loc 1 447
+	xor %r9, %r9, %r16
+# A = A ^ H16
+	.loc 1 448
+	xor %r9, %r9, %r17
+# A = A ^ H18
+	.loc 1 449
+	xor %r9, %r9, %r8
+# A = A ^ H19
+	.loc 1 450
+	xor %r9, %r9, %r18
+# mem32[h + 48] = A
+	.loc 1 451
+	stw %r9, 48(%r3)
+# B = B ^ H14
+	.loc 1 452
+	xor %r7, %r7, %r6
+# B = B ^ H15
+	.loc 1 453
+	xor %r7, %r7, %r16
+# B = B ^ H17
+	.loc 1 454
+	xor %r7, %r7, %r22
+# B = B ^ H18
+	.loc 1 455
+	xor %r7, %r7, %r8
+# mem32[h + 40] = B
+	.loc 1 456
+	stw %r7, 40(%r3)
+# G = mem32[g + 0]
+	.loc 1 457
+	lwz %r7, 0(%r5)
+# A = F4 & G
+	.loc 1 458
+	and %r8, %r27, %r7
+# B = F3 & G
+	.loc 1 459
+	and %r7, %r28, %r7
+# G = mem32[g + 8]
+	.loc 1 460
+	lwz %r9, 8(%r5)
+# T = F3 & G
+	.loc 1 461
+	and %r11, %r28, %r9
+# A = A ^ T
+	.loc 1 462
+	xor %r8, %r8, %r11
+# T = F2 & G
+	.loc 1 463
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 464
+	xor %r7, %r7, %r9
+# G = mem32[g + 16]
+	.loc 1 465
+	lwz %r9, 16(%r5)
+# T = F2 & G
+	.loc 1 466
+	and %r11, %r30, %r9
+# A = A ^ T
+	.loc 1 467
+	xor %r8, %r8, %r11
+# T = F1 & G
+	.loc 1 468
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 469
+	xor %r7, %r7, %r9
+# G = mem32[g + 24]
+	.loc 1 470
+	lwz %r9, 24(%r5)
+# T = F1 & G
+	.loc 1 471
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 472
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 473
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 474
+	xor %r7, %r7, %r9
+# G = mem32[g + 32]
+	.loc 1 475
+	lwz %r9, 32(%r5)
+# T = F0 & G
+	.loc 1 476
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 477
+	xor %r8, %r8, %r9
+# A = A ^ H13
+	.loc 1 478
+	xor %r8, %r8, %r14
+# A = A ^ H14
+	.loc 1 479
+	xor %r8, %r8, %r6
+# A = A ^ H16
+	.loc 1 480
+	xor %r8, %r8, %r17
+# A = A ^ H17
+	.loc 1 481
+	xor %r8, %r8, %r22
+# mem32[h + 32] = A
+	.loc 1 482
+	stw %r8, 32(%r3)
+# B = B ^ H13
+	.loc 1 483
+	xor %r7, %r7, %r14
+# B = B ^ H15
+	.loc 1 484
+	xor %r7, %r7, %r16
+# B = B ^ H16
+	.loc 1 485
+	xor %r7, %r7, %r17
+# mem32[h + 24] = B
+	.loc 1 486
+	stw %r7, 24(%r3)
+# G = mem32[g + 0]
+	.loc 1 487
+	lwz %r7, 0(%r5)
+# A = F2 & G
+	.loc 1 488
+	and %r8, %r30, %r7
+# B = F1 & G
+	.loc 1 489
+	and %r7, %r12, %r7
+# G = mem32[g + 8]
+	.loc 1 490
+	lwz %r9, 8(%r5)
+# T = F1 & G
+	.loc 1 491
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 492
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 493
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 494
+	xor %r7, %r7, %r9
+# G = mem32[g + 16]
+	.loc 1 495
+	lwz %r9, 16(%r5)
+# T = F0 & G
+	.loc 1 496
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 497
+	xor %r8, %r8, %r9
+# A = A ^ H14
+	.loc 1 498
+	xor %r8, %r8, %r6
+# A = A ^ H15
+	.loc 1 499
+	xor %r8, %r8, %r16
+# mem32[h + 16] = A
+	.loc 1 500
+	stw %r8, 16(%r3)
+# B = B ^ H13
+	.loc 1 501
+	xor %r7, %r7, %r14
+# B = B ^ H14
+	.loc 1 502
+	xor %r7, %r7, %r6
+# mem32[h + 8] = B
+	.loc 1 503
+	stw %r7, 8(%r3)
+# G = mem32[g + 0]
+	.loc 1 504
+	lwz %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 505
+	and %r6, %r10, %r6
+# A = A ^ H13
+	.loc 1 506
+	xor %r6, %r6, %r14
+# mem32[h + 0] = A
+	.loc 1 507
+	stw %r6, 0(%r3)
+# h = h + 4
+	.loc 1 508
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 382
+	.loc 1 509
 	addi %r4, %r4, 4
 # g = g + 4
-	.loc 1 383
+	.loc 1 510
 	addi %r5, %r5, 4
 # i = i - 1
-	.loc 1 384
+	.loc 1 511
 	lwz %r6, 16(%r1)
 	addi %r6, %r6, -1
 	stw %r6, 16(%r1)
 # =? i - 0
-	.loc 1 385
+	.loc 1 512
 	cmplwi %cr0, %r6, 0
 # goto pass if !=
-	.loc 1 386
+	.loc 1 513
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec_mul_ppc32.pass
 # leave
-	.loc 1 387
-	lwz %r14, 1056(%r1)
-	lwz %r15, 1060(%r1)
-	lwz %r16, 1064(%r1)
-	lwz %r17, 1068(%r1)
-	lwz %r18, 1072(%r1)
-	lwz %r19, 1076(%r1)
-	lwz %r20, 1080(%r1)
-	lwz %r21, 1084(%r1)
-	lwz %r22, 1088(%r1)
-	lwz %r23, 1092(%r1)
-	lwz %r24, 1096(%r1)
-	lwz %r25, 1100(%r1)
-	lwz %r26, 1104(%r1)
-	lwz %r27, 1108(%r1)
-	lwz %r28, 1112(%r1)
-	lwz %r29, 1116(%r1)
-	lwz %r30, 1120(%r1)
-	lwz %r31, 1124(%r1)
-	addi %r1, %r1, 1136
+	.loc 1 514
+	lwz %r14, 48(%r1)
+	lwz %r15, 52(%r1)
+	lwz %r16, 56(%r1)
+	lwz %r17, 60(%r1)
+	lwz %r18, 64(%r1)
+	lwz %r19, 68(%r1)
+	lwz %r20, 72(%r1)
+	lwz %r21, 76(%r1)
+	lwz %r22, 80(%r1)
+	lwz %r23, 84(%r1)
+	lwz %r24, 88(%r1)
+	lwz %r25, 92(%r1)
+	lwz %r26, 96(%r1)
+	lwz %r27, 100(%r1)
+	lwz %r28, 104(%r1)
+	lwz %r29, 108(%r1)
+	lwz %r30, 112(%r1)
+	lwz %r31, 116(%r1)
+	addi %r1, %r1, 128
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec_mul_ppc32, .-qhasm_kernel_mceliece_gf13_vec_mul_ppc32
 
@@ -1397,173 +1555,173 @@ qhasm_kernel_mceliece_gf13_vec_sq_ppc32:
 	stw %r30, 40(%r1)
 	stw %r31, 44(%r1)
 # i = 2
-	.loc 1 393
+	.loc 1 520
 	li %r12, 2
 .Lqhasm_kernel_mceliece_gf13_vec_sq_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 395
+	.loc 1 522
 	lwz %r5, 0(%r4)
 # v1 = mem32[f + 88]
-	.loc 1 396
+	.loc 1 523
 	lwz %r31, 88(%r4)
 # v0 = v0 ^ v1
-	.loc 1 397
+	.loc 1 524
 	xor %r11, %r5, %r31
 # v2 = mem32[f + 56]
-	.loc 1 398
+	.loc 1 525
 	lwz %r5, 56(%r4)
 # v3 = v2 ^ v1
-	.loc 1 399
+	.loc 1 526
 	xor %r6, %r5, %r31
 # v4 = mem32[f + 96]
-	.loc 1 400
+	.loc 1 527
 	lwz %r30, 96(%r4)
 # v3 = v3 ^ v4
-	.loc 1 401
+	.loc 1 528
 	xor %r29, %r6, %r30
 # v5 = mem32[f + 8]
-	.loc 1 402
+	.loc 1 529
 	lwz %r6, 8(%r4)
 # v5 = v5 ^ v2
-	.loc 1 403
+	.loc 1 530
 	xor %r28, %r6, %r5
 # v6 = mem32[f + 64]
-	.loc 1 404
+	.loc 1 531
 	lwz %r6, 64(%r4)
 # v7 = v6 ^ v1
-	.loc 1 405
+	.loc 1 532
 	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
-	.loc 1 406
+	.loc 1 533
 	xor %r27, %r7, %r30
 # v8 = mem32[f + 16]
-	.loc 1 407
+	.loc 1 534
 	lwz %r7, 16(%r4)
 # v8 = v8 ^ v2
-	.loc 1 408
+	.loc 1 535
 	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
-	.loc 1 409
+	.loc 1 536
 	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
-	.loc 1 410
+	.loc 1 537
 	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
-	.loc 1 411
+	.loc 1 538
 	xor %r25, %r7, %r30
 # v9 = mem32[f + 72]
-	.loc 1 412
+	.loc 1 539
 	lwz %r7, 72(%r4)
 # v2 = v2 ^ v9
-	.loc 1 413
+	.loc 1 540
 	xor %r24, %r5, %r7
 # v10 = mem32[f + 24]
-	.loc 1 414
+	.loc 1 541
 	lwz %r5, 24(%r4)
 # v10 = v10 ^ v6
-	.loc 1 415
+	.loc 1 542
 	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
-	.loc 1 416
+	.loc 1 543
 	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
-	.loc 1 417
+	.loc 1 544
 	xor %r8, %r5, %r30
 # v11 = mem32[f + 80]
-	.loc 1 418
+	.loc 1 545
 	lwz %r5, 80(%r4)
 # v6 = v6 ^ v11
-	.loc 1 419
+	.loc 1 546
 	xor %r9, %r6, %r5
 # v12 = mem32[f + 32]
-	.loc 1 420
+	.loc 1 547
 	lwz %r6, 32(%r4)
 # v12 = v12 ^ v9
-	.loc 1 421
+	.loc 1 548
 	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
-	.loc 1 422
+	.loc 1 549
 	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
-	.loc 1 423
+	.loc 1 550
 	xor %r7, %r7, %r31
 # v13 = mem32[f + 40]
-	.loc 1 424
+	.loc 1 551
 	lwz %r6, 40(%r4)
 # v13 = v13 ^ v11
-	.loc 1 425
+	.loc 1 552
 	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
-	.loc 1 426
+	.loc 1 553
 	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
-	.loc 1 427
+	.loc 1 554
 	xor %r26, %r5, %r30
 # v14 = mem32[f + 48]
-	.loc 1 428
+	.loc 1 555
 	lwz %r5, 48(%r4)
 # v1 = v14 ^ v1
-	.loc 1 429
+	.loc 1 556
 	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
-	.loc 1 430
+	.loc 1 557
 	xor %r30, %r31, %r30
 # mem32[h + 0] = v0
-	.loc 1 431
+	.loc 1 558
 	stw %r11, 0(%r3)
 # mem32[h + 8] = v3
-	.loc 1 432
+	.loc 1 559
 	stw %r29, 8(%r3)
 # mem32[h + 16] = v5
-	.loc 1 433
+	.loc 1 560
 	stw %r28, 16(%r3)
 # mem32[h + 24] = v7
-	.loc 1 434
+	.loc 1 561
 	stw %r27, 24(%r3)
 # mem32[h + 32] = v8
-	.loc 1 435
+	.loc 1 562
 	stw %r25, 32(%r3)
 # mem32[h + 40] = v2
-	.loc 1 436
+	.loc 1 563
 	stw %r24, 40(%r3)
 # mem32[h + 48] = v10
-	.loc 1 437
+	.loc 1 564
 	stw %r8, 48(%r3)
 # mem32[h + 56] = v6
-	.loc 1 438
+	.loc 1 565
 	stw %r9, 56(%r3)
 # mem32[h + 64] = v12
-	.loc 1 439
+	.loc 1 566
 	stw %r10, 64(%r3)
 # mem32[h + 72] = v9
-	.loc 1 440
+	.loc 1 567
 	stw %r7, 72(%r3)
 # mem32[h + 80] = v13
-	.loc 1 441
+	.loc 1 568
 	stw %r6, 80(%r3)
 # mem32[h + 88] = v11
-	.loc 1 442
+	.loc 1 569
 	stw %r26, 88(%r3)
 # mem32[h + 96] = v4
-	.loc 1 443
+	.loc 1 570
 	stw %r30, 96(%r3)
 # h = h + 4
-	.loc 1 444
+	.loc 1 571
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 445
+	.loc 1 572
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 446
+	.loc 1 573
 	addi %r12, %r12, -1
 # =? i - 0
-	.loc 1 447
+	.loc 1 574
 	cmplwi %cr0, %r12, 0
 # goto pass if !=
-	.loc 1 448
+	.loc 1 575
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec_sq_ppc32.pass
 # leave
-	.loc 1 449
+	.loc 1 576
 	lwz %r24, 16(%r1)
 	lwz %r25, 20(%r1)
 	lwz %r26, 24(%r1)
@@ -1602,245 +1760,245 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r30, 6608(%r1)
 	stw %r31, 6612(%r1)
 # i = 2
-	.loc 1 455
+	.loc 1 582
 	li %r5, 2
 	stw %r5, 16(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec_inv_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 457
+	.loc 1 584
 	lwz %r25, 0(%r4)
 # v1 = mem32[f + 88]
-	.loc 1 458
+	.loc 1 585
 	lwz %r23, 88(%r4)
 # v2 = v0 ^ v1
-	.loc 1 459
+	.loc 1 586
 	xor %r22, %r25, %r23
 # v3 = mem32[f + 56]
-	.loc 1 460
+	.loc 1 587
 	lwz %r26, 56(%r4)
 # v4 = v3 ^ v1
-	.loc 1 461
+	.loc 1 588
 	xor %r5, %r26, %r23
 # v5 = mem32[f + 96]
-	.loc 1 462
+	.loc 1 589
 	lwz %r24, 96(%r4)
 # v4 = v4 ^ v5
-	.loc 1 463
+	.loc 1 590
 	xor %r28, %r5, %r24
 # v6 = mem32[f + 8]
-	.loc 1 464
+	.loc 1 591
 	lwz %r27, 8(%r4)
 # v7 = v6 ^ v3
-	.loc 1 465
+	.loc 1 592
 	xor %r21, %r27, %r26
 # v8 = mem32[f + 64]
-	.loc 1 466
+	.loc 1 593
 	lwz %r29, 64(%r4)
 # v9 = v8 ^ v1
-	.loc 1 467
+	.loc 1 594
 	xor %r5, %r29, %r23
 # v9 = v9 ^ v5
-	.loc 1 468
+	.loc 1 595
 	xor %r20, %r5, %r24
 # v10 = mem32[f + 16]
-	.loc 1 469
+	.loc 1 596
 	lwz %r30, 16(%r4)
 # v11 = v10 ^ v3
-	.loc 1 470
+	.loc 1 597
 	xor %r5, %r30, %r26
 # v11 = v11 ^ v8
-	.loc 1 471
+	.loc 1 598
 	xor %r5, %r5, %r29
 # v11 = v11 ^ v1
-	.loc 1 472
+	.loc 1 599
 	xor %r5, %r5, %r23
 # v11 = v11 ^ v5
-	.loc 1 473
+	.loc 1 600
 	xor %r12, %r5, %r24
 # v12 = mem32[f + 72]
-	.loc 1 474
+	.loc 1 601
 	lwz %r19, 72(%r4)
 # v13 = v3 ^ v12
-	.loc 1 475
+	.loc 1 602
 	xor %r31, %r26, %r19
 # v14 = mem32[f + 24]
-	.loc 1 476
+	.loc 1 603
 	lwz %r5, 24(%r4)
 	stw %r5, 24(%r1)
 # v15 = v14 ^ v8
-	.loc 1 477
+	.loc 1 604
 	xor %r5, %r5, %r29
 # v15 = v15 ^ v12
-	.loc 1 478
+	.loc 1 605
 	xor %r5, %r5, %r19
 # v15 = v15 ^ v5
-	.loc 1 479
+	.loc 1 606
 	xor %r11, %r5, %r24
 # v16 = mem32[f + 80]
-	.loc 1 480
+	.loc 1 607
 	lwz %r18, 80(%r4)
 # v17 = v8 ^ v16
-	.loc 1 481
+	.loc 1 608
 	xor %r10, %r29, %r18
 # v18 = mem32[f + 32]
-	.loc 1 482
+	.loc 1 609
 	lwz %r5, 32(%r4)
 	stw %r5, 32(%r1)
 # v19 = v18 ^ v12
-	.loc 1 483
+	.loc 1 610
 	xor %r5, %r5, %r19
 # v19 = v19 ^ v16
-	.loc 1 484
+	.loc 1 611
 	xor %r17, %r5, %r18
 # v20 = v12 ^ v1
-	.loc 1 485
+	.loc 1 612
 	xor %r9, %r19, %r23
 # v21 = mem32[f + 40]
-	.loc 1 486
+	.loc 1 613
 	lwz %r5, 40(%r4)
 	stw %r5, 40(%r1)
 # v22 = v21 ^ v16
-	.loc 1 487
+	.loc 1 614
 	xor %r5, %r5, %r18
 # v22 = v22 ^ v1
-	.loc 1 488
+	.loc 1 615
 	xor %r16, %r5, %r23
 # v23 = v16 ^ v5
-	.loc 1 489
+	.loc 1 616
 	xor %r7, %r18, %r24
 # v24 = mem32[f + 48]
-	.loc 1 490
+	.loc 1 617
 	lwz %r8, 48(%r4)
 # v25 = v24 ^ v1
-	.loc 1 491
+	.loc 1 618
 	xor %r5, %r8, %r23
 # v25 = v25 ^ v5
-	.loc 1 492
+	.loc 1 619
 	xor %r5, %r5, %r24
 	stw %r5, 4888(%r1)
 # v26 = v2 & v0
-	.loc 1 493
+	.loc 1 620
 	and %r5, %r22, %r25
 	stw %r5, 48(%r1)
 # v27 = v2 & v6
-	.loc 1 494
+	.loc 1 621
 	and %r5, %r22, %r27
 # v28 = v4 & v0
-	.loc 1 495
+	.loc 1 622
 	and %r6, %r28, %r25
 # v28 = v27 ^ v28
-	.loc 1 496
+	.loc 1 623
 	xor %r5, %r5, %r6
 	stw %r5, 240(%r1)
 # v27 = v2 & v10
-	.loc 1 497
+	.loc 1 624
 	and %r15, %r22, %r30
 # v29 = v4 & v6
-	.loc 1 498
+	.loc 1 625
 	and %r5, %r28, %r27
 # v30 = v7 & v0
-	.loc 1 499
+	.loc 1 626
 	and %r6, %r21, %r25
 # v29 = v27 ^ v29
-	.loc 1 500
+	.loc 1 627
 	xor %r5, %r15, %r5
 # v30 = v29 ^ v30
-	.loc 1 501
+	.loc 1 628
 	xor %r5, %r5, %r6
 	stw %r5, 248(%r1)
 # v29 = v2 & v14
-	.loc 1 502
+	.loc 1 629
 	lwz %r5, 24(%r1)
 	stw %r5, 4184(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 2216(%r1)
 # v27 = v4 & v10
-	.loc 1 503
+	.loc 1 630
 	and %r14, %r28, %r30
 	stw %r14, 4032(%r1)
 # v31 = v7 & v6
-	.loc 1 504
+	.loc 1 631
 	and %r15, %r21, %r27
 	stw %r15, 56(%r1)
 # v32 = v9 & v0
-	.loc 1 505
+	.loc 1 632
 	and %r6, %r20, %r25
 	stw %r6, 2200(%r1)
 # v27 = v29 ^ v27
-	.loc 1 506
+	.loc 1 633
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 507
+	.loc 1 634
 	xor %r5, %r5, %r15
 # v32 = v31 ^ v32
-	.loc 1 508
+	.loc 1 635
 	xor %r5, %r5, %r6
 	stw %r5, 256(%r1)
 # v31 = v2 & v18
-	.loc 1 509
+	.loc 1 636
 	lwz %r5, 32(%r1)
 	stw %r5, 4192(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 5008(%r1)
 	stw %r5, 2224(%r1)
 # v27 = v4 & v14
-	.loc 1 510
+	.loc 1 637
 	lwz %r5, 4184(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 6224(%r1)
 	stw %r5, 5312(%r1)
 	stw %r5, 2232(%r1)
 # v29 = v7 & v10
-	.loc 1 511
+	.loc 1 638
 	and %r5, %r21, %r30
 	stw %r5, 6312(%r1)
 	stw %r5, 5632(%r1)
 	stw %r5, 2240(%r1)
 # v33 = v9 & v6
-	.loc 1 512
+	.loc 1 639
 	and %r15, %r20, %r27
 	stw %r15, 5928(%r1)
 	stw %r15, 4200(%r1)
 	stw %r15, 64(%r1)
 # v34 = v11 & v0
-	.loc 1 513
+	.loc 1 640
 	and %r6, %r12, %r25
 	stw %r6, 6056(%r1)
 	stw %r6, 4208(%r1)
 	stw %r6, 72(%r1)
 # v27 = v31 ^ v27
-	.loc 1 514
+	.loc 1 641
 	lwz %r5, 5008(%r1)
 	lwz %r14, 6224(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2248(%r1)
 # v29 = v27 ^ v29
-	.loc 1 515
+	.loc 1 642
 	lwz %r14, 6312(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2256(%r1)
 # v33 = v29 ^ v33
-	.loc 1 516
+	.loc 1 643
 	xor %r5, %r5, %r15
 # v34 = v33 ^ v34
-	.loc 1 517
+	.loc 1 644
 	xor %r5, %r5, %r6
 	stw %r5, 264(%r1)
 # v33 = v2 & v21
-	.loc 1 518
+	.loc 1 645
 	lwz %r5, 40(%r1)
 	stw %r5, 3576(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 4216(%r1)
 	stw %r5, 272(%r1)
 # v29 = v4 & v18
-	.loc 1 519
+	.loc 1 646
 	lwz %r5, 4192(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 5016(%r1)
 	stw %r5, 2264(%r1)
 # v27 = v7 & v14
-	.loc 1 520
+	.loc 1 647
 	lwz %r5, 24(%r1)
 	stw %r5, 3584(%r1)
 	and %r5, %r21, %r5
@@ -1848,120 +2006,120 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r5, 5024(%r1)
 	stw %r5, 2272(%r1)
 # v31 = v9 & v10
-	.loc 1 521
+	.loc 1 648
 	and %r5, %r20, %r30
 	stw %r5, 6048(%r1)
 	stw %r5, 5320(%r1)
 	stw %r5, 2280(%r1)
 # v35 = v11 & v6
-	.loc 1 522
+	.loc 1 649
 	and %r6, %r12, %r27
 	stw %r6, 5552(%r1)
 	stw %r6, 4224(%r1)
 	stw %r6, 80(%r1)
 # v36 = v13 & v0
-	.loc 1 523
+	.loc 1 650
 	and %r15, %r31, %r25
 	stw %r15, 5768(%r1)
 	stw %r15, 4232(%r1)
 	stw %r15, 88(%r1)
 # v29 = v33 ^ v29
-	.loc 1 524
+	.loc 1 651
 	lwz %r5, 4216(%r1)
 	lwz %r14, 5016(%r1)
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 525
+	.loc 1 652
 	lwz %r14, 5848(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 526
+	.loc 1 653
 	lwz %r14, 6048(%r1)
 	xor %r5, %r5, %r14
 # v35 = v31 ^ v35
-	.loc 1 527
+	.loc 1 654
 	xor %r5, %r5, %r6
 # v36 = v35 ^ v36
-	.loc 1 528
+	.loc 1 655
 	xor %r5, %r5, %r15
 	stw %r5, 280(%r1)
 # v35 = v2 & v24
-	.loc 1 529
+	.loc 1 656
 	and %r14, %r22, %r8
 	stw %r14, 3592(%r1)
 	stw %r14, 288(%r1)
 # v31 = v4 & v21
-	.loc 1 530
+	.loc 1 657
 	lwz %r5, 3576(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 4776(%r1)
 	stw %r5, 2288(%r1)
 # v27 = v7 & v18
-	.loc 1 531
+	.loc 1 658
 	lwz %r5, 32(%r1)
 	and %r5, %r21, %r5
 	stw %r5, 4240(%r1)
 	stw %r5, 296(%r1)
 # v29 = v9 & v14
-	.loc 1 532
+	.loc 1 659
 	lwz %r5, 3584(%r1)
 	and %r5, %r20, %r5
 	stw %r5, 5032(%r1)
 	stw %r5, 2296(%r1)
 # v33 = v11 & v10
-	.loc 1 533
+	.loc 1 660
 	and %r5, %r12, %r30
 	stw %r5, 5040(%r1)
 	stw %r5, 2304(%r1)
 # v37 = v13 & v6
-	.loc 1 534
+	.loc 1 661
 	and %r6, %r31, %r27
 	stw %r6, 4248(%r1)
 	stw %r6, 96(%r1)
 # v38 = v15 & v0
-	.loc 1 535
+	.loc 1 662
 	and %r15, %r11, %r25
 	stw %r15, 4256(%r1)
 	stw %r15, 104(%r1)
 # v31 = v35 ^ v31
-	.loc 1 536
+	.loc 1 663
 	lwz %r5, 4776(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2312(%r1)
 # v27 = v31 ^ v27
-	.loc 1 537
+	.loc 1 664
 	lwz %r14, 4240(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 538
+	.loc 1 665
 	lwz %r14, 5032(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 539
+	.loc 1 666
 	lwz %r14, 5040(%r1)
 	xor %r5, %r5, %r14
 # v37 = v33 ^ v37
-	.loc 1 540
+	.loc 1 667
 	xor %r5, %r5, %r6
 # v38 = v37 ^ v38
-	.loc 1 541
+	.loc 1 668
 	xor %r5, %r5, %r15
 	stw %r5, 304(%r1)
 # v37 = v4 & v24
-	.loc 1 542
+	.loc 1 669
 	and %r5, %r28, %r8
 	stw %r5, 5048(%r1)
 	stw %r5, 3600(%r1)
 	stw %r5, 312(%r1)
 # v33 = v7 & v21
-	.loc 1 543
+	.loc 1 670
 	lwz %r5, 40(%r1)
 	stw %r5, 3608(%r1)
 	and %r5, %r21, %r5
 	stw %r5, 4784(%r1)
 	stw %r5, 2320(%r1)
 # v29 = v9 & v18
-	.loc 1 544
+	.loc 1 671
 	lwz %r5, 32(%r1)
 	stw %r5, 4264(%r1)
 	and %r5, %r20, %r5
@@ -1969,7 +2127,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r5, 3616(%r1)
 	stw %r5, 320(%r1)
 # v27 = v11 & v14
-	.loc 1 545
+	.loc 1 672
 	lwz %r5, 24(%r1)
 	stw %r5, 4280(%r1)
 	and %r5, %r12, %r5
@@ -1977,52 +2135,52 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r5, 4272(%r1)
 	stw %r5, 328(%r1)
 # v31 = v13 & v10
-	.loc 1 546
+	.loc 1 673
 	and %r15, %r31, %r30
 	stw %r15, 4792(%r1)
 	stw %r15, 2328(%r1)
 # v35 = v15 & v6
-	.loc 1 547
+	.loc 1 674
 	and %r6, %r11, %r27
 	stw %r6, 5056(%r1)
 	stw %r6, 2336(%r1)
 # v33 = v37 ^ v33
-	.loc 1 548
+	.loc 1 675
 	lwz %r5, 4784(%r1)
 	lwz %r14, 5048(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2344(%r1)
 # v29 = v33 ^ v29
-	.loc 1 549
+	.loc 1 676
 	lwz %r14, 5328(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2352(%r1)
 # v27 = v29 ^ v27
-	.loc 1 550
+	.loc 1 677
 	lwz %r14, 5560(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 551
+	.loc 1 678
 	xor %r5, %r5, %r15
 # v35 = v31 ^ v35
-	.loc 1 552
+	.loc 1 679
 	xor %r5, %r5, %r6
 	stw %r5, 336(%r1)
 # v31 = v7 & v24
-	.loc 1 553
+	.loc 1 680
 	and %r5, %r21, %r8
 	stw %r5, 6064(%r1)
 	stw %r5, 4288(%r1)
 	stw %r5, 344(%r1)
 # v27 = v9 & v21
-	.loc 1 554
+	.loc 1 681
 	lwz %r5, 3608(%r1)
 	and %r5, %r20, %r5
 	stw %r5, 6256(%r1)
 	stw %r5, 5336(%r1)
 	stw %r5, 2360(%r1)
 # v29 = v11 & v18
-	.loc 1 555
+	.loc 1 682
 	lwz %r5, 4264(%r1)
 	and %r5, %r12, %r5
 	stw %r5, 6472(%r1)
@@ -2030,326 +2188,326 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r5, 4920(%r1)
 	stw %r5, 352(%r1)
 # v33 = v13 & v14
-	.loc 1 556
+	.loc 1 683
 	lwz %r5, 4280(%r1)
 	and %r15, %r31, %r5
 	stw %r15, 6328(%r1)
 	stw %r15, 5640(%r1)
 	stw %r15, 2368(%r1)
 # v37 = v15 & v10
-	.loc 1 557
+	.loc 1 684
 	and %r6, %r11, %r30
 	stw %r6, 6400(%r1)
 	stw %r6, 5936(%r1)
 	stw %r6, 4040(%r1)
 # v27 = v31 ^ v27
-	.loc 1 558
+	.loc 1 685
 	lwz %r5, 6064(%r1)
 	lwz %r14, 6256(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 559
+	.loc 1 686
 	lwz %r14, 6472(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 560
+	.loc 1 687
 	xor %r5, %r5, %r15
 # v37 = v33 ^ v37
-	.loc 1 561
+	.loc 1 688
 	xor %r5, %r5, %r6
 	stw %r5, 360(%r1)
 # v33 = v9 & v24
-	.loc 1 562
+	.loc 1 689
 	and %r5, %r20, %r8
 	stw %r5, 3624(%r1)
 	stw %r5, 368(%r1)
 # v29 = v11 & v21
-	.loc 1 563
+	.loc 1 690
 	lwz %r6, 40(%r1)
 	stw %r6, 4928(%r1)
 	and %r14, %r12, %r6
 	stw %r14, 4800(%r1)
 	stw %r14, 2376(%r1)
 # v27 = v13 & v18
-	.loc 1 564
+	.loc 1 691
 	lwz %r6, 32(%r1)
 	stw %r6, 4296(%r1)
 	and %r15, %r31, %r6
 	stw %r15, 4808(%r1)
 	stw %r15, 2384(%r1)
 # v31 = v15 & v14
-	.loc 1 565
+	.loc 1 692
 	lwz %r6, 24(%r1)
 	and %r6, %r11, %r6
 	stw %r6, 2392(%r1)
 # v29 = v33 ^ v29
-	.loc 1 566
+	.loc 1 693
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 567
+	.loc 1 694
 	xor %r5, %r5, %r15
 # v31 = v27 ^ v31
-	.loc 1 568
+	.loc 1 695
 	xor %r5, %r5, %r6
 	stw %r5, 376(%r1)
 # v27 = v11 & v24
-	.loc 1 569
+	.loc 1 696
 	and %r5, %r12, %r8
 	stw %r5, 2400(%r1)
 # v29 = v13 & v21
-	.loc 1 570
+	.loc 1 697
 	lwz %r6, 4928(%r1)
 	and %r14, %r31, %r6
 	stw %r14, 4048(%r1)
 # v33 = v15 & v18
-	.loc 1 571
+	.loc 1 698
 	lwz %r15, 4296(%r1)
 	and %r15, %r11, %r15
 # v29 = v27 ^ v29
-	.loc 1 572
+	.loc 1 699
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 573
+	.loc 1 700
 	xor %r5, %r5, %r15
 	stw %r5, 384(%r1)
 # v29 = v13 & v24
-	.loc 1 574
+	.loc 1 701
 	and %r5, %r31, %r8
 # v27 = v15 & v21
-	.loc 1 575
+	.loc 1 702
 	and %r6, %r11, %r6
 # v27 = v29 ^ v27
-	.loc 1 576
+	.loc 1 703
 	xor %r5, %r5, %r6
 	stw %r5, 392(%r1)
 # v29 = v15 & v24
-	.loc 1 577
+	.loc 1 704
 	and %r5, %r11, %r8
 	stw %r5, 400(%r1)
 # v39 = v17 & v3
-	.loc 1 578
+	.loc 1 705
 	and %r5, %r10, %r26
 	stw %r5, 112(%r1)
 # v40 = v17 & v8
-	.loc 1 579
+	.loc 1 706
 	and %r5, %r10, %r29
 # v41 = v19 & v3
-	.loc 1 580
+	.loc 1 707
 	and %r6, %r17, %r26
 # v41 = v40 ^ v41
-	.loc 1 581
+	.loc 1 708
 	xor %r5, %r5, %r6
 	stw %r5, 408(%r1)
 # v40 = v17 & v12
-	.loc 1 582
+	.loc 1 709
 	and %r15, %r10, %r19
 # v42 = v19 & v8
-	.loc 1 583
+	.loc 1 710
 	and %r5, %r17, %r29
 # v43 = v20 & v3
-	.loc 1 584
+	.loc 1 711
 	and %r6, %r9, %r26
 # v42 = v40 ^ v42
-	.loc 1 585
+	.loc 1 712
 	xor %r5, %r15, %r5
 # v43 = v42 ^ v43
-	.loc 1 586
+	.loc 1 713
 	xor %r5, %r5, %r6
 	stw %r5, 416(%r1)
 # v42 = v17 & v16
-	.loc 1 587
+	.loc 1 714
 	and %r14, %r10, %r18
 	stw %r14, 4056(%r1)
 # v40 = v19 & v12
-	.loc 1 588
+	.loc 1 715
 	and %r5, %r17, %r19
 # v44 = v20 & v8
-	.loc 1 589
+	.loc 1 716
 	and %r15, %r9, %r29
 	stw %r15, 120(%r1)
 # v45 = v22 & v3
-	.loc 1 590
+	.loc 1 717
 	and %r6, %r16, %r26
 	stw %r6, 2208(%r1)
 # v40 = v42 ^ v40
-	.loc 1 591
+	.loc 1 718
 	xor %r5, %r14, %r5
 # v44 = v40 ^ v44
-	.loc 1 592
+	.loc 1 719
 	xor %r5, %r5, %r15
 # v45 = v44 ^ v45
-	.loc 1 593
+	.loc 1 720
 	xor %r5, %r5, %r6
 	stw %r5, 424(%r1)
 # v44 = v17 & v1
-	.loc 1 594
+	.loc 1 721
 	and %r5, %r10, %r23
 	stw %r5, 6264(%r1)
 	stw %r5, 5344(%r1)
 	stw %r5, 2408(%r1)
 # v40 = v19 & v16
-	.loc 1 595
+	.loc 1 722
 	and %r14, %r17, %r18
 	stw %r14, 5944(%r1)
 	stw %r14, 4064(%r1)
 # v42 = v20 & v12
-	.loc 1 596
+	.loc 1 723
 	and %r5, %r9, %r19
 	stw %r5, 6336(%r1)
 	stw %r5, 5648(%r1)
 	stw %r5, 2416(%r1)
 # v46 = v22 & v8
-	.loc 1 597
+	.loc 1 724
 	and %r15, %r16, %r29
 	stw %r15, 6072(%r1)
 	stw %r15, 4304(%r1)
 	stw %r15, 128(%r1)
 # v47 = v23 & v3
-	.loc 1 598
+	.loc 1 725
 	and %r6, %r7, %r26
 	stw %r6, 6176(%r1)
 	stw %r6, 4936(%r1)
 	stw %r6, 136(%r1)
 # v40 = v44 ^ v40
-	.loc 1 599
+	.loc 1 726
 	lwz %r5, 6264(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 600
+	.loc 1 727
 	lwz %r14, 6336(%r1)
 	xor %r5, %r5, %r14
 # v46 = v42 ^ v46
-	.loc 1 601
+	.loc 1 728
 	xor %r5, %r5, %r15
 # v47 = v46 ^ v47
-	.loc 1 602
+	.loc 1 729
 	xor %r5, %r5, %r6
 	stw %r5, 432(%r1)
 # v46 = v17 & v5
-	.loc 1 603
+	.loc 1 730
 	and %r5, %r10, %r24
 	stw %r5, 5568(%r1)
 	stw %r5, 4312(%r1)
 	stw %r5, 440(%r1)
 # v42 = v19 & v1
-	.loc 1 604
+	.loc 1 731
 	and %r5, %r17, %r23
 	stw %r5, 6008(%r1)
 	stw %r5, 5064(%r1)
 	stw %r5, 2424(%r1)
 # v40 = v20 & v16
-	.loc 1 605
+	.loc 1 732
 	and %r5, %r9, %r18
 	stw %r5, 6016(%r1)
 	stw %r5, 5072(%r1)
 	stw %r5, 2432(%r1)
 # v44 = v22 & v12
-	.loc 1 606
+	.loc 1 733
 	and %r5, %r16, %r19
 	stw %r5, 6152(%r1)
 	stw %r5, 5352(%r1)
 	stw %r5, 2440(%r1)
 # v48 = v23 & v8
-	.loc 1 607
+	.loc 1 734
 	and %r6, %r7, %r29
 	stw %r6, 5776(%r1)
 	stw %r6, 4320(%r1)
 	stw %r6, 144(%r1)
 # v49 = v25 & v3
-	.loc 1 608
+	.loc 1 735
 	lwz %r5, 4888(%r1)
 	and %r15, %r5, %r26
 	stw %r15, 5784(%r1)
 	stw %r15, 4328(%r1)
 	stw %r15, 152(%r1)
 # v42 = v46 ^ v42
-	.loc 1 609
+	.loc 1 736
 	lwz %r5, 5568(%r1)
 	lwz %r14, 6008(%r1)
 	xor %r5, %r5, %r14
 # v40 = v42 ^ v40
-	.loc 1 610
+	.loc 1 737
 	lwz %r14, 6016(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 611
+	.loc 1 738
 	lwz %r14, 6152(%r1)
 	xor %r5, %r5, %r14
 # v48 = v44 ^ v48
-	.loc 1 612
+	.loc 1 739
 	xor %r5, %r5, %r6
 # v49 = v48 ^ v49
-	.loc 1 613
+	.loc 1 740
 	xor %r5, %r5, %r15
 	stw %r5, 448(%r1)
 # v48 = v19 & v5
-	.loc 1 614
+	.loc 1 741
 	and %r5, %r17, %r24
 	stw %r5, 5952(%r1)
 	stw %r5, 4336(%r1)
 	stw %r5, 456(%r1)
 # v44 = v20 & v1
-	.loc 1 615
+	.loc 1 742
 	and %r5, %r9, %r23
 	stw %r5, 6272(%r1)
 	stw %r5, 5360(%r1)
 	stw %r5, 2448(%r1)
 # v40 = v22 & v16
-	.loc 1 616
+	.loc 1 743
 	and %r5, %r16, %r18
 	stw %r5, 6480(%r1)
 	stw %r5, 6184(%r1)
 	stw %r5, 4944(%r1)
 	stw %r5, 464(%r1)
 # v42 = v23 & v12
-	.loc 1 617
+	.loc 1 744
 	and %r15, %r7, %r19
 	stw %r15, 6344(%r1)
 	stw %r15, 5656(%r1)
 	stw %r15, 2456(%r1)
 # v46 = v25 & v8
-	.loc 1 618
+	.loc 1 745
 	lwz %r5, 4888(%r1)
 	and %r6, %r5, %r29
 	stw %r6, 6440(%r1)
 	stw %r6, 6080(%r1)
 	stw %r6, 4072(%r1)
 # v44 = v48 ^ v44
-	.loc 1 619
+	.loc 1 746
 	lwz %r5, 5952(%r1)
 	lwz %r14, 6272(%r1)
 	xor %r5, %r5, %r14
 # v40 = v44 ^ v40
-	.loc 1 620
+	.loc 1 747
 	lwz %r14, 6480(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 621
+	.loc 1 748
 	xor %r5, %r5, %r15
 # v46 = v42 ^ v46
-	.loc 1 622
+	.loc 1 749
 	xor %r5, %r5, %r6
 	stw %r5, 472(%r1)
 # v42 = v20 & v5
-	.loc 1 623
+	.loc 1 750
 	and %r5, %r9, %r24
 	stw %r5, 6352(%r1)
 	stw %r5, 5624(%r1)
 	stw %r5, 480(%r1)
 # v40 = v22 & v1
-	.loc 1 624
+	.loc 1 751
 	and %r14, %r16, %r23
 	stw %r14, 6408(%r1)
 	stw %r14, 5864(%r1)
 	stw %r14, 2464(%r1)
 # v44 = v23 & v16
-	.loc 1 625
+	.loc 1 752
 	and %r15, %r7, %r18
 	stw %r15, 6464(%r1)
 	stw %r15, 6088(%r1)
 	stw %r15, 4080(%r1)
 # v48 = v25 & v12
-	.loc 1 626
+	.loc 1 753
 	lwz %r5, 4888(%r1)
 	stw %r5, 6536(%r1)
 	stw %r5, 6248(%r1)
@@ -2358,138 +2516,138 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r6, 6232(%r1)
 	stw %r6, 5288(%r1)
 # v40 = v42 ^ v40
-	.loc 1 627
+	.loc 1 754
 	lwz %r5, 6352(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 628
+	.loc 1 755
 	xor %r5, %r5, %r15
 # v48 = v44 ^ v48
-	.loc 1 629
+	.loc 1 756
 	xor %r5, %r5, %r6
 	stw %r5, 488(%r1)
 # v44 = v22 & v5
-	.loc 1 630
+	.loc 1 757
 	and %r5, %r16, %r24
 # v40 = v23 & v1
-	.loc 1 631
+	.loc 1 758
 	and %r6, %r7, %r23
 # v42 = v25 & v16
-	.loc 1 632
+	.loc 1 759
 	lwz %r15, 6536(%r1)
 	and %r15, %r15, %r18
 # v40 = v44 ^ v40
-	.loc 1 633
+	.loc 1 760
 	xor %r6, %r5, %r6
 # v42 = v40 ^ v42
-	.loc 1 634
+	.loc 1 761
 	xor %r5, %r6, %r15
 	stw %r5, 496(%r1)
 # v40 = v23 & v5
-	.loc 1 635
+	.loc 1 762
 	and %r5, %r7, %r24
 # v44 = v25 & v1
-	.loc 1 636
+	.loc 1 763
 	lwz %r6, 6248(%r1)
 	and %r6, %r6, %r23
 # v44 = v40 ^ v44
-	.loc 1 637
+	.loc 1 764
 	xor %r5, %r5, %r6
 	stw %r5, 2472(%r1)
 # v40 = v25 & v5
-	.loc 1 638
+	.loc 1 765
 	lwz %r5, 4888(%r1)
 	and %r6, %r5, %r24
 	stw %r6, 4088(%r1)
 # v17 = v2 ^ v17
-	.loc 1 639
+	.loc 1 766
 	xor %r10, %r22, %r10
 # v19 = v4 ^ v19
-	.loc 1 640
+	.loc 1 767
 	xor %r17, %r28, %r17
 # v20 = v7 ^ v20
-	.loc 1 641
+	.loc 1 768
 	xor %r28, %r21, %r9
 # v22 = v9 ^ v22
-	.loc 1 642
+	.loc 1 769
 	xor %r16, %r20, %r16
 # v23 = v11 ^ v23
-	.loc 1 643
+	.loc 1 770
 	xor %r22, %r12, %r7
 # v25 = v13 ^ v25
-	.loc 1 644
+	.loc 1 771
 	xor %r6, %r31, %r5
 # v13 = v0 ^ v3
-	.loc 1 645
+	.loc 1 772
 	xor %r20, %r25, %r26
 # v11 = v6 ^ v8
-	.loc 1 646
+	.loc 1 773
 	xor %r21, %r27, %r29
 # v9 = v10 ^ v12
-	.loc 1 647
+	.loc 1 774
 	xor %r31, %r30, %r19
 # v7 = v14 ^ v16
-	.loc 1 648
+	.loc 1 775
 	lwz %r5, 24(%r1)
 	xor %r12, %r5, %r18
 # v4 = v18 ^ v1
-	.loc 1 649
+	.loc 1 776
 	lwz %r5, 32(%r1)
 	xor %r9, %r5, %r23
 # v2 = v21 ^ v5
-	.loc 1 650
+	.loc 1 777
 	lwz %r5, 40(%r1)
 	xor %r7, %r5, %r24
 # v50 = v17 & v13
-	.loc 1 651
+	.loc 1 778
 	and %r5, %r10, %r20
 	stw %r5, 160(%r1)
 # v51 = v17 & v11
-	.loc 1 652
+	.loc 1 779
 	and %r15, %r10, %r21
 	stw %r15, 168(%r1)
 # v52 = v19 & v13
-	.loc 1 653
+	.loc 1 780
 	and %r5, %r17, %r20
 # v52 = v51 ^ v52
-	.loc 1 654
+	.loc 1 781
 	xor %r5, %r15, %r5
 	stw %r5, 504(%r1)
 # v51 = v17 & v9
-	.loc 1 655
+	.loc 1 782
 	and %r14, %r10, %r31
 	stw %r14, 2480(%r1)
 # v53 = v19 & v11
-	.loc 1 656
+	.loc 1 783
 	and %r5, %r17, %r21
 	stw %r5, 176(%r1)
 # v54 = v20 & v13
-	.loc 1 657
+	.loc 1 784
 	and %r15, %r28, %r20
 	stw %r15, 184(%r1)
 # v53 = v51 ^ v53
-	.loc 1 658
+	.loc 1 785
 	xor %r5, %r14, %r5
 # v54 = v53 ^ v54
-	.loc 1 659
+	.loc 1 786
 	xor %r5, %r5, %r15
 	stw %r5, 512(%r1)
 # v53 = v17 & v7
-	.loc 1 660
+	.loc 1 787
 	and %r5, %r10, %r12
 	stw %r5, 6320(%r1)
 	stw %r5, 5664(%r1)
 	stw %r5, 3632(%r1)
 	stw %r5, 520(%r1)
 # v51 = v19 & v9
-	.loc 1 661
+	.loc 1 788
 	and %r5, %r17, %r31
 	stw %r5, 6488(%r1)
 	stw %r5, 6240(%r1)
 	stw %r5, 5368(%r1)
 	stw %r5, 2488(%r1)
 # v55 = v20 & v11
-	.loc 1 662
+	.loc 1 789
 	and %r5, %r28, %r21
 	stw %r5, 6528(%r1)
 	stw %r5, 6392(%r1)
@@ -2497,59 +2655,59 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r5, 4344(%r1)
 	stw %r5, 192(%r1)
 # v56 = v22 & v13
-	.loc 1 663
+	.loc 1 790
 	and %r15, %r16, %r20
 	stw %r15, 6448(%r1)
 	stw %r15, 6128(%r1)
 	stw %r15, 4952(%r1)
 	stw %r15, 200(%r1)
 # v51 = v53 ^ v51
-	.loc 1 664
+	.loc 1 791
 	lwz %r5, 6320(%r1)
 	lwz %r14, 6488(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2496(%r1)
 # v55 = v51 ^ v55
-	.loc 1 665
+	.loc 1 792
 	lwz %r14, 6528(%r1)
 	xor %r5, %r5, %r14
 # v56 = v55 ^ v56
-	.loc 1 666
+	.loc 1 793
 	xor %r5, %r5, %r15
 	stw %r5, 528(%r1)
 # v55 = v17 & v4
-	.loc 1 667
+	.loc 1 794
 	and %r5, %r10, %r9
 	stw %r5, 5080(%r1)
 	stw %r5, 3640(%r1)
 	stw %r5, 536(%r1)
 # v51 = v19 & v7
-	.loc 1 668
+	.loc 1 795
 	and %r5, %r17, %r12
 	stw %r5, 6024(%r1)
 	stw %r5, 5088(%r1)
 	stw %r5, 2504(%r1)
 # v53 = v20 & v9
-	.loc 1 669
+	.loc 1 796
 	and %r5, %r28, %r31
 	stw %r5, 5376(%r1)
 	stw %r5, 3648(%r1)
 	stw %r5, 544(%r1)
 # v57 = v22 & v11
-	.loc 1 670
+	.loc 1 797
 	and %r5, %r16, %r21
 	stw %r5, 6160(%r1)
 	stw %r5, 5576(%r1)
 	stw %r5, 4352(%r1)
 	stw %r5, 208(%r1)
 # v58 = v23 & v13
-	.loc 1 671
+	.loc 1 798
 	and %r15, %r22, %r20
 	stw %r15, 5792(%r1)
 	stw %r15, 4360(%r1)
 	stw %r15, 216(%r1)
 # v51 = v55 ^ v51
-	.loc 1 672
+	.loc 1 799
 	lwz %r5, 5080(%r1)
 	lwz %r14, 6024(%r1)
 	xor %r14, %r5, %r14
@@ -2557,695 +2715,695 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r14, 5096(%r1)
 	stw %r14, 2512(%r1)
 # v53 = v51 ^ v53
-	.loc 1 673
+	.loc 1 800
 	lwz %r5, 5376(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2520(%r1)
 # v57 = v53 ^ v57
-	.loc 1 674
+	.loc 1 801
 	lwz %r14, 6160(%r1)
 	xor %r5, %r5, %r14
 # v58 = v57 ^ v58
-	.loc 1 675
+	.loc 1 802
 	xor %r5, %r5, %r15
 	stw %r5, 552(%r1)
 # v57 = v17 & v2
-	.loc 1 676
+	.loc 1 803
 	and %r5, %r10, %r7
 	stw %r5, 5104(%r1)
 	stw %r5, 3656(%r1)
 	stw %r5, 560(%r1)
 # v53 = v19 & v4
-	.loc 1 677
+	.loc 1 804
 	and %r5, %r17, %r9
 	stw %r5, 5584(%r1)
 	stw %r5, 4816(%r1)
 	stw %r5, 2528(%r1)
 # v51 = v20 & v7
-	.loc 1 678
+	.loc 1 805
 	and %r5, %r28, %r12
 	stw %r5, 5112(%r1)
 	stw %r5, 3664(%r1)
 	stw %r5, 568(%r1)
 # v55 = v22 & v9
-	.loc 1 679
+	.loc 1 806
 	and %r5, %r16, %r31
 	stw %r5, 5120(%r1)
 	stw %r5, 3672(%r1)
 	stw %r5, 576(%r1)
 # v59 = v23 & v11
-	.loc 1 680
+	.loc 1 807
 	and %r5, %r22, %r21
 	stw %r5, 5800(%r1)
 	stw %r5, 4368(%r1)
 	stw %r5, 224(%r1)
 # v60 = v25 & v13
-	.loc 1 681
+	.loc 1 808
 	and %r15, %r6, %r20
 	stw %r15, 4376(%r1)
 	stw %r15, 232(%r1)
 # v53 = v57 ^ v53
-	.loc 1 682
+	.loc 1 809
 	lwz %r5, 5104(%r1)
 	lwz %r14, 5584(%r1)
 	xor %r14, %r5, %r14
 	stw %r14, 5384(%r1)
 	stw %r14, 2536(%r1)
 # v51 = v53 ^ v51
-	.loc 1 683
+	.loc 1 810
 	lwz %r5, 5112(%r1)
 	xor %r14, %r14, %r5
 	stw %r14, 5392(%r1)
 	stw %r14, 2544(%r1)
 # v55 = v51 ^ v55
-	.loc 1 684
+	.loc 1 811
 	lwz %r5, 5120(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2552(%r1)
 # v59 = v55 ^ v59
-	.loc 1 685
+	.loc 1 812
 	lwz %r14, 5800(%r1)
 	xor %r5, %r5, %r14
 # v60 = v59 ^ v60
-	.loc 1 686
+	.loc 1 813
 	xor %r5, %r5, %r15
 	stw %r5, 584(%r1)
 # v17 = v17 & v24
-	.loc 1 687
+	.loc 1 814
 	and %r5, %r10, %r8
 	stw %r5, 5672(%r1)
 	stw %r5, 3680(%r1)
 	stw %r5, 592(%r1)
 # v59 = v19 & v2
-	.loc 1 688
+	.loc 1 815
 	and %r5, %r17, %r7
 	stw %r5, 5128(%r1)
 	stw %r5, 2560(%r1)
 # v55 = v20 & v4
-	.loc 1 689
+	.loc 1 816
 	and %r5, %r28, %r9
 	stw %r5, 5808(%r1)
 	stw %r5, 4384(%r1)
 	stw %r5, 600(%r1)
 # v51 = v22 & v7
-	.loc 1 690
+	.loc 1 817
 	and %r5, %r16, %r12
 	stw %r5, 5968(%r1)
 	stw %r5, 4392(%r1)
 	stw %r5, 608(%r1)
 # v53 = v23 & v9
-	.loc 1 691
+	.loc 1 818
 	and %r10, %r22, %r31
 	stw %r10, 4960(%r1)
 	stw %r10, 616(%r1)
 # v57 = v25 & v11
-	.loc 1 692
+	.loc 1 819
 	and %r15, %r6, %r21
 	stw %r15, 5400(%r1)
 	stw %r15, 2568(%r1)
 # v13 = v15 & v13
-	.loc 1 693
+	.loc 1 820
 	and %r20, %r11, %r20
 	stw %r20, 5408(%r1)
 	stw %r20, 2576(%r1)
 # v59 = v17 ^ v59
-	.loc 1 694
+	.loc 1 821
 	lwz %r5, 5128(%r1)
 	lwz %r14, 5672(%r1)
 	xor %r5, %r14, %r5
 # v55 = v59 ^ v55
-	.loc 1 695
+	.loc 1 822
 	lwz %r14, 5808(%r1)
 	xor %r5, %r5, %r14
 # v51 = v55 ^ v51
-	.loc 1 696
+	.loc 1 823
 	lwz %r14, 5968(%r1)
 	xor %r5, %r5, %r14
 # v53 = v51 ^ v53
-	.loc 1 697
+	.loc 1 824
 	xor %r5, %r5, %r10
 # v57 = v53 ^ v57
-	.loc 1 698
+	.loc 1 825
 	xor %r5, %r5, %r15
 # v13 = v57 ^ v13
-	.loc 1 699
+	.loc 1 826
 	xor %r5, %r5, %r20
 	stw %r5, 624(%r1)
 # v19 = v19 & v24
-	.loc 1 700
+	.loc 1 827
 	and %r15, %r17, %r8
 	stw %r15, 632(%r1)
 # v57 = v20 & v2
-	.loc 1 701
+	.loc 1 828
 	and %r5, %r28, %r7
 # v53 = v22 & v4
-	.loc 1 702
+	.loc 1 829
 	and %r17, %r16, %r9
 # v51 = v23 & v7
-	.loc 1 703
+	.loc 1 830
 	and %r20, %r22, %r12
 # v55 = v25 & v9
-	.loc 1 704
+	.loc 1 831
 	and %r10, %r6, %r31
 # v11 = v15 & v11
-	.loc 1 705
+	.loc 1 832
 	and %r21, %r11, %r21
 # v57 = v19 ^ v57
-	.loc 1 706
+	.loc 1 833
 	xor %r5, %r15, %r5
 # v53 = v57 ^ v53
-	.loc 1 707
+	.loc 1 834
 	xor %r5, %r5, %r17
 # v51 = v53 ^ v51
-	.loc 1 708
+	.loc 1 835
 	xor %r5, %r5, %r20
 # v55 = v51 ^ v55
-	.loc 1 709
+	.loc 1 836
 	xor %r5, %r5, %r10
 # v11 = v55 ^ v11
-	.loc 1 710
+	.loc 1 837
 	xor %r20, %r5, %r21
 # v20 = v20 & v24
-	.loc 1 711
+	.loc 1 838
 	and %r28, %r28, %r8
 # v55 = v22 & v2
-	.loc 1 712
+	.loc 1 839
 	and %r5, %r16, %r7
 # v51 = v23 & v4
-	.loc 1 713
+	.loc 1 840
 	and %r10, %r22, %r9
 # v53 = v25 & v7
-	.loc 1 714
+	.loc 1 841
 	and %r21, %r6, %r12
 # v9 = v15 & v9
-	.loc 1 715
+	.loc 1 842
 	and %r31, %r11, %r31
 # v55 = v20 ^ v55
-	.loc 1 716
+	.loc 1 843
 	xor %r5, %r28, %r5
 # v51 = v55 ^ v51
-	.loc 1 717
+	.loc 1 844
 	xor %r10, %r5, %r10
 # v53 = v51 ^ v53
-	.loc 1 718
+	.loc 1 845
 	xor %r21, %r10, %r21
 # v9 = v53 ^ v9
-	.loc 1 719
+	.loc 1 846
 	xor %r31, %r21, %r31
 # v22 = v22 & v24
-	.loc 1 720
+	.loc 1 847
 	and %r16, %r16, %r8
 # v53 = v23 & v2
-	.loc 1 721
+	.loc 1 848
 	and %r5, %r22, %r7
 # v51 = v25 & v4
-	.loc 1 722
+	.loc 1 849
 	and %r10, %r6, %r9
 # v7 = v15 & v7
-	.loc 1 723
+	.loc 1 850
 	and %r12, %r11, %r12
 # v53 = v22 ^ v53
-	.loc 1 724
+	.loc 1 851
 	xor %r5, %r16, %r5
 # v51 = v53 ^ v51
-	.loc 1 725
+	.loc 1 852
 	xor %r10, %r5, %r10
 # v7 = v51 ^ v7
-	.loc 1 726
+	.loc 1 853
 	xor %r12, %r10, %r12
 # v23 = v23 & v24
-	.loc 1 727
+	.loc 1 854
 	and %r22, %r22, %r8
 # v51 = v25 & v2
-	.loc 1 728
+	.loc 1 855
 	and %r5, %r6, %r7
 # v4 = v15 & v4
-	.loc 1 729
+	.loc 1 856
 	and %r9, %r11, %r9
 # v51 = v23 ^ v51
-	.loc 1 730
+	.loc 1 857
 	xor %r5, %r22, %r5
 # v4 = v51 ^ v4
-	.loc 1 731
+	.loc 1 858
 	xor %r9, %r5, %r9
 # v25 = v25 & v24
-	.loc 1 732
+	.loc 1 859
 	and %r6, %r6, %r8
 # v2 = v15 & v2
-	.loc 1 733
+	.loc 1 860
 	and %r7, %r11, %r7
 # v2 = v25 ^ v2
-	.loc 1 734
+	.loc 1 861
 	xor %r7, %r6, %r7
 # v15 = v15 & v24
-	.loc 1 735
+	.loc 1 862
 	and %r11, %r11, %r8
 # v50 = v50 ^ v26
-	.loc 1 736
+	.loc 1 863
 	lwz %r5, 160(%r1)
 	lwz %r6, 48(%r1)
 	xor %r5, %r5, %r6
 # v50 = v50 ^ v39
-	.loc 1 737
+	.loc 1 864
 	lwz %r6, 112(%r1)
 	xor %r6, %r5, %r6
 # v52 = v52 ^ v28
-	.loc 1 738
+	.loc 1 865
 	lwz %r5, 504(%r1)
 	lwz %r10, 240(%r1)
 	xor %r5, %r5, %r10
 # v52 = v52 ^ v41
-	.loc 1 739
+	.loc 1 866
 	lwz %r10, 408(%r1)
 	xor %r10, %r5, %r10
 # v54 = v54 ^ v30
-	.loc 1 740
+	.loc 1 867
 	lwz %r5, 512(%r1)
 	lwz %r28, 248(%r1)
 	xor %r5, %r5, %r28
 # v54 = v54 ^ v43
-	.loc 1 741
+	.loc 1 868
 	lwz %r28, 416(%r1)
 	xor %r28, %r5, %r28
 # v56 = v56 ^ v32
-	.loc 1 742
+	.loc 1 869
 	lwz %r5, 528(%r1)
 	lwz %r22, 256(%r1)
 	xor %r5, %r5, %r22
 # v56 = v56 ^ v45
-	.loc 1 743
+	.loc 1 870
 	lwz %r22, 424(%r1)
 	xor %r22, %r5, %r22
 # v58 = v58 ^ v34
-	.loc 1 744
+	.loc 1 871
 	lwz %r5, 552(%r1)
 	lwz %r21, 264(%r1)
 	xor %r5, %r5, %r21
 # v58 = v58 ^ v47
-	.loc 1 745
+	.loc 1 872
 	lwz %r21, 432(%r1)
 	xor %r21, %r5, %r21
 # v60 = v60 ^ v36
-	.loc 1 746
+	.loc 1 873
 	lwz %r5, 584(%r1)
 	lwz %r17, 280(%r1)
 	xor %r5, %r5, %r17
 # v60 = v60 ^ v49
-	.loc 1 747
+	.loc 1 874
 	lwz %r17, 448(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 2584(%r1)
 # v13 = v13 ^ v38
-	.loc 1 748
+	.loc 1 875
 	lwz %r5, 624(%r1)
 	lwz %r17, 304(%r1)
 	xor %r5, %r5, %r17
 # v13 = v13 ^ v46
-	.loc 1 749
+	.loc 1 876
 	lwz %r17, 472(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 640(%r1)
 # v11 = v11 ^ v35
-	.loc 1 750
+	.loc 1 877
 	lwz %r5, 336(%r1)
 	xor %r20, %r20, %r5
 # v11 = v11 ^ v48
-	.loc 1 751
+	.loc 1 878
 	lwz %r17, 488(%r1)
 	xor %r20, %r20, %r17
 	stw %r20, 2592(%r1)
 # v9 = v9 ^ v37
-	.loc 1 752
+	.loc 1 879
 	lwz %r20, 360(%r1)
 	xor %r31, %r31, %r20
 # v9 = v9 ^ v42
-	.loc 1 753
+	.loc 1 880
 	lwz %r17, 496(%r1)
 	xor %r31, %r31, %r17
 	stw %r31, 2600(%r1)
 # v7 = v7 ^ v31
-	.loc 1 754
+	.loc 1 881
 	lwz %r31, 376(%r1)
 	xor %r12, %r12, %r31
 # v7 = v7 ^ v44
-	.loc 1 755
+	.loc 1 882
 	lwz %r17, 2472(%r1)
 	xor %r17, %r12, %r17
 # v4 = v4 ^ v33
-	.loc 1 756
+	.loc 1 883
 	lwz %r12, 384(%r1)
 	xor %r9, %r9, %r12
 # v4 = v4 ^ v40
-	.loc 1 757
+	.loc 1 884
 	lwz %r16, 4088(%r1)
 	xor %r16, %r9, %r16
 # v2 = v2 ^ v27
-	.loc 1 758
+	.loc 1 885
 	lwz %r15, 392(%r1)
 	xor %r7, %r7, %r15
 # v15 = v15 ^ v29
-	.loc 1 759
+	.loc 1 886
 	lwz %r14, 400(%r1)
 	xor %r11, %r11, %r14
 # v35 = v50 ^ v35
-	.loc 1 760
+	.loc 1 887
 	xor %r5, %r6, %r5
 	stw %r5, 648(%r1)
 # v37 = v52 ^ v37
-	.loc 1 761
+	.loc 1 888
 	xor %r5, %r10, %r20
 	stw %r5, 2608(%r1)
 # v31 = v54 ^ v31
-	.loc 1 762
+	.loc 1 889
 	xor %r9, %r28, %r31
 # v33 = v56 ^ v33
-	.loc 1 763
+	.loc 1 890
 	xor %r10, %r22, %r12
 # v27 = v58 ^ v27
-	.loc 1 764
+	.loc 1 891
 	xor %r6, %r21, %r15
 # v29 = v60 ^ v29
-	.loc 1 765
+	.loc 1 892
 	lwz %r5, 2584(%r1)
 	xor %r22, %r5, %r14
 # v39 = v11 ^ v39
-	.loc 1 766
+	.loc 1 893
 	lwz %r5, 112(%r1)
 	lwz %r12, 2592(%r1)
 	xor %r21, %r12, %r5
 # v41 = v9 ^ v41
-	.loc 1 767
+	.loc 1 894
 	lwz %r5, 408(%r1)
 	lwz %r12, 2600(%r1)
 	xor %r20, %r12, %r5
 # v43 = v7 ^ v43
-	.loc 1 768
+	.loc 1 895
 	lwz %r5, 416(%r1)
 	xor %r12, %r17, %r5
 # v45 = v4 ^ v45
-	.loc 1 769
+	.loc 1 896
 	lwz %r5, 424(%r1)
 	xor %r31, %r16, %r5
 # v47 = v2 ^ v47
-	.loc 1 770
+	.loc 1 897
 	lwz %r5, 432(%r1)
 	xor %r28, %r7, %r5
 # v49 = v15 ^ v49
-	.loc 1 771
+	.loc 1 898
 	lwz %r5, 448(%r1)
 	xor %r11, %r11, %r5
 # v41 = v41 ^ v40
-	.loc 1 772
+	.loc 1 899
 	lwz %r17, 4088(%r1)
 	xor %r7, %r20, %r17
 # v39 = v39 ^ v40
-	.loc 1 773
+	.loc 1 900
 	xor %r5, %r21, %r17
 # v29 = v29 ^ v40
-	.loc 1 774
+	.loc 1 901
 	xor %r20, %r22, %r17
 # v40 = v27 ^ v40
-	.loc 1 775
+	.loc 1 902
 	xor %r6, %r6, %r17
 # v39 = v39 ^ v44
-	.loc 1 776
+	.loc 1 903
 	lwz %r17, 2472(%r1)
 	xor %r22, %r5, %r17
 # v13 = v13 ^ v44
-	.loc 1 777
+	.loc 1 904
 	lwz %r5, 640(%r1)
 	xor %r5, %r5, %r17
 # v40 = v40 ^ v44
-	.loc 1 778
+	.loc 1 905
 	xor %r21, %r6, %r17
 # v44 = v33 ^ v44
-	.loc 1 779
+	.loc 1 906
 	xor %r6, %r10, %r17
 # v13 = v13 ^ v42
-	.loc 1 780
+	.loc 1 907
 	lwz %r17, 496(%r1)
 	xor %r10, %r5, %r17
 # v29 = v29 ^ v42
-	.loc 1 781
+	.loc 1 908
 	xor %r5, %r20, %r17
 # v44 = v44 ^ v42
-	.loc 1 782
+	.loc 1 909
 	xor %r20, %r6, %r17
 # v42 = v31 ^ v42
-	.loc 1 783
+	.loc 1 910
 	xor %r6, %r9, %r17
 # v29 = v29 ^ v48
-	.loc 1 784
+	.loc 1 911
 	lwz %r17, 488(%r1)
 	xor %r9, %r5, %r17
 # v40 = v40 ^ v48
-	.loc 1 785
+	.loc 1 912
 	xor %r5, %r21, %r17
 # v42 = v42 ^ v48
-	.loc 1 786
+	.loc 1 913
 	xor %r16, %r6, %r17
 # v48 = v37 ^ v48
-	.loc 1 787
+	.loc 1 914
 	lwz %r6, 2608(%r1)
 	xor %r6, %r6, %r17
 # v40 = v40 ^ v46
-	.loc 1 788
+	.loc 1 915
 	lwz %r15, 472(%r1)
 	xor %r21, %r5, %r15
 # v44 = v44 ^ v46
-	.loc 1 789
+	.loc 1 916
 	xor %r5, %r20, %r15
 # v48 = v48 ^ v46
-	.loc 1 790
+	.loc 1 917
 	xor %r17, %r6, %r15
 # v46 = v35 ^ v46
-	.loc 1 791
+	.loc 1 918
 	lwz %r6, 648(%r1)
 	xor %r6, %r6, %r15
 # v44 = v44 ^ v49
-	.loc 1 792
+	.loc 1 919
 	xor %r20, %r5, %r11
 # v42 = v42 ^ v49
-	.loc 1 793
+	.loc 1 920
 	xor %r5, %r16, %r11
 # v46 = v46 ^ v49
-	.loc 1 794
+	.loc 1 921
 	xor %r6, %r6, %r11
 # v49 = v38 ^ v49
-	.loc 1 795
+	.loc 1 922
 	lwz %r16, 304(%r1)
 	xor %r11, %r16, %r11
 # v42 = v42 ^ v47
-	.loc 1 796
+	.loc 1 923
 	xor %r16, %r5, %r28
 # v48 = v48 ^ v47
-	.loc 1 797
+	.loc 1 924
 	xor %r5, %r17, %r28
 # v49 = v49 ^ v47
-	.loc 1 798
+	.loc 1 925
 	xor %r11, %r11, %r28
 # v47 = v36 ^ v47
-	.loc 1 799
+	.loc 1 926
 	lwz %r17, 280(%r1)
 	xor %r28, %r17, %r28
 # v48 = v48 ^ v45
-	.loc 1 800
+	.loc 1 927
 	xor %r17, %r5, %r31
 # v46 = v46 ^ v45
-	.loc 1 801
+	.loc 1 928
 	xor %r5, %r6, %r31
 # v47 = v47 ^ v45
-	.loc 1 802
+	.loc 1 929
 	xor %r28, %r28, %r31
 # v45 = v34 ^ v45
-	.loc 1 803
+	.loc 1 930
 	lwz %r6, 264(%r1)
 	xor %r31, %r6, %r31
 # v46 = v46 ^ v43
-	.loc 1 804
+	.loc 1 931
 	xor %r6, %r5, %r12
 # v49 = v49 ^ v43
-	.loc 1 805
+	.loc 1 932
 	xor %r5, %r11, %r12
 # v45 = v45 ^ v43
-	.loc 1 806
+	.loc 1 933
 	xor %r31, %r31, %r12
 # v43 = v32 ^ v43
-	.loc 1 807
+	.loc 1 934
 	lwz %r11, 256(%r1)
 	xor %r12, %r11, %r12
 # v49 = v49 ^ v41
-	.loc 1 808
+	.loc 1 935
 	xor %r5, %r5, %r7
 	stw %r5, 656(%r1)
 # v47 = v47 ^ v41
-	.loc 1 809
+	.loc 1 936
 	xor %r5, %r28, %r7
 # v43 = v43 ^ v41
-	.loc 1 810
+	.loc 1 937
 	xor %r12, %r12, %r7
 # v41 = v30 ^ v41
-	.loc 1 811
+	.loc 1 938
 	lwz %r11, 248(%r1)
 	xor %r7, %r11, %r7
 # v47 = v47 ^ v39
-	.loc 1 812
+	.loc 1 939
 	xor %r11, %r5, %r22
 # v45 = v45 ^ v39
-	.loc 1 813
+	.loc 1 940
 	xor %r5, %r31, %r22
 # v41 = v41 ^ v39
-	.loc 1 814
+	.loc 1 941
 	xor %r7, %r7, %r22
 # v39 = v28 ^ v39
-	.loc 1 815
+	.loc 1 942
 	lwz %r31, 240(%r1)
 	xor %r22, %r31, %r22
 # v45 = v45 ^ v13
-	.loc 1 816
+	.loc 1 943
 	xor %r31, %r5, %r10
 # v43 = v43 ^ v13
-	.loc 1 817
+	.loc 1 944
 	xor %r12, %r12, %r10
 # v39 = v39 ^ v13
-	.loc 1 818
+	.loc 1 945
 	xor %r15, %r22, %r10
 # v13 = v26 ^ v13
-	.loc 1 819
+	.loc 1 946
 	lwz %r5, 48(%r1)
 	xor %r10, %r5, %r10
 # v13 = v13 ^ v40
-	.loc 1 820
+	.loc 1 947
 	xor %r28, %r10, %r21
 # v26 = v46 ^ v40
-	.loc 1 821
+	.loc 1 948
 	xor %r5, %r6, %r21
 # v26 = v26 ^ v29
-	.loc 1 822
+	.loc 1 949
 	xor %r22, %r5, %r9
 # v39 = v39 ^ v46
-	.loc 1 823
+	.loc 1 950
 	xor %r10, %r15, %r6
 # v28 = v48 ^ v40
-	.loc 1 824
+	.loc 1 951
 	xor %r5, %r17, %r21
 # v28 = v28 ^ v29
-	.loc 1 825
+	.loc 1 952
 	xor %r15, %r5, %r9
 # v41 = v41 ^ v46
-	.loc 1 826
+	.loc 1 953
 	xor %r5, %r7, %r6
 # v41 = v41 ^ v48
-	.loc 1 827
+	.loc 1 954
 	xor %r5, %r5, %r17
 # v41 = v41 ^ v40
-	.loc 1 828
+	.loc 1 955
 	xor %r5, %r5, %r21
 # v41 = v41 ^ v29
-	.loc 1 829
+	.loc 1 956
 	xor %r5, %r5, %r9
 # v46 = v46 ^ v42
-	.loc 1 830
+	.loc 1 957
 	xor %r6, %r6, %r16
 # v43 = v43 ^ v48
-	.loc 1 831
+	.loc 1 958
 	xor %r12, %r12, %r17
 # v43 = v43 ^ v42
-	.loc 1 832
+	.loc 1 959
 	xor %r12, %r12, %r16
 # v43 = v43 ^ v29
-	.loc 1 833
+	.loc 1 960
 	xor %r12, %r12, %r9
 # v48 = v48 ^ v44
-	.loc 1 834
+	.loc 1 961
 	xor %r7, %r17, %r20
 	stw %r7, 4896(%r1)
 # v45 = v45 ^ v42
-	.loc 1 835
+	.loc 1 962
 	xor %r31, %r31, %r16
 # v45 = v45 ^ v44
-	.loc 1 836
+	.loc 1 963
 	xor %r31, %r31, %r20
 # v42 = v42 ^ v40
-	.loc 1 837
+	.loc 1 964
 	xor %r16, %r16, %r21
 # v47 = v47 ^ v44
-	.loc 1 838
+	.loc 1 965
 	xor %r11, %r11, %r20
 # v47 = v47 ^ v40
-	.loc 1 839
+	.loc 1 966
 	xor %r11, %r11, %r21
 # v44 = v44 ^ v29
-	.loc 1 840
+	.loc 1 967
 	xor %r20, %r20, %r9
 # v40 = v49 ^ v40
-	.loc 1 841
+	.loc 1 968
 	lwz %r7, 656(%r1)
 	xor %r21, %r7, %r21
 # v29 = v40 ^ v29
-	.loc 1 842
+	.loc 1 969
 	xor %r21, %r21, %r9
 # v40 = v13 & v0
-	.loc 1 843
+	.loc 1 970
 	and %r7, %r28, %r25
 	stw %r7, 664(%r1)
 # v49 = v13 & v6
-	.loc 1 844
+	.loc 1 971
 	and %r7, %r28, %r27
 # v30 = v26 & v0
-	.loc 1 845
+	.loc 1 972
 	and %r9, %r22, %r25
 # v30 = v49 ^ v30
-	.loc 1 846
+	.loc 1 973
 	xor %r7, %r7, %r9
 	stw %r7, 672(%r1)
 # v49 = v13 & v10
-	.loc 1 847
+	.loc 1 974
 	and %r7, %r28, %r30
 # v32 = v26 & v6
-	.loc 1 848
+	.loc 1 975
 	and %r9, %r22, %r27
 # v34 = v39 & v0
-	.loc 1 849
+	.loc 1 976
 	and %r17, %r10, %r25
 # v32 = v49 ^ v32
-	.loc 1 850
+	.loc 1 977
 	xor %r9, %r7, %r9
 # v34 = v32 ^ v34
-	.loc 1 851
+	.loc 1 978
 	xor %r7, %r9, %r17
 	stw %r7, 680(%r1)
 # v32 = v13 & v14
-	.loc 1 852
+	.loc 1 979
 	lwz %r7, 24(%r1)
 	stw %r7, 4968(%r1)
 	and %r14, %r28, %r7
 	stw %r14, 4400(%r1)
 	stw %r14, 688(%r1)
 # v49 = v26 & v10
-	.loc 1 853
+	.loc 1 980
 	and %r7, %r22, %r30
 	stw %r7, 2616(%r1)
 # v36 = v39 & v6
-	.loc 1 854
+	.loc 1 981
 	and %r17, %r10, %r27
 	stw %r17, 2624(%r1)
 # v38 = v28 & v0
-	.loc 1 855
+	.loc 1 982
 	and %r9, %r15, %r25
 	stw %r9, 4096(%r1)
 # v49 = v32 ^ v49
-	.loc 1 856
+	.loc 1 983
 	xor %r7, %r14, %r7
 # v36 = v49 ^ v36
-	.loc 1 857
+	.loc 1 984
 	xor %r7, %r7, %r17
 # v38 = v36 ^ v38
-	.loc 1 858
+	.loc 1 985
 	xor %r7, %r7, %r9
 	stw %r7, 696(%r1)
 # v36 = v13 & v18
-	.loc 1 859
+	.loc 1 986
 	lwz %r7, 32(%r1)
 	stw %r7, 4416(%r1)
 	and %r7, %r28, %r7
@@ -3253,62 +3411,62 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r7, 4408(%r1)
 	stw %r7, 704(%r1)
 # v49 = v26 & v14
-	.loc 1 860
+	.loc 1 987
 	lwz %r7, 4968(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 6192(%r1)
 	stw %r7, 5136(%r1)
 	stw %r7, 2632(%r1)
 # v32 = v39 & v10
-	.loc 1 861
+	.loc 1 988
 	and %r7, %r10, %r30
 	stw %r7, 6456(%r1)
 	stw %r7, 6096(%r1)
 	stw %r7, 4424(%r1)
 	stw %r7, 712(%r1)
 # v35 = v28 & v6
-	.loc 1 862
+	.loc 1 989
 	and %r17, %r15, %r27
 	stw %r17, 6280(%r1)
 	stw %r17, 5416(%r1)
 	stw %r17, 2640(%r1)
 # v37 = v41 & v0
-	.loc 1 863
+	.loc 1 990
 	and %r9, %r5, %r25
 	stw %r9, 6360(%r1)
 	stw %r9, 5680(%r1)
 	stw %r9, 2648(%r1)
 # v49 = v36 ^ v49
-	.loc 1 864
+	.loc 1 991
 	lwz %r7, 5976(%r1)
 	lwz %r14, 6192(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 865
+	.loc 1 992
 	lwz %r14, 6456(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 866
+	.loc 1 993
 	xor %r7, %r7, %r17
 # v37 = v35 ^ v37
-	.loc 1 867
+	.loc 1 994
 	xor %r7, %r7, %r9
 	stw %r7, 720(%r1)
 # v35 = v13 & v21
-	.loc 1 868
+	.loc 1 995
 	lwz %r7, 40(%r1)
 	stw %r7, 3688(%r1)
 	and %r7, %r28, %r7
 	stw %r7, 4432(%r1)
 	stw %r7, 728(%r1)
 # v32 = v26 & v18
-	.loc 1 869
+	.loc 1 996
 	lwz %r7, 4416(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 5144(%r1)
 	stw %r7, 2656(%r1)
 # v49 = v39 & v14
-	.loc 1 870
+	.loc 1 997
 	lwz %r7, 24(%r1)
 	stw %r7, 3696(%r1)
 	and %r7, %r10, %r7
@@ -3316,123 +3474,123 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r7, 4440(%r1)
 	stw %r7, 736(%r1)
 # v36 = v28 & v10
-	.loc 1 871
+	.loc 1 998
 	and %r7, %r15, %r30
 	stw %r7, 5816(%r1)
 	stw %r7, 4448(%r1)
 	stw %r7, 744(%r1)
 # v31 = v41 & v6
-	.loc 1 872
+	.loc 1 999
 	and %r9, %r5, %r27
 	stw %r9, 5152(%r1)
 	stw %r9, 2664(%r1)
 # v33 = v46 & v0
-	.loc 1 873
+	.loc 1 1000
 	and %r17, %r6, %r25
 	stw %r17, 5424(%r1)
 	stw %r17, 2672(%r1)
 # v32 = v35 ^ v32
-	.loc 1 874
+	.loc 1 1001
 	lwz %r7, 4432(%r1)
 	lwz %r14, 5144(%r1)
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 875
+	.loc 1 1002
 	lwz %r14, 5592(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 876
+	.loc 1 1003
 	lwz %r14, 5816(%r1)
 	xor %r7, %r7, %r14
 # v31 = v36 ^ v31
-	.loc 1 877
+	.loc 1 1004
 	xor %r7, %r7, %r9
 # v33 = v31 ^ v33
-	.loc 1 878
+	.loc 1 1005
 	xor %r7, %r7, %r17
 	stw %r7, 752(%r1)
 # v31 = v13 & v24
-	.loc 1 879
+	.loc 1 1006
 	and %r7, %r28, %r8
 	stw %r7, 5432(%r1)
 	stw %r7, 3704(%r1)
 	stw %r7, 760(%r1)
 # v36 = v26 & v21
-	.loc 1 880
+	.loc 1 1007
 	lwz %r7, 3688(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 4824(%r1)
 	stw %r7, 2680(%r1)
 # v49 = v39 & v18
-	.loc 1 881
+	.loc 1 1008
 	lwz %r7, 32(%r1)
 	and %r7, %r10, %r7
 	stw %r7, 4456(%r1)
 	stw %r7, 768(%r1)
 # v32 = v28 & v14
-	.loc 1 882
+	.loc 1 1009
 	lwz %r7, 3696(%r1)
 	and %r7, %r15, %r7
 	stw %r7, 5600(%r1)
 	stw %r7, 4464(%r1)
 	stw %r7, 776(%r1)
 # v35 = v41 & v10
-	.loc 1 883
+	.loc 1 1010
 	and %r7, %r5, %r30
 	stw %r7, 5824(%r1)
 	stw %r7, 4472(%r1)
 	stw %r7, 784(%r1)
 # v27 = v46 & v6
-	.loc 1 884
+	.loc 1 1011
 	and %r9, %r6, %r27
 	stw %r9, 5160(%r1)
 	stw %r9, 2688(%r1)
 # v15 = v43 & v0
-	.loc 1 885
+	.loc 1 1012
 	and %r17, %r12, %r25
 	stw %r17, 5168(%r1)
 	stw %r17, 2696(%r1)
 # v36 = v31 ^ v36
-	.loc 1 886
+	.loc 1 1013
 	lwz %r7, 4824(%r1)
 	lwz %r14, 5432(%r1)
 	xor %r14, %r14, %r7
 	stw %r14, 5440(%r1)
 	stw %r14, 2704(%r1)
 # v49 = v36 ^ v49
-	.loc 1 887
+	.loc 1 1014
 	lwz %r7, 4456(%r1)
 	xor %r7, %r14, %r7
 # v32 = v49 ^ v32
-	.loc 1 888
+	.loc 1 1015
 	lwz %r14, 5600(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 889
+	.loc 1 1016
 	lwz %r14, 5824(%r1)
 	xor %r7, %r7, %r14
 # v27 = v35 ^ v27
-	.loc 1 890
+	.loc 1 1017
 	xor %r7, %r7, %r9
 # v15 = v27 ^ v15
-	.loc 1 891
+	.loc 1 1018
 	xor %r7, %r7, %r17
 	stw %r7, 792(%r1)
 # v27 = v26 & v24
-	.loc 1 892
+	.loc 1 1019
 	and %r7, %r22, %r8
 	stw %r7, 5176(%r1)
 	stw %r7, 3712(%r1)
 	stw %r7, 800(%r1)
 # v35 = v39 & v21
-	.loc 1 893
+	.loc 1 1020
 	lwz %r7, 40(%r1)
 	stw %r7, 3720(%r1)
 	and %r7, %r10, %r7
 	stw %r7, 4832(%r1)
 	stw %r7, 2712(%r1)
 # v32 = v28 & v18
-	.loc 1 894
+	.loc 1 1021
 	lwz %r7, 32(%r1)
 	stw %r7, 4480(%r1)
 	and %r7, %r15, %r7
@@ -3440,7 +3598,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r7, 3728(%r1)
 	stw %r7, 808(%r1)
 # v49 = v41 & v14
-	.loc 1 895
+	.loc 1 1022
 	lwz %r7, 24(%r1)
 	stw %r7, 4496(%r1)
 	and %r7, %r5, %r7
@@ -3448,52 +3606,52 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r7, 4488(%r1)
 	stw %r7, 816(%r1)
 # v36 = v46 & v10
-	.loc 1 896
+	.loc 1 1023
 	and %r17, %r6, %r30
 	stw %r17, 4840(%r1)
 	stw %r17, 2720(%r1)
 # v31 = v43 & v6
-	.loc 1 897
+	.loc 1 1024
 	and %r9, %r12, %r27
 	stw %r9, 5184(%r1)
 	stw %r9, 2728(%r1)
 # v35 = v27 ^ v35
-	.loc 1 898
+	.loc 1 1025
 	lwz %r7, 4832(%r1)
 	lwz %r14, 5176(%r1)
 	xor %r7, %r14, %r7
 	stw %r7, 2736(%r1)
 # v32 = v35 ^ v32
-	.loc 1 899
+	.loc 1 1026
 	lwz %r14, 5448(%r1)
 	xor %r7, %r7, %r14
 	stw %r7, 2744(%r1)
 # v49 = v32 ^ v49
-	.loc 1 900
+	.loc 1 1027
 	lwz %r14, 5608(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 901
+	.loc 1 1028
 	xor %r7, %r7, %r17
 # v31 = v36 ^ v31
-	.loc 1 902
+	.loc 1 1029
 	xor %r7, %r7, %r9
 	stw %r7, 824(%r1)
 # v36 = v39 & v24
-	.loc 1 903
+	.loc 1 1030
 	and %r7, %r10, %r8
 	stw %r7, 6104(%r1)
 	stw %r7, 4504(%r1)
 	stw %r7, 832(%r1)
 # v49 = v28 & v21
-	.loc 1 904
+	.loc 1 1031
 	lwz %r7, 3720(%r1)
 	and %r7, %r15, %r7
 	stw %r7, 6288(%r1)
 	stw %r7, 5456(%r1)
 	stw %r7, 2752(%r1)
 # v32 = v41 & v18
-	.loc 1 905
+	.loc 1 1032
 	lwz %r7, 4480(%r1)
 	and %r7, %r5, %r7
 	stw %r7, 6496(%r1)
@@ -3501,2925 +3659,2925 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r7, 4976(%r1)
 	stw %r7, 840(%r1)
 # v35 = v46 & v14
-	.loc 1 906
+	.loc 1 1033
 	lwz %r7, 4496(%r1)
 	and %r17, %r6, %r7
 	stw %r17, 6368(%r1)
 	stw %r17, 5688(%r1)
 	stw %r17, 2760(%r1)
 # v27 = v43 & v10
-	.loc 1 907
+	.loc 1 1034
 	and %r9, %r12, %r30
 	stw %r9, 6416(%r1)
 	stw %r9, 5984(%r1)
 	stw %r9, 4104(%r1)
 # v49 = v36 ^ v49
-	.loc 1 908
+	.loc 1 1035
 	lwz %r7, 6104(%r1)
 	lwz %r14, 6288(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 909
+	.loc 1 1036
 	lwz %r14, 6496(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 910
+	.loc 1 1037
 	xor %r7, %r7, %r17
 # v27 = v35 ^ v27
-	.loc 1 911
+	.loc 1 1038
 	xor %r7, %r7, %r9
 	stw %r7, 848(%r1)
 # v35 = v28 & v24
-	.loc 1 912
+	.loc 1 1039
 	and %r7, %r15, %r8
 	stw %r7, 3736(%r1)
 	stw %r7, 856(%r1)
 # v32 = v41 & v21
-	.loc 1 913
+	.loc 1 1040
 	lwz %r9, 40(%r1)
 	stw %r9, 4984(%r1)
 	and %r14, %r5, %r9
 	stw %r14, 4848(%r1)
 	stw %r14, 2768(%r1)
 # v49 = v46 & v18
-	.loc 1 914
+	.loc 1 1041
 	lwz %r9, 32(%r1)
 	stw %r9, 4512(%r1)
 	and %r17, %r6, %r9
 	stw %r17, 4856(%r1)
 	stw %r17, 2776(%r1)
 # v36 = v43 & v14
-	.loc 1 915
+	.loc 1 1042
 	lwz %r9, 24(%r1)
 	and %r9, %r12, %r9
 	stw %r9, 2784(%r1)
 # v32 = v35 ^ v32
-	.loc 1 916
+	.loc 1 1043
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 917
+	.loc 1 1044
 	xor %r7, %r7, %r17
 # v36 = v49 ^ v36
-	.loc 1 918
+	.loc 1 1045
 	xor %r7, %r7, %r9
 	stw %r7, 864(%r1)
 # v49 = v41 & v24
-	.loc 1 919
+	.loc 1 1046
 	and %r7, %r5, %r8
 	stw %r7, 2792(%r1)
 # v32 = v46 & v21
-	.loc 1 920
+	.loc 1 1047
 	lwz %r9, 4984(%r1)
 	and %r14, %r6, %r9
 	stw %r14, 4112(%r1)
 # v35 = v43 & v18
-	.loc 1 921
+	.loc 1 1048
 	lwz %r17, 4512(%r1)
 	and %r17, %r12, %r17
 # v32 = v49 ^ v32
-	.loc 1 922
+	.loc 1 1049
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 923
+	.loc 1 1050
 	xor %r7, %r7, %r17
 	stw %r7, 872(%r1)
 # v32 = v46 & v24
-	.loc 1 924
+	.loc 1 1051
 	and %r7, %r6, %r8
 # v49 = v43 & v21
-	.loc 1 925
+	.loc 1 1052
 	and %r9, %r12, %r9
 # v49 = v32 ^ v49
-	.loc 1 926
+	.loc 1 1053
 	xor %r7, %r7, %r9
 	stw %r7, 880(%r1)
 # v32 = v43 & v24
-	.loc 1 927
+	.loc 1 1054
 	and %r7, %r12, %r8
 	stw %r7, 888(%r1)
 # v2 = v48 & v3
-	.loc 1 928
+	.loc 1 1055
 	lwz %r17, 4896(%r1)
 	and %r7, %r17, %r26
 	stw %r7, 896(%r1)
 # v4 = v48 & v8
-	.loc 1 929
+	.loc 1 1056
 	and %r7, %r17, %r29
 # v7 = v45 & v3
-	.loc 1 930
+	.loc 1 1057
 	and %r9, %r31, %r26
 # v7 = v4 ^ v7
-	.loc 1 931
+	.loc 1 1058
 	xor %r7, %r7, %r9
 	stw %r7, 904(%r1)
 # v4 = v48 & v12
-	.loc 1 932
+	.loc 1 1059
 	and %r7, %r17, %r19
 # v9 = v45 & v8
-	.loc 1 933
+	.loc 1 1060
 	and %r9, %r31, %r29
 # v11 = v42 & v3
-	.loc 1 934
+	.loc 1 1061
 	and %r14, %r16, %r26
 # v9 = v4 ^ v9
-	.loc 1 935
+	.loc 1 1062
 	xor %r9, %r7, %r9
 # v11 = v9 ^ v11
-	.loc 1 936
+	.loc 1 1063
 	xor %r7, %r9, %r14
 	stw %r7, 912(%r1)
 # v9 = v48 & v16
-	.loc 1 937
+	.loc 1 1064
 	and %r7, %r17, %r18
 	stw %r7, 920(%r1)
 # v4 = v45 & v12
-	.loc 1 938
+	.loc 1 1065
 	and %r14, %r31, %r19
 	stw %r14, 2800(%r1)
 # v60 = v42 & v8
-	.loc 1 939
+	.loc 1 1066
 	and %r17, %r16, %r29
 	stw %r17, 4120(%r1)
 # v58 = v47 & v3
-	.loc 1 940
+	.loc 1 1067
 	and %r9, %r11, %r26
 # v4 = v9 ^ v4
-	.loc 1 941
+	.loc 1 1068
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 942
+	.loc 1 1069
 	xor %r7, %r7, %r17
 # v58 = v60 ^ v58
-	.loc 1 943
+	.loc 1 1070
 	xor %r7, %r7, %r9
 	stw %r7, 928(%r1)
 # v60 = v48 & v1
-	.loc 1 944
+	.loc 1 1071
 	lwz %r7, 4896(%r1)
 	and %r7, %r7, %r23
 	stw %r7, 6112(%r1)
 	stw %r7, 4520(%r1)
 	stw %r7, 936(%r1)
 # v4 = v45 & v16
-	.loc 1 945
+	.loc 1 1072
 	and %r7, %r31, %r18
 	stw %r7, 6296(%r1)
 	stw %r7, 5464(%r1)
 	stw %r7, 2808(%r1)
 # v9 = v42 & v12
-	.loc 1 946
+	.loc 1 1073
 	and %r7, %r16, %r19
 	stw %r7, 6504(%r1)
 	stw %r7, 6208(%r1)
 	stw %r7, 4992(%r1)
 	stw %r7, 944(%r1)
 # v56 = v47 & v8
-	.loc 1 947
+	.loc 1 1074
 	and %r17, %r11, %r29
 	stw %r17, 6376(%r1)
 	stw %r17, 5696(%r1)
 	stw %r17, 2816(%r1)
 # v54 = v44 & v3
-	.loc 1 948
+	.loc 1 1075
 	and %r9, %r20, %r26
 	stw %r9, 6424(%r1)
 	stw %r9, 5992(%r1)
 	stw %r9, 4128(%r1)
 # v4 = v60 ^ v4
-	.loc 1 949
+	.loc 1 1076
 	lwz %r7, 6112(%r1)
 	lwz %r14, 6296(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 950
+	.loc 1 1077
 	lwz %r14, 6504(%r1)
 	xor %r7, %r7, %r14
 # v56 = v9 ^ v56
-	.loc 1 951
+	.loc 1 1078
 	xor %r7, %r7, %r17
 # v54 = v56 ^ v54
-	.loc 1 952
+	.loc 1 1079
 	xor %r7, %r7, %r9
 	stw %r7, 952(%r1)
 # v56 = v48 & v5
-	.loc 1 953
+	.loc 1 1080
 	lwz %r7, 4896(%r1)
 	and %r7, %r7, %r24
 	stw %r7, 5616(%r1)
 	stw %r7, 4528(%r1)
 	stw %r7, 960(%r1)
 # v9 = v45 & v1
-	.loc 1 954
+	.loc 1 1081
 	and %r7, %r31, %r23
 	stw %r7, 6040(%r1)
 	stw %r7, 5192(%r1)
 	stw %r7, 2824(%r1)
 # v4 = v42 & v16
-	.loc 1 955
+	.loc 1 1082
 	and %r7, %r16, %r18
 	stw %r7, 5832(%r1)
 	stw %r7, 4536(%r1)
 	stw %r7, 968(%r1)
 # v60 = v47 & v12
-	.loc 1 956
+	.loc 1 1083
 	and %r17, %r11, %r19
 	stw %r17, 5840(%r1)
 	stw %r17, 4544(%r1)
 	stw %r17, 976(%r1)
 # v52 = v44 & v8
-	.loc 1 957
+	.loc 1 1084
 	and %r7, %r20, %r29
 	stw %r7, 6136(%r1)
 	stw %r7, 5200(%r1)
 	stw %r7, 2832(%r1)
 # v50 = v29 & v3
-	.loc 1 958
+	.loc 1 1085
 	and %r9, %r21, %r26
 	stw %r9, 5472(%r1)
 	stw %r9, 2840(%r1)
 # v9 = v56 ^ v9
-	.loc 1 959
+	.loc 1 1086
 	lwz %r7, 5616(%r1)
 	lwz %r14, 6040(%r1)
 	xor %r14, %r7, %r14
 	stw %r14, 5856(%r1)
 # v4 = v9 ^ v4
-	.loc 1 960
+	.loc 1 1087
 	lwz %r7, 5832(%r1)
 	xor %r7, %r14, %r7
 # v60 = v4 ^ v60
-	.loc 1 961
+	.loc 1 1088
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 962
+	.loc 1 1089
 	lwz %r17, 6136(%r1)
 	xor %r7, %r7, %r17
 # v50 = v52 ^ v50
-	.loc 1 963
+	.loc 1 1090
 	xor %r7, %r7, %r9
 	stw %r7, 984(%r1)
 # v52 = v45 & v5
-	.loc 1 964
+	.loc 1 1091
 	and %r7, %r31, %r24
 	stw %r7, 6120(%r1)
 	stw %r7, 4552(%r1)
 	stw %r7, 992(%r1)
 # v60 = v42 & v1
-	.loc 1 965
+	.loc 1 1092
 	and %r7, %r16, %r23
 	stw %r7, 6304(%r1)
 	stw %r7, 5480(%r1)
 	stw %r7, 2848(%r1)
 # v4 = v47 & v16
-	.loc 1 966
+	.loc 1 1093
 	and %r7, %r11, %r18
 	stw %r7, 6512(%r1)
 	stw %r7, 6216(%r1)
 	stw %r7, 5000(%r1)
 	stw %r7, 1000(%r1)
 # v9 = v44 & v12
-	.loc 1 967
+	.loc 1 1094
 	and %r17, %r20, %r19
 	stw %r17, 6384(%r1)
 	stw %r17, 5704(%r1)
 	stw %r17, 2856(%r1)
 # v56 = v29 & v8
-	.loc 1 968
+	.loc 1 1095
 	and %r9, %r21, %r29
 	stw %r9, 6432(%r1)
 	stw %r9, 6000(%r1)
 	stw %r9, 4136(%r1)
 # v60 = v52 ^ v60
-	.loc 1 969
+	.loc 1 1096
 	lwz %r7, 6120(%r1)
 	lwz %r14, 6304(%r1)
 	xor %r7, %r7, %r14
 # v4 = v60 ^ v4
-	.loc 1 970
+	.loc 1 1097
 	lwz %r14, 6512(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 971
+	.loc 1 1098
 	xor %r7, %r7, %r17
 # v56 = v9 ^ v56
-	.loc 1 972
+	.loc 1 1099
 	xor %r7, %r7, %r9
 	stw %r7, 1008(%r1)
 # v9 = v42 & v5
-	.loc 1 973
+	.loc 1 1100
 	and %r7, %r16, %r24
 	stw %r7, 2864(%r1)
 # v4 = v47 & v1
-	.loc 1 974
+	.loc 1 1101
 	and %r14, %r11, %r23
 	stw %r14, 4144(%r1)
 # v60 = v44 & v16
-	.loc 1 975
+	.loc 1 1102
 	and %r17, %r20, %r18
 	stw %r17, 1016(%r1)
 # v52 = v29 & v12
-	.loc 1 976
+	.loc 1 1103
 	and %r9, %r21, %r19
 # v4 = v9 ^ v4
-	.loc 1 977
+	.loc 1 1104
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 978
+	.loc 1 1105
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 979
+	.loc 1 1106
 	xor %r7, %r7, %r9
 	stw %r7, 1024(%r1)
 # v60 = v47 & v5
-	.loc 1 980
+	.loc 1 1107
 	and %r7, %r11, %r24
 # v4 = v44 & v1
-	.loc 1 981
+	.loc 1 1108
 	and %r9, %r20, %r23
 # v9 = v29 & v16
-	.loc 1 982
+	.loc 1 1109
 	and %r17, %r21, %r18
 # v4 = v60 ^ v4
-	.loc 1 983
+	.loc 1 1110
 	xor %r9, %r7, %r9
 # v9 = v4 ^ v9
-	.loc 1 984
+	.loc 1 1111
 	xor %r17, %r9, %r17
 # v4 = v44 & v5
-	.loc 1 985
+	.loc 1 1112
 	and %r7, %r20, %r24
 # v60 = v29 & v1
-	.loc 1 986
+	.loc 1 1113
 	and %r9, %r21, %r23
 # v60 = v4 ^ v60
-	.loc 1 987
+	.loc 1 1114
 	xor %r9, %r7, %r9
 # v4 = v29 & v5
-	.loc 1 988
+	.loc 1 1115
 	and %r7, %r21, %r24
 # v48 = v13 ^ v48
-	.loc 1 989
+	.loc 1 1116
 	lwz %r14, 4896(%r1)
 	xor %r28, %r28, %r14
 # v45 = v26 ^ v45
-	.loc 1 990
+	.loc 1 1117
 	xor %r31, %r22, %r31
 # v42 = v39 ^ v42
-	.loc 1 991
+	.loc 1 1118
 	xor %r16, %r10, %r16
 # v47 = v28 ^ v47
-	.loc 1 992
+	.loc 1 1119
 	xor %r11, %r15, %r11
 # v44 = v41 ^ v44
-	.loc 1 993
+	.loc 1 1120
 	xor %r20, %r5, %r20
 # v29 = v46 ^ v29
-	.loc 1 994
+	.loc 1 1121
 	xor %r21, %r6, %r21
 # v3 = v0 ^ v3
-	.loc 1 995
+	.loc 1 1122
 	xor %r26, %r25, %r26
 # v8 = v6 ^ v8
-	.loc 1 996
+	.loc 1 1123
 	xor %r29, %r27, %r29
 # v12 = v10 ^ v12
-	.loc 1 997
+	.loc 1 1124
 	xor %r19, %r30, %r19
 # v16 = v14 ^ v16
-	.loc 1 998
+	.loc 1 1125
 	lwz %r5, 24(%r1)
 	xor %r18, %r5, %r18
 # v1 = v18 ^ v1
-	.loc 1 999
+	.loc 1 1126
 	lwz %r5, 32(%r1)
 	xor %r23, %r5, %r23
 # v5 = v21 ^ v5
-	.loc 1 1000
+	.loc 1 1127
 	lwz %r5, 40(%r1)
 	xor %r24, %r5, %r24
 # v21 = v48 & v3
-	.loc 1 1001
+	.loc 1 1128
 	and %r5, %r28, %r26
 	stw %r5, 1032(%r1)
 # v18 = v48 & v8
-	.loc 1 1002
+	.loc 1 1129
 	and %r5, %r28, %r29
 # v14 = v45 & v3
-	.loc 1 1003
+	.loc 1 1130
 	and %r6, %r31, %r26
 # v14 = v18 ^ v14
-	.loc 1 1004
+	.loc 1 1131
 	xor %r5, %r5, %r6
 	stw %r5, 1040(%r1)
 # v18 = v48 & v12
-	.loc 1 1005
+	.loc 1 1132
 	and %r5, %r28, %r19
 # v10 = v45 & v8
-	.loc 1 1006
+	.loc 1 1133
 	and %r6, %r31, %r29
 # v6 = v42 & v3
-	.loc 1 1007
+	.loc 1 1134
 	and %r10, %r16, %r26
 # v10 = v18 ^ v10
-	.loc 1 1008
+	.loc 1 1135
 	xor %r6, %r5, %r6
 # v6 = v10 ^ v6
-	.loc 1 1009
+	.loc 1 1136
 	xor %r27, %r6, %r10
 # v10 = v48 & v16
-	.loc 1 1010
+	.loc 1 1137
 	and %r5, %r28, %r18
 # v18 = v45 & v12
-	.loc 1 1011
+	.loc 1 1138
 	and %r6, %r31, %r19
 # v0 = v42 & v8
-	.loc 1 1012
+	.loc 1 1139
 	and %r10, %r16, %r29
 # v46 = v47 & v3
-	.loc 1 1013
+	.loc 1 1140
 	and %r30, %r11, %r26
 # v18 = v10 ^ v18
-	.loc 1 1014
+	.loc 1 1141
 	xor %r6, %r5, %r6
 # v0 = v18 ^ v0
-	.loc 1 1015
+	.loc 1 1142
 	xor %r10, %r6, %r10
 # v46 = v0 ^ v46
-	.loc 1 1016
+	.loc 1 1143
 	xor %r22, %r10, %r30
 # v0 = v48 & v1
-	.loc 1 1017
+	.loc 1 1144
 	and %r5, %r28, %r23
 # v18 = v45 & v16
-	.loc 1 1018
+	.loc 1 1145
 	and %r6, %r31, %r18
 # v10 = v42 & v12
-	.loc 1 1019
+	.loc 1 1146
 	and %r10, %r16, %r19
 # v41 = v47 & v8
-	.loc 1 1020
+	.loc 1 1147
 	and %r30, %r11, %r29
 # v28 = v44 & v3
-	.loc 1 1021
+	.loc 1 1148
 	and %r25, %r20, %r26
 # v18 = v0 ^ v18
-	.loc 1 1022
+	.loc 1 1149
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 1023
+	.loc 1 1150
 	xor %r10, %r6, %r10
 # v41 = v10 ^ v41
-	.loc 1 1024
+	.loc 1 1151
 	xor %r30, %r10, %r30
 # v28 = v41 ^ v28
-	.loc 1 1025
+	.loc 1 1152
 	xor %r25, %r30, %r25
 # v41 = v48 & v5
-	.loc 1 1026
+	.loc 1 1153
 	and %r5, %r28, %r24
 # v10 = v45 & v1
-	.loc 1 1027
+	.loc 1 1154
 	and %r6, %r31, %r23
 # v18 = v42 & v16
-	.loc 1 1028
+	.loc 1 1155
 	and %r10, %r16, %r18
 # v0 = v47 & v12
-	.loc 1 1029
+	.loc 1 1156
 	and %r14, %r11, %r19
 # v39 = v44 & v8
-	.loc 1 1030
+	.loc 1 1157
 	and %r15, %r20, %r29
 # v26 = v29 & v3
-	.loc 1 1031
+	.loc 1 1158
 	and %r30, %r21, %r26
 # v10 = v41 ^ v10
-	.loc 1 1032
+	.loc 1 1159
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 1033
+	.loc 1 1160
 	xor %r10, %r6, %r10
 # v0 = v18 ^ v0
-	.loc 1 1034
+	.loc 1 1161
 	xor %r14, %r10, %r14
 # v39 = v0 ^ v39
-	.loc 1 1035
+	.loc 1 1162
 	xor %r15, %r14, %r15
 # v26 = v39 ^ v26
-	.loc 1 1036
+	.loc 1 1163
 	xor %r15, %r15, %r30
 # v48 = v48 & v24
-	.loc 1 1037
+	.loc 1 1164
 	and %r14, %r28, %r8
 # v39 = v45 & v5
-	.loc 1 1038
+	.loc 1 1165
 	and %r5, %r31, %r24
 # v0 = v42 & v1
-	.loc 1 1039
+	.loc 1 1166
 	and %r28, %r16, %r23
 # v18 = v47 & v16
-	.loc 1 1040
+	.loc 1 1167
 	and %r30, %r11, %r18
 # v10 = v44 & v12
-	.loc 1 1041
+	.loc 1 1168
 	and %r10, %r20, %r19
 # v41 = v29 & v8
-	.loc 1 1042
+	.loc 1 1169
 	and %r6, %r21, %r29
 # v3 = v43 & v3
-	.loc 1 1043
+	.loc 1 1170
 	and %r26, %r12, %r26
 # v39 = v48 ^ v39
-	.loc 1 1044
+	.loc 1 1171
 	xor %r5, %r14, %r5
 # v0 = v39 ^ v0
-	.loc 1 1045
+	.loc 1 1172
 	xor %r28, %r5, %r28
 # v18 = v0 ^ v18
-	.loc 1 1046
+	.loc 1 1173
 	xor %r30, %r28, %r30
 # v10 = v18 ^ v10
-	.loc 1 1047
+	.loc 1 1174
 	xor %r10, %r30, %r10
 # v41 = v10 ^ v41
-	.loc 1 1048
+	.loc 1 1175
 	xor %r6, %r10, %r6
 # v3 = v41 ^ v3
-	.loc 1 1049
+	.loc 1 1176
 	xor %r26, %r6, %r26
 # v45 = v45 & v24
-	.loc 1 1050
+	.loc 1 1177
 	and %r31, %r31, %r8
 # v41 = v42 & v5
-	.loc 1 1051
+	.loc 1 1178
 	and %r5, %r16, %r24
 # v10 = v47 & v1
-	.loc 1 1052
+	.loc 1 1179
 	and %r6, %r11, %r23
 # v18 = v44 & v16
-	.loc 1 1053
+	.loc 1 1180
 	and %r30, %r20, %r18
 # v0 = v29 & v12
-	.loc 1 1054
+	.loc 1 1181
 	and %r10, %r21, %r19
 # v8 = v43 & v8
-	.loc 1 1055
+	.loc 1 1182
 	and %r29, %r12, %r29
 # v41 = v45 ^ v41
-	.loc 1 1056
+	.loc 1 1183
 	xor %r5, %r31, %r5
 # v10 = v41 ^ v10
-	.loc 1 1057
+	.loc 1 1184
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 1058
+	.loc 1 1185
 	xor %r30, %r6, %r30
 # v0 = v18 ^ v0
-	.loc 1 1059
+	.loc 1 1186
 	xor %r10, %r30, %r10
 # v8 = v0 ^ v8
-	.loc 1 1060
+	.loc 1 1187
 	xor %r29, %r10, %r29
 # v42 = v42 & v24
-	.loc 1 1061
+	.loc 1 1188
 	and %r16, %r16, %r8
 # v0 = v47 & v5
-	.loc 1 1062
+	.loc 1 1189
 	and %r5, %r11, %r24
 # v18 = v44 & v1
-	.loc 1 1063
+	.loc 1 1190
 	and %r6, %r20, %r23
 # v10 = v29 & v16
-	.loc 1 1064
+	.loc 1 1191
 	and %r10, %r21, %r18
 # v12 = v43 & v12
-	.loc 1 1065
+	.loc 1 1192
 	and %r19, %r12, %r19
 # v0 = v42 ^ v0
-	.loc 1 1066
+	.loc 1 1193
 	xor %r5, %r16, %r5
 # v18 = v0 ^ v18
-	.loc 1 1067
+	.loc 1 1194
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 1068
+	.loc 1 1195
 	xor %r10, %r6, %r10
 # v12 = v10 ^ v12
-	.loc 1 1069
+	.loc 1 1196
 	xor %r19, %r10, %r19
 # v47 = v47 & v24
-	.loc 1 1070
+	.loc 1 1197
 	and %r11, %r11, %r8
 # v10 = v44 & v5
-	.loc 1 1071
+	.loc 1 1198
 	and %r5, %r20, %r24
 # v18 = v29 & v1
-	.loc 1 1072
+	.loc 1 1199
 	and %r6, %r21, %r23
 # v16 = v43 & v16
-	.loc 1 1073
+	.loc 1 1200
 	and %r18, %r12, %r18
 # v10 = v47 ^ v10
-	.loc 1 1074
+	.loc 1 1201
 	xor %r5, %r11, %r5
 # v18 = v10 ^ v18
-	.loc 1 1075
+	.loc 1 1202
 	xor %r6, %r5, %r6
 # v16 = v18 ^ v16
-	.loc 1 1076
+	.loc 1 1203
 	xor %r18, %r6, %r18
 # v44 = v44 & v24
-	.loc 1 1077
+	.loc 1 1204
 	and %r20, %r20, %r8
 # v18 = v29 & v5
-	.loc 1 1078
+	.loc 1 1205
 	and %r5, %r21, %r24
 # v1 = v43 & v1
-	.loc 1 1079
+	.loc 1 1206
 	and %r23, %r12, %r23
 # v18 = v44 ^ v18
-	.loc 1 1080
+	.loc 1 1207
 	xor %r5, %r20, %r5
 # v1 = v18 ^ v1
-	.loc 1 1081
+	.loc 1 1208
 	xor %r23, %r5, %r23
 # v29 = v29 & v24
-	.loc 1 1082
+	.loc 1 1209
 	and %r21, %r21, %r8
 # v5 = v43 & v5
-	.loc 1 1083
+	.loc 1 1210
 	and %r24, %r12, %r24
 # v5 = v29 ^ v5
-	.loc 1 1084
+	.loc 1 1211
 	xor %r6, %r21, %r24
 # v24 = v43 & v24
-	.loc 1 1085
+	.loc 1 1212
 	and %r8, %r12, %r8
 # v21 = v21 ^ v40
-	.loc 1 1086
+	.loc 1 1213
 	lwz %r5, 1032(%r1)
 	lwz %r10, 664(%r1)
 	xor %r5, %r5, %r10
 # v21 = v21 ^ v2
-	.loc 1 1087
+	.loc 1 1214
 	lwz %r10, 896(%r1)
 	xor %r10, %r5, %r10
 # v14 = v14 ^ v30
-	.loc 1 1088
+	.loc 1 1215
 	lwz %r5, 1040(%r1)
 	lwz %r11, 672(%r1)
 	xor %r5, %r5, %r11
 # v14 = v14 ^ v7
-	.loc 1 1089
+	.loc 1 1216
 	lwz %r11, 904(%r1)
 	xor %r5, %r5, %r11
 # v6 = v6 ^ v34
-	.loc 1 1090
+	.loc 1 1217
 	lwz %r11, 680(%r1)
 	xor %r27, %r27, %r11
 # v6 = v6 ^ v11
-	.loc 1 1091
+	.loc 1 1218
 	lwz %r11, 912(%r1)
 	xor %r27, %r27, %r11
 # v46 = v46 ^ v38
-	.loc 1 1092
+	.loc 1 1219
 	lwz %r11, 696(%r1)
 	xor %r22, %r22, %r11
 # v46 = v46 ^ v58
-	.loc 1 1093
+	.loc 1 1220
 	lwz %r11, 928(%r1)
 	xor %r22, %r22, %r11
 # v28 = v28 ^ v37
-	.loc 1 1094
+	.loc 1 1221
 	lwz %r11, 720(%r1)
 	xor %r25, %r25, %r11
 # v28 = v28 ^ v54
-	.loc 1 1095
+	.loc 1 1222
 	lwz %r11, 952(%r1)
 	xor %r25, %r25, %r11
 # v26 = v26 ^ v33
-	.loc 1 1096
+	.loc 1 1223
 	lwz %r11, 752(%r1)
 	xor %r15, %r15, %r11
 # v26 = v26 ^ v50
-	.loc 1 1097
+	.loc 1 1224
 	lwz %r11, 984(%r1)
 	xor %r15, %r15, %r11
 # v3 = v3 ^ v15
-	.loc 1 1098
+	.loc 1 1225
 	lwz %r11, 792(%r1)
 	xor %r26, %r26, %r11
 # v3 = v3 ^ v56
-	.loc 1 1099
+	.loc 1 1226
 	lwz %r11, 1008(%r1)
 	xor %r26, %r26, %r11
 # v8 = v8 ^ v31
-	.loc 1 1100
+	.loc 1 1227
 	lwz %r11, 824(%r1)
 	xor %r29, %r29, %r11
 # v8 = v8 ^ v52
-	.loc 1 1101
+	.loc 1 1228
 	lwz %r12, 1024(%r1)
 	xor %r29, %r29, %r12
 # v12 = v12 ^ v27
-	.loc 1 1102
+	.loc 1 1229
 	lwz %r12, 848(%r1)
 	xor %r19, %r19, %r12
 # v12 = v12 ^ v9
-	.loc 1 1103
+	.loc 1 1230
 	xor %r19, %r19, %r17
 # v16 = v16 ^ v36
-	.loc 1 1104
+	.loc 1 1231
 	lwz %r31, 864(%r1)
 	xor %r18, %r18, %r31
 # v16 = v16 ^ v60
-	.loc 1 1105
+	.loc 1 1232
 	xor %r18, %r18, %r9
 # v1 = v1 ^ v35
-	.loc 1 1106
+	.loc 1 1233
 	lwz %r30, 872(%r1)
 	xor %r23, %r23, %r30
 # v1 = v1 ^ v4
-	.loc 1 1107
+	.loc 1 1234
 	xor %r23, %r23, %r7
 # v5 = v5 ^ v49
-	.loc 1 1108
+	.loc 1 1235
 	lwz %r24, 880(%r1)
 	xor %r6, %r6, %r24
 # v24 = v24 ^ v32
-	.loc 1 1109
+	.loc 1 1236
 	lwz %r21, 888(%r1)
 	xor %r28, %r8, %r21
 # v31 = v21 ^ v31
-	.loc 1 1110
+	.loc 1 1237
 	xor %r11, %r10, %r11
 # v27 = v14 ^ v27
-	.loc 1 1111
+	.loc 1 1238
 	xor %r12, %r5, %r12
 # v36 = v6 ^ v36
-	.loc 1 1112
+	.loc 1 1239
 	xor %r31, %r27, %r31
 # v35 = v46 ^ v35
-	.loc 1 1113
+	.loc 1 1240
 	xor %r30, %r22, %r30
 # v49 = v28 ^ v49
-	.loc 1 1114
+	.loc 1 1241
 	xor %r25, %r25, %r24
 # v32 = v26 ^ v32
-	.loc 1 1115
+	.loc 1 1242
 	xor %r24, %r15, %r21
 # v2 = v8 ^ v2
-	.loc 1 1116
+	.loc 1 1243
 	lwz %r5, 896(%r1)
 	xor %r22, %r29, %r5
 # v7 = v12 ^ v7
-	.loc 1 1117
+	.loc 1 1244
 	lwz %r5, 904(%r1)
 	xor %r5, %r19, %r5
 # v11 = v16 ^ v11
-	.loc 1 1118
+	.loc 1 1245
 	lwz %r8, 912(%r1)
 	xor %r10, %r18, %r8
 # v58 = v1 ^ v58
-	.loc 1 1119
+	.loc 1 1246
 	lwz %r8, 928(%r1)
 	xor %r8, %r23, %r8
 # v54 = v5 ^ v54
-	.loc 1 1120
+	.loc 1 1247
 	lwz %r29, 952(%r1)
 	xor %r29, %r6, %r29
 # v50 = v24 ^ v50
-	.loc 1 1121
+	.loc 1 1248
 	lwz %r6, 984(%r1)
 	xor %r28, %r28, %r6
 # v7 = v7 ^ v4
-	.loc 1 1122
+	.loc 1 1249
 	xor %r27, %r5, %r7
 # v2 = v2 ^ v4
-	.loc 1 1123
+	.loc 1 1250
 	xor %r5, %r22, %r7
 # v32 = v32 ^ v4
-	.loc 1 1124
+	.loc 1 1251
 	xor %r6, %r24, %r7
 # v4 = v49 ^ v4
-	.loc 1 1125
+	.loc 1 1252
 	xor %r7, %r25, %r7
 # v2 = v2 ^ v60
-	.loc 1 1126
+	.loc 1 1253
 	xor %r25, %r5, %r9
 # v3 = v3 ^ v60
-	.loc 1 1127
+	.loc 1 1254
 	xor %r5, %r26, %r9
 # v4 = v4 ^ v60
-	.loc 1 1128
+	.loc 1 1255
 	xor %r7, %r7, %r9
 # v60 = v35 ^ v60
-	.loc 1 1129
+	.loc 1 1256
 	xor %r9, %r30, %r9
 # v3 = v3 ^ v9
-	.loc 1 1130
+	.loc 1 1257
 	xor %r30, %r5, %r17
 # v32 = v32 ^ v9
-	.loc 1 1131
+	.loc 1 1258
 	xor %r6, %r6, %r17
 # v60 = v60 ^ v9
-	.loc 1 1132
+	.loc 1 1259
 	xor %r9, %r9, %r17
 # v9 = v36 ^ v9
-	.loc 1 1133
+	.loc 1 1260
 	xor %r17, %r31, %r17
 # v32 = v32 ^ v52
-	.loc 1 1134
+	.loc 1 1261
 	lwz %r5, 1024(%r1)
 	xor %r31, %r6, %r5
 # v4 = v4 ^ v52
-	.loc 1 1135
+	.loc 1 1262
 	xor %r7, %r7, %r5
 # v9 = v9 ^ v52
-	.loc 1 1136
+	.loc 1 1263
 	xor %r17, %r17, %r5
 # v52 = v27 ^ v52
-	.loc 1 1137
+	.loc 1 1264
 	xor %r5, %r12, %r5
 # v4 = v4 ^ v56
-	.loc 1 1138
+	.loc 1 1265
 	lwz %r6, 1008(%r1)
 	xor %r7, %r7, %r6
 # v60 = v60 ^ v56
-	.loc 1 1139
+	.loc 1 1266
 	xor %r9, %r9, %r6
 # v52 = v52 ^ v56
-	.loc 1 1140
+	.loc 1 1267
 	xor %r5, %r5, %r6
 # v56 = v31 ^ v56
-	.loc 1 1141
+	.loc 1 1268
 	xor %r6, %r11, %r6
 # v60 = v60 ^ v50
-	.loc 1 1142
+	.loc 1 1269
 	xor %r9, %r9, %r28
 # v9 = v9 ^ v50
-	.loc 1 1143
+	.loc 1 1270
 	xor %r17, %r17, %r28
 # v56 = v56 ^ v50
-	.loc 1 1144
+	.loc 1 1271
 	xor %r6, %r6, %r28
 # v50 = v15 ^ v50
-	.loc 1 1145
+	.loc 1 1272
 	lwz %r11, 792(%r1)
 	xor %r28, %r11, %r28
 # v9 = v9 ^ v54
-	.loc 1 1146
+	.loc 1 1273
 	xor %r17, %r17, %r29
 # v52 = v52 ^ v54
-	.loc 1 1147
+	.loc 1 1274
 	xor %r5, %r5, %r29
 # v50 = v50 ^ v54
-	.loc 1 1148
+	.loc 1 1275
 	xor %r28, %r28, %r29
 # v54 = v33 ^ v54
-	.loc 1 1149
+	.loc 1 1276
 	lwz %r11, 752(%r1)
 	xor %r29, %r11, %r29
 # v52 = v52 ^ v58
-	.loc 1 1150
+	.loc 1 1277
 	xor %r11, %r5, %r8
 # v56 = v56 ^ v58
-	.loc 1 1151
+	.loc 1 1278
 	xor %r6, %r6, %r8
 # v54 = v54 ^ v58
-	.loc 1 1152
+	.loc 1 1279
 	xor %r29, %r29, %r8
 # v58 = v37 ^ v58
-	.loc 1 1153
+	.loc 1 1280
 	lwz %r5, 720(%r1)
 	xor %r8, %r5, %r8
 # v56 = v56 ^ v11
-	.loc 1 1154
+	.loc 1 1281
 	xor %r6, %r6, %r10
 # v50 = v50 ^ v11
-	.loc 1 1155
+	.loc 1 1282
 	xor %r28, %r28, %r10
 # v58 = v58 ^ v11
-	.loc 1 1156
+	.loc 1 1283
 	xor %r8, %r8, %r10
 # v11 = v38 ^ v11
-	.loc 1 1157
+	.loc 1 1284
 	lwz %r5, 696(%r1)
 	xor %r10, %r5, %r10
 # v50 = v50 ^ v7
-	.loc 1 1158
+	.loc 1 1285
 	xor %r28, %r28, %r27
 # v54 = v54 ^ v7
-	.loc 1 1159
+	.loc 1 1286
 	xor %r29, %r29, %r27
 # v11 = v11 ^ v7
-	.loc 1 1160
+	.loc 1 1287
 	xor %r10, %r10, %r27
 # v7 = v34 ^ v7
-	.loc 1 1161
+	.loc 1 1288
 	lwz %r5, 680(%r1)
 	xor %r27, %r5, %r27
 # v54 = v54 ^ v2
-	.loc 1 1162
+	.loc 1 1289
 	xor %r29, %r29, %r25
 # v58 = v58 ^ v2
-	.loc 1 1163
+	.loc 1 1290
 	xor %r8, %r8, %r25
 # v7 = v7 ^ v2
-	.loc 1 1164
+	.loc 1 1291
 	xor %r27, %r27, %r25
 # v2 = v30 ^ v2
-	.loc 1 1165
+	.loc 1 1292
 	lwz %r5, 672(%r1)
 	xor %r25, %r5, %r25
 # v58 = v58 ^ v3
-	.loc 1 1166
+	.loc 1 1293
 	xor %r12, %r8, %r30
 # v11 = v11 ^ v3
-	.loc 1 1167
+	.loc 1 1294
 	xor %r26, %r10, %r30
 # v2 = v2 ^ v3
-	.loc 1 1168
+	.loc 1 1295
 	xor %r25, %r25, %r30
 # v3 = v40 ^ v3
-	.loc 1 1169
+	.loc 1 1296
 	lwz %r5, 664(%r1)
 	xor %r30, %r5, %r30
 # v40 = v3 ^ v4
-	.loc 1 1170
+	.loc 1 1297
 	xor %r24, %r30, %r7
 # v30 = v56 ^ v4
-	.loc 1 1171
+	.loc 1 1298
 	xor %r5, %r6, %r7
 # v30 = v30 ^ v32
-	.loc 1 1172
+	.loc 1 1299
 	xor %r10, %r5, %r31
 # v34 = v2 ^ v56
-	.loc 1 1173
+	.loc 1 1300
 	xor %r23, %r25, %r6
 # v38 = v52 ^ v4
-	.loc 1 1174
+	.loc 1 1301
 	xor %r5, %r11, %r7
 # v38 = v38 ^ v32
-	.loc 1 1175
+	.loc 1 1302
 	xor %r22, %r5, %r31
 # v37 = v7 ^ v56
-	.loc 1 1176
+	.loc 1 1303
 	xor %r5, %r27, %r6
 # v37 = v37 ^ v52
-	.loc 1 1177
+	.loc 1 1304
 	xor %r5, %r5, %r11
 # v37 = v37 ^ v4
-	.loc 1 1178
+	.loc 1 1305
 	xor %r5, %r5, %r7
 # v37 = v37 ^ v32
-	.loc 1 1179
+	.loc 1 1306
 	xor %r20, %r5, %r31
 # v33 = v56 ^ v9
-	.loc 1 1180
+	.loc 1 1307
 	xor %r19, %r6, %r17
 # v15 = v11 ^ v52
-	.loc 1 1181
+	.loc 1 1308
 	xor %r5, %r26, %r11
 # v15 = v15 ^ v9
-	.loc 1 1182
+	.loc 1 1309
 	xor %r5, %r5, %r17
 # v15 = v15 ^ v32
-	.loc 1 1183
+	.loc 1 1310
 	xor %r18, %r5, %r31
 # v31 = v52 ^ v60
-	.loc 1 1184
+	.loc 1 1311
 	xor %r16, %r11, %r9
 # v27 = v58 ^ v9
-	.loc 1 1185
+	.loc 1 1312
 	xor %r5, %r12, %r17
 # v27 = v27 ^ v60
-	.loc 1 1186
+	.loc 1 1313
 	xor %r15, %r5, %r9
 # v36 = v9 ^ v4
-	.loc 1 1187
+	.loc 1 1314
 	xor %r21, %r17, %r7
 # v35 = v54 ^ v60
-	.loc 1 1188
+	.loc 1 1315
 	xor %r5, %r29, %r9
 # v35 = v35 ^ v4
-	.loc 1 1189
+	.loc 1 1316
 	xor %r14, %r5, %r7
 # v49 = v60 ^ v32
-	.loc 1 1190
+	.loc 1 1317
 	xor %r8, %r9, %r31
 # v24 = v50 ^ v4
-	.loc 1 1191
+	.loc 1 1318
 	xor %r5, %r28, %r7
 # v24 = v24 ^ v32
-	.loc 1 1192
+	.loc 1 1319
 	xor %r5, %r5, %r31
 # v40 = v40 ^ v49
-	.loc 1 1193
+	.loc 1 1320
 	xor %r24, %r24, %r8
 	stw %r24, 1048(%r1)
 # v5 = v31 ^ v49
-	.loc 1 1194
+	.loc 1 1321
 	xor %r24, %r16, %r8
 # v5 = v5 ^ v24
-	.loc 1 1195
+	.loc 1 1322
 	xor %r24, %r24, %r5
 	stw %r24, 1056(%r1)
 # v30 = v30 ^ v31
-	.loc 1 1196
+	.loc 1 1323
 	xor %r10, %r10, %r16
 	stw %r10, 1064(%r1)
 # v1 = v27 ^ v49
-	.loc 1 1197
+	.loc 1 1324
 	xor %r10, %r15, %r8
 # v1 = v1 ^ v24
-	.loc 1 1198
+	.loc 1 1325
 	xor %r10, %r10, %r5
 	stw %r10, 1072(%r1)
 # v34 = v34 ^ v31
-	.loc 1 1199
+	.loc 1 1326
 	xor %r23, %r23, %r16
 # v34 = v34 ^ v27
-	.loc 1 1200
+	.loc 1 1327
 	xor %r23, %r23, %r15
 # v34 = v34 ^ v49
-	.loc 1 1201
+	.loc 1 1328
 	xor %r23, %r23, %r8
 # v34 = v34 ^ v24
-	.loc 1 1202
+	.loc 1 1329
 	xor %r23, %r23, %r5
 # v31 = v31 ^ v36
-	.loc 1 1203
+	.loc 1 1330
 	xor %r10, %r16, %r21
 	stw %r10, 1080(%r1)
 # v38 = v38 ^ v27
-	.loc 1 1204
+	.loc 1 1331
 	xor %r22, %r22, %r15
 # v38 = v38 ^ v36
-	.loc 1 1205
+	.loc 1 1332
 	xor %r22, %r22, %r21
 # v38 = v38 ^ v24
-	.loc 1 1206
+	.loc 1 1333
 	xor %r10, %r22, %r5
 	stw %r10, 1088(%r1)
 # v27 = v27 ^ v35
-	.loc 1 1207
+	.loc 1 1334
 	xor %r15, %r15, %r14
 # v37 = v37 ^ v36
-	.loc 1 1208
+	.loc 1 1335
 	xor %r20, %r20, %r21
 # v37 = v37 ^ v35
-	.loc 1 1209
+	.loc 1 1336
 	xor %r20, %r20, %r14
 # v36 = v36 ^ v49
-	.loc 1 1210
+	.loc 1 1337
 	xor %r21, %r21, %r8
 # v33 = v33 ^ v35
-	.loc 1 1211
+	.loc 1 1338
 	xor %r19, %r19, %r14
 # v33 = v33 ^ v49
-	.loc 1 1212
+	.loc 1 1339
 	xor %r19, %r19, %r8
 # v35 = v35 ^ v24
-	.loc 1 1213
+	.loc 1 1340
 	xor %r14, %r14, %r5
 # v49 = v15 ^ v49
-	.loc 1 1214
+	.loc 1 1341
 	xor %r8, %r18, %r8
 # v24 = v49 ^ v24
-	.loc 1 1215
+	.loc 1 1342
 	xor %r24, %r8, %r5
 # v40 = v40 ^ v35
-	.loc 1 1216
+	.loc 1 1343
 	lwz %r5, 1048(%r1)
 	xor %r10, %r5, %r14
 # v49 = v27 ^ v35
-	.loc 1 1217
+	.loc 1 1344
 	xor %r5, %r15, %r14
 # v49 = v49 ^ v24
-	.loc 1 1218
+	.loc 1 1345
 	xor %r8, %r5, %r24
 # v5 = v5 ^ v27
-	.loc 1 1219
+	.loc 1 1346
 	lwz %r5, 1056(%r1)
 	xor %r22, %r5, %r15
 # v15 = v37 ^ v35
-	.loc 1 1220
+	.loc 1 1347
 	xor %r5, %r20, %r14
 # v15 = v15 ^ v24
-	.loc 1 1221
+	.loc 1 1348
 	xor %r18, %r5, %r24
 # v30 = v30 ^ v27
-	.loc 1 1222
+	.loc 1 1349
 	lwz %r5, 1064(%r1)
 	xor %r5, %r5, %r15
 # v30 = v30 ^ v37
-	.loc 1 1223
+	.loc 1 1350
 	xor %r5, %r5, %r20
 # v30 = v30 ^ v35
-	.loc 1 1224
+	.loc 1 1351
 	xor %r5, %r5, %r14
 # v30 = v30 ^ v24
-	.loc 1 1225
+	.loc 1 1352
 	xor %r16, %r5, %r24
 # v27 = v27 ^ v36
-	.loc 1 1226
+	.loc 1 1353
 	xor %r15, %r15, %r21
 # v1 = v1 ^ v37
-	.loc 1 1227
+	.loc 1 1354
 	lwz %r5, 1072(%r1)
 	xor %r5, %r5, %r20
 # v1 = v1 ^ v36
-	.loc 1 1228
+	.loc 1 1355
 	xor %r5, %r5, %r21
 # v1 = v1 ^ v24
-	.loc 1 1229
+	.loc 1 1356
 	xor %r5, %r5, %r24
 # v37 = v37 ^ v33
-	.loc 1 1230
+	.loc 1 1357
 	xor %r20, %r20, %r19
 	stw %r20, 4152(%r1)
 # v34 = v34 ^ v36
-	.loc 1 1231
+	.loc 1 1358
 	xor %r23, %r23, %r21
 # v34 = v34 ^ v33
-	.loc 1 1232
+	.loc 1 1359
 	xor %r23, %r23, %r19
 	stw %r23, 1096(%r1)
 # v36 = v36 ^ v35
-	.loc 1 1233
+	.loc 1 1360
 	xor %r23, %r21, %r14
 	stw %r23, 4160(%r1)
 # v31 = v31 ^ v33
-	.loc 1 1234
+	.loc 1 1361
 	lwz %r23, 1080(%r1)
 	xor %r23, %r23, %r19
 # v31 = v31 ^ v35
-	.loc 1 1235
+	.loc 1 1362
 	xor %r23, %r23, %r14
 	stw %r23, 1104(%r1)
 # v33 = v33 ^ v24
-	.loc 1 1236
+	.loc 1 1363
 	xor %r23, %r19, %r24
 	stw %r23, 4904(%r1)
 # v35 = v38 ^ v35
-	.loc 1 1237
+	.loc 1 1364
 	lwz %r23, 1088(%r1)
 	xor %r14, %r23, %r14
 # v24 = v35 ^ v24
-	.loc 1 1238
+	.loc 1 1365
 	xor %r21, %r14, %r24
 # v35 = v40 & v3
-	.loc 1 1239
+	.loc 1 1366
 	and %r24, %r10, %r30
 	stw %r24, 1112(%r1)
 # v38 = v40 & v2
-	.loc 1 1240
+	.loc 1 1367
 	and %r24, %r10, %r25
 # v16 = v49 & v3
-	.loc 1 1241
+	.loc 1 1368
 	and %r23, %r8, %r30
 # v16 = v38 ^ v16
-	.loc 1 1242
+	.loc 1 1369
 	xor %r24, %r24, %r23
 	stw %r24, 1120(%r1)
 # v38 = v40 & v7
-	.loc 1 1243
+	.loc 1 1370
 	and %r23, %r10, %r27
 	stw %r23, 1128(%r1)
 # v12 = v49 & v2
-	.loc 1 1244
+	.loc 1 1371
 	and %r20, %r8, %r25
 	stw %r20, 2872(%r1)
 # v8 = v5 & v3
-	.loc 1 1245
+	.loc 1 1372
 	and %r24, %r22, %r30
 # v12 = v38 ^ v12
-	.loc 1 1246
+	.loc 1 1373
 	xor %r23, %r23, %r20
 # v8 = v12 ^ v8
-	.loc 1 1247
+	.loc 1 1374
 	xor %r24, %r23, %r24
 	stw %r24, 1136(%r1)
 # v12 = v40 & v11
-	.loc 1 1248
+	.loc 1 1375
 	and %r24, %r10, %r26
 	stw %r24, 1144(%r1)
 # v38 = v49 & v7
-	.loc 1 1249
+	.loc 1 1376
 	and %r19, %r8, %r27
 	stw %r19, 2880(%r1)
 # v26 = v5 & v2
-	.loc 1 1250
+	.loc 1 1377
 	and %r23, %r22, %r25
 	stw %r23, 1152(%r1)
 # v28 = v15 & v3
-	.loc 1 1251
+	.loc 1 1378
 	and %r20, %r18, %r30
 	stw %r20, 2888(%r1)
 # v38 = v12 ^ v38
-	.loc 1 1252
+	.loc 1 1379
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 1253
+	.loc 1 1380
 	xor %r24, %r24, %r23
 # v28 = v26 ^ v28
-	.loc 1 1254
+	.loc 1 1381
 	xor %r24, %r24, %r20
 	stw %r24, 1160(%r1)
 # v26 = v40 & v58
-	.loc 1 1255
+	.loc 1 1382
 	and %r24, %r10, %r12
 	stw %r24, 3744(%r1)
 	stw %r24, 1168(%r1)
 # v38 = v49 & v11
-	.loc 1 1256
+	.loc 1 1383
 	and %r23, %r8, %r26
 	stw %r23, 2896(%r1)
 # v12 = v5 & v7
-	.loc 1 1257
+	.loc 1 1384
 	and %r14, %r22, %r27
 	stw %r14, 4560(%r1)
 	stw %r14, 1176(%r1)
 # v46 = v15 & v2
-	.loc 1 1258
+	.loc 1 1385
 	and %r19, %r18, %r25
 	stw %r19, 1184(%r1)
 # v6 = v30 & v3
-	.loc 1 1259
+	.loc 1 1386
 	and %r20, %r16, %r30
 	stw %r20, 2904(%r1)
 # v38 = v26 ^ v38
-	.loc 1 1260
+	.loc 1 1387
 	xor %r24, %r24, %r23
 	stw %r24, 2912(%r1)
 # v12 = v38 ^ v12
-	.loc 1 1261
+	.loc 1 1388
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 1262
+	.loc 1 1389
 	xor %r24, %r24, %r19
 # v6 = v46 ^ v6
-	.loc 1 1263
+	.loc 1 1390
 	xor %r24, %r24, %r20
 	stw %r24, 1192(%r1)
 # v46 = v40 & v54
-	.loc 1 1264
+	.loc 1 1391
 	and %r24, %r10, %r29
 	stw %r24, 5712(%r1)
 	stw %r24, 3752(%r1)
 	stw %r24, 1200(%r1)
 # v12 = v49 & v58
-	.loc 1 1265
+	.loc 1 1392
 	and %r24, %r8, %r12
 	stw %r24, 5208(%r1)
 	stw %r24, 2920(%r1)
 # v38 = v5 & v11
-	.loc 1 1266
+	.loc 1 1393
 	and %r24, %r22, %r26
 	stw %r24, 5872(%r1)
 	stw %r24, 3760(%r1)
 	stw %r24, 1208(%r1)
 # v26 = v15 & v7
-	.loc 1 1267
+	.loc 1 1394
 	and %r19, %r18, %r27
 	stw %r19, 4568(%r1)
 	stw %r19, 1216(%r1)
 # v14 = v30 & v2
-	.loc 1 1268
+	.loc 1 1395
 	and %r20, %r16, %r25
 	stw %r20, 4576(%r1)
 	stw %r20, 1224(%r1)
 # v21 = v27 & v3
-	.loc 1 1269
+	.loc 1 1396
 	and %r23, %r15, %r30
 	stw %r23, 5488(%r1)
 	stw %r23, 2928(%r1)
 # v12 = v46 ^ v12
-	.loc 1 1270
+	.loc 1 1397
 	lwz %r24, 5208(%r1)
 	lwz %r14, 5712(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 2936(%r1)
 # v38 = v12 ^ v38
-	.loc 1 1271
+	.loc 1 1398
 	lwz %r14, 5872(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2944(%r1)
 # v26 = v38 ^ v26
-	.loc 1 1272
+	.loc 1 1399
 	xor %r24, %r24, %r19
 # v14 = v26 ^ v14
-	.loc 1 1273
+	.loc 1 1400
 	xor %r24, %r24, %r20
 # v21 = v14 ^ v21
-	.loc 1 1274
+	.loc 1 1401
 	xor %r24, %r24, %r23
 	stw %r24, 1232(%r1)
 # v14 = v40 & v50
-	.loc 1 1275
+	.loc 1 1402
 	and %r24, %r10, %r28
 	stw %r24, 5216(%r1)
 	stw %r24, 3768(%r1)
 	stw %r24, 1240(%r1)
 # v26 = v49 & v54
-	.loc 1 1276
+	.loc 1 1403
 	and %r24, %r8, %r29
 	stw %r24, 4864(%r1)
 	stw %r24, 2952(%r1)
 # v38 = v5 & v58
-	.loc 1 1277
+	.loc 1 1404
 	and %r24, %r22, %r12
 	stw %r24, 5496(%r1)
 	stw %r24, 3776(%r1)
 	stw %r24, 1248(%r1)
 # v12 = v15 & v11
-	.loc 1 1278
+	.loc 1 1405
 	and %r24, %r18, %r26
 	stw %r24, 5504(%r1)
 	stw %r24, 3784(%r1)
 	stw %r24, 1256(%r1)
 # v46 = v30 & v7
-	.loc 1 1279
+	.loc 1 1406
 	and %r19, %r16, %r27
 	stw %r19, 4584(%r1)
 	stw %r19, 1264(%r1)
 # v43 = v27 & v2
-	.loc 1 1280
+	.loc 1 1407
 	and %r20, %r15, %r25
 	stw %r20, 4592(%r1)
 	stw %r20, 1272(%r1)
 # v29 = v1 & v3
-	.loc 1 1281
+	.loc 1 1408
 	and %r23, %r5, %r30
 	stw %r23, 5224(%r1)
 	stw %r23, 2960(%r1)
 # v26 = v14 ^ v26
-	.loc 1 1282
+	.loc 1 1409
 	lwz %r24, 4864(%r1)
 	lwz %r14, 5216(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 2968(%r1)
 # v38 = v26 ^ v38
-	.loc 1 1283
+	.loc 1 1410
 	lwz %r14, 5496(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2976(%r1)
 # v12 = v38 ^ v12
-	.loc 1 1284
+	.loc 1 1411
 	lwz %r14, 5504(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2984(%r1)
 # v46 = v12 ^ v46
-	.loc 1 1285
+	.loc 1 1412
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 1286
+	.loc 1 1413
 	xor %r24, %r24, %r20
 # v29 = v43 ^ v29
-	.loc 1 1287
+	.loc 1 1414
 	xor %r24, %r24, %r23
 	stw %r24, 1280(%r1)
 # v43 = v49 & v50
-	.loc 1 1288
+	.loc 1 1415
 	and %r24, %r8, %r28
 	stw %r24, 5720(%r1)
 	stw %r24, 3792(%r1)
 	stw %r24, 1288(%r1)
 # v46 = v5 & v54
-	.loc 1 1289
+	.loc 1 1416
 	and %r24, %r22, %r29
 	stw %r24, 5232(%r1)
 	stw %r24, 2992(%r1)
 # v12 = v15 & v58
-	.loc 1 1290
+	.loc 1 1417
 	and %r24, %r18, %r12
 	stw %r24, 5880(%r1)
 	stw %r24, 3800(%r1)
 	stw %r24, 1296(%r1)
 # v38 = v30 & v11
-	.loc 1 1291
+	.loc 1 1418
 	and %r19, %r16, %r26
 	stw %r19, 4600(%r1)
 	stw %r19, 1304(%r1)
 # v26 = v27 & v7
-	.loc 1 1292
+	.loc 1 1419
 	and %r20, %r15, %r27
 	stw %r20, 4608(%r1)
 	stw %r20, 1312(%r1)
 # v14 = v1 & v2
-	.loc 1 1293
+	.loc 1 1420
 	and %r23, %r5, %r25
 	stw %r23, 5512(%r1)
 	stw %r23, 3000(%r1)
 # v46 = v43 ^ v46
-	.loc 1 1294
+	.loc 1 1421
 	lwz %r24, 5232(%r1)
 	lwz %r14, 5720(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 3008(%r1)
 # v12 = v46 ^ v12
-	.loc 1 1295
+	.loc 1 1422
 	lwz %r14, 5880(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3016(%r1)
 # v38 = v12 ^ v38
-	.loc 1 1296
+	.loc 1 1423
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 1297
+	.loc 1 1424
 	xor %r24, %r24, %r20
 # v14 = v26 ^ v14
-	.loc 1 1298
+	.loc 1 1425
 	xor %r24, %r24, %r23
 	stw %r24, 1320(%r1)
 # v26 = v5 & v50
-	.loc 1 1299
+	.loc 1 1426
 	and %r24, %r22, %r28
 	stw %r24, 3808(%r1)
 	stw %r24, 1328(%r1)
 # v38 = v15 & v54
-	.loc 1 1300
+	.loc 1 1427
 	and %r23, %r18, %r29
 	stw %r23, 3024(%r1)
 # v12 = v30 & v58
-	.loc 1 1301
+	.loc 1 1428
 	and %r14, %r16, %r12
 	stw %r14, 4616(%r1)
 	stw %r14, 1336(%r1)
 # v46 = v27 & v11
-	.loc 1 1302
+	.loc 1 1429
 	and %r19, %r15, %r26
 	stw %r19, 1344(%r1)
 # v43 = v1 & v7
-	.loc 1 1303
+	.loc 1 1430
 	and %r20, %r5, %r27
 	stw %r20, 3032(%r1)
 # v38 = v26 ^ v38
-	.loc 1 1304
+	.loc 1 1431
 	xor %r24, %r24, %r23
 	stw %r24, 3040(%r1)
 # v12 = v38 ^ v12
-	.loc 1 1305
+	.loc 1 1432
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 1306
+	.loc 1 1433
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 1307
+	.loc 1 1434
 	xor %r24, %r24, %r20
 	stw %r24, 1352(%r1)
 # v46 = v15 & v50
-	.loc 1 1308
+	.loc 1 1435
 	and %r24, %r18, %r28
 	stw %r24, 1360(%r1)
 # v12 = v30 & v54
-	.loc 1 1309
+	.loc 1 1436
 	and %r19, %r16, %r29
 	stw %r19, 3048(%r1)
 # v38 = v27 & v58
-	.loc 1 1310
+	.loc 1 1437
 	and %r23, %r15, %r12
 	stw %r23, 1368(%r1)
 # v26 = v1 & v11
-	.loc 1 1311
+	.loc 1 1438
 	and %r20, %r5, %r26
 	stw %r20, 3056(%r1)
 # v12 = v46 ^ v12
-	.loc 1 1312
+	.loc 1 1439
 	xor %r24, %r24, %r19
 # v38 = v12 ^ v38
-	.loc 1 1313
+	.loc 1 1440
 	xor %r24, %r24, %r23
 # v26 = v38 ^ v26
-	.loc 1 1314
+	.loc 1 1441
 	xor %r24, %r24, %r20
 	stw %r24, 1376(%r1)
 # v38 = v30 & v50
-	.loc 1 1315
+	.loc 1 1442
 	and %r23, %r16, %r28
 	stw %r23, 1384(%r1)
 # v12 = v27 & v54
-	.loc 1 1316
+	.loc 1 1443
 	and %r20, %r15, %r29
 	stw %r20, 3064(%r1)
 # v46 = v1 & v58
-	.loc 1 1317
+	.loc 1 1444
 	and %r24, %r5, %r12
 # v12 = v38 ^ v12
-	.loc 1 1318
+	.loc 1 1445
 	xor %r23, %r23, %r20
 # v46 = v12 ^ v46
-	.loc 1 1319
+	.loc 1 1446
 	xor %r24, %r23, %r24
 	stw %r24, 1392(%r1)
 # v12 = v27 & v50
-	.loc 1 1320
+	.loc 1 1447
 	and %r24, %r15, %r28
 # v38 = v1 & v54
-	.loc 1 1321
+	.loc 1 1448
 	and %r23, %r5, %r29
 # v38 = v12 ^ v38
-	.loc 1 1322
+	.loc 1 1449
 	xor %r24, %r24, %r23
 	stw %r24, 1400(%r1)
 # v12 = v1 & v50
-	.loc 1 1323
+	.loc 1 1450
 	and %r24, %r5, %r28
 	stw %r24, 1408(%r1)
 # v18 = v37 & v56
-	.loc 1 1324
+	.loc 1 1451
 	lwz %r20, 4152(%r1)
 	and %r24, %r20, %r6
 	stw %r24, 1416(%r1)
 # v44 = v37 & v52
-	.loc 1 1325
+	.loc 1 1452
 	and %r19, %r20, %r11
 	stw %r19, 3072(%r1)
 # v10 = v34 & v56
-	.loc 1 1326
+	.loc 1 1453
 	lwz %r23, 1096(%r1)
 	and %r24, %r23, %r6
 # v10 = v44 ^ v10
-	.loc 1 1327
+	.loc 1 1454
 	xor %r24, %r19, %r24
 	stw %r24, 1424(%r1)
 # v44 = v37 & v9
-	.loc 1 1328
+	.loc 1 1455
 	and %r24, %r20, %r17
 	stw %r24, 1432(%r1)
 # v47 = v34 & v52
-	.loc 1 1329
+	.loc 1 1456
 	and %r14, %r23, %r11
 	stw %r14, 3080(%r1)
 # v0 = v36 & v56
-	.loc 1 1330
+	.loc 1 1457
 	lwz %r20, 4160(%r1)
 	and %r19, %r20, %r6
 	stw %r19, 3088(%r1)
 # v47 = v44 ^ v47
-	.loc 1 1331
+	.loc 1 1458
 	xor %r24, %r24, %r14
 # v0 = v47 ^ v0
-	.loc 1 1332
+	.loc 1 1459
 	xor %r24, %r24, %r19
 	stw %r24, 1440(%r1)
 # v47 = v37 & v60
-	.loc 1 1333
+	.loc 1 1460
 	lwz %r24, 4152(%r1)
 	and %r14, %r24, %r9
 	stw %r14, 4624(%r1)
 	stw %r14, 1448(%r1)
 # v44 = v34 & v9
-	.loc 1 1334
+	.loc 1 1461
 	and %r24, %r23, %r17
 	stw %r24, 3096(%r1)
 # v42 = v36 & v52
-	.loc 1 1335
+	.loc 1 1462
 	and %r20, %r20, %r11
 	stw %r20, 1456(%r1)
 # v41 = v31 & v56
-	.loc 1 1336
+	.loc 1 1463
 	lwz %r19, 1104(%r1)
 	stw %r19, 3816(%r1)
 	and %r23, %r19, %r6
 	stw %r23, 3104(%r1)
 # v44 = v47 ^ v44
-	.loc 1 1337
+	.loc 1 1464
 	xor %r24, %r14, %r24
 # v42 = v44 ^ v42
-	.loc 1 1338
+	.loc 1 1465
 	xor %r24, %r24, %r20
 # v41 = v42 ^ v41
-	.loc 1 1339
+	.loc 1 1466
 	xor %r24, %r24, %r23
 	stw %r24, 1464(%r1)
 # v42 = v37 & v4
-	.loc 1 1340
+	.loc 1 1467
 	lwz %r24, 4152(%r1)
 	and %r14, %r24, %r7
 	stw %r14, 3824(%r1)
 	stw %r14, 1472(%r1)
 # v44 = v34 & v60
-	.loc 1 1341
+	.loc 1 1468
 	lwz %r24, 1096(%r1)
 	stw %r24, 3832(%r1)
 	and %r23, %r24, %r9
 	stw %r23, 3112(%r1)
 # v47 = v36 & v9
-	.loc 1 1342
+	.loc 1 1469
 	lwz %r24, 4160(%r1)
 	and %r20, %r24, %r17
 	stw %r20, 4632(%r1)
 	stw %r20, 1480(%r1)
 # v45 = v31 & v52
-	.loc 1 1343
+	.loc 1 1470
 	and %r24, %r19, %r11
 	stw %r24, 1488(%r1)
 # v39 = v33 & v56
-	.loc 1 1344
+	.loc 1 1471
 	lwz %r19, 4904(%r1)
 	and %r19, %r19, %r6
 	stw %r19, 3120(%r1)
 # v44 = v42 ^ v44
-	.loc 1 1345
+	.loc 1 1472
 	xor %r23, %r14, %r23
 	stw %r23, 3128(%r1)
 # v47 = v44 ^ v47
-	.loc 1 1346
+	.loc 1 1473
 	xor %r23, %r23, %r20
 # v45 = v47 ^ v45
-	.loc 1 1347
+	.loc 1 1474
 	xor %r24, %r23, %r24
 # v39 = v45 ^ v39
-	.loc 1 1348
+	.loc 1 1475
 	xor %r24, %r24, %r19
 	stw %r24, 1496(%r1)
 # v45 = v37 & v32
-	.loc 1 1349
+	.loc 1 1476
 	lwz %r24, 4152(%r1)
 	and %r24, %r24, %r31
 	stw %r24, 5728(%r1)
 	stw %r24, 3840(%r1)
 	stw %r24, 1504(%r1)
 # v47 = v34 & v4
-	.loc 1 1350
+	.loc 1 1477
 	lwz %r24, 3832(%r1)
 	and %r24, %r24, %r7
 	stw %r24, 5240(%r1)
 	stw %r24, 3136(%r1)
 # v44 = v36 & v60
-	.loc 1 1351
+	.loc 1 1478
 	lwz %r24, 4160(%r1)
 	and %r24, %r24, %r9
 	stw %r24, 5888(%r1)
 	stw %r24, 3848(%r1)
 	stw %r24, 1512(%r1)
 # v42 = v31 & v9
-	.loc 1 1352
+	.loc 1 1479
 	lwz %r24, 1104(%r1)
 	stw %r24, 3856(%r1)
 	and %r19, %r24, %r17
 	stw %r19, 4640(%r1)
 	stw %r19, 1520(%r1)
 # v48 = v33 & v52
-	.loc 1 1353
+	.loc 1 1480
 	lwz %r24, 4904(%r1)
 	and %r20, %r24, %r11
 	stw %r20, 4648(%r1)
 	stw %r20, 1528(%r1)
 # v13 = v24 & v56
-	.loc 1 1354
+	.loc 1 1481
 	and %r23, %r21, %r6
 	stw %r23, 5520(%r1)
 	stw %r23, 3144(%r1)
 # v47 = v45 ^ v47
-	.loc 1 1355
+	.loc 1 1482
 	lwz %r24, 5240(%r1)
 	lwz %r14, 5728(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 3152(%r1)
 # v44 = v47 ^ v44
-	.loc 1 1356
+	.loc 1 1483
 	lwz %r14, 5888(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3160(%r1)
 # v42 = v44 ^ v42
-	.loc 1 1357
+	.loc 1 1484
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 1358
+	.loc 1 1485
 	xor %r24, %r24, %r20
 # v13 = v48 ^ v13
-	.loc 1 1359
+	.loc 1 1486
 	xor %r24, %r24, %r23
 	stw %r24, 1536(%r1)
 # v48 = v34 & v32
-	.loc 1 1360
+	.loc 1 1487
 	lwz %r24, 1096(%r1)
 	and %r20, %r24, %r31
 	stw %r20, 3864(%r1)
 	stw %r20, 1544(%r1)
 # v42 = v36 & v4
-	.loc 1 1361
+	.loc 1 1488
 	lwz %r24, 4160(%r1)
 	and %r14, %r24, %r7
 	stw %r14, 3168(%r1)
 # v44 = v31 & v60
-	.loc 1 1362
+	.loc 1 1489
 	lwz %r24, 3856(%r1)
 	and %r24, %r24, %r9
 	stw %r24, 4656(%r1)
 	stw %r24, 1552(%r1)
 # v47 = v33 & v9
-	.loc 1 1363
+	.loc 1 1490
 	lwz %r23, 4904(%r1)
 	and %r23, %r23, %r17
 	stw %r23, 1560(%r1)
 # v45 = v24 & v52
-	.loc 1 1364
+	.loc 1 1491
 	and %r19, %r21, %r11
 	stw %r19, 3176(%r1)
 # v42 = v48 ^ v42
-	.loc 1 1365
+	.loc 1 1492
 	xor %r20, %r20, %r14
 	stw %r20, 3184(%r1)
 # v44 = v42 ^ v44
-	.loc 1 1366
+	.loc 1 1493
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 1367
+	.loc 1 1494
 	xor %r24, %r24, %r23
 # v45 = v47 ^ v45
-	.loc 1 1368
+	.loc 1 1495
 	xor %r24, %r24, %r19
 	stw %r24, 1568(%r1)
 # v47 = v36 & v32
-	.loc 1 1369
+	.loc 1 1496
 	lwz %r24, 4160(%r1)
 	and %r24, %r24, %r31
 	stw %r24, 5736(%r1)
 	stw %r24, 3192(%r1)
 # v44 = v31 & v4
-	.loc 1 1370
+	.loc 1 1497
 	lwz %r23, 1104(%r1)
 	stw %r23, 3872(%r1)
 	and %r14, %r23, %r7
 	stw %r14, 5896(%r1)
 	stw %r14, 3200(%r1)
 # v42 = v33 & v60
-	.loc 1 1371
+	.loc 1 1498
 	lwz %r24, 4904(%r1)
 	stw %r24, 6144(%r1)
 	and %r19, %r24, %r9
 	stw %r19, 4664(%r1)
 	stw %r19, 1576(%r1)
 # v48 = v24 & v9
-	.loc 1 1372
+	.loc 1 1499
 	and %r20, %r21, %r17
 	stw %r20, 5296(%r1)
 	stw %r20, 1584(%r1)
 # v44 = v47 ^ v44
-	.loc 1 1373
+	.loc 1 1500
 	lwz %r24, 5736(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3208(%r1)
 # v42 = v44 ^ v42
-	.loc 1 1374
+	.loc 1 1501
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 1375
+	.loc 1 1502
 	xor %r24, %r24, %r20
 	stw %r24, 1592(%r1)
 # v42 = v31 & v32
-	.loc 1 1376
+	.loc 1 1503
 	and %r20, %r23, %r31
 	stw %r20, 3216(%r1)
 # v44 = v33 & v4
-	.loc 1 1377
+	.loc 1 1504
 	lwz %r24, 6144(%r1)
 	and %r24, %r24, %r7
 # v47 = v24 & v60
-	.loc 1 1378
+	.loc 1 1505
 	and %r23, %r21, %r9
 	stw %r23, 1600(%r1)
 # v44 = v42 ^ v44
-	.loc 1 1379
+	.loc 1 1506
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 1380
+	.loc 1 1507
 	xor %r24, %r24, %r23
 	stw %r24, 1608(%r1)
 # v44 = v33 & v32
-	.loc 1 1381
+	.loc 1 1508
 	lwz %r20, 4904(%r1)
 	and %r24, %r20, %r31
 # v42 = v24 & v4
-	.loc 1 1382
+	.loc 1 1509
 	and %r23, %r21, %r7
 # v42 = v44 ^ v42
-	.loc 1 1383
+	.loc 1 1510
 	xor %r23, %r24, %r23
 # v44 = v24 & v32
-	.loc 1 1384
+	.loc 1 1511
 	and %r24, %r21, %r31
 # v37 = v40 ^ v37
-	.loc 1 1385
+	.loc 1 1512
 	lwz %r19, 4152(%r1)
 	xor %r10, %r10, %r19
 # v34 = v49 ^ v34
-	.loc 1 1386
+	.loc 1 1513
 	lwz %r19, 1096(%r1)
 	xor %r8, %r8, %r19
 # v36 = v5 ^ v36
-	.loc 1 1387
+	.loc 1 1514
 	lwz %r19, 4160(%r1)
 	xor %r22, %r22, %r19
 # v31 = v15 ^ v31
-	.loc 1 1388
+	.loc 1 1515
 	lwz %r19, 1104(%r1)
 	xor %r19, %r18, %r19
 # v33 = v30 ^ v33
-	.loc 1 1389
+	.loc 1 1516
 	xor %r20, %r16, %r20
 # v24 = v27 ^ v24
-	.loc 1 1390
+	.loc 1 1517
 	xor %r21, %r15, %r21
 # v56 = v3 ^ v56
-	.loc 1 1391
+	.loc 1 1518
 	xor %r30, %r30, %r6
 # v52 = v2 ^ v52
-	.loc 1 1392
+	.loc 1 1519
 	xor %r11, %r25, %r11
 # v9 = v7 ^ v9
-	.loc 1 1393
+	.loc 1 1520
 	xor %r17, %r27, %r17
 # v60 = v11 ^ v60
-	.loc 1 1394
+	.loc 1 1521
 	xor %r27, %r26, %r9
 # v4 = v58 ^ v4
-	.loc 1 1395
+	.loc 1 1522
 	xor %r12, %r12, %r7
 # v32 = v54 ^ v32
-	.loc 1 1396
+	.loc 1 1523
 	xor %r29, %r29, %r31
 # v54 = v37 & v56
-	.loc 1 1397
+	.loc 1 1524
 	and %r6, %r10, %r30
 	stw %r6, 1616(%r1)
 # v58 = v37 & v52
-	.loc 1 1398
+	.loc 1 1525
 	and %r6, %r10, %r11
 # v11 = v34 & v56
-	.loc 1 1399
+	.loc 1 1526
 	and %r7, %r8, %r30
 # v11 = v58 ^ v11
-	.loc 1 1400
+	.loc 1 1527
 	xor %r26, %r6, %r7
 # v58 = v37 & v9
-	.loc 1 1401
+	.loc 1 1528
 	and %r6, %r10, %r17
 # v7 = v34 & v52
-	.loc 1 1402
+	.loc 1 1529
 	and %r7, %r8, %r11
 # v2 = v36 & v56
-	.loc 1 1403
+	.loc 1 1530
 	and %r9, %r22, %r30
 # v7 = v58 ^ v7
-	.loc 1 1404
+	.loc 1 1531
 	xor %r7, %r6, %r7
 # v2 = v7 ^ v2
-	.loc 1 1405
+	.loc 1 1532
 	xor %r25, %r7, %r9
 # v7 = v37 & v60
-	.loc 1 1406
+	.loc 1 1533
 	and %r6, %r10, %r27
 # v58 = v34 & v9
-	.loc 1 1407
+	.loc 1 1534
 	and %r7, %r8, %r17
 # v3 = v36 & v52
-	.loc 1 1408
+	.loc 1 1535
 	and %r9, %r22, %r11
 # v27 = v31 & v56
-	.loc 1 1409
+	.loc 1 1536
 	and %r31, %r19, %r30
 # v58 = v7 ^ v58
-	.loc 1 1410
+	.loc 1 1537
 	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
-	.loc 1 1411
+	.loc 1 1538
 	xor %r9, %r7, %r9
 # v27 = v3 ^ v27
-	.loc 1 1412
+	.loc 1 1539
 	xor %r16, %r9, %r31
 # v3 = v37 & v4
-	.loc 1 1413
+	.loc 1 1540
 	and %r6, %r10, %r12
 # v58 = v34 & v60
-	.loc 1 1414
+	.loc 1 1541
 	and %r7, %r8, %r27
 # v7 = v36 & v9
-	.loc 1 1415
+	.loc 1 1542
 	and %r9, %r22, %r17
 # v30 = v31 & v52
-	.loc 1 1416
+	.loc 1 1543
 	and %r31, %r19, %r11
 # v15 = v33 & v56
-	.loc 1 1417
+	.loc 1 1544
 	and %r18, %r20, %r30
 # v58 = v3 ^ v58
-	.loc 1 1418
+	.loc 1 1545
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 1419
+	.loc 1 1546
 	xor %r9, %r7, %r9
 # v30 = v7 ^ v30
-	.loc 1 1420
+	.loc 1 1547
 	xor %r31, %r9, %r31
 # v15 = v30 ^ v15
-	.loc 1 1421
+	.loc 1 1548
 	xor %r18, %r31, %r18
 # v30 = v37 & v32
-	.loc 1 1422
+	.loc 1 1549
 	and %r6, %r10, %r29
 # v7 = v34 & v4
-	.loc 1 1423
+	.loc 1 1550
 	and %r7, %r8, %r12
 # v58 = v36 & v60
-	.loc 1 1424
+	.loc 1 1551
 	and %r9, %r22, %r27
 # v3 = v31 & v9
-	.loc 1 1425
+	.loc 1 1552
 	and %r14, %r19, %r17
 # v5 = v33 & v52
-	.loc 1 1426
+	.loc 1 1553
 	and %r15, %r20, %r11
 # v49 = v24 & v56
-	.loc 1 1427
+	.loc 1 1554
 	and %r31, %r21, %r30
 # v7 = v30 ^ v7
-	.loc 1 1428
+	.loc 1 1555
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 1429
+	.loc 1 1556
 	xor %r9, %r7, %r9
 # v3 = v58 ^ v3
-	.loc 1 1430
+	.loc 1 1557
 	xor %r14, %r9, %r14
 # v5 = v3 ^ v5
-	.loc 1 1431
+	.loc 1 1558
 	xor %r15, %r14, %r15
 # v49 = v5 ^ v49
-	.loc 1 1432
+	.loc 1 1559
 	xor %r15, %r15, %r31
 # v37 = v37 & v50
-	.loc 1 1433
+	.loc 1 1560
 	and %r14, %r10, %r28
 # v5 = v34 & v32
-	.loc 1 1434
+	.loc 1 1561
 	and %r6, %r8, %r29
 # v3 = v36 & v4
-	.loc 1 1435
+	.loc 1 1562
 	and %r31, %r22, %r12
 # v58 = v31 & v60
-	.loc 1 1436
+	.loc 1 1563
 	and %r10, %r19, %r27
 # v7 = v33 & v9
-	.loc 1 1437
+	.loc 1 1564
 	and %r9, %r20, %r17
 # v30 = v24 & v52
-	.loc 1 1438
+	.loc 1 1565
 	and %r7, %r21, %r11
 # v56 = v1 & v56
-	.loc 1 1439
+	.loc 1 1566
 	and %r30, %r5, %r30
 # v5 = v37 ^ v5
-	.loc 1 1440
+	.loc 1 1567
 	xor %r6, %r14, %r6
 # v3 = v5 ^ v3
-	.loc 1 1441
+	.loc 1 1568
 	xor %r31, %r6, %r31
 # v58 = v3 ^ v58
-	.loc 1 1442
+	.loc 1 1569
 	xor %r10, %r31, %r10
 # v7 = v58 ^ v7
-	.loc 1 1443
+	.loc 1 1570
 	xor %r9, %r10, %r9
 # v30 = v7 ^ v30
-	.loc 1 1444
+	.loc 1 1571
 	xor %r7, %r9, %r7
 # v56 = v30 ^ v56
-	.loc 1 1445
+	.loc 1 1572
 	xor %r30, %r7, %r30
 # v34 = v34 & v50
-	.loc 1 1446
+	.loc 1 1573
 	and %r8, %r8, %r28
 # v30 = v36 & v32
-	.loc 1 1447
+	.loc 1 1574
 	and %r6, %r22, %r29
 # v7 = v31 & v4
-	.loc 1 1448
+	.loc 1 1575
 	and %r7, %r19, %r12
 # v58 = v33 & v60
-	.loc 1 1449
+	.loc 1 1576
 	and %r10, %r20, %r27
 # v3 = v24 & v9
-	.loc 1 1450
+	.loc 1 1577
 	and %r9, %r21, %r17
 # v52 = v1 & v52
-	.loc 1 1451
+	.loc 1 1578
 	and %r11, %r5, %r11
 # v30 = v34 ^ v30
-	.loc 1 1452
+	.loc 1 1579
 	xor %r6, %r8, %r6
 # v7 = v30 ^ v7
-	.loc 1 1453
+	.loc 1 1580
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 1454
+	.loc 1 1581
 	xor %r10, %r7, %r10
 # v3 = v58 ^ v3
-	.loc 1 1455
+	.loc 1 1582
 	xor %r9, %r10, %r9
 # v52 = v3 ^ v52
-	.loc 1 1456
+	.loc 1 1583
 	xor %r11, %r9, %r11
 # v36 = v36 & v50
-	.loc 1 1457
+	.loc 1 1584
 	and %r22, %r22, %r28
 # v3 = v31 & v32
-	.loc 1 1458
+	.loc 1 1585
 	and %r6, %r19, %r29
 # v58 = v33 & v4
-	.loc 1 1459
+	.loc 1 1586
 	and %r7, %r20, %r12
 # v7 = v24 & v60
-	.loc 1 1460
+	.loc 1 1587
 	and %r8, %r21, %r27
 # v9 = v1 & v9
-	.loc 1 1461
+	.loc 1 1588
 	and %r17, %r5, %r17
 # v3 = v36 ^ v3
-	.loc 1 1462
+	.loc 1 1589
 	xor %r6, %r22, %r6
 # v58 = v3 ^ v58
-	.loc 1 1463
+	.loc 1 1590
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 1464
+	.loc 1 1591
 	xor %r8, %r7, %r8
 # v9 = v7 ^ v9
-	.loc 1 1465
+	.loc 1 1592
 	xor %r17, %r8, %r17
 # v31 = v31 & v50
-	.loc 1 1466
+	.loc 1 1593
 	and %r19, %r19, %r28
 # v7 = v33 & v32
-	.loc 1 1467
+	.loc 1 1594
 	and %r6, %r20, %r29
 # v58 = v24 & v4
-	.loc 1 1468
+	.loc 1 1595
 	and %r7, %r21, %r12
 # v60 = v1 & v60
-	.loc 1 1469
+	.loc 1 1596
 	and %r27, %r5, %r27
 # v7 = v31 ^ v7
-	.loc 1 1470
+	.loc 1 1597
 	xor %r6, %r19, %r6
 # v58 = v7 ^ v58
-	.loc 1 1471
+	.loc 1 1598
 	xor %r7, %r6, %r7
 # v60 = v58 ^ v60
-	.loc 1 1472
+	.loc 1 1599
 	xor %r27, %r7, %r27
 # v33 = v33 & v50
-	.loc 1 1473
+	.loc 1 1600
 	and %r20, %r20, %r28
 # v58 = v24 & v32
-	.loc 1 1474
+	.loc 1 1601
 	and %r6, %r21, %r29
 # v4 = v1 & v4
-	.loc 1 1475
+	.loc 1 1602
 	and %r12, %r5, %r12
 # v58 = v33 ^ v58
-	.loc 1 1476
+	.loc 1 1603
 	xor %r6, %r20, %r6
 # v4 = v58 ^ v4
-	.loc 1 1477
+	.loc 1 1604
 	xor %r12, %r6, %r12
 # v24 = v24 & v50
-	.loc 1 1478
+	.loc 1 1605
 	and %r21, %r21, %r28
 # v32 = v1 & v32
-	.loc 1 1479
+	.loc 1 1606
 	and %r29, %r5, %r29
 # v32 = v24 ^ v32
-	.loc 1 1480
+	.loc 1 1607
 	xor %r29, %r21, %r29
 # v50 = v1 & v50
-	.loc 1 1481
+	.loc 1 1608
 	and %r28, %r5, %r28
 # v54 = v54 ^ v35
-	.loc 1 1482
+	.loc 1 1609
 	lwz %r5, 1616(%r1)
 	lwz %r6, 1112(%r1)
 	xor %r5, %r5, %r6
 # v54 = v54 ^ v18
-	.loc 1 1483
+	.loc 1 1610
 	lwz %r6, 1416(%r1)
 	xor %r6, %r5, %r6
 # v11 = v11 ^ v16
-	.loc 1 1484
+	.loc 1 1611
 	lwz %r5, 1120(%r1)
 	xor %r26, %r26, %r5
 # v11 = v11 ^ v10
-	.loc 1 1485
+	.loc 1 1612
 	lwz %r5, 1424(%r1)
 	xor %r26, %r26, %r5
 # v2 = v2 ^ v8
-	.loc 1 1486
+	.loc 1 1613
 	lwz %r5, 1136(%r1)
 	xor %r25, %r25, %r5
 # v2 = v2 ^ v0
-	.loc 1 1487
+	.loc 1 1614
 	lwz %r5, 1440(%r1)
 	xor %r25, %r25, %r5
 # v27 = v27 ^ v28
-	.loc 1 1488
+	.loc 1 1615
 	lwz %r5, 1160(%r1)
 	xor %r16, %r16, %r5
 # v27 = v27 ^ v41
-	.loc 1 1489
+	.loc 1 1616
 	lwz %r5, 1464(%r1)
 	xor %r16, %r16, %r5
 # v15 = v15 ^ v6
-	.loc 1 1490
+	.loc 1 1617
 	lwz %r5, 1192(%r1)
 	xor %r18, %r18, %r5
 # v15 = v15 ^ v39
-	.loc 1 1491
+	.loc 1 1618
 	lwz %r5, 1496(%r1)
 	xor %r18, %r18, %r5
 # v49 = v49 ^ v21
-	.loc 1 1492
+	.loc 1 1619
 	lwz %r5, 1232(%r1)
 	xor %r15, %r15, %r5
 # v49 = v49 ^ v13
-	.loc 1 1493
+	.loc 1 1620
 	lwz %r5, 1536(%r1)
 	xor %r15, %r15, %r5
 # v56 = v56 ^ v29
-	.loc 1 1494
+	.loc 1 1621
 	lwz %r5, 1280(%r1)
 	xor %r30, %r30, %r5
 # v56 = v56 ^ v45
-	.loc 1 1495
+	.loc 1 1622
 	lwz %r5, 1568(%r1)
 	xor %r30, %r30, %r5
 # v52 = v52 ^ v14
-	.loc 1 1496
+	.loc 1 1623
 	lwz %r7, 1320(%r1)
 	xor %r11, %r11, %r7
 # v52 = v52 ^ v48
-	.loc 1 1497
+	.loc 1 1624
 	lwz %r5, 1592(%r1)
 	xor %r11, %r11, %r5
 # v9 = v9 ^ v43
-	.loc 1 1498
+	.loc 1 1625
 	lwz %r9, 1352(%r1)
 	xor %r17, %r17, %r9
 # v9 = v9 ^ v47
-	.loc 1 1499
+	.loc 1 1626
 	lwz %r5, 1608(%r1)
 	xor %r17, %r17, %r5
 # v60 = v60 ^ v26
-	.loc 1 1500
+	.loc 1 1627
 	lwz %r5, 1376(%r1)
 	xor %r27, %r27, %r5
 # v60 = v60 ^ v42
-	.loc 1 1501
+	.loc 1 1628
 	xor %r27, %r27, %r23
 # v4 = v4 ^ v46
-	.loc 1 1502
+	.loc 1 1629
 	lwz %r31, 1392(%r1)
 	xor %r12, %r12, %r31
 # v4 = v4 ^ v44
-	.loc 1 1503
+	.loc 1 1630
 	xor %r10, %r12, %r24
 # v32 = v32 ^ v38
-	.loc 1 1504
+	.loc 1 1631
 	lwz %r22, 1400(%r1)
 	xor %r8, %r29, %r22
 # v50 = v50 ^ v12
-	.loc 1 1505
+	.loc 1 1632
 	lwz %r21, 1408(%r1)
 	xor %r12, %r28, %r21
 # v14 = v54 ^ v14
-	.loc 1 1506
+	.loc 1 1633
 	xor %r7, %r6, %r7
 # v43 = v11 ^ v43
-	.loc 1 1507
+	.loc 1 1634
 	xor %r28, %r26, %r9
 # v26 = v2 ^ v26
-	.loc 1 1508
+	.loc 1 1635
 	xor %r29, %r25, %r5
 # v46 = v27 ^ v46
-	.loc 1 1509
+	.loc 1 1636
 	xor %r26, %r16, %r31
 # v38 = v15 ^ v38
-	.loc 1 1510
+	.loc 1 1637
 	xor %r31, %r18, %r22
 # v12 = v49 ^ v12
-	.loc 1 1511
+	.loc 1 1638
 	xor %r25, %r15, %r21
 # v18 = v52 ^ v18
-	.loc 1 1512
+	.loc 1 1639
 	lwz %r5, 1416(%r1)
 	xor %r5, %r11, %r5
 # v10 = v9 ^ v10
-	.loc 1 1513
+	.loc 1 1640
 	lwz %r6, 1424(%r1)
 	xor %r6, %r17, %r6
 # v0 = v60 ^ v0
-	.loc 1 1514
+	.loc 1 1641
 	lwz %r9, 1440(%r1)
 	xor %r11, %r27, %r9
 # v41 = v4 ^ v41
-	.loc 1 1515
+	.loc 1 1642
 	lwz %r9, 1464(%r1)
 	xor %r9, %r10, %r9
 # v39 = v32 ^ v39
-	.loc 1 1516
+	.loc 1 1643
 	lwz %r10, 1496(%r1)
 	xor %r10, %r8, %r10
 # v13 = v50 ^ v13
-	.loc 1 1517
+	.loc 1 1644
 	lwz %r8, 1536(%r1)
 	xor %r8, %r12, %r8
 # v10 = v10 ^ v44
-	.loc 1 1518
+	.loc 1 1645
 	xor %r12, %r6, %r24
 # v18 = v18 ^ v44
-	.loc 1 1519
+	.loc 1 1646
 	xor %r5, %r5, %r24
 # v12 = v12 ^ v44
-	.loc 1 1520
+	.loc 1 1647
 	xor %r6, %r25, %r24
 # v44 = v38 ^ v44
-	.loc 1 1521
+	.loc 1 1648
 	xor %r24, %r31, %r24
 # v18 = v18 ^ v42
-	.loc 1 1522
+	.loc 1 1649
 	xor %r31, %r5, %r23
 # v56 = v56 ^ v42
-	.loc 1 1523
+	.loc 1 1650
 	xor %r5, %r30, %r23
 # v44 = v44 ^ v42
-	.loc 1 1524
+	.loc 1 1651
 	xor %r24, %r24, %r23
 # v42 = v46 ^ v42
-	.loc 1 1525
+	.loc 1 1652
 	xor %r23, %r26, %r23
 # v56 = v56 ^ v47
-	.loc 1 1526
+	.loc 1 1653
 	lwz %r27, 1608(%r1)
 	xor %r30, %r5, %r27
 # v12 = v12 ^ v47
-	.loc 1 1527
+	.loc 1 1654
 	xor %r6, %r6, %r27
 # v42 = v42 ^ v47
-	.loc 1 1528
+	.loc 1 1655
 	xor %r23, %r23, %r27
 # v47 = v26 ^ v47
-	.loc 1 1529
+	.loc 1 1656
 	xor %r5, %r29, %r27
 # v12 = v12 ^ v48
-	.loc 1 1530
+	.loc 1 1657
 	lwz %r27, 1592(%r1)
 	xor %r29, %r6, %r27
 # v44 = v44 ^ v48
-	.loc 1 1531
+	.loc 1 1658
 	xor %r24, %r24, %r27
 # v47 = v47 ^ v48
-	.loc 1 1532
+	.loc 1 1659
 	xor %r5, %r5, %r27
 # v48 = v43 ^ v48
-	.loc 1 1533
+	.loc 1 1660
 	xor %r6, %r28, %r27
 # v44 = v44 ^ v45
-	.loc 1 1534
+	.loc 1 1661
 	lwz %r28, 1568(%r1)
 	xor %r24, %r24, %r28
 # v42 = v42 ^ v45
-	.loc 1 1535
+	.loc 1 1662
 	xor %r23, %r23, %r28
 # v48 = v48 ^ v45
-	.loc 1 1536
+	.loc 1 1663
 	xor %r6, %r6, %r28
 # v45 = v14 ^ v45
-	.loc 1 1537
+	.loc 1 1664
 	xor %r7, %r7, %r28
 # v42 = v42 ^ v13
-	.loc 1 1538
+	.loc 1 1665
 	xor %r23, %r23, %r8
 # v47 = v47 ^ v13
-	.loc 1 1539
+	.loc 1 1666
 	xor %r5, %r5, %r8
 # v45 = v45 ^ v13
-	.loc 1 1540
+	.loc 1 1667
 	xor %r7, %r7, %r8
 # v13 = v29 ^ v13
-	.loc 1 1541
+	.loc 1 1668
 	lwz %r28, 1280(%r1)
 	xor %r8, %r28, %r8
 # v47 = v47 ^ v39
-	.loc 1 1542
+	.loc 1 1669
 	xor %r5, %r5, %r10
 # v48 = v48 ^ v39
-	.loc 1 1543
+	.loc 1 1670
 	xor %r6, %r6, %r10
 # v13 = v13 ^ v39
-	.loc 1 1544
+	.loc 1 1671
 	xor %r8, %r8, %r10
 # v39 = v21 ^ v39
-	.loc 1 1545
+	.loc 1 1672
 	lwz %r28, 1232(%r1)
 	xor %r10, %r28, %r10
 # v48 = v48 ^ v41
-	.loc 1 1546
+	.loc 1 1673
 	xor %r28, %r6, %r9
 # v45 = v45 ^ v41
-	.loc 1 1547
+	.loc 1 1674
 	xor %r7, %r7, %r9
 # v39 = v39 ^ v41
-	.loc 1 1548
+	.loc 1 1675
 	xor %r10, %r10, %r9
 # v41 = v6 ^ v41
-	.loc 1 1549
+	.loc 1 1676
 	lwz %r6, 1192(%r1)
 	xor %r9, %r6, %r9
 # v45 = v45 ^ v0
-	.loc 1 1550
+	.loc 1 1677
 	xor %r7, %r7, %r11
 # v13 = v13 ^ v0
-	.loc 1 1551
+	.loc 1 1678
 	xor %r8, %r8, %r11
 # v41 = v41 ^ v0
-	.loc 1 1552
+	.loc 1 1679
 	xor %r9, %r9, %r11
 # v0 = v28 ^ v0
-	.loc 1 1553
+	.loc 1 1680
 	lwz %r6, 1160(%r1)
 	xor %r11, %r6, %r11
 # v13 = v13 ^ v10
-	.loc 1 1554
+	.loc 1 1681
 	xor %r8, %r8, %r12
 # v39 = v39 ^ v10
-	.loc 1 1555
+	.loc 1 1682
 	xor %r10, %r10, %r12
 # v0 = v0 ^ v10
-	.loc 1 1556
+	.loc 1 1683
 	xor %r11, %r11, %r12
 # v10 = v8 ^ v10
-	.loc 1 1557
+	.loc 1 1684
 	lwz %r6, 1136(%r1)
 	xor %r12, %r6, %r12
 # v39 = v39 ^ v18
-	.loc 1 1558
+	.loc 1 1685
 	xor %r6, %r10, %r31
 	stw %r6, 1624(%r1)
 # v41 = v41 ^ v18
-	.loc 1 1559
+	.loc 1 1686
 	xor %r9, %r9, %r31
 # v10 = v10 ^ v18
-	.loc 1 1560
+	.loc 1 1687
 	xor %r12, %r12, %r31
 # v18 = v16 ^ v18
-	.loc 1 1561
+	.loc 1 1688
 	lwz %r6, 1120(%r1)
 	xor %r31, %r6, %r31
 # v41 = v41 ^ v56
-	.loc 1 1562
+	.loc 1 1689
 	xor %r6, %r9, %r30
 	stw %r6, 1632(%r1)
 # v0 = v0 ^ v56
-	.loc 1 1563
+	.loc 1 1690
 	xor %r27, %r11, %r30
 # v18 = v18 ^ v56
-	.loc 1 1564
+	.loc 1 1691
 	xor %r31, %r31, %r30
 # v56 = v35 ^ v56
-	.loc 1 1565
+	.loc 1 1692
 	lwz %r6, 1112(%r1)
 	xor %r30, %r6, %r30
 # v35 = v56 ^ v44
-	.loc 1 1566
+	.loc 1 1693
 	xor %r25, %r30, %r24
 # v16 = v45 ^ v44
-	.loc 1 1567
+	.loc 1 1694
 	xor %r6, %r7, %r24
 # v16 = v16 ^ v12
-	.loc 1 1568
+	.loc 1 1695
 	xor %r11, %r6, %r29
 # v8 = v18 ^ v45
-	.loc 1 1569
+	.loc 1 1696
 	xor %r26, %r31, %r7
 # v28 = v48 ^ v44
-	.loc 1 1570
+	.loc 1 1697
 	xor %r6, %r28, %r24
 # v28 = v28 ^ v12
-	.loc 1 1571
+	.loc 1 1698
 	xor %r10, %r6, %r29
 # v6 = v10 ^ v45
-	.loc 1 1572
+	.loc 1 1699
 	xor %r6, %r12, %r7
 # v6 = v6 ^ v48
-	.loc 1 1573
+	.loc 1 1700
 	xor %r6, %r6, %r28
 # v6 = v6 ^ v44
-	.loc 1 1574
+	.loc 1 1701
 	xor %r6, %r6, %r24
 # v6 = v6 ^ v12
-	.loc 1 1575
+	.loc 1 1702
 	xor %r21, %r6, %r29
 # v21 = v45 ^ v47
-	.loc 1 1576
+	.loc 1 1703
 	xor %r20, %r7, %r5
 # v29 = v0 ^ v48
-	.loc 1 1577
+	.loc 1 1704
 	xor %r6, %r27, %r28
 # v29 = v29 ^ v47
-	.loc 1 1578
+	.loc 1 1705
 	xor %r6, %r6, %r5
 # v29 = v29 ^ v12
-	.loc 1 1579
+	.loc 1 1706
 	xor %r18, %r6, %r29
 # v14 = v48 ^ v42
-	.loc 1 1580
+	.loc 1 1707
 	xor %r19, %r28, %r23
 # v43 = v41 ^ v47
-	.loc 1 1581
+	.loc 1 1708
 	lwz %r6, 1632(%r1)
 	xor %r6, %r6, %r5
 # v43 = v43 ^ v42
-	.loc 1 1582
+	.loc 1 1709
 	xor %r17, %r6, %r23
 # v26 = v47 ^ v44
-	.loc 1 1583
+	.loc 1 1710
 	xor %r22, %r5, %r24
 # v46 = v39 ^ v42
-	.loc 1 1584
+	.loc 1 1711
 	lwz %r6, 1624(%r1)
 	xor %r6, %r6, %r23
 # v46 = v46 ^ v44
-	.loc 1 1585
+	.loc 1 1712
 	xor %r16, %r6, %r24
 # v38 = v42 ^ v12
-	.loc 1 1586
+	.loc 1 1713
 	xor %r9, %r23, %r29
 # v50 = v13 ^ v44
-	.loc 1 1587
+	.loc 1 1714
 	xor %r6, %r8, %r24
 # v50 = v50 ^ v12
-	.loc 1 1588
+	.loc 1 1715
 	xor %r15, %r6, %r29
 # v35 = v35 ^ v38
-	.loc 1 1589
+	.loc 1 1716
 	xor %r25, %r25, %r9
 # v32 = v14 ^ v38
-	.loc 1 1590
+	.loc 1 1717
 	xor %r6, %r19, %r9
 # v32 = v32 ^ v50
-	.loc 1 1591
+	.loc 1 1718
 	xor %r14, %r6, %r15
 # v16 = v16 ^ v14
-	.loc 1 1592
+	.loc 1 1719
 	xor %r11, %r11, %r19
 # v4 = v43 ^ v38
-	.loc 1 1593
+	.loc 1 1720
 	xor %r6, %r17, %r9
 # v4 = v4 ^ v50
-	.loc 1 1594
+	.loc 1 1721
 	xor %r6, %r6, %r15
 	stw %r6, 1640(%r1)
 # v8 = v8 ^ v14
-	.loc 1 1595
+	.loc 1 1722
 	xor %r26, %r26, %r19
 # v8 = v8 ^ v43
-	.loc 1 1596
+	.loc 1 1723
 	xor %r26, %r26, %r17
 # v8 = v8 ^ v38
-	.loc 1 1597
+	.loc 1 1724
 	xor %r26, %r26, %r9
 # v8 = v8 ^ v50
-	.loc 1 1598
+	.loc 1 1725
 	xor %r26, %r26, %r15
 # v14 = v14 ^ v26
-	.loc 1 1599
+	.loc 1 1726
 	xor %r6, %r19, %r22
 	stw %r6, 1648(%r1)
 # v28 = v28 ^ v43
-	.loc 1 1600
+	.loc 1 1727
 	xor %r10, %r10, %r17
 # v28 = v28 ^ v26
-	.loc 1 1601
+	.loc 1 1728
 	xor %r10, %r10, %r22
 # v28 = v28 ^ v50
-	.loc 1 1602
+	.loc 1 1729
 	xor %r10, %r10, %r15
 # v43 = v43 ^ v46
-	.loc 1 1603
+	.loc 1 1730
 	xor %r17, %r17, %r16
 # v6 = v6 ^ v26
-	.loc 1 1604
+	.loc 1 1731
 	xor %r21, %r21, %r22
 # v6 = v6 ^ v46
-	.loc 1 1605
+	.loc 1 1732
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
-	.loc 1 1606
+	.loc 1 1733
 	xor %r22, %r22, %r9
 # v21 = v21 ^ v46
-	.loc 1 1607
+	.loc 1 1734
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
-	.loc 1 1608
+	.loc 1 1735
 	xor %r20, %r20, %r9
 # v46 = v46 ^ v50
-	.loc 1 1609
+	.loc 1 1736
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
-	.loc 1 1610
+	.loc 1 1737
 	xor %r9, %r18, %r9
 # v50 = v38 ^ v50
-	.loc 1 1611
+	.loc 1 1738
 	xor %r15, %r9, %r15
 # v35 = v35 ^ v46
-	.loc 1 1612
+	.loc 1 1739
 	xor %r25, %r25, %r16
 # v38 = v43 ^ v46
-	.loc 1 1613
+	.loc 1 1740
 	xor %r6, %r17, %r16
 # v38 = v38 ^ v50
-	.loc 1 1614
+	.loc 1 1741
 	xor %r9, %r6, %r15
 # v32 = v32 ^ v43
-	.loc 1 1615
+	.loc 1 1742
 	xor %r14, %r14, %r17
 # v29 = v6 ^ v46
-	.loc 1 1616
+	.loc 1 1743
 	xor %r6, %r21, %r16
 # v29 = v29 ^ v50
-	.loc 1 1617
+	.loc 1 1744
 	xor %r6, %r6, %r15
 # v16 = v16 ^ v43
-	.loc 1 1618
+	.loc 1 1745
 	xor %r11, %r11, %r17
 # v16 = v16 ^ v6
-	.loc 1 1619
+	.loc 1 1746
 	xor %r11, %r11, %r21
 # v16 = v16 ^ v46
-	.loc 1 1620
+	.loc 1 1747
 	xor %r11, %r11, %r16
 # v16 = v16 ^ v50
-	.loc 1 1621
+	.loc 1 1748
 	xor %r19, %r11, %r15
 # v43 = v43 ^ v26
-	.loc 1 1622
+	.loc 1 1749
 	xor %r11, %r17, %r22
 	stw %r11, 1656(%r1)
 # v4 = v4 ^ v6
-	.loc 1 1623
+	.loc 1 1750
 	lwz %r11, 1640(%r1)
 	xor %r11, %r11, %r21
 # v4 = v4 ^ v26
-	.loc 1 1624
+	.loc 1 1751
 	xor %r11, %r11, %r22
 # v4 = v4 ^ v50
-	.loc 1 1625
+	.loc 1 1752
 	xor %r18, %r11, %r15
 # v6 = v6 ^ v21
-	.loc 1 1626
+	.loc 1 1753
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
-	.loc 1 1627
+	.loc 1 1754
 	xor %r26, %r26, %r22
 # v8 = v8 ^ v21
-	.loc 1 1628
+	.loc 1 1755
 	xor %r26, %r26, %r20
 # v26 = v26 ^ v46
-	.loc 1 1629
+	.loc 1 1756
 	xor %r22, %r22, %r16
 # v14 = v14 ^ v21
-	.loc 1 1630
+	.loc 1 1757
 	lwz %r11, 1648(%r1)
 	xor %r11, %r11, %r20
 # v14 = v14 ^ v46
-	.loc 1 1631
+	.loc 1 1758
 	xor %r11, %r11, %r16
 # v21 = v21 ^ v50
-	.loc 1 1632
+	.loc 1 1759
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
-	.loc 1 1633
+	.loc 1 1760
 	xor %r16, %r10, %r16
 # v50 = v46 ^ v50
-	.loc 1 1634
+	.loc 1 1761
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
-	.loc 1 1635
+	.loc 1 1762
 	xor %r25, %r25, %r20
 # v46 = v6 ^ v21
-	.loc 1 1636
+	.loc 1 1763
 	xor %r10, %r21, %r20
 # v46 = v46 ^ v50
-	.loc 1 1637
+	.loc 1 1764
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v6
-	.loc 1 1638
+	.loc 1 1765
 	xor %r17, %r9, %r21
 # v28 = v8 ^ v21
-	.loc 1 1639
+	.loc 1 1766
 	xor %r9, %r26, %r20
 # v28 = v28 ^ v50
-	.loc 1 1640
+	.loc 1 1767
 	xor %r9, %r9, %r15
 # v32 = v32 ^ v6
-	.loc 1 1641
+	.loc 1 1768
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
-	.loc 1 1642
+	.loc 1 1769
 	xor %r14, %r14, %r26
 # v32 = v32 ^ v21
-	.loc 1 1643
+	.loc 1 1770
 	xor %r14, %r14, %r20
 # v32 = v32 ^ v50
-	.loc 1 1644
+	.loc 1 1771
 	xor %r14, %r14, %r15
 # v6 = v6 ^ v26
-	.loc 1 1645
+	.loc 1 1772
 	xor %r21, %r21, %r22
 	stw %r21, 1664(%r1)
 # v29 = v29 ^ v8
-	.loc 1 1646
+	.loc 1 1773
 	xor %r6, %r6, %r26
 # v29 = v29 ^ v26
-	.loc 1 1647
+	.loc 1 1774
 	xor %r6, %r6, %r22
 # v29 = v29 ^ v50
-	.loc 1 1648
+	.loc 1 1775
 	xor %r21, %r6, %r15
 # v8 = v8 ^ v14
-	.loc 1 1649
+	.loc 1 1776
 	xor %r26, %r26, %r11
 # v16 = v16 ^ v26
-	.loc 1 1650
+	.loc 1 1777
 	xor %r19, %r19, %r22
 # v16 = v16 ^ v14
-	.loc 1 1651
+	.loc 1 1778
 	xor %r19, %r19, %r11
 # v26 = v26 ^ v21
-	.loc 1 1652
+	.loc 1 1779
 	xor %r22, %r22, %r20
 # v43 = v43 ^ v14
-	.loc 1 1653
+	.loc 1 1780
 	lwz %r6, 1656(%r1)
 	xor %r6, %r6, %r11
 # v43 = v43 ^ v21
-	.loc 1 1654
+	.loc 1 1781
 	xor %r6, %r6, %r20
 # v14 = v14 ^ v50
-	.loc 1 1655
+	.loc 1 1782
 	xor %r11, %r11, %r15
 # v21 = v4 ^ v21
-	.loc 1 1656
+	.loc 1 1783
 	xor %r20, %r18, %r20
 # v50 = v21 ^ v50
-	.loc 1 1657
+	.loc 1 1784
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
-	.loc 1 1658
+	.loc 1 1785
 	xor %r20, %r25, %r11
 # v21 = v8 ^ v14
-	.loc 1 1659
+	.loc 1 1786
 	xor %r25, %r26, %r11
 # v21 = v21 ^ v50
-	.loc 1 1660
+	.loc 1 1787
 	xor %r25, %r25, %r15
 # v46 = v46 ^ v8
-	.loc 1 1661
+	.loc 1 1788
 	xor %r18, %r10, %r26
 # v4 = v16 ^ v14
-	.loc 1 1662
+	.loc 1 1789
 	xor %r10, %r19, %r11
 # v4 = v4 ^ v50
-	.loc 1 1663
+	.loc 1 1790
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v8
-	.loc 1 1664
+	.loc 1 1791
 	xor %r17, %r17, %r26
 # v38 = v38 ^ v16
-	.loc 1 1665
+	.loc 1 1792
 	xor %r17, %r17, %r19
 # v38 = v38 ^ v14
-	.loc 1 1666
+	.loc 1 1793
 	xor %r17, %r17, %r11
 # v38 = v38 ^ v50
-	.loc 1 1667
+	.loc 1 1794
 	xor %r17, %r17, %r15
 # v8 = v8 ^ v26
-	.loc 1 1668
+	.loc 1 1795
 	xor %r26, %r26, %r22
 	stw %r26, 1672(%r1)
 # v28 = v28 ^ v16
-	.loc 1 1669
+	.loc 1 1796
 	xor %r9, %r9, %r19
 # v28 = v28 ^ v26
-	.loc 1 1670
+	.loc 1 1797
 	xor %r9, %r9, %r22
 # v28 = v28 ^ v50
-	.loc 1 1671
+	.loc 1 1798
 	xor %r9, %r9, %r15
 	stw %r9, 1680(%r1)
 # v16 = v16 ^ v43
-	.loc 1 1672
+	.loc 1 1799
 	xor %r19, %r19, %r6
 # v32 = v32 ^ v26
-	.loc 1 1673
+	.loc 1 1800
 	xor %r14, %r14, %r22
 # v32 = v32 ^ v43
-	.loc 1 1674
+	.loc 1 1801
 	xor %r14, %r14, %r6
 # v26 = v26 ^ v14
-	.loc 1 1675
+	.loc 1 1802
 	xor %r22, %r22, %r11
 # v6 = v6 ^ v43
-	.loc 1 1676
+	.loc 1 1803
 	lwz %r9, 1664(%r1)
 	xor %r9, %r9, %r6
 # v6 = v6 ^ v14
-	.loc 1 1677
+	.loc 1 1804
 	xor %r9, %r9, %r11
 # v43 = v43 ^ v50
-	.loc 1 1678
+	.loc 1 1805
 	xor %r26, %r6, %r15
 # v14 = v29 ^ v14
-	.loc 1 1679
+	.loc 1 1806
 	xor %r11, %r21, %r11
 # v50 = v14 ^ v50
-	.loc 1 1680
+	.loc 1 1807
 	xor %r15, %r11, %r15
 # v35 = v35 ^ v43
-	.loc 1 1681
+	.loc 1 1808
 	xor %r20, %r20, %r26
 # v14 = v16 ^ v43
-	.loc 1 1682
+	.loc 1 1809
 	xor %r6, %r19, %r26
 # v14 = v14 ^ v50
-	.loc 1 1683
+	.loc 1 1810
 	xor %r11, %r6, %r15
 # v21 = v21 ^ v16
-	.loc 1 1684
+	.loc 1 1811
 	xor %r25, %r25, %r19
 # v29 = v32 ^ v43
-	.loc 1 1685
+	.loc 1 1812
 	xor %r6, %r14, %r26
 # v29 = v29 ^ v50
-	.loc 1 1686
+	.loc 1 1813
 	xor %r6, %r6, %r15
 # v46 = v46 ^ v16
-	.loc 1 1687
+	.loc 1 1814
 	xor %r18, %r18, %r19
 # v46 = v46 ^ v32
-	.loc 1 1688
+	.loc 1 1815
 	xor %r18, %r18, %r14
 # v46 = v46 ^ v43
-	.loc 1 1689
+	.loc 1 1816
 	xor %r18, %r18, %r26
 # v46 = v46 ^ v50
-	.loc 1 1690
+	.loc 1 1817
 	xor %r18, %r18, %r15
 # v16 = v16 ^ v26
-	.loc 1 1691
+	.loc 1 1818
 	xor %r19, %r19, %r22
 # v4 = v4 ^ v32
-	.loc 1 1692
+	.loc 1 1819
 	xor %r10, %r10, %r14
 # v4 = v4 ^ v26
-	.loc 1 1693
+	.loc 1 1820
 	xor %r10, %r10, %r22
 # v4 = v4 ^ v50
-	.loc 1 1694
+	.loc 1 1821
 	xor %r21, %r10, %r15
 # v32 = v32 ^ v6
-	.loc 1 1695
+	.loc 1 1822
 	xor %r10, %r14, %r9
 	stw %r10, 4168(%r1)
 # v38 = v38 ^ v26
-	.loc 1 1696
+	.loc 1 1823
 	xor %r17, %r17, %r22
 # v38 = v38 ^ v6
-	.loc 1 1697
+	.loc 1 1824
 	xor %r10, %r17, %r9
 	stw %r10, 4176(%r1)
 # v26 = v26 ^ v43
-	.loc 1 1698
+	.loc 1 1825
 	xor %r10, %r22, %r26
 	stw %r10, 4912(%r1)
 # v8 = v8 ^ v6
-	.loc 1 1699
+	.loc 1 1826
 	lwz %r10, 1672(%r1)
 	xor %r10, %r10, %r9
 # v8 = v8 ^ v43
-	.loc 1 1700
+	.loc 1 1827
 	xor %r22, %r10, %r26
 # v6 = v6 ^ v50
-	.loc 1 1701
+	.loc 1 1828
 	xor %r17, %r9, %r15
 # v43 = v28 ^ v43
-	.loc 1 1702
+	.loc 1 1829
 	lwz %r9, 1680(%r1)
 	xor %r26, %r9, %r26
 # v50 = v43 ^ v50
-	.loc 1 1703
+	.loc 1 1830
 	xor %r15, %r26, %r15
 # v43 = v35 & v56
-	.loc 1 1704
+	.loc 1 1831
 	and %r9, %r20, %r30
 	stw %r9, 1688(%r1)
 # v28 = v35 & v18
-	.loc 1 1705
+	.loc 1 1832
 	and %r9, %r20, %r31
 # v60 = v14 & v56
-	.loc 1 1706
+	.loc 1 1833
 	and %r10, %r11, %r30
 # v60 = v28 ^ v60
-	.loc 1 1707
+	.loc 1 1834
 	xor %r9, %r9, %r10
 	stw %r9, 1696(%r1)
 # v28 = v35 & v10
-	.loc 1 1708
+	.loc 1 1835
 	and %r10, %r20, %r12
 	stw %r10, 1704(%r1)
 # v9 = v14 & v18
-	.loc 1 1709
+	.loc 1 1836
 	and %r26, %r11, %r31
 	stw %r26, 3224(%r1)
 # v52 = v21 & v56
-	.loc 1 1710
+	.loc 1 1837
 	and %r9, %r25, %r30
 # v9 = v28 ^ v9
-	.loc 1 1711
+	.loc 1 1838
 	xor %r10, %r10, %r26
 # v52 = v9 ^ v52
-	.loc 1 1712
+	.loc 1 1839
 	xor %r9, %r10, %r9
 	stw %r9, 1712(%r1)
 # v9 = v35 & v0
-	.loc 1 1713
+	.loc 1 1840
 	and %r9, %r20, %r27
 	stw %r9, 1720(%r1)
 # v28 = v14 & v10
-	.loc 1 1714
+	.loc 1 1841
 	and %r16, %r11, %r12
 	stw %r16, 3232(%r1)
 # v49 = v21 & v18
-	.loc 1 1715
+	.loc 1 1842
 	and %r10, %r25, %r31
 	stw %r10, 1728(%r1)
 # v15 = v29 & v56
-	.loc 1 1716
+	.loc 1 1843
 	and %r26, %r6, %r30
 	stw %r26, 3240(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1717
+	.loc 1 1844
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 1718
+	.loc 1 1845
 	xor %r9, %r9, %r10
 # v15 = v49 ^ v15
-	.loc 1 1719
+	.loc 1 1846
 	xor %r9, %r9, %r26
 	stw %r9, 1736(%r1)
 # v49 = v35 & v41
-	.loc 1 1720
+	.loc 1 1847
 	lwz %r9, 1632(%r1)
 	stw %r9, 3888(%r1)
 	and %r9, %r20, %r9
 	stw %r9, 3880(%r1)
 	stw %r9, 1744(%r1)
 # v28 = v14 & v0
-	.loc 1 1721
+	.loc 1 1848
 	and %r10, %r11, %r27
 	stw %r10, 3248(%r1)
 # v9 = v21 & v10
-	.loc 1 1722
+	.loc 1 1849
 	and %r14, %r25, %r12
 	stw %r14, 4672(%r1)
 	stw %r14, 1752(%r1)
 # v27 = v29 & v18
-	.loc 1 1723
+	.loc 1 1850
 	and %r16, %r6, %r31
 	stw %r16, 1760(%r1)
 # v2 = v46 & v56
-	.loc 1 1724
+	.loc 1 1851
 	and %r26, %r18, %r30
 	stw %r26, 3256(%r1)
 # v28 = v49 ^ v28
-	.loc 1 1725
+	.loc 1 1852
 	xor %r9, %r9, %r10
 	stw %r9, 3264(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1726
+	.loc 1 1853
 	xor %r9, %r9, %r14
 # v27 = v9 ^ v27
-	.loc 1 1727
+	.loc 1 1854
 	xor %r9, %r9, %r16
 # v2 = v27 ^ v2
-	.loc 1 1728
+	.loc 1 1855
 	xor %r9, %r9, %r26
 	stw %r9, 1768(%r1)
 # v27 = v35 & v39
-	.loc 1 1729
+	.loc 1 1856
 	lwz %r9, 1624(%r1)
 	stw %r9, 3904(%r1)
 	and %r9, %r20, %r9
@@ -6427,131 +6585,131 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r9, 3896(%r1)
 	stw %r9, 1776(%r1)
 # v9 = v14 & v41
-	.loc 1 1730
+	.loc 1 1857
 	lwz %r9, 3888(%r1)
 	and %r9, %r11, %r9
 	stw %r9, 5248(%r1)
 	stw %r9, 3272(%r1)
 # v28 = v21 & v0
-	.loc 1 1731
+	.loc 1 1858
 	and %r9, %r25, %r27
 	stw %r9, 5904(%r1)
 	stw %r9, 3912(%r1)
 	stw %r9, 1784(%r1)
 # v49 = v29 & v10
-	.loc 1 1732
+	.loc 1 1859
 	and %r16, %r6, %r12
 	stw %r16, 4680(%r1)
 	stw %r16, 1792(%r1)
 # v11 = v46 & v18
-	.loc 1 1733
+	.loc 1 1860
 	and %r26, %r18, %r31
 	stw %r26, 4688(%r1)
 	stw %r26, 1800(%r1)
 # v54 = v16 & v56
-	.loc 1 1734
+	.loc 1 1861
 	and %r10, %r19, %r30
 	stw %r10, 5528(%r1)
 	stw %r10, 3280(%r1)
 # v9 = v27 ^ v9
-	.loc 1 1735
+	.loc 1 1862
 	lwz %r9, 5248(%r1)
 	lwz %r14, 5744(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3288(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1736
+	.loc 1 1863
 	lwz %r14, 5904(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3296(%r1)
 # v49 = v28 ^ v49
-	.loc 1 1737
+	.loc 1 1864
 	xor %r9, %r9, %r16
 # v11 = v49 ^ v11
-	.loc 1 1738
+	.loc 1 1865
 	xor %r9, %r9, %r26
 # v54 = v11 ^ v54
-	.loc 1 1739
+	.loc 1 1866
 	xor %r9, %r9, %r10
 	stw %r9, 1808(%r1)
 # v11 = v35 & v13
-	.loc 1 1740
+	.loc 1 1867
 	and %r9, %r20, %r8
 	stw %r9, 3920(%r1)
 	stw %r9, 1816(%r1)
 # v49 = v14 & v39
-	.loc 1 1741
+	.loc 1 1868
 	lwz %r9, 3904(%r1)
 	and %r9, %r11, %r9
 	stw %r9, 4872(%r1)
 	stw %r9, 3304(%r1)
 # v28 = v21 & v41
-	.loc 1 1742
+	.loc 1 1869
 	lwz %r9, 1632(%r1)
 	and %r16, %r25, %r9
 	stw %r16, 3928(%r1)
 	stw %r16, 1824(%r1)
 # v9 = v29 & v0
-	.loc 1 1743
+	.loc 1 1870
 	and %r26, %r6, %r27
 	stw %r26, 3936(%r1)
 	stw %r26, 1832(%r1)
 # v27 = v46 & v10
-	.loc 1 1744
+	.loc 1 1871
 	and %r9, %r18, %r12
 	stw %r9, 4696(%r1)
 	stw %r9, 1840(%r1)
 # v1 = v16 & v18
-	.loc 1 1745
+	.loc 1 1872
 	and %r10, %r19, %r31
 	stw %r10, 4704(%r1)
 	stw %r10, 1848(%r1)
 # v24 = v4 & v56
-	.loc 1 1746
+	.loc 1 1873
 	and %r9, %r21, %r30
 	stw %r9, 5256(%r1)
 	stw %r9, 3312(%r1)
 # v49 = v11 ^ v49
-	.loc 1 1747
+	.loc 1 1874
 	lwz %r9, 3920(%r1)
 	lwz %r14, 4872(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3320(%r1)
 # v28 = v49 ^ v28
-	.loc 1 1748
+	.loc 1 1875
 	xor %r9, %r9, %r16
 	stw %r9, 3328(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1749
+	.loc 1 1876
 	xor %r9, %r9, %r26
 	stw %r9, 3336(%r1)
 # v27 = v9 ^ v27
-	.loc 1 1750
+	.loc 1 1877
 	lwz %r26, 4696(%r1)
 	xor %r9, %r9, %r26
 # v1 = v27 ^ v1
-	.loc 1 1751
+	.loc 1 1878
 	xor %r9, %r9, %r10
 # v24 = v1 ^ v24
-	.loc 1 1752
+	.loc 1 1879
 	lwz %r10, 5256(%r1)
 	xor %r9, %r9, %r10
 	stw %r9, 1856(%r1)
 # v1 = v14 & v13
-	.loc 1 1753
+	.loc 1 1880
 	and %r9, %r11, %r8
 	stw %r9, 5752(%r1)
 	stw %r9, 3944(%r1)
 	stw %r9, 1864(%r1)
 # v27 = v21 & v39
-	.loc 1 1754
+	.loc 1 1881
 	lwz %r9, 1624(%r1)
 	stw %r9, 3952(%r1)
 	and %r9, %r25, %r9
 	stw %r9, 5264(%r1)
 	stw %r9, 3344(%r1)
 # v9 = v29 & v41
-	.loc 1 1755
+	.loc 1 1882
 	lwz %r9, 1632(%r1)
 	stw %r9, 3968(%r1)
 	and %r9, %r6, %r9
@@ -6559,1116 +6717,1116 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	stw %r9, 3960(%r1)
 	stw %r9, 1872(%r1)
 # v28 = v46 & v0
-	.loc 1 1756
+	.loc 1 1883
 	and %r16, %r18, %r27
 	stw %r16, 4712(%r1)
 	stw %r16, 1880(%r1)
 # v49 = v16 & v10
-	.loc 1 1757
+	.loc 1 1884
 	and %r26, %r19, %r12
 	stw %r26, 4720(%r1)
 	stw %r26, 1888(%r1)
 # v11 = v4 & v18
-	.loc 1 1758
+	.loc 1 1885
 	and %r10, %r21, %r31
 	stw %r10, 5536(%r1)
 	stw %r10, 3352(%r1)
 # v27 = v1 ^ v27
-	.loc 1 1759
+	.loc 1 1886
 	lwz %r9, 5264(%r1)
 	lwz %r14, 5752(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3360(%r1)
 # v9 = v27 ^ v9
-	.loc 1 1760
+	.loc 1 1887
 	lwz %r14, 5912(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3368(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1761
+	.loc 1 1888
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 1762
+	.loc 1 1889
 	xor %r9, %r9, %r26
 # v11 = v49 ^ v11
-	.loc 1 1763
+	.loc 1 1890
 	xor %r9, %r9, %r10
 	stw %r9, 1896(%r1)
 # v49 = v21 & v13
-	.loc 1 1764
+	.loc 1 1891
 	and %r16, %r25, %r8
 	stw %r16, 3976(%r1)
 	stw %r16, 1904(%r1)
 # v28 = v29 & v39
-	.loc 1 1765
+	.loc 1 1892
 	lwz %r9, 3952(%r1)
 	and %r14, %r6, %r9
 	stw %r14, 3376(%r1)
 # v9 = v46 & v41
-	.loc 1 1766
+	.loc 1 1893
 	lwz %r9, 3968(%r1)
 	and %r9, %r18, %r9
 	stw %r9, 4728(%r1)
 	stw %r9, 1912(%r1)
 # v27 = v16 & v0
-	.loc 1 1767
+	.loc 1 1894
 	and %r10, %r19, %r27
 	stw %r10, 1920(%r1)
 # v1 = v4 & v10
-	.loc 1 1768
+	.loc 1 1895
 	and %r26, %r21, %r12
 	stw %r26, 3384(%r1)
 # v28 = v49 ^ v28
-	.loc 1 1769
+	.loc 1 1896
 	xor %r16, %r16, %r14
 	stw %r16, 3392(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1770
+	.loc 1 1897
 	xor %r9, %r16, %r9
 # v27 = v9 ^ v27
-	.loc 1 1771
+	.loc 1 1898
 	xor %r9, %r9, %r10
 # v1 = v27 ^ v1
-	.loc 1 1772
+	.loc 1 1899
 	xor %r9, %r9, %r26
 	stw %r9, 1928(%r1)
 # v27 = v29 & v13
-	.loc 1 1773
+	.loc 1 1900
 	and %r14, %r6, %r8
 	stw %r14, 3984(%r1)
 	stw %r14, 1936(%r1)
 # v9 = v46 & v39
-	.loc 1 1774
+	.loc 1 1901
 	lwz %r9, 1624(%r1)
 	stw %r9, 5304(%r1)
 	and %r9, %r18, %r9
 	stw %r9, 4880(%r1)
 	stw %r9, 3400(%r1)
 # v28 = v16 & v41
-	.loc 1 1775
+	.loc 1 1902
 	lwz %r26, 1632(%r1)
 	stw %r26, 3992(%r1)
 	and %r16, %r19, %r26
 	stw %r16, 4736(%r1)
 	stw %r16, 1944(%r1)
 # v49 = v4 & v0
-	.loc 1 1776
+	.loc 1 1903
 	and %r10, %r21, %r27
 	stw %r10, 5272(%r1)
 	stw %r10, 3408(%r1)
 # v9 = v27 ^ v9
-	.loc 1 1777
+	.loc 1 1904
 	xor %r9, %r14, %r9
 	stw %r9, 3416(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1778
+	.loc 1 1905
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 1779
+	.loc 1 1906
 	xor %r9, %r9, %r10
 	stw %r9, 1952(%r1)
 # v28 = v46 & v13
-	.loc 1 1780
+	.loc 1 1907
 	and %r9, %r18, %r8
 	stw %r9, 1960(%r1)
 # v9 = v16 & v39
-	.loc 1 1781
+	.loc 1 1908
 	lwz %r10, 5304(%r1)
 	and %r16, %r19, %r10
 	stw %r16, 3424(%r1)
 # v27 = v4 & v41
-	.loc 1 1782
+	.loc 1 1909
 	and %r26, %r21, %r26
 	stw %r26, 3432(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1783
+	.loc 1 1910
 	xor %r9, %r9, %r16
 # v27 = v9 ^ v27
-	.loc 1 1784
+	.loc 1 1911
 	xor %r9, %r9, %r26
 	stw %r9, 1968(%r1)
 # v9 = v16 & v13
-	.loc 1 1785
+	.loc 1 1912
 	and %r9, %r19, %r8
 # v28 = v4 & v39
-	.loc 1 1786
+	.loc 1 1913
 	and %r10, %r21, %r10
 # v28 = v9 ^ v28
-	.loc 1 1787
+	.loc 1 1914
 	xor %r9, %r9, %r10
 	stw %r9, 1976(%r1)
 # v9 = v4 & v13
-	.loc 1 1788
+	.loc 1 1915
 	and %r9, %r21, %r8
 	stw %r9, 1984(%r1)
 # v58 = v32 & v45
-	.loc 1 1789
+	.loc 1 1916
 	lwz %r26, 4168(%r1)
 	and %r9, %r26, %r7
 	stw %r9, 1992(%r1)
 # v33 = v32 & v48
-	.loc 1 1790
+	.loc 1 1917
 	and %r9, %r26, %r28
 # v7 = v38 & v45
-	.loc 1 1791
+	.loc 1 1918
 	lwz %r16, 4176(%r1)
 	and %r10, %r16, %r7
 # v7 = v33 ^ v7
-	.loc 1 1792
+	.loc 1 1919
 	xor %r9, %r9, %r10
 	stw %r9, 2000(%r1)
 # v33 = v32 & v47
-	.loc 1 1793
+	.loc 1 1920
 	and %r10, %r26, %r5
 	stw %r10, 2008(%r1)
 # v31 = v38 & v48
-	.loc 1 1794
+	.loc 1 1921
 	and %r26, %r16, %r28
 	stw %r26, 3440(%r1)
 # v3 = v26 & v45
-	.loc 1 1795
+	.loc 1 1922
 	lwz %r16, 4912(%r1)
 	and %r9, %r16, %r7
 # v31 = v33 ^ v31
-	.loc 1 1796
+	.loc 1 1923
 	xor %r10, %r10, %r26
 # v3 = v31 ^ v3
-	.loc 1 1797
+	.loc 1 1924
 	xor %r9, %r10, %r9
 	stw %r9, 2016(%r1)
 # v31 = v32 & v42
-	.loc 1 1798
+	.loc 1 1925
 	lwz %r26, 4168(%r1)
 	and %r14, %r26, %r23
 	stw %r14, 2024(%r1)
 # v33 = v38 & v47
-	.loc 1 1799
+	.loc 1 1926
 	lwz %r9, 4176(%r1)
 	and %r10, %r9, %r5
 	stw %r10, 3448(%r1)
 # v36 = v26 & v48
-	.loc 1 1800
+	.loc 1 1927
 	and %r9, %r16, %r28
 	stw %r9, 2032(%r1)
 # v30 = v8 & v45
-	.loc 1 1801
+	.loc 1 1928
 	and %r16, %r22, %r7
 	stw %r16, 3456(%r1)
 # v33 = v31 ^ v33
-	.loc 1 1802
+	.loc 1 1929
 	xor %r10, %r14, %r10
 # v36 = v33 ^ v36
-	.loc 1 1803
+	.loc 1 1930
 	xor %r9, %r10, %r9
 # v30 = v36 ^ v30
-	.loc 1 1804
+	.loc 1 1931
 	xor %r9, %r9, %r16
 	stw %r9, 2040(%r1)
 # v36 = v32 & v44
-	.loc 1 1805
+	.loc 1 1932
 	and %r14, %r26, %r24
 	stw %r14, 4000(%r1)
 	stw %r14, 2048(%r1)
 # v33 = v38 & v42
-	.loc 1 1806
+	.loc 1 1933
 	lwz %r9, 4176(%r1)
 	and %r9, %r9, %r23
 	stw %r9, 3464(%r1)
 # v31 = v26 & v47
-	.loc 1 1807
+	.loc 1 1934
 	lwz %r10, 4912(%r1)
 	and %r10, %r10, %r5
 	stw %r10, 4744(%r1)
 	stw %r10, 2056(%r1)
 # v34 = v8 & v48
-	.loc 1 1808
+	.loc 1 1935
 	and %r16, %r22, %r28
 	stw %r16, 2064(%r1)
 # v5 = v6 & v45
-	.loc 1 1809
+	.loc 1 1936
 	and %r26, %r17, %r7
 	stw %r26, 3472(%r1)
 # v33 = v36 ^ v33
-	.loc 1 1810
+	.loc 1 1937
 	xor %r9, %r14, %r9
 	stw %r9, 3480(%r1)
 # v31 = v33 ^ v31
-	.loc 1 1811
+	.loc 1 1938
 	xor %r9, %r9, %r10
 # v34 = v31 ^ v34
-	.loc 1 1812
+	.loc 1 1939
 	xor %r9, %r9, %r16
 # v5 = v34 ^ v5
-	.loc 1 1813
+	.loc 1 1940
 	xor %r9, %r9, %r26
 	stw %r9, 2072(%r1)
 # v34 = v32 & v12
-	.loc 1 1814
+	.loc 1 1941
 	lwz %r9, 4168(%r1)
 	and %r9, %r9, %r29
 	stw %r9, 5760(%r1)
 	stw %r9, 4008(%r1)
 	stw %r9, 2080(%r1)
 # v31 = v38 & v44
-	.loc 1 1815
+	.loc 1 1942
 	lwz %r9, 4176(%r1)
 	and %r9, %r9, %r24
 	stw %r9, 5280(%r1)
 	stw %r9, 3488(%r1)
 # v33 = v26 & v42
-	.loc 1 1816
+	.loc 1 1943
 	lwz %r9, 4912(%r1)
 	and %r9, %r9, %r23
 	stw %r9, 5920(%r1)
 	stw %r9, 4016(%r1)
 	stw %r9, 2088(%r1)
 # v36 = v8 & v47
-	.loc 1 1817
+	.loc 1 1944
 	and %r16, %r22, %r5
 	stw %r16, 4752(%r1)
 	stw %r16, 2096(%r1)
 # v37 = v6 & v48
-	.loc 1 1818
+	.loc 1 1945
 	and %r26, %r17, %r28
 	stw %r26, 4760(%r1)
 	stw %r26, 2104(%r1)
 # v40 = v50 & v45
-	.loc 1 1819
+	.loc 1 1946
 	and %r10, %r15, %r7
 	stw %r10, 5544(%r1)
 	stw %r10, 3496(%r1)
 # v31 = v34 ^ v31
-	.loc 1 1820
+	.loc 1 1947
 	lwz %r9, 5280(%r1)
 	lwz %r14, 5760(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3504(%r1)
 # v33 = v31 ^ v33
-	.loc 1 1821
+	.loc 1 1948
 	lwz %r14, 5920(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3512(%r1)
 # v36 = v33 ^ v36
-	.loc 1 1822
+	.loc 1 1949
 	xor %r9, %r9, %r16
 # v37 = v36 ^ v37
-	.loc 1 1823
+	.loc 1 1950
 	xor %r9, %r9, %r26
 # v40 = v37 ^ v40
-	.loc 1 1824
+	.loc 1 1951
 	xor %r9, %r9, %r10
 	stw %r9, 2112(%r1)
 # v37 = v38 & v12
-	.loc 1 1825
+	.loc 1 1952
 	lwz %r9, 4176(%r1)
 	and %r14, %r9, %r29
 	stw %r14, 4024(%r1)
 	stw %r14, 2120(%r1)
 # v36 = v26 & v44
-	.loc 1 1826
+	.loc 1 1953
 	lwz %r9, 4912(%r1)
 	and %r9, %r9, %r24
 	stw %r9, 3520(%r1)
 # v33 = v8 & v42
-	.loc 1 1827
+	.loc 1 1954
 	and %r16, %r22, %r23
 	stw %r16, 4768(%r1)
 	stw %r16, 2128(%r1)
 # v31 = v6 & v47
-	.loc 1 1828
+	.loc 1 1955
 	and %r26, %r17, %r5
 	stw %r26, 2136(%r1)
 # v34 = v50 & v48
-	.loc 1 1829
+	.loc 1 1956
 	and %r10, %r15, %r28
 	stw %r10, 3528(%r1)
 # v36 = v37 ^ v36
-	.loc 1 1830
+	.loc 1 1957
 	xor %r9, %r14, %r9
 	stw %r9, 3536(%r1)
 # v33 = v36 ^ v33
-	.loc 1 1831
+	.loc 1 1958
 	xor %r9, %r9, %r16
 # v31 = v33 ^ v31
-	.loc 1 1832
+	.loc 1 1959
 	xor %r9, %r9, %r26
 # v34 = v31 ^ v34
-	.loc 1 1833
+	.loc 1 1960
 	xor %r9, %r9, %r10
 	stw %r9, 2144(%r1)
 # v31 = v26 & v12
-	.loc 1 1834
+	.loc 1 1961
 	lwz %r9, 4912(%r1)
 	and %r10, %r9, %r29
 	stw %r10, 3544(%r1)
 # v33 = v8 & v44
-	.loc 1 1835
+	.loc 1 1962
 	and %r26, %r22, %r24
 	stw %r26, 3552(%r1)
 # v36 = v6 & v42
-	.loc 1 1836
+	.loc 1 1963
 	and %r9, %r17, %r23
 	stw %r9, 2152(%r1)
 # v37 = v50 & v47
-	.loc 1 1837
+	.loc 1 1964
 	and %r16, %r15, %r5
 	stw %r16, 2160(%r1)
 # v33 = v31 ^ v33
-	.loc 1 1838
+	.loc 1 1965
 	xor %r10, %r10, %r26
 	stw %r10, 3560(%r1)
 # v36 = v33 ^ v36
-	.loc 1 1839
+	.loc 1 1966
 	xor %r9, %r10, %r9
 # v37 = v36 ^ v37
-	.loc 1 1840
+	.loc 1 1967
 	xor %r9, %r9, %r16
 	stw %r9, 2168(%r1)
 # v36 = v8 & v12
-	.loc 1 1841
+	.loc 1 1968
 	and %r26, %r22, %r29
 	stw %r26, 3568(%r1)
 # v33 = v6 & v44
-	.loc 1 1842
+	.loc 1 1969
 	and %r9, %r17, %r24
 # v31 = v50 & v42
-	.loc 1 1843
+	.loc 1 1970
 	and %r10, %r15, %r23
 	stw %r10, 2176(%r1)
 # v33 = v36 ^ v33
-	.loc 1 1844
+	.loc 1 1971
 	xor %r9, %r26, %r9
 # v31 = v33 ^ v31
-	.loc 1 1845
+	.loc 1 1972
 	xor %r9, %r9, %r10
 	stw %r9, 2184(%r1)
 # v33 = v6 & v12
-	.loc 1 1846
+	.loc 1 1973
 	and %r9, %r17, %r29
 # v36 = v50 & v44
-	.loc 1 1847
+	.loc 1 1974
 	and %r10, %r15, %r24
 # v36 = v33 ^ v36
-	.loc 1 1848
+	.loc 1 1975
 	xor %r10, %r9, %r10
 # v33 = v50 & v12
-	.loc 1 1849
+	.loc 1 1976
 	and %r9, %r15, %r29
 # v32 = v35 ^ v32
-	.loc 1 1850
+	.loc 1 1977
 	lwz %r26, 4168(%r1)
 	xor %r26, %r20, %r26
 # v38 = v14 ^ v38
-	.loc 1 1851
+	.loc 1 1978
 	lwz %r20, 4176(%r1)
 	xor %r11, %r11, %r20
 # v26 = v21 ^ v26
-	.loc 1 1852
+	.loc 1 1979
 	lwz %r20, 4912(%r1)
 	xor %r25, %r25, %r20
 # v8 = v29 ^ v8
-	.loc 1 1853
+	.loc 1 1980
 	xor %r22, %r6, %r22
 # v6 = v46 ^ v6
-	.loc 1 1854
+	.loc 1 1981
 	xor %r17, %r18, %r17
 # v50 = v16 ^ v50
-	.loc 1 1855
+	.loc 1 1982
 	xor %r15, %r19, %r15
 # v45 = v56 ^ v45
-	.loc 1 1856
+	.loc 1 1983
 	xor %r30, %r30, %r7
 # v48 = v18 ^ v48
-	.loc 1 1857
+	.loc 1 1984
 	xor %r28, %r31, %r28
 # v47 = v10 ^ v47
-	.loc 1 1858
+	.loc 1 1985
 	xor %r12, %r12, %r5
 # v42 = v0 ^ v42
-	.loc 1 1859
+	.loc 1 1986
 	xor %r23, %r27, %r23
 # v44 = v41 ^ v44
-	.loc 1 1860
+	.loc 1 1987
 	lwz %r5, 1632(%r1)
 	xor %r24, %r5, %r24
 # v12 = v39 ^ v12
-	.loc 1 1861
+	.loc 1 1988
 	lwz %r5, 1624(%r1)
 	xor %r29, %r5, %r29
 # v39 = v32 & v45
-	.loc 1 1862
+	.loc 1 1989
 	and %r5, %r26, %r30
 	stw %r5, 2192(%r1)
 # v41 = v32 & v48
-	.loc 1 1863
+	.loc 1 1990
 	and %r5, %r26, %r28
 # v0 = v38 & v45
-	.loc 1 1864
+	.loc 1 1991
 	and %r6, %r11, %r30
 # v0 = v41 ^ v0
-	.loc 1 1865
+	.loc 1 1992
 	xor %r27, %r5, %r6
 # v41 = v32 & v47
-	.loc 1 1866
+	.loc 1 1993
 	and %r5, %r26, %r12
 # v10 = v38 & v48
-	.loc 1 1867
+	.loc 1 1994
 	and %r6, %r11, %r28
 # v18 = v26 & v45
-	.loc 1 1868
+	.loc 1 1995
 	and %r7, %r25, %r30
 # v10 = v41 ^ v10
-	.loc 1 1869
+	.loc 1 1996
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 1870
+	.loc 1 1997
 	xor %r20, %r6, %r7
 # v10 = v32 & v42
-	.loc 1 1871
+	.loc 1 1998
 	and %r5, %r26, %r23
 # v41 = v38 & v47
-	.loc 1 1872
+	.loc 1 1999
 	and %r6, %r11, %r12
 # v56 = v26 & v48
-	.loc 1 1873
+	.loc 1 2000
 	and %r7, %r25, %r28
 # v16 = v8 & v45
-	.loc 1 1874
+	.loc 1 2001
 	and %r31, %r22, %r30
 # v41 = v10 ^ v41
-	.loc 1 1875
+	.loc 1 2002
 	xor %r6, %r5, %r6
 # v56 = v41 ^ v56
-	.loc 1 1876
+	.loc 1 2003
 	xor %r7, %r6, %r7
 # v16 = v56 ^ v16
-	.loc 1 1877
+	.loc 1 2004
 	xor %r18, %r7, %r31
 # v56 = v32 & v44
-	.loc 1 1878
+	.loc 1 2005
 	and %r5, %r26, %r24
 # v41 = v38 & v42
-	.loc 1 1879
+	.loc 1 2006
 	and %r6, %r11, %r23
 # v10 = v26 & v47
-	.loc 1 1880
+	.loc 1 2007
 	and %r7, %r25, %r12
 # v46 = v8 & v48
-	.loc 1 1881
+	.loc 1 2008
 	and %r31, %r22, %r28
 # v29 = v6 & v45
-	.loc 1 1882
+	.loc 1 2009
 	and %r19, %r17, %r30
 # v41 = v56 ^ v41
-	.loc 1 1883
+	.loc 1 2010
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 1884
+	.loc 1 2011
 	xor %r7, %r6, %r7
 # v46 = v10 ^ v46
-	.loc 1 1885
+	.loc 1 2012
 	xor %r31, %r7, %r31
 # v29 = v46 ^ v29
-	.loc 1 1886
+	.loc 1 2013
 	xor %r19, %r31, %r19
 # v46 = v32 & v12
-	.loc 1 1887
+	.loc 1 2014
 	and %r5, %r26, %r29
 # v10 = v38 & v44
-	.loc 1 1888
+	.loc 1 2015
 	and %r6, %r11, %r24
 # v41 = v26 & v42
-	.loc 1 1889
+	.loc 1 2016
 	and %r7, %r25, %r23
 # v56 = v8 & v47
-	.loc 1 1890
+	.loc 1 2017
 	and %r14, %r22, %r12
 # v21 = v6 & v48
-	.loc 1 1891
+	.loc 1 2018
 	and %r16, %r17, %r28
 # v14 = v50 & v45
-	.loc 1 1892
+	.loc 1 2019
 	and %r31, %r15, %r30
 # v10 = v46 ^ v10
-	.loc 1 1893
+	.loc 1 2020
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 1894
+	.loc 1 2021
 	xor %r7, %r6, %r7
 # v56 = v41 ^ v56
-	.loc 1 1895
+	.loc 1 2022
 	xor %r14, %r7, %r14
 # v21 = v56 ^ v21
-	.loc 1 1896
+	.loc 1 2023
 	xor %r16, %r14, %r16
 # v14 = v21 ^ v14
-	.loc 1 1897
+	.loc 1 2024
 	xor %r16, %r16, %r31
 # v32 = v32 & v13
-	.loc 1 1898
+	.loc 1 2025
 	and %r14, %r26, %r8
 # v21 = v38 & v12
-	.loc 1 1899
+	.loc 1 2026
 	and %r5, %r11, %r29
 # v56 = v26 & v44
-	.loc 1 1900
+	.loc 1 2027
 	and %r26, %r25, %r24
 # v41 = v8 & v42
-	.loc 1 1901
+	.loc 1 2028
 	and %r31, %r22, %r23
 # v10 = v6 & v47
-	.loc 1 1902
+	.loc 1 2029
 	and %r7, %r17, %r12
 # v46 = v50 & v48
-	.loc 1 1903
+	.loc 1 2030
 	and %r6, %r15, %r28
 # v45 = v4 & v45
-	.loc 1 1904
+	.loc 1 2031
 	and %r30, %r21, %r30
 # v21 = v32 ^ v21
-	.loc 1 1905
+	.loc 1 2032
 	xor %r5, %r14, %r5
 # v56 = v21 ^ v56
-	.loc 1 1906
+	.loc 1 2033
 	xor %r26, %r5, %r26
 # v41 = v56 ^ v41
-	.loc 1 1907
+	.loc 1 2034
 	xor %r31, %r26, %r31
 # v10 = v41 ^ v10
-	.loc 1 1908
+	.loc 1 2035
 	xor %r7, %r31, %r7
 # v46 = v10 ^ v46
-	.loc 1 1909
+	.loc 1 2036
 	xor %r6, %r7, %r6
 # v45 = v46 ^ v45
-	.loc 1 1910
+	.loc 1 2037
 	xor %r30, %r6, %r30
 # v38 = v38 & v13
-	.loc 1 1911
+	.loc 1 2038
 	and %r11, %r11, %r8
 # v46 = v26 & v12
-	.loc 1 1912
+	.loc 1 2039
 	and %r5, %r25, %r29
 # v10 = v8 & v44
-	.loc 1 1913
+	.loc 1 2040
 	and %r6, %r22, %r24
 # v41 = v6 & v42
-	.loc 1 1914
+	.loc 1 2041
 	and %r31, %r17, %r23
 # v56 = v50 & v47
-	.loc 1 1915
+	.loc 1 2042
 	and %r7, %r15, %r12
 # v48 = v4 & v48
-	.loc 1 1916
+	.loc 1 2043
 	and %r28, %r21, %r28
 # v46 = v38 ^ v46
-	.loc 1 1917
+	.loc 1 2044
 	xor %r5, %r11, %r5
 # v10 = v46 ^ v10
-	.loc 1 1918
+	.loc 1 2045
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 1919
+	.loc 1 2046
 	xor %r31, %r6, %r31
 # v56 = v41 ^ v56
-	.loc 1 1920
+	.loc 1 2047
 	xor %r7, %r31, %r7
 # v48 = v56 ^ v48
-	.loc 1 1921
+	.loc 1 2048
 	xor %r28, %r7, %r28
 # v26 = v26 & v13
-	.loc 1 1922
+	.loc 1 2049
 	and %r25, %r25, %r8
 # v56 = v8 & v12
-	.loc 1 1923
+	.loc 1 2050
 	and %r5, %r22, %r29
 # v41 = v6 & v44
-	.loc 1 1924
+	.loc 1 2051
 	and %r6, %r17, %r24
 # v10 = v50 & v42
-	.loc 1 1925
+	.loc 1 2052
 	and %r7, %r15, %r23
 # v47 = v4 & v47
-	.loc 1 1926
+	.loc 1 2053
 	and %r12, %r21, %r12
 # v56 = v26 ^ v56
-	.loc 1 1927
+	.loc 1 2054
 	xor %r5, %r25, %r5
 # v41 = v56 ^ v41
-	.loc 1 1928
+	.loc 1 2055
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 1929
+	.loc 1 2056
 	xor %r7, %r6, %r7
 # v47 = v10 ^ v47
-	.loc 1 1930
+	.loc 1 2057
 	xor %r12, %r7, %r12
 # v8 = v8 & v13
-	.loc 1 1931
+	.loc 1 2058
 	and %r22, %r22, %r8
 # v10 = v6 & v12
-	.loc 1 1932
+	.loc 1 2059
 	and %r5, %r17, %r29
 # v41 = v50 & v44
-	.loc 1 1933
+	.loc 1 2060
 	and %r6, %r15, %r24
 # v42 = v4 & v42
-	.loc 1 1934
+	.loc 1 2061
 	and %r23, %r21, %r23
 # v10 = v8 ^ v10
-	.loc 1 1935
+	.loc 1 2062
 	xor %r5, %r22, %r5
 # v41 = v10 ^ v41
-	.loc 1 1936
+	.loc 1 2063
 	xor %r6, %r5, %r6
 # v42 = v41 ^ v42
-	.loc 1 1937
+	.loc 1 2064
 	xor %r23, %r6, %r23
 # v6 = v6 & v13
-	.loc 1 1938
+	.loc 1 2065
 	and %r17, %r17, %r8
 # v41 = v50 & v12
-	.loc 1 1939
+	.loc 1 2066
 	and %r5, %r15, %r29
 # v44 = v4 & v44
-	.loc 1 1940
+	.loc 1 2067
 	and %r24, %r21, %r24
 # v41 = v6 ^ v41
-	.loc 1 1941
+	.loc 1 2068
 	xor %r5, %r17, %r5
 # v44 = v41 ^ v44
-	.loc 1 1942
+	.loc 1 2069
 	xor %r24, %r5, %r24
 # v50 = v50 & v13
-	.loc 1 1943
+	.loc 1 2070
 	and %r15, %r15, %r8
 # v12 = v4 & v12
-	.loc 1 1944
+	.loc 1 2071
 	and %r29, %r21, %r29
 # v12 = v50 ^ v12
-	.loc 1 1945
+	.loc 1 2072
 	xor %r29, %r15, %r29
 # v13 = v4 & v13
-	.loc 1 1946
+	.loc 1 2073
 	and %r8, %r21, %r8
 # v39 = v39 ^ v43
-	.loc 1 1947
+	.loc 1 2074
 	lwz %r5, 2192(%r1)
 	lwz %r6, 1688(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v58
-	.loc 1 1948
+	.loc 1 2075
 	lwz %r6, 1992(%r1)
 	xor %r6, %r5, %r6
 # v0 = v0 ^ v60
-	.loc 1 1949
+	.loc 1 2076
 	lwz %r5, 1696(%r1)
 	xor %r27, %r27, %r5
 # v0 = v0 ^ v7
-	.loc 1 1950
+	.loc 1 2077
 	lwz %r5, 2000(%r1)
 	xor %r5, %r27, %r5
 # v18 = v18 ^ v52
-	.loc 1 1951
+	.loc 1 2078
 	lwz %r7, 1712(%r1)
 	xor %r20, %r20, %r7
 # v18 = v18 ^ v3
-	.loc 1 1952
+	.loc 1 2079
 	lwz %r7, 2016(%r1)
 	xor %r20, %r20, %r7
 # v16 = v16 ^ v15
-	.loc 1 1953
+	.loc 1 2080
 	lwz %r7, 1736(%r1)
 	xor %r18, %r18, %r7
 # v16 = v16 ^ v30
-	.loc 1 1954
+	.loc 1 2081
 	lwz %r7, 2040(%r1)
 	xor %r18, %r18, %r7
 # v29 = v29 ^ v2
-	.loc 1 1955
+	.loc 1 2082
 	lwz %r7, 1768(%r1)
 	xor %r19, %r19, %r7
 # v29 = v29 ^ v5
-	.loc 1 1956
+	.loc 1 2083
 	lwz %r7, 2072(%r1)
 	xor %r19, %r19, %r7
 # v14 = v14 ^ v54
-	.loc 1 1957
+	.loc 1 2084
 	lwz %r7, 1808(%r1)
 	xor %r16, %r16, %r7
 # v14 = v14 ^ v40
-	.loc 1 1958
+	.loc 1 2085
 	lwz %r7, 2112(%r1)
 	xor %r16, %r16, %r7
 # v45 = v45 ^ v24
-	.loc 1 1959
+	.loc 1 2086
 	lwz %r7, 1856(%r1)
 	xor %r30, %r30, %r7
 # v45 = v45 ^ v34
-	.loc 1 1960
+	.loc 1 2087
 	lwz %r7, 2144(%r1)
 	xor %r27, %r30, %r7
 # v48 = v48 ^ v11
-	.loc 1 1961
+	.loc 1 2088
 	lwz %r31, 1896(%r1)
 	xor %r28, %r28, %r31
 # v48 = v48 ^ v37
-	.loc 1 1962
+	.loc 1 2089
 	lwz %r7, 2168(%r1)
 	xor %r11, %r28, %r7
 # v47 = v47 ^ v1
-	.loc 1 1963
+	.loc 1 2090
 	lwz %r30, 1928(%r1)
 	xor %r12, %r12, %r30
 # v47 = v47 ^ v31
-	.loc 1 1964
+	.loc 1 2091
 	lwz %r7, 2184(%r1)
 	xor %r12, %r12, %r7
 # v42 = v42 ^ v49
-	.loc 1 1965
+	.loc 1 2092
 	lwz %r28, 1952(%r1)
 	xor %r23, %r23, %r28
 # v42 = v42 ^ v36
-	.loc 1 1966
+	.loc 1 2093
 	xor %r23, %r23, %r10
 # v44 = v44 ^ v27
-	.loc 1 1967
+	.loc 1 2094
 	lwz %r22, 1968(%r1)
 	xor %r24, %r24, %r22
 # v44 = v44 ^ v33
-	.loc 1 1968
+	.loc 1 2095
 	xor %r24, %r24, %r9
 # v12 = v12 ^ v28
-	.loc 1 1969
+	.loc 1 2096
 	lwz %r21, 1976(%r1)
 	xor %r29, %r29, %r21
 # v13 = v13 ^ v9
-	.loc 1 1970
+	.loc 1 2097
 	lwz %r17, 1984(%r1)
 	xor %r8, %r8, %r17
 # v11 = v39 ^ v11
-	.loc 1 1971
+	.loc 1 2098
 	xor %r7, %r6, %r31
 # v1 = v0 ^ v1
-	.loc 1 1972
+	.loc 1 2099
 	xor %r26, %r5, %r30
 # v49 = v18 ^ v49
-	.loc 1 1973
+	.loc 1 2100
 	xor %r25, %r20, %r28
 # v27 = v16 ^ v27
-	.loc 1 1974
+	.loc 1 2101
 	xor %r28, %r18, %r22
 # v28 = v29 ^ v28
-	.loc 1 1975
+	.loc 1 2102
 	xor %r22, %r19, %r21
 # v9 = v14 ^ v9
-	.loc 1 1976
+	.loc 1 2103
 	xor %r21, %r16, %r17
 # v58 = v48 ^ v58
-	.loc 1 1977
+	.loc 1 2104
 	lwz %r5, 1992(%r1)
 	xor %r5, %r11, %r5
 # v7 = v47 ^ v7
-	.loc 1 1978
+	.loc 1 2105
 	lwz %r6, 2000(%r1)
 	xor %r6, %r12, %r6
 # v3 = v42 ^ v3
-	.loc 1 1979
+	.loc 1 2106
 	lwz %r11, 2016(%r1)
 	xor %r11, %r23, %r11
 # v30 = v44 ^ v30
-	.loc 1 1980
+	.loc 1 2107
 	lwz %r12, 2040(%r1)
 	xor %r31, %r24, %r12
 # v5 = v12 ^ v5
-	.loc 1 1981
+	.loc 1 2108
 	lwz %r12, 2072(%r1)
 	xor %r12, %r29, %r12
 # v40 = v13 ^ v40
-	.loc 1 1982
+	.loc 1 2109
 	lwz %r30, 2112(%r1)
 	xor %r8, %r8, %r30
 # v7 = v7 ^ v33
-	.loc 1 1983
+	.loc 1 2110
 	xor %r30, %r6, %r9
 # v58 = v58 ^ v33
-	.loc 1 1984
+	.loc 1 2111
 	xor %r5, %r5, %r9
 # v9 = v9 ^ v33
-	.loc 1 1985
+	.loc 1 2112
 	xor %r6, %r21, %r9
 # v33 = v28 ^ v33
-	.loc 1 1986
+	.loc 1 2113
 	xor %r9, %r22, %r9
 # v58 = v58 ^ v36
-	.loc 1 1987
+	.loc 1 2114
 	xor %r29, %r5, %r10
 # v45 = v45 ^ v36
-	.loc 1 1988
+	.loc 1 2115
 	xor %r5, %r27, %r10
 # v33 = v33 ^ v36
-	.loc 1 1989
+	.loc 1 2116
 	xor %r9, %r9, %r10
 # v36 = v27 ^ v36
-	.loc 1 1990
+	.loc 1 2117
 	xor %r10, %r28, %r10
 # v45 = v45 ^ v31
-	.loc 1 1991
+	.loc 1 2118
 	lwz %r27, 2184(%r1)
 	xor %r28, %r5, %r27
 # v9 = v9 ^ v31
-	.loc 1 1992
+	.loc 1 2119
 	xor %r6, %r6, %r27
 # v36 = v36 ^ v31
-	.loc 1 1993
+	.loc 1 2120
 	xor %r10, %r10, %r27
 # v31 = v49 ^ v31
-	.loc 1 1994
+	.loc 1 2121
 	xor %r5, %r25, %r27
 # v9 = v9 ^ v37
-	.loc 1 1995
+	.loc 1 2122
 	lwz %r25, 2168(%r1)
 	xor %r27, %r6, %r25
 # v33 = v33 ^ v37
-	.loc 1 1996
+	.loc 1 2123
 	xor %r9, %r9, %r25
 # v31 = v31 ^ v37
-	.loc 1 1997
+	.loc 1 2124
 	xor %r5, %r5, %r25
 # v37 = v1 ^ v37
-	.loc 1 1998
+	.loc 1 2125
 	xor %r6, %r26, %r25
 # v33 = v33 ^ v34
-	.loc 1 1999
+	.loc 1 2126
 	lwz %r26, 2144(%r1)
 	xor %r9, %r9, %r26
 # v36 = v36 ^ v34
-	.loc 1 2000
+	.loc 1 2127
 	xor %r10, %r10, %r26
 # v37 = v37 ^ v34
-	.loc 1 2001
+	.loc 1 2128
 	xor %r6, %r6, %r26
 # v34 = v11 ^ v34
-	.loc 1 2002
+	.loc 1 2129
 	xor %r7, %r7, %r26
 # v36 = v36 ^ v40
-	.loc 1 2003
+	.loc 1 2130
 	xor %r10, %r10, %r8
 # v31 = v31 ^ v40
-	.loc 1 2004
+	.loc 1 2131
 	xor %r5, %r5, %r8
 # v34 = v34 ^ v40
-	.loc 1 2005
+	.loc 1 2132
 	xor %r7, %r7, %r8
 # v40 = v24 ^ v40
-	.loc 1 2006
+	.loc 1 2133
 	lwz %r26, 1856(%r1)
 	xor %r8, %r26, %r8
 # v31 = v31 ^ v5
-	.loc 1 2007
+	.loc 1 2134
 	xor %r5, %r5, %r12
 # v37 = v37 ^ v5
-	.loc 1 2008
+	.loc 1 2135
 	xor %r6, %r6, %r12
 # v40 = v40 ^ v5
-	.loc 1 2009
+	.loc 1 2136
 	xor %r8, %r8, %r12
 # v5 = v54 ^ v5
-	.loc 1 2010
+	.loc 1 2137
 	lwz %r26, 1808(%r1)
 	xor %r12, %r26, %r12
 # v37 = v37 ^ v30
-	.loc 1 2011
+	.loc 1 2138
 	xor %r6, %r6, %r31
 # v34 = v34 ^ v30
-	.loc 1 2012
+	.loc 1 2139
 	xor %r7, %r7, %r31
 # v5 = v5 ^ v30
-	.loc 1 2013
+	.loc 1 2140
 	xor %r12, %r12, %r31
 # v30 = v2 ^ v30
-	.loc 1 2014
+	.loc 1 2141
 	lwz %r26, 1768(%r1)
 	xor %r31, %r26, %r31
 # v34 = v34 ^ v3
-	.loc 1 2015
+	.loc 1 2142
 	xor %r26, %r7, %r11
 # v40 = v40 ^ v3
-	.loc 1 2016
+	.loc 1 2143
 	xor %r8, %r8, %r11
 # v30 = v30 ^ v3
-	.loc 1 2017
+	.loc 1 2144
 	xor %r31, %r31, %r11
 # v3 = v15 ^ v3
-	.loc 1 2018
+	.loc 1 2145
 	lwz %r7, 1736(%r1)
 	xor %r11, %r7, %r11
 # v40 = v40 ^ v7
-	.loc 1 2019
+	.loc 1 2146
 	xor %r8, %r8, %r30
 # v5 = v5 ^ v7
-	.loc 1 2020
+	.loc 1 2147
 	xor %r12, %r12, %r30
 # v3 = v3 ^ v7
-	.loc 1 2021
+	.loc 1 2148
 	xor %r11, %r11, %r30
 # v7 = v52 ^ v7
-	.loc 1 2022
+	.loc 1 2149
 	lwz %r7, 1712(%r1)
 	xor %r30, %r7, %r30
 # v5 = v5 ^ v58
-	.loc 1 2023
+	.loc 1 2150
 	xor %r12, %r12, %r29
 # v30 = v30 ^ v58
-	.loc 1 2024
+	.loc 1 2151
 	xor %r31, %r31, %r29
 # v7 = v7 ^ v58
-	.loc 1 2025
+	.loc 1 2152
 	xor %r30, %r30, %r29
 # v58 = v60 ^ v58
-	.loc 1 2026
+	.loc 1 2153
 	lwz %r7, 1696(%r1)
 	xor %r29, %r7, %r29
 # v30 = v30 ^ v45
-	.loc 1 2027
+	.loc 1 2154
 	xor %r31, %r31, %r28
 # v3 = v3 ^ v45
-	.loc 1 2028
+	.loc 1 2155
 	xor %r11, %r11, %r28
 # v58 = v58 ^ v45
-	.loc 1 2029
+	.loc 1 2156
 	xor %r29, %r29, %r28
 # v45 = v43 ^ v45
-	.loc 1 2030
+	.loc 1 2157
 	lwz %r7, 1688(%r1)
 	xor %r28, %r7, %r28
 # v45 = v45 ^ v33
-	.loc 1 2031
+	.loc 1 2158
 	xor %r28, %r28, %r9
 # v43 = v34 ^ v33
-	.loc 1 2032
+	.loc 1 2159
 	xor %r7, %r26, %r9
 # v43 = v43 ^ v9
-	.loc 1 2033
+	.loc 1 2160
 	xor %r25, %r7, %r27
 # v58 = v58 ^ v34
-	.loc 1 2034
+	.loc 1 2161
 	xor %r29, %r29, %r26
 # v60 = v37 ^ v33
-	.loc 1 2035
+	.loc 1 2162
 	xor %r7, %r6, %r9
 # v60 = v60 ^ v9
-	.loc 1 2036
+	.loc 1 2163
 	xor %r24, %r7, %r27
 # v7 = v7 ^ v34
-	.loc 1 2037
+	.loc 1 2164
 	xor %r30, %r30, %r26
 # v7 = v7 ^ v37
-	.loc 1 2038
+	.loc 1 2165
 	xor %r30, %r30, %r6
 # v7 = v7 ^ v33
-	.loc 1 2039
+	.loc 1 2166
 	xor %r30, %r30, %r9
 # v7 = v7 ^ v9
-	.loc 1 2040
+	.loc 1 2167
 	xor %r30, %r30, %r27
 # v34 = v34 ^ v31
-	.loc 1 2041
+	.loc 1 2168
 	xor %r26, %r26, %r5
 # v3 = v3 ^ v37
-	.loc 1 2042
+	.loc 1 2169
 	xor %r7, %r11, %r6
 # v3 = v3 ^ v31
-	.loc 1 2043
+	.loc 1 2170
 	xor %r7, %r7, %r5
 # v3 = v3 ^ v9
-	.loc 1 2044
+	.loc 1 2171
 	xor %r7, %r7, %r27
 # v37 = v37 ^ v36
-	.loc 1 2045
+	.loc 1 2172
 	xor %r6, %r6, %r10
 # v30 = v30 ^ v31
-	.loc 1 2046
+	.loc 1 2173
 	xor %r11, %r31, %r5
 # v30 = v30 ^ v36
-	.loc 1 2047
+	.loc 1 2174
 	xor %r11, %r11, %r10
 # v31 = v31 ^ v33
-	.loc 1 2048
+	.loc 1 2175
 	xor %r5, %r5, %r9
 # v5 = v5 ^ v36
-	.loc 1 2049
+	.loc 1 2176
 	xor %r12, %r12, %r10
 # v5 = v5 ^ v33
-	.loc 1 2050
+	.loc 1 2177
 	xor %r12, %r12, %r9
 # v36 = v36 ^ v9
-	.loc 1 2051
+	.loc 1 2178
 	xor %r10, %r10, %r27
 # v33 = v40 ^ v33
-	.loc 1 2052
+	.loc 1 2179
 	xor %r9, %r8, %r9
 # v9 = v33 ^ v9
-	.loc 1 2053
+	.loc 1 2180
 	xor %r27, %r9, %r27
 # mem32[h + 0] = v45
-	.loc 1 2054
+	.loc 1 2181
 	stw %r28, 0(%r3)
 # mem32[h + 8] = v43
-	.loc 1 2055
+	.loc 1 2182
 	stw %r25, 8(%r3)
 # mem32[h + 16] = v58
-	.loc 1 2056
+	.loc 1 2183
 	stw %r29, 16(%r3)
 # mem32[h + 24] = v60
-	.loc 1 2057
+	.loc 1 2184
 	stw %r24, 24(%r3)
 # mem32[h + 32] = v7
-	.loc 1 2058
+	.loc 1 2185
 	stw %r30, 32(%r3)
 # mem32[h + 40] = v34
-	.loc 1 2059
+	.loc 1 2186
 	stw %r26, 40(%r3)
 # mem32[h + 48] = v3
-	.loc 1 2060
+	.loc 1 2187
 	stw %r7, 48(%r3)
 # mem32[h + 56] = v37
-	.loc 1 2061
+	.loc 1 2188
 	stw %r6, 56(%r3)
 # mem32[h + 64] = v30
-	.loc 1 2062
+	.loc 1 2189
 	stw %r11, 64(%r3)
 # mem32[h + 72] = v31
-	.loc 1 2063
+	.loc 1 2190
 	stw %r5, 72(%r3)
 # mem32[h + 80] = v5
-	.loc 1 2064
+	.loc 1 2191
 	stw %r12, 80(%r3)
 # mem32[h + 88] = v36
-	.loc 1 2065
+	.loc 1 2192
 	stw %r10, 88(%r3)
 # mem32[h + 96] = v9
-	.loc 1 2066
+	.loc 1 2193
 	stw %r27, 96(%r3)
 # h = h + 4
-	.loc 1 2067
+	.loc 1 2194
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 2068
+	.loc 1 2195
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 2069
+	.loc 1 2196
 	lwz %r5, 16(%r1)
 	addi %r5, %r5, -1
 	stw %r5, 16(%r1)
 # =? i - 0
-	.loc 1 2070
+	.loc 1 2197
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 2071
+	.loc 1 2198
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec_inv_ppc32.pass
 # leave
-	.loc 1 2072
+	.loc 1 2199
 	lwz %r14, 6544(%r1)
 	lwz %r15, 6548(%r1)
 	lwz %r16, 6552(%r1)
@@ -7697,1377 +7855,1535 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc32:
 	.type qhasm_kernel_mceliece_gf13_vec256_mul_ppc32, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec256_mul_ppc32:
-	stwu %r1, -1136(%r1)
-	stw %r14, 1056(%r1)
-	stw %r15, 1060(%r1)
-	stw %r16, 1064(%r1)
-	stw %r17, 1068(%r1)
-	stw %r18, 1072(%r1)
-	stw %r19, 1076(%r1)
-	stw %r20, 1080(%r1)
-	stw %r21, 1084(%r1)
-	stw %r22, 1088(%r1)
-	stw %r23, 1092(%r1)
-	stw %r24, 1096(%r1)
-	stw %r25, 1100(%r1)
-	stw %r26, 1104(%r1)
-	stw %r27, 1108(%r1)
-	stw %r28, 1112(%r1)
-	stw %r29, 1116(%r1)
-	stw %r30, 1120(%r1)
-	stw %r31, 1124(%r1)
+	stwu %r1, -128(%r1)
+	stw %r14, 48(%r1)
+	stw %r15, 52(%r1)
+	stw %r16, 56(%r1)
+	stw %r17, 60(%r1)
+	stw %r18, 64(%r1)
+	stw %r19, 68(%r1)
+	stw %r20, 72(%r1)
+	stw %r21, 76(%r1)
+	stw %r22, 80(%r1)
+	stw %r23, 84(%r1)
+	stw %r24, 88(%r1)
+	stw %r25, 92(%r1)
+	stw %r26, 96(%r1)
+	stw %r27, 100(%r1)
+	stw %r28, 104(%r1)
+	stw %r29, 108(%r1)
+	stw %r30, 112(%r1)
+	stw %r31, 116(%r1)
 # i = 8
-	.loc 1 2078
+	.loc 1 2205
 	li %r6, 8
 	stw %r6, 16(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32.pass:
-# v0 = mem32[f + 0]
-	.loc 1 2080
-	lwz %r11, 0(%r4)
-# v1 = mem32[g + 0]
-	.loc 1 2081
-	lwz %r10, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 2082
-	and %r6, %r11, %r10
-	stw %r6, 24(%r1)
-# v3 = mem32[g + 32]
-	.loc 1 2083
-	lwz %r12, 32(%r5)
-# v4 = v0 & v3
-	.loc 1 2084
-	and %r6, %r11, %r12
-# v5 = mem32[f + 32]
-	.loc 1 2085
-	lwz %r9, 32(%r4)
-# v6 = v5 & v1
-	.loc 1 2086
-	and %r7, %r9, %r10
-# v6 = v4 ^ v6
-	.loc 1 2087
-	xor %r6, %r6, %r7
-	stw %r6, 96(%r1)
-# v4 = mem32[g + 64]
-	.loc 1 2088
-	lwz %r30, 64(%r5)
-# v7 = v0 & v4
-	.loc 1 2089
-	and %r6, %r11, %r30
-# v8 = v5 & v3
-	.loc 1 2090
-	and %r7, %r9, %r12
-# v9 = mem32[f + 64]
-	.loc 1 2091
-	lwz %r31, 64(%r4)
-# v10 = v9 & v1
-	.loc 1 2092
-	and %r8, %r31, %r10
-# v8 = v7 ^ v8
-	.loc 1 2093
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 2094
-	xor %r6, %r7, %r8
-	stw %r6, 104(%r1)
-# v8 = mem32[g + 96]
-	.loc 1 2095
-	lwz %r28, 96(%r5)
-# v7 = v0 & v8
-	.loc 1 2096
-	and %r27, %r11, %r28
-# v11 = v5 & v4
-	.loc 1 2097
-	and %r6, %r9, %r30
-# v12 = v9 & v3
-	.loc 1 2098
-	and %r7, %r31, %r12
-# v13 = mem32[f + 96]
-	.loc 1 2099
-	lwz %r29, 96(%r4)
-# v14 = v13 & v1
-	.loc 1 2100
-	and %r8, %r29, %r10
-# v11 = v7 ^ v11
-	.loc 1 2101
-	xor %r6, %r27, %r6
-# v12 = v11 ^ v12
-	.loc 1 2102
-	xor %r7, %r6, %r7
-# v14 = v12 ^ v14
-	.loc 1 2103
-	xor %r6, %r7, %r8
-	stw %r6, 112(%r1)
-# v12 = mem32[g + 128]
-	.loc 1 2104
-	lwz %r27, 128(%r5)
-# v11 = v0 & v12
-	.loc 1 2105
-	and %r25, %r11, %r27
-# v7 = v5 & v8
-	.loc 1 2106
-	and %r24, %r9, %r28
-# v15 = v9 & v4
-	.loc 1 2107
-	and %r6, %r31, %r30
-# v16 = v13 & v3
-	.loc 1 2108
-	and %r7, %r29, %r12
-# v17 = mem32[f + 128]
-	.loc 1 2109
-	lwz %r26, 128(%r4)
-# v18 = v17 & v1
-	.loc 1 2110
-	and %r8, %r26, %r10
-# v7 = v11 ^ v7
-	.loc 1 2111
-	xor %r24, %r25, %r24
-# v15 = v7 ^ v15
-	.loc 1 2112
-	xor %r6, %r24, %r6
-# v16 = v15 ^ v16
-	.loc 1 2113
-	xor %r7, %r6, %r7
-# v18 = v16 ^ v18
-	.loc 1 2114
-	xor %r6, %r7, %r8
-	stw %r6, 120(%r1)
-# v16 = mem32[g + 160]
-	.loc 1 2115
-	lwz %r24, 160(%r5)
-# v15 = v0 & v16
-	.loc 1 2116
-	and %r23, %r11, %r24
-# v7 = v5 & v12
-	.loc 1 2117
-	and %r22, %r9, %r27
-# v11 = v9 & v8
-	.loc 1 2118
-	and %r21, %r31, %r28
-# v19 = v13 & v4
-	.loc 1 2119
-	and %r6, %r29, %r30
-# v20 = v17 & v3
-	.loc 1 2120
-	and %r7, %r26, %r12
-# v21 = mem32[f + 160]
-	.loc 1 2121
-	lwz %r25, 160(%r4)
-# v22 = v21 & v1
-	.loc 1 2122
-	and %r8, %r25, %r10
-# v7 = v15 ^ v7
-	.loc 1 2123
-	xor %r22, %r23, %r22
-# v11 = v7 ^ v11
-	.loc 1 2124
-	xor %r21, %r22, %r21
-# v19 = v11 ^ v19
-	.loc 1 2125
-	xor %r6, %r21, %r6
-# v20 = v19 ^ v20
-	.loc 1 2126
-	xor %r7, %r6, %r7
-# v22 = v20 ^ v22
-	.loc 1 2127
-	xor %r6, %r7, %r8
-	stw %r6, 128(%r1)
-# v20 = mem32[g + 192]
-	.loc 1 2128
-	lwz %r22, 192(%r5)
-# v19 = v0 & v20
-	.loc 1 2129
-	and %r8, %r11, %r22
-# v11 = v5 & v16
-	.loc 1 2130
-	and %r21, %r9, %r24
-# v7 = v9 & v12
-	.loc 1 2131
-	and %r20, %r31, %r27
-# v15 = v13 & v8
-	.loc 1 2132
-	and %r19, %r29, %r28
-# v23 = v17 & v4
-	.loc 1 2133
-	and %r6, %r26, %r30
-# v24 = v21 & v3
-	.loc 1 2134
-	and %r7, %r25, %r12
-# v25 = mem32[f + 192]
-	.loc 1 2135
-	lwz %r23, 192(%r4)
-# v26 = v25 & v1
-	.loc 1 2136
-	and %r18, %r23, %r10
-# v11 = v19 ^ v11
-	.loc 1 2137
-	xor %r21, %r8, %r21
-# v7 = v11 ^ v7
-	.loc 1 2138
-	xor %r20, %r21, %r20
-# v15 = v7 ^ v15
-	.loc 1 2139
-	xor %r19, %r20, %r19
-# v23 = v15 ^ v23
-	.loc 1 2140
-	xor %r6, %r19, %r6
-# v24 = v23 ^ v24
-	.loc 1 2141
-	xor %r7, %r6, %r7
-# v26 = v24 ^ v26
-	.loc 1 2142
-	xor %r6, %r7, %r18
-	stw %r6, 136(%r1)
-# v24 = v5 & v20
-	.loc 1 2143
-	and %r6, %r9, %r22
-# v23 = v9 & v16
-	.loc 1 2144
-	and %r7, %r31, %r24
-# v15 = v13 & v12
-	.loc 1 2145
-	and %r8, %r29, %r27
-# v7 = v17 & v8
-	.loc 1 2146
-	and %r21, %r26, %r28
-# v11 = v21 & v4
-	.loc 1 2147
-	and %r20, %r25, %r30
-# v19 = v25 & v3
-	.loc 1 2148
-	and %r19, %r23, %r12
-# v23 = v24 ^ v23
-	.loc 1 2149
-	xor %r7, %r6, %r7
-# v15 = v23 ^ v15
-	.loc 1 2150
-	xor %r8, %r7, %r8
-# v7 = v15 ^ v7
-	.loc 1 2151
-	xor %r21, %r8, %r21
-# v11 = v7 ^ v11
-	.loc 1 2152
-	xor %r20, %r21, %r20
-# v19 = v11 ^ v19
-	.loc 1 2153
-	xor %r6, %r20, %r19
-	stw %r6, 144(%r1)
-# v11 = v9 & v20
-	.loc 1 2154
-	and %r6, %r31, %r22
-# v7 = v13 & v16
-	.loc 1 2155
-	and %r7, %r29, %r24
-# v15 = v17 & v12
-	.loc 1 2156
-	and %r8, %r26, %r27
-# v23 = v21 & v8
-	.loc 1 2157
-	and %r21, %r25, %r28
-# v24 = v25 & v4
-	.loc 1 2158
-	and %r20, %r23, %r30
-# v7 = v11 ^ v7
-	.loc 1 2159
-	xor %r7, %r6, %r7
-# v15 = v7 ^ v15
-	.loc 1 2160
-	xor %r8, %r7, %r8
-# v23 = v15 ^ v23
-	.loc 1 2161
-	xor %r21, %r8, %r21
-# v24 = v23 ^ v24
-	.loc 1 2162
-	xor %r6, %r21, %r20
-	stw %r6, 152(%r1)
-# v23 = v13 & v20
-	.loc 1 2163
-	and %r6, %r29, %r22
-# v15 = v17 & v16
-	.loc 1 2164
-	and %r7, %r26, %r24
-# v7 = v21 & v12
-	.loc 1 2165
-	and %r8, %r25, %r27
-# v11 = v25 & v8
-	.loc 1 2166
-	and %r21, %r23, %r28
-# v15 = v23 ^ v15
-	.loc 1 2167
-	xor %r7, %r6, %r7
-# v7 = v15 ^ v7
-	.loc 1 2168
-	xor %r8, %r7, %r8
-# v11 = v7 ^ v11
-	.loc 1 2169
-	xor %r6, %r8, %r21
-	stw %r6, 160(%r1)
-# v7 = v17 & v20
-	.loc 1 2170
-	and %r6, %r26, %r22
-# v15 = v21 & v16
-	.loc 1 2171
-	and %r7, %r25, %r24
-# v23 = v25 & v12
-	.loc 1 2172
-	and %r8, %r23, %r27
-# v15 = v7 ^ v15
-	.loc 1 2173
-	xor %r7, %r6, %r7
-# v23 = v15 ^ v23
-	.loc 1 2174
-	xor %r6, %r7, %r8
-	stw %r6, 168(%r1)
-# v15 = v21 & v20
-	.loc 1 2175
-	and %r6, %r25, %r22
-# v7 = v25 & v16
-	.loc 1 2176
-	and %r7, %r23, %r24
-# v7 = v15 ^ v7
-	.loc 1 2177
-	xor %r6, %r6, %r7
-	stw %r6, 176(%r1)
-# v15 = v25 & v20
-	.loc 1 2178
-	and %r6, %r23, %r22
-	stw %r6, 184(%r1)
-# v27 = mem32[f + 224]
-	.loc 1 2179
-	lwz %r8, 224(%r4)
-	stw %r8, 32(%r1)
-# v28 = mem32[g + 224]
-	.loc 1 2180
-	lwz %r7, 224(%r5)
-	stw %r7, 488(%r1)
-# v29 = v27 & v28
-	.loc 1 2181
-	and %r6, %r8, %r7
-	stw %r6, 40(%r1)
-# v30 = mem32[g + 256]
-	.loc 1 2182
-	lwz %r21, 256(%r5)
-	stw %r21, 824(%r1)
-# v31 = v27 & v30
-	.loc 1 2183
-	and %r6, %r8, %r21
-# v32 = mem32[f + 256]
-	.loc 1 2184
-	lwz %r19, 256(%r4)
-	stw %r19, 1048(%r1)
-# v33 = v32 & v28
-	.loc 1 2185
-	and %r7, %r19, %r7
-# v33 = v31 ^ v33
-	.loc 1 2186
-	xor %r6, %r6, %r7
-	stw %r6, 192(%r1)
-# v31 = mem32[g + 288]
-	.loc 1 2187
-	lwz %r20, 288(%r5)
-# v34 = v27 & v31
-	.loc 1 2188
-	and %r6, %r8, %r20
-# v35 = v32 & v30
-	.loc 1 2189
-	and %r7, %r19, %r21
-# v36 = mem32[f + 288]
-	.loc 1 2190
-	lwz %r21, 288(%r4)
-# v37 = v36 & v28
-	.loc 1 2191
-	lwz %r17, 488(%r1)
-	and %r8, %r21, %r17
-# v35 = v34 ^ v35
-	.loc 1 2192
-	xor %r7, %r6, %r7
-# v37 = v35 ^ v37
-	.loc 1 2193
-	xor %r6, %r7, %r8
-	stw %r6, 200(%r1)
-# v35 = mem32[g + 320]
-	.loc 1 2194
-	lwz %r18, 320(%r5)
-# v34 = v27 & v35
-	.loc 1 2195
-	lwz %r16, 32(%r1)
-	and %r15, %r16, %r18
-# v38 = v32 & v31
-	.loc 1 2196
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r20
-# v39 = v36 & v30
-	.loc 1 2197
-	lwz %r7, 824(%r1)
-	and %r7, %r21, %r7
-# v40 = mem32[f + 320]
-	.loc 1 2198
-	lwz %r19, 320(%r4)
-# v41 = v40 & v28
-	.loc 1 2199
-	and %r8, %r19, %r17
-# v38 = v34 ^ v38
-	.loc 1 2200
-	xor %r6, %r15, %r6
-# v39 = v38 ^ v39
-	.loc 1 2201
-	xor %r7, %r6, %r7
-# v41 = v39 ^ v41
-	.loc 1 2202
-	xor %r6, %r7, %r8
-	stw %r6, 208(%r1)
-# v39 = mem32[g + 352]
-	.loc 1 2203
-	lwz %r7, 352(%r5)
-# v38 = v27 & v39
-	.loc 1 2204
-	and %r6, %r16, %r7
-	stw %r6, 840(%r1)
-	stw %r6, 496(%r1)
-# v34 = v32 & v35
-	.loc 1 2205
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r18
-	stw %r6, 904(%r1)
-	stw %r6, 504(%r1)
-# v42 = v36 & v31
-	.loc 1 2206
-	and %r6, %r21, %r20
-	stw %r6, 944(%r1)
-	stw %r6, 640(%r1)
-	stw %r6, 48(%r1)
-# v43 = v40 & v30
+# F0 = mem32[f + 0]
 	.loc 1 2207
-	lwz %r6, 824(%r1)
-	and %r17, %r19, %r6
-	stw %r17, 648(%r1)
-	stw %r17, 56(%r1)
-# v44 = mem32[f + 352]
+	lwz %r10, 0(%r4)
+# F1 = mem32[f + 32]
 	.loc 1 2208
-	lwz %r8, 352(%r4)
-# v45 = v44 & v28
+	lwz %r12, 32(%r4)
+# F2 = mem32[f + 64]
 	.loc 1 2209
-	lwz %r6, 488(%r1)
-	and %r16, %r8, %r6
-	stw %r16, 832(%r1)
-	stw %r16, 64(%r1)
-# v34 = v38 ^ v34
+	lwz %r30, 64(%r4)
+# F3 = mem32[f + 96]
 	.loc 1 2210
-	lwz %r6, 840(%r1)
-	lwz %r15, 904(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 512(%r1)
-# v42 = v34 ^ v42
+	lwz %r28, 96(%r4)
+# F4 = mem32[f + 128]
 	.loc 1 2211
-	lwz %r15, 944(%r1)
-	xor %r6, %r6, %r15
-# v43 = v42 ^ v43
+	lwz %r27, 128(%r4)
+# F5 = mem32[f + 160]
 	.loc 1 2212
-	xor %r6, %r6, %r17
-# v45 = v43 ^ v45
+	lwz %r25, 160(%r4)
+# F6 = mem32[f + 192]
 	.loc 1 2213
-	xor %r6, %r6, %r16
-	stw %r6, 216(%r1)
-# v43 = mem32[g + 384]
+	lwz %r23, 192(%r4)
+# F7 = mem32[f + 224]
 	.loc 1 2214
-	lwz %r17, 384(%r5)
-# v42 = v27 & v43
+	lwz %r24, 224(%r4)
+# F8 = mem32[f + 256]
 	.loc 1 2215
-	lwz %r6, 32(%r1)
-	and %r6, %r6, %r17
-	stw %r6, 520(%r1)
-	stw %r6, 224(%r1)
-# v34 = v32 & v39
+	lwz %r26, 256(%r4)
+# F9 = mem32[f + 288]
 	.loc 1 2216
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r7
-	stw %r6, 656(%r1)
-	stw %r6, 232(%r1)
-# v38 = v36 & v35
+	lwz %r29, 288(%r4)
+# F10 = mem32[f + 320]
 	.loc 1 2217
-	and %r6, %r21, %r18
-	stw %r6, 744(%r1)
-	stw %r6, 528(%r1)
-	stw %r6, 240(%r1)
-# v46 = v40 & v31
+	lwz %r31, 320(%r4)
+# F11 = mem32[f + 352]
 	.loc 1 2218
-	and %r6, %r19, %r20
-	stw %r6, 752(%r1)
-	stw %r6, 536(%r1)
-	stw %r6, 72(%r1)
-# v47 = v44 & v30
+	lwz %r11, 352(%r4)
+# F12 = mem32[f + 384]
 	.loc 1 2219
-	lwz %r6, 824(%r1)
-	and %r6, %r8, %r6
-	stw %r6, 760(%r1)
-	stw %r6, 544(%r1)
-	stw %r6, 80(%r1)
-# v48 = mem32[f + 384]
+	lwz %r9, 384(%r4)
+# G = mem32[g + 352]
 	.loc 1 2220
-	lwz %r6, 384(%r4)
-# v49 = v48 & v28
+	lwz %r6, 352(%r5)
+# B = F12 & G
 	.loc 1 2221
-	lwz %r16, 488(%r1)
-	and %r16, %r6, %r16
-	stw %r16, 872(%r1)
-	stw %r16, 768(%r1)
-	stw %r16, 552(%r1)
-	stw %r16, 88(%r1)
-# v34 = v42 ^ v34
+	and %r6, %r9, %r6
+# G = mem32[g + 384]
 	.loc 1 2222
-	lwz %r16, 520(%r1)
-	lwz %r15, 656(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 248(%r1)
-# v38 = v34 ^ v38
+	lwz %r8, 384(%r5)
+# A = F12 & G
 	.loc 1 2223
-	lwz %r15, 744(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 256(%r1)
-# v46 = v38 ^ v46
+	and %r7, %r9, %r8
+# T = F11 & G
 	.loc 1 2224
-	lwz %r15, 752(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 264(%r1)
-# v47 = v46 ^ v47
+	and %r8, %r11, %r8
+# B = B ^ T
 	.loc 1 2225
-	lwz %r15, 760(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 272(%r1)
-# v49 = v47 ^ v49
+	xor %r6, %r6, %r8
+# H24 = A
 	.loc 1 2226
-	lwz %r15, 872(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 280(%r1)
-# v47 = v32 & v43
+	stw %r7, 24(%r1)
+# H23 = B
 	.loc 1 2227
-	lwz %r16, 1048(%r1)
-	and %r16, %r16, %r17
-	stw %r16, 776(%r1)
-	stw %r16, 560(%r1)
-	stw %r16, 288(%r1)
-# v46 = v36 & v39
+	stw %r6, 32(%r1)
+# G = mem32[g + 288]
 	.loc 1 2228
-	and %r16, %r21, %r7
-	stw %r16, 880(%r1)
-	stw %r16, 664(%r1)
-	stw %r16, 296(%r1)
-# v38 = v40 & v35
+	lwz %r6, 288(%r5)
+# B = F12 & G
 	.loc 1 2229
-	and %r16, %r19, %r18
-	stw %r16, 888(%r1)
-	stw %r16, 784(%r1)
-	stw %r16, 568(%r1)
-	stw %r16, 304(%r1)
-# v34 = v44 & v31
+	and %r6, %r9, %r6
+# G = mem32[g + 320]
 	.loc 1 2230
-	and %r16, %r8, %r20
-	stw %r16, 912(%r1)
-	stw %r16, 792(%r1)
-	stw %r16, 576(%r1)
-	stw %r16, 312(%r1)
-# v42 = v48 & v30
+	lwz %r7, 320(%r5)
+# A = F12 & G
 	.loc 1 2231
-	lwz %r16, 824(%r1)
-	and %r16, %r6, %r16
-	stw %r16, 848(%r1)
-	stw %r16, 584(%r1)
-	stw %r16, 320(%r1)
-# v46 = v47 ^ v46
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 2232
-	lwz %r16, 776(%r1)
-	lwz %r15, 880(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 672(%r1)
-	stw %r16, 328(%r1)
-# v38 = v46 ^ v38
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2233
-	lwz %r15, 888(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 680(%r1)
-	stw %r16, 336(%r1)
-# v34 = v38 ^ v34
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 2234
-	lwz %r15, 912(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 688(%r1)
-	stw %r16, 344(%r1)
-# v42 = v34 ^ v42
+	lwz %r7, 352(%r5)
+# T = F11 & G
 	.loc 1 2235
-	lwz %r15, 848(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 352(%r1)
-# v34 = v36 & v43
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 2236
-	and %r16, %r21, %r17
-	stw %r16, 920(%r1)
-	stw %r16, 800(%r1)
-	stw %r16, 592(%r1)
-	stw %r16, 360(%r1)
-# v38 = v40 & v39
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 2237
-	and %r16, %r19, %r7
-	stw %r16, 960(%r1)
-	stw %r16, 896(%r1)
-	stw %r16, 696(%r1)
-	stw %r16, 368(%r1)
-# v46 = v44 & v35
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2238
-	and %r16, %r8, %r18
-	stw %r16, 984(%r1)
-	stw %r16, 928(%r1)
-	stw %r16, 808(%r1)
-	stw %r16, 600(%r1)
-	stw %r16, 376(%r1)
-# v47 = v48 & v31
+	xor %r6, %r6, %r7
+# G = mem32[g + 384]
 	.loc 1 2239
-	and %r16, %r6, %r20
-	stw %r16, 992(%r1)
-	stw %r16, 968(%r1)
-	stw %r16, 856(%r1)
-	stw %r16, 608(%r1)
-	stw %r16, 384(%r1)
-# v38 = v34 ^ v38
+	lwz %r7, 384(%r5)
+# T = F10 & G
 	.loc 1 2240
-	lwz %r16, 920(%r1)
-	lwz %r15, 960(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 704(%r1)
-	stw %r16, 392(%r1)
-# v46 = v38 ^ v46
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 2241
-	lwz %r15, 984(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 712(%r1)
-	stw %r16, 400(%r1)
-# v47 = v46 ^ v47
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 2242
-	lwz %r15, 992(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 408(%r1)
-# v46 = v40 & v43
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2243
-	and %r16, %r19, %r17
-	stw %r16, 1008(%r1)
-	stw %r16, 952(%r1)
-	stw %r16, 816(%r1)
-	stw %r16, 616(%r1)
-	stw %r16, 416(%r1)
-# v38 = v44 & v39
+	xor %r6, %r6, %r7
+# H22 = A
 	.loc 1 2244
-	and %r16, %r8, %r7
-	stw %r16, 1040(%r1)
-	stw %r16, 1024(%r1)
-	stw %r16, 1000(%r1)
-	stw %r16, 936(%r1)
-	stw %r16, 720(%r1)
-	stw %r16, 424(%r1)
-# v34 = v48 & v35
+	mr %r21, %r8
+# H21 = B
 	.loc 1 2245
-	and %r15, %r6, %r18
-	stw %r15, 1032(%r1)
-	stw %r15, 1016(%r1)
-	stw %r15, 976(%r1)
-	stw %r15, 864(%r1)
-	stw %r15, 624(%r1)
-	stw %r15, 432(%r1)
-# v38 = v46 ^ v38
+	mr %r20, %r6
+# G = mem32[g + 224]
 	.loc 1 2246
-	lwz %r16, 1008(%r1)
-	lwz %r14, 1040(%r1)
-	xor %r16, %r16, %r14
-	stw %r16, 728(%r1)
-	stw %r16, 440(%r1)
-# v34 = v38 ^ v34
+	lwz %r6, 224(%r5)
+# B = F12 & G
 	.loc 1 2247
-	xor %r16, %r16, %r15
-	stw %r16, 448(%r1)
-# v38 = v44 & v43
+	and %r6, %r9, %r6
+# G = mem32[g + 256]
 	.loc 1 2248
-	and %r16, %r8, %r17
-	stw %r16, 632(%r1)
-	stw %r16, 456(%r1)
-# v46 = v48 & v39
+	lwz %r7, 256(%r5)
+# A = F12 & G
 	.loc 1 2249
-	and %r15, %r6, %r7
-	stw %r15, 736(%r1)
-	stw %r15, 464(%r1)
-# v46 = v38 ^ v46
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 2250
-	xor %r16, %r16, %r15
-	stw %r16, 472(%r1)
-# v38 = v48 & v43
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2251
-	and %r16, %r6, %r17
-	stw %r16, 480(%r1)
-# v27 = v0 ^ v27
+	xor %r6, %r6, %r7
+# G = mem32[g + 288]
 	.loc 1 2252
-	lwz %r16, 32(%r1)
-	xor %r11, %r11, %r16
-# v32 = v5 ^ v32
+	lwz %r7, 288(%r5)
+# T = F11 & G
 	.loc 1 2253
-	lwz %r16, 1048(%r1)
-	xor %r9, %r9, %r16
-# v36 = v9 ^ v36
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 2254
-	xor %r21, %r31, %r21
-# v40 = v13 ^ v40
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 2255
-	xor %r19, %r29, %r19
-# v44 = v17 ^ v44
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2256
-	xor %r31, %r26, %r8
-# v48 = v21 ^ v48
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 2257
-	xor %r29, %r25, %r6
-# v28 = v1 ^ v28
+	lwz %r7, 320(%r5)
+# T = F10 & G
 	.loc 1 2258
-	lwz %r6, 488(%r1)
-	xor %r10, %r10, %r6
-# v30 = v3 ^ v30
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 2259
-	lwz %r6, 824(%r1)
-	xor %r12, %r12, %r6
-# v31 = v4 ^ v31
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 2260
-	xor %r20, %r30, %r20
-# v35 = v8 ^ v35
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2261
-	xor %r18, %r28, %r18
-# v39 = v12 ^ v39
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 2262
-	xor %r28, %r27, %r7
-# v43 = v16 ^ v43
+	lwz %r7, 352(%r5)
+# T = F9 & G
 	.loc 1 2263
-	xor %r17, %r24, %r17
-# v16 = v27 & v28
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 2264
-	and %r27, %r11, %r10
-# v12 = v27 & v30
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 2265
-	and %r6, %r11, %r12
-# v8 = v32 & v28
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 2266
-	and %r7, %r9, %r10
-# v8 = v12 ^ v8
+	xor %r6, %r6, %r7
+# G = mem32[g + 384]
 	.loc 1 2267
-	xor %r26, %r6, %r7
-# v12 = v27 & v31
+	lwz %r7, 384(%r5)
+# T = F8 & G
 	.loc 1 2268
-	and %r6, %r11, %r20
-# v4 = v32 & v30
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 2269
-	and %r7, %r9, %r12
-# v3 = v36 & v28
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 2270
-	and %r8, %r21, %r10
-# v4 = v12 ^ v4
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 2271
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
+	xor %r6, %r6, %r7
+# H20 = A
 	.loc 1 2272
-	xor %r25, %r7, %r8
-# v4 = v27 & v35
+	mr %r19, %r8
+# H19 = B
 	.loc 1 2273
-	and %r6, %r11, %r18
-# v12 = v32 & v31
+	mr %r18, %r6
+# G = mem32[g + 160]
 	.loc 1 2274
-	and %r7, %r9, %r20
-# v1 = v36 & v30
+	lwz %r6, 160(%r5)
+# B = F12 & G
 	.loc 1 2275
-	and %r8, %r21, %r12
-# v21 = v40 & v28
+	and %r6, %r9, %r6
+# G = mem32[g + 192]
 	.loc 1 2276
-	and %r30, %r19, %r10
-# v12 = v4 ^ v12
+	lwz %r7, 192(%r5)
+# A = F12 & G
 	.loc 1 2277
-	xor %r7, %r6, %r7
-# v1 = v12 ^ v1
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 2278
-	xor %r8, %r7, %r8
-# v21 = v1 ^ v21
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2279
-	xor %r16, %r8, %r30
-# v1 = v27 & v39
+	xor %r6, %r6, %r7
+# G = mem32[g + 224]
 	.loc 1 2280
-	and %r6, %r11, %r28
-# v12 = v32 & v35
+	lwz %r7, 224(%r5)
+# T = F11 & G
 	.loc 1 2281
-	and %r7, %r9, %r18
-# v4 = v36 & v31
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 2282
-	and %r8, %r21, %r20
-# v17 = v40 & v30
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 2283
-	and %r30, %r19, %r12
-# v13 = v44 & v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2284
-	and %r24, %r31, %r10
-# v12 = v1 ^ v12
+	xor %r6, %r6, %r7
+# G = mem32[g + 256]
 	.loc 1 2285
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+	lwz %r7, 256(%r5)
+# T = F10 & G
 	.loc 1 2286
-	xor %r8, %r7, %r8
-# v17 = v4 ^ v17
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 2287
-	xor %r30, %r8, %r30
-# v13 = v17 ^ v13
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 2288
-	xor %r24, %r30, %r24
-# v17 = v27 & v43
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2289
-	and %r6, %r11, %r17
-# v4 = v32 & v39
+	xor %r6, %r6, %r7
+# G = mem32[g + 288]
 	.loc 1 2290
-	and %r7, %r9, %r28
-# v12 = v36 & v35
+	lwz %r7, 288(%r5)
+# T = F9 & G
 	.loc 1 2291
-	and %r8, %r21, %r18
-# v1 = v40 & v31
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 2292
-	and %r14, %r19, %r20
-# v9 = v44 & v30
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 2293
-	and %r15, %r31, %r12
-# v5 = v48 & v28
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 2294
-	and %r30, %r29, %r10
-# v4 = v17 ^ v4
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 2295
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
+	lwz %r7, 320(%r5)
+# T = F8 & G
 	.loc 1 2296
-	xor %r8, %r7, %r8
-# v1 = v12 ^ v1
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 2297
-	xor %r14, %r8, %r14
-# v9 = v1 ^ v9
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 2298
-	xor %r15, %r14, %r15
-# v5 = v9 ^ v5
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 2299
-	xor %r15, %r15, %r30
-# v27 = v27 & v20
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 2300
-	and %r14, %r11, %r22
-# v9 = v32 & v43
+	lwz %r7, 352(%r5)
+# T = F7 & G
 	.loc 1 2301
-	and %r6, %r9, %r17
-# v1 = v36 & v39
+	and %r22, %r24, %r7
+# A = A ^ T
 	.loc 1 2302
-	and %r30, %r21, %r28
-# v12 = v40 & v35
+	xor %r8, %r8, %r22
+# T = F6 & G
 	.loc 1 2303
-	and %r11, %r19, %r18
-# v4 = v44 & v31
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 2304
-	and %r8, %r31, %r20
-# v17 = v48 & v30
+	xor %r6, %r6, %r7
+# G = mem32[g + 384]
 	.loc 1 2305
-	and %r7, %r29, %r12
-# v28 = v25 & v28
+	lwz %r7, 384(%r5)
+# T = F6 & G
 	.loc 1 2306
-	and %r10, %r23, %r10
-# v9 = v27 ^ v9
+	and %r22, %r23, %r7
+# A = A ^ T
 	.loc 1 2307
-	xor %r6, %r14, %r6
-# v1 = v9 ^ v1
+	xor %r8, %r8, %r22
+# T = F5 & G
 	.loc 1 2308
-	xor %r30, %r6, %r30
-# v12 = v1 ^ v12
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 2309
-	xor %r11, %r30, %r11
-# v4 = v12 ^ v4
-	.loc 1 2310
-	xor %r8, %r11, %r8
-# v17 = v4 ^ v17
+	xor %r6, %r6, %r7
+# H17 = B
 	.loc 1 2311
-	xor %r7, %r8, %r7
-# v28 = v17 ^ v28
+	mr %r22, %r6
+# G = mem32[g + 96]
 	.loc 1 2312
-	xor %r10, %r7, %r10
-# v32 = v32 & v20
+	lwz %r6, 96(%r5)
+# B = F12 & G
 	.loc 1 2313
-	and %r9, %r9, %r22
-# v17 = v36 & v43
+	and %r6, %r9, %r6
+# G = mem32[g + 128]
 	.loc 1 2314
-	and %r6, %r21, %r17
-# v4 = v40 & v39
+	lwz %r7, 128(%r5)
+# A = F12 & G
 	.loc 1 2315
-	and %r7, %r19, %r28
-# v12 = v44 & v35
+	and %r17, %r9, %r7
+# T = F11 & G
 	.loc 1 2316
-	and %r11, %r31, %r18
-# v1 = v48 & v31
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2317
-	and %r8, %r29, %r20
-# v30 = v25 & v30
+	xor %r6, %r6, %r7
+# G = mem32[g + 160]
 	.loc 1 2318
-	and %r12, %r23, %r12
-# v17 = v32 ^ v17
+	lwz %r7, 160(%r5)
+# T = F11 & G
 	.loc 1 2319
-	xor %r6, %r9, %r6
-# v4 = v17 ^ v4
+	and %r16, %r11, %r7
+# A = A ^ T
 	.loc 1 2320
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
+	xor %r17, %r17, %r16
+# T = F10 & G
 	.loc 1 2321
-	xor %r11, %r7, %r11
-# v1 = v12 ^ v1
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2322
-	xor %r8, %r11, %r8
-# v30 = v1 ^ v30
+	xor %r6, %r6, %r7
+# G = mem32[g + 192]
 	.loc 1 2323
-	xor %r12, %r8, %r12
-# v36 = v36 & v20
+	lwz %r7, 192(%r5)
+# T = F10 & G
 	.loc 1 2324
-	and %r21, %r21, %r22
-# v1 = v40 & v43
+	and %r16, %r31, %r7
+# A = A ^ T
 	.loc 1 2325
-	and %r6, %r19, %r17
-# v12 = v44 & v39
+	xor %r17, %r17, %r16
+# T = F9 & G
 	.loc 1 2326
-	and %r7, %r31, %r28
-# v4 = v48 & v35
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2327
-	and %r8, %r29, %r18
-# v31 = v25 & v31
+	xor %r6, %r6, %r7
+# G = mem32[g + 224]
 	.loc 1 2328
-	and %r20, %r23, %r20
-# v1 = v36 ^ v1
+	lwz %r7, 224(%r5)
+# T = F9 & G
 	.loc 1 2329
-	xor %r6, %r21, %r6
-# v12 = v1 ^ v12
+	and %r16, %r29, %r7
+# A = A ^ T
 	.loc 1 2330
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+	xor %r17, %r17, %r16
+# T = F8 & G
 	.loc 1 2331
-	xor %r8, %r7, %r8
-# v31 = v4 ^ v31
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 2332
-	xor %r20, %r8, %r20
-# v40 = v40 & v20
+	xor %r6, %r6, %r7
+# G = mem32[g + 256]
 	.loc 1 2333
-	and %r19, %r19, %r22
-# v4 = v44 & v43
+	lwz %r7, 256(%r5)
+# T = F8 & G
 	.loc 1 2334
-	and %r6, %r31, %r17
-# v12 = v48 & v39
+	and %r16, %r26, %r7
+# A = A ^ T
 	.loc 1 2335
-	and %r7, %r29, %r28
-# v35 = v25 & v35
+	xor %r17, %r17, %r16
+# T = F7 & G
 	.loc 1 2336
-	and %r18, %r23, %r18
-# v4 = v40 ^ v4
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 2337
-	xor %r6, %r19, %r6
-# v12 = v4 ^ v12
+	xor %r6, %r6, %r7
+# G = mem32[g + 288]
 	.loc 1 2338
-	xor %r7, %r6, %r7
-# v35 = v12 ^ v35
+	lwz %r7, 288(%r5)
+# T = F7 & G
 	.loc 1 2339
-	xor %r18, %r7, %r18
-# v44 = v44 & v20
+	and %r16, %r24, %r7
+# A = A ^ T
 	.loc 1 2340
-	and %r31, %r31, %r22
-# v12 = v48 & v43
+	xor %r17, %r17, %r16
+# T = F6 & G
 	.loc 1 2341
-	and %r6, %r29, %r17
-# v39 = v25 & v39
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 2342
-	and %r28, %r23, %r28
-# v12 = v44 ^ v12
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 2343
-	xor %r6, %r31, %r6
-# v39 = v12 ^ v39
+	lwz %r7, 320(%r5)
+# T = F6 & G
 	.loc 1 2344
-	xor %r28, %r6, %r28
-# v48 = v48 & v20
+	and %r16, %r23, %r7
+# A = A ^ T
 	.loc 1 2345
-	and %r29, %r29, %r22
-# v43 = v25 & v43
+	xor %r17, %r17, %r16
+# T = F5 & G
 	.loc 1 2346
-	and %r17, %r23, %r17
-# v43 = v48 ^ v43
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 2347
-	xor %r17, %r29, %r17
-# v20 = v25 & v20
+	xor %r6, %r6, %r7
+# G = mem32[g + 352]
 	.loc 1 2348
-	and %r22, %r23, %r22
-# v16 = v16 ^ v2
+	lwz %r7, 352(%r5)
+# T = F5 & G
 	.loc 1 2349
-	lwz %r6, 24(%r1)
-	xor %r27, %r27, %r6
-# v16 = v16 ^ v29
+	and %r16, %r25, %r7
+# A = A ^ T
 	.loc 1 2350
-	lwz %r6, 40(%r1)
-	xor %r27, %r27, %r6
-# v8 = v8 ^ v6
+	xor %r17, %r17, %r16
+# T = F4 & G
 	.loc 1 2351
-	lwz %r6, 96(%r1)
-	xor %r26, %r26, %r6
-# v8 = v8 ^ v33
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 2352
-	lwz %r6, 192(%r1)
-	xor %r7, %r26, %r6
-# v3 = v3 ^ v10
+	xor %r6, %r6, %r7
+# G = mem32[g + 384]
 	.loc 1 2353
-	lwz %r6, 104(%r1)
-	xor %r25, %r25, %r6
-# v3 = v3 ^ v37
+	lwz %r7, 384(%r5)
+# T = F4 & G
 	.loc 1 2354
-	lwz %r6, 200(%r1)
-	xor %r25, %r25, %r6
-# v21 = v21 ^ v14
+	and %r16, %r27, %r7
+# A = A ^ T
 	.loc 1 2355
-	lwz %r6, 112(%r1)
-	xor %r16, %r16, %r6
-# v21 = v21 ^ v41
+	xor %r17, %r17, %r16
+# T = F3 & G
 	.loc 1 2356
-	lwz %r6, 208(%r1)
-	xor %r16, %r16, %r6
-# v13 = v13 ^ v18
+	and %r7, %r28, %r7
+# B = B ^ T
 	.loc 1 2357
-	lwz %r6, 120(%r1)
-	xor %r24, %r24, %r6
-# v13 = v13 ^ v45
-	.loc 1 2358
-	lwz %r6, 216(%r1)
-	xor %r8, %r24, %r6
-# v5 = v5 ^ v22
+	xor %r6, %r6, %r7
+# B = B ^ H24
 	.loc 1 2359
-	lwz %r6, 128(%r1)
-	xor %r15, %r15, %r6
-# v5 = v5 ^ v49
+	lwz %r7, 24(%r1)
+	xor %r6, %r6, %r7
+# H15 = B
 	.loc 1 2360
-	lwz %r6, 280(%r1)
-	xor %r15, %r15, %r6
-# v28 = v28 ^ v26
+	mr %r16, %r6
+# G = mem32[g + 32]
 	.loc 1 2361
-	lwz %r6, 136(%r1)
-	xor %r10, %r10, %r6
-# v28 = v28 ^ v42
+	lwz %r6, 32(%r5)
+# B = F12 & G
 	.loc 1 2362
-	lwz %r6, 352(%r1)
-	xor %r9, %r10, %r6
-# v30 = v30 ^ v19
+	and %r6, %r9, %r6
+# G = mem32[g + 64]
 	.loc 1 2363
-	lwz %r10, 144(%r1)
-	xor %r12, %r12, %r10
-# v30 = v30 ^ v47
+	lwz %r7, 64(%r5)
+# A = F12 & G
 	.loc 1 2364
-	lwz %r6, 408(%r1)
-	xor %r12, %r12, %r6
-# v31 = v31 ^ v24
+	and %r15, %r9, %r7
+# T = F11 & G
 	.loc 1 2365
-	lwz %r11, 152(%r1)
-	xor %r20, %r20, %r11
-# v31 = v31 ^ v34
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2366
-	lwz %r6, 448(%r1)
-	xor %r20, %r20, %r6
-# v35 = v35 ^ v11
+	xor %r7, %r6, %r7
+# G = mem32[g + 96]
 	.loc 1 2367
-	lwz %r31, 160(%r1)
-	xor %r18, %r18, %r31
-# v35 = v35 ^ v46
+	lwz %r14, 96(%r5)
+# T = F11 & G
 	.loc 1 2368
-	lwz %r6, 472(%r1)
-	xor %r18, %r18, %r6
-# v39 = v39 ^ v23
+	and %r6, %r11, %r14
+# A = A ^ T
 	.loc 1 2369
-	lwz %r29, 168(%r1)
-	xor %r28, %r28, %r29
-# v39 = v39 ^ v38
+	xor %r15, %r15, %r6
+# T = F10 & G
 	.loc 1 2370
-	lwz %r6, 480(%r1)
-	xor %r30, %r28, %r6
-# v43 = v43 ^ v7
+	and %r6, %r31, %r14
+# B = B ^ T
 	.loc 1 2371
-	lwz %r6, 176(%r1)
-	xor %r17, %r17, %r6
-# v20 = v20 ^ v15
+	xor %r7, %r7, %r6
+# G = mem32[g + 128]
 	.loc 1 2372
-	lwz %r23, 184(%r1)
-	xor %r22, %r22, %r23
-# v19 = v16 ^ v19
+	lwz %r14, 128(%r5)
+# T = F10 & G
 	.loc 1 2373
-	xor %r26, %r27, %r10
-# v24 = v8 ^ v24
+	and %r6, %r31, %r14
+# A = A ^ T
 	.loc 1 2374
-	xor %r24, %r7, %r11
-# v11 = v3 ^ v11
+	xor %r15, %r15, %r6
+# T = F9 & G
 	.loc 1 2375
-	xor %r27, %r25, %r31
-# v23 = v21 ^ v23
+	and %r6, %r29, %r14
+# B = B ^ T
 	.loc 1 2376
-	xor %r28, %r16, %r29
-# v7 = v13 ^ v7
+	xor %r7, %r7, %r6
+# G = mem32[g + 160]
 	.loc 1 2377
-	xor %r8, %r8, %r6
-# v15 = v5 ^ v15
+	lwz %r14, 160(%r5)
+# T = F9 & G
 	.loc 1 2378
-	xor %r25, %r15, %r23
-# v29 = v30 ^ v29
+	and %r6, %r29, %r14
+# A = A ^ T
 	.loc 1 2379
-	lwz %r6, 40(%r1)
-	xor %r6, %r12, %r6
-# v33 = v31 ^ v33
+	xor %r15, %r15, %r6
+# T = F8 & G
 	.loc 1 2380
-	lwz %r7, 192(%r1)
-	xor %r7, %r20, %r7
-# v37 = v35 ^ v37
+	and %r6, %r26, %r14
+# B = B ^ T
 	.loc 1 2381
-	lwz %r10, 200(%r1)
-	xor %r12, %r18, %r10
-# v41 = v39 ^ v41
+	xor %r7, %r7, %r6
+# G = mem32[g + 192]
 	.loc 1 2382
-	lwz %r10, 208(%r1)
-	xor %r11, %r30, %r10
-# v45 = v43 ^ v45
+	lwz %r14, 192(%r5)
+# T = F8 & G
 	.loc 1 2383
-	lwz %r10, 216(%r1)
-	xor %r10, %r17, %r10
-# v49 = v20 ^ v49
+	and %r6, %r26, %r14
+# A = A ^ T
 	.loc 1 2384
-	lwz %r31, 280(%r1)
-	xor %r29, %r22, %r31
-# v33 = v33 ^ v38
+	xor %r15, %r15, %r6
+# T = F7 & G
 	.loc 1 2385
-	lwz %r30, 480(%r1)
-	xor %r31, %r7, %r30
-# v29 = v29 ^ v38
+	and %r6, %r24, %r14
+# B = B ^ T
 	.loc 1 2386
-	xor %r6, %r6, %r30
-# v15 = v15 ^ v38
+	xor %r7, %r7, %r6
+# G = mem32[g + 224]
 	.loc 1 2387
-	xor %r7, %r25, %r30
-# v38 = v7 ^ v38
+	lwz %r14, 224(%r5)
+# T = F7 & G
 	.loc 1 2388
-	xor %r8, %r8, %r30
-# v29 = v29 ^ v46
+	and %r6, %r24, %r14
+# A = A ^ T
 	.loc 1 2389
-	lwz %r25, 472(%r1)
-	xor %r30, %r6, %r25
-# v28 = v28 ^ v46
+	xor %r15, %r15, %r6
+# T = F6 & G
 	.loc 1 2390
-	xor %r6, %r9, %r25
-# v38 = v38 ^ v46
+	and %r6, %r23, %r14
+# B = B ^ T
 	.loc 1 2391
-	xor %r8, %r8, %r25
-# v46 = v23 ^ v46
+	xor %r7, %r7, %r6
+# G = mem32[g + 256]
 	.loc 1 2392
-	xor %r9, %r28, %r25
-# v28 = v28 ^ v34
+	lwz %r14, 256(%r5)
+# T = F6 & G
 	.loc 1 2393
-	lwz %r25, 448(%r1)
-	xor %r28, %r6, %r25
-# v15 = v15 ^ v34
+	and %r6, %r23, %r14
+# A = A ^ T
 	.loc 1 2394
-	xor %r7, %r7, %r25
-# v46 = v46 ^ v34
+	xor %r15, %r15, %r6
+# T = F5 & G
 	.loc 1 2395
-	xor %r9, %r9, %r25
-# v34 = v11 ^ v34
+	and %r6, %r25, %r14
+# B = B ^ T
 	.loc 1 2396
-	xor %r6, %r27, %r25
-# v15 = v15 ^ v47
+	xor %r7, %r7, %r6
+# G = mem32[g + 288]
 	.loc 1 2397
-	lwz %r25, 408(%r1)
-	xor %r27, %r7, %r25
-# v38 = v38 ^ v47
+	lwz %r14, 288(%r5)
+# T = F5 & G
 	.loc 1 2398
-	xor %r8, %r8, %r25
-# v34 = v34 ^ v47
+	and %r6, %r25, %r14
+# A = A ^ T
 	.loc 1 2399
-	xor %r6, %r6, %r25
-# v47 = v24 ^ v47
+	xor %r15, %r15, %r6
+# T = F4 & G
 	.loc 1 2400
-	xor %r7, %r24, %r25
-# v38 = v38 ^ v42
+	and %r6, %r27, %r14
+# B = B ^ T
 	.loc 1 2401
-	lwz %r24, 352(%r1)
-	xor %r25, %r8, %r24
-# v46 = v46 ^ v42
+	xor %r7, %r7, %r6
+# G = mem32[g + 320]
 	.loc 1 2402
-	xor %r9, %r9, %r24
-# v47 = v47 ^ v42
+	lwz %r14, 320(%r5)
+# T = F4 & G
 	.loc 1 2403
-	xor %r7, %r7, %r24
-# v42 = v19 ^ v42
+	and %r6, %r27, %r14
+# A = A ^ T
 	.loc 1 2404
-	xor %r8, %r26, %r24
-# v46 = v46 ^ v49
+	xor %r15, %r15, %r6
+# T = F3 & G
 	.loc 1 2405
-	xor %r26, %r9, %r29
-# v34 = v34 ^ v49
+	and %r6, %r28, %r14
+# B = B ^ T
 	.loc 1 2406
-	xor %r6, %r6, %r29
-# v42 = v42 ^ v49
+	xor %r7, %r7, %r6
+# G = mem32[g + 352]
 	.loc 1 2407
-	xor %r8, %r8, %r29
-# v49 = v26 ^ v49
+	lwz %r14, 352(%r5)
+# T = F3 & G
 	.loc 1 2408
-	lwz %r9, 136(%r1)
-	xor %r9, %r9, %r29
-# v34 = v34 ^ v45
+	and %r6, %r28, %r14
+# A = A ^ T
 	.loc 1 2409
-	xor %r6, %r6, %r10
-# v47 = v47 ^ v45
+	xor %r15, %r15, %r6
+# T = F2 & G
 	.loc 1 2410
-	xor %r7, %r7, %r10
-# v49 = v49 ^ v45
+	and %r6, %r30, %r14
+# B = B ^ T
 	.loc 1 2411
-	xor %r9, %r9, %r10
-# v45 = v22 ^ v45
+	xor %r7, %r7, %r6
+# G = mem32[g + 384]
 	.loc 1 2412
-	lwz %r29, 128(%r1)
-	xor %r10, %r29, %r10
-# v47 = v47 ^ v41
+	lwz %r14, 384(%r5)
+# T = F2 & G
 	.loc 1 2413
-	xor %r7, %r7, %r11
-# v42 = v42 ^ v41
+	and %r6, %r30, %r14
+# A = A ^ T
 	.loc 1 2414
-	xor %r8, %r8, %r11
-# v45 = v45 ^ v41
+	xor %r15, %r15, %r6
+# T = F1 & G
 	.loc 1 2415
-	xor %r10, %r10, %r11
-# v41 = v18 ^ v41
+	and %r6, %r12, %r14
+# B = B ^ T
 	.loc 1 2416
-	lwz %r29, 120(%r1)
-	xor %r11, %r29, %r11
-# v42 = v42 ^ v37
+	xor %r14, %r7, %r6
+# A = A ^ H23
 	.loc 1 2417
-	xor %r8, %r8, %r12
-# v49 = v49 ^ v37
+	lwz %r7, 32(%r1)
+	xor %r6, %r15, %r7
+# A = A ^ H24
 	.loc 1 2418
-	xor %r9, %r9, %r12
-# v41 = v41 ^ v37
-	.loc 1 2419
-	xor %r11, %r11, %r12
-# v37 = v14 ^ v37
+	lwz %r15, 24(%r1)
+	xor %r6, %r6, %r15
+# B = B ^ H22
 	.loc 1 2420
-	lwz %r29, 112(%r1)
-	xor %r12, %r29, %r12
-# v49 = v49 ^ v33
+	xor %r14, %r14, %r21
+# B = B ^ H23
 	.loc 1 2421
-	xor %r29, %r9, %r31
-# v45 = v45 ^ v33
-	.loc 1 2422
-	xor %r10, %r10, %r31
-# v37 = v37 ^ v33
+	xor %r14, %r14, %r7
+# G = mem32[g + 0]
 	.loc 1 2423
-	xor %r12, %r12, %r31
-# v33 = v10 ^ v33
+	lwz %r7, 0(%r5)
+# A = F12 & G
 	.loc 1 2424
-	lwz %r9, 104(%r1)
-	xor %r31, %r9, %r31
-# v45 = v45 ^ v29
+	and %r9, %r9, %r7
+# B = F11 & G
 	.loc 1 2425
-	xor %r10, %r10, %r30
-# v41 = v41 ^ v29
+	and %r15, %r11, %r7
+# G = mem32[g + 32]
 	.loc 1 2426
-	xor %r11, %r11, %r30
-# v33 = v33 ^ v29
+	lwz %r7, 32(%r5)
+# T = F11 & G
 	.loc 1 2427
-	xor %r31, %r31, %r30
-# v29 = v6 ^ v29
+	and %r11, %r11, %r7
+# A = A ^ T
 	.loc 1 2428
-	lwz %r9, 96(%r1)
-	xor %r30, %r9, %r30
-# v41 = v41 ^ v28
+	xor %r9, %r9, %r11
+# T = F10 & G
 	.loc 1 2429
-	xor %r11, %r11, %r28
-# v37 = v37 ^ v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2430
-	xor %r12, %r12, %r28
-# v29 = v29 ^ v28
+	xor %r15, %r15, %r7
+# G = mem32[g + 64]
 	.loc 1 2431
-	xor %r30, %r30, %r28
-# v28 = v2 ^ v28
+	lwz %r11, 64(%r5)
+# T = F10 & G
 	.loc 1 2432
-	lwz %r9, 24(%r1)
-	xor %r28, %r9, %r28
-# mem32[h + 0] = v28
+	and %r7, %r31, %r11
+# A = A ^ T
 	.loc 1 2433
-	stw %r28, 0(%r3)
-# mem32[h + 32] = v29
+	xor %r9, %r9, %r7
+# T = F9 & G
 	.loc 1 2434
-	stw %r30, 32(%r3)
-# mem32[h + 64] = v33
+	and %r7, %r29, %r11
+# B = B ^ T
 	.loc 1 2435
-	stw %r31, 64(%r3)
-# mem32[h + 96] = v37
+	xor %r15, %r15, %r7
+# G = mem32[g + 96]
 	.loc 1 2436
-	stw %r12, 96(%r3)
-# mem32[h + 128] = v41
+	lwz %r11, 96(%r5)
+# T = F9 & G
 	.loc 1 2437
-	stw %r11, 128(%r3)
-# mem32[h + 160] = v45
+	and %r7, %r29, %r11
+# A = A ^ T
 	.loc 1 2438
-	stw %r10, 160(%r3)
-# mem32[h + 192] = v49
+	xor %r9, %r9, %r7
+# T = F8 & G
 	.loc 1 2439
-	stw %r29, 192(%r3)
-# mem32[h + 224] = v42
+	and %r7, %r26, %r11
+# B = B ^ T
 	.loc 1 2440
-	stw %r8, 224(%r3)
-# mem32[h + 256] = v47
+	xor %r15, %r15, %r7
+# G = mem32[g + 128]
 	.loc 1 2441
-	stw %r7, 256(%r3)
-# mem32[h + 288] = v34
+	lwz %r11, 128(%r5)
+# T = F8 & G
 	.loc 1 2442
-	stw %r6, 288(%r3)
-# mem32[h + 320] = v46
+	and %r7, %r26, %r11
+# A = A ^ T
 	.loc 1 2443
-	stw %r26, 320(%r3)
-# mem32[h + 352] = v38
+	xor %r9, %r9, %r7
+# T = F7 & G
 	.loc 1 2444
-	stw %r25, 352(%r3)
-# mem32[h + 384] = v15
+	and %r7, %r24, %r11
+# B = B ^ T
 	.loc 1 2445
-	stw %r27, 384(%r3)
-# h = h + 4
+	xor %r15, %r15, %r7
+# G = mem32[g + 160]
 	.loc 1 2446
+	lwz %r11, 160(%r5)
+# T = F7 & G
+	.loc 1 2447
+	and %r7, %r24, %r11
+# A = A ^ T
+	.loc 1 2448
+	xor %r9, %r9, %r7
+# T = F6 & G
+	.loc 1 2449
+	and %r7, %r23, %r11
+# B = B ^ T
+	.loc 1 2450
+	xor %r15, %r15, %r7
+# G = mem32[g + 192]
+	.loc 1 2451
+	lwz %r11, 192(%r5)
+# T = F6 & G
+	.loc 1 2452
+	and %r7, %r23, %r11
+# A = A ^ T
+	.loc 1 2453
+	xor %r9, %r9, %r7
+# T = F5 & G
+	.loc 1 2454
+	and %r7, %r25, %r11
+# B = B ^ T
+	.loc 1 2455
+	xor %r15, %r15, %r7
+# G = mem32[g + 224]
+	.loc 1 2456
+	lwz %r11, 224(%r5)
+# T = F5 & G
+	.loc 1 2457
+	and %r7, %r25, %r11
+# A = A ^ T
+	.loc 1 2458
+	xor %r9, %r9, %r7
+# T = F4 & G
+	.loc 1 2459
+	and %r7, %r27, %r11
+# B = B ^ T
+	.loc 1 2460
+	xor %r15, %r15, %r7
+# G = mem32[g + 256]
+	.loc 1 2461
+	lwz %r11, 256(%r5)
+# T = F4 & G
+	.loc 1 2462
+	and %r7, %r27, %r11
+# A = A ^ T
+	.loc 1 2463
+	xor %r9, %r9, %r7
+# T = F3 & G
+	.loc 1 2464
+	and %r7, %r28, %r11
+# B = B ^ T
+	.loc 1 2465
+	xor %r15, %r15, %r7
+# G = mem32[g + 288]
+	.loc 1 2466
+	lwz %r11, 288(%r5)
+# T = F3 & G
+	.loc 1 2467
+	and %r7, %r28, %r11
+# A = A ^ T
+	.loc 1 2468
+	xor %r9, %r9, %r7
+# T = F2 & G
+	.loc 1 2469
+	and %r7, %r30, %r11
+# B = B ^ T
+	.loc 1 2470
+	xor %r15, %r15, %r7
+# G = mem32[g + 320]
+	.loc 1 2471
+	lwz %r11, 320(%r5)
+# T = F2 & G
+	.loc 1 2472
+	and %r7, %r30, %r11
+# A = A ^ T
+	.loc 1 2473
+	xor %r9, %r9, %r7
+# T = F1 & G
+	.loc 1 2474
+	and %r7, %r12, %r11
+# B = B ^ T
+	.loc 1 2475
+	xor %r15, %r15, %r7
+# G = mem32[g + 352]
+	.loc 1 2476
+	lwz %r11, 352(%r5)
+# T = F1 & G
+	.loc 1 2477
+	and %r7, %r12, %r11
+# A = A ^ T
+	.loc 1 2478
+	xor %r9, %r9, %r7
+# T = F0 & G
+	.loc 1 2479
+	and %r7, %r10, %r11
+# B = B ^ T
+	.loc 1 2480
+	xor %r15, %r15, %r7
+# G = mem32[g + 384]
+	.loc 1 2481
+	lwz %r7, 384(%r5)
+# T = F0 & G
+	.loc 1 2482
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 2483
+	xor %r9, %r9, %r7
+# A = A ^ H21
+	.loc 1 2484
+	xor %r9, %r9, %r20
+# A = A ^ H22
+	.loc 1 2485
+	xor %r9, %r9, %r21
+# A = A ^ H24
+	.loc 1 2486
+	lwz %r7, 24(%r1)
+	xor %r9, %r9, %r7
+# mem32[h + 384] = A
+	.loc 1 2487
+	stw %r9, 384(%r3)
+# B = B ^ H20
+	.loc 1 2488
+	xor %r15, %r15, %r19
+# B = B ^ H21
+	.loc 1 2489
+	xor %r15, %r15, %r20
+# B = B ^ H23
+	.loc 1 2490
+	lwz %r9, 32(%r1)
+	xor %r15, %r15, %r9
+# B = B ^ H24
+	.loc 1 2491
+	xor %r15, %r15, %r7
+# mem32[h + 352] = B
+	.loc 1 2492
+	stw %r15, 352(%r3)
+# G = mem32[g + 0]
+	.loc 1 2493
+	lwz %r7, 0(%r5)
+# A = F10 & G
+	.loc 1 2494
+	and %r9, %r31, %r7
+# B = F9 & G
+	.loc 1 2495
+	and %r31, %r29, %r7
+# G = mem32[g + 32]
+	.loc 1 2496
+	lwz %r7, 32(%r5)
+# T = F9 & G
+	.loc 1 2497
+	and %r11, %r29, %r7
+# A = A ^ T
+	.loc 1 2498
+	xor %r11, %r9, %r11
+# T = F8 & G
+	.loc 1 2499
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 2500
+	xor %r7, %r31, %r7
+# G = mem32[g + 64]
+	.loc 1 2501
+	lwz %r9, 64(%r5)
+# T = F8 & G
+	.loc 1 2502
+	and %r31, %r26, %r9
+# A = A ^ T
+	.loc 1 2503
+	xor %r11, %r11, %r31
+# T = F7 & G
+	.loc 1 2504
+	and %r9, %r24, %r9
+# B = B ^ T
+	.loc 1 2505
+	xor %r7, %r7, %r9
+# G = mem32[g + 96]
+	.loc 1 2506
+	lwz %r9, 96(%r5)
+# T = F7 & G
+	.loc 1 2507
+	and %r31, %r24, %r9
+# A = A ^ T
+	.loc 1 2508
+	xor %r11, %r11, %r31
+# T = F6 & G
+	.loc 1 2509
+	and %r9, %r23, %r9
+# B = B ^ T
+	.loc 1 2510
+	xor %r7, %r7, %r9
+# G = mem32[g + 128]
+	.loc 1 2511
+	lwz %r9, 128(%r5)
+# T = F6 & G
+	.loc 1 2512
+	and %r31, %r23, %r9
+# A = A ^ T
+	.loc 1 2513
+	xor %r11, %r11, %r31
+# T = F5 & G
+	.loc 1 2514
+	and %r9, %r25, %r9
+# B = B ^ T
+	.loc 1 2515
+	xor %r7, %r7, %r9
+# G = mem32[g + 160]
+	.loc 1 2516
+	lwz %r9, 160(%r5)
+# T = F5 & G
+	.loc 1 2517
+	and %r31, %r25, %r9
+# A = A ^ T
+	.loc 1 2518
+	xor %r11, %r11, %r31
+# T = F4 & G
+	.loc 1 2519
+	and %r9, %r27, %r9
+# B = B ^ T
+	.loc 1 2520
+	xor %r7, %r7, %r9
+# G = mem32[g + 192]
+	.loc 1 2521
+	lwz %r9, 192(%r5)
+# T = F4 & G
+	.loc 1 2522
+	and %r31, %r27, %r9
+# A = A ^ T
+	.loc 1 2523
+	xor %r11, %r11, %r31
+# T = F3 & G
+	.loc 1 2524
+	and %r9, %r28, %r9
+# B = B ^ T
+	.loc 1 2525
+	xor %r7, %r7, %r9
+# G = mem32[g + 224]
+	.loc 1 2526
+	lwz %r9, 224(%r5)
+# T = F3 & G
+	.loc 1 2527
+	and %r31, %r28, %r9
+# A = A ^ T
+	.loc 1 2528
+	xor %r11, %r11, %r31
+# T = F2 & G
+	.loc 1 2529
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 2530
+	xor %r7, %r7, %r9
+# G = mem32[g + 256]
+	.loc 1 2531
+	lwz %r9, 256(%r5)
+# T = F2 & G
+	.loc 1 2532
+	and %r31, %r30, %r9
+# A = A ^ T
+	.loc 1 2533
+	xor %r11, %r11, %r31
+# T = F1 & G
+	.loc 1 2534
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 2535
+	xor %r7, %r7, %r9
+# G = mem32[g + 288]
+	.loc 1 2536
+	lwz %r9, 288(%r5)
+# T = F1 & G
+	.loc 1 2537
+	and %r31, %r12, %r9
+# A = A ^ T
+	.loc 1 2538
+	xor %r11, %r11, %r31
+# T = F0 & G
+	.loc 1 2539
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 2540
+	xor %r9, %r7, %r9
+# G = mem32[g + 320]
+	.loc 1 2541
+	lwz %r7, 320(%r5)
+# T = F0 & G
+	.loc 1 2542
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 2543
+	xor %r7, %r11, %r7
+# A = A ^ H19
+	.loc 1 2544
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 2545
+	xor %r7, %r7, %r19
+# A = A ^ H22
+	.loc 1 2546
+	xor %r7, %r7, %r21
+# A = A ^ H23
+	.loc 1 2547
+	lwz %r11, 32(%r1)
+	xor %r7, %r7, %r11
+# mem32[h + 320] = A
+	.loc 1 2548
+	stw %r7, 320(%r3)
+# B = B ^ H18
+	.loc 1 2549
+	xor %r9, %r9, %r8
+# B = B ^ H19
+	.loc 1 2550
+	xor %r9, %r9, %r18
+# B = B ^ H21
+	.loc 1 2551
+	xor %r9, %r9, %r20
+# B = B ^ H22
+	.loc 1 2552
+	xor %r9, %r9, %r21
+# mem32[h + 288] = B
+	.loc 1 2553
+	stw %r9, 288(%r3)
+# G = mem32[g + 0]
+	.loc 1 2554
+	lwz %r7, 0(%r5)
+# A = F8 & G
+	.loc 1 2555
+	and %r9, %r26, %r7
+# B = F7 & G
+	.loc 1 2556
+	and %r7, %r24, %r7
+# G = mem32[g + 32]
+	.loc 1 2557
+	lwz %r11, 32(%r5)
+# T = F7 & G
+	.loc 1 2558
+	and %r31, %r24, %r11
+# A = A ^ T
+	.loc 1 2559
+	xor %r9, %r9, %r31
+# T = F6 & G
+	.loc 1 2560
+	and %r11, %r23, %r11
+# B = B ^ T
+	.loc 1 2561
+	xor %r7, %r7, %r11
+# G = mem32[g + 64]
+	.loc 1 2562
+	lwz %r11, 64(%r5)
+# T = F6 & G
+	.loc 1 2563
+	and %r31, %r23, %r11
+# A = A ^ T
+	.loc 1 2564
+	xor %r9, %r9, %r31
+# T = F5 & G
+	.loc 1 2565
+	and %r11, %r25, %r11
+# B = B ^ T
+	.loc 1 2566
+	xor %r7, %r7, %r11
+# G = mem32[g + 96]
+	.loc 1 2567
+	lwz %r11, 96(%r5)
+# T = F5 & G
+	.loc 1 2568
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 2569
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 2570
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 2571
+	xor %r7, %r7, %r11
+# G = mem32[g + 128]
+	.loc 1 2572
+	lwz %r11, 128(%r5)
+# T = F4 & G
+	.loc 1 2573
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 2574
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 2575
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 2576
+	xor %r7, %r7, %r11
+# G = mem32[g + 160]
+	.loc 1 2577
+	lwz %r11, 160(%r5)
+# T = F3 & G
+	.loc 1 2578
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 2579
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 2580
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 2581
+	xor %r7, %r7, %r11
+# G = mem32[g + 192]
+	.loc 1 2582
+	lwz %r11, 192(%r5)
+# T = F2 & G
+	.loc 1 2583
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 2584
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 2585
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 2586
+	xor %r7, %r7, %r11
+# G = mem32[g + 224]
+	.loc 1 2587
+	lwz %r11, 224(%r5)
+# T = F1 & G
+	.loc 1 2588
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 2589
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 2590
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 2591
+	xor %r7, %r7, %r11
+# G = mem32[g + 256]
+	.loc 1 2592
+	lwz %r11, 256(%r5)
+# T = F0 & G
+	.loc 1 2593
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 2594
+	xor %r9, %r9, %r11
+# A = A ^ H17
+	.loc 1 2595
+	xor %r9, %r9, %r22
+# A = A ^ H18
+	.loc 1 2596
+	xor %r9, %r9, %r8
+# A = A ^ H20
+	.loc 1 2597
+	xor %r9, %r9, %r19
+# A = A ^ H21
+	.loc 1 2598
+	xor %r9, %r9, %r20
+# mem32[h + 256] = A
+	.loc 1 2599
+	stw %r9, 256(%r3)
+# B = B ^ H16
+	.loc 1 2600
+	xor %r7, %r7, %r17
+# B = B ^ H17
+	.loc 1 2601
+	xor %r7, %r7, %r22
+# B = B ^ H19
+	.loc 1 2602
+	xor %r7, %r7, %r18
+# B = B ^ H20
+	.loc 1 2603
+	xor %r7, %r7, %r19
+# mem32[h + 224] = B
+	.loc 1 2604
+	stw %r7, 224(%r3)
+# G = mem32[g + 0]
+	.loc 1 2605
+	lwz %r7, 0(%r5)
+# A = F6 & G
+	.loc 1 2606
+	and %r9, %r23, %r7
+# B = F5 & G
+	.loc 1 2607
+	and %r7, %r25, %r7
+# G = mem32[g + 32]
+	.loc 1 2608
+	lwz %r11, 32(%r5)
+# T = F5 & G
+	.loc 1 2609
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 2610
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 2611
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 2612
+	xor %r7, %r7, %r11
+# G = mem32[g + 64]
+	.loc 1 2613
+	lwz %r11, 64(%r5)
+# T = F4 & G
+	.loc 1 2614
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 2615
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 2616
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 2617
+	xor %r7, %r7, %r11
+# G = mem32[g + 96]
+	.loc 1 2618
+	lwz %r11, 96(%r5)
+# T = F3 & G
+	.loc 1 2619
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 2620
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 2621
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 2622
+	xor %r7, %r7, %r11
+# G = mem32[g + 128]
+	.loc 1 2623
+	lwz %r11, 128(%r5)
+# T = F2 & G
+	.loc 1 2624
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 2625
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 2626
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 2627
+	xor %r7, %r7, %r11
+# G = mem32[g + 160]
+	.loc 1 2628
+	lwz %r11, 160(%r5)
+# T = F1 & G
+	.loc 1 2629
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 2630
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 2631
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 2632
+	xor %r7, %r7, %r11
+# G = mem32[g + 192]
+	.loc 1 2633
+	lwz %r11, 192(%r5)
+# T = F0 & G
+	.loc 1 2634
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 2635
+	xor %r9, %r9, %r11
+# A = A ^ H15
+	.loc 1 2636
+	xor %r9, %r9, %r16
+# A = A ^ H16
+	.loc 1 2637
+	xor %r9, %r9, %r17
+# A = A ^ H18
+	.loc 1 2638
+	xor %r9, %r9, %r8
+# A = A ^ H19
+	.loc 1 2639
+	xor %r9, %r9, %r18
+# mem32[h + 192] = A
+	.loc 1 2640
+	stw %r9, 192(%r3)
+# B = B ^ H14
+	.loc 1 2641
+	xor %r7, %r7, %r6
+# B = B ^ H15
+	.loc 1 2642
+	xor %r7, %r7, %r16
+# B = B ^ H17
+	.loc 1 2643
+	xor %r7, %r7, %r22
+# B = B ^ H18
+	.loc 1 2644
+	xor %r7, %r7, %r8
+# mem32[h + 160] = B
+	.loc 1 2645
+	stw %r7, 160(%r3)
+# G = mem32[g + 0]
+	.loc 1 2646
+	lwz %r7, 0(%r5)
+# A = F4 & G
+	.loc 1 2647
+	and %r8, %r27, %r7
+# B = F3 & G
+	.loc 1 2648
+	and %r7, %r28, %r7
+# G = mem32[g + 32]
+	.loc 1 2649
+	lwz %r9, 32(%r5)
+# T = F3 & G
+	.loc 1 2650
+	and %r11, %r28, %r9
+# A = A ^ T
+	.loc 1 2651
+	xor %r8, %r8, %r11
+# T = F2 & G
+	.loc 1 2652
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 2653
+	xor %r7, %r7, %r9
+# G = mem32[g + 64]
+	.loc 1 2654
+	lwz %r9, 64(%r5)
+# T = F2 & G
+	.loc 1 2655
+	and %r11, %r30, %r9
+# A = A ^ T
+	.loc 1 2656
+	xor %r8, %r8, %r11
+# T = F1 & G
+	.loc 1 2657
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 2658
+	xor %r7, %r7, %r9
+# G = mem32[g + 96]
+	.loc 1 2659
+	lwz %r9, 96(%r5)
+# T = F1 & G
+	.loc 1 2660
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 2661
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 2662
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 2663
+	xor %r7, %r7, %r9
+# G = mem32[g + 128]
+	.loc 1 2664
+	lwz %r9, 128(%r5)
+# T = F0 & G
+	.loc 1 2665
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 2666
+	xor %r8, %r8, %r9
+# A = A ^ H13
+	.loc 1 2667
+	xor %r8, %r8, %r14
+# A = A ^ H14
+	.loc 1 2668
+	xor %r8, %r8, %r6
+# A = A ^ H16
+	.loc 1 2669
+	xor %r8, %r8, %r17
+# A = A ^ H17
+	.loc 1 2670
+	xor %r8, %r8, %r22
+# mem32[h + 128] = A
+	.loc 1 2671
+	stw %r8, 128(%r3)
+# B = B ^ H13
+	.loc 1 2672
+	xor %r7, %r7, %r14
+# B = B ^ H15
+	.loc 1 2673
+	xor %r7, %r7, %r16
+# B = B ^ H16
+	.loc 1 2674
+	xor %r7, %r7, %r17
+# mem32[h + 96] = B
+	.loc 1 2675
+	stw %r7, 96(%r3)
+# G = mem32[g + 0]
+	.loc 1 2676
+	lwz %r7, 0(%r5)
+# A = F2 & G
+	.loc 1 2677
+	and %r8, %r30, %r7
+# B = F1 & G
+	.loc 1 2678
+	and %r7, %r12, %r7
+# G = mem32[g + 32]
+	.loc 1 2679
+	lwz %r9, 32(%r5)
+# T = F1 & G
+	.loc 1 2680
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 2681
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 2682
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 2683
+	xor %r7, %r7, %r9
+# G = mem32[g + 64]
+	.loc 1 2684
+	lwz %r9, 64(%r5)
+# T = F0 & G
+	.loc 1 2685
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 2686
+	xor %r8, %r8, %r9
+# A = A ^ H14
+	.loc 1 2687
+	xor %r8, %r8, %r6
+# A = A ^ H15
+	.loc 1 2688
+	xor %r8, %r8, %r16
+# mem32[h + 64] = A
+	.loc 1 2689
+	stw %r8, 64(%r3)
+# B = B ^ H13
+	.loc 1 2690
+	xor %r7, %r7, %r14
+# B = B ^ H14
+	.loc 1 2691
+	xor %r7, %r7, %r6
+# mem32[h + 32] = B
+	.loc 1 2692
+	stw %r7, 32(%r3)
+# G = mem32[g + 0]
+	.loc 1 2693
+	lwz %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 2694
+	and %r6, %r10, %r6
+# A = A ^ H13
+	.loc 1 2695
+	xor %r6, %r6, %r14
+# mem32[h + 0] = A
+	.loc 1 2696
+	stw %r6, 0(%r3)
+# h = h + 4
+	.loc 1 2697
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 2447
+	.loc 1 2698
 	addi %r4, %r4, 4
 # g = g + 4
-	.loc 1 2448
+	.loc 1 2699
 	addi %r5, %r5, 4
 # i = i - 1
-	.loc 1 2449
+	.loc 1 2700
 	lwz %r6, 16(%r1)
 	addi %r6, %r6, -1
 	stw %r6, 16(%r1)
 # =? i - 0
-	.loc 1 2450
+	.loc 1 2701
 	cmplwi %cr0, %r6, 0
 # goto pass if !=
-	.loc 1 2451
+	.loc 1 2702
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32.pass
 # leave
-	.loc 1 2452
-	lwz %r14, 1056(%r1)
-	lwz %r15, 1060(%r1)
-	lwz %r16, 1064(%r1)
-	lwz %r17, 1068(%r1)
-	lwz %r18, 1072(%r1)
-	lwz %r19, 1076(%r1)
-	lwz %r20, 1080(%r1)
-	lwz %r21, 1084(%r1)
-	lwz %r22, 1088(%r1)
-	lwz %r23, 1092(%r1)
-	lwz %r24, 1096(%r1)
-	lwz %r25, 1100(%r1)
-	lwz %r26, 1104(%r1)
-	lwz %r27, 1108(%r1)
-	lwz %r28, 1112(%r1)
-	lwz %r29, 1116(%r1)
-	lwz %r30, 1120(%r1)
-	lwz %r31, 1124(%r1)
-	addi %r1, %r1, 1136
+	.loc 1 2703
+	lwz %r14, 48(%r1)
+	lwz %r15, 52(%r1)
+	lwz %r16, 56(%r1)
+	lwz %r17, 60(%r1)
+	lwz %r18, 64(%r1)
+	lwz %r19, 68(%r1)
+	lwz %r20, 72(%r1)
+	lwz %r21, 76(%r1)
+	lwz %r22, 80(%r1)
+	lwz %r23, 84(%r1)
+	lwz %r24, 88(%r1)
+	lwz %r25, 92(%r1)
+	lwz %r26, 96(%r1)
+	lwz %r27, 100(%r1)
+	lwz %r28, 104(%r1)
+	lwz %r29, 108(%r1)
+	lwz %r30, 112(%r1)
+	lwz %r31, 116(%r1)
+	addi %r1, %r1, 128
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec256_mul_ppc32, .-qhasm_kernel_mceliece_gf13_vec256_mul_ppc32
 
@@ -9087,173 +9403,173 @@ qhasm_kernel_mceliece_gf13_vec256_sq_ppc32:
 	stw %r30, 40(%r1)
 	stw %r31, 44(%r1)
 # i = 8
-	.loc 1 2458
+	.loc 1 2709
 	li %r12, 8
 .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 2460
+	.loc 1 2711
 	lwz %r5, 0(%r4)
 # v1 = mem32[f + 352]
-	.loc 1 2461
+	.loc 1 2712
 	lwz %r31, 352(%r4)
 # v0 = v0 ^ v1
-	.loc 1 2462
+	.loc 1 2713
 	xor %r11, %r5, %r31
 # v2 = mem32[f + 224]
-	.loc 1 2463
+	.loc 1 2714
 	lwz %r5, 224(%r4)
 # v3 = v2 ^ v1
-	.loc 1 2464
+	.loc 1 2715
 	xor %r6, %r5, %r31
 # v4 = mem32[f + 384]
-	.loc 1 2465
+	.loc 1 2716
 	lwz %r30, 384(%r4)
 # v3 = v3 ^ v4
-	.loc 1 2466
+	.loc 1 2717
 	xor %r29, %r6, %r30
 # v5 = mem32[f + 32]
-	.loc 1 2467
+	.loc 1 2718
 	lwz %r6, 32(%r4)
 # v5 = v5 ^ v2
-	.loc 1 2468
+	.loc 1 2719
 	xor %r28, %r6, %r5
 # v6 = mem32[f + 256]
-	.loc 1 2469
+	.loc 1 2720
 	lwz %r6, 256(%r4)
 # v7 = v6 ^ v1
-	.loc 1 2470
+	.loc 1 2721
 	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
-	.loc 1 2471
+	.loc 1 2722
 	xor %r27, %r7, %r30
 # v8 = mem32[f + 64]
-	.loc 1 2472
+	.loc 1 2723
 	lwz %r7, 64(%r4)
 # v8 = v8 ^ v2
-	.loc 1 2473
+	.loc 1 2724
 	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
-	.loc 1 2474
+	.loc 1 2725
 	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
-	.loc 1 2475
+	.loc 1 2726
 	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
-	.loc 1 2476
+	.loc 1 2727
 	xor %r25, %r7, %r30
 # v9 = mem32[f + 288]
-	.loc 1 2477
+	.loc 1 2728
 	lwz %r7, 288(%r4)
 # v2 = v2 ^ v9
-	.loc 1 2478
+	.loc 1 2729
 	xor %r24, %r5, %r7
 # v10 = mem32[f + 96]
-	.loc 1 2479
+	.loc 1 2730
 	lwz %r5, 96(%r4)
 # v10 = v10 ^ v6
-	.loc 1 2480
+	.loc 1 2731
 	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
-	.loc 1 2481
+	.loc 1 2732
 	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
-	.loc 1 2482
+	.loc 1 2733
 	xor %r8, %r5, %r30
 # v11 = mem32[f + 320]
-	.loc 1 2483
+	.loc 1 2734
 	lwz %r5, 320(%r4)
 # v6 = v6 ^ v11
-	.loc 1 2484
+	.loc 1 2735
 	xor %r9, %r6, %r5
 # v12 = mem32[f + 128]
-	.loc 1 2485
+	.loc 1 2736
 	lwz %r6, 128(%r4)
 # v12 = v12 ^ v9
-	.loc 1 2486
+	.loc 1 2737
 	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
-	.loc 1 2487
+	.loc 1 2738
 	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
-	.loc 1 2488
+	.loc 1 2739
 	xor %r7, %r7, %r31
 # v13 = mem32[f + 160]
-	.loc 1 2489
+	.loc 1 2740
 	lwz %r6, 160(%r4)
 # v13 = v13 ^ v11
-	.loc 1 2490
+	.loc 1 2741
 	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
-	.loc 1 2491
+	.loc 1 2742
 	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
-	.loc 1 2492
+	.loc 1 2743
 	xor %r26, %r5, %r30
 # v14 = mem32[f + 192]
-	.loc 1 2493
+	.loc 1 2744
 	lwz %r5, 192(%r4)
 # v1 = v14 ^ v1
-	.loc 1 2494
+	.loc 1 2745
 	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
-	.loc 1 2495
+	.loc 1 2746
 	xor %r30, %r31, %r30
 # mem32[h + 0] = v0
-	.loc 1 2496
+	.loc 1 2747
 	stw %r11, 0(%r3)
 # mem32[h + 32] = v3
-	.loc 1 2497
+	.loc 1 2748
 	stw %r29, 32(%r3)
 # mem32[h + 64] = v5
-	.loc 1 2498
+	.loc 1 2749
 	stw %r28, 64(%r3)
 # mem32[h + 96] = v7
-	.loc 1 2499
+	.loc 1 2750
 	stw %r27, 96(%r3)
 # mem32[h + 128] = v8
-	.loc 1 2500
+	.loc 1 2751
 	stw %r25, 128(%r3)
 # mem32[h + 160] = v2
-	.loc 1 2501
+	.loc 1 2752
 	stw %r24, 160(%r3)
 # mem32[h + 192] = v10
-	.loc 1 2502
+	.loc 1 2753
 	stw %r8, 192(%r3)
 # mem32[h + 224] = v6
-	.loc 1 2503
+	.loc 1 2754
 	stw %r9, 224(%r3)
 # mem32[h + 256] = v12
-	.loc 1 2504
+	.loc 1 2755
 	stw %r10, 256(%r3)
 # mem32[h + 288] = v9
-	.loc 1 2505
+	.loc 1 2756
 	stw %r7, 288(%r3)
 # mem32[h + 320] = v13
-	.loc 1 2506
+	.loc 1 2757
 	stw %r6, 320(%r3)
 # mem32[h + 352] = v11
-	.loc 1 2507
+	.loc 1 2758
 	stw %r26, 352(%r3)
 # mem32[h + 384] = v4
-	.loc 1 2508
+	.loc 1 2759
 	stw %r30, 384(%r3)
 # h = h + 4
-	.loc 1 2509
+	.loc 1 2760
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 2510
+	.loc 1 2761
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 2511
+	.loc 1 2762
 	addi %r12, %r12, -1
 # =? i - 0
-	.loc 1 2512
+	.loc 1 2763
 	cmplwi %cr0, %r12, 0
 # goto pass if !=
-	.loc 1 2513
+	.loc 1 2764
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc32.pass
 # leave
-	.loc 1 2514
+	.loc 1 2765
 	lwz %r24, 16(%r1)
 	lwz %r25, 20(%r1)
 	lwz %r26, 24(%r1)
@@ -9292,245 +9608,245 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r30, 6608(%r1)
 	stw %r31, 6612(%r1)
 # i = 8
-	.loc 1 2520
+	.loc 1 2771
 	li %r5, 8
 	stw %r5, 16(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec256_inv_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 2522
+	.loc 1 2773
 	lwz %r25, 0(%r4)
 # v1 = mem32[f + 352]
-	.loc 1 2523
+	.loc 1 2774
 	lwz %r23, 352(%r4)
 # v2 = v0 ^ v1
-	.loc 1 2524
+	.loc 1 2775
 	xor %r22, %r25, %r23
 # v3 = mem32[f + 224]
-	.loc 1 2525
+	.loc 1 2776
 	lwz %r26, 224(%r4)
 # v4 = v3 ^ v1
-	.loc 1 2526
+	.loc 1 2777
 	xor %r5, %r26, %r23
 # v5 = mem32[f + 384]
-	.loc 1 2527
+	.loc 1 2778
 	lwz %r24, 384(%r4)
 # v4 = v4 ^ v5
-	.loc 1 2528
+	.loc 1 2779
 	xor %r28, %r5, %r24
 # v6 = mem32[f + 32]
-	.loc 1 2529
+	.loc 1 2780
 	lwz %r27, 32(%r4)
 # v7 = v6 ^ v3
-	.loc 1 2530
+	.loc 1 2781
 	xor %r21, %r27, %r26
 # v8 = mem32[f + 256]
-	.loc 1 2531
+	.loc 1 2782
 	lwz %r29, 256(%r4)
 # v9 = v8 ^ v1
-	.loc 1 2532
+	.loc 1 2783
 	xor %r5, %r29, %r23
 # v9 = v9 ^ v5
-	.loc 1 2533
+	.loc 1 2784
 	xor %r20, %r5, %r24
 # v10 = mem32[f + 64]
-	.loc 1 2534
+	.loc 1 2785
 	lwz %r30, 64(%r4)
 # v11 = v10 ^ v3
-	.loc 1 2535
+	.loc 1 2786
 	xor %r5, %r30, %r26
 # v11 = v11 ^ v8
-	.loc 1 2536
+	.loc 1 2787
 	xor %r5, %r5, %r29
 # v11 = v11 ^ v1
-	.loc 1 2537
+	.loc 1 2788
 	xor %r5, %r5, %r23
 # v11 = v11 ^ v5
-	.loc 1 2538
+	.loc 1 2789
 	xor %r12, %r5, %r24
 # v12 = mem32[f + 288]
-	.loc 1 2539
+	.loc 1 2790
 	lwz %r19, 288(%r4)
 # v13 = v3 ^ v12
-	.loc 1 2540
+	.loc 1 2791
 	xor %r31, %r26, %r19
 # v14 = mem32[f + 96]
-	.loc 1 2541
+	.loc 1 2792
 	lwz %r5, 96(%r4)
 	stw %r5, 24(%r1)
 # v15 = v14 ^ v8
-	.loc 1 2542
+	.loc 1 2793
 	xor %r5, %r5, %r29
 # v15 = v15 ^ v12
-	.loc 1 2543
+	.loc 1 2794
 	xor %r5, %r5, %r19
 # v15 = v15 ^ v5
-	.loc 1 2544
+	.loc 1 2795
 	xor %r11, %r5, %r24
 # v16 = mem32[f + 320]
-	.loc 1 2545
+	.loc 1 2796
 	lwz %r18, 320(%r4)
 # v17 = v8 ^ v16
-	.loc 1 2546
+	.loc 1 2797
 	xor %r10, %r29, %r18
 # v18 = mem32[f + 128]
-	.loc 1 2547
+	.loc 1 2798
 	lwz %r5, 128(%r4)
 	stw %r5, 32(%r1)
 # v19 = v18 ^ v12
-	.loc 1 2548
+	.loc 1 2799
 	xor %r5, %r5, %r19
 # v19 = v19 ^ v16
-	.loc 1 2549
+	.loc 1 2800
 	xor %r17, %r5, %r18
 # v20 = v12 ^ v1
-	.loc 1 2550
+	.loc 1 2801
 	xor %r9, %r19, %r23
 # v21 = mem32[f + 160]
-	.loc 1 2551
+	.loc 1 2802
 	lwz %r5, 160(%r4)
 	stw %r5, 40(%r1)
 # v22 = v21 ^ v16
-	.loc 1 2552
+	.loc 1 2803
 	xor %r5, %r5, %r18
 # v22 = v22 ^ v1
-	.loc 1 2553
+	.loc 1 2804
 	xor %r16, %r5, %r23
 # v23 = v16 ^ v5
-	.loc 1 2554
+	.loc 1 2805
 	xor %r7, %r18, %r24
 # v24 = mem32[f + 192]
-	.loc 1 2555
+	.loc 1 2806
 	lwz %r8, 192(%r4)
 # v25 = v24 ^ v1
-	.loc 1 2556
+	.loc 1 2807
 	xor %r5, %r8, %r23
 # v25 = v25 ^ v5
-	.loc 1 2557
+	.loc 1 2808
 	xor %r5, %r5, %r24
 	stw %r5, 4888(%r1)
 # v26 = v2 & v0
-	.loc 1 2558
+	.loc 1 2809
 	and %r5, %r22, %r25
 	stw %r5, 48(%r1)
 # v27 = v2 & v6
-	.loc 1 2559
+	.loc 1 2810
 	and %r5, %r22, %r27
 # v28 = v4 & v0
-	.loc 1 2560
+	.loc 1 2811
 	and %r6, %r28, %r25
 # v28 = v27 ^ v28
-	.loc 1 2561
+	.loc 1 2812
 	xor %r5, %r5, %r6
 	stw %r5, 240(%r1)
 # v27 = v2 & v10
-	.loc 1 2562
+	.loc 1 2813
 	and %r15, %r22, %r30
 # v29 = v4 & v6
-	.loc 1 2563
+	.loc 1 2814
 	and %r5, %r28, %r27
 # v30 = v7 & v0
-	.loc 1 2564
+	.loc 1 2815
 	and %r6, %r21, %r25
 # v29 = v27 ^ v29
-	.loc 1 2565
+	.loc 1 2816
 	xor %r5, %r15, %r5
 # v30 = v29 ^ v30
-	.loc 1 2566
+	.loc 1 2817
 	xor %r5, %r5, %r6
 	stw %r5, 248(%r1)
 # v29 = v2 & v14
-	.loc 1 2567
+	.loc 1 2818
 	lwz %r5, 24(%r1)
 	stw %r5, 4184(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 2216(%r1)
 # v27 = v4 & v10
-	.loc 1 2568
+	.loc 1 2819
 	and %r14, %r28, %r30
 	stw %r14, 4032(%r1)
 # v31 = v7 & v6
-	.loc 1 2569
+	.loc 1 2820
 	and %r15, %r21, %r27
 	stw %r15, 56(%r1)
 # v32 = v9 & v0
-	.loc 1 2570
+	.loc 1 2821
 	and %r6, %r20, %r25
 	stw %r6, 2200(%r1)
 # v27 = v29 ^ v27
-	.loc 1 2571
+	.loc 1 2822
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 2572
+	.loc 1 2823
 	xor %r5, %r5, %r15
 # v32 = v31 ^ v32
-	.loc 1 2573
+	.loc 1 2824
 	xor %r5, %r5, %r6
 	stw %r5, 256(%r1)
 # v31 = v2 & v18
-	.loc 1 2574
+	.loc 1 2825
 	lwz %r5, 32(%r1)
 	stw %r5, 4192(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 5008(%r1)
 	stw %r5, 2224(%r1)
 # v27 = v4 & v14
-	.loc 1 2575
+	.loc 1 2826
 	lwz %r5, 4184(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 6224(%r1)
 	stw %r5, 5312(%r1)
 	stw %r5, 2232(%r1)
 # v29 = v7 & v10
-	.loc 1 2576
+	.loc 1 2827
 	and %r5, %r21, %r30
 	stw %r5, 6312(%r1)
 	stw %r5, 5632(%r1)
 	stw %r5, 2240(%r1)
 # v33 = v9 & v6
-	.loc 1 2577
+	.loc 1 2828
 	and %r15, %r20, %r27
 	stw %r15, 5928(%r1)
 	stw %r15, 4200(%r1)
 	stw %r15, 64(%r1)
 # v34 = v11 & v0
-	.loc 1 2578
+	.loc 1 2829
 	and %r6, %r12, %r25
 	stw %r6, 6056(%r1)
 	stw %r6, 4208(%r1)
 	stw %r6, 72(%r1)
 # v27 = v31 ^ v27
-	.loc 1 2579
+	.loc 1 2830
 	lwz %r5, 5008(%r1)
 	lwz %r14, 6224(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2248(%r1)
 # v29 = v27 ^ v29
-	.loc 1 2580
+	.loc 1 2831
 	lwz %r14, 6312(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2256(%r1)
 # v33 = v29 ^ v33
-	.loc 1 2581
+	.loc 1 2832
 	xor %r5, %r5, %r15
 # v34 = v33 ^ v34
-	.loc 1 2582
+	.loc 1 2833
 	xor %r5, %r5, %r6
 	stw %r5, 264(%r1)
 # v33 = v2 & v21
-	.loc 1 2583
+	.loc 1 2834
 	lwz %r5, 40(%r1)
 	stw %r5, 3576(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 4216(%r1)
 	stw %r5, 272(%r1)
 # v29 = v4 & v18
-	.loc 1 2584
+	.loc 1 2835
 	lwz %r5, 4192(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 5016(%r1)
 	stw %r5, 2264(%r1)
 # v27 = v7 & v14
-	.loc 1 2585
+	.loc 1 2836
 	lwz %r5, 24(%r1)
 	stw %r5, 3584(%r1)
 	and %r5, %r21, %r5
@@ -9538,120 +9854,120 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r5, 5024(%r1)
 	stw %r5, 2272(%r1)
 # v31 = v9 & v10
-	.loc 1 2586
+	.loc 1 2837
 	and %r5, %r20, %r30
 	stw %r5, 6048(%r1)
 	stw %r5, 5320(%r1)
 	stw %r5, 2280(%r1)
 # v35 = v11 & v6
-	.loc 1 2587
+	.loc 1 2838
 	and %r6, %r12, %r27
 	stw %r6, 5552(%r1)
 	stw %r6, 4224(%r1)
 	stw %r6, 80(%r1)
 # v36 = v13 & v0
-	.loc 1 2588
+	.loc 1 2839
 	and %r15, %r31, %r25
 	stw %r15, 5768(%r1)
 	stw %r15, 4232(%r1)
 	stw %r15, 88(%r1)
 # v29 = v33 ^ v29
-	.loc 1 2589
+	.loc 1 2840
 	lwz %r5, 4216(%r1)
 	lwz %r14, 5016(%r1)
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 2590
+	.loc 1 2841
 	lwz %r14, 5848(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 2591
+	.loc 1 2842
 	lwz %r14, 6048(%r1)
 	xor %r5, %r5, %r14
 # v35 = v31 ^ v35
-	.loc 1 2592
+	.loc 1 2843
 	xor %r5, %r5, %r6
 # v36 = v35 ^ v36
-	.loc 1 2593
+	.loc 1 2844
 	xor %r5, %r5, %r15
 	stw %r5, 280(%r1)
 # v35 = v2 & v24
-	.loc 1 2594
+	.loc 1 2845
 	and %r14, %r22, %r8
 	stw %r14, 3592(%r1)
 	stw %r14, 288(%r1)
 # v31 = v4 & v21
-	.loc 1 2595
+	.loc 1 2846
 	lwz %r5, 3576(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 4776(%r1)
 	stw %r5, 2288(%r1)
 # v27 = v7 & v18
-	.loc 1 2596
+	.loc 1 2847
 	lwz %r5, 32(%r1)
 	and %r5, %r21, %r5
 	stw %r5, 4240(%r1)
 	stw %r5, 296(%r1)
 # v29 = v9 & v14
-	.loc 1 2597
+	.loc 1 2848
 	lwz %r5, 3584(%r1)
 	and %r5, %r20, %r5
 	stw %r5, 5032(%r1)
 	stw %r5, 2296(%r1)
 # v33 = v11 & v10
-	.loc 1 2598
+	.loc 1 2849
 	and %r5, %r12, %r30
 	stw %r5, 5040(%r1)
 	stw %r5, 2304(%r1)
 # v37 = v13 & v6
-	.loc 1 2599
+	.loc 1 2850
 	and %r6, %r31, %r27
 	stw %r6, 4248(%r1)
 	stw %r6, 96(%r1)
 # v38 = v15 & v0
-	.loc 1 2600
+	.loc 1 2851
 	and %r15, %r11, %r25
 	stw %r15, 4256(%r1)
 	stw %r15, 104(%r1)
 # v31 = v35 ^ v31
-	.loc 1 2601
+	.loc 1 2852
 	lwz %r5, 4776(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2312(%r1)
 # v27 = v31 ^ v27
-	.loc 1 2602
+	.loc 1 2853
 	lwz %r14, 4240(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 2603
+	.loc 1 2854
 	lwz %r14, 5032(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 2604
+	.loc 1 2855
 	lwz %r14, 5040(%r1)
 	xor %r5, %r5, %r14
 # v37 = v33 ^ v37
-	.loc 1 2605
+	.loc 1 2856
 	xor %r5, %r5, %r6
 # v38 = v37 ^ v38
-	.loc 1 2606
+	.loc 1 2857
 	xor %r5, %r5, %r15
 	stw %r5, 304(%r1)
 # v37 = v4 & v24
-	.loc 1 2607
+	.loc 1 2858
 	and %r5, %r28, %r8
 	stw %r5, 5048(%r1)
 	stw %r5, 3600(%r1)
 	stw %r5, 312(%r1)
 # v33 = v7 & v21
-	.loc 1 2608
+	.loc 1 2859
 	lwz %r5, 40(%r1)
 	stw %r5, 3608(%r1)
 	and %r5, %r21, %r5
 	stw %r5, 4784(%r1)
 	stw %r5, 2320(%r1)
 # v29 = v9 & v18
-	.loc 1 2609
+	.loc 1 2860
 	lwz %r5, 32(%r1)
 	stw %r5, 4264(%r1)
 	and %r5, %r20, %r5
@@ -9659,7 +9975,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r5, 3616(%r1)
 	stw %r5, 320(%r1)
 # v27 = v11 & v14
-	.loc 1 2610
+	.loc 1 2861
 	lwz %r5, 24(%r1)
 	stw %r5, 4280(%r1)
 	and %r5, %r12, %r5
@@ -9667,52 +9983,52 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r5, 4272(%r1)
 	stw %r5, 328(%r1)
 # v31 = v13 & v10
-	.loc 1 2611
+	.loc 1 2862
 	and %r15, %r31, %r30
 	stw %r15, 4792(%r1)
 	stw %r15, 2328(%r1)
 # v35 = v15 & v6
-	.loc 1 2612
+	.loc 1 2863
 	and %r6, %r11, %r27
 	stw %r6, 5056(%r1)
 	stw %r6, 2336(%r1)
 # v33 = v37 ^ v33
-	.loc 1 2613
+	.loc 1 2864
 	lwz %r5, 4784(%r1)
 	lwz %r14, 5048(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2344(%r1)
 # v29 = v33 ^ v29
-	.loc 1 2614
+	.loc 1 2865
 	lwz %r14, 5328(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2352(%r1)
 # v27 = v29 ^ v27
-	.loc 1 2615
+	.loc 1 2866
 	lwz %r14, 5560(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 2616
+	.loc 1 2867
 	xor %r5, %r5, %r15
 # v35 = v31 ^ v35
-	.loc 1 2617
+	.loc 1 2868
 	xor %r5, %r5, %r6
 	stw %r5, 336(%r1)
 # v31 = v7 & v24
-	.loc 1 2618
+	.loc 1 2869
 	and %r5, %r21, %r8
 	stw %r5, 6064(%r1)
 	stw %r5, 4288(%r1)
 	stw %r5, 344(%r1)
 # v27 = v9 & v21
-	.loc 1 2619
+	.loc 1 2870
 	lwz %r5, 3608(%r1)
 	and %r5, %r20, %r5
 	stw %r5, 6256(%r1)
 	stw %r5, 5336(%r1)
 	stw %r5, 2360(%r1)
 # v29 = v11 & v18
-	.loc 1 2620
+	.loc 1 2871
 	lwz %r5, 4264(%r1)
 	and %r5, %r12, %r5
 	stw %r5, 6472(%r1)
@@ -9720,326 +10036,326 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r5, 4920(%r1)
 	stw %r5, 352(%r1)
 # v33 = v13 & v14
-	.loc 1 2621
+	.loc 1 2872
 	lwz %r5, 4280(%r1)
 	and %r15, %r31, %r5
 	stw %r15, 6328(%r1)
 	stw %r15, 5640(%r1)
 	stw %r15, 2368(%r1)
 # v37 = v15 & v10
-	.loc 1 2622
+	.loc 1 2873
 	and %r6, %r11, %r30
 	stw %r6, 6400(%r1)
 	stw %r6, 5936(%r1)
 	stw %r6, 4040(%r1)
 # v27 = v31 ^ v27
-	.loc 1 2623
+	.loc 1 2874
 	lwz %r5, 6064(%r1)
 	lwz %r14, 6256(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 2624
+	.loc 1 2875
 	lwz %r14, 6472(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 2625
+	.loc 1 2876
 	xor %r5, %r5, %r15
 # v37 = v33 ^ v37
-	.loc 1 2626
+	.loc 1 2877
 	xor %r5, %r5, %r6
 	stw %r5, 360(%r1)
 # v33 = v9 & v24
-	.loc 1 2627
+	.loc 1 2878
 	and %r5, %r20, %r8
 	stw %r5, 3624(%r1)
 	stw %r5, 368(%r1)
 # v29 = v11 & v21
-	.loc 1 2628
+	.loc 1 2879
 	lwz %r6, 40(%r1)
 	stw %r6, 4928(%r1)
 	and %r14, %r12, %r6
 	stw %r14, 4800(%r1)
 	stw %r14, 2376(%r1)
 # v27 = v13 & v18
-	.loc 1 2629
+	.loc 1 2880
 	lwz %r6, 32(%r1)
 	stw %r6, 4296(%r1)
 	and %r15, %r31, %r6
 	stw %r15, 4808(%r1)
 	stw %r15, 2384(%r1)
 # v31 = v15 & v14
-	.loc 1 2630
+	.loc 1 2881
 	lwz %r6, 24(%r1)
 	and %r6, %r11, %r6
 	stw %r6, 2392(%r1)
 # v29 = v33 ^ v29
-	.loc 1 2631
+	.loc 1 2882
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 2632
+	.loc 1 2883
 	xor %r5, %r5, %r15
 # v31 = v27 ^ v31
-	.loc 1 2633
+	.loc 1 2884
 	xor %r5, %r5, %r6
 	stw %r5, 376(%r1)
 # v27 = v11 & v24
-	.loc 1 2634
+	.loc 1 2885
 	and %r5, %r12, %r8
 	stw %r5, 2400(%r1)
 # v29 = v13 & v21
-	.loc 1 2635
+	.loc 1 2886
 	lwz %r6, 4928(%r1)
 	and %r14, %r31, %r6
 	stw %r14, 4048(%r1)
 # v33 = v15 & v18
-	.loc 1 2636
+	.loc 1 2887
 	lwz %r15, 4296(%r1)
 	and %r15, %r11, %r15
 # v29 = v27 ^ v29
-	.loc 1 2637
+	.loc 1 2888
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 2638
+	.loc 1 2889
 	xor %r5, %r5, %r15
 	stw %r5, 384(%r1)
 # v29 = v13 & v24
-	.loc 1 2639
+	.loc 1 2890
 	and %r5, %r31, %r8
 # v27 = v15 & v21
-	.loc 1 2640
+	.loc 1 2891
 	and %r6, %r11, %r6
 # v27 = v29 ^ v27
-	.loc 1 2641
+	.loc 1 2892
 	xor %r5, %r5, %r6
 	stw %r5, 392(%r1)
 # v29 = v15 & v24
-	.loc 1 2642
+	.loc 1 2893
 	and %r5, %r11, %r8
 	stw %r5, 400(%r1)
 # v39 = v17 & v3
-	.loc 1 2643
+	.loc 1 2894
 	and %r5, %r10, %r26
 	stw %r5, 112(%r1)
 # v40 = v17 & v8
-	.loc 1 2644
+	.loc 1 2895
 	and %r5, %r10, %r29
 # v41 = v19 & v3
-	.loc 1 2645
+	.loc 1 2896
 	and %r6, %r17, %r26
 # v41 = v40 ^ v41
-	.loc 1 2646
+	.loc 1 2897
 	xor %r5, %r5, %r6
 	stw %r5, 408(%r1)
 # v40 = v17 & v12
-	.loc 1 2647
+	.loc 1 2898
 	and %r15, %r10, %r19
 # v42 = v19 & v8
-	.loc 1 2648
+	.loc 1 2899
 	and %r5, %r17, %r29
 # v43 = v20 & v3
-	.loc 1 2649
+	.loc 1 2900
 	and %r6, %r9, %r26
 # v42 = v40 ^ v42
-	.loc 1 2650
+	.loc 1 2901
 	xor %r5, %r15, %r5
 # v43 = v42 ^ v43
-	.loc 1 2651
+	.loc 1 2902
 	xor %r5, %r5, %r6
 	stw %r5, 416(%r1)
 # v42 = v17 & v16
-	.loc 1 2652
+	.loc 1 2903
 	and %r14, %r10, %r18
 	stw %r14, 4056(%r1)
 # v40 = v19 & v12
-	.loc 1 2653
+	.loc 1 2904
 	and %r5, %r17, %r19
 # v44 = v20 & v8
-	.loc 1 2654
+	.loc 1 2905
 	and %r15, %r9, %r29
 	stw %r15, 120(%r1)
 # v45 = v22 & v3
-	.loc 1 2655
+	.loc 1 2906
 	and %r6, %r16, %r26
 	stw %r6, 2208(%r1)
 # v40 = v42 ^ v40
-	.loc 1 2656
+	.loc 1 2907
 	xor %r5, %r14, %r5
 # v44 = v40 ^ v44
-	.loc 1 2657
+	.loc 1 2908
 	xor %r5, %r5, %r15
 # v45 = v44 ^ v45
-	.loc 1 2658
+	.loc 1 2909
 	xor %r5, %r5, %r6
 	stw %r5, 424(%r1)
 # v44 = v17 & v1
-	.loc 1 2659
+	.loc 1 2910
 	and %r5, %r10, %r23
 	stw %r5, 6264(%r1)
 	stw %r5, 5344(%r1)
 	stw %r5, 2408(%r1)
 # v40 = v19 & v16
-	.loc 1 2660
+	.loc 1 2911
 	and %r14, %r17, %r18
 	stw %r14, 5944(%r1)
 	stw %r14, 4064(%r1)
 # v42 = v20 & v12
-	.loc 1 2661
+	.loc 1 2912
 	and %r5, %r9, %r19
 	stw %r5, 6336(%r1)
 	stw %r5, 5648(%r1)
 	stw %r5, 2416(%r1)
 # v46 = v22 & v8
-	.loc 1 2662
+	.loc 1 2913
 	and %r15, %r16, %r29
 	stw %r15, 6072(%r1)
 	stw %r15, 4304(%r1)
 	stw %r15, 128(%r1)
 # v47 = v23 & v3
-	.loc 1 2663
+	.loc 1 2914
 	and %r6, %r7, %r26
 	stw %r6, 6176(%r1)
 	stw %r6, 4936(%r1)
 	stw %r6, 136(%r1)
 # v40 = v44 ^ v40
-	.loc 1 2664
+	.loc 1 2915
 	lwz %r5, 6264(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 2665
+	.loc 1 2916
 	lwz %r14, 6336(%r1)
 	xor %r5, %r5, %r14
 # v46 = v42 ^ v46
-	.loc 1 2666
+	.loc 1 2917
 	xor %r5, %r5, %r15
 # v47 = v46 ^ v47
-	.loc 1 2667
+	.loc 1 2918
 	xor %r5, %r5, %r6
 	stw %r5, 432(%r1)
 # v46 = v17 & v5
-	.loc 1 2668
+	.loc 1 2919
 	and %r5, %r10, %r24
 	stw %r5, 5568(%r1)
 	stw %r5, 4312(%r1)
 	stw %r5, 440(%r1)
 # v42 = v19 & v1
-	.loc 1 2669
+	.loc 1 2920
 	and %r5, %r17, %r23
 	stw %r5, 6008(%r1)
 	stw %r5, 5064(%r1)
 	stw %r5, 2424(%r1)
 # v40 = v20 & v16
-	.loc 1 2670
+	.loc 1 2921
 	and %r5, %r9, %r18
 	stw %r5, 6016(%r1)
 	stw %r5, 5072(%r1)
 	stw %r5, 2432(%r1)
 # v44 = v22 & v12
-	.loc 1 2671
+	.loc 1 2922
 	and %r5, %r16, %r19
 	stw %r5, 6152(%r1)
 	stw %r5, 5352(%r1)
 	stw %r5, 2440(%r1)
 # v48 = v23 & v8
-	.loc 1 2672
+	.loc 1 2923
 	and %r6, %r7, %r29
 	stw %r6, 5776(%r1)
 	stw %r6, 4320(%r1)
 	stw %r6, 144(%r1)
 # v49 = v25 & v3
-	.loc 1 2673
+	.loc 1 2924
 	lwz %r5, 4888(%r1)
 	and %r15, %r5, %r26
 	stw %r15, 5784(%r1)
 	stw %r15, 4328(%r1)
 	stw %r15, 152(%r1)
 # v42 = v46 ^ v42
-	.loc 1 2674
+	.loc 1 2925
 	lwz %r5, 5568(%r1)
 	lwz %r14, 6008(%r1)
 	xor %r5, %r5, %r14
 # v40 = v42 ^ v40
-	.loc 1 2675
+	.loc 1 2926
 	lwz %r14, 6016(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 2676
+	.loc 1 2927
 	lwz %r14, 6152(%r1)
 	xor %r5, %r5, %r14
 # v48 = v44 ^ v48
-	.loc 1 2677
+	.loc 1 2928
 	xor %r5, %r5, %r6
 # v49 = v48 ^ v49
-	.loc 1 2678
+	.loc 1 2929
 	xor %r5, %r5, %r15
 	stw %r5, 448(%r1)
 # v48 = v19 & v5
-	.loc 1 2679
+	.loc 1 2930
 	and %r5, %r17, %r24
 	stw %r5, 5952(%r1)
 	stw %r5, 4336(%r1)
 	stw %r5, 456(%r1)
 # v44 = v20 & v1
-	.loc 1 2680
+	.loc 1 2931
 	and %r5, %r9, %r23
 	stw %r5, 6272(%r1)
 	stw %r5, 5360(%r1)
 	stw %r5, 2448(%r1)
 # v40 = v22 & v16
-	.loc 1 2681
+	.loc 1 2932
 	and %r5, %r16, %r18
 	stw %r5, 6480(%r1)
 	stw %r5, 6184(%r1)
 	stw %r5, 4944(%r1)
 	stw %r5, 464(%r1)
 # v42 = v23 & v12
-	.loc 1 2682
+	.loc 1 2933
 	and %r15, %r7, %r19
 	stw %r15, 6344(%r1)
 	stw %r15, 5656(%r1)
 	stw %r15, 2456(%r1)
 # v46 = v25 & v8
-	.loc 1 2683
+	.loc 1 2934
 	lwz %r5, 4888(%r1)
 	and %r6, %r5, %r29
 	stw %r6, 6440(%r1)
 	stw %r6, 6080(%r1)
 	stw %r6, 4072(%r1)
 # v44 = v48 ^ v44
-	.loc 1 2684
+	.loc 1 2935
 	lwz %r5, 5952(%r1)
 	lwz %r14, 6272(%r1)
 	xor %r5, %r5, %r14
 # v40 = v44 ^ v40
-	.loc 1 2685
+	.loc 1 2936
 	lwz %r14, 6480(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 2686
+	.loc 1 2937
 	xor %r5, %r5, %r15
 # v46 = v42 ^ v46
-	.loc 1 2687
+	.loc 1 2938
 	xor %r5, %r5, %r6
 	stw %r5, 472(%r1)
 # v42 = v20 & v5
-	.loc 1 2688
+	.loc 1 2939
 	and %r5, %r9, %r24
 	stw %r5, 6352(%r1)
 	stw %r5, 5624(%r1)
 	stw %r5, 480(%r1)
 # v40 = v22 & v1
-	.loc 1 2689
+	.loc 1 2940
 	and %r14, %r16, %r23
 	stw %r14, 6408(%r1)
 	stw %r14, 5864(%r1)
 	stw %r14, 2464(%r1)
 # v44 = v23 & v16
-	.loc 1 2690
+	.loc 1 2941
 	and %r15, %r7, %r18
 	stw %r15, 6464(%r1)
 	stw %r15, 6088(%r1)
 	stw %r15, 4080(%r1)
 # v48 = v25 & v12
-	.loc 1 2691
+	.loc 1 2942
 	lwz %r5, 4888(%r1)
 	stw %r5, 6536(%r1)
 	stw %r5, 6248(%r1)
@@ -10048,138 +10364,138 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r6, 6232(%r1)
 	stw %r6, 5288(%r1)
 # v40 = v42 ^ v40
-	.loc 1 2692
+	.loc 1 2943
 	lwz %r5, 6352(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 2693
+	.loc 1 2944
 	xor %r5, %r5, %r15
 # v48 = v44 ^ v48
-	.loc 1 2694
+	.loc 1 2945
 	xor %r5, %r5, %r6
 	stw %r5, 488(%r1)
 # v44 = v22 & v5
-	.loc 1 2695
+	.loc 1 2946
 	and %r5, %r16, %r24
 # v40 = v23 & v1
-	.loc 1 2696
+	.loc 1 2947
 	and %r6, %r7, %r23
 # v42 = v25 & v16
-	.loc 1 2697
+	.loc 1 2948
 	lwz %r15, 6536(%r1)
 	and %r15, %r15, %r18
 # v40 = v44 ^ v40
-	.loc 1 2698
+	.loc 1 2949
 	xor %r6, %r5, %r6
 # v42 = v40 ^ v42
-	.loc 1 2699
+	.loc 1 2950
 	xor %r5, %r6, %r15
 	stw %r5, 496(%r1)
 # v40 = v23 & v5
-	.loc 1 2700
+	.loc 1 2951
 	and %r5, %r7, %r24
 # v44 = v25 & v1
-	.loc 1 2701
+	.loc 1 2952
 	lwz %r6, 6248(%r1)
 	and %r6, %r6, %r23
 # v44 = v40 ^ v44
-	.loc 1 2702
+	.loc 1 2953
 	xor %r5, %r5, %r6
 	stw %r5, 2472(%r1)
 # v40 = v25 & v5
-	.loc 1 2703
+	.loc 1 2954
 	lwz %r5, 4888(%r1)
 	and %r6, %r5, %r24
 	stw %r6, 4088(%r1)
 # v17 = v2 ^ v17
-	.loc 1 2704
+	.loc 1 2955
 	xor %r10, %r22, %r10
 # v19 = v4 ^ v19
-	.loc 1 2705
+	.loc 1 2956
 	xor %r17, %r28, %r17
 # v20 = v7 ^ v20
-	.loc 1 2706
+	.loc 1 2957
 	xor %r28, %r21, %r9
 # v22 = v9 ^ v22
-	.loc 1 2707
+	.loc 1 2958
 	xor %r16, %r20, %r16
 # v23 = v11 ^ v23
-	.loc 1 2708
+	.loc 1 2959
 	xor %r22, %r12, %r7
 # v25 = v13 ^ v25
-	.loc 1 2709
+	.loc 1 2960
 	xor %r6, %r31, %r5
 # v13 = v0 ^ v3
-	.loc 1 2710
+	.loc 1 2961
 	xor %r20, %r25, %r26
 # v11 = v6 ^ v8
-	.loc 1 2711
+	.loc 1 2962
 	xor %r21, %r27, %r29
 # v9 = v10 ^ v12
-	.loc 1 2712
+	.loc 1 2963
 	xor %r31, %r30, %r19
 # v7 = v14 ^ v16
-	.loc 1 2713
+	.loc 1 2964
 	lwz %r5, 24(%r1)
 	xor %r12, %r5, %r18
 # v4 = v18 ^ v1
-	.loc 1 2714
+	.loc 1 2965
 	lwz %r5, 32(%r1)
 	xor %r9, %r5, %r23
 # v2 = v21 ^ v5
-	.loc 1 2715
+	.loc 1 2966
 	lwz %r5, 40(%r1)
 	xor %r7, %r5, %r24
 # v50 = v17 & v13
-	.loc 1 2716
+	.loc 1 2967
 	and %r5, %r10, %r20
 	stw %r5, 160(%r1)
 # v51 = v17 & v11
-	.loc 1 2717
+	.loc 1 2968
 	and %r15, %r10, %r21
 	stw %r15, 168(%r1)
 # v52 = v19 & v13
-	.loc 1 2718
+	.loc 1 2969
 	and %r5, %r17, %r20
 # v52 = v51 ^ v52
-	.loc 1 2719
+	.loc 1 2970
 	xor %r5, %r15, %r5
 	stw %r5, 504(%r1)
 # v51 = v17 & v9
-	.loc 1 2720
+	.loc 1 2971
 	and %r14, %r10, %r31
 	stw %r14, 2480(%r1)
 # v53 = v19 & v11
-	.loc 1 2721
+	.loc 1 2972
 	and %r5, %r17, %r21
 	stw %r5, 176(%r1)
 # v54 = v20 & v13
-	.loc 1 2722
+	.loc 1 2973
 	and %r15, %r28, %r20
 	stw %r15, 184(%r1)
 # v53 = v51 ^ v53
-	.loc 1 2723
+	.loc 1 2974
 	xor %r5, %r14, %r5
 # v54 = v53 ^ v54
-	.loc 1 2724
+	.loc 1 2975
 	xor %r5, %r5, %r15
 	stw %r5, 512(%r1)
 # v53 = v17 & v7
-	.loc 1 2725
+	.loc 1 2976
 	and %r5, %r10, %r12
 	stw %r5, 6320(%r1)
 	stw %r5, 5664(%r1)
 	stw %r5, 3632(%r1)
 	stw %r5, 520(%r1)
 # v51 = v19 & v9
-	.loc 1 2726
+	.loc 1 2977
 	and %r5, %r17, %r31
 	stw %r5, 6488(%r1)
 	stw %r5, 6240(%r1)
 	stw %r5, 5368(%r1)
 	stw %r5, 2488(%r1)
 # v55 = v20 & v11
-	.loc 1 2727
+	.loc 1 2978
 	and %r5, %r28, %r21
 	stw %r5, 6528(%r1)
 	stw %r5, 6392(%r1)
@@ -10187,59 +10503,59 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r5, 4344(%r1)
 	stw %r5, 192(%r1)
 # v56 = v22 & v13
-	.loc 1 2728
+	.loc 1 2979
 	and %r15, %r16, %r20
 	stw %r15, 6448(%r1)
 	stw %r15, 6128(%r1)
 	stw %r15, 4952(%r1)
 	stw %r15, 200(%r1)
 # v51 = v53 ^ v51
-	.loc 1 2729
+	.loc 1 2980
 	lwz %r5, 6320(%r1)
 	lwz %r14, 6488(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2496(%r1)
 # v55 = v51 ^ v55
-	.loc 1 2730
+	.loc 1 2981
 	lwz %r14, 6528(%r1)
 	xor %r5, %r5, %r14
 # v56 = v55 ^ v56
-	.loc 1 2731
+	.loc 1 2982
 	xor %r5, %r5, %r15
 	stw %r5, 528(%r1)
 # v55 = v17 & v4
-	.loc 1 2732
+	.loc 1 2983
 	and %r5, %r10, %r9
 	stw %r5, 5080(%r1)
 	stw %r5, 3640(%r1)
 	stw %r5, 536(%r1)
 # v51 = v19 & v7
-	.loc 1 2733
+	.loc 1 2984
 	and %r5, %r17, %r12
 	stw %r5, 6024(%r1)
 	stw %r5, 5088(%r1)
 	stw %r5, 2504(%r1)
 # v53 = v20 & v9
-	.loc 1 2734
+	.loc 1 2985
 	and %r5, %r28, %r31
 	stw %r5, 5376(%r1)
 	stw %r5, 3648(%r1)
 	stw %r5, 544(%r1)
 # v57 = v22 & v11
-	.loc 1 2735
+	.loc 1 2986
 	and %r5, %r16, %r21
 	stw %r5, 6160(%r1)
 	stw %r5, 5576(%r1)
 	stw %r5, 4352(%r1)
 	stw %r5, 208(%r1)
 # v58 = v23 & v13
-	.loc 1 2736
+	.loc 1 2987
 	and %r15, %r22, %r20
 	stw %r15, 5792(%r1)
 	stw %r15, 4360(%r1)
 	stw %r15, 216(%r1)
 # v51 = v55 ^ v51
-	.loc 1 2737
+	.loc 1 2988
 	lwz %r5, 5080(%r1)
 	lwz %r14, 6024(%r1)
 	xor %r14, %r5, %r14
@@ -10247,695 +10563,695 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r14, 5096(%r1)
 	stw %r14, 2512(%r1)
 # v53 = v51 ^ v53
-	.loc 1 2738
+	.loc 1 2989
 	lwz %r5, 5376(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2520(%r1)
 # v57 = v53 ^ v57
-	.loc 1 2739
+	.loc 1 2990
 	lwz %r14, 6160(%r1)
 	xor %r5, %r5, %r14
 # v58 = v57 ^ v58
-	.loc 1 2740
+	.loc 1 2991
 	xor %r5, %r5, %r15
 	stw %r5, 552(%r1)
 # v57 = v17 & v2
-	.loc 1 2741
+	.loc 1 2992
 	and %r5, %r10, %r7
 	stw %r5, 5104(%r1)
 	stw %r5, 3656(%r1)
 	stw %r5, 560(%r1)
 # v53 = v19 & v4
-	.loc 1 2742
+	.loc 1 2993
 	and %r5, %r17, %r9
 	stw %r5, 5584(%r1)
 	stw %r5, 4816(%r1)
 	stw %r5, 2528(%r1)
 # v51 = v20 & v7
-	.loc 1 2743
+	.loc 1 2994
 	and %r5, %r28, %r12
 	stw %r5, 5112(%r1)
 	stw %r5, 3664(%r1)
 	stw %r5, 568(%r1)
 # v55 = v22 & v9
-	.loc 1 2744
+	.loc 1 2995
 	and %r5, %r16, %r31
 	stw %r5, 5120(%r1)
 	stw %r5, 3672(%r1)
 	stw %r5, 576(%r1)
 # v59 = v23 & v11
-	.loc 1 2745
+	.loc 1 2996
 	and %r5, %r22, %r21
 	stw %r5, 5800(%r1)
 	stw %r5, 4368(%r1)
 	stw %r5, 224(%r1)
 # v60 = v25 & v13
-	.loc 1 2746
+	.loc 1 2997
 	and %r15, %r6, %r20
 	stw %r15, 4376(%r1)
 	stw %r15, 232(%r1)
 # v53 = v57 ^ v53
-	.loc 1 2747
+	.loc 1 2998
 	lwz %r5, 5104(%r1)
 	lwz %r14, 5584(%r1)
 	xor %r14, %r5, %r14
 	stw %r14, 5384(%r1)
 	stw %r14, 2536(%r1)
 # v51 = v53 ^ v51
-	.loc 1 2748
+	.loc 1 2999
 	lwz %r5, 5112(%r1)
 	xor %r14, %r14, %r5
 	stw %r14, 5392(%r1)
 	stw %r14, 2544(%r1)
 # v55 = v51 ^ v55
-	.loc 1 2749
+	.loc 1 3000
 	lwz %r5, 5120(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2552(%r1)
 # v59 = v55 ^ v59
-	.loc 1 2750
+	.loc 1 3001
 	lwz %r14, 5800(%r1)
 	xor %r5, %r5, %r14
 # v60 = v59 ^ v60
-	.loc 1 2751
+	.loc 1 3002
 	xor %r5, %r5, %r15
 	stw %r5, 584(%r1)
 # v17 = v17 & v24
-	.loc 1 2752
+	.loc 1 3003
 	and %r5, %r10, %r8
 	stw %r5, 5672(%r1)
 	stw %r5, 3680(%r1)
 	stw %r5, 592(%r1)
 # v59 = v19 & v2
-	.loc 1 2753
+	.loc 1 3004
 	and %r5, %r17, %r7
 	stw %r5, 5128(%r1)
 	stw %r5, 2560(%r1)
 # v55 = v20 & v4
-	.loc 1 2754
+	.loc 1 3005
 	and %r5, %r28, %r9
 	stw %r5, 5808(%r1)
 	stw %r5, 4384(%r1)
 	stw %r5, 600(%r1)
 # v51 = v22 & v7
-	.loc 1 2755
+	.loc 1 3006
 	and %r5, %r16, %r12
 	stw %r5, 5968(%r1)
 	stw %r5, 4392(%r1)
 	stw %r5, 608(%r1)
 # v53 = v23 & v9
-	.loc 1 2756
+	.loc 1 3007
 	and %r10, %r22, %r31
 	stw %r10, 4960(%r1)
 	stw %r10, 616(%r1)
 # v57 = v25 & v11
-	.loc 1 2757
+	.loc 1 3008
 	and %r15, %r6, %r21
 	stw %r15, 5400(%r1)
 	stw %r15, 2568(%r1)
 # v13 = v15 & v13
-	.loc 1 2758
+	.loc 1 3009
 	and %r20, %r11, %r20
 	stw %r20, 5408(%r1)
 	stw %r20, 2576(%r1)
 # v59 = v17 ^ v59
-	.loc 1 2759
+	.loc 1 3010
 	lwz %r5, 5128(%r1)
 	lwz %r14, 5672(%r1)
 	xor %r5, %r14, %r5
 # v55 = v59 ^ v55
-	.loc 1 2760
+	.loc 1 3011
 	lwz %r14, 5808(%r1)
 	xor %r5, %r5, %r14
 # v51 = v55 ^ v51
-	.loc 1 2761
+	.loc 1 3012
 	lwz %r14, 5968(%r1)
 	xor %r5, %r5, %r14
 # v53 = v51 ^ v53
-	.loc 1 2762
+	.loc 1 3013
 	xor %r5, %r5, %r10
 # v57 = v53 ^ v57
-	.loc 1 2763
+	.loc 1 3014
 	xor %r5, %r5, %r15
 # v13 = v57 ^ v13
-	.loc 1 2764
+	.loc 1 3015
 	xor %r5, %r5, %r20
 	stw %r5, 624(%r1)
 # v19 = v19 & v24
-	.loc 1 2765
+	.loc 1 3016
 	and %r15, %r17, %r8
 	stw %r15, 632(%r1)
 # v57 = v20 & v2
-	.loc 1 2766
+	.loc 1 3017
 	and %r5, %r28, %r7
 # v53 = v22 & v4
-	.loc 1 2767
+	.loc 1 3018
 	and %r17, %r16, %r9
 # v51 = v23 & v7
-	.loc 1 2768
+	.loc 1 3019
 	and %r20, %r22, %r12
 # v55 = v25 & v9
-	.loc 1 2769
+	.loc 1 3020
 	and %r10, %r6, %r31
 # v11 = v15 & v11
-	.loc 1 2770
+	.loc 1 3021
 	and %r21, %r11, %r21
 # v57 = v19 ^ v57
-	.loc 1 2771
+	.loc 1 3022
 	xor %r5, %r15, %r5
 # v53 = v57 ^ v53
-	.loc 1 2772
+	.loc 1 3023
 	xor %r5, %r5, %r17
 # v51 = v53 ^ v51
-	.loc 1 2773
+	.loc 1 3024
 	xor %r5, %r5, %r20
 # v55 = v51 ^ v55
-	.loc 1 2774
+	.loc 1 3025
 	xor %r5, %r5, %r10
 # v11 = v55 ^ v11
-	.loc 1 2775
+	.loc 1 3026
 	xor %r20, %r5, %r21
 # v20 = v20 & v24
-	.loc 1 2776
+	.loc 1 3027
 	and %r28, %r28, %r8
 # v55 = v22 & v2
-	.loc 1 2777
+	.loc 1 3028
 	and %r5, %r16, %r7
 # v51 = v23 & v4
-	.loc 1 2778
+	.loc 1 3029
 	and %r10, %r22, %r9
 # v53 = v25 & v7
-	.loc 1 2779
+	.loc 1 3030
 	and %r21, %r6, %r12
 # v9 = v15 & v9
-	.loc 1 2780
+	.loc 1 3031
 	and %r31, %r11, %r31
 # v55 = v20 ^ v55
-	.loc 1 2781
+	.loc 1 3032
 	xor %r5, %r28, %r5
 # v51 = v55 ^ v51
-	.loc 1 2782
+	.loc 1 3033
 	xor %r10, %r5, %r10
 # v53 = v51 ^ v53
-	.loc 1 2783
+	.loc 1 3034
 	xor %r21, %r10, %r21
 # v9 = v53 ^ v9
-	.loc 1 2784
+	.loc 1 3035
 	xor %r31, %r21, %r31
 # v22 = v22 & v24
-	.loc 1 2785
+	.loc 1 3036
 	and %r16, %r16, %r8
 # v53 = v23 & v2
-	.loc 1 2786
+	.loc 1 3037
 	and %r5, %r22, %r7
 # v51 = v25 & v4
-	.loc 1 2787
+	.loc 1 3038
 	and %r10, %r6, %r9
 # v7 = v15 & v7
-	.loc 1 2788
+	.loc 1 3039
 	and %r12, %r11, %r12
 # v53 = v22 ^ v53
-	.loc 1 2789
+	.loc 1 3040
 	xor %r5, %r16, %r5
 # v51 = v53 ^ v51
-	.loc 1 2790
+	.loc 1 3041
 	xor %r10, %r5, %r10
 # v7 = v51 ^ v7
-	.loc 1 2791
+	.loc 1 3042
 	xor %r12, %r10, %r12
 # v23 = v23 & v24
-	.loc 1 2792
+	.loc 1 3043
 	and %r22, %r22, %r8
 # v51 = v25 & v2
-	.loc 1 2793
+	.loc 1 3044
 	and %r5, %r6, %r7
 # v4 = v15 & v4
-	.loc 1 2794
+	.loc 1 3045
 	and %r9, %r11, %r9
 # v51 = v23 ^ v51
-	.loc 1 2795
+	.loc 1 3046
 	xor %r5, %r22, %r5
 # v4 = v51 ^ v4
-	.loc 1 2796
+	.loc 1 3047
 	xor %r9, %r5, %r9
 # v25 = v25 & v24
-	.loc 1 2797
+	.loc 1 3048
 	and %r6, %r6, %r8
 # v2 = v15 & v2
-	.loc 1 2798
+	.loc 1 3049
 	and %r7, %r11, %r7
 # v2 = v25 ^ v2
-	.loc 1 2799
+	.loc 1 3050
 	xor %r7, %r6, %r7
 # v15 = v15 & v24
-	.loc 1 2800
+	.loc 1 3051
 	and %r11, %r11, %r8
 # v50 = v50 ^ v26
-	.loc 1 2801
+	.loc 1 3052
 	lwz %r5, 160(%r1)
 	lwz %r6, 48(%r1)
 	xor %r5, %r5, %r6
 # v50 = v50 ^ v39
-	.loc 1 2802
+	.loc 1 3053
 	lwz %r6, 112(%r1)
 	xor %r6, %r5, %r6
 # v52 = v52 ^ v28
-	.loc 1 2803
+	.loc 1 3054
 	lwz %r5, 504(%r1)
 	lwz %r10, 240(%r1)
 	xor %r5, %r5, %r10
 # v52 = v52 ^ v41
-	.loc 1 2804
+	.loc 1 3055
 	lwz %r10, 408(%r1)
 	xor %r10, %r5, %r10
 # v54 = v54 ^ v30
-	.loc 1 2805
+	.loc 1 3056
 	lwz %r5, 512(%r1)
 	lwz %r28, 248(%r1)
 	xor %r5, %r5, %r28
 # v54 = v54 ^ v43
-	.loc 1 2806
+	.loc 1 3057
 	lwz %r28, 416(%r1)
 	xor %r28, %r5, %r28
 # v56 = v56 ^ v32
-	.loc 1 2807
+	.loc 1 3058
 	lwz %r5, 528(%r1)
 	lwz %r22, 256(%r1)
 	xor %r5, %r5, %r22
 # v56 = v56 ^ v45
-	.loc 1 2808
+	.loc 1 3059
 	lwz %r22, 424(%r1)
 	xor %r22, %r5, %r22
 # v58 = v58 ^ v34
-	.loc 1 2809
+	.loc 1 3060
 	lwz %r5, 552(%r1)
 	lwz %r21, 264(%r1)
 	xor %r5, %r5, %r21
 # v58 = v58 ^ v47
-	.loc 1 2810
+	.loc 1 3061
 	lwz %r21, 432(%r1)
 	xor %r21, %r5, %r21
 # v60 = v60 ^ v36
-	.loc 1 2811
+	.loc 1 3062
 	lwz %r5, 584(%r1)
 	lwz %r17, 280(%r1)
 	xor %r5, %r5, %r17
 # v60 = v60 ^ v49
-	.loc 1 2812
+	.loc 1 3063
 	lwz %r17, 448(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 2584(%r1)
 # v13 = v13 ^ v38
-	.loc 1 2813
+	.loc 1 3064
 	lwz %r5, 624(%r1)
 	lwz %r17, 304(%r1)
 	xor %r5, %r5, %r17
 # v13 = v13 ^ v46
-	.loc 1 2814
+	.loc 1 3065
 	lwz %r17, 472(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 640(%r1)
 # v11 = v11 ^ v35
-	.loc 1 2815
+	.loc 1 3066
 	lwz %r5, 336(%r1)
 	xor %r20, %r20, %r5
 # v11 = v11 ^ v48
-	.loc 1 2816
+	.loc 1 3067
 	lwz %r17, 488(%r1)
 	xor %r20, %r20, %r17
 	stw %r20, 2592(%r1)
 # v9 = v9 ^ v37
-	.loc 1 2817
+	.loc 1 3068
 	lwz %r20, 360(%r1)
 	xor %r31, %r31, %r20
 # v9 = v9 ^ v42
-	.loc 1 2818
+	.loc 1 3069
 	lwz %r17, 496(%r1)
 	xor %r31, %r31, %r17
 	stw %r31, 2600(%r1)
 # v7 = v7 ^ v31
-	.loc 1 2819
+	.loc 1 3070
 	lwz %r31, 376(%r1)
 	xor %r12, %r12, %r31
 # v7 = v7 ^ v44
-	.loc 1 2820
+	.loc 1 3071
 	lwz %r17, 2472(%r1)
 	xor %r17, %r12, %r17
 # v4 = v4 ^ v33
-	.loc 1 2821
+	.loc 1 3072
 	lwz %r12, 384(%r1)
 	xor %r9, %r9, %r12
 # v4 = v4 ^ v40
-	.loc 1 2822
+	.loc 1 3073
 	lwz %r16, 4088(%r1)
 	xor %r16, %r9, %r16
 # v2 = v2 ^ v27
-	.loc 1 2823
+	.loc 1 3074
 	lwz %r15, 392(%r1)
 	xor %r7, %r7, %r15
 # v15 = v15 ^ v29
-	.loc 1 2824
+	.loc 1 3075
 	lwz %r14, 400(%r1)
 	xor %r11, %r11, %r14
 # v35 = v50 ^ v35
-	.loc 1 2825
+	.loc 1 3076
 	xor %r5, %r6, %r5
 	stw %r5, 648(%r1)
 # v37 = v52 ^ v37
-	.loc 1 2826
+	.loc 1 3077
 	xor %r5, %r10, %r20
 	stw %r5, 2608(%r1)
 # v31 = v54 ^ v31
-	.loc 1 2827
+	.loc 1 3078
 	xor %r9, %r28, %r31
 # v33 = v56 ^ v33
-	.loc 1 2828
+	.loc 1 3079
 	xor %r10, %r22, %r12
 # v27 = v58 ^ v27
-	.loc 1 2829
+	.loc 1 3080
 	xor %r6, %r21, %r15
 # v29 = v60 ^ v29
-	.loc 1 2830
+	.loc 1 3081
 	lwz %r5, 2584(%r1)
 	xor %r22, %r5, %r14
 # v39 = v11 ^ v39
-	.loc 1 2831
+	.loc 1 3082
 	lwz %r5, 112(%r1)
 	lwz %r12, 2592(%r1)
 	xor %r21, %r12, %r5
 # v41 = v9 ^ v41
-	.loc 1 2832
+	.loc 1 3083
 	lwz %r5, 408(%r1)
 	lwz %r12, 2600(%r1)
 	xor %r20, %r12, %r5
 # v43 = v7 ^ v43
-	.loc 1 2833
+	.loc 1 3084
 	lwz %r5, 416(%r1)
 	xor %r12, %r17, %r5
 # v45 = v4 ^ v45
-	.loc 1 2834
+	.loc 1 3085
 	lwz %r5, 424(%r1)
 	xor %r31, %r16, %r5
 # v47 = v2 ^ v47
-	.loc 1 2835
+	.loc 1 3086
 	lwz %r5, 432(%r1)
 	xor %r28, %r7, %r5
 # v49 = v15 ^ v49
-	.loc 1 2836
+	.loc 1 3087
 	lwz %r5, 448(%r1)
 	xor %r11, %r11, %r5
 # v41 = v41 ^ v40
-	.loc 1 2837
+	.loc 1 3088
 	lwz %r17, 4088(%r1)
 	xor %r7, %r20, %r17
 # v39 = v39 ^ v40
-	.loc 1 2838
+	.loc 1 3089
 	xor %r5, %r21, %r17
 # v29 = v29 ^ v40
-	.loc 1 2839
+	.loc 1 3090
 	xor %r20, %r22, %r17
 # v40 = v27 ^ v40
-	.loc 1 2840
+	.loc 1 3091
 	xor %r6, %r6, %r17
 # v39 = v39 ^ v44
-	.loc 1 2841
+	.loc 1 3092
 	lwz %r17, 2472(%r1)
 	xor %r22, %r5, %r17
 # v13 = v13 ^ v44
-	.loc 1 2842
+	.loc 1 3093
 	lwz %r5, 640(%r1)
 	xor %r5, %r5, %r17
 # v40 = v40 ^ v44
-	.loc 1 2843
+	.loc 1 3094
 	xor %r21, %r6, %r17
 # v44 = v33 ^ v44
-	.loc 1 2844
+	.loc 1 3095
 	xor %r6, %r10, %r17
 # v13 = v13 ^ v42
-	.loc 1 2845
+	.loc 1 3096
 	lwz %r17, 496(%r1)
 	xor %r10, %r5, %r17
 # v29 = v29 ^ v42
-	.loc 1 2846
+	.loc 1 3097
 	xor %r5, %r20, %r17
 # v44 = v44 ^ v42
-	.loc 1 2847
+	.loc 1 3098
 	xor %r20, %r6, %r17
 # v42 = v31 ^ v42
-	.loc 1 2848
+	.loc 1 3099
 	xor %r6, %r9, %r17
 # v29 = v29 ^ v48
-	.loc 1 2849
+	.loc 1 3100
 	lwz %r17, 488(%r1)
 	xor %r9, %r5, %r17
 # v40 = v40 ^ v48
-	.loc 1 2850
+	.loc 1 3101
 	xor %r5, %r21, %r17
 # v42 = v42 ^ v48
-	.loc 1 2851
+	.loc 1 3102
 	xor %r16, %r6, %r17
 # v48 = v37 ^ v48
-	.loc 1 2852
+	.loc 1 3103
 	lwz %r6, 2608(%r1)
 	xor %r6, %r6, %r17
 # v40 = v40 ^ v46
-	.loc 1 2853
+	.loc 1 3104
 	lwz %r15, 472(%r1)
 	xor %r21, %r5, %r15
 # v44 = v44 ^ v46
-	.loc 1 2854
+	.loc 1 3105
 	xor %r5, %r20, %r15
 # v48 = v48 ^ v46
-	.loc 1 2855
+	.loc 1 3106
 	xor %r17, %r6, %r15
 # v46 = v35 ^ v46
-	.loc 1 2856
+	.loc 1 3107
 	lwz %r6, 648(%r1)
 	xor %r6, %r6, %r15
 # v44 = v44 ^ v49
-	.loc 1 2857
+	.loc 1 3108
 	xor %r20, %r5, %r11
 # v42 = v42 ^ v49
-	.loc 1 2858
+	.loc 1 3109
 	xor %r5, %r16, %r11
 # v46 = v46 ^ v49
-	.loc 1 2859
+	.loc 1 3110
 	xor %r6, %r6, %r11
 # v49 = v38 ^ v49
-	.loc 1 2860
+	.loc 1 3111
 	lwz %r16, 304(%r1)
 	xor %r11, %r16, %r11
 # v42 = v42 ^ v47
-	.loc 1 2861
+	.loc 1 3112
 	xor %r16, %r5, %r28
 # v48 = v48 ^ v47
-	.loc 1 2862
+	.loc 1 3113
 	xor %r5, %r17, %r28
 # v49 = v49 ^ v47
-	.loc 1 2863
+	.loc 1 3114
 	xor %r11, %r11, %r28
 # v47 = v36 ^ v47
-	.loc 1 2864
+	.loc 1 3115
 	lwz %r17, 280(%r1)
 	xor %r28, %r17, %r28
 # v48 = v48 ^ v45
-	.loc 1 2865
+	.loc 1 3116
 	xor %r17, %r5, %r31
 # v46 = v46 ^ v45
-	.loc 1 2866
+	.loc 1 3117
 	xor %r5, %r6, %r31
 # v47 = v47 ^ v45
-	.loc 1 2867
+	.loc 1 3118
 	xor %r28, %r28, %r31
 # v45 = v34 ^ v45
-	.loc 1 2868
+	.loc 1 3119
 	lwz %r6, 264(%r1)
 	xor %r31, %r6, %r31
 # v46 = v46 ^ v43
-	.loc 1 2869
+	.loc 1 3120
 	xor %r6, %r5, %r12
 # v49 = v49 ^ v43
-	.loc 1 2870
+	.loc 1 3121
 	xor %r5, %r11, %r12
 # v45 = v45 ^ v43
-	.loc 1 2871
+	.loc 1 3122
 	xor %r31, %r31, %r12
 # v43 = v32 ^ v43
-	.loc 1 2872
+	.loc 1 3123
 	lwz %r11, 256(%r1)
 	xor %r12, %r11, %r12
 # v49 = v49 ^ v41
-	.loc 1 2873
+	.loc 1 3124
 	xor %r5, %r5, %r7
 	stw %r5, 656(%r1)
 # v47 = v47 ^ v41
-	.loc 1 2874
+	.loc 1 3125
 	xor %r5, %r28, %r7
 # v43 = v43 ^ v41
-	.loc 1 2875
+	.loc 1 3126
 	xor %r12, %r12, %r7
 # v41 = v30 ^ v41
-	.loc 1 2876
+	.loc 1 3127
 	lwz %r11, 248(%r1)
 	xor %r7, %r11, %r7
 # v47 = v47 ^ v39
-	.loc 1 2877
+	.loc 1 3128
 	xor %r11, %r5, %r22
 # v45 = v45 ^ v39
-	.loc 1 2878
+	.loc 1 3129
 	xor %r5, %r31, %r22
 # v41 = v41 ^ v39
-	.loc 1 2879
+	.loc 1 3130
 	xor %r7, %r7, %r22
 # v39 = v28 ^ v39
-	.loc 1 2880
+	.loc 1 3131
 	lwz %r31, 240(%r1)
 	xor %r22, %r31, %r22
 # v45 = v45 ^ v13
-	.loc 1 2881
+	.loc 1 3132
 	xor %r31, %r5, %r10
 # v43 = v43 ^ v13
-	.loc 1 2882
+	.loc 1 3133
 	xor %r12, %r12, %r10
 # v39 = v39 ^ v13
-	.loc 1 2883
+	.loc 1 3134
 	xor %r15, %r22, %r10
 # v13 = v26 ^ v13
-	.loc 1 2884
+	.loc 1 3135
 	lwz %r5, 48(%r1)
 	xor %r10, %r5, %r10
 # v13 = v13 ^ v40
-	.loc 1 2885
+	.loc 1 3136
 	xor %r28, %r10, %r21
 # v26 = v46 ^ v40
-	.loc 1 2886
+	.loc 1 3137
 	xor %r5, %r6, %r21
 # v26 = v26 ^ v29
-	.loc 1 2887
+	.loc 1 3138
 	xor %r22, %r5, %r9
 # v39 = v39 ^ v46
-	.loc 1 2888
+	.loc 1 3139
 	xor %r10, %r15, %r6
 # v28 = v48 ^ v40
-	.loc 1 2889
+	.loc 1 3140
 	xor %r5, %r17, %r21
 # v28 = v28 ^ v29
-	.loc 1 2890
+	.loc 1 3141
 	xor %r15, %r5, %r9
 # v41 = v41 ^ v46
-	.loc 1 2891
+	.loc 1 3142
 	xor %r5, %r7, %r6
 # v41 = v41 ^ v48
-	.loc 1 2892
+	.loc 1 3143
 	xor %r5, %r5, %r17
 # v41 = v41 ^ v40
-	.loc 1 2893
+	.loc 1 3144
 	xor %r5, %r5, %r21
 # v41 = v41 ^ v29
-	.loc 1 2894
+	.loc 1 3145
 	xor %r5, %r5, %r9
 # v46 = v46 ^ v42
-	.loc 1 2895
+	.loc 1 3146
 	xor %r6, %r6, %r16
 # v43 = v43 ^ v48
-	.loc 1 2896
+	.loc 1 3147
 	xor %r12, %r12, %r17
 # v43 = v43 ^ v42
-	.loc 1 2897
+	.loc 1 3148
 	xor %r12, %r12, %r16
 # v43 = v43 ^ v29
-	.loc 1 2898
+	.loc 1 3149
 	xor %r12, %r12, %r9
 # v48 = v48 ^ v44
-	.loc 1 2899
+	.loc 1 3150
 	xor %r7, %r17, %r20
 	stw %r7, 4896(%r1)
 # v45 = v45 ^ v42
-	.loc 1 2900
+	.loc 1 3151
 	xor %r31, %r31, %r16
 # v45 = v45 ^ v44
-	.loc 1 2901
+	.loc 1 3152
 	xor %r31, %r31, %r20
 # v42 = v42 ^ v40
-	.loc 1 2902
+	.loc 1 3153
 	xor %r16, %r16, %r21
 # v47 = v47 ^ v44
-	.loc 1 2903
+	.loc 1 3154
 	xor %r11, %r11, %r20
 # v47 = v47 ^ v40
-	.loc 1 2904
+	.loc 1 3155
 	xor %r11, %r11, %r21
 # v44 = v44 ^ v29
-	.loc 1 2905
+	.loc 1 3156
 	xor %r20, %r20, %r9
 # v40 = v49 ^ v40
-	.loc 1 2906
+	.loc 1 3157
 	lwz %r7, 656(%r1)
 	xor %r21, %r7, %r21
 # v29 = v40 ^ v29
-	.loc 1 2907
+	.loc 1 3158
 	xor %r21, %r21, %r9
 # v40 = v13 & v0
-	.loc 1 2908
+	.loc 1 3159
 	and %r7, %r28, %r25
 	stw %r7, 664(%r1)
 # v49 = v13 & v6
-	.loc 1 2909
+	.loc 1 3160
 	and %r7, %r28, %r27
 # v30 = v26 & v0
-	.loc 1 2910
+	.loc 1 3161
 	and %r9, %r22, %r25
 # v30 = v49 ^ v30
-	.loc 1 2911
+	.loc 1 3162
 	xor %r7, %r7, %r9
 	stw %r7, 672(%r1)
 # v49 = v13 & v10
-	.loc 1 2912
+	.loc 1 3163
 	and %r7, %r28, %r30
 # v32 = v26 & v6
-	.loc 1 2913
+	.loc 1 3164
 	and %r9, %r22, %r27
 # v34 = v39 & v0
-	.loc 1 2914
+	.loc 1 3165
 	and %r17, %r10, %r25
 # v32 = v49 ^ v32
-	.loc 1 2915
+	.loc 1 3166
 	xor %r9, %r7, %r9
 # v34 = v32 ^ v34
-	.loc 1 2916
+	.loc 1 3167
 	xor %r7, %r9, %r17
 	stw %r7, 680(%r1)
 # v32 = v13 & v14
-	.loc 1 2917
+	.loc 1 3168
 	lwz %r7, 24(%r1)
 	stw %r7, 4968(%r1)
 	and %r14, %r28, %r7
 	stw %r14, 4400(%r1)
 	stw %r14, 688(%r1)
 # v49 = v26 & v10
-	.loc 1 2918
+	.loc 1 3169
 	and %r7, %r22, %r30
 	stw %r7, 2616(%r1)
 # v36 = v39 & v6
-	.loc 1 2919
+	.loc 1 3170
 	and %r17, %r10, %r27
 	stw %r17, 2624(%r1)
 # v38 = v28 & v0
-	.loc 1 2920
+	.loc 1 3171
 	and %r9, %r15, %r25
 	stw %r9, 4096(%r1)
 # v49 = v32 ^ v49
-	.loc 1 2921
+	.loc 1 3172
 	xor %r7, %r14, %r7
 # v36 = v49 ^ v36
-	.loc 1 2922
+	.loc 1 3173
 	xor %r7, %r7, %r17
 # v38 = v36 ^ v38
-	.loc 1 2923
+	.loc 1 3174
 	xor %r7, %r7, %r9
 	stw %r7, 696(%r1)
 # v36 = v13 & v18
-	.loc 1 2924
+	.loc 1 3175
 	lwz %r7, 32(%r1)
 	stw %r7, 4416(%r1)
 	and %r7, %r28, %r7
@@ -10943,62 +11259,62 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r7, 4408(%r1)
 	stw %r7, 704(%r1)
 # v49 = v26 & v14
-	.loc 1 2925
+	.loc 1 3176
 	lwz %r7, 4968(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 6192(%r1)
 	stw %r7, 5136(%r1)
 	stw %r7, 2632(%r1)
 # v32 = v39 & v10
-	.loc 1 2926
+	.loc 1 3177
 	and %r7, %r10, %r30
 	stw %r7, 6456(%r1)
 	stw %r7, 6096(%r1)
 	stw %r7, 4424(%r1)
 	stw %r7, 712(%r1)
 # v35 = v28 & v6
-	.loc 1 2927
+	.loc 1 3178
 	and %r17, %r15, %r27
 	stw %r17, 6280(%r1)
 	stw %r17, 5416(%r1)
 	stw %r17, 2640(%r1)
 # v37 = v41 & v0
-	.loc 1 2928
+	.loc 1 3179
 	and %r9, %r5, %r25
 	stw %r9, 6360(%r1)
 	stw %r9, 5680(%r1)
 	stw %r9, 2648(%r1)
 # v49 = v36 ^ v49
-	.loc 1 2929
+	.loc 1 3180
 	lwz %r7, 5976(%r1)
 	lwz %r14, 6192(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 2930
+	.loc 1 3181
 	lwz %r14, 6456(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2931
+	.loc 1 3182
 	xor %r7, %r7, %r17
 # v37 = v35 ^ v37
-	.loc 1 2932
+	.loc 1 3183
 	xor %r7, %r7, %r9
 	stw %r7, 720(%r1)
 # v35 = v13 & v21
-	.loc 1 2933
+	.loc 1 3184
 	lwz %r7, 40(%r1)
 	stw %r7, 3688(%r1)
 	and %r7, %r28, %r7
 	stw %r7, 4432(%r1)
 	stw %r7, 728(%r1)
 # v32 = v26 & v18
-	.loc 1 2934
+	.loc 1 3185
 	lwz %r7, 4416(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 5144(%r1)
 	stw %r7, 2656(%r1)
 # v49 = v39 & v14
-	.loc 1 2935
+	.loc 1 3186
 	lwz %r7, 24(%r1)
 	stw %r7, 3696(%r1)
 	and %r7, %r10, %r7
@@ -11006,123 +11322,123 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r7, 4440(%r1)
 	stw %r7, 736(%r1)
 # v36 = v28 & v10
-	.loc 1 2936
+	.loc 1 3187
 	and %r7, %r15, %r30
 	stw %r7, 5816(%r1)
 	stw %r7, 4448(%r1)
 	stw %r7, 744(%r1)
 # v31 = v41 & v6
-	.loc 1 2937
+	.loc 1 3188
 	and %r9, %r5, %r27
 	stw %r9, 5152(%r1)
 	stw %r9, 2664(%r1)
 # v33 = v46 & v0
-	.loc 1 2938
+	.loc 1 3189
 	and %r17, %r6, %r25
 	stw %r17, 5424(%r1)
 	stw %r17, 2672(%r1)
 # v32 = v35 ^ v32
-	.loc 1 2939
+	.loc 1 3190
 	lwz %r7, 4432(%r1)
 	lwz %r14, 5144(%r1)
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 2940
+	.loc 1 3191
 	lwz %r14, 5592(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 2941
+	.loc 1 3192
 	lwz %r14, 5816(%r1)
 	xor %r7, %r7, %r14
 # v31 = v36 ^ v31
-	.loc 1 2942
+	.loc 1 3193
 	xor %r7, %r7, %r9
 # v33 = v31 ^ v33
-	.loc 1 2943
+	.loc 1 3194
 	xor %r7, %r7, %r17
 	stw %r7, 752(%r1)
 # v31 = v13 & v24
-	.loc 1 2944
+	.loc 1 3195
 	and %r7, %r28, %r8
 	stw %r7, 5432(%r1)
 	stw %r7, 3704(%r1)
 	stw %r7, 760(%r1)
 # v36 = v26 & v21
-	.loc 1 2945
+	.loc 1 3196
 	lwz %r7, 3688(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 4824(%r1)
 	stw %r7, 2680(%r1)
 # v49 = v39 & v18
-	.loc 1 2946
+	.loc 1 3197
 	lwz %r7, 32(%r1)
 	and %r7, %r10, %r7
 	stw %r7, 4456(%r1)
 	stw %r7, 768(%r1)
 # v32 = v28 & v14
-	.loc 1 2947
+	.loc 1 3198
 	lwz %r7, 3696(%r1)
 	and %r7, %r15, %r7
 	stw %r7, 5600(%r1)
 	stw %r7, 4464(%r1)
 	stw %r7, 776(%r1)
 # v35 = v41 & v10
-	.loc 1 2948
+	.loc 1 3199
 	and %r7, %r5, %r30
 	stw %r7, 5824(%r1)
 	stw %r7, 4472(%r1)
 	stw %r7, 784(%r1)
 # v27 = v46 & v6
-	.loc 1 2949
+	.loc 1 3200
 	and %r9, %r6, %r27
 	stw %r9, 5160(%r1)
 	stw %r9, 2688(%r1)
 # v15 = v43 & v0
-	.loc 1 2950
+	.loc 1 3201
 	and %r17, %r12, %r25
 	stw %r17, 5168(%r1)
 	stw %r17, 2696(%r1)
 # v36 = v31 ^ v36
-	.loc 1 2951
+	.loc 1 3202
 	lwz %r7, 4824(%r1)
 	lwz %r14, 5432(%r1)
 	xor %r14, %r14, %r7
 	stw %r14, 5440(%r1)
 	stw %r14, 2704(%r1)
 # v49 = v36 ^ v49
-	.loc 1 2952
+	.loc 1 3203
 	lwz %r7, 4456(%r1)
 	xor %r7, %r14, %r7
 # v32 = v49 ^ v32
-	.loc 1 2953
+	.loc 1 3204
 	lwz %r14, 5600(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2954
+	.loc 1 3205
 	lwz %r14, 5824(%r1)
 	xor %r7, %r7, %r14
 # v27 = v35 ^ v27
-	.loc 1 2955
+	.loc 1 3206
 	xor %r7, %r7, %r9
 # v15 = v27 ^ v15
-	.loc 1 2956
+	.loc 1 3207
 	xor %r7, %r7, %r17
 	stw %r7, 792(%r1)
 # v27 = v26 & v24
-	.loc 1 2957
+	.loc 1 3208
 	and %r7, %r22, %r8
 	stw %r7, 5176(%r1)
 	stw %r7, 3712(%r1)
 	stw %r7, 800(%r1)
 # v35 = v39 & v21
-	.loc 1 2958
+	.loc 1 3209
 	lwz %r7, 40(%r1)
 	stw %r7, 3720(%r1)
 	and %r7, %r10, %r7
 	stw %r7, 4832(%r1)
 	stw %r7, 2712(%r1)
 # v32 = v28 & v18
-	.loc 1 2959
+	.loc 1 3210
 	lwz %r7, 32(%r1)
 	stw %r7, 4480(%r1)
 	and %r7, %r15, %r7
@@ -11130,7 +11446,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r7, 3728(%r1)
 	stw %r7, 808(%r1)
 # v49 = v41 & v14
-	.loc 1 2960
+	.loc 1 3211
 	lwz %r7, 24(%r1)
 	stw %r7, 4496(%r1)
 	and %r7, %r5, %r7
@@ -11138,52 +11454,52 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r7, 4488(%r1)
 	stw %r7, 816(%r1)
 # v36 = v46 & v10
-	.loc 1 2961
+	.loc 1 3212
 	and %r17, %r6, %r30
 	stw %r17, 4840(%r1)
 	stw %r17, 2720(%r1)
 # v31 = v43 & v6
-	.loc 1 2962
+	.loc 1 3213
 	and %r9, %r12, %r27
 	stw %r9, 5184(%r1)
 	stw %r9, 2728(%r1)
 # v35 = v27 ^ v35
-	.loc 1 2963
+	.loc 1 3214
 	lwz %r7, 4832(%r1)
 	lwz %r14, 5176(%r1)
 	xor %r7, %r14, %r7
 	stw %r7, 2736(%r1)
 # v32 = v35 ^ v32
-	.loc 1 2964
+	.loc 1 3215
 	lwz %r14, 5448(%r1)
 	xor %r7, %r7, %r14
 	stw %r7, 2744(%r1)
 # v49 = v32 ^ v49
-	.loc 1 2965
+	.loc 1 3216
 	lwz %r14, 5608(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 2966
+	.loc 1 3217
 	xor %r7, %r7, %r17
 # v31 = v36 ^ v31
-	.loc 1 2967
+	.loc 1 3218
 	xor %r7, %r7, %r9
 	stw %r7, 824(%r1)
 # v36 = v39 & v24
-	.loc 1 2968
+	.loc 1 3219
 	and %r7, %r10, %r8
 	stw %r7, 6104(%r1)
 	stw %r7, 4504(%r1)
 	stw %r7, 832(%r1)
 # v49 = v28 & v21
-	.loc 1 2969
+	.loc 1 3220
 	lwz %r7, 3720(%r1)
 	and %r7, %r15, %r7
 	stw %r7, 6288(%r1)
 	stw %r7, 5456(%r1)
 	stw %r7, 2752(%r1)
 # v32 = v41 & v18
-	.loc 1 2970
+	.loc 1 3221
 	lwz %r7, 4480(%r1)
 	and %r7, %r5, %r7
 	stw %r7, 6496(%r1)
@@ -11191,2925 +11507,2925 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r7, 4976(%r1)
 	stw %r7, 840(%r1)
 # v35 = v46 & v14
-	.loc 1 2971
+	.loc 1 3222
 	lwz %r7, 4496(%r1)
 	and %r17, %r6, %r7
 	stw %r17, 6368(%r1)
 	stw %r17, 5688(%r1)
 	stw %r17, 2760(%r1)
 # v27 = v43 & v10
-	.loc 1 2972
+	.loc 1 3223
 	and %r9, %r12, %r30
 	stw %r9, 6416(%r1)
 	stw %r9, 5984(%r1)
 	stw %r9, 4104(%r1)
 # v49 = v36 ^ v49
-	.loc 1 2973
+	.loc 1 3224
 	lwz %r7, 6104(%r1)
 	lwz %r14, 6288(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 2974
+	.loc 1 3225
 	lwz %r14, 6496(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2975
+	.loc 1 3226
 	xor %r7, %r7, %r17
 # v27 = v35 ^ v27
-	.loc 1 2976
+	.loc 1 3227
 	xor %r7, %r7, %r9
 	stw %r7, 848(%r1)
 # v35 = v28 & v24
-	.loc 1 2977
+	.loc 1 3228
 	and %r7, %r15, %r8
 	stw %r7, 3736(%r1)
 	stw %r7, 856(%r1)
 # v32 = v41 & v21
-	.loc 1 2978
+	.loc 1 3229
 	lwz %r9, 40(%r1)
 	stw %r9, 4984(%r1)
 	and %r14, %r5, %r9
 	stw %r14, 4848(%r1)
 	stw %r14, 2768(%r1)
 # v49 = v46 & v18
-	.loc 1 2979
+	.loc 1 3230
 	lwz %r9, 32(%r1)
 	stw %r9, 4512(%r1)
 	and %r17, %r6, %r9
 	stw %r17, 4856(%r1)
 	stw %r17, 2776(%r1)
 # v36 = v43 & v14
-	.loc 1 2980
+	.loc 1 3231
 	lwz %r9, 24(%r1)
 	and %r9, %r12, %r9
 	stw %r9, 2784(%r1)
 # v32 = v35 ^ v32
-	.loc 1 2981
+	.loc 1 3232
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 2982
+	.loc 1 3233
 	xor %r7, %r7, %r17
 # v36 = v49 ^ v36
-	.loc 1 2983
+	.loc 1 3234
 	xor %r7, %r7, %r9
 	stw %r7, 864(%r1)
 # v49 = v41 & v24
-	.loc 1 2984
+	.loc 1 3235
 	and %r7, %r5, %r8
 	stw %r7, 2792(%r1)
 # v32 = v46 & v21
-	.loc 1 2985
+	.loc 1 3236
 	lwz %r9, 4984(%r1)
 	and %r14, %r6, %r9
 	stw %r14, 4112(%r1)
 # v35 = v43 & v18
-	.loc 1 2986
+	.loc 1 3237
 	lwz %r17, 4512(%r1)
 	and %r17, %r12, %r17
 # v32 = v49 ^ v32
-	.loc 1 2987
+	.loc 1 3238
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2988
+	.loc 1 3239
 	xor %r7, %r7, %r17
 	stw %r7, 872(%r1)
 # v32 = v46 & v24
-	.loc 1 2989
+	.loc 1 3240
 	and %r7, %r6, %r8
 # v49 = v43 & v21
-	.loc 1 2990
+	.loc 1 3241
 	and %r9, %r12, %r9
 # v49 = v32 ^ v49
-	.loc 1 2991
+	.loc 1 3242
 	xor %r7, %r7, %r9
 	stw %r7, 880(%r1)
 # v32 = v43 & v24
-	.loc 1 2992
+	.loc 1 3243
 	and %r7, %r12, %r8
 	stw %r7, 888(%r1)
 # v2 = v48 & v3
-	.loc 1 2993
+	.loc 1 3244
 	lwz %r17, 4896(%r1)
 	and %r7, %r17, %r26
 	stw %r7, 896(%r1)
 # v4 = v48 & v8
-	.loc 1 2994
+	.loc 1 3245
 	and %r7, %r17, %r29
 # v7 = v45 & v3
-	.loc 1 2995
+	.loc 1 3246
 	and %r9, %r31, %r26
 # v7 = v4 ^ v7
-	.loc 1 2996
+	.loc 1 3247
 	xor %r7, %r7, %r9
 	stw %r7, 904(%r1)
 # v4 = v48 & v12
-	.loc 1 2997
+	.loc 1 3248
 	and %r7, %r17, %r19
 # v9 = v45 & v8
-	.loc 1 2998
+	.loc 1 3249
 	and %r9, %r31, %r29
 # v11 = v42 & v3
-	.loc 1 2999
+	.loc 1 3250
 	and %r14, %r16, %r26
 # v9 = v4 ^ v9
-	.loc 1 3000
+	.loc 1 3251
 	xor %r9, %r7, %r9
 # v11 = v9 ^ v11
-	.loc 1 3001
+	.loc 1 3252
 	xor %r7, %r9, %r14
 	stw %r7, 912(%r1)
 # v9 = v48 & v16
-	.loc 1 3002
+	.loc 1 3253
 	and %r7, %r17, %r18
 	stw %r7, 920(%r1)
 # v4 = v45 & v12
-	.loc 1 3003
+	.loc 1 3254
 	and %r14, %r31, %r19
 	stw %r14, 2800(%r1)
 # v60 = v42 & v8
-	.loc 1 3004
+	.loc 1 3255
 	and %r17, %r16, %r29
 	stw %r17, 4120(%r1)
 # v58 = v47 & v3
-	.loc 1 3005
+	.loc 1 3256
 	and %r9, %r11, %r26
 # v4 = v9 ^ v4
-	.loc 1 3006
+	.loc 1 3257
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 3007
+	.loc 1 3258
 	xor %r7, %r7, %r17
 # v58 = v60 ^ v58
-	.loc 1 3008
+	.loc 1 3259
 	xor %r7, %r7, %r9
 	stw %r7, 928(%r1)
 # v60 = v48 & v1
-	.loc 1 3009
+	.loc 1 3260
 	lwz %r7, 4896(%r1)
 	and %r7, %r7, %r23
 	stw %r7, 6112(%r1)
 	stw %r7, 4520(%r1)
 	stw %r7, 936(%r1)
 # v4 = v45 & v16
-	.loc 1 3010
+	.loc 1 3261
 	and %r7, %r31, %r18
 	stw %r7, 6296(%r1)
 	stw %r7, 5464(%r1)
 	stw %r7, 2808(%r1)
 # v9 = v42 & v12
-	.loc 1 3011
+	.loc 1 3262
 	and %r7, %r16, %r19
 	stw %r7, 6504(%r1)
 	stw %r7, 6208(%r1)
 	stw %r7, 4992(%r1)
 	stw %r7, 944(%r1)
 # v56 = v47 & v8
-	.loc 1 3012
+	.loc 1 3263
 	and %r17, %r11, %r29
 	stw %r17, 6376(%r1)
 	stw %r17, 5696(%r1)
 	stw %r17, 2816(%r1)
 # v54 = v44 & v3
-	.loc 1 3013
+	.loc 1 3264
 	and %r9, %r20, %r26
 	stw %r9, 6424(%r1)
 	stw %r9, 5992(%r1)
 	stw %r9, 4128(%r1)
 # v4 = v60 ^ v4
-	.loc 1 3014
+	.loc 1 3265
 	lwz %r7, 6112(%r1)
 	lwz %r14, 6296(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 3015
+	.loc 1 3266
 	lwz %r14, 6504(%r1)
 	xor %r7, %r7, %r14
 # v56 = v9 ^ v56
-	.loc 1 3016
+	.loc 1 3267
 	xor %r7, %r7, %r17
 # v54 = v56 ^ v54
-	.loc 1 3017
+	.loc 1 3268
 	xor %r7, %r7, %r9
 	stw %r7, 952(%r1)
 # v56 = v48 & v5
-	.loc 1 3018
+	.loc 1 3269
 	lwz %r7, 4896(%r1)
 	and %r7, %r7, %r24
 	stw %r7, 5616(%r1)
 	stw %r7, 4528(%r1)
 	stw %r7, 960(%r1)
 # v9 = v45 & v1
-	.loc 1 3019
+	.loc 1 3270
 	and %r7, %r31, %r23
 	stw %r7, 6040(%r1)
 	stw %r7, 5192(%r1)
 	stw %r7, 2824(%r1)
 # v4 = v42 & v16
-	.loc 1 3020
+	.loc 1 3271
 	and %r7, %r16, %r18
 	stw %r7, 5832(%r1)
 	stw %r7, 4536(%r1)
 	stw %r7, 968(%r1)
 # v60 = v47 & v12
-	.loc 1 3021
+	.loc 1 3272
 	and %r17, %r11, %r19
 	stw %r17, 5840(%r1)
 	stw %r17, 4544(%r1)
 	stw %r17, 976(%r1)
 # v52 = v44 & v8
-	.loc 1 3022
+	.loc 1 3273
 	and %r7, %r20, %r29
 	stw %r7, 6136(%r1)
 	stw %r7, 5200(%r1)
 	stw %r7, 2832(%r1)
 # v50 = v29 & v3
-	.loc 1 3023
+	.loc 1 3274
 	and %r9, %r21, %r26
 	stw %r9, 5472(%r1)
 	stw %r9, 2840(%r1)
 # v9 = v56 ^ v9
-	.loc 1 3024
+	.loc 1 3275
 	lwz %r7, 5616(%r1)
 	lwz %r14, 6040(%r1)
 	xor %r14, %r7, %r14
 	stw %r14, 5856(%r1)
 # v4 = v9 ^ v4
-	.loc 1 3025
+	.loc 1 3276
 	lwz %r7, 5832(%r1)
 	xor %r7, %r14, %r7
 # v60 = v4 ^ v60
-	.loc 1 3026
+	.loc 1 3277
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 3027
+	.loc 1 3278
 	lwz %r17, 6136(%r1)
 	xor %r7, %r7, %r17
 # v50 = v52 ^ v50
-	.loc 1 3028
+	.loc 1 3279
 	xor %r7, %r7, %r9
 	stw %r7, 984(%r1)
 # v52 = v45 & v5
-	.loc 1 3029
+	.loc 1 3280
 	and %r7, %r31, %r24
 	stw %r7, 6120(%r1)
 	stw %r7, 4552(%r1)
 	stw %r7, 992(%r1)
 # v60 = v42 & v1
-	.loc 1 3030
+	.loc 1 3281
 	and %r7, %r16, %r23
 	stw %r7, 6304(%r1)
 	stw %r7, 5480(%r1)
 	stw %r7, 2848(%r1)
 # v4 = v47 & v16
-	.loc 1 3031
+	.loc 1 3282
 	and %r7, %r11, %r18
 	stw %r7, 6512(%r1)
 	stw %r7, 6216(%r1)
 	stw %r7, 5000(%r1)
 	stw %r7, 1000(%r1)
 # v9 = v44 & v12
-	.loc 1 3032
+	.loc 1 3283
 	and %r17, %r20, %r19
 	stw %r17, 6384(%r1)
 	stw %r17, 5704(%r1)
 	stw %r17, 2856(%r1)
 # v56 = v29 & v8
-	.loc 1 3033
+	.loc 1 3284
 	and %r9, %r21, %r29
 	stw %r9, 6432(%r1)
 	stw %r9, 6000(%r1)
 	stw %r9, 4136(%r1)
 # v60 = v52 ^ v60
-	.loc 1 3034
+	.loc 1 3285
 	lwz %r7, 6120(%r1)
 	lwz %r14, 6304(%r1)
 	xor %r7, %r7, %r14
 # v4 = v60 ^ v4
-	.loc 1 3035
+	.loc 1 3286
 	lwz %r14, 6512(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 3036
+	.loc 1 3287
 	xor %r7, %r7, %r17
 # v56 = v9 ^ v56
-	.loc 1 3037
+	.loc 1 3288
 	xor %r7, %r7, %r9
 	stw %r7, 1008(%r1)
 # v9 = v42 & v5
-	.loc 1 3038
+	.loc 1 3289
 	and %r7, %r16, %r24
 	stw %r7, 2864(%r1)
 # v4 = v47 & v1
-	.loc 1 3039
+	.loc 1 3290
 	and %r14, %r11, %r23
 	stw %r14, 4144(%r1)
 # v60 = v44 & v16
-	.loc 1 3040
+	.loc 1 3291
 	and %r17, %r20, %r18
 	stw %r17, 1016(%r1)
 # v52 = v29 & v12
-	.loc 1 3041
+	.loc 1 3292
 	and %r9, %r21, %r19
 # v4 = v9 ^ v4
-	.loc 1 3042
+	.loc 1 3293
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 3043
+	.loc 1 3294
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 3044
+	.loc 1 3295
 	xor %r7, %r7, %r9
 	stw %r7, 1024(%r1)
 # v60 = v47 & v5
-	.loc 1 3045
+	.loc 1 3296
 	and %r7, %r11, %r24
 # v4 = v44 & v1
-	.loc 1 3046
+	.loc 1 3297
 	and %r9, %r20, %r23
 # v9 = v29 & v16
-	.loc 1 3047
+	.loc 1 3298
 	and %r17, %r21, %r18
 # v4 = v60 ^ v4
-	.loc 1 3048
+	.loc 1 3299
 	xor %r9, %r7, %r9
 # v9 = v4 ^ v9
-	.loc 1 3049
+	.loc 1 3300
 	xor %r17, %r9, %r17
 # v4 = v44 & v5
-	.loc 1 3050
+	.loc 1 3301
 	and %r7, %r20, %r24
 # v60 = v29 & v1
-	.loc 1 3051
+	.loc 1 3302
 	and %r9, %r21, %r23
 # v60 = v4 ^ v60
-	.loc 1 3052
+	.loc 1 3303
 	xor %r9, %r7, %r9
 # v4 = v29 & v5
-	.loc 1 3053
+	.loc 1 3304
 	and %r7, %r21, %r24
 # v48 = v13 ^ v48
-	.loc 1 3054
+	.loc 1 3305
 	lwz %r14, 4896(%r1)
 	xor %r28, %r28, %r14
 # v45 = v26 ^ v45
-	.loc 1 3055
+	.loc 1 3306
 	xor %r31, %r22, %r31
 # v42 = v39 ^ v42
-	.loc 1 3056
+	.loc 1 3307
 	xor %r16, %r10, %r16
 # v47 = v28 ^ v47
-	.loc 1 3057
+	.loc 1 3308
 	xor %r11, %r15, %r11
 # v44 = v41 ^ v44
-	.loc 1 3058
+	.loc 1 3309
 	xor %r20, %r5, %r20
 # v29 = v46 ^ v29
-	.loc 1 3059
+	.loc 1 3310
 	xor %r21, %r6, %r21
 # v3 = v0 ^ v3
-	.loc 1 3060
+	.loc 1 3311
 	xor %r26, %r25, %r26
 # v8 = v6 ^ v8
-	.loc 1 3061
+	.loc 1 3312
 	xor %r29, %r27, %r29
 # v12 = v10 ^ v12
-	.loc 1 3062
+	.loc 1 3313
 	xor %r19, %r30, %r19
 # v16 = v14 ^ v16
-	.loc 1 3063
+	.loc 1 3314
 	lwz %r5, 24(%r1)
 	xor %r18, %r5, %r18
 # v1 = v18 ^ v1
-	.loc 1 3064
+	.loc 1 3315
 	lwz %r5, 32(%r1)
 	xor %r23, %r5, %r23
 # v5 = v21 ^ v5
-	.loc 1 3065
+	.loc 1 3316
 	lwz %r5, 40(%r1)
 	xor %r24, %r5, %r24
 # v21 = v48 & v3
-	.loc 1 3066
+	.loc 1 3317
 	and %r5, %r28, %r26
 	stw %r5, 1032(%r1)
 # v18 = v48 & v8
-	.loc 1 3067
+	.loc 1 3318
 	and %r5, %r28, %r29
 # v14 = v45 & v3
-	.loc 1 3068
+	.loc 1 3319
 	and %r6, %r31, %r26
 # v14 = v18 ^ v14
-	.loc 1 3069
+	.loc 1 3320
 	xor %r5, %r5, %r6
 	stw %r5, 1040(%r1)
 # v18 = v48 & v12
-	.loc 1 3070
+	.loc 1 3321
 	and %r5, %r28, %r19
 # v10 = v45 & v8
-	.loc 1 3071
+	.loc 1 3322
 	and %r6, %r31, %r29
 # v6 = v42 & v3
-	.loc 1 3072
+	.loc 1 3323
 	and %r10, %r16, %r26
 # v10 = v18 ^ v10
-	.loc 1 3073
+	.loc 1 3324
 	xor %r6, %r5, %r6
 # v6 = v10 ^ v6
-	.loc 1 3074
+	.loc 1 3325
 	xor %r27, %r6, %r10
 # v10 = v48 & v16
-	.loc 1 3075
+	.loc 1 3326
 	and %r5, %r28, %r18
 # v18 = v45 & v12
-	.loc 1 3076
+	.loc 1 3327
 	and %r6, %r31, %r19
 # v0 = v42 & v8
-	.loc 1 3077
+	.loc 1 3328
 	and %r10, %r16, %r29
 # v46 = v47 & v3
-	.loc 1 3078
+	.loc 1 3329
 	and %r30, %r11, %r26
 # v18 = v10 ^ v18
-	.loc 1 3079
+	.loc 1 3330
 	xor %r6, %r5, %r6
 # v0 = v18 ^ v0
-	.loc 1 3080
+	.loc 1 3331
 	xor %r10, %r6, %r10
 # v46 = v0 ^ v46
-	.loc 1 3081
+	.loc 1 3332
 	xor %r22, %r10, %r30
 # v0 = v48 & v1
-	.loc 1 3082
+	.loc 1 3333
 	and %r5, %r28, %r23
 # v18 = v45 & v16
-	.loc 1 3083
+	.loc 1 3334
 	and %r6, %r31, %r18
 # v10 = v42 & v12
-	.loc 1 3084
+	.loc 1 3335
 	and %r10, %r16, %r19
 # v41 = v47 & v8
-	.loc 1 3085
+	.loc 1 3336
 	and %r30, %r11, %r29
 # v28 = v44 & v3
-	.loc 1 3086
+	.loc 1 3337
 	and %r25, %r20, %r26
 # v18 = v0 ^ v18
-	.loc 1 3087
+	.loc 1 3338
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 3088
+	.loc 1 3339
 	xor %r10, %r6, %r10
 # v41 = v10 ^ v41
-	.loc 1 3089
+	.loc 1 3340
 	xor %r30, %r10, %r30
 # v28 = v41 ^ v28
-	.loc 1 3090
+	.loc 1 3341
 	xor %r25, %r30, %r25
 # v41 = v48 & v5
-	.loc 1 3091
+	.loc 1 3342
 	and %r5, %r28, %r24
 # v10 = v45 & v1
-	.loc 1 3092
+	.loc 1 3343
 	and %r6, %r31, %r23
 # v18 = v42 & v16
-	.loc 1 3093
+	.loc 1 3344
 	and %r10, %r16, %r18
 # v0 = v47 & v12
-	.loc 1 3094
+	.loc 1 3345
 	and %r14, %r11, %r19
 # v39 = v44 & v8
-	.loc 1 3095
+	.loc 1 3346
 	and %r15, %r20, %r29
 # v26 = v29 & v3
-	.loc 1 3096
+	.loc 1 3347
 	and %r30, %r21, %r26
 # v10 = v41 ^ v10
-	.loc 1 3097
+	.loc 1 3348
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 3098
+	.loc 1 3349
 	xor %r10, %r6, %r10
 # v0 = v18 ^ v0
-	.loc 1 3099
+	.loc 1 3350
 	xor %r14, %r10, %r14
 # v39 = v0 ^ v39
-	.loc 1 3100
+	.loc 1 3351
 	xor %r15, %r14, %r15
 # v26 = v39 ^ v26
-	.loc 1 3101
+	.loc 1 3352
 	xor %r15, %r15, %r30
 # v48 = v48 & v24
-	.loc 1 3102
+	.loc 1 3353
 	and %r14, %r28, %r8
 # v39 = v45 & v5
-	.loc 1 3103
+	.loc 1 3354
 	and %r5, %r31, %r24
 # v0 = v42 & v1
-	.loc 1 3104
+	.loc 1 3355
 	and %r28, %r16, %r23
 # v18 = v47 & v16
-	.loc 1 3105
+	.loc 1 3356
 	and %r30, %r11, %r18
 # v10 = v44 & v12
-	.loc 1 3106
+	.loc 1 3357
 	and %r10, %r20, %r19
 # v41 = v29 & v8
-	.loc 1 3107
+	.loc 1 3358
 	and %r6, %r21, %r29
 # v3 = v43 & v3
-	.loc 1 3108
+	.loc 1 3359
 	and %r26, %r12, %r26
 # v39 = v48 ^ v39
-	.loc 1 3109
+	.loc 1 3360
 	xor %r5, %r14, %r5
 # v0 = v39 ^ v0
-	.loc 1 3110
+	.loc 1 3361
 	xor %r28, %r5, %r28
 # v18 = v0 ^ v18
-	.loc 1 3111
+	.loc 1 3362
 	xor %r30, %r28, %r30
 # v10 = v18 ^ v10
-	.loc 1 3112
+	.loc 1 3363
 	xor %r10, %r30, %r10
 # v41 = v10 ^ v41
-	.loc 1 3113
+	.loc 1 3364
 	xor %r6, %r10, %r6
 # v3 = v41 ^ v3
-	.loc 1 3114
+	.loc 1 3365
 	xor %r26, %r6, %r26
 # v45 = v45 & v24
-	.loc 1 3115
+	.loc 1 3366
 	and %r31, %r31, %r8
 # v41 = v42 & v5
-	.loc 1 3116
+	.loc 1 3367
 	and %r5, %r16, %r24
 # v10 = v47 & v1
-	.loc 1 3117
+	.loc 1 3368
 	and %r6, %r11, %r23
 # v18 = v44 & v16
-	.loc 1 3118
+	.loc 1 3369
 	and %r30, %r20, %r18
 # v0 = v29 & v12
-	.loc 1 3119
+	.loc 1 3370
 	and %r10, %r21, %r19
 # v8 = v43 & v8
-	.loc 1 3120
+	.loc 1 3371
 	and %r29, %r12, %r29
 # v41 = v45 ^ v41
-	.loc 1 3121
+	.loc 1 3372
 	xor %r5, %r31, %r5
 # v10 = v41 ^ v10
-	.loc 1 3122
+	.loc 1 3373
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 3123
+	.loc 1 3374
 	xor %r30, %r6, %r30
 # v0 = v18 ^ v0
-	.loc 1 3124
+	.loc 1 3375
 	xor %r10, %r30, %r10
 # v8 = v0 ^ v8
-	.loc 1 3125
+	.loc 1 3376
 	xor %r29, %r10, %r29
 # v42 = v42 & v24
-	.loc 1 3126
+	.loc 1 3377
 	and %r16, %r16, %r8
 # v0 = v47 & v5
-	.loc 1 3127
+	.loc 1 3378
 	and %r5, %r11, %r24
 # v18 = v44 & v1
-	.loc 1 3128
+	.loc 1 3379
 	and %r6, %r20, %r23
 # v10 = v29 & v16
-	.loc 1 3129
+	.loc 1 3380
 	and %r10, %r21, %r18
 # v12 = v43 & v12
-	.loc 1 3130
+	.loc 1 3381
 	and %r19, %r12, %r19
 # v0 = v42 ^ v0
-	.loc 1 3131
+	.loc 1 3382
 	xor %r5, %r16, %r5
 # v18 = v0 ^ v18
-	.loc 1 3132
+	.loc 1 3383
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 3133
+	.loc 1 3384
 	xor %r10, %r6, %r10
 # v12 = v10 ^ v12
-	.loc 1 3134
+	.loc 1 3385
 	xor %r19, %r10, %r19
 # v47 = v47 & v24
-	.loc 1 3135
+	.loc 1 3386
 	and %r11, %r11, %r8
 # v10 = v44 & v5
-	.loc 1 3136
+	.loc 1 3387
 	and %r5, %r20, %r24
 # v18 = v29 & v1
-	.loc 1 3137
+	.loc 1 3388
 	and %r6, %r21, %r23
 # v16 = v43 & v16
-	.loc 1 3138
+	.loc 1 3389
 	and %r18, %r12, %r18
 # v10 = v47 ^ v10
-	.loc 1 3139
+	.loc 1 3390
 	xor %r5, %r11, %r5
 # v18 = v10 ^ v18
-	.loc 1 3140
+	.loc 1 3391
 	xor %r6, %r5, %r6
 # v16 = v18 ^ v16
-	.loc 1 3141
+	.loc 1 3392
 	xor %r18, %r6, %r18
 # v44 = v44 & v24
-	.loc 1 3142
+	.loc 1 3393
 	and %r20, %r20, %r8
 # v18 = v29 & v5
-	.loc 1 3143
+	.loc 1 3394
 	and %r5, %r21, %r24
 # v1 = v43 & v1
-	.loc 1 3144
+	.loc 1 3395
 	and %r23, %r12, %r23
 # v18 = v44 ^ v18
-	.loc 1 3145
+	.loc 1 3396
 	xor %r5, %r20, %r5
 # v1 = v18 ^ v1
-	.loc 1 3146
+	.loc 1 3397
 	xor %r23, %r5, %r23
 # v29 = v29 & v24
-	.loc 1 3147
+	.loc 1 3398
 	and %r21, %r21, %r8
 # v5 = v43 & v5
-	.loc 1 3148
+	.loc 1 3399
 	and %r24, %r12, %r24
 # v5 = v29 ^ v5
-	.loc 1 3149
+	.loc 1 3400
 	xor %r6, %r21, %r24
 # v24 = v43 & v24
-	.loc 1 3150
+	.loc 1 3401
 	and %r8, %r12, %r8
 # v21 = v21 ^ v40
-	.loc 1 3151
+	.loc 1 3402
 	lwz %r5, 1032(%r1)
 	lwz %r10, 664(%r1)
 	xor %r5, %r5, %r10
 # v21 = v21 ^ v2
-	.loc 1 3152
+	.loc 1 3403
 	lwz %r10, 896(%r1)
 	xor %r10, %r5, %r10
 # v14 = v14 ^ v30
-	.loc 1 3153
+	.loc 1 3404
 	lwz %r5, 1040(%r1)
 	lwz %r11, 672(%r1)
 	xor %r5, %r5, %r11
 # v14 = v14 ^ v7
-	.loc 1 3154
+	.loc 1 3405
 	lwz %r11, 904(%r1)
 	xor %r5, %r5, %r11
 # v6 = v6 ^ v34
-	.loc 1 3155
+	.loc 1 3406
 	lwz %r11, 680(%r1)
 	xor %r27, %r27, %r11
 # v6 = v6 ^ v11
-	.loc 1 3156
+	.loc 1 3407
 	lwz %r11, 912(%r1)
 	xor %r27, %r27, %r11
 # v46 = v46 ^ v38
-	.loc 1 3157
+	.loc 1 3408
 	lwz %r11, 696(%r1)
 	xor %r22, %r22, %r11
 # v46 = v46 ^ v58
-	.loc 1 3158
+	.loc 1 3409
 	lwz %r11, 928(%r1)
 	xor %r22, %r22, %r11
 # v28 = v28 ^ v37
-	.loc 1 3159
+	.loc 1 3410
 	lwz %r11, 720(%r1)
 	xor %r25, %r25, %r11
 # v28 = v28 ^ v54
-	.loc 1 3160
+	.loc 1 3411
 	lwz %r11, 952(%r1)
 	xor %r25, %r25, %r11
 # v26 = v26 ^ v33
-	.loc 1 3161
+	.loc 1 3412
 	lwz %r11, 752(%r1)
 	xor %r15, %r15, %r11
 # v26 = v26 ^ v50
-	.loc 1 3162
+	.loc 1 3413
 	lwz %r11, 984(%r1)
 	xor %r15, %r15, %r11
 # v3 = v3 ^ v15
-	.loc 1 3163
+	.loc 1 3414
 	lwz %r11, 792(%r1)
 	xor %r26, %r26, %r11
 # v3 = v3 ^ v56
-	.loc 1 3164
+	.loc 1 3415
 	lwz %r11, 1008(%r1)
 	xor %r26, %r26, %r11
 # v8 = v8 ^ v31
-	.loc 1 3165
+	.loc 1 3416
 	lwz %r11, 824(%r1)
 	xor %r29, %r29, %r11
 # v8 = v8 ^ v52
-	.loc 1 3166
+	.loc 1 3417
 	lwz %r12, 1024(%r1)
 	xor %r29, %r29, %r12
 # v12 = v12 ^ v27
-	.loc 1 3167
+	.loc 1 3418
 	lwz %r12, 848(%r1)
 	xor %r19, %r19, %r12
 # v12 = v12 ^ v9
-	.loc 1 3168
+	.loc 1 3419
 	xor %r19, %r19, %r17
 # v16 = v16 ^ v36
-	.loc 1 3169
+	.loc 1 3420
 	lwz %r31, 864(%r1)
 	xor %r18, %r18, %r31
 # v16 = v16 ^ v60
-	.loc 1 3170
+	.loc 1 3421
 	xor %r18, %r18, %r9
 # v1 = v1 ^ v35
-	.loc 1 3171
+	.loc 1 3422
 	lwz %r30, 872(%r1)
 	xor %r23, %r23, %r30
 # v1 = v1 ^ v4
-	.loc 1 3172
+	.loc 1 3423
 	xor %r23, %r23, %r7
 # v5 = v5 ^ v49
-	.loc 1 3173
+	.loc 1 3424
 	lwz %r24, 880(%r1)
 	xor %r6, %r6, %r24
 # v24 = v24 ^ v32
-	.loc 1 3174
+	.loc 1 3425
 	lwz %r21, 888(%r1)
 	xor %r28, %r8, %r21
 # v31 = v21 ^ v31
-	.loc 1 3175
+	.loc 1 3426
 	xor %r11, %r10, %r11
 # v27 = v14 ^ v27
-	.loc 1 3176
+	.loc 1 3427
 	xor %r12, %r5, %r12
 # v36 = v6 ^ v36
-	.loc 1 3177
+	.loc 1 3428
 	xor %r31, %r27, %r31
 # v35 = v46 ^ v35
-	.loc 1 3178
+	.loc 1 3429
 	xor %r30, %r22, %r30
 # v49 = v28 ^ v49
-	.loc 1 3179
+	.loc 1 3430
 	xor %r25, %r25, %r24
 # v32 = v26 ^ v32
-	.loc 1 3180
+	.loc 1 3431
 	xor %r24, %r15, %r21
 # v2 = v8 ^ v2
-	.loc 1 3181
+	.loc 1 3432
 	lwz %r5, 896(%r1)
 	xor %r22, %r29, %r5
 # v7 = v12 ^ v7
-	.loc 1 3182
+	.loc 1 3433
 	lwz %r5, 904(%r1)
 	xor %r5, %r19, %r5
 # v11 = v16 ^ v11
-	.loc 1 3183
+	.loc 1 3434
 	lwz %r8, 912(%r1)
 	xor %r10, %r18, %r8
 # v58 = v1 ^ v58
-	.loc 1 3184
+	.loc 1 3435
 	lwz %r8, 928(%r1)
 	xor %r8, %r23, %r8
 # v54 = v5 ^ v54
-	.loc 1 3185
+	.loc 1 3436
 	lwz %r29, 952(%r1)
 	xor %r29, %r6, %r29
 # v50 = v24 ^ v50
-	.loc 1 3186
+	.loc 1 3437
 	lwz %r6, 984(%r1)
 	xor %r28, %r28, %r6
 # v7 = v7 ^ v4
-	.loc 1 3187
+	.loc 1 3438
 	xor %r27, %r5, %r7
 # v2 = v2 ^ v4
-	.loc 1 3188
+	.loc 1 3439
 	xor %r5, %r22, %r7
 # v32 = v32 ^ v4
-	.loc 1 3189
+	.loc 1 3440
 	xor %r6, %r24, %r7
 # v4 = v49 ^ v4
-	.loc 1 3190
+	.loc 1 3441
 	xor %r7, %r25, %r7
 # v2 = v2 ^ v60
-	.loc 1 3191
+	.loc 1 3442
 	xor %r25, %r5, %r9
 # v3 = v3 ^ v60
-	.loc 1 3192
+	.loc 1 3443
 	xor %r5, %r26, %r9
 # v4 = v4 ^ v60
-	.loc 1 3193
+	.loc 1 3444
 	xor %r7, %r7, %r9
 # v60 = v35 ^ v60
-	.loc 1 3194
+	.loc 1 3445
 	xor %r9, %r30, %r9
 # v3 = v3 ^ v9
-	.loc 1 3195
+	.loc 1 3446
 	xor %r30, %r5, %r17
 # v32 = v32 ^ v9
-	.loc 1 3196
+	.loc 1 3447
 	xor %r6, %r6, %r17
 # v60 = v60 ^ v9
-	.loc 1 3197
+	.loc 1 3448
 	xor %r9, %r9, %r17
 # v9 = v36 ^ v9
-	.loc 1 3198
+	.loc 1 3449
 	xor %r17, %r31, %r17
 # v32 = v32 ^ v52
-	.loc 1 3199
+	.loc 1 3450
 	lwz %r5, 1024(%r1)
 	xor %r31, %r6, %r5
 # v4 = v4 ^ v52
-	.loc 1 3200
+	.loc 1 3451
 	xor %r7, %r7, %r5
 # v9 = v9 ^ v52
-	.loc 1 3201
+	.loc 1 3452
 	xor %r17, %r17, %r5
 # v52 = v27 ^ v52
-	.loc 1 3202
+	.loc 1 3453
 	xor %r5, %r12, %r5
 # v4 = v4 ^ v56
-	.loc 1 3203
+	.loc 1 3454
 	lwz %r6, 1008(%r1)
 	xor %r7, %r7, %r6
 # v60 = v60 ^ v56
-	.loc 1 3204
+	.loc 1 3455
 	xor %r9, %r9, %r6
 # v52 = v52 ^ v56
-	.loc 1 3205
+	.loc 1 3456
 	xor %r5, %r5, %r6
 # v56 = v31 ^ v56
-	.loc 1 3206
+	.loc 1 3457
 	xor %r6, %r11, %r6
 # v60 = v60 ^ v50
-	.loc 1 3207
+	.loc 1 3458
 	xor %r9, %r9, %r28
 # v9 = v9 ^ v50
-	.loc 1 3208
+	.loc 1 3459
 	xor %r17, %r17, %r28
 # v56 = v56 ^ v50
-	.loc 1 3209
+	.loc 1 3460
 	xor %r6, %r6, %r28
 # v50 = v15 ^ v50
-	.loc 1 3210
+	.loc 1 3461
 	lwz %r11, 792(%r1)
 	xor %r28, %r11, %r28
 # v9 = v9 ^ v54
-	.loc 1 3211
+	.loc 1 3462
 	xor %r17, %r17, %r29
 # v52 = v52 ^ v54
-	.loc 1 3212
+	.loc 1 3463
 	xor %r5, %r5, %r29
 # v50 = v50 ^ v54
-	.loc 1 3213
+	.loc 1 3464
 	xor %r28, %r28, %r29
 # v54 = v33 ^ v54
-	.loc 1 3214
+	.loc 1 3465
 	lwz %r11, 752(%r1)
 	xor %r29, %r11, %r29
 # v52 = v52 ^ v58
-	.loc 1 3215
+	.loc 1 3466
 	xor %r11, %r5, %r8
 # v56 = v56 ^ v58
-	.loc 1 3216
+	.loc 1 3467
 	xor %r6, %r6, %r8
 # v54 = v54 ^ v58
-	.loc 1 3217
+	.loc 1 3468
 	xor %r29, %r29, %r8
 # v58 = v37 ^ v58
-	.loc 1 3218
+	.loc 1 3469
 	lwz %r5, 720(%r1)
 	xor %r8, %r5, %r8
 # v56 = v56 ^ v11
-	.loc 1 3219
+	.loc 1 3470
 	xor %r6, %r6, %r10
 # v50 = v50 ^ v11
-	.loc 1 3220
+	.loc 1 3471
 	xor %r28, %r28, %r10
 # v58 = v58 ^ v11
-	.loc 1 3221
+	.loc 1 3472
 	xor %r8, %r8, %r10
 # v11 = v38 ^ v11
-	.loc 1 3222
+	.loc 1 3473
 	lwz %r5, 696(%r1)
 	xor %r10, %r5, %r10
 # v50 = v50 ^ v7
-	.loc 1 3223
+	.loc 1 3474
 	xor %r28, %r28, %r27
 # v54 = v54 ^ v7
-	.loc 1 3224
+	.loc 1 3475
 	xor %r29, %r29, %r27
 # v11 = v11 ^ v7
-	.loc 1 3225
+	.loc 1 3476
 	xor %r10, %r10, %r27
 # v7 = v34 ^ v7
-	.loc 1 3226
+	.loc 1 3477
 	lwz %r5, 680(%r1)
 	xor %r27, %r5, %r27
 # v54 = v54 ^ v2
-	.loc 1 3227
+	.loc 1 3478
 	xor %r29, %r29, %r25
 # v58 = v58 ^ v2
-	.loc 1 3228
+	.loc 1 3479
 	xor %r8, %r8, %r25
 # v7 = v7 ^ v2
-	.loc 1 3229
+	.loc 1 3480
 	xor %r27, %r27, %r25
 # v2 = v30 ^ v2
-	.loc 1 3230
+	.loc 1 3481
 	lwz %r5, 672(%r1)
 	xor %r25, %r5, %r25
 # v58 = v58 ^ v3
-	.loc 1 3231
+	.loc 1 3482
 	xor %r12, %r8, %r30
 # v11 = v11 ^ v3
-	.loc 1 3232
+	.loc 1 3483
 	xor %r26, %r10, %r30
 # v2 = v2 ^ v3
-	.loc 1 3233
+	.loc 1 3484
 	xor %r25, %r25, %r30
 # v3 = v40 ^ v3
-	.loc 1 3234
+	.loc 1 3485
 	lwz %r5, 664(%r1)
 	xor %r30, %r5, %r30
 # v40 = v3 ^ v4
-	.loc 1 3235
+	.loc 1 3486
 	xor %r24, %r30, %r7
 # v30 = v56 ^ v4
-	.loc 1 3236
+	.loc 1 3487
 	xor %r5, %r6, %r7
 # v30 = v30 ^ v32
-	.loc 1 3237
+	.loc 1 3488
 	xor %r10, %r5, %r31
 # v34 = v2 ^ v56
-	.loc 1 3238
+	.loc 1 3489
 	xor %r23, %r25, %r6
 # v38 = v52 ^ v4
-	.loc 1 3239
+	.loc 1 3490
 	xor %r5, %r11, %r7
 # v38 = v38 ^ v32
-	.loc 1 3240
+	.loc 1 3491
 	xor %r22, %r5, %r31
 # v37 = v7 ^ v56
-	.loc 1 3241
+	.loc 1 3492
 	xor %r5, %r27, %r6
 # v37 = v37 ^ v52
-	.loc 1 3242
+	.loc 1 3493
 	xor %r5, %r5, %r11
 # v37 = v37 ^ v4
-	.loc 1 3243
+	.loc 1 3494
 	xor %r5, %r5, %r7
 # v37 = v37 ^ v32
-	.loc 1 3244
+	.loc 1 3495
 	xor %r20, %r5, %r31
 # v33 = v56 ^ v9
-	.loc 1 3245
+	.loc 1 3496
 	xor %r19, %r6, %r17
 # v15 = v11 ^ v52
-	.loc 1 3246
+	.loc 1 3497
 	xor %r5, %r26, %r11
 # v15 = v15 ^ v9
-	.loc 1 3247
+	.loc 1 3498
 	xor %r5, %r5, %r17
 # v15 = v15 ^ v32
-	.loc 1 3248
+	.loc 1 3499
 	xor %r18, %r5, %r31
 # v31 = v52 ^ v60
-	.loc 1 3249
+	.loc 1 3500
 	xor %r16, %r11, %r9
 # v27 = v58 ^ v9
-	.loc 1 3250
+	.loc 1 3501
 	xor %r5, %r12, %r17
 # v27 = v27 ^ v60
-	.loc 1 3251
+	.loc 1 3502
 	xor %r15, %r5, %r9
 # v36 = v9 ^ v4
-	.loc 1 3252
+	.loc 1 3503
 	xor %r21, %r17, %r7
 # v35 = v54 ^ v60
-	.loc 1 3253
+	.loc 1 3504
 	xor %r5, %r29, %r9
 # v35 = v35 ^ v4
-	.loc 1 3254
+	.loc 1 3505
 	xor %r14, %r5, %r7
 # v49 = v60 ^ v32
-	.loc 1 3255
+	.loc 1 3506
 	xor %r8, %r9, %r31
 # v24 = v50 ^ v4
-	.loc 1 3256
+	.loc 1 3507
 	xor %r5, %r28, %r7
 # v24 = v24 ^ v32
-	.loc 1 3257
+	.loc 1 3508
 	xor %r5, %r5, %r31
 # v40 = v40 ^ v49
-	.loc 1 3258
+	.loc 1 3509
 	xor %r24, %r24, %r8
 	stw %r24, 1048(%r1)
 # v5 = v31 ^ v49
-	.loc 1 3259
+	.loc 1 3510
 	xor %r24, %r16, %r8
 # v5 = v5 ^ v24
-	.loc 1 3260
+	.loc 1 3511
 	xor %r24, %r24, %r5
 	stw %r24, 1056(%r1)
 # v30 = v30 ^ v31
-	.loc 1 3261
+	.loc 1 3512
 	xor %r10, %r10, %r16
 	stw %r10, 1064(%r1)
 # v1 = v27 ^ v49
-	.loc 1 3262
+	.loc 1 3513
 	xor %r10, %r15, %r8
 # v1 = v1 ^ v24
-	.loc 1 3263
+	.loc 1 3514
 	xor %r10, %r10, %r5
 	stw %r10, 1072(%r1)
 # v34 = v34 ^ v31
-	.loc 1 3264
+	.loc 1 3515
 	xor %r23, %r23, %r16
 # v34 = v34 ^ v27
-	.loc 1 3265
+	.loc 1 3516
 	xor %r23, %r23, %r15
 # v34 = v34 ^ v49
-	.loc 1 3266
+	.loc 1 3517
 	xor %r23, %r23, %r8
 # v34 = v34 ^ v24
-	.loc 1 3267
+	.loc 1 3518
 	xor %r23, %r23, %r5
 # v31 = v31 ^ v36
-	.loc 1 3268
+	.loc 1 3519
 	xor %r10, %r16, %r21
 	stw %r10, 1080(%r1)
 # v38 = v38 ^ v27
-	.loc 1 3269
+	.loc 1 3520
 	xor %r22, %r22, %r15
 # v38 = v38 ^ v36
-	.loc 1 3270
+	.loc 1 3521
 	xor %r22, %r22, %r21
 # v38 = v38 ^ v24
-	.loc 1 3271
+	.loc 1 3522
 	xor %r10, %r22, %r5
 	stw %r10, 1088(%r1)
 # v27 = v27 ^ v35
-	.loc 1 3272
+	.loc 1 3523
 	xor %r15, %r15, %r14
 # v37 = v37 ^ v36
-	.loc 1 3273
+	.loc 1 3524
 	xor %r20, %r20, %r21
 # v37 = v37 ^ v35
-	.loc 1 3274
+	.loc 1 3525
 	xor %r20, %r20, %r14
 # v36 = v36 ^ v49
-	.loc 1 3275
+	.loc 1 3526
 	xor %r21, %r21, %r8
 # v33 = v33 ^ v35
-	.loc 1 3276
+	.loc 1 3527
 	xor %r19, %r19, %r14
 # v33 = v33 ^ v49
-	.loc 1 3277
+	.loc 1 3528
 	xor %r19, %r19, %r8
 # v35 = v35 ^ v24
-	.loc 1 3278
+	.loc 1 3529
 	xor %r14, %r14, %r5
 # v49 = v15 ^ v49
-	.loc 1 3279
+	.loc 1 3530
 	xor %r8, %r18, %r8
 # v24 = v49 ^ v24
-	.loc 1 3280
+	.loc 1 3531
 	xor %r24, %r8, %r5
 # v40 = v40 ^ v35
-	.loc 1 3281
+	.loc 1 3532
 	lwz %r5, 1048(%r1)
 	xor %r10, %r5, %r14
 # v49 = v27 ^ v35
-	.loc 1 3282
+	.loc 1 3533
 	xor %r5, %r15, %r14
 # v49 = v49 ^ v24
-	.loc 1 3283
+	.loc 1 3534
 	xor %r8, %r5, %r24
 # v5 = v5 ^ v27
-	.loc 1 3284
+	.loc 1 3535
 	lwz %r5, 1056(%r1)
 	xor %r22, %r5, %r15
 # v15 = v37 ^ v35
-	.loc 1 3285
+	.loc 1 3536
 	xor %r5, %r20, %r14
 # v15 = v15 ^ v24
-	.loc 1 3286
+	.loc 1 3537
 	xor %r18, %r5, %r24
 # v30 = v30 ^ v27
-	.loc 1 3287
+	.loc 1 3538
 	lwz %r5, 1064(%r1)
 	xor %r5, %r5, %r15
 # v30 = v30 ^ v37
-	.loc 1 3288
+	.loc 1 3539
 	xor %r5, %r5, %r20
 # v30 = v30 ^ v35
-	.loc 1 3289
+	.loc 1 3540
 	xor %r5, %r5, %r14
 # v30 = v30 ^ v24
-	.loc 1 3290
+	.loc 1 3541
 	xor %r16, %r5, %r24
 # v27 = v27 ^ v36
-	.loc 1 3291
+	.loc 1 3542
 	xor %r15, %r15, %r21
 # v1 = v1 ^ v37
-	.loc 1 3292
+	.loc 1 3543
 	lwz %r5, 1072(%r1)
 	xor %r5, %r5, %r20
 # v1 = v1 ^ v36
-	.loc 1 3293
+	.loc 1 3544
 	xor %r5, %r5, %r21
 # v1 = v1 ^ v24
-	.loc 1 3294
+	.loc 1 3545
 	xor %r5, %r5, %r24
 # v37 = v37 ^ v33
-	.loc 1 3295
+	.loc 1 3546
 	xor %r20, %r20, %r19
 	stw %r20, 4152(%r1)
 # v34 = v34 ^ v36
-	.loc 1 3296
+	.loc 1 3547
 	xor %r23, %r23, %r21
 # v34 = v34 ^ v33
-	.loc 1 3297
+	.loc 1 3548
 	xor %r23, %r23, %r19
 	stw %r23, 1096(%r1)
 # v36 = v36 ^ v35
-	.loc 1 3298
+	.loc 1 3549
 	xor %r23, %r21, %r14
 	stw %r23, 4160(%r1)
 # v31 = v31 ^ v33
-	.loc 1 3299
+	.loc 1 3550
 	lwz %r23, 1080(%r1)
 	xor %r23, %r23, %r19
 # v31 = v31 ^ v35
-	.loc 1 3300
+	.loc 1 3551
 	xor %r23, %r23, %r14
 	stw %r23, 1104(%r1)
 # v33 = v33 ^ v24
-	.loc 1 3301
+	.loc 1 3552
 	xor %r23, %r19, %r24
 	stw %r23, 4904(%r1)
 # v35 = v38 ^ v35
-	.loc 1 3302
+	.loc 1 3553
 	lwz %r23, 1088(%r1)
 	xor %r14, %r23, %r14
 # v24 = v35 ^ v24
-	.loc 1 3303
+	.loc 1 3554
 	xor %r21, %r14, %r24
 # v35 = v40 & v3
-	.loc 1 3304
+	.loc 1 3555
 	and %r24, %r10, %r30
 	stw %r24, 1112(%r1)
 # v38 = v40 & v2
-	.loc 1 3305
+	.loc 1 3556
 	and %r24, %r10, %r25
 # v16 = v49 & v3
-	.loc 1 3306
+	.loc 1 3557
 	and %r23, %r8, %r30
 # v16 = v38 ^ v16
-	.loc 1 3307
+	.loc 1 3558
 	xor %r24, %r24, %r23
 	stw %r24, 1120(%r1)
 # v38 = v40 & v7
-	.loc 1 3308
+	.loc 1 3559
 	and %r23, %r10, %r27
 	stw %r23, 1128(%r1)
 # v12 = v49 & v2
-	.loc 1 3309
+	.loc 1 3560
 	and %r20, %r8, %r25
 	stw %r20, 2872(%r1)
 # v8 = v5 & v3
-	.loc 1 3310
+	.loc 1 3561
 	and %r24, %r22, %r30
 # v12 = v38 ^ v12
-	.loc 1 3311
+	.loc 1 3562
 	xor %r23, %r23, %r20
 # v8 = v12 ^ v8
-	.loc 1 3312
+	.loc 1 3563
 	xor %r24, %r23, %r24
 	stw %r24, 1136(%r1)
 # v12 = v40 & v11
-	.loc 1 3313
+	.loc 1 3564
 	and %r24, %r10, %r26
 	stw %r24, 1144(%r1)
 # v38 = v49 & v7
-	.loc 1 3314
+	.loc 1 3565
 	and %r19, %r8, %r27
 	stw %r19, 2880(%r1)
 # v26 = v5 & v2
-	.loc 1 3315
+	.loc 1 3566
 	and %r23, %r22, %r25
 	stw %r23, 1152(%r1)
 # v28 = v15 & v3
-	.loc 1 3316
+	.loc 1 3567
 	and %r20, %r18, %r30
 	stw %r20, 2888(%r1)
 # v38 = v12 ^ v38
-	.loc 1 3317
+	.loc 1 3568
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 3318
+	.loc 1 3569
 	xor %r24, %r24, %r23
 # v28 = v26 ^ v28
-	.loc 1 3319
+	.loc 1 3570
 	xor %r24, %r24, %r20
 	stw %r24, 1160(%r1)
 # v26 = v40 & v58
-	.loc 1 3320
+	.loc 1 3571
 	and %r24, %r10, %r12
 	stw %r24, 3744(%r1)
 	stw %r24, 1168(%r1)
 # v38 = v49 & v11
-	.loc 1 3321
+	.loc 1 3572
 	and %r23, %r8, %r26
 	stw %r23, 2896(%r1)
 # v12 = v5 & v7
-	.loc 1 3322
+	.loc 1 3573
 	and %r14, %r22, %r27
 	stw %r14, 4560(%r1)
 	stw %r14, 1176(%r1)
 # v46 = v15 & v2
-	.loc 1 3323
+	.loc 1 3574
 	and %r19, %r18, %r25
 	stw %r19, 1184(%r1)
 # v6 = v30 & v3
-	.loc 1 3324
+	.loc 1 3575
 	and %r20, %r16, %r30
 	stw %r20, 2904(%r1)
 # v38 = v26 ^ v38
-	.loc 1 3325
+	.loc 1 3576
 	xor %r24, %r24, %r23
 	stw %r24, 2912(%r1)
 # v12 = v38 ^ v12
-	.loc 1 3326
+	.loc 1 3577
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 3327
+	.loc 1 3578
 	xor %r24, %r24, %r19
 # v6 = v46 ^ v6
-	.loc 1 3328
+	.loc 1 3579
 	xor %r24, %r24, %r20
 	stw %r24, 1192(%r1)
 # v46 = v40 & v54
-	.loc 1 3329
+	.loc 1 3580
 	and %r24, %r10, %r29
 	stw %r24, 5712(%r1)
 	stw %r24, 3752(%r1)
 	stw %r24, 1200(%r1)
 # v12 = v49 & v58
-	.loc 1 3330
+	.loc 1 3581
 	and %r24, %r8, %r12
 	stw %r24, 5208(%r1)
 	stw %r24, 2920(%r1)
 # v38 = v5 & v11
-	.loc 1 3331
+	.loc 1 3582
 	and %r24, %r22, %r26
 	stw %r24, 5872(%r1)
 	stw %r24, 3760(%r1)
 	stw %r24, 1208(%r1)
 # v26 = v15 & v7
-	.loc 1 3332
+	.loc 1 3583
 	and %r19, %r18, %r27
 	stw %r19, 4568(%r1)
 	stw %r19, 1216(%r1)
 # v14 = v30 & v2
-	.loc 1 3333
+	.loc 1 3584
 	and %r20, %r16, %r25
 	stw %r20, 4576(%r1)
 	stw %r20, 1224(%r1)
 # v21 = v27 & v3
-	.loc 1 3334
+	.loc 1 3585
 	and %r23, %r15, %r30
 	stw %r23, 5488(%r1)
 	stw %r23, 2928(%r1)
 # v12 = v46 ^ v12
-	.loc 1 3335
+	.loc 1 3586
 	lwz %r24, 5208(%r1)
 	lwz %r14, 5712(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 2936(%r1)
 # v38 = v12 ^ v38
-	.loc 1 3336
+	.loc 1 3587
 	lwz %r14, 5872(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2944(%r1)
 # v26 = v38 ^ v26
-	.loc 1 3337
+	.loc 1 3588
 	xor %r24, %r24, %r19
 # v14 = v26 ^ v14
-	.loc 1 3338
+	.loc 1 3589
 	xor %r24, %r24, %r20
 # v21 = v14 ^ v21
-	.loc 1 3339
+	.loc 1 3590
 	xor %r24, %r24, %r23
 	stw %r24, 1232(%r1)
 # v14 = v40 & v50
-	.loc 1 3340
+	.loc 1 3591
 	and %r24, %r10, %r28
 	stw %r24, 5216(%r1)
 	stw %r24, 3768(%r1)
 	stw %r24, 1240(%r1)
 # v26 = v49 & v54
-	.loc 1 3341
+	.loc 1 3592
 	and %r24, %r8, %r29
 	stw %r24, 4864(%r1)
 	stw %r24, 2952(%r1)
 # v38 = v5 & v58
-	.loc 1 3342
+	.loc 1 3593
 	and %r24, %r22, %r12
 	stw %r24, 5496(%r1)
 	stw %r24, 3776(%r1)
 	stw %r24, 1248(%r1)
 # v12 = v15 & v11
-	.loc 1 3343
+	.loc 1 3594
 	and %r24, %r18, %r26
 	stw %r24, 5504(%r1)
 	stw %r24, 3784(%r1)
 	stw %r24, 1256(%r1)
 # v46 = v30 & v7
-	.loc 1 3344
+	.loc 1 3595
 	and %r19, %r16, %r27
 	stw %r19, 4584(%r1)
 	stw %r19, 1264(%r1)
 # v43 = v27 & v2
-	.loc 1 3345
+	.loc 1 3596
 	and %r20, %r15, %r25
 	stw %r20, 4592(%r1)
 	stw %r20, 1272(%r1)
 # v29 = v1 & v3
-	.loc 1 3346
+	.loc 1 3597
 	and %r23, %r5, %r30
 	stw %r23, 5224(%r1)
 	stw %r23, 2960(%r1)
 # v26 = v14 ^ v26
-	.loc 1 3347
+	.loc 1 3598
 	lwz %r24, 4864(%r1)
 	lwz %r14, 5216(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 2968(%r1)
 # v38 = v26 ^ v38
-	.loc 1 3348
+	.loc 1 3599
 	lwz %r14, 5496(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2976(%r1)
 # v12 = v38 ^ v12
-	.loc 1 3349
+	.loc 1 3600
 	lwz %r14, 5504(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2984(%r1)
 # v46 = v12 ^ v46
-	.loc 1 3350
+	.loc 1 3601
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 3351
+	.loc 1 3602
 	xor %r24, %r24, %r20
 # v29 = v43 ^ v29
-	.loc 1 3352
+	.loc 1 3603
 	xor %r24, %r24, %r23
 	stw %r24, 1280(%r1)
 # v43 = v49 & v50
-	.loc 1 3353
+	.loc 1 3604
 	and %r24, %r8, %r28
 	stw %r24, 5720(%r1)
 	stw %r24, 3792(%r1)
 	stw %r24, 1288(%r1)
 # v46 = v5 & v54
-	.loc 1 3354
+	.loc 1 3605
 	and %r24, %r22, %r29
 	stw %r24, 5232(%r1)
 	stw %r24, 2992(%r1)
 # v12 = v15 & v58
-	.loc 1 3355
+	.loc 1 3606
 	and %r24, %r18, %r12
 	stw %r24, 5880(%r1)
 	stw %r24, 3800(%r1)
 	stw %r24, 1296(%r1)
 # v38 = v30 & v11
-	.loc 1 3356
+	.loc 1 3607
 	and %r19, %r16, %r26
 	stw %r19, 4600(%r1)
 	stw %r19, 1304(%r1)
 # v26 = v27 & v7
-	.loc 1 3357
+	.loc 1 3608
 	and %r20, %r15, %r27
 	stw %r20, 4608(%r1)
 	stw %r20, 1312(%r1)
 # v14 = v1 & v2
-	.loc 1 3358
+	.loc 1 3609
 	and %r23, %r5, %r25
 	stw %r23, 5512(%r1)
 	stw %r23, 3000(%r1)
 # v46 = v43 ^ v46
-	.loc 1 3359
+	.loc 1 3610
 	lwz %r24, 5232(%r1)
 	lwz %r14, 5720(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 3008(%r1)
 # v12 = v46 ^ v12
-	.loc 1 3360
+	.loc 1 3611
 	lwz %r14, 5880(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3016(%r1)
 # v38 = v12 ^ v38
-	.loc 1 3361
+	.loc 1 3612
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 3362
+	.loc 1 3613
 	xor %r24, %r24, %r20
 # v14 = v26 ^ v14
-	.loc 1 3363
+	.loc 1 3614
 	xor %r24, %r24, %r23
 	stw %r24, 1320(%r1)
 # v26 = v5 & v50
-	.loc 1 3364
+	.loc 1 3615
 	and %r24, %r22, %r28
 	stw %r24, 3808(%r1)
 	stw %r24, 1328(%r1)
 # v38 = v15 & v54
-	.loc 1 3365
+	.loc 1 3616
 	and %r23, %r18, %r29
 	stw %r23, 3024(%r1)
 # v12 = v30 & v58
-	.loc 1 3366
+	.loc 1 3617
 	and %r14, %r16, %r12
 	stw %r14, 4616(%r1)
 	stw %r14, 1336(%r1)
 # v46 = v27 & v11
-	.loc 1 3367
+	.loc 1 3618
 	and %r19, %r15, %r26
 	stw %r19, 1344(%r1)
 # v43 = v1 & v7
-	.loc 1 3368
+	.loc 1 3619
 	and %r20, %r5, %r27
 	stw %r20, 3032(%r1)
 # v38 = v26 ^ v38
-	.loc 1 3369
+	.loc 1 3620
 	xor %r24, %r24, %r23
 	stw %r24, 3040(%r1)
 # v12 = v38 ^ v12
-	.loc 1 3370
+	.loc 1 3621
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 3371
+	.loc 1 3622
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 3372
+	.loc 1 3623
 	xor %r24, %r24, %r20
 	stw %r24, 1352(%r1)
 # v46 = v15 & v50
-	.loc 1 3373
+	.loc 1 3624
 	and %r24, %r18, %r28
 	stw %r24, 1360(%r1)
 # v12 = v30 & v54
-	.loc 1 3374
+	.loc 1 3625
 	and %r19, %r16, %r29
 	stw %r19, 3048(%r1)
 # v38 = v27 & v58
-	.loc 1 3375
+	.loc 1 3626
 	and %r23, %r15, %r12
 	stw %r23, 1368(%r1)
 # v26 = v1 & v11
-	.loc 1 3376
+	.loc 1 3627
 	and %r20, %r5, %r26
 	stw %r20, 3056(%r1)
 # v12 = v46 ^ v12
-	.loc 1 3377
+	.loc 1 3628
 	xor %r24, %r24, %r19
 # v38 = v12 ^ v38
-	.loc 1 3378
+	.loc 1 3629
 	xor %r24, %r24, %r23
 # v26 = v38 ^ v26
-	.loc 1 3379
+	.loc 1 3630
 	xor %r24, %r24, %r20
 	stw %r24, 1376(%r1)
 # v38 = v30 & v50
-	.loc 1 3380
+	.loc 1 3631
 	and %r23, %r16, %r28
 	stw %r23, 1384(%r1)
 # v12 = v27 & v54
-	.loc 1 3381
+	.loc 1 3632
 	and %r20, %r15, %r29
 	stw %r20, 3064(%r1)
 # v46 = v1 & v58
-	.loc 1 3382
+	.loc 1 3633
 	and %r24, %r5, %r12
 # v12 = v38 ^ v12
-	.loc 1 3383
+	.loc 1 3634
 	xor %r23, %r23, %r20
 # v46 = v12 ^ v46
-	.loc 1 3384
+	.loc 1 3635
 	xor %r24, %r23, %r24
 	stw %r24, 1392(%r1)
 # v12 = v27 & v50
-	.loc 1 3385
+	.loc 1 3636
 	and %r24, %r15, %r28
 # v38 = v1 & v54
-	.loc 1 3386
+	.loc 1 3637
 	and %r23, %r5, %r29
 # v38 = v12 ^ v38
-	.loc 1 3387
+	.loc 1 3638
 	xor %r24, %r24, %r23
 	stw %r24, 1400(%r1)
 # v12 = v1 & v50
-	.loc 1 3388
+	.loc 1 3639
 	and %r24, %r5, %r28
 	stw %r24, 1408(%r1)
 # v18 = v37 & v56
-	.loc 1 3389
+	.loc 1 3640
 	lwz %r20, 4152(%r1)
 	and %r24, %r20, %r6
 	stw %r24, 1416(%r1)
 # v44 = v37 & v52
-	.loc 1 3390
+	.loc 1 3641
 	and %r19, %r20, %r11
 	stw %r19, 3072(%r1)
 # v10 = v34 & v56
-	.loc 1 3391
+	.loc 1 3642
 	lwz %r23, 1096(%r1)
 	and %r24, %r23, %r6
 # v10 = v44 ^ v10
-	.loc 1 3392
+	.loc 1 3643
 	xor %r24, %r19, %r24
 	stw %r24, 1424(%r1)
 # v44 = v37 & v9
-	.loc 1 3393
+	.loc 1 3644
 	and %r24, %r20, %r17
 	stw %r24, 1432(%r1)
 # v47 = v34 & v52
-	.loc 1 3394
+	.loc 1 3645
 	and %r14, %r23, %r11
 	stw %r14, 3080(%r1)
 # v0 = v36 & v56
-	.loc 1 3395
+	.loc 1 3646
 	lwz %r20, 4160(%r1)
 	and %r19, %r20, %r6
 	stw %r19, 3088(%r1)
 # v47 = v44 ^ v47
-	.loc 1 3396
+	.loc 1 3647
 	xor %r24, %r24, %r14
 # v0 = v47 ^ v0
-	.loc 1 3397
+	.loc 1 3648
 	xor %r24, %r24, %r19
 	stw %r24, 1440(%r1)
 # v47 = v37 & v60
-	.loc 1 3398
+	.loc 1 3649
 	lwz %r24, 4152(%r1)
 	and %r14, %r24, %r9
 	stw %r14, 4624(%r1)
 	stw %r14, 1448(%r1)
 # v44 = v34 & v9
-	.loc 1 3399
+	.loc 1 3650
 	and %r24, %r23, %r17
 	stw %r24, 3096(%r1)
 # v42 = v36 & v52
-	.loc 1 3400
+	.loc 1 3651
 	and %r20, %r20, %r11
 	stw %r20, 1456(%r1)
 # v41 = v31 & v56
-	.loc 1 3401
+	.loc 1 3652
 	lwz %r19, 1104(%r1)
 	stw %r19, 3816(%r1)
 	and %r23, %r19, %r6
 	stw %r23, 3104(%r1)
 # v44 = v47 ^ v44
-	.loc 1 3402
+	.loc 1 3653
 	xor %r24, %r14, %r24
 # v42 = v44 ^ v42
-	.loc 1 3403
+	.loc 1 3654
 	xor %r24, %r24, %r20
 # v41 = v42 ^ v41
-	.loc 1 3404
+	.loc 1 3655
 	xor %r24, %r24, %r23
 	stw %r24, 1464(%r1)
 # v42 = v37 & v4
-	.loc 1 3405
+	.loc 1 3656
 	lwz %r24, 4152(%r1)
 	and %r14, %r24, %r7
 	stw %r14, 3824(%r1)
 	stw %r14, 1472(%r1)
 # v44 = v34 & v60
-	.loc 1 3406
+	.loc 1 3657
 	lwz %r24, 1096(%r1)
 	stw %r24, 3832(%r1)
 	and %r23, %r24, %r9
 	stw %r23, 3112(%r1)
 # v47 = v36 & v9
-	.loc 1 3407
+	.loc 1 3658
 	lwz %r24, 4160(%r1)
 	and %r20, %r24, %r17
 	stw %r20, 4632(%r1)
 	stw %r20, 1480(%r1)
 # v45 = v31 & v52
-	.loc 1 3408
+	.loc 1 3659
 	and %r24, %r19, %r11
 	stw %r24, 1488(%r1)
 # v39 = v33 & v56
-	.loc 1 3409
+	.loc 1 3660
 	lwz %r19, 4904(%r1)
 	and %r19, %r19, %r6
 	stw %r19, 3120(%r1)
 # v44 = v42 ^ v44
-	.loc 1 3410
+	.loc 1 3661
 	xor %r23, %r14, %r23
 	stw %r23, 3128(%r1)
 # v47 = v44 ^ v47
-	.loc 1 3411
+	.loc 1 3662
 	xor %r23, %r23, %r20
 # v45 = v47 ^ v45
-	.loc 1 3412
+	.loc 1 3663
 	xor %r24, %r23, %r24
 # v39 = v45 ^ v39
-	.loc 1 3413
+	.loc 1 3664
 	xor %r24, %r24, %r19
 	stw %r24, 1496(%r1)
 # v45 = v37 & v32
-	.loc 1 3414
+	.loc 1 3665
 	lwz %r24, 4152(%r1)
 	and %r24, %r24, %r31
 	stw %r24, 5728(%r1)
 	stw %r24, 3840(%r1)
 	stw %r24, 1504(%r1)
 # v47 = v34 & v4
-	.loc 1 3415
+	.loc 1 3666
 	lwz %r24, 3832(%r1)
 	and %r24, %r24, %r7
 	stw %r24, 5240(%r1)
 	stw %r24, 3136(%r1)
 # v44 = v36 & v60
-	.loc 1 3416
+	.loc 1 3667
 	lwz %r24, 4160(%r1)
 	and %r24, %r24, %r9
 	stw %r24, 5888(%r1)
 	stw %r24, 3848(%r1)
 	stw %r24, 1512(%r1)
 # v42 = v31 & v9
-	.loc 1 3417
+	.loc 1 3668
 	lwz %r24, 1104(%r1)
 	stw %r24, 3856(%r1)
 	and %r19, %r24, %r17
 	stw %r19, 4640(%r1)
 	stw %r19, 1520(%r1)
 # v48 = v33 & v52
-	.loc 1 3418
+	.loc 1 3669
 	lwz %r24, 4904(%r1)
 	and %r20, %r24, %r11
 	stw %r20, 4648(%r1)
 	stw %r20, 1528(%r1)
 # v13 = v24 & v56
-	.loc 1 3419
+	.loc 1 3670
 	and %r23, %r21, %r6
 	stw %r23, 5520(%r1)
 	stw %r23, 3144(%r1)
 # v47 = v45 ^ v47
-	.loc 1 3420
+	.loc 1 3671
 	lwz %r24, 5240(%r1)
 	lwz %r14, 5728(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 3152(%r1)
 # v44 = v47 ^ v44
-	.loc 1 3421
+	.loc 1 3672
 	lwz %r14, 5888(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3160(%r1)
 # v42 = v44 ^ v42
-	.loc 1 3422
+	.loc 1 3673
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 3423
+	.loc 1 3674
 	xor %r24, %r24, %r20
 # v13 = v48 ^ v13
-	.loc 1 3424
+	.loc 1 3675
 	xor %r24, %r24, %r23
 	stw %r24, 1536(%r1)
 # v48 = v34 & v32
-	.loc 1 3425
+	.loc 1 3676
 	lwz %r24, 1096(%r1)
 	and %r20, %r24, %r31
 	stw %r20, 3864(%r1)
 	stw %r20, 1544(%r1)
 # v42 = v36 & v4
-	.loc 1 3426
+	.loc 1 3677
 	lwz %r24, 4160(%r1)
 	and %r14, %r24, %r7
 	stw %r14, 3168(%r1)
 # v44 = v31 & v60
-	.loc 1 3427
+	.loc 1 3678
 	lwz %r24, 3856(%r1)
 	and %r24, %r24, %r9
 	stw %r24, 4656(%r1)
 	stw %r24, 1552(%r1)
 # v47 = v33 & v9
-	.loc 1 3428
+	.loc 1 3679
 	lwz %r23, 4904(%r1)
 	and %r23, %r23, %r17
 	stw %r23, 1560(%r1)
 # v45 = v24 & v52
-	.loc 1 3429
+	.loc 1 3680
 	and %r19, %r21, %r11
 	stw %r19, 3176(%r1)
 # v42 = v48 ^ v42
-	.loc 1 3430
+	.loc 1 3681
 	xor %r20, %r20, %r14
 	stw %r20, 3184(%r1)
 # v44 = v42 ^ v44
-	.loc 1 3431
+	.loc 1 3682
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 3432
+	.loc 1 3683
 	xor %r24, %r24, %r23
 # v45 = v47 ^ v45
-	.loc 1 3433
+	.loc 1 3684
 	xor %r24, %r24, %r19
 	stw %r24, 1568(%r1)
 # v47 = v36 & v32
-	.loc 1 3434
+	.loc 1 3685
 	lwz %r24, 4160(%r1)
 	and %r24, %r24, %r31
 	stw %r24, 5736(%r1)
 	stw %r24, 3192(%r1)
 # v44 = v31 & v4
-	.loc 1 3435
+	.loc 1 3686
 	lwz %r23, 1104(%r1)
 	stw %r23, 3872(%r1)
 	and %r14, %r23, %r7
 	stw %r14, 5896(%r1)
 	stw %r14, 3200(%r1)
 # v42 = v33 & v60
-	.loc 1 3436
+	.loc 1 3687
 	lwz %r24, 4904(%r1)
 	stw %r24, 6144(%r1)
 	and %r19, %r24, %r9
 	stw %r19, 4664(%r1)
 	stw %r19, 1576(%r1)
 # v48 = v24 & v9
-	.loc 1 3437
+	.loc 1 3688
 	and %r20, %r21, %r17
 	stw %r20, 5296(%r1)
 	stw %r20, 1584(%r1)
 # v44 = v47 ^ v44
-	.loc 1 3438
+	.loc 1 3689
 	lwz %r24, 5736(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3208(%r1)
 # v42 = v44 ^ v42
-	.loc 1 3439
+	.loc 1 3690
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 3440
+	.loc 1 3691
 	xor %r24, %r24, %r20
 	stw %r24, 1592(%r1)
 # v42 = v31 & v32
-	.loc 1 3441
+	.loc 1 3692
 	and %r20, %r23, %r31
 	stw %r20, 3216(%r1)
 # v44 = v33 & v4
-	.loc 1 3442
+	.loc 1 3693
 	lwz %r24, 6144(%r1)
 	and %r24, %r24, %r7
 # v47 = v24 & v60
-	.loc 1 3443
+	.loc 1 3694
 	and %r23, %r21, %r9
 	stw %r23, 1600(%r1)
 # v44 = v42 ^ v44
-	.loc 1 3444
+	.loc 1 3695
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 3445
+	.loc 1 3696
 	xor %r24, %r24, %r23
 	stw %r24, 1608(%r1)
 # v44 = v33 & v32
-	.loc 1 3446
+	.loc 1 3697
 	lwz %r20, 4904(%r1)
 	and %r24, %r20, %r31
 # v42 = v24 & v4
-	.loc 1 3447
+	.loc 1 3698
 	and %r23, %r21, %r7
 # v42 = v44 ^ v42
-	.loc 1 3448
+	.loc 1 3699
 	xor %r23, %r24, %r23
 # v44 = v24 & v32
-	.loc 1 3449
+	.loc 1 3700
 	and %r24, %r21, %r31
 # v37 = v40 ^ v37
-	.loc 1 3450
+	.loc 1 3701
 	lwz %r19, 4152(%r1)
 	xor %r10, %r10, %r19
 # v34 = v49 ^ v34
-	.loc 1 3451
+	.loc 1 3702
 	lwz %r19, 1096(%r1)
 	xor %r8, %r8, %r19
 # v36 = v5 ^ v36
-	.loc 1 3452
+	.loc 1 3703
 	lwz %r19, 4160(%r1)
 	xor %r22, %r22, %r19
 # v31 = v15 ^ v31
-	.loc 1 3453
+	.loc 1 3704
 	lwz %r19, 1104(%r1)
 	xor %r19, %r18, %r19
 # v33 = v30 ^ v33
-	.loc 1 3454
+	.loc 1 3705
 	xor %r20, %r16, %r20
 # v24 = v27 ^ v24
-	.loc 1 3455
+	.loc 1 3706
 	xor %r21, %r15, %r21
 # v56 = v3 ^ v56
-	.loc 1 3456
+	.loc 1 3707
 	xor %r30, %r30, %r6
 # v52 = v2 ^ v52
-	.loc 1 3457
+	.loc 1 3708
 	xor %r11, %r25, %r11
 # v9 = v7 ^ v9
-	.loc 1 3458
+	.loc 1 3709
 	xor %r17, %r27, %r17
 # v60 = v11 ^ v60
-	.loc 1 3459
+	.loc 1 3710
 	xor %r27, %r26, %r9
 # v4 = v58 ^ v4
-	.loc 1 3460
+	.loc 1 3711
 	xor %r12, %r12, %r7
 # v32 = v54 ^ v32
-	.loc 1 3461
+	.loc 1 3712
 	xor %r29, %r29, %r31
 # v54 = v37 & v56
-	.loc 1 3462
+	.loc 1 3713
 	and %r6, %r10, %r30
 	stw %r6, 1616(%r1)
 # v58 = v37 & v52
-	.loc 1 3463
+	.loc 1 3714
 	and %r6, %r10, %r11
 # v11 = v34 & v56
-	.loc 1 3464
+	.loc 1 3715
 	and %r7, %r8, %r30
 # v11 = v58 ^ v11
-	.loc 1 3465
+	.loc 1 3716
 	xor %r26, %r6, %r7
 # v58 = v37 & v9
-	.loc 1 3466
+	.loc 1 3717
 	and %r6, %r10, %r17
 # v7 = v34 & v52
-	.loc 1 3467
+	.loc 1 3718
 	and %r7, %r8, %r11
 # v2 = v36 & v56
-	.loc 1 3468
+	.loc 1 3719
 	and %r9, %r22, %r30
 # v7 = v58 ^ v7
-	.loc 1 3469
+	.loc 1 3720
 	xor %r7, %r6, %r7
 # v2 = v7 ^ v2
-	.loc 1 3470
+	.loc 1 3721
 	xor %r25, %r7, %r9
 # v7 = v37 & v60
-	.loc 1 3471
+	.loc 1 3722
 	and %r6, %r10, %r27
 # v58 = v34 & v9
-	.loc 1 3472
+	.loc 1 3723
 	and %r7, %r8, %r17
 # v3 = v36 & v52
-	.loc 1 3473
+	.loc 1 3724
 	and %r9, %r22, %r11
 # v27 = v31 & v56
-	.loc 1 3474
+	.loc 1 3725
 	and %r31, %r19, %r30
 # v58 = v7 ^ v58
-	.loc 1 3475
+	.loc 1 3726
 	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
-	.loc 1 3476
+	.loc 1 3727
 	xor %r9, %r7, %r9
 # v27 = v3 ^ v27
-	.loc 1 3477
+	.loc 1 3728
 	xor %r16, %r9, %r31
 # v3 = v37 & v4
-	.loc 1 3478
+	.loc 1 3729
 	and %r6, %r10, %r12
 # v58 = v34 & v60
-	.loc 1 3479
+	.loc 1 3730
 	and %r7, %r8, %r27
 # v7 = v36 & v9
-	.loc 1 3480
+	.loc 1 3731
 	and %r9, %r22, %r17
 # v30 = v31 & v52
-	.loc 1 3481
+	.loc 1 3732
 	and %r31, %r19, %r11
 # v15 = v33 & v56
-	.loc 1 3482
+	.loc 1 3733
 	and %r18, %r20, %r30
 # v58 = v3 ^ v58
-	.loc 1 3483
+	.loc 1 3734
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 3484
+	.loc 1 3735
 	xor %r9, %r7, %r9
 # v30 = v7 ^ v30
-	.loc 1 3485
+	.loc 1 3736
 	xor %r31, %r9, %r31
 # v15 = v30 ^ v15
-	.loc 1 3486
+	.loc 1 3737
 	xor %r18, %r31, %r18
 # v30 = v37 & v32
-	.loc 1 3487
+	.loc 1 3738
 	and %r6, %r10, %r29
 # v7 = v34 & v4
-	.loc 1 3488
+	.loc 1 3739
 	and %r7, %r8, %r12
 # v58 = v36 & v60
-	.loc 1 3489
+	.loc 1 3740
 	and %r9, %r22, %r27
 # v3 = v31 & v9
-	.loc 1 3490
+	.loc 1 3741
 	and %r14, %r19, %r17
 # v5 = v33 & v52
-	.loc 1 3491
+	.loc 1 3742
 	and %r15, %r20, %r11
 # v49 = v24 & v56
-	.loc 1 3492
+	.loc 1 3743
 	and %r31, %r21, %r30
 # v7 = v30 ^ v7
-	.loc 1 3493
+	.loc 1 3744
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 3494
+	.loc 1 3745
 	xor %r9, %r7, %r9
 # v3 = v58 ^ v3
-	.loc 1 3495
+	.loc 1 3746
 	xor %r14, %r9, %r14
 # v5 = v3 ^ v5
-	.loc 1 3496
+	.loc 1 3747
 	xor %r15, %r14, %r15
 # v49 = v5 ^ v49
-	.loc 1 3497
+	.loc 1 3748
 	xor %r15, %r15, %r31
 # v37 = v37 & v50
-	.loc 1 3498
+	.loc 1 3749
 	and %r14, %r10, %r28
 # v5 = v34 & v32
-	.loc 1 3499
+	.loc 1 3750
 	and %r6, %r8, %r29
 # v3 = v36 & v4
-	.loc 1 3500
+	.loc 1 3751
 	and %r31, %r22, %r12
 # v58 = v31 & v60
-	.loc 1 3501
+	.loc 1 3752
 	and %r10, %r19, %r27
 # v7 = v33 & v9
-	.loc 1 3502
+	.loc 1 3753
 	and %r9, %r20, %r17
 # v30 = v24 & v52
-	.loc 1 3503
+	.loc 1 3754
 	and %r7, %r21, %r11
 # v56 = v1 & v56
-	.loc 1 3504
+	.loc 1 3755
 	and %r30, %r5, %r30
 # v5 = v37 ^ v5
-	.loc 1 3505
+	.loc 1 3756
 	xor %r6, %r14, %r6
 # v3 = v5 ^ v3
-	.loc 1 3506
+	.loc 1 3757
 	xor %r31, %r6, %r31
 # v58 = v3 ^ v58
-	.loc 1 3507
+	.loc 1 3758
 	xor %r10, %r31, %r10
 # v7 = v58 ^ v7
-	.loc 1 3508
+	.loc 1 3759
 	xor %r9, %r10, %r9
 # v30 = v7 ^ v30
-	.loc 1 3509
+	.loc 1 3760
 	xor %r7, %r9, %r7
 # v56 = v30 ^ v56
-	.loc 1 3510
+	.loc 1 3761
 	xor %r30, %r7, %r30
 # v34 = v34 & v50
-	.loc 1 3511
+	.loc 1 3762
 	and %r8, %r8, %r28
 # v30 = v36 & v32
-	.loc 1 3512
+	.loc 1 3763
 	and %r6, %r22, %r29
 # v7 = v31 & v4
-	.loc 1 3513
+	.loc 1 3764
 	and %r7, %r19, %r12
 # v58 = v33 & v60
-	.loc 1 3514
+	.loc 1 3765
 	and %r10, %r20, %r27
 # v3 = v24 & v9
-	.loc 1 3515
+	.loc 1 3766
 	and %r9, %r21, %r17
 # v52 = v1 & v52
-	.loc 1 3516
+	.loc 1 3767
 	and %r11, %r5, %r11
 # v30 = v34 ^ v30
-	.loc 1 3517
+	.loc 1 3768
 	xor %r6, %r8, %r6
 # v7 = v30 ^ v7
-	.loc 1 3518
+	.loc 1 3769
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 3519
+	.loc 1 3770
 	xor %r10, %r7, %r10
 # v3 = v58 ^ v3
-	.loc 1 3520
+	.loc 1 3771
 	xor %r9, %r10, %r9
 # v52 = v3 ^ v52
-	.loc 1 3521
+	.loc 1 3772
 	xor %r11, %r9, %r11
 # v36 = v36 & v50
-	.loc 1 3522
+	.loc 1 3773
 	and %r22, %r22, %r28
 # v3 = v31 & v32
-	.loc 1 3523
+	.loc 1 3774
 	and %r6, %r19, %r29
 # v58 = v33 & v4
-	.loc 1 3524
+	.loc 1 3775
 	and %r7, %r20, %r12
 # v7 = v24 & v60
-	.loc 1 3525
+	.loc 1 3776
 	and %r8, %r21, %r27
 # v9 = v1 & v9
-	.loc 1 3526
+	.loc 1 3777
 	and %r17, %r5, %r17
 # v3 = v36 ^ v3
-	.loc 1 3527
+	.loc 1 3778
 	xor %r6, %r22, %r6
 # v58 = v3 ^ v58
-	.loc 1 3528
+	.loc 1 3779
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 3529
+	.loc 1 3780
 	xor %r8, %r7, %r8
 # v9 = v7 ^ v9
-	.loc 1 3530
+	.loc 1 3781
 	xor %r17, %r8, %r17
 # v31 = v31 & v50
-	.loc 1 3531
+	.loc 1 3782
 	and %r19, %r19, %r28
 # v7 = v33 & v32
-	.loc 1 3532
+	.loc 1 3783
 	and %r6, %r20, %r29
 # v58 = v24 & v4
-	.loc 1 3533
+	.loc 1 3784
 	and %r7, %r21, %r12
 # v60 = v1 & v60
-	.loc 1 3534
+	.loc 1 3785
 	and %r27, %r5, %r27
 # v7 = v31 ^ v7
-	.loc 1 3535
+	.loc 1 3786
 	xor %r6, %r19, %r6
 # v58 = v7 ^ v58
-	.loc 1 3536
+	.loc 1 3787
 	xor %r7, %r6, %r7
 # v60 = v58 ^ v60
-	.loc 1 3537
+	.loc 1 3788
 	xor %r27, %r7, %r27
 # v33 = v33 & v50
-	.loc 1 3538
+	.loc 1 3789
 	and %r20, %r20, %r28
 # v58 = v24 & v32
-	.loc 1 3539
+	.loc 1 3790
 	and %r6, %r21, %r29
 # v4 = v1 & v4
-	.loc 1 3540
+	.loc 1 3791
 	and %r12, %r5, %r12
 # v58 = v33 ^ v58
-	.loc 1 3541
+	.loc 1 3792
 	xor %r6, %r20, %r6
 # v4 = v58 ^ v4
-	.loc 1 3542
+	.loc 1 3793
 	xor %r12, %r6, %r12
 # v24 = v24 & v50
-	.loc 1 3543
+	.loc 1 3794
 	and %r21, %r21, %r28
 # v32 = v1 & v32
-	.loc 1 3544
+	.loc 1 3795
 	and %r29, %r5, %r29
 # v32 = v24 ^ v32
-	.loc 1 3545
+	.loc 1 3796
 	xor %r29, %r21, %r29
 # v50 = v1 & v50
-	.loc 1 3546
+	.loc 1 3797
 	and %r28, %r5, %r28
 # v54 = v54 ^ v35
-	.loc 1 3547
+	.loc 1 3798
 	lwz %r5, 1616(%r1)
 	lwz %r6, 1112(%r1)
 	xor %r5, %r5, %r6
 # v54 = v54 ^ v18
-	.loc 1 3548
+	.loc 1 3799
 	lwz %r6, 1416(%r1)
 	xor %r6, %r5, %r6
 # v11 = v11 ^ v16
-	.loc 1 3549
+	.loc 1 3800
 	lwz %r5, 1120(%r1)
 	xor %r26, %r26, %r5
 # v11 = v11 ^ v10
-	.loc 1 3550
+	.loc 1 3801
 	lwz %r5, 1424(%r1)
 	xor %r26, %r26, %r5
 # v2 = v2 ^ v8
-	.loc 1 3551
+	.loc 1 3802
 	lwz %r5, 1136(%r1)
 	xor %r25, %r25, %r5
 # v2 = v2 ^ v0
-	.loc 1 3552
+	.loc 1 3803
 	lwz %r5, 1440(%r1)
 	xor %r25, %r25, %r5
 # v27 = v27 ^ v28
-	.loc 1 3553
+	.loc 1 3804
 	lwz %r5, 1160(%r1)
 	xor %r16, %r16, %r5
 # v27 = v27 ^ v41
-	.loc 1 3554
+	.loc 1 3805
 	lwz %r5, 1464(%r1)
 	xor %r16, %r16, %r5
 # v15 = v15 ^ v6
-	.loc 1 3555
+	.loc 1 3806
 	lwz %r5, 1192(%r1)
 	xor %r18, %r18, %r5
 # v15 = v15 ^ v39
-	.loc 1 3556
+	.loc 1 3807
 	lwz %r5, 1496(%r1)
 	xor %r18, %r18, %r5
 # v49 = v49 ^ v21
-	.loc 1 3557
+	.loc 1 3808
 	lwz %r5, 1232(%r1)
 	xor %r15, %r15, %r5
 # v49 = v49 ^ v13
-	.loc 1 3558
+	.loc 1 3809
 	lwz %r5, 1536(%r1)
 	xor %r15, %r15, %r5
 # v56 = v56 ^ v29
-	.loc 1 3559
+	.loc 1 3810
 	lwz %r5, 1280(%r1)
 	xor %r30, %r30, %r5
 # v56 = v56 ^ v45
-	.loc 1 3560
+	.loc 1 3811
 	lwz %r5, 1568(%r1)
 	xor %r30, %r30, %r5
 # v52 = v52 ^ v14
-	.loc 1 3561
+	.loc 1 3812
 	lwz %r7, 1320(%r1)
 	xor %r11, %r11, %r7
 # v52 = v52 ^ v48
-	.loc 1 3562
+	.loc 1 3813
 	lwz %r5, 1592(%r1)
 	xor %r11, %r11, %r5
 # v9 = v9 ^ v43
-	.loc 1 3563
+	.loc 1 3814
 	lwz %r9, 1352(%r1)
 	xor %r17, %r17, %r9
 # v9 = v9 ^ v47
-	.loc 1 3564
+	.loc 1 3815
 	lwz %r5, 1608(%r1)
 	xor %r17, %r17, %r5
 # v60 = v60 ^ v26
-	.loc 1 3565
+	.loc 1 3816
 	lwz %r5, 1376(%r1)
 	xor %r27, %r27, %r5
 # v60 = v60 ^ v42
-	.loc 1 3566
+	.loc 1 3817
 	xor %r27, %r27, %r23
 # v4 = v4 ^ v46
-	.loc 1 3567
+	.loc 1 3818
 	lwz %r31, 1392(%r1)
 	xor %r12, %r12, %r31
 # v4 = v4 ^ v44
-	.loc 1 3568
+	.loc 1 3819
 	xor %r10, %r12, %r24
 # v32 = v32 ^ v38
-	.loc 1 3569
+	.loc 1 3820
 	lwz %r22, 1400(%r1)
 	xor %r8, %r29, %r22
 # v50 = v50 ^ v12
-	.loc 1 3570
+	.loc 1 3821
 	lwz %r21, 1408(%r1)
 	xor %r12, %r28, %r21
 # v14 = v54 ^ v14
-	.loc 1 3571
+	.loc 1 3822
 	xor %r7, %r6, %r7
 # v43 = v11 ^ v43
-	.loc 1 3572
+	.loc 1 3823
 	xor %r28, %r26, %r9
 # v26 = v2 ^ v26
-	.loc 1 3573
+	.loc 1 3824
 	xor %r29, %r25, %r5
 # v46 = v27 ^ v46
-	.loc 1 3574
+	.loc 1 3825
 	xor %r26, %r16, %r31
 # v38 = v15 ^ v38
-	.loc 1 3575
+	.loc 1 3826
 	xor %r31, %r18, %r22
 # v12 = v49 ^ v12
-	.loc 1 3576
+	.loc 1 3827
 	xor %r25, %r15, %r21
 # v18 = v52 ^ v18
-	.loc 1 3577
+	.loc 1 3828
 	lwz %r5, 1416(%r1)
 	xor %r5, %r11, %r5
 # v10 = v9 ^ v10
-	.loc 1 3578
+	.loc 1 3829
 	lwz %r6, 1424(%r1)
 	xor %r6, %r17, %r6
 # v0 = v60 ^ v0
-	.loc 1 3579
+	.loc 1 3830
 	lwz %r9, 1440(%r1)
 	xor %r11, %r27, %r9
 # v41 = v4 ^ v41
-	.loc 1 3580
+	.loc 1 3831
 	lwz %r9, 1464(%r1)
 	xor %r9, %r10, %r9
 # v39 = v32 ^ v39
-	.loc 1 3581
+	.loc 1 3832
 	lwz %r10, 1496(%r1)
 	xor %r10, %r8, %r10
 # v13 = v50 ^ v13
-	.loc 1 3582
+	.loc 1 3833
 	lwz %r8, 1536(%r1)
 	xor %r8, %r12, %r8
 # v10 = v10 ^ v44
-	.loc 1 3583
+	.loc 1 3834
 	xor %r12, %r6, %r24
 # v18 = v18 ^ v44
-	.loc 1 3584
+	.loc 1 3835
 	xor %r5, %r5, %r24
 # v12 = v12 ^ v44
-	.loc 1 3585
+	.loc 1 3836
 	xor %r6, %r25, %r24
 # v44 = v38 ^ v44
-	.loc 1 3586
+	.loc 1 3837
 	xor %r24, %r31, %r24
 # v18 = v18 ^ v42
-	.loc 1 3587
+	.loc 1 3838
 	xor %r31, %r5, %r23
 # v56 = v56 ^ v42
-	.loc 1 3588
+	.loc 1 3839
 	xor %r5, %r30, %r23
 # v44 = v44 ^ v42
-	.loc 1 3589
+	.loc 1 3840
 	xor %r24, %r24, %r23
 # v42 = v46 ^ v42
-	.loc 1 3590
+	.loc 1 3841
 	xor %r23, %r26, %r23
 # v56 = v56 ^ v47
-	.loc 1 3591
+	.loc 1 3842
 	lwz %r27, 1608(%r1)
 	xor %r30, %r5, %r27
 # v12 = v12 ^ v47
-	.loc 1 3592
+	.loc 1 3843
 	xor %r6, %r6, %r27
 # v42 = v42 ^ v47
-	.loc 1 3593
+	.loc 1 3844
 	xor %r23, %r23, %r27
 # v47 = v26 ^ v47
-	.loc 1 3594
+	.loc 1 3845
 	xor %r5, %r29, %r27
 # v12 = v12 ^ v48
-	.loc 1 3595
+	.loc 1 3846
 	lwz %r27, 1592(%r1)
 	xor %r29, %r6, %r27
 # v44 = v44 ^ v48
-	.loc 1 3596
+	.loc 1 3847
 	xor %r24, %r24, %r27
 # v47 = v47 ^ v48
-	.loc 1 3597
+	.loc 1 3848
 	xor %r5, %r5, %r27
 # v48 = v43 ^ v48
-	.loc 1 3598
+	.loc 1 3849
 	xor %r6, %r28, %r27
 # v44 = v44 ^ v45
-	.loc 1 3599
+	.loc 1 3850
 	lwz %r28, 1568(%r1)
 	xor %r24, %r24, %r28
 # v42 = v42 ^ v45
-	.loc 1 3600
+	.loc 1 3851
 	xor %r23, %r23, %r28
 # v48 = v48 ^ v45
-	.loc 1 3601
+	.loc 1 3852
 	xor %r6, %r6, %r28
 # v45 = v14 ^ v45
-	.loc 1 3602
+	.loc 1 3853
 	xor %r7, %r7, %r28
 # v42 = v42 ^ v13
-	.loc 1 3603
+	.loc 1 3854
 	xor %r23, %r23, %r8
 # v47 = v47 ^ v13
-	.loc 1 3604
+	.loc 1 3855
 	xor %r5, %r5, %r8
 # v45 = v45 ^ v13
-	.loc 1 3605
+	.loc 1 3856
 	xor %r7, %r7, %r8
 # v13 = v29 ^ v13
-	.loc 1 3606
+	.loc 1 3857
 	lwz %r28, 1280(%r1)
 	xor %r8, %r28, %r8
 # v47 = v47 ^ v39
-	.loc 1 3607
+	.loc 1 3858
 	xor %r5, %r5, %r10
 # v48 = v48 ^ v39
-	.loc 1 3608
+	.loc 1 3859
 	xor %r6, %r6, %r10
 # v13 = v13 ^ v39
-	.loc 1 3609
+	.loc 1 3860
 	xor %r8, %r8, %r10
 # v39 = v21 ^ v39
-	.loc 1 3610
+	.loc 1 3861
 	lwz %r28, 1232(%r1)
 	xor %r10, %r28, %r10
 # v48 = v48 ^ v41
-	.loc 1 3611
+	.loc 1 3862
 	xor %r28, %r6, %r9
 # v45 = v45 ^ v41
-	.loc 1 3612
+	.loc 1 3863
 	xor %r7, %r7, %r9
 # v39 = v39 ^ v41
-	.loc 1 3613
+	.loc 1 3864
 	xor %r10, %r10, %r9
 # v41 = v6 ^ v41
-	.loc 1 3614
+	.loc 1 3865
 	lwz %r6, 1192(%r1)
 	xor %r9, %r6, %r9
 # v45 = v45 ^ v0
-	.loc 1 3615
+	.loc 1 3866
 	xor %r7, %r7, %r11
 # v13 = v13 ^ v0
-	.loc 1 3616
+	.loc 1 3867
 	xor %r8, %r8, %r11
 # v41 = v41 ^ v0
-	.loc 1 3617
+	.loc 1 3868
 	xor %r9, %r9, %r11
 # v0 = v28 ^ v0
-	.loc 1 3618
+	.loc 1 3869
 	lwz %r6, 1160(%r1)
 	xor %r11, %r6, %r11
 # v13 = v13 ^ v10
-	.loc 1 3619
+	.loc 1 3870
 	xor %r8, %r8, %r12
 # v39 = v39 ^ v10
-	.loc 1 3620
+	.loc 1 3871
 	xor %r10, %r10, %r12
 # v0 = v0 ^ v10
-	.loc 1 3621
+	.loc 1 3872
 	xor %r11, %r11, %r12
 # v10 = v8 ^ v10
-	.loc 1 3622
+	.loc 1 3873
 	lwz %r6, 1136(%r1)
 	xor %r12, %r6, %r12
 # v39 = v39 ^ v18
-	.loc 1 3623
+	.loc 1 3874
 	xor %r6, %r10, %r31
 	stw %r6, 1624(%r1)
 # v41 = v41 ^ v18
-	.loc 1 3624
+	.loc 1 3875
 	xor %r9, %r9, %r31
 # v10 = v10 ^ v18
-	.loc 1 3625
+	.loc 1 3876
 	xor %r12, %r12, %r31
 # v18 = v16 ^ v18
-	.loc 1 3626
+	.loc 1 3877
 	lwz %r6, 1120(%r1)
 	xor %r31, %r6, %r31
 # v41 = v41 ^ v56
-	.loc 1 3627
+	.loc 1 3878
 	xor %r6, %r9, %r30
 	stw %r6, 1632(%r1)
 # v0 = v0 ^ v56
-	.loc 1 3628
+	.loc 1 3879
 	xor %r27, %r11, %r30
 # v18 = v18 ^ v56
-	.loc 1 3629
+	.loc 1 3880
 	xor %r31, %r31, %r30
 # v56 = v35 ^ v56
-	.loc 1 3630
+	.loc 1 3881
 	lwz %r6, 1112(%r1)
 	xor %r30, %r6, %r30
 # v35 = v56 ^ v44
-	.loc 1 3631
+	.loc 1 3882
 	xor %r25, %r30, %r24
 # v16 = v45 ^ v44
-	.loc 1 3632
+	.loc 1 3883
 	xor %r6, %r7, %r24
 # v16 = v16 ^ v12
-	.loc 1 3633
+	.loc 1 3884
 	xor %r11, %r6, %r29
 # v8 = v18 ^ v45
-	.loc 1 3634
+	.loc 1 3885
 	xor %r26, %r31, %r7
 # v28 = v48 ^ v44
-	.loc 1 3635
+	.loc 1 3886
 	xor %r6, %r28, %r24
 # v28 = v28 ^ v12
-	.loc 1 3636
+	.loc 1 3887
 	xor %r10, %r6, %r29
 # v6 = v10 ^ v45
-	.loc 1 3637
+	.loc 1 3888
 	xor %r6, %r12, %r7
 # v6 = v6 ^ v48
-	.loc 1 3638
+	.loc 1 3889
 	xor %r6, %r6, %r28
 # v6 = v6 ^ v44
-	.loc 1 3639
+	.loc 1 3890
 	xor %r6, %r6, %r24
 # v6 = v6 ^ v12
-	.loc 1 3640
+	.loc 1 3891
 	xor %r21, %r6, %r29
 # v21 = v45 ^ v47
-	.loc 1 3641
+	.loc 1 3892
 	xor %r20, %r7, %r5
 # v29 = v0 ^ v48
-	.loc 1 3642
+	.loc 1 3893
 	xor %r6, %r27, %r28
 # v29 = v29 ^ v47
-	.loc 1 3643
+	.loc 1 3894
 	xor %r6, %r6, %r5
 # v29 = v29 ^ v12
-	.loc 1 3644
+	.loc 1 3895
 	xor %r18, %r6, %r29
 # v14 = v48 ^ v42
-	.loc 1 3645
+	.loc 1 3896
 	xor %r19, %r28, %r23
 # v43 = v41 ^ v47
-	.loc 1 3646
+	.loc 1 3897
 	lwz %r6, 1632(%r1)
 	xor %r6, %r6, %r5
 # v43 = v43 ^ v42
-	.loc 1 3647
+	.loc 1 3898
 	xor %r17, %r6, %r23
 # v26 = v47 ^ v44
-	.loc 1 3648
+	.loc 1 3899
 	xor %r22, %r5, %r24
 # v46 = v39 ^ v42
-	.loc 1 3649
+	.loc 1 3900
 	lwz %r6, 1624(%r1)
 	xor %r6, %r6, %r23
 # v46 = v46 ^ v44
-	.loc 1 3650
+	.loc 1 3901
 	xor %r16, %r6, %r24
 # v38 = v42 ^ v12
-	.loc 1 3651
+	.loc 1 3902
 	xor %r9, %r23, %r29
 # v50 = v13 ^ v44
-	.loc 1 3652
+	.loc 1 3903
 	xor %r6, %r8, %r24
 # v50 = v50 ^ v12
-	.loc 1 3653
+	.loc 1 3904
 	xor %r15, %r6, %r29
 # v35 = v35 ^ v38
-	.loc 1 3654
+	.loc 1 3905
 	xor %r25, %r25, %r9
 # v32 = v14 ^ v38
-	.loc 1 3655
+	.loc 1 3906
 	xor %r6, %r19, %r9
 # v32 = v32 ^ v50
-	.loc 1 3656
+	.loc 1 3907
 	xor %r14, %r6, %r15
 # v16 = v16 ^ v14
-	.loc 1 3657
+	.loc 1 3908
 	xor %r11, %r11, %r19
 # v4 = v43 ^ v38
-	.loc 1 3658
+	.loc 1 3909
 	xor %r6, %r17, %r9
 # v4 = v4 ^ v50
-	.loc 1 3659
+	.loc 1 3910
 	xor %r6, %r6, %r15
 	stw %r6, 1640(%r1)
 # v8 = v8 ^ v14
-	.loc 1 3660
+	.loc 1 3911
 	xor %r26, %r26, %r19
 # v8 = v8 ^ v43
-	.loc 1 3661
+	.loc 1 3912
 	xor %r26, %r26, %r17
 # v8 = v8 ^ v38
-	.loc 1 3662
+	.loc 1 3913
 	xor %r26, %r26, %r9
 # v8 = v8 ^ v50
-	.loc 1 3663
+	.loc 1 3914
 	xor %r26, %r26, %r15
 # v14 = v14 ^ v26
-	.loc 1 3664
+	.loc 1 3915
 	xor %r6, %r19, %r22
 	stw %r6, 1648(%r1)
 # v28 = v28 ^ v43
-	.loc 1 3665
+	.loc 1 3916
 	xor %r10, %r10, %r17
 # v28 = v28 ^ v26
-	.loc 1 3666
+	.loc 1 3917
 	xor %r10, %r10, %r22
 # v28 = v28 ^ v50
-	.loc 1 3667
+	.loc 1 3918
 	xor %r10, %r10, %r15
 # v43 = v43 ^ v46
-	.loc 1 3668
+	.loc 1 3919
 	xor %r17, %r17, %r16
 # v6 = v6 ^ v26
-	.loc 1 3669
+	.loc 1 3920
 	xor %r21, %r21, %r22
 # v6 = v6 ^ v46
-	.loc 1 3670
+	.loc 1 3921
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
-	.loc 1 3671
+	.loc 1 3922
 	xor %r22, %r22, %r9
 # v21 = v21 ^ v46
-	.loc 1 3672
+	.loc 1 3923
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
-	.loc 1 3673
+	.loc 1 3924
 	xor %r20, %r20, %r9
 # v46 = v46 ^ v50
-	.loc 1 3674
+	.loc 1 3925
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
-	.loc 1 3675
+	.loc 1 3926
 	xor %r9, %r18, %r9
 # v50 = v38 ^ v50
-	.loc 1 3676
+	.loc 1 3927
 	xor %r15, %r9, %r15
 # v35 = v35 ^ v46
-	.loc 1 3677
+	.loc 1 3928
 	xor %r25, %r25, %r16
 # v38 = v43 ^ v46
-	.loc 1 3678
+	.loc 1 3929
 	xor %r6, %r17, %r16
 # v38 = v38 ^ v50
-	.loc 1 3679
+	.loc 1 3930
 	xor %r9, %r6, %r15
 # v32 = v32 ^ v43
-	.loc 1 3680
+	.loc 1 3931
 	xor %r14, %r14, %r17
 # v29 = v6 ^ v46
-	.loc 1 3681
+	.loc 1 3932
 	xor %r6, %r21, %r16
 # v29 = v29 ^ v50
-	.loc 1 3682
+	.loc 1 3933
 	xor %r6, %r6, %r15
 # v16 = v16 ^ v43
-	.loc 1 3683
+	.loc 1 3934
 	xor %r11, %r11, %r17
 # v16 = v16 ^ v6
-	.loc 1 3684
+	.loc 1 3935
 	xor %r11, %r11, %r21
 # v16 = v16 ^ v46
-	.loc 1 3685
+	.loc 1 3936
 	xor %r11, %r11, %r16
 # v16 = v16 ^ v50
-	.loc 1 3686
+	.loc 1 3937
 	xor %r19, %r11, %r15
 # v43 = v43 ^ v26
-	.loc 1 3687
+	.loc 1 3938
 	xor %r11, %r17, %r22
 	stw %r11, 1656(%r1)
 # v4 = v4 ^ v6
-	.loc 1 3688
+	.loc 1 3939
 	lwz %r11, 1640(%r1)
 	xor %r11, %r11, %r21
 # v4 = v4 ^ v26
-	.loc 1 3689
+	.loc 1 3940
 	xor %r11, %r11, %r22
 # v4 = v4 ^ v50
-	.loc 1 3690
+	.loc 1 3941
 	xor %r18, %r11, %r15
 # v6 = v6 ^ v21
-	.loc 1 3691
+	.loc 1 3942
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
-	.loc 1 3692
+	.loc 1 3943
 	xor %r26, %r26, %r22
 # v8 = v8 ^ v21
-	.loc 1 3693
+	.loc 1 3944
 	xor %r26, %r26, %r20
 # v26 = v26 ^ v46
-	.loc 1 3694
+	.loc 1 3945
 	xor %r22, %r22, %r16
 # v14 = v14 ^ v21
-	.loc 1 3695
+	.loc 1 3946
 	lwz %r11, 1648(%r1)
 	xor %r11, %r11, %r20
 # v14 = v14 ^ v46
-	.loc 1 3696
+	.loc 1 3947
 	xor %r11, %r11, %r16
 # v21 = v21 ^ v50
-	.loc 1 3697
+	.loc 1 3948
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
-	.loc 1 3698
+	.loc 1 3949
 	xor %r16, %r10, %r16
 # v50 = v46 ^ v50
-	.loc 1 3699
+	.loc 1 3950
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
-	.loc 1 3700
+	.loc 1 3951
 	xor %r25, %r25, %r20
 # v46 = v6 ^ v21
-	.loc 1 3701
+	.loc 1 3952
 	xor %r10, %r21, %r20
 # v46 = v46 ^ v50
-	.loc 1 3702
+	.loc 1 3953
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v6
-	.loc 1 3703
+	.loc 1 3954
 	xor %r17, %r9, %r21
 # v28 = v8 ^ v21
-	.loc 1 3704
+	.loc 1 3955
 	xor %r9, %r26, %r20
 # v28 = v28 ^ v50
-	.loc 1 3705
+	.loc 1 3956
 	xor %r9, %r9, %r15
 # v32 = v32 ^ v6
-	.loc 1 3706
+	.loc 1 3957
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
-	.loc 1 3707
+	.loc 1 3958
 	xor %r14, %r14, %r26
 # v32 = v32 ^ v21
-	.loc 1 3708
+	.loc 1 3959
 	xor %r14, %r14, %r20
 # v32 = v32 ^ v50
-	.loc 1 3709
+	.loc 1 3960
 	xor %r14, %r14, %r15
 # v6 = v6 ^ v26
-	.loc 1 3710
+	.loc 1 3961
 	xor %r21, %r21, %r22
 	stw %r21, 1664(%r1)
 # v29 = v29 ^ v8
-	.loc 1 3711
+	.loc 1 3962
 	xor %r6, %r6, %r26
 # v29 = v29 ^ v26
-	.loc 1 3712
+	.loc 1 3963
 	xor %r6, %r6, %r22
 # v29 = v29 ^ v50
-	.loc 1 3713
+	.loc 1 3964
 	xor %r21, %r6, %r15
 # v8 = v8 ^ v14
-	.loc 1 3714
+	.loc 1 3965
 	xor %r26, %r26, %r11
 # v16 = v16 ^ v26
-	.loc 1 3715
+	.loc 1 3966
 	xor %r19, %r19, %r22
 # v16 = v16 ^ v14
-	.loc 1 3716
+	.loc 1 3967
 	xor %r19, %r19, %r11
 # v26 = v26 ^ v21
-	.loc 1 3717
+	.loc 1 3968
 	xor %r22, %r22, %r20
 # v43 = v43 ^ v14
-	.loc 1 3718
+	.loc 1 3969
 	lwz %r6, 1656(%r1)
 	xor %r6, %r6, %r11
 # v43 = v43 ^ v21
-	.loc 1 3719
+	.loc 1 3970
 	xor %r6, %r6, %r20
 # v14 = v14 ^ v50
-	.loc 1 3720
+	.loc 1 3971
 	xor %r11, %r11, %r15
 # v21 = v4 ^ v21
-	.loc 1 3721
+	.loc 1 3972
 	xor %r20, %r18, %r20
 # v50 = v21 ^ v50
-	.loc 1 3722
+	.loc 1 3973
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
-	.loc 1 3723
+	.loc 1 3974
 	xor %r20, %r25, %r11
 # v21 = v8 ^ v14
-	.loc 1 3724
+	.loc 1 3975
 	xor %r25, %r26, %r11
 # v21 = v21 ^ v50
-	.loc 1 3725
+	.loc 1 3976
 	xor %r25, %r25, %r15
 # v46 = v46 ^ v8
-	.loc 1 3726
+	.loc 1 3977
 	xor %r18, %r10, %r26
 # v4 = v16 ^ v14
-	.loc 1 3727
+	.loc 1 3978
 	xor %r10, %r19, %r11
 # v4 = v4 ^ v50
-	.loc 1 3728
+	.loc 1 3979
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v8
-	.loc 1 3729
+	.loc 1 3980
 	xor %r17, %r17, %r26
 # v38 = v38 ^ v16
-	.loc 1 3730
+	.loc 1 3981
 	xor %r17, %r17, %r19
 # v38 = v38 ^ v14
-	.loc 1 3731
+	.loc 1 3982
 	xor %r17, %r17, %r11
 # v38 = v38 ^ v50
-	.loc 1 3732
+	.loc 1 3983
 	xor %r17, %r17, %r15
 # v8 = v8 ^ v26
-	.loc 1 3733
+	.loc 1 3984
 	xor %r26, %r26, %r22
 	stw %r26, 1672(%r1)
 # v28 = v28 ^ v16
-	.loc 1 3734
+	.loc 1 3985
 	xor %r9, %r9, %r19
 # v28 = v28 ^ v26
-	.loc 1 3735
+	.loc 1 3986
 	xor %r9, %r9, %r22
 # v28 = v28 ^ v50
-	.loc 1 3736
+	.loc 1 3987
 	xor %r9, %r9, %r15
 	stw %r9, 1680(%r1)
 # v16 = v16 ^ v43
-	.loc 1 3737
+	.loc 1 3988
 	xor %r19, %r19, %r6
 # v32 = v32 ^ v26
-	.loc 1 3738
+	.loc 1 3989
 	xor %r14, %r14, %r22
 # v32 = v32 ^ v43
-	.loc 1 3739
+	.loc 1 3990
 	xor %r14, %r14, %r6
 # v26 = v26 ^ v14
-	.loc 1 3740
+	.loc 1 3991
 	xor %r22, %r22, %r11
 # v6 = v6 ^ v43
-	.loc 1 3741
+	.loc 1 3992
 	lwz %r9, 1664(%r1)
 	xor %r9, %r9, %r6
 # v6 = v6 ^ v14
-	.loc 1 3742
+	.loc 1 3993
 	xor %r9, %r9, %r11
 # v43 = v43 ^ v50
-	.loc 1 3743
+	.loc 1 3994
 	xor %r26, %r6, %r15
 # v14 = v29 ^ v14
-	.loc 1 3744
+	.loc 1 3995
 	xor %r11, %r21, %r11
 # v50 = v14 ^ v50
-	.loc 1 3745
+	.loc 1 3996
 	xor %r15, %r11, %r15
 # v35 = v35 ^ v43
-	.loc 1 3746
+	.loc 1 3997
 	xor %r20, %r20, %r26
 # v14 = v16 ^ v43
-	.loc 1 3747
+	.loc 1 3998
 	xor %r6, %r19, %r26
 # v14 = v14 ^ v50
-	.loc 1 3748
+	.loc 1 3999
 	xor %r11, %r6, %r15
 # v21 = v21 ^ v16
-	.loc 1 3749
+	.loc 1 4000
 	xor %r25, %r25, %r19
 # v29 = v32 ^ v43
-	.loc 1 3750
+	.loc 1 4001
 	xor %r6, %r14, %r26
 # v29 = v29 ^ v50
-	.loc 1 3751
+	.loc 1 4002
 	xor %r6, %r6, %r15
 # v46 = v46 ^ v16
-	.loc 1 3752
+	.loc 1 4003
 	xor %r18, %r18, %r19
 # v46 = v46 ^ v32
-	.loc 1 3753
+	.loc 1 4004
 	xor %r18, %r18, %r14
 # v46 = v46 ^ v43
-	.loc 1 3754
+	.loc 1 4005
 	xor %r18, %r18, %r26
 # v46 = v46 ^ v50
-	.loc 1 3755
+	.loc 1 4006
 	xor %r18, %r18, %r15
 # v16 = v16 ^ v26
-	.loc 1 3756
+	.loc 1 4007
 	xor %r19, %r19, %r22
 # v4 = v4 ^ v32
-	.loc 1 3757
+	.loc 1 4008
 	xor %r10, %r10, %r14
 # v4 = v4 ^ v26
-	.loc 1 3758
+	.loc 1 4009
 	xor %r10, %r10, %r22
 # v4 = v4 ^ v50
-	.loc 1 3759
+	.loc 1 4010
 	xor %r21, %r10, %r15
 # v32 = v32 ^ v6
-	.loc 1 3760
+	.loc 1 4011
 	xor %r10, %r14, %r9
 	stw %r10, 4168(%r1)
 # v38 = v38 ^ v26
-	.loc 1 3761
+	.loc 1 4012
 	xor %r17, %r17, %r22
 # v38 = v38 ^ v6
-	.loc 1 3762
+	.loc 1 4013
 	xor %r10, %r17, %r9
 	stw %r10, 4176(%r1)
 # v26 = v26 ^ v43
-	.loc 1 3763
+	.loc 1 4014
 	xor %r10, %r22, %r26
 	stw %r10, 4912(%r1)
 # v8 = v8 ^ v6
-	.loc 1 3764
+	.loc 1 4015
 	lwz %r10, 1672(%r1)
 	xor %r10, %r10, %r9
 # v8 = v8 ^ v43
-	.loc 1 3765
+	.loc 1 4016
 	xor %r22, %r10, %r26
 # v6 = v6 ^ v50
-	.loc 1 3766
+	.loc 1 4017
 	xor %r17, %r9, %r15
 # v43 = v28 ^ v43
-	.loc 1 3767
+	.loc 1 4018
 	lwz %r9, 1680(%r1)
 	xor %r26, %r9, %r26
 # v50 = v43 ^ v50
-	.loc 1 3768
+	.loc 1 4019
 	xor %r15, %r26, %r15
 # v43 = v35 & v56
-	.loc 1 3769
+	.loc 1 4020
 	and %r9, %r20, %r30
 	stw %r9, 1688(%r1)
 # v28 = v35 & v18
-	.loc 1 3770
+	.loc 1 4021
 	and %r9, %r20, %r31
 # v60 = v14 & v56
-	.loc 1 3771
+	.loc 1 4022
 	and %r10, %r11, %r30
 # v60 = v28 ^ v60
-	.loc 1 3772
+	.loc 1 4023
 	xor %r9, %r9, %r10
 	stw %r9, 1696(%r1)
 # v28 = v35 & v10
-	.loc 1 3773
+	.loc 1 4024
 	and %r10, %r20, %r12
 	stw %r10, 1704(%r1)
 # v9 = v14 & v18
-	.loc 1 3774
+	.loc 1 4025
 	and %r26, %r11, %r31
 	stw %r26, 3224(%r1)
 # v52 = v21 & v56
-	.loc 1 3775
+	.loc 1 4026
 	and %r9, %r25, %r30
 # v9 = v28 ^ v9
-	.loc 1 3776
+	.loc 1 4027
 	xor %r10, %r10, %r26
 # v52 = v9 ^ v52
-	.loc 1 3777
+	.loc 1 4028
 	xor %r9, %r10, %r9
 	stw %r9, 1712(%r1)
 # v9 = v35 & v0
-	.loc 1 3778
+	.loc 1 4029
 	and %r9, %r20, %r27
 	stw %r9, 1720(%r1)
 # v28 = v14 & v10
-	.loc 1 3779
+	.loc 1 4030
 	and %r16, %r11, %r12
 	stw %r16, 3232(%r1)
 # v49 = v21 & v18
-	.loc 1 3780
+	.loc 1 4031
 	and %r10, %r25, %r31
 	stw %r10, 1728(%r1)
 # v15 = v29 & v56
-	.loc 1 3781
+	.loc 1 4032
 	and %r26, %r6, %r30
 	stw %r26, 3240(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3782
+	.loc 1 4033
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 3783
+	.loc 1 4034
 	xor %r9, %r9, %r10
 # v15 = v49 ^ v15
-	.loc 1 3784
+	.loc 1 4035
 	xor %r9, %r9, %r26
 	stw %r9, 1736(%r1)
 # v49 = v35 & v41
-	.loc 1 3785
+	.loc 1 4036
 	lwz %r9, 1632(%r1)
 	stw %r9, 3888(%r1)
 	and %r9, %r20, %r9
 	stw %r9, 3880(%r1)
 	stw %r9, 1744(%r1)
 # v28 = v14 & v0
-	.loc 1 3786
+	.loc 1 4037
 	and %r10, %r11, %r27
 	stw %r10, 3248(%r1)
 # v9 = v21 & v10
-	.loc 1 3787
+	.loc 1 4038
 	and %r14, %r25, %r12
 	stw %r14, 4672(%r1)
 	stw %r14, 1752(%r1)
 # v27 = v29 & v18
-	.loc 1 3788
+	.loc 1 4039
 	and %r16, %r6, %r31
 	stw %r16, 1760(%r1)
 # v2 = v46 & v56
-	.loc 1 3789
+	.loc 1 4040
 	and %r26, %r18, %r30
 	stw %r26, 3256(%r1)
 # v28 = v49 ^ v28
-	.loc 1 3790
+	.loc 1 4041
 	xor %r9, %r9, %r10
 	stw %r9, 3264(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3791
+	.loc 1 4042
 	xor %r9, %r9, %r14
 # v27 = v9 ^ v27
-	.loc 1 3792
+	.loc 1 4043
 	xor %r9, %r9, %r16
 # v2 = v27 ^ v2
-	.loc 1 3793
+	.loc 1 4044
 	xor %r9, %r9, %r26
 	stw %r9, 1768(%r1)
 # v27 = v35 & v39
-	.loc 1 3794
+	.loc 1 4045
 	lwz %r9, 1624(%r1)
 	stw %r9, 3904(%r1)
 	and %r9, %r20, %r9
@@ -14117,131 +14433,131 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r9, 3896(%r1)
 	stw %r9, 1776(%r1)
 # v9 = v14 & v41
-	.loc 1 3795
+	.loc 1 4046
 	lwz %r9, 3888(%r1)
 	and %r9, %r11, %r9
 	stw %r9, 5248(%r1)
 	stw %r9, 3272(%r1)
 # v28 = v21 & v0
-	.loc 1 3796
+	.loc 1 4047
 	and %r9, %r25, %r27
 	stw %r9, 5904(%r1)
 	stw %r9, 3912(%r1)
 	stw %r9, 1784(%r1)
 # v49 = v29 & v10
-	.loc 1 3797
+	.loc 1 4048
 	and %r16, %r6, %r12
 	stw %r16, 4680(%r1)
 	stw %r16, 1792(%r1)
 # v11 = v46 & v18
-	.loc 1 3798
+	.loc 1 4049
 	and %r26, %r18, %r31
 	stw %r26, 4688(%r1)
 	stw %r26, 1800(%r1)
 # v54 = v16 & v56
-	.loc 1 3799
+	.loc 1 4050
 	and %r10, %r19, %r30
 	stw %r10, 5528(%r1)
 	stw %r10, 3280(%r1)
 # v9 = v27 ^ v9
-	.loc 1 3800
+	.loc 1 4051
 	lwz %r9, 5248(%r1)
 	lwz %r14, 5744(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3288(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3801
+	.loc 1 4052
 	lwz %r14, 5904(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3296(%r1)
 # v49 = v28 ^ v49
-	.loc 1 3802
+	.loc 1 4053
 	xor %r9, %r9, %r16
 # v11 = v49 ^ v11
-	.loc 1 3803
+	.loc 1 4054
 	xor %r9, %r9, %r26
 # v54 = v11 ^ v54
-	.loc 1 3804
+	.loc 1 4055
 	xor %r9, %r9, %r10
 	stw %r9, 1808(%r1)
 # v11 = v35 & v13
-	.loc 1 3805
+	.loc 1 4056
 	and %r9, %r20, %r8
 	stw %r9, 3920(%r1)
 	stw %r9, 1816(%r1)
 # v49 = v14 & v39
-	.loc 1 3806
+	.loc 1 4057
 	lwz %r9, 3904(%r1)
 	and %r9, %r11, %r9
 	stw %r9, 4872(%r1)
 	stw %r9, 3304(%r1)
 # v28 = v21 & v41
-	.loc 1 3807
+	.loc 1 4058
 	lwz %r9, 1632(%r1)
 	and %r16, %r25, %r9
 	stw %r16, 3928(%r1)
 	stw %r16, 1824(%r1)
 # v9 = v29 & v0
-	.loc 1 3808
+	.loc 1 4059
 	and %r26, %r6, %r27
 	stw %r26, 3936(%r1)
 	stw %r26, 1832(%r1)
 # v27 = v46 & v10
-	.loc 1 3809
+	.loc 1 4060
 	and %r9, %r18, %r12
 	stw %r9, 4696(%r1)
 	stw %r9, 1840(%r1)
 # v1 = v16 & v18
-	.loc 1 3810
+	.loc 1 4061
 	and %r10, %r19, %r31
 	stw %r10, 4704(%r1)
 	stw %r10, 1848(%r1)
 # v24 = v4 & v56
-	.loc 1 3811
+	.loc 1 4062
 	and %r9, %r21, %r30
 	stw %r9, 5256(%r1)
 	stw %r9, 3312(%r1)
 # v49 = v11 ^ v49
-	.loc 1 3812
+	.loc 1 4063
 	lwz %r9, 3920(%r1)
 	lwz %r14, 4872(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3320(%r1)
 # v28 = v49 ^ v28
-	.loc 1 3813
+	.loc 1 4064
 	xor %r9, %r9, %r16
 	stw %r9, 3328(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3814
+	.loc 1 4065
 	xor %r9, %r9, %r26
 	stw %r9, 3336(%r1)
 # v27 = v9 ^ v27
-	.loc 1 3815
+	.loc 1 4066
 	lwz %r26, 4696(%r1)
 	xor %r9, %r9, %r26
 # v1 = v27 ^ v1
-	.loc 1 3816
+	.loc 1 4067
 	xor %r9, %r9, %r10
 # v24 = v1 ^ v24
-	.loc 1 3817
+	.loc 1 4068
 	lwz %r10, 5256(%r1)
 	xor %r9, %r9, %r10
 	stw %r9, 1856(%r1)
 # v1 = v14 & v13
-	.loc 1 3818
+	.loc 1 4069
 	and %r9, %r11, %r8
 	stw %r9, 5752(%r1)
 	stw %r9, 3944(%r1)
 	stw %r9, 1864(%r1)
 # v27 = v21 & v39
-	.loc 1 3819
+	.loc 1 4070
 	lwz %r9, 1624(%r1)
 	stw %r9, 3952(%r1)
 	and %r9, %r25, %r9
 	stw %r9, 5264(%r1)
 	stw %r9, 3344(%r1)
 # v9 = v29 & v41
-	.loc 1 3820
+	.loc 1 4071
 	lwz %r9, 1632(%r1)
 	stw %r9, 3968(%r1)
 	and %r9, %r6, %r9
@@ -14249,1116 +14565,1116 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	stw %r9, 3960(%r1)
 	stw %r9, 1872(%r1)
 # v28 = v46 & v0
-	.loc 1 3821
+	.loc 1 4072
 	and %r16, %r18, %r27
 	stw %r16, 4712(%r1)
 	stw %r16, 1880(%r1)
 # v49 = v16 & v10
-	.loc 1 3822
+	.loc 1 4073
 	and %r26, %r19, %r12
 	stw %r26, 4720(%r1)
 	stw %r26, 1888(%r1)
 # v11 = v4 & v18
-	.loc 1 3823
+	.loc 1 4074
 	and %r10, %r21, %r31
 	stw %r10, 5536(%r1)
 	stw %r10, 3352(%r1)
 # v27 = v1 ^ v27
-	.loc 1 3824
+	.loc 1 4075
 	lwz %r9, 5264(%r1)
 	lwz %r14, 5752(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3360(%r1)
 # v9 = v27 ^ v9
-	.loc 1 3825
+	.loc 1 4076
 	lwz %r14, 5912(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3368(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3826
+	.loc 1 4077
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 3827
+	.loc 1 4078
 	xor %r9, %r9, %r26
 # v11 = v49 ^ v11
-	.loc 1 3828
+	.loc 1 4079
 	xor %r9, %r9, %r10
 	stw %r9, 1896(%r1)
 # v49 = v21 & v13
-	.loc 1 3829
+	.loc 1 4080
 	and %r16, %r25, %r8
 	stw %r16, 3976(%r1)
 	stw %r16, 1904(%r1)
 # v28 = v29 & v39
-	.loc 1 3830
+	.loc 1 4081
 	lwz %r9, 3952(%r1)
 	and %r14, %r6, %r9
 	stw %r14, 3376(%r1)
 # v9 = v46 & v41
-	.loc 1 3831
+	.loc 1 4082
 	lwz %r9, 3968(%r1)
 	and %r9, %r18, %r9
 	stw %r9, 4728(%r1)
 	stw %r9, 1912(%r1)
 # v27 = v16 & v0
-	.loc 1 3832
+	.loc 1 4083
 	and %r10, %r19, %r27
 	stw %r10, 1920(%r1)
 # v1 = v4 & v10
-	.loc 1 3833
+	.loc 1 4084
 	and %r26, %r21, %r12
 	stw %r26, 3384(%r1)
 # v28 = v49 ^ v28
-	.loc 1 3834
+	.loc 1 4085
 	xor %r16, %r16, %r14
 	stw %r16, 3392(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3835
+	.loc 1 4086
 	xor %r9, %r16, %r9
 # v27 = v9 ^ v27
-	.loc 1 3836
+	.loc 1 4087
 	xor %r9, %r9, %r10
 # v1 = v27 ^ v1
-	.loc 1 3837
+	.loc 1 4088
 	xor %r9, %r9, %r26
 	stw %r9, 1928(%r1)
 # v27 = v29 & v13
-	.loc 1 3838
+	.loc 1 4089
 	and %r14, %r6, %r8
 	stw %r14, 3984(%r1)
 	stw %r14, 1936(%r1)
 # v9 = v46 & v39
-	.loc 1 3839
+	.loc 1 4090
 	lwz %r9, 1624(%r1)
 	stw %r9, 5304(%r1)
 	and %r9, %r18, %r9
 	stw %r9, 4880(%r1)
 	stw %r9, 3400(%r1)
 # v28 = v16 & v41
-	.loc 1 3840
+	.loc 1 4091
 	lwz %r26, 1632(%r1)
 	stw %r26, 3992(%r1)
 	and %r16, %r19, %r26
 	stw %r16, 4736(%r1)
 	stw %r16, 1944(%r1)
 # v49 = v4 & v0
-	.loc 1 3841
+	.loc 1 4092
 	and %r10, %r21, %r27
 	stw %r10, 5272(%r1)
 	stw %r10, 3408(%r1)
 # v9 = v27 ^ v9
-	.loc 1 3842
+	.loc 1 4093
 	xor %r9, %r14, %r9
 	stw %r9, 3416(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3843
+	.loc 1 4094
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 3844
+	.loc 1 4095
 	xor %r9, %r9, %r10
 	stw %r9, 1952(%r1)
 # v28 = v46 & v13
-	.loc 1 3845
+	.loc 1 4096
 	and %r9, %r18, %r8
 	stw %r9, 1960(%r1)
 # v9 = v16 & v39
-	.loc 1 3846
+	.loc 1 4097
 	lwz %r10, 5304(%r1)
 	and %r16, %r19, %r10
 	stw %r16, 3424(%r1)
 # v27 = v4 & v41
-	.loc 1 3847
+	.loc 1 4098
 	and %r26, %r21, %r26
 	stw %r26, 3432(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3848
+	.loc 1 4099
 	xor %r9, %r9, %r16
 # v27 = v9 ^ v27
-	.loc 1 3849
+	.loc 1 4100
 	xor %r9, %r9, %r26
 	stw %r9, 1968(%r1)
 # v9 = v16 & v13
-	.loc 1 3850
+	.loc 1 4101
 	and %r9, %r19, %r8
 # v28 = v4 & v39
-	.loc 1 3851
+	.loc 1 4102
 	and %r10, %r21, %r10
 # v28 = v9 ^ v28
-	.loc 1 3852
+	.loc 1 4103
 	xor %r9, %r9, %r10
 	stw %r9, 1976(%r1)
 # v9 = v4 & v13
-	.loc 1 3853
+	.loc 1 4104
 	and %r9, %r21, %r8
 	stw %r9, 1984(%r1)
 # v58 = v32 & v45
-	.loc 1 3854
+	.loc 1 4105
 	lwz %r26, 4168(%r1)
 	and %r9, %r26, %r7
 	stw %r9, 1992(%r1)
 # v33 = v32 & v48
-	.loc 1 3855
+	.loc 1 4106
 	and %r9, %r26, %r28
 # v7 = v38 & v45
-	.loc 1 3856
+	.loc 1 4107
 	lwz %r16, 4176(%r1)
 	and %r10, %r16, %r7
 # v7 = v33 ^ v7
-	.loc 1 3857
+	.loc 1 4108
 	xor %r9, %r9, %r10
 	stw %r9, 2000(%r1)
 # v33 = v32 & v47
-	.loc 1 3858
+	.loc 1 4109
 	and %r10, %r26, %r5
 	stw %r10, 2008(%r1)
 # v31 = v38 & v48
-	.loc 1 3859
+	.loc 1 4110
 	and %r26, %r16, %r28
 	stw %r26, 3440(%r1)
 # v3 = v26 & v45
-	.loc 1 3860
+	.loc 1 4111
 	lwz %r16, 4912(%r1)
 	and %r9, %r16, %r7
 # v31 = v33 ^ v31
-	.loc 1 3861
+	.loc 1 4112
 	xor %r10, %r10, %r26
 # v3 = v31 ^ v3
-	.loc 1 3862
+	.loc 1 4113
 	xor %r9, %r10, %r9
 	stw %r9, 2016(%r1)
 # v31 = v32 & v42
-	.loc 1 3863
+	.loc 1 4114
 	lwz %r26, 4168(%r1)
 	and %r14, %r26, %r23
 	stw %r14, 2024(%r1)
 # v33 = v38 & v47
-	.loc 1 3864
+	.loc 1 4115
 	lwz %r9, 4176(%r1)
 	and %r10, %r9, %r5
 	stw %r10, 3448(%r1)
 # v36 = v26 & v48
-	.loc 1 3865
+	.loc 1 4116
 	and %r9, %r16, %r28
 	stw %r9, 2032(%r1)
 # v30 = v8 & v45
-	.loc 1 3866
+	.loc 1 4117
 	and %r16, %r22, %r7
 	stw %r16, 3456(%r1)
 # v33 = v31 ^ v33
-	.loc 1 3867
+	.loc 1 4118
 	xor %r10, %r14, %r10
 # v36 = v33 ^ v36
-	.loc 1 3868
+	.loc 1 4119
 	xor %r9, %r10, %r9
 # v30 = v36 ^ v30
-	.loc 1 3869
+	.loc 1 4120
 	xor %r9, %r9, %r16
 	stw %r9, 2040(%r1)
 # v36 = v32 & v44
-	.loc 1 3870
+	.loc 1 4121
 	and %r14, %r26, %r24
 	stw %r14, 4000(%r1)
 	stw %r14, 2048(%r1)
 # v33 = v38 & v42
-	.loc 1 3871
+	.loc 1 4122
 	lwz %r9, 4176(%r1)
 	and %r9, %r9, %r23
 	stw %r9, 3464(%r1)
 # v31 = v26 & v47
-	.loc 1 3872
+	.loc 1 4123
 	lwz %r10, 4912(%r1)
 	and %r10, %r10, %r5
 	stw %r10, 4744(%r1)
 	stw %r10, 2056(%r1)
 # v34 = v8 & v48
-	.loc 1 3873
+	.loc 1 4124
 	and %r16, %r22, %r28
 	stw %r16, 2064(%r1)
 # v5 = v6 & v45
-	.loc 1 3874
+	.loc 1 4125
 	and %r26, %r17, %r7
 	stw %r26, 3472(%r1)
 # v33 = v36 ^ v33
-	.loc 1 3875
+	.loc 1 4126
 	xor %r9, %r14, %r9
 	stw %r9, 3480(%r1)
 # v31 = v33 ^ v31
-	.loc 1 3876
+	.loc 1 4127
 	xor %r9, %r9, %r10
 # v34 = v31 ^ v34
-	.loc 1 3877
+	.loc 1 4128
 	xor %r9, %r9, %r16
 # v5 = v34 ^ v5
-	.loc 1 3878
+	.loc 1 4129
 	xor %r9, %r9, %r26
 	stw %r9, 2072(%r1)
 # v34 = v32 & v12
-	.loc 1 3879
+	.loc 1 4130
 	lwz %r9, 4168(%r1)
 	and %r9, %r9, %r29
 	stw %r9, 5760(%r1)
 	stw %r9, 4008(%r1)
 	stw %r9, 2080(%r1)
 # v31 = v38 & v44
-	.loc 1 3880
+	.loc 1 4131
 	lwz %r9, 4176(%r1)
 	and %r9, %r9, %r24
 	stw %r9, 5280(%r1)
 	stw %r9, 3488(%r1)
 # v33 = v26 & v42
-	.loc 1 3881
+	.loc 1 4132
 	lwz %r9, 4912(%r1)
 	and %r9, %r9, %r23
 	stw %r9, 5920(%r1)
 	stw %r9, 4016(%r1)
 	stw %r9, 2088(%r1)
 # v36 = v8 & v47
-	.loc 1 3882
+	.loc 1 4133
 	and %r16, %r22, %r5
 	stw %r16, 4752(%r1)
 	stw %r16, 2096(%r1)
 # v37 = v6 & v48
-	.loc 1 3883
+	.loc 1 4134
 	and %r26, %r17, %r28
 	stw %r26, 4760(%r1)
 	stw %r26, 2104(%r1)
 # v40 = v50 & v45
-	.loc 1 3884
+	.loc 1 4135
 	and %r10, %r15, %r7
 	stw %r10, 5544(%r1)
 	stw %r10, 3496(%r1)
 # v31 = v34 ^ v31
-	.loc 1 3885
+	.loc 1 4136
 	lwz %r9, 5280(%r1)
 	lwz %r14, 5760(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3504(%r1)
 # v33 = v31 ^ v33
-	.loc 1 3886
+	.loc 1 4137
 	lwz %r14, 5920(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3512(%r1)
 # v36 = v33 ^ v36
-	.loc 1 3887
+	.loc 1 4138
 	xor %r9, %r9, %r16
 # v37 = v36 ^ v37
-	.loc 1 3888
+	.loc 1 4139
 	xor %r9, %r9, %r26
 # v40 = v37 ^ v40
-	.loc 1 3889
+	.loc 1 4140
 	xor %r9, %r9, %r10
 	stw %r9, 2112(%r1)
 # v37 = v38 & v12
-	.loc 1 3890
+	.loc 1 4141
 	lwz %r9, 4176(%r1)
 	and %r14, %r9, %r29
 	stw %r14, 4024(%r1)
 	stw %r14, 2120(%r1)
 # v36 = v26 & v44
-	.loc 1 3891
+	.loc 1 4142
 	lwz %r9, 4912(%r1)
 	and %r9, %r9, %r24
 	stw %r9, 3520(%r1)
 # v33 = v8 & v42
-	.loc 1 3892
+	.loc 1 4143
 	and %r16, %r22, %r23
 	stw %r16, 4768(%r1)
 	stw %r16, 2128(%r1)
 # v31 = v6 & v47
-	.loc 1 3893
+	.loc 1 4144
 	and %r26, %r17, %r5
 	stw %r26, 2136(%r1)
 # v34 = v50 & v48
-	.loc 1 3894
+	.loc 1 4145
 	and %r10, %r15, %r28
 	stw %r10, 3528(%r1)
 # v36 = v37 ^ v36
-	.loc 1 3895
+	.loc 1 4146
 	xor %r9, %r14, %r9
 	stw %r9, 3536(%r1)
 # v33 = v36 ^ v33
-	.loc 1 3896
+	.loc 1 4147
 	xor %r9, %r9, %r16
 # v31 = v33 ^ v31
-	.loc 1 3897
+	.loc 1 4148
 	xor %r9, %r9, %r26
 # v34 = v31 ^ v34
-	.loc 1 3898
+	.loc 1 4149
 	xor %r9, %r9, %r10
 	stw %r9, 2144(%r1)
 # v31 = v26 & v12
-	.loc 1 3899
+	.loc 1 4150
 	lwz %r9, 4912(%r1)
 	and %r10, %r9, %r29
 	stw %r10, 3544(%r1)
 # v33 = v8 & v44
-	.loc 1 3900
+	.loc 1 4151
 	and %r26, %r22, %r24
 	stw %r26, 3552(%r1)
 # v36 = v6 & v42
-	.loc 1 3901
+	.loc 1 4152
 	and %r9, %r17, %r23
 	stw %r9, 2152(%r1)
 # v37 = v50 & v47
-	.loc 1 3902
+	.loc 1 4153
 	and %r16, %r15, %r5
 	stw %r16, 2160(%r1)
 # v33 = v31 ^ v33
-	.loc 1 3903
+	.loc 1 4154
 	xor %r10, %r10, %r26
 	stw %r10, 3560(%r1)
 # v36 = v33 ^ v36
-	.loc 1 3904
+	.loc 1 4155
 	xor %r9, %r10, %r9
 # v37 = v36 ^ v37
-	.loc 1 3905
+	.loc 1 4156
 	xor %r9, %r9, %r16
 	stw %r9, 2168(%r1)
 # v36 = v8 & v12
-	.loc 1 3906
+	.loc 1 4157
 	and %r26, %r22, %r29
 	stw %r26, 3568(%r1)
 # v33 = v6 & v44
-	.loc 1 3907
+	.loc 1 4158
 	and %r9, %r17, %r24
 # v31 = v50 & v42
-	.loc 1 3908
+	.loc 1 4159
 	and %r10, %r15, %r23
 	stw %r10, 2176(%r1)
 # v33 = v36 ^ v33
-	.loc 1 3909
+	.loc 1 4160
 	xor %r9, %r26, %r9
 # v31 = v33 ^ v31
-	.loc 1 3910
+	.loc 1 4161
 	xor %r9, %r9, %r10
 	stw %r9, 2184(%r1)
 # v33 = v6 & v12
-	.loc 1 3911
+	.loc 1 4162
 	and %r9, %r17, %r29
 # v36 = v50 & v44
-	.loc 1 3912
+	.loc 1 4163
 	and %r10, %r15, %r24
 # v36 = v33 ^ v36
-	.loc 1 3913
+	.loc 1 4164
 	xor %r10, %r9, %r10
 # v33 = v50 & v12
-	.loc 1 3914
+	.loc 1 4165
 	and %r9, %r15, %r29
 # v32 = v35 ^ v32
-	.loc 1 3915
+	.loc 1 4166
 	lwz %r26, 4168(%r1)
 	xor %r26, %r20, %r26
 # v38 = v14 ^ v38
-	.loc 1 3916
+	.loc 1 4167
 	lwz %r20, 4176(%r1)
 	xor %r11, %r11, %r20
 # v26 = v21 ^ v26
-	.loc 1 3917
+	.loc 1 4168
 	lwz %r20, 4912(%r1)
 	xor %r25, %r25, %r20
 # v8 = v29 ^ v8
-	.loc 1 3918
+	.loc 1 4169
 	xor %r22, %r6, %r22
 # v6 = v46 ^ v6
-	.loc 1 3919
+	.loc 1 4170
 	xor %r17, %r18, %r17
 # v50 = v16 ^ v50
-	.loc 1 3920
+	.loc 1 4171
 	xor %r15, %r19, %r15
 # v45 = v56 ^ v45
-	.loc 1 3921
+	.loc 1 4172
 	xor %r30, %r30, %r7
 # v48 = v18 ^ v48
-	.loc 1 3922
+	.loc 1 4173
 	xor %r28, %r31, %r28
 # v47 = v10 ^ v47
-	.loc 1 3923
+	.loc 1 4174
 	xor %r12, %r12, %r5
 # v42 = v0 ^ v42
-	.loc 1 3924
+	.loc 1 4175
 	xor %r23, %r27, %r23
 # v44 = v41 ^ v44
-	.loc 1 3925
+	.loc 1 4176
 	lwz %r5, 1632(%r1)
 	xor %r24, %r5, %r24
 # v12 = v39 ^ v12
-	.loc 1 3926
+	.loc 1 4177
 	lwz %r5, 1624(%r1)
 	xor %r29, %r5, %r29
 # v39 = v32 & v45
-	.loc 1 3927
+	.loc 1 4178
 	and %r5, %r26, %r30
 	stw %r5, 2192(%r1)
 # v41 = v32 & v48
-	.loc 1 3928
+	.loc 1 4179
 	and %r5, %r26, %r28
 # v0 = v38 & v45
-	.loc 1 3929
+	.loc 1 4180
 	and %r6, %r11, %r30
 # v0 = v41 ^ v0
-	.loc 1 3930
+	.loc 1 4181
 	xor %r27, %r5, %r6
 # v41 = v32 & v47
-	.loc 1 3931
+	.loc 1 4182
 	and %r5, %r26, %r12
 # v10 = v38 & v48
-	.loc 1 3932
+	.loc 1 4183
 	and %r6, %r11, %r28
 # v18 = v26 & v45
-	.loc 1 3933
+	.loc 1 4184
 	and %r7, %r25, %r30
 # v10 = v41 ^ v10
-	.loc 1 3934
+	.loc 1 4185
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 3935
+	.loc 1 4186
 	xor %r20, %r6, %r7
 # v10 = v32 & v42
-	.loc 1 3936
+	.loc 1 4187
 	and %r5, %r26, %r23
 # v41 = v38 & v47
-	.loc 1 3937
+	.loc 1 4188
 	and %r6, %r11, %r12
 # v56 = v26 & v48
-	.loc 1 3938
+	.loc 1 4189
 	and %r7, %r25, %r28
 # v16 = v8 & v45
-	.loc 1 3939
+	.loc 1 4190
 	and %r31, %r22, %r30
 # v41 = v10 ^ v41
-	.loc 1 3940
+	.loc 1 4191
 	xor %r6, %r5, %r6
 # v56 = v41 ^ v56
-	.loc 1 3941
+	.loc 1 4192
 	xor %r7, %r6, %r7
 # v16 = v56 ^ v16
-	.loc 1 3942
+	.loc 1 4193
 	xor %r18, %r7, %r31
 # v56 = v32 & v44
-	.loc 1 3943
+	.loc 1 4194
 	and %r5, %r26, %r24
 # v41 = v38 & v42
-	.loc 1 3944
+	.loc 1 4195
 	and %r6, %r11, %r23
 # v10 = v26 & v47
-	.loc 1 3945
+	.loc 1 4196
 	and %r7, %r25, %r12
 # v46 = v8 & v48
-	.loc 1 3946
+	.loc 1 4197
 	and %r31, %r22, %r28
 # v29 = v6 & v45
-	.loc 1 3947
+	.loc 1 4198
 	and %r19, %r17, %r30
 # v41 = v56 ^ v41
-	.loc 1 3948
+	.loc 1 4199
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 3949
+	.loc 1 4200
 	xor %r7, %r6, %r7
 # v46 = v10 ^ v46
-	.loc 1 3950
+	.loc 1 4201
 	xor %r31, %r7, %r31
 # v29 = v46 ^ v29
-	.loc 1 3951
+	.loc 1 4202
 	xor %r19, %r31, %r19
 # v46 = v32 & v12
-	.loc 1 3952
+	.loc 1 4203
 	and %r5, %r26, %r29
 # v10 = v38 & v44
-	.loc 1 3953
+	.loc 1 4204
 	and %r6, %r11, %r24
 # v41 = v26 & v42
-	.loc 1 3954
+	.loc 1 4205
 	and %r7, %r25, %r23
 # v56 = v8 & v47
-	.loc 1 3955
+	.loc 1 4206
 	and %r14, %r22, %r12
 # v21 = v6 & v48
-	.loc 1 3956
+	.loc 1 4207
 	and %r16, %r17, %r28
 # v14 = v50 & v45
-	.loc 1 3957
+	.loc 1 4208
 	and %r31, %r15, %r30
 # v10 = v46 ^ v10
-	.loc 1 3958
+	.loc 1 4209
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 3959
+	.loc 1 4210
 	xor %r7, %r6, %r7
 # v56 = v41 ^ v56
-	.loc 1 3960
+	.loc 1 4211
 	xor %r14, %r7, %r14
 # v21 = v56 ^ v21
-	.loc 1 3961
+	.loc 1 4212
 	xor %r16, %r14, %r16
 # v14 = v21 ^ v14
-	.loc 1 3962
+	.loc 1 4213
 	xor %r16, %r16, %r31
 # v32 = v32 & v13
-	.loc 1 3963
+	.loc 1 4214
 	and %r14, %r26, %r8
 # v21 = v38 & v12
-	.loc 1 3964
+	.loc 1 4215
 	and %r5, %r11, %r29
 # v56 = v26 & v44
-	.loc 1 3965
+	.loc 1 4216
 	and %r26, %r25, %r24
 # v41 = v8 & v42
-	.loc 1 3966
+	.loc 1 4217
 	and %r31, %r22, %r23
 # v10 = v6 & v47
-	.loc 1 3967
+	.loc 1 4218
 	and %r7, %r17, %r12
 # v46 = v50 & v48
-	.loc 1 3968
+	.loc 1 4219
 	and %r6, %r15, %r28
 # v45 = v4 & v45
-	.loc 1 3969
+	.loc 1 4220
 	and %r30, %r21, %r30
 # v21 = v32 ^ v21
-	.loc 1 3970
+	.loc 1 4221
 	xor %r5, %r14, %r5
 # v56 = v21 ^ v56
-	.loc 1 3971
+	.loc 1 4222
 	xor %r26, %r5, %r26
 # v41 = v56 ^ v41
-	.loc 1 3972
+	.loc 1 4223
 	xor %r31, %r26, %r31
 # v10 = v41 ^ v10
-	.loc 1 3973
+	.loc 1 4224
 	xor %r7, %r31, %r7
 # v46 = v10 ^ v46
-	.loc 1 3974
+	.loc 1 4225
 	xor %r6, %r7, %r6
 # v45 = v46 ^ v45
-	.loc 1 3975
+	.loc 1 4226
 	xor %r30, %r6, %r30
 # v38 = v38 & v13
-	.loc 1 3976
+	.loc 1 4227
 	and %r11, %r11, %r8
 # v46 = v26 & v12
-	.loc 1 3977
+	.loc 1 4228
 	and %r5, %r25, %r29
 # v10 = v8 & v44
-	.loc 1 3978
+	.loc 1 4229
 	and %r6, %r22, %r24
 # v41 = v6 & v42
-	.loc 1 3979
+	.loc 1 4230
 	and %r31, %r17, %r23
 # v56 = v50 & v47
-	.loc 1 3980
+	.loc 1 4231
 	and %r7, %r15, %r12
 # v48 = v4 & v48
-	.loc 1 3981
+	.loc 1 4232
 	and %r28, %r21, %r28
 # v46 = v38 ^ v46
-	.loc 1 3982
+	.loc 1 4233
 	xor %r5, %r11, %r5
 # v10 = v46 ^ v10
-	.loc 1 3983
+	.loc 1 4234
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 3984
+	.loc 1 4235
 	xor %r31, %r6, %r31
 # v56 = v41 ^ v56
-	.loc 1 3985
+	.loc 1 4236
 	xor %r7, %r31, %r7
 # v48 = v56 ^ v48
-	.loc 1 3986
+	.loc 1 4237
 	xor %r28, %r7, %r28
 # v26 = v26 & v13
-	.loc 1 3987
+	.loc 1 4238
 	and %r25, %r25, %r8
 # v56 = v8 & v12
-	.loc 1 3988
+	.loc 1 4239
 	and %r5, %r22, %r29
 # v41 = v6 & v44
-	.loc 1 3989
+	.loc 1 4240
 	and %r6, %r17, %r24
 # v10 = v50 & v42
-	.loc 1 3990
+	.loc 1 4241
 	and %r7, %r15, %r23
 # v47 = v4 & v47
-	.loc 1 3991
+	.loc 1 4242
 	and %r12, %r21, %r12
 # v56 = v26 ^ v56
-	.loc 1 3992
+	.loc 1 4243
 	xor %r5, %r25, %r5
 # v41 = v56 ^ v41
-	.loc 1 3993
+	.loc 1 4244
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 3994
+	.loc 1 4245
 	xor %r7, %r6, %r7
 # v47 = v10 ^ v47
-	.loc 1 3995
+	.loc 1 4246
 	xor %r12, %r7, %r12
 # v8 = v8 & v13
-	.loc 1 3996
+	.loc 1 4247
 	and %r22, %r22, %r8
 # v10 = v6 & v12
-	.loc 1 3997
+	.loc 1 4248
 	and %r5, %r17, %r29
 # v41 = v50 & v44
-	.loc 1 3998
+	.loc 1 4249
 	and %r6, %r15, %r24
 # v42 = v4 & v42
-	.loc 1 3999
+	.loc 1 4250
 	and %r23, %r21, %r23
 # v10 = v8 ^ v10
-	.loc 1 4000
+	.loc 1 4251
 	xor %r5, %r22, %r5
 # v41 = v10 ^ v41
-	.loc 1 4001
+	.loc 1 4252
 	xor %r6, %r5, %r6
 # v42 = v41 ^ v42
-	.loc 1 4002
+	.loc 1 4253
 	xor %r23, %r6, %r23
 # v6 = v6 & v13
-	.loc 1 4003
+	.loc 1 4254
 	and %r17, %r17, %r8
 # v41 = v50 & v12
-	.loc 1 4004
+	.loc 1 4255
 	and %r5, %r15, %r29
 # v44 = v4 & v44
-	.loc 1 4005
+	.loc 1 4256
 	and %r24, %r21, %r24
 # v41 = v6 ^ v41
-	.loc 1 4006
+	.loc 1 4257
 	xor %r5, %r17, %r5
 # v44 = v41 ^ v44
-	.loc 1 4007
+	.loc 1 4258
 	xor %r24, %r5, %r24
 # v50 = v50 & v13
-	.loc 1 4008
+	.loc 1 4259
 	and %r15, %r15, %r8
 # v12 = v4 & v12
-	.loc 1 4009
+	.loc 1 4260
 	and %r29, %r21, %r29
 # v12 = v50 ^ v12
-	.loc 1 4010
+	.loc 1 4261
 	xor %r29, %r15, %r29
 # v13 = v4 & v13
-	.loc 1 4011
+	.loc 1 4262
 	and %r8, %r21, %r8
 # v39 = v39 ^ v43
-	.loc 1 4012
+	.loc 1 4263
 	lwz %r5, 2192(%r1)
 	lwz %r6, 1688(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v58
-	.loc 1 4013
+	.loc 1 4264
 	lwz %r6, 1992(%r1)
 	xor %r6, %r5, %r6
 # v0 = v0 ^ v60
-	.loc 1 4014
+	.loc 1 4265
 	lwz %r5, 1696(%r1)
 	xor %r27, %r27, %r5
 # v0 = v0 ^ v7
-	.loc 1 4015
+	.loc 1 4266
 	lwz %r5, 2000(%r1)
 	xor %r5, %r27, %r5
 # v18 = v18 ^ v52
-	.loc 1 4016
+	.loc 1 4267
 	lwz %r7, 1712(%r1)
 	xor %r20, %r20, %r7
 # v18 = v18 ^ v3
-	.loc 1 4017
+	.loc 1 4268
 	lwz %r7, 2016(%r1)
 	xor %r20, %r20, %r7
 # v16 = v16 ^ v15
-	.loc 1 4018
+	.loc 1 4269
 	lwz %r7, 1736(%r1)
 	xor %r18, %r18, %r7
 # v16 = v16 ^ v30
-	.loc 1 4019
+	.loc 1 4270
 	lwz %r7, 2040(%r1)
 	xor %r18, %r18, %r7
 # v29 = v29 ^ v2
-	.loc 1 4020
+	.loc 1 4271
 	lwz %r7, 1768(%r1)
 	xor %r19, %r19, %r7
 # v29 = v29 ^ v5
-	.loc 1 4021
+	.loc 1 4272
 	lwz %r7, 2072(%r1)
 	xor %r19, %r19, %r7
 # v14 = v14 ^ v54
-	.loc 1 4022
+	.loc 1 4273
 	lwz %r7, 1808(%r1)
 	xor %r16, %r16, %r7
 # v14 = v14 ^ v40
-	.loc 1 4023
+	.loc 1 4274
 	lwz %r7, 2112(%r1)
 	xor %r16, %r16, %r7
 # v45 = v45 ^ v24
-	.loc 1 4024
+	.loc 1 4275
 	lwz %r7, 1856(%r1)
 	xor %r30, %r30, %r7
 # v45 = v45 ^ v34
-	.loc 1 4025
+	.loc 1 4276
 	lwz %r7, 2144(%r1)
 	xor %r27, %r30, %r7
 # v48 = v48 ^ v11
-	.loc 1 4026
+	.loc 1 4277
 	lwz %r31, 1896(%r1)
 	xor %r28, %r28, %r31
 # v48 = v48 ^ v37
-	.loc 1 4027
+	.loc 1 4278
 	lwz %r7, 2168(%r1)
 	xor %r11, %r28, %r7
 # v47 = v47 ^ v1
-	.loc 1 4028
+	.loc 1 4279
 	lwz %r30, 1928(%r1)
 	xor %r12, %r12, %r30
 # v47 = v47 ^ v31
-	.loc 1 4029
+	.loc 1 4280
 	lwz %r7, 2184(%r1)
 	xor %r12, %r12, %r7
 # v42 = v42 ^ v49
-	.loc 1 4030
+	.loc 1 4281
 	lwz %r28, 1952(%r1)
 	xor %r23, %r23, %r28
 # v42 = v42 ^ v36
-	.loc 1 4031
+	.loc 1 4282
 	xor %r23, %r23, %r10
 # v44 = v44 ^ v27
-	.loc 1 4032
+	.loc 1 4283
 	lwz %r22, 1968(%r1)
 	xor %r24, %r24, %r22
 # v44 = v44 ^ v33
-	.loc 1 4033
+	.loc 1 4284
 	xor %r24, %r24, %r9
 # v12 = v12 ^ v28
-	.loc 1 4034
+	.loc 1 4285
 	lwz %r21, 1976(%r1)
 	xor %r29, %r29, %r21
 # v13 = v13 ^ v9
-	.loc 1 4035
+	.loc 1 4286
 	lwz %r17, 1984(%r1)
 	xor %r8, %r8, %r17
 # v11 = v39 ^ v11
-	.loc 1 4036
+	.loc 1 4287
 	xor %r7, %r6, %r31
 # v1 = v0 ^ v1
-	.loc 1 4037
+	.loc 1 4288
 	xor %r26, %r5, %r30
 # v49 = v18 ^ v49
-	.loc 1 4038
+	.loc 1 4289
 	xor %r25, %r20, %r28
 # v27 = v16 ^ v27
-	.loc 1 4039
+	.loc 1 4290
 	xor %r28, %r18, %r22
 # v28 = v29 ^ v28
-	.loc 1 4040
+	.loc 1 4291
 	xor %r22, %r19, %r21
 # v9 = v14 ^ v9
-	.loc 1 4041
+	.loc 1 4292
 	xor %r21, %r16, %r17
 # v58 = v48 ^ v58
-	.loc 1 4042
+	.loc 1 4293
 	lwz %r5, 1992(%r1)
 	xor %r5, %r11, %r5
 # v7 = v47 ^ v7
-	.loc 1 4043
+	.loc 1 4294
 	lwz %r6, 2000(%r1)
 	xor %r6, %r12, %r6
 # v3 = v42 ^ v3
-	.loc 1 4044
+	.loc 1 4295
 	lwz %r11, 2016(%r1)
 	xor %r11, %r23, %r11
 # v30 = v44 ^ v30
-	.loc 1 4045
+	.loc 1 4296
 	lwz %r12, 2040(%r1)
 	xor %r31, %r24, %r12
 # v5 = v12 ^ v5
-	.loc 1 4046
+	.loc 1 4297
 	lwz %r12, 2072(%r1)
 	xor %r12, %r29, %r12
 # v40 = v13 ^ v40
-	.loc 1 4047
+	.loc 1 4298
 	lwz %r30, 2112(%r1)
 	xor %r8, %r8, %r30
 # v7 = v7 ^ v33
-	.loc 1 4048
+	.loc 1 4299
 	xor %r30, %r6, %r9
 # v58 = v58 ^ v33
-	.loc 1 4049
+	.loc 1 4300
 	xor %r5, %r5, %r9
 # v9 = v9 ^ v33
-	.loc 1 4050
+	.loc 1 4301
 	xor %r6, %r21, %r9
 # v33 = v28 ^ v33
-	.loc 1 4051
+	.loc 1 4302
 	xor %r9, %r22, %r9
 # v58 = v58 ^ v36
-	.loc 1 4052
+	.loc 1 4303
 	xor %r29, %r5, %r10
 # v45 = v45 ^ v36
-	.loc 1 4053
+	.loc 1 4304
 	xor %r5, %r27, %r10
 # v33 = v33 ^ v36
-	.loc 1 4054
+	.loc 1 4305
 	xor %r9, %r9, %r10
 # v36 = v27 ^ v36
-	.loc 1 4055
+	.loc 1 4306
 	xor %r10, %r28, %r10
 # v45 = v45 ^ v31
-	.loc 1 4056
+	.loc 1 4307
 	lwz %r27, 2184(%r1)
 	xor %r28, %r5, %r27
 # v9 = v9 ^ v31
-	.loc 1 4057
+	.loc 1 4308
 	xor %r6, %r6, %r27
 # v36 = v36 ^ v31
-	.loc 1 4058
+	.loc 1 4309
 	xor %r10, %r10, %r27
 # v31 = v49 ^ v31
-	.loc 1 4059
+	.loc 1 4310
 	xor %r5, %r25, %r27
 # v9 = v9 ^ v37
-	.loc 1 4060
+	.loc 1 4311
 	lwz %r25, 2168(%r1)
 	xor %r27, %r6, %r25
 # v33 = v33 ^ v37
-	.loc 1 4061
+	.loc 1 4312
 	xor %r9, %r9, %r25
 # v31 = v31 ^ v37
-	.loc 1 4062
+	.loc 1 4313
 	xor %r5, %r5, %r25
 # v37 = v1 ^ v37
-	.loc 1 4063
+	.loc 1 4314
 	xor %r6, %r26, %r25
 # v33 = v33 ^ v34
-	.loc 1 4064
+	.loc 1 4315
 	lwz %r26, 2144(%r1)
 	xor %r9, %r9, %r26
 # v36 = v36 ^ v34
-	.loc 1 4065
+	.loc 1 4316
 	xor %r10, %r10, %r26
 # v37 = v37 ^ v34
-	.loc 1 4066
+	.loc 1 4317
 	xor %r6, %r6, %r26
 # v34 = v11 ^ v34
-	.loc 1 4067
+	.loc 1 4318
 	xor %r7, %r7, %r26
 # v36 = v36 ^ v40
-	.loc 1 4068
+	.loc 1 4319
 	xor %r10, %r10, %r8
 # v31 = v31 ^ v40
-	.loc 1 4069
+	.loc 1 4320
 	xor %r5, %r5, %r8
 # v34 = v34 ^ v40
-	.loc 1 4070
+	.loc 1 4321
 	xor %r7, %r7, %r8
 # v40 = v24 ^ v40
-	.loc 1 4071
+	.loc 1 4322
 	lwz %r26, 1856(%r1)
 	xor %r8, %r26, %r8
 # v31 = v31 ^ v5
-	.loc 1 4072
+	.loc 1 4323
 	xor %r5, %r5, %r12
 # v37 = v37 ^ v5
-	.loc 1 4073
+	.loc 1 4324
 	xor %r6, %r6, %r12
 # v40 = v40 ^ v5
-	.loc 1 4074
+	.loc 1 4325
 	xor %r8, %r8, %r12
 # v5 = v54 ^ v5
-	.loc 1 4075
+	.loc 1 4326
 	lwz %r26, 1808(%r1)
 	xor %r12, %r26, %r12
 # v37 = v37 ^ v30
-	.loc 1 4076
+	.loc 1 4327
 	xor %r6, %r6, %r31
 # v34 = v34 ^ v30
-	.loc 1 4077
+	.loc 1 4328
 	xor %r7, %r7, %r31
 # v5 = v5 ^ v30
-	.loc 1 4078
+	.loc 1 4329
 	xor %r12, %r12, %r31
 # v30 = v2 ^ v30
-	.loc 1 4079
+	.loc 1 4330
 	lwz %r26, 1768(%r1)
 	xor %r31, %r26, %r31
 # v34 = v34 ^ v3
-	.loc 1 4080
+	.loc 1 4331
 	xor %r26, %r7, %r11
 # v40 = v40 ^ v3
-	.loc 1 4081
+	.loc 1 4332
 	xor %r8, %r8, %r11
 # v30 = v30 ^ v3
-	.loc 1 4082
+	.loc 1 4333
 	xor %r31, %r31, %r11
 # v3 = v15 ^ v3
-	.loc 1 4083
+	.loc 1 4334
 	lwz %r7, 1736(%r1)
 	xor %r11, %r7, %r11
 # v40 = v40 ^ v7
-	.loc 1 4084
+	.loc 1 4335
 	xor %r8, %r8, %r30
 # v5 = v5 ^ v7
-	.loc 1 4085
+	.loc 1 4336
 	xor %r12, %r12, %r30
 # v3 = v3 ^ v7
-	.loc 1 4086
+	.loc 1 4337
 	xor %r11, %r11, %r30
 # v7 = v52 ^ v7
-	.loc 1 4087
+	.loc 1 4338
 	lwz %r7, 1712(%r1)
 	xor %r30, %r7, %r30
 # v5 = v5 ^ v58
-	.loc 1 4088
+	.loc 1 4339
 	xor %r12, %r12, %r29
 # v30 = v30 ^ v58
-	.loc 1 4089
+	.loc 1 4340
 	xor %r31, %r31, %r29
 # v7 = v7 ^ v58
-	.loc 1 4090
+	.loc 1 4341
 	xor %r30, %r30, %r29
 # v58 = v60 ^ v58
-	.loc 1 4091
+	.loc 1 4342
 	lwz %r7, 1696(%r1)
 	xor %r29, %r7, %r29
 # v30 = v30 ^ v45
-	.loc 1 4092
+	.loc 1 4343
 	xor %r31, %r31, %r28
 # v3 = v3 ^ v45
-	.loc 1 4093
+	.loc 1 4344
 	xor %r11, %r11, %r28
 # v58 = v58 ^ v45
-	.loc 1 4094
+	.loc 1 4345
 	xor %r29, %r29, %r28
 # v45 = v43 ^ v45
-	.loc 1 4095
+	.loc 1 4346
 	lwz %r7, 1688(%r1)
 	xor %r28, %r7, %r28
 # v45 = v45 ^ v33
-	.loc 1 4096
+	.loc 1 4347
 	xor %r28, %r28, %r9
 # v43 = v34 ^ v33
-	.loc 1 4097
+	.loc 1 4348
 	xor %r7, %r26, %r9
 # v43 = v43 ^ v9
-	.loc 1 4098
+	.loc 1 4349
 	xor %r25, %r7, %r27
 # v58 = v58 ^ v34
-	.loc 1 4099
+	.loc 1 4350
 	xor %r29, %r29, %r26
 # v60 = v37 ^ v33
-	.loc 1 4100
+	.loc 1 4351
 	xor %r7, %r6, %r9
 # v60 = v60 ^ v9
-	.loc 1 4101
+	.loc 1 4352
 	xor %r24, %r7, %r27
 # v7 = v7 ^ v34
-	.loc 1 4102
+	.loc 1 4353
 	xor %r30, %r30, %r26
 # v7 = v7 ^ v37
-	.loc 1 4103
+	.loc 1 4354
 	xor %r30, %r30, %r6
 # v7 = v7 ^ v33
-	.loc 1 4104
+	.loc 1 4355
 	xor %r30, %r30, %r9
 # v7 = v7 ^ v9
-	.loc 1 4105
+	.loc 1 4356
 	xor %r30, %r30, %r27
 # v34 = v34 ^ v31
-	.loc 1 4106
+	.loc 1 4357
 	xor %r26, %r26, %r5
 # v3 = v3 ^ v37
-	.loc 1 4107
+	.loc 1 4358
 	xor %r7, %r11, %r6
 # v3 = v3 ^ v31
-	.loc 1 4108
+	.loc 1 4359
 	xor %r7, %r7, %r5
 # v3 = v3 ^ v9
-	.loc 1 4109
+	.loc 1 4360
 	xor %r7, %r7, %r27
 # v37 = v37 ^ v36
-	.loc 1 4110
+	.loc 1 4361
 	xor %r6, %r6, %r10
 # v30 = v30 ^ v31
-	.loc 1 4111
+	.loc 1 4362
 	xor %r11, %r31, %r5
 # v30 = v30 ^ v36
-	.loc 1 4112
+	.loc 1 4363
 	xor %r11, %r11, %r10
 # v31 = v31 ^ v33
-	.loc 1 4113
+	.loc 1 4364
 	xor %r5, %r5, %r9
 # v5 = v5 ^ v36
-	.loc 1 4114
+	.loc 1 4365
 	xor %r12, %r12, %r10
 # v5 = v5 ^ v33
-	.loc 1 4115
+	.loc 1 4366
 	xor %r12, %r12, %r9
 # v36 = v36 ^ v9
-	.loc 1 4116
+	.loc 1 4367
 	xor %r10, %r10, %r27
 # v33 = v40 ^ v33
-	.loc 1 4117
+	.loc 1 4368
 	xor %r9, %r8, %r9
 # v9 = v33 ^ v9
-	.loc 1 4118
+	.loc 1 4369
 	xor %r27, %r9, %r27
 # mem32[h + 0] = v45
-	.loc 1 4119
+	.loc 1 4370
 	stw %r28, 0(%r3)
 # mem32[h + 32] = v43
-	.loc 1 4120
+	.loc 1 4371
 	stw %r25, 32(%r3)
 # mem32[h + 64] = v58
-	.loc 1 4121
+	.loc 1 4372
 	stw %r29, 64(%r3)
 # mem32[h + 96] = v60
-	.loc 1 4122
+	.loc 1 4373
 	stw %r24, 96(%r3)
 # mem32[h + 128] = v7
-	.loc 1 4123
+	.loc 1 4374
 	stw %r30, 128(%r3)
 # mem32[h + 160] = v34
-	.loc 1 4124
+	.loc 1 4375
 	stw %r26, 160(%r3)
 # mem32[h + 192] = v3
-	.loc 1 4125
+	.loc 1 4376
 	stw %r7, 192(%r3)
 # mem32[h + 224] = v37
-	.loc 1 4126
+	.loc 1 4377
 	stw %r6, 224(%r3)
 # mem32[h + 256] = v30
-	.loc 1 4127
+	.loc 1 4378
 	stw %r11, 256(%r3)
 # mem32[h + 288] = v31
-	.loc 1 4128
+	.loc 1 4379
 	stw %r5, 288(%r3)
 # mem32[h + 320] = v5
-	.loc 1 4129
+	.loc 1 4380
 	stw %r12, 320(%r3)
 # mem32[h + 352] = v36
-	.loc 1 4130
+	.loc 1 4381
 	stw %r10, 352(%r3)
 # mem32[h + 384] = v9
-	.loc 1 4131
+	.loc 1 4382
 	stw %r27, 384(%r3)
 # h = h + 4
-	.loc 1 4132
+	.loc 1 4383
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 4133
+	.loc 1 4384
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 4134
+	.loc 1 4385
 	lwz %r5, 16(%r1)
 	addi %r5, %r5, -1
 	stw %r5, 16(%r1)
 # =? i - 0
-	.loc 1 4135
+	.loc 1 4386
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 4136
+	.loc 1 4387
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_inv_ppc32.pass
 # leave
-	.loc 1 4137
+	.loc 1 4388
 	lwz %r14, 6544(%r1)
 	lwz %r15, 6548(%r1)
 	lwz %r16, 6552(%r1)
@@ -15387,1377 +15703,1535 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc32:
 	.type qhasm_kernel_mceliece_gf13_vec512_mul_ppc32, @function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec512_mul_ppc32:
-	stwu %r1, -1136(%r1)
-	stw %r14, 1056(%r1)
-	stw %r15, 1060(%r1)
-	stw %r16, 1064(%r1)
-	stw %r17, 1068(%r1)
-	stw %r18, 1072(%r1)
-	stw %r19, 1076(%r1)
-	stw %r20, 1080(%r1)
-	stw %r21, 1084(%r1)
-	stw %r22, 1088(%r1)
-	stw %r23, 1092(%r1)
-	stw %r24, 1096(%r1)
-	stw %r25, 1100(%r1)
-	stw %r26, 1104(%r1)
-	stw %r27, 1108(%r1)
-	stw %r28, 1112(%r1)
-	stw %r29, 1116(%r1)
-	stw %r30, 1120(%r1)
-	stw %r31, 1124(%r1)
+	stwu %r1, -128(%r1)
+	stw %r14, 48(%r1)
+	stw %r15, 52(%r1)
+	stw %r16, 56(%r1)
+	stw %r17, 60(%r1)
+	stw %r18, 64(%r1)
+	stw %r19, 68(%r1)
+	stw %r20, 72(%r1)
+	stw %r21, 76(%r1)
+	stw %r22, 80(%r1)
+	stw %r23, 84(%r1)
+	stw %r24, 88(%r1)
+	stw %r25, 92(%r1)
+	stw %r26, 96(%r1)
+	stw %r27, 100(%r1)
+	stw %r28, 104(%r1)
+	stw %r29, 108(%r1)
+	stw %r30, 112(%r1)
+	stw %r31, 116(%r1)
 # i = 16
-	.loc 1 4143
+	.loc 1 4394
 	li %r6, 16
 	stw %r6, 16(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec512_mul_ppc32.pass:
-# v0 = mem32[f + 0]
-	.loc 1 4145
-	lwz %r11, 0(%r4)
-# v1 = mem32[g + 0]
-	.loc 1 4146
-	lwz %r10, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 4147
-	and %r6, %r11, %r10
-	stw %r6, 24(%r1)
-# v3 = mem32[g + 64]
-	.loc 1 4148
-	lwz %r12, 64(%r5)
-# v4 = v0 & v3
-	.loc 1 4149
-	and %r6, %r11, %r12
-# v5 = mem32[f + 64]
-	.loc 1 4150
-	lwz %r9, 64(%r4)
-# v6 = v5 & v1
-	.loc 1 4151
-	and %r7, %r9, %r10
-# v6 = v4 ^ v6
-	.loc 1 4152
-	xor %r6, %r6, %r7
-	stw %r6, 96(%r1)
-# v4 = mem32[g + 128]
-	.loc 1 4153
-	lwz %r30, 128(%r5)
-# v7 = v0 & v4
-	.loc 1 4154
-	and %r6, %r11, %r30
-# v8 = v5 & v3
-	.loc 1 4155
-	and %r7, %r9, %r12
-# v9 = mem32[f + 128]
-	.loc 1 4156
-	lwz %r31, 128(%r4)
-# v10 = v9 & v1
-	.loc 1 4157
-	and %r8, %r31, %r10
-# v8 = v7 ^ v8
-	.loc 1 4158
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 4159
-	xor %r6, %r7, %r8
-	stw %r6, 104(%r1)
-# v8 = mem32[g + 192]
-	.loc 1 4160
-	lwz %r28, 192(%r5)
-# v7 = v0 & v8
-	.loc 1 4161
-	and %r27, %r11, %r28
-# v11 = v5 & v4
-	.loc 1 4162
-	and %r6, %r9, %r30
-# v12 = v9 & v3
-	.loc 1 4163
-	and %r7, %r31, %r12
-# v13 = mem32[f + 192]
-	.loc 1 4164
-	lwz %r29, 192(%r4)
-# v14 = v13 & v1
-	.loc 1 4165
-	and %r8, %r29, %r10
-# v11 = v7 ^ v11
-	.loc 1 4166
-	xor %r6, %r27, %r6
-# v12 = v11 ^ v12
-	.loc 1 4167
-	xor %r7, %r6, %r7
-# v14 = v12 ^ v14
-	.loc 1 4168
-	xor %r6, %r7, %r8
-	stw %r6, 112(%r1)
-# v12 = mem32[g + 256]
-	.loc 1 4169
-	lwz %r27, 256(%r5)
-# v11 = v0 & v12
-	.loc 1 4170
-	and %r25, %r11, %r27
-# v7 = v5 & v8
-	.loc 1 4171
-	and %r24, %r9, %r28
-# v15 = v9 & v4
-	.loc 1 4172
-	and %r6, %r31, %r30
-# v16 = v13 & v3
-	.loc 1 4173
-	and %r7, %r29, %r12
-# v17 = mem32[f + 256]
-	.loc 1 4174
-	lwz %r26, 256(%r4)
-# v18 = v17 & v1
-	.loc 1 4175
-	and %r8, %r26, %r10
-# v7 = v11 ^ v7
-	.loc 1 4176
-	xor %r24, %r25, %r24
-# v15 = v7 ^ v15
-	.loc 1 4177
-	xor %r6, %r24, %r6
-# v16 = v15 ^ v16
-	.loc 1 4178
-	xor %r7, %r6, %r7
-# v18 = v16 ^ v18
-	.loc 1 4179
-	xor %r6, %r7, %r8
-	stw %r6, 120(%r1)
-# v16 = mem32[g + 320]
-	.loc 1 4180
-	lwz %r24, 320(%r5)
-# v15 = v0 & v16
-	.loc 1 4181
-	and %r23, %r11, %r24
-# v7 = v5 & v12
-	.loc 1 4182
-	and %r22, %r9, %r27
-# v11 = v9 & v8
-	.loc 1 4183
-	and %r21, %r31, %r28
-# v19 = v13 & v4
-	.loc 1 4184
-	and %r6, %r29, %r30
-# v20 = v17 & v3
-	.loc 1 4185
-	and %r7, %r26, %r12
-# v21 = mem32[f + 320]
-	.loc 1 4186
-	lwz %r25, 320(%r4)
-# v22 = v21 & v1
-	.loc 1 4187
-	and %r8, %r25, %r10
-# v7 = v15 ^ v7
-	.loc 1 4188
-	xor %r22, %r23, %r22
-# v11 = v7 ^ v11
-	.loc 1 4189
-	xor %r21, %r22, %r21
-# v19 = v11 ^ v19
-	.loc 1 4190
-	xor %r6, %r21, %r6
-# v20 = v19 ^ v20
-	.loc 1 4191
-	xor %r7, %r6, %r7
-# v22 = v20 ^ v22
-	.loc 1 4192
-	xor %r6, %r7, %r8
-	stw %r6, 128(%r1)
-# v20 = mem32[g + 384]
-	.loc 1 4193
-	lwz %r22, 384(%r5)
-# v19 = v0 & v20
-	.loc 1 4194
-	and %r8, %r11, %r22
-# v11 = v5 & v16
-	.loc 1 4195
-	and %r21, %r9, %r24
-# v7 = v9 & v12
-	.loc 1 4196
-	and %r20, %r31, %r27
-# v15 = v13 & v8
-	.loc 1 4197
-	and %r19, %r29, %r28
-# v23 = v17 & v4
-	.loc 1 4198
-	and %r6, %r26, %r30
-# v24 = v21 & v3
-	.loc 1 4199
-	and %r7, %r25, %r12
-# v25 = mem32[f + 384]
-	.loc 1 4200
-	lwz %r23, 384(%r4)
-# v26 = v25 & v1
-	.loc 1 4201
-	and %r18, %r23, %r10
-# v11 = v19 ^ v11
-	.loc 1 4202
-	xor %r21, %r8, %r21
-# v7 = v11 ^ v7
-	.loc 1 4203
-	xor %r20, %r21, %r20
-# v15 = v7 ^ v15
-	.loc 1 4204
-	xor %r19, %r20, %r19
-# v23 = v15 ^ v23
-	.loc 1 4205
-	xor %r6, %r19, %r6
-# v24 = v23 ^ v24
-	.loc 1 4206
-	xor %r7, %r6, %r7
-# v26 = v24 ^ v26
-	.loc 1 4207
-	xor %r6, %r7, %r18
-	stw %r6, 136(%r1)
-# v24 = v5 & v20
-	.loc 1 4208
-	and %r6, %r9, %r22
-# v23 = v9 & v16
-	.loc 1 4209
-	and %r7, %r31, %r24
-# v15 = v13 & v12
-	.loc 1 4210
-	and %r8, %r29, %r27
-# v7 = v17 & v8
-	.loc 1 4211
-	and %r21, %r26, %r28
-# v11 = v21 & v4
-	.loc 1 4212
-	and %r20, %r25, %r30
-# v19 = v25 & v3
-	.loc 1 4213
-	and %r19, %r23, %r12
-# v23 = v24 ^ v23
-	.loc 1 4214
-	xor %r7, %r6, %r7
-# v15 = v23 ^ v15
-	.loc 1 4215
-	xor %r8, %r7, %r8
-# v7 = v15 ^ v7
-	.loc 1 4216
-	xor %r21, %r8, %r21
-# v11 = v7 ^ v11
-	.loc 1 4217
-	xor %r20, %r21, %r20
-# v19 = v11 ^ v19
-	.loc 1 4218
-	xor %r6, %r20, %r19
-	stw %r6, 144(%r1)
-# v11 = v9 & v20
-	.loc 1 4219
-	and %r6, %r31, %r22
-# v7 = v13 & v16
-	.loc 1 4220
-	and %r7, %r29, %r24
-# v15 = v17 & v12
-	.loc 1 4221
-	and %r8, %r26, %r27
-# v23 = v21 & v8
-	.loc 1 4222
-	and %r21, %r25, %r28
-# v24 = v25 & v4
-	.loc 1 4223
-	and %r20, %r23, %r30
-# v7 = v11 ^ v7
-	.loc 1 4224
-	xor %r7, %r6, %r7
-# v15 = v7 ^ v15
-	.loc 1 4225
-	xor %r8, %r7, %r8
-# v23 = v15 ^ v23
-	.loc 1 4226
-	xor %r21, %r8, %r21
-# v24 = v23 ^ v24
-	.loc 1 4227
-	xor %r6, %r21, %r20
-	stw %r6, 152(%r1)
-# v23 = v13 & v20
-	.loc 1 4228
-	and %r6, %r29, %r22
-# v15 = v17 & v16
-	.loc 1 4229
-	and %r7, %r26, %r24
-# v7 = v21 & v12
-	.loc 1 4230
-	and %r8, %r25, %r27
-# v11 = v25 & v8
-	.loc 1 4231
-	and %r21, %r23, %r28
-# v15 = v23 ^ v15
-	.loc 1 4232
-	xor %r7, %r6, %r7
-# v7 = v15 ^ v7
-	.loc 1 4233
-	xor %r8, %r7, %r8
-# v11 = v7 ^ v11
-	.loc 1 4234
-	xor %r6, %r8, %r21
-	stw %r6, 160(%r1)
-# v7 = v17 & v20
-	.loc 1 4235
-	and %r6, %r26, %r22
-# v15 = v21 & v16
-	.loc 1 4236
-	and %r7, %r25, %r24
-# v23 = v25 & v12
-	.loc 1 4237
-	and %r8, %r23, %r27
-# v15 = v7 ^ v15
-	.loc 1 4238
-	xor %r7, %r6, %r7
-# v23 = v15 ^ v23
-	.loc 1 4239
-	xor %r6, %r7, %r8
-	stw %r6, 168(%r1)
-# v15 = v21 & v20
-	.loc 1 4240
-	and %r6, %r25, %r22
-# v7 = v25 & v16
-	.loc 1 4241
-	and %r7, %r23, %r24
-# v7 = v15 ^ v7
-	.loc 1 4242
-	xor %r6, %r6, %r7
-	stw %r6, 176(%r1)
-# v15 = v25 & v20
-	.loc 1 4243
-	and %r6, %r23, %r22
-	stw %r6, 184(%r1)
-# v27 = mem32[f + 448]
-	.loc 1 4244
-	lwz %r8, 448(%r4)
-	stw %r8, 32(%r1)
-# v28 = mem32[g + 448]
-	.loc 1 4245
-	lwz %r7, 448(%r5)
-	stw %r7, 488(%r1)
-# v29 = v27 & v28
-	.loc 1 4246
-	and %r6, %r8, %r7
-	stw %r6, 40(%r1)
-# v30 = mem32[g + 512]
-	.loc 1 4247
-	lwz %r21, 512(%r5)
-	stw %r21, 824(%r1)
-# v31 = v27 & v30
-	.loc 1 4248
-	and %r6, %r8, %r21
-# v32 = mem32[f + 512]
-	.loc 1 4249
-	lwz %r19, 512(%r4)
-	stw %r19, 1048(%r1)
-# v33 = v32 & v28
-	.loc 1 4250
-	and %r7, %r19, %r7
-# v33 = v31 ^ v33
-	.loc 1 4251
-	xor %r6, %r6, %r7
-	stw %r6, 192(%r1)
-# v31 = mem32[g + 576]
-	.loc 1 4252
-	lwz %r20, 576(%r5)
-# v34 = v27 & v31
-	.loc 1 4253
-	and %r6, %r8, %r20
-# v35 = v32 & v30
-	.loc 1 4254
-	and %r7, %r19, %r21
-# v36 = mem32[f + 576]
-	.loc 1 4255
-	lwz %r21, 576(%r4)
-# v37 = v36 & v28
-	.loc 1 4256
-	lwz %r17, 488(%r1)
-	and %r8, %r21, %r17
-# v35 = v34 ^ v35
-	.loc 1 4257
-	xor %r7, %r6, %r7
-# v37 = v35 ^ v37
-	.loc 1 4258
-	xor %r6, %r7, %r8
-	stw %r6, 200(%r1)
-# v35 = mem32[g + 640]
-	.loc 1 4259
-	lwz %r18, 640(%r5)
-# v34 = v27 & v35
-	.loc 1 4260
-	lwz %r16, 32(%r1)
-	and %r15, %r16, %r18
-# v38 = v32 & v31
-	.loc 1 4261
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r20
-# v39 = v36 & v30
-	.loc 1 4262
-	lwz %r7, 824(%r1)
-	and %r7, %r21, %r7
-# v40 = mem32[f + 640]
-	.loc 1 4263
-	lwz %r19, 640(%r4)
-# v41 = v40 & v28
-	.loc 1 4264
-	and %r8, %r19, %r17
-# v38 = v34 ^ v38
-	.loc 1 4265
-	xor %r6, %r15, %r6
-# v39 = v38 ^ v39
-	.loc 1 4266
-	xor %r7, %r6, %r7
-# v41 = v39 ^ v41
-	.loc 1 4267
-	xor %r6, %r7, %r8
-	stw %r6, 208(%r1)
-# v39 = mem32[g + 704]
-	.loc 1 4268
-	lwz %r7, 704(%r5)
-# v38 = v27 & v39
-	.loc 1 4269
-	and %r6, %r16, %r7
-	stw %r6, 840(%r1)
-	stw %r6, 496(%r1)
-# v34 = v32 & v35
-	.loc 1 4270
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r18
-	stw %r6, 904(%r1)
-	stw %r6, 504(%r1)
-# v42 = v36 & v31
-	.loc 1 4271
-	and %r6, %r21, %r20
-	stw %r6, 944(%r1)
-	stw %r6, 640(%r1)
-	stw %r6, 48(%r1)
-# v43 = v40 & v30
-	.loc 1 4272
-	lwz %r6, 824(%r1)
-	and %r17, %r19, %r6
-	stw %r17, 648(%r1)
-	stw %r17, 56(%r1)
-# v44 = mem32[f + 704]
-	.loc 1 4273
-	lwz %r8, 704(%r4)
-# v45 = v44 & v28
-	.loc 1 4274
-	lwz %r6, 488(%r1)
-	and %r16, %r8, %r6
-	stw %r16, 832(%r1)
-	stw %r16, 64(%r1)
-# v34 = v38 ^ v34
-	.loc 1 4275
-	lwz %r6, 840(%r1)
-	lwz %r15, 904(%r1)
-	xor %r6, %r6, %r15
-	stw %r6, 512(%r1)
-# v42 = v34 ^ v42
-	.loc 1 4276
-	lwz %r15, 944(%r1)
-	xor %r6, %r6, %r15
-# v43 = v42 ^ v43
-	.loc 1 4277
-	xor %r6, %r6, %r17
-# v45 = v43 ^ v45
-	.loc 1 4278
-	xor %r6, %r6, %r16
-	stw %r6, 216(%r1)
-# v43 = mem32[g + 768]
-	.loc 1 4279
-	lwz %r17, 768(%r5)
-# v42 = v27 & v43
-	.loc 1 4280
-	lwz %r6, 32(%r1)
-	and %r6, %r6, %r17
-	stw %r6, 520(%r1)
-	stw %r6, 224(%r1)
-# v34 = v32 & v39
-	.loc 1 4281
-	lwz %r6, 1048(%r1)
-	and %r6, %r6, %r7
-	stw %r6, 656(%r1)
-	stw %r6, 232(%r1)
-# v38 = v36 & v35
-	.loc 1 4282
-	and %r6, %r21, %r18
-	stw %r6, 744(%r1)
-	stw %r6, 528(%r1)
-	stw %r6, 240(%r1)
-# v46 = v40 & v31
-	.loc 1 4283
-	and %r6, %r19, %r20
-	stw %r6, 752(%r1)
-	stw %r6, 536(%r1)
-	stw %r6, 72(%r1)
-# v47 = v44 & v30
-	.loc 1 4284
-	lwz %r6, 824(%r1)
-	and %r6, %r8, %r6
-	stw %r6, 760(%r1)
-	stw %r6, 544(%r1)
-	stw %r6, 80(%r1)
-# v48 = mem32[f + 768]
-	.loc 1 4285
-	lwz %r6, 768(%r4)
-# v49 = v48 & v28
-	.loc 1 4286
-	lwz %r16, 488(%r1)
-	and %r16, %r6, %r16
-	stw %r16, 872(%r1)
-	stw %r16, 768(%r1)
-	stw %r16, 552(%r1)
-	stw %r16, 88(%r1)
-# v34 = v42 ^ v34
-	.loc 1 4287
-	lwz %r16, 520(%r1)
-	lwz %r15, 656(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 248(%r1)
-# v38 = v34 ^ v38
-	.loc 1 4288
-	lwz %r15, 744(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 256(%r1)
-# v46 = v38 ^ v46
-	.loc 1 4289
-	lwz %r15, 752(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 264(%r1)
-# v47 = v46 ^ v47
-	.loc 1 4290
-	lwz %r15, 760(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 272(%r1)
-# v49 = v47 ^ v49
-	.loc 1 4291
-	lwz %r15, 872(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 280(%r1)
-# v47 = v32 & v43
-	.loc 1 4292
-	lwz %r16, 1048(%r1)
-	and %r16, %r16, %r17
-	stw %r16, 776(%r1)
-	stw %r16, 560(%r1)
-	stw %r16, 288(%r1)
-# v46 = v36 & v39
-	.loc 1 4293
-	and %r16, %r21, %r7
-	stw %r16, 880(%r1)
-	stw %r16, 664(%r1)
-	stw %r16, 296(%r1)
-# v38 = v40 & v35
-	.loc 1 4294
-	and %r16, %r19, %r18
-	stw %r16, 888(%r1)
-	stw %r16, 784(%r1)
-	stw %r16, 568(%r1)
-	stw %r16, 304(%r1)
-# v34 = v44 & v31
-	.loc 1 4295
-	and %r16, %r8, %r20
-	stw %r16, 912(%r1)
-	stw %r16, 792(%r1)
-	stw %r16, 576(%r1)
-	stw %r16, 312(%r1)
-# v42 = v48 & v30
-	.loc 1 4296
-	lwz %r16, 824(%r1)
-	and %r16, %r6, %r16
-	stw %r16, 848(%r1)
-	stw %r16, 584(%r1)
-	stw %r16, 320(%r1)
-# v46 = v47 ^ v46
-	.loc 1 4297
-	lwz %r16, 776(%r1)
-	lwz %r15, 880(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 672(%r1)
-	stw %r16, 328(%r1)
-# v38 = v46 ^ v38
-	.loc 1 4298
-	lwz %r15, 888(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 680(%r1)
-	stw %r16, 336(%r1)
-# v34 = v38 ^ v34
-	.loc 1 4299
-	lwz %r15, 912(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 688(%r1)
-	stw %r16, 344(%r1)
-# v42 = v34 ^ v42
-	.loc 1 4300
-	lwz %r15, 848(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 352(%r1)
-# v34 = v36 & v43
-	.loc 1 4301
-	and %r16, %r21, %r17
-	stw %r16, 920(%r1)
-	stw %r16, 800(%r1)
-	stw %r16, 592(%r1)
-	stw %r16, 360(%r1)
-# v38 = v40 & v39
-	.loc 1 4302
-	and %r16, %r19, %r7
-	stw %r16, 960(%r1)
-	stw %r16, 896(%r1)
-	stw %r16, 696(%r1)
-	stw %r16, 368(%r1)
-# v46 = v44 & v35
-	.loc 1 4303
-	and %r16, %r8, %r18
-	stw %r16, 984(%r1)
-	stw %r16, 928(%r1)
-	stw %r16, 808(%r1)
-	stw %r16, 600(%r1)
-	stw %r16, 376(%r1)
-# v47 = v48 & v31
-	.loc 1 4304
-	and %r16, %r6, %r20
-	stw %r16, 992(%r1)
-	stw %r16, 968(%r1)
-	stw %r16, 856(%r1)
-	stw %r16, 608(%r1)
-	stw %r16, 384(%r1)
-# v38 = v34 ^ v38
-	.loc 1 4305
-	lwz %r16, 920(%r1)
-	lwz %r15, 960(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 704(%r1)
-	stw %r16, 392(%r1)
-# v46 = v38 ^ v46
-	.loc 1 4306
-	lwz %r15, 984(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 712(%r1)
-	stw %r16, 400(%r1)
-# v47 = v46 ^ v47
-	.loc 1 4307
-	lwz %r15, 992(%r1)
-	xor %r16, %r16, %r15
-	stw %r16, 408(%r1)
-# v46 = v40 & v43
-	.loc 1 4308
-	and %r16, %r19, %r17
-	stw %r16, 1008(%r1)
-	stw %r16, 952(%r1)
-	stw %r16, 816(%r1)
-	stw %r16, 616(%r1)
-	stw %r16, 416(%r1)
-# v38 = v44 & v39
-	.loc 1 4309
-	and %r16, %r8, %r7
-	stw %r16, 1040(%r1)
-	stw %r16, 1024(%r1)
-	stw %r16, 1000(%r1)
-	stw %r16, 936(%r1)
-	stw %r16, 720(%r1)
-	stw %r16, 424(%r1)
-# v34 = v48 & v35
-	.loc 1 4310
-	and %r15, %r6, %r18
-	stw %r15, 1032(%r1)
-	stw %r15, 1016(%r1)
-	stw %r15, 976(%r1)
-	stw %r15, 864(%r1)
-	stw %r15, 624(%r1)
-	stw %r15, 432(%r1)
-# v38 = v46 ^ v38
-	.loc 1 4311
-	lwz %r16, 1008(%r1)
-	lwz %r14, 1040(%r1)
-	xor %r16, %r16, %r14
-	stw %r16, 728(%r1)
-	stw %r16, 440(%r1)
-# v34 = v38 ^ v34
-	.loc 1 4312
-	xor %r16, %r16, %r15
-	stw %r16, 448(%r1)
-# v38 = v44 & v43
-	.loc 1 4313
-	and %r16, %r8, %r17
-	stw %r16, 632(%r1)
-	stw %r16, 456(%r1)
-# v46 = v48 & v39
-	.loc 1 4314
-	and %r15, %r6, %r7
-	stw %r15, 736(%r1)
-	stw %r15, 464(%r1)
-# v46 = v38 ^ v46
-	.loc 1 4315
-	xor %r16, %r16, %r15
-	stw %r16, 472(%r1)
-# v38 = v48 & v43
-	.loc 1 4316
-	and %r16, %r6, %r17
-	stw %r16, 480(%r1)
-# v27 = v0 ^ v27
-	.loc 1 4317
-	lwz %r16, 32(%r1)
-	xor %r11, %r11, %r16
-# v32 = v5 ^ v32
-	.loc 1 4318
-	lwz %r16, 1048(%r1)
-	xor %r9, %r9, %r16
-# v36 = v9 ^ v36
-	.loc 1 4319
-	xor %r21, %r31, %r21
-# v40 = v13 ^ v40
-	.loc 1 4320
-	xor %r19, %r29, %r19
-# v44 = v17 ^ v44
-	.loc 1 4321
-	xor %r31, %r26, %r8
-# v48 = v21 ^ v48
-	.loc 1 4322
-	xor %r29, %r25, %r6
-# v28 = v1 ^ v28
-	.loc 1 4323
-	lwz %r6, 488(%r1)
-	xor %r10, %r10, %r6
-# v30 = v3 ^ v30
-	.loc 1 4324
-	lwz %r6, 824(%r1)
-	xor %r12, %r12, %r6
-# v31 = v4 ^ v31
-	.loc 1 4325
-	xor %r20, %r30, %r20
-# v35 = v8 ^ v35
-	.loc 1 4326
-	xor %r18, %r28, %r18
-# v39 = v12 ^ v39
-	.loc 1 4327
-	xor %r28, %r27, %r7
-# v43 = v16 ^ v43
-	.loc 1 4328
-	xor %r17, %r24, %r17
-# v16 = v27 & v28
-	.loc 1 4329
-	and %r27, %r11, %r10
-# v12 = v27 & v30
-	.loc 1 4330
-	and %r6, %r11, %r12
-# v8 = v32 & v28
-	.loc 1 4331
-	and %r7, %r9, %r10
-# v8 = v12 ^ v8
-	.loc 1 4332
-	xor %r26, %r6, %r7
-# v12 = v27 & v31
-	.loc 1 4333
-	and %r6, %r11, %r20
-# v4 = v32 & v30
-	.loc 1 4334
-	and %r7, %r9, %r12
-# v3 = v36 & v28
-	.loc 1 4335
-	and %r8, %r21, %r10
-# v4 = v12 ^ v4
-	.loc 1 4336
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
-	.loc 1 4337
-	xor %r25, %r7, %r8
-# v4 = v27 & v35
-	.loc 1 4338
-	and %r6, %r11, %r18
-# v12 = v32 & v31
-	.loc 1 4339
-	and %r7, %r9, %r20
-# v1 = v36 & v30
-	.loc 1 4340
-	and %r8, %r21, %r12
-# v21 = v40 & v28
-	.loc 1 4341
-	and %r30, %r19, %r10
-# v12 = v4 ^ v12
-	.loc 1 4342
-	xor %r7, %r6, %r7
-# v1 = v12 ^ v1
-	.loc 1 4343
-	xor %r8, %r7, %r8
-# v21 = v1 ^ v21
-	.loc 1 4344
-	xor %r16, %r8, %r30
-# v1 = v27 & v39
-	.loc 1 4345
-	and %r6, %r11, %r28
-# v12 = v32 & v35
-	.loc 1 4346
-	and %r7, %r9, %r18
-# v4 = v36 & v31
-	.loc 1 4347
-	and %r8, %r21, %r20
-# v17 = v40 & v30
-	.loc 1 4348
-	and %r30, %r19, %r12
-# v13 = v44 & v28
-	.loc 1 4349
-	and %r24, %r31, %r10
-# v12 = v1 ^ v12
-	.loc 1 4350
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
-	.loc 1 4351
-	xor %r8, %r7, %r8
-# v17 = v4 ^ v17
-	.loc 1 4352
-	xor %r30, %r8, %r30
-# v13 = v17 ^ v13
-	.loc 1 4353
-	xor %r24, %r30, %r24
-# v17 = v27 & v43
-	.loc 1 4354
-	and %r6, %r11, %r17
-# v4 = v32 & v39
-	.loc 1 4355
-	and %r7, %r9, %r28
-# v12 = v36 & v35
-	.loc 1 4356
-	and %r8, %r21, %r18
-# v1 = v40 & v31
-	.loc 1 4357
-	and %r14, %r19, %r20
-# v9 = v44 & v30
-	.loc 1 4358
-	and %r15, %r31, %r12
-# v5 = v48 & v28
-	.loc 1 4359
-	and %r30, %r29, %r10
-# v4 = v17 ^ v4
-	.loc 1 4360
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
-	.loc 1 4361
-	xor %r8, %r7, %r8
-# v1 = v12 ^ v1
-	.loc 1 4362
-	xor %r14, %r8, %r14
-# v9 = v1 ^ v9
-	.loc 1 4363
-	xor %r15, %r14, %r15
-# v5 = v9 ^ v5
-	.loc 1 4364
-	xor %r15, %r15, %r30
-# v27 = v27 & v20
-	.loc 1 4365
-	and %r14, %r11, %r22
-# v9 = v32 & v43
-	.loc 1 4366
-	and %r6, %r9, %r17
-# v1 = v36 & v39
-	.loc 1 4367
-	and %r30, %r21, %r28
-# v12 = v40 & v35
-	.loc 1 4368
-	and %r11, %r19, %r18
-# v4 = v44 & v31
-	.loc 1 4369
-	and %r8, %r31, %r20
-# v17 = v48 & v30
-	.loc 1 4370
-	and %r7, %r29, %r12
-# v28 = v25 & v28
-	.loc 1 4371
-	and %r10, %r23, %r10
-# v9 = v27 ^ v9
-	.loc 1 4372
-	xor %r6, %r14, %r6
-# v1 = v9 ^ v1
-	.loc 1 4373
-	xor %r30, %r6, %r30
-# v12 = v1 ^ v12
-	.loc 1 4374
-	xor %r11, %r30, %r11
-# v4 = v12 ^ v4
-	.loc 1 4375
-	xor %r8, %r11, %r8
-# v17 = v4 ^ v17
-	.loc 1 4376
-	xor %r7, %r8, %r7
-# v28 = v17 ^ v28
-	.loc 1 4377
-	xor %r10, %r7, %r10
-# v32 = v32 & v20
-	.loc 1 4378
-	and %r9, %r9, %r22
-# v17 = v36 & v43
-	.loc 1 4379
-	and %r6, %r21, %r17
-# v4 = v40 & v39
-	.loc 1 4380
-	and %r7, %r19, %r28
-# v12 = v44 & v35
-	.loc 1 4381
-	and %r11, %r31, %r18
-# v1 = v48 & v31
-	.loc 1 4382
-	and %r8, %r29, %r20
-# v30 = v25 & v30
-	.loc 1 4383
-	and %r12, %r23, %r12
-# v17 = v32 ^ v17
-	.loc 1 4384
-	xor %r6, %r9, %r6
-# v4 = v17 ^ v4
-	.loc 1 4385
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
-	.loc 1 4386
-	xor %r11, %r7, %r11
-# v1 = v12 ^ v1
-	.loc 1 4387
-	xor %r8, %r11, %r8
-# v30 = v1 ^ v30
-	.loc 1 4388
-	xor %r12, %r8, %r12
-# v36 = v36 & v20
-	.loc 1 4389
-	and %r21, %r21, %r22
-# v1 = v40 & v43
-	.loc 1 4390
-	and %r6, %r19, %r17
-# v12 = v44 & v39
-	.loc 1 4391
-	and %r7, %r31, %r28
-# v4 = v48 & v35
-	.loc 1 4392
-	and %r8, %r29, %r18
-# v31 = v25 & v31
-	.loc 1 4393
-	and %r20, %r23, %r20
-# v1 = v36 ^ v1
-	.loc 1 4394
-	xor %r6, %r21, %r6
-# v12 = v1 ^ v12
-	.loc 1 4395
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+# F0 = mem32[f + 0]
 	.loc 1 4396
-	xor %r8, %r7, %r8
-# v31 = v4 ^ v31
+	lwz %r10, 0(%r4)
+# F1 = mem32[f + 64]
 	.loc 1 4397
-	xor %r20, %r8, %r20
-# v40 = v40 & v20
+	lwz %r12, 64(%r4)
+# F2 = mem32[f + 128]
 	.loc 1 4398
-	and %r19, %r19, %r22
-# v4 = v44 & v43
+	lwz %r30, 128(%r4)
+# F3 = mem32[f + 192]
 	.loc 1 4399
-	and %r6, %r31, %r17
-# v12 = v48 & v39
+	lwz %r28, 192(%r4)
+# F4 = mem32[f + 256]
 	.loc 1 4400
-	and %r7, %r29, %r28
-# v35 = v25 & v35
+	lwz %r27, 256(%r4)
+# F5 = mem32[f + 320]
 	.loc 1 4401
-	and %r18, %r23, %r18
-# v4 = v40 ^ v4
+	lwz %r25, 320(%r4)
+# F6 = mem32[f + 384]
 	.loc 1 4402
-	xor %r6, %r19, %r6
-# v12 = v4 ^ v12
+	lwz %r23, 384(%r4)
+# F7 = mem32[f + 448]
 	.loc 1 4403
-	xor %r7, %r6, %r7
-# v35 = v12 ^ v35
+	lwz %r24, 448(%r4)
+# F8 = mem32[f + 512]
 	.loc 1 4404
-	xor %r18, %r7, %r18
-# v44 = v44 & v20
+	lwz %r26, 512(%r4)
+# F9 = mem32[f + 576]
 	.loc 1 4405
-	and %r31, %r31, %r22
-# v12 = v48 & v43
+	lwz %r29, 576(%r4)
+# F10 = mem32[f + 640]
 	.loc 1 4406
-	and %r6, %r29, %r17
-# v39 = v25 & v39
+	lwz %r31, 640(%r4)
+# F11 = mem32[f + 704]
 	.loc 1 4407
-	and %r28, %r23, %r28
-# v12 = v44 ^ v12
+	lwz %r11, 704(%r4)
+# F12 = mem32[f + 768]
 	.loc 1 4408
-	xor %r6, %r31, %r6
-# v39 = v12 ^ v39
+	lwz %r9, 768(%r4)
+# G = mem32[g + 704]
 	.loc 1 4409
-	xor %r28, %r6, %r28
-# v48 = v48 & v20
+	lwz %r6, 704(%r5)
+# B = F12 & G
 	.loc 1 4410
-	and %r29, %r29, %r22
-# v43 = v25 & v43
+	and %r6, %r9, %r6
+# G = mem32[g + 768]
 	.loc 1 4411
-	and %r17, %r23, %r17
-# v43 = v48 ^ v43
+	lwz %r8, 768(%r5)
+# A = F12 & G
 	.loc 1 4412
-	xor %r17, %r29, %r17
-# v20 = v25 & v20
+	and %r7, %r9, %r8
+# T = F11 & G
 	.loc 1 4413
-	and %r22, %r23, %r22
-# v16 = v16 ^ v2
+	and %r8, %r11, %r8
+# B = B ^ T
 	.loc 1 4414
-	lwz %r6, 24(%r1)
-	xor %r27, %r27, %r6
-# v16 = v16 ^ v29
+	xor %r6, %r6, %r8
+# H24 = A
 	.loc 1 4415
-	lwz %r6, 40(%r1)
-	xor %r27, %r27, %r6
-# v8 = v8 ^ v6
+	stw %r7, 24(%r1)
+# H23 = B
 	.loc 1 4416
-	lwz %r6, 96(%r1)
-	xor %r26, %r26, %r6
-# v8 = v8 ^ v33
+	stw %r6, 32(%r1)
+# G = mem32[g + 576]
 	.loc 1 4417
-	lwz %r6, 192(%r1)
-	xor %r7, %r26, %r6
-# v3 = v3 ^ v10
+	lwz %r6, 576(%r5)
+# B = F12 & G
 	.loc 1 4418
-	lwz %r6, 104(%r1)
-	xor %r25, %r25, %r6
-# v3 = v3 ^ v37
+	and %r6, %r9, %r6
+# G = mem32[g + 640]
 	.loc 1 4419
-	lwz %r6, 200(%r1)
-	xor %r25, %r25, %r6
-# v21 = v21 ^ v14
+	lwz %r7, 640(%r5)
+# A = F12 & G
 	.loc 1 4420
-	lwz %r6, 112(%r1)
-	xor %r16, %r16, %r6
-# v21 = v21 ^ v41
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 4421
-	lwz %r6, 208(%r1)
-	xor %r16, %r16, %r6
-# v13 = v13 ^ v18
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4422
-	lwz %r6, 120(%r1)
-	xor %r24, %r24, %r6
-# v13 = v13 ^ v45
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
 	.loc 1 4423
-	lwz %r6, 216(%r1)
-	xor %r8, %r24, %r6
-# v5 = v5 ^ v22
+	lwz %r7, 704(%r5)
+# T = F11 & G
 	.loc 1 4424
-	lwz %r6, 128(%r1)
-	xor %r15, %r15, %r6
-# v5 = v5 ^ v49
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 4425
-	lwz %r6, 280(%r1)
-	xor %r15, %r15, %r6
-# v28 = v28 ^ v26
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 4426
-	lwz %r6, 136(%r1)
-	xor %r10, %r10, %r6
-# v28 = v28 ^ v42
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4427
-	lwz %r6, 352(%r1)
-	xor %r9, %r10, %r6
-# v30 = v30 ^ v19
+	xor %r6, %r6, %r7
+# G = mem32[g + 768]
 	.loc 1 4428
-	lwz %r10, 144(%r1)
-	xor %r12, %r12, %r10
-# v30 = v30 ^ v47
+	lwz %r7, 768(%r5)
+# T = F10 & G
 	.loc 1 4429
-	lwz %r6, 408(%r1)
-	xor %r12, %r12, %r6
-# v31 = v31 ^ v24
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 4430
-	lwz %r11, 152(%r1)
-	xor %r20, %r20, %r11
-# v31 = v31 ^ v34
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 4431
-	lwz %r6, 448(%r1)
-	xor %r20, %r20, %r6
-# v35 = v35 ^ v11
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 4432
-	lwz %r31, 160(%r1)
-	xor %r18, %r18, %r31
-# v35 = v35 ^ v46
+	xor %r6, %r6, %r7
+# H22 = A
 	.loc 1 4433
-	lwz %r6, 472(%r1)
-	xor %r18, %r18, %r6
-# v39 = v39 ^ v23
+	mr %r21, %r8
+# H21 = B
 	.loc 1 4434
-	lwz %r29, 168(%r1)
-	xor %r28, %r28, %r29
-# v39 = v39 ^ v38
+	mr %r20, %r6
+# G = mem32[g + 448]
 	.loc 1 4435
-	lwz %r6, 480(%r1)
-	xor %r30, %r28, %r6
-# v43 = v43 ^ v7
+	lwz %r6, 448(%r5)
+# B = F12 & G
 	.loc 1 4436
-	lwz %r6, 176(%r1)
-	xor %r17, %r17, %r6
-# v20 = v20 ^ v15
+	and %r6, %r9, %r6
+# G = mem32[g + 512]
 	.loc 1 4437
-	lwz %r23, 184(%r1)
-	xor %r22, %r22, %r23
-# v19 = v16 ^ v19
+	lwz %r7, 512(%r5)
+# A = F12 & G
 	.loc 1 4438
-	xor %r26, %r27, %r10
-# v24 = v8 ^ v24
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 4439
-	xor %r24, %r7, %r11
-# v11 = v3 ^ v11
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4440
-	xor %r27, %r25, %r31
-# v23 = v21 ^ v23
+	xor %r6, %r6, %r7
+# G = mem32[g + 576]
 	.loc 1 4441
-	xor %r28, %r16, %r29
-# v7 = v13 ^ v7
+	lwz %r7, 576(%r5)
+# T = F11 & G
 	.loc 1 4442
-	xor %r8, %r8, %r6
-# v15 = v5 ^ v15
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 4443
-	xor %r25, %r15, %r23
-# v29 = v30 ^ v29
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 4444
-	lwz %r6, 40(%r1)
-	xor %r6, %r12, %r6
-# v33 = v31 ^ v33
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4445
-	lwz %r7, 192(%r1)
-	xor %r7, %r20, %r7
-# v37 = v35 ^ v37
+	xor %r6, %r6, %r7
+# G = mem32[g + 640]
 	.loc 1 4446
-	lwz %r10, 200(%r1)
-	xor %r12, %r18, %r10
-# v41 = v39 ^ v41
+	lwz %r7, 640(%r5)
+# T = F10 & G
 	.loc 1 4447
-	lwz %r10, 208(%r1)
-	xor %r11, %r30, %r10
-# v45 = v43 ^ v45
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 4448
-	lwz %r10, 216(%r1)
-	xor %r10, %r17, %r10
-# v49 = v20 ^ v49
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 4449
-	lwz %r31, 280(%r1)
-	xor %r29, %r22, %r31
-# v33 = v33 ^ v38
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 4450
-	lwz %r30, 480(%r1)
-	xor %r31, %r7, %r30
-# v29 = v29 ^ v38
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
 	.loc 1 4451
-	xor %r6, %r6, %r30
-# v15 = v15 ^ v38
+	lwz %r7, 704(%r5)
+# T = F9 & G
 	.loc 1 4452
-	xor %r7, %r25, %r30
-# v38 = v7 ^ v38
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 4453
-	xor %r8, %r8, %r30
-# v29 = v29 ^ v46
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 4454
-	lwz %r25, 472(%r1)
-	xor %r30, %r6, %r25
-# v28 = v28 ^ v46
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 4455
-	xor %r6, %r9, %r25
-# v38 = v38 ^ v46
+	xor %r6, %r6, %r7
+# G = mem32[g + 768]
 	.loc 1 4456
-	xor %r8, %r8, %r25
-# v46 = v23 ^ v46
+	lwz %r7, 768(%r5)
+# T = F8 & G
 	.loc 1 4457
-	xor %r9, %r28, %r25
-# v28 = v28 ^ v34
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 4458
-	lwz %r25, 448(%r1)
-	xor %r28, %r6, %r25
-# v15 = v15 ^ v34
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 4459
-	xor %r7, %r7, %r25
-# v46 = v46 ^ v34
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 4460
-	xor %r9, %r9, %r25
-# v34 = v11 ^ v34
+	xor %r6, %r6, %r7
+# H20 = A
 	.loc 1 4461
-	xor %r6, %r27, %r25
-# v15 = v15 ^ v47
+	mr %r19, %r8
+# H19 = B
 	.loc 1 4462
-	lwz %r25, 408(%r1)
-	xor %r27, %r7, %r25
-# v38 = v38 ^ v47
+	mr %r18, %r6
+# G = mem32[g + 320]
 	.loc 1 4463
-	xor %r8, %r8, %r25
-# v34 = v34 ^ v47
+	lwz %r6, 320(%r5)
+# B = F12 & G
 	.loc 1 4464
-	xor %r6, %r6, %r25
-# v47 = v24 ^ v47
+	and %r6, %r9, %r6
+# G = mem32[g + 384]
 	.loc 1 4465
-	xor %r7, %r24, %r25
-# v38 = v38 ^ v42
+	lwz %r7, 384(%r5)
+# A = F12 & G
 	.loc 1 4466
-	lwz %r24, 352(%r1)
-	xor %r25, %r8, %r24
-# v46 = v46 ^ v42
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 4467
-	xor %r9, %r9, %r24
-# v47 = v47 ^ v42
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4468
-	xor %r7, %r7, %r24
-# v42 = v19 ^ v42
+	xor %r6, %r6, %r7
+# G = mem32[g + 448]
 	.loc 1 4469
-	xor %r8, %r26, %r24
-# v46 = v46 ^ v49
+	lwz %r7, 448(%r5)
+# T = F11 & G
 	.loc 1 4470
-	xor %r26, %r9, %r29
-# v34 = v34 ^ v49
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 4471
-	xor %r6, %r6, %r29
-# v42 = v42 ^ v49
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 4472
-	xor %r8, %r8, %r29
-# v49 = v26 ^ v49
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4473
-	lwz %r9, 136(%r1)
-	xor %r9, %r9, %r29
-# v34 = v34 ^ v45
+	xor %r6, %r6, %r7
+# G = mem32[g + 512]
 	.loc 1 4474
-	xor %r6, %r6, %r10
-# v47 = v47 ^ v45
+	lwz %r7, 512(%r5)
+# T = F10 & G
 	.loc 1 4475
-	xor %r7, %r7, %r10
-# v49 = v49 ^ v45
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 4476
-	xor %r9, %r9, %r10
-# v45 = v22 ^ v45
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 4477
-	lwz %r29, 128(%r1)
-	xor %r10, %r29, %r10
-# v47 = v47 ^ v41
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 4478
-	xor %r7, %r7, %r11
-# v42 = v42 ^ v41
+	xor %r6, %r6, %r7
+# G = mem32[g + 576]
 	.loc 1 4479
-	xor %r8, %r8, %r11
-# v45 = v45 ^ v41
+	lwz %r7, 576(%r5)
+# T = F9 & G
 	.loc 1 4480
-	xor %r10, %r10, %r11
-# v41 = v18 ^ v41
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 4481
-	lwz %r29, 120(%r1)
-	xor %r11, %r29, %r11
-# v42 = v42 ^ v37
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 4482
-	xor %r8, %r8, %r12
-# v49 = v49 ^ v37
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 4483
-	xor %r9, %r9, %r12
-# v41 = v41 ^ v37
+	xor %r6, %r6, %r7
+# G = mem32[g + 640]
 	.loc 1 4484
-	xor %r11, %r11, %r12
-# v37 = v14 ^ v37
+	lwz %r7, 640(%r5)
+# T = F8 & G
 	.loc 1 4485
-	lwz %r29, 112(%r1)
-	xor %r12, %r29, %r12
-# v49 = v49 ^ v33
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 4486
-	xor %r29, %r9, %r31
-# v45 = v45 ^ v33
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 4487
-	xor %r10, %r10, %r31
-# v37 = v37 ^ v33
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 4488
-	xor %r12, %r12, %r31
-# v33 = v10 ^ v33
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
 	.loc 1 4489
-	lwz %r9, 104(%r1)
-	xor %r31, %r9, %r31
-# v45 = v45 ^ v29
+	lwz %r7, 704(%r5)
+# T = F7 & G
 	.loc 1 4490
-	xor %r10, %r10, %r30
-# v41 = v41 ^ v29
+	and %r22, %r24, %r7
+# A = A ^ T
 	.loc 1 4491
-	xor %r11, %r11, %r30
-# v33 = v33 ^ v29
+	xor %r8, %r8, %r22
+# T = F6 & G
 	.loc 1 4492
-	xor %r31, %r31, %r30
-# v29 = v6 ^ v29
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 4493
-	lwz %r9, 96(%r1)
-	xor %r30, %r9, %r30
-# v41 = v41 ^ v28
+	xor %r6, %r6, %r7
+# G = mem32[g + 768]
 	.loc 1 4494
-	xor %r11, %r11, %r28
-# v37 = v37 ^ v28
+	lwz %r7, 768(%r5)
+# T = F6 & G
 	.loc 1 4495
-	xor %r12, %r12, %r28
-# v29 = v29 ^ v28
+	and %r22, %r23, %r7
+# A = A ^ T
 	.loc 1 4496
-	xor %r30, %r30, %r28
-# v28 = v2 ^ v28
+	xor %r8, %r8, %r22
+# T = F5 & G
 	.loc 1 4497
-	lwz %r9, 24(%r1)
-	xor %r28, %r9, %r28
-# mem32[h + 0] = v28
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 4498
-	stw %r28, 0(%r3)
-# mem32[h + 64] = v29
-	.loc 1 4499
-	stw %r30, 64(%r3)
-# mem32[h + 128] = v33
+	xor %r6, %r6, %r7
+# H17 = B
 	.loc 1 4500
-	stw %r31, 128(%r3)
-# mem32[h + 192] = v37
+	mr %r22, %r6
+# G = mem32[g + 192]
 	.loc 1 4501
-	stw %r12, 192(%r3)
-# mem32[h + 256] = v41
+	lwz %r6, 192(%r5)
+# B = F12 & G
 	.loc 1 4502
-	stw %r11, 256(%r3)
-# mem32[h + 320] = v45
+	and %r6, %r9, %r6
+# G = mem32[g + 256]
 	.loc 1 4503
-	stw %r10, 320(%r3)
-# mem32[h + 384] = v49
+	lwz %r7, 256(%r5)
+# A = F12 & G
 	.loc 1 4504
-	stw %r29, 384(%r3)
-# mem32[h + 448] = v42
+	and %r17, %r9, %r7
+# T = F11 & G
 	.loc 1 4505
-	stw %r8, 448(%r3)
-# mem32[h + 512] = v47
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4506
-	stw %r7, 512(%r3)
-# mem32[h + 576] = v34
+	xor %r6, %r6, %r7
+# G = mem32[g + 320]
 	.loc 1 4507
-	stw %r6, 576(%r3)
-# mem32[h + 640] = v46
+	lwz %r7, 320(%r5)
+# T = F11 & G
 	.loc 1 4508
-	stw %r26, 640(%r3)
-# mem32[h + 704] = v38
+	and %r16, %r11, %r7
+# A = A ^ T
 	.loc 1 4509
-	stw %r25, 704(%r3)
-# mem32[h + 768] = v15
+	xor %r17, %r17, %r16
+# T = F10 & G
 	.loc 1 4510
-	stw %r27, 768(%r3)
-# h = h + 4
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4511
+	xor %r6, %r6, %r7
+# G = mem32[g + 384]
+	.loc 1 4512
+	lwz %r7, 384(%r5)
+# T = F10 & G
+	.loc 1 4513
+	and %r16, %r31, %r7
+# A = A ^ T
+	.loc 1 4514
+	xor %r17, %r17, %r16
+# T = F9 & G
+	.loc 1 4515
+	and %r7, %r29, %r7
+# B = B ^ T
+	.loc 1 4516
+	xor %r6, %r6, %r7
+# G = mem32[g + 448]
+	.loc 1 4517
+	lwz %r7, 448(%r5)
+# T = F9 & G
+	.loc 1 4518
+	and %r16, %r29, %r7
+# A = A ^ T
+	.loc 1 4519
+	xor %r17, %r17, %r16
+# T = F8 & G
+	.loc 1 4520
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 4521
+	xor %r6, %r6, %r7
+# G = mem32[g + 512]
+	.loc 1 4522
+	lwz %r7, 512(%r5)
+# T = F8 & G
+	.loc 1 4523
+	and %r16, %r26, %r7
+# A = A ^ T
+	.loc 1 4524
+	xor %r17, %r17, %r16
+# T = F7 & G
+	.loc 1 4525
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 4526
+	xor %r6, %r6, %r7
+# G = mem32[g + 576]
+	.loc 1 4527
+	lwz %r7, 576(%r5)
+# T = F7 & G
+	.loc 1 4528
+	and %r16, %r24, %r7
+# A = A ^ T
+	.loc 1 4529
+	xor %r17, %r17, %r16
+# T = F6 & G
+	.loc 1 4530
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 4531
+	xor %r6, %r6, %r7
+# G = mem32[g + 640]
+	.loc 1 4532
+	lwz %r7, 640(%r5)
+# T = F6 & G
+	.loc 1 4533
+	and %r16, %r23, %r7
+# A = A ^ T
+	.loc 1 4534
+	xor %r17, %r17, %r16
+# T = F5 & G
+	.loc 1 4535
+	and %r7, %r25, %r7
+# B = B ^ T
+	.loc 1 4536
+	xor %r6, %r6, %r7
+# G = mem32[g + 704]
+	.loc 1 4537
+	lwz %r7, 704(%r5)
+# T = F5 & G
+	.loc 1 4538
+	and %r16, %r25, %r7
+# A = A ^ T
+	.loc 1 4539
+	xor %r17, %r17, %r16
+# T = F4 & G
+	.loc 1 4540
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 4541
+	xor %r6, %r6, %r7
+# G = mem32[g + 768]
+	.loc 1 4542
+	lwz %r7, 768(%r5)
+# T = F4 & G
+	.loc 1 4543
+	and %r16, %r27, %r7
+# A = A ^ T
+	.loc 1 4544
+	xor %r17, %r17, %r16
+# T = F3 & G
+	.loc 1 4545
+	and %r7, %r28, %r7
+# B = B ^ T
+	.loc 1 4546
+	xor %r6, %r6, %r7
+# B = B ^ H24
+	.loc 1 4548
+	lwz %r7, 24(%r1)
+	xor %r6, %r6, %r7
+# H15 = B
+	.loc 1 4549
+	mr %r16, %r6
+# G = mem32[g + 64]
+	.loc 1 4550
+	lwz %r6, 64(%r5)
+# B = F12 & G
+	.loc 1 4551
+	and %r6, %r9, %r6
+# G = mem32[g + 128]
+	.loc 1 4552
+	lwz %r7, 128(%r5)
+# A = F12 & G
+	.loc 1 4553
+	and %r15, %r9, %r7
+# T = F11 & G
+	.loc 1 4554
+	and %r7, %r11, %r7
+# B = B ^ T
+	.loc 1 4555
+	xor %r7, %r6, %r7
+# G = mem32[g + 192]
+	.loc 1 4556
+	lwz %r14, 192(%r5)
+# T = F11 & G
+	.loc 1 4557
+	and %r6, %r11, %r14
+# A = A ^ T
+	.loc 1 4558
+	xor %r15, %r15, %r6
+# T = F10 & G
+	.loc 1 4559
+	and %r6, %r31, %r14
+# B = B ^ T
+	.loc 1 4560
+	xor %r7, %r7, %r6
+# G = mem32[g + 256]
+	.loc 1 4561
+	lwz %r14, 256(%r5)
+# T = F10 & G
+	.loc 1 4562
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 4563
+	xor %r15, %r15, %r6
+# T = F9 & G
+	.loc 1 4564
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 4565
+	xor %r7, %r7, %r6
+# G = mem32[g + 320]
+	.loc 1 4566
+	lwz %r14, 320(%r5)
+# T = F9 & G
+	.loc 1 4567
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 4568
+	xor %r15, %r15, %r6
+# T = F8 & G
+	.loc 1 4569
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 4570
+	xor %r7, %r7, %r6
+# G = mem32[g + 384]
+	.loc 1 4571
+	lwz %r14, 384(%r5)
+# T = F8 & G
+	.loc 1 4572
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 4573
+	xor %r15, %r15, %r6
+# T = F7 & G
+	.loc 1 4574
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 4575
+	xor %r7, %r7, %r6
+# G = mem32[g + 448]
+	.loc 1 4576
+	lwz %r14, 448(%r5)
+# T = F7 & G
+	.loc 1 4577
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 4578
+	xor %r15, %r15, %r6
+# T = F6 & G
+	.loc 1 4579
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 4580
+	xor %r7, %r7, %r6
+# G = mem32[g + 512]
+	.loc 1 4581
+	lwz %r14, 512(%r5)
+# T = F6 & G
+	.loc 1 4582
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 4583
+	xor %r15, %r15, %r6
+# T = F5 & G
+	.loc 1 4584
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 4585
+	xor %r7, %r7, %r6
+# G = mem32[g + 576]
+	.loc 1 4586
+	lwz %r14, 576(%r5)
+# T = F5 & G
+	.loc 1 4587
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 4588
+	xor %r15, %r15, %r6
+# T = F4 & G
+	.loc 1 4589
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 4590
+	xor %r7, %r7, %r6
+# G = mem32[g + 640]
+	.loc 1 4591
+	lwz %r14, 640(%r5)
+# T = F4 & G
+	.loc 1 4592
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 4593
+	xor %r15, %r15, %r6
+# T = F3 & G
+	.loc 1 4594
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 4595
+	xor %r7, %r7, %r6
+# G = mem32[g + 704]
+	.loc 1 4596
+	lwz %r14, 704(%r5)
+# T = F3 & G
+	.loc 1 4597
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 4598
+	xor %r15, %r15, %r6
+# T = F2 & G
+	.loc 1 4599
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 4600
+	xor %r7, %r7, %r6
+# G = mem32[g + 768]
+	.loc 1 4601
+	lwz %r14, 768(%r5)
+# T = F2 & G
+	.loc 1 4602
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 4603
+	xor %r15, %r15, %r6
+# T = F1 & G
+	.loc 1 4604
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 4605
+	xor %r14, %r7, %r6
+# A = A ^ H23
+	.loc 1 4606
+	lwz %r7, 32(%r1)
+	xor %r6, %r15, %r7
+# A = A ^ H24
+	.loc 1 4607
+	lwz %r15, 24(%r1)
+	xor %r6, %r6, %r15
+# B = B ^ H22
+	.loc 1 4609
+	xor %r14, %r14, %r21
+# B = B ^ H23
+	.loc 1 4610
+	xor %r14, %r14, %r7
+# G = mem32[g + 0]
+	.loc 1 4612
+	lwz %r7, 0(%r5)
+# A = F12 & G
+	.loc 1 4613
+	and %r9, %r9, %r7
+# B = F11 & G
+	.loc 1 4614
+	and %r15, %r11, %r7
+# G = mem32[g + 64]
+	.loc 1 4615
+	lwz %r7, 64(%r5)
+# T = F11 & G
+	.loc 1 4616
+	and %r11, %r11, %r7
+# A = A ^ T
+	.loc 1 4617
+	xor %r9, %r9, %r11
+# T = F10 & G
+	.loc 1 4618
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 4619
+	xor %r15, %r15, %r7
+# G = mem32[g + 128]
+	.loc 1 4620
+	lwz %r11, 128(%r5)
+# T = F10 & G
+	.loc 1 4621
+	and %r7, %r31, %r11
+# A = A ^ T
+	.loc 1 4622
+	xor %r9, %r9, %r7
+# T = F9 & G
+	.loc 1 4623
+	and %r7, %r29, %r11
+# B = B ^ T
+	.loc 1 4624
+	xor %r15, %r15, %r7
+# G = mem32[g + 192]
+	.loc 1 4625
+	lwz %r11, 192(%r5)
+# T = F9 & G
+	.loc 1 4626
+	and %r7, %r29, %r11
+# A = A ^ T
+	.loc 1 4627
+	xor %r9, %r9, %r7
+# T = F8 & G
+	.loc 1 4628
+	and %r7, %r26, %r11
+# B = B ^ T
+	.loc 1 4629
+	xor %r15, %r15, %r7
+# G = mem32[g + 256]
+	.loc 1 4630
+	lwz %r11, 256(%r5)
+# T = F8 & G
+	.loc 1 4631
+	and %r7, %r26, %r11
+# A = A ^ T
+	.loc 1 4632
+	xor %r9, %r9, %r7
+# T = F7 & G
+	.loc 1 4633
+	and %r7, %r24, %r11
+# B = B ^ T
+	.loc 1 4634
+	xor %r15, %r15, %r7
+# G = mem32[g + 320]
+	.loc 1 4635
+	lwz %r11, 320(%r5)
+# T = F7 & G
+	.loc 1 4636
+	and %r7, %r24, %r11
+# A = A ^ T
+	.loc 1 4637
+	xor %r9, %r9, %r7
+# T = F6 & G
+	.loc 1 4638
+	and %r7, %r23, %r11
+# B = B ^ T
+	.loc 1 4639
+	xor %r15, %r15, %r7
+# G = mem32[g + 384]
+	.loc 1 4640
+	lwz %r11, 384(%r5)
+# T = F6 & G
+	.loc 1 4641
+	and %r7, %r23, %r11
+# A = A ^ T
+	.loc 1 4642
+	xor %r9, %r9, %r7
+# T = F5 & G
+	.loc 1 4643
+	and %r7, %r25, %r11
+# B = B ^ T
+	.loc 1 4644
+	xor %r15, %r15, %r7
+# G = mem32[g + 448]
+	.loc 1 4645
+	lwz %r11, 448(%r5)
+# T = F5 & G
+	.loc 1 4646
+	and %r7, %r25, %r11
+# A = A ^ T
+	.loc 1 4647
+	xor %r9, %r9, %r7
+# T = F4 & G
+	.loc 1 4648
+	and %r7, %r27, %r11
+# B = B ^ T
+	.loc 1 4649
+	xor %r15, %r15, %r7
+# G = mem32[g + 512]
+	.loc 1 4650
+	lwz %r11, 512(%r5)
+# T = F4 & G
+	.loc 1 4651
+	and %r7, %r27, %r11
+# A = A ^ T
+	.loc 1 4652
+	xor %r9, %r9, %r7
+# T = F3 & G
+	.loc 1 4653
+	and %r7, %r28, %r11
+# B = B ^ T
+	.loc 1 4654
+	xor %r15, %r15, %r7
+# G = mem32[g + 576]
+	.loc 1 4655
+	lwz %r11, 576(%r5)
+# T = F3 & G
+	.loc 1 4656
+	and %r7, %r28, %r11
+# A = A ^ T
+	.loc 1 4657
+	xor %r9, %r9, %r7
+# T = F2 & G
+	.loc 1 4658
+	and %r7, %r30, %r11
+# B = B ^ T
+	.loc 1 4659
+	xor %r15, %r15, %r7
+# G = mem32[g + 640]
+	.loc 1 4660
+	lwz %r11, 640(%r5)
+# T = F2 & G
+	.loc 1 4661
+	and %r7, %r30, %r11
+# A = A ^ T
+	.loc 1 4662
+	xor %r9, %r9, %r7
+# T = F1 & G
+	.loc 1 4663
+	and %r7, %r12, %r11
+# B = B ^ T
+	.loc 1 4664
+	xor %r15, %r15, %r7
+# G = mem32[g + 704]
+	.loc 1 4665
+	lwz %r11, 704(%r5)
+# T = F1 & G
+	.loc 1 4666
+	and %r7, %r12, %r11
+# A = A ^ T
+	.loc 1 4667
+	xor %r9, %r9, %r7
+# T = F0 & G
+	.loc 1 4668
+	and %r7, %r10, %r11
+# B = B ^ T
+	.loc 1 4669
+	xor %r15, %r15, %r7
+# G = mem32[g + 768]
+	.loc 1 4670
+	lwz %r7, 768(%r5)
+# T = F0 & G
+	.loc 1 4671
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 4672
+	xor %r9, %r9, %r7
+# A = A ^ H21
+	.loc 1 4673
+	xor %r9, %r9, %r20
+# A = A ^ H22
+	.loc 1 4674
+	xor %r9, %r9, %r21
+# A = A ^ H24
+	.loc 1 4675
+	lwz %r7, 24(%r1)
+	xor %r9, %r9, %r7
+# mem32[h + 768] = A
+	.loc 1 4676
+	stw %r9, 768(%r3)
+# B = B ^ H20
+	.loc 1 4677
+	xor %r15, %r15, %r19
+# B = B ^ H21
+	.loc 1 4678
+	xor %r15, %r15, %r20
+# B = B ^ H23
+	.loc 1 4679
+	lwz %r9, 32(%r1)
+	xor %r15, %r15, %r9
+# B = B ^ H24
+	.loc 1 4680
+	xor %r15, %r15, %r7
+# mem32[h + 704] = B
+	.loc 1 4681
+	stw %r15, 704(%r3)
+# G = mem32[g + 0]
+	.loc 1 4682
+	lwz %r7, 0(%r5)
+# A = F10 & G
+	.loc 1 4683
+	and %r9, %r31, %r7
+# B = F9 & G
+	.loc 1 4684
+	and %r31, %r29, %r7
+# G = mem32[g + 64]
+	.loc 1 4685
+	lwz %r7, 64(%r5)
+# T = F9 & G
+	.loc 1 4686
+	and %r11, %r29, %r7
+# A = A ^ T
+	.loc 1 4687
+	xor %r11, %r9, %r11
+# T = F8 & G
+	.loc 1 4688
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 4689
+	xor %r7, %r31, %r7
+# G = mem32[g + 128]
+	.loc 1 4690
+	lwz %r9, 128(%r5)
+# T = F8 & G
+	.loc 1 4691
+	and %r31, %r26, %r9
+# A = A ^ T
+	.loc 1 4692
+	xor %r11, %r11, %r31
+# T = F7 & G
+	.loc 1 4693
+	and %r9, %r24, %r9
+# B = B ^ T
+	.loc 1 4694
+	xor %r7, %r7, %r9
+# G = mem32[g + 192]
+	.loc 1 4695
+	lwz %r9, 192(%r5)
+# T = F7 & G
+	.loc 1 4696
+	and %r31, %r24, %r9
+# A = A ^ T
+	.loc 1 4697
+	xor %r11, %r11, %r31
+# T = F6 & G
+	.loc 1 4698
+	and %r9, %r23, %r9
+# B = B ^ T
+	.loc 1 4699
+	xor %r7, %r7, %r9
+# G = mem32[g + 256]
+	.loc 1 4700
+	lwz %r9, 256(%r5)
+# T = F6 & G
+	.loc 1 4701
+	and %r31, %r23, %r9
+# A = A ^ T
+	.loc 1 4702
+	xor %r11, %r11, %r31
+# T = F5 & G
+	.loc 1 4703
+	and %r9, %r25, %r9
+# B = B ^ T
+	.loc 1 4704
+	xor %r7, %r7, %r9
+# G = mem32[g + 320]
+	.loc 1 4705
+	lwz %r9, 320(%r5)
+# T = F5 & G
+	.loc 1 4706
+	and %r31, %r25, %r9
+# A = A ^ T
+	.loc 1 4707
+	xor %r11, %r11, %r31
+# T = F4 & G
+	.loc 1 4708
+	and %r9, %r27, %r9
+# B = B ^ T
+	.loc 1 4709
+	xor %r7, %r7, %r9
+# G = mem32[g + 384]
+	.loc 1 4710
+	lwz %r9, 384(%r5)
+# T = F4 & G
+	.loc 1 4711
+	and %r31, %r27, %r9
+# A = A ^ T
+	.loc 1 4712
+	xor %r11, %r11, %r31
+# T = F3 & G
+	.loc 1 4713
+	and %r9, %r28, %r9
+# B = B ^ T
+	.loc 1 4714
+	xor %r7, %r7, %r9
+# G = mem32[g + 448]
+	.loc 1 4715
+	lwz %r9, 448(%r5)
+# T = F3 & G
+	.loc 1 4716
+	and %r31, %r28, %r9
+# A = A ^ T
+	.loc 1 4717
+	xor %r11, %r11, %r31
+# T = F2 & G
+	.loc 1 4718
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 4719
+	xor %r7, %r7, %r9
+# G = mem32[g + 512]
+	.loc 1 4720
+	lwz %r9, 512(%r5)
+# T = F2 & G
+	.loc 1 4721
+	and %r31, %r30, %r9
+# A = A ^ T
+	.loc 1 4722
+	xor %r11, %r11, %r31
+# T = F1 & G
+	.loc 1 4723
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 4724
+	xor %r7, %r7, %r9
+# G = mem32[g + 576]
+	.loc 1 4725
+	lwz %r9, 576(%r5)
+# T = F1 & G
+	.loc 1 4726
+	and %r31, %r12, %r9
+# A = A ^ T
+	.loc 1 4727
+	xor %r11, %r11, %r31
+# T = F0 & G
+	.loc 1 4728
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 4729
+	xor %r9, %r7, %r9
+# G = mem32[g + 640]
+	.loc 1 4730
+	lwz %r7, 640(%r5)
+# T = F0 & G
+	.loc 1 4731
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 4732
+	xor %r7, %r11, %r7
+# A = A ^ H19
+	.loc 1 4733
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 4734
+	xor %r7, %r7, %r19
+# A = A ^ H22
+	.loc 1 4735
+	xor %r7, %r7, %r21
+# A = A ^ H23
+	.loc 1 4736
+	lwz %r11, 32(%r1)
+	xor %r7, %r7, %r11
+# mem32[h + 640] = A
+	.loc 1 4737
+	stw %r7, 640(%r3)
+# B = B ^ H18
+	.loc 1 4738
+	xor %r9, %r9, %r8
+# B = B ^ H19
+	.loc 1 4739
+	xor %r9, %r9, %r18
+# B = B ^ H21
+	.loc 1 4740
+	xor %r9, %r9, %r20
+# B = B ^ H22
+	.loc 1 4741
+	xor %r9, %r9, %r21
+# mem32[h + 576] = B
+	.loc 1 4742
+	stw %r9, 576(%r3)
+# G = mem32[g + 0]
+	.loc 1 4743
+	lwz %r7, 0(%r5)
+# A = F8 & G
+	.loc 1 4744
+	and %r9, %r26, %r7
+# B = F7 & G
+	.loc 1 4745
+	and %r7, %r24, %r7
+# G = mem32[g + 64]
+	.loc 1 4746
+	lwz %r11, 64(%r5)
+# T = F7 & G
+	.loc 1 4747
+	and %r31, %r24, %r11
+# A = A ^ T
+	.loc 1 4748
+	xor %r9, %r9, %r31
+# T = F6 & G
+	.loc 1 4749
+	and %r11, %r23, %r11
+# B = B ^ T
+	.loc 1 4750
+	xor %r7, %r7, %r11
+# G = mem32[g + 128]
+	.loc 1 4751
+	lwz %r11, 128(%r5)
+# T = F6 & G
+	.loc 1 4752
+	and %r31, %r23, %r11
+# A = A ^ T
+	.loc 1 4753
+	xor %r9, %r9, %r31
+# T = F5 & G
+	.loc 1 4754
+	and %r11, %r25, %r11
+# B = B ^ T
+	.loc 1 4755
+	xor %r7, %r7, %r11
+# G = mem32[g + 192]
+	.loc 1 4756
+	lwz %r11, 192(%r5)
+# T = F5 & G
+	.loc 1 4757
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 4758
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 4759
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 4760
+	xor %r7, %r7, %r11
+# G = mem32[g + 256]
+	.loc 1 4761
+	lwz %r11, 256(%r5)
+# T = F4 & G
+	.loc 1 4762
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 4763
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 4764
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 4765
+	xor %r7, %r7, %r11
+# G = mem32[g + 320]
+	.loc 1 4766
+	lwz %r11, 320(%r5)
+# T = F3 & G
+	.loc 1 4767
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 4768
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 4769
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 4770
+	xor %r7, %r7, %r11
+# G = mem32[g + 384]
+	.loc 1 4771
+	lwz %r11, 384(%r5)
+# T = F2 & G
+	.loc 1 4772
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 4773
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 4774
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 4775
+	xor %r7, %r7, %r11
+# G = mem32[g + 448]
+	.loc 1 4776
+	lwz %r11, 448(%r5)
+# T = F1 & G
+	.loc 1 4777
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 4778
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 4779
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 4780
+	xor %r7, %r7, %r11
+# G = mem32[g + 512]
+	.loc 1 4781
+	lwz %r11, 512(%r5)
+# T = F0 & G
+	.loc 1 4782
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 4783
+	xor %r9, %r9, %r11
+# A = A ^ H17
+	.loc 1 4784
+	xor %r9, %r9, %r22
+# A = A ^ H18
+	.loc 1 4785
+	xor %r9, %r9, %r8
+# A = A ^ H20
+	.loc 1 4786
+	xor %r9, %r9, %r19
+# A = A ^ H21
+	.loc 1 4787
+	xor %r9, %r9, %r20
+# mem32[h + 512] = A
+	.loc 1 4788
+	stw %r9, 512(%r3)
+# B = B ^ H16
+	.loc 1 4789
+	xor %r7, %r7, %r17
+# B = B ^ H17
+	.loc 1 4790
+	xor %r7, %r7, %r22
+# B = B ^ H19
+	.loc 1 4791
+	xor %r7, %r7, %r18
+# B = B ^ H20
+	.loc 1 4792
+	xor %r7, %r7, %r19
+# mem32[h + 448] = B
+	.loc 1 4793
+	stw %r7, 448(%r3)
+# G = mem32[g + 0]
+	.loc 1 4794
+	lwz %r7, 0(%r5)
+# A = F6 & G
+	.loc 1 4795
+	and %r9, %r23, %r7
+# B = F5 & G
+	.loc 1 4796
+	and %r7, %r25, %r7
+# G = mem32[g + 64]
+	.loc 1 4797
+	lwz %r11, 64(%r5)
+# T = F5 & G
+	.loc 1 4798
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 4799
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 4800
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 4801
+	xor %r7, %r7, %r11
+# G = mem32[g + 128]
+	.loc 1 4802
+	lwz %r11, 128(%r5)
+# T = F4 & G
+	.loc 1 4803
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 4804
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 4805
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 4806
+	xor %r7, %r7, %r11
+# G = mem32[g + 192]
+	.loc 1 4807
+	lwz %r11, 192(%r5)
+# T = F3 & G
+	.loc 1 4808
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 4809
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 4810
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 4811
+	xor %r7, %r7, %r11
+# G = mem32[g + 256]
+	.loc 1 4812
+	lwz %r11, 256(%r5)
+# T = F2 & G
+	.loc 1 4813
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 4814
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 4815
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 4816
+	xor %r7, %r7, %r11
+# G = mem32[g + 320]
+	.loc 1 4817
+	lwz %r11, 320(%r5)
+# T = F1 & G
+	.loc 1 4818
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 4819
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 4820
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 4821
+	xor %r7, %r7, %r11
+# G = mem32[g + 384]
+	.loc 1 4822
+	lwz %r11, 384(%r5)
+# T = F0 & G
+	.loc 1 4823
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 4824
+	xor %r9, %r9, %r11
+# A = A ^ H15
+	.loc 1 4825
+	xor %r9, %r9, %r16
+# A = A ^ H16
+	.loc 1 4826
+	xor %r9, %r9, %r17
+# A = A ^ H18
+	.loc 1 4827
+	xor %r9, %r9, %r8
+# A = A ^ H19
+	.loc 1 4828
+	xor %r9, %r9, %r18
+# mem32[h + 384] = A
+	.loc 1 4829
+	stw %r9, 384(%r3)
+# B = B ^ H14
+	.loc 1 4830
+	xor %r7, %r7, %r6
+# B = B ^ H15
+	.loc 1 4831
+	xor %r7, %r7, %r16
+# B = B ^ H17
+	.loc 1 4832
+	xor %r7, %r7, %r22
+# B = B ^ H18
+	.loc 1 4833
+	xor %r7, %r7, %r8
+# mem32[h + 320] = B
+	.loc 1 4834
+	stw %r7, 320(%r3)
+# G = mem32[g + 0]
+	.loc 1 4835
+	lwz %r7, 0(%r5)
+# A = F4 & G
+	.loc 1 4836
+	and %r8, %r27, %r7
+# B = F3 & G
+	.loc 1 4837
+	and %r7, %r28, %r7
+# G = mem32[g + 64]
+	.loc 1 4838
+	lwz %r9, 64(%r5)
+# T = F3 & G
+	.loc 1 4839
+	and %r11, %r28, %r9
+# A = A ^ T
+	.loc 1 4840
+	xor %r8, %r8, %r11
+# T = F2 & G
+	.loc 1 4841
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 4842
+	xor %r7, %r7, %r9
+# G = mem32[g + 128]
+	.loc 1 4843
+	lwz %r9, 128(%r5)
+# T = F2 & G
+	.loc 1 4844
+	and %r11, %r30, %r9
+# A = A ^ T
+	.loc 1 4845
+	xor %r8, %r8, %r11
+# T = F1 & G
+	.loc 1 4846
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 4847
+	xor %r7, %r7, %r9
+# G = mem32[g + 192]
+	.loc 1 4848
+	lwz %r9, 192(%r5)
+# T = F1 & G
+	.loc 1 4849
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 4850
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 4851
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 4852
+	xor %r7, %r7, %r9
+# G = mem32[g + 256]
+	.loc 1 4853
+	lwz %r9, 256(%r5)
+# T = F0 & G
+	.loc 1 4854
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 4855
+	xor %r8, %r8, %r9
+# A = A ^ H13
+	.loc 1 4856
+	xor %r8, %r8, %r14
+# A = A ^ H14
+	.loc 1 4857
+	xor %r8, %r8, %r6
+# A = A ^ H16
+	.loc 1 4858
+	xor %r8, %r8, %r17
+# A = A ^ H17
+	.loc 1 4859
+	xor %r8, %r8, %r22
+# mem32[h + 256] = A
+	.loc 1 4860
+	stw %r8, 256(%r3)
+# B = B ^ H13
+	.loc 1 4861
+	xor %r7, %r7, %r14
+# B = B ^ H15
+	.loc 1 4862
+	xor %r7, %r7, %r16
+# B = B ^ H16
+	.loc 1 4863
+	xor %r7, %r7, %r17
+# mem32[h + 192] = B
+	.loc 1 4864
+	stw %r7, 192(%r3)
+# G = mem32[g + 0]
+	.loc 1 4865
+	lwz %r7, 0(%r5)
+# A = F2 & G
+	.loc 1 4866
+	and %r8, %r30, %r7
+# B = F1 & G
+	.loc 1 4867
+	and %r7, %r12, %r7
+# G = mem32[g + 64]
+	.loc 1 4868
+	lwz %r9, 64(%r5)
+# T = F1 & G
+	.loc 1 4869
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 4870
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 4871
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 4872
+	xor %r7, %r7, %r9
+# G = mem32[g + 128]
+	.loc 1 4873
+	lwz %r9, 128(%r5)
+# T = F0 & G
+	.loc 1 4874
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 4875
+	xor %r8, %r8, %r9
+# A = A ^ H14
+	.loc 1 4876
+	xor %r8, %r8, %r6
+# A = A ^ H15
+	.loc 1 4877
+	xor %r8, %r8, %r16
+# mem32[h + 128] = A
+	.loc 1 4878
+	stw %r8, 128(%r3)
+# B = B ^ H13
+	.loc 1 4879
+	xor %r7, %r7, %r14
+# B = B ^ H14
+	.loc 1 4880
+	xor %r7, %r7, %r6
+# mem32[h + 64] = B
+	.loc 1 4881
+	stw %r7, 64(%r3)
+# G = mem32[g + 0]
+	.loc 1 4882
+	lwz %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 4883
+	and %r6, %r10, %r6
+# A = A ^ H13
+	.loc 1 4884
+	xor %r6, %r6, %r14
+# mem32[h + 0] = A
+	.loc 1 4885
+	stw %r6, 0(%r3)
+# h = h + 4
+	.loc 1 4886
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 4512
+	.loc 1 4887
 	addi %r4, %r4, 4
 # g = g + 4
-	.loc 1 4513
+	.loc 1 4888
 	addi %r5, %r5, 4
 # i = i - 1
-	.loc 1 4514
+	.loc 1 4889
 	lwz %r6, 16(%r1)
 	addi %r6, %r6, -1
 	stw %r6, 16(%r1)
 # =? i - 0
-	.loc 1 4515
+	.loc 1 4890
 	cmplwi %cr0, %r6, 0
 # goto pass if !=
-	.loc 1 4516
+	.loc 1 4891
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_mul_ppc32.pass
 # leave
-	.loc 1 4517
-	lwz %r14, 1056(%r1)
-	lwz %r15, 1060(%r1)
-	lwz %r16, 1064(%r1)
-	lwz %r17, 1068(%r1)
-	lwz %r18, 1072(%r1)
-	lwz %r19, 1076(%r1)
-	lwz %r20, 1080(%r1)
-	lwz %r21, 1084(%r1)
-	lwz %r22, 1088(%r1)
-	lwz %r23, 1092(%r1)
-	lwz %r24, 1096(%r1)
-	lwz %r25, 1100(%r1)
-	lwz %r26, 1104(%r1)
-	lwz %r27, 1108(%r1)
-	lwz %r28, 1112(%r1)
-	lwz %r29, 1116(%r1)
-	lwz %r30, 1120(%r1)
-	lwz %r31, 1124(%r1)
-	addi %r1, %r1, 1136
+	.loc 1 4892
+	lwz %r14, 48(%r1)
+	lwz %r15, 52(%r1)
+	lwz %r16, 56(%r1)
+	lwz %r17, 60(%r1)
+	lwz %r18, 64(%r1)
+	lwz %r19, 68(%r1)
+	lwz %r20, 72(%r1)
+	lwz %r21, 76(%r1)
+	lwz %r22, 80(%r1)
+	lwz %r23, 84(%r1)
+	lwz %r24, 88(%r1)
+	lwz %r25, 92(%r1)
+	lwz %r26, 96(%r1)
+	lwz %r27, 100(%r1)
+	lwz %r28, 104(%r1)
+	lwz %r29, 108(%r1)
+	lwz %r30, 112(%r1)
+	lwz %r31, 116(%r1)
+	addi %r1, %r1, 128
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec512_mul_ppc32, .-qhasm_kernel_mceliece_gf13_vec512_mul_ppc32
 
@@ -16777,173 +17251,173 @@ qhasm_kernel_mceliece_gf13_vec512_sq_ppc32:
 	stw %r30, 40(%r1)
 	stw %r31, 44(%r1)
 # i = 16
-	.loc 1 4523
+	.loc 1 4898
 	li %r12, 16
 .Lqhasm_kernel_mceliece_gf13_vec512_sq_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 4525
+	.loc 1 4900
 	lwz %r5, 0(%r4)
 # v1 = mem32[f + 704]
-	.loc 1 4526
+	.loc 1 4901
 	lwz %r31, 704(%r4)
 # v0 = v0 ^ v1
-	.loc 1 4527
+	.loc 1 4902
 	xor %r11, %r5, %r31
 # v2 = mem32[f + 448]
-	.loc 1 4528
+	.loc 1 4903
 	lwz %r5, 448(%r4)
 # v3 = v2 ^ v1
-	.loc 1 4529
+	.loc 1 4904
 	xor %r6, %r5, %r31
 # v4 = mem32[f + 768]
-	.loc 1 4530
+	.loc 1 4905
 	lwz %r30, 768(%r4)
 # v3 = v3 ^ v4
-	.loc 1 4531
+	.loc 1 4906
 	xor %r29, %r6, %r30
 # v5 = mem32[f + 64]
-	.loc 1 4532
+	.loc 1 4907
 	lwz %r6, 64(%r4)
 # v5 = v5 ^ v2
-	.loc 1 4533
+	.loc 1 4908
 	xor %r28, %r6, %r5
 # v6 = mem32[f + 512]
-	.loc 1 4534
+	.loc 1 4909
 	lwz %r6, 512(%r4)
 # v7 = v6 ^ v1
-	.loc 1 4535
+	.loc 1 4910
 	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
-	.loc 1 4536
+	.loc 1 4911
 	xor %r27, %r7, %r30
 # v8 = mem32[f + 128]
-	.loc 1 4537
+	.loc 1 4912
 	lwz %r7, 128(%r4)
 # v8 = v8 ^ v2
-	.loc 1 4538
+	.loc 1 4913
 	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
-	.loc 1 4539
+	.loc 1 4914
 	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
-	.loc 1 4540
+	.loc 1 4915
 	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
-	.loc 1 4541
+	.loc 1 4916
 	xor %r25, %r7, %r30
 # v9 = mem32[f + 576]
-	.loc 1 4542
+	.loc 1 4917
 	lwz %r7, 576(%r4)
 # v2 = v2 ^ v9
-	.loc 1 4543
+	.loc 1 4918
 	xor %r24, %r5, %r7
 # v10 = mem32[f + 192]
-	.loc 1 4544
+	.loc 1 4919
 	lwz %r5, 192(%r4)
 # v10 = v10 ^ v6
-	.loc 1 4545
+	.loc 1 4920
 	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
-	.loc 1 4546
+	.loc 1 4921
 	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
-	.loc 1 4547
+	.loc 1 4922
 	xor %r8, %r5, %r30
 # v11 = mem32[f + 640]
-	.loc 1 4548
+	.loc 1 4923
 	lwz %r5, 640(%r4)
 # v6 = v6 ^ v11
-	.loc 1 4549
+	.loc 1 4924
 	xor %r9, %r6, %r5
 # v12 = mem32[f + 256]
-	.loc 1 4550
+	.loc 1 4925
 	lwz %r6, 256(%r4)
 # v12 = v12 ^ v9
-	.loc 1 4551
+	.loc 1 4926
 	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
-	.loc 1 4552
+	.loc 1 4927
 	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
-	.loc 1 4553
+	.loc 1 4928
 	xor %r7, %r7, %r31
 # v13 = mem32[f + 320]
-	.loc 1 4554
+	.loc 1 4929
 	lwz %r6, 320(%r4)
 # v13 = v13 ^ v11
-	.loc 1 4555
+	.loc 1 4930
 	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
-	.loc 1 4556
+	.loc 1 4931
 	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
-	.loc 1 4557
+	.loc 1 4932
 	xor %r26, %r5, %r30
 # v14 = mem32[f + 384]
-	.loc 1 4558
+	.loc 1 4933
 	lwz %r5, 384(%r4)
 # v1 = v14 ^ v1
-	.loc 1 4559
+	.loc 1 4934
 	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
-	.loc 1 4560
+	.loc 1 4935
 	xor %r30, %r31, %r30
 # mem32[h + 0] = v0
-	.loc 1 4561
+	.loc 1 4936
 	stw %r11, 0(%r3)
 # mem32[h + 64] = v3
-	.loc 1 4562
+	.loc 1 4937
 	stw %r29, 64(%r3)
 # mem32[h + 128] = v5
-	.loc 1 4563
+	.loc 1 4938
 	stw %r28, 128(%r3)
 # mem32[h + 192] = v7
-	.loc 1 4564
+	.loc 1 4939
 	stw %r27, 192(%r3)
 # mem32[h + 256] = v8
-	.loc 1 4565
+	.loc 1 4940
 	stw %r25, 256(%r3)
 # mem32[h + 320] = v2
-	.loc 1 4566
+	.loc 1 4941
 	stw %r24, 320(%r3)
 # mem32[h + 384] = v10
-	.loc 1 4567
+	.loc 1 4942
 	stw %r8, 384(%r3)
 # mem32[h + 448] = v6
-	.loc 1 4568
+	.loc 1 4943
 	stw %r9, 448(%r3)
 # mem32[h + 512] = v12
-	.loc 1 4569
+	.loc 1 4944
 	stw %r10, 512(%r3)
 # mem32[h + 576] = v9
-	.loc 1 4570
+	.loc 1 4945
 	stw %r7, 576(%r3)
 # mem32[h + 640] = v13
-	.loc 1 4571
+	.loc 1 4946
 	stw %r6, 640(%r3)
 # mem32[h + 704] = v11
-	.loc 1 4572
+	.loc 1 4947
 	stw %r26, 704(%r3)
 # mem32[h + 768] = v4
-	.loc 1 4573
+	.loc 1 4948
 	stw %r30, 768(%r3)
 # h = h + 4
-	.loc 1 4574
+	.loc 1 4949
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 4575
+	.loc 1 4950
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 4576
+	.loc 1 4951
 	addi %r12, %r12, -1
 # =? i - 0
-	.loc 1 4577
+	.loc 1 4952
 	cmplwi %cr0, %r12, 0
 # goto pass if !=
-	.loc 1 4578
+	.loc 1 4953
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_sq_ppc32.pass
 # leave
-	.loc 1 4579
+	.loc 1 4954
 	lwz %r24, 16(%r1)
 	lwz %r25, 20(%r1)
 	lwz %r26, 24(%r1)
@@ -16982,245 +17456,245 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r30, 6608(%r1)
 	stw %r31, 6612(%r1)
 # i = 16
-	.loc 1 4585
+	.loc 1 4960
 	li %r5, 16
 	stw %r5, 16(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec512_inv_ppc32.pass:
 # v0 = mem32[f + 0]
-	.loc 1 4587
+	.loc 1 4962
 	lwz %r25, 0(%r4)
 # v1 = mem32[f + 704]
-	.loc 1 4588
+	.loc 1 4963
 	lwz %r23, 704(%r4)
 # v2 = v0 ^ v1
-	.loc 1 4589
+	.loc 1 4964
 	xor %r22, %r25, %r23
 # v3 = mem32[f + 448]
-	.loc 1 4590
+	.loc 1 4965
 	lwz %r26, 448(%r4)
 # v4 = v3 ^ v1
-	.loc 1 4591
+	.loc 1 4966
 	xor %r5, %r26, %r23
 # v5 = mem32[f + 768]
-	.loc 1 4592
+	.loc 1 4967
 	lwz %r24, 768(%r4)
 # v4 = v4 ^ v5
-	.loc 1 4593
+	.loc 1 4968
 	xor %r28, %r5, %r24
 # v6 = mem32[f + 64]
-	.loc 1 4594
+	.loc 1 4969
 	lwz %r27, 64(%r4)
 # v7 = v6 ^ v3
-	.loc 1 4595
+	.loc 1 4970
 	xor %r21, %r27, %r26
 # v8 = mem32[f + 512]
-	.loc 1 4596
+	.loc 1 4971
 	lwz %r29, 512(%r4)
 # v9 = v8 ^ v1
-	.loc 1 4597
+	.loc 1 4972
 	xor %r5, %r29, %r23
 # v9 = v9 ^ v5
-	.loc 1 4598
+	.loc 1 4973
 	xor %r20, %r5, %r24
 # v10 = mem32[f + 128]
-	.loc 1 4599
+	.loc 1 4974
 	lwz %r30, 128(%r4)
 # v11 = v10 ^ v3
-	.loc 1 4600
+	.loc 1 4975
 	xor %r5, %r30, %r26
 # v11 = v11 ^ v8
-	.loc 1 4601
+	.loc 1 4976
 	xor %r5, %r5, %r29
 # v11 = v11 ^ v1
-	.loc 1 4602
+	.loc 1 4977
 	xor %r5, %r5, %r23
 # v11 = v11 ^ v5
-	.loc 1 4603
+	.loc 1 4978
 	xor %r12, %r5, %r24
 # v12 = mem32[f + 576]
-	.loc 1 4604
+	.loc 1 4979
 	lwz %r19, 576(%r4)
 # v13 = v3 ^ v12
-	.loc 1 4605
+	.loc 1 4980
 	xor %r31, %r26, %r19
 # v14 = mem32[f + 192]
-	.loc 1 4606
+	.loc 1 4981
 	lwz %r5, 192(%r4)
 	stw %r5, 24(%r1)
 # v15 = v14 ^ v8
-	.loc 1 4607
+	.loc 1 4982
 	xor %r5, %r5, %r29
 # v15 = v15 ^ v12
-	.loc 1 4608
+	.loc 1 4983
 	xor %r5, %r5, %r19
 # v15 = v15 ^ v5
-	.loc 1 4609
+	.loc 1 4984
 	xor %r11, %r5, %r24
 # v16 = mem32[f + 640]
-	.loc 1 4610
+	.loc 1 4985
 	lwz %r18, 640(%r4)
 # v17 = v8 ^ v16
-	.loc 1 4611
+	.loc 1 4986
 	xor %r10, %r29, %r18
 # v18 = mem32[f + 256]
-	.loc 1 4612
+	.loc 1 4987
 	lwz %r5, 256(%r4)
 	stw %r5, 32(%r1)
 # v19 = v18 ^ v12
-	.loc 1 4613
+	.loc 1 4988
 	xor %r5, %r5, %r19
 # v19 = v19 ^ v16
-	.loc 1 4614
+	.loc 1 4989
 	xor %r17, %r5, %r18
 # v20 = v12 ^ v1
-	.loc 1 4615
+	.loc 1 4990
 	xor %r9, %r19, %r23
 # v21 = mem32[f + 320]
-	.loc 1 4616
+	.loc 1 4991
 	lwz %r5, 320(%r4)
 	stw %r5, 40(%r1)
 # v22 = v21 ^ v16
-	.loc 1 4617
+	.loc 1 4992
 	xor %r5, %r5, %r18
 # v22 = v22 ^ v1
-	.loc 1 4618
+	.loc 1 4993
 	xor %r16, %r5, %r23
 # v23 = v16 ^ v5
-	.loc 1 4619
+	.loc 1 4994
 	xor %r7, %r18, %r24
 # v24 = mem32[f + 384]
-	.loc 1 4620
+	.loc 1 4995
 	lwz %r8, 384(%r4)
 # v25 = v24 ^ v1
-	.loc 1 4621
+	.loc 1 4996
 	xor %r5, %r8, %r23
 # v25 = v25 ^ v5
-	.loc 1 4622
+	.loc 1 4997
 	xor %r5, %r5, %r24
 	stw %r5, 4888(%r1)
 # v26 = v2 & v0
-	.loc 1 4623
+	.loc 1 4998
 	and %r5, %r22, %r25
 	stw %r5, 48(%r1)
 # v27 = v2 & v6
-	.loc 1 4624
+	.loc 1 4999
 	and %r5, %r22, %r27
 # v28 = v4 & v0
-	.loc 1 4625
+	.loc 1 5000
 	and %r6, %r28, %r25
 # v28 = v27 ^ v28
-	.loc 1 4626
+	.loc 1 5001
 	xor %r5, %r5, %r6
 	stw %r5, 240(%r1)
 # v27 = v2 & v10
-	.loc 1 4627
+	.loc 1 5002
 	and %r15, %r22, %r30
 # v29 = v4 & v6
-	.loc 1 4628
+	.loc 1 5003
 	and %r5, %r28, %r27
 # v30 = v7 & v0
-	.loc 1 4629
+	.loc 1 5004
 	and %r6, %r21, %r25
 # v29 = v27 ^ v29
-	.loc 1 4630
+	.loc 1 5005
 	xor %r5, %r15, %r5
 # v30 = v29 ^ v30
-	.loc 1 4631
+	.loc 1 5006
 	xor %r5, %r5, %r6
 	stw %r5, 248(%r1)
 # v29 = v2 & v14
-	.loc 1 4632
+	.loc 1 5007
 	lwz %r5, 24(%r1)
 	stw %r5, 4184(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 2216(%r1)
 # v27 = v4 & v10
-	.loc 1 4633
+	.loc 1 5008
 	and %r14, %r28, %r30
 	stw %r14, 4032(%r1)
 # v31 = v7 & v6
-	.loc 1 4634
+	.loc 1 5009
 	and %r15, %r21, %r27
 	stw %r15, 56(%r1)
 # v32 = v9 & v0
-	.loc 1 4635
+	.loc 1 5010
 	and %r6, %r20, %r25
 	stw %r6, 2200(%r1)
 # v27 = v29 ^ v27
-	.loc 1 4636
+	.loc 1 5011
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 4637
+	.loc 1 5012
 	xor %r5, %r5, %r15
 # v32 = v31 ^ v32
-	.loc 1 4638
+	.loc 1 5013
 	xor %r5, %r5, %r6
 	stw %r5, 256(%r1)
 # v31 = v2 & v18
-	.loc 1 4639
+	.loc 1 5014
 	lwz %r5, 32(%r1)
 	stw %r5, 4192(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 5008(%r1)
 	stw %r5, 2224(%r1)
 # v27 = v4 & v14
-	.loc 1 4640
+	.loc 1 5015
 	lwz %r5, 4184(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 6224(%r1)
 	stw %r5, 5312(%r1)
 	stw %r5, 2232(%r1)
 # v29 = v7 & v10
-	.loc 1 4641
+	.loc 1 5016
 	and %r5, %r21, %r30
 	stw %r5, 6312(%r1)
 	stw %r5, 5632(%r1)
 	stw %r5, 2240(%r1)
 # v33 = v9 & v6
-	.loc 1 4642
+	.loc 1 5017
 	and %r15, %r20, %r27
 	stw %r15, 5928(%r1)
 	stw %r15, 4200(%r1)
 	stw %r15, 64(%r1)
 # v34 = v11 & v0
-	.loc 1 4643
+	.loc 1 5018
 	and %r6, %r12, %r25
 	stw %r6, 6056(%r1)
 	stw %r6, 4208(%r1)
 	stw %r6, 72(%r1)
 # v27 = v31 ^ v27
-	.loc 1 4644
+	.loc 1 5019
 	lwz %r5, 5008(%r1)
 	lwz %r14, 6224(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2248(%r1)
 # v29 = v27 ^ v29
-	.loc 1 4645
+	.loc 1 5020
 	lwz %r14, 6312(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2256(%r1)
 # v33 = v29 ^ v33
-	.loc 1 4646
+	.loc 1 5021
 	xor %r5, %r5, %r15
 # v34 = v33 ^ v34
-	.loc 1 4647
+	.loc 1 5022
 	xor %r5, %r5, %r6
 	stw %r5, 264(%r1)
 # v33 = v2 & v21
-	.loc 1 4648
+	.loc 1 5023
 	lwz %r5, 40(%r1)
 	stw %r5, 3576(%r1)
 	and %r5, %r22, %r5
 	stw %r5, 4216(%r1)
 	stw %r5, 272(%r1)
 # v29 = v4 & v18
-	.loc 1 4649
+	.loc 1 5024
 	lwz %r5, 4192(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 5016(%r1)
 	stw %r5, 2264(%r1)
 # v27 = v7 & v14
-	.loc 1 4650
+	.loc 1 5025
 	lwz %r5, 24(%r1)
 	stw %r5, 3584(%r1)
 	and %r5, %r21, %r5
@@ -17228,120 +17702,120 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r5, 5024(%r1)
 	stw %r5, 2272(%r1)
 # v31 = v9 & v10
-	.loc 1 4651
+	.loc 1 5026
 	and %r5, %r20, %r30
 	stw %r5, 6048(%r1)
 	stw %r5, 5320(%r1)
 	stw %r5, 2280(%r1)
 # v35 = v11 & v6
-	.loc 1 4652
+	.loc 1 5027
 	and %r6, %r12, %r27
 	stw %r6, 5552(%r1)
 	stw %r6, 4224(%r1)
 	stw %r6, 80(%r1)
 # v36 = v13 & v0
-	.loc 1 4653
+	.loc 1 5028
 	and %r15, %r31, %r25
 	stw %r15, 5768(%r1)
 	stw %r15, 4232(%r1)
 	stw %r15, 88(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4654
+	.loc 1 5029
 	lwz %r5, 4216(%r1)
 	lwz %r14, 5016(%r1)
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 4655
+	.loc 1 5030
 	lwz %r14, 5848(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 4656
+	.loc 1 5031
 	lwz %r14, 6048(%r1)
 	xor %r5, %r5, %r14
 # v35 = v31 ^ v35
-	.loc 1 4657
+	.loc 1 5032
 	xor %r5, %r5, %r6
 # v36 = v35 ^ v36
-	.loc 1 4658
+	.loc 1 5033
 	xor %r5, %r5, %r15
 	stw %r5, 280(%r1)
 # v35 = v2 & v24
-	.loc 1 4659
+	.loc 1 5034
 	and %r14, %r22, %r8
 	stw %r14, 3592(%r1)
 	stw %r14, 288(%r1)
 # v31 = v4 & v21
-	.loc 1 4660
+	.loc 1 5035
 	lwz %r5, 3576(%r1)
 	and %r5, %r28, %r5
 	stw %r5, 4776(%r1)
 	stw %r5, 2288(%r1)
 # v27 = v7 & v18
-	.loc 1 4661
+	.loc 1 5036
 	lwz %r5, 32(%r1)
 	and %r5, %r21, %r5
 	stw %r5, 4240(%r1)
 	stw %r5, 296(%r1)
 # v29 = v9 & v14
-	.loc 1 4662
+	.loc 1 5037
 	lwz %r5, 3584(%r1)
 	and %r5, %r20, %r5
 	stw %r5, 5032(%r1)
 	stw %r5, 2296(%r1)
 # v33 = v11 & v10
-	.loc 1 4663
+	.loc 1 5038
 	and %r5, %r12, %r30
 	stw %r5, 5040(%r1)
 	stw %r5, 2304(%r1)
 # v37 = v13 & v6
-	.loc 1 4664
+	.loc 1 5039
 	and %r6, %r31, %r27
 	stw %r6, 4248(%r1)
 	stw %r6, 96(%r1)
 # v38 = v15 & v0
-	.loc 1 4665
+	.loc 1 5040
 	and %r15, %r11, %r25
 	stw %r15, 4256(%r1)
 	stw %r15, 104(%r1)
 # v31 = v35 ^ v31
-	.loc 1 4666
+	.loc 1 5041
 	lwz %r5, 4776(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2312(%r1)
 # v27 = v31 ^ v27
-	.loc 1 4667
+	.loc 1 5042
 	lwz %r14, 4240(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 4668
+	.loc 1 5043
 	lwz %r14, 5032(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 4669
+	.loc 1 5044
 	lwz %r14, 5040(%r1)
 	xor %r5, %r5, %r14
 # v37 = v33 ^ v37
-	.loc 1 4670
+	.loc 1 5045
 	xor %r5, %r5, %r6
 # v38 = v37 ^ v38
-	.loc 1 4671
+	.loc 1 5046
 	xor %r5, %r5, %r15
 	stw %r5, 304(%r1)
 # v37 = v4 & v24
-	.loc 1 4672
+	.loc 1 5047
 	and %r5, %r28, %r8
 	stw %r5, 5048(%r1)
 	stw %r5, 3600(%r1)
 	stw %r5, 312(%r1)
 # v33 = v7 & v21
-	.loc 1 4673
+	.loc 1 5048
 	lwz %r5, 40(%r1)
 	stw %r5, 3608(%r1)
 	and %r5, %r21, %r5
 	stw %r5, 4784(%r1)
 	stw %r5, 2320(%r1)
 # v29 = v9 & v18
-	.loc 1 4674
+	.loc 1 5049
 	lwz %r5, 32(%r1)
 	stw %r5, 4264(%r1)
 	and %r5, %r20, %r5
@@ -17349,7 +17823,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r5, 3616(%r1)
 	stw %r5, 320(%r1)
 # v27 = v11 & v14
-	.loc 1 4675
+	.loc 1 5050
 	lwz %r5, 24(%r1)
 	stw %r5, 4280(%r1)
 	and %r5, %r12, %r5
@@ -17357,52 +17831,52 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r5, 4272(%r1)
 	stw %r5, 328(%r1)
 # v31 = v13 & v10
-	.loc 1 4676
+	.loc 1 5051
 	and %r15, %r31, %r30
 	stw %r15, 4792(%r1)
 	stw %r15, 2328(%r1)
 # v35 = v15 & v6
-	.loc 1 4677
+	.loc 1 5052
 	and %r6, %r11, %r27
 	stw %r6, 5056(%r1)
 	stw %r6, 2336(%r1)
 # v33 = v37 ^ v33
-	.loc 1 4678
+	.loc 1 5053
 	lwz %r5, 4784(%r1)
 	lwz %r14, 5048(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2344(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4679
+	.loc 1 5054
 	lwz %r14, 5328(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2352(%r1)
 # v27 = v29 ^ v27
-	.loc 1 4680
+	.loc 1 5055
 	lwz %r14, 5560(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 4681
+	.loc 1 5056
 	xor %r5, %r5, %r15
 # v35 = v31 ^ v35
-	.loc 1 4682
+	.loc 1 5057
 	xor %r5, %r5, %r6
 	stw %r5, 336(%r1)
 # v31 = v7 & v24
-	.loc 1 4683
+	.loc 1 5058
 	and %r5, %r21, %r8
 	stw %r5, 6064(%r1)
 	stw %r5, 4288(%r1)
 	stw %r5, 344(%r1)
 # v27 = v9 & v21
-	.loc 1 4684
+	.loc 1 5059
 	lwz %r5, 3608(%r1)
 	and %r5, %r20, %r5
 	stw %r5, 6256(%r1)
 	stw %r5, 5336(%r1)
 	stw %r5, 2360(%r1)
 # v29 = v11 & v18
-	.loc 1 4685
+	.loc 1 5060
 	lwz %r5, 4264(%r1)
 	and %r5, %r12, %r5
 	stw %r5, 6472(%r1)
@@ -17410,326 +17884,326 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r5, 4920(%r1)
 	stw %r5, 352(%r1)
 # v33 = v13 & v14
-	.loc 1 4686
+	.loc 1 5061
 	lwz %r5, 4280(%r1)
 	and %r15, %r31, %r5
 	stw %r15, 6328(%r1)
 	stw %r15, 5640(%r1)
 	stw %r15, 2368(%r1)
 # v37 = v15 & v10
-	.loc 1 4687
+	.loc 1 5062
 	and %r6, %r11, %r30
 	stw %r6, 6400(%r1)
 	stw %r6, 5936(%r1)
 	stw %r6, 4040(%r1)
 # v27 = v31 ^ v27
-	.loc 1 4688
+	.loc 1 5063
 	lwz %r5, 6064(%r1)
 	lwz %r14, 6256(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 4689
+	.loc 1 5064
 	lwz %r14, 6472(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 4690
+	.loc 1 5065
 	xor %r5, %r5, %r15
 # v37 = v33 ^ v37
-	.loc 1 4691
+	.loc 1 5066
 	xor %r5, %r5, %r6
 	stw %r5, 360(%r1)
 # v33 = v9 & v24
-	.loc 1 4692
+	.loc 1 5067
 	and %r5, %r20, %r8
 	stw %r5, 3624(%r1)
 	stw %r5, 368(%r1)
 # v29 = v11 & v21
-	.loc 1 4693
+	.loc 1 5068
 	lwz %r6, 40(%r1)
 	stw %r6, 4928(%r1)
 	and %r14, %r12, %r6
 	stw %r14, 4800(%r1)
 	stw %r14, 2376(%r1)
 # v27 = v13 & v18
-	.loc 1 4694
+	.loc 1 5069
 	lwz %r6, 32(%r1)
 	stw %r6, 4296(%r1)
 	and %r15, %r31, %r6
 	stw %r15, 4808(%r1)
 	stw %r15, 2384(%r1)
 # v31 = v15 & v14
-	.loc 1 4695
+	.loc 1 5070
 	lwz %r6, 24(%r1)
 	and %r6, %r11, %r6
 	stw %r6, 2392(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4696
+	.loc 1 5071
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 4697
+	.loc 1 5072
 	xor %r5, %r5, %r15
 # v31 = v27 ^ v31
-	.loc 1 4698
+	.loc 1 5073
 	xor %r5, %r5, %r6
 	stw %r5, 376(%r1)
 # v27 = v11 & v24
-	.loc 1 4699
+	.loc 1 5074
 	and %r5, %r12, %r8
 	stw %r5, 2400(%r1)
 # v29 = v13 & v21
-	.loc 1 4700
+	.loc 1 5075
 	lwz %r6, 4928(%r1)
 	and %r14, %r31, %r6
 	stw %r14, 4048(%r1)
 # v33 = v15 & v18
-	.loc 1 4701
+	.loc 1 5076
 	lwz %r15, 4296(%r1)
 	and %r15, %r11, %r15
 # v29 = v27 ^ v29
-	.loc 1 4702
+	.loc 1 5077
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 4703
+	.loc 1 5078
 	xor %r5, %r5, %r15
 	stw %r5, 384(%r1)
 # v29 = v13 & v24
-	.loc 1 4704
+	.loc 1 5079
 	and %r5, %r31, %r8
 # v27 = v15 & v21
-	.loc 1 4705
+	.loc 1 5080
 	and %r6, %r11, %r6
 # v27 = v29 ^ v27
-	.loc 1 4706
+	.loc 1 5081
 	xor %r5, %r5, %r6
 	stw %r5, 392(%r1)
 # v29 = v15 & v24
-	.loc 1 4707
+	.loc 1 5082
 	and %r5, %r11, %r8
 	stw %r5, 400(%r1)
 # v39 = v17 & v3
-	.loc 1 4708
+	.loc 1 5083
 	and %r5, %r10, %r26
 	stw %r5, 112(%r1)
 # v40 = v17 & v8
-	.loc 1 4709
+	.loc 1 5084
 	and %r5, %r10, %r29
 # v41 = v19 & v3
-	.loc 1 4710
+	.loc 1 5085
 	and %r6, %r17, %r26
 # v41 = v40 ^ v41
-	.loc 1 4711
+	.loc 1 5086
 	xor %r5, %r5, %r6
 	stw %r5, 408(%r1)
 # v40 = v17 & v12
-	.loc 1 4712
+	.loc 1 5087
 	and %r15, %r10, %r19
 # v42 = v19 & v8
-	.loc 1 4713
+	.loc 1 5088
 	and %r5, %r17, %r29
 # v43 = v20 & v3
-	.loc 1 4714
+	.loc 1 5089
 	and %r6, %r9, %r26
 # v42 = v40 ^ v42
-	.loc 1 4715
+	.loc 1 5090
 	xor %r5, %r15, %r5
 # v43 = v42 ^ v43
-	.loc 1 4716
+	.loc 1 5091
 	xor %r5, %r5, %r6
 	stw %r5, 416(%r1)
 # v42 = v17 & v16
-	.loc 1 4717
+	.loc 1 5092
 	and %r14, %r10, %r18
 	stw %r14, 4056(%r1)
 # v40 = v19 & v12
-	.loc 1 4718
+	.loc 1 5093
 	and %r5, %r17, %r19
 # v44 = v20 & v8
-	.loc 1 4719
+	.loc 1 5094
 	and %r15, %r9, %r29
 	stw %r15, 120(%r1)
 # v45 = v22 & v3
-	.loc 1 4720
+	.loc 1 5095
 	and %r6, %r16, %r26
 	stw %r6, 2208(%r1)
 # v40 = v42 ^ v40
-	.loc 1 4721
+	.loc 1 5096
 	xor %r5, %r14, %r5
 # v44 = v40 ^ v44
-	.loc 1 4722
+	.loc 1 5097
 	xor %r5, %r5, %r15
 # v45 = v44 ^ v45
-	.loc 1 4723
+	.loc 1 5098
 	xor %r5, %r5, %r6
 	stw %r5, 424(%r1)
 # v44 = v17 & v1
-	.loc 1 4724
+	.loc 1 5099
 	and %r5, %r10, %r23
 	stw %r5, 6264(%r1)
 	stw %r5, 5344(%r1)
 	stw %r5, 2408(%r1)
 # v40 = v19 & v16
-	.loc 1 4725
+	.loc 1 5100
 	and %r14, %r17, %r18
 	stw %r14, 5944(%r1)
 	stw %r14, 4064(%r1)
 # v42 = v20 & v12
-	.loc 1 4726
+	.loc 1 5101
 	and %r5, %r9, %r19
 	stw %r5, 6336(%r1)
 	stw %r5, 5648(%r1)
 	stw %r5, 2416(%r1)
 # v46 = v22 & v8
-	.loc 1 4727
+	.loc 1 5102
 	and %r15, %r16, %r29
 	stw %r15, 6072(%r1)
 	stw %r15, 4304(%r1)
 	stw %r15, 128(%r1)
 # v47 = v23 & v3
-	.loc 1 4728
+	.loc 1 5103
 	and %r6, %r7, %r26
 	stw %r6, 6176(%r1)
 	stw %r6, 4936(%r1)
 	stw %r6, 136(%r1)
 # v40 = v44 ^ v40
-	.loc 1 4729
+	.loc 1 5104
 	lwz %r5, 6264(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 4730
+	.loc 1 5105
 	lwz %r14, 6336(%r1)
 	xor %r5, %r5, %r14
 # v46 = v42 ^ v46
-	.loc 1 4731
+	.loc 1 5106
 	xor %r5, %r5, %r15
 # v47 = v46 ^ v47
-	.loc 1 4732
+	.loc 1 5107
 	xor %r5, %r5, %r6
 	stw %r5, 432(%r1)
 # v46 = v17 & v5
-	.loc 1 4733
+	.loc 1 5108
 	and %r5, %r10, %r24
 	stw %r5, 5568(%r1)
 	stw %r5, 4312(%r1)
 	stw %r5, 440(%r1)
 # v42 = v19 & v1
-	.loc 1 4734
+	.loc 1 5109
 	and %r5, %r17, %r23
 	stw %r5, 6008(%r1)
 	stw %r5, 5064(%r1)
 	stw %r5, 2424(%r1)
 # v40 = v20 & v16
-	.loc 1 4735
+	.loc 1 5110
 	and %r5, %r9, %r18
 	stw %r5, 6016(%r1)
 	stw %r5, 5072(%r1)
 	stw %r5, 2432(%r1)
 # v44 = v22 & v12
-	.loc 1 4736
+	.loc 1 5111
 	and %r5, %r16, %r19
 	stw %r5, 6152(%r1)
 	stw %r5, 5352(%r1)
 	stw %r5, 2440(%r1)
 # v48 = v23 & v8
-	.loc 1 4737
+	.loc 1 5112
 	and %r6, %r7, %r29
 	stw %r6, 5776(%r1)
 	stw %r6, 4320(%r1)
 	stw %r6, 144(%r1)
 # v49 = v25 & v3
-	.loc 1 4738
+	.loc 1 5113
 	lwz %r5, 4888(%r1)
 	and %r15, %r5, %r26
 	stw %r15, 5784(%r1)
 	stw %r15, 4328(%r1)
 	stw %r15, 152(%r1)
 # v42 = v46 ^ v42
-	.loc 1 4739
+	.loc 1 5114
 	lwz %r5, 5568(%r1)
 	lwz %r14, 6008(%r1)
 	xor %r5, %r5, %r14
 # v40 = v42 ^ v40
-	.loc 1 4740
+	.loc 1 5115
 	lwz %r14, 6016(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 4741
+	.loc 1 5116
 	lwz %r14, 6152(%r1)
 	xor %r5, %r5, %r14
 # v48 = v44 ^ v48
-	.loc 1 4742
+	.loc 1 5117
 	xor %r5, %r5, %r6
 # v49 = v48 ^ v49
-	.loc 1 4743
+	.loc 1 5118
 	xor %r5, %r5, %r15
 	stw %r5, 448(%r1)
 # v48 = v19 & v5
-	.loc 1 4744
+	.loc 1 5119
 	and %r5, %r17, %r24
 	stw %r5, 5952(%r1)
 	stw %r5, 4336(%r1)
 	stw %r5, 456(%r1)
 # v44 = v20 & v1
-	.loc 1 4745
+	.loc 1 5120
 	and %r5, %r9, %r23
 	stw %r5, 6272(%r1)
 	stw %r5, 5360(%r1)
 	stw %r5, 2448(%r1)
 # v40 = v22 & v16
-	.loc 1 4746
+	.loc 1 5121
 	and %r5, %r16, %r18
 	stw %r5, 6480(%r1)
 	stw %r5, 6184(%r1)
 	stw %r5, 4944(%r1)
 	stw %r5, 464(%r1)
 # v42 = v23 & v12
-	.loc 1 4747
+	.loc 1 5122
 	and %r15, %r7, %r19
 	stw %r15, 6344(%r1)
 	stw %r15, 5656(%r1)
 	stw %r15, 2456(%r1)
 # v46 = v25 & v8
-	.loc 1 4748
+	.loc 1 5123
 	lwz %r5, 4888(%r1)
 	and %r6, %r5, %r29
 	stw %r6, 6440(%r1)
 	stw %r6, 6080(%r1)
 	stw %r6, 4072(%r1)
 # v44 = v48 ^ v44
-	.loc 1 4749
+	.loc 1 5124
 	lwz %r5, 5952(%r1)
 	lwz %r14, 6272(%r1)
 	xor %r5, %r5, %r14
 # v40 = v44 ^ v40
-	.loc 1 4750
+	.loc 1 5125
 	lwz %r14, 6480(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 4751
+	.loc 1 5126
 	xor %r5, %r5, %r15
 # v46 = v42 ^ v46
-	.loc 1 4752
+	.loc 1 5127
 	xor %r5, %r5, %r6
 	stw %r5, 472(%r1)
 # v42 = v20 & v5
-	.loc 1 4753
+	.loc 1 5128
 	and %r5, %r9, %r24
 	stw %r5, 6352(%r1)
 	stw %r5, 5624(%r1)
 	stw %r5, 480(%r1)
 # v40 = v22 & v1
-	.loc 1 4754
+	.loc 1 5129
 	and %r14, %r16, %r23
 	stw %r14, 6408(%r1)
 	stw %r14, 5864(%r1)
 	stw %r14, 2464(%r1)
 # v44 = v23 & v16
-	.loc 1 4755
+	.loc 1 5130
 	and %r15, %r7, %r18
 	stw %r15, 6464(%r1)
 	stw %r15, 6088(%r1)
 	stw %r15, 4080(%r1)
 # v48 = v25 & v12
-	.loc 1 4756
+	.loc 1 5131
 	lwz %r5, 4888(%r1)
 	stw %r5, 6536(%r1)
 	stw %r5, 6248(%r1)
@@ -17738,138 +18212,138 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r6, 6232(%r1)
 	stw %r6, 5288(%r1)
 # v40 = v42 ^ v40
-	.loc 1 4757
+	.loc 1 5132
 	lwz %r5, 6352(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 4758
+	.loc 1 5133
 	xor %r5, %r5, %r15
 # v48 = v44 ^ v48
-	.loc 1 4759
+	.loc 1 5134
 	xor %r5, %r5, %r6
 	stw %r5, 488(%r1)
 # v44 = v22 & v5
-	.loc 1 4760
+	.loc 1 5135
 	and %r5, %r16, %r24
 # v40 = v23 & v1
-	.loc 1 4761
+	.loc 1 5136
 	and %r6, %r7, %r23
 # v42 = v25 & v16
-	.loc 1 4762
+	.loc 1 5137
 	lwz %r15, 6536(%r1)
 	and %r15, %r15, %r18
 # v40 = v44 ^ v40
-	.loc 1 4763
+	.loc 1 5138
 	xor %r6, %r5, %r6
 # v42 = v40 ^ v42
-	.loc 1 4764
+	.loc 1 5139
 	xor %r5, %r6, %r15
 	stw %r5, 496(%r1)
 # v40 = v23 & v5
-	.loc 1 4765
+	.loc 1 5140
 	and %r5, %r7, %r24
 # v44 = v25 & v1
-	.loc 1 4766
+	.loc 1 5141
 	lwz %r6, 6248(%r1)
 	and %r6, %r6, %r23
 # v44 = v40 ^ v44
-	.loc 1 4767
+	.loc 1 5142
 	xor %r5, %r5, %r6
 	stw %r5, 2472(%r1)
 # v40 = v25 & v5
-	.loc 1 4768
+	.loc 1 5143
 	lwz %r5, 4888(%r1)
 	and %r6, %r5, %r24
 	stw %r6, 4088(%r1)
 # v17 = v2 ^ v17
-	.loc 1 4769
+	.loc 1 5144
 	xor %r10, %r22, %r10
 # v19 = v4 ^ v19
-	.loc 1 4770
+	.loc 1 5145
 	xor %r17, %r28, %r17
 # v20 = v7 ^ v20
-	.loc 1 4771
+	.loc 1 5146
 	xor %r28, %r21, %r9
 # v22 = v9 ^ v22
-	.loc 1 4772
+	.loc 1 5147
 	xor %r16, %r20, %r16
 # v23 = v11 ^ v23
-	.loc 1 4773
+	.loc 1 5148
 	xor %r22, %r12, %r7
 # v25 = v13 ^ v25
-	.loc 1 4774
+	.loc 1 5149
 	xor %r6, %r31, %r5
 # v13 = v0 ^ v3
-	.loc 1 4775
+	.loc 1 5150
 	xor %r20, %r25, %r26
 # v11 = v6 ^ v8
-	.loc 1 4776
+	.loc 1 5151
 	xor %r21, %r27, %r29
 # v9 = v10 ^ v12
-	.loc 1 4777
+	.loc 1 5152
 	xor %r31, %r30, %r19
 # v7 = v14 ^ v16
-	.loc 1 4778
+	.loc 1 5153
 	lwz %r5, 24(%r1)
 	xor %r12, %r5, %r18
 # v4 = v18 ^ v1
-	.loc 1 4779
+	.loc 1 5154
 	lwz %r5, 32(%r1)
 	xor %r9, %r5, %r23
 # v2 = v21 ^ v5
-	.loc 1 4780
+	.loc 1 5155
 	lwz %r5, 40(%r1)
 	xor %r7, %r5, %r24
 # v50 = v17 & v13
-	.loc 1 4781
+	.loc 1 5156
 	and %r5, %r10, %r20
 	stw %r5, 160(%r1)
 # v51 = v17 & v11
-	.loc 1 4782
+	.loc 1 5157
 	and %r15, %r10, %r21
 	stw %r15, 168(%r1)
 # v52 = v19 & v13
-	.loc 1 4783
+	.loc 1 5158
 	and %r5, %r17, %r20
 # v52 = v51 ^ v52
-	.loc 1 4784
+	.loc 1 5159
 	xor %r5, %r15, %r5
 	stw %r5, 504(%r1)
 # v51 = v17 & v9
-	.loc 1 4785
+	.loc 1 5160
 	and %r14, %r10, %r31
 	stw %r14, 2480(%r1)
 # v53 = v19 & v11
-	.loc 1 4786
+	.loc 1 5161
 	and %r5, %r17, %r21
 	stw %r5, 176(%r1)
 # v54 = v20 & v13
-	.loc 1 4787
+	.loc 1 5162
 	and %r15, %r28, %r20
 	stw %r15, 184(%r1)
 # v53 = v51 ^ v53
-	.loc 1 4788
+	.loc 1 5163
 	xor %r5, %r14, %r5
 # v54 = v53 ^ v54
-	.loc 1 4789
+	.loc 1 5164
 	xor %r5, %r5, %r15
 	stw %r5, 512(%r1)
 # v53 = v17 & v7
-	.loc 1 4790
+	.loc 1 5165
 	and %r5, %r10, %r12
 	stw %r5, 6320(%r1)
 	stw %r5, 5664(%r1)
 	stw %r5, 3632(%r1)
 	stw %r5, 520(%r1)
 # v51 = v19 & v9
-	.loc 1 4791
+	.loc 1 5166
 	and %r5, %r17, %r31
 	stw %r5, 6488(%r1)
 	stw %r5, 6240(%r1)
 	stw %r5, 5368(%r1)
 	stw %r5, 2488(%r1)
 # v55 = v20 & v11
-	.loc 1 4792
+	.loc 1 5167
 	and %r5, %r28, %r21
 	stw %r5, 6528(%r1)
 	stw %r5, 6392(%r1)
@@ -17877,59 +18351,59 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r5, 4344(%r1)
 	stw %r5, 192(%r1)
 # v56 = v22 & v13
-	.loc 1 4793
+	.loc 1 5168
 	and %r15, %r16, %r20
 	stw %r15, 6448(%r1)
 	stw %r15, 6128(%r1)
 	stw %r15, 4952(%r1)
 	stw %r15, 200(%r1)
 # v51 = v53 ^ v51
-	.loc 1 4794
+	.loc 1 5169
 	lwz %r5, 6320(%r1)
 	lwz %r14, 6488(%r1)
 	xor %r5, %r5, %r14
 	stw %r5, 2496(%r1)
 # v55 = v51 ^ v55
-	.loc 1 4795
+	.loc 1 5170
 	lwz %r14, 6528(%r1)
 	xor %r5, %r5, %r14
 # v56 = v55 ^ v56
-	.loc 1 4796
+	.loc 1 5171
 	xor %r5, %r5, %r15
 	stw %r5, 528(%r1)
 # v55 = v17 & v4
-	.loc 1 4797
+	.loc 1 5172
 	and %r5, %r10, %r9
 	stw %r5, 5080(%r1)
 	stw %r5, 3640(%r1)
 	stw %r5, 536(%r1)
 # v51 = v19 & v7
-	.loc 1 4798
+	.loc 1 5173
 	and %r5, %r17, %r12
 	stw %r5, 6024(%r1)
 	stw %r5, 5088(%r1)
 	stw %r5, 2504(%r1)
 # v53 = v20 & v9
-	.loc 1 4799
+	.loc 1 5174
 	and %r5, %r28, %r31
 	stw %r5, 5376(%r1)
 	stw %r5, 3648(%r1)
 	stw %r5, 544(%r1)
 # v57 = v22 & v11
-	.loc 1 4800
+	.loc 1 5175
 	and %r5, %r16, %r21
 	stw %r5, 6160(%r1)
 	stw %r5, 5576(%r1)
 	stw %r5, 4352(%r1)
 	stw %r5, 208(%r1)
 # v58 = v23 & v13
-	.loc 1 4801
+	.loc 1 5176
 	and %r15, %r22, %r20
 	stw %r15, 5792(%r1)
 	stw %r15, 4360(%r1)
 	stw %r15, 216(%r1)
 # v51 = v55 ^ v51
-	.loc 1 4802
+	.loc 1 5177
 	lwz %r5, 5080(%r1)
 	lwz %r14, 6024(%r1)
 	xor %r14, %r5, %r14
@@ -17937,695 +18411,695 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r14, 5096(%r1)
 	stw %r14, 2512(%r1)
 # v53 = v51 ^ v53
-	.loc 1 4803
+	.loc 1 5178
 	lwz %r5, 5376(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2520(%r1)
 # v57 = v53 ^ v57
-	.loc 1 4804
+	.loc 1 5179
 	lwz %r14, 6160(%r1)
 	xor %r5, %r5, %r14
 # v58 = v57 ^ v58
-	.loc 1 4805
+	.loc 1 5180
 	xor %r5, %r5, %r15
 	stw %r5, 552(%r1)
 # v57 = v17 & v2
-	.loc 1 4806
+	.loc 1 5181
 	and %r5, %r10, %r7
 	stw %r5, 5104(%r1)
 	stw %r5, 3656(%r1)
 	stw %r5, 560(%r1)
 # v53 = v19 & v4
-	.loc 1 4807
+	.loc 1 5182
 	and %r5, %r17, %r9
 	stw %r5, 5584(%r1)
 	stw %r5, 4816(%r1)
 	stw %r5, 2528(%r1)
 # v51 = v20 & v7
-	.loc 1 4808
+	.loc 1 5183
 	and %r5, %r28, %r12
 	stw %r5, 5112(%r1)
 	stw %r5, 3664(%r1)
 	stw %r5, 568(%r1)
 # v55 = v22 & v9
-	.loc 1 4809
+	.loc 1 5184
 	and %r5, %r16, %r31
 	stw %r5, 5120(%r1)
 	stw %r5, 3672(%r1)
 	stw %r5, 576(%r1)
 # v59 = v23 & v11
-	.loc 1 4810
+	.loc 1 5185
 	and %r5, %r22, %r21
 	stw %r5, 5800(%r1)
 	stw %r5, 4368(%r1)
 	stw %r5, 224(%r1)
 # v60 = v25 & v13
-	.loc 1 4811
+	.loc 1 5186
 	and %r15, %r6, %r20
 	stw %r15, 4376(%r1)
 	stw %r15, 232(%r1)
 # v53 = v57 ^ v53
-	.loc 1 4812
+	.loc 1 5187
 	lwz %r5, 5104(%r1)
 	lwz %r14, 5584(%r1)
 	xor %r14, %r5, %r14
 	stw %r14, 5384(%r1)
 	stw %r14, 2536(%r1)
 # v51 = v53 ^ v51
-	.loc 1 4813
+	.loc 1 5188
 	lwz %r5, 5112(%r1)
 	xor %r14, %r14, %r5
 	stw %r14, 5392(%r1)
 	stw %r14, 2544(%r1)
 # v55 = v51 ^ v55
-	.loc 1 4814
+	.loc 1 5189
 	lwz %r5, 5120(%r1)
 	xor %r5, %r14, %r5
 	stw %r5, 2552(%r1)
 # v59 = v55 ^ v59
-	.loc 1 4815
+	.loc 1 5190
 	lwz %r14, 5800(%r1)
 	xor %r5, %r5, %r14
 # v60 = v59 ^ v60
-	.loc 1 4816
+	.loc 1 5191
 	xor %r5, %r5, %r15
 	stw %r5, 584(%r1)
 # v17 = v17 & v24
-	.loc 1 4817
+	.loc 1 5192
 	and %r5, %r10, %r8
 	stw %r5, 5672(%r1)
 	stw %r5, 3680(%r1)
 	stw %r5, 592(%r1)
 # v59 = v19 & v2
-	.loc 1 4818
+	.loc 1 5193
 	and %r5, %r17, %r7
 	stw %r5, 5128(%r1)
 	stw %r5, 2560(%r1)
 # v55 = v20 & v4
-	.loc 1 4819
+	.loc 1 5194
 	and %r5, %r28, %r9
 	stw %r5, 5808(%r1)
 	stw %r5, 4384(%r1)
 	stw %r5, 600(%r1)
 # v51 = v22 & v7
-	.loc 1 4820
+	.loc 1 5195
 	and %r5, %r16, %r12
 	stw %r5, 5968(%r1)
 	stw %r5, 4392(%r1)
 	stw %r5, 608(%r1)
 # v53 = v23 & v9
-	.loc 1 4821
+	.loc 1 5196
 	and %r10, %r22, %r31
 	stw %r10, 4960(%r1)
 	stw %r10, 616(%r1)
 # v57 = v25 & v11
-	.loc 1 4822
+	.loc 1 5197
 	and %r15, %r6, %r21
 	stw %r15, 5400(%r1)
 	stw %r15, 2568(%r1)
 # v13 = v15 & v13
-	.loc 1 4823
+	.loc 1 5198
 	and %r20, %r11, %r20
 	stw %r20, 5408(%r1)
 	stw %r20, 2576(%r1)
 # v59 = v17 ^ v59
-	.loc 1 4824
+	.loc 1 5199
 	lwz %r5, 5128(%r1)
 	lwz %r14, 5672(%r1)
 	xor %r5, %r14, %r5
 # v55 = v59 ^ v55
-	.loc 1 4825
+	.loc 1 5200
 	lwz %r14, 5808(%r1)
 	xor %r5, %r5, %r14
 # v51 = v55 ^ v51
-	.loc 1 4826
+	.loc 1 5201
 	lwz %r14, 5968(%r1)
 	xor %r5, %r5, %r14
 # v53 = v51 ^ v53
-	.loc 1 4827
+	.loc 1 5202
 	xor %r5, %r5, %r10
 # v57 = v53 ^ v57
-	.loc 1 4828
+	.loc 1 5203
 	xor %r5, %r5, %r15
 # v13 = v57 ^ v13
-	.loc 1 4829
+	.loc 1 5204
 	xor %r5, %r5, %r20
 	stw %r5, 624(%r1)
 # v19 = v19 & v24
-	.loc 1 4830
+	.loc 1 5205
 	and %r15, %r17, %r8
 	stw %r15, 632(%r1)
 # v57 = v20 & v2
-	.loc 1 4831
+	.loc 1 5206
 	and %r5, %r28, %r7
 # v53 = v22 & v4
-	.loc 1 4832
+	.loc 1 5207
 	and %r17, %r16, %r9
 # v51 = v23 & v7
-	.loc 1 4833
+	.loc 1 5208
 	and %r20, %r22, %r12
 # v55 = v25 & v9
-	.loc 1 4834
+	.loc 1 5209
 	and %r10, %r6, %r31
 # v11 = v15 & v11
-	.loc 1 4835
+	.loc 1 5210
 	and %r21, %r11, %r21
 # v57 = v19 ^ v57
-	.loc 1 4836
+	.loc 1 5211
 	xor %r5, %r15, %r5
 # v53 = v57 ^ v53
-	.loc 1 4837
+	.loc 1 5212
 	xor %r5, %r5, %r17
 # v51 = v53 ^ v51
-	.loc 1 4838
+	.loc 1 5213
 	xor %r5, %r5, %r20
 # v55 = v51 ^ v55
-	.loc 1 4839
+	.loc 1 5214
 	xor %r5, %r5, %r10
 # v11 = v55 ^ v11
-	.loc 1 4840
+	.loc 1 5215
 	xor %r20, %r5, %r21
 # v20 = v20 & v24
-	.loc 1 4841
+	.loc 1 5216
 	and %r28, %r28, %r8
 # v55 = v22 & v2
-	.loc 1 4842
+	.loc 1 5217
 	and %r5, %r16, %r7
 # v51 = v23 & v4
-	.loc 1 4843
+	.loc 1 5218
 	and %r10, %r22, %r9
 # v53 = v25 & v7
-	.loc 1 4844
+	.loc 1 5219
 	and %r21, %r6, %r12
 # v9 = v15 & v9
-	.loc 1 4845
+	.loc 1 5220
 	and %r31, %r11, %r31
 # v55 = v20 ^ v55
-	.loc 1 4846
+	.loc 1 5221
 	xor %r5, %r28, %r5
 # v51 = v55 ^ v51
-	.loc 1 4847
+	.loc 1 5222
 	xor %r10, %r5, %r10
 # v53 = v51 ^ v53
-	.loc 1 4848
+	.loc 1 5223
 	xor %r21, %r10, %r21
 # v9 = v53 ^ v9
-	.loc 1 4849
+	.loc 1 5224
 	xor %r31, %r21, %r31
 # v22 = v22 & v24
-	.loc 1 4850
+	.loc 1 5225
 	and %r16, %r16, %r8
 # v53 = v23 & v2
-	.loc 1 4851
+	.loc 1 5226
 	and %r5, %r22, %r7
 # v51 = v25 & v4
-	.loc 1 4852
+	.loc 1 5227
 	and %r10, %r6, %r9
 # v7 = v15 & v7
-	.loc 1 4853
+	.loc 1 5228
 	and %r12, %r11, %r12
 # v53 = v22 ^ v53
-	.loc 1 4854
+	.loc 1 5229
 	xor %r5, %r16, %r5
 # v51 = v53 ^ v51
-	.loc 1 4855
+	.loc 1 5230
 	xor %r10, %r5, %r10
 # v7 = v51 ^ v7
-	.loc 1 4856
+	.loc 1 5231
 	xor %r12, %r10, %r12
 # v23 = v23 & v24
-	.loc 1 4857
+	.loc 1 5232
 	and %r22, %r22, %r8
 # v51 = v25 & v2
-	.loc 1 4858
+	.loc 1 5233
 	and %r5, %r6, %r7
 # v4 = v15 & v4
-	.loc 1 4859
+	.loc 1 5234
 	and %r9, %r11, %r9
 # v51 = v23 ^ v51
-	.loc 1 4860
+	.loc 1 5235
 	xor %r5, %r22, %r5
 # v4 = v51 ^ v4
-	.loc 1 4861
+	.loc 1 5236
 	xor %r9, %r5, %r9
 # v25 = v25 & v24
-	.loc 1 4862
+	.loc 1 5237
 	and %r6, %r6, %r8
 # v2 = v15 & v2
-	.loc 1 4863
+	.loc 1 5238
 	and %r7, %r11, %r7
 # v2 = v25 ^ v2
-	.loc 1 4864
+	.loc 1 5239
 	xor %r7, %r6, %r7
 # v15 = v15 & v24
-	.loc 1 4865
+	.loc 1 5240
 	and %r11, %r11, %r8
 # v50 = v50 ^ v26
-	.loc 1 4866
+	.loc 1 5241
 	lwz %r5, 160(%r1)
 	lwz %r6, 48(%r1)
 	xor %r5, %r5, %r6
 # v50 = v50 ^ v39
-	.loc 1 4867
+	.loc 1 5242
 	lwz %r6, 112(%r1)
 	xor %r6, %r5, %r6
 # v52 = v52 ^ v28
-	.loc 1 4868
+	.loc 1 5243
 	lwz %r5, 504(%r1)
 	lwz %r10, 240(%r1)
 	xor %r5, %r5, %r10
 # v52 = v52 ^ v41
-	.loc 1 4869
+	.loc 1 5244
 	lwz %r10, 408(%r1)
 	xor %r10, %r5, %r10
 # v54 = v54 ^ v30
-	.loc 1 4870
+	.loc 1 5245
 	lwz %r5, 512(%r1)
 	lwz %r28, 248(%r1)
 	xor %r5, %r5, %r28
 # v54 = v54 ^ v43
-	.loc 1 4871
+	.loc 1 5246
 	lwz %r28, 416(%r1)
 	xor %r28, %r5, %r28
 # v56 = v56 ^ v32
-	.loc 1 4872
+	.loc 1 5247
 	lwz %r5, 528(%r1)
 	lwz %r22, 256(%r1)
 	xor %r5, %r5, %r22
 # v56 = v56 ^ v45
-	.loc 1 4873
+	.loc 1 5248
 	lwz %r22, 424(%r1)
 	xor %r22, %r5, %r22
 # v58 = v58 ^ v34
-	.loc 1 4874
+	.loc 1 5249
 	lwz %r5, 552(%r1)
 	lwz %r21, 264(%r1)
 	xor %r5, %r5, %r21
 # v58 = v58 ^ v47
-	.loc 1 4875
+	.loc 1 5250
 	lwz %r21, 432(%r1)
 	xor %r21, %r5, %r21
 # v60 = v60 ^ v36
-	.loc 1 4876
+	.loc 1 5251
 	lwz %r5, 584(%r1)
 	lwz %r17, 280(%r1)
 	xor %r5, %r5, %r17
 # v60 = v60 ^ v49
-	.loc 1 4877
+	.loc 1 5252
 	lwz %r17, 448(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 2584(%r1)
 # v13 = v13 ^ v38
-	.loc 1 4878
+	.loc 1 5253
 	lwz %r5, 624(%r1)
 	lwz %r17, 304(%r1)
 	xor %r5, %r5, %r17
 # v13 = v13 ^ v46
-	.loc 1 4879
+	.loc 1 5254
 	lwz %r17, 472(%r1)
 	xor %r5, %r5, %r17
 	stw %r5, 640(%r1)
 # v11 = v11 ^ v35
-	.loc 1 4880
+	.loc 1 5255
 	lwz %r5, 336(%r1)
 	xor %r20, %r20, %r5
 # v11 = v11 ^ v48
-	.loc 1 4881
+	.loc 1 5256
 	lwz %r17, 488(%r1)
 	xor %r20, %r20, %r17
 	stw %r20, 2592(%r1)
 # v9 = v9 ^ v37
-	.loc 1 4882
+	.loc 1 5257
 	lwz %r20, 360(%r1)
 	xor %r31, %r31, %r20
 # v9 = v9 ^ v42
-	.loc 1 4883
+	.loc 1 5258
 	lwz %r17, 496(%r1)
 	xor %r31, %r31, %r17
 	stw %r31, 2600(%r1)
 # v7 = v7 ^ v31
-	.loc 1 4884
+	.loc 1 5259
 	lwz %r31, 376(%r1)
 	xor %r12, %r12, %r31
 # v7 = v7 ^ v44
-	.loc 1 4885
+	.loc 1 5260
 	lwz %r17, 2472(%r1)
 	xor %r17, %r12, %r17
 # v4 = v4 ^ v33
-	.loc 1 4886
+	.loc 1 5261
 	lwz %r12, 384(%r1)
 	xor %r9, %r9, %r12
 # v4 = v4 ^ v40
-	.loc 1 4887
+	.loc 1 5262
 	lwz %r16, 4088(%r1)
 	xor %r16, %r9, %r16
 # v2 = v2 ^ v27
-	.loc 1 4888
+	.loc 1 5263
 	lwz %r15, 392(%r1)
 	xor %r7, %r7, %r15
 # v15 = v15 ^ v29
-	.loc 1 4889
+	.loc 1 5264
 	lwz %r14, 400(%r1)
 	xor %r11, %r11, %r14
 # v35 = v50 ^ v35
-	.loc 1 4890
+	.loc 1 5265
 	xor %r5, %r6, %r5
 	stw %r5, 648(%r1)
 # v37 = v52 ^ v37
-	.loc 1 4891
+	.loc 1 5266
 	xor %r5, %r10, %r20
 	stw %r5, 2608(%r1)
 # v31 = v54 ^ v31
-	.loc 1 4892
+	.loc 1 5267
 	xor %r9, %r28, %r31
 # v33 = v56 ^ v33
-	.loc 1 4893
+	.loc 1 5268
 	xor %r10, %r22, %r12
 # v27 = v58 ^ v27
-	.loc 1 4894
+	.loc 1 5269
 	xor %r6, %r21, %r15
 # v29 = v60 ^ v29
-	.loc 1 4895
+	.loc 1 5270
 	lwz %r5, 2584(%r1)
 	xor %r22, %r5, %r14
 # v39 = v11 ^ v39
-	.loc 1 4896
+	.loc 1 5271
 	lwz %r5, 112(%r1)
 	lwz %r12, 2592(%r1)
 	xor %r21, %r12, %r5
 # v41 = v9 ^ v41
-	.loc 1 4897
+	.loc 1 5272
 	lwz %r5, 408(%r1)
 	lwz %r12, 2600(%r1)
 	xor %r20, %r12, %r5
 # v43 = v7 ^ v43
-	.loc 1 4898
+	.loc 1 5273
 	lwz %r5, 416(%r1)
 	xor %r12, %r17, %r5
 # v45 = v4 ^ v45
-	.loc 1 4899
+	.loc 1 5274
 	lwz %r5, 424(%r1)
 	xor %r31, %r16, %r5
 # v47 = v2 ^ v47
-	.loc 1 4900
+	.loc 1 5275
 	lwz %r5, 432(%r1)
 	xor %r28, %r7, %r5
 # v49 = v15 ^ v49
-	.loc 1 4901
+	.loc 1 5276
 	lwz %r5, 448(%r1)
 	xor %r11, %r11, %r5
 # v41 = v41 ^ v40
-	.loc 1 4902
+	.loc 1 5277
 	lwz %r17, 4088(%r1)
 	xor %r7, %r20, %r17
 # v39 = v39 ^ v40
-	.loc 1 4903
+	.loc 1 5278
 	xor %r5, %r21, %r17
 # v29 = v29 ^ v40
-	.loc 1 4904
+	.loc 1 5279
 	xor %r20, %r22, %r17
 # v40 = v27 ^ v40
-	.loc 1 4905
+	.loc 1 5280
 	xor %r6, %r6, %r17
 # v39 = v39 ^ v44
-	.loc 1 4906
+	.loc 1 5281
 	lwz %r17, 2472(%r1)
 	xor %r22, %r5, %r17
 # v13 = v13 ^ v44
-	.loc 1 4907
+	.loc 1 5282
 	lwz %r5, 640(%r1)
 	xor %r5, %r5, %r17
 # v40 = v40 ^ v44
-	.loc 1 4908
+	.loc 1 5283
 	xor %r21, %r6, %r17
 # v44 = v33 ^ v44
-	.loc 1 4909
+	.loc 1 5284
 	xor %r6, %r10, %r17
 # v13 = v13 ^ v42
-	.loc 1 4910
+	.loc 1 5285
 	lwz %r17, 496(%r1)
 	xor %r10, %r5, %r17
 # v29 = v29 ^ v42
-	.loc 1 4911
+	.loc 1 5286
 	xor %r5, %r20, %r17
 # v44 = v44 ^ v42
-	.loc 1 4912
+	.loc 1 5287
 	xor %r20, %r6, %r17
 # v42 = v31 ^ v42
-	.loc 1 4913
+	.loc 1 5288
 	xor %r6, %r9, %r17
 # v29 = v29 ^ v48
-	.loc 1 4914
+	.loc 1 5289
 	lwz %r17, 488(%r1)
 	xor %r9, %r5, %r17
 # v40 = v40 ^ v48
-	.loc 1 4915
+	.loc 1 5290
 	xor %r5, %r21, %r17
 # v42 = v42 ^ v48
-	.loc 1 4916
+	.loc 1 5291
 	xor %r16, %r6, %r17
 # v48 = v37 ^ v48
-	.loc 1 4917
+	.loc 1 5292
 	lwz %r6, 2608(%r1)
 	xor %r6, %r6, %r17
 # v40 = v40 ^ v46
-	.loc 1 4918
+	.loc 1 5293
 	lwz %r15, 472(%r1)
 	xor %r21, %r5, %r15
 # v44 = v44 ^ v46
-	.loc 1 4919
+	.loc 1 5294
 	xor %r5, %r20, %r15
 # v48 = v48 ^ v46
-	.loc 1 4920
+	.loc 1 5295
 	xor %r17, %r6, %r15
 # v46 = v35 ^ v46
-	.loc 1 4921
+	.loc 1 5296
 	lwz %r6, 648(%r1)
 	xor %r6, %r6, %r15
 # v44 = v44 ^ v49
-	.loc 1 4922
+	.loc 1 5297
 	xor %r20, %r5, %r11
 # v42 = v42 ^ v49
-	.loc 1 4923
+	.loc 1 5298
 	xor %r5, %r16, %r11
 # v46 = v46 ^ v49
-	.loc 1 4924
+	.loc 1 5299
 	xor %r6, %r6, %r11
 # v49 = v38 ^ v49
-	.loc 1 4925
+	.loc 1 5300
 	lwz %r16, 304(%r1)
 	xor %r11, %r16, %r11
 # v42 = v42 ^ v47
-	.loc 1 4926
+	.loc 1 5301
 	xor %r16, %r5, %r28
 # v48 = v48 ^ v47
-	.loc 1 4927
+	.loc 1 5302
 	xor %r5, %r17, %r28
 # v49 = v49 ^ v47
-	.loc 1 4928
+	.loc 1 5303
 	xor %r11, %r11, %r28
 # v47 = v36 ^ v47
-	.loc 1 4929
+	.loc 1 5304
 	lwz %r17, 280(%r1)
 	xor %r28, %r17, %r28
 # v48 = v48 ^ v45
-	.loc 1 4930
+	.loc 1 5305
 	xor %r17, %r5, %r31
 # v46 = v46 ^ v45
-	.loc 1 4931
+	.loc 1 5306
 	xor %r5, %r6, %r31
 # v47 = v47 ^ v45
-	.loc 1 4932
+	.loc 1 5307
 	xor %r28, %r28, %r31
 # v45 = v34 ^ v45
-	.loc 1 4933
+	.loc 1 5308
 	lwz %r6, 264(%r1)
 	xor %r31, %r6, %r31
 # v46 = v46 ^ v43
-	.loc 1 4934
+	.loc 1 5309
 	xor %r6, %r5, %r12
 # v49 = v49 ^ v43
-	.loc 1 4935
+	.loc 1 5310
 	xor %r5, %r11, %r12
 # v45 = v45 ^ v43
-	.loc 1 4936
+	.loc 1 5311
 	xor %r31, %r31, %r12
 # v43 = v32 ^ v43
-	.loc 1 4937
+	.loc 1 5312
 	lwz %r11, 256(%r1)
 	xor %r12, %r11, %r12
 # v49 = v49 ^ v41
-	.loc 1 4938
+	.loc 1 5313
 	xor %r5, %r5, %r7
 	stw %r5, 656(%r1)
 # v47 = v47 ^ v41
-	.loc 1 4939
+	.loc 1 5314
 	xor %r5, %r28, %r7
 # v43 = v43 ^ v41
-	.loc 1 4940
+	.loc 1 5315
 	xor %r12, %r12, %r7
 # v41 = v30 ^ v41
-	.loc 1 4941
+	.loc 1 5316
 	lwz %r11, 248(%r1)
 	xor %r7, %r11, %r7
 # v47 = v47 ^ v39
-	.loc 1 4942
+	.loc 1 5317
 	xor %r11, %r5, %r22
 # v45 = v45 ^ v39
-	.loc 1 4943
+	.loc 1 5318
 	xor %r5, %r31, %r22
 # v41 = v41 ^ v39
-	.loc 1 4944
+	.loc 1 5319
 	xor %r7, %r7, %r22
 # v39 = v28 ^ v39
-	.loc 1 4945
+	.loc 1 5320
 	lwz %r31, 240(%r1)
 	xor %r22, %r31, %r22
 # v45 = v45 ^ v13
-	.loc 1 4946
+	.loc 1 5321
 	xor %r31, %r5, %r10
 # v43 = v43 ^ v13
-	.loc 1 4947
+	.loc 1 5322
 	xor %r12, %r12, %r10
 # v39 = v39 ^ v13
-	.loc 1 4948
+	.loc 1 5323
 	xor %r15, %r22, %r10
 # v13 = v26 ^ v13
-	.loc 1 4949
+	.loc 1 5324
 	lwz %r5, 48(%r1)
 	xor %r10, %r5, %r10
 # v13 = v13 ^ v40
-	.loc 1 4950
+	.loc 1 5325
 	xor %r28, %r10, %r21
 # v26 = v46 ^ v40
-	.loc 1 4951
+	.loc 1 5326
 	xor %r5, %r6, %r21
 # v26 = v26 ^ v29
-	.loc 1 4952
+	.loc 1 5327
 	xor %r22, %r5, %r9
 # v39 = v39 ^ v46
-	.loc 1 4953
+	.loc 1 5328
 	xor %r10, %r15, %r6
 # v28 = v48 ^ v40
-	.loc 1 4954
+	.loc 1 5329
 	xor %r5, %r17, %r21
 # v28 = v28 ^ v29
-	.loc 1 4955
+	.loc 1 5330
 	xor %r15, %r5, %r9
 # v41 = v41 ^ v46
-	.loc 1 4956
+	.loc 1 5331
 	xor %r5, %r7, %r6
 # v41 = v41 ^ v48
-	.loc 1 4957
+	.loc 1 5332
 	xor %r5, %r5, %r17
 # v41 = v41 ^ v40
-	.loc 1 4958
+	.loc 1 5333
 	xor %r5, %r5, %r21
 # v41 = v41 ^ v29
-	.loc 1 4959
+	.loc 1 5334
 	xor %r5, %r5, %r9
 # v46 = v46 ^ v42
-	.loc 1 4960
+	.loc 1 5335
 	xor %r6, %r6, %r16
 # v43 = v43 ^ v48
-	.loc 1 4961
+	.loc 1 5336
 	xor %r12, %r12, %r17
 # v43 = v43 ^ v42
-	.loc 1 4962
+	.loc 1 5337
 	xor %r12, %r12, %r16
 # v43 = v43 ^ v29
-	.loc 1 4963
+	.loc 1 5338
 	xor %r12, %r12, %r9
 # v48 = v48 ^ v44
-	.loc 1 4964
+	.loc 1 5339
 	xor %r7, %r17, %r20
 	stw %r7, 4896(%r1)
 # v45 = v45 ^ v42
-	.loc 1 4965
+	.loc 1 5340
 	xor %r31, %r31, %r16
 # v45 = v45 ^ v44
-	.loc 1 4966
+	.loc 1 5341
 	xor %r31, %r31, %r20
 # v42 = v42 ^ v40
-	.loc 1 4967
+	.loc 1 5342
 	xor %r16, %r16, %r21
 # v47 = v47 ^ v44
-	.loc 1 4968
+	.loc 1 5343
 	xor %r11, %r11, %r20
 # v47 = v47 ^ v40
-	.loc 1 4969
+	.loc 1 5344
 	xor %r11, %r11, %r21
 # v44 = v44 ^ v29
-	.loc 1 4970
+	.loc 1 5345
 	xor %r20, %r20, %r9
 # v40 = v49 ^ v40
-	.loc 1 4971
+	.loc 1 5346
 	lwz %r7, 656(%r1)
 	xor %r21, %r7, %r21
 # v29 = v40 ^ v29
-	.loc 1 4972
+	.loc 1 5347
 	xor %r21, %r21, %r9
 # v40 = v13 & v0
-	.loc 1 4973
+	.loc 1 5348
 	and %r7, %r28, %r25
 	stw %r7, 664(%r1)
 # v49 = v13 & v6
-	.loc 1 4974
+	.loc 1 5349
 	and %r7, %r28, %r27
 # v30 = v26 & v0
-	.loc 1 4975
+	.loc 1 5350
 	and %r9, %r22, %r25
 # v30 = v49 ^ v30
-	.loc 1 4976
+	.loc 1 5351
 	xor %r7, %r7, %r9
 	stw %r7, 672(%r1)
 # v49 = v13 & v10
-	.loc 1 4977
+	.loc 1 5352
 	and %r7, %r28, %r30
 # v32 = v26 & v6
-	.loc 1 4978
+	.loc 1 5353
 	and %r9, %r22, %r27
 # v34 = v39 & v0
-	.loc 1 4979
+	.loc 1 5354
 	and %r17, %r10, %r25
 # v32 = v49 ^ v32
-	.loc 1 4980
+	.loc 1 5355
 	xor %r9, %r7, %r9
 # v34 = v32 ^ v34
-	.loc 1 4981
+	.loc 1 5356
 	xor %r7, %r9, %r17
 	stw %r7, 680(%r1)
 # v32 = v13 & v14
-	.loc 1 4982
+	.loc 1 5357
 	lwz %r7, 24(%r1)
 	stw %r7, 4968(%r1)
 	and %r14, %r28, %r7
 	stw %r14, 4400(%r1)
 	stw %r14, 688(%r1)
 # v49 = v26 & v10
-	.loc 1 4983
+	.loc 1 5358
 	and %r7, %r22, %r30
 	stw %r7, 2616(%r1)
 # v36 = v39 & v6
-	.loc 1 4984
+	.loc 1 5359
 	and %r17, %r10, %r27
 	stw %r17, 2624(%r1)
 # v38 = v28 & v0
-	.loc 1 4985
+	.loc 1 5360
 	and %r9, %r15, %r25
 	stw %r9, 4096(%r1)
 # v49 = v32 ^ v49
-	.loc 1 4986
+	.loc 1 5361
 	xor %r7, %r14, %r7
 # v36 = v49 ^ v36
-	.loc 1 4987
+	.loc 1 5362
 	xor %r7, %r7, %r17
 # v38 = v36 ^ v38
-	.loc 1 4988
+	.loc 1 5363
 	xor %r7, %r7, %r9
 	stw %r7, 696(%r1)
 # v36 = v13 & v18
-	.loc 1 4989
+	.loc 1 5364
 	lwz %r7, 32(%r1)
 	stw %r7, 4416(%r1)
 	and %r7, %r28, %r7
@@ -18633,62 +19107,62 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r7, 4408(%r1)
 	stw %r7, 704(%r1)
 # v49 = v26 & v14
-	.loc 1 4990
+	.loc 1 5365
 	lwz %r7, 4968(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 6192(%r1)
 	stw %r7, 5136(%r1)
 	stw %r7, 2632(%r1)
 # v32 = v39 & v10
-	.loc 1 4991
+	.loc 1 5366
 	and %r7, %r10, %r30
 	stw %r7, 6456(%r1)
 	stw %r7, 6096(%r1)
 	stw %r7, 4424(%r1)
 	stw %r7, 712(%r1)
 # v35 = v28 & v6
-	.loc 1 4992
+	.loc 1 5367
 	and %r17, %r15, %r27
 	stw %r17, 6280(%r1)
 	stw %r17, 5416(%r1)
 	stw %r17, 2640(%r1)
 # v37 = v41 & v0
-	.loc 1 4993
+	.loc 1 5368
 	and %r9, %r5, %r25
 	stw %r9, 6360(%r1)
 	stw %r9, 5680(%r1)
 	stw %r9, 2648(%r1)
 # v49 = v36 ^ v49
-	.loc 1 4994
+	.loc 1 5369
 	lwz %r7, 5976(%r1)
 	lwz %r14, 6192(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 4995
+	.loc 1 5370
 	lwz %r14, 6456(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 4996
+	.loc 1 5371
 	xor %r7, %r7, %r17
 # v37 = v35 ^ v37
-	.loc 1 4997
+	.loc 1 5372
 	xor %r7, %r7, %r9
 	stw %r7, 720(%r1)
 # v35 = v13 & v21
-	.loc 1 4998
+	.loc 1 5373
 	lwz %r7, 40(%r1)
 	stw %r7, 3688(%r1)
 	and %r7, %r28, %r7
 	stw %r7, 4432(%r1)
 	stw %r7, 728(%r1)
 # v32 = v26 & v18
-	.loc 1 4999
+	.loc 1 5374
 	lwz %r7, 4416(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 5144(%r1)
 	stw %r7, 2656(%r1)
 # v49 = v39 & v14
-	.loc 1 5000
+	.loc 1 5375
 	lwz %r7, 24(%r1)
 	stw %r7, 3696(%r1)
 	and %r7, %r10, %r7
@@ -18696,123 +19170,123 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r7, 4440(%r1)
 	stw %r7, 736(%r1)
 # v36 = v28 & v10
-	.loc 1 5001
+	.loc 1 5376
 	and %r7, %r15, %r30
 	stw %r7, 5816(%r1)
 	stw %r7, 4448(%r1)
 	stw %r7, 744(%r1)
 # v31 = v41 & v6
-	.loc 1 5002
+	.loc 1 5377
 	and %r9, %r5, %r27
 	stw %r9, 5152(%r1)
 	stw %r9, 2664(%r1)
 # v33 = v46 & v0
-	.loc 1 5003
+	.loc 1 5378
 	and %r17, %r6, %r25
 	stw %r17, 5424(%r1)
 	stw %r17, 2672(%r1)
 # v32 = v35 ^ v32
-	.loc 1 5004
+	.loc 1 5379
 	lwz %r7, 4432(%r1)
 	lwz %r14, 5144(%r1)
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 5005
+	.loc 1 5380
 	lwz %r14, 5592(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 5006
+	.loc 1 5381
 	lwz %r14, 5816(%r1)
 	xor %r7, %r7, %r14
 # v31 = v36 ^ v31
-	.loc 1 5007
+	.loc 1 5382
 	xor %r7, %r7, %r9
 # v33 = v31 ^ v33
-	.loc 1 5008
+	.loc 1 5383
 	xor %r7, %r7, %r17
 	stw %r7, 752(%r1)
 # v31 = v13 & v24
-	.loc 1 5009
+	.loc 1 5384
 	and %r7, %r28, %r8
 	stw %r7, 5432(%r1)
 	stw %r7, 3704(%r1)
 	stw %r7, 760(%r1)
 # v36 = v26 & v21
-	.loc 1 5010
+	.loc 1 5385
 	lwz %r7, 3688(%r1)
 	and %r7, %r22, %r7
 	stw %r7, 4824(%r1)
 	stw %r7, 2680(%r1)
 # v49 = v39 & v18
-	.loc 1 5011
+	.loc 1 5386
 	lwz %r7, 32(%r1)
 	and %r7, %r10, %r7
 	stw %r7, 4456(%r1)
 	stw %r7, 768(%r1)
 # v32 = v28 & v14
-	.loc 1 5012
+	.loc 1 5387
 	lwz %r7, 3696(%r1)
 	and %r7, %r15, %r7
 	stw %r7, 5600(%r1)
 	stw %r7, 4464(%r1)
 	stw %r7, 776(%r1)
 # v35 = v41 & v10
-	.loc 1 5013
+	.loc 1 5388
 	and %r7, %r5, %r30
 	stw %r7, 5824(%r1)
 	stw %r7, 4472(%r1)
 	stw %r7, 784(%r1)
 # v27 = v46 & v6
-	.loc 1 5014
+	.loc 1 5389
 	and %r9, %r6, %r27
 	stw %r9, 5160(%r1)
 	stw %r9, 2688(%r1)
 # v15 = v43 & v0
-	.loc 1 5015
+	.loc 1 5390
 	and %r17, %r12, %r25
 	stw %r17, 5168(%r1)
 	stw %r17, 2696(%r1)
 # v36 = v31 ^ v36
-	.loc 1 5016
+	.loc 1 5391
 	lwz %r7, 4824(%r1)
 	lwz %r14, 5432(%r1)
 	xor %r14, %r14, %r7
 	stw %r14, 5440(%r1)
 	stw %r14, 2704(%r1)
 # v49 = v36 ^ v49
-	.loc 1 5017
+	.loc 1 5392
 	lwz %r7, 4456(%r1)
 	xor %r7, %r14, %r7
 # v32 = v49 ^ v32
-	.loc 1 5018
+	.loc 1 5393
 	lwz %r14, 5600(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 5019
+	.loc 1 5394
 	lwz %r14, 5824(%r1)
 	xor %r7, %r7, %r14
 # v27 = v35 ^ v27
-	.loc 1 5020
+	.loc 1 5395
 	xor %r7, %r7, %r9
 # v15 = v27 ^ v15
-	.loc 1 5021
+	.loc 1 5396
 	xor %r7, %r7, %r17
 	stw %r7, 792(%r1)
 # v27 = v26 & v24
-	.loc 1 5022
+	.loc 1 5397
 	and %r7, %r22, %r8
 	stw %r7, 5176(%r1)
 	stw %r7, 3712(%r1)
 	stw %r7, 800(%r1)
 # v35 = v39 & v21
-	.loc 1 5023
+	.loc 1 5398
 	lwz %r7, 40(%r1)
 	stw %r7, 3720(%r1)
 	and %r7, %r10, %r7
 	stw %r7, 4832(%r1)
 	stw %r7, 2712(%r1)
 # v32 = v28 & v18
-	.loc 1 5024
+	.loc 1 5399
 	lwz %r7, 32(%r1)
 	stw %r7, 4480(%r1)
 	and %r7, %r15, %r7
@@ -18820,7 +19294,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r7, 3728(%r1)
 	stw %r7, 808(%r1)
 # v49 = v41 & v14
-	.loc 1 5025
+	.loc 1 5400
 	lwz %r7, 24(%r1)
 	stw %r7, 4496(%r1)
 	and %r7, %r5, %r7
@@ -18828,52 +19302,52 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r7, 4488(%r1)
 	stw %r7, 816(%r1)
 # v36 = v46 & v10
-	.loc 1 5026
+	.loc 1 5401
 	and %r17, %r6, %r30
 	stw %r17, 4840(%r1)
 	stw %r17, 2720(%r1)
 # v31 = v43 & v6
-	.loc 1 5027
+	.loc 1 5402
 	and %r9, %r12, %r27
 	stw %r9, 5184(%r1)
 	stw %r9, 2728(%r1)
 # v35 = v27 ^ v35
-	.loc 1 5028
+	.loc 1 5403
 	lwz %r7, 4832(%r1)
 	lwz %r14, 5176(%r1)
 	xor %r7, %r14, %r7
 	stw %r7, 2736(%r1)
 # v32 = v35 ^ v32
-	.loc 1 5029
+	.loc 1 5404
 	lwz %r14, 5448(%r1)
 	xor %r7, %r7, %r14
 	stw %r7, 2744(%r1)
 # v49 = v32 ^ v49
-	.loc 1 5030
+	.loc 1 5405
 	lwz %r14, 5608(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 5031
+	.loc 1 5406
 	xor %r7, %r7, %r17
 # v31 = v36 ^ v31
-	.loc 1 5032
+	.loc 1 5407
 	xor %r7, %r7, %r9
 	stw %r7, 824(%r1)
 # v36 = v39 & v24
-	.loc 1 5033
+	.loc 1 5408
 	and %r7, %r10, %r8
 	stw %r7, 6104(%r1)
 	stw %r7, 4504(%r1)
 	stw %r7, 832(%r1)
 # v49 = v28 & v21
-	.loc 1 5034
+	.loc 1 5409
 	lwz %r7, 3720(%r1)
 	and %r7, %r15, %r7
 	stw %r7, 6288(%r1)
 	stw %r7, 5456(%r1)
 	stw %r7, 2752(%r1)
 # v32 = v41 & v18
-	.loc 1 5035
+	.loc 1 5410
 	lwz %r7, 4480(%r1)
 	and %r7, %r5, %r7
 	stw %r7, 6496(%r1)
@@ -18881,2925 +19355,2925 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r7, 4976(%r1)
 	stw %r7, 840(%r1)
 # v35 = v46 & v14
-	.loc 1 5036
+	.loc 1 5411
 	lwz %r7, 4496(%r1)
 	and %r17, %r6, %r7
 	stw %r17, 6368(%r1)
 	stw %r17, 5688(%r1)
 	stw %r17, 2760(%r1)
 # v27 = v43 & v10
-	.loc 1 5037
+	.loc 1 5412
 	and %r9, %r12, %r30
 	stw %r9, 6416(%r1)
 	stw %r9, 5984(%r1)
 	stw %r9, 4104(%r1)
 # v49 = v36 ^ v49
-	.loc 1 5038
+	.loc 1 5413
 	lwz %r7, 6104(%r1)
 	lwz %r14, 6288(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 5039
+	.loc 1 5414
 	lwz %r14, 6496(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 5040
+	.loc 1 5415
 	xor %r7, %r7, %r17
 # v27 = v35 ^ v27
-	.loc 1 5041
+	.loc 1 5416
 	xor %r7, %r7, %r9
 	stw %r7, 848(%r1)
 # v35 = v28 & v24
-	.loc 1 5042
+	.loc 1 5417
 	and %r7, %r15, %r8
 	stw %r7, 3736(%r1)
 	stw %r7, 856(%r1)
 # v32 = v41 & v21
-	.loc 1 5043
+	.loc 1 5418
 	lwz %r9, 40(%r1)
 	stw %r9, 4984(%r1)
 	and %r14, %r5, %r9
 	stw %r14, 4848(%r1)
 	stw %r14, 2768(%r1)
 # v49 = v46 & v18
-	.loc 1 5044
+	.loc 1 5419
 	lwz %r9, 32(%r1)
 	stw %r9, 4512(%r1)
 	and %r17, %r6, %r9
 	stw %r17, 4856(%r1)
 	stw %r17, 2776(%r1)
 # v36 = v43 & v14
-	.loc 1 5045
+	.loc 1 5420
 	lwz %r9, 24(%r1)
 	and %r9, %r12, %r9
 	stw %r9, 2784(%r1)
 # v32 = v35 ^ v32
-	.loc 1 5046
+	.loc 1 5421
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 5047
+	.loc 1 5422
 	xor %r7, %r7, %r17
 # v36 = v49 ^ v36
-	.loc 1 5048
+	.loc 1 5423
 	xor %r7, %r7, %r9
 	stw %r7, 864(%r1)
 # v49 = v41 & v24
-	.loc 1 5049
+	.loc 1 5424
 	and %r7, %r5, %r8
 	stw %r7, 2792(%r1)
 # v32 = v46 & v21
-	.loc 1 5050
+	.loc 1 5425
 	lwz %r9, 4984(%r1)
 	and %r14, %r6, %r9
 	stw %r14, 4112(%r1)
 # v35 = v43 & v18
-	.loc 1 5051
+	.loc 1 5426
 	lwz %r17, 4512(%r1)
 	and %r17, %r12, %r17
 # v32 = v49 ^ v32
-	.loc 1 5052
+	.loc 1 5427
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 5053
+	.loc 1 5428
 	xor %r7, %r7, %r17
 	stw %r7, 872(%r1)
 # v32 = v46 & v24
-	.loc 1 5054
+	.loc 1 5429
 	and %r7, %r6, %r8
 # v49 = v43 & v21
-	.loc 1 5055
+	.loc 1 5430
 	and %r9, %r12, %r9
 # v49 = v32 ^ v49
-	.loc 1 5056
+	.loc 1 5431
 	xor %r7, %r7, %r9
 	stw %r7, 880(%r1)
 # v32 = v43 & v24
-	.loc 1 5057
+	.loc 1 5432
 	and %r7, %r12, %r8
 	stw %r7, 888(%r1)
 # v2 = v48 & v3
-	.loc 1 5058
+	.loc 1 5433
 	lwz %r17, 4896(%r1)
 	and %r7, %r17, %r26
 	stw %r7, 896(%r1)
 # v4 = v48 & v8
-	.loc 1 5059
+	.loc 1 5434
 	and %r7, %r17, %r29
 # v7 = v45 & v3
-	.loc 1 5060
+	.loc 1 5435
 	and %r9, %r31, %r26
 # v7 = v4 ^ v7
-	.loc 1 5061
+	.loc 1 5436
 	xor %r7, %r7, %r9
 	stw %r7, 904(%r1)
 # v4 = v48 & v12
-	.loc 1 5062
+	.loc 1 5437
 	and %r7, %r17, %r19
 # v9 = v45 & v8
-	.loc 1 5063
+	.loc 1 5438
 	and %r9, %r31, %r29
 # v11 = v42 & v3
-	.loc 1 5064
+	.loc 1 5439
 	and %r14, %r16, %r26
 # v9 = v4 ^ v9
-	.loc 1 5065
+	.loc 1 5440
 	xor %r9, %r7, %r9
 # v11 = v9 ^ v11
-	.loc 1 5066
+	.loc 1 5441
 	xor %r7, %r9, %r14
 	stw %r7, 912(%r1)
 # v9 = v48 & v16
-	.loc 1 5067
+	.loc 1 5442
 	and %r7, %r17, %r18
 	stw %r7, 920(%r1)
 # v4 = v45 & v12
-	.loc 1 5068
+	.loc 1 5443
 	and %r14, %r31, %r19
 	stw %r14, 2800(%r1)
 # v60 = v42 & v8
-	.loc 1 5069
+	.loc 1 5444
 	and %r17, %r16, %r29
 	stw %r17, 4120(%r1)
 # v58 = v47 & v3
-	.loc 1 5070
+	.loc 1 5445
 	and %r9, %r11, %r26
 # v4 = v9 ^ v4
-	.loc 1 5071
+	.loc 1 5446
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 5072
+	.loc 1 5447
 	xor %r7, %r7, %r17
 # v58 = v60 ^ v58
-	.loc 1 5073
+	.loc 1 5448
 	xor %r7, %r7, %r9
 	stw %r7, 928(%r1)
 # v60 = v48 & v1
-	.loc 1 5074
+	.loc 1 5449
 	lwz %r7, 4896(%r1)
 	and %r7, %r7, %r23
 	stw %r7, 6112(%r1)
 	stw %r7, 4520(%r1)
 	stw %r7, 936(%r1)
 # v4 = v45 & v16
-	.loc 1 5075
+	.loc 1 5450
 	and %r7, %r31, %r18
 	stw %r7, 6296(%r1)
 	stw %r7, 5464(%r1)
 	stw %r7, 2808(%r1)
 # v9 = v42 & v12
-	.loc 1 5076
+	.loc 1 5451
 	and %r7, %r16, %r19
 	stw %r7, 6504(%r1)
 	stw %r7, 6208(%r1)
 	stw %r7, 4992(%r1)
 	stw %r7, 944(%r1)
 # v56 = v47 & v8
-	.loc 1 5077
+	.loc 1 5452
 	and %r17, %r11, %r29
 	stw %r17, 6376(%r1)
 	stw %r17, 5696(%r1)
 	stw %r17, 2816(%r1)
 # v54 = v44 & v3
-	.loc 1 5078
+	.loc 1 5453
 	and %r9, %r20, %r26
 	stw %r9, 6424(%r1)
 	stw %r9, 5992(%r1)
 	stw %r9, 4128(%r1)
 # v4 = v60 ^ v4
-	.loc 1 5079
+	.loc 1 5454
 	lwz %r7, 6112(%r1)
 	lwz %r14, 6296(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 5080
+	.loc 1 5455
 	lwz %r14, 6504(%r1)
 	xor %r7, %r7, %r14
 # v56 = v9 ^ v56
-	.loc 1 5081
+	.loc 1 5456
 	xor %r7, %r7, %r17
 # v54 = v56 ^ v54
-	.loc 1 5082
+	.loc 1 5457
 	xor %r7, %r7, %r9
 	stw %r7, 952(%r1)
 # v56 = v48 & v5
-	.loc 1 5083
+	.loc 1 5458
 	lwz %r7, 4896(%r1)
 	and %r7, %r7, %r24
 	stw %r7, 5616(%r1)
 	stw %r7, 4528(%r1)
 	stw %r7, 960(%r1)
 # v9 = v45 & v1
-	.loc 1 5084
+	.loc 1 5459
 	and %r7, %r31, %r23
 	stw %r7, 6040(%r1)
 	stw %r7, 5192(%r1)
 	stw %r7, 2824(%r1)
 # v4 = v42 & v16
-	.loc 1 5085
+	.loc 1 5460
 	and %r7, %r16, %r18
 	stw %r7, 5832(%r1)
 	stw %r7, 4536(%r1)
 	stw %r7, 968(%r1)
 # v60 = v47 & v12
-	.loc 1 5086
+	.loc 1 5461
 	and %r17, %r11, %r19
 	stw %r17, 5840(%r1)
 	stw %r17, 4544(%r1)
 	stw %r17, 976(%r1)
 # v52 = v44 & v8
-	.loc 1 5087
+	.loc 1 5462
 	and %r7, %r20, %r29
 	stw %r7, 6136(%r1)
 	stw %r7, 5200(%r1)
 	stw %r7, 2832(%r1)
 # v50 = v29 & v3
-	.loc 1 5088
+	.loc 1 5463
 	and %r9, %r21, %r26
 	stw %r9, 5472(%r1)
 	stw %r9, 2840(%r1)
 # v9 = v56 ^ v9
-	.loc 1 5089
+	.loc 1 5464
 	lwz %r7, 5616(%r1)
 	lwz %r14, 6040(%r1)
 	xor %r14, %r7, %r14
 	stw %r14, 5856(%r1)
 # v4 = v9 ^ v4
-	.loc 1 5090
+	.loc 1 5465
 	lwz %r7, 5832(%r1)
 	xor %r7, %r14, %r7
 # v60 = v4 ^ v60
-	.loc 1 5091
+	.loc 1 5466
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 5092
+	.loc 1 5467
 	lwz %r17, 6136(%r1)
 	xor %r7, %r7, %r17
 # v50 = v52 ^ v50
-	.loc 1 5093
+	.loc 1 5468
 	xor %r7, %r7, %r9
 	stw %r7, 984(%r1)
 # v52 = v45 & v5
-	.loc 1 5094
+	.loc 1 5469
 	and %r7, %r31, %r24
 	stw %r7, 6120(%r1)
 	stw %r7, 4552(%r1)
 	stw %r7, 992(%r1)
 # v60 = v42 & v1
-	.loc 1 5095
+	.loc 1 5470
 	and %r7, %r16, %r23
 	stw %r7, 6304(%r1)
 	stw %r7, 5480(%r1)
 	stw %r7, 2848(%r1)
 # v4 = v47 & v16
-	.loc 1 5096
+	.loc 1 5471
 	and %r7, %r11, %r18
 	stw %r7, 6512(%r1)
 	stw %r7, 6216(%r1)
 	stw %r7, 5000(%r1)
 	stw %r7, 1000(%r1)
 # v9 = v44 & v12
-	.loc 1 5097
+	.loc 1 5472
 	and %r17, %r20, %r19
 	stw %r17, 6384(%r1)
 	stw %r17, 5704(%r1)
 	stw %r17, 2856(%r1)
 # v56 = v29 & v8
-	.loc 1 5098
+	.loc 1 5473
 	and %r9, %r21, %r29
 	stw %r9, 6432(%r1)
 	stw %r9, 6000(%r1)
 	stw %r9, 4136(%r1)
 # v60 = v52 ^ v60
-	.loc 1 5099
+	.loc 1 5474
 	lwz %r7, 6120(%r1)
 	lwz %r14, 6304(%r1)
 	xor %r7, %r7, %r14
 # v4 = v60 ^ v4
-	.loc 1 5100
+	.loc 1 5475
 	lwz %r14, 6512(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 5101
+	.loc 1 5476
 	xor %r7, %r7, %r17
 # v56 = v9 ^ v56
-	.loc 1 5102
+	.loc 1 5477
 	xor %r7, %r7, %r9
 	stw %r7, 1008(%r1)
 # v9 = v42 & v5
-	.loc 1 5103
+	.loc 1 5478
 	and %r7, %r16, %r24
 	stw %r7, 2864(%r1)
 # v4 = v47 & v1
-	.loc 1 5104
+	.loc 1 5479
 	and %r14, %r11, %r23
 	stw %r14, 4144(%r1)
 # v60 = v44 & v16
-	.loc 1 5105
+	.loc 1 5480
 	and %r17, %r20, %r18
 	stw %r17, 1016(%r1)
 # v52 = v29 & v12
-	.loc 1 5106
+	.loc 1 5481
 	and %r9, %r21, %r19
 # v4 = v9 ^ v4
-	.loc 1 5107
+	.loc 1 5482
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 5108
+	.loc 1 5483
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 5109
+	.loc 1 5484
 	xor %r7, %r7, %r9
 	stw %r7, 1024(%r1)
 # v60 = v47 & v5
-	.loc 1 5110
+	.loc 1 5485
 	and %r7, %r11, %r24
 # v4 = v44 & v1
-	.loc 1 5111
+	.loc 1 5486
 	and %r9, %r20, %r23
 # v9 = v29 & v16
-	.loc 1 5112
+	.loc 1 5487
 	and %r17, %r21, %r18
 # v4 = v60 ^ v4
-	.loc 1 5113
+	.loc 1 5488
 	xor %r9, %r7, %r9
 # v9 = v4 ^ v9
-	.loc 1 5114
+	.loc 1 5489
 	xor %r17, %r9, %r17
 # v4 = v44 & v5
-	.loc 1 5115
+	.loc 1 5490
 	and %r7, %r20, %r24
 # v60 = v29 & v1
-	.loc 1 5116
+	.loc 1 5491
 	and %r9, %r21, %r23
 # v60 = v4 ^ v60
-	.loc 1 5117
+	.loc 1 5492
 	xor %r9, %r7, %r9
 # v4 = v29 & v5
-	.loc 1 5118
+	.loc 1 5493
 	and %r7, %r21, %r24
 # v48 = v13 ^ v48
-	.loc 1 5119
+	.loc 1 5494
 	lwz %r14, 4896(%r1)
 	xor %r28, %r28, %r14
 # v45 = v26 ^ v45
-	.loc 1 5120
+	.loc 1 5495
 	xor %r31, %r22, %r31
 # v42 = v39 ^ v42
-	.loc 1 5121
+	.loc 1 5496
 	xor %r16, %r10, %r16
 # v47 = v28 ^ v47
-	.loc 1 5122
+	.loc 1 5497
 	xor %r11, %r15, %r11
 # v44 = v41 ^ v44
-	.loc 1 5123
+	.loc 1 5498
 	xor %r20, %r5, %r20
 # v29 = v46 ^ v29
-	.loc 1 5124
+	.loc 1 5499
 	xor %r21, %r6, %r21
 # v3 = v0 ^ v3
-	.loc 1 5125
+	.loc 1 5500
 	xor %r26, %r25, %r26
 # v8 = v6 ^ v8
-	.loc 1 5126
+	.loc 1 5501
 	xor %r29, %r27, %r29
 # v12 = v10 ^ v12
-	.loc 1 5127
+	.loc 1 5502
 	xor %r19, %r30, %r19
 # v16 = v14 ^ v16
-	.loc 1 5128
+	.loc 1 5503
 	lwz %r5, 24(%r1)
 	xor %r18, %r5, %r18
 # v1 = v18 ^ v1
-	.loc 1 5129
+	.loc 1 5504
 	lwz %r5, 32(%r1)
 	xor %r23, %r5, %r23
 # v5 = v21 ^ v5
-	.loc 1 5130
+	.loc 1 5505
 	lwz %r5, 40(%r1)
 	xor %r24, %r5, %r24
 # v21 = v48 & v3
-	.loc 1 5131
+	.loc 1 5506
 	and %r5, %r28, %r26
 	stw %r5, 1032(%r1)
 # v18 = v48 & v8
-	.loc 1 5132
+	.loc 1 5507
 	and %r5, %r28, %r29
 # v14 = v45 & v3
-	.loc 1 5133
+	.loc 1 5508
 	and %r6, %r31, %r26
 # v14 = v18 ^ v14
-	.loc 1 5134
+	.loc 1 5509
 	xor %r5, %r5, %r6
 	stw %r5, 1040(%r1)
 # v18 = v48 & v12
-	.loc 1 5135
+	.loc 1 5510
 	and %r5, %r28, %r19
 # v10 = v45 & v8
-	.loc 1 5136
+	.loc 1 5511
 	and %r6, %r31, %r29
 # v6 = v42 & v3
-	.loc 1 5137
+	.loc 1 5512
 	and %r10, %r16, %r26
 # v10 = v18 ^ v10
-	.loc 1 5138
+	.loc 1 5513
 	xor %r6, %r5, %r6
 # v6 = v10 ^ v6
-	.loc 1 5139
+	.loc 1 5514
 	xor %r27, %r6, %r10
 # v10 = v48 & v16
-	.loc 1 5140
+	.loc 1 5515
 	and %r5, %r28, %r18
 # v18 = v45 & v12
-	.loc 1 5141
+	.loc 1 5516
 	and %r6, %r31, %r19
 # v0 = v42 & v8
-	.loc 1 5142
+	.loc 1 5517
 	and %r10, %r16, %r29
 # v46 = v47 & v3
-	.loc 1 5143
+	.loc 1 5518
 	and %r30, %r11, %r26
 # v18 = v10 ^ v18
-	.loc 1 5144
+	.loc 1 5519
 	xor %r6, %r5, %r6
 # v0 = v18 ^ v0
-	.loc 1 5145
+	.loc 1 5520
 	xor %r10, %r6, %r10
 # v46 = v0 ^ v46
-	.loc 1 5146
+	.loc 1 5521
 	xor %r22, %r10, %r30
 # v0 = v48 & v1
-	.loc 1 5147
+	.loc 1 5522
 	and %r5, %r28, %r23
 # v18 = v45 & v16
-	.loc 1 5148
+	.loc 1 5523
 	and %r6, %r31, %r18
 # v10 = v42 & v12
-	.loc 1 5149
+	.loc 1 5524
 	and %r10, %r16, %r19
 # v41 = v47 & v8
-	.loc 1 5150
+	.loc 1 5525
 	and %r30, %r11, %r29
 # v28 = v44 & v3
-	.loc 1 5151
+	.loc 1 5526
 	and %r25, %r20, %r26
 # v18 = v0 ^ v18
-	.loc 1 5152
+	.loc 1 5527
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 5153
+	.loc 1 5528
 	xor %r10, %r6, %r10
 # v41 = v10 ^ v41
-	.loc 1 5154
+	.loc 1 5529
 	xor %r30, %r10, %r30
 # v28 = v41 ^ v28
-	.loc 1 5155
+	.loc 1 5530
 	xor %r25, %r30, %r25
 # v41 = v48 & v5
-	.loc 1 5156
+	.loc 1 5531
 	and %r5, %r28, %r24
 # v10 = v45 & v1
-	.loc 1 5157
+	.loc 1 5532
 	and %r6, %r31, %r23
 # v18 = v42 & v16
-	.loc 1 5158
+	.loc 1 5533
 	and %r10, %r16, %r18
 # v0 = v47 & v12
-	.loc 1 5159
+	.loc 1 5534
 	and %r14, %r11, %r19
 # v39 = v44 & v8
-	.loc 1 5160
+	.loc 1 5535
 	and %r15, %r20, %r29
 # v26 = v29 & v3
-	.loc 1 5161
+	.loc 1 5536
 	and %r30, %r21, %r26
 # v10 = v41 ^ v10
-	.loc 1 5162
+	.loc 1 5537
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 5163
+	.loc 1 5538
 	xor %r10, %r6, %r10
 # v0 = v18 ^ v0
-	.loc 1 5164
+	.loc 1 5539
 	xor %r14, %r10, %r14
 # v39 = v0 ^ v39
-	.loc 1 5165
+	.loc 1 5540
 	xor %r15, %r14, %r15
 # v26 = v39 ^ v26
-	.loc 1 5166
+	.loc 1 5541
 	xor %r15, %r15, %r30
 # v48 = v48 & v24
-	.loc 1 5167
+	.loc 1 5542
 	and %r14, %r28, %r8
 # v39 = v45 & v5
-	.loc 1 5168
+	.loc 1 5543
 	and %r5, %r31, %r24
 # v0 = v42 & v1
-	.loc 1 5169
+	.loc 1 5544
 	and %r28, %r16, %r23
 # v18 = v47 & v16
-	.loc 1 5170
+	.loc 1 5545
 	and %r30, %r11, %r18
 # v10 = v44 & v12
-	.loc 1 5171
+	.loc 1 5546
 	and %r10, %r20, %r19
 # v41 = v29 & v8
-	.loc 1 5172
+	.loc 1 5547
 	and %r6, %r21, %r29
 # v3 = v43 & v3
-	.loc 1 5173
+	.loc 1 5548
 	and %r26, %r12, %r26
 # v39 = v48 ^ v39
-	.loc 1 5174
+	.loc 1 5549
 	xor %r5, %r14, %r5
 # v0 = v39 ^ v0
-	.loc 1 5175
+	.loc 1 5550
 	xor %r28, %r5, %r28
 # v18 = v0 ^ v18
-	.loc 1 5176
+	.loc 1 5551
 	xor %r30, %r28, %r30
 # v10 = v18 ^ v10
-	.loc 1 5177
+	.loc 1 5552
 	xor %r10, %r30, %r10
 # v41 = v10 ^ v41
-	.loc 1 5178
+	.loc 1 5553
 	xor %r6, %r10, %r6
 # v3 = v41 ^ v3
-	.loc 1 5179
+	.loc 1 5554
 	xor %r26, %r6, %r26
 # v45 = v45 & v24
-	.loc 1 5180
+	.loc 1 5555
 	and %r31, %r31, %r8
 # v41 = v42 & v5
-	.loc 1 5181
+	.loc 1 5556
 	and %r5, %r16, %r24
 # v10 = v47 & v1
-	.loc 1 5182
+	.loc 1 5557
 	and %r6, %r11, %r23
 # v18 = v44 & v16
-	.loc 1 5183
+	.loc 1 5558
 	and %r30, %r20, %r18
 # v0 = v29 & v12
-	.loc 1 5184
+	.loc 1 5559
 	and %r10, %r21, %r19
 # v8 = v43 & v8
-	.loc 1 5185
+	.loc 1 5560
 	and %r29, %r12, %r29
 # v41 = v45 ^ v41
-	.loc 1 5186
+	.loc 1 5561
 	xor %r5, %r31, %r5
 # v10 = v41 ^ v10
-	.loc 1 5187
+	.loc 1 5562
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 5188
+	.loc 1 5563
 	xor %r30, %r6, %r30
 # v0 = v18 ^ v0
-	.loc 1 5189
+	.loc 1 5564
 	xor %r10, %r30, %r10
 # v8 = v0 ^ v8
-	.loc 1 5190
+	.loc 1 5565
 	xor %r29, %r10, %r29
 # v42 = v42 & v24
-	.loc 1 5191
+	.loc 1 5566
 	and %r16, %r16, %r8
 # v0 = v47 & v5
-	.loc 1 5192
+	.loc 1 5567
 	and %r5, %r11, %r24
 # v18 = v44 & v1
-	.loc 1 5193
+	.loc 1 5568
 	and %r6, %r20, %r23
 # v10 = v29 & v16
-	.loc 1 5194
+	.loc 1 5569
 	and %r10, %r21, %r18
 # v12 = v43 & v12
-	.loc 1 5195
+	.loc 1 5570
 	and %r19, %r12, %r19
 # v0 = v42 ^ v0
-	.loc 1 5196
+	.loc 1 5571
 	xor %r5, %r16, %r5
 # v18 = v0 ^ v18
-	.loc 1 5197
+	.loc 1 5572
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 5198
+	.loc 1 5573
 	xor %r10, %r6, %r10
 # v12 = v10 ^ v12
-	.loc 1 5199
+	.loc 1 5574
 	xor %r19, %r10, %r19
 # v47 = v47 & v24
-	.loc 1 5200
+	.loc 1 5575
 	and %r11, %r11, %r8
 # v10 = v44 & v5
-	.loc 1 5201
+	.loc 1 5576
 	and %r5, %r20, %r24
 # v18 = v29 & v1
-	.loc 1 5202
+	.loc 1 5577
 	and %r6, %r21, %r23
 # v16 = v43 & v16
-	.loc 1 5203
+	.loc 1 5578
 	and %r18, %r12, %r18
 # v10 = v47 ^ v10
-	.loc 1 5204
+	.loc 1 5579
 	xor %r5, %r11, %r5
 # v18 = v10 ^ v18
-	.loc 1 5205
+	.loc 1 5580
 	xor %r6, %r5, %r6
 # v16 = v18 ^ v16
-	.loc 1 5206
+	.loc 1 5581
 	xor %r18, %r6, %r18
 # v44 = v44 & v24
-	.loc 1 5207
+	.loc 1 5582
 	and %r20, %r20, %r8
 # v18 = v29 & v5
-	.loc 1 5208
+	.loc 1 5583
 	and %r5, %r21, %r24
 # v1 = v43 & v1
-	.loc 1 5209
+	.loc 1 5584
 	and %r23, %r12, %r23
 # v18 = v44 ^ v18
-	.loc 1 5210
+	.loc 1 5585
 	xor %r5, %r20, %r5
 # v1 = v18 ^ v1
-	.loc 1 5211
+	.loc 1 5586
 	xor %r23, %r5, %r23
 # v29 = v29 & v24
-	.loc 1 5212
+	.loc 1 5587
 	and %r21, %r21, %r8
 # v5 = v43 & v5
-	.loc 1 5213
+	.loc 1 5588
 	and %r24, %r12, %r24
 # v5 = v29 ^ v5
-	.loc 1 5214
+	.loc 1 5589
 	xor %r6, %r21, %r24
 # v24 = v43 & v24
-	.loc 1 5215
+	.loc 1 5590
 	and %r8, %r12, %r8
 # v21 = v21 ^ v40
-	.loc 1 5216
+	.loc 1 5591
 	lwz %r5, 1032(%r1)
 	lwz %r10, 664(%r1)
 	xor %r5, %r5, %r10
 # v21 = v21 ^ v2
-	.loc 1 5217
+	.loc 1 5592
 	lwz %r10, 896(%r1)
 	xor %r10, %r5, %r10
 # v14 = v14 ^ v30
-	.loc 1 5218
+	.loc 1 5593
 	lwz %r5, 1040(%r1)
 	lwz %r11, 672(%r1)
 	xor %r5, %r5, %r11
 # v14 = v14 ^ v7
-	.loc 1 5219
+	.loc 1 5594
 	lwz %r11, 904(%r1)
 	xor %r5, %r5, %r11
 # v6 = v6 ^ v34
-	.loc 1 5220
+	.loc 1 5595
 	lwz %r11, 680(%r1)
 	xor %r27, %r27, %r11
 # v6 = v6 ^ v11
-	.loc 1 5221
+	.loc 1 5596
 	lwz %r11, 912(%r1)
 	xor %r27, %r27, %r11
 # v46 = v46 ^ v38
-	.loc 1 5222
+	.loc 1 5597
 	lwz %r11, 696(%r1)
 	xor %r22, %r22, %r11
 # v46 = v46 ^ v58
-	.loc 1 5223
+	.loc 1 5598
 	lwz %r11, 928(%r1)
 	xor %r22, %r22, %r11
 # v28 = v28 ^ v37
-	.loc 1 5224
+	.loc 1 5599
 	lwz %r11, 720(%r1)
 	xor %r25, %r25, %r11
 # v28 = v28 ^ v54
-	.loc 1 5225
+	.loc 1 5600
 	lwz %r11, 952(%r1)
 	xor %r25, %r25, %r11
 # v26 = v26 ^ v33
-	.loc 1 5226
+	.loc 1 5601
 	lwz %r11, 752(%r1)
 	xor %r15, %r15, %r11
 # v26 = v26 ^ v50
-	.loc 1 5227
+	.loc 1 5602
 	lwz %r11, 984(%r1)
 	xor %r15, %r15, %r11
 # v3 = v3 ^ v15
-	.loc 1 5228
+	.loc 1 5603
 	lwz %r11, 792(%r1)
 	xor %r26, %r26, %r11
 # v3 = v3 ^ v56
-	.loc 1 5229
+	.loc 1 5604
 	lwz %r11, 1008(%r1)
 	xor %r26, %r26, %r11
 # v8 = v8 ^ v31
-	.loc 1 5230
+	.loc 1 5605
 	lwz %r11, 824(%r1)
 	xor %r29, %r29, %r11
 # v8 = v8 ^ v52
-	.loc 1 5231
+	.loc 1 5606
 	lwz %r12, 1024(%r1)
 	xor %r29, %r29, %r12
 # v12 = v12 ^ v27
-	.loc 1 5232
+	.loc 1 5607
 	lwz %r12, 848(%r1)
 	xor %r19, %r19, %r12
 # v12 = v12 ^ v9
-	.loc 1 5233
+	.loc 1 5608
 	xor %r19, %r19, %r17
 # v16 = v16 ^ v36
-	.loc 1 5234
+	.loc 1 5609
 	lwz %r31, 864(%r1)
 	xor %r18, %r18, %r31
 # v16 = v16 ^ v60
-	.loc 1 5235
+	.loc 1 5610
 	xor %r18, %r18, %r9
 # v1 = v1 ^ v35
-	.loc 1 5236
+	.loc 1 5611
 	lwz %r30, 872(%r1)
 	xor %r23, %r23, %r30
 # v1 = v1 ^ v4
-	.loc 1 5237
+	.loc 1 5612
 	xor %r23, %r23, %r7
 # v5 = v5 ^ v49
-	.loc 1 5238
+	.loc 1 5613
 	lwz %r24, 880(%r1)
 	xor %r6, %r6, %r24
 # v24 = v24 ^ v32
-	.loc 1 5239
+	.loc 1 5614
 	lwz %r21, 888(%r1)
 	xor %r28, %r8, %r21
 # v31 = v21 ^ v31
-	.loc 1 5240
+	.loc 1 5615
 	xor %r11, %r10, %r11
 # v27 = v14 ^ v27
-	.loc 1 5241
+	.loc 1 5616
 	xor %r12, %r5, %r12
 # v36 = v6 ^ v36
-	.loc 1 5242
+	.loc 1 5617
 	xor %r31, %r27, %r31
 # v35 = v46 ^ v35
-	.loc 1 5243
+	.loc 1 5618
 	xor %r30, %r22, %r30
 # v49 = v28 ^ v49
-	.loc 1 5244
+	.loc 1 5619
 	xor %r25, %r25, %r24
 # v32 = v26 ^ v32
-	.loc 1 5245
+	.loc 1 5620
 	xor %r24, %r15, %r21
 # v2 = v8 ^ v2
-	.loc 1 5246
+	.loc 1 5621
 	lwz %r5, 896(%r1)
 	xor %r22, %r29, %r5
 # v7 = v12 ^ v7
-	.loc 1 5247
+	.loc 1 5622
 	lwz %r5, 904(%r1)
 	xor %r5, %r19, %r5
 # v11 = v16 ^ v11
-	.loc 1 5248
+	.loc 1 5623
 	lwz %r8, 912(%r1)
 	xor %r10, %r18, %r8
 # v58 = v1 ^ v58
-	.loc 1 5249
+	.loc 1 5624
 	lwz %r8, 928(%r1)
 	xor %r8, %r23, %r8
 # v54 = v5 ^ v54
-	.loc 1 5250
+	.loc 1 5625
 	lwz %r29, 952(%r1)
 	xor %r29, %r6, %r29
 # v50 = v24 ^ v50
-	.loc 1 5251
+	.loc 1 5626
 	lwz %r6, 984(%r1)
 	xor %r28, %r28, %r6
 # v7 = v7 ^ v4
-	.loc 1 5252
+	.loc 1 5627
 	xor %r27, %r5, %r7
 # v2 = v2 ^ v4
-	.loc 1 5253
+	.loc 1 5628
 	xor %r5, %r22, %r7
 # v32 = v32 ^ v4
-	.loc 1 5254
+	.loc 1 5629
 	xor %r6, %r24, %r7
 # v4 = v49 ^ v4
-	.loc 1 5255
+	.loc 1 5630
 	xor %r7, %r25, %r7
 # v2 = v2 ^ v60
-	.loc 1 5256
+	.loc 1 5631
 	xor %r25, %r5, %r9
 # v3 = v3 ^ v60
-	.loc 1 5257
+	.loc 1 5632
 	xor %r5, %r26, %r9
 # v4 = v4 ^ v60
-	.loc 1 5258
+	.loc 1 5633
 	xor %r7, %r7, %r9
 # v60 = v35 ^ v60
-	.loc 1 5259
+	.loc 1 5634
 	xor %r9, %r30, %r9
 # v3 = v3 ^ v9
-	.loc 1 5260
+	.loc 1 5635
 	xor %r30, %r5, %r17
 # v32 = v32 ^ v9
-	.loc 1 5261
+	.loc 1 5636
 	xor %r6, %r6, %r17
 # v60 = v60 ^ v9
-	.loc 1 5262
+	.loc 1 5637
 	xor %r9, %r9, %r17
 # v9 = v36 ^ v9
-	.loc 1 5263
+	.loc 1 5638
 	xor %r17, %r31, %r17
 # v32 = v32 ^ v52
-	.loc 1 5264
+	.loc 1 5639
 	lwz %r5, 1024(%r1)
 	xor %r31, %r6, %r5
 # v4 = v4 ^ v52
-	.loc 1 5265
+	.loc 1 5640
 	xor %r7, %r7, %r5
 # v9 = v9 ^ v52
-	.loc 1 5266
+	.loc 1 5641
 	xor %r17, %r17, %r5
 # v52 = v27 ^ v52
-	.loc 1 5267
+	.loc 1 5642
 	xor %r5, %r12, %r5
 # v4 = v4 ^ v56
-	.loc 1 5268
+	.loc 1 5643
 	lwz %r6, 1008(%r1)
 	xor %r7, %r7, %r6
 # v60 = v60 ^ v56
-	.loc 1 5269
+	.loc 1 5644
 	xor %r9, %r9, %r6
 # v52 = v52 ^ v56
-	.loc 1 5270
+	.loc 1 5645
 	xor %r5, %r5, %r6
 # v56 = v31 ^ v56
-	.loc 1 5271
+	.loc 1 5646
 	xor %r6, %r11, %r6
 # v60 = v60 ^ v50
-	.loc 1 5272
+	.loc 1 5647
 	xor %r9, %r9, %r28
 # v9 = v9 ^ v50
-	.loc 1 5273
+	.loc 1 5648
 	xor %r17, %r17, %r28
 # v56 = v56 ^ v50
-	.loc 1 5274
+	.loc 1 5649
 	xor %r6, %r6, %r28
 # v50 = v15 ^ v50
-	.loc 1 5275
+	.loc 1 5650
 	lwz %r11, 792(%r1)
 	xor %r28, %r11, %r28
 # v9 = v9 ^ v54
-	.loc 1 5276
+	.loc 1 5651
 	xor %r17, %r17, %r29
 # v52 = v52 ^ v54
-	.loc 1 5277
+	.loc 1 5652
 	xor %r5, %r5, %r29
 # v50 = v50 ^ v54
-	.loc 1 5278
+	.loc 1 5653
 	xor %r28, %r28, %r29
 # v54 = v33 ^ v54
-	.loc 1 5279
+	.loc 1 5654
 	lwz %r11, 752(%r1)
 	xor %r29, %r11, %r29
 # v52 = v52 ^ v58
-	.loc 1 5280
+	.loc 1 5655
 	xor %r11, %r5, %r8
 # v56 = v56 ^ v58
-	.loc 1 5281
+	.loc 1 5656
 	xor %r6, %r6, %r8
 # v54 = v54 ^ v58
-	.loc 1 5282
+	.loc 1 5657
 	xor %r29, %r29, %r8
 # v58 = v37 ^ v58
-	.loc 1 5283
+	.loc 1 5658
 	lwz %r5, 720(%r1)
 	xor %r8, %r5, %r8
 # v56 = v56 ^ v11
-	.loc 1 5284
+	.loc 1 5659
 	xor %r6, %r6, %r10
 # v50 = v50 ^ v11
-	.loc 1 5285
+	.loc 1 5660
 	xor %r28, %r28, %r10
 # v58 = v58 ^ v11
-	.loc 1 5286
+	.loc 1 5661
 	xor %r8, %r8, %r10
 # v11 = v38 ^ v11
-	.loc 1 5287
+	.loc 1 5662
 	lwz %r5, 696(%r1)
 	xor %r10, %r5, %r10
 # v50 = v50 ^ v7
-	.loc 1 5288
+	.loc 1 5663
 	xor %r28, %r28, %r27
 # v54 = v54 ^ v7
-	.loc 1 5289
+	.loc 1 5664
 	xor %r29, %r29, %r27
 # v11 = v11 ^ v7
-	.loc 1 5290
+	.loc 1 5665
 	xor %r10, %r10, %r27
 # v7 = v34 ^ v7
-	.loc 1 5291
+	.loc 1 5666
 	lwz %r5, 680(%r1)
 	xor %r27, %r5, %r27
 # v54 = v54 ^ v2
-	.loc 1 5292
+	.loc 1 5667
 	xor %r29, %r29, %r25
 # v58 = v58 ^ v2
-	.loc 1 5293
+	.loc 1 5668
 	xor %r8, %r8, %r25
 # v7 = v7 ^ v2
-	.loc 1 5294
+	.loc 1 5669
 	xor %r27, %r27, %r25
 # v2 = v30 ^ v2
-	.loc 1 5295
+	.loc 1 5670
 	lwz %r5, 672(%r1)
 	xor %r25, %r5, %r25
 # v58 = v58 ^ v3
-	.loc 1 5296
+	.loc 1 5671
 	xor %r12, %r8, %r30
 # v11 = v11 ^ v3
-	.loc 1 5297
+	.loc 1 5672
 	xor %r26, %r10, %r30
 # v2 = v2 ^ v3
-	.loc 1 5298
+	.loc 1 5673
 	xor %r25, %r25, %r30
 # v3 = v40 ^ v3
-	.loc 1 5299
+	.loc 1 5674
 	lwz %r5, 664(%r1)
 	xor %r30, %r5, %r30
 # v40 = v3 ^ v4
-	.loc 1 5300
+	.loc 1 5675
 	xor %r24, %r30, %r7
 # v30 = v56 ^ v4
-	.loc 1 5301
+	.loc 1 5676
 	xor %r5, %r6, %r7
 # v30 = v30 ^ v32
-	.loc 1 5302
+	.loc 1 5677
 	xor %r10, %r5, %r31
 # v34 = v2 ^ v56
-	.loc 1 5303
+	.loc 1 5678
 	xor %r23, %r25, %r6
 # v38 = v52 ^ v4
-	.loc 1 5304
+	.loc 1 5679
 	xor %r5, %r11, %r7
 # v38 = v38 ^ v32
-	.loc 1 5305
+	.loc 1 5680
 	xor %r22, %r5, %r31
 # v37 = v7 ^ v56
-	.loc 1 5306
+	.loc 1 5681
 	xor %r5, %r27, %r6
 # v37 = v37 ^ v52
-	.loc 1 5307
+	.loc 1 5682
 	xor %r5, %r5, %r11
 # v37 = v37 ^ v4
-	.loc 1 5308
+	.loc 1 5683
 	xor %r5, %r5, %r7
 # v37 = v37 ^ v32
-	.loc 1 5309
+	.loc 1 5684
 	xor %r20, %r5, %r31
 # v33 = v56 ^ v9
-	.loc 1 5310
+	.loc 1 5685
 	xor %r19, %r6, %r17
 # v15 = v11 ^ v52
-	.loc 1 5311
+	.loc 1 5686
 	xor %r5, %r26, %r11
 # v15 = v15 ^ v9
-	.loc 1 5312
+	.loc 1 5687
 	xor %r5, %r5, %r17
 # v15 = v15 ^ v32
-	.loc 1 5313
+	.loc 1 5688
 	xor %r18, %r5, %r31
 # v31 = v52 ^ v60
-	.loc 1 5314
+	.loc 1 5689
 	xor %r16, %r11, %r9
 # v27 = v58 ^ v9
-	.loc 1 5315
+	.loc 1 5690
 	xor %r5, %r12, %r17
 # v27 = v27 ^ v60
-	.loc 1 5316
+	.loc 1 5691
 	xor %r15, %r5, %r9
 # v36 = v9 ^ v4
-	.loc 1 5317
+	.loc 1 5692
 	xor %r21, %r17, %r7
 # v35 = v54 ^ v60
-	.loc 1 5318
+	.loc 1 5693
 	xor %r5, %r29, %r9
 # v35 = v35 ^ v4
-	.loc 1 5319
+	.loc 1 5694
 	xor %r14, %r5, %r7
 # v49 = v60 ^ v32
-	.loc 1 5320
+	.loc 1 5695
 	xor %r8, %r9, %r31
 # v24 = v50 ^ v4
-	.loc 1 5321
+	.loc 1 5696
 	xor %r5, %r28, %r7
 # v24 = v24 ^ v32
-	.loc 1 5322
+	.loc 1 5697
 	xor %r5, %r5, %r31
 # v40 = v40 ^ v49
-	.loc 1 5323
+	.loc 1 5698
 	xor %r24, %r24, %r8
 	stw %r24, 1048(%r1)
 # v5 = v31 ^ v49
-	.loc 1 5324
+	.loc 1 5699
 	xor %r24, %r16, %r8
 # v5 = v5 ^ v24
-	.loc 1 5325
+	.loc 1 5700
 	xor %r24, %r24, %r5
 	stw %r24, 1056(%r1)
 # v30 = v30 ^ v31
-	.loc 1 5326
+	.loc 1 5701
 	xor %r10, %r10, %r16
 	stw %r10, 1064(%r1)
 # v1 = v27 ^ v49
-	.loc 1 5327
+	.loc 1 5702
 	xor %r10, %r15, %r8
 # v1 = v1 ^ v24
-	.loc 1 5328
+	.loc 1 5703
 	xor %r10, %r10, %r5
 	stw %r10, 1072(%r1)
 # v34 = v34 ^ v31
-	.loc 1 5329
+	.loc 1 5704
 	xor %r23, %r23, %r16
 # v34 = v34 ^ v27
-	.loc 1 5330
+	.loc 1 5705
 	xor %r23, %r23, %r15
 # v34 = v34 ^ v49
-	.loc 1 5331
+	.loc 1 5706
 	xor %r23, %r23, %r8
 # v34 = v34 ^ v24
-	.loc 1 5332
+	.loc 1 5707
 	xor %r23, %r23, %r5
 # v31 = v31 ^ v36
-	.loc 1 5333
+	.loc 1 5708
 	xor %r10, %r16, %r21
 	stw %r10, 1080(%r1)
 # v38 = v38 ^ v27
-	.loc 1 5334
+	.loc 1 5709
 	xor %r22, %r22, %r15
 # v38 = v38 ^ v36
-	.loc 1 5335
+	.loc 1 5710
 	xor %r22, %r22, %r21
 # v38 = v38 ^ v24
-	.loc 1 5336
+	.loc 1 5711
 	xor %r10, %r22, %r5
 	stw %r10, 1088(%r1)
 # v27 = v27 ^ v35
-	.loc 1 5337
+	.loc 1 5712
 	xor %r15, %r15, %r14
 # v37 = v37 ^ v36
-	.loc 1 5338
+	.loc 1 5713
 	xor %r20, %r20, %r21
 # v37 = v37 ^ v35
-	.loc 1 5339
+	.loc 1 5714
 	xor %r20, %r20, %r14
 # v36 = v36 ^ v49
-	.loc 1 5340
+	.loc 1 5715
 	xor %r21, %r21, %r8
 # v33 = v33 ^ v35
-	.loc 1 5341
+	.loc 1 5716
 	xor %r19, %r19, %r14
 # v33 = v33 ^ v49
-	.loc 1 5342
+	.loc 1 5717
 	xor %r19, %r19, %r8
 # v35 = v35 ^ v24
-	.loc 1 5343
+	.loc 1 5718
 	xor %r14, %r14, %r5
 # v49 = v15 ^ v49
-	.loc 1 5344
+	.loc 1 5719
 	xor %r8, %r18, %r8
 # v24 = v49 ^ v24
-	.loc 1 5345
+	.loc 1 5720
 	xor %r24, %r8, %r5
 # v40 = v40 ^ v35
-	.loc 1 5346
+	.loc 1 5721
 	lwz %r5, 1048(%r1)
 	xor %r10, %r5, %r14
 # v49 = v27 ^ v35
-	.loc 1 5347
+	.loc 1 5722
 	xor %r5, %r15, %r14
 # v49 = v49 ^ v24
-	.loc 1 5348
+	.loc 1 5723
 	xor %r8, %r5, %r24
 # v5 = v5 ^ v27
-	.loc 1 5349
+	.loc 1 5724
 	lwz %r5, 1056(%r1)
 	xor %r22, %r5, %r15
 # v15 = v37 ^ v35
-	.loc 1 5350
+	.loc 1 5725
 	xor %r5, %r20, %r14
 # v15 = v15 ^ v24
-	.loc 1 5351
+	.loc 1 5726
 	xor %r18, %r5, %r24
 # v30 = v30 ^ v27
-	.loc 1 5352
+	.loc 1 5727
 	lwz %r5, 1064(%r1)
 	xor %r5, %r5, %r15
 # v30 = v30 ^ v37
-	.loc 1 5353
+	.loc 1 5728
 	xor %r5, %r5, %r20
 # v30 = v30 ^ v35
-	.loc 1 5354
+	.loc 1 5729
 	xor %r5, %r5, %r14
 # v30 = v30 ^ v24
-	.loc 1 5355
+	.loc 1 5730
 	xor %r16, %r5, %r24
 # v27 = v27 ^ v36
-	.loc 1 5356
+	.loc 1 5731
 	xor %r15, %r15, %r21
 # v1 = v1 ^ v37
-	.loc 1 5357
+	.loc 1 5732
 	lwz %r5, 1072(%r1)
 	xor %r5, %r5, %r20
 # v1 = v1 ^ v36
-	.loc 1 5358
+	.loc 1 5733
 	xor %r5, %r5, %r21
 # v1 = v1 ^ v24
-	.loc 1 5359
+	.loc 1 5734
 	xor %r5, %r5, %r24
 # v37 = v37 ^ v33
-	.loc 1 5360
+	.loc 1 5735
 	xor %r20, %r20, %r19
 	stw %r20, 4152(%r1)
 # v34 = v34 ^ v36
-	.loc 1 5361
+	.loc 1 5736
 	xor %r23, %r23, %r21
 # v34 = v34 ^ v33
-	.loc 1 5362
+	.loc 1 5737
 	xor %r23, %r23, %r19
 	stw %r23, 1096(%r1)
 # v36 = v36 ^ v35
-	.loc 1 5363
+	.loc 1 5738
 	xor %r23, %r21, %r14
 	stw %r23, 4160(%r1)
 # v31 = v31 ^ v33
-	.loc 1 5364
+	.loc 1 5739
 	lwz %r23, 1080(%r1)
 	xor %r23, %r23, %r19
 # v31 = v31 ^ v35
-	.loc 1 5365
+	.loc 1 5740
 	xor %r23, %r23, %r14
 	stw %r23, 1104(%r1)
 # v33 = v33 ^ v24
-	.loc 1 5366
+	.loc 1 5741
 	xor %r23, %r19, %r24
 	stw %r23, 4904(%r1)
 # v35 = v38 ^ v35
-	.loc 1 5367
+	.loc 1 5742
 	lwz %r23, 1088(%r1)
 	xor %r14, %r23, %r14
 # v24 = v35 ^ v24
-	.loc 1 5368
+	.loc 1 5743
 	xor %r21, %r14, %r24
 # v35 = v40 & v3
-	.loc 1 5369
+	.loc 1 5744
 	and %r24, %r10, %r30
 	stw %r24, 1112(%r1)
 # v38 = v40 & v2
-	.loc 1 5370
+	.loc 1 5745
 	and %r24, %r10, %r25
 # v16 = v49 & v3
-	.loc 1 5371
+	.loc 1 5746
 	and %r23, %r8, %r30
 # v16 = v38 ^ v16
-	.loc 1 5372
+	.loc 1 5747
 	xor %r24, %r24, %r23
 	stw %r24, 1120(%r1)
 # v38 = v40 & v7
-	.loc 1 5373
+	.loc 1 5748
 	and %r23, %r10, %r27
 	stw %r23, 1128(%r1)
 # v12 = v49 & v2
-	.loc 1 5374
+	.loc 1 5749
 	and %r20, %r8, %r25
 	stw %r20, 2872(%r1)
 # v8 = v5 & v3
-	.loc 1 5375
+	.loc 1 5750
 	and %r24, %r22, %r30
 # v12 = v38 ^ v12
-	.loc 1 5376
+	.loc 1 5751
 	xor %r23, %r23, %r20
 # v8 = v12 ^ v8
-	.loc 1 5377
+	.loc 1 5752
 	xor %r24, %r23, %r24
 	stw %r24, 1136(%r1)
 # v12 = v40 & v11
-	.loc 1 5378
+	.loc 1 5753
 	and %r24, %r10, %r26
 	stw %r24, 1144(%r1)
 # v38 = v49 & v7
-	.loc 1 5379
+	.loc 1 5754
 	and %r19, %r8, %r27
 	stw %r19, 2880(%r1)
 # v26 = v5 & v2
-	.loc 1 5380
+	.loc 1 5755
 	and %r23, %r22, %r25
 	stw %r23, 1152(%r1)
 # v28 = v15 & v3
-	.loc 1 5381
+	.loc 1 5756
 	and %r20, %r18, %r30
 	stw %r20, 2888(%r1)
 # v38 = v12 ^ v38
-	.loc 1 5382
+	.loc 1 5757
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 5383
+	.loc 1 5758
 	xor %r24, %r24, %r23
 # v28 = v26 ^ v28
-	.loc 1 5384
+	.loc 1 5759
 	xor %r24, %r24, %r20
 	stw %r24, 1160(%r1)
 # v26 = v40 & v58
-	.loc 1 5385
+	.loc 1 5760
 	and %r24, %r10, %r12
 	stw %r24, 3744(%r1)
 	stw %r24, 1168(%r1)
 # v38 = v49 & v11
-	.loc 1 5386
+	.loc 1 5761
 	and %r23, %r8, %r26
 	stw %r23, 2896(%r1)
 # v12 = v5 & v7
-	.loc 1 5387
+	.loc 1 5762
 	and %r14, %r22, %r27
 	stw %r14, 4560(%r1)
 	stw %r14, 1176(%r1)
 # v46 = v15 & v2
-	.loc 1 5388
+	.loc 1 5763
 	and %r19, %r18, %r25
 	stw %r19, 1184(%r1)
 # v6 = v30 & v3
-	.loc 1 5389
+	.loc 1 5764
 	and %r20, %r16, %r30
 	stw %r20, 2904(%r1)
 # v38 = v26 ^ v38
-	.loc 1 5390
+	.loc 1 5765
 	xor %r24, %r24, %r23
 	stw %r24, 2912(%r1)
 # v12 = v38 ^ v12
-	.loc 1 5391
+	.loc 1 5766
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 5392
+	.loc 1 5767
 	xor %r24, %r24, %r19
 # v6 = v46 ^ v6
-	.loc 1 5393
+	.loc 1 5768
 	xor %r24, %r24, %r20
 	stw %r24, 1192(%r1)
 # v46 = v40 & v54
-	.loc 1 5394
+	.loc 1 5769
 	and %r24, %r10, %r29
 	stw %r24, 5712(%r1)
 	stw %r24, 3752(%r1)
 	stw %r24, 1200(%r1)
 # v12 = v49 & v58
-	.loc 1 5395
+	.loc 1 5770
 	and %r24, %r8, %r12
 	stw %r24, 5208(%r1)
 	stw %r24, 2920(%r1)
 # v38 = v5 & v11
-	.loc 1 5396
+	.loc 1 5771
 	and %r24, %r22, %r26
 	stw %r24, 5872(%r1)
 	stw %r24, 3760(%r1)
 	stw %r24, 1208(%r1)
 # v26 = v15 & v7
-	.loc 1 5397
+	.loc 1 5772
 	and %r19, %r18, %r27
 	stw %r19, 4568(%r1)
 	stw %r19, 1216(%r1)
 # v14 = v30 & v2
-	.loc 1 5398
+	.loc 1 5773
 	and %r20, %r16, %r25
 	stw %r20, 4576(%r1)
 	stw %r20, 1224(%r1)
 # v21 = v27 & v3
-	.loc 1 5399
+	.loc 1 5774
 	and %r23, %r15, %r30
 	stw %r23, 5488(%r1)
 	stw %r23, 2928(%r1)
 # v12 = v46 ^ v12
-	.loc 1 5400
+	.loc 1 5775
 	lwz %r24, 5208(%r1)
 	lwz %r14, 5712(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 2936(%r1)
 # v38 = v12 ^ v38
-	.loc 1 5401
+	.loc 1 5776
 	lwz %r14, 5872(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2944(%r1)
 # v26 = v38 ^ v26
-	.loc 1 5402
+	.loc 1 5777
 	xor %r24, %r24, %r19
 # v14 = v26 ^ v14
-	.loc 1 5403
+	.loc 1 5778
 	xor %r24, %r24, %r20
 # v21 = v14 ^ v21
-	.loc 1 5404
+	.loc 1 5779
 	xor %r24, %r24, %r23
 	stw %r24, 1232(%r1)
 # v14 = v40 & v50
-	.loc 1 5405
+	.loc 1 5780
 	and %r24, %r10, %r28
 	stw %r24, 5216(%r1)
 	stw %r24, 3768(%r1)
 	stw %r24, 1240(%r1)
 # v26 = v49 & v54
-	.loc 1 5406
+	.loc 1 5781
 	and %r24, %r8, %r29
 	stw %r24, 4864(%r1)
 	stw %r24, 2952(%r1)
 # v38 = v5 & v58
-	.loc 1 5407
+	.loc 1 5782
 	and %r24, %r22, %r12
 	stw %r24, 5496(%r1)
 	stw %r24, 3776(%r1)
 	stw %r24, 1248(%r1)
 # v12 = v15 & v11
-	.loc 1 5408
+	.loc 1 5783
 	and %r24, %r18, %r26
 	stw %r24, 5504(%r1)
 	stw %r24, 3784(%r1)
 	stw %r24, 1256(%r1)
 # v46 = v30 & v7
-	.loc 1 5409
+	.loc 1 5784
 	and %r19, %r16, %r27
 	stw %r19, 4584(%r1)
 	stw %r19, 1264(%r1)
 # v43 = v27 & v2
-	.loc 1 5410
+	.loc 1 5785
 	and %r20, %r15, %r25
 	stw %r20, 4592(%r1)
 	stw %r20, 1272(%r1)
 # v29 = v1 & v3
-	.loc 1 5411
+	.loc 1 5786
 	and %r23, %r5, %r30
 	stw %r23, 5224(%r1)
 	stw %r23, 2960(%r1)
 # v26 = v14 ^ v26
-	.loc 1 5412
+	.loc 1 5787
 	lwz %r24, 4864(%r1)
 	lwz %r14, 5216(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 2968(%r1)
 # v38 = v26 ^ v38
-	.loc 1 5413
+	.loc 1 5788
 	lwz %r14, 5496(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2976(%r1)
 # v12 = v38 ^ v12
-	.loc 1 5414
+	.loc 1 5789
 	lwz %r14, 5504(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 2984(%r1)
 # v46 = v12 ^ v46
-	.loc 1 5415
+	.loc 1 5790
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 5416
+	.loc 1 5791
 	xor %r24, %r24, %r20
 # v29 = v43 ^ v29
-	.loc 1 5417
+	.loc 1 5792
 	xor %r24, %r24, %r23
 	stw %r24, 1280(%r1)
 # v43 = v49 & v50
-	.loc 1 5418
+	.loc 1 5793
 	and %r24, %r8, %r28
 	stw %r24, 5720(%r1)
 	stw %r24, 3792(%r1)
 	stw %r24, 1288(%r1)
 # v46 = v5 & v54
-	.loc 1 5419
+	.loc 1 5794
 	and %r24, %r22, %r29
 	stw %r24, 5232(%r1)
 	stw %r24, 2992(%r1)
 # v12 = v15 & v58
-	.loc 1 5420
+	.loc 1 5795
 	and %r24, %r18, %r12
 	stw %r24, 5880(%r1)
 	stw %r24, 3800(%r1)
 	stw %r24, 1296(%r1)
 # v38 = v30 & v11
-	.loc 1 5421
+	.loc 1 5796
 	and %r19, %r16, %r26
 	stw %r19, 4600(%r1)
 	stw %r19, 1304(%r1)
 # v26 = v27 & v7
-	.loc 1 5422
+	.loc 1 5797
 	and %r20, %r15, %r27
 	stw %r20, 4608(%r1)
 	stw %r20, 1312(%r1)
 # v14 = v1 & v2
-	.loc 1 5423
+	.loc 1 5798
 	and %r23, %r5, %r25
 	stw %r23, 5512(%r1)
 	stw %r23, 3000(%r1)
 # v46 = v43 ^ v46
-	.loc 1 5424
+	.loc 1 5799
 	lwz %r24, 5232(%r1)
 	lwz %r14, 5720(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 3008(%r1)
 # v12 = v46 ^ v12
-	.loc 1 5425
+	.loc 1 5800
 	lwz %r14, 5880(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3016(%r1)
 # v38 = v12 ^ v38
-	.loc 1 5426
+	.loc 1 5801
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 5427
+	.loc 1 5802
 	xor %r24, %r24, %r20
 # v14 = v26 ^ v14
-	.loc 1 5428
+	.loc 1 5803
 	xor %r24, %r24, %r23
 	stw %r24, 1320(%r1)
 # v26 = v5 & v50
-	.loc 1 5429
+	.loc 1 5804
 	and %r24, %r22, %r28
 	stw %r24, 3808(%r1)
 	stw %r24, 1328(%r1)
 # v38 = v15 & v54
-	.loc 1 5430
+	.loc 1 5805
 	and %r23, %r18, %r29
 	stw %r23, 3024(%r1)
 # v12 = v30 & v58
-	.loc 1 5431
+	.loc 1 5806
 	and %r14, %r16, %r12
 	stw %r14, 4616(%r1)
 	stw %r14, 1336(%r1)
 # v46 = v27 & v11
-	.loc 1 5432
+	.loc 1 5807
 	and %r19, %r15, %r26
 	stw %r19, 1344(%r1)
 # v43 = v1 & v7
-	.loc 1 5433
+	.loc 1 5808
 	and %r20, %r5, %r27
 	stw %r20, 3032(%r1)
 # v38 = v26 ^ v38
-	.loc 1 5434
+	.loc 1 5809
 	xor %r24, %r24, %r23
 	stw %r24, 3040(%r1)
 # v12 = v38 ^ v12
-	.loc 1 5435
+	.loc 1 5810
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 5436
+	.loc 1 5811
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 5437
+	.loc 1 5812
 	xor %r24, %r24, %r20
 	stw %r24, 1352(%r1)
 # v46 = v15 & v50
-	.loc 1 5438
+	.loc 1 5813
 	and %r24, %r18, %r28
 	stw %r24, 1360(%r1)
 # v12 = v30 & v54
-	.loc 1 5439
+	.loc 1 5814
 	and %r19, %r16, %r29
 	stw %r19, 3048(%r1)
 # v38 = v27 & v58
-	.loc 1 5440
+	.loc 1 5815
 	and %r23, %r15, %r12
 	stw %r23, 1368(%r1)
 # v26 = v1 & v11
-	.loc 1 5441
+	.loc 1 5816
 	and %r20, %r5, %r26
 	stw %r20, 3056(%r1)
 # v12 = v46 ^ v12
-	.loc 1 5442
+	.loc 1 5817
 	xor %r24, %r24, %r19
 # v38 = v12 ^ v38
-	.loc 1 5443
+	.loc 1 5818
 	xor %r24, %r24, %r23
 # v26 = v38 ^ v26
-	.loc 1 5444
+	.loc 1 5819
 	xor %r24, %r24, %r20
 	stw %r24, 1376(%r1)
 # v38 = v30 & v50
-	.loc 1 5445
+	.loc 1 5820
 	and %r23, %r16, %r28
 	stw %r23, 1384(%r1)
 # v12 = v27 & v54
-	.loc 1 5446
+	.loc 1 5821
 	and %r20, %r15, %r29
 	stw %r20, 3064(%r1)
 # v46 = v1 & v58
-	.loc 1 5447
+	.loc 1 5822
 	and %r24, %r5, %r12
 # v12 = v38 ^ v12
-	.loc 1 5448
+	.loc 1 5823
 	xor %r23, %r23, %r20
 # v46 = v12 ^ v46
-	.loc 1 5449
+	.loc 1 5824
 	xor %r24, %r23, %r24
 	stw %r24, 1392(%r1)
 # v12 = v27 & v50
-	.loc 1 5450
+	.loc 1 5825
 	and %r24, %r15, %r28
 # v38 = v1 & v54
-	.loc 1 5451
+	.loc 1 5826
 	and %r23, %r5, %r29
 # v38 = v12 ^ v38
-	.loc 1 5452
+	.loc 1 5827
 	xor %r24, %r24, %r23
 	stw %r24, 1400(%r1)
 # v12 = v1 & v50
-	.loc 1 5453
+	.loc 1 5828
 	and %r24, %r5, %r28
 	stw %r24, 1408(%r1)
 # v18 = v37 & v56
-	.loc 1 5454
+	.loc 1 5829
 	lwz %r20, 4152(%r1)
 	and %r24, %r20, %r6
 	stw %r24, 1416(%r1)
 # v44 = v37 & v52
-	.loc 1 5455
+	.loc 1 5830
 	and %r19, %r20, %r11
 	stw %r19, 3072(%r1)
 # v10 = v34 & v56
-	.loc 1 5456
+	.loc 1 5831
 	lwz %r23, 1096(%r1)
 	and %r24, %r23, %r6
 # v10 = v44 ^ v10
-	.loc 1 5457
+	.loc 1 5832
 	xor %r24, %r19, %r24
 	stw %r24, 1424(%r1)
 # v44 = v37 & v9
-	.loc 1 5458
+	.loc 1 5833
 	and %r24, %r20, %r17
 	stw %r24, 1432(%r1)
 # v47 = v34 & v52
-	.loc 1 5459
+	.loc 1 5834
 	and %r14, %r23, %r11
 	stw %r14, 3080(%r1)
 # v0 = v36 & v56
-	.loc 1 5460
+	.loc 1 5835
 	lwz %r20, 4160(%r1)
 	and %r19, %r20, %r6
 	stw %r19, 3088(%r1)
 # v47 = v44 ^ v47
-	.loc 1 5461
+	.loc 1 5836
 	xor %r24, %r24, %r14
 # v0 = v47 ^ v0
-	.loc 1 5462
+	.loc 1 5837
 	xor %r24, %r24, %r19
 	stw %r24, 1440(%r1)
 # v47 = v37 & v60
-	.loc 1 5463
+	.loc 1 5838
 	lwz %r24, 4152(%r1)
 	and %r14, %r24, %r9
 	stw %r14, 4624(%r1)
 	stw %r14, 1448(%r1)
 # v44 = v34 & v9
-	.loc 1 5464
+	.loc 1 5839
 	and %r24, %r23, %r17
 	stw %r24, 3096(%r1)
 # v42 = v36 & v52
-	.loc 1 5465
+	.loc 1 5840
 	and %r20, %r20, %r11
 	stw %r20, 1456(%r1)
 # v41 = v31 & v56
-	.loc 1 5466
+	.loc 1 5841
 	lwz %r19, 1104(%r1)
 	stw %r19, 3816(%r1)
 	and %r23, %r19, %r6
 	stw %r23, 3104(%r1)
 # v44 = v47 ^ v44
-	.loc 1 5467
+	.loc 1 5842
 	xor %r24, %r14, %r24
 # v42 = v44 ^ v42
-	.loc 1 5468
+	.loc 1 5843
 	xor %r24, %r24, %r20
 # v41 = v42 ^ v41
-	.loc 1 5469
+	.loc 1 5844
 	xor %r24, %r24, %r23
 	stw %r24, 1464(%r1)
 # v42 = v37 & v4
-	.loc 1 5470
+	.loc 1 5845
 	lwz %r24, 4152(%r1)
 	and %r14, %r24, %r7
 	stw %r14, 3824(%r1)
 	stw %r14, 1472(%r1)
 # v44 = v34 & v60
-	.loc 1 5471
+	.loc 1 5846
 	lwz %r24, 1096(%r1)
 	stw %r24, 3832(%r1)
 	and %r23, %r24, %r9
 	stw %r23, 3112(%r1)
 # v47 = v36 & v9
-	.loc 1 5472
+	.loc 1 5847
 	lwz %r24, 4160(%r1)
 	and %r20, %r24, %r17
 	stw %r20, 4632(%r1)
 	stw %r20, 1480(%r1)
 # v45 = v31 & v52
-	.loc 1 5473
+	.loc 1 5848
 	and %r24, %r19, %r11
 	stw %r24, 1488(%r1)
 # v39 = v33 & v56
-	.loc 1 5474
+	.loc 1 5849
 	lwz %r19, 4904(%r1)
 	and %r19, %r19, %r6
 	stw %r19, 3120(%r1)
 # v44 = v42 ^ v44
-	.loc 1 5475
+	.loc 1 5850
 	xor %r23, %r14, %r23
 	stw %r23, 3128(%r1)
 # v47 = v44 ^ v47
-	.loc 1 5476
+	.loc 1 5851
 	xor %r23, %r23, %r20
 # v45 = v47 ^ v45
-	.loc 1 5477
+	.loc 1 5852
 	xor %r24, %r23, %r24
 # v39 = v45 ^ v39
-	.loc 1 5478
+	.loc 1 5853
 	xor %r24, %r24, %r19
 	stw %r24, 1496(%r1)
 # v45 = v37 & v32
-	.loc 1 5479
+	.loc 1 5854
 	lwz %r24, 4152(%r1)
 	and %r24, %r24, %r31
 	stw %r24, 5728(%r1)
 	stw %r24, 3840(%r1)
 	stw %r24, 1504(%r1)
 # v47 = v34 & v4
-	.loc 1 5480
+	.loc 1 5855
 	lwz %r24, 3832(%r1)
 	and %r24, %r24, %r7
 	stw %r24, 5240(%r1)
 	stw %r24, 3136(%r1)
 # v44 = v36 & v60
-	.loc 1 5481
+	.loc 1 5856
 	lwz %r24, 4160(%r1)
 	and %r24, %r24, %r9
 	stw %r24, 5888(%r1)
 	stw %r24, 3848(%r1)
 	stw %r24, 1512(%r1)
 # v42 = v31 & v9
-	.loc 1 5482
+	.loc 1 5857
 	lwz %r24, 1104(%r1)
 	stw %r24, 3856(%r1)
 	and %r19, %r24, %r17
 	stw %r19, 4640(%r1)
 	stw %r19, 1520(%r1)
 # v48 = v33 & v52
-	.loc 1 5483
+	.loc 1 5858
 	lwz %r24, 4904(%r1)
 	and %r20, %r24, %r11
 	stw %r20, 4648(%r1)
 	stw %r20, 1528(%r1)
 # v13 = v24 & v56
-	.loc 1 5484
+	.loc 1 5859
 	and %r23, %r21, %r6
 	stw %r23, 5520(%r1)
 	stw %r23, 3144(%r1)
 # v47 = v45 ^ v47
-	.loc 1 5485
+	.loc 1 5860
 	lwz %r24, 5240(%r1)
 	lwz %r14, 5728(%r1)
 	xor %r24, %r14, %r24
 	stw %r24, 3152(%r1)
 # v44 = v47 ^ v44
-	.loc 1 5486
+	.loc 1 5861
 	lwz %r14, 5888(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3160(%r1)
 # v42 = v44 ^ v42
-	.loc 1 5487
+	.loc 1 5862
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 5488
+	.loc 1 5863
 	xor %r24, %r24, %r20
 # v13 = v48 ^ v13
-	.loc 1 5489
+	.loc 1 5864
 	xor %r24, %r24, %r23
 	stw %r24, 1536(%r1)
 # v48 = v34 & v32
-	.loc 1 5490
+	.loc 1 5865
 	lwz %r24, 1096(%r1)
 	and %r20, %r24, %r31
 	stw %r20, 3864(%r1)
 	stw %r20, 1544(%r1)
 # v42 = v36 & v4
-	.loc 1 5491
+	.loc 1 5866
 	lwz %r24, 4160(%r1)
 	and %r14, %r24, %r7
 	stw %r14, 3168(%r1)
 # v44 = v31 & v60
-	.loc 1 5492
+	.loc 1 5867
 	lwz %r24, 3856(%r1)
 	and %r24, %r24, %r9
 	stw %r24, 4656(%r1)
 	stw %r24, 1552(%r1)
 # v47 = v33 & v9
-	.loc 1 5493
+	.loc 1 5868
 	lwz %r23, 4904(%r1)
 	and %r23, %r23, %r17
 	stw %r23, 1560(%r1)
 # v45 = v24 & v52
-	.loc 1 5494
+	.loc 1 5869
 	and %r19, %r21, %r11
 	stw %r19, 3176(%r1)
 # v42 = v48 ^ v42
-	.loc 1 5495
+	.loc 1 5870
 	xor %r20, %r20, %r14
 	stw %r20, 3184(%r1)
 # v44 = v42 ^ v44
-	.loc 1 5496
+	.loc 1 5871
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 5497
+	.loc 1 5872
 	xor %r24, %r24, %r23
 # v45 = v47 ^ v45
-	.loc 1 5498
+	.loc 1 5873
 	xor %r24, %r24, %r19
 	stw %r24, 1568(%r1)
 # v47 = v36 & v32
-	.loc 1 5499
+	.loc 1 5874
 	lwz %r24, 4160(%r1)
 	and %r24, %r24, %r31
 	stw %r24, 5736(%r1)
 	stw %r24, 3192(%r1)
 # v44 = v31 & v4
-	.loc 1 5500
+	.loc 1 5875
 	lwz %r23, 1104(%r1)
 	stw %r23, 3872(%r1)
 	and %r14, %r23, %r7
 	stw %r14, 5896(%r1)
 	stw %r14, 3200(%r1)
 # v42 = v33 & v60
-	.loc 1 5501
+	.loc 1 5876
 	lwz %r24, 4904(%r1)
 	stw %r24, 6144(%r1)
 	and %r19, %r24, %r9
 	stw %r19, 4664(%r1)
 	stw %r19, 1576(%r1)
 # v48 = v24 & v9
-	.loc 1 5502
+	.loc 1 5877
 	and %r20, %r21, %r17
 	stw %r20, 5296(%r1)
 	stw %r20, 1584(%r1)
 # v44 = v47 ^ v44
-	.loc 1 5503
+	.loc 1 5878
 	lwz %r24, 5736(%r1)
 	xor %r24, %r24, %r14
 	stw %r24, 3208(%r1)
 # v42 = v44 ^ v42
-	.loc 1 5504
+	.loc 1 5879
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 5505
+	.loc 1 5880
 	xor %r24, %r24, %r20
 	stw %r24, 1592(%r1)
 # v42 = v31 & v32
-	.loc 1 5506
+	.loc 1 5881
 	and %r20, %r23, %r31
 	stw %r20, 3216(%r1)
 # v44 = v33 & v4
-	.loc 1 5507
+	.loc 1 5882
 	lwz %r24, 6144(%r1)
 	and %r24, %r24, %r7
 # v47 = v24 & v60
-	.loc 1 5508
+	.loc 1 5883
 	and %r23, %r21, %r9
 	stw %r23, 1600(%r1)
 # v44 = v42 ^ v44
-	.loc 1 5509
+	.loc 1 5884
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 5510
+	.loc 1 5885
 	xor %r24, %r24, %r23
 	stw %r24, 1608(%r1)
 # v44 = v33 & v32
-	.loc 1 5511
+	.loc 1 5886
 	lwz %r20, 4904(%r1)
 	and %r24, %r20, %r31
 # v42 = v24 & v4
-	.loc 1 5512
+	.loc 1 5887
 	and %r23, %r21, %r7
 # v42 = v44 ^ v42
-	.loc 1 5513
+	.loc 1 5888
 	xor %r23, %r24, %r23
 # v44 = v24 & v32
-	.loc 1 5514
+	.loc 1 5889
 	and %r24, %r21, %r31
 # v37 = v40 ^ v37
-	.loc 1 5515
+	.loc 1 5890
 	lwz %r19, 4152(%r1)
 	xor %r10, %r10, %r19
 # v34 = v49 ^ v34
-	.loc 1 5516
+	.loc 1 5891
 	lwz %r19, 1096(%r1)
 	xor %r8, %r8, %r19
 # v36 = v5 ^ v36
-	.loc 1 5517
+	.loc 1 5892
 	lwz %r19, 4160(%r1)
 	xor %r22, %r22, %r19
 # v31 = v15 ^ v31
-	.loc 1 5518
+	.loc 1 5893
 	lwz %r19, 1104(%r1)
 	xor %r19, %r18, %r19
 # v33 = v30 ^ v33
-	.loc 1 5519
+	.loc 1 5894
 	xor %r20, %r16, %r20
 # v24 = v27 ^ v24
-	.loc 1 5520
+	.loc 1 5895
 	xor %r21, %r15, %r21
 # v56 = v3 ^ v56
-	.loc 1 5521
+	.loc 1 5896
 	xor %r30, %r30, %r6
 # v52 = v2 ^ v52
-	.loc 1 5522
+	.loc 1 5897
 	xor %r11, %r25, %r11
 # v9 = v7 ^ v9
-	.loc 1 5523
+	.loc 1 5898
 	xor %r17, %r27, %r17
 # v60 = v11 ^ v60
-	.loc 1 5524
+	.loc 1 5899
 	xor %r27, %r26, %r9
 # v4 = v58 ^ v4
-	.loc 1 5525
+	.loc 1 5900
 	xor %r12, %r12, %r7
 # v32 = v54 ^ v32
-	.loc 1 5526
+	.loc 1 5901
 	xor %r29, %r29, %r31
 # v54 = v37 & v56
-	.loc 1 5527
+	.loc 1 5902
 	and %r6, %r10, %r30
 	stw %r6, 1616(%r1)
 # v58 = v37 & v52
-	.loc 1 5528
+	.loc 1 5903
 	and %r6, %r10, %r11
 # v11 = v34 & v56
-	.loc 1 5529
+	.loc 1 5904
 	and %r7, %r8, %r30
 # v11 = v58 ^ v11
-	.loc 1 5530
+	.loc 1 5905
 	xor %r26, %r6, %r7
 # v58 = v37 & v9
-	.loc 1 5531
+	.loc 1 5906
 	and %r6, %r10, %r17
 # v7 = v34 & v52
-	.loc 1 5532
+	.loc 1 5907
 	and %r7, %r8, %r11
 # v2 = v36 & v56
-	.loc 1 5533
+	.loc 1 5908
 	and %r9, %r22, %r30
 # v7 = v58 ^ v7
-	.loc 1 5534
+	.loc 1 5909
 	xor %r7, %r6, %r7
 # v2 = v7 ^ v2
-	.loc 1 5535
+	.loc 1 5910
 	xor %r25, %r7, %r9
 # v7 = v37 & v60
-	.loc 1 5536
+	.loc 1 5911
 	and %r6, %r10, %r27
 # v58 = v34 & v9
-	.loc 1 5537
+	.loc 1 5912
 	and %r7, %r8, %r17
 # v3 = v36 & v52
-	.loc 1 5538
+	.loc 1 5913
 	and %r9, %r22, %r11
 # v27 = v31 & v56
-	.loc 1 5539
+	.loc 1 5914
 	and %r31, %r19, %r30
 # v58 = v7 ^ v58
-	.loc 1 5540
+	.loc 1 5915
 	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
-	.loc 1 5541
+	.loc 1 5916
 	xor %r9, %r7, %r9
 # v27 = v3 ^ v27
-	.loc 1 5542
+	.loc 1 5917
 	xor %r16, %r9, %r31
 # v3 = v37 & v4
-	.loc 1 5543
+	.loc 1 5918
 	and %r6, %r10, %r12
 # v58 = v34 & v60
-	.loc 1 5544
+	.loc 1 5919
 	and %r7, %r8, %r27
 # v7 = v36 & v9
-	.loc 1 5545
+	.loc 1 5920
 	and %r9, %r22, %r17
 # v30 = v31 & v52
-	.loc 1 5546
+	.loc 1 5921
 	and %r31, %r19, %r11
 # v15 = v33 & v56
-	.loc 1 5547
+	.loc 1 5922
 	and %r18, %r20, %r30
 # v58 = v3 ^ v58
-	.loc 1 5548
+	.loc 1 5923
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 5549
+	.loc 1 5924
 	xor %r9, %r7, %r9
 # v30 = v7 ^ v30
-	.loc 1 5550
+	.loc 1 5925
 	xor %r31, %r9, %r31
 # v15 = v30 ^ v15
-	.loc 1 5551
+	.loc 1 5926
 	xor %r18, %r31, %r18
 # v30 = v37 & v32
-	.loc 1 5552
+	.loc 1 5927
 	and %r6, %r10, %r29
 # v7 = v34 & v4
-	.loc 1 5553
+	.loc 1 5928
 	and %r7, %r8, %r12
 # v58 = v36 & v60
-	.loc 1 5554
+	.loc 1 5929
 	and %r9, %r22, %r27
 # v3 = v31 & v9
-	.loc 1 5555
+	.loc 1 5930
 	and %r14, %r19, %r17
 # v5 = v33 & v52
-	.loc 1 5556
+	.loc 1 5931
 	and %r15, %r20, %r11
 # v49 = v24 & v56
-	.loc 1 5557
+	.loc 1 5932
 	and %r31, %r21, %r30
 # v7 = v30 ^ v7
-	.loc 1 5558
+	.loc 1 5933
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 5559
+	.loc 1 5934
 	xor %r9, %r7, %r9
 # v3 = v58 ^ v3
-	.loc 1 5560
+	.loc 1 5935
 	xor %r14, %r9, %r14
 # v5 = v3 ^ v5
-	.loc 1 5561
+	.loc 1 5936
 	xor %r15, %r14, %r15
 # v49 = v5 ^ v49
-	.loc 1 5562
+	.loc 1 5937
 	xor %r15, %r15, %r31
 # v37 = v37 & v50
-	.loc 1 5563
+	.loc 1 5938
 	and %r14, %r10, %r28
 # v5 = v34 & v32
-	.loc 1 5564
+	.loc 1 5939
 	and %r6, %r8, %r29
 # v3 = v36 & v4
-	.loc 1 5565
+	.loc 1 5940
 	and %r31, %r22, %r12
 # v58 = v31 & v60
-	.loc 1 5566
+	.loc 1 5941
 	and %r10, %r19, %r27
 # v7 = v33 & v9
-	.loc 1 5567
+	.loc 1 5942
 	and %r9, %r20, %r17
 # v30 = v24 & v52
-	.loc 1 5568
+	.loc 1 5943
 	and %r7, %r21, %r11
 # v56 = v1 & v56
-	.loc 1 5569
+	.loc 1 5944
 	and %r30, %r5, %r30
 # v5 = v37 ^ v5
-	.loc 1 5570
+	.loc 1 5945
 	xor %r6, %r14, %r6
 # v3 = v5 ^ v3
-	.loc 1 5571
+	.loc 1 5946
 	xor %r31, %r6, %r31
 # v58 = v3 ^ v58
-	.loc 1 5572
+	.loc 1 5947
 	xor %r10, %r31, %r10
 # v7 = v58 ^ v7
-	.loc 1 5573
+	.loc 1 5948
 	xor %r9, %r10, %r9
 # v30 = v7 ^ v30
-	.loc 1 5574
+	.loc 1 5949
 	xor %r7, %r9, %r7
 # v56 = v30 ^ v56
-	.loc 1 5575
+	.loc 1 5950
 	xor %r30, %r7, %r30
 # v34 = v34 & v50
-	.loc 1 5576
+	.loc 1 5951
 	and %r8, %r8, %r28
 # v30 = v36 & v32
-	.loc 1 5577
+	.loc 1 5952
 	and %r6, %r22, %r29
 # v7 = v31 & v4
-	.loc 1 5578
+	.loc 1 5953
 	and %r7, %r19, %r12
 # v58 = v33 & v60
-	.loc 1 5579
+	.loc 1 5954
 	and %r10, %r20, %r27
 # v3 = v24 & v9
-	.loc 1 5580
+	.loc 1 5955
 	and %r9, %r21, %r17
 # v52 = v1 & v52
-	.loc 1 5581
+	.loc 1 5956
 	and %r11, %r5, %r11
 # v30 = v34 ^ v30
-	.loc 1 5582
+	.loc 1 5957
 	xor %r6, %r8, %r6
 # v7 = v30 ^ v7
-	.loc 1 5583
+	.loc 1 5958
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 5584
+	.loc 1 5959
 	xor %r10, %r7, %r10
 # v3 = v58 ^ v3
-	.loc 1 5585
+	.loc 1 5960
 	xor %r9, %r10, %r9
 # v52 = v3 ^ v52
-	.loc 1 5586
+	.loc 1 5961
 	xor %r11, %r9, %r11
 # v36 = v36 & v50
-	.loc 1 5587
+	.loc 1 5962
 	and %r22, %r22, %r28
 # v3 = v31 & v32
-	.loc 1 5588
+	.loc 1 5963
 	and %r6, %r19, %r29
 # v58 = v33 & v4
-	.loc 1 5589
+	.loc 1 5964
 	and %r7, %r20, %r12
 # v7 = v24 & v60
-	.loc 1 5590
+	.loc 1 5965
 	and %r8, %r21, %r27
 # v9 = v1 & v9
-	.loc 1 5591
+	.loc 1 5966
 	and %r17, %r5, %r17
 # v3 = v36 ^ v3
-	.loc 1 5592
+	.loc 1 5967
 	xor %r6, %r22, %r6
 # v58 = v3 ^ v58
-	.loc 1 5593
+	.loc 1 5968
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 5594
+	.loc 1 5969
 	xor %r8, %r7, %r8
 # v9 = v7 ^ v9
-	.loc 1 5595
+	.loc 1 5970
 	xor %r17, %r8, %r17
 # v31 = v31 & v50
-	.loc 1 5596
+	.loc 1 5971
 	and %r19, %r19, %r28
 # v7 = v33 & v32
-	.loc 1 5597
+	.loc 1 5972
 	and %r6, %r20, %r29
 # v58 = v24 & v4
-	.loc 1 5598
+	.loc 1 5973
 	and %r7, %r21, %r12
 # v60 = v1 & v60
-	.loc 1 5599
+	.loc 1 5974
 	and %r27, %r5, %r27
 # v7 = v31 ^ v7
-	.loc 1 5600
+	.loc 1 5975
 	xor %r6, %r19, %r6
 # v58 = v7 ^ v58
-	.loc 1 5601
+	.loc 1 5976
 	xor %r7, %r6, %r7
 # v60 = v58 ^ v60
-	.loc 1 5602
+	.loc 1 5977
 	xor %r27, %r7, %r27
 # v33 = v33 & v50
-	.loc 1 5603
+	.loc 1 5978
 	and %r20, %r20, %r28
 # v58 = v24 & v32
-	.loc 1 5604
+	.loc 1 5979
 	and %r6, %r21, %r29
 # v4 = v1 & v4
-	.loc 1 5605
+	.loc 1 5980
 	and %r12, %r5, %r12
 # v58 = v33 ^ v58
-	.loc 1 5606
+	.loc 1 5981
 	xor %r6, %r20, %r6
 # v4 = v58 ^ v4
-	.loc 1 5607
+	.loc 1 5982
 	xor %r12, %r6, %r12
 # v24 = v24 & v50
-	.loc 1 5608
+	.loc 1 5983
 	and %r21, %r21, %r28
 # v32 = v1 & v32
-	.loc 1 5609
+	.loc 1 5984
 	and %r29, %r5, %r29
 # v32 = v24 ^ v32
-	.loc 1 5610
+	.loc 1 5985
 	xor %r29, %r21, %r29
 # v50 = v1 & v50
-	.loc 1 5611
+	.loc 1 5986
 	and %r28, %r5, %r28
 # v54 = v54 ^ v35
-	.loc 1 5612
+	.loc 1 5987
 	lwz %r5, 1616(%r1)
 	lwz %r6, 1112(%r1)
 	xor %r5, %r5, %r6
 # v54 = v54 ^ v18
-	.loc 1 5613
+	.loc 1 5988
 	lwz %r6, 1416(%r1)
 	xor %r6, %r5, %r6
 # v11 = v11 ^ v16
-	.loc 1 5614
+	.loc 1 5989
 	lwz %r5, 1120(%r1)
 	xor %r26, %r26, %r5
 # v11 = v11 ^ v10
-	.loc 1 5615
+	.loc 1 5990
 	lwz %r5, 1424(%r1)
 	xor %r26, %r26, %r5
 # v2 = v2 ^ v8
-	.loc 1 5616
+	.loc 1 5991
 	lwz %r5, 1136(%r1)
 	xor %r25, %r25, %r5
 # v2 = v2 ^ v0
-	.loc 1 5617
+	.loc 1 5992
 	lwz %r5, 1440(%r1)
 	xor %r25, %r25, %r5
 # v27 = v27 ^ v28
-	.loc 1 5618
+	.loc 1 5993
 	lwz %r5, 1160(%r1)
 	xor %r16, %r16, %r5
 # v27 = v27 ^ v41
-	.loc 1 5619
+	.loc 1 5994
 	lwz %r5, 1464(%r1)
 	xor %r16, %r16, %r5
 # v15 = v15 ^ v6
-	.loc 1 5620
+	.loc 1 5995
 	lwz %r5, 1192(%r1)
 	xor %r18, %r18, %r5
 # v15 = v15 ^ v39
-	.loc 1 5621
+	.loc 1 5996
 	lwz %r5, 1496(%r1)
 	xor %r18, %r18, %r5
 # v49 = v49 ^ v21
-	.loc 1 5622
+	.loc 1 5997
 	lwz %r5, 1232(%r1)
 	xor %r15, %r15, %r5
 # v49 = v49 ^ v13
-	.loc 1 5623
+	.loc 1 5998
 	lwz %r5, 1536(%r1)
 	xor %r15, %r15, %r5
 # v56 = v56 ^ v29
-	.loc 1 5624
+	.loc 1 5999
 	lwz %r5, 1280(%r1)
 	xor %r30, %r30, %r5
 # v56 = v56 ^ v45
-	.loc 1 5625
+	.loc 1 6000
 	lwz %r5, 1568(%r1)
 	xor %r30, %r30, %r5
 # v52 = v52 ^ v14
-	.loc 1 5626
+	.loc 1 6001
 	lwz %r7, 1320(%r1)
 	xor %r11, %r11, %r7
 # v52 = v52 ^ v48
-	.loc 1 5627
+	.loc 1 6002
 	lwz %r5, 1592(%r1)
 	xor %r11, %r11, %r5
 # v9 = v9 ^ v43
-	.loc 1 5628
+	.loc 1 6003
 	lwz %r9, 1352(%r1)
 	xor %r17, %r17, %r9
 # v9 = v9 ^ v47
-	.loc 1 5629
+	.loc 1 6004
 	lwz %r5, 1608(%r1)
 	xor %r17, %r17, %r5
 # v60 = v60 ^ v26
-	.loc 1 5630
+	.loc 1 6005
 	lwz %r5, 1376(%r1)
 	xor %r27, %r27, %r5
 # v60 = v60 ^ v42
-	.loc 1 5631
+	.loc 1 6006
 	xor %r27, %r27, %r23
 # v4 = v4 ^ v46
-	.loc 1 5632
+	.loc 1 6007
 	lwz %r31, 1392(%r1)
 	xor %r12, %r12, %r31
 # v4 = v4 ^ v44
-	.loc 1 5633
+	.loc 1 6008
 	xor %r10, %r12, %r24
 # v32 = v32 ^ v38
-	.loc 1 5634
+	.loc 1 6009
 	lwz %r22, 1400(%r1)
 	xor %r8, %r29, %r22
 # v50 = v50 ^ v12
-	.loc 1 5635
+	.loc 1 6010
 	lwz %r21, 1408(%r1)
 	xor %r12, %r28, %r21
 # v14 = v54 ^ v14
-	.loc 1 5636
+	.loc 1 6011
 	xor %r7, %r6, %r7
 # v43 = v11 ^ v43
-	.loc 1 5637
+	.loc 1 6012
 	xor %r28, %r26, %r9
 # v26 = v2 ^ v26
-	.loc 1 5638
+	.loc 1 6013
 	xor %r29, %r25, %r5
 # v46 = v27 ^ v46
-	.loc 1 5639
+	.loc 1 6014
 	xor %r26, %r16, %r31
 # v38 = v15 ^ v38
-	.loc 1 5640
+	.loc 1 6015
 	xor %r31, %r18, %r22
 # v12 = v49 ^ v12
-	.loc 1 5641
+	.loc 1 6016
 	xor %r25, %r15, %r21
 # v18 = v52 ^ v18
-	.loc 1 5642
+	.loc 1 6017
 	lwz %r5, 1416(%r1)
 	xor %r5, %r11, %r5
 # v10 = v9 ^ v10
-	.loc 1 5643
+	.loc 1 6018
 	lwz %r6, 1424(%r1)
 	xor %r6, %r17, %r6
 # v0 = v60 ^ v0
-	.loc 1 5644
+	.loc 1 6019
 	lwz %r9, 1440(%r1)
 	xor %r11, %r27, %r9
 # v41 = v4 ^ v41
-	.loc 1 5645
+	.loc 1 6020
 	lwz %r9, 1464(%r1)
 	xor %r9, %r10, %r9
 # v39 = v32 ^ v39
-	.loc 1 5646
+	.loc 1 6021
 	lwz %r10, 1496(%r1)
 	xor %r10, %r8, %r10
 # v13 = v50 ^ v13
-	.loc 1 5647
+	.loc 1 6022
 	lwz %r8, 1536(%r1)
 	xor %r8, %r12, %r8
 # v10 = v10 ^ v44
-	.loc 1 5648
+	.loc 1 6023
 	xor %r12, %r6, %r24
 # v18 = v18 ^ v44
-	.loc 1 5649
+	.loc 1 6024
 	xor %r5, %r5, %r24
 # v12 = v12 ^ v44
-	.loc 1 5650
+	.loc 1 6025
 	xor %r6, %r25, %r24
 # v44 = v38 ^ v44
-	.loc 1 5651
+	.loc 1 6026
 	xor %r24, %r31, %r24
 # v18 = v18 ^ v42
-	.loc 1 5652
+	.loc 1 6027
 	xor %r31, %r5, %r23
 # v56 = v56 ^ v42
-	.loc 1 5653
+	.loc 1 6028
 	xor %r5, %r30, %r23
 # v44 = v44 ^ v42
-	.loc 1 5654
+	.loc 1 6029
 	xor %r24, %r24, %r23
 # v42 = v46 ^ v42
-	.loc 1 5655
+	.loc 1 6030
 	xor %r23, %r26, %r23
 # v56 = v56 ^ v47
-	.loc 1 5656
+	.loc 1 6031
 	lwz %r27, 1608(%r1)
 	xor %r30, %r5, %r27
 # v12 = v12 ^ v47
-	.loc 1 5657
+	.loc 1 6032
 	xor %r6, %r6, %r27
 # v42 = v42 ^ v47
-	.loc 1 5658
+	.loc 1 6033
 	xor %r23, %r23, %r27
 # v47 = v26 ^ v47
-	.loc 1 5659
+	.loc 1 6034
 	xor %r5, %r29, %r27
 # v12 = v12 ^ v48
-	.loc 1 5660
+	.loc 1 6035
 	lwz %r27, 1592(%r1)
 	xor %r29, %r6, %r27
 # v44 = v44 ^ v48
-	.loc 1 5661
+	.loc 1 6036
 	xor %r24, %r24, %r27
 # v47 = v47 ^ v48
-	.loc 1 5662
+	.loc 1 6037
 	xor %r5, %r5, %r27
 # v48 = v43 ^ v48
-	.loc 1 5663
+	.loc 1 6038
 	xor %r6, %r28, %r27
 # v44 = v44 ^ v45
-	.loc 1 5664
+	.loc 1 6039
 	lwz %r28, 1568(%r1)
 	xor %r24, %r24, %r28
 # v42 = v42 ^ v45
-	.loc 1 5665
+	.loc 1 6040
 	xor %r23, %r23, %r28
 # v48 = v48 ^ v45
-	.loc 1 5666
+	.loc 1 6041
 	xor %r6, %r6, %r28
 # v45 = v14 ^ v45
-	.loc 1 5667
+	.loc 1 6042
 	xor %r7, %r7, %r28
 # v42 = v42 ^ v13
-	.loc 1 5668
+	.loc 1 6043
 	xor %r23, %r23, %r8
 # v47 = v47 ^ v13
-	.loc 1 5669
+	.loc 1 6044
 	xor %r5, %r5, %r8
 # v45 = v45 ^ v13
-	.loc 1 5670
+	.loc 1 6045
 	xor %r7, %r7, %r8
 # v13 = v29 ^ v13
-	.loc 1 5671
+	.loc 1 6046
 	lwz %r28, 1280(%r1)
 	xor %r8, %r28, %r8
 # v47 = v47 ^ v39
-	.loc 1 5672
+	.loc 1 6047
 	xor %r5, %r5, %r10
 # v48 = v48 ^ v39
-	.loc 1 5673
+	.loc 1 6048
 	xor %r6, %r6, %r10
 # v13 = v13 ^ v39
-	.loc 1 5674
+	.loc 1 6049
 	xor %r8, %r8, %r10
 # v39 = v21 ^ v39
-	.loc 1 5675
+	.loc 1 6050
 	lwz %r28, 1232(%r1)
 	xor %r10, %r28, %r10
 # v48 = v48 ^ v41
-	.loc 1 5676
+	.loc 1 6051
 	xor %r28, %r6, %r9
 # v45 = v45 ^ v41
-	.loc 1 5677
+	.loc 1 6052
 	xor %r7, %r7, %r9
 # v39 = v39 ^ v41
-	.loc 1 5678
+	.loc 1 6053
 	xor %r10, %r10, %r9
 # v41 = v6 ^ v41
-	.loc 1 5679
+	.loc 1 6054
 	lwz %r6, 1192(%r1)
 	xor %r9, %r6, %r9
 # v45 = v45 ^ v0
-	.loc 1 5680
+	.loc 1 6055
 	xor %r7, %r7, %r11
 # v13 = v13 ^ v0
-	.loc 1 5681
+	.loc 1 6056
 	xor %r8, %r8, %r11
 # v41 = v41 ^ v0
-	.loc 1 5682
+	.loc 1 6057
 	xor %r9, %r9, %r11
 # v0 = v28 ^ v0
-	.loc 1 5683
+	.loc 1 6058
 	lwz %r6, 1160(%r1)
 	xor %r11, %r6, %r11
 # v13 = v13 ^ v10
-	.loc 1 5684
+	.loc 1 6059
 	xor %r8, %r8, %r12
 # v39 = v39 ^ v10
-	.loc 1 5685
+	.loc 1 6060
 	xor %r10, %r10, %r12
 # v0 = v0 ^ v10
-	.loc 1 5686
+	.loc 1 6061
 	xor %r11, %r11, %r12
 # v10 = v8 ^ v10
-	.loc 1 5687
+	.loc 1 6062
 	lwz %r6, 1136(%r1)
 	xor %r12, %r6, %r12
 # v39 = v39 ^ v18
-	.loc 1 5688
+	.loc 1 6063
 	xor %r6, %r10, %r31
 	stw %r6, 1624(%r1)
 # v41 = v41 ^ v18
-	.loc 1 5689
+	.loc 1 6064
 	xor %r9, %r9, %r31
 # v10 = v10 ^ v18
-	.loc 1 5690
+	.loc 1 6065
 	xor %r12, %r12, %r31
 # v18 = v16 ^ v18
-	.loc 1 5691
+	.loc 1 6066
 	lwz %r6, 1120(%r1)
 	xor %r31, %r6, %r31
 # v41 = v41 ^ v56
-	.loc 1 5692
+	.loc 1 6067
 	xor %r6, %r9, %r30
 	stw %r6, 1632(%r1)
 # v0 = v0 ^ v56
-	.loc 1 5693
+	.loc 1 6068
 	xor %r27, %r11, %r30
 # v18 = v18 ^ v56
-	.loc 1 5694
+	.loc 1 6069
 	xor %r31, %r31, %r30
 # v56 = v35 ^ v56
-	.loc 1 5695
+	.loc 1 6070
 	lwz %r6, 1112(%r1)
 	xor %r30, %r6, %r30
 # v35 = v56 ^ v44
-	.loc 1 5696
+	.loc 1 6071
 	xor %r25, %r30, %r24
 # v16 = v45 ^ v44
-	.loc 1 5697
+	.loc 1 6072
 	xor %r6, %r7, %r24
 # v16 = v16 ^ v12
-	.loc 1 5698
+	.loc 1 6073
 	xor %r11, %r6, %r29
 # v8 = v18 ^ v45
-	.loc 1 5699
+	.loc 1 6074
 	xor %r26, %r31, %r7
 # v28 = v48 ^ v44
-	.loc 1 5700
+	.loc 1 6075
 	xor %r6, %r28, %r24
 # v28 = v28 ^ v12
-	.loc 1 5701
+	.loc 1 6076
 	xor %r10, %r6, %r29
 # v6 = v10 ^ v45
-	.loc 1 5702
+	.loc 1 6077
 	xor %r6, %r12, %r7
 # v6 = v6 ^ v48
-	.loc 1 5703
+	.loc 1 6078
 	xor %r6, %r6, %r28
 # v6 = v6 ^ v44
-	.loc 1 5704
+	.loc 1 6079
 	xor %r6, %r6, %r24
 # v6 = v6 ^ v12
-	.loc 1 5705
+	.loc 1 6080
 	xor %r21, %r6, %r29
 # v21 = v45 ^ v47
-	.loc 1 5706
+	.loc 1 6081
 	xor %r20, %r7, %r5
 # v29 = v0 ^ v48
-	.loc 1 5707
+	.loc 1 6082
 	xor %r6, %r27, %r28
 # v29 = v29 ^ v47
-	.loc 1 5708
+	.loc 1 6083
 	xor %r6, %r6, %r5
 # v29 = v29 ^ v12
-	.loc 1 5709
+	.loc 1 6084
 	xor %r18, %r6, %r29
 # v14 = v48 ^ v42
-	.loc 1 5710
+	.loc 1 6085
 	xor %r19, %r28, %r23
 # v43 = v41 ^ v47
-	.loc 1 5711
+	.loc 1 6086
 	lwz %r6, 1632(%r1)
 	xor %r6, %r6, %r5
 # v43 = v43 ^ v42
-	.loc 1 5712
+	.loc 1 6087
 	xor %r17, %r6, %r23
 # v26 = v47 ^ v44
-	.loc 1 5713
+	.loc 1 6088
 	xor %r22, %r5, %r24
 # v46 = v39 ^ v42
-	.loc 1 5714
+	.loc 1 6089
 	lwz %r6, 1624(%r1)
 	xor %r6, %r6, %r23
 # v46 = v46 ^ v44
-	.loc 1 5715
+	.loc 1 6090
 	xor %r16, %r6, %r24
 # v38 = v42 ^ v12
-	.loc 1 5716
+	.loc 1 6091
 	xor %r9, %r23, %r29
 # v50 = v13 ^ v44
-	.loc 1 5717
+	.loc 1 6092
 	xor %r6, %r8, %r24
 # v50 = v50 ^ v12
-	.loc 1 5718
+	.loc 1 6093
 	xor %r15, %r6, %r29
 # v35 = v35 ^ v38
-	.loc 1 5719
+	.loc 1 6094
 	xor %r25, %r25, %r9
 # v32 = v14 ^ v38
-	.loc 1 5720
+	.loc 1 6095
 	xor %r6, %r19, %r9
 # v32 = v32 ^ v50
-	.loc 1 5721
+	.loc 1 6096
 	xor %r14, %r6, %r15
 # v16 = v16 ^ v14
-	.loc 1 5722
+	.loc 1 6097
 	xor %r11, %r11, %r19
 # v4 = v43 ^ v38
-	.loc 1 5723
+	.loc 1 6098
 	xor %r6, %r17, %r9
 # v4 = v4 ^ v50
-	.loc 1 5724
+	.loc 1 6099
 	xor %r6, %r6, %r15
 	stw %r6, 1640(%r1)
 # v8 = v8 ^ v14
-	.loc 1 5725
+	.loc 1 6100
 	xor %r26, %r26, %r19
 # v8 = v8 ^ v43
-	.loc 1 5726
+	.loc 1 6101
 	xor %r26, %r26, %r17
 # v8 = v8 ^ v38
-	.loc 1 5727
+	.loc 1 6102
 	xor %r26, %r26, %r9
 # v8 = v8 ^ v50
-	.loc 1 5728
+	.loc 1 6103
 	xor %r26, %r26, %r15
 # v14 = v14 ^ v26
-	.loc 1 5729
+	.loc 1 6104
 	xor %r6, %r19, %r22
 	stw %r6, 1648(%r1)
 # v28 = v28 ^ v43
-	.loc 1 5730
+	.loc 1 6105
 	xor %r10, %r10, %r17
 # v28 = v28 ^ v26
-	.loc 1 5731
+	.loc 1 6106
 	xor %r10, %r10, %r22
 # v28 = v28 ^ v50
-	.loc 1 5732
+	.loc 1 6107
 	xor %r10, %r10, %r15
 # v43 = v43 ^ v46
-	.loc 1 5733
+	.loc 1 6108
 	xor %r17, %r17, %r16
 # v6 = v6 ^ v26
-	.loc 1 5734
+	.loc 1 6109
 	xor %r21, %r21, %r22
 # v6 = v6 ^ v46
-	.loc 1 5735
+	.loc 1 6110
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
-	.loc 1 5736
+	.loc 1 6111
 	xor %r22, %r22, %r9
 # v21 = v21 ^ v46
-	.loc 1 5737
+	.loc 1 6112
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
-	.loc 1 5738
+	.loc 1 6113
 	xor %r20, %r20, %r9
 # v46 = v46 ^ v50
-	.loc 1 5739
+	.loc 1 6114
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
-	.loc 1 5740
+	.loc 1 6115
 	xor %r9, %r18, %r9
 # v50 = v38 ^ v50
-	.loc 1 5741
+	.loc 1 6116
 	xor %r15, %r9, %r15
 # v35 = v35 ^ v46
-	.loc 1 5742
+	.loc 1 6117
 	xor %r25, %r25, %r16
 # v38 = v43 ^ v46
-	.loc 1 5743
+	.loc 1 6118
 	xor %r6, %r17, %r16
 # v38 = v38 ^ v50
-	.loc 1 5744
+	.loc 1 6119
 	xor %r9, %r6, %r15
 # v32 = v32 ^ v43
-	.loc 1 5745
+	.loc 1 6120
 	xor %r14, %r14, %r17
 # v29 = v6 ^ v46
-	.loc 1 5746
+	.loc 1 6121
 	xor %r6, %r21, %r16
 # v29 = v29 ^ v50
-	.loc 1 5747
+	.loc 1 6122
 	xor %r6, %r6, %r15
 # v16 = v16 ^ v43
-	.loc 1 5748
+	.loc 1 6123
 	xor %r11, %r11, %r17
 # v16 = v16 ^ v6
-	.loc 1 5749
+	.loc 1 6124
 	xor %r11, %r11, %r21
 # v16 = v16 ^ v46
-	.loc 1 5750
+	.loc 1 6125
 	xor %r11, %r11, %r16
 # v16 = v16 ^ v50
-	.loc 1 5751
+	.loc 1 6126
 	xor %r19, %r11, %r15
 # v43 = v43 ^ v26
-	.loc 1 5752
+	.loc 1 6127
 	xor %r11, %r17, %r22
 	stw %r11, 1656(%r1)
 # v4 = v4 ^ v6
-	.loc 1 5753
+	.loc 1 6128
 	lwz %r11, 1640(%r1)
 	xor %r11, %r11, %r21
 # v4 = v4 ^ v26
-	.loc 1 5754
+	.loc 1 6129
 	xor %r11, %r11, %r22
 # v4 = v4 ^ v50
-	.loc 1 5755
+	.loc 1 6130
 	xor %r18, %r11, %r15
 # v6 = v6 ^ v21
-	.loc 1 5756
+	.loc 1 6131
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
-	.loc 1 5757
+	.loc 1 6132
 	xor %r26, %r26, %r22
 # v8 = v8 ^ v21
-	.loc 1 5758
+	.loc 1 6133
 	xor %r26, %r26, %r20
 # v26 = v26 ^ v46
-	.loc 1 5759
+	.loc 1 6134
 	xor %r22, %r22, %r16
 # v14 = v14 ^ v21
-	.loc 1 5760
+	.loc 1 6135
 	lwz %r11, 1648(%r1)
 	xor %r11, %r11, %r20
 # v14 = v14 ^ v46
-	.loc 1 5761
+	.loc 1 6136
 	xor %r11, %r11, %r16
 # v21 = v21 ^ v50
-	.loc 1 5762
+	.loc 1 6137
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
-	.loc 1 5763
+	.loc 1 6138
 	xor %r16, %r10, %r16
 # v50 = v46 ^ v50
-	.loc 1 5764
+	.loc 1 6139
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
-	.loc 1 5765
+	.loc 1 6140
 	xor %r25, %r25, %r20
 # v46 = v6 ^ v21
-	.loc 1 5766
+	.loc 1 6141
 	xor %r10, %r21, %r20
 # v46 = v46 ^ v50
-	.loc 1 5767
+	.loc 1 6142
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v6
-	.loc 1 5768
+	.loc 1 6143
 	xor %r17, %r9, %r21
 # v28 = v8 ^ v21
-	.loc 1 5769
+	.loc 1 6144
 	xor %r9, %r26, %r20
 # v28 = v28 ^ v50
-	.loc 1 5770
+	.loc 1 6145
 	xor %r9, %r9, %r15
 # v32 = v32 ^ v6
-	.loc 1 5771
+	.loc 1 6146
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
-	.loc 1 5772
+	.loc 1 6147
 	xor %r14, %r14, %r26
 # v32 = v32 ^ v21
-	.loc 1 5773
+	.loc 1 6148
 	xor %r14, %r14, %r20
 # v32 = v32 ^ v50
-	.loc 1 5774
+	.loc 1 6149
 	xor %r14, %r14, %r15
 # v6 = v6 ^ v26
-	.loc 1 5775
+	.loc 1 6150
 	xor %r21, %r21, %r22
 	stw %r21, 1664(%r1)
 # v29 = v29 ^ v8
-	.loc 1 5776
+	.loc 1 6151
 	xor %r6, %r6, %r26
 # v29 = v29 ^ v26
-	.loc 1 5777
+	.loc 1 6152
 	xor %r6, %r6, %r22
 # v29 = v29 ^ v50
-	.loc 1 5778
+	.loc 1 6153
 	xor %r21, %r6, %r15
 # v8 = v8 ^ v14
-	.loc 1 5779
+	.loc 1 6154
 	xor %r26, %r26, %r11
 # v16 = v16 ^ v26
-	.loc 1 5780
+	.loc 1 6155
 	xor %r19, %r19, %r22
 # v16 = v16 ^ v14
-	.loc 1 5781
+	.loc 1 6156
 	xor %r19, %r19, %r11
 # v26 = v26 ^ v21
-	.loc 1 5782
+	.loc 1 6157
 	xor %r22, %r22, %r20
 # v43 = v43 ^ v14
-	.loc 1 5783
+	.loc 1 6158
 	lwz %r6, 1656(%r1)
 	xor %r6, %r6, %r11
 # v43 = v43 ^ v21
-	.loc 1 5784
+	.loc 1 6159
 	xor %r6, %r6, %r20
 # v14 = v14 ^ v50
-	.loc 1 5785
+	.loc 1 6160
 	xor %r11, %r11, %r15
 # v21 = v4 ^ v21
-	.loc 1 5786
+	.loc 1 6161
 	xor %r20, %r18, %r20
 # v50 = v21 ^ v50
-	.loc 1 5787
+	.loc 1 6162
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
-	.loc 1 5788
+	.loc 1 6163
 	xor %r20, %r25, %r11
 # v21 = v8 ^ v14
-	.loc 1 5789
+	.loc 1 6164
 	xor %r25, %r26, %r11
 # v21 = v21 ^ v50
-	.loc 1 5790
+	.loc 1 6165
 	xor %r25, %r25, %r15
 # v46 = v46 ^ v8
-	.loc 1 5791
+	.loc 1 6166
 	xor %r18, %r10, %r26
 # v4 = v16 ^ v14
-	.loc 1 5792
+	.loc 1 6167
 	xor %r10, %r19, %r11
 # v4 = v4 ^ v50
-	.loc 1 5793
+	.loc 1 6168
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v8
-	.loc 1 5794
+	.loc 1 6169
 	xor %r17, %r17, %r26
 # v38 = v38 ^ v16
-	.loc 1 5795
+	.loc 1 6170
 	xor %r17, %r17, %r19
 # v38 = v38 ^ v14
-	.loc 1 5796
+	.loc 1 6171
 	xor %r17, %r17, %r11
 # v38 = v38 ^ v50
-	.loc 1 5797
+	.loc 1 6172
 	xor %r17, %r17, %r15
 # v8 = v8 ^ v26
-	.loc 1 5798
+	.loc 1 6173
 	xor %r26, %r26, %r22
 	stw %r26, 1672(%r1)
 # v28 = v28 ^ v16
-	.loc 1 5799
+	.loc 1 6174
 	xor %r9, %r9, %r19
 # v28 = v28 ^ v26
-	.loc 1 5800
+	.loc 1 6175
 	xor %r9, %r9, %r22
 # v28 = v28 ^ v50
-	.loc 1 5801
+	.loc 1 6176
 	xor %r9, %r9, %r15
 	stw %r9, 1680(%r1)
 # v16 = v16 ^ v43
-	.loc 1 5802
+	.loc 1 6177
 	xor %r19, %r19, %r6
 # v32 = v32 ^ v26
-	.loc 1 5803
+	.loc 1 6178
 	xor %r14, %r14, %r22
 # v32 = v32 ^ v43
-	.loc 1 5804
+	.loc 1 6179
 	xor %r14, %r14, %r6
 # v26 = v26 ^ v14
-	.loc 1 5805
+	.loc 1 6180
 	xor %r22, %r22, %r11
 # v6 = v6 ^ v43
-	.loc 1 5806
+	.loc 1 6181
 	lwz %r9, 1664(%r1)
 	xor %r9, %r9, %r6
 # v6 = v6 ^ v14
-	.loc 1 5807
+	.loc 1 6182
 	xor %r9, %r9, %r11
 # v43 = v43 ^ v50
-	.loc 1 5808
+	.loc 1 6183
 	xor %r26, %r6, %r15
 # v14 = v29 ^ v14
-	.loc 1 5809
+	.loc 1 6184
 	xor %r11, %r21, %r11
 # v50 = v14 ^ v50
-	.loc 1 5810
+	.loc 1 6185
 	xor %r15, %r11, %r15
 # v35 = v35 ^ v43
-	.loc 1 5811
+	.loc 1 6186
 	xor %r20, %r20, %r26
 # v14 = v16 ^ v43
-	.loc 1 5812
+	.loc 1 6187
 	xor %r6, %r19, %r26
 # v14 = v14 ^ v50
-	.loc 1 5813
+	.loc 1 6188
 	xor %r11, %r6, %r15
 # v21 = v21 ^ v16
-	.loc 1 5814
+	.loc 1 6189
 	xor %r25, %r25, %r19
 # v29 = v32 ^ v43
-	.loc 1 5815
+	.loc 1 6190
 	xor %r6, %r14, %r26
 # v29 = v29 ^ v50
-	.loc 1 5816
+	.loc 1 6191
 	xor %r6, %r6, %r15
 # v46 = v46 ^ v16
-	.loc 1 5817
+	.loc 1 6192
 	xor %r18, %r18, %r19
 # v46 = v46 ^ v32
-	.loc 1 5818
+	.loc 1 6193
 	xor %r18, %r18, %r14
 # v46 = v46 ^ v43
-	.loc 1 5819
+	.loc 1 6194
 	xor %r18, %r18, %r26
 # v46 = v46 ^ v50
-	.loc 1 5820
+	.loc 1 6195
 	xor %r18, %r18, %r15
 # v16 = v16 ^ v26
-	.loc 1 5821
+	.loc 1 6196
 	xor %r19, %r19, %r22
 # v4 = v4 ^ v32
-	.loc 1 5822
+	.loc 1 6197
 	xor %r10, %r10, %r14
 # v4 = v4 ^ v26
-	.loc 1 5823
+	.loc 1 6198
 	xor %r10, %r10, %r22
 # v4 = v4 ^ v50
-	.loc 1 5824
+	.loc 1 6199
 	xor %r21, %r10, %r15
 # v32 = v32 ^ v6
-	.loc 1 5825
+	.loc 1 6200
 	xor %r10, %r14, %r9
 	stw %r10, 4168(%r1)
 # v38 = v38 ^ v26
-	.loc 1 5826
+	.loc 1 6201
 	xor %r17, %r17, %r22
 # v38 = v38 ^ v6
-	.loc 1 5827
+	.loc 1 6202
 	xor %r10, %r17, %r9
 	stw %r10, 4176(%r1)
 # v26 = v26 ^ v43
-	.loc 1 5828
+	.loc 1 6203
 	xor %r10, %r22, %r26
 	stw %r10, 4912(%r1)
 # v8 = v8 ^ v6
-	.loc 1 5829
+	.loc 1 6204
 	lwz %r10, 1672(%r1)
 	xor %r10, %r10, %r9
 # v8 = v8 ^ v43
-	.loc 1 5830
+	.loc 1 6205
 	xor %r22, %r10, %r26
 # v6 = v6 ^ v50
-	.loc 1 5831
+	.loc 1 6206
 	xor %r17, %r9, %r15
 # v43 = v28 ^ v43
-	.loc 1 5832
+	.loc 1 6207
 	lwz %r9, 1680(%r1)
 	xor %r26, %r9, %r26
 # v50 = v43 ^ v50
-	.loc 1 5833
+	.loc 1 6208
 	xor %r15, %r26, %r15
 # v43 = v35 & v56
-	.loc 1 5834
+	.loc 1 6209
 	and %r9, %r20, %r30
 	stw %r9, 1688(%r1)
 # v28 = v35 & v18
-	.loc 1 5835
+	.loc 1 6210
 	and %r9, %r20, %r31
 # v60 = v14 & v56
-	.loc 1 5836
+	.loc 1 6211
 	and %r10, %r11, %r30
 # v60 = v28 ^ v60
-	.loc 1 5837
+	.loc 1 6212
 	xor %r9, %r9, %r10
 	stw %r9, 1696(%r1)
 # v28 = v35 & v10
-	.loc 1 5838
+	.loc 1 6213
 	and %r10, %r20, %r12
 	stw %r10, 1704(%r1)
 # v9 = v14 & v18
-	.loc 1 5839
+	.loc 1 6214
 	and %r26, %r11, %r31
 	stw %r26, 3224(%r1)
 # v52 = v21 & v56
-	.loc 1 5840
+	.loc 1 6215
 	and %r9, %r25, %r30
 # v9 = v28 ^ v9
-	.loc 1 5841
+	.loc 1 6216
 	xor %r10, %r10, %r26
 # v52 = v9 ^ v52
-	.loc 1 5842
+	.loc 1 6217
 	xor %r9, %r10, %r9
 	stw %r9, 1712(%r1)
 # v9 = v35 & v0
-	.loc 1 5843
+	.loc 1 6218
 	and %r9, %r20, %r27
 	stw %r9, 1720(%r1)
 # v28 = v14 & v10
-	.loc 1 5844
+	.loc 1 6219
 	and %r16, %r11, %r12
 	stw %r16, 3232(%r1)
 # v49 = v21 & v18
-	.loc 1 5845
+	.loc 1 6220
 	and %r10, %r25, %r31
 	stw %r10, 1728(%r1)
 # v15 = v29 & v56
-	.loc 1 5846
+	.loc 1 6221
 	and %r26, %r6, %r30
 	stw %r26, 3240(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5847
+	.loc 1 6222
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 5848
+	.loc 1 6223
 	xor %r9, %r9, %r10
 # v15 = v49 ^ v15
-	.loc 1 5849
+	.loc 1 6224
 	xor %r9, %r9, %r26
 	stw %r9, 1736(%r1)
 # v49 = v35 & v41
-	.loc 1 5850
+	.loc 1 6225
 	lwz %r9, 1632(%r1)
 	stw %r9, 3888(%r1)
 	and %r9, %r20, %r9
 	stw %r9, 3880(%r1)
 	stw %r9, 1744(%r1)
 # v28 = v14 & v0
-	.loc 1 5851
+	.loc 1 6226
 	and %r10, %r11, %r27
 	stw %r10, 3248(%r1)
 # v9 = v21 & v10
-	.loc 1 5852
+	.loc 1 6227
 	and %r14, %r25, %r12
 	stw %r14, 4672(%r1)
 	stw %r14, 1752(%r1)
 # v27 = v29 & v18
-	.loc 1 5853
+	.loc 1 6228
 	and %r16, %r6, %r31
 	stw %r16, 1760(%r1)
 # v2 = v46 & v56
-	.loc 1 5854
+	.loc 1 6229
 	and %r26, %r18, %r30
 	stw %r26, 3256(%r1)
 # v28 = v49 ^ v28
-	.loc 1 5855
+	.loc 1 6230
 	xor %r9, %r9, %r10
 	stw %r9, 3264(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5856
+	.loc 1 6231
 	xor %r9, %r9, %r14
 # v27 = v9 ^ v27
-	.loc 1 5857
+	.loc 1 6232
 	xor %r9, %r9, %r16
 # v2 = v27 ^ v2
-	.loc 1 5858
+	.loc 1 6233
 	xor %r9, %r9, %r26
 	stw %r9, 1768(%r1)
 # v27 = v35 & v39
-	.loc 1 5859
+	.loc 1 6234
 	lwz %r9, 1624(%r1)
 	stw %r9, 3904(%r1)
 	and %r9, %r20, %r9
@@ -21807,131 +22281,131 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r9, 3896(%r1)
 	stw %r9, 1776(%r1)
 # v9 = v14 & v41
-	.loc 1 5860
+	.loc 1 6235
 	lwz %r9, 3888(%r1)
 	and %r9, %r11, %r9
 	stw %r9, 5248(%r1)
 	stw %r9, 3272(%r1)
 # v28 = v21 & v0
-	.loc 1 5861
+	.loc 1 6236
 	and %r9, %r25, %r27
 	stw %r9, 5904(%r1)
 	stw %r9, 3912(%r1)
 	stw %r9, 1784(%r1)
 # v49 = v29 & v10
-	.loc 1 5862
+	.loc 1 6237
 	and %r16, %r6, %r12
 	stw %r16, 4680(%r1)
 	stw %r16, 1792(%r1)
 # v11 = v46 & v18
-	.loc 1 5863
+	.loc 1 6238
 	and %r26, %r18, %r31
 	stw %r26, 4688(%r1)
 	stw %r26, 1800(%r1)
 # v54 = v16 & v56
-	.loc 1 5864
+	.loc 1 6239
 	and %r10, %r19, %r30
 	stw %r10, 5528(%r1)
 	stw %r10, 3280(%r1)
 # v9 = v27 ^ v9
-	.loc 1 5865
+	.loc 1 6240
 	lwz %r9, 5248(%r1)
 	lwz %r14, 5744(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3288(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5866
+	.loc 1 6241
 	lwz %r14, 5904(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3296(%r1)
 # v49 = v28 ^ v49
-	.loc 1 5867
+	.loc 1 6242
 	xor %r9, %r9, %r16
 # v11 = v49 ^ v11
-	.loc 1 5868
+	.loc 1 6243
 	xor %r9, %r9, %r26
 # v54 = v11 ^ v54
-	.loc 1 5869
+	.loc 1 6244
 	xor %r9, %r9, %r10
 	stw %r9, 1808(%r1)
 # v11 = v35 & v13
-	.loc 1 5870
+	.loc 1 6245
 	and %r9, %r20, %r8
 	stw %r9, 3920(%r1)
 	stw %r9, 1816(%r1)
 # v49 = v14 & v39
-	.loc 1 5871
+	.loc 1 6246
 	lwz %r9, 3904(%r1)
 	and %r9, %r11, %r9
 	stw %r9, 4872(%r1)
 	stw %r9, 3304(%r1)
 # v28 = v21 & v41
-	.loc 1 5872
+	.loc 1 6247
 	lwz %r9, 1632(%r1)
 	and %r16, %r25, %r9
 	stw %r16, 3928(%r1)
 	stw %r16, 1824(%r1)
 # v9 = v29 & v0
-	.loc 1 5873
+	.loc 1 6248
 	and %r26, %r6, %r27
 	stw %r26, 3936(%r1)
 	stw %r26, 1832(%r1)
 # v27 = v46 & v10
-	.loc 1 5874
+	.loc 1 6249
 	and %r9, %r18, %r12
 	stw %r9, 4696(%r1)
 	stw %r9, 1840(%r1)
 # v1 = v16 & v18
-	.loc 1 5875
+	.loc 1 6250
 	and %r10, %r19, %r31
 	stw %r10, 4704(%r1)
 	stw %r10, 1848(%r1)
 # v24 = v4 & v56
-	.loc 1 5876
+	.loc 1 6251
 	and %r9, %r21, %r30
 	stw %r9, 5256(%r1)
 	stw %r9, 3312(%r1)
 # v49 = v11 ^ v49
-	.loc 1 5877
+	.loc 1 6252
 	lwz %r9, 3920(%r1)
 	lwz %r14, 4872(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3320(%r1)
 # v28 = v49 ^ v28
-	.loc 1 5878
+	.loc 1 6253
 	xor %r9, %r9, %r16
 	stw %r9, 3328(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5879
+	.loc 1 6254
 	xor %r9, %r9, %r26
 	stw %r9, 3336(%r1)
 # v27 = v9 ^ v27
-	.loc 1 5880
+	.loc 1 6255
 	lwz %r26, 4696(%r1)
 	xor %r9, %r9, %r26
 # v1 = v27 ^ v1
-	.loc 1 5881
+	.loc 1 6256
 	xor %r9, %r9, %r10
 # v24 = v1 ^ v24
-	.loc 1 5882
+	.loc 1 6257
 	lwz %r10, 5256(%r1)
 	xor %r9, %r9, %r10
 	stw %r9, 1856(%r1)
 # v1 = v14 & v13
-	.loc 1 5883
+	.loc 1 6258
 	and %r9, %r11, %r8
 	stw %r9, 5752(%r1)
 	stw %r9, 3944(%r1)
 	stw %r9, 1864(%r1)
 # v27 = v21 & v39
-	.loc 1 5884
+	.loc 1 6259
 	lwz %r9, 1624(%r1)
 	stw %r9, 3952(%r1)
 	and %r9, %r25, %r9
 	stw %r9, 5264(%r1)
 	stw %r9, 3344(%r1)
 # v9 = v29 & v41
-	.loc 1 5885
+	.loc 1 6260
 	lwz %r9, 1632(%r1)
 	stw %r9, 3968(%r1)
 	and %r9, %r6, %r9
@@ -21939,1116 +22413,1116 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc32:
 	stw %r9, 3960(%r1)
 	stw %r9, 1872(%r1)
 # v28 = v46 & v0
-	.loc 1 5886
+	.loc 1 6261
 	and %r16, %r18, %r27
 	stw %r16, 4712(%r1)
 	stw %r16, 1880(%r1)
 # v49 = v16 & v10
-	.loc 1 5887
+	.loc 1 6262
 	and %r26, %r19, %r12
 	stw %r26, 4720(%r1)
 	stw %r26, 1888(%r1)
 # v11 = v4 & v18
-	.loc 1 5888
+	.loc 1 6263
 	and %r10, %r21, %r31
 	stw %r10, 5536(%r1)
 	stw %r10, 3352(%r1)
 # v27 = v1 ^ v27
-	.loc 1 5889
+	.loc 1 6264
 	lwz %r9, 5264(%r1)
 	lwz %r14, 5752(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3360(%r1)
 # v9 = v27 ^ v9
-	.loc 1 5890
+	.loc 1 6265
 	lwz %r14, 5912(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3368(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5891
+	.loc 1 6266
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 5892
+	.loc 1 6267
 	xor %r9, %r9, %r26
 # v11 = v49 ^ v11
-	.loc 1 5893
+	.loc 1 6268
 	xor %r9, %r9, %r10
 	stw %r9, 1896(%r1)
 # v49 = v21 & v13
-	.loc 1 5894
+	.loc 1 6269
 	and %r16, %r25, %r8
 	stw %r16, 3976(%r1)
 	stw %r16, 1904(%r1)
 # v28 = v29 & v39
-	.loc 1 5895
+	.loc 1 6270
 	lwz %r9, 3952(%r1)
 	and %r14, %r6, %r9
 	stw %r14, 3376(%r1)
 # v9 = v46 & v41
-	.loc 1 5896
+	.loc 1 6271
 	lwz %r9, 3968(%r1)
 	and %r9, %r18, %r9
 	stw %r9, 4728(%r1)
 	stw %r9, 1912(%r1)
 # v27 = v16 & v0
-	.loc 1 5897
+	.loc 1 6272
 	and %r10, %r19, %r27
 	stw %r10, 1920(%r1)
 # v1 = v4 & v10
-	.loc 1 5898
+	.loc 1 6273
 	and %r26, %r21, %r12
 	stw %r26, 3384(%r1)
 # v28 = v49 ^ v28
-	.loc 1 5899
+	.loc 1 6274
 	xor %r16, %r16, %r14
 	stw %r16, 3392(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5900
+	.loc 1 6275
 	xor %r9, %r16, %r9
 # v27 = v9 ^ v27
-	.loc 1 5901
+	.loc 1 6276
 	xor %r9, %r9, %r10
 # v1 = v27 ^ v1
-	.loc 1 5902
+	.loc 1 6277
 	xor %r9, %r9, %r26
 	stw %r9, 1928(%r1)
 # v27 = v29 & v13
-	.loc 1 5903
+	.loc 1 6278
 	and %r14, %r6, %r8
 	stw %r14, 3984(%r1)
 	stw %r14, 1936(%r1)
 # v9 = v46 & v39
-	.loc 1 5904
+	.loc 1 6279
 	lwz %r9, 1624(%r1)
 	stw %r9, 5304(%r1)
 	and %r9, %r18, %r9
 	stw %r9, 4880(%r1)
 	stw %r9, 3400(%r1)
 # v28 = v16 & v41
-	.loc 1 5905
+	.loc 1 6280
 	lwz %r26, 1632(%r1)
 	stw %r26, 3992(%r1)
 	and %r16, %r19, %r26
 	stw %r16, 4736(%r1)
 	stw %r16, 1944(%r1)
 # v49 = v4 & v0
-	.loc 1 5906
+	.loc 1 6281
 	and %r10, %r21, %r27
 	stw %r10, 5272(%r1)
 	stw %r10, 3408(%r1)
 # v9 = v27 ^ v9
-	.loc 1 5907
+	.loc 1 6282
 	xor %r9, %r14, %r9
 	stw %r9, 3416(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5908
+	.loc 1 6283
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 5909
+	.loc 1 6284
 	xor %r9, %r9, %r10
 	stw %r9, 1952(%r1)
 # v28 = v46 & v13
-	.loc 1 5910
+	.loc 1 6285
 	and %r9, %r18, %r8
 	stw %r9, 1960(%r1)
 # v9 = v16 & v39
-	.loc 1 5911
+	.loc 1 6286
 	lwz %r10, 5304(%r1)
 	and %r16, %r19, %r10
 	stw %r16, 3424(%r1)
 # v27 = v4 & v41
-	.loc 1 5912
+	.loc 1 6287
 	and %r26, %r21, %r26
 	stw %r26, 3432(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5913
+	.loc 1 6288
 	xor %r9, %r9, %r16
 # v27 = v9 ^ v27
-	.loc 1 5914
+	.loc 1 6289
 	xor %r9, %r9, %r26
 	stw %r9, 1968(%r1)
 # v9 = v16 & v13
-	.loc 1 5915
+	.loc 1 6290
 	and %r9, %r19, %r8
 # v28 = v4 & v39
-	.loc 1 5916
+	.loc 1 6291
 	and %r10, %r21, %r10
 # v28 = v9 ^ v28
-	.loc 1 5917
+	.loc 1 6292
 	xor %r9, %r9, %r10
 	stw %r9, 1976(%r1)
 # v9 = v4 & v13
-	.loc 1 5918
+	.loc 1 6293
 	and %r9, %r21, %r8
 	stw %r9, 1984(%r1)
 # v58 = v32 & v45
-	.loc 1 5919
+	.loc 1 6294
 	lwz %r26, 4168(%r1)
 	and %r9, %r26, %r7
 	stw %r9, 1992(%r1)
 # v33 = v32 & v48
-	.loc 1 5920
+	.loc 1 6295
 	and %r9, %r26, %r28
 # v7 = v38 & v45
-	.loc 1 5921
+	.loc 1 6296
 	lwz %r16, 4176(%r1)
 	and %r10, %r16, %r7
 # v7 = v33 ^ v7
-	.loc 1 5922
+	.loc 1 6297
 	xor %r9, %r9, %r10
 	stw %r9, 2000(%r1)
 # v33 = v32 & v47
-	.loc 1 5923
+	.loc 1 6298
 	and %r10, %r26, %r5
 	stw %r10, 2008(%r1)
 # v31 = v38 & v48
-	.loc 1 5924
+	.loc 1 6299
 	and %r26, %r16, %r28
 	stw %r26, 3440(%r1)
 # v3 = v26 & v45
-	.loc 1 5925
+	.loc 1 6300
 	lwz %r16, 4912(%r1)
 	and %r9, %r16, %r7
 # v31 = v33 ^ v31
-	.loc 1 5926
+	.loc 1 6301
 	xor %r10, %r10, %r26
 # v3 = v31 ^ v3
-	.loc 1 5927
+	.loc 1 6302
 	xor %r9, %r10, %r9
 	stw %r9, 2016(%r1)
 # v31 = v32 & v42
-	.loc 1 5928
+	.loc 1 6303
 	lwz %r26, 4168(%r1)
 	and %r14, %r26, %r23
 	stw %r14, 2024(%r1)
 # v33 = v38 & v47
-	.loc 1 5929
+	.loc 1 6304
 	lwz %r9, 4176(%r1)
 	and %r10, %r9, %r5
 	stw %r10, 3448(%r1)
 # v36 = v26 & v48
-	.loc 1 5930
+	.loc 1 6305
 	and %r9, %r16, %r28
 	stw %r9, 2032(%r1)
 # v30 = v8 & v45
-	.loc 1 5931
+	.loc 1 6306
 	and %r16, %r22, %r7
 	stw %r16, 3456(%r1)
 # v33 = v31 ^ v33
-	.loc 1 5932
+	.loc 1 6307
 	xor %r10, %r14, %r10
 # v36 = v33 ^ v36
-	.loc 1 5933
+	.loc 1 6308
 	xor %r9, %r10, %r9
 # v30 = v36 ^ v30
-	.loc 1 5934
+	.loc 1 6309
 	xor %r9, %r9, %r16
 	stw %r9, 2040(%r1)
 # v36 = v32 & v44
-	.loc 1 5935
+	.loc 1 6310
 	and %r14, %r26, %r24
 	stw %r14, 4000(%r1)
 	stw %r14, 2048(%r1)
 # v33 = v38 & v42
-	.loc 1 5936
+	.loc 1 6311
 	lwz %r9, 4176(%r1)
 	and %r9, %r9, %r23
 	stw %r9, 3464(%r1)
 # v31 = v26 & v47
-	.loc 1 5937
+	.loc 1 6312
 	lwz %r10, 4912(%r1)
 	and %r10, %r10, %r5
 	stw %r10, 4744(%r1)
 	stw %r10, 2056(%r1)
 # v34 = v8 & v48
-	.loc 1 5938
+	.loc 1 6313
 	and %r16, %r22, %r28
 	stw %r16, 2064(%r1)
 # v5 = v6 & v45
-	.loc 1 5939
+	.loc 1 6314
 	and %r26, %r17, %r7
 	stw %r26, 3472(%r1)
 # v33 = v36 ^ v33
-	.loc 1 5940
+	.loc 1 6315
 	xor %r9, %r14, %r9
 	stw %r9, 3480(%r1)
 # v31 = v33 ^ v31
-	.loc 1 5941
+	.loc 1 6316
 	xor %r9, %r9, %r10
 # v34 = v31 ^ v34
-	.loc 1 5942
+	.loc 1 6317
 	xor %r9, %r9, %r16
 # v5 = v34 ^ v5
-	.loc 1 5943
+	.loc 1 6318
 	xor %r9, %r9, %r26
 	stw %r9, 2072(%r1)
 # v34 = v32 & v12
-	.loc 1 5944
+	.loc 1 6319
 	lwz %r9, 4168(%r1)
 	and %r9, %r9, %r29
 	stw %r9, 5760(%r1)
 	stw %r9, 4008(%r1)
 	stw %r9, 2080(%r1)
 # v31 = v38 & v44
-	.loc 1 5945
+	.loc 1 6320
 	lwz %r9, 4176(%r1)
 	and %r9, %r9, %r24
 	stw %r9, 5280(%r1)
 	stw %r9, 3488(%r1)
 # v33 = v26 & v42
-	.loc 1 5946
+	.loc 1 6321
 	lwz %r9, 4912(%r1)
 	and %r9, %r9, %r23
 	stw %r9, 5920(%r1)
 	stw %r9, 4016(%r1)
 	stw %r9, 2088(%r1)
 # v36 = v8 & v47
-	.loc 1 5947
+	.loc 1 6322
 	and %r16, %r22, %r5
 	stw %r16, 4752(%r1)
 	stw %r16, 2096(%r1)
 # v37 = v6 & v48
-	.loc 1 5948
+	.loc 1 6323
 	and %r26, %r17, %r28
 	stw %r26, 4760(%r1)
 	stw %r26, 2104(%r1)
 # v40 = v50 & v45
-	.loc 1 5949
+	.loc 1 6324
 	and %r10, %r15, %r7
 	stw %r10, 5544(%r1)
 	stw %r10, 3496(%r1)
 # v31 = v34 ^ v31
-	.loc 1 5950
+	.loc 1 6325
 	lwz %r9, 5280(%r1)
 	lwz %r14, 5760(%r1)
 	xor %r9, %r14, %r9
 	stw %r9, 3504(%r1)
 # v33 = v31 ^ v33
-	.loc 1 5951
+	.loc 1 6326
 	lwz %r14, 5920(%r1)
 	xor %r9, %r9, %r14
 	stw %r9, 3512(%r1)
 # v36 = v33 ^ v36
-	.loc 1 5952
+	.loc 1 6327
 	xor %r9, %r9, %r16
 # v37 = v36 ^ v37
-	.loc 1 5953
+	.loc 1 6328
 	xor %r9, %r9, %r26
 # v40 = v37 ^ v40
-	.loc 1 5954
+	.loc 1 6329
 	xor %r9, %r9, %r10
 	stw %r9, 2112(%r1)
 # v37 = v38 & v12
-	.loc 1 5955
+	.loc 1 6330
 	lwz %r9, 4176(%r1)
 	and %r14, %r9, %r29
 	stw %r14, 4024(%r1)
 	stw %r14, 2120(%r1)
 # v36 = v26 & v44
-	.loc 1 5956
+	.loc 1 6331
 	lwz %r9, 4912(%r1)
 	and %r9, %r9, %r24
 	stw %r9, 3520(%r1)
 # v33 = v8 & v42
-	.loc 1 5957
+	.loc 1 6332
 	and %r16, %r22, %r23
 	stw %r16, 4768(%r1)
 	stw %r16, 2128(%r1)
 # v31 = v6 & v47
-	.loc 1 5958
+	.loc 1 6333
 	and %r26, %r17, %r5
 	stw %r26, 2136(%r1)
 # v34 = v50 & v48
-	.loc 1 5959
+	.loc 1 6334
 	and %r10, %r15, %r28
 	stw %r10, 3528(%r1)
 # v36 = v37 ^ v36
-	.loc 1 5960
+	.loc 1 6335
 	xor %r9, %r14, %r9
 	stw %r9, 3536(%r1)
 # v33 = v36 ^ v33
-	.loc 1 5961
+	.loc 1 6336
 	xor %r9, %r9, %r16
 # v31 = v33 ^ v31
-	.loc 1 5962
+	.loc 1 6337
 	xor %r9, %r9, %r26
 # v34 = v31 ^ v34
-	.loc 1 5963
+	.loc 1 6338
 	xor %r9, %r9, %r10
 	stw %r9, 2144(%r1)
 # v31 = v26 & v12
-	.loc 1 5964
+	.loc 1 6339
 	lwz %r9, 4912(%r1)
 	and %r10, %r9, %r29
 	stw %r10, 3544(%r1)
 # v33 = v8 & v44
-	.loc 1 5965
+	.loc 1 6340
 	and %r26, %r22, %r24
 	stw %r26, 3552(%r1)
 # v36 = v6 & v42
-	.loc 1 5966
+	.loc 1 6341
 	and %r9, %r17, %r23
 	stw %r9, 2152(%r1)
 # v37 = v50 & v47
-	.loc 1 5967
+	.loc 1 6342
 	and %r16, %r15, %r5
 	stw %r16, 2160(%r1)
 # v33 = v31 ^ v33
-	.loc 1 5968
+	.loc 1 6343
 	xor %r10, %r10, %r26
 	stw %r10, 3560(%r1)
 # v36 = v33 ^ v36
-	.loc 1 5969
+	.loc 1 6344
 	xor %r9, %r10, %r9
 # v37 = v36 ^ v37
-	.loc 1 5970
+	.loc 1 6345
 	xor %r9, %r9, %r16
 	stw %r9, 2168(%r1)
 # v36 = v8 & v12
-	.loc 1 5971
+	.loc 1 6346
 	and %r26, %r22, %r29
 	stw %r26, 3568(%r1)
 # v33 = v6 & v44
-	.loc 1 5972
+	.loc 1 6347
 	and %r9, %r17, %r24
 # v31 = v50 & v42
-	.loc 1 5973
+	.loc 1 6348
 	and %r10, %r15, %r23
 	stw %r10, 2176(%r1)
 # v33 = v36 ^ v33
-	.loc 1 5974
+	.loc 1 6349
 	xor %r9, %r26, %r9
 # v31 = v33 ^ v31
-	.loc 1 5975
+	.loc 1 6350
 	xor %r9, %r9, %r10
 	stw %r9, 2184(%r1)
 # v33 = v6 & v12
-	.loc 1 5976
+	.loc 1 6351
 	and %r9, %r17, %r29
 # v36 = v50 & v44
-	.loc 1 5977
+	.loc 1 6352
 	and %r10, %r15, %r24
 # v36 = v33 ^ v36
-	.loc 1 5978
+	.loc 1 6353
 	xor %r10, %r9, %r10
 # v33 = v50 & v12
-	.loc 1 5979
+	.loc 1 6354
 	and %r9, %r15, %r29
 # v32 = v35 ^ v32
-	.loc 1 5980
+	.loc 1 6355
 	lwz %r26, 4168(%r1)
 	xor %r26, %r20, %r26
 # v38 = v14 ^ v38
-	.loc 1 5981
+	.loc 1 6356
 	lwz %r20, 4176(%r1)
 	xor %r11, %r11, %r20
 # v26 = v21 ^ v26
-	.loc 1 5982
+	.loc 1 6357
 	lwz %r20, 4912(%r1)
 	xor %r25, %r25, %r20
 # v8 = v29 ^ v8
-	.loc 1 5983
+	.loc 1 6358
 	xor %r22, %r6, %r22
 # v6 = v46 ^ v6
-	.loc 1 5984
+	.loc 1 6359
 	xor %r17, %r18, %r17
 # v50 = v16 ^ v50
-	.loc 1 5985
+	.loc 1 6360
 	xor %r15, %r19, %r15
 # v45 = v56 ^ v45
-	.loc 1 5986
+	.loc 1 6361
 	xor %r30, %r30, %r7
 # v48 = v18 ^ v48
-	.loc 1 5987
+	.loc 1 6362
 	xor %r28, %r31, %r28
 # v47 = v10 ^ v47
-	.loc 1 5988
+	.loc 1 6363
 	xor %r12, %r12, %r5
 # v42 = v0 ^ v42
-	.loc 1 5989
+	.loc 1 6364
 	xor %r23, %r27, %r23
 # v44 = v41 ^ v44
-	.loc 1 5990
+	.loc 1 6365
 	lwz %r5, 1632(%r1)
 	xor %r24, %r5, %r24
 # v12 = v39 ^ v12
-	.loc 1 5991
+	.loc 1 6366
 	lwz %r5, 1624(%r1)
 	xor %r29, %r5, %r29
 # v39 = v32 & v45
-	.loc 1 5992
+	.loc 1 6367
 	and %r5, %r26, %r30
 	stw %r5, 2192(%r1)
 # v41 = v32 & v48
-	.loc 1 5993
+	.loc 1 6368
 	and %r5, %r26, %r28
 # v0 = v38 & v45
-	.loc 1 5994
+	.loc 1 6369
 	and %r6, %r11, %r30
 # v0 = v41 ^ v0
-	.loc 1 5995
+	.loc 1 6370
 	xor %r27, %r5, %r6
 # v41 = v32 & v47
-	.loc 1 5996
+	.loc 1 6371
 	and %r5, %r26, %r12
 # v10 = v38 & v48
-	.loc 1 5997
+	.loc 1 6372
 	and %r6, %r11, %r28
 # v18 = v26 & v45
-	.loc 1 5998
+	.loc 1 6373
 	and %r7, %r25, %r30
 # v10 = v41 ^ v10
-	.loc 1 5999
+	.loc 1 6374
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 6000
+	.loc 1 6375
 	xor %r20, %r6, %r7
 # v10 = v32 & v42
-	.loc 1 6001
+	.loc 1 6376
 	and %r5, %r26, %r23
 # v41 = v38 & v47
-	.loc 1 6002
+	.loc 1 6377
 	and %r6, %r11, %r12
 # v56 = v26 & v48
-	.loc 1 6003
+	.loc 1 6378
 	and %r7, %r25, %r28
 # v16 = v8 & v45
-	.loc 1 6004
+	.loc 1 6379
 	and %r31, %r22, %r30
 # v41 = v10 ^ v41
-	.loc 1 6005
+	.loc 1 6380
 	xor %r6, %r5, %r6
 # v56 = v41 ^ v56
-	.loc 1 6006
+	.loc 1 6381
 	xor %r7, %r6, %r7
 # v16 = v56 ^ v16
-	.loc 1 6007
+	.loc 1 6382
 	xor %r18, %r7, %r31
 # v56 = v32 & v44
-	.loc 1 6008
+	.loc 1 6383
 	and %r5, %r26, %r24
 # v41 = v38 & v42
-	.loc 1 6009
+	.loc 1 6384
 	and %r6, %r11, %r23
 # v10 = v26 & v47
-	.loc 1 6010
+	.loc 1 6385
 	and %r7, %r25, %r12
 # v46 = v8 & v48
-	.loc 1 6011
+	.loc 1 6386
 	and %r31, %r22, %r28
 # v29 = v6 & v45
-	.loc 1 6012
+	.loc 1 6387
 	and %r19, %r17, %r30
 # v41 = v56 ^ v41
-	.loc 1 6013
+	.loc 1 6388
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 6014
+	.loc 1 6389
 	xor %r7, %r6, %r7
 # v46 = v10 ^ v46
-	.loc 1 6015
+	.loc 1 6390
 	xor %r31, %r7, %r31
 # v29 = v46 ^ v29
-	.loc 1 6016
+	.loc 1 6391
 	xor %r19, %r31, %r19
 # v46 = v32 & v12
-	.loc 1 6017
+	.loc 1 6392
 	and %r5, %r26, %r29
 # v10 = v38 & v44
-	.loc 1 6018
+	.loc 1 6393
 	and %r6, %r11, %r24
 # v41 = v26 & v42
-	.loc 1 6019
+	.loc 1 6394
 	and %r7, %r25, %r23
 # v56 = v8 & v47
-	.loc 1 6020
+	.loc 1 6395
 	and %r14, %r22, %r12
 # v21 = v6 & v48
-	.loc 1 6021
+	.loc 1 6396
 	and %r16, %r17, %r28
 # v14 = v50 & v45
-	.loc 1 6022
+	.loc 1 6397
 	and %r31, %r15, %r30
 # v10 = v46 ^ v10
-	.loc 1 6023
+	.loc 1 6398
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 6024
+	.loc 1 6399
 	xor %r7, %r6, %r7
 # v56 = v41 ^ v56
-	.loc 1 6025
+	.loc 1 6400
 	xor %r14, %r7, %r14
 # v21 = v56 ^ v21
-	.loc 1 6026
+	.loc 1 6401
 	xor %r16, %r14, %r16
 # v14 = v21 ^ v14
-	.loc 1 6027
+	.loc 1 6402
 	xor %r16, %r16, %r31
 # v32 = v32 & v13
-	.loc 1 6028
+	.loc 1 6403
 	and %r14, %r26, %r8
 # v21 = v38 & v12
-	.loc 1 6029
+	.loc 1 6404
 	and %r5, %r11, %r29
 # v56 = v26 & v44
-	.loc 1 6030
+	.loc 1 6405
 	and %r26, %r25, %r24
 # v41 = v8 & v42
-	.loc 1 6031
+	.loc 1 6406
 	and %r31, %r22, %r23
 # v10 = v6 & v47
-	.loc 1 6032
+	.loc 1 6407
 	and %r7, %r17, %r12
 # v46 = v50 & v48
-	.loc 1 6033
+	.loc 1 6408
 	and %r6, %r15, %r28
 # v45 = v4 & v45
-	.loc 1 6034
+	.loc 1 6409
 	and %r30, %r21, %r30
 # v21 = v32 ^ v21
-	.loc 1 6035
+	.loc 1 6410
 	xor %r5, %r14, %r5
 # v56 = v21 ^ v56
-	.loc 1 6036
+	.loc 1 6411
 	xor %r26, %r5, %r26
 # v41 = v56 ^ v41
-	.loc 1 6037
+	.loc 1 6412
 	xor %r31, %r26, %r31
 # v10 = v41 ^ v10
-	.loc 1 6038
+	.loc 1 6413
 	xor %r7, %r31, %r7
 # v46 = v10 ^ v46
-	.loc 1 6039
+	.loc 1 6414
 	xor %r6, %r7, %r6
 # v45 = v46 ^ v45
-	.loc 1 6040
+	.loc 1 6415
 	xor %r30, %r6, %r30
 # v38 = v38 & v13
-	.loc 1 6041
+	.loc 1 6416
 	and %r11, %r11, %r8
 # v46 = v26 & v12
-	.loc 1 6042
+	.loc 1 6417
 	and %r5, %r25, %r29
 # v10 = v8 & v44
-	.loc 1 6043
+	.loc 1 6418
 	and %r6, %r22, %r24
 # v41 = v6 & v42
-	.loc 1 6044
+	.loc 1 6419
 	and %r31, %r17, %r23
 # v56 = v50 & v47
-	.loc 1 6045
+	.loc 1 6420
 	and %r7, %r15, %r12
 # v48 = v4 & v48
-	.loc 1 6046
+	.loc 1 6421
 	and %r28, %r21, %r28
 # v46 = v38 ^ v46
-	.loc 1 6047
+	.loc 1 6422
 	xor %r5, %r11, %r5
 # v10 = v46 ^ v10
-	.loc 1 6048
+	.loc 1 6423
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 6049
+	.loc 1 6424
 	xor %r31, %r6, %r31
 # v56 = v41 ^ v56
-	.loc 1 6050
+	.loc 1 6425
 	xor %r7, %r31, %r7
 # v48 = v56 ^ v48
-	.loc 1 6051
+	.loc 1 6426
 	xor %r28, %r7, %r28
 # v26 = v26 & v13
-	.loc 1 6052
+	.loc 1 6427
 	and %r25, %r25, %r8
 # v56 = v8 & v12
-	.loc 1 6053
+	.loc 1 6428
 	and %r5, %r22, %r29
 # v41 = v6 & v44
-	.loc 1 6054
+	.loc 1 6429
 	and %r6, %r17, %r24
 # v10 = v50 & v42
-	.loc 1 6055
+	.loc 1 6430
 	and %r7, %r15, %r23
 # v47 = v4 & v47
-	.loc 1 6056
+	.loc 1 6431
 	and %r12, %r21, %r12
 # v56 = v26 ^ v56
-	.loc 1 6057
+	.loc 1 6432
 	xor %r5, %r25, %r5
 # v41 = v56 ^ v41
-	.loc 1 6058
+	.loc 1 6433
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 6059
+	.loc 1 6434
 	xor %r7, %r6, %r7
 # v47 = v10 ^ v47
-	.loc 1 6060
+	.loc 1 6435
 	xor %r12, %r7, %r12
 # v8 = v8 & v13
-	.loc 1 6061
+	.loc 1 6436
 	and %r22, %r22, %r8
 # v10 = v6 & v12
-	.loc 1 6062
+	.loc 1 6437
 	and %r5, %r17, %r29
 # v41 = v50 & v44
-	.loc 1 6063
+	.loc 1 6438
 	and %r6, %r15, %r24
 # v42 = v4 & v42
-	.loc 1 6064
+	.loc 1 6439
 	and %r23, %r21, %r23
 # v10 = v8 ^ v10
-	.loc 1 6065
+	.loc 1 6440
 	xor %r5, %r22, %r5
 # v41 = v10 ^ v41
-	.loc 1 6066
+	.loc 1 6441
 	xor %r6, %r5, %r6
 # v42 = v41 ^ v42
-	.loc 1 6067
+	.loc 1 6442
 	xor %r23, %r6, %r23
 # v6 = v6 & v13
-	.loc 1 6068
+	.loc 1 6443
 	and %r17, %r17, %r8
 # v41 = v50 & v12
-	.loc 1 6069
+	.loc 1 6444
 	and %r5, %r15, %r29
 # v44 = v4 & v44
-	.loc 1 6070
+	.loc 1 6445
 	and %r24, %r21, %r24
 # v41 = v6 ^ v41
-	.loc 1 6071
+	.loc 1 6446
 	xor %r5, %r17, %r5
 # v44 = v41 ^ v44
-	.loc 1 6072
+	.loc 1 6447
 	xor %r24, %r5, %r24
 # v50 = v50 & v13
-	.loc 1 6073
+	.loc 1 6448
 	and %r15, %r15, %r8
 # v12 = v4 & v12
-	.loc 1 6074
+	.loc 1 6449
 	and %r29, %r21, %r29
 # v12 = v50 ^ v12
-	.loc 1 6075
+	.loc 1 6450
 	xor %r29, %r15, %r29
 # v13 = v4 & v13
-	.loc 1 6076
+	.loc 1 6451
 	and %r8, %r21, %r8
 # v39 = v39 ^ v43
-	.loc 1 6077
+	.loc 1 6452
 	lwz %r5, 2192(%r1)
 	lwz %r6, 1688(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v58
-	.loc 1 6078
+	.loc 1 6453
 	lwz %r6, 1992(%r1)
 	xor %r6, %r5, %r6
 # v0 = v0 ^ v60
-	.loc 1 6079
+	.loc 1 6454
 	lwz %r5, 1696(%r1)
 	xor %r27, %r27, %r5
 # v0 = v0 ^ v7
-	.loc 1 6080
+	.loc 1 6455
 	lwz %r5, 2000(%r1)
 	xor %r5, %r27, %r5
 # v18 = v18 ^ v52
-	.loc 1 6081
+	.loc 1 6456
 	lwz %r7, 1712(%r1)
 	xor %r20, %r20, %r7
 # v18 = v18 ^ v3
-	.loc 1 6082
+	.loc 1 6457
 	lwz %r7, 2016(%r1)
 	xor %r20, %r20, %r7
 # v16 = v16 ^ v15
-	.loc 1 6083
+	.loc 1 6458
 	lwz %r7, 1736(%r1)
 	xor %r18, %r18, %r7
 # v16 = v16 ^ v30
-	.loc 1 6084
+	.loc 1 6459
 	lwz %r7, 2040(%r1)
 	xor %r18, %r18, %r7
 # v29 = v29 ^ v2
-	.loc 1 6085
+	.loc 1 6460
 	lwz %r7, 1768(%r1)
 	xor %r19, %r19, %r7
 # v29 = v29 ^ v5
-	.loc 1 6086
+	.loc 1 6461
 	lwz %r7, 2072(%r1)
 	xor %r19, %r19, %r7
 # v14 = v14 ^ v54
-	.loc 1 6087
+	.loc 1 6462
 	lwz %r7, 1808(%r1)
 	xor %r16, %r16, %r7
 # v14 = v14 ^ v40
-	.loc 1 6088
+	.loc 1 6463
 	lwz %r7, 2112(%r1)
 	xor %r16, %r16, %r7
 # v45 = v45 ^ v24
-	.loc 1 6089
+	.loc 1 6464
 	lwz %r7, 1856(%r1)
 	xor %r30, %r30, %r7
 # v45 = v45 ^ v34
-	.loc 1 6090
+	.loc 1 6465
 	lwz %r7, 2144(%r1)
 	xor %r27, %r30, %r7
 # v48 = v48 ^ v11
-	.loc 1 6091
+	.loc 1 6466
 	lwz %r31, 1896(%r1)
 	xor %r28, %r28, %r31
 # v48 = v48 ^ v37
-	.loc 1 6092
+	.loc 1 6467
 	lwz %r7, 2168(%r1)
 	xor %r11, %r28, %r7
 # v47 = v47 ^ v1
-	.loc 1 6093
+	.loc 1 6468
 	lwz %r30, 1928(%r1)
 	xor %r12, %r12, %r30
 # v47 = v47 ^ v31
-	.loc 1 6094
+	.loc 1 6469
 	lwz %r7, 2184(%r1)
 	xor %r12, %r12, %r7
 # v42 = v42 ^ v49
-	.loc 1 6095
+	.loc 1 6470
 	lwz %r28, 1952(%r1)
 	xor %r23, %r23, %r28
 # v42 = v42 ^ v36
-	.loc 1 6096
+	.loc 1 6471
 	xor %r23, %r23, %r10
 # v44 = v44 ^ v27
-	.loc 1 6097
+	.loc 1 6472
 	lwz %r22, 1968(%r1)
 	xor %r24, %r24, %r22
 # v44 = v44 ^ v33
-	.loc 1 6098
+	.loc 1 6473
 	xor %r24, %r24, %r9
 # v12 = v12 ^ v28
-	.loc 1 6099
+	.loc 1 6474
 	lwz %r21, 1976(%r1)
 	xor %r29, %r29, %r21
 # v13 = v13 ^ v9
-	.loc 1 6100
+	.loc 1 6475
 	lwz %r17, 1984(%r1)
 	xor %r8, %r8, %r17
 # v11 = v39 ^ v11
-	.loc 1 6101
+	.loc 1 6476
 	xor %r7, %r6, %r31
 # v1 = v0 ^ v1
-	.loc 1 6102
+	.loc 1 6477
 	xor %r26, %r5, %r30
 # v49 = v18 ^ v49
-	.loc 1 6103
+	.loc 1 6478
 	xor %r25, %r20, %r28
 # v27 = v16 ^ v27
-	.loc 1 6104
+	.loc 1 6479
 	xor %r28, %r18, %r22
 # v28 = v29 ^ v28
-	.loc 1 6105
+	.loc 1 6480
 	xor %r22, %r19, %r21
 # v9 = v14 ^ v9
-	.loc 1 6106
+	.loc 1 6481
 	xor %r21, %r16, %r17
 # v58 = v48 ^ v58
-	.loc 1 6107
+	.loc 1 6482
 	lwz %r5, 1992(%r1)
 	xor %r5, %r11, %r5
 # v7 = v47 ^ v7
-	.loc 1 6108
+	.loc 1 6483
 	lwz %r6, 2000(%r1)
 	xor %r6, %r12, %r6
 # v3 = v42 ^ v3
-	.loc 1 6109
+	.loc 1 6484
 	lwz %r11, 2016(%r1)
 	xor %r11, %r23, %r11
 # v30 = v44 ^ v30
-	.loc 1 6110
+	.loc 1 6485
 	lwz %r12, 2040(%r1)
 	xor %r31, %r24, %r12
 # v5 = v12 ^ v5
-	.loc 1 6111
+	.loc 1 6486
 	lwz %r12, 2072(%r1)
 	xor %r12, %r29, %r12
 # v40 = v13 ^ v40
-	.loc 1 6112
+	.loc 1 6487
 	lwz %r30, 2112(%r1)
 	xor %r8, %r8, %r30
 # v7 = v7 ^ v33
-	.loc 1 6113
+	.loc 1 6488
 	xor %r30, %r6, %r9
 # v58 = v58 ^ v33
-	.loc 1 6114
+	.loc 1 6489
 	xor %r5, %r5, %r9
 # v9 = v9 ^ v33
-	.loc 1 6115
+	.loc 1 6490
 	xor %r6, %r21, %r9
 # v33 = v28 ^ v33
-	.loc 1 6116
+	.loc 1 6491
 	xor %r9, %r22, %r9
 # v58 = v58 ^ v36
-	.loc 1 6117
+	.loc 1 6492
 	xor %r29, %r5, %r10
 # v45 = v45 ^ v36
-	.loc 1 6118
+	.loc 1 6493
 	xor %r5, %r27, %r10
 # v33 = v33 ^ v36
-	.loc 1 6119
+	.loc 1 6494
 	xor %r9, %r9, %r10
 # v36 = v27 ^ v36
-	.loc 1 6120
+	.loc 1 6495
 	xor %r10, %r28, %r10
 # v45 = v45 ^ v31
-	.loc 1 6121
+	.loc 1 6496
 	lwz %r27, 2184(%r1)
 	xor %r28, %r5, %r27
 # v9 = v9 ^ v31
-	.loc 1 6122
+	.loc 1 6497
 	xor %r6, %r6, %r27
 # v36 = v36 ^ v31
-	.loc 1 6123
+	.loc 1 6498
 	xor %r10, %r10, %r27
 # v31 = v49 ^ v31
-	.loc 1 6124
+	.loc 1 6499
 	xor %r5, %r25, %r27
 # v9 = v9 ^ v37
-	.loc 1 6125
+	.loc 1 6500
 	lwz %r25, 2168(%r1)
 	xor %r27, %r6, %r25
 # v33 = v33 ^ v37
-	.loc 1 6126
+	.loc 1 6501
 	xor %r9, %r9, %r25
 # v31 = v31 ^ v37
-	.loc 1 6127
+	.loc 1 6502
 	xor %r5, %r5, %r25
 # v37 = v1 ^ v37
-	.loc 1 6128
+	.loc 1 6503
 	xor %r6, %r26, %r25
 # v33 = v33 ^ v34
-	.loc 1 6129
+	.loc 1 6504
 	lwz %r26, 2144(%r1)
 	xor %r9, %r9, %r26
 # v36 = v36 ^ v34
-	.loc 1 6130
+	.loc 1 6505
 	xor %r10, %r10, %r26
 # v37 = v37 ^ v34
-	.loc 1 6131
+	.loc 1 6506
 	xor %r6, %r6, %r26
 # v34 = v11 ^ v34
-	.loc 1 6132
+	.loc 1 6507
 	xor %r7, %r7, %r26
 # v36 = v36 ^ v40
-	.loc 1 6133
+	.loc 1 6508
 	xor %r10, %r10, %r8
 # v31 = v31 ^ v40
-	.loc 1 6134
+	.loc 1 6509
 	xor %r5, %r5, %r8
 # v34 = v34 ^ v40
-	.loc 1 6135
+	.loc 1 6510
 	xor %r7, %r7, %r8
 # v40 = v24 ^ v40
-	.loc 1 6136
+	.loc 1 6511
 	lwz %r26, 1856(%r1)
 	xor %r8, %r26, %r8
 # v31 = v31 ^ v5
-	.loc 1 6137
+	.loc 1 6512
 	xor %r5, %r5, %r12
 # v37 = v37 ^ v5
-	.loc 1 6138
+	.loc 1 6513
 	xor %r6, %r6, %r12
 # v40 = v40 ^ v5
-	.loc 1 6139
+	.loc 1 6514
 	xor %r8, %r8, %r12
 # v5 = v54 ^ v5
-	.loc 1 6140
+	.loc 1 6515
 	lwz %r26, 1808(%r1)
 	xor %r12, %r26, %r12
 # v37 = v37 ^ v30
-	.loc 1 6141
+	.loc 1 6516
 	xor %r6, %r6, %r31
 # v34 = v34 ^ v30
-	.loc 1 6142
+	.loc 1 6517
 	xor %r7, %r7, %r31
 # v5 = v5 ^ v30
-	.loc 1 6143
+	.loc 1 6518
 	xor %r12, %r12, %r31
 # v30 = v2 ^ v30
-	.loc 1 6144
+	.loc 1 6519
 	lwz %r26, 1768(%r1)
 	xor %r31, %r26, %r31
 # v34 = v34 ^ v3
-	.loc 1 6145
+	.loc 1 6520
 	xor %r26, %r7, %r11
 # v40 = v40 ^ v3
-	.loc 1 6146
+	.loc 1 6521
 	xor %r8, %r8, %r11
 # v30 = v30 ^ v3
-	.loc 1 6147
+	.loc 1 6522
 	xor %r31, %r31, %r11
 # v3 = v15 ^ v3
-	.loc 1 6148
+	.loc 1 6523
 	lwz %r7, 1736(%r1)
 	xor %r11, %r7, %r11
 # v40 = v40 ^ v7
-	.loc 1 6149
+	.loc 1 6524
 	xor %r8, %r8, %r30
 # v5 = v5 ^ v7
-	.loc 1 6150
+	.loc 1 6525
 	xor %r12, %r12, %r30
 # v3 = v3 ^ v7
-	.loc 1 6151
+	.loc 1 6526
 	xor %r11, %r11, %r30
 # v7 = v52 ^ v7
-	.loc 1 6152
+	.loc 1 6527
 	lwz %r7, 1712(%r1)
 	xor %r30, %r7, %r30
 # v5 = v5 ^ v58
-	.loc 1 6153
+	.loc 1 6528
 	xor %r12, %r12, %r29
 # v30 = v30 ^ v58
-	.loc 1 6154
+	.loc 1 6529
 	xor %r31, %r31, %r29
 # v7 = v7 ^ v58
-	.loc 1 6155
+	.loc 1 6530
 	xor %r30, %r30, %r29
 # v58 = v60 ^ v58
-	.loc 1 6156
+	.loc 1 6531
 	lwz %r7, 1696(%r1)
 	xor %r29, %r7, %r29
 # v30 = v30 ^ v45
-	.loc 1 6157
+	.loc 1 6532
 	xor %r31, %r31, %r28
 # v3 = v3 ^ v45
-	.loc 1 6158
+	.loc 1 6533
 	xor %r11, %r11, %r28
 # v58 = v58 ^ v45
-	.loc 1 6159
+	.loc 1 6534
 	xor %r29, %r29, %r28
 # v45 = v43 ^ v45
-	.loc 1 6160
+	.loc 1 6535
 	lwz %r7, 1688(%r1)
 	xor %r28, %r7, %r28
 # v45 = v45 ^ v33
-	.loc 1 6161
+	.loc 1 6536
 	xor %r28, %r28, %r9
 # v43 = v34 ^ v33
-	.loc 1 6162
+	.loc 1 6537
 	xor %r7, %r26, %r9
 # v43 = v43 ^ v9
-	.loc 1 6163
+	.loc 1 6538
 	xor %r25, %r7, %r27
 # v58 = v58 ^ v34
-	.loc 1 6164
+	.loc 1 6539
 	xor %r29, %r29, %r26
 # v60 = v37 ^ v33
-	.loc 1 6165
+	.loc 1 6540
 	xor %r7, %r6, %r9
 # v60 = v60 ^ v9
-	.loc 1 6166
+	.loc 1 6541
 	xor %r24, %r7, %r27
 # v7 = v7 ^ v34
-	.loc 1 6167
+	.loc 1 6542
 	xor %r30, %r30, %r26
 # v7 = v7 ^ v37
-	.loc 1 6168
+	.loc 1 6543
 	xor %r30, %r30, %r6
 # v7 = v7 ^ v33
-	.loc 1 6169
+	.loc 1 6544
 	xor %r30, %r30, %r9
 # v7 = v7 ^ v9
-	.loc 1 6170
+	.loc 1 6545
 	xor %r30, %r30, %r27
 # v34 = v34 ^ v31
-	.loc 1 6171
+	.loc 1 6546
 	xor %r26, %r26, %r5
 # v3 = v3 ^ v37
-	.loc 1 6172
+	.loc 1 6547
 	xor %r7, %r11, %r6
 # v3 = v3 ^ v31
-	.loc 1 6173
+	.loc 1 6548
 	xor %r7, %r7, %r5
 # v3 = v3 ^ v9
-	.loc 1 6174
+	.loc 1 6549
 	xor %r7, %r7, %r27
 # v37 = v37 ^ v36
-	.loc 1 6175
+	.loc 1 6550
 	xor %r6, %r6, %r10
 # v30 = v30 ^ v31
-	.loc 1 6176
+	.loc 1 6551
 	xor %r11, %r31, %r5
 # v30 = v30 ^ v36
-	.loc 1 6177
+	.loc 1 6552
 	xor %r11, %r11, %r10
 # v31 = v31 ^ v33
-	.loc 1 6178
+	.loc 1 6553
 	xor %r5, %r5, %r9
 # v5 = v5 ^ v36
-	.loc 1 6179
+	.loc 1 6554
 	xor %r12, %r12, %r10
 # v5 = v5 ^ v33
-	.loc 1 6180
+	.loc 1 6555
 	xor %r12, %r12, %r9
 # v36 = v36 ^ v9
-	.loc 1 6181
+	.loc 1 6556
 	xor %r10, %r10, %r27
 # v33 = v40 ^ v33
-	.loc 1 6182
+	.loc 1 6557
 	xor %r9, %r8, %r9
 # v9 = v33 ^ v9
-	.loc 1 6183
+	.loc 1 6558
 	xor %r27, %r9, %r27
 # mem32[h + 0] = v45
-	.loc 1 6184
+	.loc 1 6559
 	stw %r28, 0(%r3)
 # mem32[h + 64] = v43
-	.loc 1 6185
+	.loc 1 6560
 	stw %r25, 64(%r3)
 # mem32[h + 128] = v58
-	.loc 1 6186
+	.loc 1 6561
 	stw %r29, 128(%r3)
 # mem32[h + 192] = v60
-	.loc 1 6187
+	.loc 1 6562
 	stw %r24, 192(%r3)
 # mem32[h + 256] = v7
-	.loc 1 6188
+	.loc 1 6563
 	stw %r30, 256(%r3)
 # mem32[h + 320] = v34
-	.loc 1 6189
+	.loc 1 6564
 	stw %r26, 320(%r3)
 # mem32[h + 384] = v3
-	.loc 1 6190
+	.loc 1 6565
 	stw %r7, 384(%r3)
 # mem32[h + 448] = v37
-	.loc 1 6191
+	.loc 1 6566
 	stw %r6, 448(%r3)
 # mem32[h + 512] = v30
-	.loc 1 6192
+	.loc 1 6567
 	stw %r11, 512(%r3)
 # mem32[h + 576] = v31
-	.loc 1 6193
+	.loc 1 6568
 	stw %r5, 576(%r3)
 # mem32[h + 640] = v5
-	.loc 1 6194
+	.loc 1 6569
 	stw %r12, 640(%r3)
 # mem32[h + 704] = v36
-	.loc 1 6195
+	.loc 1 6570
 	stw %r10, 704(%r3)
 # mem32[h + 768] = v9
-	.loc 1 6196
+	.loc 1 6571
 	stw %r27, 768(%r3)
 # h = h + 4
-	.loc 1 6197
+	.loc 1 6572
 	addi %r3, %r3, 4
 # f = f + 4
-	.loc 1 6198
+	.loc 1 6573
 	addi %r4, %r4, 4
 # i = i - 1
-	.loc 1 6199
+	.loc 1 6574
 	lwz %r5, 16(%r1)
 	addi %r5, %r5, -1
 	stw %r5, 16(%r1)
 # =? i - 0
-	.loc 1 6200
+	.loc 1 6575
 	cmplwi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 6201
+	.loc 1 6576
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_inv_ppc32.pass
 # leave
-	.loc 1 6202
+	.loc 1 6577
 	lwz %r14, 6544(%r1)
 	lwz %r15, 6548(%r1)
 	lwz %r16, 6552(%r1)

@@ -11,1054 +11,1235 @@ qhasm_kernel_mceliece_gf12_vec_mul_ppc64:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf12_vec_mul_ppc64:
-	stdu %r1, -960(%r1)
-	std %r14, 816(%r1)
-	std %r15, 824(%r1)
-	std %r16, 832(%r1)
-	std %r17, 840(%r1)
-	std %r18, 848(%r1)
-	std %r19, 856(%r1)
-	std %r20, 864(%r1)
-	std %r21, 872(%r1)
-	std %r22, 880(%r1)
-	std %r23, 888(%r1)
-	std %r24, 896(%r1)
-	std %r25, 904(%r1)
-	std %r26, 912(%r1)
-	std %r27, 920(%r1)
-	std %r28, 928(%r1)
-	std %r29, 936(%r1)
-	std %r30, 944(%r1)
-	std %r31, 952(%r1)
-# v0 = mem64[f + 0]
-	.loc 1 14
-	ld %r12, 0(%r4)
-# v1 = mem64[g + 0]
-	.loc 1 15
-	ld %r11, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 16
-	and %r6, %r12, %r11
-	std %r6, 112(%r1)
-# v3 = mem64[g + 8]
+	stdu %r1, -256(%r1)
+	std %r15, 112(%r1)
+	std %r16, 120(%r1)
+	std %r17, 128(%r1)
+	std %r18, 136(%r1)
+	std %r19, 144(%r1)
+	std %r20, 152(%r1)
+	std %r21, 160(%r1)
+	std %r22, 168(%r1)
+	std %r23, 176(%r1)
+	std %r24, 184(%r1)
+	std %r25, 192(%r1)
+	std %r26, 200(%r1)
+	std %r27, 208(%r1)
+	std %r28, 216(%r1)
+	std %r29, 224(%r1)
+	std %r30, 232(%r1)
+	std %r31, 240(%r1)
+# F0 = mem64[f + 0]
 	.loc 1 17
-	ld %r9, 8(%r5)
-# v4 = v0 & v3
+	ld %r9, 0(%r4)
+# F1 = mem64[f + 8]
 	.loc 1 18
-	and %r6, %r12, %r9
-# v5 = mem64[f + 8]
+	ld %r11, 8(%r4)
+# F2 = mem64[f + 16]
 	.loc 1 19
-	ld %r10, 8(%r4)
-# v6 = v5 & v1
-	.loc 1 20
-	and %r7, %r10, %r11
-# v6 = v4 ^ v6
-	.loc 1 21
-	xor %r6, %r6, %r7
-	std %r6, 200(%r1)
-# v4 = mem64[g + 16]
-	.loc 1 22
-	ld %r31, 16(%r5)
-# v7 = v0 & v4
-	.loc 1 23
-	and %r6, %r12, %r31
-# v8 = v5 & v3
-	.loc 1 24
-	and %r7, %r10, %r9
-# v9 = mem64[f + 16]
-	.loc 1 25
 	ld %r30, 16(%r4)
-# v10 = v9 & v1
-	.loc 1 26
-	and %r8, %r30, %r11
-# v8 = v7 ^ v8
-	.loc 1 27
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 28
-	xor %r6, %r7, %r8
-	std %r6, 208(%r1)
-# v8 = v5 & v4
-	.loc 1 29
-	and %r6, %r10, %r31
-# v7 = v9 & v3
-	.loc 1 30
-	and %r7, %r30, %r9
-# v7 = v8 ^ v7
-	.loc 1 31
-	xor %r29, %r6, %r7
-# v8 = v9 & v4
-	.loc 1 32
-	and %r21, %r30, %r31
-# v11 = mem64[f + 24]
-	.loc 1 33
+# F3 = mem64[f + 24]
+	.loc 1 20
 	ld %r28, 24(%r4)
-# v12 = mem64[g + 24]
+# F4 = mem64[f + 32]
+	.loc 1 21
+	ld %r26, 32(%r4)
+# F5 = mem64[f + 40]
+	.loc 1 22
+	ld %r10, 40(%r4)
+# F6 = mem64[f + 48]
+	.loc 1 23
+	ld %r27, 48(%r4)
+# F7 = mem64[f + 56]
+	.loc 1 24
+	ld %r31, 56(%r4)
+# F8 = mem64[f + 64]
+	.loc 1 25
+	ld %r25, 64(%r4)
+# F9 = mem64[f + 72]
+	.loc 1 26
+	ld %r29, 72(%r4)
+# F10 = mem64[f + 80]
+	.loc 1 27
+	ld %r12, 80(%r4)
+# F11 = mem64[f + 88]
+	.loc 1 28
+	ld %r24, 88(%r4)
+# G = mem64[g + 80]
+	.loc 1 29
+	ld %r4, 80(%r5)
+# B = F11 & G
+	.loc 1 30
+	and %r4, %r24, %r4
+# G = mem64[g + 88]
+	.loc 1 31
+	ld %r7, 88(%r5)
+# A = F11 & G
+	.loc 1 32
+	and %r6, %r24, %r7
+# T = F10 & G
+	.loc 1 33
+	and %r7, %r12, %r7
+# B = B ^ T
 	.loc 1 34
-	ld %r25, 24(%r5)
-# v13 = v11 & v12
+	xor %r4, %r4, %r7
+# H22 = A
 	.loc 1 35
-	and %r22, %r28, %r25
-# v14 = mem64[g + 32]
+	mr %r23, %r6
+# H21 = B
 	.loc 1 36
-	ld %r26, 32(%r5)
-# v15 = v11 & v14
+	mr %r22, %r4
+# G = mem64[g + 64]
 	.loc 1 37
-	and %r6, %r28, %r26
-# v16 = mem64[f + 32]
+	ld %r4, 64(%r5)
+# B = F11 & G
 	.loc 1 38
-	ld %r27, 32(%r4)
-# v17 = v16 & v12
+	and %r4, %r24, %r4
+# G = mem64[g + 72]
 	.loc 1 39
-	and %r7, %r27, %r25
-# v17 = v15 ^ v17
+	ld %r6, 72(%r5)
+# A = F11 & G
 	.loc 1 40
-	xor %r20, %r6, %r7
-# v15 = mem64[g + 40]
+	and %r7, %r24, %r6
+# T = F10 & G
 	.loc 1 41
-	ld %r23, 40(%r5)
-# v18 = v11 & v15
+	and %r6, %r12, %r6
+# B = B ^ T
 	.loc 1 42
-	and %r6, %r28, %r23
-# v19 = v16 & v14
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
 	.loc 1 43
-	and %r7, %r27, %r26
-# v20 = mem64[f + 40]
+	ld %r6, 80(%r5)
+# T = F10 & G
 	.loc 1 44
-	ld %r24, 40(%r4)
-# v21 = v20 & v12
+	and %r8, %r12, %r6
+# A = A ^ T
 	.loc 1 45
-	and %r8, %r24, %r25
-# v19 = v18 ^ v19
+	xor %r7, %r7, %r8
+# T = F9 & G
 	.loc 1 46
-	xor %r7, %r6, %r7
-# v21 = v19 ^ v21
+	and %r6, %r29, %r6
+# B = B ^ T
 	.loc 1 47
-	xor %r6, %r7, %r8
-	std %r6, 216(%r1)
-# v19 = v16 & v15
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
 	.loc 1 48
-	and %r6, %r27, %r23
-# v18 = v20 & v14
-	.loc 1 49
-	and %r7, %r24, %r26
-# v18 = v19 ^ v18
-	.loc 1 50
-	xor %r6, %r6, %r7
-	std %r6, 224(%r1)
-# v19 = v20 & v15
-	.loc 1 51
-	and %r6, %r24, %r23
-	std %r6, 232(%r1)
-# v22 = v0 ^ v11
-	.loc 1 52
-	xor %r14, %r12, %r28
-# v23 = v5 ^ v16
-	.loc 1 53
-	xor %r15, %r10, %r27
-# v24 = v9 ^ v20
-	.loc 1 54
-	xor %r16, %r30, %r24
-# v25 = v1 ^ v12
-	.loc 1 55
-	xor %r17, %r11, %r25
-# v26 = v3 ^ v14
-	.loc 1 56
-	xor %r18, %r9, %r26
-# v27 = v4 ^ v15
-	.loc 1 57
-	xor %r19, %r31, %r23
-# v28 = v22 & v25
-	.loc 1 58
-	and %r8, %r14, %r17
-# v29 = v22 & v26
-	.loc 1 59
-	and %r6, %r14, %r18
-# v30 = v23 & v25
-	.loc 1 60
-	and %r7, %r15, %r17
-# v30 = v29 ^ v30
-	.loc 1 61
-	xor %r7, %r6, %r7
-# v22 = v22 & v27
-	.loc 1 62
-	and %r14, %r14, %r19
-# v29 = v23 & v26
-	.loc 1 63
-	and %r6, %r15, %r18
-# v25 = v24 & v25
-	.loc 1 64
-	and %r17, %r16, %r17
-# v29 = v22 ^ v29
-	.loc 1 65
-	xor %r6, %r14, %r6
-# v25 = v29 ^ v25
-	.loc 1 66
-	xor %r17, %r6, %r17
-# v23 = v23 & v27
-	.loc 1 67
-	and %r15, %r15, %r19
-# v26 = v24 & v26
-	.loc 1 68
-	and %r18, %r16, %r18
-# v26 = v23 ^ v26
-	.loc 1 69
-	xor %r6, %r15, %r18
-# v27 = v24 & v27
-	.loc 1 70
-	and %r19, %r16, %r19
-# v28 = v28 ^ v2
-	.loc 1 71
-	ld %r18, 112(%r1)
-	xor %r8, %r8, %r18
-# v28 = v28 ^ v13
-	.loc 1 72
-	xor %r8, %r8, %r22
-# v30 = v30 ^ v6
-	.loc 1 73
-	ld %r18, 200(%r1)
-	xor %r7, %r7, %r18
-# v30 = v30 ^ v17
-	.loc 1 74
-	xor %r7, %r7, %r20
-# v25 = v25 ^ v10
-	.loc 1 75
-	ld %r18, 208(%r1)
-	xor %r17, %r17, %r18
-# v25 = v25 ^ v21
-	.loc 1 76
-	ld %r18, 216(%r1)
-	xor %r18, %r17, %r18
-	std %r18, 240(%r1)
-# v26 = v26 ^ v7
-	.loc 1 77
-	xor %r6, %r6, %r29
-# v26 = v26 ^ v18
-	.loc 1 78
-	ld %r18, 224(%r1)
-	xor %r6, %r6, %r18
-# v27 = v27 ^ v8
-	.loc 1 79
-	xor %r19, %r19, %r21
-# v27 = v27 ^ v19
-	.loc 1 80
-	ld %r18, 232(%r1)
-	xor %r19, %r19, %r18
-# v7 = v28 ^ v7
-	.loc 1 81
-	xor %r8, %r8, %r29
-	std %r8, 248(%r1)
-# v8 = v30 ^ v8
-	.loc 1 82
-	xor %r7, %r7, %r21
-	std %r7, 256(%r1)
-# v13 = v26 ^ v13
-	.loc 1 83
-	xor %r6, %r6, %r22
-	std %r6, 264(%r1)
-# v17 = v27 ^ v17
-	.loc 1 84
-	xor %r6, %r19, %r20
-	std %r6, 272(%r1)
-# v27 = mem64[f + 48]
-	.loc 1 85
-	ld %r29, 48(%r4)
-# v26 = mem64[g + 48]
-	.loc 1 86
-	ld %r20, 48(%r5)
-# v30 = v27 & v26
-	.loc 1 87
-	and %r6, %r29, %r20
-	std %r6, 280(%r1)
-# v28 = mem64[g + 56]
-	.loc 1 88
-	ld %r21, 56(%r5)
-# v24 = v27 & v28
-	.loc 1 89
-	and %r6, %r29, %r21
-# v23 = mem64[f + 56]
-	.loc 1 90
-	ld %r22, 56(%r4)
-# v29 = v23 & v26
-	.loc 1 91
-	and %r7, %r22, %r20
-# v29 = v24 ^ v29
-	.loc 1 92
-	xor %r6, %r6, %r7
-	std %r6, 288(%r1)
-# v24 = mem64[g + 64]
-	.loc 1 93
-	ld %r18, 64(%r5)
-# v22 = v27 & v24
-	.loc 1 94
-	and %r8, %r29, %r18
-# v31 = v23 & v28
-	.loc 1 95
-	and %r6, %r22, %r21
-# v32 = mem64[f + 64]
-	.loc 1 96
-	ld %r19, 64(%r4)
-# v33 = v32 & v26
-	.loc 1 97
-	and %r7, %r19, %r20
-# v31 = v22 ^ v31
-	.loc 1 98
-	xor %r6, %r8, %r6
-# v33 = v31 ^ v33
-	.loc 1 99
-	xor %r6, %r6, %r7
-	std %r6, 296(%r1)
-# v31 = v23 & v24
-	.loc 1 100
-	and %r6, %r22, %r18
-# v22 = v32 & v28
-	.loc 1 101
-	and %r7, %r19, %r21
-# v22 = v31 ^ v22
-	.loc 1 102
-	xor %r6, %r6, %r7
-	std %r6, 304(%r1)
-# v31 = v32 & v24
-	.loc 1 103
-	and %r6, %r19, %r18
-	std %r6, 312(%r1)
-# v34 = mem64[f + 72]
-	.loc 1 104
-	ld %r17, 72(%r4)
-# v35 = mem64[g + 72]
-	.loc 1 105
-	ld %r15, 72(%r5)
-# v36 = v34 & v35
-	.loc 1 106
-	and %r6, %r17, %r15
-	std %r6, 120(%r1)
-# v37 = mem64[g + 80]
-	.loc 1 107
-	ld %r16, 80(%r5)
-# v38 = v34 & v37
-	.loc 1 108
-	and %r6, %r17, %r16
-# v39 = mem64[f + 80]
-	.loc 1 109
-	ld %r8, 80(%r4)
-# v40 = v39 & v35
-	.loc 1 110
-	and %r7, %r8, %r15
-# v40 = v38 ^ v40
-	.loc 1 111
-	xor %r6, %r6, %r7
-	std %r6, 320(%r1)
-# v38 = mem64[g + 88]
-	.loc 1 112
 	ld %r6, 88(%r5)
-# v41 = v34 & v38
+# T = F9 & G
+	.loc 1 49
+	and %r8, %r29, %r6
+# A = A ^ T
+	.loc 1 50
+	xor %r7, %r7, %r8
+# T = F8 & G
+	.loc 1 51
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 52
+	xor %r4, %r4, %r6
+# H20 = A
+	.loc 1 53
+	mr %r21, %r7
+# H19 = B
+	.loc 1 54
+	mr %r20, %r4
+# G = mem64[g + 48]
+	.loc 1 55
+	ld %r4, 48(%r5)
+# B = F11 & G
+	.loc 1 56
+	and %r4, %r24, %r4
+# G = mem64[g + 56]
+	.loc 1 57
+	ld %r6, 56(%r5)
+# A = F11 & G
+	.loc 1 58
+	and %r7, %r24, %r6
+# T = F10 & G
+	.loc 1 59
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 60
+	xor %r4, %r4, %r6
+# G = mem64[g + 64]
+	.loc 1 61
+	ld %r6, 64(%r5)
+# T = F10 & G
+	.loc 1 62
+	and %r8, %r12, %r6
+# A = A ^ T
+	.loc 1 63
+	xor %r7, %r7, %r8
+# T = F9 & G
+	.loc 1 64
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 65
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
+	.loc 1 66
+	ld %r6, 72(%r5)
+# T = F9 & G
+	.loc 1 67
+	and %r8, %r29, %r6
+# A = A ^ T
+	.loc 1 68
+	xor %r7, %r7, %r8
+# T = F8 & G
+	.loc 1 69
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 70
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
+	.loc 1 71
+	ld %r6, 80(%r5)
+# T = F8 & G
+	.loc 1 72
+	and %r8, %r25, %r6
+# A = A ^ T
+	.loc 1 73
+	xor %r7, %r7, %r8
+# T = F7 & G
+	.loc 1 74
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 75
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
+	.loc 1 76
+	ld %r6, 88(%r5)
+# T = F7 & G
+	.loc 1 77
+	and %r8, %r31, %r6
+# A = A ^ T
+	.loc 1 78
+	xor %r7, %r7, %r8
+# T = F6 & G
+	.loc 1 79
+	and %r6, %r27, %r6
+# B = B ^ T
+	.loc 1 80
+	xor %r4, %r4, %r6
+# H18 = A
+	.loc 1 81
+	mr %r19, %r7
+# H17 = B
+	.loc 1 82
+	mr %r18, %r4
+# G = mem64[g + 32]
+	.loc 1 83
+	ld %r4, 32(%r5)
+# B = F11 & G
+	.loc 1 84
+	and %r4, %r24, %r4
+# G = mem64[g + 40]
+	.loc 1 85
+	ld %r6, 40(%r5)
+# A = F11 & G
+	.loc 1 86
+	and %r7, %r24, %r6
+# T = F10 & G
+	.loc 1 87
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 88
+	xor %r4, %r4, %r6
+# G = mem64[g + 48]
+	.loc 1 89
+	ld %r6, 48(%r5)
+# T = F10 & G
+	.loc 1 90
+	and %r8, %r12, %r6
+# A = A ^ T
+	.loc 1 91
+	xor %r7, %r7, %r8
+# T = F9 & G
+	.loc 1 92
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 93
+	xor %r4, %r4, %r6
+# G = mem64[g + 56]
+	.loc 1 94
+	ld %r6, 56(%r5)
+# T = F9 & G
+	.loc 1 95
+	and %r8, %r29, %r6
+# A = A ^ T
+	.loc 1 96
+	xor %r7, %r7, %r8
+# T = F8 & G
+	.loc 1 97
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 98
+	xor %r4, %r4, %r6
+# G = mem64[g + 64]
+	.loc 1 99
+	ld %r6, 64(%r5)
+# T = F8 & G
+	.loc 1 100
+	and %r8, %r25, %r6
+# A = A ^ T
+	.loc 1 101
+	xor %r7, %r7, %r8
+# T = F7 & G
+	.loc 1 102
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 103
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
+	.loc 1 104
+	ld %r6, 72(%r5)
+# T = F7 & G
+	.loc 1 105
+	and %r8, %r31, %r6
+# A = A ^ T
+	.loc 1 106
+	xor %r7, %r7, %r8
+# T = F6 & G
+	.loc 1 107
+	and %r6, %r27, %r6
+# B = B ^ T
+	.loc 1 108
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
+	.loc 1 109
+	ld %r6, 80(%r5)
+# T = F6 & G
+	.loc 1 110
+	and %r8, %r27, %r6
+# A = A ^ T
+	.loc 1 111
+	xor %r7, %r7, %r8
+# T = F5 & G
+	.loc 1 112
+	and %r6, %r10, %r6
+# B = B ^ T
 	.loc 1 113
-	and %r5, %r17, %r6
-# v42 = v39 & v37
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
 	.loc 1 114
-	and %r7, %r8, %r16
-# v43 = mem64[f + 88]
+	ld %r6, 88(%r5)
+# T = F5 & G
 	.loc 1 115
-	ld %r14, 88(%r4)
-# v44 = v43 & v35
+	and %r8, %r10, %r6
+# A = A ^ T
 	.loc 1 116
-	and %r4, %r14, %r15
-# v42 = v41 ^ v42
+	xor %r7, %r7, %r8
+# T = F4 & G
 	.loc 1 117
-	xor %r7, %r5, %r7
-# v44 = v42 ^ v44
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 118
-	xor %r4, %r7, %r4
-	std %r4, 520(%r1)
-# v42 = v39 & v38
-	.loc 1 119
-	and %r4, %r8, %r6
-# v41 = v43 & v37
+	xor %r4, %r4, %r6
+# H15 = B
 	.loc 1 120
-	and %r5, %r14, %r16
-# v41 = v42 ^ v41
+	mr %r8, %r4
+# G = mem64[g + 16]
 	.loc 1 121
-	xor %r4, %r4, %r5
-	std %r4, 528(%r1)
-# v42 = v43 & v38
+	ld %r4, 16(%r5)
+# B = F11 & G
 	.loc 1 122
-	and %r4, %r14, %r6
-	std %r4, 536(%r1)
-# v45 = v27 ^ v34
+	and %r4, %r24, %r4
+# G = mem64[g + 24]
 	.loc 1 123
-	xor %r4, %r29, %r17
-	std %r4, 808(%r1)
-	std %r4, 544(%r1)
-	std %r4, 128(%r1)
-# v46 = v23 ^ v39
+	ld %r6, 24(%r5)
+# A = F11 & G
 	.loc 1 124
-	xor %r4, %r22, %r8
-	std %r4, 552(%r1)
-	std %r4, 136(%r1)
-# v47 = v32 ^ v43
+	and %r17, %r24, %r6
+# T = F10 & G
 	.loc 1 125
-	xor %r4, %r19, %r14
-	std %r4, 560(%r1)
-	std %r4, 144(%r1)
-# v48 = v26 ^ v35
+	and %r6, %r12, %r6
+# B = B ^ T
 	.loc 1 126
-	xor %r7, %r20, %r15
-	std %r7, 744(%r1)
-	std %r7, 152(%r1)
-# v49 = v28 ^ v37
+	xor %r4, %r4, %r6
+# G = mem64[g + 32]
 	.loc 1 127
-	xor %r5, %r21, %r16
-	std %r5, 792(%r1)
-	std %r5, 160(%r1)
-# v50 = v24 ^ v38
+	ld %r6, 32(%r5)
+# T = F10 & G
 	.loc 1 128
-	xor %r4, %r18, %r6
-	std %r4, 712(%r1)
-	std %r4, 568(%r1)
-	std %r4, 168(%r1)
-# v51 = v45 & v48
+	and %r16, %r12, %r6
+# A = A ^ T
 	.loc 1 129
-	ld %r4, 808(%r1)
-	and %r4, %r4, %r7
-	std %r4, 176(%r1)
-# v52 = v45 & v49
+	xor %r17, %r17, %r16
+# T = F9 & G
 	.loc 1 130
-	ld %r4, 544(%r1)
-	std %r4, 768(%r1)
-	std %r4, 720(%r1)
-	and %r5, %r4, %r5
-	std %r5, 576(%r1)
-	std %r5, 184(%r1)
-# v53 = v46 & v48
+	and %r6, %r29, %r6
+# B = B ^ T
 	.loc 1 131
-	ld %r4, 552(%r1)
-	std %r4, 776(%r1)
-	std %r4, 728(%r1)
-	ld %r7, 744(%r1)
-	and %r4, %r4, %r7
-	std %r4, 680(%r1)
-	std %r4, 192(%r1)
-# v53 = v52 ^ v53
+	xor %r4, %r4, %r6
+# G = mem64[g + 40]
 	.loc 1 132
-	xor %r4, %r5, %r4
-	std %r4, 584(%r1)
-	std %r4, 328(%r1)
-# v45 = v45 & v50
+	ld %r6, 40(%r5)
+# T = F9 & G
 	.loc 1 133
-	ld %r4, 712(%r1)
-	ld %r5, 768(%r1)
-	and %r4, %r5, %r4
-	std %r4, 800(%r1)
-	std %r4, 736(%r1)
-	std %r4, 592(%r1)
-	std %r4, 336(%r1)
-# v52 = v46 & v49
+	and %r16, %r29, %r6
+# A = A ^ T
 	.loc 1 134
-	ld %r4, 776(%r1)
-	ld %r5, 792(%r1)
-	and %r7, %r4, %r5
-	std %r7, 784(%r1)
-	std %r7, 688(%r1)
-	std %r7, 344(%r1)
-# v48 = v47 & v48
+	xor %r17, %r17, %r16
+# T = F8 & G
 	.loc 1 135
-	ld %r4, 560(%r1)
-	ld %r5, 744(%r1)
-	and %r5, %r4, %r5
-	std %r5, 352(%r1)
-# v52 = v45 ^ v52
+	and %r6, %r25, %r6
+# B = B ^ T
 	.loc 1 136
-	ld %r4, 800(%r1)
-	xor %r4, %r4, %r7
-	std %r4, 360(%r1)
-# v48 = v52 ^ v48
+	xor %r4, %r4, %r6
+# G = mem64[g + 48]
 	.loc 1 137
-	xor %r4, %r4, %r5
-	std %r4, 600(%r1)
-	std %r4, 368(%r1)
-# v46 = v46 & v50
+	ld %r6, 48(%r5)
+# T = F8 & G
 	.loc 1 138
-	ld %r4, 136(%r1)
-	ld %r5, 568(%r1)
-	and %r7, %r4, %r5
-	std %r7, 376(%r1)
-# v49 = v47 & v49
+	and %r16, %r25, %r6
+# A = A ^ T
 	.loc 1 139
-	ld %r5, 144(%r1)
-	std %r5, 608(%r1)
-	ld %r4, 792(%r1)
-	and %r4, %r5, %r4
-	std %r4, 384(%r1)
-# v49 = v46 ^ v49
+	xor %r17, %r17, %r16
+# T = F7 & G
 	.loc 1 140
-	xor %r4, %r7, %r4
-	std %r4, 616(%r1)
-	std %r4, 392(%r1)
-# v50 = v47 & v50
+	and %r6, %r31, %r6
+# B = B ^ T
 	.loc 1 141
-	ld %r4, 168(%r1)
-	and %r4, %r5, %r4
-	std %r4, 624(%r1)
-	std %r4, 400(%r1)
-# v51 = v51 ^ v30
+	xor %r4, %r4, %r6
+# G = mem64[g + 56]
 	.loc 1 142
-	ld %r4, 176(%r1)
-	ld %r5, 280(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 408(%r1)
-# v51 = v51 ^ v36
+	ld %r6, 56(%r5)
+# T = F7 & G
 	.loc 1 143
-	ld %r5, 120(%r1)
-	std %r5, 640(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 632(%r1)
-	std %r4, 416(%r1)
-# v53 = v53 ^ v29
+	and %r16, %r31, %r6
+# A = A ^ T
 	.loc 1 144
-	ld %r4, 288(%r1)
-	ld %r5, 584(%r1)
-	xor %r4, %r5, %r4
-	std %r4, 424(%r1)
-# v53 = v53 ^ v40
+	xor %r17, %r17, %r16
+# T = F6 & G
 	.loc 1 145
-	ld %r5, 320(%r1)
-	std %r5, 656(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 648(%r1)
-	std %r4, 432(%r1)
-# v48 = v48 ^ v33
+	and %r6, %r27, %r6
+# B = B ^ T
 	.loc 1 146
-	ld %r4, 296(%r1)
-	ld %r5, 600(%r1)
-	xor %r4, %r5, %r4
-	std %r4, 440(%r1)
-# v48 = v48 ^ v44
+	xor %r4, %r4, %r6
+# G = mem64[g + 64]
 	.loc 1 147
-	ld %r5, 520(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 448(%r1)
-# v49 = v49 ^ v22
+	ld %r6, 64(%r5)
+# T = F6 & G
 	.loc 1 148
-	ld %r5, 304(%r1)
-	std %r5, 696(%r1)
-	ld %r4, 616(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 456(%r1)
-# v49 = v49 ^ v41
+	and %r16, %r27, %r6
+# A = A ^ T
 	.loc 1 149
-	ld %r5, 528(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 752(%r1)
-	std %r4, 664(%r1)
-	std %r4, 464(%r1)
-# v50 = v50 ^ v31
+	xor %r17, %r17, %r16
+# T = F5 & G
 	.loc 1 150
-	ld %r5, 312(%r1)
-	std %r5, 704(%r1)
-	ld %r4, 624(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 472(%r1)
-# v50 = v50 ^ v42
+	and %r6, %r10, %r6
+# B = B ^ T
 	.loc 1 151
-	ld %r7, 536(%r1)
-	xor %r4, %r4, %r7
-	std %r4, 760(%r1)
-	std %r4, 672(%r1)
-	std %r4, 480(%r1)
-# v22 = v51 ^ v22
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
 	.loc 1 152
-	ld %r4, 632(%r1)
-	ld %r7, 696(%r1)
-	xor %r4, %r4, %r7
-	std %r4, 488(%r1)
-# v31 = v53 ^ v31
+	ld %r6, 72(%r5)
+# T = F5 & G
 	.loc 1 153
-	ld %r4, 648(%r1)
-	xor %r4, %r4, %r5
-	std %r4, 496(%r1)
-# v36 = v49 ^ v36
+	and %r16, %r10, %r6
+# A = A ^ T
 	.loc 1 154
-	ld %r4, 640(%r1)
-	ld %r5, 752(%r1)
-	xor %r4, %r5, %r4
-	std %r4, 504(%r1)
-# v40 = v50 ^ v40
+	xor %r17, %r17, %r16
+# T = F4 & G
 	.loc 1 155
-	ld %r4, 656(%r1)
-	ld %r5, 760(%r1)
-	xor %r4, %r5, %r4
-	std %r4, 512(%r1)
-# v27 = v0 ^ v27
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 156
-	xor %r29, %r12, %r29
-# v23 = v5 ^ v23
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
 	.loc 1 157
-	xor %r22, %r10, %r22
-# v32 = v9 ^ v32
+	ld %r6, 80(%r5)
+# T = F4 & G
 	.loc 1 158
-	xor %r19, %r30, %r19
-# v34 = v11 ^ v34
+	and %r16, %r26, %r6
+# A = A ^ T
 	.loc 1 159
-	xor %r17, %r28, %r17
-# v39 = v16 ^ v39
+	xor %r17, %r17, %r16
+# T = F3 & G
 	.loc 1 160
-	xor %r8, %r27, %r8
-# v43 = v20 ^ v43
+	and %r6, %r28, %r6
+# B = B ^ T
 	.loc 1 161
-	xor %r14, %r24, %r14
-# v26 = v1 ^ v26
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
 	.loc 1 162
-	xor %r20, %r11, %r20
-# v28 = v3 ^ v28
+	ld %r6, 88(%r5)
+# T = F3 & G
 	.loc 1 163
-	xor %r21, %r9, %r21
-# v24 = v4 ^ v24
+	and %r16, %r28, %r6
+# A = A ^ T
 	.loc 1 164
-	xor %r18, %r31, %r18
-# v35 = v12 ^ v35
+	xor %r17, %r17, %r16
+# T = F2 & G
 	.loc 1 165
-	xor %r15, %r25, %r15
-# v37 = v14 ^ v37
+	and %r6, %r30, %r6
+# B = B ^ T
 	.loc 1 166
-	xor %r16, %r26, %r16
-# v38 = v15 ^ v38
-	.loc 1 167
-	xor %r7, %r23, %r6
-# v15 = v27 & v26
+	xor %r4, %r4, %r6
+# B = B ^ H22
 	.loc 1 168
-	and %r9, %r29, %r20
-# v14 = v27 & v28
+	xor %r4, %r4, %r23
+# H13 = B
 	.loc 1 169
-	and %r4, %r29, %r21
-# v12 = v23 & v26
+	mr %r16, %r4
+# G = mem64[g + 0]
 	.loc 1 170
-	and %r5, %r22, %r20
-# v12 = v14 ^ v12
+	ld %r4, 0(%r5)
+# B = F11 & G
 	.loc 1 171
-	xor %r10, %r4, %r5
-# v14 = v27 & v24
+	and %r4, %r24, %r4
+# G = mem64[g + 8]
 	.loc 1 172
-	and %r4, %r29, %r18
-# v4 = v23 & v28
+	ld %r6, 8(%r5)
+# A = F11 & G
 	.loc 1 173
-	and %r5, %r22, %r21
-# v3 = v32 & v26
+	and %r24, %r24, %r6
+# T = F10 & G
 	.loc 1 174
-	and %r6, %r19, %r20
-# v4 = v14 ^ v4
+	and %r6, %r12, %r6
+# B = B ^ T
 	.loc 1 175
-	xor %r5, %r4, %r5
-# v3 = v4 ^ v3
+	xor %r15, %r4, %r6
+# G = mem64[g + 16]
 	.loc 1 176
-	xor %r12, %r5, %r6
-# v4 = v23 & v24
+	ld %r4, 16(%r5)
+# T = F10 & G
 	.loc 1 177
-	and %r4, %r22, %r18
-# v14 = v32 & v28
+	and %r6, %r12, %r4
+# A = A ^ T
 	.loc 1 178
-	and %r5, %r19, %r21
-# v14 = v4 ^ v14
+	xor %r24, %r24, %r6
+# T = F9 & G
 	.loc 1 179
-	xor %r30, %r4, %r5
-# v4 = v32 & v24
+	and %r4, %r29, %r4
+# B = B ^ T
 	.loc 1 180
-	and %r31, %r19, %r18
-# v1 = v34 & v35
+	xor %r15, %r15, %r4
+# G = mem64[g + 24]
 	.loc 1 181
-	and %r11, %r17, %r15
-# v20 = v34 & v37
+	ld %r4, 24(%r5)
+# T = F9 & G
 	.loc 1 182
-	and %r4, %r17, %r16
-# v16 = v39 & v35
+	and %r6, %r29, %r4
+# A = A ^ T
 	.loc 1 183
-	and %r5, %r8, %r15
-# v16 = v20 ^ v16
+	xor %r24, %r24, %r6
+# T = F8 & G
 	.loc 1 184
-	xor %r28, %r4, %r5
-# v20 = v34 & v38
+	and %r4, %r25, %r4
+# B = B ^ T
 	.loc 1 185
-	and %r4, %r17, %r7
-# v11 = v39 & v37
+	xor %r15, %r15, %r4
+# G = mem64[g + 32]
 	.loc 1 186
-	and %r5, %r8, %r16
-# v9 = v43 & v35
+	ld %r4, 32(%r5)
+# T = F8 & G
 	.loc 1 187
-	and %r6, %r14, %r15
-# v11 = v20 ^ v11
+	and %r6, %r25, %r4
+# A = A ^ T
 	.loc 1 188
-	xor %r5, %r4, %r5
-# v9 = v11 ^ v9
+	xor %r24, %r24, %r6
+# T = F7 & G
 	.loc 1 189
-	xor %r6, %r5, %r6
-# v11 = v39 & v38
+	and %r4, %r31, %r4
+# B = B ^ T
 	.loc 1 190
-	and %r4, %r8, %r7
-# v20 = v43 & v37
+	xor %r15, %r15, %r4
+# G = mem64[g + 40]
 	.loc 1 191
-	and %r5, %r14, %r16
-# v20 = v11 ^ v20
+	ld %r4, 40(%r5)
+# T = F7 & G
 	.loc 1 192
-	xor %r26, %r4, %r5
-# v11 = v43 & v38
+	and %r6, %r31, %r4
+# A = A ^ T
 	.loc 1 193
-	and %r27, %r14, %r7
-# v34 = v27 ^ v34
+	xor %r24, %r24, %r6
+# T = F6 & G
 	.loc 1 194
-	xor %r17, %r29, %r17
-# v39 = v23 ^ v39
+	and %r4, %r27, %r4
+# B = B ^ T
 	.loc 1 195
-	xor %r8, %r22, %r8
-# v43 = v32 ^ v43
+	xor %r15, %r15, %r4
+# G = mem64[g + 48]
 	.loc 1 196
-	xor %r14, %r19, %r14
-# v35 = v26 ^ v35
+	ld %r4, 48(%r5)
+# T = F6 & G
 	.loc 1 197
-	xor %r15, %r20, %r15
-# v37 = v28 ^ v37
+	and %r6, %r27, %r4
+# A = A ^ T
 	.loc 1 198
-	xor %r16, %r21, %r16
-# v38 = v24 ^ v38
+	xor %r24, %r24, %r6
+# T = F5 & G
 	.loc 1 199
-	xor %r7, %r18, %r7
-# v24 = v34 & v35
+	and %r4, %r10, %r4
+# B = B ^ T
 	.loc 1 200
-	and %r29, %r17, %r15
-# v28 = v34 & v37
+	xor %r15, %r15, %r4
+# G = mem64[g + 56]
 	.loc 1 201
-	and %r4, %r17, %r16
-# v26 = v39 & v35
+	ld %r4, 56(%r5)
+# T = F5 & G
 	.loc 1 202
-	and %r5, %r8, %r15
-# v26 = v28 ^ v26
+	and %r6, %r10, %r4
+# A = A ^ T
 	.loc 1 203
-	xor %r25, %r4, %r5
-# v34 = v34 & v38
+	xor %r24, %r24, %r6
+# T = F4 & G
 	.loc 1 204
-	and %r4, %r17, %r7
-# v28 = v39 & v37
+	and %r4, %r26, %r4
+# B = B ^ T
 	.loc 1 205
-	and %r5, %r8, %r16
-# v35 = v43 & v35
+	xor %r15, %r15, %r4
+# G = mem64[g + 64]
 	.loc 1 206
-	and %r15, %r14, %r15
-# v28 = v34 ^ v28
+	ld %r4, 64(%r5)
+# T = F4 & G
 	.loc 1 207
-	xor %r5, %r4, %r5
-# v35 = v28 ^ v35
+	and %r6, %r26, %r4
+# A = A ^ T
 	.loc 1 208
-	xor %r15, %r5, %r15
-# v39 = v39 & v38
+	xor %r24, %r24, %r6
+# T = F3 & G
 	.loc 1 209
-	and %r4, %r8, %r7
-# v37 = v43 & v37
+	and %r4, %r28, %r4
+# B = B ^ T
 	.loc 1 210
-	and %r5, %r14, %r16
-# v37 = v39 ^ v37
+	xor %r15, %r15, %r4
+# G = mem64[g + 72]
 	.loc 1 211
-	xor %r5, %r4, %r5
-# v38 = v43 & v38
+	ld %r4, 72(%r5)
+# T = F3 & G
 	.loc 1 212
-	and %r4, %r14, %r7
-# v24 = v24 ^ v15
+	and %r6, %r28, %r4
+# A = A ^ T
 	.loc 1 213
-	xor %r29, %r29, %r9
-# v24 = v24 ^ v1
+	xor %r24, %r24, %r6
+# T = F2 & G
 	.loc 1 214
-	xor %r29, %r29, %r11
-# v26 = v26 ^ v12
+	and %r4, %r30, %r4
+# B = B ^ T
 	.loc 1 215
-	xor %r25, %r25, %r10
-# v26 = v26 ^ v16
+	xor %r15, %r15, %r4
+# G = mem64[g + 80]
 	.loc 1 216
-	xor %r25, %r25, %r28
-# v35 = v35 ^ v3
+	ld %r4, 80(%r5)
+# T = F2 & G
 	.loc 1 217
-	xor %r15, %r15, %r12
-# v35 = v35 ^ v9
+	and %r6, %r30, %r4
+# A = A ^ T
 	.loc 1 218
-	xor %r15, %r15, %r6
-# v37 = v37 ^ v14
+	xor %r24, %r24, %r6
+# T = F1 & G
 	.loc 1 219
-	xor %r5, %r5, %r30
-# v37 = v37 ^ v20
+	and %r4, %r11, %r4
+# B = B ^ T
 	.loc 1 220
-	xor %r5, %r5, %r26
-# v38 = v38 ^ v4
+	xor %r15, %r15, %r4
+# G = mem64[g + 88]
 	.loc 1 221
-	xor %r4, %r4, %r31
-# v38 = v38 ^ v11
+	ld %r4, 88(%r5)
+# T = F1 & G
 	.loc 1 222
-	xor %r4, %r4, %r27
-# v14 = v24 ^ v14
+	and %r6, %r11, %r4
+# A = A ^ T
 	.loc 1 223
-	xor %r30, %r29, %r30
-# v4 = v26 ^ v4
+	xor %r24, %r24, %r6
+# T = F0 & G
 	.loc 1 224
-	xor %r31, %r25, %r31
-# v1 = v37 ^ v1
+	and %r4, %r9, %r4
+# B = B ^ T
 	.loc 1 225
-	xor %r11, %r5, %r11
-# v16 = v38 ^ v16
+	xor %r15, %r15, %r4
+# A = A ^ H21
 	.loc 1 226
-	xor %r28, %r4, %r28
-# v15 = v15 ^ v2
-	.loc 1 227
-	ld %r4, 112(%r1)
-	xor %r9, %r9, %r4
-# v15 = v15 ^ v30
+	xor %r24, %r24, %r22
+# B = B ^ H20
 	.loc 1 228
-	ld %r4, 280(%r1)
-	xor %r9, %r9, %r4
-# v12 = v12 ^ v6
+	xor %r15, %r15, %r21
+# mem64[h + 88] = B
 	.loc 1 229
-	ld %r4, 200(%r1)
-	xor %r10, %r10, %r4
-# v12 = v12 ^ v29
+	std %r15, 88(%r3)
+# G = mem64[g + 0]
 	.loc 1 230
-	ld %r4, 288(%r1)
-	xor %r10, %r10, %r4
-# v3 = v3 ^ v10
+	ld %r4, 0(%r5)
+# A = F10 & G
 	.loc 1 231
-	ld %r4, 208(%r1)
-	xor %r12, %r12, %r4
-# v3 = v3 ^ v33
+	and %r6, %r12, %r4
+# B = F9 & G
 	.loc 1 232
-	ld %r4, 296(%r1)
-	xor %r12, %r12, %r4
-# v14 = v14 ^ v7
+	and %r15, %r29, %r4
+# G = mem64[g + 8]
 	.loc 1 233
-	ld %r4, 248(%r1)
-	xor %r4, %r30, %r4
-# v14 = v14 ^ v22
+	ld %r4, 8(%r5)
+# T = F9 & G
 	.loc 1 234
-	ld %r5, 488(%r1)
-	xor %r7, %r4, %r5
-# v4 = v4 ^ v8
+	and %r12, %r29, %r4
+# A = A ^ T
 	.loc 1 235
-	ld %r4, 256(%r1)
-	xor %r4, %r31, %r4
-# v4 = v4 ^ v31
+	xor %r12, %r6, %r12
+# T = F8 & G
 	.loc 1 236
-	ld %r5, 496(%r1)
-	xor %r31, %r4, %r5
-# v35 = v35 ^ v25
+	and %r4, %r25, %r4
+# B = B ^ T
 	.loc 1 237
-	ld %r4, 240(%r1)
 	xor %r4, %r15, %r4
-# v35 = v35 ^ v48
+# G = mem64[g + 16]
 	.loc 1 238
-	ld %r5, 448(%r1)
-	xor %r8, %r4, %r5
-# v1 = v1 ^ v13
+	ld %r6, 16(%r5)
+# T = F8 & G
 	.loc 1 239
-	ld %r30, 264(%r1)
-	xor %r4, %r11, %r30
-# v1 = v1 ^ v36
+	and %r29, %r25, %r6
+# A = A ^ T
 	.loc 1 240
-	ld %r5, 504(%r1)
-	xor %r29, %r4, %r5
-# v16 = v16 ^ v17
+	xor %r12, %r12, %r29
+# T = F7 & G
 	.loc 1 241
-	ld %r24, 272(%r1)
-	xor %r4, %r28, %r24
-# v16 = v16 ^ v40
+	and %r6, %r31, %r6
+# B = B ^ T
 	.loc 1 242
-	ld %r5, 512(%r1)
-	xor %r25, %r4, %r5
-# v9 = v9 ^ v21
+	xor %r4, %r4, %r6
+# G = mem64[g + 24]
 	.loc 1 243
-	ld %r4, 216(%r1)
-	xor %r6, %r6, %r4
-# v9 = v9 ^ v44
+	ld %r6, 24(%r5)
+# T = F7 & G
 	.loc 1 244
-	ld %r5, 520(%r1)
-	xor %r11, %r6, %r5
-# v20 = v20 ^ v18
+	and %r29, %r31, %r6
+# A = A ^ T
 	.loc 1 245
-	ld %r5, 224(%r1)
-	xor %r26, %r26, %r5
-# v20 = v20 ^ v41
+	xor %r12, %r12, %r29
+# T = F6 & G
 	.loc 1 246
-	ld %r6, 528(%r1)
-	xor %r26, %r26, %r6
-# v11 = v11 ^ v19
+	and %r6, %r27, %r6
+# B = B ^ T
 	.loc 1 247
-	ld %r6, 232(%r1)
-	xor %r27, %r27, %r6
-# v11 = v11 ^ v42
+	xor %r4, %r4, %r6
+# G = mem64[g + 32]
 	.loc 1 248
-	ld %r28, 536(%r1)
-	xor %r27, %r27, %r28
-# v13 = v15 ^ v13
+	ld %r6, 32(%r5)
+# T = F6 & G
 	.loc 1 249
-	xor %r30, %r9, %r30
-# v17 = v12 ^ v17
+	and %r29, %r27, %r6
+# A = A ^ T
 	.loc 1 250
-	xor %r28, %r10, %r24
-# v21 = v3 ^ v21
+	xor %r12, %r12, %r29
+# T = F5 & G
 	.loc 1 251
-	xor %r12, %r12, %r4
-# v18 = v14 ^ v18
+	and %r6, %r10, %r6
+# B = B ^ T
 	.loc 1 252
-	xor %r24, %r7, %r5
-# v19 = v4 ^ v19
+	xor %r4, %r4, %r6
+# G = mem64[g + 40]
 	.loc 1 253
-	xor %r4, %r31, %r6
-# v30 = v1 ^ v30
+	ld %r6, 40(%r5)
+# T = F5 & G
 	.loc 1 254
-	ld %r5, 280(%r1)
-	xor %r5, %r29, %r5
-# v29 = v16 ^ v29
+	and %r29, %r10, %r6
+# A = A ^ T
 	.loc 1 255
-	ld %r6, 288(%r1)
-	xor %r6, %r25, %r6
-# v33 = v9 ^ v33
+	xor %r12, %r12, %r29
+# T = F4 & G
 	.loc 1 256
-	ld %r7, 296(%r1)
-	xor %r9, %r11, %r7
-# v22 = v20 ^ v22
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 257
-	ld %r7, 488(%r1)
-	xor %r29, %r26, %r7
-# v31 = v11 ^ v31
+	xor %r4, %r4, %r6
+# G = mem64[g + 48]
 	.loc 1 258
-	ld %r7, 496(%r1)
-	xor %r26, %r27, %r7
-# v29 = v29 ^ v42
+	ld %r6, 48(%r5)
+# T = F4 & G
 	.loc 1 259
-	ld %r7, 536(%r1)
-	xor %r10, %r6, %r7
-# v42 = v19 ^ v42
+	and %r29, %r26, %r6
+# A = A ^ T
 	.loc 1 260
-	xor %r4, %r4, %r7
-# v30 = v30 ^ v41
+	xor %r12, %r12, %r29
+# T = F3 & G
 	.loc 1 261
-	ld %r6, 528(%r1)
-	xor %r11, %r5, %r6
-# v41 = v18 ^ v41
+	and %r6, %r28, %r6
+# B = B ^ T
 	.loc 1 262
-	xor %r5, %r24, %r6
-# v35 = v35 ^ v44
+	xor %r4, %r4, %r6
+# G = mem64[g + 56]
 	.loc 1 263
-	ld %r6, 520(%r1)
-	xor %r31, %r8, %r6
-# v44 = v21 ^ v44
+	ld %r6, 56(%r5)
+# T = F3 & G
 	.loc 1 264
-	xor %r6, %r12, %r6
-# v42 = v42 ^ v40
+	and %r29, %r28, %r6
+# A = A ^ T
 	.loc 1 265
-	ld %r7, 512(%r1)
-	xor %r12, %r4, %r7
-# v40 = v17 ^ v40
+	xor %r12, %r12, %r29
+# T = F2 & G
 	.loc 1 266
-	xor %r4, %r28, %r7
-# v41 = v41 ^ v36
+	and %r6, %r30, %r6
+# B = B ^ T
 	.loc 1 267
-	ld %r7, 504(%r1)
-	xor %r28, %r5, %r7
-# v36 = v13 ^ v36
+	xor %r4, %r4, %r6
+# G = mem64[g + 64]
 	.loc 1 268
-	xor %r5, %r30, %r7
-# v44 = v44 ^ v48
+	ld %r6, 64(%r5)
+# T = F2 & G
 	.loc 1 269
-	ld %r7, 448(%r1)
-	xor %r27, %r6, %r7
-# v48 = v25 ^ v48
+	and %r29, %r30, %r6
+# A = A ^ T
 	.loc 1 270
-	ld %r6, 240(%r1)
-	xor %r6, %r6, %r7
-# v40 = v40 ^ v31
+	xor %r12, %r12, %r29
+# T = F1 & G
 	.loc 1 271
-	xor %r4, %r4, %r26
-# v31 = v8 ^ v31
+	and %r6, %r11, %r6
+# B = B ^ T
 	.loc 1 272
-	ld %r7, 256(%r1)
-	xor %r7, %r7, %r26
-# v36 = v36 ^ v22
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
 	.loc 1 273
-	xor %r5, %r5, %r29
-# v22 = v7 ^ v22
+	ld %r6, 72(%r5)
+# T = F1 & G
 	.loc 1 274
-	ld %r8, 248(%r1)
-	xor %r8, %r8, %r29
-# v48 = v48 ^ v33
+	and %r29, %r11, %r6
+# A = A ^ T
 	.loc 1 275
-	xor %r6, %r6, %r9
-# v33 = v10 ^ v33
+	xor %r12, %r12, %r29
+# T = F0 & G
 	.loc 1 276
-	ld %r30, 208(%r1)
-	xor %r9, %r30, %r9
-# v31 = v31 ^ v29
+	and %r6, %r9, %r6
+# B = B ^ T
 	.loc 1 277
-	xor %r7, %r7, %r10
-# v29 = v6 ^ v29
+	xor %r6, %r4, %r6
+# G = mem64[g + 80]
 	.loc 1 278
-	ld %r30, 200(%r1)
-	xor %r10, %r30, %r10
-# v22 = v22 ^ v30
+	ld %r4, 80(%r5)
+# T = F0 & G
 	.loc 1 279
-	xor %r8, %r8, %r11
-# v30 = v2 ^ v30
+	and %r4, %r9, %r4
+# A = A ^ T
 	.loc 1 280
-	ld %r30, 112(%r1)
-	xor %r11, %r30, %r11
-# mem64[h + 0] = v30
+	xor %r4, %r12, %r4
+# A = A ^ H19
 	.loc 1 281
-	std %r11, 0(%r3)
-# mem64[h + 8] = v29
+	xor %r4, %r4, %r20
+# A = A ^ H22
 	.loc 1 282
-	std %r10, 8(%r3)
-# mem64[h + 16] = v33
+	xor %r4, %r4, %r23
+# mem64[h + 80] = A
 	.loc 1 283
-	std %r9, 16(%r3)
-# mem64[h + 24] = v22
+	std %r4, 80(%r3)
+# B = B ^ H18
 	.loc 1 284
-	std %r8, 24(%r3)
-# mem64[h + 32] = v31
+	xor %r6, %r6, %r19
+# B = B ^ H21
 	.loc 1 285
-	std %r7, 32(%r3)
-# mem64[h + 40] = v48
+	xor %r6, %r6, %r22
+# mem64[h + 72] = B
 	.loc 1 286
-	std %r6, 40(%r3)
-# mem64[h + 48] = v36
+	std %r6, 72(%r3)
+# G = mem64[g + 0]
 	.loc 1 287
-	std %r5, 48(%r3)
-# mem64[h + 56] = v40
+	ld %r4, 0(%r5)
+# A = F8 & G
 	.loc 1 288
-	std %r4, 56(%r3)
-# mem64[h + 64] = v44
+	and %r6, %r25, %r4
+# B = F7 & G
 	.loc 1 289
-	std %r27, 64(%r3)
-# mem64[h + 72] = v41
+	and %r4, %r31, %r4
+# G = mem64[g + 8]
 	.loc 1 290
-	std %r28, 72(%r3)
-# mem64[h + 80] = v42
+	ld %r12, 8(%r5)
+# T = F7 & G
 	.loc 1 291
-	std %r12, 80(%r3)
-# mem64[h + 88] = v35
+	and %r31, %r31, %r12
+# A = A ^ T
 	.loc 1 292
-	std %r31, 88(%r3)
-# leave
+	xor %r6, %r6, %r31
+# T = F6 & G
 	.loc 1 293
-	ld %r14, 816(%r1)
-	ld %r15, 824(%r1)
-	ld %r16, 832(%r1)
-	ld %r17, 840(%r1)
-	ld %r18, 848(%r1)
-	ld %r19, 856(%r1)
-	ld %r20, 864(%r1)
-	ld %r21, 872(%r1)
-	ld %r22, 880(%r1)
-	ld %r23, 888(%r1)
-	ld %r24, 896(%r1)
-	ld %r25, 904(%r1)
-	ld %r26, 912(%r1)
-	ld %r27, 920(%r1)
-	ld %r28, 928(%r1)
-	ld %r29, 936(%r1)
-	ld %r30, 944(%r1)
-	ld %r31, 952(%r1)
-	addi %r1, %r1, 960
+	and %r12, %r27, %r12
+# B = B ^ T
+	.loc 1 294
+	xor %r4, %r4, %r12
+# G = mem64[g + 16]
+	.loc 1 295
+	ld %r12, 16(%r5)
+# T = F6 & G
+	.loc 1 296
+	and %r31, %r27, %r12
+# A = A ^ T
+	.loc 1 297
+	xor %r6, %r6, %r31
+# T = F5 & G
+	.loc 1 298
+	and %r12, %r10, %r12
+# B = B ^ T
+	.loc 1 299
+	xor %r4, %r4, %r12
+# G = mem64[g + 24]
+	.loc 1 300
+	ld %r12, 24(%r5)
+# T = F5 & G
+	.loc 1 301
+	and %r31, %r10, %r12
+# A = A ^ T
+	.loc 1 302
+	xor %r6, %r6, %r31
+# T = F4 & G
+	.loc 1 303
+	and %r12, %r26, %r12
+# B = B ^ T
+	.loc 1 304
+	xor %r4, %r4, %r12
+# G = mem64[g + 32]
+	.loc 1 305
+	ld %r12, 32(%r5)
+# T = F4 & G
+	.loc 1 306
+	and %r31, %r26, %r12
+# A = A ^ T
+	.loc 1 307
+	xor %r6, %r6, %r31
+# T = F3 & G
+	.loc 1 308
+	and %r12, %r28, %r12
+# B = B ^ T
+	.loc 1 309
+	xor %r4, %r4, %r12
+# G = mem64[g + 40]
+	.loc 1 310
+	ld %r12, 40(%r5)
+# T = F3 & G
+	.loc 1 311
+	and %r31, %r28, %r12
+# A = A ^ T
+	.loc 1 312
+	xor %r6, %r6, %r31
+# T = F2 & G
+	.loc 1 313
+	and %r12, %r30, %r12
+# B = B ^ T
+	.loc 1 314
+	xor %r4, %r4, %r12
+# G = mem64[g + 48]
+	.loc 1 315
+	ld %r12, 48(%r5)
+# T = F2 & G
+	.loc 1 316
+	and %r31, %r30, %r12
+# A = A ^ T
+	.loc 1 317
+	xor %r6, %r6, %r31
+# T = F1 & G
+	.loc 1 318
+	and %r12, %r11, %r12
+# B = B ^ T
+	.loc 1 319
+	xor %r4, %r4, %r12
+# G = mem64[g + 56]
+	.loc 1 320
+	ld %r12, 56(%r5)
+# T = F1 & G
+	.loc 1 321
+	and %r31, %r11, %r12
+# A = A ^ T
+	.loc 1 322
+	xor %r6, %r6, %r31
+# T = F0 & G
+	.loc 1 323
+	and %r12, %r9, %r12
+# B = B ^ T
+	.loc 1 324
+	xor %r4, %r4, %r12
+# G = mem64[g + 64]
+	.loc 1 325
+	ld %r12, 64(%r5)
+# T = F0 & G
+	.loc 1 326
+	and %r12, %r9, %r12
+# A = A ^ T
+	.loc 1 327
+	xor %r6, %r6, %r12
+# A = A ^ H17
+	.loc 1 328
+	xor %r6, %r6, %r18
+# A = A ^ H20
+	.loc 1 329
+	xor %r6, %r6, %r21
+# mem64[h + 64] = A
+	.loc 1 330
+	std %r6, 64(%r3)
+# B = B ^ H16
+	.loc 1 331
+	xor %r4, %r4, %r7
+# B = B ^ H19
+	.loc 1 332
+	xor %r4, %r4, %r20
+# mem64[h + 56] = B
+	.loc 1 333
+	std %r4, 56(%r3)
+# G = mem64[g + 0]
+	.loc 1 334
+	ld %r4, 0(%r5)
+# A = F6 & G
+	.loc 1 335
+	and %r6, %r27, %r4
+# B = F5 & G
+	.loc 1 336
+	and %r4, %r10, %r4
+# G = mem64[g + 8]
+	.loc 1 337
+	ld %r12, 8(%r5)
+# T = F5 & G
+	.loc 1 338
+	and %r10, %r10, %r12
+# A = A ^ T
+	.loc 1 339
+	xor %r6, %r6, %r10
+# T = F4 & G
+	.loc 1 340
+	and %r10, %r26, %r12
+# B = B ^ T
+	.loc 1 341
+	xor %r4, %r4, %r10
+# G = mem64[g + 16]
+	.loc 1 342
+	ld %r10, 16(%r5)
+# T = F4 & G
+	.loc 1 343
+	and %r12, %r26, %r10
+# A = A ^ T
+	.loc 1 344
+	xor %r6, %r6, %r12
+# T = F3 & G
+	.loc 1 345
+	and %r10, %r28, %r10
+# B = B ^ T
+	.loc 1 346
+	xor %r4, %r4, %r10
+# G = mem64[g + 24]
+	.loc 1 347
+	ld %r10, 24(%r5)
+# T = F3 & G
+	.loc 1 348
+	and %r12, %r28, %r10
+# A = A ^ T
+	.loc 1 349
+	xor %r6, %r6, %r12
+# T = F2 & G
+	.loc 1 350
+	and %r10, %r30, %r10
+# B = B ^ T
+	.loc 1 351
+	xor %r4, %r4, %r10
+# G = mem64[g + 32]
+	.loc 1 352
+	ld %r10, 32(%r5)
+# T = F2 & G
+	.loc 1 353
+	and %r12, %r30, %r10
+# A = A ^ T
+	.loc 1 354
+	xor %r6, %r6, %r12
+# T = F1 & G
+	.loc 1 355
+	and %r10, %r11, %r10
+# B = B ^ T
+	.loc 1 356
+	xor %r4, %r4, %r10
+# G = mem64[g + 40]
+	.loc 1 357
+	ld %r10, 40(%r5)
+# T = F1 & G
+	.loc 1 358
+	and %r12, %r11, %r10
+# A = A ^ T
+	.loc 1 359
+	xor %r6, %r6, %r12
+# T = F0 & G
+	.loc 1 360
+	and %r10, %r9, %r10
+# B = B ^ T
+	.loc 1 361
+	xor %r4, %r4, %r10
+# G = mem64[g + 48]
+	.loc 1 362
+	ld %r10, 48(%r5)
+# T = F0 & G
+	.loc 1 363
+	and %r10, %r9, %r10
+# A = A ^ T
+	.loc 1 364
+	xor %r6, %r6, %r10
+# A = A ^ H15
+	.loc 1 365
+	xor %r6, %r6, %r8
+# A = A ^ H18
+	.loc 1 366
+	xor %r6, %r6, %r19
+# mem64[h + 48] = A
+	.loc 1 367
+	std %r6, 48(%r3)
+# B = B ^ H14
+	.loc 1 368
+	xor %r4, %r4, %r17
+# B = B ^ H17
+	.loc 1 369
+	xor %r4, %r4, %r18
+# mem64[h + 40] = B
+	.loc 1 370
+	std %r4, 40(%r3)
+# G = mem64[g + 0]
+	.loc 1 371
+	ld %r4, 0(%r5)
+# A = F4 & G
+	.loc 1 372
+	and %r6, %r26, %r4
+# B = F3 & G
+	.loc 1 373
+	and %r4, %r28, %r4
+# G = mem64[g + 8]
+	.loc 1 374
+	ld %r10, 8(%r5)
+# T = F3 & G
+	.loc 1 375
+	and %r12, %r28, %r10
+# A = A ^ T
+	.loc 1 376
+	xor %r6, %r6, %r12
+# T = F2 & G
+	.loc 1 377
+	and %r10, %r30, %r10
+# B = B ^ T
+	.loc 1 378
+	xor %r4, %r4, %r10
+# G = mem64[g + 16]
+	.loc 1 379
+	ld %r10, 16(%r5)
+# T = F2 & G
+	.loc 1 380
+	and %r12, %r30, %r10
+# A = A ^ T
+	.loc 1 381
+	xor %r6, %r6, %r12
+# T = F1 & G
+	.loc 1 382
+	and %r10, %r11, %r10
+# B = B ^ T
+	.loc 1 383
+	xor %r4, %r4, %r10
+# G = mem64[g + 24]
+	.loc 1 384
+	ld %r10, 24(%r5)
+# T = F1 & G
+	.loc 1 385
+	and %r12, %r11, %r10
+# A = A ^ T
+	.loc 1 386
+	xor %r6, %r6, %r12
+# T = F0 & G
+	.loc 1 387
+	and %r10, %r9, %r10
+# B = B ^ T
+	.loc 1 388
+	xor %r4, %r4, %r10
+# G = mem64[g + 32]
+	.loc 1 389
+	ld %r10, 32(%r5)
+# T = F0 & G
+	.loc 1 390
+	and %r10, %r9, %r10
+# A = A ^ T
+	.loc 1 391
+	xor %r6, %r6, %r10
+# A = A ^ H13
+	.loc 1 392
+	xor %r6, %r6, %r16
+# A = A ^ H16
+	.loc 1 393
+	xor %r6, %r6, %r7
+# mem64[h + 32] = A
+	.loc 1 394
+	std %r6, 32(%r3)
+# B = B ^ H12
+	.loc 1 395
+	xor %r4, %r4, %r24
+# B = B ^ H15
+	.loc 1 396
+	xor %r4, %r4, %r8
+# mem64[h + 24] = B
+	.loc 1 397
+	std %r4, 24(%r3)
+# G = mem64[g + 0]
+	.loc 1 398
+	ld %r4, 0(%r5)
+# A = F2 & G
+	.loc 1 399
+	and %r6, %r30, %r4
+# B = F1 & G
+	.loc 1 400
+	and %r4, %r11, %r4
+# G = mem64[g + 8]
+	.loc 1 401
+	ld %r7, 8(%r5)
+# T = F1 & G
+	.loc 1 402
+	and %r8, %r11, %r7
+# A = A ^ T
+	.loc 1 403
+	xor %r6, %r6, %r8
+# T = F0 & G
+	.loc 1 404
+	and %r7, %r9, %r7
+# B = B ^ T
+	.loc 1 405
+	xor %r4, %r4, %r7
+# G = mem64[g + 16]
+	.loc 1 406
+	ld %r7, 16(%r5)
+# T = F0 & G
+	.loc 1 407
+	and %r7, %r9, %r7
+# A = A ^ T
+	.loc 1 408
+	xor %r6, %r6, %r7
+# A = A ^ H14
+	.loc 1 409
+	xor %r6, %r6, %r17
+# mem64[h + 16] = A
+	.loc 1 410
+	std %r6, 16(%r3)
+# B = B ^ H13
+	.loc 1 411
+	xor %r4, %r4, %r16
+# mem64[h + 8] = B
+	.loc 1 412
+	std %r4, 8(%r3)
+# G = mem64[g + 0]
+	.loc 1 413
+	ld %r4, 0(%r5)
+# A = F0 & G
+	.loc 1 414
+	and %r4, %r9, %r4
+# A = A ^ H12
+	.loc 1 415
+	xor %r4, %r4, %r24
+# mem64[h + 0] = A
+	.loc 1 416
+	std %r4, 0(%r3)
+# leave
+	.loc 1 417
+	ld %r15, 112(%r1)
+	ld %r16, 120(%r1)
+	ld %r17, 128(%r1)
+	ld %r18, 136(%r1)
+	ld %r19, 144(%r1)
+	ld %r20, 152(%r1)
+	ld %r21, 160(%r1)
+	ld %r22, 168(%r1)
+	ld %r23, 176(%r1)
+	ld %r24, 184(%r1)
+	ld %r25, 192(%r1)
+	ld %r26, 200(%r1)
+	ld %r27, 208(%r1)
+	ld %r28, 216(%r1)
+	ld %r29, 224(%r1)
+	ld %r30, 232(%r1)
+	ld %r31, 240(%r1)
+	addi %r1, %r1, 256
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec_mul_ppc64, 24
 
@@ -1077,100 +1258,100 @@ qhasm_kernel_mceliece_gf12_vec_sq_ppc64:
 	std %r30, 120(%r1)
 	std %r31, 128(%r1)
 # v0 = mem64[f + 0]
-	.loc 1 299
+	.loc 1 423
 	ld %r5, 0(%r4)
 # v1 = mem64[f + 48]
-	.loc 1 300
+	.loc 1 424
 	ld %r6, 48(%r4)
 # v0 = v0 ^ v1
-	.loc 1 301
+	.loc 1 425
 	xor %r12, %r5, %r6
 # v2 = mem64[f + 8]
-	.loc 1 302
+	.loc 1 426
 	ld %r5, 8(%r4)
 # v3 = mem64[f + 56]
-	.loc 1 303
+	.loc 1 427
 	ld %r7, 56(%r4)
 # v2 = v2 ^ v3
-	.loc 1 304
+	.loc 1 428
 	xor %r31, %r5, %r7
 # v4 = mem64[f + 16]
-	.loc 1 305
+	.loc 1 429
 	ld %r5, 16(%r4)
 # v5 = mem64[f + 64]
-	.loc 1 306
+	.loc 1 430
 	ld %r8, 64(%r4)
 # v4 = v4 ^ v5
-	.loc 1 307
+	.loc 1 431
 	xor %r9, %r5, %r8
 # v6 = mem64[f + 88]
-	.loc 1 308
+	.loc 1 432
 	ld %r5, 88(%r4)
 # v4 = v4 ^ v6
-	.loc 1 309
+	.loc 1 433
 	xor %r30, %r9, %r5
 # v7 = mem64[f + 24]
-	.loc 1 310
+	.loc 1 434
 	ld %r9, 24(%r4)
 # v8 = mem64[f + 72]
-	.loc 1 311
+	.loc 1 435
 	ld %r10, 72(%r4)
 # v7 = v7 ^ v8
-	.loc 1 312
+	.loc 1 436
 	xor %r29, %r9, %r10
 # v9 = mem64[f + 32]
-	.loc 1 313
+	.loc 1 437
 	ld %r9, 32(%r4)
 # v10 = mem64[f + 80]
-	.loc 1 314
+	.loc 1 438
 	ld %r11, 80(%r4)
 # v9 = v9 ^ v10
-	.loc 1 315
+	.loc 1 439
 	xor %r9, %r9, %r11
 # v11 = mem64[f + 40]
-	.loc 1 316
+	.loc 1 440
 	ld %r4, 40(%r4)
 # v11 = v11 ^ v6
-	.loc 1 317
+	.loc 1 441
 	xor %r4, %r4, %r5
 # mem64[h + 0] = v0
-	.loc 1 318
+	.loc 1 442
 	std %r12, 0(%r3)
 # mem64[h + 8] = v6
-	.loc 1 319
+	.loc 1 443
 	std %r5, 8(%r3)
 # mem64[h + 16] = v2
-	.loc 1 320
+	.loc 1 444
 	std %r31, 16(%r3)
 # mem64[h + 24] = v1
-	.loc 1 321
+	.loc 1 445
 	std %r6, 24(%r3)
 # mem64[h + 32] = v4
-	.loc 1 322
+	.loc 1 446
 	std %r30, 32(%r3)
 # mem64[h + 40] = v3
-	.loc 1 323
+	.loc 1 447
 	std %r7, 40(%r3)
 # mem64[h + 48] = v7
-	.loc 1 324
+	.loc 1 448
 	std %r29, 48(%r3)
 # mem64[h + 56] = v5
-	.loc 1 325
+	.loc 1 449
 	std %r8, 56(%r3)
 # mem64[h + 64] = v9
-	.loc 1 326
+	.loc 1 450
 	std %r9, 64(%r3)
 # mem64[h + 72] = v8
-	.loc 1 327
+	.loc 1 451
 	std %r10, 72(%r3)
 # mem64[h + 80] = v11
-	.loc 1 328
+	.loc 1 452
 	std %r4, 80(%r3)
 # mem64[h + 88] = v10
-	.loc 1 329
+	.loc 1 453
 	std %r11, 88(%r3)
 # leave
-	.loc 1 330
+	.loc 1 454
 	ld %r29, 112(%r1)
 	ld %r30, 120(%r1)
 	ld %r31, 128(%r1)
@@ -1208,1077 +1389,1077 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc64:
 	std %r30, 2448(%r1)
 	std %r31, 2456(%r1)
 # v0 = mem64[f + 0]
-	.loc 1 336
+	.loc 1 460
 	ld %r5, 0(%r4)
 	std %r5, 112(%r1)
 # v1 = mem64[f + 48]
-	.loc 1 337
+	.loc 1 461
 	ld %r6, 48(%r4)
 	std %r6, 120(%r1)
 # v2 = v0 ^ v1
-	.loc 1 338
+	.loc 1 462
 	xor %r10, %r5, %r6
 # v3 = mem64[f + 8]
-	.loc 1 339
+	.loc 1 463
 	ld %r5, 8(%r4)
 	std %r5, 128(%r1)
 # v4 = mem64[f + 56]
-	.loc 1 340
+	.loc 1 464
 	ld %r6, 56(%r4)
 	std %r6, 136(%r1)
 # v5 = v3 ^ v4
-	.loc 1 341
+	.loc 1 465
 	xor %r11, %r5, %r6
 # v6 = mem64[f + 16]
-	.loc 1 342
+	.loc 1 466
 	ld %r5, 16(%r4)
 	std %r5, 144(%r1)
 # v7 = mem64[f + 64]
-	.loc 1 343
+	.loc 1 467
 	ld %r6, 64(%r4)
 	std %r6, 152(%r1)
 # v8 = v6 ^ v7
-	.loc 1 344
+	.loc 1 468
 	xor %r5, %r5, %r6
 # v9 = mem64[f + 88]
-	.loc 1 345
+	.loc 1 469
 	ld %r7, 88(%r4)
 # v8 = v8 ^ v9
-	.loc 1 346
+	.loc 1 470
 	xor %r8, %r5, %r7
 # v10 = mem64[f + 24]
-	.loc 1 347
+	.loc 1 471
 	ld %r5, 24(%r4)
 	std %r5, 160(%r1)
 # v11 = mem64[f + 72]
-	.loc 1 348
+	.loc 1 472
 	ld %r6, 72(%r4)
 	std %r6, 168(%r1)
 # v12 = v10 ^ v11
-	.loc 1 349
+	.loc 1 473
 	xor %r12, %r5, %r6
 # v13 = mem64[f + 32]
-	.loc 1 350
+	.loc 1 474
 	ld %r5, 32(%r4)
 	std %r5, 176(%r1)
 # v14 = mem64[f + 80]
-	.loc 1 351
+	.loc 1 475
 	ld %r6, 80(%r4)
 	std %r6, 184(%r1)
 # v15 = v13 ^ v14
-	.loc 1 352
+	.loc 1 476
 	xor %r9, %r5, %r6
 # v16 = mem64[f + 40]
-	.loc 1 353
+	.loc 1 477
 	ld %r4, 40(%r4)
 	std %r4, 192(%r1)
 # v17 = v16 ^ v9
-	.loc 1 354
+	.loc 1 478
 	xor %r31, %r4, %r7
 # v18 = v2 & v0
-	.loc 1 355
+	.loc 1 479
 	ld %r30, 112(%r1)
 	and %r4, %r10, %r30
 	std %r4, 200(%r1)
 # v19 = v2 & v3
-	.loc 1 356
+	.loc 1 480
 	ld %r29, 128(%r1)
 	and %r4, %r10, %r29
 # v20 = v9 & v0
-	.loc 1 357
+	.loc 1 481
 	and %r5, %r7, %r30
 # v20 = v19 ^ v20
-	.loc 1 358
+	.loc 1 482
 	xor %r4, %r4, %r5
 	std %r4, 288(%r1)
 # v19 = v2 & v6
-	.loc 1 359
+	.loc 1 483
 	ld %r28, 144(%r1)
 	and %r6, %r10, %r28
 # v21 = v9 & v3
-	.loc 1 360
+	.loc 1 484
 	and %r4, %r7, %r29
 # v22 = v5 & v0
-	.loc 1 361
+	.loc 1 485
 	and %r5, %r11, %r30
 # v21 = v19 ^ v21
-	.loc 1 362
+	.loc 1 486
 	xor %r4, %r6, %r4
 # v22 = v21 ^ v22
-	.loc 1 363
+	.loc 1 487
 	xor %r4, %r4, %r5
 	std %r4, 296(%r1)
 # v21 = v9 & v6
-	.loc 1 364
+	.loc 1 488
 	and %r4, %r7, %r28
 # v19 = v5 & v3
-	.loc 1 365
+	.loc 1 489
 	and %r5, %r11, %r29
 # v19 = v21 ^ v19
-	.loc 1 366
+	.loc 1 490
 	xor %r29, %r4, %r5
 # v21 = v5 & v6
-	.loc 1 367
+	.loc 1 491
 	and %r26, %r11, %r28
 # v23 = v1 & v10
-	.loc 1 368
+	.loc 1 492
 	ld %r6, 120(%r1)
 	ld %r30, 160(%r1)
 	and %r27, %r6, %r30
 # v24 = v1 & v13
-	.loc 1 369
+	.loc 1 493
 	ld %r28, 176(%r1)
 	and %r4, %r6, %r28
 # v25 = v8 & v10
-	.loc 1 370
+	.loc 1 494
 	and %r5, %r8, %r30
 # v25 = v24 ^ v25
-	.loc 1 371
+	.loc 1 495
 	xor %r25, %r4, %r5
 # v24 = v1 & v16
-	.loc 1 372
+	.loc 1 496
 	ld %r24, 192(%r1)
 	and %r6, %r6, %r24
 # v26 = v8 & v13
-	.loc 1 373
+	.loc 1 497
 	and %r4, %r8, %r28
 # v27 = v4 & v10
-	.loc 1 374
+	.loc 1 498
 	ld %r23, 136(%r1)
 	and %r5, %r23, %r30
 # v26 = v24 ^ v26
-	.loc 1 375
+	.loc 1 499
 	xor %r4, %r6, %r4
 # v27 = v26 ^ v27
-	.loc 1 376
+	.loc 1 500
 	xor %r30, %r4, %r5
 # v26 = v8 & v16
-	.loc 1 377
+	.loc 1 501
 	and %r4, %r8, %r24
 # v24 = v4 & v13
-	.loc 1 378
+	.loc 1 502
 	and %r5, %r23, %r28
 # v24 = v26 ^ v24
-	.loc 1 379
+	.loc 1 503
 	xor %r28, %r4, %r5
 # v26 = v4 & v16
-	.loc 1 380
+	.loc 1 504
 	and %r4, %r23, %r24
 	std %r4, 304(%r1)
 # v28 = v2 ^ v1
-	.loc 1 381
+	.loc 1 505
 	ld %r4, 120(%r1)
 	xor %r6, %r10, %r4
 # v29 = v9 ^ v8
-	.loc 1 382
+	.loc 1 506
 	xor %r22, %r7, %r8
 # v30 = v5 ^ v4
-	.loc 1 383
+	.loc 1 507
 	xor %r23, %r11, %r23
 # v31 = v0 ^ v10
-	.loc 1 384
+	.loc 1 508
 	ld %r4, 112(%r1)
 	ld %r5, 160(%r1)
 	xor %r18, %r4, %r5
 # v32 = v3 ^ v13
-	.loc 1 385
+	.loc 1 509
 	ld %r4, 128(%r1)
 	ld %r5, 176(%r1)
 	xor %r21, %r4, %r5
 # v33 = v6 ^ v16
-	.loc 1 386
+	.loc 1 510
 	ld %r4, 144(%r1)
 	ld %r5, 192(%r1)
 	xor %r19, %r4, %r5
 # v34 = v28 & v31
-	.loc 1 387
+	.loc 1 511
 	and %r20, %r6, %r18
 # v35 = v28 & v32
-	.loc 1 388
+	.loc 1 512
 	and %r4, %r6, %r21
 # v36 = v29 & v31
-	.loc 1 389
+	.loc 1 513
 	and %r5, %r22, %r18
 # v36 = v35 ^ v36
-	.loc 1 390
+	.loc 1 514
 	xor %r24, %r4, %r5
 # v28 = v28 & v33
-	.loc 1 391
+	.loc 1 515
 	and %r4, %r6, %r19
 # v35 = v29 & v32
-	.loc 1 392
+	.loc 1 516
 	and %r5, %r22, %r21
 # v31 = v30 & v31
-	.loc 1 393
+	.loc 1 517
 	and %r6, %r23, %r18
 # v35 = v28 ^ v35
-	.loc 1 394
+	.loc 1 518
 	xor %r5, %r4, %r5
 # v31 = v35 ^ v31
-	.loc 1 395
+	.loc 1 519
 	xor %r6, %r5, %r6
 # v29 = v29 & v33
-	.loc 1 396
+	.loc 1 520
 	and %r4, %r22, %r19
 # v32 = v30 & v32
-	.loc 1 397
+	.loc 1 521
 	and %r5, %r23, %r21
 # v32 = v29 ^ v32
-	.loc 1 398
+	.loc 1 522
 	xor %r22, %r4, %r5
 # v33 = v30 & v33
-	.loc 1 399
+	.loc 1 523
 	and %r19, %r23, %r19
 # v34 = v34 ^ v18
-	.loc 1 400
+	.loc 1 524
 	ld %r4, 200(%r1)
 	xor %r4, %r20, %r4
 # v34 = v34 ^ v23
-	.loc 1 401
+	.loc 1 525
 	xor %r23, %r4, %r27
 # v36 = v36 ^ v20
-	.loc 1 402
+	.loc 1 526
 	ld %r4, 288(%r1)
 	xor %r4, %r24, %r4
 # v36 = v36 ^ v25
-	.loc 1 403
+	.loc 1 527
 	xor %r4, %r4, %r25
 # v31 = v31 ^ v22
-	.loc 1 404
+	.loc 1 528
 	ld %r5, 296(%r1)
 	xor %r5, %r6, %r5
 # v31 = v31 ^ v27
-	.loc 1 405
+	.loc 1 529
 	xor %r5, %r5, %r30
 	std %r5, 312(%r1)
 # v32 = v32 ^ v19
-	.loc 1 406
+	.loc 1 530
 	xor %r5, %r22, %r29
 # v32 = v32 ^ v24
-	.loc 1 407
+	.loc 1 531
 	xor %r5, %r5, %r28
 # v33 = v33 ^ v21
-	.loc 1 408
+	.loc 1 532
 	xor %r6, %r19, %r26
 # v33 = v33 ^ v26
-	.loc 1 409
+	.loc 1 533
 	ld %r24, 304(%r1)
 	xor %r6, %r6, %r24
 # v19 = v34 ^ v19
-	.loc 1 410
+	.loc 1 534
 	xor %r29, %r23, %r29
 	std %r29, 320(%r1)
 # v21 = v36 ^ v21
-	.loc 1 411
+	.loc 1 535
 	xor %r4, %r4, %r26
 	std %r4, 328(%r1)
 # v23 = v32 ^ v23
-	.loc 1 412
+	.loc 1 536
 	xor %r4, %r5, %r27
 	std %r4, 336(%r1)
 # v25 = v33 ^ v25
-	.loc 1 413
+	.loc 1 537
 	xor %r4, %r6, %r25
 	std %r4, 344(%r1)
 # v33 = v12 & v1
-	.loc 1 414
+	.loc 1 538
 	ld %r6, 120(%r1)
 	and %r4, %r12, %r6
 	std %r4, 352(%r1)
 # v32 = v12 & v4
-	.loc 1 415
+	.loc 1 539
 	ld %r29, 136(%r1)
 	and %r4, %r12, %r29
 # v36 = v7 & v1
-	.loc 1 416
+	.loc 1 540
 	ld %r27, 152(%r1)
 	and %r5, %r27, %r6
 # v36 = v32 ^ v36
-	.loc 1 417
+	.loc 1 541
 	xor %r4, %r4, %r5
 	std %r4, 360(%r1)
 # v32 = v12 & v7
-	.loc 1 418
+	.loc 1 542
 	and %r4, %r12, %r27
 # v34 = v7 & v4
-	.loc 1 419
+	.loc 1 543
 	and %r5, %r27, %r29
 # v30 = v15 & v1
-	.loc 1 420
+	.loc 1 544
 	and %r6, %r9, %r6
 # v34 = v32 ^ v34
-	.loc 1 421
+	.loc 1 545
 	xor %r5, %r4, %r5
 # v30 = v34 ^ v30
-	.loc 1 422
+	.loc 1 546
 	xor %r4, %r5, %r6
 	std %r4, 368(%r1)
 # v34 = v7 & v7
-	.loc 1 423
+	.loc 1 547
 	and %r4, %r27, %r27
 # v32 = v15 & v4
-	.loc 1 424
+	.loc 1 548
 	and %r5, %r9, %r29
 # v32 = v34 ^ v32
-	.loc 1 425
+	.loc 1 549
 	xor %r24, %r4, %r5
 # v34 = v15 & v7
-	.loc 1 426
+	.loc 1 550
 	and %r26, %r9, %r27
 # v29 = v11 & v11
-	.loc 1 427
+	.loc 1 551
 	ld %r4, 168(%r1)
 	ld %r29, 168(%r1)
 	and %r27, %r4, %r29
 # v35 = v11 & v14
-	.loc 1 428
+	.loc 1 552
 	ld %r23, 184(%r1)
 	and %r4, %r29, %r23
 # v28 = v17 & v11
-	.loc 1 429
+	.loc 1 553
 	and %r5, %r31, %r29
 # v28 = v35 ^ v28
-	.loc 1 430
+	.loc 1 554
 	xor %r22, %r4, %r5
 # v35 = v11 & v9
-	.loc 1 431
+	.loc 1 555
 	and %r6, %r29, %r7
 # v37 = v17 & v14
-	.loc 1 432
+	.loc 1 556
 	and %r4, %r31, %r23
 # v38 = v14 & v11
-	.loc 1 433
+	.loc 1 557
 	and %r5, %r23, %r29
 # v37 = v35 ^ v37
-	.loc 1 434
+	.loc 1 558
 	xor %r4, %r6, %r4
 # v38 = v37 ^ v38
-	.loc 1 435
+	.loc 1 559
 	xor %r25, %r4, %r5
 # v37 = v17 & v9
-	.loc 1 436
+	.loc 1 560
 	and %r4, %r31, %r7
 # v35 = v14 & v14
-	.loc 1 437
+	.loc 1 561
 	and %r5, %r23, %r23
 # v35 = v37 ^ v35
-	.loc 1 438
+	.loc 1 562
 	xor %r29, %r4, %r5
 # v37 = v14 & v9
-	.loc 1 439
+	.loc 1 563
 	and %r23, %r23, %r7
 # v39 = v12 ^ v11
-	.loc 1 440
+	.loc 1 564
 	ld %r4, 168(%r1)
 	xor %r15, %r12, %r4
 # v40 = v7 ^ v17
-	.loc 1 441
+	.loc 1 565
 	ld %r5, 152(%r1)
 	xor %r17, %r5, %r31
 # v41 = v15 ^ v14
-	.loc 1 442
+	.loc 1 566
 	ld %r21, 184(%r1)
 	xor %r18, %r9, %r21
 # v42 = v1 ^ v11
-	.loc 1 443
+	.loc 1 567
 	ld %r6, 120(%r1)
 	xor %r6, %r6, %r4
 # v43 = v4 ^ v14
-	.loc 1 444
+	.loc 1 568
 	ld %r4, 136(%r1)
 	xor %r19, %r4, %r21
 # v44 = v7 ^ v9
-	.loc 1 445
+	.loc 1 569
 	xor %r20, %r5, %r7
 # v45 = v39 & v42
-	.loc 1 446
+	.loc 1 570
 	and %r21, %r15, %r6
 # v46 = v39 & v43
-	.loc 1 447
+	.loc 1 571
 	and %r4, %r15, %r19
 # v47 = v40 & v42
-	.loc 1 448
+	.loc 1 572
 	and %r5, %r17, %r6
 # v47 = v46 ^ v47
-	.loc 1 449
+	.loc 1 573
 	xor %r16, %r4, %r5
 # v39 = v39 & v44
-	.loc 1 450
+	.loc 1 574
 	and %r4, %r15, %r20
 # v46 = v40 & v43
-	.loc 1 451
+	.loc 1 575
 	and %r5, %r17, %r19
 # v42 = v41 & v42
-	.loc 1 452
+	.loc 1 576
 	and %r6, %r18, %r6
 # v46 = v39 ^ v46
-	.loc 1 453
+	.loc 1 577
 	xor %r5, %r4, %r5
 # v42 = v46 ^ v42
-	.loc 1 454
+	.loc 1 578
 	xor %r6, %r5, %r6
 # v40 = v40 & v44
-	.loc 1 455
+	.loc 1 579
 	and %r4, %r17, %r20
 # v43 = v41 & v43
-	.loc 1 456
+	.loc 1 580
 	and %r19, %r18, %r19
 # v43 = v40 ^ v43
-	.loc 1 457
+	.loc 1 581
 	xor %r19, %r4, %r19
 # v44 = v41 & v44
-	.loc 1 458
+	.loc 1 582
 	and %r5, %r18, %r20
 # v45 = v45 ^ v33
-	.loc 1 459
+	.loc 1 583
 	ld %r4, 352(%r1)
 	xor %r21, %r21, %r4
 # v45 = v45 ^ v29
-	.loc 1 460
+	.loc 1 584
 	xor %r21, %r21, %r27
 # v47 = v47 ^ v36
-	.loc 1 461
+	.loc 1 585
 	ld %r4, 360(%r1)
 	xor %r16, %r16, %r4
 # v47 = v47 ^ v28
-	.loc 1 462
+	.loc 1 586
 	xor %r16, %r16, %r22
 # v42 = v42 ^ v30
-	.loc 1 463
+	.loc 1 587
 	ld %r4, 368(%r1)
 	xor %r4, %r6, %r4
 # v42 = v42 ^ v38
-	.loc 1 464
+	.loc 1 588
 	xor %r6, %r4, %r25
 # v43 = v43 ^ v32
-	.loc 1 465
+	.loc 1 589
 	xor %r4, %r19, %r24
 # v43 = v43 ^ v35
-	.loc 1 466
+	.loc 1 590
 	xor %r4, %r4, %r29
 # v44 = v44 ^ v34
-	.loc 1 467
+	.loc 1 591
 	xor %r5, %r5, %r26
 # v44 = v44 ^ v37
-	.loc 1 468
+	.loc 1 592
 	xor %r5, %r5, %r23
 # v32 = v45 ^ v32
-	.loc 1 469
+	.loc 1 593
 	xor %r24, %r21, %r24
 	std %r24, 376(%r1)
 # v34 = v47 ^ v34
-	.loc 1 470
+	.loc 1 594
 	xor %r26, %r16, %r26
 	std %r26, 384(%r1)
 # v29 = v43 ^ v29
-	.loc 1 471
+	.loc 1 595
 	xor %r27, %r4, %r27
 # v28 = v44 ^ v28
-	.loc 1 472
+	.loc 1 596
 	xor %r22, %r5, %r22
 # v12 = v2 ^ v12
-	.loc 1 473
+	.loc 1 597
 	xor %r24, %r10, %r12
 # v2 = v9 ^ v7
-	.loc 1 474
+	.loc 1 598
 	ld %r12, 152(%r1)
 	xor %r26, %r7, %r12
 # v15 = v5 ^ v15
-	.loc 1 475
+	.loc 1 599
 	xor %r21, %r11, %r9
 # v5 = v1 ^ v11
-	.loc 1 476
+	.loc 1 600
 	ld %r4, 120(%r1)
 	ld %r9, 168(%r1)
 	xor %r20, %r4, %r9
 # v17 = v8 ^ v17
-	.loc 1 477
+	.loc 1 601
 	xor %r31, %r8, %r31
 # v8 = v4 ^ v14
-	.loc 1 478
+	.loc 1 602
 	ld %r5, 136(%r1)
 	ld %r17, 184(%r1)
 	xor %r19, %r5, %r17
 # v44 = v0 ^ v1
-	.loc 1 479
+	.loc 1 603
 	ld %r8, 112(%r1)
 	xor %r10, %r8, %r4
 # v43 = v3 ^ v4
-	.loc 1 480
+	.loc 1 604
 	ld %r4, 128(%r1)
 	xor %r11, %r4, %r5
 # v47 = v6 ^ v7
-	.loc 1 481
+	.loc 1 605
 	ld %r4, 144(%r1)
 	xor %r8, %r4, %r12
 # v45 = v10 ^ v11
-	.loc 1 482
+	.loc 1 606
 	ld %r4, 160(%r1)
 	xor %r18, %r4, %r9
 # v41 = v13 ^ v14
-	.loc 1 483
+	.loc 1 607
 	ld %r4, 176(%r1)
 	xor %r12, %r4, %r17
 # v40 = v16 ^ v9
-	.loc 1 484
+	.loc 1 608
 	ld %r4, 192(%r1)
 	xor %r9, %r4, %r7
 # v46 = v12 & v44
-	.loc 1 485
+	.loc 1 609
 	and %r4, %r24, %r10
 	std %r4, 392(%r1)
 # v39 = v12 & v43
-	.loc 1 486
+	.loc 1 610
 	and %r5, %r24, %r11
 # v48 = v2 & v44
-	.loc 1 487
+	.loc 1 611
 	and %r4, %r26, %r10
 # v48 = v39 ^ v48
-	.loc 1 488
+	.loc 1 612
 	xor %r4, %r5, %r4
 	std %r4, 400(%r1)
 # v39 = v12 & v47
-	.loc 1 489
+	.loc 1 613
 	and %r17, %r24, %r8
 # v49 = v2 & v43
-	.loc 1 490
+	.loc 1 614
 	and %r4, %r26, %r11
 # v50 = v15 & v44
-	.loc 1 491
+	.loc 1 615
 	and %r5, %r21, %r10
 # v49 = v39 ^ v49
-	.loc 1 492
+	.loc 1 616
 	xor %r4, %r17, %r4
 # v50 = v49 ^ v50
-	.loc 1 493
+	.loc 1 617
 	xor %r4, %r4, %r5
 	std %r4, 408(%r1)
 # v49 = v2 & v47
-	.loc 1 494
+	.loc 1 618
 	and %r4, %r26, %r8
 # v39 = v15 & v43
-	.loc 1 495
+	.loc 1 619
 	and %r5, %r21, %r11
 # v39 = v49 ^ v39
-	.loc 1 496
+	.loc 1 620
 	xor %r16, %r4, %r5
 # v49 = v15 & v47
-	.loc 1 497
+	.loc 1 621
 	and %r17, %r21, %r8
 # v51 = v5 & v45
-	.loc 1 498
+	.loc 1 622
 	and %r4, %r20, %r18
 	std %r4, 208(%r1)
 # v52 = v5 & v41
-	.loc 1 499
+	.loc 1 623
 	and %r4, %r20, %r12
 # v53 = v17 & v45
-	.loc 1 500
+	.loc 1 624
 	and %r5, %r31, %r18
 # v53 = v52 ^ v53
-	.loc 1 501
+	.loc 1 625
 	xor %r14, %r4, %r5
 # v52 = v5 & v40
-	.loc 1 502
+	.loc 1 626
 	and %r5, %r20, %r9
 # v54 = v17 & v41
-	.loc 1 503
+	.loc 1 627
 	and %r4, %r31, %r12
 # v55 = v8 & v45
-	.loc 1 504
+	.loc 1 628
 	and %r15, %r19, %r18
 # v54 = v52 ^ v54
-	.loc 1 505
+	.loc 1 629
 	xor %r4, %r5, %r4
 # v55 = v54 ^ v55
-	.loc 1 506
+	.loc 1 630
 	xor %r15, %r4, %r15
 # v54 = v17 & v40
-	.loc 1 507
+	.loc 1 631
 	and %r4, %r31, %r9
 # v52 = v8 & v41
-	.loc 1 508
+	.loc 1 632
 	and %r5, %r19, %r12
 # v52 = v54 ^ v52
-	.loc 1 509
+	.loc 1 633
 	xor %r5, %r4, %r5
 # v54 = v8 & v40
-	.loc 1 510
+	.loc 1 634
 	and %r4, %r19, %r9
 # v5 = v12 ^ v5
-	.loc 1 511
+	.loc 1 635
 	xor %r20, %r24, %r20
 # v17 = v2 ^ v17
-	.loc 1 512
+	.loc 1 636
 	xor %r31, %r26, %r31
 # v8 = v15 ^ v8
-	.loc 1 513
+	.loc 1 637
 	xor %r19, %r21, %r19
 # v45 = v44 ^ v45
-	.loc 1 514
+	.loc 1 638
 	xor %r18, %r10, %r18
 # v41 = v43 ^ v41
-	.loc 1 515
+	.loc 1 639
 	xor %r12, %r11, %r12
 # v40 = v47 ^ v40
-	.loc 1 516
+	.loc 1 640
 	xor %r10, %r8, %r9
 # v47 = v5 & v45
-	.loc 1 517
+	.loc 1 641
 	and %r11, %r20, %r18
 # v43 = v5 & v41
-	.loc 1 518
+	.loc 1 642
 	and %r8, %r20, %r12
 # v44 = v17 & v45
-	.loc 1 519
+	.loc 1 643
 	and %r9, %r31, %r18
 # v44 = v43 ^ v44
-	.loc 1 520
+	.loc 1 644
 	xor %r26, %r8, %r9
 # v5 = v5 & v40
-	.loc 1 521
+	.loc 1 645
 	and %r20, %r20, %r10
 # v43 = v17 & v41
-	.loc 1 522
+	.loc 1 646
 	and %r8, %r31, %r12
 # v45 = v8 & v45
-	.loc 1 523
+	.loc 1 647
 	and %r9, %r19, %r18
 # v43 = v5 ^ v43
-	.loc 1 524
+	.loc 1 648
 	xor %r8, %r20, %r8
 # v45 = v43 ^ v45
-	.loc 1 525
+	.loc 1 649
 	xor %r8, %r8, %r9
 # v17 = v17 & v40
-	.loc 1 526
+	.loc 1 650
 	and %r31, %r31, %r10
 # v41 = v8 & v41
-	.loc 1 527
+	.loc 1 651
 	and %r12, %r19, %r12
 # v41 = v17 ^ v41
-	.loc 1 528
+	.loc 1 652
 	xor %r12, %r31, %r12
 # v40 = v8 & v40
-	.loc 1 529
+	.loc 1 653
 	and %r9, %r19, %r10
 # v47 = v47 ^ v46
-	.loc 1 530
+	.loc 1 654
 	ld %r10, 392(%r1)
 	xor %r11, %r11, %r10
 # v47 = v47 ^ v51
-	.loc 1 531
+	.loc 1 655
 	ld %r10, 208(%r1)
 	xor %r11, %r11, %r10
 # v44 = v44 ^ v48
-	.loc 1 532
+	.loc 1 656
 	ld %r31, 400(%r1)
 	xor %r26, %r26, %r31
 # v44 = v44 ^ v53
-	.loc 1 533
+	.loc 1 657
 	xor %r26, %r26, %r14
 # v45 = v45 ^ v50
-	.loc 1 534
+	.loc 1 658
 	ld %r31, 408(%r1)
 	xor %r8, %r8, %r31
 # v45 = v45 ^ v55
-	.loc 1 535
+	.loc 1 659
 	xor %r31, %r8, %r15
 # v41 = v41 ^ v39
-	.loc 1 536
+	.loc 1 660
 	xor %r8, %r12, %r16
 # v41 = v41 ^ v52
-	.loc 1 537
+	.loc 1 661
 	xor %r8, %r8, %r5
 # v40 = v40 ^ v49
-	.loc 1 538
+	.loc 1 662
 	xor %r9, %r9, %r17
 # v40 = v40 ^ v54
-	.loc 1 539
+	.loc 1 663
 	xor %r9, %r9, %r4
 # v39 = v47 ^ v39
-	.loc 1 540
+	.loc 1 664
 	xor %r16, %r11, %r16
 # v49 = v44 ^ v49
-	.loc 1 541
+	.loc 1 665
 	xor %r17, %r26, %r17
 # v51 = v41 ^ v51
-	.loc 1 542
+	.loc 1 666
 	xor %r12, %r8, %r10
 # v53 = v40 ^ v53
-	.loc 1 543
+	.loc 1 667
 	xor %r14, %r9, %r14
 # v46 = v46 ^ v18
-	.loc 1 544
+	.loc 1 668
 	ld %r8, 392(%r1)
 	ld %r9, 200(%r1)
 	xor %r8, %r8, %r9
 # v46 = v46 ^ v33
-	.loc 1 545
+	.loc 1 669
 	ld %r9, 352(%r1)
 	xor %r11, %r8, %r9
 # v48 = v48 ^ v20
-	.loc 1 546
+	.loc 1 670
 	ld %r8, 400(%r1)
 	ld %r9, 288(%r1)
 	xor %r8, %r8, %r9
 # v48 = v48 ^ v36
-	.loc 1 547
+	.loc 1 671
 	ld %r9, 360(%r1)
 	xor %r10, %r8, %r9
 # v50 = v50 ^ v22
-	.loc 1 548
+	.loc 1 672
 	ld %r8, 408(%r1)
 	ld %r9, 296(%r1)
 	xor %r8, %r8, %r9
 # v50 = v50 ^ v30
-	.loc 1 549
+	.loc 1 673
 	ld %r9, 368(%r1)
 	xor %r9, %r8, %r9
 # v39 = v39 ^ v19
-	.loc 1 550
+	.loc 1 674
 	ld %r8, 320(%r1)
 	xor %r8, %r16, %r8
 # v39 = v39 ^ v32
-	.loc 1 551
+	.loc 1 675
 	ld %r26, 376(%r1)
 	xor %r26, %r8, %r26
 # v49 = v49 ^ v21
-	.loc 1 552
+	.loc 1 676
 	ld %r8, 328(%r1)
 	xor %r8, %r17, %r8
 # v49 = v49 ^ v34
-	.loc 1 553
+	.loc 1 677
 	ld %r24, 384(%r1)
 	xor %r24, %r8, %r24
 # v45 = v45 ^ v31
-	.loc 1 554
+	.loc 1 678
 	ld %r8, 312(%r1)
 	xor %r31, %r31, %r8
 # v45 = v45 ^ v42
-	.loc 1 555
+	.loc 1 679
 	xor %r31, %r31, %r6
 # v51 = v51 ^ v23
-	.loc 1 556
+	.loc 1 680
 	ld %r21, 336(%r1)
 	xor %r8, %r12, %r21
 # v51 = v51 ^ v29
-	.loc 1 557
+	.loc 1 681
 	xor %r12, %r8, %r27
 # v53 = v53 ^ v25
-	.loc 1 558
+	.loc 1 682
 	ld %r20, 344(%r1)
 	xor %r8, %r14, %r20
 # v53 = v53 ^ v28
-	.loc 1 559
+	.loc 1 683
 	xor %r8, %r8, %r22
 # v55 = v55 ^ v27
-	.loc 1 560
+	.loc 1 684
 	xor %r15, %r15, %r30
 # v55 = v55 ^ v38
-	.loc 1 561
+	.loc 1 685
 	xor %r15, %r15, %r25
 # v52 = v52 ^ v24
-	.loc 1 562
+	.loc 1 686
 	xor %r5, %r5, %r28
 # v52 = v52 ^ v35
-	.loc 1 563
+	.loc 1 687
 	xor %r5, %r5, %r29
 # v54 = v54 ^ v26
-	.loc 1 564
+	.loc 1 688
 	ld %r18, 304(%r1)
 	xor %r4, %r4, %r18
 # v54 = v54 ^ v37
-	.loc 1 565
+	.loc 1 689
 	xor %r19, %r4, %r23
 # v23 = v46 ^ v23
-	.loc 1 566
+	.loc 1 690
 	xor %r11, %r11, %r21
 # v25 = v48 ^ v25
-	.loc 1 567
+	.loc 1 691
 	xor %r10, %r10, %r20
 # v27 = v50 ^ v27
-	.loc 1 568
+	.loc 1 692
 	xor %r30, %r9, %r30
 # v24 = v39 ^ v24
-	.loc 1 569
+	.loc 1 693
 	xor %r26, %r26, %r28
 # v26 = v49 ^ v26
-	.loc 1 570
+	.loc 1 694
 	xor %r28, %r24, %r18
 # v33 = v51 ^ v33
-	.loc 1 571
+	.loc 1 695
 	ld %r4, 352(%r1)
 	xor %r24, %r12, %r4
 # v36 = v53 ^ v36
-	.loc 1 572
+	.loc 1 696
 	ld %r4, 360(%r1)
 	xor %r4, %r8, %r4
 # v30 = v55 ^ v30
-	.loc 1 573
+	.loc 1 697
 	ld %r8, 368(%r1)
 	xor %r9, %r15, %r8
 # v32 = v52 ^ v32
-	.loc 1 574
+	.loc 1 698
 	ld %r8, 376(%r1)
 	xor %r8, %r5, %r8
 # v34 = v54 ^ v34
-	.loc 1 575
+	.loc 1 699
 	ld %r5, 384(%r1)
 	xor %r5, %r19, %r5
 # v36 = v36 ^ v37
-	.loc 1 576
+	.loc 1 700
 	xor %r12, %r4, %r23
 # v37 = v26 ^ v37
-	.loc 1 577
+	.loc 1 701
 	xor %r23, %r28, %r23
 # v33 = v33 ^ v35
-	.loc 1 578
+	.loc 1 702
 	xor %r28, %r24, %r29
 # v35 = v24 ^ v35
-	.loc 1 579
+	.loc 1 703
 	xor %r29, %r26, %r29
 # v45 = v45 ^ v38
-	.loc 1 580
+	.loc 1 704
 	xor %r31, %r31, %r25
 # v38 = v27 ^ v38
-	.loc 1 581
+	.loc 1 705
 	xor %r25, %r30, %r25
 # v37 = v37 ^ v28
-	.loc 1 582
+	.loc 1 706
 	xor %r23, %r23, %r22
 # v28 = v25 ^ v28
-	.loc 1 583
+	.loc 1 707
 	xor %r22, %r10, %r22
 # v35 = v35 ^ v29
-	.loc 1 584
+	.loc 1 708
 	xor %r29, %r29, %r27
 # v29 = v23 ^ v29
-	.loc 1 585
+	.loc 1 709
 	xor %r27, %r11, %r27
 # v38 = v38 ^ v42
-	.loc 1 586
+	.loc 1 710
 	xor %r25, %r25, %r6
 # v42 = v31 ^ v42
-	.loc 1 587
+	.loc 1 711
 	ld %r4, 312(%r1)
 	xor %r6, %r4, %r6
 # v28 = v28 ^ v34
-	.loc 1 588
+	.loc 1 712
 	xor %r22, %r22, %r5
 # v34 = v21 ^ v34
-	.loc 1 589
+	.loc 1 713
 	ld %r4, 328(%r1)
 	xor %r4, %r4, %r5
 # v29 = v29 ^ v32
-	.loc 1 590
+	.loc 1 714
 	xor %r27, %r27, %r8
 # v32 = v19 ^ v32
-	.loc 1 591
+	.loc 1 715
 	ld %r5, 320(%r1)
 	xor %r5, %r5, %r8
 # v42 = v42 ^ v30
-	.loc 1 592
+	.loc 1 716
 	xor %r11, %r6, %r9
 # v30 = v22 ^ v30
-	.loc 1 593
+	.loc 1 717
 	ld %r6, 296(%r1)
 	xor %r30, %r6, %r9
 # v34 = v34 ^ v36
-	.loc 1 594
+	.loc 1 718
 	xor %r26, %r4, %r12
 # v36 = v20 ^ v36
-	.loc 1 595
+	.loc 1 719
 	ld %r4, 288(%r1)
 	xor %r12, %r4, %r12
 # v32 = v32 ^ v33
-	.loc 1 596
+	.loc 1 720
 	xor %r24, %r5, %r28
 # v33 = v18 ^ v33
-	.loc 1 597
+	.loc 1 721
 	ld %r4, 200(%r1)
 	xor %r28, %r4, %r28
 # v18 = v33 ^ v29
-	.loc 1 598
+	.loc 1 722
 	xor %r4, %r28, %r27
 # v20 = v36 ^ v28
-	.loc 1 599
+	.loc 1 723
 	xor %r5, %r12, %r22
 # v22 = v30 ^ v38
-	.loc 1 600
+	.loc 1 724
 	xor %r6, %r30, %r25
 # v22 = v22 ^ v45
-	.loc 1 601
+	.loc 1 725
 	xor %r6, %r6, %r31
 # v19 = v32 ^ v35
-	.loc 1 602
+	.loc 1 726
 	xor %r9, %r24, %r29
 # v21 = v34 ^ v37
-	.loc 1 603
+	.loc 1 727
 	xor %r10, %r26, %r23
 # v31 = v42 ^ v45
-	.loc 1 604
+	.loc 1 728
 	xor %r21, %r11, %r31
 # v18 = v18 ^ v19
-	.loc 1 605
+	.loc 1 729
 	xor %r16, %r4, %r9
 	std %r16, 2032(%r1)
 # v23 = v45 ^ v38
-	.loc 1 606
+	.loc 1 730
 	xor %r20, %r31, %r25
 # v20 = v20 ^ v21
-	.loc 1 607
+	.loc 1 731
 	xor %r5, %r5, %r10
 # v20 = v20 ^ v37
-	.loc 1 608
+	.loc 1 732
 	xor %r19, %r5, %r23
 # v25 = v29 ^ v35
-	.loc 1 609
+	.loc 1 733
 	xor %r18, %r27, %r29
 # v22 = v22 ^ v31
-	.loc 1 610
+	.loc 1 734
 	xor %r17, %r6, %r21
 # v27 = v28 ^ v37
-	.loc 1 611
+	.loc 1 735
 	xor %r8, %r22, %r23
 # v24 = v18 & v33
-	.loc 1 612
+	.loc 1 736
 	and %r4, %r16, %r28
 	std %r4, 416(%r1)
 # v26 = v18 & v36
-	.loc 1 613
+	.loc 1 737
 	and %r4, %r16, %r12
 # v54 = v37 & v33
-	.loc 1 614
+	.loc 1 738
 	and %r5, %r23, %r28
 # v54 = v26 ^ v54
-	.loc 1 615
+	.loc 1 739
 	xor %r4, %r4, %r5
 	std %r4, 424(%r1)
 # v26 = v18 & v30
-	.loc 1 616
+	.loc 1 740
 	ld %r4, 2032(%r1)
 	and %r4, %r4, %r30
 # v52 = v37 & v36
-	.loc 1 617
+	.loc 1 741
 	and %r5, %r23, %r12
 # v55 = v23 & v33
-	.loc 1 618
+	.loc 1 742
 	and %r6, %r20, %r28
 # v52 = v26 ^ v52
-	.loc 1 619
+	.loc 1 743
 	xor %r5, %r4, %r5
 # v55 = v52 ^ v55
-	.loc 1 620
+	.loc 1 744
 	xor %r4, %r5, %r6
 	std %r4, 432(%r1)
 # v52 = v37 & v30
-	.loc 1 621
+	.loc 1 745
 	and %r4, %r23, %r30
 # v26 = v23 & v36
-	.loc 1 622
+	.loc 1 746
 	and %r5, %r20, %r12
 # v26 = v52 ^ v26
-	.loc 1 623
+	.loc 1 747
 	xor %r4, %r4, %r5
 	std %r4, 440(%r1)
 # v52 = v23 & v30
-	.loc 1 624
+	.loc 1 748
 	and %r4, %r20, %r30
 	std %r4, 448(%r1)
 # v53 = v19 & v32
-	.loc 1 625
+	.loc 1 749
 	and %r4, %r9, %r24
 	std %r4, 456(%r1)
 # v51 = v19 & v34
-	.loc 1 626
+	.loc 1 750
 	and %r4, %r9, %r26
 # v49 = v20 & v32
-	.loc 1 627
+	.loc 1 751
 	and %r5, %r19, %r24
 # v49 = v51 ^ v49
-	.loc 1 628
+	.loc 1 752
 	xor %r4, %r4, %r5
 	std %r4, 464(%r1)
 # v51 = v19 & v42
-	.loc 1 629
+	.loc 1 753
 	and %r4, %r9, %r11
 # v39 = v20 & v34
-	.loc 1 630
+	.loc 1 754
 	and %r5, %r19, %r26
 # v50 = v38 & v32
-	.loc 1 631
+	.loc 1 755
 	and %r6, %r25, %r24
 # v39 = v51 ^ v39
-	.loc 1 632
+	.loc 1 756
 	xor %r5, %r4, %r5
 # v50 = v39 ^ v50
-	.loc 1 633
+	.loc 1 757
 	xor %r4, %r5, %r6
 	std %r4, 472(%r1)
 # v39 = v20 & v42
-	.loc 1 634
+	.loc 1 758
 	and %r4, %r19, %r11
 # v51 = v38 & v34
-	.loc 1 635
+	.loc 1 759
 	and %r5, %r25, %r26
 # v51 = v39 ^ v51
-	.loc 1 636
+	.loc 1 760
 	xor %r4, %r4, %r5
 	std %r4, 480(%r1)
 # v39 = v38 & v42
-	.loc 1 637
+	.loc 1 761
 	and %r4, %r25, %r11
 	std %r4, 488(%r1)
 # v48 = v18 ^ v19
-	.loc 1 638
+	.loc 1 762
 	ld %r4, 2032(%r1)
 	xor %r16, %r4, %r9
 	std %r16, 496(%r1)
 # v46 = v37 ^ v20
-	.loc 1 639
+	.loc 1 763
 	xor %r15, %r23, %r19
 	std %r15, 1608(%r1)
 # v40 = v23 ^ v38
-	.loc 1 640
+	.loc 1 764
 	xor %r4, %r20, %r25
 	std %r4, 1616(%r1)
 # v41 = v33 ^ v32
-	.loc 1 641
+	.loc 1 765
 	xor %r14, %r28, %r24
 	std %r14, 2248(%r1)
 # v44 = v36 ^ v34
-	.loc 1 642
+	.loc 1 766
 	xor %r5, %r12, %r26
 	std %r5, 2288(%r1)
 # v47 = v30 ^ v42
-	.loc 1 643
+	.loc 1 767
 	xor %r6, %r30, %r11
 # v8 = v48 & v41
-	.loc 1 644
+	.loc 1 768
 	and %r4, %r16, %r14
 	std %r4, 504(%r1)
 # v17 = v48 & v44
-	.loc 1 645
+	.loc 1 769
 	and %r5, %r16, %r5
 	std %r5, 1824(%r1)
 	std %r5, 512(%r1)
 # v43 = v46 & v41
-	.loc 1 646
+	.loc 1 770
 	and %r4, %r15, %r14
 	std %r4, 520(%r1)
 # v43 = v17 ^ v43
-	.loc 1 647
+	.loc 1 771
 	xor %r4, %r5, %r4
 	std %r4, 1832(%r1)
 	std %r4, 528(%r1)
 # v48 = v48 & v47
-	.loc 1 648
+	.loc 1 772
 	and %r4, %r16, %r6
 	std %r4, 1840(%r1)
 	std %r4, 536(%r1)
 # v17 = v46 & v44
-	.loc 1 649
+	.loc 1 773
 	ld %r5, 1608(%r1)
 	std %r5, 2128(%r1)
 	ld %r16, 2288(%r1)
@@ -2287,238 +2468,238 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc64:
 	std %r14, 2184(%r1)
 	std %r14, 544(%r1)
 # v41 = v40 & v41
-	.loc 1 650
+	.loc 1 774
 	ld %r15, 1616(%r1)
 	ld %r16, 2248(%r1)
 	and %r16, %r15, %r16
 	std %r16, 2272(%r1)
 	std %r16, 552(%r1)
 # v17 = v48 ^ v17
-	.loc 1 651
+	.loc 1 775
 	xor %r4, %r4, %r14
 # v41 = v17 ^ v41
-	.loc 1 652
+	.loc 1 776
 	xor %r16, %r4, %r16
 	std %r16, 560(%r1)
 # v46 = v46 & v47
-	.loc 1 653
+	.loc 1 777
 	and %r4, %r5, %r6
 # v44 = v40 & v44
-	.loc 1 654
+	.loc 1 778
 	ld %r5, 2304(%r1)
 	and %r5, %r15, %r5
 # v44 = v46 ^ v44
-	.loc 1 655
+	.loc 1 779
 	xor %r5, %r4, %r5
 # v47 = v40 & v47
-	.loc 1 656
+	.loc 1 780
 	and %r4, %r15, %r6
 	std %r4, 1624(%r1)
 # v8 = v8 ^ v24
-	.loc 1 657
+	.loc 1 781
 	ld %r4, 504(%r1)
 	ld %r6, 416(%r1)
 	xor %r4, %r4, %r6
 # v8 = v8 ^ v53
-	.loc 1 658
+	.loc 1 782
 	ld %r6, 456(%r1)
 	std %r6, 2056(%r1)
 	xor %r4, %r4, %r6
 	std %r4, 1632(%r1)
 # v43 = v43 ^ v54
-	.loc 1 659
+	.loc 1 783
 	ld %r4, 424(%r1)
 	ld %r6, 1832(%r1)
 	xor %r4, %r6, %r4
 # v43 = v43 ^ v49
-	.loc 1 660
+	.loc 1 784
 	ld %r6, 464(%r1)
 	xor %r4, %r4, %r6
 	std %r4, 1640(%r1)
 # v41 = v41 ^ v55
-	.loc 1 661
+	.loc 1 785
 	ld %r4, 432(%r1)
 	xor %r4, %r16, %r4
 # v41 = v41 ^ v50
-	.loc 1 662
+	.loc 1 786
 	ld %r16, 472(%r1)
 	xor %r4, %r4, %r16
 	std %r4, 568(%r1)
 # v44 = v44 ^ v26
-	.loc 1 663
+	.loc 1 787
 	ld %r16, 440(%r1)
 	xor %r5, %r5, %r16
 # v44 = v44 ^ v51
-	.loc 1 664
+	.loc 1 788
 	ld %r4, 480(%r1)
 	xor %r5, %r5, %r4
 	std %r5, 1648(%r1)
 # v47 = v47 ^ v52
-	.loc 1 665
+	.loc 1 789
 	ld %r15, 448(%r1)
 	ld %r4, 1624(%r1)
 	xor %r14, %r4, %r15
 	std %r14, 1656(%r1)
 # v47 = v47 ^ v39
-	.loc 1 666
+	.loc 1 790
 	ld %r4, 488(%r1)
 	xor %r14, %r14, %r4
 # v26 = v8 ^ v26
-	.loc 1 667
+	.loc 1 791
 	ld %r4, 1632(%r1)
 	xor %r4, %r4, %r16
 	std %r4, 576(%r1)
 # v52 = v43 ^ v52
-	.loc 1 668
+	.loc 1 792
 	ld %r4, 1640(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 584(%r1)
 # v53 = v44 ^ v53
-	.loc 1 669
+	.loc 1 793
 	ld %r4, 2056(%r1)
 	xor %r4, %r5, %r4
 	std %r4, 592(%r1)
 # v49 = v47 ^ v49
-	.loc 1 670
+	.loc 1 794
 	xor %r4, %r14, %r6
 	std %r4, 600(%r1)
 # v47 = v25 & v29
-	.loc 1 671
+	.loc 1 795
 	and %r4, %r18, %r27
 	std %r4, 608(%r1)
 # v44 = v25 & v28
-	.loc 1 672
+	.loc 1 796
 	and %r4, %r18, %r22
 # v43 = v21 & v29
-	.loc 1 673
+	.loc 1 797
 	and %r5, %r10, %r27
 # v43 = v44 ^ v43
-	.loc 1 674
+	.loc 1 798
 	xor %r4, %r4, %r5
 	std %r4, 616(%r1)
 # v44 = v25 & v38
-	.loc 1 675
+	.loc 1 799
 	and %r4, %r18, %r25
 # v8 = v21 & v28
-	.loc 1 676
+	.loc 1 800
 	and %r5, %r10, %r22
 # v40 = v22 & v29
-	.loc 1 677
+	.loc 1 801
 	and %r6, %r17, %r27
 # v8 = v44 ^ v8
-	.loc 1 678
+	.loc 1 802
 	xor %r5, %r4, %r5
 # v40 = v8 ^ v40
-	.loc 1 679
+	.loc 1 803
 	xor %r4, %r5, %r6
 	std %r4, 624(%r1)
 # v8 = v21 & v38
-	.loc 1 680
+	.loc 1 804
 	and %r4, %r10, %r25
 # v44 = v22 & v28
-	.loc 1 681
+	.loc 1 805
 	and %r5, %r17, %r22
 # v44 = v8 ^ v44
-	.loc 1 682
+	.loc 1 806
 	xor %r4, %r4, %r5
 	std %r4, 632(%r1)
 # v8 = v22 & v38
-	.loc 1 683
+	.loc 1 807
 	and %r4, %r17, %r25
 	std %r4, 640(%r1)
 # v46 = v35 & v35
-	.loc 1 684
+	.loc 1 808
 	and %r4, %r29, %r29
 	std %r4, 648(%r1)
 # v17 = v35 & v37
-	.loc 1 685
+	.loc 1 809
 	and %r4, %r29, %r23
 # v48 = v27 & v35
-	.loc 1 686
+	.loc 1 810
 	and %r5, %r8, %r29
 # v48 = v17 ^ v48
-	.loc 1 687
+	.loc 1 811
 	xor %r4, %r4, %r5
 	std %r4, 656(%r1)
 # v17 = v35 & v45
-	.loc 1 688
+	.loc 1 812
 	and %r4, %r29, %r31
 # v5 = v27 & v37
-	.loc 1 689
+	.loc 1 813
 	and %r5, %r8, %r23
 # v15 = v31 & v35
-	.loc 1 690
+	.loc 1 814
 	and %r6, %r21, %r29
 # v5 = v17 ^ v5
-	.loc 1 691
+	.loc 1 815
 	xor %r5, %r4, %r5
 # v15 = v5 ^ v15
-	.loc 1 692
+	.loc 1 816
 	xor %r4, %r5, %r6
 	std %r4, 1664(%r1)
 # v5 = v27 & v45
-	.loc 1 693
+	.loc 1 817
 	and %r4, %r8, %r31
 # v17 = v31 & v37
-	.loc 1 694
+	.loc 1 818
 	and %r5, %r21, %r23
 # v17 = v5 ^ v17
-	.loc 1 695
+	.loc 1 819
 	xor %r4, %r4, %r5
 	std %r4, 2256(%r1)
 # v5 = v31 & v45
-	.loc 1 696
+	.loc 1 820
 	and %r6, %r21, %r31
 # v2 = v25 ^ v35
-	.loc 1 697
+	.loc 1 821
 	xor %r16, %r18, %r29
 	std %r16, 1672(%r1)
 # v12 = v21 ^ v27
-	.loc 1 698
+	.loc 1 822
 	xor %r4, %r10, %r8
 	std %r4, 1680(%r1)
 # v56 = v22 ^ v31
-	.loc 1 699
+	.loc 1 823
 	xor %r4, %r17, %r21
 	std %r4, 1848(%r1)
 	std %r4, 216(%r1)
 # v57 = v29 ^ v35
-	.loc 1 700
+	.loc 1 824
 	xor %r15, %r27, %r29
 	std %r15, 224(%r1)
 # v58 = v28 ^ v37
-	.loc 1 701
+	.loc 1 825
 	xor %r5, %r22, %r23
 	std %r5, 232(%r1)
 # v59 = v38 ^ v45
-	.loc 1 702
+	.loc 1 826
 	xor %r4, %r25, %r31
 	std %r4, 2136(%r1)
 	std %r4, 1856(%r1)
 	std %r4, 240(%r1)
 # v60 = v2 & v57
-	.loc 1 703
+	.loc 1 827
 	and %r4, %r16, %r15
 	std %r4, 248(%r1)
 # v61 = v2 & v58
-	.loc 1 704
+	.loc 1 828
 	and %r16, %r16, %r5
 	std %r16, 1864(%r1)
 	std %r16, 256(%r1)
 # v62 = v12 & v57
-	.loc 1 705
+	.loc 1 829
 	ld %r14, 1680(%r1)
 	std %r14, 2232(%r1)
 	std %r14, 2144(%r1)
 	and %r4, %r14, %r15
 	std %r4, 264(%r1)
 # v62 = v61 ^ v62
-	.loc 1 706
+	.loc 1 830
 	xor %r4, %r16, %r4
 	std %r4, 1872(%r1)
 	std %r4, 664(%r1)
 # v2 = v2 & v59
-	.loc 1 707
+	.loc 1 831
 	ld %r4, 1672(%r1)
 	ld %r16, 2136(%r1)
 	and %r4, %r4, %r16
@@ -2526,1854 +2707,1854 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc64:
 	std %r4, 1880(%r1)
 	std %r4, 672(%r1)
 # v61 = v12 & v58
-	.loc 1 708
+	.loc 1 832
 	and %r14, %r14, %r5
 	std %r14, 2152(%r1)
 	std %r14, 1688(%r1)
 # v57 = v56 & v57
-	.loc 1 709
+	.loc 1 833
 	ld %r16, 1848(%r1)
 	and %r16, %r16, %r15
 	std %r16, 680(%r1)
 # v61 = v2 ^ v61
-	.loc 1 710
+	.loc 1 834
 	xor %r4, %r4, %r14
 # v57 = v61 ^ v57
-	.loc 1 711
+	.loc 1 835
 	xor %r4, %r4, %r16
 	std %r4, 1888(%r1)
 	std %r4, 688(%r1)
 # v12 = v12 & v59
-	.loc 1 712
+	.loc 1 836
 	ld %r4, 1856(%r1)
 	ld %r16, 2144(%r1)
 	and %r4, %r16, %r4
 # v58 = v56 & v58
-	.loc 1 713
+	.loc 1 837
 	ld %r16, 216(%r1)
 	and %r5, %r16, %r5
 # v58 = v12 ^ v58
-	.loc 1 714
+	.loc 1 838
 	xor %r4, %r4, %r5
 	std %r4, 1696(%r1)
 # v59 = v56 & v59
-	.loc 1 715
+	.loc 1 839
 	ld %r4, 240(%r1)
 	and %r4, %r16, %r4
 	std %r4, 1896(%r1)
 	std %r4, 696(%r1)
 # v60 = v60 ^ v47
-	.loc 1 716
+	.loc 1 840
 	ld %r4, 248(%r1)
 	ld %r5, 608(%r1)
 	xor %r4, %r4, %r5
 # v60 = v60 ^ v46
-	.loc 1 717
+	.loc 1 841
 	ld %r5, 648(%r1)
 	std %r5, 1904(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 2064(%r1)
 	std %r4, 704(%r1)
 # v62 = v62 ^ v43
-	.loc 1 718
+	.loc 1 842
 	ld %r4, 616(%r1)
 	ld %r5, 1872(%r1)
 	xor %r4, %r5, %r4
 # v62 = v62 ^ v48
-	.loc 1 719
+	.loc 1 843
 	ld %r5, 656(%r1)
 	std %r5, 1920(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 1912(%r1)
 	std %r4, 712(%r1)
 # v57 = v57 ^ v40
-	.loc 1 720
+	.loc 1 844
 	ld %r4, 624(%r1)
 	ld %r5, 1888(%r1)
 	xor %r4, %r5, %r4
 # v57 = v57 ^ v15
-	.loc 1 721
+	.loc 1 845
 	ld %r5, 1664(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 720(%r1)
 # v58 = v58 ^ v44
-	.loc 1 722
+	.loc 1 846
 	ld %r15, 632(%r1)
 	std %r15, 2192(%r1)
 	ld %r4, 1696(%r1)
 	xor %r4, %r4, %r15
 # v58 = v58 ^ v17
-	.loc 1 723
+	.loc 1 847
 	ld %r5, 2256(%r1)
 	xor %r5, %r4, %r5
 	std %r5, 1704(%r1)
 # v59 = v59 ^ v8
-	.loc 1 724
+	.loc 1 848
 	ld %r14, 640(%r1)
 	ld %r4, 1896(%r1)
 	xor %r4, %r4, %r14
 	std %r4, 1712(%r1)
 # v59 = v59 ^ v5
-	.loc 1 725
+	.loc 1 849
 	xor %r16, %r4, %r6
 	std %r16, 1720(%r1)
 # v44 = v60 ^ v44
-	.loc 1 726
+	.loc 1 850
 	ld %r4, 2064(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 728(%r1)
 # v8 = v62 ^ v8
-	.loc 1 727
+	.loc 1 851
 	ld %r4, 1912(%r1)
 	xor %r4, %r4, %r14
 	std %r4, 736(%r1)
 # v46 = v58 ^ v46
-	.loc 1 728
+	.loc 1 852
 	ld %r4, 1904(%r1)
 	xor %r4, %r5, %r4
 	std %r4, 744(%r1)
 # v48 = v59 ^ v48
-	.loc 1 729
+	.loc 1 853
 	ld %r4, 1920(%r1)
 	xor %r16, %r16, %r4
 # v25 = v18 ^ v25
-	.loc 1 730
+	.loc 1 854
 	ld %r4, 2032(%r1)
 	xor %r18, %r4, %r18
 # v21 = v37 ^ v21
-	.loc 1 731
+	.loc 1 855
 	xor %r10, %r23, %r10
 # v22 = v23 ^ v22
-	.loc 1 732
+	.loc 1 856
 	xor %r17, %r20, %r17
 # v19 = v19 ^ v35
-	.loc 1 733
+	.loc 1 857
 	xor %r9, %r9, %r29
 # v27 = v20 ^ v27
-	.loc 1 734
+	.loc 1 858
 	xor %r20, %r19, %r8
 # v31 = v38 ^ v31
-	.loc 1 735
+	.loc 1 859
 	xor %r21, %r25, %r21
 # v29 = v33 ^ v29
-	.loc 1 736
+	.loc 1 860
 	xor %r27, %r28, %r27
 # v28 = v36 ^ v28
-	.loc 1 737
+	.loc 1 861
 	xor %r22, %r12, %r22
 # v38 = v30 ^ v38
-	.loc 1 738
+	.loc 1 862
 	xor %r25, %r30, %r25
 # v35 = v32 ^ v35
-	.loc 1 739
+	.loc 1 863
 	xor %r29, %r24, %r29
 # v37 = v34 ^ v37
-	.loc 1 740
+	.loc 1 864
 	xor %r23, %r26, %r23
 # v45 = v42 ^ v45
-	.loc 1 741
+	.loc 1 865
 	xor %r31, %r11, %r31
 # v42 = v25 & v29
-	.loc 1 742
+	.loc 1 866
 	and %r11, %r18, %r27
 # v34 = v25 & v28
-	.loc 1 743
+	.loc 1 867
 	and %r4, %r18, %r22
 # v32 = v21 & v29
-	.loc 1 744
+	.loc 1 868
 	and %r5, %r10, %r27
 # v32 = v34 ^ v32
-	.loc 1 745
+	.loc 1 869
 	xor %r12, %r4, %r5
 # v34 = v25 & v38
-	.loc 1 746
+	.loc 1 870
 	and %r4, %r18, %r25
 # v30 = v21 & v28
-	.loc 1 747
+	.loc 1 871
 	and %r5, %r10, %r22
 # v36 = v22 & v29
-	.loc 1 748
+	.loc 1 872
 	and %r8, %r17, %r27
 # v30 = v34 ^ v30
-	.loc 1 749
+	.loc 1 873
 	xor %r5, %r4, %r5
 # v36 = v30 ^ v36
-	.loc 1 750
+	.loc 1 874
 	xor %r28, %r5, %r8
 # v30 = v21 & v38
-	.loc 1 751
+	.loc 1 875
 	and %r4, %r10, %r25
 # v34 = v22 & v28
-	.loc 1 752
+	.loc 1 876
 	and %r5, %r17, %r22
 # v34 = v30 ^ v34
-	.loc 1 753
+	.loc 1 877
 	xor %r24, %r4, %r5
 # v30 = v22 & v38
-	.loc 1 754
+	.loc 1 878
 	and %r30, %r17, %r25
 # v33 = v19 & v35
-	.loc 1 755
+	.loc 1 879
 	and %r26, %r9, %r29
 # v20 = v19 & v37
-	.loc 1 756
+	.loc 1 880
 	and %r4, %r9, %r23
 # v23 = v27 & v35
-	.loc 1 757
+	.loc 1 881
 	and %r5, %r20, %r29
 # v23 = v20 ^ v23
-	.loc 1 758
+	.loc 1 882
 	xor %r19, %r4, %r5
 # v20 = v19 & v45
-	.loc 1 759
+	.loc 1 883
 	and %r4, %r9, %r31
 # v18 = v27 & v37
-	.loc 1 760
+	.loc 1 884
 	and %r5, %r20, %r23
 # v59 = v31 & v35
-	.loc 1 761
+	.loc 1 885
 	and %r8, %r21, %r29
 # v18 = v20 ^ v18
-	.loc 1 762
+	.loc 1 886
 	xor %r5, %r4, %r5
 # v59 = v18 ^ v59
-	.loc 1 763
+	.loc 1 887
 	xor %r8, %r5, %r8
 # v18 = v27 & v45
-	.loc 1 764
+	.loc 1 888
 	and %r4, %r20, %r31
 # v20 = v31 & v37
-	.loc 1 765
+	.loc 1 889
 	and %r5, %r21, %r23
 # v20 = v18 ^ v20
-	.loc 1 766
+	.loc 1 890
 	xor %r14, %r4, %r5
 # v18 = v31 & v45
-	.loc 1 767
+	.loc 1 891
 	and %r15, %r21, %r31
 # v19 = v25 ^ v19
-	.loc 1 768
+	.loc 1 892
 	xor %r9, %r18, %r9
 # v27 = v21 ^ v27
-	.loc 1 769
+	.loc 1 893
 	xor %r20, %r10, %r20
 # v31 = v22 ^ v31
-	.loc 1 770
+	.loc 1 894
 	xor %r21, %r17, %r21
 # v35 = v29 ^ v35
-	.loc 1 771
+	.loc 1 895
 	xor %r29, %r27, %r29
 # v37 = v28 ^ v37
-	.loc 1 772
+	.loc 1 896
 	xor %r23, %r22, %r23
 # v45 = v38 ^ v45
-	.loc 1 773
+	.loc 1 897
 	xor %r31, %r25, %r31
 # v38 = v19 & v35
-	.loc 1 774
+	.loc 1 898
 	and %r10, %r9, %r29
 # v28 = v19 & v37
-	.loc 1 775
+	.loc 1 899
 	and %r4, %r9, %r23
 # v29 = v27 & v35
-	.loc 1 776
+	.loc 1 900
 	and %r5, %r20, %r29
 # v29 = v28 ^ v29
-	.loc 1 777
+	.loc 1 901
 	xor %r27, %r4, %r5
 # v19 = v19 & v45
-	.loc 1 778
+	.loc 1 902
 	and %r4, %r9, %r31
 # v28 = v27 & v37
-	.loc 1 779
+	.loc 1 903
 	and %r5, %r20, %r23
 # v35 = v31 & v35
-	.loc 1 780
+	.loc 1 904
 	and %r9, %r21, %r29
 # v28 = v19 ^ v28
-	.loc 1 781
+	.loc 1 905
 	xor %r5, %r4, %r5
 # v35 = v28 ^ v35
-	.loc 1 782
+	.loc 1 906
 	xor %r9, %r5, %r9
 # v27 = v27 & v45
-	.loc 1 783
+	.loc 1 907
 	and %r20, %r20, %r31
 # v37 = v31 & v37
-	.loc 1 784
+	.loc 1 908
 	and %r23, %r21, %r23
 # v37 = v27 ^ v37
-	.loc 1 785
+	.loc 1 909
 	xor %r23, %r20, %r23
 # v45 = v31 & v45
-	.loc 1 786
+	.loc 1 910
 	and %r31, %r21, %r31
 # v38 = v38 ^ v42
-	.loc 1 787
+	.loc 1 911
 	xor %r10, %r10, %r11
 # v38 = v38 ^ v33
-	.loc 1 788
+	.loc 1 912
 	xor %r10, %r10, %r26
 # v29 = v29 ^ v32
-	.loc 1 789
+	.loc 1 913
 	xor %r27, %r27, %r12
 # v29 = v29 ^ v23
-	.loc 1 790
+	.loc 1 914
 	xor %r27, %r27, %r19
 # v35 = v35 ^ v36
-	.loc 1 791
+	.loc 1 915
 	xor %r9, %r9, %r28
 # v35 = v35 ^ v59
-	.loc 1 792
+	.loc 1 916
 	xor %r9, %r9, %r8
 # v37 = v37 ^ v34
-	.loc 1 793
+	.loc 1 917
 	xor %r23, %r23, %r24
 # v37 = v37 ^ v20
-	.loc 1 794
+	.loc 1 918
 	xor %r23, %r23, %r14
 # v45 = v45 ^ v30
-	.loc 1 795
+	.loc 1 919
 	xor %r31, %r31, %r30
 # v45 = v45 ^ v18
-	.loc 1 796
+	.loc 1 920
 	xor %r31, %r31, %r15
 # v34 = v38 ^ v34
-	.loc 1 797
+	.loc 1 921
 	xor %r24, %r10, %r24
 # v30 = v29 ^ v30
-	.loc 1 798
+	.loc 1 922
 	xor %r30, %r27, %r30
 # v33 = v37 ^ v33
-	.loc 1 799
+	.loc 1 923
 	xor %r26, %r23, %r26
 # v23 = v45 ^ v23
-	.loc 1 800
+	.loc 1 924
 	xor %r19, %r31, %r19
 # v42 = v42 ^ v24
-	.loc 1 801
+	.loc 1 925
 	ld %r4, 416(%r1)
 	xor %r11, %r11, %r4
 # v42 = v42 ^ v47
-	.loc 1 802
+	.loc 1 926
 	ld %r4, 608(%r1)
 	xor %r11, %r11, %r4
 # v32 = v32 ^ v54
-	.loc 1 803
+	.loc 1 927
 	ld %r4, 424(%r1)
 	xor %r12, %r12, %r4
 # v32 = v32 ^ v43
-	.loc 1 804
+	.loc 1 928
 	ld %r4, 616(%r1)
 	xor %r12, %r12, %r4
 # v36 = v36 ^ v55
-	.loc 1 805
+	.loc 1 929
 	ld %r4, 432(%r1)
 	xor %r28, %r28, %r4
 # v36 = v36 ^ v40
-	.loc 1 806
+	.loc 1 930
 	ld %r4, 624(%r1)
 	xor %r28, %r28, %r4
 # v34 = v34 ^ v26
-	.loc 1 807
+	.loc 1 931
 	ld %r4, 576(%r1)
 	xor %r4, %r24, %r4
 # v34 = v34 ^ v44
-	.loc 1 808
+	.loc 1 932
 	ld %r5, 728(%r1)
 	xor %r10, %r4, %r5
 # v30 = v30 ^ v52
-	.loc 1 809
+	.loc 1 933
 	ld %r4, 584(%r1)
 	xor %r4, %r30, %r4
 # v30 = v30 ^ v8
-	.loc 1 810
+	.loc 1 934
 	ld %r5, 736(%r1)
 	xor %r31, %r4, %r5
 # v35 = v35 ^ v41
-	.loc 1 811
+	.loc 1 935
 	ld %r4, 568(%r1)
 	xor %r4, %r9, %r4
 # v35 = v35 ^ v57
-	.loc 1 812
+	.loc 1 936
 	ld %r5, 720(%r1)
 	xor %r9, %r4, %r5
 # v33 = v33 ^ v53
-	.loc 1 813
+	.loc 1 937
 	ld %r30, 592(%r1)
 	xor %r4, %r26, %r30
 # v33 = v33 ^ v46
-	.loc 1 814
+	.loc 1 938
 	ld %r5, 744(%r1)
 	xor %r27, %r4, %r5
 # v23 = v23 ^ v49
-	.loc 1 815
+	.loc 1 939
 	ld %r25, 600(%r1)
 	xor %r4, %r19, %r25
 # v23 = v23 ^ v48
-	.loc 1 816
+	.loc 1 940
 	xor %r29, %r4, %r16
 # v59 = v59 ^ v50
-	.loc 1 817
+	.loc 1 941
 	ld %r24, 472(%r1)
 	xor %r8, %r8, %r24
 # v59 = v59 ^ v15
-	.loc 1 818
+	.loc 1 942
 	ld %r4, 1664(%r1)
 	xor %r26, %r8, %r4
 # v20 = v20 ^ v51
-	.loc 1 819
+	.loc 1 943
 	ld %r4, 480(%r1)
 	xor %r14, %r14, %r4
 # v20 = v20 ^ v17
-	.loc 1 820
+	.loc 1 944
 	ld %r5, 2256(%r1)
 	xor %r14, %r14, %r5
 # v18 = v18 ^ v39
-	.loc 1 821
+	.loc 1 945
 	ld %r5, 488(%r1)
 	xor %r15, %r15, %r5
 # v18 = v18 ^ v5
-	.loc 1 822
+	.loc 1 946
 	xor %r15, %r15, %r6
 # v53 = v42 ^ v53
-	.loc 1 823
+	.loc 1 947
 	xor %r30, %r11, %r30
 # v49 = v32 ^ v49
-	.loc 1 824
+	.loc 1 948
 	xor %r25, %r12, %r25
 # v50 = v36 ^ v50
-	.loc 1 825
+	.loc 1 949
 	xor %r12, %r28, %r24
 # v51 = v34 ^ v51
-	.loc 1 826
+	.loc 1 950
 	xor %r11, %r10, %r4
 # v39 = v30 ^ v39
-	.loc 1 827
+	.loc 1 951
 	xor %r4, %r31, %r5
 # v47 = v33 ^ v47
-	.loc 1 828
+	.loc 1 952
 	ld %r5, 608(%r1)
 	xor %r5, %r27, %r5
 # v43 = v23 ^ v43
-	.loc 1 829
+	.loc 1 953
 	ld %r8, 616(%r1)
 	xor %r8, %r29, %r8
 # v40 = v59 ^ v40
-	.loc 1 830
+	.loc 1 954
 	ld %r10, 624(%r1)
 	xor %r27, %r26, %r10
 # v44 = v20 ^ v44
-	.loc 1 831
+	.loc 1 955
 	ld %r10, 728(%r1)
 	xor %r10, %r14, %r10
 # v8 = v18 ^ v8
-	.loc 1 832
+	.loc 1 956
 	ld %r31, 736(%r1)
 	xor %r29, %r15, %r31
 # v43 = v43 ^ v5
-	.loc 1 833
+	.loc 1 957
 	xor %r26, %r8, %r6
 # v5 = v39 ^ v5
-	.loc 1 834
+	.loc 1 958
 	xor %r6, %r4, %r6
 # v47 = v47 ^ v17
-	.loc 1 835
+	.loc 1 959
 	ld %r4, 2256(%r1)
 	xor %r28, %r5, %r4
 # v17 = v51 ^ v17
-	.loc 1 836
+	.loc 1 960
 	xor %r4, %r11, %r4
 # v35 = v35 ^ v15
-	.loc 1 837
+	.loc 1 961
 	ld %r5, 1664(%r1)
 	xor %r11, %r9, %r5
 # v15 = v50 ^ v15
-	.loc 1 838
+	.loc 1 962
 	xor %r5, %r12, %r5
 # v5 = v5 ^ v48
-	.loc 1 839
+	.loc 1 963
 	xor %r12, %r6, %r16
 # v48 = v49 ^ v48
-	.loc 1 840
+	.loc 1 964
 	xor %r16, %r25, %r16
 # v17 = v17 ^ v46
-	.loc 1 841
+	.loc 1 965
 	ld %r6, 744(%r1)
 	xor %r31, %r4, %r6
 # v46 = v53 ^ v46
-	.loc 1 842
+	.loc 1 966
 	xor %r4, %r30, %r6
 # v15 = v15 ^ v57
-	.loc 1 843
+	.loc 1 967
 	ld %r6, 720(%r1)
 	xor %r30, %r5, %r6
 # v57 = v41 ^ v57
-	.loc 1 844
+	.loc 1 968
 	ld %r5, 568(%r1)
 	xor %r5, %r5, %r6
 # v48 = v48 ^ v8
-	.loc 1 845
+	.loc 1 969
 	xor %r16, %r16, %r29
 # v8 = v52 ^ v8
-	.loc 1 846
+	.loc 1 970
 	ld %r6, 584(%r1)
 	xor %r6, %r6, %r29
 # v46 = v46 ^ v44
-	.loc 1 847
+	.loc 1 971
 	xor %r29, %r4, %r10
 # v44 = v26 ^ v44
-	.loc 1 848
+	.loc 1 972
 	ld %r4, 576(%r1)
 	xor %r4, %r4, %r10
 # v57 = v57 ^ v40
-	.loc 1 849
+	.loc 1 973
 	xor %r5, %r5, %r27
 # v40 = v55 ^ v40
-	.loc 1 850
+	.loc 1 974
 	ld %r8, 432(%r1)
 	xor %r8, %r8, %r27
 # v8 = v8 ^ v43
-	.loc 1 851
+	.loc 1 975
 	xor %r6, %r6, %r26
 # v43 = v54 ^ v43
-	.loc 1 852
+	.loc 1 976
 	ld %r9, 424(%r1)
 	xor %r9, %r9, %r26
 # v44 = v44 ^ v47
-	.loc 1 853
+	.loc 1 977
 	xor %r4, %r4, %r28
 # v47 = v24 ^ v47
-	.loc 1 854
+	.loc 1 978
 	ld %r10, 416(%r1)
 	xor %r10, %r10, %r28
 # v47 = v47 ^ v46
-	.loc 1 855
+	.loc 1 979
 	xor %r10, %r10, %r29
 # v43 = v43 ^ v48
-	.loc 1 856
+	.loc 1 980
 	xor %r9, %r9, %r16
 # v40 = v40 ^ v15
-	.loc 1 857
+	.loc 1 981
 	xor %r8, %r8, %r30
 # v40 = v40 ^ v35
-	.loc 1 858
+	.loc 1 982
 	xor %r8, %r8, %r11
 # v44 = v44 ^ v17
-	.loc 1 859
+	.loc 1 983
 	xor %r28, %r4, %r31
 # v8 = v8 ^ v5
-	.loc 1 860
+	.loc 1 984
 	xor %r27, %r6, %r12
 # v57 = v57 ^ v35
-	.loc 1 861
+	.loc 1 985
 	xor %r26, %r5, %r11
 # v24 = v47 & v0
-	.loc 1 862
+	.loc 1 986
 	ld %r6, 112(%r1)
 	and %r4, %r10, %r6
 	std %r4, 752(%r1)
 # v54 = v47 & v3
-	.loc 1 863
+	.loc 1 987
 	ld %r25, 128(%r1)
 	and %r4, %r10, %r25
 # v55 = v35 & v0
-	.loc 1 864
+	.loc 1 988
 	and %r5, %r11, %r6
 # v55 = v54 ^ v55
-	.loc 1 865
+	.loc 1 989
 	xor %r4, %r4, %r5
 	std %r4, 760(%r1)
 # v54 = v47 & v6
-	.loc 1 866
+	.loc 1 990
 	ld %r24, 144(%r1)
 	and %r4, %r10, %r24
 # v26 = v35 & v3
-	.loc 1 867
+	.loc 1 991
 	and %r5, %r11, %r25
 # v52 = v43 & v0
-	.loc 1 868
+	.loc 1 992
 	and %r6, %r9, %r6
 # v26 = v54 ^ v26
-	.loc 1 869
+	.loc 1 993
 	xor %r5, %r4, %r5
 # v52 = v26 ^ v52
-	.loc 1 870
+	.loc 1 994
 	xor %r4, %r5, %r6
 	std %r4, 768(%r1)
 # v26 = v35 & v6
-	.loc 1 871
+	.loc 1 995
 	and %r4, %r11, %r24
 # v54 = v43 & v3
-	.loc 1 872
+	.loc 1 996
 	and %r5, %r9, %r25
 # v54 = v26 ^ v54
-	.loc 1 873
+	.loc 1 997
 	xor %r25, %r4, %r5
 # v26 = v43 & v6
-	.loc 1 874
+	.loc 1 998
 	and %r23, %r9, %r24
 # v41 = v46 & v10
-	.loc 1 875
+	.loc 1 999
 	ld %r6, 160(%r1)
 	and %r24, %r29, %r6
 # v53 = v46 & v13
-	.loc 1 876
+	.loc 1 1000
 	ld %r21, 176(%r1)
 	and %r4, %r29, %r21
 # v49 = v40 & v10
-	.loc 1 877
+	.loc 1 1001
 	and %r5, %r8, %r6
 # v49 = v53 ^ v49
-	.loc 1 878
+	.loc 1 1002
 	xor %r22, %r4, %r5
 # v53 = v46 & v16
-	.loc 1 879
+	.loc 1 1003
 	ld %r20, 192(%r1)
 	and %r4, %r29, %r20
 # v50 = v40 & v13
-	.loc 1 880
+	.loc 1 1004
 	and %r5, %r8, %r21
 # v51 = v48 & v10
-	.loc 1 881
+	.loc 1 1005
 	and %r6, %r16, %r6
 # v50 = v53 ^ v50
-	.loc 1 882
+	.loc 1 1006
 	xor %r5, %r4, %r5
 # v51 = v50 ^ v51
-	.loc 1 883
+	.loc 1 1007
 	xor %r4, %r5, %r6
 	std %r4, 776(%r1)
 # v50 = v40 & v16
-	.loc 1 884
+	.loc 1 1008
 	and %r4, %r8, %r20
 # v53 = v48 & v13
-	.loc 1 885
+	.loc 1 1009
 	and %r5, %r16, %r21
 # v53 = v50 ^ v53
-	.loc 1 886
+	.loc 1 1010
 	xor %r4, %r4, %r5
 	std %r4, 784(%r1)
 # v50 = v48 & v16
-	.loc 1 887
+	.loc 1 1011
 	and %r4, %r16, %r20
 	std %r4, 792(%r1)
 # v39 = v47 ^ v46
-	.loc 1 888
+	.loc 1 1012
 	xor %r14, %r10, %r29
 # v18 = v35 ^ v40
-	.loc 1 889
+	.loc 1 1013
 	xor %r17, %r11, %r8
 # v20 = v43 ^ v48
-	.loc 1 890
+	.loc 1 1014
 	xor %r18, %r9, %r16
 # v59 = v0 ^ v10
-	.loc 1 891
+	.loc 1 1015
 	ld %r4, 112(%r1)
 	ld %r5, 160(%r1)
 	xor %r6, %r4, %r5
 # v23 = v3 ^ v13
-	.loc 1 892
+	.loc 1 1016
 	ld %r4, 128(%r1)
 	ld %r5, 176(%r1)
 	xor %r19, %r4, %r5
 # v33 = v6 ^ v16
-	.loc 1 893
+	.loc 1 1017
 	ld %r4, 144(%r1)
 	ld %r5, 192(%r1)
 	xor %r20, %r4, %r5
 # v30 = v39 & v59
-	.loc 1 894
+	.loc 1 1018
 	and %r21, %r14, %r6
 # v34 = v39 & v23
-	.loc 1 895
+	.loc 1 1019
 	and %r4, %r14, %r19
 # v36 = v18 & v59
-	.loc 1 896
+	.loc 1 1020
 	and %r5, %r17, %r6
 # v36 = v34 ^ v36
-	.loc 1 897
+	.loc 1 1021
 	xor %r15, %r4, %r5
 # v39 = v39 & v33
-	.loc 1 898
+	.loc 1 1022
 	and %r4, %r14, %r20
 # v34 = v18 & v23
-	.loc 1 899
+	.loc 1 1023
 	and %r5, %r17, %r19
 # v59 = v20 & v59
-	.loc 1 900
+	.loc 1 1024
 	and %r6, %r18, %r6
 # v34 = v39 ^ v34
-	.loc 1 901
+	.loc 1 1025
 	xor %r5, %r4, %r5
 # v59 = v34 ^ v59
-	.loc 1 902
+	.loc 1 1026
 	xor %r6, %r5, %r6
 # v18 = v18 & v33
-	.loc 1 903
+	.loc 1 1027
 	and %r17, %r17, %r20
 # v23 = v20 & v23
-	.loc 1 904
+	.loc 1 1028
 	and %r19, %r18, %r19
 # v23 = v18 ^ v23
-	.loc 1 905
+	.loc 1 1029
 	xor %r4, %r17, %r19
 # v33 = v20 & v33
-	.loc 1 906
+	.loc 1 1030
 	and %r5, %r18, %r20
 # v30 = v30 ^ v24
-	.loc 1 907
+	.loc 1 1031
 	ld %r20, 752(%r1)
 	xor %r21, %r21, %r20
 # v30 = v30 ^ v41
-	.loc 1 908
+	.loc 1 1032
 	xor %r21, %r21, %r24
 # v36 = v36 ^ v55
-	.loc 1 909
+	.loc 1 1033
 	ld %r20, 760(%r1)
 	xor %r15, %r15, %r20
 # v36 = v36 ^ v49
-	.loc 1 910
+	.loc 1 1034
 	xor %r15, %r15, %r22
 # v59 = v59 ^ v52
-	.loc 1 911
+	.loc 1 1035
 	ld %r20, 768(%r1)
 	xor %r6, %r6, %r20
 # v59 = v59 ^ v51
-	.loc 1 912
+	.loc 1 1036
 	ld %r20, 776(%r1)
 	xor %r6, %r6, %r20
 	std %r6, 800(%r1)
 # v23 = v23 ^ v54
-	.loc 1 913
+	.loc 1 1037
 	xor %r4, %r4, %r25
 # v23 = v23 ^ v53
-	.loc 1 914
+	.loc 1 1038
 	ld %r6, 784(%r1)
 	xor %r4, %r4, %r6
 # v33 = v33 ^ v26
-	.loc 1 915
+	.loc 1 1039
 	xor %r5, %r5, %r23
 # v33 = v33 ^ v50
-	.loc 1 916
+	.loc 1 1040
 	ld %r6, 792(%r1)
 	xor %r5, %r5, %r6
 # v54 = v30 ^ v54
-	.loc 1 917
+	.loc 1 1041
 	xor %r6, %r21, %r25
 	std %r6, 808(%r1)
 # v26 = v36 ^ v26
-	.loc 1 918
+	.loc 1 1042
 	xor %r6, %r15, %r23
 	std %r6, 816(%r1)
 # v41 = v23 ^ v41
-	.loc 1 919
+	.loc 1 1043
 	xor %r4, %r4, %r24
 	std %r4, 824(%r1)
 # v49 = v33 ^ v49
-	.loc 1 920
+	.loc 1 1044
 	xor %r4, %r5, %r22
 	std %r4, 832(%r1)
 # v33 = v44 & v1
-	.loc 1 921
+	.loc 1 1045
 	ld %r6, 120(%r1)
 	and %r4, %r28, %r6
 	std %r4, 840(%r1)
 # v23 = v44 & v4
-	.loc 1 922
+	.loc 1 1046
 	ld %r25, 136(%r1)
 	and %r4, %r28, %r25
 # v36 = v15 & v1
-	.loc 1 923
+	.loc 1 1047
 	and %r5, %r30, %r6
 # v36 = v23 ^ v36
-	.loc 1 924
+	.loc 1 1048
 	xor %r4, %r4, %r5
 	std %r4, 848(%r1)
 # v23 = v44 & v7
-	.loc 1 925
+	.loc 1 1049
 	ld %r24, 152(%r1)
 	and %r4, %r28, %r24
 # v30 = v15 & v4
-	.loc 1 926
+	.loc 1 1050
 	and %r5, %r30, %r25
 # v20 = v8 & v1
-	.loc 1 927
+	.loc 1 1051
 	and %r6, %r27, %r6
 # v30 = v23 ^ v30
-	.loc 1 928
+	.loc 1 1052
 	xor %r5, %r4, %r5
 # v20 = v30 ^ v20
-	.loc 1 929
+	.loc 1 1053
 	xor %r4, %r5, %r6
 	std %r4, 856(%r1)
 # v30 = v15 & v7
-	.loc 1 930
+	.loc 1 1054
 	and %r4, %r30, %r24
 # v23 = v8 & v4
-	.loc 1 931
+	.loc 1 1055
 	and %r5, %r27, %r25
 # v23 = v30 ^ v23
-	.loc 1 932
+	.loc 1 1056
 	xor %r4, %r4, %r5
 	std %r4, 2040(%r1)
 # v30 = v8 & v7
-	.loc 1 933
+	.loc 1 1057
 	and %r25, %r27, %r24
 # v18 = v17 & v11
-	.loc 1 934
+	.loc 1 1058
 	ld %r6, 168(%r1)
 	and %r24, %r31, %r6
 # v34 = v17 & v14
-	.loc 1 935
+	.loc 1 1059
 	ld %r22, 184(%r1)
 	and %r4, %r31, %r22
 # v39 = v57 & v11
-	.loc 1 936
+	.loc 1 1060
 	and %r5, %r26, %r6
 # v39 = v34 ^ v39
-	.loc 1 937
+	.loc 1 1061
 	xor %r23, %r4, %r5
 # v34 = v17 & v9
-	.loc 1 938
+	.loc 1 1062
 	and %r4, %r31, %r7
 # v32 = v57 & v14
-	.loc 1 939
+	.loc 1 1063
 	and %r5, %r26, %r22
 # v42 = v5 & v11
-	.loc 1 940
+	.loc 1 1064
 	and %r6, %r12, %r6
 # v32 = v34 ^ v32
-	.loc 1 941
+	.loc 1 1065
 	xor %r5, %r4, %r5
 # v42 = v32 ^ v42
-	.loc 1 942
+	.loc 1 1066
 	xor %r6, %r5, %r6
 # v32 = v57 & v9
-	.loc 1 943
+	.loc 1 1067
 	and %r4, %r26, %r7
 # v34 = v5 & v14
-	.loc 1 944
+	.loc 1 1068
 	and %r5, %r12, %r22
 # v34 = v32 ^ v34
-	.loc 1 945
+	.loc 1 1069
 	xor %r21, %r4, %r5
 # v32 = v5 & v9
-	.loc 1 946
+	.loc 1 1070
 	and %r22, %r12, %r7
 # v45 = v44 ^ v17
-	.loc 1 947
+	.loc 1 1071
 	xor %r14, %r28, %r31
 # v37 = v15 ^ v57
-	.loc 1 948
+	.loc 1 1072
 	xor %r5, %r30, %r26
 # v29 = v8 ^ v5
-	.loc 1 949
+	.loc 1 1073
 	xor %r20, %r27, %r12
 # v38 = v1 ^ v11
-	.loc 1 950
+	.loc 1 1074
 	ld %r4, 120(%r1)
 	ld %r19, 168(%r1)
 	xor %r18, %r4, %r19
 # v31 = v4 ^ v14
-	.loc 1 951
+	.loc 1 1075
 	ld %r4, 136(%r1)
 	ld %r19, 184(%r1)
 	xor %r17, %r4, %r19
 # v27 = v7 ^ v9
-	.loc 1 952
+	.loc 1 1076
 	ld %r4, 152(%r1)
 	xor %r15, %r4, %r7
 # v28 = v45 & v38
-	.loc 1 953
+	.loc 1 1077
 	and %r4, %r14, %r18
 	std %r4, 864(%r1)
 # v19 = v45 & v31
-	.loc 1 954
+	.loc 1 1078
 	and %r4, %r14, %r17
 	std %r4, 872(%r1)
 # v22 = v37 & v38
-	.loc 1 955
+	.loc 1 1079
 	and %r19, %r5, %r18
 	std %r19, 1728(%r1)
 # v22 = v19 ^ v22
-	.loc 1 956
+	.loc 1 1080
 	xor %r19, %r4, %r19
 	std %r19, 880(%r1)
 # v45 = v45 & v27
-	.loc 1 957
+	.loc 1 1081
 	and %r14, %r14, %r15
 	std %r14, 1736(%r1)
 # v19 = v37 & v31
-	.loc 1 958
+	.loc 1 1082
 	and %r4, %r5, %r17
 # v38 = v29 & v38
-	.loc 1 959
+	.loc 1 1083
 	and %r18, %r20, %r18
 # v19 = v45 ^ v19
-	.loc 1 960
+	.loc 1 1084
 	xor %r4, %r14, %r4
 # v38 = v19 ^ v38
-	.loc 1 961
+	.loc 1 1085
 	xor %r18, %r4, %r18
 # v37 = v37 & v27
-	.loc 1 962
+	.loc 1 1086
 	and %r4, %r5, %r15
 # v31 = v29 & v31
-	.loc 1 963
+	.loc 1 1087
 	and %r5, %r20, %r17
 # v31 = v37 ^ v31
-	.loc 1 964
+	.loc 1 1088
 	xor %r17, %r4, %r5
 # v27 = v29 & v27
-	.loc 1 965
+	.loc 1 1089
 	and %r20, %r20, %r15
 # v28 = v28 ^ v33
-	.loc 1 966
+	.loc 1 1090
 	ld %r4, 864(%r1)
 	ld %r5, 840(%r1)
 	xor %r4, %r4, %r5
 # v28 = v28 ^ v18
-	.loc 1 967
+	.loc 1 1091
 	xor %r5, %r4, %r24
 # v22 = v22 ^ v36
-	.loc 1 968
+	.loc 1 1092
 	ld %r4, 848(%r1)
 	xor %r4, %r19, %r4
 # v22 = v22 ^ v39
-	.loc 1 969
+	.loc 1 1093
 	xor %r19, %r4, %r23
 # v38 = v38 ^ v20
-	.loc 1 970
+	.loc 1 1094
 	ld %r4, 856(%r1)
 	xor %r4, %r18, %r4
 # v38 = v38 ^ v42
-	.loc 1 971
+	.loc 1 1095
 	xor %r18, %r4, %r6
 # v31 = v31 ^ v23
-	.loc 1 972
+	.loc 1 1096
 	ld %r15, 2040(%r1)
 	xor %r4, %r17, %r15
 # v31 = v31 ^ v34
-	.loc 1 973
+	.loc 1 1097
 	xor %r17, %r4, %r21
 # v27 = v27 ^ v30
-	.loc 1 974
+	.loc 1 1098
 	xor %r4, %r20, %r25
 # v27 = v27 ^ v32
-	.loc 1 975
+	.loc 1 1099
 	xor %r20, %r4, %r22
 # v23 = v28 ^ v23
-	.loc 1 976
+	.loc 1 1100
 	xor %r4, %r5, %r15
 	std %r4, 888(%r1)
 # v30 = v22 ^ v30
-	.loc 1 977
+	.loc 1 1101
 	xor %r4, %r19, %r25
 	std %r4, 896(%r1)
 # v18 = v31 ^ v18
-	.loc 1 978
+	.loc 1 1102
 	xor %r24, %r17, %r24
 # v39 = v27 ^ v39
-	.loc 1 979
+	.loc 1 1103
 	xor %r23, %r20, %r23
 # v44 = v47 ^ v44
-	.loc 1 980
+	.loc 1 1104
 	xor %r28, %r10, %r28
 # v15 = v35 ^ v15
-	.loc 1 981
+	.loc 1 1105
 	xor %r30, %r11, %r30
 # v8 = v43 ^ v8
-	.loc 1 982
+	.loc 1 1106
 	xor %r27, %r9, %r27
 # v17 = v46 ^ v17
-	.loc 1 983
+	.loc 1 1107
 	xor %r31, %r29, %r31
 # v57 = v40 ^ v57
-	.loc 1 984
+	.loc 1 1108
 	xor %r26, %r8, %r26
 # v5 = v48 ^ v5
-	.loc 1 985
+	.loc 1 1109
 	xor %r12, %r16, %r12
 # v48 = v0 ^ v1
-	.loc 1 986
+	.loc 1 1110
 	ld %r4, 112(%r1)
 	ld %r5, 120(%r1)
 	xor %r9, %r4, %r5
 # v40 = v3 ^ v4
-	.loc 1 987
+	.loc 1 1111
 	ld %r4, 128(%r1)
 	ld %r5, 136(%r1)
 	xor %r20, %r4, %r5
 # v46 = v6 ^ v7
-	.loc 1 988
+	.loc 1 1112
 	ld %r4, 144(%r1)
 	ld %r5, 152(%r1)
 	xor %r25, %r4, %r5
 # v43 = v10 ^ v11
-	.loc 1 989
+	.loc 1 1113
 	ld %r4, 160(%r1)
 	ld %r5, 168(%r1)
 	xor %r29, %r4, %r5
 # v35 = v13 ^ v14
-	.loc 1 990
+	.loc 1 1114
 	ld %r4, 176(%r1)
 	ld %r5, 184(%r1)
 	xor %r11, %r4, %r5
 # v47 = v16 ^ v9
-	.loc 1 991
+	.loc 1 1115
 	ld %r4, 192(%r1)
 	xor %r10, %r4, %r7
 # v27 = v44 & v48
-	.loc 1 992
+	.loc 1 1116
 	and %r4, %r28, %r9
 	std %r4, 904(%r1)
 # v31 = v44 & v40
-	.loc 1 993
+	.loc 1 1117
 	and %r4, %r28, %r20
 # v22 = v15 & v48
-	.loc 1 994
+	.loc 1 1118
 	and %r5, %r30, %r9
 # v22 = v31 ^ v22
-	.loc 1 995
+	.loc 1 1119
 	xor %r4, %r4, %r5
 	std %r4, 912(%r1)
 # v31 = v44 & v46
-	.loc 1 996
+	.loc 1 1120
 	and %r4, %r28, %r25
 # v28 = v15 & v40
-	.loc 1 997
+	.loc 1 1121
 	and %r5, %r30, %r20
 # v29 = v8 & v48
-	.loc 1 998
+	.loc 1 1122
 	and %r8, %r27, %r9
 # v28 = v31 ^ v28
-	.loc 1 999
+	.loc 1 1123
 	xor %r5, %r4, %r5
 # v29 = v28 ^ v29
-	.loc 1 1000
+	.loc 1 1124
 	xor %r19, %r5, %r8
 # v28 = v15 & v46
-	.loc 1 1001
+	.loc 1 1125
 	and %r4, %r30, %r25
 # v31 = v8 & v40
-	.loc 1 1002
+	.loc 1 1126
 	and %r5, %r27, %r20
 # v31 = v28 ^ v31
-	.loc 1 1003
+	.loc 1 1127
 	xor %r16, %r4, %r5
 # v28 = v8 & v46
-	.loc 1 1004
+	.loc 1 1128
 	and %r8, %r27, %r25
 # v37 = v17 & v43
-	.loc 1 1005
+	.loc 1 1129
 	and %r17, %r31, %r29
 # v19 = v17 & v35
-	.loc 1 1006
+	.loc 1 1130
 	and %r4, %r31, %r11
 # v45 = v57 & v43
-	.loc 1 1007
+	.loc 1 1131
 	and %r5, %r26, %r29
 # v45 = v19 ^ v45
-	.loc 1 1008
+	.loc 1 1132
 	xor %r14, %r4, %r5
 # v19 = v17 & v47
-	.loc 1 1009
+	.loc 1 1133
 	and %r4, %r31, %r10
 # v21 = v57 & v35
-	.loc 1 1010
+	.loc 1 1134
 	and %r5, %r26, %r11
 # v25 = v5 & v43
-	.loc 1 1011
+	.loc 1 1135
 	and %r15, %r12, %r29
 # v21 = v19 ^ v21
-	.loc 1 1012
+	.loc 1 1136
 	xor %r5, %r4, %r5
 # v25 = v21 ^ v25
-	.loc 1 1013
+	.loc 1 1137
 	xor %r15, %r5, %r15
 # v21 = v57 & v47
-	.loc 1 1014
+	.loc 1 1138
 	and %r4, %r26, %r10
 # v19 = v5 & v35
-	.loc 1 1015
+	.loc 1 1139
 	and %r5, %r12, %r11
 # v19 = v21 ^ v19
-	.loc 1 1016
+	.loc 1 1140
 	xor %r5, %r4, %r5
 # v21 = v5 & v47
-	.loc 1 1017
+	.loc 1 1141
 	and %r4, %r12, %r10
 # v17 = v44 ^ v17
-	.loc 1 1018
+	.loc 1 1142
 	xor %r31, %r28, %r31
 # v57 = v15 ^ v57
-	.loc 1 1019
+	.loc 1 1143
 	xor %r26, %r30, %r26
 # v5 = v8 ^ v5
-	.loc 1 1020
+	.loc 1 1144
 	xor %r12, %r27, %r12
 # v43 = v48 ^ v43
-	.loc 1 1021
+	.loc 1 1145
 	xor %r29, %r9, %r29
 # v35 = v40 ^ v35
-	.loc 1 1022
+	.loc 1 1146
 	xor %r11, %r20, %r11
 # v47 = v46 ^ v47
-	.loc 1 1023
+	.loc 1 1147
 	xor %r30, %r25, %r10
 # v46 = v17 & v43
-	.loc 1 1024
+	.loc 1 1148
 	and %r28, %r31, %r29
 # v40 = v17 & v35
-	.loc 1 1025
+	.loc 1 1149
 	and %r9, %r31, %r11
 # v48 = v57 & v43
-	.loc 1 1026
+	.loc 1 1150
 	and %r10, %r26, %r29
 # v48 = v40 ^ v48
-	.loc 1 1027
+	.loc 1 1151
 	xor %r27, %r9, %r10
 # v17 = v17 & v47
-	.loc 1 1028
+	.loc 1 1152
 	and %r31, %r31, %r30
 # v40 = v57 & v35
-	.loc 1 1029
+	.loc 1 1153
 	and %r9, %r26, %r11
 # v43 = v5 & v43
-	.loc 1 1030
+	.loc 1 1154
 	and %r10, %r12, %r29
 # v40 = v17 ^ v40
-	.loc 1 1031
+	.loc 1 1155
 	xor %r9, %r31, %r9
 # v43 = v40 ^ v43
-	.loc 1 1032
+	.loc 1 1156
 	xor %r9, %r9, %r10
 # v57 = v57 & v47
-	.loc 1 1033
+	.loc 1 1157
 	and %r26, %r26, %r30
 # v35 = v5 & v35
-	.loc 1 1034
+	.loc 1 1158
 	and %r11, %r12, %r11
 # v35 = v57 ^ v35
-	.loc 1 1035
+	.loc 1 1159
 	xor %r11, %r26, %r11
 # v47 = v5 & v47
-	.loc 1 1036
+	.loc 1 1160
 	and %r10, %r12, %r30
 # v46 = v46 ^ v27
-	.loc 1 1037
+	.loc 1 1161
 	ld %r12, 904(%r1)
 	xor %r28, %r28, %r12
 # v46 = v46 ^ v37
-	.loc 1 1038
+	.loc 1 1162
 	xor %r28, %r28, %r17
 # v48 = v48 ^ v22
-	.loc 1 1039
+	.loc 1 1163
 	ld %r12, 912(%r1)
 	xor %r27, %r27, %r12
 # v48 = v48 ^ v45
-	.loc 1 1040
+	.loc 1 1164
 	xor %r27, %r27, %r14
 # v43 = v43 ^ v29
-	.loc 1 1041
+	.loc 1 1165
 	xor %r9, %r9, %r19
 # v43 = v43 ^ v25
-	.loc 1 1042
+	.loc 1 1166
 	xor %r12, %r9, %r15
 # v35 = v35 ^ v31
-	.loc 1 1043
+	.loc 1 1167
 	xor %r9, %r11, %r16
 # v35 = v35 ^ v19
-	.loc 1 1044
+	.loc 1 1168
 	xor %r9, %r9, %r5
 # v47 = v47 ^ v28
-	.loc 1 1045
+	.loc 1 1169
 	xor %r10, %r10, %r8
 # v47 = v47 ^ v21
-	.loc 1 1046
+	.loc 1 1170
 	xor %r10, %r10, %r4
 # v31 = v46 ^ v31
-	.loc 1 1047
+	.loc 1 1171
 	xor %r16, %r28, %r16
 # v28 = v48 ^ v28
-	.loc 1 1048
+	.loc 1 1172
 	xor %r11, %r27, %r8
 # v37 = v35 ^ v37
-	.loc 1 1049
+	.loc 1 1173
 	xor %r17, %r9, %r17
 # v45 = v47 ^ v45
-	.loc 1 1050
+	.loc 1 1174
 	xor %r14, %r10, %r14
 # v27 = v27 ^ v24
-	.loc 1 1051
+	.loc 1 1175
 	ld %r8, 904(%r1)
 	ld %r9, 752(%r1)
 	xor %r8, %r8, %r9
 # v27 = v27 ^ v33
-	.loc 1 1052
+	.loc 1 1176
 	ld %r9, 840(%r1)
 	xor %r10, %r8, %r9
 # v22 = v22 ^ v55
-	.loc 1 1053
+	.loc 1 1177
 	ld %r8, 912(%r1)
 	ld %r9, 760(%r1)
 	xor %r8, %r8, %r9
 # v22 = v22 ^ v36
-	.loc 1 1054
+	.loc 1 1178
 	ld %r9, 848(%r1)
 	xor %r31, %r8, %r9
 # v29 = v29 ^ v52
-	.loc 1 1055
+	.loc 1 1179
 	ld %r8, 768(%r1)
 	xor %r19, %r19, %r8
 # v29 = v29 ^ v20
-	.loc 1 1056
+	.loc 1 1180
 	ld %r8, 856(%r1)
 	xor %r19, %r19, %r8
 # v31 = v31 ^ v54
-	.loc 1 1057
+	.loc 1 1181
 	ld %r8, 808(%r1)
 	xor %r8, %r16, %r8
 # v31 = v31 ^ v23
-	.loc 1 1058
+	.loc 1 1182
 	ld %r9, 888(%r1)
 	xor %r30, %r8, %r9
 # v28 = v28 ^ v26
-	.loc 1 1059
+	.loc 1 1183
 	ld %r8, 816(%r1)
 	xor %r8, %r11, %r8
 # v28 = v28 ^ v30
-	.loc 1 1060
+	.loc 1 1184
 	ld %r9, 896(%r1)
 	xor %r11, %r8, %r9
 # v43 = v43 ^ v59
-	.loc 1 1061
+	.loc 1 1185
 	ld %r8, 800(%r1)
 	xor %r12, %r12, %r8
 # v43 = v43 ^ v38
-	.loc 1 1062
+	.loc 1 1186
 	xor %r9, %r12, %r18
 # v37 = v37 ^ v41
-	.loc 1 1063
+	.loc 1 1187
 	ld %r12, 824(%r1)
 	xor %r8, %r17, %r12
 # v37 = v37 ^ v18
-	.loc 1 1064
+	.loc 1 1188
 	xor %r29, %r8, %r24
 # v45 = v45 ^ v49
-	.loc 1 1065
+	.loc 1 1189
 	ld %r28, 832(%r1)
 	xor %r8, %r14, %r28
 # v45 = v45 ^ v39
-	.loc 1 1066
+	.loc 1 1190
 	xor %r8, %r8, %r23
 # v25 = v25 ^ v51
-	.loc 1 1067
+	.loc 1 1191
 	ld %r27, 776(%r1)
 	xor %r15, %r15, %r27
 # v25 = v25 ^ v42
-	.loc 1 1068
+	.loc 1 1192
 	xor %r15, %r15, %r6
 # v19 = v19 ^ v53
-	.loc 1 1069
+	.loc 1 1193
 	ld %r26, 784(%r1)
 	xor %r5, %r5, %r26
 # v19 = v19 ^ v34
-	.loc 1 1070
+	.loc 1 1194
 	xor %r5, %r5, %r21
 # v21 = v21 ^ v50
-	.loc 1 1071
+	.loc 1 1195
 	ld %r20, 792(%r1)
 	xor %r4, %r4, %r20
 # v21 = v21 ^ v32
-	.loc 1 1072
+	.loc 1 1196
 	xor %r25, %r4, %r22
 # v41 = v27 ^ v41
-	.loc 1 1073
+	.loc 1 1197
 	xor %r12, %r10, %r12
 # v49 = v22 ^ v49
-	.loc 1 1074
+	.loc 1 1198
 	xor %r10, %r31, %r28
 # v51 = v29 ^ v51
-	.loc 1 1075
+	.loc 1 1199
 	xor %r31, %r19, %r27
 # v53 = v31 ^ v53
-	.loc 1 1076
+	.loc 1 1200
 	xor %r28, %r30, %r26
 # v50 = v28 ^ v50
-	.loc 1 1077
+	.loc 1 1201
 	xor %r27, %r11, %r20
 # v33 = v37 ^ v33
-	.loc 1 1078
+	.loc 1 1202
 	ld %r4, 840(%r1)
 	xor %r29, %r29, %r4
 # v36 = v45 ^ v36
-	.loc 1 1079
+	.loc 1 1203
 	ld %r4, 848(%r1)
 	xor %r4, %r8, %r4
 # v20 = v25 ^ v20
-	.loc 1 1080
+	.loc 1 1204
 	ld %r8, 856(%r1)
 	xor %r11, %r15, %r8
 # v23 = v19 ^ v23
-	.loc 1 1081
+	.loc 1 1205
 	ld %r8, 888(%r1)
 	xor %r8, %r5, %r8
 # v30 = v21 ^ v30
-	.loc 1 1082
+	.loc 1 1206
 	ld %r5, 896(%r1)
 	xor %r5, %r25, %r5
 # v36 = v36 ^ v32
-	.loc 1 1083
+	.loc 1 1207
 	xor %r30, %r4, %r22
 # v32 = v50 ^ v32
-	.loc 1 1084
+	.loc 1 1208
 	xor %r22, %r27, %r22
 # v33 = v33 ^ v34
-	.loc 1 1085
+	.loc 1 1209
 	xor %r29, %r29, %r21
 # v34 = v53 ^ v34
-	.loc 1 1086
+	.loc 1 1210
 	xor %r21, %r28, %r21
 # v43 = v43 ^ v42
-	.loc 1 1087
+	.loc 1 1211
 	xor %r9, %r9, %r6
 # v42 = v51 ^ v42
-	.loc 1 1088
+	.loc 1 1212
 	xor %r6, %r31, %r6
 # v32 = v32 ^ v39
-	.loc 1 1089
+	.loc 1 1213
 	xor %r22, %r22, %r23
 # v39 = v49 ^ v39
-	.loc 1 1090
+	.loc 1 1214
 	xor %r23, %r10, %r23
 # v34 = v34 ^ v18
-	.loc 1 1091
+	.loc 1 1215
 	xor %r21, %r21, %r24
 # v18 = v41 ^ v18
-	.loc 1 1092
+	.loc 1 1216
 	xor %r24, %r12, %r24
 # v42 = v42 ^ v38
-	.loc 1 1093
+	.loc 1 1217
 	xor %r10, %r6, %r18
 # v38 = v59 ^ v38
-	.loc 1 1094
+	.loc 1 1218
 	ld %r4, 800(%r1)
 	xor %r18, %r4, %r18
 # v39 = v39 ^ v30
-	.loc 1 1095
+	.loc 1 1219
 	xor %r23, %r23, %r5
 # v30 = v26 ^ v30
-	.loc 1 1096
+	.loc 1 1220
 	ld %r4, 816(%r1)
 	xor %r4, %r4, %r5
 # v18 = v18 ^ v23
-	.loc 1 1097
+	.loc 1 1221
 	xor %r24, %r24, %r8
 # v23 = v54 ^ v23
-	.loc 1 1098
+	.loc 1 1222
 	ld %r5, 808(%r1)
 	xor %r5, %r5, %r8
 # v38 = v38 ^ v20
-	.loc 1 1099
+	.loc 1 1223
 	xor %r18, %r18, %r11
 # v20 = v52 ^ v20
-	.loc 1 1100
+	.loc 1 1224
 	ld %r6, 768(%r1)
 	xor %r11, %r6, %r11
 # v30 = v30 ^ v36
-	.loc 1 1101
+	.loc 1 1225
 	xor %r12, %r4, %r30
 # v36 = v55 ^ v36
-	.loc 1 1102
+	.loc 1 1226
 	ld %r4, 760(%r1)
 	xor %r30, %r4, %r30
 # v23 = v23 ^ v33
-	.loc 1 1103
+	.loc 1 1227
 	xor %r31, %r5, %r29
 # v33 = v24 ^ v33
-	.loc 1 1104
+	.loc 1 1228
 	ld %r4, 752(%r1)
 	xor %r29, %r4, %r29
 # v24 = v33 ^ v18
-	.loc 1 1105
+	.loc 1 1229
 	xor %r4, %r29, %r24
 # v55 = v36 ^ v39
-	.loc 1 1106
+	.loc 1 1230
 	xor %r5, %r30, %r23
 # v52 = v20 ^ v42
-	.loc 1 1107
+	.loc 1 1231
 	xor %r6, %r11, %r10
 # v52 = v52 ^ v43
-	.loc 1 1108
+	.loc 1 1232
 	xor %r6, %r6, %r9
 # v54 = v23 ^ v34
-	.loc 1 1109
+	.loc 1 1233
 	xor %r28, %r31, %r21
 # v26 = v30 ^ v32
-	.loc 1 1110
+	.loc 1 1234
 	xor %r27, %r12, %r22
 # v59 = v38 ^ v43
-	.loc 1 1111
+	.loc 1 1235
 	xor %r25, %r18, %r9
 # v24 = v24 ^ v54
-	.loc 1 1112
+	.loc 1 1236
 	xor %r4, %r4, %r28
 # v41 = v43 ^ v42
-	.loc 1 1113
+	.loc 1 1237
 	xor %r8, %r9, %r10
 # v55 = v55 ^ v26
-	.loc 1 1114
+	.loc 1 1238
 	xor %r5, %r5, %r27
 # v55 = v55 ^ v32
-	.loc 1 1115
+	.loc 1 1239
 	xor %r17, %r5, %r22
 # v49 = v18 ^ v34
-	.loc 1 1116
+	.loc 1 1240
 	xor %r19, %r24, %r21
 # v52 = v52 ^ v59
-	.loc 1 1117
+	.loc 1 1241
 	xor %r20, %r6, %r25
 # v51 = v39 ^ v32
-	.loc 1 1118
+	.loc 1 1242
 	xor %r26, %r23, %r22
 # v24 = v24 ^ v49
-	.loc 1 1119
+	.loc 1 1243
 	xor %r6, %r4, %r19
 # v53 = v32 ^ v26
-	.loc 1 1120
+	.loc 1 1244
 	xor %r4, %r22, %r27
 # v41 = v41 ^ v52
-	.loc 1 1121
+	.loc 1 1245
 	xor %r8, %r8, %r20
 # v41 = v41 ^ v59
-	.loc 1 1122
+	.loc 1 1246
 	xor %r16, %r8, %r25
 # v54 = v54 ^ v34
-	.loc 1 1123
+	.loc 1 1247
 	xor %r5, %r28, %r21
 # v55 = v55 ^ v51
-	.loc 1 1124
+	.loc 1 1248
 	xor %r28, %r17, %r26
 # v50 = v42 ^ v59
-	.loc 1 1125
+	.loc 1 1249
 	xor %r8, %r10, %r25
 # v24 = v24 ^ v54
-	.loc 1 1126
+	.loc 1 1250
 	xor %r17, %r6, %r5
 # v59 = v59 ^ v52
-	.loc 1 1127
+	.loc 1 1251
 	xor %r25, %r25, %r20
 # v53 = v53 ^ v55
-	.loc 1 1128
+	.loc 1 1252
 	xor %r4, %r4, %r28
 # v53 = v53 ^ v51
-	.loc 1 1129
+	.loc 1 1253
 	xor %r15, %r4, %r26
 # v49 = v49 ^ v34
-	.loc 1 1130
+	.loc 1 1254
 	xor %r19, %r19, %r21
 # v41 = v41 ^ v50
-	.loc 1 1131
+	.loc 1 1255
 	xor %r6, %r16, %r8
 # v26 = v26 ^ v51
-	.loc 1 1132
+	.loc 1 1256
 	xor %r27, %r27, %r26
 # v24 = v24 ^ v49
-	.loc 1 1133
+	.loc 1 1257
 	xor %r17, %r17, %r19
 	std %r17, 1744(%r1)
 # v51 = v51 ^ v55
-	.loc 1 1134
+	.loc 1 1258
 	xor %r4, %r26, %r28
 	std %r4, 1752(%r1)
 # v59 = v59 ^ v41
-	.loc 1 1135
+	.loc 1 1259
 	xor %r4, %r25, %r6
 # v59 = v59 ^ v50
-	.loc 1 1136
+	.loc 1 1260
 	xor %r4, %r4, %r8
 	std %r4, 1760(%r1)
 # v54 = v54 ^ v34
-	.loc 1 1137
+	.loc 1 1261
 	xor %r25, %r5, %r21
 # v53 = v53 ^ v26
-	.loc 1 1138
+	.loc 1 1262
 	xor %r15, %r15, %r27
 # v52 = v52 ^ v50
-	.loc 1 1139
+	.loc 1 1263
 	xor %r20, %r20, %r8
 # v21 = v24 & v33
-	.loc 1 1140
+	.loc 1 1264
 	and %r4, %r17, %r29
 	std %r4, 920(%r1)
 # v19 = v24 & v36
-	.loc 1 1141
+	.loc 1 1265
 	and %r4, %r17, %r30
 # v25 = v50 & v33
-	.loc 1 1142
+	.loc 1 1266
 	and %r5, %r8, %r29
 # v25 = v19 ^ v25
-	.loc 1 1143
+	.loc 1 1267
 	xor %r4, %r4, %r5
 	std %r4, 928(%r1)
 # v19 = v24 & v20
-	.loc 1 1144
+	.loc 1 1268
 	ld %r4, 1744(%r1)
 	and %r4, %r4, %r11
 # v45 = v50 & v36
-	.loc 1 1145
+	.loc 1 1269
 	and %r5, %r8, %r30
 # v37 = v51 & v33
-	.loc 1 1146
+	.loc 1 1270
 	ld %r17, 1752(%r1)
 	and %r26, %r17, %r29
 # v45 = v19 ^ v45
-	.loc 1 1147
+	.loc 1 1271
 	xor %r5, %r4, %r5
 # v37 = v45 ^ v37
-	.loc 1 1148
+	.loc 1 1272
 	xor %r4, %r5, %r26
 	std %r4, 936(%r1)
 # v45 = v50 & v20
-	.loc 1 1149
+	.loc 1 1273
 	and %r4, %r8, %r11
 # v19 = v51 & v36
-	.loc 1 1150
+	.loc 1 1274
 	and %r5, %r17, %r30
 # v19 = v45 ^ v19
-	.loc 1 1151
+	.loc 1 1275
 	xor %r4, %r4, %r5
 	std %r4, 944(%r1)
 # v45 = v51 & v20
-	.loc 1 1152
+	.loc 1 1276
 	and %r4, %r17, %r11
 	std %r4, 952(%r1)
 # v28 = v49 & v23
-	.loc 1 1153
+	.loc 1 1277
 	and %r4, %r19, %r31
 	std %r4, 960(%r1)
 # v31 = v49 & v30
-	.loc 1 1154
+	.loc 1 1278
 	and %r4, %r19, %r12
 # v29 = v59 & v23
-	.loc 1 1155
+	.loc 1 1279
 	ld %r17, 1760(%r1)
 	and %r5, %r17, %r31
 # v29 = v31 ^ v29
-	.loc 1 1156
+	.loc 1 1280
 	xor %r4, %r4, %r5
 	std %r4, 968(%r1)
 # v31 = v49 & v38
-	.loc 1 1157
+	.loc 1 1281
 	and %r4, %r19, %r18
 # v22 = v59 & v30
-	.loc 1 1158
+	.loc 1 1282
 	and %r5, %r17, %r12
 # v27 = v55 & v23
-	.loc 1 1159
+	.loc 1 1283
 	and %r26, %r28, %r31
 # v22 = v31 ^ v22
-	.loc 1 1160
+	.loc 1 1284
 	xor %r5, %r4, %r5
 # v27 = v22 ^ v27
-	.loc 1 1161
+	.loc 1 1285
 	xor %r4, %r5, %r26
 	std %r4, 976(%r1)
 # v22 = v59 & v38
-	.loc 1 1162
+	.loc 1 1286
 	and %r4, %r17, %r18
 # v31 = v55 & v30
-	.loc 1 1163
+	.loc 1 1287
 	and %r5, %r28, %r12
 # v31 = v22 ^ v31
-	.loc 1 1164
+	.loc 1 1288
 	xor %r4, %r4, %r5
 	std %r4, 984(%r1)
 # v22 = v55 & v38
-	.loc 1 1165
+	.loc 1 1289
 	and %r4, %r28, %r18
 	std %r4, 992(%r1)
 # v47 = v24 ^ v49
-	.loc 1 1166
+	.loc 1 1290
 	ld %r4, 1744(%r1)
 	xor %r26, %r4, %r19
 	std %r26, 1000(%r1)
 # v35 = v50 ^ v59
-	.loc 1 1167
+	.loc 1 1291
 	ld %r4, 1760(%r1)
 	xor %r16, %r8, %r4
 	std %r16, 1008(%r1)
 # v48 = v51 ^ v55
-	.loc 1 1168
+	.loc 1 1292
 	ld %r4, 1752(%r1)
 	xor %r4, %r4, %r28
 	std %r4, 1928(%r1)
 	std %r4, 1016(%r1)
 # v46 = v33 ^ v23
-	.loc 1 1169
+	.loc 1 1293
 	xor %r14, %r29, %r31
 	std %r14, 2176(%r1)
 # v5 = v36 ^ v30
-	.loc 1 1170
+	.loc 1 1294
 	xor %r5, %r30, %r12
 # v57 = v20 ^ v38
-	.loc 1 1171
+	.loc 1 1295
 	xor %r17, %r11, %r18
 # v40 = v47 & v46
-	.loc 1 1172
+	.loc 1 1296
 	and %r4, %r26, %r14
 	std %r4, 1024(%r1)
 # v17 = v47 & v5
-	.loc 1 1173
+	.loc 1 1297
 	and %r4, %r26, %r5
 	std %r4, 1936(%r1)
 	std %r4, 1032(%r1)
 # v8 = v35 & v46
-	.loc 1 1174
+	.loc 1 1298
 	and %r14, %r16, %r14
 	std %r14, 2072(%r1)
 	std %r14, 1040(%r1)
 # v8 = v17 ^ v8
-	.loc 1 1175
+	.loc 1 1299
 	xor %r4, %r4, %r14
 	std %r4, 2080(%r1)
 	std %r4, 1048(%r1)
 # v47 = v47 & v57
-	.loc 1 1176
+	.loc 1 1300
 	and %r14, %r26, %r17
 	std %r14, 1056(%r1)
 # v17 = v35 & v5
-	.loc 1 1177
+	.loc 1 1301
 	and %r16, %r16, %r5
 	std %r16, 1064(%r1)
 # v46 = v48 & v46
-	.loc 1 1178
+	.loc 1 1302
 	ld %r4, 1928(%r1)
 	ld %r26, 2176(%r1)
 	and %r26, %r4, %r26
 	std %r26, 1072(%r1)
 # v17 = v47 ^ v17
-	.loc 1 1179
+	.loc 1 1303
 	xor %r4, %r14, %r16
 # v46 = v17 ^ v46
-	.loc 1 1180
+	.loc 1 1304
 	xor %r26, %r4, %r26
 	std %r26, 1080(%r1)
 # v35 = v35 & v57
-	.loc 1 1181
+	.loc 1 1305
 	ld %r4, 1008(%r1)
 	and %r4, %r4, %r17
 # v5 = v48 & v5
-	.loc 1 1182
+	.loc 1 1306
 	ld %r16, 1016(%r1)
 	and %r5, %r16, %r5
 # v5 = v35 ^ v5
-	.loc 1 1183
+	.loc 1 1307
 	xor %r5, %r4, %r5
 	std %r5, 1088(%r1)
 # v57 = v48 & v57
-	.loc 1 1184
+	.loc 1 1308
 	and %r4, %r16, %r17
 	std %r4, 1768(%r1)
 # v40 = v40 ^ v21
-	.loc 1 1185
+	.loc 1 1309
 	ld %r4, 1024(%r1)
 	ld %r17, 920(%r1)
 	xor %r4, %r4, %r17
 # v40 = v40 ^ v28
-	.loc 1 1186
+	.loc 1 1310
 	ld %r17, 960(%r1)
 	std %r17, 2096(%r1)
 	xor %r4, %r4, %r17
 	std %r4, 2088(%r1)
 	std %r4, 1096(%r1)
 # v8 = v8 ^ v25
-	.loc 1 1187
+	.loc 1 1311
 	ld %r4, 928(%r1)
 	ld %r17, 2080(%r1)
 	xor %r4, %r17, %r4
 # v8 = v8 ^ v29
-	.loc 1 1188
+	.loc 1 1312
 	ld %r17, 968(%r1)
 	xor %r4, %r4, %r17
 	std %r4, 1776(%r1)
 # v46 = v46 ^ v37
-	.loc 1 1189
+	.loc 1 1313
 	ld %r4, 936(%r1)
 	xor %r4, %r26, %r4
 # v46 = v46 ^ v27
-	.loc 1 1190
+	.loc 1 1314
 	ld %r26, 976(%r1)
 	xor %r4, %r4, %r26
 	std %r4, 1104(%r1)
 # v5 = v5 ^ v19
-	.loc 1 1191
+	.loc 1 1315
 	ld %r26, 944(%r1)
 	xor %r4, %r5, %r26
 # v5 = v5 ^ v31
-	.loc 1 1192
+	.loc 1 1316
 	ld %r5, 984(%r1)
 	xor %r5, %r4, %r5
 	std %r5, 1784(%r1)
 # v57 = v57 ^ v45
-	.loc 1 1193
+	.loc 1 1317
 	ld %r16, 952(%r1)
 	ld %r4, 1768(%r1)
 	xor %r14, %r4, %r16
 	std %r14, 1792(%r1)
 # v57 = v57 ^ v22
-	.loc 1 1194
+	.loc 1 1318
 	ld %r4, 992(%r1)
 	xor %r14, %r14, %r4
 # v19 = v40 ^ v19
-	.loc 1 1195
+	.loc 1 1319
 	ld %r4, 2088(%r1)
 	xor %r4, %r4, %r26
 	std %r4, 1112(%r1)
 # v45 = v8 ^ v45
-	.loc 1 1196
+	.loc 1 1320
 	ld %r4, 1776(%r1)
 	xor %r4, %r4, %r16
 	std %r4, 1120(%r1)
 # v28 = v5 ^ v28
-	.loc 1 1197
+	.loc 1 1321
 	ld %r4, 2096(%r1)
 	xor %r4, %r5, %r4
 	std %r4, 1128(%r1)
 # v29 = v57 ^ v29
-	.loc 1 1198
+	.loc 1 1322
 	xor %r4, %r14, %r17
 	std %r4, 1136(%r1)
 # v57 = v54 & v18
-	.loc 1 1199
+	.loc 1 1323
 	and %r4, %r25, %r24
 	std %r4, 1144(%r1)
 # v5 = v54 & v39
-	.loc 1 1200
+	.loc 1 1324
 	and %r4, %r25, %r23
 # v8 = v41 & v18
-	.loc 1 1201
+	.loc 1 1325
 	and %r5, %r6, %r24
 # v8 = v5 ^ v8
-	.loc 1 1202
+	.loc 1 1326
 	xor %r4, %r4, %r5
 	std %r4, 1152(%r1)
 # v5 = v54 & v42
-	.loc 1 1203
+	.loc 1 1327
 	and %r4, %r25, %r10
 # v40 = v41 & v39
-	.loc 1 1204
+	.loc 1 1328
 	and %r5, %r6, %r23
 # v48 = v53 & v18
-	.loc 1 1205
+	.loc 1 1329
 	and %r26, %r15, %r24
 # v40 = v5 ^ v40
-	.loc 1 1206
+	.loc 1 1330
 	xor %r5, %r4, %r5
 # v48 = v40 ^ v48
-	.loc 1 1207
+	.loc 1 1331
 	xor %r4, %r5, %r26
 	std %r4, 1160(%r1)
 # v40 = v41 & v42
-	.loc 1 1208
+	.loc 1 1332
 	and %r4, %r6, %r10
 # v5 = v53 & v39
-	.loc 1 1209
+	.loc 1 1333
 	and %r5, %r15, %r23
 # v5 = v40 ^ v5
-	.loc 1 1210
+	.loc 1 1334
 	xor %r4, %r4, %r5
 	std %r4, 1168(%r1)
 # v40 = v53 & v42
-	.loc 1 1211
+	.loc 1 1335
 	and %r4, %r15, %r10
 	std %r4, 1176(%r1)
 # v35 = v34 & v34
-	.loc 1 1212
+	.loc 1 1336
 	and %r4, %r21, %r21
 	std %r4, 1184(%r1)
 # v17 = v34 & v32
-	.loc 1 1213
+	.loc 1 1337
 	and %r4, %r21, %r22
 # v47 = v52 & v34
-	.loc 1 1214
+	.loc 1 1338
 	and %r5, %r20, %r21
 # v47 = v17 ^ v47
-	.loc 1 1215
+	.loc 1 1339
 	xor %r4, %r4, %r5
 	std %r4, 1192(%r1)
 # v17 = v34 & v43
-	.loc 1 1216
+	.loc 1 1340
 	and %r4, %r21, %r9
 # v15 = v52 & v32
-	.loc 1 1217
+	.loc 1 1341
 	and %r5, %r20, %r22
 # v44 = v26 & v34
-	.loc 1 1218
+	.loc 1 1342
 	and %r26, %r27, %r21
 # v15 = v17 ^ v15
-	.loc 1 1219
+	.loc 1 1343
 	xor %r5, %r4, %r5
 # v44 = v15 ^ v44
-	.loc 1 1220
+	.loc 1 1344
 	xor %r4, %r5, %r26
 	std %r4, 1800(%r1)
 # v15 = v52 & v43
-	.loc 1 1221
+	.loc 1 1345
 	and %r4, %r20, %r9
 # v17 = v26 & v32
-	.loc 1 1222
+	.loc 1 1346
 	and %r5, %r27, %r22
 # v17 = v15 ^ v17
-	.loc 1 1223
+	.loc 1 1347
 	xor %r4, %r4, %r5
 	std %r4, 2264(%r1)
 # v15 = v26 & v43
-	.loc 1 1224
+	.loc 1 1348
 	and %r4, %r27, %r9
 	std %r4, 2296(%r1)
 # v58 = v54 ^ v34
-	.loc 1 1225
+	.loc 1 1349
 	xor %r5, %r25, %r21
 	std %r5, 1200(%r1)
 # v62 = v41 ^ v52
-	.loc 1 1226
+	.loc 1 1350
 	xor %r4, %r6, %r20
 	std %r4, 1944(%r1)
 	std %r4, 1208(%r1)
 # v60 = v53 ^ v26
-	.loc 1 1227
+	.loc 1 1351
 	xor %r4, %r15, %r27
 	std %r4, 1952(%r1)
 	std %r4, 1216(%r1)
 # v56 = v18 ^ v34
-	.loc 1 1228
+	.loc 1 1352
 	xor %r17, %r24, %r21
 	std %r17, 1224(%r1)
 # v12 = v39 ^ v32
-	.loc 1 1229
+	.loc 1 1353
 	xor %r26, %r23, %r22
 	std %r26, 1232(%r1)
 # v61 = v42 ^ v43
-	.loc 1 1230
+	.loc 1 1354
 	xor %r4, %r10, %r9
 	std %r4, 2160(%r1)
 	std %r4, 1960(%r1)
 	std %r4, 1240(%r1)
 # v2 = v58 & v56
-	.loc 1 1231
+	.loc 1 1355
 	and %r4, %r5, %r17
 	std %r4, 1248(%r1)
 # v63 = v58 & v12
-	.loc 1 1232
+	.loc 1 1356
 	and %r4, %r5, %r26
 	std %r4, 2224(%r1)
 	std %r4, 1968(%r1)
 	std %r4, 272(%r1)
 # v64 = v62 & v56
-	.loc 1 1233
+	.loc 1 1357
 	ld %r16, 1944(%r1)
 	std %r16, 2240(%r1)
 	std %r16, 2168(%r1)
@@ -4382,1459 +4563,1459 @@ qhasm_kernel_mceliece_gf12_vec_inv_ppc64:
 	std %r14, 2104(%r1)
 	std %r14, 280(%r1)
 # v64 = v63 ^ v64
-	.loc 1 1234
+	.loc 1 1358
 	xor %r4, %r4, %r14
 	std %r4, 1976(%r1)
 	std %r4, 1256(%r1)
 # v58 = v58 & v61
-	.loc 1 1235
+	.loc 1 1359
 	ld %r4, 2160(%r1)
 	and %r5, %r5, %r4
 	std %r5, 2112(%r1)
 	std %r5, 1264(%r1)
 # v63 = v62 & v12
-	.loc 1 1236
+	.loc 1 1360
 	and %r16, %r16, %r26
 	std %r16, 2200(%r1)
 	std %r16, 1272(%r1)
 # v56 = v60 & v56
-	.loc 1 1237
+	.loc 1 1361
 	ld %r4, 1952(%r1)
 	and %r4, %r4, %r17
 	std %r4, 1280(%r1)
 # v63 = v58 ^ v63
-	.loc 1 1238
+	.loc 1 1362
 	xor %r5, %r5, %r16
 	std %r5, 1288(%r1)
 # v56 = v63 ^ v56
-	.loc 1 1239
+	.loc 1 1363
 	xor %r4, %r5, %r4
 	std %r4, 1984(%r1)
 	std %r4, 1296(%r1)
 # v62 = v62 & v61
-	.loc 1 1240
+	.loc 1 1364
 	ld %r4, 1208(%r1)
 	ld %r5, 1960(%r1)
 	and %r4, %r4, %r5
 	std %r4, 1304(%r1)
 # v12 = v60 & v12
-	.loc 1 1241
+	.loc 1 1365
 	ld %r17, 1216(%r1)
 	and %r5, %r17, %r26
 	std %r5, 1312(%r1)
 # v12 = v62 ^ v12
-	.loc 1 1242
+	.loc 1 1366
 	xor %r26, %r4, %r5
 	std %r26, 1320(%r1)
 # v61 = v60 & v61
-	.loc 1 1243
+	.loc 1 1367
 	ld %r4, 1240(%r1)
 	and %r4, %r17, %r4
 	std %r4, 1992(%r1)
 	std %r4, 1328(%r1)
 # v2 = v2 ^ v57
-	.loc 1 1244
+	.loc 1 1368
 	ld %r4, 1248(%r1)
 	ld %r5, 1144(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 1336(%r1)
 # v2 = v2 ^ v35
-	.loc 1 1245
+	.loc 1 1369
 	ld %r5, 1184(%r1)
 	std %r5, 2000(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 2120(%r1)
 	std %r4, 1344(%r1)
 # v64 = v64 ^ v8
-	.loc 1 1246
+	.loc 1 1370
 	ld %r4, 1152(%r1)
 	ld %r5, 1976(%r1)
 	xor %r4, %r5, %r4
 	std %r4, 1352(%r1)
 # v64 = v64 ^ v47
-	.loc 1 1247
+	.loc 1 1371
 	ld %r5, 1192(%r1)
 	std %r5, 2016(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 2008(%r1)
 	std %r4, 1360(%r1)
 # v56 = v56 ^ v48
-	.loc 1 1248
+	.loc 1 1372
 	ld %r4, 1160(%r1)
 	ld %r5, 1984(%r1)
 	xor %r4, %r5, %r4
 	std %r4, 1368(%r1)
 # v56 = v56 ^ v44
-	.loc 1 1249
+	.loc 1 1373
 	ld %r5, 1800(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 1376(%r1)
 # v12 = v12 ^ v5
-	.loc 1 1250
+	.loc 1 1374
 	ld %r4, 1168(%r1)
 	std %r4, 2208(%r1)
 	xor %r4, %r26, %r4
 	std %r4, 1384(%r1)
 # v12 = v12 ^ v17
-	.loc 1 1251
+	.loc 1 1375
 	ld %r5, 2264(%r1)
 	xor %r26, %r4, %r5
 	std %r26, 2024(%r1)
 	std %r26, 1392(%r1)
 # v61 = v61 ^ v40
-	.loc 1 1252
+	.loc 1 1376
 	ld %r5, 1176(%r1)
 	ld %r4, 1992(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 1400(%r1)
 # v61 = v61 ^ v15
-	.loc 1 1253
+	.loc 1 1377
 	ld %r17, 2296(%r1)
 	xor %r17, %r4, %r17
 	std %r17, 1408(%r1)
 # v5 = v2 ^ v5
-	.loc 1 1254
+	.loc 1 1378
 	ld %r4, 2120(%r1)
 	ld %r16, 2208(%r1)
 	xor %r4, %r4, %r16
 	std %r4, 1416(%r1)
 # v40 = v64 ^ v40
-	.loc 1 1255
+	.loc 1 1379
 	ld %r4, 2008(%r1)
 	xor %r4, %r4, %r5
 	std %r4, 1424(%r1)
 # v35 = v12 ^ v35
-	.loc 1 1256
+	.loc 1 1380
 	ld %r4, 2000(%r1)
 	xor %r4, %r26, %r4
 	std %r4, 1432(%r1)
 # v47 = v61 ^ v47
-	.loc 1 1257
+	.loc 1 1381
 	ld %r4, 2016(%r1)
 	xor %r4, %r17, %r4
 	std %r4, 1440(%r1)
 # v54 = v24 ^ v54
-	.loc 1 1258
+	.loc 1 1382
 	ld %r4, 1744(%r1)
 	xor %r25, %r4, %r25
 # v41 = v50 ^ v41
-	.loc 1 1259
+	.loc 1 1383
 	xor %r8, %r8, %r6
 # v53 = v51 ^ v53
-	.loc 1 1260
+	.loc 1 1384
 	ld %r4, 1752(%r1)
 	xor %r15, %r4, %r15
 # v49 = v49 ^ v34
-	.loc 1 1261
+	.loc 1 1385
 	xor %r19, %r19, %r21
 # v52 = v59 ^ v52
-	.loc 1 1262
+	.loc 1 1386
 	ld %r4, 1760(%r1)
 	xor %r20, %r4, %r20
 # v26 = v55 ^ v26
-	.loc 1 1263
+	.loc 1 1387
 	xor %r27, %r28, %r27
 # v18 = v33 ^ v18
-	.loc 1 1264
+	.loc 1 1388
 	xor %r24, %r29, %r24
 # v39 = v36 ^ v39
-	.loc 1 1265
+	.loc 1 1389
 	xor %r23, %r30, %r23
 # v42 = v20 ^ v42
-	.loc 1 1266
+	.loc 1 1390
 	xor %r10, %r11, %r10
 # v34 = v23 ^ v34
-	.loc 1 1267
+	.loc 1 1391
 	xor %r21, %r31, %r21
 # v32 = v30 ^ v32
-	.loc 1 1268
+	.loc 1 1392
 	xor %r22, %r12, %r22
 # v43 = v38 ^ v43
-	.loc 1 1269
+	.loc 1 1393
 	xor %r11, %r18, %r9
 # v38 = v54 & v18
-	.loc 1 1270
+	.loc 1 1394
 	and %r9, %r25, %r24
 # v30 = v54 & v39
-	.loc 1 1271
+	.loc 1 1395
 	and %r4, %r25, %r23
 # v23 = v41 & v18
-	.loc 1 1272
+	.loc 1 1396
 	and %r5, %r8, %r24
 # v23 = v30 ^ v23
-	.loc 1 1273
+	.loc 1 1397
 	xor %r12, %r4, %r5
 # v30 = v54 & v42
-	.loc 1 1274
+	.loc 1 1398
 	and %r4, %r25, %r10
 # v20 = v41 & v39
-	.loc 1 1275
+	.loc 1 1399
 	and %r5, %r8, %r23
 # v36 = v53 & v18
-	.loc 1 1276
+	.loc 1 1400
 	and %r6, %r15, %r24
 # v20 = v30 ^ v20
-	.loc 1 1277
+	.loc 1 1401
 	xor %r5, %r4, %r5
 # v36 = v20 ^ v36
-	.loc 1 1278
+	.loc 1 1402
 	xor %r30, %r5, %r6
 # v20 = v41 & v42
-	.loc 1 1279
+	.loc 1 1403
 	and %r4, %r8, %r10
 # v30 = v53 & v39
-	.loc 1 1280
+	.loc 1 1404
 	and %r5, %r15, %r23
 # v30 = v20 ^ v30
-	.loc 1 1281
+	.loc 1 1405
 	xor %r28, %r4, %r5
 # v20 = v53 & v42
-	.loc 1 1282
+	.loc 1 1406
 	and %r31, %r15, %r10
 # v33 = v49 & v34
-	.loc 1 1283
+	.loc 1 1407
 	and %r29, %r19, %r21
 # v55 = v49 & v32
-	.loc 1 1284
+	.loc 1 1408
 	and %r4, %r19, %r22
 # v59 = v52 & v34
-	.loc 1 1285
+	.loc 1 1409
 	and %r5, %r20, %r21
 # v59 = v55 ^ v59
-	.loc 1 1286
+	.loc 1 1410
 	xor %r26, %r4, %r5
 # v55 = v49 & v43
-	.loc 1 1287
+	.loc 1 1411
 	and %r4, %r19, %r11
 # v51 = v52 & v32
-	.loc 1 1288
+	.loc 1 1412
 	and %r5, %r20, %r22
 # v50 = v26 & v34
-	.loc 1 1289
+	.loc 1 1413
 	and %r6, %r27, %r21
 # v51 = v55 ^ v51
-	.loc 1 1290
+	.loc 1 1414
 	xor %r5, %r4, %r5
 # v50 = v51 ^ v50
-	.loc 1 1291
+	.loc 1 1415
 	xor %r6, %r5, %r6
 # v51 = v52 & v43
-	.loc 1 1292
+	.loc 1 1416
 	and %r4, %r20, %r11
 # v55 = v26 & v32
-	.loc 1 1293
+	.loc 1 1417
 	and %r5, %r27, %r22
 # v55 = v51 ^ v55
-	.loc 1 1294
+	.loc 1 1418
 	xor %r17, %r4, %r5
 # v51 = v26 & v43
-	.loc 1 1295
+	.loc 1 1419
 	and %r18, %r27, %r11
 # v49 = v54 ^ v49
-	.loc 1 1296
+	.loc 1 1420
 	xor %r19, %r25, %r19
 # v52 = v41 ^ v52
-	.loc 1 1297
+	.loc 1 1421
 	xor %r20, %r8, %r20
 # v26 = v53 ^ v26
-	.loc 1 1298
+	.loc 1 1422
 	xor %r27, %r15, %r27
 # v34 = v18 ^ v34
-	.loc 1 1299
+	.loc 1 1423
 	xor %r21, %r24, %r21
 # v32 = v39 ^ v32
-	.loc 1 1300
+	.loc 1 1424
 	xor %r22, %r23, %r22
 # v43 = v42 ^ v43
-	.loc 1 1301
+	.loc 1 1425
 	xor %r11, %r10, %r11
 # v42 = v49 & v34
-	.loc 1 1302
+	.loc 1 1426
 	and %r8, %r19, %r21
 # v39 = v49 & v32
-	.loc 1 1303
+	.loc 1 1427
 	and %r4, %r19, %r22
 # v18 = v52 & v34
-	.loc 1 1304
+	.loc 1 1428
 	and %r5, %r20, %r21
 # v18 = v39 ^ v18
-	.loc 1 1305
+	.loc 1 1429
 	xor %r10, %r4, %r5
 # v49 = v49 & v43
-	.loc 1 1306
+	.loc 1 1430
 	and %r4, %r19, %r11
 # v39 = v52 & v32
-	.loc 1 1307
+	.loc 1 1431
 	and %r5, %r20, %r22
 # v34 = v26 & v34
-	.loc 1 1308
+	.loc 1 1432
 	and %r21, %r27, %r21
 # v39 = v49 ^ v39
-	.loc 1 1309
+	.loc 1 1433
 	xor %r5, %r4, %r5
 # v34 = v39 ^ v34
-	.loc 1 1310
+	.loc 1 1434
 	xor %r21, %r5, %r21
 # v52 = v52 & v43
-	.loc 1 1311
+	.loc 1 1435
 	and %r20, %r20, %r11
 # v32 = v26 & v32
-	.loc 1 1312
+	.loc 1 1436
 	and %r4, %r27, %r22
 # v32 = v52 ^ v32
-	.loc 1 1313
+	.loc 1 1437
 	xor %r4, %r20, %r4
 # v43 = v26 & v43
-	.loc 1 1314
+	.loc 1 1438
 	and %r11, %r27, %r11
 # v42 = v42 ^ v38
-	.loc 1 1315
+	.loc 1 1439
 	xor %r8, %r8, %r9
 # v42 = v42 ^ v33
-	.loc 1 1316
+	.loc 1 1440
 	xor %r8, %r8, %r29
 # v18 = v18 ^ v23
-	.loc 1 1317
+	.loc 1 1441
 	xor %r10, %r10, %r12
 # v18 = v18 ^ v59
-	.loc 1 1318
+	.loc 1 1442
 	xor %r10, %r10, %r26
 # v34 = v34 ^ v36
-	.loc 1 1319
+	.loc 1 1443
 	xor %r21, %r21, %r30
 # v34 = v34 ^ v50
-	.loc 1 1320
+	.loc 1 1444
 	xor %r21, %r21, %r6
 # v32 = v32 ^ v30
-	.loc 1 1321
+	.loc 1 1445
 	xor %r4, %r4, %r28
 # v32 = v32 ^ v55
-	.loc 1 1322
+	.loc 1 1446
 	xor %r4, %r4, %r17
 # v43 = v43 ^ v20
-	.loc 1 1323
+	.loc 1 1447
 	xor %r11, %r11, %r31
 # v43 = v43 ^ v51
-	.loc 1 1324
+	.loc 1 1448
 	xor %r11, %r11, %r18
 # v30 = v42 ^ v30
-	.loc 1 1325
+	.loc 1 1449
 	xor %r28, %r8, %r28
 # v20 = v18 ^ v20
-	.loc 1 1326
+	.loc 1 1450
 	xor %r31, %r10, %r31
 # v33 = v32 ^ v33
-	.loc 1 1327
+	.loc 1 1451
 	xor %r29, %r4, %r29
 # v59 = v43 ^ v59
-	.loc 1 1328
+	.loc 1 1452
 	xor %r26, %r11, %r26
 # v38 = v38 ^ v21
-	.loc 1 1329
+	.loc 1 1453
 	ld %r4, 920(%r1)
 	xor %r9, %r9, %r4
 # v38 = v38 ^ v57
-	.loc 1 1330
+	.loc 1 1454
 	ld %r4, 1144(%r1)
 	xor %r9, %r9, %r4
 # v23 = v23 ^ v25
-	.loc 1 1331
+	.loc 1 1455
 	ld %r4, 928(%r1)
 	xor %r12, %r12, %r4
 # v23 = v23 ^ v8
-	.loc 1 1332
+	.loc 1 1456
 	ld %r4, 1152(%r1)
 	xor %r12, %r12, %r4
 # v36 = v36 ^ v37
-	.loc 1 1333
+	.loc 1 1457
 	ld %r4, 936(%r1)
 	xor %r30, %r30, %r4
 # v36 = v36 ^ v48
-	.loc 1 1334
+	.loc 1 1458
 	ld %r4, 1160(%r1)
 	xor %r30, %r30, %r4
 # v30 = v30 ^ v19
-	.loc 1 1335
+	.loc 1 1459
 	ld %r4, 1112(%r1)
 	xor %r4, %r28, %r4
 # v30 = v30 ^ v5
-	.loc 1 1336
+	.loc 1 1460
 	ld %r5, 1416(%r1)
 	xor %r8, %r4, %r5
 # v20 = v20 ^ v45
-	.loc 1 1337
+	.loc 1 1461
 	ld %r4, 1120(%r1)
 	xor %r4, %r31, %r4
 # v20 = v20 ^ v40
-	.loc 1 1338
+	.loc 1 1462
 	ld %r5, 1424(%r1)
 	xor %r10, %r4, %r5
 # v34 = v34 ^ v46
-	.loc 1 1339
+	.loc 1 1463
 	ld %r4, 1104(%r1)
 	xor %r4, %r21, %r4
 # v34 = v34 ^ v56
-	.loc 1 1340
+	.loc 1 1464
 	ld %r5, 1376(%r1)
 	xor %r11, %r4, %r5
 # v33 = v33 ^ v28
-	.loc 1 1341
+	.loc 1 1465
 	ld %r31, 1128(%r1)
 	xor %r4, %r29, %r31
 # v33 = v33 ^ v35
-	.loc 1 1342
+	.loc 1 1466
 	ld %r5, 1432(%r1)
 	xor %r27, %r4, %r5
 # v59 = v59 ^ v29
-	.loc 1 1343
+	.loc 1 1467
 	ld %r25, 1136(%r1)
 	xor %r4, %r26, %r25
 # v59 = v59 ^ v47
-	.loc 1 1344
+	.loc 1 1468
 	ld %r5, 1440(%r1)
 	xor %r26, %r4, %r5
 # v50 = v50 ^ v27
-	.loc 1 1345
+	.loc 1 1469
 	ld %r24, 976(%r1)
 	xor %r6, %r6, %r24
 # v50 = v50 ^ v44
-	.loc 1 1346
+	.loc 1 1470
 	ld %r4, 1800(%r1)
 	xor %r28, %r6, %r4
 # v55 = v55 ^ v31
-	.loc 1 1347
+	.loc 1 1471
 	ld %r4, 984(%r1)
 	xor %r17, %r17, %r4
 # v55 = v55 ^ v17
-	.loc 1 1348
+	.loc 1 1472
 	ld %r5, 2264(%r1)
 	xor %r17, %r17, %r5
 # v51 = v51 ^ v22
-	.loc 1 1349
+	.loc 1 1473
 	ld %r5, 992(%r1)
 	xor %r18, %r18, %r5
 # v51 = v51 ^ v15
-	.loc 1 1350
+	.loc 1 1474
 	ld %r6, 2296(%r1)
 	xor %r18, %r18, %r6
 # v28 = v38 ^ v28
-	.loc 1 1351
+	.loc 1 1475
 	xor %r29, %r9, %r31
 # v29 = v23 ^ v29
-	.loc 1 1352
+	.loc 1 1476
 	xor %r31, %r12, %r25
 # v27 = v36 ^ v27
-	.loc 1 1353
+	.loc 1 1477
 	xor %r12, %r30, %r24
 # v31 = v30 ^ v31
-	.loc 1 1354
+	.loc 1 1478
 	xor %r30, %r8, %r4
 # v22 = v20 ^ v22
-	.loc 1 1355
+	.loc 1 1479
 	xor %r4, %r10, %r5
 # v57 = v33 ^ v57
-	.loc 1 1356
+	.loc 1 1480
 	ld %r5, 1144(%r1)
 	xor %r5, %r27, %r5
 # v8 = v59 ^ v8
-	.loc 1 1357
+	.loc 1 1481
 	ld %r6, 1152(%r1)
 	xor %r6, %r26, %r6
 # v48 = v50 ^ v48
-	.loc 1 1358
+	.loc 1 1482
 	ld %r8, 1160(%r1)
 	xor %r10, %r28, %r8
 # v5 = v55 ^ v5
-	.loc 1 1359
+	.loc 1 1483
 	ld %r8, 1416(%r1)
 	xor %r26, %r17, %r8
 # v40 = v51 ^ v40
-	.loc 1 1360
+	.loc 1 1484
 	ld %r8, 1424(%r1)
 	xor %r28, %r18, %r8
 # v8 = v8 ^ v15
-	.loc 1 1361
+	.loc 1 1485
 	ld %r8, 2296(%r1)
 	xor %r9, %r6, %r8
 # v15 = v22 ^ v15
-	.loc 1 1362
+	.loc 1 1486
 	xor %r4, %r4, %r8
 # v57 = v57 ^ v17
-	.loc 1 1363
+	.loc 1 1487
 	ld %r6, 2264(%r1)
 	xor %r27, %r5, %r6
 # v17 = v31 ^ v17
-	.loc 1 1364
+	.loc 1 1488
 	xor %r5, %r30, %r6
 # v34 = v34 ^ v44
-	.loc 1 1365
+	.loc 1 1489
 	ld %r6, 1800(%r1)
 	xor %r11, %r11, %r6
 # v44 = v27 ^ v44
-	.loc 1 1366
+	.loc 1 1490
 	xor %r6, %r12, %r6
 # v15 = v15 ^ v47
-	.loc 1 1367
+	.loc 1 1491
 	ld %r8, 1440(%r1)
 	xor %r12, %r4, %r8
 # v47 = v29 ^ v47
-	.loc 1 1368
+	.loc 1 1492
 	xor %r4, %r31, %r8
 # v17 = v17 ^ v35
-	.loc 1 1369
+	.loc 1 1493
 	ld %r8, 1432(%r1)
 	xor %r31, %r5, %r8
 # v35 = v28 ^ v35
-	.loc 1 1370
+	.loc 1 1494
 	xor %r5, %r29, %r8
 # v44 = v44 ^ v56
-	.loc 1 1371
+	.loc 1 1495
 	ld %r8, 1376(%r1)
 	xor %r30, %r6, %r8
 # v56 = v46 ^ v56
-	.loc 1 1372
+	.loc 1 1496
 	ld %r6, 1104(%r1)
 	xor %r6, %r6, %r8
 # v47 = v47 ^ v40
-	.loc 1 1373
+	.loc 1 1497
 	xor %r29, %r4, %r28
 # v40 = v45 ^ v40
-	.loc 1 1374
+	.loc 1 1498
 	ld %r4, 1120(%r1)
 	xor %r4, %r4, %r28
 # v35 = v35 ^ v5
-	.loc 1 1375
+	.loc 1 1499
 	xor %r28, %r5, %r26
 # v5 = v19 ^ v5
-	.loc 1 1376
+	.loc 1 1500
 	ld %r5, 1112(%r1)
 	xor %r5, %r5, %r26
 # v56 = v56 ^ v48
-	.loc 1 1377
+	.loc 1 1501
 	xor %r6, %r6, %r10
 # v48 = v37 ^ v48
-	.loc 1 1378
+	.loc 1 1502
 	ld %r8, 936(%r1)
 	xor %r8, %r8, %r10
 # v40 = v40 ^ v8
-	.loc 1 1379
+	.loc 1 1503
 	xor %r4, %r4, %r9
 # v8 = v25 ^ v8
-	.loc 1 1380
+	.loc 1 1504
 	ld %r10, 928(%r1)
 	xor %r9, %r10, %r9
 # v5 = v5 ^ v57
-	.loc 1 1381
+	.loc 1 1505
 	xor %r5, %r5, %r27
 # v57 = v21 ^ v57
-	.loc 1 1382
+	.loc 1 1506
 	ld %r10, 920(%r1)
 	xor %r10, %r10, %r27
 # v57 = v57 ^ v35
-	.loc 1 1383
+	.loc 1 1507
 	xor %r10, %r10, %r28
 # v8 = v8 ^ v47
-	.loc 1 1384
+	.loc 1 1508
 	xor %r9, %r9, %r29
 # v48 = v48 ^ v44
-	.loc 1 1385
+	.loc 1 1509
 	xor %r8, %r8, %r30
 # v48 = v48 ^ v34
-	.loc 1 1386
+	.loc 1 1510
 	xor %r8, %r8, %r11
 # v5 = v5 ^ v17
-	.loc 1 1387
+	.loc 1 1511
 	xor %r27, %r5, %r31
 # v40 = v40 ^ v15
-	.loc 1 1388
+	.loc 1 1512
 	xor %r26, %r4, %r12
 # v56 = v56 ^ v34
-	.loc 1 1389
+	.loc 1 1513
 	xor %r25, %r6, %r11
 # v21 = v57 & v0
-	.loc 1 1390
+	.loc 1 1514
 	ld %r6, 112(%r1)
 	and %r4, %r10, %r6
 	std %r4, 1448(%r1)
 # v25 = v57 & v3
-	.loc 1 1391
+	.loc 1 1515
 	ld %r24, 128(%r1)
 	and %r4, %r10, %r24
 # v37 = v34 & v0
-	.loc 1 1392
+	.loc 1 1516
 	and %r5, %r11, %r6
 # v37 = v25 ^ v37
-	.loc 1 1393
+	.loc 1 1517
 	xor %r4, %r4, %r5
 	std %r4, 1456(%r1)
 # v25 = v57 & v6
-	.loc 1 1394
+	.loc 1 1518
 	ld %r23, 144(%r1)
 	and %r4, %r10, %r23
 # v19 = v34 & v3
-	.loc 1 1395
+	.loc 1 1519
 	and %r5, %r11, %r24
 # v45 = v8 & v0
-	.loc 1 1396
+	.loc 1 1520
 	and %r6, %r9, %r6
 # v19 = v25 ^ v19
-	.loc 1 1397
+	.loc 1 1521
 	xor %r5, %r4, %r5
 # v45 = v19 ^ v45
-	.loc 1 1398
+	.loc 1 1522
 	xor %r4, %r5, %r6
 	std %r4, 1464(%r1)
 # v19 = v34 & v6
-	.loc 1 1399
+	.loc 1 1523
 	and %r4, %r11, %r23
 # v25 = v8 & v3
-	.loc 1 1400
+	.loc 1 1524
 	and %r5, %r9, %r24
 # v25 = v19 ^ v25
-	.loc 1 1401
+	.loc 1 1525
 	xor %r24, %r4, %r5
 # v19 = v8 & v6
-	.loc 1 1402
+	.loc 1 1526
 	and %r22, %r9, %r23
 # v46 = v35 & v10
-	.loc 1 1403
+	.loc 1 1527
 	ld %r6, 160(%r1)
 	and %r23, %r28, %r6
 # v28 = v35 & v13
-	.loc 1 1404
+	.loc 1 1528
 	ld %r20, 176(%r1)
 	and %r4, %r28, %r20
 # v29 = v48 & v10
-	.loc 1 1405
+	.loc 1 1529
 	and %r5, %r8, %r6
 # v29 = v28 ^ v29
-	.loc 1 1406
+	.loc 1 1530
 	xor %r21, %r4, %r5
 # v28 = v35 & v16
-	.loc 1 1407
+	.loc 1 1531
 	ld %r19, 192(%r1)
 	and %r4, %r28, %r19
 # v27 = v48 & v13
-	.loc 1 1408
+	.loc 1 1532
 	and %r5, %r8, %r20
 # v31 = v47 & v10
-	.loc 1 1409
+	.loc 1 1533
 	and %r6, %r29, %r6
 # v27 = v28 ^ v27
-	.loc 1 1410
+	.loc 1 1534
 	xor %r5, %r4, %r5
 # v31 = v27 ^ v31
-	.loc 1 1411
+	.loc 1 1535
 	xor %r4, %r5, %r6
 	std %r4, 1472(%r1)
 # v27 = v48 & v16
-	.loc 1 1412
+	.loc 1 1536
 	and %r4, %r8, %r19
 # v28 = v47 & v13
-	.loc 1 1413
+	.loc 1 1537
 	and %r5, %r29, %r20
 # v28 = v27 ^ v28
-	.loc 1 1414
+	.loc 1 1538
 	xor %r4, %r4, %r5
 	std %r4, 1480(%r1)
 # v27 = v47 & v16
-	.loc 1 1415
+	.loc 1 1539
 	and %r4, %r29, %r19
 	std %r4, 1488(%r1)
 # v22 = v57 ^ v35
-	.loc 1 1416
+	.loc 1 1540
 	xor %r14, %r10, %r28
 # v51 = v34 ^ v48
-	.loc 1 1417
+	.loc 1 1541
 	xor %r16, %r11, %r8
 # v55 = v8 ^ v47
-	.loc 1 1418
+	.loc 1 1542
 	xor %r17, %r9, %r29
 # v50 = v0 ^ v10
-	.loc 1 1419
+	.loc 1 1543
 	ld %r4, 112(%r1)
 	ld %r5, 160(%r1)
 	xor %r6, %r4, %r5
 # v59 = v3 ^ v13
-	.loc 1 1420
+	.loc 1 1544
 	ld %r4, 128(%r1)
 	ld %r5, 176(%r1)
 	xor %r18, %r4, %r5
 # v33 = v6 ^ v16
-	.loc 1 1421
+	.loc 1 1545
 	ld %r4, 144(%r1)
 	ld %r5, 192(%r1)
 	xor %r19, %r4, %r5
 # v20 = v22 & v50
-	.loc 1 1422
+	.loc 1 1546
 	and %r20, %r14, %r6
 # v30 = v22 & v59
-	.loc 1 1423
+	.loc 1 1547
 	and %r4, %r14, %r18
 # v36 = v51 & v50
-	.loc 1 1424
+	.loc 1 1548
 	and %r5, %r16, %r6
 # v36 = v30 ^ v36
-	.loc 1 1425
+	.loc 1 1549
 	xor %r15, %r4, %r5
 # v22 = v22 & v33
-	.loc 1 1426
+	.loc 1 1550
 	and %r4, %r14, %r19
 # v30 = v51 & v59
-	.loc 1 1427
+	.loc 1 1551
 	and %r5, %r16, %r18
 # v50 = v55 & v50
-	.loc 1 1428
+	.loc 1 1552
 	and %r6, %r17, %r6
 # v30 = v22 ^ v30
-	.loc 1 1429
+	.loc 1 1553
 	xor %r5, %r4, %r5
 # v50 = v30 ^ v50
-	.loc 1 1430
+	.loc 1 1554
 	xor %r6, %r5, %r6
 # v51 = v51 & v33
-	.loc 1 1431
+	.loc 1 1555
 	and %r16, %r16, %r19
 # v59 = v55 & v59
-	.loc 1 1432
+	.loc 1 1556
 	and %r18, %r17, %r18
 # v59 = v51 ^ v59
-	.loc 1 1433
+	.loc 1 1557
 	xor %r4, %r16, %r18
 # v33 = v55 & v33
-	.loc 1 1434
+	.loc 1 1558
 	and %r5, %r17, %r19
 # v20 = v20 ^ v21
-	.loc 1 1435
+	.loc 1 1559
 	ld %r19, 1448(%r1)
 	xor %r20, %r20, %r19
 # v20 = v20 ^ v46
-	.loc 1 1436
+	.loc 1 1560
 	xor %r20, %r20, %r23
 # v36 = v36 ^ v37
-	.loc 1 1437
+	.loc 1 1561
 	ld %r19, 1456(%r1)
 	xor %r15, %r15, %r19
 # v36 = v36 ^ v29
-	.loc 1 1438
+	.loc 1 1562
 	xor %r15, %r15, %r21
 # v50 = v50 ^ v45
-	.loc 1 1439
+	.loc 1 1563
 	ld %r19, 1464(%r1)
 	xor %r6, %r6, %r19
 # v50 = v50 ^ v31
-	.loc 1 1440
+	.loc 1 1564
 	ld %r19, 1472(%r1)
 	xor %r6, %r6, %r19
 	std %r6, 1496(%r1)
 # v59 = v59 ^ v25
-	.loc 1 1441
+	.loc 1 1565
 	xor %r4, %r4, %r24
 # v59 = v59 ^ v28
-	.loc 1 1442
+	.loc 1 1566
 	ld %r6, 1480(%r1)
 	xor %r4, %r4, %r6
 # v33 = v33 ^ v19
-	.loc 1 1443
+	.loc 1 1567
 	xor %r5, %r5, %r22
 # v33 = v33 ^ v27
-	.loc 1 1444
+	.loc 1 1568
 	ld %r6, 1488(%r1)
 	xor %r5, %r5, %r6
 # v25 = v20 ^ v25
-	.loc 1 1445
+	.loc 1 1569
 	xor %r6, %r20, %r24
 	std %r6, 1504(%r1)
 # v19 = v36 ^ v19
-	.loc 1 1446
+	.loc 1 1570
 	xor %r6, %r15, %r22
 	std %r6, 1512(%r1)
 # v46 = v59 ^ v46
-	.loc 1 1447
+	.loc 1 1571
 	xor %r4, %r4, %r23
 	std %r4, 1520(%r1)
 # v29 = v33 ^ v29
-	.loc 1 1448
+	.loc 1 1572
 	xor %r4, %r5, %r21
 	std %r4, 1528(%r1)
 # v33 = v5 & v1
-	.loc 1 1449
+	.loc 1 1573
 	ld %r6, 120(%r1)
 	and %r4, %r27, %r6
 	std %r4, 1536(%r1)
 # v59 = v5 & v4
-	.loc 1 1450
+	.loc 1 1574
 	ld %r24, 136(%r1)
 	and %r4, %r27, %r24
 # v36 = v44 & v1
-	.loc 1 1451
+	.loc 1 1575
 	and %r5, %r30, %r6
 # v36 = v59 ^ v36
-	.loc 1 1452
+	.loc 1 1576
 	xor %r4, %r4, %r5
 	std %r4, 1544(%r1)
 # v59 = v5 & v7
-	.loc 1 1453
+	.loc 1 1577
 	ld %r23, 152(%r1)
 	and %r4, %r27, %r23
 # v20 = v44 & v4
-	.loc 1 1454
+	.loc 1 1578
 	and %r5, %r30, %r24
 # v55 = v40 & v1
-	.loc 1 1455
+	.loc 1 1579
 	and %r6, %r26, %r6
 # v20 = v59 ^ v20
-	.loc 1 1456
+	.loc 1 1580
 	xor %r5, %r4, %r5
 # v55 = v20 ^ v55
-	.loc 1 1457
+	.loc 1 1581
 	xor %r4, %r5, %r6
 	std %r4, 1552(%r1)
 # v20 = v44 & v7
-	.loc 1 1458
+	.loc 1 1582
 	and %r4, %r30, %r23
 # v59 = v40 & v4
-	.loc 1 1459
+	.loc 1 1583
 	and %r5, %r26, %r24
 # v59 = v20 ^ v59
-	.loc 1 1460
+	.loc 1 1584
 	xor %r4, %r4, %r5
 	std %r4, 2048(%r1)
 # v20 = v40 & v7
-	.loc 1 1461
+	.loc 1 1585
 	and %r24, %r26, %r23
 # v51 = v17 & v11
-	.loc 1 1462
+	.loc 1 1586
 	ld %r6, 168(%r1)
 	and %r23, %r31, %r6
 # v30 = v17 & v14
-	.loc 1 1463
+	.loc 1 1587
 	ld %r21, 184(%r1)
 	and %r4, %r31, %r21
 # v22 = v56 & v11
-	.loc 1 1464
+	.loc 1 1588
 	and %r5, %r25, %r6
 # v22 = v30 ^ v22
-	.loc 1 1465
+	.loc 1 1589
 	xor %r22, %r4, %r5
 # v30 = v17 & v9
-	.loc 1 1466
+	.loc 1 1590
 	and %r4, %r31, %r7
 # v23 = v56 & v14
-	.loc 1 1467
+	.loc 1 1591
 	and %r5, %r25, %r21
 # v38 = v15 & v11
-	.loc 1 1468
+	.loc 1 1592
 	and %r6, %r12, %r6
 # v23 = v30 ^ v23
-	.loc 1 1469
+	.loc 1 1593
 	xor %r5, %r4, %r5
 # v38 = v23 ^ v38
-	.loc 1 1470
+	.loc 1 1594
 	xor %r6, %r5, %r6
 # v23 = v56 & v9
-	.loc 1 1471
+	.loc 1 1595
 	and %r4, %r25, %r7
 # v30 = v15 & v14
-	.loc 1 1472
+	.loc 1 1596
 	and %r5, %r12, %r21
 # v30 = v23 ^ v30
-	.loc 1 1473
+	.loc 1 1597
 	xor %r20, %r4, %r5
 # v23 = v15 & v9
-	.loc 1 1474
+	.loc 1 1598
 	and %r21, %r12, %r7
 # v43 = v5 ^ v17
-	.loc 1 1475
+	.loc 1 1599
 	xor %r14, %r27, %r31
 # v32 = v44 ^ v56
-	.loc 1 1476
+	.loc 1 1600
 	xor %r5, %r30, %r25
 # v18 = v40 ^ v15
-	.loc 1 1477
+	.loc 1 1601
 	xor %r19, %r26, %r12
 # v42 = v1 ^ v11
-	.loc 1 1478
+	.loc 1 1602
 	ld %r4, 120(%r1)
 	ld %r18, 168(%r1)
 	xor %r17, %r4, %r18
 # v26 = v4 ^ v14
-	.loc 1 1479
+	.loc 1 1603
 	ld %r4, 136(%r1)
 	ld %r18, 184(%r1)
 	xor %r16, %r4, %r18
 # v52 = v7 ^ v9
-	.loc 1 1480
+	.loc 1 1604
 	ld %r4, 152(%r1)
 	xor %r15, %r4, %r7
 # v39 = v43 & v42
-	.loc 1 1481
+	.loc 1 1605
 	and %r4, %r14, %r17
 	std %r4, 1560(%r1)
 # v49 = v43 & v26
-	.loc 1 1482
+	.loc 1 1606
 	and %r4, %r14, %r16
 	std %r4, 1568(%r1)
 # v53 = v32 & v42
-	.loc 1 1483
+	.loc 1 1607
 	and %r18, %r5, %r17
 	std %r18, 1808(%r1)
 # v53 = v49 ^ v53
-	.loc 1 1484
+	.loc 1 1608
 	xor %r18, %r4, %r18
 	std %r18, 1576(%r1)
 # v43 = v43 & v52
-	.loc 1 1485
+	.loc 1 1609
 	and %r14, %r14, %r15
 	std %r14, 1816(%r1)
 # v49 = v32 & v26
-	.loc 1 1486
+	.loc 1 1610
 	and %r4, %r5, %r16
 # v42 = v18 & v42
-	.loc 1 1487
+	.loc 1 1611
 	and %r17, %r19, %r17
 # v49 = v43 ^ v49
-	.loc 1 1488
+	.loc 1 1612
 	xor %r4, %r14, %r4
 # v42 = v49 ^ v42
-	.loc 1 1489
+	.loc 1 1613
 	xor %r17, %r4, %r17
 # v32 = v32 & v52
-	.loc 1 1490
+	.loc 1 1614
 	and %r4, %r5, %r15
 # v26 = v18 & v26
-	.loc 1 1491
+	.loc 1 1615
 	and %r5, %r19, %r16
 # v26 = v32 ^ v26
-	.loc 1 1492
+	.loc 1 1616
 	xor %r16, %r4, %r5
 # v52 = v18 & v52
-	.loc 1 1493
+	.loc 1 1617
 	and %r19, %r19, %r15
 # v39 = v39 ^ v33
-	.loc 1 1494
+	.loc 1 1618
 	ld %r4, 1560(%r1)
 	ld %r5, 1536(%r1)
 	xor %r4, %r4, %r5
 # v39 = v39 ^ v51
-	.loc 1 1495
+	.loc 1 1619
 	xor %r5, %r4, %r23
 # v53 = v53 ^ v36
-	.loc 1 1496
+	.loc 1 1620
 	ld %r4, 1544(%r1)
 	xor %r4, %r18, %r4
 # v53 = v53 ^ v22
-	.loc 1 1497
+	.loc 1 1621
 	xor %r18, %r4, %r22
 # v42 = v42 ^ v55
-	.loc 1 1498
+	.loc 1 1622
 	ld %r4, 1552(%r1)
 	xor %r4, %r17, %r4
 # v42 = v42 ^ v38
-	.loc 1 1499
+	.loc 1 1623
 	xor %r17, %r4, %r6
 # v26 = v26 ^ v59
-	.loc 1 1500
+	.loc 1 1624
 	ld %r15, 2048(%r1)
 	xor %r4, %r16, %r15
 # v26 = v26 ^ v30
-	.loc 1 1501
+	.loc 1 1625
 	xor %r16, %r4, %r20
 # v52 = v52 ^ v20
-	.loc 1 1502
+	.loc 1 1626
 	xor %r4, %r19, %r24
 # v52 = v52 ^ v23
-	.loc 1 1503
+	.loc 1 1627
 	xor %r19, %r4, %r21
 # v59 = v39 ^ v59
-	.loc 1 1504
+	.loc 1 1628
 	xor %r4, %r5, %r15
 	std %r4, 1584(%r1)
 # v20 = v53 ^ v20
-	.loc 1 1505
+	.loc 1 1629
 	xor %r4, %r18, %r24
 	std %r4, 1592(%r1)
 # v51 = v26 ^ v51
-	.loc 1 1506
+	.loc 1 1630
 	xor %r23, %r16, %r23
 # v22 = v52 ^ v22
-	.loc 1 1507
+	.loc 1 1631
 	xor %r22, %r19, %r22
 # v5 = v57 ^ v5
-	.loc 1 1508
+	.loc 1 1632
 	xor %r27, %r10, %r27
 # v44 = v34 ^ v44
-	.loc 1 1509
+	.loc 1 1633
 	xor %r30, %r11, %r30
 # v40 = v8 ^ v40
-	.loc 1 1510
+	.loc 1 1634
 	xor %r26, %r9, %r26
 # v17 = v35 ^ v17
-	.loc 1 1511
+	.loc 1 1635
 	xor %r31, %r28, %r31
 # v56 = v48 ^ v56
-	.loc 1 1512
+	.loc 1 1636
 	xor %r25, %r8, %r25
 # v15 = v47 ^ v15
-	.loc 1 1513
+	.loc 1 1637
 	xor %r12, %r29, %r12
 # v1 = v0 ^ v1
-	.loc 1 1514
+	.loc 1 1638
 	ld %r4, 112(%r1)
 	ld %r5, 120(%r1)
 	xor %r10, %r4, %r5
 # v4 = v3 ^ v4
-	.loc 1 1515
+	.loc 1 1639
 	ld %r4, 128(%r1)
 	ld %r5, 136(%r1)
 	xor %r9, %r4, %r5
 # v7 = v6 ^ v7
-	.loc 1 1516
+	.loc 1 1640
 	ld %r4, 144(%r1)
 	ld %r5, 152(%r1)
 	xor %r11, %r4, %r5
 # v11 = v10 ^ v11
-	.loc 1 1517
+	.loc 1 1641
 	ld %r4, 160(%r1)
 	ld %r5, 168(%r1)
 	xor %r8, %r4, %r5
 # v14 = v13 ^ v14
-	.loc 1 1518
+	.loc 1 1642
 	ld %r4, 176(%r1)
 	ld %r5, 184(%r1)
 	xor %r29, %r4, %r5
 # v9 = v16 ^ v9
-	.loc 1 1519
+	.loc 1 1643
 	ld %r4, 192(%r1)
 	xor %r28, %r4, %r7
 # v16 = v5 & v1
-	.loc 1 1520
+	.loc 1 1644
 	and %r4, %r27, %r10
 	std %r4, 1600(%r1)
 # v13 = v5 & v4
-	.loc 1 1521
+	.loc 1 1645
 	and %r4, %r27, %r9
 # v10 = v44 & v1
-	.loc 1 1522
+	.loc 1 1646
 	and %r5, %r30, %r10
 # v10 = v13 ^ v10
-	.loc 1 1523
+	.loc 1 1647
 	xor %r24, %r4, %r5
 # v13 = v5 & v7
-	.loc 1 1524
+	.loc 1 1648
 	and %r4, %r27, %r11
 # v6 = v44 & v4
-	.loc 1 1525
+	.loc 1 1649
 	and %r5, %r30, %r9
 # v3 = v40 & v1
-	.loc 1 1526
+	.loc 1 1650
 	and %r7, %r26, %r10
 # v6 = v13 ^ v6
-	.loc 1 1527
+	.loc 1 1651
 	xor %r5, %r4, %r5
 # v3 = v6 ^ v3
-	.loc 1 1528
+	.loc 1 1652
 	xor %r19, %r5, %r7
 # v6 = v44 & v7
-	.loc 1 1529
+	.loc 1 1653
 	and %r4, %r30, %r11
 # v13 = v40 & v4
-	.loc 1 1530
+	.loc 1 1654
 	and %r5, %r26, %r9
 # v13 = v6 ^ v13
-	.loc 1 1531
+	.loc 1 1655
 	xor %r16, %r4, %r5
 # v6 = v40 & v7
-	.loc 1 1532
+	.loc 1 1656
 	and %r7, %r26, %r11
 # v0 = v17 & v11
-	.loc 1 1533
+	.loc 1 1657
 	and %r18, %r31, %r8
 # v47 = v17 & v14
-	.loc 1 1534
+	.loc 1 1658
 	and %r4, %r31, %r29
 # v48 = v56 & v11
-	.loc 1 1535
+	.loc 1 1659
 	and %r5, %r25, %r8
 # v48 = v47 ^ v48
-	.loc 1 1536
+	.loc 1 1660
 	xor %r14, %r4, %r5
 # v47 = v17 & v9
-	.loc 1 1537
+	.loc 1 1661
 	and %r4, %r31, %r28
 # v35 = v56 & v14
-	.loc 1 1538
+	.loc 1 1662
 	and %r5, %r25, %r29
 # v8 = v15 & v11
-	.loc 1 1539
+	.loc 1 1663
 	and %r15, %r12, %r8
 # v35 = v47 ^ v35
-	.loc 1 1540
+	.loc 1 1664
 	xor %r5, %r4, %r5
 # v8 = v35 ^ v8
-	.loc 1 1541
+	.loc 1 1665
 	xor %r15, %r5, %r15
 # v35 = v56 & v9
-	.loc 1 1542
+	.loc 1 1666
 	and %r4, %r25, %r28
 # v47 = v15 & v14
-	.loc 1 1543
+	.loc 1 1667
 	and %r5, %r12, %r29
 # v47 = v35 ^ v47
-	.loc 1 1544
+	.loc 1 1668
 	xor %r5, %r4, %r5
 # v35 = v15 & v9
-	.loc 1 1545
+	.loc 1 1669
 	and %r4, %r12, %r28
 # v17 = v5 ^ v17
-	.loc 1 1546
+	.loc 1 1670
 	xor %r31, %r27, %r31
 # v56 = v44 ^ v56
-	.loc 1 1547
+	.loc 1 1671
 	xor %r25, %r30, %r25
 # v15 = v40 ^ v15
-	.loc 1 1548
+	.loc 1 1672
 	xor %r12, %r26, %r12
 # v11 = v1 ^ v11
-	.loc 1 1549
+	.loc 1 1673
 	xor %r10, %r10, %r8
 # v14 = v4 ^ v14
-	.loc 1 1550
+	.loc 1 1674
 	xor %r29, %r9, %r29
 # v9 = v7 ^ v9
-	.loc 1 1551
+	.loc 1 1675
 	xor %r28, %r11, %r28
 # v7 = v17 & v11
-	.loc 1 1552
+	.loc 1 1676
 	and %r11, %r31, %r10
 # v4 = v17 & v14
-	.loc 1 1553
+	.loc 1 1677
 	and %r8, %r31, %r29
 # v1 = v56 & v11
-	.loc 1 1554
+	.loc 1 1678
 	and %r9, %r25, %r10
 # v1 = v4 ^ v1
-	.loc 1 1555
+	.loc 1 1679
 	xor %r30, %r8, %r9
 # v17 = v17 & v9
-	.loc 1 1556
+	.loc 1 1680
 	and %r31, %r31, %r28
 # v4 = v56 & v14
-	.loc 1 1557
+	.loc 1 1681
 	and %r8, %r25, %r29
 # v11 = v15 & v11
-	.loc 1 1558
+	.loc 1 1682
 	and %r9, %r12, %r10
 # v4 = v17 ^ v4
-	.loc 1 1559
+	.loc 1 1683
 	xor %r8, %r31, %r8
 # v11 = v4 ^ v11
-	.loc 1 1560
+	.loc 1 1684
 	xor %r8, %r8, %r9
 # v56 = v56 & v9
-	.loc 1 1561
+	.loc 1 1685
 	and %r25, %r25, %r28
 # v14 = v15 & v14
-	.loc 1 1562
+	.loc 1 1686
 	and %r29, %r12, %r29
 # v14 = v56 ^ v14
-	.loc 1 1563
+	.loc 1 1687
 	xor %r29, %r25, %r29
 # v9 = v15 & v9
-	.loc 1 1564
+	.loc 1 1688
 	and %r9, %r12, %r28
 # v7 = v7 ^ v16
-	.loc 1 1565
+	.loc 1 1689
 	ld %r10, 1600(%r1)
 	xor %r11, %r11, %r10
 # v7 = v7 ^ v0
-	.loc 1 1566
+	.loc 1 1690
 	xor %r11, %r11, %r18
 # v1 = v1 ^ v10
-	.loc 1 1567
+	.loc 1 1691
 	xor %r30, %r30, %r24
 # v1 = v1 ^ v48
-	.loc 1 1568
+	.loc 1 1692
 	xor %r30, %r30, %r14
 # v11 = v11 ^ v3
-	.loc 1 1569
+	.loc 1 1693
 	xor %r8, %r8, %r19
 # v11 = v11 ^ v8
-	.loc 1 1570
+	.loc 1 1694
 	xor %r10, %r8, %r15
 # v14 = v14 ^ v13
-	.loc 1 1571
+	.loc 1 1695
 	xor %r8, %r29, %r16
 # v14 = v14 ^ v47
-	.loc 1 1572
+	.loc 1 1696
 	xor %r8, %r8, %r5
 # v9 = v9 ^ v6
-	.loc 1 1573
+	.loc 1 1697
 	xor %r9, %r9, %r7
 # v9 = v9 ^ v35
-	.loc 1 1574
+	.loc 1 1698
 	xor %r9, %r9, %r4
 # v13 = v7 ^ v13
-	.loc 1 1575
+	.loc 1 1699
 	xor %r16, %r11, %r16
 # v6 = v1 ^ v6
-	.loc 1 1576
+	.loc 1 1700
 	xor %r11, %r30, %r7
 # v0 = v14 ^ v0
-	.loc 1 1577
+	.loc 1 1701
 	xor %r18, %r8, %r18
 # v48 = v9 ^ v48
-	.loc 1 1578
+	.loc 1 1702
 	xor %r14, %r9, %r14
 # v16 = v16 ^ v21
-	.loc 1 1579
+	.loc 1 1703
 	ld %r7, 1600(%r1)
 	ld %r8, 1448(%r1)
 	xor %r7, %r7, %r8
 # v16 = v16 ^ v33
-	.loc 1 1580
+	.loc 1 1704
 	ld %r8, 1536(%r1)
 	xor %r8, %r7, %r8
 # v10 = v10 ^ v37
-	.loc 1 1581
+	.loc 1 1705
 	ld %r7, 1456(%r1)
 	xor %r24, %r24, %r7
 # v10 = v10 ^ v36
-	.loc 1 1582
+	.loc 1 1706
 	ld %r7, 1544(%r1)
 	xor %r24, %r24, %r7
 # v3 = v3 ^ v45
-	.loc 1 1583
+	.loc 1 1707
 	ld %r7, 1464(%r1)
 	xor %r19, %r19, %r7
 # v3 = v3 ^ v55
-	.loc 1 1584
+	.loc 1 1708
 	ld %r7, 1552(%r1)
 	xor %r19, %r19, %r7
 # v13 = v13 ^ v25
-	.loc 1 1585
+	.loc 1 1709
 	ld %r7, 1504(%r1)
 	xor %r7, %r16, %r7
 # v13 = v13 ^ v59
-	.loc 1 1586
+	.loc 1 1710
 	ld %r9, 1584(%r1)
 	xor %r12, %r7, %r9
 # v6 = v6 ^ v19
-	.loc 1 1587
+	.loc 1 1711
 	ld %r7, 1512(%r1)
 	xor %r7, %r11, %r7
 # v6 = v6 ^ v20
-	.loc 1 1588
+	.loc 1 1712
 	ld %r9, 1592(%r1)
 	xor %r11, %r7, %r9
 # v11 = v11 ^ v50
-	.loc 1 1589
+	.loc 1 1713
 	ld %r7, 1496(%r1)
 	xor %r10, %r10, %r7
 # v11 = v11 ^ v42
-	.loc 1 1590
+	.loc 1 1714
 	xor %r9, %r10, %r17
 # v0 = v0 ^ v46
-	.loc 1 1591
+	.loc 1 1715
 	ld %r10, 1520(%r1)
 	xor %r7, %r18, %r10
 # v0 = v0 ^ v51
-	.loc 1 1592
+	.loc 1 1716
 	xor %r29, %r7, %r23
 # v48 = v48 ^ v29
-	.loc 1 1593
+	.loc 1 1717
 	ld %r28, 1528(%r1)
 	xor %r7, %r14, %r28
 # v48 = v48 ^ v22
-	.loc 1 1594
+	.loc 1 1718
 	xor %r30, %r7, %r22
 # v8 = v8 ^ v31
-	.loc 1 1595
+	.loc 1 1719
 	ld %r27, 1472(%r1)
 	xor %r15, %r15, %r27
 # v8 = v8 ^ v38
-	.loc 1 1596
+	.loc 1 1720
 	xor %r15, %r15, %r6
 # v47 = v47 ^ v28
-	.loc 1 1597
+	.loc 1 1721
 	ld %r7, 1480(%r1)
 	xor %r5, %r5, %r7
 # v47 = v47 ^ v30
-	.loc 1 1598
+	.loc 1 1722
 	xor %r26, %r5, %r20
 # v35 = v35 ^ v27
-	.loc 1 1599
+	.loc 1 1723
 	ld %r5, 1488(%r1)
 	xor %r4, %r4, %r5
 # v35 = v35 ^ v23
-	.loc 1 1600
+	.loc 1 1724
 	xor %r25, %r4, %r21
 # v46 = v16 ^ v46
-	.loc 1 1601
+	.loc 1 1725
 	xor %r31, %r8, %r10
 # v29 = v10 ^ v29
-	.loc 1 1602
+	.loc 1 1726
 	xor %r10, %r24, %r28
 # v31 = v3 ^ v31
-	.loc 1 1603
+	.loc 1 1727
 	xor %r28, %r19, %r27
 # v28 = v13 ^ v28
-	.loc 1 1604
+	.loc 1 1728
 	xor %r27, %r12, %r7
 # v27 = v6 ^ v27
-	.loc 1 1605
+	.loc 1 1729
 	xor %r8, %r11, %r5
 # v33 = v0 ^ v33
-	.loc 1 1606
+	.loc 1 1730
 	ld %r4, 1536(%r1)
 	xor %r4, %r29, %r4
 # v36 = v48 ^ v36
-	.loc 1 1607
+	.loc 1 1731
 	ld %r5, 1544(%r1)
 	xor %r5, %r30, %r5
 # v55 = v8 ^ v55
-	.loc 1 1608
+	.loc 1 1732
 	ld %r7, 1552(%r1)
 	xor %r11, %r15, %r7
 # v59 = v47 ^ v59
-	.loc 1 1609
+	.loc 1 1733
 	ld %r7, 1584(%r1)
 	xor %r12, %r26, %r7
 # v20 = v35 ^ v20
-	.loc 1 1610
+	.loc 1 1734
 	ld %r7, 1592(%r1)
 	xor %r30, %r25, %r7
 # v36 = v36 ^ v23
-	.loc 1 1611
+	.loc 1 1735
 	xor %r7, %r5, %r21
 # v23 = v27 ^ v23
-	.loc 1 1612
+	.loc 1 1736
 	xor %r21, %r8, %r21
 # v33 = v33 ^ v30
-	.loc 1 1613
+	.loc 1 1737
 	xor %r8, %r4, %r20
 # v30 = v28 ^ v30
-	.loc 1 1614
+	.loc 1 1738
 	xor %r20, %r27, %r20
 # v11 = v11 ^ v38
-	.loc 1 1615
+	.loc 1 1739
 	xor %r9, %r9, %r6
 # v38 = v31 ^ v38
-	.loc 1 1616
+	.loc 1 1740
 	xor %r6, %r28, %r6
 # v23 = v23 ^ v22
-	.loc 1 1617
+	.loc 1 1741
 	xor %r21, %r21, %r22
 # v22 = v29 ^ v22
-	.loc 1 1618
+	.loc 1 1742
 	xor %r22, %r10, %r22
 # v30 = v30 ^ v51
-	.loc 1 1619
+	.loc 1 1743
 	xor %r20, %r20, %r23
 # v51 = v46 ^ v51
-	.loc 1 1620
+	.loc 1 1744
 	xor %r23, %r31, %r23
 # v38 = v38 ^ v42
-	.loc 1 1621
+	.loc 1 1745
 	xor %r10, %r6, %r17
 # v42 = v50 ^ v42
-	.loc 1 1622
+	.loc 1 1746
 	ld %r4, 1496(%r1)
 	xor %r17, %r4, %r17
 # v22 = v22 ^ v20
-	.loc 1 1623
+	.loc 1 1747
 	xor %r22, %r22, %r30
 # v20 = v19 ^ v20
-	.loc 1 1624
+	.loc 1 1748
 	ld %r4, 1512(%r1)
 	xor %r4, %r4, %r30
 # v51 = v51 ^ v59
-	.loc 1 1625
+	.loc 1 1749
 	xor %r23, %r23, %r12
 # v59 = v25 ^ v59
-	.loc 1 1626
+	.loc 1 1750
 	ld %r5, 1504(%r1)
 	xor %r5, %r5, %r12
 # v42 = v42 ^ v55
-	.loc 1 1627
+	.loc 1 1751
 	xor %r17, %r17, %r11
 # v55 = v45 ^ v55
-	.loc 1 1628
+	.loc 1 1752
 	ld %r6, 1464(%r1)
 	xor %r6, %r6, %r11
 # v20 = v20 ^ v36
-	.loc 1 1629
+	.loc 1 1753
 	xor %r4, %r4, %r7
 # v36 = v37 ^ v36
-	.loc 1 1630
+	.loc 1 1754
 	ld %r11, 1456(%r1)
 	xor %r7, %r11, %r7
 # v59 = v59 ^ v33
-	.loc 1 1631
+	.loc 1 1755
 	xor %r5, %r5, %r8
 # v33 = v21 ^ v33
-	.loc 1 1632
+	.loc 1 1756
 	ld %r11, 1448(%r1)
 	xor %r8, %r11, %r8
 # v33 = v33 ^ v51
-	.loc 1 1633
+	.loc 1 1757
 	xor %r8, %r8, %r23
 # v36 = v36 ^ v22
-	.loc 1 1634
+	.loc 1 1758
 	xor %r7, %r7, %r22
 # v55 = v55 ^ v38
-	.loc 1 1635
+	.loc 1 1759
 	xor %r6, %r6, %r10
 # v55 = v55 ^ v11
-	.loc 1 1636
+	.loc 1 1760
 	xor %r6, %r6, %r9
 # v59 = v59 ^ v30
-	.loc 1 1637
+	.loc 1 1761
 	xor %r5, %r5, %r20
 # v20 = v20 ^ v23
-	.loc 1 1638
+	.loc 1 1762
 	xor %r4, %r4, %r21
 # v42 = v42 ^ v11
-	.loc 1 1639
+	.loc 1 1763
 	xor %r17, %r17, %r9
 # mem64[h + 0] = v33
-	.loc 1 1640
+	.loc 1 1764
 	std %r8, 0(%r3)
 # mem64[h + 8] = v11
-	.loc 1 1641
+	.loc 1 1765
 	std %r9, 8(%r3)
 # mem64[h + 16] = v36
-	.loc 1 1642
+	.loc 1 1766
 	std %r7, 16(%r3)
 # mem64[h + 24] = v51
-	.loc 1 1643
+	.loc 1 1767
 	std %r23, 24(%r3)
 # mem64[h + 32] = v55
-	.loc 1 1644
+	.loc 1 1768
 	std %r6, 32(%r3)
 # mem64[h + 40] = v22
-	.loc 1 1645
+	.loc 1 1769
 	std %r22, 40(%r3)
 # mem64[h + 48] = v59
-	.loc 1 1646
+	.loc 1 1770
 	std %r5, 48(%r3)
 # mem64[h + 56] = v38
-	.loc 1 1647
+	.loc 1 1771
 	std %r10, 56(%r3)
 # mem64[h + 64] = v20
-	.loc 1 1648
+	.loc 1 1772
 	std %r4, 64(%r3)
 # mem64[h + 72] = v30
-	.loc 1 1649
+	.loc 1 1773
 	std %r20, 72(%r3)
 # mem64[h + 80] = v42
-	.loc 1 1650
+	.loc 1 1774
 	std %r17, 80(%r3)
 # mem64[h + 88] = v23
-	.loc 1 1651
+	.loc 1 1775
 	std %r21, 88(%r3)
 # leave
-	.loc 1 1652
+	.loc 1 1776
 	ld %r14, 2320(%r1)
 	ld %r15, 2328(%r1)
 	ld %r16, 2336(%r1)
@@ -5867,1104 +6048,1258 @@ qhasm_kernel_mceliece_gf12_vec256_mul_ppc64:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf12_vec256_mul_ppc64:
-	stdu %r1, -1120(%r1)
-	std %r14, 976(%r1)
-	std %r15, 984(%r1)
-	std %r16, 992(%r1)
-	std %r17, 1000(%r1)
-	std %r18, 1008(%r1)
-	std %r19, 1016(%r1)
-	std %r20, 1024(%r1)
-	std %r21, 1032(%r1)
-	std %r22, 1040(%r1)
-	std %r23, 1048(%r1)
-	std %r24, 1056(%r1)
-	std %r25, 1064(%r1)
-	std %r26, 1072(%r1)
-	std %r27, 1080(%r1)
-	std %r28, 1088(%r1)
-	std %r29, 1096(%r1)
-	std %r30, 1104(%r1)
-	std %r31, 1112(%r1)
+	stdu %r1, -272(%r1)
+	std %r14, 128(%r1)
+	std %r15, 136(%r1)
+	std %r16, 144(%r1)
+	std %r17, 152(%r1)
+	std %r18, 160(%r1)
+	std %r19, 168(%r1)
+	std %r20, 176(%r1)
+	std %r21, 184(%r1)
+	std %r22, 192(%r1)
+	std %r23, 200(%r1)
+	std %r24, 208(%r1)
+	std %r25, 216(%r1)
+	std %r26, 224(%r1)
+	std %r27, 232(%r1)
+	std %r28, 240(%r1)
+	std %r29, 248(%r1)
+	std %r30, 256(%r1)
+	std %r31, 264(%r1)
 # i = 4
-	.loc 1 1658
-	li %r6, 4
-	std %r6, 112(%r1)
-.Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc64.pass:
-# v0 = mem64[f + 0]
-	.loc 1 1660
-	ld %r8, 0(%r4)
-	std %r8, 568(%r1)
-# v1 = mem64[g + 0]
-	.loc 1 1661
-	ld %r7, 0(%r5)
-	std %r7, 968(%r1)
-# v2 = v0 & v1
-	.loc 1 1662
-	and %r6, %r8, %r7
-	std %r6, 120(%r1)
-# v3 = mem64[g + 32]
-	.loc 1 1663
-	ld %r10, 32(%r5)
-# v4 = v0 & v3
-	.loc 1 1664
-	and %r6, %r8, %r10
-# v5 = mem64[f + 32]
-	.loc 1 1665
-	ld %r9, 32(%r4)
-# v6 = v5 & v1
-	.loc 1 1666
-	and %r7, %r9, %r7
-# v6 = v4 ^ v6
-	.loc 1 1667
-	xor %r6, %r6, %r7
-	std %r6, 224(%r1)
-# v4 = mem64[g + 64]
-	.loc 1 1668
-	ld %r12, 64(%r5)
-# v7 = v0 & v4
-	.loc 1 1669
-	and %r6, %r8, %r12
-# v8 = v5 & v3
-	.loc 1 1670
-	and %r7, %r9, %r10
-# v9 = mem64[f + 64]
-	.loc 1 1671
-	ld %r11, 64(%r4)
-# v10 = v9 & v1
-	.loc 1 1672
-	ld %r8, 968(%r1)
-	and %r8, %r11, %r8
-# v8 = v7 ^ v8
-	.loc 1 1673
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 1674
-	xor %r6, %r7, %r8
-	std %r6, 232(%r1)
-# v8 = v5 & v4
-	.loc 1 1675
-	and %r6, %r9, %r12
-# v7 = v9 & v3
-	.loc 1 1676
-	and %r7, %r11, %r10
-# v7 = v8 ^ v7
-	.loc 1 1677
-	xor %r31, %r6, %r7
-# v8 = v9 & v4
-	.loc 1 1678
-	and %r23, %r11, %r12
-# v11 = mem64[f + 96]
-	.loc 1 1679
-	ld %r27, 96(%r4)
-# v12 = mem64[g + 96]
-	.loc 1 1680
-	ld %r30, 96(%r5)
-# v13 = v11 & v12
-	.loc 1 1681
-	and %r24, %r27, %r30
-# v14 = mem64[g + 128]
-	.loc 1 1682
-	ld %r29, 128(%r5)
-# v15 = v11 & v14
-	.loc 1 1683
-	and %r6, %r27, %r29
-# v16 = mem64[f + 128]
-	.loc 1 1684
-	ld %r28, 128(%r4)
-# v17 = v16 & v12
-	.loc 1 1685
-	and %r7, %r28, %r30
-# v17 = v15 ^ v17
-	.loc 1 1686
-	xor %r22, %r6, %r7
-# v15 = mem64[g + 160]
-	.loc 1 1687
-	ld %r25, 160(%r5)
-# v18 = v11 & v15
-	.loc 1 1688
-	and %r6, %r27, %r25
-# v19 = v16 & v14
-	.loc 1 1689
-	and %r7, %r28, %r29
-# v20 = mem64[f + 160]
-	.loc 1 1690
-	ld %r26, 160(%r4)
-# v21 = v20 & v12
-	.loc 1 1691
-	and %r8, %r26, %r30
-# v19 = v18 ^ v19
-	.loc 1 1692
-	xor %r7, %r6, %r7
-# v21 = v19 ^ v21
-	.loc 1 1693
-	xor %r6, %r7, %r8
-	std %r6, 240(%r1)
-# v19 = v16 & v15
-	.loc 1 1694
-	and %r6, %r28, %r25
-# v18 = v20 & v14
-	.loc 1 1695
-	and %r7, %r26, %r29
-# v18 = v19 ^ v18
-	.loc 1 1696
-	xor %r6, %r6, %r7
-	std %r6, 248(%r1)
-# v19 = v20 & v15
-	.loc 1 1697
-	and %r6, %r26, %r25
-	std %r6, 256(%r1)
-# v22 = v0 ^ v11
-	.loc 1 1698
-	ld %r6, 568(%r1)
-	xor %r6, %r6, %r27
-# v23 = v5 ^ v16
-	.loc 1 1699
-	xor %r17, %r9, %r28
-# v24 = v9 ^ v20
-	.loc 1 1700
-	xor %r18, %r11, %r26
-# v25 = v1 ^ v12
-	.loc 1 1701
-	ld %r7, 968(%r1)
-	xor %r16, %r7, %r30
-# v26 = v3 ^ v14
-	.loc 1 1702
-	xor %r19, %r10, %r29
-# v27 = v4 ^ v15
-	.loc 1 1703
-	xor %r20, %r12, %r25
-# v28 = v22 & v25
-	.loc 1 1704
-	and %r21, %r6, %r16
-# v29 = v22 & v26
-	.loc 1 1705
-	and %r7, %r6, %r19
-# v30 = v23 & v25
-	.loc 1 1706
-	and %r8, %r17, %r16
-# v30 = v29 ^ v30
-	.loc 1 1707
-	xor %r15, %r7, %r8
-# v22 = v22 & v27
-	.loc 1 1708
-	and %r6, %r6, %r20
-# v29 = v23 & v26
-	.loc 1 1709
-	and %r7, %r17, %r19
-# v25 = v24 & v25
-	.loc 1 1710
-	and %r8, %r18, %r16
-# v29 = v22 ^ v29
-	.loc 1 1711
-	xor %r7, %r6, %r7
-# v25 = v29 ^ v25
-	.loc 1 1712
-	xor %r6, %r7, %r8
-# v23 = v23 & v27
-	.loc 1 1713
-	and %r17, %r17, %r20
-# v26 = v24 & v26
-	.loc 1 1714
-	and %r19, %r18, %r19
-# v26 = v23 ^ v26
-	.loc 1 1715
-	xor %r19, %r17, %r19
-# v27 = v24 & v27
-	.loc 1 1716
-	and %r20, %r18, %r20
-# v28 = v28 ^ v2
-	.loc 1 1717
-	ld %r7, 120(%r1)
-	xor %r21, %r21, %r7
-# v28 = v28 ^ v13
-	.loc 1 1718
-	xor %r21, %r21, %r24
-# v30 = v30 ^ v6
-	.loc 1 1719
-	ld %r7, 224(%r1)
-	xor %r15, %r15, %r7
-# v30 = v30 ^ v17
-	.loc 1 1720
-	xor %r15, %r15, %r22
-# v25 = v25 ^ v10
-	.loc 1 1721
-	ld %r7, 232(%r1)
-	xor %r6, %r6, %r7
-# v25 = v25 ^ v21
-	.loc 1 1722
-	ld %r7, 240(%r1)
-	xor %r6, %r6, %r7
-	std %r6, 264(%r1)
-# v26 = v26 ^ v7
-	.loc 1 1723
-	xor %r6, %r19, %r31
-# v26 = v26 ^ v18
-	.loc 1 1724
-	ld %r7, 248(%r1)
-	xor %r6, %r6, %r7
-# v27 = v27 ^ v8
-	.loc 1 1725
-	xor %r7, %r20, %r23
-# v27 = v27 ^ v19
-	.loc 1 1726
-	ld %r8, 256(%r1)
-	xor %r7, %r7, %r8
-# v7 = v28 ^ v7
-	.loc 1 1727
-	xor %r8, %r21, %r31
-	std %r8, 272(%r1)
-# v8 = v30 ^ v8
-	.loc 1 1728
-	xor %r8, %r15, %r23
-	std %r8, 280(%r1)
-# v13 = v26 ^ v13
-	.loc 1 1729
-	xor %r6, %r6, %r24
-	std %r6, 288(%r1)
-# v17 = v27 ^ v17
-	.loc 1 1730
-	xor %r6, %r7, %r22
-	std %r6, 296(%r1)
-# v27 = mem64[f + 192]
-	.loc 1 1731
-	ld %r23, 192(%r4)
-# v26 = mem64[g + 192]
-	.loc 1 1732
-	ld %r22, 192(%r5)
-# v30 = v27 & v26
-	.loc 1 1733
-	and %r6, %r23, %r22
-	std %r6, 304(%r1)
-# v28 = mem64[g + 224]
-	.loc 1 1734
-	ld %r24, 224(%r5)
-# v24 = v27 & v28
-	.loc 1 1735
-	and %r6, %r23, %r24
-# v23 = mem64[f + 224]
-	.loc 1 1736
-	ld %r31, 224(%r4)
-# v29 = v23 & v26
-	.loc 1 1737
-	and %r7, %r31, %r22
-# v29 = v24 ^ v29
-	.loc 1 1738
-	xor %r6, %r6, %r7
-	std %r6, 312(%r1)
-# v24 = mem64[g + 256]
-	.loc 1 1739
-	ld %r20, 256(%r5)
-# v22 = v27 & v24
-	.loc 1 1740
-	and %r8, %r23, %r20
-# v31 = v23 & v28
-	.loc 1 1741
-	and %r6, %r31, %r24
-# v32 = mem64[f + 256]
-	.loc 1 1742
-	ld %r21, 256(%r4)
-# v33 = v32 & v26
-	.loc 1 1743
-	and %r7, %r21, %r22
-# v31 = v22 ^ v31
-	.loc 1 1744
-	xor %r6, %r8, %r6
-# v33 = v31 ^ v33
-	.loc 1 1745
-	xor %r6, %r6, %r7
-	std %r6, 320(%r1)
-# v31 = v23 & v24
-	.loc 1 1746
-	and %r6, %r31, %r20
-# v22 = v32 & v28
-	.loc 1 1747
-	and %r7, %r21, %r24
-# v22 = v31 ^ v22
-	.loc 1 1748
-	xor %r6, %r6, %r7
-	std %r6, 328(%r1)
-# v31 = v32 & v24
-	.loc 1 1749
-	and %r6, %r21, %r20
-	std %r6, 336(%r1)
-# v34 = mem64[f + 288]
-	.loc 1 1750
-	ld %r19, 288(%r4)
-# v35 = mem64[g + 288]
-	.loc 1 1751
-	ld %r17, 288(%r5)
-# v36 = v34 & v35
-	.loc 1 1752
-	and %r6, %r19, %r17
-	std %r6, 128(%r1)
-# v37 = mem64[g + 320]
-	.loc 1 1753
-	ld %r18, 320(%r5)
-# v38 = v34 & v37
-	.loc 1 1754
-	and %r6, %r19, %r18
-# v39 = mem64[f + 320]
-	.loc 1 1755
-	ld %r8, 320(%r4)
-# v40 = v39 & v35
-	.loc 1 1756
-	and %r7, %r8, %r17
-# v40 = v38 ^ v40
-	.loc 1 1757
-	xor %r6, %r6, %r7
-	std %r6, 344(%r1)
-# v38 = mem64[g + 352]
-	.loc 1 1758
-	ld %r7, 352(%r5)
-# v41 = v34 & v38
-	.loc 1 1759
-	and %r6, %r19, %r7
-	std %r6, 744(%r1)
-	std %r6, 136(%r1)
-# v42 = v39 & v37
-	.loc 1 1760
-	and %r14, %r8, %r18
-	std %r14, 920(%r1)
-	std %r14, 576(%r1)
-# v43 = mem64[f + 352]
-	.loc 1 1761
-	ld %r16, 352(%r4)
-# v44 = v43 & v35
-	.loc 1 1762
-	and %r15, %r16, %r17
-	std %r15, 848(%r1)
-	std %r15, 144(%r1)
-# v42 = v41 ^ v42
-	.loc 1 1763
-	xor %r6, %r6, %r14
-# v44 = v42 ^ v44
-	.loc 1 1764
-	xor %r6, %r6, %r15
-	std %r6, 352(%r1)
-# v42 = v39 & v38
-	.loc 1 1765
-	and %r15, %r8, %r7
-	std %r15, 360(%r1)
-# v41 = v43 & v37
-	.loc 1 1766
-	and %r6, %r16, %r18
-# v41 = v42 ^ v41
-	.loc 1 1767
-	xor %r6, %r15, %r6
-	std %r6, 368(%r1)
-# v42 = v43 & v38
-	.loc 1 1768
-	and %r6, %r16, %r7
-	std %r6, 584(%r1)
-# v45 = v27 ^ v34
-	.loc 1 1769
-	xor %r6, %r23, %r19
-	std %r6, 864(%r1)
-	std %r6, 592(%r1)
-	std %r6, 152(%r1)
-# v46 = v23 ^ v39
-	.loc 1 1770
-	xor %r6, %r31, %r8
-	std %r6, 600(%r1)
-	std %r6, 160(%r1)
-# v47 = v32 ^ v43
-	.loc 1 1771
-	xor %r6, %r21, %r16
-	std %r6, 608(%r1)
-	std %r6, 168(%r1)
-# v48 = v26 ^ v35
-	.loc 1 1772
-	xor %r14, %r22, %r17
-	std %r14, 952(%r1)
-	std %r14, 856(%r1)
-	std %r14, 176(%r1)
-# v49 = v28 ^ v37
-	.loc 1 1773
-	xor %r15, %r24, %r18
-	std %r15, 784(%r1)
-	std %r15, 616(%r1)
-	std %r15, 184(%r1)
-# v50 = v24 ^ v38
-	.loc 1 1774
-	xor %r6, %r20, %r7
-	std %r6, 792(%r1)
-	std %r6, 624(%r1)
-	std %r6, 192(%r1)
-# v51 = v45 & v48
-	.loc 1 1775
-	ld %r6, 864(%r1)
-	and %r6, %r6, %r14
-	std %r6, 200(%r1)
-# v52 = v45 & v49
-	.loc 1 1776
-	ld %r6, 592(%r1)
-	std %r6, 888(%r1)
-	std %r6, 800(%r1)
-	and %r15, %r6, %r15
-	std %r15, 928(%r1)
-	std %r15, 632(%r1)
-	std %r15, 208(%r1)
-# v53 = v46 & v48
-	.loc 1 1777
-	ld %r6, 600(%r1)
-	std %r6, 896(%r1)
-	std %r6, 808(%r1)
-	ld %r14, 856(%r1)
-	and %r6, %r6, %r14
-	std %r6, 752(%r1)
-	std %r6, 216(%r1)
-# v53 = v52 ^ v53
-	.loc 1 1778
-	xor %r6, %r15, %r6
-	std %r6, 640(%r1)
-	std %r6, 376(%r1)
-# v45 = v45 & v50
-	.loc 1 1779
-	ld %r6, 792(%r1)
-	ld %r15, 888(%r1)
-	and %r6, %r15, %r6
-	std %r6, 936(%r1)
-	std %r6, 816(%r1)
-	std %r6, 648(%r1)
-	std %r6, 384(%r1)
-# v52 = v46 & v49
-	.loc 1 1780
-	ld %r6, 616(%r1)
-	std %r6, 824(%r1)
-	ld %r15, 896(%r1)
-	and %r14, %r15, %r6
-	std %r14, 960(%r1)
-	std %r14, 904(%r1)
-	std %r14, 760(%r1)
-	std %r14, 392(%r1)
-# v48 = v47 & v48
-	.loc 1 1781
-	ld %r6, 608(%r1)
-	ld %r15, 856(%r1)
-	and %r15, %r6, %r15
-	std %r15, 400(%r1)
-# v52 = v45 ^ v52
 	.loc 1 1782
-	ld %r6, 936(%r1)
-	xor %r6, %r6, %r14
-	std %r6, 408(%r1)
-# v48 = v52 ^ v48
-	.loc 1 1783
-	xor %r6, %r6, %r15
-	std %r6, 656(%r1)
-	std %r6, 416(%r1)
-# v46 = v46 & v50
+	li %r9, 4
+.Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc64.pass:
+# F0 = mem64[f + 0]
 	.loc 1 1784
-	ld %r6, 160(%r1)
-	ld %r15, 624(%r1)
-	and %r14, %r6, %r15
-	std %r14, 944(%r1)
-	std %r14, 768(%r1)
-	std %r14, 424(%r1)
-# v49 = v47 & v49
+	ld %r11, 0(%r4)
+# F1 = mem64[f + 32]
 	.loc 1 1785
-	ld %r15, 168(%r1)
-	std %r15, 872(%r1)
-	std %r15, 664(%r1)
-	ld %r6, 824(%r1)
-	and %r6, %r15, %r6
-	std %r6, 432(%r1)
-# v49 = v46 ^ v49
+	ld %r12, 32(%r4)
+# F2 = mem64[f + 64]
 	.loc 1 1786
-	xor %r6, %r14, %r6
-	std %r6, 672(%r1)
-	std %r6, 440(%r1)
-# v50 = v47 & v50
+	ld %r29, 64(%r4)
+# F3 = mem64[f + 96]
 	.loc 1 1787
-	ld %r6, 192(%r1)
-	and %r6, %r15, %r6
-	std %r6, 680(%r1)
-	std %r6, 448(%r1)
-# v51 = v51 ^ v30
+	ld %r28, 96(%r4)
+# F4 = mem64[f + 128]
 	.loc 1 1788
-	ld %r6, 200(%r1)
-	ld %r15, 304(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 456(%r1)
-# v51 = v51 ^ v36
+	ld %r26, 128(%r4)
+# F5 = mem64[f + 160]
 	.loc 1 1789
-	ld %r15, 128(%r1)
-	std %r15, 696(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 688(%r1)
-	std %r6, 464(%r1)
-# v53 = v53 ^ v29
+	ld %r25, 160(%r4)
+# F6 = mem64[f + 192]
 	.loc 1 1790
-	ld %r6, 312(%r1)
-	ld %r15, 640(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 472(%r1)
-# v53 = v53 ^ v40
+	ld %r23, 192(%r4)
+# F7 = mem64[f + 224]
 	.loc 1 1791
-	ld %r15, 344(%r1)
-	std %r15, 712(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 704(%r1)
-	std %r6, 480(%r1)
-# v48 = v48 ^ v33
+	ld %r24, 224(%r4)
+# F8 = mem64[f + 256]
 	.loc 1 1792
-	ld %r6, 320(%r1)
-	ld %r15, 656(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 488(%r1)
-# v48 = v48 ^ v44
+	ld %r27, 256(%r4)
+# F9 = mem64[f + 288]
 	.loc 1 1793
-	ld %r15, 352(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 496(%r1)
-# v49 = v49 ^ v22
+	ld %r30, 288(%r4)
+# F10 = mem64[f + 320]
 	.loc 1 1794
-	ld %r15, 328(%r1)
-	std %r15, 832(%r1)
-	std %r15, 720(%r1)
-	ld %r6, 672(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 504(%r1)
-# v49 = v49 ^ v41
+	ld %r31, 320(%r4)
+# F11 = mem64[f + 352]
 	.loc 1 1795
-	ld %r15, 368(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 840(%r1)
-	std %r6, 728(%r1)
-	std %r6, 512(%r1)
-# v50 = v50 ^ v31
+	ld %r10, 352(%r4)
+# G = mem64[g + 320]
 	.loc 1 1796
-	ld %r15, 336(%r1)
-	std %r15, 912(%r1)
-	std %r15, 776(%r1)
-	ld %r6, 680(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 520(%r1)
-# v50 = v50 ^ v42
+	ld %r6, 320(%r5)
+# B = F11 & G
 	.loc 1 1797
-	ld %r15, 584(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 880(%r1)
-	std %r6, 736(%r1)
-	std %r6, 528(%r1)
-# v22 = v51 ^ v22
+	and %r6, %r10, %r6
+# G = mem64[g + 352]
 	.loc 1 1798
-	ld %r6, 688(%r1)
-	ld %r15, 832(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 536(%r1)
-# v31 = v53 ^ v31
+	ld %r8, 352(%r5)
+# A = F11 & G
 	.loc 1 1799
-	ld %r6, 704(%r1)
-	ld %r15, 912(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 544(%r1)
-# v36 = v49 ^ v36
+	and %r7, %r10, %r8
+# T = F10 & G
 	.loc 1 1800
-	ld %r6, 696(%r1)
-	ld %r15, 840(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 552(%r1)
-# v40 = v50 ^ v40
+	and %r8, %r31, %r8
+# B = B ^ T
 	.loc 1 1801
-	ld %r6, 712(%r1)
-	ld %r15, 880(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 560(%r1)
-# v27 = v0 ^ v27
+	xor %r6, %r6, %r8
+# H22 = A
 	.loc 1 1802
-	ld %r6, 568(%r1)
-	xor %r23, %r6, %r23
-# v23 = v5 ^ v23
+	std %r7, 112(%r1)
+# H21 = B
 	.loc 1 1803
-	xor %r31, %r9, %r31
-# v32 = v9 ^ v32
+	mr %r21, %r6
+# G = mem64[g + 256]
 	.loc 1 1804
-	xor %r21, %r11, %r21
-# v34 = v11 ^ v34
+	ld %r6, 256(%r5)
+# B = F11 & G
 	.loc 1 1805
-	xor %r19, %r27, %r19
-# v39 = v16 ^ v39
+	and %r6, %r10, %r6
+# G = mem64[g + 288]
 	.loc 1 1806
-	xor %r9, %r28, %r8
-# v43 = v20 ^ v43
+	ld %r7, 288(%r5)
+# A = F11 & G
 	.loc 1 1807
-	xor %r16, %r26, %r16
-# v26 = v1 ^ v26
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 1808
-	ld %r6, 968(%r1)
-	xor %r22, %r6, %r22
-# v28 = v3 ^ v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1809
-	xor %r24, %r10, %r24
-# v24 = v4 ^ v24
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 1810
-	xor %r20, %r12, %r20
-# v35 = v12 ^ v35
+	ld %r7, 320(%r5)
+# T = F10 & G
 	.loc 1 1811
-	xor %r17, %r30, %r17
-# v37 = v14 ^ v37
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 1812
-	xor %r18, %r29, %r18
-# v38 = v15 ^ v38
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 1813
-	xor %r10, %r25, %r7
-# v15 = v27 & v26
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 1814
-	and %r11, %r23, %r22
-# v14 = v27 & v28
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 1815
-	and %r6, %r23, %r24
-# v12 = v23 & v26
+	ld %r7, 352(%r5)
+# T = F9 & G
 	.loc 1 1816
-	and %r7, %r31, %r22
-# v12 = v14 ^ v12
+	and %r22, %r30, %r7
+# A = A ^ T
 	.loc 1 1817
-	xor %r12, %r6, %r7
-# v14 = v27 & v24
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 1818
-	and %r6, %r23, %r20
-# v4 = v23 & v28
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 1819
-	and %r7, %r31, %r24
-# v3 = v32 & v26
+	xor %r6, %r6, %r7
+# H20 = A
 	.loc 1 1820
-	and %r8, %r21, %r22
-# v4 = v14 ^ v4
+	mr %r20, %r8
+# H19 = B
 	.loc 1 1821
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
+	mr %r19, %r6
+# G = mem64[g + 192]
 	.loc 1 1822
-	xor %r29, %r7, %r8
-# v4 = v23 & v24
+	ld %r6, 192(%r5)
+# B = F11 & G
 	.loc 1 1823
-	and %r6, %r31, %r20
-# v14 = v32 & v28
+	and %r6, %r10, %r6
+# G = mem64[g + 224]
 	.loc 1 1824
-	and %r7, %r21, %r24
-# v14 = v4 ^ v14
+	ld %r7, 224(%r5)
+# A = F11 & G
 	.loc 1 1825
-	xor %r27, %r6, %r7
-# v4 = v32 & v24
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 1826
-	and %r28, %r21, %r20
-# v1 = v34 & v35
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1827
-	and %r30, %r19, %r17
-# v20 = v34 & v37
+	xor %r6, %r6, %r7
+# G = mem64[g + 256]
 	.loc 1 1828
-	and %r6, %r19, %r18
-# v16 = v39 & v35
+	ld %r7, 256(%r5)
+# T = F10 & G
 	.loc 1 1829
-	and %r7, %r9, %r17
-# v16 = v20 ^ v16
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 1830
-	xor %r26, %r6, %r7
-# v20 = v34 & v38
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 1831
-	and %r6, %r19, %r10
-# v11 = v39 & v37
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 1832
-	and %r7, %r9, %r18
-# v9 = v43 & v35
+	xor %r6, %r6, %r7
+# G = mem64[g + 288]
 	.loc 1 1833
-	and %r8, %r16, %r17
-# v11 = v20 ^ v11
+	ld %r7, 288(%r5)
+# T = F9 & G
 	.loc 1 1834
-	xor %r7, %r6, %r7
-# v9 = v11 ^ v9
+	and %r22, %r30, %r7
+# A = A ^ T
 	.loc 1 1835
-	xor %r8, %r7, %r8
-# v11 = v39 & v38
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 1836
-	and %r6, %r9, %r10
-# v20 = v43 & v37
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 1837
-	and %r7, %r16, %r18
-# v20 = v11 ^ v20
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 1838
-	xor %r15, %r6, %r7
-# v11 = v43 & v38
+	ld %r7, 320(%r5)
+# T = F8 & G
 	.loc 1 1839
-	and %r25, %r16, %r10
-# v34 = v27 ^ v34
+	and %r22, %r27, %r7
+# A = A ^ T
 	.loc 1 1840
-	xor %r19, %r23, %r19
-# v39 = v23 ^ v39
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 1841
-	xor %r31, %r31, %r9
-# v43 = v32 ^ v43
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 1842
-	xor %r16, %r21, %r16
-# v35 = v26 ^ v35
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 1843
-	xor %r9, %r22, %r17
-# v37 = v28 ^ v37
+	ld %r7, 352(%r5)
+# T = F7 & G
 	.loc 1 1844
-	xor %r18, %r24, %r18
-# v38 = v24 ^ v38
+	and %r22, %r24, %r7
+# A = A ^ T
 	.loc 1 1845
-	xor %r24, %r20, %r10
-# v24 = v34 & v35
+	xor %r8, %r8, %r22
+# T = F6 & G
 	.loc 1 1846
-	and %r10, %r19, %r9
-# v28 = v34 & v37
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 1847
-	and %r6, %r19, %r18
-# v26 = v39 & v35
+	xor %r6, %r6, %r7
+# H18 = A
 	.loc 1 1848
-	and %r7, %r31, %r9
-# v26 = v28 ^ v26
+	mr %r22, %r8
+# H17 = B
 	.loc 1 1849
-	xor %r23, %r6, %r7
-# v34 = v34 & v38
+	mr %r18, %r6
+# G = mem64[g + 128]
 	.loc 1 1850
-	and %r6, %r19, %r24
-# v28 = v39 & v37
+	ld %r6, 128(%r5)
+# B = F11 & G
 	.loc 1 1851
-	and %r7, %r31, %r18
-# v35 = v43 & v35
+	and %r6, %r10, %r6
+# G = mem64[g + 160]
 	.loc 1 1852
-	and %r9, %r16, %r9
-# v28 = v34 ^ v28
+	ld %r7, 160(%r5)
+# A = F11 & G
 	.loc 1 1853
-	xor %r7, %r6, %r7
-# v35 = v28 ^ v35
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 1854
-	xor %r9, %r7, %r9
-# v39 = v39 & v38
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1855
-	and %r31, %r31, %r24
-# v37 = v43 & v37
+	xor %r6, %r6, %r7
+# G = mem64[g + 192]
 	.loc 1 1856
-	and %r6, %r16, %r18
-# v37 = v39 ^ v37
+	ld %r7, 192(%r5)
+# T = F10 & G
 	.loc 1 1857
-	xor %r6, %r31, %r6
-# v38 = v43 & v38
+	and %r17, %r31, %r7
+# A = A ^ T
 	.loc 1 1858
-	and %r24, %r16, %r24
-# v24 = v24 ^ v15
+	xor %r8, %r8, %r17
+# T = F9 & G
 	.loc 1 1859
-	xor %r10, %r10, %r11
-# v24 = v24 ^ v1
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 1860
-	xor %r10, %r10, %r30
-# v26 = v26 ^ v12
+	xor %r6, %r6, %r7
+# G = mem64[g + 224]
 	.loc 1 1861
-	xor %r23, %r23, %r12
-# v26 = v26 ^ v16
+	ld %r7, 224(%r5)
+# T = F9 & G
 	.loc 1 1862
-	xor %r23, %r23, %r26
-# v35 = v35 ^ v3
+	and %r17, %r30, %r7
+# A = A ^ T
 	.loc 1 1863
-	xor %r9, %r9, %r29
-# v35 = v35 ^ v9
+	xor %r8, %r8, %r17
+# T = F8 & G
 	.loc 1 1864
-	xor %r9, %r9, %r8
-# v37 = v37 ^ v14
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 1865
-	xor %r6, %r6, %r27
-# v37 = v37 ^ v20
+	xor %r6, %r6, %r7
+# G = mem64[g + 256]
 	.loc 1 1866
-	xor %r6, %r6, %r15
-# v38 = v38 ^ v4
+	ld %r7, 256(%r5)
+# T = F8 & G
 	.loc 1 1867
-	xor %r24, %r24, %r28
-# v38 = v38 ^ v11
+	and %r17, %r27, %r7
+# A = A ^ T
 	.loc 1 1868
-	xor %r24, %r24, %r25
-# v14 = v24 ^ v14
+	xor %r8, %r8, %r17
+# T = F7 & G
 	.loc 1 1869
-	xor %r27, %r10, %r27
-# v4 = v26 ^ v4
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 1870
-	xor %r28, %r23, %r28
-# v1 = v37 ^ v1
+	xor %r6, %r6, %r7
+# G = mem64[g + 288]
 	.loc 1 1871
-	xor %r30, %r6, %r30
-# v16 = v38 ^ v16
+	ld %r7, 288(%r5)
+# T = F7 & G
 	.loc 1 1872
-	xor %r26, %r24, %r26
-# v15 = v15 ^ v2
+	and %r17, %r24, %r7
+# A = A ^ T
 	.loc 1 1873
-	ld %r6, 120(%r1)
-	xor %r11, %r11, %r6
-# v15 = v15 ^ v30
+	xor %r8, %r8, %r17
+# T = F6 & G
 	.loc 1 1874
-	ld %r6, 304(%r1)
-	xor %r11, %r11, %r6
-# v12 = v12 ^ v6
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 1875
-	ld %r6, 224(%r1)
-	xor %r12, %r12, %r6
-# v12 = v12 ^ v29
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 1876
-	ld %r6, 312(%r1)
-	xor %r12, %r12, %r6
-# v3 = v3 ^ v10
+	ld %r7, 320(%r5)
+# T = F6 & G
 	.loc 1 1877
-	ld %r6, 232(%r1)
-	xor %r29, %r29, %r6
-# v3 = v3 ^ v33
+	and %r17, %r23, %r7
+# A = A ^ T
 	.loc 1 1878
-	ld %r6, 320(%r1)
-	xor %r29, %r29, %r6
-# v14 = v14 ^ v7
+	xor %r8, %r8, %r17
+# T = F5 & G
 	.loc 1 1879
-	ld %r6, 272(%r1)
-	xor %r6, %r27, %r6
-# v14 = v14 ^ v22
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 1880
-	ld %r7, 536(%r1)
-	xor %r10, %r6, %r7
-# v4 = v4 ^ v8
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 1881
-	ld %r6, 280(%r1)
-	xor %r6, %r28, %r6
-# v4 = v4 ^ v31
+	ld %r7, 352(%r5)
+# T = F5 & G
 	.loc 1 1882
-	ld %r7, 544(%r1)
-	xor %r31, %r6, %r7
-# v35 = v35 ^ v25
+	and %r17, %r25, %r7
+# A = A ^ T
 	.loc 1 1883
-	ld %r6, 264(%r1)
-	xor %r6, %r9, %r6
-# v35 = v35 ^ v48
+	xor %r8, %r8, %r17
+# T = F4 & G
 	.loc 1 1884
-	ld %r7, 496(%r1)
-	xor %r9, %r6, %r7
-# v1 = v1 ^ v13
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 1885
-	ld %r27, 288(%r1)
-	xor %r6, %r30, %r27
-# v1 = v1 ^ v36
-	.loc 1 1886
-	ld %r7, 552(%r1)
-	xor %r24, %r6, %r7
-# v16 = v16 ^ v17
+	xor %r6, %r6, %r7
+# H15 = B
 	.loc 1 1887
-	ld %r28, 296(%r1)
-	xor %r6, %r26, %r28
-# v16 = v16 ^ v40
+	mr %r17, %r6
+# G = mem64[g + 64]
 	.loc 1 1888
-	ld %r7, 560(%r1)
-	xor %r26, %r6, %r7
-# v9 = v9 ^ v21
+	ld %r6, 64(%r5)
+# B = F11 & G
 	.loc 1 1889
-	ld %r30, 240(%r1)
-	xor %r8, %r8, %r30
-# v9 = v9 ^ v44
+	and %r6, %r10, %r6
+# G = mem64[g + 96]
 	.loc 1 1890
-	ld %r6, 352(%r1)
-	xor %r23, %r8, %r6
-# v20 = v20 ^ v18
+	ld %r7, 96(%r5)
+# A = F11 & G
 	.loc 1 1891
-	ld %r6, 248(%r1)
-	xor %r15, %r15, %r6
-# v20 = v20 ^ v41
+	and %r16, %r10, %r7
+# T = F10 & G
 	.loc 1 1892
-	ld %r7, 368(%r1)
-	xor %r15, %r15, %r7
-# v11 = v11 ^ v19
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 1893
-	ld %r7, 256(%r1)
-	xor %r25, %r25, %r7
-# v11 = v11 ^ v42
+	xor %r15, %r6, %r7
+# G = mem64[g + 128]
 	.loc 1 1894
-	ld %r8, 584(%r1)
-	xor %r25, %r25, %r8
-# v13 = v15 ^ v13
+	ld %r6, 128(%r5)
+# T = F10 & G
 	.loc 1 1895
-	xor %r11, %r11, %r27
-# v17 = v12 ^ v17
+	and %r7, %r31, %r6
+# A = A ^ T
 	.loc 1 1896
-	xor %r12, %r12, %r28
-# v21 = v3 ^ v21
+	xor %r16, %r16, %r7
+# T = F9 & G
 	.loc 1 1897
-	xor %r30, %r29, %r30
-# v18 = v14 ^ v18
+	and %r6, %r30, %r6
+# B = B ^ T
 	.loc 1 1898
-	xor %r27, %r10, %r6
-# v19 = v4 ^ v19
+	xor %r15, %r15, %r6
+# G = mem64[g + 160]
 	.loc 1 1899
-	xor %r6, %r31, %r7
-# v30 = v1 ^ v30
+	ld %r6, 160(%r5)
+# T = F9 & G
 	.loc 1 1900
-	ld %r7, 304(%r1)
-	xor %r7, %r24, %r7
-# v29 = v16 ^ v29
+	and %r7, %r30, %r6
+# A = A ^ T
 	.loc 1 1901
-	ld %r8, 312(%r1)
-	xor %r8, %r26, %r8
-# v33 = v9 ^ v33
+	xor %r16, %r16, %r7
+# T = F8 & G
 	.loc 1 1902
-	ld %r10, 320(%r1)
-	xor %r31, %r23, %r10
-# v22 = v20 ^ v22
+	and %r6, %r27, %r6
+# B = B ^ T
 	.loc 1 1903
-	ld %r10, 536(%r1)
-	xor %r26, %r15, %r10
-# v31 = v11 ^ v31
+	xor %r15, %r15, %r6
+# G = mem64[g + 192]
 	.loc 1 1904
-	ld %r10, 544(%r1)
-	xor %r10, %r25, %r10
-# v29 = v29 ^ v42
+	ld %r6, 192(%r5)
+# T = F8 & G
 	.loc 1 1905
-	ld %r29, 584(%r1)
-	xor %r28, %r8, %r29
-# v42 = v19 ^ v42
+	and %r7, %r27, %r6
+# A = A ^ T
 	.loc 1 1906
-	xor %r6, %r6, %r29
-# v30 = v30 ^ v41
+	xor %r16, %r16, %r7
+# T = F7 & G
 	.loc 1 1907
-	ld %r8, 368(%r1)
-	xor %r29, %r7, %r8
-# v41 = v18 ^ v41
+	and %r6, %r24, %r6
+# B = B ^ T
 	.loc 1 1908
-	xor %r7, %r27, %r8
-# v35 = v35 ^ v44
+	xor %r15, %r15, %r6
+# G = mem64[g + 224]
 	.loc 1 1909
-	ld %r8, 352(%r1)
-	xor %r27, %r9, %r8
-# v44 = v21 ^ v44
+	ld %r6, 224(%r5)
+# T = F7 & G
 	.loc 1 1910
-	xor %r8, %r30, %r8
-# v42 = v42 ^ v40
+	and %r7, %r24, %r6
+# A = A ^ T
 	.loc 1 1911
-	ld %r9, 560(%r1)
-	xor %r30, %r6, %r9
-# v40 = v17 ^ v40
+	xor %r16, %r16, %r7
+# T = F6 & G
 	.loc 1 1912
-	xor %r6, %r12, %r9
-# v41 = v41 ^ v36
+	and %r6, %r23, %r6
+# B = B ^ T
 	.loc 1 1913
-	ld %r9, 552(%r1)
-	xor %r25, %r7, %r9
-# v36 = v13 ^ v36
+	xor %r15, %r15, %r6
+# G = mem64[g + 256]
 	.loc 1 1914
-	xor %r7, %r11, %r9
-# v44 = v44 ^ v48
+	ld %r6, 256(%r5)
+# T = F6 & G
 	.loc 1 1915
-	ld %r9, 496(%r1)
-	xor %r24, %r8, %r9
-# v48 = v25 ^ v48
+	and %r7, %r23, %r6
+# A = A ^ T
 	.loc 1 1916
-	ld %r8, 264(%r1)
-	xor %r8, %r8, %r9
-# v40 = v40 ^ v31
+	xor %r16, %r16, %r7
+# T = F5 & G
 	.loc 1 1917
-	xor %r23, %r6, %r10
-# v31 = v8 ^ v31
+	and %r6, %r25, %r6
+# B = B ^ T
 	.loc 1 1918
-	ld %r6, 280(%r1)
-	xor %r6, %r6, %r10
-# v36 = v36 ^ v22
+	xor %r15, %r15, %r6
+# G = mem64[g + 288]
 	.loc 1 1919
-	xor %r7, %r7, %r26
-# v22 = v7 ^ v22
+	ld %r6, 288(%r5)
+# T = F5 & G
 	.loc 1 1920
-	ld %r9, 272(%r1)
-	xor %r9, %r9, %r26
-# v48 = v48 ^ v33
+	and %r7, %r25, %r6
+# A = A ^ T
 	.loc 1 1921
-	xor %r8, %r8, %r31
-# v33 = v10 ^ v33
+	xor %r16, %r16, %r7
+# T = F4 & G
 	.loc 1 1922
-	ld %r10, 232(%r1)
-	xor %r10, %r10, %r31
-# v31 = v31 ^ v29
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 1923
-	xor %r6, %r6, %r28
-# v29 = v6 ^ v29
+	xor %r15, %r15, %r6
+# G = mem64[g + 320]
 	.loc 1 1924
-	ld %r11, 224(%r1)
-	xor %r11, %r11, %r28
-# v22 = v22 ^ v30
+	ld %r6, 320(%r5)
+# T = F4 & G
 	.loc 1 1925
-	xor %r9, %r9, %r29
-# v30 = v2 ^ v30
+	and %r7, %r26, %r6
+# A = A ^ T
 	.loc 1 1926
-	ld %r12, 120(%r1)
-	xor %r12, %r12, %r29
-# mem64[h + 0] = v30
+	xor %r16, %r16, %r7
+# T = F3 & G
 	.loc 1 1927
-	std %r12, 0(%r3)
-# mem64[h + 32] = v29
+	and %r6, %r28, %r6
+# B = B ^ T
 	.loc 1 1928
-	std %r11, 32(%r3)
-# mem64[h + 64] = v33
+	xor %r15, %r15, %r6
+# G = mem64[g + 352]
 	.loc 1 1929
-	std %r10, 64(%r3)
-# mem64[h + 96] = v22
+	ld %r6, 352(%r5)
+# T = F3 & G
 	.loc 1 1930
-	std %r9, 96(%r3)
-# mem64[h + 128] = v31
+	and %r7, %r28, %r6
+# A = A ^ T
 	.loc 1 1931
-	std %r6, 128(%r3)
-# mem64[h + 160] = v48
+	xor %r16, %r16, %r7
+# T = F2 & G
 	.loc 1 1932
-	std %r8, 160(%r3)
-# mem64[h + 192] = v36
+	and %r6, %r29, %r6
+# B = B ^ T
 	.loc 1 1933
-	std %r7, 192(%r3)
-# mem64[h + 224] = v40
-	.loc 1 1934
-	std %r23, 224(%r3)
-# mem64[h + 256] = v44
+	xor %r15, %r15, %r6
+# B = B ^ H22
 	.loc 1 1935
-	std %r24, 256(%r3)
-# mem64[h + 288] = v41
-	.loc 1 1936
-	std %r25, 288(%r3)
-# mem64[h + 320] = v42
+	ld %r6, 112(%r1)
+	xor %r15, %r15, %r6
+# G = mem64[g + 0]
 	.loc 1 1937
-	std %r30, 320(%r3)
-# mem64[h + 352] = v35
+	ld %r6, 0(%r5)
+# B = F11 & G
 	.loc 1 1938
-	std %r27, 352(%r3)
-# h = h + 8
+	and %r7, %r10, %r6
+# G = mem64[g + 32]
 	.loc 1 1939
+	ld %r6, 32(%r5)
+# A = F11 & G
+	.loc 1 1940
+	and %r10, %r10, %r6
+# T = F10 & G
+	.loc 1 1941
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 1942
+	xor %r7, %r7, %r6
+# G = mem64[g + 64]
+	.loc 1 1943
+	ld %r14, 64(%r5)
+# T = F10 & G
+	.loc 1 1944
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 1945
+	xor %r10, %r10, %r6
+# T = F9 & G
+	.loc 1 1946
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 1947
+	xor %r7, %r7, %r6
+# G = mem64[g + 96]
+	.loc 1 1948
+	ld %r14, 96(%r5)
+# T = F9 & G
+	.loc 1 1949
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 1950
+	xor %r10, %r10, %r6
+# T = F8 & G
+	.loc 1 1951
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 1952
+	xor %r7, %r7, %r6
+# G = mem64[g + 128]
+	.loc 1 1953
+	ld %r14, 128(%r5)
+# T = F8 & G
+	.loc 1 1954
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 1955
+	xor %r10, %r10, %r6
+# T = F7 & G
+	.loc 1 1956
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 1957
+	xor %r7, %r7, %r6
+# G = mem64[g + 160]
+	.loc 1 1958
+	ld %r14, 160(%r5)
+# T = F7 & G
+	.loc 1 1959
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 1960
+	xor %r10, %r10, %r6
+# T = F6 & G
+	.loc 1 1961
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 1962
+	xor %r7, %r7, %r6
+# G = mem64[g + 192]
+	.loc 1 1963
+	ld %r14, 192(%r5)
+# T = F6 & G
+	.loc 1 1964
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 1965
+	xor %r10, %r10, %r6
+# T = F5 & G
+	.loc 1 1966
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 1967
+	xor %r7, %r7, %r6
+# G = mem64[g + 224]
+	.loc 1 1968
+	ld %r14, 224(%r5)
+# T = F5 & G
+	.loc 1 1969
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 1970
+	xor %r10, %r10, %r6
+# T = F4 & G
+	.loc 1 1971
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 1972
+	xor %r7, %r7, %r6
+# G = mem64[g + 256]
+	.loc 1 1973
+	ld %r14, 256(%r5)
+# T = F4 & G
+	.loc 1 1974
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 1975
+	xor %r10, %r10, %r6
+# T = F3 & G
+	.loc 1 1976
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 1977
+	xor %r7, %r7, %r6
+# G = mem64[g + 288]
+	.loc 1 1978
+	ld %r14, 288(%r5)
+# T = F3 & G
+	.loc 1 1979
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 1980
+	xor %r10, %r10, %r6
+# T = F2 & G
+	.loc 1 1981
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 1982
+	xor %r7, %r7, %r6
+# G = mem64[g + 320]
+	.loc 1 1983
+	ld %r14, 320(%r5)
+# T = F2 & G
+	.loc 1 1984
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 1985
+	xor %r10, %r10, %r6
+# T = F1 & G
+	.loc 1 1986
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 1987
+	xor %r7, %r7, %r6
+# G = mem64[g + 352]
+	.loc 1 1988
+	ld %r14, 352(%r5)
+# T = F1 & G
+	.loc 1 1989
+	and %r6, %r12, %r14
+# A = A ^ T
+	.loc 1 1990
+	xor %r10, %r10, %r6
+# T = F0 & G
+	.loc 1 1991
+	and %r6, %r11, %r14
+# B = B ^ T
+	.loc 1 1992
+	xor %r7, %r7, %r6
+# A = A ^ H21
+	.loc 1 1993
+	xor %r10, %r10, %r21
+# B = B ^ H20
+	.loc 1 1995
+	xor %r7, %r7, %r20
+# mem64[h + 352] = B
+	.loc 1 1996
+	std %r7, 352(%r3)
+# G = mem64[g + 0]
+	.loc 1 1997
+	ld %r6, 0(%r5)
+# A = F10 & G
+	.loc 1 1998
+	and %r31, %r31, %r6
+# B = F9 & G
+	.loc 1 1999
+	and %r7, %r30, %r6
+# G = mem64[g + 32]
+	.loc 1 2000
+	ld %r14, 32(%r5)
+# T = F9 & G
+	.loc 1 2001
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 2002
+	xor %r31, %r31, %r6
+# T = F8 & G
+	.loc 1 2003
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 2004
+	xor %r30, %r7, %r6
+# G = mem64[g + 64]
+	.loc 1 2005
+	ld %r6, 64(%r5)
+# T = F8 & G
+	.loc 1 2006
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 2007
+	xor %r31, %r31, %r7
+# T = F7 & G
+	.loc 1 2008
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 2009
+	xor %r30, %r30, %r6
+# G = mem64[g + 96]
+	.loc 1 2010
+	ld %r6, 96(%r5)
+# T = F7 & G
+	.loc 1 2011
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 2012
+	xor %r31, %r31, %r7
+# T = F6 & G
+	.loc 1 2013
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 2014
+	xor %r30, %r30, %r6
+# G = mem64[g + 128]
+	.loc 1 2015
+	ld %r6, 128(%r5)
+# T = F6 & G
+	.loc 1 2016
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 2017
+	xor %r31, %r31, %r7
+# T = F5 & G
+	.loc 1 2018
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 2019
+	xor %r30, %r30, %r6
+# G = mem64[g + 160]
+	.loc 1 2020
+	ld %r6, 160(%r5)
+# T = F5 & G
+	.loc 1 2021
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 2022
+	xor %r31, %r31, %r7
+# T = F4 & G
+	.loc 1 2023
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 2024
+	xor %r30, %r30, %r6
+# G = mem64[g + 192]
+	.loc 1 2025
+	ld %r6, 192(%r5)
+# T = F4 & G
+	.loc 1 2026
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 2027
+	xor %r31, %r31, %r7
+# T = F3 & G
+	.loc 1 2028
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 2029
+	xor %r30, %r30, %r6
+# G = mem64[g + 224]
+	.loc 1 2030
+	ld %r6, 224(%r5)
+# T = F3 & G
+	.loc 1 2031
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 2032
+	xor %r31, %r31, %r7
+# T = F2 & G
+	.loc 1 2033
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 2034
+	xor %r30, %r30, %r6
+# G = mem64[g + 256]
+	.loc 1 2035
+	ld %r6, 256(%r5)
+# T = F2 & G
+	.loc 1 2036
+	and %r7, %r29, %r6
+# A = A ^ T
+	.loc 1 2037
+	xor %r31, %r31, %r7
+# T = F1 & G
+	.loc 1 2038
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 2039
+	xor %r30, %r30, %r6
+# G = mem64[g + 288]
+	.loc 1 2040
+	ld %r6, 288(%r5)
+# T = F1 & G
+	.loc 1 2041
+	and %r7, %r12, %r6
+# A = A ^ T
+	.loc 1 2042
+	xor %r31, %r31, %r7
+# T = F0 & G
+	.loc 1 2043
+	and %r6, %r11, %r6
+# B = B ^ T
+	.loc 1 2044
+	xor %r30, %r30, %r6
+# G = mem64[g + 320]
+	.loc 1 2045
+	ld %r6, 320(%r5)
+# T = F0 & G
+	.loc 1 2046
+	and %r6, %r11, %r6
+# A = A ^ T
+	.loc 1 2047
+	xor %r31, %r31, %r6
+# A = A ^ H19
+	.loc 1 2048
+	xor %r31, %r31, %r19
+# A = A ^ H22
+	.loc 1 2049
+	ld %r6, 112(%r1)
+	xor %r31, %r31, %r6
+# mem64[h + 320] = A
+	.loc 1 2050
+	std %r31, 320(%r3)
+# B = B ^ H18
+	.loc 1 2051
+	xor %r30, %r30, %r22
+# B = B ^ H21
+	.loc 1 2052
+	xor %r30, %r30, %r21
+# mem64[h + 288] = B
+	.loc 1 2053
+	std %r30, 288(%r3)
+# G = mem64[g + 0]
+	.loc 1 2054
+	ld %r6, 0(%r5)
+# A = F8 & G
+	.loc 1 2055
+	and %r7, %r27, %r6
+# B = F7 & G
+	.loc 1 2056
+	and %r6, %r24, %r6
+# G = mem64[g + 32]
+	.loc 1 2057
+	ld %r31, 32(%r5)
+# T = F7 & G
+	.loc 1 2058
+	and %r30, %r24, %r31
+# A = A ^ T
+	.loc 1 2059
+	xor %r7, %r7, %r30
+# T = F6 & G
+	.loc 1 2060
+	and %r31, %r23, %r31
+# B = B ^ T
+	.loc 1 2061
+	xor %r6, %r6, %r31
+# G = mem64[g + 64]
+	.loc 1 2062
+	ld %r31, 64(%r5)
+# T = F6 & G
+	.loc 1 2063
+	and %r30, %r23, %r31
+# A = A ^ T
+	.loc 1 2064
+	xor %r7, %r7, %r30
+# T = F5 & G
+	.loc 1 2065
+	and %r31, %r25, %r31
+# B = B ^ T
+	.loc 1 2066
+	xor %r6, %r6, %r31
+# G = mem64[g + 96]
+	.loc 1 2067
+	ld %r31, 96(%r5)
+# T = F5 & G
+	.loc 1 2068
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 2069
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 2070
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 2071
+	xor %r6, %r6, %r31
+# G = mem64[g + 128]
+	.loc 1 2072
+	ld %r31, 128(%r5)
+# T = F4 & G
+	.loc 1 2073
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 2074
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 2075
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 2076
+	xor %r6, %r6, %r31
+# G = mem64[g + 160]
+	.loc 1 2077
+	ld %r31, 160(%r5)
+# T = F3 & G
+	.loc 1 2078
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 2079
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 2080
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 2081
+	xor %r6, %r6, %r31
+# G = mem64[g + 192]
+	.loc 1 2082
+	ld %r31, 192(%r5)
+# T = F2 & G
+	.loc 1 2083
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 2084
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 2085
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 2086
+	xor %r6, %r6, %r31
+# G = mem64[g + 224]
+	.loc 1 2087
+	ld %r31, 224(%r5)
+# T = F1 & G
+	.loc 1 2088
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 2089
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 2090
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 2091
+	xor %r6, %r6, %r31
+# G = mem64[g + 256]
+	.loc 1 2092
+	ld %r31, 256(%r5)
+# T = F0 & G
+	.loc 1 2093
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 2094
+	xor %r7, %r7, %r31
+# A = A ^ H17
+	.loc 1 2095
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 2096
+	xor %r7, %r7, %r20
+# mem64[h + 256] = A
+	.loc 1 2097
+	std %r7, 256(%r3)
+# B = B ^ H16
+	.loc 1 2098
+	xor %r6, %r6, %r8
+# B = B ^ H19
+	.loc 1 2099
+	xor %r6, %r6, %r19
+# mem64[h + 224] = B
+	.loc 1 2100
+	std %r6, 224(%r3)
+# G = mem64[g + 0]
+	.loc 1 2101
+	ld %r6, 0(%r5)
+# A = F6 & G
+	.loc 1 2102
+	and %r7, %r23, %r6
+# B = F5 & G
+	.loc 1 2103
+	and %r6, %r25, %r6
+# G = mem64[g + 32]
+	.loc 1 2104
+	ld %r31, 32(%r5)
+# T = F5 & G
+	.loc 1 2105
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 2106
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 2107
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 2108
+	xor %r6, %r6, %r31
+# G = mem64[g + 64]
+	.loc 1 2109
+	ld %r31, 64(%r5)
+# T = F4 & G
+	.loc 1 2110
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 2111
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 2112
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 2113
+	xor %r6, %r6, %r31
+# G = mem64[g + 96]
+	.loc 1 2114
+	ld %r31, 96(%r5)
+# T = F3 & G
+	.loc 1 2115
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 2116
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 2117
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 2118
+	xor %r6, %r6, %r31
+# G = mem64[g + 128]
+	.loc 1 2119
+	ld %r31, 128(%r5)
+# T = F2 & G
+	.loc 1 2120
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 2121
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 2122
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 2123
+	xor %r6, %r6, %r31
+# G = mem64[g + 160]
+	.loc 1 2124
+	ld %r31, 160(%r5)
+# T = F1 & G
+	.loc 1 2125
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 2126
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 2127
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 2128
+	xor %r6, %r6, %r31
+# G = mem64[g + 192]
+	.loc 1 2129
+	ld %r31, 192(%r5)
+# T = F0 & G
+	.loc 1 2130
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 2131
+	xor %r7, %r7, %r31
+# A = A ^ H15
+	.loc 1 2132
+	xor %r7, %r7, %r17
+# A = A ^ H18
+	.loc 1 2133
+	xor %r7, %r7, %r22
+# mem64[h + 192] = A
+	.loc 1 2134
+	std %r7, 192(%r3)
+# B = B ^ H14
+	.loc 1 2135
+	xor %r6, %r6, %r16
+# B = B ^ H17
+	.loc 1 2136
+	xor %r6, %r6, %r18
+# mem64[h + 160] = B
+	.loc 1 2137
+	std %r6, 160(%r3)
+# G = mem64[g + 0]
+	.loc 1 2138
+	ld %r6, 0(%r5)
+# A = F4 & G
+	.loc 1 2139
+	and %r7, %r26, %r6
+# B = F3 & G
+	.loc 1 2140
+	and %r6, %r28, %r6
+# G = mem64[g + 32]
+	.loc 1 2141
+	ld %r31, 32(%r5)
+# T = F3 & G
+	.loc 1 2142
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 2143
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 2144
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 2145
+	xor %r6, %r6, %r31
+# G = mem64[g + 64]
+	.loc 1 2146
+	ld %r31, 64(%r5)
+# T = F2 & G
+	.loc 1 2147
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 2148
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 2149
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 2150
+	xor %r6, %r6, %r31
+# G = mem64[g + 96]
+	.loc 1 2151
+	ld %r31, 96(%r5)
+# T = F1 & G
+	.loc 1 2152
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 2153
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 2154
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 2155
+	xor %r6, %r6, %r31
+# G = mem64[g + 128]
+	.loc 1 2156
+	ld %r31, 128(%r5)
+# T = F0 & G
+	.loc 1 2157
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 2158
+	xor %r7, %r7, %r31
+# A = A ^ H13
+	.loc 1 2159
+	xor %r7, %r7, %r15
+# A = A ^ H16
+	.loc 1 2160
+	xor %r7, %r7, %r8
+# mem64[h + 128] = A
+	.loc 1 2161
+	std %r7, 128(%r3)
+# B = B ^ H12
+	.loc 1 2162
+	xor %r6, %r6, %r10
+# B = B ^ H15
+	.loc 1 2163
+	xor %r6, %r6, %r17
+# mem64[h + 96] = B
+	.loc 1 2164
+	std %r6, 96(%r3)
+# G = mem64[g + 0]
+	.loc 1 2165
+	ld %r6, 0(%r5)
+# A = F2 & G
+	.loc 1 2166
+	and %r7, %r29, %r6
+# B = F1 & G
+	.loc 1 2167
+	and %r6, %r12, %r6
+# G = mem64[g + 32]
+	.loc 1 2168
+	ld %r8, 32(%r5)
+# T = F1 & G
+	.loc 1 2169
+	and %r12, %r12, %r8
+# A = A ^ T
+	.loc 1 2170
+	xor %r7, %r7, %r12
+# T = F0 & G
+	.loc 1 2171
+	and %r8, %r11, %r8
+# B = B ^ T
+	.loc 1 2172
+	xor %r6, %r6, %r8
+# G = mem64[g + 64]
+	.loc 1 2173
+	ld %r8, 64(%r5)
+# T = F0 & G
+	.loc 1 2174
+	and %r8, %r11, %r8
+# A = A ^ T
+	.loc 1 2175
+	xor %r7, %r7, %r8
+# A = A ^ H14
+	.loc 1 2176
+	xor %r7, %r7, %r16
+# mem64[h + 64] = A
+	.loc 1 2177
+	std %r7, 64(%r3)
+# B = B ^ H13
+	.loc 1 2178
+	xor %r6, %r6, %r15
+# mem64[h + 32] = B
+	.loc 1 2179
+	std %r6, 32(%r3)
+# G = mem64[g + 0]
+	.loc 1 2180
+	ld %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 2181
+	and %r6, %r11, %r6
+# A = A ^ H12
+	.loc 1 2182
+	xor %r6, %r6, %r10
+# mem64[h + 0] = A
+	.loc 1 2183
+	std %r6, 0(%r3)
+# h = h + 8
+	.loc 1 2184
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 1940
+	.loc 1 2185
 	addi %r4, %r4, 8
 # g = g + 8
-	.loc 1 1941
+	.loc 1 2186
 	addi %r5, %r5, 8
 # i = i - 1
-	.loc 1 1942
-	ld %r6, 112(%r1)
-	addi %r6, %r6, -1
-	std %r6, 112(%r1)
+	.loc 1 2187
+	addi %r9, %r9, -1
 # =? i - 0
-	.loc 1 1943
-	cmpldi %cr0, %r6, 0
+	.loc 1 2188
+	cmpldi %cr0, %r9, 0
 # goto pass if !=
-	.loc 1 1944
+	.loc 1 2189
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_mul_ppc64.pass
 # leave
-	.loc 1 1945
-	ld %r14, 976(%r1)
-	ld %r15, 984(%r1)
-	ld %r16, 992(%r1)
-	ld %r17, 1000(%r1)
-	ld %r18, 1008(%r1)
-	ld %r19, 1016(%r1)
-	ld %r20, 1024(%r1)
-	ld %r21, 1032(%r1)
-	ld %r22, 1040(%r1)
-	ld %r23, 1048(%r1)
-	ld %r24, 1056(%r1)
-	ld %r25, 1064(%r1)
-	ld %r26, 1072(%r1)
-	ld %r27, 1080(%r1)
-	ld %r28, 1088(%r1)
-	ld %r29, 1096(%r1)
-	ld %r30, 1104(%r1)
-	ld %r31, 1112(%r1)
-	addi %r1, %r1, 1120
+	.loc 1 2190
+	ld %r14, 128(%r1)
+	ld %r15, 136(%r1)
+	ld %r16, 144(%r1)
+	ld %r17, 152(%r1)
+	ld %r18, 160(%r1)
+	ld %r19, 168(%r1)
+	ld %r20, 176(%r1)
+	ld %r21, 184(%r1)
+	ld %r22, 192(%r1)
+	ld %r23, 200(%r1)
+	ld %r24, 208(%r1)
+	ld %r25, 216(%r1)
+	ld %r26, 224(%r1)
+	ld %r27, 232(%r1)
+	ld %r28, 240(%r1)
+	ld %r29, 248(%r1)
+	ld %r30, 256(%r1)
+	ld %r31, 264(%r1)
+	addi %r1, %r1, 272
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec256_mul_ppc64, 24
 
@@ -6985,119 +7320,119 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc64:
 	std %r30, 136(%r1)
 	std %r31, 144(%r1)
 # i = 4
-	.loc 1 1951
+	.loc 1 2196
 	li %r5, 4
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 1953
+	.loc 1 2198
 	ld %r6, 0(%r4)
 # v1 = mem64[f + 192]
-	.loc 1 1954
+	.loc 1 2199
 	ld %r7, 192(%r4)
 # v0 = v0 ^ v1
-	.loc 1 1955
+	.loc 1 2200
 	xor %r31, %r6, %r7
 # v2 = mem64[f + 32]
-	.loc 1 1956
+	.loc 1 2201
 	ld %r6, 32(%r4)
 # v3 = mem64[f + 224]
-	.loc 1 1957
+	.loc 1 2202
 	ld %r8, 224(%r4)
 # v2 = v2 ^ v3
-	.loc 1 1958
+	.loc 1 2203
 	xor %r30, %r6, %r8
 # v4 = mem64[f + 64]
-	.loc 1 1959
+	.loc 1 2204
 	ld %r6, 64(%r4)
 # v5 = mem64[f + 256]
-	.loc 1 1960
+	.loc 1 2205
 	ld %r9, 256(%r4)
 # v4 = v4 ^ v5
-	.loc 1 1961
+	.loc 1 2206
 	xor %r10, %r6, %r9
 # v6 = mem64[f + 352]
-	.loc 1 1962
+	.loc 1 2207
 	ld %r6, 352(%r4)
 # v4 = v4 ^ v6
-	.loc 1 1963
+	.loc 1 2208
 	xor %r29, %r10, %r6
 # v7 = mem64[f + 96]
-	.loc 1 1964
+	.loc 1 2209
 	ld %r10, 96(%r4)
 # v8 = mem64[f + 288]
-	.loc 1 1965
+	.loc 1 2210
 	ld %r11, 288(%r4)
 # v7 = v7 ^ v8
-	.loc 1 1966
+	.loc 1 2211
 	xor %r28, %r10, %r11
 # v9 = mem64[f + 128]
-	.loc 1 1967
+	.loc 1 2212
 	ld %r10, 128(%r4)
 # v10 = mem64[f + 320]
-	.loc 1 1968
+	.loc 1 2213
 	ld %r12, 320(%r4)
 # v9 = v9 ^ v10
-	.loc 1 1969
+	.loc 1 2214
 	xor %r27, %r10, %r12
 # v11 = mem64[f + 160]
-	.loc 1 1970
+	.loc 1 2215
 	ld %r10, 160(%r4)
 # v11 = v11 ^ v6
-	.loc 1 1971
+	.loc 1 2216
 	xor %r10, %r10, %r6
 # mem64[h + 0] = v0
-	.loc 1 1972
+	.loc 1 2217
 	std %r31, 0(%r3)
 # mem64[h + 32] = v6
-	.loc 1 1973
+	.loc 1 2218
 	std %r6, 32(%r3)
 # mem64[h + 64] = v2
-	.loc 1 1974
+	.loc 1 2219
 	std %r30, 64(%r3)
 # mem64[h + 96] = v1
-	.loc 1 1975
+	.loc 1 2220
 	std %r7, 96(%r3)
 # mem64[h + 128] = v4
-	.loc 1 1976
+	.loc 1 2221
 	std %r29, 128(%r3)
 # mem64[h + 160] = v3
-	.loc 1 1977
+	.loc 1 2222
 	std %r8, 160(%r3)
 # mem64[h + 192] = v7
-	.loc 1 1978
+	.loc 1 2223
 	std %r28, 192(%r3)
 # mem64[h + 224] = v5
-	.loc 1 1979
+	.loc 1 2224
 	std %r9, 224(%r3)
 # mem64[h + 256] = v9
-	.loc 1 1980
+	.loc 1 2225
 	std %r27, 256(%r3)
 # mem64[h + 288] = v8
-	.loc 1 1981
+	.loc 1 2226
 	std %r11, 288(%r3)
 # mem64[h + 320] = v11
-	.loc 1 1982
+	.loc 1 2227
 	std %r10, 320(%r3)
 # mem64[h + 352] = v10
-	.loc 1 1983
+	.loc 1 2228
 	std %r12, 352(%r3)
 # h = h + 8
-	.loc 1 1984
+	.loc 1 2229
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 1985
+	.loc 1 2230
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 1986
+	.loc 1 2231
 	addi %r5, %r5, -1
 # =? i - 0
-	.loc 1 1987
+	.loc 1 2232
 	cmpldi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 1988
+	.loc 1 2233
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc64.pass
 # leave
-	.loc 1 1989
+	.loc 1 2234
 	ld %r27, 112(%r1)
 	ld %r28, 120(%r1)
 	ld %r29, 128(%r1)
@@ -7137,1309 +7472,1309 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64:
 	std %r30, 2544(%r1)
 	std %r31, 2552(%r1)
 # i = 4
-	.loc 1 1995
+	.loc 1 2240
 	li %r5, 4
 	std %r5, 112(%r1)
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 1997
+	.loc 1 2242
 	ld %r5, 0(%r4)
 	std %r5, 120(%r1)
 # v1 = mem64[f + 192]
-	.loc 1 1998
+	.loc 1 2243
 	ld %r6, 192(%r4)
 	std %r6, 128(%r1)
 # v2 = v0 ^ v1
-	.loc 1 1999
+	.loc 1 2244
 	xor %r10, %r5, %r6
 # v3 = mem64[f + 32]
-	.loc 1 2000
+	.loc 1 2245
 	ld %r5, 32(%r4)
 	std %r5, 136(%r1)
 # v4 = mem64[f + 224]
-	.loc 1 2001
+	.loc 1 2246
 	ld %r6, 224(%r4)
 	std %r6, 144(%r1)
 # v5 = v3 ^ v4
-	.loc 1 2002
+	.loc 1 2247
 	xor %r11, %r5, %r6
 # v6 = mem64[f + 64]
-	.loc 1 2003
+	.loc 1 2248
 	ld %r5, 64(%r4)
 	std %r5, 152(%r1)
 # v7 = mem64[f + 256]
-	.loc 1 2004
+	.loc 1 2249
 	ld %r6, 256(%r4)
 	std %r6, 160(%r1)
 # v8 = v6 ^ v7
-	.loc 1 2005
+	.loc 1 2250
 	xor %r5, %r5, %r6
 # v9 = mem64[f + 352]
-	.loc 1 2006
+	.loc 1 2251
 	ld %r12, 352(%r4)
 # v8 = v8 ^ v9
-	.loc 1 2007
+	.loc 1 2252
 	xor %r31, %r5, %r12
 # v10 = mem64[f + 96]
-	.loc 1 2008
+	.loc 1 2253
 	ld %r5, 96(%r4)
 	std %r5, 168(%r1)
 # v11 = mem64[f + 288]
-	.loc 1 2009
+	.loc 1 2254
 	ld %r6, 288(%r4)
 	std %r6, 176(%r1)
 # v12 = v10 ^ v11
-	.loc 1 2010
+	.loc 1 2255
 	xor %r7, %r5, %r6
 # v13 = mem64[f + 128]
-	.loc 1 2011
+	.loc 1 2256
 	ld %r5, 128(%r4)
 	std %r5, 184(%r1)
 # v14 = mem64[f + 320]
-	.loc 1 2012
+	.loc 1 2257
 	ld %r6, 320(%r4)
 	std %r6, 192(%r1)
 # v15 = v13 ^ v14
-	.loc 1 2013
+	.loc 1 2258
 	xor %r9, %r5, %r6
 # v16 = mem64[f + 160]
-	.loc 1 2014
+	.loc 1 2259
 	ld %r5, 160(%r4)
 	std %r5, 200(%r1)
 # v17 = v16 ^ v9
-	.loc 1 2015
+	.loc 1 2260
 	xor %r8, %r5, %r12
 # v18 = v2 & v0
-	.loc 1 2016
+	.loc 1 2261
 	ld %r29, 120(%r1)
 	and %r5, %r10, %r29
 	std %r5, 208(%r1)
 # v19 = v2 & v3
-	.loc 1 2017
+	.loc 1 2262
 	ld %r28, 136(%r1)
 	and %r5, %r10, %r28
 # v20 = v9 & v0
-	.loc 1 2018
+	.loc 1 2263
 	and %r6, %r12, %r29
 # v20 = v19 ^ v20
-	.loc 1 2019
+	.loc 1 2264
 	xor %r5, %r5, %r6
 	std %r5, 296(%r1)
 # v19 = v2 & v6
-	.loc 1 2020
+	.loc 1 2265
 	ld %r27, 152(%r1)
 	and %r30, %r10, %r27
 # v21 = v9 & v3
-	.loc 1 2021
+	.loc 1 2266
 	and %r5, %r12, %r28
 # v22 = v5 & v0
-	.loc 1 2022
+	.loc 1 2267
 	and %r6, %r11, %r29
 # v21 = v19 ^ v21
-	.loc 1 2023
+	.loc 1 2268
 	xor %r5, %r30, %r5
 # v22 = v21 ^ v22
-	.loc 1 2024
+	.loc 1 2269
 	xor %r5, %r5, %r6
 	std %r5, 304(%r1)
 # v21 = v9 & v6
-	.loc 1 2025
+	.loc 1 2270
 	and %r5, %r12, %r27
 # v19 = v5 & v3
-	.loc 1 2026
+	.loc 1 2271
 	and %r6, %r11, %r28
 # v19 = v21 ^ v19
-	.loc 1 2027
+	.loc 1 2272
 	xor %r29, %r5, %r6
 # v21 = v5 & v6
-	.loc 1 2028
+	.loc 1 2273
 	and %r27, %r11, %r27
 # v23 = v1 & v10
-	.loc 1 2029
+	.loc 1 2274
 	ld %r30, 128(%r1)
 	ld %r26, 168(%r1)
 	and %r28, %r30, %r26
 # v24 = v1 & v13
-	.loc 1 2030
+	.loc 1 2275
 	ld %r24, 184(%r1)
 	and %r5, %r30, %r24
 # v25 = v8 & v10
-	.loc 1 2031
+	.loc 1 2276
 	and %r6, %r31, %r26
 # v25 = v24 ^ v25
-	.loc 1 2032
+	.loc 1 2277
 	xor %r25, %r5, %r6
 # v24 = v1 & v16
-	.loc 1 2033
+	.loc 1 2278
 	ld %r23, 200(%r1)
 	and %r30, %r30, %r23
 # v26 = v8 & v13
-	.loc 1 2034
+	.loc 1 2279
 	and %r5, %r31, %r24
 # v27 = v4 & v10
-	.loc 1 2035
+	.loc 1 2280
 	ld %r22, 144(%r1)
 	and %r6, %r22, %r26
 # v26 = v24 ^ v26
-	.loc 1 2036
+	.loc 1 2281
 	xor %r5, %r30, %r5
 # v27 = v26 ^ v27
-	.loc 1 2037
+	.loc 1 2282
 	xor %r26, %r5, %r6
 # v26 = v8 & v16
-	.loc 1 2038
+	.loc 1 2283
 	and %r5, %r31, %r23
 # v24 = v4 & v13
-	.loc 1 2039
+	.loc 1 2284
 	and %r6, %r22, %r24
 # v24 = v26 ^ v24
-	.loc 1 2040
+	.loc 1 2285
 	xor %r5, %r5, %r6
 	std %r5, 312(%r1)
 # v26 = v4 & v16
-	.loc 1 2041
+	.loc 1 2286
 	and %r5, %r22, %r23
 	std %r5, 320(%r1)
 # v28 = v2 ^ v1
-	.loc 1 2042
+	.loc 1 2287
 	ld %r5, 128(%r1)
 	xor %r30, %r10, %r5
 # v29 = v9 ^ v8
-	.loc 1 2043
+	.loc 1 2288
 	xor %r21, %r12, %r31
 # v30 = v5 ^ v4
-	.loc 1 2044
+	.loc 1 2289
 	xor %r23, %r11, %r22
 # v31 = v0 ^ v10
-	.loc 1 2045
+	.loc 1 2290
 	ld %r5, 120(%r1)
 	ld %r6, 168(%r1)
 	xor %r18, %r5, %r6
 # v32 = v3 ^ v13
-	.loc 1 2046
+	.loc 1 2291
 	ld %r5, 136(%r1)
 	ld %r6, 184(%r1)
 	xor %r22, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 2047
+	.loc 1 2292
 	ld %r5, 152(%r1)
 	ld %r6, 200(%r1)
 	xor %r19, %r5, %r6
 # v34 = v28 & v31
-	.loc 1 2048
+	.loc 1 2293
 	and %r20, %r30, %r18
 # v35 = v28 & v32
-	.loc 1 2049
+	.loc 1 2294
 	and %r5, %r30, %r22
 # v36 = v29 & v31
-	.loc 1 2050
+	.loc 1 2295
 	and %r6, %r21, %r18
 # v36 = v35 ^ v36
-	.loc 1 2051
+	.loc 1 2296
 	xor %r24, %r5, %r6
 # v28 = v28 & v33
-	.loc 1 2052
+	.loc 1 2297
 	and %r5, %r30, %r19
 # v35 = v29 & v32
-	.loc 1 2053
+	.loc 1 2298
 	and %r6, %r21, %r22
 # v31 = v30 & v31
-	.loc 1 2054
+	.loc 1 2299
 	and %r30, %r23, %r18
 # v35 = v28 ^ v35
-	.loc 1 2055
+	.loc 1 2300
 	xor %r6, %r5, %r6
 # v31 = v35 ^ v31
-	.loc 1 2056
+	.loc 1 2301
 	xor %r30, %r6, %r30
 # v29 = v29 & v33
-	.loc 1 2057
+	.loc 1 2302
 	and %r5, %r21, %r19
 # v32 = v30 & v32
-	.loc 1 2058
+	.loc 1 2303
 	and %r6, %r23, %r22
 # v32 = v29 ^ v32
-	.loc 1 2059
+	.loc 1 2304
 	xor %r22, %r5, %r6
 # v33 = v30 & v33
-	.loc 1 2060
+	.loc 1 2305
 	and %r6, %r23, %r19
 # v34 = v34 ^ v18
-	.loc 1 2061
+	.loc 1 2306
 	ld %r5, 208(%r1)
 	xor %r5, %r20, %r5
 # v34 = v34 ^ v23
-	.loc 1 2062
+	.loc 1 2307
 	xor %r23, %r5, %r28
 # v36 = v36 ^ v20
-	.loc 1 2063
+	.loc 1 2308
 	ld %r5, 296(%r1)
 	xor %r5, %r24, %r5
 # v36 = v36 ^ v25
-	.loc 1 2064
+	.loc 1 2309
 	xor %r24, %r5, %r25
 # v31 = v31 ^ v22
-	.loc 1 2065
+	.loc 1 2310
 	ld %r5, 304(%r1)
 	xor %r5, %r30, %r5
 # v31 = v31 ^ v27
-	.loc 1 2066
+	.loc 1 2311
 	xor %r5, %r5, %r26
 	std %r5, 328(%r1)
 # v32 = v32 ^ v19
-	.loc 1 2067
+	.loc 1 2312
 	xor %r5, %r22, %r29
 # v32 = v32 ^ v24
-	.loc 1 2068
+	.loc 1 2313
 	ld %r30, 312(%r1)
 	xor %r5, %r5, %r30
 # v33 = v33 ^ v21
-	.loc 1 2069
+	.loc 1 2314
 	xor %r6, %r6, %r27
 # v33 = v33 ^ v26
-	.loc 1 2070
+	.loc 1 2315
 	ld %r30, 320(%r1)
 	xor %r6, %r6, %r30
 # v19 = v34 ^ v19
-	.loc 1 2071
+	.loc 1 2316
 	xor %r30, %r23, %r29
 	std %r30, 336(%r1)
 # v21 = v36 ^ v21
-	.loc 1 2072
+	.loc 1 2317
 	xor %r30, %r24, %r27
 	std %r30, 344(%r1)
 # v23 = v32 ^ v23
-	.loc 1 2073
+	.loc 1 2318
 	xor %r5, %r5, %r28
 	std %r5, 352(%r1)
 # v25 = v33 ^ v25
-	.loc 1 2074
+	.loc 1 2319
 	xor %r5, %r6, %r25
 	std %r5, 360(%r1)
 # v33 = v12 & v1
-	.loc 1 2075
+	.loc 1 2320
 	ld %r30, 128(%r1)
 	and %r27, %r7, %r30
 # v32 = v12 & v4
-	.loc 1 2076
+	.loc 1 2321
 	ld %r29, 144(%r1)
 	and %r5, %r7, %r29
 # v36 = v7 & v1
-	.loc 1 2077
+	.loc 1 2322
 	ld %r28, 160(%r1)
 	and %r6, %r28, %r30
 # v36 = v32 ^ v36
-	.loc 1 2078
+	.loc 1 2323
 	xor %r5, %r5, %r6
 	std %r5, 368(%r1)
 # v32 = v12 & v7
-	.loc 1 2079
+	.loc 1 2324
 	and %r5, %r7, %r28
 # v34 = v7 & v4
-	.loc 1 2080
+	.loc 1 2325
 	and %r6, %r28, %r29
 # v30 = v15 & v1
-	.loc 1 2081
+	.loc 1 2326
 	and %r30, %r9, %r30
 # v34 = v32 ^ v34
-	.loc 1 2082
+	.loc 1 2327
 	xor %r6, %r5, %r6
 # v30 = v34 ^ v30
-	.loc 1 2083
+	.loc 1 2328
 	xor %r5, %r6, %r30
 	std %r5, 376(%r1)
 # v34 = v7 & v7
-	.loc 1 2084
+	.loc 1 2329
 	and %r5, %r28, %r28
 # v32 = v15 & v4
-	.loc 1 2085
+	.loc 1 2330
 	and %r6, %r9, %r29
 # v32 = v34 ^ v32
-	.loc 1 2086
+	.loc 1 2331
 	xor %r23, %r5, %r6
 # v34 = v15 & v7
-	.loc 1 2087
+	.loc 1 2332
 	and %r22, %r9, %r28
 # v29 = v11 & v11
-	.loc 1 2088
+	.loc 1 2333
 	ld %r5, 176(%r1)
 	ld %r29, 176(%r1)
 	and %r21, %r5, %r29
 # v35 = v11 & v14
-	.loc 1 2089
+	.loc 1 2334
 	ld %r25, 192(%r1)
 	and %r5, %r29, %r25
 # v28 = v17 & v11
-	.loc 1 2090
+	.loc 1 2335
 	and %r6, %r8, %r29
 # v28 = v35 ^ v28
-	.loc 1 2091
+	.loc 1 2336
 	xor %r20, %r5, %r6
 # v35 = v11 & v9
-	.loc 1 2092
+	.loc 1 2337
 	and %r30, %r29, %r12
 # v37 = v17 & v14
-	.loc 1 2093
+	.loc 1 2338
 	and %r5, %r8, %r25
 # v38 = v14 & v11
-	.loc 1 2094
+	.loc 1 2339
 	and %r6, %r25, %r29
 # v37 = v35 ^ v37
-	.loc 1 2095
+	.loc 1 2340
 	xor %r5, %r30, %r5
 # v38 = v37 ^ v38
-	.loc 1 2096
+	.loc 1 2341
 	xor %r29, %r5, %r6
 # v37 = v17 & v9
-	.loc 1 2097
+	.loc 1 2342
 	and %r5, %r8, %r12
 # v35 = v14 & v14
-	.loc 1 2098
+	.loc 1 2343
 	and %r28, %r25, %r25
 # v35 = v37 ^ v35
-	.loc 1 2099
+	.loc 1 2344
 	xor %r28, %r5, %r28
 # v37 = v14 & v9
-	.loc 1 2100
+	.loc 1 2345
 	and %r25, %r25, %r12
 # v39 = v12 ^ v11
-	.loc 1 2101
+	.loc 1 2346
 	ld %r5, 176(%r1)
 	xor %r14, %r7, %r5
 # v40 = v7 ^ v17
-	.loc 1 2102
+	.loc 1 2347
 	ld %r6, 160(%r1)
 	xor %r17, %r6, %r8
 # v41 = v15 ^ v14
-	.loc 1 2103
+	.loc 1 2348
 	ld %r24, 192(%r1)
 	xor %r16, %r9, %r24
 # v42 = v1 ^ v11
-	.loc 1 2104
+	.loc 1 2349
 	ld %r30, 128(%r1)
 	xor %r30, %r30, %r5
 # v43 = v4 ^ v14
-	.loc 1 2105
+	.loc 1 2350
 	ld %r5, 144(%r1)
 	xor %r18, %r5, %r24
 # v44 = v7 ^ v9
-	.loc 1 2106
+	.loc 1 2351
 	xor %r19, %r6, %r12
 # v45 = v39 & v42
-	.loc 1 2107
+	.loc 1 2352
 	and %r24, %r14, %r30
 # v46 = v39 & v43
-	.loc 1 2108
+	.loc 1 2353
 	and %r5, %r14, %r18
 # v47 = v40 & v42
-	.loc 1 2109
+	.loc 1 2354
 	and %r6, %r17, %r30
 # v47 = v46 ^ v47
-	.loc 1 2110
+	.loc 1 2355
 	xor %r15, %r5, %r6
 # v39 = v39 & v44
-	.loc 1 2111
+	.loc 1 2356
 	and %r5, %r14, %r19
 # v46 = v40 & v43
-	.loc 1 2112
+	.loc 1 2357
 	and %r6, %r17, %r18
 # v42 = v41 & v42
-	.loc 1 2113
+	.loc 1 2358
 	and %r30, %r16, %r30
 # v46 = v39 ^ v46
-	.loc 1 2114
+	.loc 1 2359
 	xor %r6, %r5, %r6
 # v42 = v46 ^ v42
-	.loc 1 2115
+	.loc 1 2360
 	xor %r30, %r6, %r30
 # v40 = v40 & v44
-	.loc 1 2116
+	.loc 1 2361
 	and %r17, %r17, %r19
 # v43 = v41 & v43
-	.loc 1 2117
+	.loc 1 2362
 	and %r18, %r16, %r18
 # v43 = v40 ^ v43
-	.loc 1 2118
+	.loc 1 2363
 	xor %r5, %r17, %r18
 # v44 = v41 & v44
-	.loc 1 2119
+	.loc 1 2364
 	and %r19, %r16, %r19
 # v45 = v45 ^ v33
-	.loc 1 2120
+	.loc 1 2365
 	xor %r24, %r24, %r27
 # v45 = v45 ^ v29
-	.loc 1 2121
+	.loc 1 2366
 	xor %r6, %r24, %r21
 # v47 = v47 ^ v36
-	.loc 1 2122
+	.loc 1 2367
 	ld %r24, 368(%r1)
 	xor %r15, %r15, %r24
 # v47 = v47 ^ v28
-	.loc 1 2123
+	.loc 1 2368
 	xor %r15, %r15, %r20
 # v42 = v42 ^ v30
-	.loc 1 2124
+	.loc 1 2369
 	ld %r24, 376(%r1)
 	xor %r30, %r30, %r24
 # v42 = v42 ^ v38
-	.loc 1 2125
+	.loc 1 2370
 	xor %r24, %r30, %r29
 # v43 = v43 ^ v32
-	.loc 1 2126
+	.loc 1 2371
 	xor %r5, %r5, %r23
 # v43 = v43 ^ v35
-	.loc 1 2127
+	.loc 1 2372
 	xor %r5, %r5, %r28
 # v44 = v44 ^ v34
-	.loc 1 2128
+	.loc 1 2373
 	xor %r19, %r19, %r22
 # v44 = v44 ^ v37
-	.loc 1 2129
+	.loc 1 2374
 	xor %r19, %r19, %r25
 # v32 = v45 ^ v32
-	.loc 1 2130
+	.loc 1 2375
 	xor %r6, %r6, %r23
 	std %r6, 384(%r1)
 # v34 = v47 ^ v34
-	.loc 1 2131
+	.loc 1 2376
 	xor %r6, %r15, %r22
 	std %r6, 392(%r1)
 # v29 = v43 ^ v29
-	.loc 1 2132
+	.loc 1 2377
 	xor %r23, %r5, %r21
 # v28 = v44 ^ v28
-	.loc 1 2133
+	.loc 1 2378
 	xor %r30, %r19, %r20
 # v12 = v2 ^ v12
-	.loc 1 2134
+	.loc 1 2379
 	xor %r22, %r10, %r7
 # v2 = v9 ^ v7
-	.loc 1 2135
+	.loc 1 2380
 	ld %r10, 160(%r1)
 	xor %r21, %r12, %r10
 # v15 = v5 ^ v15
-	.loc 1 2136
+	.loc 1 2381
 	xor %r20, %r11, %r9
 # v5 = v1 ^ v11
-	.loc 1 2137
+	.loc 1 2382
 	ld %r5, 128(%r1)
 	ld %r11, 176(%r1)
 	xor %r19, %r5, %r11
 # v17 = v8 ^ v17
-	.loc 1 2138
+	.loc 1 2383
 	xor %r8, %r31, %r8
 # v8 = v4 ^ v14
-	.loc 1 2139
+	.loc 1 2384
 	ld %r6, 144(%r1)
 	ld %r16, 192(%r1)
 	xor %r7, %r6, %r16
 # v44 = v0 ^ v1
-	.loc 1 2140
+	.loc 1 2385
 	ld %r9, 120(%r1)
 	xor %r17, %r9, %r5
 # v43 = v3 ^ v4
-	.loc 1 2141
+	.loc 1 2386
 	ld %r5, 136(%r1)
 	xor %r18, %r5, %r6
 # v47 = v6 ^ v7
-	.loc 1 2142
+	.loc 1 2387
 	ld %r5, 152(%r1)
 	xor %r31, %r5, %r10
 # v45 = v10 ^ v11
-	.loc 1 2143
+	.loc 1 2388
 	ld %r5, 168(%r1)
 	xor %r11, %r5, %r11
 # v41 = v13 ^ v14
-	.loc 1 2144
+	.loc 1 2389
 	ld %r5, 184(%r1)
 	xor %r10, %r5, %r16
 # v40 = v16 ^ v9
-	.loc 1 2145
+	.loc 1 2390
 	ld %r5, 200(%r1)
 	xor %r9, %r5, %r12
 # v46 = v12 & v44
-	.loc 1 2146
+	.loc 1 2391
 	and %r5, %r22, %r17
 	std %r5, 400(%r1)
 # v39 = v12 & v43
-	.loc 1 2147
+	.loc 1 2392
 	and %r6, %r22, %r18
 # v48 = v2 & v44
-	.loc 1 2148
+	.loc 1 2393
 	and %r5, %r21, %r17
 # v48 = v39 ^ v48
-	.loc 1 2149
+	.loc 1 2394
 	xor %r5, %r6, %r5
 	std %r5, 408(%r1)
 # v39 = v12 & v47
-	.loc 1 2150
+	.loc 1 2395
 	and %r16, %r22, %r31
 # v49 = v2 & v43
-	.loc 1 2151
+	.loc 1 2396
 	and %r5, %r21, %r18
 # v50 = v15 & v44
-	.loc 1 2152
+	.loc 1 2397
 	and %r6, %r20, %r17
 # v49 = v39 ^ v49
-	.loc 1 2153
+	.loc 1 2398
 	xor %r5, %r16, %r5
 # v50 = v49 ^ v50
-	.loc 1 2154
+	.loc 1 2399
 	xor %r5, %r5, %r6
 	std %r5, 416(%r1)
 # v49 = v2 & v47
-	.loc 1 2155
+	.loc 1 2400
 	and %r5, %r21, %r31
 # v39 = v15 & v43
-	.loc 1 2156
+	.loc 1 2401
 	and %r6, %r20, %r18
 # v39 = v49 ^ v39
-	.loc 1 2157
+	.loc 1 2402
 	xor %r5, %r5, %r6
 	std %r5, 424(%r1)
 # v49 = v15 & v47
-	.loc 1 2158
+	.loc 1 2403
 	and %r16, %r20, %r31
 # v51 = v5 & v45
-	.loc 1 2159
+	.loc 1 2404
 	and %r5, %r19, %r11
 	std %r5, 216(%r1)
 # v52 = v5 & v41
-	.loc 1 2160
+	.loc 1 2405
 	and %r5, %r19, %r10
 # v53 = v17 & v45
-	.loc 1 2161
+	.loc 1 2406
 	and %r6, %r8, %r11
 # v53 = v52 ^ v53
-	.loc 1 2162
+	.loc 1 2407
 	xor %r14, %r5, %r6
 # v52 = v5 & v40
-	.loc 1 2163
+	.loc 1 2408
 	and %r6, %r19, %r9
 # v54 = v17 & v41
-	.loc 1 2164
+	.loc 1 2409
 	and %r5, %r8, %r10
 # v55 = v8 & v45
-	.loc 1 2165
+	.loc 1 2410
 	and %r15, %r7, %r11
 # v54 = v52 ^ v54
-	.loc 1 2166
+	.loc 1 2411
 	xor %r5, %r6, %r5
 # v55 = v54 ^ v55
-	.loc 1 2167
+	.loc 1 2412
 	xor %r15, %r5, %r15
 # v54 = v17 & v40
-	.loc 1 2168
+	.loc 1 2413
 	and %r5, %r8, %r9
 # v52 = v8 & v41
-	.loc 1 2169
+	.loc 1 2414
 	and %r6, %r7, %r10
 # v52 = v54 ^ v52
-	.loc 1 2170
+	.loc 1 2415
 	xor %r6, %r5, %r6
 # v54 = v8 & v40
-	.loc 1 2171
+	.loc 1 2416
 	and %r5, %r7, %r9
 # v5 = v12 ^ v5
-	.loc 1 2172
+	.loc 1 2417
 	xor %r19, %r22, %r19
 # v17 = v2 ^ v17
-	.loc 1 2173
+	.loc 1 2418
 	xor %r22, %r21, %r8
 # v8 = v15 ^ v8
-	.loc 1 2174
+	.loc 1 2419
 	xor %r21, %r20, %r7
 # v45 = v44 ^ v45
-	.loc 1 2175
+	.loc 1 2420
 	xor %r11, %r17, %r11
 # v41 = v43 ^ v41
-	.loc 1 2176
+	.loc 1 2421
 	xor %r10, %r18, %r10
 # v40 = v47 ^ v40
-	.loc 1 2177
+	.loc 1 2422
 	xor %r9, %r31, %r9
 # v47 = v5 & v45
-	.loc 1 2178
+	.loc 1 2423
 	and %r31, %r19, %r11
 # v43 = v5 & v41
-	.loc 1 2179
+	.loc 1 2424
 	and %r7, %r19, %r10
 # v44 = v17 & v45
-	.loc 1 2180
+	.loc 1 2425
 	and %r8, %r22, %r11
 # v44 = v43 ^ v44
-	.loc 1 2181
+	.loc 1 2426
 	xor %r20, %r7, %r8
 # v5 = v5 & v40
-	.loc 1 2182
+	.loc 1 2427
 	and %r19, %r19, %r9
 # v43 = v17 & v41
-	.loc 1 2183
+	.loc 1 2428
 	and %r7, %r22, %r10
 # v45 = v8 & v45
-	.loc 1 2184
+	.loc 1 2429
 	and %r8, %r21, %r11
 # v43 = v5 ^ v43
-	.loc 1 2185
+	.loc 1 2430
 	xor %r7, %r19, %r7
 # v45 = v43 ^ v45
-	.loc 1 2186
+	.loc 1 2431
 	xor %r7, %r7, %r8
 # v17 = v17 & v40
-	.loc 1 2187
+	.loc 1 2432
 	and %r22, %r22, %r9
 # v41 = v8 & v41
-	.loc 1 2188
+	.loc 1 2433
 	and %r10, %r21, %r10
 # v41 = v17 ^ v41
-	.loc 1 2189
+	.loc 1 2434
 	xor %r10, %r22, %r10
 # v40 = v8 & v40
-	.loc 1 2190
+	.loc 1 2435
 	and %r8, %r21, %r9
 # v47 = v47 ^ v46
-	.loc 1 2191
+	.loc 1 2436
 	ld %r9, 400(%r1)
 	xor %r31, %r31, %r9
 # v47 = v47 ^ v51
-	.loc 1 2192
+	.loc 1 2437
 	ld %r9, 216(%r1)
 	xor %r31, %r31, %r9
 # v44 = v44 ^ v48
-	.loc 1 2193
+	.loc 1 2438
 	ld %r11, 408(%r1)
 	xor %r20, %r20, %r11
 # v44 = v44 ^ v53
-	.loc 1 2194
+	.loc 1 2439
 	xor %r20, %r20, %r14
 # v45 = v45 ^ v50
-	.loc 1 2195
+	.loc 1 2440
 	ld %r11, 416(%r1)
 	xor %r7, %r7, %r11
 # v45 = v45 ^ v55
-	.loc 1 2196
+	.loc 1 2441
 	xor %r11, %r7, %r15
 # v41 = v41 ^ v39
-	.loc 1 2197
+	.loc 1 2442
 	ld %r22, 424(%r1)
 	xor %r7, %r10, %r22
 # v41 = v41 ^ v52
-	.loc 1 2198
+	.loc 1 2443
 	xor %r7, %r7, %r6
 # v40 = v40 ^ v49
-	.loc 1 2199
+	.loc 1 2444
 	xor %r8, %r8, %r16
 # v40 = v40 ^ v54
-	.loc 1 2200
+	.loc 1 2445
 	xor %r8, %r8, %r5
 # v39 = v47 ^ v39
-	.loc 1 2201
+	.loc 1 2446
 	xor %r10, %r31, %r22
 # v49 = v44 ^ v49
-	.loc 1 2202
+	.loc 1 2447
 	xor %r16, %r20, %r16
 # v51 = v41 ^ v51
-	.loc 1 2203
+	.loc 1 2448
 	xor %r31, %r7, %r9
 # v53 = v40 ^ v53
-	.loc 1 2204
+	.loc 1 2449
 	xor %r14, %r8, %r14
 # v46 = v46 ^ v18
-	.loc 1 2205
+	.loc 1 2450
 	ld %r7, 400(%r1)
 	ld %r8, 208(%r1)
 	xor %r7, %r7, %r8
 # v46 = v46 ^ v33
-	.loc 1 2206
+	.loc 1 2451
 	xor %r9, %r7, %r27
 # v48 = v48 ^ v20
-	.loc 1 2207
+	.loc 1 2452
 	ld %r7, 408(%r1)
 	ld %r8, 296(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v36
-	.loc 1 2208
+	.loc 1 2453
 	ld %r8, 368(%r1)
 	xor %r8, %r7, %r8
 # v50 = v50 ^ v22
-	.loc 1 2209
+	.loc 1 2454
 	ld %r7, 416(%r1)
 	ld %r22, 304(%r1)
 	xor %r7, %r7, %r22
 # v50 = v50 ^ v30
-	.loc 1 2210
+	.loc 1 2455
 	ld %r22, 376(%r1)
 	xor %r22, %r7, %r22
 # v39 = v39 ^ v19
-	.loc 1 2211
+	.loc 1 2456
 	ld %r7, 336(%r1)
 	xor %r7, %r10, %r7
 # v39 = v39 ^ v32
-	.loc 1 2212
+	.loc 1 2457
 	ld %r10, 384(%r1)
 	xor %r10, %r7, %r10
 # v49 = v49 ^ v21
-	.loc 1 2213
+	.loc 1 2458
 	ld %r7, 344(%r1)
 	xor %r7, %r16, %r7
 # v49 = v49 ^ v34
-	.loc 1 2214
+	.loc 1 2459
 	ld %r21, 392(%r1)
 	xor %r21, %r7, %r21
 # v45 = v45 ^ v31
-	.loc 1 2215
+	.loc 1 2460
 	ld %r7, 328(%r1)
 	xor %r11, %r11, %r7
 # v45 = v45 ^ v42
-	.loc 1 2216
+	.loc 1 2461
 	xor %r11, %r11, %r24
 # v51 = v51 ^ v23
-	.loc 1 2217
+	.loc 1 2462
 	ld %r20, 352(%r1)
 	xor %r7, %r31, %r20
 # v51 = v51 ^ v29
-	.loc 1 2218
+	.loc 1 2463
 	xor %r19, %r7, %r23
 # v53 = v53 ^ v25
-	.loc 1 2219
+	.loc 1 2464
 	ld %r31, 360(%r1)
 	xor %r7, %r14, %r31
 # v53 = v53 ^ v28
-	.loc 1 2220
+	.loc 1 2465
 	xor %r7, %r7, %r30
 # v55 = v55 ^ v27
-	.loc 1 2221
+	.loc 1 2466
 	xor %r15, %r15, %r26
 # v55 = v55 ^ v38
-	.loc 1 2222
+	.loc 1 2467
 	xor %r15, %r15, %r29
 # v52 = v52 ^ v24
-	.loc 1 2223
+	.loc 1 2468
 	ld %r18, 312(%r1)
 	xor %r6, %r6, %r18
 # v52 = v52 ^ v35
-	.loc 1 2224
+	.loc 1 2469
 	xor %r17, %r6, %r28
 # v54 = v54 ^ v26
-	.loc 1 2225
+	.loc 1 2470
 	ld %r16, 320(%r1)
 	xor %r5, %r5, %r16
 # v54 = v54 ^ v37
-	.loc 1 2226
+	.loc 1 2471
 	xor %r14, %r5, %r25
 # v23 = v46 ^ v23
-	.loc 1 2227
+	.loc 1 2472
 	xor %r6, %r9, %r20
 # v25 = v48 ^ v25
-	.loc 1 2228
+	.loc 1 2473
 	xor %r8, %r8, %r31
 # v27 = v50 ^ v27
-	.loc 1 2229
+	.loc 1 2474
 	xor %r26, %r22, %r26
 # v24 = v39 ^ v24
-	.loc 1 2230
+	.loc 1 2475
 	xor %r22, %r10, %r18
 # v26 = v49 ^ v26
-	.loc 1 2231
+	.loc 1 2476
 	xor %r21, %r21, %r16
 # v33 = v51 ^ v33
-	.loc 1 2232
+	.loc 1 2477
 	xor %r20, %r19, %r27
 # v36 = v53 ^ v36
-	.loc 1 2233
+	.loc 1 2478
 	ld %r5, 368(%r1)
 	xor %r5, %r7, %r5
 # v30 = v55 ^ v30
-	.loc 1 2234
+	.loc 1 2479
 	ld %r7, 376(%r1)
 	xor %r10, %r15, %r7
 # v32 = v52 ^ v32
-	.loc 1 2235
+	.loc 1 2480
 	ld %r7, 384(%r1)
 	xor %r31, %r17, %r7
 # v34 = v54 ^ v34
-	.loc 1 2236
+	.loc 1 2481
 	ld %r7, 392(%r1)
 	xor %r27, %r14, %r7
 # v36 = v36 ^ v37
-	.loc 1 2237
+	.loc 1 2482
 	xor %r9, %r5, %r25
 # v37 = v26 ^ v37
-	.loc 1 2238
+	.loc 1 2483
 	xor %r25, %r21, %r25
 # v33 = v33 ^ v35
-	.loc 1 2239
+	.loc 1 2484
 	xor %r7, %r20, %r28
 # v35 = v24 ^ v35
-	.loc 1 2240
+	.loc 1 2485
 	xor %r28, %r22, %r28
 # v45 = v45 ^ v38
-	.loc 1 2241
+	.loc 1 2486
 	xor %r11, %r11, %r29
 # v38 = v27 ^ v38
-	.loc 1 2242
+	.loc 1 2487
 	xor %r29, %r26, %r29
 # v37 = v37 ^ v28
-	.loc 1 2243
+	.loc 1 2488
 	xor %r25, %r25, %r30
 # v28 = v25 ^ v28
-	.loc 1 2244
+	.loc 1 2489
 	xor %r30, %r8, %r30
 # v35 = v35 ^ v29
-	.loc 1 2245
+	.loc 1 2490
 	xor %r28, %r28, %r23
 # v29 = v23 ^ v29
-	.loc 1 2246
+	.loc 1 2491
 	xor %r23, %r6, %r23
 # v38 = v38 ^ v42
-	.loc 1 2247
+	.loc 1 2492
 	xor %r29, %r29, %r24
 # v42 = v31 ^ v42
-	.loc 1 2248
+	.loc 1 2493
 	ld %r5, 328(%r1)
 	xor %r24, %r5, %r24
 # v28 = v28 ^ v34
-	.loc 1 2249
+	.loc 1 2494
 	xor %r30, %r30, %r27
 # v34 = v21 ^ v34
-	.loc 1 2250
+	.loc 1 2495
 	ld %r5, 344(%r1)
 	xor %r5, %r5, %r27
 # v29 = v29 ^ v32
-	.loc 1 2251
+	.loc 1 2496
 	xor %r23, %r23, %r31
 # v32 = v19 ^ v32
-	.loc 1 2252
+	.loc 1 2497
 	ld %r6, 336(%r1)
 	xor %r6, %r6, %r31
 # v42 = v42 ^ v30
-	.loc 1 2253
+	.loc 1 2498
 	xor %r24, %r24, %r10
 # v30 = v22 ^ v30
-	.loc 1 2254
+	.loc 1 2499
 	ld %r8, 304(%r1)
 	xor %r10, %r8, %r10
 # v34 = v34 ^ v36
-	.loc 1 2255
+	.loc 1 2500
 	xor %r31, %r5, %r9
 # v36 = v20 ^ v36
-	.loc 1 2256
+	.loc 1 2501
 	ld %r5, 296(%r1)
 	xor %r27, %r5, %r9
 # v32 = v32 ^ v33
-	.loc 1 2257
+	.loc 1 2502
 	xor %r26, %r6, %r7
 # v33 = v18 ^ v33
-	.loc 1 2258
+	.loc 1 2503
 	ld %r5, 208(%r1)
 	xor %r22, %r5, %r7
 # v18 = v33 ^ v29
-	.loc 1 2259
+	.loc 1 2504
 	xor %r5, %r22, %r23
 # v20 = v36 ^ v28
-	.loc 1 2260
+	.loc 1 2505
 	xor %r6, %r27, %r30
 # v22 = v30 ^ v38
-	.loc 1 2261
+	.loc 1 2506
 	xor %r7, %r10, %r29
 # v22 = v22 ^ v45
-	.loc 1 2262
+	.loc 1 2507
 	xor %r7, %r7, %r11
 # v19 = v32 ^ v35
-	.loc 1 2263
+	.loc 1 2508
 	xor %r8, %r26, %r28
 # v21 = v34 ^ v37
-	.loc 1 2264
+	.loc 1 2509
 	xor %r9, %r31, %r25
 # v31 = v42 ^ v45
-	.loc 1 2265
+	.loc 1 2510
 	xor %r21, %r24, %r11
 # v18 = v18 ^ v19
-	.loc 1 2266
+	.loc 1 2511
 	xor %r16, %r5, %r8
 	std %r16, 1816(%r1)
 # v23 = v45 ^ v38
-	.loc 1 2267
+	.loc 1 2512
 	xor %r5, %r11, %r29
 	std %r5, 2216(%r1)
 # v20 = v20 ^ v21
-	.loc 1 2268
+	.loc 1 2513
 	xor %r6, %r6, %r9
 # v20 = v20 ^ v37
-	.loc 1 2269
+	.loc 1 2514
 	xor %r18, %r6, %r25
 # v25 = v29 ^ v35
-	.loc 1 2270
+	.loc 1 2515
 	xor %r19, %r23, %r28
 # v22 = v22 ^ v31
-	.loc 1 2271
+	.loc 1 2516
 	xor %r17, %r7, %r21
 # v27 = v28 ^ v37
-	.loc 1 2272
+	.loc 1 2517
 	xor %r20, %r30, %r25
 # v24 = v18 & v33
-	.loc 1 2273
+	.loc 1 2518
 	and %r5, %r16, %r22
 	std %r5, 432(%r1)
 # v26 = v18 & v36
-	.loc 1 2274
+	.loc 1 2519
 	and %r5, %r16, %r27
 # v54 = v37 & v33
-	.loc 1 2275
+	.loc 1 2520
 	and %r6, %r25, %r22
 # v54 = v26 ^ v54
-	.loc 1 2276
+	.loc 1 2521
 	xor %r5, %r5, %r6
 	std %r5, 440(%r1)
 # v26 = v18 & v30
-	.loc 1 2277
+	.loc 1 2522
 	ld %r5, 1816(%r1)
 	and %r5, %r5, %r10
 # v52 = v37 & v36
-	.loc 1 2278
+	.loc 1 2523
 	and %r6, %r25, %r27
 # v55 = v23 & v33
-	.loc 1 2279
+	.loc 1 2524
 	ld %r16, 2216(%r1)
 	and %r7, %r16, %r22
 # v52 = v26 ^ v52
-	.loc 1 2280
+	.loc 1 2525
 	xor %r6, %r5, %r6
 # v55 = v52 ^ v55
-	.loc 1 2281
+	.loc 1 2526
 	xor %r5, %r6, %r7
 	std %r5, 448(%r1)
 # v52 = v37 & v30
-	.loc 1 2282
+	.loc 1 2527
 	and %r5, %r25, %r10
 # v26 = v23 & v36
-	.loc 1 2283
+	.loc 1 2528
 	and %r6, %r16, %r27
 # v26 = v52 ^ v26
-	.loc 1 2284
+	.loc 1 2529
 	xor %r5, %r5, %r6
 	std %r5, 456(%r1)
 # v52 = v23 & v30
-	.loc 1 2285
+	.loc 1 2530
 	and %r5, %r16, %r10
 	std %r5, 464(%r1)
 # v53 = v19 & v32
-	.loc 1 2286
+	.loc 1 2531
 	and %r5, %r8, %r26
 	std %r5, 472(%r1)
 # v51 = v19 & v34
-	.loc 1 2287
+	.loc 1 2532
 	and %r5, %r8, %r31
 # v49 = v20 & v32
-	.loc 1 2288
+	.loc 1 2533
 	and %r6, %r18, %r26
 # v49 = v51 ^ v49
-	.loc 1 2289
+	.loc 1 2534
 	xor %r5, %r5, %r6
 	std %r5, 480(%r1)
 # v51 = v19 & v42
-	.loc 1 2290
+	.loc 1 2535
 	and %r5, %r8, %r24
 # v39 = v20 & v34
-	.loc 1 2291
+	.loc 1 2536
 	and %r6, %r18, %r31
 # v50 = v38 & v32
-	.loc 1 2292
+	.loc 1 2537
 	and %r7, %r29, %r26
 # v39 = v51 ^ v39
-	.loc 1 2293
+	.loc 1 2538
 	xor %r6, %r5, %r6
 # v50 = v39 ^ v50
-	.loc 1 2294
+	.loc 1 2539
 	xor %r5, %r6, %r7
 	std %r5, 488(%r1)
 # v39 = v20 & v42
-	.loc 1 2295
+	.loc 1 2540
 	and %r5, %r18, %r24
 # v51 = v38 & v34
-	.loc 1 2296
+	.loc 1 2541
 	and %r6, %r29, %r31
 # v51 = v39 ^ v51
-	.loc 1 2297
+	.loc 1 2542
 	xor %r5, %r5, %r6
 	std %r5, 496(%r1)
 # v39 = v38 & v42
-	.loc 1 2298
+	.loc 1 2543
 	and %r5, %r29, %r24
 	std %r5, 504(%r1)
 # v48 = v18 ^ v19
-	.loc 1 2299
+	.loc 1 2544
 	ld %r5, 1816(%r1)
 	xor %r14, %r5, %r8
 	std %r14, 512(%r1)
 # v46 = v37 ^ v20
-	.loc 1 2300
+	.loc 1 2545
 	xor %r15, %r25, %r18
 	std %r15, 520(%r1)
 # v40 = v23 ^ v38
-	.loc 1 2301
+	.loc 1 2546
 	ld %r5, 2216(%r1)
 	xor %r5, %r5, %r29
 	std %r5, 1824(%r1)
 # v41 = v33 ^ v32
-	.loc 1 2302
+	.loc 1 2547
 	xor %r16, %r22, %r26
 	std %r16, 1832(%r1)
 # v44 = v36 ^ v34
-	.loc 1 2303
+	.loc 1 2548
 	xor %r6, %r27, %r31
 # v47 = v30 ^ v42
-	.loc 1 2304
+	.loc 1 2549
 	xor %r7, %r10, %r24
 # v8 = v48 & v41
-	.loc 1 2305
+	.loc 1 2550
 	and %r5, %r14, %r16
 	std %r5, 528(%r1)
 # v17 = v48 & v44
-	.loc 1 2306
+	.loc 1 2551
 	and %r5, %r14, %r6
 	std %r5, 2008(%r1)
 	std %r5, 536(%r1)
 # v43 = v46 & v41
-	.loc 1 2307
+	.loc 1 2552
 	and %r16, %r15, %r16
 	std %r16, 544(%r1)
 # v43 = v17 ^ v43
-	.loc 1 2308
+	.loc 1 2553
 	xor %r5, %r5, %r16
 	std %r5, 2016(%r1)
 	std %r5, 552(%r1)
 # v48 = v48 & v47
-	.loc 1 2309
+	.loc 1 2554
 	and %r5, %r14, %r7
 	std %r5, 560(%r1)
 # v17 = v46 & v44
-	.loc 1 2310
+	.loc 1 2555
 	and %r14, %r15, %r6
 	std %r14, 568(%r1)
 # v41 = v40 & v41
-	.loc 1 2311
+	.loc 1 2556
 	ld %r15, 1824(%r1)
 	ld %r16, 1832(%r1)
 	and %r16, %r15, %r16
 	std %r16, 576(%r1)
 # v17 = v48 ^ v17
-	.loc 1 2312
+	.loc 1 2557
 	xor %r5, %r5, %r14
 # v41 = v17 ^ v41
-	.loc 1 2313
+	.loc 1 2558
 	xor %r16, %r5, %r16
 	std %r16, 584(%r1)
 # v46 = v46 & v47
-	.loc 1 2314
+	.loc 1 2559
 	ld %r5, 520(%r1)
 	and %r5, %r5, %r7
 # v44 = v40 & v44
-	.loc 1 2315
+	.loc 1 2560
 	and %r6, %r15, %r6
 # v44 = v46 ^ v44
-	.loc 1 2316
+	.loc 1 2561
 	xor %r6, %r5, %r6
 	std %r6, 592(%r1)
 # v47 = v40 & v47
-	.loc 1 2317
+	.loc 1 2562
 	and %r5, %r15, %r7
 	std %r5, 1840(%r1)
 # v8 = v8 ^ v24
-	.loc 1 2318
+	.loc 1 2563
 	ld %r5, 528(%r1)
 	ld %r7, 432(%r1)
 	xor %r5, %r5, %r7
 # v8 = v8 ^ v53
-	.loc 1 2319
+	.loc 1 2564
 	ld %r7, 472(%r1)
 	std %r7, 2224(%r1)
 	xor %r5, %r5, %r7
 	std %r5, 1848(%r1)
 # v43 = v43 ^ v54
-	.loc 1 2320
+	.loc 1 2565
 	ld %r5, 440(%r1)
 	ld %r7, 2016(%r1)
 	xor %r5, %r7, %r5
 # v43 = v43 ^ v49
-	.loc 1 2321
+	.loc 1 2566
 	ld %r7, 480(%r1)
 	xor %r5, %r5, %r7
 	std %r5, 1856(%r1)
 # v41 = v41 ^ v55
-	.loc 1 2322
+	.loc 1 2567
 	ld %r5, 448(%r1)
 	xor %r5, %r16, %r5
 # v41 = v41 ^ v50
-	.loc 1 2323
+	.loc 1 2568
 	ld %r16, 488(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 600(%r1)
 # v44 = v44 ^ v26
-	.loc 1 2324
+	.loc 1 2569
 	ld %r16, 456(%r1)
 	xor %r5, %r6, %r16
 # v44 = v44 ^ v51
-	.loc 1 2325
+	.loc 1 2570
 	ld %r6, 496(%r1)
 	xor %r6, %r5, %r6
 	std %r6, 1864(%r1)
 # v47 = v47 ^ v52
-	.loc 1 2326
+	.loc 1 2571
 	ld %r15, 464(%r1)
 	ld %r5, 1840(%r1)
 	xor %r14, %r5, %r15
 	std %r14, 1872(%r1)
 # v47 = v47 ^ v39
-	.loc 1 2327
+	.loc 1 2572
 	ld %r5, 504(%r1)
 	xor %r14, %r14, %r5
 # v26 = v8 ^ v26
-	.loc 1 2328
+	.loc 1 2573
 	ld %r5, 1848(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 608(%r1)
 # v52 = v43 ^ v52
-	.loc 1 2329
+	.loc 1 2574
 	ld %r5, 1856(%r1)
 	xor %r5, %r5, %r15
 	std %r5, 616(%r1)
 # v53 = v44 ^ v53
-	.loc 1 2330
+	.loc 1 2575
 	ld %r5, 2224(%r1)
 	xor %r5, %r6, %r5
 	std %r5, 624(%r1)
 # v49 = v47 ^ v49
-	.loc 1 2331
+	.loc 1 2576
 	xor %r5, %r14, %r7
 	std %r5, 632(%r1)
 # v47 = v25 & v29
-	.loc 1 2332
+	.loc 1 2577
 	and %r5, %r19, %r23
 	std %r5, 640(%r1)
 # v44 = v25 & v28
-	.loc 1 2333
+	.loc 1 2578
 	and %r5, %r19, %r30
 # v43 = v21 & v29
-	.loc 1 2334
+	.loc 1 2579
 	and %r6, %r9, %r23
 # v43 = v44 ^ v43
-	.loc 1 2335
+	.loc 1 2580
 	xor %r5, %r5, %r6
 	std %r5, 648(%r1)
 # v44 = v25 & v38
-	.loc 1 2336
+	.loc 1 2581
 	and %r5, %r19, %r29
 # v8 = v21 & v28
-	.loc 1 2337
+	.loc 1 2582
 	and %r6, %r9, %r30
 # v40 = v22 & v29
-	.loc 1 2338
+	.loc 1 2583
 	and %r7, %r17, %r23
 # v8 = v44 ^ v8
-	.loc 1 2339
+	.loc 1 2584
 	xor %r6, %r5, %r6
 # v40 = v8 ^ v40
-	.loc 1 2340
+	.loc 1 2585
 	xor %r5, %r6, %r7
 	std %r5, 656(%r1)
 # v8 = v21 & v38
-	.loc 1 2341
+	.loc 1 2586
 	and %r5, %r9, %r29
 # v44 = v22 & v28
-	.loc 1 2342
+	.loc 1 2587
 	and %r6, %r17, %r30
 # v44 = v8 ^ v44
-	.loc 1 2343
+	.loc 1 2588
 	xor %r5, %r5, %r6
 	std %r5, 664(%r1)
 # v8 = v22 & v38
-	.loc 1 2344
+	.loc 1 2589
 	and %r5, %r17, %r29
 	std %r5, 672(%r1)
 # v46 = v35 & v35
-	.loc 1 2345
+	.loc 1 2590
 	and %r5, %r28, %r28
 	std %r5, 680(%r1)
 # v17 = v35 & v37
-	.loc 1 2346
+	.loc 1 2591
 	and %r5, %r28, %r25
 # v48 = v27 & v35
-	.loc 1 2347
+	.loc 1 2592
 	and %r6, %r20, %r28
 # v48 = v17 ^ v48
-	.loc 1 2348
+	.loc 1 2593
 	xor %r5, %r5, %r6
 	std %r5, 688(%r1)
 # v17 = v35 & v45
-	.loc 1 2349
+	.loc 1 2594
 	and %r5, %r28, %r11
 # v5 = v27 & v37
-	.loc 1 2350
+	.loc 1 2595
 	and %r6, %r20, %r25
 # v15 = v31 & v35
-	.loc 1 2351
+	.loc 1 2596
 	and %r7, %r21, %r28
 # v5 = v17 ^ v5
-	.loc 1 2352
+	.loc 1 2597
 	xor %r6, %r5, %r6
 # v15 = v5 ^ v15
-	.loc 1 2353
+	.loc 1 2598
 	xor %r5, %r6, %r7
 	std %r5, 1880(%r1)
 # v5 = v27 & v45
-	.loc 1 2354
+	.loc 1 2599
 	and %r5, %r20, %r11
 # v17 = v31 & v37
-	.loc 1 2355
+	.loc 1 2600
 	and %r6, %r21, %r25
 # v17 = v5 ^ v17
-	.loc 1 2356
+	.loc 1 2601
 	xor %r5, %r5, %r6
 	std %r5, 1888(%r1)
 # v5 = v31 & v45
-	.loc 1 2357
+	.loc 1 2602
 	and %r5, %r21, %r11
 	std %r5, 2408(%r1)
 # v2 = v25 ^ v35
-	.loc 1 2358
+	.loc 1 2603
 	xor %r6, %r19, %r28
 	std %r6, 696(%r1)
 # v12 = v21 ^ v27
-	.loc 1 2359
+	.loc 1 2604
 	xor %r5, %r9, %r20
 	std %r5, 1896(%r1)
 # v56 = v22 ^ v31
-	.loc 1 2360
+	.loc 1 2605
 	xor %r5, %r17, %r21
 	std %r5, 2024(%r1)
 	std %r5, 224(%r1)
 # v57 = v29 ^ v35
-	.loc 1 2361
+	.loc 1 2606
 	xor %r16, %r23, %r28
 	std %r16, 232(%r1)
 # v58 = v28 ^ v37
-	.loc 1 2362
+	.loc 1 2607
 	xor %r7, %r30, %r25
 	std %r7, 240(%r1)
 # v59 = v38 ^ v45
-	.loc 1 2363
+	.loc 1 2608
 	xor %r5, %r29, %r11
 	std %r5, 2328(%r1)
 	std %r5, 2032(%r1)
 	std %r5, 248(%r1)
 # v60 = v2 & v57
-	.loc 1 2364
+	.loc 1 2609
 	and %r5, %r6, %r16
 	std %r5, 256(%r1)
 # v61 = v2 & v58
-	.loc 1 2365
+	.loc 1 2610
 	and %r5, %r6, %r7
 	std %r5, 2336(%r1)
 	std %r5, 2040(%r1)
 	std %r5, 264(%r1)
 # v62 = v12 & v57
-	.loc 1 2366
+	.loc 1 2611
 	ld %r14, 1896(%r1)
 	std %r14, 2376(%r1)
 	std %r14, 2288(%r1)
@@ -8448,1885 +8783,1885 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64:
 	std %r15, 2232(%r1)
 	std %r15, 272(%r1)
 # v62 = v61 ^ v62
-	.loc 1 2367
+	.loc 1 2612
 	xor %r5, %r5, %r15
 	std %r5, 2048(%r1)
 	std %r5, 704(%r1)
 # v2 = v2 & v59
-	.loc 1 2368
+	.loc 1 2613
 	ld %r5, 2328(%r1)
 	and %r15, %r6, %r5
 	std %r15, 712(%r1)
 # v61 = v12 & v58
-	.loc 1 2369
+	.loc 1 2614
 	and %r5, %r14, %r7
 	std %r5, 720(%r1)
 # v57 = v56 & v57
-	.loc 1 2370
+	.loc 1 2615
 	ld %r6, 2024(%r1)
 	and %r6, %r6, %r16
 	std %r6, 728(%r1)
 # v61 = v2 ^ v61
-	.loc 1 2371
+	.loc 1 2616
 	xor %r5, %r15, %r5
 	std %r5, 736(%r1)
 # v57 = v61 ^ v57
-	.loc 1 2372
+	.loc 1 2617
 	xor %r5, %r5, %r6
 	std %r5, 2056(%r1)
 	std %r5, 744(%r1)
 # v12 = v12 & v59
-	.loc 1 2373
+	.loc 1 2618
 	ld %r5, 1896(%r1)
 	ld %r6, 2032(%r1)
 	and %r6, %r5, %r6
 	std %r6, 752(%r1)
 # v58 = v56 & v58
-	.loc 1 2374
+	.loc 1 2619
 	ld %r16, 224(%r1)
 	and %r5, %r16, %r7
 # v58 = v12 ^ v58
-	.loc 1 2375
+	.loc 1 2620
 	xor %r6, %r6, %r5
 	std %r6, 760(%r1)
 # v59 = v56 & v59
-	.loc 1 2376
+	.loc 1 2621
 	ld %r5, 248(%r1)
 	and %r5, %r16, %r5
 	std %r5, 2064(%r1)
 	std %r5, 768(%r1)
 # v60 = v60 ^ v47
-	.loc 1 2377
+	.loc 1 2622
 	ld %r5, 256(%r1)
 	ld %r7, 640(%r1)
 	xor %r5, %r5, %r7
 # v60 = v60 ^ v46
-	.loc 1 2378
+	.loc 1 2623
 	ld %r7, 680(%r1)
 	std %r7, 2072(%r1)
 	xor %r7, %r5, %r7
 	std %r7, 776(%r1)
 # v62 = v62 ^ v43
-	.loc 1 2379
+	.loc 1 2624
 	ld %r5, 648(%r1)
 	ld %r16, 2048(%r1)
 	xor %r5, %r16, %r5
 # v62 = v62 ^ v48
-	.loc 1 2380
+	.loc 1 2625
 	ld %r16, 688(%r1)
 	std %r16, 2088(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 2080(%r1)
 	std %r5, 784(%r1)
 # v57 = v57 ^ v40
-	.loc 1 2381
+	.loc 1 2626
 	ld %r5, 656(%r1)
 	ld %r16, 2056(%r1)
 	xor %r5, %r16, %r5
 # v57 = v57 ^ v15
-	.loc 1 2382
+	.loc 1 2627
 	ld %r16, 1880(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 792(%r1)
 # v58 = v58 ^ v44
-	.loc 1 2383
+	.loc 1 2628
 	ld %r16, 664(%r1)
 	xor %r5, %r6, %r16
 # v58 = v58 ^ v17
-	.loc 1 2384
+	.loc 1 2629
 	ld %r6, 1888(%r1)
 	xor %r15, %r5, %r6
 	std %r15, 800(%r1)
 # v59 = v59 ^ v8
-	.loc 1 2385
+	.loc 1 2630
 	ld %r14, 672(%r1)
 	ld %r5, 2064(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 1904(%r1)
 # v59 = v59 ^ v5
-	.loc 1 2386
+	.loc 1 2631
 	ld %r6, 2408(%r1)
 	xor %r6, %r5, %r6
 	std %r6, 1912(%r1)
 # v44 = v60 ^ v44
-	.loc 1 2387
+	.loc 1 2632
 	xor %r5, %r7, %r16
 	std %r5, 808(%r1)
 # v8 = v62 ^ v8
-	.loc 1 2388
+	.loc 1 2633
 	ld %r5, 2080(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 816(%r1)
 # v46 = v58 ^ v46
-	.loc 1 2389
+	.loc 1 2634
 	ld %r5, 2072(%r1)
 	xor %r5, %r15, %r5
 	std %r5, 824(%r1)
 # v48 = v59 ^ v48
-	.loc 1 2390
+	.loc 1 2635
 	ld %r5, 2088(%r1)
 	xor %r5, %r6, %r5
 	std %r5, 832(%r1)
 # v25 = v18 ^ v25
-	.loc 1 2391
+	.loc 1 2636
 	ld %r5, 1816(%r1)
 	xor %r19, %r5, %r19
 # v21 = v37 ^ v21
-	.loc 1 2392
+	.loc 1 2637
 	xor %r9, %r25, %r9
 # v22 = v23 ^ v22
-	.loc 1 2393
+	.loc 1 2638
 	ld %r5, 2216(%r1)
 	xor %r17, %r5, %r17
 # v19 = v19 ^ v35
-	.loc 1 2394
+	.loc 1 2639
 	xor %r8, %r8, %r28
 # v27 = v20 ^ v27
-	.loc 1 2395
+	.loc 1 2640
 	xor %r20, %r18, %r20
 # v31 = v38 ^ v31
-	.loc 1 2396
+	.loc 1 2641
 	xor %r21, %r29, %r21
 # v29 = v33 ^ v29
-	.loc 1 2397
+	.loc 1 2642
 	xor %r23, %r22, %r23
 # v28 = v36 ^ v28
-	.loc 1 2398
+	.loc 1 2643
 	xor %r30, %r27, %r30
 # v38 = v30 ^ v38
-	.loc 1 2399
+	.loc 1 2644
 	xor %r29, %r10, %r29
 # v35 = v32 ^ v35
-	.loc 1 2400
+	.loc 1 2645
 	xor %r28, %r26, %r28
 # v37 = v34 ^ v37
-	.loc 1 2401
+	.loc 1 2646
 	xor %r25, %r31, %r25
 # v45 = v42 ^ v45
-	.loc 1 2402
+	.loc 1 2647
 	xor %r11, %r24, %r11
 # v42 = v25 & v29
-	.loc 1 2403
+	.loc 1 2648
 	and %r10, %r19, %r23
 # v34 = v25 & v28
-	.loc 1 2404
+	.loc 1 2649
 	and %r5, %r19, %r30
 # v32 = v21 & v29
-	.loc 1 2405
+	.loc 1 2650
 	and %r6, %r9, %r23
 # v32 = v34 ^ v32
-	.loc 1 2406
+	.loc 1 2651
 	xor %r31, %r5, %r6
 # v34 = v25 & v38
-	.loc 1 2407
+	.loc 1 2652
 	and %r5, %r19, %r29
 # v30 = v21 & v28
-	.loc 1 2408
+	.loc 1 2653
 	and %r6, %r9, %r30
 # v36 = v22 & v29
-	.loc 1 2409
+	.loc 1 2654
 	and %r7, %r17, %r23
 # v30 = v34 ^ v30
-	.loc 1 2410
+	.loc 1 2655
 	xor %r6, %r5, %r6
 # v36 = v30 ^ v36
-	.loc 1 2411
+	.loc 1 2656
 	xor %r26, %r6, %r7
 # v30 = v21 & v38
-	.loc 1 2412
+	.loc 1 2657
 	and %r5, %r9, %r29
 # v34 = v22 & v28
-	.loc 1 2413
+	.loc 1 2658
 	and %r6, %r17, %r30
 # v34 = v30 ^ v34
-	.loc 1 2414
+	.loc 1 2659
 	xor %r22, %r5, %r6
 # v30 = v22 & v38
-	.loc 1 2415
+	.loc 1 2660
 	and %r27, %r17, %r29
 # v33 = v19 & v35
-	.loc 1 2416
+	.loc 1 2661
 	and %r24, %r8, %r28
 # v20 = v19 & v37
-	.loc 1 2417
+	.loc 1 2662
 	and %r5, %r8, %r25
 # v23 = v27 & v35
-	.loc 1 2418
+	.loc 1 2663
 	and %r6, %r20, %r28
 # v23 = v20 ^ v23
-	.loc 1 2419
+	.loc 1 2664
 	xor %r18, %r5, %r6
 # v20 = v19 & v45
-	.loc 1 2420
+	.loc 1 2665
 	and %r5, %r8, %r11
 # v18 = v27 & v37
-	.loc 1 2421
+	.loc 1 2666
 	and %r6, %r20, %r25
 # v59 = v31 & v35
-	.loc 1 2422
+	.loc 1 2667
 	and %r7, %r21, %r28
 # v18 = v20 ^ v18
-	.loc 1 2423
+	.loc 1 2668
 	xor %r6, %r5, %r6
 # v59 = v18 ^ v59
-	.loc 1 2424
+	.loc 1 2669
 	xor %r7, %r6, %r7
 # v18 = v27 & v45
-	.loc 1 2425
+	.loc 1 2670
 	and %r5, %r20, %r11
 # v20 = v31 & v37
-	.loc 1 2426
+	.loc 1 2671
 	and %r6, %r21, %r25
 # v20 = v18 ^ v20
-	.loc 1 2427
+	.loc 1 2672
 	xor %r15, %r5, %r6
 # v18 = v31 & v45
-	.loc 1 2428
+	.loc 1 2673
 	and %r16, %r21, %r11
 # v19 = v25 ^ v19
-	.loc 1 2429
+	.loc 1 2674
 	xor %r8, %r19, %r8
 # v27 = v21 ^ v27
-	.loc 1 2430
+	.loc 1 2675
 	xor %r20, %r9, %r20
 # v31 = v22 ^ v31
-	.loc 1 2431
+	.loc 1 2676
 	xor %r21, %r17, %r21
 # v35 = v29 ^ v35
-	.loc 1 2432
+	.loc 1 2677
 	xor %r28, %r23, %r28
 # v37 = v28 ^ v37
-	.loc 1 2433
+	.loc 1 2678
 	xor %r25, %r30, %r25
 # v45 = v38 ^ v45
-	.loc 1 2434
+	.loc 1 2679
 	xor %r11, %r29, %r11
 # v38 = v19 & v35
-	.loc 1 2435
+	.loc 1 2680
 	and %r9, %r8, %r28
 # v28 = v19 & v37
-	.loc 1 2436
+	.loc 1 2681
 	and %r5, %r8, %r25
 # v29 = v27 & v35
-	.loc 1 2437
+	.loc 1 2682
 	and %r6, %r20, %r28
 # v29 = v28 ^ v29
-	.loc 1 2438
+	.loc 1 2683
 	xor %r30, %r5, %r6
 # v19 = v19 & v45
-	.loc 1 2439
+	.loc 1 2684
 	and %r5, %r8, %r11
 # v28 = v27 & v37
-	.loc 1 2440
+	.loc 1 2685
 	and %r6, %r20, %r25
 # v35 = v31 & v35
-	.loc 1 2441
+	.loc 1 2686
 	and %r8, %r21, %r28
 # v28 = v19 ^ v28
-	.loc 1 2442
+	.loc 1 2687
 	xor %r6, %r5, %r6
 # v35 = v28 ^ v35
-	.loc 1 2443
+	.loc 1 2688
 	xor %r8, %r6, %r8
 # v27 = v27 & v45
-	.loc 1 2444
+	.loc 1 2689
 	and %r20, %r20, %r11
 # v37 = v31 & v37
-	.loc 1 2445
+	.loc 1 2690
 	and %r5, %r21, %r25
 # v37 = v27 ^ v37
-	.loc 1 2446
+	.loc 1 2691
 	xor %r5, %r20, %r5
 # v45 = v31 & v45
-	.loc 1 2447
+	.loc 1 2692
 	and %r11, %r21, %r11
 # v38 = v38 ^ v42
-	.loc 1 2448
+	.loc 1 2693
 	xor %r9, %r9, %r10
 # v38 = v38 ^ v33
-	.loc 1 2449
+	.loc 1 2694
 	xor %r9, %r9, %r24
 # v29 = v29 ^ v32
-	.loc 1 2450
+	.loc 1 2695
 	xor %r30, %r30, %r31
 # v29 = v29 ^ v23
-	.loc 1 2451
+	.loc 1 2696
 	xor %r30, %r30, %r18
 # v35 = v35 ^ v36
-	.loc 1 2452
+	.loc 1 2697
 	xor %r8, %r8, %r26
 # v35 = v35 ^ v59
-	.loc 1 2453
+	.loc 1 2698
 	xor %r8, %r8, %r7
 # v37 = v37 ^ v34
-	.loc 1 2454
+	.loc 1 2699
 	xor %r5, %r5, %r22
 # v37 = v37 ^ v20
-	.loc 1 2455
+	.loc 1 2700
 	xor %r5, %r5, %r15
 # v45 = v45 ^ v30
-	.loc 1 2456
+	.loc 1 2701
 	xor %r11, %r11, %r27
 # v45 = v45 ^ v18
-	.loc 1 2457
+	.loc 1 2702
 	xor %r11, %r11, %r16
 # v34 = v38 ^ v34
-	.loc 1 2458
+	.loc 1 2703
 	xor %r22, %r9, %r22
 # v30 = v29 ^ v30
-	.loc 1 2459
+	.loc 1 2704
 	xor %r27, %r30, %r27
 # v33 = v37 ^ v33
-	.loc 1 2460
+	.loc 1 2705
 	xor %r24, %r5, %r24
 # v23 = v45 ^ v23
-	.loc 1 2461
+	.loc 1 2706
 	xor %r18, %r11, %r18
 # v42 = v42 ^ v24
-	.loc 1 2462
+	.loc 1 2707
 	ld %r5, 432(%r1)
 	xor %r10, %r10, %r5
 # v42 = v42 ^ v47
-	.loc 1 2463
+	.loc 1 2708
 	ld %r5, 640(%r1)
 	xor %r10, %r10, %r5
 # v32 = v32 ^ v54
-	.loc 1 2464
+	.loc 1 2709
 	ld %r5, 440(%r1)
 	xor %r31, %r31, %r5
 # v32 = v32 ^ v43
-	.loc 1 2465
+	.loc 1 2710
 	ld %r5, 648(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v55
-	.loc 1 2466
+	.loc 1 2711
 	ld %r5, 448(%r1)
 	xor %r26, %r26, %r5
 # v36 = v36 ^ v40
-	.loc 1 2467
+	.loc 1 2712
 	ld %r5, 656(%r1)
 	xor %r26, %r26, %r5
 # v34 = v34 ^ v26
-	.loc 1 2468
+	.loc 1 2713
 	ld %r5, 608(%r1)
 	xor %r5, %r22, %r5
 # v34 = v34 ^ v44
-	.loc 1 2469
+	.loc 1 2714
 	ld %r6, 808(%r1)
 	xor %r9, %r5, %r6
 # v30 = v30 ^ v52
-	.loc 1 2470
+	.loc 1 2715
 	ld %r5, 616(%r1)
 	xor %r5, %r27, %r5
 # v30 = v30 ^ v8
-	.loc 1 2471
+	.loc 1 2716
 	ld %r6, 816(%r1)
 	xor %r30, %r5, %r6
 # v35 = v35 ^ v41
-	.loc 1 2472
+	.loc 1 2717
 	ld %r5, 600(%r1)
 	xor %r5, %r8, %r5
 # v35 = v35 ^ v57
-	.loc 1 2473
+	.loc 1 2718
 	ld %r6, 792(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v53
-	.loc 1 2474
+	.loc 1 2719
 	ld %r11, 624(%r1)
 	xor %r5, %r24, %r11
 # v33 = v33 ^ v46
-	.loc 1 2475
+	.loc 1 2720
 	ld %r6, 824(%r1)
 	xor %r27, %r5, %r6
 # v23 = v23 ^ v49
-	.loc 1 2476
+	.loc 1 2721
 	ld %r24, 632(%r1)
 	xor %r5, %r18, %r24
 # v23 = v23 ^ v48
-	.loc 1 2477
+	.loc 1 2722
 	ld %r6, 832(%r1)
 	xor %r25, %r5, %r6
 # v59 = v59 ^ v50
-	.loc 1 2478
+	.loc 1 2723
 	ld %r23, 488(%r1)
 	xor %r7, %r7, %r23
 # v59 = v59 ^ v15
-	.loc 1 2479
+	.loc 1 2724
 	ld %r5, 1880(%r1)
 	xor %r28, %r7, %r5
 # v20 = v20 ^ v51
-	.loc 1 2480
+	.loc 1 2725
 	ld %r5, 496(%r1)
 	xor %r15, %r15, %r5
 # v20 = v20 ^ v17
-	.loc 1 2481
+	.loc 1 2726
 	ld %r6, 1888(%r1)
 	xor %r15, %r15, %r6
 # v18 = v18 ^ v39
-	.loc 1 2482
+	.loc 1 2727
 	ld %r6, 504(%r1)
 	xor %r16, %r16, %r6
 # v18 = v18 ^ v5
-	.loc 1 2483
+	.loc 1 2728
 	ld %r7, 2408(%r1)
 	xor %r16, %r16, %r7
 # v53 = v42 ^ v53
-	.loc 1 2484
+	.loc 1 2729
 	xor %r29, %r10, %r11
 # v49 = v32 ^ v49
-	.loc 1 2485
+	.loc 1 2730
 	xor %r31, %r31, %r24
 # v50 = v36 ^ v50
-	.loc 1 2486
+	.loc 1 2731
 	xor %r11, %r26, %r23
 # v51 = v34 ^ v51
-	.loc 1 2487
+	.loc 1 2732
 	xor %r10, %r9, %r5
 # v39 = v30 ^ v39
-	.loc 1 2488
+	.loc 1 2733
 	xor %r5, %r30, %r6
 # v47 = v33 ^ v47
-	.loc 1 2489
+	.loc 1 2734
 	ld %r6, 640(%r1)
 	xor %r6, %r27, %r6
 # v43 = v23 ^ v43
-	.loc 1 2490
+	.loc 1 2735
 	ld %r7, 648(%r1)
 	xor %r7, %r25, %r7
 # v40 = v59 ^ v40
-	.loc 1 2491
+	.loc 1 2736
 	ld %r9, 656(%r1)
 	xor %r26, %r28, %r9
 # v44 = v20 ^ v44
-	.loc 1 2492
+	.loc 1 2737
 	ld %r9, 808(%r1)
 	xor %r25, %r15, %r9
 # v8 = v18 ^ v8
-	.loc 1 2493
+	.loc 1 2738
 	ld %r9, 816(%r1)
 	xor %r28, %r16, %r9
 # v43 = v43 ^ v5
-	.loc 1 2494
+	.loc 1 2739
 	ld %r9, 2408(%r1)
 	xor %r27, %r7, %r9
 # v5 = v39 ^ v5
-	.loc 1 2495
+	.loc 1 2740
 	xor %r5, %r5, %r9
 # v47 = v47 ^ v17
-	.loc 1 2496
+	.loc 1 2741
 	ld %r7, 1888(%r1)
 	xor %r9, %r6, %r7
 # v17 = v51 ^ v17
-	.loc 1 2497
+	.loc 1 2742
 	xor %r6, %r10, %r7
 # v35 = v35 ^ v15
-	.loc 1 2498
+	.loc 1 2743
 	ld %r7, 1880(%r1)
 	xor %r10, %r8, %r7
 # v15 = v50 ^ v15
-	.loc 1 2499
+	.loc 1 2744
 	xor %r7, %r11, %r7
 # v5 = v5 ^ v48
-	.loc 1 2500
+	.loc 1 2745
 	ld %r8, 832(%r1)
 	xor %r11, %r5, %r8
 # v48 = v49 ^ v48
-	.loc 1 2501
+	.loc 1 2746
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v46
-	.loc 1 2502
+	.loc 1 2747
 	ld %r8, 824(%r1)
 	xor %r31, %r6, %r8
 # v46 = v53 ^ v46
-	.loc 1 2503
+	.loc 1 2748
 	xor %r6, %r29, %r8
 # v15 = v15 ^ v57
-	.loc 1 2504
+	.loc 1 2749
 	ld %r8, 792(%r1)
 	xor %r30, %r7, %r8
 # v57 = v41 ^ v57
-	.loc 1 2505
+	.loc 1 2750
 	ld %r7, 600(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v8
-	.loc 1 2506
+	.loc 1 2751
 	xor %r29, %r5, %r28
 # v8 = v52 ^ v8
-	.loc 1 2507
+	.loc 1 2752
 	ld %r5, 616(%r1)
 	xor %r5, %r5, %r28
 # v46 = v46 ^ v44
-	.loc 1 2508
+	.loc 1 2753
 	xor %r28, %r6, %r25
 # v44 = v26 ^ v44
-	.loc 1 2509
+	.loc 1 2754
 	ld %r6, 608(%r1)
 	xor %r6, %r6, %r25
 # v57 = v57 ^ v40
-	.loc 1 2510
+	.loc 1 2755
 	xor %r23, %r7, %r26
 # v40 = v55 ^ v40
-	.loc 1 2511
+	.loc 1 2756
 	ld %r7, 448(%r1)
 	xor %r7, %r7, %r26
 # v8 = v8 ^ v43
-	.loc 1 2512
+	.loc 1 2757
 	xor %r5, %r5, %r27
 # v43 = v54 ^ v43
-	.loc 1 2513
+	.loc 1 2758
 	ld %r8, 440(%r1)
 	xor %r8, %r8, %r27
 # v44 = v44 ^ v47
-	.loc 1 2514
+	.loc 1 2759
 	xor %r6, %r6, %r9
 # v47 = v24 ^ v47
-	.loc 1 2515
+	.loc 1 2760
 	ld %r27, 432(%r1)
 	xor %r9, %r27, %r9
 # v47 = v47 ^ v46
-	.loc 1 2516
+	.loc 1 2761
 	xor %r9, %r9, %r28
 # v43 = v43 ^ v48
-	.loc 1 2517
+	.loc 1 2762
 	xor %r8, %r8, %r29
 # v40 = v40 ^ v15
-	.loc 1 2518
+	.loc 1 2763
 	xor %r7, %r7, %r30
 # v40 = v40 ^ v35
-	.loc 1 2519
+	.loc 1 2764
 	xor %r26, %r7, %r10
 # v44 = v44 ^ v17
-	.loc 1 2520
+	.loc 1 2765
 	xor %r25, %r6, %r31
 # v8 = v8 ^ v5
-	.loc 1 2521
+	.loc 1 2766
 	xor %r24, %r5, %r11
 # v57 = v57 ^ v35
-	.loc 1 2522
+	.loc 1 2767
 	xor %r27, %r23, %r10
 # v24 = v47 & v0
-	.loc 1 2523
+	.loc 1 2768
 	ld %r7, 120(%r1)
 	and %r5, %r9, %r7
 	std %r5, 840(%r1)
 # v54 = v47 & v3
-	.loc 1 2524
+	.loc 1 2769
 	ld %r23, 136(%r1)
 	and %r5, %r9, %r23
 # v55 = v35 & v0
-	.loc 1 2525
+	.loc 1 2770
 	and %r6, %r10, %r7
 # v55 = v54 ^ v55
-	.loc 1 2526
+	.loc 1 2771
 	xor %r5, %r5, %r6
 	std %r5, 848(%r1)
 # v54 = v47 & v6
-	.loc 1 2527
+	.loc 1 2772
 	ld %r22, 152(%r1)
 	and %r5, %r9, %r22
 # v26 = v35 & v3
-	.loc 1 2528
+	.loc 1 2773
 	and %r6, %r10, %r23
 # v52 = v43 & v0
-	.loc 1 2529
+	.loc 1 2774
 	and %r7, %r8, %r7
 # v26 = v54 ^ v26
-	.loc 1 2530
+	.loc 1 2775
 	xor %r6, %r5, %r6
 # v52 = v26 ^ v52
-	.loc 1 2531
+	.loc 1 2776
 	xor %r5, %r6, %r7
 	std %r5, 856(%r1)
 # v26 = v35 & v6
-	.loc 1 2532
+	.loc 1 2777
 	and %r5, %r10, %r22
 # v54 = v43 & v3
-	.loc 1 2533
+	.loc 1 2778
 	and %r6, %r8, %r23
 # v54 = v26 ^ v54
-	.loc 1 2534
+	.loc 1 2779
 	xor %r23, %r5, %r6
 # v26 = v43 & v6
-	.loc 1 2535
+	.loc 1 2780
 	and %r21, %r8, %r22
 # v41 = v46 & v10
-	.loc 1 2536
+	.loc 1 2781
 	ld %r7, 168(%r1)
 	and %r22, %r28, %r7
 # v53 = v46 & v13
-	.loc 1 2537
+	.loc 1 2782
 	ld %r19, 184(%r1)
 	and %r5, %r28, %r19
 # v49 = v40 & v10
-	.loc 1 2538
+	.loc 1 2783
 	and %r6, %r26, %r7
 # v49 = v53 ^ v49
-	.loc 1 2539
+	.loc 1 2784
 	xor %r20, %r5, %r6
 # v53 = v46 & v16
-	.loc 1 2540
+	.loc 1 2785
 	ld %r18, 200(%r1)
 	and %r5, %r28, %r18
 # v50 = v40 & v13
-	.loc 1 2541
+	.loc 1 2786
 	and %r6, %r26, %r19
 # v51 = v48 & v10
-	.loc 1 2542
+	.loc 1 2787
 	and %r7, %r29, %r7
 # v50 = v53 ^ v50
-	.loc 1 2543
+	.loc 1 2788
 	xor %r6, %r5, %r6
 # v51 = v50 ^ v51
-	.loc 1 2544
+	.loc 1 2789
 	xor %r5, %r6, %r7
 	std %r5, 864(%r1)
 # v50 = v40 & v16
-	.loc 1 2545
+	.loc 1 2790
 	and %r5, %r26, %r18
 # v53 = v48 & v13
-	.loc 1 2546
+	.loc 1 2791
 	and %r6, %r29, %r19
 # v53 = v50 ^ v53
-	.loc 1 2547
+	.loc 1 2792
 	xor %r5, %r5, %r6
 	std %r5, 872(%r1)
 # v50 = v48 & v16
-	.loc 1 2548
+	.loc 1 2793
 	and %r5, %r29, %r18
 	std %r5, 880(%r1)
 # v39 = v47 ^ v46
-	.loc 1 2549
+	.loc 1 2794
 	xor %r14, %r9, %r28
 # v18 = v35 ^ v40
-	.loc 1 2550
+	.loc 1 2795
 	xor %r15, %r10, %r26
 # v20 = v43 ^ v48
-	.loc 1 2551
+	.loc 1 2796
 	xor %r16, %r8, %r29
 # v59 = v0 ^ v10
-	.loc 1 2552
+	.loc 1 2797
 	ld %r5, 120(%r1)
 	ld %r6, 168(%r1)
 	xor %r17, %r5, %r6
 # v23 = v3 ^ v13
-	.loc 1 2553
+	.loc 1 2798
 	ld %r5, 136(%r1)
 	ld %r6, 184(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 2554
+	.loc 1 2799
 	ld %r5, 152(%r1)
 	ld %r6, 200(%r1)
 	xor %r19, %r5, %r6
 # v30 = v39 & v59
-	.loc 1 2555
+	.loc 1 2800
 	and %r7, %r14, %r17
 # v34 = v39 & v23
-	.loc 1 2556
+	.loc 1 2801
 	and %r5, %r14, %r18
 # v36 = v18 & v59
-	.loc 1 2557
+	.loc 1 2802
 	and %r6, %r15, %r17
 # v36 = v34 ^ v36
-	.loc 1 2558
+	.loc 1 2803
 	xor %r6, %r5, %r6
 # v39 = v39 & v33
-	.loc 1 2559
+	.loc 1 2804
 	and %r14, %r14, %r19
 # v34 = v18 & v23
-	.loc 1 2560
+	.loc 1 2805
 	and %r5, %r15, %r18
 # v59 = v20 & v59
-	.loc 1 2561
+	.loc 1 2806
 	and %r17, %r16, %r17
 # v34 = v39 ^ v34
-	.loc 1 2562
+	.loc 1 2807
 	xor %r5, %r14, %r5
 # v59 = v34 ^ v59
-	.loc 1 2563
+	.loc 1 2808
 	xor %r17, %r5, %r17
 # v18 = v18 & v33
-	.loc 1 2564
+	.loc 1 2809
 	and %r15, %r15, %r19
 # v23 = v20 & v23
-	.loc 1 2565
+	.loc 1 2810
 	and %r18, %r16, %r18
 # v23 = v18 ^ v23
-	.loc 1 2566
+	.loc 1 2811
 	xor %r5, %r15, %r18
 # v33 = v20 & v33
-	.loc 1 2567
+	.loc 1 2812
 	and %r19, %r16, %r19
 # v30 = v30 ^ v24
-	.loc 1 2568
+	.loc 1 2813
 	ld %r18, 840(%r1)
 	xor %r7, %r7, %r18
 # v30 = v30 ^ v41
-	.loc 1 2569
+	.loc 1 2814
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v55
-	.loc 1 2570
+	.loc 1 2815
 	ld %r18, 848(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v49
-	.loc 1 2571
+	.loc 1 2816
 	xor %r6, %r6, %r20
 # v59 = v59 ^ v52
-	.loc 1 2572
+	.loc 1 2817
 	ld %r18, 856(%r1)
 	xor %r17, %r17, %r18
 # v59 = v59 ^ v51
-	.loc 1 2573
+	.loc 1 2818
 	ld %r18, 864(%r1)
 	xor %r18, %r17, %r18
 	std %r18, 888(%r1)
 # v23 = v23 ^ v54
-	.loc 1 2574
+	.loc 1 2819
 	xor %r5, %r5, %r23
 # v23 = v23 ^ v53
-	.loc 1 2575
+	.loc 1 2820
 	ld %r18, 872(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v26
-	.loc 1 2576
+	.loc 1 2821
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v50
-	.loc 1 2577
+	.loc 1 2822
 	ld %r18, 880(%r1)
 	xor %r19, %r19, %r18
 # v54 = v30 ^ v54
-	.loc 1 2578
+	.loc 1 2823
 	xor %r7, %r7, %r23
 	std %r7, 896(%r1)
 # v26 = v36 ^ v26
-	.loc 1 2579
+	.loc 1 2824
 	xor %r6, %r6, %r21
 	std %r6, 904(%r1)
 # v41 = v23 ^ v41
-	.loc 1 2580
+	.loc 1 2825
 	xor %r5, %r5, %r22
 	std %r5, 912(%r1)
 # v49 = v33 ^ v49
-	.loc 1 2581
+	.loc 1 2826
 	xor %r5, %r19, %r20
 	std %r5, 920(%r1)
 # v33 = v44 & v1
-	.loc 1 2582
+	.loc 1 2827
 	ld %r7, 128(%r1)
 	and %r5, %r25, %r7
 	std %r5, 928(%r1)
 # v23 = v44 & v4
-	.loc 1 2583
+	.loc 1 2828
 	ld %r23, 144(%r1)
 	and %r5, %r25, %r23
 # v36 = v15 & v1
-	.loc 1 2584
+	.loc 1 2829
 	and %r6, %r30, %r7
 # v36 = v23 ^ v36
-	.loc 1 2585
+	.loc 1 2830
 	xor %r5, %r5, %r6
 	std %r5, 936(%r1)
 # v23 = v44 & v7
-	.loc 1 2586
+	.loc 1 2831
 	ld %r22, 160(%r1)
 	and %r5, %r25, %r22
 # v30 = v15 & v4
-	.loc 1 2587
+	.loc 1 2832
 	and %r6, %r30, %r23
 # v20 = v8 & v1
-	.loc 1 2588
+	.loc 1 2833
 	and %r7, %r24, %r7
 # v30 = v23 ^ v30
-	.loc 1 2589
+	.loc 1 2834
 	xor %r6, %r5, %r6
 # v20 = v30 ^ v20
-	.loc 1 2590
+	.loc 1 2835
 	xor %r5, %r6, %r7
 	std %r5, 944(%r1)
 # v30 = v15 & v7
-	.loc 1 2591
+	.loc 1 2836
 	and %r5, %r30, %r22
 # v23 = v8 & v4
-	.loc 1 2592
+	.loc 1 2837
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 2593
+	.loc 1 2838
 	xor %r5, %r5, %r6
 	std %r5, 1920(%r1)
 # v30 = v8 & v7
-	.loc 1 2594
+	.loc 1 2839
 	and %r5, %r24, %r22
 	std %r5, 1928(%r1)
 # v18 = v17 & v11
-	.loc 1 2595
+	.loc 1 2840
 	ld %r7, 176(%r1)
 	and %r23, %r31, %r7
 # v34 = v17 & v14
-	.loc 1 2596
+	.loc 1 2841
 	ld %r21, 192(%r1)
 	and %r5, %r31, %r21
 # v39 = v57 & v11
-	.loc 1 2597
+	.loc 1 2842
 	and %r6, %r27, %r7
 # v39 = v34 ^ v39
-	.loc 1 2598
+	.loc 1 2843
 	xor %r22, %r5, %r6
 # v34 = v17 & v9
-	.loc 1 2599
+	.loc 1 2844
 	and %r5, %r31, %r12
 # v32 = v57 & v14
-	.loc 1 2600
+	.loc 1 2845
 	and %r6, %r27, %r21
 # v42 = v5 & v11
-	.loc 1 2601
+	.loc 1 2846
 	and %r7, %r11, %r7
 # v32 = v34 ^ v32
-	.loc 1 2602
+	.loc 1 2847
 	xor %r6, %r5, %r6
 # v42 = v32 ^ v42
-	.loc 1 2603
+	.loc 1 2848
 	xor %r7, %r6, %r7
 # v32 = v57 & v9
-	.loc 1 2604
+	.loc 1 2849
 	and %r5, %r27, %r12
 # v34 = v5 & v14
-	.loc 1 2605
+	.loc 1 2850
 	and %r6, %r11, %r21
 # v34 = v32 ^ v34
-	.loc 1 2606
+	.loc 1 2851
 	xor %r21, %r5, %r6
 # v32 = v5 & v9
-	.loc 1 2607
+	.loc 1 2852
 	and %r20, %r11, %r12
 # v45 = v44 ^ v17
-	.loc 1 2608
+	.loc 1 2853
 	xor %r14, %r25, %r31
 # v37 = v15 ^ v57
-	.loc 1 2609
+	.loc 1 2854
 	xor %r6, %r30, %r27
 # v29 = v8 ^ v5
-	.loc 1 2610
+	.loc 1 2855
 	xor %r19, %r24, %r11
 # v38 = v1 ^ v11
-	.loc 1 2611
+	.loc 1 2856
 	ld %r5, 128(%r1)
 	ld %r18, 176(%r1)
 	xor %r18, %r5, %r18
 # v31 = v4 ^ v14
-	.loc 1 2612
+	.loc 1 2857
 	ld %r5, 144(%r1)
 	ld %r17, 192(%r1)
 	xor %r16, %r5, %r17
 # v27 = v7 ^ v9
-	.loc 1 2613
+	.loc 1 2858
 	ld %r5, 160(%r1)
 	xor %r15, %r5, %r12
 # v28 = v45 & v38
-	.loc 1 2614
+	.loc 1 2859
 	and %r5, %r14, %r18
 	std %r5, 952(%r1)
 # v19 = v45 & v31
-	.loc 1 2615
+	.loc 1 2860
 	and %r5, %r14, %r16
 	std %r5, 960(%r1)
 # v22 = v37 & v38
-	.loc 1 2616
+	.loc 1 2861
 	and %r17, %r6, %r18
 	std %r17, 968(%r1)
 # v22 = v19 ^ v22
-	.loc 1 2617
+	.loc 1 2862
 	xor %r17, %r5, %r17
 	std %r17, 976(%r1)
 # v45 = v45 & v27
-	.loc 1 2618
+	.loc 1 2863
 	and %r14, %r14, %r15
 	std %r14, 984(%r1)
 # v19 = v37 & v31
-	.loc 1 2619
+	.loc 1 2864
 	and %r5, %r6, %r16
 # v38 = v29 & v38
-	.loc 1 2620
+	.loc 1 2865
 	and %r18, %r19, %r18
 # v19 = v45 ^ v19
-	.loc 1 2621
+	.loc 1 2866
 	xor %r5, %r14, %r5
 # v38 = v19 ^ v38
-	.loc 1 2622
+	.loc 1 2867
 	xor %r18, %r5, %r18
 # v37 = v37 & v27
-	.loc 1 2623
+	.loc 1 2868
 	and %r5, %r6, %r15
 # v31 = v29 & v31
-	.loc 1 2624
+	.loc 1 2869
 	and %r6, %r19, %r16
 # v31 = v37 ^ v31
-	.loc 1 2625
+	.loc 1 2870
 	xor %r16, %r5, %r6
 # v27 = v29 & v27
-	.loc 1 2626
+	.loc 1 2871
 	and %r19, %r19, %r15
 # v28 = v28 ^ v33
-	.loc 1 2627
+	.loc 1 2872
 	ld %r5, 952(%r1)
 	ld %r6, 928(%r1)
 	xor %r5, %r5, %r6
 # v28 = v28 ^ v18
-	.loc 1 2628
+	.loc 1 2873
 	xor %r6, %r5, %r23
 # v22 = v22 ^ v36
-	.loc 1 2629
+	.loc 1 2874
 	ld %r5, 936(%r1)
 	xor %r5, %r17, %r5
 # v22 = v22 ^ v39
-	.loc 1 2630
+	.loc 1 2875
 	xor %r17, %r5, %r22
 # v38 = v38 ^ v20
-	.loc 1 2631
+	.loc 1 2876
 	ld %r5, 944(%r1)
 	xor %r5, %r18, %r5
 # v38 = v38 ^ v42
-	.loc 1 2632
+	.loc 1 2877
 	xor %r18, %r5, %r7
 # v31 = v31 ^ v23
-	.loc 1 2633
+	.loc 1 2878
 	ld %r15, 1920(%r1)
 	xor %r5, %r16, %r15
 # v31 = v31 ^ v34
-	.loc 1 2634
+	.loc 1 2879
 	xor %r16, %r5, %r21
 # v27 = v27 ^ v30
-	.loc 1 2635
+	.loc 1 2880
 	ld %r14, 1928(%r1)
 	xor %r5, %r19, %r14
 # v27 = v27 ^ v32
-	.loc 1 2636
+	.loc 1 2881
 	xor %r5, %r5, %r20
 # v23 = v28 ^ v23
-	.loc 1 2637
+	.loc 1 2882
 	xor %r6, %r6, %r15
 	std %r6, 992(%r1)
 # v30 = v22 ^ v30
-	.loc 1 2638
+	.loc 1 2883
 	xor %r6, %r17, %r14
 	std %r6, 1000(%r1)
 # v18 = v31 ^ v18
-	.loc 1 2639
+	.loc 1 2884
 	xor %r23, %r16, %r23
 # v39 = v27 ^ v39
-	.loc 1 2640
+	.loc 1 2885
 	xor %r22, %r5, %r22
 # v44 = v47 ^ v44
-	.loc 1 2641
+	.loc 1 2886
 	xor %r25, %r9, %r25
 # v15 = v35 ^ v15
-	.loc 1 2642
+	.loc 1 2887
 	xor %r30, %r10, %r30
 # v8 = v43 ^ v8
-	.loc 1 2643
+	.loc 1 2888
 	xor %r24, %r8, %r24
 # v17 = v46 ^ v17
-	.loc 1 2644
+	.loc 1 2889
 	xor %r28, %r28, %r31
 # v57 = v40 ^ v57
-	.loc 1 2645
+	.loc 1 2890
 	xor %r27, %r26, %r27
 # v5 = v48 ^ v5
-	.loc 1 2646
+	.loc 1 2891
 	xor %r26, %r29, %r11
 # v48 = v0 ^ v1
-	.loc 1 2647
+	.loc 1 2892
 	ld %r5, 120(%r1)
 	ld %r6, 128(%r1)
 	xor %r11, %r5, %r6
 # v40 = v3 ^ v4
-	.loc 1 2648
+	.loc 1 2893
 	ld %r5, 136(%r1)
 	ld %r6, 144(%r1)
 	xor %r9, %r5, %r6
 # v46 = v6 ^ v7
-	.loc 1 2649
+	.loc 1 2894
 	ld %r5, 152(%r1)
 	ld %r6, 160(%r1)
 	xor %r31, %r5, %r6
 # v43 = v10 ^ v11
-	.loc 1 2650
+	.loc 1 2895
 	ld %r5, 168(%r1)
 	ld %r6, 176(%r1)
 	xor %r19, %r5, %r6
 # v35 = v13 ^ v14
-	.loc 1 2651
+	.loc 1 2896
 	ld %r5, 184(%r1)
 	ld %r6, 192(%r1)
 	xor %r29, %r5, %r6
 # v47 = v16 ^ v9
-	.loc 1 2652
+	.loc 1 2897
 	ld %r5, 200(%r1)
 	xor %r10, %r5, %r12
 # v27 = v44 & v48
-	.loc 1 2653
+	.loc 1 2898
 	and %r5, %r25, %r11
 	std %r5, 1008(%r1)
 # v31 = v44 & v40
-	.loc 1 2654
+	.loc 1 2899
 	and %r5, %r25, %r9
 # v22 = v15 & v48
-	.loc 1 2655
+	.loc 1 2900
 	and %r6, %r30, %r11
 # v22 = v31 ^ v22
-	.loc 1 2656
+	.loc 1 2901
 	xor %r5, %r5, %r6
 	std %r5, 1016(%r1)
 # v31 = v44 & v46
-	.loc 1 2657
+	.loc 1 2902
 	and %r5, %r25, %r31
 # v28 = v15 & v40
-	.loc 1 2658
+	.loc 1 2903
 	and %r6, %r30, %r9
 # v29 = v8 & v48
-	.loc 1 2659
+	.loc 1 2904
 	and %r8, %r24, %r11
 # v28 = v31 ^ v28
-	.loc 1 2660
+	.loc 1 2905
 	xor %r6, %r5, %r6
 # v29 = v28 ^ v29
-	.loc 1 2661
+	.loc 1 2906
 	xor %r5, %r6, %r8
 	std %r5, 1024(%r1)
 # v28 = v15 & v46
-	.loc 1 2662
+	.loc 1 2907
 	and %r5, %r30, %r31
 # v31 = v8 & v40
-	.loc 1 2663
+	.loc 1 2908
 	and %r6, %r24, %r9
 # v31 = v28 ^ v31
-	.loc 1 2664
+	.loc 1 2909
 	xor %r16, %r5, %r6
 # v28 = v8 & v46
-	.loc 1 2665
+	.loc 1 2910
 	and %r8, %r24, %r31
 # v37 = v17 & v43
-	.loc 1 2666
+	.loc 1 2911
 	and %r17, %r28, %r19
 # v19 = v17 & v35
-	.loc 1 2667
+	.loc 1 2912
 	and %r5, %r28, %r29
 # v45 = v57 & v43
-	.loc 1 2668
+	.loc 1 2913
 	and %r6, %r27, %r19
 # v45 = v19 ^ v45
-	.loc 1 2669
+	.loc 1 2914
 	xor %r14, %r5, %r6
 # v19 = v17 & v47
-	.loc 1 2670
+	.loc 1 2915
 	and %r5, %r28, %r10
 # v21 = v57 & v35
-	.loc 1 2671
+	.loc 1 2916
 	and %r6, %r27, %r29
 # v25 = v5 & v43
-	.loc 1 2672
+	.loc 1 2917
 	and %r15, %r26, %r19
 # v21 = v19 ^ v21
-	.loc 1 2673
+	.loc 1 2918
 	xor %r6, %r5, %r6
 # v25 = v21 ^ v25
-	.loc 1 2674
+	.loc 1 2919
 	xor %r15, %r6, %r15
 # v21 = v57 & v47
-	.loc 1 2675
+	.loc 1 2920
 	and %r5, %r27, %r10
 # v19 = v5 & v35
-	.loc 1 2676
+	.loc 1 2921
 	and %r6, %r26, %r29
 # v19 = v21 ^ v19
-	.loc 1 2677
+	.loc 1 2922
 	xor %r6, %r5, %r6
 # v21 = v5 & v47
-	.loc 1 2678
+	.loc 1 2923
 	and %r5, %r26, %r10
 # v17 = v44 ^ v17
-	.loc 1 2679
+	.loc 1 2924
 	xor %r28, %r25, %r28
 # v57 = v15 ^ v57
-	.loc 1 2680
+	.loc 1 2925
 	xor %r27, %r30, %r27
 # v5 = v8 ^ v5
-	.loc 1 2681
+	.loc 1 2926
 	xor %r26, %r24, %r26
 # v43 = v48 ^ v43
-	.loc 1 2682
+	.loc 1 2927
 	xor %r19, %r11, %r19
 # v35 = v40 ^ v35
-	.loc 1 2683
+	.loc 1 2928
 	xor %r29, %r9, %r29
 # v47 = v46 ^ v47
-	.loc 1 2684
+	.loc 1 2929
 	xor %r11, %r31, %r10
 # v46 = v17 & v43
-	.loc 1 2685
+	.loc 1 2930
 	and %r31, %r28, %r19
 # v40 = v17 & v35
-	.loc 1 2686
+	.loc 1 2931
 	and %r9, %r28, %r29
 # v48 = v57 & v43
-	.loc 1 2687
+	.loc 1 2932
 	and %r10, %r27, %r19
 # v48 = v40 ^ v48
-	.loc 1 2688
+	.loc 1 2933
 	xor %r30, %r9, %r10
 # v17 = v17 & v47
-	.loc 1 2689
+	.loc 1 2934
 	and %r28, %r28, %r11
 # v40 = v57 & v35
-	.loc 1 2690
+	.loc 1 2935
 	and %r9, %r27, %r29
 # v43 = v5 & v43
-	.loc 1 2691
+	.loc 1 2936
 	and %r10, %r26, %r19
 # v40 = v17 ^ v40
-	.loc 1 2692
+	.loc 1 2937
 	xor %r9, %r28, %r9
 # v43 = v40 ^ v43
-	.loc 1 2693
+	.loc 1 2938
 	xor %r10, %r9, %r10
 # v57 = v57 & v47
-	.loc 1 2694
+	.loc 1 2939
 	and %r27, %r27, %r11
 # v35 = v5 & v35
-	.loc 1 2695
+	.loc 1 2940
 	and %r29, %r26, %r29
 # v35 = v57 ^ v35
-	.loc 1 2696
+	.loc 1 2941
 	xor %r29, %r27, %r29
 # v47 = v5 & v47
-	.loc 1 2697
+	.loc 1 2942
 	and %r11, %r26, %r11
 # v46 = v46 ^ v27
-	.loc 1 2698
+	.loc 1 2943
 	ld %r9, 1008(%r1)
 	xor %r31, %r31, %r9
 # v46 = v46 ^ v37
-	.loc 1 2699
+	.loc 1 2944
 	xor %r28, %r31, %r17
 # v48 = v48 ^ v22
-	.loc 1 2700
+	.loc 1 2945
 	ld %r9, 1016(%r1)
 	xor %r30, %r30, %r9
 # v48 = v48 ^ v45
-	.loc 1 2701
+	.loc 1 2946
 	xor %r30, %r30, %r14
 # v43 = v43 ^ v29
-	.loc 1 2702
+	.loc 1 2947
 	ld %r9, 1024(%r1)
 	xor %r9, %r10, %r9
 # v43 = v43 ^ v25
-	.loc 1 2703
+	.loc 1 2948
 	xor %r31, %r9, %r15
 # v35 = v35 ^ v31
-	.loc 1 2704
+	.loc 1 2949
 	xor %r9, %r29, %r16
 # v35 = v35 ^ v19
-	.loc 1 2705
+	.loc 1 2950
 	xor %r9, %r9, %r6
 # v47 = v47 ^ v28
-	.loc 1 2706
+	.loc 1 2951
 	xor %r10, %r11, %r8
 # v47 = v47 ^ v21
-	.loc 1 2707
+	.loc 1 2952
 	xor %r10, %r10, %r5
 # v31 = v46 ^ v31
-	.loc 1 2708
+	.loc 1 2953
 	xor %r16, %r28, %r16
 # v28 = v48 ^ v28
-	.loc 1 2709
+	.loc 1 2954
 	xor %r28, %r30, %r8
 # v37 = v35 ^ v37
-	.loc 1 2710
+	.loc 1 2955
 	xor %r17, %r9, %r17
 # v45 = v47 ^ v45
-	.loc 1 2711
+	.loc 1 2956
 	xor %r14, %r10, %r14
 # v27 = v27 ^ v24
-	.loc 1 2712
+	.loc 1 2957
 	ld %r8, 1008(%r1)
 	ld %r9, 840(%r1)
 	xor %r8, %r8, %r9
 # v27 = v27 ^ v33
-	.loc 1 2713
+	.loc 1 2958
 	ld %r9, 928(%r1)
 	xor %r10, %r8, %r9
 # v22 = v22 ^ v55
-	.loc 1 2714
+	.loc 1 2959
 	ld %r8, 1016(%r1)
 	ld %r9, 848(%r1)
 	xor %r8, %r8, %r9
 # v22 = v22 ^ v36
-	.loc 1 2715
+	.loc 1 2960
 	ld %r9, 936(%r1)
 	xor %r30, %r8, %r9
 # v29 = v29 ^ v52
-	.loc 1 2716
+	.loc 1 2961
 	ld %r8, 1024(%r1)
 	ld %r9, 856(%r1)
 	xor %r8, %r8, %r9
 # v29 = v29 ^ v20
-	.loc 1 2717
+	.loc 1 2962
 	ld %r9, 944(%r1)
 	xor %r11, %r8, %r9
 # v31 = v31 ^ v54
-	.loc 1 2718
+	.loc 1 2963
 	ld %r8, 896(%r1)
 	xor %r8, %r16, %r8
 # v31 = v31 ^ v23
-	.loc 1 2719
+	.loc 1 2964
 	ld %r9, 992(%r1)
 	xor %r29, %r8, %r9
 # v28 = v28 ^ v26
-	.loc 1 2720
+	.loc 1 2965
 	ld %r8, 904(%r1)
 	xor %r8, %r28, %r8
 # v28 = v28 ^ v30
-	.loc 1 2721
+	.loc 1 2966
 	ld %r9, 1000(%r1)
 	xor %r28, %r8, %r9
 # v43 = v43 ^ v59
-	.loc 1 2722
+	.loc 1 2967
 	ld %r8, 888(%r1)
 	xor %r8, %r31, %r8
 # v43 = v43 ^ v38
-	.loc 1 2723
+	.loc 1 2968
 	xor %r9, %r8, %r18
 # v37 = v37 ^ v41
-	.loc 1 2724
+	.loc 1 2969
 	ld %r31, 912(%r1)
 	xor %r8, %r17, %r31
 # v37 = v37 ^ v18
-	.loc 1 2725
+	.loc 1 2970
 	xor %r27, %r8, %r23
 # v45 = v45 ^ v49
-	.loc 1 2726
+	.loc 1 2971
 	ld %r26, 920(%r1)
 	xor %r8, %r14, %r26
 # v45 = v45 ^ v39
-	.loc 1 2727
+	.loc 1 2972
 	xor %r8, %r8, %r22
 # v25 = v25 ^ v51
-	.loc 1 2728
+	.loc 1 2973
 	ld %r25, 864(%r1)
 	xor %r15, %r15, %r25
 # v25 = v25 ^ v42
-	.loc 1 2729
+	.loc 1 2974
 	xor %r15, %r15, %r7
 # v19 = v19 ^ v53
-	.loc 1 2730
+	.loc 1 2975
 	ld %r24, 872(%r1)
 	xor %r6, %r6, %r24
 # v19 = v19 ^ v34
-	.loc 1 2731
+	.loc 1 2976
 	xor %r19, %r6, %r21
 # v21 = v21 ^ v50
-	.loc 1 2732
+	.loc 1 2977
 	ld %r17, 880(%r1)
 	xor %r5, %r5, %r17
 # v21 = v21 ^ v32
-	.loc 1 2733
+	.loc 1 2978
 	xor %r16, %r5, %r20
 # v41 = v27 ^ v41
-	.loc 1 2734
+	.loc 1 2979
 	xor %r10, %r10, %r31
 # v49 = v22 ^ v49
-	.loc 1 2735
+	.loc 1 2980
 	xor %r6, %r30, %r26
 # v51 = v29 ^ v51
-	.loc 1 2736
+	.loc 1 2981
 	xor %r31, %r11, %r25
 # v53 = v31 ^ v53
-	.loc 1 2737
+	.loc 1 2982
 	xor %r26, %r29, %r24
 # v50 = v28 ^ v50
-	.loc 1 2738
+	.loc 1 2983
 	xor %r25, %r28, %r17
 # v33 = v37 ^ v33
-	.loc 1 2739
+	.loc 1 2984
 	ld %r5, 928(%r1)
 	xor %r27, %r27, %r5
 # v36 = v45 ^ v36
-	.loc 1 2740
+	.loc 1 2985
 	ld %r5, 936(%r1)
 	xor %r5, %r8, %r5
 # v20 = v25 ^ v20
-	.loc 1 2741
+	.loc 1 2986
 	ld %r8, 944(%r1)
 	xor %r11, %r15, %r8
 # v23 = v19 ^ v23
-	.loc 1 2742
+	.loc 1 2987
 	ld %r8, 992(%r1)
 	xor %r30, %r19, %r8
 # v30 = v21 ^ v30
-	.loc 1 2743
+	.loc 1 2988
 	ld %r8, 1000(%r1)
 	xor %r28, %r16, %r8
 # v36 = v36 ^ v32
-	.loc 1 2744
+	.loc 1 2989
 	xor %r29, %r5, %r20
 # v32 = v50 ^ v32
-	.loc 1 2745
+	.loc 1 2990
 	xor %r20, %r25, %r20
 # v33 = v33 ^ v34
-	.loc 1 2746
+	.loc 1 2991
 	xor %r8, %r27, %r21
 # v34 = v53 ^ v34
-	.loc 1 2747
+	.loc 1 2992
 	xor %r21, %r26, %r21
 # v43 = v43 ^ v42
-	.loc 1 2748
+	.loc 1 2993
 	xor %r9, %r9, %r7
 # v42 = v51 ^ v42
-	.loc 1 2749
+	.loc 1 2994
 	xor %r7, %r31, %r7
 # v32 = v32 ^ v39
-	.loc 1 2750
+	.loc 1 2995
 	xor %r20, %r20, %r22
 # v39 = v49 ^ v39
-	.loc 1 2751
+	.loc 1 2996
 	xor %r22, %r6, %r22
 # v34 = v34 ^ v18
-	.loc 1 2752
+	.loc 1 2997
 	xor %r21, %r21, %r23
 # v18 = v41 ^ v18
-	.loc 1 2753
+	.loc 1 2998
 	xor %r23, %r10, %r23
 # v42 = v42 ^ v38
-	.loc 1 2754
+	.loc 1 2999
 	xor %r10, %r7, %r18
 # v38 = v59 ^ v38
-	.loc 1 2755
+	.loc 1 3000
 	ld %r5, 888(%r1)
 	xor %r18, %r5, %r18
 # v39 = v39 ^ v30
-	.loc 1 2756
+	.loc 1 3001
 	xor %r22, %r22, %r28
 # v30 = v26 ^ v30
-	.loc 1 2757
+	.loc 1 3002
 	ld %r5, 904(%r1)
 	xor %r5, %r5, %r28
 # v18 = v18 ^ v23
-	.loc 1 2758
+	.loc 1 3003
 	xor %r23, %r23, %r30
 # v23 = v54 ^ v23
-	.loc 1 2759
+	.loc 1 3004
 	ld %r6, 896(%r1)
 	xor %r6, %r6, %r30
 # v38 = v38 ^ v20
-	.loc 1 2760
+	.loc 1 3005
 	xor %r18, %r18, %r11
 # v20 = v52 ^ v20
-	.loc 1 2761
+	.loc 1 3006
 	ld %r7, 856(%r1)
 	xor %r11, %r7, %r11
 # v30 = v30 ^ v36
-	.loc 1 2762
+	.loc 1 3007
 	xor %r31, %r5, %r29
 # v36 = v55 ^ v36
-	.loc 1 2763
+	.loc 1 3008
 	ld %r5, 848(%r1)
 	xor %r29, %r5, %r29
 # v23 = v23 ^ v33
-	.loc 1 2764
+	.loc 1 3009
 	xor %r30, %r6, %r8
 # v33 = v24 ^ v33
-	.loc 1 2765
+	.loc 1 3010
 	ld %r5, 840(%r1)
 	xor %r28, %r5, %r8
 # v24 = v33 ^ v18
-	.loc 1 2766
+	.loc 1 3011
 	xor %r5, %r28, %r23
 # v55 = v36 ^ v39
-	.loc 1 2767
+	.loc 1 3012
 	xor %r6, %r29, %r22
 # v52 = v20 ^ v42
-	.loc 1 2768
+	.loc 1 3013
 	xor %r7, %r11, %r10
 # v52 = v52 ^ v43
-	.loc 1 2769
+	.loc 1 3014
 	xor %r7, %r7, %r9
 # v54 = v23 ^ v34
-	.loc 1 2770
+	.loc 1 3015
 	xor %r24, %r30, %r21
 # v26 = v30 ^ v32
-	.loc 1 2771
+	.loc 1 3016
 	xor %r26, %r31, %r20
 # v59 = v38 ^ v43
-	.loc 1 2772
+	.loc 1 3017
 	xor %r25, %r18, %r9
 # v24 = v24 ^ v54
-	.loc 1 2773
+	.loc 1 3018
 	xor %r5, %r5, %r24
 # v41 = v43 ^ v42
-	.loc 1 2774
+	.loc 1 3019
 	xor %r16, %r9, %r10
 # v55 = v55 ^ v26
-	.loc 1 2775
+	.loc 1 3020
 	xor %r6, %r6, %r26
 # v55 = v55 ^ v32
-	.loc 1 2776
+	.loc 1 3021
 	xor %r6, %r6, %r20
 # v49 = v18 ^ v34
-	.loc 1 2777
+	.loc 1 3022
 	xor %r19, %r23, %r21
 # v52 = v52 ^ v59
-	.loc 1 2778
+	.loc 1 3023
 	xor %r27, %r7, %r25
 # v51 = v39 ^ v32
-	.loc 1 2779
+	.loc 1 3024
 	xor %r17, %r22, %r20
 # v24 = v24 ^ v49
-	.loc 1 2780
+	.loc 1 3025
 	xor %r15, %r5, %r19
 # v53 = v32 ^ v26
-	.loc 1 2781
+	.loc 1 3026
 	xor %r8, %r20, %r26
 # v41 = v41 ^ v52
-	.loc 1 2782
+	.loc 1 3027
 	xor %r5, %r16, %r27
 # v41 = v41 ^ v59
-	.loc 1 2783
+	.loc 1 3028
 	xor %r7, %r5, %r25
 # v54 = v54 ^ v34
-	.loc 1 2784
+	.loc 1 3029
 	xor %r24, %r24, %r21
 # v55 = v55 ^ v51
-	.loc 1 2785
+	.loc 1 3030
 	xor %r16, %r6, %r17
 # v50 = v42 ^ v59
-	.loc 1 2786
+	.loc 1 3031
 	xor %r6, %r10, %r25
 # v24 = v24 ^ v54
-	.loc 1 2787
+	.loc 1 3032
 	xor %r15, %r15, %r24
 # v59 = v59 ^ v52
-	.loc 1 2788
+	.loc 1 3033
 	xor %r25, %r25, %r27
 # v53 = v53 ^ v55
-	.loc 1 2789
+	.loc 1 3034
 	xor %r5, %r8, %r16
 # v53 = v53 ^ v51
-	.loc 1 2790
+	.loc 1 3035
 	xor %r8, %r5, %r17
 # v49 = v49 ^ v34
-	.loc 1 2791
+	.loc 1 3036
 	xor %r19, %r19, %r21
 # v41 = v41 ^ v50
-	.loc 1 2792
+	.loc 1 3037
 	xor %r7, %r7, %r6
 # v26 = v26 ^ v51
-	.loc 1 2793
+	.loc 1 3038
 	xor %r26, %r26, %r17
 # v24 = v24 ^ v49
-	.loc 1 2794
+	.loc 1 3039
 	xor %r15, %r15, %r19
 	std %r15, 1936(%r1)
 # v51 = v51 ^ v55
-	.loc 1 2795
+	.loc 1 3040
 	xor %r5, %r17, %r16
 	std %r5, 1944(%r1)
 # v59 = v59 ^ v41
-	.loc 1 2796
+	.loc 1 3041
 	xor %r5, %r25, %r7
 # v59 = v59 ^ v50
-	.loc 1 2797
+	.loc 1 3042
 	xor %r5, %r5, %r6
 	std %r5, 1952(%r1)
 # v54 = v54 ^ v34
-	.loc 1 2798
+	.loc 1 3043
 	xor %r5, %r24, %r21
 	std %r5, 1960(%r1)
 # v53 = v53 ^ v26
-	.loc 1 2799
+	.loc 1 3044
 	xor %r25, %r8, %r26
 # v52 = v52 ^ v50
-	.loc 1 2800
+	.loc 1 3045
 	xor %r27, %r27, %r6
 # v21 = v24 & v33
-	.loc 1 2801
+	.loc 1 3046
 	and %r5, %r15, %r28
 	std %r5, 1032(%r1)
 # v19 = v24 & v36
-	.loc 1 2802
+	.loc 1 3047
 	and %r5, %r15, %r29
 # v25 = v50 & v33
-	.loc 1 2803
+	.loc 1 3048
 	and %r8, %r6, %r28
 # v25 = v19 ^ v25
-	.loc 1 2804
+	.loc 1 3049
 	xor %r5, %r5, %r8
 	std %r5, 1040(%r1)
 # v19 = v24 & v20
-	.loc 1 2805
+	.loc 1 3050
 	ld %r5, 1936(%r1)
 	and %r17, %r5, %r11
 	std %r17, 1048(%r1)
 # v45 = v50 & v36
-	.loc 1 2806
+	.loc 1 3051
 	and %r5, %r6, %r29
 # v37 = v51 & v33
-	.loc 1 2807
+	.loc 1 3052
 	ld %r24, 1944(%r1)
 	and %r8, %r24, %r28
 # v45 = v19 ^ v45
-	.loc 1 2808
+	.loc 1 3053
 	xor %r5, %r17, %r5
 # v37 = v45 ^ v37
-	.loc 1 2809
+	.loc 1 3054
 	xor %r5, %r5, %r8
 	std %r5, 1056(%r1)
 # v45 = v50 & v20
-	.loc 1 2810
+	.loc 1 3055
 	and %r5, %r6, %r11
 # v19 = v51 & v36
-	.loc 1 2811
+	.loc 1 3056
 	and %r8, %r24, %r29
 # v19 = v45 ^ v19
-	.loc 1 2812
+	.loc 1 3057
 	xor %r5, %r5, %r8
 	std %r5, 1064(%r1)
 # v45 = v51 & v20
-	.loc 1 2813
+	.loc 1 3058
 	and %r5, %r24, %r11
 	std %r5, 1072(%r1)
 # v28 = v49 & v23
-	.loc 1 2814
+	.loc 1 3059
 	and %r5, %r19, %r30
 	std %r5, 1080(%r1)
 # v31 = v49 & v30
-	.loc 1 2815
+	.loc 1 3060
 	and %r5, %r19, %r31
 # v29 = v59 & v23
-	.loc 1 2816
+	.loc 1 3061
 	ld %r24, 1952(%r1)
 	and %r8, %r24, %r30
 # v29 = v31 ^ v29
-	.loc 1 2817
+	.loc 1 3062
 	xor %r5, %r5, %r8
 	std %r5, 1088(%r1)
 # v31 = v49 & v38
-	.loc 1 2818
+	.loc 1 3063
 	and %r17, %r19, %r18
 	std %r17, 1096(%r1)
 # v22 = v59 & v30
-	.loc 1 2819
+	.loc 1 3064
 	and %r5, %r24, %r31
 # v27 = v55 & v23
-	.loc 1 2820
+	.loc 1 3065
 	and %r8, %r16, %r30
 # v22 = v31 ^ v22
-	.loc 1 2821
+	.loc 1 3066
 	xor %r5, %r17, %r5
 # v27 = v22 ^ v27
-	.loc 1 2822
+	.loc 1 3067
 	xor %r5, %r5, %r8
 	std %r5, 1104(%r1)
 # v22 = v59 & v38
-	.loc 1 2823
+	.loc 1 3068
 	and %r5, %r24, %r18
 # v31 = v55 & v30
-	.loc 1 2824
+	.loc 1 3069
 	and %r8, %r16, %r31
 # v31 = v22 ^ v31
-	.loc 1 2825
+	.loc 1 3070
 	xor %r5, %r5, %r8
 	std %r5, 1112(%r1)
 # v22 = v55 & v38
-	.loc 1 2826
+	.loc 1 3071
 	and %r5, %r16, %r18
 	std %r5, 1120(%r1)
 # v47 = v24 ^ v49
-	.loc 1 2827
+	.loc 1 3072
 	ld %r5, 1936(%r1)
 	xor %r8, %r5, %r19
 	std %r8, 1128(%r1)
 # v35 = v50 ^ v59
-	.loc 1 2828
+	.loc 1 3073
 	ld %r5, 1952(%r1)
 	xor %r17, %r6, %r5
 	std %r17, 1136(%r1)
 # v48 = v51 ^ v55
-	.loc 1 2829
+	.loc 1 3074
 	ld %r5, 1944(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 2096(%r1)
 	std %r5, 1144(%r1)
 # v46 = v33 ^ v23
-	.loc 1 2830
+	.loc 1 3075
 	xor %r15, %r28, %r30
 	std %r15, 1152(%r1)
 # v5 = v36 ^ v30
-	.loc 1 2831
+	.loc 1 3076
 	xor %r14, %r29, %r31
 	std %r14, 2312(%r1)
 # v57 = v20 ^ v38
-	.loc 1 2832
+	.loc 1 3077
 	xor %r24, %r11, %r18
 # v40 = v47 & v46
-	.loc 1 2833
+	.loc 1 3078
 	and %r5, %r8, %r15
 	std %r5, 1160(%r1)
 # v17 = v47 & v5
-	.loc 1 2834
+	.loc 1 3079
 	and %r5, %r8, %r14
 	std %r5, 2104(%r1)
 	std %r5, 1168(%r1)
 # v8 = v35 & v46
-	.loc 1 2835
+	.loc 1 3080
 	and %r14, %r17, %r15
 	std %r14, 2240(%r1)
 	std %r14, 1176(%r1)
 # v8 = v17 ^ v8
-	.loc 1 2836
+	.loc 1 3081
 	xor %r5, %r5, %r14
 	std %r5, 2112(%r1)
 	std %r5, 1184(%r1)
 # v47 = v47 & v57
-	.loc 1 2837
+	.loc 1 3082
 	and %r14, %r8, %r24
 	std %r14, 1192(%r1)
 # v17 = v35 & v5
-	.loc 1 2838
+	.loc 1 3083
 	ld %r5, 2312(%r1)
 	and %r5, %r17, %r5
 	std %r5, 1200(%r1)
 # v46 = v48 & v46
-	.loc 1 2839
+	.loc 1 3084
 	ld %r8, 2096(%r1)
 	and %r8, %r8, %r15
 	std %r8, 1208(%r1)
 # v17 = v47 ^ v17
-	.loc 1 2840
+	.loc 1 3085
 	xor %r5, %r14, %r5
 	std %r5, 1216(%r1)
 # v46 = v17 ^ v46
-	.loc 1 2841
+	.loc 1 3086
 	xor %r17, %r5, %r8
 	std %r17, 1224(%r1)
 # v35 = v35 & v57
-	.loc 1 2842
+	.loc 1 3087
 	ld %r5, 1136(%r1)
 	and %r8, %r5, %r24
 	std %r8, 1232(%r1)
 # v5 = v48 & v5
-	.loc 1 2843
+	.loc 1 3088
 	ld %r15, 1144(%r1)
 	ld %r5, 2312(%r1)
 	and %r5, %r15, %r5
 # v5 = v35 ^ v5
-	.loc 1 2844
+	.loc 1 3089
 	xor %r8, %r8, %r5
 	std %r8, 1240(%r1)
 # v57 = v48 & v57
-	.loc 1 2845
+	.loc 1 3090
 	and %r5, %r15, %r24
 	std %r5, 1968(%r1)
 # v40 = v40 ^ v21
-	.loc 1 2846
+	.loc 1 3091
 	ld %r5, 1160(%r1)
 	ld %r24, 1032(%r1)
 	xor %r5, %r5, %r24
 # v40 = v40 ^ v28
-	.loc 1 2847
+	.loc 1 3092
 	ld %r24, 1080(%r1)
 	std %r24, 2248(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2120(%r1)
 	std %r5, 1248(%r1)
 # v8 = v8 ^ v25
-	.loc 1 2848
+	.loc 1 3093
 	ld %r5, 1040(%r1)
 	ld %r24, 2112(%r1)
 	xor %r5, %r24, %r5
 # v8 = v8 ^ v29
-	.loc 1 2849
+	.loc 1 3094
 	ld %r24, 1088(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2256(%r1)
 	std %r5, 1256(%r1)
 # v46 = v46 ^ v37
-	.loc 1 2850
+	.loc 1 3095
 	ld %r5, 1056(%r1)
 	xor %r5, %r17, %r5
 # v46 = v46 ^ v27
-	.loc 1 2851
+	.loc 1 3096
 	ld %r17, 1104(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1264(%r1)
 # v5 = v5 ^ v19
-	.loc 1 2852
+	.loc 1 3097
 	ld %r17, 1064(%r1)
 	xor %r5, %r8, %r17
 # v5 = v5 ^ v31
-	.loc 1 2853
+	.loc 1 3098
 	ld %r8, 1112(%r1)
 	xor %r8, %r5, %r8
 	std %r8, 1976(%r1)
 # v57 = v57 ^ v45
-	.loc 1 2854
+	.loc 1 3099
 	ld %r15, 1072(%r1)
 	ld %r5, 1968(%r1)
 	xor %r14, %r5, %r15
 	std %r14, 1984(%r1)
 # v57 = v57 ^ v22
-	.loc 1 2855
+	.loc 1 3100
 	ld %r5, 1120(%r1)
 	xor %r14, %r14, %r5
 # v19 = v40 ^ v19
-	.loc 1 2856
+	.loc 1 3101
 	ld %r5, 2120(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1272(%r1)
 # v45 = v8 ^ v45
-	.loc 1 2857
+	.loc 1 3102
 	ld %r5, 2256(%r1)
 	xor %r5, %r5, %r15
 	std %r5, 1280(%r1)
 # v28 = v5 ^ v28
-	.loc 1 2858
+	.loc 1 3103
 	ld %r5, 2248(%r1)
 	xor %r5, %r8, %r5
 	std %r5, 1288(%r1)
 # v29 = v57 ^ v29
-	.loc 1 2859
+	.loc 1 3104
 	xor %r5, %r14, %r24
 	std %r5, 1296(%r1)
 # v57 = v54 & v18
-	.loc 1 2860
+	.loc 1 3105
 	ld %r24, 1960(%r1)
 	and %r5, %r24, %r23
 	std %r5, 1304(%r1)
 # v5 = v54 & v39
-	.loc 1 2861
+	.loc 1 3106
 	and %r5, %r24, %r22
 # v8 = v41 & v18
-	.loc 1 2862
+	.loc 1 3107
 	and %r8, %r7, %r23
 # v8 = v5 ^ v8
-	.loc 1 2863
+	.loc 1 3108
 	xor %r5, %r5, %r8
 	std %r5, 1312(%r1)
 # v5 = v54 & v42
-	.loc 1 2864
+	.loc 1 3109
 	and %r24, %r24, %r10
 	std %r24, 1320(%r1)
 # v40 = v41 & v39
-	.loc 1 2865
+	.loc 1 3110
 	and %r5, %r7, %r22
 # v48 = v53 & v18
-	.loc 1 2866
+	.loc 1 3111
 	and %r8, %r25, %r23
 # v40 = v5 ^ v40
-	.loc 1 2867
+	.loc 1 3112
 	xor %r5, %r24, %r5
 # v48 = v40 ^ v48
-	.loc 1 2868
+	.loc 1 3113
 	xor %r5, %r5, %r8
 	std %r5, 1328(%r1)
 # v40 = v41 & v42
-	.loc 1 2869
+	.loc 1 3114
 	and %r5, %r7, %r10
 # v5 = v53 & v39
-	.loc 1 2870
+	.loc 1 3115
 	and %r8, %r25, %r22
 # v5 = v40 ^ v5
-	.loc 1 2871
+	.loc 1 3116
 	xor %r5, %r5, %r8
 	std %r5, 1336(%r1)
 # v40 = v53 & v42
-	.loc 1 2872
+	.loc 1 3117
 	and %r5, %r25, %r10
 	std %r5, 1344(%r1)
 # v35 = v34 & v34
-	.loc 1 2873
+	.loc 1 3118
 	and %r5, %r21, %r21
 	std %r5, 1352(%r1)
 # v17 = v34 & v32
-	.loc 1 2874
+	.loc 1 3119
 	and %r5, %r21, %r20
 # v47 = v52 & v34
-	.loc 1 2875
+	.loc 1 3120
 	and %r8, %r27, %r21
 # v47 = v17 ^ v47
-	.loc 1 2876
+	.loc 1 3121
 	xor %r5, %r5, %r8
 	std %r5, 1360(%r1)
 # v17 = v34 & v43
-	.loc 1 2877
+	.loc 1 3122
 	and %r24, %r21, %r9
 	std %r24, 1368(%r1)
 # v15 = v52 & v32
-	.loc 1 2878
+	.loc 1 3123
 	and %r5, %r27, %r20
 # v44 = v26 & v34
-	.loc 1 2879
+	.loc 1 3124
 	and %r8, %r26, %r21
 # v15 = v17 ^ v15
-	.loc 1 2880
+	.loc 1 3125
 	xor %r5, %r24, %r5
 # v44 = v15 ^ v44
-	.loc 1 2881
+	.loc 1 3126
 	xor %r5, %r5, %r8
 	std %r5, 1376(%r1)
 # v15 = v52 & v43
-	.loc 1 2882
+	.loc 1 3127
 	and %r5, %r27, %r9
 # v17 = v26 & v32
-	.loc 1 2883
+	.loc 1 3128
 	and %r8, %r26, %r20
 # v17 = v15 ^ v17
-	.loc 1 2884
+	.loc 1 3129
 	xor %r5, %r5, %r8
 	std %r5, 2368(%r1)
 # v15 = v26 & v43
-	.loc 1 2885
+	.loc 1 3130
 	and %r5, %r26, %r9
 	std %r5, 2392(%r1)
 # v58 = v54 ^ v34
-	.loc 1 2886
+	.loc 1 3131
 	ld %r5, 1960(%r1)
 	xor %r8, %r5, %r21
 	std %r8, 1384(%r1)
 # v62 = v41 ^ v52
-	.loc 1 2887
+	.loc 1 3132
 	xor %r5, %r7, %r27
 	std %r5, 2128(%r1)
 	std %r5, 1392(%r1)
 # v60 = v53 ^ v26
-	.loc 1 2888
+	.loc 1 3133
 	xor %r5, %r25, %r26
 	std %r5, 2136(%r1)
 	std %r5, 1400(%r1)
 # v56 = v18 ^ v34
-	.loc 1 2889
+	.loc 1 3134
 	xor %r17, %r23, %r21
 	std %r17, 1408(%r1)
 # v12 = v39 ^ v32
-	.loc 1 2890
+	.loc 1 3135
 	xor %r24, %r22, %r20
 	std %r24, 1416(%r1)
 # v61 = v42 ^ v43
-	.loc 1 2891
+	.loc 1 3136
 	xor %r5, %r10, %r9
 	std %r5, 2296(%r1)
 	std %r5, 2144(%r1)
 	std %r5, 1424(%r1)
 # v2 = v58 & v56
-	.loc 1 2892
+	.loc 1 3137
 	and %r5, %r8, %r17
 	std %r5, 1432(%r1)
 # v63 = v58 & v12
-	.loc 1 2893
+	.loc 1 3138
 	and %r5, %r8, %r24
 	std %r5, 2344(%r1)
 	std %r5, 2152(%r1)
 	std %r5, 280(%r1)
 # v64 = v62 & v56
-	.loc 1 2894
+	.loc 1 3139
 	ld %r15, 2128(%r1)
 	std %r15, 2360(%r1)
 	std %r15, 2304(%r1)
@@ -10335,1481 +10670,1481 @@ qhasm_kernel_mceliece_gf12_vec256_inv_ppc64:
 	std %r14, 2264(%r1)
 	std %r14, 288(%r1)
 # v64 = v63 ^ v64
-	.loc 1 2895
+	.loc 1 3140
 	xor %r5, %r5, %r14
 	std %r5, 2160(%r1)
 	std %r5, 1440(%r1)
 # v58 = v58 & v61
-	.loc 1 2896
+	.loc 1 3141
 	ld %r5, 2296(%r1)
 	and %r8, %r8, %r5
 	std %r8, 2352(%r1)
 	std %r8, 2168(%r1)
 	std %r8, 1448(%r1)
 # v63 = v62 & v12
-	.loc 1 2897
+	.loc 1 3142
 	and %r15, %r15, %r24
 	std %r15, 2272(%r1)
 	std %r15, 1456(%r1)
 # v56 = v60 & v56
-	.loc 1 2898
+	.loc 1 3143
 	ld %r5, 2136(%r1)
 	and %r5, %r5, %r17
 	std %r5, 1464(%r1)
 # v63 = v58 ^ v63
-	.loc 1 2899
+	.loc 1 3144
 	xor %r8, %r8, %r15
 	std %r8, 1472(%r1)
 # v56 = v63 ^ v56
-	.loc 1 2900
+	.loc 1 3145
 	xor %r17, %r8, %r5
 	std %r17, 1480(%r1)
 # v62 = v62 & v61
-	.loc 1 2901
+	.loc 1 3146
 	ld %r5, 1392(%r1)
 	ld %r8, 2144(%r1)
 	and %r5, %r5, %r8
 	std %r5, 1488(%r1)
 # v12 = v60 & v12
-	.loc 1 2902
+	.loc 1 3147
 	ld %r15, 1400(%r1)
 	and %r8, %r15, %r24
 	std %r8, 1496(%r1)
 # v12 = v62 ^ v12
-	.loc 1 2903
+	.loc 1 3148
 	xor %r8, %r5, %r8
 	std %r8, 1504(%r1)
 # v61 = v60 & v61
-	.loc 1 2904
+	.loc 1 3149
 	ld %r5, 1424(%r1)
 	and %r5, %r15, %r5
 	std %r5, 2176(%r1)
 	std %r5, 1512(%r1)
 # v2 = v2 ^ v57
-	.loc 1 2905
+	.loc 1 3150
 	ld %r5, 1432(%r1)
 	ld %r24, 1304(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 1520(%r1)
 # v2 = v2 ^ v35
-	.loc 1 2906
+	.loc 1 3151
 	ld %r24, 1352(%r1)
 	std %r24, 2192(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2184(%r1)
 	std %r5, 1528(%r1)
 # v64 = v64 ^ v8
-	.loc 1 2907
+	.loc 1 3152
 	ld %r5, 1312(%r1)
 	ld %r24, 2160(%r1)
 	xor %r5, %r24, %r5
 	std %r5, 1536(%r1)
 # v64 = v64 ^ v47
-	.loc 1 2908
+	.loc 1 3153
 	ld %r24, 1360(%r1)
 	std %r24, 2208(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2200(%r1)
 	std %r5, 1544(%r1)
 # v56 = v56 ^ v48
-	.loc 1 2909
+	.loc 1 3154
 	ld %r5, 1328(%r1)
 	xor %r5, %r17, %r5
 	std %r5, 1552(%r1)
 # v56 = v56 ^ v44
-	.loc 1 2910
+	.loc 1 3155
 	ld %r24, 1376(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 1560(%r1)
 # v12 = v12 ^ v5
-	.loc 1 2911
+	.loc 1 3156
 	ld %r24, 1336(%r1)
 	std %r24, 2280(%r1)
 	xor %r5, %r8, %r24
 	std %r5, 1568(%r1)
 # v12 = v12 ^ v17
-	.loc 1 2912
+	.loc 1 3157
 	ld %r8, 2368(%r1)
 	xor %r5, %r5, %r8
 	std %r5, 2320(%r1)
 	std %r5, 1576(%r1)
 # v61 = v61 ^ v40
-	.loc 1 2913
+	.loc 1 3158
 	ld %r17, 1344(%r1)
 	ld %r5, 2176(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1584(%r1)
 # v61 = v61 ^ v15
-	.loc 1 2914
+	.loc 1 3159
 	ld %r8, 2392(%r1)
 	xor %r8, %r5, %r8
 	std %r8, 1592(%r1)
 # v5 = v2 ^ v5
-	.loc 1 2915
+	.loc 1 3160
 	ld %r5, 2184(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 1600(%r1)
 # v40 = v64 ^ v40
-	.loc 1 2916
+	.loc 1 3161
 	ld %r5, 2200(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1608(%r1)
 # v35 = v12 ^ v35
-	.loc 1 2917
+	.loc 1 3162
 	ld %r5, 2192(%r1)
 	ld %r24, 2320(%r1)
 	xor %r5, %r24, %r5
 	std %r5, 1616(%r1)
 # v47 = v61 ^ v47
-	.loc 1 2918
+	.loc 1 3163
 	ld %r5, 2208(%r1)
 	xor %r5, %r8, %r5
 	std %r5, 1624(%r1)
 # v54 = v24 ^ v54
-	.loc 1 2919
+	.loc 1 3164
 	ld %r5, 1936(%r1)
 	ld %r8, 1960(%r1)
 	xor %r8, %r5, %r8
 # v41 = v50 ^ v41
-	.loc 1 2920
+	.loc 1 3165
 	xor %r24, %r6, %r7
 # v53 = v51 ^ v53
-	.loc 1 2921
+	.loc 1 3166
 	ld %r5, 1944(%r1)
 	xor %r25, %r5, %r25
 # v49 = v49 ^ v34
-	.loc 1 2922
+	.loc 1 3167
 	xor %r19, %r19, %r21
 # v52 = v59 ^ v52
-	.loc 1 2923
+	.loc 1 3168
 	ld %r5, 1952(%r1)
 	xor %r27, %r5, %r27
 # v26 = v55 ^ v26
-	.loc 1 2924
+	.loc 1 3169
 	xor %r26, %r16, %r26
 # v18 = v33 ^ v18
-	.loc 1 2925
+	.loc 1 3170
 	xor %r23, %r28, %r23
 # v39 = v36 ^ v39
-	.loc 1 2926
+	.loc 1 3171
 	xor %r22, %r29, %r22
 # v42 = v20 ^ v42
-	.loc 1 2927
+	.loc 1 3172
 	xor %r10, %r11, %r10
 # v34 = v23 ^ v34
-	.loc 1 2928
+	.loc 1 3173
 	xor %r21, %r30, %r21
 # v32 = v30 ^ v32
-	.loc 1 2929
+	.loc 1 3174
 	xor %r20, %r31, %r20
 # v43 = v38 ^ v43
-	.loc 1 2930
+	.loc 1 3175
 	xor %r11, %r18, %r9
 # v38 = v54 & v18
-	.loc 1 2931
+	.loc 1 3176
 	and %r9, %r8, %r23
 # v30 = v54 & v39
-	.loc 1 2932
+	.loc 1 3177
 	and %r5, %r8, %r22
 # v23 = v41 & v18
-	.loc 1 2933
+	.loc 1 3178
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 2934
+	.loc 1 3179
 	xor %r31, %r5, %r6
 # v30 = v54 & v42
-	.loc 1 2935
+	.loc 1 3180
 	and %r5, %r8, %r10
 # v20 = v41 & v39
-	.loc 1 2936
+	.loc 1 3181
 	and %r6, %r24, %r22
 # v36 = v53 & v18
-	.loc 1 2937
+	.loc 1 3182
 	and %r7, %r25, %r23
 # v20 = v30 ^ v20
-	.loc 1 2938
+	.loc 1 3183
 	xor %r6, %r5, %r6
 # v36 = v20 ^ v36
-	.loc 1 2939
+	.loc 1 3184
 	xor %r29, %r6, %r7
 # v20 = v41 & v42
-	.loc 1 2940
+	.loc 1 3185
 	and %r5, %r24, %r10
 # v30 = v53 & v39
-	.loc 1 2941
+	.loc 1 3186
 	and %r6, %r25, %r22
 # v30 = v20 ^ v30
-	.loc 1 2942
+	.loc 1 3187
 	xor %r18, %r5, %r6
 # v20 = v53 & v42
-	.loc 1 2943
+	.loc 1 3188
 	and %r30, %r25, %r10
 # v33 = v49 & v34
-	.loc 1 2944
+	.loc 1 3189
 	and %r28, %r19, %r21
 # v55 = v49 & v32
-	.loc 1 2945
+	.loc 1 3190
 	and %r5, %r19, %r20
 # v59 = v52 & v34
-	.loc 1 2946
+	.loc 1 3191
 	and %r6, %r27, %r21
 # v59 = v55 ^ v59
-	.loc 1 2947
+	.loc 1 3192
 	xor %r17, %r5, %r6
 # v55 = v49 & v43
-	.loc 1 2948
+	.loc 1 3193
 	and %r5, %r19, %r11
 # v51 = v52 & v32
-	.loc 1 2949
+	.loc 1 3194
 	and %r6, %r27, %r20
 # v50 = v26 & v34
-	.loc 1 2950
+	.loc 1 3195
 	and %r7, %r26, %r21
 # v51 = v55 ^ v51
-	.loc 1 2951
+	.loc 1 3196
 	xor %r6, %r5, %r6
 # v50 = v51 ^ v50
-	.loc 1 2952
+	.loc 1 3197
 	xor %r7, %r6, %r7
 # v51 = v52 & v43
-	.loc 1 2953
+	.loc 1 3198
 	and %r5, %r27, %r11
 # v55 = v26 & v32
-	.loc 1 2954
+	.loc 1 3199
 	and %r6, %r26, %r20
 # v55 = v51 ^ v55
-	.loc 1 2955
+	.loc 1 3200
 	xor %r15, %r5, %r6
 # v51 = v26 & v43
-	.loc 1 2956
+	.loc 1 3201
 	and %r16, %r26, %r11
 # v49 = v54 ^ v49
-	.loc 1 2957
+	.loc 1 3202
 	xor %r19, %r8, %r19
 # v52 = v41 ^ v52
-	.loc 1 2958
+	.loc 1 3203
 	xor %r27, %r24, %r27
 # v26 = v53 ^ v26
-	.loc 1 2959
+	.loc 1 3204
 	xor %r26, %r25, %r26
 # v34 = v18 ^ v34
-	.loc 1 2960
+	.loc 1 3205
 	xor %r8, %r23, %r21
 # v32 = v39 ^ v32
-	.loc 1 2961
+	.loc 1 3206
 	xor %r20, %r22, %r20
 # v43 = v42 ^ v43
-	.loc 1 2962
+	.loc 1 3207
 	xor %r11, %r10, %r11
 # v42 = v49 & v34
-	.loc 1 2963
+	.loc 1 3208
 	and %r10, %r19, %r8
 # v39 = v49 & v32
-	.loc 1 2964
+	.loc 1 3209
 	and %r5, %r19, %r20
 # v18 = v52 & v34
-	.loc 1 2965
+	.loc 1 3210
 	and %r6, %r27, %r8
 # v18 = v39 ^ v18
-	.loc 1 2966
+	.loc 1 3211
 	xor %r25, %r5, %r6
 # v49 = v49 & v43
-	.loc 1 2967
+	.loc 1 3212
 	and %r5, %r19, %r11
 # v39 = v52 & v32
-	.loc 1 2968
+	.loc 1 3213
 	and %r6, %r27, %r20
 # v34 = v26 & v34
-	.loc 1 2969
+	.loc 1 3214
 	and %r8, %r26, %r8
 # v39 = v49 ^ v39
-	.loc 1 2970
+	.loc 1 3215
 	xor %r6, %r5, %r6
 # v34 = v39 ^ v34
-	.loc 1 2971
+	.loc 1 3216
 	xor %r8, %r6, %r8
 # v52 = v52 & v43
-	.loc 1 2972
+	.loc 1 3217
 	and %r27, %r27, %r11
 # v32 = v26 & v32
-	.loc 1 2973
+	.loc 1 3218
 	and %r5, %r26, %r20
 # v32 = v52 ^ v32
-	.loc 1 2974
+	.loc 1 3219
 	xor %r5, %r27, %r5
 # v43 = v26 & v43
-	.loc 1 2975
+	.loc 1 3220
 	and %r11, %r26, %r11
 # v42 = v42 ^ v38
-	.loc 1 2976
+	.loc 1 3221
 	xor %r10, %r10, %r9
 # v42 = v42 ^ v33
-	.loc 1 2977
+	.loc 1 3222
 	xor %r10, %r10, %r28
 # v18 = v18 ^ v23
-	.loc 1 2978
+	.loc 1 3223
 	xor %r25, %r25, %r31
 # v18 = v18 ^ v59
-	.loc 1 2979
+	.loc 1 3224
 	xor %r25, %r25, %r17
 # v34 = v34 ^ v36
-	.loc 1 2980
+	.loc 1 3225
 	xor %r8, %r8, %r29
 # v34 = v34 ^ v50
-	.loc 1 2981
+	.loc 1 3226
 	xor %r8, %r8, %r7
 # v32 = v32 ^ v30
-	.loc 1 2982
+	.loc 1 3227
 	xor %r5, %r5, %r18
 # v32 = v32 ^ v55
-	.loc 1 2983
+	.loc 1 3228
 	xor %r5, %r5, %r15
 # v43 = v43 ^ v20
-	.loc 1 2984
+	.loc 1 3229
 	xor %r11, %r11, %r30
 # v43 = v43 ^ v51
-	.loc 1 2985
+	.loc 1 3230
 	xor %r11, %r11, %r16
 # v30 = v42 ^ v30
-	.loc 1 2986
+	.loc 1 3231
 	xor %r18, %r10, %r18
 # v20 = v18 ^ v20
-	.loc 1 2987
+	.loc 1 3232
 	xor %r30, %r25, %r30
 # v33 = v32 ^ v33
-	.loc 1 2988
+	.loc 1 3233
 	xor %r28, %r5, %r28
 # v59 = v43 ^ v59
-	.loc 1 2989
+	.loc 1 3234
 	xor %r17, %r11, %r17
 # v38 = v38 ^ v21
-	.loc 1 2990
+	.loc 1 3235
 	ld %r5, 1032(%r1)
 	xor %r9, %r9, %r5
 # v38 = v38 ^ v57
-	.loc 1 2991
+	.loc 1 3236
 	ld %r5, 1304(%r1)
 	xor %r9, %r9, %r5
 # v23 = v23 ^ v25
-	.loc 1 2992
+	.loc 1 3237
 	ld %r5, 1040(%r1)
 	xor %r31, %r31, %r5
 # v23 = v23 ^ v8
-	.loc 1 2993
+	.loc 1 3238
 	ld %r5, 1312(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v37
-	.loc 1 2994
+	.loc 1 3239
 	ld %r5, 1056(%r1)
 	xor %r29, %r29, %r5
 # v36 = v36 ^ v48
-	.loc 1 2995
+	.loc 1 3240
 	ld %r5, 1328(%r1)
 	xor %r29, %r29, %r5
 # v30 = v30 ^ v19
-	.loc 1 2996
+	.loc 1 3241
 	ld %r5, 1272(%r1)
 	xor %r5, %r18, %r5
 # v30 = v30 ^ v5
-	.loc 1 2997
+	.loc 1 3242
 	ld %r6, 1600(%r1)
 	xor %r10, %r5, %r6
 # v20 = v20 ^ v45
-	.loc 1 2998
+	.loc 1 3243
 	ld %r5, 1280(%r1)
 	xor %r5, %r30, %r5
 # v20 = v20 ^ v40
-	.loc 1 2999
+	.loc 1 3244
 	ld %r6, 1608(%r1)
 	xor %r11, %r5, %r6
 # v34 = v34 ^ v46
-	.loc 1 3000
+	.loc 1 3245
 	ld %r5, 1264(%r1)
 	xor %r5, %r8, %r5
 # v34 = v34 ^ v56
-	.loc 1 3001
+	.loc 1 3246
 	ld %r6, 1560(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v28
-	.loc 1 3002
+	.loc 1 3247
 	ld %r30, 1288(%r1)
 	xor %r5, %r28, %r30
 # v33 = v33 ^ v35
-	.loc 1 3003
+	.loc 1 3248
 	ld %r6, 1616(%r1)
 	xor %r27, %r5, %r6
 # v59 = v59 ^ v29
-	.loc 1 3004
+	.loc 1 3249
 	ld %r25, 1296(%r1)
 	xor %r5, %r17, %r25
 # v59 = v59 ^ v47
-	.loc 1 3005
+	.loc 1 3250
 	ld %r6, 1624(%r1)
 	xor %r28, %r5, %r6
 # v50 = v50 ^ v27
-	.loc 1 3006
+	.loc 1 3251
 	ld %r24, 1104(%r1)
 	xor %r7, %r7, %r24
 # v50 = v50 ^ v44
-	.loc 1 3007
+	.loc 1 3252
 	ld %r5, 1376(%r1)
 	xor %r26, %r7, %r5
 # v55 = v55 ^ v31
-	.loc 1 3008
+	.loc 1 3253
 	ld %r5, 1112(%r1)
 	xor %r15, %r15, %r5
 # v55 = v55 ^ v17
-	.loc 1 3009
+	.loc 1 3254
 	ld %r6, 2368(%r1)
 	xor %r15, %r15, %r6
 # v51 = v51 ^ v22
-	.loc 1 3010
+	.loc 1 3255
 	ld %r6, 1120(%r1)
 	xor %r16, %r16, %r6
 # v51 = v51 ^ v15
-	.loc 1 3011
+	.loc 1 3256
 	ld %r7, 2392(%r1)
 	xor %r16, %r16, %r7
 # v28 = v38 ^ v28
-	.loc 1 3012
+	.loc 1 3257
 	xor %r30, %r9, %r30
 # v29 = v23 ^ v29
-	.loc 1 3013
+	.loc 1 3258
 	xor %r31, %r31, %r25
 # v27 = v36 ^ v27
-	.loc 1 3014
+	.loc 1 3259
 	xor %r29, %r29, %r24
 # v31 = v30 ^ v31
-	.loc 1 3015
+	.loc 1 3260
 	xor %r10, %r10, %r5
 # v22 = v20 ^ v22
-	.loc 1 3016
+	.loc 1 3261
 	xor %r5, %r11, %r6
 # v57 = v33 ^ v57
-	.loc 1 3017
+	.loc 1 3262
 	ld %r6, 1304(%r1)
 	xor %r6, %r27, %r6
 # v8 = v59 ^ v8
-	.loc 1 3018
+	.loc 1 3263
 	ld %r7, 1312(%r1)
 	xor %r7, %r28, %r7
 # v48 = v50 ^ v48
-	.loc 1 3019
+	.loc 1 3264
 	ld %r9, 1328(%r1)
 	xor %r27, %r26, %r9
 # v5 = v55 ^ v5
-	.loc 1 3020
+	.loc 1 3265
 	ld %r9, 1600(%r1)
 	xor %r25, %r15, %r9
 # v40 = v51 ^ v40
-	.loc 1 3021
+	.loc 1 3266
 	ld %r9, 1608(%r1)
 	xor %r28, %r16, %r9
 # v8 = v8 ^ v15
-	.loc 1 3022
+	.loc 1 3267
 	ld %r9, 2392(%r1)
 	xor %r26, %r7, %r9
 # v15 = v22 ^ v15
-	.loc 1 3023
+	.loc 1 3268
 	xor %r5, %r5, %r9
 # v57 = v57 ^ v17
-	.loc 1 3024
+	.loc 1 3269
 	ld %r7, 2368(%r1)
 	xor %r9, %r6, %r7
 # v17 = v31 ^ v17
-	.loc 1 3025
+	.loc 1 3270
 	xor %r6, %r10, %r7
 # v34 = v34 ^ v44
-	.loc 1 3026
+	.loc 1 3271
 	ld %r7, 1376(%r1)
 	xor %r10, %r8, %r7
 # v44 = v27 ^ v44
-	.loc 1 3027
+	.loc 1 3272
 	xor %r7, %r29, %r7
 # v15 = v15 ^ v47
-	.loc 1 3028
+	.loc 1 3273
 	ld %r8, 1624(%r1)
 	xor %r11, %r5, %r8
 # v47 = v29 ^ v47
-	.loc 1 3029
+	.loc 1 3274
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v35
-	.loc 1 3030
+	.loc 1 3275
 	ld %r8, 1616(%r1)
 	xor %r31, %r6, %r8
 # v35 = v28 ^ v35
-	.loc 1 3031
+	.loc 1 3276
 	xor %r6, %r30, %r8
 # v44 = v44 ^ v56
-	.loc 1 3032
+	.loc 1 3277
 	ld %r8, 1560(%r1)
 	xor %r30, %r7, %r8
 # v56 = v46 ^ v56
-	.loc 1 3033
+	.loc 1 3278
 	ld %r7, 1264(%r1)
 	xor %r7, %r7, %r8
 # v47 = v47 ^ v40
-	.loc 1 3034
+	.loc 1 3279
 	xor %r29, %r5, %r28
 # v40 = v45 ^ v40
-	.loc 1 3035
+	.loc 1 3280
 	ld %r5, 1280(%r1)
 	xor %r5, %r5, %r28
 # v35 = v35 ^ v5
-	.loc 1 3036
+	.loc 1 3281
 	xor %r28, %r6, %r25
 # v5 = v19 ^ v5
-	.loc 1 3037
+	.loc 1 3282
 	ld %r6, 1272(%r1)
 	xor %r6, %r6, %r25
 # v56 = v56 ^ v48
-	.loc 1 3038
+	.loc 1 3283
 	xor %r24, %r7, %r27
 # v48 = v37 ^ v48
-	.loc 1 3039
+	.loc 1 3284
 	ld %r7, 1056(%r1)
 	xor %r7, %r7, %r27
 # v40 = v40 ^ v8
-	.loc 1 3040
+	.loc 1 3285
 	xor %r5, %r5, %r26
 # v8 = v25 ^ v8
-	.loc 1 3041
+	.loc 1 3286
 	ld %r8, 1040(%r1)
 	xor %r8, %r8, %r26
 # v5 = v5 ^ v57
-	.loc 1 3042
+	.loc 1 3287
 	xor %r6, %r6, %r9
 # v57 = v21 ^ v57
-	.loc 1 3043
+	.loc 1 3288
 	ld %r27, 1032(%r1)
 	xor %r9, %r27, %r9
 # v57 = v57 ^ v35
-	.loc 1 3044
+	.loc 1 3289
 	xor %r9, %r9, %r28
 # v8 = v8 ^ v47
-	.loc 1 3045
+	.loc 1 3290
 	xor %r8, %r8, %r29
 # v48 = v48 ^ v44
-	.loc 1 3046
+	.loc 1 3291
 	xor %r7, %r7, %r30
 # v48 = v48 ^ v34
-	.loc 1 3047
+	.loc 1 3292
 	xor %r26, %r7, %r10
 # v5 = v5 ^ v17
-	.loc 1 3048
+	.loc 1 3293
 	xor %r25, %r6, %r31
 # v40 = v40 ^ v15
-	.loc 1 3049
+	.loc 1 3294
 	xor %r27, %r5, %r11
 # v56 = v56 ^ v34
-	.loc 1 3050
+	.loc 1 3295
 	xor %r24, %r24, %r10
 # v21 = v57 & v0
-	.loc 1 3051
+	.loc 1 3296
 	ld %r7, 120(%r1)
 	and %r5, %r9, %r7
 	std %r5, 1632(%r1)
 # v25 = v57 & v3
-	.loc 1 3052
+	.loc 1 3297
 	ld %r23, 136(%r1)
 	and %r5, %r9, %r23
 # v37 = v34 & v0
-	.loc 1 3053
+	.loc 1 3298
 	and %r6, %r10, %r7
 # v37 = v25 ^ v37
-	.loc 1 3054
+	.loc 1 3299
 	xor %r5, %r5, %r6
 	std %r5, 1640(%r1)
 # v25 = v57 & v6
-	.loc 1 3055
+	.loc 1 3300
 	ld %r22, 152(%r1)
 	and %r5, %r9, %r22
 # v19 = v34 & v3
-	.loc 1 3056
+	.loc 1 3301
 	and %r6, %r10, %r23
 # v45 = v8 & v0
-	.loc 1 3057
+	.loc 1 3302
 	and %r7, %r8, %r7
 # v19 = v25 ^ v19
-	.loc 1 3058
+	.loc 1 3303
 	xor %r6, %r5, %r6
 # v45 = v19 ^ v45
-	.loc 1 3059
+	.loc 1 3304
 	xor %r5, %r6, %r7
 	std %r5, 1648(%r1)
 # v19 = v34 & v6
-	.loc 1 3060
+	.loc 1 3305
 	and %r5, %r10, %r22
 # v25 = v8 & v3
-	.loc 1 3061
+	.loc 1 3306
 	and %r6, %r8, %r23
 # v25 = v19 ^ v25
-	.loc 1 3062
+	.loc 1 3307
 	xor %r23, %r5, %r6
 # v19 = v8 & v6
-	.loc 1 3063
+	.loc 1 3308
 	and %r21, %r8, %r22
 # v46 = v35 & v10
-	.loc 1 3064
+	.loc 1 3309
 	ld %r7, 168(%r1)
 	and %r22, %r28, %r7
 # v28 = v35 & v13
-	.loc 1 3065
+	.loc 1 3310
 	ld %r19, 184(%r1)
 	and %r5, %r28, %r19
 # v29 = v48 & v10
-	.loc 1 3066
+	.loc 1 3311
 	and %r6, %r26, %r7
 # v29 = v28 ^ v29
-	.loc 1 3067
+	.loc 1 3312
 	xor %r20, %r5, %r6
 # v28 = v35 & v16
-	.loc 1 3068
+	.loc 1 3313
 	ld %r18, 200(%r1)
 	and %r5, %r28, %r18
 # v27 = v48 & v13
-	.loc 1 3069
+	.loc 1 3314
 	and %r6, %r26, %r19
 # v31 = v47 & v10
-	.loc 1 3070
+	.loc 1 3315
 	and %r7, %r29, %r7
 # v27 = v28 ^ v27
-	.loc 1 3071
+	.loc 1 3316
 	xor %r6, %r5, %r6
 # v31 = v27 ^ v31
-	.loc 1 3072
+	.loc 1 3317
 	xor %r5, %r6, %r7
 	std %r5, 1656(%r1)
 # v27 = v48 & v16
-	.loc 1 3073
+	.loc 1 3318
 	and %r5, %r26, %r18
 # v28 = v47 & v13
-	.loc 1 3074
+	.loc 1 3319
 	and %r6, %r29, %r19
 # v28 = v27 ^ v28
-	.loc 1 3075
+	.loc 1 3320
 	xor %r5, %r5, %r6
 	std %r5, 1664(%r1)
 # v27 = v47 & v16
-	.loc 1 3076
+	.loc 1 3321
 	and %r5, %r29, %r18
 	std %r5, 1672(%r1)
 # v22 = v57 ^ v35
-	.loc 1 3077
+	.loc 1 3322
 	xor %r14, %r9, %r28
 # v51 = v34 ^ v48
-	.loc 1 3078
+	.loc 1 3323
 	xor %r15, %r10, %r26
 # v55 = v8 ^ v47
-	.loc 1 3079
+	.loc 1 3324
 	xor %r16, %r8, %r29
 # v50 = v0 ^ v10
-	.loc 1 3080
+	.loc 1 3325
 	ld %r5, 120(%r1)
 	ld %r6, 168(%r1)
 	xor %r17, %r5, %r6
 # v59 = v3 ^ v13
-	.loc 1 3081
+	.loc 1 3326
 	ld %r5, 136(%r1)
 	ld %r6, 184(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 3082
+	.loc 1 3327
 	ld %r5, 152(%r1)
 	ld %r6, 200(%r1)
 	xor %r19, %r5, %r6
 # v20 = v22 & v50
-	.loc 1 3083
+	.loc 1 3328
 	and %r7, %r14, %r17
 # v30 = v22 & v59
-	.loc 1 3084
+	.loc 1 3329
 	and %r5, %r14, %r18
 # v36 = v51 & v50
-	.loc 1 3085
+	.loc 1 3330
 	and %r6, %r15, %r17
 # v36 = v30 ^ v36
-	.loc 1 3086
+	.loc 1 3331
 	xor %r6, %r5, %r6
 # v22 = v22 & v33
-	.loc 1 3087
+	.loc 1 3332
 	and %r14, %r14, %r19
 # v30 = v51 & v59
-	.loc 1 3088
+	.loc 1 3333
 	and %r5, %r15, %r18
 # v50 = v55 & v50
-	.loc 1 3089
+	.loc 1 3334
 	and %r17, %r16, %r17
 # v30 = v22 ^ v30
-	.loc 1 3090
+	.loc 1 3335
 	xor %r5, %r14, %r5
 # v50 = v30 ^ v50
-	.loc 1 3091
+	.loc 1 3336
 	xor %r17, %r5, %r17
 # v51 = v51 & v33
-	.loc 1 3092
+	.loc 1 3337
 	and %r15, %r15, %r19
 # v59 = v55 & v59
-	.loc 1 3093
+	.loc 1 3338
 	and %r18, %r16, %r18
 # v59 = v51 ^ v59
-	.loc 1 3094
+	.loc 1 3339
 	xor %r5, %r15, %r18
 # v33 = v55 & v33
-	.loc 1 3095
+	.loc 1 3340
 	and %r19, %r16, %r19
 # v20 = v20 ^ v21
-	.loc 1 3096
+	.loc 1 3341
 	ld %r18, 1632(%r1)
 	xor %r7, %r7, %r18
 # v20 = v20 ^ v46
-	.loc 1 3097
+	.loc 1 3342
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v37
-	.loc 1 3098
+	.loc 1 3343
 	ld %r18, 1640(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v29
-	.loc 1 3099
+	.loc 1 3344
 	xor %r6, %r6, %r20
 # v50 = v50 ^ v45
-	.loc 1 3100
+	.loc 1 3345
 	ld %r18, 1648(%r1)
 	xor %r17, %r17, %r18
 # v50 = v50 ^ v31
-	.loc 1 3101
+	.loc 1 3346
 	ld %r18, 1656(%r1)
 	xor %r18, %r17, %r18
 	std %r18, 1680(%r1)
 # v59 = v59 ^ v25
-	.loc 1 3102
+	.loc 1 3347
 	xor %r5, %r5, %r23
 # v59 = v59 ^ v28
-	.loc 1 3103
+	.loc 1 3348
 	ld %r18, 1664(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v19
-	.loc 1 3104
+	.loc 1 3349
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v27
-	.loc 1 3105
+	.loc 1 3350
 	ld %r18, 1672(%r1)
 	xor %r19, %r19, %r18
 # v25 = v20 ^ v25
-	.loc 1 3106
+	.loc 1 3351
 	xor %r7, %r7, %r23
 	std %r7, 1688(%r1)
 # v19 = v36 ^ v19
-	.loc 1 3107
+	.loc 1 3352
 	xor %r6, %r6, %r21
 	std %r6, 1696(%r1)
 # v46 = v59 ^ v46
-	.loc 1 3108
+	.loc 1 3353
 	xor %r5, %r5, %r22
 	std %r5, 1704(%r1)
 # v29 = v33 ^ v29
-	.loc 1 3109
+	.loc 1 3354
 	xor %r5, %r19, %r20
 	std %r5, 1712(%r1)
 # v33 = v5 & v1
-	.loc 1 3110
+	.loc 1 3355
 	ld %r7, 128(%r1)
 	and %r5, %r25, %r7
 	std %r5, 1720(%r1)
 # v59 = v5 & v4
-	.loc 1 3111
+	.loc 1 3356
 	ld %r23, 144(%r1)
 	and %r5, %r25, %r23
 # v36 = v44 & v1
-	.loc 1 3112
+	.loc 1 3357
 	and %r6, %r30, %r7
 # v36 = v59 ^ v36
-	.loc 1 3113
+	.loc 1 3358
 	xor %r5, %r5, %r6
 	std %r5, 1728(%r1)
 # v59 = v5 & v7
-	.loc 1 3114
+	.loc 1 3359
 	ld %r22, 160(%r1)
 	and %r5, %r25, %r22
 # v20 = v44 & v4
-	.loc 1 3115
+	.loc 1 3360
 	and %r6, %r30, %r23
 # v55 = v40 & v1
-	.loc 1 3116
+	.loc 1 3361
 	and %r7, %r27, %r7
 # v20 = v59 ^ v20
-	.loc 1 3117
+	.loc 1 3362
 	xor %r6, %r5, %r6
 # v55 = v20 ^ v55
-	.loc 1 3118
+	.loc 1 3363
 	xor %r5, %r6, %r7
 	std %r5, 1736(%r1)
 # v20 = v44 & v7
-	.loc 1 3119
+	.loc 1 3364
 	and %r5, %r30, %r22
 # v59 = v40 & v4
-	.loc 1 3120
+	.loc 1 3365
 	and %r6, %r27, %r23
 # v59 = v20 ^ v59
-	.loc 1 3121
+	.loc 1 3366
 	xor %r5, %r5, %r6
 	std %r5, 1992(%r1)
 # v20 = v40 & v7
-	.loc 1 3122
+	.loc 1 3367
 	and %r5, %r27, %r22
 	std %r5, 2000(%r1)
 # v51 = v17 & v11
-	.loc 1 3123
+	.loc 1 3368
 	ld %r7, 176(%r1)
 	and %r23, %r31, %r7
 # v30 = v17 & v14
-	.loc 1 3124
+	.loc 1 3369
 	ld %r21, 192(%r1)
 	and %r5, %r31, %r21
 # v22 = v56 & v11
-	.loc 1 3125
+	.loc 1 3370
 	and %r6, %r24, %r7
 # v22 = v30 ^ v22
-	.loc 1 3126
+	.loc 1 3371
 	xor %r22, %r5, %r6
 # v30 = v17 & v9
-	.loc 1 3127
+	.loc 1 3372
 	and %r5, %r31, %r12
 # v23 = v56 & v14
-	.loc 1 3128
+	.loc 1 3373
 	and %r6, %r24, %r21
 # v38 = v15 & v11
-	.loc 1 3129
+	.loc 1 3374
 	and %r7, %r11, %r7
 # v23 = v30 ^ v23
-	.loc 1 3130
+	.loc 1 3375
 	xor %r6, %r5, %r6
 # v38 = v23 ^ v38
-	.loc 1 3131
+	.loc 1 3376
 	xor %r7, %r6, %r7
 # v23 = v56 & v9
-	.loc 1 3132
+	.loc 1 3377
 	and %r5, %r24, %r12
 # v30 = v15 & v14
-	.loc 1 3133
+	.loc 1 3378
 	and %r6, %r11, %r21
 # v30 = v23 ^ v30
-	.loc 1 3134
+	.loc 1 3379
 	xor %r20, %r5, %r6
 # v23 = v15 & v9
-	.loc 1 3135
+	.loc 1 3380
 	and %r21, %r11, %r12
 # v43 = v5 ^ v17
-	.loc 1 3136
+	.loc 1 3381
 	xor %r14, %r25, %r31
 # v32 = v44 ^ v56
-	.loc 1 3137
+	.loc 1 3382
 	xor %r6, %r30, %r24
 # v18 = v40 ^ v15
-	.loc 1 3138
+	.loc 1 3383
 	xor %r19, %r27, %r11
 # v42 = v1 ^ v11
-	.loc 1 3139
+	.loc 1 3384
 	ld %r5, 128(%r1)
 	ld %r18, 176(%r1)
 	xor %r18, %r5, %r18
 # v26 = v4 ^ v14
-	.loc 1 3140
+	.loc 1 3385
 	ld %r5, 144(%r1)
 	ld %r17, 192(%r1)
 	xor %r16, %r5, %r17
 # v52 = v7 ^ v9
-	.loc 1 3141
+	.loc 1 3386
 	ld %r5, 160(%r1)
 	xor %r15, %r5, %r12
 # v39 = v43 & v42
-	.loc 1 3142
+	.loc 1 3387
 	and %r5, %r14, %r18
 	std %r5, 1744(%r1)
 # v49 = v43 & v26
-	.loc 1 3143
+	.loc 1 3388
 	and %r5, %r14, %r16
 	std %r5, 1752(%r1)
 # v53 = v32 & v42
-	.loc 1 3144
+	.loc 1 3389
 	and %r17, %r6, %r18
 	std %r17, 1760(%r1)
 # v53 = v49 ^ v53
-	.loc 1 3145
+	.loc 1 3390
 	xor %r17, %r5, %r17
 	std %r17, 1768(%r1)
 # v43 = v43 & v52
-	.loc 1 3146
+	.loc 1 3391
 	and %r14, %r14, %r15
 	std %r14, 1776(%r1)
 # v49 = v32 & v26
-	.loc 1 3147
+	.loc 1 3392
 	and %r5, %r6, %r16
 # v42 = v18 & v42
-	.loc 1 3148
+	.loc 1 3393
 	and %r18, %r19, %r18
 # v49 = v43 ^ v49
-	.loc 1 3149
+	.loc 1 3394
 	xor %r5, %r14, %r5
 # v42 = v49 ^ v42
-	.loc 1 3150
+	.loc 1 3395
 	xor %r18, %r5, %r18
 # v32 = v32 & v52
-	.loc 1 3151
+	.loc 1 3396
 	and %r5, %r6, %r15
 # v26 = v18 & v26
-	.loc 1 3152
+	.loc 1 3397
 	and %r6, %r19, %r16
 # v26 = v32 ^ v26
-	.loc 1 3153
+	.loc 1 3398
 	xor %r16, %r5, %r6
 # v52 = v18 & v52
-	.loc 1 3154
+	.loc 1 3399
 	and %r19, %r19, %r15
 # v39 = v39 ^ v33
-	.loc 1 3155
+	.loc 1 3400
 	ld %r5, 1744(%r1)
 	ld %r6, 1720(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v51
-	.loc 1 3156
+	.loc 1 3401
 	xor %r6, %r5, %r23
 # v53 = v53 ^ v36
-	.loc 1 3157
+	.loc 1 3402
 	ld %r5, 1728(%r1)
 	xor %r5, %r17, %r5
 # v53 = v53 ^ v22
-	.loc 1 3158
+	.loc 1 3403
 	xor %r17, %r5, %r22
 # v42 = v42 ^ v55
-	.loc 1 3159
+	.loc 1 3404
 	ld %r5, 1736(%r1)
 	xor %r5, %r18, %r5
 # v42 = v42 ^ v38
-	.loc 1 3160
+	.loc 1 3405
 	xor %r18, %r5, %r7
 # v26 = v26 ^ v59
-	.loc 1 3161
+	.loc 1 3406
 	ld %r15, 1992(%r1)
 	xor %r5, %r16, %r15
 # v26 = v26 ^ v30
-	.loc 1 3162
+	.loc 1 3407
 	xor %r16, %r5, %r20
 # v52 = v52 ^ v20
-	.loc 1 3163
+	.loc 1 3408
 	ld %r14, 2000(%r1)
 	xor %r5, %r19, %r14
 # v52 = v52 ^ v23
-	.loc 1 3164
+	.loc 1 3409
 	xor %r5, %r5, %r21
 # v59 = v39 ^ v59
-	.loc 1 3165
+	.loc 1 3410
 	xor %r6, %r6, %r15
 	std %r6, 1784(%r1)
 # v20 = v53 ^ v20
-	.loc 1 3166
+	.loc 1 3411
 	xor %r6, %r17, %r14
 	std %r6, 1792(%r1)
 # v51 = v26 ^ v51
-	.loc 1 3167
+	.loc 1 3412
 	xor %r23, %r16, %r23
 # v22 = v52 ^ v22
-	.loc 1 3168
+	.loc 1 3413
 	xor %r22, %r5, %r22
 # v5 = v57 ^ v5
-	.loc 1 3169
+	.loc 1 3414
 	xor %r25, %r9, %r25
 # v44 = v34 ^ v44
-	.loc 1 3170
+	.loc 1 3415
 	xor %r30, %r10, %r30
 # v40 = v8 ^ v40
-	.loc 1 3171
+	.loc 1 3416
 	xor %r27, %r8, %r27
 # v17 = v35 ^ v17
-	.loc 1 3172
+	.loc 1 3417
 	xor %r31, %r28, %r31
 # v56 = v48 ^ v56
-	.loc 1 3173
+	.loc 1 3418
 	xor %r24, %r26, %r24
 # v15 = v47 ^ v15
-	.loc 1 3174
+	.loc 1 3419
 	xor %r26, %r29, %r11
 # v1 = v0 ^ v1
-	.loc 1 3175
+	.loc 1 3420
 	ld %r5, 120(%r1)
 	ld %r6, 128(%r1)
 	xor %r9, %r5, %r6
 # v4 = v3 ^ v4
-	.loc 1 3176
+	.loc 1 3421
 	ld %r5, 136(%r1)
 	ld %r6, 144(%r1)
 	xor %r11, %r5, %r6
 # v7 = v6 ^ v7
-	.loc 1 3177
+	.loc 1 3422
 	ld %r5, 152(%r1)
 	ld %r6, 160(%r1)
 	xor %r29, %r5, %r6
 # v11 = v10 ^ v11
-	.loc 1 3178
+	.loc 1 3423
 	ld %r5, 168(%r1)
 	ld %r6, 176(%r1)
 	xor %r10, %r5, %r6
 # v14 = v13 ^ v14
-	.loc 1 3179
+	.loc 1 3424
 	ld %r5, 184(%r1)
 	ld %r6, 192(%r1)
 	xor %r28, %r5, %r6
 # v9 = v16 ^ v9
-	.loc 1 3180
+	.loc 1 3425
 	ld %r5, 200(%r1)
 	xor %r12, %r5, %r12
 # v16 = v5 & v1
-	.loc 1 3181
+	.loc 1 3426
 	and %r5, %r25, %r9
 	std %r5, 1800(%r1)
 # v13 = v5 & v4
-	.loc 1 3182
+	.loc 1 3427
 	and %r5, %r25, %r11
 # v10 = v44 & v1
-	.loc 1 3183
+	.loc 1 3428
 	and %r6, %r30, %r9
 # v10 = v13 ^ v10
-	.loc 1 3184
+	.loc 1 3429
 	xor %r5, %r5, %r6
 	std %r5, 1808(%r1)
 # v13 = v5 & v7
-	.loc 1 3185
+	.loc 1 3430
 	and %r5, %r25, %r29
 # v6 = v44 & v4
-	.loc 1 3186
+	.loc 1 3431
 	and %r6, %r30, %r11
 # v3 = v40 & v1
-	.loc 1 3187
+	.loc 1 3432
 	and %r8, %r27, %r9
 # v6 = v13 ^ v6
-	.loc 1 3188
+	.loc 1 3433
 	xor %r6, %r5, %r6
 # v3 = v6 ^ v3
-	.loc 1 3189
+	.loc 1 3434
 	xor %r19, %r6, %r8
 # v6 = v44 & v7
-	.loc 1 3190
+	.loc 1 3435
 	and %r5, %r30, %r29
 # v13 = v40 & v4
-	.loc 1 3191
+	.loc 1 3436
 	and %r6, %r27, %r11
 # v13 = v6 ^ v13
-	.loc 1 3192
+	.loc 1 3437
 	xor %r16, %r5, %r6
 # v6 = v40 & v7
-	.loc 1 3193
+	.loc 1 3438
 	and %r17, %r27, %r29
 # v0 = v17 & v11
-	.loc 1 3194
+	.loc 1 3439
 	and %r8, %r31, %r10
 # v47 = v17 & v14
-	.loc 1 3195
+	.loc 1 3440
 	and %r5, %r31, %r28
 # v48 = v56 & v11
-	.loc 1 3196
+	.loc 1 3441
 	and %r6, %r24, %r10
 # v48 = v47 ^ v48
-	.loc 1 3197
+	.loc 1 3442
 	xor %r14, %r5, %r6
 # v47 = v17 & v9
-	.loc 1 3198
+	.loc 1 3443
 	and %r5, %r31, %r12
 # v35 = v56 & v14
-	.loc 1 3199
+	.loc 1 3444
 	and %r6, %r24, %r28
 # v8 = v15 & v11
-	.loc 1 3200
+	.loc 1 3445
 	and %r15, %r26, %r10
 # v35 = v47 ^ v35
-	.loc 1 3201
+	.loc 1 3446
 	xor %r6, %r5, %r6
 # v8 = v35 ^ v8
-	.loc 1 3202
+	.loc 1 3447
 	xor %r15, %r6, %r15
 # v35 = v56 & v9
-	.loc 1 3203
+	.loc 1 3448
 	and %r5, %r24, %r12
 # v47 = v15 & v14
-	.loc 1 3204
+	.loc 1 3449
 	and %r6, %r26, %r28
 # v47 = v35 ^ v47
-	.loc 1 3205
+	.loc 1 3450
 	xor %r6, %r5, %r6
 # v35 = v15 & v9
-	.loc 1 3206
+	.loc 1 3451
 	and %r5, %r26, %r12
 # v17 = v5 ^ v17
-	.loc 1 3207
+	.loc 1 3452
 	xor %r31, %r25, %r31
 # v56 = v44 ^ v56
-	.loc 1 3208
+	.loc 1 3453
 	xor %r24, %r30, %r24
 # v15 = v40 ^ v15
-	.loc 1 3209
+	.loc 1 3454
 	xor %r26, %r27, %r26
 # v11 = v1 ^ v11
-	.loc 1 3210
+	.loc 1 3455
 	xor %r30, %r9, %r10
 # v14 = v4 ^ v14
-	.loc 1 3211
+	.loc 1 3456
 	xor %r28, %r11, %r28
 # v9 = v7 ^ v9
-	.loc 1 3212
+	.loc 1 3457
 	xor %r12, %r29, %r12
 # v7 = v17 & v11
-	.loc 1 3213
+	.loc 1 3458
 	and %r11, %r31, %r30
 # v4 = v17 & v14
-	.loc 1 3214
+	.loc 1 3459
 	and %r9, %r31, %r28
 # v1 = v56 & v11
-	.loc 1 3215
+	.loc 1 3460
 	and %r10, %r24, %r30
 # v1 = v4 ^ v1
-	.loc 1 3216
+	.loc 1 3461
 	xor %r29, %r9, %r10
 # v17 = v17 & v9
-	.loc 1 3217
+	.loc 1 3462
 	and %r31, %r31, %r12
 # v4 = v56 & v14
-	.loc 1 3218
+	.loc 1 3463
 	and %r9, %r24, %r28
 # v11 = v15 & v11
-	.loc 1 3219
+	.loc 1 3464
 	and %r10, %r26, %r30
 # v4 = v17 ^ v4
-	.loc 1 3220
+	.loc 1 3465
 	xor %r9, %r31, %r9
 # v11 = v4 ^ v11
-	.loc 1 3221
+	.loc 1 3466
 	xor %r9, %r9, %r10
 # v56 = v56 & v9
-	.loc 1 3222
+	.loc 1 3467
 	and %r24, %r24, %r12
 # v14 = v15 & v14
-	.loc 1 3223
+	.loc 1 3468
 	and %r28, %r26, %r28
 # v14 = v56 ^ v14
-	.loc 1 3224
+	.loc 1 3469
 	xor %r28, %r24, %r28
 # v9 = v15 & v9
-	.loc 1 3225
+	.loc 1 3470
 	and %r10, %r26, %r12
 # v7 = v7 ^ v16
-	.loc 1 3226
+	.loc 1 3471
 	ld %r12, 1800(%r1)
 	xor %r11, %r11, %r12
 # v7 = v7 ^ v0
-	.loc 1 3227
+	.loc 1 3472
 	xor %r11, %r11, %r8
 # v1 = v1 ^ v10
-	.loc 1 3228
+	.loc 1 3473
 	ld %r12, 1808(%r1)
 	xor %r29, %r29, %r12
 # v1 = v1 ^ v48
-	.loc 1 3229
+	.loc 1 3474
 	xor %r29, %r29, %r14
 # v11 = v11 ^ v3
-	.loc 1 3230
+	.loc 1 3475
 	xor %r9, %r9, %r19
 # v11 = v11 ^ v8
-	.loc 1 3231
+	.loc 1 3476
 	xor %r12, %r9, %r15
 # v14 = v14 ^ v13
-	.loc 1 3232
+	.loc 1 3477
 	xor %r9, %r28, %r16
 # v14 = v14 ^ v47
-	.loc 1 3233
+	.loc 1 3478
 	xor %r9, %r9, %r6
 # v9 = v9 ^ v6
-	.loc 1 3234
+	.loc 1 3479
 	xor %r10, %r10, %r17
 # v9 = v9 ^ v35
-	.loc 1 3235
+	.loc 1 3480
 	xor %r10, %r10, %r5
 # v13 = v7 ^ v13
-	.loc 1 3236
+	.loc 1 3481
 	xor %r16, %r11, %r16
 # v6 = v1 ^ v6
-	.loc 1 3237
+	.loc 1 3482
 	xor %r17, %r29, %r17
 # v0 = v14 ^ v0
-	.loc 1 3238
+	.loc 1 3483
 	xor %r31, %r9, %r8
 # v48 = v9 ^ v48
-	.loc 1 3239
+	.loc 1 3484
 	xor %r14, %r10, %r14
 # v16 = v16 ^ v21
-	.loc 1 3240
+	.loc 1 3485
 	ld %r8, 1800(%r1)
 	ld %r9, 1632(%r1)
 	xor %r8, %r8, %r9
 # v16 = v16 ^ v33
-	.loc 1 3241
+	.loc 1 3486
 	ld %r9, 1720(%r1)
 	xor %r9, %r8, %r9
 # v10 = v10 ^ v37
-	.loc 1 3242
+	.loc 1 3487
 	ld %r8, 1808(%r1)
 	ld %r10, 1640(%r1)
 	xor %r8, %r8, %r10
 # v10 = v10 ^ v36
-	.loc 1 3243
+	.loc 1 3488
 	ld %r10, 1728(%r1)
 	xor %r11, %r8, %r10
 # v3 = v3 ^ v45
-	.loc 1 3244
+	.loc 1 3489
 	ld %r8, 1648(%r1)
 	xor %r19, %r19, %r8
 # v3 = v3 ^ v55
-	.loc 1 3245
+	.loc 1 3490
 	ld %r8, 1736(%r1)
 	xor %r19, %r19, %r8
 # v13 = v13 ^ v25
-	.loc 1 3246
+	.loc 1 3491
 	ld %r8, 1688(%r1)
 	xor %r8, %r16, %r8
 # v13 = v13 ^ v59
-	.loc 1 3247
+	.loc 1 3492
 	ld %r10, 1784(%r1)
 	xor %r30, %r8, %r10
 # v6 = v6 ^ v19
-	.loc 1 3248
+	.loc 1 3493
 	ld %r8, 1696(%r1)
 	xor %r8, %r17, %r8
 # v6 = v6 ^ v20
-	.loc 1 3249
+	.loc 1 3494
 	ld %r10, 1792(%r1)
 	xor %r29, %r8, %r10
 # v11 = v11 ^ v50
-	.loc 1 3250
+	.loc 1 3495
 	ld %r8, 1680(%r1)
 	xor %r12, %r12, %r8
 # v11 = v11 ^ v42
-	.loc 1 3251
+	.loc 1 3496
 	xor %r10, %r12, %r18
 # v0 = v0 ^ v46
-	.loc 1 3252
+	.loc 1 3497
 	ld %r12, 1704(%r1)
 	xor %r8, %r31, %r12
 # v0 = v0 ^ v51
-	.loc 1 3253
+	.loc 1 3498
 	xor %r28, %r8, %r23
 # v48 = v48 ^ v29
-	.loc 1 3254
+	.loc 1 3499
 	ld %r27, 1712(%r1)
 	xor %r8, %r14, %r27
 # v48 = v48 ^ v22
-	.loc 1 3255
+	.loc 1 3500
 	xor %r8, %r8, %r22
 # v8 = v8 ^ v31
-	.loc 1 3256
+	.loc 1 3501
 	ld %r26, 1656(%r1)
 	xor %r15, %r15, %r26
 # v8 = v8 ^ v38
-	.loc 1 3257
+	.loc 1 3502
 	xor %r15, %r15, %r7
 # v47 = v47 ^ v28
-	.loc 1 3258
+	.loc 1 3503
 	ld %r25, 1664(%r1)
 	xor %r6, %r6, %r25
 # v47 = v47 ^ v30
-	.loc 1 3259
+	.loc 1 3504
 	xor %r6, %r6, %r20
 # v35 = v35 ^ v27
-	.loc 1 3260
+	.loc 1 3505
 	ld %r17, 1672(%r1)
 	xor %r5, %r5, %r17
 # v35 = v35 ^ v23
-	.loc 1 3261
+	.loc 1 3506
 	xor %r24, %r5, %r21
 # v46 = v16 ^ v46
-	.loc 1 3262
+	.loc 1 3507
 	xor %r31, %r9, %r12
 # v29 = v10 ^ v29
-	.loc 1 3263
+	.loc 1 3508
 	xor %r11, %r11, %r27
 # v31 = v3 ^ v31
-	.loc 1 3264
+	.loc 1 3509
 	xor %r27, %r19, %r26
 # v28 = v13 ^ v28
-	.loc 1 3265
+	.loc 1 3510
 	xor %r26, %r30, %r25
 # v27 = v6 ^ v27
-	.loc 1 3266
+	.loc 1 3511
 	xor %r12, %r29, %r17
 # v33 = v0 ^ v33
-	.loc 1 3267
+	.loc 1 3512
 	ld %r5, 1720(%r1)
 	xor %r29, %r28, %r5
 # v36 = v48 ^ v36
-	.loc 1 3268
+	.loc 1 3513
 	ld %r5, 1728(%r1)
 	xor %r5, %r8, %r5
 # v55 = v8 ^ v55
-	.loc 1 3269
+	.loc 1 3514
 	ld %r8, 1736(%r1)
 	xor %r9, %r15, %r8
 # v59 = v47 ^ v59
-	.loc 1 3270
+	.loc 1 3515
 	ld %r8, 1784(%r1)
 	xor %r6, %r6, %r8
 # v20 = v35 ^ v20
-	.loc 1 3271
+	.loc 1 3516
 	ld %r8, 1792(%r1)
 	xor %r30, %r24, %r8
 # v36 = v36 ^ v23
-	.loc 1 3272
+	.loc 1 3517
 	xor %r8, %r5, %r21
 # v23 = v27 ^ v23
-	.loc 1 3273
+	.loc 1 3518
 	xor %r21, %r12, %r21
 # v33 = v33 ^ v30
-	.loc 1 3274
+	.loc 1 3519
 	xor %r12, %r29, %r20
 # v30 = v28 ^ v30
-	.loc 1 3275
+	.loc 1 3520
 	xor %r20, %r26, %r20
 # v11 = v11 ^ v38
-	.loc 1 3276
+	.loc 1 3521
 	xor %r10, %r10, %r7
 # v38 = v31 ^ v38
-	.loc 1 3277
+	.loc 1 3522
 	xor %r7, %r27, %r7
 # v23 = v23 ^ v22
-	.loc 1 3278
+	.loc 1 3523
 	xor %r21, %r21, %r22
 # v22 = v29 ^ v22
-	.loc 1 3279
+	.loc 1 3524
 	xor %r22, %r11, %r22
 # v30 = v30 ^ v51
-	.loc 1 3280
+	.loc 1 3525
 	xor %r20, %r20, %r23
 # v51 = v46 ^ v51
-	.loc 1 3281
+	.loc 1 3526
 	xor %r23, %r31, %r23
 # v38 = v38 ^ v42
-	.loc 1 3282
+	.loc 1 3527
 	xor %r11, %r7, %r18
 # v42 = v50 ^ v42
-	.loc 1 3283
+	.loc 1 3528
 	ld %r5, 1680(%r1)
 	xor %r18, %r5, %r18
 # v22 = v22 ^ v20
-	.loc 1 3284
+	.loc 1 3529
 	xor %r22, %r22, %r30
 # v20 = v19 ^ v20
-	.loc 1 3285
+	.loc 1 3530
 	ld %r5, 1696(%r1)
 	xor %r5, %r5, %r30
 # v51 = v51 ^ v59
-	.loc 1 3286
+	.loc 1 3531
 	xor %r23, %r23, %r6
 # v59 = v25 ^ v59
-	.loc 1 3287
+	.loc 1 3532
 	ld %r7, 1688(%r1)
 	xor %r6, %r7, %r6
 # v42 = v42 ^ v55
-	.loc 1 3288
+	.loc 1 3533
 	xor %r18, %r18, %r9
 # v55 = v45 ^ v55
-	.loc 1 3289
+	.loc 1 3534
 	ld %r7, 1648(%r1)
 	xor %r7, %r7, %r9
 # v20 = v20 ^ v36
-	.loc 1 3290
+	.loc 1 3535
 	xor %r5, %r5, %r8
 # v36 = v37 ^ v36
-	.loc 1 3291
+	.loc 1 3536
 	ld %r9, 1640(%r1)
 	xor %r8, %r9, %r8
 # v59 = v59 ^ v33
-	.loc 1 3292
+	.loc 1 3537
 	xor %r6, %r6, %r12
 # v33 = v21 ^ v33
-	.loc 1 3293
+	.loc 1 3538
 	ld %r9, 1632(%r1)
 	xor %r9, %r9, %r12
 # v33 = v33 ^ v51
-	.loc 1 3294
+	.loc 1 3539
 	xor %r9, %r9, %r23
 # v36 = v36 ^ v22
-	.loc 1 3295
+	.loc 1 3540
 	xor %r8, %r8, %r22
 # v55 = v55 ^ v38
-	.loc 1 3296
+	.loc 1 3541
 	xor %r7, %r7, %r11
 # v55 = v55 ^ v11
-	.loc 1 3297
+	.loc 1 3542
 	xor %r7, %r7, %r10
 # v59 = v59 ^ v30
-	.loc 1 3298
+	.loc 1 3543
 	xor %r6, %r6, %r20
 # v20 = v20 ^ v23
-	.loc 1 3299
+	.loc 1 3544
 	xor %r5, %r5, %r21
 # v42 = v42 ^ v11
-	.loc 1 3300
+	.loc 1 3545
 	xor %r18, %r18, %r10
 # mem64[h + 0] = v33
-	.loc 1 3301
+	.loc 1 3546
 	std %r9, 0(%r3)
 # mem64[h + 32] = v11
-	.loc 1 3302
+	.loc 1 3547
 	std %r10, 32(%r3)
 # mem64[h + 64] = v36
-	.loc 1 3303
+	.loc 1 3548
 	std %r8, 64(%r3)
 # mem64[h + 96] = v51
-	.loc 1 3304
+	.loc 1 3549
 	std %r23, 96(%r3)
 # mem64[h + 128] = v55
-	.loc 1 3305
+	.loc 1 3550
 	std %r7, 128(%r3)
 # mem64[h + 160] = v22
-	.loc 1 3306
+	.loc 1 3551
 	std %r22, 160(%r3)
 # mem64[h + 192] = v59
-	.loc 1 3307
+	.loc 1 3552
 	std %r6, 192(%r3)
 # mem64[h + 224] = v38
-	.loc 1 3308
+	.loc 1 3553
 	std %r11, 224(%r3)
 # mem64[h + 256] = v20
-	.loc 1 3309
+	.loc 1 3554
 	std %r5, 256(%r3)
 # mem64[h + 288] = v30
-	.loc 1 3310
+	.loc 1 3555
 	std %r20, 288(%r3)
 # mem64[h + 320] = v42
-	.loc 1 3311
+	.loc 1 3556
 	std %r18, 320(%r3)
 # mem64[h + 352] = v23
-	.loc 1 3312
+	.loc 1 3557
 	std %r21, 352(%r3)
 # h = h + 8
-	.loc 1 3313
+	.loc 1 3558
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 3314
+	.loc 1 3559
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 3315
+	.loc 1 3560
 	ld %r5, 112(%r1)
 	addi %r5, %r5, -1
 	std %r5, 112(%r1)
 # =? i - 0
-	.loc 1 3316
+	.loc 1 3561
 	cmpldi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 3317
+	.loc 1 3562
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_inv_ppc64.pass
 # leave
-	.loc 1 3318
+	.loc 1 3563
 	ld %r14, 2416(%r1)
 	ld %r15, 2424(%r1)
 	ld %r16, 2432(%r1)
@@ -11842,1104 +12177,1258 @@ qhasm_kernel_mceliece_gf12_vec512_mul_ppc64:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf12_vec512_mul_ppc64:
-	stdu %r1, -1120(%r1)
-	std %r14, 976(%r1)
-	std %r15, 984(%r1)
-	std %r16, 992(%r1)
-	std %r17, 1000(%r1)
-	std %r18, 1008(%r1)
-	std %r19, 1016(%r1)
-	std %r20, 1024(%r1)
-	std %r21, 1032(%r1)
-	std %r22, 1040(%r1)
-	std %r23, 1048(%r1)
-	std %r24, 1056(%r1)
-	std %r25, 1064(%r1)
-	std %r26, 1072(%r1)
-	std %r27, 1080(%r1)
-	std %r28, 1088(%r1)
-	std %r29, 1096(%r1)
-	std %r30, 1104(%r1)
-	std %r31, 1112(%r1)
+	stdu %r1, -272(%r1)
+	std %r14, 128(%r1)
+	std %r15, 136(%r1)
+	std %r16, 144(%r1)
+	std %r17, 152(%r1)
+	std %r18, 160(%r1)
+	std %r19, 168(%r1)
+	std %r20, 176(%r1)
+	std %r21, 184(%r1)
+	std %r22, 192(%r1)
+	std %r23, 200(%r1)
+	std %r24, 208(%r1)
+	std %r25, 216(%r1)
+	std %r26, 224(%r1)
+	std %r27, 232(%r1)
+	std %r28, 240(%r1)
+	std %r29, 248(%r1)
+	std %r30, 256(%r1)
+	std %r31, 264(%r1)
 # i = 8
-	.loc 1 3324
-	li %r6, 8
-	std %r6, 112(%r1)
-.Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc64.pass:
-# v0 = mem64[f + 0]
-	.loc 1 3326
-	ld %r8, 0(%r4)
-	std %r8, 568(%r1)
-# v1 = mem64[g + 0]
-	.loc 1 3327
-	ld %r7, 0(%r5)
-	std %r7, 968(%r1)
-# v2 = v0 & v1
-	.loc 1 3328
-	and %r6, %r8, %r7
-	std %r6, 120(%r1)
-# v3 = mem64[g + 64]
-	.loc 1 3329
-	ld %r10, 64(%r5)
-# v4 = v0 & v3
-	.loc 1 3330
-	and %r6, %r8, %r10
-# v5 = mem64[f + 64]
-	.loc 1 3331
-	ld %r9, 64(%r4)
-# v6 = v5 & v1
-	.loc 1 3332
-	and %r7, %r9, %r7
-# v6 = v4 ^ v6
-	.loc 1 3333
-	xor %r6, %r6, %r7
-	std %r6, 224(%r1)
-# v4 = mem64[g + 128]
-	.loc 1 3334
-	ld %r12, 128(%r5)
-# v7 = v0 & v4
-	.loc 1 3335
-	and %r6, %r8, %r12
-# v8 = v5 & v3
-	.loc 1 3336
-	and %r7, %r9, %r10
-# v9 = mem64[f + 128]
-	.loc 1 3337
-	ld %r11, 128(%r4)
-# v10 = v9 & v1
-	.loc 1 3338
-	ld %r8, 968(%r1)
-	and %r8, %r11, %r8
-# v8 = v7 ^ v8
-	.loc 1 3339
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 3340
-	xor %r6, %r7, %r8
-	std %r6, 232(%r1)
-# v8 = v5 & v4
-	.loc 1 3341
-	and %r6, %r9, %r12
-# v7 = v9 & v3
-	.loc 1 3342
-	and %r7, %r11, %r10
-# v7 = v8 ^ v7
-	.loc 1 3343
-	xor %r31, %r6, %r7
-# v8 = v9 & v4
-	.loc 1 3344
-	and %r23, %r11, %r12
-# v11 = mem64[f + 192]
-	.loc 1 3345
-	ld %r27, 192(%r4)
-# v12 = mem64[g + 192]
-	.loc 1 3346
-	ld %r30, 192(%r5)
-# v13 = v11 & v12
-	.loc 1 3347
-	and %r24, %r27, %r30
-# v14 = mem64[g + 256]
-	.loc 1 3348
-	ld %r29, 256(%r5)
-# v15 = v11 & v14
-	.loc 1 3349
-	and %r6, %r27, %r29
-# v16 = mem64[f + 256]
-	.loc 1 3350
-	ld %r28, 256(%r4)
-# v17 = v16 & v12
-	.loc 1 3351
-	and %r7, %r28, %r30
-# v17 = v15 ^ v17
-	.loc 1 3352
-	xor %r22, %r6, %r7
-# v15 = mem64[g + 320]
-	.loc 1 3353
-	ld %r25, 320(%r5)
-# v18 = v11 & v15
-	.loc 1 3354
-	and %r6, %r27, %r25
-# v19 = v16 & v14
-	.loc 1 3355
-	and %r7, %r28, %r29
-# v20 = mem64[f + 320]
-	.loc 1 3356
-	ld %r26, 320(%r4)
-# v21 = v20 & v12
-	.loc 1 3357
-	and %r8, %r26, %r30
-# v19 = v18 ^ v19
-	.loc 1 3358
-	xor %r7, %r6, %r7
-# v21 = v19 ^ v21
-	.loc 1 3359
-	xor %r6, %r7, %r8
-	std %r6, 240(%r1)
-# v19 = v16 & v15
-	.loc 1 3360
-	and %r6, %r28, %r25
-# v18 = v20 & v14
-	.loc 1 3361
-	and %r7, %r26, %r29
-# v18 = v19 ^ v18
-	.loc 1 3362
-	xor %r6, %r6, %r7
-	std %r6, 248(%r1)
-# v19 = v20 & v15
-	.loc 1 3363
-	and %r6, %r26, %r25
-	std %r6, 256(%r1)
-# v22 = v0 ^ v11
-	.loc 1 3364
-	ld %r6, 568(%r1)
-	xor %r6, %r6, %r27
-# v23 = v5 ^ v16
-	.loc 1 3365
-	xor %r17, %r9, %r28
-# v24 = v9 ^ v20
-	.loc 1 3366
-	xor %r18, %r11, %r26
-# v25 = v1 ^ v12
-	.loc 1 3367
-	ld %r7, 968(%r1)
-	xor %r16, %r7, %r30
-# v26 = v3 ^ v14
-	.loc 1 3368
-	xor %r19, %r10, %r29
-# v27 = v4 ^ v15
-	.loc 1 3369
-	xor %r20, %r12, %r25
-# v28 = v22 & v25
-	.loc 1 3370
-	and %r21, %r6, %r16
-# v29 = v22 & v26
-	.loc 1 3371
-	and %r7, %r6, %r19
-# v30 = v23 & v25
-	.loc 1 3372
-	and %r8, %r17, %r16
-# v30 = v29 ^ v30
-	.loc 1 3373
-	xor %r15, %r7, %r8
-# v22 = v22 & v27
-	.loc 1 3374
-	and %r6, %r6, %r20
-# v29 = v23 & v26
-	.loc 1 3375
-	and %r7, %r17, %r19
-# v25 = v24 & v25
-	.loc 1 3376
-	and %r8, %r18, %r16
-# v29 = v22 ^ v29
-	.loc 1 3377
-	xor %r7, %r6, %r7
-# v25 = v29 ^ v25
-	.loc 1 3378
-	xor %r6, %r7, %r8
-# v23 = v23 & v27
-	.loc 1 3379
-	and %r17, %r17, %r20
-# v26 = v24 & v26
-	.loc 1 3380
-	and %r19, %r18, %r19
-# v26 = v23 ^ v26
-	.loc 1 3381
-	xor %r19, %r17, %r19
-# v27 = v24 & v27
-	.loc 1 3382
-	and %r20, %r18, %r20
-# v28 = v28 ^ v2
-	.loc 1 3383
-	ld %r7, 120(%r1)
-	xor %r21, %r21, %r7
-# v28 = v28 ^ v13
-	.loc 1 3384
-	xor %r21, %r21, %r24
-# v30 = v30 ^ v6
-	.loc 1 3385
-	ld %r7, 224(%r1)
-	xor %r15, %r15, %r7
-# v30 = v30 ^ v17
-	.loc 1 3386
-	xor %r15, %r15, %r22
-# v25 = v25 ^ v10
-	.loc 1 3387
-	ld %r7, 232(%r1)
-	xor %r6, %r6, %r7
-# v25 = v25 ^ v21
-	.loc 1 3388
-	ld %r7, 240(%r1)
-	xor %r6, %r6, %r7
-	std %r6, 264(%r1)
-# v26 = v26 ^ v7
-	.loc 1 3389
-	xor %r6, %r19, %r31
-# v26 = v26 ^ v18
-	.loc 1 3390
-	ld %r7, 248(%r1)
-	xor %r6, %r6, %r7
-# v27 = v27 ^ v8
-	.loc 1 3391
-	xor %r7, %r20, %r23
-# v27 = v27 ^ v19
-	.loc 1 3392
-	ld %r8, 256(%r1)
-	xor %r7, %r7, %r8
-# v7 = v28 ^ v7
-	.loc 1 3393
-	xor %r8, %r21, %r31
-	std %r8, 272(%r1)
-# v8 = v30 ^ v8
-	.loc 1 3394
-	xor %r8, %r15, %r23
-	std %r8, 280(%r1)
-# v13 = v26 ^ v13
-	.loc 1 3395
-	xor %r6, %r6, %r24
-	std %r6, 288(%r1)
-# v17 = v27 ^ v17
-	.loc 1 3396
-	xor %r6, %r7, %r22
-	std %r6, 296(%r1)
-# v27 = mem64[f + 384]
-	.loc 1 3397
-	ld %r23, 384(%r4)
-# v26 = mem64[g + 384]
-	.loc 1 3398
-	ld %r22, 384(%r5)
-# v30 = v27 & v26
-	.loc 1 3399
-	and %r6, %r23, %r22
-	std %r6, 304(%r1)
-# v28 = mem64[g + 448]
-	.loc 1 3400
-	ld %r24, 448(%r5)
-# v24 = v27 & v28
-	.loc 1 3401
-	and %r6, %r23, %r24
-# v23 = mem64[f + 448]
-	.loc 1 3402
-	ld %r31, 448(%r4)
-# v29 = v23 & v26
-	.loc 1 3403
-	and %r7, %r31, %r22
-# v29 = v24 ^ v29
-	.loc 1 3404
-	xor %r6, %r6, %r7
-	std %r6, 312(%r1)
-# v24 = mem64[g + 512]
-	.loc 1 3405
-	ld %r20, 512(%r5)
-# v22 = v27 & v24
-	.loc 1 3406
-	and %r8, %r23, %r20
-# v31 = v23 & v28
-	.loc 1 3407
-	and %r6, %r31, %r24
-# v32 = mem64[f + 512]
-	.loc 1 3408
-	ld %r21, 512(%r4)
-# v33 = v32 & v26
-	.loc 1 3409
-	and %r7, %r21, %r22
-# v31 = v22 ^ v31
-	.loc 1 3410
-	xor %r6, %r8, %r6
-# v33 = v31 ^ v33
-	.loc 1 3411
-	xor %r6, %r6, %r7
-	std %r6, 320(%r1)
-# v31 = v23 & v24
-	.loc 1 3412
-	and %r6, %r31, %r20
-# v22 = v32 & v28
-	.loc 1 3413
-	and %r7, %r21, %r24
-# v22 = v31 ^ v22
-	.loc 1 3414
-	xor %r6, %r6, %r7
-	std %r6, 328(%r1)
-# v31 = v32 & v24
-	.loc 1 3415
-	and %r6, %r21, %r20
-	std %r6, 336(%r1)
-# v34 = mem64[f + 576]
-	.loc 1 3416
-	ld %r19, 576(%r4)
-# v35 = mem64[g + 576]
-	.loc 1 3417
-	ld %r17, 576(%r5)
-# v36 = v34 & v35
-	.loc 1 3418
-	and %r6, %r19, %r17
-	std %r6, 128(%r1)
-# v37 = mem64[g + 640]
-	.loc 1 3419
-	ld %r18, 640(%r5)
-# v38 = v34 & v37
-	.loc 1 3420
-	and %r6, %r19, %r18
-# v39 = mem64[f + 640]
-	.loc 1 3421
-	ld %r8, 640(%r4)
-# v40 = v39 & v35
-	.loc 1 3422
-	and %r7, %r8, %r17
-# v40 = v38 ^ v40
-	.loc 1 3423
-	xor %r6, %r6, %r7
-	std %r6, 344(%r1)
-# v38 = mem64[g + 704]
-	.loc 1 3424
-	ld %r7, 704(%r5)
-# v41 = v34 & v38
-	.loc 1 3425
-	and %r6, %r19, %r7
-	std %r6, 744(%r1)
-	std %r6, 136(%r1)
-# v42 = v39 & v37
-	.loc 1 3426
-	and %r14, %r8, %r18
-	std %r14, 920(%r1)
-	std %r14, 576(%r1)
-# v43 = mem64[f + 704]
-	.loc 1 3427
-	ld %r16, 704(%r4)
-# v44 = v43 & v35
-	.loc 1 3428
-	and %r15, %r16, %r17
-	std %r15, 848(%r1)
-	std %r15, 144(%r1)
-# v42 = v41 ^ v42
-	.loc 1 3429
-	xor %r6, %r6, %r14
-# v44 = v42 ^ v44
-	.loc 1 3430
-	xor %r6, %r6, %r15
-	std %r6, 352(%r1)
-# v42 = v39 & v38
-	.loc 1 3431
-	and %r15, %r8, %r7
-	std %r15, 360(%r1)
-# v41 = v43 & v37
-	.loc 1 3432
-	and %r6, %r16, %r18
-# v41 = v42 ^ v41
-	.loc 1 3433
-	xor %r6, %r15, %r6
-	std %r6, 368(%r1)
-# v42 = v43 & v38
-	.loc 1 3434
-	and %r6, %r16, %r7
-	std %r6, 584(%r1)
-# v45 = v27 ^ v34
-	.loc 1 3435
-	xor %r6, %r23, %r19
-	std %r6, 864(%r1)
-	std %r6, 592(%r1)
-	std %r6, 152(%r1)
-# v46 = v23 ^ v39
-	.loc 1 3436
-	xor %r6, %r31, %r8
-	std %r6, 600(%r1)
-	std %r6, 160(%r1)
-# v47 = v32 ^ v43
-	.loc 1 3437
-	xor %r6, %r21, %r16
-	std %r6, 608(%r1)
-	std %r6, 168(%r1)
-# v48 = v26 ^ v35
-	.loc 1 3438
-	xor %r14, %r22, %r17
-	std %r14, 952(%r1)
-	std %r14, 856(%r1)
-	std %r14, 176(%r1)
-# v49 = v28 ^ v37
-	.loc 1 3439
-	xor %r15, %r24, %r18
-	std %r15, 784(%r1)
-	std %r15, 616(%r1)
-	std %r15, 184(%r1)
-# v50 = v24 ^ v38
-	.loc 1 3440
-	xor %r6, %r20, %r7
-	std %r6, 792(%r1)
-	std %r6, 624(%r1)
-	std %r6, 192(%r1)
-# v51 = v45 & v48
-	.loc 1 3441
-	ld %r6, 864(%r1)
-	and %r6, %r6, %r14
-	std %r6, 200(%r1)
-# v52 = v45 & v49
-	.loc 1 3442
-	ld %r6, 592(%r1)
-	std %r6, 888(%r1)
-	std %r6, 800(%r1)
-	and %r15, %r6, %r15
-	std %r15, 928(%r1)
-	std %r15, 632(%r1)
-	std %r15, 208(%r1)
-# v53 = v46 & v48
-	.loc 1 3443
-	ld %r6, 600(%r1)
-	std %r6, 896(%r1)
-	std %r6, 808(%r1)
-	ld %r14, 856(%r1)
-	and %r6, %r6, %r14
-	std %r6, 752(%r1)
-	std %r6, 216(%r1)
-# v53 = v52 ^ v53
-	.loc 1 3444
-	xor %r6, %r15, %r6
-	std %r6, 640(%r1)
-	std %r6, 376(%r1)
-# v45 = v45 & v50
-	.loc 1 3445
-	ld %r6, 792(%r1)
-	ld %r15, 888(%r1)
-	and %r6, %r15, %r6
-	std %r6, 936(%r1)
-	std %r6, 816(%r1)
-	std %r6, 648(%r1)
-	std %r6, 384(%r1)
-# v52 = v46 & v49
-	.loc 1 3446
-	ld %r6, 616(%r1)
-	std %r6, 824(%r1)
-	ld %r15, 896(%r1)
-	and %r14, %r15, %r6
-	std %r14, 960(%r1)
-	std %r14, 904(%r1)
-	std %r14, 760(%r1)
-	std %r14, 392(%r1)
-# v48 = v47 & v48
-	.loc 1 3447
-	ld %r6, 608(%r1)
-	ld %r15, 856(%r1)
-	and %r15, %r6, %r15
-	std %r15, 400(%r1)
-# v52 = v45 ^ v52
-	.loc 1 3448
-	ld %r6, 936(%r1)
-	xor %r6, %r6, %r14
-	std %r6, 408(%r1)
-# v48 = v52 ^ v48
-	.loc 1 3449
-	xor %r6, %r6, %r15
-	std %r6, 656(%r1)
-	std %r6, 416(%r1)
-# v46 = v46 & v50
-	.loc 1 3450
-	ld %r6, 160(%r1)
-	ld %r15, 624(%r1)
-	and %r14, %r6, %r15
-	std %r14, 944(%r1)
-	std %r14, 768(%r1)
-	std %r14, 424(%r1)
-# v49 = v47 & v49
-	.loc 1 3451
-	ld %r15, 168(%r1)
-	std %r15, 872(%r1)
-	std %r15, 664(%r1)
-	ld %r6, 824(%r1)
-	and %r6, %r15, %r6
-	std %r6, 432(%r1)
-# v49 = v46 ^ v49
-	.loc 1 3452
-	xor %r6, %r14, %r6
-	std %r6, 672(%r1)
-	std %r6, 440(%r1)
-# v50 = v47 & v50
-	.loc 1 3453
-	ld %r6, 192(%r1)
-	and %r6, %r15, %r6
-	std %r6, 680(%r1)
-	std %r6, 448(%r1)
-# v51 = v51 ^ v30
-	.loc 1 3454
-	ld %r6, 200(%r1)
-	ld %r15, 304(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 456(%r1)
-# v51 = v51 ^ v36
-	.loc 1 3455
-	ld %r15, 128(%r1)
-	std %r15, 696(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 688(%r1)
-	std %r6, 464(%r1)
-# v53 = v53 ^ v29
-	.loc 1 3456
-	ld %r6, 312(%r1)
-	ld %r15, 640(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 472(%r1)
-# v53 = v53 ^ v40
-	.loc 1 3457
-	ld %r15, 344(%r1)
-	std %r15, 712(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 704(%r1)
-	std %r6, 480(%r1)
-# v48 = v48 ^ v33
-	.loc 1 3458
-	ld %r6, 320(%r1)
-	ld %r15, 656(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 488(%r1)
-# v48 = v48 ^ v44
-	.loc 1 3459
-	ld %r15, 352(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 496(%r1)
-# v49 = v49 ^ v22
-	.loc 1 3460
-	ld %r15, 328(%r1)
-	std %r15, 832(%r1)
-	std %r15, 720(%r1)
-	ld %r6, 672(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 504(%r1)
-# v49 = v49 ^ v41
-	.loc 1 3461
-	ld %r15, 368(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 840(%r1)
-	std %r6, 728(%r1)
-	std %r6, 512(%r1)
-# v50 = v50 ^ v31
-	.loc 1 3462
-	ld %r15, 336(%r1)
-	std %r15, 912(%r1)
-	std %r15, 776(%r1)
-	ld %r6, 680(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 520(%r1)
-# v50 = v50 ^ v42
-	.loc 1 3463
-	ld %r15, 584(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 880(%r1)
-	std %r6, 736(%r1)
-	std %r6, 528(%r1)
-# v22 = v51 ^ v22
-	.loc 1 3464
-	ld %r6, 688(%r1)
-	ld %r15, 832(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 536(%r1)
-# v31 = v53 ^ v31
-	.loc 1 3465
-	ld %r6, 704(%r1)
-	ld %r15, 912(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 544(%r1)
-# v36 = v49 ^ v36
-	.loc 1 3466
-	ld %r6, 696(%r1)
-	ld %r15, 840(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 552(%r1)
-# v40 = v50 ^ v40
-	.loc 1 3467
-	ld %r6, 712(%r1)
-	ld %r15, 880(%r1)
-	xor %r6, %r15, %r6
-	std %r6, 560(%r1)
-# v27 = v0 ^ v27
-	.loc 1 3468
-	ld %r6, 568(%r1)
-	xor %r23, %r6, %r23
-# v23 = v5 ^ v23
-	.loc 1 3469
-	xor %r31, %r9, %r31
-# v32 = v9 ^ v32
-	.loc 1 3470
-	xor %r21, %r11, %r21
-# v34 = v11 ^ v34
-	.loc 1 3471
-	xor %r19, %r27, %r19
-# v39 = v16 ^ v39
-	.loc 1 3472
-	xor %r9, %r28, %r8
-# v43 = v20 ^ v43
-	.loc 1 3473
-	xor %r16, %r26, %r16
-# v26 = v1 ^ v26
-	.loc 1 3474
-	ld %r6, 968(%r1)
-	xor %r22, %r6, %r22
-# v28 = v3 ^ v28
-	.loc 1 3475
-	xor %r24, %r10, %r24
-# v24 = v4 ^ v24
-	.loc 1 3476
-	xor %r20, %r12, %r20
-# v35 = v12 ^ v35
-	.loc 1 3477
-	xor %r17, %r30, %r17
-# v37 = v14 ^ v37
-	.loc 1 3478
-	xor %r18, %r29, %r18
-# v38 = v15 ^ v38
-	.loc 1 3479
-	xor %r10, %r25, %r7
-# v15 = v27 & v26
-	.loc 1 3480
-	and %r11, %r23, %r22
-# v14 = v27 & v28
-	.loc 1 3481
-	and %r6, %r23, %r24
-# v12 = v23 & v26
-	.loc 1 3482
-	and %r7, %r31, %r22
-# v12 = v14 ^ v12
-	.loc 1 3483
-	xor %r12, %r6, %r7
-# v14 = v27 & v24
-	.loc 1 3484
-	and %r6, %r23, %r20
-# v4 = v23 & v28
-	.loc 1 3485
-	and %r7, %r31, %r24
-# v3 = v32 & v26
-	.loc 1 3486
-	and %r8, %r21, %r22
-# v4 = v14 ^ v4
-	.loc 1 3487
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
-	.loc 1 3488
-	xor %r29, %r7, %r8
-# v4 = v23 & v24
-	.loc 1 3489
-	and %r6, %r31, %r20
-# v14 = v32 & v28
-	.loc 1 3490
-	and %r7, %r21, %r24
-# v14 = v4 ^ v14
-	.loc 1 3491
-	xor %r27, %r6, %r7
-# v4 = v32 & v24
-	.loc 1 3492
-	and %r28, %r21, %r20
-# v1 = v34 & v35
-	.loc 1 3493
-	and %r30, %r19, %r17
-# v20 = v34 & v37
-	.loc 1 3494
-	and %r6, %r19, %r18
-# v16 = v39 & v35
-	.loc 1 3495
-	and %r7, %r9, %r17
-# v16 = v20 ^ v16
-	.loc 1 3496
-	xor %r26, %r6, %r7
-# v20 = v34 & v38
-	.loc 1 3497
-	and %r6, %r19, %r10
-# v11 = v39 & v37
-	.loc 1 3498
-	and %r7, %r9, %r18
-# v9 = v43 & v35
-	.loc 1 3499
-	and %r8, %r16, %r17
-# v11 = v20 ^ v11
-	.loc 1 3500
-	xor %r7, %r6, %r7
-# v9 = v11 ^ v9
-	.loc 1 3501
-	xor %r8, %r7, %r8
-# v11 = v39 & v38
-	.loc 1 3502
-	and %r6, %r9, %r10
-# v20 = v43 & v37
-	.loc 1 3503
-	and %r7, %r16, %r18
-# v20 = v11 ^ v20
-	.loc 1 3504
-	xor %r15, %r6, %r7
-# v11 = v43 & v38
-	.loc 1 3505
-	and %r25, %r16, %r10
-# v34 = v27 ^ v34
-	.loc 1 3506
-	xor %r19, %r23, %r19
-# v39 = v23 ^ v39
-	.loc 1 3507
-	xor %r31, %r31, %r9
-# v43 = v32 ^ v43
-	.loc 1 3508
-	xor %r16, %r21, %r16
-# v35 = v26 ^ v35
-	.loc 1 3509
-	xor %r9, %r22, %r17
-# v37 = v28 ^ v37
-	.loc 1 3510
-	xor %r18, %r24, %r18
-# v38 = v24 ^ v38
-	.loc 1 3511
-	xor %r24, %r20, %r10
-# v24 = v34 & v35
-	.loc 1 3512
-	and %r10, %r19, %r9
-# v28 = v34 & v37
-	.loc 1 3513
-	and %r6, %r19, %r18
-# v26 = v39 & v35
-	.loc 1 3514
-	and %r7, %r31, %r9
-# v26 = v28 ^ v26
-	.loc 1 3515
-	xor %r23, %r6, %r7
-# v34 = v34 & v38
-	.loc 1 3516
-	and %r6, %r19, %r24
-# v28 = v39 & v37
-	.loc 1 3517
-	and %r7, %r31, %r18
-# v35 = v43 & v35
-	.loc 1 3518
-	and %r9, %r16, %r9
-# v28 = v34 ^ v28
-	.loc 1 3519
-	xor %r7, %r6, %r7
-# v35 = v28 ^ v35
-	.loc 1 3520
-	xor %r9, %r7, %r9
-# v39 = v39 & v38
-	.loc 1 3521
-	and %r31, %r31, %r24
-# v37 = v43 & v37
-	.loc 1 3522
-	and %r6, %r16, %r18
-# v37 = v39 ^ v37
-	.loc 1 3523
-	xor %r6, %r31, %r6
-# v38 = v43 & v38
-	.loc 1 3524
-	and %r24, %r16, %r24
-# v24 = v24 ^ v15
-	.loc 1 3525
-	xor %r10, %r10, %r11
-# v24 = v24 ^ v1
-	.loc 1 3526
-	xor %r10, %r10, %r30
-# v26 = v26 ^ v12
-	.loc 1 3527
-	xor %r23, %r23, %r12
-# v26 = v26 ^ v16
-	.loc 1 3528
-	xor %r23, %r23, %r26
-# v35 = v35 ^ v3
-	.loc 1 3529
-	xor %r9, %r9, %r29
-# v35 = v35 ^ v9
-	.loc 1 3530
-	xor %r9, %r9, %r8
-# v37 = v37 ^ v14
-	.loc 1 3531
-	xor %r6, %r6, %r27
-# v37 = v37 ^ v20
-	.loc 1 3532
-	xor %r6, %r6, %r15
-# v38 = v38 ^ v4
-	.loc 1 3533
-	xor %r24, %r24, %r28
-# v38 = v38 ^ v11
-	.loc 1 3534
-	xor %r24, %r24, %r25
-# v14 = v24 ^ v14
-	.loc 1 3535
-	xor %r27, %r10, %r27
-# v4 = v26 ^ v4
-	.loc 1 3536
-	xor %r28, %r23, %r28
-# v1 = v37 ^ v1
-	.loc 1 3537
-	xor %r30, %r6, %r30
-# v16 = v38 ^ v16
-	.loc 1 3538
-	xor %r26, %r24, %r26
-# v15 = v15 ^ v2
-	.loc 1 3539
-	ld %r6, 120(%r1)
-	xor %r11, %r11, %r6
-# v15 = v15 ^ v30
-	.loc 1 3540
-	ld %r6, 304(%r1)
-	xor %r11, %r11, %r6
-# v12 = v12 ^ v6
-	.loc 1 3541
-	ld %r6, 224(%r1)
-	xor %r12, %r12, %r6
-# v12 = v12 ^ v29
-	.loc 1 3542
-	ld %r6, 312(%r1)
-	xor %r12, %r12, %r6
-# v3 = v3 ^ v10
-	.loc 1 3543
-	ld %r6, 232(%r1)
-	xor %r29, %r29, %r6
-# v3 = v3 ^ v33
-	.loc 1 3544
-	ld %r6, 320(%r1)
-	xor %r29, %r29, %r6
-# v14 = v14 ^ v7
-	.loc 1 3545
-	ld %r6, 272(%r1)
-	xor %r6, %r27, %r6
-# v14 = v14 ^ v22
-	.loc 1 3546
-	ld %r7, 536(%r1)
-	xor %r10, %r6, %r7
-# v4 = v4 ^ v8
-	.loc 1 3547
-	ld %r6, 280(%r1)
-	xor %r6, %r28, %r6
-# v4 = v4 ^ v31
-	.loc 1 3548
-	ld %r7, 544(%r1)
-	xor %r31, %r6, %r7
-# v35 = v35 ^ v25
-	.loc 1 3549
-	ld %r6, 264(%r1)
-	xor %r6, %r9, %r6
-# v35 = v35 ^ v48
-	.loc 1 3550
-	ld %r7, 496(%r1)
-	xor %r9, %r6, %r7
-# v1 = v1 ^ v13
-	.loc 1 3551
-	ld %r27, 288(%r1)
-	xor %r6, %r30, %r27
-# v1 = v1 ^ v36
-	.loc 1 3552
-	ld %r7, 552(%r1)
-	xor %r24, %r6, %r7
-# v16 = v16 ^ v17
-	.loc 1 3553
-	ld %r28, 296(%r1)
-	xor %r6, %r26, %r28
-# v16 = v16 ^ v40
-	.loc 1 3554
-	ld %r7, 560(%r1)
-	xor %r26, %r6, %r7
-# v9 = v9 ^ v21
-	.loc 1 3555
-	ld %r30, 240(%r1)
-	xor %r8, %r8, %r30
-# v9 = v9 ^ v44
-	.loc 1 3556
-	ld %r6, 352(%r1)
-	xor %r23, %r8, %r6
-# v20 = v20 ^ v18
-	.loc 1 3557
-	ld %r6, 248(%r1)
-	xor %r15, %r15, %r6
-# v20 = v20 ^ v41
-	.loc 1 3558
-	ld %r7, 368(%r1)
-	xor %r15, %r15, %r7
-# v11 = v11 ^ v19
-	.loc 1 3559
-	ld %r7, 256(%r1)
-	xor %r25, %r25, %r7
-# v11 = v11 ^ v42
-	.loc 1 3560
-	ld %r8, 584(%r1)
-	xor %r25, %r25, %r8
-# v13 = v15 ^ v13
-	.loc 1 3561
-	xor %r11, %r11, %r27
-# v17 = v12 ^ v17
-	.loc 1 3562
-	xor %r12, %r12, %r28
-# v21 = v3 ^ v21
-	.loc 1 3563
-	xor %r30, %r29, %r30
-# v18 = v14 ^ v18
-	.loc 1 3564
-	xor %r27, %r10, %r6
-# v19 = v4 ^ v19
-	.loc 1 3565
-	xor %r6, %r31, %r7
-# v30 = v1 ^ v30
-	.loc 1 3566
-	ld %r7, 304(%r1)
-	xor %r7, %r24, %r7
-# v29 = v16 ^ v29
-	.loc 1 3567
-	ld %r8, 312(%r1)
-	xor %r8, %r26, %r8
-# v33 = v9 ^ v33
-	.loc 1 3568
-	ld %r10, 320(%r1)
-	xor %r31, %r23, %r10
-# v22 = v20 ^ v22
 	.loc 1 3569
-	ld %r10, 536(%r1)
-	xor %r26, %r15, %r10
-# v31 = v11 ^ v31
-	.loc 1 3570
-	ld %r10, 544(%r1)
-	xor %r10, %r25, %r10
-# v29 = v29 ^ v42
+	li %r9, 8
+.Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc64.pass:
+# F0 = mem64[f + 0]
 	.loc 1 3571
-	ld %r29, 584(%r1)
-	xor %r28, %r8, %r29
-# v42 = v19 ^ v42
+	ld %r11, 0(%r4)
+# F1 = mem64[f + 64]
 	.loc 1 3572
-	xor %r6, %r6, %r29
-# v30 = v30 ^ v41
+	ld %r12, 64(%r4)
+# F2 = mem64[f + 128]
 	.loc 1 3573
-	ld %r8, 368(%r1)
-	xor %r29, %r7, %r8
-# v41 = v18 ^ v41
+	ld %r29, 128(%r4)
+# F3 = mem64[f + 192]
 	.loc 1 3574
-	xor %r7, %r27, %r8
-# v35 = v35 ^ v44
+	ld %r28, 192(%r4)
+# F4 = mem64[f + 256]
 	.loc 1 3575
-	ld %r8, 352(%r1)
-	xor %r27, %r9, %r8
-# v44 = v21 ^ v44
+	ld %r26, 256(%r4)
+# F5 = mem64[f + 320]
 	.loc 1 3576
-	xor %r8, %r30, %r8
-# v42 = v42 ^ v40
+	ld %r25, 320(%r4)
+# F6 = mem64[f + 384]
 	.loc 1 3577
-	ld %r9, 560(%r1)
-	xor %r30, %r6, %r9
-# v40 = v17 ^ v40
+	ld %r23, 384(%r4)
+# F7 = mem64[f + 448]
 	.loc 1 3578
-	xor %r6, %r12, %r9
-# v41 = v41 ^ v36
+	ld %r24, 448(%r4)
+# F8 = mem64[f + 512]
 	.loc 1 3579
-	ld %r9, 552(%r1)
-	xor %r25, %r7, %r9
-# v36 = v13 ^ v36
+	ld %r27, 512(%r4)
+# F9 = mem64[f + 576]
 	.loc 1 3580
-	xor %r7, %r11, %r9
-# v44 = v44 ^ v48
+	ld %r30, 576(%r4)
+# F10 = mem64[f + 640]
 	.loc 1 3581
-	ld %r9, 496(%r1)
-	xor %r24, %r8, %r9
-# v48 = v25 ^ v48
+	ld %r31, 640(%r4)
+# F11 = mem64[f + 704]
 	.loc 1 3582
-	ld %r8, 264(%r1)
-	xor %r8, %r8, %r9
-# v40 = v40 ^ v31
+	ld %r10, 704(%r4)
+# G = mem64[g + 640]
 	.loc 1 3583
-	xor %r23, %r6, %r10
-# v31 = v8 ^ v31
+	ld %r6, 640(%r5)
+# B = F11 & G
 	.loc 1 3584
-	ld %r6, 280(%r1)
-	xor %r6, %r6, %r10
-# v36 = v36 ^ v22
+	and %r6, %r10, %r6
+# G = mem64[g + 704]
 	.loc 1 3585
-	xor %r7, %r7, %r26
-# v22 = v7 ^ v22
+	ld %r8, 704(%r5)
+# A = F11 & G
 	.loc 1 3586
-	ld %r9, 272(%r1)
-	xor %r9, %r9, %r26
-# v48 = v48 ^ v33
+	and %r7, %r10, %r8
+# T = F10 & G
 	.loc 1 3587
-	xor %r8, %r8, %r31
-# v33 = v10 ^ v33
+	and %r8, %r31, %r8
+# B = B ^ T
 	.loc 1 3588
-	ld %r10, 232(%r1)
-	xor %r10, %r10, %r31
-# v31 = v31 ^ v29
+	xor %r6, %r6, %r8
+# H22 = A
 	.loc 1 3589
-	xor %r6, %r6, %r28
-# v29 = v6 ^ v29
+	std %r7, 112(%r1)
+# H21 = B
 	.loc 1 3590
-	ld %r11, 224(%r1)
-	xor %r11, %r11, %r28
-# v22 = v22 ^ v30
+	mr %r21, %r6
+# G = mem64[g + 512]
 	.loc 1 3591
-	xor %r9, %r9, %r29
-# v30 = v2 ^ v30
+	ld %r6, 512(%r5)
+# B = F11 & G
 	.loc 1 3592
-	ld %r12, 120(%r1)
-	xor %r12, %r12, %r29
-# mem64[h + 0] = v30
+	and %r6, %r10, %r6
+# G = mem64[g + 576]
 	.loc 1 3593
-	std %r12, 0(%r3)
-# mem64[h + 64] = v29
+	ld %r7, 576(%r5)
+# A = F11 & G
 	.loc 1 3594
-	std %r11, 64(%r3)
-# mem64[h + 128] = v33
+	and %r8, %r10, %r7
+# T = F10 & G
 	.loc 1 3595
-	std %r10, 128(%r3)
-# mem64[h + 192] = v22
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 3596
-	std %r9, 192(%r3)
-# mem64[h + 256] = v31
+	xor %r6, %r6, %r7
+# G = mem64[g + 640]
 	.loc 1 3597
-	std %r6, 256(%r3)
-# mem64[h + 320] = v48
+	ld %r7, 640(%r5)
+# T = F10 & G
 	.loc 1 3598
-	std %r8, 320(%r3)
-# mem64[h + 384] = v36
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 3599
-	std %r7, 384(%r3)
-# mem64[h + 448] = v40
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 3600
-	std %r23, 448(%r3)
-# mem64[h + 512] = v44
+	and %r7, %r30, %r7
+# B = B ^ T
 	.loc 1 3601
-	std %r24, 512(%r3)
-# mem64[h + 576] = v41
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
 	.loc 1 3602
-	std %r25, 576(%r3)
-# mem64[h + 640] = v42
+	ld %r7, 704(%r5)
+# T = F9 & G
 	.loc 1 3603
-	std %r30, 640(%r3)
-# mem64[h + 704] = v35
+	and %r22, %r30, %r7
+# A = A ^ T
 	.loc 1 3604
-	std %r27, 704(%r3)
-# h = h + 8
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 3605
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 3606
+	xor %r6, %r6, %r7
+# H20 = A
+	.loc 1 3607
+	mr %r20, %r8
+# H19 = B
+	.loc 1 3608
+	mr %r19, %r6
+# G = mem64[g + 384]
+	.loc 1 3609
+	ld %r6, 384(%r5)
+# B = F11 & G
+	.loc 1 3610
+	and %r6, %r10, %r6
+# G = mem64[g + 448]
+	.loc 1 3611
+	ld %r7, 448(%r5)
+# A = F11 & G
+	.loc 1 3612
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 3613
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 3614
+	xor %r6, %r6, %r7
+# G = mem64[g + 512]
+	.loc 1 3615
+	ld %r7, 512(%r5)
+# T = F10 & G
+	.loc 1 3616
+	and %r22, %r31, %r7
+# A = A ^ T
+	.loc 1 3617
+	xor %r8, %r8, %r22
+# T = F9 & G
+	.loc 1 3618
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 3619
+	xor %r6, %r6, %r7
+# G = mem64[g + 576]
+	.loc 1 3620
+	ld %r7, 576(%r5)
+# T = F9 & G
+	.loc 1 3621
+	and %r22, %r30, %r7
+# A = A ^ T
+	.loc 1 3622
+	xor %r8, %r8, %r22
+# T = F8 & G
+	.loc 1 3623
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 3624
+	xor %r6, %r6, %r7
+# G = mem64[g + 640]
+	.loc 1 3625
+	ld %r7, 640(%r5)
+# T = F8 & G
+	.loc 1 3626
+	and %r22, %r27, %r7
+# A = A ^ T
+	.loc 1 3627
+	xor %r8, %r8, %r22
+# T = F7 & G
+	.loc 1 3628
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 3629
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
+	.loc 1 3630
+	ld %r7, 704(%r5)
+# T = F7 & G
+	.loc 1 3631
+	and %r22, %r24, %r7
+# A = A ^ T
+	.loc 1 3632
+	xor %r8, %r8, %r22
+# T = F6 & G
+	.loc 1 3633
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 3634
+	xor %r6, %r6, %r7
+# H18 = A
+	.loc 1 3635
+	mr %r22, %r8
+# H17 = B
+	.loc 1 3636
+	mr %r18, %r6
+# G = mem64[g + 256]
+	.loc 1 3637
+	ld %r6, 256(%r5)
+# B = F11 & G
+	.loc 1 3638
+	and %r6, %r10, %r6
+# G = mem64[g + 320]
+	.loc 1 3639
+	ld %r7, 320(%r5)
+# A = F11 & G
+	.loc 1 3640
+	and %r8, %r10, %r7
+# T = F10 & G
+	.loc 1 3641
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 3642
+	xor %r6, %r6, %r7
+# G = mem64[g + 384]
+	.loc 1 3643
+	ld %r7, 384(%r5)
+# T = F10 & G
+	.loc 1 3644
+	and %r17, %r31, %r7
+# A = A ^ T
+	.loc 1 3645
+	xor %r8, %r8, %r17
+# T = F9 & G
+	.loc 1 3646
+	and %r7, %r30, %r7
+# B = B ^ T
+	.loc 1 3647
+	xor %r6, %r6, %r7
+# G = mem64[g + 448]
+	.loc 1 3648
+	ld %r7, 448(%r5)
+# T = F9 & G
+	.loc 1 3649
+	and %r17, %r30, %r7
+# A = A ^ T
+	.loc 1 3650
+	xor %r8, %r8, %r17
+# T = F8 & G
+	.loc 1 3651
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 3652
+	xor %r6, %r6, %r7
+# G = mem64[g + 512]
+	.loc 1 3653
+	ld %r7, 512(%r5)
+# T = F8 & G
+	.loc 1 3654
+	and %r17, %r27, %r7
+# A = A ^ T
+	.loc 1 3655
+	xor %r8, %r8, %r17
+# T = F7 & G
+	.loc 1 3656
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 3657
+	xor %r6, %r6, %r7
+# G = mem64[g + 576]
+	.loc 1 3658
+	ld %r7, 576(%r5)
+# T = F7 & G
+	.loc 1 3659
+	and %r17, %r24, %r7
+# A = A ^ T
+	.loc 1 3660
+	xor %r8, %r8, %r17
+# T = F6 & G
+	.loc 1 3661
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 3662
+	xor %r6, %r6, %r7
+# G = mem64[g + 640]
+	.loc 1 3663
+	ld %r7, 640(%r5)
+# T = F6 & G
+	.loc 1 3664
+	and %r17, %r23, %r7
+# A = A ^ T
+	.loc 1 3665
+	xor %r8, %r8, %r17
+# T = F5 & G
+	.loc 1 3666
+	and %r7, %r25, %r7
+# B = B ^ T
+	.loc 1 3667
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
+	.loc 1 3668
+	ld %r7, 704(%r5)
+# T = F5 & G
+	.loc 1 3669
+	and %r17, %r25, %r7
+# A = A ^ T
+	.loc 1 3670
+	xor %r8, %r8, %r17
+# T = F4 & G
+	.loc 1 3671
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 3672
+	xor %r6, %r6, %r7
+# H15 = B
+	.loc 1 3674
+	mr %r17, %r6
+# G = mem64[g + 128]
+	.loc 1 3675
+	ld %r6, 128(%r5)
+# B = F11 & G
+	.loc 1 3676
+	and %r6, %r10, %r6
+# G = mem64[g + 192]
+	.loc 1 3677
+	ld %r7, 192(%r5)
+# A = F11 & G
+	.loc 1 3678
+	and %r16, %r10, %r7
+# T = F10 & G
+	.loc 1 3679
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 3680
+	xor %r15, %r6, %r7
+# G = mem64[g + 256]
+	.loc 1 3681
+	ld %r6, 256(%r5)
+# T = F10 & G
+	.loc 1 3682
+	and %r7, %r31, %r6
+# A = A ^ T
+	.loc 1 3683
+	xor %r16, %r16, %r7
+# T = F9 & G
+	.loc 1 3684
+	and %r6, %r30, %r6
+# B = B ^ T
+	.loc 1 3685
+	xor %r15, %r15, %r6
+# G = mem64[g + 320]
+	.loc 1 3686
+	ld %r6, 320(%r5)
+# T = F9 & G
+	.loc 1 3687
+	and %r7, %r30, %r6
+# A = A ^ T
+	.loc 1 3688
+	xor %r16, %r16, %r7
+# T = F8 & G
+	.loc 1 3689
+	and %r6, %r27, %r6
+# B = B ^ T
+	.loc 1 3690
+	xor %r15, %r15, %r6
+# G = mem64[g + 384]
+	.loc 1 3691
+	ld %r6, 384(%r5)
+# T = F8 & G
+	.loc 1 3692
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 3693
+	xor %r16, %r16, %r7
+# T = F7 & G
+	.loc 1 3694
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 3695
+	xor %r15, %r15, %r6
+# G = mem64[g + 448]
+	.loc 1 3696
+	ld %r6, 448(%r5)
+# T = F7 & G
+	.loc 1 3697
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 3698
+	xor %r16, %r16, %r7
+# T = F6 & G
+	.loc 1 3699
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 3700
+	xor %r15, %r15, %r6
+# G = mem64[g + 512]
+	.loc 1 3701
+	ld %r6, 512(%r5)
+# T = F6 & G
+	.loc 1 3702
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 3703
+	xor %r16, %r16, %r7
+# T = F5 & G
+	.loc 1 3704
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 3705
+	xor %r15, %r15, %r6
+# G = mem64[g + 576]
+	.loc 1 3706
+	ld %r6, 576(%r5)
+# T = F5 & G
+	.loc 1 3707
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 3708
+	xor %r16, %r16, %r7
+# T = F4 & G
+	.loc 1 3709
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 3710
+	xor %r15, %r15, %r6
+# G = mem64[g + 640]
+	.loc 1 3711
+	ld %r6, 640(%r5)
+# T = F4 & G
+	.loc 1 3712
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 3713
+	xor %r16, %r16, %r7
+# T = F3 & G
+	.loc 1 3714
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 3715
+	xor %r15, %r15, %r6
+# G = mem64[g + 704]
+	.loc 1 3716
+	ld %r6, 704(%r5)
+# T = F3 & G
+	.loc 1 3717
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 3718
+	xor %r16, %r16, %r7
+# T = F2 & G
+	.loc 1 3719
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 3720
+	xor %r15, %r15, %r6
+# B = B ^ H22
+	.loc 1 3722
+	ld %r6, 112(%r1)
+	xor %r15, %r15, %r6
+# G = mem64[g + 0]
+	.loc 1 3724
+	ld %r6, 0(%r5)
+# B = F11 & G
+	.loc 1 3725
+	and %r7, %r10, %r6
+# G = mem64[g + 64]
+	.loc 1 3726
+	ld %r6, 64(%r5)
+# A = F11 & G
+	.loc 1 3727
+	and %r10, %r10, %r6
+# T = F10 & G
+	.loc 1 3728
+	and %r6, %r31, %r6
+# B = B ^ T
+	.loc 1 3729
+	xor %r7, %r7, %r6
+# G = mem64[g + 128]
+	.loc 1 3730
+	ld %r14, 128(%r5)
+# T = F10 & G
+	.loc 1 3731
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 3732
+	xor %r10, %r10, %r6
+# T = F9 & G
+	.loc 1 3733
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 3734
+	xor %r7, %r7, %r6
+# G = mem64[g + 192]
+	.loc 1 3735
+	ld %r14, 192(%r5)
+# T = F9 & G
+	.loc 1 3736
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 3737
+	xor %r10, %r10, %r6
+# T = F8 & G
+	.loc 1 3738
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 3739
+	xor %r7, %r7, %r6
+# G = mem64[g + 256]
+	.loc 1 3740
+	ld %r14, 256(%r5)
+# T = F8 & G
+	.loc 1 3741
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 3742
+	xor %r10, %r10, %r6
+# T = F7 & G
+	.loc 1 3743
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 3744
+	xor %r7, %r7, %r6
+# G = mem64[g + 320]
+	.loc 1 3745
+	ld %r14, 320(%r5)
+# T = F7 & G
+	.loc 1 3746
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 3747
+	xor %r10, %r10, %r6
+# T = F6 & G
+	.loc 1 3748
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 3749
+	xor %r7, %r7, %r6
+# G = mem64[g + 384]
+	.loc 1 3750
+	ld %r14, 384(%r5)
+# T = F6 & G
+	.loc 1 3751
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 3752
+	xor %r10, %r10, %r6
+# T = F5 & G
+	.loc 1 3753
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 3754
+	xor %r7, %r7, %r6
+# G = mem64[g + 448]
+	.loc 1 3755
+	ld %r14, 448(%r5)
+# T = F5 & G
+	.loc 1 3756
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 3757
+	xor %r10, %r10, %r6
+# T = F4 & G
+	.loc 1 3758
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 3759
+	xor %r7, %r7, %r6
+# G = mem64[g + 512]
+	.loc 1 3760
+	ld %r14, 512(%r5)
+# T = F4 & G
+	.loc 1 3761
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 3762
+	xor %r10, %r10, %r6
+# T = F3 & G
+	.loc 1 3763
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 3764
+	xor %r7, %r7, %r6
+# G = mem64[g + 576]
+	.loc 1 3765
+	ld %r14, 576(%r5)
+# T = F3 & G
+	.loc 1 3766
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 3767
+	xor %r10, %r10, %r6
+# T = F2 & G
+	.loc 1 3768
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 3769
+	xor %r7, %r7, %r6
+# G = mem64[g + 640]
+	.loc 1 3770
+	ld %r14, 640(%r5)
+# T = F2 & G
+	.loc 1 3771
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 3772
+	xor %r10, %r10, %r6
+# T = F1 & G
+	.loc 1 3773
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 3774
+	xor %r7, %r7, %r6
+# G = mem64[g + 704]
+	.loc 1 3775
+	ld %r14, 704(%r5)
+# T = F1 & G
+	.loc 1 3776
+	and %r6, %r12, %r14
+# A = A ^ T
+	.loc 1 3777
+	xor %r10, %r10, %r6
+# T = F0 & G
+	.loc 1 3778
+	and %r6, %r11, %r14
+# B = B ^ T
+	.loc 1 3779
+	xor %r7, %r7, %r6
+# A = A ^ H21
+	.loc 1 3780
+	xor %r10, %r10, %r21
+# B = B ^ H20
+	.loc 1 3782
+	xor %r7, %r7, %r20
+# mem64[h + 704] = B
+	.loc 1 3783
+	std %r7, 704(%r3)
+# G = mem64[g + 0]
+	.loc 1 3784
+	ld %r6, 0(%r5)
+# A = F10 & G
+	.loc 1 3785
+	and %r31, %r31, %r6
+# B = F9 & G
+	.loc 1 3786
+	and %r7, %r30, %r6
+# G = mem64[g + 64]
+	.loc 1 3787
+	ld %r14, 64(%r5)
+# T = F9 & G
+	.loc 1 3788
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 3789
+	xor %r31, %r31, %r6
+# T = F8 & G
+	.loc 1 3790
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 3791
+	xor %r30, %r7, %r6
+# G = mem64[g + 128]
+	.loc 1 3792
+	ld %r6, 128(%r5)
+# T = F8 & G
+	.loc 1 3793
+	and %r7, %r27, %r6
+# A = A ^ T
+	.loc 1 3794
+	xor %r31, %r31, %r7
+# T = F7 & G
+	.loc 1 3795
+	and %r6, %r24, %r6
+# B = B ^ T
+	.loc 1 3796
+	xor %r30, %r30, %r6
+# G = mem64[g + 192]
+	.loc 1 3797
+	ld %r6, 192(%r5)
+# T = F7 & G
+	.loc 1 3798
+	and %r7, %r24, %r6
+# A = A ^ T
+	.loc 1 3799
+	xor %r31, %r31, %r7
+# T = F6 & G
+	.loc 1 3800
+	and %r6, %r23, %r6
+# B = B ^ T
+	.loc 1 3801
+	xor %r30, %r30, %r6
+# G = mem64[g + 256]
+	.loc 1 3802
+	ld %r6, 256(%r5)
+# T = F6 & G
+	.loc 1 3803
+	and %r7, %r23, %r6
+# A = A ^ T
+	.loc 1 3804
+	xor %r31, %r31, %r7
+# T = F5 & G
+	.loc 1 3805
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 3806
+	xor %r30, %r30, %r6
+# G = mem64[g + 320]
+	.loc 1 3807
+	ld %r6, 320(%r5)
+# T = F5 & G
+	.loc 1 3808
+	and %r7, %r25, %r6
+# A = A ^ T
+	.loc 1 3809
+	xor %r31, %r31, %r7
+# T = F4 & G
+	.loc 1 3810
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 3811
+	xor %r30, %r30, %r6
+# G = mem64[g + 384]
+	.loc 1 3812
+	ld %r6, 384(%r5)
+# T = F4 & G
+	.loc 1 3813
+	and %r7, %r26, %r6
+# A = A ^ T
+	.loc 1 3814
+	xor %r31, %r31, %r7
+# T = F3 & G
+	.loc 1 3815
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 3816
+	xor %r30, %r30, %r6
+# G = mem64[g + 448]
+	.loc 1 3817
+	ld %r6, 448(%r5)
+# T = F3 & G
+	.loc 1 3818
+	and %r7, %r28, %r6
+# A = A ^ T
+	.loc 1 3819
+	xor %r31, %r31, %r7
+# T = F2 & G
+	.loc 1 3820
+	and %r6, %r29, %r6
+# B = B ^ T
+	.loc 1 3821
+	xor %r30, %r30, %r6
+# G = mem64[g + 512]
+	.loc 1 3822
+	ld %r6, 512(%r5)
+# T = F2 & G
+	.loc 1 3823
+	and %r7, %r29, %r6
+# A = A ^ T
+	.loc 1 3824
+	xor %r31, %r31, %r7
+# T = F1 & G
+	.loc 1 3825
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 3826
+	xor %r30, %r30, %r6
+# G = mem64[g + 576]
+	.loc 1 3827
+	ld %r6, 576(%r5)
+# T = F1 & G
+	.loc 1 3828
+	and %r7, %r12, %r6
+# A = A ^ T
+	.loc 1 3829
+	xor %r31, %r31, %r7
+# T = F0 & G
+	.loc 1 3830
+	and %r6, %r11, %r6
+# B = B ^ T
+	.loc 1 3831
+	xor %r30, %r30, %r6
+# G = mem64[g + 640]
+	.loc 1 3832
+	ld %r6, 640(%r5)
+# T = F0 & G
+	.loc 1 3833
+	and %r6, %r11, %r6
+# A = A ^ T
+	.loc 1 3834
+	xor %r31, %r31, %r6
+# A = A ^ H19
+	.loc 1 3835
+	xor %r31, %r31, %r19
+# A = A ^ H22
+	.loc 1 3836
+	ld %r6, 112(%r1)
+	xor %r31, %r31, %r6
+# mem64[h + 640] = A
+	.loc 1 3837
+	std %r31, 640(%r3)
+# B = B ^ H18
+	.loc 1 3838
+	xor %r30, %r30, %r22
+# B = B ^ H21
+	.loc 1 3839
+	xor %r30, %r30, %r21
+# mem64[h + 576] = B
+	.loc 1 3840
+	std %r30, 576(%r3)
+# G = mem64[g + 0]
+	.loc 1 3841
+	ld %r6, 0(%r5)
+# A = F8 & G
+	.loc 1 3842
+	and %r7, %r27, %r6
+# B = F7 & G
+	.loc 1 3843
+	and %r6, %r24, %r6
+# G = mem64[g + 64]
+	.loc 1 3844
+	ld %r31, 64(%r5)
+# T = F7 & G
+	.loc 1 3845
+	and %r30, %r24, %r31
+# A = A ^ T
+	.loc 1 3846
+	xor %r7, %r7, %r30
+# T = F6 & G
+	.loc 1 3847
+	and %r31, %r23, %r31
+# B = B ^ T
+	.loc 1 3848
+	xor %r6, %r6, %r31
+# G = mem64[g + 128]
+	.loc 1 3849
+	ld %r31, 128(%r5)
+# T = F6 & G
+	.loc 1 3850
+	and %r30, %r23, %r31
+# A = A ^ T
+	.loc 1 3851
+	xor %r7, %r7, %r30
+# T = F5 & G
+	.loc 1 3852
+	and %r31, %r25, %r31
+# B = B ^ T
+	.loc 1 3853
+	xor %r6, %r6, %r31
+# G = mem64[g + 192]
+	.loc 1 3854
+	ld %r31, 192(%r5)
+# T = F5 & G
+	.loc 1 3855
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 3856
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 3857
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 3858
+	xor %r6, %r6, %r31
+# G = mem64[g + 256]
+	.loc 1 3859
+	ld %r31, 256(%r5)
+# T = F4 & G
+	.loc 1 3860
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 3861
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 3862
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 3863
+	xor %r6, %r6, %r31
+# G = mem64[g + 320]
+	.loc 1 3864
+	ld %r31, 320(%r5)
+# T = F3 & G
+	.loc 1 3865
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 3866
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 3867
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 3868
+	xor %r6, %r6, %r31
+# G = mem64[g + 384]
+	.loc 1 3869
+	ld %r31, 384(%r5)
+# T = F2 & G
+	.loc 1 3870
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 3871
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 3872
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 3873
+	xor %r6, %r6, %r31
+# G = mem64[g + 448]
+	.loc 1 3874
+	ld %r31, 448(%r5)
+# T = F1 & G
+	.loc 1 3875
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 3876
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 3877
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 3878
+	xor %r6, %r6, %r31
+# G = mem64[g + 512]
+	.loc 1 3879
+	ld %r31, 512(%r5)
+# T = F0 & G
+	.loc 1 3880
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 3881
+	xor %r7, %r7, %r31
+# A = A ^ H17
+	.loc 1 3882
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 3883
+	xor %r7, %r7, %r20
+# mem64[h + 512] = A
+	.loc 1 3884
+	std %r7, 512(%r3)
+# B = B ^ H16
+	.loc 1 3885
+	xor %r6, %r6, %r8
+# B = B ^ H19
+	.loc 1 3886
+	xor %r6, %r6, %r19
+# mem64[h + 448] = B
+	.loc 1 3887
+	std %r6, 448(%r3)
+# G = mem64[g + 0]
+	.loc 1 3888
+	ld %r6, 0(%r5)
+# A = F6 & G
+	.loc 1 3889
+	and %r7, %r23, %r6
+# B = F5 & G
+	.loc 1 3890
+	and %r6, %r25, %r6
+# G = mem64[g + 64]
+	.loc 1 3891
+	ld %r31, 64(%r5)
+# T = F5 & G
+	.loc 1 3892
+	and %r30, %r25, %r31
+# A = A ^ T
+	.loc 1 3893
+	xor %r7, %r7, %r30
+# T = F4 & G
+	.loc 1 3894
+	and %r31, %r26, %r31
+# B = B ^ T
+	.loc 1 3895
+	xor %r6, %r6, %r31
+# G = mem64[g + 128]
+	.loc 1 3896
+	ld %r31, 128(%r5)
+# T = F4 & G
+	.loc 1 3897
+	and %r30, %r26, %r31
+# A = A ^ T
+	.loc 1 3898
+	xor %r7, %r7, %r30
+# T = F3 & G
+	.loc 1 3899
+	and %r31, %r28, %r31
+# B = B ^ T
+	.loc 1 3900
+	xor %r6, %r6, %r31
+# G = mem64[g + 192]
+	.loc 1 3901
+	ld %r31, 192(%r5)
+# T = F3 & G
+	.loc 1 3902
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 3903
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 3904
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 3905
+	xor %r6, %r6, %r31
+# G = mem64[g + 256]
+	.loc 1 3906
+	ld %r31, 256(%r5)
+# T = F2 & G
+	.loc 1 3907
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 3908
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 3909
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 3910
+	xor %r6, %r6, %r31
+# G = mem64[g + 320]
+	.loc 1 3911
+	ld %r31, 320(%r5)
+# T = F1 & G
+	.loc 1 3912
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 3913
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 3914
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 3915
+	xor %r6, %r6, %r31
+# G = mem64[g + 384]
+	.loc 1 3916
+	ld %r31, 384(%r5)
+# T = F0 & G
+	.loc 1 3917
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 3918
+	xor %r7, %r7, %r31
+# A = A ^ H15
+	.loc 1 3919
+	xor %r7, %r7, %r17
+# A = A ^ H18
+	.loc 1 3920
+	xor %r7, %r7, %r22
+# mem64[h + 384] = A
+	.loc 1 3921
+	std %r7, 384(%r3)
+# B = B ^ H14
+	.loc 1 3922
+	xor %r6, %r6, %r16
+# B = B ^ H17
+	.loc 1 3923
+	xor %r6, %r6, %r18
+# mem64[h + 320] = B
+	.loc 1 3924
+	std %r6, 320(%r3)
+# G = mem64[g + 0]
+	.loc 1 3925
+	ld %r6, 0(%r5)
+# A = F4 & G
+	.loc 1 3926
+	and %r7, %r26, %r6
+# B = F3 & G
+	.loc 1 3927
+	and %r6, %r28, %r6
+# G = mem64[g + 64]
+	.loc 1 3928
+	ld %r31, 64(%r5)
+# T = F3 & G
+	.loc 1 3929
+	and %r30, %r28, %r31
+# A = A ^ T
+	.loc 1 3930
+	xor %r7, %r7, %r30
+# T = F2 & G
+	.loc 1 3931
+	and %r31, %r29, %r31
+# B = B ^ T
+	.loc 1 3932
+	xor %r6, %r6, %r31
+# G = mem64[g + 128]
+	.loc 1 3933
+	ld %r31, 128(%r5)
+# T = F2 & G
+	.loc 1 3934
+	and %r30, %r29, %r31
+# A = A ^ T
+	.loc 1 3935
+	xor %r7, %r7, %r30
+# T = F1 & G
+	.loc 1 3936
+	and %r31, %r12, %r31
+# B = B ^ T
+	.loc 1 3937
+	xor %r6, %r6, %r31
+# G = mem64[g + 192]
+	.loc 1 3938
+	ld %r31, 192(%r5)
+# T = F1 & G
+	.loc 1 3939
+	and %r30, %r12, %r31
+# A = A ^ T
+	.loc 1 3940
+	xor %r7, %r7, %r30
+# T = F0 & G
+	.loc 1 3941
+	and %r31, %r11, %r31
+# B = B ^ T
+	.loc 1 3942
+	xor %r6, %r6, %r31
+# G = mem64[g + 256]
+	.loc 1 3943
+	ld %r31, 256(%r5)
+# T = F0 & G
+	.loc 1 3944
+	and %r31, %r11, %r31
+# A = A ^ T
+	.loc 1 3945
+	xor %r7, %r7, %r31
+# A = A ^ H13
+	.loc 1 3946
+	xor %r7, %r7, %r15
+# A = A ^ H16
+	.loc 1 3947
+	xor %r7, %r7, %r8
+# mem64[h + 256] = A
+	.loc 1 3948
+	std %r7, 256(%r3)
+# B = B ^ H12
+	.loc 1 3949
+	xor %r6, %r6, %r10
+# B = B ^ H15
+	.loc 1 3950
+	xor %r6, %r6, %r17
+# mem64[h + 192] = B
+	.loc 1 3951
+	std %r6, 192(%r3)
+# G = mem64[g + 0]
+	.loc 1 3952
+	ld %r6, 0(%r5)
+# A = F2 & G
+	.loc 1 3953
+	and %r7, %r29, %r6
+# B = F1 & G
+	.loc 1 3954
+	and %r6, %r12, %r6
+# G = mem64[g + 64]
+	.loc 1 3955
+	ld %r8, 64(%r5)
+# T = F1 & G
+	.loc 1 3956
+	and %r12, %r12, %r8
+# A = A ^ T
+	.loc 1 3957
+	xor %r7, %r7, %r12
+# T = F0 & G
+	.loc 1 3958
+	and %r8, %r11, %r8
+# B = B ^ T
+	.loc 1 3959
+	xor %r6, %r6, %r8
+# G = mem64[g + 128]
+	.loc 1 3960
+	ld %r8, 128(%r5)
+# T = F0 & G
+	.loc 1 3961
+	and %r8, %r11, %r8
+# A = A ^ T
+	.loc 1 3962
+	xor %r7, %r7, %r8
+# A = A ^ H14
+	.loc 1 3963
+	xor %r7, %r7, %r16
+# mem64[h + 128] = A
+	.loc 1 3964
+	std %r7, 128(%r3)
+# B = B ^ H13
+	.loc 1 3965
+	xor %r6, %r6, %r15
+# mem64[h + 64] = B
+	.loc 1 3966
+	std %r6, 64(%r3)
+# G = mem64[g + 0]
+	.loc 1 3967
+	ld %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 3968
+	and %r6, %r11, %r6
+# A = A ^ H12
+	.loc 1 3969
+	xor %r6, %r6, %r10
+# mem64[h + 0] = A
+	.loc 1 3970
+	std %r6, 0(%r3)
+# h = h + 8
+	.loc 1 3971
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 3606
+	.loc 1 3972
 	addi %r4, %r4, 8
 # g = g + 8
-	.loc 1 3607
+	.loc 1 3973
 	addi %r5, %r5, 8
 # i = i - 1
-	.loc 1 3608
-	ld %r6, 112(%r1)
-	addi %r6, %r6, -1
-	std %r6, 112(%r1)
+	.loc 1 3974
+	addi %r9, %r9, -1
 # =? i - 0
-	.loc 1 3609
-	cmpldi %cr0, %r6, 0
+	.loc 1 3975
+	cmpldi %cr0, %r9, 0
 # goto pass if !=
-	.loc 1 3610
+	.loc 1 3976
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_mul_ppc64.pass
 # leave
-	.loc 1 3611
-	ld %r14, 976(%r1)
-	ld %r15, 984(%r1)
-	ld %r16, 992(%r1)
-	ld %r17, 1000(%r1)
-	ld %r18, 1008(%r1)
-	ld %r19, 1016(%r1)
-	ld %r20, 1024(%r1)
-	ld %r21, 1032(%r1)
-	ld %r22, 1040(%r1)
-	ld %r23, 1048(%r1)
-	ld %r24, 1056(%r1)
-	ld %r25, 1064(%r1)
-	ld %r26, 1072(%r1)
-	ld %r27, 1080(%r1)
-	ld %r28, 1088(%r1)
-	ld %r29, 1096(%r1)
-	ld %r30, 1104(%r1)
-	ld %r31, 1112(%r1)
-	addi %r1, %r1, 1120
+	.loc 1 3977
+	ld %r14, 128(%r1)
+	ld %r15, 136(%r1)
+	ld %r16, 144(%r1)
+	ld %r17, 152(%r1)
+	ld %r18, 160(%r1)
+	ld %r19, 168(%r1)
+	ld %r20, 176(%r1)
+	ld %r21, 184(%r1)
+	ld %r22, 192(%r1)
+	ld %r23, 200(%r1)
+	ld %r24, 208(%r1)
+	ld %r25, 216(%r1)
+	ld %r26, 224(%r1)
+	ld %r27, 232(%r1)
+	ld %r28, 240(%r1)
+	ld %r29, 248(%r1)
+	ld %r30, 256(%r1)
+	ld %r31, 264(%r1)
+	addi %r1, %r1, 272
 	blr
 	.size qhasm_kernel_mceliece_gf12_vec512_mul_ppc64, 24
 
@@ -12960,119 +13449,119 @@ qhasm_kernel_mceliece_gf12_vec512_sq_ppc64:
 	std %r30, 136(%r1)
 	std %r31, 144(%r1)
 # i = 8
-	.loc 1 3617
+	.loc 1 3983
 	li %r5, 8
 .Lqhasm_kernel_mceliece_gf12_vec512_sq_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 3619
+	.loc 1 3985
 	ld %r6, 0(%r4)
 # v1 = mem64[f + 384]
-	.loc 1 3620
+	.loc 1 3986
 	ld %r7, 384(%r4)
 # v0 = v0 ^ v1
-	.loc 1 3621
+	.loc 1 3987
 	xor %r31, %r6, %r7
 # v2 = mem64[f + 64]
-	.loc 1 3622
+	.loc 1 3988
 	ld %r6, 64(%r4)
 # v3 = mem64[f + 448]
-	.loc 1 3623
+	.loc 1 3989
 	ld %r8, 448(%r4)
 # v2 = v2 ^ v3
-	.loc 1 3624
+	.loc 1 3990
 	xor %r30, %r6, %r8
 # v4 = mem64[f + 128]
-	.loc 1 3625
+	.loc 1 3991
 	ld %r6, 128(%r4)
 # v5 = mem64[f + 512]
-	.loc 1 3626
+	.loc 1 3992
 	ld %r9, 512(%r4)
 # v4 = v4 ^ v5
-	.loc 1 3627
+	.loc 1 3993
 	xor %r10, %r6, %r9
 # v6 = mem64[f + 704]
-	.loc 1 3628
+	.loc 1 3994
 	ld %r6, 704(%r4)
 # v4 = v4 ^ v6
-	.loc 1 3629
+	.loc 1 3995
 	xor %r29, %r10, %r6
 # v7 = mem64[f + 192]
-	.loc 1 3630
+	.loc 1 3996
 	ld %r10, 192(%r4)
 # v8 = mem64[f + 576]
-	.loc 1 3631
+	.loc 1 3997
 	ld %r11, 576(%r4)
 # v7 = v7 ^ v8
-	.loc 1 3632
+	.loc 1 3998
 	xor %r28, %r10, %r11
 # v9 = mem64[f + 256]
-	.loc 1 3633
+	.loc 1 3999
 	ld %r10, 256(%r4)
 # v10 = mem64[f + 640]
-	.loc 1 3634
+	.loc 1 4000
 	ld %r12, 640(%r4)
 # v9 = v9 ^ v10
-	.loc 1 3635
+	.loc 1 4001
 	xor %r27, %r10, %r12
 # v11 = mem64[f + 320]
-	.loc 1 3636
+	.loc 1 4002
 	ld %r10, 320(%r4)
 # v11 = v11 ^ v6
-	.loc 1 3637
+	.loc 1 4003
 	xor %r10, %r10, %r6
 # mem64[h + 0] = v0
-	.loc 1 3638
+	.loc 1 4004
 	std %r31, 0(%r3)
 # mem64[h + 64] = v6
-	.loc 1 3639
+	.loc 1 4005
 	std %r6, 64(%r3)
 # mem64[h + 128] = v2
-	.loc 1 3640
+	.loc 1 4006
 	std %r30, 128(%r3)
 # mem64[h + 192] = v1
-	.loc 1 3641
+	.loc 1 4007
 	std %r7, 192(%r3)
 # mem64[h + 256] = v4
-	.loc 1 3642
+	.loc 1 4008
 	std %r29, 256(%r3)
 # mem64[h + 320] = v3
-	.loc 1 3643
+	.loc 1 4009
 	std %r8, 320(%r3)
 # mem64[h + 384] = v7
-	.loc 1 3644
+	.loc 1 4010
 	std %r28, 384(%r3)
 # mem64[h + 448] = v5
-	.loc 1 3645
+	.loc 1 4011
 	std %r9, 448(%r3)
 # mem64[h + 512] = v9
-	.loc 1 3646
+	.loc 1 4012
 	std %r27, 512(%r3)
 # mem64[h + 576] = v8
-	.loc 1 3647
+	.loc 1 4013
 	std %r11, 576(%r3)
 # mem64[h + 640] = v11
-	.loc 1 3648
+	.loc 1 4014
 	std %r10, 640(%r3)
 # mem64[h + 704] = v10
-	.loc 1 3649
+	.loc 1 4015
 	std %r12, 704(%r3)
 # h = h + 8
-	.loc 1 3650
+	.loc 1 4016
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 3651
+	.loc 1 4017
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 3652
+	.loc 1 4018
 	addi %r5, %r5, -1
 # =? i - 0
-	.loc 1 3653
+	.loc 1 4019
 	cmpldi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 3654
+	.loc 1 4020
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_sq_ppc64.pass
 # leave
-	.loc 1 3655
+	.loc 1 4021
 	ld %r27, 112(%r1)
 	ld %r28, 120(%r1)
 	ld %r29, 128(%r1)
@@ -13112,1309 +13601,1309 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc64:
 	std %r30, 2544(%r1)
 	std %r31, 2552(%r1)
 # i = 8
-	.loc 1 3661
+	.loc 1 4027
 	li %r5, 8
 	std %r5, 112(%r1)
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 3663
+	.loc 1 4029
 	ld %r5, 0(%r4)
 	std %r5, 120(%r1)
 # v1 = mem64[f + 384]
-	.loc 1 3664
+	.loc 1 4030
 	ld %r6, 384(%r4)
 	std %r6, 128(%r1)
 # v2 = v0 ^ v1
-	.loc 1 3665
+	.loc 1 4031
 	xor %r10, %r5, %r6
 # v3 = mem64[f + 64]
-	.loc 1 3666
+	.loc 1 4032
 	ld %r5, 64(%r4)
 	std %r5, 136(%r1)
 # v4 = mem64[f + 448]
-	.loc 1 3667
+	.loc 1 4033
 	ld %r6, 448(%r4)
 	std %r6, 144(%r1)
 # v5 = v3 ^ v4
-	.loc 1 3668
+	.loc 1 4034
 	xor %r11, %r5, %r6
 # v6 = mem64[f + 128]
-	.loc 1 3669
+	.loc 1 4035
 	ld %r5, 128(%r4)
 	std %r5, 152(%r1)
 # v7 = mem64[f + 512]
-	.loc 1 3670
+	.loc 1 4036
 	ld %r6, 512(%r4)
 	std %r6, 160(%r1)
 # v8 = v6 ^ v7
-	.loc 1 3671
+	.loc 1 4037
 	xor %r5, %r5, %r6
 # v9 = mem64[f + 704]
-	.loc 1 3672
+	.loc 1 4038
 	ld %r12, 704(%r4)
 # v8 = v8 ^ v9
-	.loc 1 3673
+	.loc 1 4039
 	xor %r31, %r5, %r12
 # v10 = mem64[f + 192]
-	.loc 1 3674
+	.loc 1 4040
 	ld %r5, 192(%r4)
 	std %r5, 168(%r1)
 # v11 = mem64[f + 576]
-	.loc 1 3675
+	.loc 1 4041
 	ld %r6, 576(%r4)
 	std %r6, 176(%r1)
 # v12 = v10 ^ v11
-	.loc 1 3676
+	.loc 1 4042
 	xor %r7, %r5, %r6
 # v13 = mem64[f + 256]
-	.loc 1 3677
+	.loc 1 4043
 	ld %r5, 256(%r4)
 	std %r5, 184(%r1)
 # v14 = mem64[f + 640]
-	.loc 1 3678
+	.loc 1 4044
 	ld %r6, 640(%r4)
 	std %r6, 192(%r1)
 # v15 = v13 ^ v14
-	.loc 1 3679
+	.loc 1 4045
 	xor %r9, %r5, %r6
 # v16 = mem64[f + 320]
-	.loc 1 3680
+	.loc 1 4046
 	ld %r5, 320(%r4)
 	std %r5, 200(%r1)
 # v17 = v16 ^ v9
-	.loc 1 3681
+	.loc 1 4047
 	xor %r8, %r5, %r12
 # v18 = v2 & v0
-	.loc 1 3682
+	.loc 1 4048
 	ld %r29, 120(%r1)
 	and %r5, %r10, %r29
 	std %r5, 208(%r1)
 # v19 = v2 & v3
-	.loc 1 3683
+	.loc 1 4049
 	ld %r28, 136(%r1)
 	and %r5, %r10, %r28
 # v20 = v9 & v0
-	.loc 1 3684
+	.loc 1 4050
 	and %r6, %r12, %r29
 # v20 = v19 ^ v20
-	.loc 1 3685
+	.loc 1 4051
 	xor %r5, %r5, %r6
 	std %r5, 296(%r1)
 # v19 = v2 & v6
-	.loc 1 3686
+	.loc 1 4052
 	ld %r27, 152(%r1)
 	and %r30, %r10, %r27
 # v21 = v9 & v3
-	.loc 1 3687
+	.loc 1 4053
 	and %r5, %r12, %r28
 # v22 = v5 & v0
-	.loc 1 3688
+	.loc 1 4054
 	and %r6, %r11, %r29
 # v21 = v19 ^ v21
-	.loc 1 3689
+	.loc 1 4055
 	xor %r5, %r30, %r5
 # v22 = v21 ^ v22
-	.loc 1 3690
+	.loc 1 4056
 	xor %r5, %r5, %r6
 	std %r5, 304(%r1)
 # v21 = v9 & v6
-	.loc 1 3691
+	.loc 1 4057
 	and %r5, %r12, %r27
 # v19 = v5 & v3
-	.loc 1 3692
+	.loc 1 4058
 	and %r6, %r11, %r28
 # v19 = v21 ^ v19
-	.loc 1 3693
+	.loc 1 4059
 	xor %r29, %r5, %r6
 # v21 = v5 & v6
-	.loc 1 3694
+	.loc 1 4060
 	and %r27, %r11, %r27
 # v23 = v1 & v10
-	.loc 1 3695
+	.loc 1 4061
 	ld %r30, 128(%r1)
 	ld %r26, 168(%r1)
 	and %r28, %r30, %r26
 # v24 = v1 & v13
-	.loc 1 3696
+	.loc 1 4062
 	ld %r24, 184(%r1)
 	and %r5, %r30, %r24
 # v25 = v8 & v10
-	.loc 1 3697
+	.loc 1 4063
 	and %r6, %r31, %r26
 # v25 = v24 ^ v25
-	.loc 1 3698
+	.loc 1 4064
 	xor %r25, %r5, %r6
 # v24 = v1 & v16
-	.loc 1 3699
+	.loc 1 4065
 	ld %r23, 200(%r1)
 	and %r30, %r30, %r23
 # v26 = v8 & v13
-	.loc 1 3700
+	.loc 1 4066
 	and %r5, %r31, %r24
 # v27 = v4 & v10
-	.loc 1 3701
+	.loc 1 4067
 	ld %r22, 144(%r1)
 	and %r6, %r22, %r26
 # v26 = v24 ^ v26
-	.loc 1 3702
+	.loc 1 4068
 	xor %r5, %r30, %r5
 # v27 = v26 ^ v27
-	.loc 1 3703
+	.loc 1 4069
 	xor %r26, %r5, %r6
 # v26 = v8 & v16
-	.loc 1 3704
+	.loc 1 4070
 	and %r5, %r31, %r23
 # v24 = v4 & v13
-	.loc 1 3705
+	.loc 1 4071
 	and %r6, %r22, %r24
 # v24 = v26 ^ v24
-	.loc 1 3706
+	.loc 1 4072
 	xor %r5, %r5, %r6
 	std %r5, 312(%r1)
 # v26 = v4 & v16
-	.loc 1 3707
+	.loc 1 4073
 	and %r5, %r22, %r23
 	std %r5, 320(%r1)
 # v28 = v2 ^ v1
-	.loc 1 3708
+	.loc 1 4074
 	ld %r5, 128(%r1)
 	xor %r30, %r10, %r5
 # v29 = v9 ^ v8
-	.loc 1 3709
+	.loc 1 4075
 	xor %r21, %r12, %r31
 # v30 = v5 ^ v4
-	.loc 1 3710
+	.loc 1 4076
 	xor %r23, %r11, %r22
 # v31 = v0 ^ v10
-	.loc 1 3711
+	.loc 1 4077
 	ld %r5, 120(%r1)
 	ld %r6, 168(%r1)
 	xor %r18, %r5, %r6
 # v32 = v3 ^ v13
-	.loc 1 3712
+	.loc 1 4078
 	ld %r5, 136(%r1)
 	ld %r6, 184(%r1)
 	xor %r22, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 3713
+	.loc 1 4079
 	ld %r5, 152(%r1)
 	ld %r6, 200(%r1)
 	xor %r19, %r5, %r6
 # v34 = v28 & v31
-	.loc 1 3714
+	.loc 1 4080
 	and %r20, %r30, %r18
 # v35 = v28 & v32
-	.loc 1 3715
+	.loc 1 4081
 	and %r5, %r30, %r22
 # v36 = v29 & v31
-	.loc 1 3716
+	.loc 1 4082
 	and %r6, %r21, %r18
 # v36 = v35 ^ v36
-	.loc 1 3717
+	.loc 1 4083
 	xor %r24, %r5, %r6
 # v28 = v28 & v33
-	.loc 1 3718
+	.loc 1 4084
 	and %r5, %r30, %r19
 # v35 = v29 & v32
-	.loc 1 3719
+	.loc 1 4085
 	and %r6, %r21, %r22
 # v31 = v30 & v31
-	.loc 1 3720
+	.loc 1 4086
 	and %r30, %r23, %r18
 # v35 = v28 ^ v35
-	.loc 1 3721
+	.loc 1 4087
 	xor %r6, %r5, %r6
 # v31 = v35 ^ v31
-	.loc 1 3722
+	.loc 1 4088
 	xor %r30, %r6, %r30
 # v29 = v29 & v33
-	.loc 1 3723
+	.loc 1 4089
 	and %r5, %r21, %r19
 # v32 = v30 & v32
-	.loc 1 3724
+	.loc 1 4090
 	and %r6, %r23, %r22
 # v32 = v29 ^ v32
-	.loc 1 3725
+	.loc 1 4091
 	xor %r22, %r5, %r6
 # v33 = v30 & v33
-	.loc 1 3726
+	.loc 1 4092
 	and %r6, %r23, %r19
 # v34 = v34 ^ v18
-	.loc 1 3727
+	.loc 1 4093
 	ld %r5, 208(%r1)
 	xor %r5, %r20, %r5
 # v34 = v34 ^ v23
-	.loc 1 3728
+	.loc 1 4094
 	xor %r23, %r5, %r28
 # v36 = v36 ^ v20
-	.loc 1 3729
+	.loc 1 4095
 	ld %r5, 296(%r1)
 	xor %r5, %r24, %r5
 # v36 = v36 ^ v25
-	.loc 1 3730
+	.loc 1 4096
 	xor %r24, %r5, %r25
 # v31 = v31 ^ v22
-	.loc 1 3731
+	.loc 1 4097
 	ld %r5, 304(%r1)
 	xor %r5, %r30, %r5
 # v31 = v31 ^ v27
-	.loc 1 3732
+	.loc 1 4098
 	xor %r5, %r5, %r26
 	std %r5, 328(%r1)
 # v32 = v32 ^ v19
-	.loc 1 3733
+	.loc 1 4099
 	xor %r5, %r22, %r29
 # v32 = v32 ^ v24
-	.loc 1 3734
+	.loc 1 4100
 	ld %r30, 312(%r1)
 	xor %r5, %r5, %r30
 # v33 = v33 ^ v21
-	.loc 1 3735
+	.loc 1 4101
 	xor %r6, %r6, %r27
 # v33 = v33 ^ v26
-	.loc 1 3736
+	.loc 1 4102
 	ld %r30, 320(%r1)
 	xor %r6, %r6, %r30
 # v19 = v34 ^ v19
-	.loc 1 3737
+	.loc 1 4103
 	xor %r30, %r23, %r29
 	std %r30, 336(%r1)
 # v21 = v36 ^ v21
-	.loc 1 3738
+	.loc 1 4104
 	xor %r30, %r24, %r27
 	std %r30, 344(%r1)
 # v23 = v32 ^ v23
-	.loc 1 3739
+	.loc 1 4105
 	xor %r5, %r5, %r28
 	std %r5, 352(%r1)
 # v25 = v33 ^ v25
-	.loc 1 3740
+	.loc 1 4106
 	xor %r5, %r6, %r25
 	std %r5, 360(%r1)
 # v33 = v12 & v1
-	.loc 1 3741
+	.loc 1 4107
 	ld %r30, 128(%r1)
 	and %r27, %r7, %r30
 # v32 = v12 & v4
-	.loc 1 3742
+	.loc 1 4108
 	ld %r29, 144(%r1)
 	and %r5, %r7, %r29
 # v36 = v7 & v1
-	.loc 1 3743
+	.loc 1 4109
 	ld %r28, 160(%r1)
 	and %r6, %r28, %r30
 # v36 = v32 ^ v36
-	.loc 1 3744
+	.loc 1 4110
 	xor %r5, %r5, %r6
 	std %r5, 368(%r1)
 # v32 = v12 & v7
-	.loc 1 3745
+	.loc 1 4111
 	and %r5, %r7, %r28
 # v34 = v7 & v4
-	.loc 1 3746
+	.loc 1 4112
 	and %r6, %r28, %r29
 # v30 = v15 & v1
-	.loc 1 3747
+	.loc 1 4113
 	and %r30, %r9, %r30
 # v34 = v32 ^ v34
-	.loc 1 3748
+	.loc 1 4114
 	xor %r6, %r5, %r6
 # v30 = v34 ^ v30
-	.loc 1 3749
+	.loc 1 4115
 	xor %r5, %r6, %r30
 	std %r5, 376(%r1)
 # v34 = v7 & v7
-	.loc 1 3750
+	.loc 1 4116
 	and %r5, %r28, %r28
 # v32 = v15 & v4
-	.loc 1 3751
+	.loc 1 4117
 	and %r6, %r9, %r29
 # v32 = v34 ^ v32
-	.loc 1 3752
+	.loc 1 4118
 	xor %r23, %r5, %r6
 # v34 = v15 & v7
-	.loc 1 3753
+	.loc 1 4119
 	and %r22, %r9, %r28
 # v29 = v11 & v11
-	.loc 1 3754
+	.loc 1 4120
 	ld %r5, 176(%r1)
 	ld %r29, 176(%r1)
 	and %r21, %r5, %r29
 # v35 = v11 & v14
-	.loc 1 3755
+	.loc 1 4121
 	ld %r25, 192(%r1)
 	and %r5, %r29, %r25
 # v28 = v17 & v11
-	.loc 1 3756
+	.loc 1 4122
 	and %r6, %r8, %r29
 # v28 = v35 ^ v28
-	.loc 1 3757
+	.loc 1 4123
 	xor %r20, %r5, %r6
 # v35 = v11 & v9
-	.loc 1 3758
+	.loc 1 4124
 	and %r30, %r29, %r12
 # v37 = v17 & v14
-	.loc 1 3759
+	.loc 1 4125
 	and %r5, %r8, %r25
 # v38 = v14 & v11
-	.loc 1 3760
+	.loc 1 4126
 	and %r6, %r25, %r29
 # v37 = v35 ^ v37
-	.loc 1 3761
+	.loc 1 4127
 	xor %r5, %r30, %r5
 # v38 = v37 ^ v38
-	.loc 1 3762
+	.loc 1 4128
 	xor %r29, %r5, %r6
 # v37 = v17 & v9
-	.loc 1 3763
+	.loc 1 4129
 	and %r5, %r8, %r12
 # v35 = v14 & v14
-	.loc 1 3764
+	.loc 1 4130
 	and %r28, %r25, %r25
 # v35 = v37 ^ v35
-	.loc 1 3765
+	.loc 1 4131
 	xor %r28, %r5, %r28
 # v37 = v14 & v9
-	.loc 1 3766
+	.loc 1 4132
 	and %r25, %r25, %r12
 # v39 = v12 ^ v11
-	.loc 1 3767
+	.loc 1 4133
 	ld %r5, 176(%r1)
 	xor %r14, %r7, %r5
 # v40 = v7 ^ v17
-	.loc 1 3768
+	.loc 1 4134
 	ld %r6, 160(%r1)
 	xor %r17, %r6, %r8
 # v41 = v15 ^ v14
-	.loc 1 3769
+	.loc 1 4135
 	ld %r24, 192(%r1)
 	xor %r16, %r9, %r24
 # v42 = v1 ^ v11
-	.loc 1 3770
+	.loc 1 4136
 	ld %r30, 128(%r1)
 	xor %r30, %r30, %r5
 # v43 = v4 ^ v14
-	.loc 1 3771
+	.loc 1 4137
 	ld %r5, 144(%r1)
 	xor %r18, %r5, %r24
 # v44 = v7 ^ v9
-	.loc 1 3772
+	.loc 1 4138
 	xor %r19, %r6, %r12
 # v45 = v39 & v42
-	.loc 1 3773
+	.loc 1 4139
 	and %r24, %r14, %r30
 # v46 = v39 & v43
-	.loc 1 3774
+	.loc 1 4140
 	and %r5, %r14, %r18
 # v47 = v40 & v42
-	.loc 1 3775
+	.loc 1 4141
 	and %r6, %r17, %r30
 # v47 = v46 ^ v47
-	.loc 1 3776
+	.loc 1 4142
 	xor %r15, %r5, %r6
 # v39 = v39 & v44
-	.loc 1 3777
+	.loc 1 4143
 	and %r5, %r14, %r19
 # v46 = v40 & v43
-	.loc 1 3778
+	.loc 1 4144
 	and %r6, %r17, %r18
 # v42 = v41 & v42
-	.loc 1 3779
+	.loc 1 4145
 	and %r30, %r16, %r30
 # v46 = v39 ^ v46
-	.loc 1 3780
+	.loc 1 4146
 	xor %r6, %r5, %r6
 # v42 = v46 ^ v42
-	.loc 1 3781
+	.loc 1 4147
 	xor %r30, %r6, %r30
 # v40 = v40 & v44
-	.loc 1 3782
+	.loc 1 4148
 	and %r17, %r17, %r19
 # v43 = v41 & v43
-	.loc 1 3783
+	.loc 1 4149
 	and %r18, %r16, %r18
 # v43 = v40 ^ v43
-	.loc 1 3784
+	.loc 1 4150
 	xor %r5, %r17, %r18
 # v44 = v41 & v44
-	.loc 1 3785
+	.loc 1 4151
 	and %r19, %r16, %r19
 # v45 = v45 ^ v33
-	.loc 1 3786
+	.loc 1 4152
 	xor %r24, %r24, %r27
 # v45 = v45 ^ v29
-	.loc 1 3787
+	.loc 1 4153
 	xor %r6, %r24, %r21
 # v47 = v47 ^ v36
-	.loc 1 3788
+	.loc 1 4154
 	ld %r24, 368(%r1)
 	xor %r15, %r15, %r24
 # v47 = v47 ^ v28
-	.loc 1 3789
+	.loc 1 4155
 	xor %r15, %r15, %r20
 # v42 = v42 ^ v30
-	.loc 1 3790
+	.loc 1 4156
 	ld %r24, 376(%r1)
 	xor %r30, %r30, %r24
 # v42 = v42 ^ v38
-	.loc 1 3791
+	.loc 1 4157
 	xor %r24, %r30, %r29
 # v43 = v43 ^ v32
-	.loc 1 3792
+	.loc 1 4158
 	xor %r5, %r5, %r23
 # v43 = v43 ^ v35
-	.loc 1 3793
+	.loc 1 4159
 	xor %r5, %r5, %r28
 # v44 = v44 ^ v34
-	.loc 1 3794
+	.loc 1 4160
 	xor %r19, %r19, %r22
 # v44 = v44 ^ v37
-	.loc 1 3795
+	.loc 1 4161
 	xor %r19, %r19, %r25
 # v32 = v45 ^ v32
-	.loc 1 3796
+	.loc 1 4162
 	xor %r6, %r6, %r23
 	std %r6, 384(%r1)
 # v34 = v47 ^ v34
-	.loc 1 3797
+	.loc 1 4163
 	xor %r6, %r15, %r22
 	std %r6, 392(%r1)
 # v29 = v43 ^ v29
-	.loc 1 3798
+	.loc 1 4164
 	xor %r23, %r5, %r21
 # v28 = v44 ^ v28
-	.loc 1 3799
+	.loc 1 4165
 	xor %r30, %r19, %r20
 # v12 = v2 ^ v12
-	.loc 1 3800
+	.loc 1 4166
 	xor %r22, %r10, %r7
 # v2 = v9 ^ v7
-	.loc 1 3801
+	.loc 1 4167
 	ld %r10, 160(%r1)
 	xor %r21, %r12, %r10
 # v15 = v5 ^ v15
-	.loc 1 3802
+	.loc 1 4168
 	xor %r20, %r11, %r9
 # v5 = v1 ^ v11
-	.loc 1 3803
+	.loc 1 4169
 	ld %r5, 128(%r1)
 	ld %r11, 176(%r1)
 	xor %r19, %r5, %r11
 # v17 = v8 ^ v17
-	.loc 1 3804
+	.loc 1 4170
 	xor %r8, %r31, %r8
 # v8 = v4 ^ v14
-	.loc 1 3805
+	.loc 1 4171
 	ld %r6, 144(%r1)
 	ld %r16, 192(%r1)
 	xor %r7, %r6, %r16
 # v44 = v0 ^ v1
-	.loc 1 3806
+	.loc 1 4172
 	ld %r9, 120(%r1)
 	xor %r17, %r9, %r5
 # v43 = v3 ^ v4
-	.loc 1 3807
+	.loc 1 4173
 	ld %r5, 136(%r1)
 	xor %r18, %r5, %r6
 # v47 = v6 ^ v7
-	.loc 1 3808
+	.loc 1 4174
 	ld %r5, 152(%r1)
 	xor %r31, %r5, %r10
 # v45 = v10 ^ v11
-	.loc 1 3809
+	.loc 1 4175
 	ld %r5, 168(%r1)
 	xor %r11, %r5, %r11
 # v41 = v13 ^ v14
-	.loc 1 3810
+	.loc 1 4176
 	ld %r5, 184(%r1)
 	xor %r10, %r5, %r16
 # v40 = v16 ^ v9
-	.loc 1 3811
+	.loc 1 4177
 	ld %r5, 200(%r1)
 	xor %r9, %r5, %r12
 # v46 = v12 & v44
-	.loc 1 3812
+	.loc 1 4178
 	and %r5, %r22, %r17
 	std %r5, 400(%r1)
 # v39 = v12 & v43
-	.loc 1 3813
+	.loc 1 4179
 	and %r6, %r22, %r18
 # v48 = v2 & v44
-	.loc 1 3814
+	.loc 1 4180
 	and %r5, %r21, %r17
 # v48 = v39 ^ v48
-	.loc 1 3815
+	.loc 1 4181
 	xor %r5, %r6, %r5
 	std %r5, 408(%r1)
 # v39 = v12 & v47
-	.loc 1 3816
+	.loc 1 4182
 	and %r16, %r22, %r31
 # v49 = v2 & v43
-	.loc 1 3817
+	.loc 1 4183
 	and %r5, %r21, %r18
 # v50 = v15 & v44
-	.loc 1 3818
+	.loc 1 4184
 	and %r6, %r20, %r17
 # v49 = v39 ^ v49
-	.loc 1 3819
+	.loc 1 4185
 	xor %r5, %r16, %r5
 # v50 = v49 ^ v50
-	.loc 1 3820
+	.loc 1 4186
 	xor %r5, %r5, %r6
 	std %r5, 416(%r1)
 # v49 = v2 & v47
-	.loc 1 3821
+	.loc 1 4187
 	and %r5, %r21, %r31
 # v39 = v15 & v43
-	.loc 1 3822
+	.loc 1 4188
 	and %r6, %r20, %r18
 # v39 = v49 ^ v39
-	.loc 1 3823
+	.loc 1 4189
 	xor %r5, %r5, %r6
 	std %r5, 424(%r1)
 # v49 = v15 & v47
-	.loc 1 3824
+	.loc 1 4190
 	and %r16, %r20, %r31
 # v51 = v5 & v45
-	.loc 1 3825
+	.loc 1 4191
 	and %r5, %r19, %r11
 	std %r5, 216(%r1)
 # v52 = v5 & v41
-	.loc 1 3826
+	.loc 1 4192
 	and %r5, %r19, %r10
 # v53 = v17 & v45
-	.loc 1 3827
+	.loc 1 4193
 	and %r6, %r8, %r11
 # v53 = v52 ^ v53
-	.loc 1 3828
+	.loc 1 4194
 	xor %r14, %r5, %r6
 # v52 = v5 & v40
-	.loc 1 3829
+	.loc 1 4195
 	and %r6, %r19, %r9
 # v54 = v17 & v41
-	.loc 1 3830
+	.loc 1 4196
 	and %r5, %r8, %r10
 # v55 = v8 & v45
-	.loc 1 3831
+	.loc 1 4197
 	and %r15, %r7, %r11
 # v54 = v52 ^ v54
-	.loc 1 3832
+	.loc 1 4198
 	xor %r5, %r6, %r5
 # v55 = v54 ^ v55
-	.loc 1 3833
+	.loc 1 4199
 	xor %r15, %r5, %r15
 # v54 = v17 & v40
-	.loc 1 3834
+	.loc 1 4200
 	and %r5, %r8, %r9
 # v52 = v8 & v41
-	.loc 1 3835
+	.loc 1 4201
 	and %r6, %r7, %r10
 # v52 = v54 ^ v52
-	.loc 1 3836
+	.loc 1 4202
 	xor %r6, %r5, %r6
 # v54 = v8 & v40
-	.loc 1 3837
+	.loc 1 4203
 	and %r5, %r7, %r9
 # v5 = v12 ^ v5
-	.loc 1 3838
+	.loc 1 4204
 	xor %r19, %r22, %r19
 # v17 = v2 ^ v17
-	.loc 1 3839
+	.loc 1 4205
 	xor %r22, %r21, %r8
 # v8 = v15 ^ v8
-	.loc 1 3840
+	.loc 1 4206
 	xor %r21, %r20, %r7
 # v45 = v44 ^ v45
-	.loc 1 3841
+	.loc 1 4207
 	xor %r11, %r17, %r11
 # v41 = v43 ^ v41
-	.loc 1 3842
+	.loc 1 4208
 	xor %r10, %r18, %r10
 # v40 = v47 ^ v40
-	.loc 1 3843
+	.loc 1 4209
 	xor %r9, %r31, %r9
 # v47 = v5 & v45
-	.loc 1 3844
+	.loc 1 4210
 	and %r31, %r19, %r11
 # v43 = v5 & v41
-	.loc 1 3845
+	.loc 1 4211
 	and %r7, %r19, %r10
 # v44 = v17 & v45
-	.loc 1 3846
+	.loc 1 4212
 	and %r8, %r22, %r11
 # v44 = v43 ^ v44
-	.loc 1 3847
+	.loc 1 4213
 	xor %r20, %r7, %r8
 # v5 = v5 & v40
-	.loc 1 3848
+	.loc 1 4214
 	and %r19, %r19, %r9
 # v43 = v17 & v41
-	.loc 1 3849
+	.loc 1 4215
 	and %r7, %r22, %r10
 # v45 = v8 & v45
-	.loc 1 3850
+	.loc 1 4216
 	and %r8, %r21, %r11
 # v43 = v5 ^ v43
-	.loc 1 3851
+	.loc 1 4217
 	xor %r7, %r19, %r7
 # v45 = v43 ^ v45
-	.loc 1 3852
+	.loc 1 4218
 	xor %r7, %r7, %r8
 # v17 = v17 & v40
-	.loc 1 3853
+	.loc 1 4219
 	and %r22, %r22, %r9
 # v41 = v8 & v41
-	.loc 1 3854
+	.loc 1 4220
 	and %r10, %r21, %r10
 # v41 = v17 ^ v41
-	.loc 1 3855
+	.loc 1 4221
 	xor %r10, %r22, %r10
 # v40 = v8 & v40
-	.loc 1 3856
+	.loc 1 4222
 	and %r8, %r21, %r9
 # v47 = v47 ^ v46
-	.loc 1 3857
+	.loc 1 4223
 	ld %r9, 400(%r1)
 	xor %r31, %r31, %r9
 # v47 = v47 ^ v51
-	.loc 1 3858
+	.loc 1 4224
 	ld %r9, 216(%r1)
 	xor %r31, %r31, %r9
 # v44 = v44 ^ v48
-	.loc 1 3859
+	.loc 1 4225
 	ld %r11, 408(%r1)
 	xor %r20, %r20, %r11
 # v44 = v44 ^ v53
-	.loc 1 3860
+	.loc 1 4226
 	xor %r20, %r20, %r14
 # v45 = v45 ^ v50
-	.loc 1 3861
+	.loc 1 4227
 	ld %r11, 416(%r1)
 	xor %r7, %r7, %r11
 # v45 = v45 ^ v55
-	.loc 1 3862
+	.loc 1 4228
 	xor %r11, %r7, %r15
 # v41 = v41 ^ v39
-	.loc 1 3863
+	.loc 1 4229
 	ld %r22, 424(%r1)
 	xor %r7, %r10, %r22
 # v41 = v41 ^ v52
-	.loc 1 3864
+	.loc 1 4230
 	xor %r7, %r7, %r6
 # v40 = v40 ^ v49
-	.loc 1 3865
+	.loc 1 4231
 	xor %r8, %r8, %r16
 # v40 = v40 ^ v54
-	.loc 1 3866
+	.loc 1 4232
 	xor %r8, %r8, %r5
 # v39 = v47 ^ v39
-	.loc 1 3867
+	.loc 1 4233
 	xor %r10, %r31, %r22
 # v49 = v44 ^ v49
-	.loc 1 3868
+	.loc 1 4234
 	xor %r16, %r20, %r16
 # v51 = v41 ^ v51
-	.loc 1 3869
+	.loc 1 4235
 	xor %r31, %r7, %r9
 # v53 = v40 ^ v53
-	.loc 1 3870
+	.loc 1 4236
 	xor %r14, %r8, %r14
 # v46 = v46 ^ v18
-	.loc 1 3871
+	.loc 1 4237
 	ld %r7, 400(%r1)
 	ld %r8, 208(%r1)
 	xor %r7, %r7, %r8
 # v46 = v46 ^ v33
-	.loc 1 3872
+	.loc 1 4238
 	xor %r9, %r7, %r27
 # v48 = v48 ^ v20
-	.loc 1 3873
+	.loc 1 4239
 	ld %r7, 408(%r1)
 	ld %r8, 296(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v36
-	.loc 1 3874
+	.loc 1 4240
 	ld %r8, 368(%r1)
 	xor %r8, %r7, %r8
 # v50 = v50 ^ v22
-	.loc 1 3875
+	.loc 1 4241
 	ld %r7, 416(%r1)
 	ld %r22, 304(%r1)
 	xor %r7, %r7, %r22
 # v50 = v50 ^ v30
-	.loc 1 3876
+	.loc 1 4242
 	ld %r22, 376(%r1)
 	xor %r22, %r7, %r22
 # v39 = v39 ^ v19
-	.loc 1 3877
+	.loc 1 4243
 	ld %r7, 336(%r1)
 	xor %r7, %r10, %r7
 # v39 = v39 ^ v32
-	.loc 1 3878
+	.loc 1 4244
 	ld %r10, 384(%r1)
 	xor %r10, %r7, %r10
 # v49 = v49 ^ v21
-	.loc 1 3879
+	.loc 1 4245
 	ld %r7, 344(%r1)
 	xor %r7, %r16, %r7
 # v49 = v49 ^ v34
-	.loc 1 3880
+	.loc 1 4246
 	ld %r21, 392(%r1)
 	xor %r21, %r7, %r21
 # v45 = v45 ^ v31
-	.loc 1 3881
+	.loc 1 4247
 	ld %r7, 328(%r1)
 	xor %r11, %r11, %r7
 # v45 = v45 ^ v42
-	.loc 1 3882
+	.loc 1 4248
 	xor %r11, %r11, %r24
 # v51 = v51 ^ v23
-	.loc 1 3883
+	.loc 1 4249
 	ld %r20, 352(%r1)
 	xor %r7, %r31, %r20
 # v51 = v51 ^ v29
-	.loc 1 3884
+	.loc 1 4250
 	xor %r19, %r7, %r23
 # v53 = v53 ^ v25
-	.loc 1 3885
+	.loc 1 4251
 	ld %r31, 360(%r1)
 	xor %r7, %r14, %r31
 # v53 = v53 ^ v28
-	.loc 1 3886
+	.loc 1 4252
 	xor %r7, %r7, %r30
 # v55 = v55 ^ v27
-	.loc 1 3887
+	.loc 1 4253
 	xor %r15, %r15, %r26
 # v55 = v55 ^ v38
-	.loc 1 3888
+	.loc 1 4254
 	xor %r15, %r15, %r29
 # v52 = v52 ^ v24
-	.loc 1 3889
+	.loc 1 4255
 	ld %r18, 312(%r1)
 	xor %r6, %r6, %r18
 # v52 = v52 ^ v35
-	.loc 1 3890
+	.loc 1 4256
 	xor %r17, %r6, %r28
 # v54 = v54 ^ v26
-	.loc 1 3891
+	.loc 1 4257
 	ld %r16, 320(%r1)
 	xor %r5, %r5, %r16
 # v54 = v54 ^ v37
-	.loc 1 3892
+	.loc 1 4258
 	xor %r14, %r5, %r25
 # v23 = v46 ^ v23
-	.loc 1 3893
+	.loc 1 4259
 	xor %r6, %r9, %r20
 # v25 = v48 ^ v25
-	.loc 1 3894
+	.loc 1 4260
 	xor %r8, %r8, %r31
 # v27 = v50 ^ v27
-	.loc 1 3895
+	.loc 1 4261
 	xor %r26, %r22, %r26
 # v24 = v39 ^ v24
-	.loc 1 3896
+	.loc 1 4262
 	xor %r22, %r10, %r18
 # v26 = v49 ^ v26
-	.loc 1 3897
+	.loc 1 4263
 	xor %r21, %r21, %r16
 # v33 = v51 ^ v33
-	.loc 1 3898
+	.loc 1 4264
 	xor %r20, %r19, %r27
 # v36 = v53 ^ v36
-	.loc 1 3899
+	.loc 1 4265
 	ld %r5, 368(%r1)
 	xor %r5, %r7, %r5
 # v30 = v55 ^ v30
-	.loc 1 3900
+	.loc 1 4266
 	ld %r7, 376(%r1)
 	xor %r10, %r15, %r7
 # v32 = v52 ^ v32
-	.loc 1 3901
+	.loc 1 4267
 	ld %r7, 384(%r1)
 	xor %r31, %r17, %r7
 # v34 = v54 ^ v34
-	.loc 1 3902
+	.loc 1 4268
 	ld %r7, 392(%r1)
 	xor %r27, %r14, %r7
 # v36 = v36 ^ v37
-	.loc 1 3903
+	.loc 1 4269
 	xor %r9, %r5, %r25
 # v37 = v26 ^ v37
-	.loc 1 3904
+	.loc 1 4270
 	xor %r25, %r21, %r25
 # v33 = v33 ^ v35
-	.loc 1 3905
+	.loc 1 4271
 	xor %r7, %r20, %r28
 # v35 = v24 ^ v35
-	.loc 1 3906
+	.loc 1 4272
 	xor %r28, %r22, %r28
 # v45 = v45 ^ v38
-	.loc 1 3907
+	.loc 1 4273
 	xor %r11, %r11, %r29
 # v38 = v27 ^ v38
-	.loc 1 3908
+	.loc 1 4274
 	xor %r29, %r26, %r29
 # v37 = v37 ^ v28
-	.loc 1 3909
+	.loc 1 4275
 	xor %r25, %r25, %r30
 # v28 = v25 ^ v28
-	.loc 1 3910
+	.loc 1 4276
 	xor %r30, %r8, %r30
 # v35 = v35 ^ v29
-	.loc 1 3911
+	.loc 1 4277
 	xor %r28, %r28, %r23
 # v29 = v23 ^ v29
-	.loc 1 3912
+	.loc 1 4278
 	xor %r23, %r6, %r23
 # v38 = v38 ^ v42
-	.loc 1 3913
+	.loc 1 4279
 	xor %r29, %r29, %r24
 # v42 = v31 ^ v42
-	.loc 1 3914
+	.loc 1 4280
 	ld %r5, 328(%r1)
 	xor %r24, %r5, %r24
 # v28 = v28 ^ v34
-	.loc 1 3915
+	.loc 1 4281
 	xor %r30, %r30, %r27
 # v34 = v21 ^ v34
-	.loc 1 3916
+	.loc 1 4282
 	ld %r5, 344(%r1)
 	xor %r5, %r5, %r27
 # v29 = v29 ^ v32
-	.loc 1 3917
+	.loc 1 4283
 	xor %r23, %r23, %r31
 # v32 = v19 ^ v32
-	.loc 1 3918
+	.loc 1 4284
 	ld %r6, 336(%r1)
 	xor %r6, %r6, %r31
 # v42 = v42 ^ v30
-	.loc 1 3919
+	.loc 1 4285
 	xor %r24, %r24, %r10
 # v30 = v22 ^ v30
-	.loc 1 3920
+	.loc 1 4286
 	ld %r8, 304(%r1)
 	xor %r10, %r8, %r10
 # v34 = v34 ^ v36
-	.loc 1 3921
+	.loc 1 4287
 	xor %r31, %r5, %r9
 # v36 = v20 ^ v36
-	.loc 1 3922
+	.loc 1 4288
 	ld %r5, 296(%r1)
 	xor %r27, %r5, %r9
 # v32 = v32 ^ v33
-	.loc 1 3923
+	.loc 1 4289
 	xor %r26, %r6, %r7
 # v33 = v18 ^ v33
-	.loc 1 3924
+	.loc 1 4290
 	ld %r5, 208(%r1)
 	xor %r22, %r5, %r7
 # v18 = v33 ^ v29
-	.loc 1 3925
+	.loc 1 4291
 	xor %r5, %r22, %r23
 # v20 = v36 ^ v28
-	.loc 1 3926
+	.loc 1 4292
 	xor %r6, %r27, %r30
 # v22 = v30 ^ v38
-	.loc 1 3927
+	.loc 1 4293
 	xor %r7, %r10, %r29
 # v22 = v22 ^ v45
-	.loc 1 3928
+	.loc 1 4294
 	xor %r7, %r7, %r11
 # v19 = v32 ^ v35
-	.loc 1 3929
+	.loc 1 4295
 	xor %r8, %r26, %r28
 # v21 = v34 ^ v37
-	.loc 1 3930
+	.loc 1 4296
 	xor %r9, %r31, %r25
 # v31 = v42 ^ v45
-	.loc 1 3931
+	.loc 1 4297
 	xor %r21, %r24, %r11
 # v18 = v18 ^ v19
-	.loc 1 3932
+	.loc 1 4298
 	xor %r16, %r5, %r8
 	std %r16, 1816(%r1)
 # v23 = v45 ^ v38
-	.loc 1 3933
+	.loc 1 4299
 	xor %r5, %r11, %r29
 	std %r5, 2216(%r1)
 # v20 = v20 ^ v21
-	.loc 1 3934
+	.loc 1 4300
 	xor %r6, %r6, %r9
 # v20 = v20 ^ v37
-	.loc 1 3935
+	.loc 1 4301
 	xor %r18, %r6, %r25
 # v25 = v29 ^ v35
-	.loc 1 3936
+	.loc 1 4302
 	xor %r19, %r23, %r28
 # v22 = v22 ^ v31
-	.loc 1 3937
+	.loc 1 4303
 	xor %r17, %r7, %r21
 # v27 = v28 ^ v37
-	.loc 1 3938
+	.loc 1 4304
 	xor %r20, %r30, %r25
 # v24 = v18 & v33
-	.loc 1 3939
+	.loc 1 4305
 	and %r5, %r16, %r22
 	std %r5, 432(%r1)
 # v26 = v18 & v36
-	.loc 1 3940
+	.loc 1 4306
 	and %r5, %r16, %r27
 # v54 = v37 & v33
-	.loc 1 3941
+	.loc 1 4307
 	and %r6, %r25, %r22
 # v54 = v26 ^ v54
-	.loc 1 3942
+	.loc 1 4308
 	xor %r5, %r5, %r6
 	std %r5, 440(%r1)
 # v26 = v18 & v30
-	.loc 1 3943
+	.loc 1 4309
 	ld %r5, 1816(%r1)
 	and %r5, %r5, %r10
 # v52 = v37 & v36
-	.loc 1 3944
+	.loc 1 4310
 	and %r6, %r25, %r27
 # v55 = v23 & v33
-	.loc 1 3945
+	.loc 1 4311
 	ld %r16, 2216(%r1)
 	and %r7, %r16, %r22
 # v52 = v26 ^ v52
-	.loc 1 3946
+	.loc 1 4312
 	xor %r6, %r5, %r6
 # v55 = v52 ^ v55
-	.loc 1 3947
+	.loc 1 4313
 	xor %r5, %r6, %r7
 	std %r5, 448(%r1)
 # v52 = v37 & v30
-	.loc 1 3948
+	.loc 1 4314
 	and %r5, %r25, %r10
 # v26 = v23 & v36
-	.loc 1 3949
+	.loc 1 4315
 	and %r6, %r16, %r27
 # v26 = v52 ^ v26
-	.loc 1 3950
+	.loc 1 4316
 	xor %r5, %r5, %r6
 	std %r5, 456(%r1)
 # v52 = v23 & v30
-	.loc 1 3951
+	.loc 1 4317
 	and %r5, %r16, %r10
 	std %r5, 464(%r1)
 # v53 = v19 & v32
-	.loc 1 3952
+	.loc 1 4318
 	and %r5, %r8, %r26
 	std %r5, 472(%r1)
 # v51 = v19 & v34
-	.loc 1 3953
+	.loc 1 4319
 	and %r5, %r8, %r31
 # v49 = v20 & v32
-	.loc 1 3954
+	.loc 1 4320
 	and %r6, %r18, %r26
 # v49 = v51 ^ v49
-	.loc 1 3955
+	.loc 1 4321
 	xor %r5, %r5, %r6
 	std %r5, 480(%r1)
 # v51 = v19 & v42
-	.loc 1 3956
+	.loc 1 4322
 	and %r5, %r8, %r24
 # v39 = v20 & v34
-	.loc 1 3957
+	.loc 1 4323
 	and %r6, %r18, %r31
 # v50 = v38 & v32
-	.loc 1 3958
+	.loc 1 4324
 	and %r7, %r29, %r26
 # v39 = v51 ^ v39
-	.loc 1 3959
+	.loc 1 4325
 	xor %r6, %r5, %r6
 # v50 = v39 ^ v50
-	.loc 1 3960
+	.loc 1 4326
 	xor %r5, %r6, %r7
 	std %r5, 488(%r1)
 # v39 = v20 & v42
-	.loc 1 3961
+	.loc 1 4327
 	and %r5, %r18, %r24
 # v51 = v38 & v34
-	.loc 1 3962
+	.loc 1 4328
 	and %r6, %r29, %r31
 # v51 = v39 ^ v51
-	.loc 1 3963
+	.loc 1 4329
 	xor %r5, %r5, %r6
 	std %r5, 496(%r1)
 # v39 = v38 & v42
-	.loc 1 3964
+	.loc 1 4330
 	and %r5, %r29, %r24
 	std %r5, 504(%r1)
 # v48 = v18 ^ v19
-	.loc 1 3965
+	.loc 1 4331
 	ld %r5, 1816(%r1)
 	xor %r14, %r5, %r8
 	std %r14, 512(%r1)
 # v46 = v37 ^ v20
-	.loc 1 3966
+	.loc 1 4332
 	xor %r15, %r25, %r18
 	std %r15, 520(%r1)
 # v40 = v23 ^ v38
-	.loc 1 3967
+	.loc 1 4333
 	ld %r5, 2216(%r1)
 	xor %r5, %r5, %r29
 	std %r5, 1824(%r1)
 # v41 = v33 ^ v32
-	.loc 1 3968
+	.loc 1 4334
 	xor %r16, %r22, %r26
 	std %r16, 1832(%r1)
 # v44 = v36 ^ v34
-	.loc 1 3969
+	.loc 1 4335
 	xor %r6, %r27, %r31
 # v47 = v30 ^ v42
-	.loc 1 3970
+	.loc 1 4336
 	xor %r7, %r10, %r24
 # v8 = v48 & v41
-	.loc 1 3971
+	.loc 1 4337
 	and %r5, %r14, %r16
 	std %r5, 528(%r1)
 # v17 = v48 & v44
-	.loc 1 3972
+	.loc 1 4338
 	and %r5, %r14, %r6
 	std %r5, 2008(%r1)
 	std %r5, 536(%r1)
 # v43 = v46 & v41
-	.loc 1 3973
+	.loc 1 4339
 	and %r16, %r15, %r16
 	std %r16, 544(%r1)
 # v43 = v17 ^ v43
-	.loc 1 3974
+	.loc 1 4340
 	xor %r5, %r5, %r16
 	std %r5, 2016(%r1)
 	std %r5, 552(%r1)
 # v48 = v48 & v47
-	.loc 1 3975
+	.loc 1 4341
 	and %r5, %r14, %r7
 	std %r5, 560(%r1)
 # v17 = v46 & v44
-	.loc 1 3976
+	.loc 1 4342
 	and %r14, %r15, %r6
 	std %r14, 568(%r1)
 # v41 = v40 & v41
-	.loc 1 3977
+	.loc 1 4343
 	ld %r15, 1824(%r1)
 	ld %r16, 1832(%r1)
 	and %r16, %r15, %r16
 	std %r16, 576(%r1)
 # v17 = v48 ^ v17
-	.loc 1 3978
+	.loc 1 4344
 	xor %r5, %r5, %r14
 # v41 = v17 ^ v41
-	.loc 1 3979
+	.loc 1 4345
 	xor %r16, %r5, %r16
 	std %r16, 584(%r1)
 # v46 = v46 & v47
-	.loc 1 3980
+	.loc 1 4346
 	ld %r5, 520(%r1)
 	and %r5, %r5, %r7
 # v44 = v40 & v44
-	.loc 1 3981
+	.loc 1 4347
 	and %r6, %r15, %r6
 # v44 = v46 ^ v44
-	.loc 1 3982
+	.loc 1 4348
 	xor %r6, %r5, %r6
 	std %r6, 592(%r1)
 # v47 = v40 & v47
-	.loc 1 3983
+	.loc 1 4349
 	and %r5, %r15, %r7
 	std %r5, 1840(%r1)
 # v8 = v8 ^ v24
-	.loc 1 3984
+	.loc 1 4350
 	ld %r5, 528(%r1)
 	ld %r7, 432(%r1)
 	xor %r5, %r5, %r7
 # v8 = v8 ^ v53
-	.loc 1 3985
+	.loc 1 4351
 	ld %r7, 472(%r1)
 	std %r7, 2224(%r1)
 	xor %r5, %r5, %r7
 	std %r5, 1848(%r1)
 # v43 = v43 ^ v54
-	.loc 1 3986
+	.loc 1 4352
 	ld %r5, 440(%r1)
 	ld %r7, 2016(%r1)
 	xor %r5, %r7, %r5
 # v43 = v43 ^ v49
-	.loc 1 3987
+	.loc 1 4353
 	ld %r7, 480(%r1)
 	xor %r5, %r5, %r7
 	std %r5, 1856(%r1)
 # v41 = v41 ^ v55
-	.loc 1 3988
+	.loc 1 4354
 	ld %r5, 448(%r1)
 	xor %r5, %r16, %r5
 # v41 = v41 ^ v50
-	.loc 1 3989
+	.loc 1 4355
 	ld %r16, 488(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 600(%r1)
 # v44 = v44 ^ v26
-	.loc 1 3990
+	.loc 1 4356
 	ld %r16, 456(%r1)
 	xor %r5, %r6, %r16
 # v44 = v44 ^ v51
-	.loc 1 3991
+	.loc 1 4357
 	ld %r6, 496(%r1)
 	xor %r6, %r5, %r6
 	std %r6, 1864(%r1)
 # v47 = v47 ^ v52
-	.loc 1 3992
+	.loc 1 4358
 	ld %r15, 464(%r1)
 	ld %r5, 1840(%r1)
 	xor %r14, %r5, %r15
 	std %r14, 1872(%r1)
 # v47 = v47 ^ v39
-	.loc 1 3993
+	.loc 1 4359
 	ld %r5, 504(%r1)
 	xor %r14, %r14, %r5
 # v26 = v8 ^ v26
-	.loc 1 3994
+	.loc 1 4360
 	ld %r5, 1848(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 608(%r1)
 # v52 = v43 ^ v52
-	.loc 1 3995
+	.loc 1 4361
 	ld %r5, 1856(%r1)
 	xor %r5, %r5, %r15
 	std %r5, 616(%r1)
 # v53 = v44 ^ v53
-	.loc 1 3996
+	.loc 1 4362
 	ld %r5, 2224(%r1)
 	xor %r5, %r6, %r5
 	std %r5, 624(%r1)
 # v49 = v47 ^ v49
-	.loc 1 3997
+	.loc 1 4363
 	xor %r5, %r14, %r7
 	std %r5, 632(%r1)
 # v47 = v25 & v29
-	.loc 1 3998
+	.loc 1 4364
 	and %r5, %r19, %r23
 	std %r5, 640(%r1)
 # v44 = v25 & v28
-	.loc 1 3999
+	.loc 1 4365
 	and %r5, %r19, %r30
 # v43 = v21 & v29
-	.loc 1 4000
+	.loc 1 4366
 	and %r6, %r9, %r23
 # v43 = v44 ^ v43
-	.loc 1 4001
+	.loc 1 4367
 	xor %r5, %r5, %r6
 	std %r5, 648(%r1)
 # v44 = v25 & v38
-	.loc 1 4002
+	.loc 1 4368
 	and %r5, %r19, %r29
 # v8 = v21 & v28
-	.loc 1 4003
+	.loc 1 4369
 	and %r6, %r9, %r30
 # v40 = v22 & v29
-	.loc 1 4004
+	.loc 1 4370
 	and %r7, %r17, %r23
 # v8 = v44 ^ v8
-	.loc 1 4005
+	.loc 1 4371
 	xor %r6, %r5, %r6
 # v40 = v8 ^ v40
-	.loc 1 4006
+	.loc 1 4372
 	xor %r5, %r6, %r7
 	std %r5, 656(%r1)
 # v8 = v21 & v38
-	.loc 1 4007
+	.loc 1 4373
 	and %r5, %r9, %r29
 # v44 = v22 & v28
-	.loc 1 4008
+	.loc 1 4374
 	and %r6, %r17, %r30
 # v44 = v8 ^ v44
-	.loc 1 4009
+	.loc 1 4375
 	xor %r5, %r5, %r6
 	std %r5, 664(%r1)
 # v8 = v22 & v38
-	.loc 1 4010
+	.loc 1 4376
 	and %r5, %r17, %r29
 	std %r5, 672(%r1)
 # v46 = v35 & v35
-	.loc 1 4011
+	.loc 1 4377
 	and %r5, %r28, %r28
 	std %r5, 680(%r1)
 # v17 = v35 & v37
-	.loc 1 4012
+	.loc 1 4378
 	and %r5, %r28, %r25
 # v48 = v27 & v35
-	.loc 1 4013
+	.loc 1 4379
 	and %r6, %r20, %r28
 # v48 = v17 ^ v48
-	.loc 1 4014
+	.loc 1 4380
 	xor %r5, %r5, %r6
 	std %r5, 688(%r1)
 # v17 = v35 & v45
-	.loc 1 4015
+	.loc 1 4381
 	and %r5, %r28, %r11
 # v5 = v27 & v37
-	.loc 1 4016
+	.loc 1 4382
 	and %r6, %r20, %r25
 # v15 = v31 & v35
-	.loc 1 4017
+	.loc 1 4383
 	and %r7, %r21, %r28
 # v5 = v17 ^ v5
-	.loc 1 4018
+	.loc 1 4384
 	xor %r6, %r5, %r6
 # v15 = v5 ^ v15
-	.loc 1 4019
+	.loc 1 4385
 	xor %r5, %r6, %r7
 	std %r5, 1880(%r1)
 # v5 = v27 & v45
-	.loc 1 4020
+	.loc 1 4386
 	and %r5, %r20, %r11
 # v17 = v31 & v37
-	.loc 1 4021
+	.loc 1 4387
 	and %r6, %r21, %r25
 # v17 = v5 ^ v17
-	.loc 1 4022
+	.loc 1 4388
 	xor %r5, %r5, %r6
 	std %r5, 1888(%r1)
 # v5 = v31 & v45
-	.loc 1 4023
+	.loc 1 4389
 	and %r5, %r21, %r11
 	std %r5, 2408(%r1)
 # v2 = v25 ^ v35
-	.loc 1 4024
+	.loc 1 4390
 	xor %r6, %r19, %r28
 	std %r6, 696(%r1)
 # v12 = v21 ^ v27
-	.loc 1 4025
+	.loc 1 4391
 	xor %r5, %r9, %r20
 	std %r5, 1896(%r1)
 # v56 = v22 ^ v31
-	.loc 1 4026
+	.loc 1 4392
 	xor %r5, %r17, %r21
 	std %r5, 2024(%r1)
 	std %r5, 224(%r1)
 # v57 = v29 ^ v35
-	.loc 1 4027
+	.loc 1 4393
 	xor %r16, %r23, %r28
 	std %r16, 232(%r1)
 # v58 = v28 ^ v37
-	.loc 1 4028
+	.loc 1 4394
 	xor %r7, %r30, %r25
 	std %r7, 240(%r1)
 # v59 = v38 ^ v45
-	.loc 1 4029
+	.loc 1 4395
 	xor %r5, %r29, %r11
 	std %r5, 2328(%r1)
 	std %r5, 2032(%r1)
 	std %r5, 248(%r1)
 # v60 = v2 & v57
-	.loc 1 4030
+	.loc 1 4396
 	and %r5, %r6, %r16
 	std %r5, 256(%r1)
 # v61 = v2 & v58
-	.loc 1 4031
+	.loc 1 4397
 	and %r5, %r6, %r7
 	std %r5, 2336(%r1)
 	std %r5, 2040(%r1)
 	std %r5, 264(%r1)
 # v62 = v12 & v57
-	.loc 1 4032
+	.loc 1 4398
 	ld %r14, 1896(%r1)
 	std %r14, 2376(%r1)
 	std %r14, 2288(%r1)
@@ -14423,1885 +14912,1885 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc64:
 	std %r15, 2232(%r1)
 	std %r15, 272(%r1)
 # v62 = v61 ^ v62
-	.loc 1 4033
+	.loc 1 4399
 	xor %r5, %r5, %r15
 	std %r5, 2048(%r1)
 	std %r5, 704(%r1)
 # v2 = v2 & v59
-	.loc 1 4034
+	.loc 1 4400
 	ld %r5, 2328(%r1)
 	and %r15, %r6, %r5
 	std %r15, 712(%r1)
 # v61 = v12 & v58
-	.loc 1 4035
+	.loc 1 4401
 	and %r5, %r14, %r7
 	std %r5, 720(%r1)
 # v57 = v56 & v57
-	.loc 1 4036
+	.loc 1 4402
 	ld %r6, 2024(%r1)
 	and %r6, %r6, %r16
 	std %r6, 728(%r1)
 # v61 = v2 ^ v61
-	.loc 1 4037
+	.loc 1 4403
 	xor %r5, %r15, %r5
 	std %r5, 736(%r1)
 # v57 = v61 ^ v57
-	.loc 1 4038
+	.loc 1 4404
 	xor %r5, %r5, %r6
 	std %r5, 2056(%r1)
 	std %r5, 744(%r1)
 # v12 = v12 & v59
-	.loc 1 4039
+	.loc 1 4405
 	ld %r5, 1896(%r1)
 	ld %r6, 2032(%r1)
 	and %r6, %r5, %r6
 	std %r6, 752(%r1)
 # v58 = v56 & v58
-	.loc 1 4040
+	.loc 1 4406
 	ld %r16, 224(%r1)
 	and %r5, %r16, %r7
 # v58 = v12 ^ v58
-	.loc 1 4041
+	.loc 1 4407
 	xor %r6, %r6, %r5
 	std %r6, 760(%r1)
 # v59 = v56 & v59
-	.loc 1 4042
+	.loc 1 4408
 	ld %r5, 248(%r1)
 	and %r5, %r16, %r5
 	std %r5, 2064(%r1)
 	std %r5, 768(%r1)
 # v60 = v60 ^ v47
-	.loc 1 4043
+	.loc 1 4409
 	ld %r5, 256(%r1)
 	ld %r7, 640(%r1)
 	xor %r5, %r5, %r7
 # v60 = v60 ^ v46
-	.loc 1 4044
+	.loc 1 4410
 	ld %r7, 680(%r1)
 	std %r7, 2072(%r1)
 	xor %r7, %r5, %r7
 	std %r7, 776(%r1)
 # v62 = v62 ^ v43
-	.loc 1 4045
+	.loc 1 4411
 	ld %r5, 648(%r1)
 	ld %r16, 2048(%r1)
 	xor %r5, %r16, %r5
 # v62 = v62 ^ v48
-	.loc 1 4046
+	.loc 1 4412
 	ld %r16, 688(%r1)
 	std %r16, 2088(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 2080(%r1)
 	std %r5, 784(%r1)
 # v57 = v57 ^ v40
-	.loc 1 4047
+	.loc 1 4413
 	ld %r5, 656(%r1)
 	ld %r16, 2056(%r1)
 	xor %r5, %r16, %r5
 # v57 = v57 ^ v15
-	.loc 1 4048
+	.loc 1 4414
 	ld %r16, 1880(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 792(%r1)
 # v58 = v58 ^ v44
-	.loc 1 4049
+	.loc 1 4415
 	ld %r16, 664(%r1)
 	xor %r5, %r6, %r16
 # v58 = v58 ^ v17
-	.loc 1 4050
+	.loc 1 4416
 	ld %r6, 1888(%r1)
 	xor %r15, %r5, %r6
 	std %r15, 800(%r1)
 # v59 = v59 ^ v8
-	.loc 1 4051
+	.loc 1 4417
 	ld %r14, 672(%r1)
 	ld %r5, 2064(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 1904(%r1)
 # v59 = v59 ^ v5
-	.loc 1 4052
+	.loc 1 4418
 	ld %r6, 2408(%r1)
 	xor %r6, %r5, %r6
 	std %r6, 1912(%r1)
 # v44 = v60 ^ v44
-	.loc 1 4053
+	.loc 1 4419
 	xor %r5, %r7, %r16
 	std %r5, 808(%r1)
 # v8 = v62 ^ v8
-	.loc 1 4054
+	.loc 1 4420
 	ld %r5, 2080(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 816(%r1)
 # v46 = v58 ^ v46
-	.loc 1 4055
+	.loc 1 4421
 	ld %r5, 2072(%r1)
 	xor %r5, %r15, %r5
 	std %r5, 824(%r1)
 # v48 = v59 ^ v48
-	.loc 1 4056
+	.loc 1 4422
 	ld %r5, 2088(%r1)
 	xor %r5, %r6, %r5
 	std %r5, 832(%r1)
 # v25 = v18 ^ v25
-	.loc 1 4057
+	.loc 1 4423
 	ld %r5, 1816(%r1)
 	xor %r19, %r5, %r19
 # v21 = v37 ^ v21
-	.loc 1 4058
+	.loc 1 4424
 	xor %r9, %r25, %r9
 # v22 = v23 ^ v22
-	.loc 1 4059
+	.loc 1 4425
 	ld %r5, 2216(%r1)
 	xor %r17, %r5, %r17
 # v19 = v19 ^ v35
-	.loc 1 4060
+	.loc 1 4426
 	xor %r8, %r8, %r28
 # v27 = v20 ^ v27
-	.loc 1 4061
+	.loc 1 4427
 	xor %r20, %r18, %r20
 # v31 = v38 ^ v31
-	.loc 1 4062
+	.loc 1 4428
 	xor %r21, %r29, %r21
 # v29 = v33 ^ v29
-	.loc 1 4063
+	.loc 1 4429
 	xor %r23, %r22, %r23
 # v28 = v36 ^ v28
-	.loc 1 4064
+	.loc 1 4430
 	xor %r30, %r27, %r30
 # v38 = v30 ^ v38
-	.loc 1 4065
+	.loc 1 4431
 	xor %r29, %r10, %r29
 # v35 = v32 ^ v35
-	.loc 1 4066
+	.loc 1 4432
 	xor %r28, %r26, %r28
 # v37 = v34 ^ v37
-	.loc 1 4067
+	.loc 1 4433
 	xor %r25, %r31, %r25
 # v45 = v42 ^ v45
-	.loc 1 4068
+	.loc 1 4434
 	xor %r11, %r24, %r11
 # v42 = v25 & v29
-	.loc 1 4069
+	.loc 1 4435
 	and %r10, %r19, %r23
 # v34 = v25 & v28
-	.loc 1 4070
+	.loc 1 4436
 	and %r5, %r19, %r30
 # v32 = v21 & v29
-	.loc 1 4071
+	.loc 1 4437
 	and %r6, %r9, %r23
 # v32 = v34 ^ v32
-	.loc 1 4072
+	.loc 1 4438
 	xor %r31, %r5, %r6
 # v34 = v25 & v38
-	.loc 1 4073
+	.loc 1 4439
 	and %r5, %r19, %r29
 # v30 = v21 & v28
-	.loc 1 4074
+	.loc 1 4440
 	and %r6, %r9, %r30
 # v36 = v22 & v29
-	.loc 1 4075
+	.loc 1 4441
 	and %r7, %r17, %r23
 # v30 = v34 ^ v30
-	.loc 1 4076
+	.loc 1 4442
 	xor %r6, %r5, %r6
 # v36 = v30 ^ v36
-	.loc 1 4077
+	.loc 1 4443
 	xor %r26, %r6, %r7
 # v30 = v21 & v38
-	.loc 1 4078
+	.loc 1 4444
 	and %r5, %r9, %r29
 # v34 = v22 & v28
-	.loc 1 4079
+	.loc 1 4445
 	and %r6, %r17, %r30
 # v34 = v30 ^ v34
-	.loc 1 4080
+	.loc 1 4446
 	xor %r22, %r5, %r6
 # v30 = v22 & v38
-	.loc 1 4081
+	.loc 1 4447
 	and %r27, %r17, %r29
 # v33 = v19 & v35
-	.loc 1 4082
+	.loc 1 4448
 	and %r24, %r8, %r28
 # v20 = v19 & v37
-	.loc 1 4083
+	.loc 1 4449
 	and %r5, %r8, %r25
 # v23 = v27 & v35
-	.loc 1 4084
+	.loc 1 4450
 	and %r6, %r20, %r28
 # v23 = v20 ^ v23
-	.loc 1 4085
+	.loc 1 4451
 	xor %r18, %r5, %r6
 # v20 = v19 & v45
-	.loc 1 4086
+	.loc 1 4452
 	and %r5, %r8, %r11
 # v18 = v27 & v37
-	.loc 1 4087
+	.loc 1 4453
 	and %r6, %r20, %r25
 # v59 = v31 & v35
-	.loc 1 4088
+	.loc 1 4454
 	and %r7, %r21, %r28
 # v18 = v20 ^ v18
-	.loc 1 4089
+	.loc 1 4455
 	xor %r6, %r5, %r6
 # v59 = v18 ^ v59
-	.loc 1 4090
+	.loc 1 4456
 	xor %r7, %r6, %r7
 # v18 = v27 & v45
-	.loc 1 4091
+	.loc 1 4457
 	and %r5, %r20, %r11
 # v20 = v31 & v37
-	.loc 1 4092
+	.loc 1 4458
 	and %r6, %r21, %r25
 # v20 = v18 ^ v20
-	.loc 1 4093
+	.loc 1 4459
 	xor %r15, %r5, %r6
 # v18 = v31 & v45
-	.loc 1 4094
+	.loc 1 4460
 	and %r16, %r21, %r11
 # v19 = v25 ^ v19
-	.loc 1 4095
+	.loc 1 4461
 	xor %r8, %r19, %r8
 # v27 = v21 ^ v27
-	.loc 1 4096
+	.loc 1 4462
 	xor %r20, %r9, %r20
 # v31 = v22 ^ v31
-	.loc 1 4097
+	.loc 1 4463
 	xor %r21, %r17, %r21
 # v35 = v29 ^ v35
-	.loc 1 4098
+	.loc 1 4464
 	xor %r28, %r23, %r28
 # v37 = v28 ^ v37
-	.loc 1 4099
+	.loc 1 4465
 	xor %r25, %r30, %r25
 # v45 = v38 ^ v45
-	.loc 1 4100
+	.loc 1 4466
 	xor %r11, %r29, %r11
 # v38 = v19 & v35
-	.loc 1 4101
+	.loc 1 4467
 	and %r9, %r8, %r28
 # v28 = v19 & v37
-	.loc 1 4102
+	.loc 1 4468
 	and %r5, %r8, %r25
 # v29 = v27 & v35
-	.loc 1 4103
+	.loc 1 4469
 	and %r6, %r20, %r28
 # v29 = v28 ^ v29
-	.loc 1 4104
+	.loc 1 4470
 	xor %r30, %r5, %r6
 # v19 = v19 & v45
-	.loc 1 4105
+	.loc 1 4471
 	and %r5, %r8, %r11
 # v28 = v27 & v37
-	.loc 1 4106
+	.loc 1 4472
 	and %r6, %r20, %r25
 # v35 = v31 & v35
-	.loc 1 4107
+	.loc 1 4473
 	and %r8, %r21, %r28
 # v28 = v19 ^ v28
-	.loc 1 4108
+	.loc 1 4474
 	xor %r6, %r5, %r6
 # v35 = v28 ^ v35
-	.loc 1 4109
+	.loc 1 4475
 	xor %r8, %r6, %r8
 # v27 = v27 & v45
-	.loc 1 4110
+	.loc 1 4476
 	and %r20, %r20, %r11
 # v37 = v31 & v37
-	.loc 1 4111
+	.loc 1 4477
 	and %r5, %r21, %r25
 # v37 = v27 ^ v37
-	.loc 1 4112
+	.loc 1 4478
 	xor %r5, %r20, %r5
 # v45 = v31 & v45
-	.loc 1 4113
+	.loc 1 4479
 	and %r11, %r21, %r11
 # v38 = v38 ^ v42
-	.loc 1 4114
+	.loc 1 4480
 	xor %r9, %r9, %r10
 # v38 = v38 ^ v33
-	.loc 1 4115
+	.loc 1 4481
 	xor %r9, %r9, %r24
 # v29 = v29 ^ v32
-	.loc 1 4116
+	.loc 1 4482
 	xor %r30, %r30, %r31
 # v29 = v29 ^ v23
-	.loc 1 4117
+	.loc 1 4483
 	xor %r30, %r30, %r18
 # v35 = v35 ^ v36
-	.loc 1 4118
+	.loc 1 4484
 	xor %r8, %r8, %r26
 # v35 = v35 ^ v59
-	.loc 1 4119
+	.loc 1 4485
 	xor %r8, %r8, %r7
 # v37 = v37 ^ v34
-	.loc 1 4120
+	.loc 1 4486
 	xor %r5, %r5, %r22
 # v37 = v37 ^ v20
-	.loc 1 4121
+	.loc 1 4487
 	xor %r5, %r5, %r15
 # v45 = v45 ^ v30
-	.loc 1 4122
+	.loc 1 4488
 	xor %r11, %r11, %r27
 # v45 = v45 ^ v18
-	.loc 1 4123
+	.loc 1 4489
 	xor %r11, %r11, %r16
 # v34 = v38 ^ v34
-	.loc 1 4124
+	.loc 1 4490
 	xor %r22, %r9, %r22
 # v30 = v29 ^ v30
-	.loc 1 4125
+	.loc 1 4491
 	xor %r27, %r30, %r27
 # v33 = v37 ^ v33
-	.loc 1 4126
+	.loc 1 4492
 	xor %r24, %r5, %r24
 # v23 = v45 ^ v23
-	.loc 1 4127
+	.loc 1 4493
 	xor %r18, %r11, %r18
 # v42 = v42 ^ v24
-	.loc 1 4128
+	.loc 1 4494
 	ld %r5, 432(%r1)
 	xor %r10, %r10, %r5
 # v42 = v42 ^ v47
-	.loc 1 4129
+	.loc 1 4495
 	ld %r5, 640(%r1)
 	xor %r10, %r10, %r5
 # v32 = v32 ^ v54
-	.loc 1 4130
+	.loc 1 4496
 	ld %r5, 440(%r1)
 	xor %r31, %r31, %r5
 # v32 = v32 ^ v43
-	.loc 1 4131
+	.loc 1 4497
 	ld %r5, 648(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v55
-	.loc 1 4132
+	.loc 1 4498
 	ld %r5, 448(%r1)
 	xor %r26, %r26, %r5
 # v36 = v36 ^ v40
-	.loc 1 4133
+	.loc 1 4499
 	ld %r5, 656(%r1)
 	xor %r26, %r26, %r5
 # v34 = v34 ^ v26
-	.loc 1 4134
+	.loc 1 4500
 	ld %r5, 608(%r1)
 	xor %r5, %r22, %r5
 # v34 = v34 ^ v44
-	.loc 1 4135
+	.loc 1 4501
 	ld %r6, 808(%r1)
 	xor %r9, %r5, %r6
 # v30 = v30 ^ v52
-	.loc 1 4136
+	.loc 1 4502
 	ld %r5, 616(%r1)
 	xor %r5, %r27, %r5
 # v30 = v30 ^ v8
-	.loc 1 4137
+	.loc 1 4503
 	ld %r6, 816(%r1)
 	xor %r30, %r5, %r6
 # v35 = v35 ^ v41
-	.loc 1 4138
+	.loc 1 4504
 	ld %r5, 600(%r1)
 	xor %r5, %r8, %r5
 # v35 = v35 ^ v57
-	.loc 1 4139
+	.loc 1 4505
 	ld %r6, 792(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v53
-	.loc 1 4140
+	.loc 1 4506
 	ld %r11, 624(%r1)
 	xor %r5, %r24, %r11
 # v33 = v33 ^ v46
-	.loc 1 4141
+	.loc 1 4507
 	ld %r6, 824(%r1)
 	xor %r27, %r5, %r6
 # v23 = v23 ^ v49
-	.loc 1 4142
+	.loc 1 4508
 	ld %r24, 632(%r1)
 	xor %r5, %r18, %r24
 # v23 = v23 ^ v48
-	.loc 1 4143
+	.loc 1 4509
 	ld %r6, 832(%r1)
 	xor %r25, %r5, %r6
 # v59 = v59 ^ v50
-	.loc 1 4144
+	.loc 1 4510
 	ld %r23, 488(%r1)
 	xor %r7, %r7, %r23
 # v59 = v59 ^ v15
-	.loc 1 4145
+	.loc 1 4511
 	ld %r5, 1880(%r1)
 	xor %r28, %r7, %r5
 # v20 = v20 ^ v51
-	.loc 1 4146
+	.loc 1 4512
 	ld %r5, 496(%r1)
 	xor %r15, %r15, %r5
 # v20 = v20 ^ v17
-	.loc 1 4147
+	.loc 1 4513
 	ld %r6, 1888(%r1)
 	xor %r15, %r15, %r6
 # v18 = v18 ^ v39
-	.loc 1 4148
+	.loc 1 4514
 	ld %r6, 504(%r1)
 	xor %r16, %r16, %r6
 # v18 = v18 ^ v5
-	.loc 1 4149
+	.loc 1 4515
 	ld %r7, 2408(%r1)
 	xor %r16, %r16, %r7
 # v53 = v42 ^ v53
-	.loc 1 4150
+	.loc 1 4516
 	xor %r29, %r10, %r11
 # v49 = v32 ^ v49
-	.loc 1 4151
+	.loc 1 4517
 	xor %r31, %r31, %r24
 # v50 = v36 ^ v50
-	.loc 1 4152
+	.loc 1 4518
 	xor %r11, %r26, %r23
 # v51 = v34 ^ v51
-	.loc 1 4153
+	.loc 1 4519
 	xor %r10, %r9, %r5
 # v39 = v30 ^ v39
-	.loc 1 4154
+	.loc 1 4520
 	xor %r5, %r30, %r6
 # v47 = v33 ^ v47
-	.loc 1 4155
+	.loc 1 4521
 	ld %r6, 640(%r1)
 	xor %r6, %r27, %r6
 # v43 = v23 ^ v43
-	.loc 1 4156
+	.loc 1 4522
 	ld %r7, 648(%r1)
 	xor %r7, %r25, %r7
 # v40 = v59 ^ v40
-	.loc 1 4157
+	.loc 1 4523
 	ld %r9, 656(%r1)
 	xor %r26, %r28, %r9
 # v44 = v20 ^ v44
-	.loc 1 4158
+	.loc 1 4524
 	ld %r9, 808(%r1)
 	xor %r25, %r15, %r9
 # v8 = v18 ^ v8
-	.loc 1 4159
+	.loc 1 4525
 	ld %r9, 816(%r1)
 	xor %r28, %r16, %r9
 # v43 = v43 ^ v5
-	.loc 1 4160
+	.loc 1 4526
 	ld %r9, 2408(%r1)
 	xor %r27, %r7, %r9
 # v5 = v39 ^ v5
-	.loc 1 4161
+	.loc 1 4527
 	xor %r5, %r5, %r9
 # v47 = v47 ^ v17
-	.loc 1 4162
+	.loc 1 4528
 	ld %r7, 1888(%r1)
 	xor %r9, %r6, %r7
 # v17 = v51 ^ v17
-	.loc 1 4163
+	.loc 1 4529
 	xor %r6, %r10, %r7
 # v35 = v35 ^ v15
-	.loc 1 4164
+	.loc 1 4530
 	ld %r7, 1880(%r1)
 	xor %r10, %r8, %r7
 # v15 = v50 ^ v15
-	.loc 1 4165
+	.loc 1 4531
 	xor %r7, %r11, %r7
 # v5 = v5 ^ v48
-	.loc 1 4166
+	.loc 1 4532
 	ld %r8, 832(%r1)
 	xor %r11, %r5, %r8
 # v48 = v49 ^ v48
-	.loc 1 4167
+	.loc 1 4533
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v46
-	.loc 1 4168
+	.loc 1 4534
 	ld %r8, 824(%r1)
 	xor %r31, %r6, %r8
 # v46 = v53 ^ v46
-	.loc 1 4169
+	.loc 1 4535
 	xor %r6, %r29, %r8
 # v15 = v15 ^ v57
-	.loc 1 4170
+	.loc 1 4536
 	ld %r8, 792(%r1)
 	xor %r30, %r7, %r8
 # v57 = v41 ^ v57
-	.loc 1 4171
+	.loc 1 4537
 	ld %r7, 600(%r1)
 	xor %r7, %r7, %r8
 # v48 = v48 ^ v8
-	.loc 1 4172
+	.loc 1 4538
 	xor %r29, %r5, %r28
 # v8 = v52 ^ v8
-	.loc 1 4173
+	.loc 1 4539
 	ld %r5, 616(%r1)
 	xor %r5, %r5, %r28
 # v46 = v46 ^ v44
-	.loc 1 4174
+	.loc 1 4540
 	xor %r28, %r6, %r25
 # v44 = v26 ^ v44
-	.loc 1 4175
+	.loc 1 4541
 	ld %r6, 608(%r1)
 	xor %r6, %r6, %r25
 # v57 = v57 ^ v40
-	.loc 1 4176
+	.loc 1 4542
 	xor %r23, %r7, %r26
 # v40 = v55 ^ v40
-	.loc 1 4177
+	.loc 1 4543
 	ld %r7, 448(%r1)
 	xor %r7, %r7, %r26
 # v8 = v8 ^ v43
-	.loc 1 4178
+	.loc 1 4544
 	xor %r5, %r5, %r27
 # v43 = v54 ^ v43
-	.loc 1 4179
+	.loc 1 4545
 	ld %r8, 440(%r1)
 	xor %r8, %r8, %r27
 # v44 = v44 ^ v47
-	.loc 1 4180
+	.loc 1 4546
 	xor %r6, %r6, %r9
 # v47 = v24 ^ v47
-	.loc 1 4181
+	.loc 1 4547
 	ld %r27, 432(%r1)
 	xor %r9, %r27, %r9
 # v47 = v47 ^ v46
-	.loc 1 4182
+	.loc 1 4548
 	xor %r9, %r9, %r28
 # v43 = v43 ^ v48
-	.loc 1 4183
+	.loc 1 4549
 	xor %r8, %r8, %r29
 # v40 = v40 ^ v15
-	.loc 1 4184
+	.loc 1 4550
 	xor %r7, %r7, %r30
 # v40 = v40 ^ v35
-	.loc 1 4185
+	.loc 1 4551
 	xor %r26, %r7, %r10
 # v44 = v44 ^ v17
-	.loc 1 4186
+	.loc 1 4552
 	xor %r25, %r6, %r31
 # v8 = v8 ^ v5
-	.loc 1 4187
+	.loc 1 4553
 	xor %r24, %r5, %r11
 # v57 = v57 ^ v35
-	.loc 1 4188
+	.loc 1 4554
 	xor %r27, %r23, %r10
 # v24 = v47 & v0
-	.loc 1 4189
+	.loc 1 4555
 	ld %r7, 120(%r1)
 	and %r5, %r9, %r7
 	std %r5, 840(%r1)
 # v54 = v47 & v3
-	.loc 1 4190
+	.loc 1 4556
 	ld %r23, 136(%r1)
 	and %r5, %r9, %r23
 # v55 = v35 & v0
-	.loc 1 4191
+	.loc 1 4557
 	and %r6, %r10, %r7
 # v55 = v54 ^ v55
-	.loc 1 4192
+	.loc 1 4558
 	xor %r5, %r5, %r6
 	std %r5, 848(%r1)
 # v54 = v47 & v6
-	.loc 1 4193
+	.loc 1 4559
 	ld %r22, 152(%r1)
 	and %r5, %r9, %r22
 # v26 = v35 & v3
-	.loc 1 4194
+	.loc 1 4560
 	and %r6, %r10, %r23
 # v52 = v43 & v0
-	.loc 1 4195
+	.loc 1 4561
 	and %r7, %r8, %r7
 # v26 = v54 ^ v26
-	.loc 1 4196
+	.loc 1 4562
 	xor %r6, %r5, %r6
 # v52 = v26 ^ v52
-	.loc 1 4197
+	.loc 1 4563
 	xor %r5, %r6, %r7
 	std %r5, 856(%r1)
 # v26 = v35 & v6
-	.loc 1 4198
+	.loc 1 4564
 	and %r5, %r10, %r22
 # v54 = v43 & v3
-	.loc 1 4199
+	.loc 1 4565
 	and %r6, %r8, %r23
 # v54 = v26 ^ v54
-	.loc 1 4200
+	.loc 1 4566
 	xor %r23, %r5, %r6
 # v26 = v43 & v6
-	.loc 1 4201
+	.loc 1 4567
 	and %r21, %r8, %r22
 # v41 = v46 & v10
-	.loc 1 4202
+	.loc 1 4568
 	ld %r7, 168(%r1)
 	and %r22, %r28, %r7
 # v53 = v46 & v13
-	.loc 1 4203
+	.loc 1 4569
 	ld %r19, 184(%r1)
 	and %r5, %r28, %r19
 # v49 = v40 & v10
-	.loc 1 4204
+	.loc 1 4570
 	and %r6, %r26, %r7
 # v49 = v53 ^ v49
-	.loc 1 4205
+	.loc 1 4571
 	xor %r20, %r5, %r6
 # v53 = v46 & v16
-	.loc 1 4206
+	.loc 1 4572
 	ld %r18, 200(%r1)
 	and %r5, %r28, %r18
 # v50 = v40 & v13
-	.loc 1 4207
+	.loc 1 4573
 	and %r6, %r26, %r19
 # v51 = v48 & v10
-	.loc 1 4208
+	.loc 1 4574
 	and %r7, %r29, %r7
 # v50 = v53 ^ v50
-	.loc 1 4209
+	.loc 1 4575
 	xor %r6, %r5, %r6
 # v51 = v50 ^ v51
-	.loc 1 4210
+	.loc 1 4576
 	xor %r5, %r6, %r7
 	std %r5, 864(%r1)
 # v50 = v40 & v16
-	.loc 1 4211
+	.loc 1 4577
 	and %r5, %r26, %r18
 # v53 = v48 & v13
-	.loc 1 4212
+	.loc 1 4578
 	and %r6, %r29, %r19
 # v53 = v50 ^ v53
-	.loc 1 4213
+	.loc 1 4579
 	xor %r5, %r5, %r6
 	std %r5, 872(%r1)
 # v50 = v48 & v16
-	.loc 1 4214
+	.loc 1 4580
 	and %r5, %r29, %r18
 	std %r5, 880(%r1)
 # v39 = v47 ^ v46
-	.loc 1 4215
+	.loc 1 4581
 	xor %r14, %r9, %r28
 # v18 = v35 ^ v40
-	.loc 1 4216
+	.loc 1 4582
 	xor %r15, %r10, %r26
 # v20 = v43 ^ v48
-	.loc 1 4217
+	.loc 1 4583
 	xor %r16, %r8, %r29
 # v59 = v0 ^ v10
-	.loc 1 4218
+	.loc 1 4584
 	ld %r5, 120(%r1)
 	ld %r6, 168(%r1)
 	xor %r17, %r5, %r6
 # v23 = v3 ^ v13
-	.loc 1 4219
+	.loc 1 4585
 	ld %r5, 136(%r1)
 	ld %r6, 184(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 4220
+	.loc 1 4586
 	ld %r5, 152(%r1)
 	ld %r6, 200(%r1)
 	xor %r19, %r5, %r6
 # v30 = v39 & v59
-	.loc 1 4221
+	.loc 1 4587
 	and %r7, %r14, %r17
 # v34 = v39 & v23
-	.loc 1 4222
+	.loc 1 4588
 	and %r5, %r14, %r18
 # v36 = v18 & v59
-	.loc 1 4223
+	.loc 1 4589
 	and %r6, %r15, %r17
 # v36 = v34 ^ v36
-	.loc 1 4224
+	.loc 1 4590
 	xor %r6, %r5, %r6
 # v39 = v39 & v33
-	.loc 1 4225
+	.loc 1 4591
 	and %r14, %r14, %r19
 # v34 = v18 & v23
-	.loc 1 4226
+	.loc 1 4592
 	and %r5, %r15, %r18
 # v59 = v20 & v59
-	.loc 1 4227
+	.loc 1 4593
 	and %r17, %r16, %r17
 # v34 = v39 ^ v34
-	.loc 1 4228
+	.loc 1 4594
 	xor %r5, %r14, %r5
 # v59 = v34 ^ v59
-	.loc 1 4229
+	.loc 1 4595
 	xor %r17, %r5, %r17
 # v18 = v18 & v33
-	.loc 1 4230
+	.loc 1 4596
 	and %r15, %r15, %r19
 # v23 = v20 & v23
-	.loc 1 4231
+	.loc 1 4597
 	and %r18, %r16, %r18
 # v23 = v18 ^ v23
-	.loc 1 4232
+	.loc 1 4598
 	xor %r5, %r15, %r18
 # v33 = v20 & v33
-	.loc 1 4233
+	.loc 1 4599
 	and %r19, %r16, %r19
 # v30 = v30 ^ v24
-	.loc 1 4234
+	.loc 1 4600
 	ld %r18, 840(%r1)
 	xor %r7, %r7, %r18
 # v30 = v30 ^ v41
-	.loc 1 4235
+	.loc 1 4601
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v55
-	.loc 1 4236
+	.loc 1 4602
 	ld %r18, 848(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v49
-	.loc 1 4237
+	.loc 1 4603
 	xor %r6, %r6, %r20
 # v59 = v59 ^ v52
-	.loc 1 4238
+	.loc 1 4604
 	ld %r18, 856(%r1)
 	xor %r17, %r17, %r18
 # v59 = v59 ^ v51
-	.loc 1 4239
+	.loc 1 4605
 	ld %r18, 864(%r1)
 	xor %r18, %r17, %r18
 	std %r18, 888(%r1)
 # v23 = v23 ^ v54
-	.loc 1 4240
+	.loc 1 4606
 	xor %r5, %r5, %r23
 # v23 = v23 ^ v53
-	.loc 1 4241
+	.loc 1 4607
 	ld %r18, 872(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v26
-	.loc 1 4242
+	.loc 1 4608
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v50
-	.loc 1 4243
+	.loc 1 4609
 	ld %r18, 880(%r1)
 	xor %r19, %r19, %r18
 # v54 = v30 ^ v54
-	.loc 1 4244
+	.loc 1 4610
 	xor %r7, %r7, %r23
 	std %r7, 896(%r1)
 # v26 = v36 ^ v26
-	.loc 1 4245
+	.loc 1 4611
 	xor %r6, %r6, %r21
 	std %r6, 904(%r1)
 # v41 = v23 ^ v41
-	.loc 1 4246
+	.loc 1 4612
 	xor %r5, %r5, %r22
 	std %r5, 912(%r1)
 # v49 = v33 ^ v49
-	.loc 1 4247
+	.loc 1 4613
 	xor %r5, %r19, %r20
 	std %r5, 920(%r1)
 # v33 = v44 & v1
-	.loc 1 4248
+	.loc 1 4614
 	ld %r7, 128(%r1)
 	and %r5, %r25, %r7
 	std %r5, 928(%r1)
 # v23 = v44 & v4
-	.loc 1 4249
+	.loc 1 4615
 	ld %r23, 144(%r1)
 	and %r5, %r25, %r23
 # v36 = v15 & v1
-	.loc 1 4250
+	.loc 1 4616
 	and %r6, %r30, %r7
 # v36 = v23 ^ v36
-	.loc 1 4251
+	.loc 1 4617
 	xor %r5, %r5, %r6
 	std %r5, 936(%r1)
 # v23 = v44 & v7
-	.loc 1 4252
+	.loc 1 4618
 	ld %r22, 160(%r1)
 	and %r5, %r25, %r22
 # v30 = v15 & v4
-	.loc 1 4253
+	.loc 1 4619
 	and %r6, %r30, %r23
 # v20 = v8 & v1
-	.loc 1 4254
+	.loc 1 4620
 	and %r7, %r24, %r7
 # v30 = v23 ^ v30
-	.loc 1 4255
+	.loc 1 4621
 	xor %r6, %r5, %r6
 # v20 = v30 ^ v20
-	.loc 1 4256
+	.loc 1 4622
 	xor %r5, %r6, %r7
 	std %r5, 944(%r1)
 # v30 = v15 & v7
-	.loc 1 4257
+	.loc 1 4623
 	and %r5, %r30, %r22
 # v23 = v8 & v4
-	.loc 1 4258
+	.loc 1 4624
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 4259
+	.loc 1 4625
 	xor %r5, %r5, %r6
 	std %r5, 1920(%r1)
 # v30 = v8 & v7
-	.loc 1 4260
+	.loc 1 4626
 	and %r5, %r24, %r22
 	std %r5, 1928(%r1)
 # v18 = v17 & v11
-	.loc 1 4261
+	.loc 1 4627
 	ld %r7, 176(%r1)
 	and %r23, %r31, %r7
 # v34 = v17 & v14
-	.loc 1 4262
+	.loc 1 4628
 	ld %r21, 192(%r1)
 	and %r5, %r31, %r21
 # v39 = v57 & v11
-	.loc 1 4263
+	.loc 1 4629
 	and %r6, %r27, %r7
 # v39 = v34 ^ v39
-	.loc 1 4264
+	.loc 1 4630
 	xor %r22, %r5, %r6
 # v34 = v17 & v9
-	.loc 1 4265
+	.loc 1 4631
 	and %r5, %r31, %r12
 # v32 = v57 & v14
-	.loc 1 4266
+	.loc 1 4632
 	and %r6, %r27, %r21
 # v42 = v5 & v11
-	.loc 1 4267
+	.loc 1 4633
 	and %r7, %r11, %r7
 # v32 = v34 ^ v32
-	.loc 1 4268
+	.loc 1 4634
 	xor %r6, %r5, %r6
 # v42 = v32 ^ v42
-	.loc 1 4269
+	.loc 1 4635
 	xor %r7, %r6, %r7
 # v32 = v57 & v9
-	.loc 1 4270
+	.loc 1 4636
 	and %r5, %r27, %r12
 # v34 = v5 & v14
-	.loc 1 4271
+	.loc 1 4637
 	and %r6, %r11, %r21
 # v34 = v32 ^ v34
-	.loc 1 4272
+	.loc 1 4638
 	xor %r21, %r5, %r6
 # v32 = v5 & v9
-	.loc 1 4273
+	.loc 1 4639
 	and %r20, %r11, %r12
 # v45 = v44 ^ v17
-	.loc 1 4274
+	.loc 1 4640
 	xor %r14, %r25, %r31
 # v37 = v15 ^ v57
-	.loc 1 4275
+	.loc 1 4641
 	xor %r6, %r30, %r27
 # v29 = v8 ^ v5
-	.loc 1 4276
+	.loc 1 4642
 	xor %r19, %r24, %r11
 # v38 = v1 ^ v11
-	.loc 1 4277
+	.loc 1 4643
 	ld %r5, 128(%r1)
 	ld %r18, 176(%r1)
 	xor %r18, %r5, %r18
 # v31 = v4 ^ v14
-	.loc 1 4278
+	.loc 1 4644
 	ld %r5, 144(%r1)
 	ld %r17, 192(%r1)
 	xor %r16, %r5, %r17
 # v27 = v7 ^ v9
-	.loc 1 4279
+	.loc 1 4645
 	ld %r5, 160(%r1)
 	xor %r15, %r5, %r12
 # v28 = v45 & v38
-	.loc 1 4280
+	.loc 1 4646
 	and %r5, %r14, %r18
 	std %r5, 952(%r1)
 # v19 = v45 & v31
-	.loc 1 4281
+	.loc 1 4647
 	and %r5, %r14, %r16
 	std %r5, 960(%r1)
 # v22 = v37 & v38
-	.loc 1 4282
+	.loc 1 4648
 	and %r17, %r6, %r18
 	std %r17, 968(%r1)
 # v22 = v19 ^ v22
-	.loc 1 4283
+	.loc 1 4649
 	xor %r17, %r5, %r17
 	std %r17, 976(%r1)
 # v45 = v45 & v27
-	.loc 1 4284
+	.loc 1 4650
 	and %r14, %r14, %r15
 	std %r14, 984(%r1)
 # v19 = v37 & v31
-	.loc 1 4285
+	.loc 1 4651
 	and %r5, %r6, %r16
 # v38 = v29 & v38
-	.loc 1 4286
+	.loc 1 4652
 	and %r18, %r19, %r18
 # v19 = v45 ^ v19
-	.loc 1 4287
+	.loc 1 4653
 	xor %r5, %r14, %r5
 # v38 = v19 ^ v38
-	.loc 1 4288
+	.loc 1 4654
 	xor %r18, %r5, %r18
 # v37 = v37 & v27
-	.loc 1 4289
+	.loc 1 4655
 	and %r5, %r6, %r15
 # v31 = v29 & v31
-	.loc 1 4290
+	.loc 1 4656
 	and %r6, %r19, %r16
 # v31 = v37 ^ v31
-	.loc 1 4291
+	.loc 1 4657
 	xor %r16, %r5, %r6
 # v27 = v29 & v27
-	.loc 1 4292
+	.loc 1 4658
 	and %r19, %r19, %r15
 # v28 = v28 ^ v33
-	.loc 1 4293
+	.loc 1 4659
 	ld %r5, 952(%r1)
 	ld %r6, 928(%r1)
 	xor %r5, %r5, %r6
 # v28 = v28 ^ v18
-	.loc 1 4294
+	.loc 1 4660
 	xor %r6, %r5, %r23
 # v22 = v22 ^ v36
-	.loc 1 4295
+	.loc 1 4661
 	ld %r5, 936(%r1)
 	xor %r5, %r17, %r5
 # v22 = v22 ^ v39
-	.loc 1 4296
+	.loc 1 4662
 	xor %r17, %r5, %r22
 # v38 = v38 ^ v20
-	.loc 1 4297
+	.loc 1 4663
 	ld %r5, 944(%r1)
 	xor %r5, %r18, %r5
 # v38 = v38 ^ v42
-	.loc 1 4298
+	.loc 1 4664
 	xor %r18, %r5, %r7
 # v31 = v31 ^ v23
-	.loc 1 4299
+	.loc 1 4665
 	ld %r15, 1920(%r1)
 	xor %r5, %r16, %r15
 # v31 = v31 ^ v34
-	.loc 1 4300
+	.loc 1 4666
 	xor %r16, %r5, %r21
 # v27 = v27 ^ v30
-	.loc 1 4301
+	.loc 1 4667
 	ld %r14, 1928(%r1)
 	xor %r5, %r19, %r14
 # v27 = v27 ^ v32
-	.loc 1 4302
+	.loc 1 4668
 	xor %r5, %r5, %r20
 # v23 = v28 ^ v23
-	.loc 1 4303
+	.loc 1 4669
 	xor %r6, %r6, %r15
 	std %r6, 992(%r1)
 # v30 = v22 ^ v30
-	.loc 1 4304
+	.loc 1 4670
 	xor %r6, %r17, %r14
 	std %r6, 1000(%r1)
 # v18 = v31 ^ v18
-	.loc 1 4305
+	.loc 1 4671
 	xor %r23, %r16, %r23
 # v39 = v27 ^ v39
-	.loc 1 4306
+	.loc 1 4672
 	xor %r22, %r5, %r22
 # v44 = v47 ^ v44
-	.loc 1 4307
+	.loc 1 4673
 	xor %r25, %r9, %r25
 # v15 = v35 ^ v15
-	.loc 1 4308
+	.loc 1 4674
 	xor %r30, %r10, %r30
 # v8 = v43 ^ v8
-	.loc 1 4309
+	.loc 1 4675
 	xor %r24, %r8, %r24
 # v17 = v46 ^ v17
-	.loc 1 4310
+	.loc 1 4676
 	xor %r28, %r28, %r31
 # v57 = v40 ^ v57
-	.loc 1 4311
+	.loc 1 4677
 	xor %r27, %r26, %r27
 # v5 = v48 ^ v5
-	.loc 1 4312
+	.loc 1 4678
 	xor %r26, %r29, %r11
 # v48 = v0 ^ v1
-	.loc 1 4313
+	.loc 1 4679
 	ld %r5, 120(%r1)
 	ld %r6, 128(%r1)
 	xor %r11, %r5, %r6
 # v40 = v3 ^ v4
-	.loc 1 4314
+	.loc 1 4680
 	ld %r5, 136(%r1)
 	ld %r6, 144(%r1)
 	xor %r9, %r5, %r6
 # v46 = v6 ^ v7
-	.loc 1 4315
+	.loc 1 4681
 	ld %r5, 152(%r1)
 	ld %r6, 160(%r1)
 	xor %r31, %r5, %r6
 # v43 = v10 ^ v11
-	.loc 1 4316
+	.loc 1 4682
 	ld %r5, 168(%r1)
 	ld %r6, 176(%r1)
 	xor %r19, %r5, %r6
 # v35 = v13 ^ v14
-	.loc 1 4317
+	.loc 1 4683
 	ld %r5, 184(%r1)
 	ld %r6, 192(%r1)
 	xor %r29, %r5, %r6
 # v47 = v16 ^ v9
-	.loc 1 4318
+	.loc 1 4684
 	ld %r5, 200(%r1)
 	xor %r10, %r5, %r12
 # v27 = v44 & v48
-	.loc 1 4319
+	.loc 1 4685
 	and %r5, %r25, %r11
 	std %r5, 1008(%r1)
 # v31 = v44 & v40
-	.loc 1 4320
+	.loc 1 4686
 	and %r5, %r25, %r9
 # v22 = v15 & v48
-	.loc 1 4321
+	.loc 1 4687
 	and %r6, %r30, %r11
 # v22 = v31 ^ v22
-	.loc 1 4322
+	.loc 1 4688
 	xor %r5, %r5, %r6
 	std %r5, 1016(%r1)
 # v31 = v44 & v46
-	.loc 1 4323
+	.loc 1 4689
 	and %r5, %r25, %r31
 # v28 = v15 & v40
-	.loc 1 4324
+	.loc 1 4690
 	and %r6, %r30, %r9
 # v29 = v8 & v48
-	.loc 1 4325
+	.loc 1 4691
 	and %r8, %r24, %r11
 # v28 = v31 ^ v28
-	.loc 1 4326
+	.loc 1 4692
 	xor %r6, %r5, %r6
 # v29 = v28 ^ v29
-	.loc 1 4327
+	.loc 1 4693
 	xor %r5, %r6, %r8
 	std %r5, 1024(%r1)
 # v28 = v15 & v46
-	.loc 1 4328
+	.loc 1 4694
 	and %r5, %r30, %r31
 # v31 = v8 & v40
-	.loc 1 4329
+	.loc 1 4695
 	and %r6, %r24, %r9
 # v31 = v28 ^ v31
-	.loc 1 4330
+	.loc 1 4696
 	xor %r16, %r5, %r6
 # v28 = v8 & v46
-	.loc 1 4331
+	.loc 1 4697
 	and %r8, %r24, %r31
 # v37 = v17 & v43
-	.loc 1 4332
+	.loc 1 4698
 	and %r17, %r28, %r19
 # v19 = v17 & v35
-	.loc 1 4333
+	.loc 1 4699
 	and %r5, %r28, %r29
 # v45 = v57 & v43
-	.loc 1 4334
+	.loc 1 4700
 	and %r6, %r27, %r19
 # v45 = v19 ^ v45
-	.loc 1 4335
+	.loc 1 4701
 	xor %r14, %r5, %r6
 # v19 = v17 & v47
-	.loc 1 4336
+	.loc 1 4702
 	and %r5, %r28, %r10
 # v21 = v57 & v35
-	.loc 1 4337
+	.loc 1 4703
 	and %r6, %r27, %r29
 # v25 = v5 & v43
-	.loc 1 4338
+	.loc 1 4704
 	and %r15, %r26, %r19
 # v21 = v19 ^ v21
-	.loc 1 4339
+	.loc 1 4705
 	xor %r6, %r5, %r6
 # v25 = v21 ^ v25
-	.loc 1 4340
+	.loc 1 4706
 	xor %r15, %r6, %r15
 # v21 = v57 & v47
-	.loc 1 4341
+	.loc 1 4707
 	and %r5, %r27, %r10
 # v19 = v5 & v35
-	.loc 1 4342
+	.loc 1 4708
 	and %r6, %r26, %r29
 # v19 = v21 ^ v19
-	.loc 1 4343
+	.loc 1 4709
 	xor %r6, %r5, %r6
 # v21 = v5 & v47
-	.loc 1 4344
+	.loc 1 4710
 	and %r5, %r26, %r10
 # v17 = v44 ^ v17
-	.loc 1 4345
+	.loc 1 4711
 	xor %r28, %r25, %r28
 # v57 = v15 ^ v57
-	.loc 1 4346
+	.loc 1 4712
 	xor %r27, %r30, %r27
 # v5 = v8 ^ v5
-	.loc 1 4347
+	.loc 1 4713
 	xor %r26, %r24, %r26
 # v43 = v48 ^ v43
-	.loc 1 4348
+	.loc 1 4714
 	xor %r19, %r11, %r19
 # v35 = v40 ^ v35
-	.loc 1 4349
+	.loc 1 4715
 	xor %r29, %r9, %r29
 # v47 = v46 ^ v47
-	.loc 1 4350
+	.loc 1 4716
 	xor %r11, %r31, %r10
 # v46 = v17 & v43
-	.loc 1 4351
+	.loc 1 4717
 	and %r31, %r28, %r19
 # v40 = v17 & v35
-	.loc 1 4352
+	.loc 1 4718
 	and %r9, %r28, %r29
 # v48 = v57 & v43
-	.loc 1 4353
+	.loc 1 4719
 	and %r10, %r27, %r19
 # v48 = v40 ^ v48
-	.loc 1 4354
+	.loc 1 4720
 	xor %r30, %r9, %r10
 # v17 = v17 & v47
-	.loc 1 4355
+	.loc 1 4721
 	and %r28, %r28, %r11
 # v40 = v57 & v35
-	.loc 1 4356
+	.loc 1 4722
 	and %r9, %r27, %r29
 # v43 = v5 & v43
-	.loc 1 4357
+	.loc 1 4723
 	and %r10, %r26, %r19
 # v40 = v17 ^ v40
-	.loc 1 4358
+	.loc 1 4724
 	xor %r9, %r28, %r9
 # v43 = v40 ^ v43
-	.loc 1 4359
+	.loc 1 4725
 	xor %r10, %r9, %r10
 # v57 = v57 & v47
-	.loc 1 4360
+	.loc 1 4726
 	and %r27, %r27, %r11
 # v35 = v5 & v35
-	.loc 1 4361
+	.loc 1 4727
 	and %r29, %r26, %r29
 # v35 = v57 ^ v35
-	.loc 1 4362
+	.loc 1 4728
 	xor %r29, %r27, %r29
 # v47 = v5 & v47
-	.loc 1 4363
+	.loc 1 4729
 	and %r11, %r26, %r11
 # v46 = v46 ^ v27
-	.loc 1 4364
+	.loc 1 4730
 	ld %r9, 1008(%r1)
 	xor %r31, %r31, %r9
 # v46 = v46 ^ v37
-	.loc 1 4365
+	.loc 1 4731
 	xor %r28, %r31, %r17
 # v48 = v48 ^ v22
-	.loc 1 4366
+	.loc 1 4732
 	ld %r9, 1016(%r1)
 	xor %r30, %r30, %r9
 # v48 = v48 ^ v45
-	.loc 1 4367
+	.loc 1 4733
 	xor %r30, %r30, %r14
 # v43 = v43 ^ v29
-	.loc 1 4368
+	.loc 1 4734
 	ld %r9, 1024(%r1)
 	xor %r9, %r10, %r9
 # v43 = v43 ^ v25
-	.loc 1 4369
+	.loc 1 4735
 	xor %r31, %r9, %r15
 # v35 = v35 ^ v31
-	.loc 1 4370
+	.loc 1 4736
 	xor %r9, %r29, %r16
 # v35 = v35 ^ v19
-	.loc 1 4371
+	.loc 1 4737
 	xor %r9, %r9, %r6
 # v47 = v47 ^ v28
-	.loc 1 4372
+	.loc 1 4738
 	xor %r10, %r11, %r8
 # v47 = v47 ^ v21
-	.loc 1 4373
+	.loc 1 4739
 	xor %r10, %r10, %r5
 # v31 = v46 ^ v31
-	.loc 1 4374
+	.loc 1 4740
 	xor %r16, %r28, %r16
 # v28 = v48 ^ v28
-	.loc 1 4375
+	.loc 1 4741
 	xor %r28, %r30, %r8
 # v37 = v35 ^ v37
-	.loc 1 4376
+	.loc 1 4742
 	xor %r17, %r9, %r17
 # v45 = v47 ^ v45
-	.loc 1 4377
+	.loc 1 4743
 	xor %r14, %r10, %r14
 # v27 = v27 ^ v24
-	.loc 1 4378
+	.loc 1 4744
 	ld %r8, 1008(%r1)
 	ld %r9, 840(%r1)
 	xor %r8, %r8, %r9
 # v27 = v27 ^ v33
-	.loc 1 4379
+	.loc 1 4745
 	ld %r9, 928(%r1)
 	xor %r10, %r8, %r9
 # v22 = v22 ^ v55
-	.loc 1 4380
+	.loc 1 4746
 	ld %r8, 1016(%r1)
 	ld %r9, 848(%r1)
 	xor %r8, %r8, %r9
 # v22 = v22 ^ v36
-	.loc 1 4381
+	.loc 1 4747
 	ld %r9, 936(%r1)
 	xor %r30, %r8, %r9
 # v29 = v29 ^ v52
-	.loc 1 4382
+	.loc 1 4748
 	ld %r8, 1024(%r1)
 	ld %r9, 856(%r1)
 	xor %r8, %r8, %r9
 # v29 = v29 ^ v20
-	.loc 1 4383
+	.loc 1 4749
 	ld %r9, 944(%r1)
 	xor %r11, %r8, %r9
 # v31 = v31 ^ v54
-	.loc 1 4384
+	.loc 1 4750
 	ld %r8, 896(%r1)
 	xor %r8, %r16, %r8
 # v31 = v31 ^ v23
-	.loc 1 4385
+	.loc 1 4751
 	ld %r9, 992(%r1)
 	xor %r29, %r8, %r9
 # v28 = v28 ^ v26
-	.loc 1 4386
+	.loc 1 4752
 	ld %r8, 904(%r1)
 	xor %r8, %r28, %r8
 # v28 = v28 ^ v30
-	.loc 1 4387
+	.loc 1 4753
 	ld %r9, 1000(%r1)
 	xor %r28, %r8, %r9
 # v43 = v43 ^ v59
-	.loc 1 4388
+	.loc 1 4754
 	ld %r8, 888(%r1)
 	xor %r8, %r31, %r8
 # v43 = v43 ^ v38
-	.loc 1 4389
+	.loc 1 4755
 	xor %r9, %r8, %r18
 # v37 = v37 ^ v41
-	.loc 1 4390
+	.loc 1 4756
 	ld %r31, 912(%r1)
 	xor %r8, %r17, %r31
 # v37 = v37 ^ v18
-	.loc 1 4391
+	.loc 1 4757
 	xor %r27, %r8, %r23
 # v45 = v45 ^ v49
-	.loc 1 4392
+	.loc 1 4758
 	ld %r26, 920(%r1)
 	xor %r8, %r14, %r26
 # v45 = v45 ^ v39
-	.loc 1 4393
+	.loc 1 4759
 	xor %r8, %r8, %r22
 # v25 = v25 ^ v51
-	.loc 1 4394
+	.loc 1 4760
 	ld %r25, 864(%r1)
 	xor %r15, %r15, %r25
 # v25 = v25 ^ v42
-	.loc 1 4395
+	.loc 1 4761
 	xor %r15, %r15, %r7
 # v19 = v19 ^ v53
-	.loc 1 4396
+	.loc 1 4762
 	ld %r24, 872(%r1)
 	xor %r6, %r6, %r24
 # v19 = v19 ^ v34
-	.loc 1 4397
+	.loc 1 4763
 	xor %r19, %r6, %r21
 # v21 = v21 ^ v50
-	.loc 1 4398
+	.loc 1 4764
 	ld %r17, 880(%r1)
 	xor %r5, %r5, %r17
 # v21 = v21 ^ v32
-	.loc 1 4399
+	.loc 1 4765
 	xor %r16, %r5, %r20
 # v41 = v27 ^ v41
-	.loc 1 4400
+	.loc 1 4766
 	xor %r10, %r10, %r31
 # v49 = v22 ^ v49
-	.loc 1 4401
+	.loc 1 4767
 	xor %r6, %r30, %r26
 # v51 = v29 ^ v51
-	.loc 1 4402
+	.loc 1 4768
 	xor %r31, %r11, %r25
 # v53 = v31 ^ v53
-	.loc 1 4403
+	.loc 1 4769
 	xor %r26, %r29, %r24
 # v50 = v28 ^ v50
-	.loc 1 4404
+	.loc 1 4770
 	xor %r25, %r28, %r17
 # v33 = v37 ^ v33
-	.loc 1 4405
+	.loc 1 4771
 	ld %r5, 928(%r1)
 	xor %r27, %r27, %r5
 # v36 = v45 ^ v36
-	.loc 1 4406
+	.loc 1 4772
 	ld %r5, 936(%r1)
 	xor %r5, %r8, %r5
 # v20 = v25 ^ v20
-	.loc 1 4407
+	.loc 1 4773
 	ld %r8, 944(%r1)
 	xor %r11, %r15, %r8
 # v23 = v19 ^ v23
-	.loc 1 4408
+	.loc 1 4774
 	ld %r8, 992(%r1)
 	xor %r30, %r19, %r8
 # v30 = v21 ^ v30
-	.loc 1 4409
+	.loc 1 4775
 	ld %r8, 1000(%r1)
 	xor %r28, %r16, %r8
 # v36 = v36 ^ v32
-	.loc 1 4410
+	.loc 1 4776
 	xor %r29, %r5, %r20
 # v32 = v50 ^ v32
-	.loc 1 4411
+	.loc 1 4777
 	xor %r20, %r25, %r20
 # v33 = v33 ^ v34
-	.loc 1 4412
+	.loc 1 4778
 	xor %r8, %r27, %r21
 # v34 = v53 ^ v34
-	.loc 1 4413
+	.loc 1 4779
 	xor %r21, %r26, %r21
 # v43 = v43 ^ v42
-	.loc 1 4414
+	.loc 1 4780
 	xor %r9, %r9, %r7
 # v42 = v51 ^ v42
-	.loc 1 4415
+	.loc 1 4781
 	xor %r7, %r31, %r7
 # v32 = v32 ^ v39
-	.loc 1 4416
+	.loc 1 4782
 	xor %r20, %r20, %r22
 # v39 = v49 ^ v39
-	.loc 1 4417
+	.loc 1 4783
 	xor %r22, %r6, %r22
 # v34 = v34 ^ v18
-	.loc 1 4418
+	.loc 1 4784
 	xor %r21, %r21, %r23
 # v18 = v41 ^ v18
-	.loc 1 4419
+	.loc 1 4785
 	xor %r23, %r10, %r23
 # v42 = v42 ^ v38
-	.loc 1 4420
+	.loc 1 4786
 	xor %r10, %r7, %r18
 # v38 = v59 ^ v38
-	.loc 1 4421
+	.loc 1 4787
 	ld %r5, 888(%r1)
 	xor %r18, %r5, %r18
 # v39 = v39 ^ v30
-	.loc 1 4422
+	.loc 1 4788
 	xor %r22, %r22, %r28
 # v30 = v26 ^ v30
-	.loc 1 4423
+	.loc 1 4789
 	ld %r5, 904(%r1)
 	xor %r5, %r5, %r28
 # v18 = v18 ^ v23
-	.loc 1 4424
+	.loc 1 4790
 	xor %r23, %r23, %r30
 # v23 = v54 ^ v23
-	.loc 1 4425
+	.loc 1 4791
 	ld %r6, 896(%r1)
 	xor %r6, %r6, %r30
 # v38 = v38 ^ v20
-	.loc 1 4426
+	.loc 1 4792
 	xor %r18, %r18, %r11
 # v20 = v52 ^ v20
-	.loc 1 4427
+	.loc 1 4793
 	ld %r7, 856(%r1)
 	xor %r11, %r7, %r11
 # v30 = v30 ^ v36
-	.loc 1 4428
+	.loc 1 4794
 	xor %r31, %r5, %r29
 # v36 = v55 ^ v36
-	.loc 1 4429
+	.loc 1 4795
 	ld %r5, 848(%r1)
 	xor %r29, %r5, %r29
 # v23 = v23 ^ v33
-	.loc 1 4430
+	.loc 1 4796
 	xor %r30, %r6, %r8
 # v33 = v24 ^ v33
-	.loc 1 4431
+	.loc 1 4797
 	ld %r5, 840(%r1)
 	xor %r28, %r5, %r8
 # v24 = v33 ^ v18
-	.loc 1 4432
+	.loc 1 4798
 	xor %r5, %r28, %r23
 # v55 = v36 ^ v39
-	.loc 1 4433
+	.loc 1 4799
 	xor %r6, %r29, %r22
 # v52 = v20 ^ v42
-	.loc 1 4434
+	.loc 1 4800
 	xor %r7, %r11, %r10
 # v52 = v52 ^ v43
-	.loc 1 4435
+	.loc 1 4801
 	xor %r7, %r7, %r9
 # v54 = v23 ^ v34
-	.loc 1 4436
+	.loc 1 4802
 	xor %r24, %r30, %r21
 # v26 = v30 ^ v32
-	.loc 1 4437
+	.loc 1 4803
 	xor %r26, %r31, %r20
 # v59 = v38 ^ v43
-	.loc 1 4438
+	.loc 1 4804
 	xor %r25, %r18, %r9
 # v24 = v24 ^ v54
-	.loc 1 4439
+	.loc 1 4805
 	xor %r5, %r5, %r24
 # v41 = v43 ^ v42
-	.loc 1 4440
+	.loc 1 4806
 	xor %r16, %r9, %r10
 # v55 = v55 ^ v26
-	.loc 1 4441
+	.loc 1 4807
 	xor %r6, %r6, %r26
 # v55 = v55 ^ v32
-	.loc 1 4442
+	.loc 1 4808
 	xor %r6, %r6, %r20
 # v49 = v18 ^ v34
-	.loc 1 4443
+	.loc 1 4809
 	xor %r19, %r23, %r21
 # v52 = v52 ^ v59
-	.loc 1 4444
+	.loc 1 4810
 	xor %r27, %r7, %r25
 # v51 = v39 ^ v32
-	.loc 1 4445
+	.loc 1 4811
 	xor %r17, %r22, %r20
 # v24 = v24 ^ v49
-	.loc 1 4446
+	.loc 1 4812
 	xor %r15, %r5, %r19
 # v53 = v32 ^ v26
-	.loc 1 4447
+	.loc 1 4813
 	xor %r8, %r20, %r26
 # v41 = v41 ^ v52
-	.loc 1 4448
+	.loc 1 4814
 	xor %r5, %r16, %r27
 # v41 = v41 ^ v59
-	.loc 1 4449
+	.loc 1 4815
 	xor %r7, %r5, %r25
 # v54 = v54 ^ v34
-	.loc 1 4450
+	.loc 1 4816
 	xor %r24, %r24, %r21
 # v55 = v55 ^ v51
-	.loc 1 4451
+	.loc 1 4817
 	xor %r16, %r6, %r17
 # v50 = v42 ^ v59
-	.loc 1 4452
+	.loc 1 4818
 	xor %r6, %r10, %r25
 # v24 = v24 ^ v54
-	.loc 1 4453
+	.loc 1 4819
 	xor %r15, %r15, %r24
 # v59 = v59 ^ v52
-	.loc 1 4454
+	.loc 1 4820
 	xor %r25, %r25, %r27
 # v53 = v53 ^ v55
-	.loc 1 4455
+	.loc 1 4821
 	xor %r5, %r8, %r16
 # v53 = v53 ^ v51
-	.loc 1 4456
+	.loc 1 4822
 	xor %r8, %r5, %r17
 # v49 = v49 ^ v34
-	.loc 1 4457
+	.loc 1 4823
 	xor %r19, %r19, %r21
 # v41 = v41 ^ v50
-	.loc 1 4458
+	.loc 1 4824
 	xor %r7, %r7, %r6
 # v26 = v26 ^ v51
-	.loc 1 4459
+	.loc 1 4825
 	xor %r26, %r26, %r17
 # v24 = v24 ^ v49
-	.loc 1 4460
+	.loc 1 4826
 	xor %r15, %r15, %r19
 	std %r15, 1936(%r1)
 # v51 = v51 ^ v55
-	.loc 1 4461
+	.loc 1 4827
 	xor %r5, %r17, %r16
 	std %r5, 1944(%r1)
 # v59 = v59 ^ v41
-	.loc 1 4462
+	.loc 1 4828
 	xor %r5, %r25, %r7
 # v59 = v59 ^ v50
-	.loc 1 4463
+	.loc 1 4829
 	xor %r5, %r5, %r6
 	std %r5, 1952(%r1)
 # v54 = v54 ^ v34
-	.loc 1 4464
+	.loc 1 4830
 	xor %r5, %r24, %r21
 	std %r5, 1960(%r1)
 # v53 = v53 ^ v26
-	.loc 1 4465
+	.loc 1 4831
 	xor %r25, %r8, %r26
 # v52 = v52 ^ v50
-	.loc 1 4466
+	.loc 1 4832
 	xor %r27, %r27, %r6
 # v21 = v24 & v33
-	.loc 1 4467
+	.loc 1 4833
 	and %r5, %r15, %r28
 	std %r5, 1032(%r1)
 # v19 = v24 & v36
-	.loc 1 4468
+	.loc 1 4834
 	and %r5, %r15, %r29
 # v25 = v50 & v33
-	.loc 1 4469
+	.loc 1 4835
 	and %r8, %r6, %r28
 # v25 = v19 ^ v25
-	.loc 1 4470
+	.loc 1 4836
 	xor %r5, %r5, %r8
 	std %r5, 1040(%r1)
 # v19 = v24 & v20
-	.loc 1 4471
+	.loc 1 4837
 	ld %r5, 1936(%r1)
 	and %r17, %r5, %r11
 	std %r17, 1048(%r1)
 # v45 = v50 & v36
-	.loc 1 4472
+	.loc 1 4838
 	and %r5, %r6, %r29
 # v37 = v51 & v33
-	.loc 1 4473
+	.loc 1 4839
 	ld %r24, 1944(%r1)
 	and %r8, %r24, %r28
 # v45 = v19 ^ v45
-	.loc 1 4474
+	.loc 1 4840
 	xor %r5, %r17, %r5
 # v37 = v45 ^ v37
-	.loc 1 4475
+	.loc 1 4841
 	xor %r5, %r5, %r8
 	std %r5, 1056(%r1)
 # v45 = v50 & v20
-	.loc 1 4476
+	.loc 1 4842
 	and %r5, %r6, %r11
 # v19 = v51 & v36
-	.loc 1 4477
+	.loc 1 4843
 	and %r8, %r24, %r29
 # v19 = v45 ^ v19
-	.loc 1 4478
+	.loc 1 4844
 	xor %r5, %r5, %r8
 	std %r5, 1064(%r1)
 # v45 = v51 & v20
-	.loc 1 4479
+	.loc 1 4845
 	and %r5, %r24, %r11
 	std %r5, 1072(%r1)
 # v28 = v49 & v23
-	.loc 1 4480
+	.loc 1 4846
 	and %r5, %r19, %r30
 	std %r5, 1080(%r1)
 # v31 = v49 & v30
-	.loc 1 4481
+	.loc 1 4847
 	and %r5, %r19, %r31
 # v29 = v59 & v23
-	.loc 1 4482
+	.loc 1 4848
 	ld %r24, 1952(%r1)
 	and %r8, %r24, %r30
 # v29 = v31 ^ v29
-	.loc 1 4483
+	.loc 1 4849
 	xor %r5, %r5, %r8
 	std %r5, 1088(%r1)
 # v31 = v49 & v38
-	.loc 1 4484
+	.loc 1 4850
 	and %r17, %r19, %r18
 	std %r17, 1096(%r1)
 # v22 = v59 & v30
-	.loc 1 4485
+	.loc 1 4851
 	and %r5, %r24, %r31
 # v27 = v55 & v23
-	.loc 1 4486
+	.loc 1 4852
 	and %r8, %r16, %r30
 # v22 = v31 ^ v22
-	.loc 1 4487
+	.loc 1 4853
 	xor %r5, %r17, %r5
 # v27 = v22 ^ v27
-	.loc 1 4488
+	.loc 1 4854
 	xor %r5, %r5, %r8
 	std %r5, 1104(%r1)
 # v22 = v59 & v38
-	.loc 1 4489
+	.loc 1 4855
 	and %r5, %r24, %r18
 # v31 = v55 & v30
-	.loc 1 4490
+	.loc 1 4856
 	and %r8, %r16, %r31
 # v31 = v22 ^ v31
-	.loc 1 4491
+	.loc 1 4857
 	xor %r5, %r5, %r8
 	std %r5, 1112(%r1)
 # v22 = v55 & v38
-	.loc 1 4492
+	.loc 1 4858
 	and %r5, %r16, %r18
 	std %r5, 1120(%r1)
 # v47 = v24 ^ v49
-	.loc 1 4493
+	.loc 1 4859
 	ld %r5, 1936(%r1)
 	xor %r8, %r5, %r19
 	std %r8, 1128(%r1)
 # v35 = v50 ^ v59
-	.loc 1 4494
+	.loc 1 4860
 	ld %r5, 1952(%r1)
 	xor %r17, %r6, %r5
 	std %r17, 1136(%r1)
 # v48 = v51 ^ v55
-	.loc 1 4495
+	.loc 1 4861
 	ld %r5, 1944(%r1)
 	xor %r5, %r5, %r16
 	std %r5, 2096(%r1)
 	std %r5, 1144(%r1)
 # v46 = v33 ^ v23
-	.loc 1 4496
+	.loc 1 4862
 	xor %r15, %r28, %r30
 	std %r15, 1152(%r1)
 # v5 = v36 ^ v30
-	.loc 1 4497
+	.loc 1 4863
 	xor %r14, %r29, %r31
 	std %r14, 2312(%r1)
 # v57 = v20 ^ v38
-	.loc 1 4498
+	.loc 1 4864
 	xor %r24, %r11, %r18
 # v40 = v47 & v46
-	.loc 1 4499
+	.loc 1 4865
 	and %r5, %r8, %r15
 	std %r5, 1160(%r1)
 # v17 = v47 & v5
-	.loc 1 4500
+	.loc 1 4866
 	and %r5, %r8, %r14
 	std %r5, 2104(%r1)
 	std %r5, 1168(%r1)
 # v8 = v35 & v46
-	.loc 1 4501
+	.loc 1 4867
 	and %r14, %r17, %r15
 	std %r14, 2240(%r1)
 	std %r14, 1176(%r1)
 # v8 = v17 ^ v8
-	.loc 1 4502
+	.loc 1 4868
 	xor %r5, %r5, %r14
 	std %r5, 2112(%r1)
 	std %r5, 1184(%r1)
 # v47 = v47 & v57
-	.loc 1 4503
+	.loc 1 4869
 	and %r14, %r8, %r24
 	std %r14, 1192(%r1)
 # v17 = v35 & v5
-	.loc 1 4504
+	.loc 1 4870
 	ld %r5, 2312(%r1)
 	and %r5, %r17, %r5
 	std %r5, 1200(%r1)
 # v46 = v48 & v46
-	.loc 1 4505
+	.loc 1 4871
 	ld %r8, 2096(%r1)
 	and %r8, %r8, %r15
 	std %r8, 1208(%r1)
 # v17 = v47 ^ v17
-	.loc 1 4506
+	.loc 1 4872
 	xor %r5, %r14, %r5
 	std %r5, 1216(%r1)
 # v46 = v17 ^ v46
-	.loc 1 4507
+	.loc 1 4873
 	xor %r17, %r5, %r8
 	std %r17, 1224(%r1)
 # v35 = v35 & v57
-	.loc 1 4508
+	.loc 1 4874
 	ld %r5, 1136(%r1)
 	and %r8, %r5, %r24
 	std %r8, 1232(%r1)
 # v5 = v48 & v5
-	.loc 1 4509
+	.loc 1 4875
 	ld %r15, 1144(%r1)
 	ld %r5, 2312(%r1)
 	and %r5, %r15, %r5
 # v5 = v35 ^ v5
-	.loc 1 4510
+	.loc 1 4876
 	xor %r8, %r8, %r5
 	std %r8, 1240(%r1)
 # v57 = v48 & v57
-	.loc 1 4511
+	.loc 1 4877
 	and %r5, %r15, %r24
 	std %r5, 1968(%r1)
 # v40 = v40 ^ v21
-	.loc 1 4512
+	.loc 1 4878
 	ld %r5, 1160(%r1)
 	ld %r24, 1032(%r1)
 	xor %r5, %r5, %r24
 # v40 = v40 ^ v28
-	.loc 1 4513
+	.loc 1 4879
 	ld %r24, 1080(%r1)
 	std %r24, 2248(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2120(%r1)
 	std %r5, 1248(%r1)
 # v8 = v8 ^ v25
-	.loc 1 4514
+	.loc 1 4880
 	ld %r5, 1040(%r1)
 	ld %r24, 2112(%r1)
 	xor %r5, %r24, %r5
 # v8 = v8 ^ v29
-	.loc 1 4515
+	.loc 1 4881
 	ld %r24, 1088(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2256(%r1)
 	std %r5, 1256(%r1)
 # v46 = v46 ^ v37
-	.loc 1 4516
+	.loc 1 4882
 	ld %r5, 1056(%r1)
 	xor %r5, %r17, %r5
 # v46 = v46 ^ v27
-	.loc 1 4517
+	.loc 1 4883
 	ld %r17, 1104(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1264(%r1)
 # v5 = v5 ^ v19
-	.loc 1 4518
+	.loc 1 4884
 	ld %r17, 1064(%r1)
 	xor %r5, %r8, %r17
 # v5 = v5 ^ v31
-	.loc 1 4519
+	.loc 1 4885
 	ld %r8, 1112(%r1)
 	xor %r8, %r5, %r8
 	std %r8, 1976(%r1)
 # v57 = v57 ^ v45
-	.loc 1 4520
+	.loc 1 4886
 	ld %r15, 1072(%r1)
 	ld %r5, 1968(%r1)
 	xor %r14, %r5, %r15
 	std %r14, 1984(%r1)
 # v57 = v57 ^ v22
-	.loc 1 4521
+	.loc 1 4887
 	ld %r5, 1120(%r1)
 	xor %r14, %r14, %r5
 # v19 = v40 ^ v19
-	.loc 1 4522
+	.loc 1 4888
 	ld %r5, 2120(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1272(%r1)
 # v45 = v8 ^ v45
-	.loc 1 4523
+	.loc 1 4889
 	ld %r5, 2256(%r1)
 	xor %r5, %r5, %r15
 	std %r5, 1280(%r1)
 # v28 = v5 ^ v28
-	.loc 1 4524
+	.loc 1 4890
 	ld %r5, 2248(%r1)
 	xor %r5, %r8, %r5
 	std %r5, 1288(%r1)
 # v29 = v57 ^ v29
-	.loc 1 4525
+	.loc 1 4891
 	xor %r5, %r14, %r24
 	std %r5, 1296(%r1)
 # v57 = v54 & v18
-	.loc 1 4526
+	.loc 1 4892
 	ld %r24, 1960(%r1)
 	and %r5, %r24, %r23
 	std %r5, 1304(%r1)
 # v5 = v54 & v39
-	.loc 1 4527
+	.loc 1 4893
 	and %r5, %r24, %r22
 # v8 = v41 & v18
-	.loc 1 4528
+	.loc 1 4894
 	and %r8, %r7, %r23
 # v8 = v5 ^ v8
-	.loc 1 4529
+	.loc 1 4895
 	xor %r5, %r5, %r8
 	std %r5, 1312(%r1)
 # v5 = v54 & v42
-	.loc 1 4530
+	.loc 1 4896
 	and %r24, %r24, %r10
 	std %r24, 1320(%r1)
 # v40 = v41 & v39
-	.loc 1 4531
+	.loc 1 4897
 	and %r5, %r7, %r22
 # v48 = v53 & v18
-	.loc 1 4532
+	.loc 1 4898
 	and %r8, %r25, %r23
 # v40 = v5 ^ v40
-	.loc 1 4533
+	.loc 1 4899
 	xor %r5, %r24, %r5
 # v48 = v40 ^ v48
-	.loc 1 4534
+	.loc 1 4900
 	xor %r5, %r5, %r8
 	std %r5, 1328(%r1)
 # v40 = v41 & v42
-	.loc 1 4535
+	.loc 1 4901
 	and %r5, %r7, %r10
 # v5 = v53 & v39
-	.loc 1 4536
+	.loc 1 4902
 	and %r8, %r25, %r22
 # v5 = v40 ^ v5
-	.loc 1 4537
+	.loc 1 4903
 	xor %r5, %r5, %r8
 	std %r5, 1336(%r1)
 # v40 = v53 & v42
-	.loc 1 4538
+	.loc 1 4904
 	and %r5, %r25, %r10
 	std %r5, 1344(%r1)
 # v35 = v34 & v34
-	.loc 1 4539
+	.loc 1 4905
 	and %r5, %r21, %r21
 	std %r5, 1352(%r1)
 # v17 = v34 & v32
-	.loc 1 4540
+	.loc 1 4906
 	and %r5, %r21, %r20
 # v47 = v52 & v34
-	.loc 1 4541
+	.loc 1 4907
 	and %r8, %r27, %r21
 # v47 = v17 ^ v47
-	.loc 1 4542
+	.loc 1 4908
 	xor %r5, %r5, %r8
 	std %r5, 1360(%r1)
 # v17 = v34 & v43
-	.loc 1 4543
+	.loc 1 4909
 	and %r24, %r21, %r9
 	std %r24, 1368(%r1)
 # v15 = v52 & v32
-	.loc 1 4544
+	.loc 1 4910
 	and %r5, %r27, %r20
 # v44 = v26 & v34
-	.loc 1 4545
+	.loc 1 4911
 	and %r8, %r26, %r21
 # v15 = v17 ^ v15
-	.loc 1 4546
+	.loc 1 4912
 	xor %r5, %r24, %r5
 # v44 = v15 ^ v44
-	.loc 1 4547
+	.loc 1 4913
 	xor %r5, %r5, %r8
 	std %r5, 1376(%r1)
 # v15 = v52 & v43
-	.loc 1 4548
+	.loc 1 4914
 	and %r5, %r27, %r9
 # v17 = v26 & v32
-	.loc 1 4549
+	.loc 1 4915
 	and %r8, %r26, %r20
 # v17 = v15 ^ v17
-	.loc 1 4550
+	.loc 1 4916
 	xor %r5, %r5, %r8
 	std %r5, 2368(%r1)
 # v15 = v26 & v43
-	.loc 1 4551
+	.loc 1 4917
 	and %r5, %r26, %r9
 	std %r5, 2392(%r1)
 # v58 = v54 ^ v34
-	.loc 1 4552
+	.loc 1 4918
 	ld %r5, 1960(%r1)
 	xor %r8, %r5, %r21
 	std %r8, 1384(%r1)
 # v62 = v41 ^ v52
-	.loc 1 4553
+	.loc 1 4919
 	xor %r5, %r7, %r27
 	std %r5, 2128(%r1)
 	std %r5, 1392(%r1)
 # v60 = v53 ^ v26
-	.loc 1 4554
+	.loc 1 4920
 	xor %r5, %r25, %r26
 	std %r5, 2136(%r1)
 	std %r5, 1400(%r1)
 # v56 = v18 ^ v34
-	.loc 1 4555
+	.loc 1 4921
 	xor %r17, %r23, %r21
 	std %r17, 1408(%r1)
 # v12 = v39 ^ v32
-	.loc 1 4556
+	.loc 1 4922
 	xor %r24, %r22, %r20
 	std %r24, 1416(%r1)
 # v61 = v42 ^ v43
-	.loc 1 4557
+	.loc 1 4923
 	xor %r5, %r10, %r9
 	std %r5, 2296(%r1)
 	std %r5, 2144(%r1)
 	std %r5, 1424(%r1)
 # v2 = v58 & v56
-	.loc 1 4558
+	.loc 1 4924
 	and %r5, %r8, %r17
 	std %r5, 1432(%r1)
 # v63 = v58 & v12
-	.loc 1 4559
+	.loc 1 4925
 	and %r5, %r8, %r24
 	std %r5, 2344(%r1)
 	std %r5, 2152(%r1)
 	std %r5, 280(%r1)
 # v64 = v62 & v56
-	.loc 1 4560
+	.loc 1 4926
 	ld %r15, 2128(%r1)
 	std %r15, 2360(%r1)
 	std %r15, 2304(%r1)
@@ -16310,1481 +16799,1481 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc64:
 	std %r14, 2264(%r1)
 	std %r14, 288(%r1)
 # v64 = v63 ^ v64
-	.loc 1 4561
+	.loc 1 4927
 	xor %r5, %r5, %r14
 	std %r5, 2160(%r1)
 	std %r5, 1440(%r1)
 # v58 = v58 & v61
-	.loc 1 4562
+	.loc 1 4928
 	ld %r5, 2296(%r1)
 	and %r8, %r8, %r5
 	std %r8, 2352(%r1)
 	std %r8, 2168(%r1)
 	std %r8, 1448(%r1)
 # v63 = v62 & v12
-	.loc 1 4563
+	.loc 1 4929
 	and %r15, %r15, %r24
 	std %r15, 2272(%r1)
 	std %r15, 1456(%r1)
 # v56 = v60 & v56
-	.loc 1 4564
+	.loc 1 4930
 	ld %r5, 2136(%r1)
 	and %r5, %r5, %r17
 	std %r5, 1464(%r1)
 # v63 = v58 ^ v63
-	.loc 1 4565
+	.loc 1 4931
 	xor %r8, %r8, %r15
 	std %r8, 1472(%r1)
 # v56 = v63 ^ v56
-	.loc 1 4566
+	.loc 1 4932
 	xor %r17, %r8, %r5
 	std %r17, 1480(%r1)
 # v62 = v62 & v61
-	.loc 1 4567
+	.loc 1 4933
 	ld %r5, 1392(%r1)
 	ld %r8, 2144(%r1)
 	and %r5, %r5, %r8
 	std %r5, 1488(%r1)
 # v12 = v60 & v12
-	.loc 1 4568
+	.loc 1 4934
 	ld %r15, 1400(%r1)
 	and %r8, %r15, %r24
 	std %r8, 1496(%r1)
 # v12 = v62 ^ v12
-	.loc 1 4569
+	.loc 1 4935
 	xor %r8, %r5, %r8
 	std %r8, 1504(%r1)
 # v61 = v60 & v61
-	.loc 1 4570
+	.loc 1 4936
 	ld %r5, 1424(%r1)
 	and %r5, %r15, %r5
 	std %r5, 2176(%r1)
 	std %r5, 1512(%r1)
 # v2 = v2 ^ v57
-	.loc 1 4571
+	.loc 1 4937
 	ld %r5, 1432(%r1)
 	ld %r24, 1304(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 1520(%r1)
 # v2 = v2 ^ v35
-	.loc 1 4572
+	.loc 1 4938
 	ld %r24, 1352(%r1)
 	std %r24, 2192(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2184(%r1)
 	std %r5, 1528(%r1)
 # v64 = v64 ^ v8
-	.loc 1 4573
+	.loc 1 4939
 	ld %r5, 1312(%r1)
 	ld %r24, 2160(%r1)
 	xor %r5, %r24, %r5
 	std %r5, 1536(%r1)
 # v64 = v64 ^ v47
-	.loc 1 4574
+	.loc 1 4940
 	ld %r24, 1360(%r1)
 	std %r24, 2208(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 2200(%r1)
 	std %r5, 1544(%r1)
 # v56 = v56 ^ v48
-	.loc 1 4575
+	.loc 1 4941
 	ld %r5, 1328(%r1)
 	xor %r5, %r17, %r5
 	std %r5, 1552(%r1)
 # v56 = v56 ^ v44
-	.loc 1 4576
+	.loc 1 4942
 	ld %r24, 1376(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 1560(%r1)
 # v12 = v12 ^ v5
-	.loc 1 4577
+	.loc 1 4943
 	ld %r24, 1336(%r1)
 	std %r24, 2280(%r1)
 	xor %r5, %r8, %r24
 	std %r5, 1568(%r1)
 # v12 = v12 ^ v17
-	.loc 1 4578
+	.loc 1 4944
 	ld %r8, 2368(%r1)
 	xor %r5, %r5, %r8
 	std %r5, 2320(%r1)
 	std %r5, 1576(%r1)
 # v61 = v61 ^ v40
-	.loc 1 4579
+	.loc 1 4945
 	ld %r17, 1344(%r1)
 	ld %r5, 2176(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1584(%r1)
 # v61 = v61 ^ v15
-	.loc 1 4580
+	.loc 1 4946
 	ld %r8, 2392(%r1)
 	xor %r8, %r5, %r8
 	std %r8, 1592(%r1)
 # v5 = v2 ^ v5
-	.loc 1 4581
+	.loc 1 4947
 	ld %r5, 2184(%r1)
 	xor %r5, %r5, %r24
 	std %r5, 1600(%r1)
 # v40 = v64 ^ v40
-	.loc 1 4582
+	.loc 1 4948
 	ld %r5, 2200(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 1608(%r1)
 # v35 = v12 ^ v35
-	.loc 1 4583
+	.loc 1 4949
 	ld %r5, 2192(%r1)
 	ld %r24, 2320(%r1)
 	xor %r5, %r24, %r5
 	std %r5, 1616(%r1)
 # v47 = v61 ^ v47
-	.loc 1 4584
+	.loc 1 4950
 	ld %r5, 2208(%r1)
 	xor %r5, %r8, %r5
 	std %r5, 1624(%r1)
 # v54 = v24 ^ v54
-	.loc 1 4585
+	.loc 1 4951
 	ld %r5, 1936(%r1)
 	ld %r8, 1960(%r1)
 	xor %r8, %r5, %r8
 # v41 = v50 ^ v41
-	.loc 1 4586
+	.loc 1 4952
 	xor %r24, %r6, %r7
 # v53 = v51 ^ v53
-	.loc 1 4587
+	.loc 1 4953
 	ld %r5, 1944(%r1)
 	xor %r25, %r5, %r25
 # v49 = v49 ^ v34
-	.loc 1 4588
+	.loc 1 4954
 	xor %r19, %r19, %r21
 # v52 = v59 ^ v52
-	.loc 1 4589
+	.loc 1 4955
 	ld %r5, 1952(%r1)
 	xor %r27, %r5, %r27
 # v26 = v55 ^ v26
-	.loc 1 4590
+	.loc 1 4956
 	xor %r26, %r16, %r26
 # v18 = v33 ^ v18
-	.loc 1 4591
+	.loc 1 4957
 	xor %r23, %r28, %r23
 # v39 = v36 ^ v39
-	.loc 1 4592
+	.loc 1 4958
 	xor %r22, %r29, %r22
 # v42 = v20 ^ v42
-	.loc 1 4593
+	.loc 1 4959
 	xor %r10, %r11, %r10
 # v34 = v23 ^ v34
-	.loc 1 4594
+	.loc 1 4960
 	xor %r21, %r30, %r21
 # v32 = v30 ^ v32
-	.loc 1 4595
+	.loc 1 4961
 	xor %r20, %r31, %r20
 # v43 = v38 ^ v43
-	.loc 1 4596
+	.loc 1 4962
 	xor %r11, %r18, %r9
 # v38 = v54 & v18
-	.loc 1 4597
+	.loc 1 4963
 	and %r9, %r8, %r23
 # v30 = v54 & v39
-	.loc 1 4598
+	.loc 1 4964
 	and %r5, %r8, %r22
 # v23 = v41 & v18
-	.loc 1 4599
+	.loc 1 4965
 	and %r6, %r24, %r23
 # v23 = v30 ^ v23
-	.loc 1 4600
+	.loc 1 4966
 	xor %r31, %r5, %r6
 # v30 = v54 & v42
-	.loc 1 4601
+	.loc 1 4967
 	and %r5, %r8, %r10
 # v20 = v41 & v39
-	.loc 1 4602
+	.loc 1 4968
 	and %r6, %r24, %r22
 # v36 = v53 & v18
-	.loc 1 4603
+	.loc 1 4969
 	and %r7, %r25, %r23
 # v20 = v30 ^ v20
-	.loc 1 4604
+	.loc 1 4970
 	xor %r6, %r5, %r6
 # v36 = v20 ^ v36
-	.loc 1 4605
+	.loc 1 4971
 	xor %r29, %r6, %r7
 # v20 = v41 & v42
-	.loc 1 4606
+	.loc 1 4972
 	and %r5, %r24, %r10
 # v30 = v53 & v39
-	.loc 1 4607
+	.loc 1 4973
 	and %r6, %r25, %r22
 # v30 = v20 ^ v30
-	.loc 1 4608
+	.loc 1 4974
 	xor %r18, %r5, %r6
 # v20 = v53 & v42
-	.loc 1 4609
+	.loc 1 4975
 	and %r30, %r25, %r10
 # v33 = v49 & v34
-	.loc 1 4610
+	.loc 1 4976
 	and %r28, %r19, %r21
 # v55 = v49 & v32
-	.loc 1 4611
+	.loc 1 4977
 	and %r5, %r19, %r20
 # v59 = v52 & v34
-	.loc 1 4612
+	.loc 1 4978
 	and %r6, %r27, %r21
 # v59 = v55 ^ v59
-	.loc 1 4613
+	.loc 1 4979
 	xor %r17, %r5, %r6
 # v55 = v49 & v43
-	.loc 1 4614
+	.loc 1 4980
 	and %r5, %r19, %r11
 # v51 = v52 & v32
-	.loc 1 4615
+	.loc 1 4981
 	and %r6, %r27, %r20
 # v50 = v26 & v34
-	.loc 1 4616
+	.loc 1 4982
 	and %r7, %r26, %r21
 # v51 = v55 ^ v51
-	.loc 1 4617
+	.loc 1 4983
 	xor %r6, %r5, %r6
 # v50 = v51 ^ v50
-	.loc 1 4618
+	.loc 1 4984
 	xor %r7, %r6, %r7
 # v51 = v52 & v43
-	.loc 1 4619
+	.loc 1 4985
 	and %r5, %r27, %r11
 # v55 = v26 & v32
-	.loc 1 4620
+	.loc 1 4986
 	and %r6, %r26, %r20
 # v55 = v51 ^ v55
-	.loc 1 4621
+	.loc 1 4987
 	xor %r15, %r5, %r6
 # v51 = v26 & v43
-	.loc 1 4622
+	.loc 1 4988
 	and %r16, %r26, %r11
 # v49 = v54 ^ v49
-	.loc 1 4623
+	.loc 1 4989
 	xor %r19, %r8, %r19
 # v52 = v41 ^ v52
-	.loc 1 4624
+	.loc 1 4990
 	xor %r27, %r24, %r27
 # v26 = v53 ^ v26
-	.loc 1 4625
+	.loc 1 4991
 	xor %r26, %r25, %r26
 # v34 = v18 ^ v34
-	.loc 1 4626
+	.loc 1 4992
 	xor %r8, %r23, %r21
 # v32 = v39 ^ v32
-	.loc 1 4627
+	.loc 1 4993
 	xor %r20, %r22, %r20
 # v43 = v42 ^ v43
-	.loc 1 4628
+	.loc 1 4994
 	xor %r11, %r10, %r11
 # v42 = v49 & v34
-	.loc 1 4629
+	.loc 1 4995
 	and %r10, %r19, %r8
 # v39 = v49 & v32
-	.loc 1 4630
+	.loc 1 4996
 	and %r5, %r19, %r20
 # v18 = v52 & v34
-	.loc 1 4631
+	.loc 1 4997
 	and %r6, %r27, %r8
 # v18 = v39 ^ v18
-	.loc 1 4632
+	.loc 1 4998
 	xor %r25, %r5, %r6
 # v49 = v49 & v43
-	.loc 1 4633
+	.loc 1 4999
 	and %r5, %r19, %r11
 # v39 = v52 & v32
-	.loc 1 4634
+	.loc 1 5000
 	and %r6, %r27, %r20
 # v34 = v26 & v34
-	.loc 1 4635
+	.loc 1 5001
 	and %r8, %r26, %r8
 # v39 = v49 ^ v39
-	.loc 1 4636
+	.loc 1 5002
 	xor %r6, %r5, %r6
 # v34 = v39 ^ v34
-	.loc 1 4637
+	.loc 1 5003
 	xor %r8, %r6, %r8
 # v52 = v52 & v43
-	.loc 1 4638
+	.loc 1 5004
 	and %r27, %r27, %r11
 # v32 = v26 & v32
-	.loc 1 4639
+	.loc 1 5005
 	and %r5, %r26, %r20
 # v32 = v52 ^ v32
-	.loc 1 4640
+	.loc 1 5006
 	xor %r5, %r27, %r5
 # v43 = v26 & v43
-	.loc 1 4641
+	.loc 1 5007
 	and %r11, %r26, %r11
 # v42 = v42 ^ v38
-	.loc 1 4642
+	.loc 1 5008
 	xor %r10, %r10, %r9
 # v42 = v42 ^ v33
-	.loc 1 4643
+	.loc 1 5009
 	xor %r10, %r10, %r28
 # v18 = v18 ^ v23
-	.loc 1 4644
+	.loc 1 5010
 	xor %r25, %r25, %r31
 # v18 = v18 ^ v59
-	.loc 1 4645
+	.loc 1 5011
 	xor %r25, %r25, %r17
 # v34 = v34 ^ v36
-	.loc 1 4646
+	.loc 1 5012
 	xor %r8, %r8, %r29
 # v34 = v34 ^ v50
-	.loc 1 4647
+	.loc 1 5013
 	xor %r8, %r8, %r7
 # v32 = v32 ^ v30
-	.loc 1 4648
+	.loc 1 5014
 	xor %r5, %r5, %r18
 # v32 = v32 ^ v55
-	.loc 1 4649
+	.loc 1 5015
 	xor %r5, %r5, %r15
 # v43 = v43 ^ v20
-	.loc 1 4650
+	.loc 1 5016
 	xor %r11, %r11, %r30
 # v43 = v43 ^ v51
-	.loc 1 4651
+	.loc 1 5017
 	xor %r11, %r11, %r16
 # v30 = v42 ^ v30
-	.loc 1 4652
+	.loc 1 5018
 	xor %r18, %r10, %r18
 # v20 = v18 ^ v20
-	.loc 1 4653
+	.loc 1 5019
 	xor %r30, %r25, %r30
 # v33 = v32 ^ v33
-	.loc 1 4654
+	.loc 1 5020
 	xor %r28, %r5, %r28
 # v59 = v43 ^ v59
-	.loc 1 4655
+	.loc 1 5021
 	xor %r17, %r11, %r17
 # v38 = v38 ^ v21
-	.loc 1 4656
+	.loc 1 5022
 	ld %r5, 1032(%r1)
 	xor %r9, %r9, %r5
 # v38 = v38 ^ v57
-	.loc 1 4657
+	.loc 1 5023
 	ld %r5, 1304(%r1)
 	xor %r9, %r9, %r5
 # v23 = v23 ^ v25
-	.loc 1 4658
+	.loc 1 5024
 	ld %r5, 1040(%r1)
 	xor %r31, %r31, %r5
 # v23 = v23 ^ v8
-	.loc 1 4659
+	.loc 1 5025
 	ld %r5, 1312(%r1)
 	xor %r31, %r31, %r5
 # v36 = v36 ^ v37
-	.loc 1 4660
+	.loc 1 5026
 	ld %r5, 1056(%r1)
 	xor %r29, %r29, %r5
 # v36 = v36 ^ v48
-	.loc 1 4661
+	.loc 1 5027
 	ld %r5, 1328(%r1)
 	xor %r29, %r29, %r5
 # v30 = v30 ^ v19
-	.loc 1 4662
+	.loc 1 5028
 	ld %r5, 1272(%r1)
 	xor %r5, %r18, %r5
 # v30 = v30 ^ v5
-	.loc 1 4663
+	.loc 1 5029
 	ld %r6, 1600(%r1)
 	xor %r10, %r5, %r6
 # v20 = v20 ^ v45
-	.loc 1 4664
+	.loc 1 5030
 	ld %r5, 1280(%r1)
 	xor %r5, %r30, %r5
 # v20 = v20 ^ v40
-	.loc 1 4665
+	.loc 1 5031
 	ld %r6, 1608(%r1)
 	xor %r11, %r5, %r6
 # v34 = v34 ^ v46
-	.loc 1 4666
+	.loc 1 5032
 	ld %r5, 1264(%r1)
 	xor %r5, %r8, %r5
 # v34 = v34 ^ v56
-	.loc 1 4667
+	.loc 1 5033
 	ld %r6, 1560(%r1)
 	xor %r8, %r5, %r6
 # v33 = v33 ^ v28
-	.loc 1 4668
+	.loc 1 5034
 	ld %r30, 1288(%r1)
 	xor %r5, %r28, %r30
 # v33 = v33 ^ v35
-	.loc 1 4669
+	.loc 1 5035
 	ld %r6, 1616(%r1)
 	xor %r27, %r5, %r6
 # v59 = v59 ^ v29
-	.loc 1 4670
+	.loc 1 5036
 	ld %r25, 1296(%r1)
 	xor %r5, %r17, %r25
 # v59 = v59 ^ v47
-	.loc 1 4671
+	.loc 1 5037
 	ld %r6, 1624(%r1)
 	xor %r28, %r5, %r6
 # v50 = v50 ^ v27
-	.loc 1 4672
+	.loc 1 5038
 	ld %r24, 1104(%r1)
 	xor %r7, %r7, %r24
 # v50 = v50 ^ v44
-	.loc 1 4673
+	.loc 1 5039
 	ld %r5, 1376(%r1)
 	xor %r26, %r7, %r5
 # v55 = v55 ^ v31
-	.loc 1 4674
+	.loc 1 5040
 	ld %r5, 1112(%r1)
 	xor %r15, %r15, %r5
 # v55 = v55 ^ v17
-	.loc 1 4675
+	.loc 1 5041
 	ld %r6, 2368(%r1)
 	xor %r15, %r15, %r6
 # v51 = v51 ^ v22
-	.loc 1 4676
+	.loc 1 5042
 	ld %r6, 1120(%r1)
 	xor %r16, %r16, %r6
 # v51 = v51 ^ v15
-	.loc 1 4677
+	.loc 1 5043
 	ld %r7, 2392(%r1)
 	xor %r16, %r16, %r7
 # v28 = v38 ^ v28
-	.loc 1 4678
+	.loc 1 5044
 	xor %r30, %r9, %r30
 # v29 = v23 ^ v29
-	.loc 1 4679
+	.loc 1 5045
 	xor %r31, %r31, %r25
 # v27 = v36 ^ v27
-	.loc 1 4680
+	.loc 1 5046
 	xor %r29, %r29, %r24
 # v31 = v30 ^ v31
-	.loc 1 4681
+	.loc 1 5047
 	xor %r10, %r10, %r5
 # v22 = v20 ^ v22
-	.loc 1 4682
+	.loc 1 5048
 	xor %r5, %r11, %r6
 # v57 = v33 ^ v57
-	.loc 1 4683
+	.loc 1 5049
 	ld %r6, 1304(%r1)
 	xor %r6, %r27, %r6
 # v8 = v59 ^ v8
-	.loc 1 4684
+	.loc 1 5050
 	ld %r7, 1312(%r1)
 	xor %r7, %r28, %r7
 # v48 = v50 ^ v48
-	.loc 1 4685
+	.loc 1 5051
 	ld %r9, 1328(%r1)
 	xor %r27, %r26, %r9
 # v5 = v55 ^ v5
-	.loc 1 4686
+	.loc 1 5052
 	ld %r9, 1600(%r1)
 	xor %r25, %r15, %r9
 # v40 = v51 ^ v40
-	.loc 1 4687
+	.loc 1 5053
 	ld %r9, 1608(%r1)
 	xor %r28, %r16, %r9
 # v8 = v8 ^ v15
-	.loc 1 4688
+	.loc 1 5054
 	ld %r9, 2392(%r1)
 	xor %r26, %r7, %r9
 # v15 = v22 ^ v15
-	.loc 1 4689
+	.loc 1 5055
 	xor %r5, %r5, %r9
 # v57 = v57 ^ v17
-	.loc 1 4690
+	.loc 1 5056
 	ld %r7, 2368(%r1)
 	xor %r9, %r6, %r7
 # v17 = v31 ^ v17
-	.loc 1 4691
+	.loc 1 5057
 	xor %r6, %r10, %r7
 # v34 = v34 ^ v44
-	.loc 1 4692
+	.loc 1 5058
 	ld %r7, 1376(%r1)
 	xor %r10, %r8, %r7
 # v44 = v27 ^ v44
-	.loc 1 4693
+	.loc 1 5059
 	xor %r7, %r29, %r7
 # v15 = v15 ^ v47
-	.loc 1 4694
+	.loc 1 5060
 	ld %r8, 1624(%r1)
 	xor %r11, %r5, %r8
 # v47 = v29 ^ v47
-	.loc 1 4695
+	.loc 1 5061
 	xor %r5, %r31, %r8
 # v17 = v17 ^ v35
-	.loc 1 4696
+	.loc 1 5062
 	ld %r8, 1616(%r1)
 	xor %r31, %r6, %r8
 # v35 = v28 ^ v35
-	.loc 1 4697
+	.loc 1 5063
 	xor %r6, %r30, %r8
 # v44 = v44 ^ v56
-	.loc 1 4698
+	.loc 1 5064
 	ld %r8, 1560(%r1)
 	xor %r30, %r7, %r8
 # v56 = v46 ^ v56
-	.loc 1 4699
+	.loc 1 5065
 	ld %r7, 1264(%r1)
 	xor %r7, %r7, %r8
 # v47 = v47 ^ v40
-	.loc 1 4700
+	.loc 1 5066
 	xor %r29, %r5, %r28
 # v40 = v45 ^ v40
-	.loc 1 4701
+	.loc 1 5067
 	ld %r5, 1280(%r1)
 	xor %r5, %r5, %r28
 # v35 = v35 ^ v5
-	.loc 1 4702
+	.loc 1 5068
 	xor %r28, %r6, %r25
 # v5 = v19 ^ v5
-	.loc 1 4703
+	.loc 1 5069
 	ld %r6, 1272(%r1)
 	xor %r6, %r6, %r25
 # v56 = v56 ^ v48
-	.loc 1 4704
+	.loc 1 5070
 	xor %r24, %r7, %r27
 # v48 = v37 ^ v48
-	.loc 1 4705
+	.loc 1 5071
 	ld %r7, 1056(%r1)
 	xor %r7, %r7, %r27
 # v40 = v40 ^ v8
-	.loc 1 4706
+	.loc 1 5072
 	xor %r5, %r5, %r26
 # v8 = v25 ^ v8
-	.loc 1 4707
+	.loc 1 5073
 	ld %r8, 1040(%r1)
 	xor %r8, %r8, %r26
 # v5 = v5 ^ v57
-	.loc 1 4708
+	.loc 1 5074
 	xor %r6, %r6, %r9
 # v57 = v21 ^ v57
-	.loc 1 4709
+	.loc 1 5075
 	ld %r27, 1032(%r1)
 	xor %r9, %r27, %r9
 # v57 = v57 ^ v35
-	.loc 1 4710
+	.loc 1 5076
 	xor %r9, %r9, %r28
 # v8 = v8 ^ v47
-	.loc 1 4711
+	.loc 1 5077
 	xor %r8, %r8, %r29
 # v48 = v48 ^ v44
-	.loc 1 4712
+	.loc 1 5078
 	xor %r7, %r7, %r30
 # v48 = v48 ^ v34
-	.loc 1 4713
+	.loc 1 5079
 	xor %r26, %r7, %r10
 # v5 = v5 ^ v17
-	.loc 1 4714
+	.loc 1 5080
 	xor %r25, %r6, %r31
 # v40 = v40 ^ v15
-	.loc 1 4715
+	.loc 1 5081
 	xor %r27, %r5, %r11
 # v56 = v56 ^ v34
-	.loc 1 4716
+	.loc 1 5082
 	xor %r24, %r24, %r10
 # v21 = v57 & v0
-	.loc 1 4717
+	.loc 1 5083
 	ld %r7, 120(%r1)
 	and %r5, %r9, %r7
 	std %r5, 1632(%r1)
 # v25 = v57 & v3
-	.loc 1 4718
+	.loc 1 5084
 	ld %r23, 136(%r1)
 	and %r5, %r9, %r23
 # v37 = v34 & v0
-	.loc 1 4719
+	.loc 1 5085
 	and %r6, %r10, %r7
 # v37 = v25 ^ v37
-	.loc 1 4720
+	.loc 1 5086
 	xor %r5, %r5, %r6
 	std %r5, 1640(%r1)
 # v25 = v57 & v6
-	.loc 1 4721
+	.loc 1 5087
 	ld %r22, 152(%r1)
 	and %r5, %r9, %r22
 # v19 = v34 & v3
-	.loc 1 4722
+	.loc 1 5088
 	and %r6, %r10, %r23
 # v45 = v8 & v0
-	.loc 1 4723
+	.loc 1 5089
 	and %r7, %r8, %r7
 # v19 = v25 ^ v19
-	.loc 1 4724
+	.loc 1 5090
 	xor %r6, %r5, %r6
 # v45 = v19 ^ v45
-	.loc 1 4725
+	.loc 1 5091
 	xor %r5, %r6, %r7
 	std %r5, 1648(%r1)
 # v19 = v34 & v6
-	.loc 1 4726
+	.loc 1 5092
 	and %r5, %r10, %r22
 # v25 = v8 & v3
-	.loc 1 4727
+	.loc 1 5093
 	and %r6, %r8, %r23
 # v25 = v19 ^ v25
-	.loc 1 4728
+	.loc 1 5094
 	xor %r23, %r5, %r6
 # v19 = v8 & v6
-	.loc 1 4729
+	.loc 1 5095
 	and %r21, %r8, %r22
 # v46 = v35 & v10
-	.loc 1 4730
+	.loc 1 5096
 	ld %r7, 168(%r1)
 	and %r22, %r28, %r7
 # v28 = v35 & v13
-	.loc 1 4731
+	.loc 1 5097
 	ld %r19, 184(%r1)
 	and %r5, %r28, %r19
 # v29 = v48 & v10
-	.loc 1 4732
+	.loc 1 5098
 	and %r6, %r26, %r7
 # v29 = v28 ^ v29
-	.loc 1 4733
+	.loc 1 5099
 	xor %r20, %r5, %r6
 # v28 = v35 & v16
-	.loc 1 4734
+	.loc 1 5100
 	ld %r18, 200(%r1)
 	and %r5, %r28, %r18
 # v27 = v48 & v13
-	.loc 1 4735
+	.loc 1 5101
 	and %r6, %r26, %r19
 # v31 = v47 & v10
-	.loc 1 4736
+	.loc 1 5102
 	and %r7, %r29, %r7
 # v27 = v28 ^ v27
-	.loc 1 4737
+	.loc 1 5103
 	xor %r6, %r5, %r6
 # v31 = v27 ^ v31
-	.loc 1 4738
+	.loc 1 5104
 	xor %r5, %r6, %r7
 	std %r5, 1656(%r1)
 # v27 = v48 & v16
-	.loc 1 4739
+	.loc 1 5105
 	and %r5, %r26, %r18
 # v28 = v47 & v13
-	.loc 1 4740
+	.loc 1 5106
 	and %r6, %r29, %r19
 # v28 = v27 ^ v28
-	.loc 1 4741
+	.loc 1 5107
 	xor %r5, %r5, %r6
 	std %r5, 1664(%r1)
 # v27 = v47 & v16
-	.loc 1 4742
+	.loc 1 5108
 	and %r5, %r29, %r18
 	std %r5, 1672(%r1)
 # v22 = v57 ^ v35
-	.loc 1 4743
+	.loc 1 5109
 	xor %r14, %r9, %r28
 # v51 = v34 ^ v48
-	.loc 1 4744
+	.loc 1 5110
 	xor %r15, %r10, %r26
 # v55 = v8 ^ v47
-	.loc 1 4745
+	.loc 1 5111
 	xor %r16, %r8, %r29
 # v50 = v0 ^ v10
-	.loc 1 4746
+	.loc 1 5112
 	ld %r5, 120(%r1)
 	ld %r6, 168(%r1)
 	xor %r17, %r5, %r6
 # v59 = v3 ^ v13
-	.loc 1 4747
+	.loc 1 5113
 	ld %r5, 136(%r1)
 	ld %r6, 184(%r1)
 	xor %r18, %r5, %r6
 # v33 = v6 ^ v16
-	.loc 1 4748
+	.loc 1 5114
 	ld %r5, 152(%r1)
 	ld %r6, 200(%r1)
 	xor %r19, %r5, %r6
 # v20 = v22 & v50
-	.loc 1 4749
+	.loc 1 5115
 	and %r7, %r14, %r17
 # v30 = v22 & v59
-	.loc 1 4750
+	.loc 1 5116
 	and %r5, %r14, %r18
 # v36 = v51 & v50
-	.loc 1 4751
+	.loc 1 5117
 	and %r6, %r15, %r17
 # v36 = v30 ^ v36
-	.loc 1 4752
+	.loc 1 5118
 	xor %r6, %r5, %r6
 # v22 = v22 & v33
-	.loc 1 4753
+	.loc 1 5119
 	and %r14, %r14, %r19
 # v30 = v51 & v59
-	.loc 1 4754
+	.loc 1 5120
 	and %r5, %r15, %r18
 # v50 = v55 & v50
-	.loc 1 4755
+	.loc 1 5121
 	and %r17, %r16, %r17
 # v30 = v22 ^ v30
-	.loc 1 4756
+	.loc 1 5122
 	xor %r5, %r14, %r5
 # v50 = v30 ^ v50
-	.loc 1 4757
+	.loc 1 5123
 	xor %r17, %r5, %r17
 # v51 = v51 & v33
-	.loc 1 4758
+	.loc 1 5124
 	and %r15, %r15, %r19
 # v59 = v55 & v59
-	.loc 1 4759
+	.loc 1 5125
 	and %r18, %r16, %r18
 # v59 = v51 ^ v59
-	.loc 1 4760
+	.loc 1 5126
 	xor %r5, %r15, %r18
 # v33 = v55 & v33
-	.loc 1 4761
+	.loc 1 5127
 	and %r19, %r16, %r19
 # v20 = v20 ^ v21
-	.loc 1 4762
+	.loc 1 5128
 	ld %r18, 1632(%r1)
 	xor %r7, %r7, %r18
 # v20 = v20 ^ v46
-	.loc 1 4763
+	.loc 1 5129
 	xor %r7, %r7, %r22
 # v36 = v36 ^ v37
-	.loc 1 4764
+	.loc 1 5130
 	ld %r18, 1640(%r1)
 	xor %r6, %r6, %r18
 # v36 = v36 ^ v29
-	.loc 1 4765
+	.loc 1 5131
 	xor %r6, %r6, %r20
 # v50 = v50 ^ v45
-	.loc 1 4766
+	.loc 1 5132
 	ld %r18, 1648(%r1)
 	xor %r17, %r17, %r18
 # v50 = v50 ^ v31
-	.loc 1 4767
+	.loc 1 5133
 	ld %r18, 1656(%r1)
 	xor %r18, %r17, %r18
 	std %r18, 1680(%r1)
 # v59 = v59 ^ v25
-	.loc 1 4768
+	.loc 1 5134
 	xor %r5, %r5, %r23
 # v59 = v59 ^ v28
-	.loc 1 4769
+	.loc 1 5135
 	ld %r18, 1664(%r1)
 	xor %r5, %r5, %r18
 # v33 = v33 ^ v19
-	.loc 1 4770
+	.loc 1 5136
 	xor %r19, %r19, %r21
 # v33 = v33 ^ v27
-	.loc 1 4771
+	.loc 1 5137
 	ld %r18, 1672(%r1)
 	xor %r19, %r19, %r18
 # v25 = v20 ^ v25
-	.loc 1 4772
+	.loc 1 5138
 	xor %r7, %r7, %r23
 	std %r7, 1688(%r1)
 # v19 = v36 ^ v19
-	.loc 1 4773
+	.loc 1 5139
 	xor %r6, %r6, %r21
 	std %r6, 1696(%r1)
 # v46 = v59 ^ v46
-	.loc 1 4774
+	.loc 1 5140
 	xor %r5, %r5, %r22
 	std %r5, 1704(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4775
+	.loc 1 5141
 	xor %r5, %r19, %r20
 	std %r5, 1712(%r1)
 # v33 = v5 & v1
-	.loc 1 4776
+	.loc 1 5142
 	ld %r7, 128(%r1)
 	and %r5, %r25, %r7
 	std %r5, 1720(%r1)
 # v59 = v5 & v4
-	.loc 1 4777
+	.loc 1 5143
 	ld %r23, 144(%r1)
 	and %r5, %r25, %r23
 # v36 = v44 & v1
-	.loc 1 4778
+	.loc 1 5144
 	and %r6, %r30, %r7
 # v36 = v59 ^ v36
-	.loc 1 4779
+	.loc 1 5145
 	xor %r5, %r5, %r6
 	std %r5, 1728(%r1)
 # v59 = v5 & v7
-	.loc 1 4780
+	.loc 1 5146
 	ld %r22, 160(%r1)
 	and %r5, %r25, %r22
 # v20 = v44 & v4
-	.loc 1 4781
+	.loc 1 5147
 	and %r6, %r30, %r23
 # v55 = v40 & v1
-	.loc 1 4782
+	.loc 1 5148
 	and %r7, %r27, %r7
 # v20 = v59 ^ v20
-	.loc 1 4783
+	.loc 1 5149
 	xor %r6, %r5, %r6
 # v55 = v20 ^ v55
-	.loc 1 4784
+	.loc 1 5150
 	xor %r5, %r6, %r7
 	std %r5, 1736(%r1)
 # v20 = v44 & v7
-	.loc 1 4785
+	.loc 1 5151
 	and %r5, %r30, %r22
 # v59 = v40 & v4
-	.loc 1 4786
+	.loc 1 5152
 	and %r6, %r27, %r23
 # v59 = v20 ^ v59
-	.loc 1 4787
+	.loc 1 5153
 	xor %r5, %r5, %r6
 	std %r5, 1992(%r1)
 # v20 = v40 & v7
-	.loc 1 4788
+	.loc 1 5154
 	and %r5, %r27, %r22
 	std %r5, 2000(%r1)
 # v51 = v17 & v11
-	.loc 1 4789
+	.loc 1 5155
 	ld %r7, 176(%r1)
 	and %r23, %r31, %r7
 # v30 = v17 & v14
-	.loc 1 4790
+	.loc 1 5156
 	ld %r21, 192(%r1)
 	and %r5, %r31, %r21
 # v22 = v56 & v11
-	.loc 1 4791
+	.loc 1 5157
 	and %r6, %r24, %r7
 # v22 = v30 ^ v22
-	.loc 1 4792
+	.loc 1 5158
 	xor %r22, %r5, %r6
 # v30 = v17 & v9
-	.loc 1 4793
+	.loc 1 5159
 	and %r5, %r31, %r12
 # v23 = v56 & v14
-	.loc 1 4794
+	.loc 1 5160
 	and %r6, %r24, %r21
 # v38 = v15 & v11
-	.loc 1 4795
+	.loc 1 5161
 	and %r7, %r11, %r7
 # v23 = v30 ^ v23
-	.loc 1 4796
+	.loc 1 5162
 	xor %r6, %r5, %r6
 # v38 = v23 ^ v38
-	.loc 1 4797
+	.loc 1 5163
 	xor %r7, %r6, %r7
 # v23 = v56 & v9
-	.loc 1 4798
+	.loc 1 5164
 	and %r5, %r24, %r12
 # v30 = v15 & v14
-	.loc 1 4799
+	.loc 1 5165
 	and %r6, %r11, %r21
 # v30 = v23 ^ v30
-	.loc 1 4800
+	.loc 1 5166
 	xor %r20, %r5, %r6
 # v23 = v15 & v9
-	.loc 1 4801
+	.loc 1 5167
 	and %r21, %r11, %r12
 # v43 = v5 ^ v17
-	.loc 1 4802
+	.loc 1 5168
 	xor %r14, %r25, %r31
 # v32 = v44 ^ v56
-	.loc 1 4803
+	.loc 1 5169
 	xor %r6, %r30, %r24
 # v18 = v40 ^ v15
-	.loc 1 4804
+	.loc 1 5170
 	xor %r19, %r27, %r11
 # v42 = v1 ^ v11
-	.loc 1 4805
+	.loc 1 5171
 	ld %r5, 128(%r1)
 	ld %r18, 176(%r1)
 	xor %r18, %r5, %r18
 # v26 = v4 ^ v14
-	.loc 1 4806
+	.loc 1 5172
 	ld %r5, 144(%r1)
 	ld %r17, 192(%r1)
 	xor %r16, %r5, %r17
 # v52 = v7 ^ v9
-	.loc 1 4807
+	.loc 1 5173
 	ld %r5, 160(%r1)
 	xor %r15, %r5, %r12
 # v39 = v43 & v42
-	.loc 1 4808
+	.loc 1 5174
 	and %r5, %r14, %r18
 	std %r5, 1744(%r1)
 # v49 = v43 & v26
-	.loc 1 4809
+	.loc 1 5175
 	and %r5, %r14, %r16
 	std %r5, 1752(%r1)
 # v53 = v32 & v42
-	.loc 1 4810
+	.loc 1 5176
 	and %r17, %r6, %r18
 	std %r17, 1760(%r1)
 # v53 = v49 ^ v53
-	.loc 1 4811
+	.loc 1 5177
 	xor %r17, %r5, %r17
 	std %r17, 1768(%r1)
 # v43 = v43 & v52
-	.loc 1 4812
+	.loc 1 5178
 	and %r14, %r14, %r15
 	std %r14, 1776(%r1)
 # v49 = v32 & v26
-	.loc 1 4813
+	.loc 1 5179
 	and %r5, %r6, %r16
 # v42 = v18 & v42
-	.loc 1 4814
+	.loc 1 5180
 	and %r18, %r19, %r18
 # v49 = v43 ^ v49
-	.loc 1 4815
+	.loc 1 5181
 	xor %r5, %r14, %r5
 # v42 = v49 ^ v42
-	.loc 1 4816
+	.loc 1 5182
 	xor %r18, %r5, %r18
 # v32 = v32 & v52
-	.loc 1 4817
+	.loc 1 5183
 	and %r5, %r6, %r15
 # v26 = v18 & v26
-	.loc 1 4818
+	.loc 1 5184
 	and %r6, %r19, %r16
 # v26 = v32 ^ v26
-	.loc 1 4819
+	.loc 1 5185
 	xor %r16, %r5, %r6
 # v52 = v18 & v52
-	.loc 1 4820
+	.loc 1 5186
 	and %r19, %r19, %r15
 # v39 = v39 ^ v33
-	.loc 1 4821
+	.loc 1 5187
 	ld %r5, 1744(%r1)
 	ld %r6, 1720(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v51
-	.loc 1 4822
+	.loc 1 5188
 	xor %r6, %r5, %r23
 # v53 = v53 ^ v36
-	.loc 1 4823
+	.loc 1 5189
 	ld %r5, 1728(%r1)
 	xor %r5, %r17, %r5
 # v53 = v53 ^ v22
-	.loc 1 4824
+	.loc 1 5190
 	xor %r17, %r5, %r22
 # v42 = v42 ^ v55
-	.loc 1 4825
+	.loc 1 5191
 	ld %r5, 1736(%r1)
 	xor %r5, %r18, %r5
 # v42 = v42 ^ v38
-	.loc 1 4826
+	.loc 1 5192
 	xor %r18, %r5, %r7
 # v26 = v26 ^ v59
-	.loc 1 4827
+	.loc 1 5193
 	ld %r15, 1992(%r1)
 	xor %r5, %r16, %r15
 # v26 = v26 ^ v30
-	.loc 1 4828
+	.loc 1 5194
 	xor %r16, %r5, %r20
 # v52 = v52 ^ v20
-	.loc 1 4829
+	.loc 1 5195
 	ld %r14, 2000(%r1)
 	xor %r5, %r19, %r14
 # v52 = v52 ^ v23
-	.loc 1 4830
+	.loc 1 5196
 	xor %r5, %r5, %r21
 # v59 = v39 ^ v59
-	.loc 1 4831
+	.loc 1 5197
 	xor %r6, %r6, %r15
 	std %r6, 1784(%r1)
 # v20 = v53 ^ v20
-	.loc 1 4832
+	.loc 1 5198
 	xor %r6, %r17, %r14
 	std %r6, 1792(%r1)
 # v51 = v26 ^ v51
-	.loc 1 4833
+	.loc 1 5199
 	xor %r23, %r16, %r23
 # v22 = v52 ^ v22
-	.loc 1 4834
+	.loc 1 5200
 	xor %r22, %r5, %r22
 # v5 = v57 ^ v5
-	.loc 1 4835
+	.loc 1 5201
 	xor %r25, %r9, %r25
 # v44 = v34 ^ v44
-	.loc 1 4836
+	.loc 1 5202
 	xor %r30, %r10, %r30
 # v40 = v8 ^ v40
-	.loc 1 4837
+	.loc 1 5203
 	xor %r27, %r8, %r27
 # v17 = v35 ^ v17
-	.loc 1 4838
+	.loc 1 5204
 	xor %r31, %r28, %r31
 # v56 = v48 ^ v56
-	.loc 1 4839
+	.loc 1 5205
 	xor %r24, %r26, %r24
 # v15 = v47 ^ v15
-	.loc 1 4840
+	.loc 1 5206
 	xor %r26, %r29, %r11
 # v1 = v0 ^ v1
-	.loc 1 4841
+	.loc 1 5207
 	ld %r5, 120(%r1)
 	ld %r6, 128(%r1)
 	xor %r9, %r5, %r6
 # v4 = v3 ^ v4
-	.loc 1 4842
+	.loc 1 5208
 	ld %r5, 136(%r1)
 	ld %r6, 144(%r1)
 	xor %r11, %r5, %r6
 # v7 = v6 ^ v7
-	.loc 1 4843
+	.loc 1 5209
 	ld %r5, 152(%r1)
 	ld %r6, 160(%r1)
 	xor %r29, %r5, %r6
 # v11 = v10 ^ v11
-	.loc 1 4844
+	.loc 1 5210
 	ld %r5, 168(%r1)
 	ld %r6, 176(%r1)
 	xor %r10, %r5, %r6
 # v14 = v13 ^ v14
-	.loc 1 4845
+	.loc 1 5211
 	ld %r5, 184(%r1)
 	ld %r6, 192(%r1)
 	xor %r28, %r5, %r6
 # v9 = v16 ^ v9
-	.loc 1 4846
+	.loc 1 5212
 	ld %r5, 200(%r1)
 	xor %r12, %r5, %r12
 # v16 = v5 & v1
-	.loc 1 4847
+	.loc 1 5213
 	and %r5, %r25, %r9
 	std %r5, 1800(%r1)
 # v13 = v5 & v4
-	.loc 1 4848
+	.loc 1 5214
 	and %r5, %r25, %r11
 # v10 = v44 & v1
-	.loc 1 4849
+	.loc 1 5215
 	and %r6, %r30, %r9
 # v10 = v13 ^ v10
-	.loc 1 4850
+	.loc 1 5216
 	xor %r5, %r5, %r6
 	std %r5, 1808(%r1)
 # v13 = v5 & v7
-	.loc 1 4851
+	.loc 1 5217
 	and %r5, %r25, %r29
 # v6 = v44 & v4
-	.loc 1 4852
+	.loc 1 5218
 	and %r6, %r30, %r11
 # v3 = v40 & v1
-	.loc 1 4853
+	.loc 1 5219
 	and %r8, %r27, %r9
 # v6 = v13 ^ v6
-	.loc 1 4854
+	.loc 1 5220
 	xor %r6, %r5, %r6
 # v3 = v6 ^ v3
-	.loc 1 4855
+	.loc 1 5221
 	xor %r19, %r6, %r8
 # v6 = v44 & v7
-	.loc 1 4856
+	.loc 1 5222
 	and %r5, %r30, %r29
 # v13 = v40 & v4
-	.loc 1 4857
+	.loc 1 5223
 	and %r6, %r27, %r11
 # v13 = v6 ^ v13
-	.loc 1 4858
+	.loc 1 5224
 	xor %r16, %r5, %r6
 # v6 = v40 & v7
-	.loc 1 4859
+	.loc 1 5225
 	and %r17, %r27, %r29
 # v0 = v17 & v11
-	.loc 1 4860
+	.loc 1 5226
 	and %r8, %r31, %r10
 # v47 = v17 & v14
-	.loc 1 4861
+	.loc 1 5227
 	and %r5, %r31, %r28
 # v48 = v56 & v11
-	.loc 1 4862
+	.loc 1 5228
 	and %r6, %r24, %r10
 # v48 = v47 ^ v48
-	.loc 1 4863
+	.loc 1 5229
 	xor %r14, %r5, %r6
 # v47 = v17 & v9
-	.loc 1 4864
+	.loc 1 5230
 	and %r5, %r31, %r12
 # v35 = v56 & v14
-	.loc 1 4865
+	.loc 1 5231
 	and %r6, %r24, %r28
 # v8 = v15 & v11
-	.loc 1 4866
+	.loc 1 5232
 	and %r15, %r26, %r10
 # v35 = v47 ^ v35
-	.loc 1 4867
+	.loc 1 5233
 	xor %r6, %r5, %r6
 # v8 = v35 ^ v8
-	.loc 1 4868
+	.loc 1 5234
 	xor %r15, %r6, %r15
 # v35 = v56 & v9
-	.loc 1 4869
+	.loc 1 5235
 	and %r5, %r24, %r12
 # v47 = v15 & v14
-	.loc 1 4870
+	.loc 1 5236
 	and %r6, %r26, %r28
 # v47 = v35 ^ v47
-	.loc 1 4871
+	.loc 1 5237
 	xor %r6, %r5, %r6
 # v35 = v15 & v9
-	.loc 1 4872
+	.loc 1 5238
 	and %r5, %r26, %r12
 # v17 = v5 ^ v17
-	.loc 1 4873
+	.loc 1 5239
 	xor %r31, %r25, %r31
 # v56 = v44 ^ v56
-	.loc 1 4874
+	.loc 1 5240
 	xor %r24, %r30, %r24
 # v15 = v40 ^ v15
-	.loc 1 4875
+	.loc 1 5241
 	xor %r26, %r27, %r26
 # v11 = v1 ^ v11
-	.loc 1 4876
+	.loc 1 5242
 	xor %r30, %r9, %r10
 # v14 = v4 ^ v14
-	.loc 1 4877
+	.loc 1 5243
 	xor %r28, %r11, %r28
 # v9 = v7 ^ v9
-	.loc 1 4878
+	.loc 1 5244
 	xor %r12, %r29, %r12
 # v7 = v17 & v11
-	.loc 1 4879
+	.loc 1 5245
 	and %r11, %r31, %r30
 # v4 = v17 & v14
-	.loc 1 4880
+	.loc 1 5246
 	and %r9, %r31, %r28
 # v1 = v56 & v11
-	.loc 1 4881
+	.loc 1 5247
 	and %r10, %r24, %r30
 # v1 = v4 ^ v1
-	.loc 1 4882
+	.loc 1 5248
 	xor %r29, %r9, %r10
 # v17 = v17 & v9
-	.loc 1 4883
+	.loc 1 5249
 	and %r31, %r31, %r12
 # v4 = v56 & v14
-	.loc 1 4884
+	.loc 1 5250
 	and %r9, %r24, %r28
 # v11 = v15 & v11
-	.loc 1 4885
+	.loc 1 5251
 	and %r10, %r26, %r30
 # v4 = v17 ^ v4
-	.loc 1 4886
+	.loc 1 5252
 	xor %r9, %r31, %r9
 # v11 = v4 ^ v11
-	.loc 1 4887
+	.loc 1 5253
 	xor %r9, %r9, %r10
 # v56 = v56 & v9
-	.loc 1 4888
+	.loc 1 5254
 	and %r24, %r24, %r12
 # v14 = v15 & v14
-	.loc 1 4889
+	.loc 1 5255
 	and %r28, %r26, %r28
 # v14 = v56 ^ v14
-	.loc 1 4890
+	.loc 1 5256
 	xor %r28, %r24, %r28
 # v9 = v15 & v9
-	.loc 1 4891
+	.loc 1 5257
 	and %r10, %r26, %r12
 # v7 = v7 ^ v16
-	.loc 1 4892
+	.loc 1 5258
 	ld %r12, 1800(%r1)
 	xor %r11, %r11, %r12
 # v7 = v7 ^ v0
-	.loc 1 4893
+	.loc 1 5259
 	xor %r11, %r11, %r8
 # v1 = v1 ^ v10
-	.loc 1 4894
+	.loc 1 5260
 	ld %r12, 1808(%r1)
 	xor %r29, %r29, %r12
 # v1 = v1 ^ v48
-	.loc 1 4895
+	.loc 1 5261
 	xor %r29, %r29, %r14
 # v11 = v11 ^ v3
-	.loc 1 4896
+	.loc 1 5262
 	xor %r9, %r9, %r19
 # v11 = v11 ^ v8
-	.loc 1 4897
+	.loc 1 5263
 	xor %r12, %r9, %r15
 # v14 = v14 ^ v13
-	.loc 1 4898
+	.loc 1 5264
 	xor %r9, %r28, %r16
 # v14 = v14 ^ v47
-	.loc 1 4899
+	.loc 1 5265
 	xor %r9, %r9, %r6
 # v9 = v9 ^ v6
-	.loc 1 4900
+	.loc 1 5266
 	xor %r10, %r10, %r17
 # v9 = v9 ^ v35
-	.loc 1 4901
+	.loc 1 5267
 	xor %r10, %r10, %r5
 # v13 = v7 ^ v13
-	.loc 1 4902
+	.loc 1 5268
 	xor %r16, %r11, %r16
 # v6 = v1 ^ v6
-	.loc 1 4903
+	.loc 1 5269
 	xor %r17, %r29, %r17
 # v0 = v14 ^ v0
-	.loc 1 4904
+	.loc 1 5270
 	xor %r31, %r9, %r8
 # v48 = v9 ^ v48
-	.loc 1 4905
+	.loc 1 5271
 	xor %r14, %r10, %r14
 # v16 = v16 ^ v21
-	.loc 1 4906
+	.loc 1 5272
 	ld %r8, 1800(%r1)
 	ld %r9, 1632(%r1)
 	xor %r8, %r8, %r9
 # v16 = v16 ^ v33
-	.loc 1 4907
+	.loc 1 5273
 	ld %r9, 1720(%r1)
 	xor %r9, %r8, %r9
 # v10 = v10 ^ v37
-	.loc 1 4908
+	.loc 1 5274
 	ld %r8, 1808(%r1)
 	ld %r10, 1640(%r1)
 	xor %r8, %r8, %r10
 # v10 = v10 ^ v36
-	.loc 1 4909
+	.loc 1 5275
 	ld %r10, 1728(%r1)
 	xor %r11, %r8, %r10
 # v3 = v3 ^ v45
-	.loc 1 4910
+	.loc 1 5276
 	ld %r8, 1648(%r1)
 	xor %r19, %r19, %r8
 # v3 = v3 ^ v55
-	.loc 1 4911
+	.loc 1 5277
 	ld %r8, 1736(%r1)
 	xor %r19, %r19, %r8
 # v13 = v13 ^ v25
-	.loc 1 4912
+	.loc 1 5278
 	ld %r8, 1688(%r1)
 	xor %r8, %r16, %r8
 # v13 = v13 ^ v59
-	.loc 1 4913
+	.loc 1 5279
 	ld %r10, 1784(%r1)
 	xor %r30, %r8, %r10
 # v6 = v6 ^ v19
-	.loc 1 4914
+	.loc 1 5280
 	ld %r8, 1696(%r1)
 	xor %r8, %r17, %r8
 # v6 = v6 ^ v20
-	.loc 1 4915
+	.loc 1 5281
 	ld %r10, 1792(%r1)
 	xor %r29, %r8, %r10
 # v11 = v11 ^ v50
-	.loc 1 4916
+	.loc 1 5282
 	ld %r8, 1680(%r1)
 	xor %r12, %r12, %r8
 # v11 = v11 ^ v42
-	.loc 1 4917
+	.loc 1 5283
 	xor %r10, %r12, %r18
 # v0 = v0 ^ v46
-	.loc 1 4918
+	.loc 1 5284
 	ld %r12, 1704(%r1)
 	xor %r8, %r31, %r12
 # v0 = v0 ^ v51
-	.loc 1 4919
+	.loc 1 5285
 	xor %r28, %r8, %r23
 # v48 = v48 ^ v29
-	.loc 1 4920
+	.loc 1 5286
 	ld %r27, 1712(%r1)
 	xor %r8, %r14, %r27
 # v48 = v48 ^ v22
-	.loc 1 4921
+	.loc 1 5287
 	xor %r8, %r8, %r22
 # v8 = v8 ^ v31
-	.loc 1 4922
+	.loc 1 5288
 	ld %r26, 1656(%r1)
 	xor %r15, %r15, %r26
 # v8 = v8 ^ v38
-	.loc 1 4923
+	.loc 1 5289
 	xor %r15, %r15, %r7
 # v47 = v47 ^ v28
-	.loc 1 4924
+	.loc 1 5290
 	ld %r25, 1664(%r1)
 	xor %r6, %r6, %r25
 # v47 = v47 ^ v30
-	.loc 1 4925
+	.loc 1 5291
 	xor %r6, %r6, %r20
 # v35 = v35 ^ v27
-	.loc 1 4926
+	.loc 1 5292
 	ld %r17, 1672(%r1)
 	xor %r5, %r5, %r17
 # v35 = v35 ^ v23
-	.loc 1 4927
+	.loc 1 5293
 	xor %r24, %r5, %r21
 # v46 = v16 ^ v46
-	.loc 1 4928
+	.loc 1 5294
 	xor %r31, %r9, %r12
 # v29 = v10 ^ v29
-	.loc 1 4929
+	.loc 1 5295
 	xor %r11, %r11, %r27
 # v31 = v3 ^ v31
-	.loc 1 4930
+	.loc 1 5296
 	xor %r27, %r19, %r26
 # v28 = v13 ^ v28
-	.loc 1 4931
+	.loc 1 5297
 	xor %r26, %r30, %r25
 # v27 = v6 ^ v27
-	.loc 1 4932
+	.loc 1 5298
 	xor %r12, %r29, %r17
 # v33 = v0 ^ v33
-	.loc 1 4933
+	.loc 1 5299
 	ld %r5, 1720(%r1)
 	xor %r29, %r28, %r5
 # v36 = v48 ^ v36
-	.loc 1 4934
+	.loc 1 5300
 	ld %r5, 1728(%r1)
 	xor %r5, %r8, %r5
 # v55 = v8 ^ v55
-	.loc 1 4935
+	.loc 1 5301
 	ld %r8, 1736(%r1)
 	xor %r9, %r15, %r8
 # v59 = v47 ^ v59
-	.loc 1 4936
+	.loc 1 5302
 	ld %r8, 1784(%r1)
 	xor %r6, %r6, %r8
 # v20 = v35 ^ v20
-	.loc 1 4937
+	.loc 1 5303
 	ld %r8, 1792(%r1)
 	xor %r30, %r24, %r8
 # v36 = v36 ^ v23
-	.loc 1 4938
+	.loc 1 5304
 	xor %r8, %r5, %r21
 # v23 = v27 ^ v23
-	.loc 1 4939
+	.loc 1 5305
 	xor %r21, %r12, %r21
 # v33 = v33 ^ v30
-	.loc 1 4940
+	.loc 1 5306
 	xor %r12, %r29, %r20
 # v30 = v28 ^ v30
-	.loc 1 4941
+	.loc 1 5307
 	xor %r20, %r26, %r20
 # v11 = v11 ^ v38
-	.loc 1 4942
+	.loc 1 5308
 	xor %r10, %r10, %r7
 # v38 = v31 ^ v38
-	.loc 1 4943
+	.loc 1 5309
 	xor %r7, %r27, %r7
 # v23 = v23 ^ v22
-	.loc 1 4944
+	.loc 1 5310
 	xor %r21, %r21, %r22
 # v22 = v29 ^ v22
-	.loc 1 4945
+	.loc 1 5311
 	xor %r22, %r11, %r22
 # v30 = v30 ^ v51
-	.loc 1 4946
+	.loc 1 5312
 	xor %r20, %r20, %r23
 # v51 = v46 ^ v51
-	.loc 1 4947
+	.loc 1 5313
 	xor %r23, %r31, %r23
 # v38 = v38 ^ v42
-	.loc 1 4948
+	.loc 1 5314
 	xor %r11, %r7, %r18
 # v42 = v50 ^ v42
-	.loc 1 4949
+	.loc 1 5315
 	ld %r5, 1680(%r1)
 	xor %r18, %r5, %r18
 # v22 = v22 ^ v20
-	.loc 1 4950
+	.loc 1 5316
 	xor %r22, %r22, %r30
 # v20 = v19 ^ v20
-	.loc 1 4951
+	.loc 1 5317
 	ld %r5, 1696(%r1)
 	xor %r5, %r5, %r30
 # v51 = v51 ^ v59
-	.loc 1 4952
+	.loc 1 5318
 	xor %r23, %r23, %r6
 # v59 = v25 ^ v59
-	.loc 1 4953
+	.loc 1 5319
 	ld %r7, 1688(%r1)
 	xor %r6, %r7, %r6
 # v42 = v42 ^ v55
-	.loc 1 4954
+	.loc 1 5320
 	xor %r18, %r18, %r9
 # v55 = v45 ^ v55
-	.loc 1 4955
+	.loc 1 5321
 	ld %r7, 1648(%r1)
 	xor %r7, %r7, %r9
 # v20 = v20 ^ v36
-	.loc 1 4956
+	.loc 1 5322
 	xor %r5, %r5, %r8
 # v36 = v37 ^ v36
-	.loc 1 4957
+	.loc 1 5323
 	ld %r9, 1640(%r1)
 	xor %r8, %r9, %r8
 # v59 = v59 ^ v33
-	.loc 1 4958
+	.loc 1 5324
 	xor %r6, %r6, %r12
 # v33 = v21 ^ v33
-	.loc 1 4959
+	.loc 1 5325
 	ld %r9, 1632(%r1)
 	xor %r9, %r9, %r12
 # v33 = v33 ^ v51
-	.loc 1 4960
+	.loc 1 5326
 	xor %r9, %r9, %r23
 # v36 = v36 ^ v22
-	.loc 1 4961
+	.loc 1 5327
 	xor %r8, %r8, %r22
 # v55 = v55 ^ v38
-	.loc 1 4962
+	.loc 1 5328
 	xor %r7, %r7, %r11
 # v55 = v55 ^ v11
-	.loc 1 4963
+	.loc 1 5329
 	xor %r7, %r7, %r10
 # v59 = v59 ^ v30
-	.loc 1 4964
+	.loc 1 5330
 	xor %r6, %r6, %r20
 # v20 = v20 ^ v23
-	.loc 1 4965
+	.loc 1 5331
 	xor %r5, %r5, %r21
 # v42 = v42 ^ v11
-	.loc 1 4966
+	.loc 1 5332
 	xor %r18, %r18, %r10
 # mem64[h + 0] = v33
-	.loc 1 4967
+	.loc 1 5333
 	std %r9, 0(%r3)
 # mem64[h + 64] = v11
-	.loc 1 4968
+	.loc 1 5334
 	std %r10, 64(%r3)
 # mem64[h + 128] = v36
-	.loc 1 4969
+	.loc 1 5335
 	std %r8, 128(%r3)
 # mem64[h + 192] = v51
-	.loc 1 4970
+	.loc 1 5336
 	std %r23, 192(%r3)
 # mem64[h + 256] = v55
-	.loc 1 4971
+	.loc 1 5337
 	std %r7, 256(%r3)
 # mem64[h + 320] = v22
-	.loc 1 4972
+	.loc 1 5338
 	std %r22, 320(%r3)
 # mem64[h + 384] = v59
-	.loc 1 4973
+	.loc 1 5339
 	std %r6, 384(%r3)
 # mem64[h + 448] = v38
-	.loc 1 4974
+	.loc 1 5340
 	std %r11, 448(%r3)
 # mem64[h + 512] = v20
-	.loc 1 4975
+	.loc 1 5341
 	std %r5, 512(%r3)
 # mem64[h + 576] = v30
-	.loc 1 4976
+	.loc 1 5342
 	std %r20, 576(%r3)
 # mem64[h + 640] = v42
-	.loc 1 4977
+	.loc 1 5343
 	std %r18, 640(%r3)
 # mem64[h + 704] = v23
-	.loc 1 4978
+	.loc 1 5344
 	std %r21, 704(%r3)
 # h = h + 8
-	.loc 1 4979
+	.loc 1 5345
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 4980
+	.loc 1 5346
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 4981
+	.loc 1 5347
 	ld %r5, 112(%r1)
 	addi %r5, %r5, -1
 	std %r5, 112(%r1)
 # =? i - 0
-	.loc 1 4982
+	.loc 1 5348
 	cmpldi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 4983
+	.loc 1 5349
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc64.pass
 # leave
-	.loc 1 4984
+	.loc 1 5350
 	ld %r14, 2416(%r1)
 	ld %r15, 2424(%r1)
 	ld %r16, 2432(%r1)

@@ -11,1350 +11,1513 @@ qhasm_kernel_mceliece_gf13_vec_mul_ppc64:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf13_vec_mul_ppc64:
-	stdu %r1, -1344(%r1)
-	std %r14, 1200(%r1)
-	std %r15, 1208(%r1)
-	std %r16, 1216(%r1)
-	std %r17, 1224(%r1)
-	std %r18, 1232(%r1)
-	std %r19, 1240(%r1)
-	std %r20, 1248(%r1)
-	std %r21, 1256(%r1)
-	std %r22, 1264(%r1)
-	std %r23, 1272(%r1)
-	std %r24, 1280(%r1)
-	std %r25, 1288(%r1)
-	std %r26, 1296(%r1)
-	std %r27, 1304(%r1)
-	std %r28, 1312(%r1)
-	std %r29, 1320(%r1)
-	std %r30, 1328(%r1)
-	std %r31, 1336(%r1)
-# v0 = mem64[f + 0]
-	.loc 1 13
-	ld %r12, 0(%r4)
-# v1 = mem64[g + 0]
-	.loc 1 14
-	ld %r9, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 15
-	and %r6, %r12, %r9
-	std %r6, 112(%r1)
-# v3 = mem64[g + 8]
-	.loc 1 16
-	ld %r11, 8(%r5)
-# v4 = v0 & v3
-	.loc 1 17
-	and %r6, %r12, %r11
-# v5 = mem64[f + 8]
-	.loc 1 18
-	ld %r10, 8(%r4)
-# v6 = v5 & v1
-	.loc 1 19
-	and %r7, %r10, %r9
-# v6 = v4 ^ v6
-	.loc 1 20
-	xor %r6, %r6, %r7
-	std %r6, 184(%r1)
-# v4 = mem64[g + 16]
-	.loc 1 21
-	ld %r31, 16(%r5)
-# v7 = v0 & v4
-	.loc 1 22
-	and %r6, %r12, %r31
-# v8 = v5 & v3
-	.loc 1 23
-	and %r7, %r10, %r11
-# v9 = mem64[f + 16]
-	.loc 1 24
-	ld %r30, 16(%r4)
-# v10 = v9 & v1
-	.loc 1 25
-	and %r8, %r30, %r9
-# v8 = v7 ^ v8
-	.loc 1 26
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 27
-	xor %r6, %r7, %r8
-	std %r6, 192(%r1)
-# v8 = mem64[g + 24]
-	.loc 1 28
-	ld %r28, 24(%r5)
-# v7 = v0 & v8
-	.loc 1 29
-	and %r29, %r12, %r28
-# v11 = v5 & v4
-	.loc 1 30
-	and %r6, %r10, %r31
-# v12 = v9 & v3
-	.loc 1 31
-	and %r7, %r30, %r11
-# v13 = mem64[f + 24]
-	.loc 1 32
-	ld %r27, 24(%r4)
-# v14 = v13 & v1
-	.loc 1 33
-	and %r8, %r27, %r9
-# v11 = v7 ^ v11
-	.loc 1 34
-	xor %r6, %r29, %r6
-# v12 = v11 ^ v12
-	.loc 1 35
-	xor %r7, %r6, %r7
-# v14 = v12 ^ v14
-	.loc 1 36
-	xor %r6, %r7, %r8
-	std %r6, 200(%r1)
-# v12 = mem64[g + 32]
-	.loc 1 37
-	ld %r25, 32(%r5)
-# v11 = v0 & v12
-	.loc 1 38
-	and %r29, %r12, %r25
-# v7 = v5 & v8
-	.loc 1 39
-	and %r26, %r10, %r28
-# v15 = v9 & v4
-	.loc 1 40
-	and %r6, %r30, %r31
-# v16 = v13 & v3
-	.loc 1 41
-	and %r7, %r27, %r11
-# v17 = mem64[f + 32]
-	.loc 1 42
-	ld %r24, 32(%r4)
-# v18 = v17 & v1
-	.loc 1 43
-	and %r8, %r24, %r9
-# v7 = v11 ^ v7
-	.loc 1 44
-	xor %r26, %r29, %r26
-# v15 = v7 ^ v15
-	.loc 1 45
-	xor %r6, %r26, %r6
-# v16 = v15 ^ v16
-	.loc 1 46
-	xor %r7, %r6, %r7
-# v18 = v16 ^ v18
-	.loc 1 47
-	xor %r6, %r7, %r8
-	std %r6, 208(%r1)
-# v16 = mem64[g + 40]
-	.loc 1 48
-	ld %r22, 40(%r5)
-# v15 = v0 & v16
-	.loc 1 49
-	and %r29, %r12, %r22
-# v7 = v5 & v12
-	.loc 1 50
-	and %r26, %r10, %r25
-# v11 = v9 & v8
-	.loc 1 51
-	and %r23, %r30, %r28
-# v19 = v13 & v4
-	.loc 1 52
-	and %r6, %r27, %r31
-# v20 = v17 & v3
-	.loc 1 53
-	and %r7, %r24, %r11
-# v21 = mem64[f + 40]
-	.loc 1 54
-	ld %r21, 40(%r4)
-# v22 = v21 & v1
-	.loc 1 55
-	and %r8, %r21, %r9
-# v7 = v15 ^ v7
-	.loc 1 56
-	xor %r26, %r29, %r26
-# v11 = v7 ^ v11
-	.loc 1 57
-	xor %r23, %r26, %r23
-# v19 = v11 ^ v19
-	.loc 1 58
-	xor %r6, %r23, %r6
-# v20 = v19 ^ v20
-	.loc 1 59
-	xor %r7, %r6, %r7
-# v22 = v20 ^ v22
-	.loc 1 60
-	xor %r6, %r7, %r8
-	std %r6, 216(%r1)
-# v20 = mem64[g + 48]
-	.loc 1 61
-	ld %r20, 48(%r5)
-# v19 = v0 & v20
-	.loc 1 62
-	and %r8, %r12, %r20
-# v11 = v5 & v16
-	.loc 1 63
-	and %r29, %r10, %r22
-# v7 = v9 & v12
-	.loc 1 64
-	and %r26, %r30, %r25
-# v15 = v13 & v8
-	.loc 1 65
-	and %r23, %r27, %r28
-# v23 = v17 & v4
-	.loc 1 66
-	and %r6, %r24, %r31
-# v24 = v21 & v3
-	.loc 1 67
-	and %r7, %r21, %r11
-# v25 = mem64[f + 48]
-	.loc 1 68
-	ld %r19, 48(%r4)
-# v26 = v25 & v1
-	.loc 1 69
-	and %r18, %r19, %r9
-# v11 = v19 ^ v11
-	.loc 1 70
-	xor %r29, %r8, %r29
-# v7 = v11 ^ v7
-	.loc 1 71
-	xor %r26, %r29, %r26
-# v15 = v7 ^ v15
-	.loc 1 72
-	xor %r23, %r26, %r23
-# v23 = v15 ^ v23
-	.loc 1 73
-	xor %r6, %r23, %r6
-# v24 = v23 ^ v24
-	.loc 1 74
-	xor %r7, %r6, %r7
-# v26 = v24 ^ v26
-	.loc 1 75
-	xor %r6, %r7, %r18
-	std %r6, 224(%r1)
-# v24 = v5 & v20
-	.loc 1 76
-	and %r6, %r10, %r20
-# v23 = v9 & v16
-	.loc 1 77
-	and %r7, %r30, %r22
-# v15 = v13 & v12
-	.loc 1 78
-	and %r8, %r27, %r25
-# v7 = v17 & v8
-	.loc 1 79
-	and %r29, %r24, %r28
-# v11 = v21 & v4
-	.loc 1 80
-	and %r26, %r21, %r31
-# v19 = v25 & v3
-	.loc 1 81
-	and %r23, %r19, %r11
-# v23 = v24 ^ v23
-	.loc 1 82
-	xor %r7, %r6, %r7
-# v15 = v23 ^ v15
-	.loc 1 83
-	xor %r8, %r7, %r8
-# v7 = v15 ^ v7
-	.loc 1 84
-	xor %r29, %r8, %r29
-# v11 = v7 ^ v11
-	.loc 1 85
-	xor %r26, %r29, %r26
-# v19 = v11 ^ v19
-	.loc 1 86
-	xor %r6, %r26, %r23
-	std %r6, 232(%r1)
-# v11 = v9 & v20
-	.loc 1 87
-	and %r6, %r30, %r20
-# v7 = v13 & v16
-	.loc 1 88
-	and %r7, %r27, %r22
-# v15 = v17 & v12
-	.loc 1 89
-	and %r8, %r24, %r25
-# v23 = v21 & v8
-	.loc 1 90
-	and %r29, %r21, %r28
-# v24 = v25 & v4
-	.loc 1 91
-	and %r26, %r19, %r31
-# v7 = v11 ^ v7
-	.loc 1 92
-	xor %r7, %r6, %r7
-# v15 = v7 ^ v15
-	.loc 1 93
-	xor %r8, %r7, %r8
-# v23 = v15 ^ v23
-	.loc 1 94
-	xor %r29, %r8, %r29
-# v24 = v23 ^ v24
-	.loc 1 95
-	xor %r6, %r29, %r26
-	std %r6, 240(%r1)
-# v23 = v13 & v20
-	.loc 1 96
-	and %r6, %r27, %r20
-# v15 = v17 & v16
-	.loc 1 97
-	and %r7, %r24, %r22
-# v7 = v21 & v12
-	.loc 1 98
-	and %r8, %r21, %r25
-# v11 = v25 & v8
-	.loc 1 99
-	and %r29, %r19, %r28
-# v15 = v23 ^ v15
-	.loc 1 100
-	xor %r7, %r6, %r7
-# v7 = v15 ^ v7
-	.loc 1 101
-	xor %r8, %r7, %r8
-# v11 = v7 ^ v11
-	.loc 1 102
-	xor %r6, %r8, %r29
-	std %r6, 248(%r1)
-# v7 = v17 & v20
-	.loc 1 103
-	and %r6, %r24, %r20
-# v15 = v21 & v16
-	.loc 1 104
-	and %r7, %r21, %r22
-# v23 = v25 & v12
-	.loc 1 105
-	and %r8, %r19, %r25
-# v15 = v7 ^ v15
-	.loc 1 106
-	xor %r7, %r6, %r7
-# v23 = v15 ^ v23
-	.loc 1 107
-	xor %r6, %r7, %r8
-	std %r6, 256(%r1)
-# v15 = v21 & v20
-	.loc 1 108
-	and %r6, %r21, %r20
-# v7 = v25 & v16
-	.loc 1 109
-	and %r7, %r19, %r22
-# v7 = v15 ^ v7
-	.loc 1 110
-	xor %r6, %r6, %r7
-	std %r6, 264(%r1)
-# v15 = v25 & v20
-	.loc 1 111
-	and %r6, %r19, %r20
-	std %r6, 272(%r1)
-# v27 = mem64[f + 56]
-	.loc 1 112
-	ld %r8, 56(%r4)
-	std %r8, 928(%r1)
-# v28 = mem64[g + 56]
-	.loc 1 113
-	ld %r7, 56(%r5)
-	std %r7, 1192(%r1)
-# v29 = v27 & v28
-	.loc 1 114
-	and %r6, %r8, %r7
-	std %r6, 120(%r1)
-# v30 = mem64[g + 64]
-	.loc 1 115
-	ld %r26, 64(%r5)
-# v31 = v27 & v30
-	.loc 1 116
-	and %r6, %r8, %r26
-# v32 = mem64[f + 64]
-	.loc 1 117
-	ld %r29, 64(%r4)
-# v33 = v32 & v28
-	.loc 1 118
-	and %r7, %r29, %r7
-# v33 = v31 ^ v33
-	.loc 1 119
-	xor %r6, %r6, %r7
-	std %r6, 280(%r1)
-# v31 = mem64[g + 72]
-	.loc 1 120
-	ld %r18, 72(%r5)
-# v34 = v27 & v31
-	.loc 1 121
-	and %r6, %r8, %r18
-# v35 = v32 & v30
-	.loc 1 122
-	and %r7, %r29, %r26
-# v36 = mem64[f + 72]
-	.loc 1 123
-	ld %r23, 72(%r4)
-# v37 = v36 & v28
-	.loc 1 124
-	ld %r17, 1192(%r1)
-	and %r8, %r23, %r17
-# v35 = v34 ^ v35
-	.loc 1 125
-	xor %r7, %r6, %r7
-# v37 = v35 ^ v37
-	.loc 1 126
-	xor %r6, %r7, %r8
-	std %r6, 288(%r1)
-# v35 = mem64[g + 80]
-	.loc 1 127
-	ld %r8, 80(%r5)
-# v34 = v27 & v35
-	.loc 1 128
-	ld %r6, 928(%r1)
-	and %r6, %r6, %r8
-# v38 = v32 & v31
-	.loc 1 129
-	and %r15, %r29, %r18
-	std %r15, 128(%r1)
-# v39 = v36 & v30
-	.loc 1 130
-	and %r16, %r23, %r26
-	std %r16, 464(%r1)
-# v40 = mem64[f + 80]
-	.loc 1 131
-	ld %r7, 80(%r4)
-# v41 = v40 & v28
-	.loc 1 132
-	and %r17, %r7, %r17
-	std %r17, 728(%r1)
-# v38 = v34 ^ v38
-	.loc 1 133
-	xor %r6, %r6, %r15
-# v39 = v38 ^ v39
-	.loc 1 134
-	xor %r6, %r6, %r16
-# v41 = v39 ^ v41
-	.loc 1 135
-	xor %r6, %r6, %r17
-	std %r6, 296(%r1)
-# v39 = mem64[g + 88]
-	.loc 1 136
-	ld %r6, 88(%r5)
-# v38 = v27 & v39
-	.loc 1 137
-	ld %r17, 928(%r1)
-	and %r17, %r17, %r6
-	std %r17, 784(%r1)
-	std %r17, 616(%r1)
-	std %r17, 304(%r1)
-# v34 = v32 & v35
-	.loc 1 138
-	and %r17, %r29, %r8
-	std %r17, 968(%r1)
-	std %r17, 792(%r1)
-	std %r17, 472(%r1)
-# v42 = v36 & v31
-	.loc 1 139
-	and %r17, %r23, %r18
-	std %r17, 1016(%r1)
-	std %r17, 800(%r1)
-	std %r17, 624(%r1)
-	std %r17, 136(%r1)
-# v43 = v40 & v30
-	.loc 1 140
-	and %r17, %r7, %r26
-	std %r17, 936(%r1)
-	std %r17, 632(%r1)
-	std %r17, 144(%r1)
-# v44 = mem64[f + 88]
-	.loc 1 141
-	ld %r16, 88(%r4)
-# v45 = v44 & v28
-	.loc 1 142
-	ld %r17, 1192(%r1)
-	and %r17, %r16, %r17
-	std %r17, 1064(%r1)
-	std %r17, 976(%r1)
-	std %r17, 736(%r1)
+	stdu %r1, -272(%r1)
+	std %r14, 128(%r1)
+	std %r15, 136(%r1)
+	std %r16, 144(%r1)
 	std %r17, 152(%r1)
-# v34 = v38 ^ v34
+	std %r18, 160(%r1)
+	std %r19, 168(%r1)
+	std %r20, 176(%r1)
+	std %r21, 184(%r1)
+	std %r22, 192(%r1)
+	std %r23, 200(%r1)
+	std %r24, 208(%r1)
+	std %r25, 216(%r1)
+	std %r26, 224(%r1)
+	std %r27, 232(%r1)
+	std %r28, 240(%r1)
+	std %r29, 248(%r1)
+	std %r30, 256(%r1)
+	std %r31, 264(%r1)
+# F0 = mem64[f + 0]
+	.loc 1 16
+	ld %r8, 0(%r4)
+# F1 = mem64[f + 8]
+	.loc 1 17
+	ld %r11, 8(%r4)
+# F2 = mem64[f + 16]
+	.loc 1 18
+	ld %r31, 16(%r4)
+# F3 = mem64[f + 24]
+	.loc 1 19
+	ld %r29, 24(%r4)
+# F4 = mem64[f + 32]
+	.loc 1 20
+	ld %r27, 32(%r4)
+# F5 = mem64[f + 40]
+	.loc 1 21
+	ld %r25, 40(%r4)
+# F6 = mem64[f + 48]
+	.loc 1 22
+	ld %r30, 48(%r4)
+# F7 = mem64[f + 56]
+	.loc 1 23
+	ld %r26, 56(%r4)
+# F8 = mem64[f + 64]
+	.loc 1 24
+	ld %r9, 64(%r4)
+# F9 = mem64[f + 72]
+	.loc 1 25
+	ld %r28, 72(%r4)
+# F10 = mem64[f + 80]
+	.loc 1 26
+	ld %r12, 80(%r4)
+# F11 = mem64[f + 88]
+	.loc 1 27
+	ld %r10, 88(%r4)
+# F12 = mem64[f + 96]
+	.loc 1 28
+	ld %r24, 96(%r4)
+# G = mem64[g + 88]
+	.loc 1 29
+	ld %r4, 88(%r5)
+# B = F12 & G
+	.loc 1 30
+	and %r4, %r24, %r4
+# G = mem64[g + 96]
+	.loc 1 31
+	ld %r7, 96(%r5)
+# A = F12 & G
+	.loc 1 32
+	and %r6, %r24, %r7
+# T = F11 & G
+	.loc 1 33
+	and %r7, %r10, %r7
+# B = B ^ T
+	.loc 1 34
+	xor %r4, %r4, %r7
+# H24 = A
+	.loc 1 35
+	std %r6, 112(%r1)
+# H23 = B
+	.loc 1 36
+	mr %r22, %r4
+# G = mem64[g + 72]
+	.loc 1 37
+	ld %r4, 72(%r5)
+# B = F12 & G
+	.loc 1 38
+	and %r4, %r24, %r4
+# G = mem64[g + 80]
+	.loc 1 39
+	ld %r6, 80(%r5)
+# A = F12 & G
+	.loc 1 40
+	and %r7, %r24, %r6
+# T = F11 & G
+	.loc 1 41
+	and %r6, %r10, %r6
+# B = B ^ T
+	.loc 1 42
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
+	.loc 1 43
+	ld %r6, 88(%r5)
+# T = F11 & G
+	.loc 1 44
+	and %r23, %r10, %r6
+# A = A ^ T
+	.loc 1 45
+	xor %r7, %r7, %r23
+# T = F10 & G
+	.loc 1 46
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 47
+	xor %r4, %r4, %r6
+# G = mem64[g + 96]
+	.loc 1 48
+	ld %r6, 96(%r5)
+# T = F10 & G
+	.loc 1 49
+	and %r23, %r12, %r6
+# A = A ^ T
+	.loc 1 50
+	xor %r7, %r7, %r23
+# T = F9 & G
+	.loc 1 51
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 52
+	xor %r4, %r4, %r6
+# H22 = A
+	.loc 1 53
+	mr %r21, %r7
+# H21 = B
+	.loc 1 54
+	mr %r20, %r4
+# G = mem64[g + 56]
+	.loc 1 55
+	ld %r4, 56(%r5)
+# B = F12 & G
+	.loc 1 56
+	and %r4, %r24, %r4
+# G = mem64[g + 64]
+	.loc 1 57
+	ld %r6, 64(%r5)
+# A = F12 & G
+	.loc 1 58
+	and %r7, %r24, %r6
+# T = F11 & G
+	.loc 1 59
+	and %r6, %r10, %r6
+# B = B ^ T
+	.loc 1 60
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
+	.loc 1 61
+	ld %r6, 72(%r5)
+# T = F11 & G
+	.loc 1 62
+	and %r23, %r10, %r6
+# A = A ^ T
+	.loc 1 63
+	xor %r7, %r7, %r23
+# T = F10 & G
+	.loc 1 64
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 65
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
+	.loc 1 66
+	ld %r6, 80(%r5)
+# T = F10 & G
+	.loc 1 67
+	and %r23, %r12, %r6
+# A = A ^ T
+	.loc 1 68
+	xor %r7, %r7, %r23
+# T = F9 & G
+	.loc 1 69
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 70
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
+	.loc 1 71
+	ld %r6, 88(%r5)
+# T = F9 & G
+	.loc 1 72
+	and %r23, %r28, %r6
+# A = A ^ T
+	.loc 1 73
+	xor %r7, %r7, %r23
+# T = F8 & G
+	.loc 1 74
+	and %r6, %r9, %r6
+# B = B ^ T
+	.loc 1 75
+	xor %r4, %r4, %r6
+# G = mem64[g + 96]
+	.loc 1 76
+	ld %r6, 96(%r5)
+# T = F8 & G
+	.loc 1 77
+	and %r23, %r9, %r6
+# A = A ^ T
+	.loc 1 78
+	xor %r7, %r7, %r23
+# T = F7 & G
+	.loc 1 79
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 80
+	xor %r4, %r4, %r6
+# H20 = A
+	.loc 1 81
+	mr %r19, %r7
+# H19 = B
+	.loc 1 82
+	mr %r18, %r4
+# G = mem64[g + 40]
+	.loc 1 83
+	ld %r4, 40(%r5)
+# B = F12 & G
+	.loc 1 84
+	and %r4, %r24, %r4
+# G = mem64[g + 48]
+	.loc 1 85
+	ld %r6, 48(%r5)
+# A = F12 & G
+	.loc 1 86
+	and %r7, %r24, %r6
+# T = F11 & G
+	.loc 1 87
+	and %r6, %r10, %r6
+# B = B ^ T
+	.loc 1 88
+	xor %r4, %r4, %r6
+# G = mem64[g + 56]
+	.loc 1 89
+	ld %r6, 56(%r5)
+# T = F11 & G
+	.loc 1 90
+	and %r23, %r10, %r6
+# A = A ^ T
+	.loc 1 91
+	xor %r7, %r7, %r23
+# T = F10 & G
+	.loc 1 92
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 93
+	xor %r4, %r4, %r6
+# G = mem64[g + 64]
+	.loc 1 94
+	ld %r6, 64(%r5)
+# T = F10 & G
+	.loc 1 95
+	and %r23, %r12, %r6
+# A = A ^ T
+	.loc 1 96
+	xor %r7, %r7, %r23
+# T = F9 & G
+	.loc 1 97
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 98
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
+	.loc 1 99
+	ld %r6, 72(%r5)
+# T = F9 & G
+	.loc 1 100
+	and %r23, %r28, %r6
+# A = A ^ T
+	.loc 1 101
+	xor %r7, %r7, %r23
+# T = F8 & G
+	.loc 1 102
+	and %r6, %r9, %r6
+# B = B ^ T
+	.loc 1 103
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
+	.loc 1 104
+	ld %r6, 80(%r5)
+# T = F8 & G
+	.loc 1 105
+	and %r23, %r9, %r6
+# A = A ^ T
+	.loc 1 106
+	xor %r7, %r7, %r23
+# T = F7 & G
+	.loc 1 107
+	and %r6, %r26, %r6
+# B = B ^ T
+	.loc 1 108
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
+	.loc 1 109
+	ld %r6, 88(%r5)
+# T = F7 & G
+	.loc 1 110
+	and %r23, %r26, %r6
+# A = A ^ T
+	.loc 1 111
+	xor %r7, %r7, %r23
+# T = F6 & G
+	.loc 1 112
+	and %r6, %r30, %r6
+# B = B ^ T
+	.loc 1 113
+	xor %r4, %r4, %r6
+# G = mem64[g + 96]
+	.loc 1 114
+	ld %r6, 96(%r5)
+# T = F6 & G
+	.loc 1 115
+	and %r23, %r30, %r6
+# A = A ^ T
+	.loc 1 116
+	xor %r7, %r7, %r23
+# T = F5 & G
+	.loc 1 117
+	and %r6, %r25, %r6
+# B = B ^ T
+	.loc 1 118
+	xor %r4, %r4, %r6
+# H17 = B
+	.loc 1 120
+	mr %r23, %r4
+# G = mem64[g + 24]
+	.loc 1 121
+	ld %r4, 24(%r5)
+# B = F12 & G
+	.loc 1 122
+	and %r4, %r24, %r4
+# G = mem64[g + 32]
+	.loc 1 123
+	ld %r6, 32(%r5)
+# A = F12 & G
+	.loc 1 124
+	and %r17, %r24, %r6
+# T = F11 & G
+	.loc 1 125
+	and %r6, %r10, %r6
+# B = B ^ T
+	.loc 1 126
+	xor %r4, %r4, %r6
+# G = mem64[g + 40]
+	.loc 1 127
+	ld %r6, 40(%r5)
+# T = F11 & G
+	.loc 1 128
+	and %r16, %r10, %r6
+# A = A ^ T
+	.loc 1 129
+	xor %r17, %r17, %r16
+# T = F10 & G
+	.loc 1 130
+	and %r6, %r12, %r6
+# B = B ^ T
+	.loc 1 131
+	xor %r4, %r4, %r6
+# G = mem64[g + 48]
+	.loc 1 132
+	ld %r6, 48(%r5)
+# T = F10 & G
+	.loc 1 133
+	and %r16, %r12, %r6
+# A = A ^ T
+	.loc 1 134
+	xor %r17, %r17, %r16
+# T = F9 & G
+	.loc 1 135
+	and %r6, %r28, %r6
+# B = B ^ T
+	.loc 1 136
+	xor %r4, %r4, %r6
+# G = mem64[g + 56]
+	.loc 1 137
+	ld %r6, 56(%r5)
+# T = F9 & G
+	.loc 1 138
+	and %r16, %r28, %r6
+# A = A ^ T
+	.loc 1 139
+	xor %r17, %r17, %r16
+# T = F8 & G
+	.loc 1 140
+	and %r6, %r9, %r6
+# B = B ^ T
+	.loc 1 141
+	xor %r4, %r4, %r6
+# G = mem64[g + 64]
+	.loc 1 142
+	ld %r6, 64(%r5)
+# T = F8 & G
 	.loc 1 143
-	ld %r17, 784(%r1)
-	ld %r15, 968(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 808(%r1)
-	std %r17, 480(%r1)
-# v42 = v34 ^ v42
+	and %r16, %r9, %r6
+# A = A ^ T
 	.loc 1 144
-	ld %r15, 1016(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 816(%r1)
-	std %r17, 488(%r1)
-# v43 = v42 ^ v43
+	xor %r17, %r17, %r16
+# T = F7 & G
 	.loc 1 145
-	ld %r15, 936(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 496(%r1)
-# v45 = v43 ^ v45
+	and %r6, %r26, %r6
+# B = B ^ T
 	.loc 1 146
-	ld %r15, 1064(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 312(%r1)
-# v43 = mem64[g + 96]
+	xor %r4, %r4, %r6
+# G = mem64[g + 72]
 	.loc 1 147
-	ld %r5, 96(%r5)
-# v42 = v27 & v43
+	ld %r6, 72(%r5)
+# T = F7 & G
 	.loc 1 148
-	ld %r17, 928(%r1)
-	and %r17, %r17, %r5
-	std %r17, 640(%r1)
-	std %r17, 320(%r1)
-# v34 = v32 & v39
+	and %r16, %r26, %r6
+# A = A ^ T
 	.loc 1 149
-	and %r17, %r29, %r6
-	std %r17, 824(%r1)
-	std %r17, 648(%r1)
-	std %r17, 328(%r1)
-# v38 = v36 & v35
+	xor %r17, %r17, %r16
+# T = F6 & G
 	.loc 1 150
-	and %r17, %r23, %r8
-	std %r17, 832(%r1)
-	std %r17, 656(%r1)
-	std %r17, 336(%r1)
-# v46 = v40 & v31
+	and %r6, %r30, %r6
+# B = B ^ T
 	.loc 1 151
-	and %r17, %r7, %r18
-	std %r17, 840(%r1)
-	std %r17, 664(%r1)
-	std %r17, 160(%r1)
-# v47 = v44 & v30
+	xor %r4, %r4, %r6
+# G = mem64[g + 80]
 	.loc 1 152
-	and %r17, %r16, %r26
-	std %r17, 848(%r1)
-	std %r17, 672(%r1)
-	std %r17, 168(%r1)
-# v48 = mem64[f + 96]
+	ld %r6, 80(%r5)
+# T = F6 & G
 	.loc 1 153
-	ld %r4, 96(%r4)
-# v49 = v48 & v28
+	and %r16, %r30, %r6
+# A = A ^ T
 	.loc 1 154
-	ld %r17, 1192(%r1)
-	and %r17, %r4, %r17
-	std %r17, 984(%r1)
-	std %r17, 744(%r1)
-	std %r17, 176(%r1)
-# v34 = v42 ^ v34
+	xor %r17, %r17, %r16
+# T = F5 & G
 	.loc 1 155
-	ld %r17, 640(%r1)
-	ld %r15, 824(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 504(%r1)
-# v38 = v34 ^ v38
+	and %r6, %r25, %r6
+# B = B ^ T
 	.loc 1 156
-	ld %r15, 832(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 512(%r1)
-# v46 = v38 ^ v46
+	xor %r4, %r4, %r6
+# G = mem64[g + 88]
 	.loc 1 157
-	ld %r15, 840(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 520(%r1)
-# v47 = v46 ^ v47
+	ld %r6, 88(%r5)
+# T = F5 & G
 	.loc 1 158
-	ld %r15, 848(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 528(%r1)
-# v49 = v47 ^ v49
+	and %r16, %r25, %r6
+# A = A ^ T
 	.loc 1 159
-	ld %r15, 984(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 344(%r1)
-# v47 = v32 & v43
+	xor %r17, %r17, %r16
+# T = F4 & G
 	.loc 1 160
-	and %r17, %r29, %r5
-	std %r17, 856(%r1)
-	std %r17, 680(%r1)
-	std %r17, 352(%r1)
-# v46 = v36 & v39
+	and %r6, %r27, %r6
+# B = B ^ T
 	.loc 1 161
-	and %r17, %r23, %r6
-	std %r17, 992(%r1)
-	std %r17, 864(%r1)
-	std %r17, 536(%r1)
-# v38 = v40 & v35
+	xor %r4, %r4, %r6
+# G = mem64[g + 96]
 	.loc 1 162
-	and %r17, %r7, %r8
-	std %r17, 1024(%r1)
-	std %r17, 872(%r1)
-	std %r17, 688(%r1)
-	std %r17, 360(%r1)
-# v34 = v44 & v31
+	ld %r6, 96(%r5)
+# T = F4 & G
 	.loc 1 163
-	and %r17, %r16, %r18
-	std %r17, 944(%r1)
-	std %r17, 696(%r1)
-	std %r17, 368(%r1)
-# v42 = v48 & v30
+	and %r16, %r27, %r6
+# A = A ^ T
 	.loc 1 164
-	and %r17, %r4, %r26
-	std %r17, 1072(%r1)
-	std %r17, 1000(%r1)
-	std %r17, 752(%r1)
-	std %r17, 376(%r1)
-# v46 = v47 ^ v46
+	xor %r17, %r17, %r16
+# T = F3 & G
 	.loc 1 165
-	ld %r17, 856(%r1)
-	ld %r15, 992(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 880(%r1)
-	std %r17, 544(%r1)
-# v38 = v46 ^ v38
+	and %r6, %r29, %r6
+# B = B ^ T
 	.loc 1 166
-	ld %r15, 1024(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 888(%r1)
-	std %r17, 552(%r1)
-# v34 = v38 ^ v34
-	.loc 1 167
-	ld %r15, 944(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 560(%r1)
-# v42 = v34 ^ v42
+	xor %r4, %r4, %r6
+# B = B ^ H24
 	.loc 1 168
-	ld %r15, 1072(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 384(%r1)
-# v34 = v36 & v43
+	ld %r6, 112(%r1)
+	xor %r4, %r4, %r6
+# H15 = B
 	.loc 1 169
-	and %r17, %r23, %r5
-	std %r17, 1032(%r1)
-	std %r17, 896(%r1)
-	std %r17, 704(%r1)
-	std %r17, 392(%r1)
-# v38 = v40 & v39
+	mr %r16, %r4
+# G = mem64[g + 8]
 	.loc 1 170
-	and %r17, %r7, %r6
-	std %r17, 1112(%r1)
-	std %r17, 1040(%r1)
-	std %r17, 904(%r1)
-	std %r17, 568(%r1)
-# v46 = v44 & v35
+	ld %r4, 8(%r5)
+# B = F12 & G
 	.loc 1 171
-	and %r17, %r16, %r8
-	std %r17, 1088(%r1)
-	std %r17, 952(%r1)
-	std %r17, 712(%r1)
-	std %r17, 400(%r1)
-# v47 = v48 & v31
+	and %r4, %r24, %r4
+# G = mem64[g + 16]
 	.loc 1 172
-	and %r17, %r4, %r18
-	std %r17, 1136(%r1)
-	std %r17, 1096(%r1)
-	std %r17, 1008(%r1)
-	std %r17, 760(%r1)
-	std %r17, 408(%r1)
-# v38 = v34 ^ v38
+	ld %r6, 16(%r5)
+# A = F12 & G
 	.loc 1 173
-	ld %r17, 1032(%r1)
-	ld %r15, 1112(%r1)
-	xor %r15, %r17, %r15
-	std %r15, 1120(%r1)
-	std %r15, 1048(%r1)
-	std %r15, 912(%r1)
-	std %r15, 576(%r1)
-# v46 = v38 ^ v46
+	and %r15, %r24, %r6
+# T = F11 & G
 	.loc 1 174
-	ld %r17, 1088(%r1)
-	xor %r17, %r15, %r17
-	std %r17, 584(%r1)
-# v47 = v46 ^ v47
+	and %r6, %r10, %r6
+# B = B ^ T
 	.loc 1 175
-	ld %r15, 1136(%r1)
-	xor %r17, %r17, %r15
-	std %r17, 416(%r1)
-# v46 = v40 & v43
+	xor %r6, %r4, %r6
+# G = mem64[g + 24]
 	.loc 1 176
-	and %r17, %r7, %r5
-	std %r17, 1152(%r1)
-	std %r17, 1104(%r1)
-	std %r17, 960(%r1)
-	std %r17, 720(%r1)
-	std %r17, 424(%r1)
-# v38 = v44 & v39
+	ld %r14, 24(%r5)
+# T = F11 & G
 	.loc 1 177
-	and %r17, %r16, %r6
-	std %r17, 1176(%r1)
-	std %r17, 1160(%r1)
-	std %r17, 1128(%r1)
-	std %r17, 1056(%r1)
-	std %r17, 920(%r1)
-	std %r17, 592(%r1)
-# v34 = v48 & v35
+	and %r4, %r10, %r14
+# A = A ^ T
 	.loc 1 178
-	and %r15, %r4, %r8
-	std %r15, 1184(%r1)
-	std %r15, 1168(%r1)
-	std %r15, 1144(%r1)
-	std %r15, 1080(%r1)
-	std %r15, 768(%r1)
-	std %r15, 432(%r1)
-# v38 = v46 ^ v38
+	xor %r15, %r15, %r4
+# T = F10 & G
 	.loc 1 179
-	ld %r17, 1152(%r1)
-	ld %r14, 1176(%r1)
-	xor %r17, %r17, %r14
-	std %r17, 600(%r1)
-# v34 = v38 ^ v34
+	and %r4, %r12, %r14
+# B = B ^ T
 	.loc 1 180
-	xor %r17, %r17, %r15
-	std %r17, 440(%r1)
-# v38 = v44 & v43
+	xor %r6, %r6, %r4
+# G = mem64[g + 32]
 	.loc 1 181
-	and %r15, %r16, %r5
-	std %r15, 776(%r1)
-	std %r15, 448(%r1)
-# v46 = v48 & v39
+	ld %r14, 32(%r5)
+# T = F10 & G
 	.loc 1 182
-	and %r17, %r4, %r6
-	std %r17, 608(%r1)
-# v46 = v38 ^ v46
+	and %r4, %r12, %r14
+# A = A ^ T
 	.loc 1 183
-	xor %r17, %r15, %r17
-	std %r17, 456(%r1)
-# v38 = v48 & v43
+	xor %r15, %r15, %r4
+# T = F9 & G
 	.loc 1 184
-	and %r17, %r4, %r5
-# v27 = v0 ^ v27
+	and %r4, %r28, %r14
+# B = B ^ T
 	.loc 1 185
-	ld %r15, 928(%r1)
-	xor %r12, %r12, %r15
-# v32 = v5 ^ v32
+	xor %r6, %r6, %r4
+# G = mem64[g + 40]
 	.loc 1 186
-	xor %r29, %r10, %r29
-# v36 = v9 ^ v36
+	ld %r14, 40(%r5)
+# T = F9 & G
 	.loc 1 187
-	xor %r23, %r30, %r23
-# v40 = v13 ^ v40
+	and %r4, %r28, %r14
+# A = A ^ T
 	.loc 1 188
-	xor %r7, %r27, %r7
-# v44 = v17 ^ v44
+	xor %r15, %r15, %r4
+# T = F8 & G
 	.loc 1 189
-	xor %r16, %r24, %r16
-# v48 = v21 ^ v48
+	and %r4, %r9, %r14
+# B = B ^ T
 	.loc 1 190
-	xor %r10, %r21, %r4
-# v28 = v1 ^ v28
+	xor %r6, %r6, %r4
+# G = mem64[g + 48]
 	.loc 1 191
-	ld %r4, 1192(%r1)
-	xor %r9, %r9, %r4
-# v30 = v3 ^ v30
+	ld %r14, 48(%r5)
+# T = F8 & G
 	.loc 1 192
-	xor %r26, %r11, %r26
-# v31 = v4 ^ v31
+	and %r4, %r9, %r14
+# A = A ^ T
 	.loc 1 193
-	xor %r18, %r31, %r18
-# v35 = v8 ^ v35
+	xor %r15, %r15, %r4
+# T = F7 & G
 	.loc 1 194
-	xor %r11, %r28, %r8
-# v39 = v12 ^ v39
+	and %r4, %r26, %r14
+# B = B ^ T
 	.loc 1 195
-	xor %r31, %r25, %r6
-# v43 = v16 ^ v43
+	xor %r6, %r6, %r4
+# G = mem64[g + 56]
 	.loc 1 196
-	xor %r28, %r22, %r5
-# v16 = v27 & v28
+	ld %r14, 56(%r5)
+# T = F7 & G
 	.loc 1 197
-	and %r30, %r12, %r9
-# v12 = v27 & v30
+	and %r4, %r26, %r14
+# A = A ^ T
 	.loc 1 198
-	and %r4, %r12, %r26
-# v8 = v32 & v28
+	xor %r15, %r15, %r4
+# T = F6 & G
 	.loc 1 199
-	and %r5, %r29, %r9
-# v8 = v12 ^ v8
+	and %r4, %r30, %r14
+# B = B ^ T
 	.loc 1 200
-	xor %r27, %r4, %r5
-# v12 = v27 & v31
+	xor %r6, %r6, %r4
+# G = mem64[g + 64]
 	.loc 1 201
-	and %r4, %r12, %r18
-# v4 = v32 & v30
+	ld %r14, 64(%r5)
+# T = F6 & G
 	.loc 1 202
-	and %r5, %r29, %r26
-# v3 = v36 & v28
+	and %r4, %r30, %r14
+# A = A ^ T
 	.loc 1 203
-	and %r6, %r23, %r9
-# v4 = v12 ^ v4
+	xor %r15, %r15, %r4
+# T = F5 & G
 	.loc 1 204
-	xor %r5, %r4, %r5
-# v3 = v4 ^ v3
+	and %r4, %r25, %r14
+# B = B ^ T
 	.loc 1 205
-	xor %r25, %r5, %r6
-# v4 = v27 & v35
+	xor %r6, %r6, %r4
+# G = mem64[g + 72]
 	.loc 1 206
-	and %r4, %r12, %r11
-# v12 = v32 & v31
+	ld %r14, 72(%r5)
+# T = F5 & G
 	.loc 1 207
-	and %r5, %r29, %r18
-# v1 = v36 & v30
+	and %r4, %r25, %r14
+# A = A ^ T
 	.loc 1 208
-	and %r6, %r23, %r26
-# v21 = v40 & v28
+	xor %r15, %r15, %r4
+# T = F4 & G
 	.loc 1 209
-	and %r8, %r7, %r9
-# v12 = v4 ^ v12
+	and %r4, %r27, %r14
+# B = B ^ T
 	.loc 1 210
-	xor %r5, %r4, %r5
-# v1 = v12 ^ v1
+	xor %r6, %r6, %r4
+# G = mem64[g + 80]
 	.loc 1 211
-	xor %r6, %r5, %r6
-# v21 = v1 ^ v21
+	ld %r14, 80(%r5)
+# T = F4 & G
 	.loc 1 212
-	xor %r22, %r6, %r8
-# v1 = v27 & v39
+	and %r4, %r27, %r14
+# A = A ^ T
 	.loc 1 213
-	and %r4, %r12, %r31
-# v12 = v32 & v35
+	xor %r15, %r15, %r4
+# T = F3 & G
 	.loc 1 214
-	and %r5, %r29, %r11
-# v4 = v36 & v31
+	and %r4, %r29, %r14
+# B = B ^ T
 	.loc 1 215
-	and %r6, %r23, %r18
-# v17 = v40 & v30
+	xor %r6, %r6, %r4
+# G = mem64[g + 88]
 	.loc 1 216
-	and %r8, %r7, %r26
-# v13 = v44 & v28
+	ld %r14, 88(%r5)
+# T = F3 & G
 	.loc 1 217
-	and %r24, %r16, %r9
-# v12 = v1 ^ v12
+	and %r4, %r29, %r14
+# A = A ^ T
 	.loc 1 218
-	xor %r5, %r4, %r5
-# v4 = v12 ^ v4
+	xor %r15, %r15, %r4
+# T = F2 & G
 	.loc 1 219
-	xor %r6, %r5, %r6
-# v17 = v4 ^ v17
+	and %r4, %r31, %r14
+# B = B ^ T
 	.loc 1 220
-	xor %r8, %r6, %r8
-# v13 = v17 ^ v13
+	xor %r6, %r6, %r4
+# G = mem64[g + 96]
 	.loc 1 221
-	xor %r24, %r8, %r24
-# v17 = v27 & v43
+	ld %r14, 96(%r5)
+# T = F2 & G
 	.loc 1 222
-	and %r4, %r12, %r28
-# v4 = v32 & v39
+	and %r4, %r31, %r14
+# A = A ^ T
 	.loc 1 223
-	and %r5, %r29, %r31
-# v12 = v36 & v35
+	xor %r15, %r15, %r4
+# T = F1 & G
 	.loc 1 224
-	and %r6, %r23, %r11
-# v1 = v40 & v31
+	and %r4, %r11, %r14
+# B = B ^ T
 	.loc 1 225
-	and %r8, %r7, %r18
-# v9 = v44 & v30
+	xor %r6, %r6, %r4
+# A = A ^ H23
 	.loc 1 226
-	and %r15, %r16, %r26
-# v5 = v48 & v28
+	xor %r4, %r15, %r22
+# A = A ^ H24
 	.loc 1 227
-	and %r21, %r10, %r9
-# v4 = v17 ^ v4
+	ld %r15, 112(%r1)
+	xor %r4, %r4, %r15
+# H14 = A
 	.loc 1 228
-	xor %r5, %r4, %r5
-# v12 = v4 ^ v12
+	mr %r15, %r4
+# B = B ^ H22
 	.loc 1 229
-	xor %r6, %r5, %r6
-# v1 = v12 ^ v1
+	xor %r4, %r6, %r21
+# B = B ^ H23
 	.loc 1 230
-	xor %r8, %r6, %r8
-# v9 = v1 ^ v9
+	xor %r4, %r4, %r22
+# H13 = B
 	.loc 1 231
-	xor %r15, %r8, %r15
-# v5 = v9 ^ v5
+	mr %r6, %r4
+# G = mem64[g + 0]
 	.loc 1 232
-	xor %r21, %r15, %r21
-# v27 = v27 & v20
+	ld %r4, 0(%r5)
+# A = F12 & G
 	.loc 1 233
-	and %r12, %r12, %r20
-# v9 = v32 & v43
+	and %r24, %r24, %r4
+# B = F11 & G
 	.loc 1 234
-	and %r4, %r29, %r28
-# v1 = v36 & v39
+	and %r14, %r10, %r4
+# G = mem64[g + 8]
 	.loc 1 235
-	and %r15, %r23, %r31
-# v12 = v40 & v35
+	ld %r4, 8(%r5)
+# T = F11 & G
 	.loc 1 236
-	and %r8, %r7, %r11
-# v4 = v44 & v31
+	and %r10, %r10, %r4
+# A = A ^ T
 	.loc 1 237
-	and %r6, %r16, %r18
-# v17 = v48 & v30
+	xor %r24, %r24, %r10
+# T = F10 & G
 	.loc 1 238
-	and %r5, %r10, %r26
-# v28 = v25 & v28
+	and %r4, %r12, %r4
+# B = B ^ T
 	.loc 1 239
-	and %r9, %r19, %r9
-# v9 = v27 ^ v9
+	xor %r14, %r14, %r4
+# G = mem64[g + 16]
 	.loc 1 240
-	xor %r4, %r12, %r4
-# v1 = v9 ^ v1
+	ld %r10, 16(%r5)
+# T = F10 & G
 	.loc 1 241
-	xor %r15, %r4, %r15
-# v12 = v1 ^ v12
+	and %r4, %r12, %r10
+# A = A ^ T
 	.loc 1 242
-	xor %r8, %r15, %r8
-# v4 = v12 ^ v4
+	xor %r24, %r24, %r4
+# T = F9 & G
 	.loc 1 243
-	xor %r6, %r8, %r6
-# v17 = v4 ^ v17
+	and %r4, %r28, %r10
+# B = B ^ T
 	.loc 1 244
-	xor %r5, %r6, %r5
-# v28 = v17 ^ v28
+	xor %r14, %r14, %r4
+# G = mem64[g + 24]
 	.loc 1 245
-	xor %r9, %r5, %r9
-# v32 = v32 & v20
+	ld %r10, 24(%r5)
+# T = F9 & G
 	.loc 1 246
-	and %r29, %r29, %r20
-# v17 = v36 & v43
+	and %r4, %r28, %r10
+# A = A ^ T
 	.loc 1 247
-	and %r4, %r23, %r28
-# v4 = v40 & v39
+	xor %r24, %r24, %r4
+# T = F8 & G
 	.loc 1 248
-	and %r5, %r7, %r31
-# v12 = v44 & v35
+	and %r4, %r9, %r10
+# B = B ^ T
 	.loc 1 249
-	and %r6, %r16, %r11
-# v1 = v48 & v31
+	xor %r14, %r14, %r4
+# G = mem64[g + 32]
 	.loc 1 250
-	and %r8, %r10, %r18
-# v30 = v25 & v30
+	ld %r10, 32(%r5)
+# T = F8 & G
 	.loc 1 251
-	and %r26, %r19, %r26
-# v17 = v32 ^ v17
+	and %r4, %r9, %r10
+# A = A ^ T
 	.loc 1 252
-	xor %r4, %r29, %r4
-# v4 = v17 ^ v4
+	xor %r24, %r24, %r4
+# T = F7 & G
 	.loc 1 253
-	xor %r5, %r4, %r5
-# v12 = v4 ^ v12
+	and %r4, %r26, %r10
+# B = B ^ T
 	.loc 1 254
-	xor %r6, %r5, %r6
-# v1 = v12 ^ v1
+	xor %r14, %r14, %r4
+# G = mem64[g + 40]
 	.loc 1 255
-	xor %r8, %r6, %r8
-# v30 = v1 ^ v30
+	ld %r10, 40(%r5)
+# T = F7 & G
 	.loc 1 256
-	xor %r26, %r8, %r26
-# v36 = v36 & v20
+	and %r4, %r26, %r10
+# A = A ^ T
 	.loc 1 257
-	and %r23, %r23, %r20
-# v1 = v40 & v43
+	xor %r24, %r24, %r4
+# T = F6 & G
 	.loc 1 258
-	and %r4, %r7, %r28
-# v12 = v44 & v39
+	and %r4, %r30, %r10
+# B = B ^ T
 	.loc 1 259
-	and %r5, %r16, %r31
-# v4 = v48 & v35
+	xor %r14, %r14, %r4
+# G = mem64[g + 48]
 	.loc 1 260
-	and %r6, %r10, %r11
-# v31 = v25 & v31
+	ld %r10, 48(%r5)
+# T = F6 & G
 	.loc 1 261
-	and %r18, %r19, %r18
-# v1 = v36 ^ v1
+	and %r4, %r30, %r10
+# A = A ^ T
 	.loc 1 262
-	xor %r4, %r23, %r4
-# v12 = v1 ^ v12
+	xor %r24, %r24, %r4
+# T = F5 & G
 	.loc 1 263
-	xor %r5, %r4, %r5
-# v4 = v12 ^ v4
+	and %r4, %r25, %r10
+# B = B ^ T
 	.loc 1 264
-	xor %r6, %r5, %r6
-# v31 = v4 ^ v31
+	xor %r14, %r14, %r4
+# G = mem64[g + 56]
 	.loc 1 265
-	xor %r18, %r6, %r18
-# v40 = v40 & v20
+	ld %r10, 56(%r5)
+# T = F5 & G
 	.loc 1 266
-	and %r7, %r7, %r20
-# v4 = v44 & v43
+	and %r4, %r25, %r10
+# A = A ^ T
 	.loc 1 267
-	and %r4, %r16, %r28
-# v12 = v48 & v39
+	xor %r24, %r24, %r4
+# T = F4 & G
 	.loc 1 268
-	and %r5, %r10, %r31
-# v35 = v25 & v35
+	and %r4, %r27, %r10
+# B = B ^ T
 	.loc 1 269
-	and %r11, %r19, %r11
-# v4 = v40 ^ v4
+	xor %r14, %r14, %r4
+# G = mem64[g + 64]
 	.loc 1 270
-	xor %r4, %r7, %r4
-# v12 = v4 ^ v12
+	ld %r10, 64(%r5)
+# T = F4 & G
 	.loc 1 271
-	xor %r5, %r4, %r5
-# v35 = v12 ^ v35
+	and %r4, %r27, %r10
+# A = A ^ T
 	.loc 1 272
-	xor %r11, %r5, %r11
-# v44 = v44 & v20
+	xor %r24, %r24, %r4
+# T = F3 & G
 	.loc 1 273
-	and %r16, %r16, %r20
-# v12 = v48 & v43
+	and %r4, %r29, %r10
+# B = B ^ T
 	.loc 1 274
-	and %r4, %r10, %r28
-# v39 = v25 & v39
+	xor %r14, %r14, %r4
+# G = mem64[g + 72]
 	.loc 1 275
-	and %r31, %r19, %r31
-# v12 = v44 ^ v12
+	ld %r10, 72(%r5)
+# T = F3 & G
 	.loc 1 276
-	xor %r4, %r16, %r4
-# v39 = v12 ^ v39
+	and %r4, %r29, %r10
+# A = A ^ T
 	.loc 1 277
-	xor %r31, %r4, %r31
-# v48 = v48 & v20
+	xor %r24, %r24, %r4
+# T = F2 & G
 	.loc 1 278
-	and %r10, %r10, %r20
-# v43 = v25 & v43
+	and %r4, %r31, %r10
+# B = B ^ T
 	.loc 1 279
-	and %r28, %r19, %r28
-# v43 = v48 ^ v43
+	xor %r14, %r14, %r4
+# G = mem64[g + 80]
 	.loc 1 280
-	xor %r28, %r10, %r28
-# v20 = v25 & v20
+	ld %r10, 80(%r5)
+# T = F2 & G
 	.loc 1 281
-	and %r20, %r19, %r20
-# v16 = v16 ^ v2
+	and %r4, %r31, %r10
+# A = A ^ T
 	.loc 1 282
-	ld %r4, 112(%r1)
-	xor %r30, %r30, %r4
-# v16 = v16 ^ v29
+	xor %r24, %r24, %r4
+# T = F1 & G
 	.loc 1 283
-	ld %r4, 120(%r1)
-	xor %r30, %r30, %r4
-# v8 = v8 ^ v6
+	and %r4, %r11, %r10
+# B = B ^ T
 	.loc 1 284
-	ld %r4, 184(%r1)
-	xor %r27, %r27, %r4
-# v8 = v8 ^ v33
+	xor %r14, %r14, %r4
+# G = mem64[g + 88]
 	.loc 1 285
-	ld %r4, 280(%r1)
-	xor %r27, %r27, %r4
-# v3 = v3 ^ v10
+	ld %r10, 88(%r5)
+# T = F1 & G
 	.loc 1 286
-	ld %r4, 192(%r1)
-	xor %r25, %r25, %r4
-# v3 = v3 ^ v37
+	and %r4, %r11, %r10
+# A = A ^ T
 	.loc 1 287
-	ld %r4, 288(%r1)
-	xor %r25, %r25, %r4
-# v21 = v21 ^ v14
+	xor %r24, %r24, %r4
+# T = F0 & G
 	.loc 1 288
-	ld %r4, 200(%r1)
-	xor %r22, %r22, %r4
-# v21 = v21 ^ v41
+	and %r4, %r8, %r10
+# B = B ^ T
 	.loc 1 289
-	ld %r4, 296(%r1)
-	xor %r22, %r22, %r4
-# v13 = v13 ^ v18
+	xor %r14, %r14, %r4
+# G = mem64[g + 96]
 	.loc 1 290
-	ld %r4, 208(%r1)
-	xor %r24, %r24, %r4
-# v13 = v13 ^ v45
+	ld %r4, 96(%r5)
+# T = F0 & G
 	.loc 1 291
-	ld %r4, 312(%r1)
-	xor %r24, %r24, %r4
-# v5 = v5 ^ v22
+	and %r4, %r8, %r4
+# A = A ^ T
 	.loc 1 292
-	ld %r4, 216(%r1)
-	xor %r21, %r21, %r4
-# v5 = v5 ^ v49
+	xor %r24, %r24, %r4
+# A = A ^ H21
 	.loc 1 293
-	ld %r4, 344(%r1)
-	xor %r21, %r21, %r4
-# v28 = v28 ^ v26
+	xor %r24, %r24, %r20
+# A = A ^ H22
 	.loc 1 294
-	ld %r4, 224(%r1)
-	xor %r9, %r9, %r4
-# v28 = v28 ^ v42
+	xor %r24, %r24, %r21
+# A = A ^ H24
 	.loc 1 295
-	ld %r4, 384(%r1)
-	xor %r6, %r9, %r4
-# v30 = v30 ^ v19
+	ld %r4, 112(%r1)
+	xor %r24, %r24, %r4
+# mem64[h + 96] = A
 	.loc 1 296
-	ld %r7, 232(%r1)
-	xor %r26, %r26, %r7
-# v30 = v30 ^ v47
+	std %r24, 96(%r3)
+# B = B ^ H20
 	.loc 1 297
-	ld %r4, 416(%r1)
-	xor %r26, %r26, %r4
-# v31 = v31 ^ v24
+	xor %r14, %r14, %r19
+# B = B ^ H21
 	.loc 1 298
-	ld %r8, 240(%r1)
-	xor %r18, %r18, %r8
-# v31 = v31 ^ v34
+	xor %r14, %r14, %r20
+# B = B ^ H23
 	.loc 1 299
-	ld %r4, 440(%r1)
-	xor %r18, %r18, %r4
-# v35 = v35 ^ v11
+	xor %r14, %r14, %r22
+# B = B ^ H24
 	.loc 1 300
-	ld %r5, 248(%r1)
-	xor %r11, %r11, %r5
-# v35 = v35 ^ v46
+	xor %r14, %r14, %r4
+# mem64[h + 88] = B
 	.loc 1 301
-	ld %r4, 456(%r1)
-	xor %r11, %r11, %r4
-# v39 = v39 ^ v23
+	std %r14, 88(%r3)
+# G = mem64[g + 0]
 	.loc 1 302
-	ld %r4, 256(%r1)
-	xor %r31, %r31, %r4
-# v39 = v39 ^ v38
+	ld %r4, 0(%r5)
+# A = F10 & G
 	.loc 1 303
-	xor %r12, %r31, %r17
-# v43 = v43 ^ v7
+	and %r10, %r12, %r4
+# B = F9 & G
 	.loc 1 304
-	ld %r9, 264(%r1)
-	xor %r10, %r28, %r9
-# v20 = v20 ^ v15
+	and %r24, %r28, %r4
+# G = mem64[g + 8]
 	.loc 1 305
-	ld %r23, 272(%r1)
-	xor %r20, %r20, %r23
-# v19 = v16 ^ v19
+	ld %r4, 8(%r5)
+# T = F9 & G
 	.loc 1 306
-	xor %r7, %r30, %r7
-# v24 = v8 ^ v24
+	and %r12, %r28, %r4
+# A = A ^ T
 	.loc 1 307
-	xor %r28, %r27, %r8
-# v11 = v3 ^ v11
+	xor %r12, %r10, %r12
+# T = F8 & G
 	.loc 1 308
-	xor %r29, %r25, %r5
-# v23 = v21 ^ v23
+	and %r4, %r9, %r4
+# B = B ^ T
 	.loc 1 309
-	xor %r31, %r22, %r4
-# v7 = v13 ^ v7
+	xor %r4, %r24, %r4
+# G = mem64[g + 16]
 	.loc 1 310
-	xor %r27, %r24, %r9
-# v15 = v5 ^ v15
+	ld %r10, 16(%r5)
+# T = F8 & G
 	.loc 1 311
-	xor %r25, %r21, %r23
-# v29 = v30 ^ v29
+	and %r28, %r9, %r10
+# A = A ^ T
 	.loc 1 312
-	ld %r4, 120(%r1)
-	xor %r4, %r26, %r4
-# v33 = v31 ^ v33
+	xor %r12, %r12, %r28
+# T = F7 & G
 	.loc 1 313
-	ld %r5, 280(%r1)
-	xor %r5, %r18, %r5
-# v37 = v35 ^ v37
+	and %r10, %r26, %r10
+# B = B ^ T
 	.loc 1 314
-	ld %r8, 288(%r1)
-	xor %r9, %r11, %r8
-# v41 = v39 ^ v41
-	.loc 1 315
-	ld %r8, 296(%r1)
-	xor %r8, %r12, %r8
-# v45 = v43 ^ v45
-	.loc 1 316
-	ld %r11, 312(%r1)
-	xor %r11, %r10, %r11
-# v49 = v20 ^ v49
-	.loc 1 317
-	ld %r10, 344(%r1)
-	xor %r30, %r20, %r10
-# v33 = v33 ^ v38
-	.loc 1 318
-	xor %r10, %r5, %r17
-# v29 = v29 ^ v38
-	.loc 1 319
-	xor %r4, %r4, %r17
-# v15 = v15 ^ v38
-	.loc 1 320
-	xor %r5, %r25, %r17
-# v38 = v7 ^ v38
-	.loc 1 321
-	xor %r17, %r27, %r17
-# v29 = v29 ^ v46
-	.loc 1 322
-	ld %r27, 456(%r1)
-	xor %r12, %r4, %r27
-# v28 = v28 ^ v46
-	.loc 1 323
-	xor %r4, %r6, %r27
-# v38 = v38 ^ v46
-	.loc 1 324
-	xor %r17, %r17, %r27
-# v46 = v23 ^ v46
-	.loc 1 325
-	xor %r6, %r31, %r27
-# v28 = v28 ^ v34
-	.loc 1 326
-	ld %r27, 440(%r1)
-	xor %r31, %r4, %r27
-# v15 = v15 ^ v34
-	.loc 1 327
-	xor %r5, %r5, %r27
-# v46 = v46 ^ v34
-	.loc 1 328
-	xor %r6, %r6, %r27
-# v34 = v11 ^ v34
-	.loc 1 329
-	xor %r4, %r29, %r27
-# v15 = v15 ^ v47
-	.loc 1 330
-	ld %r27, 416(%r1)
-	xor %r29, %r5, %r27
-# v38 = v38 ^ v47
-	.loc 1 331
-	xor %r17, %r17, %r27
-# v34 = v34 ^ v47
-	.loc 1 332
-	xor %r4, %r4, %r27
-# v47 = v24 ^ v47
-	.loc 1 333
-	xor %r5, %r28, %r27
-# v38 = v38 ^ v42
-	.loc 1 334
-	ld %r28, 384(%r1)
-	xor %r17, %r17, %r28
-# v46 = v46 ^ v42
-	.loc 1 335
-	xor %r6, %r6, %r28
-# v47 = v47 ^ v42
-	.loc 1 336
-	xor %r5, %r5, %r28
-# v42 = v19 ^ v42
-	.loc 1 337
-	xor %r7, %r7, %r28
-# v46 = v46 ^ v49
-	.loc 1 338
-	xor %r28, %r6, %r30
-# v34 = v34 ^ v49
-	.loc 1 339
-	xor %r4, %r4, %r30
-# v42 = v42 ^ v49
-	.loc 1 340
-	xor %r7, %r7, %r30
-# v49 = v26 ^ v49
-	.loc 1 341
-	ld %r6, 224(%r1)
-	xor %r6, %r6, %r30
-# v34 = v34 ^ v45
-	.loc 1 342
-	xor %r30, %r4, %r11
-# v47 = v47 ^ v45
-	.loc 1 343
-	xor %r5, %r5, %r11
-# v49 = v49 ^ v45
-	.loc 1 344
-	xor %r6, %r6, %r11
-# v45 = v22 ^ v45
-	.loc 1 345
-	ld %r4, 216(%r1)
-	xor %r4, %r4, %r11
-# v47 = v47 ^ v41
-	.loc 1 346
-	xor %r5, %r5, %r8
-# v42 = v42 ^ v41
-	.loc 1 347
-	xor %r7, %r7, %r8
-# v45 = v45 ^ v41
-	.loc 1 348
-	xor %r4, %r4, %r8
-# v41 = v18 ^ v41
-	.loc 1 349
-	ld %r11, 208(%r1)
-	xor %r8, %r11, %r8
-# v42 = v42 ^ v37
-	.loc 1 350
-	xor %r7, %r7, %r9
-# v49 = v49 ^ v37
-	.loc 1 351
-	xor %r6, %r6, %r9
-# v41 = v41 ^ v37
-	.loc 1 352
-	xor %r8, %r8, %r9
-# v37 = v14 ^ v37
-	.loc 1 353
-	ld %r11, 200(%r1)
-	xor %r9, %r11, %r9
-# v49 = v49 ^ v33
-	.loc 1 354
-	xor %r6, %r6, %r10
-# v45 = v45 ^ v33
-	.loc 1 355
 	xor %r4, %r4, %r10
-# v37 = v37 ^ v33
+# G = mem64[g + 24]
+	.loc 1 315
+	ld %r10, 24(%r5)
+# T = F7 & G
+	.loc 1 316
+	and %r28, %r26, %r10
+# A = A ^ T
+	.loc 1 317
+	xor %r12, %r12, %r28
+# T = F6 & G
+	.loc 1 318
+	and %r10, %r30, %r10
+# B = B ^ T
+	.loc 1 319
+	xor %r4, %r4, %r10
+# G = mem64[g + 32]
+	.loc 1 320
+	ld %r10, 32(%r5)
+# T = F6 & G
+	.loc 1 321
+	and %r28, %r30, %r10
+# A = A ^ T
+	.loc 1 322
+	xor %r12, %r12, %r28
+# T = F5 & G
+	.loc 1 323
+	and %r10, %r25, %r10
+# B = B ^ T
+	.loc 1 324
+	xor %r4, %r4, %r10
+# G = mem64[g + 40]
+	.loc 1 325
+	ld %r10, 40(%r5)
+# T = F5 & G
+	.loc 1 326
+	and %r28, %r25, %r10
+# A = A ^ T
+	.loc 1 327
+	xor %r12, %r12, %r28
+# T = F4 & G
+	.loc 1 328
+	and %r10, %r27, %r10
+# B = B ^ T
+	.loc 1 329
+	xor %r4, %r4, %r10
+# G = mem64[g + 48]
+	.loc 1 330
+	ld %r10, 48(%r5)
+# T = F4 & G
+	.loc 1 331
+	and %r28, %r27, %r10
+# A = A ^ T
+	.loc 1 332
+	xor %r12, %r12, %r28
+# T = F3 & G
+	.loc 1 333
+	and %r10, %r29, %r10
+# B = B ^ T
+	.loc 1 334
+	xor %r4, %r4, %r10
+# G = mem64[g + 56]
+	.loc 1 335
+	ld %r10, 56(%r5)
+# T = F3 & G
+	.loc 1 336
+	and %r28, %r29, %r10
+# A = A ^ T
+	.loc 1 337
+	xor %r12, %r12, %r28
+# T = F2 & G
+	.loc 1 338
+	and %r10, %r31, %r10
+# B = B ^ T
+	.loc 1 339
+	xor %r4, %r4, %r10
+# G = mem64[g + 64]
+	.loc 1 340
+	ld %r10, 64(%r5)
+# T = F2 & G
+	.loc 1 341
+	and %r28, %r31, %r10
+# A = A ^ T
+	.loc 1 342
+	xor %r12, %r12, %r28
+# T = F1 & G
+	.loc 1 343
+	and %r10, %r11, %r10
+# B = B ^ T
+	.loc 1 344
+	xor %r4, %r4, %r10
+# G = mem64[g + 72]
+	.loc 1 345
+	ld %r10, 72(%r5)
+# T = F1 & G
+	.loc 1 346
+	and %r28, %r11, %r10
+# A = A ^ T
+	.loc 1 347
+	xor %r12, %r12, %r28
+# T = F0 & G
+	.loc 1 348
+	and %r10, %r8, %r10
+# B = B ^ T
+	.loc 1 349
+	xor %r10, %r4, %r10
+# G = mem64[g + 80]
+	.loc 1 350
+	ld %r4, 80(%r5)
+# T = F0 & G
+	.loc 1 351
+	and %r4, %r8, %r4
+# A = A ^ T
+	.loc 1 352
+	xor %r4, %r12, %r4
+# A = A ^ H19
+	.loc 1 353
+	xor %r4, %r4, %r18
+# A = A ^ H20
+	.loc 1 354
+	xor %r4, %r4, %r19
+# A = A ^ H22
+	.loc 1 355
+	xor %r4, %r4, %r21
+# A = A ^ H23
 	.loc 1 356
-	xor %r9, %r9, %r10
-# v33 = v10 ^ v33
+	xor %r4, %r4, %r22
+# mem64[h + 80] = A
 	.loc 1 357
-	ld %r11, 192(%r1)
-	xor %r10, %r11, %r10
-# v45 = v45 ^ v29
+	std %r4, 80(%r3)
+# B = B ^ H18
 	.loc 1 358
-	xor %r4, %r4, %r12
-# v41 = v41 ^ v29
+	xor %r10, %r10, %r7
+# B = B ^ H19
 	.loc 1 359
-	xor %r8, %r8, %r12
-# v33 = v33 ^ v29
+	xor %r10, %r10, %r18
+# B = B ^ H21
 	.loc 1 360
-	xor %r10, %r10, %r12
-# v29 = v6 ^ v29
+	xor %r10, %r10, %r20
+# B = B ^ H22
 	.loc 1 361
-	ld %r11, 184(%r1)
-	xor %r12, %r11, %r12
-# v41 = v41 ^ v28
+	xor %r10, %r10, %r21
+# mem64[h + 72] = B
 	.loc 1 362
-	xor %r8, %r8, %r31
-# v37 = v37 ^ v28
+	std %r10, 72(%r3)
+# G = mem64[g + 0]
 	.loc 1 363
-	xor %r9, %r9, %r31
-# v29 = v29 ^ v28
+	ld %r4, 0(%r5)
+# A = F8 & G
 	.loc 1 364
-	xor %r12, %r12, %r31
-# v28 = v2 ^ v28
+	and %r9, %r9, %r4
+# B = F7 & G
 	.loc 1 365
-	ld %r11, 112(%r1)
-	xor %r31, %r11, %r31
-# mem64[h + 0] = v28
+	and %r4, %r26, %r4
+# G = mem64[g + 8]
 	.loc 1 366
-	std %r31, 0(%r3)
-# mem64[h + 8] = v29
+	ld %r10, 8(%r5)
+# T = F7 & G
 	.loc 1 367
-	std %r12, 8(%r3)
-# mem64[h + 16] = v33
+	and %r12, %r26, %r10
+# A = A ^ T
 	.loc 1 368
-	std %r10, 16(%r3)
-# mem64[h + 24] = v37
+	xor %r9, %r9, %r12
+# T = F6 & G
 	.loc 1 369
-	std %r9, 24(%r3)
-# mem64[h + 32] = v41
+	and %r10, %r30, %r10
+# B = B ^ T
 	.loc 1 370
-	std %r8, 32(%r3)
-# mem64[h + 40] = v45
+	xor %r4, %r4, %r10
+# G = mem64[g + 16]
 	.loc 1 371
-	std %r4, 40(%r3)
-# mem64[h + 48] = v49
+	ld %r10, 16(%r5)
+# T = F6 & G
 	.loc 1 372
-	std %r6, 48(%r3)
-# mem64[h + 56] = v42
+	and %r12, %r30, %r10
+# A = A ^ T
 	.loc 1 373
-	std %r7, 56(%r3)
-# mem64[h + 64] = v47
+	xor %r9, %r9, %r12
+# T = F5 & G
 	.loc 1 374
-	std %r5, 64(%r3)
-# mem64[h + 72] = v34
+	and %r10, %r25, %r10
+# B = B ^ T
 	.loc 1 375
-	std %r30, 72(%r3)
-# mem64[h + 80] = v46
+	xor %r4, %r4, %r10
+# G = mem64[g + 24]
 	.loc 1 376
-	std %r28, 80(%r3)
-# mem64[h + 88] = v38
+	ld %r10, 24(%r5)
+# T = F5 & G
 	.loc 1 377
-	std %r17, 88(%r3)
-# mem64[h + 96] = v15
+	and %r12, %r25, %r10
+# A = A ^ T
 	.loc 1 378
-	std %r29, 96(%r3)
-# leave
+	xor %r9, %r9, %r12
+# T = F4 & G
 	.loc 1 379
-	ld %r14, 1200(%r1)
-	ld %r15, 1208(%r1)
-	ld %r16, 1216(%r1)
-	ld %r17, 1224(%r1)
-	ld %r18, 1232(%r1)
-	ld %r19, 1240(%r1)
-	ld %r20, 1248(%r1)
-	ld %r21, 1256(%r1)
-	ld %r22, 1264(%r1)
-	ld %r23, 1272(%r1)
-	ld %r24, 1280(%r1)
-	ld %r25, 1288(%r1)
-	ld %r26, 1296(%r1)
-	ld %r27, 1304(%r1)
-	ld %r28, 1312(%r1)
-	ld %r29, 1320(%r1)
-	ld %r30, 1328(%r1)
-	ld %r31, 1336(%r1)
-	addi %r1, %r1, 1344
+	and %r10, %r27, %r10
+# B = B ^ T
+	.loc 1 380
+	xor %r4, %r4, %r10
+# G = mem64[g + 32]
+	.loc 1 381
+	ld %r10, 32(%r5)
+# T = F4 & G
+	.loc 1 382
+	and %r12, %r27, %r10
+# A = A ^ T
+	.loc 1 383
+	xor %r9, %r9, %r12
+# T = F3 & G
+	.loc 1 384
+	and %r10, %r29, %r10
+# B = B ^ T
+	.loc 1 385
+	xor %r4, %r4, %r10
+# G = mem64[g + 40]
+	.loc 1 386
+	ld %r10, 40(%r5)
+# T = F3 & G
+	.loc 1 387
+	and %r12, %r29, %r10
+# A = A ^ T
+	.loc 1 388
+	xor %r9, %r9, %r12
+# T = F2 & G
+	.loc 1 389
+	and %r10, %r31, %r10
+# B = B ^ T
+	.loc 1 390
+	xor %r4, %r4, %r10
+# G = mem64[g + 48]
+	.loc 1 391
+	ld %r10, 48(%r5)
+# T = F2 & G
+	.loc 1 392
+	and %r12, %r31, %r10
+# A = A ^ T
+	.loc 1 393
+	xor %r9, %r9, %r12
+# T = F1 & G
+	.loc 1 394
+	and %r10, %r11, %r10
+# B = B ^ T
+	.loc 1 395
+	xor %r4, %r4, %r10
+# G = mem64[g + 56]
+	.loc 1 396
+	ld %r10, 56(%r5)
+# T = F1 & G
+	.loc 1 397
+	and %r12, %r11, %r10
+# A = A ^ T
+	.loc 1 398
+	xor %r9, %r9, %r12
+# T = F0 & G
+	.loc 1 399
+	and %r10, %r8, %r10
+# B = B ^ T
+	.loc 1 400
+	xor %r4, %r4, %r10
+# G = mem64[g + 64]
+	.loc 1 401
+	ld %r10, 64(%r5)
+# T = F0 & G
+	.loc 1 402
+	and %r10, %r8, %r10
+# A = A ^ T
+	.loc 1 403
+	xor %r9, %r9, %r10
+# A = A ^ H17
+	.loc 1 404
+	xor %r9, %r9, %r23
+# A = A ^ H18
+	.loc 1 405
+	xor %r9, %r9, %r7
+# A = A ^ H20
+	.loc 1 406
+	xor %r9, %r9, %r19
+# A = A ^ H21
+	.loc 1 407
+	xor %r9, %r9, %r20
+# mem64[h + 64] = A
+	.loc 1 408
+	std %r9, 64(%r3)
+# B = B ^ H16
+	.loc 1 409
+	xor %r4, %r4, %r17
+# B = B ^ H17
+	.loc 1 410
+	xor %r4, %r4, %r23
+# B = B ^ H19
+	.loc 1 411
+	xor %r4, %r4, %r18
+# B = B ^ H20
+	.loc 1 412
+	xor %r4, %r4, %r19
+# mem64[h + 56] = B
+	.loc 1 413
+	std %r4, 56(%r3)
+# G = mem64[g + 0]
+	.loc 1 414
+	ld %r4, 0(%r5)
+# A = F6 & G
+	.loc 1 415
+	and %r9, %r30, %r4
+# B = F5 & G
+	.loc 1 416
+	and %r4, %r25, %r4
+# G = mem64[g + 8]
+	.loc 1 417
+	ld %r10, 8(%r5)
+# T = F5 & G
+	.loc 1 418
+	and %r12, %r25, %r10
+# A = A ^ T
+	.loc 1 419
+	xor %r9, %r9, %r12
+# T = F4 & G
+	.loc 1 420
+	and %r10, %r27, %r10
+# B = B ^ T
+	.loc 1 421
+	xor %r4, %r4, %r10
+# G = mem64[g + 16]
+	.loc 1 422
+	ld %r10, 16(%r5)
+# T = F4 & G
+	.loc 1 423
+	and %r12, %r27, %r10
+# A = A ^ T
+	.loc 1 424
+	xor %r9, %r9, %r12
+# T = F3 & G
+	.loc 1 425
+	and %r10, %r29, %r10
+# B = B ^ T
+	.loc 1 426
+	xor %r4, %r4, %r10
+# G = mem64[g + 24]
+	.loc 1 427
+	ld %r10, 24(%r5)
+# T = F3 & G
+	.loc 1 428
+	and %r12, %r29, %r10
+# A = A ^ T
+	.loc 1 429
+	xor %r9, %r9, %r12
+# T = F2 & G
+	.loc 1 430
+	and %r10, %r31, %r10
+# B = B ^ T
+	.loc 1 431
+	xor %r4, %r4, %r10
+# G = mem64[g + 32]
+	.loc 1 432
+	ld %r10, 32(%r5)
+# T = F2 & G
+	.loc 1 433
+	and %r12, %r31, %r10
+# A = A ^ T
+	.loc 1 434
+	xor %r9, %r9, %r12
+# T = F1 & G
+	.loc 1 435
+	and %r10, %r11, %r10
+# B = B ^ T
+	.loc 1 436
+	xor %r4, %r4, %r10
+# G = mem64[g + 40]
+	.loc 1 437
+	ld %r10, 40(%r5)
+# T = F1 & G
+	.loc 1 438
+	and %r12, %r11, %r10
+# A = A ^ T
+	.loc 1 439
+	xor %r9, %r9, %r12
+# T = F0 & G
+	.loc 1 440
+	and %r10, %r8, %r10
+# B = B ^ T
+	.loc 1 441
+	xor %r4, %r4, %r10
+# G = mem64[g + 48]
+	.loc 1 442
+	ld %r10, 48(%r5)
+# T = F0 & G
+	.loc 1 443
+	and %r10, %r8, %r10
+# A = A ^ T
+	.loc 1 444
+	xor %r9, %r9, %r10
+# A = A ^ H15
+	.loc 1 445
+	xor %r9, %r9, %r16
+# A = A ^ H16
+	.loc 1 446
+	xor %r9, %r9, %r17
+# A = A ^ H18
+	.loc 1 447
+	xor %r9, %r9, %r7
+# A = A ^ H19
+	.loc 1 448
+	xor %r9, %r9, %r18
+# mem64[h + 48] = A
+	.loc 1 449
+	std %r9, 48(%r3)
+# B = B ^ H14
+	.loc 1 450
+	xor %r4, %r4, %r15
+# B = B ^ H15
+	.loc 1 451
+	xor %r4, %r4, %r16
+# B = B ^ H17
+	.loc 1 452
+	xor %r4, %r4, %r23
+# B = B ^ H18
+	.loc 1 453
+	xor %r4, %r4, %r7
+# mem64[h + 40] = B
+	.loc 1 454
+	std %r4, 40(%r3)
+# G = mem64[g + 0]
+	.loc 1 455
+	ld %r4, 0(%r5)
+# A = F4 & G
+	.loc 1 456
+	and %r7, %r27, %r4
+# B = F3 & G
+	.loc 1 457
+	and %r4, %r29, %r4
+# G = mem64[g + 8]
+	.loc 1 458
+	ld %r9, 8(%r5)
+# T = F3 & G
+	.loc 1 459
+	and %r10, %r29, %r9
+# A = A ^ T
+	.loc 1 460
+	xor %r7, %r7, %r10
+# T = F2 & G
+	.loc 1 461
+	and %r9, %r31, %r9
+# B = B ^ T
+	.loc 1 462
+	xor %r4, %r4, %r9
+# G = mem64[g + 16]
+	.loc 1 463
+	ld %r9, 16(%r5)
+# T = F2 & G
+	.loc 1 464
+	and %r10, %r31, %r9
+# A = A ^ T
+	.loc 1 465
+	xor %r7, %r7, %r10
+# T = F1 & G
+	.loc 1 466
+	and %r9, %r11, %r9
+# B = B ^ T
+	.loc 1 467
+	xor %r4, %r4, %r9
+# G = mem64[g + 24]
+	.loc 1 468
+	ld %r9, 24(%r5)
+# T = F1 & G
+	.loc 1 469
+	and %r10, %r11, %r9
+# A = A ^ T
+	.loc 1 470
+	xor %r7, %r7, %r10
+# T = F0 & G
+	.loc 1 471
+	and %r9, %r8, %r9
+# B = B ^ T
+	.loc 1 472
+	xor %r4, %r4, %r9
+# G = mem64[g + 32]
+	.loc 1 473
+	ld %r9, 32(%r5)
+# T = F0 & G
+	.loc 1 474
+	and %r9, %r8, %r9
+# A = A ^ T
+	.loc 1 475
+	xor %r7, %r7, %r9
+# A = A ^ H13
+	.loc 1 476
+	xor %r7, %r7, %r6
+# A = A ^ H14
+	.loc 1 477
+	xor %r7, %r7, %r15
+# A = A ^ H16
+	.loc 1 478
+	xor %r7, %r7, %r17
+# A = A ^ H17
+	.loc 1 479
+	xor %r7, %r7, %r23
+# mem64[h + 32] = A
+	.loc 1 480
+	std %r7, 32(%r3)
+# B = B ^ H13
+	.loc 1 481
+	xor %r4, %r4, %r6
+# B = B ^ H15
+	.loc 1 482
+	xor %r4, %r4, %r16
+# B = B ^ H16
+	.loc 1 483
+	xor %r4, %r4, %r17
+# mem64[h + 24] = B
+	.loc 1 484
+	std %r4, 24(%r3)
+# G = mem64[g + 0]
+	.loc 1 485
+	ld %r4, 0(%r5)
+# A = F2 & G
+	.loc 1 486
+	and %r7, %r31, %r4
+# B = F1 & G
+	.loc 1 487
+	and %r4, %r11, %r4
+# G = mem64[g + 8]
+	.loc 1 488
+	ld %r9, 8(%r5)
+# T = F1 & G
+	.loc 1 489
+	and %r10, %r11, %r9
+# A = A ^ T
+	.loc 1 490
+	xor %r7, %r7, %r10
+# T = F0 & G
+	.loc 1 491
+	and %r9, %r8, %r9
+# B = B ^ T
+	.loc 1 492
+	xor %r4, %r4, %r9
+# G = mem64[g + 16]
+	.loc 1 493
+	ld %r9, 16(%r5)
+# T = F0 & G
+	.loc 1 494
+	and %r9, %r8, %r9
+# A = A ^ T
+	.loc 1 495
+	xor %r7, %r7, %r9
+# A = A ^ H14
+	.loc 1 496
+	xor %r7, %r7, %r15
+# A = A ^ H15
+	.loc 1 497
+	xor %r7, %r7, %r16
+# mem64[h + 16] = A
+	.loc 1 498
+	std %r7, 16(%r3)
+# B = B ^ H13
+	.loc 1 499
+	xor %r4, %r4, %r6
+# B = B ^ H14
+	.loc 1 500
+	xor %r4, %r4, %r15
+# mem64[h + 8] = B
+	.loc 1 501
+	std %r4, 8(%r3)
+# G = mem64[g + 0]
+	.loc 1 502
+	ld %r4, 0(%r5)
+# A = F0 & G
+	.loc 1 503
+	and %r4, %r8, %r4
+# A = A ^ H13
+	.loc 1 504
+	xor %r4, %r4, %r6
+# mem64[h + 0] = A
+	.loc 1 505
+	std %r4, 0(%r3)
+# leave
+	.loc 1 506
+	ld %r14, 128(%r1)
+	ld %r15, 136(%r1)
+	ld %r16, 144(%r1)
+	ld %r17, 152(%r1)
+	ld %r18, 160(%r1)
+	ld %r19, 168(%r1)
+	ld %r20, 176(%r1)
+	ld %r21, 184(%r1)
+	ld %r22, 192(%r1)
+	ld %r23, 200(%r1)
+	ld %r24, 208(%r1)
+	ld %r25, 216(%r1)
+	ld %r26, 224(%r1)
+	ld %r27, 232(%r1)
+	ld %r28, 240(%r1)
+	ld %r29, 248(%r1)
+	ld %r30, 256(%r1)
+	ld %r31, 264(%r1)
+	addi %r1, %r1, 272
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec_mul_ppc64, 24
 
@@ -1376,154 +1539,154 @@ qhasm_kernel_mceliece_gf13_vec_sq_ppc64:
 	std %r30, 144(%r1)
 	std %r31, 152(%r1)
 # v0 = mem64[f + 0]
-	.loc 1 385
+	.loc 1 512
 	ld %r5, 0(%r4)
 # v1 = mem64[f + 88]
-	.loc 1 386
+	.loc 1 513
 	ld %r12, 88(%r4)
 # v0 = v0 ^ v1
-	.loc 1 387
+	.loc 1 514
 	xor %r11, %r5, %r12
 # v2 = mem64[f + 56]
-	.loc 1 388
+	.loc 1 515
 	ld %r5, 56(%r4)
 # v3 = v2 ^ v1
-	.loc 1 389
+	.loc 1 516
 	xor %r6, %r5, %r12
 # v4 = mem64[f + 96]
-	.loc 1 390
+	.loc 1 517
 	ld %r31, 96(%r4)
 # v3 = v3 ^ v4
-	.loc 1 391
+	.loc 1 518
 	xor %r30, %r6, %r31
 # v5 = mem64[f + 8]
-	.loc 1 392
+	.loc 1 519
 	ld %r6, 8(%r4)
 # v5 = v5 ^ v2
-	.loc 1 393
+	.loc 1 520
 	xor %r29, %r6, %r5
 # v6 = mem64[f + 64]
-	.loc 1 394
+	.loc 1 521
 	ld %r6, 64(%r4)
 # v7 = v6 ^ v1
-	.loc 1 395
+	.loc 1 522
 	xor %r7, %r6, %r12
 # v7 = v7 ^ v4
-	.loc 1 396
+	.loc 1 523
 	xor %r28, %r7, %r31
 # v8 = mem64[f + 16]
-	.loc 1 397
+	.loc 1 524
 	ld %r7, 16(%r4)
 # v8 = v8 ^ v2
-	.loc 1 398
+	.loc 1 525
 	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
-	.loc 1 399
+	.loc 1 526
 	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
-	.loc 1 400
+	.loc 1 527
 	xor %r7, %r7, %r12
 # v8 = v8 ^ v4
-	.loc 1 401
+	.loc 1 528
 	xor %r27, %r7, %r31
 # v9 = mem64[f + 72]
-	.loc 1 402
+	.loc 1 529
 	ld %r7, 72(%r4)
 # v2 = v2 ^ v9
-	.loc 1 403
+	.loc 1 530
 	xor %r26, %r5, %r7
 # v10 = mem64[f + 24]
-	.loc 1 404
+	.loc 1 531
 	ld %r5, 24(%r4)
 # v10 = v10 ^ v6
-	.loc 1 405
+	.loc 1 532
 	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
-	.loc 1 406
+	.loc 1 533
 	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
-	.loc 1 407
+	.loc 1 534
 	xor %r8, %r5, %r31
 # v11 = mem64[f + 80]
-	.loc 1 408
+	.loc 1 535
 	ld %r5, 80(%r4)
 # v6 = v6 ^ v11
-	.loc 1 409
+	.loc 1 536
 	xor %r9, %r6, %r5
 # v12 = mem64[f + 32]
-	.loc 1 410
+	.loc 1 537
 	ld %r6, 32(%r4)
 # v12 = v12 ^ v9
-	.loc 1 411
+	.loc 1 538
 	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
-	.loc 1 412
+	.loc 1 539
 	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
-	.loc 1 413
+	.loc 1 540
 	xor %r7, %r7, %r12
 # v13 = mem64[f + 40]
-	.loc 1 414
+	.loc 1 541
 	ld %r6, 40(%r4)
 # v13 = v13 ^ v11
-	.loc 1 415
+	.loc 1 542
 	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
-	.loc 1 416
+	.loc 1 543
 	xor %r6, %r6, %r12
 # v11 = v11 ^ v4
-	.loc 1 417
+	.loc 1 544
 	xor %r5, %r5, %r31
 # v14 = mem64[f + 48]
-	.loc 1 418
+	.loc 1 545
 	ld %r4, 48(%r4)
 # v1 = v14 ^ v1
-	.loc 1 419
+	.loc 1 546
 	xor %r12, %r4, %r12
 # v4 = v1 ^ v4
-	.loc 1 420
+	.loc 1 547
 	xor %r31, %r12, %r31
 # mem64[h + 0] = v0
-	.loc 1 421
+	.loc 1 548
 	std %r11, 0(%r3)
 # mem64[h + 8] = v3
-	.loc 1 422
+	.loc 1 549
 	std %r30, 8(%r3)
 # mem64[h + 16] = v5
-	.loc 1 423
+	.loc 1 550
 	std %r29, 16(%r3)
 # mem64[h + 24] = v7
-	.loc 1 424
+	.loc 1 551
 	std %r28, 24(%r3)
 # mem64[h + 32] = v8
-	.loc 1 425
+	.loc 1 552
 	std %r27, 32(%r3)
 # mem64[h + 40] = v2
-	.loc 1 426
+	.loc 1 553
 	std %r26, 40(%r3)
 # mem64[h + 48] = v10
-	.loc 1 427
+	.loc 1 554
 	std %r8, 48(%r3)
 # mem64[h + 56] = v6
-	.loc 1 428
+	.loc 1 555
 	std %r9, 56(%r3)
 # mem64[h + 64] = v12
-	.loc 1 429
+	.loc 1 556
 	std %r10, 64(%r3)
 # mem64[h + 72] = v9
-	.loc 1 430
+	.loc 1 557
 	std %r7, 72(%r3)
 # mem64[h + 80] = v13
-	.loc 1 431
+	.loc 1 558
 	std %r6, 80(%r3)
 # mem64[h + 88] = v11
-	.loc 1 432
+	.loc 1 559
 	std %r5, 88(%r3)
 # mem64[h + 96] = v4
-	.loc 1 433
+	.loc 1 560
 	std %r31, 96(%r3)
 # leave
-	.loc 1 434
+	.loc 1 561
 	ld %r26, 112(%r1)
 	ld %r27, 120(%r1)
 	ld %r28, 128(%r1)
@@ -1564,214 +1727,214 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r30, 6464(%r1)
 	std %r31, 6472(%r1)
 # v0 = mem64[f + 0]
-	.loc 1 440
+	.loc 1 567
 	ld %r28, 0(%r4)
 # v1 = mem64[f + 88]
-	.loc 1 441
+	.loc 1 568
 	ld %r24, 88(%r4)
 # v2 = v0 ^ v1
-	.loc 1 442
+	.loc 1 569
 	xor %r25, %r28, %r24
 # v3 = mem64[f + 56]
-	.loc 1 443
+	.loc 1 570
 	ld %r27, 56(%r4)
 # v4 = v3 ^ v1
-	.loc 1 444
+	.loc 1 571
 	xor %r5, %r27, %r24
 # v5 = mem64[f + 96]
-	.loc 1 445
+	.loc 1 572
 	ld %r26, 96(%r4)
 # v4 = v4 ^ v5
-	.loc 1 446
+	.loc 1 573
 	xor %r31, %r5, %r26
 # v6 = mem64[f + 8]
-	.loc 1 447
+	.loc 1 574
 	ld %r30, 8(%r4)
 # v7 = v6 ^ v3
-	.loc 1 448
+	.loc 1 575
 	xor %r23, %r30, %r27
 # v8 = mem64[f + 64]
-	.loc 1 449
+	.loc 1 576
 	ld %r29, 64(%r4)
 # v9 = v8 ^ v1
-	.loc 1 450
+	.loc 1 577
 	xor %r5, %r29, %r24
 # v9 = v9 ^ v5
-	.loc 1 451
+	.loc 1 578
 	xor %r22, %r5, %r26
 # v10 = mem64[f + 16]
-	.loc 1 452
+	.loc 1 579
 	ld %r12, 16(%r4)
 # v11 = v10 ^ v3
-	.loc 1 453
+	.loc 1 580
 	xor %r5, %r12, %r27
 # v11 = v11 ^ v8
-	.loc 1 454
+	.loc 1 581
 	xor %r5, %r5, %r29
 # v11 = v11 ^ v1
-	.loc 1 455
+	.loc 1 582
 	xor %r5, %r5, %r24
 # v11 = v11 ^ v5
-	.loc 1 456
+	.loc 1 583
 	xor %r10, %r5, %r26
 # v12 = mem64[f + 72]
-	.loc 1 457
+	.loc 1 584
 	ld %r9, 72(%r4)
 # v13 = v3 ^ v12
-	.loc 1 458
+	.loc 1 585
 	xor %r21, %r27, %r9
 # v14 = mem64[f + 24]
-	.loc 1 459
+	.loc 1 586
 	ld %r11, 24(%r4)
 # v15 = v14 ^ v8
-	.loc 1 460
+	.loc 1 587
 	xor %r5, %r11, %r29
 # v15 = v15 ^ v12
-	.loc 1 461
+	.loc 1 588
 	xor %r5, %r5, %r9
 # v15 = v15 ^ v5
-	.loc 1 462
+	.loc 1 589
 	xor %r8, %r5, %r26
 # v16 = mem64[f + 80]
-	.loc 1 463
+	.loc 1 590
 	ld %r7, 80(%r4)
 # v17 = v8 ^ v16
-	.loc 1 464
+	.loc 1 591
 	xor %r20, %r29, %r7
 # v18 = mem64[f + 32]
-	.loc 1 465
+	.loc 1 592
 	ld %r5, 32(%r4)
 	std %r5, 112(%r1)
 # v19 = v18 ^ v12
-	.loc 1 466
+	.loc 1 593
 	xor %r5, %r5, %r9
 # v19 = v19 ^ v16
-	.loc 1 467
+	.loc 1 594
 	xor %r19, %r5, %r7
 # v20 = v12 ^ v1
-	.loc 1 468
+	.loc 1 595
 	xor %r6, %r9, %r24
 # v21 = mem64[f + 40]
-	.loc 1 469
+	.loc 1 596
 	ld %r5, 40(%r4)
 	std %r5, 120(%r1)
 # v22 = v21 ^ v16
-	.loc 1 470
+	.loc 1 597
 	xor %r5, %r5, %r7
 # v22 = v22 ^ v1
-	.loc 1 471
+	.loc 1 598
 	xor %r18, %r5, %r24
 # v23 = v16 ^ v5
-	.loc 1 472
+	.loc 1 599
 	xor %r5, %r7, %r26
 	std %r5, 4760(%r1)
 # v24 = mem64[f + 48]
-	.loc 1 473
+	.loc 1 600
 	ld %r17, 48(%r4)
 # v25 = v24 ^ v1
-	.loc 1 474
+	.loc 1 601
 	xor %r4, %r17, %r24
 # v25 = v25 ^ v5
-	.loc 1 475
+	.loc 1 602
 	xor %r4, %r4, %r26
 	std %r4, 5416(%r1)
 # v26 = v2 & v0
-	.loc 1 476
+	.loc 1 603
 	and %r4, %r25, %r28
 	std %r4, 128(%r1)
 # v27 = v2 & v6
-	.loc 1 477
+	.loc 1 604
 	and %r4, %r25, %r30
 # v28 = v4 & v0
-	.loc 1 478
+	.loc 1 605
 	and %r5, %r31, %r28
 # v28 = v27 ^ v28
-	.loc 1 479
+	.loc 1 606
 	xor %r4, %r4, %r5
 	std %r4, 320(%r1)
 # v27 = v2 & v10
-	.loc 1 480
+	.loc 1 607
 	and %r16, %r25, %r12
 # v29 = v4 & v6
-	.loc 1 481
+	.loc 1 608
 	and %r4, %r31, %r30
 # v30 = v7 & v0
-	.loc 1 482
+	.loc 1 609
 	and %r5, %r23, %r28
 # v29 = v27 ^ v29
-	.loc 1 483
+	.loc 1 610
 	xor %r4, %r16, %r4
 # v30 = v29 ^ v30
-	.loc 1 484
+	.loc 1 611
 	xor %r4, %r4, %r5
 	std %r4, 328(%r1)
 # v29 = v2 & v14
-	.loc 1 485
+	.loc 1 612
 	and %r15, %r25, %r11
 	std %r15, 3928(%r1)
 # v27 = v4 & v10
-	.loc 1 486
+	.loc 1 613
 	and %r4, %r31, %r12
 # v31 = v7 & v6
-	.loc 1 487
+	.loc 1 614
 	and %r5, %r23, %r30
 	std %r5, 136(%r1)
 # v32 = v9 & v0
-	.loc 1 488
+	.loc 1 615
 	and %r16, %r22, %r28
 	std %r16, 2224(%r1)
 # v27 = v29 ^ v27
-	.loc 1 489
+	.loc 1 616
 	xor %r4, %r15, %r4
 # v31 = v27 ^ v31
-	.loc 1 490
+	.loc 1 617
 	xor %r4, %r4, %r5
 # v32 = v31 ^ v32
-	.loc 1 491
+	.loc 1 618
 	xor %r4, %r4, %r16
 	std %r4, 336(%r1)
 # v31 = v2 & v18
-	.loc 1 492
+	.loc 1 619
 	ld %r4, 112(%r1)
 	std %r4, 4096(%r1)
 	and %r14, %r25, %r4
 	std %r14, 4944(%r1)
 	std %r14, 2240(%r1)
 # v27 = v4 & v14
-	.loc 1 493
+	.loc 1 620
 	and %r4, %r31, %r11
 	std %r4, 2248(%r1)
 # v29 = v7 & v10
-	.loc 1 494
+	.loc 1 621
 	and %r15, %r23, %r12
 	std %r15, 2256(%r1)
 # v33 = v9 & v6
-	.loc 1 495
+	.loc 1 622
 	and %r16, %r22, %r30
 	std %r16, 4104(%r1)
 	std %r16, 144(%r1)
 # v34 = v11 & v0
-	.loc 1 496
+	.loc 1 623
 	and %r5, %r10, %r28
 	std %r5, 4112(%r1)
 	std %r5, 152(%r1)
 # v27 = v31 ^ v27
-	.loc 1 497
+	.loc 1 624
 	xor %r4, %r14, %r4
 	std %r4, 2264(%r1)
 # v29 = v27 ^ v29
-	.loc 1 498
+	.loc 1 625
 	xor %r4, %r4, %r15
 	std %r4, 2272(%r1)
 # v33 = v29 ^ v33
-	.loc 1 499
+	.loc 1 626
 	xor %r4, %r4, %r16
 # v34 = v33 ^ v34
-	.loc 1 500
+	.loc 1 627
 	xor %r4, %r4, %r5
 	std %r4, 344(%r1)
 # v33 = v2 & v21
-	.loc 1 501
+	.loc 1 628
 	ld %r4, 120(%r1)
 	std %r4, 3552(%r1)
 	and %r4, %r25, %r4
@@ -1779,124 +1942,124 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r4, 4120(%r1)
 	std %r4, 352(%r1)
 # v29 = v4 & v18
-	.loc 1 502
+	.loc 1 629
 	ld %r4, 4096(%r1)
 	and %r4, %r31, %r4
 	std %r4, 6080(%r1)
 	std %r4, 4952(%r1)
 	std %r4, 2280(%r1)
 # v27 = v7 & v14
-	.loc 1 503
+	.loc 1 630
 	and %r4, %r23, %r11
 	std %r4, 6136(%r1)
 	std %r4, 4960(%r1)
 	std %r4, 2288(%r1)
 # v31 = v9 & v10
-	.loc 1 504
+	.loc 1 631
 	and %r15, %r22, %r12
 	std %r15, 5456(%r1)
 	std %r15, 2296(%r1)
 # v35 = v11 & v6
-	.loc 1 505
+	.loc 1 632
 	and %r16, %r10, %r30
 	std %r16, 5904(%r1)
 	std %r16, 4128(%r1)
 	std %r16, 160(%r1)
 # v36 = v13 & v0
-	.loc 1 506
+	.loc 1 633
 	and %r5, %r21, %r28
 	std %r5, 6008(%r1)
 	std %r5, 4136(%r1)
 	std %r5, 168(%r1)
 # v29 = v33 ^ v29
-	.loc 1 507
+	.loc 1 634
 	ld %r4, 5784(%r1)
 	ld %r14, 6080(%r1)
 	xor %r4, %r4, %r14
 # v27 = v29 ^ v27
-	.loc 1 508
+	.loc 1 635
 	ld %r14, 6136(%r1)
 	xor %r4, %r4, %r14
 # v31 = v27 ^ v31
-	.loc 1 509
+	.loc 1 636
 	xor %r4, %r4, %r15
 # v35 = v31 ^ v35
-	.loc 1 510
+	.loc 1 637
 	xor %r4, %r4, %r16
 # v36 = v35 ^ v36
-	.loc 1 511
+	.loc 1 638
 	xor %r4, %r4, %r5
 	std %r4, 360(%r1)
 # v35 = v2 & v24
-	.loc 1 512
+	.loc 1 639
 	and %r4, %r25, %r17
 	std %r4, 4968(%r1)
 	std %r4, 3560(%r1)
 	std %r4, 368(%r1)
 # v31 = v4 & v21
-	.loc 1 513
+	.loc 1 640
 	ld %r4, 3552(%r1)
 	and %r4, %r31, %r4
 	std %r4, 4688(%r1)
 	std %r4, 2304(%r1)
 # v27 = v7 & v18
-	.loc 1 514
+	.loc 1 641
 	ld %r4, 112(%r1)
 	and %r15, %r23, %r4
 	std %r15, 4144(%r1)
 	std %r15, 376(%r1)
 # v29 = v9 & v14
-	.loc 1 515
+	.loc 1 642
 	and %r4, %r22, %r11
 	std %r4, 4976(%r1)
 	std %r4, 2312(%r1)
 # v33 = v11 & v10
-	.loc 1 516
+	.loc 1 643
 	and %r4, %r10, %r12
 	std %r4, 4984(%r1)
 	std %r4, 2320(%r1)
 # v37 = v13 & v6
-	.loc 1 517
+	.loc 1 644
 	and %r16, %r21, %r30
 	std %r16, 4152(%r1)
 	std %r16, 176(%r1)
 # v38 = v15 & v0
-	.loc 1 518
+	.loc 1 645
 	and %r5, %r8, %r28
 	std %r5, 4160(%r1)
 	std %r5, 184(%r1)
 # v31 = v35 ^ v31
-	.loc 1 519
+	.loc 1 646
 	ld %r4, 4688(%r1)
 	ld %r14, 4968(%r1)
 	xor %r4, %r14, %r4
 	std %r4, 2328(%r1)
 # v27 = v31 ^ v27
-	.loc 1 520
+	.loc 1 647
 	xor %r4, %r4, %r15
 # v29 = v27 ^ v29
-	.loc 1 521
+	.loc 1 648
 	ld %r15, 4976(%r1)
 	xor %r4, %r4, %r15
 # v33 = v29 ^ v33
-	.loc 1 522
+	.loc 1 649
 	ld %r15, 4984(%r1)
 	xor %r4, %r4, %r15
 # v37 = v33 ^ v37
-	.loc 1 523
+	.loc 1 650
 	xor %r4, %r4, %r16
 # v38 = v37 ^ v38
-	.loc 1 524
+	.loc 1 651
 	xor %r4, %r4, %r5
 	std %r4, 384(%r1)
 # v37 = v4 & v24
-	.loc 1 525
+	.loc 1 652
 	and %r4, %r31, %r17
 	std %r4, 5464(%r1)
 	std %r4, 3568(%r1)
 	std %r4, 392(%r1)
 # v33 = v7 & v21
-	.loc 1 526
+	.loc 1 653
 	ld %r4, 120(%r1)
 	std %r4, 3576(%r1)
 	and %r4, %r23, %r4
@@ -1904,7 +2067,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r4, 4696(%r1)
 	std %r4, 2336(%r1)
 # v29 = v9 & v18
-	.loc 1 527
+	.loc 1 654
 	ld %r4, 112(%r1)
 	std %r4, 4176(%r1)
 	and %r4, %r22, %r4
@@ -1912,343 +2075,343 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r4, 4168(%r1)
 	std %r4, 400(%r1)
 # v27 = v11 & v14
-	.loc 1 528
+	.loc 1 655
 	and %r15, %r10, %r11
 	std %r15, 4184(%r1)
 	std %r15, 408(%r1)
 # v31 = v13 & v10
-	.loc 1 529
+	.loc 1 656
 	and %r16, %r21, %r12
 	std %r16, 4992(%r1)
 	std %r16, 2344(%r1)
 # v35 = v15 & v6
-	.loc 1 530
+	.loc 1 657
 	and %r5, %r8, %r30
 	std %r5, 5000(%r1)
 	std %r5, 2352(%r1)
 # v33 = v37 ^ v33
-	.loc 1 531
+	.loc 1 658
 	ld %r4, 5464(%r1)
 	ld %r14, 5792(%r1)
 	xor %r4, %r4, %r14
 	std %r4, 2360(%r1)
 # v29 = v33 ^ v29
-	.loc 1 532
+	.loc 1 659
 	ld %r14, 5912(%r1)
 	xor %r4, %r4, %r14
 # v27 = v29 ^ v27
-	.loc 1 533
+	.loc 1 660
 	xor %r4, %r4, %r15
 # v31 = v27 ^ v31
-	.loc 1 534
+	.loc 1 661
 	xor %r4, %r4, %r16
 # v35 = v31 ^ v35
-	.loc 1 535
+	.loc 1 662
 	xor %r4, %r4, %r5
 	std %r4, 416(%r1)
 # v31 = v7 & v24
-	.loc 1 536
+	.loc 1 663
 	and %r14, %r23, %r17
 	std %r14, 4192(%r1)
 	std %r14, 424(%r1)
 # v27 = v9 & v21
-	.loc 1 537
+	.loc 1 664
 	ld %r4, 3576(%r1)
 	and %r4, %r22, %r4
 	std %r4, 2368(%r1)
 # v29 = v11 & v18
-	.loc 1 538
+	.loc 1 665
 	ld %r5, 4176(%r1)
 	and %r5, %r10, %r5
 	std %r5, 4792(%r1)
 	std %r5, 432(%r1)
 # v33 = v13 & v14
-	.loc 1 539
+	.loc 1 666
 	and %r15, %r21, %r11
 	std %r15, 2376(%r1)
 # v37 = v15 & v10
-	.loc 1 540
+	.loc 1 667
 	and %r16, %r8, %r12
 	std %r16, 3936(%r1)
 # v27 = v31 ^ v27
-	.loc 1 541
+	.loc 1 668
 	xor %r4, %r14, %r4
 # v29 = v27 ^ v29
-	.loc 1 542
+	.loc 1 669
 	xor %r4, %r4, %r5
 # v33 = v29 ^ v33
-	.loc 1 543
+	.loc 1 670
 	xor %r4, %r4, %r15
 # v37 = v33 ^ v37
-	.loc 1 544
+	.loc 1 671
 	xor %r4, %r4, %r16
 	std %r4, 440(%r1)
 # v33 = v9 & v24
-	.loc 1 545
+	.loc 1 672
 	and %r14, %r22, %r17
 	std %r14, 4200(%r1)
 	std %r14, 448(%r1)
 # v29 = v11 & v21
-	.loc 1 546
+	.loc 1 673
 	ld %r4, 120(%r1)
 	std %r4, 5448(%r1)
 	and %r4, %r10, %r4
 	std %r4, 4704(%r1)
 	std %r4, 2384(%r1)
 # v27 = v13 & v18
-	.loc 1 547
+	.loc 1 674
 	ld %r15, 112(%r1)
 	std %r15, 4208(%r1)
 	and %r16, %r21, %r15
 	std %r16, 5008(%r1)
 	std %r16, 2392(%r1)
 # v31 = v15 & v14
-	.loc 1 548
+	.loc 1 675
 	and %r5, %r8, %r11
 	std %r5, 5016(%r1)
 	std %r5, 2400(%r1)
 # v29 = v33 ^ v29
-	.loc 1 549
+	.loc 1 676
 	xor %r4, %r14, %r4
 	std %r4, 3944(%r1)
 # v27 = v29 ^ v27
-	.loc 1 550
+	.loc 1 677
 	xor %r4, %r4, %r16
 # v31 = v27 ^ v31
-	.loc 1 551
+	.loc 1 678
 	xor %r4, %r4, %r5
 	std %r4, 456(%r1)
 # v27 = v11 & v24
-	.loc 1 552
+	.loc 1 679
 	and %r5, %r10, %r17
 	std %r5, 2408(%r1)
 # v29 = v13 & v21
-	.loc 1 553
+	.loc 1 680
 	ld %r16, 5448(%r1)
 	and %r14, %r21, %r16
 	std %r14, 3952(%r1)
 # v33 = v15 & v18
-	.loc 1 554
+	.loc 1 681
 	and %r4, %r8, %r15
 # v29 = v27 ^ v29
-	.loc 1 555
+	.loc 1 682
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 556
+	.loc 1 683
 	xor %r4, %r5, %r4
 	std %r4, 464(%r1)
 # v29 = v13 & v24
-	.loc 1 557
+	.loc 1 684
 	and %r4, %r21, %r17
 # v27 = v15 & v21
-	.loc 1 558
+	.loc 1 685
 	and %r5, %r8, %r16
 # v27 = v29 ^ v27
-	.loc 1 559
+	.loc 1 686
 	xor %r4, %r4, %r5
 	std %r4, 472(%r1)
 # v29 = v15 & v24
-	.loc 1 560
+	.loc 1 687
 	and %r4, %r8, %r17
 	std %r4, 480(%r1)
 # v39 = v17 & v3
-	.loc 1 561
+	.loc 1 688
 	and %r4, %r20, %r27
 	std %r4, 192(%r1)
 # v40 = v17 & v8
-	.loc 1 562
+	.loc 1 689
 	and %r4, %r20, %r29
 # v41 = v19 & v3
-	.loc 1 563
+	.loc 1 690
 	and %r5, %r19, %r27
 # v41 = v40 ^ v41
-	.loc 1 564
+	.loc 1 691
 	xor %r4, %r4, %r5
 	std %r4, 488(%r1)
 # v40 = v17 & v12
-	.loc 1 565
+	.loc 1 692
 	and %r16, %r20, %r9
 # v42 = v19 & v8
-	.loc 1 566
+	.loc 1 693
 	and %r4, %r19, %r29
 # v43 = v20 & v3
-	.loc 1 567
+	.loc 1 694
 	and %r5, %r6, %r27
 # v42 = v40 ^ v42
-	.loc 1 568
+	.loc 1 695
 	xor %r4, %r16, %r4
 # v43 = v42 ^ v43
-	.loc 1 569
+	.loc 1 696
 	xor %r4, %r4, %r5
 	std %r4, 496(%r1)
 # v42 = v17 & v16
-	.loc 1 570
+	.loc 1 697
 	and %r15, %r20, %r7
 	std %r15, 3960(%r1)
 # v40 = v19 & v12
-	.loc 1 571
+	.loc 1 698
 	and %r4, %r19, %r9
 # v44 = v20 & v8
-	.loc 1 572
+	.loc 1 699
 	and %r5, %r6, %r29
 	std %r5, 200(%r1)
 # v45 = v22 & v3
-	.loc 1 573
+	.loc 1 700
 	and %r16, %r18, %r27
 	std %r16, 2232(%r1)
 # v40 = v42 ^ v40
-	.loc 1 574
+	.loc 1 701
 	xor %r4, %r15, %r4
 # v44 = v40 ^ v44
-	.loc 1 575
+	.loc 1 702
 	xor %r4, %r4, %r5
 # v45 = v44 ^ v45
-	.loc 1 576
+	.loc 1 703
 	xor %r4, %r4, %r16
 	std %r4, 504(%r1)
 # v44 = v17 & v1
-	.loc 1 577
+	.loc 1 704
 	and %r4, %r20, %r24
 	std %r4, 2416(%r1)
 # v40 = v19 & v16
-	.loc 1 578
+	.loc 1 705
 	and %r14, %r19, %r7
 	std %r14, 3968(%r1)
 # v42 = v20 & v12
-	.loc 1 579
+	.loc 1 706
 	and %r15, %r6, %r9
 	std %r15, 2424(%r1)
 # v46 = v22 & v8
-	.loc 1 580
+	.loc 1 707
 	and %r16, %r18, %r29
 	std %r16, 4216(%r1)
 	std %r16, 208(%r1)
 # v47 = v23 & v3
-	.loc 1 581
+	.loc 1 708
 	ld %r5, 4760(%r1)
 	and %r5, %r5, %r27
 	std %r5, 4800(%r1)
 	std %r5, 216(%r1)
 # v40 = v44 ^ v40
-	.loc 1 582
+	.loc 1 709
 	xor %r4, %r4, %r14
 # v42 = v40 ^ v42
-	.loc 1 583
+	.loc 1 710
 	xor %r4, %r4, %r15
 # v46 = v42 ^ v46
-	.loc 1 584
+	.loc 1 711
 	xor %r4, %r4, %r16
 # v47 = v46 ^ v47
-	.loc 1 585
+	.loc 1 712
 	xor %r4, %r4, %r5
 	std %r4, 512(%r1)
 # v46 = v17 & v5
-	.loc 1 586
+	.loc 1 713
 	and %r4, %r20, %r26
 	std %r4, 5800(%r1)
 	std %r4, 4224(%r1)
 	std %r4, 520(%r1)
 # v42 = v19 & v1
-	.loc 1 587
+	.loc 1 714
 	and %r4, %r19, %r24
 	std %r4, 6088(%r1)
 	std %r4, 5024(%r1)
 	std %r4, 2432(%r1)
 # v40 = v20 & v16
-	.loc 1 588
+	.loc 1 715
 	and %r4, %r6, %r7
 	std %r4, 6144(%r1)
 	std %r4, 5032(%r1)
 	std %r4, 2440(%r1)
 # v44 = v22 & v12
-	.loc 1 589
+	.loc 1 716
 	and %r15, %r18, %r9
 	std %r15, 5472(%r1)
 	std %r15, 2448(%r1)
 # v48 = v23 & v8
-	.loc 1 590
+	.loc 1 717
 	ld %r4, 4760(%r1)
 	and %r16, %r4, %r29
 	std %r16, 5920(%r1)
 	std %r16, 4232(%r1)
 	std %r16, 224(%r1)
 # v49 = v25 & v3
-	.loc 1 591
+	.loc 1 718
 	ld %r4, 5416(%r1)
 	and %r5, %r4, %r27
 	std %r5, 6016(%r1)
 	std %r5, 4240(%r1)
 	std %r5, 232(%r1)
 # v42 = v46 ^ v42
-	.loc 1 592
+	.loc 1 719
 	ld %r4, 5800(%r1)
 	ld %r14, 6088(%r1)
 	xor %r4, %r4, %r14
 # v40 = v42 ^ v40
-	.loc 1 593
+	.loc 1 720
 	ld %r14, 6144(%r1)
 	xor %r4, %r4, %r14
 # v44 = v40 ^ v44
-	.loc 1 594
+	.loc 1 721
 	xor %r4, %r4, %r15
 # v48 = v44 ^ v48
-	.loc 1 595
+	.loc 1 722
 	xor %r4, %r4, %r16
 # v49 = v48 ^ v49
-	.loc 1 596
+	.loc 1 723
 	xor %r4, %r4, %r5
 	std %r4, 528(%r1)
 # v48 = v19 & v5
-	.loc 1 597
+	.loc 1 724
 	and %r14, %r19, %r26
 	std %r14, 4248(%r1)
 	std %r14, 536(%r1)
 # v44 = v20 & v1
-	.loc 1 598
+	.loc 1 725
 	and %r4, %r6, %r24
 	std %r4, 2456(%r1)
 # v40 = v22 & v16
-	.loc 1 599
+	.loc 1 726
 	and %r15, %r18, %r7
 	std %r15, 4808(%r1)
 	std %r15, 544(%r1)
 # v42 = v23 & v12
-	.loc 1 600
+	.loc 1 727
 	ld %r5, 4760(%r1)
 	and %r16, %r5, %r9
 	std %r16, 2464(%r1)
 # v46 = v25 & v8
-	.loc 1 601
+	.loc 1 728
 	ld %r5, 5416(%r1)
 	and %r5, %r5, %r29
 	std %r5, 3976(%r1)
 # v44 = v48 ^ v44
-	.loc 1 602
+	.loc 1 729
 	xor %r4, %r14, %r4
 # v40 = v44 ^ v40
-	.loc 1 603
+	.loc 1 730
 	xor %r4, %r4, %r15
 # v42 = v40 ^ v42
-	.loc 1 604
+	.loc 1 731
 	xor %r4, %r4, %r16
 # v46 = v42 ^ v46
-	.loc 1 605
+	.loc 1 732
 	xor %r4, %r4, %r5
 	std %r4, 552(%r1)
 # v42 = v20 & v5
-	.loc 1 606
+	.loc 1 733
 	and %r4, %r6, %r26
 	std %r4, 6288(%r1)
 	std %r4, 5896(%r1)
 	std %r4, 560(%r1)
 # v40 = v22 & v1
-	.loc 1 607
+	.loc 1 734
 	and %r4, %r18, %r24
 	std %r4, 6304(%r1)
 	std %r4, 6000(%r1)
 	std %r4, 2472(%r1)
 # v44 = v23 & v16
-	.loc 1 608
+	.loc 1 735
 	ld %r4, 4760(%r1)
 	std %r4, 6328(%r1)
 	std %r4, 6152(%r1)
@@ -2257,145 +2420,145 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r15, 6072(%r1)
 	std %r15, 3984(%r1)
 # v48 = v25 & v12
-	.loc 1 609
+	.loc 1 736
 	ld %r16, 5416(%r1)
 	std %r16, 6200(%r1)
 	and %r5, %r16, %r9
 	std %r5, 6248(%r1)
 	std %r5, 5712(%r1)
 # v40 = v42 ^ v40
-	.loc 1 610
+	.loc 1 737
 	ld %r4, 6288(%r1)
 	ld %r14, 6304(%r1)
 	xor %r4, %r4, %r14
 # v44 = v40 ^ v44
-	.loc 1 611
+	.loc 1 738
 	xor %r4, %r4, %r15
 # v48 = v44 ^ v48
-	.loc 1 612
+	.loc 1 739
 	xor %r4, %r4, %r5
 	std %r4, 568(%r1)
 # v44 = v22 & v5
-	.loc 1 613
+	.loc 1 740
 	and %r4, %r18, %r26
 # v40 = v23 & v1
-	.loc 1 614
+	.loc 1 741
 	ld %r5, 6328(%r1)
 	and %r5, %r5, %r24
 # v42 = v25 & v16
-	.loc 1 615
+	.loc 1 742
 	and %r16, %r16, %r7
 # v40 = v44 ^ v40
-	.loc 1 616
+	.loc 1 743
 	xor %r5, %r4, %r5
 # v42 = v40 ^ v42
-	.loc 1 617
+	.loc 1 744
 	xor %r4, %r5, %r16
 	std %r4, 576(%r1)
 # v40 = v23 & v5
-	.loc 1 618
+	.loc 1 745
 	ld %r16, 4760(%r1)
 	and %r4, %r16, %r26
 # v44 = v25 & v1
-	.loc 1 619
+	.loc 1 746
 	ld %r15, 5416(%r1)
 	and %r5, %r15, %r24
 # v44 = v40 ^ v44
-	.loc 1 620
+	.loc 1 747
 	xor %r4, %r4, %r5
 	std %r4, 2480(%r1)
 # v40 = v25 & v5
-	.loc 1 621
+	.loc 1 748
 	and %r4, %r15, %r26
 	std %r4, 3992(%r1)
 # v17 = v2 ^ v17
-	.loc 1 622
+	.loc 1 749
 	xor %r20, %r25, %r20
 # v19 = v4 ^ v19
-	.loc 1 623
+	.loc 1 750
 	xor %r19, %r31, %r19
 # v20 = v7 ^ v20
-	.loc 1 624
+	.loc 1 751
 	xor %r31, %r23, %r6
 # v22 = v9 ^ v22
-	.loc 1 625
+	.loc 1 752
 	xor %r18, %r22, %r18
 # v23 = v11 ^ v23
-	.loc 1 626
+	.loc 1 753
 	xor %r22, %r10, %r16
 # v25 = v13 ^ v25
-	.loc 1 627
+	.loc 1 754
 	xor %r5, %r21, %r15
 # v13 = v0 ^ v3
-	.loc 1 628
+	.loc 1 755
 	xor %r16, %r28, %r27
 # v11 = v6 ^ v8
-	.loc 1 629
+	.loc 1 756
 	xor %r21, %r30, %r29
 # v9 = v10 ^ v12
-	.loc 1 630
+	.loc 1 757
 	xor %r23, %r12, %r9
 # v7 = v14 ^ v16
-	.loc 1 631
+	.loc 1 758
 	xor %r25, %r11, %r7
 # v4 = v18 ^ v1
-	.loc 1 632
+	.loc 1 759
 	ld %r4, 112(%r1)
 	xor %r10, %r4, %r24
 # v2 = v21 ^ v5
-	.loc 1 633
+	.loc 1 760
 	ld %r4, 120(%r1)
 	xor %r6, %r4, %r26
 # v50 = v17 & v13
-	.loc 1 634
+	.loc 1 761
 	and %r4, %r20, %r16
 	std %r4, 240(%r1)
 # v51 = v17 & v11
-	.loc 1 635
+	.loc 1 762
 	and %r15, %r20, %r21
 	std %r15, 248(%r1)
 # v52 = v19 & v13
-	.loc 1 636
+	.loc 1 763
 	and %r4, %r19, %r16
 # v52 = v51 ^ v52
-	.loc 1 637
+	.loc 1 764
 	xor %r4, %r15, %r4
 	std %r4, 584(%r1)
 # v51 = v17 & v9
-	.loc 1 638
+	.loc 1 765
 	and %r14, %r20, %r23
 	std %r14, 2488(%r1)
 # v53 = v19 & v11
-	.loc 1 639
+	.loc 1 766
 	and %r4, %r19, %r21
 	std %r4, 256(%r1)
 # v54 = v20 & v13
-	.loc 1 640
+	.loc 1 767
 	and %r15, %r31, %r16
 	std %r15, 264(%r1)
 # v53 = v51 ^ v53
-	.loc 1 641
+	.loc 1 768
 	xor %r4, %r14, %r4
 # v54 = v53 ^ v54
-	.loc 1 642
+	.loc 1 769
 	xor %r4, %r4, %r15
 	std %r4, 592(%r1)
 # v53 = v17 & v7
-	.loc 1 643
+	.loc 1 770
 	and %r4, %r20, %r25
 	std %r4, 6192(%r1)
 	std %r4, 5720(%r1)
 	std %r4, 3584(%r1)
 	std %r4, 600(%r1)
 # v51 = v19 & v9
-	.loc 1 644
+	.loc 1 771
 	and %r4, %r19, %r23
 	std %r4, 6296(%r1)
 	std %r4, 6128(%r1)
 	std %r4, 5480(%r1)
 	std %r4, 2496(%r1)
 # v55 = v20 & v11
-	.loc 1 645
+	.loc 1 772
 	and %r4, %r31, %r21
 	std %r4, 6312(%r1)
 	std %r4, 6232(%r1)
@@ -2403,59 +2566,59 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r4, 4256(%r1)
 	std %r4, 272(%r1)
 # v56 = v22 & v13
-	.loc 1 646
+	.loc 1 773
 	and %r15, %r18, %r16
 	std %r15, 6256(%r1)
 	std %r15, 6024(%r1)
 	std %r15, 4816(%r1)
 	std %r15, 280(%r1)
 # v51 = v53 ^ v51
-	.loc 1 647
+	.loc 1 774
 	ld %r4, 6192(%r1)
 	ld %r14, 6296(%r1)
 	xor %r4, %r4, %r14
 	std %r4, 2504(%r1)
 # v55 = v51 ^ v55
-	.loc 1 648
+	.loc 1 775
 	ld %r14, 6312(%r1)
 	xor %r4, %r4, %r14
 # v56 = v55 ^ v56
-	.loc 1 649
+	.loc 1 776
 	xor %r4, %r4, %r15
 	std %r4, 608(%r1)
 # v55 = v17 & v4
-	.loc 1 650
+	.loc 1 777
 	and %r4, %r20, %r10
 	std %r4, 5040(%r1)
 	std %r4, 3592(%r1)
 	std %r4, 616(%r1)
 # v51 = v19 & v7
-	.loc 1 651
+	.loc 1 778
 	and %r4, %r19, %r25
 	std %r4, 5984(%r1)
 	std %r4, 5048(%r1)
 	std %r4, 2512(%r1)
 # v53 = v20 & v9
-	.loc 1 652
+	.loc 1 779
 	and %r4, %r31, %r23
 	std %r4, 5488(%r1)
 	std %r4, 3600(%r1)
 	std %r4, 624(%r1)
 # v57 = v22 & v11
-	.loc 1 653
+	.loc 1 780
 	and %r4, %r18, %r21
 	std %r4, 6064(%r1)
 	std %r4, 5624(%r1)
 	std %r4, 4264(%r1)
 	std %r4, 288(%r1)
 # v58 = v23 & v13
-	.loc 1 654
+	.loc 1 781
 	and %r15, %r22, %r16
 	std %r15, 5808(%r1)
 	std %r15, 4272(%r1)
 	std %r15, 296(%r1)
 # v51 = v55 ^ v51
-	.loc 1 655
+	.loc 1 782
 	ld %r4, 5040(%r1)
 	ld %r14, 5984(%r1)
 	xor %r14, %r4, %r14
@@ -2463,692 +2626,692 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r14, 5056(%r1)
 	std %r14, 2520(%r1)
 # v53 = v51 ^ v53
-	.loc 1 656
+	.loc 1 783
 	ld %r4, 5488(%r1)
 	xor %r4, %r14, %r4
 	std %r4, 2528(%r1)
 # v57 = v53 ^ v57
-	.loc 1 657
+	.loc 1 784
 	ld %r14, 6064(%r1)
 	xor %r4, %r4, %r14
 # v58 = v57 ^ v58
-	.loc 1 658
+	.loc 1 785
 	xor %r4, %r4, %r15
 	std %r4, 632(%r1)
 # v57 = v17 & v2
-	.loc 1 659
+	.loc 1 786
 	and %r4, %r20, %r6
 	std %r4, 5064(%r1)
 	std %r4, 3608(%r1)
 	std %r4, 640(%r1)
 # v53 = v19 & v4
-	.loc 1 660
+	.loc 1 787
 	and %r4, %r19, %r10
 	std %r4, 5632(%r1)
 	std %r4, 4712(%r1)
 	std %r4, 2536(%r1)
 # v51 = v20 & v7
-	.loc 1 661
+	.loc 1 788
 	and %r4, %r31, %r25
 	std %r4, 5072(%r1)
 	std %r4, 3616(%r1)
 	std %r4, 648(%r1)
 # v55 = v22 & v9
-	.loc 1 662
+	.loc 1 789
 	and %r4, %r18, %r23
 	std %r4, 5080(%r1)
 	std %r4, 3624(%r1)
 	std %r4, 656(%r1)
 # v59 = v23 & v11
-	.loc 1 663
+	.loc 1 790
 	and %r4, %r22, %r21
 	std %r4, 5816(%r1)
 	std %r4, 4280(%r1)
 	std %r4, 304(%r1)
 # v60 = v25 & v13
-	.loc 1 664
+	.loc 1 791
 	and %r15, %r5, %r16
 	std %r15, 4288(%r1)
 	std %r15, 312(%r1)
 # v53 = v57 ^ v53
-	.loc 1 665
+	.loc 1 792
 	ld %r4, 5064(%r1)
 	ld %r14, 5632(%r1)
 	xor %r14, %r4, %r14
 	std %r14, 5496(%r1)
 	std %r14, 2544(%r1)
 # v51 = v53 ^ v51
-	.loc 1 666
+	.loc 1 793
 	ld %r4, 5072(%r1)
 	xor %r14, %r14, %r4
 	std %r14, 5504(%r1)
 	std %r14, 2552(%r1)
 # v55 = v51 ^ v55
-	.loc 1 667
+	.loc 1 794
 	ld %r4, 5080(%r1)
 	xor %r4, %r14, %r4
 	std %r4, 2560(%r1)
 # v59 = v55 ^ v59
-	.loc 1 668
+	.loc 1 795
 	ld %r14, 5816(%r1)
 	xor %r4, %r4, %r14
 # v60 = v59 ^ v60
-	.loc 1 669
+	.loc 1 796
 	xor %r4, %r4, %r15
 	std %r4, 664(%r1)
 # v17 = v17 & v24
-	.loc 1 670
+	.loc 1 797
 	and %r4, %r20, %r17
 	std %r4, 5728(%r1)
 	std %r4, 3632(%r1)
 	std %r4, 672(%r1)
 # v59 = v19 & v2
-	.loc 1 671
+	.loc 1 798
 	and %r4, %r19, %r6
 	std %r4, 5088(%r1)
 	std %r4, 2568(%r1)
 # v55 = v20 & v4
-	.loc 1 672
+	.loc 1 799
 	and %r4, %r31, %r10
 	std %r4, 5824(%r1)
 	std %r4, 4296(%r1)
 	std %r4, 680(%r1)
 # v51 = v22 & v7
-	.loc 1 673
+	.loc 1 800
 	and %r4, %r18, %r25
 	std %r4, 5936(%r1)
 	std %r4, 4304(%r1)
 	std %r4, 688(%r1)
 # v53 = v23 & v9
-	.loc 1 674
+	.loc 1 801
 	and %r20, %r22, %r23
 	std %r20, 4824(%r1)
 	std %r20, 696(%r1)
 # v57 = v25 & v11
-	.loc 1 675
+	.loc 1 802
 	and %r15, %r5, %r21
 	std %r15, 5512(%r1)
 	std %r15, 2576(%r1)
 # v13 = v15 & v13
-	.loc 1 676
+	.loc 1 803
 	and %r16, %r8, %r16
 	std %r16, 5520(%r1)
 	std %r16, 2584(%r1)
 # v59 = v17 ^ v59
-	.loc 1 677
+	.loc 1 804
 	ld %r4, 5088(%r1)
 	ld %r14, 5728(%r1)
 	xor %r4, %r14, %r4
 # v55 = v59 ^ v55
-	.loc 1 678
+	.loc 1 805
 	ld %r14, 5824(%r1)
 	xor %r4, %r4, %r14
 # v51 = v55 ^ v51
-	.loc 1 679
+	.loc 1 806
 	ld %r14, 5936(%r1)
 	xor %r4, %r4, %r14
 # v53 = v51 ^ v53
-	.loc 1 680
+	.loc 1 807
 	xor %r4, %r4, %r20
 # v57 = v53 ^ v57
-	.loc 1 681
+	.loc 1 808
 	xor %r4, %r4, %r15
 # v13 = v57 ^ v13
-	.loc 1 682
+	.loc 1 809
 	xor %r4, %r4, %r16
 	std %r4, 704(%r1)
 # v19 = v19 & v24
-	.loc 1 683
+	.loc 1 810
 	and %r15, %r19, %r17
 	std %r15, 712(%r1)
 # v57 = v20 & v2
-	.loc 1 684
+	.loc 1 811
 	and %r4, %r31, %r6
 # v53 = v22 & v4
-	.loc 1 685
+	.loc 1 812
 	and %r16, %r18, %r10
 # v51 = v23 & v7
-	.loc 1 686
+	.loc 1 813
 	and %r19, %r22, %r25
 # v55 = v25 & v9
-	.loc 1 687
+	.loc 1 814
 	and %r20, %r5, %r23
 # v11 = v15 & v11
-	.loc 1 688
+	.loc 1 815
 	and %r21, %r8, %r21
 # v57 = v19 ^ v57
-	.loc 1 689
+	.loc 1 816
 	xor %r4, %r15, %r4
 # v53 = v57 ^ v53
-	.loc 1 690
+	.loc 1 817
 	xor %r4, %r4, %r16
 # v51 = v53 ^ v51
-	.loc 1 691
+	.loc 1 818
 	xor %r4, %r4, %r19
 # v55 = v51 ^ v55
-	.loc 1 692
+	.loc 1 819
 	xor %r4, %r4, %r20
 # v11 = v55 ^ v11
-	.loc 1 693
+	.loc 1 820
 	xor %r19, %r4, %r21
 # v20 = v20 & v24
-	.loc 1 694
+	.loc 1 821
 	and %r31, %r31, %r17
 # v55 = v22 & v2
-	.loc 1 695
+	.loc 1 822
 	and %r4, %r18, %r6
 # v51 = v23 & v4
-	.loc 1 696
+	.loc 1 823
 	and %r21, %r22, %r10
 # v53 = v25 & v7
-	.loc 1 697
+	.loc 1 824
 	and %r20, %r5, %r25
 # v9 = v15 & v9
-	.loc 1 698
+	.loc 1 825
 	and %r23, %r8, %r23
 # v55 = v20 ^ v55
-	.loc 1 699
+	.loc 1 826
 	xor %r4, %r31, %r4
 # v51 = v55 ^ v51
-	.loc 1 700
+	.loc 1 827
 	xor %r21, %r4, %r21
 # v53 = v51 ^ v53
-	.loc 1 701
+	.loc 1 828
 	xor %r20, %r21, %r20
 # v9 = v53 ^ v9
-	.loc 1 702
+	.loc 1 829
 	xor %r23, %r20, %r23
 # v22 = v22 & v24
-	.loc 1 703
+	.loc 1 830
 	and %r18, %r18, %r17
 # v53 = v23 & v2
-	.loc 1 704
+	.loc 1 831
 	and %r4, %r22, %r6
 # v51 = v25 & v4
-	.loc 1 705
+	.loc 1 832
 	and %r31, %r5, %r10
 # v7 = v15 & v7
-	.loc 1 706
+	.loc 1 833
 	and %r25, %r8, %r25
 # v53 = v22 ^ v53
-	.loc 1 707
+	.loc 1 834
 	xor %r4, %r18, %r4
 # v51 = v53 ^ v51
-	.loc 1 708
+	.loc 1 835
 	xor %r31, %r4, %r31
 # v7 = v51 ^ v7
-	.loc 1 709
+	.loc 1 836
 	xor %r25, %r31, %r25
 # v23 = v23 & v24
-	.loc 1 710
+	.loc 1 837
 	and %r22, %r22, %r17
 # v51 = v25 & v2
-	.loc 1 711
+	.loc 1 838
 	and %r4, %r5, %r6
 # v4 = v15 & v4
-	.loc 1 712
+	.loc 1 839
 	and %r10, %r8, %r10
 # v51 = v23 ^ v51
-	.loc 1 713
+	.loc 1 840
 	xor %r4, %r22, %r4
 # v4 = v51 ^ v4
-	.loc 1 714
+	.loc 1 841
 	xor %r10, %r4, %r10
 # v25 = v25 & v24
-	.loc 1 715
+	.loc 1 842
 	and %r5, %r5, %r17
 # v2 = v15 & v2
-	.loc 1 716
+	.loc 1 843
 	and %r6, %r8, %r6
 # v2 = v25 ^ v2
-	.loc 1 717
+	.loc 1 844
 	xor %r6, %r5, %r6
 # v15 = v15 & v24
-	.loc 1 718
+	.loc 1 845
 	and %r8, %r8, %r17
 # v50 = v50 ^ v26
-	.loc 1 719
+	.loc 1 846
 	ld %r4, 240(%r1)
 	ld %r5, 128(%r1)
 	xor %r4, %r4, %r5
 # v50 = v50 ^ v39
-	.loc 1 720
+	.loc 1 847
 	ld %r5, 192(%r1)
 	xor %r5, %r4, %r5
 # v52 = v52 ^ v28
-	.loc 1 721
+	.loc 1 848
 	ld %r4, 584(%r1)
 	ld %r31, 320(%r1)
 	xor %r4, %r4, %r31
 # v52 = v52 ^ v41
-	.loc 1 722
+	.loc 1 849
 	ld %r31, 488(%r1)
 	xor %r31, %r4, %r31
 # v54 = v54 ^ v30
-	.loc 1 723
+	.loc 1 850
 	ld %r4, 592(%r1)
 	ld %r22, 328(%r1)
 	xor %r4, %r4, %r22
 # v54 = v54 ^ v43
-	.loc 1 724
+	.loc 1 851
 	ld %r22, 496(%r1)
 	xor %r22, %r4, %r22
 # v56 = v56 ^ v32
-	.loc 1 725
+	.loc 1 852
 	ld %r4, 608(%r1)
 	ld %r21, 336(%r1)
 	xor %r4, %r4, %r21
 # v56 = v56 ^ v45
-	.loc 1 726
+	.loc 1 853
 	ld %r21, 504(%r1)
 	xor %r21, %r4, %r21
 # v58 = v58 ^ v34
-	.loc 1 727
+	.loc 1 854
 	ld %r4, 632(%r1)
 	ld %r20, 344(%r1)
 	xor %r4, %r4, %r20
 # v58 = v58 ^ v47
-	.loc 1 728
+	.loc 1 855
 	ld %r20, 512(%r1)
 	xor %r20, %r4, %r20
 # v60 = v60 ^ v36
-	.loc 1 729
+	.loc 1 856
 	ld %r4, 664(%r1)
 	ld %r18, 360(%r1)
 	xor %r4, %r4, %r18
 # v60 = v60 ^ v49
-	.loc 1 730
+	.loc 1 857
 	ld %r18, 528(%r1)
 	xor %r4, %r4, %r18
 	std %r4, 2592(%r1)
 # v13 = v13 ^ v38
-	.loc 1 731
+	.loc 1 858
 	ld %r4, 704(%r1)
 	ld %r18, 384(%r1)
 	xor %r4, %r4, %r18
 # v13 = v13 ^ v46
-	.loc 1 732
+	.loc 1 859
 	ld %r18, 552(%r1)
 	xor %r4, %r4, %r18
 	std %r4, 720(%r1)
 # v11 = v11 ^ v35
-	.loc 1 733
+	.loc 1 860
 	ld %r4, 416(%r1)
 	xor %r19, %r19, %r4
 # v11 = v11 ^ v48
-	.loc 1 734
+	.loc 1 861
 	ld %r18, 568(%r1)
 	xor %r19, %r19, %r18
 	std %r19, 2600(%r1)
 # v9 = v9 ^ v37
-	.loc 1 735
+	.loc 1 862
 	ld %r19, 440(%r1)
 	xor %r23, %r23, %r19
 # v9 = v9 ^ v42
-	.loc 1 736
+	.loc 1 863
 	ld %r18, 576(%r1)
 	xor %r23, %r23, %r18
 	std %r23, 2608(%r1)
 # v7 = v7 ^ v31
-	.loc 1 737
+	.loc 1 864
 	ld %r23, 456(%r1)
 	xor %r25, %r25, %r23
 # v7 = v7 ^ v44
-	.loc 1 738
+	.loc 1 865
 	ld %r18, 2480(%r1)
 	xor %r18, %r25, %r18
 # v4 = v4 ^ v33
-	.loc 1 739
+	.loc 1 866
 	ld %r25, 464(%r1)
 	xor %r10, %r10, %r25
 # v4 = v4 ^ v40
-	.loc 1 740
+	.loc 1 867
 	ld %r16, 3992(%r1)
 	xor %r16, %r10, %r16
 # v2 = v2 ^ v27
-	.loc 1 741
+	.loc 1 868
 	ld %r10, 472(%r1)
 	xor %r6, %r6, %r10
 # v15 = v15 ^ v29
-	.loc 1 742
+	.loc 1 869
 	ld %r15, 480(%r1)
 	xor %r14, %r8, %r15
 # v35 = v50 ^ v35
-	.loc 1 743
+	.loc 1 870
 	xor %r4, %r5, %r4
 	std %r4, 728(%r1)
 # v37 = v52 ^ v37
-	.loc 1 744
+	.loc 1 871
 	xor %r4, %r31, %r19
 	std %r4, 2616(%r1)
 # v31 = v54 ^ v31
-	.loc 1 745
+	.loc 1 872
 	xor %r8, %r22, %r23
 # v33 = v56 ^ v33
-	.loc 1 746
+	.loc 1 873
 	xor %r31, %r21, %r25
 # v27 = v58 ^ v27
-	.loc 1 747
+	.loc 1 874
 	xor %r5, %r20, %r10
 # v29 = v60 ^ v29
-	.loc 1 748
+	.loc 1 875
 	ld %r4, 2592(%r1)
 	xor %r21, %r4, %r15
 # v39 = v11 ^ v39
-	.loc 1 749
+	.loc 1 876
 	ld %r4, 192(%r1)
 	ld %r10, 2600(%r1)
 	xor %r20, %r10, %r4
 # v41 = v9 ^ v41
-	.loc 1 750
+	.loc 1 877
 	ld %r4, 488(%r1)
 	ld %r10, 2608(%r1)
 	xor %r19, %r10, %r4
 # v43 = v7 ^ v43
-	.loc 1 751
+	.loc 1 878
 	ld %r4, 496(%r1)
 	xor %r10, %r18, %r4
 # v45 = v4 ^ v45
-	.loc 1 752
+	.loc 1 879
 	ld %r4, 504(%r1)
 	xor %r25, %r16, %r4
 # v47 = v2 ^ v47
-	.loc 1 753
+	.loc 1 880
 	ld %r4, 512(%r1)
 	xor %r23, %r6, %r4
 # v49 = v15 ^ v49
-	.loc 1 754
+	.loc 1 881
 	ld %r4, 528(%r1)
 	xor %r22, %r14, %r4
 # v41 = v41 ^ v40
-	.loc 1 755
+	.loc 1 882
 	ld %r18, 3992(%r1)
 	xor %r6, %r19, %r18
 # v39 = v39 ^ v40
-	.loc 1 756
+	.loc 1 883
 	xor %r4, %r20, %r18
 # v29 = v29 ^ v40
-	.loc 1 757
+	.loc 1 884
 	xor %r19, %r21, %r18
 # v40 = v27 ^ v40
-	.loc 1 758
+	.loc 1 885
 	xor %r5, %r5, %r18
 # v39 = v39 ^ v44
-	.loc 1 759
+	.loc 1 886
 	ld %r18, 2480(%r1)
 	xor %r21, %r4, %r18
 # v13 = v13 ^ v44
-	.loc 1 760
+	.loc 1 887
 	ld %r4, 720(%r1)
 	xor %r4, %r4, %r18
 # v40 = v40 ^ v44
-	.loc 1 761
+	.loc 1 888
 	xor %r20, %r5, %r18
 # v44 = v33 ^ v44
-	.loc 1 762
+	.loc 1 889
 	xor %r5, %r31, %r18
 # v13 = v13 ^ v42
-	.loc 1 763
+	.loc 1 890
 	ld %r18, 576(%r1)
 	xor %r31, %r4, %r18
 # v29 = v29 ^ v42
-	.loc 1 764
+	.loc 1 891
 	xor %r4, %r19, %r18
 # v44 = v44 ^ v42
-	.loc 1 765
+	.loc 1 892
 	xor %r19, %r5, %r18
 # v42 = v31 ^ v42
-	.loc 1 766
+	.loc 1 893
 	xor %r5, %r8, %r18
 # v29 = v29 ^ v48
-	.loc 1 767
+	.loc 1 894
 	ld %r18, 568(%r1)
 	xor %r8, %r4, %r18
 # v40 = v40 ^ v48
-	.loc 1 768
+	.loc 1 895
 	xor %r4, %r20, %r18
 # v42 = v42 ^ v48
-	.loc 1 769
+	.loc 1 896
 	xor %r16, %r5, %r18
 # v48 = v37 ^ v48
-	.loc 1 770
+	.loc 1 897
 	ld %r5, 2616(%r1)
 	xor %r5, %r5, %r18
 # v40 = v40 ^ v46
-	.loc 1 771
+	.loc 1 898
 	ld %r15, 552(%r1)
 	xor %r20, %r4, %r15
 # v44 = v44 ^ v46
-	.loc 1 772
+	.loc 1 899
 	xor %r4, %r19, %r15
 # v48 = v48 ^ v46
-	.loc 1 773
+	.loc 1 900
 	xor %r18, %r5, %r15
 # v46 = v35 ^ v46
-	.loc 1 774
+	.loc 1 901
 	ld %r5, 728(%r1)
 	xor %r5, %r5, %r15
 # v44 = v44 ^ v49
-	.loc 1 775
+	.loc 1 902
 	xor %r19, %r4, %r22
 # v42 = v42 ^ v49
-	.loc 1 776
+	.loc 1 903
 	xor %r4, %r16, %r22
 # v46 = v46 ^ v49
-	.loc 1 777
+	.loc 1 904
 	xor %r5, %r5, %r22
 # v49 = v38 ^ v49
-	.loc 1 778
+	.loc 1 905
 	ld %r16, 384(%r1)
 	xor %r22, %r16, %r22
 # v42 = v42 ^ v47
-	.loc 1 779
+	.loc 1 906
 	xor %r16, %r4, %r23
 # v48 = v48 ^ v47
-	.loc 1 780
+	.loc 1 907
 	xor %r4, %r18, %r23
 # v49 = v49 ^ v47
-	.loc 1 781
+	.loc 1 908
 	xor %r22, %r22, %r23
 # v47 = v36 ^ v47
-	.loc 1 782
+	.loc 1 909
 	ld %r18, 360(%r1)
 	xor %r23, %r18, %r23
 # v48 = v48 ^ v45
-	.loc 1 783
+	.loc 1 910
 	xor %r18, %r4, %r25
 # v46 = v46 ^ v45
-	.loc 1 784
+	.loc 1 911
 	xor %r4, %r5, %r25
 # v47 = v47 ^ v45
-	.loc 1 785
+	.loc 1 912
 	xor %r23, %r23, %r25
 # v45 = v34 ^ v45
-	.loc 1 786
+	.loc 1 913
 	ld %r5, 344(%r1)
 	xor %r25, %r5, %r25
 # v46 = v46 ^ v43
-	.loc 1 787
+	.loc 1 914
 	xor %r5, %r4, %r10
 # v49 = v49 ^ v43
-	.loc 1 788
+	.loc 1 915
 	xor %r4, %r22, %r10
 # v45 = v45 ^ v43
-	.loc 1 789
+	.loc 1 916
 	xor %r25, %r25, %r10
 # v43 = v32 ^ v43
-	.loc 1 790
+	.loc 1 917
 	ld %r22, 336(%r1)
 	xor %r10, %r22, %r10
 # v49 = v49 ^ v41
-	.loc 1 791
+	.loc 1 918
 	xor %r4, %r4, %r6
 	std %r4, 736(%r1)
 # v47 = v47 ^ v41
-	.loc 1 792
+	.loc 1 919
 	xor %r4, %r23, %r6
 # v43 = v43 ^ v41
-	.loc 1 793
+	.loc 1 920
 	xor %r23, %r10, %r6
 # v41 = v30 ^ v41
-	.loc 1 794
+	.loc 1 921
 	ld %r10, 328(%r1)
 	xor %r6, %r10, %r6
 # v47 = v47 ^ v39
-	.loc 1 795
+	.loc 1 922
 	xor %r10, %r4, %r21
 # v45 = v45 ^ v39
-	.loc 1 796
+	.loc 1 923
 	xor %r4, %r25, %r21
 # v41 = v41 ^ v39
-	.loc 1 797
+	.loc 1 924
 	xor %r6, %r6, %r21
 # v39 = v28 ^ v39
-	.loc 1 798
+	.loc 1 925
 	ld %r25, 320(%r1)
 	xor %r21, %r25, %r21
 # v45 = v45 ^ v13
-	.loc 1 799
+	.loc 1 926
 	xor %r25, %r4, %r31
 # v43 = v43 ^ v13
-	.loc 1 800
+	.loc 1 927
 	xor %r23, %r23, %r31
 # v39 = v39 ^ v13
-	.loc 1 801
+	.loc 1 928
 	xor %r15, %r21, %r31
 # v13 = v26 ^ v13
-	.loc 1 802
+	.loc 1 929
 	ld %r4, 128(%r1)
 	xor %r31, %r4, %r31
 # v13 = v13 ^ v40
-	.loc 1 803
+	.loc 1 930
 	xor %r22, %r31, %r20
 # v26 = v46 ^ v40
-	.loc 1 804
+	.loc 1 931
 	xor %r4, %r5, %r20
 # v26 = v26 ^ v29
-	.loc 1 805
+	.loc 1 932
 	xor %r21, %r4, %r8
 # v39 = v39 ^ v46
-	.loc 1 806
+	.loc 1 933
 	xor %r31, %r15, %r5
 # v28 = v48 ^ v40
-	.loc 1 807
+	.loc 1 934
 	xor %r4, %r18, %r20
 # v28 = v28 ^ v29
-	.loc 1 808
+	.loc 1 935
 	xor %r15, %r4, %r8
 # v41 = v41 ^ v46
-	.loc 1 809
+	.loc 1 936
 	xor %r4, %r6, %r5
 # v41 = v41 ^ v48
-	.loc 1 810
+	.loc 1 937
 	xor %r4, %r4, %r18
 # v41 = v41 ^ v40
-	.loc 1 811
+	.loc 1 938
 	xor %r4, %r4, %r20
 # v41 = v41 ^ v29
-	.loc 1 812
+	.loc 1 939
 	xor %r4, %r4, %r8
 # v46 = v46 ^ v42
-	.loc 1 813
+	.loc 1 940
 	xor %r5, %r5, %r16
 # v43 = v43 ^ v48
-	.loc 1 814
+	.loc 1 941
 	xor %r23, %r23, %r18
 # v43 = v43 ^ v42
-	.loc 1 815
+	.loc 1 942
 	xor %r23, %r23, %r16
 # v43 = v43 ^ v29
-	.loc 1 816
+	.loc 1 943
 	xor %r23, %r23, %r8
 # v48 = v48 ^ v44
-	.loc 1 817
+	.loc 1 944
 	xor %r6, %r18, %r19
 	std %r6, 5424(%r1)
 # v45 = v45 ^ v42
-	.loc 1 818
+	.loc 1 945
 	xor %r25, %r25, %r16
 # v45 = v45 ^ v44
-	.loc 1 819
+	.loc 1 946
 	xor %r25, %r25, %r19
 # v42 = v42 ^ v40
-	.loc 1 820
+	.loc 1 947
 	xor %r16, %r16, %r20
 # v47 = v47 ^ v44
-	.loc 1 821
+	.loc 1 948
 	xor %r10, %r10, %r19
 # v47 = v47 ^ v40
-	.loc 1 822
+	.loc 1 949
 	xor %r10, %r10, %r20
 # v44 = v44 ^ v29
-	.loc 1 823
+	.loc 1 950
 	xor %r19, %r19, %r8
 # v40 = v49 ^ v40
-	.loc 1 824
+	.loc 1 951
 	ld %r6, 736(%r1)
 	xor %r20, %r6, %r20
 # v29 = v40 ^ v29
-	.loc 1 825
+	.loc 1 952
 	xor %r20, %r20, %r8
 # v40 = v13 & v0
-	.loc 1 826
+	.loc 1 953
 	and %r6, %r22, %r28
 	std %r6, 744(%r1)
 # v49 = v13 & v6
-	.loc 1 827
+	.loc 1 954
 	and %r6, %r22, %r30
 # v30 = v26 & v0
-	.loc 1 828
+	.loc 1 955
 	and %r8, %r21, %r28
 # v30 = v49 ^ v30
-	.loc 1 829
+	.loc 1 956
 	xor %r6, %r6, %r8
 	std %r6, 752(%r1)
 # v49 = v13 & v10
-	.loc 1 830
+	.loc 1 957
 	and %r6, %r22, %r12
 # v32 = v26 & v6
-	.loc 1 831
+	.loc 1 958
 	and %r8, %r21, %r30
 # v34 = v39 & v0
-	.loc 1 832
+	.loc 1 959
 	and %r18, %r31, %r28
 # v32 = v49 ^ v32
-	.loc 1 833
+	.loc 1 960
 	xor %r8, %r6, %r8
 # v34 = v32 ^ v34
-	.loc 1 834
+	.loc 1 961
 	xor %r6, %r8, %r18
 	std %r6, 760(%r1)
 # v32 = v13 & v14
-	.loc 1 835
+	.loc 1 962
 	and %r6, %r22, %r11
 	std %r6, 768(%r1)
 # v49 = v26 & v10
-	.loc 1 836
+	.loc 1 963
 	and %r14, %r21, %r12
 	std %r14, 2624(%r1)
 # v36 = v39 & v6
-	.loc 1 837
+	.loc 1 964
 	and %r18, %r31, %r30
 	std %r18, 4000(%r1)
 # v38 = v28 & v0
-	.loc 1 838
+	.loc 1 965
 	and %r8, %r15, %r28
 	std %r8, 4768(%r1)
 # v49 = v32 ^ v49
-	.loc 1 839
+	.loc 1 966
 	xor %r6, %r6, %r14
 # v36 = v49 ^ v36
-	.loc 1 840
+	.loc 1 967
 	xor %r6, %r6, %r18
 # v38 = v36 ^ v38
-	.loc 1 841
+	.loc 1 968
 	xor %r6, %r6, %r8
 	std %r6, 776(%r1)
 # v36 = v13 & v18
-	.loc 1 842
+	.loc 1 969
 	ld %r6, 112(%r1)
 	std %r6, 4320(%r1)
 	and %r6, %r22, %r6
@@ -3156,48 +3319,48 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r6, 4312(%r1)
 	std %r6, 784(%r1)
 # v49 = v26 & v14
-	.loc 1 843
+	.loc 1 970
 	and %r6, %r21, %r11
 	std %r6, 6032(%r1)
 	std %r6, 5096(%r1)
 	std %r6, 2632(%r1)
 # v32 = v39 & v10
-	.loc 1 844
+	.loc 1 971
 	and %r6, %r31, %r12
 	std %r6, 6240(%r1)
 	std %r6, 5944(%r1)
 	std %r6, 4328(%r1)
 	std %r6, 792(%r1)
 # v35 = v28 & v6
-	.loc 1 845
+	.loc 1 972
 	and %r18, %r15, %r30
 	std %r18, 6096(%r1)
 	std %r18, 5104(%r1)
 	std %r18, 2640(%r1)
 # v37 = v41 & v0
-	.loc 1 846
+	.loc 1 973
 	and %r8, %r4, %r28
 	std %r8, 6160(%r1)
 	std %r8, 5528(%r1)
 	std %r8, 2648(%r1)
 # v49 = v36 ^ v49
-	.loc 1 847
+	.loc 1 974
 	ld %r6, 5832(%r1)
 	ld %r14, 6032(%r1)
 	xor %r6, %r6, %r14
 # v32 = v49 ^ v32
-	.loc 1 848
+	.loc 1 975
 	ld %r14, 6240(%r1)
 	xor %r6, %r6, %r14
 # v35 = v32 ^ v35
-	.loc 1 849
+	.loc 1 976
 	xor %r6, %r6, %r18
 # v37 = v35 ^ v37
-	.loc 1 850
+	.loc 1 977
 	xor %r6, %r6, %r8
 	std %r6, 800(%r1)
 # v35 = v13 & v21
-	.loc 1 851
+	.loc 1 978
 	ld %r6, 120(%r1)
 	std %r6, 3640(%r1)
 	and %r6, %r22, %r6
@@ -3205,126 +3368,126 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r6, 4336(%r1)
 	std %r6, 808(%r1)
 # v32 = v26 & v18
-	.loc 1 852
+	.loc 1 979
 	ld %r6, 4320(%r1)
 	and %r14, %r21, %r6
 	std %r14, 5112(%r1)
 	std %r14, 2656(%r1)
 # v49 = v39 & v14
-	.loc 1 853
+	.loc 1 980
 	and %r6, %r31, %r11
 	std %r6, 5648(%r1)
 	std %r6, 4344(%r1)
 	std %r6, 816(%r1)
 # v36 = v28 & v10
-	.loc 1 854
+	.loc 1 981
 	and %r6, %r15, %r12
 	std %r6, 5840(%r1)
 	std %r6, 4352(%r1)
 	std %r6, 824(%r1)
 # v31 = v41 & v6
-	.loc 1 855
+	.loc 1 982
 	and %r8, %r4, %r30
 	std %r8, 5120(%r1)
 	std %r8, 2664(%r1)
 # v33 = v46 & v0
-	.loc 1 856
+	.loc 1 983
 	and %r18, %r5, %r28
 	std %r18, 5128(%r1)
 	std %r18, 2672(%r1)
 # v32 = v35 ^ v32
-	.loc 1 857
+	.loc 1 984
 	ld %r6, 5640(%r1)
 	xor %r6, %r6, %r14
 # v49 = v32 ^ v49
-	.loc 1 858
+	.loc 1 985
 	ld %r14, 5648(%r1)
 	xor %r6, %r6, %r14
 # v36 = v49 ^ v36
-	.loc 1 859
+	.loc 1 986
 	ld %r14, 5840(%r1)
 	xor %r6, %r6, %r14
 # v31 = v36 ^ v31
-	.loc 1 860
+	.loc 1 987
 	xor %r6, %r6, %r8
 # v33 = v31 ^ v33
-	.loc 1 861
+	.loc 1 988
 	xor %r6, %r6, %r18
 	std %r6, 832(%r1)
 # v31 = v13 & v24
-	.loc 1 862
+	.loc 1 989
 	and %r6, %r22, %r17
 	std %r6, 5136(%r1)
 	std %r6, 3648(%r1)
 	std %r6, 840(%r1)
 # v36 = v26 & v21
-	.loc 1 863
+	.loc 1 990
 	ld %r6, 3640(%r1)
 	and %r6, %r21, %r6
 	std %r6, 4720(%r1)
 	std %r6, 2680(%r1)
 # v49 = v39 & v18
-	.loc 1 864
+	.loc 1 991
 	ld %r6, 112(%r1)
 	and %r6, %r31, %r6
 	std %r6, 5408(%r1)
 	std %r6, 4360(%r1)
 	std %r6, 848(%r1)
 # v32 = v28 & v14
-	.loc 1 865
+	.loc 1 992
 	and %r6, %r15, %r11
 	std %r6, 5656(%r1)
 	std %r6, 4368(%r1)
 	std %r6, 856(%r1)
 # v35 = v41 & v10
-	.loc 1 866
+	.loc 1 993
 	and %r6, %r4, %r12
 	std %r6, 5664(%r1)
 	std %r6, 4376(%r1)
 	std %r6, 864(%r1)
 # v27 = v46 & v6
-	.loc 1 867
+	.loc 1 994
 	and %r8, %r5, %r30
 	std %r8, 5144(%r1)
 	std %r8, 2688(%r1)
 # v15 = v43 & v0
-	.loc 1 868
+	.loc 1 995
 	and %r18, %r23, %r28
 	std %r18, 5152(%r1)
 	std %r18, 2696(%r1)
 # v36 = v31 ^ v36
-	.loc 1 869
+	.loc 1 996
 	ld %r6, 4720(%r1)
 	ld %r14, 5136(%r1)
 	xor %r6, %r14, %r6
 	std %r6, 2704(%r1)
 # v49 = v36 ^ v49
-	.loc 1 870
+	.loc 1 997
 	ld %r14, 5408(%r1)
 	xor %r6, %r6, %r14
 # v32 = v49 ^ v32
-	.loc 1 871
+	.loc 1 998
 	ld %r14, 5656(%r1)
 	xor %r6, %r6, %r14
 # v35 = v32 ^ v35
-	.loc 1 872
+	.loc 1 999
 	ld %r14, 5664(%r1)
 	xor %r6, %r6, %r14
 # v27 = v35 ^ v27
-	.loc 1 873
+	.loc 1 1000
 	xor %r6, %r6, %r8
 # v15 = v27 ^ v15
-	.loc 1 874
+	.loc 1 1001
 	xor %r6, %r6, %r18
 	std %r6, 872(%r1)
 # v27 = v26 & v24
-	.loc 1 875
+	.loc 1 1002
 	and %r6, %r21, %r17
 	std %r6, 5160(%r1)
 	std %r6, 3656(%r1)
 	std %r6, 880(%r1)
 # v35 = v39 & v21
-	.loc 1 876
+	.loc 1 1003
 	ld %r6, 120(%r1)
 	std %r6, 3664(%r1)
 	and %r6, %r31, %r6
@@ -3332,7 +3495,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r6, 4728(%r1)
 	std %r6, 2712(%r1)
 # v32 = v28 & v18
-	.loc 1 877
+	.loc 1 1004
 	ld %r6, 112(%r1)
 	std %r6, 4392(%r1)
 	and %r6, %r15, %r6
@@ -3340,57 +3503,57 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r6, 4384(%r1)
 	std %r6, 888(%r1)
 # v49 = v41 & v14
-	.loc 1 878
+	.loc 1 1005
 	and %r6, %r4, %r11
 	std %r6, 5848(%r1)
 	std %r6, 4400(%r1)
 	std %r6, 896(%r1)
 # v36 = v46 & v10
-	.loc 1 879
+	.loc 1 1006
 	and %r18, %r5, %r12
 	std %r18, 5168(%r1)
 	std %r18, 2720(%r1)
 # v31 = v43 & v6
-	.loc 1 880
+	.loc 1 1007
 	and %r8, %r23, %r30
 	std %r8, 5176(%r1)
 	std %r8, 2728(%r1)
 # v35 = v27 ^ v35
-	.loc 1 881
+	.loc 1 1008
 	ld %r6, 5160(%r1)
 	ld %r14, 5672(%r1)
 	xor %r6, %r6, %r14
 	std %r6, 2736(%r1)
 # v32 = v35 ^ v32
-	.loc 1 882
+	.loc 1 1009
 	ld %r14, 5680(%r1)
 	xor %r6, %r6, %r14
 # v49 = v32 ^ v49
-	.loc 1 883
+	.loc 1 1010
 	ld %r14, 5848(%r1)
 	xor %r6, %r6, %r14
 # v36 = v49 ^ v36
-	.loc 1 884
+	.loc 1 1011
 	xor %r6, %r6, %r18
 # v31 = v36 ^ v31
-	.loc 1 885
+	.loc 1 1012
 	xor %r6, %r6, %r8
 	std %r6, 904(%r1)
 # v36 = v39 & v24
-	.loc 1 886
+	.loc 1 1013
 	and %r6, %r31, %r17
 	std %r6, 5952(%r1)
 	std %r6, 4408(%r1)
 	std %r6, 912(%r1)
 # v49 = v28 & v21
-	.loc 1 887
+	.loc 1 1014
 	ld %r6, 3664(%r1)
 	and %r6, %r15, %r6
 	std %r6, 6040(%r1)
 	std %r6, 5184(%r1)
 	std %r6, 2744(%r1)
 # v32 = v41 & v18
-	.loc 1 888
+	.loc 1 1015
 	ld %r6, 4392(%r1)
 	and %r6, %r4, %r6
 	std %r6, 6264(%r1)
@@ -3398,41 +3561,41 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r6, 4832(%r1)
 	std %r6, 920(%r1)
 # v35 = v46 & v14
-	.loc 1 889
+	.loc 1 1016
 	and %r18, %r5, %r11
 	std %r18, 6168(%r1)
 	std %r18, 5536(%r1)
 	std %r18, 2752(%r1)
 # v27 = v43 & v10
-	.loc 1 890
+	.loc 1 1017
 	and %r8, %r23, %r12
 	std %r8, 6208(%r1)
 	std %r8, 5856(%r1)
 	std %r8, 4008(%r1)
 # v49 = v36 ^ v49
-	.loc 1 891
+	.loc 1 1018
 	ld %r6, 5952(%r1)
 	ld %r14, 6040(%r1)
 	xor %r6, %r6, %r14
 # v32 = v49 ^ v32
-	.loc 1 892
+	.loc 1 1019
 	ld %r14, 6264(%r1)
 	xor %r6, %r6, %r14
 # v35 = v32 ^ v35
-	.loc 1 893
+	.loc 1 1020
 	xor %r6, %r6, %r18
 # v27 = v35 ^ v27
-	.loc 1 894
+	.loc 1 1021
 	xor %r6, %r6, %r8
 	std %r6, 928(%r1)
 # v35 = v28 & v24
-	.loc 1 895
+	.loc 1 1022
 	and %r6, %r15, %r17
 	std %r6, 5688(%r1)
 	std %r6, 4416(%r1)
 	std %r6, 936(%r1)
 # v32 = v41 & v21
-	.loc 1 896
+	.loc 1 1023
 	ld %r6, 120(%r1)
 	std %r6, 4840(%r1)
 	and %r14, %r4, %r6
@@ -3440,7 +3603,7 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r14, 4736(%r1)
 	std %r14, 2760(%r1)
 # v49 = v46 & v18
-	.loc 1 897
+	.loc 1 1024
 	ld %r6, 112(%r1)
 	std %r6, 5960(%r1)
 	std %r6, 4424(%r1)
@@ -3448,2857 +3611,2857 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r18, 5192(%r1)
 	std %r18, 2768(%r1)
 # v36 = v43 & v14
-	.loc 1 898
+	.loc 1 1025
 	and %r8, %r23, %r11
 	std %r8, 5200(%r1)
 	std %r8, 2776(%r1)
 # v32 = v35 ^ v32
-	.loc 1 899
+	.loc 1 1026
 	ld %r6, 5688(%r1)
 	xor %r6, %r6, %r14
 	std %r6, 4016(%r1)
 # v49 = v32 ^ v49
-	.loc 1 900
+	.loc 1 1027
 	xor %r6, %r6, %r18
 # v36 = v49 ^ v36
-	.loc 1 901
+	.loc 1 1028
 	xor %r6, %r6, %r8
 	std %r6, 944(%r1)
 # v49 = v41 & v24
-	.loc 1 902
+	.loc 1 1029
 	and %r6, %r4, %r17
 	std %r6, 2784(%r1)
 # v32 = v46 & v21
-	.loc 1 903
+	.loc 1 1030
 	ld %r8, 4840(%r1)
 	and %r14, %r5, %r8
 	std %r14, 4024(%r1)
 # v35 = v43 & v18
-	.loc 1 904
+	.loc 1 1031
 	ld %r18, 5960(%r1)
 	and %r18, %r23, %r18
 # v32 = v49 ^ v32
-	.loc 1 905
+	.loc 1 1032
 	xor %r6, %r6, %r14
 # v35 = v32 ^ v35
-	.loc 1 906
+	.loc 1 1033
 	xor %r6, %r6, %r18
 	std %r6, 952(%r1)
 # v32 = v46 & v24
-	.loc 1 907
+	.loc 1 1034
 	and %r6, %r5, %r17
 # v49 = v43 & v21
-	.loc 1 908
+	.loc 1 1035
 	and %r8, %r23, %r8
 # v49 = v32 ^ v49
-	.loc 1 909
+	.loc 1 1036
 	xor %r6, %r6, %r8
 	std %r6, 960(%r1)
 # v32 = v43 & v24
-	.loc 1 910
+	.loc 1 1037
 	and %r6, %r23, %r17
 	std %r6, 968(%r1)
 # v2 = v48 & v3
-	.loc 1 911
+	.loc 1 1038
 	ld %r18, 5424(%r1)
 	and %r6, %r18, %r27
 	std %r6, 976(%r1)
 # v4 = v48 & v8
-	.loc 1 912
+	.loc 1 1039
 	and %r6, %r18, %r29
 # v7 = v45 & v3
-	.loc 1 913
+	.loc 1 1040
 	and %r8, %r25, %r27
 # v7 = v4 ^ v7
-	.loc 1 914
+	.loc 1 1041
 	xor %r6, %r6, %r8
 	std %r6, 984(%r1)
 # v4 = v48 & v12
-	.loc 1 915
+	.loc 1 1042
 	and %r6, %r18, %r9
 # v9 = v45 & v8
-	.loc 1 916
+	.loc 1 1043
 	and %r8, %r25, %r29
 # v11 = v42 & v3
-	.loc 1 917
+	.loc 1 1044
 	and %r14, %r16, %r27
 # v9 = v4 ^ v9
-	.loc 1 918
+	.loc 1 1045
 	xor %r8, %r6, %r8
 # v11 = v9 ^ v11
-	.loc 1 919
+	.loc 1 1046
 	xor %r6, %r8, %r14
 	std %r6, 992(%r1)
 # v9 = v48 & v16
-	.loc 1 920
+	.loc 1 1047
 	and %r6, %r18, %r7
 	std %r6, 1000(%r1)
 # v4 = v45 & v12
-	.loc 1 921
+	.loc 1 1048
 	and %r14, %r25, %r9
 	std %r14, 2792(%r1)
 # v60 = v42 & v8
-	.loc 1 922
+	.loc 1 1049
 	and %r18, %r16, %r29
 	std %r18, 4032(%r1)
 # v58 = v47 & v3
-	.loc 1 923
+	.loc 1 1050
 	and %r8, %r10, %r27
 	std %r8, 4776(%r1)
 # v4 = v9 ^ v4
-	.loc 1 924
+	.loc 1 1051
 	xor %r6, %r6, %r14
 # v60 = v4 ^ v60
-	.loc 1 925
+	.loc 1 1052
 	xor %r6, %r6, %r18
 # v58 = v60 ^ v58
-	.loc 1 926
+	.loc 1 1053
 	xor %r6, %r6, %r8
 	std %r6, 1008(%r1)
 # v60 = v48 & v1
-	.loc 1 927
+	.loc 1 1054
 	ld %r6, 5424(%r1)
 	and %r6, %r6, %r24
 	std %r6, 5968(%r1)
 	std %r6, 4432(%r1)
 	std %r6, 1016(%r1)
 # v4 = v45 & v16
-	.loc 1 928
+	.loc 1 1055
 	and %r6, %r25, %r7
 	std %r6, 6048(%r1)
 	std %r6, 5208(%r1)
 	std %r6, 2800(%r1)
 # v9 = v42 & v12
-	.loc 1 929
+	.loc 1 1056
 	and %r6, %r16, %r9
 	std %r6, 6272(%r1)
 	std %r6, 6112(%r1)
 	std %r6, 4848(%r1)
 	std %r6, 1024(%r1)
 # v56 = v47 & v8
-	.loc 1 930
+	.loc 1 1057
 	and %r18, %r10, %r29
 	std %r18, 6176(%r1)
 	std %r18, 5544(%r1)
 	std %r18, 2808(%r1)
 # v54 = v44 & v3
-	.loc 1 931
+	.loc 1 1058
 	and %r8, %r19, %r27
 	std %r8, 6216(%r1)
 	std %r8, 5872(%r1)
 	std %r8, 4040(%r1)
 # v4 = v60 ^ v4
-	.loc 1 932
+	.loc 1 1059
 	ld %r6, 5968(%r1)
 	ld %r14, 6048(%r1)
 	xor %r6, %r6, %r14
 # v9 = v4 ^ v9
-	.loc 1 933
+	.loc 1 1060
 	ld %r14, 6272(%r1)
 	xor %r6, %r6, %r14
 # v56 = v9 ^ v56
-	.loc 1 934
+	.loc 1 1061
 	xor %r6, %r6, %r18
 # v54 = v56 ^ v54
-	.loc 1 935
+	.loc 1 1062
 	xor %r6, %r6, %r8
 	std %r6, 1032(%r1)
 # v56 = v48 & v5
-	.loc 1 936
+	.loc 1 1063
 	ld %r6, 5424(%r1)
 	and %r6, %r6, %r26
 	std %r6, 5696(%r1)
 	std %r6, 4440(%r1)
 	std %r6, 1040(%r1)
 # v9 = v45 & v1
-	.loc 1 937
+	.loc 1 1064
 	and %r14, %r25, %r24
 	std %r14, 5216(%r1)
 	std %r14, 2816(%r1)
 # v4 = v42 & v16
-	.loc 1 938
+	.loc 1 1065
 	and %r6, %r16, %r7
 	std %r6, 5704(%r1)
 	std %r6, 4448(%r1)
 	std %r6, 1048(%r1)
 # v60 = v47 & v12
-	.loc 1 939
+	.loc 1 1066
 	and %r6, %r10, %r9
 	std %r6, 5880(%r1)
 	std %r6, 4456(%r1)
 	std %r6, 1056(%r1)
 # v52 = v44 & v8
-	.loc 1 940
+	.loc 1 1067
 	and %r8, %r19, %r29
 	std %r8, 5224(%r1)
 	std %r8, 2824(%r1)
 # v50 = v29 & v3
-	.loc 1 941
+	.loc 1 1068
 	and %r18, %r20, %r27
 	std %r18, 5232(%r1)
 	std %r18, 2832(%r1)
 # v9 = v56 ^ v9
-	.loc 1 942
+	.loc 1 1069
 	ld %r6, 5696(%r1)
 	xor %r6, %r6, %r14
 # v4 = v9 ^ v4
-	.loc 1 943
+	.loc 1 1070
 	ld %r14, 5704(%r1)
 	xor %r6, %r6, %r14
 # v60 = v4 ^ v60
-	.loc 1 944
+	.loc 1 1071
 	ld %r14, 5880(%r1)
 	xor %r6, %r6, %r14
 # v52 = v60 ^ v52
-	.loc 1 945
+	.loc 1 1072
 	xor %r6, %r6, %r8
 # v50 = v52 ^ v50
-	.loc 1 946
+	.loc 1 1073
 	xor %r6, %r6, %r18
 	std %r6, 1064(%r1)
 # v52 = v45 & v5
-	.loc 1 947
+	.loc 1 1074
 	and %r6, %r25, %r26
 	std %r6, 5976(%r1)
 	std %r6, 4464(%r1)
 	std %r6, 1072(%r1)
 # v60 = v42 & v1
-	.loc 1 948
+	.loc 1 1075
 	and %r6, %r16, %r24
 	std %r6, 6056(%r1)
 	std %r6, 5240(%r1)
 	std %r6, 2840(%r1)
 # v4 = v47 & v16
-	.loc 1 949
+	.loc 1 1076
 	and %r6, %r10, %r7
 	std %r6, 6280(%r1)
 	std %r6, 6120(%r1)
 	std %r6, 4856(%r1)
 	std %r6, 1080(%r1)
 # v9 = v44 & v12
-	.loc 1 950
+	.loc 1 1077
 	and %r18, %r19, %r9
 	std %r18, 6184(%r1)
 	std %r18, 5552(%r1)
 	std %r18, 2848(%r1)
 # v56 = v29 & v8
-	.loc 1 951
+	.loc 1 1078
 	and %r8, %r20, %r29
 	std %r8, 6224(%r1)
 	std %r8, 5888(%r1)
 	std %r8, 4048(%r1)
 # v60 = v52 ^ v60
-	.loc 1 952
+	.loc 1 1079
 	ld %r6, 5976(%r1)
 	ld %r14, 6056(%r1)
 	xor %r6, %r6, %r14
 # v4 = v60 ^ v4
-	.loc 1 953
+	.loc 1 1080
 	ld %r14, 6280(%r1)
 	xor %r6, %r6, %r14
 # v9 = v4 ^ v9
-	.loc 1 954
+	.loc 1 1081
 	xor %r6, %r6, %r18
 # v56 = v9 ^ v56
-	.loc 1 955
+	.loc 1 1082
 	xor %r6, %r6, %r8
 	std %r6, 1088(%r1)
 # v9 = v42 & v5
-	.loc 1 956
+	.loc 1 1083
 	and %r6, %r16, %r26
 	std %r6, 2856(%r1)
 # v4 = v47 & v1
-	.loc 1 957
+	.loc 1 1084
 	and %r14, %r10, %r24
 	std %r14, 4056(%r1)
 # v60 = v44 & v16
-	.loc 1 958
+	.loc 1 1085
 	and %r18, %r19, %r7
 	std %r18, 1096(%r1)
 # v52 = v29 & v12
-	.loc 1 959
+	.loc 1 1086
 	and %r8, %r20, %r9
 	std %r8, 4784(%r1)
 # v4 = v9 ^ v4
-	.loc 1 960
+	.loc 1 1087
 	xor %r6, %r6, %r14
 # v60 = v4 ^ v60
-	.loc 1 961
+	.loc 1 1088
 	xor %r6, %r6, %r18
 # v52 = v60 ^ v52
-	.loc 1 962
+	.loc 1 1089
 	xor %r6, %r6, %r8
 	std %r6, 1104(%r1)
 # v60 = v47 & v5
-	.loc 1 963
+	.loc 1 1090
 	and %r6, %r10, %r26
 # v4 = v44 & v1
-	.loc 1 964
+	.loc 1 1091
 	and %r8, %r19, %r24
 # v9 = v29 & v16
-	.loc 1 965
+	.loc 1 1092
 	and %r18, %r20, %r7
 # v4 = v60 ^ v4
-	.loc 1 966
+	.loc 1 1093
 	xor %r8, %r6, %r8
 # v9 = v4 ^ v9
-	.loc 1 967
+	.loc 1 1094
 	xor %r18, %r8, %r18
 # v4 = v44 & v5
-	.loc 1 968
+	.loc 1 1095
 	and %r6, %r19, %r26
 # v60 = v29 & v1
-	.loc 1 969
+	.loc 1 1096
 	and %r8, %r20, %r24
 # v60 = v4 ^ v60
-	.loc 1 970
+	.loc 1 1097
 	xor %r8, %r6, %r8
 # v4 = v29 & v5
-	.loc 1 971
+	.loc 1 1098
 	and %r6, %r20, %r26
 # v48 = v13 ^ v48
-	.loc 1 972
+	.loc 1 1099
 	ld %r14, 5424(%r1)
 	xor %r22, %r22, %r14
 # v45 = v26 ^ v45
-	.loc 1 973
+	.loc 1 1100
 	xor %r25, %r21, %r25
 # v42 = v39 ^ v42
-	.loc 1 974
+	.loc 1 1101
 	xor %r16, %r31, %r16
 # v47 = v28 ^ v47
-	.loc 1 975
+	.loc 1 1102
 	xor %r10, %r15, %r10
 # v44 = v41 ^ v44
-	.loc 1 976
+	.loc 1 1103
 	xor %r19, %r4, %r19
 # v29 = v46 ^ v29
-	.loc 1 977
+	.loc 1 1104
 	xor %r20, %r5, %r20
 # v3 = v0 ^ v3
-	.loc 1 978
+	.loc 1 1105
 	xor %r27, %r28, %r27
 # v8 = v6 ^ v8
-	.loc 1 979
+	.loc 1 1106
 	xor %r29, %r30, %r29
 # v12 = v10 ^ v12
-	.loc 1 980
+	.loc 1 1107
 	xor %r9, %r12, %r9
 # v16 = v14 ^ v16
-	.loc 1 981
+	.loc 1 1108
 	xor %r12, %r11, %r7
 # v1 = v18 ^ v1
-	.loc 1 982
+	.loc 1 1109
 	ld %r4, 112(%r1)
 	xor %r24, %r4, %r24
 # v5 = v21 ^ v5
-	.loc 1 983
+	.loc 1 1110
 	ld %r4, 120(%r1)
 	xor %r26, %r4, %r26
 # v21 = v48 & v3
-	.loc 1 984
+	.loc 1 1111
 	and %r4, %r22, %r27
 	std %r4, 1112(%r1)
 # v18 = v48 & v8
-	.loc 1 985
+	.loc 1 1112
 	and %r4, %r22, %r29
 # v14 = v45 & v3
-	.loc 1 986
+	.loc 1 1113
 	and %r5, %r25, %r27
 # v14 = v18 ^ v14
-	.loc 1 987
+	.loc 1 1114
 	xor %r31, %r4, %r5
 # v18 = v48 & v12
-	.loc 1 988
+	.loc 1 1115
 	and %r4, %r22, %r9
 # v10 = v45 & v8
-	.loc 1 989
+	.loc 1 1116
 	and %r5, %r25, %r29
 # v6 = v42 & v3
-	.loc 1 990
+	.loc 1 1117
 	and %r7, %r16, %r27
 # v10 = v18 ^ v10
-	.loc 1 991
+	.loc 1 1118
 	xor %r5, %r4, %r5
 # v6 = v10 ^ v6
-	.loc 1 992
+	.loc 1 1119
 	xor %r30, %r5, %r7
 # v10 = v48 & v16
-	.loc 1 993
+	.loc 1 1120
 	and %r4, %r22, %r12
 # v18 = v45 & v12
-	.loc 1 994
+	.loc 1 1121
 	and %r5, %r25, %r9
 # v0 = v42 & v8
-	.loc 1 995
+	.loc 1 1122
 	and %r7, %r16, %r29
 # v46 = v47 & v3
-	.loc 1 996
+	.loc 1 1123
 	and %r11, %r10, %r27
 # v18 = v10 ^ v18
-	.loc 1 997
+	.loc 1 1124
 	xor %r5, %r4, %r5
 # v0 = v18 ^ v0
-	.loc 1 998
+	.loc 1 1125
 	xor %r7, %r5, %r7
 # v46 = v0 ^ v46
-	.loc 1 999
+	.loc 1 1126
 	xor %r21, %r7, %r11
 # v0 = v48 & v1
-	.loc 1 1000
+	.loc 1 1127
 	and %r4, %r22, %r24
 # v18 = v45 & v16
-	.loc 1 1001
+	.loc 1 1128
 	and %r5, %r25, %r12
 # v10 = v42 & v12
-	.loc 1 1002
+	.loc 1 1129
 	and %r7, %r16, %r9
 # v41 = v47 & v8
-	.loc 1 1003
+	.loc 1 1130
 	and %r11, %r10, %r29
 # v28 = v44 & v3
-	.loc 1 1004
+	.loc 1 1131
 	and %r28, %r19, %r27
 # v18 = v0 ^ v18
-	.loc 1 1005
+	.loc 1 1132
 	xor %r5, %r4, %r5
 # v10 = v18 ^ v10
-	.loc 1 1006
+	.loc 1 1133
 	xor %r7, %r5, %r7
 # v41 = v10 ^ v41
-	.loc 1 1007
+	.loc 1 1134
 	xor %r11, %r7, %r11
 # v28 = v41 ^ v28
-	.loc 1 1008
+	.loc 1 1135
 	xor %r28, %r11, %r28
 # v41 = v48 & v5
-	.loc 1 1009
+	.loc 1 1136
 	and %r4, %r22, %r26
 # v10 = v45 & v1
-	.loc 1 1010
+	.loc 1 1137
 	and %r5, %r25, %r24
 # v18 = v42 & v16
-	.loc 1 1011
+	.loc 1 1138
 	and %r7, %r16, %r12
 # v0 = v47 & v12
-	.loc 1 1012
+	.loc 1 1139
 	and %r14, %r10, %r9
 # v39 = v44 & v8
-	.loc 1 1013
+	.loc 1 1140
 	and %r15, %r19, %r29
 # v26 = v29 & v3
-	.loc 1 1014
+	.loc 1 1141
 	and %r11, %r20, %r27
 # v10 = v41 ^ v10
-	.loc 1 1015
+	.loc 1 1142
 	xor %r5, %r4, %r5
 # v18 = v10 ^ v18
-	.loc 1 1016
+	.loc 1 1143
 	xor %r7, %r5, %r7
 # v0 = v18 ^ v0
-	.loc 1 1017
+	.loc 1 1144
 	xor %r14, %r7, %r14
 # v39 = v0 ^ v39
-	.loc 1 1018
+	.loc 1 1145
 	xor %r15, %r14, %r15
 # v26 = v39 ^ v26
-	.loc 1 1019
+	.loc 1 1146
 	xor %r15, %r15, %r11
 # v48 = v48 & v24
-	.loc 1 1020
+	.loc 1 1147
 	and %r14, %r22, %r17
 # v39 = v45 & v5
-	.loc 1 1021
+	.loc 1 1148
 	and %r4, %r25, %r26
 # v0 = v42 & v1
-	.loc 1 1022
+	.loc 1 1149
 	and %r22, %r16, %r24
 # v18 = v47 & v16
-	.loc 1 1023
+	.loc 1 1150
 	and %r11, %r10, %r12
 # v10 = v44 & v12
-	.loc 1 1024
+	.loc 1 1151
 	and %r7, %r19, %r9
 # v41 = v29 & v8
-	.loc 1 1025
+	.loc 1 1152
 	and %r5, %r20, %r29
 # v3 = v43 & v3
-	.loc 1 1026
+	.loc 1 1153
 	and %r27, %r23, %r27
 # v39 = v48 ^ v39
-	.loc 1 1027
+	.loc 1 1154
 	xor %r4, %r14, %r4
 # v0 = v39 ^ v0
-	.loc 1 1028
+	.loc 1 1155
 	xor %r22, %r4, %r22
 # v18 = v0 ^ v18
-	.loc 1 1029
+	.loc 1 1156
 	xor %r11, %r22, %r11
 # v10 = v18 ^ v10
-	.loc 1 1030
+	.loc 1 1157
 	xor %r7, %r11, %r7
 # v41 = v10 ^ v41
-	.loc 1 1031
+	.loc 1 1158
 	xor %r5, %r7, %r5
 # v3 = v41 ^ v3
-	.loc 1 1032
+	.loc 1 1159
 	xor %r27, %r5, %r27
 # v45 = v45 & v24
-	.loc 1 1033
+	.loc 1 1160
 	and %r25, %r25, %r17
 # v41 = v42 & v5
-	.loc 1 1034
+	.loc 1 1161
 	and %r4, %r16, %r26
 # v10 = v47 & v1
-	.loc 1 1035
+	.loc 1 1162
 	and %r5, %r10, %r24
 # v18 = v44 & v16
-	.loc 1 1036
+	.loc 1 1163
 	and %r11, %r19, %r12
 # v0 = v29 & v12
-	.loc 1 1037
+	.loc 1 1164
 	and %r7, %r20, %r9
 # v8 = v43 & v8
-	.loc 1 1038
+	.loc 1 1165
 	and %r29, %r23, %r29
 # v41 = v45 ^ v41
-	.loc 1 1039
+	.loc 1 1166
 	xor %r4, %r25, %r4
 # v10 = v41 ^ v10
-	.loc 1 1040
+	.loc 1 1167
 	xor %r5, %r4, %r5
 # v18 = v10 ^ v18
-	.loc 1 1041
+	.loc 1 1168
 	xor %r11, %r5, %r11
 # v0 = v18 ^ v0
-	.loc 1 1042
+	.loc 1 1169
 	xor %r7, %r11, %r7
 # v8 = v0 ^ v8
-	.loc 1 1043
+	.loc 1 1170
 	xor %r29, %r7, %r29
 # v42 = v42 & v24
-	.loc 1 1044
+	.loc 1 1171
 	and %r16, %r16, %r17
 # v0 = v47 & v5
-	.loc 1 1045
+	.loc 1 1172
 	and %r4, %r10, %r26
 # v18 = v44 & v1
-	.loc 1 1046
+	.loc 1 1173
 	and %r5, %r19, %r24
 # v10 = v29 & v16
-	.loc 1 1047
+	.loc 1 1174
 	and %r7, %r20, %r12
 # v12 = v43 & v12
-	.loc 1 1048
+	.loc 1 1175
 	and %r9, %r23, %r9
 # v0 = v42 ^ v0
-	.loc 1 1049
+	.loc 1 1176
 	xor %r4, %r16, %r4
 # v18 = v0 ^ v18
-	.loc 1 1050
+	.loc 1 1177
 	xor %r5, %r4, %r5
 # v10 = v18 ^ v10
-	.loc 1 1051
+	.loc 1 1178
 	xor %r7, %r5, %r7
 # v12 = v10 ^ v12
-	.loc 1 1052
+	.loc 1 1179
 	xor %r9, %r7, %r9
 # v47 = v47 & v24
-	.loc 1 1053
+	.loc 1 1180
 	and %r10, %r10, %r17
 # v10 = v44 & v5
-	.loc 1 1054
+	.loc 1 1181
 	and %r4, %r19, %r26
 # v18 = v29 & v1
-	.loc 1 1055
+	.loc 1 1182
 	and %r5, %r20, %r24
 # v16 = v43 & v16
-	.loc 1 1056
+	.loc 1 1183
 	and %r12, %r23, %r12
 # v10 = v47 ^ v10
-	.loc 1 1057
+	.loc 1 1184
 	xor %r4, %r10, %r4
 # v18 = v10 ^ v18
-	.loc 1 1058
+	.loc 1 1185
 	xor %r5, %r4, %r5
 # v16 = v18 ^ v16
-	.loc 1 1059
+	.loc 1 1186
 	xor %r12, %r5, %r12
 # v44 = v44 & v24
-	.loc 1 1060
+	.loc 1 1187
 	and %r19, %r19, %r17
 # v18 = v29 & v5
-	.loc 1 1061
+	.loc 1 1188
 	and %r4, %r20, %r26
 # v1 = v43 & v1
-	.loc 1 1062
+	.loc 1 1189
 	and %r24, %r23, %r24
 # v18 = v44 ^ v18
-	.loc 1 1063
+	.loc 1 1190
 	xor %r4, %r19, %r4
 # v1 = v18 ^ v1
-	.loc 1 1064
+	.loc 1 1191
 	xor %r24, %r4, %r24
 # v29 = v29 & v24
-	.loc 1 1065
+	.loc 1 1192
 	and %r20, %r20, %r17
 # v5 = v43 & v5
-	.loc 1 1066
+	.loc 1 1193
 	and %r26, %r23, %r26
 # v5 = v29 ^ v5
-	.loc 1 1067
+	.loc 1 1194
 	xor %r26, %r20, %r26
 # v24 = v43 & v24
-	.loc 1 1068
+	.loc 1 1195
 	and %r17, %r23, %r17
 # v21 = v21 ^ v40
-	.loc 1 1069
+	.loc 1 1196
 	ld %r4, 1112(%r1)
 	ld %r5, 744(%r1)
 	xor %r4, %r4, %r5
 # v21 = v21 ^ v2
-	.loc 1 1070
+	.loc 1 1197
 	ld %r5, 976(%r1)
 	xor %r5, %r4, %r5
 # v14 = v14 ^ v30
-	.loc 1 1071
+	.loc 1 1198
 	ld %r4, 752(%r1)
 	xor %r31, %r31, %r4
 # v14 = v14 ^ v7
-	.loc 1 1072
+	.loc 1 1199
 	ld %r4, 984(%r1)
 	xor %r31, %r31, %r4
 # v6 = v6 ^ v34
-	.loc 1 1073
+	.loc 1 1200
 	ld %r4, 760(%r1)
 	xor %r30, %r30, %r4
 # v6 = v6 ^ v11
-	.loc 1 1074
+	.loc 1 1201
 	ld %r4, 992(%r1)
 	xor %r30, %r30, %r4
 # v46 = v46 ^ v38
-	.loc 1 1075
+	.loc 1 1202
 	ld %r4, 776(%r1)
 	xor %r21, %r21, %r4
 # v46 = v46 ^ v58
-	.loc 1 1076
+	.loc 1 1203
 	ld %r4, 1008(%r1)
 	xor %r21, %r21, %r4
 # v28 = v28 ^ v37
-	.loc 1 1077
+	.loc 1 1204
 	ld %r4, 800(%r1)
 	xor %r28, %r28, %r4
 # v28 = v28 ^ v54
-	.loc 1 1078
+	.loc 1 1205
 	ld %r4, 1032(%r1)
 	xor %r28, %r28, %r4
 # v26 = v26 ^ v33
-	.loc 1 1079
+	.loc 1 1206
 	ld %r4, 832(%r1)
 	xor %r15, %r15, %r4
 # v26 = v26 ^ v50
-	.loc 1 1080
+	.loc 1 1207
 	ld %r4, 1064(%r1)
 	xor %r15, %r15, %r4
 # v3 = v3 ^ v15
-	.loc 1 1081
+	.loc 1 1208
 	ld %r4, 872(%r1)
 	xor %r27, %r27, %r4
 # v3 = v3 ^ v56
-	.loc 1 1082
+	.loc 1 1209
 	ld %r4, 1088(%r1)
 	xor %r27, %r27, %r4
 # v8 = v8 ^ v31
-	.loc 1 1083
+	.loc 1 1210
 	ld %r11, 904(%r1)
 	xor %r29, %r29, %r11
 # v8 = v8 ^ v52
-	.loc 1 1084
+	.loc 1 1211
 	ld %r4, 1104(%r1)
 	xor %r10, %r29, %r4
 # v12 = v12 ^ v27
-	.loc 1 1085
+	.loc 1 1212
 	ld %r4, 928(%r1)
 	xor %r9, %r9, %r4
 # v12 = v12 ^ v9
-	.loc 1 1086
+	.loc 1 1213
 	xor %r9, %r9, %r18
 # v16 = v16 ^ v36
-	.loc 1 1087
+	.loc 1 1214
 	ld %r25, 944(%r1)
 	xor %r12, %r12, %r25
 # v16 = v16 ^ v60
-	.loc 1 1088
+	.loc 1 1215
 	xor %r12, %r12, %r8
 # v1 = v1 ^ v35
-	.loc 1 1089
+	.loc 1 1216
 	ld %r23, 952(%r1)
 	xor %r24, %r24, %r23
 # v1 = v1 ^ v4
-	.loc 1 1090
+	.loc 1 1217
 	xor %r24, %r24, %r6
 # v5 = v5 ^ v49
-	.loc 1 1091
+	.loc 1 1218
 	ld %r22, 960(%r1)
 	xor %r7, %r26, %r22
 # v24 = v24 ^ v32
-	.loc 1 1092
+	.loc 1 1219
 	ld %r20, 968(%r1)
 	xor %r17, %r17, %r20
 # v31 = v21 ^ v31
-	.loc 1 1093
+	.loc 1 1220
 	xor %r29, %r5, %r11
 # v27 = v14 ^ v27
-	.loc 1 1094
+	.loc 1 1221
 	xor %r26, %r31, %r4
 # v36 = v6 ^ v36
-	.loc 1 1095
+	.loc 1 1222
 	xor %r25, %r30, %r25
 # v35 = v46 ^ v35
-	.loc 1 1096
+	.loc 1 1223
 	xor %r30, %r21, %r23
 # v49 = v28 ^ v49
-	.loc 1 1097
+	.loc 1 1224
 	xor %r31, %r28, %r22
 # v32 = v26 ^ v32
-	.loc 1 1098
+	.loc 1 1225
 	xor %r28, %r15, %r20
 # v2 = v8 ^ v2
-	.loc 1 1099
+	.loc 1 1226
 	ld %r4, 976(%r1)
 	xor %r4, %r10, %r4
 # v7 = v12 ^ v7
-	.loc 1 1100
+	.loc 1 1227
 	ld %r5, 984(%r1)
 	xor %r5, %r9, %r5
 # v11 = v16 ^ v11
-	.loc 1 1101
+	.loc 1 1228
 	ld %r9, 992(%r1)
 	xor %r9, %r12, %r9
 # v58 = v1 ^ v58
-	.loc 1 1102
+	.loc 1 1229
 	ld %r10, 1008(%r1)
 	xor %r10, %r24, %r10
 # v54 = v5 ^ v54
-	.loc 1 1103
+	.loc 1 1230
 	ld %r11, 1032(%r1)
 	xor %r7, %r7, %r11
 # v50 = v24 ^ v50
-	.loc 1 1104
+	.loc 1 1231
 	ld %r11, 1064(%r1)
 	xor %r12, %r17, %r11
 # v7 = v7 ^ v4
-	.loc 1 1105
+	.loc 1 1232
 	xor %r11, %r5, %r6
 # v2 = v2 ^ v4
-	.loc 1 1106
+	.loc 1 1233
 	xor %r4, %r4, %r6
 # v32 = v32 ^ v4
-	.loc 1 1107
+	.loc 1 1234
 	xor %r5, %r28, %r6
 # v4 = v49 ^ v4
-	.loc 1 1108
+	.loc 1 1235
 	xor %r6, %r31, %r6
 # v2 = v2 ^ v60
-	.loc 1 1109
+	.loc 1 1236
 	xor %r31, %r4, %r8
 # v3 = v3 ^ v60
-	.loc 1 1110
+	.loc 1 1237
 	xor %r4, %r27, %r8
 # v4 = v4 ^ v60
-	.loc 1 1111
+	.loc 1 1238
 	xor %r6, %r6, %r8
 # v60 = v35 ^ v60
-	.loc 1 1112
+	.loc 1 1239
 	xor %r8, %r30, %r8
 # v3 = v3 ^ v9
-	.loc 1 1113
+	.loc 1 1240
 	xor %r30, %r4, %r18
 # v32 = v32 ^ v9
-	.loc 1 1114
+	.loc 1 1241
 	xor %r5, %r5, %r18
 # v60 = v60 ^ v9
-	.loc 1 1115
+	.loc 1 1242
 	xor %r8, %r8, %r18
 # v9 = v36 ^ v9
-	.loc 1 1116
+	.loc 1 1243
 	xor %r18, %r25, %r18
 # v32 = v32 ^ v52
-	.loc 1 1117
+	.loc 1 1244
 	ld %r4, 1104(%r1)
 	xor %r28, %r5, %r4
 # v4 = v4 ^ v52
-	.loc 1 1118
+	.loc 1 1245
 	xor %r6, %r6, %r4
 # v9 = v9 ^ v52
-	.loc 1 1119
+	.loc 1 1246
 	xor %r18, %r18, %r4
 # v52 = v27 ^ v52
-	.loc 1 1120
+	.loc 1 1247
 	xor %r4, %r26, %r4
 # v4 = v4 ^ v56
-	.loc 1 1121
+	.loc 1 1248
 	ld %r5, 1088(%r1)
 	xor %r27, %r6, %r5
 # v60 = v60 ^ v56
-	.loc 1 1122
+	.loc 1 1249
 	xor %r8, %r8, %r5
 # v52 = v52 ^ v56
-	.loc 1 1123
+	.loc 1 1250
 	xor %r4, %r4, %r5
 # v56 = v31 ^ v56
-	.loc 1 1124
+	.loc 1 1251
 	xor %r5, %r29, %r5
 # v60 = v60 ^ v50
-	.loc 1 1125
+	.loc 1 1252
 	xor %r8, %r8, %r12
 # v9 = v9 ^ v50
-	.loc 1 1126
+	.loc 1 1253
 	xor %r18, %r18, %r12
 # v56 = v56 ^ v50
-	.loc 1 1127
+	.loc 1 1254
 	xor %r5, %r5, %r12
 # v50 = v15 ^ v50
-	.loc 1 1128
+	.loc 1 1255
 	ld %r6, 872(%r1)
 	xor %r6, %r6, %r12
 # v9 = v9 ^ v54
-	.loc 1 1129
+	.loc 1 1256
 	xor %r18, %r18, %r7
 # v52 = v52 ^ v54
-	.loc 1 1130
+	.loc 1 1257
 	xor %r4, %r4, %r7
 # v50 = v50 ^ v54
-	.loc 1 1131
+	.loc 1 1258
 	xor %r6, %r6, %r7
 # v54 = v33 ^ v54
-	.loc 1 1132
+	.loc 1 1259
 	ld %r12, 832(%r1)
 	xor %r7, %r12, %r7
 # v52 = v52 ^ v58
-	.loc 1 1133
+	.loc 1 1260
 	xor %r12, %r4, %r10
 # v56 = v56 ^ v58
-	.loc 1 1134
+	.loc 1 1261
 	xor %r5, %r5, %r10
 # v54 = v54 ^ v58
-	.loc 1 1135
+	.loc 1 1262
 	xor %r7, %r7, %r10
 # v58 = v37 ^ v58
-	.loc 1 1136
+	.loc 1 1263
 	ld %r4, 800(%r1)
 	xor %r10, %r4, %r10
 # v56 = v56 ^ v11
-	.loc 1 1137
+	.loc 1 1264
 	xor %r5, %r5, %r9
 # v50 = v50 ^ v11
-	.loc 1 1138
+	.loc 1 1265
 	xor %r6, %r6, %r9
 # v58 = v58 ^ v11
-	.loc 1 1139
+	.loc 1 1266
 	xor %r10, %r10, %r9
 # v11 = v38 ^ v11
-	.loc 1 1140
+	.loc 1 1267
 	ld %r4, 776(%r1)
 	xor %r9, %r4, %r9
 # v50 = v50 ^ v7
-	.loc 1 1141
+	.loc 1 1268
 	xor %r6, %r6, %r11
 # v54 = v54 ^ v7
-	.loc 1 1142
+	.loc 1 1269
 	xor %r7, %r7, %r11
 # v11 = v11 ^ v7
-	.loc 1 1143
+	.loc 1 1270
 	xor %r9, %r9, %r11
 # v7 = v34 ^ v7
-	.loc 1 1144
+	.loc 1 1271
 	ld %r4, 760(%r1)
 	xor %r11, %r4, %r11
 # v54 = v54 ^ v2
-	.loc 1 1145
+	.loc 1 1272
 	xor %r29, %r7, %r31
 # v58 = v58 ^ v2
-	.loc 1 1146
+	.loc 1 1273
 	xor %r10, %r10, %r31
 # v7 = v7 ^ v2
-	.loc 1 1147
+	.loc 1 1274
 	xor %r11, %r11, %r31
 # v2 = v30 ^ v2
-	.loc 1 1148
+	.loc 1 1275
 	ld %r4, 752(%r1)
 	xor %r31, %r4, %r31
 # v58 = v58 ^ v3
-	.loc 1 1149
+	.loc 1 1276
 	xor %r26, %r10, %r30
 # v11 = v11 ^ v3
-	.loc 1 1150
+	.loc 1 1277
 	xor %r25, %r9, %r30
 # v2 = v2 ^ v3
-	.loc 1 1151
+	.loc 1 1278
 	xor %r31, %r31, %r30
 # v3 = v40 ^ v3
-	.loc 1 1152
+	.loc 1 1279
 	ld %r4, 744(%r1)
 	xor %r30, %r4, %r30
 # v40 = v3 ^ v4
-	.loc 1 1153
+	.loc 1 1280
 	xor %r10, %r30, %r27
 # v30 = v56 ^ v4
-	.loc 1 1154
+	.loc 1 1281
 	xor %r4, %r5, %r27
 # v30 = v30 ^ v32
-	.loc 1 1155
+	.loc 1 1282
 	xor %r24, %r4, %r28
 # v34 = v2 ^ v56
-	.loc 1 1156
+	.loc 1 1283
 	xor %r9, %r31, %r5
 # v38 = v52 ^ v4
-	.loc 1 1157
+	.loc 1 1284
 	xor %r4, %r12, %r27
 # v38 = v38 ^ v32
-	.loc 1 1158
+	.loc 1 1285
 	xor %r23, %r4, %r28
 # v37 = v7 ^ v56
-	.loc 1 1159
+	.loc 1 1286
 	xor %r4, %r11, %r5
 # v37 = v37 ^ v52
-	.loc 1 1160
+	.loc 1 1287
 	xor %r4, %r4, %r12
 # v37 = v37 ^ v4
-	.loc 1 1161
+	.loc 1 1288
 	xor %r4, %r4, %r27
 # v37 = v37 ^ v32
-	.loc 1 1162
+	.loc 1 1289
 	xor %r21, %r4, %r28
 # v33 = v56 ^ v9
-	.loc 1 1163
+	.loc 1 1290
 	xor %r20, %r5, %r18
 # v15 = v11 ^ v52
-	.loc 1 1164
+	.loc 1 1291
 	xor %r4, %r25, %r12
 # v15 = v15 ^ v9
-	.loc 1 1165
+	.loc 1 1292
 	xor %r4, %r4, %r18
 # v15 = v15 ^ v32
-	.loc 1 1166
+	.loc 1 1293
 	xor %r19, %r4, %r28
 # v31 = v52 ^ v60
-	.loc 1 1167
+	.loc 1 1294
 	xor %r17, %r12, %r8
 # v27 = v58 ^ v9
-	.loc 1 1168
+	.loc 1 1295
 	xor %r4, %r26, %r18
 # v27 = v27 ^ v60
-	.loc 1 1169
+	.loc 1 1296
 	xor %r16, %r4, %r8
 # v36 = v9 ^ v4
-	.loc 1 1170
+	.loc 1 1297
 	xor %r22, %r18, %r27
 # v35 = v54 ^ v60
-	.loc 1 1171
+	.loc 1 1298
 	xor %r4, %r29, %r8
 # v35 = v35 ^ v4
-	.loc 1 1172
+	.loc 1 1299
 	xor %r7, %r4, %r27
 # v49 = v60 ^ v32
-	.loc 1 1173
+	.loc 1 1300
 	xor %r15, %r8, %r28
 # v24 = v50 ^ v4
-	.loc 1 1174
+	.loc 1 1301
 	xor %r4, %r6, %r27
 # v24 = v24 ^ v32
-	.loc 1 1175
+	.loc 1 1302
 	xor %r14, %r4, %r28
 # v40 = v40 ^ v49
-	.loc 1 1176
+	.loc 1 1303
 	xor %r10, %r10, %r15
 # v5 = v31 ^ v49
-	.loc 1 1177
+	.loc 1 1304
 	xor %r4, %r17, %r15
 # v5 = v5 ^ v24
-	.loc 1 1178
+	.loc 1 1305
 	xor %r4, %r4, %r14
 # v30 = v30 ^ v31
-	.loc 1 1179
+	.loc 1 1306
 	xor %r24, %r24, %r17
 	std %r24, 1120(%r1)
 # v1 = v27 ^ v49
-	.loc 1 1180
+	.loc 1 1307
 	xor %r24, %r16, %r15
 # v1 = v1 ^ v24
-	.loc 1 1181
+	.loc 1 1308
 	xor %r24, %r24, %r14
 	std %r24, 1128(%r1)
 # v34 = v34 ^ v31
-	.loc 1 1182
+	.loc 1 1309
 	xor %r9, %r9, %r17
 # v34 = v34 ^ v27
-	.loc 1 1183
+	.loc 1 1310
 	xor %r9, %r9, %r16
 # v34 = v34 ^ v49
-	.loc 1 1184
+	.loc 1 1311
 	xor %r9, %r9, %r15
 # v34 = v34 ^ v24
-	.loc 1 1185
+	.loc 1 1312
 	xor %r9, %r9, %r14
 	std %r9, 1136(%r1)
 # v31 = v31 ^ v36
-	.loc 1 1186
+	.loc 1 1313
 	xor %r9, %r17, %r22
 	std %r9, 1144(%r1)
 # v38 = v38 ^ v27
-	.loc 1 1187
+	.loc 1 1314
 	xor %r23, %r23, %r16
 # v38 = v38 ^ v36
-	.loc 1 1188
+	.loc 1 1315
 	xor %r23, %r23, %r22
 # v38 = v38 ^ v24
-	.loc 1 1189
+	.loc 1 1316
 	xor %r9, %r23, %r14
 	std %r9, 1152(%r1)
 # v27 = v27 ^ v35
-	.loc 1 1190
+	.loc 1 1317
 	xor %r16, %r16, %r7
 # v37 = v37 ^ v36
-	.loc 1 1191
+	.loc 1 1318
 	xor %r21, %r21, %r22
 # v37 = v37 ^ v35
-	.loc 1 1192
+	.loc 1 1319
 	xor %r21, %r21, %r7
 # v36 = v36 ^ v49
-	.loc 1 1193
+	.loc 1 1320
 	xor %r22, %r22, %r15
 # v33 = v33 ^ v35
-	.loc 1 1194
+	.loc 1 1321
 	xor %r20, %r20, %r7
 # v33 = v33 ^ v49
-	.loc 1 1195
+	.loc 1 1322
 	xor %r20, %r20, %r15
 # v35 = v35 ^ v24
-	.loc 1 1196
+	.loc 1 1323
 	xor %r9, %r7, %r14
 # v49 = v15 ^ v49
-	.loc 1 1197
+	.loc 1 1324
 	xor %r15, %r19, %r15
 # v24 = v49 ^ v24
-	.loc 1 1198
+	.loc 1 1325
 	xor %r14, %r15, %r14
 # v40 = v40 ^ v35
-	.loc 1 1199
+	.loc 1 1326
 	xor %r10, %r10, %r9
 # v49 = v27 ^ v35
-	.loc 1 1200
+	.loc 1 1327
 	xor %r7, %r16, %r9
 # v49 = v49 ^ v24
-	.loc 1 1201
+	.loc 1 1328
 	xor %r7, %r7, %r14
 # v5 = v5 ^ v27
-	.loc 1 1202
+	.loc 1 1329
 	xor %r24, %r4, %r16
 # v15 = v37 ^ v35
-	.loc 1 1203
+	.loc 1 1330
 	xor %r4, %r21, %r9
 # v15 = v15 ^ v24
-	.loc 1 1204
+	.loc 1 1331
 	xor %r23, %r4, %r14
 # v30 = v30 ^ v27
-	.loc 1 1205
+	.loc 1 1332
 	ld %r4, 1120(%r1)
 	xor %r4, %r4, %r16
 # v30 = v30 ^ v37
-	.loc 1 1206
+	.loc 1 1333
 	xor %r4, %r4, %r21
 # v30 = v30 ^ v35
-	.loc 1 1207
+	.loc 1 1334
 	xor %r4, %r4, %r9
 # v30 = v30 ^ v24
-	.loc 1 1208
+	.loc 1 1335
 	xor %r19, %r4, %r14
 # v27 = v27 ^ v36
-	.loc 1 1209
+	.loc 1 1336
 	xor %r16, %r16, %r22
 # v1 = v1 ^ v37
-	.loc 1 1210
+	.loc 1 1337
 	ld %r4, 1128(%r1)
 	xor %r4, %r4, %r21
 # v1 = v1 ^ v36
-	.loc 1 1211
+	.loc 1 1338
 	xor %r4, %r4, %r22
 # v1 = v1 ^ v24
-	.loc 1 1212
+	.loc 1 1339
 	xor %r17, %r4, %r14
 # v37 = v37 ^ v33
-	.loc 1 1213
+	.loc 1 1340
 	xor %r4, %r21, %r20
 	std %r4, 4064(%r1)
 # v34 = v34 ^ v36
-	.loc 1 1214
+	.loc 1 1341
 	ld %r4, 1136(%r1)
 	xor %r4, %r4, %r22
 # v34 = v34 ^ v33
-	.loc 1 1215
+	.loc 1 1342
 	xor %r4, %r4, %r20
 	std %r4, 4072(%r1)
 # v36 = v36 ^ v35
-	.loc 1 1216
+	.loc 1 1343
 	xor %r4, %r22, %r9
 	std %r4, 5432(%r1)
 # v31 = v31 ^ v33
-	.loc 1 1217
+	.loc 1 1344
 	ld %r4, 1144(%r1)
 	xor %r4, %r4, %r20
 # v31 = v31 ^ v35
-	.loc 1 1218
+	.loc 1 1345
 	xor %r4, %r4, %r9
 	std %r4, 1160(%r1)
 # v33 = v33 ^ v24
-	.loc 1 1219
+	.loc 1 1346
 	xor %r20, %r20, %r14
 # v35 = v38 ^ v35
-	.loc 1 1220
+	.loc 1 1347
 	ld %r4, 1152(%r1)
 	xor %r9, %r4, %r9
 # v24 = v35 ^ v24
-	.loc 1 1221
+	.loc 1 1348
 	xor %r14, %r9, %r14
 # v35 = v40 & v3
-	.loc 1 1222
+	.loc 1 1349
 	and %r4, %r10, %r30
 	std %r4, 1168(%r1)
 # v38 = v40 & v2
-	.loc 1 1223
+	.loc 1 1350
 	and %r4, %r10, %r31
 # v16 = v49 & v3
-	.loc 1 1224
+	.loc 1 1351
 	and %r9, %r7, %r30
 # v16 = v38 ^ v16
-	.loc 1 1225
+	.loc 1 1352
 	xor %r4, %r4, %r9
 	std %r4, 1176(%r1)
 # v38 = v40 & v7
-	.loc 1 1226
+	.loc 1 1353
 	and %r9, %r10, %r11
 	std %r9, 1184(%r1)
 # v12 = v49 & v2
-	.loc 1 1227
+	.loc 1 1354
 	and %r22, %r7, %r31
 	std %r22, 2864(%r1)
 # v8 = v5 & v3
-	.loc 1 1228
+	.loc 1 1355
 	and %r4, %r24, %r30
 # v12 = v38 ^ v12
-	.loc 1 1229
+	.loc 1 1356
 	xor %r9, %r9, %r22
 # v8 = v12 ^ v8
-	.loc 1 1230
+	.loc 1 1357
 	xor %r4, %r9, %r4
 	std %r4, 1192(%r1)
 # v12 = v40 & v11
-	.loc 1 1231
+	.loc 1 1358
 	and %r4, %r10, %r25
 	std %r4, 1200(%r1)
 # v38 = v49 & v7
-	.loc 1 1232
+	.loc 1 1359
 	and %r21, %r7, %r11
 	std %r21, 2872(%r1)
 # v26 = v5 & v2
-	.loc 1 1233
+	.loc 1 1360
 	and %r9, %r24, %r31
 	std %r9, 1208(%r1)
 # v28 = v15 & v3
-	.loc 1 1234
+	.loc 1 1361
 	and %r22, %r23, %r30
 	std %r22, 2880(%r1)
 # v38 = v12 ^ v38
-	.loc 1 1235
+	.loc 1 1362
 	xor %r4, %r4, %r21
 # v26 = v38 ^ v26
-	.loc 1 1236
+	.loc 1 1363
 	xor %r4, %r4, %r9
 # v28 = v26 ^ v28
-	.loc 1 1237
+	.loc 1 1364
 	xor %r4, %r4, %r22
 	std %r4, 1216(%r1)
 # v26 = v40 & v58
-	.loc 1 1238
+	.loc 1 1365
 	and %r4, %r10, %r26
 	std %r4, 3672(%r1)
 	std %r4, 1224(%r1)
 # v38 = v49 & v11
-	.loc 1 1239
+	.loc 1 1366
 	and %r9, %r7, %r25
 	std %r9, 2888(%r1)
 # v12 = v5 & v7
-	.loc 1 1240
+	.loc 1 1367
 	and %r15, %r24, %r11
 	std %r15, 4472(%r1)
 	std %r15, 1232(%r1)
 # v46 = v15 & v2
-	.loc 1 1241
+	.loc 1 1368
 	and %r21, %r23, %r31
 	std %r21, 4864(%r1)
 	std %r21, 1240(%r1)
 # v6 = v30 & v3
-	.loc 1 1242
+	.loc 1 1369
 	and %r22, %r19, %r30
 	std %r22, 2896(%r1)
 # v38 = v26 ^ v38
-	.loc 1 1243
+	.loc 1 1370
 	xor %r4, %r4, %r9
 	std %r4, 2904(%r1)
 # v12 = v38 ^ v12
-	.loc 1 1244
+	.loc 1 1371
 	xor %r4, %r4, %r15
 # v46 = v12 ^ v46
-	.loc 1 1245
+	.loc 1 1372
 	xor %r4, %r4, %r21
 # v6 = v46 ^ v6
-	.loc 1 1246
+	.loc 1 1373
 	xor %r4, %r4, %r22
 	std %r4, 1248(%r1)
 # v46 = v40 & v54
-	.loc 1 1247
+	.loc 1 1374
 	and %r4, %r10, %r29
 	std %r4, 5560(%r1)
 	std %r4, 3680(%r1)
 	std %r4, 1256(%r1)
 # v12 = v49 & v58
-	.loc 1 1248
+	.loc 1 1375
 	and %r4, %r7, %r26
 	std %r4, 5248(%r1)
 	std %r4, 2912(%r1)
 # v38 = v5 & v11
-	.loc 1 1249
+	.loc 1 1376
 	and %r4, %r24, %r25
 	std %r4, 5736(%r1)
 	std %r4, 3688(%r1)
 	std %r4, 1264(%r1)
 # v26 = v15 & v7
-	.loc 1 1250
+	.loc 1 1377
 	and %r21, %r23, %r11
 	std %r21, 4480(%r1)
 	std %r21, 1272(%r1)
 # v14 = v30 & v2
-	.loc 1 1251
+	.loc 1 1378
 	and %r22, %r19, %r31
 	std %r22, 4488(%r1)
 	std %r22, 1280(%r1)
 # v21 = v27 & v3
-	.loc 1 1252
+	.loc 1 1379
 	and %r9, %r16, %r30
 	std %r9, 5256(%r1)
 	std %r9, 2920(%r1)
 # v12 = v46 ^ v12
-	.loc 1 1253
+	.loc 1 1380
 	ld %r4, 5248(%r1)
 	ld %r15, 5560(%r1)
 	xor %r4, %r15, %r4
 	std %r4, 2928(%r1)
 # v38 = v12 ^ v38
-	.loc 1 1254
+	.loc 1 1381
 	ld %r15, 5736(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 2936(%r1)
 # v26 = v38 ^ v26
-	.loc 1 1255
+	.loc 1 1382
 	xor %r4, %r4, %r21
 # v14 = v26 ^ v14
-	.loc 1 1256
+	.loc 1 1383
 	xor %r4, %r4, %r22
 # v21 = v14 ^ v21
-	.loc 1 1257
+	.loc 1 1384
 	xor %r4, %r4, %r9
 	std %r4, 1288(%r1)
 # v14 = v40 & v50
-	.loc 1 1258
+	.loc 1 1385
 	and %r4, %r10, %r6
 	std %r4, 5264(%r1)
 	std %r4, 3696(%r1)
 	std %r4, 1296(%r1)
 # v26 = v49 & v54
-	.loc 1 1259
+	.loc 1 1386
 	and %r4, %r7, %r29
 	std %r4, 4744(%r1)
 	std %r4, 2944(%r1)
 # v38 = v5 & v58
-	.loc 1 1260
+	.loc 1 1387
 	and %r4, %r24, %r26
 	std %r4, 5272(%r1)
 	std %r4, 3704(%r1)
 	std %r4, 1304(%r1)
 # v12 = v15 & v11
-	.loc 1 1261
+	.loc 1 1388
 	and %r4, %r23, %r25
 	std %r4, 5568(%r1)
 	std %r4, 3712(%r1)
 	std %r4, 1312(%r1)
 # v46 = v30 & v7
-	.loc 1 1262
+	.loc 1 1389
 	and %r21, %r19, %r11
 	std %r21, 4496(%r1)
 	std %r21, 1320(%r1)
 # v43 = v27 & v2
-	.loc 1 1263
+	.loc 1 1390
 	and %r22, %r16, %r31
 	std %r22, 4504(%r1)
 	std %r22, 1328(%r1)
 # v29 = v1 & v3
-	.loc 1 1264
+	.loc 1 1391
 	and %r9, %r17, %r30
 	std %r9, 5280(%r1)
 	std %r9, 2952(%r1)
 # v26 = v14 ^ v26
-	.loc 1 1265
+	.loc 1 1392
 	ld %r4, 4744(%r1)
 	ld %r15, 5264(%r1)
 	xor %r4, %r15, %r4
 	std %r4, 2960(%r1)
 # v38 = v26 ^ v38
-	.loc 1 1266
+	.loc 1 1393
 	ld %r15, 5272(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 2968(%r1)
 # v12 = v38 ^ v12
-	.loc 1 1267
+	.loc 1 1394
 	ld %r15, 5568(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 2976(%r1)
 # v46 = v12 ^ v46
-	.loc 1 1268
+	.loc 1 1395
 	xor %r4, %r4, %r21
 # v43 = v46 ^ v43
-	.loc 1 1269
+	.loc 1 1396
 	xor %r4, %r4, %r22
 # v29 = v43 ^ v29
-	.loc 1 1270
+	.loc 1 1397
 	xor %r4, %r4, %r9
 	std %r4, 1336(%r1)
 # v43 = v49 & v50
-	.loc 1 1271
+	.loc 1 1398
 	and %r4, %r7, %r6
 	std %r4, 5576(%r1)
 	std %r4, 3720(%r1)
 	std %r4, 1344(%r1)
 # v46 = v5 & v54
-	.loc 1 1272
+	.loc 1 1399
 	and %r4, %r24, %r29
 	std %r4, 5288(%r1)
 	std %r4, 2984(%r1)
 # v12 = v15 & v58
-	.loc 1 1273
+	.loc 1 1400
 	and %r4, %r23, %r26
 	std %r4, 5744(%r1)
 	std %r4, 3728(%r1)
 	std %r4, 1352(%r1)
 # v38 = v30 & v11
-	.loc 1 1274
+	.loc 1 1401
 	and %r21, %r19, %r25
 	std %r21, 4512(%r1)
 	std %r21, 1360(%r1)
 # v26 = v27 & v7
-	.loc 1 1275
+	.loc 1 1402
 	and %r22, %r16, %r11
 	std %r22, 4520(%r1)
 	std %r22, 1368(%r1)
 # v14 = v1 & v2
-	.loc 1 1276
+	.loc 1 1403
 	and %r9, %r17, %r31
 	std %r9, 5296(%r1)
 	std %r9, 2992(%r1)
 # v46 = v43 ^ v46
-	.loc 1 1277
+	.loc 1 1404
 	ld %r4, 5288(%r1)
 	ld %r15, 5576(%r1)
 	xor %r4, %r15, %r4
 	std %r4, 3000(%r1)
 # v12 = v46 ^ v12
-	.loc 1 1278
+	.loc 1 1405
 	ld %r15, 5744(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 3008(%r1)
 # v38 = v12 ^ v38
-	.loc 1 1279
+	.loc 1 1406
 	xor %r4, %r4, %r21
 # v26 = v38 ^ v26
-	.loc 1 1280
+	.loc 1 1407
 	xor %r4, %r4, %r22
 # v14 = v26 ^ v14
-	.loc 1 1281
+	.loc 1 1408
 	xor %r4, %r4, %r9
 	std %r4, 1376(%r1)
 # v26 = v5 & v50
-	.loc 1 1282
+	.loc 1 1409
 	and %r4, %r24, %r6
 	std %r4, 3736(%r1)
 	std %r4, 1384(%r1)
 # v38 = v15 & v54
-	.loc 1 1283
+	.loc 1 1410
 	and %r9, %r23, %r29
 	std %r9, 3016(%r1)
 # v12 = v30 & v58
-	.loc 1 1284
+	.loc 1 1411
 	and %r15, %r19, %r26
 	std %r15, 4528(%r1)
 	std %r15, 1392(%r1)
 # v46 = v27 & v11
-	.loc 1 1285
+	.loc 1 1412
 	and %r21, %r16, %r25
 	std %r21, 4872(%r1)
 	std %r21, 1400(%r1)
 # v43 = v1 & v7
-	.loc 1 1286
+	.loc 1 1413
 	and %r22, %r17, %r11
 	std %r22, 3024(%r1)
 # v38 = v26 ^ v38
-	.loc 1 1287
+	.loc 1 1414
 	xor %r4, %r4, %r9
 	std %r4, 3032(%r1)
 # v12 = v38 ^ v12
-	.loc 1 1288
+	.loc 1 1415
 	xor %r4, %r4, %r15
 # v46 = v12 ^ v46
-	.loc 1 1289
+	.loc 1 1416
 	xor %r4, %r4, %r21
 # v43 = v46 ^ v43
-	.loc 1 1290
+	.loc 1 1417
 	xor %r4, %r4, %r22
 	std %r4, 1408(%r1)
 # v46 = v15 & v50
-	.loc 1 1291
+	.loc 1 1418
 	and %r4, %r23, %r6
 	std %r4, 1416(%r1)
 # v12 = v30 & v54
-	.loc 1 1292
+	.loc 1 1419
 	and %r21, %r19, %r29
 	std %r21, 3040(%r1)
 # v38 = v27 & v58
-	.loc 1 1293
+	.loc 1 1420
 	and %r9, %r16, %r26
 	std %r9, 1424(%r1)
 # v26 = v1 & v11
-	.loc 1 1294
+	.loc 1 1421
 	and %r22, %r17, %r25
 	std %r22, 3048(%r1)
 # v12 = v46 ^ v12
-	.loc 1 1295
+	.loc 1 1422
 	xor %r4, %r4, %r21
 # v38 = v12 ^ v38
-	.loc 1 1296
+	.loc 1 1423
 	xor %r4, %r4, %r9
 # v26 = v38 ^ v26
-	.loc 1 1297
+	.loc 1 1424
 	xor %r4, %r4, %r22
 	std %r4, 1432(%r1)
 # v38 = v30 & v50
-	.loc 1 1298
+	.loc 1 1425
 	and %r9, %r19, %r6
 	std %r9, 1440(%r1)
 # v12 = v27 & v54
-	.loc 1 1299
+	.loc 1 1426
 	and %r22, %r16, %r29
 	std %r22, 3056(%r1)
 # v46 = v1 & v58
-	.loc 1 1300
+	.loc 1 1427
 	and %r4, %r17, %r26
 # v12 = v38 ^ v12
-	.loc 1 1301
+	.loc 1 1428
 	xor %r9, %r9, %r22
 # v46 = v12 ^ v46
-	.loc 1 1302
+	.loc 1 1429
 	xor %r4, %r9, %r4
 	std %r4, 1448(%r1)
 # v12 = v27 & v50
-	.loc 1 1303
+	.loc 1 1430
 	and %r4, %r16, %r6
 # v38 = v1 & v54
-	.loc 1 1304
+	.loc 1 1431
 	and %r9, %r17, %r29
 # v38 = v12 ^ v38
-	.loc 1 1305
+	.loc 1 1432
 	xor %r4, %r4, %r9
 	std %r4, 1456(%r1)
 # v12 = v1 & v50
-	.loc 1 1306
+	.loc 1 1433
 	and %r4, %r17, %r6
 	std %r4, 1464(%r1)
 # v18 = v37 & v56
-	.loc 1 1307
+	.loc 1 1434
 	ld %r22, 4064(%r1)
 	and %r4, %r22, %r5
 	std %r4, 1472(%r1)
 # v44 = v37 & v52
-	.loc 1 1308
+	.loc 1 1435
 	and %r4, %r22, %r12
 # v10 = v34 & v56
-	.loc 1 1309
+	.loc 1 1436
 	ld %r21, 4072(%r1)
 	and %r9, %r21, %r5
 # v10 = v44 ^ v10
-	.loc 1 1310
+	.loc 1 1437
 	xor %r4, %r4, %r9
 	std %r4, 1480(%r1)
 # v44 = v37 & v9
-	.loc 1 1311
+	.loc 1 1438
 	and %r9, %r22, %r18
 	std %r9, 1488(%r1)
 # v47 = v34 & v52
-	.loc 1 1312
+	.loc 1 1439
 	and %r21, %r21, %r12
 	std %r21, 3064(%r1)
 # v0 = v36 & v56
-	.loc 1 1313
+	.loc 1 1440
 	ld %r22, 5432(%r1)
 	and %r4, %r22, %r5
 # v47 = v44 ^ v47
-	.loc 1 1314
+	.loc 1 1441
 	xor %r9, %r9, %r21
 # v0 = v47 ^ v0
-	.loc 1 1315
+	.loc 1 1442
 	xor %r4, %r9, %r4
 	std %r4, 1496(%r1)
 # v47 = v37 & v60
-	.loc 1 1316
+	.loc 1 1443
 	ld %r4, 4064(%r1)
 	and %r15, %r4, %r8
 	std %r15, 4536(%r1)
 	std %r15, 1504(%r1)
 # v44 = v34 & v9
-	.loc 1 1317
+	.loc 1 1444
 	ld %r4, 4072(%r1)
 	and %r4, %r4, %r18
 	std %r4, 3072(%r1)
 # v42 = v36 & v52
-	.loc 1 1318
+	.loc 1 1445
 	and %r22, %r22, %r12
 	std %r22, 4880(%r1)
 	std %r22, 1512(%r1)
 # v41 = v31 & v56
-	.loc 1 1319
+	.loc 1 1446
 	ld %r21, 1160(%r1)
 	std %r21, 3744(%r1)
 	and %r9, %r21, %r5
 	std %r9, 3080(%r1)
 # v44 = v47 ^ v44
-	.loc 1 1320
+	.loc 1 1447
 	xor %r4, %r15, %r4
 # v42 = v44 ^ v42
-	.loc 1 1321
+	.loc 1 1448
 	xor %r4, %r4, %r22
 # v41 = v42 ^ v41
-	.loc 1 1322
+	.loc 1 1449
 	xor %r4, %r4, %r9
 	std %r4, 1520(%r1)
 # v42 = v37 & v4
-	.loc 1 1323
+	.loc 1 1450
 	ld %r4, 4064(%r1)
 	and %r15, %r4, %r27
 	std %r15, 3752(%r1)
 	std %r15, 1528(%r1)
 # v44 = v34 & v60
-	.loc 1 1324
+	.loc 1 1451
 	ld %r4, 4072(%r1)
 	and %r9, %r4, %r8
 	std %r9, 5304(%r1)
 	std %r9, 3088(%r1)
 # v47 = v36 & v9
-	.loc 1 1325
+	.loc 1 1452
 	ld %r4, 5432(%r1)
 	and %r22, %r4, %r18
 	std %r22, 4544(%r1)
 	std %r22, 1536(%r1)
 # v45 = v31 & v52
-	.loc 1 1326
+	.loc 1 1453
 	and %r4, %r21, %r12
 	std %r4, 1544(%r1)
 # v39 = v33 & v56
-	.loc 1 1327
+	.loc 1 1454
 	and %r21, %r20, %r5
 	std %r21, 3096(%r1)
 # v44 = v42 ^ v44
-	.loc 1 1328
+	.loc 1 1455
 	xor %r9, %r15, %r9
 	std %r9, 3104(%r1)
 # v47 = v44 ^ v47
-	.loc 1 1329
+	.loc 1 1456
 	xor %r9, %r9, %r22
 # v45 = v47 ^ v45
-	.loc 1 1330
+	.loc 1 1457
 	xor %r4, %r9, %r4
 # v39 = v45 ^ v39
-	.loc 1 1331
+	.loc 1 1458
 	xor %r4, %r4, %r21
 	std %r4, 1552(%r1)
 # v45 = v37 & v32
-	.loc 1 1332
+	.loc 1 1459
 	ld %r4, 4064(%r1)
 	and %r4, %r4, %r28
 	std %r4, 5584(%r1)
 	std %r4, 3760(%r1)
 	std %r4, 1560(%r1)
 # v47 = v34 & v4
-	.loc 1 1333
+	.loc 1 1460
 	ld %r4, 4072(%r1)
 	and %r4, %r4, %r27
 	std %r4, 5312(%r1)
 	std %r4, 3112(%r1)
 # v44 = v36 & v60
-	.loc 1 1334
+	.loc 1 1461
 	ld %r4, 5432(%r1)
 	and %r4, %r4, %r8
 	std %r4, 5752(%r1)
 	std %r4, 3768(%r1)
 	std %r4, 1568(%r1)
 # v42 = v31 & v9
-	.loc 1 1335
+	.loc 1 1462
 	ld %r4, 1160(%r1)
 	std %r4, 3776(%r1)
 	and %r21, %r4, %r18
 	std %r21, 4552(%r1)
 	std %r21, 1576(%r1)
 # v48 = v33 & v52
-	.loc 1 1336
+	.loc 1 1463
 	and %r22, %r20, %r12
 	std %r22, 4560(%r1)
 	std %r22, 1584(%r1)
 # v13 = v24 & v56
-	.loc 1 1337
+	.loc 1 1464
 	and %r9, %r14, %r5
 	std %r9, 5320(%r1)
 	std %r9, 3120(%r1)
 # v47 = v45 ^ v47
-	.loc 1 1338
+	.loc 1 1465
 	ld %r4, 5312(%r1)
 	ld %r15, 5584(%r1)
 	xor %r4, %r15, %r4
 	std %r4, 3128(%r1)
 # v44 = v47 ^ v44
-	.loc 1 1339
+	.loc 1 1466
 	ld %r15, 5752(%r1)
 	xor %r4, %r4, %r15
 	std %r4, 3136(%r1)
 # v42 = v44 ^ v42
-	.loc 1 1340
+	.loc 1 1467
 	xor %r4, %r4, %r21
 # v48 = v42 ^ v48
-	.loc 1 1341
+	.loc 1 1468
 	xor %r4, %r4, %r22
 # v13 = v48 ^ v13
-	.loc 1 1342
+	.loc 1 1469
 	xor %r4, %r4, %r9
 	std %r4, 1592(%r1)
 # v48 = v34 & v32
-	.loc 1 1343
+	.loc 1 1470
 	ld %r4, 4072(%r1)
 	and %r22, %r4, %r28
 	std %r22, 3784(%r1)
 	std %r22, 1600(%r1)
 # v42 = v36 & v4
-	.loc 1 1344
+	.loc 1 1471
 	ld %r4, 5432(%r1)
 	and %r15, %r4, %r27
 	std %r15, 3144(%r1)
 # v44 = v31 & v60
-	.loc 1 1345
+	.loc 1 1472
 	ld %r4, 3776(%r1)
 	and %r4, %r4, %r8
 	std %r4, 4568(%r1)
 	std %r4, 1608(%r1)
 # v47 = v33 & v9
-	.loc 1 1346
+	.loc 1 1473
 	and %r9, %r20, %r18
 	std %r9, 4888(%r1)
 	std %r9, 1616(%r1)
 # v45 = v24 & v52
-	.loc 1 1347
+	.loc 1 1474
 	and %r21, %r14, %r12
 	std %r21, 3152(%r1)
 # v42 = v48 ^ v42
-	.loc 1 1348
+	.loc 1 1475
 	xor %r22, %r22, %r15
 	std %r22, 3160(%r1)
 # v44 = v42 ^ v44
-	.loc 1 1349
+	.loc 1 1476
 	xor %r4, %r22, %r4
 # v47 = v44 ^ v47
-	.loc 1 1350
+	.loc 1 1477
 	xor %r4, %r4, %r9
 # v45 = v47 ^ v45
-	.loc 1 1351
+	.loc 1 1478
 	xor %r4, %r4, %r21
 	std %r4, 1624(%r1)
 # v47 = v36 & v32
-	.loc 1 1352
+	.loc 1 1479
 	ld %r4, 5432(%r1)
 	and %r4, %r4, %r28
 	std %r4, 3168(%r1)
 # v44 = v31 & v4
-	.loc 1 1353
+	.loc 1 1480
 	ld %r22, 1160(%r1)
 	std %r22, 3792(%r1)
 	and %r9, %r22, %r27
 	std %r9, 3176(%r1)
 # v42 = v33 & v60
-	.loc 1 1354
+	.loc 1 1481
 	and %r15, %r20, %r8
 	std %r15, 4576(%r1)
 	std %r15, 1632(%r1)
 # v48 = v24 & v9
-	.loc 1 1355
+	.loc 1 1482
 	and %r21, %r14, %r18
 	std %r21, 4896(%r1)
 	std %r21, 1640(%r1)
 # v44 = v47 ^ v44
-	.loc 1 1356
+	.loc 1 1483
 	xor %r4, %r4, %r9
 	std %r4, 3184(%r1)
 # v42 = v44 ^ v42
-	.loc 1 1357
+	.loc 1 1484
 	xor %r4, %r4, %r15
 # v48 = v42 ^ v48
-	.loc 1 1358
+	.loc 1 1485
 	xor %r4, %r4, %r21
 	std %r4, 1648(%r1)
 # v42 = v31 & v32
-	.loc 1 1359
+	.loc 1 1486
 	and %r22, %r22, %r28
 	std %r22, 3192(%r1)
 # v44 = v33 & v4
-	.loc 1 1360
+	.loc 1 1487
 	and %r4, %r20, %r27
 # v47 = v24 & v60
-	.loc 1 1361
+	.loc 1 1488
 	and %r9, %r14, %r8
 	std %r9, 1656(%r1)
 # v44 = v42 ^ v44
-	.loc 1 1362
+	.loc 1 1489
 	xor %r4, %r22, %r4
 # v47 = v44 ^ v47
-	.loc 1 1363
+	.loc 1 1490
 	xor %r4, %r4, %r9
 	std %r4, 1664(%r1)
 # v44 = v33 & v32
-	.loc 1 1364
+	.loc 1 1491
 	and %r4, %r20, %r28
 # v42 = v24 & v4
-	.loc 1 1365
+	.loc 1 1492
 	and %r9, %r14, %r27
 # v42 = v44 ^ v42
-	.loc 1 1366
+	.loc 1 1493
 	xor %r9, %r4, %r9
 # v44 = v24 & v32
-	.loc 1 1367
+	.loc 1 1494
 	and %r22, %r14, %r28
 # v37 = v40 ^ v37
-	.loc 1 1368
+	.loc 1 1495
 	ld %r4, 4064(%r1)
 	xor %r10, %r10, %r4
 # v34 = v49 ^ v34
-	.loc 1 1369
+	.loc 1 1496
 	ld %r4, 4072(%r1)
 	xor %r7, %r7, %r4
 # v36 = v5 ^ v36
-	.loc 1 1370
+	.loc 1 1497
 	ld %r4, 5432(%r1)
 	xor %r24, %r24, %r4
 # v31 = v15 ^ v31
-	.loc 1 1371
+	.loc 1 1498
 	ld %r4, 1160(%r1)
 	xor %r23, %r23, %r4
 # v33 = v30 ^ v33
-	.loc 1 1372
+	.loc 1 1499
 	xor %r20, %r19, %r20
 # v24 = v27 ^ v24
-	.loc 1 1373
+	.loc 1 1500
 	xor %r14, %r16, %r14
 # v56 = v3 ^ v56
-	.loc 1 1374
+	.loc 1 1501
 	xor %r30, %r30, %r5
 # v52 = v2 ^ v52
-	.loc 1 1375
+	.loc 1 1502
 	xor %r12, %r31, %r12
 # v9 = v7 ^ v9
-	.loc 1 1376
+	.loc 1 1503
 	xor %r18, %r11, %r18
 # v60 = v11 ^ v60
-	.loc 1 1377
+	.loc 1 1504
 	xor %r11, %r25, %r8
 # v4 = v58 ^ v4
-	.loc 1 1378
+	.loc 1 1505
 	xor %r27, %r26, %r27
 # v32 = v54 ^ v32
-	.loc 1 1379
+	.loc 1 1506
 	xor %r28, %r29, %r28
 # v54 = v37 & v56
-	.loc 1 1380
+	.loc 1 1507
 	and %r29, %r10, %r30
 # v58 = v37 & v52
-	.loc 1 1381
+	.loc 1 1508
 	and %r4, %r10, %r12
 # v11 = v34 & v56
-	.loc 1 1382
+	.loc 1 1509
 	and %r5, %r7, %r30
 # v11 = v58 ^ v11
-	.loc 1 1383
+	.loc 1 1510
 	xor %r26, %r4, %r5
 # v58 = v37 & v9
-	.loc 1 1384
+	.loc 1 1511
 	and %r4, %r10, %r18
 # v7 = v34 & v52
-	.loc 1 1385
+	.loc 1 1512
 	and %r5, %r7, %r12
 # v2 = v36 & v56
-	.loc 1 1386
+	.loc 1 1513
 	and %r8, %r24, %r30
 # v7 = v58 ^ v7
-	.loc 1 1387
+	.loc 1 1514
 	xor %r5, %r4, %r5
 # v2 = v7 ^ v2
-	.loc 1 1388
+	.loc 1 1515
 	xor %r25, %r5, %r8
 # v7 = v37 & v60
-	.loc 1 1389
+	.loc 1 1516
 	and %r4, %r10, %r11
 # v58 = v34 & v9
-	.loc 1 1390
+	.loc 1 1517
 	and %r5, %r7, %r18
 # v3 = v36 & v52
-	.loc 1 1391
+	.loc 1 1518
 	and %r8, %r24, %r12
 # v27 = v31 & v56
-	.loc 1 1392
+	.loc 1 1519
 	and %r31, %r23, %r30
 # v58 = v7 ^ v58
-	.loc 1 1393
+	.loc 1 1520
 	xor %r5, %r4, %r5
 # v3 = v58 ^ v3
-	.loc 1 1394
+	.loc 1 1521
 	xor %r8, %r5, %r8
 # v27 = v3 ^ v27
-	.loc 1 1395
+	.loc 1 1522
 	xor %r19, %r8, %r31
 # v3 = v37 & v4
-	.loc 1 1396
+	.loc 1 1523
 	and %r4, %r10, %r27
 # v58 = v34 & v60
-	.loc 1 1397
+	.loc 1 1524
 	and %r5, %r7, %r11
 # v7 = v36 & v9
-	.loc 1 1398
+	.loc 1 1525
 	and %r8, %r24, %r18
 # v30 = v31 & v52
-	.loc 1 1399
+	.loc 1 1526
 	and %r31, %r23, %r12
 # v15 = v33 & v56
-	.loc 1 1400
+	.loc 1 1527
 	and %r21, %r20, %r30
 # v58 = v3 ^ v58
-	.loc 1 1401
+	.loc 1 1528
 	xor %r5, %r4, %r5
 # v7 = v58 ^ v7
-	.loc 1 1402
+	.loc 1 1529
 	xor %r8, %r5, %r8
 # v30 = v7 ^ v30
-	.loc 1 1403
+	.loc 1 1530
 	xor %r31, %r8, %r31
 # v15 = v30 ^ v15
-	.loc 1 1404
+	.loc 1 1531
 	xor %r21, %r31, %r21
 # v30 = v37 & v32
-	.loc 1 1405
+	.loc 1 1532
 	and %r4, %r10, %r28
 # v7 = v34 & v4
-	.loc 1 1406
+	.loc 1 1533
 	and %r5, %r7, %r27
 # v58 = v36 & v60
-	.loc 1 1407
+	.loc 1 1534
 	and %r8, %r24, %r11
 # v3 = v31 & v9
-	.loc 1 1408
+	.loc 1 1535
 	and %r15, %r23, %r18
 # v5 = v33 & v52
-	.loc 1 1409
+	.loc 1 1536
 	and %r16, %r20, %r12
 # v49 = v24 & v56
-	.loc 1 1410
+	.loc 1 1537
 	and %r31, %r14, %r30
 # v7 = v30 ^ v7
-	.loc 1 1411
+	.loc 1 1538
 	xor %r5, %r4, %r5
 # v58 = v7 ^ v58
-	.loc 1 1412
+	.loc 1 1539
 	xor %r8, %r5, %r8
 # v3 = v58 ^ v3
-	.loc 1 1413
+	.loc 1 1540
 	xor %r15, %r8, %r15
 # v5 = v3 ^ v5
-	.loc 1 1414
+	.loc 1 1541
 	xor %r16, %r15, %r16
 # v49 = v5 ^ v49
-	.loc 1 1415
+	.loc 1 1542
 	xor %r16, %r16, %r31
 # v37 = v37 & v50
-	.loc 1 1416
+	.loc 1 1543
 	and %r15, %r10, %r6
 # v5 = v34 & v32
-	.loc 1 1417
+	.loc 1 1544
 	and %r4, %r7, %r28
 # v3 = v36 & v4
-	.loc 1 1418
+	.loc 1 1545
 	and %r31, %r24, %r27
 # v58 = v31 & v60
-	.loc 1 1419
+	.loc 1 1546
 	and %r10, %r23, %r11
 # v7 = v33 & v9
-	.loc 1 1420
+	.loc 1 1547
 	and %r8, %r20, %r18
 # v30 = v24 & v52
-	.loc 1 1421
+	.loc 1 1548
 	and %r5, %r14, %r12
 # v56 = v1 & v56
-	.loc 1 1422
+	.loc 1 1549
 	and %r30, %r17, %r30
 # v5 = v37 ^ v5
-	.loc 1 1423
+	.loc 1 1550
 	xor %r4, %r15, %r4
 # v3 = v5 ^ v3
-	.loc 1 1424
+	.loc 1 1551
 	xor %r31, %r4, %r31
 # v58 = v3 ^ v58
-	.loc 1 1425
+	.loc 1 1552
 	xor %r10, %r31, %r10
 # v7 = v58 ^ v7
-	.loc 1 1426
+	.loc 1 1553
 	xor %r8, %r10, %r8
 # v30 = v7 ^ v30
-	.loc 1 1427
+	.loc 1 1554
 	xor %r5, %r8, %r5
 # v56 = v30 ^ v56
-	.loc 1 1428
+	.loc 1 1555
 	xor %r30, %r5, %r30
 # v34 = v34 & v50
-	.loc 1 1429
+	.loc 1 1556
 	and %r7, %r7, %r6
 # v30 = v36 & v32
-	.loc 1 1430
+	.loc 1 1557
 	and %r4, %r24, %r28
 # v7 = v31 & v4
-	.loc 1 1431
+	.loc 1 1558
 	and %r5, %r23, %r27
 # v58 = v33 & v60
-	.loc 1 1432
+	.loc 1 1559
 	and %r10, %r20, %r11
 # v3 = v24 & v9
-	.loc 1 1433
+	.loc 1 1560
 	and %r8, %r14, %r18
 # v52 = v1 & v52
-	.loc 1 1434
+	.loc 1 1561
 	and %r12, %r17, %r12
 # v30 = v34 ^ v30
-	.loc 1 1435
+	.loc 1 1562
 	xor %r4, %r7, %r4
 # v7 = v30 ^ v7
-	.loc 1 1436
+	.loc 1 1563
 	xor %r5, %r4, %r5
 # v58 = v7 ^ v58
-	.loc 1 1437
+	.loc 1 1564
 	xor %r10, %r5, %r10
 # v3 = v58 ^ v3
-	.loc 1 1438
+	.loc 1 1565
 	xor %r8, %r10, %r8
 # v52 = v3 ^ v52
-	.loc 1 1439
+	.loc 1 1566
 	xor %r12, %r8, %r12
 # v36 = v36 & v50
-	.loc 1 1440
+	.loc 1 1567
 	and %r24, %r24, %r6
 # v3 = v31 & v32
-	.loc 1 1441
+	.loc 1 1568
 	and %r4, %r23, %r28
 # v58 = v33 & v4
-	.loc 1 1442
+	.loc 1 1569
 	and %r5, %r20, %r27
 # v7 = v24 & v60
-	.loc 1 1443
+	.loc 1 1570
 	and %r7, %r14, %r11
 # v9 = v1 & v9
-	.loc 1 1444
+	.loc 1 1571
 	and %r18, %r17, %r18
 # v3 = v36 ^ v3
-	.loc 1 1445
+	.loc 1 1572
 	xor %r4, %r24, %r4
 # v58 = v3 ^ v58
-	.loc 1 1446
+	.loc 1 1573
 	xor %r5, %r4, %r5
 # v7 = v58 ^ v7
-	.loc 1 1447
+	.loc 1 1574
 	xor %r7, %r5, %r7
 # v9 = v7 ^ v9
-	.loc 1 1448
+	.loc 1 1575
 	xor %r18, %r7, %r18
 # v31 = v31 & v50
-	.loc 1 1449
+	.loc 1 1576
 	and %r23, %r23, %r6
 # v7 = v33 & v32
-	.loc 1 1450
+	.loc 1 1577
 	and %r4, %r20, %r28
 # v58 = v24 & v4
-	.loc 1 1451
+	.loc 1 1578
 	and %r5, %r14, %r27
 # v60 = v1 & v60
-	.loc 1 1452
+	.loc 1 1579
 	and %r11, %r17, %r11
 # v7 = v31 ^ v7
-	.loc 1 1453
+	.loc 1 1580
 	xor %r4, %r23, %r4
 # v58 = v7 ^ v58
-	.loc 1 1454
+	.loc 1 1581
 	xor %r5, %r4, %r5
 # v60 = v58 ^ v60
-	.loc 1 1455
+	.loc 1 1582
 	xor %r11, %r5, %r11
 # v33 = v33 & v50
-	.loc 1 1456
+	.loc 1 1583
 	and %r20, %r20, %r6
 # v58 = v24 & v32
-	.loc 1 1457
+	.loc 1 1584
 	and %r4, %r14, %r28
 # v4 = v1 & v4
-	.loc 1 1458
+	.loc 1 1585
 	and %r27, %r17, %r27
 # v58 = v33 ^ v58
-	.loc 1 1459
+	.loc 1 1586
 	xor %r4, %r20, %r4
 # v4 = v58 ^ v4
-	.loc 1 1460
+	.loc 1 1587
 	xor %r27, %r4, %r27
 # v24 = v24 & v50
-	.loc 1 1461
+	.loc 1 1588
 	and %r14, %r14, %r6
 # v32 = v1 & v32
-	.loc 1 1462
+	.loc 1 1589
 	and %r28, %r17, %r28
 # v32 = v24 ^ v32
-	.loc 1 1463
+	.loc 1 1590
 	xor %r28, %r14, %r28
 # v50 = v1 & v50
-	.loc 1 1464
+	.loc 1 1591
 	and %r6, %r17, %r6
 # v54 = v54 ^ v35
-	.loc 1 1465
+	.loc 1 1592
 	ld %r4, 1168(%r1)
 	xor %r29, %r29, %r4
 # v54 = v54 ^ v18
-	.loc 1 1466
+	.loc 1 1593
 	ld %r4, 1472(%r1)
 	xor %r29, %r29, %r4
 # v11 = v11 ^ v16
-	.loc 1 1467
+	.loc 1 1594
 	ld %r4, 1176(%r1)
 	xor %r26, %r26, %r4
 # v11 = v11 ^ v10
-	.loc 1 1468
+	.loc 1 1595
 	ld %r4, 1480(%r1)
 	xor %r26, %r26, %r4
 # v2 = v2 ^ v8
-	.loc 1 1469
+	.loc 1 1596
 	ld %r4, 1192(%r1)
 	xor %r25, %r25, %r4
 # v2 = v2 ^ v0
-	.loc 1 1470
+	.loc 1 1597
 	ld %r4, 1496(%r1)
 	xor %r25, %r25, %r4
 # v27 = v27 ^ v28
-	.loc 1 1471
+	.loc 1 1598
 	ld %r4, 1216(%r1)
 	xor %r19, %r19, %r4
 # v27 = v27 ^ v41
-	.loc 1 1472
+	.loc 1 1599
 	ld %r4, 1520(%r1)
 	xor %r19, %r19, %r4
 # v15 = v15 ^ v6
-	.loc 1 1473
+	.loc 1 1600
 	ld %r4, 1248(%r1)
 	xor %r21, %r21, %r4
 # v15 = v15 ^ v39
-	.loc 1 1474
+	.loc 1 1601
 	ld %r4, 1552(%r1)
 	xor %r21, %r21, %r4
 # v49 = v49 ^ v21
-	.loc 1 1475
+	.loc 1 1602
 	ld %r4, 1288(%r1)
 	xor %r16, %r16, %r4
 # v49 = v49 ^ v13
-	.loc 1 1476
+	.loc 1 1603
 	ld %r4, 1592(%r1)
 	xor %r16, %r16, %r4
 # v56 = v56 ^ v29
-	.loc 1 1477
+	.loc 1 1604
 	ld %r4, 1336(%r1)
 	xor %r30, %r30, %r4
 # v56 = v56 ^ v45
-	.loc 1 1478
+	.loc 1 1605
 	ld %r4, 1624(%r1)
 	xor %r30, %r30, %r4
 # v52 = v52 ^ v14
-	.loc 1 1479
+	.loc 1 1606
 	ld %r5, 1376(%r1)
 	xor %r12, %r12, %r5
 # v52 = v52 ^ v48
-	.loc 1 1480
+	.loc 1 1607
 	ld %r4, 1648(%r1)
 	xor %r12, %r12, %r4
 # v9 = v9 ^ v43
-	.loc 1 1481
+	.loc 1 1608
 	ld %r10, 1408(%r1)
 	xor %r18, %r18, %r10
 # v9 = v9 ^ v47
-	.loc 1 1482
+	.loc 1 1609
 	ld %r4, 1664(%r1)
 	xor %r18, %r18, %r4
 # v60 = v60 ^ v26
-	.loc 1 1483
+	.loc 1 1610
 	ld %r24, 1432(%r1)
 	xor %r11, %r11, %r24
 # v60 = v60 ^ v42
-	.loc 1 1484
+	.loc 1 1611
 	xor %r11, %r11, %r9
 # v4 = v4 ^ v46
-	.loc 1 1485
+	.loc 1 1612
 	ld %r23, 1448(%r1)
 	xor %r27, %r27, %r23
 # v4 = v4 ^ v44
-	.loc 1 1486
+	.loc 1 1613
 	xor %r31, %r27, %r22
 # v32 = v32 ^ v38
-	.loc 1 1487
+	.loc 1 1614
 	ld %r4, 1456(%r1)
 	xor %r8, %r28, %r4
 # v50 = v50 ^ v12
-	.loc 1 1488
+	.loc 1 1615
 	ld %r20, 1464(%r1)
 	xor %r7, %r6, %r20
 # v14 = v54 ^ v14
-	.loc 1 1489
+	.loc 1 1616
 	xor %r6, %r29, %r5
 # v43 = v11 ^ v43
-	.loc 1 1490
+	.loc 1 1617
 	xor %r28, %r26, %r10
 # v26 = v2 ^ v26
-	.loc 1 1491
+	.loc 1 1618
 	xor %r29, %r25, %r24
 # v46 = v27 ^ v46
-	.loc 1 1492
+	.loc 1 1619
 	xor %r27, %r19, %r23
 # v38 = v15 ^ v38
-	.loc 1 1493
+	.loc 1 1620
 	xor %r26, %r21, %r4
 # v12 = v49 ^ v12
-	.loc 1 1494
+	.loc 1 1621
 	xor %r25, %r16, %r20
 # v18 = v52 ^ v18
-	.loc 1 1495
+	.loc 1 1622
 	ld %r4, 1472(%r1)
 	xor %r4, %r12, %r4
 # v10 = v9 ^ v10
-	.loc 1 1496
+	.loc 1 1623
 	ld %r5, 1480(%r1)
 	xor %r5, %r18, %r5
 # v0 = v60 ^ v0
-	.loc 1 1497
+	.loc 1 1624
 	ld %r10, 1496(%r1)
 	xor %r11, %r11, %r10
 # v41 = v4 ^ v41
-	.loc 1 1498
+	.loc 1 1625
 	ld %r10, 1520(%r1)
 	xor %r10, %r31, %r10
 # v39 = v32 ^ v39
-	.loc 1 1499
+	.loc 1 1626
 	ld %r12, 1552(%r1)
 	xor %r8, %r8, %r12
 # v13 = v50 ^ v13
-	.loc 1 1500
+	.loc 1 1627
 	ld %r12, 1592(%r1)
 	xor %r7, %r7, %r12
 # v10 = v10 ^ v44
-	.loc 1 1501
+	.loc 1 1628
 	xor %r12, %r5, %r22
 # v18 = v18 ^ v44
-	.loc 1 1502
+	.loc 1 1629
 	xor %r4, %r4, %r22
 # v12 = v12 ^ v44
-	.loc 1 1503
+	.loc 1 1630
 	xor %r5, %r25, %r22
 # v44 = v38 ^ v44
-	.loc 1 1504
+	.loc 1 1631
 	xor %r22, %r26, %r22
 # v18 = v18 ^ v42
-	.loc 1 1505
+	.loc 1 1632
 	xor %r31, %r4, %r9
 # v56 = v56 ^ v42
-	.loc 1 1506
+	.loc 1 1633
 	xor %r4, %r30, %r9
 # v44 = v44 ^ v42
-	.loc 1 1507
+	.loc 1 1634
 	xor %r22, %r22, %r9
 # v42 = v46 ^ v42
-	.loc 1 1508
+	.loc 1 1635
 	xor %r9, %r27, %r9
 # v56 = v56 ^ v47
-	.loc 1 1509
+	.loc 1 1636
 	ld %r27, 1664(%r1)
 	xor %r30, %r4, %r27
 # v12 = v12 ^ v47
-	.loc 1 1510
+	.loc 1 1637
 	xor %r5, %r5, %r27
 # v42 = v42 ^ v47
-	.loc 1 1511
+	.loc 1 1638
 	xor %r9, %r9, %r27
 # v47 = v26 ^ v47
-	.loc 1 1512
+	.loc 1 1639
 	xor %r4, %r29, %r27
 # v12 = v12 ^ v48
-	.loc 1 1513
+	.loc 1 1640
 	ld %r27, 1648(%r1)
 	xor %r29, %r5, %r27
 # v44 = v44 ^ v48
-	.loc 1 1514
+	.loc 1 1641
 	xor %r22, %r22, %r27
 # v47 = v47 ^ v48
-	.loc 1 1515
+	.loc 1 1642
 	xor %r4, %r4, %r27
 # v48 = v43 ^ v48
-	.loc 1 1516
+	.loc 1 1643
 	xor %r5, %r28, %r27
 # v44 = v44 ^ v45
-	.loc 1 1517
+	.loc 1 1644
 	ld %r28, 1624(%r1)
 	xor %r22, %r22, %r28
 # v42 = v42 ^ v45
-	.loc 1 1518
+	.loc 1 1645
 	xor %r9, %r9, %r28
 # v48 = v48 ^ v45
-	.loc 1 1519
+	.loc 1 1646
 	xor %r5, %r5, %r28
 # v45 = v14 ^ v45
-	.loc 1 1520
+	.loc 1 1647
 	xor %r6, %r6, %r28
 # v42 = v42 ^ v13
-	.loc 1 1521
+	.loc 1 1648
 	xor %r9, %r9, %r7
 # v47 = v47 ^ v13
-	.loc 1 1522
+	.loc 1 1649
 	xor %r4, %r4, %r7
 # v45 = v45 ^ v13
-	.loc 1 1523
+	.loc 1 1650
 	xor %r6, %r6, %r7
 # v13 = v29 ^ v13
-	.loc 1 1524
+	.loc 1 1651
 	ld %r28, 1336(%r1)
 	xor %r7, %r28, %r7
 # v47 = v47 ^ v39
-	.loc 1 1525
+	.loc 1 1652
 	xor %r4, %r4, %r8
 # v48 = v48 ^ v39
-	.loc 1 1526
+	.loc 1 1653
 	xor %r5, %r5, %r8
 # v13 = v13 ^ v39
-	.loc 1 1527
+	.loc 1 1654
 	xor %r7, %r7, %r8
 # v39 = v21 ^ v39
-	.loc 1 1528
+	.loc 1 1655
 	ld %r28, 1288(%r1)
 	xor %r8, %r28, %r8
 # v48 = v48 ^ v41
-	.loc 1 1529
+	.loc 1 1656
 	xor %r28, %r5, %r10
 # v45 = v45 ^ v41
-	.loc 1 1530
+	.loc 1 1657
 	xor %r6, %r6, %r10
 # v39 = v39 ^ v41
-	.loc 1 1531
+	.loc 1 1658
 	xor %r8, %r8, %r10
 # v41 = v6 ^ v41
-	.loc 1 1532
+	.loc 1 1659
 	ld %r5, 1248(%r1)
 	xor %r10, %r5, %r10
 # v45 = v45 ^ v0
-	.loc 1 1533
+	.loc 1 1660
 	xor %r6, %r6, %r11
 # v13 = v13 ^ v0
-	.loc 1 1534
+	.loc 1 1661
 	xor %r7, %r7, %r11
 # v41 = v41 ^ v0
-	.loc 1 1535
+	.loc 1 1662
 	xor %r10, %r10, %r11
 # v0 = v28 ^ v0
-	.loc 1 1536
+	.loc 1 1663
 	ld %r5, 1216(%r1)
 	xor %r11, %r5, %r11
 # v13 = v13 ^ v10
-	.loc 1 1537
+	.loc 1 1664
 	xor %r7, %r7, %r12
 # v39 = v39 ^ v10
-	.loc 1 1538
+	.loc 1 1665
 	xor %r8, %r8, %r12
 # v0 = v0 ^ v10
-	.loc 1 1539
+	.loc 1 1666
 	xor %r11, %r11, %r12
 # v10 = v8 ^ v10
-	.loc 1 1540
+	.loc 1 1667
 	ld %r5, 1192(%r1)
 	xor %r12, %r5, %r12
 # v39 = v39 ^ v18
-	.loc 1 1541
+	.loc 1 1668
 	xor %r5, %r8, %r31
 	std %r5, 1672(%r1)
 # v41 = v41 ^ v18
-	.loc 1 1542
+	.loc 1 1669
 	xor %r10, %r10, %r31
 # v10 = v10 ^ v18
-	.loc 1 1543
+	.loc 1 1670
 	xor %r12, %r12, %r31
 # v18 = v16 ^ v18
-	.loc 1 1544
+	.loc 1 1671
 	ld %r5, 1176(%r1)
 	xor %r31, %r5, %r31
 # v41 = v41 ^ v56
-	.loc 1 1545
+	.loc 1 1672
 	xor %r27, %r10, %r30
 # v0 = v0 ^ v56
-	.loc 1 1546
+	.loc 1 1673
 	xor %r26, %r11, %r30
 # v18 = v18 ^ v56
-	.loc 1 1547
+	.loc 1 1674
 	xor %r31, %r31, %r30
 # v56 = v35 ^ v56
-	.loc 1 1548
+	.loc 1 1675
 	ld %r5, 1168(%r1)
 	xor %r30, %r5, %r30
 # v35 = v56 ^ v44
-	.loc 1 1549
+	.loc 1 1676
 	xor %r11, %r30, %r22
 # v16 = v45 ^ v44
-	.loc 1 1550
+	.loc 1 1677
 	xor %r5, %r6, %r22
 # v16 = v16 ^ v12
-	.loc 1 1551
+	.loc 1 1678
 	xor %r10, %r5, %r29
 # v8 = v18 ^ v45
-	.loc 1 1552
+	.loc 1 1679
 	xor %r25, %r31, %r6
 # v28 = v48 ^ v44
-	.loc 1 1553
+	.loc 1 1680
 	xor %r5, %r28, %r22
 # v28 = v28 ^ v12
-	.loc 1 1554
+	.loc 1 1681
 	xor %r24, %r5, %r29
 # v6 = v10 ^ v45
-	.loc 1 1555
+	.loc 1 1682
 	xor %r5, %r12, %r6
 # v6 = v6 ^ v48
-	.loc 1 1556
+	.loc 1 1683
 	xor %r5, %r5, %r28
 # v6 = v6 ^ v44
-	.loc 1 1557
+	.loc 1 1684
 	xor %r5, %r5, %r22
 # v6 = v6 ^ v12
-	.loc 1 1558
+	.loc 1 1685
 	xor %r21, %r5, %r29
 # v21 = v45 ^ v47
-	.loc 1 1559
+	.loc 1 1686
 	xor %r20, %r6, %r4
 # v29 = v0 ^ v48
-	.loc 1 1560
+	.loc 1 1687
 	xor %r5, %r26, %r28
 # v29 = v29 ^ v47
-	.loc 1 1561
+	.loc 1 1688
 	xor %r5, %r5, %r4
 # v29 = v29 ^ v12
-	.loc 1 1562
+	.loc 1 1689
 	xor %r18, %r5, %r29
 # v14 = v48 ^ v42
-	.loc 1 1563
+	.loc 1 1690
 	xor %r19, %r28, %r9
 # v43 = v41 ^ v47
-	.loc 1 1564
+	.loc 1 1691
 	xor %r5, %r27, %r4
 # v43 = v43 ^ v42
-	.loc 1 1565
+	.loc 1 1692
 	xor %r23, %r5, %r9
 # v26 = v47 ^ v44
-	.loc 1 1566
+	.loc 1 1693
 	xor %r17, %r4, %r22
 # v46 = v39 ^ v42
-	.loc 1 1567
+	.loc 1 1694
 	ld %r5, 1672(%r1)
 	xor %r5, %r5, %r9
 # v46 = v46 ^ v44
-	.loc 1 1568
+	.loc 1 1695
 	xor %r16, %r5, %r22
 # v38 = v42 ^ v12
-	.loc 1 1569
+	.loc 1 1696
 	xor %r8, %r9, %r29
 # v50 = v13 ^ v44
-	.loc 1 1570
+	.loc 1 1697
 	xor %r5, %r7, %r22
 # v50 = v50 ^ v12
-	.loc 1 1571
+	.loc 1 1698
 	xor %r15, %r5, %r29
 # v35 = v35 ^ v38
-	.loc 1 1572
+	.loc 1 1699
 	xor %r11, %r11, %r8
 # v32 = v14 ^ v38
-	.loc 1 1573
+	.loc 1 1700
 	xor %r5, %r19, %r8
 # v32 = v32 ^ v50
-	.loc 1 1574
+	.loc 1 1701
 	xor %r14, %r5, %r15
 # v16 = v16 ^ v14
-	.loc 1 1575
+	.loc 1 1702
 	xor %r10, %r10, %r19
 # v4 = v43 ^ v38
-	.loc 1 1576
+	.loc 1 1703
 	xor %r5, %r23, %r8
 # v4 = v4 ^ v50
-	.loc 1 1577
+	.loc 1 1704
 	xor %r5, %r5, %r15
 	std %r5, 1680(%r1)
 # v8 = v8 ^ v14
-	.loc 1 1578
+	.loc 1 1705
 	xor %r25, %r25, %r19
 # v8 = v8 ^ v43
-	.loc 1 1579
+	.loc 1 1706
 	xor %r25, %r25, %r23
 # v8 = v8 ^ v38
-	.loc 1 1580
+	.loc 1 1707
 	xor %r25, %r25, %r8
 # v8 = v8 ^ v50
-	.loc 1 1581
+	.loc 1 1708
 	xor %r25, %r25, %r15
 # v14 = v14 ^ v26
-	.loc 1 1582
+	.loc 1 1709
 	xor %r5, %r19, %r17
 	std %r5, 1688(%r1)
 # v28 = v28 ^ v43
-	.loc 1 1583
+	.loc 1 1710
 	xor %r24, %r24, %r23
 # v28 = v28 ^ v26
-	.loc 1 1584
+	.loc 1 1711
 	xor %r24, %r24, %r17
 # v28 = v28 ^ v50
-	.loc 1 1585
+	.loc 1 1712
 	xor %r24, %r24, %r15
 # v43 = v43 ^ v46
-	.loc 1 1586
+	.loc 1 1713
 	xor %r23, %r23, %r16
 # v6 = v6 ^ v26
-	.loc 1 1587
+	.loc 1 1714
 	xor %r21, %r21, %r17
 # v6 = v6 ^ v46
-	.loc 1 1588
+	.loc 1 1715
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
-	.loc 1 1589
+	.loc 1 1716
 	xor %r17, %r17, %r8
 # v21 = v21 ^ v46
-	.loc 1 1590
+	.loc 1 1717
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
-	.loc 1 1591
+	.loc 1 1718
 	xor %r20, %r20, %r8
 # v46 = v46 ^ v50
-	.loc 1 1592
+	.loc 1 1719
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
-	.loc 1 1593
+	.loc 1 1720
 	xor %r8, %r18, %r8
 # v50 = v38 ^ v50
-	.loc 1 1594
+	.loc 1 1721
 	xor %r15, %r8, %r15
 # v35 = v35 ^ v46
-	.loc 1 1595
+	.loc 1 1722
 	xor %r11, %r11, %r16
 # v38 = v43 ^ v46
-	.loc 1 1596
+	.loc 1 1723
 	xor %r5, %r23, %r16
 # v38 = v38 ^ v50
-	.loc 1 1597
+	.loc 1 1724
 	xor %r8, %r5, %r15
 # v32 = v32 ^ v43
-	.loc 1 1598
+	.loc 1 1725
 	xor %r14, %r14, %r23
 # v29 = v6 ^ v46
-	.loc 1 1599
+	.loc 1 1726
 	xor %r5, %r21, %r16
 # v29 = v29 ^ v50
-	.loc 1 1600
+	.loc 1 1727
 	xor %r5, %r5, %r15
 # v16 = v16 ^ v43
-	.loc 1 1601
+	.loc 1 1728
 	xor %r10, %r10, %r23
 # v16 = v16 ^ v6
-	.loc 1 1602
+	.loc 1 1729
 	xor %r10, %r10, %r21
 # v16 = v16 ^ v46
-	.loc 1 1603
+	.loc 1 1730
 	xor %r10, %r10, %r16
 # v16 = v16 ^ v50
-	.loc 1 1604
+	.loc 1 1731
 	xor %r19, %r10, %r15
 # v43 = v43 ^ v26
-	.loc 1 1605
+	.loc 1 1732
 	xor %r23, %r23, %r17
 # v4 = v4 ^ v6
-	.loc 1 1606
+	.loc 1 1733
 	ld %r10, 1680(%r1)
 	xor %r10, %r10, %r21
 # v4 = v4 ^ v26
-	.loc 1 1607
+	.loc 1 1734
 	xor %r10, %r10, %r17
 # v4 = v4 ^ v50
-	.loc 1 1608
+	.loc 1 1735
 	xor %r10, %r10, %r15
 	std %r10, 1696(%r1)
 # v6 = v6 ^ v21
-	.loc 1 1609
+	.loc 1 1736
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
-	.loc 1 1610
+	.loc 1 1737
 	xor %r25, %r25, %r17
 # v8 = v8 ^ v21
-	.loc 1 1611
+	.loc 1 1738
 	xor %r25, %r25, %r20
 # v26 = v26 ^ v46
-	.loc 1 1612
+	.loc 1 1739
 	xor %r17, %r17, %r16
 # v14 = v14 ^ v21
-	.loc 1 1613
+	.loc 1 1740
 	ld %r10, 1688(%r1)
 	xor %r10, %r10, %r20
 # v14 = v14 ^ v46
-	.loc 1 1614
+	.loc 1 1741
 	xor %r10, %r10, %r16
 # v21 = v21 ^ v50
-	.loc 1 1615
+	.loc 1 1742
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
-	.loc 1 1616
+	.loc 1 1743
 	xor %r16, %r24, %r16
 # v50 = v46 ^ v50
-	.loc 1 1617
+	.loc 1 1744
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
-	.loc 1 1618
+	.loc 1 1745
 	xor %r24, %r11, %r20
 # v46 = v6 ^ v21
-	.loc 1 1619
+	.loc 1 1746
 	xor %r11, %r21, %r20
 # v46 = v46 ^ v50
-	.loc 1 1620
+	.loc 1 1747
 	xor %r11, %r11, %r15
 # v38 = v38 ^ v6
-	.loc 1 1621
+	.loc 1 1748
 	xor %r18, %r8, %r21
 # v28 = v8 ^ v21
-	.loc 1 1622
+	.loc 1 1749
 	xor %r8, %r25, %r20
 # v28 = v28 ^ v50
-	.loc 1 1623
+	.loc 1 1750
 	xor %r8, %r8, %r15
 # v32 = v32 ^ v6
-	.loc 1 1624
+	.loc 1 1751
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
-	.loc 1 1625
+	.loc 1 1752
 	xor %r14, %r14, %r25
 # v32 = v32 ^ v21
-	.loc 1 1626
+	.loc 1 1753
 	xor %r14, %r14, %r20
 # v32 = v32 ^ v50
-	.loc 1 1627
+	.loc 1 1754
 	xor %r14, %r14, %r15
 # v6 = v6 ^ v26
-	.loc 1 1628
+	.loc 1 1755
 	xor %r21, %r21, %r17
 	std %r21, 1704(%r1)
 # v29 = v29 ^ v8
-	.loc 1 1629
+	.loc 1 1756
 	xor %r5, %r5, %r25
 # v29 = v29 ^ v26
-	.loc 1 1630
+	.loc 1 1757
 	xor %r5, %r5, %r17
 # v29 = v29 ^ v50
-	.loc 1 1631
+	.loc 1 1758
 	xor %r5, %r5, %r15
 # v8 = v8 ^ v14
-	.loc 1 1632
+	.loc 1 1759
 	xor %r25, %r25, %r10
 # v16 = v16 ^ v26
-	.loc 1 1633
+	.loc 1 1760
 	xor %r19, %r19, %r17
 # v16 = v16 ^ v14
-	.loc 1 1634
+	.loc 1 1761
 	xor %r19, %r19, %r10
 # v26 = v26 ^ v21
-	.loc 1 1635
+	.loc 1 1762
 	xor %r17, %r17, %r20
 # v43 = v43 ^ v14
-	.loc 1 1636
+	.loc 1 1763
 	xor %r23, %r23, %r10
 # v43 = v43 ^ v21
-	.loc 1 1637
+	.loc 1 1764
 	xor %r23, %r23, %r20
 # v14 = v14 ^ v50
-	.loc 1 1638
+	.loc 1 1765
 	xor %r21, %r10, %r15
 # v21 = v4 ^ v21
-	.loc 1 1639
+	.loc 1 1766
 	ld %r10, 1696(%r1)
 	xor %r20, %r10, %r20
 # v50 = v21 ^ v50
-	.loc 1 1640
+	.loc 1 1767
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
-	.loc 1 1641
+	.loc 1 1768
 	xor %r24, %r24, %r21
 # v21 = v8 ^ v14
-	.loc 1 1642
+	.loc 1 1769
 	xor %r10, %r25, %r21
 # v21 = v21 ^ v50
-	.loc 1 1643
+	.loc 1 1770
 	xor %r20, %r10, %r15
 # v46 = v46 ^ v8
-	.loc 1 1644
+	.loc 1 1771
 	xor %r11, %r11, %r25
 # v4 = v16 ^ v14
-	.loc 1 1645
+	.loc 1 1772
 	xor %r10, %r19, %r21
 # v4 = v4 ^ v50
-	.loc 1 1646
+	.loc 1 1773
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v8
-	.loc 1 1647
+	.loc 1 1774
 	xor %r18, %r18, %r25
 # v38 = v38 ^ v16
-	.loc 1 1648
+	.loc 1 1775
 	xor %r18, %r18, %r19
 # v38 = v38 ^ v14
-	.loc 1 1649
+	.loc 1 1776
 	xor %r18, %r18, %r21
 # v38 = v38 ^ v50
-	.loc 1 1650
+	.loc 1 1777
 	xor %r18, %r18, %r15
 # v8 = v8 ^ v26
-	.loc 1 1651
+	.loc 1 1778
 	xor %r25, %r25, %r17
 # v28 = v28 ^ v16
-	.loc 1 1652
+	.loc 1 1779
 	xor %r8, %r8, %r19
 # v28 = v28 ^ v26
-	.loc 1 1653
+	.loc 1 1780
 	xor %r8, %r8, %r17
 # v28 = v28 ^ v50
-	.loc 1 1654
+	.loc 1 1781
 	xor %r8, %r8, %r15
 	std %r8, 1712(%r1)
 # v16 = v16 ^ v43
-	.loc 1 1655
+	.loc 1 1782
 	xor %r19, %r19, %r23
 # v32 = v32 ^ v26
-	.loc 1 1656
+	.loc 1 1783
 	xor %r14, %r14, %r17
 # v32 = v32 ^ v43
-	.loc 1 1657
+	.loc 1 1784
 	xor %r14, %r14, %r23
 # v26 = v26 ^ v14
-	.loc 1 1658
+	.loc 1 1785
 	xor %r17, %r17, %r21
 # v6 = v6 ^ v43
-	.loc 1 1659
+	.loc 1 1786
 	ld %r8, 1704(%r1)
 	xor %r8, %r8, %r23
 # v6 = v6 ^ v14
-	.loc 1 1660
+	.loc 1 1787
 	xor %r8, %r8, %r21
 # v43 = v43 ^ v50
-	.loc 1 1661
+	.loc 1 1788
 	xor %r23, %r23, %r15
 # v14 = v29 ^ v14
-	.loc 1 1662
+	.loc 1 1789
 	xor %r21, %r5, %r21
 # v50 = v14 ^ v50
-	.loc 1 1663
+	.loc 1 1790
 	xor %r15, %r21, %r15
 # v35 = v35 ^ v43
-	.loc 1 1664
+	.loc 1 1791
 	xor %r24, %r24, %r23
 # v14 = v16 ^ v43
-	.loc 1 1665
+	.loc 1 1792
 	xor %r5, %r19, %r23
 # v14 = v14 ^ v50
-	.loc 1 1666
+	.loc 1 1793
 	xor %r21, %r5, %r15
 # v21 = v21 ^ v16
-	.loc 1 1667
+	.loc 1 1794
 	xor %r20, %r20, %r19
 # v29 = v32 ^ v43
-	.loc 1 1668
+	.loc 1 1795
 	xor %r5, %r14, %r23
 # v29 = v29 ^ v50
-	.loc 1 1669
+	.loc 1 1796
 	xor %r5, %r5, %r15
 # v46 = v46 ^ v16
-	.loc 1 1670
+	.loc 1 1797
 	xor %r11, %r11, %r19
 # v46 = v46 ^ v32
-	.loc 1 1671
+	.loc 1 1798
 	xor %r11, %r11, %r14
 # v46 = v46 ^ v43
-	.loc 1 1672
+	.loc 1 1799
 	xor %r11, %r11, %r23
 # v46 = v46 ^ v50
-	.loc 1 1673
+	.loc 1 1800
 	xor %r11, %r11, %r15
 # v16 = v16 ^ v26
-	.loc 1 1674
+	.loc 1 1801
 	xor %r19, %r19, %r17
 # v4 = v4 ^ v32
-	.loc 1 1675
+	.loc 1 1802
 	xor %r10, %r10, %r14
 # v4 = v4 ^ v26
-	.loc 1 1676
+	.loc 1 1803
 	xor %r10, %r10, %r17
 # v4 = v4 ^ v50
-	.loc 1 1677
+	.loc 1 1804
 	xor %r10, %r10, %r15
 # v32 = v32 ^ v6
-	.loc 1 1678
+	.loc 1 1805
 	xor %r16, %r14, %r8
 	std %r16, 4080(%r1)
 # v38 = v38 ^ v26
-	.loc 1 1679
+	.loc 1 1806
 	xor %r18, %r18, %r17
 # v38 = v38 ^ v6
-	.loc 1 1680
+	.loc 1 1807
 	xor %r18, %r18, %r8
 	std %r18, 4088(%r1)
 # v26 = v26 ^ v43
-	.loc 1 1681
+	.loc 1 1808
 	xor %r18, %r17, %r23
 	std %r18, 5440(%r1)
 # v8 = v8 ^ v6
-	.loc 1 1682
+	.loc 1 1809
 	xor %r25, %r25, %r8
 # v8 = v8 ^ v43
-	.loc 1 1683
+	.loc 1 1810
 	xor %r18, %r25, %r23
 # v6 = v6 ^ v50
-	.loc 1 1684
+	.loc 1 1811
 	xor %r17, %r8, %r15
 # v43 = v28 ^ v43
-	.loc 1 1685
+	.loc 1 1812
 	ld %r8, 1712(%r1)
 	xor %r23, %r8, %r23
 # v50 = v43 ^ v50
-	.loc 1 1686
+	.loc 1 1813
 	xor %r15, %r23, %r15
 # v43 = v35 & v56
-	.loc 1 1687
+	.loc 1 1814
 	and %r8, %r24, %r30
 	std %r8, 1720(%r1)
 # v28 = v35 & v18
-	.loc 1 1688
+	.loc 1 1815
 	and %r8, %r24, %r31
 # v60 = v14 & v56
-	.loc 1 1689
+	.loc 1 1816
 	and %r25, %r21, %r30
 # v60 = v28 ^ v60
-	.loc 1 1690
+	.loc 1 1817
 	xor %r8, %r8, %r25
 	std %r8, 1728(%r1)
 # v28 = v35 & v10
-	.loc 1 1691
+	.loc 1 1818
 	and %r25, %r24, %r12
 	std %r25, 1736(%r1)
 # v9 = v14 & v18
-	.loc 1 1692
+	.loc 1 1819
 	and %r23, %r21, %r31
 	std %r23, 3200(%r1)
 # v52 = v21 & v56
-	.loc 1 1693
+	.loc 1 1820
 	and %r8, %r20, %r30
 # v9 = v28 ^ v9
-	.loc 1 1694
+	.loc 1 1821
 	xor %r25, %r25, %r23
 # v52 = v9 ^ v52
-	.loc 1 1695
+	.loc 1 1822
 	xor %r8, %r25, %r8
 	std %r8, 1744(%r1)
 # v9 = v35 & v0
-	.loc 1 1696
+	.loc 1 1823
 	and %r8, %r24, %r26
 	std %r8, 1752(%r1)
 # v28 = v14 & v10
-	.loc 1 1697
+	.loc 1 1824
 	and %r16, %r21, %r12
 	std %r16, 3208(%r1)
 # v49 = v21 & v18
-	.loc 1 1698
+	.loc 1 1825
 	and %r25, %r20, %r31
 	std %r25, 1760(%r1)
 # v15 = v29 & v56
-	.loc 1 1699
+	.loc 1 1826
 	and %r23, %r5, %r30
 	std %r23, 3216(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1700
+	.loc 1 1827
 	xor %r8, %r8, %r16
 # v49 = v28 ^ v49
-	.loc 1 1701
+	.loc 1 1828
 	xor %r8, %r8, %r25
 # v15 = v49 ^ v15
-	.loc 1 1702
+	.loc 1 1829
 	xor %r8, %r8, %r23
 	std %r8, 1768(%r1)
 # v49 = v35 & v41
-	.loc 1 1703
+	.loc 1 1830
 	and %r8, %r24, %r27
 	std %r8, 3800(%r1)
 	std %r8, 1776(%r1)
 # v28 = v14 & v0
-	.loc 1 1704
+	.loc 1 1831
 	and %r25, %r21, %r26
 	std %r25, 3224(%r1)
 # v9 = v21 & v10
-	.loc 1 1705
+	.loc 1 1832
 	and %r14, %r20, %r12
 	std %r14, 4584(%r1)
 	std %r14, 1784(%r1)
 # v27 = v29 & v18
-	.loc 1 1706
+	.loc 1 1833
 	and %r16, %r5, %r31
 	std %r16, 4904(%r1)
 	std %r16, 1792(%r1)
 # v2 = v46 & v56
-	.loc 1 1707
+	.loc 1 1834
 	and %r23, %r11, %r30
 	std %r23, 3232(%r1)
 # v28 = v49 ^ v28
-	.loc 1 1708
+	.loc 1 1835
 	xor %r8, %r8, %r25
 	std %r8, 3240(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1709
+	.loc 1 1836
 	xor %r8, %r8, %r14
 # v27 = v9 ^ v27
-	.loc 1 1710
+	.loc 1 1837
 	xor %r8, %r8, %r16
 # v2 = v27 ^ v2
-	.loc 1 1711
+	.loc 1 1838
 	xor %r8, %r8, %r23
 	std %r8, 1800(%r1)
 # v27 = v35 & v39
-	.loc 1 1712
+	.loc 1 1839
 	ld %r8, 1672(%r1)
 	std %r8, 3816(%r1)
 	and %r8, %r24, %r8
@@ -6306,1225 +6469,1225 @@ qhasm_kernel_mceliece_gf13_vec_inv_ppc64:
 	std %r8, 3808(%r1)
 	std %r8, 1808(%r1)
 # v9 = v14 & v41
-	.loc 1 1713
+	.loc 1 1840
 	and %r8, %r21, %r27
 	std %r8, 5328(%r1)
 	std %r8, 3248(%r1)
 # v28 = v21 & v0
-	.loc 1 1714
+	.loc 1 1841
 	and %r8, %r20, %r26
 	std %r8, 5760(%r1)
 	std %r8, 3824(%r1)
 	std %r8, 1816(%r1)
 # v49 = v29 & v10
-	.loc 1 1715
+	.loc 1 1842
 	and %r16, %r5, %r12
 	std %r16, 4592(%r1)
 	std %r16, 1824(%r1)
 # v11 = v46 & v18
-	.loc 1 1716
+	.loc 1 1843
 	and %r23, %r11, %r31
 	std %r23, 4600(%r1)
 	std %r23, 1832(%r1)
 # v54 = v16 & v56
-	.loc 1 1717
+	.loc 1 1844
 	and %r25, %r19, %r30
 	std %r25, 5336(%r1)
 	std %r25, 3256(%r1)
 # v9 = v27 ^ v9
-	.loc 1 1718
+	.loc 1 1845
 	ld %r8, 5328(%r1)
 	ld %r14, 5592(%r1)
 	xor %r8, %r14, %r8
 	std %r8, 3264(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1719
+	.loc 1 1846
 	ld %r14, 5760(%r1)
 	xor %r8, %r8, %r14
 	std %r8, 3272(%r1)
 # v49 = v28 ^ v49
-	.loc 1 1720
+	.loc 1 1847
 	xor %r8, %r8, %r16
 # v11 = v49 ^ v11
-	.loc 1 1721
+	.loc 1 1848
 	xor %r8, %r8, %r23
 # v54 = v11 ^ v54
-	.loc 1 1722
+	.loc 1 1849
 	xor %r8, %r8, %r25
 	std %r8, 1840(%r1)
 # v11 = v35 & v13
-	.loc 1 1723
+	.loc 1 1850
 	and %r8, %r24, %r7
 	std %r8, 5344(%r1)
 	std %r8, 3832(%r1)
 	std %r8, 1848(%r1)
 # v49 = v14 & v39
-	.loc 1 1724
+	.loc 1 1851
 	ld %r8, 3816(%r1)
 	and %r8, %r21, %r8
 	std %r8, 4752(%r1)
 	std %r8, 3280(%r1)
 # v28 = v21 & v41
-	.loc 1 1725
+	.loc 1 1852
 	and %r8, %r20, %r27
 	std %r8, 5352(%r1)
 	std %r8, 3840(%r1)
 	std %r8, 1856(%r1)
 # v9 = v29 & v0
-	.loc 1 1726
+	.loc 1 1853
 	and %r8, %r5, %r26
 	std %r8, 5600(%r1)
 	std %r8, 3848(%r1)
 	std %r8, 1864(%r1)
 # v27 = v46 & v10
-	.loc 1 1727
+	.loc 1 1854
 	and %r16, %r11, %r12
 	std %r16, 4608(%r1)
 	std %r16, 1872(%r1)
 # v1 = v16 & v18
-	.loc 1 1728
+	.loc 1 1855
 	and %r23, %r19, %r31
 	std %r23, 4616(%r1)
 	std %r23, 1880(%r1)
 # v24 = v4 & v56
-	.loc 1 1729
+	.loc 1 1856
 	and %r25, %r10, %r30
 	std %r25, 5360(%r1)
 	std %r25, 3288(%r1)
 # v49 = v11 ^ v49
-	.loc 1 1730
+	.loc 1 1857
 	ld %r8, 4752(%r1)
 	ld %r14, 5344(%r1)
 	xor %r8, %r14, %r8
 	std %r8, 3296(%r1)
 # v28 = v49 ^ v28
-	.loc 1 1731
+	.loc 1 1858
 	ld %r14, 5352(%r1)
 	xor %r8, %r8, %r14
 	std %r8, 3304(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1732
+	.loc 1 1859
 	ld %r14, 5600(%r1)
 	xor %r8, %r8, %r14
 	std %r8, 3312(%r1)
 # v27 = v9 ^ v27
-	.loc 1 1733
+	.loc 1 1860
 	xor %r8, %r8, %r16
 # v1 = v27 ^ v1
-	.loc 1 1734
+	.loc 1 1861
 	xor %r8, %r8, %r23
 # v24 = v1 ^ v24
-	.loc 1 1735
+	.loc 1 1862
 	xor %r8, %r8, %r25
 	std %r8, 1888(%r1)
 # v1 = v14 & v13
-	.loc 1 1736
+	.loc 1 1863
 	and %r8, %r21, %r7
 	std %r8, 5608(%r1)
 	std %r8, 3856(%r1)
 	std %r8, 1896(%r1)
 # v27 = v21 & v39
-	.loc 1 1737
+	.loc 1 1864
 	ld %r8, 1672(%r1)
 	std %r8, 3864(%r1)
 	and %r8, %r20, %r8
 	std %r8, 5368(%r1)
 	std %r8, 3320(%r1)
 # v9 = v29 & v41
-	.loc 1 1738
+	.loc 1 1865
 	and %r8, %r5, %r27
 	std %r8, 5768(%r1)
 	std %r8, 3872(%r1)
 	std %r8, 1904(%r1)
 # v28 = v46 & v0
-	.loc 1 1739
+	.loc 1 1866
 	and %r16, %r11, %r26
 	std %r16, 4624(%r1)
 	std %r16, 1912(%r1)
 # v49 = v16 & v10
-	.loc 1 1740
+	.loc 1 1867
 	and %r23, %r19, %r12
 	std %r23, 4632(%r1)
 	std %r23, 1920(%r1)
 # v11 = v4 & v18
-	.loc 1 1741
+	.loc 1 1868
 	and %r25, %r10, %r31
 	std %r25, 5376(%r1)
 	std %r25, 3328(%r1)
 # v27 = v1 ^ v27
-	.loc 1 1742
+	.loc 1 1869
 	ld %r8, 5368(%r1)
 	ld %r14, 5608(%r1)
 	xor %r8, %r14, %r8
 	std %r8, 3336(%r1)
 # v9 = v27 ^ v9
-	.loc 1 1743
+	.loc 1 1870
 	ld %r14, 5768(%r1)
 	xor %r8, %r8, %r14
 	std %r8, 3344(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1744
+	.loc 1 1871
 	xor %r8, %r8, %r16
 # v49 = v28 ^ v49
-	.loc 1 1745
+	.loc 1 1872
 	xor %r8, %r8, %r23
 # v11 = v49 ^ v11
-	.loc 1 1746
+	.loc 1 1873
 	xor %r8, %r8, %r25
 	std %r8, 1928(%r1)
 # v49 = v21 & v13
-	.loc 1 1747
+	.loc 1 1874
 	and %r16, %r20, %r7
 	std %r16, 3880(%r1)
 	std %r16, 1936(%r1)
 # v28 = v29 & v39
-	.loc 1 1748
+	.loc 1 1875
 	ld %r8, 3864(%r1)
 	and %r8, %r5, %r8
 	std %r8, 3352(%r1)
 # v9 = v46 & v41
-	.loc 1 1749
+	.loc 1 1876
 	and %r14, %r11, %r27
 	std %r14, 4640(%r1)
 	std %r14, 1944(%r1)
 # v27 = v16 & v0
-	.loc 1 1750
+	.loc 1 1877
 	and %r25, %r19, %r26
 	std %r25, 4912(%r1)
 	std %r25, 1952(%r1)
 # v1 = v4 & v10
-	.loc 1 1751
+	.loc 1 1878
 	and %r23, %r10, %r12
 	std %r23, 3360(%r1)
 # v28 = v49 ^ v28
-	.loc 1 1752
+	.loc 1 1879
 	xor %r8, %r16, %r8
 	std %r8, 3368(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1753
+	.loc 1 1880
 	xor %r8, %r8, %r14
 # v27 = v9 ^ v27
-	.loc 1 1754
+	.loc 1 1881
 	xor %r8, %r8, %r25
 # v1 = v27 ^ v1
-	.loc 1 1755
+	.loc 1 1882
 	xor %r8, %r8, %r23
 	std %r8, 1960(%r1)
 # v27 = v29 & v13
-	.loc 1 1756
+	.loc 1 1883
 	and %r8, %r5, %r7
 	std %r8, 3888(%r1)
 	std %r8, 1968(%r1)
 # v9 = v46 & v39
-	.loc 1 1757
+	.loc 1 1884
 	ld %r25, 1672(%r1)
 	and %r14, %r11, %r25
 	std %r14, 5384(%r1)
 	std %r14, 3376(%r1)
 # v28 = v16 & v41
-	.loc 1 1758
+	.loc 1 1885
 	and %r16, %r19, %r27
 	std %r16, 4648(%r1)
 	std %r16, 1976(%r1)
 # v49 = v4 & v0
-	.loc 1 1759
+	.loc 1 1886
 	and %r23, %r10, %r26
 	std %r23, 3384(%r1)
 # v9 = v27 ^ v9
-	.loc 1 1760
+	.loc 1 1887
 	xor %r8, %r8, %r14
 	std %r8, 3392(%r1)
 # v28 = v9 ^ v28
-	.loc 1 1761
+	.loc 1 1888
 	xor %r8, %r8, %r16
 # v49 = v28 ^ v49
-	.loc 1 1762
+	.loc 1 1889
 	xor %r8, %r8, %r23
 	std %r8, 1984(%r1)
 # v28 = v46 & v13
-	.loc 1 1763
+	.loc 1 1890
 	and %r8, %r11, %r7
 	std %r8, 1992(%r1)
 # v9 = v16 & v39
-	.loc 1 1764
+	.loc 1 1891
 	and %r23, %r19, %r25
 	std %r23, 3400(%r1)
 # v27 = v4 & v41
-	.loc 1 1765
+	.loc 1 1892
 	and %r16, %r10, %r27
 	std %r16, 3408(%r1)
 # v9 = v28 ^ v9
-	.loc 1 1766
+	.loc 1 1893
 	xor %r8, %r8, %r23
 # v27 = v9 ^ v27
-	.loc 1 1767
+	.loc 1 1894
 	xor %r8, %r8, %r16
 	std %r8, 2000(%r1)
 # v9 = v16 & v13
-	.loc 1 1768
+	.loc 1 1895
 	and %r8, %r19, %r7
 # v28 = v4 & v39
-	.loc 1 1769
+	.loc 1 1896
 	and %r25, %r10, %r25
 # v28 = v9 ^ v28
-	.loc 1 1770
+	.loc 1 1897
 	xor %r8, %r8, %r25
 	std %r8, 2008(%r1)
 # v9 = v4 & v13
-	.loc 1 1771
+	.loc 1 1898
 	and %r8, %r10, %r7
 	std %r8, 2016(%r1)
 # v58 = v32 & v45
-	.loc 1 1772
+	.loc 1 1899
 	ld %r23, 4080(%r1)
 	and %r8, %r23, %r6
 	std %r8, 2024(%r1)
 # v33 = v32 & v48
-	.loc 1 1773
+	.loc 1 1900
 	and %r8, %r23, %r28
 # v7 = v38 & v45
-	.loc 1 1774
+	.loc 1 1901
 	ld %r16, 4088(%r1)
 	and %r25, %r16, %r6
 # v7 = v33 ^ v7
-	.loc 1 1775
+	.loc 1 1902
 	xor %r8, %r8, %r25
 	std %r8, 2032(%r1)
 # v33 = v32 & v47
-	.loc 1 1776
+	.loc 1 1903
 	and %r25, %r23, %r4
 	std %r25, 2040(%r1)
 # v31 = v38 & v48
-	.loc 1 1777
+	.loc 1 1904
 	and %r23, %r16, %r28
 	std %r23, 3416(%r1)
 # v3 = v26 & v45
-	.loc 1 1778
+	.loc 1 1905
 	ld %r16, 5440(%r1)
 	and %r8, %r16, %r6
 # v31 = v33 ^ v31
-	.loc 1 1779
+	.loc 1 1906
 	xor %r25, %r25, %r23
 # v3 = v31 ^ v3
-	.loc 1 1780
+	.loc 1 1907
 	xor %r8, %r25, %r8
 	std %r8, 2048(%r1)
 # v31 = v32 & v42
-	.loc 1 1781
+	.loc 1 1908
 	ld %r23, 4080(%r1)
 	and %r14, %r23, %r9
 	std %r14, 4920(%r1)
 	std %r14, 2056(%r1)
 # v33 = v38 & v47
-	.loc 1 1782
+	.loc 1 1909
 	ld %r8, 4088(%r1)
 	and %r25, %r8, %r4
 	std %r25, 3424(%r1)
 # v36 = v26 & v48
-	.loc 1 1783
+	.loc 1 1910
 	and %r8, %r16, %r28
 	std %r8, 2064(%r1)
 # v30 = v8 & v45
-	.loc 1 1784
+	.loc 1 1911
 	and %r16, %r18, %r6
 	std %r16, 3432(%r1)
 # v33 = v31 ^ v33
-	.loc 1 1785
+	.loc 1 1912
 	xor %r25, %r14, %r25
 # v36 = v33 ^ v36
-	.loc 1 1786
+	.loc 1 1913
 	xor %r8, %r25, %r8
 # v30 = v36 ^ v30
-	.loc 1 1787
+	.loc 1 1914
 	xor %r8, %r8, %r16
 	std %r8, 2072(%r1)
 # v36 = v32 & v44
-	.loc 1 1788
+	.loc 1 1915
 	and %r14, %r23, %r22
 	std %r14, 3896(%r1)
 	std %r14, 2080(%r1)
 # v33 = v38 & v42
-	.loc 1 1789
+	.loc 1 1916
 	ld %r8, 4088(%r1)
 	and %r8, %r8, %r9
 	std %r8, 3440(%r1)
 # v31 = v26 & v47
-	.loc 1 1790
+	.loc 1 1917
 	ld %r25, 5440(%r1)
 	and %r25, %r25, %r4
 	std %r25, 4656(%r1)
 	std %r25, 2088(%r1)
 # v34 = v8 & v48
-	.loc 1 1791
+	.loc 1 1918
 	and %r16, %r18, %r28
 	std %r16, 4928(%r1)
 	std %r16, 2096(%r1)
 # v5 = v6 & v45
-	.loc 1 1792
+	.loc 1 1919
 	and %r23, %r17, %r6
 	std %r23, 3448(%r1)
 # v33 = v36 ^ v33
-	.loc 1 1793
+	.loc 1 1920
 	xor %r8, %r14, %r8
 	std %r8, 3456(%r1)
 # v31 = v33 ^ v31
-	.loc 1 1794
+	.loc 1 1921
 	xor %r8, %r8, %r25
 # v34 = v31 ^ v34
-	.loc 1 1795
+	.loc 1 1922
 	xor %r8, %r8, %r16
 # v5 = v34 ^ v5
-	.loc 1 1796
+	.loc 1 1923
 	xor %r8, %r8, %r23
 	std %r8, 2104(%r1)
 # v34 = v32 & v12
-	.loc 1 1797
+	.loc 1 1924
 	ld %r8, 4080(%r1)
 	and %r8, %r8, %r29
 	std %r8, 5616(%r1)
 	std %r8, 3904(%r1)
 	std %r8, 2112(%r1)
 # v31 = v38 & v44
-	.loc 1 1798
+	.loc 1 1925
 	ld %r8, 4088(%r1)
 	and %r8, %r8, %r22
 	std %r8, 5392(%r1)
 	std %r8, 3464(%r1)
 # v33 = v26 & v42
-	.loc 1 1799
+	.loc 1 1926
 	ld %r8, 5440(%r1)
 	and %r8, %r8, %r9
 	std %r8, 5776(%r1)
 	std %r8, 3912(%r1)
 	std %r8, 2120(%r1)
 # v36 = v8 & v47
-	.loc 1 1800
+	.loc 1 1927
 	and %r16, %r18, %r4
 	std %r16, 4664(%r1)
 	std %r16, 2128(%r1)
 # v37 = v6 & v48
-	.loc 1 1801
+	.loc 1 1928
 	and %r23, %r17, %r28
 	std %r23, 4672(%r1)
 	std %r23, 2136(%r1)
 # v40 = v50 & v45
-	.loc 1 1802
+	.loc 1 1929
 	and %r25, %r15, %r6
 	std %r25, 5400(%r1)
 	std %r25, 3472(%r1)
 # v31 = v34 ^ v31
-	.loc 1 1803
+	.loc 1 1930
 	ld %r8, 5392(%r1)
 	ld %r14, 5616(%r1)
 	xor %r8, %r14, %r8
 	std %r8, 3480(%r1)
 # v33 = v31 ^ v33
-	.loc 1 1804
+	.loc 1 1931
 	ld %r14, 5776(%r1)
 	xor %r8, %r8, %r14
 	std %r8, 3488(%r1)
 # v36 = v33 ^ v36
-	.loc 1 1805
+	.loc 1 1932
 	xor %r8, %r8, %r16
 # v37 = v36 ^ v37
-	.loc 1 1806
+	.loc 1 1933
 	xor %r8, %r8, %r23
 # v40 = v37 ^ v40
-	.loc 1 1807
+	.loc 1 1934
 	xor %r8, %r8, %r25
 	std %r8, 2144(%r1)
 # v37 = v38 & v12
-	.loc 1 1808
+	.loc 1 1935
 	ld %r8, 4088(%r1)
 	and %r14, %r8, %r29
 	std %r14, 3920(%r1)
 	std %r14, 2152(%r1)
 # v36 = v26 & v44
-	.loc 1 1809
+	.loc 1 1936
 	ld %r8, 5440(%r1)
 	and %r8, %r8, %r22
 	std %r8, 3496(%r1)
 # v33 = v8 & v42
-	.loc 1 1810
+	.loc 1 1937
 	and %r16, %r18, %r9
 	std %r16, 4680(%r1)
 	std %r16, 2160(%r1)
 # v31 = v6 & v47
-	.loc 1 1811
+	.loc 1 1938
 	and %r23, %r17, %r4
 	std %r23, 4936(%r1)
 	std %r23, 2168(%r1)
 # v34 = v50 & v48
-	.loc 1 1812
+	.loc 1 1939
 	and %r25, %r15, %r28
 	std %r25, 3504(%r1)
 # v36 = v37 ^ v36
-	.loc 1 1813
+	.loc 1 1940
 	xor %r8, %r14, %r8
 	std %r8, 3512(%r1)
 # v33 = v36 ^ v33
-	.loc 1 1814
+	.loc 1 1941
 	xor %r8, %r8, %r16
 # v31 = v33 ^ v31
-	.loc 1 1815
+	.loc 1 1942
 	xor %r8, %r8, %r23
 # v34 = v31 ^ v34
-	.loc 1 1816
+	.loc 1 1943
 	xor %r8, %r8, %r25
 	std %r8, 2176(%r1)
 # v31 = v26 & v12
-	.loc 1 1817
+	.loc 1 1944
 	ld %r8, 5440(%r1)
 	and %r25, %r8, %r29
 	std %r25, 3520(%r1)
 # v33 = v8 & v44
-	.loc 1 1818
+	.loc 1 1945
 	and %r23, %r18, %r22
 	std %r23, 3528(%r1)
 # v36 = v6 & v42
-	.loc 1 1819
+	.loc 1 1946
 	and %r8, %r17, %r9
 	std %r8, 2184(%r1)
 # v37 = v50 & v47
-	.loc 1 1820
+	.loc 1 1947
 	and %r16, %r15, %r4
 	std %r16, 2192(%r1)
 # v33 = v31 ^ v33
-	.loc 1 1821
+	.loc 1 1948
 	xor %r25, %r25, %r23
 	std %r25, 3536(%r1)
 # v36 = v33 ^ v36
-	.loc 1 1822
+	.loc 1 1949
 	xor %r8, %r25, %r8
 # v37 = v36 ^ v37
-	.loc 1 1823
+	.loc 1 1950
 	xor %r8, %r8, %r16
 	std %r8, 2200(%r1)
 # v36 = v8 & v12
-	.loc 1 1824
+	.loc 1 1951
 	and %r23, %r18, %r29
 	std %r23, 3544(%r1)
 # v33 = v6 & v44
-	.loc 1 1825
+	.loc 1 1952
 	and %r8, %r17, %r22
 # v31 = v50 & v42
-	.loc 1 1826
+	.loc 1 1953
 	and %r25, %r15, %r9
 	std %r25, 2208(%r1)
 # v33 = v36 ^ v33
-	.loc 1 1827
+	.loc 1 1954
 	xor %r8, %r23, %r8
 # v31 = v33 ^ v31
-	.loc 1 1828
+	.loc 1 1955
 	xor %r8, %r8, %r25
 	std %r8, 2216(%r1)
 # v33 = v6 & v12
-	.loc 1 1829
+	.loc 1 1956
 	and %r8, %r17, %r29
 # v36 = v50 & v44
-	.loc 1 1830
+	.loc 1 1957
 	and %r25, %r15, %r22
 # v36 = v33 ^ v36
-	.loc 1 1831
+	.loc 1 1958
 	xor %r25, %r8, %r25
 # v33 = v50 & v12
-	.loc 1 1832
+	.loc 1 1959
 	and %r8, %r15, %r29
 # v32 = v35 ^ v32
-	.loc 1 1833
+	.loc 1 1960
 	ld %r23, 4080(%r1)
 	xor %r24, %r24, %r23
 # v38 = v14 ^ v38
-	.loc 1 1834
+	.loc 1 1961
 	ld %r23, 4088(%r1)
 	xor %r23, %r21, %r23
 # v26 = v21 ^ v26
-	.loc 1 1835
+	.loc 1 1962
 	ld %r21, 5440(%r1)
 	xor %r21, %r20, %r21
 # v8 = v29 ^ v8
-	.loc 1 1836
+	.loc 1 1963
 	xor %r18, %r5, %r18
 # v6 = v46 ^ v6
-	.loc 1 1837
+	.loc 1 1964
 	xor %r17, %r11, %r17
 # v50 = v16 ^ v50
-	.loc 1 1838
+	.loc 1 1965
 	xor %r15, %r19, %r15
 # v45 = v56 ^ v45
-	.loc 1 1839
+	.loc 1 1966
 	xor %r11, %r30, %r6
 # v48 = v18 ^ v48
-	.loc 1 1840
+	.loc 1 1967
 	xor %r28, %r31, %r28
 # v47 = v10 ^ v47
-	.loc 1 1841
+	.loc 1 1968
 	xor %r12, %r12, %r4
 # v42 = v0 ^ v42
-	.loc 1 1842
+	.loc 1 1969
 	xor %r31, %r26, %r9
 # v44 = v41 ^ v44
-	.loc 1 1843
+	.loc 1 1970
 	xor %r22, %r27, %r22
 # v12 = v39 ^ v12
-	.loc 1 1844
+	.loc 1 1971
 	ld %r4, 1672(%r1)
 	xor %r29, %r4, %r29
 # v39 = v32 & v45
-	.loc 1 1845
+	.loc 1 1972
 	and %r30, %r24, %r11
 # v41 = v32 & v48
-	.loc 1 1846
+	.loc 1 1973
 	and %r4, %r24, %r28
 # v0 = v38 & v45
-	.loc 1 1847
+	.loc 1 1974
 	and %r5, %r23, %r11
 # v0 = v41 ^ v0
-	.loc 1 1848
+	.loc 1 1975
 	xor %r27, %r4, %r5
 # v41 = v32 & v47
-	.loc 1 1849
+	.loc 1 1976
 	and %r4, %r24, %r12
 # v10 = v38 & v48
-	.loc 1 1850
+	.loc 1 1977
 	and %r5, %r23, %r28
 # v18 = v26 & v45
-	.loc 1 1851
+	.loc 1 1978
 	and %r6, %r21, %r11
 # v10 = v41 ^ v10
-	.loc 1 1852
+	.loc 1 1979
 	xor %r5, %r4, %r5
 # v18 = v10 ^ v18
-	.loc 1 1853
+	.loc 1 1980
 	xor %r26, %r5, %r6
 # v10 = v32 & v42
-	.loc 1 1854
+	.loc 1 1981
 	and %r4, %r24, %r31
 # v41 = v38 & v47
-	.loc 1 1855
+	.loc 1 1982
 	and %r5, %r23, %r12
 # v56 = v26 & v48
-	.loc 1 1856
+	.loc 1 1983
 	and %r6, %r21, %r28
 # v16 = v8 & v45
-	.loc 1 1857
+	.loc 1 1984
 	and %r9, %r18, %r11
 # v41 = v10 ^ v41
-	.loc 1 1858
+	.loc 1 1985
 	xor %r5, %r4, %r5
 # v56 = v41 ^ v56
-	.loc 1 1859
+	.loc 1 1986
 	xor %r6, %r5, %r6
 # v16 = v56 ^ v16
-	.loc 1 1860
+	.loc 1 1987
 	xor %r19, %r6, %r9
 # v56 = v32 & v44
-	.loc 1 1861
+	.loc 1 1988
 	and %r4, %r24, %r22
 # v41 = v38 & v42
-	.loc 1 1862
+	.loc 1 1989
 	and %r5, %r23, %r31
 # v10 = v26 & v47
-	.loc 1 1863
+	.loc 1 1990
 	and %r6, %r21, %r12
 # v46 = v8 & v48
-	.loc 1 1864
+	.loc 1 1991
 	and %r9, %r18, %r28
 # v29 = v6 & v45
-	.loc 1 1865
+	.loc 1 1992
 	and %r20, %r17, %r11
 # v41 = v56 ^ v41
-	.loc 1 1866
+	.loc 1 1993
 	xor %r5, %r4, %r5
 # v10 = v41 ^ v10
-	.loc 1 1867
+	.loc 1 1994
 	xor %r6, %r5, %r6
 # v46 = v10 ^ v46
-	.loc 1 1868
+	.loc 1 1995
 	xor %r9, %r6, %r9
 # v29 = v46 ^ v29
-	.loc 1 1869
+	.loc 1 1996
 	xor %r20, %r9, %r20
 # v46 = v32 & v12
-	.loc 1 1870
+	.loc 1 1997
 	and %r4, %r24, %r29
 # v10 = v38 & v44
-	.loc 1 1871
+	.loc 1 1998
 	and %r5, %r23, %r22
 # v41 = v26 & v42
-	.loc 1 1872
+	.loc 1 1999
 	and %r6, %r21, %r31
 # v56 = v8 & v47
-	.loc 1 1873
+	.loc 1 2000
 	and %r14, %r18, %r12
 # v21 = v6 & v48
-	.loc 1 1874
+	.loc 1 2001
 	and %r16, %r17, %r28
 # v14 = v50 & v45
-	.loc 1 1875
+	.loc 1 2002
 	and %r9, %r15, %r11
 # v10 = v46 ^ v10
-	.loc 1 1876
+	.loc 1 2003
 	xor %r5, %r4, %r5
 # v41 = v10 ^ v41
-	.loc 1 1877
+	.loc 1 2004
 	xor %r6, %r5, %r6
 # v56 = v41 ^ v56
-	.loc 1 1878
+	.loc 1 2005
 	xor %r14, %r6, %r14
 # v21 = v56 ^ v21
-	.loc 1 1879
+	.loc 1 2006
 	xor %r16, %r14, %r16
 # v14 = v21 ^ v14
-	.loc 1 1880
+	.loc 1 2007
 	xor %r16, %r16, %r9
 # v32 = v32 & v13
-	.loc 1 1881
+	.loc 1 2008
 	and %r14, %r24, %r7
 # v21 = v38 & v12
-	.loc 1 1882
+	.loc 1 2009
 	and %r4, %r23, %r29
 # v56 = v26 & v44
-	.loc 1 1883
+	.loc 1 2010
 	and %r24, %r21, %r22
 # v41 = v8 & v42
-	.loc 1 1884
+	.loc 1 2011
 	and %r9, %r18, %r31
 # v10 = v6 & v47
-	.loc 1 1885
+	.loc 1 2012
 	and %r6, %r17, %r12
 # v46 = v50 & v48
-	.loc 1 1886
+	.loc 1 2013
 	and %r5, %r15, %r28
 # v45 = v4 & v45
-	.loc 1 1887
+	.loc 1 2014
 	and %r11, %r10, %r11
 # v21 = v32 ^ v21
-	.loc 1 1888
+	.loc 1 2015
 	xor %r4, %r14, %r4
 # v56 = v21 ^ v56
-	.loc 1 1889
+	.loc 1 2016
 	xor %r24, %r4, %r24
 # v41 = v56 ^ v41
-	.loc 1 1890
+	.loc 1 2017
 	xor %r9, %r24, %r9
 # v10 = v41 ^ v10
-	.loc 1 1891
+	.loc 1 2018
 	xor %r6, %r9, %r6
 # v46 = v10 ^ v46
-	.loc 1 1892
+	.loc 1 2019
 	xor %r5, %r6, %r5
 # v45 = v46 ^ v45
-	.loc 1 1893
+	.loc 1 2020
 	xor %r11, %r5, %r11
 # v38 = v38 & v13
-	.loc 1 1894
+	.loc 1 2021
 	and %r23, %r23, %r7
 # v46 = v26 & v12
-	.loc 1 1895
+	.loc 1 2022
 	and %r4, %r21, %r29
 # v10 = v8 & v44
-	.loc 1 1896
+	.loc 1 2023
 	and %r5, %r18, %r22
 # v41 = v6 & v42
-	.loc 1 1897
+	.loc 1 2024
 	and %r9, %r17, %r31
 # v56 = v50 & v47
-	.loc 1 1898
+	.loc 1 2025
 	and %r6, %r15, %r12
 # v48 = v4 & v48
-	.loc 1 1899
+	.loc 1 2026
 	and %r28, %r10, %r28
 # v46 = v38 ^ v46
-	.loc 1 1900
+	.loc 1 2027
 	xor %r4, %r23, %r4
 # v10 = v46 ^ v10
-	.loc 1 1901
+	.loc 1 2028
 	xor %r5, %r4, %r5
 # v41 = v10 ^ v41
-	.loc 1 1902
+	.loc 1 2029
 	xor %r9, %r5, %r9
 # v56 = v41 ^ v56
-	.loc 1 1903
+	.loc 1 2030
 	xor %r6, %r9, %r6
 # v48 = v56 ^ v48
-	.loc 1 1904
+	.loc 1 2031
 	xor %r28, %r6, %r28
 # v26 = v26 & v13
-	.loc 1 1905
+	.loc 1 2032
 	and %r21, %r21, %r7
 # v56 = v8 & v12
-	.loc 1 1906
+	.loc 1 2033
 	and %r4, %r18, %r29
 # v41 = v6 & v44
-	.loc 1 1907
+	.loc 1 2034
 	and %r5, %r17, %r22
 # v10 = v50 & v42
-	.loc 1 1908
+	.loc 1 2035
 	and %r6, %r15, %r31
 # v47 = v4 & v47
-	.loc 1 1909
+	.loc 1 2036
 	and %r12, %r10, %r12
 # v56 = v26 ^ v56
-	.loc 1 1910
+	.loc 1 2037
 	xor %r4, %r21, %r4
 # v41 = v56 ^ v41
-	.loc 1 1911
+	.loc 1 2038
 	xor %r5, %r4, %r5
 # v10 = v41 ^ v10
-	.loc 1 1912
+	.loc 1 2039
 	xor %r6, %r5, %r6
 # v47 = v10 ^ v47
-	.loc 1 1913
+	.loc 1 2040
 	xor %r12, %r6, %r12
 # v8 = v8 & v13
-	.loc 1 1914
+	.loc 1 2041
 	and %r18, %r18, %r7
 # v10 = v6 & v12
-	.loc 1 1915
+	.loc 1 2042
 	and %r4, %r17, %r29
 # v41 = v50 & v44
-	.loc 1 1916
+	.loc 1 2043
 	and %r5, %r15, %r22
 # v42 = v4 & v42
-	.loc 1 1917
+	.loc 1 2044
 	and %r31, %r10, %r31
 # v10 = v8 ^ v10
-	.loc 1 1918
+	.loc 1 2045
 	xor %r4, %r18, %r4
 # v41 = v10 ^ v41
-	.loc 1 1919
+	.loc 1 2046
 	xor %r5, %r4, %r5
 # v42 = v41 ^ v42
-	.loc 1 1920
+	.loc 1 2047
 	xor %r31, %r5, %r31
 # v6 = v6 & v13
-	.loc 1 1921
+	.loc 1 2048
 	and %r17, %r17, %r7
 # v41 = v50 & v12
-	.loc 1 1922
+	.loc 1 2049
 	and %r4, %r15, %r29
 # v44 = v4 & v44
-	.loc 1 1923
+	.loc 1 2050
 	and %r22, %r10, %r22
 # v41 = v6 ^ v41
-	.loc 1 1924
+	.loc 1 2051
 	xor %r4, %r17, %r4
 # v44 = v41 ^ v44
-	.loc 1 1925
+	.loc 1 2052
 	xor %r22, %r4, %r22
 # v50 = v50 & v13
-	.loc 1 1926
+	.loc 1 2053
 	and %r15, %r15, %r7
 # v12 = v4 & v12
-	.loc 1 1927
+	.loc 1 2054
 	and %r29, %r10, %r29
 # v12 = v50 ^ v12
-	.loc 1 1928
+	.loc 1 2055
 	xor %r29, %r15, %r29
 # v13 = v4 & v13
-	.loc 1 1929
+	.loc 1 2056
 	and %r7, %r10, %r7
 # v39 = v39 ^ v43
-	.loc 1 1930
+	.loc 1 2057
 	ld %r4, 1720(%r1)
 	xor %r30, %r30, %r4
 # v39 = v39 ^ v58
-	.loc 1 1931
+	.loc 1 2058
 	ld %r4, 2024(%r1)
 	xor %r30, %r30, %r4
 # v0 = v0 ^ v60
-	.loc 1 1932
+	.loc 1 2059
 	ld %r4, 1728(%r1)
 	xor %r27, %r27, %r4
 # v0 = v0 ^ v7
-	.loc 1 1933
+	.loc 1 2060
 	ld %r4, 2032(%r1)
 	xor %r27, %r27, %r4
 # v18 = v18 ^ v52
-	.loc 1 1934
+	.loc 1 2061
 	ld %r4, 1744(%r1)
 	xor %r26, %r26, %r4
 # v18 = v18 ^ v3
-	.loc 1 1935
+	.loc 1 2062
 	ld %r4, 2048(%r1)
 	xor %r5, %r26, %r4
 # v16 = v16 ^ v15
-	.loc 1 1936
+	.loc 1 2063
 	ld %r4, 1768(%r1)
 	xor %r19, %r19, %r4
 # v16 = v16 ^ v30
-	.loc 1 1937
+	.loc 1 2064
 	ld %r4, 2072(%r1)
 	xor %r19, %r19, %r4
 # v29 = v29 ^ v2
-	.loc 1 1938
+	.loc 1 2065
 	ld %r4, 1800(%r1)
 	xor %r20, %r20, %r4
 # v29 = v29 ^ v5
-	.loc 1 1939
+	.loc 1 2066
 	ld %r4, 2104(%r1)
 	xor %r20, %r20, %r4
 # v14 = v14 ^ v54
-	.loc 1 1940
+	.loc 1 2067
 	ld %r4, 1840(%r1)
 	xor %r16, %r16, %r4
 # v14 = v14 ^ v40
-	.loc 1 1941
+	.loc 1 2068
 	ld %r4, 2144(%r1)
 	xor %r16, %r16, %r4
 # v45 = v45 ^ v24
-	.loc 1 1942
+	.loc 1 2069
 	ld %r4, 1888(%r1)
 	xor %r11, %r11, %r4
 # v45 = v45 ^ v34
-	.loc 1 1943
+	.loc 1 2070
 	ld %r4, 2176(%r1)
 	xor %r26, %r11, %r4
 # v48 = v48 ^ v11
-	.loc 1 1944
+	.loc 1 2071
 	ld %r6, 1928(%r1)
 	xor %r28, %r28, %r6
 # v48 = v48 ^ v37
-	.loc 1 1945
+	.loc 1 2072
 	ld %r4, 2200(%r1)
 	xor %r9, %r28, %r4
 # v47 = v47 ^ v1
-	.loc 1 1946
+	.loc 1 2073
 	ld %r11, 1960(%r1)
 	xor %r12, %r12, %r11
 # v47 = v47 ^ v31
-	.loc 1 1947
+	.loc 1 2074
 	ld %r4, 2216(%r1)
 	xor %r12, %r12, %r4
 # v42 = v42 ^ v49
-	.loc 1 1948
+	.loc 1 2075
 	ld %r24, 1984(%r1)
 	xor %r31, %r31, %r24
 # v42 = v42 ^ v36
-	.loc 1 1949
+	.loc 1 2076
 	xor %r31, %r31, %r25
 # v44 = v44 ^ v27
-	.loc 1 1950
+	.loc 1 2077
 	ld %r23, 2000(%r1)
 	xor %r22, %r22, %r23
 # v44 = v44 ^ v33
-	.loc 1 1951
+	.loc 1 2078
 	xor %r22, %r22, %r8
 # v12 = v12 ^ v28
-	.loc 1 1952
+	.loc 1 2079
 	ld %r4, 2008(%r1)
 	xor %r10, %r29, %r4
 # v13 = v13 ^ v9
-	.loc 1 1953
+	.loc 1 2080
 	ld %r21, 2016(%r1)
 	xor %r7, %r7, %r21
 # v11 = v39 ^ v11
-	.loc 1 1954
+	.loc 1 2081
 	xor %r6, %r30, %r6
 # v1 = v0 ^ v1
-	.loc 1 1955
+	.loc 1 2082
 	xor %r28, %r27, %r11
 # v49 = v18 ^ v49
-	.loc 1 1956
+	.loc 1 2083
 	xor %r29, %r5, %r24
 # v27 = v16 ^ v27
-	.loc 1 1957
+	.loc 1 2084
 	xor %r30, %r19, %r23
 # v28 = v29 ^ v28
-	.loc 1 1958
+	.loc 1 2085
 	xor %r27, %r20, %r4
 # v9 = v14 ^ v9
-	.loc 1 1959
+	.loc 1 2086
 	xor %r24, %r16, %r21
 # v58 = v48 ^ v58
-	.loc 1 1960
+	.loc 1 2087
 	ld %r4, 2024(%r1)
 	xor %r4, %r9, %r4
 # v7 = v47 ^ v7
-	.loc 1 1961
+	.loc 1 2088
 	ld %r5, 2032(%r1)
 	xor %r5, %r12, %r5
 # v3 = v42 ^ v3
-	.loc 1 1962
+	.loc 1 2089
 	ld %r9, 2048(%r1)
 	xor %r9, %r31, %r9
 # v30 = v44 ^ v30
-	.loc 1 1963
+	.loc 1 2090
 	ld %r11, 2072(%r1)
 	xor %r11, %r22, %r11
 # v5 = v12 ^ v5
-	.loc 1 1964
+	.loc 1 2091
 	ld %r12, 2104(%r1)
 	xor %r10, %r10, %r12
 # v40 = v13 ^ v40
-	.loc 1 1965
+	.loc 1 2092
 	ld %r12, 2144(%r1)
 	xor %r7, %r7, %r12
 # v7 = v7 ^ v33
-	.loc 1 1966
+	.loc 1 2093
 	xor %r12, %r5, %r8
 # v58 = v58 ^ v33
-	.loc 1 1967
+	.loc 1 2094
 	xor %r4, %r4, %r8
 # v9 = v9 ^ v33
-	.loc 1 1968
+	.loc 1 2095
 	xor %r5, %r24, %r8
 # v33 = v28 ^ v33
-	.loc 1 1969
+	.loc 1 2096
 	xor %r8, %r27, %r8
 # v58 = v58 ^ v36
-	.loc 1 1970
+	.loc 1 2097
 	xor %r31, %r4, %r25
 # v45 = v45 ^ v36
-	.loc 1 1971
+	.loc 1 2098
 	xor %r4, %r26, %r25
 # v33 = v33 ^ v36
-	.loc 1 1972
+	.loc 1 2099
 	xor %r8, %r8, %r25
 # v36 = v27 ^ v36
-	.loc 1 1973
+	.loc 1 2100
 	xor %r25, %r30, %r25
 # v45 = v45 ^ v31
-	.loc 1 1974
+	.loc 1 2101
 	ld %r27, 2216(%r1)
 	xor %r30, %r4, %r27
 # v9 = v9 ^ v31
-	.loc 1 1975
+	.loc 1 2102
 	xor %r5, %r5, %r27
 # v36 = v36 ^ v31
-	.loc 1 1976
+	.loc 1 2103
 	xor %r25, %r25, %r27
 # v31 = v49 ^ v31
-	.loc 1 1977
+	.loc 1 2104
 	xor %r4, %r29, %r27
 # v9 = v9 ^ v37
-	.loc 1 1978
+	.loc 1 2105
 	ld %r27, 2200(%r1)
 	xor %r29, %r5, %r27
 # v33 = v33 ^ v37
-	.loc 1 1979
+	.loc 1 2106
 	xor %r8, %r8, %r27
 # v31 = v31 ^ v37
-	.loc 1 1980
+	.loc 1 2107
 	xor %r4, %r4, %r27
 # v37 = v1 ^ v37
-	.loc 1 1981
+	.loc 1 2108
 	xor %r5, %r28, %r27
 # v33 = v33 ^ v34
-	.loc 1 1982
+	.loc 1 2109
 	ld %r28, 2176(%r1)
 	xor %r8, %r8, %r28
 # v36 = v36 ^ v34
-	.loc 1 1983
+	.loc 1 2110
 	xor %r25, %r25, %r28
 # v37 = v37 ^ v34
-	.loc 1 1984
+	.loc 1 2111
 	xor %r5, %r5, %r28
 # v34 = v11 ^ v34
-	.loc 1 1985
+	.loc 1 2112
 	xor %r6, %r6, %r28
 # v36 = v36 ^ v40
-	.loc 1 1986
+	.loc 1 2113
 	xor %r25, %r25, %r7
 # v31 = v31 ^ v40
-	.loc 1 1987
+	.loc 1 2114
 	xor %r4, %r4, %r7
 # v34 = v34 ^ v40
-	.loc 1 1988
+	.loc 1 2115
 	xor %r6, %r6, %r7
 # v40 = v24 ^ v40
-	.loc 1 1989
+	.loc 1 2116
 	ld %r28, 1888(%r1)
 	xor %r7, %r28, %r7
 # v31 = v31 ^ v5
-	.loc 1 1990
+	.loc 1 2117
 	xor %r4, %r4, %r10
 # v37 = v37 ^ v5
-	.loc 1 1991
+	.loc 1 2118
 	xor %r5, %r5, %r10
 # v40 = v40 ^ v5
-	.loc 1 1992
+	.loc 1 2119
 	xor %r7, %r7, %r10
 # v5 = v54 ^ v5
-	.loc 1 1993
+	.loc 1 2120
 	ld %r28, 1840(%r1)
 	xor %r10, %r28, %r10
 # v37 = v37 ^ v30
-	.loc 1 1994
+	.loc 1 2121
 	xor %r5, %r5, %r11
 # v34 = v34 ^ v30
-	.loc 1 1995
+	.loc 1 2122
 	xor %r6, %r6, %r11
 # v5 = v5 ^ v30
-	.loc 1 1996
+	.loc 1 2123
 	xor %r10, %r10, %r11
 # v30 = v2 ^ v30
-	.loc 1 1997
+	.loc 1 2124
 	ld %r28, 1800(%r1)
 	xor %r11, %r28, %r11
 # v34 = v34 ^ v3
-	.loc 1 1998
+	.loc 1 2125
 	xor %r28, %r6, %r9
 # v40 = v40 ^ v3
-	.loc 1 1999
+	.loc 1 2126
 	xor %r7, %r7, %r9
 # v30 = v30 ^ v3
-	.loc 1 2000
+	.loc 1 2127
 	xor %r11, %r11, %r9
 # v3 = v15 ^ v3
-	.loc 1 2001
+	.loc 1 2128
 	ld %r6, 1768(%r1)
 	xor %r9, %r6, %r9
 # v40 = v40 ^ v7
-	.loc 1 2002
+	.loc 1 2129
 	xor %r7, %r7, %r12
 # v5 = v5 ^ v7
-	.loc 1 2003
+	.loc 1 2130
 	xor %r10, %r10, %r12
 # v3 = v3 ^ v7
-	.loc 1 2004
+	.loc 1 2131
 	xor %r9, %r9, %r12
 # v7 = v52 ^ v7
-	.loc 1 2005
+	.loc 1 2132
 	ld %r6, 1744(%r1)
 	xor %r12, %r6, %r12
 # v5 = v5 ^ v58
-	.loc 1 2006
+	.loc 1 2133
 	xor %r10, %r10, %r31
 # v30 = v30 ^ v58
-	.loc 1 2007
+	.loc 1 2134
 	xor %r11, %r11, %r31
 # v7 = v7 ^ v58
-	.loc 1 2008
+	.loc 1 2135
 	xor %r12, %r12, %r31
 # v58 = v60 ^ v58
-	.loc 1 2009
+	.loc 1 2136
 	ld %r6, 1728(%r1)
 	xor %r31, %r6, %r31
 # v30 = v30 ^ v45
-	.loc 1 2010
+	.loc 1 2137
 	xor %r11, %r11, %r30
 # v3 = v3 ^ v45
-	.loc 1 2011
+	.loc 1 2138
 	xor %r9, %r9, %r30
 # v58 = v58 ^ v45
-	.loc 1 2012
+	.loc 1 2139
 	xor %r31, %r31, %r30
 # v45 = v43 ^ v45
-	.loc 1 2013
+	.loc 1 2140
 	ld %r6, 1720(%r1)
 	xor %r30, %r6, %r30
 # v45 = v45 ^ v33
-	.loc 1 2014
+	.loc 1 2141
 	xor %r30, %r30, %r8
 # v43 = v34 ^ v33
-	.loc 1 2015
+	.loc 1 2142
 	xor %r6, %r28, %r8
 # v43 = v43 ^ v9
-	.loc 1 2016
+	.loc 1 2143
 	xor %r27, %r6, %r29
 # v58 = v58 ^ v34
-	.loc 1 2017
+	.loc 1 2144
 	xor %r31, %r31, %r28
 # v60 = v37 ^ v33
-	.loc 1 2018
+	.loc 1 2145
 	xor %r6, %r5, %r8
 # v60 = v60 ^ v9
-	.loc 1 2019
+	.loc 1 2146
 	xor %r26, %r6, %r29
 # v7 = v7 ^ v34
-	.loc 1 2020
+	.loc 1 2147
 	xor %r12, %r12, %r28
 # v7 = v7 ^ v37
-	.loc 1 2021
+	.loc 1 2148
 	xor %r12, %r12, %r5
 # v7 = v7 ^ v33
-	.loc 1 2022
+	.loc 1 2149
 	xor %r12, %r12, %r8
 # v7 = v7 ^ v9
-	.loc 1 2023
+	.loc 1 2150
 	xor %r12, %r12, %r29
 # v34 = v34 ^ v31
-	.loc 1 2024
+	.loc 1 2151
 	xor %r28, %r28, %r4
 # v3 = v3 ^ v37
-	.loc 1 2025
+	.loc 1 2152
 	xor %r9, %r9, %r5
 # v3 = v3 ^ v31
-	.loc 1 2026
+	.loc 1 2153
 	xor %r9, %r9, %r4
 # v3 = v3 ^ v9
-	.loc 1 2027
+	.loc 1 2154
 	xor %r9, %r9, %r29
 # v37 = v37 ^ v36
-	.loc 1 2028
+	.loc 1 2155
 	xor %r5, %r5, %r25
 # v30 = v30 ^ v31
-	.loc 1 2029
+	.loc 1 2156
 	xor %r6, %r11, %r4
 # v30 = v30 ^ v36
-	.loc 1 2030
+	.loc 1 2157
 	xor %r6, %r6, %r25
 # v31 = v31 ^ v33
-	.loc 1 2031
+	.loc 1 2158
 	xor %r4, %r4, %r8
 # v5 = v5 ^ v36
-	.loc 1 2032
+	.loc 1 2159
 	xor %r10, %r10, %r25
 # v5 = v5 ^ v33
-	.loc 1 2033
+	.loc 1 2160
 	xor %r10, %r10, %r8
 # v36 = v36 ^ v9
-	.loc 1 2034
+	.loc 1 2161
 	xor %r25, %r25, %r29
 # v33 = v40 ^ v33
-	.loc 1 2035
+	.loc 1 2162
 	xor %r8, %r7, %r8
 # v9 = v33 ^ v9
-	.loc 1 2036
+	.loc 1 2163
 	xor %r29, %r8, %r29
 # mem64[h + 0] = v45
-	.loc 1 2037
+	.loc 1 2164
 	std %r30, 0(%r3)
 # mem64[h + 8] = v43
-	.loc 1 2038
+	.loc 1 2165
 	std %r27, 8(%r3)
 # mem64[h + 16] = v58
-	.loc 1 2039
+	.loc 1 2166
 	std %r31, 16(%r3)
 # mem64[h + 24] = v60
-	.loc 1 2040
+	.loc 1 2167
 	std %r26, 24(%r3)
 # mem64[h + 32] = v7
-	.loc 1 2041
+	.loc 1 2168
 	std %r12, 32(%r3)
 # mem64[h + 40] = v34
-	.loc 1 2042
+	.loc 1 2169
 	std %r28, 40(%r3)
 # mem64[h + 48] = v3
-	.loc 1 2043
+	.loc 1 2170
 	std %r9, 48(%r3)
 # mem64[h + 56] = v37
-	.loc 1 2044
+	.loc 1 2171
 	std %r5, 56(%r3)
 # mem64[h + 64] = v30
-	.loc 1 2045
+	.loc 1 2172
 	std %r6, 64(%r3)
 # mem64[h + 72] = v31
-	.loc 1 2046
+	.loc 1 2173
 	std %r4, 72(%r3)
 # mem64[h + 80] = v5
-	.loc 1 2047
+	.loc 1 2174
 	std %r10, 80(%r3)
 # mem64[h + 88] = v36
-	.loc 1 2048
+	.loc 1 2175
 	std %r25, 88(%r3)
 # mem64[h + 96] = v9
-	.loc 1 2049
+	.loc 1 2176
 	std %r29, 96(%r3)
 # leave
-	.loc 1 2050
+	.loc 1 2177
 	ld %r14, 6336(%r1)
 	ld %r15, 6344(%r1)
 	ld %r16, 6352(%r1)
@@ -7557,1377 +7720,1535 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc64:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf13_vec256_mul_ppc64:
-	stdu %r1, -1296(%r1)
-	std %r14, 1152(%r1)
-	std %r15, 1160(%r1)
-	std %r16, 1168(%r1)
-	std %r17, 1176(%r1)
-	std %r18, 1184(%r1)
-	std %r19, 1192(%r1)
-	std %r20, 1200(%r1)
-	std %r21, 1208(%r1)
-	std %r22, 1216(%r1)
-	std %r23, 1224(%r1)
-	std %r24, 1232(%r1)
-	std %r25, 1240(%r1)
-	std %r26, 1248(%r1)
-	std %r27, 1256(%r1)
-	std %r28, 1264(%r1)
-	std %r29, 1272(%r1)
-	std %r30, 1280(%r1)
-	std %r31, 1288(%r1)
+	stdu %r1, -288(%r1)
+	std %r14, 144(%r1)
+	std %r15, 152(%r1)
+	std %r16, 160(%r1)
+	std %r17, 168(%r1)
+	std %r18, 176(%r1)
+	std %r19, 184(%r1)
+	std %r20, 192(%r1)
+	std %r21, 200(%r1)
+	std %r22, 208(%r1)
+	std %r23, 216(%r1)
+	std %r24, 224(%r1)
+	std %r25, 232(%r1)
+	std %r26, 240(%r1)
+	std %r27, 248(%r1)
+	std %r28, 256(%r1)
+	std %r29, 264(%r1)
+	std %r30, 272(%r1)
+	std %r31, 280(%r1)
 # i = 4
-	.loc 1 2056
+	.loc 1 2183
 	li %r6, 4
 	std %r6, 112(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc64.pass:
-# v0 = mem64[f + 0]
-	.loc 1 2058
-	ld %r11, 0(%r4)
-# v1 = mem64[g + 0]
-	.loc 1 2059
-	ld %r10, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 2060
-	and %r6, %r11, %r10
-	std %r6, 120(%r1)
-# v3 = mem64[g + 32]
-	.loc 1 2061
-	ld %r12, 32(%r5)
-# v4 = v0 & v3
-	.loc 1 2062
-	and %r6, %r11, %r12
-# v5 = mem64[f + 32]
-	.loc 1 2063
-	ld %r9, 32(%r4)
-# v6 = v5 & v1
-	.loc 1 2064
-	and %r7, %r9, %r10
-# v6 = v4 ^ v6
-	.loc 1 2065
-	xor %r6, %r6, %r7
-	std %r6, 192(%r1)
-# v4 = mem64[g + 64]
-	.loc 1 2066
-	ld %r30, 64(%r5)
-# v7 = v0 & v4
-	.loc 1 2067
-	and %r6, %r11, %r30
-# v8 = v5 & v3
-	.loc 1 2068
-	and %r7, %r9, %r12
-# v9 = mem64[f + 64]
-	.loc 1 2069
-	ld %r31, 64(%r4)
-# v10 = v9 & v1
-	.loc 1 2070
-	and %r8, %r31, %r10
-# v8 = v7 ^ v8
-	.loc 1 2071
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 2072
-	xor %r6, %r7, %r8
-	std %r6, 200(%r1)
-# v8 = mem64[g + 96]
-	.loc 1 2073
-	ld %r28, 96(%r5)
-# v7 = v0 & v8
-	.loc 1 2074
-	and %r27, %r11, %r28
-# v11 = v5 & v4
-	.loc 1 2075
-	and %r6, %r9, %r30
-# v12 = v9 & v3
-	.loc 1 2076
-	and %r7, %r31, %r12
-# v13 = mem64[f + 96]
-	.loc 1 2077
-	ld %r29, 96(%r4)
-# v14 = v13 & v1
-	.loc 1 2078
-	and %r8, %r29, %r10
-# v11 = v7 ^ v11
-	.loc 1 2079
-	xor %r6, %r27, %r6
-# v12 = v11 ^ v12
-	.loc 1 2080
-	xor %r7, %r6, %r7
-# v14 = v12 ^ v14
-	.loc 1 2081
-	xor %r6, %r7, %r8
-	std %r6, 208(%r1)
-# v12 = mem64[g + 128]
-	.loc 1 2082
-	ld %r27, 128(%r5)
-# v11 = v0 & v12
-	.loc 1 2083
-	and %r25, %r11, %r27
-# v7 = v5 & v8
-	.loc 1 2084
-	and %r24, %r9, %r28
-# v15 = v9 & v4
-	.loc 1 2085
-	and %r6, %r31, %r30
-# v16 = v13 & v3
-	.loc 1 2086
-	and %r7, %r29, %r12
-# v17 = mem64[f + 128]
-	.loc 1 2087
-	ld %r26, 128(%r4)
-# v18 = v17 & v1
-	.loc 1 2088
-	and %r8, %r26, %r10
-# v7 = v11 ^ v7
-	.loc 1 2089
-	xor %r24, %r25, %r24
-# v15 = v7 ^ v15
-	.loc 1 2090
-	xor %r6, %r24, %r6
-# v16 = v15 ^ v16
-	.loc 1 2091
-	xor %r7, %r6, %r7
-# v18 = v16 ^ v18
-	.loc 1 2092
-	xor %r6, %r7, %r8
-	std %r6, 216(%r1)
-# v16 = mem64[g + 160]
-	.loc 1 2093
-	ld %r24, 160(%r5)
-# v15 = v0 & v16
-	.loc 1 2094
-	and %r23, %r11, %r24
-# v7 = v5 & v12
-	.loc 1 2095
-	and %r22, %r9, %r27
-# v11 = v9 & v8
-	.loc 1 2096
-	and %r21, %r31, %r28
-# v19 = v13 & v4
-	.loc 1 2097
-	and %r6, %r29, %r30
-# v20 = v17 & v3
-	.loc 1 2098
-	and %r7, %r26, %r12
-# v21 = mem64[f + 160]
-	.loc 1 2099
-	ld %r25, 160(%r4)
-# v22 = v21 & v1
-	.loc 1 2100
-	and %r8, %r25, %r10
-# v7 = v15 ^ v7
-	.loc 1 2101
-	xor %r22, %r23, %r22
-# v11 = v7 ^ v11
-	.loc 1 2102
-	xor %r21, %r22, %r21
-# v19 = v11 ^ v19
-	.loc 1 2103
-	xor %r6, %r21, %r6
-# v20 = v19 ^ v20
-	.loc 1 2104
-	xor %r7, %r6, %r7
-# v22 = v20 ^ v22
-	.loc 1 2105
-	xor %r6, %r7, %r8
-	std %r6, 224(%r1)
-# v20 = mem64[g + 192]
-	.loc 1 2106
-	ld %r22, 192(%r5)
-# v19 = v0 & v20
-	.loc 1 2107
-	and %r8, %r11, %r22
-# v11 = v5 & v16
-	.loc 1 2108
-	and %r21, %r9, %r24
-# v7 = v9 & v12
-	.loc 1 2109
-	and %r20, %r31, %r27
-# v15 = v13 & v8
-	.loc 1 2110
-	and %r19, %r29, %r28
-# v23 = v17 & v4
-	.loc 1 2111
-	and %r6, %r26, %r30
-# v24 = v21 & v3
-	.loc 1 2112
-	and %r7, %r25, %r12
-# v25 = mem64[f + 192]
-	.loc 1 2113
-	ld %r23, 192(%r4)
-# v26 = v25 & v1
-	.loc 1 2114
-	and %r18, %r23, %r10
-# v11 = v19 ^ v11
-	.loc 1 2115
-	xor %r21, %r8, %r21
-# v7 = v11 ^ v7
-	.loc 1 2116
-	xor %r20, %r21, %r20
-# v15 = v7 ^ v15
-	.loc 1 2117
-	xor %r19, %r20, %r19
-# v23 = v15 ^ v23
-	.loc 1 2118
-	xor %r6, %r19, %r6
-# v24 = v23 ^ v24
-	.loc 1 2119
-	xor %r7, %r6, %r7
-# v26 = v24 ^ v26
-	.loc 1 2120
-	xor %r6, %r7, %r18
-	std %r6, 232(%r1)
-# v24 = v5 & v20
-	.loc 1 2121
-	and %r6, %r9, %r22
-# v23 = v9 & v16
-	.loc 1 2122
-	and %r7, %r31, %r24
-# v15 = v13 & v12
-	.loc 1 2123
-	and %r8, %r29, %r27
-# v7 = v17 & v8
-	.loc 1 2124
-	and %r21, %r26, %r28
-# v11 = v21 & v4
-	.loc 1 2125
-	and %r20, %r25, %r30
-# v19 = v25 & v3
-	.loc 1 2126
-	and %r19, %r23, %r12
-# v23 = v24 ^ v23
-	.loc 1 2127
-	xor %r7, %r6, %r7
-# v15 = v23 ^ v15
-	.loc 1 2128
-	xor %r8, %r7, %r8
-# v7 = v15 ^ v7
-	.loc 1 2129
-	xor %r21, %r8, %r21
-# v11 = v7 ^ v11
-	.loc 1 2130
-	xor %r20, %r21, %r20
-# v19 = v11 ^ v19
-	.loc 1 2131
-	xor %r6, %r20, %r19
-	std %r6, 240(%r1)
-# v11 = v9 & v20
-	.loc 1 2132
-	and %r6, %r31, %r22
-# v7 = v13 & v16
-	.loc 1 2133
-	and %r7, %r29, %r24
-# v15 = v17 & v12
-	.loc 1 2134
-	and %r8, %r26, %r27
-# v23 = v21 & v8
-	.loc 1 2135
-	and %r21, %r25, %r28
-# v24 = v25 & v4
-	.loc 1 2136
-	and %r20, %r23, %r30
-# v7 = v11 ^ v7
-	.loc 1 2137
-	xor %r7, %r6, %r7
-# v15 = v7 ^ v15
-	.loc 1 2138
-	xor %r8, %r7, %r8
-# v23 = v15 ^ v23
-	.loc 1 2139
-	xor %r21, %r8, %r21
-# v24 = v23 ^ v24
-	.loc 1 2140
-	xor %r6, %r21, %r20
-	std %r6, 248(%r1)
-# v23 = v13 & v20
-	.loc 1 2141
-	and %r6, %r29, %r22
-# v15 = v17 & v16
-	.loc 1 2142
-	and %r7, %r26, %r24
-# v7 = v21 & v12
-	.loc 1 2143
-	and %r8, %r25, %r27
-# v11 = v25 & v8
-	.loc 1 2144
-	and %r21, %r23, %r28
-# v15 = v23 ^ v15
-	.loc 1 2145
-	xor %r7, %r6, %r7
-# v7 = v15 ^ v7
-	.loc 1 2146
-	xor %r8, %r7, %r8
-# v11 = v7 ^ v11
-	.loc 1 2147
-	xor %r6, %r8, %r21
-	std %r6, 256(%r1)
-# v7 = v17 & v20
-	.loc 1 2148
-	and %r6, %r26, %r22
-# v15 = v21 & v16
-	.loc 1 2149
-	and %r7, %r25, %r24
-# v23 = v25 & v12
-	.loc 1 2150
-	and %r8, %r23, %r27
-# v15 = v7 ^ v15
-	.loc 1 2151
-	xor %r7, %r6, %r7
-# v23 = v15 ^ v23
-	.loc 1 2152
-	xor %r6, %r7, %r8
-	std %r6, 264(%r1)
-# v15 = v21 & v20
-	.loc 1 2153
-	and %r6, %r25, %r22
-# v7 = v25 & v16
-	.loc 1 2154
-	and %r7, %r23, %r24
-# v7 = v15 ^ v7
-	.loc 1 2155
-	xor %r6, %r6, %r7
-	std %r6, 272(%r1)
-# v15 = v25 & v20
-	.loc 1 2156
-	and %r6, %r23, %r22
-	std %r6, 280(%r1)
-# v27 = mem64[f + 224]
-	.loc 1 2157
-	ld %r8, 224(%r4)
-	std %r8, 128(%r1)
-# v28 = mem64[g + 224]
-	.loc 1 2158
-	ld %r7, 224(%r5)
-	std %r7, 584(%r1)
-# v29 = v27 & v28
-	.loc 1 2159
-	and %r6, %r8, %r7
-	std %r6, 136(%r1)
-# v30 = mem64[g + 256]
-	.loc 1 2160
-	ld %r21, 256(%r5)
-	std %r21, 920(%r1)
-# v31 = v27 & v30
-	.loc 1 2161
-	and %r6, %r8, %r21
-# v32 = mem64[f + 256]
-	.loc 1 2162
-	ld %r19, 256(%r4)
-	std %r19, 1144(%r1)
-# v33 = v32 & v28
-	.loc 1 2163
-	and %r7, %r19, %r7
-# v33 = v31 ^ v33
-	.loc 1 2164
-	xor %r6, %r6, %r7
-	std %r6, 288(%r1)
-# v31 = mem64[g + 288]
-	.loc 1 2165
-	ld %r20, 288(%r5)
-# v34 = v27 & v31
-	.loc 1 2166
-	and %r6, %r8, %r20
-# v35 = v32 & v30
-	.loc 1 2167
-	and %r7, %r19, %r21
-# v36 = mem64[f + 288]
-	.loc 1 2168
-	ld %r21, 288(%r4)
-# v37 = v36 & v28
-	.loc 1 2169
-	ld %r17, 584(%r1)
-	and %r8, %r21, %r17
-# v35 = v34 ^ v35
-	.loc 1 2170
-	xor %r7, %r6, %r7
-# v37 = v35 ^ v37
-	.loc 1 2171
-	xor %r6, %r7, %r8
-	std %r6, 296(%r1)
-# v35 = mem64[g + 320]
-	.loc 1 2172
-	ld %r18, 320(%r5)
-# v34 = v27 & v35
-	.loc 1 2173
-	ld %r16, 128(%r1)
-	and %r15, %r16, %r18
-# v38 = v32 & v31
-	.loc 1 2174
-	ld %r6, 1144(%r1)
-	and %r6, %r6, %r20
-# v39 = v36 & v30
-	.loc 1 2175
-	ld %r7, 920(%r1)
-	and %r7, %r21, %r7
-# v40 = mem64[f + 320]
-	.loc 1 2176
-	ld %r19, 320(%r4)
-# v41 = v40 & v28
-	.loc 1 2177
-	and %r8, %r19, %r17
-# v38 = v34 ^ v38
-	.loc 1 2178
-	xor %r6, %r15, %r6
-# v39 = v38 ^ v39
-	.loc 1 2179
-	xor %r7, %r6, %r7
-# v41 = v39 ^ v41
-	.loc 1 2180
-	xor %r6, %r7, %r8
-	std %r6, 304(%r1)
-# v39 = mem64[g + 352]
-	.loc 1 2181
-	ld %r7, 352(%r5)
-# v38 = v27 & v39
-	.loc 1 2182
-	and %r6, %r16, %r7
-	std %r6, 936(%r1)
-	std %r6, 592(%r1)
-# v34 = v32 & v35
-	.loc 1 2183
-	ld %r6, 1144(%r1)
-	and %r6, %r6, %r18
-	std %r6, 1000(%r1)
-	std %r6, 600(%r1)
-# v42 = v36 & v31
-	.loc 1 2184
-	and %r6, %r21, %r20
-	std %r6, 1040(%r1)
-	std %r6, 736(%r1)
-	std %r6, 144(%r1)
-# v43 = v40 & v30
+# F0 = mem64[f + 0]
 	.loc 1 2185
-	ld %r6, 920(%r1)
-	and %r17, %r19, %r6
-	std %r17, 744(%r1)
-	std %r17, 152(%r1)
-# v44 = mem64[f + 352]
+	ld %r10, 0(%r4)
+# F1 = mem64[f + 32]
 	.loc 1 2186
-	ld %r8, 352(%r4)
-# v45 = v44 & v28
+	ld %r12, 32(%r4)
+# F2 = mem64[f + 64]
 	.loc 1 2187
-	ld %r6, 584(%r1)
-	and %r16, %r8, %r6
-	std %r16, 928(%r1)
-	std %r16, 160(%r1)
-# v34 = v38 ^ v34
+	ld %r30, 64(%r4)
+# F3 = mem64[f + 96]
 	.loc 1 2188
-	ld %r6, 936(%r1)
-	ld %r15, 1000(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 608(%r1)
-# v42 = v34 ^ v42
+	ld %r28, 96(%r4)
+# F4 = mem64[f + 128]
 	.loc 1 2189
-	ld %r15, 1040(%r1)
-	xor %r6, %r6, %r15
-# v43 = v42 ^ v43
+	ld %r27, 128(%r4)
+# F5 = mem64[f + 160]
 	.loc 1 2190
-	xor %r6, %r6, %r17
-# v45 = v43 ^ v45
+	ld %r25, 160(%r4)
+# F6 = mem64[f + 192]
 	.loc 1 2191
-	xor %r6, %r6, %r16
-	std %r6, 312(%r1)
-# v43 = mem64[g + 384]
+	ld %r23, 192(%r4)
+# F7 = mem64[f + 224]
 	.loc 1 2192
-	ld %r17, 384(%r5)
-# v42 = v27 & v43
+	ld %r24, 224(%r4)
+# F8 = mem64[f + 256]
 	.loc 1 2193
-	ld %r6, 128(%r1)
-	and %r6, %r6, %r17
-	std %r6, 616(%r1)
-	std %r6, 320(%r1)
-# v34 = v32 & v39
+	ld %r26, 256(%r4)
+# F9 = mem64[f + 288]
 	.loc 1 2194
-	ld %r6, 1144(%r1)
-	and %r6, %r6, %r7
-	std %r6, 752(%r1)
-	std %r6, 328(%r1)
-# v38 = v36 & v35
+	ld %r29, 288(%r4)
+# F10 = mem64[f + 320]
 	.loc 1 2195
-	and %r6, %r21, %r18
-	std %r6, 840(%r1)
-	std %r6, 624(%r1)
-	std %r6, 336(%r1)
-# v46 = v40 & v31
+	ld %r31, 320(%r4)
+# F11 = mem64[f + 352]
 	.loc 1 2196
-	and %r6, %r19, %r20
-	std %r6, 848(%r1)
-	std %r6, 632(%r1)
-	std %r6, 168(%r1)
-# v47 = v44 & v30
+	ld %r11, 352(%r4)
+# F12 = mem64[f + 384]
 	.loc 1 2197
-	ld %r6, 920(%r1)
-	and %r6, %r8, %r6
-	std %r6, 856(%r1)
-	std %r6, 640(%r1)
-	std %r6, 176(%r1)
-# v48 = mem64[f + 384]
+	ld %r9, 384(%r4)
+# G = mem64[g + 352]
 	.loc 1 2198
-	ld %r6, 384(%r4)
-# v49 = v48 & v28
+	ld %r6, 352(%r5)
+# B = F12 & G
 	.loc 1 2199
-	ld %r16, 584(%r1)
-	and %r16, %r6, %r16
-	std %r16, 968(%r1)
-	std %r16, 864(%r1)
-	std %r16, 648(%r1)
-	std %r16, 184(%r1)
-# v34 = v42 ^ v34
+	and %r6, %r9, %r6
+# G = mem64[g + 384]
 	.loc 1 2200
-	ld %r16, 616(%r1)
-	ld %r15, 752(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 344(%r1)
-# v38 = v34 ^ v38
+	ld %r8, 384(%r5)
+# A = F12 & G
 	.loc 1 2201
-	ld %r15, 840(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 352(%r1)
-# v46 = v38 ^ v46
+	and %r7, %r9, %r8
+# T = F11 & G
 	.loc 1 2202
-	ld %r15, 848(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 360(%r1)
-# v47 = v46 ^ v47
+	and %r8, %r11, %r8
+# B = B ^ T
 	.loc 1 2203
-	ld %r15, 856(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 368(%r1)
-# v49 = v47 ^ v49
+	xor %r6, %r6, %r8
+# H24 = A
 	.loc 1 2204
-	ld %r15, 968(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 376(%r1)
-# v47 = v32 & v43
+	std %r7, 120(%r1)
+# H23 = B
 	.loc 1 2205
-	ld %r16, 1144(%r1)
-	and %r16, %r16, %r17
-	std %r16, 872(%r1)
-	std %r16, 656(%r1)
-	std %r16, 384(%r1)
-# v46 = v36 & v39
+	std %r6, 128(%r1)
+# G = mem64[g + 288]
 	.loc 1 2206
-	and %r16, %r21, %r7
-	std %r16, 976(%r1)
-	std %r16, 760(%r1)
-	std %r16, 392(%r1)
-# v38 = v40 & v35
+	ld %r6, 288(%r5)
+# B = F12 & G
 	.loc 1 2207
-	and %r16, %r19, %r18
-	std %r16, 984(%r1)
-	std %r16, 880(%r1)
-	std %r16, 664(%r1)
-	std %r16, 400(%r1)
-# v34 = v44 & v31
+	and %r6, %r9, %r6
+# G = mem64[g + 320]
 	.loc 1 2208
-	and %r16, %r8, %r20
-	std %r16, 1008(%r1)
-	std %r16, 888(%r1)
-	std %r16, 672(%r1)
-	std %r16, 408(%r1)
-# v42 = v48 & v30
+	ld %r7, 320(%r5)
+# A = F12 & G
 	.loc 1 2209
-	ld %r16, 920(%r1)
-	and %r16, %r6, %r16
-	std %r16, 944(%r1)
-	std %r16, 680(%r1)
-	std %r16, 416(%r1)
-# v46 = v47 ^ v46
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 2210
-	ld %r16, 872(%r1)
-	ld %r15, 976(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 768(%r1)
-	std %r16, 424(%r1)
-# v38 = v46 ^ v38
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2211
-	ld %r15, 984(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 776(%r1)
-	std %r16, 432(%r1)
-# v34 = v38 ^ v34
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 2212
-	ld %r15, 1008(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 784(%r1)
-	std %r16, 440(%r1)
-# v42 = v34 ^ v42
+	ld %r7, 352(%r5)
+# T = F11 & G
 	.loc 1 2213
-	ld %r15, 944(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 448(%r1)
-# v34 = v36 & v43
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 2214
-	and %r16, %r21, %r17
-	std %r16, 1016(%r1)
-	std %r16, 896(%r1)
-	std %r16, 688(%r1)
-	std %r16, 456(%r1)
-# v38 = v40 & v39
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 2215
-	and %r16, %r19, %r7
-	std %r16, 1056(%r1)
-	std %r16, 992(%r1)
-	std %r16, 792(%r1)
-	std %r16, 464(%r1)
-# v46 = v44 & v35
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2216
-	and %r16, %r8, %r18
-	std %r16, 1080(%r1)
-	std %r16, 1024(%r1)
-	std %r16, 904(%r1)
-	std %r16, 696(%r1)
-	std %r16, 472(%r1)
-# v47 = v48 & v31
+	xor %r6, %r6, %r7
+# G = mem64[g + 384]
 	.loc 1 2217
-	and %r16, %r6, %r20
-	std %r16, 1088(%r1)
-	std %r16, 1064(%r1)
-	std %r16, 952(%r1)
-	std %r16, 704(%r1)
-	std %r16, 480(%r1)
-# v38 = v34 ^ v38
+	ld %r7, 384(%r5)
+# T = F10 & G
 	.loc 1 2218
-	ld %r16, 1016(%r1)
-	ld %r15, 1056(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 800(%r1)
-	std %r16, 488(%r1)
-# v46 = v38 ^ v46
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 2219
-	ld %r15, 1080(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 808(%r1)
-	std %r16, 496(%r1)
-# v47 = v46 ^ v47
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 2220
-	ld %r15, 1088(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 504(%r1)
-# v46 = v40 & v43
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2221
-	and %r16, %r19, %r17
-	std %r16, 1104(%r1)
-	std %r16, 1048(%r1)
-	std %r16, 912(%r1)
-	std %r16, 712(%r1)
-	std %r16, 512(%r1)
-# v38 = v44 & v39
+	xor %r6, %r6, %r7
+# H22 = A
 	.loc 1 2222
-	and %r16, %r8, %r7
-	std %r16, 1136(%r1)
-	std %r16, 1120(%r1)
-	std %r16, 1096(%r1)
-	std %r16, 1032(%r1)
-	std %r16, 816(%r1)
-	std %r16, 520(%r1)
-# v34 = v48 & v35
+	mr %r21, %r8
+# H21 = B
 	.loc 1 2223
-	and %r15, %r6, %r18
-	std %r15, 1128(%r1)
-	std %r15, 1112(%r1)
-	std %r15, 1072(%r1)
-	std %r15, 960(%r1)
-	std %r15, 720(%r1)
-	std %r15, 528(%r1)
-# v38 = v46 ^ v38
+	mr %r20, %r6
+# G = mem64[g + 224]
 	.loc 1 2224
-	ld %r16, 1104(%r1)
-	ld %r14, 1136(%r1)
-	xor %r16, %r16, %r14
-	std %r16, 824(%r1)
-	std %r16, 536(%r1)
-# v34 = v38 ^ v34
+	ld %r6, 224(%r5)
+# B = F12 & G
 	.loc 1 2225
-	xor %r16, %r16, %r15
-	std %r16, 544(%r1)
-# v38 = v44 & v43
+	and %r6, %r9, %r6
+# G = mem64[g + 256]
 	.loc 1 2226
-	and %r16, %r8, %r17
-	std %r16, 728(%r1)
-	std %r16, 552(%r1)
-# v46 = v48 & v39
+	ld %r7, 256(%r5)
+# A = F12 & G
 	.loc 1 2227
-	and %r15, %r6, %r7
-	std %r15, 832(%r1)
-	std %r15, 560(%r1)
-# v46 = v38 ^ v46
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 2228
-	xor %r16, %r16, %r15
-	std %r16, 568(%r1)
-# v38 = v48 & v43
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2229
-	and %r16, %r6, %r17
-	std %r16, 576(%r1)
-# v27 = v0 ^ v27
+	xor %r6, %r6, %r7
+# G = mem64[g + 288]
 	.loc 1 2230
-	ld %r16, 128(%r1)
-	xor %r11, %r11, %r16
-# v32 = v5 ^ v32
+	ld %r7, 288(%r5)
+# T = F11 & G
 	.loc 1 2231
-	ld %r16, 1144(%r1)
-	xor %r9, %r9, %r16
-# v36 = v9 ^ v36
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 2232
-	xor %r21, %r31, %r21
-# v40 = v13 ^ v40
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 2233
-	xor %r19, %r29, %r19
-# v44 = v17 ^ v44
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2234
-	xor %r31, %r26, %r8
-# v48 = v21 ^ v48
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 2235
-	xor %r29, %r25, %r6
-# v28 = v1 ^ v28
+	ld %r7, 320(%r5)
+# T = F10 & G
 	.loc 1 2236
-	ld %r6, 584(%r1)
-	xor %r10, %r10, %r6
-# v30 = v3 ^ v30
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 2237
-	ld %r6, 920(%r1)
-	xor %r12, %r12, %r6
-# v31 = v4 ^ v31
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 2238
-	xor %r20, %r30, %r20
-# v35 = v8 ^ v35
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2239
-	xor %r18, %r28, %r18
-# v39 = v12 ^ v39
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 2240
-	xor %r28, %r27, %r7
-# v43 = v16 ^ v43
+	ld %r7, 352(%r5)
+# T = F9 & G
 	.loc 1 2241
-	xor %r17, %r24, %r17
-# v16 = v27 & v28
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 2242
-	and %r27, %r11, %r10
-# v12 = v27 & v30
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 2243
-	and %r6, %r11, %r12
-# v8 = v32 & v28
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 2244
-	and %r7, %r9, %r10
-# v8 = v12 ^ v8
+	xor %r6, %r6, %r7
+# G = mem64[g + 384]
 	.loc 1 2245
-	xor %r26, %r6, %r7
-# v12 = v27 & v31
+	ld %r7, 384(%r5)
+# T = F8 & G
 	.loc 1 2246
-	and %r6, %r11, %r20
-# v4 = v32 & v30
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 2247
-	and %r7, %r9, %r12
-# v3 = v36 & v28
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 2248
-	and %r8, %r21, %r10
-# v4 = v12 ^ v4
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 2249
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
+	xor %r6, %r6, %r7
+# H20 = A
 	.loc 1 2250
-	xor %r25, %r7, %r8
-# v4 = v27 & v35
+	mr %r19, %r8
+# H19 = B
 	.loc 1 2251
-	and %r6, %r11, %r18
-# v12 = v32 & v31
+	mr %r18, %r6
+# G = mem64[g + 160]
 	.loc 1 2252
-	and %r7, %r9, %r20
-# v1 = v36 & v30
+	ld %r6, 160(%r5)
+# B = F12 & G
 	.loc 1 2253
-	and %r8, %r21, %r12
-# v21 = v40 & v28
+	and %r6, %r9, %r6
+# G = mem64[g + 192]
 	.loc 1 2254
-	and %r30, %r19, %r10
-# v12 = v4 ^ v12
+	ld %r7, 192(%r5)
+# A = F12 & G
 	.loc 1 2255
-	xor %r7, %r6, %r7
-# v1 = v12 ^ v1
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 2256
-	xor %r8, %r7, %r8
-# v21 = v1 ^ v21
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2257
-	xor %r16, %r8, %r30
-# v1 = v27 & v39
+	xor %r6, %r6, %r7
+# G = mem64[g + 224]
 	.loc 1 2258
-	and %r6, %r11, %r28
-# v12 = v32 & v35
+	ld %r7, 224(%r5)
+# T = F11 & G
 	.loc 1 2259
-	and %r7, %r9, %r18
-# v4 = v36 & v31
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 2260
-	and %r8, %r21, %r20
-# v17 = v40 & v30
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 2261
-	and %r30, %r19, %r12
-# v13 = v44 & v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2262
-	and %r24, %r31, %r10
-# v12 = v1 ^ v12
+	xor %r6, %r6, %r7
+# G = mem64[g + 256]
 	.loc 1 2263
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+	ld %r7, 256(%r5)
+# T = F10 & G
 	.loc 1 2264
-	xor %r8, %r7, %r8
-# v17 = v4 ^ v17
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 2265
-	xor %r30, %r8, %r30
-# v13 = v17 ^ v13
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 2266
-	xor %r24, %r30, %r24
-# v17 = v27 & v43
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2267
-	and %r6, %r11, %r17
-# v4 = v32 & v39
+	xor %r6, %r6, %r7
+# G = mem64[g + 288]
 	.loc 1 2268
-	and %r7, %r9, %r28
-# v12 = v36 & v35
+	ld %r7, 288(%r5)
+# T = F9 & G
 	.loc 1 2269
-	and %r8, %r21, %r18
-# v1 = v40 & v31
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 2270
-	and %r14, %r19, %r20
-# v9 = v44 & v30
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 2271
-	and %r15, %r31, %r12
-# v5 = v48 & v28
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 2272
-	and %r30, %r29, %r10
-# v4 = v17 ^ v4
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 2273
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
+	ld %r7, 320(%r5)
+# T = F8 & G
 	.loc 1 2274
-	xor %r8, %r7, %r8
-# v1 = v12 ^ v1
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 2275
-	xor %r14, %r8, %r14
-# v9 = v1 ^ v9
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 2276
-	xor %r15, %r14, %r15
-# v5 = v9 ^ v5
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 2277
-	xor %r15, %r15, %r30
-# v27 = v27 & v20
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 2278
-	and %r14, %r11, %r22
-# v9 = v32 & v43
+	ld %r7, 352(%r5)
+# T = F7 & G
 	.loc 1 2279
-	and %r6, %r9, %r17
-# v1 = v36 & v39
+	and %r22, %r24, %r7
+# A = A ^ T
 	.loc 1 2280
-	and %r30, %r21, %r28
-# v12 = v40 & v35
+	xor %r8, %r8, %r22
+# T = F6 & G
 	.loc 1 2281
-	and %r11, %r19, %r18
-# v4 = v44 & v31
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 2282
-	and %r8, %r31, %r20
-# v17 = v48 & v30
+	xor %r6, %r6, %r7
+# G = mem64[g + 384]
 	.loc 1 2283
-	and %r7, %r29, %r12
-# v28 = v25 & v28
+	ld %r7, 384(%r5)
+# T = F6 & G
 	.loc 1 2284
-	and %r10, %r23, %r10
-# v9 = v27 ^ v9
+	and %r22, %r23, %r7
+# A = A ^ T
 	.loc 1 2285
-	xor %r6, %r14, %r6
-# v1 = v9 ^ v1
+	xor %r8, %r8, %r22
+# T = F5 & G
 	.loc 1 2286
-	xor %r30, %r6, %r30
-# v12 = v1 ^ v12
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 2287
-	xor %r11, %r30, %r11
-# v4 = v12 ^ v4
-	.loc 1 2288
-	xor %r8, %r11, %r8
-# v17 = v4 ^ v17
+	xor %r6, %r6, %r7
+# H17 = B
 	.loc 1 2289
-	xor %r7, %r8, %r7
-# v28 = v17 ^ v28
+	mr %r22, %r6
+# G = mem64[g + 96]
 	.loc 1 2290
-	xor %r10, %r7, %r10
-# v32 = v32 & v20
+	ld %r6, 96(%r5)
+# B = F12 & G
 	.loc 1 2291
-	and %r9, %r9, %r22
-# v17 = v36 & v43
+	and %r6, %r9, %r6
+# G = mem64[g + 128]
 	.loc 1 2292
-	and %r6, %r21, %r17
-# v4 = v40 & v39
+	ld %r7, 128(%r5)
+# A = F12 & G
 	.loc 1 2293
-	and %r7, %r19, %r28
-# v12 = v44 & v35
+	and %r17, %r9, %r7
+# T = F11 & G
 	.loc 1 2294
-	and %r11, %r31, %r18
-# v1 = v48 & v31
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2295
-	and %r8, %r29, %r20
-# v30 = v25 & v30
+	xor %r6, %r6, %r7
+# G = mem64[g + 160]
 	.loc 1 2296
-	and %r12, %r23, %r12
-# v17 = v32 ^ v17
+	ld %r7, 160(%r5)
+# T = F11 & G
 	.loc 1 2297
-	xor %r6, %r9, %r6
-# v4 = v17 ^ v4
+	and %r16, %r11, %r7
+# A = A ^ T
 	.loc 1 2298
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
+	xor %r17, %r17, %r16
+# T = F10 & G
 	.loc 1 2299
-	xor %r11, %r7, %r11
-# v1 = v12 ^ v1
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2300
-	xor %r8, %r11, %r8
-# v30 = v1 ^ v30
+	xor %r6, %r6, %r7
+# G = mem64[g + 192]
 	.loc 1 2301
-	xor %r12, %r8, %r12
-# v36 = v36 & v20
+	ld %r7, 192(%r5)
+# T = F10 & G
 	.loc 1 2302
-	and %r21, %r21, %r22
-# v1 = v40 & v43
+	and %r16, %r31, %r7
+# A = A ^ T
 	.loc 1 2303
-	and %r6, %r19, %r17
-# v12 = v44 & v39
+	xor %r17, %r17, %r16
+# T = F9 & G
 	.loc 1 2304
-	and %r7, %r31, %r28
-# v4 = v48 & v35
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 2305
-	and %r8, %r29, %r18
-# v31 = v25 & v31
+	xor %r6, %r6, %r7
+# G = mem64[g + 224]
 	.loc 1 2306
-	and %r20, %r23, %r20
-# v1 = v36 ^ v1
+	ld %r7, 224(%r5)
+# T = F9 & G
 	.loc 1 2307
-	xor %r6, %r21, %r6
-# v12 = v1 ^ v12
+	and %r16, %r29, %r7
+# A = A ^ T
 	.loc 1 2308
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+	xor %r17, %r17, %r16
+# T = F8 & G
 	.loc 1 2309
-	xor %r8, %r7, %r8
-# v31 = v4 ^ v31
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 2310
-	xor %r20, %r8, %r20
-# v40 = v40 & v20
+	xor %r6, %r6, %r7
+# G = mem64[g + 256]
 	.loc 1 2311
-	and %r19, %r19, %r22
-# v4 = v44 & v43
+	ld %r7, 256(%r5)
+# T = F8 & G
 	.loc 1 2312
-	and %r6, %r31, %r17
-# v12 = v48 & v39
+	and %r16, %r26, %r7
+# A = A ^ T
 	.loc 1 2313
-	and %r7, %r29, %r28
-# v35 = v25 & v35
+	xor %r17, %r17, %r16
+# T = F7 & G
 	.loc 1 2314
-	and %r18, %r23, %r18
-# v4 = v40 ^ v4
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 2315
-	xor %r6, %r19, %r6
-# v12 = v4 ^ v12
+	xor %r6, %r6, %r7
+# G = mem64[g + 288]
 	.loc 1 2316
-	xor %r7, %r6, %r7
-# v35 = v12 ^ v35
+	ld %r7, 288(%r5)
+# T = F7 & G
 	.loc 1 2317
-	xor %r18, %r7, %r18
-# v44 = v44 & v20
+	and %r16, %r24, %r7
+# A = A ^ T
 	.loc 1 2318
-	and %r31, %r31, %r22
-# v12 = v48 & v43
+	xor %r17, %r17, %r16
+# T = F6 & G
 	.loc 1 2319
-	and %r6, %r29, %r17
-# v39 = v25 & v39
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 2320
-	and %r28, %r23, %r28
-# v12 = v44 ^ v12
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 2321
-	xor %r6, %r31, %r6
-# v39 = v12 ^ v39
+	ld %r7, 320(%r5)
+# T = F6 & G
 	.loc 1 2322
-	xor %r28, %r6, %r28
-# v48 = v48 & v20
+	and %r16, %r23, %r7
+# A = A ^ T
 	.loc 1 2323
-	and %r29, %r29, %r22
-# v43 = v25 & v43
+	xor %r17, %r17, %r16
+# T = F5 & G
 	.loc 1 2324
-	and %r17, %r23, %r17
-# v43 = v48 ^ v43
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 2325
-	xor %r17, %r29, %r17
-# v20 = v25 & v20
+	xor %r6, %r6, %r7
+# G = mem64[g + 352]
 	.loc 1 2326
-	and %r22, %r23, %r22
-# v16 = v16 ^ v2
+	ld %r7, 352(%r5)
+# T = F5 & G
 	.loc 1 2327
-	ld %r6, 120(%r1)
-	xor %r27, %r27, %r6
-# v16 = v16 ^ v29
+	and %r16, %r25, %r7
+# A = A ^ T
 	.loc 1 2328
-	ld %r6, 136(%r1)
-	xor %r27, %r27, %r6
-# v8 = v8 ^ v6
+	xor %r17, %r17, %r16
+# T = F4 & G
 	.loc 1 2329
-	ld %r6, 192(%r1)
-	xor %r26, %r26, %r6
-# v8 = v8 ^ v33
+	and %r7, %r27, %r7
+# B = B ^ T
 	.loc 1 2330
-	ld %r6, 288(%r1)
-	xor %r7, %r26, %r6
-# v3 = v3 ^ v10
+	xor %r6, %r6, %r7
+# G = mem64[g + 384]
 	.loc 1 2331
-	ld %r6, 200(%r1)
-	xor %r25, %r25, %r6
-# v3 = v3 ^ v37
+	ld %r7, 384(%r5)
+# T = F4 & G
 	.loc 1 2332
-	ld %r6, 296(%r1)
-	xor %r25, %r25, %r6
-# v21 = v21 ^ v14
+	and %r16, %r27, %r7
+# A = A ^ T
 	.loc 1 2333
-	ld %r6, 208(%r1)
-	xor %r16, %r16, %r6
-# v21 = v21 ^ v41
+	xor %r17, %r17, %r16
+# T = F3 & G
 	.loc 1 2334
-	ld %r6, 304(%r1)
-	xor %r16, %r16, %r6
-# v13 = v13 ^ v18
+	and %r7, %r28, %r7
+# B = B ^ T
 	.loc 1 2335
-	ld %r6, 216(%r1)
-	xor %r24, %r24, %r6
-# v13 = v13 ^ v45
-	.loc 1 2336
-	ld %r6, 312(%r1)
-	xor %r8, %r24, %r6
-# v5 = v5 ^ v22
+	xor %r6, %r6, %r7
+# B = B ^ H24
 	.loc 1 2337
-	ld %r6, 224(%r1)
-	xor %r15, %r15, %r6
-# v5 = v5 ^ v49
+	ld %r7, 120(%r1)
+	xor %r6, %r6, %r7
+# H15 = B
 	.loc 1 2338
-	ld %r6, 376(%r1)
-	xor %r15, %r15, %r6
-# v28 = v28 ^ v26
+	mr %r16, %r6
+# G = mem64[g + 32]
 	.loc 1 2339
-	ld %r6, 232(%r1)
-	xor %r10, %r10, %r6
-# v28 = v28 ^ v42
+	ld %r6, 32(%r5)
+# B = F12 & G
 	.loc 1 2340
-	ld %r6, 448(%r1)
-	xor %r9, %r10, %r6
-# v30 = v30 ^ v19
+	and %r6, %r9, %r6
+# G = mem64[g + 64]
 	.loc 1 2341
-	ld %r10, 240(%r1)
-	xor %r12, %r12, %r10
-# v30 = v30 ^ v47
+	ld %r7, 64(%r5)
+# A = F12 & G
 	.loc 1 2342
-	ld %r6, 504(%r1)
-	xor %r12, %r12, %r6
-# v31 = v31 ^ v24
+	and %r15, %r9, %r7
+# T = F11 & G
 	.loc 1 2343
-	ld %r11, 248(%r1)
-	xor %r20, %r20, %r11
-# v31 = v31 ^ v34
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 2344
-	ld %r6, 544(%r1)
-	xor %r20, %r20, %r6
-# v35 = v35 ^ v11
+	xor %r7, %r6, %r7
+# G = mem64[g + 96]
 	.loc 1 2345
-	ld %r31, 256(%r1)
-	xor %r18, %r18, %r31
-# v35 = v35 ^ v46
+	ld %r14, 96(%r5)
+# T = F11 & G
 	.loc 1 2346
-	ld %r6, 568(%r1)
-	xor %r18, %r18, %r6
-# v39 = v39 ^ v23
+	and %r6, %r11, %r14
+# A = A ^ T
 	.loc 1 2347
-	ld %r29, 264(%r1)
-	xor %r28, %r28, %r29
-# v39 = v39 ^ v38
+	xor %r15, %r15, %r6
+# T = F10 & G
 	.loc 1 2348
-	ld %r6, 576(%r1)
-	xor %r30, %r28, %r6
-# v43 = v43 ^ v7
+	and %r6, %r31, %r14
+# B = B ^ T
 	.loc 1 2349
-	ld %r6, 272(%r1)
-	xor %r17, %r17, %r6
-# v20 = v20 ^ v15
+	xor %r7, %r7, %r6
+# G = mem64[g + 128]
 	.loc 1 2350
-	ld %r23, 280(%r1)
-	xor %r22, %r22, %r23
-# v19 = v16 ^ v19
+	ld %r14, 128(%r5)
+# T = F10 & G
 	.loc 1 2351
-	xor %r26, %r27, %r10
-# v24 = v8 ^ v24
+	and %r6, %r31, %r14
+# A = A ^ T
 	.loc 1 2352
-	xor %r24, %r7, %r11
-# v11 = v3 ^ v11
+	xor %r15, %r15, %r6
+# T = F9 & G
 	.loc 1 2353
-	xor %r27, %r25, %r31
-# v23 = v21 ^ v23
+	and %r6, %r29, %r14
+# B = B ^ T
 	.loc 1 2354
-	xor %r28, %r16, %r29
-# v7 = v13 ^ v7
+	xor %r7, %r7, %r6
+# G = mem64[g + 160]
 	.loc 1 2355
-	xor %r8, %r8, %r6
-# v15 = v5 ^ v15
+	ld %r14, 160(%r5)
+# T = F9 & G
 	.loc 1 2356
-	xor %r25, %r15, %r23
-# v29 = v30 ^ v29
+	and %r6, %r29, %r14
+# A = A ^ T
 	.loc 1 2357
-	ld %r6, 136(%r1)
-	xor %r6, %r12, %r6
-# v33 = v31 ^ v33
+	xor %r15, %r15, %r6
+# T = F8 & G
 	.loc 1 2358
-	ld %r7, 288(%r1)
-	xor %r7, %r20, %r7
-# v37 = v35 ^ v37
+	and %r6, %r26, %r14
+# B = B ^ T
 	.loc 1 2359
-	ld %r10, 296(%r1)
-	xor %r12, %r18, %r10
-# v41 = v39 ^ v41
+	xor %r7, %r7, %r6
+# G = mem64[g + 192]
 	.loc 1 2360
-	ld %r10, 304(%r1)
-	xor %r11, %r30, %r10
-# v45 = v43 ^ v45
+	ld %r14, 192(%r5)
+# T = F8 & G
 	.loc 1 2361
-	ld %r10, 312(%r1)
-	xor %r10, %r17, %r10
-# v49 = v20 ^ v49
+	and %r6, %r26, %r14
+# A = A ^ T
 	.loc 1 2362
-	ld %r31, 376(%r1)
-	xor %r29, %r22, %r31
-# v33 = v33 ^ v38
+	xor %r15, %r15, %r6
+# T = F7 & G
 	.loc 1 2363
-	ld %r30, 576(%r1)
-	xor %r31, %r7, %r30
-# v29 = v29 ^ v38
+	and %r6, %r24, %r14
+# B = B ^ T
 	.loc 1 2364
-	xor %r6, %r6, %r30
-# v15 = v15 ^ v38
+	xor %r7, %r7, %r6
+# G = mem64[g + 224]
 	.loc 1 2365
-	xor %r7, %r25, %r30
-# v38 = v7 ^ v38
+	ld %r14, 224(%r5)
+# T = F7 & G
 	.loc 1 2366
-	xor %r8, %r8, %r30
-# v29 = v29 ^ v46
+	and %r6, %r24, %r14
+# A = A ^ T
 	.loc 1 2367
-	ld %r25, 568(%r1)
-	xor %r30, %r6, %r25
-# v28 = v28 ^ v46
+	xor %r15, %r15, %r6
+# T = F6 & G
 	.loc 1 2368
-	xor %r6, %r9, %r25
-# v38 = v38 ^ v46
+	and %r6, %r23, %r14
+# B = B ^ T
 	.loc 1 2369
-	xor %r8, %r8, %r25
-# v46 = v23 ^ v46
+	xor %r7, %r7, %r6
+# G = mem64[g + 256]
 	.loc 1 2370
-	xor %r9, %r28, %r25
-# v28 = v28 ^ v34
+	ld %r14, 256(%r5)
+# T = F6 & G
 	.loc 1 2371
-	ld %r25, 544(%r1)
-	xor %r28, %r6, %r25
-# v15 = v15 ^ v34
+	and %r6, %r23, %r14
+# A = A ^ T
 	.loc 1 2372
-	xor %r7, %r7, %r25
-# v46 = v46 ^ v34
+	xor %r15, %r15, %r6
+# T = F5 & G
 	.loc 1 2373
-	xor %r9, %r9, %r25
-# v34 = v11 ^ v34
+	and %r6, %r25, %r14
+# B = B ^ T
 	.loc 1 2374
-	xor %r6, %r27, %r25
-# v15 = v15 ^ v47
+	xor %r7, %r7, %r6
+# G = mem64[g + 288]
 	.loc 1 2375
-	ld %r25, 504(%r1)
-	xor %r27, %r7, %r25
-# v38 = v38 ^ v47
+	ld %r14, 288(%r5)
+# T = F5 & G
 	.loc 1 2376
-	xor %r8, %r8, %r25
-# v34 = v34 ^ v47
+	and %r6, %r25, %r14
+# A = A ^ T
 	.loc 1 2377
-	xor %r6, %r6, %r25
-# v47 = v24 ^ v47
+	xor %r15, %r15, %r6
+# T = F4 & G
 	.loc 1 2378
-	xor %r7, %r24, %r25
-# v38 = v38 ^ v42
+	and %r6, %r27, %r14
+# B = B ^ T
 	.loc 1 2379
-	ld %r24, 448(%r1)
-	xor %r25, %r8, %r24
-# v46 = v46 ^ v42
+	xor %r7, %r7, %r6
+# G = mem64[g + 320]
 	.loc 1 2380
-	xor %r9, %r9, %r24
-# v47 = v47 ^ v42
+	ld %r14, 320(%r5)
+# T = F4 & G
 	.loc 1 2381
-	xor %r7, %r7, %r24
-# v42 = v19 ^ v42
+	and %r6, %r27, %r14
+# A = A ^ T
 	.loc 1 2382
-	xor %r8, %r26, %r24
-# v46 = v46 ^ v49
+	xor %r15, %r15, %r6
+# T = F3 & G
 	.loc 1 2383
-	xor %r26, %r9, %r29
-# v34 = v34 ^ v49
+	and %r6, %r28, %r14
+# B = B ^ T
 	.loc 1 2384
-	xor %r6, %r6, %r29
-# v42 = v42 ^ v49
+	xor %r7, %r7, %r6
+# G = mem64[g + 352]
 	.loc 1 2385
-	xor %r8, %r8, %r29
-# v49 = v26 ^ v49
+	ld %r14, 352(%r5)
+# T = F3 & G
 	.loc 1 2386
-	ld %r9, 232(%r1)
-	xor %r9, %r9, %r29
-# v34 = v34 ^ v45
+	and %r6, %r28, %r14
+# A = A ^ T
 	.loc 1 2387
-	xor %r6, %r6, %r10
-# v47 = v47 ^ v45
+	xor %r15, %r15, %r6
+# T = F2 & G
 	.loc 1 2388
-	xor %r7, %r7, %r10
-# v49 = v49 ^ v45
+	and %r6, %r30, %r14
+# B = B ^ T
 	.loc 1 2389
-	xor %r9, %r9, %r10
-# v45 = v22 ^ v45
+	xor %r7, %r7, %r6
+# G = mem64[g + 384]
 	.loc 1 2390
-	ld %r29, 224(%r1)
-	xor %r10, %r29, %r10
-# v47 = v47 ^ v41
+	ld %r14, 384(%r5)
+# T = F2 & G
 	.loc 1 2391
-	xor %r7, %r7, %r11
-# v42 = v42 ^ v41
+	and %r6, %r30, %r14
+# A = A ^ T
 	.loc 1 2392
-	xor %r8, %r8, %r11
-# v45 = v45 ^ v41
+	xor %r15, %r15, %r6
+# T = F1 & G
 	.loc 1 2393
-	xor %r10, %r10, %r11
-# v41 = v18 ^ v41
+	and %r6, %r12, %r14
+# B = B ^ T
 	.loc 1 2394
-	ld %r29, 216(%r1)
-	xor %r11, %r29, %r11
-# v42 = v42 ^ v37
+	xor %r14, %r7, %r6
+# A = A ^ H23
 	.loc 1 2395
-	xor %r8, %r8, %r12
-# v49 = v49 ^ v37
+	ld %r7, 128(%r1)
+	xor %r6, %r15, %r7
+# A = A ^ H24
 	.loc 1 2396
-	xor %r9, %r9, %r12
-# v41 = v41 ^ v37
-	.loc 1 2397
-	xor %r11, %r11, %r12
-# v37 = v14 ^ v37
+	ld %r15, 120(%r1)
+	xor %r6, %r6, %r15
+# B = B ^ H22
 	.loc 1 2398
-	ld %r29, 208(%r1)
-	xor %r12, %r29, %r12
-# v49 = v49 ^ v33
+	xor %r14, %r14, %r21
+# B = B ^ H23
 	.loc 1 2399
-	xor %r29, %r9, %r31
-# v45 = v45 ^ v33
-	.loc 1 2400
-	xor %r10, %r10, %r31
-# v37 = v37 ^ v33
+	xor %r14, %r14, %r7
+# G = mem64[g + 0]
 	.loc 1 2401
-	xor %r12, %r12, %r31
-# v33 = v10 ^ v33
+	ld %r7, 0(%r5)
+# A = F12 & G
 	.loc 1 2402
-	ld %r9, 200(%r1)
-	xor %r31, %r9, %r31
-# v45 = v45 ^ v29
+	and %r9, %r9, %r7
+# B = F11 & G
 	.loc 1 2403
-	xor %r10, %r10, %r30
-# v41 = v41 ^ v29
+	and %r15, %r11, %r7
+# G = mem64[g + 32]
 	.loc 1 2404
-	xor %r11, %r11, %r30
-# v33 = v33 ^ v29
+	ld %r7, 32(%r5)
+# T = F11 & G
 	.loc 1 2405
-	xor %r31, %r31, %r30
-# v29 = v6 ^ v29
+	and %r11, %r11, %r7
+# A = A ^ T
 	.loc 1 2406
-	ld %r9, 192(%r1)
-	xor %r30, %r9, %r30
-# v41 = v41 ^ v28
+	xor %r9, %r9, %r11
+# T = F10 & G
 	.loc 1 2407
-	xor %r11, %r11, %r28
-# v37 = v37 ^ v28
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 2408
-	xor %r12, %r12, %r28
-# v29 = v29 ^ v28
+	xor %r15, %r15, %r7
+# G = mem64[g + 64]
 	.loc 1 2409
-	xor %r30, %r30, %r28
-# v28 = v2 ^ v28
+	ld %r11, 64(%r5)
+# T = F10 & G
 	.loc 1 2410
-	ld %r9, 120(%r1)
-	xor %r28, %r9, %r28
-# mem64[h + 0] = v28
+	and %r7, %r31, %r11
+# A = A ^ T
 	.loc 1 2411
-	std %r28, 0(%r3)
-# mem64[h + 32] = v29
+	xor %r9, %r9, %r7
+# T = F9 & G
 	.loc 1 2412
-	std %r30, 32(%r3)
-# mem64[h + 64] = v33
+	and %r7, %r29, %r11
+# B = B ^ T
 	.loc 1 2413
-	std %r31, 64(%r3)
-# mem64[h + 96] = v37
+	xor %r15, %r15, %r7
+# G = mem64[g + 96]
 	.loc 1 2414
-	std %r12, 96(%r3)
-# mem64[h + 128] = v41
+	ld %r11, 96(%r5)
+# T = F9 & G
 	.loc 1 2415
-	std %r11, 128(%r3)
-# mem64[h + 160] = v45
+	and %r7, %r29, %r11
+# A = A ^ T
 	.loc 1 2416
-	std %r10, 160(%r3)
-# mem64[h + 192] = v49
+	xor %r9, %r9, %r7
+# T = F8 & G
 	.loc 1 2417
-	std %r29, 192(%r3)
-# mem64[h + 224] = v42
+	and %r7, %r26, %r11
+# B = B ^ T
 	.loc 1 2418
-	std %r8, 224(%r3)
-# mem64[h + 256] = v47
+	xor %r15, %r15, %r7
+# G = mem64[g + 128]
 	.loc 1 2419
-	std %r7, 256(%r3)
-# mem64[h + 288] = v34
+	ld %r11, 128(%r5)
+# T = F8 & G
 	.loc 1 2420
-	std %r6, 288(%r3)
-# mem64[h + 320] = v46
+	and %r7, %r26, %r11
+# A = A ^ T
 	.loc 1 2421
-	std %r26, 320(%r3)
-# mem64[h + 352] = v38
+	xor %r9, %r9, %r7
+# T = F7 & G
 	.loc 1 2422
-	std %r25, 352(%r3)
-# mem64[h + 384] = v15
+	and %r7, %r24, %r11
+# B = B ^ T
 	.loc 1 2423
-	std %r27, 384(%r3)
-# h = h + 8
+	xor %r15, %r15, %r7
+# G = mem64[g + 160]
 	.loc 1 2424
+	ld %r11, 160(%r5)
+# T = F7 & G
+	.loc 1 2425
+	and %r7, %r24, %r11
+# A = A ^ T
+	.loc 1 2426
+	xor %r9, %r9, %r7
+# T = F6 & G
+	.loc 1 2427
+	and %r7, %r23, %r11
+# B = B ^ T
+	.loc 1 2428
+	xor %r15, %r15, %r7
+# G = mem64[g + 192]
+	.loc 1 2429
+	ld %r11, 192(%r5)
+# T = F6 & G
+	.loc 1 2430
+	and %r7, %r23, %r11
+# A = A ^ T
+	.loc 1 2431
+	xor %r9, %r9, %r7
+# T = F5 & G
+	.loc 1 2432
+	and %r7, %r25, %r11
+# B = B ^ T
+	.loc 1 2433
+	xor %r15, %r15, %r7
+# G = mem64[g + 224]
+	.loc 1 2434
+	ld %r11, 224(%r5)
+# T = F5 & G
+	.loc 1 2435
+	and %r7, %r25, %r11
+# A = A ^ T
+	.loc 1 2436
+	xor %r9, %r9, %r7
+# T = F4 & G
+	.loc 1 2437
+	and %r7, %r27, %r11
+# B = B ^ T
+	.loc 1 2438
+	xor %r15, %r15, %r7
+# G = mem64[g + 256]
+	.loc 1 2439
+	ld %r11, 256(%r5)
+# T = F4 & G
+	.loc 1 2440
+	and %r7, %r27, %r11
+# A = A ^ T
+	.loc 1 2441
+	xor %r9, %r9, %r7
+# T = F3 & G
+	.loc 1 2442
+	and %r7, %r28, %r11
+# B = B ^ T
+	.loc 1 2443
+	xor %r15, %r15, %r7
+# G = mem64[g + 288]
+	.loc 1 2444
+	ld %r11, 288(%r5)
+# T = F3 & G
+	.loc 1 2445
+	and %r7, %r28, %r11
+# A = A ^ T
+	.loc 1 2446
+	xor %r9, %r9, %r7
+# T = F2 & G
+	.loc 1 2447
+	and %r7, %r30, %r11
+# B = B ^ T
+	.loc 1 2448
+	xor %r15, %r15, %r7
+# G = mem64[g + 320]
+	.loc 1 2449
+	ld %r11, 320(%r5)
+# T = F2 & G
+	.loc 1 2450
+	and %r7, %r30, %r11
+# A = A ^ T
+	.loc 1 2451
+	xor %r9, %r9, %r7
+# T = F1 & G
+	.loc 1 2452
+	and %r7, %r12, %r11
+# B = B ^ T
+	.loc 1 2453
+	xor %r15, %r15, %r7
+# G = mem64[g + 352]
+	.loc 1 2454
+	ld %r11, 352(%r5)
+# T = F1 & G
+	.loc 1 2455
+	and %r7, %r12, %r11
+# A = A ^ T
+	.loc 1 2456
+	xor %r9, %r9, %r7
+# T = F0 & G
+	.loc 1 2457
+	and %r7, %r10, %r11
+# B = B ^ T
+	.loc 1 2458
+	xor %r15, %r15, %r7
+# G = mem64[g + 384]
+	.loc 1 2459
+	ld %r7, 384(%r5)
+# T = F0 & G
+	.loc 1 2460
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 2461
+	xor %r9, %r9, %r7
+# A = A ^ H21
+	.loc 1 2462
+	xor %r9, %r9, %r20
+# A = A ^ H22
+	.loc 1 2463
+	xor %r9, %r9, %r21
+# A = A ^ H24
+	.loc 1 2464
+	ld %r7, 120(%r1)
+	xor %r9, %r9, %r7
+# mem64[h + 384] = A
+	.loc 1 2465
+	std %r9, 384(%r3)
+# B = B ^ H20
+	.loc 1 2466
+	xor %r15, %r15, %r19
+# B = B ^ H21
+	.loc 1 2467
+	xor %r15, %r15, %r20
+# B = B ^ H23
+	.loc 1 2468
+	ld %r9, 128(%r1)
+	xor %r15, %r15, %r9
+# B = B ^ H24
+	.loc 1 2469
+	xor %r15, %r15, %r7
+# mem64[h + 352] = B
+	.loc 1 2470
+	std %r15, 352(%r3)
+# G = mem64[g + 0]
+	.loc 1 2471
+	ld %r7, 0(%r5)
+# A = F10 & G
+	.loc 1 2472
+	and %r9, %r31, %r7
+# B = F9 & G
+	.loc 1 2473
+	and %r31, %r29, %r7
+# G = mem64[g + 32]
+	.loc 1 2474
+	ld %r7, 32(%r5)
+# T = F9 & G
+	.loc 1 2475
+	and %r11, %r29, %r7
+# A = A ^ T
+	.loc 1 2476
+	xor %r11, %r9, %r11
+# T = F8 & G
+	.loc 1 2477
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 2478
+	xor %r7, %r31, %r7
+# G = mem64[g + 64]
+	.loc 1 2479
+	ld %r9, 64(%r5)
+# T = F8 & G
+	.loc 1 2480
+	and %r31, %r26, %r9
+# A = A ^ T
+	.loc 1 2481
+	xor %r11, %r11, %r31
+# T = F7 & G
+	.loc 1 2482
+	and %r9, %r24, %r9
+# B = B ^ T
+	.loc 1 2483
+	xor %r7, %r7, %r9
+# G = mem64[g + 96]
+	.loc 1 2484
+	ld %r9, 96(%r5)
+# T = F7 & G
+	.loc 1 2485
+	and %r31, %r24, %r9
+# A = A ^ T
+	.loc 1 2486
+	xor %r11, %r11, %r31
+# T = F6 & G
+	.loc 1 2487
+	and %r9, %r23, %r9
+# B = B ^ T
+	.loc 1 2488
+	xor %r7, %r7, %r9
+# G = mem64[g + 128]
+	.loc 1 2489
+	ld %r9, 128(%r5)
+# T = F6 & G
+	.loc 1 2490
+	and %r31, %r23, %r9
+# A = A ^ T
+	.loc 1 2491
+	xor %r11, %r11, %r31
+# T = F5 & G
+	.loc 1 2492
+	and %r9, %r25, %r9
+# B = B ^ T
+	.loc 1 2493
+	xor %r7, %r7, %r9
+# G = mem64[g + 160]
+	.loc 1 2494
+	ld %r9, 160(%r5)
+# T = F5 & G
+	.loc 1 2495
+	and %r31, %r25, %r9
+# A = A ^ T
+	.loc 1 2496
+	xor %r11, %r11, %r31
+# T = F4 & G
+	.loc 1 2497
+	and %r9, %r27, %r9
+# B = B ^ T
+	.loc 1 2498
+	xor %r7, %r7, %r9
+# G = mem64[g + 192]
+	.loc 1 2499
+	ld %r9, 192(%r5)
+# T = F4 & G
+	.loc 1 2500
+	and %r31, %r27, %r9
+# A = A ^ T
+	.loc 1 2501
+	xor %r11, %r11, %r31
+# T = F3 & G
+	.loc 1 2502
+	and %r9, %r28, %r9
+# B = B ^ T
+	.loc 1 2503
+	xor %r7, %r7, %r9
+# G = mem64[g + 224]
+	.loc 1 2504
+	ld %r9, 224(%r5)
+# T = F3 & G
+	.loc 1 2505
+	and %r31, %r28, %r9
+# A = A ^ T
+	.loc 1 2506
+	xor %r11, %r11, %r31
+# T = F2 & G
+	.loc 1 2507
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 2508
+	xor %r7, %r7, %r9
+# G = mem64[g + 256]
+	.loc 1 2509
+	ld %r9, 256(%r5)
+# T = F2 & G
+	.loc 1 2510
+	and %r31, %r30, %r9
+# A = A ^ T
+	.loc 1 2511
+	xor %r11, %r11, %r31
+# T = F1 & G
+	.loc 1 2512
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 2513
+	xor %r7, %r7, %r9
+# G = mem64[g + 288]
+	.loc 1 2514
+	ld %r9, 288(%r5)
+# T = F1 & G
+	.loc 1 2515
+	and %r31, %r12, %r9
+# A = A ^ T
+	.loc 1 2516
+	xor %r11, %r11, %r31
+# T = F0 & G
+	.loc 1 2517
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 2518
+	xor %r9, %r7, %r9
+# G = mem64[g + 320]
+	.loc 1 2519
+	ld %r7, 320(%r5)
+# T = F0 & G
+	.loc 1 2520
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 2521
+	xor %r7, %r11, %r7
+# A = A ^ H19
+	.loc 1 2522
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 2523
+	xor %r7, %r7, %r19
+# A = A ^ H22
+	.loc 1 2524
+	xor %r7, %r7, %r21
+# A = A ^ H23
+	.loc 1 2525
+	ld %r11, 128(%r1)
+	xor %r7, %r7, %r11
+# mem64[h + 320] = A
+	.loc 1 2526
+	std %r7, 320(%r3)
+# B = B ^ H18
+	.loc 1 2527
+	xor %r9, %r9, %r8
+# B = B ^ H19
+	.loc 1 2528
+	xor %r9, %r9, %r18
+# B = B ^ H21
+	.loc 1 2529
+	xor %r9, %r9, %r20
+# B = B ^ H22
+	.loc 1 2530
+	xor %r9, %r9, %r21
+# mem64[h + 288] = B
+	.loc 1 2531
+	std %r9, 288(%r3)
+# G = mem64[g + 0]
+	.loc 1 2532
+	ld %r7, 0(%r5)
+# A = F8 & G
+	.loc 1 2533
+	and %r9, %r26, %r7
+# B = F7 & G
+	.loc 1 2534
+	and %r7, %r24, %r7
+# G = mem64[g + 32]
+	.loc 1 2535
+	ld %r11, 32(%r5)
+# T = F7 & G
+	.loc 1 2536
+	and %r31, %r24, %r11
+# A = A ^ T
+	.loc 1 2537
+	xor %r9, %r9, %r31
+# T = F6 & G
+	.loc 1 2538
+	and %r11, %r23, %r11
+# B = B ^ T
+	.loc 1 2539
+	xor %r7, %r7, %r11
+# G = mem64[g + 64]
+	.loc 1 2540
+	ld %r11, 64(%r5)
+# T = F6 & G
+	.loc 1 2541
+	and %r31, %r23, %r11
+# A = A ^ T
+	.loc 1 2542
+	xor %r9, %r9, %r31
+# T = F5 & G
+	.loc 1 2543
+	and %r11, %r25, %r11
+# B = B ^ T
+	.loc 1 2544
+	xor %r7, %r7, %r11
+# G = mem64[g + 96]
+	.loc 1 2545
+	ld %r11, 96(%r5)
+# T = F5 & G
+	.loc 1 2546
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 2547
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 2548
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 2549
+	xor %r7, %r7, %r11
+# G = mem64[g + 128]
+	.loc 1 2550
+	ld %r11, 128(%r5)
+# T = F4 & G
+	.loc 1 2551
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 2552
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 2553
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 2554
+	xor %r7, %r7, %r11
+# G = mem64[g + 160]
+	.loc 1 2555
+	ld %r11, 160(%r5)
+# T = F3 & G
+	.loc 1 2556
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 2557
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 2558
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 2559
+	xor %r7, %r7, %r11
+# G = mem64[g + 192]
+	.loc 1 2560
+	ld %r11, 192(%r5)
+# T = F2 & G
+	.loc 1 2561
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 2562
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 2563
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 2564
+	xor %r7, %r7, %r11
+# G = mem64[g + 224]
+	.loc 1 2565
+	ld %r11, 224(%r5)
+# T = F1 & G
+	.loc 1 2566
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 2567
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 2568
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 2569
+	xor %r7, %r7, %r11
+# G = mem64[g + 256]
+	.loc 1 2570
+	ld %r11, 256(%r5)
+# T = F0 & G
+	.loc 1 2571
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 2572
+	xor %r9, %r9, %r11
+# A = A ^ H17
+	.loc 1 2573
+	xor %r9, %r9, %r22
+# A = A ^ H18
+	.loc 1 2574
+	xor %r9, %r9, %r8
+# A = A ^ H20
+	.loc 1 2575
+	xor %r9, %r9, %r19
+# A = A ^ H21
+	.loc 1 2576
+	xor %r9, %r9, %r20
+# mem64[h + 256] = A
+	.loc 1 2577
+	std %r9, 256(%r3)
+# B = B ^ H16
+	.loc 1 2578
+	xor %r7, %r7, %r17
+# B = B ^ H17
+	.loc 1 2579
+	xor %r7, %r7, %r22
+# B = B ^ H19
+	.loc 1 2580
+	xor %r7, %r7, %r18
+# B = B ^ H20
+	.loc 1 2581
+	xor %r7, %r7, %r19
+# mem64[h + 224] = B
+	.loc 1 2582
+	std %r7, 224(%r3)
+# G = mem64[g + 0]
+	.loc 1 2583
+	ld %r7, 0(%r5)
+# A = F6 & G
+	.loc 1 2584
+	and %r9, %r23, %r7
+# B = F5 & G
+	.loc 1 2585
+	and %r7, %r25, %r7
+# G = mem64[g + 32]
+	.loc 1 2586
+	ld %r11, 32(%r5)
+# T = F5 & G
+	.loc 1 2587
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 2588
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 2589
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 2590
+	xor %r7, %r7, %r11
+# G = mem64[g + 64]
+	.loc 1 2591
+	ld %r11, 64(%r5)
+# T = F4 & G
+	.loc 1 2592
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 2593
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 2594
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 2595
+	xor %r7, %r7, %r11
+# G = mem64[g + 96]
+	.loc 1 2596
+	ld %r11, 96(%r5)
+# T = F3 & G
+	.loc 1 2597
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 2598
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 2599
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 2600
+	xor %r7, %r7, %r11
+# G = mem64[g + 128]
+	.loc 1 2601
+	ld %r11, 128(%r5)
+# T = F2 & G
+	.loc 1 2602
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 2603
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 2604
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 2605
+	xor %r7, %r7, %r11
+# G = mem64[g + 160]
+	.loc 1 2606
+	ld %r11, 160(%r5)
+# T = F1 & G
+	.loc 1 2607
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 2608
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 2609
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 2610
+	xor %r7, %r7, %r11
+# G = mem64[g + 192]
+	.loc 1 2611
+	ld %r11, 192(%r5)
+# T = F0 & G
+	.loc 1 2612
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 2613
+	xor %r9, %r9, %r11
+# A = A ^ H15
+	.loc 1 2614
+	xor %r9, %r9, %r16
+# A = A ^ H16
+	.loc 1 2615
+	xor %r9, %r9, %r17
+# A = A ^ H18
+	.loc 1 2616
+	xor %r9, %r9, %r8
+# A = A ^ H19
+	.loc 1 2617
+	xor %r9, %r9, %r18
+# mem64[h + 192] = A
+	.loc 1 2618
+	std %r9, 192(%r3)
+# B = B ^ H14
+	.loc 1 2619
+	xor %r7, %r7, %r6
+# B = B ^ H15
+	.loc 1 2620
+	xor %r7, %r7, %r16
+# B = B ^ H17
+	.loc 1 2621
+	xor %r7, %r7, %r22
+# B = B ^ H18
+	.loc 1 2622
+	xor %r7, %r7, %r8
+# mem64[h + 160] = B
+	.loc 1 2623
+	std %r7, 160(%r3)
+# G = mem64[g + 0]
+	.loc 1 2624
+	ld %r7, 0(%r5)
+# A = F4 & G
+	.loc 1 2625
+	and %r8, %r27, %r7
+# B = F3 & G
+	.loc 1 2626
+	and %r7, %r28, %r7
+# G = mem64[g + 32]
+	.loc 1 2627
+	ld %r9, 32(%r5)
+# T = F3 & G
+	.loc 1 2628
+	and %r11, %r28, %r9
+# A = A ^ T
+	.loc 1 2629
+	xor %r8, %r8, %r11
+# T = F2 & G
+	.loc 1 2630
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 2631
+	xor %r7, %r7, %r9
+# G = mem64[g + 64]
+	.loc 1 2632
+	ld %r9, 64(%r5)
+# T = F2 & G
+	.loc 1 2633
+	and %r11, %r30, %r9
+# A = A ^ T
+	.loc 1 2634
+	xor %r8, %r8, %r11
+# T = F1 & G
+	.loc 1 2635
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 2636
+	xor %r7, %r7, %r9
+# G = mem64[g + 96]
+	.loc 1 2637
+	ld %r9, 96(%r5)
+# T = F1 & G
+	.loc 1 2638
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 2639
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 2640
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 2641
+	xor %r7, %r7, %r9
+# G = mem64[g + 128]
+	.loc 1 2642
+	ld %r9, 128(%r5)
+# T = F0 & G
+	.loc 1 2643
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 2644
+	xor %r8, %r8, %r9
+# A = A ^ H13
+	.loc 1 2645
+	xor %r8, %r8, %r14
+# A = A ^ H14
+	.loc 1 2646
+	xor %r8, %r8, %r6
+# A = A ^ H16
+	.loc 1 2647
+	xor %r8, %r8, %r17
+# A = A ^ H17
+	.loc 1 2648
+	xor %r8, %r8, %r22
+# mem64[h + 128] = A
+	.loc 1 2649
+	std %r8, 128(%r3)
+# B = B ^ H13
+	.loc 1 2650
+	xor %r7, %r7, %r14
+# B = B ^ H15
+	.loc 1 2651
+	xor %r7, %r7, %r16
+# B = B ^ H16
+	.loc 1 2652
+	xor %r7, %r7, %r17
+# mem64[h + 96] = B
+	.loc 1 2653
+	std %r7, 96(%r3)
+# G = mem64[g + 0]
+	.loc 1 2654
+	ld %r7, 0(%r5)
+# A = F2 & G
+	.loc 1 2655
+	and %r8, %r30, %r7
+# B = F1 & G
+	.loc 1 2656
+	and %r7, %r12, %r7
+# G = mem64[g + 32]
+	.loc 1 2657
+	ld %r9, 32(%r5)
+# T = F1 & G
+	.loc 1 2658
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 2659
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 2660
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 2661
+	xor %r7, %r7, %r9
+# G = mem64[g + 64]
+	.loc 1 2662
+	ld %r9, 64(%r5)
+# T = F0 & G
+	.loc 1 2663
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 2664
+	xor %r8, %r8, %r9
+# A = A ^ H14
+	.loc 1 2665
+	xor %r8, %r8, %r6
+# A = A ^ H15
+	.loc 1 2666
+	xor %r8, %r8, %r16
+# mem64[h + 64] = A
+	.loc 1 2667
+	std %r8, 64(%r3)
+# B = B ^ H13
+	.loc 1 2668
+	xor %r7, %r7, %r14
+# B = B ^ H14
+	.loc 1 2669
+	xor %r7, %r7, %r6
+# mem64[h + 32] = B
+	.loc 1 2670
+	std %r7, 32(%r3)
+# G = mem64[g + 0]
+	.loc 1 2671
+	ld %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 2672
+	and %r6, %r10, %r6
+# A = A ^ H13
+	.loc 1 2673
+	xor %r6, %r6, %r14
+# mem64[h + 0] = A
+	.loc 1 2674
+	std %r6, 0(%r3)
+# h = h + 8
+	.loc 1 2675
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 2425
+	.loc 1 2676
 	addi %r4, %r4, 8
 # g = g + 8
-	.loc 1 2426
+	.loc 1 2677
 	addi %r5, %r5, 8
 # i = i - 1
-	.loc 1 2427
+	.loc 1 2678
 	ld %r6, 112(%r1)
 	addi %r6, %r6, -1
 	std %r6, 112(%r1)
 # =? i - 0
-	.loc 1 2428
+	.loc 1 2679
 	cmpldi %cr0, %r6, 0
 # goto pass if !=
-	.loc 1 2429
+	.loc 1 2680
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc64.pass
 # leave
-	.loc 1 2430
-	ld %r14, 1152(%r1)
-	ld %r15, 1160(%r1)
-	ld %r16, 1168(%r1)
-	ld %r17, 1176(%r1)
-	ld %r18, 1184(%r1)
-	ld %r19, 1192(%r1)
-	ld %r20, 1200(%r1)
-	ld %r21, 1208(%r1)
-	ld %r22, 1216(%r1)
-	ld %r23, 1224(%r1)
-	ld %r24, 1232(%r1)
-	ld %r25, 1240(%r1)
-	ld %r26, 1248(%r1)
-	ld %r27, 1256(%r1)
-	ld %r28, 1264(%r1)
-	ld %r29, 1272(%r1)
-	ld %r30, 1280(%r1)
-	ld %r31, 1288(%r1)
-	addi %r1, %r1, 1296
+	.loc 1 2681
+	ld %r14, 144(%r1)
+	ld %r15, 152(%r1)
+	ld %r16, 160(%r1)
+	ld %r17, 168(%r1)
+	ld %r18, 176(%r1)
+	ld %r19, 184(%r1)
+	ld %r20, 192(%r1)
+	ld %r21, 200(%r1)
+	ld %r22, 208(%r1)
+	ld %r23, 216(%r1)
+	ld %r24, 224(%r1)
+	ld %r25, 232(%r1)
+	ld %r26, 240(%r1)
+	ld %r27, 248(%r1)
+	ld %r28, 256(%r1)
+	ld %r29, 264(%r1)
+	ld %r30, 272(%r1)
+	ld %r31, 280(%r1)
+	addi %r1, %r1, 288
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec256_mul_ppc64, 24
 
@@ -8951,173 +9272,173 @@ qhasm_kernel_mceliece_gf13_vec256_sq_ppc64:
 	std %r30, 160(%r1)
 	std %r31, 168(%r1)
 # i = 4
-	.loc 1 2436
+	.loc 1 2687
 	li %r12, 4
 .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 2438
+	.loc 1 2689
 	ld %r5, 0(%r4)
 # v1 = mem64[f + 352]
-	.loc 1 2439
+	.loc 1 2690
 	ld %r31, 352(%r4)
 # v0 = v0 ^ v1
-	.loc 1 2440
+	.loc 1 2691
 	xor %r11, %r5, %r31
 # v2 = mem64[f + 224]
-	.loc 1 2441
+	.loc 1 2692
 	ld %r5, 224(%r4)
 # v3 = v2 ^ v1
-	.loc 1 2442
+	.loc 1 2693
 	xor %r6, %r5, %r31
 # v4 = mem64[f + 384]
-	.loc 1 2443
+	.loc 1 2694
 	ld %r30, 384(%r4)
 # v3 = v3 ^ v4
-	.loc 1 2444
+	.loc 1 2695
 	xor %r29, %r6, %r30
 # v5 = mem64[f + 32]
-	.loc 1 2445
+	.loc 1 2696
 	ld %r6, 32(%r4)
 # v5 = v5 ^ v2
-	.loc 1 2446
+	.loc 1 2697
 	xor %r28, %r6, %r5
 # v6 = mem64[f + 256]
-	.loc 1 2447
+	.loc 1 2698
 	ld %r6, 256(%r4)
 # v7 = v6 ^ v1
-	.loc 1 2448
+	.loc 1 2699
 	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
-	.loc 1 2449
+	.loc 1 2700
 	xor %r27, %r7, %r30
 # v8 = mem64[f + 64]
-	.loc 1 2450
+	.loc 1 2701
 	ld %r7, 64(%r4)
 # v8 = v8 ^ v2
-	.loc 1 2451
+	.loc 1 2702
 	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
-	.loc 1 2452
+	.loc 1 2703
 	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
-	.loc 1 2453
+	.loc 1 2704
 	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
-	.loc 1 2454
+	.loc 1 2705
 	xor %r25, %r7, %r30
 # v9 = mem64[f + 288]
-	.loc 1 2455
+	.loc 1 2706
 	ld %r7, 288(%r4)
 # v2 = v2 ^ v9
-	.loc 1 2456
+	.loc 1 2707
 	xor %r24, %r5, %r7
 # v10 = mem64[f + 96]
-	.loc 1 2457
+	.loc 1 2708
 	ld %r5, 96(%r4)
 # v10 = v10 ^ v6
-	.loc 1 2458
+	.loc 1 2709
 	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
-	.loc 1 2459
+	.loc 1 2710
 	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
-	.loc 1 2460
+	.loc 1 2711
 	xor %r8, %r5, %r30
 # v11 = mem64[f + 320]
-	.loc 1 2461
+	.loc 1 2712
 	ld %r5, 320(%r4)
 # v6 = v6 ^ v11
-	.loc 1 2462
+	.loc 1 2713
 	xor %r9, %r6, %r5
 # v12 = mem64[f + 128]
-	.loc 1 2463
+	.loc 1 2714
 	ld %r6, 128(%r4)
 # v12 = v12 ^ v9
-	.loc 1 2464
+	.loc 1 2715
 	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
-	.loc 1 2465
+	.loc 1 2716
 	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
-	.loc 1 2466
+	.loc 1 2717
 	xor %r7, %r7, %r31
 # v13 = mem64[f + 160]
-	.loc 1 2467
+	.loc 1 2718
 	ld %r6, 160(%r4)
 # v13 = v13 ^ v11
-	.loc 1 2468
+	.loc 1 2719
 	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
-	.loc 1 2469
+	.loc 1 2720
 	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
-	.loc 1 2470
+	.loc 1 2721
 	xor %r26, %r5, %r30
 # v14 = mem64[f + 192]
-	.loc 1 2471
+	.loc 1 2722
 	ld %r5, 192(%r4)
 # v1 = v14 ^ v1
-	.loc 1 2472
+	.loc 1 2723
 	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
-	.loc 1 2473
+	.loc 1 2724
 	xor %r30, %r31, %r30
 # mem64[h + 0] = v0
-	.loc 1 2474
+	.loc 1 2725
 	std %r11, 0(%r3)
 # mem64[h + 32] = v3
-	.loc 1 2475
+	.loc 1 2726
 	std %r29, 32(%r3)
 # mem64[h + 64] = v5
-	.loc 1 2476
+	.loc 1 2727
 	std %r28, 64(%r3)
 # mem64[h + 96] = v7
-	.loc 1 2477
+	.loc 1 2728
 	std %r27, 96(%r3)
 # mem64[h + 128] = v8
-	.loc 1 2478
+	.loc 1 2729
 	std %r25, 128(%r3)
 # mem64[h + 160] = v2
-	.loc 1 2479
+	.loc 1 2730
 	std %r24, 160(%r3)
 # mem64[h + 192] = v10
-	.loc 1 2480
+	.loc 1 2731
 	std %r8, 192(%r3)
 # mem64[h + 224] = v6
-	.loc 1 2481
+	.loc 1 2732
 	std %r9, 224(%r3)
 # mem64[h + 256] = v12
-	.loc 1 2482
+	.loc 1 2733
 	std %r10, 256(%r3)
 # mem64[h + 288] = v9
-	.loc 1 2483
+	.loc 1 2734
 	std %r7, 288(%r3)
 # mem64[h + 320] = v13
-	.loc 1 2484
+	.loc 1 2735
 	std %r6, 320(%r3)
 # mem64[h + 352] = v11
-	.loc 1 2485
+	.loc 1 2736
 	std %r26, 352(%r3)
 # mem64[h + 384] = v4
-	.loc 1 2486
+	.loc 1 2737
 	std %r30, 384(%r3)
 # h = h + 8
-	.loc 1 2487
+	.loc 1 2738
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 2488
+	.loc 1 2739
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 2489
+	.loc 1 2740
 	addi %r12, %r12, -1
 # =? i - 0
-	.loc 1 2490
+	.loc 1 2741
 	cmpldi %cr0, %r12, 0
 # goto pass if !=
-	.loc 1 2491
+	.loc 1 2742
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc64.pass
 # leave
-	.loc 1 2492
+	.loc 1 2743
 	ld %r24, 112(%r1)
 	ld %r25, 120(%r1)
 	ld %r26, 128(%r1)
@@ -9160,245 +9481,245 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r30, 6768(%r1)
 	std %r31, 6776(%r1)
 # i = 4
-	.loc 1 2498
+	.loc 1 2749
 	li %r5, 4
 	std %r5, 112(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec256_inv_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 2500
+	.loc 1 2751
 	ld %r25, 0(%r4)
 # v1 = mem64[f + 352]
-	.loc 1 2501
+	.loc 1 2752
 	ld %r23, 352(%r4)
 # v2 = v0 ^ v1
-	.loc 1 2502
+	.loc 1 2753
 	xor %r22, %r25, %r23
 # v3 = mem64[f + 224]
-	.loc 1 2503
+	.loc 1 2754
 	ld %r26, 224(%r4)
 # v4 = v3 ^ v1
-	.loc 1 2504
+	.loc 1 2755
 	xor %r5, %r26, %r23
 # v5 = mem64[f + 384]
-	.loc 1 2505
+	.loc 1 2756
 	ld %r24, 384(%r4)
 # v4 = v4 ^ v5
-	.loc 1 2506
+	.loc 1 2757
 	xor %r28, %r5, %r24
 # v6 = mem64[f + 32]
-	.loc 1 2507
+	.loc 1 2758
 	ld %r27, 32(%r4)
 # v7 = v6 ^ v3
-	.loc 1 2508
+	.loc 1 2759
 	xor %r21, %r27, %r26
 # v8 = mem64[f + 256]
-	.loc 1 2509
+	.loc 1 2760
 	ld %r29, 256(%r4)
 # v9 = v8 ^ v1
-	.loc 1 2510
+	.loc 1 2761
 	xor %r5, %r29, %r23
 # v9 = v9 ^ v5
-	.loc 1 2511
+	.loc 1 2762
 	xor %r20, %r5, %r24
 # v10 = mem64[f + 64]
-	.loc 1 2512
+	.loc 1 2763
 	ld %r30, 64(%r4)
 # v11 = v10 ^ v3
-	.loc 1 2513
+	.loc 1 2764
 	xor %r5, %r30, %r26
 # v11 = v11 ^ v8
-	.loc 1 2514
+	.loc 1 2765
 	xor %r5, %r5, %r29
 # v11 = v11 ^ v1
-	.loc 1 2515
+	.loc 1 2766
 	xor %r5, %r5, %r23
 # v11 = v11 ^ v5
-	.loc 1 2516
+	.loc 1 2767
 	xor %r12, %r5, %r24
 # v12 = mem64[f + 288]
-	.loc 1 2517
+	.loc 1 2768
 	ld %r19, 288(%r4)
 # v13 = v3 ^ v12
-	.loc 1 2518
+	.loc 1 2769
 	xor %r31, %r26, %r19
 # v14 = mem64[f + 96]
-	.loc 1 2519
+	.loc 1 2770
 	ld %r5, 96(%r4)
 	std %r5, 120(%r1)
 # v15 = v14 ^ v8
-	.loc 1 2520
+	.loc 1 2771
 	xor %r5, %r5, %r29
 # v15 = v15 ^ v12
-	.loc 1 2521
+	.loc 1 2772
 	xor %r5, %r5, %r19
 # v15 = v15 ^ v5
-	.loc 1 2522
+	.loc 1 2773
 	xor %r11, %r5, %r24
 # v16 = mem64[f + 320]
-	.loc 1 2523
+	.loc 1 2774
 	ld %r18, 320(%r4)
 # v17 = v8 ^ v16
-	.loc 1 2524
+	.loc 1 2775
 	xor %r10, %r29, %r18
 # v18 = mem64[f + 128]
-	.loc 1 2525
+	.loc 1 2776
 	ld %r5, 128(%r4)
 	std %r5, 128(%r1)
 # v19 = v18 ^ v12
-	.loc 1 2526
+	.loc 1 2777
 	xor %r5, %r5, %r19
 # v19 = v19 ^ v16
-	.loc 1 2527
+	.loc 1 2778
 	xor %r17, %r5, %r18
 # v20 = v12 ^ v1
-	.loc 1 2528
+	.loc 1 2779
 	xor %r9, %r19, %r23
 # v21 = mem64[f + 160]
-	.loc 1 2529
+	.loc 1 2780
 	ld %r5, 160(%r4)
 	std %r5, 136(%r1)
 # v22 = v21 ^ v16
-	.loc 1 2530
+	.loc 1 2781
 	xor %r5, %r5, %r18
 # v22 = v22 ^ v1
-	.loc 1 2531
+	.loc 1 2782
 	xor %r16, %r5, %r23
 # v23 = v16 ^ v5
-	.loc 1 2532
+	.loc 1 2783
 	xor %r7, %r18, %r24
 # v24 = mem64[f + 192]
-	.loc 1 2533
+	.loc 1 2784
 	ld %r8, 192(%r4)
 # v25 = v24 ^ v1
-	.loc 1 2534
+	.loc 1 2785
 	xor %r5, %r8, %r23
 # v25 = v25 ^ v5
-	.loc 1 2535
+	.loc 1 2786
 	xor %r5, %r5, %r24
 	std %r5, 4984(%r1)
 # v26 = v2 & v0
-	.loc 1 2536
+	.loc 1 2787
 	and %r5, %r22, %r25
 	std %r5, 144(%r1)
 # v27 = v2 & v6
-	.loc 1 2537
+	.loc 1 2788
 	and %r5, %r22, %r27
 # v28 = v4 & v0
-	.loc 1 2538
+	.loc 1 2789
 	and %r6, %r28, %r25
 # v28 = v27 ^ v28
-	.loc 1 2539
+	.loc 1 2790
 	xor %r5, %r5, %r6
 	std %r5, 336(%r1)
 # v27 = v2 & v10
-	.loc 1 2540
+	.loc 1 2791
 	and %r15, %r22, %r30
 # v29 = v4 & v6
-	.loc 1 2541
+	.loc 1 2792
 	and %r5, %r28, %r27
 # v30 = v7 & v0
-	.loc 1 2542
+	.loc 1 2793
 	and %r6, %r21, %r25
 # v29 = v27 ^ v29
-	.loc 1 2543
+	.loc 1 2794
 	xor %r5, %r15, %r5
 # v30 = v29 ^ v30
-	.loc 1 2544
+	.loc 1 2795
 	xor %r5, %r5, %r6
 	std %r5, 344(%r1)
 # v29 = v2 & v14
-	.loc 1 2545
+	.loc 1 2796
 	ld %r5, 120(%r1)
 	std %r5, 4280(%r1)
 	and %r5, %r22, %r5
 	std %r5, 2312(%r1)
 # v27 = v4 & v10
-	.loc 1 2546
+	.loc 1 2797
 	and %r14, %r28, %r30
 	std %r14, 4128(%r1)
 # v31 = v7 & v6
-	.loc 1 2547
+	.loc 1 2798
 	and %r15, %r21, %r27
 	std %r15, 152(%r1)
 # v32 = v9 & v0
-	.loc 1 2548
+	.loc 1 2799
 	and %r6, %r20, %r25
 	std %r6, 2296(%r1)
 # v27 = v29 ^ v27
-	.loc 1 2549
+	.loc 1 2800
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 2550
+	.loc 1 2801
 	xor %r5, %r5, %r15
 # v32 = v31 ^ v32
-	.loc 1 2551
+	.loc 1 2802
 	xor %r5, %r5, %r6
 	std %r5, 352(%r1)
 # v31 = v2 & v18
-	.loc 1 2552
+	.loc 1 2803
 	ld %r5, 128(%r1)
 	std %r5, 4288(%r1)
 	and %r5, %r22, %r5
 	std %r5, 5104(%r1)
 	std %r5, 2320(%r1)
 # v27 = v4 & v14
-	.loc 1 2553
+	.loc 1 2804
 	ld %r5, 4280(%r1)
 	and %r5, %r28, %r5
 	std %r5, 6320(%r1)
 	std %r5, 5408(%r1)
 	std %r5, 2328(%r1)
 # v29 = v7 & v10
-	.loc 1 2554
+	.loc 1 2805
 	and %r5, %r21, %r30
 	std %r5, 6408(%r1)
 	std %r5, 5728(%r1)
 	std %r5, 2336(%r1)
 # v33 = v9 & v6
-	.loc 1 2555
+	.loc 1 2806
 	and %r15, %r20, %r27
 	std %r15, 6024(%r1)
 	std %r15, 4296(%r1)
 	std %r15, 160(%r1)
 # v34 = v11 & v0
-	.loc 1 2556
+	.loc 1 2807
 	and %r6, %r12, %r25
 	std %r6, 6152(%r1)
 	std %r6, 4304(%r1)
 	std %r6, 168(%r1)
 # v27 = v31 ^ v27
-	.loc 1 2557
+	.loc 1 2808
 	ld %r5, 5104(%r1)
 	ld %r14, 6320(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2344(%r1)
 # v29 = v27 ^ v29
-	.loc 1 2558
+	.loc 1 2809
 	ld %r14, 6408(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2352(%r1)
 # v33 = v29 ^ v33
-	.loc 1 2559
+	.loc 1 2810
 	xor %r5, %r5, %r15
 # v34 = v33 ^ v34
-	.loc 1 2560
+	.loc 1 2811
 	xor %r5, %r5, %r6
 	std %r5, 360(%r1)
 # v33 = v2 & v21
-	.loc 1 2561
+	.loc 1 2812
 	ld %r5, 136(%r1)
 	std %r5, 3672(%r1)
 	and %r5, %r22, %r5
 	std %r5, 4312(%r1)
 	std %r5, 368(%r1)
 # v29 = v4 & v18
-	.loc 1 2562
+	.loc 1 2813
 	ld %r5, 4288(%r1)
 	and %r5, %r28, %r5
 	std %r5, 5112(%r1)
 	std %r5, 2360(%r1)
 # v27 = v7 & v14
-	.loc 1 2563
+	.loc 1 2814
 	ld %r5, 120(%r1)
 	std %r5, 3680(%r1)
 	and %r5, %r21, %r5
@@ -9406,120 +9727,120 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r5, 5120(%r1)
 	std %r5, 2368(%r1)
 # v31 = v9 & v10
-	.loc 1 2564
+	.loc 1 2815
 	and %r5, %r20, %r30
 	std %r5, 6144(%r1)
 	std %r5, 5416(%r1)
 	std %r5, 2376(%r1)
 # v35 = v11 & v6
-	.loc 1 2565
+	.loc 1 2816
 	and %r6, %r12, %r27
 	std %r6, 5648(%r1)
 	std %r6, 4320(%r1)
 	std %r6, 176(%r1)
 # v36 = v13 & v0
-	.loc 1 2566
+	.loc 1 2817
 	and %r15, %r31, %r25
 	std %r15, 5864(%r1)
 	std %r15, 4328(%r1)
 	std %r15, 184(%r1)
 # v29 = v33 ^ v29
-	.loc 1 2567
+	.loc 1 2818
 	ld %r5, 4312(%r1)
 	ld %r14, 5112(%r1)
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 2568
+	.loc 1 2819
 	ld %r14, 5944(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 2569
+	.loc 1 2820
 	ld %r14, 6144(%r1)
 	xor %r5, %r5, %r14
 # v35 = v31 ^ v35
-	.loc 1 2570
+	.loc 1 2821
 	xor %r5, %r5, %r6
 # v36 = v35 ^ v36
-	.loc 1 2571
+	.loc 1 2822
 	xor %r5, %r5, %r15
 	std %r5, 376(%r1)
 # v35 = v2 & v24
-	.loc 1 2572
+	.loc 1 2823
 	and %r14, %r22, %r8
 	std %r14, 3688(%r1)
 	std %r14, 384(%r1)
 # v31 = v4 & v21
-	.loc 1 2573
+	.loc 1 2824
 	ld %r5, 3672(%r1)
 	and %r5, %r28, %r5
 	std %r5, 4872(%r1)
 	std %r5, 2384(%r1)
 # v27 = v7 & v18
-	.loc 1 2574
+	.loc 1 2825
 	ld %r5, 128(%r1)
 	and %r5, %r21, %r5
 	std %r5, 4336(%r1)
 	std %r5, 392(%r1)
 # v29 = v9 & v14
-	.loc 1 2575
+	.loc 1 2826
 	ld %r5, 3680(%r1)
 	and %r5, %r20, %r5
 	std %r5, 5128(%r1)
 	std %r5, 2392(%r1)
 # v33 = v11 & v10
-	.loc 1 2576
+	.loc 1 2827
 	and %r5, %r12, %r30
 	std %r5, 5136(%r1)
 	std %r5, 2400(%r1)
 # v37 = v13 & v6
-	.loc 1 2577
+	.loc 1 2828
 	and %r6, %r31, %r27
 	std %r6, 4344(%r1)
 	std %r6, 192(%r1)
 # v38 = v15 & v0
-	.loc 1 2578
+	.loc 1 2829
 	and %r15, %r11, %r25
 	std %r15, 4352(%r1)
 	std %r15, 200(%r1)
 # v31 = v35 ^ v31
-	.loc 1 2579
+	.loc 1 2830
 	ld %r5, 4872(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2408(%r1)
 # v27 = v31 ^ v27
-	.loc 1 2580
+	.loc 1 2831
 	ld %r14, 4336(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 2581
+	.loc 1 2832
 	ld %r14, 5128(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 2582
+	.loc 1 2833
 	ld %r14, 5136(%r1)
 	xor %r5, %r5, %r14
 # v37 = v33 ^ v37
-	.loc 1 2583
+	.loc 1 2834
 	xor %r5, %r5, %r6
 # v38 = v37 ^ v38
-	.loc 1 2584
+	.loc 1 2835
 	xor %r5, %r5, %r15
 	std %r5, 400(%r1)
 # v37 = v4 & v24
-	.loc 1 2585
+	.loc 1 2836
 	and %r5, %r28, %r8
 	std %r5, 5144(%r1)
 	std %r5, 3696(%r1)
 	std %r5, 408(%r1)
 # v33 = v7 & v21
-	.loc 1 2586
+	.loc 1 2837
 	ld %r5, 136(%r1)
 	std %r5, 3704(%r1)
 	and %r5, %r21, %r5
 	std %r5, 4880(%r1)
 	std %r5, 2416(%r1)
 # v29 = v9 & v18
-	.loc 1 2587
+	.loc 1 2838
 	ld %r5, 128(%r1)
 	std %r5, 4360(%r1)
 	and %r5, %r20, %r5
@@ -9527,7 +9848,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r5, 3712(%r1)
 	std %r5, 416(%r1)
 # v27 = v11 & v14
-	.loc 1 2588
+	.loc 1 2839
 	ld %r5, 120(%r1)
 	std %r5, 4376(%r1)
 	and %r5, %r12, %r5
@@ -9535,52 +9856,52 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r5, 4368(%r1)
 	std %r5, 424(%r1)
 # v31 = v13 & v10
-	.loc 1 2589
+	.loc 1 2840
 	and %r15, %r31, %r30
 	std %r15, 4888(%r1)
 	std %r15, 2424(%r1)
 # v35 = v15 & v6
-	.loc 1 2590
+	.loc 1 2841
 	and %r6, %r11, %r27
 	std %r6, 5152(%r1)
 	std %r6, 2432(%r1)
 # v33 = v37 ^ v33
-	.loc 1 2591
+	.loc 1 2842
 	ld %r5, 4880(%r1)
 	ld %r14, 5144(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2440(%r1)
 # v29 = v33 ^ v29
-	.loc 1 2592
+	.loc 1 2843
 	ld %r14, 5424(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2448(%r1)
 # v27 = v29 ^ v27
-	.loc 1 2593
+	.loc 1 2844
 	ld %r14, 5656(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 2594
+	.loc 1 2845
 	xor %r5, %r5, %r15
 # v35 = v31 ^ v35
-	.loc 1 2595
+	.loc 1 2846
 	xor %r5, %r5, %r6
 	std %r5, 432(%r1)
 # v31 = v7 & v24
-	.loc 1 2596
+	.loc 1 2847
 	and %r5, %r21, %r8
 	std %r5, 6160(%r1)
 	std %r5, 4384(%r1)
 	std %r5, 440(%r1)
 # v27 = v9 & v21
-	.loc 1 2597
+	.loc 1 2848
 	ld %r5, 3704(%r1)
 	and %r5, %r20, %r5
 	std %r5, 6352(%r1)
 	std %r5, 5432(%r1)
 	std %r5, 2456(%r1)
 # v29 = v11 & v18
-	.loc 1 2598
+	.loc 1 2849
 	ld %r5, 4360(%r1)
 	and %r5, %r12, %r5
 	std %r5, 6568(%r1)
@@ -9588,326 +9909,326 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r5, 5016(%r1)
 	std %r5, 448(%r1)
 # v33 = v13 & v14
-	.loc 1 2599
+	.loc 1 2850
 	ld %r5, 4376(%r1)
 	and %r15, %r31, %r5
 	std %r15, 6424(%r1)
 	std %r15, 5736(%r1)
 	std %r15, 2464(%r1)
 # v37 = v15 & v10
-	.loc 1 2600
+	.loc 1 2851
 	and %r6, %r11, %r30
 	std %r6, 6496(%r1)
 	std %r6, 6032(%r1)
 	std %r6, 4136(%r1)
 # v27 = v31 ^ v27
-	.loc 1 2601
+	.loc 1 2852
 	ld %r5, 6160(%r1)
 	ld %r14, 6352(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 2602
+	.loc 1 2853
 	ld %r14, 6568(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 2603
+	.loc 1 2854
 	xor %r5, %r5, %r15
 # v37 = v33 ^ v37
-	.loc 1 2604
+	.loc 1 2855
 	xor %r5, %r5, %r6
 	std %r5, 456(%r1)
 # v33 = v9 & v24
-	.loc 1 2605
+	.loc 1 2856
 	and %r5, %r20, %r8
 	std %r5, 3720(%r1)
 	std %r5, 464(%r1)
 # v29 = v11 & v21
-	.loc 1 2606
+	.loc 1 2857
 	ld %r6, 136(%r1)
 	std %r6, 5024(%r1)
 	and %r14, %r12, %r6
 	std %r14, 4896(%r1)
 	std %r14, 2472(%r1)
 # v27 = v13 & v18
-	.loc 1 2607
+	.loc 1 2858
 	ld %r6, 128(%r1)
 	std %r6, 4392(%r1)
 	and %r15, %r31, %r6
 	std %r15, 4904(%r1)
 	std %r15, 2480(%r1)
 # v31 = v15 & v14
-	.loc 1 2608
+	.loc 1 2859
 	ld %r6, 120(%r1)
 	and %r6, %r11, %r6
 	std %r6, 2488(%r1)
 # v29 = v33 ^ v29
-	.loc 1 2609
+	.loc 1 2860
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 2610
+	.loc 1 2861
 	xor %r5, %r5, %r15
 # v31 = v27 ^ v31
-	.loc 1 2611
+	.loc 1 2862
 	xor %r5, %r5, %r6
 	std %r5, 472(%r1)
 # v27 = v11 & v24
-	.loc 1 2612
+	.loc 1 2863
 	and %r5, %r12, %r8
 	std %r5, 2496(%r1)
 # v29 = v13 & v21
-	.loc 1 2613
+	.loc 1 2864
 	ld %r6, 5024(%r1)
 	and %r14, %r31, %r6
 	std %r14, 4144(%r1)
 # v33 = v15 & v18
-	.loc 1 2614
+	.loc 1 2865
 	ld %r15, 4392(%r1)
 	and %r15, %r11, %r15
 # v29 = v27 ^ v29
-	.loc 1 2615
+	.loc 1 2866
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 2616
+	.loc 1 2867
 	xor %r5, %r5, %r15
 	std %r5, 480(%r1)
 # v29 = v13 & v24
-	.loc 1 2617
+	.loc 1 2868
 	and %r5, %r31, %r8
 # v27 = v15 & v21
-	.loc 1 2618
+	.loc 1 2869
 	and %r6, %r11, %r6
 # v27 = v29 ^ v27
-	.loc 1 2619
+	.loc 1 2870
 	xor %r5, %r5, %r6
 	std %r5, 488(%r1)
 # v29 = v15 & v24
-	.loc 1 2620
+	.loc 1 2871
 	and %r5, %r11, %r8
 	std %r5, 496(%r1)
 # v39 = v17 & v3
-	.loc 1 2621
+	.loc 1 2872
 	and %r5, %r10, %r26
 	std %r5, 208(%r1)
 # v40 = v17 & v8
-	.loc 1 2622
+	.loc 1 2873
 	and %r5, %r10, %r29
 # v41 = v19 & v3
-	.loc 1 2623
+	.loc 1 2874
 	and %r6, %r17, %r26
 # v41 = v40 ^ v41
-	.loc 1 2624
+	.loc 1 2875
 	xor %r5, %r5, %r6
 	std %r5, 504(%r1)
 # v40 = v17 & v12
-	.loc 1 2625
+	.loc 1 2876
 	and %r15, %r10, %r19
 # v42 = v19 & v8
-	.loc 1 2626
+	.loc 1 2877
 	and %r5, %r17, %r29
 # v43 = v20 & v3
-	.loc 1 2627
+	.loc 1 2878
 	and %r6, %r9, %r26
 # v42 = v40 ^ v42
-	.loc 1 2628
+	.loc 1 2879
 	xor %r5, %r15, %r5
 # v43 = v42 ^ v43
-	.loc 1 2629
+	.loc 1 2880
 	xor %r5, %r5, %r6
 	std %r5, 512(%r1)
 # v42 = v17 & v16
-	.loc 1 2630
+	.loc 1 2881
 	and %r14, %r10, %r18
 	std %r14, 4152(%r1)
 # v40 = v19 & v12
-	.loc 1 2631
+	.loc 1 2882
 	and %r5, %r17, %r19
 # v44 = v20 & v8
-	.loc 1 2632
+	.loc 1 2883
 	and %r15, %r9, %r29
 	std %r15, 216(%r1)
 # v45 = v22 & v3
-	.loc 1 2633
+	.loc 1 2884
 	and %r6, %r16, %r26
 	std %r6, 2304(%r1)
 # v40 = v42 ^ v40
-	.loc 1 2634
+	.loc 1 2885
 	xor %r5, %r14, %r5
 # v44 = v40 ^ v44
-	.loc 1 2635
+	.loc 1 2886
 	xor %r5, %r5, %r15
 # v45 = v44 ^ v45
-	.loc 1 2636
+	.loc 1 2887
 	xor %r5, %r5, %r6
 	std %r5, 520(%r1)
 # v44 = v17 & v1
-	.loc 1 2637
+	.loc 1 2888
 	and %r5, %r10, %r23
 	std %r5, 6360(%r1)
 	std %r5, 5440(%r1)
 	std %r5, 2504(%r1)
 # v40 = v19 & v16
-	.loc 1 2638
+	.loc 1 2889
 	and %r14, %r17, %r18
 	std %r14, 6040(%r1)
 	std %r14, 4160(%r1)
 # v42 = v20 & v12
-	.loc 1 2639
+	.loc 1 2890
 	and %r5, %r9, %r19
 	std %r5, 6432(%r1)
 	std %r5, 5744(%r1)
 	std %r5, 2512(%r1)
 # v46 = v22 & v8
-	.loc 1 2640
+	.loc 1 2891
 	and %r15, %r16, %r29
 	std %r15, 6168(%r1)
 	std %r15, 4400(%r1)
 	std %r15, 224(%r1)
 # v47 = v23 & v3
-	.loc 1 2641
+	.loc 1 2892
 	and %r6, %r7, %r26
 	std %r6, 6272(%r1)
 	std %r6, 5032(%r1)
 	std %r6, 232(%r1)
 # v40 = v44 ^ v40
-	.loc 1 2642
+	.loc 1 2893
 	ld %r5, 6360(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 2643
+	.loc 1 2894
 	ld %r14, 6432(%r1)
 	xor %r5, %r5, %r14
 # v46 = v42 ^ v46
-	.loc 1 2644
+	.loc 1 2895
 	xor %r5, %r5, %r15
 # v47 = v46 ^ v47
-	.loc 1 2645
+	.loc 1 2896
 	xor %r5, %r5, %r6
 	std %r5, 528(%r1)
 # v46 = v17 & v5
-	.loc 1 2646
+	.loc 1 2897
 	and %r5, %r10, %r24
 	std %r5, 5664(%r1)
 	std %r5, 4408(%r1)
 	std %r5, 536(%r1)
 # v42 = v19 & v1
-	.loc 1 2647
+	.loc 1 2898
 	and %r5, %r17, %r23
 	std %r5, 6104(%r1)
 	std %r5, 5160(%r1)
 	std %r5, 2520(%r1)
 # v40 = v20 & v16
-	.loc 1 2648
+	.loc 1 2899
 	and %r5, %r9, %r18
 	std %r5, 6112(%r1)
 	std %r5, 5168(%r1)
 	std %r5, 2528(%r1)
 # v44 = v22 & v12
-	.loc 1 2649
+	.loc 1 2900
 	and %r5, %r16, %r19
 	std %r5, 6248(%r1)
 	std %r5, 5448(%r1)
 	std %r5, 2536(%r1)
 # v48 = v23 & v8
-	.loc 1 2650
+	.loc 1 2901
 	and %r6, %r7, %r29
 	std %r6, 5872(%r1)
 	std %r6, 4416(%r1)
 	std %r6, 240(%r1)
 # v49 = v25 & v3
-	.loc 1 2651
+	.loc 1 2902
 	ld %r5, 4984(%r1)
 	and %r15, %r5, %r26
 	std %r15, 5880(%r1)
 	std %r15, 4424(%r1)
 	std %r15, 248(%r1)
 # v42 = v46 ^ v42
-	.loc 1 2652
+	.loc 1 2903
 	ld %r5, 5664(%r1)
 	ld %r14, 6104(%r1)
 	xor %r5, %r5, %r14
 # v40 = v42 ^ v40
-	.loc 1 2653
+	.loc 1 2904
 	ld %r14, 6112(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 2654
+	.loc 1 2905
 	ld %r14, 6248(%r1)
 	xor %r5, %r5, %r14
 # v48 = v44 ^ v48
-	.loc 1 2655
+	.loc 1 2906
 	xor %r5, %r5, %r6
 # v49 = v48 ^ v49
-	.loc 1 2656
+	.loc 1 2907
 	xor %r5, %r5, %r15
 	std %r5, 544(%r1)
 # v48 = v19 & v5
-	.loc 1 2657
+	.loc 1 2908
 	and %r5, %r17, %r24
 	std %r5, 6048(%r1)
 	std %r5, 4432(%r1)
 	std %r5, 552(%r1)
 # v44 = v20 & v1
-	.loc 1 2658
+	.loc 1 2909
 	and %r5, %r9, %r23
 	std %r5, 6368(%r1)
 	std %r5, 5456(%r1)
 	std %r5, 2544(%r1)
 # v40 = v22 & v16
-	.loc 1 2659
+	.loc 1 2910
 	and %r5, %r16, %r18
 	std %r5, 6576(%r1)
 	std %r5, 6280(%r1)
 	std %r5, 5040(%r1)
 	std %r5, 560(%r1)
 # v42 = v23 & v12
-	.loc 1 2660
+	.loc 1 2911
 	and %r15, %r7, %r19
 	std %r15, 6440(%r1)
 	std %r15, 5752(%r1)
 	std %r15, 2552(%r1)
 # v46 = v25 & v8
-	.loc 1 2661
+	.loc 1 2912
 	ld %r5, 4984(%r1)
 	and %r6, %r5, %r29
 	std %r6, 6536(%r1)
 	std %r6, 6176(%r1)
 	std %r6, 4168(%r1)
 # v44 = v48 ^ v44
-	.loc 1 2662
+	.loc 1 2913
 	ld %r5, 6048(%r1)
 	ld %r14, 6368(%r1)
 	xor %r5, %r5, %r14
 # v40 = v44 ^ v40
-	.loc 1 2663
+	.loc 1 2914
 	ld %r14, 6576(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 2664
+	.loc 1 2915
 	xor %r5, %r5, %r15
 # v46 = v42 ^ v46
-	.loc 1 2665
+	.loc 1 2916
 	xor %r5, %r5, %r6
 	std %r5, 568(%r1)
 # v42 = v20 & v5
-	.loc 1 2666
+	.loc 1 2917
 	and %r5, %r9, %r24
 	std %r5, 6448(%r1)
 	std %r5, 5720(%r1)
 	std %r5, 576(%r1)
 # v40 = v22 & v1
-	.loc 1 2667
+	.loc 1 2918
 	and %r14, %r16, %r23
 	std %r14, 6504(%r1)
 	std %r14, 5960(%r1)
 	std %r14, 2560(%r1)
 # v44 = v23 & v16
-	.loc 1 2668
+	.loc 1 2919
 	and %r15, %r7, %r18
 	std %r15, 6560(%r1)
 	std %r15, 6184(%r1)
 	std %r15, 4176(%r1)
 # v48 = v25 & v12
-	.loc 1 2669
+	.loc 1 2920
 	ld %r5, 4984(%r1)
 	std %r5, 6632(%r1)
 	std %r5, 6344(%r1)
@@ -9916,138 +10237,138 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r6, 6328(%r1)
 	std %r6, 5384(%r1)
 # v40 = v42 ^ v40
-	.loc 1 2670
+	.loc 1 2921
 	ld %r5, 6448(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 2671
+	.loc 1 2922
 	xor %r5, %r5, %r15
 # v48 = v44 ^ v48
-	.loc 1 2672
+	.loc 1 2923
 	xor %r5, %r5, %r6
 	std %r5, 584(%r1)
 # v44 = v22 & v5
-	.loc 1 2673
+	.loc 1 2924
 	and %r5, %r16, %r24
 # v40 = v23 & v1
-	.loc 1 2674
+	.loc 1 2925
 	and %r6, %r7, %r23
 # v42 = v25 & v16
-	.loc 1 2675
+	.loc 1 2926
 	ld %r15, 6632(%r1)
 	and %r15, %r15, %r18
 # v40 = v44 ^ v40
-	.loc 1 2676
+	.loc 1 2927
 	xor %r6, %r5, %r6
 # v42 = v40 ^ v42
-	.loc 1 2677
+	.loc 1 2928
 	xor %r5, %r6, %r15
 	std %r5, 592(%r1)
 # v40 = v23 & v5
-	.loc 1 2678
+	.loc 1 2929
 	and %r5, %r7, %r24
 # v44 = v25 & v1
-	.loc 1 2679
+	.loc 1 2930
 	ld %r6, 6344(%r1)
 	and %r6, %r6, %r23
 # v44 = v40 ^ v44
-	.loc 1 2680
+	.loc 1 2931
 	xor %r5, %r5, %r6
 	std %r5, 2568(%r1)
 # v40 = v25 & v5
-	.loc 1 2681
+	.loc 1 2932
 	ld %r5, 4984(%r1)
 	and %r6, %r5, %r24
 	std %r6, 4184(%r1)
 # v17 = v2 ^ v17
-	.loc 1 2682
+	.loc 1 2933
 	xor %r10, %r22, %r10
 # v19 = v4 ^ v19
-	.loc 1 2683
+	.loc 1 2934
 	xor %r17, %r28, %r17
 # v20 = v7 ^ v20
-	.loc 1 2684
+	.loc 1 2935
 	xor %r28, %r21, %r9
 # v22 = v9 ^ v22
-	.loc 1 2685
+	.loc 1 2936
 	xor %r16, %r20, %r16
 # v23 = v11 ^ v23
-	.loc 1 2686
+	.loc 1 2937
 	xor %r22, %r12, %r7
 # v25 = v13 ^ v25
-	.loc 1 2687
+	.loc 1 2938
 	xor %r6, %r31, %r5
 # v13 = v0 ^ v3
-	.loc 1 2688
+	.loc 1 2939
 	xor %r20, %r25, %r26
 # v11 = v6 ^ v8
-	.loc 1 2689
+	.loc 1 2940
 	xor %r21, %r27, %r29
 # v9 = v10 ^ v12
-	.loc 1 2690
+	.loc 1 2941
 	xor %r31, %r30, %r19
 # v7 = v14 ^ v16
-	.loc 1 2691
+	.loc 1 2942
 	ld %r5, 120(%r1)
 	xor %r12, %r5, %r18
 # v4 = v18 ^ v1
-	.loc 1 2692
+	.loc 1 2943
 	ld %r5, 128(%r1)
 	xor %r9, %r5, %r23
 # v2 = v21 ^ v5
-	.loc 1 2693
+	.loc 1 2944
 	ld %r5, 136(%r1)
 	xor %r7, %r5, %r24
 # v50 = v17 & v13
-	.loc 1 2694
+	.loc 1 2945
 	and %r5, %r10, %r20
 	std %r5, 256(%r1)
 # v51 = v17 & v11
-	.loc 1 2695
+	.loc 1 2946
 	and %r15, %r10, %r21
 	std %r15, 264(%r1)
 # v52 = v19 & v13
-	.loc 1 2696
+	.loc 1 2947
 	and %r5, %r17, %r20
 # v52 = v51 ^ v52
-	.loc 1 2697
+	.loc 1 2948
 	xor %r5, %r15, %r5
 	std %r5, 600(%r1)
 # v51 = v17 & v9
-	.loc 1 2698
+	.loc 1 2949
 	and %r14, %r10, %r31
 	std %r14, 2576(%r1)
 # v53 = v19 & v11
-	.loc 1 2699
+	.loc 1 2950
 	and %r5, %r17, %r21
 	std %r5, 272(%r1)
 # v54 = v20 & v13
-	.loc 1 2700
+	.loc 1 2951
 	and %r15, %r28, %r20
 	std %r15, 280(%r1)
 # v53 = v51 ^ v53
-	.loc 1 2701
+	.loc 1 2952
 	xor %r5, %r14, %r5
 # v54 = v53 ^ v54
-	.loc 1 2702
+	.loc 1 2953
 	xor %r5, %r5, %r15
 	std %r5, 608(%r1)
 # v53 = v17 & v7
-	.loc 1 2703
+	.loc 1 2954
 	and %r5, %r10, %r12
 	std %r5, 6416(%r1)
 	std %r5, 5760(%r1)
 	std %r5, 3728(%r1)
 	std %r5, 616(%r1)
 # v51 = v19 & v9
-	.loc 1 2704
+	.loc 1 2955
 	and %r5, %r17, %r31
 	std %r5, 6584(%r1)
 	std %r5, 6336(%r1)
 	std %r5, 5464(%r1)
 	std %r5, 2584(%r1)
 # v55 = v20 & v11
-	.loc 1 2705
+	.loc 1 2956
 	and %r5, %r28, %r21
 	std %r5, 6624(%r1)
 	std %r5, 6488(%r1)
@@ -10055,59 +10376,59 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r5, 4440(%r1)
 	std %r5, 288(%r1)
 # v56 = v22 & v13
-	.loc 1 2706
+	.loc 1 2957
 	and %r15, %r16, %r20
 	std %r15, 6544(%r1)
 	std %r15, 6224(%r1)
 	std %r15, 5048(%r1)
 	std %r15, 296(%r1)
 # v51 = v53 ^ v51
-	.loc 1 2707
+	.loc 1 2958
 	ld %r5, 6416(%r1)
 	ld %r14, 6584(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2592(%r1)
 # v55 = v51 ^ v55
-	.loc 1 2708
+	.loc 1 2959
 	ld %r14, 6624(%r1)
 	xor %r5, %r5, %r14
 # v56 = v55 ^ v56
-	.loc 1 2709
+	.loc 1 2960
 	xor %r5, %r5, %r15
 	std %r5, 624(%r1)
 # v55 = v17 & v4
-	.loc 1 2710
+	.loc 1 2961
 	and %r5, %r10, %r9
 	std %r5, 5176(%r1)
 	std %r5, 3736(%r1)
 	std %r5, 632(%r1)
 # v51 = v19 & v7
-	.loc 1 2711
+	.loc 1 2962
 	and %r5, %r17, %r12
 	std %r5, 6120(%r1)
 	std %r5, 5184(%r1)
 	std %r5, 2600(%r1)
 # v53 = v20 & v9
-	.loc 1 2712
+	.loc 1 2963
 	and %r5, %r28, %r31
 	std %r5, 5472(%r1)
 	std %r5, 3744(%r1)
 	std %r5, 640(%r1)
 # v57 = v22 & v11
-	.loc 1 2713
+	.loc 1 2964
 	and %r5, %r16, %r21
 	std %r5, 6256(%r1)
 	std %r5, 5672(%r1)
 	std %r5, 4448(%r1)
 	std %r5, 304(%r1)
 # v58 = v23 & v13
-	.loc 1 2714
+	.loc 1 2965
 	and %r15, %r22, %r20
 	std %r15, 5888(%r1)
 	std %r15, 4456(%r1)
 	std %r15, 312(%r1)
 # v51 = v55 ^ v51
-	.loc 1 2715
+	.loc 1 2966
 	ld %r5, 5176(%r1)
 	ld %r14, 6120(%r1)
 	xor %r14, %r5, %r14
@@ -10115,695 +10436,695 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r14, 5192(%r1)
 	std %r14, 2608(%r1)
 # v53 = v51 ^ v53
-	.loc 1 2716
+	.loc 1 2967
 	ld %r5, 5472(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2616(%r1)
 # v57 = v53 ^ v57
-	.loc 1 2717
+	.loc 1 2968
 	ld %r14, 6256(%r1)
 	xor %r5, %r5, %r14
 # v58 = v57 ^ v58
-	.loc 1 2718
+	.loc 1 2969
 	xor %r5, %r5, %r15
 	std %r5, 648(%r1)
 # v57 = v17 & v2
-	.loc 1 2719
+	.loc 1 2970
 	and %r5, %r10, %r7
 	std %r5, 5200(%r1)
 	std %r5, 3752(%r1)
 	std %r5, 656(%r1)
 # v53 = v19 & v4
-	.loc 1 2720
+	.loc 1 2971
 	and %r5, %r17, %r9
 	std %r5, 5680(%r1)
 	std %r5, 4912(%r1)
 	std %r5, 2624(%r1)
 # v51 = v20 & v7
-	.loc 1 2721
+	.loc 1 2972
 	and %r5, %r28, %r12
 	std %r5, 5208(%r1)
 	std %r5, 3760(%r1)
 	std %r5, 664(%r1)
 # v55 = v22 & v9
-	.loc 1 2722
+	.loc 1 2973
 	and %r5, %r16, %r31
 	std %r5, 5216(%r1)
 	std %r5, 3768(%r1)
 	std %r5, 672(%r1)
 # v59 = v23 & v11
-	.loc 1 2723
+	.loc 1 2974
 	and %r5, %r22, %r21
 	std %r5, 5896(%r1)
 	std %r5, 4464(%r1)
 	std %r5, 320(%r1)
 # v60 = v25 & v13
-	.loc 1 2724
+	.loc 1 2975
 	and %r15, %r6, %r20
 	std %r15, 4472(%r1)
 	std %r15, 328(%r1)
 # v53 = v57 ^ v53
-	.loc 1 2725
+	.loc 1 2976
 	ld %r5, 5200(%r1)
 	ld %r14, 5680(%r1)
 	xor %r14, %r5, %r14
 	std %r14, 5480(%r1)
 	std %r14, 2632(%r1)
 # v51 = v53 ^ v51
-	.loc 1 2726
+	.loc 1 2977
 	ld %r5, 5208(%r1)
 	xor %r14, %r14, %r5
 	std %r14, 5488(%r1)
 	std %r14, 2640(%r1)
 # v55 = v51 ^ v55
-	.loc 1 2727
+	.loc 1 2978
 	ld %r5, 5216(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2648(%r1)
 # v59 = v55 ^ v59
-	.loc 1 2728
+	.loc 1 2979
 	ld %r14, 5896(%r1)
 	xor %r5, %r5, %r14
 # v60 = v59 ^ v60
-	.loc 1 2729
+	.loc 1 2980
 	xor %r5, %r5, %r15
 	std %r5, 680(%r1)
 # v17 = v17 & v24
-	.loc 1 2730
+	.loc 1 2981
 	and %r5, %r10, %r8
 	std %r5, 5768(%r1)
 	std %r5, 3776(%r1)
 	std %r5, 688(%r1)
 # v59 = v19 & v2
-	.loc 1 2731
+	.loc 1 2982
 	and %r5, %r17, %r7
 	std %r5, 5224(%r1)
 	std %r5, 2656(%r1)
 # v55 = v20 & v4
-	.loc 1 2732
+	.loc 1 2983
 	and %r5, %r28, %r9
 	std %r5, 5904(%r1)
 	std %r5, 4480(%r1)
 	std %r5, 696(%r1)
 # v51 = v22 & v7
-	.loc 1 2733
+	.loc 1 2984
 	and %r5, %r16, %r12
 	std %r5, 6064(%r1)
 	std %r5, 4488(%r1)
 	std %r5, 704(%r1)
 # v53 = v23 & v9
-	.loc 1 2734
+	.loc 1 2985
 	and %r10, %r22, %r31
 	std %r10, 5056(%r1)
 	std %r10, 712(%r1)
 # v57 = v25 & v11
-	.loc 1 2735
+	.loc 1 2986
 	and %r15, %r6, %r21
 	std %r15, 5496(%r1)
 	std %r15, 2664(%r1)
 # v13 = v15 & v13
-	.loc 1 2736
+	.loc 1 2987
 	and %r20, %r11, %r20
 	std %r20, 5504(%r1)
 	std %r20, 2672(%r1)
 # v59 = v17 ^ v59
-	.loc 1 2737
+	.loc 1 2988
 	ld %r5, 5224(%r1)
 	ld %r14, 5768(%r1)
 	xor %r5, %r14, %r5
 # v55 = v59 ^ v55
-	.loc 1 2738
+	.loc 1 2989
 	ld %r14, 5904(%r1)
 	xor %r5, %r5, %r14
 # v51 = v55 ^ v51
-	.loc 1 2739
+	.loc 1 2990
 	ld %r14, 6064(%r1)
 	xor %r5, %r5, %r14
 # v53 = v51 ^ v53
-	.loc 1 2740
+	.loc 1 2991
 	xor %r5, %r5, %r10
 # v57 = v53 ^ v57
-	.loc 1 2741
+	.loc 1 2992
 	xor %r5, %r5, %r15
 # v13 = v57 ^ v13
-	.loc 1 2742
+	.loc 1 2993
 	xor %r5, %r5, %r20
 	std %r5, 720(%r1)
 # v19 = v19 & v24
-	.loc 1 2743
+	.loc 1 2994
 	and %r15, %r17, %r8
 	std %r15, 728(%r1)
 # v57 = v20 & v2
-	.loc 1 2744
+	.loc 1 2995
 	and %r5, %r28, %r7
 # v53 = v22 & v4
-	.loc 1 2745
+	.loc 1 2996
 	and %r17, %r16, %r9
 # v51 = v23 & v7
-	.loc 1 2746
+	.loc 1 2997
 	and %r20, %r22, %r12
 # v55 = v25 & v9
-	.loc 1 2747
+	.loc 1 2998
 	and %r10, %r6, %r31
 # v11 = v15 & v11
-	.loc 1 2748
+	.loc 1 2999
 	and %r21, %r11, %r21
 # v57 = v19 ^ v57
-	.loc 1 2749
+	.loc 1 3000
 	xor %r5, %r15, %r5
 # v53 = v57 ^ v53
-	.loc 1 2750
+	.loc 1 3001
 	xor %r5, %r5, %r17
 # v51 = v53 ^ v51
-	.loc 1 2751
+	.loc 1 3002
 	xor %r5, %r5, %r20
 # v55 = v51 ^ v55
-	.loc 1 2752
+	.loc 1 3003
 	xor %r5, %r5, %r10
 # v11 = v55 ^ v11
-	.loc 1 2753
+	.loc 1 3004
 	xor %r20, %r5, %r21
 # v20 = v20 & v24
-	.loc 1 2754
+	.loc 1 3005
 	and %r28, %r28, %r8
 # v55 = v22 & v2
-	.loc 1 2755
+	.loc 1 3006
 	and %r5, %r16, %r7
 # v51 = v23 & v4
-	.loc 1 2756
+	.loc 1 3007
 	and %r10, %r22, %r9
 # v53 = v25 & v7
-	.loc 1 2757
+	.loc 1 3008
 	and %r21, %r6, %r12
 # v9 = v15 & v9
-	.loc 1 2758
+	.loc 1 3009
 	and %r31, %r11, %r31
 # v55 = v20 ^ v55
-	.loc 1 2759
+	.loc 1 3010
 	xor %r5, %r28, %r5
 # v51 = v55 ^ v51
-	.loc 1 2760
+	.loc 1 3011
 	xor %r10, %r5, %r10
 # v53 = v51 ^ v53
-	.loc 1 2761
+	.loc 1 3012
 	xor %r21, %r10, %r21
 # v9 = v53 ^ v9
-	.loc 1 2762
+	.loc 1 3013
 	xor %r31, %r21, %r31
 # v22 = v22 & v24
-	.loc 1 2763
+	.loc 1 3014
 	and %r16, %r16, %r8
 # v53 = v23 & v2
-	.loc 1 2764
+	.loc 1 3015
 	and %r5, %r22, %r7
 # v51 = v25 & v4
-	.loc 1 2765
+	.loc 1 3016
 	and %r10, %r6, %r9
 # v7 = v15 & v7
-	.loc 1 2766
+	.loc 1 3017
 	and %r12, %r11, %r12
 # v53 = v22 ^ v53
-	.loc 1 2767
+	.loc 1 3018
 	xor %r5, %r16, %r5
 # v51 = v53 ^ v51
-	.loc 1 2768
+	.loc 1 3019
 	xor %r10, %r5, %r10
 # v7 = v51 ^ v7
-	.loc 1 2769
+	.loc 1 3020
 	xor %r12, %r10, %r12
 # v23 = v23 & v24
-	.loc 1 2770
+	.loc 1 3021
 	and %r22, %r22, %r8
 # v51 = v25 & v2
-	.loc 1 2771
+	.loc 1 3022
 	and %r5, %r6, %r7
 # v4 = v15 & v4
-	.loc 1 2772
+	.loc 1 3023
 	and %r9, %r11, %r9
 # v51 = v23 ^ v51
-	.loc 1 2773
+	.loc 1 3024
 	xor %r5, %r22, %r5
 # v4 = v51 ^ v4
-	.loc 1 2774
+	.loc 1 3025
 	xor %r9, %r5, %r9
 # v25 = v25 & v24
-	.loc 1 2775
+	.loc 1 3026
 	and %r6, %r6, %r8
 # v2 = v15 & v2
-	.loc 1 2776
+	.loc 1 3027
 	and %r7, %r11, %r7
 # v2 = v25 ^ v2
-	.loc 1 2777
+	.loc 1 3028
 	xor %r7, %r6, %r7
 # v15 = v15 & v24
-	.loc 1 2778
+	.loc 1 3029
 	and %r11, %r11, %r8
 # v50 = v50 ^ v26
-	.loc 1 2779
+	.loc 1 3030
 	ld %r5, 256(%r1)
 	ld %r6, 144(%r1)
 	xor %r5, %r5, %r6
 # v50 = v50 ^ v39
-	.loc 1 2780
+	.loc 1 3031
 	ld %r6, 208(%r1)
 	xor %r6, %r5, %r6
 # v52 = v52 ^ v28
-	.loc 1 2781
+	.loc 1 3032
 	ld %r5, 600(%r1)
 	ld %r10, 336(%r1)
 	xor %r5, %r5, %r10
 # v52 = v52 ^ v41
-	.loc 1 2782
+	.loc 1 3033
 	ld %r10, 504(%r1)
 	xor %r10, %r5, %r10
 # v54 = v54 ^ v30
-	.loc 1 2783
+	.loc 1 3034
 	ld %r5, 608(%r1)
 	ld %r28, 344(%r1)
 	xor %r5, %r5, %r28
 # v54 = v54 ^ v43
-	.loc 1 2784
+	.loc 1 3035
 	ld %r28, 512(%r1)
 	xor %r28, %r5, %r28
 # v56 = v56 ^ v32
-	.loc 1 2785
+	.loc 1 3036
 	ld %r5, 624(%r1)
 	ld %r22, 352(%r1)
 	xor %r5, %r5, %r22
 # v56 = v56 ^ v45
-	.loc 1 2786
+	.loc 1 3037
 	ld %r22, 520(%r1)
 	xor %r22, %r5, %r22
 # v58 = v58 ^ v34
-	.loc 1 2787
+	.loc 1 3038
 	ld %r5, 648(%r1)
 	ld %r21, 360(%r1)
 	xor %r5, %r5, %r21
 # v58 = v58 ^ v47
-	.loc 1 2788
+	.loc 1 3039
 	ld %r21, 528(%r1)
 	xor %r21, %r5, %r21
 # v60 = v60 ^ v36
-	.loc 1 2789
+	.loc 1 3040
 	ld %r5, 680(%r1)
 	ld %r17, 376(%r1)
 	xor %r5, %r5, %r17
 # v60 = v60 ^ v49
-	.loc 1 2790
+	.loc 1 3041
 	ld %r17, 544(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 2680(%r1)
 # v13 = v13 ^ v38
-	.loc 1 2791
+	.loc 1 3042
 	ld %r5, 720(%r1)
 	ld %r17, 400(%r1)
 	xor %r5, %r5, %r17
 # v13 = v13 ^ v46
-	.loc 1 2792
+	.loc 1 3043
 	ld %r17, 568(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 736(%r1)
 # v11 = v11 ^ v35
-	.loc 1 2793
+	.loc 1 3044
 	ld %r5, 432(%r1)
 	xor %r20, %r20, %r5
 # v11 = v11 ^ v48
-	.loc 1 2794
+	.loc 1 3045
 	ld %r17, 584(%r1)
 	xor %r20, %r20, %r17
 	std %r20, 2688(%r1)
 # v9 = v9 ^ v37
-	.loc 1 2795
+	.loc 1 3046
 	ld %r20, 456(%r1)
 	xor %r31, %r31, %r20
 # v9 = v9 ^ v42
-	.loc 1 2796
+	.loc 1 3047
 	ld %r17, 592(%r1)
 	xor %r31, %r31, %r17
 	std %r31, 2696(%r1)
 # v7 = v7 ^ v31
-	.loc 1 2797
+	.loc 1 3048
 	ld %r31, 472(%r1)
 	xor %r12, %r12, %r31
 # v7 = v7 ^ v44
-	.loc 1 2798
+	.loc 1 3049
 	ld %r17, 2568(%r1)
 	xor %r17, %r12, %r17
 # v4 = v4 ^ v33
-	.loc 1 2799
+	.loc 1 3050
 	ld %r12, 480(%r1)
 	xor %r9, %r9, %r12
 # v4 = v4 ^ v40
-	.loc 1 2800
+	.loc 1 3051
 	ld %r16, 4184(%r1)
 	xor %r16, %r9, %r16
 # v2 = v2 ^ v27
-	.loc 1 2801
+	.loc 1 3052
 	ld %r15, 488(%r1)
 	xor %r7, %r7, %r15
 # v15 = v15 ^ v29
-	.loc 1 2802
+	.loc 1 3053
 	ld %r14, 496(%r1)
 	xor %r11, %r11, %r14
 # v35 = v50 ^ v35
-	.loc 1 2803
+	.loc 1 3054
 	xor %r5, %r6, %r5
 	std %r5, 744(%r1)
 # v37 = v52 ^ v37
-	.loc 1 2804
+	.loc 1 3055
 	xor %r5, %r10, %r20
 	std %r5, 2704(%r1)
 # v31 = v54 ^ v31
-	.loc 1 2805
+	.loc 1 3056
 	xor %r9, %r28, %r31
 # v33 = v56 ^ v33
-	.loc 1 2806
+	.loc 1 3057
 	xor %r10, %r22, %r12
 # v27 = v58 ^ v27
-	.loc 1 2807
+	.loc 1 3058
 	xor %r6, %r21, %r15
 # v29 = v60 ^ v29
-	.loc 1 2808
+	.loc 1 3059
 	ld %r5, 2680(%r1)
 	xor %r22, %r5, %r14
 # v39 = v11 ^ v39
-	.loc 1 2809
+	.loc 1 3060
 	ld %r5, 208(%r1)
 	ld %r12, 2688(%r1)
 	xor %r21, %r12, %r5
 # v41 = v9 ^ v41
-	.loc 1 2810
+	.loc 1 3061
 	ld %r5, 504(%r1)
 	ld %r12, 2696(%r1)
 	xor %r20, %r12, %r5
 # v43 = v7 ^ v43
-	.loc 1 2811
+	.loc 1 3062
 	ld %r5, 512(%r1)
 	xor %r12, %r17, %r5
 # v45 = v4 ^ v45
-	.loc 1 2812
+	.loc 1 3063
 	ld %r5, 520(%r1)
 	xor %r31, %r16, %r5
 # v47 = v2 ^ v47
-	.loc 1 2813
+	.loc 1 3064
 	ld %r5, 528(%r1)
 	xor %r28, %r7, %r5
 # v49 = v15 ^ v49
-	.loc 1 2814
+	.loc 1 3065
 	ld %r5, 544(%r1)
 	xor %r11, %r11, %r5
 # v41 = v41 ^ v40
-	.loc 1 2815
+	.loc 1 3066
 	ld %r17, 4184(%r1)
 	xor %r7, %r20, %r17
 # v39 = v39 ^ v40
-	.loc 1 2816
+	.loc 1 3067
 	xor %r5, %r21, %r17
 # v29 = v29 ^ v40
-	.loc 1 2817
+	.loc 1 3068
 	xor %r20, %r22, %r17
 # v40 = v27 ^ v40
-	.loc 1 2818
+	.loc 1 3069
 	xor %r6, %r6, %r17
 # v39 = v39 ^ v44
-	.loc 1 2819
+	.loc 1 3070
 	ld %r17, 2568(%r1)
 	xor %r22, %r5, %r17
 # v13 = v13 ^ v44
-	.loc 1 2820
+	.loc 1 3071
 	ld %r5, 736(%r1)
 	xor %r5, %r5, %r17
 # v40 = v40 ^ v44
-	.loc 1 2821
+	.loc 1 3072
 	xor %r21, %r6, %r17
 # v44 = v33 ^ v44
-	.loc 1 2822
+	.loc 1 3073
 	xor %r6, %r10, %r17
 # v13 = v13 ^ v42
-	.loc 1 2823
+	.loc 1 3074
 	ld %r17, 592(%r1)
 	xor %r10, %r5, %r17
 # v29 = v29 ^ v42
-	.loc 1 2824
+	.loc 1 3075
 	xor %r5, %r20, %r17
 # v44 = v44 ^ v42
-	.loc 1 2825
+	.loc 1 3076
 	xor %r20, %r6, %r17
 # v42 = v31 ^ v42
-	.loc 1 2826
+	.loc 1 3077
 	xor %r6, %r9, %r17
 # v29 = v29 ^ v48
-	.loc 1 2827
+	.loc 1 3078
 	ld %r17, 584(%r1)
 	xor %r9, %r5, %r17
 # v40 = v40 ^ v48
-	.loc 1 2828
+	.loc 1 3079
 	xor %r5, %r21, %r17
 # v42 = v42 ^ v48
-	.loc 1 2829
+	.loc 1 3080
 	xor %r16, %r6, %r17
 # v48 = v37 ^ v48
-	.loc 1 2830
+	.loc 1 3081
 	ld %r6, 2704(%r1)
 	xor %r6, %r6, %r17
 # v40 = v40 ^ v46
-	.loc 1 2831
+	.loc 1 3082
 	ld %r15, 568(%r1)
 	xor %r21, %r5, %r15
 # v44 = v44 ^ v46
-	.loc 1 2832
+	.loc 1 3083
 	xor %r5, %r20, %r15
 # v48 = v48 ^ v46
-	.loc 1 2833
+	.loc 1 3084
 	xor %r17, %r6, %r15
 # v46 = v35 ^ v46
-	.loc 1 2834
+	.loc 1 3085
 	ld %r6, 744(%r1)
 	xor %r6, %r6, %r15
 # v44 = v44 ^ v49
-	.loc 1 2835
+	.loc 1 3086
 	xor %r20, %r5, %r11
 # v42 = v42 ^ v49
-	.loc 1 2836
+	.loc 1 3087
 	xor %r5, %r16, %r11
 # v46 = v46 ^ v49
-	.loc 1 2837
+	.loc 1 3088
 	xor %r6, %r6, %r11
 # v49 = v38 ^ v49
-	.loc 1 2838
+	.loc 1 3089
 	ld %r16, 400(%r1)
 	xor %r11, %r16, %r11
 # v42 = v42 ^ v47
-	.loc 1 2839
+	.loc 1 3090
 	xor %r16, %r5, %r28
 # v48 = v48 ^ v47
-	.loc 1 2840
+	.loc 1 3091
 	xor %r5, %r17, %r28
 # v49 = v49 ^ v47
-	.loc 1 2841
+	.loc 1 3092
 	xor %r11, %r11, %r28
 # v47 = v36 ^ v47
-	.loc 1 2842
+	.loc 1 3093
 	ld %r17, 376(%r1)
 	xor %r28, %r17, %r28
 # v48 = v48 ^ v45
-	.loc 1 2843
+	.loc 1 3094
 	xor %r17, %r5, %r31
 # v46 = v46 ^ v45
-	.loc 1 2844
+	.loc 1 3095
 	xor %r5, %r6, %r31
 # v47 = v47 ^ v45
-	.loc 1 2845
+	.loc 1 3096
 	xor %r28, %r28, %r31
 # v45 = v34 ^ v45
-	.loc 1 2846
+	.loc 1 3097
 	ld %r6, 360(%r1)
 	xor %r31, %r6, %r31
 # v46 = v46 ^ v43
-	.loc 1 2847
+	.loc 1 3098
 	xor %r6, %r5, %r12
 # v49 = v49 ^ v43
-	.loc 1 2848
+	.loc 1 3099
 	xor %r5, %r11, %r12
 # v45 = v45 ^ v43
-	.loc 1 2849
+	.loc 1 3100
 	xor %r31, %r31, %r12
 # v43 = v32 ^ v43
-	.loc 1 2850
+	.loc 1 3101
 	ld %r11, 352(%r1)
 	xor %r12, %r11, %r12
 # v49 = v49 ^ v41
-	.loc 1 2851
+	.loc 1 3102
 	xor %r5, %r5, %r7
 	std %r5, 752(%r1)
 # v47 = v47 ^ v41
-	.loc 1 2852
+	.loc 1 3103
 	xor %r5, %r28, %r7
 # v43 = v43 ^ v41
-	.loc 1 2853
+	.loc 1 3104
 	xor %r12, %r12, %r7
 # v41 = v30 ^ v41
-	.loc 1 2854
+	.loc 1 3105
 	ld %r11, 344(%r1)
 	xor %r7, %r11, %r7
 # v47 = v47 ^ v39
-	.loc 1 2855
+	.loc 1 3106
 	xor %r11, %r5, %r22
 # v45 = v45 ^ v39
-	.loc 1 2856
+	.loc 1 3107
 	xor %r5, %r31, %r22
 # v41 = v41 ^ v39
-	.loc 1 2857
+	.loc 1 3108
 	xor %r7, %r7, %r22
 # v39 = v28 ^ v39
-	.loc 1 2858
+	.loc 1 3109
 	ld %r31, 336(%r1)
 	xor %r22, %r31, %r22
 # v45 = v45 ^ v13
-	.loc 1 2859
+	.loc 1 3110
 	xor %r31, %r5, %r10
 # v43 = v43 ^ v13
-	.loc 1 2860
+	.loc 1 3111
 	xor %r12, %r12, %r10
 # v39 = v39 ^ v13
-	.loc 1 2861
+	.loc 1 3112
 	xor %r15, %r22, %r10
 # v13 = v26 ^ v13
-	.loc 1 2862
+	.loc 1 3113
 	ld %r5, 144(%r1)
 	xor %r10, %r5, %r10
 # v13 = v13 ^ v40
-	.loc 1 2863
+	.loc 1 3114
 	xor %r28, %r10, %r21
 # v26 = v46 ^ v40
-	.loc 1 2864
+	.loc 1 3115
 	xor %r5, %r6, %r21
 # v26 = v26 ^ v29
-	.loc 1 2865
+	.loc 1 3116
 	xor %r22, %r5, %r9
 # v39 = v39 ^ v46
-	.loc 1 2866
+	.loc 1 3117
 	xor %r10, %r15, %r6
 # v28 = v48 ^ v40
-	.loc 1 2867
+	.loc 1 3118
 	xor %r5, %r17, %r21
 # v28 = v28 ^ v29
-	.loc 1 2868
+	.loc 1 3119
 	xor %r15, %r5, %r9
 # v41 = v41 ^ v46
-	.loc 1 2869
+	.loc 1 3120
 	xor %r5, %r7, %r6
 # v41 = v41 ^ v48
-	.loc 1 2870
+	.loc 1 3121
 	xor %r5, %r5, %r17
 # v41 = v41 ^ v40
-	.loc 1 2871
+	.loc 1 3122
 	xor %r5, %r5, %r21
 # v41 = v41 ^ v29
-	.loc 1 2872
+	.loc 1 3123
 	xor %r5, %r5, %r9
 # v46 = v46 ^ v42
-	.loc 1 2873
+	.loc 1 3124
 	xor %r6, %r6, %r16
 # v43 = v43 ^ v48
-	.loc 1 2874
+	.loc 1 3125
 	xor %r12, %r12, %r17
 # v43 = v43 ^ v42
-	.loc 1 2875
+	.loc 1 3126
 	xor %r12, %r12, %r16
 # v43 = v43 ^ v29
-	.loc 1 2876
+	.loc 1 3127
 	xor %r12, %r12, %r9
 # v48 = v48 ^ v44
-	.loc 1 2877
+	.loc 1 3128
 	xor %r7, %r17, %r20
 	std %r7, 4992(%r1)
 # v45 = v45 ^ v42
-	.loc 1 2878
+	.loc 1 3129
 	xor %r31, %r31, %r16
 # v45 = v45 ^ v44
-	.loc 1 2879
+	.loc 1 3130
 	xor %r31, %r31, %r20
 # v42 = v42 ^ v40
-	.loc 1 2880
+	.loc 1 3131
 	xor %r16, %r16, %r21
 # v47 = v47 ^ v44
-	.loc 1 2881
+	.loc 1 3132
 	xor %r11, %r11, %r20
 # v47 = v47 ^ v40
-	.loc 1 2882
+	.loc 1 3133
 	xor %r11, %r11, %r21
 # v44 = v44 ^ v29
-	.loc 1 2883
+	.loc 1 3134
 	xor %r20, %r20, %r9
 # v40 = v49 ^ v40
-	.loc 1 2884
+	.loc 1 3135
 	ld %r7, 752(%r1)
 	xor %r21, %r7, %r21
 # v29 = v40 ^ v29
-	.loc 1 2885
+	.loc 1 3136
 	xor %r21, %r21, %r9
 # v40 = v13 & v0
-	.loc 1 2886
+	.loc 1 3137
 	and %r7, %r28, %r25
 	std %r7, 760(%r1)
 # v49 = v13 & v6
-	.loc 1 2887
+	.loc 1 3138
 	and %r7, %r28, %r27
 # v30 = v26 & v0
-	.loc 1 2888
+	.loc 1 3139
 	and %r9, %r22, %r25
 # v30 = v49 ^ v30
-	.loc 1 2889
+	.loc 1 3140
 	xor %r7, %r7, %r9
 	std %r7, 768(%r1)
 # v49 = v13 & v10
-	.loc 1 2890
+	.loc 1 3141
 	and %r7, %r28, %r30
 # v32 = v26 & v6
-	.loc 1 2891
+	.loc 1 3142
 	and %r9, %r22, %r27
 # v34 = v39 & v0
-	.loc 1 2892
+	.loc 1 3143
 	and %r17, %r10, %r25
 # v32 = v49 ^ v32
-	.loc 1 2893
+	.loc 1 3144
 	xor %r9, %r7, %r9
 # v34 = v32 ^ v34
-	.loc 1 2894
+	.loc 1 3145
 	xor %r7, %r9, %r17
 	std %r7, 776(%r1)
 # v32 = v13 & v14
-	.loc 1 2895
+	.loc 1 3146
 	ld %r7, 120(%r1)
 	std %r7, 5064(%r1)
 	and %r14, %r28, %r7
 	std %r14, 4496(%r1)
 	std %r14, 784(%r1)
 # v49 = v26 & v10
-	.loc 1 2896
+	.loc 1 3147
 	and %r7, %r22, %r30
 	std %r7, 2712(%r1)
 # v36 = v39 & v6
-	.loc 1 2897
+	.loc 1 3148
 	and %r17, %r10, %r27
 	std %r17, 2720(%r1)
 # v38 = v28 & v0
-	.loc 1 2898
+	.loc 1 3149
 	and %r9, %r15, %r25
 	std %r9, 4192(%r1)
 # v49 = v32 ^ v49
-	.loc 1 2899
+	.loc 1 3150
 	xor %r7, %r14, %r7
 # v36 = v49 ^ v36
-	.loc 1 2900
+	.loc 1 3151
 	xor %r7, %r7, %r17
 # v38 = v36 ^ v38
-	.loc 1 2901
+	.loc 1 3152
 	xor %r7, %r7, %r9
 	std %r7, 792(%r1)
 # v36 = v13 & v18
-	.loc 1 2902
+	.loc 1 3153
 	ld %r7, 128(%r1)
 	std %r7, 4512(%r1)
 	and %r7, %r28, %r7
@@ -10811,62 +11132,62 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r7, 4504(%r1)
 	std %r7, 800(%r1)
 # v49 = v26 & v14
-	.loc 1 2903
+	.loc 1 3154
 	ld %r7, 5064(%r1)
 	and %r7, %r22, %r7
 	std %r7, 6288(%r1)
 	std %r7, 5232(%r1)
 	std %r7, 2728(%r1)
 # v32 = v39 & v10
-	.loc 1 2904
+	.loc 1 3155
 	and %r7, %r10, %r30
 	std %r7, 6552(%r1)
 	std %r7, 6192(%r1)
 	std %r7, 4520(%r1)
 	std %r7, 808(%r1)
 # v35 = v28 & v6
-	.loc 1 2905
+	.loc 1 3156
 	and %r17, %r15, %r27
 	std %r17, 6376(%r1)
 	std %r17, 5512(%r1)
 	std %r17, 2736(%r1)
 # v37 = v41 & v0
-	.loc 1 2906
+	.loc 1 3157
 	and %r9, %r5, %r25
 	std %r9, 6456(%r1)
 	std %r9, 5776(%r1)
 	std %r9, 2744(%r1)
 # v49 = v36 ^ v49
-	.loc 1 2907
+	.loc 1 3158
 	ld %r7, 6072(%r1)
 	ld %r14, 6288(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 2908
+	.loc 1 3159
 	ld %r14, 6552(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2909
+	.loc 1 3160
 	xor %r7, %r7, %r17
 # v37 = v35 ^ v37
-	.loc 1 2910
+	.loc 1 3161
 	xor %r7, %r7, %r9
 	std %r7, 816(%r1)
 # v35 = v13 & v21
-	.loc 1 2911
+	.loc 1 3162
 	ld %r7, 136(%r1)
 	std %r7, 3784(%r1)
 	and %r7, %r28, %r7
 	std %r7, 4528(%r1)
 	std %r7, 824(%r1)
 # v32 = v26 & v18
-	.loc 1 2912
+	.loc 1 3163
 	ld %r7, 4512(%r1)
 	and %r7, %r22, %r7
 	std %r7, 5240(%r1)
 	std %r7, 2752(%r1)
 # v49 = v39 & v14
-	.loc 1 2913
+	.loc 1 3164
 	ld %r7, 120(%r1)
 	std %r7, 3792(%r1)
 	and %r7, %r10, %r7
@@ -10874,123 +11195,123 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r7, 4536(%r1)
 	std %r7, 832(%r1)
 # v36 = v28 & v10
-	.loc 1 2914
+	.loc 1 3165
 	and %r7, %r15, %r30
 	std %r7, 5912(%r1)
 	std %r7, 4544(%r1)
 	std %r7, 840(%r1)
 # v31 = v41 & v6
-	.loc 1 2915
+	.loc 1 3166
 	and %r9, %r5, %r27
 	std %r9, 5248(%r1)
 	std %r9, 2760(%r1)
 # v33 = v46 & v0
-	.loc 1 2916
+	.loc 1 3167
 	and %r17, %r6, %r25
 	std %r17, 5520(%r1)
 	std %r17, 2768(%r1)
 # v32 = v35 ^ v32
-	.loc 1 2917
+	.loc 1 3168
 	ld %r7, 4528(%r1)
 	ld %r14, 5240(%r1)
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 2918
+	.loc 1 3169
 	ld %r14, 5688(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 2919
+	.loc 1 3170
 	ld %r14, 5912(%r1)
 	xor %r7, %r7, %r14
 # v31 = v36 ^ v31
-	.loc 1 2920
+	.loc 1 3171
 	xor %r7, %r7, %r9
 # v33 = v31 ^ v33
-	.loc 1 2921
+	.loc 1 3172
 	xor %r7, %r7, %r17
 	std %r7, 848(%r1)
 # v31 = v13 & v24
-	.loc 1 2922
+	.loc 1 3173
 	and %r7, %r28, %r8
 	std %r7, 5528(%r1)
 	std %r7, 3800(%r1)
 	std %r7, 856(%r1)
 # v36 = v26 & v21
-	.loc 1 2923
+	.loc 1 3174
 	ld %r7, 3784(%r1)
 	and %r7, %r22, %r7
 	std %r7, 4920(%r1)
 	std %r7, 2776(%r1)
 # v49 = v39 & v18
-	.loc 1 2924
+	.loc 1 3175
 	ld %r7, 128(%r1)
 	and %r7, %r10, %r7
 	std %r7, 4552(%r1)
 	std %r7, 864(%r1)
 # v32 = v28 & v14
-	.loc 1 2925
+	.loc 1 3176
 	ld %r7, 3792(%r1)
 	and %r7, %r15, %r7
 	std %r7, 5696(%r1)
 	std %r7, 4560(%r1)
 	std %r7, 872(%r1)
 # v35 = v41 & v10
-	.loc 1 2926
+	.loc 1 3177
 	and %r7, %r5, %r30
 	std %r7, 5920(%r1)
 	std %r7, 4568(%r1)
 	std %r7, 880(%r1)
 # v27 = v46 & v6
-	.loc 1 2927
+	.loc 1 3178
 	and %r9, %r6, %r27
 	std %r9, 5256(%r1)
 	std %r9, 2784(%r1)
 # v15 = v43 & v0
-	.loc 1 2928
+	.loc 1 3179
 	and %r17, %r12, %r25
 	std %r17, 5264(%r1)
 	std %r17, 2792(%r1)
 # v36 = v31 ^ v36
-	.loc 1 2929
+	.loc 1 3180
 	ld %r7, 4920(%r1)
 	ld %r14, 5528(%r1)
 	xor %r14, %r14, %r7
 	std %r14, 5536(%r1)
 	std %r14, 2800(%r1)
 # v49 = v36 ^ v49
-	.loc 1 2930
+	.loc 1 3181
 	ld %r7, 4552(%r1)
 	xor %r7, %r14, %r7
 # v32 = v49 ^ v32
-	.loc 1 2931
+	.loc 1 3182
 	ld %r14, 5696(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2932
+	.loc 1 3183
 	ld %r14, 5920(%r1)
 	xor %r7, %r7, %r14
 # v27 = v35 ^ v27
-	.loc 1 2933
+	.loc 1 3184
 	xor %r7, %r7, %r9
 # v15 = v27 ^ v15
-	.loc 1 2934
+	.loc 1 3185
 	xor %r7, %r7, %r17
 	std %r7, 888(%r1)
 # v27 = v26 & v24
-	.loc 1 2935
+	.loc 1 3186
 	and %r7, %r22, %r8
 	std %r7, 5272(%r1)
 	std %r7, 3808(%r1)
 	std %r7, 896(%r1)
 # v35 = v39 & v21
-	.loc 1 2936
+	.loc 1 3187
 	ld %r7, 136(%r1)
 	std %r7, 3816(%r1)
 	and %r7, %r10, %r7
 	std %r7, 4928(%r1)
 	std %r7, 2808(%r1)
 # v32 = v28 & v18
-	.loc 1 2937
+	.loc 1 3188
 	ld %r7, 128(%r1)
 	std %r7, 4576(%r1)
 	and %r7, %r15, %r7
@@ -10998,7 +11319,7 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r7, 3824(%r1)
 	std %r7, 904(%r1)
 # v49 = v41 & v14
-	.loc 1 2938
+	.loc 1 3189
 	ld %r7, 120(%r1)
 	std %r7, 4592(%r1)
 	and %r7, %r5, %r7
@@ -11006,52 +11327,52 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r7, 4584(%r1)
 	std %r7, 912(%r1)
 # v36 = v46 & v10
-	.loc 1 2939
+	.loc 1 3190
 	and %r17, %r6, %r30
 	std %r17, 4936(%r1)
 	std %r17, 2816(%r1)
 # v31 = v43 & v6
-	.loc 1 2940
+	.loc 1 3191
 	and %r9, %r12, %r27
 	std %r9, 5280(%r1)
 	std %r9, 2824(%r1)
 # v35 = v27 ^ v35
-	.loc 1 2941
+	.loc 1 3192
 	ld %r7, 4928(%r1)
 	ld %r14, 5272(%r1)
 	xor %r7, %r14, %r7
 	std %r7, 2832(%r1)
 # v32 = v35 ^ v32
-	.loc 1 2942
+	.loc 1 3193
 	ld %r14, 5544(%r1)
 	xor %r7, %r7, %r14
 	std %r7, 2840(%r1)
 # v49 = v32 ^ v49
-	.loc 1 2943
+	.loc 1 3194
 	ld %r14, 5704(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 2944
+	.loc 1 3195
 	xor %r7, %r7, %r17
 # v31 = v36 ^ v31
-	.loc 1 2945
+	.loc 1 3196
 	xor %r7, %r7, %r9
 	std %r7, 920(%r1)
 # v36 = v39 & v24
-	.loc 1 2946
+	.loc 1 3197
 	and %r7, %r10, %r8
 	std %r7, 6200(%r1)
 	std %r7, 4600(%r1)
 	std %r7, 928(%r1)
 # v49 = v28 & v21
-	.loc 1 2947
+	.loc 1 3198
 	ld %r7, 3816(%r1)
 	and %r7, %r15, %r7
 	std %r7, 6384(%r1)
 	std %r7, 5552(%r1)
 	std %r7, 2848(%r1)
 # v32 = v41 & v18
-	.loc 1 2948
+	.loc 1 3199
 	ld %r7, 4576(%r1)
 	and %r7, %r5, %r7
 	std %r7, 6592(%r1)
@@ -11059,2925 +11380,2925 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r7, 5072(%r1)
 	std %r7, 936(%r1)
 # v35 = v46 & v14
-	.loc 1 2949
+	.loc 1 3200
 	ld %r7, 4592(%r1)
 	and %r17, %r6, %r7
 	std %r17, 6464(%r1)
 	std %r17, 5784(%r1)
 	std %r17, 2856(%r1)
 # v27 = v43 & v10
-	.loc 1 2950
+	.loc 1 3201
 	and %r9, %r12, %r30
 	std %r9, 6512(%r1)
 	std %r9, 6080(%r1)
 	std %r9, 4200(%r1)
 # v49 = v36 ^ v49
-	.loc 1 2951
+	.loc 1 3202
 	ld %r7, 6200(%r1)
 	ld %r14, 6384(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 2952
+	.loc 1 3203
 	ld %r14, 6592(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2953
+	.loc 1 3204
 	xor %r7, %r7, %r17
 # v27 = v35 ^ v27
-	.loc 1 2954
+	.loc 1 3205
 	xor %r7, %r7, %r9
 	std %r7, 944(%r1)
 # v35 = v28 & v24
-	.loc 1 2955
+	.loc 1 3206
 	and %r7, %r15, %r8
 	std %r7, 3832(%r1)
 	std %r7, 952(%r1)
 # v32 = v41 & v21
-	.loc 1 2956
+	.loc 1 3207
 	ld %r9, 136(%r1)
 	std %r9, 5080(%r1)
 	and %r14, %r5, %r9
 	std %r14, 4944(%r1)
 	std %r14, 2864(%r1)
 # v49 = v46 & v18
-	.loc 1 2957
+	.loc 1 3208
 	ld %r9, 128(%r1)
 	std %r9, 4608(%r1)
 	and %r17, %r6, %r9
 	std %r17, 4952(%r1)
 	std %r17, 2872(%r1)
 # v36 = v43 & v14
-	.loc 1 2958
+	.loc 1 3209
 	ld %r9, 120(%r1)
 	and %r9, %r12, %r9
 	std %r9, 2880(%r1)
 # v32 = v35 ^ v32
-	.loc 1 2959
+	.loc 1 3210
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 2960
+	.loc 1 3211
 	xor %r7, %r7, %r17
 # v36 = v49 ^ v36
-	.loc 1 2961
+	.loc 1 3212
 	xor %r7, %r7, %r9
 	std %r7, 960(%r1)
 # v49 = v41 & v24
-	.loc 1 2962
+	.loc 1 3213
 	and %r7, %r5, %r8
 	std %r7, 2888(%r1)
 # v32 = v46 & v21
-	.loc 1 2963
+	.loc 1 3214
 	ld %r9, 5080(%r1)
 	and %r14, %r6, %r9
 	std %r14, 4208(%r1)
 # v35 = v43 & v18
-	.loc 1 2964
+	.loc 1 3215
 	ld %r17, 4608(%r1)
 	and %r17, %r12, %r17
 # v32 = v49 ^ v32
-	.loc 1 2965
+	.loc 1 3216
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 2966
+	.loc 1 3217
 	xor %r7, %r7, %r17
 	std %r7, 968(%r1)
 # v32 = v46 & v24
-	.loc 1 2967
+	.loc 1 3218
 	and %r7, %r6, %r8
 # v49 = v43 & v21
-	.loc 1 2968
+	.loc 1 3219
 	and %r9, %r12, %r9
 # v49 = v32 ^ v49
-	.loc 1 2969
+	.loc 1 3220
 	xor %r7, %r7, %r9
 	std %r7, 976(%r1)
 # v32 = v43 & v24
-	.loc 1 2970
+	.loc 1 3221
 	and %r7, %r12, %r8
 	std %r7, 984(%r1)
 # v2 = v48 & v3
-	.loc 1 2971
+	.loc 1 3222
 	ld %r17, 4992(%r1)
 	and %r7, %r17, %r26
 	std %r7, 992(%r1)
 # v4 = v48 & v8
-	.loc 1 2972
+	.loc 1 3223
 	and %r7, %r17, %r29
 # v7 = v45 & v3
-	.loc 1 2973
+	.loc 1 3224
 	and %r9, %r31, %r26
 # v7 = v4 ^ v7
-	.loc 1 2974
+	.loc 1 3225
 	xor %r7, %r7, %r9
 	std %r7, 1000(%r1)
 # v4 = v48 & v12
-	.loc 1 2975
+	.loc 1 3226
 	and %r7, %r17, %r19
 # v9 = v45 & v8
-	.loc 1 2976
+	.loc 1 3227
 	and %r9, %r31, %r29
 # v11 = v42 & v3
-	.loc 1 2977
+	.loc 1 3228
 	and %r14, %r16, %r26
 # v9 = v4 ^ v9
-	.loc 1 2978
+	.loc 1 3229
 	xor %r9, %r7, %r9
 # v11 = v9 ^ v11
-	.loc 1 2979
+	.loc 1 3230
 	xor %r7, %r9, %r14
 	std %r7, 1008(%r1)
 # v9 = v48 & v16
-	.loc 1 2980
+	.loc 1 3231
 	and %r7, %r17, %r18
 	std %r7, 1016(%r1)
 # v4 = v45 & v12
-	.loc 1 2981
+	.loc 1 3232
 	and %r14, %r31, %r19
 	std %r14, 2896(%r1)
 # v60 = v42 & v8
-	.loc 1 2982
+	.loc 1 3233
 	and %r17, %r16, %r29
 	std %r17, 4216(%r1)
 # v58 = v47 & v3
-	.loc 1 2983
+	.loc 1 3234
 	and %r9, %r11, %r26
 # v4 = v9 ^ v4
-	.loc 1 2984
+	.loc 1 3235
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 2985
+	.loc 1 3236
 	xor %r7, %r7, %r17
 # v58 = v60 ^ v58
-	.loc 1 2986
+	.loc 1 3237
 	xor %r7, %r7, %r9
 	std %r7, 1024(%r1)
 # v60 = v48 & v1
-	.loc 1 2987
+	.loc 1 3238
 	ld %r7, 4992(%r1)
 	and %r7, %r7, %r23
 	std %r7, 6208(%r1)
 	std %r7, 4616(%r1)
 	std %r7, 1032(%r1)
 # v4 = v45 & v16
-	.loc 1 2988
+	.loc 1 3239
 	and %r7, %r31, %r18
 	std %r7, 6392(%r1)
 	std %r7, 5560(%r1)
 	std %r7, 2904(%r1)
 # v9 = v42 & v12
-	.loc 1 2989
+	.loc 1 3240
 	and %r7, %r16, %r19
 	std %r7, 6600(%r1)
 	std %r7, 6304(%r1)
 	std %r7, 5088(%r1)
 	std %r7, 1040(%r1)
 # v56 = v47 & v8
-	.loc 1 2990
+	.loc 1 3241
 	and %r17, %r11, %r29
 	std %r17, 6472(%r1)
 	std %r17, 5792(%r1)
 	std %r17, 2912(%r1)
 # v54 = v44 & v3
-	.loc 1 2991
+	.loc 1 3242
 	and %r9, %r20, %r26
 	std %r9, 6520(%r1)
 	std %r9, 6088(%r1)
 	std %r9, 4224(%r1)
 # v4 = v60 ^ v4
-	.loc 1 2992
+	.loc 1 3243
 	ld %r7, 6208(%r1)
 	ld %r14, 6392(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 2993
+	.loc 1 3244
 	ld %r14, 6600(%r1)
 	xor %r7, %r7, %r14
 # v56 = v9 ^ v56
-	.loc 1 2994
+	.loc 1 3245
 	xor %r7, %r7, %r17
 # v54 = v56 ^ v54
-	.loc 1 2995
+	.loc 1 3246
 	xor %r7, %r7, %r9
 	std %r7, 1048(%r1)
 # v56 = v48 & v5
-	.loc 1 2996
+	.loc 1 3247
 	ld %r7, 4992(%r1)
 	and %r7, %r7, %r24
 	std %r7, 5712(%r1)
 	std %r7, 4624(%r1)
 	std %r7, 1056(%r1)
 # v9 = v45 & v1
-	.loc 1 2997
+	.loc 1 3248
 	and %r7, %r31, %r23
 	std %r7, 6136(%r1)
 	std %r7, 5288(%r1)
 	std %r7, 2920(%r1)
 # v4 = v42 & v16
-	.loc 1 2998
+	.loc 1 3249
 	and %r7, %r16, %r18
 	std %r7, 5928(%r1)
 	std %r7, 4632(%r1)
 	std %r7, 1064(%r1)
 # v60 = v47 & v12
-	.loc 1 2999
+	.loc 1 3250
 	and %r17, %r11, %r19
 	std %r17, 5936(%r1)
 	std %r17, 4640(%r1)
 	std %r17, 1072(%r1)
 # v52 = v44 & v8
-	.loc 1 3000
+	.loc 1 3251
 	and %r7, %r20, %r29
 	std %r7, 6232(%r1)
 	std %r7, 5296(%r1)
 	std %r7, 2928(%r1)
 # v50 = v29 & v3
-	.loc 1 3001
+	.loc 1 3252
 	and %r9, %r21, %r26
 	std %r9, 5568(%r1)
 	std %r9, 2936(%r1)
 # v9 = v56 ^ v9
-	.loc 1 3002
+	.loc 1 3253
 	ld %r7, 5712(%r1)
 	ld %r14, 6136(%r1)
 	xor %r14, %r7, %r14
 	std %r14, 5952(%r1)
 # v4 = v9 ^ v4
-	.loc 1 3003
+	.loc 1 3254
 	ld %r7, 5928(%r1)
 	xor %r7, %r14, %r7
 # v60 = v4 ^ v60
-	.loc 1 3004
+	.loc 1 3255
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 3005
+	.loc 1 3256
 	ld %r17, 6232(%r1)
 	xor %r7, %r7, %r17
 # v50 = v52 ^ v50
-	.loc 1 3006
+	.loc 1 3257
 	xor %r7, %r7, %r9
 	std %r7, 1080(%r1)
 # v52 = v45 & v5
-	.loc 1 3007
+	.loc 1 3258
 	and %r7, %r31, %r24
 	std %r7, 6216(%r1)
 	std %r7, 4648(%r1)
 	std %r7, 1088(%r1)
 # v60 = v42 & v1
-	.loc 1 3008
+	.loc 1 3259
 	and %r7, %r16, %r23
 	std %r7, 6400(%r1)
 	std %r7, 5576(%r1)
 	std %r7, 2944(%r1)
 # v4 = v47 & v16
-	.loc 1 3009
+	.loc 1 3260
 	and %r7, %r11, %r18
 	std %r7, 6608(%r1)
 	std %r7, 6312(%r1)
 	std %r7, 5096(%r1)
 	std %r7, 1096(%r1)
 # v9 = v44 & v12
-	.loc 1 3010
+	.loc 1 3261
 	and %r17, %r20, %r19
 	std %r17, 6480(%r1)
 	std %r17, 5800(%r1)
 	std %r17, 2952(%r1)
 # v56 = v29 & v8
-	.loc 1 3011
+	.loc 1 3262
 	and %r9, %r21, %r29
 	std %r9, 6528(%r1)
 	std %r9, 6096(%r1)
 	std %r9, 4232(%r1)
 # v60 = v52 ^ v60
-	.loc 1 3012
+	.loc 1 3263
 	ld %r7, 6216(%r1)
 	ld %r14, 6400(%r1)
 	xor %r7, %r7, %r14
 # v4 = v60 ^ v4
-	.loc 1 3013
+	.loc 1 3264
 	ld %r14, 6608(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 3014
+	.loc 1 3265
 	xor %r7, %r7, %r17
 # v56 = v9 ^ v56
-	.loc 1 3015
+	.loc 1 3266
 	xor %r7, %r7, %r9
 	std %r7, 1104(%r1)
 # v9 = v42 & v5
-	.loc 1 3016
+	.loc 1 3267
 	and %r7, %r16, %r24
 	std %r7, 2960(%r1)
 # v4 = v47 & v1
-	.loc 1 3017
+	.loc 1 3268
 	and %r14, %r11, %r23
 	std %r14, 4240(%r1)
 # v60 = v44 & v16
-	.loc 1 3018
+	.loc 1 3269
 	and %r17, %r20, %r18
 	std %r17, 1112(%r1)
 # v52 = v29 & v12
-	.loc 1 3019
+	.loc 1 3270
 	and %r9, %r21, %r19
 # v4 = v9 ^ v4
-	.loc 1 3020
+	.loc 1 3271
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 3021
+	.loc 1 3272
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 3022
+	.loc 1 3273
 	xor %r7, %r7, %r9
 	std %r7, 1120(%r1)
 # v60 = v47 & v5
-	.loc 1 3023
+	.loc 1 3274
 	and %r7, %r11, %r24
 # v4 = v44 & v1
-	.loc 1 3024
+	.loc 1 3275
 	and %r9, %r20, %r23
 # v9 = v29 & v16
-	.loc 1 3025
+	.loc 1 3276
 	and %r17, %r21, %r18
 # v4 = v60 ^ v4
-	.loc 1 3026
+	.loc 1 3277
 	xor %r9, %r7, %r9
 # v9 = v4 ^ v9
-	.loc 1 3027
+	.loc 1 3278
 	xor %r17, %r9, %r17
 # v4 = v44 & v5
-	.loc 1 3028
+	.loc 1 3279
 	and %r7, %r20, %r24
 # v60 = v29 & v1
-	.loc 1 3029
+	.loc 1 3280
 	and %r9, %r21, %r23
 # v60 = v4 ^ v60
-	.loc 1 3030
+	.loc 1 3281
 	xor %r9, %r7, %r9
 # v4 = v29 & v5
-	.loc 1 3031
+	.loc 1 3282
 	and %r7, %r21, %r24
 # v48 = v13 ^ v48
-	.loc 1 3032
+	.loc 1 3283
 	ld %r14, 4992(%r1)
 	xor %r28, %r28, %r14
 # v45 = v26 ^ v45
-	.loc 1 3033
+	.loc 1 3284
 	xor %r31, %r22, %r31
 # v42 = v39 ^ v42
-	.loc 1 3034
+	.loc 1 3285
 	xor %r16, %r10, %r16
 # v47 = v28 ^ v47
-	.loc 1 3035
+	.loc 1 3286
 	xor %r11, %r15, %r11
 # v44 = v41 ^ v44
-	.loc 1 3036
+	.loc 1 3287
 	xor %r20, %r5, %r20
 # v29 = v46 ^ v29
-	.loc 1 3037
+	.loc 1 3288
 	xor %r21, %r6, %r21
 # v3 = v0 ^ v3
-	.loc 1 3038
+	.loc 1 3289
 	xor %r26, %r25, %r26
 # v8 = v6 ^ v8
-	.loc 1 3039
+	.loc 1 3290
 	xor %r29, %r27, %r29
 # v12 = v10 ^ v12
-	.loc 1 3040
+	.loc 1 3291
 	xor %r19, %r30, %r19
 # v16 = v14 ^ v16
-	.loc 1 3041
+	.loc 1 3292
 	ld %r5, 120(%r1)
 	xor %r18, %r5, %r18
 # v1 = v18 ^ v1
-	.loc 1 3042
+	.loc 1 3293
 	ld %r5, 128(%r1)
 	xor %r23, %r5, %r23
 # v5 = v21 ^ v5
-	.loc 1 3043
+	.loc 1 3294
 	ld %r5, 136(%r1)
 	xor %r24, %r5, %r24
 # v21 = v48 & v3
-	.loc 1 3044
+	.loc 1 3295
 	and %r5, %r28, %r26
 	std %r5, 1128(%r1)
 # v18 = v48 & v8
-	.loc 1 3045
+	.loc 1 3296
 	and %r5, %r28, %r29
 # v14 = v45 & v3
-	.loc 1 3046
+	.loc 1 3297
 	and %r6, %r31, %r26
 # v14 = v18 ^ v14
-	.loc 1 3047
+	.loc 1 3298
 	xor %r5, %r5, %r6
 	std %r5, 1136(%r1)
 # v18 = v48 & v12
-	.loc 1 3048
+	.loc 1 3299
 	and %r5, %r28, %r19
 # v10 = v45 & v8
-	.loc 1 3049
+	.loc 1 3300
 	and %r6, %r31, %r29
 # v6 = v42 & v3
-	.loc 1 3050
+	.loc 1 3301
 	and %r10, %r16, %r26
 # v10 = v18 ^ v10
-	.loc 1 3051
+	.loc 1 3302
 	xor %r6, %r5, %r6
 # v6 = v10 ^ v6
-	.loc 1 3052
+	.loc 1 3303
 	xor %r27, %r6, %r10
 # v10 = v48 & v16
-	.loc 1 3053
+	.loc 1 3304
 	and %r5, %r28, %r18
 # v18 = v45 & v12
-	.loc 1 3054
+	.loc 1 3305
 	and %r6, %r31, %r19
 # v0 = v42 & v8
-	.loc 1 3055
+	.loc 1 3306
 	and %r10, %r16, %r29
 # v46 = v47 & v3
-	.loc 1 3056
+	.loc 1 3307
 	and %r30, %r11, %r26
 # v18 = v10 ^ v18
-	.loc 1 3057
+	.loc 1 3308
 	xor %r6, %r5, %r6
 # v0 = v18 ^ v0
-	.loc 1 3058
+	.loc 1 3309
 	xor %r10, %r6, %r10
 # v46 = v0 ^ v46
-	.loc 1 3059
+	.loc 1 3310
 	xor %r22, %r10, %r30
 # v0 = v48 & v1
-	.loc 1 3060
+	.loc 1 3311
 	and %r5, %r28, %r23
 # v18 = v45 & v16
-	.loc 1 3061
+	.loc 1 3312
 	and %r6, %r31, %r18
 # v10 = v42 & v12
-	.loc 1 3062
+	.loc 1 3313
 	and %r10, %r16, %r19
 # v41 = v47 & v8
-	.loc 1 3063
+	.loc 1 3314
 	and %r30, %r11, %r29
 # v28 = v44 & v3
-	.loc 1 3064
+	.loc 1 3315
 	and %r25, %r20, %r26
 # v18 = v0 ^ v18
-	.loc 1 3065
+	.loc 1 3316
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 3066
+	.loc 1 3317
 	xor %r10, %r6, %r10
 # v41 = v10 ^ v41
-	.loc 1 3067
+	.loc 1 3318
 	xor %r30, %r10, %r30
 # v28 = v41 ^ v28
-	.loc 1 3068
+	.loc 1 3319
 	xor %r25, %r30, %r25
 # v41 = v48 & v5
-	.loc 1 3069
+	.loc 1 3320
 	and %r5, %r28, %r24
 # v10 = v45 & v1
-	.loc 1 3070
+	.loc 1 3321
 	and %r6, %r31, %r23
 # v18 = v42 & v16
-	.loc 1 3071
+	.loc 1 3322
 	and %r10, %r16, %r18
 # v0 = v47 & v12
-	.loc 1 3072
+	.loc 1 3323
 	and %r14, %r11, %r19
 # v39 = v44 & v8
-	.loc 1 3073
+	.loc 1 3324
 	and %r15, %r20, %r29
 # v26 = v29 & v3
-	.loc 1 3074
+	.loc 1 3325
 	and %r30, %r21, %r26
 # v10 = v41 ^ v10
-	.loc 1 3075
+	.loc 1 3326
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 3076
+	.loc 1 3327
 	xor %r10, %r6, %r10
 # v0 = v18 ^ v0
-	.loc 1 3077
+	.loc 1 3328
 	xor %r14, %r10, %r14
 # v39 = v0 ^ v39
-	.loc 1 3078
+	.loc 1 3329
 	xor %r15, %r14, %r15
 # v26 = v39 ^ v26
-	.loc 1 3079
+	.loc 1 3330
 	xor %r15, %r15, %r30
 # v48 = v48 & v24
-	.loc 1 3080
+	.loc 1 3331
 	and %r14, %r28, %r8
 # v39 = v45 & v5
-	.loc 1 3081
+	.loc 1 3332
 	and %r5, %r31, %r24
 # v0 = v42 & v1
-	.loc 1 3082
+	.loc 1 3333
 	and %r28, %r16, %r23
 # v18 = v47 & v16
-	.loc 1 3083
+	.loc 1 3334
 	and %r30, %r11, %r18
 # v10 = v44 & v12
-	.loc 1 3084
+	.loc 1 3335
 	and %r10, %r20, %r19
 # v41 = v29 & v8
-	.loc 1 3085
+	.loc 1 3336
 	and %r6, %r21, %r29
 # v3 = v43 & v3
-	.loc 1 3086
+	.loc 1 3337
 	and %r26, %r12, %r26
 # v39 = v48 ^ v39
-	.loc 1 3087
+	.loc 1 3338
 	xor %r5, %r14, %r5
 # v0 = v39 ^ v0
-	.loc 1 3088
+	.loc 1 3339
 	xor %r28, %r5, %r28
 # v18 = v0 ^ v18
-	.loc 1 3089
+	.loc 1 3340
 	xor %r30, %r28, %r30
 # v10 = v18 ^ v10
-	.loc 1 3090
+	.loc 1 3341
 	xor %r10, %r30, %r10
 # v41 = v10 ^ v41
-	.loc 1 3091
+	.loc 1 3342
 	xor %r6, %r10, %r6
 # v3 = v41 ^ v3
-	.loc 1 3092
+	.loc 1 3343
 	xor %r26, %r6, %r26
 # v45 = v45 & v24
-	.loc 1 3093
+	.loc 1 3344
 	and %r31, %r31, %r8
 # v41 = v42 & v5
-	.loc 1 3094
+	.loc 1 3345
 	and %r5, %r16, %r24
 # v10 = v47 & v1
-	.loc 1 3095
+	.loc 1 3346
 	and %r6, %r11, %r23
 # v18 = v44 & v16
-	.loc 1 3096
+	.loc 1 3347
 	and %r30, %r20, %r18
 # v0 = v29 & v12
-	.loc 1 3097
+	.loc 1 3348
 	and %r10, %r21, %r19
 # v8 = v43 & v8
-	.loc 1 3098
+	.loc 1 3349
 	and %r29, %r12, %r29
 # v41 = v45 ^ v41
-	.loc 1 3099
+	.loc 1 3350
 	xor %r5, %r31, %r5
 # v10 = v41 ^ v10
-	.loc 1 3100
+	.loc 1 3351
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 3101
+	.loc 1 3352
 	xor %r30, %r6, %r30
 # v0 = v18 ^ v0
-	.loc 1 3102
+	.loc 1 3353
 	xor %r10, %r30, %r10
 # v8 = v0 ^ v8
-	.loc 1 3103
+	.loc 1 3354
 	xor %r29, %r10, %r29
 # v42 = v42 & v24
-	.loc 1 3104
+	.loc 1 3355
 	and %r16, %r16, %r8
 # v0 = v47 & v5
-	.loc 1 3105
+	.loc 1 3356
 	and %r5, %r11, %r24
 # v18 = v44 & v1
-	.loc 1 3106
+	.loc 1 3357
 	and %r6, %r20, %r23
 # v10 = v29 & v16
-	.loc 1 3107
+	.loc 1 3358
 	and %r10, %r21, %r18
 # v12 = v43 & v12
-	.loc 1 3108
+	.loc 1 3359
 	and %r19, %r12, %r19
 # v0 = v42 ^ v0
-	.loc 1 3109
+	.loc 1 3360
 	xor %r5, %r16, %r5
 # v18 = v0 ^ v18
-	.loc 1 3110
+	.loc 1 3361
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 3111
+	.loc 1 3362
 	xor %r10, %r6, %r10
 # v12 = v10 ^ v12
-	.loc 1 3112
+	.loc 1 3363
 	xor %r19, %r10, %r19
 # v47 = v47 & v24
-	.loc 1 3113
+	.loc 1 3364
 	and %r11, %r11, %r8
 # v10 = v44 & v5
-	.loc 1 3114
+	.loc 1 3365
 	and %r5, %r20, %r24
 # v18 = v29 & v1
-	.loc 1 3115
+	.loc 1 3366
 	and %r6, %r21, %r23
 # v16 = v43 & v16
-	.loc 1 3116
+	.loc 1 3367
 	and %r18, %r12, %r18
 # v10 = v47 ^ v10
-	.loc 1 3117
+	.loc 1 3368
 	xor %r5, %r11, %r5
 # v18 = v10 ^ v18
-	.loc 1 3118
+	.loc 1 3369
 	xor %r6, %r5, %r6
 # v16 = v18 ^ v16
-	.loc 1 3119
+	.loc 1 3370
 	xor %r18, %r6, %r18
 # v44 = v44 & v24
-	.loc 1 3120
+	.loc 1 3371
 	and %r20, %r20, %r8
 # v18 = v29 & v5
-	.loc 1 3121
+	.loc 1 3372
 	and %r5, %r21, %r24
 # v1 = v43 & v1
-	.loc 1 3122
+	.loc 1 3373
 	and %r23, %r12, %r23
 # v18 = v44 ^ v18
-	.loc 1 3123
+	.loc 1 3374
 	xor %r5, %r20, %r5
 # v1 = v18 ^ v1
-	.loc 1 3124
+	.loc 1 3375
 	xor %r23, %r5, %r23
 # v29 = v29 & v24
-	.loc 1 3125
+	.loc 1 3376
 	and %r21, %r21, %r8
 # v5 = v43 & v5
-	.loc 1 3126
+	.loc 1 3377
 	and %r24, %r12, %r24
 # v5 = v29 ^ v5
-	.loc 1 3127
+	.loc 1 3378
 	xor %r6, %r21, %r24
 # v24 = v43 & v24
-	.loc 1 3128
+	.loc 1 3379
 	and %r8, %r12, %r8
 # v21 = v21 ^ v40
-	.loc 1 3129
+	.loc 1 3380
 	ld %r5, 1128(%r1)
 	ld %r10, 760(%r1)
 	xor %r5, %r5, %r10
 # v21 = v21 ^ v2
-	.loc 1 3130
+	.loc 1 3381
 	ld %r10, 992(%r1)
 	xor %r10, %r5, %r10
 # v14 = v14 ^ v30
-	.loc 1 3131
+	.loc 1 3382
 	ld %r5, 1136(%r1)
 	ld %r11, 768(%r1)
 	xor %r5, %r5, %r11
 # v14 = v14 ^ v7
-	.loc 1 3132
+	.loc 1 3383
 	ld %r11, 1000(%r1)
 	xor %r5, %r5, %r11
 # v6 = v6 ^ v34
-	.loc 1 3133
+	.loc 1 3384
 	ld %r11, 776(%r1)
 	xor %r27, %r27, %r11
 # v6 = v6 ^ v11
-	.loc 1 3134
+	.loc 1 3385
 	ld %r11, 1008(%r1)
 	xor %r27, %r27, %r11
 # v46 = v46 ^ v38
-	.loc 1 3135
+	.loc 1 3386
 	ld %r11, 792(%r1)
 	xor %r22, %r22, %r11
 # v46 = v46 ^ v58
-	.loc 1 3136
+	.loc 1 3387
 	ld %r11, 1024(%r1)
 	xor %r22, %r22, %r11
 # v28 = v28 ^ v37
-	.loc 1 3137
+	.loc 1 3388
 	ld %r11, 816(%r1)
 	xor %r25, %r25, %r11
 # v28 = v28 ^ v54
-	.loc 1 3138
+	.loc 1 3389
 	ld %r11, 1048(%r1)
 	xor %r25, %r25, %r11
 # v26 = v26 ^ v33
-	.loc 1 3139
+	.loc 1 3390
 	ld %r11, 848(%r1)
 	xor %r15, %r15, %r11
 # v26 = v26 ^ v50
-	.loc 1 3140
+	.loc 1 3391
 	ld %r11, 1080(%r1)
 	xor %r15, %r15, %r11
 # v3 = v3 ^ v15
-	.loc 1 3141
+	.loc 1 3392
 	ld %r11, 888(%r1)
 	xor %r26, %r26, %r11
 # v3 = v3 ^ v56
-	.loc 1 3142
+	.loc 1 3393
 	ld %r11, 1104(%r1)
 	xor %r26, %r26, %r11
 # v8 = v8 ^ v31
-	.loc 1 3143
+	.loc 1 3394
 	ld %r11, 920(%r1)
 	xor %r29, %r29, %r11
 # v8 = v8 ^ v52
-	.loc 1 3144
+	.loc 1 3395
 	ld %r12, 1120(%r1)
 	xor %r29, %r29, %r12
 # v12 = v12 ^ v27
-	.loc 1 3145
+	.loc 1 3396
 	ld %r12, 944(%r1)
 	xor %r19, %r19, %r12
 # v12 = v12 ^ v9
-	.loc 1 3146
+	.loc 1 3397
 	xor %r19, %r19, %r17
 # v16 = v16 ^ v36
-	.loc 1 3147
+	.loc 1 3398
 	ld %r31, 960(%r1)
 	xor %r18, %r18, %r31
 # v16 = v16 ^ v60
-	.loc 1 3148
+	.loc 1 3399
 	xor %r18, %r18, %r9
 # v1 = v1 ^ v35
-	.loc 1 3149
+	.loc 1 3400
 	ld %r30, 968(%r1)
 	xor %r23, %r23, %r30
 # v1 = v1 ^ v4
-	.loc 1 3150
+	.loc 1 3401
 	xor %r23, %r23, %r7
 # v5 = v5 ^ v49
-	.loc 1 3151
+	.loc 1 3402
 	ld %r24, 976(%r1)
 	xor %r6, %r6, %r24
 # v24 = v24 ^ v32
-	.loc 1 3152
+	.loc 1 3403
 	ld %r21, 984(%r1)
 	xor %r28, %r8, %r21
 # v31 = v21 ^ v31
-	.loc 1 3153
+	.loc 1 3404
 	xor %r11, %r10, %r11
 # v27 = v14 ^ v27
-	.loc 1 3154
+	.loc 1 3405
 	xor %r12, %r5, %r12
 # v36 = v6 ^ v36
-	.loc 1 3155
+	.loc 1 3406
 	xor %r31, %r27, %r31
 # v35 = v46 ^ v35
-	.loc 1 3156
+	.loc 1 3407
 	xor %r30, %r22, %r30
 # v49 = v28 ^ v49
-	.loc 1 3157
+	.loc 1 3408
 	xor %r25, %r25, %r24
 # v32 = v26 ^ v32
-	.loc 1 3158
+	.loc 1 3409
 	xor %r24, %r15, %r21
 # v2 = v8 ^ v2
-	.loc 1 3159
+	.loc 1 3410
 	ld %r5, 992(%r1)
 	xor %r22, %r29, %r5
 # v7 = v12 ^ v7
-	.loc 1 3160
+	.loc 1 3411
 	ld %r5, 1000(%r1)
 	xor %r5, %r19, %r5
 # v11 = v16 ^ v11
-	.loc 1 3161
+	.loc 1 3412
 	ld %r8, 1008(%r1)
 	xor %r10, %r18, %r8
 # v58 = v1 ^ v58
-	.loc 1 3162
+	.loc 1 3413
 	ld %r8, 1024(%r1)
 	xor %r8, %r23, %r8
 # v54 = v5 ^ v54
-	.loc 1 3163
+	.loc 1 3414
 	ld %r29, 1048(%r1)
 	xor %r29, %r6, %r29
 # v50 = v24 ^ v50
-	.loc 1 3164
+	.loc 1 3415
 	ld %r6, 1080(%r1)
 	xor %r28, %r28, %r6
 # v7 = v7 ^ v4
-	.loc 1 3165
+	.loc 1 3416
 	xor %r27, %r5, %r7
 # v2 = v2 ^ v4
-	.loc 1 3166
+	.loc 1 3417
 	xor %r5, %r22, %r7
 # v32 = v32 ^ v4
-	.loc 1 3167
+	.loc 1 3418
 	xor %r6, %r24, %r7
 # v4 = v49 ^ v4
-	.loc 1 3168
+	.loc 1 3419
 	xor %r7, %r25, %r7
 # v2 = v2 ^ v60
-	.loc 1 3169
+	.loc 1 3420
 	xor %r25, %r5, %r9
 # v3 = v3 ^ v60
-	.loc 1 3170
+	.loc 1 3421
 	xor %r5, %r26, %r9
 # v4 = v4 ^ v60
-	.loc 1 3171
+	.loc 1 3422
 	xor %r7, %r7, %r9
 # v60 = v35 ^ v60
-	.loc 1 3172
+	.loc 1 3423
 	xor %r9, %r30, %r9
 # v3 = v3 ^ v9
-	.loc 1 3173
+	.loc 1 3424
 	xor %r30, %r5, %r17
 # v32 = v32 ^ v9
-	.loc 1 3174
+	.loc 1 3425
 	xor %r6, %r6, %r17
 # v60 = v60 ^ v9
-	.loc 1 3175
+	.loc 1 3426
 	xor %r9, %r9, %r17
 # v9 = v36 ^ v9
-	.loc 1 3176
+	.loc 1 3427
 	xor %r17, %r31, %r17
 # v32 = v32 ^ v52
-	.loc 1 3177
+	.loc 1 3428
 	ld %r5, 1120(%r1)
 	xor %r31, %r6, %r5
 # v4 = v4 ^ v52
-	.loc 1 3178
+	.loc 1 3429
 	xor %r7, %r7, %r5
 # v9 = v9 ^ v52
-	.loc 1 3179
+	.loc 1 3430
 	xor %r17, %r17, %r5
 # v52 = v27 ^ v52
-	.loc 1 3180
+	.loc 1 3431
 	xor %r5, %r12, %r5
 # v4 = v4 ^ v56
-	.loc 1 3181
+	.loc 1 3432
 	ld %r6, 1104(%r1)
 	xor %r7, %r7, %r6
 # v60 = v60 ^ v56
-	.loc 1 3182
+	.loc 1 3433
 	xor %r9, %r9, %r6
 # v52 = v52 ^ v56
-	.loc 1 3183
+	.loc 1 3434
 	xor %r5, %r5, %r6
 # v56 = v31 ^ v56
-	.loc 1 3184
+	.loc 1 3435
 	xor %r6, %r11, %r6
 # v60 = v60 ^ v50
-	.loc 1 3185
+	.loc 1 3436
 	xor %r9, %r9, %r28
 # v9 = v9 ^ v50
-	.loc 1 3186
+	.loc 1 3437
 	xor %r17, %r17, %r28
 # v56 = v56 ^ v50
-	.loc 1 3187
+	.loc 1 3438
 	xor %r6, %r6, %r28
 # v50 = v15 ^ v50
-	.loc 1 3188
+	.loc 1 3439
 	ld %r11, 888(%r1)
 	xor %r28, %r11, %r28
 # v9 = v9 ^ v54
-	.loc 1 3189
+	.loc 1 3440
 	xor %r17, %r17, %r29
 # v52 = v52 ^ v54
-	.loc 1 3190
+	.loc 1 3441
 	xor %r5, %r5, %r29
 # v50 = v50 ^ v54
-	.loc 1 3191
+	.loc 1 3442
 	xor %r28, %r28, %r29
 # v54 = v33 ^ v54
-	.loc 1 3192
+	.loc 1 3443
 	ld %r11, 848(%r1)
 	xor %r29, %r11, %r29
 # v52 = v52 ^ v58
-	.loc 1 3193
+	.loc 1 3444
 	xor %r11, %r5, %r8
 # v56 = v56 ^ v58
-	.loc 1 3194
+	.loc 1 3445
 	xor %r6, %r6, %r8
 # v54 = v54 ^ v58
-	.loc 1 3195
+	.loc 1 3446
 	xor %r29, %r29, %r8
 # v58 = v37 ^ v58
-	.loc 1 3196
+	.loc 1 3447
 	ld %r5, 816(%r1)
 	xor %r8, %r5, %r8
 # v56 = v56 ^ v11
-	.loc 1 3197
+	.loc 1 3448
 	xor %r6, %r6, %r10
 # v50 = v50 ^ v11
-	.loc 1 3198
+	.loc 1 3449
 	xor %r28, %r28, %r10
 # v58 = v58 ^ v11
-	.loc 1 3199
+	.loc 1 3450
 	xor %r8, %r8, %r10
 # v11 = v38 ^ v11
-	.loc 1 3200
+	.loc 1 3451
 	ld %r5, 792(%r1)
 	xor %r10, %r5, %r10
 # v50 = v50 ^ v7
-	.loc 1 3201
+	.loc 1 3452
 	xor %r28, %r28, %r27
 # v54 = v54 ^ v7
-	.loc 1 3202
+	.loc 1 3453
 	xor %r29, %r29, %r27
 # v11 = v11 ^ v7
-	.loc 1 3203
+	.loc 1 3454
 	xor %r10, %r10, %r27
 # v7 = v34 ^ v7
-	.loc 1 3204
+	.loc 1 3455
 	ld %r5, 776(%r1)
 	xor %r27, %r5, %r27
 # v54 = v54 ^ v2
-	.loc 1 3205
+	.loc 1 3456
 	xor %r29, %r29, %r25
 # v58 = v58 ^ v2
-	.loc 1 3206
+	.loc 1 3457
 	xor %r8, %r8, %r25
 # v7 = v7 ^ v2
-	.loc 1 3207
+	.loc 1 3458
 	xor %r27, %r27, %r25
 # v2 = v30 ^ v2
-	.loc 1 3208
+	.loc 1 3459
 	ld %r5, 768(%r1)
 	xor %r25, %r5, %r25
 # v58 = v58 ^ v3
-	.loc 1 3209
+	.loc 1 3460
 	xor %r12, %r8, %r30
 # v11 = v11 ^ v3
-	.loc 1 3210
+	.loc 1 3461
 	xor %r26, %r10, %r30
 # v2 = v2 ^ v3
-	.loc 1 3211
+	.loc 1 3462
 	xor %r25, %r25, %r30
 # v3 = v40 ^ v3
-	.loc 1 3212
+	.loc 1 3463
 	ld %r5, 760(%r1)
 	xor %r30, %r5, %r30
 # v40 = v3 ^ v4
-	.loc 1 3213
+	.loc 1 3464
 	xor %r24, %r30, %r7
 # v30 = v56 ^ v4
-	.loc 1 3214
+	.loc 1 3465
 	xor %r5, %r6, %r7
 # v30 = v30 ^ v32
-	.loc 1 3215
+	.loc 1 3466
 	xor %r10, %r5, %r31
 # v34 = v2 ^ v56
-	.loc 1 3216
+	.loc 1 3467
 	xor %r23, %r25, %r6
 # v38 = v52 ^ v4
-	.loc 1 3217
+	.loc 1 3468
 	xor %r5, %r11, %r7
 # v38 = v38 ^ v32
-	.loc 1 3218
+	.loc 1 3469
 	xor %r22, %r5, %r31
 # v37 = v7 ^ v56
-	.loc 1 3219
+	.loc 1 3470
 	xor %r5, %r27, %r6
 # v37 = v37 ^ v52
-	.loc 1 3220
+	.loc 1 3471
 	xor %r5, %r5, %r11
 # v37 = v37 ^ v4
-	.loc 1 3221
+	.loc 1 3472
 	xor %r5, %r5, %r7
 # v37 = v37 ^ v32
-	.loc 1 3222
+	.loc 1 3473
 	xor %r20, %r5, %r31
 # v33 = v56 ^ v9
-	.loc 1 3223
+	.loc 1 3474
 	xor %r19, %r6, %r17
 # v15 = v11 ^ v52
-	.loc 1 3224
+	.loc 1 3475
 	xor %r5, %r26, %r11
 # v15 = v15 ^ v9
-	.loc 1 3225
+	.loc 1 3476
 	xor %r5, %r5, %r17
 # v15 = v15 ^ v32
-	.loc 1 3226
+	.loc 1 3477
 	xor %r18, %r5, %r31
 # v31 = v52 ^ v60
-	.loc 1 3227
+	.loc 1 3478
 	xor %r16, %r11, %r9
 # v27 = v58 ^ v9
-	.loc 1 3228
+	.loc 1 3479
 	xor %r5, %r12, %r17
 # v27 = v27 ^ v60
-	.loc 1 3229
+	.loc 1 3480
 	xor %r15, %r5, %r9
 # v36 = v9 ^ v4
-	.loc 1 3230
+	.loc 1 3481
 	xor %r21, %r17, %r7
 # v35 = v54 ^ v60
-	.loc 1 3231
+	.loc 1 3482
 	xor %r5, %r29, %r9
 # v35 = v35 ^ v4
-	.loc 1 3232
+	.loc 1 3483
 	xor %r14, %r5, %r7
 # v49 = v60 ^ v32
-	.loc 1 3233
+	.loc 1 3484
 	xor %r8, %r9, %r31
 # v24 = v50 ^ v4
-	.loc 1 3234
+	.loc 1 3485
 	xor %r5, %r28, %r7
 # v24 = v24 ^ v32
-	.loc 1 3235
+	.loc 1 3486
 	xor %r5, %r5, %r31
 # v40 = v40 ^ v49
-	.loc 1 3236
+	.loc 1 3487
 	xor %r24, %r24, %r8
 	std %r24, 1144(%r1)
 # v5 = v31 ^ v49
-	.loc 1 3237
+	.loc 1 3488
 	xor %r24, %r16, %r8
 # v5 = v5 ^ v24
-	.loc 1 3238
+	.loc 1 3489
 	xor %r24, %r24, %r5
 	std %r24, 1152(%r1)
 # v30 = v30 ^ v31
-	.loc 1 3239
+	.loc 1 3490
 	xor %r10, %r10, %r16
 	std %r10, 1160(%r1)
 # v1 = v27 ^ v49
-	.loc 1 3240
+	.loc 1 3491
 	xor %r10, %r15, %r8
 # v1 = v1 ^ v24
-	.loc 1 3241
+	.loc 1 3492
 	xor %r10, %r10, %r5
 	std %r10, 1168(%r1)
 # v34 = v34 ^ v31
-	.loc 1 3242
+	.loc 1 3493
 	xor %r23, %r23, %r16
 # v34 = v34 ^ v27
-	.loc 1 3243
+	.loc 1 3494
 	xor %r23, %r23, %r15
 # v34 = v34 ^ v49
-	.loc 1 3244
+	.loc 1 3495
 	xor %r23, %r23, %r8
 # v34 = v34 ^ v24
-	.loc 1 3245
+	.loc 1 3496
 	xor %r23, %r23, %r5
 # v31 = v31 ^ v36
-	.loc 1 3246
+	.loc 1 3497
 	xor %r10, %r16, %r21
 	std %r10, 1176(%r1)
 # v38 = v38 ^ v27
-	.loc 1 3247
+	.loc 1 3498
 	xor %r22, %r22, %r15
 # v38 = v38 ^ v36
-	.loc 1 3248
+	.loc 1 3499
 	xor %r22, %r22, %r21
 # v38 = v38 ^ v24
-	.loc 1 3249
+	.loc 1 3500
 	xor %r10, %r22, %r5
 	std %r10, 1184(%r1)
 # v27 = v27 ^ v35
-	.loc 1 3250
+	.loc 1 3501
 	xor %r15, %r15, %r14
 # v37 = v37 ^ v36
-	.loc 1 3251
+	.loc 1 3502
 	xor %r20, %r20, %r21
 # v37 = v37 ^ v35
-	.loc 1 3252
+	.loc 1 3503
 	xor %r20, %r20, %r14
 # v36 = v36 ^ v49
-	.loc 1 3253
+	.loc 1 3504
 	xor %r21, %r21, %r8
 # v33 = v33 ^ v35
-	.loc 1 3254
+	.loc 1 3505
 	xor %r19, %r19, %r14
 # v33 = v33 ^ v49
-	.loc 1 3255
+	.loc 1 3506
 	xor %r19, %r19, %r8
 # v35 = v35 ^ v24
-	.loc 1 3256
+	.loc 1 3507
 	xor %r14, %r14, %r5
 # v49 = v15 ^ v49
-	.loc 1 3257
+	.loc 1 3508
 	xor %r8, %r18, %r8
 # v24 = v49 ^ v24
-	.loc 1 3258
+	.loc 1 3509
 	xor %r24, %r8, %r5
 # v40 = v40 ^ v35
-	.loc 1 3259
+	.loc 1 3510
 	ld %r5, 1144(%r1)
 	xor %r10, %r5, %r14
 # v49 = v27 ^ v35
-	.loc 1 3260
+	.loc 1 3511
 	xor %r5, %r15, %r14
 # v49 = v49 ^ v24
-	.loc 1 3261
+	.loc 1 3512
 	xor %r8, %r5, %r24
 # v5 = v5 ^ v27
-	.loc 1 3262
+	.loc 1 3513
 	ld %r5, 1152(%r1)
 	xor %r22, %r5, %r15
 # v15 = v37 ^ v35
-	.loc 1 3263
+	.loc 1 3514
 	xor %r5, %r20, %r14
 # v15 = v15 ^ v24
-	.loc 1 3264
+	.loc 1 3515
 	xor %r18, %r5, %r24
 # v30 = v30 ^ v27
-	.loc 1 3265
+	.loc 1 3516
 	ld %r5, 1160(%r1)
 	xor %r5, %r5, %r15
 # v30 = v30 ^ v37
-	.loc 1 3266
+	.loc 1 3517
 	xor %r5, %r5, %r20
 # v30 = v30 ^ v35
-	.loc 1 3267
+	.loc 1 3518
 	xor %r5, %r5, %r14
 # v30 = v30 ^ v24
-	.loc 1 3268
+	.loc 1 3519
 	xor %r16, %r5, %r24
 # v27 = v27 ^ v36
-	.loc 1 3269
+	.loc 1 3520
 	xor %r15, %r15, %r21
 # v1 = v1 ^ v37
-	.loc 1 3270
+	.loc 1 3521
 	ld %r5, 1168(%r1)
 	xor %r5, %r5, %r20
 # v1 = v1 ^ v36
-	.loc 1 3271
+	.loc 1 3522
 	xor %r5, %r5, %r21
 # v1 = v1 ^ v24
-	.loc 1 3272
+	.loc 1 3523
 	xor %r5, %r5, %r24
 # v37 = v37 ^ v33
-	.loc 1 3273
+	.loc 1 3524
 	xor %r20, %r20, %r19
 	std %r20, 4248(%r1)
 # v34 = v34 ^ v36
-	.loc 1 3274
+	.loc 1 3525
 	xor %r23, %r23, %r21
 # v34 = v34 ^ v33
-	.loc 1 3275
+	.loc 1 3526
 	xor %r23, %r23, %r19
 	std %r23, 1192(%r1)
 # v36 = v36 ^ v35
-	.loc 1 3276
+	.loc 1 3527
 	xor %r23, %r21, %r14
 	std %r23, 4256(%r1)
 # v31 = v31 ^ v33
-	.loc 1 3277
+	.loc 1 3528
 	ld %r23, 1176(%r1)
 	xor %r23, %r23, %r19
 # v31 = v31 ^ v35
-	.loc 1 3278
+	.loc 1 3529
 	xor %r23, %r23, %r14
 	std %r23, 1200(%r1)
 # v33 = v33 ^ v24
-	.loc 1 3279
+	.loc 1 3530
 	xor %r23, %r19, %r24
 	std %r23, 5000(%r1)
 # v35 = v38 ^ v35
-	.loc 1 3280
+	.loc 1 3531
 	ld %r23, 1184(%r1)
 	xor %r14, %r23, %r14
 # v24 = v35 ^ v24
-	.loc 1 3281
+	.loc 1 3532
 	xor %r21, %r14, %r24
 # v35 = v40 & v3
-	.loc 1 3282
+	.loc 1 3533
 	and %r24, %r10, %r30
 	std %r24, 1208(%r1)
 # v38 = v40 & v2
-	.loc 1 3283
+	.loc 1 3534
 	and %r24, %r10, %r25
 # v16 = v49 & v3
-	.loc 1 3284
+	.loc 1 3535
 	and %r23, %r8, %r30
 # v16 = v38 ^ v16
-	.loc 1 3285
+	.loc 1 3536
 	xor %r24, %r24, %r23
 	std %r24, 1216(%r1)
 # v38 = v40 & v7
-	.loc 1 3286
+	.loc 1 3537
 	and %r23, %r10, %r27
 	std %r23, 1224(%r1)
 # v12 = v49 & v2
-	.loc 1 3287
+	.loc 1 3538
 	and %r20, %r8, %r25
 	std %r20, 2968(%r1)
 # v8 = v5 & v3
-	.loc 1 3288
+	.loc 1 3539
 	and %r24, %r22, %r30
 # v12 = v38 ^ v12
-	.loc 1 3289
+	.loc 1 3540
 	xor %r23, %r23, %r20
 # v8 = v12 ^ v8
-	.loc 1 3290
+	.loc 1 3541
 	xor %r24, %r23, %r24
 	std %r24, 1232(%r1)
 # v12 = v40 & v11
-	.loc 1 3291
+	.loc 1 3542
 	and %r24, %r10, %r26
 	std %r24, 1240(%r1)
 # v38 = v49 & v7
-	.loc 1 3292
+	.loc 1 3543
 	and %r19, %r8, %r27
 	std %r19, 2976(%r1)
 # v26 = v5 & v2
-	.loc 1 3293
+	.loc 1 3544
 	and %r23, %r22, %r25
 	std %r23, 1248(%r1)
 # v28 = v15 & v3
-	.loc 1 3294
+	.loc 1 3545
 	and %r20, %r18, %r30
 	std %r20, 2984(%r1)
 # v38 = v12 ^ v38
-	.loc 1 3295
+	.loc 1 3546
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 3296
+	.loc 1 3547
 	xor %r24, %r24, %r23
 # v28 = v26 ^ v28
-	.loc 1 3297
+	.loc 1 3548
 	xor %r24, %r24, %r20
 	std %r24, 1256(%r1)
 # v26 = v40 & v58
-	.loc 1 3298
+	.loc 1 3549
 	and %r24, %r10, %r12
 	std %r24, 3840(%r1)
 	std %r24, 1264(%r1)
 # v38 = v49 & v11
-	.loc 1 3299
+	.loc 1 3550
 	and %r23, %r8, %r26
 	std %r23, 2992(%r1)
 # v12 = v5 & v7
-	.loc 1 3300
+	.loc 1 3551
 	and %r14, %r22, %r27
 	std %r14, 4656(%r1)
 	std %r14, 1272(%r1)
 # v46 = v15 & v2
-	.loc 1 3301
+	.loc 1 3552
 	and %r19, %r18, %r25
 	std %r19, 1280(%r1)
 # v6 = v30 & v3
-	.loc 1 3302
+	.loc 1 3553
 	and %r20, %r16, %r30
 	std %r20, 3000(%r1)
 # v38 = v26 ^ v38
-	.loc 1 3303
+	.loc 1 3554
 	xor %r24, %r24, %r23
 	std %r24, 3008(%r1)
 # v12 = v38 ^ v12
-	.loc 1 3304
+	.loc 1 3555
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 3305
+	.loc 1 3556
 	xor %r24, %r24, %r19
 # v6 = v46 ^ v6
-	.loc 1 3306
+	.loc 1 3557
 	xor %r24, %r24, %r20
 	std %r24, 1288(%r1)
 # v46 = v40 & v54
-	.loc 1 3307
+	.loc 1 3558
 	and %r24, %r10, %r29
 	std %r24, 5808(%r1)
 	std %r24, 3848(%r1)
 	std %r24, 1296(%r1)
 # v12 = v49 & v58
-	.loc 1 3308
+	.loc 1 3559
 	and %r24, %r8, %r12
 	std %r24, 5304(%r1)
 	std %r24, 3016(%r1)
 # v38 = v5 & v11
-	.loc 1 3309
+	.loc 1 3560
 	and %r24, %r22, %r26
 	std %r24, 5968(%r1)
 	std %r24, 3856(%r1)
 	std %r24, 1304(%r1)
 # v26 = v15 & v7
-	.loc 1 3310
+	.loc 1 3561
 	and %r19, %r18, %r27
 	std %r19, 4664(%r1)
 	std %r19, 1312(%r1)
 # v14 = v30 & v2
-	.loc 1 3311
+	.loc 1 3562
 	and %r20, %r16, %r25
 	std %r20, 4672(%r1)
 	std %r20, 1320(%r1)
 # v21 = v27 & v3
-	.loc 1 3312
+	.loc 1 3563
 	and %r23, %r15, %r30
 	std %r23, 5584(%r1)
 	std %r23, 3024(%r1)
 # v12 = v46 ^ v12
-	.loc 1 3313
+	.loc 1 3564
 	ld %r24, 5304(%r1)
 	ld %r14, 5808(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3032(%r1)
 # v38 = v12 ^ v38
-	.loc 1 3314
+	.loc 1 3565
 	ld %r14, 5968(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3040(%r1)
 # v26 = v38 ^ v26
-	.loc 1 3315
+	.loc 1 3566
 	xor %r24, %r24, %r19
 # v14 = v26 ^ v14
-	.loc 1 3316
+	.loc 1 3567
 	xor %r24, %r24, %r20
 # v21 = v14 ^ v21
-	.loc 1 3317
+	.loc 1 3568
 	xor %r24, %r24, %r23
 	std %r24, 1328(%r1)
 # v14 = v40 & v50
-	.loc 1 3318
+	.loc 1 3569
 	and %r24, %r10, %r28
 	std %r24, 5312(%r1)
 	std %r24, 3864(%r1)
 	std %r24, 1336(%r1)
 # v26 = v49 & v54
-	.loc 1 3319
+	.loc 1 3570
 	and %r24, %r8, %r29
 	std %r24, 4960(%r1)
 	std %r24, 3048(%r1)
 # v38 = v5 & v58
-	.loc 1 3320
+	.loc 1 3571
 	and %r24, %r22, %r12
 	std %r24, 5592(%r1)
 	std %r24, 3872(%r1)
 	std %r24, 1344(%r1)
 # v12 = v15 & v11
-	.loc 1 3321
+	.loc 1 3572
 	and %r24, %r18, %r26
 	std %r24, 5600(%r1)
 	std %r24, 3880(%r1)
 	std %r24, 1352(%r1)
 # v46 = v30 & v7
-	.loc 1 3322
+	.loc 1 3573
 	and %r19, %r16, %r27
 	std %r19, 4680(%r1)
 	std %r19, 1360(%r1)
 # v43 = v27 & v2
-	.loc 1 3323
+	.loc 1 3574
 	and %r20, %r15, %r25
 	std %r20, 4688(%r1)
 	std %r20, 1368(%r1)
 # v29 = v1 & v3
-	.loc 1 3324
+	.loc 1 3575
 	and %r23, %r5, %r30
 	std %r23, 5320(%r1)
 	std %r23, 3056(%r1)
 # v26 = v14 ^ v26
-	.loc 1 3325
+	.loc 1 3576
 	ld %r24, 4960(%r1)
 	ld %r14, 5312(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3064(%r1)
 # v38 = v26 ^ v38
-	.loc 1 3326
+	.loc 1 3577
 	ld %r14, 5592(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3072(%r1)
 # v12 = v38 ^ v12
-	.loc 1 3327
+	.loc 1 3578
 	ld %r14, 5600(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3080(%r1)
 # v46 = v12 ^ v46
-	.loc 1 3328
+	.loc 1 3579
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 3329
+	.loc 1 3580
 	xor %r24, %r24, %r20
 # v29 = v43 ^ v29
-	.loc 1 3330
+	.loc 1 3581
 	xor %r24, %r24, %r23
 	std %r24, 1376(%r1)
 # v43 = v49 & v50
-	.loc 1 3331
+	.loc 1 3582
 	and %r24, %r8, %r28
 	std %r24, 5816(%r1)
 	std %r24, 3888(%r1)
 	std %r24, 1384(%r1)
 # v46 = v5 & v54
-	.loc 1 3332
+	.loc 1 3583
 	and %r24, %r22, %r29
 	std %r24, 5328(%r1)
 	std %r24, 3088(%r1)
 # v12 = v15 & v58
-	.loc 1 3333
+	.loc 1 3584
 	and %r24, %r18, %r12
 	std %r24, 5976(%r1)
 	std %r24, 3896(%r1)
 	std %r24, 1392(%r1)
 # v38 = v30 & v11
-	.loc 1 3334
+	.loc 1 3585
 	and %r19, %r16, %r26
 	std %r19, 4696(%r1)
 	std %r19, 1400(%r1)
 # v26 = v27 & v7
-	.loc 1 3335
+	.loc 1 3586
 	and %r20, %r15, %r27
 	std %r20, 4704(%r1)
 	std %r20, 1408(%r1)
 # v14 = v1 & v2
-	.loc 1 3336
+	.loc 1 3587
 	and %r23, %r5, %r25
 	std %r23, 5608(%r1)
 	std %r23, 3096(%r1)
 # v46 = v43 ^ v46
-	.loc 1 3337
+	.loc 1 3588
 	ld %r24, 5328(%r1)
 	ld %r14, 5816(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3104(%r1)
 # v12 = v46 ^ v12
-	.loc 1 3338
+	.loc 1 3589
 	ld %r14, 5976(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3112(%r1)
 # v38 = v12 ^ v38
-	.loc 1 3339
+	.loc 1 3590
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 3340
+	.loc 1 3591
 	xor %r24, %r24, %r20
 # v14 = v26 ^ v14
-	.loc 1 3341
+	.loc 1 3592
 	xor %r24, %r24, %r23
 	std %r24, 1416(%r1)
 # v26 = v5 & v50
-	.loc 1 3342
+	.loc 1 3593
 	and %r24, %r22, %r28
 	std %r24, 3904(%r1)
 	std %r24, 1424(%r1)
 # v38 = v15 & v54
-	.loc 1 3343
+	.loc 1 3594
 	and %r23, %r18, %r29
 	std %r23, 3120(%r1)
 # v12 = v30 & v58
-	.loc 1 3344
+	.loc 1 3595
 	and %r14, %r16, %r12
 	std %r14, 4712(%r1)
 	std %r14, 1432(%r1)
 # v46 = v27 & v11
-	.loc 1 3345
+	.loc 1 3596
 	and %r19, %r15, %r26
 	std %r19, 1440(%r1)
 # v43 = v1 & v7
-	.loc 1 3346
+	.loc 1 3597
 	and %r20, %r5, %r27
 	std %r20, 3128(%r1)
 # v38 = v26 ^ v38
-	.loc 1 3347
+	.loc 1 3598
 	xor %r24, %r24, %r23
 	std %r24, 3136(%r1)
 # v12 = v38 ^ v12
-	.loc 1 3348
+	.loc 1 3599
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 3349
+	.loc 1 3600
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 3350
+	.loc 1 3601
 	xor %r24, %r24, %r20
 	std %r24, 1448(%r1)
 # v46 = v15 & v50
-	.loc 1 3351
+	.loc 1 3602
 	and %r24, %r18, %r28
 	std %r24, 1456(%r1)
 # v12 = v30 & v54
-	.loc 1 3352
+	.loc 1 3603
 	and %r19, %r16, %r29
 	std %r19, 3144(%r1)
 # v38 = v27 & v58
-	.loc 1 3353
+	.loc 1 3604
 	and %r23, %r15, %r12
 	std %r23, 1464(%r1)
 # v26 = v1 & v11
-	.loc 1 3354
+	.loc 1 3605
 	and %r20, %r5, %r26
 	std %r20, 3152(%r1)
 # v12 = v46 ^ v12
-	.loc 1 3355
+	.loc 1 3606
 	xor %r24, %r24, %r19
 # v38 = v12 ^ v38
-	.loc 1 3356
+	.loc 1 3607
 	xor %r24, %r24, %r23
 # v26 = v38 ^ v26
-	.loc 1 3357
+	.loc 1 3608
 	xor %r24, %r24, %r20
 	std %r24, 1472(%r1)
 # v38 = v30 & v50
-	.loc 1 3358
+	.loc 1 3609
 	and %r23, %r16, %r28
 	std %r23, 1480(%r1)
 # v12 = v27 & v54
-	.loc 1 3359
+	.loc 1 3610
 	and %r20, %r15, %r29
 	std %r20, 3160(%r1)
 # v46 = v1 & v58
-	.loc 1 3360
+	.loc 1 3611
 	and %r24, %r5, %r12
 # v12 = v38 ^ v12
-	.loc 1 3361
+	.loc 1 3612
 	xor %r23, %r23, %r20
 # v46 = v12 ^ v46
-	.loc 1 3362
+	.loc 1 3613
 	xor %r24, %r23, %r24
 	std %r24, 1488(%r1)
 # v12 = v27 & v50
-	.loc 1 3363
+	.loc 1 3614
 	and %r24, %r15, %r28
 # v38 = v1 & v54
-	.loc 1 3364
+	.loc 1 3615
 	and %r23, %r5, %r29
 # v38 = v12 ^ v38
-	.loc 1 3365
+	.loc 1 3616
 	xor %r24, %r24, %r23
 	std %r24, 1496(%r1)
 # v12 = v1 & v50
-	.loc 1 3366
+	.loc 1 3617
 	and %r24, %r5, %r28
 	std %r24, 1504(%r1)
 # v18 = v37 & v56
-	.loc 1 3367
+	.loc 1 3618
 	ld %r20, 4248(%r1)
 	and %r24, %r20, %r6
 	std %r24, 1512(%r1)
 # v44 = v37 & v52
-	.loc 1 3368
+	.loc 1 3619
 	and %r19, %r20, %r11
 	std %r19, 3168(%r1)
 # v10 = v34 & v56
-	.loc 1 3369
+	.loc 1 3620
 	ld %r23, 1192(%r1)
 	and %r24, %r23, %r6
 # v10 = v44 ^ v10
-	.loc 1 3370
+	.loc 1 3621
 	xor %r24, %r19, %r24
 	std %r24, 1520(%r1)
 # v44 = v37 & v9
-	.loc 1 3371
+	.loc 1 3622
 	and %r24, %r20, %r17
 	std %r24, 1528(%r1)
 # v47 = v34 & v52
-	.loc 1 3372
+	.loc 1 3623
 	and %r14, %r23, %r11
 	std %r14, 3176(%r1)
 # v0 = v36 & v56
-	.loc 1 3373
+	.loc 1 3624
 	ld %r20, 4256(%r1)
 	and %r19, %r20, %r6
 	std %r19, 3184(%r1)
 # v47 = v44 ^ v47
-	.loc 1 3374
+	.loc 1 3625
 	xor %r24, %r24, %r14
 # v0 = v47 ^ v0
-	.loc 1 3375
+	.loc 1 3626
 	xor %r24, %r24, %r19
 	std %r24, 1536(%r1)
 # v47 = v37 & v60
-	.loc 1 3376
+	.loc 1 3627
 	ld %r24, 4248(%r1)
 	and %r14, %r24, %r9
 	std %r14, 4720(%r1)
 	std %r14, 1544(%r1)
 # v44 = v34 & v9
-	.loc 1 3377
+	.loc 1 3628
 	and %r24, %r23, %r17
 	std %r24, 3192(%r1)
 # v42 = v36 & v52
-	.loc 1 3378
+	.loc 1 3629
 	and %r20, %r20, %r11
 	std %r20, 1552(%r1)
 # v41 = v31 & v56
-	.loc 1 3379
+	.loc 1 3630
 	ld %r19, 1200(%r1)
 	std %r19, 3912(%r1)
 	and %r23, %r19, %r6
 	std %r23, 3200(%r1)
 # v44 = v47 ^ v44
-	.loc 1 3380
+	.loc 1 3631
 	xor %r24, %r14, %r24
 # v42 = v44 ^ v42
-	.loc 1 3381
+	.loc 1 3632
 	xor %r24, %r24, %r20
 # v41 = v42 ^ v41
-	.loc 1 3382
+	.loc 1 3633
 	xor %r24, %r24, %r23
 	std %r24, 1560(%r1)
 # v42 = v37 & v4
-	.loc 1 3383
+	.loc 1 3634
 	ld %r24, 4248(%r1)
 	and %r14, %r24, %r7
 	std %r14, 3920(%r1)
 	std %r14, 1568(%r1)
 # v44 = v34 & v60
-	.loc 1 3384
+	.loc 1 3635
 	ld %r24, 1192(%r1)
 	std %r24, 3928(%r1)
 	and %r23, %r24, %r9
 	std %r23, 3208(%r1)
 # v47 = v36 & v9
-	.loc 1 3385
+	.loc 1 3636
 	ld %r24, 4256(%r1)
 	and %r20, %r24, %r17
 	std %r20, 4728(%r1)
 	std %r20, 1576(%r1)
 # v45 = v31 & v52
-	.loc 1 3386
+	.loc 1 3637
 	and %r24, %r19, %r11
 	std %r24, 1584(%r1)
 # v39 = v33 & v56
-	.loc 1 3387
+	.loc 1 3638
 	ld %r19, 5000(%r1)
 	and %r19, %r19, %r6
 	std %r19, 3216(%r1)
 # v44 = v42 ^ v44
-	.loc 1 3388
+	.loc 1 3639
 	xor %r23, %r14, %r23
 	std %r23, 3224(%r1)
 # v47 = v44 ^ v47
-	.loc 1 3389
+	.loc 1 3640
 	xor %r23, %r23, %r20
 # v45 = v47 ^ v45
-	.loc 1 3390
+	.loc 1 3641
 	xor %r24, %r23, %r24
 # v39 = v45 ^ v39
-	.loc 1 3391
+	.loc 1 3642
 	xor %r24, %r24, %r19
 	std %r24, 1592(%r1)
 # v45 = v37 & v32
-	.loc 1 3392
+	.loc 1 3643
 	ld %r24, 4248(%r1)
 	and %r24, %r24, %r31
 	std %r24, 5824(%r1)
 	std %r24, 3936(%r1)
 	std %r24, 1600(%r1)
 # v47 = v34 & v4
-	.loc 1 3393
+	.loc 1 3644
 	ld %r24, 3928(%r1)
 	and %r24, %r24, %r7
 	std %r24, 5336(%r1)
 	std %r24, 3232(%r1)
 # v44 = v36 & v60
-	.loc 1 3394
+	.loc 1 3645
 	ld %r24, 4256(%r1)
 	and %r24, %r24, %r9
 	std %r24, 5984(%r1)
 	std %r24, 3944(%r1)
 	std %r24, 1608(%r1)
 # v42 = v31 & v9
-	.loc 1 3395
+	.loc 1 3646
 	ld %r24, 1200(%r1)
 	std %r24, 3952(%r1)
 	and %r19, %r24, %r17
 	std %r19, 4736(%r1)
 	std %r19, 1616(%r1)
 # v48 = v33 & v52
-	.loc 1 3396
+	.loc 1 3647
 	ld %r24, 5000(%r1)
 	and %r20, %r24, %r11
 	std %r20, 4744(%r1)
 	std %r20, 1624(%r1)
 # v13 = v24 & v56
-	.loc 1 3397
+	.loc 1 3648
 	and %r23, %r21, %r6
 	std %r23, 5616(%r1)
 	std %r23, 3240(%r1)
 # v47 = v45 ^ v47
-	.loc 1 3398
+	.loc 1 3649
 	ld %r24, 5336(%r1)
 	ld %r14, 5824(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3248(%r1)
 # v44 = v47 ^ v44
-	.loc 1 3399
+	.loc 1 3650
 	ld %r14, 5984(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3256(%r1)
 # v42 = v44 ^ v42
-	.loc 1 3400
+	.loc 1 3651
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 3401
+	.loc 1 3652
 	xor %r24, %r24, %r20
 # v13 = v48 ^ v13
-	.loc 1 3402
+	.loc 1 3653
 	xor %r24, %r24, %r23
 	std %r24, 1632(%r1)
 # v48 = v34 & v32
-	.loc 1 3403
+	.loc 1 3654
 	ld %r24, 1192(%r1)
 	and %r20, %r24, %r31
 	std %r20, 3960(%r1)
 	std %r20, 1640(%r1)
 # v42 = v36 & v4
-	.loc 1 3404
+	.loc 1 3655
 	ld %r24, 4256(%r1)
 	and %r14, %r24, %r7
 	std %r14, 3264(%r1)
 # v44 = v31 & v60
-	.loc 1 3405
+	.loc 1 3656
 	ld %r24, 3952(%r1)
 	and %r24, %r24, %r9
 	std %r24, 4752(%r1)
 	std %r24, 1648(%r1)
 # v47 = v33 & v9
-	.loc 1 3406
+	.loc 1 3657
 	ld %r23, 5000(%r1)
 	and %r23, %r23, %r17
 	std %r23, 1656(%r1)
 # v45 = v24 & v52
-	.loc 1 3407
+	.loc 1 3658
 	and %r19, %r21, %r11
 	std %r19, 3272(%r1)
 # v42 = v48 ^ v42
-	.loc 1 3408
+	.loc 1 3659
 	xor %r20, %r20, %r14
 	std %r20, 3280(%r1)
 # v44 = v42 ^ v44
-	.loc 1 3409
+	.loc 1 3660
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 3410
+	.loc 1 3661
 	xor %r24, %r24, %r23
 # v45 = v47 ^ v45
-	.loc 1 3411
+	.loc 1 3662
 	xor %r24, %r24, %r19
 	std %r24, 1664(%r1)
 # v47 = v36 & v32
-	.loc 1 3412
+	.loc 1 3663
 	ld %r24, 4256(%r1)
 	and %r24, %r24, %r31
 	std %r24, 5832(%r1)
 	std %r24, 3288(%r1)
 # v44 = v31 & v4
-	.loc 1 3413
+	.loc 1 3664
 	ld %r23, 1200(%r1)
 	std %r23, 3968(%r1)
 	and %r14, %r23, %r7
 	std %r14, 5992(%r1)
 	std %r14, 3296(%r1)
 # v42 = v33 & v60
-	.loc 1 3414
+	.loc 1 3665
 	ld %r24, 5000(%r1)
 	std %r24, 6240(%r1)
 	and %r19, %r24, %r9
 	std %r19, 4760(%r1)
 	std %r19, 1672(%r1)
 # v48 = v24 & v9
-	.loc 1 3415
+	.loc 1 3666
 	and %r20, %r21, %r17
 	std %r20, 5392(%r1)
 	std %r20, 1680(%r1)
 # v44 = v47 ^ v44
-	.loc 1 3416
+	.loc 1 3667
 	ld %r24, 5832(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3304(%r1)
 # v42 = v44 ^ v42
-	.loc 1 3417
+	.loc 1 3668
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 3418
+	.loc 1 3669
 	xor %r24, %r24, %r20
 	std %r24, 1688(%r1)
 # v42 = v31 & v32
-	.loc 1 3419
+	.loc 1 3670
 	and %r20, %r23, %r31
 	std %r20, 3312(%r1)
 # v44 = v33 & v4
-	.loc 1 3420
+	.loc 1 3671
 	ld %r24, 6240(%r1)
 	and %r24, %r24, %r7
 # v47 = v24 & v60
-	.loc 1 3421
+	.loc 1 3672
 	and %r23, %r21, %r9
 	std %r23, 1696(%r1)
 # v44 = v42 ^ v44
-	.loc 1 3422
+	.loc 1 3673
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 3423
+	.loc 1 3674
 	xor %r24, %r24, %r23
 	std %r24, 1704(%r1)
 # v44 = v33 & v32
-	.loc 1 3424
+	.loc 1 3675
 	ld %r20, 5000(%r1)
 	and %r24, %r20, %r31
 # v42 = v24 & v4
-	.loc 1 3425
+	.loc 1 3676
 	and %r23, %r21, %r7
 # v42 = v44 ^ v42
-	.loc 1 3426
+	.loc 1 3677
 	xor %r23, %r24, %r23
 # v44 = v24 & v32
-	.loc 1 3427
+	.loc 1 3678
 	and %r24, %r21, %r31
 # v37 = v40 ^ v37
-	.loc 1 3428
+	.loc 1 3679
 	ld %r19, 4248(%r1)
 	xor %r10, %r10, %r19
 # v34 = v49 ^ v34
-	.loc 1 3429
+	.loc 1 3680
 	ld %r19, 1192(%r1)
 	xor %r8, %r8, %r19
 # v36 = v5 ^ v36
-	.loc 1 3430
+	.loc 1 3681
 	ld %r19, 4256(%r1)
 	xor %r22, %r22, %r19
 # v31 = v15 ^ v31
-	.loc 1 3431
+	.loc 1 3682
 	ld %r19, 1200(%r1)
 	xor %r19, %r18, %r19
 # v33 = v30 ^ v33
-	.loc 1 3432
+	.loc 1 3683
 	xor %r20, %r16, %r20
 # v24 = v27 ^ v24
-	.loc 1 3433
+	.loc 1 3684
 	xor %r21, %r15, %r21
 # v56 = v3 ^ v56
-	.loc 1 3434
+	.loc 1 3685
 	xor %r30, %r30, %r6
 # v52 = v2 ^ v52
-	.loc 1 3435
+	.loc 1 3686
 	xor %r11, %r25, %r11
 # v9 = v7 ^ v9
-	.loc 1 3436
+	.loc 1 3687
 	xor %r17, %r27, %r17
 # v60 = v11 ^ v60
-	.loc 1 3437
+	.loc 1 3688
 	xor %r27, %r26, %r9
 # v4 = v58 ^ v4
-	.loc 1 3438
+	.loc 1 3689
 	xor %r12, %r12, %r7
 # v32 = v54 ^ v32
-	.loc 1 3439
+	.loc 1 3690
 	xor %r29, %r29, %r31
 # v54 = v37 & v56
-	.loc 1 3440
+	.loc 1 3691
 	and %r6, %r10, %r30
 	std %r6, 1712(%r1)
 # v58 = v37 & v52
-	.loc 1 3441
+	.loc 1 3692
 	and %r6, %r10, %r11
 # v11 = v34 & v56
-	.loc 1 3442
+	.loc 1 3693
 	and %r7, %r8, %r30
 # v11 = v58 ^ v11
-	.loc 1 3443
+	.loc 1 3694
 	xor %r26, %r6, %r7
 # v58 = v37 & v9
-	.loc 1 3444
+	.loc 1 3695
 	and %r6, %r10, %r17
 # v7 = v34 & v52
-	.loc 1 3445
+	.loc 1 3696
 	and %r7, %r8, %r11
 # v2 = v36 & v56
-	.loc 1 3446
+	.loc 1 3697
 	and %r9, %r22, %r30
 # v7 = v58 ^ v7
-	.loc 1 3447
+	.loc 1 3698
 	xor %r7, %r6, %r7
 # v2 = v7 ^ v2
-	.loc 1 3448
+	.loc 1 3699
 	xor %r25, %r7, %r9
 # v7 = v37 & v60
-	.loc 1 3449
+	.loc 1 3700
 	and %r6, %r10, %r27
 # v58 = v34 & v9
-	.loc 1 3450
+	.loc 1 3701
 	and %r7, %r8, %r17
 # v3 = v36 & v52
-	.loc 1 3451
+	.loc 1 3702
 	and %r9, %r22, %r11
 # v27 = v31 & v56
-	.loc 1 3452
+	.loc 1 3703
 	and %r31, %r19, %r30
 # v58 = v7 ^ v58
-	.loc 1 3453
+	.loc 1 3704
 	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
-	.loc 1 3454
+	.loc 1 3705
 	xor %r9, %r7, %r9
 # v27 = v3 ^ v27
-	.loc 1 3455
+	.loc 1 3706
 	xor %r16, %r9, %r31
 # v3 = v37 & v4
-	.loc 1 3456
+	.loc 1 3707
 	and %r6, %r10, %r12
 # v58 = v34 & v60
-	.loc 1 3457
+	.loc 1 3708
 	and %r7, %r8, %r27
 # v7 = v36 & v9
-	.loc 1 3458
+	.loc 1 3709
 	and %r9, %r22, %r17
 # v30 = v31 & v52
-	.loc 1 3459
+	.loc 1 3710
 	and %r31, %r19, %r11
 # v15 = v33 & v56
-	.loc 1 3460
+	.loc 1 3711
 	and %r18, %r20, %r30
 # v58 = v3 ^ v58
-	.loc 1 3461
+	.loc 1 3712
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 3462
+	.loc 1 3713
 	xor %r9, %r7, %r9
 # v30 = v7 ^ v30
-	.loc 1 3463
+	.loc 1 3714
 	xor %r31, %r9, %r31
 # v15 = v30 ^ v15
-	.loc 1 3464
+	.loc 1 3715
 	xor %r18, %r31, %r18
 # v30 = v37 & v32
-	.loc 1 3465
+	.loc 1 3716
 	and %r6, %r10, %r29
 # v7 = v34 & v4
-	.loc 1 3466
+	.loc 1 3717
 	and %r7, %r8, %r12
 # v58 = v36 & v60
-	.loc 1 3467
+	.loc 1 3718
 	and %r9, %r22, %r27
 # v3 = v31 & v9
-	.loc 1 3468
+	.loc 1 3719
 	and %r14, %r19, %r17
 # v5 = v33 & v52
-	.loc 1 3469
+	.loc 1 3720
 	and %r15, %r20, %r11
 # v49 = v24 & v56
-	.loc 1 3470
+	.loc 1 3721
 	and %r31, %r21, %r30
 # v7 = v30 ^ v7
-	.loc 1 3471
+	.loc 1 3722
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 3472
+	.loc 1 3723
 	xor %r9, %r7, %r9
 # v3 = v58 ^ v3
-	.loc 1 3473
+	.loc 1 3724
 	xor %r14, %r9, %r14
 # v5 = v3 ^ v5
-	.loc 1 3474
+	.loc 1 3725
 	xor %r15, %r14, %r15
 # v49 = v5 ^ v49
-	.loc 1 3475
+	.loc 1 3726
 	xor %r15, %r15, %r31
 # v37 = v37 & v50
-	.loc 1 3476
+	.loc 1 3727
 	and %r14, %r10, %r28
 # v5 = v34 & v32
-	.loc 1 3477
+	.loc 1 3728
 	and %r6, %r8, %r29
 # v3 = v36 & v4
-	.loc 1 3478
+	.loc 1 3729
 	and %r31, %r22, %r12
 # v58 = v31 & v60
-	.loc 1 3479
+	.loc 1 3730
 	and %r10, %r19, %r27
 # v7 = v33 & v9
-	.loc 1 3480
+	.loc 1 3731
 	and %r9, %r20, %r17
 # v30 = v24 & v52
-	.loc 1 3481
+	.loc 1 3732
 	and %r7, %r21, %r11
 # v56 = v1 & v56
-	.loc 1 3482
+	.loc 1 3733
 	and %r30, %r5, %r30
 # v5 = v37 ^ v5
-	.loc 1 3483
+	.loc 1 3734
 	xor %r6, %r14, %r6
 # v3 = v5 ^ v3
-	.loc 1 3484
+	.loc 1 3735
 	xor %r31, %r6, %r31
 # v58 = v3 ^ v58
-	.loc 1 3485
+	.loc 1 3736
 	xor %r10, %r31, %r10
 # v7 = v58 ^ v7
-	.loc 1 3486
+	.loc 1 3737
 	xor %r9, %r10, %r9
 # v30 = v7 ^ v30
-	.loc 1 3487
+	.loc 1 3738
 	xor %r7, %r9, %r7
 # v56 = v30 ^ v56
-	.loc 1 3488
+	.loc 1 3739
 	xor %r30, %r7, %r30
 # v34 = v34 & v50
-	.loc 1 3489
+	.loc 1 3740
 	and %r8, %r8, %r28
 # v30 = v36 & v32
-	.loc 1 3490
+	.loc 1 3741
 	and %r6, %r22, %r29
 # v7 = v31 & v4
-	.loc 1 3491
+	.loc 1 3742
 	and %r7, %r19, %r12
 # v58 = v33 & v60
-	.loc 1 3492
+	.loc 1 3743
 	and %r10, %r20, %r27
 # v3 = v24 & v9
-	.loc 1 3493
+	.loc 1 3744
 	and %r9, %r21, %r17
 # v52 = v1 & v52
-	.loc 1 3494
+	.loc 1 3745
 	and %r11, %r5, %r11
 # v30 = v34 ^ v30
-	.loc 1 3495
+	.loc 1 3746
 	xor %r6, %r8, %r6
 # v7 = v30 ^ v7
-	.loc 1 3496
+	.loc 1 3747
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 3497
+	.loc 1 3748
 	xor %r10, %r7, %r10
 # v3 = v58 ^ v3
-	.loc 1 3498
+	.loc 1 3749
 	xor %r9, %r10, %r9
 # v52 = v3 ^ v52
-	.loc 1 3499
+	.loc 1 3750
 	xor %r11, %r9, %r11
 # v36 = v36 & v50
-	.loc 1 3500
+	.loc 1 3751
 	and %r22, %r22, %r28
 # v3 = v31 & v32
-	.loc 1 3501
+	.loc 1 3752
 	and %r6, %r19, %r29
 # v58 = v33 & v4
-	.loc 1 3502
+	.loc 1 3753
 	and %r7, %r20, %r12
 # v7 = v24 & v60
-	.loc 1 3503
+	.loc 1 3754
 	and %r8, %r21, %r27
 # v9 = v1 & v9
-	.loc 1 3504
+	.loc 1 3755
 	and %r17, %r5, %r17
 # v3 = v36 ^ v3
-	.loc 1 3505
+	.loc 1 3756
 	xor %r6, %r22, %r6
 # v58 = v3 ^ v58
-	.loc 1 3506
+	.loc 1 3757
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 3507
+	.loc 1 3758
 	xor %r8, %r7, %r8
 # v9 = v7 ^ v9
-	.loc 1 3508
+	.loc 1 3759
 	xor %r17, %r8, %r17
 # v31 = v31 & v50
-	.loc 1 3509
+	.loc 1 3760
 	and %r19, %r19, %r28
 # v7 = v33 & v32
-	.loc 1 3510
+	.loc 1 3761
 	and %r6, %r20, %r29
 # v58 = v24 & v4
-	.loc 1 3511
+	.loc 1 3762
 	and %r7, %r21, %r12
 # v60 = v1 & v60
-	.loc 1 3512
+	.loc 1 3763
 	and %r27, %r5, %r27
 # v7 = v31 ^ v7
-	.loc 1 3513
+	.loc 1 3764
 	xor %r6, %r19, %r6
 # v58 = v7 ^ v58
-	.loc 1 3514
+	.loc 1 3765
 	xor %r7, %r6, %r7
 # v60 = v58 ^ v60
-	.loc 1 3515
+	.loc 1 3766
 	xor %r27, %r7, %r27
 # v33 = v33 & v50
-	.loc 1 3516
+	.loc 1 3767
 	and %r20, %r20, %r28
 # v58 = v24 & v32
-	.loc 1 3517
+	.loc 1 3768
 	and %r6, %r21, %r29
 # v4 = v1 & v4
-	.loc 1 3518
+	.loc 1 3769
 	and %r12, %r5, %r12
 # v58 = v33 ^ v58
-	.loc 1 3519
+	.loc 1 3770
 	xor %r6, %r20, %r6
 # v4 = v58 ^ v4
-	.loc 1 3520
+	.loc 1 3771
 	xor %r12, %r6, %r12
 # v24 = v24 & v50
-	.loc 1 3521
+	.loc 1 3772
 	and %r21, %r21, %r28
 # v32 = v1 & v32
-	.loc 1 3522
+	.loc 1 3773
 	and %r29, %r5, %r29
 # v32 = v24 ^ v32
-	.loc 1 3523
+	.loc 1 3774
 	xor %r29, %r21, %r29
 # v50 = v1 & v50
-	.loc 1 3524
+	.loc 1 3775
 	and %r28, %r5, %r28
 # v54 = v54 ^ v35
-	.loc 1 3525
+	.loc 1 3776
 	ld %r5, 1712(%r1)
 	ld %r6, 1208(%r1)
 	xor %r5, %r5, %r6
 # v54 = v54 ^ v18
-	.loc 1 3526
+	.loc 1 3777
 	ld %r6, 1512(%r1)
 	xor %r6, %r5, %r6
 # v11 = v11 ^ v16
-	.loc 1 3527
+	.loc 1 3778
 	ld %r5, 1216(%r1)
 	xor %r26, %r26, %r5
 # v11 = v11 ^ v10
-	.loc 1 3528
+	.loc 1 3779
 	ld %r5, 1520(%r1)
 	xor %r26, %r26, %r5
 # v2 = v2 ^ v8
-	.loc 1 3529
+	.loc 1 3780
 	ld %r5, 1232(%r1)
 	xor %r25, %r25, %r5
 # v2 = v2 ^ v0
-	.loc 1 3530
+	.loc 1 3781
 	ld %r5, 1536(%r1)
 	xor %r25, %r25, %r5
 # v27 = v27 ^ v28
-	.loc 1 3531
+	.loc 1 3782
 	ld %r5, 1256(%r1)
 	xor %r16, %r16, %r5
 # v27 = v27 ^ v41
-	.loc 1 3532
+	.loc 1 3783
 	ld %r5, 1560(%r1)
 	xor %r16, %r16, %r5
 # v15 = v15 ^ v6
-	.loc 1 3533
+	.loc 1 3784
 	ld %r5, 1288(%r1)
 	xor %r18, %r18, %r5
 # v15 = v15 ^ v39
-	.loc 1 3534
+	.loc 1 3785
 	ld %r5, 1592(%r1)
 	xor %r18, %r18, %r5
 # v49 = v49 ^ v21
-	.loc 1 3535
+	.loc 1 3786
 	ld %r5, 1328(%r1)
 	xor %r15, %r15, %r5
 # v49 = v49 ^ v13
-	.loc 1 3536
+	.loc 1 3787
 	ld %r5, 1632(%r1)
 	xor %r15, %r15, %r5
 # v56 = v56 ^ v29
-	.loc 1 3537
+	.loc 1 3788
 	ld %r5, 1376(%r1)
 	xor %r30, %r30, %r5
 # v56 = v56 ^ v45
-	.loc 1 3538
+	.loc 1 3789
 	ld %r5, 1664(%r1)
 	xor %r30, %r30, %r5
 # v52 = v52 ^ v14
-	.loc 1 3539
+	.loc 1 3790
 	ld %r7, 1416(%r1)
 	xor %r11, %r11, %r7
 # v52 = v52 ^ v48
-	.loc 1 3540
+	.loc 1 3791
 	ld %r5, 1688(%r1)
 	xor %r11, %r11, %r5
 # v9 = v9 ^ v43
-	.loc 1 3541
+	.loc 1 3792
 	ld %r9, 1448(%r1)
 	xor %r17, %r17, %r9
 # v9 = v9 ^ v47
-	.loc 1 3542
+	.loc 1 3793
 	ld %r5, 1704(%r1)
 	xor %r17, %r17, %r5
 # v60 = v60 ^ v26
-	.loc 1 3543
+	.loc 1 3794
 	ld %r5, 1472(%r1)
 	xor %r27, %r27, %r5
 # v60 = v60 ^ v42
-	.loc 1 3544
+	.loc 1 3795
 	xor %r27, %r27, %r23
 # v4 = v4 ^ v46
-	.loc 1 3545
+	.loc 1 3796
 	ld %r31, 1488(%r1)
 	xor %r12, %r12, %r31
 # v4 = v4 ^ v44
-	.loc 1 3546
+	.loc 1 3797
 	xor %r10, %r12, %r24
 # v32 = v32 ^ v38
-	.loc 1 3547
+	.loc 1 3798
 	ld %r22, 1496(%r1)
 	xor %r8, %r29, %r22
 # v50 = v50 ^ v12
-	.loc 1 3548
+	.loc 1 3799
 	ld %r21, 1504(%r1)
 	xor %r12, %r28, %r21
 # v14 = v54 ^ v14
-	.loc 1 3549
+	.loc 1 3800
 	xor %r7, %r6, %r7
 # v43 = v11 ^ v43
-	.loc 1 3550
+	.loc 1 3801
 	xor %r28, %r26, %r9
 # v26 = v2 ^ v26
-	.loc 1 3551
+	.loc 1 3802
 	xor %r29, %r25, %r5
 # v46 = v27 ^ v46
-	.loc 1 3552
+	.loc 1 3803
 	xor %r26, %r16, %r31
 # v38 = v15 ^ v38
-	.loc 1 3553
+	.loc 1 3804
 	xor %r31, %r18, %r22
 # v12 = v49 ^ v12
-	.loc 1 3554
+	.loc 1 3805
 	xor %r25, %r15, %r21
 # v18 = v52 ^ v18
-	.loc 1 3555
+	.loc 1 3806
 	ld %r5, 1512(%r1)
 	xor %r5, %r11, %r5
 # v10 = v9 ^ v10
-	.loc 1 3556
+	.loc 1 3807
 	ld %r6, 1520(%r1)
 	xor %r6, %r17, %r6
 # v0 = v60 ^ v0
-	.loc 1 3557
+	.loc 1 3808
 	ld %r9, 1536(%r1)
 	xor %r11, %r27, %r9
 # v41 = v4 ^ v41
-	.loc 1 3558
+	.loc 1 3809
 	ld %r9, 1560(%r1)
 	xor %r9, %r10, %r9
 # v39 = v32 ^ v39
-	.loc 1 3559
+	.loc 1 3810
 	ld %r10, 1592(%r1)
 	xor %r10, %r8, %r10
 # v13 = v50 ^ v13
-	.loc 1 3560
+	.loc 1 3811
 	ld %r8, 1632(%r1)
 	xor %r8, %r12, %r8
 # v10 = v10 ^ v44
-	.loc 1 3561
+	.loc 1 3812
 	xor %r12, %r6, %r24
 # v18 = v18 ^ v44
-	.loc 1 3562
+	.loc 1 3813
 	xor %r5, %r5, %r24
 # v12 = v12 ^ v44
-	.loc 1 3563
+	.loc 1 3814
 	xor %r6, %r25, %r24
 # v44 = v38 ^ v44
-	.loc 1 3564
+	.loc 1 3815
 	xor %r24, %r31, %r24
 # v18 = v18 ^ v42
-	.loc 1 3565
+	.loc 1 3816
 	xor %r31, %r5, %r23
 # v56 = v56 ^ v42
-	.loc 1 3566
+	.loc 1 3817
 	xor %r5, %r30, %r23
 # v44 = v44 ^ v42
-	.loc 1 3567
+	.loc 1 3818
 	xor %r24, %r24, %r23
 # v42 = v46 ^ v42
-	.loc 1 3568
+	.loc 1 3819
 	xor %r23, %r26, %r23
 # v56 = v56 ^ v47
-	.loc 1 3569
+	.loc 1 3820
 	ld %r27, 1704(%r1)
 	xor %r30, %r5, %r27
 # v12 = v12 ^ v47
-	.loc 1 3570
+	.loc 1 3821
 	xor %r6, %r6, %r27
 # v42 = v42 ^ v47
-	.loc 1 3571
+	.loc 1 3822
 	xor %r23, %r23, %r27
 # v47 = v26 ^ v47
-	.loc 1 3572
+	.loc 1 3823
 	xor %r5, %r29, %r27
 # v12 = v12 ^ v48
-	.loc 1 3573
+	.loc 1 3824
 	ld %r27, 1688(%r1)
 	xor %r29, %r6, %r27
 # v44 = v44 ^ v48
-	.loc 1 3574
+	.loc 1 3825
 	xor %r24, %r24, %r27
 # v47 = v47 ^ v48
-	.loc 1 3575
+	.loc 1 3826
 	xor %r5, %r5, %r27
 # v48 = v43 ^ v48
-	.loc 1 3576
+	.loc 1 3827
 	xor %r6, %r28, %r27
 # v44 = v44 ^ v45
-	.loc 1 3577
+	.loc 1 3828
 	ld %r28, 1664(%r1)
 	xor %r24, %r24, %r28
 # v42 = v42 ^ v45
-	.loc 1 3578
+	.loc 1 3829
 	xor %r23, %r23, %r28
 # v48 = v48 ^ v45
-	.loc 1 3579
+	.loc 1 3830
 	xor %r6, %r6, %r28
 # v45 = v14 ^ v45
-	.loc 1 3580
+	.loc 1 3831
 	xor %r7, %r7, %r28
 # v42 = v42 ^ v13
-	.loc 1 3581
+	.loc 1 3832
 	xor %r23, %r23, %r8
 # v47 = v47 ^ v13
-	.loc 1 3582
+	.loc 1 3833
 	xor %r5, %r5, %r8
 # v45 = v45 ^ v13
-	.loc 1 3583
+	.loc 1 3834
 	xor %r7, %r7, %r8
 # v13 = v29 ^ v13
-	.loc 1 3584
+	.loc 1 3835
 	ld %r28, 1376(%r1)
 	xor %r8, %r28, %r8
 # v47 = v47 ^ v39
-	.loc 1 3585
+	.loc 1 3836
 	xor %r5, %r5, %r10
 # v48 = v48 ^ v39
-	.loc 1 3586
+	.loc 1 3837
 	xor %r6, %r6, %r10
 # v13 = v13 ^ v39
-	.loc 1 3587
+	.loc 1 3838
 	xor %r8, %r8, %r10
 # v39 = v21 ^ v39
-	.loc 1 3588
+	.loc 1 3839
 	ld %r28, 1328(%r1)
 	xor %r10, %r28, %r10
 # v48 = v48 ^ v41
-	.loc 1 3589
+	.loc 1 3840
 	xor %r28, %r6, %r9
 # v45 = v45 ^ v41
-	.loc 1 3590
+	.loc 1 3841
 	xor %r7, %r7, %r9
 # v39 = v39 ^ v41
-	.loc 1 3591
+	.loc 1 3842
 	xor %r10, %r10, %r9
 # v41 = v6 ^ v41
-	.loc 1 3592
+	.loc 1 3843
 	ld %r6, 1288(%r1)
 	xor %r9, %r6, %r9
 # v45 = v45 ^ v0
-	.loc 1 3593
+	.loc 1 3844
 	xor %r7, %r7, %r11
 # v13 = v13 ^ v0
-	.loc 1 3594
+	.loc 1 3845
 	xor %r8, %r8, %r11
 # v41 = v41 ^ v0
-	.loc 1 3595
+	.loc 1 3846
 	xor %r9, %r9, %r11
 # v0 = v28 ^ v0
-	.loc 1 3596
+	.loc 1 3847
 	ld %r6, 1256(%r1)
 	xor %r11, %r6, %r11
 # v13 = v13 ^ v10
-	.loc 1 3597
+	.loc 1 3848
 	xor %r8, %r8, %r12
 # v39 = v39 ^ v10
-	.loc 1 3598
+	.loc 1 3849
 	xor %r10, %r10, %r12
 # v0 = v0 ^ v10
-	.loc 1 3599
+	.loc 1 3850
 	xor %r11, %r11, %r12
 # v10 = v8 ^ v10
-	.loc 1 3600
+	.loc 1 3851
 	ld %r6, 1232(%r1)
 	xor %r12, %r6, %r12
 # v39 = v39 ^ v18
-	.loc 1 3601
+	.loc 1 3852
 	xor %r6, %r10, %r31
 	std %r6, 1720(%r1)
 # v41 = v41 ^ v18
-	.loc 1 3602
+	.loc 1 3853
 	xor %r9, %r9, %r31
 # v10 = v10 ^ v18
-	.loc 1 3603
+	.loc 1 3854
 	xor %r12, %r12, %r31
 # v18 = v16 ^ v18
-	.loc 1 3604
+	.loc 1 3855
 	ld %r6, 1216(%r1)
 	xor %r31, %r6, %r31
 # v41 = v41 ^ v56
-	.loc 1 3605
+	.loc 1 3856
 	xor %r6, %r9, %r30
 	std %r6, 1728(%r1)
 # v0 = v0 ^ v56
-	.loc 1 3606
+	.loc 1 3857
 	xor %r27, %r11, %r30
 # v18 = v18 ^ v56
-	.loc 1 3607
+	.loc 1 3858
 	xor %r31, %r31, %r30
 # v56 = v35 ^ v56
-	.loc 1 3608
+	.loc 1 3859
 	ld %r6, 1208(%r1)
 	xor %r30, %r6, %r30
 # v35 = v56 ^ v44
-	.loc 1 3609
+	.loc 1 3860
 	xor %r25, %r30, %r24
 # v16 = v45 ^ v44
-	.loc 1 3610
+	.loc 1 3861
 	xor %r6, %r7, %r24
 # v16 = v16 ^ v12
-	.loc 1 3611
+	.loc 1 3862
 	xor %r11, %r6, %r29
 # v8 = v18 ^ v45
-	.loc 1 3612
+	.loc 1 3863
 	xor %r26, %r31, %r7
 # v28 = v48 ^ v44
-	.loc 1 3613
+	.loc 1 3864
 	xor %r6, %r28, %r24
 # v28 = v28 ^ v12
-	.loc 1 3614
+	.loc 1 3865
 	xor %r10, %r6, %r29
 # v6 = v10 ^ v45
-	.loc 1 3615
+	.loc 1 3866
 	xor %r6, %r12, %r7
 # v6 = v6 ^ v48
-	.loc 1 3616
+	.loc 1 3867
 	xor %r6, %r6, %r28
 # v6 = v6 ^ v44
-	.loc 1 3617
+	.loc 1 3868
 	xor %r6, %r6, %r24
 # v6 = v6 ^ v12
-	.loc 1 3618
+	.loc 1 3869
 	xor %r21, %r6, %r29
 # v21 = v45 ^ v47
-	.loc 1 3619
+	.loc 1 3870
 	xor %r20, %r7, %r5
 # v29 = v0 ^ v48
-	.loc 1 3620
+	.loc 1 3871
 	xor %r6, %r27, %r28
 # v29 = v29 ^ v47
-	.loc 1 3621
+	.loc 1 3872
 	xor %r6, %r6, %r5
 # v29 = v29 ^ v12
-	.loc 1 3622
+	.loc 1 3873
 	xor %r18, %r6, %r29
 # v14 = v48 ^ v42
-	.loc 1 3623
+	.loc 1 3874
 	xor %r19, %r28, %r23
 # v43 = v41 ^ v47
-	.loc 1 3624
+	.loc 1 3875
 	ld %r6, 1728(%r1)
 	xor %r6, %r6, %r5
 # v43 = v43 ^ v42
-	.loc 1 3625
+	.loc 1 3876
 	xor %r17, %r6, %r23
 # v26 = v47 ^ v44
-	.loc 1 3626
+	.loc 1 3877
 	xor %r22, %r5, %r24
 # v46 = v39 ^ v42
-	.loc 1 3627
+	.loc 1 3878
 	ld %r6, 1720(%r1)
 	xor %r6, %r6, %r23
 # v46 = v46 ^ v44
-	.loc 1 3628
+	.loc 1 3879
 	xor %r16, %r6, %r24
 # v38 = v42 ^ v12
-	.loc 1 3629
+	.loc 1 3880
 	xor %r9, %r23, %r29
 # v50 = v13 ^ v44
-	.loc 1 3630
+	.loc 1 3881
 	xor %r6, %r8, %r24
 # v50 = v50 ^ v12
-	.loc 1 3631
+	.loc 1 3882
 	xor %r15, %r6, %r29
 # v35 = v35 ^ v38
-	.loc 1 3632
+	.loc 1 3883
 	xor %r25, %r25, %r9
 # v32 = v14 ^ v38
-	.loc 1 3633
+	.loc 1 3884
 	xor %r6, %r19, %r9
 # v32 = v32 ^ v50
-	.loc 1 3634
+	.loc 1 3885
 	xor %r14, %r6, %r15
 # v16 = v16 ^ v14
-	.loc 1 3635
+	.loc 1 3886
 	xor %r11, %r11, %r19
 # v4 = v43 ^ v38
-	.loc 1 3636
+	.loc 1 3887
 	xor %r6, %r17, %r9
 # v4 = v4 ^ v50
-	.loc 1 3637
+	.loc 1 3888
 	xor %r6, %r6, %r15
 	std %r6, 1736(%r1)
 # v8 = v8 ^ v14
-	.loc 1 3638
+	.loc 1 3889
 	xor %r26, %r26, %r19
 # v8 = v8 ^ v43
-	.loc 1 3639
+	.loc 1 3890
 	xor %r26, %r26, %r17
 # v8 = v8 ^ v38
-	.loc 1 3640
+	.loc 1 3891
 	xor %r26, %r26, %r9
 # v8 = v8 ^ v50
-	.loc 1 3641
+	.loc 1 3892
 	xor %r26, %r26, %r15
 # v14 = v14 ^ v26
-	.loc 1 3642
+	.loc 1 3893
 	xor %r6, %r19, %r22
 	std %r6, 1744(%r1)
 # v28 = v28 ^ v43
-	.loc 1 3643
+	.loc 1 3894
 	xor %r10, %r10, %r17
 # v28 = v28 ^ v26
-	.loc 1 3644
+	.loc 1 3895
 	xor %r10, %r10, %r22
 # v28 = v28 ^ v50
-	.loc 1 3645
+	.loc 1 3896
 	xor %r10, %r10, %r15
 # v43 = v43 ^ v46
-	.loc 1 3646
+	.loc 1 3897
 	xor %r17, %r17, %r16
 # v6 = v6 ^ v26
-	.loc 1 3647
+	.loc 1 3898
 	xor %r21, %r21, %r22
 # v6 = v6 ^ v46
-	.loc 1 3648
+	.loc 1 3899
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
-	.loc 1 3649
+	.loc 1 3900
 	xor %r22, %r22, %r9
 # v21 = v21 ^ v46
-	.loc 1 3650
+	.loc 1 3901
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
-	.loc 1 3651
+	.loc 1 3902
 	xor %r20, %r20, %r9
 # v46 = v46 ^ v50
-	.loc 1 3652
+	.loc 1 3903
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
-	.loc 1 3653
+	.loc 1 3904
 	xor %r9, %r18, %r9
 # v50 = v38 ^ v50
-	.loc 1 3654
+	.loc 1 3905
 	xor %r15, %r9, %r15
 # v35 = v35 ^ v46
-	.loc 1 3655
+	.loc 1 3906
 	xor %r25, %r25, %r16
 # v38 = v43 ^ v46
-	.loc 1 3656
+	.loc 1 3907
 	xor %r6, %r17, %r16
 # v38 = v38 ^ v50
-	.loc 1 3657
+	.loc 1 3908
 	xor %r9, %r6, %r15
 # v32 = v32 ^ v43
-	.loc 1 3658
+	.loc 1 3909
 	xor %r14, %r14, %r17
 # v29 = v6 ^ v46
-	.loc 1 3659
+	.loc 1 3910
 	xor %r6, %r21, %r16
 # v29 = v29 ^ v50
-	.loc 1 3660
+	.loc 1 3911
 	xor %r6, %r6, %r15
 # v16 = v16 ^ v43
-	.loc 1 3661
+	.loc 1 3912
 	xor %r11, %r11, %r17
 # v16 = v16 ^ v6
-	.loc 1 3662
+	.loc 1 3913
 	xor %r11, %r11, %r21
 # v16 = v16 ^ v46
-	.loc 1 3663
+	.loc 1 3914
 	xor %r11, %r11, %r16
 # v16 = v16 ^ v50
-	.loc 1 3664
+	.loc 1 3915
 	xor %r19, %r11, %r15
 # v43 = v43 ^ v26
-	.loc 1 3665
+	.loc 1 3916
 	xor %r11, %r17, %r22
 	std %r11, 1752(%r1)
 # v4 = v4 ^ v6
-	.loc 1 3666
+	.loc 1 3917
 	ld %r11, 1736(%r1)
 	xor %r11, %r11, %r21
 # v4 = v4 ^ v26
-	.loc 1 3667
+	.loc 1 3918
 	xor %r11, %r11, %r22
 # v4 = v4 ^ v50
-	.loc 1 3668
+	.loc 1 3919
 	xor %r18, %r11, %r15
 # v6 = v6 ^ v21
-	.loc 1 3669
+	.loc 1 3920
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
-	.loc 1 3670
+	.loc 1 3921
 	xor %r26, %r26, %r22
 # v8 = v8 ^ v21
-	.loc 1 3671
+	.loc 1 3922
 	xor %r26, %r26, %r20
 # v26 = v26 ^ v46
-	.loc 1 3672
+	.loc 1 3923
 	xor %r22, %r22, %r16
 # v14 = v14 ^ v21
-	.loc 1 3673
+	.loc 1 3924
 	ld %r11, 1744(%r1)
 	xor %r11, %r11, %r20
 # v14 = v14 ^ v46
-	.loc 1 3674
+	.loc 1 3925
 	xor %r11, %r11, %r16
 # v21 = v21 ^ v50
-	.loc 1 3675
+	.loc 1 3926
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
-	.loc 1 3676
+	.loc 1 3927
 	xor %r16, %r10, %r16
 # v50 = v46 ^ v50
-	.loc 1 3677
+	.loc 1 3928
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
-	.loc 1 3678
+	.loc 1 3929
 	xor %r25, %r25, %r20
 # v46 = v6 ^ v21
-	.loc 1 3679
+	.loc 1 3930
 	xor %r10, %r21, %r20
 # v46 = v46 ^ v50
-	.loc 1 3680
+	.loc 1 3931
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v6
-	.loc 1 3681
+	.loc 1 3932
 	xor %r17, %r9, %r21
 # v28 = v8 ^ v21
-	.loc 1 3682
+	.loc 1 3933
 	xor %r9, %r26, %r20
 # v28 = v28 ^ v50
-	.loc 1 3683
+	.loc 1 3934
 	xor %r9, %r9, %r15
 # v32 = v32 ^ v6
-	.loc 1 3684
+	.loc 1 3935
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
-	.loc 1 3685
+	.loc 1 3936
 	xor %r14, %r14, %r26
 # v32 = v32 ^ v21
-	.loc 1 3686
+	.loc 1 3937
 	xor %r14, %r14, %r20
 # v32 = v32 ^ v50
-	.loc 1 3687
+	.loc 1 3938
 	xor %r14, %r14, %r15
 # v6 = v6 ^ v26
-	.loc 1 3688
+	.loc 1 3939
 	xor %r21, %r21, %r22
 	std %r21, 1760(%r1)
 # v29 = v29 ^ v8
-	.loc 1 3689
+	.loc 1 3940
 	xor %r6, %r6, %r26
 # v29 = v29 ^ v26
-	.loc 1 3690
+	.loc 1 3941
 	xor %r6, %r6, %r22
 # v29 = v29 ^ v50
-	.loc 1 3691
+	.loc 1 3942
 	xor %r21, %r6, %r15
 # v8 = v8 ^ v14
-	.loc 1 3692
+	.loc 1 3943
 	xor %r26, %r26, %r11
 # v16 = v16 ^ v26
-	.loc 1 3693
+	.loc 1 3944
 	xor %r19, %r19, %r22
 # v16 = v16 ^ v14
-	.loc 1 3694
+	.loc 1 3945
 	xor %r19, %r19, %r11
 # v26 = v26 ^ v21
-	.loc 1 3695
+	.loc 1 3946
 	xor %r22, %r22, %r20
 # v43 = v43 ^ v14
-	.loc 1 3696
+	.loc 1 3947
 	ld %r6, 1752(%r1)
 	xor %r6, %r6, %r11
 # v43 = v43 ^ v21
-	.loc 1 3697
+	.loc 1 3948
 	xor %r6, %r6, %r20
 # v14 = v14 ^ v50
-	.loc 1 3698
+	.loc 1 3949
 	xor %r11, %r11, %r15
 # v21 = v4 ^ v21
-	.loc 1 3699
+	.loc 1 3950
 	xor %r20, %r18, %r20
 # v50 = v21 ^ v50
-	.loc 1 3700
+	.loc 1 3951
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
-	.loc 1 3701
+	.loc 1 3952
 	xor %r20, %r25, %r11
 # v21 = v8 ^ v14
-	.loc 1 3702
+	.loc 1 3953
 	xor %r25, %r26, %r11
 # v21 = v21 ^ v50
-	.loc 1 3703
+	.loc 1 3954
 	xor %r25, %r25, %r15
 # v46 = v46 ^ v8
-	.loc 1 3704
+	.loc 1 3955
 	xor %r18, %r10, %r26
 # v4 = v16 ^ v14
-	.loc 1 3705
+	.loc 1 3956
 	xor %r10, %r19, %r11
 # v4 = v4 ^ v50
-	.loc 1 3706
+	.loc 1 3957
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v8
-	.loc 1 3707
+	.loc 1 3958
 	xor %r17, %r17, %r26
 # v38 = v38 ^ v16
-	.loc 1 3708
+	.loc 1 3959
 	xor %r17, %r17, %r19
 # v38 = v38 ^ v14
-	.loc 1 3709
+	.loc 1 3960
 	xor %r17, %r17, %r11
 # v38 = v38 ^ v50
-	.loc 1 3710
+	.loc 1 3961
 	xor %r17, %r17, %r15
 # v8 = v8 ^ v26
-	.loc 1 3711
+	.loc 1 3962
 	xor %r26, %r26, %r22
 	std %r26, 1768(%r1)
 # v28 = v28 ^ v16
-	.loc 1 3712
+	.loc 1 3963
 	xor %r9, %r9, %r19
 # v28 = v28 ^ v26
-	.loc 1 3713
+	.loc 1 3964
 	xor %r9, %r9, %r22
 # v28 = v28 ^ v50
-	.loc 1 3714
+	.loc 1 3965
 	xor %r9, %r9, %r15
 	std %r9, 1776(%r1)
 # v16 = v16 ^ v43
-	.loc 1 3715
+	.loc 1 3966
 	xor %r19, %r19, %r6
 # v32 = v32 ^ v26
-	.loc 1 3716
+	.loc 1 3967
 	xor %r14, %r14, %r22
 # v32 = v32 ^ v43
-	.loc 1 3717
+	.loc 1 3968
 	xor %r14, %r14, %r6
 # v26 = v26 ^ v14
-	.loc 1 3718
+	.loc 1 3969
 	xor %r22, %r22, %r11
 # v6 = v6 ^ v43
-	.loc 1 3719
+	.loc 1 3970
 	ld %r9, 1760(%r1)
 	xor %r9, %r9, %r6
 # v6 = v6 ^ v14
-	.loc 1 3720
+	.loc 1 3971
 	xor %r9, %r9, %r11
 # v43 = v43 ^ v50
-	.loc 1 3721
+	.loc 1 3972
 	xor %r26, %r6, %r15
 # v14 = v29 ^ v14
-	.loc 1 3722
+	.loc 1 3973
 	xor %r11, %r21, %r11
 # v50 = v14 ^ v50
-	.loc 1 3723
+	.loc 1 3974
 	xor %r15, %r11, %r15
 # v35 = v35 ^ v43
-	.loc 1 3724
+	.loc 1 3975
 	xor %r20, %r20, %r26
 # v14 = v16 ^ v43
-	.loc 1 3725
+	.loc 1 3976
 	xor %r6, %r19, %r26
 # v14 = v14 ^ v50
-	.loc 1 3726
+	.loc 1 3977
 	xor %r11, %r6, %r15
 # v21 = v21 ^ v16
-	.loc 1 3727
+	.loc 1 3978
 	xor %r25, %r25, %r19
 # v29 = v32 ^ v43
-	.loc 1 3728
+	.loc 1 3979
 	xor %r6, %r14, %r26
 # v29 = v29 ^ v50
-	.loc 1 3729
+	.loc 1 3980
 	xor %r6, %r6, %r15
 # v46 = v46 ^ v16
-	.loc 1 3730
+	.loc 1 3981
 	xor %r18, %r18, %r19
 # v46 = v46 ^ v32
-	.loc 1 3731
+	.loc 1 3982
 	xor %r18, %r18, %r14
 # v46 = v46 ^ v43
-	.loc 1 3732
+	.loc 1 3983
 	xor %r18, %r18, %r26
 # v46 = v46 ^ v50
-	.loc 1 3733
+	.loc 1 3984
 	xor %r18, %r18, %r15
 # v16 = v16 ^ v26
-	.loc 1 3734
+	.loc 1 3985
 	xor %r19, %r19, %r22
 # v4 = v4 ^ v32
-	.loc 1 3735
+	.loc 1 3986
 	xor %r10, %r10, %r14
 # v4 = v4 ^ v26
-	.loc 1 3736
+	.loc 1 3987
 	xor %r10, %r10, %r22
 # v4 = v4 ^ v50
-	.loc 1 3737
+	.loc 1 3988
 	xor %r21, %r10, %r15
 # v32 = v32 ^ v6
-	.loc 1 3738
+	.loc 1 3989
 	xor %r10, %r14, %r9
 	std %r10, 4264(%r1)
 # v38 = v38 ^ v26
-	.loc 1 3739
+	.loc 1 3990
 	xor %r17, %r17, %r22
 # v38 = v38 ^ v6
-	.loc 1 3740
+	.loc 1 3991
 	xor %r10, %r17, %r9
 	std %r10, 4272(%r1)
 # v26 = v26 ^ v43
-	.loc 1 3741
+	.loc 1 3992
 	xor %r10, %r22, %r26
 	std %r10, 5008(%r1)
 # v8 = v8 ^ v6
-	.loc 1 3742
+	.loc 1 3993
 	ld %r10, 1768(%r1)
 	xor %r10, %r10, %r9
 # v8 = v8 ^ v43
-	.loc 1 3743
+	.loc 1 3994
 	xor %r22, %r10, %r26
 # v6 = v6 ^ v50
-	.loc 1 3744
+	.loc 1 3995
 	xor %r17, %r9, %r15
 # v43 = v28 ^ v43
-	.loc 1 3745
+	.loc 1 3996
 	ld %r9, 1776(%r1)
 	xor %r26, %r9, %r26
 # v50 = v43 ^ v50
-	.loc 1 3746
+	.loc 1 3997
 	xor %r15, %r26, %r15
 # v43 = v35 & v56
-	.loc 1 3747
+	.loc 1 3998
 	and %r9, %r20, %r30
 	std %r9, 1784(%r1)
 # v28 = v35 & v18
-	.loc 1 3748
+	.loc 1 3999
 	and %r9, %r20, %r31
 # v60 = v14 & v56
-	.loc 1 3749
+	.loc 1 4000
 	and %r10, %r11, %r30
 # v60 = v28 ^ v60
-	.loc 1 3750
+	.loc 1 4001
 	xor %r9, %r9, %r10
 	std %r9, 1792(%r1)
 # v28 = v35 & v10
-	.loc 1 3751
+	.loc 1 4002
 	and %r10, %r20, %r12
 	std %r10, 1800(%r1)
 # v9 = v14 & v18
-	.loc 1 3752
+	.loc 1 4003
 	and %r26, %r11, %r31
 	std %r26, 3320(%r1)
 # v52 = v21 & v56
-	.loc 1 3753
+	.loc 1 4004
 	and %r9, %r25, %r30
 # v9 = v28 ^ v9
-	.loc 1 3754
+	.loc 1 4005
 	xor %r10, %r10, %r26
 # v52 = v9 ^ v52
-	.loc 1 3755
+	.loc 1 4006
 	xor %r9, %r10, %r9
 	std %r9, 1808(%r1)
 # v9 = v35 & v0
-	.loc 1 3756
+	.loc 1 4007
 	and %r9, %r20, %r27
 	std %r9, 1816(%r1)
 # v28 = v14 & v10
-	.loc 1 3757
+	.loc 1 4008
 	and %r16, %r11, %r12
 	std %r16, 3328(%r1)
 # v49 = v21 & v18
-	.loc 1 3758
+	.loc 1 4009
 	and %r10, %r25, %r31
 	std %r10, 1824(%r1)
 # v15 = v29 & v56
-	.loc 1 3759
+	.loc 1 4010
 	and %r26, %r6, %r30
 	std %r26, 3336(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3760
+	.loc 1 4011
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 3761
+	.loc 1 4012
 	xor %r9, %r9, %r10
 # v15 = v49 ^ v15
-	.loc 1 3762
+	.loc 1 4013
 	xor %r9, %r9, %r26
 	std %r9, 1832(%r1)
 # v49 = v35 & v41
-	.loc 1 3763
+	.loc 1 4014
 	ld %r9, 1728(%r1)
 	std %r9, 3984(%r1)
 	and %r9, %r20, %r9
 	std %r9, 3976(%r1)
 	std %r9, 1840(%r1)
 # v28 = v14 & v0
-	.loc 1 3764
+	.loc 1 4015
 	and %r10, %r11, %r27
 	std %r10, 3344(%r1)
 # v9 = v21 & v10
-	.loc 1 3765
+	.loc 1 4016
 	and %r14, %r25, %r12
 	std %r14, 4768(%r1)
 	std %r14, 1848(%r1)
 # v27 = v29 & v18
-	.loc 1 3766
+	.loc 1 4017
 	and %r16, %r6, %r31
 	std %r16, 1856(%r1)
 # v2 = v46 & v56
-	.loc 1 3767
+	.loc 1 4018
 	and %r26, %r18, %r30
 	std %r26, 3352(%r1)
 # v28 = v49 ^ v28
-	.loc 1 3768
+	.loc 1 4019
 	xor %r9, %r9, %r10
 	std %r9, 3360(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3769
+	.loc 1 4020
 	xor %r9, %r9, %r14
 # v27 = v9 ^ v27
-	.loc 1 3770
+	.loc 1 4021
 	xor %r9, %r9, %r16
 # v2 = v27 ^ v2
-	.loc 1 3771
+	.loc 1 4022
 	xor %r9, %r9, %r26
 	std %r9, 1864(%r1)
 # v27 = v35 & v39
-	.loc 1 3772
+	.loc 1 4023
 	ld %r9, 1720(%r1)
 	std %r9, 4000(%r1)
 	and %r9, %r20, %r9
@@ -13985,131 +14306,131 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r9, 3992(%r1)
 	std %r9, 1872(%r1)
 # v9 = v14 & v41
-	.loc 1 3773
+	.loc 1 4024
 	ld %r9, 3984(%r1)
 	and %r9, %r11, %r9
 	std %r9, 5344(%r1)
 	std %r9, 3368(%r1)
 # v28 = v21 & v0
-	.loc 1 3774
+	.loc 1 4025
 	and %r9, %r25, %r27
 	std %r9, 6000(%r1)
 	std %r9, 4008(%r1)
 	std %r9, 1880(%r1)
 # v49 = v29 & v10
-	.loc 1 3775
+	.loc 1 4026
 	and %r16, %r6, %r12
 	std %r16, 4776(%r1)
 	std %r16, 1888(%r1)
 # v11 = v46 & v18
-	.loc 1 3776
+	.loc 1 4027
 	and %r26, %r18, %r31
 	std %r26, 4784(%r1)
 	std %r26, 1896(%r1)
 # v54 = v16 & v56
-	.loc 1 3777
+	.loc 1 4028
 	and %r10, %r19, %r30
 	std %r10, 5624(%r1)
 	std %r10, 3376(%r1)
 # v9 = v27 ^ v9
-	.loc 1 3778
+	.loc 1 4029
 	ld %r9, 5344(%r1)
 	ld %r14, 5840(%r1)
 	xor %r9, %r14, %r9
 	std %r9, 3384(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3779
+	.loc 1 4030
 	ld %r14, 6000(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3392(%r1)
 # v49 = v28 ^ v49
-	.loc 1 3780
+	.loc 1 4031
 	xor %r9, %r9, %r16
 # v11 = v49 ^ v11
-	.loc 1 3781
+	.loc 1 4032
 	xor %r9, %r9, %r26
 # v54 = v11 ^ v54
-	.loc 1 3782
+	.loc 1 4033
 	xor %r9, %r9, %r10
 	std %r9, 1904(%r1)
 # v11 = v35 & v13
-	.loc 1 3783
+	.loc 1 4034
 	and %r9, %r20, %r8
 	std %r9, 4016(%r1)
 	std %r9, 1912(%r1)
 # v49 = v14 & v39
-	.loc 1 3784
+	.loc 1 4035
 	ld %r9, 4000(%r1)
 	and %r9, %r11, %r9
 	std %r9, 4968(%r1)
 	std %r9, 3400(%r1)
 # v28 = v21 & v41
-	.loc 1 3785
+	.loc 1 4036
 	ld %r9, 1728(%r1)
 	and %r16, %r25, %r9
 	std %r16, 4024(%r1)
 	std %r16, 1920(%r1)
 # v9 = v29 & v0
-	.loc 1 3786
+	.loc 1 4037
 	and %r26, %r6, %r27
 	std %r26, 4032(%r1)
 	std %r26, 1928(%r1)
 # v27 = v46 & v10
-	.loc 1 3787
+	.loc 1 4038
 	and %r9, %r18, %r12
 	std %r9, 4792(%r1)
 	std %r9, 1936(%r1)
 # v1 = v16 & v18
-	.loc 1 3788
+	.loc 1 4039
 	and %r10, %r19, %r31
 	std %r10, 4800(%r1)
 	std %r10, 1944(%r1)
 # v24 = v4 & v56
-	.loc 1 3789
+	.loc 1 4040
 	and %r9, %r21, %r30
 	std %r9, 5352(%r1)
 	std %r9, 3408(%r1)
 # v49 = v11 ^ v49
-	.loc 1 3790
+	.loc 1 4041
 	ld %r9, 4016(%r1)
 	ld %r14, 4968(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3416(%r1)
 # v28 = v49 ^ v28
-	.loc 1 3791
+	.loc 1 4042
 	xor %r9, %r9, %r16
 	std %r9, 3424(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3792
+	.loc 1 4043
 	xor %r9, %r9, %r26
 	std %r9, 3432(%r1)
 # v27 = v9 ^ v27
-	.loc 1 3793
+	.loc 1 4044
 	ld %r26, 4792(%r1)
 	xor %r9, %r9, %r26
 # v1 = v27 ^ v1
-	.loc 1 3794
+	.loc 1 4045
 	xor %r9, %r9, %r10
 # v24 = v1 ^ v24
-	.loc 1 3795
+	.loc 1 4046
 	ld %r10, 5352(%r1)
 	xor %r9, %r9, %r10
 	std %r9, 1952(%r1)
 # v1 = v14 & v13
-	.loc 1 3796
+	.loc 1 4047
 	and %r9, %r11, %r8
 	std %r9, 5848(%r1)
 	std %r9, 4040(%r1)
 	std %r9, 1960(%r1)
 # v27 = v21 & v39
-	.loc 1 3797
+	.loc 1 4048
 	ld %r9, 1720(%r1)
 	std %r9, 4048(%r1)
 	and %r9, %r25, %r9
 	std %r9, 5360(%r1)
 	std %r9, 3440(%r1)
 # v9 = v29 & v41
-	.loc 1 3798
+	.loc 1 4049
 	ld %r9, 1728(%r1)
 	std %r9, 4064(%r1)
 	and %r9, %r6, %r9
@@ -14117,1116 +14438,1116 @@ qhasm_kernel_mceliece_gf13_vec256_inv_ppc64:
 	std %r9, 4056(%r1)
 	std %r9, 1968(%r1)
 # v28 = v46 & v0
-	.loc 1 3799
+	.loc 1 4050
 	and %r16, %r18, %r27
 	std %r16, 4808(%r1)
 	std %r16, 1976(%r1)
 # v49 = v16 & v10
-	.loc 1 3800
+	.loc 1 4051
 	and %r26, %r19, %r12
 	std %r26, 4816(%r1)
 	std %r26, 1984(%r1)
 # v11 = v4 & v18
-	.loc 1 3801
+	.loc 1 4052
 	and %r10, %r21, %r31
 	std %r10, 5632(%r1)
 	std %r10, 3448(%r1)
 # v27 = v1 ^ v27
-	.loc 1 3802
+	.loc 1 4053
 	ld %r9, 5360(%r1)
 	ld %r14, 5848(%r1)
 	xor %r9, %r14, %r9
 	std %r9, 3456(%r1)
 # v9 = v27 ^ v9
-	.loc 1 3803
+	.loc 1 4054
 	ld %r14, 6008(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3464(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3804
+	.loc 1 4055
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 3805
+	.loc 1 4056
 	xor %r9, %r9, %r26
 # v11 = v49 ^ v11
-	.loc 1 3806
+	.loc 1 4057
 	xor %r9, %r9, %r10
 	std %r9, 1992(%r1)
 # v49 = v21 & v13
-	.loc 1 3807
+	.loc 1 4058
 	and %r16, %r25, %r8
 	std %r16, 4072(%r1)
 	std %r16, 2000(%r1)
 # v28 = v29 & v39
-	.loc 1 3808
+	.loc 1 4059
 	ld %r9, 4048(%r1)
 	and %r14, %r6, %r9
 	std %r14, 3472(%r1)
 # v9 = v46 & v41
-	.loc 1 3809
+	.loc 1 4060
 	ld %r9, 4064(%r1)
 	and %r9, %r18, %r9
 	std %r9, 4824(%r1)
 	std %r9, 2008(%r1)
 # v27 = v16 & v0
-	.loc 1 3810
+	.loc 1 4061
 	and %r10, %r19, %r27
 	std %r10, 2016(%r1)
 # v1 = v4 & v10
-	.loc 1 3811
+	.loc 1 4062
 	and %r26, %r21, %r12
 	std %r26, 3480(%r1)
 # v28 = v49 ^ v28
-	.loc 1 3812
+	.loc 1 4063
 	xor %r16, %r16, %r14
 	std %r16, 3488(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3813
+	.loc 1 4064
 	xor %r9, %r16, %r9
 # v27 = v9 ^ v27
-	.loc 1 3814
+	.loc 1 4065
 	xor %r9, %r9, %r10
 # v1 = v27 ^ v1
-	.loc 1 3815
+	.loc 1 4066
 	xor %r9, %r9, %r26
 	std %r9, 2024(%r1)
 # v27 = v29 & v13
-	.loc 1 3816
+	.loc 1 4067
 	and %r14, %r6, %r8
 	std %r14, 4080(%r1)
 	std %r14, 2032(%r1)
 # v9 = v46 & v39
-	.loc 1 3817
+	.loc 1 4068
 	ld %r9, 1720(%r1)
 	std %r9, 5400(%r1)
 	and %r9, %r18, %r9
 	std %r9, 4976(%r1)
 	std %r9, 3496(%r1)
 # v28 = v16 & v41
-	.loc 1 3818
+	.loc 1 4069
 	ld %r26, 1728(%r1)
 	std %r26, 4088(%r1)
 	and %r16, %r19, %r26
 	std %r16, 4832(%r1)
 	std %r16, 2040(%r1)
 # v49 = v4 & v0
-	.loc 1 3819
+	.loc 1 4070
 	and %r10, %r21, %r27
 	std %r10, 5368(%r1)
 	std %r10, 3504(%r1)
 # v9 = v27 ^ v9
-	.loc 1 3820
+	.loc 1 4071
 	xor %r9, %r14, %r9
 	std %r9, 3512(%r1)
 # v28 = v9 ^ v28
-	.loc 1 3821
+	.loc 1 4072
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 3822
+	.loc 1 4073
 	xor %r9, %r9, %r10
 	std %r9, 2048(%r1)
 # v28 = v46 & v13
-	.loc 1 3823
+	.loc 1 4074
 	and %r9, %r18, %r8
 	std %r9, 2056(%r1)
 # v9 = v16 & v39
-	.loc 1 3824
+	.loc 1 4075
 	ld %r10, 5400(%r1)
 	and %r16, %r19, %r10
 	std %r16, 3520(%r1)
 # v27 = v4 & v41
-	.loc 1 3825
+	.loc 1 4076
 	and %r26, %r21, %r26
 	std %r26, 3528(%r1)
 # v9 = v28 ^ v9
-	.loc 1 3826
+	.loc 1 4077
 	xor %r9, %r9, %r16
 # v27 = v9 ^ v27
-	.loc 1 3827
+	.loc 1 4078
 	xor %r9, %r9, %r26
 	std %r9, 2064(%r1)
 # v9 = v16 & v13
-	.loc 1 3828
+	.loc 1 4079
 	and %r9, %r19, %r8
 # v28 = v4 & v39
-	.loc 1 3829
+	.loc 1 4080
 	and %r10, %r21, %r10
 # v28 = v9 ^ v28
-	.loc 1 3830
+	.loc 1 4081
 	xor %r9, %r9, %r10
 	std %r9, 2072(%r1)
 # v9 = v4 & v13
-	.loc 1 3831
+	.loc 1 4082
 	and %r9, %r21, %r8
 	std %r9, 2080(%r1)
 # v58 = v32 & v45
-	.loc 1 3832
+	.loc 1 4083
 	ld %r26, 4264(%r1)
 	and %r9, %r26, %r7
 	std %r9, 2088(%r1)
 # v33 = v32 & v48
-	.loc 1 3833
+	.loc 1 4084
 	and %r9, %r26, %r28
 # v7 = v38 & v45
-	.loc 1 3834
+	.loc 1 4085
 	ld %r16, 4272(%r1)
 	and %r10, %r16, %r7
 # v7 = v33 ^ v7
-	.loc 1 3835
+	.loc 1 4086
 	xor %r9, %r9, %r10
 	std %r9, 2096(%r1)
 # v33 = v32 & v47
-	.loc 1 3836
+	.loc 1 4087
 	and %r10, %r26, %r5
 	std %r10, 2104(%r1)
 # v31 = v38 & v48
-	.loc 1 3837
+	.loc 1 4088
 	and %r26, %r16, %r28
 	std %r26, 3536(%r1)
 # v3 = v26 & v45
-	.loc 1 3838
+	.loc 1 4089
 	ld %r16, 5008(%r1)
 	and %r9, %r16, %r7
 # v31 = v33 ^ v31
-	.loc 1 3839
+	.loc 1 4090
 	xor %r10, %r10, %r26
 # v3 = v31 ^ v3
-	.loc 1 3840
+	.loc 1 4091
 	xor %r9, %r10, %r9
 	std %r9, 2112(%r1)
 # v31 = v32 & v42
-	.loc 1 3841
+	.loc 1 4092
 	ld %r26, 4264(%r1)
 	and %r14, %r26, %r23
 	std %r14, 2120(%r1)
 # v33 = v38 & v47
-	.loc 1 3842
+	.loc 1 4093
 	ld %r9, 4272(%r1)
 	and %r10, %r9, %r5
 	std %r10, 3544(%r1)
 # v36 = v26 & v48
-	.loc 1 3843
+	.loc 1 4094
 	and %r9, %r16, %r28
 	std %r9, 2128(%r1)
 # v30 = v8 & v45
-	.loc 1 3844
+	.loc 1 4095
 	and %r16, %r22, %r7
 	std %r16, 3552(%r1)
 # v33 = v31 ^ v33
-	.loc 1 3845
+	.loc 1 4096
 	xor %r10, %r14, %r10
 # v36 = v33 ^ v36
-	.loc 1 3846
+	.loc 1 4097
 	xor %r9, %r10, %r9
 # v30 = v36 ^ v30
-	.loc 1 3847
+	.loc 1 4098
 	xor %r9, %r9, %r16
 	std %r9, 2136(%r1)
 # v36 = v32 & v44
-	.loc 1 3848
+	.loc 1 4099
 	and %r14, %r26, %r24
 	std %r14, 4096(%r1)
 	std %r14, 2144(%r1)
 # v33 = v38 & v42
-	.loc 1 3849
+	.loc 1 4100
 	ld %r9, 4272(%r1)
 	and %r9, %r9, %r23
 	std %r9, 3560(%r1)
 # v31 = v26 & v47
-	.loc 1 3850
+	.loc 1 4101
 	ld %r10, 5008(%r1)
 	and %r10, %r10, %r5
 	std %r10, 4840(%r1)
 	std %r10, 2152(%r1)
 # v34 = v8 & v48
-	.loc 1 3851
+	.loc 1 4102
 	and %r16, %r22, %r28
 	std %r16, 2160(%r1)
 # v5 = v6 & v45
-	.loc 1 3852
+	.loc 1 4103
 	and %r26, %r17, %r7
 	std %r26, 3568(%r1)
 # v33 = v36 ^ v33
-	.loc 1 3853
+	.loc 1 4104
 	xor %r9, %r14, %r9
 	std %r9, 3576(%r1)
 # v31 = v33 ^ v31
-	.loc 1 3854
+	.loc 1 4105
 	xor %r9, %r9, %r10
 # v34 = v31 ^ v34
-	.loc 1 3855
+	.loc 1 4106
 	xor %r9, %r9, %r16
 # v5 = v34 ^ v5
-	.loc 1 3856
+	.loc 1 4107
 	xor %r9, %r9, %r26
 	std %r9, 2168(%r1)
 # v34 = v32 & v12
-	.loc 1 3857
+	.loc 1 4108
 	ld %r9, 4264(%r1)
 	and %r9, %r9, %r29
 	std %r9, 5856(%r1)
 	std %r9, 4104(%r1)
 	std %r9, 2176(%r1)
 # v31 = v38 & v44
-	.loc 1 3858
+	.loc 1 4109
 	ld %r9, 4272(%r1)
 	and %r9, %r9, %r24
 	std %r9, 5376(%r1)
 	std %r9, 3584(%r1)
 # v33 = v26 & v42
-	.loc 1 3859
+	.loc 1 4110
 	ld %r9, 5008(%r1)
 	and %r9, %r9, %r23
 	std %r9, 6016(%r1)
 	std %r9, 4112(%r1)
 	std %r9, 2184(%r1)
 # v36 = v8 & v47
-	.loc 1 3860
+	.loc 1 4111
 	and %r16, %r22, %r5
 	std %r16, 4848(%r1)
 	std %r16, 2192(%r1)
 # v37 = v6 & v48
-	.loc 1 3861
+	.loc 1 4112
 	and %r26, %r17, %r28
 	std %r26, 4856(%r1)
 	std %r26, 2200(%r1)
 # v40 = v50 & v45
-	.loc 1 3862
+	.loc 1 4113
 	and %r10, %r15, %r7
 	std %r10, 5640(%r1)
 	std %r10, 3592(%r1)
 # v31 = v34 ^ v31
-	.loc 1 3863
+	.loc 1 4114
 	ld %r9, 5376(%r1)
 	ld %r14, 5856(%r1)
 	xor %r9, %r14, %r9
 	std %r9, 3600(%r1)
 # v33 = v31 ^ v33
-	.loc 1 3864
+	.loc 1 4115
 	ld %r14, 6016(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3608(%r1)
 # v36 = v33 ^ v36
-	.loc 1 3865
+	.loc 1 4116
 	xor %r9, %r9, %r16
 # v37 = v36 ^ v37
-	.loc 1 3866
+	.loc 1 4117
 	xor %r9, %r9, %r26
 # v40 = v37 ^ v40
-	.loc 1 3867
+	.loc 1 4118
 	xor %r9, %r9, %r10
 	std %r9, 2208(%r1)
 # v37 = v38 & v12
-	.loc 1 3868
+	.loc 1 4119
 	ld %r9, 4272(%r1)
 	and %r14, %r9, %r29
 	std %r14, 4120(%r1)
 	std %r14, 2216(%r1)
 # v36 = v26 & v44
-	.loc 1 3869
+	.loc 1 4120
 	ld %r9, 5008(%r1)
 	and %r9, %r9, %r24
 	std %r9, 3616(%r1)
 # v33 = v8 & v42
-	.loc 1 3870
+	.loc 1 4121
 	and %r16, %r22, %r23
 	std %r16, 4864(%r1)
 	std %r16, 2224(%r1)
 # v31 = v6 & v47
-	.loc 1 3871
+	.loc 1 4122
 	and %r26, %r17, %r5
 	std %r26, 2232(%r1)
 # v34 = v50 & v48
-	.loc 1 3872
+	.loc 1 4123
 	and %r10, %r15, %r28
 	std %r10, 3624(%r1)
 # v36 = v37 ^ v36
-	.loc 1 3873
+	.loc 1 4124
 	xor %r9, %r14, %r9
 	std %r9, 3632(%r1)
 # v33 = v36 ^ v33
-	.loc 1 3874
+	.loc 1 4125
 	xor %r9, %r9, %r16
 # v31 = v33 ^ v31
-	.loc 1 3875
+	.loc 1 4126
 	xor %r9, %r9, %r26
 # v34 = v31 ^ v34
-	.loc 1 3876
+	.loc 1 4127
 	xor %r9, %r9, %r10
 	std %r9, 2240(%r1)
 # v31 = v26 & v12
-	.loc 1 3877
+	.loc 1 4128
 	ld %r9, 5008(%r1)
 	and %r10, %r9, %r29
 	std %r10, 3640(%r1)
 # v33 = v8 & v44
-	.loc 1 3878
+	.loc 1 4129
 	and %r26, %r22, %r24
 	std %r26, 3648(%r1)
 # v36 = v6 & v42
-	.loc 1 3879
+	.loc 1 4130
 	and %r9, %r17, %r23
 	std %r9, 2248(%r1)
 # v37 = v50 & v47
-	.loc 1 3880
+	.loc 1 4131
 	and %r16, %r15, %r5
 	std %r16, 2256(%r1)
 # v33 = v31 ^ v33
-	.loc 1 3881
+	.loc 1 4132
 	xor %r10, %r10, %r26
 	std %r10, 3656(%r1)
 # v36 = v33 ^ v36
-	.loc 1 3882
+	.loc 1 4133
 	xor %r9, %r10, %r9
 # v37 = v36 ^ v37
-	.loc 1 3883
+	.loc 1 4134
 	xor %r9, %r9, %r16
 	std %r9, 2264(%r1)
 # v36 = v8 & v12
-	.loc 1 3884
+	.loc 1 4135
 	and %r26, %r22, %r29
 	std %r26, 3664(%r1)
 # v33 = v6 & v44
-	.loc 1 3885
+	.loc 1 4136
 	and %r9, %r17, %r24
 # v31 = v50 & v42
-	.loc 1 3886
+	.loc 1 4137
 	and %r10, %r15, %r23
 	std %r10, 2272(%r1)
 # v33 = v36 ^ v33
-	.loc 1 3887
+	.loc 1 4138
 	xor %r9, %r26, %r9
 # v31 = v33 ^ v31
-	.loc 1 3888
+	.loc 1 4139
 	xor %r9, %r9, %r10
 	std %r9, 2280(%r1)
 # v33 = v6 & v12
-	.loc 1 3889
+	.loc 1 4140
 	and %r9, %r17, %r29
 # v36 = v50 & v44
-	.loc 1 3890
+	.loc 1 4141
 	and %r10, %r15, %r24
 # v36 = v33 ^ v36
-	.loc 1 3891
+	.loc 1 4142
 	xor %r10, %r9, %r10
 # v33 = v50 & v12
-	.loc 1 3892
+	.loc 1 4143
 	and %r9, %r15, %r29
 # v32 = v35 ^ v32
-	.loc 1 3893
+	.loc 1 4144
 	ld %r26, 4264(%r1)
 	xor %r26, %r20, %r26
 # v38 = v14 ^ v38
-	.loc 1 3894
+	.loc 1 4145
 	ld %r20, 4272(%r1)
 	xor %r11, %r11, %r20
 # v26 = v21 ^ v26
-	.loc 1 3895
+	.loc 1 4146
 	ld %r20, 5008(%r1)
 	xor %r25, %r25, %r20
 # v8 = v29 ^ v8
-	.loc 1 3896
+	.loc 1 4147
 	xor %r22, %r6, %r22
 # v6 = v46 ^ v6
-	.loc 1 3897
+	.loc 1 4148
 	xor %r17, %r18, %r17
 # v50 = v16 ^ v50
-	.loc 1 3898
+	.loc 1 4149
 	xor %r15, %r19, %r15
 # v45 = v56 ^ v45
-	.loc 1 3899
+	.loc 1 4150
 	xor %r30, %r30, %r7
 # v48 = v18 ^ v48
-	.loc 1 3900
+	.loc 1 4151
 	xor %r28, %r31, %r28
 # v47 = v10 ^ v47
-	.loc 1 3901
+	.loc 1 4152
 	xor %r12, %r12, %r5
 # v42 = v0 ^ v42
-	.loc 1 3902
+	.loc 1 4153
 	xor %r23, %r27, %r23
 # v44 = v41 ^ v44
-	.loc 1 3903
+	.loc 1 4154
 	ld %r5, 1728(%r1)
 	xor %r24, %r5, %r24
 # v12 = v39 ^ v12
-	.loc 1 3904
+	.loc 1 4155
 	ld %r5, 1720(%r1)
 	xor %r29, %r5, %r29
 # v39 = v32 & v45
-	.loc 1 3905
+	.loc 1 4156
 	and %r5, %r26, %r30
 	std %r5, 2288(%r1)
 # v41 = v32 & v48
-	.loc 1 3906
+	.loc 1 4157
 	and %r5, %r26, %r28
 # v0 = v38 & v45
-	.loc 1 3907
+	.loc 1 4158
 	and %r6, %r11, %r30
 # v0 = v41 ^ v0
-	.loc 1 3908
+	.loc 1 4159
 	xor %r27, %r5, %r6
 # v41 = v32 & v47
-	.loc 1 3909
+	.loc 1 4160
 	and %r5, %r26, %r12
 # v10 = v38 & v48
-	.loc 1 3910
+	.loc 1 4161
 	and %r6, %r11, %r28
 # v18 = v26 & v45
-	.loc 1 3911
+	.loc 1 4162
 	and %r7, %r25, %r30
 # v10 = v41 ^ v10
-	.loc 1 3912
+	.loc 1 4163
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 3913
+	.loc 1 4164
 	xor %r20, %r6, %r7
 # v10 = v32 & v42
-	.loc 1 3914
+	.loc 1 4165
 	and %r5, %r26, %r23
 # v41 = v38 & v47
-	.loc 1 3915
+	.loc 1 4166
 	and %r6, %r11, %r12
 # v56 = v26 & v48
-	.loc 1 3916
+	.loc 1 4167
 	and %r7, %r25, %r28
 # v16 = v8 & v45
-	.loc 1 3917
+	.loc 1 4168
 	and %r31, %r22, %r30
 # v41 = v10 ^ v41
-	.loc 1 3918
+	.loc 1 4169
 	xor %r6, %r5, %r6
 # v56 = v41 ^ v56
-	.loc 1 3919
+	.loc 1 4170
 	xor %r7, %r6, %r7
 # v16 = v56 ^ v16
-	.loc 1 3920
+	.loc 1 4171
 	xor %r18, %r7, %r31
 # v56 = v32 & v44
-	.loc 1 3921
+	.loc 1 4172
 	and %r5, %r26, %r24
 # v41 = v38 & v42
-	.loc 1 3922
+	.loc 1 4173
 	and %r6, %r11, %r23
 # v10 = v26 & v47
-	.loc 1 3923
+	.loc 1 4174
 	and %r7, %r25, %r12
 # v46 = v8 & v48
-	.loc 1 3924
+	.loc 1 4175
 	and %r31, %r22, %r28
 # v29 = v6 & v45
-	.loc 1 3925
+	.loc 1 4176
 	and %r19, %r17, %r30
 # v41 = v56 ^ v41
-	.loc 1 3926
+	.loc 1 4177
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 3927
+	.loc 1 4178
 	xor %r7, %r6, %r7
 # v46 = v10 ^ v46
-	.loc 1 3928
+	.loc 1 4179
 	xor %r31, %r7, %r31
 # v29 = v46 ^ v29
-	.loc 1 3929
+	.loc 1 4180
 	xor %r19, %r31, %r19
 # v46 = v32 & v12
-	.loc 1 3930
+	.loc 1 4181
 	and %r5, %r26, %r29
 # v10 = v38 & v44
-	.loc 1 3931
+	.loc 1 4182
 	and %r6, %r11, %r24
 # v41 = v26 & v42
-	.loc 1 3932
+	.loc 1 4183
 	and %r7, %r25, %r23
 # v56 = v8 & v47
-	.loc 1 3933
+	.loc 1 4184
 	and %r14, %r22, %r12
 # v21 = v6 & v48
-	.loc 1 3934
+	.loc 1 4185
 	and %r16, %r17, %r28
 # v14 = v50 & v45
-	.loc 1 3935
+	.loc 1 4186
 	and %r31, %r15, %r30
 # v10 = v46 ^ v10
-	.loc 1 3936
+	.loc 1 4187
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 3937
+	.loc 1 4188
 	xor %r7, %r6, %r7
 # v56 = v41 ^ v56
-	.loc 1 3938
+	.loc 1 4189
 	xor %r14, %r7, %r14
 # v21 = v56 ^ v21
-	.loc 1 3939
+	.loc 1 4190
 	xor %r16, %r14, %r16
 # v14 = v21 ^ v14
-	.loc 1 3940
+	.loc 1 4191
 	xor %r16, %r16, %r31
 # v32 = v32 & v13
-	.loc 1 3941
+	.loc 1 4192
 	and %r14, %r26, %r8
 # v21 = v38 & v12
-	.loc 1 3942
+	.loc 1 4193
 	and %r5, %r11, %r29
 # v56 = v26 & v44
-	.loc 1 3943
+	.loc 1 4194
 	and %r26, %r25, %r24
 # v41 = v8 & v42
-	.loc 1 3944
+	.loc 1 4195
 	and %r31, %r22, %r23
 # v10 = v6 & v47
-	.loc 1 3945
+	.loc 1 4196
 	and %r7, %r17, %r12
 # v46 = v50 & v48
-	.loc 1 3946
+	.loc 1 4197
 	and %r6, %r15, %r28
 # v45 = v4 & v45
-	.loc 1 3947
+	.loc 1 4198
 	and %r30, %r21, %r30
 # v21 = v32 ^ v21
-	.loc 1 3948
+	.loc 1 4199
 	xor %r5, %r14, %r5
 # v56 = v21 ^ v56
-	.loc 1 3949
+	.loc 1 4200
 	xor %r26, %r5, %r26
 # v41 = v56 ^ v41
-	.loc 1 3950
+	.loc 1 4201
 	xor %r31, %r26, %r31
 # v10 = v41 ^ v10
-	.loc 1 3951
+	.loc 1 4202
 	xor %r7, %r31, %r7
 # v46 = v10 ^ v46
-	.loc 1 3952
+	.loc 1 4203
 	xor %r6, %r7, %r6
 # v45 = v46 ^ v45
-	.loc 1 3953
+	.loc 1 4204
 	xor %r30, %r6, %r30
 # v38 = v38 & v13
-	.loc 1 3954
+	.loc 1 4205
 	and %r11, %r11, %r8
 # v46 = v26 & v12
-	.loc 1 3955
+	.loc 1 4206
 	and %r5, %r25, %r29
 # v10 = v8 & v44
-	.loc 1 3956
+	.loc 1 4207
 	and %r6, %r22, %r24
 # v41 = v6 & v42
-	.loc 1 3957
+	.loc 1 4208
 	and %r31, %r17, %r23
 # v56 = v50 & v47
-	.loc 1 3958
+	.loc 1 4209
 	and %r7, %r15, %r12
 # v48 = v4 & v48
-	.loc 1 3959
+	.loc 1 4210
 	and %r28, %r21, %r28
 # v46 = v38 ^ v46
-	.loc 1 3960
+	.loc 1 4211
 	xor %r5, %r11, %r5
 # v10 = v46 ^ v10
-	.loc 1 3961
+	.loc 1 4212
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 3962
+	.loc 1 4213
 	xor %r31, %r6, %r31
 # v56 = v41 ^ v56
-	.loc 1 3963
+	.loc 1 4214
 	xor %r7, %r31, %r7
 # v48 = v56 ^ v48
-	.loc 1 3964
+	.loc 1 4215
 	xor %r28, %r7, %r28
 # v26 = v26 & v13
-	.loc 1 3965
+	.loc 1 4216
 	and %r25, %r25, %r8
 # v56 = v8 & v12
-	.loc 1 3966
+	.loc 1 4217
 	and %r5, %r22, %r29
 # v41 = v6 & v44
-	.loc 1 3967
+	.loc 1 4218
 	and %r6, %r17, %r24
 # v10 = v50 & v42
-	.loc 1 3968
+	.loc 1 4219
 	and %r7, %r15, %r23
 # v47 = v4 & v47
-	.loc 1 3969
+	.loc 1 4220
 	and %r12, %r21, %r12
 # v56 = v26 ^ v56
-	.loc 1 3970
+	.loc 1 4221
 	xor %r5, %r25, %r5
 # v41 = v56 ^ v41
-	.loc 1 3971
+	.loc 1 4222
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 3972
+	.loc 1 4223
 	xor %r7, %r6, %r7
 # v47 = v10 ^ v47
-	.loc 1 3973
+	.loc 1 4224
 	xor %r12, %r7, %r12
 # v8 = v8 & v13
-	.loc 1 3974
+	.loc 1 4225
 	and %r22, %r22, %r8
 # v10 = v6 & v12
-	.loc 1 3975
+	.loc 1 4226
 	and %r5, %r17, %r29
 # v41 = v50 & v44
-	.loc 1 3976
+	.loc 1 4227
 	and %r6, %r15, %r24
 # v42 = v4 & v42
-	.loc 1 3977
+	.loc 1 4228
 	and %r23, %r21, %r23
 # v10 = v8 ^ v10
-	.loc 1 3978
+	.loc 1 4229
 	xor %r5, %r22, %r5
 # v41 = v10 ^ v41
-	.loc 1 3979
+	.loc 1 4230
 	xor %r6, %r5, %r6
 # v42 = v41 ^ v42
-	.loc 1 3980
+	.loc 1 4231
 	xor %r23, %r6, %r23
 # v6 = v6 & v13
-	.loc 1 3981
+	.loc 1 4232
 	and %r17, %r17, %r8
 # v41 = v50 & v12
-	.loc 1 3982
+	.loc 1 4233
 	and %r5, %r15, %r29
 # v44 = v4 & v44
-	.loc 1 3983
+	.loc 1 4234
 	and %r24, %r21, %r24
 # v41 = v6 ^ v41
-	.loc 1 3984
+	.loc 1 4235
 	xor %r5, %r17, %r5
 # v44 = v41 ^ v44
-	.loc 1 3985
+	.loc 1 4236
 	xor %r24, %r5, %r24
 # v50 = v50 & v13
-	.loc 1 3986
+	.loc 1 4237
 	and %r15, %r15, %r8
 # v12 = v4 & v12
-	.loc 1 3987
+	.loc 1 4238
 	and %r29, %r21, %r29
 # v12 = v50 ^ v12
-	.loc 1 3988
+	.loc 1 4239
 	xor %r29, %r15, %r29
 # v13 = v4 & v13
-	.loc 1 3989
+	.loc 1 4240
 	and %r8, %r21, %r8
 # v39 = v39 ^ v43
-	.loc 1 3990
+	.loc 1 4241
 	ld %r5, 2288(%r1)
 	ld %r6, 1784(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v58
-	.loc 1 3991
+	.loc 1 4242
 	ld %r6, 2088(%r1)
 	xor %r6, %r5, %r6
 # v0 = v0 ^ v60
-	.loc 1 3992
+	.loc 1 4243
 	ld %r5, 1792(%r1)
 	xor %r27, %r27, %r5
 # v0 = v0 ^ v7
-	.loc 1 3993
+	.loc 1 4244
 	ld %r5, 2096(%r1)
 	xor %r5, %r27, %r5
 # v18 = v18 ^ v52
-	.loc 1 3994
+	.loc 1 4245
 	ld %r7, 1808(%r1)
 	xor %r20, %r20, %r7
 # v18 = v18 ^ v3
-	.loc 1 3995
+	.loc 1 4246
 	ld %r7, 2112(%r1)
 	xor %r20, %r20, %r7
 # v16 = v16 ^ v15
-	.loc 1 3996
+	.loc 1 4247
 	ld %r7, 1832(%r1)
 	xor %r18, %r18, %r7
 # v16 = v16 ^ v30
-	.loc 1 3997
+	.loc 1 4248
 	ld %r7, 2136(%r1)
 	xor %r18, %r18, %r7
 # v29 = v29 ^ v2
-	.loc 1 3998
+	.loc 1 4249
 	ld %r7, 1864(%r1)
 	xor %r19, %r19, %r7
 # v29 = v29 ^ v5
-	.loc 1 3999
+	.loc 1 4250
 	ld %r7, 2168(%r1)
 	xor %r19, %r19, %r7
 # v14 = v14 ^ v54
-	.loc 1 4000
+	.loc 1 4251
 	ld %r7, 1904(%r1)
 	xor %r16, %r16, %r7
 # v14 = v14 ^ v40
-	.loc 1 4001
+	.loc 1 4252
 	ld %r7, 2208(%r1)
 	xor %r16, %r16, %r7
 # v45 = v45 ^ v24
-	.loc 1 4002
+	.loc 1 4253
 	ld %r7, 1952(%r1)
 	xor %r30, %r30, %r7
 # v45 = v45 ^ v34
-	.loc 1 4003
+	.loc 1 4254
 	ld %r7, 2240(%r1)
 	xor %r27, %r30, %r7
 # v48 = v48 ^ v11
-	.loc 1 4004
+	.loc 1 4255
 	ld %r31, 1992(%r1)
 	xor %r28, %r28, %r31
 # v48 = v48 ^ v37
-	.loc 1 4005
+	.loc 1 4256
 	ld %r7, 2264(%r1)
 	xor %r11, %r28, %r7
 # v47 = v47 ^ v1
-	.loc 1 4006
+	.loc 1 4257
 	ld %r30, 2024(%r1)
 	xor %r12, %r12, %r30
 # v47 = v47 ^ v31
-	.loc 1 4007
+	.loc 1 4258
 	ld %r7, 2280(%r1)
 	xor %r12, %r12, %r7
 # v42 = v42 ^ v49
-	.loc 1 4008
+	.loc 1 4259
 	ld %r28, 2048(%r1)
 	xor %r23, %r23, %r28
 # v42 = v42 ^ v36
-	.loc 1 4009
+	.loc 1 4260
 	xor %r23, %r23, %r10
 # v44 = v44 ^ v27
-	.loc 1 4010
+	.loc 1 4261
 	ld %r22, 2064(%r1)
 	xor %r24, %r24, %r22
 # v44 = v44 ^ v33
-	.loc 1 4011
+	.loc 1 4262
 	xor %r24, %r24, %r9
 # v12 = v12 ^ v28
-	.loc 1 4012
+	.loc 1 4263
 	ld %r21, 2072(%r1)
 	xor %r29, %r29, %r21
 # v13 = v13 ^ v9
-	.loc 1 4013
+	.loc 1 4264
 	ld %r17, 2080(%r1)
 	xor %r8, %r8, %r17
 # v11 = v39 ^ v11
-	.loc 1 4014
+	.loc 1 4265
 	xor %r7, %r6, %r31
 # v1 = v0 ^ v1
-	.loc 1 4015
+	.loc 1 4266
 	xor %r26, %r5, %r30
 # v49 = v18 ^ v49
-	.loc 1 4016
+	.loc 1 4267
 	xor %r25, %r20, %r28
 # v27 = v16 ^ v27
-	.loc 1 4017
+	.loc 1 4268
 	xor %r28, %r18, %r22
 # v28 = v29 ^ v28
-	.loc 1 4018
+	.loc 1 4269
 	xor %r22, %r19, %r21
 # v9 = v14 ^ v9
-	.loc 1 4019
+	.loc 1 4270
 	xor %r21, %r16, %r17
 # v58 = v48 ^ v58
-	.loc 1 4020
+	.loc 1 4271
 	ld %r5, 2088(%r1)
 	xor %r5, %r11, %r5
 # v7 = v47 ^ v7
-	.loc 1 4021
+	.loc 1 4272
 	ld %r6, 2096(%r1)
 	xor %r6, %r12, %r6
 # v3 = v42 ^ v3
-	.loc 1 4022
+	.loc 1 4273
 	ld %r11, 2112(%r1)
 	xor %r11, %r23, %r11
 # v30 = v44 ^ v30
-	.loc 1 4023
+	.loc 1 4274
 	ld %r12, 2136(%r1)
 	xor %r31, %r24, %r12
 # v5 = v12 ^ v5
-	.loc 1 4024
+	.loc 1 4275
 	ld %r12, 2168(%r1)
 	xor %r12, %r29, %r12
 # v40 = v13 ^ v40
-	.loc 1 4025
+	.loc 1 4276
 	ld %r30, 2208(%r1)
 	xor %r8, %r8, %r30
 # v7 = v7 ^ v33
-	.loc 1 4026
+	.loc 1 4277
 	xor %r30, %r6, %r9
 # v58 = v58 ^ v33
-	.loc 1 4027
+	.loc 1 4278
 	xor %r5, %r5, %r9
 # v9 = v9 ^ v33
-	.loc 1 4028
+	.loc 1 4279
 	xor %r6, %r21, %r9
 # v33 = v28 ^ v33
-	.loc 1 4029
+	.loc 1 4280
 	xor %r9, %r22, %r9
 # v58 = v58 ^ v36
-	.loc 1 4030
+	.loc 1 4281
 	xor %r29, %r5, %r10
 # v45 = v45 ^ v36
-	.loc 1 4031
+	.loc 1 4282
 	xor %r5, %r27, %r10
 # v33 = v33 ^ v36
-	.loc 1 4032
+	.loc 1 4283
 	xor %r9, %r9, %r10
 # v36 = v27 ^ v36
-	.loc 1 4033
+	.loc 1 4284
 	xor %r10, %r28, %r10
 # v45 = v45 ^ v31
-	.loc 1 4034
+	.loc 1 4285
 	ld %r27, 2280(%r1)
 	xor %r28, %r5, %r27
 # v9 = v9 ^ v31
-	.loc 1 4035
+	.loc 1 4286
 	xor %r6, %r6, %r27
 # v36 = v36 ^ v31
-	.loc 1 4036
+	.loc 1 4287
 	xor %r10, %r10, %r27
 # v31 = v49 ^ v31
-	.loc 1 4037
+	.loc 1 4288
 	xor %r5, %r25, %r27
 # v9 = v9 ^ v37
-	.loc 1 4038
+	.loc 1 4289
 	ld %r25, 2264(%r1)
 	xor %r27, %r6, %r25
 # v33 = v33 ^ v37
-	.loc 1 4039
+	.loc 1 4290
 	xor %r9, %r9, %r25
 # v31 = v31 ^ v37
-	.loc 1 4040
+	.loc 1 4291
 	xor %r5, %r5, %r25
 # v37 = v1 ^ v37
-	.loc 1 4041
+	.loc 1 4292
 	xor %r6, %r26, %r25
 # v33 = v33 ^ v34
-	.loc 1 4042
+	.loc 1 4293
 	ld %r26, 2240(%r1)
 	xor %r9, %r9, %r26
 # v36 = v36 ^ v34
-	.loc 1 4043
+	.loc 1 4294
 	xor %r10, %r10, %r26
 # v37 = v37 ^ v34
-	.loc 1 4044
+	.loc 1 4295
 	xor %r6, %r6, %r26
 # v34 = v11 ^ v34
-	.loc 1 4045
+	.loc 1 4296
 	xor %r7, %r7, %r26
 # v36 = v36 ^ v40
-	.loc 1 4046
+	.loc 1 4297
 	xor %r10, %r10, %r8
 # v31 = v31 ^ v40
-	.loc 1 4047
+	.loc 1 4298
 	xor %r5, %r5, %r8
 # v34 = v34 ^ v40
-	.loc 1 4048
+	.loc 1 4299
 	xor %r7, %r7, %r8
 # v40 = v24 ^ v40
-	.loc 1 4049
+	.loc 1 4300
 	ld %r26, 1952(%r1)
 	xor %r8, %r26, %r8
 # v31 = v31 ^ v5
-	.loc 1 4050
+	.loc 1 4301
 	xor %r5, %r5, %r12
 # v37 = v37 ^ v5
-	.loc 1 4051
+	.loc 1 4302
 	xor %r6, %r6, %r12
 # v40 = v40 ^ v5
-	.loc 1 4052
+	.loc 1 4303
 	xor %r8, %r8, %r12
 # v5 = v54 ^ v5
-	.loc 1 4053
+	.loc 1 4304
 	ld %r26, 1904(%r1)
 	xor %r12, %r26, %r12
 # v37 = v37 ^ v30
-	.loc 1 4054
+	.loc 1 4305
 	xor %r6, %r6, %r31
 # v34 = v34 ^ v30
-	.loc 1 4055
+	.loc 1 4306
 	xor %r7, %r7, %r31
 # v5 = v5 ^ v30
-	.loc 1 4056
+	.loc 1 4307
 	xor %r12, %r12, %r31
 # v30 = v2 ^ v30
-	.loc 1 4057
+	.loc 1 4308
 	ld %r26, 1864(%r1)
 	xor %r31, %r26, %r31
 # v34 = v34 ^ v3
-	.loc 1 4058
+	.loc 1 4309
 	xor %r26, %r7, %r11
 # v40 = v40 ^ v3
-	.loc 1 4059
+	.loc 1 4310
 	xor %r8, %r8, %r11
 # v30 = v30 ^ v3
-	.loc 1 4060
+	.loc 1 4311
 	xor %r31, %r31, %r11
 # v3 = v15 ^ v3
-	.loc 1 4061
+	.loc 1 4312
 	ld %r7, 1832(%r1)
 	xor %r11, %r7, %r11
 # v40 = v40 ^ v7
-	.loc 1 4062
+	.loc 1 4313
 	xor %r8, %r8, %r30
 # v5 = v5 ^ v7
-	.loc 1 4063
+	.loc 1 4314
 	xor %r12, %r12, %r30
 # v3 = v3 ^ v7
-	.loc 1 4064
+	.loc 1 4315
 	xor %r11, %r11, %r30
 # v7 = v52 ^ v7
-	.loc 1 4065
+	.loc 1 4316
 	ld %r7, 1808(%r1)
 	xor %r30, %r7, %r30
 # v5 = v5 ^ v58
-	.loc 1 4066
+	.loc 1 4317
 	xor %r12, %r12, %r29
 # v30 = v30 ^ v58
-	.loc 1 4067
+	.loc 1 4318
 	xor %r31, %r31, %r29
 # v7 = v7 ^ v58
-	.loc 1 4068
+	.loc 1 4319
 	xor %r30, %r30, %r29
 # v58 = v60 ^ v58
-	.loc 1 4069
+	.loc 1 4320
 	ld %r7, 1792(%r1)
 	xor %r29, %r7, %r29
 # v30 = v30 ^ v45
-	.loc 1 4070
+	.loc 1 4321
 	xor %r31, %r31, %r28
 # v3 = v3 ^ v45
-	.loc 1 4071
+	.loc 1 4322
 	xor %r11, %r11, %r28
 # v58 = v58 ^ v45
-	.loc 1 4072
+	.loc 1 4323
 	xor %r29, %r29, %r28
 # v45 = v43 ^ v45
-	.loc 1 4073
+	.loc 1 4324
 	ld %r7, 1784(%r1)
 	xor %r28, %r7, %r28
 # v45 = v45 ^ v33
-	.loc 1 4074
+	.loc 1 4325
 	xor %r28, %r28, %r9
 # v43 = v34 ^ v33
-	.loc 1 4075
+	.loc 1 4326
 	xor %r7, %r26, %r9
 # v43 = v43 ^ v9
-	.loc 1 4076
+	.loc 1 4327
 	xor %r25, %r7, %r27
 # v58 = v58 ^ v34
-	.loc 1 4077
+	.loc 1 4328
 	xor %r29, %r29, %r26
 # v60 = v37 ^ v33
-	.loc 1 4078
+	.loc 1 4329
 	xor %r7, %r6, %r9
 # v60 = v60 ^ v9
-	.loc 1 4079
+	.loc 1 4330
 	xor %r24, %r7, %r27
 # v7 = v7 ^ v34
-	.loc 1 4080
+	.loc 1 4331
 	xor %r30, %r30, %r26
 # v7 = v7 ^ v37
-	.loc 1 4081
+	.loc 1 4332
 	xor %r30, %r30, %r6
 # v7 = v7 ^ v33
-	.loc 1 4082
+	.loc 1 4333
 	xor %r30, %r30, %r9
 # v7 = v7 ^ v9
-	.loc 1 4083
+	.loc 1 4334
 	xor %r30, %r30, %r27
 # v34 = v34 ^ v31
-	.loc 1 4084
+	.loc 1 4335
 	xor %r26, %r26, %r5
 # v3 = v3 ^ v37
-	.loc 1 4085
+	.loc 1 4336
 	xor %r7, %r11, %r6
 # v3 = v3 ^ v31
-	.loc 1 4086
+	.loc 1 4337
 	xor %r7, %r7, %r5
 # v3 = v3 ^ v9
-	.loc 1 4087
+	.loc 1 4338
 	xor %r7, %r7, %r27
 # v37 = v37 ^ v36
-	.loc 1 4088
+	.loc 1 4339
 	xor %r6, %r6, %r10
 # v30 = v30 ^ v31
-	.loc 1 4089
+	.loc 1 4340
 	xor %r11, %r31, %r5
 # v30 = v30 ^ v36
-	.loc 1 4090
+	.loc 1 4341
 	xor %r11, %r11, %r10
 # v31 = v31 ^ v33
-	.loc 1 4091
+	.loc 1 4342
 	xor %r5, %r5, %r9
 # v5 = v5 ^ v36
-	.loc 1 4092
+	.loc 1 4343
 	xor %r12, %r12, %r10
 # v5 = v5 ^ v33
-	.loc 1 4093
+	.loc 1 4344
 	xor %r12, %r12, %r9
 # v36 = v36 ^ v9
-	.loc 1 4094
+	.loc 1 4345
 	xor %r10, %r10, %r27
 # v33 = v40 ^ v33
-	.loc 1 4095
+	.loc 1 4346
 	xor %r9, %r8, %r9
 # v9 = v33 ^ v9
-	.loc 1 4096
+	.loc 1 4347
 	xor %r27, %r9, %r27
 # mem64[h + 0] = v45
-	.loc 1 4097
+	.loc 1 4348
 	std %r28, 0(%r3)
 # mem64[h + 32] = v43
-	.loc 1 4098
+	.loc 1 4349
 	std %r25, 32(%r3)
 # mem64[h + 64] = v58
-	.loc 1 4099
+	.loc 1 4350
 	std %r29, 64(%r3)
 # mem64[h + 96] = v60
-	.loc 1 4100
+	.loc 1 4351
 	std %r24, 96(%r3)
 # mem64[h + 128] = v7
-	.loc 1 4101
+	.loc 1 4352
 	std %r30, 128(%r3)
 # mem64[h + 160] = v34
-	.loc 1 4102
+	.loc 1 4353
 	std %r26, 160(%r3)
 # mem64[h + 192] = v3
-	.loc 1 4103
+	.loc 1 4354
 	std %r7, 192(%r3)
 # mem64[h + 224] = v37
-	.loc 1 4104
+	.loc 1 4355
 	std %r6, 224(%r3)
 # mem64[h + 256] = v30
-	.loc 1 4105
+	.loc 1 4356
 	std %r11, 256(%r3)
 # mem64[h + 288] = v31
-	.loc 1 4106
+	.loc 1 4357
 	std %r5, 288(%r3)
 # mem64[h + 320] = v5
-	.loc 1 4107
+	.loc 1 4358
 	std %r12, 320(%r3)
 # mem64[h + 352] = v36
-	.loc 1 4108
+	.loc 1 4359
 	std %r10, 352(%r3)
 # mem64[h + 384] = v9
-	.loc 1 4109
+	.loc 1 4360
 	std %r27, 384(%r3)
 # h = h + 8
-	.loc 1 4110
+	.loc 1 4361
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 4111
+	.loc 1 4362
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 4112
+	.loc 1 4363
 	ld %r5, 112(%r1)
 	addi %r5, %r5, -1
 	std %r5, 112(%r1)
 # =? i - 0
-	.loc 1 4113
+	.loc 1 4364
 	cmpldi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 4114
+	.loc 1 4365
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_inv_ppc64.pass
 # leave
-	.loc 1 4115
+	.loc 1 4366
 	ld %r14, 6640(%r1)
 	ld %r15, 6648(%r1)
 	ld %r16, 6656(%r1)
@@ -15259,1377 +15580,1535 @@ qhasm_kernel_mceliece_gf13_vec512_mul_ppc64:
 	.text
 	.p2align 5
 .L.qhasm_kernel_mceliece_gf13_vec512_mul_ppc64:
-	stdu %r1, -1296(%r1)
-	std %r14, 1152(%r1)
-	std %r15, 1160(%r1)
-	std %r16, 1168(%r1)
-	std %r17, 1176(%r1)
-	std %r18, 1184(%r1)
-	std %r19, 1192(%r1)
-	std %r20, 1200(%r1)
-	std %r21, 1208(%r1)
-	std %r22, 1216(%r1)
-	std %r23, 1224(%r1)
-	std %r24, 1232(%r1)
-	std %r25, 1240(%r1)
-	std %r26, 1248(%r1)
-	std %r27, 1256(%r1)
-	std %r28, 1264(%r1)
-	std %r29, 1272(%r1)
-	std %r30, 1280(%r1)
-	std %r31, 1288(%r1)
+	stdu %r1, -288(%r1)
+	std %r14, 144(%r1)
+	std %r15, 152(%r1)
+	std %r16, 160(%r1)
+	std %r17, 168(%r1)
+	std %r18, 176(%r1)
+	std %r19, 184(%r1)
+	std %r20, 192(%r1)
+	std %r21, 200(%r1)
+	std %r22, 208(%r1)
+	std %r23, 216(%r1)
+	std %r24, 224(%r1)
+	std %r25, 232(%r1)
+	std %r26, 240(%r1)
+	std %r27, 248(%r1)
+	std %r28, 256(%r1)
+	std %r29, 264(%r1)
+	std %r30, 272(%r1)
+	std %r31, 280(%r1)
 # i = 8
-	.loc 1 4121
+	.loc 1 4372
 	li %r6, 8
 	std %r6, 112(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec512_mul_ppc64.pass:
-# v0 = mem64[f + 0]
-	.loc 1 4123
-	ld %r11, 0(%r4)
-# v1 = mem64[g + 0]
-	.loc 1 4124
-	ld %r10, 0(%r5)
-# v2 = v0 & v1
-	.loc 1 4125
-	and %r6, %r11, %r10
-	std %r6, 120(%r1)
-# v3 = mem64[g + 64]
-	.loc 1 4126
-	ld %r12, 64(%r5)
-# v4 = v0 & v3
-	.loc 1 4127
-	and %r6, %r11, %r12
-# v5 = mem64[f + 64]
-	.loc 1 4128
-	ld %r9, 64(%r4)
-# v6 = v5 & v1
-	.loc 1 4129
-	and %r7, %r9, %r10
-# v6 = v4 ^ v6
-	.loc 1 4130
-	xor %r6, %r6, %r7
-	std %r6, 192(%r1)
-# v4 = mem64[g + 128]
-	.loc 1 4131
-	ld %r30, 128(%r5)
-# v7 = v0 & v4
-	.loc 1 4132
-	and %r6, %r11, %r30
-# v8 = v5 & v3
-	.loc 1 4133
-	and %r7, %r9, %r12
-# v9 = mem64[f + 128]
-	.loc 1 4134
-	ld %r31, 128(%r4)
-# v10 = v9 & v1
-	.loc 1 4135
-	and %r8, %r31, %r10
-# v8 = v7 ^ v8
-	.loc 1 4136
-	xor %r7, %r6, %r7
-# v10 = v8 ^ v10
-	.loc 1 4137
-	xor %r6, %r7, %r8
-	std %r6, 200(%r1)
-# v8 = mem64[g + 192]
-	.loc 1 4138
-	ld %r28, 192(%r5)
-# v7 = v0 & v8
-	.loc 1 4139
-	and %r27, %r11, %r28
-# v11 = v5 & v4
-	.loc 1 4140
-	and %r6, %r9, %r30
-# v12 = v9 & v3
-	.loc 1 4141
-	and %r7, %r31, %r12
-# v13 = mem64[f + 192]
-	.loc 1 4142
-	ld %r29, 192(%r4)
-# v14 = v13 & v1
-	.loc 1 4143
-	and %r8, %r29, %r10
-# v11 = v7 ^ v11
-	.loc 1 4144
-	xor %r6, %r27, %r6
-# v12 = v11 ^ v12
-	.loc 1 4145
-	xor %r7, %r6, %r7
-# v14 = v12 ^ v14
-	.loc 1 4146
-	xor %r6, %r7, %r8
-	std %r6, 208(%r1)
-# v12 = mem64[g + 256]
-	.loc 1 4147
-	ld %r27, 256(%r5)
-# v11 = v0 & v12
-	.loc 1 4148
-	and %r25, %r11, %r27
-# v7 = v5 & v8
-	.loc 1 4149
-	and %r24, %r9, %r28
-# v15 = v9 & v4
-	.loc 1 4150
-	and %r6, %r31, %r30
-# v16 = v13 & v3
-	.loc 1 4151
-	and %r7, %r29, %r12
-# v17 = mem64[f + 256]
-	.loc 1 4152
-	ld %r26, 256(%r4)
-# v18 = v17 & v1
-	.loc 1 4153
-	and %r8, %r26, %r10
-# v7 = v11 ^ v7
-	.loc 1 4154
-	xor %r24, %r25, %r24
-# v15 = v7 ^ v15
-	.loc 1 4155
-	xor %r6, %r24, %r6
-# v16 = v15 ^ v16
-	.loc 1 4156
-	xor %r7, %r6, %r7
-# v18 = v16 ^ v18
-	.loc 1 4157
-	xor %r6, %r7, %r8
-	std %r6, 216(%r1)
-# v16 = mem64[g + 320]
-	.loc 1 4158
-	ld %r24, 320(%r5)
-# v15 = v0 & v16
-	.loc 1 4159
-	and %r23, %r11, %r24
-# v7 = v5 & v12
-	.loc 1 4160
-	and %r22, %r9, %r27
-# v11 = v9 & v8
-	.loc 1 4161
-	and %r21, %r31, %r28
-# v19 = v13 & v4
-	.loc 1 4162
-	and %r6, %r29, %r30
-# v20 = v17 & v3
-	.loc 1 4163
-	and %r7, %r26, %r12
-# v21 = mem64[f + 320]
-	.loc 1 4164
-	ld %r25, 320(%r4)
-# v22 = v21 & v1
-	.loc 1 4165
-	and %r8, %r25, %r10
-# v7 = v15 ^ v7
-	.loc 1 4166
-	xor %r22, %r23, %r22
-# v11 = v7 ^ v11
-	.loc 1 4167
-	xor %r21, %r22, %r21
-# v19 = v11 ^ v19
-	.loc 1 4168
-	xor %r6, %r21, %r6
-# v20 = v19 ^ v20
-	.loc 1 4169
-	xor %r7, %r6, %r7
-# v22 = v20 ^ v22
-	.loc 1 4170
-	xor %r6, %r7, %r8
-	std %r6, 224(%r1)
-# v20 = mem64[g + 384]
-	.loc 1 4171
-	ld %r22, 384(%r5)
-# v19 = v0 & v20
-	.loc 1 4172
-	and %r8, %r11, %r22
-# v11 = v5 & v16
-	.loc 1 4173
-	and %r21, %r9, %r24
-# v7 = v9 & v12
-	.loc 1 4174
-	and %r20, %r31, %r27
-# v15 = v13 & v8
-	.loc 1 4175
-	and %r19, %r29, %r28
-# v23 = v17 & v4
-	.loc 1 4176
-	and %r6, %r26, %r30
-# v24 = v21 & v3
-	.loc 1 4177
-	and %r7, %r25, %r12
-# v25 = mem64[f + 384]
-	.loc 1 4178
-	ld %r23, 384(%r4)
-# v26 = v25 & v1
-	.loc 1 4179
-	and %r18, %r23, %r10
-# v11 = v19 ^ v11
-	.loc 1 4180
-	xor %r21, %r8, %r21
-# v7 = v11 ^ v7
-	.loc 1 4181
-	xor %r20, %r21, %r20
-# v15 = v7 ^ v15
-	.loc 1 4182
-	xor %r19, %r20, %r19
-# v23 = v15 ^ v23
-	.loc 1 4183
-	xor %r6, %r19, %r6
-# v24 = v23 ^ v24
-	.loc 1 4184
-	xor %r7, %r6, %r7
-# v26 = v24 ^ v26
-	.loc 1 4185
-	xor %r6, %r7, %r18
-	std %r6, 232(%r1)
-# v24 = v5 & v20
-	.loc 1 4186
-	and %r6, %r9, %r22
-# v23 = v9 & v16
-	.loc 1 4187
-	and %r7, %r31, %r24
-# v15 = v13 & v12
-	.loc 1 4188
-	and %r8, %r29, %r27
-# v7 = v17 & v8
-	.loc 1 4189
-	and %r21, %r26, %r28
-# v11 = v21 & v4
-	.loc 1 4190
-	and %r20, %r25, %r30
-# v19 = v25 & v3
-	.loc 1 4191
-	and %r19, %r23, %r12
-# v23 = v24 ^ v23
-	.loc 1 4192
-	xor %r7, %r6, %r7
-# v15 = v23 ^ v15
-	.loc 1 4193
-	xor %r8, %r7, %r8
-# v7 = v15 ^ v7
-	.loc 1 4194
-	xor %r21, %r8, %r21
-# v11 = v7 ^ v11
-	.loc 1 4195
-	xor %r20, %r21, %r20
-# v19 = v11 ^ v19
-	.loc 1 4196
-	xor %r6, %r20, %r19
-	std %r6, 240(%r1)
-# v11 = v9 & v20
-	.loc 1 4197
-	and %r6, %r31, %r22
-# v7 = v13 & v16
-	.loc 1 4198
-	and %r7, %r29, %r24
-# v15 = v17 & v12
-	.loc 1 4199
-	and %r8, %r26, %r27
-# v23 = v21 & v8
-	.loc 1 4200
-	and %r21, %r25, %r28
-# v24 = v25 & v4
-	.loc 1 4201
-	and %r20, %r23, %r30
-# v7 = v11 ^ v7
-	.loc 1 4202
-	xor %r7, %r6, %r7
-# v15 = v7 ^ v15
-	.loc 1 4203
-	xor %r8, %r7, %r8
-# v23 = v15 ^ v23
-	.loc 1 4204
-	xor %r21, %r8, %r21
-# v24 = v23 ^ v24
-	.loc 1 4205
-	xor %r6, %r21, %r20
-	std %r6, 248(%r1)
-# v23 = v13 & v20
-	.loc 1 4206
-	and %r6, %r29, %r22
-# v15 = v17 & v16
-	.loc 1 4207
-	and %r7, %r26, %r24
-# v7 = v21 & v12
-	.loc 1 4208
-	and %r8, %r25, %r27
-# v11 = v25 & v8
-	.loc 1 4209
-	and %r21, %r23, %r28
-# v15 = v23 ^ v15
-	.loc 1 4210
-	xor %r7, %r6, %r7
-# v7 = v15 ^ v7
-	.loc 1 4211
-	xor %r8, %r7, %r8
-# v11 = v7 ^ v11
-	.loc 1 4212
-	xor %r6, %r8, %r21
-	std %r6, 256(%r1)
-# v7 = v17 & v20
-	.loc 1 4213
-	and %r6, %r26, %r22
-# v15 = v21 & v16
-	.loc 1 4214
-	and %r7, %r25, %r24
-# v23 = v25 & v12
-	.loc 1 4215
-	and %r8, %r23, %r27
-# v15 = v7 ^ v15
-	.loc 1 4216
-	xor %r7, %r6, %r7
-# v23 = v15 ^ v23
-	.loc 1 4217
-	xor %r6, %r7, %r8
-	std %r6, 264(%r1)
-# v15 = v21 & v20
-	.loc 1 4218
-	and %r6, %r25, %r22
-# v7 = v25 & v16
-	.loc 1 4219
-	and %r7, %r23, %r24
-# v7 = v15 ^ v7
-	.loc 1 4220
-	xor %r6, %r6, %r7
-	std %r6, 272(%r1)
-# v15 = v25 & v20
-	.loc 1 4221
-	and %r6, %r23, %r22
-	std %r6, 280(%r1)
-# v27 = mem64[f + 448]
-	.loc 1 4222
-	ld %r8, 448(%r4)
-	std %r8, 128(%r1)
-# v28 = mem64[g + 448]
-	.loc 1 4223
-	ld %r7, 448(%r5)
-	std %r7, 584(%r1)
-# v29 = v27 & v28
-	.loc 1 4224
-	and %r6, %r8, %r7
-	std %r6, 136(%r1)
-# v30 = mem64[g + 512]
-	.loc 1 4225
-	ld %r21, 512(%r5)
-	std %r21, 920(%r1)
-# v31 = v27 & v30
-	.loc 1 4226
-	and %r6, %r8, %r21
-# v32 = mem64[f + 512]
-	.loc 1 4227
-	ld %r19, 512(%r4)
-	std %r19, 1144(%r1)
-# v33 = v32 & v28
-	.loc 1 4228
-	and %r7, %r19, %r7
-# v33 = v31 ^ v33
-	.loc 1 4229
-	xor %r6, %r6, %r7
-	std %r6, 288(%r1)
-# v31 = mem64[g + 576]
-	.loc 1 4230
-	ld %r20, 576(%r5)
-# v34 = v27 & v31
-	.loc 1 4231
-	and %r6, %r8, %r20
-# v35 = v32 & v30
-	.loc 1 4232
-	and %r7, %r19, %r21
-# v36 = mem64[f + 576]
-	.loc 1 4233
-	ld %r21, 576(%r4)
-# v37 = v36 & v28
-	.loc 1 4234
-	ld %r17, 584(%r1)
-	and %r8, %r21, %r17
-# v35 = v34 ^ v35
-	.loc 1 4235
-	xor %r7, %r6, %r7
-# v37 = v35 ^ v37
-	.loc 1 4236
-	xor %r6, %r7, %r8
-	std %r6, 296(%r1)
-# v35 = mem64[g + 640]
-	.loc 1 4237
-	ld %r18, 640(%r5)
-# v34 = v27 & v35
-	.loc 1 4238
-	ld %r16, 128(%r1)
-	and %r15, %r16, %r18
-# v38 = v32 & v31
-	.loc 1 4239
-	ld %r6, 1144(%r1)
-	and %r6, %r6, %r20
-# v39 = v36 & v30
-	.loc 1 4240
-	ld %r7, 920(%r1)
-	and %r7, %r21, %r7
-# v40 = mem64[f + 640]
-	.loc 1 4241
-	ld %r19, 640(%r4)
-# v41 = v40 & v28
-	.loc 1 4242
-	and %r8, %r19, %r17
-# v38 = v34 ^ v38
-	.loc 1 4243
-	xor %r6, %r15, %r6
-# v39 = v38 ^ v39
-	.loc 1 4244
-	xor %r7, %r6, %r7
-# v41 = v39 ^ v41
-	.loc 1 4245
-	xor %r6, %r7, %r8
-	std %r6, 304(%r1)
-# v39 = mem64[g + 704]
-	.loc 1 4246
-	ld %r7, 704(%r5)
-# v38 = v27 & v39
-	.loc 1 4247
-	and %r6, %r16, %r7
-	std %r6, 936(%r1)
-	std %r6, 592(%r1)
-# v34 = v32 & v35
-	.loc 1 4248
-	ld %r6, 1144(%r1)
-	and %r6, %r6, %r18
-	std %r6, 1000(%r1)
-	std %r6, 600(%r1)
-# v42 = v36 & v31
-	.loc 1 4249
-	and %r6, %r21, %r20
-	std %r6, 1040(%r1)
-	std %r6, 736(%r1)
-	std %r6, 144(%r1)
-# v43 = v40 & v30
-	.loc 1 4250
-	ld %r6, 920(%r1)
-	and %r17, %r19, %r6
-	std %r17, 744(%r1)
-	std %r17, 152(%r1)
-# v44 = mem64[f + 704]
-	.loc 1 4251
-	ld %r8, 704(%r4)
-# v45 = v44 & v28
-	.loc 1 4252
-	ld %r6, 584(%r1)
-	and %r16, %r8, %r6
-	std %r16, 928(%r1)
-	std %r16, 160(%r1)
-# v34 = v38 ^ v34
-	.loc 1 4253
-	ld %r6, 936(%r1)
-	ld %r15, 1000(%r1)
-	xor %r6, %r6, %r15
-	std %r6, 608(%r1)
-# v42 = v34 ^ v42
-	.loc 1 4254
-	ld %r15, 1040(%r1)
-	xor %r6, %r6, %r15
-# v43 = v42 ^ v43
-	.loc 1 4255
-	xor %r6, %r6, %r17
-# v45 = v43 ^ v45
-	.loc 1 4256
-	xor %r6, %r6, %r16
-	std %r6, 312(%r1)
-# v43 = mem64[g + 768]
-	.loc 1 4257
-	ld %r17, 768(%r5)
-# v42 = v27 & v43
-	.loc 1 4258
-	ld %r6, 128(%r1)
-	and %r6, %r6, %r17
-	std %r6, 616(%r1)
-	std %r6, 320(%r1)
-# v34 = v32 & v39
-	.loc 1 4259
-	ld %r6, 1144(%r1)
-	and %r6, %r6, %r7
-	std %r6, 752(%r1)
-	std %r6, 328(%r1)
-# v38 = v36 & v35
-	.loc 1 4260
-	and %r6, %r21, %r18
-	std %r6, 840(%r1)
-	std %r6, 624(%r1)
-	std %r6, 336(%r1)
-# v46 = v40 & v31
-	.loc 1 4261
-	and %r6, %r19, %r20
-	std %r6, 848(%r1)
-	std %r6, 632(%r1)
-	std %r6, 168(%r1)
-# v47 = v44 & v30
-	.loc 1 4262
-	ld %r6, 920(%r1)
-	and %r6, %r8, %r6
-	std %r6, 856(%r1)
-	std %r6, 640(%r1)
-	std %r6, 176(%r1)
-# v48 = mem64[f + 768]
-	.loc 1 4263
-	ld %r6, 768(%r4)
-# v49 = v48 & v28
-	.loc 1 4264
-	ld %r16, 584(%r1)
-	and %r16, %r6, %r16
-	std %r16, 968(%r1)
-	std %r16, 864(%r1)
-	std %r16, 648(%r1)
-	std %r16, 184(%r1)
-# v34 = v42 ^ v34
-	.loc 1 4265
-	ld %r16, 616(%r1)
-	ld %r15, 752(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 344(%r1)
-# v38 = v34 ^ v38
-	.loc 1 4266
-	ld %r15, 840(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 352(%r1)
-# v46 = v38 ^ v46
-	.loc 1 4267
-	ld %r15, 848(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 360(%r1)
-# v47 = v46 ^ v47
-	.loc 1 4268
-	ld %r15, 856(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 368(%r1)
-# v49 = v47 ^ v49
-	.loc 1 4269
-	ld %r15, 968(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 376(%r1)
-# v47 = v32 & v43
-	.loc 1 4270
-	ld %r16, 1144(%r1)
-	and %r16, %r16, %r17
-	std %r16, 872(%r1)
-	std %r16, 656(%r1)
-	std %r16, 384(%r1)
-# v46 = v36 & v39
-	.loc 1 4271
-	and %r16, %r21, %r7
-	std %r16, 976(%r1)
-	std %r16, 760(%r1)
-	std %r16, 392(%r1)
-# v38 = v40 & v35
-	.loc 1 4272
-	and %r16, %r19, %r18
-	std %r16, 984(%r1)
-	std %r16, 880(%r1)
-	std %r16, 664(%r1)
-	std %r16, 400(%r1)
-# v34 = v44 & v31
-	.loc 1 4273
-	and %r16, %r8, %r20
-	std %r16, 1008(%r1)
-	std %r16, 888(%r1)
-	std %r16, 672(%r1)
-	std %r16, 408(%r1)
-# v42 = v48 & v30
-	.loc 1 4274
-	ld %r16, 920(%r1)
-	and %r16, %r6, %r16
-	std %r16, 944(%r1)
-	std %r16, 680(%r1)
-	std %r16, 416(%r1)
-# v46 = v47 ^ v46
-	.loc 1 4275
-	ld %r16, 872(%r1)
-	ld %r15, 976(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 768(%r1)
-	std %r16, 424(%r1)
-# v38 = v46 ^ v38
-	.loc 1 4276
-	ld %r15, 984(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 776(%r1)
-	std %r16, 432(%r1)
-# v34 = v38 ^ v34
-	.loc 1 4277
-	ld %r15, 1008(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 784(%r1)
-	std %r16, 440(%r1)
-# v42 = v34 ^ v42
-	.loc 1 4278
-	ld %r15, 944(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 448(%r1)
-# v34 = v36 & v43
-	.loc 1 4279
-	and %r16, %r21, %r17
-	std %r16, 1016(%r1)
-	std %r16, 896(%r1)
-	std %r16, 688(%r1)
-	std %r16, 456(%r1)
-# v38 = v40 & v39
-	.loc 1 4280
-	and %r16, %r19, %r7
-	std %r16, 1056(%r1)
-	std %r16, 992(%r1)
-	std %r16, 792(%r1)
-	std %r16, 464(%r1)
-# v46 = v44 & v35
-	.loc 1 4281
-	and %r16, %r8, %r18
-	std %r16, 1080(%r1)
-	std %r16, 1024(%r1)
-	std %r16, 904(%r1)
-	std %r16, 696(%r1)
-	std %r16, 472(%r1)
-# v47 = v48 & v31
-	.loc 1 4282
-	and %r16, %r6, %r20
-	std %r16, 1088(%r1)
-	std %r16, 1064(%r1)
-	std %r16, 952(%r1)
-	std %r16, 704(%r1)
-	std %r16, 480(%r1)
-# v38 = v34 ^ v38
-	.loc 1 4283
-	ld %r16, 1016(%r1)
-	ld %r15, 1056(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 800(%r1)
-	std %r16, 488(%r1)
-# v46 = v38 ^ v46
-	.loc 1 4284
-	ld %r15, 1080(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 808(%r1)
-	std %r16, 496(%r1)
-# v47 = v46 ^ v47
-	.loc 1 4285
-	ld %r15, 1088(%r1)
-	xor %r16, %r16, %r15
-	std %r16, 504(%r1)
-# v46 = v40 & v43
-	.loc 1 4286
-	and %r16, %r19, %r17
-	std %r16, 1104(%r1)
-	std %r16, 1048(%r1)
-	std %r16, 912(%r1)
-	std %r16, 712(%r1)
-	std %r16, 512(%r1)
-# v38 = v44 & v39
-	.loc 1 4287
-	and %r16, %r8, %r7
-	std %r16, 1136(%r1)
-	std %r16, 1120(%r1)
-	std %r16, 1096(%r1)
-	std %r16, 1032(%r1)
-	std %r16, 816(%r1)
-	std %r16, 520(%r1)
-# v34 = v48 & v35
-	.loc 1 4288
-	and %r15, %r6, %r18
-	std %r15, 1128(%r1)
-	std %r15, 1112(%r1)
-	std %r15, 1072(%r1)
-	std %r15, 960(%r1)
-	std %r15, 720(%r1)
-	std %r15, 528(%r1)
-# v38 = v46 ^ v38
-	.loc 1 4289
-	ld %r16, 1104(%r1)
-	ld %r14, 1136(%r1)
-	xor %r16, %r16, %r14
-	std %r16, 824(%r1)
-	std %r16, 536(%r1)
-# v34 = v38 ^ v34
-	.loc 1 4290
-	xor %r16, %r16, %r15
-	std %r16, 544(%r1)
-# v38 = v44 & v43
-	.loc 1 4291
-	and %r16, %r8, %r17
-	std %r16, 728(%r1)
-	std %r16, 552(%r1)
-# v46 = v48 & v39
-	.loc 1 4292
-	and %r15, %r6, %r7
-	std %r15, 832(%r1)
-	std %r15, 560(%r1)
-# v46 = v38 ^ v46
-	.loc 1 4293
-	xor %r16, %r16, %r15
-	std %r16, 568(%r1)
-# v38 = v48 & v43
-	.loc 1 4294
-	and %r16, %r6, %r17
-	std %r16, 576(%r1)
-# v27 = v0 ^ v27
-	.loc 1 4295
-	ld %r16, 128(%r1)
-	xor %r11, %r11, %r16
-# v32 = v5 ^ v32
-	.loc 1 4296
-	ld %r16, 1144(%r1)
-	xor %r9, %r9, %r16
-# v36 = v9 ^ v36
-	.loc 1 4297
-	xor %r21, %r31, %r21
-# v40 = v13 ^ v40
-	.loc 1 4298
-	xor %r19, %r29, %r19
-# v44 = v17 ^ v44
-	.loc 1 4299
-	xor %r31, %r26, %r8
-# v48 = v21 ^ v48
-	.loc 1 4300
-	xor %r29, %r25, %r6
-# v28 = v1 ^ v28
-	.loc 1 4301
-	ld %r6, 584(%r1)
-	xor %r10, %r10, %r6
-# v30 = v3 ^ v30
-	.loc 1 4302
-	ld %r6, 920(%r1)
-	xor %r12, %r12, %r6
-# v31 = v4 ^ v31
-	.loc 1 4303
-	xor %r20, %r30, %r20
-# v35 = v8 ^ v35
-	.loc 1 4304
-	xor %r18, %r28, %r18
-# v39 = v12 ^ v39
-	.loc 1 4305
-	xor %r28, %r27, %r7
-# v43 = v16 ^ v43
-	.loc 1 4306
-	xor %r17, %r24, %r17
-# v16 = v27 & v28
-	.loc 1 4307
-	and %r27, %r11, %r10
-# v12 = v27 & v30
-	.loc 1 4308
-	and %r6, %r11, %r12
-# v8 = v32 & v28
-	.loc 1 4309
-	and %r7, %r9, %r10
-# v8 = v12 ^ v8
-	.loc 1 4310
-	xor %r26, %r6, %r7
-# v12 = v27 & v31
-	.loc 1 4311
-	and %r6, %r11, %r20
-# v4 = v32 & v30
-	.loc 1 4312
-	and %r7, %r9, %r12
-# v3 = v36 & v28
-	.loc 1 4313
-	and %r8, %r21, %r10
-# v4 = v12 ^ v4
-	.loc 1 4314
-	xor %r7, %r6, %r7
-# v3 = v4 ^ v3
-	.loc 1 4315
-	xor %r25, %r7, %r8
-# v4 = v27 & v35
-	.loc 1 4316
-	and %r6, %r11, %r18
-# v12 = v32 & v31
-	.loc 1 4317
-	and %r7, %r9, %r20
-# v1 = v36 & v30
-	.loc 1 4318
-	and %r8, %r21, %r12
-# v21 = v40 & v28
-	.loc 1 4319
-	and %r30, %r19, %r10
-# v12 = v4 ^ v12
-	.loc 1 4320
-	xor %r7, %r6, %r7
-# v1 = v12 ^ v1
-	.loc 1 4321
-	xor %r8, %r7, %r8
-# v21 = v1 ^ v21
-	.loc 1 4322
-	xor %r16, %r8, %r30
-# v1 = v27 & v39
-	.loc 1 4323
-	and %r6, %r11, %r28
-# v12 = v32 & v35
-	.loc 1 4324
-	and %r7, %r9, %r18
-# v4 = v36 & v31
-	.loc 1 4325
-	and %r8, %r21, %r20
-# v17 = v40 & v30
-	.loc 1 4326
-	and %r30, %r19, %r12
-# v13 = v44 & v28
-	.loc 1 4327
-	and %r24, %r31, %r10
-# v12 = v1 ^ v12
-	.loc 1 4328
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
-	.loc 1 4329
-	xor %r8, %r7, %r8
-# v17 = v4 ^ v17
-	.loc 1 4330
-	xor %r30, %r8, %r30
-# v13 = v17 ^ v13
-	.loc 1 4331
-	xor %r24, %r30, %r24
-# v17 = v27 & v43
-	.loc 1 4332
-	and %r6, %r11, %r17
-# v4 = v32 & v39
-	.loc 1 4333
-	and %r7, %r9, %r28
-# v12 = v36 & v35
-	.loc 1 4334
-	and %r8, %r21, %r18
-# v1 = v40 & v31
-	.loc 1 4335
-	and %r14, %r19, %r20
-# v9 = v44 & v30
-	.loc 1 4336
-	and %r15, %r31, %r12
-# v5 = v48 & v28
-	.loc 1 4337
-	and %r30, %r29, %r10
-# v4 = v17 ^ v4
-	.loc 1 4338
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
-	.loc 1 4339
-	xor %r8, %r7, %r8
-# v1 = v12 ^ v1
-	.loc 1 4340
-	xor %r14, %r8, %r14
-# v9 = v1 ^ v9
-	.loc 1 4341
-	xor %r15, %r14, %r15
-# v5 = v9 ^ v5
-	.loc 1 4342
-	xor %r15, %r15, %r30
-# v27 = v27 & v20
-	.loc 1 4343
-	and %r14, %r11, %r22
-# v9 = v32 & v43
-	.loc 1 4344
-	and %r6, %r9, %r17
-# v1 = v36 & v39
-	.loc 1 4345
-	and %r30, %r21, %r28
-# v12 = v40 & v35
-	.loc 1 4346
-	and %r11, %r19, %r18
-# v4 = v44 & v31
-	.loc 1 4347
-	and %r8, %r31, %r20
-# v17 = v48 & v30
-	.loc 1 4348
-	and %r7, %r29, %r12
-# v28 = v25 & v28
-	.loc 1 4349
-	and %r10, %r23, %r10
-# v9 = v27 ^ v9
-	.loc 1 4350
-	xor %r6, %r14, %r6
-# v1 = v9 ^ v1
-	.loc 1 4351
-	xor %r30, %r6, %r30
-# v12 = v1 ^ v12
-	.loc 1 4352
-	xor %r11, %r30, %r11
-# v4 = v12 ^ v4
-	.loc 1 4353
-	xor %r8, %r11, %r8
-# v17 = v4 ^ v17
-	.loc 1 4354
-	xor %r7, %r8, %r7
-# v28 = v17 ^ v28
-	.loc 1 4355
-	xor %r10, %r7, %r10
-# v32 = v32 & v20
-	.loc 1 4356
-	and %r9, %r9, %r22
-# v17 = v36 & v43
-	.loc 1 4357
-	and %r6, %r21, %r17
-# v4 = v40 & v39
-	.loc 1 4358
-	and %r7, %r19, %r28
-# v12 = v44 & v35
-	.loc 1 4359
-	and %r11, %r31, %r18
-# v1 = v48 & v31
-	.loc 1 4360
-	and %r8, %r29, %r20
-# v30 = v25 & v30
-	.loc 1 4361
-	and %r12, %r23, %r12
-# v17 = v32 ^ v17
-	.loc 1 4362
-	xor %r6, %r9, %r6
-# v4 = v17 ^ v4
-	.loc 1 4363
-	xor %r7, %r6, %r7
-# v12 = v4 ^ v12
-	.loc 1 4364
-	xor %r11, %r7, %r11
-# v1 = v12 ^ v1
-	.loc 1 4365
-	xor %r8, %r11, %r8
-# v30 = v1 ^ v30
-	.loc 1 4366
-	xor %r12, %r8, %r12
-# v36 = v36 & v20
-	.loc 1 4367
-	and %r21, %r21, %r22
-# v1 = v40 & v43
-	.loc 1 4368
-	and %r6, %r19, %r17
-# v12 = v44 & v39
-	.loc 1 4369
-	and %r7, %r31, %r28
-# v4 = v48 & v35
-	.loc 1 4370
-	and %r8, %r29, %r18
-# v31 = v25 & v31
-	.loc 1 4371
-	and %r20, %r23, %r20
-# v1 = v36 ^ v1
-	.loc 1 4372
-	xor %r6, %r21, %r6
-# v12 = v1 ^ v12
-	.loc 1 4373
-	xor %r7, %r6, %r7
-# v4 = v12 ^ v4
+# F0 = mem64[f + 0]
 	.loc 1 4374
-	xor %r8, %r7, %r8
-# v31 = v4 ^ v31
+	ld %r10, 0(%r4)
+# F1 = mem64[f + 64]
 	.loc 1 4375
-	xor %r20, %r8, %r20
-# v40 = v40 & v20
+	ld %r12, 64(%r4)
+# F2 = mem64[f + 128]
 	.loc 1 4376
-	and %r19, %r19, %r22
-# v4 = v44 & v43
+	ld %r30, 128(%r4)
+# F3 = mem64[f + 192]
 	.loc 1 4377
-	and %r6, %r31, %r17
-# v12 = v48 & v39
+	ld %r28, 192(%r4)
+# F4 = mem64[f + 256]
 	.loc 1 4378
-	and %r7, %r29, %r28
-# v35 = v25 & v35
+	ld %r27, 256(%r4)
+# F5 = mem64[f + 320]
 	.loc 1 4379
-	and %r18, %r23, %r18
-# v4 = v40 ^ v4
+	ld %r25, 320(%r4)
+# F6 = mem64[f + 384]
 	.loc 1 4380
-	xor %r6, %r19, %r6
-# v12 = v4 ^ v12
+	ld %r23, 384(%r4)
+# F7 = mem64[f + 448]
 	.loc 1 4381
-	xor %r7, %r6, %r7
-# v35 = v12 ^ v35
+	ld %r24, 448(%r4)
+# F8 = mem64[f + 512]
 	.loc 1 4382
-	xor %r18, %r7, %r18
-# v44 = v44 & v20
+	ld %r26, 512(%r4)
+# F9 = mem64[f + 576]
 	.loc 1 4383
-	and %r31, %r31, %r22
-# v12 = v48 & v43
+	ld %r29, 576(%r4)
+# F10 = mem64[f + 640]
 	.loc 1 4384
-	and %r6, %r29, %r17
-# v39 = v25 & v39
+	ld %r31, 640(%r4)
+# F11 = mem64[f + 704]
 	.loc 1 4385
-	and %r28, %r23, %r28
-# v12 = v44 ^ v12
+	ld %r11, 704(%r4)
+# F12 = mem64[f + 768]
 	.loc 1 4386
-	xor %r6, %r31, %r6
-# v39 = v12 ^ v39
+	ld %r9, 768(%r4)
+# G = mem64[g + 704]
 	.loc 1 4387
-	xor %r28, %r6, %r28
-# v48 = v48 & v20
+	ld %r6, 704(%r5)
+# B = F12 & G
 	.loc 1 4388
-	and %r29, %r29, %r22
-# v43 = v25 & v43
+	and %r6, %r9, %r6
+# G = mem64[g + 768]
 	.loc 1 4389
-	and %r17, %r23, %r17
-# v43 = v48 ^ v43
+	ld %r8, 768(%r5)
+# A = F12 & G
 	.loc 1 4390
-	xor %r17, %r29, %r17
-# v20 = v25 & v20
+	and %r7, %r9, %r8
+# T = F11 & G
 	.loc 1 4391
-	and %r22, %r23, %r22
-# v16 = v16 ^ v2
+	and %r8, %r11, %r8
+# B = B ^ T
 	.loc 1 4392
-	ld %r6, 120(%r1)
-	xor %r27, %r27, %r6
-# v16 = v16 ^ v29
+	xor %r6, %r6, %r8
+# H24 = A
 	.loc 1 4393
-	ld %r6, 136(%r1)
-	xor %r27, %r27, %r6
-# v8 = v8 ^ v6
+	std %r7, 120(%r1)
+# H23 = B
 	.loc 1 4394
-	ld %r6, 192(%r1)
-	xor %r26, %r26, %r6
-# v8 = v8 ^ v33
+	std %r6, 128(%r1)
+# G = mem64[g + 576]
 	.loc 1 4395
-	ld %r6, 288(%r1)
-	xor %r7, %r26, %r6
-# v3 = v3 ^ v10
+	ld %r6, 576(%r5)
+# B = F12 & G
 	.loc 1 4396
-	ld %r6, 200(%r1)
-	xor %r25, %r25, %r6
-# v3 = v3 ^ v37
+	and %r6, %r9, %r6
+# G = mem64[g + 640]
 	.loc 1 4397
-	ld %r6, 296(%r1)
-	xor %r25, %r25, %r6
-# v21 = v21 ^ v14
+	ld %r7, 640(%r5)
+# A = F12 & G
 	.loc 1 4398
-	ld %r6, 208(%r1)
-	xor %r16, %r16, %r6
-# v21 = v21 ^ v41
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 4399
-	ld %r6, 304(%r1)
-	xor %r16, %r16, %r6
-# v13 = v13 ^ v18
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4400
-	ld %r6, 216(%r1)
-	xor %r24, %r24, %r6
-# v13 = v13 ^ v45
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
 	.loc 1 4401
-	ld %r6, 312(%r1)
-	xor %r8, %r24, %r6
-# v5 = v5 ^ v22
+	ld %r7, 704(%r5)
+# T = F11 & G
 	.loc 1 4402
-	ld %r6, 224(%r1)
-	xor %r15, %r15, %r6
-# v5 = v5 ^ v49
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 4403
-	ld %r6, 376(%r1)
-	xor %r15, %r15, %r6
-# v28 = v28 ^ v26
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 4404
-	ld %r6, 232(%r1)
-	xor %r10, %r10, %r6
-# v28 = v28 ^ v42
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4405
-	ld %r6, 448(%r1)
-	xor %r9, %r10, %r6
-# v30 = v30 ^ v19
+	xor %r6, %r6, %r7
+# G = mem64[g + 768]
 	.loc 1 4406
-	ld %r10, 240(%r1)
-	xor %r12, %r12, %r10
-# v30 = v30 ^ v47
+	ld %r7, 768(%r5)
+# T = F10 & G
 	.loc 1 4407
-	ld %r6, 504(%r1)
-	xor %r12, %r12, %r6
-# v31 = v31 ^ v24
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 4408
-	ld %r11, 248(%r1)
-	xor %r20, %r20, %r11
-# v31 = v31 ^ v34
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 4409
-	ld %r6, 544(%r1)
-	xor %r20, %r20, %r6
-# v35 = v35 ^ v11
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 4410
-	ld %r31, 256(%r1)
-	xor %r18, %r18, %r31
-# v35 = v35 ^ v46
+	xor %r6, %r6, %r7
+# H22 = A
 	.loc 1 4411
-	ld %r6, 568(%r1)
-	xor %r18, %r18, %r6
-# v39 = v39 ^ v23
+	mr %r21, %r8
+# H21 = B
 	.loc 1 4412
-	ld %r29, 264(%r1)
-	xor %r28, %r28, %r29
-# v39 = v39 ^ v38
+	mr %r20, %r6
+# G = mem64[g + 448]
 	.loc 1 4413
-	ld %r6, 576(%r1)
-	xor %r30, %r28, %r6
-# v43 = v43 ^ v7
+	ld %r6, 448(%r5)
+# B = F12 & G
 	.loc 1 4414
-	ld %r6, 272(%r1)
-	xor %r17, %r17, %r6
-# v20 = v20 ^ v15
+	and %r6, %r9, %r6
+# G = mem64[g + 512]
 	.loc 1 4415
-	ld %r23, 280(%r1)
-	xor %r22, %r22, %r23
-# v19 = v16 ^ v19
+	ld %r7, 512(%r5)
+# A = F12 & G
 	.loc 1 4416
-	xor %r26, %r27, %r10
-# v24 = v8 ^ v24
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 4417
-	xor %r24, %r7, %r11
-# v11 = v3 ^ v11
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4418
-	xor %r27, %r25, %r31
-# v23 = v21 ^ v23
+	xor %r6, %r6, %r7
+# G = mem64[g + 576]
 	.loc 1 4419
-	xor %r28, %r16, %r29
-# v7 = v13 ^ v7
+	ld %r7, 576(%r5)
+# T = F11 & G
 	.loc 1 4420
-	xor %r8, %r8, %r6
-# v15 = v5 ^ v15
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 4421
-	xor %r25, %r15, %r23
-# v29 = v30 ^ v29
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 4422
-	ld %r6, 136(%r1)
-	xor %r6, %r12, %r6
-# v33 = v31 ^ v33
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4423
-	ld %r7, 288(%r1)
-	xor %r7, %r20, %r7
-# v37 = v35 ^ v37
+	xor %r6, %r6, %r7
+# G = mem64[g + 640]
 	.loc 1 4424
-	ld %r10, 296(%r1)
-	xor %r12, %r18, %r10
-# v41 = v39 ^ v41
+	ld %r7, 640(%r5)
+# T = F10 & G
 	.loc 1 4425
-	ld %r10, 304(%r1)
-	xor %r11, %r30, %r10
-# v45 = v43 ^ v45
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 4426
-	ld %r10, 312(%r1)
-	xor %r10, %r17, %r10
-# v49 = v20 ^ v49
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 4427
-	ld %r31, 376(%r1)
-	xor %r29, %r22, %r31
-# v33 = v33 ^ v38
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 4428
-	ld %r30, 576(%r1)
-	xor %r31, %r7, %r30
-# v29 = v29 ^ v38
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
 	.loc 1 4429
-	xor %r6, %r6, %r30
-# v15 = v15 ^ v38
+	ld %r7, 704(%r5)
+# T = F9 & G
 	.loc 1 4430
-	xor %r7, %r25, %r30
-# v38 = v7 ^ v38
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 4431
-	xor %r8, %r8, %r30
-# v29 = v29 ^ v46
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 4432
-	ld %r25, 568(%r1)
-	xor %r30, %r6, %r25
-# v28 = v28 ^ v46
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 4433
-	xor %r6, %r9, %r25
-# v38 = v38 ^ v46
+	xor %r6, %r6, %r7
+# G = mem64[g + 768]
 	.loc 1 4434
-	xor %r8, %r8, %r25
-# v46 = v23 ^ v46
+	ld %r7, 768(%r5)
+# T = F8 & G
 	.loc 1 4435
-	xor %r9, %r28, %r25
-# v28 = v28 ^ v34
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 4436
-	ld %r25, 544(%r1)
-	xor %r28, %r6, %r25
-# v15 = v15 ^ v34
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 4437
-	xor %r7, %r7, %r25
-# v46 = v46 ^ v34
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 4438
-	xor %r9, %r9, %r25
-# v34 = v11 ^ v34
+	xor %r6, %r6, %r7
+# H20 = A
 	.loc 1 4439
-	xor %r6, %r27, %r25
-# v15 = v15 ^ v47
+	mr %r19, %r8
+# H19 = B
 	.loc 1 4440
-	ld %r25, 504(%r1)
-	xor %r27, %r7, %r25
-# v38 = v38 ^ v47
+	mr %r18, %r6
+# G = mem64[g + 320]
 	.loc 1 4441
-	xor %r8, %r8, %r25
-# v34 = v34 ^ v47
+	ld %r6, 320(%r5)
+# B = F12 & G
 	.loc 1 4442
-	xor %r6, %r6, %r25
-# v47 = v24 ^ v47
+	and %r6, %r9, %r6
+# G = mem64[g + 384]
 	.loc 1 4443
-	xor %r7, %r24, %r25
-# v38 = v38 ^ v42
+	ld %r7, 384(%r5)
+# A = F12 & G
 	.loc 1 4444
-	ld %r24, 448(%r1)
-	xor %r25, %r8, %r24
-# v46 = v46 ^ v42
+	and %r8, %r9, %r7
+# T = F11 & G
 	.loc 1 4445
-	xor %r9, %r9, %r24
-# v47 = v47 ^ v42
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4446
-	xor %r7, %r7, %r24
-# v42 = v19 ^ v42
+	xor %r6, %r6, %r7
+# G = mem64[g + 448]
 	.loc 1 4447
-	xor %r8, %r26, %r24
-# v46 = v46 ^ v49
+	ld %r7, 448(%r5)
+# T = F11 & G
 	.loc 1 4448
-	xor %r26, %r9, %r29
-# v34 = v34 ^ v49
+	and %r22, %r11, %r7
+# A = A ^ T
 	.loc 1 4449
-	xor %r6, %r6, %r29
-# v42 = v42 ^ v49
+	xor %r8, %r8, %r22
+# T = F10 & G
 	.loc 1 4450
-	xor %r8, %r8, %r29
-# v49 = v26 ^ v49
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4451
-	ld %r9, 232(%r1)
-	xor %r9, %r9, %r29
-# v34 = v34 ^ v45
+	xor %r6, %r6, %r7
+# G = mem64[g + 512]
 	.loc 1 4452
-	xor %r6, %r6, %r10
-# v47 = v47 ^ v45
+	ld %r7, 512(%r5)
+# T = F10 & G
 	.loc 1 4453
-	xor %r7, %r7, %r10
-# v49 = v49 ^ v45
+	and %r22, %r31, %r7
+# A = A ^ T
 	.loc 1 4454
-	xor %r9, %r9, %r10
-# v45 = v22 ^ v45
+	xor %r8, %r8, %r22
+# T = F9 & G
 	.loc 1 4455
-	ld %r29, 224(%r1)
-	xor %r10, %r29, %r10
-# v47 = v47 ^ v41
+	and %r7, %r29, %r7
+# B = B ^ T
 	.loc 1 4456
-	xor %r7, %r7, %r11
-# v42 = v42 ^ v41
+	xor %r6, %r6, %r7
+# G = mem64[g + 576]
 	.loc 1 4457
-	xor %r8, %r8, %r11
-# v45 = v45 ^ v41
+	ld %r7, 576(%r5)
+# T = F9 & G
 	.loc 1 4458
-	xor %r10, %r10, %r11
-# v41 = v18 ^ v41
+	and %r22, %r29, %r7
+# A = A ^ T
 	.loc 1 4459
-	ld %r29, 216(%r1)
-	xor %r11, %r29, %r11
-# v42 = v42 ^ v37
+	xor %r8, %r8, %r22
+# T = F8 & G
 	.loc 1 4460
-	xor %r8, %r8, %r12
-# v49 = v49 ^ v37
+	and %r7, %r26, %r7
+# B = B ^ T
 	.loc 1 4461
-	xor %r9, %r9, %r12
-# v41 = v41 ^ v37
+	xor %r6, %r6, %r7
+# G = mem64[g + 640]
 	.loc 1 4462
-	xor %r11, %r11, %r12
-# v37 = v14 ^ v37
+	ld %r7, 640(%r5)
+# T = F8 & G
 	.loc 1 4463
-	ld %r29, 208(%r1)
-	xor %r12, %r29, %r12
-# v49 = v49 ^ v33
+	and %r22, %r26, %r7
+# A = A ^ T
 	.loc 1 4464
-	xor %r29, %r9, %r31
-# v45 = v45 ^ v33
+	xor %r8, %r8, %r22
+# T = F7 & G
 	.loc 1 4465
-	xor %r10, %r10, %r31
-# v37 = v37 ^ v33
+	and %r7, %r24, %r7
+# B = B ^ T
 	.loc 1 4466
-	xor %r12, %r12, %r31
-# v33 = v10 ^ v33
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
 	.loc 1 4467
-	ld %r9, 200(%r1)
-	xor %r31, %r9, %r31
-# v45 = v45 ^ v29
+	ld %r7, 704(%r5)
+# T = F7 & G
 	.loc 1 4468
-	xor %r10, %r10, %r30
-# v41 = v41 ^ v29
+	and %r22, %r24, %r7
+# A = A ^ T
 	.loc 1 4469
-	xor %r11, %r11, %r30
-# v33 = v33 ^ v29
+	xor %r8, %r8, %r22
+# T = F6 & G
 	.loc 1 4470
-	xor %r31, %r31, %r30
-# v29 = v6 ^ v29
+	and %r7, %r23, %r7
+# B = B ^ T
 	.loc 1 4471
-	ld %r9, 192(%r1)
-	xor %r30, %r9, %r30
-# v41 = v41 ^ v28
+	xor %r6, %r6, %r7
+# G = mem64[g + 768]
 	.loc 1 4472
-	xor %r11, %r11, %r28
-# v37 = v37 ^ v28
+	ld %r7, 768(%r5)
+# T = F6 & G
 	.loc 1 4473
-	xor %r12, %r12, %r28
-# v29 = v29 ^ v28
+	and %r22, %r23, %r7
+# A = A ^ T
 	.loc 1 4474
-	xor %r30, %r30, %r28
-# v28 = v2 ^ v28
+	xor %r8, %r8, %r22
+# T = F5 & G
 	.loc 1 4475
-	ld %r9, 120(%r1)
-	xor %r28, %r9, %r28
-# mem64[h + 0] = v28
+	and %r7, %r25, %r7
+# B = B ^ T
 	.loc 1 4476
-	std %r28, 0(%r3)
-# mem64[h + 64] = v29
-	.loc 1 4477
-	std %r30, 64(%r3)
-# mem64[h + 128] = v33
+	xor %r6, %r6, %r7
+# H17 = B
 	.loc 1 4478
-	std %r31, 128(%r3)
-# mem64[h + 192] = v37
+	mr %r22, %r6
+# G = mem64[g + 192]
 	.loc 1 4479
-	std %r12, 192(%r3)
-# mem64[h + 256] = v41
+	ld %r6, 192(%r5)
+# B = F12 & G
 	.loc 1 4480
-	std %r11, 256(%r3)
-# mem64[h + 320] = v45
+	and %r6, %r9, %r6
+# G = mem64[g + 256]
 	.loc 1 4481
-	std %r10, 320(%r3)
-# mem64[h + 384] = v49
+	ld %r7, 256(%r5)
+# A = F12 & G
 	.loc 1 4482
-	std %r29, 384(%r3)
-# mem64[h + 448] = v42
+	and %r17, %r9, %r7
+# T = F11 & G
 	.loc 1 4483
-	std %r8, 448(%r3)
-# mem64[h + 512] = v47
+	and %r7, %r11, %r7
+# B = B ^ T
 	.loc 1 4484
-	std %r7, 512(%r3)
-# mem64[h + 576] = v34
+	xor %r6, %r6, %r7
+# G = mem64[g + 320]
 	.loc 1 4485
-	std %r6, 576(%r3)
-# mem64[h + 640] = v46
+	ld %r7, 320(%r5)
+# T = F11 & G
 	.loc 1 4486
-	std %r26, 640(%r3)
-# mem64[h + 704] = v38
+	and %r16, %r11, %r7
+# A = A ^ T
 	.loc 1 4487
-	std %r25, 704(%r3)
-# mem64[h + 768] = v15
+	xor %r17, %r17, %r16
+# T = F10 & G
 	.loc 1 4488
-	std %r27, 768(%r3)
-# h = h + 8
+	and %r7, %r31, %r7
+# B = B ^ T
 	.loc 1 4489
+	xor %r6, %r6, %r7
+# G = mem64[g + 384]
+	.loc 1 4490
+	ld %r7, 384(%r5)
+# T = F10 & G
+	.loc 1 4491
+	and %r16, %r31, %r7
+# A = A ^ T
+	.loc 1 4492
+	xor %r17, %r17, %r16
+# T = F9 & G
+	.loc 1 4493
+	and %r7, %r29, %r7
+# B = B ^ T
+	.loc 1 4494
+	xor %r6, %r6, %r7
+# G = mem64[g + 448]
+	.loc 1 4495
+	ld %r7, 448(%r5)
+# T = F9 & G
+	.loc 1 4496
+	and %r16, %r29, %r7
+# A = A ^ T
+	.loc 1 4497
+	xor %r17, %r17, %r16
+# T = F8 & G
+	.loc 1 4498
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 4499
+	xor %r6, %r6, %r7
+# G = mem64[g + 512]
+	.loc 1 4500
+	ld %r7, 512(%r5)
+# T = F8 & G
+	.loc 1 4501
+	and %r16, %r26, %r7
+# A = A ^ T
+	.loc 1 4502
+	xor %r17, %r17, %r16
+# T = F7 & G
+	.loc 1 4503
+	and %r7, %r24, %r7
+# B = B ^ T
+	.loc 1 4504
+	xor %r6, %r6, %r7
+# G = mem64[g + 576]
+	.loc 1 4505
+	ld %r7, 576(%r5)
+# T = F7 & G
+	.loc 1 4506
+	and %r16, %r24, %r7
+# A = A ^ T
+	.loc 1 4507
+	xor %r17, %r17, %r16
+# T = F6 & G
+	.loc 1 4508
+	and %r7, %r23, %r7
+# B = B ^ T
+	.loc 1 4509
+	xor %r6, %r6, %r7
+# G = mem64[g + 640]
+	.loc 1 4510
+	ld %r7, 640(%r5)
+# T = F6 & G
+	.loc 1 4511
+	and %r16, %r23, %r7
+# A = A ^ T
+	.loc 1 4512
+	xor %r17, %r17, %r16
+# T = F5 & G
+	.loc 1 4513
+	and %r7, %r25, %r7
+# B = B ^ T
+	.loc 1 4514
+	xor %r6, %r6, %r7
+# G = mem64[g + 704]
+	.loc 1 4515
+	ld %r7, 704(%r5)
+# T = F5 & G
+	.loc 1 4516
+	and %r16, %r25, %r7
+# A = A ^ T
+	.loc 1 4517
+	xor %r17, %r17, %r16
+# T = F4 & G
+	.loc 1 4518
+	and %r7, %r27, %r7
+# B = B ^ T
+	.loc 1 4519
+	xor %r6, %r6, %r7
+# G = mem64[g + 768]
+	.loc 1 4520
+	ld %r7, 768(%r5)
+# T = F4 & G
+	.loc 1 4521
+	and %r16, %r27, %r7
+# A = A ^ T
+	.loc 1 4522
+	xor %r17, %r17, %r16
+# T = F3 & G
+	.loc 1 4523
+	and %r7, %r28, %r7
+# B = B ^ T
+	.loc 1 4524
+	xor %r6, %r6, %r7
+# B = B ^ H24
+	.loc 1 4526
+	ld %r7, 120(%r1)
+	xor %r6, %r6, %r7
+# H15 = B
+	.loc 1 4527
+	mr %r16, %r6
+# G = mem64[g + 64]
+	.loc 1 4528
+	ld %r6, 64(%r5)
+# B = F12 & G
+	.loc 1 4529
+	and %r6, %r9, %r6
+# G = mem64[g + 128]
+	.loc 1 4530
+	ld %r7, 128(%r5)
+# A = F12 & G
+	.loc 1 4531
+	and %r15, %r9, %r7
+# T = F11 & G
+	.loc 1 4532
+	and %r7, %r11, %r7
+# B = B ^ T
+	.loc 1 4533
+	xor %r7, %r6, %r7
+# G = mem64[g + 192]
+	.loc 1 4534
+	ld %r14, 192(%r5)
+# T = F11 & G
+	.loc 1 4535
+	and %r6, %r11, %r14
+# A = A ^ T
+	.loc 1 4536
+	xor %r15, %r15, %r6
+# T = F10 & G
+	.loc 1 4537
+	and %r6, %r31, %r14
+# B = B ^ T
+	.loc 1 4538
+	xor %r7, %r7, %r6
+# G = mem64[g + 256]
+	.loc 1 4539
+	ld %r14, 256(%r5)
+# T = F10 & G
+	.loc 1 4540
+	and %r6, %r31, %r14
+# A = A ^ T
+	.loc 1 4541
+	xor %r15, %r15, %r6
+# T = F9 & G
+	.loc 1 4542
+	and %r6, %r29, %r14
+# B = B ^ T
+	.loc 1 4543
+	xor %r7, %r7, %r6
+# G = mem64[g + 320]
+	.loc 1 4544
+	ld %r14, 320(%r5)
+# T = F9 & G
+	.loc 1 4545
+	and %r6, %r29, %r14
+# A = A ^ T
+	.loc 1 4546
+	xor %r15, %r15, %r6
+# T = F8 & G
+	.loc 1 4547
+	and %r6, %r26, %r14
+# B = B ^ T
+	.loc 1 4548
+	xor %r7, %r7, %r6
+# G = mem64[g + 384]
+	.loc 1 4549
+	ld %r14, 384(%r5)
+# T = F8 & G
+	.loc 1 4550
+	and %r6, %r26, %r14
+# A = A ^ T
+	.loc 1 4551
+	xor %r15, %r15, %r6
+# T = F7 & G
+	.loc 1 4552
+	and %r6, %r24, %r14
+# B = B ^ T
+	.loc 1 4553
+	xor %r7, %r7, %r6
+# G = mem64[g + 448]
+	.loc 1 4554
+	ld %r14, 448(%r5)
+# T = F7 & G
+	.loc 1 4555
+	and %r6, %r24, %r14
+# A = A ^ T
+	.loc 1 4556
+	xor %r15, %r15, %r6
+# T = F6 & G
+	.loc 1 4557
+	and %r6, %r23, %r14
+# B = B ^ T
+	.loc 1 4558
+	xor %r7, %r7, %r6
+# G = mem64[g + 512]
+	.loc 1 4559
+	ld %r14, 512(%r5)
+# T = F6 & G
+	.loc 1 4560
+	and %r6, %r23, %r14
+# A = A ^ T
+	.loc 1 4561
+	xor %r15, %r15, %r6
+# T = F5 & G
+	.loc 1 4562
+	and %r6, %r25, %r14
+# B = B ^ T
+	.loc 1 4563
+	xor %r7, %r7, %r6
+# G = mem64[g + 576]
+	.loc 1 4564
+	ld %r14, 576(%r5)
+# T = F5 & G
+	.loc 1 4565
+	and %r6, %r25, %r14
+# A = A ^ T
+	.loc 1 4566
+	xor %r15, %r15, %r6
+# T = F4 & G
+	.loc 1 4567
+	and %r6, %r27, %r14
+# B = B ^ T
+	.loc 1 4568
+	xor %r7, %r7, %r6
+# G = mem64[g + 640]
+	.loc 1 4569
+	ld %r14, 640(%r5)
+# T = F4 & G
+	.loc 1 4570
+	and %r6, %r27, %r14
+# A = A ^ T
+	.loc 1 4571
+	xor %r15, %r15, %r6
+# T = F3 & G
+	.loc 1 4572
+	and %r6, %r28, %r14
+# B = B ^ T
+	.loc 1 4573
+	xor %r7, %r7, %r6
+# G = mem64[g + 704]
+	.loc 1 4574
+	ld %r14, 704(%r5)
+# T = F3 & G
+	.loc 1 4575
+	and %r6, %r28, %r14
+# A = A ^ T
+	.loc 1 4576
+	xor %r15, %r15, %r6
+# T = F2 & G
+	.loc 1 4577
+	and %r6, %r30, %r14
+# B = B ^ T
+	.loc 1 4578
+	xor %r7, %r7, %r6
+# G = mem64[g + 768]
+	.loc 1 4579
+	ld %r14, 768(%r5)
+# T = F2 & G
+	.loc 1 4580
+	and %r6, %r30, %r14
+# A = A ^ T
+	.loc 1 4581
+	xor %r15, %r15, %r6
+# T = F1 & G
+	.loc 1 4582
+	and %r6, %r12, %r14
+# B = B ^ T
+	.loc 1 4583
+	xor %r14, %r7, %r6
+# A = A ^ H23
+	.loc 1 4584
+	ld %r7, 128(%r1)
+	xor %r6, %r15, %r7
+# A = A ^ H24
+	.loc 1 4585
+	ld %r15, 120(%r1)
+	xor %r6, %r6, %r15
+# B = B ^ H22
+	.loc 1 4587
+	xor %r14, %r14, %r21
+# B = B ^ H23
+	.loc 1 4588
+	xor %r14, %r14, %r7
+# G = mem64[g + 0]
+	.loc 1 4590
+	ld %r7, 0(%r5)
+# A = F12 & G
+	.loc 1 4591
+	and %r9, %r9, %r7
+# B = F11 & G
+	.loc 1 4592
+	and %r15, %r11, %r7
+# G = mem64[g + 64]
+	.loc 1 4593
+	ld %r7, 64(%r5)
+# T = F11 & G
+	.loc 1 4594
+	and %r11, %r11, %r7
+# A = A ^ T
+	.loc 1 4595
+	xor %r9, %r9, %r11
+# T = F10 & G
+	.loc 1 4596
+	and %r7, %r31, %r7
+# B = B ^ T
+	.loc 1 4597
+	xor %r15, %r15, %r7
+# G = mem64[g + 128]
+	.loc 1 4598
+	ld %r11, 128(%r5)
+# T = F10 & G
+	.loc 1 4599
+	and %r7, %r31, %r11
+# A = A ^ T
+	.loc 1 4600
+	xor %r9, %r9, %r7
+# T = F9 & G
+	.loc 1 4601
+	and %r7, %r29, %r11
+# B = B ^ T
+	.loc 1 4602
+	xor %r15, %r15, %r7
+# G = mem64[g + 192]
+	.loc 1 4603
+	ld %r11, 192(%r5)
+# T = F9 & G
+	.loc 1 4604
+	and %r7, %r29, %r11
+# A = A ^ T
+	.loc 1 4605
+	xor %r9, %r9, %r7
+# T = F8 & G
+	.loc 1 4606
+	and %r7, %r26, %r11
+# B = B ^ T
+	.loc 1 4607
+	xor %r15, %r15, %r7
+# G = mem64[g + 256]
+	.loc 1 4608
+	ld %r11, 256(%r5)
+# T = F8 & G
+	.loc 1 4609
+	and %r7, %r26, %r11
+# A = A ^ T
+	.loc 1 4610
+	xor %r9, %r9, %r7
+# T = F7 & G
+	.loc 1 4611
+	and %r7, %r24, %r11
+# B = B ^ T
+	.loc 1 4612
+	xor %r15, %r15, %r7
+# G = mem64[g + 320]
+	.loc 1 4613
+	ld %r11, 320(%r5)
+# T = F7 & G
+	.loc 1 4614
+	and %r7, %r24, %r11
+# A = A ^ T
+	.loc 1 4615
+	xor %r9, %r9, %r7
+# T = F6 & G
+	.loc 1 4616
+	and %r7, %r23, %r11
+# B = B ^ T
+	.loc 1 4617
+	xor %r15, %r15, %r7
+# G = mem64[g + 384]
+	.loc 1 4618
+	ld %r11, 384(%r5)
+# T = F6 & G
+	.loc 1 4619
+	and %r7, %r23, %r11
+# A = A ^ T
+	.loc 1 4620
+	xor %r9, %r9, %r7
+# T = F5 & G
+	.loc 1 4621
+	and %r7, %r25, %r11
+# B = B ^ T
+	.loc 1 4622
+	xor %r15, %r15, %r7
+# G = mem64[g + 448]
+	.loc 1 4623
+	ld %r11, 448(%r5)
+# T = F5 & G
+	.loc 1 4624
+	and %r7, %r25, %r11
+# A = A ^ T
+	.loc 1 4625
+	xor %r9, %r9, %r7
+# T = F4 & G
+	.loc 1 4626
+	and %r7, %r27, %r11
+# B = B ^ T
+	.loc 1 4627
+	xor %r15, %r15, %r7
+# G = mem64[g + 512]
+	.loc 1 4628
+	ld %r11, 512(%r5)
+# T = F4 & G
+	.loc 1 4629
+	and %r7, %r27, %r11
+# A = A ^ T
+	.loc 1 4630
+	xor %r9, %r9, %r7
+# T = F3 & G
+	.loc 1 4631
+	and %r7, %r28, %r11
+# B = B ^ T
+	.loc 1 4632
+	xor %r15, %r15, %r7
+# G = mem64[g + 576]
+	.loc 1 4633
+	ld %r11, 576(%r5)
+# T = F3 & G
+	.loc 1 4634
+	and %r7, %r28, %r11
+# A = A ^ T
+	.loc 1 4635
+	xor %r9, %r9, %r7
+# T = F2 & G
+	.loc 1 4636
+	and %r7, %r30, %r11
+# B = B ^ T
+	.loc 1 4637
+	xor %r15, %r15, %r7
+# G = mem64[g + 640]
+	.loc 1 4638
+	ld %r11, 640(%r5)
+# T = F2 & G
+	.loc 1 4639
+	and %r7, %r30, %r11
+# A = A ^ T
+	.loc 1 4640
+	xor %r9, %r9, %r7
+# T = F1 & G
+	.loc 1 4641
+	and %r7, %r12, %r11
+# B = B ^ T
+	.loc 1 4642
+	xor %r15, %r15, %r7
+# G = mem64[g + 704]
+	.loc 1 4643
+	ld %r11, 704(%r5)
+# T = F1 & G
+	.loc 1 4644
+	and %r7, %r12, %r11
+# A = A ^ T
+	.loc 1 4645
+	xor %r9, %r9, %r7
+# T = F0 & G
+	.loc 1 4646
+	and %r7, %r10, %r11
+# B = B ^ T
+	.loc 1 4647
+	xor %r15, %r15, %r7
+# G = mem64[g + 768]
+	.loc 1 4648
+	ld %r7, 768(%r5)
+# T = F0 & G
+	.loc 1 4649
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 4650
+	xor %r9, %r9, %r7
+# A = A ^ H21
+	.loc 1 4651
+	xor %r9, %r9, %r20
+# A = A ^ H22
+	.loc 1 4652
+	xor %r9, %r9, %r21
+# A = A ^ H24
+	.loc 1 4653
+	ld %r7, 120(%r1)
+	xor %r9, %r9, %r7
+# mem64[h + 768] = A
+	.loc 1 4654
+	std %r9, 768(%r3)
+# B = B ^ H20
+	.loc 1 4655
+	xor %r15, %r15, %r19
+# B = B ^ H21
+	.loc 1 4656
+	xor %r15, %r15, %r20
+# B = B ^ H23
+	.loc 1 4657
+	ld %r9, 128(%r1)
+	xor %r15, %r15, %r9
+# B = B ^ H24
+	.loc 1 4658
+	xor %r15, %r15, %r7
+# mem64[h + 704] = B
+	.loc 1 4659
+	std %r15, 704(%r3)
+# G = mem64[g + 0]
+	.loc 1 4660
+	ld %r7, 0(%r5)
+# A = F10 & G
+	.loc 1 4661
+	and %r9, %r31, %r7
+# B = F9 & G
+	.loc 1 4662
+	and %r31, %r29, %r7
+# G = mem64[g + 64]
+	.loc 1 4663
+	ld %r7, 64(%r5)
+# T = F9 & G
+	.loc 1 4664
+	and %r11, %r29, %r7
+# A = A ^ T
+	.loc 1 4665
+	xor %r11, %r9, %r11
+# T = F8 & G
+	.loc 1 4666
+	and %r7, %r26, %r7
+# B = B ^ T
+	.loc 1 4667
+	xor %r7, %r31, %r7
+# G = mem64[g + 128]
+	.loc 1 4668
+	ld %r9, 128(%r5)
+# T = F8 & G
+	.loc 1 4669
+	and %r31, %r26, %r9
+# A = A ^ T
+	.loc 1 4670
+	xor %r11, %r11, %r31
+# T = F7 & G
+	.loc 1 4671
+	and %r9, %r24, %r9
+# B = B ^ T
+	.loc 1 4672
+	xor %r7, %r7, %r9
+# G = mem64[g + 192]
+	.loc 1 4673
+	ld %r9, 192(%r5)
+# T = F7 & G
+	.loc 1 4674
+	and %r31, %r24, %r9
+# A = A ^ T
+	.loc 1 4675
+	xor %r11, %r11, %r31
+# T = F6 & G
+	.loc 1 4676
+	and %r9, %r23, %r9
+# B = B ^ T
+	.loc 1 4677
+	xor %r7, %r7, %r9
+# G = mem64[g + 256]
+	.loc 1 4678
+	ld %r9, 256(%r5)
+# T = F6 & G
+	.loc 1 4679
+	and %r31, %r23, %r9
+# A = A ^ T
+	.loc 1 4680
+	xor %r11, %r11, %r31
+# T = F5 & G
+	.loc 1 4681
+	and %r9, %r25, %r9
+# B = B ^ T
+	.loc 1 4682
+	xor %r7, %r7, %r9
+# G = mem64[g + 320]
+	.loc 1 4683
+	ld %r9, 320(%r5)
+# T = F5 & G
+	.loc 1 4684
+	and %r31, %r25, %r9
+# A = A ^ T
+	.loc 1 4685
+	xor %r11, %r11, %r31
+# T = F4 & G
+	.loc 1 4686
+	and %r9, %r27, %r9
+# B = B ^ T
+	.loc 1 4687
+	xor %r7, %r7, %r9
+# G = mem64[g + 384]
+	.loc 1 4688
+	ld %r9, 384(%r5)
+# T = F4 & G
+	.loc 1 4689
+	and %r31, %r27, %r9
+# A = A ^ T
+	.loc 1 4690
+	xor %r11, %r11, %r31
+# T = F3 & G
+	.loc 1 4691
+	and %r9, %r28, %r9
+# B = B ^ T
+	.loc 1 4692
+	xor %r7, %r7, %r9
+# G = mem64[g + 448]
+	.loc 1 4693
+	ld %r9, 448(%r5)
+# T = F3 & G
+	.loc 1 4694
+	and %r31, %r28, %r9
+# A = A ^ T
+	.loc 1 4695
+	xor %r11, %r11, %r31
+# T = F2 & G
+	.loc 1 4696
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 4697
+	xor %r7, %r7, %r9
+# G = mem64[g + 512]
+	.loc 1 4698
+	ld %r9, 512(%r5)
+# T = F2 & G
+	.loc 1 4699
+	and %r31, %r30, %r9
+# A = A ^ T
+	.loc 1 4700
+	xor %r11, %r11, %r31
+# T = F1 & G
+	.loc 1 4701
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 4702
+	xor %r7, %r7, %r9
+# G = mem64[g + 576]
+	.loc 1 4703
+	ld %r9, 576(%r5)
+# T = F1 & G
+	.loc 1 4704
+	and %r31, %r12, %r9
+# A = A ^ T
+	.loc 1 4705
+	xor %r11, %r11, %r31
+# T = F0 & G
+	.loc 1 4706
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 4707
+	xor %r9, %r7, %r9
+# G = mem64[g + 640]
+	.loc 1 4708
+	ld %r7, 640(%r5)
+# T = F0 & G
+	.loc 1 4709
+	and %r7, %r10, %r7
+# A = A ^ T
+	.loc 1 4710
+	xor %r7, %r11, %r7
+# A = A ^ H19
+	.loc 1 4711
+	xor %r7, %r7, %r18
+# A = A ^ H20
+	.loc 1 4712
+	xor %r7, %r7, %r19
+# A = A ^ H22
+	.loc 1 4713
+	xor %r7, %r7, %r21
+# A = A ^ H23
+	.loc 1 4714
+	ld %r11, 128(%r1)
+	xor %r7, %r7, %r11
+# mem64[h + 640] = A
+	.loc 1 4715
+	std %r7, 640(%r3)
+# B = B ^ H18
+	.loc 1 4716
+	xor %r9, %r9, %r8
+# B = B ^ H19
+	.loc 1 4717
+	xor %r9, %r9, %r18
+# B = B ^ H21
+	.loc 1 4718
+	xor %r9, %r9, %r20
+# B = B ^ H22
+	.loc 1 4719
+	xor %r9, %r9, %r21
+# mem64[h + 576] = B
+	.loc 1 4720
+	std %r9, 576(%r3)
+# G = mem64[g + 0]
+	.loc 1 4721
+	ld %r7, 0(%r5)
+# A = F8 & G
+	.loc 1 4722
+	and %r9, %r26, %r7
+# B = F7 & G
+	.loc 1 4723
+	and %r7, %r24, %r7
+# G = mem64[g + 64]
+	.loc 1 4724
+	ld %r11, 64(%r5)
+# T = F7 & G
+	.loc 1 4725
+	and %r31, %r24, %r11
+# A = A ^ T
+	.loc 1 4726
+	xor %r9, %r9, %r31
+# T = F6 & G
+	.loc 1 4727
+	and %r11, %r23, %r11
+# B = B ^ T
+	.loc 1 4728
+	xor %r7, %r7, %r11
+# G = mem64[g + 128]
+	.loc 1 4729
+	ld %r11, 128(%r5)
+# T = F6 & G
+	.loc 1 4730
+	and %r31, %r23, %r11
+# A = A ^ T
+	.loc 1 4731
+	xor %r9, %r9, %r31
+# T = F5 & G
+	.loc 1 4732
+	and %r11, %r25, %r11
+# B = B ^ T
+	.loc 1 4733
+	xor %r7, %r7, %r11
+# G = mem64[g + 192]
+	.loc 1 4734
+	ld %r11, 192(%r5)
+# T = F5 & G
+	.loc 1 4735
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 4736
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 4737
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 4738
+	xor %r7, %r7, %r11
+# G = mem64[g + 256]
+	.loc 1 4739
+	ld %r11, 256(%r5)
+# T = F4 & G
+	.loc 1 4740
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 4741
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 4742
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 4743
+	xor %r7, %r7, %r11
+# G = mem64[g + 320]
+	.loc 1 4744
+	ld %r11, 320(%r5)
+# T = F3 & G
+	.loc 1 4745
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 4746
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 4747
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 4748
+	xor %r7, %r7, %r11
+# G = mem64[g + 384]
+	.loc 1 4749
+	ld %r11, 384(%r5)
+# T = F2 & G
+	.loc 1 4750
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 4751
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 4752
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 4753
+	xor %r7, %r7, %r11
+# G = mem64[g + 448]
+	.loc 1 4754
+	ld %r11, 448(%r5)
+# T = F1 & G
+	.loc 1 4755
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 4756
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 4757
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 4758
+	xor %r7, %r7, %r11
+# G = mem64[g + 512]
+	.loc 1 4759
+	ld %r11, 512(%r5)
+# T = F0 & G
+	.loc 1 4760
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 4761
+	xor %r9, %r9, %r11
+# A = A ^ H17
+	.loc 1 4762
+	xor %r9, %r9, %r22
+# A = A ^ H18
+	.loc 1 4763
+	xor %r9, %r9, %r8
+# A = A ^ H20
+	.loc 1 4764
+	xor %r9, %r9, %r19
+# A = A ^ H21
+	.loc 1 4765
+	xor %r9, %r9, %r20
+# mem64[h + 512] = A
+	.loc 1 4766
+	std %r9, 512(%r3)
+# B = B ^ H16
+	.loc 1 4767
+	xor %r7, %r7, %r17
+# B = B ^ H17
+	.loc 1 4768
+	xor %r7, %r7, %r22
+# B = B ^ H19
+	.loc 1 4769
+	xor %r7, %r7, %r18
+# B = B ^ H20
+	.loc 1 4770
+	xor %r7, %r7, %r19
+# mem64[h + 448] = B
+	.loc 1 4771
+	std %r7, 448(%r3)
+# G = mem64[g + 0]
+	.loc 1 4772
+	ld %r7, 0(%r5)
+# A = F6 & G
+	.loc 1 4773
+	and %r9, %r23, %r7
+# B = F5 & G
+	.loc 1 4774
+	and %r7, %r25, %r7
+# G = mem64[g + 64]
+	.loc 1 4775
+	ld %r11, 64(%r5)
+# T = F5 & G
+	.loc 1 4776
+	and %r31, %r25, %r11
+# A = A ^ T
+	.loc 1 4777
+	xor %r9, %r9, %r31
+# T = F4 & G
+	.loc 1 4778
+	and %r11, %r27, %r11
+# B = B ^ T
+	.loc 1 4779
+	xor %r7, %r7, %r11
+# G = mem64[g + 128]
+	.loc 1 4780
+	ld %r11, 128(%r5)
+# T = F4 & G
+	.loc 1 4781
+	and %r31, %r27, %r11
+# A = A ^ T
+	.loc 1 4782
+	xor %r9, %r9, %r31
+# T = F3 & G
+	.loc 1 4783
+	and %r11, %r28, %r11
+# B = B ^ T
+	.loc 1 4784
+	xor %r7, %r7, %r11
+# G = mem64[g + 192]
+	.loc 1 4785
+	ld %r11, 192(%r5)
+# T = F3 & G
+	.loc 1 4786
+	and %r31, %r28, %r11
+# A = A ^ T
+	.loc 1 4787
+	xor %r9, %r9, %r31
+# T = F2 & G
+	.loc 1 4788
+	and %r11, %r30, %r11
+# B = B ^ T
+	.loc 1 4789
+	xor %r7, %r7, %r11
+# G = mem64[g + 256]
+	.loc 1 4790
+	ld %r11, 256(%r5)
+# T = F2 & G
+	.loc 1 4791
+	and %r31, %r30, %r11
+# A = A ^ T
+	.loc 1 4792
+	xor %r9, %r9, %r31
+# T = F1 & G
+	.loc 1 4793
+	and %r11, %r12, %r11
+# B = B ^ T
+	.loc 1 4794
+	xor %r7, %r7, %r11
+# G = mem64[g + 320]
+	.loc 1 4795
+	ld %r11, 320(%r5)
+# T = F1 & G
+	.loc 1 4796
+	and %r31, %r12, %r11
+# A = A ^ T
+	.loc 1 4797
+	xor %r9, %r9, %r31
+# T = F0 & G
+	.loc 1 4798
+	and %r11, %r10, %r11
+# B = B ^ T
+	.loc 1 4799
+	xor %r7, %r7, %r11
+# G = mem64[g + 384]
+	.loc 1 4800
+	ld %r11, 384(%r5)
+# T = F0 & G
+	.loc 1 4801
+	and %r11, %r10, %r11
+# A = A ^ T
+	.loc 1 4802
+	xor %r9, %r9, %r11
+# A = A ^ H15
+	.loc 1 4803
+	xor %r9, %r9, %r16
+# A = A ^ H16
+	.loc 1 4804
+	xor %r9, %r9, %r17
+# A = A ^ H18
+	.loc 1 4805
+	xor %r9, %r9, %r8
+# A = A ^ H19
+	.loc 1 4806
+	xor %r9, %r9, %r18
+# mem64[h + 384] = A
+	.loc 1 4807
+	std %r9, 384(%r3)
+# B = B ^ H14
+	.loc 1 4808
+	xor %r7, %r7, %r6
+# B = B ^ H15
+	.loc 1 4809
+	xor %r7, %r7, %r16
+# B = B ^ H17
+	.loc 1 4810
+	xor %r7, %r7, %r22
+# B = B ^ H18
+	.loc 1 4811
+	xor %r7, %r7, %r8
+# mem64[h + 320] = B
+	.loc 1 4812
+	std %r7, 320(%r3)
+# G = mem64[g + 0]
+	.loc 1 4813
+	ld %r7, 0(%r5)
+# A = F4 & G
+	.loc 1 4814
+	and %r8, %r27, %r7
+# B = F3 & G
+	.loc 1 4815
+	and %r7, %r28, %r7
+# G = mem64[g + 64]
+	.loc 1 4816
+	ld %r9, 64(%r5)
+# T = F3 & G
+	.loc 1 4817
+	and %r11, %r28, %r9
+# A = A ^ T
+	.loc 1 4818
+	xor %r8, %r8, %r11
+# T = F2 & G
+	.loc 1 4819
+	and %r9, %r30, %r9
+# B = B ^ T
+	.loc 1 4820
+	xor %r7, %r7, %r9
+# G = mem64[g + 128]
+	.loc 1 4821
+	ld %r9, 128(%r5)
+# T = F2 & G
+	.loc 1 4822
+	and %r11, %r30, %r9
+# A = A ^ T
+	.loc 1 4823
+	xor %r8, %r8, %r11
+# T = F1 & G
+	.loc 1 4824
+	and %r9, %r12, %r9
+# B = B ^ T
+	.loc 1 4825
+	xor %r7, %r7, %r9
+# G = mem64[g + 192]
+	.loc 1 4826
+	ld %r9, 192(%r5)
+# T = F1 & G
+	.loc 1 4827
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 4828
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 4829
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 4830
+	xor %r7, %r7, %r9
+# G = mem64[g + 256]
+	.loc 1 4831
+	ld %r9, 256(%r5)
+# T = F0 & G
+	.loc 1 4832
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 4833
+	xor %r8, %r8, %r9
+# A = A ^ H13
+	.loc 1 4834
+	xor %r8, %r8, %r14
+# A = A ^ H14
+	.loc 1 4835
+	xor %r8, %r8, %r6
+# A = A ^ H16
+	.loc 1 4836
+	xor %r8, %r8, %r17
+# A = A ^ H17
+	.loc 1 4837
+	xor %r8, %r8, %r22
+# mem64[h + 256] = A
+	.loc 1 4838
+	std %r8, 256(%r3)
+# B = B ^ H13
+	.loc 1 4839
+	xor %r7, %r7, %r14
+# B = B ^ H15
+	.loc 1 4840
+	xor %r7, %r7, %r16
+# B = B ^ H16
+	.loc 1 4841
+	xor %r7, %r7, %r17
+# mem64[h + 192] = B
+	.loc 1 4842
+	std %r7, 192(%r3)
+# G = mem64[g + 0]
+	.loc 1 4843
+	ld %r7, 0(%r5)
+# A = F2 & G
+	.loc 1 4844
+	and %r8, %r30, %r7
+# B = F1 & G
+	.loc 1 4845
+	and %r7, %r12, %r7
+# G = mem64[g + 64]
+	.loc 1 4846
+	ld %r9, 64(%r5)
+# T = F1 & G
+	.loc 1 4847
+	and %r11, %r12, %r9
+# A = A ^ T
+	.loc 1 4848
+	xor %r8, %r8, %r11
+# T = F0 & G
+	.loc 1 4849
+	and %r9, %r10, %r9
+# B = B ^ T
+	.loc 1 4850
+	xor %r7, %r7, %r9
+# G = mem64[g + 128]
+	.loc 1 4851
+	ld %r9, 128(%r5)
+# T = F0 & G
+	.loc 1 4852
+	and %r9, %r10, %r9
+# A = A ^ T
+	.loc 1 4853
+	xor %r8, %r8, %r9
+# A = A ^ H14
+	.loc 1 4854
+	xor %r8, %r8, %r6
+# A = A ^ H15
+	.loc 1 4855
+	xor %r8, %r8, %r16
+# mem64[h + 128] = A
+	.loc 1 4856
+	std %r8, 128(%r3)
+# B = B ^ H13
+	.loc 1 4857
+	xor %r7, %r7, %r14
+# B = B ^ H14
+	.loc 1 4858
+	xor %r7, %r7, %r6
+# mem64[h + 64] = B
+	.loc 1 4859
+	std %r7, 64(%r3)
+# G = mem64[g + 0]
+	.loc 1 4860
+	ld %r6, 0(%r5)
+# A = F0 & G
+	.loc 1 4861
+	and %r6, %r10, %r6
+# A = A ^ H13
+	.loc 1 4862
+	xor %r6, %r6, %r14
+# mem64[h + 0] = A
+	.loc 1 4863
+	std %r6, 0(%r3)
+# h = h + 8
+	.loc 1 4864
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 4490
+	.loc 1 4865
 	addi %r4, %r4, 8
 # g = g + 8
-	.loc 1 4491
+	.loc 1 4866
 	addi %r5, %r5, 8
 # i = i - 1
-	.loc 1 4492
+	.loc 1 4867
 	ld %r6, 112(%r1)
 	addi %r6, %r6, -1
 	std %r6, 112(%r1)
 # =? i - 0
-	.loc 1 4493
+	.loc 1 4868
 	cmpldi %cr0, %r6, 0
 # goto pass if !=
-	.loc 1 4494
+	.loc 1 4869
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_mul_ppc64.pass
 # leave
-	.loc 1 4495
-	ld %r14, 1152(%r1)
-	ld %r15, 1160(%r1)
-	ld %r16, 1168(%r1)
-	ld %r17, 1176(%r1)
-	ld %r18, 1184(%r1)
-	ld %r19, 1192(%r1)
-	ld %r20, 1200(%r1)
-	ld %r21, 1208(%r1)
-	ld %r22, 1216(%r1)
-	ld %r23, 1224(%r1)
-	ld %r24, 1232(%r1)
-	ld %r25, 1240(%r1)
-	ld %r26, 1248(%r1)
-	ld %r27, 1256(%r1)
-	ld %r28, 1264(%r1)
-	ld %r29, 1272(%r1)
-	ld %r30, 1280(%r1)
-	ld %r31, 1288(%r1)
-	addi %r1, %r1, 1296
+	.loc 1 4870
+	ld %r14, 144(%r1)
+	ld %r15, 152(%r1)
+	ld %r16, 160(%r1)
+	ld %r17, 168(%r1)
+	ld %r18, 176(%r1)
+	ld %r19, 184(%r1)
+	ld %r20, 192(%r1)
+	ld %r21, 200(%r1)
+	ld %r22, 208(%r1)
+	ld %r23, 216(%r1)
+	ld %r24, 224(%r1)
+	ld %r25, 232(%r1)
+	ld %r26, 240(%r1)
+	ld %r27, 248(%r1)
+	ld %r28, 256(%r1)
+	ld %r29, 264(%r1)
+	ld %r30, 272(%r1)
+	ld %r31, 280(%r1)
+	addi %r1, %r1, 288
 	blr
 	.size qhasm_kernel_mceliece_gf13_vec512_mul_ppc64, 24
 
@@ -16653,173 +17132,173 @@ qhasm_kernel_mceliece_gf13_vec512_sq_ppc64:
 	std %r30, 160(%r1)
 	std %r31, 168(%r1)
 # i = 8
-	.loc 1 4501
+	.loc 1 4876
 	li %r12, 8
 .Lqhasm_kernel_mceliece_gf13_vec512_sq_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 4503
+	.loc 1 4878
 	ld %r5, 0(%r4)
 # v1 = mem64[f + 704]
-	.loc 1 4504
+	.loc 1 4879
 	ld %r31, 704(%r4)
 # v0 = v0 ^ v1
-	.loc 1 4505
+	.loc 1 4880
 	xor %r11, %r5, %r31
 # v2 = mem64[f + 448]
-	.loc 1 4506
+	.loc 1 4881
 	ld %r5, 448(%r4)
 # v3 = v2 ^ v1
-	.loc 1 4507
+	.loc 1 4882
 	xor %r6, %r5, %r31
 # v4 = mem64[f + 768]
-	.loc 1 4508
+	.loc 1 4883
 	ld %r30, 768(%r4)
 # v3 = v3 ^ v4
-	.loc 1 4509
+	.loc 1 4884
 	xor %r29, %r6, %r30
 # v5 = mem64[f + 64]
-	.loc 1 4510
+	.loc 1 4885
 	ld %r6, 64(%r4)
 # v5 = v5 ^ v2
-	.loc 1 4511
+	.loc 1 4886
 	xor %r28, %r6, %r5
 # v6 = mem64[f + 512]
-	.loc 1 4512
+	.loc 1 4887
 	ld %r6, 512(%r4)
 # v7 = v6 ^ v1
-	.loc 1 4513
+	.loc 1 4888
 	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
-	.loc 1 4514
+	.loc 1 4889
 	xor %r27, %r7, %r30
 # v8 = mem64[f + 128]
-	.loc 1 4515
+	.loc 1 4890
 	ld %r7, 128(%r4)
 # v8 = v8 ^ v2
-	.loc 1 4516
+	.loc 1 4891
 	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
-	.loc 1 4517
+	.loc 1 4892
 	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
-	.loc 1 4518
+	.loc 1 4893
 	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
-	.loc 1 4519
+	.loc 1 4894
 	xor %r25, %r7, %r30
 # v9 = mem64[f + 576]
-	.loc 1 4520
+	.loc 1 4895
 	ld %r7, 576(%r4)
 # v2 = v2 ^ v9
-	.loc 1 4521
+	.loc 1 4896
 	xor %r24, %r5, %r7
 # v10 = mem64[f + 192]
-	.loc 1 4522
+	.loc 1 4897
 	ld %r5, 192(%r4)
 # v10 = v10 ^ v6
-	.loc 1 4523
+	.loc 1 4898
 	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
-	.loc 1 4524
+	.loc 1 4899
 	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
-	.loc 1 4525
+	.loc 1 4900
 	xor %r8, %r5, %r30
 # v11 = mem64[f + 640]
-	.loc 1 4526
+	.loc 1 4901
 	ld %r5, 640(%r4)
 # v6 = v6 ^ v11
-	.loc 1 4527
+	.loc 1 4902
 	xor %r9, %r6, %r5
 # v12 = mem64[f + 256]
-	.loc 1 4528
+	.loc 1 4903
 	ld %r6, 256(%r4)
 # v12 = v12 ^ v9
-	.loc 1 4529
+	.loc 1 4904
 	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
-	.loc 1 4530
+	.loc 1 4905
 	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
-	.loc 1 4531
+	.loc 1 4906
 	xor %r7, %r7, %r31
 # v13 = mem64[f + 320]
-	.loc 1 4532
+	.loc 1 4907
 	ld %r6, 320(%r4)
 # v13 = v13 ^ v11
-	.loc 1 4533
+	.loc 1 4908
 	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
-	.loc 1 4534
+	.loc 1 4909
 	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
-	.loc 1 4535
+	.loc 1 4910
 	xor %r26, %r5, %r30
 # v14 = mem64[f + 384]
-	.loc 1 4536
+	.loc 1 4911
 	ld %r5, 384(%r4)
 # v1 = v14 ^ v1
-	.loc 1 4537
+	.loc 1 4912
 	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
-	.loc 1 4538
+	.loc 1 4913
 	xor %r30, %r31, %r30
 # mem64[h + 0] = v0
-	.loc 1 4539
+	.loc 1 4914
 	std %r11, 0(%r3)
 # mem64[h + 64] = v3
-	.loc 1 4540
+	.loc 1 4915
 	std %r29, 64(%r3)
 # mem64[h + 128] = v5
-	.loc 1 4541
+	.loc 1 4916
 	std %r28, 128(%r3)
 # mem64[h + 192] = v7
-	.loc 1 4542
+	.loc 1 4917
 	std %r27, 192(%r3)
 # mem64[h + 256] = v8
-	.loc 1 4543
+	.loc 1 4918
 	std %r25, 256(%r3)
 # mem64[h + 320] = v2
-	.loc 1 4544
+	.loc 1 4919
 	std %r24, 320(%r3)
 # mem64[h + 384] = v10
-	.loc 1 4545
+	.loc 1 4920
 	std %r8, 384(%r3)
 # mem64[h + 448] = v6
-	.loc 1 4546
+	.loc 1 4921
 	std %r9, 448(%r3)
 # mem64[h + 512] = v12
-	.loc 1 4547
+	.loc 1 4922
 	std %r10, 512(%r3)
 # mem64[h + 576] = v9
-	.loc 1 4548
+	.loc 1 4923
 	std %r7, 576(%r3)
 # mem64[h + 640] = v13
-	.loc 1 4549
+	.loc 1 4924
 	std %r6, 640(%r3)
 # mem64[h + 704] = v11
-	.loc 1 4550
+	.loc 1 4925
 	std %r26, 704(%r3)
 # mem64[h + 768] = v4
-	.loc 1 4551
+	.loc 1 4926
 	std %r30, 768(%r3)
 # h = h + 8
-	.loc 1 4552
+	.loc 1 4927
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 4553
+	.loc 1 4928
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 4554
+	.loc 1 4929
 	addi %r12, %r12, -1
 # =? i - 0
-	.loc 1 4555
+	.loc 1 4930
 	cmpldi %cr0, %r12, 0
 # goto pass if !=
-	.loc 1 4556
+	.loc 1 4931
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_sq_ppc64.pass
 # leave
-	.loc 1 4557
+	.loc 1 4932
 	ld %r24, 112(%r1)
 	ld %r25, 120(%r1)
 	ld %r26, 128(%r1)
@@ -16862,245 +17341,245 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r30, 6768(%r1)
 	std %r31, 6776(%r1)
 # i = 8
-	.loc 1 4563
+	.loc 1 4938
 	li %r5, 8
 	std %r5, 112(%r1)
 .Lqhasm_kernel_mceliece_gf13_vec512_inv_ppc64.pass:
 # v0 = mem64[f + 0]
-	.loc 1 4565
+	.loc 1 4940
 	ld %r25, 0(%r4)
 # v1 = mem64[f + 704]
-	.loc 1 4566
+	.loc 1 4941
 	ld %r23, 704(%r4)
 # v2 = v0 ^ v1
-	.loc 1 4567
+	.loc 1 4942
 	xor %r22, %r25, %r23
 # v3 = mem64[f + 448]
-	.loc 1 4568
+	.loc 1 4943
 	ld %r26, 448(%r4)
 # v4 = v3 ^ v1
-	.loc 1 4569
+	.loc 1 4944
 	xor %r5, %r26, %r23
 # v5 = mem64[f + 768]
-	.loc 1 4570
+	.loc 1 4945
 	ld %r24, 768(%r4)
 # v4 = v4 ^ v5
-	.loc 1 4571
+	.loc 1 4946
 	xor %r28, %r5, %r24
 # v6 = mem64[f + 64]
-	.loc 1 4572
+	.loc 1 4947
 	ld %r27, 64(%r4)
 # v7 = v6 ^ v3
-	.loc 1 4573
+	.loc 1 4948
 	xor %r21, %r27, %r26
 # v8 = mem64[f + 512]
-	.loc 1 4574
+	.loc 1 4949
 	ld %r29, 512(%r4)
 # v9 = v8 ^ v1
-	.loc 1 4575
+	.loc 1 4950
 	xor %r5, %r29, %r23
 # v9 = v9 ^ v5
-	.loc 1 4576
+	.loc 1 4951
 	xor %r20, %r5, %r24
 # v10 = mem64[f + 128]
-	.loc 1 4577
+	.loc 1 4952
 	ld %r30, 128(%r4)
 # v11 = v10 ^ v3
-	.loc 1 4578
+	.loc 1 4953
 	xor %r5, %r30, %r26
 # v11 = v11 ^ v8
-	.loc 1 4579
+	.loc 1 4954
 	xor %r5, %r5, %r29
 # v11 = v11 ^ v1
-	.loc 1 4580
+	.loc 1 4955
 	xor %r5, %r5, %r23
 # v11 = v11 ^ v5
-	.loc 1 4581
+	.loc 1 4956
 	xor %r12, %r5, %r24
 # v12 = mem64[f + 576]
-	.loc 1 4582
+	.loc 1 4957
 	ld %r19, 576(%r4)
 # v13 = v3 ^ v12
-	.loc 1 4583
+	.loc 1 4958
 	xor %r31, %r26, %r19
 # v14 = mem64[f + 192]
-	.loc 1 4584
+	.loc 1 4959
 	ld %r5, 192(%r4)
 	std %r5, 120(%r1)
 # v15 = v14 ^ v8
-	.loc 1 4585
+	.loc 1 4960
 	xor %r5, %r5, %r29
 # v15 = v15 ^ v12
-	.loc 1 4586
+	.loc 1 4961
 	xor %r5, %r5, %r19
 # v15 = v15 ^ v5
-	.loc 1 4587
+	.loc 1 4962
 	xor %r11, %r5, %r24
 # v16 = mem64[f + 640]
-	.loc 1 4588
+	.loc 1 4963
 	ld %r18, 640(%r4)
 # v17 = v8 ^ v16
-	.loc 1 4589
+	.loc 1 4964
 	xor %r10, %r29, %r18
 # v18 = mem64[f + 256]
-	.loc 1 4590
+	.loc 1 4965
 	ld %r5, 256(%r4)
 	std %r5, 128(%r1)
 # v19 = v18 ^ v12
-	.loc 1 4591
+	.loc 1 4966
 	xor %r5, %r5, %r19
 # v19 = v19 ^ v16
-	.loc 1 4592
+	.loc 1 4967
 	xor %r17, %r5, %r18
 # v20 = v12 ^ v1
-	.loc 1 4593
+	.loc 1 4968
 	xor %r9, %r19, %r23
 # v21 = mem64[f + 320]
-	.loc 1 4594
+	.loc 1 4969
 	ld %r5, 320(%r4)
 	std %r5, 136(%r1)
 # v22 = v21 ^ v16
-	.loc 1 4595
+	.loc 1 4970
 	xor %r5, %r5, %r18
 # v22 = v22 ^ v1
-	.loc 1 4596
+	.loc 1 4971
 	xor %r16, %r5, %r23
 # v23 = v16 ^ v5
-	.loc 1 4597
+	.loc 1 4972
 	xor %r7, %r18, %r24
 # v24 = mem64[f + 384]
-	.loc 1 4598
+	.loc 1 4973
 	ld %r8, 384(%r4)
 # v25 = v24 ^ v1
-	.loc 1 4599
+	.loc 1 4974
 	xor %r5, %r8, %r23
 # v25 = v25 ^ v5
-	.loc 1 4600
+	.loc 1 4975
 	xor %r5, %r5, %r24
 	std %r5, 4984(%r1)
 # v26 = v2 & v0
-	.loc 1 4601
+	.loc 1 4976
 	and %r5, %r22, %r25
 	std %r5, 144(%r1)
 # v27 = v2 & v6
-	.loc 1 4602
+	.loc 1 4977
 	and %r5, %r22, %r27
 # v28 = v4 & v0
-	.loc 1 4603
+	.loc 1 4978
 	and %r6, %r28, %r25
 # v28 = v27 ^ v28
-	.loc 1 4604
+	.loc 1 4979
 	xor %r5, %r5, %r6
 	std %r5, 336(%r1)
 # v27 = v2 & v10
-	.loc 1 4605
+	.loc 1 4980
 	and %r15, %r22, %r30
 # v29 = v4 & v6
-	.loc 1 4606
+	.loc 1 4981
 	and %r5, %r28, %r27
 # v30 = v7 & v0
-	.loc 1 4607
+	.loc 1 4982
 	and %r6, %r21, %r25
 # v29 = v27 ^ v29
-	.loc 1 4608
+	.loc 1 4983
 	xor %r5, %r15, %r5
 # v30 = v29 ^ v30
-	.loc 1 4609
+	.loc 1 4984
 	xor %r5, %r5, %r6
 	std %r5, 344(%r1)
 # v29 = v2 & v14
-	.loc 1 4610
+	.loc 1 4985
 	ld %r5, 120(%r1)
 	std %r5, 4280(%r1)
 	and %r5, %r22, %r5
 	std %r5, 2312(%r1)
 # v27 = v4 & v10
-	.loc 1 4611
+	.loc 1 4986
 	and %r14, %r28, %r30
 	std %r14, 4128(%r1)
 # v31 = v7 & v6
-	.loc 1 4612
+	.loc 1 4987
 	and %r15, %r21, %r27
 	std %r15, 152(%r1)
 # v32 = v9 & v0
-	.loc 1 4613
+	.loc 1 4988
 	and %r6, %r20, %r25
 	std %r6, 2296(%r1)
 # v27 = v29 ^ v27
-	.loc 1 4614
+	.loc 1 4989
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 4615
+	.loc 1 4990
 	xor %r5, %r5, %r15
 # v32 = v31 ^ v32
-	.loc 1 4616
+	.loc 1 4991
 	xor %r5, %r5, %r6
 	std %r5, 352(%r1)
 # v31 = v2 & v18
-	.loc 1 4617
+	.loc 1 4992
 	ld %r5, 128(%r1)
 	std %r5, 4288(%r1)
 	and %r5, %r22, %r5
 	std %r5, 5104(%r1)
 	std %r5, 2320(%r1)
 # v27 = v4 & v14
-	.loc 1 4618
+	.loc 1 4993
 	ld %r5, 4280(%r1)
 	and %r5, %r28, %r5
 	std %r5, 6320(%r1)
 	std %r5, 5408(%r1)
 	std %r5, 2328(%r1)
 # v29 = v7 & v10
-	.loc 1 4619
+	.loc 1 4994
 	and %r5, %r21, %r30
 	std %r5, 6408(%r1)
 	std %r5, 5728(%r1)
 	std %r5, 2336(%r1)
 # v33 = v9 & v6
-	.loc 1 4620
+	.loc 1 4995
 	and %r15, %r20, %r27
 	std %r15, 6024(%r1)
 	std %r15, 4296(%r1)
 	std %r15, 160(%r1)
 # v34 = v11 & v0
-	.loc 1 4621
+	.loc 1 4996
 	and %r6, %r12, %r25
 	std %r6, 6152(%r1)
 	std %r6, 4304(%r1)
 	std %r6, 168(%r1)
 # v27 = v31 ^ v27
-	.loc 1 4622
+	.loc 1 4997
 	ld %r5, 5104(%r1)
 	ld %r14, 6320(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2344(%r1)
 # v29 = v27 ^ v29
-	.loc 1 4623
+	.loc 1 4998
 	ld %r14, 6408(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2352(%r1)
 # v33 = v29 ^ v33
-	.loc 1 4624
+	.loc 1 4999
 	xor %r5, %r5, %r15
 # v34 = v33 ^ v34
-	.loc 1 4625
+	.loc 1 5000
 	xor %r5, %r5, %r6
 	std %r5, 360(%r1)
 # v33 = v2 & v21
-	.loc 1 4626
+	.loc 1 5001
 	ld %r5, 136(%r1)
 	std %r5, 3672(%r1)
 	and %r5, %r22, %r5
 	std %r5, 4312(%r1)
 	std %r5, 368(%r1)
 # v29 = v4 & v18
-	.loc 1 4627
+	.loc 1 5002
 	ld %r5, 4288(%r1)
 	and %r5, %r28, %r5
 	std %r5, 5112(%r1)
 	std %r5, 2360(%r1)
 # v27 = v7 & v14
-	.loc 1 4628
+	.loc 1 5003
 	ld %r5, 120(%r1)
 	std %r5, 3680(%r1)
 	and %r5, %r21, %r5
@@ -17108,120 +17587,120 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r5, 5120(%r1)
 	std %r5, 2368(%r1)
 # v31 = v9 & v10
-	.loc 1 4629
+	.loc 1 5004
 	and %r5, %r20, %r30
 	std %r5, 6144(%r1)
 	std %r5, 5416(%r1)
 	std %r5, 2376(%r1)
 # v35 = v11 & v6
-	.loc 1 4630
+	.loc 1 5005
 	and %r6, %r12, %r27
 	std %r6, 5648(%r1)
 	std %r6, 4320(%r1)
 	std %r6, 176(%r1)
 # v36 = v13 & v0
-	.loc 1 4631
+	.loc 1 5006
 	and %r15, %r31, %r25
 	std %r15, 5864(%r1)
 	std %r15, 4328(%r1)
 	std %r15, 184(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4632
+	.loc 1 5007
 	ld %r5, 4312(%r1)
 	ld %r14, 5112(%r1)
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 4633
+	.loc 1 5008
 	ld %r14, 5944(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 4634
+	.loc 1 5009
 	ld %r14, 6144(%r1)
 	xor %r5, %r5, %r14
 # v35 = v31 ^ v35
-	.loc 1 4635
+	.loc 1 5010
 	xor %r5, %r5, %r6
 # v36 = v35 ^ v36
-	.loc 1 4636
+	.loc 1 5011
 	xor %r5, %r5, %r15
 	std %r5, 376(%r1)
 # v35 = v2 & v24
-	.loc 1 4637
+	.loc 1 5012
 	and %r14, %r22, %r8
 	std %r14, 3688(%r1)
 	std %r14, 384(%r1)
 # v31 = v4 & v21
-	.loc 1 4638
+	.loc 1 5013
 	ld %r5, 3672(%r1)
 	and %r5, %r28, %r5
 	std %r5, 4872(%r1)
 	std %r5, 2384(%r1)
 # v27 = v7 & v18
-	.loc 1 4639
+	.loc 1 5014
 	ld %r5, 128(%r1)
 	and %r5, %r21, %r5
 	std %r5, 4336(%r1)
 	std %r5, 392(%r1)
 # v29 = v9 & v14
-	.loc 1 4640
+	.loc 1 5015
 	ld %r5, 3680(%r1)
 	and %r5, %r20, %r5
 	std %r5, 5128(%r1)
 	std %r5, 2392(%r1)
 # v33 = v11 & v10
-	.loc 1 4641
+	.loc 1 5016
 	and %r5, %r12, %r30
 	std %r5, 5136(%r1)
 	std %r5, 2400(%r1)
 # v37 = v13 & v6
-	.loc 1 4642
+	.loc 1 5017
 	and %r6, %r31, %r27
 	std %r6, 4344(%r1)
 	std %r6, 192(%r1)
 # v38 = v15 & v0
-	.loc 1 4643
+	.loc 1 5018
 	and %r15, %r11, %r25
 	std %r15, 4352(%r1)
 	std %r15, 200(%r1)
 # v31 = v35 ^ v31
-	.loc 1 4644
+	.loc 1 5019
 	ld %r5, 4872(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2408(%r1)
 # v27 = v31 ^ v27
-	.loc 1 4645
+	.loc 1 5020
 	ld %r14, 4336(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 4646
+	.loc 1 5021
 	ld %r14, 5128(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 4647
+	.loc 1 5022
 	ld %r14, 5136(%r1)
 	xor %r5, %r5, %r14
 # v37 = v33 ^ v37
-	.loc 1 4648
+	.loc 1 5023
 	xor %r5, %r5, %r6
 # v38 = v37 ^ v38
-	.loc 1 4649
+	.loc 1 5024
 	xor %r5, %r5, %r15
 	std %r5, 400(%r1)
 # v37 = v4 & v24
-	.loc 1 4650
+	.loc 1 5025
 	and %r5, %r28, %r8
 	std %r5, 5144(%r1)
 	std %r5, 3696(%r1)
 	std %r5, 408(%r1)
 # v33 = v7 & v21
-	.loc 1 4651
+	.loc 1 5026
 	ld %r5, 136(%r1)
 	std %r5, 3704(%r1)
 	and %r5, %r21, %r5
 	std %r5, 4880(%r1)
 	std %r5, 2416(%r1)
 # v29 = v9 & v18
-	.loc 1 4652
+	.loc 1 5027
 	ld %r5, 128(%r1)
 	std %r5, 4360(%r1)
 	and %r5, %r20, %r5
@@ -17229,7 +17708,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r5, 3712(%r1)
 	std %r5, 416(%r1)
 # v27 = v11 & v14
-	.loc 1 4653
+	.loc 1 5028
 	ld %r5, 120(%r1)
 	std %r5, 4376(%r1)
 	and %r5, %r12, %r5
@@ -17237,52 +17716,52 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r5, 4368(%r1)
 	std %r5, 424(%r1)
 # v31 = v13 & v10
-	.loc 1 4654
+	.loc 1 5029
 	and %r15, %r31, %r30
 	std %r15, 4888(%r1)
 	std %r15, 2424(%r1)
 # v35 = v15 & v6
-	.loc 1 4655
+	.loc 1 5030
 	and %r6, %r11, %r27
 	std %r6, 5152(%r1)
 	std %r6, 2432(%r1)
 # v33 = v37 ^ v33
-	.loc 1 4656
+	.loc 1 5031
 	ld %r5, 4880(%r1)
 	ld %r14, 5144(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2440(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4657
+	.loc 1 5032
 	ld %r14, 5424(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2448(%r1)
 # v27 = v29 ^ v27
-	.loc 1 4658
+	.loc 1 5033
 	ld %r14, 5656(%r1)
 	xor %r5, %r5, %r14
 # v31 = v27 ^ v31
-	.loc 1 4659
+	.loc 1 5034
 	xor %r5, %r5, %r15
 # v35 = v31 ^ v35
-	.loc 1 4660
+	.loc 1 5035
 	xor %r5, %r5, %r6
 	std %r5, 432(%r1)
 # v31 = v7 & v24
-	.loc 1 4661
+	.loc 1 5036
 	and %r5, %r21, %r8
 	std %r5, 6160(%r1)
 	std %r5, 4384(%r1)
 	std %r5, 440(%r1)
 # v27 = v9 & v21
-	.loc 1 4662
+	.loc 1 5037
 	ld %r5, 3704(%r1)
 	and %r5, %r20, %r5
 	std %r5, 6352(%r1)
 	std %r5, 5432(%r1)
 	std %r5, 2456(%r1)
 # v29 = v11 & v18
-	.loc 1 4663
+	.loc 1 5038
 	ld %r5, 4360(%r1)
 	and %r5, %r12, %r5
 	std %r5, 6568(%r1)
@@ -17290,326 +17769,326 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r5, 5016(%r1)
 	std %r5, 448(%r1)
 # v33 = v13 & v14
-	.loc 1 4664
+	.loc 1 5039
 	ld %r5, 4376(%r1)
 	and %r15, %r31, %r5
 	std %r15, 6424(%r1)
 	std %r15, 5736(%r1)
 	std %r15, 2464(%r1)
 # v37 = v15 & v10
-	.loc 1 4665
+	.loc 1 5040
 	and %r6, %r11, %r30
 	std %r6, 6496(%r1)
 	std %r6, 6032(%r1)
 	std %r6, 4136(%r1)
 # v27 = v31 ^ v27
-	.loc 1 4666
+	.loc 1 5041
 	ld %r5, 6160(%r1)
 	ld %r14, 6352(%r1)
 	xor %r5, %r5, %r14
 # v29 = v27 ^ v29
-	.loc 1 4667
+	.loc 1 5042
 	ld %r14, 6568(%r1)
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 4668
+	.loc 1 5043
 	xor %r5, %r5, %r15
 # v37 = v33 ^ v37
-	.loc 1 4669
+	.loc 1 5044
 	xor %r5, %r5, %r6
 	std %r5, 456(%r1)
 # v33 = v9 & v24
-	.loc 1 4670
+	.loc 1 5045
 	and %r5, %r20, %r8
 	std %r5, 3720(%r1)
 	std %r5, 464(%r1)
 # v29 = v11 & v21
-	.loc 1 4671
+	.loc 1 5046
 	ld %r6, 136(%r1)
 	std %r6, 5024(%r1)
 	and %r14, %r12, %r6
 	std %r14, 4896(%r1)
 	std %r14, 2472(%r1)
 # v27 = v13 & v18
-	.loc 1 4672
+	.loc 1 5047
 	ld %r6, 128(%r1)
 	std %r6, 4392(%r1)
 	and %r15, %r31, %r6
 	std %r15, 4904(%r1)
 	std %r15, 2480(%r1)
 # v31 = v15 & v14
-	.loc 1 4673
+	.loc 1 5048
 	ld %r6, 120(%r1)
 	and %r6, %r11, %r6
 	std %r6, 2488(%r1)
 # v29 = v33 ^ v29
-	.loc 1 4674
+	.loc 1 5049
 	xor %r5, %r5, %r14
 # v27 = v29 ^ v27
-	.loc 1 4675
+	.loc 1 5050
 	xor %r5, %r5, %r15
 # v31 = v27 ^ v31
-	.loc 1 4676
+	.loc 1 5051
 	xor %r5, %r5, %r6
 	std %r5, 472(%r1)
 # v27 = v11 & v24
-	.loc 1 4677
+	.loc 1 5052
 	and %r5, %r12, %r8
 	std %r5, 2496(%r1)
 # v29 = v13 & v21
-	.loc 1 4678
+	.loc 1 5053
 	ld %r6, 5024(%r1)
 	and %r14, %r31, %r6
 	std %r14, 4144(%r1)
 # v33 = v15 & v18
-	.loc 1 4679
+	.loc 1 5054
 	ld %r15, 4392(%r1)
 	and %r15, %r11, %r15
 # v29 = v27 ^ v29
-	.loc 1 4680
+	.loc 1 5055
 	xor %r5, %r5, %r14
 # v33 = v29 ^ v33
-	.loc 1 4681
+	.loc 1 5056
 	xor %r5, %r5, %r15
 	std %r5, 480(%r1)
 # v29 = v13 & v24
-	.loc 1 4682
+	.loc 1 5057
 	and %r5, %r31, %r8
 # v27 = v15 & v21
-	.loc 1 4683
+	.loc 1 5058
 	and %r6, %r11, %r6
 # v27 = v29 ^ v27
-	.loc 1 4684
+	.loc 1 5059
 	xor %r5, %r5, %r6
 	std %r5, 488(%r1)
 # v29 = v15 & v24
-	.loc 1 4685
+	.loc 1 5060
 	and %r5, %r11, %r8
 	std %r5, 496(%r1)
 # v39 = v17 & v3
-	.loc 1 4686
+	.loc 1 5061
 	and %r5, %r10, %r26
 	std %r5, 208(%r1)
 # v40 = v17 & v8
-	.loc 1 4687
+	.loc 1 5062
 	and %r5, %r10, %r29
 # v41 = v19 & v3
-	.loc 1 4688
+	.loc 1 5063
 	and %r6, %r17, %r26
 # v41 = v40 ^ v41
-	.loc 1 4689
+	.loc 1 5064
 	xor %r5, %r5, %r6
 	std %r5, 504(%r1)
 # v40 = v17 & v12
-	.loc 1 4690
+	.loc 1 5065
 	and %r15, %r10, %r19
 # v42 = v19 & v8
-	.loc 1 4691
+	.loc 1 5066
 	and %r5, %r17, %r29
 # v43 = v20 & v3
-	.loc 1 4692
+	.loc 1 5067
 	and %r6, %r9, %r26
 # v42 = v40 ^ v42
-	.loc 1 4693
+	.loc 1 5068
 	xor %r5, %r15, %r5
 # v43 = v42 ^ v43
-	.loc 1 4694
+	.loc 1 5069
 	xor %r5, %r5, %r6
 	std %r5, 512(%r1)
 # v42 = v17 & v16
-	.loc 1 4695
+	.loc 1 5070
 	and %r14, %r10, %r18
 	std %r14, 4152(%r1)
 # v40 = v19 & v12
-	.loc 1 4696
+	.loc 1 5071
 	and %r5, %r17, %r19
 # v44 = v20 & v8
-	.loc 1 4697
+	.loc 1 5072
 	and %r15, %r9, %r29
 	std %r15, 216(%r1)
 # v45 = v22 & v3
-	.loc 1 4698
+	.loc 1 5073
 	and %r6, %r16, %r26
 	std %r6, 2304(%r1)
 # v40 = v42 ^ v40
-	.loc 1 4699
+	.loc 1 5074
 	xor %r5, %r14, %r5
 # v44 = v40 ^ v44
-	.loc 1 4700
+	.loc 1 5075
 	xor %r5, %r5, %r15
 # v45 = v44 ^ v45
-	.loc 1 4701
+	.loc 1 5076
 	xor %r5, %r5, %r6
 	std %r5, 520(%r1)
 # v44 = v17 & v1
-	.loc 1 4702
+	.loc 1 5077
 	and %r5, %r10, %r23
 	std %r5, 6360(%r1)
 	std %r5, 5440(%r1)
 	std %r5, 2504(%r1)
 # v40 = v19 & v16
-	.loc 1 4703
+	.loc 1 5078
 	and %r14, %r17, %r18
 	std %r14, 6040(%r1)
 	std %r14, 4160(%r1)
 # v42 = v20 & v12
-	.loc 1 4704
+	.loc 1 5079
 	and %r5, %r9, %r19
 	std %r5, 6432(%r1)
 	std %r5, 5744(%r1)
 	std %r5, 2512(%r1)
 # v46 = v22 & v8
-	.loc 1 4705
+	.loc 1 5080
 	and %r15, %r16, %r29
 	std %r15, 6168(%r1)
 	std %r15, 4400(%r1)
 	std %r15, 224(%r1)
 # v47 = v23 & v3
-	.loc 1 4706
+	.loc 1 5081
 	and %r6, %r7, %r26
 	std %r6, 6272(%r1)
 	std %r6, 5032(%r1)
 	std %r6, 232(%r1)
 # v40 = v44 ^ v40
-	.loc 1 4707
+	.loc 1 5082
 	ld %r5, 6360(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 4708
+	.loc 1 5083
 	ld %r14, 6432(%r1)
 	xor %r5, %r5, %r14
 # v46 = v42 ^ v46
-	.loc 1 4709
+	.loc 1 5084
 	xor %r5, %r5, %r15
 # v47 = v46 ^ v47
-	.loc 1 4710
+	.loc 1 5085
 	xor %r5, %r5, %r6
 	std %r5, 528(%r1)
 # v46 = v17 & v5
-	.loc 1 4711
+	.loc 1 5086
 	and %r5, %r10, %r24
 	std %r5, 5664(%r1)
 	std %r5, 4408(%r1)
 	std %r5, 536(%r1)
 # v42 = v19 & v1
-	.loc 1 4712
+	.loc 1 5087
 	and %r5, %r17, %r23
 	std %r5, 6104(%r1)
 	std %r5, 5160(%r1)
 	std %r5, 2520(%r1)
 # v40 = v20 & v16
-	.loc 1 4713
+	.loc 1 5088
 	and %r5, %r9, %r18
 	std %r5, 6112(%r1)
 	std %r5, 5168(%r1)
 	std %r5, 2528(%r1)
 # v44 = v22 & v12
-	.loc 1 4714
+	.loc 1 5089
 	and %r5, %r16, %r19
 	std %r5, 6248(%r1)
 	std %r5, 5448(%r1)
 	std %r5, 2536(%r1)
 # v48 = v23 & v8
-	.loc 1 4715
+	.loc 1 5090
 	and %r6, %r7, %r29
 	std %r6, 5872(%r1)
 	std %r6, 4416(%r1)
 	std %r6, 240(%r1)
 # v49 = v25 & v3
-	.loc 1 4716
+	.loc 1 5091
 	ld %r5, 4984(%r1)
 	and %r15, %r5, %r26
 	std %r15, 5880(%r1)
 	std %r15, 4424(%r1)
 	std %r15, 248(%r1)
 # v42 = v46 ^ v42
-	.loc 1 4717
+	.loc 1 5092
 	ld %r5, 5664(%r1)
 	ld %r14, 6104(%r1)
 	xor %r5, %r5, %r14
 # v40 = v42 ^ v40
-	.loc 1 4718
+	.loc 1 5093
 	ld %r14, 6112(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 4719
+	.loc 1 5094
 	ld %r14, 6248(%r1)
 	xor %r5, %r5, %r14
 # v48 = v44 ^ v48
-	.loc 1 4720
+	.loc 1 5095
 	xor %r5, %r5, %r6
 # v49 = v48 ^ v49
-	.loc 1 4721
+	.loc 1 5096
 	xor %r5, %r5, %r15
 	std %r5, 544(%r1)
 # v48 = v19 & v5
-	.loc 1 4722
+	.loc 1 5097
 	and %r5, %r17, %r24
 	std %r5, 6048(%r1)
 	std %r5, 4432(%r1)
 	std %r5, 552(%r1)
 # v44 = v20 & v1
-	.loc 1 4723
+	.loc 1 5098
 	and %r5, %r9, %r23
 	std %r5, 6368(%r1)
 	std %r5, 5456(%r1)
 	std %r5, 2544(%r1)
 # v40 = v22 & v16
-	.loc 1 4724
+	.loc 1 5099
 	and %r5, %r16, %r18
 	std %r5, 6576(%r1)
 	std %r5, 6280(%r1)
 	std %r5, 5040(%r1)
 	std %r5, 560(%r1)
 # v42 = v23 & v12
-	.loc 1 4725
+	.loc 1 5100
 	and %r15, %r7, %r19
 	std %r15, 6440(%r1)
 	std %r15, 5752(%r1)
 	std %r15, 2552(%r1)
 # v46 = v25 & v8
-	.loc 1 4726
+	.loc 1 5101
 	ld %r5, 4984(%r1)
 	and %r6, %r5, %r29
 	std %r6, 6536(%r1)
 	std %r6, 6176(%r1)
 	std %r6, 4168(%r1)
 # v44 = v48 ^ v44
-	.loc 1 4727
+	.loc 1 5102
 	ld %r5, 6048(%r1)
 	ld %r14, 6368(%r1)
 	xor %r5, %r5, %r14
 # v40 = v44 ^ v40
-	.loc 1 4728
+	.loc 1 5103
 	ld %r14, 6576(%r1)
 	xor %r5, %r5, %r14
 # v42 = v40 ^ v42
-	.loc 1 4729
+	.loc 1 5104
 	xor %r5, %r5, %r15
 # v46 = v42 ^ v46
-	.loc 1 4730
+	.loc 1 5105
 	xor %r5, %r5, %r6
 	std %r5, 568(%r1)
 # v42 = v20 & v5
-	.loc 1 4731
+	.loc 1 5106
 	and %r5, %r9, %r24
 	std %r5, 6448(%r1)
 	std %r5, 5720(%r1)
 	std %r5, 576(%r1)
 # v40 = v22 & v1
-	.loc 1 4732
+	.loc 1 5107
 	and %r14, %r16, %r23
 	std %r14, 6504(%r1)
 	std %r14, 5960(%r1)
 	std %r14, 2560(%r1)
 # v44 = v23 & v16
-	.loc 1 4733
+	.loc 1 5108
 	and %r15, %r7, %r18
 	std %r15, 6560(%r1)
 	std %r15, 6184(%r1)
 	std %r15, 4176(%r1)
 # v48 = v25 & v12
-	.loc 1 4734
+	.loc 1 5109
 	ld %r5, 4984(%r1)
 	std %r5, 6632(%r1)
 	std %r5, 6344(%r1)
@@ -17618,138 +18097,138 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r6, 6328(%r1)
 	std %r6, 5384(%r1)
 # v40 = v42 ^ v40
-	.loc 1 4735
+	.loc 1 5110
 	ld %r5, 6448(%r1)
 	xor %r5, %r5, %r14
 # v44 = v40 ^ v44
-	.loc 1 4736
+	.loc 1 5111
 	xor %r5, %r5, %r15
 # v48 = v44 ^ v48
-	.loc 1 4737
+	.loc 1 5112
 	xor %r5, %r5, %r6
 	std %r5, 584(%r1)
 # v44 = v22 & v5
-	.loc 1 4738
+	.loc 1 5113
 	and %r5, %r16, %r24
 # v40 = v23 & v1
-	.loc 1 4739
+	.loc 1 5114
 	and %r6, %r7, %r23
 # v42 = v25 & v16
-	.loc 1 4740
+	.loc 1 5115
 	ld %r15, 6632(%r1)
 	and %r15, %r15, %r18
 # v40 = v44 ^ v40
-	.loc 1 4741
+	.loc 1 5116
 	xor %r6, %r5, %r6
 # v42 = v40 ^ v42
-	.loc 1 4742
+	.loc 1 5117
 	xor %r5, %r6, %r15
 	std %r5, 592(%r1)
 # v40 = v23 & v5
-	.loc 1 4743
+	.loc 1 5118
 	and %r5, %r7, %r24
 # v44 = v25 & v1
-	.loc 1 4744
+	.loc 1 5119
 	ld %r6, 6344(%r1)
 	and %r6, %r6, %r23
 # v44 = v40 ^ v44
-	.loc 1 4745
+	.loc 1 5120
 	xor %r5, %r5, %r6
 	std %r5, 2568(%r1)
 # v40 = v25 & v5
-	.loc 1 4746
+	.loc 1 5121
 	ld %r5, 4984(%r1)
 	and %r6, %r5, %r24
 	std %r6, 4184(%r1)
 # v17 = v2 ^ v17
-	.loc 1 4747
+	.loc 1 5122
 	xor %r10, %r22, %r10
 # v19 = v4 ^ v19
-	.loc 1 4748
+	.loc 1 5123
 	xor %r17, %r28, %r17
 # v20 = v7 ^ v20
-	.loc 1 4749
+	.loc 1 5124
 	xor %r28, %r21, %r9
 # v22 = v9 ^ v22
-	.loc 1 4750
+	.loc 1 5125
 	xor %r16, %r20, %r16
 # v23 = v11 ^ v23
-	.loc 1 4751
+	.loc 1 5126
 	xor %r22, %r12, %r7
 # v25 = v13 ^ v25
-	.loc 1 4752
+	.loc 1 5127
 	xor %r6, %r31, %r5
 # v13 = v0 ^ v3
-	.loc 1 4753
+	.loc 1 5128
 	xor %r20, %r25, %r26
 # v11 = v6 ^ v8
-	.loc 1 4754
+	.loc 1 5129
 	xor %r21, %r27, %r29
 # v9 = v10 ^ v12
-	.loc 1 4755
+	.loc 1 5130
 	xor %r31, %r30, %r19
 # v7 = v14 ^ v16
-	.loc 1 4756
+	.loc 1 5131
 	ld %r5, 120(%r1)
 	xor %r12, %r5, %r18
 # v4 = v18 ^ v1
-	.loc 1 4757
+	.loc 1 5132
 	ld %r5, 128(%r1)
 	xor %r9, %r5, %r23
 # v2 = v21 ^ v5
-	.loc 1 4758
+	.loc 1 5133
 	ld %r5, 136(%r1)
 	xor %r7, %r5, %r24
 # v50 = v17 & v13
-	.loc 1 4759
+	.loc 1 5134
 	and %r5, %r10, %r20
 	std %r5, 256(%r1)
 # v51 = v17 & v11
-	.loc 1 4760
+	.loc 1 5135
 	and %r15, %r10, %r21
 	std %r15, 264(%r1)
 # v52 = v19 & v13
-	.loc 1 4761
+	.loc 1 5136
 	and %r5, %r17, %r20
 # v52 = v51 ^ v52
-	.loc 1 4762
+	.loc 1 5137
 	xor %r5, %r15, %r5
 	std %r5, 600(%r1)
 # v51 = v17 & v9
-	.loc 1 4763
+	.loc 1 5138
 	and %r14, %r10, %r31
 	std %r14, 2576(%r1)
 # v53 = v19 & v11
-	.loc 1 4764
+	.loc 1 5139
 	and %r5, %r17, %r21
 	std %r5, 272(%r1)
 # v54 = v20 & v13
-	.loc 1 4765
+	.loc 1 5140
 	and %r15, %r28, %r20
 	std %r15, 280(%r1)
 # v53 = v51 ^ v53
-	.loc 1 4766
+	.loc 1 5141
 	xor %r5, %r14, %r5
 # v54 = v53 ^ v54
-	.loc 1 4767
+	.loc 1 5142
 	xor %r5, %r5, %r15
 	std %r5, 608(%r1)
 # v53 = v17 & v7
-	.loc 1 4768
+	.loc 1 5143
 	and %r5, %r10, %r12
 	std %r5, 6416(%r1)
 	std %r5, 5760(%r1)
 	std %r5, 3728(%r1)
 	std %r5, 616(%r1)
 # v51 = v19 & v9
-	.loc 1 4769
+	.loc 1 5144
 	and %r5, %r17, %r31
 	std %r5, 6584(%r1)
 	std %r5, 6336(%r1)
 	std %r5, 5464(%r1)
 	std %r5, 2584(%r1)
 # v55 = v20 & v11
-	.loc 1 4770
+	.loc 1 5145
 	and %r5, %r28, %r21
 	std %r5, 6624(%r1)
 	std %r5, 6488(%r1)
@@ -17757,59 +18236,59 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r5, 4440(%r1)
 	std %r5, 288(%r1)
 # v56 = v22 & v13
-	.loc 1 4771
+	.loc 1 5146
 	and %r15, %r16, %r20
 	std %r15, 6544(%r1)
 	std %r15, 6224(%r1)
 	std %r15, 5048(%r1)
 	std %r15, 296(%r1)
 # v51 = v53 ^ v51
-	.loc 1 4772
+	.loc 1 5147
 	ld %r5, 6416(%r1)
 	ld %r14, 6584(%r1)
 	xor %r5, %r5, %r14
 	std %r5, 2592(%r1)
 # v55 = v51 ^ v55
-	.loc 1 4773
+	.loc 1 5148
 	ld %r14, 6624(%r1)
 	xor %r5, %r5, %r14
 # v56 = v55 ^ v56
-	.loc 1 4774
+	.loc 1 5149
 	xor %r5, %r5, %r15
 	std %r5, 624(%r1)
 # v55 = v17 & v4
-	.loc 1 4775
+	.loc 1 5150
 	and %r5, %r10, %r9
 	std %r5, 5176(%r1)
 	std %r5, 3736(%r1)
 	std %r5, 632(%r1)
 # v51 = v19 & v7
-	.loc 1 4776
+	.loc 1 5151
 	and %r5, %r17, %r12
 	std %r5, 6120(%r1)
 	std %r5, 5184(%r1)
 	std %r5, 2600(%r1)
 # v53 = v20 & v9
-	.loc 1 4777
+	.loc 1 5152
 	and %r5, %r28, %r31
 	std %r5, 5472(%r1)
 	std %r5, 3744(%r1)
 	std %r5, 640(%r1)
 # v57 = v22 & v11
-	.loc 1 4778
+	.loc 1 5153
 	and %r5, %r16, %r21
 	std %r5, 6256(%r1)
 	std %r5, 5672(%r1)
 	std %r5, 4448(%r1)
 	std %r5, 304(%r1)
 # v58 = v23 & v13
-	.loc 1 4779
+	.loc 1 5154
 	and %r15, %r22, %r20
 	std %r15, 5888(%r1)
 	std %r15, 4456(%r1)
 	std %r15, 312(%r1)
 # v51 = v55 ^ v51
-	.loc 1 4780
+	.loc 1 5155
 	ld %r5, 5176(%r1)
 	ld %r14, 6120(%r1)
 	xor %r14, %r5, %r14
@@ -17817,695 +18296,695 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r14, 5192(%r1)
 	std %r14, 2608(%r1)
 # v53 = v51 ^ v53
-	.loc 1 4781
+	.loc 1 5156
 	ld %r5, 5472(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2616(%r1)
 # v57 = v53 ^ v57
-	.loc 1 4782
+	.loc 1 5157
 	ld %r14, 6256(%r1)
 	xor %r5, %r5, %r14
 # v58 = v57 ^ v58
-	.loc 1 4783
+	.loc 1 5158
 	xor %r5, %r5, %r15
 	std %r5, 648(%r1)
 # v57 = v17 & v2
-	.loc 1 4784
+	.loc 1 5159
 	and %r5, %r10, %r7
 	std %r5, 5200(%r1)
 	std %r5, 3752(%r1)
 	std %r5, 656(%r1)
 # v53 = v19 & v4
-	.loc 1 4785
+	.loc 1 5160
 	and %r5, %r17, %r9
 	std %r5, 5680(%r1)
 	std %r5, 4912(%r1)
 	std %r5, 2624(%r1)
 # v51 = v20 & v7
-	.loc 1 4786
+	.loc 1 5161
 	and %r5, %r28, %r12
 	std %r5, 5208(%r1)
 	std %r5, 3760(%r1)
 	std %r5, 664(%r1)
 # v55 = v22 & v9
-	.loc 1 4787
+	.loc 1 5162
 	and %r5, %r16, %r31
 	std %r5, 5216(%r1)
 	std %r5, 3768(%r1)
 	std %r5, 672(%r1)
 # v59 = v23 & v11
-	.loc 1 4788
+	.loc 1 5163
 	and %r5, %r22, %r21
 	std %r5, 5896(%r1)
 	std %r5, 4464(%r1)
 	std %r5, 320(%r1)
 # v60 = v25 & v13
-	.loc 1 4789
+	.loc 1 5164
 	and %r15, %r6, %r20
 	std %r15, 4472(%r1)
 	std %r15, 328(%r1)
 # v53 = v57 ^ v53
-	.loc 1 4790
+	.loc 1 5165
 	ld %r5, 5200(%r1)
 	ld %r14, 5680(%r1)
 	xor %r14, %r5, %r14
 	std %r14, 5480(%r1)
 	std %r14, 2632(%r1)
 # v51 = v53 ^ v51
-	.loc 1 4791
+	.loc 1 5166
 	ld %r5, 5208(%r1)
 	xor %r14, %r14, %r5
 	std %r14, 5488(%r1)
 	std %r14, 2640(%r1)
 # v55 = v51 ^ v55
-	.loc 1 4792
+	.loc 1 5167
 	ld %r5, 5216(%r1)
 	xor %r5, %r14, %r5
 	std %r5, 2648(%r1)
 # v59 = v55 ^ v59
-	.loc 1 4793
+	.loc 1 5168
 	ld %r14, 5896(%r1)
 	xor %r5, %r5, %r14
 # v60 = v59 ^ v60
-	.loc 1 4794
+	.loc 1 5169
 	xor %r5, %r5, %r15
 	std %r5, 680(%r1)
 # v17 = v17 & v24
-	.loc 1 4795
+	.loc 1 5170
 	and %r5, %r10, %r8
 	std %r5, 5768(%r1)
 	std %r5, 3776(%r1)
 	std %r5, 688(%r1)
 # v59 = v19 & v2
-	.loc 1 4796
+	.loc 1 5171
 	and %r5, %r17, %r7
 	std %r5, 5224(%r1)
 	std %r5, 2656(%r1)
 # v55 = v20 & v4
-	.loc 1 4797
+	.loc 1 5172
 	and %r5, %r28, %r9
 	std %r5, 5904(%r1)
 	std %r5, 4480(%r1)
 	std %r5, 696(%r1)
 # v51 = v22 & v7
-	.loc 1 4798
+	.loc 1 5173
 	and %r5, %r16, %r12
 	std %r5, 6064(%r1)
 	std %r5, 4488(%r1)
 	std %r5, 704(%r1)
 # v53 = v23 & v9
-	.loc 1 4799
+	.loc 1 5174
 	and %r10, %r22, %r31
 	std %r10, 5056(%r1)
 	std %r10, 712(%r1)
 # v57 = v25 & v11
-	.loc 1 4800
+	.loc 1 5175
 	and %r15, %r6, %r21
 	std %r15, 5496(%r1)
 	std %r15, 2664(%r1)
 # v13 = v15 & v13
-	.loc 1 4801
+	.loc 1 5176
 	and %r20, %r11, %r20
 	std %r20, 5504(%r1)
 	std %r20, 2672(%r1)
 # v59 = v17 ^ v59
-	.loc 1 4802
+	.loc 1 5177
 	ld %r5, 5224(%r1)
 	ld %r14, 5768(%r1)
 	xor %r5, %r14, %r5
 # v55 = v59 ^ v55
-	.loc 1 4803
+	.loc 1 5178
 	ld %r14, 5904(%r1)
 	xor %r5, %r5, %r14
 # v51 = v55 ^ v51
-	.loc 1 4804
+	.loc 1 5179
 	ld %r14, 6064(%r1)
 	xor %r5, %r5, %r14
 # v53 = v51 ^ v53
-	.loc 1 4805
+	.loc 1 5180
 	xor %r5, %r5, %r10
 # v57 = v53 ^ v57
-	.loc 1 4806
+	.loc 1 5181
 	xor %r5, %r5, %r15
 # v13 = v57 ^ v13
-	.loc 1 4807
+	.loc 1 5182
 	xor %r5, %r5, %r20
 	std %r5, 720(%r1)
 # v19 = v19 & v24
-	.loc 1 4808
+	.loc 1 5183
 	and %r15, %r17, %r8
 	std %r15, 728(%r1)
 # v57 = v20 & v2
-	.loc 1 4809
+	.loc 1 5184
 	and %r5, %r28, %r7
 # v53 = v22 & v4
-	.loc 1 4810
+	.loc 1 5185
 	and %r17, %r16, %r9
 # v51 = v23 & v7
-	.loc 1 4811
+	.loc 1 5186
 	and %r20, %r22, %r12
 # v55 = v25 & v9
-	.loc 1 4812
+	.loc 1 5187
 	and %r10, %r6, %r31
 # v11 = v15 & v11
-	.loc 1 4813
+	.loc 1 5188
 	and %r21, %r11, %r21
 # v57 = v19 ^ v57
-	.loc 1 4814
+	.loc 1 5189
 	xor %r5, %r15, %r5
 # v53 = v57 ^ v53
-	.loc 1 4815
+	.loc 1 5190
 	xor %r5, %r5, %r17
 # v51 = v53 ^ v51
-	.loc 1 4816
+	.loc 1 5191
 	xor %r5, %r5, %r20
 # v55 = v51 ^ v55
-	.loc 1 4817
+	.loc 1 5192
 	xor %r5, %r5, %r10
 # v11 = v55 ^ v11
-	.loc 1 4818
+	.loc 1 5193
 	xor %r20, %r5, %r21
 # v20 = v20 & v24
-	.loc 1 4819
+	.loc 1 5194
 	and %r28, %r28, %r8
 # v55 = v22 & v2
-	.loc 1 4820
+	.loc 1 5195
 	and %r5, %r16, %r7
 # v51 = v23 & v4
-	.loc 1 4821
+	.loc 1 5196
 	and %r10, %r22, %r9
 # v53 = v25 & v7
-	.loc 1 4822
+	.loc 1 5197
 	and %r21, %r6, %r12
 # v9 = v15 & v9
-	.loc 1 4823
+	.loc 1 5198
 	and %r31, %r11, %r31
 # v55 = v20 ^ v55
-	.loc 1 4824
+	.loc 1 5199
 	xor %r5, %r28, %r5
 # v51 = v55 ^ v51
-	.loc 1 4825
+	.loc 1 5200
 	xor %r10, %r5, %r10
 # v53 = v51 ^ v53
-	.loc 1 4826
+	.loc 1 5201
 	xor %r21, %r10, %r21
 # v9 = v53 ^ v9
-	.loc 1 4827
+	.loc 1 5202
 	xor %r31, %r21, %r31
 # v22 = v22 & v24
-	.loc 1 4828
+	.loc 1 5203
 	and %r16, %r16, %r8
 # v53 = v23 & v2
-	.loc 1 4829
+	.loc 1 5204
 	and %r5, %r22, %r7
 # v51 = v25 & v4
-	.loc 1 4830
+	.loc 1 5205
 	and %r10, %r6, %r9
 # v7 = v15 & v7
-	.loc 1 4831
+	.loc 1 5206
 	and %r12, %r11, %r12
 # v53 = v22 ^ v53
-	.loc 1 4832
+	.loc 1 5207
 	xor %r5, %r16, %r5
 # v51 = v53 ^ v51
-	.loc 1 4833
+	.loc 1 5208
 	xor %r10, %r5, %r10
 # v7 = v51 ^ v7
-	.loc 1 4834
+	.loc 1 5209
 	xor %r12, %r10, %r12
 # v23 = v23 & v24
-	.loc 1 4835
+	.loc 1 5210
 	and %r22, %r22, %r8
 # v51 = v25 & v2
-	.loc 1 4836
+	.loc 1 5211
 	and %r5, %r6, %r7
 # v4 = v15 & v4
-	.loc 1 4837
+	.loc 1 5212
 	and %r9, %r11, %r9
 # v51 = v23 ^ v51
-	.loc 1 4838
+	.loc 1 5213
 	xor %r5, %r22, %r5
 # v4 = v51 ^ v4
-	.loc 1 4839
+	.loc 1 5214
 	xor %r9, %r5, %r9
 # v25 = v25 & v24
-	.loc 1 4840
+	.loc 1 5215
 	and %r6, %r6, %r8
 # v2 = v15 & v2
-	.loc 1 4841
+	.loc 1 5216
 	and %r7, %r11, %r7
 # v2 = v25 ^ v2
-	.loc 1 4842
+	.loc 1 5217
 	xor %r7, %r6, %r7
 # v15 = v15 & v24
-	.loc 1 4843
+	.loc 1 5218
 	and %r11, %r11, %r8
 # v50 = v50 ^ v26
-	.loc 1 4844
+	.loc 1 5219
 	ld %r5, 256(%r1)
 	ld %r6, 144(%r1)
 	xor %r5, %r5, %r6
 # v50 = v50 ^ v39
-	.loc 1 4845
+	.loc 1 5220
 	ld %r6, 208(%r1)
 	xor %r6, %r5, %r6
 # v52 = v52 ^ v28
-	.loc 1 4846
+	.loc 1 5221
 	ld %r5, 600(%r1)
 	ld %r10, 336(%r1)
 	xor %r5, %r5, %r10
 # v52 = v52 ^ v41
-	.loc 1 4847
+	.loc 1 5222
 	ld %r10, 504(%r1)
 	xor %r10, %r5, %r10
 # v54 = v54 ^ v30
-	.loc 1 4848
+	.loc 1 5223
 	ld %r5, 608(%r1)
 	ld %r28, 344(%r1)
 	xor %r5, %r5, %r28
 # v54 = v54 ^ v43
-	.loc 1 4849
+	.loc 1 5224
 	ld %r28, 512(%r1)
 	xor %r28, %r5, %r28
 # v56 = v56 ^ v32
-	.loc 1 4850
+	.loc 1 5225
 	ld %r5, 624(%r1)
 	ld %r22, 352(%r1)
 	xor %r5, %r5, %r22
 # v56 = v56 ^ v45
-	.loc 1 4851
+	.loc 1 5226
 	ld %r22, 520(%r1)
 	xor %r22, %r5, %r22
 # v58 = v58 ^ v34
-	.loc 1 4852
+	.loc 1 5227
 	ld %r5, 648(%r1)
 	ld %r21, 360(%r1)
 	xor %r5, %r5, %r21
 # v58 = v58 ^ v47
-	.loc 1 4853
+	.loc 1 5228
 	ld %r21, 528(%r1)
 	xor %r21, %r5, %r21
 # v60 = v60 ^ v36
-	.loc 1 4854
+	.loc 1 5229
 	ld %r5, 680(%r1)
 	ld %r17, 376(%r1)
 	xor %r5, %r5, %r17
 # v60 = v60 ^ v49
-	.loc 1 4855
+	.loc 1 5230
 	ld %r17, 544(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 2680(%r1)
 # v13 = v13 ^ v38
-	.loc 1 4856
+	.loc 1 5231
 	ld %r5, 720(%r1)
 	ld %r17, 400(%r1)
 	xor %r5, %r5, %r17
 # v13 = v13 ^ v46
-	.loc 1 4857
+	.loc 1 5232
 	ld %r17, 568(%r1)
 	xor %r5, %r5, %r17
 	std %r5, 736(%r1)
 # v11 = v11 ^ v35
-	.loc 1 4858
+	.loc 1 5233
 	ld %r5, 432(%r1)
 	xor %r20, %r20, %r5
 # v11 = v11 ^ v48
-	.loc 1 4859
+	.loc 1 5234
 	ld %r17, 584(%r1)
 	xor %r20, %r20, %r17
 	std %r20, 2688(%r1)
 # v9 = v9 ^ v37
-	.loc 1 4860
+	.loc 1 5235
 	ld %r20, 456(%r1)
 	xor %r31, %r31, %r20
 # v9 = v9 ^ v42
-	.loc 1 4861
+	.loc 1 5236
 	ld %r17, 592(%r1)
 	xor %r31, %r31, %r17
 	std %r31, 2696(%r1)
 # v7 = v7 ^ v31
-	.loc 1 4862
+	.loc 1 5237
 	ld %r31, 472(%r1)
 	xor %r12, %r12, %r31
 # v7 = v7 ^ v44
-	.loc 1 4863
+	.loc 1 5238
 	ld %r17, 2568(%r1)
 	xor %r17, %r12, %r17
 # v4 = v4 ^ v33
-	.loc 1 4864
+	.loc 1 5239
 	ld %r12, 480(%r1)
 	xor %r9, %r9, %r12
 # v4 = v4 ^ v40
-	.loc 1 4865
+	.loc 1 5240
 	ld %r16, 4184(%r1)
 	xor %r16, %r9, %r16
 # v2 = v2 ^ v27
-	.loc 1 4866
+	.loc 1 5241
 	ld %r15, 488(%r1)
 	xor %r7, %r7, %r15
 # v15 = v15 ^ v29
-	.loc 1 4867
+	.loc 1 5242
 	ld %r14, 496(%r1)
 	xor %r11, %r11, %r14
 # v35 = v50 ^ v35
-	.loc 1 4868
+	.loc 1 5243
 	xor %r5, %r6, %r5
 	std %r5, 744(%r1)
 # v37 = v52 ^ v37
-	.loc 1 4869
+	.loc 1 5244
 	xor %r5, %r10, %r20
 	std %r5, 2704(%r1)
 # v31 = v54 ^ v31
-	.loc 1 4870
+	.loc 1 5245
 	xor %r9, %r28, %r31
 # v33 = v56 ^ v33
-	.loc 1 4871
+	.loc 1 5246
 	xor %r10, %r22, %r12
 # v27 = v58 ^ v27
-	.loc 1 4872
+	.loc 1 5247
 	xor %r6, %r21, %r15
 # v29 = v60 ^ v29
-	.loc 1 4873
+	.loc 1 5248
 	ld %r5, 2680(%r1)
 	xor %r22, %r5, %r14
 # v39 = v11 ^ v39
-	.loc 1 4874
+	.loc 1 5249
 	ld %r5, 208(%r1)
 	ld %r12, 2688(%r1)
 	xor %r21, %r12, %r5
 # v41 = v9 ^ v41
-	.loc 1 4875
+	.loc 1 5250
 	ld %r5, 504(%r1)
 	ld %r12, 2696(%r1)
 	xor %r20, %r12, %r5
 # v43 = v7 ^ v43
-	.loc 1 4876
+	.loc 1 5251
 	ld %r5, 512(%r1)
 	xor %r12, %r17, %r5
 # v45 = v4 ^ v45
-	.loc 1 4877
+	.loc 1 5252
 	ld %r5, 520(%r1)
 	xor %r31, %r16, %r5
 # v47 = v2 ^ v47
-	.loc 1 4878
+	.loc 1 5253
 	ld %r5, 528(%r1)
 	xor %r28, %r7, %r5
 # v49 = v15 ^ v49
-	.loc 1 4879
+	.loc 1 5254
 	ld %r5, 544(%r1)
 	xor %r11, %r11, %r5
 # v41 = v41 ^ v40
-	.loc 1 4880
+	.loc 1 5255
 	ld %r17, 4184(%r1)
 	xor %r7, %r20, %r17
 # v39 = v39 ^ v40
-	.loc 1 4881
+	.loc 1 5256
 	xor %r5, %r21, %r17
 # v29 = v29 ^ v40
-	.loc 1 4882
+	.loc 1 5257
 	xor %r20, %r22, %r17
 # v40 = v27 ^ v40
-	.loc 1 4883
+	.loc 1 5258
 	xor %r6, %r6, %r17
 # v39 = v39 ^ v44
-	.loc 1 4884
+	.loc 1 5259
 	ld %r17, 2568(%r1)
 	xor %r22, %r5, %r17
 # v13 = v13 ^ v44
-	.loc 1 4885
+	.loc 1 5260
 	ld %r5, 736(%r1)
 	xor %r5, %r5, %r17
 # v40 = v40 ^ v44
-	.loc 1 4886
+	.loc 1 5261
 	xor %r21, %r6, %r17
 # v44 = v33 ^ v44
-	.loc 1 4887
+	.loc 1 5262
 	xor %r6, %r10, %r17
 # v13 = v13 ^ v42
-	.loc 1 4888
+	.loc 1 5263
 	ld %r17, 592(%r1)
 	xor %r10, %r5, %r17
 # v29 = v29 ^ v42
-	.loc 1 4889
+	.loc 1 5264
 	xor %r5, %r20, %r17
 # v44 = v44 ^ v42
-	.loc 1 4890
+	.loc 1 5265
 	xor %r20, %r6, %r17
 # v42 = v31 ^ v42
-	.loc 1 4891
+	.loc 1 5266
 	xor %r6, %r9, %r17
 # v29 = v29 ^ v48
-	.loc 1 4892
+	.loc 1 5267
 	ld %r17, 584(%r1)
 	xor %r9, %r5, %r17
 # v40 = v40 ^ v48
-	.loc 1 4893
+	.loc 1 5268
 	xor %r5, %r21, %r17
 # v42 = v42 ^ v48
-	.loc 1 4894
+	.loc 1 5269
 	xor %r16, %r6, %r17
 # v48 = v37 ^ v48
-	.loc 1 4895
+	.loc 1 5270
 	ld %r6, 2704(%r1)
 	xor %r6, %r6, %r17
 # v40 = v40 ^ v46
-	.loc 1 4896
+	.loc 1 5271
 	ld %r15, 568(%r1)
 	xor %r21, %r5, %r15
 # v44 = v44 ^ v46
-	.loc 1 4897
+	.loc 1 5272
 	xor %r5, %r20, %r15
 # v48 = v48 ^ v46
-	.loc 1 4898
+	.loc 1 5273
 	xor %r17, %r6, %r15
 # v46 = v35 ^ v46
-	.loc 1 4899
+	.loc 1 5274
 	ld %r6, 744(%r1)
 	xor %r6, %r6, %r15
 # v44 = v44 ^ v49
-	.loc 1 4900
+	.loc 1 5275
 	xor %r20, %r5, %r11
 # v42 = v42 ^ v49
-	.loc 1 4901
+	.loc 1 5276
 	xor %r5, %r16, %r11
 # v46 = v46 ^ v49
-	.loc 1 4902
+	.loc 1 5277
 	xor %r6, %r6, %r11
 # v49 = v38 ^ v49
-	.loc 1 4903
+	.loc 1 5278
 	ld %r16, 400(%r1)
 	xor %r11, %r16, %r11
 # v42 = v42 ^ v47
-	.loc 1 4904
+	.loc 1 5279
 	xor %r16, %r5, %r28
 # v48 = v48 ^ v47
-	.loc 1 4905
+	.loc 1 5280
 	xor %r5, %r17, %r28
 # v49 = v49 ^ v47
-	.loc 1 4906
+	.loc 1 5281
 	xor %r11, %r11, %r28
 # v47 = v36 ^ v47
-	.loc 1 4907
+	.loc 1 5282
 	ld %r17, 376(%r1)
 	xor %r28, %r17, %r28
 # v48 = v48 ^ v45
-	.loc 1 4908
+	.loc 1 5283
 	xor %r17, %r5, %r31
 # v46 = v46 ^ v45
-	.loc 1 4909
+	.loc 1 5284
 	xor %r5, %r6, %r31
 # v47 = v47 ^ v45
-	.loc 1 4910
+	.loc 1 5285
 	xor %r28, %r28, %r31
 # v45 = v34 ^ v45
-	.loc 1 4911
+	.loc 1 5286
 	ld %r6, 360(%r1)
 	xor %r31, %r6, %r31
 # v46 = v46 ^ v43
-	.loc 1 4912
+	.loc 1 5287
 	xor %r6, %r5, %r12
 # v49 = v49 ^ v43
-	.loc 1 4913
+	.loc 1 5288
 	xor %r5, %r11, %r12
 # v45 = v45 ^ v43
-	.loc 1 4914
+	.loc 1 5289
 	xor %r31, %r31, %r12
 # v43 = v32 ^ v43
-	.loc 1 4915
+	.loc 1 5290
 	ld %r11, 352(%r1)
 	xor %r12, %r11, %r12
 # v49 = v49 ^ v41
-	.loc 1 4916
+	.loc 1 5291
 	xor %r5, %r5, %r7
 	std %r5, 752(%r1)
 # v47 = v47 ^ v41
-	.loc 1 4917
+	.loc 1 5292
 	xor %r5, %r28, %r7
 # v43 = v43 ^ v41
-	.loc 1 4918
+	.loc 1 5293
 	xor %r12, %r12, %r7
 # v41 = v30 ^ v41
-	.loc 1 4919
+	.loc 1 5294
 	ld %r11, 344(%r1)
 	xor %r7, %r11, %r7
 # v47 = v47 ^ v39
-	.loc 1 4920
+	.loc 1 5295
 	xor %r11, %r5, %r22
 # v45 = v45 ^ v39
-	.loc 1 4921
+	.loc 1 5296
 	xor %r5, %r31, %r22
 # v41 = v41 ^ v39
-	.loc 1 4922
+	.loc 1 5297
 	xor %r7, %r7, %r22
 # v39 = v28 ^ v39
-	.loc 1 4923
+	.loc 1 5298
 	ld %r31, 336(%r1)
 	xor %r22, %r31, %r22
 # v45 = v45 ^ v13
-	.loc 1 4924
+	.loc 1 5299
 	xor %r31, %r5, %r10
 # v43 = v43 ^ v13
-	.loc 1 4925
+	.loc 1 5300
 	xor %r12, %r12, %r10
 # v39 = v39 ^ v13
-	.loc 1 4926
+	.loc 1 5301
 	xor %r15, %r22, %r10
 # v13 = v26 ^ v13
-	.loc 1 4927
+	.loc 1 5302
 	ld %r5, 144(%r1)
 	xor %r10, %r5, %r10
 # v13 = v13 ^ v40
-	.loc 1 4928
+	.loc 1 5303
 	xor %r28, %r10, %r21
 # v26 = v46 ^ v40
-	.loc 1 4929
+	.loc 1 5304
 	xor %r5, %r6, %r21
 # v26 = v26 ^ v29
-	.loc 1 4930
+	.loc 1 5305
 	xor %r22, %r5, %r9
 # v39 = v39 ^ v46
-	.loc 1 4931
+	.loc 1 5306
 	xor %r10, %r15, %r6
 # v28 = v48 ^ v40
-	.loc 1 4932
+	.loc 1 5307
 	xor %r5, %r17, %r21
 # v28 = v28 ^ v29
-	.loc 1 4933
+	.loc 1 5308
 	xor %r15, %r5, %r9
 # v41 = v41 ^ v46
-	.loc 1 4934
+	.loc 1 5309
 	xor %r5, %r7, %r6
 # v41 = v41 ^ v48
-	.loc 1 4935
+	.loc 1 5310
 	xor %r5, %r5, %r17
 # v41 = v41 ^ v40
-	.loc 1 4936
+	.loc 1 5311
 	xor %r5, %r5, %r21
 # v41 = v41 ^ v29
-	.loc 1 4937
+	.loc 1 5312
 	xor %r5, %r5, %r9
 # v46 = v46 ^ v42
-	.loc 1 4938
+	.loc 1 5313
 	xor %r6, %r6, %r16
 # v43 = v43 ^ v48
-	.loc 1 4939
+	.loc 1 5314
 	xor %r12, %r12, %r17
 # v43 = v43 ^ v42
-	.loc 1 4940
+	.loc 1 5315
 	xor %r12, %r12, %r16
 # v43 = v43 ^ v29
-	.loc 1 4941
+	.loc 1 5316
 	xor %r12, %r12, %r9
 # v48 = v48 ^ v44
-	.loc 1 4942
+	.loc 1 5317
 	xor %r7, %r17, %r20
 	std %r7, 4992(%r1)
 # v45 = v45 ^ v42
-	.loc 1 4943
+	.loc 1 5318
 	xor %r31, %r31, %r16
 # v45 = v45 ^ v44
-	.loc 1 4944
+	.loc 1 5319
 	xor %r31, %r31, %r20
 # v42 = v42 ^ v40
-	.loc 1 4945
+	.loc 1 5320
 	xor %r16, %r16, %r21
 # v47 = v47 ^ v44
-	.loc 1 4946
+	.loc 1 5321
 	xor %r11, %r11, %r20
 # v47 = v47 ^ v40
-	.loc 1 4947
+	.loc 1 5322
 	xor %r11, %r11, %r21
 # v44 = v44 ^ v29
-	.loc 1 4948
+	.loc 1 5323
 	xor %r20, %r20, %r9
 # v40 = v49 ^ v40
-	.loc 1 4949
+	.loc 1 5324
 	ld %r7, 752(%r1)
 	xor %r21, %r7, %r21
 # v29 = v40 ^ v29
-	.loc 1 4950
+	.loc 1 5325
 	xor %r21, %r21, %r9
 # v40 = v13 & v0
-	.loc 1 4951
+	.loc 1 5326
 	and %r7, %r28, %r25
 	std %r7, 760(%r1)
 # v49 = v13 & v6
-	.loc 1 4952
+	.loc 1 5327
 	and %r7, %r28, %r27
 # v30 = v26 & v0
-	.loc 1 4953
+	.loc 1 5328
 	and %r9, %r22, %r25
 # v30 = v49 ^ v30
-	.loc 1 4954
+	.loc 1 5329
 	xor %r7, %r7, %r9
 	std %r7, 768(%r1)
 # v49 = v13 & v10
-	.loc 1 4955
+	.loc 1 5330
 	and %r7, %r28, %r30
 # v32 = v26 & v6
-	.loc 1 4956
+	.loc 1 5331
 	and %r9, %r22, %r27
 # v34 = v39 & v0
-	.loc 1 4957
+	.loc 1 5332
 	and %r17, %r10, %r25
 # v32 = v49 ^ v32
-	.loc 1 4958
+	.loc 1 5333
 	xor %r9, %r7, %r9
 # v34 = v32 ^ v34
-	.loc 1 4959
+	.loc 1 5334
 	xor %r7, %r9, %r17
 	std %r7, 776(%r1)
 # v32 = v13 & v14
-	.loc 1 4960
+	.loc 1 5335
 	ld %r7, 120(%r1)
 	std %r7, 5064(%r1)
 	and %r14, %r28, %r7
 	std %r14, 4496(%r1)
 	std %r14, 784(%r1)
 # v49 = v26 & v10
-	.loc 1 4961
+	.loc 1 5336
 	and %r7, %r22, %r30
 	std %r7, 2712(%r1)
 # v36 = v39 & v6
-	.loc 1 4962
+	.loc 1 5337
 	and %r17, %r10, %r27
 	std %r17, 2720(%r1)
 # v38 = v28 & v0
-	.loc 1 4963
+	.loc 1 5338
 	and %r9, %r15, %r25
 	std %r9, 4192(%r1)
 # v49 = v32 ^ v49
-	.loc 1 4964
+	.loc 1 5339
 	xor %r7, %r14, %r7
 # v36 = v49 ^ v36
-	.loc 1 4965
+	.loc 1 5340
 	xor %r7, %r7, %r17
 # v38 = v36 ^ v38
-	.loc 1 4966
+	.loc 1 5341
 	xor %r7, %r7, %r9
 	std %r7, 792(%r1)
 # v36 = v13 & v18
-	.loc 1 4967
+	.loc 1 5342
 	ld %r7, 128(%r1)
 	std %r7, 4512(%r1)
 	and %r7, %r28, %r7
@@ -18513,62 +18992,62 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r7, 4504(%r1)
 	std %r7, 800(%r1)
 # v49 = v26 & v14
-	.loc 1 4968
+	.loc 1 5343
 	ld %r7, 5064(%r1)
 	and %r7, %r22, %r7
 	std %r7, 6288(%r1)
 	std %r7, 5232(%r1)
 	std %r7, 2728(%r1)
 # v32 = v39 & v10
-	.loc 1 4969
+	.loc 1 5344
 	and %r7, %r10, %r30
 	std %r7, 6552(%r1)
 	std %r7, 6192(%r1)
 	std %r7, 4520(%r1)
 	std %r7, 808(%r1)
 # v35 = v28 & v6
-	.loc 1 4970
+	.loc 1 5345
 	and %r17, %r15, %r27
 	std %r17, 6376(%r1)
 	std %r17, 5512(%r1)
 	std %r17, 2736(%r1)
 # v37 = v41 & v0
-	.loc 1 4971
+	.loc 1 5346
 	and %r9, %r5, %r25
 	std %r9, 6456(%r1)
 	std %r9, 5776(%r1)
 	std %r9, 2744(%r1)
 # v49 = v36 ^ v49
-	.loc 1 4972
+	.loc 1 5347
 	ld %r7, 6072(%r1)
 	ld %r14, 6288(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 4973
+	.loc 1 5348
 	ld %r14, 6552(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 4974
+	.loc 1 5349
 	xor %r7, %r7, %r17
 # v37 = v35 ^ v37
-	.loc 1 4975
+	.loc 1 5350
 	xor %r7, %r7, %r9
 	std %r7, 816(%r1)
 # v35 = v13 & v21
-	.loc 1 4976
+	.loc 1 5351
 	ld %r7, 136(%r1)
 	std %r7, 3784(%r1)
 	and %r7, %r28, %r7
 	std %r7, 4528(%r1)
 	std %r7, 824(%r1)
 # v32 = v26 & v18
-	.loc 1 4977
+	.loc 1 5352
 	ld %r7, 4512(%r1)
 	and %r7, %r22, %r7
 	std %r7, 5240(%r1)
 	std %r7, 2752(%r1)
 # v49 = v39 & v14
-	.loc 1 4978
+	.loc 1 5353
 	ld %r7, 120(%r1)
 	std %r7, 3792(%r1)
 	and %r7, %r10, %r7
@@ -18576,123 +19055,123 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r7, 4536(%r1)
 	std %r7, 832(%r1)
 # v36 = v28 & v10
-	.loc 1 4979
+	.loc 1 5354
 	and %r7, %r15, %r30
 	std %r7, 5912(%r1)
 	std %r7, 4544(%r1)
 	std %r7, 840(%r1)
 # v31 = v41 & v6
-	.loc 1 4980
+	.loc 1 5355
 	and %r9, %r5, %r27
 	std %r9, 5248(%r1)
 	std %r9, 2760(%r1)
 # v33 = v46 & v0
-	.loc 1 4981
+	.loc 1 5356
 	and %r17, %r6, %r25
 	std %r17, 5520(%r1)
 	std %r17, 2768(%r1)
 # v32 = v35 ^ v32
-	.loc 1 4982
+	.loc 1 5357
 	ld %r7, 4528(%r1)
 	ld %r14, 5240(%r1)
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 4983
+	.loc 1 5358
 	ld %r14, 5688(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 4984
+	.loc 1 5359
 	ld %r14, 5912(%r1)
 	xor %r7, %r7, %r14
 # v31 = v36 ^ v31
-	.loc 1 4985
+	.loc 1 5360
 	xor %r7, %r7, %r9
 # v33 = v31 ^ v33
-	.loc 1 4986
+	.loc 1 5361
 	xor %r7, %r7, %r17
 	std %r7, 848(%r1)
 # v31 = v13 & v24
-	.loc 1 4987
+	.loc 1 5362
 	and %r7, %r28, %r8
 	std %r7, 5528(%r1)
 	std %r7, 3800(%r1)
 	std %r7, 856(%r1)
 # v36 = v26 & v21
-	.loc 1 4988
+	.loc 1 5363
 	ld %r7, 3784(%r1)
 	and %r7, %r22, %r7
 	std %r7, 4920(%r1)
 	std %r7, 2776(%r1)
 # v49 = v39 & v18
-	.loc 1 4989
+	.loc 1 5364
 	ld %r7, 128(%r1)
 	and %r7, %r10, %r7
 	std %r7, 4552(%r1)
 	std %r7, 864(%r1)
 # v32 = v28 & v14
-	.loc 1 4990
+	.loc 1 5365
 	ld %r7, 3792(%r1)
 	and %r7, %r15, %r7
 	std %r7, 5696(%r1)
 	std %r7, 4560(%r1)
 	std %r7, 872(%r1)
 # v35 = v41 & v10
-	.loc 1 4991
+	.loc 1 5366
 	and %r7, %r5, %r30
 	std %r7, 5920(%r1)
 	std %r7, 4568(%r1)
 	std %r7, 880(%r1)
 # v27 = v46 & v6
-	.loc 1 4992
+	.loc 1 5367
 	and %r9, %r6, %r27
 	std %r9, 5256(%r1)
 	std %r9, 2784(%r1)
 # v15 = v43 & v0
-	.loc 1 4993
+	.loc 1 5368
 	and %r17, %r12, %r25
 	std %r17, 5264(%r1)
 	std %r17, 2792(%r1)
 # v36 = v31 ^ v36
-	.loc 1 4994
+	.loc 1 5369
 	ld %r7, 4920(%r1)
 	ld %r14, 5528(%r1)
 	xor %r14, %r14, %r7
 	std %r14, 5536(%r1)
 	std %r14, 2800(%r1)
 # v49 = v36 ^ v49
-	.loc 1 4995
+	.loc 1 5370
 	ld %r7, 4552(%r1)
 	xor %r7, %r14, %r7
 # v32 = v49 ^ v32
-	.loc 1 4996
+	.loc 1 5371
 	ld %r14, 5696(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 4997
+	.loc 1 5372
 	ld %r14, 5920(%r1)
 	xor %r7, %r7, %r14
 # v27 = v35 ^ v27
-	.loc 1 4998
+	.loc 1 5373
 	xor %r7, %r7, %r9
 # v15 = v27 ^ v15
-	.loc 1 4999
+	.loc 1 5374
 	xor %r7, %r7, %r17
 	std %r7, 888(%r1)
 # v27 = v26 & v24
-	.loc 1 5000
+	.loc 1 5375
 	and %r7, %r22, %r8
 	std %r7, 5272(%r1)
 	std %r7, 3808(%r1)
 	std %r7, 896(%r1)
 # v35 = v39 & v21
-	.loc 1 5001
+	.loc 1 5376
 	ld %r7, 136(%r1)
 	std %r7, 3816(%r1)
 	and %r7, %r10, %r7
 	std %r7, 4928(%r1)
 	std %r7, 2808(%r1)
 # v32 = v28 & v18
-	.loc 1 5002
+	.loc 1 5377
 	ld %r7, 128(%r1)
 	std %r7, 4576(%r1)
 	and %r7, %r15, %r7
@@ -18700,7 +19179,7 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r7, 3824(%r1)
 	std %r7, 904(%r1)
 # v49 = v41 & v14
-	.loc 1 5003
+	.loc 1 5378
 	ld %r7, 120(%r1)
 	std %r7, 4592(%r1)
 	and %r7, %r5, %r7
@@ -18708,52 +19187,52 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r7, 4584(%r1)
 	std %r7, 912(%r1)
 # v36 = v46 & v10
-	.loc 1 5004
+	.loc 1 5379
 	and %r17, %r6, %r30
 	std %r17, 4936(%r1)
 	std %r17, 2816(%r1)
 # v31 = v43 & v6
-	.loc 1 5005
+	.loc 1 5380
 	and %r9, %r12, %r27
 	std %r9, 5280(%r1)
 	std %r9, 2824(%r1)
 # v35 = v27 ^ v35
-	.loc 1 5006
+	.loc 1 5381
 	ld %r7, 4928(%r1)
 	ld %r14, 5272(%r1)
 	xor %r7, %r14, %r7
 	std %r7, 2832(%r1)
 # v32 = v35 ^ v32
-	.loc 1 5007
+	.loc 1 5382
 	ld %r14, 5544(%r1)
 	xor %r7, %r7, %r14
 	std %r7, 2840(%r1)
 # v49 = v32 ^ v49
-	.loc 1 5008
+	.loc 1 5383
 	ld %r14, 5704(%r1)
 	xor %r7, %r7, %r14
 # v36 = v49 ^ v36
-	.loc 1 5009
+	.loc 1 5384
 	xor %r7, %r7, %r17
 # v31 = v36 ^ v31
-	.loc 1 5010
+	.loc 1 5385
 	xor %r7, %r7, %r9
 	std %r7, 920(%r1)
 # v36 = v39 & v24
-	.loc 1 5011
+	.loc 1 5386
 	and %r7, %r10, %r8
 	std %r7, 6200(%r1)
 	std %r7, 4600(%r1)
 	std %r7, 928(%r1)
 # v49 = v28 & v21
-	.loc 1 5012
+	.loc 1 5387
 	ld %r7, 3816(%r1)
 	and %r7, %r15, %r7
 	std %r7, 6384(%r1)
 	std %r7, 5552(%r1)
 	std %r7, 2848(%r1)
 # v32 = v41 & v18
-	.loc 1 5013
+	.loc 1 5388
 	ld %r7, 4576(%r1)
 	and %r7, %r5, %r7
 	std %r7, 6592(%r1)
@@ -18761,2925 +19240,2925 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r7, 5072(%r1)
 	std %r7, 936(%r1)
 # v35 = v46 & v14
-	.loc 1 5014
+	.loc 1 5389
 	ld %r7, 4592(%r1)
 	and %r17, %r6, %r7
 	std %r17, 6464(%r1)
 	std %r17, 5784(%r1)
 	std %r17, 2856(%r1)
 # v27 = v43 & v10
-	.loc 1 5015
+	.loc 1 5390
 	and %r9, %r12, %r30
 	std %r9, 6512(%r1)
 	std %r9, 6080(%r1)
 	std %r9, 4200(%r1)
 # v49 = v36 ^ v49
-	.loc 1 5016
+	.loc 1 5391
 	ld %r7, 6200(%r1)
 	ld %r14, 6384(%r1)
 	xor %r7, %r7, %r14
 # v32 = v49 ^ v32
-	.loc 1 5017
+	.loc 1 5392
 	ld %r14, 6592(%r1)
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 5018
+	.loc 1 5393
 	xor %r7, %r7, %r17
 # v27 = v35 ^ v27
-	.loc 1 5019
+	.loc 1 5394
 	xor %r7, %r7, %r9
 	std %r7, 944(%r1)
 # v35 = v28 & v24
-	.loc 1 5020
+	.loc 1 5395
 	and %r7, %r15, %r8
 	std %r7, 3832(%r1)
 	std %r7, 952(%r1)
 # v32 = v41 & v21
-	.loc 1 5021
+	.loc 1 5396
 	ld %r9, 136(%r1)
 	std %r9, 5080(%r1)
 	and %r14, %r5, %r9
 	std %r14, 4944(%r1)
 	std %r14, 2864(%r1)
 # v49 = v46 & v18
-	.loc 1 5022
+	.loc 1 5397
 	ld %r9, 128(%r1)
 	std %r9, 4608(%r1)
 	and %r17, %r6, %r9
 	std %r17, 4952(%r1)
 	std %r17, 2872(%r1)
 # v36 = v43 & v14
-	.loc 1 5023
+	.loc 1 5398
 	ld %r9, 120(%r1)
 	and %r9, %r12, %r9
 	std %r9, 2880(%r1)
 # v32 = v35 ^ v32
-	.loc 1 5024
+	.loc 1 5399
 	xor %r7, %r7, %r14
 # v49 = v32 ^ v49
-	.loc 1 5025
+	.loc 1 5400
 	xor %r7, %r7, %r17
 # v36 = v49 ^ v36
-	.loc 1 5026
+	.loc 1 5401
 	xor %r7, %r7, %r9
 	std %r7, 960(%r1)
 # v49 = v41 & v24
-	.loc 1 5027
+	.loc 1 5402
 	and %r7, %r5, %r8
 	std %r7, 2888(%r1)
 # v32 = v46 & v21
-	.loc 1 5028
+	.loc 1 5403
 	ld %r9, 5080(%r1)
 	and %r14, %r6, %r9
 	std %r14, 4208(%r1)
 # v35 = v43 & v18
-	.loc 1 5029
+	.loc 1 5404
 	ld %r17, 4608(%r1)
 	and %r17, %r12, %r17
 # v32 = v49 ^ v32
-	.loc 1 5030
+	.loc 1 5405
 	xor %r7, %r7, %r14
 # v35 = v32 ^ v35
-	.loc 1 5031
+	.loc 1 5406
 	xor %r7, %r7, %r17
 	std %r7, 968(%r1)
 # v32 = v46 & v24
-	.loc 1 5032
+	.loc 1 5407
 	and %r7, %r6, %r8
 # v49 = v43 & v21
-	.loc 1 5033
+	.loc 1 5408
 	and %r9, %r12, %r9
 # v49 = v32 ^ v49
-	.loc 1 5034
+	.loc 1 5409
 	xor %r7, %r7, %r9
 	std %r7, 976(%r1)
 # v32 = v43 & v24
-	.loc 1 5035
+	.loc 1 5410
 	and %r7, %r12, %r8
 	std %r7, 984(%r1)
 # v2 = v48 & v3
-	.loc 1 5036
+	.loc 1 5411
 	ld %r17, 4992(%r1)
 	and %r7, %r17, %r26
 	std %r7, 992(%r1)
 # v4 = v48 & v8
-	.loc 1 5037
+	.loc 1 5412
 	and %r7, %r17, %r29
 # v7 = v45 & v3
-	.loc 1 5038
+	.loc 1 5413
 	and %r9, %r31, %r26
 # v7 = v4 ^ v7
-	.loc 1 5039
+	.loc 1 5414
 	xor %r7, %r7, %r9
 	std %r7, 1000(%r1)
 # v4 = v48 & v12
-	.loc 1 5040
+	.loc 1 5415
 	and %r7, %r17, %r19
 # v9 = v45 & v8
-	.loc 1 5041
+	.loc 1 5416
 	and %r9, %r31, %r29
 # v11 = v42 & v3
-	.loc 1 5042
+	.loc 1 5417
 	and %r14, %r16, %r26
 # v9 = v4 ^ v9
-	.loc 1 5043
+	.loc 1 5418
 	xor %r9, %r7, %r9
 # v11 = v9 ^ v11
-	.loc 1 5044
+	.loc 1 5419
 	xor %r7, %r9, %r14
 	std %r7, 1008(%r1)
 # v9 = v48 & v16
-	.loc 1 5045
+	.loc 1 5420
 	and %r7, %r17, %r18
 	std %r7, 1016(%r1)
 # v4 = v45 & v12
-	.loc 1 5046
+	.loc 1 5421
 	and %r14, %r31, %r19
 	std %r14, 2896(%r1)
 # v60 = v42 & v8
-	.loc 1 5047
+	.loc 1 5422
 	and %r17, %r16, %r29
 	std %r17, 4216(%r1)
 # v58 = v47 & v3
-	.loc 1 5048
+	.loc 1 5423
 	and %r9, %r11, %r26
 # v4 = v9 ^ v4
-	.loc 1 5049
+	.loc 1 5424
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 5050
+	.loc 1 5425
 	xor %r7, %r7, %r17
 # v58 = v60 ^ v58
-	.loc 1 5051
+	.loc 1 5426
 	xor %r7, %r7, %r9
 	std %r7, 1024(%r1)
 # v60 = v48 & v1
-	.loc 1 5052
+	.loc 1 5427
 	ld %r7, 4992(%r1)
 	and %r7, %r7, %r23
 	std %r7, 6208(%r1)
 	std %r7, 4616(%r1)
 	std %r7, 1032(%r1)
 # v4 = v45 & v16
-	.loc 1 5053
+	.loc 1 5428
 	and %r7, %r31, %r18
 	std %r7, 6392(%r1)
 	std %r7, 5560(%r1)
 	std %r7, 2904(%r1)
 # v9 = v42 & v12
-	.loc 1 5054
+	.loc 1 5429
 	and %r7, %r16, %r19
 	std %r7, 6600(%r1)
 	std %r7, 6304(%r1)
 	std %r7, 5088(%r1)
 	std %r7, 1040(%r1)
 # v56 = v47 & v8
-	.loc 1 5055
+	.loc 1 5430
 	and %r17, %r11, %r29
 	std %r17, 6472(%r1)
 	std %r17, 5792(%r1)
 	std %r17, 2912(%r1)
 # v54 = v44 & v3
-	.loc 1 5056
+	.loc 1 5431
 	and %r9, %r20, %r26
 	std %r9, 6520(%r1)
 	std %r9, 6088(%r1)
 	std %r9, 4224(%r1)
 # v4 = v60 ^ v4
-	.loc 1 5057
+	.loc 1 5432
 	ld %r7, 6208(%r1)
 	ld %r14, 6392(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 5058
+	.loc 1 5433
 	ld %r14, 6600(%r1)
 	xor %r7, %r7, %r14
 # v56 = v9 ^ v56
-	.loc 1 5059
+	.loc 1 5434
 	xor %r7, %r7, %r17
 # v54 = v56 ^ v54
-	.loc 1 5060
+	.loc 1 5435
 	xor %r7, %r7, %r9
 	std %r7, 1048(%r1)
 # v56 = v48 & v5
-	.loc 1 5061
+	.loc 1 5436
 	ld %r7, 4992(%r1)
 	and %r7, %r7, %r24
 	std %r7, 5712(%r1)
 	std %r7, 4624(%r1)
 	std %r7, 1056(%r1)
 # v9 = v45 & v1
-	.loc 1 5062
+	.loc 1 5437
 	and %r7, %r31, %r23
 	std %r7, 6136(%r1)
 	std %r7, 5288(%r1)
 	std %r7, 2920(%r1)
 # v4 = v42 & v16
-	.loc 1 5063
+	.loc 1 5438
 	and %r7, %r16, %r18
 	std %r7, 5928(%r1)
 	std %r7, 4632(%r1)
 	std %r7, 1064(%r1)
 # v60 = v47 & v12
-	.loc 1 5064
+	.loc 1 5439
 	and %r17, %r11, %r19
 	std %r17, 5936(%r1)
 	std %r17, 4640(%r1)
 	std %r17, 1072(%r1)
 # v52 = v44 & v8
-	.loc 1 5065
+	.loc 1 5440
 	and %r7, %r20, %r29
 	std %r7, 6232(%r1)
 	std %r7, 5296(%r1)
 	std %r7, 2928(%r1)
 # v50 = v29 & v3
-	.loc 1 5066
+	.loc 1 5441
 	and %r9, %r21, %r26
 	std %r9, 5568(%r1)
 	std %r9, 2936(%r1)
 # v9 = v56 ^ v9
-	.loc 1 5067
+	.loc 1 5442
 	ld %r7, 5712(%r1)
 	ld %r14, 6136(%r1)
 	xor %r14, %r7, %r14
 	std %r14, 5952(%r1)
 # v4 = v9 ^ v4
-	.loc 1 5068
+	.loc 1 5443
 	ld %r7, 5928(%r1)
 	xor %r7, %r14, %r7
 # v60 = v4 ^ v60
-	.loc 1 5069
+	.loc 1 5444
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 5070
+	.loc 1 5445
 	ld %r17, 6232(%r1)
 	xor %r7, %r7, %r17
 # v50 = v52 ^ v50
-	.loc 1 5071
+	.loc 1 5446
 	xor %r7, %r7, %r9
 	std %r7, 1080(%r1)
 # v52 = v45 & v5
-	.loc 1 5072
+	.loc 1 5447
 	and %r7, %r31, %r24
 	std %r7, 6216(%r1)
 	std %r7, 4648(%r1)
 	std %r7, 1088(%r1)
 # v60 = v42 & v1
-	.loc 1 5073
+	.loc 1 5448
 	and %r7, %r16, %r23
 	std %r7, 6400(%r1)
 	std %r7, 5576(%r1)
 	std %r7, 2944(%r1)
 # v4 = v47 & v16
-	.loc 1 5074
+	.loc 1 5449
 	and %r7, %r11, %r18
 	std %r7, 6608(%r1)
 	std %r7, 6312(%r1)
 	std %r7, 5096(%r1)
 	std %r7, 1096(%r1)
 # v9 = v44 & v12
-	.loc 1 5075
+	.loc 1 5450
 	and %r17, %r20, %r19
 	std %r17, 6480(%r1)
 	std %r17, 5800(%r1)
 	std %r17, 2952(%r1)
 # v56 = v29 & v8
-	.loc 1 5076
+	.loc 1 5451
 	and %r9, %r21, %r29
 	std %r9, 6528(%r1)
 	std %r9, 6096(%r1)
 	std %r9, 4232(%r1)
 # v60 = v52 ^ v60
-	.loc 1 5077
+	.loc 1 5452
 	ld %r7, 6216(%r1)
 	ld %r14, 6400(%r1)
 	xor %r7, %r7, %r14
 # v4 = v60 ^ v4
-	.loc 1 5078
+	.loc 1 5453
 	ld %r14, 6608(%r1)
 	xor %r7, %r7, %r14
 # v9 = v4 ^ v9
-	.loc 1 5079
+	.loc 1 5454
 	xor %r7, %r7, %r17
 # v56 = v9 ^ v56
-	.loc 1 5080
+	.loc 1 5455
 	xor %r7, %r7, %r9
 	std %r7, 1104(%r1)
 # v9 = v42 & v5
-	.loc 1 5081
+	.loc 1 5456
 	and %r7, %r16, %r24
 	std %r7, 2960(%r1)
 # v4 = v47 & v1
-	.loc 1 5082
+	.loc 1 5457
 	and %r14, %r11, %r23
 	std %r14, 4240(%r1)
 # v60 = v44 & v16
-	.loc 1 5083
+	.loc 1 5458
 	and %r17, %r20, %r18
 	std %r17, 1112(%r1)
 # v52 = v29 & v12
-	.loc 1 5084
+	.loc 1 5459
 	and %r9, %r21, %r19
 # v4 = v9 ^ v4
-	.loc 1 5085
+	.loc 1 5460
 	xor %r7, %r7, %r14
 # v60 = v4 ^ v60
-	.loc 1 5086
+	.loc 1 5461
 	xor %r7, %r7, %r17
 # v52 = v60 ^ v52
-	.loc 1 5087
+	.loc 1 5462
 	xor %r7, %r7, %r9
 	std %r7, 1120(%r1)
 # v60 = v47 & v5
-	.loc 1 5088
+	.loc 1 5463
 	and %r7, %r11, %r24
 # v4 = v44 & v1
-	.loc 1 5089
+	.loc 1 5464
 	and %r9, %r20, %r23
 # v9 = v29 & v16
-	.loc 1 5090
+	.loc 1 5465
 	and %r17, %r21, %r18
 # v4 = v60 ^ v4
-	.loc 1 5091
+	.loc 1 5466
 	xor %r9, %r7, %r9
 # v9 = v4 ^ v9
-	.loc 1 5092
+	.loc 1 5467
 	xor %r17, %r9, %r17
 # v4 = v44 & v5
-	.loc 1 5093
+	.loc 1 5468
 	and %r7, %r20, %r24
 # v60 = v29 & v1
-	.loc 1 5094
+	.loc 1 5469
 	and %r9, %r21, %r23
 # v60 = v4 ^ v60
-	.loc 1 5095
+	.loc 1 5470
 	xor %r9, %r7, %r9
 # v4 = v29 & v5
-	.loc 1 5096
+	.loc 1 5471
 	and %r7, %r21, %r24
 # v48 = v13 ^ v48
-	.loc 1 5097
+	.loc 1 5472
 	ld %r14, 4992(%r1)
 	xor %r28, %r28, %r14
 # v45 = v26 ^ v45
-	.loc 1 5098
+	.loc 1 5473
 	xor %r31, %r22, %r31
 # v42 = v39 ^ v42
-	.loc 1 5099
+	.loc 1 5474
 	xor %r16, %r10, %r16
 # v47 = v28 ^ v47
-	.loc 1 5100
+	.loc 1 5475
 	xor %r11, %r15, %r11
 # v44 = v41 ^ v44
-	.loc 1 5101
+	.loc 1 5476
 	xor %r20, %r5, %r20
 # v29 = v46 ^ v29
-	.loc 1 5102
+	.loc 1 5477
 	xor %r21, %r6, %r21
 # v3 = v0 ^ v3
-	.loc 1 5103
+	.loc 1 5478
 	xor %r26, %r25, %r26
 # v8 = v6 ^ v8
-	.loc 1 5104
+	.loc 1 5479
 	xor %r29, %r27, %r29
 # v12 = v10 ^ v12
-	.loc 1 5105
+	.loc 1 5480
 	xor %r19, %r30, %r19
 # v16 = v14 ^ v16
-	.loc 1 5106
+	.loc 1 5481
 	ld %r5, 120(%r1)
 	xor %r18, %r5, %r18
 # v1 = v18 ^ v1
-	.loc 1 5107
+	.loc 1 5482
 	ld %r5, 128(%r1)
 	xor %r23, %r5, %r23
 # v5 = v21 ^ v5
-	.loc 1 5108
+	.loc 1 5483
 	ld %r5, 136(%r1)
 	xor %r24, %r5, %r24
 # v21 = v48 & v3
-	.loc 1 5109
+	.loc 1 5484
 	and %r5, %r28, %r26
 	std %r5, 1128(%r1)
 # v18 = v48 & v8
-	.loc 1 5110
+	.loc 1 5485
 	and %r5, %r28, %r29
 # v14 = v45 & v3
-	.loc 1 5111
+	.loc 1 5486
 	and %r6, %r31, %r26
 # v14 = v18 ^ v14
-	.loc 1 5112
+	.loc 1 5487
 	xor %r5, %r5, %r6
 	std %r5, 1136(%r1)
 # v18 = v48 & v12
-	.loc 1 5113
+	.loc 1 5488
 	and %r5, %r28, %r19
 # v10 = v45 & v8
-	.loc 1 5114
+	.loc 1 5489
 	and %r6, %r31, %r29
 # v6 = v42 & v3
-	.loc 1 5115
+	.loc 1 5490
 	and %r10, %r16, %r26
 # v10 = v18 ^ v10
-	.loc 1 5116
+	.loc 1 5491
 	xor %r6, %r5, %r6
 # v6 = v10 ^ v6
-	.loc 1 5117
+	.loc 1 5492
 	xor %r27, %r6, %r10
 # v10 = v48 & v16
-	.loc 1 5118
+	.loc 1 5493
 	and %r5, %r28, %r18
 # v18 = v45 & v12
-	.loc 1 5119
+	.loc 1 5494
 	and %r6, %r31, %r19
 # v0 = v42 & v8
-	.loc 1 5120
+	.loc 1 5495
 	and %r10, %r16, %r29
 # v46 = v47 & v3
-	.loc 1 5121
+	.loc 1 5496
 	and %r30, %r11, %r26
 # v18 = v10 ^ v18
-	.loc 1 5122
+	.loc 1 5497
 	xor %r6, %r5, %r6
 # v0 = v18 ^ v0
-	.loc 1 5123
+	.loc 1 5498
 	xor %r10, %r6, %r10
 # v46 = v0 ^ v46
-	.loc 1 5124
+	.loc 1 5499
 	xor %r22, %r10, %r30
 # v0 = v48 & v1
-	.loc 1 5125
+	.loc 1 5500
 	and %r5, %r28, %r23
 # v18 = v45 & v16
-	.loc 1 5126
+	.loc 1 5501
 	and %r6, %r31, %r18
 # v10 = v42 & v12
-	.loc 1 5127
+	.loc 1 5502
 	and %r10, %r16, %r19
 # v41 = v47 & v8
-	.loc 1 5128
+	.loc 1 5503
 	and %r30, %r11, %r29
 # v28 = v44 & v3
-	.loc 1 5129
+	.loc 1 5504
 	and %r25, %r20, %r26
 # v18 = v0 ^ v18
-	.loc 1 5130
+	.loc 1 5505
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 5131
+	.loc 1 5506
 	xor %r10, %r6, %r10
 # v41 = v10 ^ v41
-	.loc 1 5132
+	.loc 1 5507
 	xor %r30, %r10, %r30
 # v28 = v41 ^ v28
-	.loc 1 5133
+	.loc 1 5508
 	xor %r25, %r30, %r25
 # v41 = v48 & v5
-	.loc 1 5134
+	.loc 1 5509
 	and %r5, %r28, %r24
 # v10 = v45 & v1
-	.loc 1 5135
+	.loc 1 5510
 	and %r6, %r31, %r23
 # v18 = v42 & v16
-	.loc 1 5136
+	.loc 1 5511
 	and %r10, %r16, %r18
 # v0 = v47 & v12
-	.loc 1 5137
+	.loc 1 5512
 	and %r14, %r11, %r19
 # v39 = v44 & v8
-	.loc 1 5138
+	.loc 1 5513
 	and %r15, %r20, %r29
 # v26 = v29 & v3
-	.loc 1 5139
+	.loc 1 5514
 	and %r30, %r21, %r26
 # v10 = v41 ^ v10
-	.loc 1 5140
+	.loc 1 5515
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 5141
+	.loc 1 5516
 	xor %r10, %r6, %r10
 # v0 = v18 ^ v0
-	.loc 1 5142
+	.loc 1 5517
 	xor %r14, %r10, %r14
 # v39 = v0 ^ v39
-	.loc 1 5143
+	.loc 1 5518
 	xor %r15, %r14, %r15
 # v26 = v39 ^ v26
-	.loc 1 5144
+	.loc 1 5519
 	xor %r15, %r15, %r30
 # v48 = v48 & v24
-	.loc 1 5145
+	.loc 1 5520
 	and %r14, %r28, %r8
 # v39 = v45 & v5
-	.loc 1 5146
+	.loc 1 5521
 	and %r5, %r31, %r24
 # v0 = v42 & v1
-	.loc 1 5147
+	.loc 1 5522
 	and %r28, %r16, %r23
 # v18 = v47 & v16
-	.loc 1 5148
+	.loc 1 5523
 	and %r30, %r11, %r18
 # v10 = v44 & v12
-	.loc 1 5149
+	.loc 1 5524
 	and %r10, %r20, %r19
 # v41 = v29 & v8
-	.loc 1 5150
+	.loc 1 5525
 	and %r6, %r21, %r29
 # v3 = v43 & v3
-	.loc 1 5151
+	.loc 1 5526
 	and %r26, %r12, %r26
 # v39 = v48 ^ v39
-	.loc 1 5152
+	.loc 1 5527
 	xor %r5, %r14, %r5
 # v0 = v39 ^ v0
-	.loc 1 5153
+	.loc 1 5528
 	xor %r28, %r5, %r28
 # v18 = v0 ^ v18
-	.loc 1 5154
+	.loc 1 5529
 	xor %r30, %r28, %r30
 # v10 = v18 ^ v10
-	.loc 1 5155
+	.loc 1 5530
 	xor %r10, %r30, %r10
 # v41 = v10 ^ v41
-	.loc 1 5156
+	.loc 1 5531
 	xor %r6, %r10, %r6
 # v3 = v41 ^ v3
-	.loc 1 5157
+	.loc 1 5532
 	xor %r26, %r6, %r26
 # v45 = v45 & v24
-	.loc 1 5158
+	.loc 1 5533
 	and %r31, %r31, %r8
 # v41 = v42 & v5
-	.loc 1 5159
+	.loc 1 5534
 	and %r5, %r16, %r24
 # v10 = v47 & v1
-	.loc 1 5160
+	.loc 1 5535
 	and %r6, %r11, %r23
 # v18 = v44 & v16
-	.loc 1 5161
+	.loc 1 5536
 	and %r30, %r20, %r18
 # v0 = v29 & v12
-	.loc 1 5162
+	.loc 1 5537
 	and %r10, %r21, %r19
 # v8 = v43 & v8
-	.loc 1 5163
+	.loc 1 5538
 	and %r29, %r12, %r29
 # v41 = v45 ^ v41
-	.loc 1 5164
+	.loc 1 5539
 	xor %r5, %r31, %r5
 # v10 = v41 ^ v10
-	.loc 1 5165
+	.loc 1 5540
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 5166
+	.loc 1 5541
 	xor %r30, %r6, %r30
 # v0 = v18 ^ v0
-	.loc 1 5167
+	.loc 1 5542
 	xor %r10, %r30, %r10
 # v8 = v0 ^ v8
-	.loc 1 5168
+	.loc 1 5543
 	xor %r29, %r10, %r29
 # v42 = v42 & v24
-	.loc 1 5169
+	.loc 1 5544
 	and %r16, %r16, %r8
 # v0 = v47 & v5
-	.loc 1 5170
+	.loc 1 5545
 	and %r5, %r11, %r24
 # v18 = v44 & v1
-	.loc 1 5171
+	.loc 1 5546
 	and %r6, %r20, %r23
 # v10 = v29 & v16
-	.loc 1 5172
+	.loc 1 5547
 	and %r10, %r21, %r18
 # v12 = v43 & v12
-	.loc 1 5173
+	.loc 1 5548
 	and %r19, %r12, %r19
 # v0 = v42 ^ v0
-	.loc 1 5174
+	.loc 1 5549
 	xor %r5, %r16, %r5
 # v18 = v0 ^ v18
-	.loc 1 5175
+	.loc 1 5550
 	xor %r6, %r5, %r6
 # v10 = v18 ^ v10
-	.loc 1 5176
+	.loc 1 5551
 	xor %r10, %r6, %r10
 # v12 = v10 ^ v12
-	.loc 1 5177
+	.loc 1 5552
 	xor %r19, %r10, %r19
 # v47 = v47 & v24
-	.loc 1 5178
+	.loc 1 5553
 	and %r11, %r11, %r8
 # v10 = v44 & v5
-	.loc 1 5179
+	.loc 1 5554
 	and %r5, %r20, %r24
 # v18 = v29 & v1
-	.loc 1 5180
+	.loc 1 5555
 	and %r6, %r21, %r23
 # v16 = v43 & v16
-	.loc 1 5181
+	.loc 1 5556
 	and %r18, %r12, %r18
 # v10 = v47 ^ v10
-	.loc 1 5182
+	.loc 1 5557
 	xor %r5, %r11, %r5
 # v18 = v10 ^ v18
-	.loc 1 5183
+	.loc 1 5558
 	xor %r6, %r5, %r6
 # v16 = v18 ^ v16
-	.loc 1 5184
+	.loc 1 5559
 	xor %r18, %r6, %r18
 # v44 = v44 & v24
-	.loc 1 5185
+	.loc 1 5560
 	and %r20, %r20, %r8
 # v18 = v29 & v5
-	.loc 1 5186
+	.loc 1 5561
 	and %r5, %r21, %r24
 # v1 = v43 & v1
-	.loc 1 5187
+	.loc 1 5562
 	and %r23, %r12, %r23
 # v18 = v44 ^ v18
-	.loc 1 5188
+	.loc 1 5563
 	xor %r5, %r20, %r5
 # v1 = v18 ^ v1
-	.loc 1 5189
+	.loc 1 5564
 	xor %r23, %r5, %r23
 # v29 = v29 & v24
-	.loc 1 5190
+	.loc 1 5565
 	and %r21, %r21, %r8
 # v5 = v43 & v5
-	.loc 1 5191
+	.loc 1 5566
 	and %r24, %r12, %r24
 # v5 = v29 ^ v5
-	.loc 1 5192
+	.loc 1 5567
 	xor %r6, %r21, %r24
 # v24 = v43 & v24
-	.loc 1 5193
+	.loc 1 5568
 	and %r8, %r12, %r8
 # v21 = v21 ^ v40
-	.loc 1 5194
+	.loc 1 5569
 	ld %r5, 1128(%r1)
 	ld %r10, 760(%r1)
 	xor %r5, %r5, %r10
 # v21 = v21 ^ v2
-	.loc 1 5195
+	.loc 1 5570
 	ld %r10, 992(%r1)
 	xor %r10, %r5, %r10
 # v14 = v14 ^ v30
-	.loc 1 5196
+	.loc 1 5571
 	ld %r5, 1136(%r1)
 	ld %r11, 768(%r1)
 	xor %r5, %r5, %r11
 # v14 = v14 ^ v7
-	.loc 1 5197
+	.loc 1 5572
 	ld %r11, 1000(%r1)
 	xor %r5, %r5, %r11
 # v6 = v6 ^ v34
-	.loc 1 5198
+	.loc 1 5573
 	ld %r11, 776(%r1)
 	xor %r27, %r27, %r11
 # v6 = v6 ^ v11
-	.loc 1 5199
+	.loc 1 5574
 	ld %r11, 1008(%r1)
 	xor %r27, %r27, %r11
 # v46 = v46 ^ v38
-	.loc 1 5200
+	.loc 1 5575
 	ld %r11, 792(%r1)
 	xor %r22, %r22, %r11
 # v46 = v46 ^ v58
-	.loc 1 5201
+	.loc 1 5576
 	ld %r11, 1024(%r1)
 	xor %r22, %r22, %r11
 # v28 = v28 ^ v37
-	.loc 1 5202
+	.loc 1 5577
 	ld %r11, 816(%r1)
 	xor %r25, %r25, %r11
 # v28 = v28 ^ v54
-	.loc 1 5203
+	.loc 1 5578
 	ld %r11, 1048(%r1)
 	xor %r25, %r25, %r11
 # v26 = v26 ^ v33
-	.loc 1 5204
+	.loc 1 5579
 	ld %r11, 848(%r1)
 	xor %r15, %r15, %r11
 # v26 = v26 ^ v50
-	.loc 1 5205
+	.loc 1 5580
 	ld %r11, 1080(%r1)
 	xor %r15, %r15, %r11
 # v3 = v3 ^ v15
-	.loc 1 5206
+	.loc 1 5581
 	ld %r11, 888(%r1)
 	xor %r26, %r26, %r11
 # v3 = v3 ^ v56
-	.loc 1 5207
+	.loc 1 5582
 	ld %r11, 1104(%r1)
 	xor %r26, %r26, %r11
 # v8 = v8 ^ v31
-	.loc 1 5208
+	.loc 1 5583
 	ld %r11, 920(%r1)
 	xor %r29, %r29, %r11
 # v8 = v8 ^ v52
-	.loc 1 5209
+	.loc 1 5584
 	ld %r12, 1120(%r1)
 	xor %r29, %r29, %r12
 # v12 = v12 ^ v27
-	.loc 1 5210
+	.loc 1 5585
 	ld %r12, 944(%r1)
 	xor %r19, %r19, %r12
 # v12 = v12 ^ v9
-	.loc 1 5211
+	.loc 1 5586
 	xor %r19, %r19, %r17
 # v16 = v16 ^ v36
-	.loc 1 5212
+	.loc 1 5587
 	ld %r31, 960(%r1)
 	xor %r18, %r18, %r31
 # v16 = v16 ^ v60
-	.loc 1 5213
+	.loc 1 5588
 	xor %r18, %r18, %r9
 # v1 = v1 ^ v35
-	.loc 1 5214
+	.loc 1 5589
 	ld %r30, 968(%r1)
 	xor %r23, %r23, %r30
 # v1 = v1 ^ v4
-	.loc 1 5215
+	.loc 1 5590
 	xor %r23, %r23, %r7
 # v5 = v5 ^ v49
-	.loc 1 5216
+	.loc 1 5591
 	ld %r24, 976(%r1)
 	xor %r6, %r6, %r24
 # v24 = v24 ^ v32
-	.loc 1 5217
+	.loc 1 5592
 	ld %r21, 984(%r1)
 	xor %r28, %r8, %r21
 # v31 = v21 ^ v31
-	.loc 1 5218
+	.loc 1 5593
 	xor %r11, %r10, %r11
 # v27 = v14 ^ v27
-	.loc 1 5219
+	.loc 1 5594
 	xor %r12, %r5, %r12
 # v36 = v6 ^ v36
-	.loc 1 5220
+	.loc 1 5595
 	xor %r31, %r27, %r31
 # v35 = v46 ^ v35
-	.loc 1 5221
+	.loc 1 5596
 	xor %r30, %r22, %r30
 # v49 = v28 ^ v49
-	.loc 1 5222
+	.loc 1 5597
 	xor %r25, %r25, %r24
 # v32 = v26 ^ v32
-	.loc 1 5223
+	.loc 1 5598
 	xor %r24, %r15, %r21
 # v2 = v8 ^ v2
-	.loc 1 5224
+	.loc 1 5599
 	ld %r5, 992(%r1)
 	xor %r22, %r29, %r5
 # v7 = v12 ^ v7
-	.loc 1 5225
+	.loc 1 5600
 	ld %r5, 1000(%r1)
 	xor %r5, %r19, %r5
 # v11 = v16 ^ v11
-	.loc 1 5226
+	.loc 1 5601
 	ld %r8, 1008(%r1)
 	xor %r10, %r18, %r8
 # v58 = v1 ^ v58
-	.loc 1 5227
+	.loc 1 5602
 	ld %r8, 1024(%r1)
 	xor %r8, %r23, %r8
 # v54 = v5 ^ v54
-	.loc 1 5228
+	.loc 1 5603
 	ld %r29, 1048(%r1)
 	xor %r29, %r6, %r29
 # v50 = v24 ^ v50
-	.loc 1 5229
+	.loc 1 5604
 	ld %r6, 1080(%r1)
 	xor %r28, %r28, %r6
 # v7 = v7 ^ v4
-	.loc 1 5230
+	.loc 1 5605
 	xor %r27, %r5, %r7
 # v2 = v2 ^ v4
-	.loc 1 5231
+	.loc 1 5606
 	xor %r5, %r22, %r7
 # v32 = v32 ^ v4
-	.loc 1 5232
+	.loc 1 5607
 	xor %r6, %r24, %r7
 # v4 = v49 ^ v4
-	.loc 1 5233
+	.loc 1 5608
 	xor %r7, %r25, %r7
 # v2 = v2 ^ v60
-	.loc 1 5234
+	.loc 1 5609
 	xor %r25, %r5, %r9
 # v3 = v3 ^ v60
-	.loc 1 5235
+	.loc 1 5610
 	xor %r5, %r26, %r9
 # v4 = v4 ^ v60
-	.loc 1 5236
+	.loc 1 5611
 	xor %r7, %r7, %r9
 # v60 = v35 ^ v60
-	.loc 1 5237
+	.loc 1 5612
 	xor %r9, %r30, %r9
 # v3 = v3 ^ v9
-	.loc 1 5238
+	.loc 1 5613
 	xor %r30, %r5, %r17
 # v32 = v32 ^ v9
-	.loc 1 5239
+	.loc 1 5614
 	xor %r6, %r6, %r17
 # v60 = v60 ^ v9
-	.loc 1 5240
+	.loc 1 5615
 	xor %r9, %r9, %r17
 # v9 = v36 ^ v9
-	.loc 1 5241
+	.loc 1 5616
 	xor %r17, %r31, %r17
 # v32 = v32 ^ v52
-	.loc 1 5242
+	.loc 1 5617
 	ld %r5, 1120(%r1)
 	xor %r31, %r6, %r5
 # v4 = v4 ^ v52
-	.loc 1 5243
+	.loc 1 5618
 	xor %r7, %r7, %r5
 # v9 = v9 ^ v52
-	.loc 1 5244
+	.loc 1 5619
 	xor %r17, %r17, %r5
 # v52 = v27 ^ v52
-	.loc 1 5245
+	.loc 1 5620
 	xor %r5, %r12, %r5
 # v4 = v4 ^ v56
-	.loc 1 5246
+	.loc 1 5621
 	ld %r6, 1104(%r1)
 	xor %r7, %r7, %r6
 # v60 = v60 ^ v56
-	.loc 1 5247
+	.loc 1 5622
 	xor %r9, %r9, %r6
 # v52 = v52 ^ v56
-	.loc 1 5248
+	.loc 1 5623
 	xor %r5, %r5, %r6
 # v56 = v31 ^ v56
-	.loc 1 5249
+	.loc 1 5624
 	xor %r6, %r11, %r6
 # v60 = v60 ^ v50
-	.loc 1 5250
+	.loc 1 5625
 	xor %r9, %r9, %r28
 # v9 = v9 ^ v50
-	.loc 1 5251
+	.loc 1 5626
 	xor %r17, %r17, %r28
 # v56 = v56 ^ v50
-	.loc 1 5252
+	.loc 1 5627
 	xor %r6, %r6, %r28
 # v50 = v15 ^ v50
-	.loc 1 5253
+	.loc 1 5628
 	ld %r11, 888(%r1)
 	xor %r28, %r11, %r28
 # v9 = v9 ^ v54
-	.loc 1 5254
+	.loc 1 5629
 	xor %r17, %r17, %r29
 # v52 = v52 ^ v54
-	.loc 1 5255
+	.loc 1 5630
 	xor %r5, %r5, %r29
 # v50 = v50 ^ v54
-	.loc 1 5256
+	.loc 1 5631
 	xor %r28, %r28, %r29
 # v54 = v33 ^ v54
-	.loc 1 5257
+	.loc 1 5632
 	ld %r11, 848(%r1)
 	xor %r29, %r11, %r29
 # v52 = v52 ^ v58
-	.loc 1 5258
+	.loc 1 5633
 	xor %r11, %r5, %r8
 # v56 = v56 ^ v58
-	.loc 1 5259
+	.loc 1 5634
 	xor %r6, %r6, %r8
 # v54 = v54 ^ v58
-	.loc 1 5260
+	.loc 1 5635
 	xor %r29, %r29, %r8
 # v58 = v37 ^ v58
-	.loc 1 5261
+	.loc 1 5636
 	ld %r5, 816(%r1)
 	xor %r8, %r5, %r8
 # v56 = v56 ^ v11
-	.loc 1 5262
+	.loc 1 5637
 	xor %r6, %r6, %r10
 # v50 = v50 ^ v11
-	.loc 1 5263
+	.loc 1 5638
 	xor %r28, %r28, %r10
 # v58 = v58 ^ v11
-	.loc 1 5264
+	.loc 1 5639
 	xor %r8, %r8, %r10
 # v11 = v38 ^ v11
-	.loc 1 5265
+	.loc 1 5640
 	ld %r5, 792(%r1)
 	xor %r10, %r5, %r10
 # v50 = v50 ^ v7
-	.loc 1 5266
+	.loc 1 5641
 	xor %r28, %r28, %r27
 # v54 = v54 ^ v7
-	.loc 1 5267
+	.loc 1 5642
 	xor %r29, %r29, %r27
 # v11 = v11 ^ v7
-	.loc 1 5268
+	.loc 1 5643
 	xor %r10, %r10, %r27
 # v7 = v34 ^ v7
-	.loc 1 5269
+	.loc 1 5644
 	ld %r5, 776(%r1)
 	xor %r27, %r5, %r27
 # v54 = v54 ^ v2
-	.loc 1 5270
+	.loc 1 5645
 	xor %r29, %r29, %r25
 # v58 = v58 ^ v2
-	.loc 1 5271
+	.loc 1 5646
 	xor %r8, %r8, %r25
 # v7 = v7 ^ v2
-	.loc 1 5272
+	.loc 1 5647
 	xor %r27, %r27, %r25
 # v2 = v30 ^ v2
-	.loc 1 5273
+	.loc 1 5648
 	ld %r5, 768(%r1)
 	xor %r25, %r5, %r25
 # v58 = v58 ^ v3
-	.loc 1 5274
+	.loc 1 5649
 	xor %r12, %r8, %r30
 # v11 = v11 ^ v3
-	.loc 1 5275
+	.loc 1 5650
 	xor %r26, %r10, %r30
 # v2 = v2 ^ v3
-	.loc 1 5276
+	.loc 1 5651
 	xor %r25, %r25, %r30
 # v3 = v40 ^ v3
-	.loc 1 5277
+	.loc 1 5652
 	ld %r5, 760(%r1)
 	xor %r30, %r5, %r30
 # v40 = v3 ^ v4
-	.loc 1 5278
+	.loc 1 5653
 	xor %r24, %r30, %r7
 # v30 = v56 ^ v4
-	.loc 1 5279
+	.loc 1 5654
 	xor %r5, %r6, %r7
 # v30 = v30 ^ v32
-	.loc 1 5280
+	.loc 1 5655
 	xor %r10, %r5, %r31
 # v34 = v2 ^ v56
-	.loc 1 5281
+	.loc 1 5656
 	xor %r23, %r25, %r6
 # v38 = v52 ^ v4
-	.loc 1 5282
+	.loc 1 5657
 	xor %r5, %r11, %r7
 # v38 = v38 ^ v32
-	.loc 1 5283
+	.loc 1 5658
 	xor %r22, %r5, %r31
 # v37 = v7 ^ v56
-	.loc 1 5284
+	.loc 1 5659
 	xor %r5, %r27, %r6
 # v37 = v37 ^ v52
-	.loc 1 5285
+	.loc 1 5660
 	xor %r5, %r5, %r11
 # v37 = v37 ^ v4
-	.loc 1 5286
+	.loc 1 5661
 	xor %r5, %r5, %r7
 # v37 = v37 ^ v32
-	.loc 1 5287
+	.loc 1 5662
 	xor %r20, %r5, %r31
 # v33 = v56 ^ v9
-	.loc 1 5288
+	.loc 1 5663
 	xor %r19, %r6, %r17
 # v15 = v11 ^ v52
-	.loc 1 5289
+	.loc 1 5664
 	xor %r5, %r26, %r11
 # v15 = v15 ^ v9
-	.loc 1 5290
+	.loc 1 5665
 	xor %r5, %r5, %r17
 # v15 = v15 ^ v32
-	.loc 1 5291
+	.loc 1 5666
 	xor %r18, %r5, %r31
 # v31 = v52 ^ v60
-	.loc 1 5292
+	.loc 1 5667
 	xor %r16, %r11, %r9
 # v27 = v58 ^ v9
-	.loc 1 5293
+	.loc 1 5668
 	xor %r5, %r12, %r17
 # v27 = v27 ^ v60
-	.loc 1 5294
+	.loc 1 5669
 	xor %r15, %r5, %r9
 # v36 = v9 ^ v4
-	.loc 1 5295
+	.loc 1 5670
 	xor %r21, %r17, %r7
 # v35 = v54 ^ v60
-	.loc 1 5296
+	.loc 1 5671
 	xor %r5, %r29, %r9
 # v35 = v35 ^ v4
-	.loc 1 5297
+	.loc 1 5672
 	xor %r14, %r5, %r7
 # v49 = v60 ^ v32
-	.loc 1 5298
+	.loc 1 5673
 	xor %r8, %r9, %r31
 # v24 = v50 ^ v4
-	.loc 1 5299
+	.loc 1 5674
 	xor %r5, %r28, %r7
 # v24 = v24 ^ v32
-	.loc 1 5300
+	.loc 1 5675
 	xor %r5, %r5, %r31
 # v40 = v40 ^ v49
-	.loc 1 5301
+	.loc 1 5676
 	xor %r24, %r24, %r8
 	std %r24, 1144(%r1)
 # v5 = v31 ^ v49
-	.loc 1 5302
+	.loc 1 5677
 	xor %r24, %r16, %r8
 # v5 = v5 ^ v24
-	.loc 1 5303
+	.loc 1 5678
 	xor %r24, %r24, %r5
 	std %r24, 1152(%r1)
 # v30 = v30 ^ v31
-	.loc 1 5304
+	.loc 1 5679
 	xor %r10, %r10, %r16
 	std %r10, 1160(%r1)
 # v1 = v27 ^ v49
-	.loc 1 5305
+	.loc 1 5680
 	xor %r10, %r15, %r8
 # v1 = v1 ^ v24
-	.loc 1 5306
+	.loc 1 5681
 	xor %r10, %r10, %r5
 	std %r10, 1168(%r1)
 # v34 = v34 ^ v31
-	.loc 1 5307
+	.loc 1 5682
 	xor %r23, %r23, %r16
 # v34 = v34 ^ v27
-	.loc 1 5308
+	.loc 1 5683
 	xor %r23, %r23, %r15
 # v34 = v34 ^ v49
-	.loc 1 5309
+	.loc 1 5684
 	xor %r23, %r23, %r8
 # v34 = v34 ^ v24
-	.loc 1 5310
+	.loc 1 5685
 	xor %r23, %r23, %r5
 # v31 = v31 ^ v36
-	.loc 1 5311
+	.loc 1 5686
 	xor %r10, %r16, %r21
 	std %r10, 1176(%r1)
 # v38 = v38 ^ v27
-	.loc 1 5312
+	.loc 1 5687
 	xor %r22, %r22, %r15
 # v38 = v38 ^ v36
-	.loc 1 5313
+	.loc 1 5688
 	xor %r22, %r22, %r21
 # v38 = v38 ^ v24
-	.loc 1 5314
+	.loc 1 5689
 	xor %r10, %r22, %r5
 	std %r10, 1184(%r1)
 # v27 = v27 ^ v35
-	.loc 1 5315
+	.loc 1 5690
 	xor %r15, %r15, %r14
 # v37 = v37 ^ v36
-	.loc 1 5316
+	.loc 1 5691
 	xor %r20, %r20, %r21
 # v37 = v37 ^ v35
-	.loc 1 5317
+	.loc 1 5692
 	xor %r20, %r20, %r14
 # v36 = v36 ^ v49
-	.loc 1 5318
+	.loc 1 5693
 	xor %r21, %r21, %r8
 # v33 = v33 ^ v35
-	.loc 1 5319
+	.loc 1 5694
 	xor %r19, %r19, %r14
 # v33 = v33 ^ v49
-	.loc 1 5320
+	.loc 1 5695
 	xor %r19, %r19, %r8
 # v35 = v35 ^ v24
-	.loc 1 5321
+	.loc 1 5696
 	xor %r14, %r14, %r5
 # v49 = v15 ^ v49
-	.loc 1 5322
+	.loc 1 5697
 	xor %r8, %r18, %r8
 # v24 = v49 ^ v24
-	.loc 1 5323
+	.loc 1 5698
 	xor %r24, %r8, %r5
 # v40 = v40 ^ v35
-	.loc 1 5324
+	.loc 1 5699
 	ld %r5, 1144(%r1)
 	xor %r10, %r5, %r14
 # v49 = v27 ^ v35
-	.loc 1 5325
+	.loc 1 5700
 	xor %r5, %r15, %r14
 # v49 = v49 ^ v24
-	.loc 1 5326
+	.loc 1 5701
 	xor %r8, %r5, %r24
 # v5 = v5 ^ v27
-	.loc 1 5327
+	.loc 1 5702
 	ld %r5, 1152(%r1)
 	xor %r22, %r5, %r15
 # v15 = v37 ^ v35
-	.loc 1 5328
+	.loc 1 5703
 	xor %r5, %r20, %r14
 # v15 = v15 ^ v24
-	.loc 1 5329
+	.loc 1 5704
 	xor %r18, %r5, %r24
 # v30 = v30 ^ v27
-	.loc 1 5330
+	.loc 1 5705
 	ld %r5, 1160(%r1)
 	xor %r5, %r5, %r15
 # v30 = v30 ^ v37
-	.loc 1 5331
+	.loc 1 5706
 	xor %r5, %r5, %r20
 # v30 = v30 ^ v35
-	.loc 1 5332
+	.loc 1 5707
 	xor %r5, %r5, %r14
 # v30 = v30 ^ v24
-	.loc 1 5333
+	.loc 1 5708
 	xor %r16, %r5, %r24
 # v27 = v27 ^ v36
-	.loc 1 5334
+	.loc 1 5709
 	xor %r15, %r15, %r21
 # v1 = v1 ^ v37
-	.loc 1 5335
+	.loc 1 5710
 	ld %r5, 1168(%r1)
 	xor %r5, %r5, %r20
 # v1 = v1 ^ v36
-	.loc 1 5336
+	.loc 1 5711
 	xor %r5, %r5, %r21
 # v1 = v1 ^ v24
-	.loc 1 5337
+	.loc 1 5712
 	xor %r5, %r5, %r24
 # v37 = v37 ^ v33
-	.loc 1 5338
+	.loc 1 5713
 	xor %r20, %r20, %r19
 	std %r20, 4248(%r1)
 # v34 = v34 ^ v36
-	.loc 1 5339
+	.loc 1 5714
 	xor %r23, %r23, %r21
 # v34 = v34 ^ v33
-	.loc 1 5340
+	.loc 1 5715
 	xor %r23, %r23, %r19
 	std %r23, 1192(%r1)
 # v36 = v36 ^ v35
-	.loc 1 5341
+	.loc 1 5716
 	xor %r23, %r21, %r14
 	std %r23, 4256(%r1)
 # v31 = v31 ^ v33
-	.loc 1 5342
+	.loc 1 5717
 	ld %r23, 1176(%r1)
 	xor %r23, %r23, %r19
 # v31 = v31 ^ v35
-	.loc 1 5343
+	.loc 1 5718
 	xor %r23, %r23, %r14
 	std %r23, 1200(%r1)
 # v33 = v33 ^ v24
-	.loc 1 5344
+	.loc 1 5719
 	xor %r23, %r19, %r24
 	std %r23, 5000(%r1)
 # v35 = v38 ^ v35
-	.loc 1 5345
+	.loc 1 5720
 	ld %r23, 1184(%r1)
 	xor %r14, %r23, %r14
 # v24 = v35 ^ v24
-	.loc 1 5346
+	.loc 1 5721
 	xor %r21, %r14, %r24
 # v35 = v40 & v3
-	.loc 1 5347
+	.loc 1 5722
 	and %r24, %r10, %r30
 	std %r24, 1208(%r1)
 # v38 = v40 & v2
-	.loc 1 5348
+	.loc 1 5723
 	and %r24, %r10, %r25
 # v16 = v49 & v3
-	.loc 1 5349
+	.loc 1 5724
 	and %r23, %r8, %r30
 # v16 = v38 ^ v16
-	.loc 1 5350
+	.loc 1 5725
 	xor %r24, %r24, %r23
 	std %r24, 1216(%r1)
 # v38 = v40 & v7
-	.loc 1 5351
+	.loc 1 5726
 	and %r23, %r10, %r27
 	std %r23, 1224(%r1)
 # v12 = v49 & v2
-	.loc 1 5352
+	.loc 1 5727
 	and %r20, %r8, %r25
 	std %r20, 2968(%r1)
 # v8 = v5 & v3
-	.loc 1 5353
+	.loc 1 5728
 	and %r24, %r22, %r30
 # v12 = v38 ^ v12
-	.loc 1 5354
+	.loc 1 5729
 	xor %r23, %r23, %r20
 # v8 = v12 ^ v8
-	.loc 1 5355
+	.loc 1 5730
 	xor %r24, %r23, %r24
 	std %r24, 1232(%r1)
 # v12 = v40 & v11
-	.loc 1 5356
+	.loc 1 5731
 	and %r24, %r10, %r26
 	std %r24, 1240(%r1)
 # v38 = v49 & v7
-	.loc 1 5357
+	.loc 1 5732
 	and %r19, %r8, %r27
 	std %r19, 2976(%r1)
 # v26 = v5 & v2
-	.loc 1 5358
+	.loc 1 5733
 	and %r23, %r22, %r25
 	std %r23, 1248(%r1)
 # v28 = v15 & v3
-	.loc 1 5359
+	.loc 1 5734
 	and %r20, %r18, %r30
 	std %r20, 2984(%r1)
 # v38 = v12 ^ v38
-	.loc 1 5360
+	.loc 1 5735
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 5361
+	.loc 1 5736
 	xor %r24, %r24, %r23
 # v28 = v26 ^ v28
-	.loc 1 5362
+	.loc 1 5737
 	xor %r24, %r24, %r20
 	std %r24, 1256(%r1)
 # v26 = v40 & v58
-	.loc 1 5363
+	.loc 1 5738
 	and %r24, %r10, %r12
 	std %r24, 3840(%r1)
 	std %r24, 1264(%r1)
 # v38 = v49 & v11
-	.loc 1 5364
+	.loc 1 5739
 	and %r23, %r8, %r26
 	std %r23, 2992(%r1)
 # v12 = v5 & v7
-	.loc 1 5365
+	.loc 1 5740
 	and %r14, %r22, %r27
 	std %r14, 4656(%r1)
 	std %r14, 1272(%r1)
 # v46 = v15 & v2
-	.loc 1 5366
+	.loc 1 5741
 	and %r19, %r18, %r25
 	std %r19, 1280(%r1)
 # v6 = v30 & v3
-	.loc 1 5367
+	.loc 1 5742
 	and %r20, %r16, %r30
 	std %r20, 3000(%r1)
 # v38 = v26 ^ v38
-	.loc 1 5368
+	.loc 1 5743
 	xor %r24, %r24, %r23
 	std %r24, 3008(%r1)
 # v12 = v38 ^ v12
-	.loc 1 5369
+	.loc 1 5744
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 5370
+	.loc 1 5745
 	xor %r24, %r24, %r19
 # v6 = v46 ^ v6
-	.loc 1 5371
+	.loc 1 5746
 	xor %r24, %r24, %r20
 	std %r24, 1288(%r1)
 # v46 = v40 & v54
-	.loc 1 5372
+	.loc 1 5747
 	and %r24, %r10, %r29
 	std %r24, 5808(%r1)
 	std %r24, 3848(%r1)
 	std %r24, 1296(%r1)
 # v12 = v49 & v58
-	.loc 1 5373
+	.loc 1 5748
 	and %r24, %r8, %r12
 	std %r24, 5304(%r1)
 	std %r24, 3016(%r1)
 # v38 = v5 & v11
-	.loc 1 5374
+	.loc 1 5749
 	and %r24, %r22, %r26
 	std %r24, 5968(%r1)
 	std %r24, 3856(%r1)
 	std %r24, 1304(%r1)
 # v26 = v15 & v7
-	.loc 1 5375
+	.loc 1 5750
 	and %r19, %r18, %r27
 	std %r19, 4664(%r1)
 	std %r19, 1312(%r1)
 # v14 = v30 & v2
-	.loc 1 5376
+	.loc 1 5751
 	and %r20, %r16, %r25
 	std %r20, 4672(%r1)
 	std %r20, 1320(%r1)
 # v21 = v27 & v3
-	.loc 1 5377
+	.loc 1 5752
 	and %r23, %r15, %r30
 	std %r23, 5584(%r1)
 	std %r23, 3024(%r1)
 # v12 = v46 ^ v12
-	.loc 1 5378
+	.loc 1 5753
 	ld %r24, 5304(%r1)
 	ld %r14, 5808(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3032(%r1)
 # v38 = v12 ^ v38
-	.loc 1 5379
+	.loc 1 5754
 	ld %r14, 5968(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3040(%r1)
 # v26 = v38 ^ v26
-	.loc 1 5380
+	.loc 1 5755
 	xor %r24, %r24, %r19
 # v14 = v26 ^ v14
-	.loc 1 5381
+	.loc 1 5756
 	xor %r24, %r24, %r20
 # v21 = v14 ^ v21
-	.loc 1 5382
+	.loc 1 5757
 	xor %r24, %r24, %r23
 	std %r24, 1328(%r1)
 # v14 = v40 & v50
-	.loc 1 5383
+	.loc 1 5758
 	and %r24, %r10, %r28
 	std %r24, 5312(%r1)
 	std %r24, 3864(%r1)
 	std %r24, 1336(%r1)
 # v26 = v49 & v54
-	.loc 1 5384
+	.loc 1 5759
 	and %r24, %r8, %r29
 	std %r24, 4960(%r1)
 	std %r24, 3048(%r1)
 # v38 = v5 & v58
-	.loc 1 5385
+	.loc 1 5760
 	and %r24, %r22, %r12
 	std %r24, 5592(%r1)
 	std %r24, 3872(%r1)
 	std %r24, 1344(%r1)
 # v12 = v15 & v11
-	.loc 1 5386
+	.loc 1 5761
 	and %r24, %r18, %r26
 	std %r24, 5600(%r1)
 	std %r24, 3880(%r1)
 	std %r24, 1352(%r1)
 # v46 = v30 & v7
-	.loc 1 5387
+	.loc 1 5762
 	and %r19, %r16, %r27
 	std %r19, 4680(%r1)
 	std %r19, 1360(%r1)
 # v43 = v27 & v2
-	.loc 1 5388
+	.loc 1 5763
 	and %r20, %r15, %r25
 	std %r20, 4688(%r1)
 	std %r20, 1368(%r1)
 # v29 = v1 & v3
-	.loc 1 5389
+	.loc 1 5764
 	and %r23, %r5, %r30
 	std %r23, 5320(%r1)
 	std %r23, 3056(%r1)
 # v26 = v14 ^ v26
-	.loc 1 5390
+	.loc 1 5765
 	ld %r24, 4960(%r1)
 	ld %r14, 5312(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3064(%r1)
 # v38 = v26 ^ v38
-	.loc 1 5391
+	.loc 1 5766
 	ld %r14, 5592(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3072(%r1)
 # v12 = v38 ^ v12
-	.loc 1 5392
+	.loc 1 5767
 	ld %r14, 5600(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3080(%r1)
 # v46 = v12 ^ v46
-	.loc 1 5393
+	.loc 1 5768
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 5394
+	.loc 1 5769
 	xor %r24, %r24, %r20
 # v29 = v43 ^ v29
-	.loc 1 5395
+	.loc 1 5770
 	xor %r24, %r24, %r23
 	std %r24, 1376(%r1)
 # v43 = v49 & v50
-	.loc 1 5396
+	.loc 1 5771
 	and %r24, %r8, %r28
 	std %r24, 5816(%r1)
 	std %r24, 3888(%r1)
 	std %r24, 1384(%r1)
 # v46 = v5 & v54
-	.loc 1 5397
+	.loc 1 5772
 	and %r24, %r22, %r29
 	std %r24, 5328(%r1)
 	std %r24, 3088(%r1)
 # v12 = v15 & v58
-	.loc 1 5398
+	.loc 1 5773
 	and %r24, %r18, %r12
 	std %r24, 5976(%r1)
 	std %r24, 3896(%r1)
 	std %r24, 1392(%r1)
 # v38 = v30 & v11
-	.loc 1 5399
+	.loc 1 5774
 	and %r19, %r16, %r26
 	std %r19, 4696(%r1)
 	std %r19, 1400(%r1)
 # v26 = v27 & v7
-	.loc 1 5400
+	.loc 1 5775
 	and %r20, %r15, %r27
 	std %r20, 4704(%r1)
 	std %r20, 1408(%r1)
 # v14 = v1 & v2
-	.loc 1 5401
+	.loc 1 5776
 	and %r23, %r5, %r25
 	std %r23, 5608(%r1)
 	std %r23, 3096(%r1)
 # v46 = v43 ^ v46
-	.loc 1 5402
+	.loc 1 5777
 	ld %r24, 5328(%r1)
 	ld %r14, 5816(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3104(%r1)
 # v12 = v46 ^ v12
-	.loc 1 5403
+	.loc 1 5778
 	ld %r14, 5976(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3112(%r1)
 # v38 = v12 ^ v38
-	.loc 1 5404
+	.loc 1 5779
 	xor %r24, %r24, %r19
 # v26 = v38 ^ v26
-	.loc 1 5405
+	.loc 1 5780
 	xor %r24, %r24, %r20
 # v14 = v26 ^ v14
-	.loc 1 5406
+	.loc 1 5781
 	xor %r24, %r24, %r23
 	std %r24, 1416(%r1)
 # v26 = v5 & v50
-	.loc 1 5407
+	.loc 1 5782
 	and %r24, %r22, %r28
 	std %r24, 3904(%r1)
 	std %r24, 1424(%r1)
 # v38 = v15 & v54
-	.loc 1 5408
+	.loc 1 5783
 	and %r23, %r18, %r29
 	std %r23, 3120(%r1)
 # v12 = v30 & v58
-	.loc 1 5409
+	.loc 1 5784
 	and %r14, %r16, %r12
 	std %r14, 4712(%r1)
 	std %r14, 1432(%r1)
 # v46 = v27 & v11
-	.loc 1 5410
+	.loc 1 5785
 	and %r19, %r15, %r26
 	std %r19, 1440(%r1)
 # v43 = v1 & v7
-	.loc 1 5411
+	.loc 1 5786
 	and %r20, %r5, %r27
 	std %r20, 3128(%r1)
 # v38 = v26 ^ v38
-	.loc 1 5412
+	.loc 1 5787
 	xor %r24, %r24, %r23
 	std %r24, 3136(%r1)
 # v12 = v38 ^ v12
-	.loc 1 5413
+	.loc 1 5788
 	xor %r24, %r24, %r14
 # v46 = v12 ^ v46
-	.loc 1 5414
+	.loc 1 5789
 	xor %r24, %r24, %r19
 # v43 = v46 ^ v43
-	.loc 1 5415
+	.loc 1 5790
 	xor %r24, %r24, %r20
 	std %r24, 1448(%r1)
 # v46 = v15 & v50
-	.loc 1 5416
+	.loc 1 5791
 	and %r24, %r18, %r28
 	std %r24, 1456(%r1)
 # v12 = v30 & v54
-	.loc 1 5417
+	.loc 1 5792
 	and %r19, %r16, %r29
 	std %r19, 3144(%r1)
 # v38 = v27 & v58
-	.loc 1 5418
+	.loc 1 5793
 	and %r23, %r15, %r12
 	std %r23, 1464(%r1)
 # v26 = v1 & v11
-	.loc 1 5419
+	.loc 1 5794
 	and %r20, %r5, %r26
 	std %r20, 3152(%r1)
 # v12 = v46 ^ v12
-	.loc 1 5420
+	.loc 1 5795
 	xor %r24, %r24, %r19
 # v38 = v12 ^ v38
-	.loc 1 5421
+	.loc 1 5796
 	xor %r24, %r24, %r23
 # v26 = v38 ^ v26
-	.loc 1 5422
+	.loc 1 5797
 	xor %r24, %r24, %r20
 	std %r24, 1472(%r1)
 # v38 = v30 & v50
-	.loc 1 5423
+	.loc 1 5798
 	and %r23, %r16, %r28
 	std %r23, 1480(%r1)
 # v12 = v27 & v54
-	.loc 1 5424
+	.loc 1 5799
 	and %r20, %r15, %r29
 	std %r20, 3160(%r1)
 # v46 = v1 & v58
-	.loc 1 5425
+	.loc 1 5800
 	and %r24, %r5, %r12
 # v12 = v38 ^ v12
-	.loc 1 5426
+	.loc 1 5801
 	xor %r23, %r23, %r20
 # v46 = v12 ^ v46
-	.loc 1 5427
+	.loc 1 5802
 	xor %r24, %r23, %r24
 	std %r24, 1488(%r1)
 # v12 = v27 & v50
-	.loc 1 5428
+	.loc 1 5803
 	and %r24, %r15, %r28
 # v38 = v1 & v54
-	.loc 1 5429
+	.loc 1 5804
 	and %r23, %r5, %r29
 # v38 = v12 ^ v38
-	.loc 1 5430
+	.loc 1 5805
 	xor %r24, %r24, %r23
 	std %r24, 1496(%r1)
 # v12 = v1 & v50
-	.loc 1 5431
+	.loc 1 5806
 	and %r24, %r5, %r28
 	std %r24, 1504(%r1)
 # v18 = v37 & v56
-	.loc 1 5432
+	.loc 1 5807
 	ld %r20, 4248(%r1)
 	and %r24, %r20, %r6
 	std %r24, 1512(%r1)
 # v44 = v37 & v52
-	.loc 1 5433
+	.loc 1 5808
 	and %r19, %r20, %r11
 	std %r19, 3168(%r1)
 # v10 = v34 & v56
-	.loc 1 5434
+	.loc 1 5809
 	ld %r23, 1192(%r1)
 	and %r24, %r23, %r6
 # v10 = v44 ^ v10
-	.loc 1 5435
+	.loc 1 5810
 	xor %r24, %r19, %r24
 	std %r24, 1520(%r1)
 # v44 = v37 & v9
-	.loc 1 5436
+	.loc 1 5811
 	and %r24, %r20, %r17
 	std %r24, 1528(%r1)
 # v47 = v34 & v52
-	.loc 1 5437
+	.loc 1 5812
 	and %r14, %r23, %r11
 	std %r14, 3176(%r1)
 # v0 = v36 & v56
-	.loc 1 5438
+	.loc 1 5813
 	ld %r20, 4256(%r1)
 	and %r19, %r20, %r6
 	std %r19, 3184(%r1)
 # v47 = v44 ^ v47
-	.loc 1 5439
+	.loc 1 5814
 	xor %r24, %r24, %r14
 # v0 = v47 ^ v0
-	.loc 1 5440
+	.loc 1 5815
 	xor %r24, %r24, %r19
 	std %r24, 1536(%r1)
 # v47 = v37 & v60
-	.loc 1 5441
+	.loc 1 5816
 	ld %r24, 4248(%r1)
 	and %r14, %r24, %r9
 	std %r14, 4720(%r1)
 	std %r14, 1544(%r1)
 # v44 = v34 & v9
-	.loc 1 5442
+	.loc 1 5817
 	and %r24, %r23, %r17
 	std %r24, 3192(%r1)
 # v42 = v36 & v52
-	.loc 1 5443
+	.loc 1 5818
 	and %r20, %r20, %r11
 	std %r20, 1552(%r1)
 # v41 = v31 & v56
-	.loc 1 5444
+	.loc 1 5819
 	ld %r19, 1200(%r1)
 	std %r19, 3912(%r1)
 	and %r23, %r19, %r6
 	std %r23, 3200(%r1)
 # v44 = v47 ^ v44
-	.loc 1 5445
+	.loc 1 5820
 	xor %r24, %r14, %r24
 # v42 = v44 ^ v42
-	.loc 1 5446
+	.loc 1 5821
 	xor %r24, %r24, %r20
 # v41 = v42 ^ v41
-	.loc 1 5447
+	.loc 1 5822
 	xor %r24, %r24, %r23
 	std %r24, 1560(%r1)
 # v42 = v37 & v4
-	.loc 1 5448
+	.loc 1 5823
 	ld %r24, 4248(%r1)
 	and %r14, %r24, %r7
 	std %r14, 3920(%r1)
 	std %r14, 1568(%r1)
 # v44 = v34 & v60
-	.loc 1 5449
+	.loc 1 5824
 	ld %r24, 1192(%r1)
 	std %r24, 3928(%r1)
 	and %r23, %r24, %r9
 	std %r23, 3208(%r1)
 # v47 = v36 & v9
-	.loc 1 5450
+	.loc 1 5825
 	ld %r24, 4256(%r1)
 	and %r20, %r24, %r17
 	std %r20, 4728(%r1)
 	std %r20, 1576(%r1)
 # v45 = v31 & v52
-	.loc 1 5451
+	.loc 1 5826
 	and %r24, %r19, %r11
 	std %r24, 1584(%r1)
 # v39 = v33 & v56
-	.loc 1 5452
+	.loc 1 5827
 	ld %r19, 5000(%r1)
 	and %r19, %r19, %r6
 	std %r19, 3216(%r1)
 # v44 = v42 ^ v44
-	.loc 1 5453
+	.loc 1 5828
 	xor %r23, %r14, %r23
 	std %r23, 3224(%r1)
 # v47 = v44 ^ v47
-	.loc 1 5454
+	.loc 1 5829
 	xor %r23, %r23, %r20
 # v45 = v47 ^ v45
-	.loc 1 5455
+	.loc 1 5830
 	xor %r24, %r23, %r24
 # v39 = v45 ^ v39
-	.loc 1 5456
+	.loc 1 5831
 	xor %r24, %r24, %r19
 	std %r24, 1592(%r1)
 # v45 = v37 & v32
-	.loc 1 5457
+	.loc 1 5832
 	ld %r24, 4248(%r1)
 	and %r24, %r24, %r31
 	std %r24, 5824(%r1)
 	std %r24, 3936(%r1)
 	std %r24, 1600(%r1)
 # v47 = v34 & v4
-	.loc 1 5458
+	.loc 1 5833
 	ld %r24, 3928(%r1)
 	and %r24, %r24, %r7
 	std %r24, 5336(%r1)
 	std %r24, 3232(%r1)
 # v44 = v36 & v60
-	.loc 1 5459
+	.loc 1 5834
 	ld %r24, 4256(%r1)
 	and %r24, %r24, %r9
 	std %r24, 5984(%r1)
 	std %r24, 3944(%r1)
 	std %r24, 1608(%r1)
 # v42 = v31 & v9
-	.loc 1 5460
+	.loc 1 5835
 	ld %r24, 1200(%r1)
 	std %r24, 3952(%r1)
 	and %r19, %r24, %r17
 	std %r19, 4736(%r1)
 	std %r19, 1616(%r1)
 # v48 = v33 & v52
-	.loc 1 5461
+	.loc 1 5836
 	ld %r24, 5000(%r1)
 	and %r20, %r24, %r11
 	std %r20, 4744(%r1)
 	std %r20, 1624(%r1)
 # v13 = v24 & v56
-	.loc 1 5462
+	.loc 1 5837
 	and %r23, %r21, %r6
 	std %r23, 5616(%r1)
 	std %r23, 3240(%r1)
 # v47 = v45 ^ v47
-	.loc 1 5463
+	.loc 1 5838
 	ld %r24, 5336(%r1)
 	ld %r14, 5824(%r1)
 	xor %r24, %r14, %r24
 	std %r24, 3248(%r1)
 # v44 = v47 ^ v44
-	.loc 1 5464
+	.loc 1 5839
 	ld %r14, 5984(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3256(%r1)
 # v42 = v44 ^ v42
-	.loc 1 5465
+	.loc 1 5840
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 5466
+	.loc 1 5841
 	xor %r24, %r24, %r20
 # v13 = v48 ^ v13
-	.loc 1 5467
+	.loc 1 5842
 	xor %r24, %r24, %r23
 	std %r24, 1632(%r1)
 # v48 = v34 & v32
-	.loc 1 5468
+	.loc 1 5843
 	ld %r24, 1192(%r1)
 	and %r20, %r24, %r31
 	std %r20, 3960(%r1)
 	std %r20, 1640(%r1)
 # v42 = v36 & v4
-	.loc 1 5469
+	.loc 1 5844
 	ld %r24, 4256(%r1)
 	and %r14, %r24, %r7
 	std %r14, 3264(%r1)
 # v44 = v31 & v60
-	.loc 1 5470
+	.loc 1 5845
 	ld %r24, 3952(%r1)
 	and %r24, %r24, %r9
 	std %r24, 4752(%r1)
 	std %r24, 1648(%r1)
 # v47 = v33 & v9
-	.loc 1 5471
+	.loc 1 5846
 	ld %r23, 5000(%r1)
 	and %r23, %r23, %r17
 	std %r23, 1656(%r1)
 # v45 = v24 & v52
-	.loc 1 5472
+	.loc 1 5847
 	and %r19, %r21, %r11
 	std %r19, 3272(%r1)
 # v42 = v48 ^ v42
-	.loc 1 5473
+	.loc 1 5848
 	xor %r20, %r20, %r14
 	std %r20, 3280(%r1)
 # v44 = v42 ^ v44
-	.loc 1 5474
+	.loc 1 5849
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 5475
+	.loc 1 5850
 	xor %r24, %r24, %r23
 # v45 = v47 ^ v45
-	.loc 1 5476
+	.loc 1 5851
 	xor %r24, %r24, %r19
 	std %r24, 1664(%r1)
 # v47 = v36 & v32
-	.loc 1 5477
+	.loc 1 5852
 	ld %r24, 4256(%r1)
 	and %r24, %r24, %r31
 	std %r24, 5832(%r1)
 	std %r24, 3288(%r1)
 # v44 = v31 & v4
-	.loc 1 5478
+	.loc 1 5853
 	ld %r23, 1200(%r1)
 	std %r23, 3968(%r1)
 	and %r14, %r23, %r7
 	std %r14, 5992(%r1)
 	std %r14, 3296(%r1)
 # v42 = v33 & v60
-	.loc 1 5479
+	.loc 1 5854
 	ld %r24, 5000(%r1)
 	std %r24, 6240(%r1)
 	and %r19, %r24, %r9
 	std %r19, 4760(%r1)
 	std %r19, 1672(%r1)
 # v48 = v24 & v9
-	.loc 1 5480
+	.loc 1 5855
 	and %r20, %r21, %r17
 	std %r20, 5392(%r1)
 	std %r20, 1680(%r1)
 # v44 = v47 ^ v44
-	.loc 1 5481
+	.loc 1 5856
 	ld %r24, 5832(%r1)
 	xor %r24, %r24, %r14
 	std %r24, 3304(%r1)
 # v42 = v44 ^ v42
-	.loc 1 5482
+	.loc 1 5857
 	xor %r24, %r24, %r19
 # v48 = v42 ^ v48
-	.loc 1 5483
+	.loc 1 5858
 	xor %r24, %r24, %r20
 	std %r24, 1688(%r1)
 # v42 = v31 & v32
-	.loc 1 5484
+	.loc 1 5859
 	and %r20, %r23, %r31
 	std %r20, 3312(%r1)
 # v44 = v33 & v4
-	.loc 1 5485
+	.loc 1 5860
 	ld %r24, 6240(%r1)
 	and %r24, %r24, %r7
 # v47 = v24 & v60
-	.loc 1 5486
+	.loc 1 5861
 	and %r23, %r21, %r9
 	std %r23, 1696(%r1)
 # v44 = v42 ^ v44
-	.loc 1 5487
+	.loc 1 5862
 	xor %r24, %r20, %r24
 # v47 = v44 ^ v47
-	.loc 1 5488
+	.loc 1 5863
 	xor %r24, %r24, %r23
 	std %r24, 1704(%r1)
 # v44 = v33 & v32
-	.loc 1 5489
+	.loc 1 5864
 	ld %r20, 5000(%r1)
 	and %r24, %r20, %r31
 # v42 = v24 & v4
-	.loc 1 5490
+	.loc 1 5865
 	and %r23, %r21, %r7
 # v42 = v44 ^ v42
-	.loc 1 5491
+	.loc 1 5866
 	xor %r23, %r24, %r23
 # v44 = v24 & v32
-	.loc 1 5492
+	.loc 1 5867
 	and %r24, %r21, %r31
 # v37 = v40 ^ v37
-	.loc 1 5493
+	.loc 1 5868
 	ld %r19, 4248(%r1)
 	xor %r10, %r10, %r19
 # v34 = v49 ^ v34
-	.loc 1 5494
+	.loc 1 5869
 	ld %r19, 1192(%r1)
 	xor %r8, %r8, %r19
 # v36 = v5 ^ v36
-	.loc 1 5495
+	.loc 1 5870
 	ld %r19, 4256(%r1)
 	xor %r22, %r22, %r19
 # v31 = v15 ^ v31
-	.loc 1 5496
+	.loc 1 5871
 	ld %r19, 1200(%r1)
 	xor %r19, %r18, %r19
 # v33 = v30 ^ v33
-	.loc 1 5497
+	.loc 1 5872
 	xor %r20, %r16, %r20
 # v24 = v27 ^ v24
-	.loc 1 5498
+	.loc 1 5873
 	xor %r21, %r15, %r21
 # v56 = v3 ^ v56
-	.loc 1 5499
+	.loc 1 5874
 	xor %r30, %r30, %r6
 # v52 = v2 ^ v52
-	.loc 1 5500
+	.loc 1 5875
 	xor %r11, %r25, %r11
 # v9 = v7 ^ v9
-	.loc 1 5501
+	.loc 1 5876
 	xor %r17, %r27, %r17
 # v60 = v11 ^ v60
-	.loc 1 5502
+	.loc 1 5877
 	xor %r27, %r26, %r9
 # v4 = v58 ^ v4
-	.loc 1 5503
+	.loc 1 5878
 	xor %r12, %r12, %r7
 # v32 = v54 ^ v32
-	.loc 1 5504
+	.loc 1 5879
 	xor %r29, %r29, %r31
 # v54 = v37 & v56
-	.loc 1 5505
+	.loc 1 5880
 	and %r6, %r10, %r30
 	std %r6, 1712(%r1)
 # v58 = v37 & v52
-	.loc 1 5506
+	.loc 1 5881
 	and %r6, %r10, %r11
 # v11 = v34 & v56
-	.loc 1 5507
+	.loc 1 5882
 	and %r7, %r8, %r30
 # v11 = v58 ^ v11
-	.loc 1 5508
+	.loc 1 5883
 	xor %r26, %r6, %r7
 # v58 = v37 & v9
-	.loc 1 5509
+	.loc 1 5884
 	and %r6, %r10, %r17
 # v7 = v34 & v52
-	.loc 1 5510
+	.loc 1 5885
 	and %r7, %r8, %r11
 # v2 = v36 & v56
-	.loc 1 5511
+	.loc 1 5886
 	and %r9, %r22, %r30
 # v7 = v58 ^ v7
-	.loc 1 5512
+	.loc 1 5887
 	xor %r7, %r6, %r7
 # v2 = v7 ^ v2
-	.loc 1 5513
+	.loc 1 5888
 	xor %r25, %r7, %r9
 # v7 = v37 & v60
-	.loc 1 5514
+	.loc 1 5889
 	and %r6, %r10, %r27
 # v58 = v34 & v9
-	.loc 1 5515
+	.loc 1 5890
 	and %r7, %r8, %r17
 # v3 = v36 & v52
-	.loc 1 5516
+	.loc 1 5891
 	and %r9, %r22, %r11
 # v27 = v31 & v56
-	.loc 1 5517
+	.loc 1 5892
 	and %r31, %r19, %r30
 # v58 = v7 ^ v58
-	.loc 1 5518
+	.loc 1 5893
 	xor %r7, %r6, %r7
 # v3 = v58 ^ v3
-	.loc 1 5519
+	.loc 1 5894
 	xor %r9, %r7, %r9
 # v27 = v3 ^ v27
-	.loc 1 5520
+	.loc 1 5895
 	xor %r16, %r9, %r31
 # v3 = v37 & v4
-	.loc 1 5521
+	.loc 1 5896
 	and %r6, %r10, %r12
 # v58 = v34 & v60
-	.loc 1 5522
+	.loc 1 5897
 	and %r7, %r8, %r27
 # v7 = v36 & v9
-	.loc 1 5523
+	.loc 1 5898
 	and %r9, %r22, %r17
 # v30 = v31 & v52
-	.loc 1 5524
+	.loc 1 5899
 	and %r31, %r19, %r11
 # v15 = v33 & v56
-	.loc 1 5525
+	.loc 1 5900
 	and %r18, %r20, %r30
 # v58 = v3 ^ v58
-	.loc 1 5526
+	.loc 1 5901
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 5527
+	.loc 1 5902
 	xor %r9, %r7, %r9
 # v30 = v7 ^ v30
-	.loc 1 5528
+	.loc 1 5903
 	xor %r31, %r9, %r31
 # v15 = v30 ^ v15
-	.loc 1 5529
+	.loc 1 5904
 	xor %r18, %r31, %r18
 # v30 = v37 & v32
-	.loc 1 5530
+	.loc 1 5905
 	and %r6, %r10, %r29
 # v7 = v34 & v4
-	.loc 1 5531
+	.loc 1 5906
 	and %r7, %r8, %r12
 # v58 = v36 & v60
-	.loc 1 5532
+	.loc 1 5907
 	and %r9, %r22, %r27
 # v3 = v31 & v9
-	.loc 1 5533
+	.loc 1 5908
 	and %r14, %r19, %r17
 # v5 = v33 & v52
-	.loc 1 5534
+	.loc 1 5909
 	and %r15, %r20, %r11
 # v49 = v24 & v56
-	.loc 1 5535
+	.loc 1 5910
 	and %r31, %r21, %r30
 # v7 = v30 ^ v7
-	.loc 1 5536
+	.loc 1 5911
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 5537
+	.loc 1 5912
 	xor %r9, %r7, %r9
 # v3 = v58 ^ v3
-	.loc 1 5538
+	.loc 1 5913
 	xor %r14, %r9, %r14
 # v5 = v3 ^ v5
-	.loc 1 5539
+	.loc 1 5914
 	xor %r15, %r14, %r15
 # v49 = v5 ^ v49
-	.loc 1 5540
+	.loc 1 5915
 	xor %r15, %r15, %r31
 # v37 = v37 & v50
-	.loc 1 5541
+	.loc 1 5916
 	and %r14, %r10, %r28
 # v5 = v34 & v32
-	.loc 1 5542
+	.loc 1 5917
 	and %r6, %r8, %r29
 # v3 = v36 & v4
-	.loc 1 5543
+	.loc 1 5918
 	and %r31, %r22, %r12
 # v58 = v31 & v60
-	.loc 1 5544
+	.loc 1 5919
 	and %r10, %r19, %r27
 # v7 = v33 & v9
-	.loc 1 5545
+	.loc 1 5920
 	and %r9, %r20, %r17
 # v30 = v24 & v52
-	.loc 1 5546
+	.loc 1 5921
 	and %r7, %r21, %r11
 # v56 = v1 & v56
-	.loc 1 5547
+	.loc 1 5922
 	and %r30, %r5, %r30
 # v5 = v37 ^ v5
-	.loc 1 5548
+	.loc 1 5923
 	xor %r6, %r14, %r6
 # v3 = v5 ^ v3
-	.loc 1 5549
+	.loc 1 5924
 	xor %r31, %r6, %r31
 # v58 = v3 ^ v58
-	.loc 1 5550
+	.loc 1 5925
 	xor %r10, %r31, %r10
 # v7 = v58 ^ v7
-	.loc 1 5551
+	.loc 1 5926
 	xor %r9, %r10, %r9
 # v30 = v7 ^ v30
-	.loc 1 5552
+	.loc 1 5927
 	xor %r7, %r9, %r7
 # v56 = v30 ^ v56
-	.loc 1 5553
+	.loc 1 5928
 	xor %r30, %r7, %r30
 # v34 = v34 & v50
-	.loc 1 5554
+	.loc 1 5929
 	and %r8, %r8, %r28
 # v30 = v36 & v32
-	.loc 1 5555
+	.loc 1 5930
 	and %r6, %r22, %r29
 # v7 = v31 & v4
-	.loc 1 5556
+	.loc 1 5931
 	and %r7, %r19, %r12
 # v58 = v33 & v60
-	.loc 1 5557
+	.loc 1 5932
 	and %r10, %r20, %r27
 # v3 = v24 & v9
-	.loc 1 5558
+	.loc 1 5933
 	and %r9, %r21, %r17
 # v52 = v1 & v52
-	.loc 1 5559
+	.loc 1 5934
 	and %r11, %r5, %r11
 # v30 = v34 ^ v30
-	.loc 1 5560
+	.loc 1 5935
 	xor %r6, %r8, %r6
 # v7 = v30 ^ v7
-	.loc 1 5561
+	.loc 1 5936
 	xor %r7, %r6, %r7
 # v58 = v7 ^ v58
-	.loc 1 5562
+	.loc 1 5937
 	xor %r10, %r7, %r10
 # v3 = v58 ^ v3
-	.loc 1 5563
+	.loc 1 5938
 	xor %r9, %r10, %r9
 # v52 = v3 ^ v52
-	.loc 1 5564
+	.loc 1 5939
 	xor %r11, %r9, %r11
 # v36 = v36 & v50
-	.loc 1 5565
+	.loc 1 5940
 	and %r22, %r22, %r28
 # v3 = v31 & v32
-	.loc 1 5566
+	.loc 1 5941
 	and %r6, %r19, %r29
 # v58 = v33 & v4
-	.loc 1 5567
+	.loc 1 5942
 	and %r7, %r20, %r12
 # v7 = v24 & v60
-	.loc 1 5568
+	.loc 1 5943
 	and %r8, %r21, %r27
 # v9 = v1 & v9
-	.loc 1 5569
+	.loc 1 5944
 	and %r17, %r5, %r17
 # v3 = v36 ^ v3
-	.loc 1 5570
+	.loc 1 5945
 	xor %r6, %r22, %r6
 # v58 = v3 ^ v58
-	.loc 1 5571
+	.loc 1 5946
 	xor %r7, %r6, %r7
 # v7 = v58 ^ v7
-	.loc 1 5572
+	.loc 1 5947
 	xor %r8, %r7, %r8
 # v9 = v7 ^ v9
-	.loc 1 5573
+	.loc 1 5948
 	xor %r17, %r8, %r17
 # v31 = v31 & v50
-	.loc 1 5574
+	.loc 1 5949
 	and %r19, %r19, %r28
 # v7 = v33 & v32
-	.loc 1 5575
+	.loc 1 5950
 	and %r6, %r20, %r29
 # v58 = v24 & v4
-	.loc 1 5576
+	.loc 1 5951
 	and %r7, %r21, %r12
 # v60 = v1 & v60
-	.loc 1 5577
+	.loc 1 5952
 	and %r27, %r5, %r27
 # v7 = v31 ^ v7
-	.loc 1 5578
+	.loc 1 5953
 	xor %r6, %r19, %r6
 # v58 = v7 ^ v58
-	.loc 1 5579
+	.loc 1 5954
 	xor %r7, %r6, %r7
 # v60 = v58 ^ v60
-	.loc 1 5580
+	.loc 1 5955
 	xor %r27, %r7, %r27
 # v33 = v33 & v50
-	.loc 1 5581
+	.loc 1 5956
 	and %r20, %r20, %r28
 # v58 = v24 & v32
-	.loc 1 5582
+	.loc 1 5957
 	and %r6, %r21, %r29
 # v4 = v1 & v4
-	.loc 1 5583
+	.loc 1 5958
 	and %r12, %r5, %r12
 # v58 = v33 ^ v58
-	.loc 1 5584
+	.loc 1 5959
 	xor %r6, %r20, %r6
 # v4 = v58 ^ v4
-	.loc 1 5585
+	.loc 1 5960
 	xor %r12, %r6, %r12
 # v24 = v24 & v50
-	.loc 1 5586
+	.loc 1 5961
 	and %r21, %r21, %r28
 # v32 = v1 & v32
-	.loc 1 5587
+	.loc 1 5962
 	and %r29, %r5, %r29
 # v32 = v24 ^ v32
-	.loc 1 5588
+	.loc 1 5963
 	xor %r29, %r21, %r29
 # v50 = v1 & v50
-	.loc 1 5589
+	.loc 1 5964
 	and %r28, %r5, %r28
 # v54 = v54 ^ v35
-	.loc 1 5590
+	.loc 1 5965
 	ld %r5, 1712(%r1)
 	ld %r6, 1208(%r1)
 	xor %r5, %r5, %r6
 # v54 = v54 ^ v18
-	.loc 1 5591
+	.loc 1 5966
 	ld %r6, 1512(%r1)
 	xor %r6, %r5, %r6
 # v11 = v11 ^ v16
-	.loc 1 5592
+	.loc 1 5967
 	ld %r5, 1216(%r1)
 	xor %r26, %r26, %r5
 # v11 = v11 ^ v10
-	.loc 1 5593
+	.loc 1 5968
 	ld %r5, 1520(%r1)
 	xor %r26, %r26, %r5
 # v2 = v2 ^ v8
-	.loc 1 5594
+	.loc 1 5969
 	ld %r5, 1232(%r1)
 	xor %r25, %r25, %r5
 # v2 = v2 ^ v0
-	.loc 1 5595
+	.loc 1 5970
 	ld %r5, 1536(%r1)
 	xor %r25, %r25, %r5
 # v27 = v27 ^ v28
-	.loc 1 5596
+	.loc 1 5971
 	ld %r5, 1256(%r1)
 	xor %r16, %r16, %r5
 # v27 = v27 ^ v41
-	.loc 1 5597
+	.loc 1 5972
 	ld %r5, 1560(%r1)
 	xor %r16, %r16, %r5
 # v15 = v15 ^ v6
-	.loc 1 5598
+	.loc 1 5973
 	ld %r5, 1288(%r1)
 	xor %r18, %r18, %r5
 # v15 = v15 ^ v39
-	.loc 1 5599
+	.loc 1 5974
 	ld %r5, 1592(%r1)
 	xor %r18, %r18, %r5
 # v49 = v49 ^ v21
-	.loc 1 5600
+	.loc 1 5975
 	ld %r5, 1328(%r1)
 	xor %r15, %r15, %r5
 # v49 = v49 ^ v13
-	.loc 1 5601
+	.loc 1 5976
 	ld %r5, 1632(%r1)
 	xor %r15, %r15, %r5
 # v56 = v56 ^ v29
-	.loc 1 5602
+	.loc 1 5977
 	ld %r5, 1376(%r1)
 	xor %r30, %r30, %r5
 # v56 = v56 ^ v45
-	.loc 1 5603
+	.loc 1 5978
 	ld %r5, 1664(%r1)
 	xor %r30, %r30, %r5
 # v52 = v52 ^ v14
-	.loc 1 5604
+	.loc 1 5979
 	ld %r7, 1416(%r1)
 	xor %r11, %r11, %r7
 # v52 = v52 ^ v48
-	.loc 1 5605
+	.loc 1 5980
 	ld %r5, 1688(%r1)
 	xor %r11, %r11, %r5
 # v9 = v9 ^ v43
-	.loc 1 5606
+	.loc 1 5981
 	ld %r9, 1448(%r1)
 	xor %r17, %r17, %r9
 # v9 = v9 ^ v47
-	.loc 1 5607
+	.loc 1 5982
 	ld %r5, 1704(%r1)
 	xor %r17, %r17, %r5
 # v60 = v60 ^ v26
-	.loc 1 5608
+	.loc 1 5983
 	ld %r5, 1472(%r1)
 	xor %r27, %r27, %r5
 # v60 = v60 ^ v42
-	.loc 1 5609
+	.loc 1 5984
 	xor %r27, %r27, %r23
 # v4 = v4 ^ v46
-	.loc 1 5610
+	.loc 1 5985
 	ld %r31, 1488(%r1)
 	xor %r12, %r12, %r31
 # v4 = v4 ^ v44
-	.loc 1 5611
+	.loc 1 5986
 	xor %r10, %r12, %r24
 # v32 = v32 ^ v38
-	.loc 1 5612
+	.loc 1 5987
 	ld %r22, 1496(%r1)
 	xor %r8, %r29, %r22
 # v50 = v50 ^ v12
-	.loc 1 5613
+	.loc 1 5988
 	ld %r21, 1504(%r1)
 	xor %r12, %r28, %r21
 # v14 = v54 ^ v14
-	.loc 1 5614
+	.loc 1 5989
 	xor %r7, %r6, %r7
 # v43 = v11 ^ v43
-	.loc 1 5615
+	.loc 1 5990
 	xor %r28, %r26, %r9
 # v26 = v2 ^ v26
-	.loc 1 5616
+	.loc 1 5991
 	xor %r29, %r25, %r5
 # v46 = v27 ^ v46
-	.loc 1 5617
+	.loc 1 5992
 	xor %r26, %r16, %r31
 # v38 = v15 ^ v38
-	.loc 1 5618
+	.loc 1 5993
 	xor %r31, %r18, %r22
 # v12 = v49 ^ v12
-	.loc 1 5619
+	.loc 1 5994
 	xor %r25, %r15, %r21
 # v18 = v52 ^ v18
-	.loc 1 5620
+	.loc 1 5995
 	ld %r5, 1512(%r1)
 	xor %r5, %r11, %r5
 # v10 = v9 ^ v10
-	.loc 1 5621
+	.loc 1 5996
 	ld %r6, 1520(%r1)
 	xor %r6, %r17, %r6
 # v0 = v60 ^ v0
-	.loc 1 5622
+	.loc 1 5997
 	ld %r9, 1536(%r1)
 	xor %r11, %r27, %r9
 # v41 = v4 ^ v41
-	.loc 1 5623
+	.loc 1 5998
 	ld %r9, 1560(%r1)
 	xor %r9, %r10, %r9
 # v39 = v32 ^ v39
-	.loc 1 5624
+	.loc 1 5999
 	ld %r10, 1592(%r1)
 	xor %r10, %r8, %r10
 # v13 = v50 ^ v13
-	.loc 1 5625
+	.loc 1 6000
 	ld %r8, 1632(%r1)
 	xor %r8, %r12, %r8
 # v10 = v10 ^ v44
-	.loc 1 5626
+	.loc 1 6001
 	xor %r12, %r6, %r24
 # v18 = v18 ^ v44
-	.loc 1 5627
+	.loc 1 6002
 	xor %r5, %r5, %r24
 # v12 = v12 ^ v44
-	.loc 1 5628
+	.loc 1 6003
 	xor %r6, %r25, %r24
 # v44 = v38 ^ v44
-	.loc 1 5629
+	.loc 1 6004
 	xor %r24, %r31, %r24
 # v18 = v18 ^ v42
-	.loc 1 5630
+	.loc 1 6005
 	xor %r31, %r5, %r23
 # v56 = v56 ^ v42
-	.loc 1 5631
+	.loc 1 6006
 	xor %r5, %r30, %r23
 # v44 = v44 ^ v42
-	.loc 1 5632
+	.loc 1 6007
 	xor %r24, %r24, %r23
 # v42 = v46 ^ v42
-	.loc 1 5633
+	.loc 1 6008
 	xor %r23, %r26, %r23
 # v56 = v56 ^ v47
-	.loc 1 5634
+	.loc 1 6009
 	ld %r27, 1704(%r1)
 	xor %r30, %r5, %r27
 # v12 = v12 ^ v47
-	.loc 1 5635
+	.loc 1 6010
 	xor %r6, %r6, %r27
 # v42 = v42 ^ v47
-	.loc 1 5636
+	.loc 1 6011
 	xor %r23, %r23, %r27
 # v47 = v26 ^ v47
-	.loc 1 5637
+	.loc 1 6012
 	xor %r5, %r29, %r27
 # v12 = v12 ^ v48
-	.loc 1 5638
+	.loc 1 6013
 	ld %r27, 1688(%r1)
 	xor %r29, %r6, %r27
 # v44 = v44 ^ v48
-	.loc 1 5639
+	.loc 1 6014
 	xor %r24, %r24, %r27
 # v47 = v47 ^ v48
-	.loc 1 5640
+	.loc 1 6015
 	xor %r5, %r5, %r27
 # v48 = v43 ^ v48
-	.loc 1 5641
+	.loc 1 6016
 	xor %r6, %r28, %r27
 # v44 = v44 ^ v45
-	.loc 1 5642
+	.loc 1 6017
 	ld %r28, 1664(%r1)
 	xor %r24, %r24, %r28
 # v42 = v42 ^ v45
-	.loc 1 5643
+	.loc 1 6018
 	xor %r23, %r23, %r28
 # v48 = v48 ^ v45
-	.loc 1 5644
+	.loc 1 6019
 	xor %r6, %r6, %r28
 # v45 = v14 ^ v45
-	.loc 1 5645
+	.loc 1 6020
 	xor %r7, %r7, %r28
 # v42 = v42 ^ v13
-	.loc 1 5646
+	.loc 1 6021
 	xor %r23, %r23, %r8
 # v47 = v47 ^ v13
-	.loc 1 5647
+	.loc 1 6022
 	xor %r5, %r5, %r8
 # v45 = v45 ^ v13
-	.loc 1 5648
+	.loc 1 6023
 	xor %r7, %r7, %r8
 # v13 = v29 ^ v13
-	.loc 1 5649
+	.loc 1 6024
 	ld %r28, 1376(%r1)
 	xor %r8, %r28, %r8
 # v47 = v47 ^ v39
-	.loc 1 5650
+	.loc 1 6025
 	xor %r5, %r5, %r10
 # v48 = v48 ^ v39
-	.loc 1 5651
+	.loc 1 6026
 	xor %r6, %r6, %r10
 # v13 = v13 ^ v39
-	.loc 1 5652
+	.loc 1 6027
 	xor %r8, %r8, %r10
 # v39 = v21 ^ v39
-	.loc 1 5653
+	.loc 1 6028
 	ld %r28, 1328(%r1)
 	xor %r10, %r28, %r10
 # v48 = v48 ^ v41
-	.loc 1 5654
+	.loc 1 6029
 	xor %r28, %r6, %r9
 # v45 = v45 ^ v41
-	.loc 1 5655
+	.loc 1 6030
 	xor %r7, %r7, %r9
 # v39 = v39 ^ v41
-	.loc 1 5656
+	.loc 1 6031
 	xor %r10, %r10, %r9
 # v41 = v6 ^ v41
-	.loc 1 5657
+	.loc 1 6032
 	ld %r6, 1288(%r1)
 	xor %r9, %r6, %r9
 # v45 = v45 ^ v0
-	.loc 1 5658
+	.loc 1 6033
 	xor %r7, %r7, %r11
 # v13 = v13 ^ v0
-	.loc 1 5659
+	.loc 1 6034
 	xor %r8, %r8, %r11
 # v41 = v41 ^ v0
-	.loc 1 5660
+	.loc 1 6035
 	xor %r9, %r9, %r11
 # v0 = v28 ^ v0
-	.loc 1 5661
+	.loc 1 6036
 	ld %r6, 1256(%r1)
 	xor %r11, %r6, %r11
 # v13 = v13 ^ v10
-	.loc 1 5662
+	.loc 1 6037
 	xor %r8, %r8, %r12
 # v39 = v39 ^ v10
-	.loc 1 5663
+	.loc 1 6038
 	xor %r10, %r10, %r12
 # v0 = v0 ^ v10
-	.loc 1 5664
+	.loc 1 6039
 	xor %r11, %r11, %r12
 # v10 = v8 ^ v10
-	.loc 1 5665
+	.loc 1 6040
 	ld %r6, 1232(%r1)
 	xor %r12, %r6, %r12
 # v39 = v39 ^ v18
-	.loc 1 5666
+	.loc 1 6041
 	xor %r6, %r10, %r31
 	std %r6, 1720(%r1)
 # v41 = v41 ^ v18
-	.loc 1 5667
+	.loc 1 6042
 	xor %r9, %r9, %r31
 # v10 = v10 ^ v18
-	.loc 1 5668
+	.loc 1 6043
 	xor %r12, %r12, %r31
 # v18 = v16 ^ v18
-	.loc 1 5669
+	.loc 1 6044
 	ld %r6, 1216(%r1)
 	xor %r31, %r6, %r31
 # v41 = v41 ^ v56
-	.loc 1 5670
+	.loc 1 6045
 	xor %r6, %r9, %r30
 	std %r6, 1728(%r1)
 # v0 = v0 ^ v56
-	.loc 1 5671
+	.loc 1 6046
 	xor %r27, %r11, %r30
 # v18 = v18 ^ v56
-	.loc 1 5672
+	.loc 1 6047
 	xor %r31, %r31, %r30
 # v56 = v35 ^ v56
-	.loc 1 5673
+	.loc 1 6048
 	ld %r6, 1208(%r1)
 	xor %r30, %r6, %r30
 # v35 = v56 ^ v44
-	.loc 1 5674
+	.loc 1 6049
 	xor %r25, %r30, %r24
 # v16 = v45 ^ v44
-	.loc 1 5675
+	.loc 1 6050
 	xor %r6, %r7, %r24
 # v16 = v16 ^ v12
-	.loc 1 5676
+	.loc 1 6051
 	xor %r11, %r6, %r29
 # v8 = v18 ^ v45
-	.loc 1 5677
+	.loc 1 6052
 	xor %r26, %r31, %r7
 # v28 = v48 ^ v44
-	.loc 1 5678
+	.loc 1 6053
 	xor %r6, %r28, %r24
 # v28 = v28 ^ v12
-	.loc 1 5679
+	.loc 1 6054
 	xor %r10, %r6, %r29
 # v6 = v10 ^ v45
-	.loc 1 5680
+	.loc 1 6055
 	xor %r6, %r12, %r7
 # v6 = v6 ^ v48
-	.loc 1 5681
+	.loc 1 6056
 	xor %r6, %r6, %r28
 # v6 = v6 ^ v44
-	.loc 1 5682
+	.loc 1 6057
 	xor %r6, %r6, %r24
 # v6 = v6 ^ v12
-	.loc 1 5683
+	.loc 1 6058
 	xor %r21, %r6, %r29
 # v21 = v45 ^ v47
-	.loc 1 5684
+	.loc 1 6059
 	xor %r20, %r7, %r5
 # v29 = v0 ^ v48
-	.loc 1 5685
+	.loc 1 6060
 	xor %r6, %r27, %r28
 # v29 = v29 ^ v47
-	.loc 1 5686
+	.loc 1 6061
 	xor %r6, %r6, %r5
 # v29 = v29 ^ v12
-	.loc 1 5687
+	.loc 1 6062
 	xor %r18, %r6, %r29
 # v14 = v48 ^ v42
-	.loc 1 5688
+	.loc 1 6063
 	xor %r19, %r28, %r23
 # v43 = v41 ^ v47
-	.loc 1 5689
+	.loc 1 6064
 	ld %r6, 1728(%r1)
 	xor %r6, %r6, %r5
 # v43 = v43 ^ v42
-	.loc 1 5690
+	.loc 1 6065
 	xor %r17, %r6, %r23
 # v26 = v47 ^ v44
-	.loc 1 5691
+	.loc 1 6066
 	xor %r22, %r5, %r24
 # v46 = v39 ^ v42
-	.loc 1 5692
+	.loc 1 6067
 	ld %r6, 1720(%r1)
 	xor %r6, %r6, %r23
 # v46 = v46 ^ v44
-	.loc 1 5693
+	.loc 1 6068
 	xor %r16, %r6, %r24
 # v38 = v42 ^ v12
-	.loc 1 5694
+	.loc 1 6069
 	xor %r9, %r23, %r29
 # v50 = v13 ^ v44
-	.loc 1 5695
+	.loc 1 6070
 	xor %r6, %r8, %r24
 # v50 = v50 ^ v12
-	.loc 1 5696
+	.loc 1 6071
 	xor %r15, %r6, %r29
 # v35 = v35 ^ v38
-	.loc 1 5697
+	.loc 1 6072
 	xor %r25, %r25, %r9
 # v32 = v14 ^ v38
-	.loc 1 5698
+	.loc 1 6073
 	xor %r6, %r19, %r9
 # v32 = v32 ^ v50
-	.loc 1 5699
+	.loc 1 6074
 	xor %r14, %r6, %r15
 # v16 = v16 ^ v14
-	.loc 1 5700
+	.loc 1 6075
 	xor %r11, %r11, %r19
 # v4 = v43 ^ v38
-	.loc 1 5701
+	.loc 1 6076
 	xor %r6, %r17, %r9
 # v4 = v4 ^ v50
-	.loc 1 5702
+	.loc 1 6077
 	xor %r6, %r6, %r15
 	std %r6, 1736(%r1)
 # v8 = v8 ^ v14
-	.loc 1 5703
+	.loc 1 6078
 	xor %r26, %r26, %r19
 # v8 = v8 ^ v43
-	.loc 1 5704
+	.loc 1 6079
 	xor %r26, %r26, %r17
 # v8 = v8 ^ v38
-	.loc 1 5705
+	.loc 1 6080
 	xor %r26, %r26, %r9
 # v8 = v8 ^ v50
-	.loc 1 5706
+	.loc 1 6081
 	xor %r26, %r26, %r15
 # v14 = v14 ^ v26
-	.loc 1 5707
+	.loc 1 6082
 	xor %r6, %r19, %r22
 	std %r6, 1744(%r1)
 # v28 = v28 ^ v43
-	.loc 1 5708
+	.loc 1 6083
 	xor %r10, %r10, %r17
 # v28 = v28 ^ v26
-	.loc 1 5709
+	.loc 1 6084
 	xor %r10, %r10, %r22
 # v28 = v28 ^ v50
-	.loc 1 5710
+	.loc 1 6085
 	xor %r10, %r10, %r15
 # v43 = v43 ^ v46
-	.loc 1 5711
+	.loc 1 6086
 	xor %r17, %r17, %r16
 # v6 = v6 ^ v26
-	.loc 1 5712
+	.loc 1 6087
 	xor %r21, %r21, %r22
 # v6 = v6 ^ v46
-	.loc 1 5713
+	.loc 1 6088
 	xor %r21, %r21, %r16
 # v26 = v26 ^ v38
-	.loc 1 5714
+	.loc 1 6089
 	xor %r22, %r22, %r9
 # v21 = v21 ^ v46
-	.loc 1 5715
+	.loc 1 6090
 	xor %r20, %r20, %r16
 # v21 = v21 ^ v38
-	.loc 1 5716
+	.loc 1 6091
 	xor %r20, %r20, %r9
 # v46 = v46 ^ v50
-	.loc 1 5717
+	.loc 1 6092
 	xor %r16, %r16, %r15
 # v38 = v29 ^ v38
-	.loc 1 5718
+	.loc 1 6093
 	xor %r9, %r18, %r9
 # v50 = v38 ^ v50
-	.loc 1 5719
+	.loc 1 6094
 	xor %r15, %r9, %r15
 # v35 = v35 ^ v46
-	.loc 1 5720
+	.loc 1 6095
 	xor %r25, %r25, %r16
 # v38 = v43 ^ v46
-	.loc 1 5721
+	.loc 1 6096
 	xor %r6, %r17, %r16
 # v38 = v38 ^ v50
-	.loc 1 5722
+	.loc 1 6097
 	xor %r9, %r6, %r15
 # v32 = v32 ^ v43
-	.loc 1 5723
+	.loc 1 6098
 	xor %r14, %r14, %r17
 # v29 = v6 ^ v46
-	.loc 1 5724
+	.loc 1 6099
 	xor %r6, %r21, %r16
 # v29 = v29 ^ v50
-	.loc 1 5725
+	.loc 1 6100
 	xor %r6, %r6, %r15
 # v16 = v16 ^ v43
-	.loc 1 5726
+	.loc 1 6101
 	xor %r11, %r11, %r17
 # v16 = v16 ^ v6
-	.loc 1 5727
+	.loc 1 6102
 	xor %r11, %r11, %r21
 # v16 = v16 ^ v46
-	.loc 1 5728
+	.loc 1 6103
 	xor %r11, %r11, %r16
 # v16 = v16 ^ v50
-	.loc 1 5729
+	.loc 1 6104
 	xor %r19, %r11, %r15
 # v43 = v43 ^ v26
-	.loc 1 5730
+	.loc 1 6105
 	xor %r11, %r17, %r22
 	std %r11, 1752(%r1)
 # v4 = v4 ^ v6
-	.loc 1 5731
+	.loc 1 6106
 	ld %r11, 1736(%r1)
 	xor %r11, %r11, %r21
 # v4 = v4 ^ v26
-	.loc 1 5732
+	.loc 1 6107
 	xor %r11, %r11, %r22
 # v4 = v4 ^ v50
-	.loc 1 5733
+	.loc 1 6108
 	xor %r18, %r11, %r15
 # v6 = v6 ^ v21
-	.loc 1 5734
+	.loc 1 6109
 	xor %r21, %r21, %r20
 # v8 = v8 ^ v26
-	.loc 1 5735
+	.loc 1 6110
 	xor %r26, %r26, %r22
 # v8 = v8 ^ v21
-	.loc 1 5736
+	.loc 1 6111
 	xor %r26, %r26, %r20
 # v26 = v26 ^ v46
-	.loc 1 5737
+	.loc 1 6112
 	xor %r22, %r22, %r16
 # v14 = v14 ^ v21
-	.loc 1 5738
+	.loc 1 6113
 	ld %r11, 1744(%r1)
 	xor %r11, %r11, %r20
 # v14 = v14 ^ v46
-	.loc 1 5739
+	.loc 1 6114
 	xor %r11, %r11, %r16
 # v21 = v21 ^ v50
-	.loc 1 5740
+	.loc 1 6115
 	xor %r20, %r20, %r15
 # v46 = v28 ^ v46
-	.loc 1 5741
+	.loc 1 6116
 	xor %r16, %r10, %r16
 # v50 = v46 ^ v50
-	.loc 1 5742
+	.loc 1 6117
 	xor %r15, %r16, %r15
 # v35 = v35 ^ v21
-	.loc 1 5743
+	.loc 1 6118
 	xor %r25, %r25, %r20
 # v46 = v6 ^ v21
-	.loc 1 5744
+	.loc 1 6119
 	xor %r10, %r21, %r20
 # v46 = v46 ^ v50
-	.loc 1 5745
+	.loc 1 6120
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v6
-	.loc 1 5746
+	.loc 1 6121
 	xor %r17, %r9, %r21
 # v28 = v8 ^ v21
-	.loc 1 5747
+	.loc 1 6122
 	xor %r9, %r26, %r20
 # v28 = v28 ^ v50
-	.loc 1 5748
+	.loc 1 6123
 	xor %r9, %r9, %r15
 # v32 = v32 ^ v6
-	.loc 1 5749
+	.loc 1 6124
 	xor %r14, %r14, %r21
 # v32 = v32 ^ v8
-	.loc 1 5750
+	.loc 1 6125
 	xor %r14, %r14, %r26
 # v32 = v32 ^ v21
-	.loc 1 5751
+	.loc 1 6126
 	xor %r14, %r14, %r20
 # v32 = v32 ^ v50
-	.loc 1 5752
+	.loc 1 6127
 	xor %r14, %r14, %r15
 # v6 = v6 ^ v26
-	.loc 1 5753
+	.loc 1 6128
 	xor %r21, %r21, %r22
 	std %r21, 1760(%r1)
 # v29 = v29 ^ v8
-	.loc 1 5754
+	.loc 1 6129
 	xor %r6, %r6, %r26
 # v29 = v29 ^ v26
-	.loc 1 5755
+	.loc 1 6130
 	xor %r6, %r6, %r22
 # v29 = v29 ^ v50
-	.loc 1 5756
+	.loc 1 6131
 	xor %r21, %r6, %r15
 # v8 = v8 ^ v14
-	.loc 1 5757
+	.loc 1 6132
 	xor %r26, %r26, %r11
 # v16 = v16 ^ v26
-	.loc 1 5758
+	.loc 1 6133
 	xor %r19, %r19, %r22
 # v16 = v16 ^ v14
-	.loc 1 5759
+	.loc 1 6134
 	xor %r19, %r19, %r11
 # v26 = v26 ^ v21
-	.loc 1 5760
+	.loc 1 6135
 	xor %r22, %r22, %r20
 # v43 = v43 ^ v14
-	.loc 1 5761
+	.loc 1 6136
 	ld %r6, 1752(%r1)
 	xor %r6, %r6, %r11
 # v43 = v43 ^ v21
-	.loc 1 5762
+	.loc 1 6137
 	xor %r6, %r6, %r20
 # v14 = v14 ^ v50
-	.loc 1 5763
+	.loc 1 6138
 	xor %r11, %r11, %r15
 # v21 = v4 ^ v21
-	.loc 1 5764
+	.loc 1 6139
 	xor %r20, %r18, %r20
 # v50 = v21 ^ v50
-	.loc 1 5765
+	.loc 1 6140
 	xor %r15, %r20, %r15
 # v35 = v35 ^ v14
-	.loc 1 5766
+	.loc 1 6141
 	xor %r20, %r25, %r11
 # v21 = v8 ^ v14
-	.loc 1 5767
+	.loc 1 6142
 	xor %r25, %r26, %r11
 # v21 = v21 ^ v50
-	.loc 1 5768
+	.loc 1 6143
 	xor %r25, %r25, %r15
 # v46 = v46 ^ v8
-	.loc 1 5769
+	.loc 1 6144
 	xor %r18, %r10, %r26
 # v4 = v16 ^ v14
-	.loc 1 5770
+	.loc 1 6145
 	xor %r10, %r19, %r11
 # v4 = v4 ^ v50
-	.loc 1 5771
+	.loc 1 6146
 	xor %r10, %r10, %r15
 # v38 = v38 ^ v8
-	.loc 1 5772
+	.loc 1 6147
 	xor %r17, %r17, %r26
 # v38 = v38 ^ v16
-	.loc 1 5773
+	.loc 1 6148
 	xor %r17, %r17, %r19
 # v38 = v38 ^ v14
-	.loc 1 5774
+	.loc 1 6149
 	xor %r17, %r17, %r11
 # v38 = v38 ^ v50
-	.loc 1 5775
+	.loc 1 6150
 	xor %r17, %r17, %r15
 # v8 = v8 ^ v26
-	.loc 1 5776
+	.loc 1 6151
 	xor %r26, %r26, %r22
 	std %r26, 1768(%r1)
 # v28 = v28 ^ v16
-	.loc 1 5777
+	.loc 1 6152
 	xor %r9, %r9, %r19
 # v28 = v28 ^ v26
-	.loc 1 5778
+	.loc 1 6153
 	xor %r9, %r9, %r22
 # v28 = v28 ^ v50
-	.loc 1 5779
+	.loc 1 6154
 	xor %r9, %r9, %r15
 	std %r9, 1776(%r1)
 # v16 = v16 ^ v43
-	.loc 1 5780
+	.loc 1 6155
 	xor %r19, %r19, %r6
 # v32 = v32 ^ v26
-	.loc 1 5781
+	.loc 1 6156
 	xor %r14, %r14, %r22
 # v32 = v32 ^ v43
-	.loc 1 5782
+	.loc 1 6157
 	xor %r14, %r14, %r6
 # v26 = v26 ^ v14
-	.loc 1 5783
+	.loc 1 6158
 	xor %r22, %r22, %r11
 # v6 = v6 ^ v43
-	.loc 1 5784
+	.loc 1 6159
 	ld %r9, 1760(%r1)
 	xor %r9, %r9, %r6
 # v6 = v6 ^ v14
-	.loc 1 5785
+	.loc 1 6160
 	xor %r9, %r9, %r11
 # v43 = v43 ^ v50
-	.loc 1 5786
+	.loc 1 6161
 	xor %r26, %r6, %r15
 # v14 = v29 ^ v14
-	.loc 1 5787
+	.loc 1 6162
 	xor %r11, %r21, %r11
 # v50 = v14 ^ v50
-	.loc 1 5788
+	.loc 1 6163
 	xor %r15, %r11, %r15
 # v35 = v35 ^ v43
-	.loc 1 5789
+	.loc 1 6164
 	xor %r20, %r20, %r26
 # v14 = v16 ^ v43
-	.loc 1 5790
+	.loc 1 6165
 	xor %r6, %r19, %r26
 # v14 = v14 ^ v50
-	.loc 1 5791
+	.loc 1 6166
 	xor %r11, %r6, %r15
 # v21 = v21 ^ v16
-	.loc 1 5792
+	.loc 1 6167
 	xor %r25, %r25, %r19
 # v29 = v32 ^ v43
-	.loc 1 5793
+	.loc 1 6168
 	xor %r6, %r14, %r26
 # v29 = v29 ^ v50
-	.loc 1 5794
+	.loc 1 6169
 	xor %r6, %r6, %r15
 # v46 = v46 ^ v16
-	.loc 1 5795
+	.loc 1 6170
 	xor %r18, %r18, %r19
 # v46 = v46 ^ v32
-	.loc 1 5796
+	.loc 1 6171
 	xor %r18, %r18, %r14
 # v46 = v46 ^ v43
-	.loc 1 5797
+	.loc 1 6172
 	xor %r18, %r18, %r26
 # v46 = v46 ^ v50
-	.loc 1 5798
+	.loc 1 6173
 	xor %r18, %r18, %r15
 # v16 = v16 ^ v26
-	.loc 1 5799
+	.loc 1 6174
 	xor %r19, %r19, %r22
 # v4 = v4 ^ v32
-	.loc 1 5800
+	.loc 1 6175
 	xor %r10, %r10, %r14
 # v4 = v4 ^ v26
-	.loc 1 5801
+	.loc 1 6176
 	xor %r10, %r10, %r22
 # v4 = v4 ^ v50
-	.loc 1 5802
+	.loc 1 6177
 	xor %r21, %r10, %r15
 # v32 = v32 ^ v6
-	.loc 1 5803
+	.loc 1 6178
 	xor %r10, %r14, %r9
 	std %r10, 4264(%r1)
 # v38 = v38 ^ v26
-	.loc 1 5804
+	.loc 1 6179
 	xor %r17, %r17, %r22
 # v38 = v38 ^ v6
-	.loc 1 5805
+	.loc 1 6180
 	xor %r10, %r17, %r9
 	std %r10, 4272(%r1)
 # v26 = v26 ^ v43
-	.loc 1 5806
+	.loc 1 6181
 	xor %r10, %r22, %r26
 	std %r10, 5008(%r1)
 # v8 = v8 ^ v6
-	.loc 1 5807
+	.loc 1 6182
 	ld %r10, 1768(%r1)
 	xor %r10, %r10, %r9
 # v8 = v8 ^ v43
-	.loc 1 5808
+	.loc 1 6183
 	xor %r22, %r10, %r26
 # v6 = v6 ^ v50
-	.loc 1 5809
+	.loc 1 6184
 	xor %r17, %r9, %r15
 # v43 = v28 ^ v43
-	.loc 1 5810
+	.loc 1 6185
 	ld %r9, 1776(%r1)
 	xor %r26, %r9, %r26
 # v50 = v43 ^ v50
-	.loc 1 5811
+	.loc 1 6186
 	xor %r15, %r26, %r15
 # v43 = v35 & v56
-	.loc 1 5812
+	.loc 1 6187
 	and %r9, %r20, %r30
 	std %r9, 1784(%r1)
 # v28 = v35 & v18
-	.loc 1 5813
+	.loc 1 6188
 	and %r9, %r20, %r31
 # v60 = v14 & v56
-	.loc 1 5814
+	.loc 1 6189
 	and %r10, %r11, %r30
 # v60 = v28 ^ v60
-	.loc 1 5815
+	.loc 1 6190
 	xor %r9, %r9, %r10
 	std %r9, 1792(%r1)
 # v28 = v35 & v10
-	.loc 1 5816
+	.loc 1 6191
 	and %r10, %r20, %r12
 	std %r10, 1800(%r1)
 # v9 = v14 & v18
-	.loc 1 5817
+	.loc 1 6192
 	and %r26, %r11, %r31
 	std %r26, 3320(%r1)
 # v52 = v21 & v56
-	.loc 1 5818
+	.loc 1 6193
 	and %r9, %r25, %r30
 # v9 = v28 ^ v9
-	.loc 1 5819
+	.loc 1 6194
 	xor %r10, %r10, %r26
 # v52 = v9 ^ v52
-	.loc 1 5820
+	.loc 1 6195
 	xor %r9, %r10, %r9
 	std %r9, 1808(%r1)
 # v9 = v35 & v0
-	.loc 1 5821
+	.loc 1 6196
 	and %r9, %r20, %r27
 	std %r9, 1816(%r1)
 # v28 = v14 & v10
-	.loc 1 5822
+	.loc 1 6197
 	and %r16, %r11, %r12
 	std %r16, 3328(%r1)
 # v49 = v21 & v18
-	.loc 1 5823
+	.loc 1 6198
 	and %r10, %r25, %r31
 	std %r10, 1824(%r1)
 # v15 = v29 & v56
-	.loc 1 5824
+	.loc 1 6199
 	and %r26, %r6, %r30
 	std %r26, 3336(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5825
+	.loc 1 6200
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 5826
+	.loc 1 6201
 	xor %r9, %r9, %r10
 # v15 = v49 ^ v15
-	.loc 1 5827
+	.loc 1 6202
 	xor %r9, %r9, %r26
 	std %r9, 1832(%r1)
 # v49 = v35 & v41
-	.loc 1 5828
+	.loc 1 6203
 	ld %r9, 1728(%r1)
 	std %r9, 3984(%r1)
 	and %r9, %r20, %r9
 	std %r9, 3976(%r1)
 	std %r9, 1840(%r1)
 # v28 = v14 & v0
-	.loc 1 5829
+	.loc 1 6204
 	and %r10, %r11, %r27
 	std %r10, 3344(%r1)
 # v9 = v21 & v10
-	.loc 1 5830
+	.loc 1 6205
 	and %r14, %r25, %r12
 	std %r14, 4768(%r1)
 	std %r14, 1848(%r1)
 # v27 = v29 & v18
-	.loc 1 5831
+	.loc 1 6206
 	and %r16, %r6, %r31
 	std %r16, 1856(%r1)
 # v2 = v46 & v56
-	.loc 1 5832
+	.loc 1 6207
 	and %r26, %r18, %r30
 	std %r26, 3352(%r1)
 # v28 = v49 ^ v28
-	.loc 1 5833
+	.loc 1 6208
 	xor %r9, %r9, %r10
 	std %r9, 3360(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5834
+	.loc 1 6209
 	xor %r9, %r9, %r14
 # v27 = v9 ^ v27
-	.loc 1 5835
+	.loc 1 6210
 	xor %r9, %r9, %r16
 # v2 = v27 ^ v2
-	.loc 1 5836
+	.loc 1 6211
 	xor %r9, %r9, %r26
 	std %r9, 1864(%r1)
 # v27 = v35 & v39
-	.loc 1 5837
+	.loc 1 6212
 	ld %r9, 1720(%r1)
 	std %r9, 4000(%r1)
 	and %r9, %r20, %r9
@@ -21687,131 +22166,131 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r9, 3992(%r1)
 	std %r9, 1872(%r1)
 # v9 = v14 & v41
-	.loc 1 5838
+	.loc 1 6213
 	ld %r9, 3984(%r1)
 	and %r9, %r11, %r9
 	std %r9, 5344(%r1)
 	std %r9, 3368(%r1)
 # v28 = v21 & v0
-	.loc 1 5839
+	.loc 1 6214
 	and %r9, %r25, %r27
 	std %r9, 6000(%r1)
 	std %r9, 4008(%r1)
 	std %r9, 1880(%r1)
 # v49 = v29 & v10
-	.loc 1 5840
+	.loc 1 6215
 	and %r16, %r6, %r12
 	std %r16, 4776(%r1)
 	std %r16, 1888(%r1)
 # v11 = v46 & v18
-	.loc 1 5841
+	.loc 1 6216
 	and %r26, %r18, %r31
 	std %r26, 4784(%r1)
 	std %r26, 1896(%r1)
 # v54 = v16 & v56
-	.loc 1 5842
+	.loc 1 6217
 	and %r10, %r19, %r30
 	std %r10, 5624(%r1)
 	std %r10, 3376(%r1)
 # v9 = v27 ^ v9
-	.loc 1 5843
+	.loc 1 6218
 	ld %r9, 5344(%r1)
 	ld %r14, 5840(%r1)
 	xor %r9, %r14, %r9
 	std %r9, 3384(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5844
+	.loc 1 6219
 	ld %r14, 6000(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3392(%r1)
 # v49 = v28 ^ v49
-	.loc 1 5845
+	.loc 1 6220
 	xor %r9, %r9, %r16
 # v11 = v49 ^ v11
-	.loc 1 5846
+	.loc 1 6221
 	xor %r9, %r9, %r26
 # v54 = v11 ^ v54
-	.loc 1 5847
+	.loc 1 6222
 	xor %r9, %r9, %r10
 	std %r9, 1904(%r1)
 # v11 = v35 & v13
-	.loc 1 5848
+	.loc 1 6223
 	and %r9, %r20, %r8
 	std %r9, 4016(%r1)
 	std %r9, 1912(%r1)
 # v49 = v14 & v39
-	.loc 1 5849
+	.loc 1 6224
 	ld %r9, 4000(%r1)
 	and %r9, %r11, %r9
 	std %r9, 4968(%r1)
 	std %r9, 3400(%r1)
 # v28 = v21 & v41
-	.loc 1 5850
+	.loc 1 6225
 	ld %r9, 1728(%r1)
 	and %r16, %r25, %r9
 	std %r16, 4024(%r1)
 	std %r16, 1920(%r1)
 # v9 = v29 & v0
-	.loc 1 5851
+	.loc 1 6226
 	and %r26, %r6, %r27
 	std %r26, 4032(%r1)
 	std %r26, 1928(%r1)
 # v27 = v46 & v10
-	.loc 1 5852
+	.loc 1 6227
 	and %r9, %r18, %r12
 	std %r9, 4792(%r1)
 	std %r9, 1936(%r1)
 # v1 = v16 & v18
-	.loc 1 5853
+	.loc 1 6228
 	and %r10, %r19, %r31
 	std %r10, 4800(%r1)
 	std %r10, 1944(%r1)
 # v24 = v4 & v56
-	.loc 1 5854
+	.loc 1 6229
 	and %r9, %r21, %r30
 	std %r9, 5352(%r1)
 	std %r9, 3408(%r1)
 # v49 = v11 ^ v49
-	.loc 1 5855
+	.loc 1 6230
 	ld %r9, 4016(%r1)
 	ld %r14, 4968(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3416(%r1)
 # v28 = v49 ^ v28
-	.loc 1 5856
+	.loc 1 6231
 	xor %r9, %r9, %r16
 	std %r9, 3424(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5857
+	.loc 1 6232
 	xor %r9, %r9, %r26
 	std %r9, 3432(%r1)
 # v27 = v9 ^ v27
-	.loc 1 5858
+	.loc 1 6233
 	ld %r26, 4792(%r1)
 	xor %r9, %r9, %r26
 # v1 = v27 ^ v1
-	.loc 1 5859
+	.loc 1 6234
 	xor %r9, %r9, %r10
 # v24 = v1 ^ v24
-	.loc 1 5860
+	.loc 1 6235
 	ld %r10, 5352(%r1)
 	xor %r9, %r9, %r10
 	std %r9, 1952(%r1)
 # v1 = v14 & v13
-	.loc 1 5861
+	.loc 1 6236
 	and %r9, %r11, %r8
 	std %r9, 5848(%r1)
 	std %r9, 4040(%r1)
 	std %r9, 1960(%r1)
 # v27 = v21 & v39
-	.loc 1 5862
+	.loc 1 6237
 	ld %r9, 1720(%r1)
 	std %r9, 4048(%r1)
 	and %r9, %r25, %r9
 	std %r9, 5360(%r1)
 	std %r9, 3440(%r1)
 # v9 = v29 & v41
-	.loc 1 5863
+	.loc 1 6238
 	ld %r9, 1728(%r1)
 	std %r9, 4064(%r1)
 	and %r9, %r6, %r9
@@ -21819,1116 +22298,1116 @@ qhasm_kernel_mceliece_gf13_vec512_inv_ppc64:
 	std %r9, 4056(%r1)
 	std %r9, 1968(%r1)
 # v28 = v46 & v0
-	.loc 1 5864
+	.loc 1 6239
 	and %r16, %r18, %r27
 	std %r16, 4808(%r1)
 	std %r16, 1976(%r1)
 # v49 = v16 & v10
-	.loc 1 5865
+	.loc 1 6240
 	and %r26, %r19, %r12
 	std %r26, 4816(%r1)
 	std %r26, 1984(%r1)
 # v11 = v4 & v18
-	.loc 1 5866
+	.loc 1 6241
 	and %r10, %r21, %r31
 	std %r10, 5632(%r1)
 	std %r10, 3448(%r1)
 # v27 = v1 ^ v27
-	.loc 1 5867
+	.loc 1 6242
 	ld %r9, 5360(%r1)
 	ld %r14, 5848(%r1)
 	xor %r9, %r14, %r9
 	std %r9, 3456(%r1)
 # v9 = v27 ^ v9
-	.loc 1 5868
+	.loc 1 6243
 	ld %r14, 6008(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3464(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5869
+	.loc 1 6244
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 5870
+	.loc 1 6245
 	xor %r9, %r9, %r26
 # v11 = v49 ^ v11
-	.loc 1 5871
+	.loc 1 6246
 	xor %r9, %r9, %r10
 	std %r9, 1992(%r1)
 # v49 = v21 & v13
-	.loc 1 5872
+	.loc 1 6247
 	and %r16, %r25, %r8
 	std %r16, 4072(%r1)
 	std %r16, 2000(%r1)
 # v28 = v29 & v39
-	.loc 1 5873
+	.loc 1 6248
 	ld %r9, 4048(%r1)
 	and %r14, %r6, %r9
 	std %r14, 3472(%r1)
 # v9 = v46 & v41
-	.loc 1 5874
+	.loc 1 6249
 	ld %r9, 4064(%r1)
 	and %r9, %r18, %r9
 	std %r9, 4824(%r1)
 	std %r9, 2008(%r1)
 # v27 = v16 & v0
-	.loc 1 5875
+	.loc 1 6250
 	and %r10, %r19, %r27
 	std %r10, 2016(%r1)
 # v1 = v4 & v10
-	.loc 1 5876
+	.loc 1 6251
 	and %r26, %r21, %r12
 	std %r26, 3480(%r1)
 # v28 = v49 ^ v28
-	.loc 1 5877
+	.loc 1 6252
 	xor %r16, %r16, %r14
 	std %r16, 3488(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5878
+	.loc 1 6253
 	xor %r9, %r16, %r9
 # v27 = v9 ^ v27
-	.loc 1 5879
+	.loc 1 6254
 	xor %r9, %r9, %r10
 # v1 = v27 ^ v1
-	.loc 1 5880
+	.loc 1 6255
 	xor %r9, %r9, %r26
 	std %r9, 2024(%r1)
 # v27 = v29 & v13
-	.loc 1 5881
+	.loc 1 6256
 	and %r14, %r6, %r8
 	std %r14, 4080(%r1)
 	std %r14, 2032(%r1)
 # v9 = v46 & v39
-	.loc 1 5882
+	.loc 1 6257
 	ld %r9, 1720(%r1)
 	std %r9, 5400(%r1)
 	and %r9, %r18, %r9
 	std %r9, 4976(%r1)
 	std %r9, 3496(%r1)
 # v28 = v16 & v41
-	.loc 1 5883
+	.loc 1 6258
 	ld %r26, 1728(%r1)
 	std %r26, 4088(%r1)
 	and %r16, %r19, %r26
 	std %r16, 4832(%r1)
 	std %r16, 2040(%r1)
 # v49 = v4 & v0
-	.loc 1 5884
+	.loc 1 6259
 	and %r10, %r21, %r27
 	std %r10, 5368(%r1)
 	std %r10, 3504(%r1)
 # v9 = v27 ^ v9
-	.loc 1 5885
+	.loc 1 6260
 	xor %r9, %r14, %r9
 	std %r9, 3512(%r1)
 # v28 = v9 ^ v28
-	.loc 1 5886
+	.loc 1 6261
 	xor %r9, %r9, %r16
 # v49 = v28 ^ v49
-	.loc 1 5887
+	.loc 1 6262
 	xor %r9, %r9, %r10
 	std %r9, 2048(%r1)
 # v28 = v46 & v13
-	.loc 1 5888
+	.loc 1 6263
 	and %r9, %r18, %r8
 	std %r9, 2056(%r1)
 # v9 = v16 & v39
-	.loc 1 5889
+	.loc 1 6264
 	ld %r10, 5400(%r1)
 	and %r16, %r19, %r10
 	std %r16, 3520(%r1)
 # v27 = v4 & v41
-	.loc 1 5890
+	.loc 1 6265
 	and %r26, %r21, %r26
 	std %r26, 3528(%r1)
 # v9 = v28 ^ v9
-	.loc 1 5891
+	.loc 1 6266
 	xor %r9, %r9, %r16
 # v27 = v9 ^ v27
-	.loc 1 5892
+	.loc 1 6267
 	xor %r9, %r9, %r26
 	std %r9, 2064(%r1)
 # v9 = v16 & v13
-	.loc 1 5893
+	.loc 1 6268
 	and %r9, %r19, %r8
 # v28 = v4 & v39
-	.loc 1 5894
+	.loc 1 6269
 	and %r10, %r21, %r10
 # v28 = v9 ^ v28
-	.loc 1 5895
+	.loc 1 6270
 	xor %r9, %r9, %r10
 	std %r9, 2072(%r1)
 # v9 = v4 & v13
-	.loc 1 5896
+	.loc 1 6271
 	and %r9, %r21, %r8
 	std %r9, 2080(%r1)
 # v58 = v32 & v45
-	.loc 1 5897
+	.loc 1 6272
 	ld %r26, 4264(%r1)
 	and %r9, %r26, %r7
 	std %r9, 2088(%r1)
 # v33 = v32 & v48
-	.loc 1 5898
+	.loc 1 6273
 	and %r9, %r26, %r28
 # v7 = v38 & v45
-	.loc 1 5899
+	.loc 1 6274
 	ld %r16, 4272(%r1)
 	and %r10, %r16, %r7
 # v7 = v33 ^ v7
-	.loc 1 5900
+	.loc 1 6275
 	xor %r9, %r9, %r10
 	std %r9, 2096(%r1)
 # v33 = v32 & v47
-	.loc 1 5901
+	.loc 1 6276
 	and %r10, %r26, %r5
 	std %r10, 2104(%r1)
 # v31 = v38 & v48
-	.loc 1 5902
+	.loc 1 6277
 	and %r26, %r16, %r28
 	std %r26, 3536(%r1)
 # v3 = v26 & v45
-	.loc 1 5903
+	.loc 1 6278
 	ld %r16, 5008(%r1)
 	and %r9, %r16, %r7
 # v31 = v33 ^ v31
-	.loc 1 5904
+	.loc 1 6279
 	xor %r10, %r10, %r26
 # v3 = v31 ^ v3
-	.loc 1 5905
+	.loc 1 6280
 	xor %r9, %r10, %r9
 	std %r9, 2112(%r1)
 # v31 = v32 & v42
-	.loc 1 5906
+	.loc 1 6281
 	ld %r26, 4264(%r1)
 	and %r14, %r26, %r23
 	std %r14, 2120(%r1)
 # v33 = v38 & v47
-	.loc 1 5907
+	.loc 1 6282
 	ld %r9, 4272(%r1)
 	and %r10, %r9, %r5
 	std %r10, 3544(%r1)
 # v36 = v26 & v48
-	.loc 1 5908
+	.loc 1 6283
 	and %r9, %r16, %r28
 	std %r9, 2128(%r1)
 # v30 = v8 & v45
-	.loc 1 5909
+	.loc 1 6284
 	and %r16, %r22, %r7
 	std %r16, 3552(%r1)
 # v33 = v31 ^ v33
-	.loc 1 5910
+	.loc 1 6285
 	xor %r10, %r14, %r10
 # v36 = v33 ^ v36
-	.loc 1 5911
+	.loc 1 6286
 	xor %r9, %r10, %r9
 # v30 = v36 ^ v30
-	.loc 1 5912
+	.loc 1 6287
 	xor %r9, %r9, %r16
 	std %r9, 2136(%r1)
 # v36 = v32 & v44
-	.loc 1 5913
+	.loc 1 6288
 	and %r14, %r26, %r24
 	std %r14, 4096(%r1)
 	std %r14, 2144(%r1)
 # v33 = v38 & v42
-	.loc 1 5914
+	.loc 1 6289
 	ld %r9, 4272(%r1)
 	and %r9, %r9, %r23
 	std %r9, 3560(%r1)
 # v31 = v26 & v47
-	.loc 1 5915
+	.loc 1 6290
 	ld %r10, 5008(%r1)
 	and %r10, %r10, %r5
 	std %r10, 4840(%r1)
 	std %r10, 2152(%r1)
 # v34 = v8 & v48
-	.loc 1 5916
+	.loc 1 6291
 	and %r16, %r22, %r28
 	std %r16, 2160(%r1)
 # v5 = v6 & v45
-	.loc 1 5917
+	.loc 1 6292
 	and %r26, %r17, %r7
 	std %r26, 3568(%r1)
 # v33 = v36 ^ v33
-	.loc 1 5918
+	.loc 1 6293
 	xor %r9, %r14, %r9
 	std %r9, 3576(%r1)
 # v31 = v33 ^ v31
-	.loc 1 5919
+	.loc 1 6294
 	xor %r9, %r9, %r10
 # v34 = v31 ^ v34
-	.loc 1 5920
+	.loc 1 6295
 	xor %r9, %r9, %r16
 # v5 = v34 ^ v5
-	.loc 1 5921
+	.loc 1 6296
 	xor %r9, %r9, %r26
 	std %r9, 2168(%r1)
 # v34 = v32 & v12
-	.loc 1 5922
+	.loc 1 6297
 	ld %r9, 4264(%r1)
 	and %r9, %r9, %r29
 	std %r9, 5856(%r1)
 	std %r9, 4104(%r1)
 	std %r9, 2176(%r1)
 # v31 = v38 & v44
-	.loc 1 5923
+	.loc 1 6298
 	ld %r9, 4272(%r1)
 	and %r9, %r9, %r24
 	std %r9, 5376(%r1)
 	std %r9, 3584(%r1)
 # v33 = v26 & v42
-	.loc 1 5924
+	.loc 1 6299
 	ld %r9, 5008(%r1)
 	and %r9, %r9, %r23
 	std %r9, 6016(%r1)
 	std %r9, 4112(%r1)
 	std %r9, 2184(%r1)
 # v36 = v8 & v47
-	.loc 1 5925
+	.loc 1 6300
 	and %r16, %r22, %r5
 	std %r16, 4848(%r1)
 	std %r16, 2192(%r1)
 # v37 = v6 & v48
-	.loc 1 5926
+	.loc 1 6301
 	and %r26, %r17, %r28
 	std %r26, 4856(%r1)
 	std %r26, 2200(%r1)
 # v40 = v50 & v45
-	.loc 1 5927
+	.loc 1 6302
 	and %r10, %r15, %r7
 	std %r10, 5640(%r1)
 	std %r10, 3592(%r1)
 # v31 = v34 ^ v31
-	.loc 1 5928
+	.loc 1 6303
 	ld %r9, 5376(%r1)
 	ld %r14, 5856(%r1)
 	xor %r9, %r14, %r9
 	std %r9, 3600(%r1)
 # v33 = v31 ^ v33
-	.loc 1 5929
+	.loc 1 6304
 	ld %r14, 6016(%r1)
 	xor %r9, %r9, %r14
 	std %r9, 3608(%r1)
 # v36 = v33 ^ v36
-	.loc 1 5930
+	.loc 1 6305
 	xor %r9, %r9, %r16
 # v37 = v36 ^ v37
-	.loc 1 5931
+	.loc 1 6306
 	xor %r9, %r9, %r26
 # v40 = v37 ^ v40
-	.loc 1 5932
+	.loc 1 6307
 	xor %r9, %r9, %r10
 	std %r9, 2208(%r1)
 # v37 = v38 & v12
-	.loc 1 5933
+	.loc 1 6308
 	ld %r9, 4272(%r1)
 	and %r14, %r9, %r29
 	std %r14, 4120(%r1)
 	std %r14, 2216(%r1)
 # v36 = v26 & v44
-	.loc 1 5934
+	.loc 1 6309
 	ld %r9, 5008(%r1)
 	and %r9, %r9, %r24
 	std %r9, 3616(%r1)
 # v33 = v8 & v42
-	.loc 1 5935
+	.loc 1 6310
 	and %r16, %r22, %r23
 	std %r16, 4864(%r1)
 	std %r16, 2224(%r1)
 # v31 = v6 & v47
-	.loc 1 5936
+	.loc 1 6311
 	and %r26, %r17, %r5
 	std %r26, 2232(%r1)
 # v34 = v50 & v48
-	.loc 1 5937
+	.loc 1 6312
 	and %r10, %r15, %r28
 	std %r10, 3624(%r1)
 # v36 = v37 ^ v36
-	.loc 1 5938
+	.loc 1 6313
 	xor %r9, %r14, %r9
 	std %r9, 3632(%r1)
 # v33 = v36 ^ v33
-	.loc 1 5939
+	.loc 1 6314
 	xor %r9, %r9, %r16
 # v31 = v33 ^ v31
-	.loc 1 5940
+	.loc 1 6315
 	xor %r9, %r9, %r26
 # v34 = v31 ^ v34
-	.loc 1 5941
+	.loc 1 6316
 	xor %r9, %r9, %r10
 	std %r9, 2240(%r1)
 # v31 = v26 & v12
-	.loc 1 5942
+	.loc 1 6317
 	ld %r9, 5008(%r1)
 	and %r10, %r9, %r29
 	std %r10, 3640(%r1)
 # v33 = v8 & v44
-	.loc 1 5943
+	.loc 1 6318
 	and %r26, %r22, %r24
 	std %r26, 3648(%r1)
 # v36 = v6 & v42
-	.loc 1 5944
+	.loc 1 6319
 	and %r9, %r17, %r23
 	std %r9, 2248(%r1)
 # v37 = v50 & v47
-	.loc 1 5945
+	.loc 1 6320
 	and %r16, %r15, %r5
 	std %r16, 2256(%r1)
 # v33 = v31 ^ v33
-	.loc 1 5946
+	.loc 1 6321
 	xor %r10, %r10, %r26
 	std %r10, 3656(%r1)
 # v36 = v33 ^ v36
-	.loc 1 5947
+	.loc 1 6322
 	xor %r9, %r10, %r9
 # v37 = v36 ^ v37
-	.loc 1 5948
+	.loc 1 6323
 	xor %r9, %r9, %r16
 	std %r9, 2264(%r1)
 # v36 = v8 & v12
-	.loc 1 5949
+	.loc 1 6324
 	and %r26, %r22, %r29
 	std %r26, 3664(%r1)
 # v33 = v6 & v44
-	.loc 1 5950
+	.loc 1 6325
 	and %r9, %r17, %r24
 # v31 = v50 & v42
-	.loc 1 5951
+	.loc 1 6326
 	and %r10, %r15, %r23
 	std %r10, 2272(%r1)
 # v33 = v36 ^ v33
-	.loc 1 5952
+	.loc 1 6327
 	xor %r9, %r26, %r9
 # v31 = v33 ^ v31
-	.loc 1 5953
+	.loc 1 6328
 	xor %r9, %r9, %r10
 	std %r9, 2280(%r1)
 # v33 = v6 & v12
-	.loc 1 5954
+	.loc 1 6329
 	and %r9, %r17, %r29
 # v36 = v50 & v44
-	.loc 1 5955
+	.loc 1 6330
 	and %r10, %r15, %r24
 # v36 = v33 ^ v36
-	.loc 1 5956
+	.loc 1 6331
 	xor %r10, %r9, %r10
 # v33 = v50 & v12
-	.loc 1 5957
+	.loc 1 6332
 	and %r9, %r15, %r29
 # v32 = v35 ^ v32
-	.loc 1 5958
+	.loc 1 6333
 	ld %r26, 4264(%r1)
 	xor %r26, %r20, %r26
 # v38 = v14 ^ v38
-	.loc 1 5959
+	.loc 1 6334
 	ld %r20, 4272(%r1)
 	xor %r11, %r11, %r20
 # v26 = v21 ^ v26
-	.loc 1 5960
+	.loc 1 6335
 	ld %r20, 5008(%r1)
 	xor %r25, %r25, %r20
 # v8 = v29 ^ v8
-	.loc 1 5961
+	.loc 1 6336
 	xor %r22, %r6, %r22
 # v6 = v46 ^ v6
-	.loc 1 5962
+	.loc 1 6337
 	xor %r17, %r18, %r17
 # v50 = v16 ^ v50
-	.loc 1 5963
+	.loc 1 6338
 	xor %r15, %r19, %r15
 # v45 = v56 ^ v45
-	.loc 1 5964
+	.loc 1 6339
 	xor %r30, %r30, %r7
 # v48 = v18 ^ v48
-	.loc 1 5965
+	.loc 1 6340
 	xor %r28, %r31, %r28
 # v47 = v10 ^ v47
-	.loc 1 5966
+	.loc 1 6341
 	xor %r12, %r12, %r5
 # v42 = v0 ^ v42
-	.loc 1 5967
+	.loc 1 6342
 	xor %r23, %r27, %r23
 # v44 = v41 ^ v44
-	.loc 1 5968
+	.loc 1 6343
 	ld %r5, 1728(%r1)
 	xor %r24, %r5, %r24
 # v12 = v39 ^ v12
-	.loc 1 5969
+	.loc 1 6344
 	ld %r5, 1720(%r1)
 	xor %r29, %r5, %r29
 # v39 = v32 & v45
-	.loc 1 5970
+	.loc 1 6345
 	and %r5, %r26, %r30
 	std %r5, 2288(%r1)
 # v41 = v32 & v48
-	.loc 1 5971
+	.loc 1 6346
 	and %r5, %r26, %r28
 # v0 = v38 & v45
-	.loc 1 5972
+	.loc 1 6347
 	and %r6, %r11, %r30
 # v0 = v41 ^ v0
-	.loc 1 5973
+	.loc 1 6348
 	xor %r27, %r5, %r6
 # v41 = v32 & v47
-	.loc 1 5974
+	.loc 1 6349
 	and %r5, %r26, %r12
 # v10 = v38 & v48
-	.loc 1 5975
+	.loc 1 6350
 	and %r6, %r11, %r28
 # v18 = v26 & v45
-	.loc 1 5976
+	.loc 1 6351
 	and %r7, %r25, %r30
 # v10 = v41 ^ v10
-	.loc 1 5977
+	.loc 1 6352
 	xor %r6, %r5, %r6
 # v18 = v10 ^ v18
-	.loc 1 5978
+	.loc 1 6353
 	xor %r20, %r6, %r7
 # v10 = v32 & v42
-	.loc 1 5979
+	.loc 1 6354
 	and %r5, %r26, %r23
 # v41 = v38 & v47
-	.loc 1 5980
+	.loc 1 6355
 	and %r6, %r11, %r12
 # v56 = v26 & v48
-	.loc 1 5981
+	.loc 1 6356
 	and %r7, %r25, %r28
 # v16 = v8 & v45
-	.loc 1 5982
+	.loc 1 6357
 	and %r31, %r22, %r30
 # v41 = v10 ^ v41
-	.loc 1 5983
+	.loc 1 6358
 	xor %r6, %r5, %r6
 # v56 = v41 ^ v56
-	.loc 1 5984
+	.loc 1 6359
 	xor %r7, %r6, %r7
 # v16 = v56 ^ v16
-	.loc 1 5985
+	.loc 1 6360
 	xor %r18, %r7, %r31
 # v56 = v32 & v44
-	.loc 1 5986
+	.loc 1 6361
 	and %r5, %r26, %r24
 # v41 = v38 & v42
-	.loc 1 5987
+	.loc 1 6362
 	and %r6, %r11, %r23
 # v10 = v26 & v47
-	.loc 1 5988
+	.loc 1 6363
 	and %r7, %r25, %r12
 # v46 = v8 & v48
-	.loc 1 5989
+	.loc 1 6364
 	and %r31, %r22, %r28
 # v29 = v6 & v45
-	.loc 1 5990
+	.loc 1 6365
 	and %r19, %r17, %r30
 # v41 = v56 ^ v41
-	.loc 1 5991
+	.loc 1 6366
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 5992
+	.loc 1 6367
 	xor %r7, %r6, %r7
 # v46 = v10 ^ v46
-	.loc 1 5993
+	.loc 1 6368
 	xor %r31, %r7, %r31
 # v29 = v46 ^ v29
-	.loc 1 5994
+	.loc 1 6369
 	xor %r19, %r31, %r19
 # v46 = v32 & v12
-	.loc 1 5995
+	.loc 1 6370
 	and %r5, %r26, %r29
 # v10 = v38 & v44
-	.loc 1 5996
+	.loc 1 6371
 	and %r6, %r11, %r24
 # v41 = v26 & v42
-	.loc 1 5997
+	.loc 1 6372
 	and %r7, %r25, %r23
 # v56 = v8 & v47
-	.loc 1 5998
+	.loc 1 6373
 	and %r14, %r22, %r12
 # v21 = v6 & v48
-	.loc 1 5999
+	.loc 1 6374
 	and %r16, %r17, %r28
 # v14 = v50 & v45
-	.loc 1 6000
+	.loc 1 6375
 	and %r31, %r15, %r30
 # v10 = v46 ^ v10
-	.loc 1 6001
+	.loc 1 6376
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 6002
+	.loc 1 6377
 	xor %r7, %r6, %r7
 # v56 = v41 ^ v56
-	.loc 1 6003
+	.loc 1 6378
 	xor %r14, %r7, %r14
 # v21 = v56 ^ v21
-	.loc 1 6004
+	.loc 1 6379
 	xor %r16, %r14, %r16
 # v14 = v21 ^ v14
-	.loc 1 6005
+	.loc 1 6380
 	xor %r16, %r16, %r31
 # v32 = v32 & v13
-	.loc 1 6006
+	.loc 1 6381
 	and %r14, %r26, %r8
 # v21 = v38 & v12
-	.loc 1 6007
+	.loc 1 6382
 	and %r5, %r11, %r29
 # v56 = v26 & v44
-	.loc 1 6008
+	.loc 1 6383
 	and %r26, %r25, %r24
 # v41 = v8 & v42
-	.loc 1 6009
+	.loc 1 6384
 	and %r31, %r22, %r23
 # v10 = v6 & v47
-	.loc 1 6010
+	.loc 1 6385
 	and %r7, %r17, %r12
 # v46 = v50 & v48
-	.loc 1 6011
+	.loc 1 6386
 	and %r6, %r15, %r28
 # v45 = v4 & v45
-	.loc 1 6012
+	.loc 1 6387
 	and %r30, %r21, %r30
 # v21 = v32 ^ v21
-	.loc 1 6013
+	.loc 1 6388
 	xor %r5, %r14, %r5
 # v56 = v21 ^ v56
-	.loc 1 6014
+	.loc 1 6389
 	xor %r26, %r5, %r26
 # v41 = v56 ^ v41
-	.loc 1 6015
+	.loc 1 6390
 	xor %r31, %r26, %r31
 # v10 = v41 ^ v10
-	.loc 1 6016
+	.loc 1 6391
 	xor %r7, %r31, %r7
 # v46 = v10 ^ v46
-	.loc 1 6017
+	.loc 1 6392
 	xor %r6, %r7, %r6
 # v45 = v46 ^ v45
-	.loc 1 6018
+	.loc 1 6393
 	xor %r30, %r6, %r30
 # v38 = v38 & v13
-	.loc 1 6019
+	.loc 1 6394
 	and %r11, %r11, %r8
 # v46 = v26 & v12
-	.loc 1 6020
+	.loc 1 6395
 	and %r5, %r25, %r29
 # v10 = v8 & v44
-	.loc 1 6021
+	.loc 1 6396
 	and %r6, %r22, %r24
 # v41 = v6 & v42
-	.loc 1 6022
+	.loc 1 6397
 	and %r31, %r17, %r23
 # v56 = v50 & v47
-	.loc 1 6023
+	.loc 1 6398
 	and %r7, %r15, %r12
 # v48 = v4 & v48
-	.loc 1 6024
+	.loc 1 6399
 	and %r28, %r21, %r28
 # v46 = v38 ^ v46
-	.loc 1 6025
+	.loc 1 6400
 	xor %r5, %r11, %r5
 # v10 = v46 ^ v10
-	.loc 1 6026
+	.loc 1 6401
 	xor %r6, %r5, %r6
 # v41 = v10 ^ v41
-	.loc 1 6027
+	.loc 1 6402
 	xor %r31, %r6, %r31
 # v56 = v41 ^ v56
-	.loc 1 6028
+	.loc 1 6403
 	xor %r7, %r31, %r7
 # v48 = v56 ^ v48
-	.loc 1 6029
+	.loc 1 6404
 	xor %r28, %r7, %r28
 # v26 = v26 & v13
-	.loc 1 6030
+	.loc 1 6405
 	and %r25, %r25, %r8
 # v56 = v8 & v12
-	.loc 1 6031
+	.loc 1 6406
 	and %r5, %r22, %r29
 # v41 = v6 & v44
-	.loc 1 6032
+	.loc 1 6407
 	and %r6, %r17, %r24
 # v10 = v50 & v42
-	.loc 1 6033
+	.loc 1 6408
 	and %r7, %r15, %r23
 # v47 = v4 & v47
-	.loc 1 6034
+	.loc 1 6409
 	and %r12, %r21, %r12
 # v56 = v26 ^ v56
-	.loc 1 6035
+	.loc 1 6410
 	xor %r5, %r25, %r5
 # v41 = v56 ^ v41
-	.loc 1 6036
+	.loc 1 6411
 	xor %r6, %r5, %r6
 # v10 = v41 ^ v10
-	.loc 1 6037
+	.loc 1 6412
 	xor %r7, %r6, %r7
 # v47 = v10 ^ v47
-	.loc 1 6038
+	.loc 1 6413
 	xor %r12, %r7, %r12
 # v8 = v8 & v13
-	.loc 1 6039
+	.loc 1 6414
 	and %r22, %r22, %r8
 # v10 = v6 & v12
-	.loc 1 6040
+	.loc 1 6415
 	and %r5, %r17, %r29
 # v41 = v50 & v44
-	.loc 1 6041
+	.loc 1 6416
 	and %r6, %r15, %r24
 # v42 = v4 & v42
-	.loc 1 6042
+	.loc 1 6417
 	and %r23, %r21, %r23
 # v10 = v8 ^ v10
-	.loc 1 6043
+	.loc 1 6418
 	xor %r5, %r22, %r5
 # v41 = v10 ^ v41
-	.loc 1 6044
+	.loc 1 6419
 	xor %r6, %r5, %r6
 # v42 = v41 ^ v42
-	.loc 1 6045
+	.loc 1 6420
 	xor %r23, %r6, %r23
 # v6 = v6 & v13
-	.loc 1 6046
+	.loc 1 6421
 	and %r17, %r17, %r8
 # v41 = v50 & v12
-	.loc 1 6047
+	.loc 1 6422
 	and %r5, %r15, %r29
 # v44 = v4 & v44
-	.loc 1 6048
+	.loc 1 6423
 	and %r24, %r21, %r24
 # v41 = v6 ^ v41
-	.loc 1 6049
+	.loc 1 6424
 	xor %r5, %r17, %r5
 # v44 = v41 ^ v44
-	.loc 1 6050
+	.loc 1 6425
 	xor %r24, %r5, %r24
 # v50 = v50 & v13
-	.loc 1 6051
+	.loc 1 6426
 	and %r15, %r15, %r8
 # v12 = v4 & v12
-	.loc 1 6052
+	.loc 1 6427
 	and %r29, %r21, %r29
 # v12 = v50 ^ v12
-	.loc 1 6053
+	.loc 1 6428
 	xor %r29, %r15, %r29
 # v13 = v4 & v13
-	.loc 1 6054
+	.loc 1 6429
 	and %r8, %r21, %r8
 # v39 = v39 ^ v43
-	.loc 1 6055
+	.loc 1 6430
 	ld %r5, 2288(%r1)
 	ld %r6, 1784(%r1)
 	xor %r5, %r5, %r6
 # v39 = v39 ^ v58
-	.loc 1 6056
+	.loc 1 6431
 	ld %r6, 2088(%r1)
 	xor %r6, %r5, %r6
 # v0 = v0 ^ v60
-	.loc 1 6057
+	.loc 1 6432
 	ld %r5, 1792(%r1)
 	xor %r27, %r27, %r5
 # v0 = v0 ^ v7
-	.loc 1 6058
+	.loc 1 6433
 	ld %r5, 2096(%r1)
 	xor %r5, %r27, %r5
 # v18 = v18 ^ v52
-	.loc 1 6059
+	.loc 1 6434
 	ld %r7, 1808(%r1)
 	xor %r20, %r20, %r7
 # v18 = v18 ^ v3
-	.loc 1 6060
+	.loc 1 6435
 	ld %r7, 2112(%r1)
 	xor %r20, %r20, %r7
 # v16 = v16 ^ v15
-	.loc 1 6061
+	.loc 1 6436
 	ld %r7, 1832(%r1)
 	xor %r18, %r18, %r7
 # v16 = v16 ^ v30
-	.loc 1 6062
+	.loc 1 6437
 	ld %r7, 2136(%r1)
 	xor %r18, %r18, %r7
 # v29 = v29 ^ v2
-	.loc 1 6063
+	.loc 1 6438
 	ld %r7, 1864(%r1)
 	xor %r19, %r19, %r7
 # v29 = v29 ^ v5
-	.loc 1 6064
+	.loc 1 6439
 	ld %r7, 2168(%r1)
 	xor %r19, %r19, %r7
 # v14 = v14 ^ v54
-	.loc 1 6065
+	.loc 1 6440
 	ld %r7, 1904(%r1)
 	xor %r16, %r16, %r7
 # v14 = v14 ^ v40
-	.loc 1 6066
+	.loc 1 6441
 	ld %r7, 2208(%r1)
 	xor %r16, %r16, %r7
 # v45 = v45 ^ v24
-	.loc 1 6067
+	.loc 1 6442
 	ld %r7, 1952(%r1)
 	xor %r30, %r30, %r7
 # v45 = v45 ^ v34
-	.loc 1 6068
+	.loc 1 6443
 	ld %r7, 2240(%r1)
 	xor %r27, %r30, %r7
 # v48 = v48 ^ v11
-	.loc 1 6069
+	.loc 1 6444
 	ld %r31, 1992(%r1)
 	xor %r28, %r28, %r31
 # v48 = v48 ^ v37
-	.loc 1 6070
+	.loc 1 6445
 	ld %r7, 2264(%r1)
 	xor %r11, %r28, %r7
 # v47 = v47 ^ v1
-	.loc 1 6071
+	.loc 1 6446
 	ld %r30, 2024(%r1)
 	xor %r12, %r12, %r30
 # v47 = v47 ^ v31
-	.loc 1 6072
+	.loc 1 6447
 	ld %r7, 2280(%r1)
 	xor %r12, %r12, %r7
 # v42 = v42 ^ v49
-	.loc 1 6073
+	.loc 1 6448
 	ld %r28, 2048(%r1)
 	xor %r23, %r23, %r28
 # v42 = v42 ^ v36
-	.loc 1 6074
+	.loc 1 6449
 	xor %r23, %r23, %r10
 # v44 = v44 ^ v27
-	.loc 1 6075
+	.loc 1 6450
 	ld %r22, 2064(%r1)
 	xor %r24, %r24, %r22
 # v44 = v44 ^ v33
-	.loc 1 6076
+	.loc 1 6451
 	xor %r24, %r24, %r9
 # v12 = v12 ^ v28
-	.loc 1 6077
+	.loc 1 6452
 	ld %r21, 2072(%r1)
 	xor %r29, %r29, %r21
 # v13 = v13 ^ v9
-	.loc 1 6078
+	.loc 1 6453
 	ld %r17, 2080(%r1)
 	xor %r8, %r8, %r17
 # v11 = v39 ^ v11
-	.loc 1 6079
+	.loc 1 6454
 	xor %r7, %r6, %r31
 # v1 = v0 ^ v1
-	.loc 1 6080
+	.loc 1 6455
 	xor %r26, %r5, %r30
 # v49 = v18 ^ v49
-	.loc 1 6081
+	.loc 1 6456
 	xor %r25, %r20, %r28
 # v27 = v16 ^ v27
-	.loc 1 6082
+	.loc 1 6457
 	xor %r28, %r18, %r22
 # v28 = v29 ^ v28
-	.loc 1 6083
+	.loc 1 6458
 	xor %r22, %r19, %r21
 # v9 = v14 ^ v9
-	.loc 1 6084
+	.loc 1 6459
 	xor %r21, %r16, %r17
 # v58 = v48 ^ v58
-	.loc 1 6085
+	.loc 1 6460
 	ld %r5, 2088(%r1)
 	xor %r5, %r11, %r5
 # v7 = v47 ^ v7
-	.loc 1 6086
+	.loc 1 6461
 	ld %r6, 2096(%r1)
 	xor %r6, %r12, %r6
 # v3 = v42 ^ v3
-	.loc 1 6087
+	.loc 1 6462
 	ld %r11, 2112(%r1)
 	xor %r11, %r23, %r11
 # v30 = v44 ^ v30
-	.loc 1 6088
+	.loc 1 6463
 	ld %r12, 2136(%r1)
 	xor %r31, %r24, %r12
 # v5 = v12 ^ v5
-	.loc 1 6089
+	.loc 1 6464
 	ld %r12, 2168(%r1)
 	xor %r12, %r29, %r12
 # v40 = v13 ^ v40
-	.loc 1 6090
+	.loc 1 6465
 	ld %r30, 2208(%r1)
 	xor %r8, %r8, %r30
 # v7 = v7 ^ v33
-	.loc 1 6091
+	.loc 1 6466
 	xor %r30, %r6, %r9
 # v58 = v58 ^ v33
-	.loc 1 6092
+	.loc 1 6467
 	xor %r5, %r5, %r9
 # v9 = v9 ^ v33
-	.loc 1 6093
+	.loc 1 6468
 	xor %r6, %r21, %r9
 # v33 = v28 ^ v33
-	.loc 1 6094
+	.loc 1 6469
 	xor %r9, %r22, %r9
 # v58 = v58 ^ v36
-	.loc 1 6095
+	.loc 1 6470
 	xor %r29, %r5, %r10
 # v45 = v45 ^ v36
-	.loc 1 6096
+	.loc 1 6471
 	xor %r5, %r27, %r10
 # v33 = v33 ^ v36
-	.loc 1 6097
+	.loc 1 6472
 	xor %r9, %r9, %r10
 # v36 = v27 ^ v36
-	.loc 1 6098
+	.loc 1 6473
 	xor %r10, %r28, %r10
 # v45 = v45 ^ v31
-	.loc 1 6099
+	.loc 1 6474
 	ld %r27, 2280(%r1)
 	xor %r28, %r5, %r27
 # v9 = v9 ^ v31
-	.loc 1 6100
+	.loc 1 6475
 	xor %r6, %r6, %r27
 # v36 = v36 ^ v31
-	.loc 1 6101
+	.loc 1 6476
 	xor %r10, %r10, %r27
 # v31 = v49 ^ v31
-	.loc 1 6102
+	.loc 1 6477
 	xor %r5, %r25, %r27
 # v9 = v9 ^ v37
-	.loc 1 6103
+	.loc 1 6478
 	ld %r25, 2264(%r1)
 	xor %r27, %r6, %r25
 # v33 = v33 ^ v37
-	.loc 1 6104
+	.loc 1 6479
 	xor %r9, %r9, %r25
 # v31 = v31 ^ v37
-	.loc 1 6105
+	.loc 1 6480
 	xor %r5, %r5, %r25
 # v37 = v1 ^ v37
-	.loc 1 6106
+	.loc 1 6481
 	xor %r6, %r26, %r25
 # v33 = v33 ^ v34
-	.loc 1 6107
+	.loc 1 6482
 	ld %r26, 2240(%r1)
 	xor %r9, %r9, %r26
 # v36 = v36 ^ v34
-	.loc 1 6108
+	.loc 1 6483
 	xor %r10, %r10, %r26
 # v37 = v37 ^ v34
-	.loc 1 6109
+	.loc 1 6484
 	xor %r6, %r6, %r26
 # v34 = v11 ^ v34
-	.loc 1 6110
+	.loc 1 6485
 	xor %r7, %r7, %r26
 # v36 = v36 ^ v40
-	.loc 1 6111
+	.loc 1 6486
 	xor %r10, %r10, %r8
 # v31 = v31 ^ v40
-	.loc 1 6112
+	.loc 1 6487
 	xor %r5, %r5, %r8
 # v34 = v34 ^ v40
-	.loc 1 6113
+	.loc 1 6488
 	xor %r7, %r7, %r8
 # v40 = v24 ^ v40
-	.loc 1 6114
+	.loc 1 6489
 	ld %r26, 1952(%r1)
 	xor %r8, %r26, %r8
 # v31 = v31 ^ v5
-	.loc 1 6115
+	.loc 1 6490
 	xor %r5, %r5, %r12
 # v37 = v37 ^ v5
-	.loc 1 6116
+	.loc 1 6491
 	xor %r6, %r6, %r12
 # v40 = v40 ^ v5
-	.loc 1 6117
+	.loc 1 6492
 	xor %r8, %r8, %r12
 # v5 = v54 ^ v5
-	.loc 1 6118
+	.loc 1 6493
 	ld %r26, 1904(%r1)
 	xor %r12, %r26, %r12
 # v37 = v37 ^ v30
-	.loc 1 6119
+	.loc 1 6494
 	xor %r6, %r6, %r31
 # v34 = v34 ^ v30
-	.loc 1 6120
+	.loc 1 6495
 	xor %r7, %r7, %r31
 # v5 = v5 ^ v30
-	.loc 1 6121
+	.loc 1 6496
 	xor %r12, %r12, %r31
 # v30 = v2 ^ v30
-	.loc 1 6122
+	.loc 1 6497
 	ld %r26, 1864(%r1)
 	xor %r31, %r26, %r31
 # v34 = v34 ^ v3
-	.loc 1 6123
+	.loc 1 6498
 	xor %r26, %r7, %r11
 # v40 = v40 ^ v3
-	.loc 1 6124
+	.loc 1 6499
 	xor %r8, %r8, %r11
 # v30 = v30 ^ v3
-	.loc 1 6125
+	.loc 1 6500
 	xor %r31, %r31, %r11
 # v3 = v15 ^ v3
-	.loc 1 6126
+	.loc 1 6501
 	ld %r7, 1832(%r1)
 	xor %r11, %r7, %r11
 # v40 = v40 ^ v7
-	.loc 1 6127
+	.loc 1 6502
 	xor %r8, %r8, %r30
 # v5 = v5 ^ v7
-	.loc 1 6128
+	.loc 1 6503
 	xor %r12, %r12, %r30
 # v3 = v3 ^ v7
-	.loc 1 6129
+	.loc 1 6504
 	xor %r11, %r11, %r30
 # v7 = v52 ^ v7
-	.loc 1 6130
+	.loc 1 6505
 	ld %r7, 1808(%r1)
 	xor %r30, %r7, %r30
 # v5 = v5 ^ v58
-	.loc 1 6131
+	.loc 1 6506
 	xor %r12, %r12, %r29
 # v30 = v30 ^ v58
-	.loc 1 6132
+	.loc 1 6507
 	xor %r31, %r31, %r29
 # v7 = v7 ^ v58
-	.loc 1 6133
+	.loc 1 6508
 	xor %r30, %r30, %r29
 # v58 = v60 ^ v58
-	.loc 1 6134
+	.loc 1 6509
 	ld %r7, 1792(%r1)
 	xor %r29, %r7, %r29
 # v30 = v30 ^ v45
-	.loc 1 6135
+	.loc 1 6510
 	xor %r31, %r31, %r28
 # v3 = v3 ^ v45
-	.loc 1 6136
+	.loc 1 6511
 	xor %r11, %r11, %r28
 # v58 = v58 ^ v45
-	.loc 1 6137
+	.loc 1 6512
 	xor %r29, %r29, %r28
 # v45 = v43 ^ v45
-	.loc 1 6138
+	.loc 1 6513
 	ld %r7, 1784(%r1)
 	xor %r28, %r7, %r28
 # v45 = v45 ^ v33
-	.loc 1 6139
+	.loc 1 6514
 	xor %r28, %r28, %r9
 # v43 = v34 ^ v33
-	.loc 1 6140
+	.loc 1 6515
 	xor %r7, %r26, %r9
 # v43 = v43 ^ v9
-	.loc 1 6141
+	.loc 1 6516
 	xor %r25, %r7, %r27
 # v58 = v58 ^ v34
-	.loc 1 6142
+	.loc 1 6517
 	xor %r29, %r29, %r26
 # v60 = v37 ^ v33
-	.loc 1 6143
+	.loc 1 6518
 	xor %r7, %r6, %r9
 # v60 = v60 ^ v9
-	.loc 1 6144
+	.loc 1 6519
 	xor %r24, %r7, %r27
 # v7 = v7 ^ v34
-	.loc 1 6145
+	.loc 1 6520
 	xor %r30, %r30, %r26
 # v7 = v7 ^ v37
-	.loc 1 6146
+	.loc 1 6521
 	xor %r30, %r30, %r6
 # v7 = v7 ^ v33
-	.loc 1 6147
+	.loc 1 6522
 	xor %r30, %r30, %r9
 # v7 = v7 ^ v9
-	.loc 1 6148
+	.loc 1 6523
 	xor %r30, %r30, %r27
 # v34 = v34 ^ v31
-	.loc 1 6149
+	.loc 1 6524
 	xor %r26, %r26, %r5
 # v3 = v3 ^ v37
-	.loc 1 6150
+	.loc 1 6525
 	xor %r7, %r11, %r6
 # v3 = v3 ^ v31
-	.loc 1 6151
+	.loc 1 6526
 	xor %r7, %r7, %r5
 # v3 = v3 ^ v9
-	.loc 1 6152
+	.loc 1 6527
 	xor %r7, %r7, %r27
 # v37 = v37 ^ v36
-	.loc 1 6153
+	.loc 1 6528
 	xor %r6, %r6, %r10
 # v30 = v30 ^ v31
-	.loc 1 6154
+	.loc 1 6529
 	xor %r11, %r31, %r5
 # v30 = v30 ^ v36
-	.loc 1 6155
+	.loc 1 6530
 	xor %r11, %r11, %r10
 # v31 = v31 ^ v33
-	.loc 1 6156
+	.loc 1 6531
 	xor %r5, %r5, %r9
 # v5 = v5 ^ v36
-	.loc 1 6157
+	.loc 1 6532
 	xor %r12, %r12, %r10
 # v5 = v5 ^ v33
-	.loc 1 6158
+	.loc 1 6533
 	xor %r12, %r12, %r9
 # v36 = v36 ^ v9
-	.loc 1 6159
+	.loc 1 6534
 	xor %r10, %r10, %r27
 # v33 = v40 ^ v33
-	.loc 1 6160
+	.loc 1 6535
 	xor %r9, %r8, %r9
 # v9 = v33 ^ v9
-	.loc 1 6161
+	.loc 1 6536
 	xor %r27, %r9, %r27
 # mem64[h + 0] = v45
-	.loc 1 6162
+	.loc 1 6537
 	std %r28, 0(%r3)
 # mem64[h + 64] = v43
-	.loc 1 6163
+	.loc 1 6538
 	std %r25, 64(%r3)
 # mem64[h + 128] = v58
-	.loc 1 6164
+	.loc 1 6539
 	std %r29, 128(%r3)
 # mem64[h + 192] = v60
-	.loc 1 6165
+	.loc 1 6540
 	std %r24, 192(%r3)
 # mem64[h + 256] = v7
-	.loc 1 6166
+	.loc 1 6541
 	std %r30, 256(%r3)
 # mem64[h + 320] = v34
-	.loc 1 6167
+	.loc 1 6542
 	std %r26, 320(%r3)
 # mem64[h + 384] = v3
-	.loc 1 6168
+	.loc 1 6543
 	std %r7, 384(%r3)
 # mem64[h + 448] = v37
-	.loc 1 6169
+	.loc 1 6544
 	std %r6, 448(%r3)
 # mem64[h + 512] = v30
-	.loc 1 6170
+	.loc 1 6545
 	std %r11, 512(%r3)
 # mem64[h + 576] = v31
-	.loc 1 6171
+	.loc 1 6546
 	std %r5, 576(%r3)
 # mem64[h + 640] = v5
-	.loc 1 6172
+	.loc 1 6547
 	std %r12, 640(%r3)
 # mem64[h + 704] = v36
-	.loc 1 6173
+	.loc 1 6548
 	std %r10, 704(%r3)
 # mem64[h + 768] = v9
-	.loc 1 6174
+	.loc 1 6549
 	std %r27, 768(%r3)
 # h = h + 8
-	.loc 1 6175
+	.loc 1 6550
 	addi %r3, %r3, 8
 # f = f + 8
-	.loc 1 6176
+	.loc 1 6551
 	addi %r4, %r4, 8
 # i = i - 1
-	.loc 1 6177
+	.loc 1 6552
 	ld %r5, 112(%r1)
 	addi %r5, %r5, -1
 	std %r5, 112(%r1)
 # =? i - 0
-	.loc 1 6178
+	.loc 1 6553
 	cmpldi %cr0, %r5, 0
 # goto pass if !=
-	.loc 1 6179
+	.loc 1 6554
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_inv_ppc64.pass
 # leave
-	.loc 1 6180
+	.loc 1 6555
 	ld %r14, 6640(%r1)
 	ld %r15, 6648(%r1)
 	ld %r16, 6656(%r1)

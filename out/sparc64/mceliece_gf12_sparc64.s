@@ -7,1042 +7,1206 @@
 	.type qhasm_kernel_mceliece_gf12_vec_mul_sparc64, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec_mul_sparc64:
-	save %sp, -1024, %sp
-! v0 = mem64[f + 0]
-	.loc 1 14
-	ldx [%i1], %o2
-	stx %o2, [%fp + 1199]
-! v1 = mem64[g + 0]
-	.loc 1 15
-	ldx [%i2], %o1
-	stx %o1, [%fp + 1751]
-! v2 = v0 & v1
-	.loc 1 16
-	and %o2, %o1, %o0
-	stx %o0, [%fp + 1207]
-! v3 = mem64[g + 8]
+	save %sp, -208, %sp
+! F0 = mem64[f + 0]
 	.loc 1 17
-	ldx [%i2 + 8], %o3
-	stx %o3, [%fp + 1759]
-! v4 = v0 & v3
+	ldx [%i1], %o3
+! F1 = mem64[f + 8]
 	.loc 1 18
-	and %o2, %o3, %o0
-! v5 = mem64[f + 8]
-	.loc 1 19
 	ldx [%i1 + 8], %o5
-	stx %o5, [%fp + 1935]
-! v6 = v5 & v1
+! F2 = mem64[f + 16]
+	.loc 1 19
+	ldx [%i1 + 16], %l1
+! F3 = mem64[f + 24]
 	.loc 1 20
-	and %o5, %o1, %o1
-! v6 = v4 ^ v6
-	.loc 1 21
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1359]
-! v4 = mem64[g + 16]
-	.loc 1 22
-	ldx [%i2 + 16], %o4
-! v7 = v0 & v4
-	.loc 1 23
-	and %o2, %o4, %o0
-! v8 = v5 & v3
-	.loc 1 24
-	and %o5, %o3, %o1
-! v9 = mem64[f + 16]
-	.loc 1 25
-	ldx [%i1 + 16], %o3
-	stx %o3, [%fp + 2007]
-! v10 = v9 & v1
-	.loc 1 26
-	ldx [%fp + 1751], %o2
-	and %o3, %o2, %o2
-! v8 = v7 ^ v8
-	.loc 1 27
-	xor %o0, %o1, %o1
-! v10 = v8 ^ v10
-	.loc 1 28
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1367]
-! v8 = v5 & v4
-	.loc 1 29
-	ldx [%fp + 1935], %o0
-	and %o0, %o4, %o0
-! v7 = v9 & v3
-	.loc 1 30
-	ldx [%fp + 1759], %o1
-	and %o3, %o1, %o1
-! v7 = v8 ^ v7
-	.loc 1 31
-	xor %o0, %o1, %o7
-! v8 = v9 & v4
-	.loc 1 32
-	and %o3, %o4, %l5
-! v11 = mem64[f + 24]
-	.loc 1 33
 	ldx [%i1 + 24], %l3
-! v12 = mem64[g + 24]
+! F4 = mem64[f + 32]
+	.loc 1 21
+	ldx [%i1 + 32], %l5
+! F5 = mem64[f + 40]
+	.loc 1 22
+	ldx [%i1 + 40], %o4
+! F6 = mem64[f + 48]
+	.loc 1 23
+	ldx [%i1 + 48], %l6
+! F7 = mem64[f + 56]
+	.loc 1 24
+	ldx [%i1 + 56], %l4
+! F8 = mem64[f + 64]
+	.loc 1 25
+	ldx [%i1 + 64], %l2
+! F9 = mem64[f + 72]
+	.loc 1 26
+	ldx [%i1 + 72], %l0
+! F10 = mem64[f + 80]
+	.loc 1 27
+	ldx [%i1 + 80], %o7
+! F11 = mem64[f + 88]
+	.loc 1 28
+	ldx [%i1 + 88], %l7
+! G = mem64[g + 80]
+	.loc 1 29
+	ldx [%i2 + 80], %o0
+! B = F11 & G
+	.loc 1 30
+	and %l7, %o0, %o0
+! G = mem64[g + 88]
+	.loc 1 31
+	ldx [%i2 + 88], %o2
+! A = F11 & G
+	.loc 1 32
+	and %l7, %o2, %o1
+! T = F10 & G
+	.loc 1 33
+	and %o7, %o2, %o2
+! B = B ^ T
 	.loc 1 34
-	ldx [%i2 + 24], %l2
-! v13 = v11 & v12
-	.loc 1 35
-	and %l3, %l2, %l4
-! v14 = mem64[g + 32]
-	.loc 1 36
-	ldx [%i2 + 32], %l1
-! v15 = v11 & v14
-	.loc 1 37
-	and %l3, %l1, %o0
-! v16 = mem64[f + 32]
-	.loc 1 38
-	ldx [%i1 + 32], %l0
-! v17 = v16 & v12
-	.loc 1 39
-	and %l0, %l2, %o1
-! v17 = v15 ^ v17
-	.loc 1 40
-	xor %o0, %o1, %l6
-! v15 = mem64[g + 40]
-	.loc 1 41
-	ldx [%i2 + 40], %o5
-! v18 = v11 & v15
-	.loc 1 42
-	and %l3, %o5, %o0
-! v19 = v16 & v14
-	.loc 1 43
-	and %l0, %l1, %o1
-! v20 = mem64[f + 40]
-	.loc 1 44
-	ldx [%i1 + 40], %o3
-! v21 = v20 & v12
-	.loc 1 45
-	and %o3, %l2, %o2
-! v19 = v18 ^ v19
-	.loc 1 46
-	xor %o0, %o1, %o1
-! v21 = v19 ^ v21
-	.loc 1 47
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1375]
-! v19 = v16 & v15
-	.loc 1 48
-	and %l0, %o5, %o0
-! v18 = v20 & v14
-	.loc 1 49
-	and %o3, %l1, %o1
-! v18 = v19 ^ v18
-	.loc 1 50
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1383]
-! v19 = v20 & v15
-	.loc 1 51
-	and %o3, %o5, %o0
-	stx %o0, [%fp + 1391]
-! v22 = v0 ^ v11
-	.loc 1 52
-	ldx [%fp + 1199], %o0
-	xor %o0, %l3, %g4
-! v23 = v5 ^ v16
-	.loc 1 53
-	ldx [%fp + 1935], %o0
-	xor %o0, %l0, %o2
-! v24 = v9 ^ v20
-	.loc 1 54
-	ldx [%fp + 2007], %o0
-	xor %o0, %o3, %i3
-! v25 = v1 ^ v12
-	.loc 1 55
-	ldx [%fp + 1751], %o0
-	xor %o0, %l2, %g1
-! v26 = v3 ^ v14
-	.loc 1 56
-	ldx [%fp + 1759], %o0
-	xor %o0, %l1, %i4
-! v27 = v4 ^ v15
-	.loc 1 57
-	xor %o4, %o5, %l7
-! v28 = v22 & v25
-	.loc 1 58
-	and %g4, %g1, %o0
-	stx %o0, [%fp + 1215]
-! v29 = v22 & v26
-	.loc 1 59
-	and %g4, %i4, %o0
-	stx %o0, [%fp + 1223]
-! v30 = v23 & v25
-	.loc 1 60
-	and %o2, %g1, %o1
-	stx %o1, [%fp + 1231]
-! v30 = v29 ^ v30
-	.loc 1 61
-	xor %o0, %o1, %i5
-	stx %i5, [%fp + 1399]
-! v22 = v22 & v27
-	.loc 1 62
-	and %g4, %l7, %o1
-	stx %o1, [%fp + 1407]
-! v29 = v23 & v26
-	.loc 1 63
-	and %o2, %i4, %g4
-	stx %g4, [%fp + 1415]
-! v25 = v24 & v25
-	.loc 1 64
-	and %i3, %g1, %o0
-! v29 = v22 ^ v29
-	.loc 1 65
-	xor %o1, %g4, %o1
-! v25 = v29 ^ v25
-	.loc 1 66
-	xor %o1, %o0, %g1
-! v23 = v23 & v27
-	.loc 1 67
-	and %o2, %l7, %o0
-! v26 = v24 & v26
-	.loc 1 68
-	and %i3, %i4, %o1
-! v26 = v23 ^ v26
-	.loc 1 69
-	xor %o0, %o1, %o1
-! v27 = v24 & v27
-	.loc 1 70
-	and %i3, %l7, %l7
-! v28 = v28 ^ v2
-	.loc 1 71
-	ldx [%fp + 1215], %o0
-	ldx [%fp + 1207], %o2
 	xor %o0, %o2, %o0
-! v28 = v28 ^ v13
+! H22 = A
+	.loc 1 35
+	stx %o1, [%fp + 2015]
+! H21 = B
+	.loc 1 36
+	stx %o0, [%fp + 2023]
+! G = mem64[g + 64]
+	.loc 1 37
+	ldx [%i2 + 64], %o0
+! B = F11 & G
+	.loc 1 38
+	and %l7, %o0, %o0
+! G = mem64[g + 72]
+	.loc 1 39
+	ldx [%i2 + 72], %o1
+! A = F11 & G
+	.loc 1 40
+	and %l7, %o1, %o2
+! T = F10 & G
+	.loc 1 41
+	and %o7, %o1, %o1
+! B = B ^ T
+	.loc 1 42
+	xor %o0, %o1, %o0
+! G = mem64[g + 80]
+	.loc 1 43
+	ldx [%i2 + 80], %o1
+! T = F10 & G
+	.loc 1 44
+	and %o7, %o1, %i1
+! A = A ^ T
+	.loc 1 45
+	xor %o2, %i1, %o2
+! T = F9 & G
+	.loc 1 46
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 47
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
+	.loc 1 48
+	ldx [%i2 + 88], %o1
+! T = F9 & G
+	.loc 1 49
+	and %l0, %o1, %i1
+! A = A ^ T
+	.loc 1 50
+	xor %o2, %i1, %o2
+! T = F8 & G
+	.loc 1 51
+	and %l2, %o1, %o1
+! B = B ^ T
+	.loc 1 52
+	xor %o0, %o1, %o0
+! H20 = A
+	.loc 1 53
+	stx %o2, [%fp + 2031]
+! H19 = B
+	.loc 1 54
+	mov %o0, %i3
+! G = mem64[g + 48]
+	.loc 1 55
+	ldx [%i2 + 48], %o0
+! B = F11 & G
+	.loc 1 56
+	and %l7, %o0, %o0
+! G = mem64[g + 56]
+	.loc 1 57
+	ldx [%i2 + 56], %o1
+! A = F11 & G
+	.loc 1 58
+	and %l7, %o1, %o2
+! T = F10 & G
+	.loc 1 59
+	and %o7, %o1, %o1
+! B = B ^ T
+	.loc 1 60
+	xor %o0, %o1, %o0
+! G = mem64[g + 64]
+	.loc 1 61
+	ldx [%i2 + 64], %o1
+! T = F10 & G
+	.loc 1 62
+	and %o7, %o1, %i1
+! A = A ^ T
+	.loc 1 63
+	xor %o2, %i1, %o2
+! T = F9 & G
+	.loc 1 64
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 65
+	xor %o0, %o1, %o0
+! G = mem64[g + 72]
+	.loc 1 66
+	ldx [%i2 + 72], %o1
+! T = F9 & G
+	.loc 1 67
+	and %l0, %o1, %i1
+! A = A ^ T
+	.loc 1 68
+	xor %o2, %i1, %o2
+! T = F8 & G
+	.loc 1 69
+	and %l2, %o1, %o1
+! B = B ^ T
+	.loc 1 70
+	xor %o0, %o1, %o0
+! G = mem64[g + 80]
+	.loc 1 71
+	ldx [%i2 + 80], %o1
+! T = F8 & G
 	.loc 1 72
-	xor %o0, %l4, %o2
-! v30 = v30 ^ v6
+	and %l2, %o1, %i1
+! A = A ^ T
 	.loc 1 73
-	ldx [%fp + 1359], %o0
-	xor %i5, %o0, %o0
-! v30 = v30 ^ v17
+	xor %o2, %i1, %o2
+! T = F7 & G
 	.loc 1 74
-	xor %o0, %l6, %i3
-! v25 = v25 ^ v10
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 75
-	ldx [%fp + 1367], %o0
-	xor %g1, %o0, %o0
-! v25 = v25 ^ v21
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
 	.loc 1 76
-	ldx [%fp + 1375], %i4
-	xor %o0, %i4, %o0
-	stx %o0, [%fp + 1423]
-! v26 = v26 ^ v7
+	ldx [%i2 + 88], %o1
+! T = F7 & G
 	.loc 1 77
-	xor %o1, %o7, %o0
-! v26 = v26 ^ v18
+	and %l4, %o1, %i1
+! A = A ^ T
 	.loc 1 78
-	ldx [%fp + 1383], %o1
-	xor %o0, %o1, %o0
-! v27 = v27 ^ v8
+	xor %o2, %i1, %o2
+! T = F6 & G
 	.loc 1 79
-	xor %l7, %l5, %o1
-! v27 = v27 ^ v19
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 80
-	ldx [%fp + 1391], %l7
-	xor %o1, %l7, %o1
-! v7 = v28 ^ v7
+	xor %o0, %o1, %o0
+! H18 = A
 	.loc 1 81
-	xor %o2, %o7, %o2
-	stx %o2, [%fp + 1431]
-! v8 = v30 ^ v8
+	mov %o2, %i1
+! H17 = B
 	.loc 1 82
-	xor %i3, %l5, %o2
-	stx %o2, [%fp + 1439]
-! v13 = v26 ^ v13
+	mov %o0, %i4
+! G = mem64[g + 32]
 	.loc 1 83
-	xor %o0, %l4, %o0
-	stx %o0, [%fp + 1447]
-! v17 = v27 ^ v17
+	ldx [%i2 + 32], %o0
+! B = F11 & G
 	.loc 1 84
-	xor %o1, %l6, %o0
-	stx %o0, [%fp + 1455]
-! v27 = mem64[f + 48]
+	and %l7, %o0, %o0
+! G = mem64[g + 40]
 	.loc 1 85
-	ldx [%i1 + 48], %o7
-! v26 = mem64[g + 48]
+	ldx [%i2 + 40], %o1
+! A = F11 & G
 	.loc 1 86
-	ldx [%i2 + 48], %l5
-! v30 = v27 & v26
+	and %l7, %o1, %o2
+! T = F10 & G
 	.loc 1 87
-	and %o7, %l5, %o0
-	stx %o0, [%fp + 1463]
-! v28 = mem64[g + 56]
+	and %o7, %o1, %o1
+! B = B ^ T
 	.loc 1 88
-	ldx [%i2 + 56], %l4
-! v24 = v27 & v28
+	xor %o0, %o1, %o0
+! G = mem64[g + 48]
 	.loc 1 89
-	and %o7, %l4, %o0
-! v23 = mem64[f + 56]
+	ldx [%i2 + 48], %o1
+! T = F10 & G
 	.loc 1 90
-	ldx [%i1 + 56], %l6
-! v29 = v23 & v26
+	and %o7, %o1, %i5
+! A = A ^ T
 	.loc 1 91
-	and %l6, %l5, %o1
-! v29 = v24 ^ v29
+	xor %o2, %i5, %o2
+! T = F9 & G
 	.loc 1 92
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1471]
-! v24 = mem64[g + 64]
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 93
-	ldx [%i2 + 64], %l7
-! v22 = v27 & v24
+	xor %o0, %o1, %o0
+! G = mem64[g + 56]
 	.loc 1 94
-	and %o7, %l7, %o2
-! v31 = v23 & v28
+	ldx [%i2 + 56], %o1
+! T = F9 & G
 	.loc 1 95
-	and %l6, %l4, %o0
-! v32 = mem64[f + 64]
+	and %l0, %o1, %i5
+! A = A ^ T
 	.loc 1 96
-	ldx [%i1 + 64], %i3
-! v33 = v32 & v26
+	xor %o2, %i5, %o2
+! T = F8 & G
 	.loc 1 97
-	and %i3, %l5, %o1
-! v31 = v22 ^ v31
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 98
-	xor %o2, %o0, %o0
-! v33 = v31 ^ v33
+	xor %o0, %o1, %o0
+! G = mem64[g + 64]
 	.loc 1 99
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1479]
-! v31 = v23 & v24
+	ldx [%i2 + 64], %o1
+! T = F8 & G
 	.loc 1 100
-	and %l6, %l7, %o0
-! v22 = v32 & v28
+	and %l2, %o1, %i5
+! A = A ^ T
 	.loc 1 101
-	and %i3, %l4, %o1
-! v22 = v31 ^ v22
+	xor %o2, %i5, %o2
+! T = F7 & G
 	.loc 1 102
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1487]
-! v31 = v32 & v24
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 103
-	and %i3, %l7, %o0
-	stx %o0, [%fp + 1495]
-! v34 = mem64[f + 72]
+	xor %o0, %o1, %o0
+! G = mem64[g + 72]
 	.loc 1 104
-	ldx [%i1 + 72], %i5
-! v35 = mem64[g + 72]
+	ldx [%i2 + 72], %o1
+! T = F7 & G
 	.loc 1 105
-	ldx [%i2 + 72], %i4
-! v36 = v34 & v35
+	and %l4, %o1, %i5
+! A = A ^ T
 	.loc 1 106
-	and %i5, %i4, %o0
-	stx %o0, [%fp + 1239]
-! v37 = mem64[g + 80]
+	xor %o2, %i5, %o2
+! T = F6 & G
 	.loc 1 107
-	ldx [%i2 + 80], %o2
-! v38 = v34 & v37
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 108
-	and %i5, %o2, %o0
-	stx %o0, [%fp + 1247]
-! v39 = mem64[f + 80]
+	xor %o0, %o1, %o0
+! G = mem64[g + 80]
 	.loc 1 109
-	ldx [%i1 + 80], %o1
-! v40 = v39 & v35
+	ldx [%i2 + 80], %o1
+! T = F6 & G
 	.loc 1 110
-	and %o1, %i4, %g1
-	stx %g1, [%fp + 1255]
-! v40 = v38 ^ v40
+	and %l6, %o1, %i5
+! A = A ^ T
 	.loc 1 111
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1503]
-! v38 = mem64[g + 88]
+	xor %o2, %i5, %o2
+! T = F5 & G
 	.loc 1 112
-	ldx [%i2 + 88], %o0
-! v41 = v34 & v38
+	and %o4, %o1, %o1
+! B = B ^ T
 	.loc 1 113
-	and %i5, %o0, %g4
-	stx %g4, [%fp + 1767]
-	stx %g4, [%fp + 1263]
-! v42 = v39 & v37
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
 	.loc 1 114
-	and %o1, %o2, %g1
-	stx %g1, [%fp + 1271]
-! v43 = mem64[f + 88]
+	ldx [%i2 + 88], %o1
+! T = F5 & G
 	.loc 1 115
-	ldx [%i1 + 88], %i2
-! v44 = v43 & v35
+	and %o4, %o1, %i5
+! A = A ^ T
 	.loc 1 116
-	and %i2, %i4, %i1
-	stx %i1, [%fp + 1279]
-! v42 = v41 ^ v42
+	xor %o2, %i5, %o2
+! T = F4 & G
 	.loc 1 117
-	xor %g4, %g1, %g1
-	stx %g1, [%fp + 1511]
-! v44 = v42 ^ v44
+	and %l5, %o1, %o1
+! B = B ^ T
 	.loc 1 118
-	xor %g1, %i1, %i1
-	stx %i1, [%fp + 1519]
-! v42 = v39 & v38
-	.loc 1 119
-	and %o1, %o0, %i1
-	stx %i1, [%fp + 1527]
-! v41 = v43 & v37
+	xor %o0, %o1, %o0
+! H15 = B
 	.loc 1 120
-	and %i2, %o2, %g1
-	stx %g1, [%fp + 1535]
-! v41 = v42 ^ v41
+	mov %o0, %i5
+! G = mem64[g + 16]
 	.loc 1 121
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1543]
-! v42 = v43 & v38
+	ldx [%i2 + 16], %o0
+! B = F11 & G
 	.loc 1 122
-	and %i2, %o0, %i1
-	stx %i1, [%fp + 1551]
-! v45 = v27 ^ v34
+	and %l7, %o0, %o0
+! G = mem64[g + 24]
 	.loc 1 123
-	xor %o7, %i5, %g5
-	stx %g5, [%fp + 1775]
-	stx %g5, [%fp + 1287]
-! v46 = v23 ^ v39
+	ldx [%i2 + 24], %o1
+! A = F11 & G
 	.loc 1 124
-	xor %l6, %o1, %i1
-	stx %i1, [%fp + 1783]
-	stx %i1, [%fp + 1295]
-! v47 = v32 ^ v43
+	and %l7, %o1, %g1
+! T = F10 & G
 	.loc 1 125
-	xor %i3, %i2, %i1
-	stx %i1, [%fp + 1791]
-	stx %i1, [%fp + 1303]
-! v48 = v26 ^ v35
+	and %o7, %o1, %o1
+! B = B ^ T
 	.loc 1 126
-	xor %l5, %i4, %g4
-	stx %g4, [%fp + 1799]
-	stx %g4, [%fp + 1311]
-! v49 = v28 ^ v37
-	.loc 1 127
-	xor %l4, %o2, %g1
-	stx %g1, [%fp + 2039]
-	stx %g1, [%fp + 1319]
-! v50 = v24 ^ v38
-	.loc 1 128
-	xor %l7, %o0, %i1
-	stx %i1, [%fp + 1967]
-	stx %i1, [%fp + 1807]
-	stx %i1, [%fp + 1327]
-! v51 = v45 & v48
-	.loc 1 129
-	and %g5, %g4, %i1
-	stx %i1, [%fp + 1335]
-! v52 = v45 & v49
-	.loc 1 130
-	ldx [%fp + 1775], %g5
-	stx %g5, [%fp + 1975]
-	and %g5, %g1, %i1
-	stx %i1, [%fp + 1815]
-	stx %i1, [%fp + 1343]
-! v53 = v46 & v48
-	.loc 1 131
-	ldx [%fp + 1783], %g1
-	stx %g1, [%fp + 2023]
-	stx %g1, [%fp + 1983]
-	and %g1, %g4, %g4
-	stx %g4, [%fp + 1351]
-! v53 = v52 ^ v53
-	.loc 1 132
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1823]
-	stx %i1, [%fp + 1559]
-! v45 = v45 & v50
-	.loc 1 133
-	ldx [%fp + 1967], %i1
-	and %g5, %i1, %g4
-	stx %g4, [%fp + 1991]
-	stx %g4, [%fp + 1831]
-	stx %g4, [%fp + 1567]
-! v52 = v46 & v49
-	.loc 1 134
-	ldx [%fp + 2039], %i1
-	and %g1, %i1, %g5
-	stx %g5, [%fp + 2031]
-	stx %g5, [%fp + 1943]
-	stx %g5, [%fp + 1575]
-! v48 = v47 & v48
-	.loc 1 135
-	ldx [%fp + 1791], %i1
-	ldx [%fp + 1799], %g1
-	and %i1, %g1, %g1
-	stx %g1, [%fp + 1839]
-	stx %g1, [%fp + 1583]
-! v52 = v45 ^ v52
-	.loc 1 136
-	xor %g4, %g5, %i1
-	stx %i1, [%fp + 1591]
-! v48 = v52 ^ v48
-	.loc 1 137
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1847]
-	stx %i1, [%fp + 1599]
-! v46 = v46 & v50
-	.loc 1 138
-	ldx [%fp + 1295], %i1
-	ldx [%fp + 1807], %g1
-	and %i1, %g1, %g1
-	stx %g1, [%fp + 1855]
-	stx %g1, [%fp + 1607]
-! v49 = v47 & v49
-	.loc 1 139
-	ldx [%fp + 1303], %g4
-	ldx [%fp + 2039], %i1
-	and %g4, %i1, %i1
-	stx %i1, [%fp + 1615]
-! v49 = v46 ^ v49
-	.loc 1 140
-	xor %g1, %i1, %i1
-	stx %i1, [%fp + 1863]
-	stx %i1, [%fp + 1623]
-! v50 = v47 & v50
-	.loc 1 141
-	ldx [%fp + 1327], %i1
-	and %g4, %i1, %i1
-	stx %i1, [%fp + 1871]
-	stx %i1, [%fp + 1631]
-! v51 = v51 ^ v30
-	.loc 1 142
-	ldx [%fp + 1335], %i1
-	ldx [%fp + 1463], %g1
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1639]
-! v51 = v51 ^ v36
-	.loc 1 143
-	ldx [%fp + 1239], %g1
-	stx %g1, [%fp + 1887]
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1879]
-	stx %i1, [%fp + 1647]
-! v53 = v53 ^ v29
-	.loc 1 144
-	ldx [%fp + 1471], %i1
-	ldx [%fp + 1823], %g1
-	xor %g1, %i1, %i1
-	stx %i1, [%fp + 1655]
-! v53 = v53 ^ v40
-	.loc 1 145
-	ldx [%fp + 1503], %g1
-	stx %g1, [%fp + 1903]
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1895]
-	stx %i1, [%fp + 1663]
-! v48 = v48 ^ v33
-	.loc 1 146
-	ldx [%fp + 1479], %i1
-	ldx [%fp + 1847], %g1
-	xor %g1, %i1, %i1
-	stx %i1, [%fp + 1671]
-! v48 = v48 ^ v44
-	.loc 1 147
-	ldx [%fp + 1519], %g1
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1679]
-! v49 = v49 ^ v22
-	.loc 1 148
-	ldx [%fp + 1487], %g1
-	stx %g1, [%fp + 1999]
-	stx %g1, [%fp + 1911]
-	ldx [%fp + 1863], %i1
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 1687]
-! v49 = v49 ^ v41
-	.loc 1 149
-	ldx [%fp + 1543], %g1
-	xor %i1, %g1, %i1
-	stx %i1, [%fp + 2015]
-	stx %i1, [%fp + 1919]
-	stx %i1, [%fp + 1695]
-! v50 = v50 ^ v31
-	.loc 1 150
-	ldx [%fp + 1495], %g4
-	stx %g4, [%fp + 1927]
-	ldx [%fp + 1871], %i1
-	xor %i1, %g4, %g1
-	stx %g1, [%fp + 1951]
-	stx %g1, [%fp + 1703]
-! v50 = v50 ^ v42
-	.loc 1 151
-	ldx [%fp + 1551], %i1
-	xor %g1, %i1, %g1
-	stx %g1, [%fp + 1959]
-	stx %g1, [%fp + 1711]
-! v22 = v51 ^ v22
-	.loc 1 152
-	ldx [%fp + 1879], %i1
-	ldx [%fp + 1999], %g5
-	xor %i1, %g5, %i1
-	stx %i1, [%fp + 1719]
-! v31 = v53 ^ v31
-	.loc 1 153
-	ldx [%fp + 1895], %i1
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1727]
-! v36 = v49 ^ v36
-	.loc 1 154
-	ldx [%fp + 1887], %i1
-	ldx [%fp + 2015], %g4
-	xor %g4, %i1, %i1
-	stx %i1, [%fp + 1735]
-! v40 = v50 ^ v40
-	.loc 1 155
-	ldx [%fp + 1903], %i1
-	xor %g1, %i1, %i1
-	stx %i1, [%fp + 1743]
-! v27 = v0 ^ v27
-	.loc 1 156
-	ldx [%fp + 1199], %i1
-	xor %i1, %o7, %i1
-! v23 = v5 ^ v23
-	.loc 1 157
-	ldx [%fp + 1935], %o7
-	xor %o7, %l6, %l6
-! v32 = v9 ^ v32
-	.loc 1 158
-	ldx [%fp + 2007], %o7
-	xor %o7, %i3, %i3
-! v34 = v11 ^ v34
-	.loc 1 159
-	xor %l3, %i5, %o7
-! v39 = v16 ^ v39
-	.loc 1 160
-	xor %l0, %o1, %l0
-! v43 = v20 ^ v43
-	.loc 1 161
-	xor %o3, %i2, %i2
-! v26 = v1 ^ v26
-	.loc 1 162
-	ldx [%fp + 1751], %o1
-	xor %o1, %l5, %l5
-! v28 = v3 ^ v28
-	.loc 1 163
-	ldx [%fp + 1759], %o1
-	xor %o1, %l4, %l4
-! v24 = v4 ^ v24
-	.loc 1 164
-	xor %o4, %l7, %l7
-! v35 = v12 ^ v35
-	.loc 1 165
-	xor %l2, %i4, %i4
-! v37 = v14 ^ v37
-	.loc 1 166
-	xor %l1, %o2, %o3
-! v38 = v15 ^ v38
-	.loc 1 167
-	xor %o5, %o0, %o4
-! v15 = v27 & v26
-	.loc 1 168
-	and %i1, %l5, %o5
-! v14 = v27 & v28
-	.loc 1 169
-	and %i1, %l4, %o0
-! v12 = v23 & v26
-	.loc 1 170
-	and %l6, %l5, %o1
-! v12 = v14 ^ v12
-	.loc 1 171
-	xor %o0, %o1, %l1
-! v14 = v27 & v24
-	.loc 1 172
-	and %i1, %l7, %o0
-! v4 = v23 & v28
-	.loc 1 173
-	and %l6, %l4, %o1
-! v3 = v32 & v26
-	.loc 1 174
-	and %i3, %l5, %o2
-! v4 = v14 ^ v4
-	.loc 1 175
-	xor %o0, %o1, %o1
-! v3 = v4 ^ v3
-	.loc 1 176
-	xor %o1, %o2, %l3
-! v4 = v23 & v24
-	.loc 1 177
-	and %l6, %l7, %o0
-! v14 = v32 & v28
-	.loc 1 178
-	and %i3, %l4, %o1
-! v14 = v4 ^ v14
-	.loc 1 179
-	xor %o0, %o1, %g1
-! v4 = v32 & v24
-	.loc 1 180
-	and %i3, %l7, %l2
-! v1 = v34 & v35
-	.loc 1 181
-	and %o7, %i4, %i5
-! v20 = v34 & v37
-	.loc 1 182
-	and %o7, %o3, %o0
-! v16 = v39 & v35
-	.loc 1 183
-	and %l0, %i4, %o1
-! v16 = v20 ^ v16
-	.loc 1 184
 	xor %o0, %o1, %g4
-! v20 = v34 & v38
-	.loc 1 185
-	and %o7, %o4, %o0
-! v11 = v39 & v37
-	.loc 1 186
-	and %l0, %o3, %o1
-! v9 = v43 & v35
-	.loc 1 187
-	and %i2, %i4, %o2
-! v11 = v20 ^ v11
-	.loc 1 188
-	xor %o0, %o1, %o1
-! v9 = v11 ^ v9
-	.loc 1 189
-	xor %o1, %o2, %o2
-! v11 = v39 & v38
-	.loc 1 190
-	and %l0, %o4, %o0
-! v20 = v43 & v37
-	.loc 1 191
-	and %i2, %o3, %o1
-! v20 = v11 ^ v20
-	.loc 1 192
-	xor %o0, %o1, %g5
-! v11 = v43 & v38
-	.loc 1 193
-	and %i2, %o4, %o1
-! v34 = v27 ^ v34
-	.loc 1 194
-	xor %i1, %o7, %o7
-! v39 = v23 ^ v39
-	.loc 1 195
-	xor %l6, %l0, %l0
-! v43 = v32 ^ v43
-	.loc 1 196
-	xor %i3, %i2, %i2
-! v35 = v26 ^ v35
-	.loc 1 197
-	xor %l5, %i4, %i4
-! v37 = v28 ^ v37
-	.loc 1 198
-	xor %l4, %o3, %l4
-! v38 = v24 ^ v38
-	.loc 1 199
-	xor %l7, %o4, %l5
-! v24 = v34 & v35
-	.loc 1 200
-	and %o7, %i4, %l6
-! v28 = v34 & v37
-	.loc 1 201
-	and %o7, %l4, %o0
-! v26 = v39 & v35
-	.loc 1 202
-	and %l0, %i4, %o3
-! v26 = v28 ^ v26
-	.loc 1 203
-	xor %o0, %o3, %l7
-! v34 = v34 & v38
-	.loc 1 204
-	and %o7, %l5, %o0
-! v28 = v39 & v37
-	.loc 1 205
-	and %l0, %l4, %o3
-! v35 = v43 & v35
-	.loc 1 206
-	and %i2, %i4, %o4
-! v28 = v34 ^ v28
-	.loc 1 207
-	xor %o0, %o3, %o3
-! v35 = v28 ^ v35
-	.loc 1 208
-	xor %o3, %o4, %o4
-! v39 = v39 & v38
-	.loc 1 209
-	and %l0, %l5, %l0
-! v37 = v43 & v37
-	.loc 1 210
-	and %i2, %l4, %l4
-! v37 = v39 ^ v37
-	.loc 1 211
-	xor %l0, %l4, %l4
-! v38 = v43 & v38
-	.loc 1 212
-	and %i2, %l5, %l5
-! v24 = v24 ^ v15
-	.loc 1 213
-	xor %l6, %o5, %l6
-! v24 = v24 ^ v1
-	.loc 1 214
-	xor %l6, %i5, %l6
-! v26 = v26 ^ v12
-	.loc 1 215
-	xor %l7, %l1, %l7
-! v26 = v26 ^ v16
-	.loc 1 216
-	xor %l7, %g4, %l7
-! v35 = v35 ^ v3
-	.loc 1 217
-	xor %o4, %l3, %o4
-! v35 = v35 ^ v9
-	.loc 1 218
-	xor %o4, %o2, %o4
-! v37 = v37 ^ v14
-	.loc 1 219
-	xor %l4, %g1, %l4
-! v37 = v37 ^ v20
-	.loc 1 220
-	xor %l4, %g5, %l4
-! v38 = v38 ^ v4
-	.loc 1 221
-	xor %l5, %l2, %l5
-! v38 = v38 ^ v11
-	.loc 1 222
-	xor %l5, %o1, %l5
-! v14 = v24 ^ v14
-	.loc 1 223
-	xor %l6, %g1, %g1
-! v4 = v26 ^ v4
-	.loc 1 224
-	xor %l7, %l2, %l2
-! v1 = v37 ^ v1
-	.loc 1 225
-	xor %l4, %i5, %i5
-! v16 = v38 ^ v16
-	.loc 1 226
-	xor %l5, %g4, %g4
-! v15 = v15 ^ v2
-	.loc 1 227
-	ldx [%fp + 1207], %o0
-	xor %o5, %o0, %o5
-! v15 = v15 ^ v30
-	.loc 1 228
-	ldx [%fp + 1463], %o0
-	xor %o5, %o0, %o5
-! v12 = v12 ^ v6
-	.loc 1 229
-	ldx [%fp + 1359], %o0
-	xor %l1, %o0, %l1
-! v12 = v12 ^ v29
-	.loc 1 230
-	ldx [%fp + 1471], %o0
-	xor %l1, %o0, %l1
-! v3 = v3 ^ v10
-	.loc 1 231
-	ldx [%fp + 1367], %o0
-	xor %l3, %o0, %l3
-! v3 = v3 ^ v33
-	.loc 1 232
-	ldx [%fp + 1479], %o0
-	xor %l3, %o0, %l3
-! v14 = v14 ^ v7
-	.loc 1 233
-	ldx [%fp + 1431], %o0
-	xor %g1, %o0, %o0
-! v14 = v14 ^ v22
-	.loc 1 234
-	ldx [%fp + 1719], %o3
-	xor %o0, %o3, %o7
-! v4 = v4 ^ v8
-	.loc 1 235
-	ldx [%fp + 1439], %o0
-	xor %l2, %o0, %o0
-! v4 = v4 ^ v31
-	.loc 1 236
-	ldx [%fp + 1727], %o3
-	xor %o0, %o3, %l0
-! v35 = v35 ^ v25
-	.loc 1 237
-	ldx [%fp + 1423], %o0
-	xor %o4, %o0, %o4
-! v35 = v35 ^ v48
-	.loc 1 238
-	ldx [%fp + 1679], %o0
-	xor %o4, %o0, %o4
-! v1 = v1 ^ v13
-	.loc 1 239
-	ldx [%fp + 1447], %l2
-	xor %i5, %l2, %o0
-! v1 = v1 ^ v36
-	.loc 1 240
-	ldx [%fp + 1735], %o3
-	xor %o0, %o3, %l4
-! v16 = v16 ^ v17
-	.loc 1 241
-	ldx [%fp + 1455], %l5
-	xor %g4, %l5, %o0
-! v16 = v16 ^ v40
-	.loc 1 242
-	ldx [%fp + 1743], %o3
-	xor %o0, %o3, %o3
-! v9 = v9 ^ v21
-	.loc 1 243
-	ldx [%fp + 1375], %l7
-	xor %o2, %l7, %o2
-! v9 = v9 ^ v44
-	.loc 1 244
-	ldx [%fp + 1519], %o0
-	xor %o2, %o0, %l6
-! v20 = v20 ^ v18
-	.loc 1 245
-	ldx [%fp + 1383], %o2
-	xor %g5, %o2, %g5
-! v20 = v20 ^ v41
-	.loc 1 246
-	ldx [%fp + 1543], %o0
-	xor %g5, %o0, %g5
-! v11 = v11 ^ v19
-	.loc 1 247
-	ldx [%fp + 1391], %o0
+! G = mem64[g + 32]
+	.loc 1 127
+	ldx [%i2 + 32], %o0
+! T = F10 & G
+	.loc 1 128
+	and %o7, %o0, %o1
+! A = A ^ T
+	.loc 1 129
+	xor %g1, %o1, %g1
+! T = F9 & G
+	.loc 1 130
+	and %l0, %o0, %o0
+! B = B ^ T
+	.loc 1 131
+	xor %g4, %o0, %g4
+! G = mem64[g + 40]
+	.loc 1 132
+	ldx [%i2 + 40], %o0
+! T = F9 & G
+	.loc 1 133
+	and %l0, %o0, %o1
+! A = A ^ T
+	.loc 1 134
+	xor %g1, %o1, %g1
+! T = F8 & G
+	.loc 1 135
+	and %l2, %o0, %o0
+! B = B ^ T
+	.loc 1 136
+	xor %g4, %o0, %g4
+! G = mem64[g + 48]
+	.loc 1 137
+	ldx [%i2 + 48], %o0
+! T = F8 & G
+	.loc 1 138
+	and %l2, %o0, %o1
+! A = A ^ T
+	.loc 1 139
+	xor %g1, %o1, %g1
+! T = F7 & G
+	.loc 1 140
+	and %l4, %o0, %o0
+! B = B ^ T
+	.loc 1 141
+	xor %g4, %o0, %g4
+! G = mem64[g + 56]
+	.loc 1 142
+	ldx [%i2 + 56], %o0
+! T = F7 & G
+	.loc 1 143
+	and %l4, %o0, %o1
+! A = A ^ T
+	.loc 1 144
+	xor %g1, %o1, %g1
+! T = F6 & G
+	.loc 1 145
+	and %l6, %o0, %o0
+! B = B ^ T
+	.loc 1 146
+	xor %g4, %o0, %g4
+! G = mem64[g + 64]
+	.loc 1 147
+	ldx [%i2 + 64], %o0
+! T = F6 & G
+	.loc 1 148
+	and %l6, %o0, %o1
+! A = A ^ T
+	.loc 1 149
+	xor %g1, %o1, %g1
+! T = F5 & G
+	.loc 1 150
+	and %o4, %o0, %o0
+! B = B ^ T
+	.loc 1 151
+	xor %g4, %o0, %g4
+! G = mem64[g + 72]
+	.loc 1 152
+	ldx [%i2 + 72], %o0
+! T = F5 & G
+	.loc 1 153
+	and %o4, %o0, %o1
+! A = A ^ T
+	.loc 1 154
+	xor %g1, %o1, %g1
+! T = F4 & G
+	.loc 1 155
+	and %l5, %o0, %o0
+! B = B ^ T
+	.loc 1 156
+	xor %g4, %o0, %g4
+! G = mem64[g + 80]
+	.loc 1 157
+	ldx [%i2 + 80], %o0
+! T = F4 & G
+	.loc 1 158
+	and %l5, %o0, %o1
+! A = A ^ T
+	.loc 1 159
+	xor %g1, %o1, %g1
+! T = F3 & G
+	.loc 1 160
+	and %l3, %o0, %o0
+! B = B ^ T
+	.loc 1 161
+	xor %g4, %o0, %g4
+! G = mem64[g + 88]
+	.loc 1 162
+	ldx [%i2 + 88], %o0
+! T = F3 & G
+	.loc 1 163
+	and %l3, %o0, %o1
+! A = A ^ T
+	.loc 1 164
+	xor %g1, %o1, %g1
+! T = F2 & G
+	.loc 1 165
+	and %l1, %o0, %o0
+! B = B ^ T
+	.loc 1 166
+	xor %g4, %o0, %g4
+! B = B ^ H22
+	.loc 1 168
+	ldx [%fp + 2015], %o0
+	xor %g4, %o0, %g4
+! G = mem64[g + 0]
+	.loc 1 170
+	ldx [%i2], %o0
+! B = F11 & G
+	.loc 1 171
+	and %l7, %o0, %o1
+! G = mem64[g + 8]
+	.loc 1 172
+	ldx [%i2 + 8], %o0
+! A = F11 & G
+	.loc 1 173
+	and %l7, %o0, %l7
+! T = F10 & G
+	.loc 1 174
+	and %o7, %o0, %o0
+! B = B ^ T
+	.loc 1 175
 	xor %o1, %o0, %o1
-! v11 = v11 ^ v42
+! G = mem64[g + 16]
+	.loc 1 176
+	ldx [%i2 + 16], %g5
+! T = F10 & G
+	.loc 1 177
+	and %o7, %g5, %o0
+! A = A ^ T
+	.loc 1 178
+	xor %l7, %o0, %l7
+! T = F9 & G
+	.loc 1 179
+	and %l0, %g5, %o0
+! B = B ^ T
+	.loc 1 180
+	xor %o1, %o0, %o1
+! G = mem64[g + 24]
+	.loc 1 181
+	ldx [%i2 + 24], %g5
+! T = F9 & G
+	.loc 1 182
+	and %l0, %g5, %o0
+! A = A ^ T
+	.loc 1 183
+	xor %l7, %o0, %l7
+! T = F8 & G
+	.loc 1 184
+	and %l2, %g5, %o0
+! B = B ^ T
+	.loc 1 185
+	xor %o1, %o0, %o1
+! G = mem64[g + 32]
+	.loc 1 186
+	ldx [%i2 + 32], %g5
+! T = F8 & G
+	.loc 1 187
+	and %l2, %g5, %o0
+! A = A ^ T
+	.loc 1 188
+	xor %l7, %o0, %l7
+! T = F7 & G
+	.loc 1 189
+	and %l4, %g5, %o0
+! B = B ^ T
+	.loc 1 190
+	xor %o1, %o0, %o1
+! G = mem64[g + 40]
+	.loc 1 191
+	ldx [%i2 + 40], %g5
+! T = F7 & G
+	.loc 1 192
+	and %l4, %g5, %o0
+! A = A ^ T
+	.loc 1 193
+	xor %l7, %o0, %l7
+! T = F6 & G
+	.loc 1 194
+	and %l6, %g5, %o0
+! B = B ^ T
+	.loc 1 195
+	xor %o1, %o0, %o1
+! G = mem64[g + 48]
+	.loc 1 196
+	ldx [%i2 + 48], %g5
+! T = F6 & G
+	.loc 1 197
+	and %l6, %g5, %o0
+! A = A ^ T
+	.loc 1 198
+	xor %l7, %o0, %l7
+! T = F5 & G
+	.loc 1 199
+	and %o4, %g5, %o0
+! B = B ^ T
+	.loc 1 200
+	xor %o1, %o0, %o1
+! G = mem64[g + 56]
+	.loc 1 201
+	ldx [%i2 + 56], %g5
+! T = F5 & G
+	.loc 1 202
+	and %o4, %g5, %o0
+! A = A ^ T
+	.loc 1 203
+	xor %l7, %o0, %l7
+! T = F4 & G
+	.loc 1 204
+	and %l5, %g5, %o0
+! B = B ^ T
+	.loc 1 205
+	xor %o1, %o0, %o1
+! G = mem64[g + 64]
+	.loc 1 206
+	ldx [%i2 + 64], %g5
+! T = F4 & G
+	.loc 1 207
+	and %l5, %g5, %o0
+! A = A ^ T
+	.loc 1 208
+	xor %l7, %o0, %l7
+! T = F3 & G
+	.loc 1 209
+	and %l3, %g5, %o0
+! B = B ^ T
+	.loc 1 210
+	xor %o1, %o0, %o1
+! G = mem64[g + 72]
+	.loc 1 211
+	ldx [%i2 + 72], %g5
+! T = F3 & G
+	.loc 1 212
+	and %l3, %g5, %o0
+! A = A ^ T
+	.loc 1 213
+	xor %l7, %o0, %l7
+! T = F2 & G
+	.loc 1 214
+	and %l1, %g5, %o0
+! B = B ^ T
+	.loc 1 215
+	xor %o1, %o0, %o1
+! G = mem64[g + 80]
+	.loc 1 216
+	ldx [%i2 + 80], %g5
+! T = F2 & G
+	.loc 1 217
+	and %l1, %g5, %o0
+! A = A ^ T
+	.loc 1 218
+	xor %l7, %o0, %l7
+! T = F1 & G
+	.loc 1 219
+	and %o5, %g5, %o0
+! B = B ^ T
+	.loc 1 220
+	xor %o1, %o0, %o1
+! G = mem64[g + 88]
+	.loc 1 221
+	ldx [%i2 + 88], %g5
+! T = F1 & G
+	.loc 1 222
+	and %o5, %g5, %o0
+! A = A ^ T
+	.loc 1 223
+	xor %l7, %o0, %l7
+! T = F0 & G
+	.loc 1 224
+	and %o3, %g5, %o0
+! B = B ^ T
+	.loc 1 225
+	xor %o1, %o0, %g5
+! A = A ^ H21
+	.loc 1 226
+	ldx [%fp + 2023], %o0
+	xor %l7, %o0, %o0
+! H12 = A
+	.loc 1 227
+	mov %o0, %o1
+! B = B ^ H20
+	.loc 1 228
+	ldx [%fp + 2031], %o0
+	xor %g5, %o0, %o0
+! mem64[h + 88] = B
+	.loc 1 229
+	stx %o0, [%i0 + 88]
+! G = mem64[g + 0]
+	.loc 1 230
+	ldx [%i2], %o0
+! A = F10 & G
+	.loc 1 231
+	and %o7, %o0, %l7
+! B = F9 & G
+	.loc 1 232
+	and %l0, %o0, %o7
+! G = mem64[g + 8]
+	.loc 1 233
+	ldx [%i2 + 8], %g5
+! T = F9 & G
+	.loc 1 234
+	and %l0, %g5, %o0
+! A = A ^ T
+	.loc 1 235
+	xor %l7, %o0, %l7
+! T = F8 & G
+	.loc 1 236
+	and %l2, %g5, %o0
+! B = B ^ T
+	.loc 1 237
+	xor %o7, %o0, %l0
+! G = mem64[g + 16]
+	.loc 1 238
+	ldx [%i2 + 16], %o0
+! T = F8 & G
+	.loc 1 239
+	and %l2, %o0, %o7
+! A = A ^ T
+	.loc 1 240
+	xor %l7, %o7, %l7
+! T = F7 & G
+	.loc 1 241
+	and %l4, %o0, %o0
+! B = B ^ T
+	.loc 1 242
+	xor %l0, %o0, %l0
+! G = mem64[g + 24]
+	.loc 1 243
+	ldx [%i2 + 24], %o0
+! T = F7 & G
+	.loc 1 244
+	and %l4, %o0, %o7
+! A = A ^ T
+	.loc 1 245
+	xor %l7, %o7, %l7
+! T = F6 & G
+	.loc 1 246
+	and %l6, %o0, %o0
+! B = B ^ T
+	.loc 1 247
+	xor %l0, %o0, %l0
+! G = mem64[g + 32]
 	.loc 1 248
-	ldx [%fp + 1551], %i1
-	xor %o1, %i1, %i2
-! v13 = v15 ^ v13
+	ldx [%i2 + 32], %o0
+! T = F6 & G
 	.loc 1 249
-	xor %o5, %l2, %o5
-! v17 = v12 ^ v17
+	and %l6, %o0, %o7
+! A = A ^ T
 	.loc 1 250
-	xor %l1, %l5, %l1
-! v21 = v3 ^ v21
+	xor %l7, %o7, %l7
+! T = F5 & G
 	.loc 1 251
-	xor %l3, %l7, %l2
-! v18 = v14 ^ v18
+	and %o4, %o0, %o0
+! B = B ^ T
 	.loc 1 252
-	xor %o7, %o2, %l3
-! v19 = v4 ^ v19
+	xor %l0, %o0, %l0
+! G = mem64[g + 40]
 	.loc 1 253
-	xor %l0, %o0, %o0
-! v30 = v1 ^ v30
+	ldx [%i2 + 40], %o0
+! T = F5 & G
 	.loc 1 254
-	ldx [%fp + 1463], %o1
-	xor %l4, %o1, %o1
-! v29 = v16 ^ v29
+	and %o4, %o0, %o7
+! A = A ^ T
 	.loc 1 255
-	ldx [%fp + 1471], %o2
-	xor %o3, %o2, %o2
-! v33 = v9 ^ v33
+	xor %l7, %o7, %l7
+! T = F4 & G
 	.loc 1 256
-	ldx [%fp + 1479], %o3
-	xor %l6, %o3, %o7
-! v22 = v20 ^ v22
+	and %l5, %o0, %o0
+! B = B ^ T
 	.loc 1 257
-	ldx [%fp + 1719], %o3
-	xor %g5, %o3, %l5
-! v31 = v11 ^ v31
+	xor %l0, %o0, %l0
+! G = mem64[g + 48]
 	.loc 1 258
-	ldx [%fp + 1727], %o3
-	xor %i2, %o3, %o3
-! v29 = v29 ^ v42
+	ldx [%i2 + 48], %o0
+! T = F4 & G
 	.loc 1 259
-	xor %o2, %i1, %l4
-! v42 = v19 ^ v42
+	and %l5, %o0, %o7
+! A = A ^ T
 	.loc 1 260
-	xor %o0, %i1, %o0
-! v30 = v30 ^ v41
+	xor %l7, %o7, %l7
+! T = F3 & G
 	.loc 1 261
-	ldx [%fp + 1543], %o2
-	xor %o1, %o2, %l0
-! v41 = v18 ^ v41
+	and %l3, %o0, %o0
+! B = B ^ T
 	.loc 1 262
-	xor %l3, %o2, %o1
-! v35 = v35 ^ v44
+	xor %l0, %o0, %l0
+! G = mem64[g + 56]
 	.loc 1 263
-	ldx [%fp + 1519], %o2
-	xor %o4, %o2, %l3
-! v44 = v21 ^ v44
+	ldx [%i2 + 56], %o0
+! T = F3 & G
 	.loc 1 264
-	xor %l2, %o2, %o2
-! v42 = v42 ^ v40
+	and %l3, %o0, %o7
+! A = A ^ T
 	.loc 1 265
-	ldx [%fp + 1743], %o4
-	xor %o0, %o4, %l2
-! v40 = v17 ^ v40
+	xor %l7, %o7, %l7
+! T = F2 & G
 	.loc 1 266
-	xor %l1, %o4, %o0
-! v41 = v41 ^ v36
+	and %l1, %o0, %o0
+! B = B ^ T
 	.loc 1 267
-	ldx [%fp + 1735], %o4
-	xor %o1, %o4, %l1
-! v36 = v13 ^ v36
+	xor %l0, %o0, %l0
+! G = mem64[g + 64]
 	.loc 1 268
-	xor %o5, %o4, %o1
-! v44 = v44 ^ v48
+	ldx [%i2 + 64], %o0
+! T = F2 & G
 	.loc 1 269
-	ldx [%fp + 1679], %o4
-	xor %o2, %o4, %l6
-! v48 = v25 ^ v48
+	and %l1, %o0, %o7
+! A = A ^ T
 	.loc 1 270
-	ldx [%fp + 1423], %o2
-	xor %o2, %o4, %o2
-! v40 = v40 ^ v31
+	xor %l7, %o7, %l7
+! T = F1 & G
 	.loc 1 271
-	xor %o0, %o3, %l7
-! v31 = v8 ^ v31
+	and %o5, %o0, %o0
+! B = B ^ T
 	.loc 1 272
-	ldx [%fp + 1439], %o0
-	xor %o0, %o3, %o0
-! v36 = v36 ^ v22
+	xor %l0, %o0, %l0
+! G = mem64[g + 72]
 	.loc 1 273
-	xor %o1, %l5, %o1
-! v22 = v7 ^ v22
+	ldx [%i2 + 72], %o0
+! T = F1 & G
 	.loc 1 274
-	ldx [%fp + 1431], %o3
-	xor %o3, %l5, %o3
-! v48 = v48 ^ v33
+	and %o5, %o0, %o7
+! A = A ^ T
 	.loc 1 275
-	xor %o2, %o7, %o2
-! v33 = v10 ^ v33
+	xor %l7, %o7, %l7
+! T = F0 & G
 	.loc 1 276
-	ldx [%fp + 1367], %o4
-	xor %o4, %o7, %o4
-! v31 = v31 ^ v29
+	and %o3, %o0, %o0
+! B = B ^ T
 	.loc 1 277
-	xor %o0, %l4, %o0
-! v29 = v6 ^ v29
+	xor %l0, %o0, %l0
+! G = mem64[g + 80]
 	.loc 1 278
-	ldx [%fp + 1359], %o5
-	xor %o5, %l4, %o5
-! v22 = v22 ^ v30
+	ldx [%i2 + 80], %o0
+! T = F0 & G
 	.loc 1 279
-	xor %o3, %l0, %o3
-! v30 = v2 ^ v30
+	and %o3, %o0, %o0
+! A = A ^ T
 	.loc 1 280
-	ldx [%fp + 1207], %o7
-	xor %o7, %l0, %o7
-! mem64[h + 0] = v30
+	xor %l7, %o0, %l7
+! A = A ^ H19
 	.loc 1 281
-	stx %o7, [%i0]
-! mem64[h + 8] = v29
+	xor %l7, %i3, %l7
+! A = A ^ H22
 	.loc 1 282
-	stx %o5, [%i0 + 8]
-! mem64[h + 16] = v33
+	ldx [%fp + 2015], %o0
+	xor %l7, %o0, %l7
+! mem64[h + 80] = A
 	.loc 1 283
-	stx %o4, [%i0 + 16]
-! mem64[h + 24] = v22
+	stx %l7, [%i0 + 80]
+! B = B ^ H18
 	.loc 1 284
-	stx %o3, [%i0 + 24]
-! mem64[h + 32] = v31
+	xor %l0, %i1, %l0
+! B = B ^ H21
 	.loc 1 285
-	stx %o0, [%i0 + 32]
-! mem64[h + 40] = v48
+	ldx [%fp + 2023], %o0
+	xor %l0, %o0, %l0
+! mem64[h + 72] = B
 	.loc 1 286
-	stx %o2, [%i0 + 40]
-! mem64[h + 48] = v36
+	stx %l0, [%i0 + 72]
+! G = mem64[g + 0]
 	.loc 1 287
-	stx %o1, [%i0 + 48]
-! mem64[h + 56] = v40
+	ldx [%i2], %o0
+! A = F8 & G
 	.loc 1 288
-	stx %l7, [%i0 + 56]
-! mem64[h + 64] = v44
+	and %l2, %o0, %o7
+! B = F7 & G
 	.loc 1 289
-	stx %l6, [%i0 + 64]
-! mem64[h + 72] = v41
+	and %l4, %o0, %o0
+! G = mem64[g + 8]
 	.loc 1 290
-	stx %l1, [%i0 + 72]
-! mem64[h + 80] = v42
+	ldx [%i2 + 8], %l0
+! T = F7 & G
 	.loc 1 291
-	stx %l2, [%i0 + 80]
-! mem64[h + 88] = v35
+	and %l4, %l0, %l2
+! A = A ^ T
 	.loc 1 292
-	stx %l3, [%i0 + 88]
-! leave
+	xor %o7, %l2, %o7
+! T = F6 & G
 	.loc 1 293
+	and %l6, %l0, %l0
+! B = B ^ T
+	.loc 1 294
+	xor %o0, %l0, %o0
+! G = mem64[g + 16]
+	.loc 1 295
+	ldx [%i2 + 16], %l0
+! T = F6 & G
+	.loc 1 296
+	and %l6, %l0, %l2
+! A = A ^ T
+	.loc 1 297
+	xor %o7, %l2, %o7
+! T = F5 & G
+	.loc 1 298
+	and %o4, %l0, %l0
+! B = B ^ T
+	.loc 1 299
+	xor %o0, %l0, %o0
+! G = mem64[g + 24]
+	.loc 1 300
+	ldx [%i2 + 24], %l0
+! T = F5 & G
+	.loc 1 301
+	and %o4, %l0, %l2
+! A = A ^ T
+	.loc 1 302
+	xor %o7, %l2, %o7
+! T = F4 & G
+	.loc 1 303
+	and %l5, %l0, %l0
+! B = B ^ T
+	.loc 1 304
+	xor %o0, %l0, %o0
+! G = mem64[g + 32]
+	.loc 1 305
+	ldx [%i2 + 32], %l0
+! T = F4 & G
+	.loc 1 306
+	and %l5, %l0, %l2
+! A = A ^ T
+	.loc 1 307
+	xor %o7, %l2, %o7
+! T = F3 & G
+	.loc 1 308
+	and %l3, %l0, %l0
+! B = B ^ T
+	.loc 1 309
+	xor %o0, %l0, %o0
+! G = mem64[g + 40]
+	.loc 1 310
+	ldx [%i2 + 40], %l0
+! T = F3 & G
+	.loc 1 311
+	and %l3, %l0, %l2
+! A = A ^ T
+	.loc 1 312
+	xor %o7, %l2, %o7
+! T = F2 & G
+	.loc 1 313
+	and %l1, %l0, %l0
+! B = B ^ T
+	.loc 1 314
+	xor %o0, %l0, %o0
+! G = mem64[g + 48]
+	.loc 1 315
+	ldx [%i2 + 48], %l0
+! T = F2 & G
+	.loc 1 316
+	and %l1, %l0, %l2
+! A = A ^ T
+	.loc 1 317
+	xor %o7, %l2, %o7
+! T = F1 & G
+	.loc 1 318
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 319
+	xor %o0, %l0, %o0
+! G = mem64[g + 56]
+	.loc 1 320
+	ldx [%i2 + 56], %l0
+! T = F1 & G
+	.loc 1 321
+	and %o5, %l0, %l2
+! A = A ^ T
+	.loc 1 322
+	xor %o7, %l2, %o7
+! T = F0 & G
+	.loc 1 323
+	and %o3, %l0, %l0
+! B = B ^ T
+	.loc 1 324
+	xor %o0, %l0, %l0
+! G = mem64[g + 64]
+	.loc 1 325
+	ldx [%i2 + 64], %o0
+! T = F0 & G
+	.loc 1 326
+	and %o3, %o0, %o0
+! A = A ^ T
+	.loc 1 327
+	xor %o7, %o0, %o7
+! A = A ^ H17
+	.loc 1 328
+	xor %o7, %i4, %o7
+! A = A ^ H20
+	.loc 1 329
+	ldx [%fp + 2031], %o0
+	xor %o7, %o0, %o7
+! mem64[h + 64] = A
+	.loc 1 330
+	stx %o7, [%i0 + 64]
+! B = B ^ H16
+	.loc 1 331
+	xor %l0, %o2, %o0
+! B = B ^ H19
+	.loc 1 332
+	xor %o0, %i3, %o0
+! mem64[h + 56] = B
+	.loc 1 333
+	stx %o0, [%i0 + 56]
+! G = mem64[g + 0]
+	.loc 1 334
+	ldx [%i2], %o0
+! A = F6 & G
+	.loc 1 335
+	and %l6, %o0, %o7
+! B = F5 & G
+	.loc 1 336
+	and %o4, %o0, %o0
+! G = mem64[g + 8]
+	.loc 1 337
+	ldx [%i2 + 8], %l0
+! T = F5 & G
+	.loc 1 338
+	and %o4, %l0, %o4
+! A = A ^ T
+	.loc 1 339
+	xor %o7, %o4, %o7
+! T = F4 & G
+	.loc 1 340
+	and %l5, %l0, %o4
+! B = B ^ T
+	.loc 1 341
+	xor %o0, %o4, %o0
+! G = mem64[g + 16]
+	.loc 1 342
+	ldx [%i2 + 16], %o4
+! T = F4 & G
+	.loc 1 343
+	and %l5, %o4, %l0
+! A = A ^ T
+	.loc 1 344
+	xor %o7, %l0, %o7
+! T = F3 & G
+	.loc 1 345
+	and %l3, %o4, %o4
+! B = B ^ T
+	.loc 1 346
+	xor %o0, %o4, %o0
+! G = mem64[g + 24]
+	.loc 1 347
+	ldx [%i2 + 24], %o4
+! T = F3 & G
+	.loc 1 348
+	and %l3, %o4, %l0
+! A = A ^ T
+	.loc 1 349
+	xor %o7, %l0, %o7
+! T = F2 & G
+	.loc 1 350
+	and %l1, %o4, %o4
+! B = B ^ T
+	.loc 1 351
+	xor %o0, %o4, %o0
+! G = mem64[g + 32]
+	.loc 1 352
+	ldx [%i2 + 32], %o4
+! T = F2 & G
+	.loc 1 353
+	and %l1, %o4, %l0
+! A = A ^ T
+	.loc 1 354
+	xor %o7, %l0, %o7
+! T = F1 & G
+	.loc 1 355
+	and %o5, %o4, %o4
+! B = B ^ T
+	.loc 1 356
+	xor %o0, %o4, %o0
+! G = mem64[g + 40]
+	.loc 1 357
+	ldx [%i2 + 40], %o4
+! T = F1 & G
+	.loc 1 358
+	and %o5, %o4, %l0
+! A = A ^ T
+	.loc 1 359
+	xor %o7, %l0, %o7
+! T = F0 & G
+	.loc 1 360
+	and %o3, %o4, %o4
+! B = B ^ T
+	.loc 1 361
+	xor %o0, %o4, %o0
+! G = mem64[g + 48]
+	.loc 1 362
+	ldx [%i2 + 48], %o4
+! T = F0 & G
+	.loc 1 363
+	and %o3, %o4, %o4
+! A = A ^ T
+	.loc 1 364
+	xor %o7, %o4, %o7
+! A = A ^ H15
+	.loc 1 365
+	xor %o7, %i5, %o7
+! A = A ^ H18
+	.loc 1 366
+	xor %o7, %i1, %o7
+! mem64[h + 48] = A
+	.loc 1 367
+	stx %o7, [%i0 + 48]
+! B = B ^ H14
+	.loc 1 368
+	xor %o0, %g1, %o0
+! B = B ^ H17
+	.loc 1 369
+	xor %o0, %i4, %o0
+! mem64[h + 40] = B
+	.loc 1 370
+	stx %o0, [%i0 + 40]
+! G = mem64[g + 0]
+	.loc 1 371
+	ldx [%i2], %o0
+! A = F4 & G
+	.loc 1 372
+	and %l5, %o0, %o4
+! B = F3 & G
+	.loc 1 373
+	and %l3, %o0, %o0
+! G = mem64[g + 8]
+	.loc 1 374
+	ldx [%i2 + 8], %o7
+! T = F3 & G
+	.loc 1 375
+	and %l3, %o7, %l0
+! A = A ^ T
+	.loc 1 376
+	xor %o4, %l0, %o4
+! T = F2 & G
+	.loc 1 377
+	and %l1, %o7, %o7
+! B = B ^ T
+	.loc 1 378
+	xor %o0, %o7, %o0
+! G = mem64[g + 16]
+	.loc 1 379
+	ldx [%i2 + 16], %o7
+! T = F2 & G
+	.loc 1 380
+	and %l1, %o7, %l0
+! A = A ^ T
+	.loc 1 381
+	xor %o4, %l0, %o4
+! T = F1 & G
+	.loc 1 382
+	and %o5, %o7, %o7
+! B = B ^ T
+	.loc 1 383
+	xor %o0, %o7, %o0
+! G = mem64[g + 24]
+	.loc 1 384
+	ldx [%i2 + 24], %o7
+! T = F1 & G
+	.loc 1 385
+	and %o5, %o7, %l0
+! A = A ^ T
+	.loc 1 386
+	xor %o4, %l0, %o4
+! T = F0 & G
+	.loc 1 387
+	and %o3, %o7, %o7
+! B = B ^ T
+	.loc 1 388
+	xor %o0, %o7, %o0
+! G = mem64[g + 32]
+	.loc 1 389
+	ldx [%i2 + 32], %o7
+! T = F0 & G
+	.loc 1 390
+	and %o3, %o7, %o7
+! A = A ^ T
+	.loc 1 391
+	xor %o4, %o7, %o4
+! A = A ^ H13
+	.loc 1 392
+	xor %o4, %g4, %o4
+! A = A ^ H16
+	.loc 1 393
+	xor %o4, %o2, %o4
+! mem64[h + 32] = A
+	.loc 1 394
+	stx %o4, [%i0 + 32]
+! B = B ^ H12
+	.loc 1 395
+	xor %o0, %o1, %o0
+! B = B ^ H15
+	.loc 1 396
+	xor %o0, %i5, %o0
+! mem64[h + 24] = B
+	.loc 1 397
+	stx %o0, [%i0 + 24]
+! G = mem64[g + 0]
+	.loc 1 398
+	ldx [%i2], %o0
+! A = F2 & G
+	.loc 1 399
+	and %l1, %o0, %o2
+! B = F1 & G
+	.loc 1 400
+	and %o5, %o0, %o0
+! G = mem64[g + 8]
+	.loc 1 401
+	ldx [%i2 + 8], %o4
+! T = F1 & G
+	.loc 1 402
+	and %o5, %o4, %o5
+! A = A ^ T
+	.loc 1 403
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 404
+	and %o3, %o4, %o4
+! B = B ^ T
+	.loc 1 405
+	xor %o0, %o4, %o0
+! G = mem64[g + 16]
+	.loc 1 406
+	ldx [%i2 + 16], %o4
+! T = F0 & G
+	.loc 1 407
+	and %o3, %o4, %o4
+! A = A ^ T
+	.loc 1 408
+	xor %o2, %o4, %o2
+! A = A ^ H14
+	.loc 1 409
+	xor %o2, %g1, %o2
+! mem64[h + 16] = A
+	.loc 1 410
+	stx %o2, [%i0 + 16]
+! B = B ^ H13
+	.loc 1 411
+	xor %o0, %g4, %o0
+! mem64[h + 8] = B
+	.loc 1 412
+	stx %o0, [%i0 + 8]
+! G = mem64[g + 0]
+	.loc 1 413
+	ldx [%i2], %o0
+! A = F0 & G
+	.loc 1 414
+	and %o3, %o0, %o0
+! A = A ^ H12
+	.loc 1 415
+	xor %o0, %o1, %o0
+! mem64[h + 0] = A
+	.loc 1 416
+	stx %o0, [%i0]
+! leave
+	.loc 1 417
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec_mul_sparc64, .-qhasm_kernel_mceliece_gf12_vec_mul_sparc64
@@ -1055,100 +1219,100 @@ qhasm_kernel_mceliece_gf12_vec_mul_sparc64:
 qhasm_kernel_mceliece_gf12_vec_sq_sparc64:
 	save %sp, -176, %sp
 ! v0 = mem64[f + 0]
-	.loc 1 299
+	.loc 1 423
 	ldx [%i1], %o0
 ! v1 = mem64[f + 48]
-	.loc 1 300
+	.loc 1 424
 	ldx [%i1 + 48], %o1
 ! v0 = v0 ^ v1
-	.loc 1 301
+	.loc 1 425
 	xor %o0, %o1, %l0
 ! v2 = mem64[f + 8]
-	.loc 1 302
+	.loc 1 426
 	ldx [%i1 + 8], %o0
 ! v3 = mem64[f + 56]
-	.loc 1 303
+	.loc 1 427
 	ldx [%i1 + 56], %o2
 ! v2 = v2 ^ v3
-	.loc 1 304
+	.loc 1 428
 	xor %o0, %o2, %l1
 ! v4 = mem64[f + 16]
-	.loc 1 305
+	.loc 1 429
 	ldx [%i1 + 16], %o0
 ! v5 = mem64[f + 64]
-	.loc 1 306
+	.loc 1 430
 	ldx [%i1 + 64], %o3
 ! v4 = v4 ^ v5
-	.loc 1 307
+	.loc 1 431
 	xor %o0, %o3, %o4
 ! v6 = mem64[f + 88]
-	.loc 1 308
+	.loc 1 432
 	ldx [%i1 + 88], %o0
 ! v4 = v4 ^ v6
-	.loc 1 309
+	.loc 1 433
 	xor %o4, %o0, %l2
 ! v7 = mem64[f + 24]
-	.loc 1 310
+	.loc 1 434
 	ldx [%i1 + 24], %o4
 ! v8 = mem64[f + 72]
-	.loc 1 311
+	.loc 1 435
 	ldx [%i1 + 72], %o5
 ! v7 = v7 ^ v8
-	.loc 1 312
+	.loc 1 436
 	xor %o4, %o5, %l3
 ! v9 = mem64[f + 32]
-	.loc 1 313
+	.loc 1 437
 	ldx [%i1 + 32], %o4
 ! v10 = mem64[f + 80]
-	.loc 1 314
+	.loc 1 438
 	ldx [%i1 + 80], %o7
 ! v9 = v9 ^ v10
-	.loc 1 315
+	.loc 1 439
 	xor %o4, %o7, %l4
 ! v11 = mem64[f + 40]
-	.loc 1 316
+	.loc 1 440
 	ldx [%i1 + 40], %o4
 ! v11 = v11 ^ v6
-	.loc 1 317
+	.loc 1 441
 	xor %o4, %o0, %o4
 ! mem64[h + 0] = v0
-	.loc 1 318
+	.loc 1 442
 	stx %l0, [%i0]
 ! mem64[h + 8] = v6
-	.loc 1 319
+	.loc 1 443
 	stx %o0, [%i0 + 8]
 ! mem64[h + 16] = v2
-	.loc 1 320
+	.loc 1 444
 	stx %l1, [%i0 + 16]
 ! mem64[h + 24] = v1
-	.loc 1 321
+	.loc 1 445
 	stx %o1, [%i0 + 24]
 ! mem64[h + 32] = v4
-	.loc 1 322
+	.loc 1 446
 	stx %l2, [%i0 + 32]
 ! mem64[h + 40] = v3
-	.loc 1 323
+	.loc 1 447
 	stx %o2, [%i0 + 40]
 ! mem64[h + 48] = v7
-	.loc 1 324
+	.loc 1 448
 	stx %l3, [%i0 + 48]
 ! mem64[h + 56] = v5
-	.loc 1 325
+	.loc 1 449
 	stx %o3, [%i0 + 56]
 ! mem64[h + 64] = v9
-	.loc 1 326
+	.loc 1 450
 	stx %l4, [%i0 + 64]
 ! mem64[h + 72] = v8
-	.loc 1 327
+	.loc 1 451
 	stx %o5, [%i0 + 72]
 ! mem64[h + 80] = v11
-	.loc 1 328
+	.loc 1 452
 	stx %o4, [%i0 + 80]
 ! mem64[h + 88] = v10
-	.loc 1 329
+	.loc 1 453
 	stx %o7, [%i0 + 88]
 ! leave
-	.loc 1 330
+	.loc 1 454
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec_sq_sparc64, .-qhasm_kernel_mceliece_gf12_vec_sq_sparc64
@@ -1161,4679 +1325,4679 @@ qhasm_kernel_mceliece_gf12_vec_sq_sparc64:
 qhasm_kernel_mceliece_gf12_vec_inv_sparc64:
 	save %sp, -2432, %sp
 ! v0 = mem64[f + 0]
-	.loc 1 336
+	.loc 1 460
 	ldx [%i1], %o0
 	stx %o0, [%fp + -209]
 ! v1 = mem64[f + 48]
-	.loc 1 337
+	.loc 1 461
 	ldx [%i1 + 48], %o1
 	stx %o1, [%fp + -201]
 ! v2 = v0 ^ v1
-	.loc 1 338
+	.loc 1 462
 	xor %o0, %o1, %o7
 ! v3 = mem64[f + 8]
-	.loc 1 339
+	.loc 1 463
 	ldx [%i1 + 8], %o0
 	stx %o0, [%fp + -193]
 ! v4 = mem64[f + 56]
-	.loc 1 340
+	.loc 1 464
 	ldx [%i1 + 56], %o1
 	stx %o1, [%fp + -185]
 ! v5 = v3 ^ v4
-	.loc 1 341
+	.loc 1 465
 	xor %o0, %o1, %o5
 ! v6 = mem64[f + 16]
-	.loc 1 342
+	.loc 1 466
 	ldx [%i1 + 16], %o0
 	stx %o0, [%fp + -177]
 ! v7 = mem64[f + 64]
-	.loc 1 343
+	.loc 1 467
 	ldx [%i1 + 64], %o1
 	stx %o1, [%fp + -169]
 ! v8 = v6 ^ v7
-	.loc 1 344
+	.loc 1 468
 	xor %o0, %o1, %o0
 ! v9 = mem64[f + 88]
-	.loc 1 345
+	.loc 1 469
 	ldx [%i1 + 88], %o1
 	stx %o1, [%fp + -161]
 ! v8 = v8 ^ v9
-	.loc 1 346
+	.loc 1 470
 	xor %o0, %o1, %o2
 ! v10 = mem64[f + 24]
-	.loc 1 347
+	.loc 1 471
 	ldx [%i1 + 24], %o0
 	stx %o0, [%fp + -153]
 ! v11 = mem64[f + 72]
-	.loc 1 348
+	.loc 1 472
 	ldx [%i1 + 72], %o3
 	stx %o3, [%fp + -145]
 ! v12 = v10 ^ v11
-	.loc 1 349
+	.loc 1 473
 	xor %o0, %o3, %o4
 ! v13 = mem64[f + 32]
-	.loc 1 350
+	.loc 1 474
 	ldx [%i1 + 32], %o0
 	stx %o0, [%fp + -137]
 ! v14 = mem64[f + 80]
-	.loc 1 351
+	.loc 1 475
 	ldx [%i1 + 80], %o3
 	stx %o3, [%fp + -129]
 ! v15 = v13 ^ v14
-	.loc 1 352
+	.loc 1 476
 	xor %o0, %o3, %l0
 ! v16 = mem64[f + 40]
-	.loc 1 353
+	.loc 1 477
 	ldx [%i1 + 40], %o0
 	stx %o0, [%fp + -121]
 ! v17 = v16 ^ v9
-	.loc 1 354
+	.loc 1 478
 	xor %o0, %o1, %o3
 ! v18 = v2 & v0
-	.loc 1 355
+	.loc 1 479
 	ldx [%fp + -209], %l2
 	and %o7, %l2, %o0
 	stx %o0, [%fp + -113]
 ! v19 = v2 & v3
-	.loc 1 356
+	.loc 1 480
 	ldx [%fp + -193], %l3
 	and %o7, %l3, %o0
 ! v20 = v9 & v0
-	.loc 1 357
+	.loc 1 481
 	and %o1, %l2, %o1
 ! v20 = v19 ^ v20
-	.loc 1 358
+	.loc 1 482
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -25]
 ! v19 = v2 & v6
-	.loc 1 359
+	.loc 1 483
 	ldx [%fp + -177], %l4
 	and %o7, %l4, %l1
 ! v21 = v9 & v3
-	.loc 1 360
+	.loc 1 484
 	ldx [%fp + -161], %l5
 	and %l5, %l3, %o0
 ! v22 = v5 & v0
-	.loc 1 361
+	.loc 1 485
 	and %o5, %l2, %o1
 ! v21 = v19 ^ v21
-	.loc 1 362
+	.loc 1 486
 	xor %l1, %o0, %o0
 ! v22 = v21 ^ v22
-	.loc 1 363
+	.loc 1 487
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -17]
 ! v21 = v9 & v6
-	.loc 1 364
+	.loc 1 488
 	and %l5, %l4, %o0
 ! v19 = v5 & v3
-	.loc 1 365
+	.loc 1 489
 	and %o5, %l3, %o1
 ! v19 = v21 ^ v19
-	.loc 1 366
+	.loc 1 490
 	xor %o0, %o1, %l2
 ! v21 = v5 & v6
-	.loc 1 367
+	.loc 1 491
 	and %o5, %l4, %l4
 ! v23 = v1 & v10
-	.loc 1 368
+	.loc 1 492
 	ldx [%fp + -201], %l1
 	ldx [%fp + -153], %l6
 	and %l1, %l6, %l3
 ! v24 = v1 & v13
-	.loc 1 369
+	.loc 1 493
 	ldx [%fp + -137], %l7
 	and %l1, %l7, %o0
 ! v25 = v8 & v10
-	.loc 1 370
+	.loc 1 494
 	and %o2, %l6, %o1
 ! v25 = v24 ^ v25
-	.loc 1 371
+	.loc 1 495
 	xor %o0, %o1, %l5
 ! v24 = v1 & v16
-	.loc 1 372
+	.loc 1 496
 	ldx [%fp + -121], %i1
 	and %l1, %i1, %l1
 ! v26 = v8 & v13
-	.loc 1 373
+	.loc 1 497
 	and %o2, %l7, %o0
 ! v27 = v4 & v10
-	.loc 1 374
+	.loc 1 498
 	ldx [%fp + -185], %i2
 	and %i2, %l6, %o1
 ! v26 = v24 ^ v26
-	.loc 1 375
+	.loc 1 499
 	xor %l1, %o0, %o0
 ! v27 = v26 ^ v27
-	.loc 1 376
+	.loc 1 500
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -9]
 ! v26 = v8 & v16
-	.loc 1 377
+	.loc 1 501
 	and %o2, %i1, %o0
 ! v24 = v4 & v13
-	.loc 1 378
+	.loc 1 502
 	and %i2, %l7, %o1
 ! v24 = v26 ^ v24
-	.loc 1 379
+	.loc 1 503
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1]
 ! v26 = v4 & v16
-	.loc 1 380
+	.loc 1 504
 	and %i2, %i1, %o0
 	stx %o0, [%fp + 7]
 ! v28 = v2 ^ v1
-	.loc 1 381
+	.loc 1 505
 	ldx [%fp + -201], %o0
 	xor %o7, %o0, %l1
 ! v29 = v9 ^ v8
-	.loc 1 382
+	.loc 1 506
 	ldx [%fp + -161], %o0
 	xor %o0, %o2, %i3
 ! v30 = v5 ^ v4
-	.loc 1 383
+	.loc 1 507
 	xor %o5, %i2, %i1
 ! v31 = v0 ^ v10
-	.loc 1 384
+	.loc 1 508
 	ldx [%fp + -209], %o0
 	ldx [%fp + -153], %o1
 	xor %o0, %o1, %i5
 ! v32 = v3 ^ v13
-	.loc 1 385
+	.loc 1 509
 	ldx [%fp + -193], %o0
 	ldx [%fp + -137], %o1
 	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
-	.loc 1 386
+	.loc 1 510
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %o1
 	xor %o0, %o1, %i2
 ! v34 = v28 & v31
-	.loc 1 387
+	.loc 1 511
 	and %l1, %i5, %l7
 ! v35 = v28 & v32
-	.loc 1 388
+	.loc 1 512
 	and %l1, %i4, %o0
 ! v36 = v29 & v31
-	.loc 1 389
+	.loc 1 513
 	and %i3, %i5, %o1
 ! v36 = v35 ^ v36
-	.loc 1 390
+	.loc 1 514
 	xor %o0, %o1, %l6
 ! v28 = v28 & v33
-	.loc 1 391
+	.loc 1 515
 	and %l1, %i2, %o0
 ! v35 = v29 & v32
-	.loc 1 392
+	.loc 1 516
 	and %i3, %i4, %o1
 ! v31 = v30 & v31
-	.loc 1 393
+	.loc 1 517
 	and %i1, %i5, %l1
 ! v35 = v28 ^ v35
-	.loc 1 394
+	.loc 1 518
 	xor %o0, %o1, %o1
 ! v31 = v35 ^ v31
-	.loc 1 395
+	.loc 1 519
 	xor %o1, %l1, %l1
 ! v29 = v29 & v33
-	.loc 1 396
+	.loc 1 520
 	and %i3, %i2, %o0
 ! v32 = v30 & v32
-	.loc 1 397
+	.loc 1 521
 	and %i1, %i4, %o1
 ! v32 = v29 ^ v32
-	.loc 1 398
+	.loc 1 522
 	xor %o0, %o1, %i3
 ! v33 = v30 & v33
-	.loc 1 399
+	.loc 1 523
 	and %i1, %i2, %o1
 ! v34 = v34 ^ v18
-	.loc 1 400
+	.loc 1 524
 	ldx [%fp + -113], %o0
 	xor %l7, %o0, %o0
 ! v34 = v34 ^ v23
-	.loc 1 401
+	.loc 1 525
 	xor %o0, %l3, %l7
 ! v36 = v36 ^ v20
-	.loc 1 402
+	.loc 1 526
 	ldx [%fp + -25], %o0
 	xor %l6, %o0, %o0
 ! v36 = v36 ^ v25
-	.loc 1 403
+	.loc 1 527
 	xor %o0, %l5, %l6
 ! v31 = v31 ^ v22
-	.loc 1 404
+	.loc 1 528
 	ldx [%fp + -17], %o0
 	xor %l1, %o0, %o0
 ! v31 = v31 ^ v27
-	.loc 1 405
+	.loc 1 529
 	ldx [%fp + -9], %l1
 	xor %o0, %l1, %o0
 	stx %o0, [%fp + 15]
 ! v32 = v32 ^ v19
-	.loc 1 406
+	.loc 1 530
 	xor %i3, %l2, %o0
 ! v32 = v32 ^ v24
-	.loc 1 407
+	.loc 1 531
 	ldx [%fp + -1], %l1
 	xor %o0, %l1, %o0
 ! v33 = v33 ^ v21
-	.loc 1 408
+	.loc 1 532
 	xor %o1, %l4, %o1
 ! v33 = v33 ^ v26
-	.loc 1 409
+	.loc 1 533
 	ldx [%fp + 7], %l1
 	xor %o1, %l1, %o1
 ! v19 = v34 ^ v19
-	.loc 1 410
+	.loc 1 534
 	xor %l7, %l2, %l1
 	stx %l1, [%fp + 23]
 ! v21 = v36 ^ v21
-	.loc 1 411
+	.loc 1 535
 	xor %l6, %l4, %l1
 	stx %l1, [%fp + 31]
 ! v23 = v32 ^ v23
-	.loc 1 412
+	.loc 1 536
 	xor %o0, %l3, %o0
 	stx %o0, [%fp + 39]
 ! v25 = v33 ^ v25
-	.loc 1 413
+	.loc 1 537
 	xor %o1, %l5, %o0
 	stx %o0, [%fp + 47]
 ! v33 = v12 & v1
-	.loc 1 414
+	.loc 1 538
 	ldx [%fp + -201], %l1
 	and %o4, %l1, %l3
 ! v32 = v12 & v4
-	.loc 1 415
+	.loc 1 539
 	ldx [%fp + -185], %l2
 	and %o4, %l2, %o0
 ! v36 = v7 & v1
-	.loc 1 416
+	.loc 1 540
 	ldx [%fp + -169], %l4
 	and %l4, %l1, %o1
 ! v36 = v32 ^ v36
-	.loc 1 417
+	.loc 1 541
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 55]
 ! v32 = v12 & v7
-	.loc 1 418
+	.loc 1 542
 	and %o4, %l4, %o0
 ! v34 = v7 & v4
-	.loc 1 419
+	.loc 1 543
 	and %l4, %l2, %o1
 ! v30 = v15 & v1
-	.loc 1 420
+	.loc 1 544
 	and %l0, %l1, %l1
 ! v34 = v32 ^ v34
-	.loc 1 421
+	.loc 1 545
 	xor %o0, %o1, %o1
 ! v30 = v34 ^ v30
-	.loc 1 422
+	.loc 1 546
 	xor %o1, %l1, %o0
 	stx %o0, [%fp + 63]
 ! v34 = v7 & v7
-	.loc 1 423
+	.loc 1 547
 	and %l4, %l4, %o0
 ! v32 = v15 & v4
-	.loc 1 424
+	.loc 1 548
 	and %l0, %l2, %o1
 ! v32 = v34 ^ v32
-	.loc 1 425
+	.loc 1 549
 	xor %o0, %o1, %l7
 ! v34 = v15 & v7
-	.loc 1 426
+	.loc 1 550
 	and %l0, %l4, %i2
 ! v29 = v11 & v11
-	.loc 1 427
+	.loc 1 551
 	ldx [%fp + -145], %o0
 	ldx [%fp + -145], %l2
 	and %o0, %l2, %i1
 ! v35 = v11 & v14
-	.loc 1 428
+	.loc 1 552
 	ldx [%fp + -129], %l6
 	and %l2, %l6, %o0
 ! v28 = v17 & v11
-	.loc 1 429
+	.loc 1 553
 	and %o3, %l2, %o1
 ! v28 = v35 ^ v28
-	.loc 1 430
+	.loc 1 554
 	xor %o0, %o1, %i3
 ! v35 = v11 & v9
-	.loc 1 431
+	.loc 1 555
 	ldx [%fp + -161], %i4
 	and %l2, %i4, %l1
 ! v37 = v17 & v14
-	.loc 1 432
+	.loc 1 556
 	and %o3, %l6, %o0
 ! v38 = v14 & v11
-	.loc 1 433
+	.loc 1 557
 	and %l6, %l2, %o1
 ! v37 = v35 ^ v37
-	.loc 1 434
+	.loc 1 558
 	xor %l1, %o0, %o0
 ! v38 = v37 ^ v38
-	.loc 1 435
+	.loc 1 559
 	xor %o0, %o1, %l5
 ! v37 = v17 & v9
-	.loc 1 436
+	.loc 1 560
 	and %o3, %i4, %o0
 ! v35 = v14 & v14
-	.loc 1 437
+	.loc 1 561
 	and %l6, %l6, %l4
 ! v35 = v37 ^ v35
-	.loc 1 438
+	.loc 1 562
 	xor %o0, %l4, %l4
 ! v37 = v14 & v9
-	.loc 1 439
+	.loc 1 563
 	and %l6, %i4, %l2
 ! v39 = v12 ^ v11
-	.loc 1 440
+	.loc 1 564
 	ldx [%fp + -145], %o0
 	xor %o4, %o0, %g5
 ! v40 = v7 ^ v17
-	.loc 1 441
+	.loc 1 565
 	ldx [%fp + -169], %l6
 	xor %l6, %o3, %g4
 ! v41 = v15 ^ v14
-	.loc 1 442
+	.loc 1 566
 	ldx [%fp + -129], %o1
 	xor %l0, %o1, %g1
 ! v42 = v1 ^ v11
-	.loc 1 443
+	.loc 1 567
 	ldx [%fp + -201], %l1
 	xor %l1, %o0, %i5
 ! v43 = v4 ^ v14
-	.loc 1 444
+	.loc 1 568
 	ldx [%fp + -185], %o0
 	xor %o0, %o1, %i4
 ! v44 = v7 ^ v9
-	.loc 1 445
+	.loc 1 569
 	ldx [%fp + -161], %o0
 	xor %l6, %o0, %l6
 ! v45 = v39 & v42
-	.loc 1 446
+	.loc 1 570
 	and %g5, %i5, %l1
 ! v46 = v39 & v43
-	.loc 1 447
+	.loc 1 571
 	and %g5, %i4, %o0
 ! v47 = v40 & v42
-	.loc 1 448
+	.loc 1 572
 	and %g4, %i5, %o1
 ! v47 = v46 ^ v47
-	.loc 1 449
+	.loc 1 573
 	xor %o0, %o1, %o1
 ! v39 = v39 & v44
-	.loc 1 450
+	.loc 1 574
 	and %g5, %l6, %g5
 ! v46 = v40 & v43
-	.loc 1 451
+	.loc 1 575
 	and %g4, %i4, %o0
 ! v42 = v41 & v42
-	.loc 1 452
+	.loc 1 576
 	and %g1, %i5, %i5
 ! v46 = v39 ^ v46
-	.loc 1 453
+	.loc 1 577
 	xor %g5, %o0, %o0
 ! v42 = v46 ^ v42
-	.loc 1 454
+	.loc 1 578
 	xor %o0, %i5, %i5
 ! v40 = v40 & v44
-	.loc 1 455
+	.loc 1 579
 	and %g4, %l6, %g4
 ! v43 = v41 & v43
-	.loc 1 456
+	.loc 1 580
 	and %g1, %i4, %i4
 ! v43 = v40 ^ v43
-	.loc 1 457
+	.loc 1 581
 	xor %g4, %i4, %i4
 ! v44 = v41 & v44
-	.loc 1 458
+	.loc 1 582
 	and %g1, %l6, %o0
 ! v45 = v45 ^ v33
-	.loc 1 459
+	.loc 1 583
 	xor %l1, %l3, %l1
 ! v45 = v45 ^ v29
-	.loc 1 460
+	.loc 1 584
 	xor %l1, %i1, %l1
 ! v47 = v47 ^ v36
-	.loc 1 461
+	.loc 1 585
 	ldx [%fp + 55], %l6
 	xor %o1, %l6, %o1
 ! v47 = v47 ^ v28
-	.loc 1 462
+	.loc 1 586
 	xor %o1, %i3, %o1
 ! v42 = v42 ^ v30
-	.loc 1 463
+	.loc 1 587
 	ldx [%fp + 63], %l6
 	xor %i5, %l6, %l6
 ! v42 = v42 ^ v38
-	.loc 1 464
+	.loc 1 588
 	xor %l6, %l5, %l6
 ! v43 = v43 ^ v32
-	.loc 1 465
+	.loc 1 589
 	xor %i4, %l7, %i4
 ! v43 = v43 ^ v35
-	.loc 1 466
+	.loc 1 590
 	xor %i4, %l4, %i4
 ! v44 = v44 ^ v34
-	.loc 1 467
+	.loc 1 591
 	xor %o0, %i2, %o0
 ! v44 = v44 ^ v37
-	.loc 1 468
+	.loc 1 592
 	xor %o0, %l2, %o0
 ! v32 = v45 ^ v32
-	.loc 1 469
+	.loc 1 593
 	xor %l1, %l7, %l1
 	stx %l1, [%fp + 71]
 ! v34 = v47 ^ v34
-	.loc 1 470
+	.loc 1 594
 	xor %o1, %i2, %o1
 	stx %o1, [%fp + 79]
 ! v29 = v43 ^ v29
-	.loc 1 471
+	.loc 1 595
 	xor %i4, %i1, %l7
 ! v28 = v44 ^ v28
-	.loc 1 472
+	.loc 1 596
 	xor %o0, %i3, %l1
 ! v12 = v2 ^ v12
-	.loc 1 473
+	.loc 1 597
 	xor %o7, %o4, %i1
 ! v2 = v9 ^ v7
-	.loc 1 474
+	.loc 1 598
 	ldx [%fp + -161], %o0
 	ldx [%fp + -169], %o7
 	xor %o0, %o7, %i2
 ! v15 = v5 ^ v15
-	.loc 1 475
+	.loc 1 599
 	xor %o5, %l0, %i3
 ! v5 = v1 ^ v11
-	.loc 1 476
+	.loc 1 600
 	ldx [%fp + -201], %o1
 	ldx [%fp + -145], %o5
 	xor %o1, %o5, %i4
 ! v17 = v8 ^ v17
-	.loc 1 477
+	.loc 1 601
 	xor %o2, %o3, %o3
 ! v8 = v4 ^ v14
-	.loc 1 478
+	.loc 1 602
 	ldx [%fp + -185], %o4
 	ldx [%fp + -129], %g4
 	xor %o4, %g4, %o2
 ! v44 = v0 ^ v1
-	.loc 1 479
+	.loc 1 603
 	ldx [%fp + -209], %l0
 	xor %l0, %o1, %g1
 ! v43 = v3 ^ v4
-	.loc 1 480
+	.loc 1 604
 	ldx [%fp + -193], %o1
 	xor %o1, %o4, %i5
 ! v47 = v6 ^ v7
-	.loc 1 481
+	.loc 1 605
 	ldx [%fp + -177], %o1
 	xor %o1, %o7, %l0
 ! v45 = v10 ^ v11
-	.loc 1 482
+	.loc 1 606
 	ldx [%fp + -153], %o1
 	xor %o1, %o5, %o7
 ! v41 = v13 ^ v14
-	.loc 1 483
+	.loc 1 607
 	ldx [%fp + -137], %o1
 	xor %o1, %g4, %o4
 ! v40 = v16 ^ v9
-	.loc 1 484
+	.loc 1 608
 	ldx [%fp + -121], %o1
 	xor %o1, %o0, %o5
 ! v46 = v12 & v44
-	.loc 1 485
+	.loc 1 609
 	and %i1, %g1, %o0
 	stx %o0, [%fp + 87]
 ! v39 = v12 & v43
-	.loc 1 486
+	.loc 1 610
 	and %i1, %i5, %o1
 ! v48 = v2 & v44
-	.loc 1 487
+	.loc 1 611
 	and %i2, %g1, %o0
 ! v48 = v39 ^ v48
-	.loc 1 488
+	.loc 1 612
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 95]
 ! v39 = v12 & v47
-	.loc 1 489
+	.loc 1 613
 	and %i1, %l0, %g4
 ! v49 = v2 & v43
-	.loc 1 490
+	.loc 1 614
 	and %i2, %i5, %o0
 ! v50 = v15 & v44
-	.loc 1 491
+	.loc 1 615
 	and %i3, %g1, %o1
 ! v49 = v39 ^ v49
-	.loc 1 492
+	.loc 1 616
 	xor %g4, %o0, %o0
 ! v50 = v49 ^ v50
-	.loc 1 493
+	.loc 1 617
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 103]
 ! v49 = v2 & v47
-	.loc 1 494
+	.loc 1 618
 	and %i2, %l0, %o0
 ! v39 = v15 & v43
-	.loc 1 495
+	.loc 1 619
 	and %i3, %i5, %o1
 ! v39 = v49 ^ v39
-	.loc 1 496
+	.loc 1 620
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 111]
 ! v49 = v15 & v47
-	.loc 1 497
+	.loc 1 621
 	and %i3, %l0, %o0
 	stx %o0, [%fp + 119]
 ! v51 = v5 & v45
-	.loc 1 498
+	.loc 1 622
 	and %i4, %o7, %o0
 	stx %o0, [%fp + -105]
 ! v52 = v5 & v41
-	.loc 1 499
+	.loc 1 623
 	and %i4, %o4, %o0
 ! v53 = v17 & v45
-	.loc 1 500
+	.loc 1 624
 	and %o3, %o7, %o1
 ! v53 = v52 ^ v53
-	.loc 1 501
+	.loc 1 625
 	xor %o0, %o1, %g5
 ! v52 = v5 & v40
-	.loc 1 502
+	.loc 1 626
 	and %i4, %o5, %o1
 ! v54 = v17 & v41
-	.loc 1 503
+	.loc 1 627
 	and %o3, %o4, %o0
 ! v55 = v8 & v45
-	.loc 1 504
+	.loc 1 628
 	and %o2, %o7, %g4
 ! v54 = v52 ^ v54
-	.loc 1 505
+	.loc 1 629
 	xor %o1, %o0, %o0
 ! v55 = v54 ^ v55
-	.loc 1 506
+	.loc 1 630
 	xor %o0, %g4, %g4
 ! v54 = v17 & v40
-	.loc 1 507
+	.loc 1 631
 	and %o3, %o5, %o0
 ! v52 = v8 & v41
-	.loc 1 508
+	.loc 1 632
 	and %o2, %o4, %o1
 ! v52 = v54 ^ v52
-	.loc 1 509
+	.loc 1 633
 	xor %o0, %o1, %o1
 ! v54 = v8 & v40
-	.loc 1 510
+	.loc 1 634
 	and %o2, %o5, %o0
 ! v5 = v12 ^ v5
-	.loc 1 511
+	.loc 1 635
 	xor %i1, %i4, %i4
 ! v17 = v2 ^ v17
-	.loc 1 512
+	.loc 1 636
 	xor %i2, %o3, %i1
 ! v8 = v15 ^ v8
-	.loc 1 513
+	.loc 1 637
 	xor %i3, %o2, %i2
 ! v45 = v44 ^ v45
-	.loc 1 514
+	.loc 1 638
 	xor %g1, %o7, %o7
 ! v41 = v43 ^ v41
-	.loc 1 515
+	.loc 1 639
 	xor %i5, %o4, %o4
 ! v40 = v47 ^ v40
-	.loc 1 516
+	.loc 1 640
 	xor %l0, %o5, %l0
 ! v47 = v5 & v45
-	.loc 1 517
+	.loc 1 641
 	and %i4, %o7, %o5
 ! v43 = v5 & v41
-	.loc 1 518
+	.loc 1 642
 	and %i4, %o4, %o2
 ! v44 = v17 & v45
-	.loc 1 519
+	.loc 1 643
 	and %i1, %o7, %o3
 ! v44 = v43 ^ v44
-	.loc 1 520
+	.loc 1 644
 	xor %o2, %o3, %i3
 ! v5 = v5 & v40
-	.loc 1 521
+	.loc 1 645
 	and %i4, %l0, %i4
 ! v43 = v17 & v41
-	.loc 1 522
+	.loc 1 646
 	and %i1, %o4, %o2
 ! v45 = v8 & v45
-	.loc 1 523
+	.loc 1 647
 	and %i2, %o7, %o3
 ! v43 = v5 ^ v43
-	.loc 1 524
+	.loc 1 648
 	xor %i4, %o2, %o2
 ! v45 = v43 ^ v45
-	.loc 1 525
+	.loc 1 649
 	xor %o2, %o3, %o2
 ! v17 = v17 & v40
-	.loc 1 526
+	.loc 1 650
 	and %i1, %l0, %i1
 ! v41 = v8 & v41
-	.loc 1 527
+	.loc 1 651
 	and %i2, %o4, %o4
 ! v41 = v17 ^ v41
-	.loc 1 528
+	.loc 1 652
 	xor %i1, %o4, %o4
 ! v40 = v8 & v40
-	.loc 1 529
+	.loc 1 653
 	and %i2, %l0, %o3
 ! v47 = v47 ^ v46
-	.loc 1 530
+	.loc 1 654
 	ldx [%fp + 87], %o7
 	xor %o5, %o7, %o5
 ! v47 = v47 ^ v51
-	.loc 1 531
+	.loc 1 655
 	ldx [%fp + -105], %o7
 	xor %o5, %o7, %o5
 ! v44 = v44 ^ v48
-	.loc 1 532
+	.loc 1 656
 	ldx [%fp + 95], %l0
 	xor %i3, %l0, %i3
 ! v44 = v44 ^ v53
-	.loc 1 533
+	.loc 1 657
 	xor %i3, %g5, %i3
 ! v45 = v45 ^ v50
-	.loc 1 534
+	.loc 1 658
 	ldx [%fp + 103], %l0
 	xor %o2, %l0, %o2
 ! v45 = v45 ^ v55
-	.loc 1 535
+	.loc 1 659
 	xor %o2, %g4, %l0
 ! v41 = v41 ^ v39
-	.loc 1 536
+	.loc 1 660
 	ldx [%fp + 111], %i1
 	xor %o4, %i1, %o2
 ! v41 = v41 ^ v52
-	.loc 1 537
+	.loc 1 661
 	xor %o2, %o1, %o2
 ! v40 = v40 ^ v49
-	.loc 1 538
+	.loc 1 662
 	ldx [%fp + 119], %o4
 	xor %o3, %o4, %o3
 ! v40 = v40 ^ v54
-	.loc 1 539
+	.loc 1 663
 	xor %o3, %o0, %o3
 ! v39 = v47 ^ v39
-	.loc 1 540
+	.loc 1 664
 	xor %o5, %i1, %i1
 ! v49 = v44 ^ v49
-	.loc 1 541
+	.loc 1 665
 	xor %i3, %o4, %o5
 ! v51 = v41 ^ v51
-	.loc 1 542
+	.loc 1 666
 	xor %o2, %o7, %o4
 ! v53 = v40 ^ v53
-	.loc 1 543
+	.loc 1 667
 	xor %o3, %g5, %g5
 ! v46 = v46 ^ v18
-	.loc 1 544
+	.loc 1 668
 	ldx [%fp + 87], %o2
 	ldx [%fp + -113], %o3
 	xor %o2, %o3, %o2
 ! v46 = v46 ^ v33
-	.loc 1 545
+	.loc 1 669
 	xor %o2, %l3, %o3
 ! v48 = v48 ^ v20
-	.loc 1 546
+	.loc 1 670
 	ldx [%fp + 95], %o2
 	ldx [%fp + -25], %o7
 	xor %o2, %o7, %o2
 ! v48 = v48 ^ v36
-	.loc 1 547
+	.loc 1 671
 	ldx [%fp + 55], %o7
 	xor %o2, %o7, %o7
 ! v50 = v50 ^ v22
-	.loc 1 548
+	.loc 1 672
 	ldx [%fp + 103], %o2
 	ldx [%fp + -17], %i2
 	xor %o2, %i2, %o2
 ! v50 = v50 ^ v30
-	.loc 1 549
+	.loc 1 673
 	ldx [%fp + 63], %i2
 	xor %o2, %i2, %i2
 ! v39 = v39 ^ v19
-	.loc 1 550
+	.loc 1 674
 	ldx [%fp + 23], %o2
 	xor %i1, %o2, %o2
 ! v39 = v39 ^ v32
-	.loc 1 551
+	.loc 1 675
 	ldx [%fp + 71], %i1
 	xor %o2, %i1, %i1
 ! v49 = v49 ^ v21
-	.loc 1 552
+	.loc 1 676
 	ldx [%fp + 31], %o2
 	xor %o5, %o2, %o2
 ! v49 = v49 ^ v34
-	.loc 1 553
+	.loc 1 677
 	ldx [%fp + 79], %o5
 	xor %o2, %o5, %o5
 ! v45 = v45 ^ v31
-	.loc 1 554
+	.loc 1 678
 	ldx [%fp + 15], %o2
 	xor %l0, %o2, %l0
 ! v45 = v45 ^ v42
-	.loc 1 555
+	.loc 1 679
 	xor %l0, %l6, %l0
 ! v51 = v51 ^ v23
-	.loc 1 556
+	.loc 1 680
 	ldx [%fp + 39], %i3
 	xor %o4, %i3, %o2
 ! v51 = v51 ^ v29
-	.loc 1 557
+	.loc 1 681
 	xor %o2, %l7, %i4
 ! v53 = v53 ^ v25
-	.loc 1 558
+	.loc 1 682
 	ldx [%fp + 47], %o4
 	xor %g5, %o4, %o2
 ! v53 = v53 ^ v28
-	.loc 1 559
+	.loc 1 683
 	xor %o2, %l1, %o2
 ! v55 = v55 ^ v27
-	.loc 1 560
+	.loc 1 684
 	ldx [%fp + -9], %i5
 	xor %g4, %i5, %g4
 ! v55 = v55 ^ v38
-	.loc 1 561
+	.loc 1 685
 	xor %g4, %l5, %g4
 ! v52 = v52 ^ v24
-	.loc 1 562
+	.loc 1 686
 	ldx [%fp + -1], %g1
 	xor %o1, %g1, %o1
 ! v52 = v52 ^ v35
-	.loc 1 563
+	.loc 1 687
 	xor %o1, %l4, %o1
 ! v54 = v54 ^ v26
-	.loc 1 564
+	.loc 1 688
 	ldx [%fp + 7], %g5
 	xor %o0, %g5, %o0
 ! v54 = v54 ^ v37
-	.loc 1 565
+	.loc 1 689
 	xor %o0, %l2, %o0
 ! v23 = v46 ^ v23
-	.loc 1 566
+	.loc 1 690
 	xor %o3, %i3, %o3
 ! v25 = v48 ^ v25
-	.loc 1 567
+	.loc 1 691
 	xor %o7, %o4, %o4
 ! v27 = v50 ^ v27
-	.loc 1 568
+	.loc 1 692
 	xor %i2, %i5, %o7
 ! v24 = v39 ^ v24
-	.loc 1 569
+	.loc 1 693
 	xor %i1, %g1, %i1
 ! v26 = v49 ^ v26
-	.loc 1 570
+	.loc 1 694
 	xor %o5, %g5, %i2
 ! v33 = v51 ^ v33
-	.loc 1 571
+	.loc 1 695
 	xor %i4, %l3, %i3
 ! v36 = v53 ^ v36
-	.loc 1 572
+	.loc 1 696
 	ldx [%fp + 55], %o5
 	xor %o2, %o5, %o2
 ! v30 = v55 ^ v30
-	.loc 1 573
+	.loc 1 697
 	ldx [%fp + 63], %o5
 	xor %g4, %o5, %o5
 ! v32 = v52 ^ v32
-	.loc 1 574
+	.loc 1 698
 	ldx [%fp + 71], %l3
 	xor %o1, %l3, %o1
 ! v34 = v54 ^ v34
-	.loc 1 575
+	.loc 1 699
 	ldx [%fp + 79], %l3
 	xor %o0, %l3, %o0
 ! v36 = v36 ^ v37
-	.loc 1 576
+	.loc 1 700
 	xor %o2, %l2, %l3
 ! v37 = v26 ^ v37
-	.loc 1 577
+	.loc 1 701
 	xor %i2, %l2, %l2
 ! v33 = v33 ^ v35
-	.loc 1 578
+	.loc 1 702
 	xor %i3, %l4, %o2
 ! v35 = v24 ^ v35
-	.loc 1 579
+	.loc 1 703
 	xor %i1, %l4, %l4
 ! v45 = v45 ^ v38
-	.loc 1 580
+	.loc 1 704
 	xor %l0, %l5, %l0
 ! v38 = v27 ^ v38
-	.loc 1 581
+	.loc 1 705
 	xor %o7, %l5, %l5
 ! v37 = v37 ^ v28
-	.loc 1 582
+	.loc 1 706
 	xor %l2, %l1, %l2
 ! v28 = v25 ^ v28
-	.loc 1 583
+	.loc 1 707
 	xor %o4, %l1, %l1
 ! v35 = v35 ^ v29
-	.loc 1 584
+	.loc 1 708
 	xor %l4, %l7, %l4
 ! v29 = v23 ^ v29
-	.loc 1 585
+	.loc 1 709
 	xor %o3, %l7, %l7
 ! v38 = v38 ^ v42
-	.loc 1 586
+	.loc 1 710
 	xor %l5, %l6, %l5
 ! v42 = v31 ^ v42
-	.loc 1 587
+	.loc 1 711
 	ldx [%fp + 15], %o3
 	xor %o3, %l6, %l6
 ! v28 = v28 ^ v34
-	.loc 1 588
+	.loc 1 712
 	xor %l1, %o0, %l1
 ! v34 = v21 ^ v34
-	.loc 1 589
+	.loc 1 713
 	ldx [%fp + 31], %o3
 	xor %o3, %o0, %o0
 ! v29 = v29 ^ v32
-	.loc 1 590
+	.loc 1 714
 	xor %l7, %o1, %l7
 ! v32 = v19 ^ v32
-	.loc 1 591
+	.loc 1 715
 	ldx [%fp + 23], %o3
 	xor %o3, %o1, %o1
 ! v42 = v42 ^ v30
-	.loc 1 592
+	.loc 1 716
 	xor %l6, %o5, %l6
 ! v30 = v22 ^ v30
-	.loc 1 593
+	.loc 1 717
 	ldx [%fp + -17], %o3
 	xor %o3, %o5, %o5
 ! v34 = v34 ^ v36
-	.loc 1 594
+	.loc 1 718
 	xor %o0, %l3, %o7
 ! v36 = v20 ^ v36
-	.loc 1 595
+	.loc 1 719
 	ldx [%fp + -25], %o0
 	xor %o0, %l3, %l3
 ! v32 = v32 ^ v33
-	.loc 1 596
+	.loc 1 720
 	xor %o1, %o2, %i1
 ! v33 = v18 ^ v33
-	.loc 1 597
+	.loc 1 721
 	ldx [%fp + -113], %o0
 	xor %o0, %o2, %i2
 ! v18 = v33 ^ v29
-	.loc 1 598
+	.loc 1 722
 	xor %i2, %l7, %o0
 ! v20 = v36 ^ v28
-	.loc 1 599
+	.loc 1 723
 	xor %l3, %l1, %o1
 ! v22 = v30 ^ v38
-	.loc 1 600
+	.loc 1 724
 	xor %o5, %l5, %o2
 ! v22 = v22 ^ v45
-	.loc 1 601
+	.loc 1 725
 	xor %o2, %l0, %o2
 ! v19 = v32 ^ v35
-	.loc 1 602
+	.loc 1 726
 	xor %i1, %l4, %i3
 ! v21 = v34 ^ v37
-	.loc 1 603
+	.loc 1 727
 	xor %o7, %l2, %o4
 ! v31 = v42 ^ v45
-	.loc 1 604
+	.loc 1 728
 	xor %l6, %l0, %o3
 ! v18 = v18 ^ v19
-	.loc 1 605
+	.loc 1 729
 	xor %o0, %i3, %i4
 	stx %i4, [%fp + 1599]
 ! v23 = v45 ^ v38
-	.loc 1 606
+	.loc 1 730
 	xor %l0, %l5, %o0
 	stx %o0, [%fp + 1607]
 ! v20 = v20 ^ v21
-	.loc 1 607
+	.loc 1 731
 	xor %o1, %o4, %o1
 ! v20 = v20 ^ v37
-	.loc 1 608
+	.loc 1 732
 	xor %o1, %l2, %o0
 	stx %o0, [%fp + 1615]
 ! v25 = v29 ^ v35
-	.loc 1 609
+	.loc 1 733
 	xor %l7, %l4, %o0
 	stx %o0, [%fp + 1623]
 ! v22 = v22 ^ v31
-	.loc 1 610
+	.loc 1 734
 	xor %o2, %o3, %o0
 	stx %o0, [%fp + 1631]
 ! v27 = v28 ^ v37
-	.loc 1 611
+	.loc 1 735
 	xor %l1, %l2, %o2
 ! v24 = v18 & v33
-	.loc 1 612
+	.loc 1 736
 	and %i4, %i2, %o0
 	stx %o0, [%fp + 127]
 ! v26 = v18 & v36
-	.loc 1 613
+	.loc 1 737
 	and %i4, %l3, %o0
 ! v54 = v37 & v33
-	.loc 1 614
+	.loc 1 738
 	and %l2, %i2, %o1
 ! v54 = v26 ^ v54
-	.loc 1 615
+	.loc 1 739
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 135]
 ! v26 = v18 & v30
-	.loc 1 616
+	.loc 1 740
 	ldx [%fp + 1599], %o0
 	and %o0, %o5, %i4
 	stx %i4, [%fp + 143]
 ! v52 = v37 & v36
-	.loc 1 617
+	.loc 1 741
 	and %l2, %l3, %o0
 ! v55 = v23 & v33
-	.loc 1 618
+	.loc 1 742
 	ldx [%fp + 1607], %i5
 	and %i5, %i2, %o1
 ! v52 = v26 ^ v52
-	.loc 1 619
+	.loc 1 743
 	xor %i4, %o0, %o0
 ! v55 = v52 ^ v55
-	.loc 1 620
+	.loc 1 744
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 151]
 ! v52 = v37 & v30
-	.loc 1 621
+	.loc 1 745
 	and %l2, %o5, %o0
 ! v26 = v23 & v36
-	.loc 1 622
+	.loc 1 746
 	and %i5, %l3, %o1
 ! v26 = v52 ^ v26
-	.loc 1 623
+	.loc 1 747
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 159]
 ! v52 = v23 & v30
-	.loc 1 624
+	.loc 1 748
 	and %i5, %o5, %o0
 	stx %o0, [%fp + 167]
 ! v53 = v19 & v32
-	.loc 1 625
+	.loc 1 749
 	and %i3, %i1, %o0
 	stx %o0, [%fp + 175]
 ! v51 = v19 & v34
-	.loc 1 626
+	.loc 1 750
 	and %i3, %o7, %o0
 ! v49 = v20 & v32
-	.loc 1 627
+	.loc 1 751
 	ldx [%fp + 1615], %i4
 	and %i4, %i1, %o1
 ! v49 = v51 ^ v49
-	.loc 1 628
+	.loc 1 752
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 183]
 ! v51 = v19 & v42
-	.loc 1 629
+	.loc 1 753
 	and %i3, %l6, %i5
 	stx %i5, [%fp + 191]
 ! v39 = v20 & v34
-	.loc 1 630
+	.loc 1 754
 	and %i4, %o7, %o0
 ! v50 = v38 & v32
-	.loc 1 631
+	.loc 1 755
 	and %l5, %i1, %o1
 ! v39 = v51 ^ v39
-	.loc 1 632
+	.loc 1 756
 	xor %i5, %o0, %o0
 ! v50 = v39 ^ v50
-	.loc 1 633
+	.loc 1 757
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 199]
 ! v39 = v20 & v42
-	.loc 1 634
+	.loc 1 758
 	and %i4, %l6, %o0
 ! v51 = v38 & v34
-	.loc 1 635
+	.loc 1 759
 	and %l5, %o7, %o1
 ! v51 = v39 ^ v51
-	.loc 1 636
+	.loc 1 760
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 207]
 ! v39 = v38 & v42
-	.loc 1 637
+	.loc 1 761
 	and %l5, %l6, %o0
 	stx %o0, [%fp + 215]
 ! v48 = v18 ^ v19
-	.loc 1 638
+	.loc 1 762
 	ldx [%fp + 1599], %o0
 	xor %o0, %i3, %g4
 	stx %g4, [%fp + 223]
 ! v46 = v37 ^ v20
-	.loc 1 639
+	.loc 1 763
 	ldx [%fp + 1615], %o0
 	xor %l2, %o0, %i5
 	stx %i5, [%fp + 231]
 ! v40 = v23 ^ v38
-	.loc 1 640
+	.loc 1 764
 	ldx [%fp + 1607], %o0
 	xor %o0, %l5, %o0
 	stx %o0, [%fp + 1831]
 	stx %o0, [%fp + 239]
 ! v41 = v33 ^ v32
-	.loc 1 641
+	.loc 1 765
 	xor %i2, %i1, %i4
 	stx %i4, [%fp + 247]
 ! v44 = v36 ^ v34
-	.loc 1 642
+	.loc 1 766
 	xor %l3, %o7, %o1
 ! v47 = v30 ^ v42
-	.loc 1 643
+	.loc 1 767
 	xor %o5, %l6, %g1
 ! v8 = v48 & v41
-	.loc 1 644
+	.loc 1 768
 	and %g4, %i4, %o0
 	stx %o0, [%fp + 255]
 ! v17 = v48 & v44
-	.loc 1 645
+	.loc 1 769
 	and %g4, %o1, %o0
 	stx %o0, [%fp + 263]
 ! v43 = v46 & v41
-	.loc 1 646
+	.loc 1 770
 	and %i5, %i4, %g5
 	stx %g5, [%fp + 271]
 ! v43 = v17 ^ v43
-	.loc 1 647
+	.loc 1 771
 	xor %o0, %g5, %o0
 	stx %o0, [%fp + 1839]
 	stx %o0, [%fp + 279]
 ! v48 = v48 & v47
-	.loc 1 648
+	.loc 1 772
 	and %g4, %g1, %g4
 	stx %g4, [%fp + 287]
 ! v17 = v46 & v44
-	.loc 1 649
+	.loc 1 773
 	and %i5, %o1, %o0
 	stx %o0, [%fp + 295]
 ! v41 = v40 & v41
-	.loc 1 650
+	.loc 1 774
 	ldx [%fp + 1831], %i5
 	and %i5, %i4, %i4
 	stx %i4, [%fp + 303]
 ! v17 = v48 ^ v17
-	.loc 1 651
+	.loc 1 775
 	xor %g4, %o0, %o0
 	stx %o0, [%fp + 311]
 ! v41 = v17 ^ v41
-	.loc 1 652
+	.loc 1 776
 	xor %o0, %i4, %i5
 	stx %i5, [%fp + 319]
 ! v46 = v46 & v47
-	.loc 1 653
+	.loc 1 777
 	ldx [%fp + 231], %o0
 	and %o0, %g1, %i4
 	stx %i4, [%fp + 327]
 ! v44 = v40 & v44
-	.loc 1 654
+	.loc 1 778
 	ldx [%fp + 239], %g4
 	and %g4, %o1, %o0
 ! v44 = v46 ^ v44
-	.loc 1 655
+	.loc 1 779
 	xor %i4, %o0, %o1
 	stx %o1, [%fp + 335]
 ! v47 = v40 & v47
-	.loc 1 656
+	.loc 1 780
 	and %g4, %g1, %o0
 	stx %o0, [%fp + 1639]
 ! v8 = v8 ^ v24
-	.loc 1 657
+	.loc 1 781
 	ldx [%fp + 255], %o0
 	ldx [%fp + 127], %i4
 	xor %o0, %i4, %o0
 ! v8 = v8 ^ v53
-	.loc 1 658
+	.loc 1 782
 	ldx [%fp + 175], %i4
 	stx %i4, [%fp + 1951]
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 1943]
 	stx %o0, [%fp + 343]
 ! v43 = v43 ^ v54
-	.loc 1 659
+	.loc 1 783
 	ldx [%fp + 135], %o0
 	ldx [%fp + 1839], %i4
 	xor %i4, %o0, %o0
 ! v43 = v43 ^ v49
-	.loc 1 660
+	.loc 1 784
 	ldx [%fp + 183], %i4
 	xor %o0, %i4, %g1
 	stx %g1, [%fp + 351]
 ! v41 = v41 ^ v55
-	.loc 1 661
+	.loc 1 785
 	ldx [%fp + 151], %o0
 	xor %i5, %o0, %o0
 ! v41 = v41 ^ v50
-	.loc 1 662
+	.loc 1 786
 	ldx [%fp + 199], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 359]
 ! v44 = v44 ^ v26
-	.loc 1 663
+	.loc 1 787
 	ldx [%fp + 159], %i5
 	xor %o1, %i5, %o0
 ! v44 = v44 ^ v51
-	.loc 1 664
+	.loc 1 788
 	ldx [%fp + 207], %o1
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 1647]
 ! v47 = v47 ^ v52
-	.loc 1 665
+	.loc 1 789
 	ldx [%fp + 167], %g4
 	ldx [%fp + 1639], %o0
 	xor %o0, %g4, %g5
 	stx %g5, [%fp + 1655]
 ! v47 = v47 ^ v39
-	.loc 1 666
+	.loc 1 790
 	ldx [%fp + 215], %o0
 	xor %g5, %o0, %g5
 ! v26 = v8 ^ v26
-	.loc 1 667
+	.loc 1 791
 	ldx [%fp + 1943], %o0
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 367]
 ! v52 = v43 ^ v52
-	.loc 1 668
+	.loc 1 792
 	xor %g1, %g4, %o0
 	stx %o0, [%fp + 375]
 ! v53 = v44 ^ v53
-	.loc 1 669
+	.loc 1 793
 	ldx [%fp + 1951], %o0
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 383]
 ! v49 = v47 ^ v49
-	.loc 1 670
+	.loc 1 794
 	xor %g5, %i4, %o0
 	stx %o0, [%fp + 391]
 ! v47 = v25 & v29
-	.loc 1 671
+	.loc 1 795
 	ldx [%fp + 1623], %i4
 	and %i4, %l7, %o0
 	stx %o0, [%fp + 399]
 ! v44 = v25 & v28
-	.loc 1 672
+	.loc 1 796
 	and %i4, %l1, %o0
 ! v43 = v21 & v29
-	.loc 1 673
+	.loc 1 797
 	and %o4, %l7, %o1
 ! v43 = v44 ^ v43
-	.loc 1 674
+	.loc 1 798
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 407]
 ! v44 = v25 & v38
-	.loc 1 675
+	.loc 1 799
 	and %i4, %l5, %i4
 	stx %i4, [%fp + 415]
 ! v8 = v21 & v28
-	.loc 1 676
+	.loc 1 800
 	and %o4, %l1, %o0
 ! v40 = v22 & v29
-	.loc 1 677
+	.loc 1 801
 	ldx [%fp + 1631], %i5
 	and %i5, %l7, %o1
 ! v8 = v44 ^ v8
-	.loc 1 678
+	.loc 1 802
 	xor %i4, %o0, %o0
 ! v40 = v8 ^ v40
-	.loc 1 679
+	.loc 1 803
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 423]
 ! v8 = v21 & v38
-	.loc 1 680
+	.loc 1 804
 	and %o4, %l5, %o0
 ! v44 = v22 & v28
-	.loc 1 681
+	.loc 1 805
 	and %i5, %l1, %o1
 ! v44 = v8 ^ v44
-	.loc 1 682
+	.loc 1 806
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 431]
 ! v8 = v22 & v38
-	.loc 1 683
+	.loc 1 807
 	and %i5, %l5, %o0
 	stx %o0, [%fp + 439]
 ! v46 = v35 & v35
-	.loc 1 684
+	.loc 1 808
 	and %l4, %l4, %o0
 	stx %o0, [%fp + 447]
 ! v17 = v35 & v37
-	.loc 1 685
+	.loc 1 809
 	and %l4, %l2, %o0
 ! v48 = v27 & v35
-	.loc 1 686
+	.loc 1 810
 	and %o2, %l4, %o1
 ! v48 = v17 ^ v48
-	.loc 1 687
+	.loc 1 811
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 455]
 ! v17 = v35 & v45
-	.loc 1 688
+	.loc 1 812
 	and %l4, %l0, %i4
 	stx %i4, [%fp + 463]
 ! v5 = v27 & v37
-	.loc 1 689
+	.loc 1 813
 	and %o2, %l2, %o0
 ! v15 = v31 & v35
-	.loc 1 690
+	.loc 1 814
 	and %o3, %l4, %o1
 ! v5 = v17 ^ v5
-	.loc 1 691
+	.loc 1 815
 	xor %i4, %o0, %o0
 ! v15 = v5 ^ v15
-	.loc 1 692
+	.loc 1 816
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 471]
 ! v5 = v27 & v45
-	.loc 1 693
+	.loc 1 817
 	and %o2, %l0, %o0
 ! v17 = v31 & v37
-	.loc 1 694
+	.loc 1 818
 	and %o3, %l2, %o1
 ! v17 = v5 ^ v17
-	.loc 1 695
+	.loc 1 819
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 479]
 ! v5 = v31 & v45
-	.loc 1 696
+	.loc 1 820
 	and %o3, %l0, %o0
 	stx %o0, [%fp + 487]
 ! v2 = v25 ^ v35
-	.loc 1 697
+	.loc 1 821
 	ldx [%fp + 1623], %o0
 	xor %o0, %l4, %g4
 ! v12 = v21 ^ v27
-	.loc 1 698
+	.loc 1 822
 	xor %o4, %o2, %g1
 ! v56 = v22 ^ v31
-	.loc 1 699
+	.loc 1 823
 	ldx [%fp + 1631], %o0
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + 1847]
 	stx %o0, [%fp + -97]
 ! v57 = v29 ^ v35
-	.loc 1 700
+	.loc 1 824
 	xor %l7, %l4, %i4
 	stx %i4, [%fp + -89]
 ! v58 = v28 ^ v37
-	.loc 1 701
+	.loc 1 825
 	xor %l1, %l2, %i5
 	stx %i5, [%fp + -81]
 ! v59 = v38 ^ v45
-	.loc 1 702
+	.loc 1 826
 	xor %l5, %l0, %o1
 	stx %o1, [%fp + -73]
 ! v60 = v2 & v57
-	.loc 1 703
+	.loc 1 827
 	and %g4, %i4, %o0
 	stx %o0, [%fp + -65]
 ! v61 = v2 & v58
-	.loc 1 704
+	.loc 1 828
 	and %g4, %i5, %o0
 	stx %o0, [%fp + -57]
 ! v62 = v12 & v57
-	.loc 1 705
+	.loc 1 829
 	and %g1, %i4, %g5
 	stx %g5, [%fp + -49]
 ! v62 = v61 ^ v62
-	.loc 1 706
+	.loc 1 830
 	xor %o0, %g5, %o0
 	stx %o0, [%fp + 1855]
 	stx %o0, [%fp + 495]
 ! v2 = v2 & v59
-	.loc 1 707
+	.loc 1 831
 	and %g4, %o1, %g4
 	stx %g4, [%fp + 503]
 ! v61 = v12 & v58
-	.loc 1 708
+	.loc 1 832
 	and %g1, %i5, %o0
 ! v57 = v56 & v57
-	.loc 1 709
+	.loc 1 833
 	ldx [%fp + 1847], %g5
 	and %g5, %i4, %i4
 	stx %i4, [%fp + 511]
 ! v61 = v2 ^ v61
-	.loc 1 710
+	.loc 1 834
 	xor %g4, %o0, %o0
 ! v57 = v61 ^ v57
-	.loc 1 711
+	.loc 1 835
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 519]
 ! v12 = v12 & v59
-	.loc 1 712
+	.loc 1 836
 	and %g1, %o1, %o0
 ! v58 = v56 & v58
-	.loc 1 713
+	.loc 1 837
 	ldx [%fp + -97], %g1
 	and %g1, %i5, %o1
 ! v58 = v12 ^ v58
-	.loc 1 714
+	.loc 1 838
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 527]
 ! v59 = v56 & v59
-	.loc 1 715
+	.loc 1 839
 	ldx [%fp + -73], %o0
 	and %g1, %o0, %o0
 	stx %o0, [%fp + 1663]
 ! v60 = v60 ^ v47
-	.loc 1 716
+	.loc 1 840
 	ldx [%fp + -65], %o0
 	ldx [%fp + 399], %i5
 	xor %o0, %i5, %o0
 ! v60 = v60 ^ v46
-	.loc 1 717
+	.loc 1 841
 	ldx [%fp + 447], %i5
 	stx %i5, [%fp + 1967]
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1959]
 	stx %o0, [%fp + 535]
 ! v62 = v62 ^ v43
-	.loc 1 718
+	.loc 1 842
 	ldx [%fp + 407], %o0
 	ldx [%fp + 1855], %i5
 	xor %i5, %o0, %o0
 ! v62 = v62 ^ v48
-	.loc 1 719
+	.loc 1 843
 	ldx [%fp + 455], %i5
 	xor %o0, %i5, %g1
 	stx %g1, [%fp + 543]
 ! v57 = v57 ^ v40
-	.loc 1 720
+	.loc 1 844
 	ldx [%fp + 423], %o0
 	xor %i4, %o0, %o0
 ! v57 = v57 ^ v15
-	.loc 1 721
+	.loc 1 845
 	ldx [%fp + 471], %i4
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 551]
 ! v58 = v58 ^ v44
-	.loc 1 722
+	.loc 1 846
 	ldx [%fp + 431], %i4
 	xor %o1, %i4, %o0
 ! v58 = v58 ^ v17
-	.loc 1 723
+	.loc 1 847
 	ldx [%fp + 479], %o1
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 1671]
 ! v59 = v59 ^ v8
-	.loc 1 724
+	.loc 1 848
 	ldx [%fp + 439], %g4
 	ldx [%fp + 1663], %o0
 	xor %o0, %g4, %g5
 	stx %g5, [%fp + 1679]
 ! v59 = v59 ^ v5
-	.loc 1 725
+	.loc 1 849
 	ldx [%fp + 487], %o0
 	xor %g5, %o0, %g5
 ! v44 = v60 ^ v44
-	.loc 1 726
+	.loc 1 850
 	ldx [%fp + 1959], %o0
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 559]
 ! v8 = v62 ^ v8
-	.loc 1 727
+	.loc 1 851
 	xor %g1, %g4, %o0
 	stx %o0, [%fp + 567]
 ! v46 = v58 ^ v46
-	.loc 1 728
+	.loc 1 852
 	ldx [%fp + 1967], %o0
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 575]
 ! v48 = v59 ^ v48
-	.loc 1 729
+	.loc 1 853
 	xor %g5, %i5, %i4
 ! v25 = v18 ^ v25
-	.loc 1 730
+	.loc 1 854
 	ldx [%fp + 1599], %o0
 	ldx [%fp + 1623], %o1
 	xor %o0, %o1, %i5
 ! v21 = v37 ^ v21
-	.loc 1 731
+	.loc 1 855
 	xor %l2, %o4, %g1
 ! v22 = v23 ^ v22
-	.loc 1 732
+	.loc 1 856
 	ldx [%fp + 1607], %o0
 	ldx [%fp + 1631], %o1
 	xor %o0, %o1, %o4
 ! v19 = v19 ^ v35
-	.loc 1 733
+	.loc 1 857
 	xor %i3, %l4, %i3
 ! v27 = v20 ^ v27
-	.loc 1 734
+	.loc 1 858
 	ldx [%fp + 1615], %o0
 	xor %o0, %o2, %o2
 ! v31 = v38 ^ v31
-	.loc 1 735
+	.loc 1 859
 	xor %l5, %o3, %o3
 ! v29 = v33 ^ v29
-	.loc 1 736
+	.loc 1 860
 	xor %i2, %l7, %l7
 ! v28 = v36 ^ v28
-	.loc 1 737
+	.loc 1 861
 	xor %l3, %l1, %l1
 ! v38 = v30 ^ v38
-	.loc 1 738
+	.loc 1 862
 	xor %o5, %l5, %l5
 ! v35 = v32 ^ v35
-	.loc 1 739
+	.loc 1 863
 	xor %i1, %l4, %l4
 ! v37 = v34 ^ v37
-	.loc 1 740
+	.loc 1 864
 	xor %o7, %l2, %l2
 ! v45 = v42 ^ v45
-	.loc 1 741
+	.loc 1 865
 	xor %l6, %l0, %l0
 ! v42 = v25 & v29
-	.loc 1 742
+	.loc 1 866
 	and %i5, %l7, %o7
 ! v34 = v25 & v28
-	.loc 1 743
+	.loc 1 867
 	and %i5, %l1, %o0
 ! v32 = v21 & v29
-	.loc 1 744
+	.loc 1 868
 	and %g1, %l7, %o1
 ! v32 = v34 ^ v32
-	.loc 1 745
+	.loc 1 869
 	xor %o0, %o1, %l3
 ! v34 = v25 & v38
-	.loc 1 746
+	.loc 1 870
 	and %i5, %l5, %o0
 ! v30 = v21 & v28
-	.loc 1 747
+	.loc 1 871
 	and %g1, %l1, %o1
 ! v36 = v22 & v29
-	.loc 1 748
+	.loc 1 872
 	and %o4, %l7, %o5
 ! v30 = v34 ^ v30
-	.loc 1 749
+	.loc 1 873
 	xor %o0, %o1, %o1
 ! v36 = v30 ^ v36
-	.loc 1 750
+	.loc 1 874
 	xor %o1, %o5, %l6
 ! v30 = v21 & v38
-	.loc 1 751
+	.loc 1 875
 	and %g1, %l5, %o0
 ! v34 = v22 & v28
-	.loc 1 752
+	.loc 1 876
 	and %o4, %l1, %o1
 ! v34 = v30 ^ v34
-	.loc 1 753
+	.loc 1 877
 	xor %o0, %o1, %i2
 ! v30 = v22 & v38
-	.loc 1 754
+	.loc 1 878
 	and %o4, %l5, %o5
 ! v33 = v19 & v35
-	.loc 1 755
+	.loc 1 879
 	and %i3, %l4, %i1
 ! v20 = v19 & v37
-	.loc 1 756
+	.loc 1 880
 	and %i3, %l2, %o0
 ! v23 = v27 & v35
-	.loc 1 757
+	.loc 1 881
 	and %o2, %l4, %o1
 ! v23 = v20 ^ v23
-	.loc 1 758
+	.loc 1 882
 	xor %o0, %o1, %g5
 ! v20 = v19 & v45
-	.loc 1 759
+	.loc 1 883
 	and %i3, %l0, %o0
 ! v18 = v27 & v37
-	.loc 1 760
+	.loc 1 884
 	and %o2, %l2, %o1
 ! v59 = v31 & v35
-	.loc 1 761
+	.loc 1 885
 	and %o3, %l4, %g4
 ! v18 = v20 ^ v18
-	.loc 1 762
+	.loc 1 886
 	xor %o0, %o1, %o1
 ! v59 = v18 ^ v59
-	.loc 1 763
+	.loc 1 887
 	xor %o1, %g4, %g4
 ! v18 = v27 & v45
-	.loc 1 764
+	.loc 1 888
 	and %o2, %l0, %o0
 ! v20 = v31 & v37
-	.loc 1 765
+	.loc 1 889
 	and %o3, %l2, %o1
 ! v20 = v18 ^ v20
-	.loc 1 766
+	.loc 1 890
 	xor %o0, %o1, %o1
 ! v18 = v31 & v45
-	.loc 1 767
+	.loc 1 891
 	and %o3, %l0, %o0
 ! v19 = v25 ^ v19
-	.loc 1 768
+	.loc 1 892
 	xor %i5, %i3, %i3
 ! v27 = v21 ^ v27
-	.loc 1 769
+	.loc 1 893
 	xor %g1, %o2, %i5
 ! v31 = v22 ^ v31
-	.loc 1 770
+	.loc 1 894
 	xor %o4, %o3, %o4
 ! v35 = v29 ^ v35
-	.loc 1 771
+	.loc 1 895
 	xor %l7, %l4, %l4
 ! v37 = v28 ^ v37
-	.loc 1 772
+	.loc 1 896
 	xor %l1, %l2, %l2
 ! v45 = v38 ^ v45
-	.loc 1 773
+	.loc 1 897
 	xor %l5, %l0, %l0
 ! v38 = v19 & v35
-	.loc 1 774
+	.loc 1 898
 	and %i3, %l4, %l1
 ! v28 = v19 & v37
-	.loc 1 775
+	.loc 1 899
 	and %i3, %l2, %o2
 ! v29 = v27 & v35
-	.loc 1 776
+	.loc 1 900
 	and %i5, %l4, %o3
 ! v29 = v28 ^ v29
-	.loc 1 777
+	.loc 1 901
 	xor %o2, %o3, %l5
 ! v19 = v19 & v45
-	.loc 1 778
+	.loc 1 902
 	and %i3, %l0, %i3
 ! v28 = v27 & v37
-	.loc 1 779
+	.loc 1 903
 	and %i5, %l2, %o2
 ! v35 = v31 & v35
-	.loc 1 780
+	.loc 1 904
 	and %o4, %l4, %o3
 ! v28 = v19 ^ v28
-	.loc 1 781
+	.loc 1 905
 	xor %i3, %o2, %o2
 ! v35 = v28 ^ v35
-	.loc 1 782
+	.loc 1 906
 	xor %o2, %o3, %o2
 ! v27 = v27 & v45
-	.loc 1 783
+	.loc 1 907
 	and %i5, %l0, %i5
 ! v37 = v31 & v37
-	.loc 1 784
+	.loc 1 908
 	and %o4, %l2, %l2
 ! v37 = v27 ^ v37
-	.loc 1 785
+	.loc 1 909
 	xor %i5, %l2, %l2
 ! v45 = v31 & v45
-	.loc 1 786
+	.loc 1 910
 	and %o4, %l0, %o3
 ! v38 = v38 ^ v42
-	.loc 1 787
+	.loc 1 911
 	xor %l1, %o7, %l1
 ! v38 = v38 ^ v33
-	.loc 1 788
+	.loc 1 912
 	xor %l1, %i1, %l1
 ! v29 = v29 ^ v32
-	.loc 1 789
+	.loc 1 913
 	xor %l5, %l3, %l5
 ! v29 = v29 ^ v23
-	.loc 1 790
+	.loc 1 914
 	xor %l5, %g5, %l5
 ! v35 = v35 ^ v36
-	.loc 1 791
+	.loc 1 915
 	xor %o2, %l6, %o2
 ! v35 = v35 ^ v59
-	.loc 1 792
+	.loc 1 916
 	xor %o2, %g4, %o4
 ! v37 = v37 ^ v34
-	.loc 1 793
+	.loc 1 917
 	xor %l2, %i2, %o2
 ! v37 = v37 ^ v20
-	.loc 1 794
+	.loc 1 918
 	xor %o2, %o1, %o2
 ! v45 = v45 ^ v30
-	.loc 1 795
+	.loc 1 919
 	xor %o3, %o5, %o3
 ! v45 = v45 ^ v18
-	.loc 1 796
+	.loc 1 920
 	xor %o3, %o0, %o3
 ! v34 = v38 ^ v34
-	.loc 1 797
+	.loc 1 921
 	xor %l1, %i2, %i2
 ! v30 = v29 ^ v30
-	.loc 1 798
+	.loc 1 922
 	xor %l5, %o5, %o5
 ! v33 = v37 ^ v33
-	.loc 1 799
+	.loc 1 923
 	xor %o2, %i1, %i1
 ! v23 = v45 ^ v23
-	.loc 1 800
+	.loc 1 924
 	xor %o3, %g5, %g5
 ! v42 = v42 ^ v24
-	.loc 1 801
+	.loc 1 925
 	ldx [%fp + 127], %o2
 	xor %o7, %o2, %o7
 ! v42 = v42 ^ v47
-	.loc 1 802
+	.loc 1 926
 	ldx [%fp + 399], %o2
 	xor %o7, %o2, %o7
 ! v32 = v32 ^ v54
-	.loc 1 803
+	.loc 1 927
 	ldx [%fp + 135], %o2
 	xor %l3, %o2, %l3
 ! v32 = v32 ^ v43
-	.loc 1 804
+	.loc 1 928
 	ldx [%fp + 407], %o2
 	xor %l3, %o2, %l3
 ! v36 = v36 ^ v55
-	.loc 1 805
+	.loc 1 929
 	ldx [%fp + 151], %o2
 	xor %l6, %o2, %l6
 ! v36 = v36 ^ v40
-	.loc 1 806
+	.loc 1 930
 	ldx [%fp + 423], %o2
 	xor %l6, %o2, %l6
 ! v34 = v34 ^ v26
-	.loc 1 807
+	.loc 1 931
 	ldx [%fp + 367], %o2
 	xor %i2, %o2, %o2
 ! v34 = v34 ^ v44
-	.loc 1 808
+	.loc 1 932
 	ldx [%fp + 559], %o3
 	xor %o2, %o3, %l0
 ! v30 = v30 ^ v52
-	.loc 1 809
+	.loc 1 933
 	ldx [%fp + 375], %o2
 	xor %o5, %o2, %o2
 ! v30 = v30 ^ v8
-	.loc 1 810
+	.loc 1 934
 	ldx [%fp + 567], %o3
 	xor %o2, %o3, %o5
 ! v35 = v35 ^ v41
-	.loc 1 811
+	.loc 1 935
 	ldx [%fp + 359], %o2
 	xor %o4, %o2, %o4
 ! v35 = v35 ^ v57
-	.loc 1 812
+	.loc 1 936
 	ldx [%fp + 551], %o2
 	xor %o4, %o2, %o4
 ! v33 = v33 ^ v53
-	.loc 1 813
+	.loc 1 937
 	ldx [%fp + 383], %l1
 	xor %i1, %l1, %o2
 ! v33 = v33 ^ v46
-	.loc 1 814
+	.loc 1 938
 	ldx [%fp + 575], %o3
 	xor %o2, %o3, %o3
 ! v23 = v23 ^ v49
-	.loc 1 815
+	.loc 1 939
 	ldx [%fp + 391], %l4
 	xor %g5, %l4, %o2
 ! v23 = v23 ^ v48
-	.loc 1 816
+	.loc 1 940
 	xor %o2, %i4, %l5
 ! v59 = v59 ^ v50
-	.loc 1 817
+	.loc 1 941
 	ldx [%fp + 199], %l7
 	xor %g4, %l7, %g4
 ! v59 = v59 ^ v15
-	.loc 1 818
+	.loc 1 942
 	ldx [%fp + 471], %o2
 	xor %g4, %o2, %g4
 ! v20 = v20 ^ v51
-	.loc 1 819
+	.loc 1 943
 	ldx [%fp + 207], %i1
 	xor %o1, %i1, %o1
 ! v20 = v20 ^ v17
-	.loc 1 820
+	.loc 1 944
 	ldx [%fp + 479], %o2
 	xor %o1, %o2, %o1
 ! v18 = v18 ^ v39
-	.loc 1 821
+	.loc 1 945
 	ldx [%fp + 215], %i3
 	xor %o0, %i3, %o0
 ! v18 = v18 ^ v5
-	.loc 1 822
+	.loc 1 946
 	ldx [%fp + 487], %o2
 	xor %o0, %o2, %i2
 ! v53 = v42 ^ v53
-	.loc 1 823
+	.loc 1 947
 	xor %o7, %l1, %l2
 ! v49 = v32 ^ v49
-	.loc 1 824
+	.loc 1 948
 	xor %l3, %l4, %l1
 ! v50 = v36 ^ v50
-	.loc 1 825
+	.loc 1 949
 	xor %l6, %l7, %o7
 ! v51 = v34 ^ v51
-	.loc 1 826
+	.loc 1 950
 	xor %l0, %i1, %l0
 ! v39 = v30 ^ v39
-	.loc 1 827
+	.loc 1 951
 	xor %o5, %i3, %o5
 ! v47 = v33 ^ v47
-	.loc 1 828
+	.loc 1 952
 	ldx [%fp + 399], %o0
 	xor %o3, %o0, %l3
 ! v43 = v23 ^ v43
-	.loc 1 829
+	.loc 1 953
 	ldx [%fp + 407], %o0
 	xor %l5, %o0, %o0
 ! v40 = v59 ^ v40
-	.loc 1 830
+	.loc 1 954
 	ldx [%fp + 423], %o3
 	xor %g4, %o3, %l5
 ! v44 = v20 ^ v44
-	.loc 1 831
+	.loc 1 955
 	ldx [%fp + 559], %o3
 	xor %o1, %o3, %o3
 ! v8 = v18 ^ v8
-	.loc 1 832
+	.loc 1 956
 	ldx [%fp + 567], %o1
 	xor %i2, %o1, %l6
 ! v43 = v43 ^ v5
-	.loc 1 833
+	.loc 1 957
 	xor %o0, %o2, %l4
 ! v5 = v39 ^ v5
-	.loc 1 834
+	.loc 1 958
 	xor %o5, %o2, %o0
 ! v47 = v47 ^ v17
-	.loc 1 835
+	.loc 1 959
 	ldx [%fp + 479], %o1
 	xor %l3, %o1, %l3
 ! v17 = v51 ^ v17
-	.loc 1 836
+	.loc 1 960
 	xor %l0, %o1, %o1
 ! v35 = v35 ^ v15
-	.loc 1 837
+	.loc 1 961
 	ldx [%fp + 471], %o2
 	xor %o4, %o2, %o5
 ! v15 = v50 ^ v15
-	.loc 1 838
+	.loc 1 962
 	xor %o7, %o2, %o2
 ! v5 = v5 ^ v48
-	.loc 1 839
+	.loc 1 963
 	xor %o0, %i4, %o7
 ! v48 = v49 ^ v48
-	.loc 1 840
+	.loc 1 964
 	xor %l1, %i4, %i4
 ! v17 = v17 ^ v46
-	.loc 1 841
+	.loc 1 965
 	ldx [%fp + 575], %o0
 	xor %o1, %o0, %l0
 ! v46 = v53 ^ v46
-	.loc 1 842
+	.loc 1 966
 	xor %l2, %o0, %o0
 ! v15 = v15 ^ v57
-	.loc 1 843
+	.loc 1 967
 	ldx [%fp + 551], %o1
 	xor %o2, %o1, %l1
 ! v57 = v41 ^ v57
-	.loc 1 844
+	.loc 1 968
 	ldx [%fp + 359], %o2
 	xor %o2, %o1, %o1
 ! v48 = v48 ^ v8
-	.loc 1 845
+	.loc 1 969
 	xor %i4, %l6, %i4
 ! v8 = v52 ^ v8
-	.loc 1 846
+	.loc 1 970
 	ldx [%fp + 375], %o2
 	xor %o2, %l6, %o2
 ! v46 = v46 ^ v44
-	.loc 1 847
+	.loc 1 971
 	xor %o0, %o3, %l2
 ! v44 = v26 ^ v44
-	.loc 1 848
+	.loc 1 972
 	ldx [%fp + 367], %o0
 	xor %o0, %o3, %o0
 ! v57 = v57 ^ v40
-	.loc 1 849
+	.loc 1 973
 	xor %o1, %l5, %l7
 ! v40 = v55 ^ v40
-	.loc 1 850
+	.loc 1 974
 	ldx [%fp + 151], %o1
 	xor %o1, %l5, %o1
 ! v8 = v8 ^ v43
-	.loc 1 851
+	.loc 1 975
 	xor %o2, %l4, %o2
 ! v43 = v54 ^ v43
-	.loc 1 852
+	.loc 1 976
 	ldx [%fp + 135], %o3
 	xor %o3, %l4, %o3
 ! v44 = v44 ^ v47
-	.loc 1 853
+	.loc 1 977
 	xor %o0, %l3, %o0
 ! v47 = v24 ^ v47
-	.loc 1 854
+	.loc 1 978
 	ldx [%fp + 127], %o4
 	xor %o4, %l3, %o4
 ! v47 = v47 ^ v46
-	.loc 1 855
+	.loc 1 979
 	xor %o4, %l2, %o4
 ! v43 = v43 ^ v48
-	.loc 1 856
+	.loc 1 980
 	xor %o3, %i4, %o3
 ! v40 = v40 ^ v15
-	.loc 1 857
+	.loc 1 981
 	xor %o1, %l1, %o1
 ! v40 = v40 ^ v35
-	.loc 1 858
+	.loc 1 982
 	xor %o1, %o5, %l4
 ! v44 = v44 ^ v17
-	.loc 1 859
+	.loc 1 983
 	xor %o0, %l0, %l5
 ! v8 = v8 ^ v5
-	.loc 1 860
+	.loc 1 984
 	xor %o2, %o7, %l6
 ! v57 = v57 ^ v35
-	.loc 1 861
+	.loc 1 985
 	xor %l7, %o5, %l3
 ! v24 = v47 & v0
-	.loc 1 862
+	.loc 1 986
 	ldx [%fp + -209], %o2
 	and %o4, %o2, %o0
 	stx %o0, [%fp + 583]
 ! v54 = v47 & v3
-	.loc 1 863
+	.loc 1 987
 	ldx [%fp + -193], %i1
 	and %o4, %i1, %o0
 ! v55 = v35 & v0
-	.loc 1 864
+	.loc 1 988
 	and %o5, %o2, %o1
 ! v55 = v54 ^ v55
-	.loc 1 865
+	.loc 1 989
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 591]
 ! v54 = v47 & v6
-	.loc 1 866
+	.loc 1 990
 	ldx [%fp + -177], %l7
 	and %o4, %l7, %o0
 ! v26 = v35 & v3
-	.loc 1 867
+	.loc 1 991
 	and %o5, %i1, %o1
 ! v52 = v43 & v0
-	.loc 1 868
+	.loc 1 992
 	and %o3, %o2, %o2
 ! v26 = v54 ^ v26
-	.loc 1 869
+	.loc 1 993
 	xor %o0, %o1, %o1
 ! v52 = v26 ^ v52
-	.loc 1 870
+	.loc 1 994
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 599]
 ! v26 = v35 & v6
-	.loc 1 871
+	.loc 1 995
 	and %o5, %l7, %o0
 ! v54 = v43 & v3
-	.loc 1 872
+	.loc 1 996
 	and %o3, %i1, %o1
 ! v54 = v26 ^ v54
-	.loc 1 873
+	.loc 1 997
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1927]
 ! v26 = v43 & v6
-	.loc 1 874
+	.loc 1 998
 	and %o3, %l7, %i1
 ! v41 = v46 & v10
-	.loc 1 875
+	.loc 1 999
 	ldx [%fp + -153], %o2
 	and %l2, %o2, %l7
 ! v53 = v46 & v13
-	.loc 1 876
+	.loc 1 1000
 	ldx [%fp + -137], %i3
 	and %l2, %i3, %o0
 ! v49 = v40 & v10
-	.loc 1 877
+	.loc 1 1001
 	and %l4, %o2, %o1
 ! v49 = v53 ^ v49
-	.loc 1 878
+	.loc 1 1002
 	xor %o0, %o1, %i2
 ! v53 = v46 & v16
-	.loc 1 879
+	.loc 1 1003
 	ldx [%fp + -121], %i5
 	and %l2, %i5, %o0
 ! v50 = v40 & v13
-	.loc 1 880
+	.loc 1 1004
 	and %l4, %i3, %o1
 ! v51 = v48 & v10
-	.loc 1 881
+	.loc 1 1005
 	and %i4, %o2, %o2
 ! v50 = v53 ^ v50
-	.loc 1 882
+	.loc 1 1006
 	xor %o0, %o1, %o1
 ! v51 = v50 ^ v51
-	.loc 1 883
+	.loc 1 1007
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 607]
 ! v50 = v40 & v16
-	.loc 1 884
+	.loc 1 1008
 	and %l4, %i5, %o0
 ! v53 = v48 & v13
-	.loc 1 885
+	.loc 1 1009
 	and %i4, %i3, %o1
 ! v53 = v50 ^ v53
-	.loc 1 886
+	.loc 1 1010
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 615]
 ! v50 = v48 & v16
-	.loc 1 887
+	.loc 1 1011
 	and %i4, %i5, %o0
 	stx %o0, [%fp + 623]
 ! v39 = v47 ^ v46
-	.loc 1 888
+	.loc 1 1012
 	xor %o4, %l2, %g5
 ! v18 = v35 ^ v40
-	.loc 1 889
+	.loc 1 1013
 	xor %o5, %l4, %o1
 ! v20 = v43 ^ v48
-	.loc 1 890
+	.loc 1 1014
 	xor %o3, %i4, %o2
 ! v59 = v0 ^ v10
-	.loc 1 891
+	.loc 1 1015
 	ldx [%fp + -209], %o0
 	ldx [%fp + -153], %i3
 	xor %o0, %i3, %i5
 ! v23 = v3 ^ v13
-	.loc 1 892
+	.loc 1 1016
 	ldx [%fp + -193], %o0
 	ldx [%fp + -137], %i3
 	xor %o0, %i3, %g1
 ! v33 = v6 ^ v16
-	.loc 1 893
+	.loc 1 1017
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %i3
 	xor %o0, %i3, %g4
 ! v30 = v39 & v59
-	.loc 1 894
+	.loc 1 1018
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 631]
 ! v34 = v39 & v23
-	.loc 1 895
+	.loc 1 1019
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 639]
 ! v36 = v18 & v59
-	.loc 1 896
+	.loc 1 1020
 	and %o1, %i5, %i3
 	stx %i3, [%fp + 1687]
 ! v36 = v34 ^ v36
-	.loc 1 897
+	.loc 1 1021
 	xor %o0, %i3, %i3
 	stx %i3, [%fp + 647]
 ! v39 = v39 & v33
-	.loc 1 898
+	.loc 1 1022
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1695]
 ! v34 = v18 & v23
-	.loc 1 899
+	.loc 1 1023
 	and %o1, %g1, %o0
 ! v59 = v20 & v59
-	.loc 1 900
+	.loc 1 1024
 	and %o2, %i5, %i5
 ! v34 = v39 ^ v34
-	.loc 1 901
+	.loc 1 1025
 	xor %g5, %o0, %o0
 ! v59 = v34 ^ v59
-	.loc 1 902
+	.loc 1 1026
 	xor %o0, %i5, %i5
 ! v18 = v18 & v33
-	.loc 1 903
+	.loc 1 1027
 	and %o1, %g4, %o0
 ! v23 = v20 & v23
-	.loc 1 904
+	.loc 1 1028
 	and %o2, %g1, %o1
 ! v23 = v18 ^ v23
-	.loc 1 905
+	.loc 1 1029
 	xor %o0, %o1, %g1
 ! v33 = v20 & v33
-	.loc 1 906
+	.loc 1 1030
 	and %o2, %g4, %o2
 ! v30 = v30 ^ v24
-	.loc 1 907
+	.loc 1 1031
 	ldx [%fp + 631], %o0
 	ldx [%fp + 583], %o1
 	xor %o0, %o1, %o0
 ! v30 = v30 ^ v41
-	.loc 1 908
+	.loc 1 1032
 	xor %o0, %l7, %o1
 ! v36 = v36 ^ v55
-	.loc 1 909
+	.loc 1 1033
 	ldx [%fp + 591], %o0
 	xor %i3, %o0, %o0
 ! v36 = v36 ^ v49
-	.loc 1 910
+	.loc 1 1034
 	xor %o0, %i2, %i3
 ! v59 = v59 ^ v52
-	.loc 1 911
+	.loc 1 1035
 	ldx [%fp + 599], %o0
 	xor %i5, %o0, %o0
 ! v59 = v59 ^ v51
-	.loc 1 912
+	.loc 1 1036
 	ldx [%fp + 607], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 655]
 ! v23 = v23 ^ v54
-	.loc 1 913
+	.loc 1 1037
 	ldx [%fp + 1927], %i5
 	xor %g1, %i5, %o0
 ! v23 = v23 ^ v53
-	.loc 1 914
+	.loc 1 1038
 	ldx [%fp + 615], %g1
 	xor %o0, %g1, %g1
 ! v33 = v33 ^ v26
-	.loc 1 915
+	.loc 1 1039
 	xor %o2, %i1, %o0
 ! v33 = v33 ^ v50
-	.loc 1 916
+	.loc 1 1040
 	ldx [%fp + 623], %o2
 	xor %o0, %o2, %o0
 ! v54 = v30 ^ v54
-	.loc 1 917
+	.loc 1 1041
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 663]
 ! v26 = v36 ^ v26
-	.loc 1 918
+	.loc 1 1042
 	xor %i3, %i1, %o1
 	stx %o1, [%fp + 671]
 ! v41 = v23 ^ v41
-	.loc 1 919
+	.loc 1 1043
 	xor %g1, %l7, %o1
 	stx %o1, [%fp + 679]
 ! v49 = v33 ^ v49
-	.loc 1 920
+	.loc 1 1044
 	xor %o0, %i2, %o0
 	stx %o0, [%fp + 687]
 ! v33 = v44 & v1
-	.loc 1 921
+	.loc 1 1045
 	ldx [%fp + -201], %o2
 	and %l5, %o2, %o0
 	stx %o0, [%fp + 695]
 ! v23 = v44 & v4
-	.loc 1 922
+	.loc 1 1046
 	ldx [%fp + -185], %i1
 	and %l5, %i1, %o0
 ! v36 = v15 & v1
-	.loc 1 923
+	.loc 1 1047
 	and %l1, %o2, %o1
 ! v36 = v23 ^ v36
-	.loc 1 924
+	.loc 1 1048
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 703]
 ! v23 = v44 & v7
-	.loc 1 925
+	.loc 1 1049
 	ldx [%fp + -169], %l7
 	and %l5, %l7, %o0
 ! v30 = v15 & v4
-	.loc 1 926
+	.loc 1 1050
 	and %l1, %i1, %o1
 ! v20 = v8 & v1
-	.loc 1 927
+	.loc 1 1051
 	and %l6, %o2, %o2
 ! v30 = v23 ^ v30
-	.loc 1 928
+	.loc 1 1052
 	xor %o0, %o1, %o1
 ! v20 = v30 ^ v20
-	.loc 1 929
+	.loc 1 1053
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 711]
 ! v30 = v15 & v7
-	.loc 1 930
+	.loc 1 1054
 	and %l1, %l7, %o0
 ! v23 = v8 & v4
-	.loc 1 931
+	.loc 1 1055
 	and %l6, %i1, %o1
 ! v23 = v30 ^ v23
-	.loc 1 932
+	.loc 1 1056
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1703]
 ! v30 = v8 & v7
-	.loc 1 933
+	.loc 1 1057
 	and %l6, %l7, %o0
 	stx %o0, [%fp + 1711]
 ! v18 = v17 & v11
-	.loc 1 934
+	.loc 1 1058
 	ldx [%fp + -145], %o2
 	and %l0, %o2, %l7
 ! v34 = v17 & v14
-	.loc 1 935
+	.loc 1 1059
 	ldx [%fp + -129], %i2
 	and %l0, %i2, %o0
 ! v39 = v57 & v11
-	.loc 1 936
+	.loc 1 1060
 	and %l3, %o2, %o1
 ! v39 = v34 ^ v39
-	.loc 1 937
+	.loc 1 1061
 	xor %o0, %o1, %i1
 ! v34 = v17 & v9
-	.loc 1 938
+	.loc 1 1062
 	ldx [%fp + -161], %i3
 	and %l0, %i3, %o0
 ! v32 = v57 & v14
-	.loc 1 939
+	.loc 1 1063
 	and %l3, %i2, %o1
 ! v42 = v5 & v11
-	.loc 1 940
+	.loc 1 1064
 	and %o7, %o2, %o2
 ! v32 = v34 ^ v32
-	.loc 1 941
+	.loc 1 1065
 	xor %o0, %o1, %o1
 ! v42 = v32 ^ v42
-	.loc 1 942
+	.loc 1 1066
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 719]
 ! v32 = v57 & v9
-	.loc 1 943
+	.loc 1 1067
 	and %l3, %i3, %o0
 ! v34 = v5 & v14
-	.loc 1 944
+	.loc 1 1068
 	and %o7, %i2, %o1
 ! v34 = v32 ^ v34
-	.loc 1 945
+	.loc 1 1069
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 727]
 ! v32 = v5 & v9
-	.loc 1 946
+	.loc 1 1070
 	and %o7, %i3, %o2
 ! v45 = v44 ^ v17
-	.loc 1 947
+	.loc 1 1071
 	xor %l5, %l0, %g5
 ! v37 = v15 ^ v57
-	.loc 1 948
+	.loc 1 1072
 	xor %l1, %l3, %o1
 ! v29 = v8 ^ v5
-	.loc 1 949
+	.loc 1 1073
 	xor %l6, %o7, %i2
 ! v38 = v1 ^ v11
-	.loc 1 950
+	.loc 1 1074
 	ldx [%fp + -201], %o0
 	ldx [%fp + -145], %i3
 	xor %o0, %i3, %i5
 ! v31 = v4 ^ v14
-	.loc 1 951
+	.loc 1 1075
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %i3
 	xor %o0, %i3, %g1
 ! v27 = v7 ^ v9
-	.loc 1 952
+	.loc 1 1076
 	ldx [%fp + -169], %o0
 	ldx [%fp + -161], %i3
 	xor %o0, %i3, %g4
 ! v28 = v45 & v38
-	.loc 1 953
+	.loc 1 1077
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 735]
 ! v19 = v45 & v31
-	.loc 1 954
+	.loc 1 1078
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 743]
 ! v22 = v37 & v38
-	.loc 1 955
+	.loc 1 1079
 	and %o1, %i5, %i3
 	stx %i3, [%fp + 751]
 ! v22 = v19 ^ v22
-	.loc 1 956
+	.loc 1 1080
 	xor %o0, %i3, %i3
 	stx %i3, [%fp + 759]
 ! v45 = v45 & v27
-	.loc 1 957
+	.loc 1 1081
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 767]
 ! v19 = v37 & v31
-	.loc 1 958
+	.loc 1 1082
 	and %o1, %g1, %o0
 	stx %o0, [%fp + 775]
 ! v38 = v29 & v38
-	.loc 1 959
+	.loc 1 1083
 	and %i2, %i5, %i5
 ! v19 = v45 ^ v19
-	.loc 1 960
+	.loc 1 1084
 	xor %g5, %o0, %o0
 ! v38 = v19 ^ v38
-	.loc 1 961
+	.loc 1 1085
 	xor %o0, %i5, %i5
 ! v37 = v37 & v27
-	.loc 1 962
+	.loc 1 1086
 	and %o1, %g4, %o0
 ! v31 = v29 & v31
-	.loc 1 963
+	.loc 1 1087
 	and %i2, %g1, %o1
 ! v31 = v37 ^ v31
-	.loc 1 964
+	.loc 1 1088
 	xor %o0, %o1, %g1
 ! v27 = v29 & v27
-	.loc 1 965
+	.loc 1 1089
 	and %i2, %g4, %i2
 ! v28 = v28 ^ v33
-	.loc 1 966
+	.loc 1 1090
 	ldx [%fp + 735], %o0
 	ldx [%fp + 695], %o1
 	xor %o0, %o1, %o0
 ! v28 = v28 ^ v18
-	.loc 1 967
+	.loc 1 1091
 	xor %o0, %l7, %o1
 ! v22 = v22 ^ v36
-	.loc 1 968
+	.loc 1 1092
 	ldx [%fp + 703], %o0
 	xor %i3, %o0, %o0
 ! v22 = v22 ^ v39
-	.loc 1 969
+	.loc 1 1093
 	xor %o0, %i1, %i3
 ! v38 = v38 ^ v20
-	.loc 1 970
+	.loc 1 1094
 	ldx [%fp + 711], %o0
 	xor %i5, %o0, %o0
 ! v38 = v38 ^ v42
-	.loc 1 971
+	.loc 1 1095
 	ldx [%fp + 719], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 783]
 ! v31 = v31 ^ v23
-	.loc 1 972
+	.loc 1 1096
 	ldx [%fp + 1703], %g4
 	xor %g1, %g4, %o0
 ! v31 = v31 ^ v34
-	.loc 1 973
+	.loc 1 1097
 	ldx [%fp + 727], %i5
 	xor %o0, %i5, %i5
 ! v27 = v27 ^ v30
-	.loc 1 974
+	.loc 1 1098
 	ldx [%fp + 1711], %g1
 	xor %i2, %g1, %o0
 ! v27 = v27 ^ v32
-	.loc 1 975
+	.loc 1 1099
 	xor %o0, %o2, %i2
 ! v23 = v28 ^ v23
-	.loc 1 976
+	.loc 1 1100
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 791]
 ! v30 = v22 ^ v30
-	.loc 1 977
+	.loc 1 1101
 	xor %i3, %g1, %o0
 	stx %o0, [%fp + 799]
 ! v18 = v31 ^ v18
-	.loc 1 978
+	.loc 1 1102
 	xor %i5, %l7, %o0
 	stx %o0, [%fp + 807]
 ! v39 = v27 ^ v39
-	.loc 1 979
+	.loc 1 1103
 	xor %i2, %i1, %o0
 	stx %o0, [%fp + 815]
 ! v44 = v47 ^ v44
-	.loc 1 980
+	.loc 1 1104
 	xor %o4, %l5, %l5
 ! v15 = v35 ^ v15
-	.loc 1 981
+	.loc 1 1105
 	xor %o5, %l1, %l1
 ! v8 = v43 ^ v8
-	.loc 1 982
+	.loc 1 1106
 	xor %o3, %l6, %l6
 ! v17 = v46 ^ v17
-	.loc 1 983
+	.loc 1 1107
 	xor %l2, %l0, %l7
 ! v57 = v40 ^ v57
-	.loc 1 984
+	.loc 1 1108
 	xor %l4, %l3, %l4
 ! v5 = v48 ^ v5
-	.loc 1 985
+	.loc 1 1109
 	xor %i4, %o7, %l0
 ! v48 = v0 ^ v1
-	.loc 1 986
+	.loc 1 1110
 	ldx [%fp + -209], %o0
 	ldx [%fp + -201], %o1
 	xor %o0, %o1, %i2
 ! v40 = v3 ^ v4
-	.loc 1 987
+	.loc 1 1111
 	ldx [%fp + -193], %o0
 	ldx [%fp + -185], %o1
 	xor %o0, %o1, %i1
 ! v46 = v6 ^ v7
-	.loc 1 988
+	.loc 1 1112
 	ldx [%fp + -177], %o0
 	ldx [%fp + -169], %o1
 	xor %o0, %o1, %l3
 ! v43 = v10 ^ v11
-	.loc 1 989
+	.loc 1 1113
 	ldx [%fp + -153], %o0
 	ldx [%fp + -145], %o1
 	xor %o0, %o1, %l2
 ! v35 = v13 ^ v14
-	.loc 1 990
+	.loc 1 1114
 	ldx [%fp + -137], %o0
 	ldx [%fp + -129], %o1
 	xor %o0, %o1, %o7
 ! v47 = v16 ^ v9
-	.loc 1 991
+	.loc 1 1115
 	ldx [%fp + -121], %o0
 	ldx [%fp + -161], %o1
 	xor %o0, %o1, %o5
 ! v27 = v44 & v48
-	.loc 1 992
+	.loc 1 1116
 	and %l5, %i2, %o4
 ! v31 = v44 & v40
-	.loc 1 993
+	.loc 1 1117
 	and %l5, %i1, %o0
 ! v22 = v15 & v48
-	.loc 1 994
+	.loc 1 1118
 	and %l1, %i2, %o1
 ! v22 = v31 ^ v22
-	.loc 1 995
+	.loc 1 1119
 	xor %o0, %o1, %i3
 ! v31 = v44 & v46
-	.loc 1 996
+	.loc 1 1120
 	and %l5, %l3, %o0
 ! v28 = v15 & v40
-	.loc 1 997
+	.loc 1 1121
 	and %l1, %i1, %o1
 ! v29 = v8 & v48
-	.loc 1 998
+	.loc 1 1122
 	and %l6, %i2, %o3
 ! v28 = v31 ^ v28
-	.loc 1 999
+	.loc 1 1123
 	xor %o0, %o1, %o1
 ! v29 = v28 ^ v29
-	.loc 1 1000
+	.loc 1 1124
 	xor %o1, %o3, %i4
 ! v28 = v15 & v46
-	.loc 1 1001
+	.loc 1 1125
 	and %l1, %l3, %o0
 ! v31 = v8 & v40
-	.loc 1 1002
+	.loc 1 1126
 	and %l6, %i1, %o1
 ! v31 = v28 ^ v31
-	.loc 1 1003
+	.loc 1 1127
 	xor %o0, %o1, %g1
 ! v28 = v8 & v46
-	.loc 1 1004
+	.loc 1 1128
 	and %l6, %l3, %o3
 ! v37 = v17 & v43
-	.loc 1 1005
+	.loc 1 1129
 	and %l7, %l2, %i5
 ! v19 = v17 & v35
-	.loc 1 1006
+	.loc 1 1130
 	and %l7, %o7, %o0
 ! v45 = v57 & v43
-	.loc 1 1007
+	.loc 1 1131
 	and %l4, %l2, %o1
 ! v45 = v19 ^ v45
-	.loc 1 1008
+	.loc 1 1132
 	xor %o0, %o1, %g5
 ! v19 = v17 & v47
-	.loc 1 1009
+	.loc 1 1133
 	and %l7, %o5, %o0
 ! v21 = v57 & v35
-	.loc 1 1010
+	.loc 1 1134
 	and %l4, %o7, %o1
 ! v25 = v5 & v43
-	.loc 1 1011
+	.loc 1 1135
 	and %l0, %l2, %g4
 ! v21 = v19 ^ v21
-	.loc 1 1012
+	.loc 1 1136
 	xor %o0, %o1, %o1
 ! v25 = v21 ^ v25
-	.loc 1 1013
+	.loc 1 1137
 	xor %o1, %g4, %g4
 ! v21 = v57 & v47
-	.loc 1 1014
+	.loc 1 1138
 	and %l4, %o5, %o0
 ! v19 = v5 & v35
-	.loc 1 1015
+	.loc 1 1139
 	and %l0, %o7, %o1
 ! v19 = v21 ^ v19
-	.loc 1 1016
+	.loc 1 1140
 	xor %o0, %o1, %o1
 ! v21 = v5 & v47
-	.loc 1 1017
+	.loc 1 1141
 	and %l0, %o5, %o0
 ! v17 = v44 ^ v17
-	.loc 1 1018
+	.loc 1 1142
 	xor %l5, %l7, %l7
 ! v57 = v15 ^ v57
-	.loc 1 1019
+	.loc 1 1143
 	xor %l1, %l4, %l4
 ! v5 = v8 ^ v5
-	.loc 1 1020
+	.loc 1 1144
 	xor %l6, %l0, %l0
 ! v43 = v48 ^ v43
-	.loc 1 1021
+	.loc 1 1145
 	xor %i2, %l2, %l2
 ! v35 = v40 ^ v35
-	.loc 1 1022
+	.loc 1 1146
 	xor %i1, %o7, %l1
 ! v47 = v46 ^ v47
-	.loc 1 1023
+	.loc 1 1147
 	xor %l3, %o5, %l3
 ! v46 = v17 & v43
-	.loc 1 1024
+	.loc 1 1148
 	and %l7, %l2, %l5
 ! v40 = v17 & v35
-	.loc 1 1025
+	.loc 1 1149
 	and %l7, %l1, %o5
 ! v48 = v57 & v43
-	.loc 1 1026
+	.loc 1 1150
 	and %l4, %l2, %o7
 ! v48 = v40 ^ v48
-	.loc 1 1027
+	.loc 1 1151
 	xor %o5, %o7, %l6
 ! v17 = v17 & v47
-	.loc 1 1028
+	.loc 1 1152
 	and %l7, %l3, %l7
 ! v40 = v57 & v35
-	.loc 1 1029
+	.loc 1 1153
 	and %l4, %l1, %o5
 ! v43 = v5 & v43
-	.loc 1 1030
+	.loc 1 1154
 	and %l0, %l2, %o7
 ! v40 = v17 ^ v40
-	.loc 1 1031
+	.loc 1 1155
 	xor %l7, %o5, %o5
 ! v43 = v40 ^ v43
-	.loc 1 1032
+	.loc 1 1156
 	xor %o5, %o7, %o5
 ! v57 = v57 & v47
-	.loc 1 1033
+	.loc 1 1157
 	and %l4, %l3, %l4
 ! v35 = v5 & v35
-	.loc 1 1034
+	.loc 1 1158
 	and %l0, %l1, %l1
 ! v35 = v57 ^ v35
-	.loc 1 1035
+	.loc 1 1159
 	xor %l4, %l1, %l1
 ! v47 = v5 & v47
-	.loc 1 1036
+	.loc 1 1160
 	and %l0, %l3, %o7
 ! v46 = v46 ^ v27
-	.loc 1 1037
+	.loc 1 1161
 	xor %l5, %o4, %l5
 ! v46 = v46 ^ v37
-	.loc 1 1038
+	.loc 1 1162
 	xor %l5, %i5, %l5
 ! v48 = v48 ^ v22
-	.loc 1 1039
+	.loc 1 1163
 	xor %l6, %i3, %l6
 ! v48 = v48 ^ v45
-	.loc 1 1040
+	.loc 1 1164
 	xor %l6, %g5, %l6
 ! v43 = v43 ^ v29
-	.loc 1 1041
+	.loc 1 1165
 	xor %o5, %i4, %o5
 ! v43 = v43 ^ v25
-	.loc 1 1042
+	.loc 1 1166
 	xor %o5, %g4, %l0
 ! v35 = v35 ^ v31
-	.loc 1 1043
+	.loc 1 1167
 	xor %l1, %g1, %o5
 ! v35 = v35 ^ v19
-	.loc 1 1044
+	.loc 1 1168
 	xor %o5, %o1, %o5
 ! v47 = v47 ^ v28
-	.loc 1 1045
+	.loc 1 1169
 	xor %o7, %o3, %o7
 ! v47 = v47 ^ v21
-	.loc 1 1046
+	.loc 1 1170
 	xor %o7, %o0, %o7
 ! v31 = v46 ^ v31
-	.loc 1 1047
+	.loc 1 1171
 	xor %l5, %g1, %g1
 ! v28 = v48 ^ v28
-	.loc 1 1048
+	.loc 1 1172
 	xor %l6, %o3, %l1
 ! v37 = v35 ^ v37
-	.loc 1 1049
+	.loc 1 1173
 	xor %o5, %i5, %i5
 ! v45 = v47 ^ v45
-	.loc 1 1050
+	.loc 1 1174
 	xor %o7, %g5, %g5
 ! v27 = v27 ^ v24
-	.loc 1 1051
+	.loc 1 1175
 	ldx [%fp + 583], %o3
 	xor %o4, %o3, %o4
 ! v27 = v27 ^ v33
-	.loc 1 1052
+	.loc 1 1176
 	ldx [%fp + 695], %o3
 	xor %o4, %o3, %o4
 ! v22 = v22 ^ v55
-	.loc 1 1053
+	.loc 1 1177
 	ldx [%fp + 591], %o3
 	xor %i3, %o3, %i3
 ! v22 = v22 ^ v36
-	.loc 1 1054
+	.loc 1 1178
 	ldx [%fp + 703], %o3
 	xor %i3, %o3, %i3
 ! v29 = v29 ^ v52
-	.loc 1 1055
+	.loc 1 1179
 	ldx [%fp + 599], %o3
 	xor %i4, %o3, %i4
 ! v29 = v29 ^ v20
-	.loc 1 1056
+	.loc 1 1180
 	ldx [%fp + 711], %o3
 	xor %i4, %o3, %i4
 ! v31 = v31 ^ v54
-	.loc 1 1057
+	.loc 1 1181
 	ldx [%fp + 663], %o3
 	xor %g1, %o3, %o3
 ! v31 = v31 ^ v23
-	.loc 1 1058
+	.loc 1 1182
 	ldx [%fp + 791], %o5
 	xor %o3, %o5, %o7
 ! v28 = v28 ^ v26
-	.loc 1 1059
+	.loc 1 1183
 	ldx [%fp + 671], %o3
 	xor %l1, %o3, %o3
 ! v28 = v28 ^ v30
-	.loc 1 1060
+	.loc 1 1184
 	ldx [%fp + 799], %o5
 	xor %o3, %o5, %l1
 ! v43 = v43 ^ v59
-	.loc 1 1061
+	.loc 1 1185
 	ldx [%fp + 655], %o3
 	xor %l0, %o3, %l0
 ! v43 = v43 ^ v38
-	.loc 1 1062
+	.loc 1 1186
 	ldx [%fp + 783], %o3
 	xor %l0, %o3, %l0
 ! v37 = v37 ^ v41
-	.loc 1 1063
+	.loc 1 1187
 	ldx [%fp + 679], %l3
 	xor %i5, %l3, %o3
 ! v37 = v37 ^ v18
-	.loc 1 1064
+	.loc 1 1188
 	ldx [%fp + 807], %o5
 	xor %o3, %o5, %l2
 ! v45 = v45 ^ v49
-	.loc 1 1065
+	.loc 1 1189
 	ldx [%fp + 687], %l4
 	xor %g5, %l4, %o3
 ! v45 = v45 ^ v39
-	.loc 1 1066
+	.loc 1 1190
 	ldx [%fp + 815], %o5
 	xor %o3, %o5, %l6
 ! v25 = v25 ^ v51
-	.loc 1 1067
+	.loc 1 1191
 	ldx [%fp + 607], %l7
 	xor %g4, %l7, %g4
 ! v25 = v25 ^ v42
-	.loc 1 1068
+	.loc 1 1192
 	ldx [%fp + 719], %o3
 	xor %g4, %o3, %g4
 ! v19 = v19 ^ v53
-	.loc 1 1069
+	.loc 1 1193
 	ldx [%fp + 615], %o3
 	xor %o1, %o3, %o1
 ! v19 = v19 ^ v34
-	.loc 1 1070
+	.loc 1 1194
 	ldx [%fp + 727], %o5
 	xor %o1, %o5, %o5
 ! v21 = v21 ^ v50
-	.loc 1 1071
+	.loc 1 1195
 	ldx [%fp + 623], %o1
 	xor %o0, %o1, %o0
 ! v21 = v21 ^ v32
-	.loc 1 1072
+	.loc 1 1196
 	xor %o0, %o2, %i2
 ! v41 = v27 ^ v41
-	.loc 1 1073
+	.loc 1 1197
 	xor %o4, %l3, %l5
 ! v49 = v22 ^ v49
-	.loc 1 1074
+	.loc 1 1198
 	xor %i3, %l4, %l4
 ! v51 = v29 ^ v51
-	.loc 1 1075
+	.loc 1 1199
 	xor %i4, %l7, %o4
 ! v53 = v31 ^ v53
-	.loc 1 1076
+	.loc 1 1200
 	xor %o7, %o3, %l3
 ! v50 = v28 ^ v50
-	.loc 1 1077
+	.loc 1 1201
 	xor %l1, %o1, %o0
 ! v33 = v37 ^ v33
-	.loc 1 1078
+	.loc 1 1202
 	ldx [%fp + 695], %o1
 	xor %l2, %o1, %o1
 ! v36 = v45 ^ v36
-	.loc 1 1079
+	.loc 1 1203
 	ldx [%fp + 703], %o3
 	xor %l6, %o3, %o3
 ! v20 = v25 ^ v20
-	.loc 1 1080
+	.loc 1 1204
 	ldx [%fp + 711], %o7
 	xor %g4, %o7, %i1
 ! v23 = v19 ^ v23
-	.loc 1 1081
+	.loc 1 1205
 	ldx [%fp + 791], %o7
 	xor %o5, %o7, %o5
 ! v30 = v21 ^ v30
-	.loc 1 1082
+	.loc 1 1206
 	ldx [%fp + 799], %o7
 	xor %i2, %o7, %l1
 ! v36 = v36 ^ v32
-	.loc 1 1083
+	.loc 1 1207
 	xor %o3, %o2, %o3
 ! v32 = v50 ^ v32
-	.loc 1 1084
+	.loc 1 1208
 	xor %o0, %o2, %o2
 ! v33 = v33 ^ v34
-	.loc 1 1085
+	.loc 1 1209
 	ldx [%fp + 727], %o0
 	xor %o1, %o0, %o7
 ! v34 = v53 ^ v34
-	.loc 1 1086
+	.loc 1 1210
 	xor %l3, %o0, %o0
 ! v43 = v43 ^ v42
-	.loc 1 1087
+	.loc 1 1211
 	ldx [%fp + 719], %o1
 	xor %l0, %o1, %l2
 ! v42 = v51 ^ v42
-	.loc 1 1088
+	.loc 1 1212
 	xor %o4, %o1, %o1
 ! v32 = v32 ^ v39
-	.loc 1 1089
+	.loc 1 1213
 	ldx [%fp + 815], %o4
 	xor %o2, %o4, %l3
 ! v39 = v49 ^ v39
-	.loc 1 1090
+	.loc 1 1214
 	xor %l4, %o4, %o2
 ! v34 = v34 ^ v18
-	.loc 1 1091
+	.loc 1 1215
 	ldx [%fp + 807], %o4
 	xor %o0, %o4, %l4
 ! v18 = v41 ^ v18
-	.loc 1 1092
+	.loc 1 1216
 	xor %l5, %o4, %o0
 ! v42 = v42 ^ v38
-	.loc 1 1093
+	.loc 1 1217
 	ldx [%fp + 783], %o4
 	xor %o1, %o4, %l5
 ! v38 = v59 ^ v38
-	.loc 1 1094
+	.loc 1 1218
 	ldx [%fp + 655], %o1
 	xor %o1, %o4, %o1
 ! v39 = v39 ^ v30
-	.loc 1 1095
+	.loc 1 1219
 	xor %o2, %l1, %l6
 ! v30 = v26 ^ v30
-	.loc 1 1096
+	.loc 1 1220
 	ldx [%fp + 671], %o2
 	xor %o2, %l1, %o2
 ! v18 = v18 ^ v23
-	.loc 1 1097
+	.loc 1 1221
 	xor %o0, %o5, %l7
 ! v23 = v54 ^ v23
-	.loc 1 1098
+	.loc 1 1222
 	ldx [%fp + 663], %o0
 	xor %o0, %o5, %o0
 ! v38 = v38 ^ v20
-	.loc 1 1099
+	.loc 1 1223
 	xor %o1, %i1, %l1
 ! v20 = v52 ^ v20
-	.loc 1 1100
+	.loc 1 1224
 	ldx [%fp + 599], %o1
 	xor %o1, %i1, %i1
 ! v30 = v30 ^ v36
-	.loc 1 1101
+	.loc 1 1225
 	xor %o2, %o3, %i2
 ! v36 = v55 ^ v36
-	.loc 1 1102
+	.loc 1 1226
 	ldx [%fp + 591], %o1
 	xor %o1, %o3, %l0
 ! v23 = v23 ^ v33
-	.loc 1 1103
+	.loc 1 1227
 	xor %o0, %o7, %i3
 ! v33 = v24 ^ v33
-	.loc 1 1104
+	.loc 1 1228
 	ldx [%fp + 583], %o0
 	xor %o0, %o7, %o7
 ! v24 = v33 ^ v18
-	.loc 1 1105
+	.loc 1 1229
 	xor %o7, %l7, %o0
 ! v55 = v36 ^ v39
-	.loc 1 1106
+	.loc 1 1230
 	xor %l0, %l6, %o1
 ! v52 = v20 ^ v42
-	.loc 1 1107
+	.loc 1 1231
 	xor %i1, %l5, %o2
 ! v52 = v52 ^ v43
-	.loc 1 1108
+	.loc 1 1232
 	xor %o2, %l2, %o2
 ! v54 = v23 ^ v34
-	.loc 1 1109
+	.loc 1 1233
 	xor %i3, %l4, %i4
 ! v26 = v30 ^ v32
-	.loc 1 1110
+	.loc 1 1234
 	xor %i2, %l3, %o5
 ! v59 = v38 ^ v43
-	.loc 1 1111
+	.loc 1 1235
 	xor %l1, %l2, %o4
 ! v24 = v24 ^ v54
-	.loc 1 1112
+	.loc 1 1236
 	xor %o0, %i4, %g1
 ! v41 = v43 ^ v42
-	.loc 1 1113
+	.loc 1 1237
 	xor %l2, %l5, %o0
 ! v55 = v55 ^ v26
-	.loc 1 1114
+	.loc 1 1238
 	xor %o1, %o5, %o1
 ! v55 = v55 ^ v32
-	.loc 1 1115
+	.loc 1 1239
 	xor %o1, %l3, %i5
 ! v49 = v18 ^ v34
-	.loc 1 1116
+	.loc 1 1240
 	xor %l7, %l4, %o3
 ! v52 = v52 ^ v59
-	.loc 1 1117
+	.loc 1 1241
 	xor %o2, %o4, %g4
 ! v51 = v39 ^ v32
-	.loc 1 1118
+	.loc 1 1242
 	xor %l6, %l3, %o2
 ! v24 = v24 ^ v49
-	.loc 1 1119
+	.loc 1 1243
 	xor %g1, %o3, %g1
 ! v53 = v32 ^ v26
-	.loc 1 1120
+	.loc 1 1244
 	xor %l3, %o5, %o1
 ! v41 = v41 ^ v52
-	.loc 1 1121
+	.loc 1 1245
 	xor %o0, %g4, %o0
 ! v41 = v41 ^ v59
-	.loc 1 1122
+	.loc 1 1246
 	xor %o0, %o4, %o0
 ! v54 = v54 ^ v34
-	.loc 1 1123
+	.loc 1 1247
 	xor %i4, %l4, %i4
 ! v55 = v55 ^ v51
-	.loc 1 1124
+	.loc 1 1248
 	xor %i5, %o2, %i5
 ! v50 = v42 ^ v59
-	.loc 1 1125
+	.loc 1 1249
 	xor %l5, %o4, %g5
 ! v24 = v24 ^ v54
-	.loc 1 1126
+	.loc 1 1250
 	xor %g1, %i4, %g1
 ! v59 = v59 ^ v52
-	.loc 1 1127
+	.loc 1 1251
 	xor %o4, %g4, %o4
 ! v53 = v53 ^ v55
-	.loc 1 1128
+	.loc 1 1252
 	xor %o1, %i5, %o1
 ! v53 = v53 ^ v51
-	.loc 1 1129
+	.loc 1 1253
 	xor %o1, %o2, %o1
 ! v49 = v49 ^ v34
-	.loc 1 1130
+	.loc 1 1254
 	xor %o3, %l4, %o3
 ! v41 = v41 ^ v50
-	.loc 1 1131
+	.loc 1 1255
 	xor %o0, %g5, %o0
 ! v26 = v26 ^ v51
-	.loc 1 1132
+	.loc 1 1256
 	xor %o5, %o2, %o5
 ! v24 = v24 ^ v49
-	.loc 1 1133
+	.loc 1 1257
 	xor %g1, %o3, %g1
 	stx %g1, [%fp + 1719]
 ! v51 = v51 ^ v55
-	.loc 1 1134
+	.loc 1 1258
 	xor %o2, %i5, %o2
 	stx %o2, [%fp + 1727]
 ! v59 = v59 ^ v41
-	.loc 1 1135
+	.loc 1 1259
 	xor %o4, %o0, %o4
 ! v59 = v59 ^ v50
-	.loc 1 1136
+	.loc 1 1260
 	xor %o4, %g5, %o2
 	stx %o2, [%fp + 823]
 ! v54 = v54 ^ v34
-	.loc 1 1137
+	.loc 1 1261
 	xor %i4, %l4, %o2
 	stx %o2, [%fp + 1735]
 ! v53 = v53 ^ v26
-	.loc 1 1138
+	.loc 1 1262
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + 1743]
 ! v52 = v52 ^ v50
-	.loc 1 1139
+	.loc 1 1263
 	xor %g4, %g5, %o1
 	stx %o1, [%fp + 831]
 ! v21 = v24 & v33
-	.loc 1 1140
+	.loc 1 1264
 	and %g1, %o7, %o1
 	stx %o1, [%fp + 839]
 ! v19 = v24 & v36
-	.loc 1 1141
+	.loc 1 1265
 	and %g1, %l0, %o1
 ! v25 = v50 & v33
-	.loc 1 1142
+	.loc 1 1266
 	and %g5, %o7, %o2
 ! v25 = v19 ^ v25
-	.loc 1 1143
+	.loc 1 1267
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 847]
 ! v19 = v24 & v20
-	.loc 1 1144
+	.loc 1 1268
 	ldx [%fp + 1719], %o1
 	and %o1, %i1, %i4
 	stx %i4, [%fp + 855]
 ! v45 = v50 & v36
-	.loc 1 1145
+	.loc 1 1269
 	and %g5, %l0, %o1
 ! v37 = v51 & v33
-	.loc 1 1146
+	.loc 1 1270
 	ldx [%fp + 1727], %o4
 	and %o4, %o7, %o2
 ! v45 = v19 ^ v45
-	.loc 1 1147
+	.loc 1 1271
 	xor %i4, %o1, %o1
 ! v37 = v45 ^ v37
-	.loc 1 1148
+	.loc 1 1272
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 863]
 ! v45 = v50 & v20
-	.loc 1 1149
+	.loc 1 1273
 	and %g5, %i1, %o1
 ! v19 = v51 & v36
-	.loc 1 1150
+	.loc 1 1274
 	and %o4, %l0, %o2
 ! v19 = v45 ^ v19
-	.loc 1 1151
+	.loc 1 1275
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 871]
 ! v45 = v51 & v20
-	.loc 1 1152
+	.loc 1 1276
 	and %o4, %i1, %o1
 	stx %o1, [%fp + 879]
 ! v28 = v49 & v23
-	.loc 1 1153
+	.loc 1 1277
 	and %o3, %i3, %o1
 	stx %o1, [%fp + 887]
 ! v31 = v49 & v30
-	.loc 1 1154
+	.loc 1 1278
 	and %o3, %i2, %o1
 ! v29 = v59 & v23
-	.loc 1 1155
+	.loc 1 1279
 	ldx [%fp + 823], %o4
 	and %o4, %i3, %o2
 ! v29 = v31 ^ v29
-	.loc 1 1156
+	.loc 1 1280
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 895]
 ! v31 = v49 & v38
-	.loc 1 1157
+	.loc 1 1281
 	and %o3, %l1, %i4
 	stx %i4, [%fp + 903]
 ! v22 = v59 & v30
-	.loc 1 1158
+	.loc 1 1282
 	and %o4, %i2, %o1
 ! v27 = v55 & v23
-	.loc 1 1159
+	.loc 1 1283
 	and %i5, %i3, %o2
 ! v22 = v31 ^ v22
-	.loc 1 1160
+	.loc 1 1284
 	xor %i4, %o1, %o1
 ! v27 = v22 ^ v27
-	.loc 1 1161
+	.loc 1 1285
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 911]
 ! v22 = v59 & v38
-	.loc 1 1162
+	.loc 1 1286
 	and %o4, %l1, %o1
 ! v31 = v55 & v30
-	.loc 1 1163
+	.loc 1 1287
 	and %i5, %i2, %o2
 ! v31 = v22 ^ v31
-	.loc 1 1164
+	.loc 1 1288
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 919]
 ! v22 = v55 & v38
-	.loc 1 1165
+	.loc 1 1289
 	and %i5, %l1, %o1
 	stx %o1, [%fp + 927]
 ! v47 = v24 ^ v49
-	.loc 1 1166
+	.loc 1 1290
 	ldx [%fp + 1719], %o1
 	xor %o1, %o3, %o2
 	stx %o2, [%fp + 935]
 ! v35 = v50 ^ v59
-	.loc 1 1167
+	.loc 1 1291
 	xor %g5, %o4, %i4
 	stx %i4, [%fp + 943]
 ! v48 = v51 ^ v55
-	.loc 1 1168
+	.loc 1 1292
 	ldx [%fp + 1727], %o1
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 1863]
 	stx %o1, [%fp + 951]
 ! v46 = v33 ^ v23
-	.loc 1 1169
+	.loc 1 1293
 	xor %o7, %i3, %g1
 	stx %g1, [%fp + 959]
 ! v5 = v36 ^ v30
-	.loc 1 1170
+	.loc 1 1294
 	xor %l0, %i2, %g4
 	stx %g4, [%fp + 2023]
 ! v57 = v20 ^ v38
-	.loc 1 1171
+	.loc 1 1295
 	xor %i1, %l1, %o4
 ! v40 = v47 & v46
-	.loc 1 1172
+	.loc 1 1296
 	and %o2, %g1, %o1
 	stx %o1, [%fp + 967]
 ! v17 = v47 & v5
-	.loc 1 1173
+	.loc 1 1297
 	and %o2, %g4, %o1
 	stx %o1, [%fp + 1871]
 	stx %o1, [%fp + 975]
 ! v8 = v35 & v46
-	.loc 1 1174
+	.loc 1 1298
 	and %i4, %g1, %g4
 	stx %g4, [%fp + 1975]
 	stx %g4, [%fp + 983]
 ! v8 = v17 ^ v8
-	.loc 1 1175
+	.loc 1 1299
 	xor %o1, %g4, %o1
 	stx %o1, [%fp + 1879]
 	stx %o1, [%fp + 991]
 ! v47 = v47 & v57
-	.loc 1 1176
+	.loc 1 1300
 	and %o2, %o4, %g4
 	stx %g4, [%fp + 999]
 ! v17 = v35 & v5
-	.loc 1 1177
+	.loc 1 1301
 	ldx [%fp + 2023], %o1
 	and %i4, %o1, %o1
 	stx %o1, [%fp + 1007]
 ! v46 = v48 & v46
-	.loc 1 1178
+	.loc 1 1302
 	ldx [%fp + 1863], %o2
 	and %o2, %g1, %o2
 	stx %o2, [%fp + 1015]
 ! v17 = v47 ^ v17
-	.loc 1 1179
+	.loc 1 1303
 	xor %g4, %o1, %o1
 	stx %o1, [%fp + 1023]
 ! v46 = v17 ^ v46
-	.loc 1 1180
+	.loc 1 1304
 	xor %o1, %o2, %i4
 	stx %i4, [%fp + 1031]
 ! v35 = v35 & v57
-	.loc 1 1181
+	.loc 1 1305
 	ldx [%fp + 943], %o1
 	and %o1, %o4, %o2
 	stx %o2, [%fp + 1039]
 ! v5 = v48 & v5
-	.loc 1 1182
+	.loc 1 1306
 	ldx [%fp + 951], %g1
 	ldx [%fp + 2023], %o1
 	and %g1, %o1, %o1
 ! v5 = v35 ^ v5
-	.loc 1 1183
+	.loc 1 1307
 	xor %o2, %o1, %o2
 	stx %o2, [%fp + 1047]
 ! v57 = v48 & v57
-	.loc 1 1184
+	.loc 1 1308
 	and %g1, %o4, %o1
 	stx %o1, [%fp + 1751]
 ! v40 = v40 ^ v21
-	.loc 1 1185
+	.loc 1 1309
 	ldx [%fp + 967], %o1
 	ldx [%fp + 839], %o4
 	xor %o1, %o4, %o1
 ! v40 = v40 ^ v28
-	.loc 1 1186
+	.loc 1 1310
 	ldx [%fp + 887], %o4
 	stx %o4, [%fp + 1983]
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1887]
 	stx %o1, [%fp + 1055]
 ! v8 = v8 ^ v25
-	.loc 1 1187
+	.loc 1 1311
 	ldx [%fp + 847], %o1
 	ldx [%fp + 1879], %o4
 	xor %o4, %o1, %o1
 ! v8 = v8 ^ v29
-	.loc 1 1188
+	.loc 1 1312
 	ldx [%fp + 895], %o4
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1991]
 	stx %o1, [%fp + 1063]
 ! v46 = v46 ^ v37
-	.loc 1 1189
+	.loc 1 1313
 	ldx [%fp + 863], %o1
 	xor %i4, %o1, %o1
 ! v46 = v46 ^ v27
-	.loc 1 1190
+	.loc 1 1314
 	ldx [%fp + 911], %i4
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1071]
 ! v5 = v5 ^ v19
-	.loc 1 1191
+	.loc 1 1315
 	ldx [%fp + 871], %i4
 	xor %o2, %i4, %o1
 ! v5 = v5 ^ v31
-	.loc 1 1192
+	.loc 1 1316
 	ldx [%fp + 919], %o2
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1759]
 ! v57 = v57 ^ v45
-	.loc 1 1193
+	.loc 1 1317
 	ldx [%fp + 879], %g1
 	ldx [%fp + 1751], %o1
 	xor %o1, %g1, %g4
 	stx %g4, [%fp + 1767]
 ! v57 = v57 ^ v22
-	.loc 1 1194
+	.loc 1 1318
 	ldx [%fp + 927], %o1
 	xor %g4, %o1, %g4
 ! v19 = v40 ^ v19
-	.loc 1 1195
+	.loc 1 1319
 	ldx [%fp + 1887], %o1
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1079]
 ! v45 = v8 ^ v45
-	.loc 1 1196
+	.loc 1 1320
 	ldx [%fp + 1991], %o1
 	xor %o1, %g1, %o1
 	stx %o1, [%fp + 1087]
 ! v28 = v5 ^ v28
-	.loc 1 1197
+	.loc 1 1321
 	ldx [%fp + 1983], %o1
 	xor %o2, %o1, %o1
 	stx %o1, [%fp + 1095]
 ! v29 = v57 ^ v29
-	.loc 1 1198
+	.loc 1 1322
 	xor %g4, %o4, %o1
 	stx %o1, [%fp + 1103]
 ! v57 = v54 & v18
-	.loc 1 1199
+	.loc 1 1323
 	ldx [%fp + 1735], %o4
 	and %o4, %l7, %o1
 	stx %o1, [%fp + 1111]
 ! v5 = v54 & v39
-	.loc 1 1200
+	.loc 1 1324
 	and %o4, %l6, %o1
 ! v8 = v41 & v18
-	.loc 1 1201
+	.loc 1 1325
 	and %o0, %l7, %o2
 ! v8 = v5 ^ v8
-	.loc 1 1202
+	.loc 1 1326
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1119]
 ! v5 = v54 & v42
-	.loc 1 1203
+	.loc 1 1327
 	and %o4, %l5, %i4
 	stx %i4, [%fp + 1127]
 ! v40 = v41 & v39
-	.loc 1 1204
+	.loc 1 1328
 	and %o0, %l6, %o1
 ! v48 = v53 & v18
-	.loc 1 1205
+	.loc 1 1329
 	ldx [%fp + 1743], %o4
 	and %o4, %l7, %o2
 ! v40 = v5 ^ v40
-	.loc 1 1206
+	.loc 1 1330
 	xor %i4, %o1, %o1
 ! v48 = v40 ^ v48
-	.loc 1 1207
+	.loc 1 1331
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1135]
 ! v40 = v41 & v42
-	.loc 1 1208
+	.loc 1 1332
 	and %o0, %l5, %o1
 ! v5 = v53 & v39
-	.loc 1 1209
+	.loc 1 1333
 	and %o4, %l6, %o2
 ! v5 = v40 ^ v5
-	.loc 1 1210
+	.loc 1 1334
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1143]
 ! v40 = v53 & v42
-	.loc 1 1211
+	.loc 1 1335
 	and %o4, %l5, %o1
 	stx %o1, [%fp + 1151]
 ! v35 = v34 & v34
-	.loc 1 1212
+	.loc 1 1336
 	and %l4, %l4, %o1
 	stx %o1, [%fp + 1159]
 ! v17 = v34 & v32
-	.loc 1 1213
+	.loc 1 1337
 	and %l4, %l3, %o1
 ! v47 = v52 & v34
-	.loc 1 1214
+	.loc 1 1338
 	ldx [%fp + 831], %o4
 	and %o4, %l4, %o2
 ! v47 = v17 ^ v47
-	.loc 1 1215
+	.loc 1 1339
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1167]
 ! v17 = v34 & v43
-	.loc 1 1216
+	.loc 1 1340
 	and %l4, %l2, %i4
 	stx %i4, [%fp + 1175]
 ! v15 = v52 & v32
-	.loc 1 1217
+	.loc 1 1341
 	and %o4, %l3, %o1
 ! v44 = v26 & v34
-	.loc 1 1218
+	.loc 1 1342
 	and %o5, %l4, %o2
 ! v15 = v17 ^ v15
-	.loc 1 1219
+	.loc 1 1343
 	xor %i4, %o1, %o1
 ! v44 = v15 ^ v44
-	.loc 1 1220
+	.loc 1 1344
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1183]
 ! v15 = v52 & v43
-	.loc 1 1221
+	.loc 1 1345
 	and %o4, %l2, %o1
 ! v17 = v26 & v32
-	.loc 1 1222
+	.loc 1 1346
 	and %o5, %l3, %o2
 ! v17 = v15 ^ v17
-	.loc 1 1223
+	.loc 1 1347
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1191]
 ! v15 = v26 & v43
-	.loc 1 1224
+	.loc 1 1348
 	and %o5, %l2, %o1
 	stx %o1, [%fp + 1199]
 ! v58 = v54 ^ v34
-	.loc 1 1225
+	.loc 1 1349
 	ldx [%fp + 1735], %o1
 	xor %o1, %l4, %o2
 	stx %o2, [%fp + 1207]
 ! v62 = v41 ^ v52
-	.loc 1 1226
+	.loc 1 1350
 	xor %o0, %o4, %i4
 	stx %i4, [%fp + 1215]
 ! v60 = v53 ^ v26
-	.loc 1 1227
+	.loc 1 1351
 	ldx [%fp + 1743], %o1
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + 1895]
 	stx %o1, [%fp + 1223]
 ! v56 = v18 ^ v34
-	.loc 1 1228
+	.loc 1 1352
 	xor %l7, %l4, %g1
 	stx %g1, [%fp + 1231]
 ! v12 = v39 ^ v32
-	.loc 1 1229
+	.loc 1 1353
 	xor %l6, %l3, %g4
 	stx %g4, [%fp + 2031]
 ! v61 = v42 ^ v43
-	.loc 1 1230
+	.loc 1 1354
 	xor %l5, %l2, %o4
 ! v2 = v58 & v56
-	.loc 1 1231
+	.loc 1 1355
 	and %o2, %g1, %o1
 	stx %o1, [%fp + 1239]
 ! v63 = v58 & v12
-	.loc 1 1232
+	.loc 1 1356
 	and %o2, %g4, %o1
 	stx %o1, [%fp + 1903]
 	stx %o1, [%fp + -41]
 ! v64 = v62 & v56
-	.loc 1 1233
+	.loc 1 1357
 	and %i4, %g1, %g4
 	stx %g4, [%fp + 1999]
 	stx %g4, [%fp + -33]
 ! v64 = v63 ^ v64
-	.loc 1 1234
+	.loc 1 1358
 	xor %o1, %g4, %o1
 	stx %o1, [%fp + 1911]
 	stx %o1, [%fp + 1247]
 ! v58 = v58 & v61
-	.loc 1 1235
+	.loc 1 1359
 	and %o2, %o4, %g4
 	stx %g4, [%fp + 1255]
 ! v63 = v62 & v12
-	.loc 1 1236
+	.loc 1 1360
 	ldx [%fp + 2031], %o1
 	and %i4, %o1, %o1
 	stx %o1, [%fp + 1263]
 ! v56 = v60 & v56
-	.loc 1 1237
+	.loc 1 1361
 	ldx [%fp + 1895], %o2
 	and %o2, %g1, %o2
 	stx %o2, [%fp + 1271]
 ! v63 = v58 ^ v63
-	.loc 1 1238
+	.loc 1 1362
 	xor %g4, %o1, %o1
 	stx %o1, [%fp + 1279]
 ! v56 = v63 ^ v56
-	.loc 1 1239
+	.loc 1 1363
 	xor %o1, %o2, %i4
 	stx %i4, [%fp + 1287]
 ! v62 = v62 & v61
-	.loc 1 1240
+	.loc 1 1364
 	ldx [%fp + 1215], %o1
 	and %o1, %o4, %o2
 	stx %o2, [%fp + 1295]
 ! v12 = v60 & v12
-	.loc 1 1241
+	.loc 1 1365
 	ldx [%fp + 1223], %g1
 	ldx [%fp + 2031], %o1
 	and %g1, %o1, %o1
 ! v12 = v62 ^ v12
-	.loc 1 1242
+	.loc 1 1366
 	xor %o2, %o1, %o2
 	stx %o2, [%fp + 1303]
 ! v61 = v60 & v61
-	.loc 1 1243
+	.loc 1 1367
 	and %g1, %o4, %o1
 	stx %o1, [%fp + 1775]
 ! v2 = v2 ^ v57
-	.loc 1 1244
+	.loc 1 1368
 	ldx [%fp + 1239], %o1
 	ldx [%fp + 1111], %o4
 	xor %o1, %o4, %o1
 ! v2 = v2 ^ v35
-	.loc 1 1245
+	.loc 1 1369
 	ldx [%fp + 1159], %o4
 	stx %o4, [%fp + 2007]
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1919]
 	stx %o1, [%fp + 1311]
 ! v64 = v64 ^ v8
-	.loc 1 1246
+	.loc 1 1370
 	ldx [%fp + 1119], %o1
 	ldx [%fp + 1911], %o4
 	xor %o4, %o1, %o1
 ! v64 = v64 ^ v47
-	.loc 1 1247
+	.loc 1 1371
 	ldx [%fp + 1167], %o4
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 2015]
 	stx %o1, [%fp + 1319]
 ! v56 = v56 ^ v48
-	.loc 1 1248
+	.loc 1 1372
 	ldx [%fp + 1135], %o1
 	xor %i4, %o1, %o1
 ! v56 = v56 ^ v44
-	.loc 1 1249
+	.loc 1 1373
 	ldx [%fp + 1183], %i4
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1327]
 ! v12 = v12 ^ v5
-	.loc 1 1250
+	.loc 1 1374
 	ldx [%fp + 1143], %i4
 	xor %o2, %i4, %o1
 ! v12 = v12 ^ v17
-	.loc 1 1251
+	.loc 1 1375
 	ldx [%fp + 1191], %o2
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1783]
 ! v61 = v61 ^ v40
-	.loc 1 1252
+	.loc 1 1376
 	ldx [%fp + 1151], %g1
 	ldx [%fp + 1775], %o1
 	xor %o1, %g1, %g4
 	stx %g4, [%fp + 1791]
 ! v61 = v61 ^ v15
-	.loc 1 1253
+	.loc 1 1377
 	ldx [%fp + 1199], %o1
 	xor %g4, %o1, %g4
 ! v5 = v2 ^ v5
-	.loc 1 1254
+	.loc 1 1378
 	ldx [%fp + 1919], %o1
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1335]
 ! v40 = v64 ^ v40
-	.loc 1 1255
+	.loc 1 1379
 	ldx [%fp + 2015], %o1
 	xor %o1, %g1, %o1
 	stx %o1, [%fp + 1343]
 ! v35 = v12 ^ v35
-	.loc 1 1256
+	.loc 1 1380
 	ldx [%fp + 2007], %o1
 	xor %o2, %o1, %o1
 	stx %o1, [%fp + 1351]
 ! v47 = v61 ^ v47
-	.loc 1 1257
+	.loc 1 1381
 	xor %g4, %o4, %o4
 ! v54 = v24 ^ v54
-	.loc 1 1258
+	.loc 1 1382
 	ldx [%fp + 1719], %o1
 	ldx [%fp + 1735], %o2
 	xor %o1, %o2, %o2
 ! v41 = v50 ^ v41
-	.loc 1 1259
+	.loc 1 1383
 	xor %g5, %o0, %g1
 ! v53 = v51 ^ v53
-	.loc 1 1260
+	.loc 1 1384
 	ldx [%fp + 1727], %o0
 	ldx [%fp + 1743], %o1
 	xor %o0, %o1, %i4
 ! v49 = v49 ^ v34
-	.loc 1 1261
+	.loc 1 1385
 	xor %o3, %l4, %o3
 ! v52 = v59 ^ v52
-	.loc 1 1262
+	.loc 1 1386
 	ldx [%fp + 823], %o0
 	ldx [%fp + 831], %o1
 	xor %o0, %o1, %g4
 ! v26 = v55 ^ v26
-	.loc 1 1263
+	.loc 1 1387
 	xor %i5, %o5, %o5
 ! v18 = v33 ^ v18
-	.loc 1 1264
+	.loc 1 1388
 	xor %o7, %l7, %l7
 ! v39 = v36 ^ v39
-	.loc 1 1265
+	.loc 1 1389
 	xor %l0, %l6, %l6
 ! v42 = v20 ^ v42
-	.loc 1 1266
+	.loc 1 1390
 	xor %i1, %l5, %l5
 ! v34 = v23 ^ v34
-	.loc 1 1267
+	.loc 1 1391
 	xor %i3, %l4, %l4
 ! v32 = v30 ^ v32
-	.loc 1 1268
+	.loc 1 1392
 	xor %i2, %l3, %l3
 ! v43 = v38 ^ v43
-	.loc 1 1269
+	.loc 1 1393
 	xor %l1, %l2, %l2
 ! v38 = v54 & v18
-	.loc 1 1270
+	.loc 1 1394
 	and %o2, %l7, %l0
 ! v30 = v54 & v39
-	.loc 1 1271
+	.loc 1 1395
 	and %o2, %l6, %o0
 ! v23 = v41 & v18
-	.loc 1 1272
+	.loc 1 1396
 	and %g1, %l7, %o1
 ! v23 = v30 ^ v23
-	.loc 1 1273
+	.loc 1 1397
 	xor %o0, %o1, %l1
 ! v30 = v54 & v42
-	.loc 1 1274
+	.loc 1 1398
 	and %o2, %l5, %o0
 ! v20 = v41 & v39
-	.loc 1 1275
+	.loc 1 1399
 	and %g1, %l6, %o1
 ! v36 = v53 & v18
-	.loc 1 1276
+	.loc 1 1400
 	and %i4, %l7, %o7
 ! v20 = v30 ^ v20
-	.loc 1 1277
+	.loc 1 1401
 	xor %o0, %o1, %o1
 ! v36 = v20 ^ v36
-	.loc 1 1278
+	.loc 1 1402
 	xor %o1, %o7, %i1
 ! v20 = v41 & v42
-	.loc 1 1279
+	.loc 1 1403
 	and %g1, %l5, %o0
 ! v30 = v53 & v39
-	.loc 1 1280
+	.loc 1 1404
 	and %i4, %l6, %o1
 ! v30 = v20 ^ v30
-	.loc 1 1281
+	.loc 1 1405
 	xor %o0, %o1, %i3
 ! v20 = v53 & v42
-	.loc 1 1282
+	.loc 1 1406
 	and %i4, %l5, %o7
 ! v33 = v49 & v34
-	.loc 1 1283
+	.loc 1 1407
 	and %o3, %l4, %i2
 ! v55 = v49 & v32
-	.loc 1 1284
+	.loc 1 1408
 	and %o3, %l3, %o0
 ! v59 = v52 & v34
-	.loc 1 1285
+	.loc 1 1409
 	and %g4, %l4, %o1
 ! v59 = v55 ^ v59
-	.loc 1 1286
+	.loc 1 1410
 	xor %o0, %o1, %g5
 ! v55 = v49 & v43
-	.loc 1 1287
+	.loc 1 1411
 	and %o3, %l2, %o0
 ! v51 = v52 & v32
-	.loc 1 1288
+	.loc 1 1412
 	and %g4, %l3, %o1
 ! v50 = v26 & v34
-	.loc 1 1289
+	.loc 1 1413
 	and %o5, %l4, %i5
 ! v51 = v55 ^ v51
-	.loc 1 1290
+	.loc 1 1414
 	xor %o0, %o1, %o1
 ! v50 = v51 ^ v50
-	.loc 1 1291
+	.loc 1 1415
 	xor %o1, %i5, %i5
 ! v51 = v52 & v43
-	.loc 1 1292
+	.loc 1 1416
 	and %g4, %l2, %o0
 ! v55 = v26 & v32
-	.loc 1 1293
+	.loc 1 1417
 	and %o5, %l3, %o1
 ! v55 = v51 ^ v55
-	.loc 1 1294
+	.loc 1 1418
 	xor %o0, %o1, %o1
 ! v51 = v26 & v43
-	.loc 1 1295
+	.loc 1 1419
 	and %o5, %l2, %o0
 ! v49 = v54 ^ v49
-	.loc 1 1296
+	.loc 1 1420
 	xor %o2, %o3, %o3
 ! v52 = v41 ^ v52
-	.loc 1 1297
+	.loc 1 1421
 	xor %g1, %g4, %g4
 ! v26 = v53 ^ v26
-	.loc 1 1298
+	.loc 1 1422
 	xor %i4, %o5, %i4
 ! v34 = v18 ^ v34
-	.loc 1 1299
+	.loc 1 1423
 	xor %l7, %l4, %l4
 ! v32 = v39 ^ v32
-	.loc 1 1300
+	.loc 1 1424
 	xor %l6, %l3, %l3
 ! v43 = v42 ^ v43
-	.loc 1 1301
+	.loc 1 1425
 	xor %l5, %l2, %l2
 ! v42 = v49 & v34
-	.loc 1 1302
+	.loc 1 1426
 	and %o3, %l4, %l5
 ! v39 = v49 & v32
-	.loc 1 1303
+	.loc 1 1427
 	and %o3, %l3, %o2
 ! v18 = v52 & v34
-	.loc 1 1304
+	.loc 1 1428
 	and %g4, %l4, %o5
 ! v18 = v39 ^ v18
-	.loc 1 1305
+	.loc 1 1429
 	xor %o2, %o5, %l6
 ! v49 = v49 & v43
-	.loc 1 1306
+	.loc 1 1430
 	and %o3, %l2, %o3
 ! v39 = v52 & v32
-	.loc 1 1307
+	.loc 1 1431
 	and %g4, %l3, %o2
 ! v34 = v26 & v34
-	.loc 1 1308
+	.loc 1 1432
 	and %i4, %l4, %o5
 ! v39 = v49 ^ v39
-	.loc 1 1309
+	.loc 1 1433
 	xor %o3, %o2, %o2
 ! v34 = v39 ^ v34
-	.loc 1 1310
+	.loc 1 1434
 	xor %o2, %o5, %o2
 ! v52 = v52 & v43
-	.loc 1 1311
+	.loc 1 1435
 	and %g4, %l2, %g4
 ! v32 = v26 & v32
-	.loc 1 1312
+	.loc 1 1436
 	and %i4, %l3, %l3
 ! v32 = v52 ^ v32
-	.loc 1 1313
+	.loc 1 1437
 	xor %g4, %l3, %l3
 ! v43 = v26 & v43
-	.loc 1 1314
+	.loc 1 1438
 	and %i4, %l2, %o3
 ! v42 = v42 ^ v38
-	.loc 1 1315
+	.loc 1 1439
 	xor %l5, %l0, %l5
 ! v42 = v42 ^ v33
-	.loc 1 1316
+	.loc 1 1440
 	xor %l5, %i2, %l5
 ! v18 = v18 ^ v23
-	.loc 1 1317
+	.loc 1 1441
 	xor %l6, %l1, %l6
 ! v18 = v18 ^ v59
-	.loc 1 1318
+	.loc 1 1442
 	xor %l6, %g5, %l6
 ! v34 = v34 ^ v36
-	.loc 1 1319
+	.loc 1 1443
 	xor %o2, %i1, %o2
 ! v34 = v34 ^ v50
-	.loc 1 1320
+	.loc 1 1444
 	xor %o2, %i5, %o5
 ! v32 = v32 ^ v30
-	.loc 1 1321
+	.loc 1 1445
 	xor %l3, %i3, %o2
 ! v32 = v32 ^ v55
-	.loc 1 1322
+	.loc 1 1446
 	xor %o2, %o1, %o2
 ! v43 = v43 ^ v20
-	.loc 1 1323
+	.loc 1 1447
 	xor %o3, %o7, %o3
 ! v43 = v43 ^ v51
-	.loc 1 1324
+	.loc 1 1448
 	xor %o3, %o0, %o3
 ! v30 = v42 ^ v30
-	.loc 1 1325
+	.loc 1 1449
 	xor %l5, %i3, %i3
 ! v20 = v18 ^ v20
-	.loc 1 1326
+	.loc 1 1450
 	xor %l6, %o7, %o7
 ! v33 = v32 ^ v33
-	.loc 1 1327
+	.loc 1 1451
 	xor %o2, %i2, %i2
 ! v59 = v43 ^ v59
-	.loc 1 1328
+	.loc 1 1452
 	xor %o3, %g5, %g5
 ! v38 = v38 ^ v21
-	.loc 1 1329
+	.loc 1 1453
 	ldx [%fp + 839], %o2
 	xor %l0, %o2, %l0
 ! v38 = v38 ^ v57
-	.loc 1 1330
+	.loc 1 1454
 	ldx [%fp + 1111], %o2
 	xor %l0, %o2, %l0
 ! v23 = v23 ^ v25
-	.loc 1 1331
+	.loc 1 1455
 	ldx [%fp + 847], %o2
 	xor %l1, %o2, %l1
 ! v23 = v23 ^ v8
-	.loc 1 1332
+	.loc 1 1456
 	ldx [%fp + 1119], %o2
 	xor %l1, %o2, %l1
 ! v36 = v36 ^ v37
-	.loc 1 1333
+	.loc 1 1457
 	ldx [%fp + 863], %o2
 	xor %i1, %o2, %i1
 ! v36 = v36 ^ v48
-	.loc 1 1334
+	.loc 1 1458
 	ldx [%fp + 1135], %o2
 	xor %i1, %o2, %i1
 ! v30 = v30 ^ v19
-	.loc 1 1335
+	.loc 1 1459
 	ldx [%fp + 1079], %o2
 	xor %i3, %o2, %o2
 ! v30 = v30 ^ v5
-	.loc 1 1336
+	.loc 1 1460
 	ldx [%fp + 1335], %o3
 	xor %o2, %o3, %l2
 ! v20 = v20 ^ v45
-	.loc 1 1337
+	.loc 1 1461
 	ldx [%fp + 1087], %o2
 	xor %o7, %o2, %o2
 ! v20 = v20 ^ v40
-	.loc 1 1338
+	.loc 1 1462
 	ldx [%fp + 1343], %o3
 	xor %o2, %o3, %o7
 ! v34 = v34 ^ v46
-	.loc 1 1339
+	.loc 1 1463
 	ldx [%fp + 1071], %o2
 	xor %o5, %o2, %o5
 ! v34 = v34 ^ v56
-	.loc 1 1340
+	.loc 1 1464
 	ldx [%fp + 1327], %o2
 	xor %o5, %o2, %o5
 ! v33 = v33 ^ v28
-	.loc 1 1341
+	.loc 1 1465
 	ldx [%fp + 1095], %l3
 	xor %i2, %l3, %o2
 ! v33 = v33 ^ v35
-	.loc 1 1342
+	.loc 1 1466
 	ldx [%fp + 1351], %o3
 	xor %o2, %o3, %l4
 ! v59 = v59 ^ v29
-	.loc 1 1343
+	.loc 1 1467
 	ldx [%fp + 1103], %l5
 	xor %g5, %l5, %o2
 ! v59 = v59 ^ v47
-	.loc 1 1344
+	.loc 1 1468
 	xor %o2, %o4, %l6
 ! v50 = v50 ^ v27
-	.loc 1 1345
+	.loc 1 1469
 	ldx [%fp + 911], %l7
 	xor %i5, %l7, %i5
 ! v50 = v50 ^ v44
-	.loc 1 1346
+	.loc 1 1470
 	ldx [%fp + 1183], %o2
 	xor %i5, %o2, %i5
 ! v55 = v55 ^ v31
-	.loc 1 1347
+	.loc 1 1471
 	ldx [%fp + 919], %o3
 	xor %o1, %o3, %o1
 ! v55 = v55 ^ v17
-	.loc 1 1348
+	.loc 1 1472
 	ldx [%fp + 1191], %o2
 	xor %o1, %o2, %o2
 ! v51 = v51 ^ v22
-	.loc 1 1349
+	.loc 1 1473
 	ldx [%fp + 927], %i3
 	xor %o0, %i3, %o0
 ! v51 = v51 ^ v15
-	.loc 1 1350
+	.loc 1 1474
 	ldx [%fp + 1199], %o1
 	xor %o0, %o1, %i2
 ! v28 = v38 ^ v28
-	.loc 1 1351
+	.loc 1 1475
 	xor %l0, %l3, %l3
 ! v29 = v23 ^ v29
-	.loc 1 1352
+	.loc 1 1476
 	xor %l1, %l5, %l0
 ! v27 = v36 ^ v27
-	.loc 1 1353
+	.loc 1 1477
 	xor %i1, %l7, %l1
 ! v31 = v30 ^ v31
-	.loc 1 1354
+	.loc 1 1478
 	xor %l2, %o3, %l2
 ! v22 = v20 ^ v22
-	.loc 1 1355
+	.loc 1 1479
 	xor %o7, %i3, %o7
 ! v57 = v33 ^ v57
-	.loc 1 1356
+	.loc 1 1480
 	ldx [%fp + 1111], %o0
 	xor %l4, %o0, %l5
 ! v8 = v59 ^ v8
-	.loc 1 1357
+	.loc 1 1481
 	ldx [%fp + 1119], %o0
 	xor %l6, %o0, %o0
 ! v48 = v50 ^ v48
-	.loc 1 1358
+	.loc 1 1482
 	ldx [%fp + 1135], %o3
 	xor %i5, %o3, %l4
 ! v5 = v55 ^ v5
-	.loc 1 1359
+	.loc 1 1483
 	ldx [%fp + 1335], %o3
 	xor %o2, %o3, %o3
 ! v40 = v51 ^ v40
-	.loc 1 1360
+	.loc 1 1484
 	ldx [%fp + 1343], %o2
 	xor %i2, %o2, %l7
 ! v8 = v8 ^ v15
-	.loc 1 1361
+	.loc 1 1485
 	xor %o0, %o1, %l6
 ! v15 = v22 ^ v15
-	.loc 1 1362
+	.loc 1 1486
 	xor %o7, %o1, %o0
 ! v57 = v57 ^ v17
-	.loc 1 1363
+	.loc 1 1487
 	ldx [%fp + 1191], %o1
 	xor %l5, %o1, %l5
 ! v17 = v31 ^ v17
-	.loc 1 1364
+	.loc 1 1488
 	xor %l2, %o1, %o1
 ! v34 = v34 ^ v44
-	.loc 1 1365
+	.loc 1 1489
 	ldx [%fp + 1183], %o2
 	xor %o5, %o2, %o5
 ! v44 = v27 ^ v44
-	.loc 1 1366
+	.loc 1 1490
 	xor %l1, %o2, %o2
 ! v15 = v15 ^ v47
-	.loc 1 1367
+	.loc 1 1491
 	xor %o0, %o4, %o7
 ! v47 = v29 ^ v47
-	.loc 1 1368
+	.loc 1 1492
 	xor %l0, %o4, %o4
 ! v17 = v17 ^ v35
-	.loc 1 1369
+	.loc 1 1493
 	ldx [%fp + 1351], %o0
 	xor %o1, %o0, %l0
 ! v35 = v28 ^ v35
-	.loc 1 1370
+	.loc 1 1494
 	xor %l3, %o0, %o0
 ! v44 = v44 ^ v56
-	.loc 1 1371
+	.loc 1 1495
 	ldx [%fp + 1327], %o1
 	xor %o2, %o1, %l1
 ! v56 = v46 ^ v56
-	.loc 1 1372
+	.loc 1 1496
 	ldx [%fp + 1071], %o2
 	xor %o2, %o1, %o1
 ! v47 = v47 ^ v40
-	.loc 1 1373
+	.loc 1 1497
 	xor %o4, %l7, %l2
 ! v40 = v45 ^ v40
-	.loc 1 1374
+	.loc 1 1498
 	ldx [%fp + 1087], %o2
 	xor %o2, %l7, %o2
 ! v35 = v35 ^ v5
-	.loc 1 1375
+	.loc 1 1499
 	xor %o0, %o3, %l3
 ! v5 = v19 ^ v5
-	.loc 1 1376
+	.loc 1 1500
 	ldx [%fp + 1079], %o0
 	xor %o0, %o3, %o0
 ! v56 = v56 ^ v48
-	.loc 1 1377
+	.loc 1 1501
 	xor %o1, %l4, %i1
 ! v48 = v37 ^ v48
-	.loc 1 1378
+	.loc 1 1502
 	ldx [%fp + 863], %o1
 	xor %o1, %l4, %o1
 ! v40 = v40 ^ v8
-	.loc 1 1379
+	.loc 1 1503
 	xor %o2, %l6, %o2
 ! v8 = v25 ^ v8
-	.loc 1 1380
+	.loc 1 1504
 	ldx [%fp + 847], %o3
 	xor %o3, %l6, %o3
 ! v5 = v5 ^ v57
-	.loc 1 1381
+	.loc 1 1505
 	xor %o0, %l5, %o0
 ! v57 = v21 ^ v57
-	.loc 1 1382
+	.loc 1 1506
 	ldx [%fp + 839], %o4
 	xor %o4, %l5, %o4
 ! v57 = v57 ^ v35
-	.loc 1 1383
+	.loc 1 1507
 	xor %o4, %l3, %o4
 ! v8 = v8 ^ v47
-	.loc 1 1384
+	.loc 1 1508
 	xor %o3, %l2, %o3
 ! v48 = v48 ^ v44
-	.loc 1 1385
+	.loc 1 1509
 	xor %o1, %l1, %o1
 ! v48 = v48 ^ v34
-	.loc 1 1386
+	.loc 1 1510
 	xor %o1, %o5, %l5
 ! v5 = v5 ^ v17
-	.loc 1 1387
+	.loc 1 1511
 	xor %o0, %l0, %l6
 ! v40 = v40 ^ v15
-	.loc 1 1388
+	.loc 1 1512
 	xor %o2, %o7, %l7
 ! v56 = v56 ^ v34
-	.loc 1 1389
+	.loc 1 1513
 	xor %i1, %o5, %l4
 ! v21 = v57 & v0
-	.loc 1 1390
+	.loc 1 1514
 	ldx [%fp + -209], %o2
 	and %o4, %o2, %o0
 	stx %o0, [%fp + 1359]
 ! v25 = v57 & v3
-	.loc 1 1391
+	.loc 1 1515
 	ldx [%fp + -193], %i2
 	and %o4, %i2, %o0
 ! v37 = v34 & v0
-	.loc 1 1392
+	.loc 1 1516
 	and %o5, %o2, %o1
 ! v37 = v25 ^ v37
-	.loc 1 1393
+	.loc 1 1517
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1367]
 ! v25 = v57 & v6
-	.loc 1 1394
+	.loc 1 1518
 	ldx [%fp + -177], %i1
 	and %o4, %i1, %o0
 ! v19 = v34 & v3
-	.loc 1 1395
+	.loc 1 1519
 	and %o5, %i2, %o1
 ! v45 = v8 & v0
-	.loc 1 1396
+	.loc 1 1520
 	and %o3, %o2, %o2
 ! v19 = v25 ^ v19
-	.loc 1 1397
+	.loc 1 1521
 	xor %o0, %o1, %o1
 ! v45 = v19 ^ v45
-	.loc 1 1398
+	.loc 1 1522
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1375]
 ! v19 = v34 & v6
-	.loc 1 1399
+	.loc 1 1523
 	and %o5, %i1, %o0
 ! v25 = v8 & v3
-	.loc 1 1400
+	.loc 1 1524
 	and %o3, %i2, %o1
 ! v25 = v19 ^ v25
-	.loc 1 1401
+	.loc 1 1525
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1935]
 ! v19 = v8 & v6
-	.loc 1 1402
+	.loc 1 1526
 	and %o3, %i1, %i2
 ! v46 = v35 & v10
-	.loc 1 1403
+	.loc 1 1527
 	ldx [%fp + -153], %o2
 	and %l3, %o2, %i1
 ! v28 = v35 & v13
-	.loc 1 1404
+	.loc 1 1528
 	ldx [%fp + -137], %i4
 	and %l3, %i4, %o0
 ! v29 = v48 & v10
-	.loc 1 1405
+	.loc 1 1529
 	and %l5, %o2, %o1
 ! v29 = v28 ^ v29
-	.loc 1 1406
+	.loc 1 1530
 	xor %o0, %o1, %i3
 ! v28 = v35 & v16
-	.loc 1 1407
+	.loc 1 1531
 	ldx [%fp + -121], %i5
 	and %l3, %i5, %o0
 ! v27 = v48 & v13
-	.loc 1 1408
+	.loc 1 1532
 	and %l5, %i4, %o1
 ! v31 = v47 & v10
-	.loc 1 1409
+	.loc 1 1533
 	and %l2, %o2, %o2
 ! v27 = v28 ^ v27
-	.loc 1 1410
+	.loc 1 1534
 	xor %o0, %o1, %o1
 ! v31 = v27 ^ v31
-	.loc 1 1411
+	.loc 1 1535
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1383]
 ! v27 = v48 & v16
-	.loc 1 1412
+	.loc 1 1536
 	and %l5, %i5, %o0
 ! v28 = v47 & v13
-	.loc 1 1413
+	.loc 1 1537
 	and %l2, %i4, %o1
 ! v28 = v27 ^ v28
-	.loc 1 1414
+	.loc 1 1538
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1391]
 ! v27 = v47 & v16
-	.loc 1 1415
+	.loc 1 1539
 	and %l2, %i5, %o0
 	stx %o0, [%fp + 1399]
 ! v22 = v57 ^ v35
-	.loc 1 1416
+	.loc 1 1540
 	xor %o4, %l3, %g5
 ! v51 = v34 ^ v48
-	.loc 1 1417
+	.loc 1 1541
 	xor %o5, %l5, %o1
 ! v55 = v8 ^ v47
-	.loc 1 1418
+	.loc 1 1542
 	xor %o3, %l2, %o2
 ! v50 = v0 ^ v10
-	.loc 1 1419
+	.loc 1 1543
 	ldx [%fp + -209], %o0
 	ldx [%fp + -153], %i4
 	xor %o0, %i4, %i5
 ! v59 = v3 ^ v13
-	.loc 1 1420
+	.loc 1 1544
 	ldx [%fp + -193], %o0
 	ldx [%fp + -137], %i4
 	xor %o0, %i4, %g1
 ! v33 = v6 ^ v16
-	.loc 1 1421
+	.loc 1 1545
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %i4
 	xor %o0, %i4, %g4
 ! v20 = v22 & v50
-	.loc 1 1422
+	.loc 1 1546
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 1407]
 ! v30 = v22 & v59
-	.loc 1 1423
+	.loc 1 1547
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 1415]
 ! v36 = v51 & v50
-	.loc 1 1424
+	.loc 1 1548
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 1799]
 ! v36 = v30 ^ v36
-	.loc 1 1425
+	.loc 1 1549
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 1423]
 ! v22 = v22 & v33
-	.loc 1 1426
+	.loc 1 1550
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1807]
 ! v30 = v51 & v59
-	.loc 1 1427
+	.loc 1 1551
 	and %o1, %g1, %o0
 ! v50 = v55 & v50
-	.loc 1 1428
+	.loc 1 1552
 	and %o2, %i5, %i5
 ! v30 = v22 ^ v30
-	.loc 1 1429
+	.loc 1 1553
 	xor %g5, %o0, %o0
 ! v50 = v30 ^ v50
-	.loc 1 1430
+	.loc 1 1554
 	xor %o0, %i5, %i5
 ! v51 = v51 & v33
-	.loc 1 1431
+	.loc 1 1555
 	and %o1, %g4, %o0
 ! v59 = v55 & v59
-	.loc 1 1432
+	.loc 1 1556
 	and %o2, %g1, %o1
 ! v59 = v51 ^ v59
-	.loc 1 1433
+	.loc 1 1557
 	xor %o0, %o1, %g1
 ! v33 = v55 & v33
-	.loc 1 1434
+	.loc 1 1558
 	and %o2, %g4, %o2
 ! v20 = v20 ^ v21
-	.loc 1 1435
+	.loc 1 1559
 	ldx [%fp + 1407], %o0
 	ldx [%fp + 1359], %o1
 	xor %o0, %o1, %o0
 ! v20 = v20 ^ v46
-	.loc 1 1436
+	.loc 1 1560
 	xor %o0, %i1, %o1
 ! v36 = v36 ^ v37
-	.loc 1 1437
+	.loc 1 1561
 	ldx [%fp + 1367], %o0
 	xor %i4, %o0, %o0
 ! v36 = v36 ^ v29
-	.loc 1 1438
+	.loc 1 1562
 	xor %o0, %i3, %i4
 ! v50 = v50 ^ v45
-	.loc 1 1439
+	.loc 1 1563
 	ldx [%fp + 1375], %o0
 	xor %i5, %o0, %o0
 ! v50 = v50 ^ v31
-	.loc 1 1440
+	.loc 1 1564
 	ldx [%fp + 1383], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1431]
 ! v59 = v59 ^ v25
-	.loc 1 1441
+	.loc 1 1565
 	ldx [%fp + 1935], %i5
 	xor %g1, %i5, %o0
 ! v59 = v59 ^ v28
-	.loc 1 1442
+	.loc 1 1566
 	ldx [%fp + 1391], %g1
 	xor %o0, %g1, %g1
 ! v33 = v33 ^ v19
-	.loc 1 1443
+	.loc 1 1567
 	xor %o2, %i2, %o0
 ! v33 = v33 ^ v27
-	.loc 1 1444
+	.loc 1 1568
 	ldx [%fp + 1399], %o2
 	xor %o0, %o2, %o0
 ! v25 = v20 ^ v25
-	.loc 1 1445
+	.loc 1 1569
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 1439]
 ! v19 = v36 ^ v19
-	.loc 1 1446
+	.loc 1 1570
 	xor %i4, %i2, %o1
 	stx %o1, [%fp + 1447]
 ! v46 = v59 ^ v46
-	.loc 1 1447
+	.loc 1 1571
 	xor %g1, %i1, %o1
 	stx %o1, [%fp + 1455]
 ! v29 = v33 ^ v29
-	.loc 1 1448
+	.loc 1 1572
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + 1463]
 ! v33 = v5 & v1
-	.loc 1 1449
+	.loc 1 1573
 	ldx [%fp + -201], %o2
 	and %l6, %o2, %o0
 	stx %o0, [%fp + 1471]
 ! v59 = v5 & v4
-	.loc 1 1450
+	.loc 1 1574
 	ldx [%fp + -185], %i2
 	and %l6, %i2, %o0
 ! v36 = v44 & v1
-	.loc 1 1451
+	.loc 1 1575
 	and %l1, %o2, %o1
 ! v36 = v59 ^ v36
-	.loc 1 1452
+	.loc 1 1576
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1479]
 ! v59 = v5 & v7
-	.loc 1 1453
+	.loc 1 1577
 	ldx [%fp + -169], %i1
 	and %l6, %i1, %o0
 ! v20 = v44 & v4
-	.loc 1 1454
+	.loc 1 1578
 	and %l1, %i2, %o1
 ! v55 = v40 & v1
-	.loc 1 1455
+	.loc 1 1579
 	and %l7, %o2, %o2
 ! v20 = v59 ^ v20
-	.loc 1 1456
+	.loc 1 1580
 	xor %o0, %o1, %o1
 ! v55 = v20 ^ v55
-	.loc 1 1457
+	.loc 1 1581
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1487]
 ! v20 = v44 & v7
-	.loc 1 1458
+	.loc 1 1582
 	and %l1, %i1, %o0
 ! v59 = v40 & v4
-	.loc 1 1459
+	.loc 1 1583
 	and %l7, %i2, %o1
 ! v59 = v20 ^ v59
-	.loc 1 1460
+	.loc 1 1584
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1815]
 ! v20 = v40 & v7
-	.loc 1 1461
+	.loc 1 1585
 	and %l7, %i1, %o0
 	stx %o0, [%fp + 1823]
 ! v51 = v17 & v11
-	.loc 1 1462
+	.loc 1 1586
 	ldx [%fp + -145], %o2
 	and %l0, %o2, %i1
 ! v30 = v17 & v14
-	.loc 1 1463
+	.loc 1 1587
 	ldx [%fp + -129], %i3
 	and %l0, %i3, %o0
 ! v22 = v56 & v11
-	.loc 1 1464
+	.loc 1 1588
 	and %l4, %o2, %o1
 ! v22 = v30 ^ v22
-	.loc 1 1465
+	.loc 1 1589
 	xor %o0, %o1, %i2
 ! v30 = v17 & v9
-	.loc 1 1466
+	.loc 1 1590
 	ldx [%fp + -161], %i4
 	and %l0, %i4, %o0
 ! v23 = v56 & v14
-	.loc 1 1467
+	.loc 1 1591
 	and %l4, %i3, %o1
 ! v38 = v15 & v11
-	.loc 1 1468
+	.loc 1 1592
 	and %o7, %o2, %o2
 ! v23 = v30 ^ v23
-	.loc 1 1469
+	.loc 1 1593
 	xor %o0, %o1, %o1
 ! v38 = v23 ^ v38
-	.loc 1 1470
+	.loc 1 1594
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1495]
 ! v23 = v56 & v9
-	.loc 1 1471
+	.loc 1 1595
 	and %l4, %i4, %o0
 ! v30 = v15 & v14
-	.loc 1 1472
+	.loc 1 1596
 	and %o7, %i3, %o1
 ! v30 = v23 ^ v30
-	.loc 1 1473
+	.loc 1 1597
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1503]
 ! v23 = v15 & v9
-	.loc 1 1474
+	.loc 1 1598
 	and %o7, %i4, %o2
 ! v43 = v5 ^ v17
-	.loc 1 1475
+	.loc 1 1599
 	xor %l6, %l0, %g5
 ! v32 = v44 ^ v56
-	.loc 1 1476
+	.loc 1 1600
 	xor %l1, %l4, %o1
 ! v18 = v40 ^ v15
-	.loc 1 1477
+	.loc 1 1601
 	xor %l7, %o7, %i3
 ! v42 = v1 ^ v11
-	.loc 1 1478
+	.loc 1 1602
 	ldx [%fp + -201], %o0
 	ldx [%fp + -145], %i4
 	xor %o0, %i4, %i5
 ! v26 = v4 ^ v14
-	.loc 1 1479
+	.loc 1 1603
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %i4
 	xor %o0, %i4, %g1
 ! v52 = v7 ^ v9
-	.loc 1 1480
+	.loc 1 1604
 	ldx [%fp + -169], %o0
 	ldx [%fp + -161], %i4
 	xor %o0, %i4, %g4
 ! v39 = v43 & v42
-	.loc 1 1481
+	.loc 1 1605
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 1511]
 ! v49 = v43 & v26
-	.loc 1 1482
+	.loc 1 1606
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 1519]
 ! v53 = v32 & v42
-	.loc 1 1483
+	.loc 1 1607
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 1527]
 ! v53 = v49 ^ v53
-	.loc 1 1484
+	.loc 1 1608
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 1535]
 ! v43 = v43 & v52
-	.loc 1 1485
+	.loc 1 1609
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1543]
 ! v49 = v32 & v26
-	.loc 1 1486
+	.loc 1 1610
 	and %o1, %g1, %o0
 	stx %o0, [%fp + 1551]
 ! v42 = v18 & v42
-	.loc 1 1487
+	.loc 1 1611
 	and %i3, %i5, %i5
 ! v49 = v43 ^ v49
-	.loc 1 1488
+	.loc 1 1612
 	xor %g5, %o0, %o0
 ! v42 = v49 ^ v42
-	.loc 1 1489
+	.loc 1 1613
 	xor %o0, %i5, %i5
 ! v32 = v32 & v52
-	.loc 1 1490
+	.loc 1 1614
 	and %o1, %g4, %o0
 ! v26 = v18 & v26
-	.loc 1 1491
+	.loc 1 1615
 	and %i3, %g1, %o1
 ! v26 = v32 ^ v26
-	.loc 1 1492
+	.loc 1 1616
 	xor %o0, %o1, %g1
 ! v52 = v18 & v52
-	.loc 1 1493
+	.loc 1 1617
 	and %i3, %g4, %i3
 ! v39 = v39 ^ v33
-	.loc 1 1494
+	.loc 1 1618
 	ldx [%fp + 1511], %o0
 	ldx [%fp + 1471], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v51
-	.loc 1 1495
+	.loc 1 1619
 	xor %o0, %i1, %o1
 ! v53 = v53 ^ v36
-	.loc 1 1496
+	.loc 1 1620
 	ldx [%fp + 1479], %o0
 	xor %i4, %o0, %o0
 ! v53 = v53 ^ v22
-	.loc 1 1497
+	.loc 1 1621
 	xor %o0, %i2, %i4
 ! v42 = v42 ^ v55
-	.loc 1 1498
+	.loc 1 1622
 	ldx [%fp + 1487], %o0
 	xor %i5, %o0, %o0
 ! v42 = v42 ^ v38
-	.loc 1 1499
+	.loc 1 1623
 	ldx [%fp + 1495], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1559]
 ! v26 = v26 ^ v59
-	.loc 1 1500
+	.loc 1 1624
 	ldx [%fp + 1815], %g4
 	xor %g1, %g4, %o0
 ! v26 = v26 ^ v30
-	.loc 1 1501
+	.loc 1 1625
 	ldx [%fp + 1503], %i5
 	xor %o0, %i5, %i5
 ! v52 = v52 ^ v20
-	.loc 1 1502
+	.loc 1 1626
 	ldx [%fp + 1823], %g1
 	xor %i3, %g1, %o0
 ! v52 = v52 ^ v23
-	.loc 1 1503
+	.loc 1 1627
 	xor %o0, %o2, %i3
 ! v59 = v39 ^ v59
-	.loc 1 1504
+	.loc 1 1628
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 1567]
 ! v20 = v53 ^ v20
-	.loc 1 1505
+	.loc 1 1629
 	xor %i4, %g1, %o0
 	stx %o0, [%fp + 1575]
 ! v51 = v26 ^ v51
-	.loc 1 1506
+	.loc 1 1630
 	xor %i5, %i1, %o0
 	stx %o0, [%fp + 1583]
 ! v22 = v52 ^ v22
-	.loc 1 1507
+	.loc 1 1631
 	xor %i3, %i2, %i2
 ! v5 = v57 ^ v5
-	.loc 1 1508
+	.loc 1 1632
 	xor %o4, %l6, %l6
 ! v44 = v34 ^ v44
-	.loc 1 1509
+	.loc 1 1633
 	xor %o5, %l1, %l1
 ! v40 = v8 ^ v40
-	.loc 1 1510
+	.loc 1 1634
 	xor %o3, %l7, %l7
 ! v17 = v35 ^ v17
-	.loc 1 1511
+	.loc 1 1635
 	xor %l3, %l0, %l3
 ! v56 = v48 ^ v56
-	.loc 1 1512
+	.loc 1 1636
 	xor %l5, %l4, %l4
 ! v15 = v47 ^ v15
-	.loc 1 1513
+	.loc 1 1637
 	xor %l2, %o7, %o7
 ! v1 = v0 ^ v1
-	.loc 1 1514
+	.loc 1 1638
 	ldx [%fp + -209], %o0
 	ldx [%fp + -201], %o1
 	xor %o0, %o1, %i1
 ! v4 = v3 ^ v4
-	.loc 1 1515
+	.loc 1 1639
 	ldx [%fp + -193], %o0
 	ldx [%fp + -185], %o1
 	xor %o0, %o1, %l5
 ! v7 = v6 ^ v7
-	.loc 1 1516
+	.loc 1 1640
 	ldx [%fp + -177], %o0
 	ldx [%fp + -169], %o1
 	xor %o0, %o1, %l2
 ! v11 = v10 ^ v11
-	.loc 1 1517
+	.loc 1 1641
 	ldx [%fp + -153], %o0
 	ldx [%fp + -145], %o1
 	xor %o0, %o1, %l0
 ! v14 = v13 ^ v14
-	.loc 1 1518
+	.loc 1 1642
 	ldx [%fp + -137], %o0
 	ldx [%fp + -129], %o1
 	xor %o0, %o1, %o5
 ! v9 = v16 ^ v9
-	.loc 1 1519
+	.loc 1 1643
 	ldx [%fp + -121], %o0
 	ldx [%fp + -161], %o1
 	xor %o0, %o1, %o4
 ! v16 = v5 & v1
-	.loc 1 1520
+	.loc 1 1644
 	and %l6, %i1, %o0
 	stx %o0, [%fp + 1591]
 ! v13 = v5 & v4
-	.loc 1 1521
+	.loc 1 1645
 	and %l6, %l5, %o0
 ! v10 = v44 & v1
-	.loc 1 1522
+	.loc 1 1646
 	and %l1, %i1, %o1
 ! v10 = v13 ^ v10
-	.loc 1 1523
+	.loc 1 1647
 	xor %o0, %o1, %i3
 ! v13 = v5 & v7
-	.loc 1 1524
+	.loc 1 1648
 	and %l6, %l2, %o0
 ! v6 = v44 & v4
-	.loc 1 1525
+	.loc 1 1649
 	and %l1, %l5, %o1
 ! v3 = v40 & v1
-	.loc 1 1526
+	.loc 1 1650
 	and %l7, %i1, %o3
 ! v6 = v13 ^ v6
-	.loc 1 1527
+	.loc 1 1651
 	xor %o0, %o1, %o1
 ! v3 = v6 ^ v3
-	.loc 1 1528
+	.loc 1 1652
 	xor %o1, %o3, %i4
 ! v6 = v44 & v7
-	.loc 1 1529
+	.loc 1 1653
 	and %l1, %l2, %o0
 ! v13 = v40 & v4
-	.loc 1 1530
+	.loc 1 1654
 	and %l7, %l5, %o1
 ! v13 = v6 ^ v13
-	.loc 1 1531
+	.loc 1 1655
 	xor %o0, %o1, %g1
 ! v6 = v40 & v7
-	.loc 1 1532
+	.loc 1 1656
 	and %l7, %l2, %i5
 ! v0 = v17 & v11
-	.loc 1 1533
+	.loc 1 1657
 	and %l3, %l0, %o3
 ! v47 = v17 & v14
-	.loc 1 1534
+	.loc 1 1658
 	and %l3, %o5, %o0
 ! v48 = v56 & v11
-	.loc 1 1535
+	.loc 1 1659
 	and %l4, %l0, %o1
 ! v48 = v47 ^ v48
-	.loc 1 1536
+	.loc 1 1660
 	xor %o0, %o1, %g5
 ! v47 = v17 & v9
-	.loc 1 1537
+	.loc 1 1661
 	and %l3, %o4, %o0
 ! v35 = v56 & v14
-	.loc 1 1538
+	.loc 1 1662
 	and %l4, %o5, %o1
 ! v8 = v15 & v11
-	.loc 1 1539
+	.loc 1 1663
 	and %o7, %l0, %g4
 ! v35 = v47 ^ v35
-	.loc 1 1540
+	.loc 1 1664
 	xor %o0, %o1, %o1
 ! v8 = v35 ^ v8
-	.loc 1 1541
+	.loc 1 1665
 	xor %o1, %g4, %g4
 ! v35 = v56 & v9
-	.loc 1 1542
+	.loc 1 1666
 	and %l4, %o4, %o0
 ! v47 = v15 & v14
-	.loc 1 1543
+	.loc 1 1667
 	and %o7, %o5, %o1
 ! v47 = v35 ^ v47
-	.loc 1 1544
+	.loc 1 1668
 	xor %o0, %o1, %o1
 ! v35 = v15 & v9
-	.loc 1 1545
+	.loc 1 1669
 	and %o7, %o4, %o0
 ! v17 = v5 ^ v17
-	.loc 1 1546
+	.loc 1 1670
 	xor %l6, %l3, %l3
 ! v56 = v44 ^ v56
-	.loc 1 1547
+	.loc 1 1671
 	xor %l1, %l4, %l4
 ! v15 = v40 ^ v15
-	.loc 1 1548
+	.loc 1 1672
 	xor %l7, %o7, %o7
 ! v11 = v1 ^ v11
-	.loc 1 1549
+	.loc 1 1673
 	xor %i1, %l0, %l0
 ! v14 = v4 ^ v14
-	.loc 1 1550
+	.loc 1 1674
 	xor %l5, %o5, %l1
 ! v9 = v7 ^ v9
-	.loc 1 1551
+	.loc 1 1675
 	xor %l2, %o4, %l2
 ! v7 = v17 & v11
-	.loc 1 1552
+	.loc 1 1676
 	and %l3, %l0, %l5
 ! v4 = v17 & v14
-	.loc 1 1553
+	.loc 1 1677
 	and %l3, %l1, %o4
 ! v1 = v56 & v11
-	.loc 1 1554
+	.loc 1 1678
 	and %l4, %l0, %o5
 ! v1 = v4 ^ v1
-	.loc 1 1555
+	.loc 1 1679
 	xor %o4, %o5, %l6
 ! v17 = v17 & v9
-	.loc 1 1556
+	.loc 1 1680
 	and %l3, %l2, %l3
 ! v4 = v56 & v14
-	.loc 1 1557
+	.loc 1 1681
 	and %l4, %l1, %o4
 ! v11 = v15 & v11
-	.loc 1 1558
+	.loc 1 1682
 	and %o7, %l0, %o5
 ! v4 = v17 ^ v4
-	.loc 1 1559
+	.loc 1 1683
 	xor %l3, %o4, %o4
 ! v11 = v4 ^ v11
-	.loc 1 1560
+	.loc 1 1684
 	xor %o4, %o5, %o4
 ! v56 = v56 & v9
-	.loc 1 1561
+	.loc 1 1685
 	and %l4, %l2, %l4
 ! v14 = v15 & v14
-	.loc 1 1562
+	.loc 1 1686
 	and %o7, %l1, %l1
 ! v14 = v56 ^ v14
-	.loc 1 1563
+	.loc 1 1687
 	xor %l4, %l1, %l1
 ! v9 = v15 & v9
-	.loc 1 1564
+	.loc 1 1688
 	and %o7, %l2, %o5
 ! v7 = v7 ^ v16
-	.loc 1 1565
+	.loc 1 1689
 	ldx [%fp + 1591], %o7
 	xor %l5, %o7, %l5
 ! v7 = v7 ^ v0
-	.loc 1 1566
+	.loc 1 1690
 	xor %l5, %o3, %l5
 ! v1 = v1 ^ v10
-	.loc 1 1567
+	.loc 1 1691
 	xor %l6, %i3, %l6
 ! v1 = v1 ^ v48
-	.loc 1 1568
+	.loc 1 1692
 	xor %l6, %g5, %l6
 ! v11 = v11 ^ v3
-	.loc 1 1569
+	.loc 1 1693
 	xor %o4, %i4, %o4
 ! v11 = v11 ^ v8
-	.loc 1 1570
+	.loc 1 1694
 	xor %o4, %g4, %o7
 ! v14 = v14 ^ v13
-	.loc 1 1571
+	.loc 1 1695
 	xor %l1, %g1, %o4
 ! v14 = v14 ^ v47
-	.loc 1 1572
+	.loc 1 1696
 	xor %o4, %o1, %o4
 ! v9 = v9 ^ v6
-	.loc 1 1573
+	.loc 1 1697
 	xor %o5, %i5, %o5
 ! v9 = v9 ^ v35
-	.loc 1 1574
+	.loc 1 1698
 	xor %o5, %o0, %o5
 ! v13 = v7 ^ v13
-	.loc 1 1575
+	.loc 1 1699
 	xor %l5, %g1, %g1
 ! v6 = v1 ^ v6
-	.loc 1 1576
+	.loc 1 1700
 	xor %l6, %i5, %i5
 ! v0 = v14 ^ v0
-	.loc 1 1577
+	.loc 1 1701
 	xor %o4, %o3, %l0
 ! v48 = v9 ^ v48
-	.loc 1 1578
+	.loc 1 1702
 	xor %o5, %g5, %g5
 ! v16 = v16 ^ v21
-	.loc 1 1579
+	.loc 1 1703
 	ldx [%fp + 1591], %o3
 	ldx [%fp + 1359], %o4
 	xor %o3, %o4, %o3
 ! v16 = v16 ^ v33
-	.loc 1 1580
+	.loc 1 1704
 	ldx [%fp + 1471], %o4
 	xor %o3, %o4, %o4
 ! v10 = v10 ^ v37
-	.loc 1 1581
+	.loc 1 1705
 	ldx [%fp + 1367], %o3
 	xor %i3, %o3, %i3
 ! v10 = v10 ^ v36
-	.loc 1 1582
+	.loc 1 1706
 	ldx [%fp + 1479], %o3
 	xor %i3, %o3, %i3
 ! v3 = v3 ^ v45
-	.loc 1 1583
+	.loc 1 1707
 	ldx [%fp + 1375], %o3
 	xor %i4, %o3, %i4
 ! v3 = v3 ^ v55
-	.loc 1 1584
+	.loc 1 1708
 	ldx [%fp + 1487], %o3
 	xor %i4, %o3, %i4
 ! v13 = v13 ^ v25
-	.loc 1 1585
+	.loc 1 1709
 	ldx [%fp + 1439], %o3
 	xor %g1, %o3, %o3
 ! v13 = v13 ^ v59
-	.loc 1 1586
+	.loc 1 1710
 	ldx [%fp + 1567], %o5
 	xor %o3, %o5, %l1
 ! v6 = v6 ^ v19
-	.loc 1 1587
+	.loc 1 1711
 	ldx [%fp + 1447], %o3
 	xor %i5, %o3, %o3
 ! v6 = v6 ^ v20
-	.loc 1 1588
+	.loc 1 1712
 	ldx [%fp + 1575], %o5
 	xor %o3, %o5, %l2
 ! v11 = v11 ^ v50
-	.loc 1 1589
+	.loc 1 1713
 	ldx [%fp + 1431], %o3
 	xor %o7, %o3, %o7
 ! v11 = v11 ^ v42
-	.loc 1 1590
+	.loc 1 1714
 	ldx [%fp + 1559], %o3
 	xor %o7, %o3, %o7
 ! v0 = v0 ^ v46
-	.loc 1 1591
+	.loc 1 1715
 	ldx [%fp + 1455], %l3
 	xor %l0, %l3, %o3
 ! v0 = v0 ^ v51
-	.loc 1 1592
+	.loc 1 1716
 	ldx [%fp + 1583], %o5
 	xor %o3, %o5, %o5
 ! v48 = v48 ^ v29
-	.loc 1 1593
+	.loc 1 1717
 	ldx [%fp + 1463], %l0
 	xor %g5, %l0, %o3
 ! v48 = v48 ^ v22
-	.loc 1 1594
+	.loc 1 1718
 	xor %o3, %i2, %l4
 ! v8 = v8 ^ v31
-	.loc 1 1595
+	.loc 1 1719
 	ldx [%fp + 1383], %l5
 	xor %g4, %l5, %g4
 ! v8 = v8 ^ v38
-	.loc 1 1596
+	.loc 1 1720
 	ldx [%fp + 1495], %o3
 	xor %g4, %o3, %g4
 ! v47 = v47 ^ v28
-	.loc 1 1597
+	.loc 1 1721
 	ldx [%fp + 1391], %l6
 	xor %o1, %l6, %o1
 ! v47 = v47 ^ v30
-	.loc 1 1598
+	.loc 1 1722
 	ldx [%fp + 1503], %o3
 	xor %o1, %o3, %o1
 ! v35 = v35 ^ v27
-	.loc 1 1599
+	.loc 1 1723
 	ldx [%fp + 1399], %o3
 	xor %o0, %o3, %o0
 ! v35 = v35 ^ v23
-	.loc 1 1600
+	.loc 1 1724
 	xor %o0, %o2, %l7
 ! v46 = v16 ^ v46
-	.loc 1 1601
+	.loc 1 1725
 	xor %o4, %l3, %l3
 ! v29 = v10 ^ v29
-	.loc 1 1602
+	.loc 1 1726
 	xor %i3, %l0, %o4
 ! v31 = v3 ^ v31
-	.loc 1 1603
+	.loc 1 1727
 	xor %i4, %l5, %l0
 ! v28 = v13 ^ v28
-	.loc 1 1604
+	.loc 1 1728
 	xor %l1, %l6, %l6
 ! v27 = v6 ^ v27
-	.loc 1 1605
+	.loc 1 1729
 	xor %l2, %o3, %l2
 ! v33 = v0 ^ v33
-	.loc 1 1606
+	.loc 1 1730
 	ldx [%fp + 1471], %o0
 	xor %o5, %o0, %o5
 ! v36 = v48 ^ v36
-	.loc 1 1607
+	.loc 1 1731
 	ldx [%fp + 1479], %o0
 	xor %l4, %o0, %o0
 ! v55 = v8 ^ v55
-	.loc 1 1608
+	.loc 1 1732
 	ldx [%fp + 1487], %o3
 	xor %g4, %o3, %l5
 ! v59 = v47 ^ v59
-	.loc 1 1609
+	.loc 1 1733
 	ldx [%fp + 1567], %o3
 	xor %o1, %o3, %o3
 ! v20 = v35 ^ v20
-	.loc 1 1610
+	.loc 1 1734
 	ldx [%fp + 1575], %o1
 	xor %l7, %o1, %l1
 ! v36 = v36 ^ v23
-	.loc 1 1611
+	.loc 1 1735
 	xor %o0, %o2, %l4
 ! v23 = v27 ^ v23
-	.loc 1 1612
+	.loc 1 1736
 	xor %l2, %o2, %o2
 ! v33 = v33 ^ v30
-	.loc 1 1613
+	.loc 1 1737
 	ldx [%fp + 1503], %o0
 	xor %o5, %o0, %o5
 ! v30 = v28 ^ v30
-	.loc 1 1614
+	.loc 1 1738
 	xor %l6, %o0, %o0
 ! v11 = v11 ^ v38
-	.loc 1 1615
+	.loc 1 1739
 	ldx [%fp + 1495], %o1
 	xor %o7, %o1, %o7
 ! v38 = v31 ^ v38
-	.loc 1 1616
+	.loc 1 1740
 	xor %l0, %o1, %o1
 ! v23 = v23 ^ v22
-	.loc 1 1617
+	.loc 1 1741
 	xor %o2, %i2, %l0
 ! v22 = v29 ^ v22
-	.loc 1 1618
+	.loc 1 1742
 	xor %o4, %i2, %i2
 ! v30 = v30 ^ v51
-	.loc 1 1619
+	.loc 1 1743
 	ldx [%fp + 1583], %o2
 	xor %o0, %o2, %l2
 ! v51 = v46 ^ v51
-	.loc 1 1620
+	.loc 1 1744
 	xor %l3, %o2, %o0
 ! v38 = v38 ^ v42
-	.loc 1 1621
+	.loc 1 1745
 	ldx [%fp + 1559], %o2
 	xor %o1, %o2, %l3
 ! v42 = v50 ^ v42
-	.loc 1 1622
+	.loc 1 1746
 	ldx [%fp + 1431], %o1
 	xor %o1, %o2, %o1
 ! v22 = v22 ^ v20
-	.loc 1 1623
+	.loc 1 1747
 	xor %i2, %l1, %i2
 ! v20 = v19 ^ v20
-	.loc 1 1624
+	.loc 1 1748
 	ldx [%fp + 1447], %o2
 	xor %o2, %l1, %o2
 ! v51 = v51 ^ v59
-	.loc 1 1625
+	.loc 1 1749
 	xor %o0, %o3, %l1
 ! v59 = v25 ^ v59
-	.loc 1 1626
+	.loc 1 1750
 	ldx [%fp + 1439], %o0
 	xor %o0, %o3, %o0
 ! v42 = v42 ^ v55
-	.loc 1 1627
+	.loc 1 1751
 	xor %o1, %l5, %l6
 ! v55 = v45 ^ v55
-	.loc 1 1628
+	.loc 1 1752
 	ldx [%fp + 1375], %o1
 	xor %o1, %l5, %o1
 ! v20 = v20 ^ v36
-	.loc 1 1629
+	.loc 1 1753
 	xor %o2, %l4, %o2
 ! v36 = v37 ^ v36
-	.loc 1 1630
+	.loc 1 1754
 	ldx [%fp + 1367], %o3
 	xor %o3, %l4, %o3
 ! v59 = v59 ^ v33
-	.loc 1 1631
+	.loc 1 1755
 	xor %o0, %o5, %o0
 ! v33 = v21 ^ v33
-	.loc 1 1632
+	.loc 1 1756
 	ldx [%fp + 1359], %o4
 	xor %o4, %o5, %o4
 ! v33 = v33 ^ v51
-	.loc 1 1633
+	.loc 1 1757
 	xor %o4, %l1, %o4
 ! v36 = v36 ^ v22
-	.loc 1 1634
+	.loc 1 1758
 	xor %o3, %i2, %o3
 ! v55 = v55 ^ v38
-	.loc 1 1635
+	.loc 1 1759
 	xor %o1, %l3, %o1
 ! v55 = v55 ^ v11
-	.loc 1 1636
+	.loc 1 1760
 	xor %o1, %o7, %o1
 ! v59 = v59 ^ v30
-	.loc 1 1637
+	.loc 1 1761
 	xor %o0, %l2, %o0
 ! v20 = v20 ^ v23
-	.loc 1 1638
+	.loc 1 1762
 	xor %o2, %l0, %o2
 ! v42 = v42 ^ v11
-	.loc 1 1639
+	.loc 1 1763
 	xor %l6, %o7, %o5
 ! mem64[h + 0] = v33
-	.loc 1 1640
+	.loc 1 1764
 	stx %o4, [%i0]
 ! mem64[h + 8] = v11
-	.loc 1 1641
+	.loc 1 1765
 	stx %o7, [%i0 + 8]
 ! mem64[h + 16] = v36
-	.loc 1 1642
+	.loc 1 1766
 	stx %o3, [%i0 + 16]
 ! mem64[h + 24] = v51
-	.loc 1 1643
+	.loc 1 1767
 	stx %l1, [%i0 + 24]
 ! mem64[h + 32] = v55
-	.loc 1 1644
+	.loc 1 1768
 	stx %o1, [%i0 + 32]
 ! mem64[h + 40] = v22
-	.loc 1 1645
+	.loc 1 1769
 	stx %i2, [%i0 + 40]
 ! mem64[h + 48] = v59
-	.loc 1 1646
+	.loc 1 1770
 	stx %o0, [%i0 + 48]
 ! mem64[h + 56] = v38
-	.loc 1 1647
+	.loc 1 1771
 	stx %l3, [%i0 + 56]
 ! mem64[h + 64] = v20
-	.loc 1 1648
+	.loc 1 1772
 	stx %o2, [%i0 + 64]
 ! mem64[h + 72] = v30
-	.loc 1 1649
+	.loc 1 1773
 	stx %l2, [%i0 + 72]
 ! mem64[h + 80] = v42
-	.loc 1 1650
+	.loc 1 1774
 	stx %o5, [%i0 + 80]
 ! mem64[h + 88] = v23
-	.loc 1 1651
+	.loc 1 1775
 	stx %l0, [%i0 + 88]
 ! leave
-	.loc 1 1652
+	.loc 1 1776
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec_inv_sparc64, .-qhasm_kernel_mceliece_gf12_vec_inv_sparc64
@@ -5844,1082 +6008,1233 @@ qhasm_kernel_mceliece_gf12_vec_inv_sparc64:
 	.type qhasm_kernel_mceliece_gf12_vec256_mul_sparc64, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec256_mul_sparc64:
-	save %sp, -1056, %sp
+	save %sp, -224, %sp
 ! i = 4
-	.loc 1 1658
-	mov 4, %o0
-	stx %o0, [%fp + 1167]
-.Lqhasm_kernel_mceliece_gf12_vec256_mul_sparc64.pass:
-! v0 = mem64[f + 0]
-	.loc 1 1660
-	ldx [%i1], %o2
-	stx %o2, [%fp + 1175]
-! v1 = mem64[g + 0]
-	.loc 1 1661
-	ldx [%i2], %o7
-	stx %o7, [%fp + 1183]
-! v2 = v0 & v1
-	.loc 1 1662
-	and %o2, %o7, %o0
-	stx %o0, [%fp + 1191]
-! v3 = mem64[g + 32]
-	.loc 1 1663
-	ldx [%i2 + 32], %o4
-	stx %o4, [%fp + 1199]
-! v4 = v0 & v3
-	.loc 1 1664
-	and %o2, %o4, %o0
-! v5 = mem64[f + 32]
-	.loc 1 1665
-	ldx [%i1 + 32], %o3
-! v6 = v5 & v1
-	.loc 1 1666
-	and %o3, %o7, %o1
-! v6 = v4 ^ v6
-	.loc 1 1667
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1319]
-! v4 = mem64[g + 64]
-	.loc 1 1668
-	ldx [%i2 + 64], %o5
-! v7 = v0 & v4
-	.loc 1 1669
-	and %o2, %o5, %o0
-! v8 = v5 & v3
-	.loc 1 1670
-	and %o3, %o4, %o1
-! v9 = mem64[f + 64]
-	.loc 1 1671
-	ldx [%i1 + 64], %o4
-! v10 = v9 & v1
-	.loc 1 1672
-	and %o4, %o7, %o2
-! v8 = v7 ^ v8
-	.loc 1 1673
-	xor %o0, %o1, %o1
-! v10 = v8 ^ v10
-	.loc 1 1674
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1327]
-! v8 = v5 & v4
-	.loc 1 1675
-	and %o3, %o5, %o0
-! v7 = v9 & v3
-	.loc 1 1676
-	ldx [%fp + 1199], %o1
-	and %o4, %o1, %o1
-! v7 = v8 ^ v7
-	.loc 1 1677
-	xor %o0, %o1, %l2
-! v8 = v9 & v4
-	.loc 1 1678
-	and %o4, %o5, %l5
-! v11 = mem64[f + 96]
-	.loc 1 1679
-	ldx [%i1 + 96], %l1
-! v12 = mem64[g + 96]
-	.loc 1 1680
-	ldx [%i2 + 96], %l0
-! v13 = v11 & v12
-	.loc 1 1681
-	and %l1, %l0, %l4
-! v14 = mem64[g + 128]
-	.loc 1 1682
-	ldx [%i2 + 128], %o2
-	stx %o2, [%fp + 1703]
-! v15 = v11 & v14
-	.loc 1 1683
-	and %l1, %o2, %o0
-! v16 = mem64[f + 128]
-	.loc 1 1684
-	ldx [%i1 + 128], %o7
-! v17 = v16 & v12
-	.loc 1 1685
-	and %o7, %l0, %o1
-! v17 = v15 ^ v17
-	.loc 1 1686
-	xor %o0, %o1, %l6
-! v15 = mem64[g + 160]
-	.loc 1 1687
-	ldx [%i2 + 160], %i3
-	stx %i3, [%fp + 1711]
-! v18 = v11 & v15
-	.loc 1 1688
-	and %l1, %i3, %o0
-! v19 = v16 & v14
-	.loc 1 1689
-	and %o7, %o2, %o1
-! v20 = mem64[f + 160]
-	.loc 1 1690
-	ldx [%i1 + 160], %l3
-! v21 = v20 & v12
-	.loc 1 1691
-	and %l3, %l0, %o2
-! v19 = v18 ^ v19
-	.loc 1 1692
-	xor %o0, %o1, %o1
-! v21 = v19 ^ v21
-	.loc 1 1693
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1335]
-! v19 = v16 & v15
-	.loc 1 1694
-	and %o7, %i3, %o0
-! v18 = v20 & v14
-	.loc 1 1695
-	ldx [%fp + 1703], %l7
-	and %l3, %l7, %o1
-! v18 = v19 ^ v18
-	.loc 1 1696
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1343]
-! v19 = v20 & v15
-	.loc 1 1697
-	and %l3, %i3, %o0
-	stx %o0, [%fp + 1351]
-! v22 = v0 ^ v11
-	.loc 1 1698
-	ldx [%fp + 1175], %o0
-	xor %o0, %l1, %g4
-! v23 = v5 ^ v16
-	.loc 1 1699
-	xor %o3, %o7, %i5
-! v24 = v9 ^ v20
-	.loc 1 1700
-	xor %o4, %l3, %i4
-! v25 = v1 ^ v12
-	.loc 1 1701
-	ldx [%fp + 1183], %o0
-	xor %o0, %l0, %o2
-! v26 = v3 ^ v14
-	.loc 1 1702
-	ldx [%fp + 1199], %o0
-	xor %o0, %l7, %i3
-! v27 = v4 ^ v15
-	.loc 1 1703
-	ldx [%fp + 1711], %o0
-	xor %o5, %o0, %l7
-! v28 = v22 & v25
-	.loc 1 1704
-	and %g4, %o2, %o0
-	stx %o0, [%fp + 1207]
-! v29 = v22 & v26
-	.loc 1 1705
-	and %g4, %i3, %o0
-! v30 = v23 & v25
-	.loc 1 1706
-	and %i5, %o2, %o1
-! v30 = v29 ^ v30
-	.loc 1 1707
-	xor %o0, %o1, %g1
-	stx %g1, [%fp + 1359]
-! v22 = v22 & v27
-	.loc 1 1708
-	and %g4, %l7, %o0
-! v29 = v23 & v26
-	.loc 1 1709
-	and %i5, %i3, %o1
-! v25 = v24 & v25
-	.loc 1 1710
-	and %i4, %o2, %o2
-! v29 = v22 ^ v29
-	.loc 1 1711
-	xor %o0, %o1, %o1
-! v25 = v29 ^ v25
-	.loc 1 1712
-	xor %o1, %o2, %o2
-! v23 = v23 & v27
-	.loc 1 1713
-	and %i5, %l7, %o0
-! v26 = v24 & v26
-	.loc 1 1714
-	and %i4, %i3, %i3
-! v26 = v23 ^ v26
-	.loc 1 1715
-	xor %o0, %i3, %i3
-! v27 = v24 & v27
-	.loc 1 1716
-	and %i4, %l7, %o1
-! v28 = v28 ^ v2
-	.loc 1 1717
-	ldx [%fp + 1207], %o0
-	ldx [%fp + 1191], %l7
-	xor %o0, %l7, %o0
-! v28 = v28 ^ v13
-	.loc 1 1718
-	xor %o0, %l4, %l7
-! v30 = v30 ^ v6
-	.loc 1 1719
-	ldx [%fp + 1319], %o0
-	xor %g1, %o0, %o0
-! v30 = v30 ^ v17
-	.loc 1 1720
-	xor %o0, %l6, %i4
-! v25 = v25 ^ v10
-	.loc 1 1721
-	ldx [%fp + 1327], %o0
-	xor %o2, %o0, %o0
-! v25 = v25 ^ v21
-	.loc 1 1722
-	ldx [%fp + 1335], %o2
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1367]
-! v26 = v26 ^ v7
-	.loc 1 1723
-	xor %i3, %l2, %o0
-! v26 = v26 ^ v18
-	.loc 1 1724
-	ldx [%fp + 1343], %o2
-	xor %o0, %o2, %o0
-! v27 = v27 ^ v8
-	.loc 1 1725
-	xor %o1, %l5, %o1
-! v27 = v27 ^ v19
-	.loc 1 1726
-	ldx [%fp + 1351], %o2
-	xor %o1, %o2, %o1
-! v7 = v28 ^ v7
-	.loc 1 1727
-	xor %l7, %l2, %o2
-	stx %o2, [%fp + 1375]
-! v8 = v30 ^ v8
-	.loc 1 1728
-	xor %i4, %l5, %o2
-	stx %o2, [%fp + 1383]
-! v13 = v26 ^ v13
-	.loc 1 1729
-	xor %o0, %l4, %o0
-	stx %o0, [%fp + 1391]
-! v17 = v27 ^ v17
-	.loc 1 1730
-	xor %o1, %l6, %o0
-	stx %o0, [%fp + 1399]
-! v27 = mem64[f + 192]
-	.loc 1 1731
-	ldx [%i1 + 192], %l6
-! v26 = mem64[g + 192]
-	.loc 1 1732
-	ldx [%i2 + 192], %l5
-! v30 = v27 & v26
-	.loc 1 1733
-	and %l6, %l5, %o0
-	stx %o0, [%fp + 1407]
-! v28 = mem64[g + 224]
-	.loc 1 1734
-	ldx [%i2 + 224], %l4
-! v24 = v27 & v28
-	.loc 1 1735
-	and %l6, %l4, %o0
-! v23 = mem64[f + 224]
-	.loc 1 1736
-	ldx [%i1 + 224], %l2
-! v29 = v23 & v26
-	.loc 1 1737
-	and %l2, %l5, %o1
-! v29 = v24 ^ v29
-	.loc 1 1738
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1415]
-! v24 = mem64[g + 256]
-	.loc 1 1739
-	ldx [%i2 + 256], %l7
-! v22 = v27 & v24
-	.loc 1 1740
-	and %l6, %l7, %o2
-! v31 = v23 & v28
-	.loc 1 1741
-	and %l2, %l4, %o0
-! v32 = mem64[f + 256]
-	.loc 1 1742
-	ldx [%i1 + 256], %i3
-! v33 = v32 & v26
-	.loc 1 1743
-	and %i3, %l5, %o1
-! v31 = v22 ^ v31
-	.loc 1 1744
-	xor %o2, %o0, %o0
-! v33 = v31 ^ v33
-	.loc 1 1745
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1423]
-! v31 = v23 & v24
-	.loc 1 1746
-	and %l2, %l7, %o0
-! v22 = v32 & v28
-	.loc 1 1747
-	and %i3, %l4, %o1
-! v22 = v31 ^ v22
-	.loc 1 1748
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1431]
-! v31 = v32 & v24
-	.loc 1 1749
-	and %i3, %l7, %o0
-	stx %o0, [%fp + 1439]
-! v34 = mem64[f + 288]
-	.loc 1 1750
-	ldx [%i1 + 288], %g1
-! v35 = mem64[g + 288]
-	.loc 1 1751
-	ldx [%i2 + 288], %i5
-! v36 = v34 & v35
-	.loc 1 1752
-	and %g1, %i5, %o0
-	stx %o0, [%fp + 1215]
-! v37 = mem64[g + 320]
-	.loc 1 1753
-	ldx [%i2 + 320], %i4
-! v38 = v34 & v37
-	.loc 1 1754
-	and %g1, %i4, %o0
-! v39 = mem64[f + 320]
-	.loc 1 1755
-	ldx [%i1 + 320], %o2
-! v40 = v39 & v35
-	.loc 1 1756
-	and %o2, %i5, %o1
-! v40 = v38 ^ v40
-	.loc 1 1757
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1447]
-! v38 = mem64[g + 352]
-	.loc 1 1758
-	ldx [%i2 + 352], %o0
-	stx %o0, [%fp + 2031]
-	stx %o0, [%fp + 1719]
-! v41 = v34 & v38
-	.loc 1 1759
-	and %g1, %o0, %o1
-	stx %o1, [%fp + 1855]
-	stx %o1, [%fp + 1223]
-! v42 = v39 & v37
-	.loc 1 1760
-	and %o2, %i4, %g5
-	stx %g5, [%fp + 1943]
-	stx %g5, [%fp + 1231]
-! v43 = mem64[f + 352]
-	.loc 1 1761
-	ldx [%i1 + 352], %o0
-! v44 = v43 & v35
-	.loc 1 1762
-	and %o0, %i5, %g4
-	stx %g4, [%fp + 1999]
-	stx %g4, [%fp + 1239]
-! v42 = v41 ^ v42
-	.loc 1 1763
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1455]
-! v44 = v42 ^ v44
-	.loc 1 1764
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1463]
-! v42 = v39 & v38
-	.loc 1 1765
-	ldx [%fp + 2031], %o1
-	and %o2, %o1, %o1
-	stx %o1, [%fp + 1471]
-! v41 = v43 & v37
-	.loc 1 1766
-	and %o0, %i4, %g4
-	stx %g4, [%fp + 1479]
-! v41 = v42 ^ v41
-	.loc 1 1767
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1487]
-! v42 = v43 & v38
-	.loc 1 1768
-	ldx [%fp + 1719], %o1
-	stx %o1, [%fp + 1903]
-	and %o0, %o1, %o1
-	stx %o1, [%fp + 1495]
-! v45 = v27 ^ v34
-	.loc 1 1769
-	xor %l6, %g1, %o1
-	stx %o1, [%fp + 2039]
-	stx %o1, [%fp + 1735]
-	stx %o1, [%fp + 1247]
-! v46 = v23 ^ v39
-	.loc 1 1770
-	xor %l2, %o2, %o1
-	stx %o1, [%fp + 1743]
-	stx %o1, [%fp + 1255]
-! v47 = v32 ^ v43
-	.loc 1 1771
-	xor %i3, %o0, %o1
-	stx %o1, [%fp + 1751]
-	stx %o1, [%fp + 1263]
-! v48 = v26 ^ v35
-	.loc 1 1772
-	xor %l5, %i5, %g5
-	stx %g5, [%fp + 1951]
-	stx %g5, [%fp + 1271]
-! v49 = v28 ^ v37
-	.loc 1 1773
-	xor %l4, %i4, %g4
-	stx %g4, [%fp + 2007]
-	stx %g4, [%fp + 1279]
-! v50 = v24 ^ v38
-	.loc 1 1774
-	ldx [%fp + 1903], %o1
-	xor %l7, %o1, %o1
-	stx %o1, [%fp + 1911]
-	stx %o1, [%fp + 1759]
-	stx %o1, [%fp + 1287]
-! v51 = v45 & v48
-	.loc 1 1775
-	ldx [%fp + 2039], %o1
-	and %o1, %g5, %o1
-	stx %o1, [%fp + 1295]
-! v52 = v45 & v49
-	.loc 1 1776
-	ldx [%fp + 1735], %o1
-	stx %o1, [%fp + 1975]
-	stx %o1, [%fp + 1919]
-	and %o1, %g4, %g4
-	stx %g4, [%fp + 1767]
-	stx %g4, [%fp + 1303]
-! v53 = v46 & v48
-	.loc 1 1777
-	ldx [%fp + 1743], %o1
-	stx %o1, [%fp + 1983]
-	stx %o1, [%fp + 1927]
-	ldx [%fp + 1951], %g5
-	and %o1, %g5, %o1
-	stx %o1, [%fp + 1863]
-	stx %o1, [%fp + 1311]
-! v53 = v52 ^ v53
-	.loc 1 1778
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1775]
-	stx %o1, [%fp + 1503]
-! v45 = v45 & v50
-	.loc 1 1779
-	ldx [%fp + 1911], %o1
-	ldx [%fp + 1975], %g4
-	and %g4, %o1, %o1
-	stx %o1, [%fp + 2015]
-	stx %o1, [%fp + 1935]
-	stx %o1, [%fp + 1783]
-	stx %o1, [%fp + 1511]
-! v52 = v46 & v49
-	.loc 1 1780
-	ldx [%fp + 1983], %o1
-	ldx [%fp + 2007], %g4
-	and %o1, %g4, %g5
-	stx %g5, [%fp + 1991]
-	stx %g5, [%fp + 1871]
-	stx %g5, [%fp + 1519]
-! v48 = v47 & v48
-	.loc 1 1781
-	ldx [%fp + 1751], %o1
-	ldx [%fp + 1951], %g4
-	and %o1, %g4, %g4
-	stx %g4, [%fp + 1527]
-! v52 = v45 ^ v52
 	.loc 1 1782
-	ldx [%fp + 2015], %o1
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1535]
-! v48 = v52 ^ v48
-	.loc 1 1783
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1791]
-	stx %o1, [%fp + 1543]
-! v46 = v46 & v50
+	mov 4, %o3
+.Lqhasm_kernel_mceliece_gf12_vec256_mul_sparc64.pass:
+! F0 = mem64[f + 0]
 	.loc 1 1784
-	ldx [%fp + 1255], %o1
-	ldx [%fp + 1759], %g4
-	and %o1, %g4, %g5
-	stx %g5, [%fp + 1551]
-! v49 = v47 & v49
+	ldx [%i1], %o5
+! F1 = mem64[f + 32]
 	.loc 1 1785
-	ldx [%fp + 1263], %g4
-	ldx [%fp + 2007], %o1
-	and %g4, %o1, %o1
-	stx %o1, [%fp + 1559]
-! v49 = v46 ^ v49
+	ldx [%i1 + 32], %o7
+! F2 = mem64[f + 64]
 	.loc 1 1786
-	xor %g5, %o1, %g5
-	stx %g5, [%fp + 1567]
-! v50 = v47 & v50
+	ldx [%i1 + 64], %l2
+! F3 = mem64[f + 96]
 	.loc 1 1787
-	ldx [%fp + 1287], %o1
-	and %g4, %o1, %o1
-	stx %o1, [%fp + 1799]
-	stx %o1, [%fp + 1575]
-! v51 = v51 ^ v30
+	ldx [%i1 + 96], %l4
+! F4 = mem64[f + 128]
 	.loc 1 1788
-	ldx [%fp + 1295], %o1
-	ldx [%fp + 1407], %g4
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1583]
-! v51 = v51 ^ v36
+	ldx [%i1 + 128], %l6
+! F5 = mem64[f + 160]
 	.loc 1 1789
-	ldx [%fp + 1215], %g4
-	stx %g4, [%fp + 1815]
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1807]
-	stx %o1, [%fp + 1591]
-! v53 = v53 ^ v29
+	ldx [%i1 + 160], %i3
+! F6 = mem64[f + 192]
 	.loc 1 1790
-	ldx [%fp + 1415], %o1
-	ldx [%fp + 1775], %g4
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1599]
-! v53 = v53 ^ v40
+	ldx [%i1 + 192], %l7
+! F7 = mem64[f + 224]
 	.loc 1 1791
-	ldx [%fp + 1447], %g4
-	stx %g4, [%fp + 1831]
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1823]
-	stx %o1, [%fp + 1607]
-! v48 = v48 ^ v33
+	ldx [%i1 + 224], %l5
+! F8 = mem64[f + 256]
 	.loc 1 1792
-	ldx [%fp + 1423], %o1
-	ldx [%fp + 1791], %g4
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1615]
-! v48 = v48 ^ v44
+	ldx [%i1 + 256], %l3
+! F9 = mem64[f + 288]
 	.loc 1 1793
-	ldx [%fp + 1463], %g4
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1623]
-! v49 = v49 ^ v22
+	ldx [%i1 + 288], %l1
+! F10 = mem64[f + 320]
 	.loc 1 1794
-	ldx [%fp + 1431], %o1
-	stx %o1, [%fp + 1959]
-	stx %o1, [%fp + 1839]
-	xor %g5, %o1, %o1
-	stx %o1, [%fp + 1631]
-! v49 = v49 ^ v41
+	ldx [%i1 + 320], %l0
+! F11 = mem64[f + 352]
 	.loc 1 1795
-	ldx [%fp + 1487], %g4
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1967]
-	stx %o1, [%fp + 1847]
-	stx %o1, [%fp + 1639]
-! v50 = v50 ^ v31
+	ldx [%i1 + 352], %o4
+! G = mem64[g + 320]
 	.loc 1 1796
-	ldx [%fp + 1439], %g4
-	stx %g4, [%fp + 2023]
-	stx %g4, [%fp + 1887]
-	ldx [%fp + 1799], %o1
-	xor %o1, %g4, %g4
-	stx %g4, [%fp + 1879]
-	stx %g4, [%fp + 1647]
-! v50 = v50 ^ v42
+	ldx [%i2 + 320], %o0
+! B = F11 & G
 	.loc 1 1797
-	ldx [%fp + 1495], %o1
-	xor %g4, %o1, %g4
-	stx %g4, [%fp + 1895]
-	stx %g4, [%fp + 1655]
-! v22 = v51 ^ v22
+	and %o4, %o0, %o0
+! G = mem64[g + 352]
 	.loc 1 1798
-	ldx [%fp + 1807], %o1
-	ldx [%fp + 1959], %g5
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1663]
-! v31 = v53 ^ v31
+	ldx [%i2 + 352], %o2
+! A = F11 & G
 	.loc 1 1799
-	ldx [%fp + 1823], %o1
-	ldx [%fp + 2023], %g5
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1671]
-! v36 = v49 ^ v36
+	and %o4, %o2, %o1
+! T = F10 & G
 	.loc 1 1800
-	ldx [%fp + 1815], %o1
-	ldx [%fp + 1967], %g5
-	xor %g5, %o1, %o1
-	stx %o1, [%fp + 1679]
-! v40 = v50 ^ v40
+	and %l0, %o2, %o2
+! B = B ^ T
 	.loc 1 1801
-	ldx [%fp + 1831], %o1
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1687]
-! v27 = v0 ^ v27
+	xor %o0, %o2, %o0
+! H22 = A
 	.loc 1 1802
-	ldx [%fp + 1175], %o1
-	xor %o1, %l6, %o1
-	stx %o1, [%fp + 1695]
-! v23 = v5 ^ v23
+	stx %o1, [%fp + 1999]
+! H21 = B
 	.loc 1 1803
-	xor %o3, %l2, %l2
-! v32 = v9 ^ v32
+	stx %o0, [%fp + 2007]
+! G = mem64[g + 256]
 	.loc 1 1804
-	xor %o4, %i3, %o4
-! v34 = v11 ^ v34
+	ldx [%i2 + 256], %o0
+! B = F11 & G
 	.loc 1 1805
-	xor %l1, %g1, %o3
-! v39 = v16 ^ v39
+	and %o4, %o0, %o0
+! G = mem64[g + 288]
 	.loc 1 1806
-	xor %o7, %o2, %o7
-! v43 = v20 ^ v43
+	ldx [%i2 + 288], %o1
+! A = F11 & G
 	.loc 1 1807
-	xor %l3, %o0, %l1
-! v26 = v1 ^ v26
+	and %o4, %o1, %o2
+! T = F10 & G
 	.loc 1 1808
-	ldx [%fp + 1183], %o0
-	xor %o0, %l5, %l5
-! v28 = v3 ^ v28
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 1809
-	ldx [%fp + 1199], %o0
-	xor %o0, %l4, %l4
-! v24 = v4 ^ v24
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
 	.loc 1 1810
-	xor %o5, %l7, %l7
-! v35 = v12 ^ v35
+	ldx [%i2 + 320], %o1
+! T = F10 & G
 	.loc 1 1811
-	xor %l0, %i5, %i5
-! v37 = v14 ^ v37
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 1812
-	ldx [%fp + 1703], %o0
-	xor %o0, %i4, %i4
-! v38 = v15 ^ v38
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 1813
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1719], %o2
-	xor %o0, %o2, %o5
-! v15 = v27 & v26
+	and %l1, %o1, %o1
+! B = B ^ T
 	.loc 1 1814
-	and %o1, %l5, %o0
-	stx %o0, [%fp + 1727]
-! v14 = v27 & v28
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
 	.loc 1 1815
-	ldx [%fp + 1695], %o2
-	and %o2, %l4, %o0
-! v12 = v23 & v26
+	ldx [%i2 + 352], %o1
+! T = F9 & G
 	.loc 1 1816
-	and %l2, %l5, %o1
-! v12 = v14 ^ v12
+	and %l1, %o1, %i4
+! A = A ^ T
 	.loc 1 1817
-	xor %o0, %o1, %l0
-! v14 = v27 & v24
+	xor %o2, %i4, %o2
+! T = F8 & G
 	.loc 1 1818
-	and %o2, %l7, %o0
-! v4 = v23 & v28
+	and %l3, %o1, %o1
+! B = B ^ T
 	.loc 1 1819
-	and %l2, %l4, %o1
-! v3 = v32 & v26
+	xor %o0, %o1, %o0
+! H20 = A
 	.loc 1 1820
-	and %o4, %l5, %o2
-! v4 = v14 ^ v4
+	stx %o2, [%fp + 2015]
+! H19 = B
 	.loc 1 1821
-	xor %o0, %o1, %o1
-! v3 = v4 ^ v3
+	stx %o0, [%fp + 2023]
+! G = mem64[g + 192]
 	.loc 1 1822
-	xor %o1, %o2, %l6
-! v4 = v23 & v24
+	ldx [%i2 + 192], %o0
+! B = F11 & G
 	.loc 1 1823
-	and %l2, %l7, %o0
-! v14 = v32 & v28
+	and %o4, %o0, %o0
+! G = mem64[g + 224]
 	.loc 1 1824
-	and %o4, %l4, %o1
-! v14 = v4 ^ v14
+	ldx [%i2 + 224], %o1
+! A = F11 & G
 	.loc 1 1825
-	xor %o0, %o1, %g1
-! v4 = v32 & v24
+	and %o4, %o1, %o2
+! T = F10 & G
 	.loc 1 1826
-	and %o4, %l7, %l3
-! v1 = v34 & v35
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 1827
-	and %o3, %i5, %i3
-! v20 = v34 & v37
+	xor %o0, %o1, %o0
+! G = mem64[g + 256]
 	.loc 1 1828
-	and %o3, %i4, %o0
-! v16 = v39 & v35
+	ldx [%i2 + 256], %o1
+! T = F10 & G
 	.loc 1 1829
-	and %o7, %i5, %o1
-! v16 = v20 ^ v16
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 1830
-	xor %o0, %o1, %g4
-! v20 = v34 & v38
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 1831
-	and %o3, %o5, %o0
-! v11 = v39 & v37
+	and %l1, %o1, %o1
+! B = B ^ T
 	.loc 1 1832
-	and %o7, %i4, %o1
-! v9 = v43 & v35
+	xor %o0, %o1, %o0
+! G = mem64[g + 288]
 	.loc 1 1833
-	and %l1, %i5, %o2
-! v11 = v20 ^ v11
+	ldx [%i2 + 288], %o1
+! T = F9 & G
 	.loc 1 1834
-	xor %o0, %o1, %o1
-! v9 = v11 ^ v9
+	and %l1, %o1, %i4
+! A = A ^ T
 	.loc 1 1835
-	xor %o1, %o2, %o2
-! v11 = v39 & v38
+	xor %o2, %i4, %o2
+! T = F8 & G
 	.loc 1 1836
-	and %o7, %o5, %o0
-! v20 = v43 & v37
+	and %l3, %o1, %o1
+! B = B ^ T
 	.loc 1 1837
-	and %l1, %i4, %o1
-! v20 = v11 ^ v20
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
 	.loc 1 1838
-	xor %o0, %o1, %g5
-! v11 = v43 & v38
+	ldx [%i2 + 320], %o1
+! T = F8 & G
 	.loc 1 1839
-	and %l1, %o5, %o1
-! v34 = v27 ^ v34
+	and %l3, %o1, %i4
+! A = A ^ T
 	.loc 1 1840
-	ldx [%fp + 1695], %o0
-	xor %o0, %o3, %o3
-! v39 = v23 ^ v39
+	xor %o2, %i4, %o2
+! T = F7 & G
 	.loc 1 1841
-	xor %l2, %o7, %o7
-! v43 = v32 ^ v43
+	and %l5, %o1, %o1
+! B = B ^ T
 	.loc 1 1842
-	xor %o4, %l1, %l1
-! v35 = v26 ^ v35
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
 	.loc 1 1843
-	xor %l5, %i5, %i5
-! v37 = v28 ^ v37
+	ldx [%i2 + 352], %o1
+! T = F7 & G
 	.loc 1 1844
-	xor %l4, %i4, %i4
-! v38 = v24 ^ v38
+	and %l5, %o1, %i4
+! A = A ^ T
 	.loc 1 1845
-	xor %l7, %o5, %o5
-! v24 = v34 & v35
+	xor %o2, %i4, %o2
+! T = F6 & G
 	.loc 1 1846
-	and %o3, %i5, %l2
-! v28 = v34 & v37
+	and %l7, %o1, %o1
+! B = B ^ T
 	.loc 1 1847
-	and %o3, %i4, %o0
-! v26 = v39 & v35
+	xor %o0, %o1, %o0
+! H18 = A
 	.loc 1 1848
-	and %o7, %i5, %o4
-! v26 = v28 ^ v26
+	stx %o2, [%fp + 2031]
+! H17 = B
 	.loc 1 1849
-	xor %o0, %o4, %l4
-! v34 = v34 & v38
+	mov %o0, %i4
+! G = mem64[g + 128]
 	.loc 1 1850
-	and %o3, %o5, %o3
-! v28 = v39 & v37
+	ldx [%i2 + 128], %o0
+! B = F11 & G
 	.loc 1 1851
-	and %o7, %i4, %o0
-! v35 = v43 & v35
+	and %o4, %o0, %o0
+! G = mem64[g + 160]
 	.loc 1 1852
-	and %l1, %i5, %o4
-! v28 = v34 ^ v28
+	ldx [%i2 + 160], %o1
+! A = F11 & G
 	.loc 1 1853
-	xor %o3, %o0, %o0
-! v35 = v28 ^ v35
+	and %o4, %o1, %o2
+! T = F10 & G
 	.loc 1 1854
-	xor %o0, %o4, %o0
-! v39 = v39 & v38
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 1855
-	and %o7, %o5, %o7
-! v37 = v43 & v37
+	xor %o0, %o1, %o0
+! G = mem64[g + 192]
 	.loc 1 1856
-	and %l1, %i4, %i4
-! v37 = v39 ^ v37
+	ldx [%i2 + 192], %o1
+! T = F10 & G
 	.loc 1 1857
-	xor %o7, %i4, %i4
-! v38 = v43 & v38
+	and %l0, %o1, %i5
+! A = A ^ T
 	.loc 1 1858
-	and %l1, %o5, %o3
-! v24 = v24 ^ v15
+	xor %o2, %i5, %o2
+! T = F9 & G
 	.loc 1 1859
-	ldx [%fp + 1727], %o4
-	xor %l2, %o4, %l2
-! v24 = v24 ^ v1
+	and %l1, %o1, %o1
+! B = B ^ T
 	.loc 1 1860
-	xor %l2, %i3, %l2
-! v26 = v26 ^ v12
+	xor %o0, %o1, %o0
+! G = mem64[g + 224]
 	.loc 1 1861
-	xor %l4, %l0, %l4
-! v26 = v26 ^ v16
+	ldx [%i2 + 224], %o1
+! T = F9 & G
 	.loc 1 1862
-	xor %l4, %g4, %l4
-! v35 = v35 ^ v3
+	and %l1, %o1, %i5
+! A = A ^ T
 	.loc 1 1863
-	xor %o0, %l6, %o0
-! v35 = v35 ^ v9
+	xor %o2, %i5, %o2
+! T = F8 & G
 	.loc 1 1864
-	xor %o0, %o2, %o4
-! v37 = v37 ^ v14
+	and %l3, %o1, %o1
+! B = B ^ T
 	.loc 1 1865
-	xor %i4, %g1, %o0
-! v37 = v37 ^ v20
+	xor %o0, %o1, %o0
+! G = mem64[g + 256]
 	.loc 1 1866
-	xor %o0, %g5, %o0
-! v38 = v38 ^ v4
+	ldx [%i2 + 256], %o1
+! T = F8 & G
 	.loc 1 1867
-	xor %o3, %l3, %o3
-! v38 = v38 ^ v11
+	and %l3, %o1, %i5
+! A = A ^ T
 	.loc 1 1868
-	xor %o3, %o1, %o3
-! v14 = v24 ^ v14
+	xor %o2, %i5, %o2
+! T = F7 & G
 	.loc 1 1869
-	xor %l2, %g1, %g1
-! v4 = v26 ^ v4
+	and %l5, %o1, %o1
+! B = B ^ T
 	.loc 1 1870
-	xor %l4, %l3, %l3
-! v1 = v37 ^ v1
+	xor %o0, %o1, %o0
+! G = mem64[g + 288]
 	.loc 1 1871
-	xor %o0, %i3, %i3
-! v16 = v38 ^ v16
+	ldx [%i2 + 288], %o1
+! T = F7 & G
 	.loc 1 1872
-	xor %o3, %g4, %g4
-! v15 = v15 ^ v2
+	and %l5, %o1, %i5
+! A = A ^ T
 	.loc 1 1873
-	ldx [%fp + 1191], %o0
-	ldx [%fp + 1727], %o3
-	xor %o3, %o0, %o0
-! v15 = v15 ^ v30
+	xor %o2, %i5, %o2
+! T = F6 & G
 	.loc 1 1874
-	ldx [%fp + 1407], %o3
-	xor %o0, %o3, %o3
-! v12 = v12 ^ v6
+	and %l7, %o1, %o1
+! B = B ^ T
 	.loc 1 1875
-	ldx [%fp + 1319], %o0
-	xor %l0, %o0, %l0
-! v12 = v12 ^ v29
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
 	.loc 1 1876
-	ldx [%fp + 1415], %o0
-	xor %l0, %o0, %l0
-! v3 = v3 ^ v10
+	ldx [%i2 + 320], %o1
+! T = F6 & G
 	.loc 1 1877
-	ldx [%fp + 1327], %o0
-	xor %l6, %o0, %l6
-! v3 = v3 ^ v33
+	and %l7, %o1, %i5
+! A = A ^ T
 	.loc 1 1878
-	ldx [%fp + 1423], %o0
-	xor %l6, %o0, %l6
-! v14 = v14 ^ v7
+	xor %o2, %i5, %o2
+! T = F5 & G
 	.loc 1 1879
-	ldx [%fp + 1375], %o0
-	xor %g1, %o0, %o0
-! v14 = v14 ^ v22
+	and %i3, %o1, %o1
+! B = B ^ T
 	.loc 1 1880
-	ldx [%fp + 1663], %o5
-	xor %o0, %o5, %o7
-! v4 = v4 ^ v8
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
 	.loc 1 1881
-	ldx [%fp + 1383], %o0
-	xor %l3, %o0, %o0
-! v4 = v4 ^ v31
+	ldx [%i2 + 352], %o1
+! T = F5 & G
 	.loc 1 1882
-	ldx [%fp + 1671], %o5
-	xor %o0, %o5, %o5
-! v35 = v35 ^ v25
+	and %i3, %o1, %i5
+! A = A ^ T
 	.loc 1 1883
-	ldx [%fp + 1367], %o0
-	xor %o4, %o0, %o4
-! v35 = v35 ^ v48
+	xor %o2, %i5, %o2
+! T = F4 & G
 	.loc 1 1884
-	ldx [%fp + 1623], %o0
-	xor %o4, %o0, %l1
-! v1 = v1 ^ v13
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 1885
-	ldx [%fp + 1391], %l2
-	xor %i3, %l2, %o0
-! v1 = v1 ^ v36
-	.loc 1 1886
-	ldx [%fp + 1679], %o4
-	xor %o0, %o4, %l3
-! v16 = v16 ^ v17
+	xor %o0, %o1, %o0
+! H15 = B
 	.loc 1 1887
-	ldx [%fp + 1399], %l4
-	xor %g4, %l4, %o0
-! v16 = v16 ^ v40
+	mov %o0, %i5
+! G = mem64[g + 64]
 	.loc 1 1888
-	ldx [%fp + 1687], %o4
-	xor %o0, %o4, %o4
-! v9 = v9 ^ v21
+	ldx [%i2 + 64], %o0
+! B = F11 & G
 	.loc 1 1889
-	ldx [%fp + 1335], %l7
-	xor %o2, %l7, %o2
-! v9 = v9 ^ v44
+	and %o4, %o0, %o0
+! G = mem64[g + 96]
 	.loc 1 1890
-	ldx [%fp + 1463], %o0
-	xor %o2, %o0, %l5
-! v20 = v20 ^ v18
+	ldx [%i2 + 96], %o1
+! A = F11 & G
 	.loc 1 1891
-	ldx [%fp + 1343], %o2
-	xor %g5, %o2, %g5
-! v20 = v20 ^ v41
+	and %o4, %o1, %g1
+! T = F10 & G
 	.loc 1 1892
-	ldx [%fp + 1487], %o0
-	xor %g5, %o0, %g5
-! v11 = v11 ^ v19
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 1893
-	ldx [%fp + 1351], %o0
-	xor %o1, %o0, %o1
-! v11 = v11 ^ v42
+	xor %o0, %o1, %g4
+! G = mem64[g + 128]
 	.loc 1 1894
-	ldx [%fp + 1495], %i3
-	xor %o1, %i3, %i4
-! v13 = v15 ^ v13
+	ldx [%i2 + 128], %o0
+! T = F10 & G
 	.loc 1 1895
-	xor %o3, %l2, %o3
-! v17 = v12 ^ v17
+	and %l0, %o0, %o1
+! A = A ^ T
 	.loc 1 1896
-	xor %l0, %l4, %l0
-! v21 = v3 ^ v21
+	xor %g1, %o1, %g1
+! T = F9 & G
 	.loc 1 1897
-	xor %l6, %l7, %l2
-! v18 = v14 ^ v18
+	and %l1, %o0, %o0
+! B = B ^ T
 	.loc 1 1898
-	xor %o7, %o2, %o2
-! v19 = v4 ^ v19
+	xor %g4, %o0, %g4
+! G = mem64[g + 160]
 	.loc 1 1899
-	xor %o5, %o0, %o5
-! v30 = v1 ^ v30
+	ldx [%i2 + 160], %o0
+! T = F9 & G
 	.loc 1 1900
-	ldx [%fp + 1407], %o0
-	xor %l3, %o0, %l6
-! v29 = v16 ^ v29
+	and %l1, %o0, %o1
+! A = A ^ T
 	.loc 1 1901
-	ldx [%fp + 1415], %o0
-	xor %o4, %o0, %o0
-! v33 = v9 ^ v33
+	xor %g1, %o1, %g1
+! T = F8 & G
 	.loc 1 1902
-	ldx [%fp + 1423], %o1
-	xor %l5, %o1, %o4
-! v22 = v20 ^ v22
+	and %l3, %o0, %o0
+! B = B ^ T
 	.loc 1 1903
-	ldx [%fp + 1663], %o1
-	xor %g5, %o1, %l3
-! v31 = v11 ^ v31
+	xor %g4, %o0, %g4
+! G = mem64[g + 192]
 	.loc 1 1904
-	ldx [%fp + 1671], %o1
-	xor %i4, %o1, %l4
-! v29 = v29 ^ v42
+	ldx [%i2 + 192], %o0
+! T = F8 & G
 	.loc 1 1905
-	xor %o0, %i3, %o7
-! v42 = v19 ^ v42
+	and %l3, %o0, %o1
+! A = A ^ T
 	.loc 1 1906
-	xor %o5, %i3, %o0
-! v30 = v30 ^ v41
+	xor %g1, %o1, %g1
+! T = F7 & G
 	.loc 1 1907
-	ldx [%fp + 1487], %o1
-	xor %l6, %o1, %o5
-! v41 = v18 ^ v41
+	and %l5, %o0, %o0
+! B = B ^ T
 	.loc 1 1908
-	xor %o2, %o1, %o1
-! v35 = v35 ^ v44
+	xor %g4, %o0, %g4
+! G = mem64[g + 224]
 	.loc 1 1909
-	ldx [%fp + 1463], %o2
-	xor %l1, %o2, %l1
-! v44 = v21 ^ v44
+	ldx [%i2 + 224], %o0
+! T = F7 & G
 	.loc 1 1910
-	xor %l2, %o2, %o2
-! v42 = v42 ^ v40
+	and %l5, %o0, %o1
+! A = A ^ T
 	.loc 1 1911
-	ldx [%fp + 1687], %l5
-	xor %o0, %l5, %l2
-! v40 = v17 ^ v40
+	xor %g1, %o1, %g1
+! T = F6 & G
 	.loc 1 1912
-	xor %l0, %l5, %o0
-! v41 = v41 ^ v36
+	and %l7, %o0, %o0
+! B = B ^ T
 	.loc 1 1913
-	ldx [%fp + 1679], %l5
-	xor %o1, %l5, %l0
-! v36 = v13 ^ v36
+	xor %g4, %o0, %g4
+! G = mem64[g + 256]
 	.loc 1 1914
-	xor %o3, %l5, %o1
-! v44 = v44 ^ v48
+	ldx [%i2 + 256], %o0
+! T = F6 & G
 	.loc 1 1915
-	ldx [%fp + 1623], %o3
-	xor %o2, %o3, %l5
-! v48 = v25 ^ v48
+	and %l7, %o0, %o1
+! A = A ^ T
 	.loc 1 1916
-	ldx [%fp + 1367], %o2
-	xor %o2, %o3, %o2
-! v40 = v40 ^ v31
+	xor %g1, %o1, %g1
+! T = F5 & G
 	.loc 1 1917
-	xor %o0, %l4, %l6
-! v31 = v8 ^ v31
+	and %i3, %o0, %o0
+! B = B ^ T
 	.loc 1 1918
-	ldx [%fp + 1383], %o0
-	xor %o0, %l4, %o0
-! v36 = v36 ^ v22
+	xor %g4, %o0, %g4
+! G = mem64[g + 288]
 	.loc 1 1919
-	xor %o1, %l3, %l4
-! v22 = v7 ^ v22
+	ldx [%i2 + 288], %o0
+! T = F5 & G
 	.loc 1 1920
-	ldx [%fp + 1375], %o1
-	xor %o1, %l3, %o1
-! v48 = v48 ^ v33
+	and %i3, %o0, %o1
+! A = A ^ T
 	.loc 1 1921
-	xor %o2, %o4, %o2
-! v33 = v10 ^ v33
+	xor %g1, %o1, %g1
+! T = F4 & G
 	.loc 1 1922
-	ldx [%fp + 1327], %o3
-	xor %o3, %o4, %o3
-! v31 = v31 ^ v29
+	and %l6, %o0, %o0
+! B = B ^ T
 	.loc 1 1923
-	xor %o0, %o7, %o0
-! v29 = v6 ^ v29
+	xor %g4, %o0, %g4
+! G = mem64[g + 320]
 	.loc 1 1924
-	ldx [%fp + 1319], %o4
-	xor %o4, %o7, %o4
-! v22 = v22 ^ v30
+	ldx [%i2 + 320], %o0
+! T = F4 & G
 	.loc 1 1925
-	xor %o1, %o5, %o1
-! v30 = v2 ^ v30
+	and %l6, %o0, %o1
+! A = A ^ T
 	.loc 1 1926
-	ldx [%fp + 1191], %o7
-	xor %o7, %o5, %o5
-! mem64[h + 0] = v30
+	xor %g1, %o1, %g1
+! T = F3 & G
 	.loc 1 1927
-	stx %o5, [%i0]
-! mem64[h + 32] = v29
+	and %l4, %o0, %o0
+! B = B ^ T
 	.loc 1 1928
-	stx %o4, [%i0 + 32]
-! mem64[h + 64] = v33
+	xor %g4, %o0, %g4
+! G = mem64[g + 352]
 	.loc 1 1929
-	stx %o3, [%i0 + 64]
-! mem64[h + 96] = v22
+	ldx [%i2 + 352], %o0
+! T = F3 & G
 	.loc 1 1930
-	stx %o1, [%i0 + 96]
-! mem64[h + 128] = v31
+	and %l4, %o0, %o1
+! A = A ^ T
 	.loc 1 1931
-	stx %o0, [%i0 + 128]
-! mem64[h + 160] = v48
+	xor %g1, %o1, %g1
+! T = F2 & G
 	.loc 1 1932
-	stx %o2, [%i0 + 160]
-! mem64[h + 192] = v36
+	and %l2, %o0, %o0
+! B = B ^ T
 	.loc 1 1933
-	stx %l4, [%i0 + 192]
-! mem64[h + 224] = v40
-	.loc 1 1934
-	stx %l6, [%i0 + 224]
-! mem64[h + 256] = v44
+	xor %g4, %o0, %g4
+! B = B ^ H22
 	.loc 1 1935
-	stx %l5, [%i0 + 256]
-! mem64[h + 288] = v41
-	.loc 1 1936
-	stx %l0, [%i0 + 288]
-! mem64[h + 320] = v42
+	ldx [%fp + 1999], %o0
+	xor %g4, %o0, %g4
+! G = mem64[g + 0]
 	.loc 1 1937
-	stx %l2, [%i0 + 320]
-! mem64[h + 352] = v35
+	ldx [%i2], %o0
+! B = F11 & G
 	.loc 1 1938
-	stx %l1, [%i0 + 352]
-! h = h + 8
+	and %o4, %o0, %o1
+! G = mem64[g + 32]
 	.loc 1 1939
+	ldx [%i2 + 32], %o0
+! A = F11 & G
+	.loc 1 1940
+	and %o4, %o0, %o4
+! T = F10 & G
+	.loc 1 1941
+	and %l0, %o0, %o0
+! B = B ^ T
+	.loc 1 1942
+	xor %o1, %o0, %o1
+! G = mem64[g + 64]
+	.loc 1 1943
+	ldx [%i2 + 64], %g5
+! T = F10 & G
+	.loc 1 1944
+	and %l0, %g5, %o0
+! A = A ^ T
+	.loc 1 1945
+	xor %o4, %o0, %o4
+! T = F9 & G
+	.loc 1 1946
+	and %l1, %g5, %o0
+! B = B ^ T
+	.loc 1 1947
+	xor %o1, %o0, %o1
+! G = mem64[g + 96]
+	.loc 1 1948
+	ldx [%i2 + 96], %g5
+! T = F9 & G
+	.loc 1 1949
+	and %l1, %g5, %o0
+! A = A ^ T
+	.loc 1 1950
+	xor %o4, %o0, %o4
+! T = F8 & G
+	.loc 1 1951
+	and %l3, %g5, %o0
+! B = B ^ T
+	.loc 1 1952
+	xor %o1, %o0, %o1
+! G = mem64[g + 128]
+	.loc 1 1953
+	ldx [%i2 + 128], %g5
+! T = F8 & G
+	.loc 1 1954
+	and %l3, %g5, %o0
+! A = A ^ T
+	.loc 1 1955
+	xor %o4, %o0, %o4
+! T = F7 & G
+	.loc 1 1956
+	and %l5, %g5, %o0
+! B = B ^ T
+	.loc 1 1957
+	xor %o1, %o0, %o1
+! G = mem64[g + 160]
+	.loc 1 1958
+	ldx [%i2 + 160], %g5
+! T = F7 & G
+	.loc 1 1959
+	and %l5, %g5, %o0
+! A = A ^ T
+	.loc 1 1960
+	xor %o4, %o0, %o4
+! T = F6 & G
+	.loc 1 1961
+	and %l7, %g5, %o0
+! B = B ^ T
+	.loc 1 1962
+	xor %o1, %o0, %o1
+! G = mem64[g + 192]
+	.loc 1 1963
+	ldx [%i2 + 192], %g5
+! T = F6 & G
+	.loc 1 1964
+	and %l7, %g5, %o0
+! A = A ^ T
+	.loc 1 1965
+	xor %o4, %o0, %o4
+! T = F5 & G
+	.loc 1 1966
+	and %i3, %g5, %o0
+! B = B ^ T
+	.loc 1 1967
+	xor %o1, %o0, %o1
+! G = mem64[g + 224]
+	.loc 1 1968
+	ldx [%i2 + 224], %g5
+! T = F5 & G
+	.loc 1 1969
+	and %i3, %g5, %o0
+! A = A ^ T
+	.loc 1 1970
+	xor %o4, %o0, %o4
+! T = F4 & G
+	.loc 1 1971
+	and %l6, %g5, %o0
+! B = B ^ T
+	.loc 1 1972
+	xor %o1, %o0, %o1
+! G = mem64[g + 256]
+	.loc 1 1973
+	ldx [%i2 + 256], %g5
+! T = F4 & G
+	.loc 1 1974
+	and %l6, %g5, %o0
+! A = A ^ T
+	.loc 1 1975
+	xor %o4, %o0, %o4
+! T = F3 & G
+	.loc 1 1976
+	and %l4, %g5, %o0
+! B = B ^ T
+	.loc 1 1977
+	xor %o1, %o0, %o1
+! G = mem64[g + 288]
+	.loc 1 1978
+	ldx [%i2 + 288], %g5
+! T = F3 & G
+	.loc 1 1979
+	and %l4, %g5, %o0
+! A = A ^ T
+	.loc 1 1980
+	xor %o4, %o0, %o4
+! T = F2 & G
+	.loc 1 1981
+	and %l2, %g5, %o0
+! B = B ^ T
+	.loc 1 1982
+	xor %o1, %o0, %o1
+! G = mem64[g + 320]
+	.loc 1 1983
+	ldx [%i2 + 320], %g5
+! T = F2 & G
+	.loc 1 1984
+	and %l2, %g5, %o0
+! A = A ^ T
+	.loc 1 1985
+	xor %o4, %o0, %o4
+! T = F1 & G
+	.loc 1 1986
+	and %o7, %g5, %o0
+! B = B ^ T
+	.loc 1 1987
+	xor %o1, %o0, %o1
+! G = mem64[g + 352]
+	.loc 1 1988
+	ldx [%i2 + 352], %g5
+! T = F1 & G
+	.loc 1 1989
+	and %o7, %g5, %o0
+! A = A ^ T
+	.loc 1 1990
+	xor %o4, %o0, %o4
+! T = F0 & G
+	.loc 1 1991
+	and %o5, %g5, %o0
+! B = B ^ T
+	.loc 1 1992
+	xor %o1, %o0, %g5
+! A = A ^ H21
+	.loc 1 1993
+	ldx [%fp + 2007], %o0
+	xor %o4, %o0, %o0
+! H12 = A
+	.loc 1 1994
+	mov %o0, %o1
+! B = B ^ H20
+	.loc 1 1995
+	ldx [%fp + 2015], %o0
+	xor %g5, %o0, %o0
+! mem64[h + 352] = B
+	.loc 1 1996
+	stx %o0, [%i0 + 352]
+! G = mem64[g + 0]
+	.loc 1 1997
+	ldx [%i2], %o0
+! A = F10 & G
+	.loc 1 1998
+	and %l0, %o0, %l0
+! B = F9 & G
+	.loc 1 1999
+	and %l1, %o0, %o4
+! G = mem64[g + 32]
+	.loc 1 2000
+	ldx [%i2 + 32], %g5
+! T = F9 & G
+	.loc 1 2001
+	and %l1, %g5, %o0
+! A = A ^ T
+	.loc 1 2002
+	xor %l0, %o0, %l0
+! T = F8 & G
+	.loc 1 2003
+	and %l3, %g5, %o0
+! B = B ^ T
+	.loc 1 2004
+	xor %o4, %o0, %l1
+! G = mem64[g + 64]
+	.loc 1 2005
+	ldx [%i2 + 64], %o0
+! T = F8 & G
+	.loc 1 2006
+	and %l3, %o0, %o4
+! A = A ^ T
+	.loc 1 2007
+	xor %l0, %o4, %l0
+! T = F7 & G
+	.loc 1 2008
+	and %l5, %o0, %o0
+! B = B ^ T
+	.loc 1 2009
+	xor %l1, %o0, %l1
+! G = mem64[g + 96]
+	.loc 1 2010
+	ldx [%i2 + 96], %o0
+! T = F7 & G
+	.loc 1 2011
+	and %l5, %o0, %o4
+! A = A ^ T
+	.loc 1 2012
+	xor %l0, %o4, %l0
+! T = F6 & G
+	.loc 1 2013
+	and %l7, %o0, %o0
+! B = B ^ T
+	.loc 1 2014
+	xor %l1, %o0, %l1
+! G = mem64[g + 128]
+	.loc 1 2015
+	ldx [%i2 + 128], %o0
+! T = F6 & G
+	.loc 1 2016
+	and %l7, %o0, %o4
+! A = A ^ T
+	.loc 1 2017
+	xor %l0, %o4, %l0
+! T = F5 & G
+	.loc 1 2018
+	and %i3, %o0, %o0
+! B = B ^ T
+	.loc 1 2019
+	xor %l1, %o0, %l1
+! G = mem64[g + 160]
+	.loc 1 2020
+	ldx [%i2 + 160], %o0
+! T = F5 & G
+	.loc 1 2021
+	and %i3, %o0, %o4
+! A = A ^ T
+	.loc 1 2022
+	xor %l0, %o4, %l0
+! T = F4 & G
+	.loc 1 2023
+	and %l6, %o0, %o0
+! B = B ^ T
+	.loc 1 2024
+	xor %l1, %o0, %l1
+! G = mem64[g + 192]
+	.loc 1 2025
+	ldx [%i2 + 192], %o0
+! T = F4 & G
+	.loc 1 2026
+	and %l6, %o0, %o4
+! A = A ^ T
+	.loc 1 2027
+	xor %l0, %o4, %l0
+! T = F3 & G
+	.loc 1 2028
+	and %l4, %o0, %o0
+! B = B ^ T
+	.loc 1 2029
+	xor %l1, %o0, %l1
+! G = mem64[g + 224]
+	.loc 1 2030
+	ldx [%i2 + 224], %o0
+! T = F3 & G
+	.loc 1 2031
+	and %l4, %o0, %o4
+! A = A ^ T
+	.loc 1 2032
+	xor %l0, %o4, %l0
+! T = F2 & G
+	.loc 1 2033
+	and %l2, %o0, %o0
+! B = B ^ T
+	.loc 1 2034
+	xor %l1, %o0, %l1
+! G = mem64[g + 256]
+	.loc 1 2035
+	ldx [%i2 + 256], %o0
+! T = F2 & G
+	.loc 1 2036
+	and %l2, %o0, %o4
+! A = A ^ T
+	.loc 1 2037
+	xor %l0, %o4, %l0
+! T = F1 & G
+	.loc 1 2038
+	and %o7, %o0, %o0
+! B = B ^ T
+	.loc 1 2039
+	xor %l1, %o0, %l1
+! G = mem64[g + 288]
+	.loc 1 2040
+	ldx [%i2 + 288], %o0
+! T = F1 & G
+	.loc 1 2041
+	and %o7, %o0, %o4
+! A = A ^ T
+	.loc 1 2042
+	xor %l0, %o4, %l0
+! T = F0 & G
+	.loc 1 2043
+	and %o5, %o0, %o0
+! B = B ^ T
+	.loc 1 2044
+	xor %l1, %o0, %l1
+! G = mem64[g + 320]
+	.loc 1 2045
+	ldx [%i2 + 320], %o0
+! T = F0 & G
+	.loc 1 2046
+	and %o5, %o0, %o0
+! A = A ^ T
+	.loc 1 2047
+	xor %l0, %o0, %l0
+! A = A ^ H19
+	.loc 1 2048
+	ldx [%fp + 2023], %o0
+	xor %l0, %o0, %l0
+! A = A ^ H22
+	.loc 1 2049
+	ldx [%fp + 1999], %o0
+	xor %l0, %o0, %l0
+! mem64[h + 320] = A
+	.loc 1 2050
+	stx %l0, [%i0 + 320]
+! B = B ^ H18
+	.loc 1 2051
+	ldx [%fp + 2031], %o0
+	xor %l1, %o0, %l1
+! B = B ^ H21
+	.loc 1 2052
+	ldx [%fp + 2007], %o0
+	xor %l1, %o0, %l1
+! mem64[h + 288] = B
+	.loc 1 2053
+	stx %l1, [%i0 + 288]
+! G = mem64[g + 0]
+	.loc 1 2054
+	ldx [%i2], %o0
+! A = F8 & G
+	.loc 1 2055
+	and %l3, %o0, %o4
+! B = F7 & G
+	.loc 1 2056
+	and %l5, %o0, %o0
+! G = mem64[g + 32]
+	.loc 1 2057
+	ldx [%i2 + 32], %l0
+! T = F7 & G
+	.loc 1 2058
+	and %l5, %l0, %l1
+! A = A ^ T
+	.loc 1 2059
+	xor %o4, %l1, %o4
+! T = F6 & G
+	.loc 1 2060
+	and %l7, %l0, %l0
+! B = B ^ T
+	.loc 1 2061
+	xor %o0, %l0, %o0
+! G = mem64[g + 64]
+	.loc 1 2062
+	ldx [%i2 + 64], %l0
+! T = F6 & G
+	.loc 1 2063
+	and %l7, %l0, %l1
+! A = A ^ T
+	.loc 1 2064
+	xor %o4, %l1, %o4
+! T = F5 & G
+	.loc 1 2065
+	and %i3, %l0, %l0
+! B = B ^ T
+	.loc 1 2066
+	xor %o0, %l0, %o0
+! G = mem64[g + 96]
+	.loc 1 2067
+	ldx [%i2 + 96], %l0
+! T = F5 & G
+	.loc 1 2068
+	and %i3, %l0, %l1
+! A = A ^ T
+	.loc 1 2069
+	xor %o4, %l1, %o4
+! T = F4 & G
+	.loc 1 2070
+	and %l6, %l0, %l0
+! B = B ^ T
+	.loc 1 2071
+	xor %o0, %l0, %o0
+! G = mem64[g + 128]
+	.loc 1 2072
+	ldx [%i2 + 128], %l0
+! T = F4 & G
+	.loc 1 2073
+	and %l6, %l0, %l1
+! A = A ^ T
+	.loc 1 2074
+	xor %o4, %l1, %o4
+! T = F3 & G
+	.loc 1 2075
+	and %l4, %l0, %l0
+! B = B ^ T
+	.loc 1 2076
+	xor %o0, %l0, %o0
+! G = mem64[g + 160]
+	.loc 1 2077
+	ldx [%i2 + 160], %l0
+! T = F3 & G
+	.loc 1 2078
+	and %l4, %l0, %l1
+! A = A ^ T
+	.loc 1 2079
+	xor %o4, %l1, %o4
+! T = F2 & G
+	.loc 1 2080
+	and %l2, %l0, %l0
+! B = B ^ T
+	.loc 1 2081
+	xor %o0, %l0, %o0
+! G = mem64[g + 192]
+	.loc 1 2082
+	ldx [%i2 + 192], %l0
+! T = F2 & G
+	.loc 1 2083
+	and %l2, %l0, %l1
+! A = A ^ T
+	.loc 1 2084
+	xor %o4, %l1, %o4
+! T = F1 & G
+	.loc 1 2085
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 2086
+	xor %o0, %l0, %o0
+! G = mem64[g + 224]
+	.loc 1 2087
+	ldx [%i2 + 224], %l0
+! T = F1 & G
+	.loc 1 2088
+	and %o7, %l0, %l1
+! A = A ^ T
+	.loc 1 2089
+	xor %o4, %l1, %o4
+! T = F0 & G
+	.loc 1 2090
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 2091
+	xor %o0, %l0, %l0
+! G = mem64[g + 256]
+	.loc 1 2092
+	ldx [%i2 + 256], %o0
+! T = F0 & G
+	.loc 1 2093
+	and %o5, %o0, %o0
+! A = A ^ T
+	.loc 1 2094
+	xor %o4, %o0, %o4
+! A = A ^ H17
+	.loc 1 2095
+	xor %o4, %i4, %o4
+! A = A ^ H20
+	.loc 1 2096
+	ldx [%fp + 2015], %o0
+	xor %o4, %o0, %o4
+! mem64[h + 256] = A
+	.loc 1 2097
+	stx %o4, [%i0 + 256]
+! B = B ^ H16
+	.loc 1 2098
+	xor %l0, %o2, %o0
+! B = B ^ H19
+	.loc 1 2099
+	ldx [%fp + 2023], %o4
+	xor %o0, %o4, %o0
+! mem64[h + 224] = B
+	.loc 1 2100
+	stx %o0, [%i0 + 224]
+! G = mem64[g + 0]
+	.loc 1 2101
+	ldx [%i2], %o0
+! A = F6 & G
+	.loc 1 2102
+	and %l7, %o0, %o4
+! B = F5 & G
+	.loc 1 2103
+	and %i3, %o0, %o0
+! G = mem64[g + 32]
+	.loc 1 2104
+	ldx [%i2 + 32], %l0
+! T = F5 & G
+	.loc 1 2105
+	and %i3, %l0, %l1
+! A = A ^ T
+	.loc 1 2106
+	xor %o4, %l1, %o4
+! T = F4 & G
+	.loc 1 2107
+	and %l6, %l0, %l0
+! B = B ^ T
+	.loc 1 2108
+	xor %o0, %l0, %o0
+! G = mem64[g + 64]
+	.loc 1 2109
+	ldx [%i2 + 64], %l0
+! T = F4 & G
+	.loc 1 2110
+	and %l6, %l0, %l1
+! A = A ^ T
+	.loc 1 2111
+	xor %o4, %l1, %o4
+! T = F3 & G
+	.loc 1 2112
+	and %l4, %l0, %l0
+! B = B ^ T
+	.loc 1 2113
+	xor %o0, %l0, %o0
+! G = mem64[g + 96]
+	.loc 1 2114
+	ldx [%i2 + 96], %l0
+! T = F3 & G
+	.loc 1 2115
+	and %l4, %l0, %l1
+! A = A ^ T
+	.loc 1 2116
+	xor %o4, %l1, %o4
+! T = F2 & G
+	.loc 1 2117
+	and %l2, %l0, %l0
+! B = B ^ T
+	.loc 1 2118
+	xor %o0, %l0, %o0
+! G = mem64[g + 128]
+	.loc 1 2119
+	ldx [%i2 + 128], %l0
+! T = F2 & G
+	.loc 1 2120
+	and %l2, %l0, %l1
+! A = A ^ T
+	.loc 1 2121
+	xor %o4, %l1, %o4
+! T = F1 & G
+	.loc 1 2122
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 2123
+	xor %o0, %l0, %o0
+! G = mem64[g + 160]
+	.loc 1 2124
+	ldx [%i2 + 160], %l0
+! T = F1 & G
+	.loc 1 2125
+	and %o7, %l0, %l1
+! A = A ^ T
+	.loc 1 2126
+	xor %o4, %l1, %o4
+! T = F0 & G
+	.loc 1 2127
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 2128
+	xor %o0, %l0, %o0
+! G = mem64[g + 192]
+	.loc 1 2129
+	ldx [%i2 + 192], %l0
+! T = F0 & G
+	.loc 1 2130
+	and %o5, %l0, %l0
+! A = A ^ T
+	.loc 1 2131
+	xor %o4, %l0, %o4
+! A = A ^ H15
+	.loc 1 2132
+	xor %o4, %i5, %o4
+! A = A ^ H18
+	.loc 1 2133
+	ldx [%fp + 2031], %l0
+	xor %o4, %l0, %o4
+! mem64[h + 192] = A
+	.loc 1 2134
+	stx %o4, [%i0 + 192]
+! B = B ^ H14
+	.loc 1 2135
+	xor %o0, %g1, %o0
+! B = B ^ H17
+	.loc 1 2136
+	xor %o0, %i4, %o0
+! mem64[h + 160] = B
+	.loc 1 2137
+	stx %o0, [%i0 + 160]
+! G = mem64[g + 0]
+	.loc 1 2138
+	ldx [%i2], %o0
+! A = F4 & G
+	.loc 1 2139
+	and %l6, %o0, %o4
+! B = F3 & G
+	.loc 1 2140
+	and %l4, %o0, %o0
+! G = mem64[g + 32]
+	.loc 1 2141
+	ldx [%i2 + 32], %l0
+! T = F3 & G
+	.loc 1 2142
+	and %l4, %l0, %l1
+! A = A ^ T
+	.loc 1 2143
+	xor %o4, %l1, %o4
+! T = F2 & G
+	.loc 1 2144
+	and %l2, %l0, %l0
+! B = B ^ T
+	.loc 1 2145
+	xor %o0, %l0, %o0
+! G = mem64[g + 64]
+	.loc 1 2146
+	ldx [%i2 + 64], %l0
+! T = F2 & G
+	.loc 1 2147
+	and %l2, %l0, %l1
+! A = A ^ T
+	.loc 1 2148
+	xor %o4, %l1, %o4
+! T = F1 & G
+	.loc 1 2149
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 2150
+	xor %o0, %l0, %o0
+! G = mem64[g + 96]
+	.loc 1 2151
+	ldx [%i2 + 96], %l0
+! T = F1 & G
+	.loc 1 2152
+	and %o7, %l0, %l1
+! A = A ^ T
+	.loc 1 2153
+	xor %o4, %l1, %o4
+! T = F0 & G
+	.loc 1 2154
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 2155
+	xor %o0, %l0, %o0
+! G = mem64[g + 128]
+	.loc 1 2156
+	ldx [%i2 + 128], %l0
+! T = F0 & G
+	.loc 1 2157
+	and %o5, %l0, %l0
+! A = A ^ T
+	.loc 1 2158
+	xor %o4, %l0, %o4
+! A = A ^ H13
+	.loc 1 2159
+	xor %o4, %g4, %o4
+! A = A ^ H16
+	.loc 1 2160
+	xor %o4, %o2, %o4
+! mem64[h + 128] = A
+	.loc 1 2161
+	stx %o4, [%i0 + 128]
+! B = B ^ H12
+	.loc 1 2162
+	xor %o0, %o1, %o0
+! B = B ^ H15
+	.loc 1 2163
+	xor %o0, %i5, %o0
+! mem64[h + 96] = B
+	.loc 1 2164
+	stx %o0, [%i0 + 96]
+! G = mem64[g + 0]
+	.loc 1 2165
+	ldx [%i2], %o0
+! A = F2 & G
+	.loc 1 2166
+	and %l2, %o0, %o2
+! B = F1 & G
+	.loc 1 2167
+	and %o7, %o0, %o0
+! G = mem64[g + 32]
+	.loc 1 2168
+	ldx [%i2 + 32], %o4
+! T = F1 & G
+	.loc 1 2169
+	and %o7, %o4, %o7
+! A = A ^ T
+	.loc 1 2170
+	xor %o2, %o7, %o2
+! T = F0 & G
+	.loc 1 2171
+	and %o5, %o4, %o4
+! B = B ^ T
+	.loc 1 2172
+	xor %o0, %o4, %o0
+! G = mem64[g + 64]
+	.loc 1 2173
+	ldx [%i2 + 64], %o4
+! T = F0 & G
+	.loc 1 2174
+	and %o5, %o4, %o4
+! A = A ^ T
+	.loc 1 2175
+	xor %o2, %o4, %o2
+! A = A ^ H14
+	.loc 1 2176
+	xor %o2, %g1, %o2
+! mem64[h + 64] = A
+	.loc 1 2177
+	stx %o2, [%i0 + 64]
+! B = B ^ H13
+	.loc 1 2178
+	xor %o0, %g4, %o0
+! mem64[h + 32] = B
+	.loc 1 2179
+	stx %o0, [%i0 + 32]
+! G = mem64[g + 0]
+	.loc 1 2180
+	ldx [%i2], %o0
+! A = F0 & G
+	.loc 1 2181
+	and %o5, %o0, %o0
+! A = A ^ H12
+	.loc 1 2182
+	xor %o0, %o1, %o0
+! mem64[h + 0] = A
+	.loc 1 2183
+	stx %o0, [%i0]
+! h = h + 8
+	.loc 1 2184
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 1940
+	.loc 1 2185
 	add %i1, 8, %i1
 ! g = g + 8
-	.loc 1 1941
+	.loc 1 2186
 	add %i2, 8, %i2
 ! i = i - 1
-	.loc 1 1942
-	ldx [%fp + 1167], %o0
-	sub %o0, 1, %o0
-	stx %o0, [%fp + 1167]
+	.loc 1 2187
+	sub %o3, 1, %o3
 ! =? i - 0
-	.loc 1 1943
-	cmp %o0, 0
+	.loc 1 2188
+	cmp %o3, 0
 ! goto pass if !=
-	.loc 1 1944
+	.loc 1 2189
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec256_mul_sparc64.pass
 	nop
 ! leave
-	.loc 1 1945
+	.loc 1 2190
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec256_mul_sparc64, .-qhasm_kernel_mceliece_gf12_vec256_mul_sparc64
@@ -6932,120 +7247,120 @@ qhasm_kernel_mceliece_gf12_vec256_mul_sparc64:
 qhasm_kernel_mceliece_gf12_vec256_sq_sparc64:
 	save %sp, -176, %sp
 ! i = 4
-	.loc 1 1951
+	.loc 1 2196
 	mov 4, %o0
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 1953
+	.loc 1 2198
 	ldx [%i1], %o1
 ! v1 = mem64[f + 192]
-	.loc 1 1954
+	.loc 1 2199
 	ldx [%i1 + 192], %o2
 ! v0 = v0 ^ v1
-	.loc 1 1955
+	.loc 1 2200
 	xor %o1, %o2, %l1
 ! v2 = mem64[f + 32]
-	.loc 1 1956
+	.loc 1 2201
 	ldx [%i1 + 32], %o1
 ! v3 = mem64[f + 224]
-	.loc 1 1957
+	.loc 1 2202
 	ldx [%i1 + 224], %o3
 ! v2 = v2 ^ v3
-	.loc 1 1958
+	.loc 1 2203
 	xor %o1, %o3, %l2
 ! v4 = mem64[f + 64]
-	.loc 1 1959
+	.loc 1 2204
 	ldx [%i1 + 64], %o1
 ! v5 = mem64[f + 256]
-	.loc 1 1960
+	.loc 1 2205
 	ldx [%i1 + 256], %o4
 ! v4 = v4 ^ v5
-	.loc 1 1961
+	.loc 1 2206
 	xor %o1, %o4, %o5
 ! v6 = mem64[f + 352]
-	.loc 1 1962
+	.loc 1 2207
 	ldx [%i1 + 352], %o1
 ! v4 = v4 ^ v6
-	.loc 1 1963
+	.loc 1 2208
 	xor %o5, %o1, %l3
 ! v7 = mem64[f + 96]
-	.loc 1 1964
+	.loc 1 2209
 	ldx [%i1 + 96], %o5
 ! v8 = mem64[f + 288]
-	.loc 1 1965
+	.loc 1 2210
 	ldx [%i1 + 288], %o7
 ! v7 = v7 ^ v8
-	.loc 1 1966
+	.loc 1 2211
 	xor %o5, %o7, %l4
 ! v9 = mem64[f + 128]
-	.loc 1 1967
+	.loc 1 2212
 	ldx [%i1 + 128], %o5
 ! v10 = mem64[f + 320]
-	.loc 1 1968
+	.loc 1 2213
 	ldx [%i1 + 320], %l0
 ! v9 = v9 ^ v10
-	.loc 1 1969
+	.loc 1 2214
 	xor %o5, %l0, %l5
 ! v11 = mem64[f + 160]
-	.loc 1 1970
+	.loc 1 2215
 	ldx [%i1 + 160], %o5
 ! v11 = v11 ^ v6
-	.loc 1 1971
+	.loc 1 2216
 	xor %o5, %o1, %o5
 ! mem64[h + 0] = v0
-	.loc 1 1972
+	.loc 1 2217
 	stx %l1, [%i0]
 ! mem64[h + 32] = v6
-	.loc 1 1973
+	.loc 1 2218
 	stx %o1, [%i0 + 32]
 ! mem64[h + 64] = v2
-	.loc 1 1974
+	.loc 1 2219
 	stx %l2, [%i0 + 64]
 ! mem64[h + 96] = v1
-	.loc 1 1975
+	.loc 1 2220
 	stx %o2, [%i0 + 96]
 ! mem64[h + 128] = v4
-	.loc 1 1976
+	.loc 1 2221
 	stx %l3, [%i0 + 128]
 ! mem64[h + 160] = v3
-	.loc 1 1977
+	.loc 1 2222
 	stx %o3, [%i0 + 160]
 ! mem64[h + 192] = v7
-	.loc 1 1978
+	.loc 1 2223
 	stx %l4, [%i0 + 192]
 ! mem64[h + 224] = v5
-	.loc 1 1979
+	.loc 1 2224
 	stx %o4, [%i0 + 224]
 ! mem64[h + 256] = v9
-	.loc 1 1980
+	.loc 1 2225
 	stx %l5, [%i0 + 256]
 ! mem64[h + 288] = v8
-	.loc 1 1981
+	.loc 1 2226
 	stx %o7, [%i0 + 288]
 ! mem64[h + 320] = v11
-	.loc 1 1982
+	.loc 1 2227
 	stx %o5, [%i0 + 320]
 ! mem64[h + 352] = v10
-	.loc 1 1983
+	.loc 1 2228
 	stx %l0, [%i0 + 352]
 ! h = h + 8
-	.loc 1 1984
+	.loc 1 2229
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 1985
+	.loc 1 2230
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 1986
+	.loc 1 2231
 	sub %o0, 1, %o0
 ! =? i - 0
-	.loc 1 1987
+	.loc 1 2232
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 1988
+	.loc 1 2233
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec256_sq_sparc64.pass
 	nop
 ! leave
-	.loc 1 1989
+	.loc 1 2234
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec256_sq_sparc64, .-qhasm_kernel_mceliece_gf12_vec256_sq_sparc64
@@ -7058,4716 +7373,4716 @@ qhasm_kernel_mceliece_gf12_vec256_sq_sparc64:
 qhasm_kernel_mceliece_gf12_vec256_inv_sparc64:
 	save %sp, -2416, %sp
 ! i = 4
-	.loc 1 1995
+	.loc 1 2240
 	mov 4, %o0
 	stx %o0, [%fp + -193]
 .Lqhasm_kernel_mceliece_gf12_vec256_inv_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 1997
+	.loc 1 2242
 	ldx [%i1], %o0
 	stx %o0, [%fp + -185]
 ! v1 = mem64[f + 192]
-	.loc 1 1998
+	.loc 1 2243
 	ldx [%i1 + 192], %o1
 	stx %o1, [%fp + -177]
 ! v2 = v0 ^ v1
-	.loc 1 1999
+	.loc 1 2244
 	xor %o0, %o1, %o7
 ! v3 = mem64[f + 32]
-	.loc 1 2000
+	.loc 1 2245
 	ldx [%i1 + 32], %o0
 	stx %o0, [%fp + -169]
 ! v4 = mem64[f + 224]
-	.loc 1 2001
+	.loc 1 2246
 	ldx [%i1 + 224], %o1
 	stx %o1, [%fp + -161]
 ! v5 = v3 ^ v4
-	.loc 1 2002
+	.loc 1 2247
 	xor %o0, %o1, %o5
 ! v6 = mem64[f + 64]
-	.loc 1 2003
+	.loc 1 2248
 	ldx [%i1 + 64], %o0
 	stx %o0, [%fp + -153]
 ! v7 = mem64[f + 256]
-	.loc 1 2004
+	.loc 1 2249
 	ldx [%i1 + 256], %o1
 	stx %o1, [%fp + -145]
 ! v8 = v6 ^ v7
-	.loc 1 2005
+	.loc 1 2250
 	xor %o0, %o1, %o0
 ! v9 = mem64[f + 352]
-	.loc 1 2006
+	.loc 1 2251
 	ldx [%i1 + 352], %o1
 	stx %o1, [%fp + -137]
 ! v8 = v8 ^ v9
-	.loc 1 2007
+	.loc 1 2252
 	xor %o0, %o1, %o3
 ! v10 = mem64[f + 96]
-	.loc 1 2008
+	.loc 1 2253
 	ldx [%i1 + 96], %o0
 	stx %o0, [%fp + -129]
 ! v11 = mem64[f + 288]
-	.loc 1 2009
+	.loc 1 2254
 	ldx [%i1 + 288], %o2
 	stx %o2, [%fp + -121]
 ! v12 = v10 ^ v11
-	.loc 1 2010
+	.loc 1 2255
 	xor %o0, %o2, %o2
 ! v13 = mem64[f + 128]
-	.loc 1 2011
+	.loc 1 2256
 	ldx [%i1 + 128], %o0
 	stx %o0, [%fp + -113]
 ! v14 = mem64[f + 320]
-	.loc 1 2012
+	.loc 1 2257
 	ldx [%i1 + 320], %o4
 	stx %o4, [%fp + -105]
 ! v15 = v13 ^ v14
-	.loc 1 2013
+	.loc 1 2258
 	xor %o0, %o4, %l0
 ! v16 = mem64[f + 160]
-	.loc 1 2014
+	.loc 1 2259
 	ldx [%i1 + 160], %o0
 	stx %o0, [%fp + -97]
 ! v17 = v16 ^ v9
-	.loc 1 2015
+	.loc 1 2260
 	xor %o0, %o1, %o4
 ! v18 = v2 & v0
-	.loc 1 2016
+	.loc 1 2261
 	ldx [%fp + -185], %l2
 	and %o7, %l2, %o0
 	stx %o0, [%fp + -89]
 ! v19 = v2 & v3
-	.loc 1 2017
+	.loc 1 2262
 	ldx [%fp + -169], %l3
 	and %o7, %l3, %o0
 ! v20 = v9 & v0
-	.loc 1 2018
+	.loc 1 2263
 	and %o1, %l2, %o1
 ! v20 = v19 ^ v20
-	.loc 1 2019
+	.loc 1 2264
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1]
 ! v19 = v2 & v6
-	.loc 1 2020
+	.loc 1 2265
 	ldx [%fp + -153], %l4
 	and %o7, %l4, %l1
 ! v21 = v9 & v3
-	.loc 1 2021
+	.loc 1 2266
 	ldx [%fp + -137], %l5
 	and %l5, %l3, %o0
 ! v22 = v5 & v0
-	.loc 1 2022
+	.loc 1 2267
 	and %o5, %l2, %o1
 ! v21 = v19 ^ v21
-	.loc 1 2023
+	.loc 1 2268
 	xor %l1, %o0, %o0
 ! v22 = v21 ^ v22
-	.loc 1 2024
+	.loc 1 2269
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 7]
 ! v21 = v9 & v6
-	.loc 1 2025
+	.loc 1 2270
 	and %l5, %l4, %o0
 ! v19 = v5 & v3
-	.loc 1 2026
+	.loc 1 2271
 	and %o5, %l3, %o1
 ! v19 = v21 ^ v19
-	.loc 1 2027
+	.loc 1 2272
 	xor %o0, %o1, %l2
 ! v21 = v5 & v6
-	.loc 1 2028
+	.loc 1 2273
 	and %o5, %l4, %l4
 ! v23 = v1 & v10
-	.loc 1 2029
+	.loc 1 2274
 	ldx [%fp + -177], %l1
 	ldx [%fp + -129], %l6
 	and %l1, %l6, %l3
 ! v24 = v1 & v13
-	.loc 1 2030
+	.loc 1 2275
 	ldx [%fp + -113], %i2
 	and %l1, %i2, %o0
 ! v25 = v8 & v10
-	.loc 1 2031
+	.loc 1 2276
 	and %o3, %l6, %o1
 ! v25 = v24 ^ v25
-	.loc 1 2032
+	.loc 1 2277
 	xor %o0, %o1, %l5
 ! v24 = v1 & v16
-	.loc 1 2033
+	.loc 1 2278
 	ldx [%fp + -97], %l7
 	and %l1, %l7, %l1
 ! v26 = v8 & v13
-	.loc 1 2034
+	.loc 1 2279
 	and %o3, %i2, %o0
 ! v27 = v4 & v10
-	.loc 1 2035
+	.loc 1 2280
 	ldx [%fp + -161], %i3
 	and %i3, %l6, %o1
 ! v26 = v24 ^ v26
-	.loc 1 2036
+	.loc 1 2281
 	xor %l1, %o0, %o0
 ! v27 = v26 ^ v27
-	.loc 1 2037
+	.loc 1 2282
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 15]
 ! v26 = v8 & v16
-	.loc 1 2038
+	.loc 1 2283
 	and %o3, %l7, %o0
 ! v24 = v4 & v13
-	.loc 1 2039
+	.loc 1 2284
 	and %i3, %i2, %o1
 ! v24 = v26 ^ v24
-	.loc 1 2040
+	.loc 1 2285
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 23]
 ! v26 = v4 & v16
-	.loc 1 2041
+	.loc 1 2286
 	and %i3, %l7, %o0
 	stx %o0, [%fp + 31]
 ! v28 = v2 ^ v1
-	.loc 1 2042
+	.loc 1 2287
 	ldx [%fp + -177], %o0
 	xor %o7, %o0, %l1
 ! v29 = v9 ^ v8
-	.loc 1 2043
+	.loc 1 2288
 	ldx [%fp + -137], %o0
 	xor %o0, %o3, %i5
 ! v30 = v5 ^ v4
-	.loc 1 2044
+	.loc 1 2289
 	xor %o5, %i3, %i3
 ! v31 = v0 ^ v10
-	.loc 1 2045
+	.loc 1 2290
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %o1
 	xor %o0, %o1, %g1
 ! v32 = v3 ^ v13
-	.loc 1 2046
+	.loc 1 2291
 	ldx [%fp + -169], %o0
 	ldx [%fp + -113], %o1
 	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
-	.loc 1 2047
+	.loc 1 2292
 	ldx [%fp + -153], %o0
 	ldx [%fp + -97], %o1
 	xor %o0, %o1, %i2
 ! v34 = v28 & v31
-	.loc 1 2048
+	.loc 1 2293
 	and %l1, %g1, %l7
 ! v35 = v28 & v32
-	.loc 1 2049
+	.loc 1 2294
 	and %l1, %i4, %o0
 ! v36 = v29 & v31
-	.loc 1 2050
+	.loc 1 2295
 	and %i5, %g1, %o1
 ! v36 = v35 ^ v36
-	.loc 1 2051
+	.loc 1 2296
 	xor %o0, %o1, %l6
 ! v28 = v28 & v33
-	.loc 1 2052
+	.loc 1 2297
 	and %l1, %i2, %o0
 ! v35 = v29 & v32
-	.loc 1 2053
+	.loc 1 2298
 	and %i5, %i4, %o1
 ! v31 = v30 & v31
-	.loc 1 2054
+	.loc 1 2299
 	and %i3, %g1, %l1
 ! v35 = v28 ^ v35
-	.loc 1 2055
+	.loc 1 2300
 	xor %o0, %o1, %o1
 ! v31 = v35 ^ v31
-	.loc 1 2056
+	.loc 1 2301
 	xor %o1, %l1, %l1
 ! v29 = v29 & v33
-	.loc 1 2057
+	.loc 1 2302
 	and %i5, %i2, %o0
 ! v32 = v30 & v32
-	.loc 1 2058
+	.loc 1 2303
 	and %i3, %i4, %o1
 ! v32 = v29 ^ v32
-	.loc 1 2059
+	.loc 1 2304
 	xor %o0, %o1, %i4
 ! v33 = v30 & v33
-	.loc 1 2060
+	.loc 1 2305
 	and %i3, %i2, %o1
 ! v34 = v34 ^ v18
-	.loc 1 2061
+	.loc 1 2306
 	ldx [%fp + -89], %o0
 	xor %l7, %o0, %o0
 ! v34 = v34 ^ v23
-	.loc 1 2062
+	.loc 1 2307
 	xor %o0, %l3, %l7
 ! v36 = v36 ^ v20
-	.loc 1 2063
+	.loc 1 2308
 	ldx [%fp + -1], %o0
 	xor %l6, %o0, %o0
 ! v36 = v36 ^ v25
-	.loc 1 2064
+	.loc 1 2309
 	xor %o0, %l5, %l6
 ! v31 = v31 ^ v22
-	.loc 1 2065
+	.loc 1 2310
 	ldx [%fp + 7], %o0
 	xor %l1, %o0, %o0
 ! v31 = v31 ^ v27
-	.loc 1 2066
+	.loc 1 2311
 	ldx [%fp + 15], %l1
 	xor %o0, %l1, %o0
 	stx %o0, [%fp + 39]
 ! v32 = v32 ^ v19
-	.loc 1 2067
+	.loc 1 2312
 	xor %i4, %l2, %o0
 ! v32 = v32 ^ v24
-	.loc 1 2068
+	.loc 1 2313
 	ldx [%fp + 23], %l1
 	xor %o0, %l1, %o0
 ! v33 = v33 ^ v21
-	.loc 1 2069
+	.loc 1 2314
 	xor %o1, %l4, %o1
 ! v33 = v33 ^ v26
-	.loc 1 2070
+	.loc 1 2315
 	ldx [%fp + 31], %l1
 	xor %o1, %l1, %o1
 ! v19 = v34 ^ v19
-	.loc 1 2071
+	.loc 1 2316
 	xor %l7, %l2, %l1
 	stx %l1, [%fp + 47]
 ! v21 = v36 ^ v21
-	.loc 1 2072
+	.loc 1 2317
 	xor %l6, %l4, %l1
 	stx %l1, [%fp + 55]
 ! v23 = v32 ^ v23
-	.loc 1 2073
+	.loc 1 2318
 	xor %o0, %l3, %o0
 	stx %o0, [%fp + 63]
 ! v25 = v33 ^ v25
-	.loc 1 2074
+	.loc 1 2319
 	xor %o1, %l5, %o0
 	stx %o0, [%fp + 71]
 ! v33 = v12 & v1
-	.loc 1 2075
+	.loc 1 2320
 	ldx [%fp + -177], %l1
 	and %o2, %l1, %o0
 	stx %o0, [%fp + 79]
 ! v32 = v12 & v4
-	.loc 1 2076
+	.loc 1 2321
 	ldx [%fp + -161], %l2
 	and %o2, %l2, %o0
 ! v36 = v7 & v1
-	.loc 1 2077
+	.loc 1 2322
 	ldx [%fp + -145], %l3
 	and %l3, %l1, %o1
 ! v36 = v32 ^ v36
-	.loc 1 2078
+	.loc 1 2323
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 87]
 ! v32 = v12 & v7
-	.loc 1 2079
+	.loc 1 2324
 	and %o2, %l3, %o0
 ! v34 = v7 & v4
-	.loc 1 2080
+	.loc 1 2325
 	and %l3, %l2, %o1
 ! v30 = v15 & v1
-	.loc 1 2081
+	.loc 1 2326
 	and %l0, %l1, %l1
 ! v34 = v32 ^ v34
-	.loc 1 2082
+	.loc 1 2327
 	xor %o0, %o1, %o1
 ! v30 = v34 ^ v30
-	.loc 1 2083
+	.loc 1 2328
 	xor %o1, %l1, %o0
 	stx %o0, [%fp + 95]
 ! v34 = v7 & v7
-	.loc 1 2084
+	.loc 1 2329
 	and %l3, %l3, %o0
 ! v32 = v15 & v4
-	.loc 1 2085
+	.loc 1 2330
 	and %l0, %l2, %o1
 ! v32 = v34 ^ v32
-	.loc 1 2086
+	.loc 1 2331
 	xor %o0, %o1, %l5
 ! v34 = v15 & v7
-	.loc 1 2087
+	.loc 1 2332
 	and %l0, %l3, %i2
 ! v29 = v11 & v11
-	.loc 1 2088
+	.loc 1 2333
 	ldx [%fp + -121], %o0
 	ldx [%fp + -121], %l2
 	and %o0, %l2, %l7
 ! v35 = v11 & v14
-	.loc 1 2089
+	.loc 1 2334
 	ldx [%fp + -105], %l6
 	and %l2, %l6, %o0
 ! v28 = v17 & v11
-	.loc 1 2090
+	.loc 1 2335
 	and %o4, %l2, %o1
 ! v28 = v35 ^ v28
-	.loc 1 2091
+	.loc 1 2336
 	xor %o0, %o1, %i3
 ! v35 = v11 & v9
-	.loc 1 2092
+	.loc 1 2337
 	ldx [%fp + -137], %i4
 	and %l2, %i4, %l1
 ! v37 = v17 & v14
-	.loc 1 2093
+	.loc 1 2338
 	and %o4, %l6, %o0
 ! v38 = v14 & v11
-	.loc 1 2094
+	.loc 1 2339
 	and %l6, %l2, %o1
 ! v37 = v35 ^ v37
-	.loc 1 2095
+	.loc 1 2340
 	xor %l1, %o0, %o0
 ! v38 = v37 ^ v38
-	.loc 1 2096
+	.loc 1 2341
 	xor %o0, %o1, %l4
 ! v37 = v17 & v9
-	.loc 1 2097
+	.loc 1 2342
 	and %o4, %i4, %o0
 ! v35 = v14 & v14
-	.loc 1 2098
+	.loc 1 2343
 	and %l6, %l6, %l3
 ! v35 = v37 ^ v35
-	.loc 1 2099
+	.loc 1 2344
 	xor %o0, %l3, %l3
 ! v37 = v14 & v9
-	.loc 1 2100
+	.loc 1 2345
 	and %l6, %i4, %l2
 ! v39 = v12 ^ v11
-	.loc 1 2101
+	.loc 1 2346
 	ldx [%fp + -121], %o0
 	xor %o2, %o0, %g5
 ! v40 = v7 ^ v17
-	.loc 1 2102
+	.loc 1 2347
 	ldx [%fp + -145], %l6
 	xor %l6, %o4, %g4
 ! v41 = v15 ^ v14
-	.loc 1 2103
+	.loc 1 2348
 	ldx [%fp + -105], %o1
 	xor %l0, %o1, %g1
 ! v42 = v1 ^ v11
-	.loc 1 2104
+	.loc 1 2349
 	ldx [%fp + -177], %l1
 	xor %l1, %o0, %i5
 ! v43 = v4 ^ v14
-	.loc 1 2105
+	.loc 1 2350
 	ldx [%fp + -161], %o0
 	xor %o0, %o1, %i4
 ! v44 = v7 ^ v9
-	.loc 1 2106
+	.loc 1 2351
 	ldx [%fp + -137], %o0
 	xor %l6, %o0, %l6
 ! v45 = v39 & v42
-	.loc 1 2107
+	.loc 1 2352
 	and %g5, %i5, %l1
 ! v46 = v39 & v43
-	.loc 1 2108
+	.loc 1 2353
 	and %g5, %i4, %o0
 ! v47 = v40 & v42
-	.loc 1 2109
+	.loc 1 2354
 	and %g4, %i5, %o1
 ! v47 = v46 ^ v47
-	.loc 1 2110
+	.loc 1 2355
 	xor %o0, %o1, %o1
 ! v39 = v39 & v44
-	.loc 1 2111
+	.loc 1 2356
 	and %g5, %l6, %g5
 ! v46 = v40 & v43
-	.loc 1 2112
+	.loc 1 2357
 	and %g4, %i4, %o0
 ! v42 = v41 & v42
-	.loc 1 2113
+	.loc 1 2358
 	and %g1, %i5, %i5
 ! v46 = v39 ^ v46
-	.loc 1 2114
+	.loc 1 2359
 	xor %g5, %o0, %o0
 ! v42 = v46 ^ v42
-	.loc 1 2115
+	.loc 1 2360
 	xor %o0, %i5, %i5
 ! v40 = v40 & v44
-	.loc 1 2116
+	.loc 1 2361
 	and %g4, %l6, %g4
 ! v43 = v41 & v43
-	.loc 1 2117
+	.loc 1 2362
 	and %g1, %i4, %i4
 ! v43 = v40 ^ v43
-	.loc 1 2118
+	.loc 1 2363
 	xor %g4, %i4, %i4
 ! v44 = v41 & v44
-	.loc 1 2119
+	.loc 1 2364
 	and %g1, %l6, %o0
 ! v45 = v45 ^ v33
-	.loc 1 2120
+	.loc 1 2365
 	ldx [%fp + 79], %l6
 	xor %l1, %l6, %l1
 ! v45 = v45 ^ v29
-	.loc 1 2121
+	.loc 1 2366
 	xor %l1, %l7, %l1
 ! v47 = v47 ^ v36
-	.loc 1 2122
+	.loc 1 2367
 	ldx [%fp + 87], %l6
 	xor %o1, %l6, %o1
 ! v47 = v47 ^ v28
-	.loc 1 2123
+	.loc 1 2368
 	xor %o1, %i3, %o1
 ! v42 = v42 ^ v30
-	.loc 1 2124
+	.loc 1 2369
 	ldx [%fp + 95], %l6
 	xor %i5, %l6, %l6
 ! v42 = v42 ^ v38
-	.loc 1 2125
+	.loc 1 2370
 	xor %l6, %l4, %l6
 ! v43 = v43 ^ v32
-	.loc 1 2126
+	.loc 1 2371
 	xor %i4, %l5, %i4
 ! v43 = v43 ^ v35
-	.loc 1 2127
+	.loc 1 2372
 	xor %i4, %l3, %i4
 ! v44 = v44 ^ v34
-	.loc 1 2128
+	.loc 1 2373
 	xor %o0, %i2, %o0
 ! v44 = v44 ^ v37
-	.loc 1 2129
+	.loc 1 2374
 	xor %o0, %l2, %o0
 ! v32 = v45 ^ v32
-	.loc 1 2130
+	.loc 1 2375
 	xor %l1, %l5, %l1
 	stx %l1, [%fp + 103]
 ! v34 = v47 ^ v34
-	.loc 1 2131
+	.loc 1 2376
 	xor %o1, %i2, %o1
 	stx %o1, [%fp + 111]
 ! v29 = v43 ^ v29
-	.loc 1 2132
+	.loc 1 2377
 	xor %i4, %l7, %l1
 ! v28 = v44 ^ v28
-	.loc 1 2133
+	.loc 1 2378
 	xor %o0, %i3, %l5
 ! v12 = v2 ^ v12
-	.loc 1 2134
+	.loc 1 2379
 	xor %o7, %o2, %l7
 ! v2 = v9 ^ v7
-	.loc 1 2135
+	.loc 1 2380
 	ldx [%fp + -137], %o0
 	ldx [%fp + -145], %o7
 	xor %o0, %o7, %i2
 ! v15 = v5 ^ v15
-	.loc 1 2136
+	.loc 1 2381
 	xor %o5, %l0, %i4
 ! v5 = v1 ^ v11
-	.loc 1 2137
+	.loc 1 2382
 	ldx [%fp + -177], %o1
 	ldx [%fp + -121], %o5
 	xor %o1, %o5, %i3
 ! v17 = v8 ^ v17
-	.loc 1 2138
+	.loc 1 2383
 	xor %o3, %o4, %o4
 ! v8 = v4 ^ v14
-	.loc 1 2139
+	.loc 1 2384
 	ldx [%fp + -161], %o3
 	ldx [%fp + -105], %g4
 	xor %o3, %g4, %o2
 ! v44 = v0 ^ v1
-	.loc 1 2140
+	.loc 1 2385
 	ldx [%fp + -185], %l0
 	xor %l0, %o1, %g1
 ! v43 = v3 ^ v4
-	.loc 1 2141
+	.loc 1 2386
 	ldx [%fp + -169], %o1
 	xor %o1, %o3, %i5
 ! v47 = v6 ^ v7
-	.loc 1 2142
+	.loc 1 2387
 	ldx [%fp + -153], %o1
 	xor %o1, %o7, %l0
 ! v45 = v10 ^ v11
-	.loc 1 2143
+	.loc 1 2388
 	ldx [%fp + -129], %o1
 	xor %o1, %o5, %o7
 ! v41 = v13 ^ v14
-	.loc 1 2144
+	.loc 1 2389
 	ldx [%fp + -113], %o1
 	xor %o1, %g4, %o3
 ! v40 = v16 ^ v9
-	.loc 1 2145
+	.loc 1 2390
 	ldx [%fp + -97], %o1
 	xor %o1, %o0, %o5
 ! v46 = v12 & v44
-	.loc 1 2146
+	.loc 1 2391
 	and %l7, %g1, %o0
 	stx %o0, [%fp + 119]
 ! v39 = v12 & v43
-	.loc 1 2147
+	.loc 1 2392
 	and %l7, %i5, %o1
 ! v48 = v2 & v44
-	.loc 1 2148
+	.loc 1 2393
 	and %i2, %g1, %o0
 ! v48 = v39 ^ v48
-	.loc 1 2149
+	.loc 1 2394
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 127]
 ! v39 = v12 & v47
-	.loc 1 2150
+	.loc 1 2395
 	and %l7, %l0, %g4
 ! v49 = v2 & v43
-	.loc 1 2151
+	.loc 1 2396
 	and %i2, %i5, %o0
 ! v50 = v15 & v44
-	.loc 1 2152
+	.loc 1 2397
 	and %i4, %g1, %o1
 ! v49 = v39 ^ v49
-	.loc 1 2153
+	.loc 1 2398
 	xor %g4, %o0, %o0
 ! v50 = v49 ^ v50
-	.loc 1 2154
+	.loc 1 2399
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 135]
 ! v49 = v2 & v47
-	.loc 1 2155
+	.loc 1 2400
 	and %i2, %l0, %o0
 ! v39 = v15 & v43
-	.loc 1 2156
+	.loc 1 2401
 	and %i4, %i5, %o1
 ! v39 = v49 ^ v39
-	.loc 1 2157
+	.loc 1 2402
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 143]
 ! v49 = v15 & v47
-	.loc 1 2158
+	.loc 1 2403
 	and %i4, %l0, %o0
 	stx %o0, [%fp + 151]
 ! v51 = v5 & v45
-	.loc 1 2159
+	.loc 1 2404
 	and %i3, %o7, %o0
 	stx %o0, [%fp + -81]
 ! v52 = v5 & v41
-	.loc 1 2160
+	.loc 1 2405
 	and %i3, %o3, %o0
 ! v53 = v17 & v45
-	.loc 1 2161
+	.loc 1 2406
 	and %o4, %o7, %o1
 ! v53 = v52 ^ v53
-	.loc 1 2162
+	.loc 1 2407
 	xor %o0, %o1, %g5
 ! v52 = v5 & v40
-	.loc 1 2163
+	.loc 1 2408
 	and %i3, %o5, %o1
 ! v54 = v17 & v41
-	.loc 1 2164
+	.loc 1 2409
 	and %o4, %o3, %o0
 ! v55 = v8 & v45
-	.loc 1 2165
+	.loc 1 2410
 	and %o2, %o7, %g4
 ! v54 = v52 ^ v54
-	.loc 1 2166
+	.loc 1 2411
 	xor %o1, %o0, %o0
 ! v55 = v54 ^ v55
-	.loc 1 2167
+	.loc 1 2412
 	xor %o0, %g4, %g4
 ! v54 = v17 & v40
-	.loc 1 2168
+	.loc 1 2413
 	and %o4, %o5, %o0
 ! v52 = v8 & v41
-	.loc 1 2169
+	.loc 1 2414
 	and %o2, %o3, %o1
 ! v52 = v54 ^ v52
-	.loc 1 2170
+	.loc 1 2415
 	xor %o0, %o1, %o1
 ! v54 = v8 & v40
-	.loc 1 2171
+	.loc 1 2416
 	and %o2, %o5, %o0
 ! v5 = v12 ^ v5
-	.loc 1 2172
+	.loc 1 2417
 	xor %l7, %i3, %i3
 ! v17 = v2 ^ v17
-	.loc 1 2173
+	.loc 1 2418
 	xor %i2, %o4, %o4
 ! v8 = v15 ^ v8
-	.loc 1 2174
+	.loc 1 2419
 	xor %i4, %o2, %l7
 ! v45 = v44 ^ v45
-	.loc 1 2175
+	.loc 1 2420
 	xor %g1, %o7, %o7
 ! v41 = v43 ^ v41
-	.loc 1 2176
+	.loc 1 2421
 	xor %i5, %o3, %i2
 ! v40 = v47 ^ v40
-	.loc 1 2177
+	.loc 1 2422
 	xor %l0, %o5, %l0
 ! v47 = v5 & v45
-	.loc 1 2178
+	.loc 1 2423
 	and %i3, %o7, %o5
 ! v43 = v5 & v41
-	.loc 1 2179
+	.loc 1 2424
 	and %i3, %i2, %o2
 ! v44 = v17 & v45
-	.loc 1 2180
+	.loc 1 2425
 	and %o4, %o7, %o3
 ! v44 = v43 ^ v44
-	.loc 1 2181
+	.loc 1 2426
 	xor %o2, %o3, %i4
 ! v5 = v5 & v40
-	.loc 1 2182
+	.loc 1 2427
 	and %i3, %l0, %i3
 ! v43 = v17 & v41
-	.loc 1 2183
+	.loc 1 2428
 	and %o4, %i2, %o2
 ! v45 = v8 & v45
-	.loc 1 2184
+	.loc 1 2429
 	and %l7, %o7, %o3
 ! v43 = v5 ^ v43
-	.loc 1 2185
+	.loc 1 2430
 	xor %i3, %o2, %o2
 ! v45 = v43 ^ v45
-	.loc 1 2186
+	.loc 1 2431
 	xor %o2, %o3, %o2
 ! v17 = v17 & v40
-	.loc 1 2187
+	.loc 1 2432
 	and %o4, %l0, %o4
 ! v41 = v8 & v41
-	.loc 1 2188
+	.loc 1 2433
 	and %l7, %i2, %i2
 ! v41 = v17 ^ v41
-	.loc 1 2189
+	.loc 1 2434
 	xor %o4, %i2, %i2
 ! v40 = v8 & v40
-	.loc 1 2190
+	.loc 1 2435
 	and %l7, %l0, %o3
 ! v47 = v47 ^ v46
-	.loc 1 2191
+	.loc 1 2436
 	ldx [%fp + 119], %o4
 	xor %o5, %o4, %o5
 ! v47 = v47 ^ v51
-	.loc 1 2192
+	.loc 1 2437
 	ldx [%fp + -81], %o4
 	xor %o5, %o4, %o5
 ! v44 = v44 ^ v48
-	.loc 1 2193
+	.loc 1 2438
 	ldx [%fp + 127], %o7
 	xor %i4, %o7, %i4
 ! v44 = v44 ^ v53
-	.loc 1 2194
+	.loc 1 2439
 	xor %i4, %g5, %i4
 ! v45 = v45 ^ v50
-	.loc 1 2195
+	.loc 1 2440
 	ldx [%fp + 135], %o7
 	xor %o2, %o7, %o2
 ! v45 = v45 ^ v55
-	.loc 1 2196
+	.loc 1 2441
 	xor %o2, %g4, %o7
 ! v41 = v41 ^ v39
-	.loc 1 2197
+	.loc 1 2442
 	ldx [%fp + 143], %l0
 	xor %i2, %l0, %o2
 ! v41 = v41 ^ v52
-	.loc 1 2198
+	.loc 1 2443
 	xor %o2, %o1, %o2
 ! v40 = v40 ^ v49
-	.loc 1 2199
+	.loc 1 2444
 	ldx [%fp + 151], %l7
 	xor %o3, %l7, %o3
 ! v40 = v40 ^ v54
-	.loc 1 2200
+	.loc 1 2445
 	xor %o3, %o0, %o3
 ! v39 = v47 ^ v39
-	.loc 1 2201
+	.loc 1 2446
 	xor %o5, %l0, %o5
 ! v49 = v44 ^ v49
-	.loc 1 2202
+	.loc 1 2447
 	xor %i4, %l7, %l0
 ! v51 = v41 ^ v51
-	.loc 1 2203
+	.loc 1 2448
 	xor %o2, %o4, %o4
 ! v53 = v40 ^ v53
-	.loc 1 2204
+	.loc 1 2449
 	xor %o3, %g5, %g5
 ! v46 = v46 ^ v18
-	.loc 1 2205
+	.loc 1 2450
 	ldx [%fp + 119], %o2
 	ldx [%fp + -89], %o3
 	xor %o2, %o3, %o2
 ! v46 = v46 ^ v33
-	.loc 1 2206
+	.loc 1 2451
 	ldx [%fp + 79], %o3
 	xor %o2, %o3, %o3
 ! v48 = v48 ^ v20
-	.loc 1 2207
+	.loc 1 2452
 	ldx [%fp + 127], %o2
 	ldx [%fp + -1], %l7
 	xor %o2, %l7, %o2
 ! v48 = v48 ^ v36
-	.loc 1 2208
+	.loc 1 2453
 	ldx [%fp + 87], %l7
 	xor %o2, %l7, %l7
 ! v50 = v50 ^ v22
-	.loc 1 2209
+	.loc 1 2454
 	ldx [%fp + 135], %o2
 	ldx [%fp + 7], %i2
 	xor %o2, %i2, %o2
 ! v50 = v50 ^ v30
-	.loc 1 2210
+	.loc 1 2455
 	ldx [%fp + 95], %i2
 	xor %o2, %i2, %i2
 ! v39 = v39 ^ v19
-	.loc 1 2211
+	.loc 1 2456
 	ldx [%fp + 47], %o2
 	xor %o5, %o2, %o2
 ! v39 = v39 ^ v32
-	.loc 1 2212
+	.loc 1 2457
 	ldx [%fp + 103], %o5
 	xor %o2, %o5, %o5
 ! v49 = v49 ^ v21
-	.loc 1 2213
+	.loc 1 2458
 	ldx [%fp + 55], %o2
 	xor %l0, %o2, %o2
 ! v49 = v49 ^ v34
-	.loc 1 2214
+	.loc 1 2459
 	ldx [%fp + 111], %l0
 	xor %o2, %l0, %l0
 ! v45 = v45 ^ v31
-	.loc 1 2215
+	.loc 1 2460
 	ldx [%fp + 39], %o2
 	xor %o7, %o2, %o7
 ! v45 = v45 ^ v42
-	.loc 1 2216
+	.loc 1 2461
 	xor %o7, %l6, %o7
 ! v51 = v51 ^ v23
-	.loc 1 2217
+	.loc 1 2462
 	ldx [%fp + 63], %i3
 	xor %o4, %i3, %o2
 ! v51 = v51 ^ v29
-	.loc 1 2218
+	.loc 1 2463
 	xor %o2, %l1, %i4
 ! v53 = v53 ^ v25
-	.loc 1 2219
+	.loc 1 2464
 	ldx [%fp + 71], %o4
 	xor %g5, %o4, %o2
 ! v53 = v53 ^ v28
-	.loc 1 2220
+	.loc 1 2465
 	xor %o2, %l5, %o2
 ! v55 = v55 ^ v27
-	.loc 1 2221
+	.loc 1 2466
 	ldx [%fp + 15], %i5
 	xor %g4, %i5, %g4
 ! v55 = v55 ^ v38
-	.loc 1 2222
+	.loc 1 2467
 	xor %g4, %l4, %g4
 ! v52 = v52 ^ v24
-	.loc 1 2223
+	.loc 1 2468
 	ldx [%fp + 23], %g1
 	xor %o1, %g1, %o1
 ! v52 = v52 ^ v35
-	.loc 1 2224
+	.loc 1 2469
 	xor %o1, %l3, %o1
 ! v54 = v54 ^ v26
-	.loc 1 2225
+	.loc 1 2470
 	ldx [%fp + 31], %g5
 	xor %o0, %g5, %o0
 ! v54 = v54 ^ v37
-	.loc 1 2226
+	.loc 1 2471
 	xor %o0, %l2, %o0
 ! v23 = v46 ^ v23
-	.loc 1 2227
+	.loc 1 2472
 	xor %o3, %i3, %o3
 ! v25 = v48 ^ v25
-	.loc 1 2228
+	.loc 1 2473
 	xor %l7, %o4, %o4
 ! v27 = v50 ^ v27
-	.loc 1 2229
+	.loc 1 2474
 	xor %i2, %i5, %l7
 ! v24 = v39 ^ v24
-	.loc 1 2230
+	.loc 1 2475
 	xor %o5, %g1, %i2
 ! v26 = v49 ^ v26
-	.loc 1 2231
+	.loc 1 2476
 	xor %l0, %g5, %l0
 ! v33 = v51 ^ v33
-	.loc 1 2232
+	.loc 1 2477
 	ldx [%fp + 79], %o5
 	xor %i4, %o5, %i3
 ! v36 = v53 ^ v36
-	.loc 1 2233
+	.loc 1 2478
 	ldx [%fp + 87], %o5
 	xor %o2, %o5, %i4
 ! v30 = v55 ^ v30
-	.loc 1 2234
+	.loc 1 2479
 	ldx [%fp + 95], %o2
 	xor %g4, %o2, %o5
 ! v32 = v52 ^ v32
-	.loc 1 2235
+	.loc 1 2480
 	ldx [%fp + 103], %o2
 	xor %o1, %o2, %o1
 ! v34 = v54 ^ v34
-	.loc 1 2236
+	.loc 1 2481
 	ldx [%fp + 111], %o2
 	xor %o0, %o2, %o0
 ! v36 = v36 ^ v37
-	.loc 1 2237
+	.loc 1 2482
 	xor %i4, %l2, %o2
 ! v37 = v26 ^ v37
-	.loc 1 2238
+	.loc 1 2483
 	xor %l0, %l2, %l2
 ! v33 = v33 ^ v35
-	.loc 1 2239
+	.loc 1 2484
 	xor %i3, %l3, %l0
 ! v35 = v24 ^ v35
-	.loc 1 2240
+	.loc 1 2485
 	xor %i2, %l3, %l3
 ! v45 = v45 ^ v38
-	.loc 1 2241
+	.loc 1 2486
 	xor %o7, %l4, %o7
 ! v38 = v27 ^ v38
-	.loc 1 2242
+	.loc 1 2487
 	xor %l7, %l4, %l4
 ! v37 = v37 ^ v28
-	.loc 1 2243
+	.loc 1 2488
 	xor %l2, %l5, %l2
 ! v28 = v25 ^ v28
-	.loc 1 2244
+	.loc 1 2489
 	xor %o4, %l5, %l5
 ! v35 = v35 ^ v29
-	.loc 1 2245
+	.loc 1 2490
 	xor %l3, %l1, %l3
 ! v29 = v23 ^ v29
-	.loc 1 2246
+	.loc 1 2491
 	xor %o3, %l1, %l1
 ! v38 = v38 ^ v42
-	.loc 1 2247
+	.loc 1 2492
 	xor %l4, %l6, %l4
 ! v42 = v31 ^ v42
-	.loc 1 2248
+	.loc 1 2493
 	ldx [%fp + 39], %o3
 	xor %o3, %l6, %l6
 ! v28 = v28 ^ v34
-	.loc 1 2249
+	.loc 1 2494
 	xor %l5, %o0, %l5
 ! v34 = v21 ^ v34
-	.loc 1 2250
+	.loc 1 2495
 	ldx [%fp + 55], %o3
 	xor %o3, %o0, %o0
 ! v29 = v29 ^ v32
-	.loc 1 2251
+	.loc 1 2496
 	xor %l1, %o1, %l1
 ! v32 = v19 ^ v32
-	.loc 1 2252
+	.loc 1 2497
 	ldx [%fp + 47], %o3
 	xor %o3, %o1, %o1
 ! v42 = v42 ^ v30
-	.loc 1 2253
+	.loc 1 2498
 	xor %l6, %o5, %l6
 ! v30 = v22 ^ v30
-	.loc 1 2254
+	.loc 1 2499
 	ldx [%fp + 7], %o3
 	xor %o3, %o5, %o5
 ! v34 = v34 ^ v36
-	.loc 1 2255
+	.loc 1 2500
 	xor %o0, %o2, %o4
 ! v36 = v20 ^ v36
-	.loc 1 2256
+	.loc 1 2501
 	ldx [%fp + -1], %o0
 	xor %o0, %o2, %l7
 ! v32 = v32 ^ v33
-	.loc 1 2257
+	.loc 1 2502
 	xor %o1, %l0, %i2
 ! v33 = v18 ^ v33
-	.loc 1 2258
+	.loc 1 2503
 	ldx [%fp + -89], %o0
 	xor %o0, %l0, %l0
 ! v18 = v33 ^ v29
-	.loc 1 2259
+	.loc 1 2504
 	xor %l0, %l1, %o0
 ! v20 = v36 ^ v28
-	.loc 1 2260
+	.loc 1 2505
 	xor %l7, %l5, %o1
 ! v22 = v30 ^ v38
-	.loc 1 2261
+	.loc 1 2506
 	xor %o5, %l4, %o2
 ! v22 = v22 ^ v45
-	.loc 1 2262
+	.loc 1 2507
 	xor %o2, %o7, %i4
 ! v19 = v32 ^ v35
-	.loc 1 2263
+	.loc 1 2508
 	xor %i2, %l3, %i3
 ! v21 = v34 ^ v37
-	.loc 1 2264
+	.loc 1 2509
 	xor %o4, %l2, %o3
 ! v31 = v42 ^ v45
-	.loc 1 2265
+	.loc 1 2510
 	xor %l6, %o7, %o2
 ! v18 = v18 ^ v19
-	.loc 1 2266
+	.loc 1 2511
 	xor %o0, %i3, %i5
 	stx %i5, [%fp + 1631]
 ! v23 = v45 ^ v38
-	.loc 1 2267
+	.loc 1 2512
 	xor %o7, %l4, %o0
 	stx %o0, [%fp + 1639]
 ! v20 = v20 ^ v21
-	.loc 1 2268
+	.loc 1 2513
 	xor %o1, %o3, %o1
 ! v20 = v20 ^ v37
-	.loc 1 2269
+	.loc 1 2514
 	xor %o1, %l2, %o0
 	stx %o0, [%fp + 159]
 ! v25 = v29 ^ v35
-	.loc 1 2270
+	.loc 1 2515
 	xor %l1, %l3, %o0
 	stx %o0, [%fp + 1647]
 ! v22 = v22 ^ v31
-	.loc 1 2271
+	.loc 1 2516
 	xor %i4, %o2, %o0
 	stx %o0, [%fp + 1655]
 ! v27 = v28 ^ v37
-	.loc 1 2272
+	.loc 1 2517
 	xor %l5, %l2, %o0
 	stx %o0, [%fp + 1663]
 ! v24 = v18 & v33
-	.loc 1 2273
+	.loc 1 2518
 	and %i5, %l0, %o0
 	stx %o0, [%fp + 167]
 ! v26 = v18 & v36
-	.loc 1 2274
+	.loc 1 2519
 	and %i5, %l7, %o0
 ! v54 = v37 & v33
-	.loc 1 2275
+	.loc 1 2520
 	and %l2, %l0, %o1
 ! v54 = v26 ^ v54
-	.loc 1 2276
+	.loc 1 2521
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 175]
 ! v26 = v18 & v30
-	.loc 1 2277
+	.loc 1 2522
 	ldx [%fp + 1631], %o0
 	and %o0, %o5, %i4
 	stx %i4, [%fp + 183]
 ! v52 = v37 & v36
-	.loc 1 2278
+	.loc 1 2523
 	and %l2, %l7, %o0
 ! v55 = v23 & v33
-	.loc 1 2279
+	.loc 1 2524
 	ldx [%fp + 1639], %i5
 	and %i5, %l0, %o1
 ! v52 = v26 ^ v52
-	.loc 1 2280
+	.loc 1 2525
 	xor %i4, %o0, %o0
 ! v55 = v52 ^ v55
-	.loc 1 2281
+	.loc 1 2526
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 191]
 ! v52 = v37 & v30
-	.loc 1 2282
+	.loc 1 2527
 	and %l2, %o5, %o0
 ! v26 = v23 & v36
-	.loc 1 2283
+	.loc 1 2528
 	and %i5, %l7, %o1
 ! v26 = v52 ^ v26
-	.loc 1 2284
+	.loc 1 2529
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 199]
 ! v52 = v23 & v30
-	.loc 1 2285
+	.loc 1 2530
 	and %i5, %o5, %o0
 	stx %o0, [%fp + 207]
 ! v53 = v19 & v32
-	.loc 1 2286
+	.loc 1 2531
 	and %i3, %i2, %o0
 	stx %o0, [%fp + 215]
 ! v51 = v19 & v34
-	.loc 1 2287
+	.loc 1 2532
 	and %i3, %o4, %o0
 ! v49 = v20 & v32
-	.loc 1 2288
+	.loc 1 2533
 	ldx [%fp + 159], %i4
 	and %i4, %i2, %o1
 ! v49 = v51 ^ v49
-	.loc 1 2289
+	.loc 1 2534
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 223]
 ! v51 = v19 & v42
-	.loc 1 2290
+	.loc 1 2535
 	and %i3, %l6, %i5
 	stx %i5, [%fp + 231]
 ! v39 = v20 & v34
-	.loc 1 2291
+	.loc 1 2536
 	and %i4, %o4, %o0
 ! v50 = v38 & v32
-	.loc 1 2292
+	.loc 1 2537
 	and %l4, %i2, %o1
 ! v39 = v51 ^ v39
-	.loc 1 2293
+	.loc 1 2538
 	xor %i5, %o0, %o0
 ! v50 = v39 ^ v50
-	.loc 1 2294
+	.loc 1 2539
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 239]
 ! v39 = v20 & v42
-	.loc 1 2295
+	.loc 1 2540
 	and %i4, %l6, %o0
 ! v51 = v38 & v34
-	.loc 1 2296
+	.loc 1 2541
 	and %l4, %o4, %o1
 ! v51 = v39 ^ v51
-	.loc 1 2297
+	.loc 1 2542
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 247]
 ! v39 = v38 & v42
-	.loc 1 2298
+	.loc 1 2543
 	and %l4, %l6, %o0
 	stx %o0, [%fp + 255]
 ! v48 = v18 ^ v19
-	.loc 1 2299
+	.loc 1 2544
 	ldx [%fp + 1631], %o0
 	xor %o0, %i3, %g1
 	stx %g1, [%fp + 263]
 ! v46 = v37 ^ v20
-	.loc 1 2300
+	.loc 1 2545
 	xor %l2, %i4, %g4
 	stx %g4, [%fp + 271]
 ! v40 = v23 ^ v38
-	.loc 1 2301
+	.loc 1 2546
 	ldx [%fp + 1639], %o0
 	xor %o0, %l4, %o0
 	stx %o0, [%fp + 1871]
 	stx %o0, [%fp + 279]
 ! v41 = v33 ^ v32
-	.loc 1 2302
+	.loc 1 2547
 	xor %l0, %i2, %i4
 	stx %i4, [%fp + 287]
 ! v44 = v36 ^ v34
-	.loc 1 2303
+	.loc 1 2548
 	xor %l7, %o4, %o1
 ! v47 = v30 ^ v42
-	.loc 1 2304
+	.loc 1 2549
 	xor %o5, %l6, %i5
 ! v8 = v48 & v41
-	.loc 1 2305
+	.loc 1 2550
 	and %g1, %i4, %o0
 	stx %o0, [%fp + 295]
 ! v17 = v48 & v44
-	.loc 1 2306
+	.loc 1 2551
 	and %g1, %o1, %o0
 	stx %o0, [%fp + 303]
 ! v43 = v46 & v41
-	.loc 1 2307
+	.loc 1 2552
 	and %g4, %i4, %g5
 	stx %g5, [%fp + 311]
 ! v43 = v17 ^ v43
-	.loc 1 2308
+	.loc 1 2553
 	xor %o0, %g5, %o0
 	stx %o0, [%fp + 1879]
 	stx %o0, [%fp + 319]
 ! v48 = v48 & v47
-	.loc 1 2309
+	.loc 1 2554
 	and %g1, %i5, %g1
 	stx %g1, [%fp + 327]
 ! v17 = v46 & v44
-	.loc 1 2310
+	.loc 1 2555
 	and %g4, %o1, %o0
 	stx %o0, [%fp + 335]
 ! v41 = v40 & v41
-	.loc 1 2311
+	.loc 1 2556
 	ldx [%fp + 1871], %g4
 	and %g4, %i4, %i4
 	stx %i4, [%fp + 343]
 ! v17 = v48 ^ v17
-	.loc 1 2312
+	.loc 1 2557
 	xor %g1, %o0, %o0
 	stx %o0, [%fp + 351]
 ! v41 = v17 ^ v41
-	.loc 1 2313
+	.loc 1 2558
 	xor %o0, %i4, %g1
 	stx %g1, [%fp + 359]
 ! v46 = v46 & v47
-	.loc 1 2314
+	.loc 1 2559
 	ldx [%fp + 271], %o0
 	and %o0, %i5, %i4
 	stx %i4, [%fp + 367]
 ! v44 = v40 & v44
-	.loc 1 2315
+	.loc 1 2560
 	ldx [%fp + 279], %g4
 	and %g4, %o1, %o0
 ! v44 = v46 ^ v44
-	.loc 1 2316
+	.loc 1 2561
 	xor %i4, %o0, %o1
 	stx %o1, [%fp + 375]
 ! v47 = v40 & v47
-	.loc 1 2317
+	.loc 1 2562
 	and %g4, %i5, %o0
 	stx %o0, [%fp + 1671]
 ! v8 = v8 ^ v24
-	.loc 1 2318
+	.loc 1 2563
 	ldx [%fp + 295], %o0
 	ldx [%fp + 167], %i4
 	xor %o0, %i4, %o0
 ! v8 = v8 ^ v53
-	.loc 1 2319
+	.loc 1 2564
 	ldx [%fp + 215], %i4
 	stx %i4, [%fp + 1943]
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 1935]
 	stx %o0, [%fp + 383]
 ! v43 = v43 ^ v54
-	.loc 1 2320
+	.loc 1 2565
 	ldx [%fp + 175], %o0
 	ldx [%fp + 1879], %i4
 	xor %i4, %o0, %o0
 ! v43 = v43 ^ v49
-	.loc 1 2321
+	.loc 1 2566
 	ldx [%fp + 223], %i4
 	xor %o0, %i4, %i5
 	stx %i5, [%fp + 391]
 ! v41 = v41 ^ v55
-	.loc 1 2322
+	.loc 1 2567
 	ldx [%fp + 191], %o0
 	xor %g1, %o0, %o0
 ! v41 = v41 ^ v50
-	.loc 1 2323
+	.loc 1 2568
 	ldx [%fp + 239], %g1
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + 399]
 ! v44 = v44 ^ v26
-	.loc 1 2324
+	.loc 1 2569
 	ldx [%fp + 199], %g1
 	xor %o1, %g1, %o0
 ! v44 = v44 ^ v51
-	.loc 1 2325
+	.loc 1 2570
 	ldx [%fp + 247], %o1
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 1679]
 ! v47 = v47 ^ v52
-	.loc 1 2326
+	.loc 1 2571
 	ldx [%fp + 207], %g4
 	ldx [%fp + 1671], %o0
 	xor %o0, %g4, %g5
 	stx %g5, [%fp + 1687]
 ! v47 = v47 ^ v39
-	.loc 1 2327
+	.loc 1 2572
 	ldx [%fp + 255], %o0
 	xor %g5, %o0, %g5
 ! v26 = v8 ^ v26
-	.loc 1 2328
+	.loc 1 2573
 	ldx [%fp + 1935], %o0
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + 407]
 ! v52 = v43 ^ v52
-	.loc 1 2329
+	.loc 1 2574
 	xor %i5, %g4, %o0
 	stx %o0, [%fp + 415]
 ! v53 = v44 ^ v53
-	.loc 1 2330
+	.loc 1 2575
 	ldx [%fp + 1943], %o0
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 423]
 ! v49 = v47 ^ v49
-	.loc 1 2331
+	.loc 1 2576
 	xor %g5, %i4, %o0
 	stx %o0, [%fp + 431]
 ! v47 = v25 & v29
-	.loc 1 2332
+	.loc 1 2577
 	ldx [%fp + 1647], %i4
 	and %i4, %l1, %o0
 	stx %o0, [%fp + 439]
 ! v44 = v25 & v28
-	.loc 1 2333
+	.loc 1 2578
 	and %i4, %l5, %o0
 ! v43 = v21 & v29
-	.loc 1 2334
+	.loc 1 2579
 	and %o3, %l1, %o1
 ! v43 = v44 ^ v43
-	.loc 1 2335
+	.loc 1 2580
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 447]
 ! v44 = v25 & v38
-	.loc 1 2336
+	.loc 1 2581
 	and %i4, %l4, %i4
 	stx %i4, [%fp + 455]
 ! v8 = v21 & v28
-	.loc 1 2337
+	.loc 1 2582
 	and %o3, %l5, %o0
 ! v40 = v22 & v29
-	.loc 1 2338
+	.loc 1 2583
 	ldx [%fp + 1655], %i5
 	and %i5, %l1, %o1
 ! v8 = v44 ^ v8
-	.loc 1 2339
+	.loc 1 2584
 	xor %i4, %o0, %o0
 ! v40 = v8 ^ v40
-	.loc 1 2340
+	.loc 1 2585
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 463]
 ! v8 = v21 & v38
-	.loc 1 2341
+	.loc 1 2586
 	and %o3, %l4, %o0
 ! v44 = v22 & v28
-	.loc 1 2342
+	.loc 1 2587
 	and %i5, %l5, %o1
 ! v44 = v8 ^ v44
-	.loc 1 2343
+	.loc 1 2588
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 471]
 ! v8 = v22 & v38
-	.loc 1 2344
+	.loc 1 2589
 	and %i5, %l4, %o0
 	stx %o0, [%fp + 479]
 ! v46 = v35 & v35
-	.loc 1 2345
+	.loc 1 2590
 	and %l3, %l3, %o0
 	stx %o0, [%fp + 487]
 ! v17 = v35 & v37
-	.loc 1 2346
+	.loc 1 2591
 	and %l3, %l2, %o0
 ! v48 = v27 & v35
-	.loc 1 2347
+	.loc 1 2592
 	ldx [%fp + 1663], %i4
 	and %i4, %l3, %o1
 ! v48 = v17 ^ v48
-	.loc 1 2348
+	.loc 1 2593
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 495]
 ! v17 = v35 & v45
-	.loc 1 2349
+	.loc 1 2594
 	and %l3, %o7, %i5
 	stx %i5, [%fp + 503]
 ! v5 = v27 & v37
-	.loc 1 2350
+	.loc 1 2595
 	and %i4, %l2, %o0
 ! v15 = v31 & v35
-	.loc 1 2351
+	.loc 1 2596
 	and %o2, %l3, %o1
 ! v5 = v17 ^ v5
-	.loc 1 2352
+	.loc 1 2597
 	xor %i5, %o0, %o0
 ! v15 = v5 ^ v15
-	.loc 1 2353
+	.loc 1 2598
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 511]
 ! v5 = v27 & v45
-	.loc 1 2354
+	.loc 1 2599
 	and %i4, %o7, %o0
 ! v17 = v31 & v37
-	.loc 1 2355
+	.loc 1 2600
 	and %o2, %l2, %o1
 ! v17 = v5 ^ v17
-	.loc 1 2356
+	.loc 1 2601
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 519]
 ! v5 = v31 & v45
-	.loc 1 2357
+	.loc 1 2602
 	and %o2, %o7, %o0
 	stx %o0, [%fp + 527]
 ! v2 = v25 ^ v35
-	.loc 1 2358
+	.loc 1 2603
 	ldx [%fp + 1647], %o0
 	xor %o0, %l3, %g4
 ! v12 = v21 ^ v27
-	.loc 1 2359
+	.loc 1 2604
 	ldx [%fp + 1663], %o0
 	xor %o3, %o0, %g1
 ! v56 = v22 ^ v31
-	.loc 1 2360
+	.loc 1 2605
 	ldx [%fp + 1655], %o0
 	xor %o0, %o2, %o0
 	stx %o0, [%fp + 1887]
 	stx %o0, [%fp + -73]
 ! v57 = v29 ^ v35
-	.loc 1 2361
+	.loc 1 2606
 	xor %l1, %l3, %i4
 	stx %i4, [%fp + -65]
 ! v58 = v28 ^ v37
-	.loc 1 2362
+	.loc 1 2607
 	xor %l5, %l2, %i5
 	stx %i5, [%fp + -57]
 ! v59 = v38 ^ v45
-	.loc 1 2363
+	.loc 1 2608
 	xor %l4, %o7, %o1
 	stx %o1, [%fp + -49]
 ! v60 = v2 & v57
-	.loc 1 2364
+	.loc 1 2609
 	and %g4, %i4, %o0
 	stx %o0, [%fp + -41]
 ! v61 = v2 & v58
-	.loc 1 2365
+	.loc 1 2610
 	and %g4, %i5, %o0
 	stx %o0, [%fp + -33]
 ! v62 = v12 & v57
-	.loc 1 2366
+	.loc 1 2611
 	and %g1, %i4, %g5
 	stx %g5, [%fp + -25]
 ! v62 = v61 ^ v62
-	.loc 1 2367
+	.loc 1 2612
 	xor %o0, %g5, %o0
 	stx %o0, [%fp + 1895]
 	stx %o0, [%fp + 535]
 ! v2 = v2 & v59
-	.loc 1 2368
+	.loc 1 2613
 	and %g4, %o1, %g4
 	stx %g4, [%fp + 543]
 ! v61 = v12 & v58
-	.loc 1 2369
+	.loc 1 2614
 	and %g1, %i5, %o0
 ! v57 = v56 & v57
-	.loc 1 2370
+	.loc 1 2615
 	ldx [%fp + 1887], %g5
 	and %g5, %i4, %i4
 	stx %i4, [%fp + 551]
 ! v61 = v2 ^ v61
-	.loc 1 2371
+	.loc 1 2616
 	xor %g4, %o0, %o0
 ! v57 = v61 ^ v57
-	.loc 1 2372
+	.loc 1 2617
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 559]
 ! v12 = v12 & v59
-	.loc 1 2373
+	.loc 1 2618
 	and %g1, %o1, %o0
 ! v58 = v56 & v58
-	.loc 1 2374
+	.loc 1 2619
 	ldx [%fp + -73], %g1
 	and %g1, %i5, %o1
 ! v58 = v12 ^ v58
-	.loc 1 2375
+	.loc 1 2620
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 567]
 ! v59 = v56 & v59
-	.loc 1 2376
+	.loc 1 2621
 	ldx [%fp + -49], %o0
 	and %g1, %o0, %o0
 	stx %o0, [%fp + 1695]
 ! v60 = v60 ^ v47
-	.loc 1 2377
+	.loc 1 2622
 	ldx [%fp + -41], %o0
 	ldx [%fp + 439], %i5
 	xor %o0, %i5, %o0
 ! v60 = v60 ^ v46
-	.loc 1 2378
+	.loc 1 2623
 	ldx [%fp + 487], %i5
 	stx %i5, [%fp + 1959]
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1951]
 	stx %o0, [%fp + 575]
 ! v62 = v62 ^ v43
-	.loc 1 2379
+	.loc 1 2624
 	ldx [%fp + 447], %o0
 	ldx [%fp + 1895], %i5
 	xor %i5, %o0, %o0
 ! v62 = v62 ^ v48
-	.loc 1 2380
+	.loc 1 2625
 	ldx [%fp + 495], %i5
 	xor %o0, %i5, %g1
 	stx %g1, [%fp + 583]
 ! v57 = v57 ^ v40
-	.loc 1 2381
+	.loc 1 2626
 	ldx [%fp + 463], %o0
 	xor %i4, %o0, %o0
 ! v57 = v57 ^ v15
-	.loc 1 2382
+	.loc 1 2627
 	ldx [%fp + 511], %i4
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 591]
 ! v58 = v58 ^ v44
-	.loc 1 2383
+	.loc 1 2628
 	ldx [%fp + 471], %i4
 	xor %o1, %i4, %o0
 ! v58 = v58 ^ v17
-	.loc 1 2384
+	.loc 1 2629
 	ldx [%fp + 519], %o1
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 1703]
 ! v59 = v59 ^ v8
-	.loc 1 2385
+	.loc 1 2630
 	ldx [%fp + 479], %g4
 	ldx [%fp + 1695], %o0
 	xor %o0, %g4, %g5
 	stx %g5, [%fp + 1711]
 ! v59 = v59 ^ v5
-	.loc 1 2386
+	.loc 1 2631
 	ldx [%fp + 527], %o0
 	xor %g5, %o0, %g5
 ! v44 = v60 ^ v44
-	.loc 1 2387
+	.loc 1 2632
 	ldx [%fp + 1951], %o0
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 599]
 ! v8 = v62 ^ v8
-	.loc 1 2388
+	.loc 1 2633
 	xor %g1, %g4, %o0
 	stx %o0, [%fp + 607]
 ! v46 = v58 ^ v46
-	.loc 1 2389
+	.loc 1 2634
 	ldx [%fp + 1959], %o0
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 615]
 ! v48 = v59 ^ v48
-	.loc 1 2390
+	.loc 1 2635
 	xor %g5, %i5, %o0
 	stx %o0, [%fp + 623]
 ! v25 = v18 ^ v25
-	.loc 1 2391
+	.loc 1 2636
 	ldx [%fp + 1631], %o0
 	ldx [%fp + 1647], %o1
 	xor %o0, %o1, %i5
 ! v21 = v37 ^ v21
-	.loc 1 2392
+	.loc 1 2637
 	xor %l2, %o3, %i4
 ! v22 = v23 ^ v22
-	.loc 1 2393
+	.loc 1 2638
 	ldx [%fp + 1639], %o0
 	ldx [%fp + 1655], %o1
 	xor %o0, %o1, %g1
 ! v19 = v19 ^ v35
-	.loc 1 2394
+	.loc 1 2639
 	xor %i3, %l3, %i3
 ! v27 = v20 ^ v27
-	.loc 1 2395
+	.loc 1 2640
 	ldx [%fp + 159], %o0
 	ldx [%fp + 1663], %o1
 	xor %o0, %o1, %o3
 ! v31 = v38 ^ v31
-	.loc 1 2396
+	.loc 1 2641
 	xor %l4, %o2, %o2
 ! v29 = v33 ^ v29
-	.loc 1 2397
+	.loc 1 2642
 	xor %l0, %l1, %l1
 ! v28 = v36 ^ v28
-	.loc 1 2398
+	.loc 1 2643
 	xor %l7, %l5, %l5
 ! v38 = v30 ^ v38
-	.loc 1 2399
+	.loc 1 2644
 	xor %o5, %l4, %l4
 ! v35 = v32 ^ v35
-	.loc 1 2400
+	.loc 1 2645
 	xor %i2, %l3, %l3
 ! v37 = v34 ^ v37
-	.loc 1 2401
+	.loc 1 2646
 	xor %o4, %l2, %l2
 ! v45 = v42 ^ v45
-	.loc 1 2402
+	.loc 1 2647
 	xor %l6, %o7, %o7
 ! v42 = v25 & v29
-	.loc 1 2403
+	.loc 1 2648
 	and %i5, %l1, %o5
 ! v34 = v25 & v28
-	.loc 1 2404
+	.loc 1 2649
 	and %i5, %l5, %o0
 ! v32 = v21 & v29
-	.loc 1 2405
+	.loc 1 2650
 	and %i4, %l1, %o1
 ! v32 = v34 ^ v32
-	.loc 1 2406
+	.loc 1 2651
 	xor %o0, %o1, %l0
 ! v34 = v25 & v38
-	.loc 1 2407
+	.loc 1 2652
 	and %i5, %l4, %o0
 ! v30 = v21 & v28
-	.loc 1 2408
+	.loc 1 2653
 	and %i4, %l5, %o1
 ! v36 = v22 & v29
-	.loc 1 2409
+	.loc 1 2654
 	and %g1, %l1, %o4
 ! v30 = v34 ^ v30
-	.loc 1 2410
+	.loc 1 2655
 	xor %o0, %o1, %o1
 ! v36 = v30 ^ v36
-	.loc 1 2411
+	.loc 1 2656
 	xor %o1, %o4, %l6
 ! v30 = v21 & v38
-	.loc 1 2412
+	.loc 1 2657
 	and %i4, %l4, %o0
 ! v34 = v22 & v28
-	.loc 1 2413
+	.loc 1 2658
 	and %g1, %l5, %o1
 ! v34 = v30 ^ v34
-	.loc 1 2414
+	.loc 1 2659
 	xor %o0, %o1, %i2
 ! v30 = v22 & v38
-	.loc 1 2415
+	.loc 1 2660
 	and %g1, %l4, %o4
 ! v33 = v19 & v35
-	.loc 1 2416
+	.loc 1 2661
 	and %i3, %l3, %l7
 ! v20 = v19 & v37
-	.loc 1 2417
+	.loc 1 2662
 	and %i3, %l2, %o0
 ! v23 = v27 & v35
-	.loc 1 2418
+	.loc 1 2663
 	and %o3, %l3, %o1
 ! v23 = v20 ^ v23
-	.loc 1 2419
+	.loc 1 2664
 	xor %o0, %o1, %g5
 ! v20 = v19 & v45
-	.loc 1 2420
+	.loc 1 2665
 	and %i3, %o7, %o0
 ! v18 = v27 & v37
-	.loc 1 2421
+	.loc 1 2666
 	and %o3, %l2, %o1
 ! v59 = v31 & v35
-	.loc 1 2422
+	.loc 1 2667
 	and %o2, %l3, %g4
 ! v18 = v20 ^ v18
-	.loc 1 2423
+	.loc 1 2668
 	xor %o0, %o1, %o1
 ! v59 = v18 ^ v59
-	.loc 1 2424
+	.loc 1 2669
 	xor %o1, %g4, %g4
 ! v18 = v27 & v45
-	.loc 1 2425
+	.loc 1 2670
 	and %o3, %o7, %o0
 ! v20 = v31 & v37
-	.loc 1 2426
+	.loc 1 2671
 	and %o2, %l2, %o1
 ! v20 = v18 ^ v20
-	.loc 1 2427
+	.loc 1 2672
 	xor %o0, %o1, %o1
 ! v18 = v31 & v45
-	.loc 1 2428
+	.loc 1 2673
 	and %o2, %o7, %o0
 ! v19 = v25 ^ v19
-	.loc 1 2429
+	.loc 1 2674
 	xor %i5, %i3, %i3
 ! v27 = v21 ^ v27
-	.loc 1 2430
+	.loc 1 2675
 	xor %i4, %o3, %i4
 ! v31 = v22 ^ v31
-	.loc 1 2431
+	.loc 1 2676
 	xor %g1, %o2, %i5
 ! v35 = v29 ^ v35
-	.loc 1 2432
+	.loc 1 2677
 	xor %l1, %l3, %l3
 ! v37 = v28 ^ v37
-	.loc 1 2433
+	.loc 1 2678
 	xor %l5, %l2, %l2
 ! v45 = v38 ^ v45
-	.loc 1 2434
+	.loc 1 2679
 	xor %l4, %o7, %o7
 ! v38 = v19 & v35
-	.loc 1 2435
+	.loc 1 2680
 	and %i3, %l3, %l1
 ! v28 = v19 & v37
-	.loc 1 2436
+	.loc 1 2681
 	and %i3, %l2, %o2
 ! v29 = v27 & v35
-	.loc 1 2437
+	.loc 1 2682
 	and %i4, %l3, %o3
 ! v29 = v28 ^ v29
-	.loc 1 2438
+	.loc 1 2683
 	xor %o2, %o3, %l4
 ! v19 = v19 & v45
-	.loc 1 2439
+	.loc 1 2684
 	and %i3, %o7, %i3
 ! v28 = v27 & v37
-	.loc 1 2440
+	.loc 1 2685
 	and %i4, %l2, %o2
 ! v35 = v31 & v35
-	.loc 1 2441
+	.loc 1 2686
 	and %i5, %l3, %o3
 ! v28 = v19 ^ v28
-	.loc 1 2442
+	.loc 1 2687
 	xor %i3, %o2, %o2
 ! v35 = v28 ^ v35
-	.loc 1 2443
+	.loc 1 2688
 	xor %o2, %o3, %o2
 ! v27 = v27 & v45
-	.loc 1 2444
+	.loc 1 2689
 	and %i4, %o7, %i4
 ! v37 = v31 & v37
-	.loc 1 2445
+	.loc 1 2690
 	and %i5, %l2, %l2
 ! v37 = v27 ^ v37
-	.loc 1 2446
+	.loc 1 2691
 	xor %i4, %l2, %l2
 ! v45 = v31 & v45
-	.loc 1 2447
+	.loc 1 2692
 	and %i5, %o7, %o3
 ! v38 = v38 ^ v42
-	.loc 1 2448
+	.loc 1 2693
 	xor %l1, %o5, %l1
 ! v38 = v38 ^ v33
-	.loc 1 2449
+	.loc 1 2694
 	xor %l1, %l7, %l1
 ! v29 = v29 ^ v32
-	.loc 1 2450
+	.loc 1 2695
 	xor %l4, %l0, %l4
 ! v29 = v29 ^ v23
-	.loc 1 2451
+	.loc 1 2696
 	xor %l4, %g5, %l4
 ! v35 = v35 ^ v36
-	.loc 1 2452
+	.loc 1 2697
 	xor %o2, %l6, %o2
 ! v35 = v35 ^ v59
-	.loc 1 2453
+	.loc 1 2698
 	xor %o2, %g4, %o7
 ! v37 = v37 ^ v34
-	.loc 1 2454
+	.loc 1 2699
 	xor %l2, %i2, %o2
 ! v37 = v37 ^ v20
-	.loc 1 2455
+	.loc 1 2700
 	xor %o2, %o1, %o2
 ! v45 = v45 ^ v30
-	.loc 1 2456
+	.loc 1 2701
 	xor %o3, %o4, %o3
 ! v45 = v45 ^ v18
-	.loc 1 2457
+	.loc 1 2702
 	xor %o3, %o0, %o3
 ! v34 = v38 ^ v34
-	.loc 1 2458
+	.loc 1 2703
 	xor %l1, %i2, %i2
 ! v30 = v29 ^ v30
-	.loc 1 2459
+	.loc 1 2704
 	xor %l4, %o4, %o4
 ! v33 = v37 ^ v33
-	.loc 1 2460
+	.loc 1 2705
 	xor %o2, %l7, %l7
 ! v23 = v45 ^ v23
-	.loc 1 2461
+	.loc 1 2706
 	xor %o3, %g5, %g5
 ! v42 = v42 ^ v24
-	.loc 1 2462
+	.loc 1 2707
 	ldx [%fp + 167], %o2
 	xor %o5, %o2, %o5
 ! v42 = v42 ^ v47
-	.loc 1 2463
+	.loc 1 2708
 	ldx [%fp + 439], %o2
 	xor %o5, %o2, %o5
 ! v32 = v32 ^ v54
-	.loc 1 2464
+	.loc 1 2709
 	ldx [%fp + 175], %o2
 	xor %l0, %o2, %l0
 ! v32 = v32 ^ v43
-	.loc 1 2465
+	.loc 1 2710
 	ldx [%fp + 447], %o2
 	xor %l0, %o2, %l0
 ! v36 = v36 ^ v55
-	.loc 1 2466
+	.loc 1 2711
 	ldx [%fp + 191], %o2
 	xor %l6, %o2, %l6
 ! v36 = v36 ^ v40
-	.loc 1 2467
+	.loc 1 2712
 	ldx [%fp + 463], %o2
 	xor %l6, %o2, %l6
 ! v34 = v34 ^ v26
-	.loc 1 2468
+	.loc 1 2713
 	ldx [%fp + 407], %o2
 	xor %i2, %o2, %o2
 ! v34 = v34 ^ v44
-	.loc 1 2469
+	.loc 1 2714
 	ldx [%fp + 599], %o3
 	xor %o2, %o3, %l1
 ! v30 = v30 ^ v52
-	.loc 1 2470
+	.loc 1 2715
 	ldx [%fp + 415], %o2
 	xor %o4, %o2, %o2
 ! v30 = v30 ^ v8
-	.loc 1 2471
+	.loc 1 2716
 	ldx [%fp + 607], %o3
 	xor %o2, %o3, %o4
 ! v35 = v35 ^ v41
-	.loc 1 2472
+	.loc 1 2717
 	ldx [%fp + 399], %o2
 	xor %o7, %o2, %o7
 ! v35 = v35 ^ v57
-	.loc 1 2473
+	.loc 1 2718
 	ldx [%fp + 591], %o2
 	xor %o7, %o2, %o7
 ! v33 = v33 ^ v53
-	.loc 1 2474
+	.loc 1 2719
 	ldx [%fp + 423], %l2
 	xor %l7, %l2, %o2
 ! v33 = v33 ^ v46
-	.loc 1 2475
+	.loc 1 2720
 	ldx [%fp + 615], %o3
 	xor %o2, %o3, %l3
 ! v23 = v23 ^ v49
-	.loc 1 2476
+	.loc 1 2721
 	ldx [%fp + 431], %l4
 	xor %g5, %l4, %o2
 ! v23 = v23 ^ v48
-	.loc 1 2477
+	.loc 1 2722
 	ldx [%fp + 623], %o3
 	xor %o2, %o3, %o3
 ! v59 = v59 ^ v50
-	.loc 1 2478
+	.loc 1 2723
 	ldx [%fp + 239], %l5
 	xor %g4, %l5, %g4
 ! v59 = v59 ^ v15
-	.loc 1 2479
+	.loc 1 2724
 	ldx [%fp + 511], %o2
 	xor %g4, %o2, %g4
 ! v20 = v20 ^ v51
-	.loc 1 2480
+	.loc 1 2725
 	ldx [%fp + 247], %l7
 	xor %o1, %l7, %o1
 ! v20 = v20 ^ v17
-	.loc 1 2481
+	.loc 1 2726
 	ldx [%fp + 519], %o2
 	xor %o1, %o2, %o1
 ! v18 = v18 ^ v39
-	.loc 1 2482
+	.loc 1 2727
 	ldx [%fp + 255], %i3
 	xor %o0, %i3, %o0
 ! v18 = v18 ^ v5
-	.loc 1 2483
+	.loc 1 2728
 	ldx [%fp + 527], %o2
 	xor %o0, %o2, %i2
 ! v53 = v42 ^ v53
-	.loc 1 2484
+	.loc 1 2729
 	xor %o5, %l2, %l2
 ! v49 = v32 ^ v49
-	.loc 1 2485
+	.loc 1 2730
 	xor %l0, %l4, %l0
 ! v50 = v36 ^ v50
-	.loc 1 2486
+	.loc 1 2731
 	xor %l6, %l5, %l6
 ! v51 = v34 ^ v51
-	.loc 1 2487
+	.loc 1 2732
 	xor %l1, %l7, %o5
 ! v39 = v30 ^ v39
-	.loc 1 2488
+	.loc 1 2733
 	xor %o4, %i3, %l1
 ! v47 = v33 ^ v47
-	.loc 1 2489
+	.loc 1 2734
 	ldx [%fp + 439], %o0
 	xor %l3, %o0, %l4
 ! v43 = v23 ^ v43
-	.loc 1 2490
+	.loc 1 2735
 	ldx [%fp + 447], %o0
 	xor %o3, %o0, %o0
 ! v40 = v59 ^ v40
-	.loc 1 2491
+	.loc 1 2736
 	ldx [%fp + 463], %o3
 	xor %g4, %o3, %l5
 ! v44 = v20 ^ v44
-	.loc 1 2492
+	.loc 1 2737
 	ldx [%fp + 599], %o3
 	xor %o1, %o3, %o3
 ! v8 = v18 ^ v8
-	.loc 1 2493
+	.loc 1 2738
 	ldx [%fp + 607], %o1
 	xor %i2, %o1, %l3
 ! v43 = v43 ^ v5
-	.loc 1 2494
+	.loc 1 2739
 	xor %o0, %o2, %o4
 ! v5 = v39 ^ v5
-	.loc 1 2495
+	.loc 1 2740
 	xor %l1, %o2, %o0
 ! v47 = v47 ^ v17
-	.loc 1 2496
+	.loc 1 2741
 	ldx [%fp + 519], %o1
 	xor %l4, %o1, %l4
 ! v17 = v51 ^ v17
-	.loc 1 2497
+	.loc 1 2742
 	xor %o5, %o1, %o1
 ! v35 = v35 ^ v15
-	.loc 1 2498
+	.loc 1 2743
 	ldx [%fp + 511], %o2
 	xor %o7, %o2, %o5
 ! v15 = v50 ^ v15
-	.loc 1 2499
+	.loc 1 2744
 	xor %l6, %o2, %o2
 ! v5 = v5 ^ v48
-	.loc 1 2500
+	.loc 1 2745
 	ldx [%fp + 623], %l1
 	xor %o0, %l1, %o7
 ! v48 = v49 ^ v48
-	.loc 1 2501
+	.loc 1 2746
 	xor %l0, %l1, %o0
 ! v17 = v17 ^ v46
-	.loc 1 2502
+	.loc 1 2747
 	ldx [%fp + 615], %l1
 	xor %o1, %l1, %l0
 ! v46 = v53 ^ v46
-	.loc 1 2503
+	.loc 1 2748
 	xor %l2, %l1, %o1
 ! v15 = v15 ^ v57
-	.loc 1 2504
+	.loc 1 2749
 	ldx [%fp + 591], %l2
 	xor %o2, %l2, %l1
 ! v57 = v41 ^ v57
-	.loc 1 2505
+	.loc 1 2750
 	ldx [%fp + 399], %o2
 	xor %o2, %l2, %o2
 ! v48 = v48 ^ v8
-	.loc 1 2506
+	.loc 1 2751
 	xor %o0, %l3, %l2
 ! v8 = v52 ^ v8
-	.loc 1 2507
+	.loc 1 2752
 	ldx [%fp + 415], %o0
 	xor %o0, %l3, %o0
 ! v46 = v46 ^ v44
-	.loc 1 2508
+	.loc 1 2753
 	xor %o1, %o3, %l3
 ! v44 = v26 ^ v44
-	.loc 1 2509
+	.loc 1 2754
 	ldx [%fp + 407], %o1
 	xor %o1, %o3, %o1
 ! v57 = v57 ^ v40
-	.loc 1 2510
+	.loc 1 2755
 	xor %o2, %l5, %l7
 ! v40 = v55 ^ v40
-	.loc 1 2511
+	.loc 1 2756
 	ldx [%fp + 191], %o2
 	xor %o2, %l5, %o2
 ! v8 = v8 ^ v43
-	.loc 1 2512
+	.loc 1 2757
 	xor %o0, %o4, %o0
 ! v43 = v54 ^ v43
-	.loc 1 2513
+	.loc 1 2758
 	ldx [%fp + 175], %o3
 	xor %o3, %o4, %o3
 ! v44 = v44 ^ v47
-	.loc 1 2514
+	.loc 1 2759
 	xor %o1, %l4, %o1
 ! v47 = v24 ^ v47
-	.loc 1 2515
+	.loc 1 2760
 	ldx [%fp + 167], %o4
 	xor %o4, %l4, %o4
 ! v47 = v47 ^ v46
-	.loc 1 2516
+	.loc 1 2761
 	xor %o4, %l3, %o4
 ! v43 = v43 ^ v48
-	.loc 1 2517
+	.loc 1 2762
 	xor %o3, %l2, %o3
 ! v40 = v40 ^ v15
-	.loc 1 2518
+	.loc 1 2763
 	xor %o2, %l1, %o2
 ! v40 = v40 ^ v35
-	.loc 1 2519
+	.loc 1 2764
 	xor %o2, %o5, %l5
 ! v44 = v44 ^ v17
-	.loc 1 2520
+	.loc 1 2765
 	xor %o1, %l0, %l6
 ! v8 = v8 ^ v5
-	.loc 1 2521
+	.loc 1 2766
 	xor %o0, %o7, %l4
 ! v57 = v57 ^ v35
-	.loc 1 2522
+	.loc 1 2767
 	xor %l7, %o5, %l7
 ! v24 = v47 & v0
-	.loc 1 2523
+	.loc 1 2768
 	ldx [%fp + -185], %o2
 	and %o4, %o2, %o0
 	stx %o0, [%fp + 631]
 ! v54 = v47 & v3
-	.loc 1 2524
+	.loc 1 2769
 	ldx [%fp + -169], %i2
 	and %o4, %i2, %o0
 ! v55 = v35 & v0
-	.loc 1 2525
+	.loc 1 2770
 	and %o5, %o2, %o1
 ! v55 = v54 ^ v55
-	.loc 1 2526
+	.loc 1 2771
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 639]
 ! v54 = v47 & v6
-	.loc 1 2527
+	.loc 1 2772
 	ldx [%fp + -153], %i3
 	and %o4, %i3, %o0
 ! v26 = v35 & v3
-	.loc 1 2528
+	.loc 1 2773
 	and %o5, %i2, %o1
 ! v52 = v43 & v0
-	.loc 1 2529
+	.loc 1 2774
 	and %o3, %o2, %o2
 ! v26 = v54 ^ v26
-	.loc 1 2530
+	.loc 1 2775
 	xor %o0, %o1, %o1
 ! v52 = v26 ^ v52
-	.loc 1 2531
+	.loc 1 2776
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 647]
 ! v26 = v35 & v6
-	.loc 1 2532
+	.loc 1 2777
 	and %o5, %i3, %o0
 ! v54 = v43 & v3
-	.loc 1 2533
+	.loc 1 2778
 	and %o3, %i2, %o1
 ! v54 = v26 ^ v54
-	.loc 1 2534
+	.loc 1 2779
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1719]
 ! v26 = v43 & v6
-	.loc 1 2535
+	.loc 1 2780
 	and %o3, %i3, %o0
 	stx %o0, [%fp + 1727]
 ! v41 = v46 & v10
-	.loc 1 2536
+	.loc 1 2781
 	ldx [%fp + -129], %o2
 	and %l3, %o2, %i2
 ! v53 = v46 & v13
-	.loc 1 2537
+	.loc 1 2782
 	ldx [%fp + -113], %i4
 	and %l3, %i4, %o0
 ! v49 = v40 & v10
-	.loc 1 2538
+	.loc 1 2783
 	and %l5, %o2, %o1
 ! v49 = v53 ^ v49
-	.loc 1 2539
+	.loc 1 2784
 	xor %o0, %o1, %i3
 ! v53 = v46 & v16
-	.loc 1 2540
+	.loc 1 2785
 	ldx [%fp + -97], %i5
 	and %l3, %i5, %o0
 ! v50 = v40 & v13
-	.loc 1 2541
+	.loc 1 2786
 	and %l5, %i4, %o1
 ! v51 = v48 & v10
-	.loc 1 2542
+	.loc 1 2787
 	and %l2, %o2, %o2
 ! v50 = v53 ^ v50
-	.loc 1 2543
+	.loc 1 2788
 	xor %o0, %o1, %o1
 ! v51 = v50 ^ v51
-	.loc 1 2544
+	.loc 1 2789
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 655]
 ! v50 = v40 & v16
-	.loc 1 2545
+	.loc 1 2790
 	and %l5, %i5, %o0
 ! v53 = v48 & v13
-	.loc 1 2546
+	.loc 1 2791
 	and %l2, %i4, %o1
 ! v53 = v50 ^ v53
-	.loc 1 2547
+	.loc 1 2792
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 663]
 ! v50 = v48 & v16
-	.loc 1 2548
+	.loc 1 2793
 	and %l2, %i5, %o0
 	stx %o0, [%fp + 671]
 ! v39 = v47 ^ v46
-	.loc 1 2549
+	.loc 1 2794
 	xor %o4, %l3, %g5
 ! v18 = v35 ^ v40
-	.loc 1 2550
+	.loc 1 2795
 	xor %o5, %l5, %o1
 ! v20 = v43 ^ v48
-	.loc 1 2551
+	.loc 1 2796
 	xor %o3, %l2, %o2
 ! v59 = v0 ^ v10
-	.loc 1 2552
+	.loc 1 2797
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %i4
 	xor %o0, %i4, %i5
 ! v23 = v3 ^ v13
-	.loc 1 2553
+	.loc 1 2798
 	ldx [%fp + -169], %o0
 	ldx [%fp + -113], %i4
 	xor %o0, %i4, %g1
 ! v33 = v6 ^ v16
-	.loc 1 2554
+	.loc 1 2799
 	ldx [%fp + -153], %o0
 	ldx [%fp + -97], %i4
 	xor %o0, %i4, %g4
 ! v30 = v39 & v59
-	.loc 1 2555
+	.loc 1 2800
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 679]
 ! v34 = v39 & v23
-	.loc 1 2556
+	.loc 1 2801
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 687]
 ! v36 = v18 & v59
-	.loc 1 2557
+	.loc 1 2802
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 695]
 ! v36 = v34 ^ v36
-	.loc 1 2558
+	.loc 1 2803
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 703]
 ! v39 = v39 & v33
-	.loc 1 2559
+	.loc 1 2804
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 711]
 ! v34 = v18 & v23
-	.loc 1 2560
+	.loc 1 2805
 	and %o1, %g1, %o0
 ! v59 = v20 & v59
-	.loc 1 2561
+	.loc 1 2806
 	and %o2, %i5, %i5
 ! v34 = v39 ^ v34
-	.loc 1 2562
+	.loc 1 2807
 	xor %g5, %o0, %o0
 ! v59 = v34 ^ v59
-	.loc 1 2563
+	.loc 1 2808
 	xor %o0, %i5, %i5
 ! v18 = v18 & v33
-	.loc 1 2564
+	.loc 1 2809
 	and %o1, %g4, %o0
 ! v23 = v20 & v23
-	.loc 1 2565
+	.loc 1 2810
 	and %o2, %g1, %o1
 ! v23 = v18 ^ v23
-	.loc 1 2566
+	.loc 1 2811
 	xor %o0, %o1, %g1
 ! v33 = v20 & v33
-	.loc 1 2567
+	.loc 1 2812
 	and %o2, %g4, %o2
 ! v30 = v30 ^ v24
-	.loc 1 2568
+	.loc 1 2813
 	ldx [%fp + 679], %o0
 	ldx [%fp + 631], %o1
 	xor %o0, %o1, %o0
 ! v30 = v30 ^ v41
-	.loc 1 2569
+	.loc 1 2814
 	xor %o0, %i2, %o1
 ! v36 = v36 ^ v55
-	.loc 1 2570
+	.loc 1 2815
 	ldx [%fp + 639], %o0
 	xor %i4, %o0, %o0
 ! v36 = v36 ^ v49
-	.loc 1 2571
+	.loc 1 2816
 	xor %o0, %i3, %i4
 ! v59 = v59 ^ v52
-	.loc 1 2572
+	.loc 1 2817
 	ldx [%fp + 647], %o0
 	xor %i5, %o0, %o0
 ! v59 = v59 ^ v51
-	.loc 1 2573
+	.loc 1 2818
 	ldx [%fp + 655], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 719]
 ! v23 = v23 ^ v54
-	.loc 1 2574
+	.loc 1 2819
 	ldx [%fp + 1719], %g4
 	xor %g1, %g4, %o0
 ! v23 = v23 ^ v53
-	.loc 1 2575
+	.loc 1 2820
 	ldx [%fp + 663], %i5
 	xor %o0, %i5, %g1
 ! v33 = v33 ^ v26
-	.loc 1 2576
+	.loc 1 2821
 	ldx [%fp + 1727], %i5
 	xor %o2, %i5, %o0
 ! v33 = v33 ^ v50
-	.loc 1 2577
+	.loc 1 2822
 	ldx [%fp + 671], %o2
 	xor %o0, %o2, %o2
 ! v54 = v30 ^ v54
-	.loc 1 2578
+	.loc 1 2823
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 727]
 ! v26 = v36 ^ v26
-	.loc 1 2579
+	.loc 1 2824
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 735]
 ! v41 = v23 ^ v41
-	.loc 1 2580
+	.loc 1 2825
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 743]
 ! v49 = v33 ^ v49
-	.loc 1 2581
+	.loc 1 2826
 	xor %o2, %i3, %o0
 	stx %o0, [%fp + 751]
 ! v33 = v44 & v1
-	.loc 1 2582
+	.loc 1 2827
 	ldx [%fp + -177], %o2
 	and %l6, %o2, %o0
 	stx %o0, [%fp + 759]
 ! v23 = v44 & v4
-	.loc 1 2583
+	.loc 1 2828
 	ldx [%fp + -161], %i2
 	and %l6, %i2, %o0
 ! v36 = v15 & v1
-	.loc 1 2584
+	.loc 1 2829
 	and %l1, %o2, %o1
 ! v36 = v23 ^ v36
-	.loc 1 2585
+	.loc 1 2830
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 767]
 ! v23 = v44 & v7
-	.loc 1 2586
+	.loc 1 2831
 	ldx [%fp + -145], %i3
 	and %l6, %i3, %o0
 ! v30 = v15 & v4
-	.loc 1 2587
+	.loc 1 2832
 	and %l1, %i2, %o1
 ! v20 = v8 & v1
-	.loc 1 2588
+	.loc 1 2833
 	and %l4, %o2, %o2
 ! v30 = v23 ^ v30
-	.loc 1 2589
+	.loc 1 2834
 	xor %o0, %o1, %o1
 ! v20 = v30 ^ v20
-	.loc 1 2590
+	.loc 1 2835
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 775]
 ! v30 = v15 & v7
-	.loc 1 2591
+	.loc 1 2836
 	and %l1, %i3, %o0
 ! v23 = v8 & v4
-	.loc 1 2592
+	.loc 1 2837
 	and %l4, %i2, %o1
 ! v23 = v30 ^ v23
-	.loc 1 2593
+	.loc 1 2838
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1735]
 ! v30 = v8 & v7
-	.loc 1 2594
+	.loc 1 2839
 	and %l4, %i3, %o0
 	stx %o0, [%fp + 1743]
 ! v18 = v17 & v11
-	.loc 1 2595
+	.loc 1 2840
 	ldx [%fp + -121], %o2
 	and %l0, %o2, %i2
 ! v34 = v17 & v14
-	.loc 1 2596
+	.loc 1 2841
 	ldx [%fp + -105], %i4
 	and %l0, %i4, %o0
 ! v39 = v57 & v11
-	.loc 1 2597
+	.loc 1 2842
 	and %l7, %o2, %o1
 ! v39 = v34 ^ v39
-	.loc 1 2598
+	.loc 1 2843
 	xor %o0, %o1, %i3
 ! v34 = v17 & v9
-	.loc 1 2599
+	.loc 1 2844
 	ldx [%fp + -137], %i5
 	and %l0, %i5, %o0
 ! v32 = v57 & v14
-	.loc 1 2600
+	.loc 1 2845
 	and %l7, %i4, %o1
 ! v42 = v5 & v11
-	.loc 1 2601
+	.loc 1 2846
 	and %o7, %o2, %o2
 ! v32 = v34 ^ v32
-	.loc 1 2602
+	.loc 1 2847
 	xor %o0, %o1, %o1
 ! v42 = v32 ^ v42
-	.loc 1 2603
+	.loc 1 2848
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 783]
 ! v32 = v57 & v9
-	.loc 1 2604
+	.loc 1 2849
 	and %l7, %i5, %o0
 ! v34 = v5 & v14
-	.loc 1 2605
+	.loc 1 2850
 	and %o7, %i4, %o1
 ! v34 = v32 ^ v34
-	.loc 1 2606
+	.loc 1 2851
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 791]
 ! v32 = v5 & v9
-	.loc 1 2607
+	.loc 1 2852
 	and %o7, %i5, %o0
 	stx %o0, [%fp + 799]
 ! v45 = v44 ^ v17
-	.loc 1 2608
+	.loc 1 2853
 	xor %l6, %l0, %g5
 ! v37 = v15 ^ v57
-	.loc 1 2609
+	.loc 1 2854
 	xor %l1, %l7, %o1
 ! v29 = v8 ^ v5
-	.loc 1 2610
+	.loc 1 2855
 	xor %l4, %o7, %o2
 ! v38 = v1 ^ v11
-	.loc 1 2611
+	.loc 1 2856
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %i4
 	xor %o0, %i4, %i5
 ! v31 = v4 ^ v14
-	.loc 1 2612
+	.loc 1 2857
 	ldx [%fp + -161], %o0
 	ldx [%fp + -105], %i4
 	xor %o0, %i4, %g1
 ! v27 = v7 ^ v9
-	.loc 1 2613
+	.loc 1 2858
 	ldx [%fp + -145], %o0
 	ldx [%fp + -137], %i4
 	xor %o0, %i4, %g4
 ! v28 = v45 & v38
-	.loc 1 2614
+	.loc 1 2859
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 807]
 ! v19 = v45 & v31
-	.loc 1 2615
+	.loc 1 2860
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 815]
 ! v22 = v37 & v38
-	.loc 1 2616
+	.loc 1 2861
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 823]
 ! v22 = v19 ^ v22
-	.loc 1 2617
+	.loc 1 2862
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 831]
 ! v45 = v45 & v27
-	.loc 1 2618
+	.loc 1 2863
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 839]
 ! v19 = v37 & v31
-	.loc 1 2619
+	.loc 1 2864
 	and %o1, %g1, %o0
 	stx %o0, [%fp + 847]
 ! v38 = v29 & v38
-	.loc 1 2620
+	.loc 1 2865
 	and %o2, %i5, %i5
 ! v19 = v45 ^ v19
-	.loc 1 2621
+	.loc 1 2866
 	xor %g5, %o0, %o0
 ! v38 = v19 ^ v38
-	.loc 1 2622
+	.loc 1 2867
 	xor %o0, %i5, %i5
 ! v37 = v37 & v27
-	.loc 1 2623
+	.loc 1 2868
 	and %o1, %g4, %o0
 ! v31 = v29 & v31
-	.loc 1 2624
+	.loc 1 2869
 	and %o2, %g1, %o1
 ! v31 = v37 ^ v31
-	.loc 1 2625
+	.loc 1 2870
 	xor %o0, %o1, %g1
 ! v27 = v29 & v27
-	.loc 1 2626
+	.loc 1 2871
 	and %o2, %g4, %o2
 ! v28 = v28 ^ v33
-	.loc 1 2627
+	.loc 1 2872
 	ldx [%fp + 807], %o0
 	ldx [%fp + 759], %o1
 	xor %o0, %o1, %o0
 ! v28 = v28 ^ v18
-	.loc 1 2628
+	.loc 1 2873
 	xor %o0, %i2, %o1
 ! v22 = v22 ^ v36
-	.loc 1 2629
+	.loc 1 2874
 	ldx [%fp + 767], %o0
 	xor %i4, %o0, %o0
 ! v22 = v22 ^ v39
-	.loc 1 2630
+	.loc 1 2875
 	xor %o0, %i3, %i4
 ! v38 = v38 ^ v20
-	.loc 1 2631
+	.loc 1 2876
 	ldx [%fp + 775], %o0
 	xor %i5, %o0, %o0
 ! v38 = v38 ^ v42
-	.loc 1 2632
+	.loc 1 2877
 	ldx [%fp + 783], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 855]
 ! v31 = v31 ^ v23
-	.loc 1 2633
+	.loc 1 2878
 	ldx [%fp + 1735], %g4
 	xor %g1, %g4, %o0
 ! v31 = v31 ^ v34
-	.loc 1 2634
+	.loc 1 2879
 	ldx [%fp + 791], %i5
 	xor %o0, %i5, %g1
 ! v27 = v27 ^ v30
-	.loc 1 2635
+	.loc 1 2880
 	ldx [%fp + 1743], %i5
 	xor %o2, %i5, %o0
 ! v27 = v27 ^ v32
-	.loc 1 2636
+	.loc 1 2881
 	ldx [%fp + 799], %o2
 	xor %o0, %o2, %o2
 ! v23 = v28 ^ v23
-	.loc 1 2637
+	.loc 1 2882
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 863]
 ! v30 = v22 ^ v30
-	.loc 1 2638
+	.loc 1 2883
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 871]
 ! v18 = v31 ^ v18
-	.loc 1 2639
+	.loc 1 2884
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 879]
 ! v39 = v27 ^ v39
-	.loc 1 2640
+	.loc 1 2885
 	xor %o2, %i3, %o0
 	stx %o0, [%fp + 887]
 ! v44 = v47 ^ v44
-	.loc 1 2641
+	.loc 1 2886
 	xor %o4, %l6, %l6
 ! v15 = v35 ^ v15
-	.loc 1 2642
+	.loc 1 2887
 	xor %o5, %l1, %l1
 ! v8 = v43 ^ v8
-	.loc 1 2643
+	.loc 1 2888
 	xor %o3, %l4, %l4
 ! v17 = v46 ^ v17
-	.loc 1 2644
+	.loc 1 2889
 	xor %l3, %l0, %l3
 ! v57 = v40 ^ v57
-	.loc 1 2645
+	.loc 1 2890
 	xor %l5, %l7, %l7
 ! v5 = v48 ^ v5
-	.loc 1 2646
+	.loc 1 2891
 	xor %l2, %o7, %o7
 ! v48 = v0 ^ v1
-	.loc 1 2647
+	.loc 1 2892
 	ldx [%fp + -185], %o0
 	ldx [%fp + -177], %o1
 	xor %o0, %o1, %i2
 ! v40 = v3 ^ v4
-	.loc 1 2648
+	.loc 1 2893
 	ldx [%fp + -169], %o0
 	ldx [%fp + -161], %o1
 	xor %o0, %o1, %l5
 ! v46 = v6 ^ v7
-	.loc 1 2649
+	.loc 1 2894
 	ldx [%fp + -153], %o0
 	ldx [%fp + -145], %o1
 	xor %o0, %o1, %l2
 ! v43 = v10 ^ v11
-	.loc 1 2650
+	.loc 1 2895
 	ldx [%fp + -129], %o0
 	ldx [%fp + -121], %o1
 	xor %o0, %o1, %l0
 ! v35 = v13 ^ v14
-	.loc 1 2651
+	.loc 1 2896
 	ldx [%fp + -113], %o0
 	ldx [%fp + -105], %o1
 	xor %o0, %o1, %o5
 ! v47 = v16 ^ v9
-	.loc 1 2652
+	.loc 1 2897
 	ldx [%fp + -97], %o0
 	ldx [%fp + -137], %o1
 	xor %o0, %o1, %o4
 ! v27 = v44 & v48
-	.loc 1 2653
+	.loc 1 2898
 	and %l6, %i2, %o3
 ! v31 = v44 & v40
-	.loc 1 2654
+	.loc 1 2899
 	and %l6, %l5, %o0
 ! v22 = v15 & v48
-	.loc 1 2655
+	.loc 1 2900
 	and %l1, %i2, %o1
 ! v22 = v31 ^ v22
-	.loc 1 2656
+	.loc 1 2901
 	xor %o0, %o1, %i3
 ! v31 = v44 & v46
-	.loc 1 2657
+	.loc 1 2902
 	and %l6, %l2, %o0
 ! v28 = v15 & v40
-	.loc 1 2658
+	.loc 1 2903
 	and %l1, %l5, %o1
 ! v29 = v8 & v48
-	.loc 1 2659
+	.loc 1 2904
 	and %l4, %i2, %o2
 ! v28 = v31 ^ v28
-	.loc 1 2660
+	.loc 1 2905
 	xor %o0, %o1, %o1
 ! v29 = v28 ^ v29
-	.loc 1 2661
+	.loc 1 2906
 	xor %o1, %o2, %i4
 ! v28 = v15 & v46
-	.loc 1 2662
+	.loc 1 2907
 	and %l1, %l2, %o0
 ! v31 = v8 & v40
-	.loc 1 2663
+	.loc 1 2908
 	and %l4, %l5, %o1
 ! v31 = v28 ^ v31
-	.loc 1 2664
+	.loc 1 2909
 	xor %o0, %o1, %g1
 ! v28 = v8 & v46
-	.loc 1 2665
+	.loc 1 2910
 	and %l4, %l2, %i5
 ! v37 = v17 & v43
-	.loc 1 2666
+	.loc 1 2911
 	and %l3, %l0, %o2
 ! v19 = v17 & v35
-	.loc 1 2667
+	.loc 1 2912
 	and %l3, %o5, %o0
 ! v45 = v57 & v43
-	.loc 1 2668
+	.loc 1 2913
 	and %l7, %l0, %o1
 ! v45 = v19 ^ v45
-	.loc 1 2669
+	.loc 1 2914
 	xor %o0, %o1, %g5
 ! v19 = v17 & v47
-	.loc 1 2670
+	.loc 1 2915
 	and %l3, %o4, %o0
 ! v21 = v57 & v35
-	.loc 1 2671
+	.loc 1 2916
 	and %l7, %o5, %o1
 ! v25 = v5 & v43
-	.loc 1 2672
+	.loc 1 2917
 	and %o7, %l0, %g4
 ! v21 = v19 ^ v21
-	.loc 1 2673
+	.loc 1 2918
 	xor %o0, %o1, %o1
 ! v25 = v21 ^ v25
-	.loc 1 2674
+	.loc 1 2919
 	xor %o1, %g4, %g4
 ! v21 = v57 & v47
-	.loc 1 2675
+	.loc 1 2920
 	and %l7, %o4, %o0
 ! v19 = v5 & v35
-	.loc 1 2676
+	.loc 1 2921
 	and %o7, %o5, %o1
 ! v19 = v21 ^ v19
-	.loc 1 2677
+	.loc 1 2922
 	xor %o0, %o1, %o1
 ! v21 = v5 & v47
-	.loc 1 2678
+	.loc 1 2923
 	and %o7, %o4, %o0
 ! v17 = v44 ^ v17
-	.loc 1 2679
+	.loc 1 2924
 	xor %l6, %l3, %l3
 ! v57 = v15 ^ v57
-	.loc 1 2680
+	.loc 1 2925
 	xor %l1, %l7, %l7
 ! v5 = v8 ^ v5
-	.loc 1 2681
+	.loc 1 2926
 	xor %l4, %o7, %o7
 ! v43 = v48 ^ v43
-	.loc 1 2682
+	.loc 1 2927
 	xor %i2, %l0, %l0
 ! v35 = v40 ^ v35
-	.loc 1 2683
+	.loc 1 2928
 	xor %l5, %o5, %l1
 ! v47 = v46 ^ v47
-	.loc 1 2684
+	.loc 1 2929
 	xor %l2, %o4, %l2
 ! v46 = v17 & v43
-	.loc 1 2685
+	.loc 1 2930
 	and %l3, %l0, %l4
 ! v40 = v17 & v35
-	.loc 1 2686
+	.loc 1 2931
 	and %l3, %l1, %o4
 ! v48 = v57 & v43
-	.loc 1 2687
+	.loc 1 2932
 	and %l7, %l0, %o5
 ! v48 = v40 ^ v48
-	.loc 1 2688
+	.loc 1 2933
 	xor %o4, %o5, %l5
 ! v17 = v17 & v47
-	.loc 1 2689
+	.loc 1 2934
 	and %l3, %l2, %l3
 ! v40 = v57 & v35
-	.loc 1 2690
+	.loc 1 2935
 	and %l7, %l1, %o4
 ! v43 = v5 & v43
-	.loc 1 2691
+	.loc 1 2936
 	and %o7, %l0, %o5
 ! v40 = v17 ^ v40
-	.loc 1 2692
+	.loc 1 2937
 	xor %l3, %o4, %o4
 ! v43 = v40 ^ v43
-	.loc 1 2693
+	.loc 1 2938
 	xor %o4, %o5, %o4
 ! v57 = v57 & v47
-	.loc 1 2694
+	.loc 1 2939
 	and %l7, %l2, %l7
 ! v35 = v5 & v35
-	.loc 1 2695
+	.loc 1 2940
 	and %o7, %l1, %l1
 ! v35 = v57 ^ v35
-	.loc 1 2696
+	.loc 1 2941
 	xor %l7, %l1, %l1
 ! v47 = v5 & v47
-	.loc 1 2697
+	.loc 1 2942
 	and %o7, %l2, %o5
 ! v46 = v46 ^ v27
-	.loc 1 2698
+	.loc 1 2943
 	xor %l4, %o3, %l4
 ! v46 = v46 ^ v37
-	.loc 1 2699
+	.loc 1 2944
 	xor %l4, %o2, %l4
 ! v48 = v48 ^ v22
-	.loc 1 2700
+	.loc 1 2945
 	xor %l5, %i3, %l5
 ! v48 = v48 ^ v45
-	.loc 1 2701
+	.loc 1 2946
 	xor %l5, %g5, %l5
 ! v43 = v43 ^ v29
-	.loc 1 2702
+	.loc 1 2947
 	xor %o4, %i4, %o4
 ! v43 = v43 ^ v25
-	.loc 1 2703
+	.loc 1 2948
 	xor %o4, %g4, %o7
 ! v35 = v35 ^ v31
-	.loc 1 2704
+	.loc 1 2949
 	xor %l1, %g1, %o4
 ! v35 = v35 ^ v19
-	.loc 1 2705
+	.loc 1 2950
 	xor %o4, %o1, %o4
 ! v47 = v47 ^ v28
-	.loc 1 2706
+	.loc 1 2951
 	xor %o5, %i5, %o5
 ! v47 = v47 ^ v21
-	.loc 1 2707
+	.loc 1 2952
 	xor %o5, %o0, %o5
 ! v31 = v46 ^ v31
-	.loc 1 2708
+	.loc 1 2953
 	xor %l4, %g1, %g1
 ! v28 = v48 ^ v28
-	.loc 1 2709
+	.loc 1 2954
 	xor %l5, %i5, %i5
 ! v37 = v35 ^ v37
-	.loc 1 2710
+	.loc 1 2955
 	xor %o4, %o2, %o4
 ! v45 = v47 ^ v45
-	.loc 1 2711
+	.loc 1 2956
 	xor %o5, %g5, %g5
 ! v27 = v27 ^ v24
-	.loc 1 2712
+	.loc 1 2957
 	ldx [%fp + 631], %o2
 	xor %o3, %o2, %o3
 ! v27 = v27 ^ v33
-	.loc 1 2713
+	.loc 1 2958
 	ldx [%fp + 759], %o2
 	xor %o3, %o2, %o3
 ! v22 = v22 ^ v55
-	.loc 1 2714
+	.loc 1 2959
 	ldx [%fp + 639], %o2
 	xor %i3, %o2, %i3
 ! v22 = v22 ^ v36
-	.loc 1 2715
+	.loc 1 2960
 	ldx [%fp + 767], %o2
 	xor %i3, %o2, %i3
 ! v29 = v29 ^ v52
-	.loc 1 2716
+	.loc 1 2961
 	ldx [%fp + 647], %o2
 	xor %i4, %o2, %i4
 ! v29 = v29 ^ v20
-	.loc 1 2717
+	.loc 1 2962
 	ldx [%fp + 775], %o2
 	xor %i4, %o2, %i4
 ! v31 = v31 ^ v54
-	.loc 1 2718
+	.loc 1 2963
 	ldx [%fp + 727], %o2
 	xor %g1, %o2, %o2
 ! v31 = v31 ^ v23
-	.loc 1 2719
+	.loc 1 2964
 	ldx [%fp + 863], %o5
 	xor %o2, %o5, %l0
 ! v28 = v28 ^ v26
-	.loc 1 2720
+	.loc 1 2965
 	ldx [%fp + 735], %o2
 	xor %i5, %o2, %o2
 ! v28 = v28 ^ v30
-	.loc 1 2721
+	.loc 1 2966
 	ldx [%fp + 871], %o5
 	xor %o2, %o5, %o5
 ! v43 = v43 ^ v59
-	.loc 1 2722
+	.loc 1 2967
 	ldx [%fp + 719], %o2
 	xor %o7, %o2, %o7
 ! v43 = v43 ^ v38
-	.loc 1 2723
+	.loc 1 2968
 	ldx [%fp + 855], %o2
 	xor %o7, %o2, %o7
 ! v37 = v37 ^ v41
-	.loc 1 2724
+	.loc 1 2969
 	ldx [%fp + 743], %l1
 	xor %o4, %l1, %o2
 ! v37 = v37 ^ v18
-	.loc 1 2725
+	.loc 1 2970
 	ldx [%fp + 879], %o4
 	xor %o2, %o4, %l2
 ! v45 = v45 ^ v49
-	.loc 1 2726
+	.loc 1 2971
 	ldx [%fp + 751], %l3
 	xor %g5, %l3, %o2
 ! v45 = v45 ^ v39
-	.loc 1 2727
+	.loc 1 2972
 	ldx [%fp + 887], %o4
 	xor %o2, %o4, %o4
 ! v25 = v25 ^ v51
-	.loc 1 2728
+	.loc 1 2973
 	ldx [%fp + 655], %l5
 	xor %g4, %l5, %g4
 ! v25 = v25 ^ v42
-	.loc 1 2729
+	.loc 1 2974
 	ldx [%fp + 783], %o2
 	xor %g4, %o2, %g4
 ! v19 = v19 ^ v53
-	.loc 1 2730
+	.loc 1 2975
 	ldx [%fp + 663], %l6
 	xor %o1, %l6, %o1
 ! v19 = v19 ^ v34
-	.loc 1 2731
+	.loc 1 2976
 	ldx [%fp + 791], %o2
 	xor %o1, %o2, %o1
 ! v21 = v21 ^ v50
-	.loc 1 2732
+	.loc 1 2977
 	ldx [%fp + 671], %l7
 	xor %o0, %l7, %o0
 ! v21 = v21 ^ v32
-	.loc 1 2733
+	.loc 1 2978
 	ldx [%fp + 799], %o2
 	xor %o0, %o2, %i2
 ! v41 = v27 ^ v41
-	.loc 1 2734
+	.loc 1 2979
 	xor %o3, %l1, %l4
 ! v49 = v22 ^ v49
-	.loc 1 2735
+	.loc 1 2980
 	xor %i3, %l3, %l3
 ! v51 = v29 ^ v51
-	.loc 1 2736
+	.loc 1 2981
 	xor %i4, %l5, %l5
 ! v53 = v31 ^ v53
-	.loc 1 2737
+	.loc 1 2982
 	xor %l0, %l6, %l0
 ! v50 = v28 ^ v50
-	.loc 1 2738
+	.loc 1 2983
 	xor %o5, %l7, %l1
 ! v33 = v37 ^ v33
-	.loc 1 2739
+	.loc 1 2984
 	ldx [%fp + 759], %o0
 	xor %l2, %o0, %l2
 ! v36 = v45 ^ v36
-	.loc 1 2740
+	.loc 1 2985
 	ldx [%fp + 767], %o0
 	xor %o4, %o0, %o0
 ! v20 = v25 ^ v20
-	.loc 1 2741
+	.loc 1 2986
 	ldx [%fp + 775], %o3
 	xor %g4, %o3, %l7
 ! v23 = v19 ^ v23
-	.loc 1 2742
+	.loc 1 2987
 	ldx [%fp + 863], %o3
 	xor %o1, %o3, %o3
 ! v30 = v21 ^ v30
-	.loc 1 2743
+	.loc 1 2988
 	ldx [%fp + 871], %o1
 	xor %i2, %o1, %o5
 ! v36 = v36 ^ v32
-	.loc 1 2744
+	.loc 1 2989
 	xor %o0, %o2, %i2
 ! v32 = v50 ^ v32
-	.loc 1 2745
+	.loc 1 2990
 	xor %l1, %o2, %o0
 ! v33 = v33 ^ v34
-	.loc 1 2746
+	.loc 1 2991
 	ldx [%fp + 791], %o1
 	xor %l2, %o1, %o4
 ! v34 = v53 ^ v34
-	.loc 1 2747
+	.loc 1 2992
 	xor %l0, %o1, %o1
 ! v43 = v43 ^ v42
-	.loc 1 2748
+	.loc 1 2993
 	ldx [%fp + 783], %o2
 	xor %o7, %o2, %l1
 ! v42 = v51 ^ v42
-	.loc 1 2749
+	.loc 1 2994
 	xor %l5, %o2, %o2
 ! v32 = v32 ^ v39
-	.loc 1 2750
+	.loc 1 2995
 	ldx [%fp + 887], %o7
 	xor %o0, %o7, %l2
 ! v39 = v49 ^ v39
-	.loc 1 2751
+	.loc 1 2996
 	xor %l3, %o7, %o0
 ! v34 = v34 ^ v18
-	.loc 1 2752
+	.loc 1 2997
 	ldx [%fp + 879], %o7
 	xor %o1, %o7, %l3
 ! v18 = v41 ^ v18
-	.loc 1 2753
+	.loc 1 2998
 	xor %l4, %o7, %o1
 ! v42 = v42 ^ v38
-	.loc 1 2754
+	.loc 1 2999
 	ldx [%fp + 855], %o7
 	xor %o2, %o7, %l4
 ! v38 = v59 ^ v38
-	.loc 1 2755
+	.loc 1 3000
 	ldx [%fp + 719], %o2
 	xor %o2, %o7, %o2
 ! v39 = v39 ^ v30
-	.loc 1 2756
+	.loc 1 3001
 	xor %o0, %o5, %l5
 ! v30 = v26 ^ v30
-	.loc 1 2757
+	.loc 1 3002
 	ldx [%fp + 735], %o0
 	xor %o0, %o5, %o0
 ! v18 = v18 ^ v23
-	.loc 1 2758
+	.loc 1 3003
 	xor %o1, %o3, %l6
 ! v23 = v54 ^ v23
-	.loc 1 2759
+	.loc 1 3004
 	ldx [%fp + 727], %o1
 	xor %o1, %o3, %o1
 ! v38 = v38 ^ v20
-	.loc 1 2760
+	.loc 1 3005
 	xor %o2, %l7, %o3
 	stx %o3, [%fp + 895]
 ! v20 = v52 ^ v20
-	.loc 1 2761
+	.loc 1 3006
 	ldx [%fp + 647], %o2
 	xor %o2, %l7, %l7
 ! v30 = v30 ^ v36
-	.loc 1 2762
+	.loc 1 3007
 	xor %o0, %i2, %l0
 ! v36 = v55 ^ v36
-	.loc 1 2763
+	.loc 1 3008
 	ldx [%fp + 639], %o0
 	xor %o0, %i2, %i2
 ! v23 = v23 ^ v33
-	.loc 1 2764
+	.loc 1 3009
 	xor %o1, %o4, %i3
 ! v33 = v24 ^ v33
-	.loc 1 2765
+	.loc 1 3010
 	ldx [%fp + 631], %o0
 	xor %o0, %o4, %o7
 ! v24 = v33 ^ v18
-	.loc 1 2766
+	.loc 1 3011
 	xor %o7, %l6, %o0
 ! v55 = v36 ^ v39
-	.loc 1 2767
+	.loc 1 3012
 	xor %i2, %l5, %o1
 ! v52 = v20 ^ v42
-	.loc 1 2768
+	.loc 1 3013
 	xor %l7, %l4, %o2
 ! v52 = v52 ^ v43
-	.loc 1 2769
+	.loc 1 3014
 	xor %o2, %l1, %o4
 ! v54 = v23 ^ v34
-	.loc 1 2770
+	.loc 1 3015
 	xor %i3, %l3, %i5
 ! v26 = v30 ^ v32
-	.loc 1 2771
+	.loc 1 3016
 	xor %l0, %l2, %i4
 ! v59 = v38 ^ v43
-	.loc 1 2772
+	.loc 1 3017
 	xor %o3, %l1, %o5
 ! v24 = v24 ^ v54
-	.loc 1 2773
+	.loc 1 3018
 	xor %o0, %i5, %o2
 ! v41 = v43 ^ v42
-	.loc 1 2774
+	.loc 1 3019
 	xor %l1, %l4, %o0
 ! v55 = v55 ^ v26
-	.loc 1 2775
+	.loc 1 3020
 	xor %o1, %i4, %o1
 ! v55 = v55 ^ v32
-	.loc 1 2776
+	.loc 1 3021
 	xor %o1, %l2, %g4
 ! v49 = v18 ^ v34
-	.loc 1 2777
+	.loc 1 3022
 	xor %l6, %l3, %g1
 ! v52 = v52 ^ v59
-	.loc 1 2778
+	.loc 1 3023
 	xor %o4, %o5, %o4
 ! v51 = v39 ^ v32
-	.loc 1 2779
+	.loc 1 3024
 	xor %l5, %l2, %o3
 ! v24 = v24 ^ v49
-	.loc 1 2780
+	.loc 1 3025
 	xor %o2, %g1, %o2
 ! v53 = v32 ^ v26
-	.loc 1 2781
+	.loc 1 3026
 	xor %l2, %i4, %o1
 ! v41 = v41 ^ v52
-	.loc 1 2782
+	.loc 1 3027
 	xor %o0, %o4, %o0
 ! v41 = v41 ^ v59
-	.loc 1 2783
+	.loc 1 3028
 	xor %o0, %o5, %g5
 ! v54 = v54 ^ v34
-	.loc 1 2784
+	.loc 1 3029
 	xor %i5, %l3, %i5
 ! v55 = v55 ^ v51
-	.loc 1 2785
+	.loc 1 3030
 	xor %g4, %o3, %o0
 ! v50 = v42 ^ v59
-	.loc 1 2786
+	.loc 1 3031
 	xor %l4, %o5, %g4
 ! v24 = v24 ^ v54
-	.loc 1 2787
+	.loc 1 3032
 	xor %o2, %i5, %o2
 	stx %o2, [%fp + 903]
 ! v59 = v59 ^ v52
-	.loc 1 2788
+	.loc 1 3033
 	xor %o5, %o4, %o5
 ! v53 = v53 ^ v55
-	.loc 1 2789
+	.loc 1 3034
 	xor %o1, %o0, %o1
 ! v53 = v53 ^ v51
-	.loc 1 2790
+	.loc 1 3035
 	xor %o1, %o3, %o1
 ! v49 = v49 ^ v34
-	.loc 1 2791
+	.loc 1 3036
 	xor %g1, %l3, %g1
 ! v41 = v41 ^ v50
-	.loc 1 2792
+	.loc 1 3037
 	xor %g5, %g4, %g5
 ! v26 = v26 ^ v51
-	.loc 1 2793
+	.loc 1 3038
 	xor %i4, %o3, %i4
 ! v24 = v24 ^ v49
-	.loc 1 2794
+	.loc 1 3039
 	xor %o2, %g1, %o2
 	stx %o2, [%fp + 911]
 ! v51 = v51 ^ v55
-	.loc 1 2795
+	.loc 1 3040
 	xor %o3, %o0, %o3
 	stx %o3, [%fp + 919]
 ! v59 = v59 ^ v41
-	.loc 1 2796
+	.loc 1 3041
 	xor %o5, %g5, %o5
 ! v59 = v59 ^ v50
-	.loc 1 2797
+	.loc 1 3042
 	xor %o5, %g4, %o5
 	stx %o5, [%fp + 927]
 ! v54 = v54 ^ v34
-	.loc 1 2798
+	.loc 1 3043
 	xor %i5, %l3, %o5
 	stx %o5, [%fp + 1751]
 ! v53 = v53 ^ v26
-	.loc 1 2799
+	.loc 1 3044
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1759]
 ! v52 = v52 ^ v50
-	.loc 1 2800
+	.loc 1 3045
 	xor %o4, %g4, %o1
 	stx %o1, [%fp + 1767]
 ! v21 = v24 & v33
-	.loc 1 2801
+	.loc 1 3046
 	and %o2, %o7, %o1
 	stx %o1, [%fp + 935]
 ! v19 = v24 & v36
-	.loc 1 2802
+	.loc 1 3047
 	and %o2, %i2, %o1
 ! v25 = v50 & v33
-	.loc 1 2803
+	.loc 1 3048
 	and %g4, %o7, %o4
 ! v25 = v19 ^ v25
-	.loc 1 2804
+	.loc 1 3049
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 943]
 ! v19 = v24 & v20
-	.loc 1 2805
+	.loc 1 3050
 	and %o2, %l7, %o1
 ! v45 = v50 & v36
-	.loc 1 2806
+	.loc 1 3051
 	and %g4, %i2, %o2
 ! v37 = v51 & v33
-	.loc 1 2807
+	.loc 1 3052
 	and %o3, %o7, %o3
 ! v45 = v19 ^ v45
-	.loc 1 2808
+	.loc 1 3053
 	xor %o1, %o2, %o2
 ! v37 = v45 ^ v37
-	.loc 1 2809
+	.loc 1 3054
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 951]
 ! v45 = v50 & v20
-	.loc 1 2810
+	.loc 1 3055
 	and %g4, %l7, %o1
 ! v19 = v51 & v36
-	.loc 1 2811
+	.loc 1 3056
 	ldx [%fp + 919], %o3
 	and %o3, %i2, %o2
 ! v19 = v45 ^ v19
-	.loc 1 2812
+	.loc 1 3057
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 959]
 ! v45 = v51 & v20
-	.loc 1 2813
+	.loc 1 3058
 	and %o3, %l7, %o1
 	stx %o1, [%fp + 967]
 ! v28 = v49 & v23
-	.loc 1 2814
+	.loc 1 3059
 	and %g1, %i3, %o1
 	stx %o1, [%fp + 975]
 ! v31 = v49 & v30
-	.loc 1 2815
+	.loc 1 3060
 	and %g1, %l0, %o1
 ! v29 = v59 & v23
-	.loc 1 2816
+	.loc 1 3061
 	ldx [%fp + 927], %o4
 	and %o4, %i3, %o2
 ! v29 = v31 ^ v29
-	.loc 1 2817
+	.loc 1 3062
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 983]
 ! v31 = v49 & v38
-	.loc 1 2818
+	.loc 1 3063
 	ldx [%fp + 895], %o5
 	and %g1, %o5, %o1
 ! v22 = v59 & v30
-	.loc 1 2819
+	.loc 1 3064
 	and %o4, %l0, %o2
 ! v27 = v55 & v23
-	.loc 1 2820
+	.loc 1 3065
 	and %o0, %i3, %o3
 ! v22 = v31 ^ v22
-	.loc 1 2821
+	.loc 1 3066
 	xor %o1, %o2, %o2
 ! v27 = v22 ^ v27
-	.loc 1 2822
+	.loc 1 3067
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 991]
 ! v22 = v59 & v38
-	.loc 1 2823
+	.loc 1 3068
 	and %o4, %o5, %o1
 ! v31 = v55 & v30
-	.loc 1 2824
+	.loc 1 3069
 	and %o0, %l0, %o2
 ! v31 = v22 ^ v31
-	.loc 1 2825
+	.loc 1 3070
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 999]
 ! v22 = v55 & v38
-	.loc 1 2826
+	.loc 1 3071
 	and %o0, %o5, %o1
 	stx %o1, [%fp + 1007]
 ! v47 = v24 ^ v49
-	.loc 1 2827
+	.loc 1 3072
 	ldx [%fp + 911], %o1
 	xor %o1, %g1, %o3
 	stx %o3, [%fp + 1015]
 ! v35 = v50 ^ v59
-	.loc 1 2828
+	.loc 1 3073
 	xor %g4, %o4, %o5
 	stx %o5, [%fp + 1023]
 ! v48 = v51 ^ v55
-	.loc 1 2829
+	.loc 1 3074
 	ldx [%fp + 919], %o1
 	xor %o1, %o0, %o1
 	stx %o1, [%fp + 1903]
 	stx %o1, [%fp + 1031]
 ! v46 = v33 ^ v23
-	.loc 1 2830
+	.loc 1 3075
 	xor %o7, %i3, %i5
 	stx %i5, [%fp + 2031]
 ! v5 = v36 ^ v30
-	.loc 1 2831
+	.loc 1 3076
 	xor %i2, %l0, %o2
 ! v57 = v20 ^ v38
-	.loc 1 2832
+	.loc 1 3077
 	ldx [%fp + 895], %o1
 	xor %l7, %o1, %o4
 ! v40 = v47 & v46
-	.loc 1 2833
+	.loc 1 3078
 	and %o3, %i5, %o1
 	stx %o1, [%fp + 1039]
 ! v17 = v47 & v5
-	.loc 1 2834
+	.loc 1 3079
 	and %o3, %o2, %o1
 	stx %o1, [%fp + 1911]
 	stx %o1, [%fp + 1047]
 ! v8 = v35 & v46
-	.loc 1 2835
+	.loc 1 3080
 	and %o5, %i5, %i5
 	stx %i5, [%fp + 1967]
 	stx %i5, [%fp + 1055]
 ! v8 = v17 ^ v8
-	.loc 1 2836
+	.loc 1 3081
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 1975]
 	stx %o1, [%fp + 1063]
 ! v47 = v47 & v57
-	.loc 1 2837
+	.loc 1 3082
 	and %o3, %o4, %i5
 	stx %i5, [%fp + 1071]
 ! v17 = v35 & v5
-	.loc 1 2838
+	.loc 1 3083
 	and %o5, %o2, %o5
 	stx %o5, [%fp + 1079]
 ! v46 = v48 & v46
-	.loc 1 2839
+	.loc 1 3084
 	ldx [%fp + 1903], %o1
 	ldx [%fp + 2031], %o3
 	and %o1, %o3, %o3
 	stx %o3, [%fp + 1087]
 ! v17 = v47 ^ v17
-	.loc 1 2840
+	.loc 1 3085
 	xor %i5, %o5, %o1
 ! v46 = v17 ^ v46
-	.loc 1 2841
+	.loc 1 3086
 	xor %o1, %o3, %o3
 	stx %o3, [%fp + 1095]
 ! v35 = v35 & v57
-	.loc 1 2842
+	.loc 1 3087
 	ldx [%fp + 1023], %o1
 	and %o1, %o4, %o1
 ! v5 = v48 & v5
-	.loc 1 2843
+	.loc 1 3088
 	ldx [%fp + 1031], %o5
 	and %o5, %o2, %o2
 ! v5 = v35 ^ v5
-	.loc 1 2844
+	.loc 1 3089
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1103]
 ! v57 = v48 & v57
-	.loc 1 2845
+	.loc 1 3090
 	and %o5, %o4, %o1
 	stx %o1, [%fp + 1775]
 ! v40 = v40 ^ v21
-	.loc 1 2846
+	.loc 1 3091
 	ldx [%fp + 1039], %o1
 	ldx [%fp + 935], %o4
 	xor %o1, %o4, %o1
 ! v40 = v40 ^ v28
-	.loc 1 2847
+	.loc 1 3092
 	ldx [%fp + 975], %o4
 	stx %o4, [%fp + 1991]
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1983]
 	stx %o1, [%fp + 1111]
 ! v8 = v8 ^ v25
-	.loc 1 2848
+	.loc 1 3093
 	ldx [%fp + 943], %o1
 	ldx [%fp + 1975], %o4
 	xor %o4, %o1, %o1
 ! v8 = v8 ^ v29
-	.loc 1 2849
+	.loc 1 3094
 	ldx [%fp + 983], %o4
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1783]
 ! v46 = v46 ^ v37
-	.loc 1 2850
+	.loc 1 3095
 	ldx [%fp + 951], %o1
 	xor %o3, %o1, %o1
 ! v46 = v46 ^ v27
-	.loc 1 2851
+	.loc 1 3096
 	ldx [%fp + 991], %o3
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1119]
 ! v5 = v5 ^ v19
-	.loc 1 2852
+	.loc 1 3097
 	ldx [%fp + 959], %o3
 	xor %o2, %o3, %o1
 ! v5 = v5 ^ v31
-	.loc 1 2853
+	.loc 1 3098
 	ldx [%fp + 999], %o2
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1791]
 ! v57 = v57 ^ v45
-	.loc 1 2854
+	.loc 1 3099
 	ldx [%fp + 967], %o5
 	ldx [%fp + 1775], %o1
 	xor %o1, %o5, %i5
 	stx %i5, [%fp + 1799]
 ! v57 = v57 ^ v22
-	.loc 1 2855
+	.loc 1 3100
 	ldx [%fp + 1007], %o1
 	xor %i5, %o1, %i5
 ! v19 = v40 ^ v19
-	.loc 1 2856
+	.loc 1 3101
 	ldx [%fp + 1983], %o1
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1127]
 ! v45 = v8 ^ v45
-	.loc 1 2857
+	.loc 1 3102
 	ldx [%fp + 1783], %o1
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + 1135]
 ! v28 = v5 ^ v28
-	.loc 1 2858
+	.loc 1 3103
 	ldx [%fp + 1991], %o1
 	xor %o2, %o1, %o1
 	stx %o1, [%fp + 1143]
 ! v29 = v57 ^ v29
-	.loc 1 2859
+	.loc 1 3104
 	xor %i5, %o4, %o1
 	stx %o1, [%fp + 1151]
 ! v57 = v54 & v18
-	.loc 1 2860
+	.loc 1 3105
 	ldx [%fp + 1751], %o3
 	and %o3, %l6, %o1
 	stx %o1, [%fp + 1159]
 ! v5 = v54 & v39
-	.loc 1 2861
+	.loc 1 3106
 	and %o3, %l5, %o1
 ! v8 = v41 & v18
-	.loc 1 2862
+	.loc 1 3107
 	and %g5, %l6, %o2
 ! v8 = v5 ^ v8
-	.loc 1 2863
+	.loc 1 3108
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1167]
 ! v5 = v54 & v42
-	.loc 1 2864
+	.loc 1 3109
 	and %o3, %l4, %o1
 ! v40 = v41 & v39
-	.loc 1 2865
+	.loc 1 3110
 	and %g5, %l5, %o2
 ! v48 = v53 & v18
-	.loc 1 2866
+	.loc 1 3111
 	ldx [%fp + 1759], %o4
 	and %o4, %l6, %o3
 ! v40 = v5 ^ v40
-	.loc 1 2867
+	.loc 1 3112
 	xor %o1, %o2, %o2
 ! v48 = v40 ^ v48
-	.loc 1 2868
+	.loc 1 3113
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 1175]
 ! v40 = v41 & v42
-	.loc 1 2869
+	.loc 1 3114
 	and %g5, %l4, %o1
 ! v5 = v53 & v39
-	.loc 1 2870
+	.loc 1 3115
 	and %o4, %l5, %o2
 ! v5 = v40 ^ v5
-	.loc 1 2871
+	.loc 1 3116
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1183]
 ! v40 = v53 & v42
-	.loc 1 2872
+	.loc 1 3117
 	and %o4, %l4, %o1
 	stx %o1, [%fp + 1191]
 ! v35 = v34 & v34
-	.loc 1 2873
+	.loc 1 3118
 	and %l3, %l3, %o1
 	stx %o1, [%fp + 1199]
 ! v17 = v34 & v32
-	.loc 1 2874
+	.loc 1 3119
 	and %l3, %l2, %o1
 ! v47 = v52 & v34
-	.loc 1 2875
+	.loc 1 3120
 	ldx [%fp + 1767], %o4
 	and %o4, %l3, %o2
 ! v47 = v17 ^ v47
-	.loc 1 2876
+	.loc 1 3121
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1207]
 ! v17 = v34 & v43
-	.loc 1 2877
+	.loc 1 3122
 	and %l3, %l1, %o1
 ! v15 = v52 & v32
-	.loc 1 2878
+	.loc 1 3123
 	and %o4, %l2, %o2
 ! v44 = v26 & v34
-	.loc 1 2879
+	.loc 1 3124
 	and %i4, %l3, %o3
 ! v15 = v17 ^ v15
-	.loc 1 2880
+	.loc 1 3125
 	xor %o1, %o2, %o2
 ! v44 = v15 ^ v44
-	.loc 1 2881
+	.loc 1 3126
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 1215]
 ! v15 = v52 & v43
-	.loc 1 2882
+	.loc 1 3127
 	and %o4, %l1, %o1
 ! v17 = v26 & v32
-	.loc 1 2883
+	.loc 1 3128
 	and %i4, %l2, %o2
 ! v17 = v15 ^ v17
-	.loc 1 2884
+	.loc 1 3129
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1223]
 ! v15 = v26 & v43
-	.loc 1 2885
+	.loc 1 3130
 	and %i4, %l1, %o1
 	stx %o1, [%fp + 1231]
 ! v58 = v54 ^ v34
-	.loc 1 2886
+	.loc 1 3131
 	ldx [%fp + 1751], %o1
 	xor %o1, %l3, %o3
 	stx %o3, [%fp + 1239]
 ! v62 = v41 ^ v52
-	.loc 1 2887
+	.loc 1 3132
 	ldx [%fp + 1767], %o1
 	xor %g5, %o1, %o5
 	stx %o5, [%fp + 1247]
 ! v60 = v53 ^ v26
-	.loc 1 2888
+	.loc 1 3133
 	ldx [%fp + 1759], %o1
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1919]
 	stx %o1, [%fp + 1255]
 ! v56 = v18 ^ v34
-	.loc 1 2889
+	.loc 1 3134
 	xor %l6, %l3, %i5
 	stx %i5, [%fp + 2039]
 ! v12 = v39 ^ v32
-	.loc 1 2890
+	.loc 1 3135
 	xor %l5, %l2, %o2
 ! v61 = v42 ^ v43
-	.loc 1 2891
+	.loc 1 3136
 	xor %l4, %l1, %o4
 ! v2 = v58 & v56
-	.loc 1 2892
+	.loc 1 3137
 	and %o3, %i5, %o1
 	stx %o1, [%fp + 1263]
 ! v63 = v58 & v12
-	.loc 1 2893
+	.loc 1 3138
 	and %o3, %o2, %o1
 	stx %o1, [%fp + 1927]
 	stx %o1, [%fp + -17]
 ! v64 = v62 & v56
-	.loc 1 2894
+	.loc 1 3139
 	and %o5, %i5, %i5
 	stx %i5, [%fp + 1999]
 	stx %i5, [%fp + -9]
 ! v64 = v63 ^ v64
-	.loc 1 2895
+	.loc 1 3140
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 2007]
 	stx %o1, [%fp + 1271]
 ! v58 = v58 & v61
-	.loc 1 2896
+	.loc 1 3141
 	and %o3, %o4, %i5
 	stx %i5, [%fp + 1279]
 ! v63 = v62 & v12
-	.loc 1 2897
+	.loc 1 3142
 	and %o5, %o2, %o5
 	stx %o5, [%fp + 1287]
 ! v56 = v60 & v56
-	.loc 1 2898
+	.loc 1 3143
 	ldx [%fp + 1919], %o1
 	ldx [%fp + 2039], %o3
 	and %o1, %o3, %o3
 	stx %o3, [%fp + 1295]
 ! v63 = v58 ^ v63
-	.loc 1 2899
+	.loc 1 3144
 	xor %i5, %o5, %o1
 ! v56 = v63 ^ v56
-	.loc 1 2900
+	.loc 1 3145
 	xor %o1, %o3, %o3
 	stx %o3, [%fp + 1303]
 ! v62 = v62 & v61
-	.loc 1 2901
+	.loc 1 3146
 	ldx [%fp + 1247], %o1
 	and %o1, %o4, %o1
 ! v12 = v60 & v12
-	.loc 1 2902
+	.loc 1 3147
 	ldx [%fp + 1255], %o5
 	and %o5, %o2, %o2
 ! v12 = v62 ^ v12
-	.loc 1 2903
+	.loc 1 3148
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1311]
 ! v61 = v60 & v61
-	.loc 1 2904
+	.loc 1 3149
 	and %o5, %o4, %o1
 	stx %o1, [%fp + 1807]
 ! v2 = v2 ^ v57
-	.loc 1 2905
+	.loc 1 3150
 	ldx [%fp + 1263], %o1
 	ldx [%fp + 1159], %o4
 	xor %o1, %o4, %o1
 ! v2 = v2 ^ v35
-	.loc 1 2906
+	.loc 1 3151
 	ldx [%fp + 1199], %o4
 	stx %o4, [%fp + 2023]
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 2015]
 	stx %o1, [%fp + 1319]
 ! v64 = v64 ^ v8
-	.loc 1 2907
+	.loc 1 3152
 	ldx [%fp + 1167], %o1
 	ldx [%fp + 2007], %o4
 	xor %o4, %o1, %o1
 ! v64 = v64 ^ v47
-	.loc 1 2908
+	.loc 1 3153
 	ldx [%fp + 1207], %o4
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1815]
 ! v56 = v56 ^ v48
-	.loc 1 2909
+	.loc 1 3154
 	ldx [%fp + 1175], %o1
 	xor %o3, %o1, %o1
 ! v56 = v56 ^ v44
-	.loc 1 2910
+	.loc 1 3155
 	ldx [%fp + 1215], %o3
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1327]
 ! v12 = v12 ^ v5
-	.loc 1 2911
+	.loc 1 3156
 	ldx [%fp + 1183], %o3
 	xor %o2, %o3, %o1
 ! v12 = v12 ^ v17
-	.loc 1 2912
+	.loc 1 3157
 	ldx [%fp + 1223], %o2
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1823]
 ! v61 = v61 ^ v40
-	.loc 1 2913
+	.loc 1 3158
 	ldx [%fp + 1191], %o5
 	ldx [%fp + 1807], %o1
 	xor %o1, %o5, %i5
 	stx %i5, [%fp + 1831]
 ! v61 = v61 ^ v15
-	.loc 1 2914
+	.loc 1 3159
 	ldx [%fp + 1231], %o1
 	xor %i5, %o1, %i5
 ! v5 = v2 ^ v5
-	.loc 1 2915
+	.loc 1 3160
 	ldx [%fp + 2015], %o1
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1335]
 ! v40 = v64 ^ v40
-	.loc 1 2916
+	.loc 1 3161
 	ldx [%fp + 1815], %o1
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + 1343]
 ! v35 = v12 ^ v35
-	.loc 1 2917
+	.loc 1 3162
 	ldx [%fp + 2023], %o1
 	xor %o2, %o1, %o1
 	stx %o1, [%fp + 1351]
 ! v47 = v61 ^ v47
-	.loc 1 2918
+	.loc 1 3163
 	xor %i5, %o4, %o1
 	stx %o1, [%fp + 1359]
 ! v54 = v24 ^ v54
-	.loc 1 2919
+	.loc 1 3164
 	ldx [%fp + 911], %o1
 	ldx [%fp + 1751], %o2
 	xor %o1, %o2, %o2
 ! v41 = v50 ^ v41
-	.loc 1 2920
+	.loc 1 3165
 	xor %g4, %g5, %g5
 ! v53 = v51 ^ v53
-	.loc 1 2921
+	.loc 1 3166
 	ldx [%fp + 919], %o1
 	ldx [%fp + 1759], %o3
 	xor %o1, %o3, %o3
 ! v49 = v49 ^ v34
-	.loc 1 2922
+	.loc 1 3167
 	xor %g1, %l3, %g1
 ! v52 = v59 ^ v52
-	.loc 1 2923
+	.loc 1 3168
 	ldx [%fp + 927], %o1
 	ldx [%fp + 1767], %o4
 	xor %o1, %o4, %o4
 ! v26 = v55 ^ v26
-	.loc 1 2924
+	.loc 1 3169
 	xor %o0, %i4, %i4
 ! v18 = v33 ^ v18
-	.loc 1 2925
+	.loc 1 3170
 	xor %o7, %l6, %l6
 ! v39 = v36 ^ v39
-	.loc 1 2926
+	.loc 1 3171
 	xor %i2, %l5, %l5
 ! v42 = v20 ^ v42
-	.loc 1 2927
+	.loc 1 3172
 	xor %l7, %l4, %l4
 ! v34 = v23 ^ v34
-	.loc 1 2928
+	.loc 1 3173
 	xor %i3, %l3, %l3
 ! v32 = v30 ^ v32
-	.loc 1 2929
+	.loc 1 3174
 	xor %l0, %l2, %l2
 ! v43 = v38 ^ v43
-	.loc 1 2930
+	.loc 1 3175
 	ldx [%fp + 895], %o0
 	xor %o0, %l1, %l1
 ! v38 = v54 & v18
-	.loc 1 2931
+	.loc 1 3176
 	and %o2, %l6, %o7
 ! v30 = v54 & v39
-	.loc 1 2932
+	.loc 1 3177
 	and %o2, %l5, %o0
 ! v23 = v41 & v18
-	.loc 1 2933
+	.loc 1 3178
 	and %g5, %l6, %o1
 ! v23 = v30 ^ v23
-	.loc 1 2934
+	.loc 1 3179
 	xor %o0, %o1, %l0
 ! v30 = v54 & v42
-	.loc 1 2935
+	.loc 1 3180
 	and %o2, %l4, %o0
 ! v20 = v41 & v39
-	.loc 1 2936
+	.loc 1 3181
 	and %g5, %l5, %o1
 ! v36 = v53 & v18
-	.loc 1 2937
+	.loc 1 3182
 	and %o3, %l6, %o5
 ! v20 = v30 ^ v20
-	.loc 1 2938
+	.loc 1 3183
 	xor %o0, %o1, %o1
 ! v36 = v20 ^ v36
-	.loc 1 2939
+	.loc 1 3184
 	xor %o1, %o5, %l7
 ! v20 = v41 & v42
-	.loc 1 2940
+	.loc 1 3185
 	and %g5, %l4, %o0
 ! v30 = v53 & v39
-	.loc 1 2941
+	.loc 1 3186
 	and %o3, %l5, %o1
 ! v30 = v20 ^ v30
-	.loc 1 2942
+	.loc 1 3187
 	xor %o0, %o1, %i3
 ! v20 = v53 & v42
-	.loc 1 2943
+	.loc 1 3188
 	and %o3, %l4, %o5
 ! v33 = v49 & v34
-	.loc 1 2944
+	.loc 1 3189
 	and %g1, %l3, %i2
 ! v55 = v49 & v32
-	.loc 1 2945
+	.loc 1 3190
 	and %g1, %l2, %o0
 ! v59 = v52 & v34
-	.loc 1 2946
+	.loc 1 3191
 	and %o4, %l3, %o1
 ! v59 = v55 ^ v59
-	.loc 1 2947
+	.loc 1 3192
 	xor %o0, %o1, %g4
 ! v55 = v49 & v43
-	.loc 1 2948
+	.loc 1 3193
 	and %g1, %l1, %o0
 ! v51 = v52 & v32
-	.loc 1 2949
+	.loc 1 3194
 	and %o4, %l2, %o1
 ! v50 = v26 & v34
-	.loc 1 2950
+	.loc 1 3195
 	and %i4, %l3, %i5
 ! v51 = v55 ^ v51
-	.loc 1 2951
+	.loc 1 3196
 	xor %o0, %o1, %o1
 ! v50 = v51 ^ v50
-	.loc 1 2952
+	.loc 1 3197
 	xor %o1, %i5, %i5
 ! v51 = v52 & v43
-	.loc 1 2953
+	.loc 1 3198
 	and %o4, %l1, %o0
 ! v55 = v26 & v32
-	.loc 1 2954
+	.loc 1 3199
 	and %i4, %l2, %o1
 ! v55 = v51 ^ v55
-	.loc 1 2955
+	.loc 1 3200
 	xor %o0, %o1, %o1
 ! v51 = v26 & v43
-	.loc 1 2956
+	.loc 1 3201
 	and %i4, %l1, %o0
 ! v49 = v54 ^ v49
-	.loc 1 2957
+	.loc 1 3202
 	xor %o2, %g1, %g1
 ! v52 = v41 ^ v52
-	.loc 1 2958
+	.loc 1 3203
 	xor %g5, %o4, %o4
 ! v26 = v53 ^ v26
-	.loc 1 2959
+	.loc 1 3204
 	xor %o3, %i4, %i4
 ! v34 = v18 ^ v34
-	.loc 1 2960
+	.loc 1 3205
 	xor %l6, %l3, %l3
 ! v32 = v39 ^ v32
-	.loc 1 2961
+	.loc 1 3206
 	xor %l5, %l2, %l2
 ! v43 = v42 ^ v43
-	.loc 1 2962
+	.loc 1 3207
 	xor %l4, %l1, %l1
 ! v42 = v49 & v34
-	.loc 1 2963
+	.loc 1 3208
 	and %g1, %l3, %l4
 ! v39 = v49 & v32
-	.loc 1 2964
+	.loc 1 3209
 	and %g1, %l2, %o2
 ! v18 = v52 & v34
-	.loc 1 2965
+	.loc 1 3210
 	and %o4, %l3, %o3
 ! v18 = v39 ^ v18
-	.loc 1 2966
+	.loc 1 3211
 	xor %o2, %o3, %l5
 ! v49 = v49 & v43
-	.loc 1 2967
+	.loc 1 3212
 	and %g1, %l1, %g1
 ! v39 = v52 & v32
-	.loc 1 2968
+	.loc 1 3213
 	and %o4, %l2, %o2
 ! v34 = v26 & v34
-	.loc 1 2969
+	.loc 1 3214
 	and %i4, %l3, %o3
 ! v39 = v49 ^ v39
-	.loc 1 2970
+	.loc 1 3215
 	xor %g1, %o2, %o2
 ! v34 = v39 ^ v34
-	.loc 1 2971
+	.loc 1 3216
 	xor %o2, %o3, %o2
 ! v52 = v52 & v43
-	.loc 1 2972
+	.loc 1 3217
 	and %o4, %l1, %o4
 ! v32 = v26 & v32
-	.loc 1 2973
+	.loc 1 3218
 	and %i4, %l2, %l2
 ! v32 = v52 ^ v32
-	.loc 1 2974
+	.loc 1 3219
 	xor %o4, %l2, %l2
 ! v43 = v26 & v43
-	.loc 1 2975
+	.loc 1 3220
 	and %i4, %l1, %o3
 ! v42 = v42 ^ v38
-	.loc 1 2976
+	.loc 1 3221
 	xor %l4, %o7, %l4
 ! v42 = v42 ^ v33
-	.loc 1 2977
+	.loc 1 3222
 	xor %l4, %i2, %l4
 ! v18 = v18 ^ v23
-	.loc 1 2978
+	.loc 1 3223
 	xor %l5, %l0, %l5
 ! v18 = v18 ^ v59
-	.loc 1 2979
+	.loc 1 3224
 	xor %l5, %g4, %l5
 ! v34 = v34 ^ v36
-	.loc 1 2980
+	.loc 1 3225
 	xor %o2, %l7, %o2
 ! v34 = v34 ^ v50
-	.loc 1 2981
+	.loc 1 3226
 	xor %o2, %i5, %o4
 ! v32 = v32 ^ v30
-	.loc 1 2982
+	.loc 1 3227
 	xor %l2, %i3, %o2
 ! v32 = v32 ^ v55
-	.loc 1 2983
+	.loc 1 3228
 	xor %o2, %o1, %o2
 ! v43 = v43 ^ v20
-	.loc 1 2984
+	.loc 1 3229
 	xor %o3, %o5, %o3
 ! v43 = v43 ^ v51
-	.loc 1 2985
+	.loc 1 3230
 	xor %o3, %o0, %o3
 ! v30 = v42 ^ v30
-	.loc 1 2986
+	.loc 1 3231
 	xor %l4, %i3, %i3
 ! v20 = v18 ^ v20
-	.loc 1 2987
+	.loc 1 3232
 	xor %l5, %o5, %o5
 ! v33 = v32 ^ v33
-	.loc 1 2988
+	.loc 1 3233
 	xor %o2, %i2, %i2
 ! v59 = v43 ^ v59
-	.loc 1 2989
+	.loc 1 3234
 	xor %o3, %g4, %g4
 ! v38 = v38 ^ v21
-	.loc 1 2990
+	.loc 1 3235
 	ldx [%fp + 935], %o2
 	xor %o7, %o2, %o7
 ! v38 = v38 ^ v57
-	.loc 1 2991
+	.loc 1 3236
 	ldx [%fp + 1159], %o2
 	xor %o7, %o2, %o7
 ! v23 = v23 ^ v25
-	.loc 1 2992
+	.loc 1 3237
 	ldx [%fp + 943], %o2
 	xor %l0, %o2, %l0
 ! v23 = v23 ^ v8
-	.loc 1 2993
+	.loc 1 3238
 	ldx [%fp + 1167], %o2
 	xor %l0, %o2, %l0
 ! v36 = v36 ^ v37
-	.loc 1 2994
+	.loc 1 3239
 	ldx [%fp + 951], %o2
 	xor %l7, %o2, %l7
 ! v36 = v36 ^ v48
-	.loc 1 2995
+	.loc 1 3240
 	ldx [%fp + 1175], %o2
 	xor %l7, %o2, %l7
 ! v30 = v30 ^ v19
-	.loc 1 2996
+	.loc 1 3241
 	ldx [%fp + 1127], %o2
 	xor %i3, %o2, %o2
 ! v30 = v30 ^ v5
-	.loc 1 2997
+	.loc 1 3242
 	ldx [%fp + 1335], %o3
 	xor %o2, %o3, %l1
 ! v20 = v20 ^ v45
-	.loc 1 2998
+	.loc 1 3243
 	ldx [%fp + 1135], %o2
 	xor %o5, %o2, %o2
 ! v20 = v20 ^ v40
-	.loc 1 2999
+	.loc 1 3244
 	ldx [%fp + 1343], %o3
 	xor %o2, %o3, %o5
 ! v34 = v34 ^ v46
-	.loc 1 3000
+	.loc 1 3245
 	ldx [%fp + 1119], %o2
 	xor %o4, %o2, %o4
 ! v34 = v34 ^ v56
-	.loc 1 3001
+	.loc 1 3246
 	ldx [%fp + 1327], %o2
 	xor %o4, %o2, %o4
 ! v33 = v33 ^ v28
-	.loc 1 3002
+	.loc 1 3247
 	ldx [%fp + 1143], %l2
 	xor %i2, %l2, %o2
 ! v33 = v33 ^ v35
-	.loc 1 3003
+	.loc 1 3248
 	ldx [%fp + 1351], %o3
 	xor %o2, %o3, %l3
 ! v59 = v59 ^ v29
-	.loc 1 3004
+	.loc 1 3249
 	ldx [%fp + 1151], %l4
 	xor %g4, %l4, %o2
 ! v59 = v59 ^ v47
-	.loc 1 3005
+	.loc 1 3250
 	ldx [%fp + 1359], %o3
 	xor %o2, %o3, %o3
 ! v50 = v50 ^ v27
-	.loc 1 3006
+	.loc 1 3251
 	ldx [%fp + 991], %l5
 	xor %i5, %l5, %i5
 ! v50 = v50 ^ v44
-	.loc 1 3007
+	.loc 1 3252
 	ldx [%fp + 1215], %o2
 	xor %i5, %o2, %i5
 ! v55 = v55 ^ v31
-	.loc 1 3008
+	.loc 1 3253
 	ldx [%fp + 999], %l6
 	xor %o1, %l6, %o1
 ! v55 = v55 ^ v17
-	.loc 1 3009
+	.loc 1 3254
 	ldx [%fp + 1223], %o2
 	xor %o1, %o2, %o1
 ! v51 = v51 ^ v22
-	.loc 1 3010
+	.loc 1 3255
 	ldx [%fp + 1007], %i3
 	xor %o0, %i3, %o0
 ! v51 = v51 ^ v15
-	.loc 1 3011
+	.loc 1 3256
 	ldx [%fp + 1231], %o2
 	xor %o0, %o2, %i2
 ! v28 = v38 ^ v28
-	.loc 1 3012
+	.loc 1 3257
 	xor %o7, %l2, %l2
 ! v29 = v23 ^ v29
-	.loc 1 3013
+	.loc 1 3258
 	xor %l0, %l4, %l0
 ! v27 = v36 ^ v27
-	.loc 1 3014
+	.loc 1 3259
 	xor %l7, %l5, %o7
 ! v31 = v30 ^ v31
-	.loc 1 3015
+	.loc 1 3260
 	xor %l1, %l6, %l1
 ! v22 = v20 ^ v22
-	.loc 1 3016
+	.loc 1 3261
 	xor %o5, %i3, %o5
 ! v57 = v33 ^ v57
-	.loc 1 3017
+	.loc 1 3262
 	ldx [%fp + 1159], %o0
 	xor %l3, %o0, %l5
 ! v8 = v59 ^ v8
-	.loc 1 3018
+	.loc 1 3263
 	ldx [%fp + 1167], %o0
 	xor %o3, %o0, %o0
 ! v48 = v50 ^ v48
-	.loc 1 3019
+	.loc 1 3264
 	ldx [%fp + 1175], %o3
 	xor %i5, %o3, %l6
 ! v5 = v55 ^ v5
-	.loc 1 3020
+	.loc 1 3265
 	ldx [%fp + 1335], %o3
 	xor %o1, %o3, %o3
 ! v40 = v51 ^ v40
-	.loc 1 3021
+	.loc 1 3266
 	ldx [%fp + 1343], %o1
 	xor %i2, %o1, %l3
 ! v8 = v8 ^ v15
-	.loc 1 3022
+	.loc 1 3267
 	xor %o0, %o2, %l4
 ! v15 = v22 ^ v15
-	.loc 1 3023
+	.loc 1 3268
 	xor %o5, %o2, %o0
 ! v57 = v57 ^ v17
-	.loc 1 3024
+	.loc 1 3269
 	ldx [%fp + 1223], %o1
 	xor %l5, %o1, %l5
 ! v17 = v31 ^ v17
-	.loc 1 3025
+	.loc 1 3270
 	xor %l1, %o1, %o1
 ! v34 = v34 ^ v44
-	.loc 1 3026
+	.loc 1 3271
 	ldx [%fp + 1215], %o2
 	xor %o4, %o2, %o5
 ! v44 = v27 ^ v44
-	.loc 1 3027
+	.loc 1 3272
 	xor %o7, %o2, %o2
 ! v15 = v15 ^ v47
-	.loc 1 3028
+	.loc 1 3273
 	ldx [%fp + 1359], %o4
 	xor %o0, %o4, %o7
 ! v47 = v29 ^ v47
-	.loc 1 3029
+	.loc 1 3274
 	xor %l0, %o4, %o0
 ! v17 = v17 ^ v35
-	.loc 1 3030
+	.loc 1 3275
 	ldx [%fp + 1351], %o4
 	xor %o1, %o4, %l0
 ! v35 = v28 ^ v35
-	.loc 1 3031
+	.loc 1 3276
 	xor %l2, %o4, %o1
 ! v44 = v44 ^ v56
-	.loc 1 3032
+	.loc 1 3277
 	ldx [%fp + 1327], %o4
 	xor %o2, %o4, %l1
 ! v56 = v46 ^ v56
-	.loc 1 3033
+	.loc 1 3278
 	ldx [%fp + 1119], %o2
 	xor %o2, %o4, %o2
 ! v47 = v47 ^ v40
-	.loc 1 3034
+	.loc 1 3279
 	xor %o0, %l3, %l2
 ! v40 = v45 ^ v40
-	.loc 1 3035
+	.loc 1 3280
 	ldx [%fp + 1135], %o0
 	xor %o0, %l3, %o0
 ! v35 = v35 ^ v5
-	.loc 1 3036
+	.loc 1 3281
 	xor %o1, %o3, %l3
 ! v5 = v19 ^ v5
-	.loc 1 3037
+	.loc 1 3282
 	ldx [%fp + 1127], %o1
 	xor %o1, %o3, %o1
 ! v56 = v56 ^ v48
-	.loc 1 3038
+	.loc 1 3283
 	xor %o2, %l6, %l7
 ! v48 = v37 ^ v48
-	.loc 1 3039
+	.loc 1 3284
 	ldx [%fp + 951], %o2
 	xor %o2, %l6, %o2
 ! v40 = v40 ^ v8
-	.loc 1 3040
+	.loc 1 3285
 	xor %o0, %l4, %o0
 ! v8 = v25 ^ v8
-	.loc 1 3041
+	.loc 1 3286
 	ldx [%fp + 943], %o3
 	xor %o3, %l4, %o3
 ! v5 = v5 ^ v57
-	.loc 1 3042
+	.loc 1 3287
 	xor %o1, %l5, %o1
 ! v57 = v21 ^ v57
-	.loc 1 3043
+	.loc 1 3288
 	ldx [%fp + 935], %o4
 	xor %o4, %l5, %o4
 ! v57 = v57 ^ v35
-	.loc 1 3044
+	.loc 1 3289
 	xor %o4, %l3, %o4
 ! v8 = v8 ^ v47
-	.loc 1 3045
+	.loc 1 3290
 	xor %o3, %l2, %o3
 ! v48 = v48 ^ v44
-	.loc 1 3046
+	.loc 1 3291
 	xor %o2, %l1, %o2
 ! v48 = v48 ^ v34
-	.loc 1 3047
+	.loc 1 3292
 	xor %o2, %o5, %l5
 ! v5 = v5 ^ v17
-	.loc 1 3048
+	.loc 1 3293
 	xor %o1, %l0, %l6
 ! v40 = v40 ^ v15
-	.loc 1 3049
+	.loc 1 3294
 	xor %o0, %o7, %l4
 ! v56 = v56 ^ v34
-	.loc 1 3050
+	.loc 1 3295
 	xor %l7, %o5, %l7
 ! v21 = v57 & v0
-	.loc 1 3051
+	.loc 1 3296
 	ldx [%fp + -185], %o2
 	and %o4, %o2, %o0
 	stx %o0, [%fp + 1367]
 ! v25 = v57 & v3
-	.loc 1 3052
+	.loc 1 3297
 	ldx [%fp + -169], %i2
 	and %o4, %i2, %o0
 ! v37 = v34 & v0
-	.loc 1 3053
+	.loc 1 3298
 	and %o5, %o2, %o1
 ! v37 = v25 ^ v37
-	.loc 1 3054
+	.loc 1 3299
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1375]
 ! v25 = v57 & v6
-	.loc 1 3055
+	.loc 1 3300
 	ldx [%fp + -153], %i3
 	and %o4, %i3, %o0
 ! v19 = v34 & v3
-	.loc 1 3056
+	.loc 1 3301
 	and %o5, %i2, %o1
 ! v45 = v8 & v0
-	.loc 1 3057
+	.loc 1 3302
 	and %o3, %o2, %o2
 ! v19 = v25 ^ v19
-	.loc 1 3058
+	.loc 1 3303
 	xor %o0, %o1, %o1
 ! v45 = v19 ^ v45
-	.loc 1 3059
+	.loc 1 3304
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1383]
 ! v19 = v34 & v6
-	.loc 1 3060
+	.loc 1 3305
 	and %o5, %i3, %o0
 ! v25 = v8 & v3
-	.loc 1 3061
+	.loc 1 3306
 	and %o3, %i2, %o1
 ! v25 = v19 ^ v25
-	.loc 1 3062
+	.loc 1 3307
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1839]
 ! v19 = v8 & v6
-	.loc 1 3063
+	.loc 1 3308
 	and %o3, %i3, %o0
 	stx %o0, [%fp + 1847]
 ! v46 = v35 & v10
-	.loc 1 3064
+	.loc 1 3309
 	ldx [%fp + -129], %o2
 	and %l3, %o2, %i2
 ! v28 = v35 & v13
-	.loc 1 3065
+	.loc 1 3310
 	ldx [%fp + -113], %i4
 	and %l3, %i4, %o0
 ! v29 = v48 & v10
-	.loc 1 3066
+	.loc 1 3311
 	and %l5, %o2, %o1
 ! v29 = v28 ^ v29
-	.loc 1 3067
+	.loc 1 3312
 	xor %o0, %o1, %i3
 ! v28 = v35 & v16
-	.loc 1 3068
+	.loc 1 3313
 	ldx [%fp + -97], %i5
 	and %l3, %i5, %o0
 ! v27 = v48 & v13
-	.loc 1 3069
+	.loc 1 3314
 	and %l5, %i4, %o1
 ! v31 = v47 & v10
-	.loc 1 3070
+	.loc 1 3315
 	and %l2, %o2, %o2
 ! v27 = v28 ^ v27
-	.loc 1 3071
+	.loc 1 3316
 	xor %o0, %o1, %o1
 ! v31 = v27 ^ v31
-	.loc 1 3072
+	.loc 1 3317
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1391]
 ! v27 = v48 & v16
-	.loc 1 3073
+	.loc 1 3318
 	and %l5, %i5, %o0
 ! v28 = v47 & v13
-	.loc 1 3074
+	.loc 1 3319
 	and %l2, %i4, %o1
 ! v28 = v27 ^ v28
-	.loc 1 3075
+	.loc 1 3320
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1399]
 ! v27 = v47 & v16
-	.loc 1 3076
+	.loc 1 3321
 	and %l2, %i5, %o0
 	stx %o0, [%fp + 1407]
 ! v22 = v57 ^ v35
-	.loc 1 3077
+	.loc 1 3322
 	xor %o4, %l3, %g5
 ! v51 = v34 ^ v48
-	.loc 1 3078
+	.loc 1 3323
 	xor %o5, %l5, %o1
 ! v55 = v8 ^ v47
-	.loc 1 3079
+	.loc 1 3324
 	xor %o3, %l2, %o2
 ! v50 = v0 ^ v10
-	.loc 1 3080
+	.loc 1 3325
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %i4
 	xor %o0, %i4, %i5
 ! v59 = v3 ^ v13
-	.loc 1 3081
+	.loc 1 3326
 	ldx [%fp + -169], %o0
 	ldx [%fp + -113], %i4
 	xor %o0, %i4, %g1
 ! v33 = v6 ^ v16
-	.loc 1 3082
+	.loc 1 3327
 	ldx [%fp + -153], %o0
 	ldx [%fp + -97], %i4
 	xor %o0, %i4, %g4
 ! v20 = v22 & v50
-	.loc 1 3083
+	.loc 1 3328
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 1415]
 ! v30 = v22 & v59
-	.loc 1 3084
+	.loc 1 3329
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 1423]
 ! v36 = v51 & v50
-	.loc 1 3085
+	.loc 1 3330
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 1431]
 ! v36 = v30 ^ v36
-	.loc 1 3086
+	.loc 1 3331
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 1439]
 ! v22 = v22 & v33
-	.loc 1 3087
+	.loc 1 3332
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1447]
 ! v30 = v51 & v59
-	.loc 1 3088
+	.loc 1 3333
 	and %o1, %g1, %o0
 ! v50 = v55 & v50
-	.loc 1 3089
+	.loc 1 3334
 	and %o2, %i5, %i5
 ! v30 = v22 ^ v30
-	.loc 1 3090
+	.loc 1 3335
 	xor %g5, %o0, %o0
 ! v50 = v30 ^ v50
-	.loc 1 3091
+	.loc 1 3336
 	xor %o0, %i5, %i5
 ! v51 = v51 & v33
-	.loc 1 3092
+	.loc 1 3337
 	and %o1, %g4, %o0
 ! v59 = v55 & v59
-	.loc 1 3093
+	.loc 1 3338
 	and %o2, %g1, %o1
 ! v59 = v51 ^ v59
-	.loc 1 3094
+	.loc 1 3339
 	xor %o0, %o1, %g1
 ! v33 = v55 & v33
-	.loc 1 3095
+	.loc 1 3340
 	and %o2, %g4, %o2
 ! v20 = v20 ^ v21
-	.loc 1 3096
+	.loc 1 3341
 	ldx [%fp + 1415], %o0
 	ldx [%fp + 1367], %o1
 	xor %o0, %o1, %o0
 ! v20 = v20 ^ v46
-	.loc 1 3097
+	.loc 1 3342
 	xor %o0, %i2, %o1
 ! v36 = v36 ^ v37
-	.loc 1 3098
+	.loc 1 3343
 	ldx [%fp + 1375], %o0
 	xor %i4, %o0, %o0
 ! v36 = v36 ^ v29
-	.loc 1 3099
+	.loc 1 3344
 	xor %o0, %i3, %i4
 ! v50 = v50 ^ v45
-	.loc 1 3100
+	.loc 1 3345
 	ldx [%fp + 1383], %o0
 	xor %i5, %o0, %o0
 ! v50 = v50 ^ v31
-	.loc 1 3101
+	.loc 1 3346
 	ldx [%fp + 1391], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1455]
 ! v59 = v59 ^ v25
-	.loc 1 3102
+	.loc 1 3347
 	ldx [%fp + 1839], %g4
 	xor %g1, %g4, %o0
 ! v59 = v59 ^ v28
-	.loc 1 3103
+	.loc 1 3348
 	ldx [%fp + 1399], %i5
 	xor %o0, %i5, %g1
 ! v33 = v33 ^ v19
-	.loc 1 3104
+	.loc 1 3349
 	ldx [%fp + 1847], %i5
 	xor %o2, %i5, %o0
 ! v33 = v33 ^ v27
-	.loc 1 3105
+	.loc 1 3350
 	ldx [%fp + 1407], %o2
 	xor %o0, %o2, %o2
 ! v25 = v20 ^ v25
-	.loc 1 3106
+	.loc 1 3351
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 1463]
 ! v19 = v36 ^ v19
-	.loc 1 3107
+	.loc 1 3352
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 1471]
 ! v46 = v59 ^ v46
-	.loc 1 3108
+	.loc 1 3353
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 1479]
 ! v29 = v33 ^ v29
-	.loc 1 3109
+	.loc 1 3354
 	xor %o2, %i3, %o0
 	stx %o0, [%fp + 1487]
 ! v33 = v5 & v1
-	.loc 1 3110
+	.loc 1 3355
 	ldx [%fp + -177], %o2
 	and %l6, %o2, %o0
 	stx %o0, [%fp + 1495]
 ! v59 = v5 & v4
-	.loc 1 3111
+	.loc 1 3356
 	ldx [%fp + -161], %i2
 	and %l6, %i2, %o0
 ! v36 = v44 & v1
-	.loc 1 3112
+	.loc 1 3357
 	and %l1, %o2, %o1
 ! v36 = v59 ^ v36
-	.loc 1 3113
+	.loc 1 3358
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1503]
 ! v59 = v5 & v7
-	.loc 1 3114
+	.loc 1 3359
 	ldx [%fp + -145], %i3
 	and %l6, %i3, %o0
 ! v20 = v44 & v4
-	.loc 1 3115
+	.loc 1 3360
 	and %l1, %i2, %o1
 ! v55 = v40 & v1
-	.loc 1 3116
+	.loc 1 3361
 	and %l4, %o2, %o2
 ! v20 = v59 ^ v20
-	.loc 1 3117
+	.loc 1 3362
 	xor %o0, %o1, %o1
 ! v55 = v20 ^ v55
-	.loc 1 3118
+	.loc 1 3363
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1511]
 ! v20 = v44 & v7
-	.loc 1 3119
+	.loc 1 3364
 	and %l1, %i3, %o0
 ! v59 = v40 & v4
-	.loc 1 3120
+	.loc 1 3365
 	and %l4, %i2, %o1
 ! v59 = v20 ^ v59
-	.loc 1 3121
+	.loc 1 3366
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1855]
 ! v20 = v40 & v7
-	.loc 1 3122
+	.loc 1 3367
 	and %l4, %i3, %o0
 	stx %o0, [%fp + 1863]
 ! v51 = v17 & v11
-	.loc 1 3123
+	.loc 1 3368
 	ldx [%fp + -121], %o2
 	and %l0, %o2, %i2
 ! v30 = v17 & v14
-	.loc 1 3124
+	.loc 1 3369
 	ldx [%fp + -105], %i4
 	and %l0, %i4, %o0
 ! v22 = v56 & v11
-	.loc 1 3125
+	.loc 1 3370
 	and %l7, %o2, %o1
 ! v22 = v30 ^ v22
-	.loc 1 3126
+	.loc 1 3371
 	xor %o0, %o1, %i3
 ! v30 = v17 & v9
-	.loc 1 3127
+	.loc 1 3372
 	ldx [%fp + -137], %i5
 	and %l0, %i5, %o0
 ! v23 = v56 & v14
-	.loc 1 3128
+	.loc 1 3373
 	and %l7, %i4, %o1
 ! v38 = v15 & v11
-	.loc 1 3129
+	.loc 1 3374
 	and %o7, %o2, %o2
 ! v23 = v30 ^ v23
-	.loc 1 3130
+	.loc 1 3375
 	xor %o0, %o1, %o1
 ! v38 = v23 ^ v38
-	.loc 1 3131
+	.loc 1 3376
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1519]
 ! v23 = v56 & v9
-	.loc 1 3132
+	.loc 1 3377
 	and %l7, %i5, %o0
 ! v30 = v15 & v14
-	.loc 1 3133
+	.loc 1 3378
 	and %o7, %i4, %o1
 ! v30 = v23 ^ v30
-	.loc 1 3134
+	.loc 1 3379
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1527]
 ! v23 = v15 & v9
-	.loc 1 3135
+	.loc 1 3380
 	and %o7, %i5, %o0
 	stx %o0, [%fp + 1535]
 ! v43 = v5 ^ v17
-	.loc 1 3136
+	.loc 1 3381
 	xor %l6, %l0, %g5
 ! v32 = v44 ^ v56
-	.loc 1 3137
+	.loc 1 3382
 	xor %l1, %l7, %o1
 ! v18 = v40 ^ v15
-	.loc 1 3138
+	.loc 1 3383
 	xor %l4, %o7, %o2
 ! v42 = v1 ^ v11
-	.loc 1 3139
+	.loc 1 3384
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %i4
 	xor %o0, %i4, %i5
 ! v26 = v4 ^ v14
-	.loc 1 3140
+	.loc 1 3385
 	ldx [%fp + -161], %o0
 	ldx [%fp + -105], %i4
 	xor %o0, %i4, %g1
 ! v52 = v7 ^ v9
-	.loc 1 3141
+	.loc 1 3386
 	ldx [%fp + -145], %o0
 	ldx [%fp + -137], %i4
 	xor %o0, %i4, %g4
 ! v39 = v43 & v42
-	.loc 1 3142
+	.loc 1 3387
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 1543]
 ! v49 = v43 & v26
-	.loc 1 3143
+	.loc 1 3388
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 1551]
 ! v53 = v32 & v42
-	.loc 1 3144
+	.loc 1 3389
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 1559]
 ! v53 = v49 ^ v53
-	.loc 1 3145
+	.loc 1 3390
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 1567]
 ! v43 = v43 & v52
-	.loc 1 3146
+	.loc 1 3391
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1575]
 ! v49 = v32 & v26
-	.loc 1 3147
+	.loc 1 3392
 	and %o1, %g1, %o0
 	stx %o0, [%fp + 1583]
 ! v42 = v18 & v42
-	.loc 1 3148
+	.loc 1 3393
 	and %o2, %i5, %i5
 ! v49 = v43 ^ v49
-	.loc 1 3149
+	.loc 1 3394
 	xor %g5, %o0, %o0
 ! v42 = v49 ^ v42
-	.loc 1 3150
+	.loc 1 3395
 	xor %o0, %i5, %i5
 ! v32 = v32 & v52
-	.loc 1 3151
+	.loc 1 3396
 	and %o1, %g4, %o0
 ! v26 = v18 & v26
-	.loc 1 3152
+	.loc 1 3397
 	and %o2, %g1, %o1
 ! v26 = v32 ^ v26
-	.loc 1 3153
+	.loc 1 3398
 	xor %o0, %o1, %g1
 ! v52 = v18 & v52
-	.loc 1 3154
+	.loc 1 3399
 	and %o2, %g4, %o2
 ! v39 = v39 ^ v33
-	.loc 1 3155
+	.loc 1 3400
 	ldx [%fp + 1543], %o0
 	ldx [%fp + 1495], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v51
-	.loc 1 3156
+	.loc 1 3401
 	xor %o0, %i2, %o1
 ! v53 = v53 ^ v36
-	.loc 1 3157
+	.loc 1 3402
 	ldx [%fp + 1503], %o0
 	xor %i4, %o0, %o0
 ! v53 = v53 ^ v22
-	.loc 1 3158
+	.loc 1 3403
 	xor %o0, %i3, %i4
 ! v42 = v42 ^ v55
-	.loc 1 3159
+	.loc 1 3404
 	ldx [%fp + 1511], %o0
 	xor %i5, %o0, %o0
 ! v42 = v42 ^ v38
-	.loc 1 3160
+	.loc 1 3405
 	ldx [%fp + 1519], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1591]
 ! v26 = v26 ^ v59
-	.loc 1 3161
+	.loc 1 3406
 	ldx [%fp + 1855], %g4
 	xor %g1, %g4, %o0
 ! v26 = v26 ^ v30
-	.loc 1 3162
+	.loc 1 3407
 	ldx [%fp + 1527], %i5
 	xor %o0, %i5, %g1
 ! v52 = v52 ^ v20
-	.loc 1 3163
+	.loc 1 3408
 	ldx [%fp + 1863], %i5
 	xor %o2, %i5, %o0
 ! v52 = v52 ^ v23
-	.loc 1 3164
+	.loc 1 3409
 	ldx [%fp + 1535], %o2
 	xor %o0, %o2, %o2
 ! v59 = v39 ^ v59
-	.loc 1 3165
+	.loc 1 3410
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 1599]
 ! v20 = v53 ^ v20
-	.loc 1 3166
+	.loc 1 3411
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 1607]
 ! v51 = v26 ^ v51
-	.loc 1 3167
+	.loc 1 3412
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 1615]
 ! v22 = v52 ^ v22
-	.loc 1 3168
+	.loc 1 3413
 	xor %o2, %i3, %i3
 ! v5 = v57 ^ v5
-	.loc 1 3169
+	.loc 1 3414
 	xor %o4, %l6, %l6
 ! v44 = v34 ^ v44
-	.loc 1 3170
+	.loc 1 3415
 	xor %o5, %l1, %l1
 ! v40 = v8 ^ v40
-	.loc 1 3171
+	.loc 1 3416
 	xor %o3, %l4, %l4
 ! v17 = v35 ^ v17
-	.loc 1 3172
+	.loc 1 3417
 	xor %l3, %l0, %l0
 ! v56 = v48 ^ v56
-	.loc 1 3173
+	.loc 1 3418
 	xor %l5, %l7, %l7
 ! v15 = v47 ^ v15
-	.loc 1 3174
+	.loc 1 3419
 	xor %l2, %o7, %o7
 ! v1 = v0 ^ v1
-	.loc 1 3175
+	.loc 1 3420
 	ldx [%fp + -185], %o0
 	ldx [%fp + -177], %o1
 	xor %o0, %o1, %l5
 ! v4 = v3 ^ v4
-	.loc 1 3176
+	.loc 1 3421
 	ldx [%fp + -169], %o0
 	ldx [%fp + -161], %o1
 	xor %o0, %o1, %l3
 ! v7 = v6 ^ v7
-	.loc 1 3177
+	.loc 1 3422
 	ldx [%fp + -153], %o0
 	ldx [%fp + -145], %o1
 	xor %o0, %o1, %l2
 ! v11 = v10 ^ v11
-	.loc 1 3178
+	.loc 1 3423
 	ldx [%fp + -129], %o0
 	ldx [%fp + -121], %o1
 	xor %o0, %o1, %o5
 ! v14 = v13 ^ v14
-	.loc 1 3179
+	.loc 1 3424
 	ldx [%fp + -113], %o0
 	ldx [%fp + -105], %o1
 	xor %o0, %o1, %o4
 ! v9 = v16 ^ v9
-	.loc 1 3180
+	.loc 1 3425
 	ldx [%fp + -97], %o0
 	ldx [%fp + -137], %o1
 	xor %o0, %o1, %o3
 ! v16 = v5 & v1
-	.loc 1 3181
+	.loc 1 3426
 	and %l6, %l5, %o0
 	stx %o0, [%fp + 1623]
 ! v13 = v5 & v4
-	.loc 1 3182
+	.loc 1 3427
 	and %l6, %l3, %o0
 ! v10 = v44 & v1
-	.loc 1 3183
+	.loc 1 3428
 	and %l1, %l5, %o1
 ! v10 = v13 ^ v10
-	.loc 1 3184
+	.loc 1 3429
 	xor %o0, %o1, %i2
 ! v13 = v5 & v7
-	.loc 1 3185
+	.loc 1 3430
 	and %l6, %l2, %o0
 ! v6 = v44 & v4
-	.loc 1 3186
+	.loc 1 3431
 	and %l1, %l3, %o1
 ! v3 = v40 & v1
-	.loc 1 3187
+	.loc 1 3432
 	and %l4, %l5, %o2
 ! v6 = v13 ^ v6
-	.loc 1 3188
+	.loc 1 3433
 	xor %o0, %o1, %o1
 ! v3 = v6 ^ v3
-	.loc 1 3189
+	.loc 1 3434
 	xor %o1, %o2, %i4
 ! v6 = v44 & v7
-	.loc 1 3190
+	.loc 1 3435
 	and %l1, %l2, %o0
 ! v13 = v40 & v4
-	.loc 1 3191
+	.loc 1 3436
 	and %l4, %l3, %o1
 ! v13 = v6 ^ v13
-	.loc 1 3192
+	.loc 1 3437
 	xor %o0, %o1, %g1
 ! v6 = v40 & v7
-	.loc 1 3193
+	.loc 1 3438
 	and %l4, %l2, %o2
 ! v0 = v17 & v11
-	.loc 1 3194
+	.loc 1 3439
 	and %l0, %o5, %i5
 ! v47 = v17 & v14
-	.loc 1 3195
+	.loc 1 3440
 	and %l0, %o4, %o0
 ! v48 = v56 & v11
-	.loc 1 3196
+	.loc 1 3441
 	and %l7, %o5, %o1
 ! v48 = v47 ^ v48
-	.loc 1 3197
+	.loc 1 3442
 	xor %o0, %o1, %g5
 ! v47 = v17 & v9
-	.loc 1 3198
+	.loc 1 3443
 	and %l0, %o3, %o0
 ! v35 = v56 & v14
-	.loc 1 3199
+	.loc 1 3444
 	and %l7, %o4, %o1
 ! v8 = v15 & v11
-	.loc 1 3200
+	.loc 1 3445
 	and %o7, %o5, %g4
 ! v35 = v47 ^ v35
-	.loc 1 3201
+	.loc 1 3446
 	xor %o0, %o1, %o1
 ! v8 = v35 ^ v8
-	.loc 1 3202
+	.loc 1 3447
 	xor %o1, %g4, %g4
 ! v35 = v56 & v9
-	.loc 1 3203
+	.loc 1 3448
 	and %l7, %o3, %o0
 ! v47 = v15 & v14
-	.loc 1 3204
+	.loc 1 3449
 	and %o7, %o4, %o1
 ! v47 = v35 ^ v47
-	.loc 1 3205
+	.loc 1 3450
 	xor %o0, %o1, %o1
 ! v35 = v15 & v9
-	.loc 1 3206
+	.loc 1 3451
 	and %o7, %o3, %o0
 ! v17 = v5 ^ v17
-	.loc 1 3207
+	.loc 1 3452
 	xor %l6, %l0, %l0
 ! v56 = v44 ^ v56
-	.loc 1 3208
+	.loc 1 3453
 	xor %l1, %l7, %l7
 ! v15 = v40 ^ v15
-	.loc 1 3209
+	.loc 1 3454
 	xor %l4, %o7, %o7
 ! v11 = v1 ^ v11
-	.loc 1 3210
+	.loc 1 3455
 	xor %l5, %o5, %o5
 ! v14 = v4 ^ v14
-	.loc 1 3211
+	.loc 1 3456
 	xor %l3, %o4, %l1
 ! v9 = v7 ^ v9
-	.loc 1 3212
+	.loc 1 3457
 	xor %l2, %o3, %l2
 ! v7 = v17 & v11
-	.loc 1 3213
+	.loc 1 3458
 	and %l0, %o5, %l3
 ! v4 = v17 & v14
-	.loc 1 3214
+	.loc 1 3459
 	and %l0, %l1, %o3
 ! v1 = v56 & v11
-	.loc 1 3215
+	.loc 1 3460
 	and %l7, %o5, %o4
 ! v1 = v4 ^ v1
-	.loc 1 3216
+	.loc 1 3461
 	xor %o3, %o4, %l4
 ! v17 = v17 & v9
-	.loc 1 3217
+	.loc 1 3462
 	and %l0, %l2, %l0
 ! v4 = v56 & v14
-	.loc 1 3218
+	.loc 1 3463
 	and %l7, %l1, %o3
 ! v11 = v15 & v11
-	.loc 1 3219
+	.loc 1 3464
 	and %o7, %o5, %o4
 ! v4 = v17 ^ v4
-	.loc 1 3220
+	.loc 1 3465
 	xor %l0, %o3, %o3
 ! v11 = v4 ^ v11
-	.loc 1 3221
+	.loc 1 3466
 	xor %o3, %o4, %o3
 ! v56 = v56 & v9
-	.loc 1 3222
+	.loc 1 3467
 	and %l7, %l2, %l7
 ! v14 = v15 & v14
-	.loc 1 3223
+	.loc 1 3468
 	and %o7, %l1, %l1
 ! v14 = v56 ^ v14
-	.loc 1 3224
+	.loc 1 3469
 	xor %l7, %l1, %l1
 ! v9 = v15 & v9
-	.loc 1 3225
+	.loc 1 3470
 	and %o7, %l2, %o4
 ! v7 = v7 ^ v16
-	.loc 1 3226
+	.loc 1 3471
 	ldx [%fp + 1623], %o5
 	xor %l3, %o5, %l3
 ! v7 = v7 ^ v0
-	.loc 1 3227
+	.loc 1 3472
 	xor %l3, %i5, %l3
 ! v1 = v1 ^ v10
-	.loc 1 3228
+	.loc 1 3473
 	xor %l4, %i2, %l4
 ! v1 = v1 ^ v48
-	.loc 1 3229
+	.loc 1 3474
 	xor %l4, %g5, %l4
 ! v11 = v11 ^ v3
-	.loc 1 3230
+	.loc 1 3475
 	xor %o3, %i4, %o3
 ! v11 = v11 ^ v8
-	.loc 1 3231
+	.loc 1 3476
 	xor %o3, %g4, %o5
 ! v14 = v14 ^ v13
-	.loc 1 3232
+	.loc 1 3477
 	xor %l1, %g1, %o3
 ! v14 = v14 ^ v47
-	.loc 1 3233
+	.loc 1 3478
 	xor %o3, %o1, %o3
 ! v9 = v9 ^ v6
-	.loc 1 3234
+	.loc 1 3479
 	xor %o4, %o2, %o4
 ! v9 = v9 ^ v35
-	.loc 1 3235
+	.loc 1 3480
 	xor %o4, %o0, %o4
 ! v13 = v7 ^ v13
-	.loc 1 3236
+	.loc 1 3481
 	xor %l3, %g1, %g1
 ! v6 = v1 ^ v6
-	.loc 1 3237
+	.loc 1 3482
 	xor %l4, %o2, %o7
 ! v0 = v14 ^ v0
-	.loc 1 3238
+	.loc 1 3483
 	xor %o3, %i5, %i5
 ! v48 = v9 ^ v48
-	.loc 1 3239
+	.loc 1 3484
 	xor %o4, %g5, %g5
 ! v16 = v16 ^ v21
-	.loc 1 3240
+	.loc 1 3485
 	ldx [%fp + 1623], %o2
 	ldx [%fp + 1367], %o3
 	xor %o2, %o3, %o2
 ! v16 = v16 ^ v33
-	.loc 1 3241
+	.loc 1 3486
 	ldx [%fp + 1495], %o3
 	xor %o2, %o3, %o3
 ! v10 = v10 ^ v37
-	.loc 1 3242
+	.loc 1 3487
 	ldx [%fp + 1375], %o2
 	xor %i2, %o2, %i2
 ! v10 = v10 ^ v36
-	.loc 1 3243
+	.loc 1 3488
 	ldx [%fp + 1503], %o2
 	xor %i2, %o2, %i2
 ! v3 = v3 ^ v45
-	.loc 1 3244
+	.loc 1 3489
 	ldx [%fp + 1383], %o2
 	xor %i4, %o2, %i4
 ! v3 = v3 ^ v55
-	.loc 1 3245
+	.loc 1 3490
 	ldx [%fp + 1511], %o2
 	xor %i4, %o2, %i4
 ! v13 = v13 ^ v25
-	.loc 1 3246
+	.loc 1 3491
 	ldx [%fp + 1463], %o2
 	xor %g1, %o2, %o2
 ! v13 = v13 ^ v59
-	.loc 1 3247
+	.loc 1 3492
 	ldx [%fp + 1599], %o4
 	xor %o2, %o4, %o4
 ! v6 = v6 ^ v19
-	.loc 1 3248
+	.loc 1 3493
 	ldx [%fp + 1471], %o2
 	xor %o7, %o2, %o2
 ! v6 = v6 ^ v20
-	.loc 1 3249
+	.loc 1 3494
 	ldx [%fp + 1607], %o7
 	xor %o2, %o7, %o7
 ! v11 = v11 ^ v50
-	.loc 1 3250
+	.loc 1 3495
 	ldx [%fp + 1455], %o2
 	xor %o5, %o2, %o5
 ! v11 = v11 ^ v42
-	.loc 1 3251
+	.loc 1 3496
 	ldx [%fp + 1591], %o2
 	xor %o5, %o2, %o5
 ! v0 = v0 ^ v46
-	.loc 1 3252
+	.loc 1 3497
 	ldx [%fp + 1479], %l1
 	xor %i5, %l1, %o2
 ! v0 = v0 ^ v51
-	.loc 1 3253
+	.loc 1 3498
 	ldx [%fp + 1615], %l0
 	xor %o2, %l0, %l4
 ! v48 = v48 ^ v29
-	.loc 1 3254
+	.loc 1 3499
 	ldx [%fp + 1487], %l2
 	xor %g5, %l2, %o2
 ! v48 = v48 ^ v22
-	.loc 1 3255
+	.loc 1 3500
 	xor %o2, %i3, %l0
 ! v8 = v8 ^ v31
-	.loc 1 3256
+	.loc 1 3501
 	ldx [%fp + 1391], %l5
 	xor %g4, %l5, %g4
 ! v8 = v8 ^ v38
-	.loc 1 3257
+	.loc 1 3502
 	ldx [%fp + 1519], %o2
 	xor %g4, %o2, %g4
 ! v47 = v47 ^ v28
-	.loc 1 3258
+	.loc 1 3503
 	ldx [%fp + 1399], %o2
 	xor %o1, %o2, %o1
 ! v47 = v47 ^ v30
-	.loc 1 3259
+	.loc 1 3504
 	ldx [%fp + 1527], %l3
 	xor %o1, %l3, %l6
 ! v35 = v35 ^ v27
-	.loc 1 3260
+	.loc 1 3505
 	ldx [%fp + 1407], %l7
 	xor %o0, %l7, %o0
 ! v35 = v35 ^ v23
-	.loc 1 3261
+	.loc 1 3506
 	ldx [%fp + 1535], %o1
 	xor %o0, %o1, %i5
 ! v46 = v16 ^ v46
-	.loc 1 3262
+	.loc 1 3507
 	xor %o3, %l1, %l3
 ! v29 = v10 ^ v29
-	.loc 1 3263
+	.loc 1 3508
 	xor %i2, %l2, %l2
 ! v31 = v3 ^ v31
-	.loc 1 3264
+	.loc 1 3509
 	xor %i4, %l5, %l1
 ! v28 = v13 ^ v28
-	.loc 1 3265
+	.loc 1 3510
 	xor %o4, %o2, %o2
 ! v27 = v6 ^ v27
-	.loc 1 3266
+	.loc 1 3511
 	xor %o7, %l7, %o4
 ! v33 = v0 ^ v33
-	.loc 1 3267
+	.loc 1 3512
 	ldx [%fp + 1495], %o0
 	xor %l4, %o0, %l7
 ! v36 = v48 ^ v36
-	.loc 1 3268
+	.loc 1 3513
 	ldx [%fp + 1503], %o0
 	xor %l0, %o0, %o0
 ! v55 = v8 ^ v55
-	.loc 1 3269
+	.loc 1 3514
 	ldx [%fp + 1511], %o3
 	xor %g4, %o3, %o7
 ! v59 = v47 ^ v59
-	.loc 1 3270
+	.loc 1 3515
 	ldx [%fp + 1599], %o3
 	xor %l6, %o3, %l4
 ! v20 = v35 ^ v20
-	.loc 1 3271
+	.loc 1 3516
 	ldx [%fp + 1607], %o3
 	xor %i5, %o3, %l5
 ! v36 = v36 ^ v23
-	.loc 1 3272
+	.loc 1 3517
 	xor %o0, %o1, %o3
 ! v23 = v27 ^ v23
-	.loc 1 3273
+	.loc 1 3518
 	xor %o4, %o1, %o0
 ! v33 = v33 ^ v30
-	.loc 1 3274
+	.loc 1 3519
 	ldx [%fp + 1527], %o1
 	xor %l7, %o1, %o4
 ! v30 = v28 ^ v30
-	.loc 1 3275
+	.loc 1 3520
 	xor %o2, %o1, %o1
 ! v11 = v11 ^ v38
-	.loc 1 3276
+	.loc 1 3521
 	ldx [%fp + 1519], %o2
 	xor %o5, %o2, %l0
 ! v38 = v31 ^ v38
-	.loc 1 3277
+	.loc 1 3522
 	xor %l1, %o2, %o2
 ! v23 = v23 ^ v22
-	.loc 1 3278
+	.loc 1 3523
 	xor %o0, %i3, %l1
 ! v22 = v29 ^ v22
-	.loc 1 3279
+	.loc 1 3524
 	xor %l2, %i3, %i3
 ! v30 = v30 ^ v51
-	.loc 1 3280
+	.loc 1 3525
 	ldx [%fp + 1615], %o0
 	xor %o1, %o0, %o5
 ! v51 = v46 ^ v51
-	.loc 1 3281
+	.loc 1 3526
 	xor %l3, %o0, %o0
 ! v38 = v38 ^ v42
-	.loc 1 3282
+	.loc 1 3527
 	ldx [%fp + 1591], %o1
 	xor %o2, %o1, %l2
 ! v42 = v50 ^ v42
-	.loc 1 3283
+	.loc 1 3528
 	ldx [%fp + 1455], %o2
 	xor %o2, %o1, %o1
 ! v22 = v22 ^ v20
-	.loc 1 3284
+	.loc 1 3529
 	xor %i3, %l5, %i3
 ! v20 = v19 ^ v20
-	.loc 1 3285
+	.loc 1 3530
 	ldx [%fp + 1471], %o2
 	xor %o2, %l5, %o2
 ! v51 = v51 ^ v59
-	.loc 1 3286
+	.loc 1 3531
 	xor %o0, %l4, %l3
 ! v59 = v25 ^ v59
-	.loc 1 3287
+	.loc 1 3532
 	ldx [%fp + 1463], %o0
 	xor %o0, %l4, %o0
 ! v42 = v42 ^ v55
-	.loc 1 3288
+	.loc 1 3533
 	xor %o1, %o7, %l4
 ! v55 = v45 ^ v55
-	.loc 1 3289
+	.loc 1 3534
 	ldx [%fp + 1383], %o1
 	xor %o1, %o7, %o1
 ! v20 = v20 ^ v36
-	.loc 1 3290
+	.loc 1 3535
 	xor %o2, %o3, %o2
 ! v36 = v37 ^ v36
-	.loc 1 3291
+	.loc 1 3536
 	ldx [%fp + 1375], %o7
 	xor %o7, %o3, %o3
 ! v59 = v59 ^ v33
-	.loc 1 3292
+	.loc 1 3537
 	xor %o0, %o4, %o0
 ! v33 = v21 ^ v33
-	.loc 1 3293
+	.loc 1 3538
 	ldx [%fp + 1367], %o7
 	xor %o7, %o4, %o4
 ! v33 = v33 ^ v51
-	.loc 1 3294
+	.loc 1 3539
 	xor %o4, %l3, %o4
 ! v36 = v36 ^ v22
-	.loc 1 3295
+	.loc 1 3540
 	xor %o3, %i3, %o3
 ! v55 = v55 ^ v38
-	.loc 1 3296
+	.loc 1 3541
 	xor %o1, %l2, %o1
 ! v55 = v55 ^ v11
-	.loc 1 3297
+	.loc 1 3542
 	xor %o1, %l0, %o1
 ! v59 = v59 ^ v30
-	.loc 1 3298
+	.loc 1 3543
 	xor %o0, %o5, %o0
 ! v20 = v20 ^ v23
-	.loc 1 3299
+	.loc 1 3544
 	xor %o2, %l1, %o2
 ! v42 = v42 ^ v11
-	.loc 1 3300
+	.loc 1 3545
 	xor %l4, %l0, %l4
 ! mem64[h + 0] = v33
-	.loc 1 3301
+	.loc 1 3546
 	stx %o4, [%i0]
 ! mem64[h + 32] = v11
-	.loc 1 3302
+	.loc 1 3547
 	stx %l0, [%i0 + 32]
 ! mem64[h + 64] = v36
-	.loc 1 3303
+	.loc 1 3548
 	stx %o3, [%i0 + 64]
 ! mem64[h + 96] = v51
-	.loc 1 3304
+	.loc 1 3549
 	stx %l3, [%i0 + 96]
 ! mem64[h + 128] = v55
-	.loc 1 3305
+	.loc 1 3550
 	stx %o1, [%i0 + 128]
 ! mem64[h + 160] = v22
-	.loc 1 3306
+	.loc 1 3551
 	stx %i3, [%i0 + 160]
 ! mem64[h + 192] = v59
-	.loc 1 3307
+	.loc 1 3552
 	stx %o0, [%i0 + 192]
 ! mem64[h + 224] = v38
-	.loc 1 3308
+	.loc 1 3553
 	stx %l2, [%i0 + 224]
 ! mem64[h + 256] = v20
-	.loc 1 3309
+	.loc 1 3554
 	stx %o2, [%i0 + 256]
 ! mem64[h + 288] = v30
-	.loc 1 3310
+	.loc 1 3555
 	stx %o5, [%i0 + 288]
 ! mem64[h + 320] = v42
-	.loc 1 3311
+	.loc 1 3556
 	stx %l4, [%i0 + 320]
 ! mem64[h + 352] = v23
-	.loc 1 3312
+	.loc 1 3557
 	stx %l1, [%i0 + 352]
 ! h = h + 8
-	.loc 1 3313
+	.loc 1 3558
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 3314
+	.loc 1 3559
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 3315
+	.loc 1 3560
 	ldx [%fp + -193], %o0
 	sub %o0, 1, %o0
 	stx %o0, [%fp + -193]
 ! =? i - 0
-	.loc 1 3316
+	.loc 1 3561
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 3317
+	.loc 1 3562
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec256_inv_sparc64.pass
 	nop
 ! leave
-	.loc 1 3318
+	.loc 1 3563
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec256_inv_sparc64, .-qhasm_kernel_mceliece_gf12_vec256_inv_sparc64
@@ -11778,1082 +12093,1233 @@ qhasm_kernel_mceliece_gf12_vec256_inv_sparc64:
 	.type qhasm_kernel_mceliece_gf12_vec512_mul_sparc64, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf12_vec512_mul_sparc64:
-	save %sp, -1056, %sp
+	save %sp, -224, %sp
 ! i = 8
-	.loc 1 3324
-	mov 8, %o0
-	stx %o0, [%fp + 1167]
-.Lqhasm_kernel_mceliece_gf12_vec512_mul_sparc64.pass:
-! v0 = mem64[f + 0]
-	.loc 1 3326
-	ldx [%i1], %o2
-	stx %o2, [%fp + 1175]
-! v1 = mem64[g + 0]
-	.loc 1 3327
-	ldx [%i2], %o7
-	stx %o7, [%fp + 1183]
-! v2 = v0 & v1
-	.loc 1 3328
-	and %o2, %o7, %o0
-	stx %o0, [%fp + 1191]
-! v3 = mem64[g + 64]
-	.loc 1 3329
-	ldx [%i2 + 64], %o4
-	stx %o4, [%fp + 1199]
-! v4 = v0 & v3
-	.loc 1 3330
-	and %o2, %o4, %o0
-! v5 = mem64[f + 64]
-	.loc 1 3331
-	ldx [%i1 + 64], %o3
-! v6 = v5 & v1
-	.loc 1 3332
-	and %o3, %o7, %o1
-! v6 = v4 ^ v6
-	.loc 1 3333
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1319]
-! v4 = mem64[g + 128]
-	.loc 1 3334
-	ldx [%i2 + 128], %o5
-! v7 = v0 & v4
-	.loc 1 3335
-	and %o2, %o5, %o0
-! v8 = v5 & v3
-	.loc 1 3336
-	and %o3, %o4, %o1
-! v9 = mem64[f + 128]
-	.loc 1 3337
-	ldx [%i1 + 128], %o4
-! v10 = v9 & v1
-	.loc 1 3338
-	and %o4, %o7, %o2
-! v8 = v7 ^ v8
-	.loc 1 3339
-	xor %o0, %o1, %o1
-! v10 = v8 ^ v10
-	.loc 1 3340
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1327]
-! v8 = v5 & v4
-	.loc 1 3341
-	and %o3, %o5, %o0
-! v7 = v9 & v3
-	.loc 1 3342
-	ldx [%fp + 1199], %o1
-	and %o4, %o1, %o1
-! v7 = v8 ^ v7
-	.loc 1 3343
-	xor %o0, %o1, %l2
-! v8 = v9 & v4
-	.loc 1 3344
-	and %o4, %o5, %l5
-! v11 = mem64[f + 192]
-	.loc 1 3345
-	ldx [%i1 + 192], %l1
-! v12 = mem64[g + 192]
-	.loc 1 3346
-	ldx [%i2 + 192], %l0
-! v13 = v11 & v12
-	.loc 1 3347
-	and %l1, %l0, %l4
-! v14 = mem64[g + 256]
-	.loc 1 3348
-	ldx [%i2 + 256], %o2
-	stx %o2, [%fp + 1703]
-! v15 = v11 & v14
-	.loc 1 3349
-	and %l1, %o2, %o0
-! v16 = mem64[f + 256]
-	.loc 1 3350
-	ldx [%i1 + 256], %o7
-! v17 = v16 & v12
-	.loc 1 3351
-	and %o7, %l0, %o1
-! v17 = v15 ^ v17
-	.loc 1 3352
-	xor %o0, %o1, %l6
-! v15 = mem64[g + 320]
-	.loc 1 3353
-	ldx [%i2 + 320], %i3
-	stx %i3, [%fp + 1711]
-! v18 = v11 & v15
-	.loc 1 3354
-	and %l1, %i3, %o0
-! v19 = v16 & v14
-	.loc 1 3355
-	and %o7, %o2, %o1
-! v20 = mem64[f + 320]
-	.loc 1 3356
-	ldx [%i1 + 320], %l3
-! v21 = v20 & v12
-	.loc 1 3357
-	and %l3, %l0, %o2
-! v19 = v18 ^ v19
-	.loc 1 3358
-	xor %o0, %o1, %o1
-! v21 = v19 ^ v21
-	.loc 1 3359
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1335]
-! v19 = v16 & v15
-	.loc 1 3360
-	and %o7, %i3, %o0
-! v18 = v20 & v14
-	.loc 1 3361
-	ldx [%fp + 1703], %l7
-	and %l3, %l7, %o1
-! v18 = v19 ^ v18
-	.loc 1 3362
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1343]
-! v19 = v20 & v15
-	.loc 1 3363
-	and %l3, %i3, %o0
-	stx %o0, [%fp + 1351]
-! v22 = v0 ^ v11
-	.loc 1 3364
-	ldx [%fp + 1175], %o0
-	xor %o0, %l1, %g4
-! v23 = v5 ^ v16
-	.loc 1 3365
-	xor %o3, %o7, %i5
-! v24 = v9 ^ v20
-	.loc 1 3366
-	xor %o4, %l3, %i4
-! v25 = v1 ^ v12
-	.loc 1 3367
-	ldx [%fp + 1183], %o0
-	xor %o0, %l0, %o2
-! v26 = v3 ^ v14
-	.loc 1 3368
-	ldx [%fp + 1199], %o0
-	xor %o0, %l7, %i3
-! v27 = v4 ^ v15
-	.loc 1 3369
-	ldx [%fp + 1711], %o0
-	xor %o5, %o0, %l7
-! v28 = v22 & v25
-	.loc 1 3370
-	and %g4, %o2, %o0
-	stx %o0, [%fp + 1207]
-! v29 = v22 & v26
-	.loc 1 3371
-	and %g4, %i3, %o0
-! v30 = v23 & v25
-	.loc 1 3372
-	and %i5, %o2, %o1
-! v30 = v29 ^ v30
-	.loc 1 3373
-	xor %o0, %o1, %g1
-	stx %g1, [%fp + 1359]
-! v22 = v22 & v27
-	.loc 1 3374
-	and %g4, %l7, %o0
-! v29 = v23 & v26
-	.loc 1 3375
-	and %i5, %i3, %o1
-! v25 = v24 & v25
-	.loc 1 3376
-	and %i4, %o2, %o2
-! v29 = v22 ^ v29
-	.loc 1 3377
-	xor %o0, %o1, %o1
-! v25 = v29 ^ v25
-	.loc 1 3378
-	xor %o1, %o2, %o2
-! v23 = v23 & v27
-	.loc 1 3379
-	and %i5, %l7, %o0
-! v26 = v24 & v26
-	.loc 1 3380
-	and %i4, %i3, %i3
-! v26 = v23 ^ v26
-	.loc 1 3381
-	xor %o0, %i3, %i3
-! v27 = v24 & v27
-	.loc 1 3382
-	and %i4, %l7, %o1
-! v28 = v28 ^ v2
-	.loc 1 3383
-	ldx [%fp + 1207], %o0
-	ldx [%fp + 1191], %l7
-	xor %o0, %l7, %o0
-! v28 = v28 ^ v13
-	.loc 1 3384
-	xor %o0, %l4, %l7
-! v30 = v30 ^ v6
-	.loc 1 3385
-	ldx [%fp + 1319], %o0
-	xor %g1, %o0, %o0
-! v30 = v30 ^ v17
-	.loc 1 3386
-	xor %o0, %l6, %i4
-! v25 = v25 ^ v10
-	.loc 1 3387
-	ldx [%fp + 1327], %o0
-	xor %o2, %o0, %o0
-! v25 = v25 ^ v21
-	.loc 1 3388
-	ldx [%fp + 1335], %o2
-	xor %o0, %o2, %o0
-	stx %o0, [%fp + 1367]
-! v26 = v26 ^ v7
-	.loc 1 3389
-	xor %i3, %l2, %o0
-! v26 = v26 ^ v18
-	.loc 1 3390
-	ldx [%fp + 1343], %o2
-	xor %o0, %o2, %o0
-! v27 = v27 ^ v8
-	.loc 1 3391
-	xor %o1, %l5, %o1
-! v27 = v27 ^ v19
-	.loc 1 3392
-	ldx [%fp + 1351], %o2
-	xor %o1, %o2, %o1
-! v7 = v28 ^ v7
-	.loc 1 3393
-	xor %l7, %l2, %o2
-	stx %o2, [%fp + 1375]
-! v8 = v30 ^ v8
-	.loc 1 3394
-	xor %i4, %l5, %o2
-	stx %o2, [%fp + 1383]
-! v13 = v26 ^ v13
-	.loc 1 3395
-	xor %o0, %l4, %o0
-	stx %o0, [%fp + 1391]
-! v17 = v27 ^ v17
-	.loc 1 3396
-	xor %o1, %l6, %o0
-	stx %o0, [%fp + 1399]
-! v27 = mem64[f + 384]
-	.loc 1 3397
-	ldx [%i1 + 384], %l6
-! v26 = mem64[g + 384]
-	.loc 1 3398
-	ldx [%i2 + 384], %l5
-! v30 = v27 & v26
-	.loc 1 3399
-	and %l6, %l5, %o0
-	stx %o0, [%fp + 1407]
-! v28 = mem64[g + 448]
-	.loc 1 3400
-	ldx [%i2 + 448], %l4
-! v24 = v27 & v28
-	.loc 1 3401
-	and %l6, %l4, %o0
-! v23 = mem64[f + 448]
-	.loc 1 3402
-	ldx [%i1 + 448], %l2
-! v29 = v23 & v26
-	.loc 1 3403
-	and %l2, %l5, %o1
-! v29 = v24 ^ v29
-	.loc 1 3404
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1415]
-! v24 = mem64[g + 512]
-	.loc 1 3405
-	ldx [%i2 + 512], %l7
-! v22 = v27 & v24
-	.loc 1 3406
-	and %l6, %l7, %o2
-! v31 = v23 & v28
-	.loc 1 3407
-	and %l2, %l4, %o0
-! v32 = mem64[f + 512]
-	.loc 1 3408
-	ldx [%i1 + 512], %i3
-! v33 = v32 & v26
-	.loc 1 3409
-	and %i3, %l5, %o1
-! v31 = v22 ^ v31
-	.loc 1 3410
-	xor %o2, %o0, %o0
-! v33 = v31 ^ v33
-	.loc 1 3411
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1423]
-! v31 = v23 & v24
-	.loc 1 3412
-	and %l2, %l7, %o0
-! v22 = v32 & v28
-	.loc 1 3413
-	and %i3, %l4, %o1
-! v22 = v31 ^ v22
-	.loc 1 3414
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1431]
-! v31 = v32 & v24
-	.loc 1 3415
-	and %i3, %l7, %o0
-	stx %o0, [%fp + 1439]
-! v34 = mem64[f + 576]
-	.loc 1 3416
-	ldx [%i1 + 576], %g1
-! v35 = mem64[g + 576]
-	.loc 1 3417
-	ldx [%i2 + 576], %i5
-! v36 = v34 & v35
-	.loc 1 3418
-	and %g1, %i5, %o0
-	stx %o0, [%fp + 1215]
-! v37 = mem64[g + 640]
-	.loc 1 3419
-	ldx [%i2 + 640], %i4
-! v38 = v34 & v37
-	.loc 1 3420
-	and %g1, %i4, %o0
-! v39 = mem64[f + 640]
-	.loc 1 3421
-	ldx [%i1 + 640], %o2
-! v40 = v39 & v35
-	.loc 1 3422
-	and %o2, %i5, %o1
-! v40 = v38 ^ v40
-	.loc 1 3423
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1447]
-! v38 = mem64[g + 704]
-	.loc 1 3424
-	ldx [%i2 + 704], %o0
-	stx %o0, [%fp + 2031]
-	stx %o0, [%fp + 1719]
-! v41 = v34 & v38
-	.loc 1 3425
-	and %g1, %o0, %o1
-	stx %o1, [%fp + 1855]
-	stx %o1, [%fp + 1223]
-! v42 = v39 & v37
-	.loc 1 3426
-	and %o2, %i4, %g5
-	stx %g5, [%fp + 1943]
-	stx %g5, [%fp + 1231]
-! v43 = mem64[f + 704]
-	.loc 1 3427
-	ldx [%i1 + 704], %o0
-! v44 = v43 & v35
-	.loc 1 3428
-	and %o0, %i5, %g4
-	stx %g4, [%fp + 1999]
-	stx %g4, [%fp + 1239]
-! v42 = v41 ^ v42
-	.loc 1 3429
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1455]
-! v44 = v42 ^ v44
-	.loc 1 3430
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1463]
-! v42 = v39 & v38
-	.loc 1 3431
-	ldx [%fp + 2031], %o1
-	and %o2, %o1, %o1
-	stx %o1, [%fp + 1471]
-! v41 = v43 & v37
-	.loc 1 3432
-	and %o0, %i4, %g4
-	stx %g4, [%fp + 1479]
-! v41 = v42 ^ v41
-	.loc 1 3433
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1487]
-! v42 = v43 & v38
-	.loc 1 3434
-	ldx [%fp + 1719], %o1
-	stx %o1, [%fp + 1903]
-	and %o0, %o1, %o1
-	stx %o1, [%fp + 1495]
-! v45 = v27 ^ v34
-	.loc 1 3435
-	xor %l6, %g1, %o1
-	stx %o1, [%fp + 2039]
-	stx %o1, [%fp + 1735]
-	stx %o1, [%fp + 1247]
-! v46 = v23 ^ v39
-	.loc 1 3436
-	xor %l2, %o2, %o1
-	stx %o1, [%fp + 1743]
-	stx %o1, [%fp + 1255]
-! v47 = v32 ^ v43
-	.loc 1 3437
-	xor %i3, %o0, %o1
-	stx %o1, [%fp + 1751]
-	stx %o1, [%fp + 1263]
-! v48 = v26 ^ v35
-	.loc 1 3438
-	xor %l5, %i5, %g5
-	stx %g5, [%fp + 1951]
-	stx %g5, [%fp + 1271]
-! v49 = v28 ^ v37
-	.loc 1 3439
-	xor %l4, %i4, %g4
-	stx %g4, [%fp + 2007]
-	stx %g4, [%fp + 1279]
-! v50 = v24 ^ v38
-	.loc 1 3440
-	ldx [%fp + 1903], %o1
-	xor %l7, %o1, %o1
-	stx %o1, [%fp + 1911]
-	stx %o1, [%fp + 1759]
-	stx %o1, [%fp + 1287]
-! v51 = v45 & v48
-	.loc 1 3441
-	ldx [%fp + 2039], %o1
-	and %o1, %g5, %o1
-	stx %o1, [%fp + 1295]
-! v52 = v45 & v49
-	.loc 1 3442
-	ldx [%fp + 1735], %o1
-	stx %o1, [%fp + 1975]
-	stx %o1, [%fp + 1919]
-	and %o1, %g4, %g4
-	stx %g4, [%fp + 1767]
-	stx %g4, [%fp + 1303]
-! v53 = v46 & v48
-	.loc 1 3443
-	ldx [%fp + 1743], %o1
-	stx %o1, [%fp + 1983]
-	stx %o1, [%fp + 1927]
-	ldx [%fp + 1951], %g5
-	and %o1, %g5, %o1
-	stx %o1, [%fp + 1863]
-	stx %o1, [%fp + 1311]
-! v53 = v52 ^ v53
-	.loc 1 3444
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1775]
-	stx %o1, [%fp + 1503]
-! v45 = v45 & v50
-	.loc 1 3445
-	ldx [%fp + 1911], %o1
-	ldx [%fp + 1975], %g4
-	and %g4, %o1, %o1
-	stx %o1, [%fp + 2015]
-	stx %o1, [%fp + 1935]
-	stx %o1, [%fp + 1783]
-	stx %o1, [%fp + 1511]
-! v52 = v46 & v49
-	.loc 1 3446
-	ldx [%fp + 1983], %o1
-	ldx [%fp + 2007], %g4
-	and %o1, %g4, %g5
-	stx %g5, [%fp + 1991]
-	stx %g5, [%fp + 1871]
-	stx %g5, [%fp + 1519]
-! v48 = v47 & v48
-	.loc 1 3447
-	ldx [%fp + 1751], %o1
-	ldx [%fp + 1951], %g4
-	and %o1, %g4, %g4
-	stx %g4, [%fp + 1527]
-! v52 = v45 ^ v52
-	.loc 1 3448
-	ldx [%fp + 2015], %o1
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1535]
-! v48 = v52 ^ v48
-	.loc 1 3449
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1791]
-	stx %o1, [%fp + 1543]
-! v46 = v46 & v50
-	.loc 1 3450
-	ldx [%fp + 1255], %o1
-	ldx [%fp + 1759], %g4
-	and %o1, %g4, %g5
-	stx %g5, [%fp + 1551]
-! v49 = v47 & v49
-	.loc 1 3451
-	ldx [%fp + 1263], %g4
-	ldx [%fp + 2007], %o1
-	and %g4, %o1, %o1
-	stx %o1, [%fp + 1559]
-! v49 = v46 ^ v49
-	.loc 1 3452
-	xor %g5, %o1, %g5
-	stx %g5, [%fp + 1567]
-! v50 = v47 & v50
-	.loc 1 3453
-	ldx [%fp + 1287], %o1
-	and %g4, %o1, %o1
-	stx %o1, [%fp + 1799]
-	stx %o1, [%fp + 1575]
-! v51 = v51 ^ v30
-	.loc 1 3454
-	ldx [%fp + 1295], %o1
-	ldx [%fp + 1407], %g4
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1583]
-! v51 = v51 ^ v36
-	.loc 1 3455
-	ldx [%fp + 1215], %g4
-	stx %g4, [%fp + 1815]
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1807]
-	stx %o1, [%fp + 1591]
-! v53 = v53 ^ v29
-	.loc 1 3456
-	ldx [%fp + 1415], %o1
-	ldx [%fp + 1775], %g4
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1599]
-! v53 = v53 ^ v40
-	.loc 1 3457
-	ldx [%fp + 1447], %g4
-	stx %g4, [%fp + 1831]
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1823]
-	stx %o1, [%fp + 1607]
-! v48 = v48 ^ v33
-	.loc 1 3458
-	ldx [%fp + 1423], %o1
-	ldx [%fp + 1791], %g4
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1615]
-! v48 = v48 ^ v44
-	.loc 1 3459
-	ldx [%fp + 1463], %g4
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1623]
-! v49 = v49 ^ v22
-	.loc 1 3460
-	ldx [%fp + 1431], %o1
-	stx %o1, [%fp + 1959]
-	stx %o1, [%fp + 1839]
-	xor %g5, %o1, %o1
-	stx %o1, [%fp + 1631]
-! v49 = v49 ^ v41
-	.loc 1 3461
-	ldx [%fp + 1487], %g4
-	xor %o1, %g4, %o1
-	stx %o1, [%fp + 1967]
-	stx %o1, [%fp + 1847]
-	stx %o1, [%fp + 1639]
-! v50 = v50 ^ v31
-	.loc 1 3462
-	ldx [%fp + 1439], %g4
-	stx %g4, [%fp + 2023]
-	stx %g4, [%fp + 1887]
-	ldx [%fp + 1799], %o1
-	xor %o1, %g4, %g4
-	stx %g4, [%fp + 1879]
-	stx %g4, [%fp + 1647]
-! v50 = v50 ^ v42
-	.loc 1 3463
-	ldx [%fp + 1495], %o1
-	xor %g4, %o1, %g4
-	stx %g4, [%fp + 1895]
-	stx %g4, [%fp + 1655]
-! v22 = v51 ^ v22
-	.loc 1 3464
-	ldx [%fp + 1807], %o1
-	ldx [%fp + 1959], %g5
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1663]
-! v31 = v53 ^ v31
-	.loc 1 3465
-	ldx [%fp + 1823], %o1
-	ldx [%fp + 2023], %g5
-	xor %o1, %g5, %o1
-	stx %o1, [%fp + 1671]
-! v36 = v49 ^ v36
-	.loc 1 3466
-	ldx [%fp + 1815], %o1
-	ldx [%fp + 1967], %g5
-	xor %g5, %o1, %o1
-	stx %o1, [%fp + 1679]
-! v40 = v50 ^ v40
-	.loc 1 3467
-	ldx [%fp + 1831], %o1
-	xor %g4, %o1, %o1
-	stx %o1, [%fp + 1687]
-! v27 = v0 ^ v27
-	.loc 1 3468
-	ldx [%fp + 1175], %o1
-	xor %o1, %l6, %o1
-	stx %o1, [%fp + 1695]
-! v23 = v5 ^ v23
-	.loc 1 3469
-	xor %o3, %l2, %l2
-! v32 = v9 ^ v32
-	.loc 1 3470
-	xor %o4, %i3, %o4
-! v34 = v11 ^ v34
-	.loc 1 3471
-	xor %l1, %g1, %o3
-! v39 = v16 ^ v39
-	.loc 1 3472
-	xor %o7, %o2, %o7
-! v43 = v20 ^ v43
-	.loc 1 3473
-	xor %l3, %o0, %l1
-! v26 = v1 ^ v26
-	.loc 1 3474
-	ldx [%fp + 1183], %o0
-	xor %o0, %l5, %l5
-! v28 = v3 ^ v28
-	.loc 1 3475
-	ldx [%fp + 1199], %o0
-	xor %o0, %l4, %l4
-! v24 = v4 ^ v24
-	.loc 1 3476
-	xor %o5, %l7, %l7
-! v35 = v12 ^ v35
-	.loc 1 3477
-	xor %l0, %i5, %i5
-! v37 = v14 ^ v37
-	.loc 1 3478
-	ldx [%fp + 1703], %o0
-	xor %o0, %i4, %i4
-! v38 = v15 ^ v38
-	.loc 1 3479
-	ldx [%fp + 1711], %o0
-	ldx [%fp + 1719], %o2
-	xor %o0, %o2, %o5
-! v15 = v27 & v26
-	.loc 1 3480
-	and %o1, %l5, %o0
-	stx %o0, [%fp + 1727]
-! v14 = v27 & v28
-	.loc 1 3481
-	ldx [%fp + 1695], %o2
-	and %o2, %l4, %o0
-! v12 = v23 & v26
-	.loc 1 3482
-	and %l2, %l5, %o1
-! v12 = v14 ^ v12
-	.loc 1 3483
-	xor %o0, %o1, %l0
-! v14 = v27 & v24
-	.loc 1 3484
-	and %o2, %l7, %o0
-! v4 = v23 & v28
-	.loc 1 3485
-	and %l2, %l4, %o1
-! v3 = v32 & v26
-	.loc 1 3486
-	and %o4, %l5, %o2
-! v4 = v14 ^ v4
-	.loc 1 3487
-	xor %o0, %o1, %o1
-! v3 = v4 ^ v3
-	.loc 1 3488
-	xor %o1, %o2, %l6
-! v4 = v23 & v24
-	.loc 1 3489
-	and %l2, %l7, %o0
-! v14 = v32 & v28
-	.loc 1 3490
-	and %o4, %l4, %o1
-! v14 = v4 ^ v14
-	.loc 1 3491
-	xor %o0, %o1, %g1
-! v4 = v32 & v24
-	.loc 1 3492
-	and %o4, %l7, %l3
-! v1 = v34 & v35
-	.loc 1 3493
-	and %o3, %i5, %i3
-! v20 = v34 & v37
-	.loc 1 3494
-	and %o3, %i4, %o0
-! v16 = v39 & v35
-	.loc 1 3495
-	and %o7, %i5, %o1
-! v16 = v20 ^ v16
-	.loc 1 3496
-	xor %o0, %o1, %g4
-! v20 = v34 & v38
-	.loc 1 3497
-	and %o3, %o5, %o0
-! v11 = v39 & v37
-	.loc 1 3498
-	and %o7, %i4, %o1
-! v9 = v43 & v35
-	.loc 1 3499
-	and %l1, %i5, %o2
-! v11 = v20 ^ v11
-	.loc 1 3500
-	xor %o0, %o1, %o1
-! v9 = v11 ^ v9
-	.loc 1 3501
-	xor %o1, %o2, %o2
-! v11 = v39 & v38
-	.loc 1 3502
-	and %o7, %o5, %o0
-! v20 = v43 & v37
-	.loc 1 3503
-	and %l1, %i4, %o1
-! v20 = v11 ^ v20
-	.loc 1 3504
-	xor %o0, %o1, %g5
-! v11 = v43 & v38
-	.loc 1 3505
-	and %l1, %o5, %o1
-! v34 = v27 ^ v34
-	.loc 1 3506
-	ldx [%fp + 1695], %o0
-	xor %o0, %o3, %o3
-! v39 = v23 ^ v39
-	.loc 1 3507
-	xor %l2, %o7, %o7
-! v43 = v32 ^ v43
-	.loc 1 3508
-	xor %o4, %l1, %l1
-! v35 = v26 ^ v35
-	.loc 1 3509
-	xor %l5, %i5, %i5
-! v37 = v28 ^ v37
-	.loc 1 3510
-	xor %l4, %i4, %i4
-! v38 = v24 ^ v38
-	.loc 1 3511
-	xor %l7, %o5, %o5
-! v24 = v34 & v35
-	.loc 1 3512
-	and %o3, %i5, %l2
-! v28 = v34 & v37
-	.loc 1 3513
-	and %o3, %i4, %o0
-! v26 = v39 & v35
-	.loc 1 3514
-	and %o7, %i5, %o4
-! v26 = v28 ^ v26
-	.loc 1 3515
-	xor %o0, %o4, %l4
-! v34 = v34 & v38
-	.loc 1 3516
-	and %o3, %o5, %o3
-! v28 = v39 & v37
-	.loc 1 3517
-	and %o7, %i4, %o0
-! v35 = v43 & v35
-	.loc 1 3518
-	and %l1, %i5, %o4
-! v28 = v34 ^ v28
-	.loc 1 3519
-	xor %o3, %o0, %o0
-! v35 = v28 ^ v35
-	.loc 1 3520
-	xor %o0, %o4, %o0
-! v39 = v39 & v38
-	.loc 1 3521
-	and %o7, %o5, %o7
-! v37 = v43 & v37
-	.loc 1 3522
-	and %l1, %i4, %i4
-! v37 = v39 ^ v37
-	.loc 1 3523
-	xor %o7, %i4, %i4
-! v38 = v43 & v38
-	.loc 1 3524
-	and %l1, %o5, %o3
-! v24 = v24 ^ v15
-	.loc 1 3525
-	ldx [%fp + 1727], %o4
-	xor %l2, %o4, %l2
-! v24 = v24 ^ v1
-	.loc 1 3526
-	xor %l2, %i3, %l2
-! v26 = v26 ^ v12
-	.loc 1 3527
-	xor %l4, %l0, %l4
-! v26 = v26 ^ v16
-	.loc 1 3528
-	xor %l4, %g4, %l4
-! v35 = v35 ^ v3
-	.loc 1 3529
-	xor %o0, %l6, %o0
-! v35 = v35 ^ v9
-	.loc 1 3530
-	xor %o0, %o2, %o4
-! v37 = v37 ^ v14
-	.loc 1 3531
-	xor %i4, %g1, %o0
-! v37 = v37 ^ v20
-	.loc 1 3532
-	xor %o0, %g5, %o0
-! v38 = v38 ^ v4
-	.loc 1 3533
-	xor %o3, %l3, %o3
-! v38 = v38 ^ v11
-	.loc 1 3534
-	xor %o3, %o1, %o3
-! v14 = v24 ^ v14
-	.loc 1 3535
-	xor %l2, %g1, %g1
-! v4 = v26 ^ v4
-	.loc 1 3536
-	xor %l4, %l3, %l3
-! v1 = v37 ^ v1
-	.loc 1 3537
-	xor %o0, %i3, %i3
-! v16 = v38 ^ v16
-	.loc 1 3538
-	xor %o3, %g4, %g4
-! v15 = v15 ^ v2
-	.loc 1 3539
-	ldx [%fp + 1191], %o0
-	ldx [%fp + 1727], %o3
-	xor %o3, %o0, %o0
-! v15 = v15 ^ v30
-	.loc 1 3540
-	ldx [%fp + 1407], %o3
-	xor %o0, %o3, %o3
-! v12 = v12 ^ v6
-	.loc 1 3541
-	ldx [%fp + 1319], %o0
-	xor %l0, %o0, %l0
-! v12 = v12 ^ v29
-	.loc 1 3542
-	ldx [%fp + 1415], %o0
-	xor %l0, %o0, %l0
-! v3 = v3 ^ v10
-	.loc 1 3543
-	ldx [%fp + 1327], %o0
-	xor %l6, %o0, %l6
-! v3 = v3 ^ v33
-	.loc 1 3544
-	ldx [%fp + 1423], %o0
-	xor %l6, %o0, %l6
-! v14 = v14 ^ v7
-	.loc 1 3545
-	ldx [%fp + 1375], %o0
-	xor %g1, %o0, %o0
-! v14 = v14 ^ v22
-	.loc 1 3546
-	ldx [%fp + 1663], %o5
-	xor %o0, %o5, %o7
-! v4 = v4 ^ v8
-	.loc 1 3547
-	ldx [%fp + 1383], %o0
-	xor %l3, %o0, %o0
-! v4 = v4 ^ v31
-	.loc 1 3548
-	ldx [%fp + 1671], %o5
-	xor %o0, %o5, %o5
-! v35 = v35 ^ v25
-	.loc 1 3549
-	ldx [%fp + 1367], %o0
-	xor %o4, %o0, %o4
-! v35 = v35 ^ v48
-	.loc 1 3550
-	ldx [%fp + 1623], %o0
-	xor %o4, %o0, %l1
-! v1 = v1 ^ v13
-	.loc 1 3551
-	ldx [%fp + 1391], %l2
-	xor %i3, %l2, %o0
-! v1 = v1 ^ v36
-	.loc 1 3552
-	ldx [%fp + 1679], %o4
-	xor %o0, %o4, %l3
-! v16 = v16 ^ v17
-	.loc 1 3553
-	ldx [%fp + 1399], %l4
-	xor %g4, %l4, %o0
-! v16 = v16 ^ v40
-	.loc 1 3554
-	ldx [%fp + 1687], %o4
-	xor %o0, %o4, %o4
-! v9 = v9 ^ v21
-	.loc 1 3555
-	ldx [%fp + 1335], %l7
-	xor %o2, %l7, %o2
-! v9 = v9 ^ v44
-	.loc 1 3556
-	ldx [%fp + 1463], %o0
-	xor %o2, %o0, %l5
-! v20 = v20 ^ v18
-	.loc 1 3557
-	ldx [%fp + 1343], %o2
-	xor %g5, %o2, %g5
-! v20 = v20 ^ v41
-	.loc 1 3558
-	ldx [%fp + 1487], %o0
-	xor %g5, %o0, %g5
-! v11 = v11 ^ v19
-	.loc 1 3559
-	ldx [%fp + 1351], %o0
-	xor %o1, %o0, %o1
-! v11 = v11 ^ v42
-	.loc 1 3560
-	ldx [%fp + 1495], %i3
-	xor %o1, %i3, %i4
-! v13 = v15 ^ v13
-	.loc 1 3561
-	xor %o3, %l2, %o3
-! v17 = v12 ^ v17
-	.loc 1 3562
-	xor %l0, %l4, %l0
-! v21 = v3 ^ v21
-	.loc 1 3563
-	xor %l6, %l7, %l2
-! v18 = v14 ^ v18
-	.loc 1 3564
-	xor %o7, %o2, %o2
-! v19 = v4 ^ v19
-	.loc 1 3565
-	xor %o5, %o0, %o5
-! v30 = v1 ^ v30
-	.loc 1 3566
-	ldx [%fp + 1407], %o0
-	xor %l3, %o0, %l6
-! v29 = v16 ^ v29
-	.loc 1 3567
-	ldx [%fp + 1415], %o0
-	xor %o4, %o0, %o0
-! v33 = v9 ^ v33
-	.loc 1 3568
-	ldx [%fp + 1423], %o1
-	xor %l5, %o1, %o4
-! v22 = v20 ^ v22
 	.loc 1 3569
-	ldx [%fp + 1663], %o1
-	xor %g5, %o1, %l3
-! v31 = v11 ^ v31
-	.loc 1 3570
-	ldx [%fp + 1671], %o1
-	xor %i4, %o1, %l4
-! v29 = v29 ^ v42
+	mov 8, %o3
+.Lqhasm_kernel_mceliece_gf12_vec512_mul_sparc64.pass:
+! F0 = mem64[f + 0]
 	.loc 1 3571
-	xor %o0, %i3, %o7
-! v42 = v19 ^ v42
+	ldx [%i1], %o5
+! F1 = mem64[f + 64]
 	.loc 1 3572
-	xor %o5, %i3, %o0
-! v30 = v30 ^ v41
+	ldx [%i1 + 64], %o7
+! F2 = mem64[f + 128]
 	.loc 1 3573
-	ldx [%fp + 1487], %o1
-	xor %l6, %o1, %o5
-! v41 = v18 ^ v41
+	ldx [%i1 + 128], %l2
+! F3 = mem64[f + 192]
 	.loc 1 3574
-	xor %o2, %o1, %o1
-! v35 = v35 ^ v44
+	ldx [%i1 + 192], %l4
+! F4 = mem64[f + 256]
 	.loc 1 3575
-	ldx [%fp + 1463], %o2
-	xor %l1, %o2, %l1
-! v44 = v21 ^ v44
+	ldx [%i1 + 256], %l6
+! F5 = mem64[f + 320]
 	.loc 1 3576
-	xor %l2, %o2, %o2
-! v42 = v42 ^ v40
+	ldx [%i1 + 320], %i3
+! F6 = mem64[f + 384]
 	.loc 1 3577
-	ldx [%fp + 1687], %l5
-	xor %o0, %l5, %l2
-! v40 = v17 ^ v40
+	ldx [%i1 + 384], %l7
+! F7 = mem64[f + 448]
 	.loc 1 3578
-	xor %l0, %l5, %o0
-! v41 = v41 ^ v36
+	ldx [%i1 + 448], %l5
+! F8 = mem64[f + 512]
 	.loc 1 3579
-	ldx [%fp + 1679], %l5
-	xor %o1, %l5, %l0
-! v36 = v13 ^ v36
+	ldx [%i1 + 512], %l3
+! F9 = mem64[f + 576]
 	.loc 1 3580
-	xor %o3, %l5, %o1
-! v44 = v44 ^ v48
+	ldx [%i1 + 576], %l1
+! F10 = mem64[f + 640]
 	.loc 1 3581
-	ldx [%fp + 1623], %o3
-	xor %o2, %o3, %l5
-! v48 = v25 ^ v48
+	ldx [%i1 + 640], %l0
+! F11 = mem64[f + 704]
 	.loc 1 3582
-	ldx [%fp + 1367], %o2
-	xor %o2, %o3, %o2
-! v40 = v40 ^ v31
+	ldx [%i1 + 704], %o4
+! G = mem64[g + 640]
 	.loc 1 3583
-	xor %o0, %l4, %l6
-! v31 = v8 ^ v31
+	ldx [%i2 + 640], %o0
+! B = F11 & G
 	.loc 1 3584
-	ldx [%fp + 1383], %o0
-	xor %o0, %l4, %o0
-! v36 = v36 ^ v22
+	and %o4, %o0, %o0
+! G = mem64[g + 704]
 	.loc 1 3585
-	xor %o1, %l3, %l4
-! v22 = v7 ^ v22
+	ldx [%i2 + 704], %o2
+! A = F11 & G
 	.loc 1 3586
-	ldx [%fp + 1375], %o1
-	xor %o1, %l3, %o1
-! v48 = v48 ^ v33
+	and %o4, %o2, %o1
+! T = F10 & G
 	.loc 1 3587
-	xor %o2, %o4, %o2
-! v33 = v10 ^ v33
+	and %l0, %o2, %o2
+! B = B ^ T
 	.loc 1 3588
-	ldx [%fp + 1327], %o3
-	xor %o3, %o4, %o3
-! v31 = v31 ^ v29
+	xor %o0, %o2, %o0
+! H22 = A
 	.loc 1 3589
-	xor %o0, %o7, %o0
-! v29 = v6 ^ v29
+	stx %o1, [%fp + 1999]
+! H21 = B
 	.loc 1 3590
-	ldx [%fp + 1319], %o4
-	xor %o4, %o7, %o4
-! v22 = v22 ^ v30
+	stx %o0, [%fp + 2007]
+! G = mem64[g + 512]
 	.loc 1 3591
-	xor %o1, %o5, %o1
-! v30 = v2 ^ v30
+	ldx [%i2 + 512], %o0
+! B = F11 & G
 	.loc 1 3592
-	ldx [%fp + 1191], %o7
-	xor %o7, %o5, %o5
-! mem64[h + 0] = v30
+	and %o4, %o0, %o0
+! G = mem64[g + 576]
 	.loc 1 3593
-	stx %o5, [%i0]
-! mem64[h + 64] = v29
+	ldx [%i2 + 576], %o1
+! A = F11 & G
 	.loc 1 3594
-	stx %o4, [%i0 + 64]
-! mem64[h + 128] = v33
+	and %o4, %o1, %o2
+! T = F10 & G
 	.loc 1 3595
-	stx %o3, [%i0 + 128]
-! mem64[h + 192] = v22
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 3596
-	stx %o1, [%i0 + 192]
-! mem64[h + 256] = v31
+	xor %o0, %o1, %o0
+! G = mem64[g + 640]
 	.loc 1 3597
-	stx %o0, [%i0 + 256]
-! mem64[h + 320] = v48
+	ldx [%i2 + 640], %o1
+! T = F10 & G
 	.loc 1 3598
-	stx %o2, [%i0 + 320]
-! mem64[h + 384] = v36
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 3599
-	stx %l4, [%i0 + 384]
-! mem64[h + 448] = v40
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 3600
-	stx %l6, [%i0 + 448]
-! mem64[h + 512] = v44
+	and %l1, %o1, %o1
+! B = B ^ T
 	.loc 1 3601
-	stx %l5, [%i0 + 512]
-! mem64[h + 576] = v41
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
 	.loc 1 3602
-	stx %l0, [%i0 + 576]
-! mem64[h + 640] = v42
+	ldx [%i2 + 704], %o1
+! T = F9 & G
 	.loc 1 3603
-	stx %l2, [%i0 + 640]
-! mem64[h + 704] = v35
+	and %l1, %o1, %i4
+! A = A ^ T
 	.loc 1 3604
-	stx %l1, [%i0 + 704]
-! h = h + 8
+	xor %o2, %i4, %o2
+! T = F8 & G
 	.loc 1 3605
+	and %l3, %o1, %o1
+! B = B ^ T
+	.loc 1 3606
+	xor %o0, %o1, %o0
+! H20 = A
+	.loc 1 3607
+	stx %o2, [%fp + 2015]
+! H19 = B
+	.loc 1 3608
+	stx %o0, [%fp + 2023]
+! G = mem64[g + 384]
+	.loc 1 3609
+	ldx [%i2 + 384], %o0
+! B = F11 & G
+	.loc 1 3610
+	and %o4, %o0, %o0
+! G = mem64[g + 448]
+	.loc 1 3611
+	ldx [%i2 + 448], %o1
+! A = F11 & G
+	.loc 1 3612
+	and %o4, %o1, %o2
+! T = F10 & G
+	.loc 1 3613
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 3614
+	xor %o0, %o1, %o0
+! G = mem64[g + 512]
+	.loc 1 3615
+	ldx [%i2 + 512], %o1
+! T = F10 & G
+	.loc 1 3616
+	and %l0, %o1, %i4
+! A = A ^ T
+	.loc 1 3617
+	xor %o2, %i4, %o2
+! T = F9 & G
+	.loc 1 3618
+	and %l1, %o1, %o1
+! B = B ^ T
+	.loc 1 3619
+	xor %o0, %o1, %o0
+! G = mem64[g + 576]
+	.loc 1 3620
+	ldx [%i2 + 576], %o1
+! T = F9 & G
+	.loc 1 3621
+	and %l1, %o1, %i4
+! A = A ^ T
+	.loc 1 3622
+	xor %o2, %i4, %o2
+! T = F8 & G
+	.loc 1 3623
+	and %l3, %o1, %o1
+! B = B ^ T
+	.loc 1 3624
+	xor %o0, %o1, %o0
+! G = mem64[g + 640]
+	.loc 1 3625
+	ldx [%i2 + 640], %o1
+! T = F8 & G
+	.loc 1 3626
+	and %l3, %o1, %i4
+! A = A ^ T
+	.loc 1 3627
+	xor %o2, %i4, %o2
+! T = F7 & G
+	.loc 1 3628
+	and %l5, %o1, %o1
+! B = B ^ T
+	.loc 1 3629
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
+	.loc 1 3630
+	ldx [%i2 + 704], %o1
+! T = F7 & G
+	.loc 1 3631
+	and %l5, %o1, %i4
+! A = A ^ T
+	.loc 1 3632
+	xor %o2, %i4, %o2
+! T = F6 & G
+	.loc 1 3633
+	and %l7, %o1, %o1
+! B = B ^ T
+	.loc 1 3634
+	xor %o0, %o1, %o0
+! H18 = A
+	.loc 1 3635
+	stx %o2, [%fp + 2031]
+! H17 = B
+	.loc 1 3636
+	mov %o0, %i4
+! G = mem64[g + 256]
+	.loc 1 3637
+	ldx [%i2 + 256], %o0
+! B = F11 & G
+	.loc 1 3638
+	and %o4, %o0, %o0
+! G = mem64[g + 320]
+	.loc 1 3639
+	ldx [%i2 + 320], %o1
+! A = F11 & G
+	.loc 1 3640
+	and %o4, %o1, %o2
+! T = F10 & G
+	.loc 1 3641
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 3642
+	xor %o0, %o1, %o0
+! G = mem64[g + 384]
+	.loc 1 3643
+	ldx [%i2 + 384], %o1
+! T = F10 & G
+	.loc 1 3644
+	and %l0, %o1, %i5
+! A = A ^ T
+	.loc 1 3645
+	xor %o2, %i5, %o2
+! T = F9 & G
+	.loc 1 3646
+	and %l1, %o1, %o1
+! B = B ^ T
+	.loc 1 3647
+	xor %o0, %o1, %o0
+! G = mem64[g + 448]
+	.loc 1 3648
+	ldx [%i2 + 448], %o1
+! T = F9 & G
+	.loc 1 3649
+	and %l1, %o1, %i5
+! A = A ^ T
+	.loc 1 3650
+	xor %o2, %i5, %o2
+! T = F8 & G
+	.loc 1 3651
+	and %l3, %o1, %o1
+! B = B ^ T
+	.loc 1 3652
+	xor %o0, %o1, %o0
+! G = mem64[g + 512]
+	.loc 1 3653
+	ldx [%i2 + 512], %o1
+! T = F8 & G
+	.loc 1 3654
+	and %l3, %o1, %i5
+! A = A ^ T
+	.loc 1 3655
+	xor %o2, %i5, %o2
+! T = F7 & G
+	.loc 1 3656
+	and %l5, %o1, %o1
+! B = B ^ T
+	.loc 1 3657
+	xor %o0, %o1, %o0
+! G = mem64[g + 576]
+	.loc 1 3658
+	ldx [%i2 + 576], %o1
+! T = F7 & G
+	.loc 1 3659
+	and %l5, %o1, %i5
+! A = A ^ T
+	.loc 1 3660
+	xor %o2, %i5, %o2
+! T = F6 & G
+	.loc 1 3661
+	and %l7, %o1, %o1
+! B = B ^ T
+	.loc 1 3662
+	xor %o0, %o1, %o0
+! G = mem64[g + 640]
+	.loc 1 3663
+	ldx [%i2 + 640], %o1
+! T = F6 & G
+	.loc 1 3664
+	and %l7, %o1, %i5
+! A = A ^ T
+	.loc 1 3665
+	xor %o2, %i5, %o2
+! T = F5 & G
+	.loc 1 3666
+	and %i3, %o1, %o1
+! B = B ^ T
+	.loc 1 3667
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
+	.loc 1 3668
+	ldx [%i2 + 704], %o1
+! T = F5 & G
+	.loc 1 3669
+	and %i3, %o1, %i5
+! A = A ^ T
+	.loc 1 3670
+	xor %o2, %i5, %o2
+! T = F4 & G
+	.loc 1 3671
+	and %l6, %o1, %o1
+! B = B ^ T
+	.loc 1 3672
+	xor %o0, %o1, %o0
+! H15 = B
+	.loc 1 3674
+	mov %o0, %i5
+! G = mem64[g + 128]
+	.loc 1 3675
+	ldx [%i2 + 128], %o0
+! B = F11 & G
+	.loc 1 3676
+	and %o4, %o0, %o0
+! G = mem64[g + 192]
+	.loc 1 3677
+	ldx [%i2 + 192], %o1
+! A = F11 & G
+	.loc 1 3678
+	and %o4, %o1, %g1
+! T = F10 & G
+	.loc 1 3679
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 3680
+	xor %o0, %o1, %g4
+! G = mem64[g + 256]
+	.loc 1 3681
+	ldx [%i2 + 256], %o0
+! T = F10 & G
+	.loc 1 3682
+	and %l0, %o0, %o1
+! A = A ^ T
+	.loc 1 3683
+	xor %g1, %o1, %g1
+! T = F9 & G
+	.loc 1 3684
+	and %l1, %o0, %o0
+! B = B ^ T
+	.loc 1 3685
+	xor %g4, %o0, %g4
+! G = mem64[g + 320]
+	.loc 1 3686
+	ldx [%i2 + 320], %o0
+! T = F9 & G
+	.loc 1 3687
+	and %l1, %o0, %o1
+! A = A ^ T
+	.loc 1 3688
+	xor %g1, %o1, %g1
+! T = F8 & G
+	.loc 1 3689
+	and %l3, %o0, %o0
+! B = B ^ T
+	.loc 1 3690
+	xor %g4, %o0, %g4
+! G = mem64[g + 384]
+	.loc 1 3691
+	ldx [%i2 + 384], %o0
+! T = F8 & G
+	.loc 1 3692
+	and %l3, %o0, %o1
+! A = A ^ T
+	.loc 1 3693
+	xor %g1, %o1, %g1
+! T = F7 & G
+	.loc 1 3694
+	and %l5, %o0, %o0
+! B = B ^ T
+	.loc 1 3695
+	xor %g4, %o0, %g4
+! G = mem64[g + 448]
+	.loc 1 3696
+	ldx [%i2 + 448], %o0
+! T = F7 & G
+	.loc 1 3697
+	and %l5, %o0, %o1
+! A = A ^ T
+	.loc 1 3698
+	xor %g1, %o1, %g1
+! T = F6 & G
+	.loc 1 3699
+	and %l7, %o0, %o0
+! B = B ^ T
+	.loc 1 3700
+	xor %g4, %o0, %g4
+! G = mem64[g + 512]
+	.loc 1 3701
+	ldx [%i2 + 512], %o0
+! T = F6 & G
+	.loc 1 3702
+	and %l7, %o0, %o1
+! A = A ^ T
+	.loc 1 3703
+	xor %g1, %o1, %g1
+! T = F5 & G
+	.loc 1 3704
+	and %i3, %o0, %o0
+! B = B ^ T
+	.loc 1 3705
+	xor %g4, %o0, %g4
+! G = mem64[g + 576]
+	.loc 1 3706
+	ldx [%i2 + 576], %o0
+! T = F5 & G
+	.loc 1 3707
+	and %i3, %o0, %o1
+! A = A ^ T
+	.loc 1 3708
+	xor %g1, %o1, %g1
+! T = F4 & G
+	.loc 1 3709
+	and %l6, %o0, %o0
+! B = B ^ T
+	.loc 1 3710
+	xor %g4, %o0, %g4
+! G = mem64[g + 640]
+	.loc 1 3711
+	ldx [%i2 + 640], %o0
+! T = F4 & G
+	.loc 1 3712
+	and %l6, %o0, %o1
+! A = A ^ T
+	.loc 1 3713
+	xor %g1, %o1, %g1
+! T = F3 & G
+	.loc 1 3714
+	and %l4, %o0, %o0
+! B = B ^ T
+	.loc 1 3715
+	xor %g4, %o0, %g4
+! G = mem64[g + 704]
+	.loc 1 3716
+	ldx [%i2 + 704], %o0
+! T = F3 & G
+	.loc 1 3717
+	and %l4, %o0, %o1
+! A = A ^ T
+	.loc 1 3718
+	xor %g1, %o1, %g1
+! T = F2 & G
+	.loc 1 3719
+	and %l2, %o0, %o0
+! B = B ^ T
+	.loc 1 3720
+	xor %g4, %o0, %g4
+! B = B ^ H22
+	.loc 1 3722
+	ldx [%fp + 1999], %o0
+	xor %g4, %o0, %g4
+! G = mem64[g + 0]
+	.loc 1 3724
+	ldx [%i2], %o0
+! B = F11 & G
+	.loc 1 3725
+	and %o4, %o0, %o1
+! G = mem64[g + 64]
+	.loc 1 3726
+	ldx [%i2 + 64], %o0
+! A = F11 & G
+	.loc 1 3727
+	and %o4, %o0, %o4
+! T = F10 & G
+	.loc 1 3728
+	and %l0, %o0, %o0
+! B = B ^ T
+	.loc 1 3729
+	xor %o1, %o0, %o1
+! G = mem64[g + 128]
+	.loc 1 3730
+	ldx [%i2 + 128], %g5
+! T = F10 & G
+	.loc 1 3731
+	and %l0, %g5, %o0
+! A = A ^ T
+	.loc 1 3732
+	xor %o4, %o0, %o4
+! T = F9 & G
+	.loc 1 3733
+	and %l1, %g5, %o0
+! B = B ^ T
+	.loc 1 3734
+	xor %o1, %o0, %o1
+! G = mem64[g + 192]
+	.loc 1 3735
+	ldx [%i2 + 192], %g5
+! T = F9 & G
+	.loc 1 3736
+	and %l1, %g5, %o0
+! A = A ^ T
+	.loc 1 3737
+	xor %o4, %o0, %o4
+! T = F8 & G
+	.loc 1 3738
+	and %l3, %g5, %o0
+! B = B ^ T
+	.loc 1 3739
+	xor %o1, %o0, %o1
+! G = mem64[g + 256]
+	.loc 1 3740
+	ldx [%i2 + 256], %g5
+! T = F8 & G
+	.loc 1 3741
+	and %l3, %g5, %o0
+! A = A ^ T
+	.loc 1 3742
+	xor %o4, %o0, %o4
+! T = F7 & G
+	.loc 1 3743
+	and %l5, %g5, %o0
+! B = B ^ T
+	.loc 1 3744
+	xor %o1, %o0, %o1
+! G = mem64[g + 320]
+	.loc 1 3745
+	ldx [%i2 + 320], %g5
+! T = F7 & G
+	.loc 1 3746
+	and %l5, %g5, %o0
+! A = A ^ T
+	.loc 1 3747
+	xor %o4, %o0, %o4
+! T = F6 & G
+	.loc 1 3748
+	and %l7, %g5, %o0
+! B = B ^ T
+	.loc 1 3749
+	xor %o1, %o0, %o1
+! G = mem64[g + 384]
+	.loc 1 3750
+	ldx [%i2 + 384], %g5
+! T = F6 & G
+	.loc 1 3751
+	and %l7, %g5, %o0
+! A = A ^ T
+	.loc 1 3752
+	xor %o4, %o0, %o4
+! T = F5 & G
+	.loc 1 3753
+	and %i3, %g5, %o0
+! B = B ^ T
+	.loc 1 3754
+	xor %o1, %o0, %o1
+! G = mem64[g + 448]
+	.loc 1 3755
+	ldx [%i2 + 448], %g5
+! T = F5 & G
+	.loc 1 3756
+	and %i3, %g5, %o0
+! A = A ^ T
+	.loc 1 3757
+	xor %o4, %o0, %o4
+! T = F4 & G
+	.loc 1 3758
+	and %l6, %g5, %o0
+! B = B ^ T
+	.loc 1 3759
+	xor %o1, %o0, %o1
+! G = mem64[g + 512]
+	.loc 1 3760
+	ldx [%i2 + 512], %g5
+! T = F4 & G
+	.loc 1 3761
+	and %l6, %g5, %o0
+! A = A ^ T
+	.loc 1 3762
+	xor %o4, %o0, %o4
+! T = F3 & G
+	.loc 1 3763
+	and %l4, %g5, %o0
+! B = B ^ T
+	.loc 1 3764
+	xor %o1, %o0, %o1
+! G = mem64[g + 576]
+	.loc 1 3765
+	ldx [%i2 + 576], %g5
+! T = F3 & G
+	.loc 1 3766
+	and %l4, %g5, %o0
+! A = A ^ T
+	.loc 1 3767
+	xor %o4, %o0, %o4
+! T = F2 & G
+	.loc 1 3768
+	and %l2, %g5, %o0
+! B = B ^ T
+	.loc 1 3769
+	xor %o1, %o0, %o1
+! G = mem64[g + 640]
+	.loc 1 3770
+	ldx [%i2 + 640], %g5
+! T = F2 & G
+	.loc 1 3771
+	and %l2, %g5, %o0
+! A = A ^ T
+	.loc 1 3772
+	xor %o4, %o0, %o4
+! T = F1 & G
+	.loc 1 3773
+	and %o7, %g5, %o0
+! B = B ^ T
+	.loc 1 3774
+	xor %o1, %o0, %o1
+! G = mem64[g + 704]
+	.loc 1 3775
+	ldx [%i2 + 704], %g5
+! T = F1 & G
+	.loc 1 3776
+	and %o7, %g5, %o0
+! A = A ^ T
+	.loc 1 3777
+	xor %o4, %o0, %o4
+! T = F0 & G
+	.loc 1 3778
+	and %o5, %g5, %o0
+! B = B ^ T
+	.loc 1 3779
+	xor %o1, %o0, %g5
+! A = A ^ H21
+	.loc 1 3780
+	ldx [%fp + 2007], %o0
+	xor %o4, %o0, %o0
+! H12 = A
+	.loc 1 3781
+	mov %o0, %o1
+! B = B ^ H20
+	.loc 1 3782
+	ldx [%fp + 2015], %o0
+	xor %g5, %o0, %o0
+! mem64[h + 704] = B
+	.loc 1 3783
+	stx %o0, [%i0 + 704]
+! G = mem64[g + 0]
+	.loc 1 3784
+	ldx [%i2], %o0
+! A = F10 & G
+	.loc 1 3785
+	and %l0, %o0, %l0
+! B = F9 & G
+	.loc 1 3786
+	and %l1, %o0, %o4
+! G = mem64[g + 64]
+	.loc 1 3787
+	ldx [%i2 + 64], %g5
+! T = F9 & G
+	.loc 1 3788
+	and %l1, %g5, %o0
+! A = A ^ T
+	.loc 1 3789
+	xor %l0, %o0, %l0
+! T = F8 & G
+	.loc 1 3790
+	and %l3, %g5, %o0
+! B = B ^ T
+	.loc 1 3791
+	xor %o4, %o0, %l1
+! G = mem64[g + 128]
+	.loc 1 3792
+	ldx [%i2 + 128], %o0
+! T = F8 & G
+	.loc 1 3793
+	and %l3, %o0, %o4
+! A = A ^ T
+	.loc 1 3794
+	xor %l0, %o4, %l0
+! T = F7 & G
+	.loc 1 3795
+	and %l5, %o0, %o0
+! B = B ^ T
+	.loc 1 3796
+	xor %l1, %o0, %l1
+! G = mem64[g + 192]
+	.loc 1 3797
+	ldx [%i2 + 192], %o0
+! T = F7 & G
+	.loc 1 3798
+	and %l5, %o0, %o4
+! A = A ^ T
+	.loc 1 3799
+	xor %l0, %o4, %l0
+! T = F6 & G
+	.loc 1 3800
+	and %l7, %o0, %o0
+! B = B ^ T
+	.loc 1 3801
+	xor %l1, %o0, %l1
+! G = mem64[g + 256]
+	.loc 1 3802
+	ldx [%i2 + 256], %o0
+! T = F6 & G
+	.loc 1 3803
+	and %l7, %o0, %o4
+! A = A ^ T
+	.loc 1 3804
+	xor %l0, %o4, %l0
+! T = F5 & G
+	.loc 1 3805
+	and %i3, %o0, %o0
+! B = B ^ T
+	.loc 1 3806
+	xor %l1, %o0, %l1
+! G = mem64[g + 320]
+	.loc 1 3807
+	ldx [%i2 + 320], %o0
+! T = F5 & G
+	.loc 1 3808
+	and %i3, %o0, %o4
+! A = A ^ T
+	.loc 1 3809
+	xor %l0, %o4, %l0
+! T = F4 & G
+	.loc 1 3810
+	and %l6, %o0, %o0
+! B = B ^ T
+	.loc 1 3811
+	xor %l1, %o0, %l1
+! G = mem64[g + 384]
+	.loc 1 3812
+	ldx [%i2 + 384], %o0
+! T = F4 & G
+	.loc 1 3813
+	and %l6, %o0, %o4
+! A = A ^ T
+	.loc 1 3814
+	xor %l0, %o4, %l0
+! T = F3 & G
+	.loc 1 3815
+	and %l4, %o0, %o0
+! B = B ^ T
+	.loc 1 3816
+	xor %l1, %o0, %l1
+! G = mem64[g + 448]
+	.loc 1 3817
+	ldx [%i2 + 448], %o0
+! T = F3 & G
+	.loc 1 3818
+	and %l4, %o0, %o4
+! A = A ^ T
+	.loc 1 3819
+	xor %l0, %o4, %l0
+! T = F2 & G
+	.loc 1 3820
+	and %l2, %o0, %o0
+! B = B ^ T
+	.loc 1 3821
+	xor %l1, %o0, %l1
+! G = mem64[g + 512]
+	.loc 1 3822
+	ldx [%i2 + 512], %o0
+! T = F2 & G
+	.loc 1 3823
+	and %l2, %o0, %o4
+! A = A ^ T
+	.loc 1 3824
+	xor %l0, %o4, %l0
+! T = F1 & G
+	.loc 1 3825
+	and %o7, %o0, %o0
+! B = B ^ T
+	.loc 1 3826
+	xor %l1, %o0, %l1
+! G = mem64[g + 576]
+	.loc 1 3827
+	ldx [%i2 + 576], %o0
+! T = F1 & G
+	.loc 1 3828
+	and %o7, %o0, %o4
+! A = A ^ T
+	.loc 1 3829
+	xor %l0, %o4, %l0
+! T = F0 & G
+	.loc 1 3830
+	and %o5, %o0, %o0
+! B = B ^ T
+	.loc 1 3831
+	xor %l1, %o0, %l1
+! G = mem64[g + 640]
+	.loc 1 3832
+	ldx [%i2 + 640], %o0
+! T = F0 & G
+	.loc 1 3833
+	and %o5, %o0, %o0
+! A = A ^ T
+	.loc 1 3834
+	xor %l0, %o0, %l0
+! A = A ^ H19
+	.loc 1 3835
+	ldx [%fp + 2023], %o0
+	xor %l0, %o0, %l0
+! A = A ^ H22
+	.loc 1 3836
+	ldx [%fp + 1999], %o0
+	xor %l0, %o0, %l0
+! mem64[h + 640] = A
+	.loc 1 3837
+	stx %l0, [%i0 + 640]
+! B = B ^ H18
+	.loc 1 3838
+	ldx [%fp + 2031], %o0
+	xor %l1, %o0, %l1
+! B = B ^ H21
+	.loc 1 3839
+	ldx [%fp + 2007], %o0
+	xor %l1, %o0, %l1
+! mem64[h + 576] = B
+	.loc 1 3840
+	stx %l1, [%i0 + 576]
+! G = mem64[g + 0]
+	.loc 1 3841
+	ldx [%i2], %o0
+! A = F8 & G
+	.loc 1 3842
+	and %l3, %o0, %o4
+! B = F7 & G
+	.loc 1 3843
+	and %l5, %o0, %o0
+! G = mem64[g + 64]
+	.loc 1 3844
+	ldx [%i2 + 64], %l0
+! T = F7 & G
+	.loc 1 3845
+	and %l5, %l0, %l1
+! A = A ^ T
+	.loc 1 3846
+	xor %o4, %l1, %o4
+! T = F6 & G
+	.loc 1 3847
+	and %l7, %l0, %l0
+! B = B ^ T
+	.loc 1 3848
+	xor %o0, %l0, %o0
+! G = mem64[g + 128]
+	.loc 1 3849
+	ldx [%i2 + 128], %l0
+! T = F6 & G
+	.loc 1 3850
+	and %l7, %l0, %l1
+! A = A ^ T
+	.loc 1 3851
+	xor %o4, %l1, %o4
+! T = F5 & G
+	.loc 1 3852
+	and %i3, %l0, %l0
+! B = B ^ T
+	.loc 1 3853
+	xor %o0, %l0, %o0
+! G = mem64[g + 192]
+	.loc 1 3854
+	ldx [%i2 + 192], %l0
+! T = F5 & G
+	.loc 1 3855
+	and %i3, %l0, %l1
+! A = A ^ T
+	.loc 1 3856
+	xor %o4, %l1, %o4
+! T = F4 & G
+	.loc 1 3857
+	and %l6, %l0, %l0
+! B = B ^ T
+	.loc 1 3858
+	xor %o0, %l0, %o0
+! G = mem64[g + 256]
+	.loc 1 3859
+	ldx [%i2 + 256], %l0
+! T = F4 & G
+	.loc 1 3860
+	and %l6, %l0, %l1
+! A = A ^ T
+	.loc 1 3861
+	xor %o4, %l1, %o4
+! T = F3 & G
+	.loc 1 3862
+	and %l4, %l0, %l0
+! B = B ^ T
+	.loc 1 3863
+	xor %o0, %l0, %o0
+! G = mem64[g + 320]
+	.loc 1 3864
+	ldx [%i2 + 320], %l0
+! T = F3 & G
+	.loc 1 3865
+	and %l4, %l0, %l1
+! A = A ^ T
+	.loc 1 3866
+	xor %o4, %l1, %o4
+! T = F2 & G
+	.loc 1 3867
+	and %l2, %l0, %l0
+! B = B ^ T
+	.loc 1 3868
+	xor %o0, %l0, %o0
+! G = mem64[g + 384]
+	.loc 1 3869
+	ldx [%i2 + 384], %l0
+! T = F2 & G
+	.loc 1 3870
+	and %l2, %l0, %l1
+! A = A ^ T
+	.loc 1 3871
+	xor %o4, %l1, %o4
+! T = F1 & G
+	.loc 1 3872
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 3873
+	xor %o0, %l0, %o0
+! G = mem64[g + 448]
+	.loc 1 3874
+	ldx [%i2 + 448], %l0
+! T = F1 & G
+	.loc 1 3875
+	and %o7, %l0, %l1
+! A = A ^ T
+	.loc 1 3876
+	xor %o4, %l1, %o4
+! T = F0 & G
+	.loc 1 3877
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 3878
+	xor %o0, %l0, %l0
+! G = mem64[g + 512]
+	.loc 1 3879
+	ldx [%i2 + 512], %o0
+! T = F0 & G
+	.loc 1 3880
+	and %o5, %o0, %o0
+! A = A ^ T
+	.loc 1 3881
+	xor %o4, %o0, %o4
+! A = A ^ H17
+	.loc 1 3882
+	xor %o4, %i4, %o4
+! A = A ^ H20
+	.loc 1 3883
+	ldx [%fp + 2015], %o0
+	xor %o4, %o0, %o4
+! mem64[h + 512] = A
+	.loc 1 3884
+	stx %o4, [%i0 + 512]
+! B = B ^ H16
+	.loc 1 3885
+	xor %l0, %o2, %o0
+! B = B ^ H19
+	.loc 1 3886
+	ldx [%fp + 2023], %o4
+	xor %o0, %o4, %o0
+! mem64[h + 448] = B
+	.loc 1 3887
+	stx %o0, [%i0 + 448]
+! G = mem64[g + 0]
+	.loc 1 3888
+	ldx [%i2], %o0
+! A = F6 & G
+	.loc 1 3889
+	and %l7, %o0, %o4
+! B = F5 & G
+	.loc 1 3890
+	and %i3, %o0, %o0
+! G = mem64[g + 64]
+	.loc 1 3891
+	ldx [%i2 + 64], %l0
+! T = F5 & G
+	.loc 1 3892
+	and %i3, %l0, %l1
+! A = A ^ T
+	.loc 1 3893
+	xor %o4, %l1, %o4
+! T = F4 & G
+	.loc 1 3894
+	and %l6, %l0, %l0
+! B = B ^ T
+	.loc 1 3895
+	xor %o0, %l0, %o0
+! G = mem64[g + 128]
+	.loc 1 3896
+	ldx [%i2 + 128], %l0
+! T = F4 & G
+	.loc 1 3897
+	and %l6, %l0, %l1
+! A = A ^ T
+	.loc 1 3898
+	xor %o4, %l1, %o4
+! T = F3 & G
+	.loc 1 3899
+	and %l4, %l0, %l0
+! B = B ^ T
+	.loc 1 3900
+	xor %o0, %l0, %o0
+! G = mem64[g + 192]
+	.loc 1 3901
+	ldx [%i2 + 192], %l0
+! T = F3 & G
+	.loc 1 3902
+	and %l4, %l0, %l1
+! A = A ^ T
+	.loc 1 3903
+	xor %o4, %l1, %o4
+! T = F2 & G
+	.loc 1 3904
+	and %l2, %l0, %l0
+! B = B ^ T
+	.loc 1 3905
+	xor %o0, %l0, %o0
+! G = mem64[g + 256]
+	.loc 1 3906
+	ldx [%i2 + 256], %l0
+! T = F2 & G
+	.loc 1 3907
+	and %l2, %l0, %l1
+! A = A ^ T
+	.loc 1 3908
+	xor %o4, %l1, %o4
+! T = F1 & G
+	.loc 1 3909
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 3910
+	xor %o0, %l0, %o0
+! G = mem64[g + 320]
+	.loc 1 3911
+	ldx [%i2 + 320], %l0
+! T = F1 & G
+	.loc 1 3912
+	and %o7, %l0, %l1
+! A = A ^ T
+	.loc 1 3913
+	xor %o4, %l1, %o4
+! T = F0 & G
+	.loc 1 3914
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 3915
+	xor %o0, %l0, %o0
+! G = mem64[g + 384]
+	.loc 1 3916
+	ldx [%i2 + 384], %l0
+! T = F0 & G
+	.loc 1 3917
+	and %o5, %l0, %l0
+! A = A ^ T
+	.loc 1 3918
+	xor %o4, %l0, %o4
+! A = A ^ H15
+	.loc 1 3919
+	xor %o4, %i5, %o4
+! A = A ^ H18
+	.loc 1 3920
+	ldx [%fp + 2031], %l0
+	xor %o4, %l0, %o4
+! mem64[h + 384] = A
+	.loc 1 3921
+	stx %o4, [%i0 + 384]
+! B = B ^ H14
+	.loc 1 3922
+	xor %o0, %g1, %o0
+! B = B ^ H17
+	.loc 1 3923
+	xor %o0, %i4, %o0
+! mem64[h + 320] = B
+	.loc 1 3924
+	stx %o0, [%i0 + 320]
+! G = mem64[g + 0]
+	.loc 1 3925
+	ldx [%i2], %o0
+! A = F4 & G
+	.loc 1 3926
+	and %l6, %o0, %o4
+! B = F3 & G
+	.loc 1 3927
+	and %l4, %o0, %o0
+! G = mem64[g + 64]
+	.loc 1 3928
+	ldx [%i2 + 64], %l0
+! T = F3 & G
+	.loc 1 3929
+	and %l4, %l0, %l1
+! A = A ^ T
+	.loc 1 3930
+	xor %o4, %l1, %o4
+! T = F2 & G
+	.loc 1 3931
+	and %l2, %l0, %l0
+! B = B ^ T
+	.loc 1 3932
+	xor %o0, %l0, %o0
+! G = mem64[g + 128]
+	.loc 1 3933
+	ldx [%i2 + 128], %l0
+! T = F2 & G
+	.loc 1 3934
+	and %l2, %l0, %l1
+! A = A ^ T
+	.loc 1 3935
+	xor %o4, %l1, %o4
+! T = F1 & G
+	.loc 1 3936
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 3937
+	xor %o0, %l0, %o0
+! G = mem64[g + 192]
+	.loc 1 3938
+	ldx [%i2 + 192], %l0
+! T = F1 & G
+	.loc 1 3939
+	and %o7, %l0, %l1
+! A = A ^ T
+	.loc 1 3940
+	xor %o4, %l1, %o4
+! T = F0 & G
+	.loc 1 3941
+	and %o5, %l0, %l0
+! B = B ^ T
+	.loc 1 3942
+	xor %o0, %l0, %o0
+! G = mem64[g + 256]
+	.loc 1 3943
+	ldx [%i2 + 256], %l0
+! T = F0 & G
+	.loc 1 3944
+	and %o5, %l0, %l0
+! A = A ^ T
+	.loc 1 3945
+	xor %o4, %l0, %o4
+! A = A ^ H13
+	.loc 1 3946
+	xor %o4, %g4, %o4
+! A = A ^ H16
+	.loc 1 3947
+	xor %o4, %o2, %o4
+! mem64[h + 256] = A
+	.loc 1 3948
+	stx %o4, [%i0 + 256]
+! B = B ^ H12
+	.loc 1 3949
+	xor %o0, %o1, %o0
+! B = B ^ H15
+	.loc 1 3950
+	xor %o0, %i5, %o0
+! mem64[h + 192] = B
+	.loc 1 3951
+	stx %o0, [%i0 + 192]
+! G = mem64[g + 0]
+	.loc 1 3952
+	ldx [%i2], %o0
+! A = F2 & G
+	.loc 1 3953
+	and %l2, %o0, %o2
+! B = F1 & G
+	.loc 1 3954
+	and %o7, %o0, %o0
+! G = mem64[g + 64]
+	.loc 1 3955
+	ldx [%i2 + 64], %o4
+! T = F1 & G
+	.loc 1 3956
+	and %o7, %o4, %o7
+! A = A ^ T
+	.loc 1 3957
+	xor %o2, %o7, %o2
+! T = F0 & G
+	.loc 1 3958
+	and %o5, %o4, %o4
+! B = B ^ T
+	.loc 1 3959
+	xor %o0, %o4, %o0
+! G = mem64[g + 128]
+	.loc 1 3960
+	ldx [%i2 + 128], %o4
+! T = F0 & G
+	.loc 1 3961
+	and %o5, %o4, %o4
+! A = A ^ T
+	.loc 1 3962
+	xor %o2, %o4, %o2
+! A = A ^ H14
+	.loc 1 3963
+	xor %o2, %g1, %o2
+! mem64[h + 128] = A
+	.loc 1 3964
+	stx %o2, [%i0 + 128]
+! B = B ^ H13
+	.loc 1 3965
+	xor %o0, %g4, %o0
+! mem64[h + 64] = B
+	.loc 1 3966
+	stx %o0, [%i0 + 64]
+! G = mem64[g + 0]
+	.loc 1 3967
+	ldx [%i2], %o0
+! A = F0 & G
+	.loc 1 3968
+	and %o5, %o0, %o0
+! A = A ^ H12
+	.loc 1 3969
+	xor %o0, %o1, %o0
+! mem64[h + 0] = A
+	.loc 1 3970
+	stx %o0, [%i0]
+! h = h + 8
+	.loc 1 3971
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 3606
+	.loc 1 3972
 	add %i1, 8, %i1
 ! g = g + 8
-	.loc 1 3607
+	.loc 1 3973
 	add %i2, 8, %i2
 ! i = i - 1
-	.loc 1 3608
-	ldx [%fp + 1167], %o0
-	sub %o0, 1, %o0
-	stx %o0, [%fp + 1167]
+	.loc 1 3974
+	sub %o3, 1, %o3
 ! =? i - 0
-	.loc 1 3609
-	cmp %o0, 0
+	.loc 1 3975
+	cmp %o3, 0
 ! goto pass if !=
-	.loc 1 3610
+	.loc 1 3976
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec512_mul_sparc64.pass
 	nop
 ! leave
-	.loc 1 3611
+	.loc 1 3977
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec512_mul_sparc64, .-qhasm_kernel_mceliece_gf12_vec512_mul_sparc64
@@ -12866,120 +13332,120 @@ qhasm_kernel_mceliece_gf12_vec512_mul_sparc64:
 qhasm_kernel_mceliece_gf12_vec512_sq_sparc64:
 	save %sp, -176, %sp
 ! i = 8
-	.loc 1 3617
+	.loc 1 3983
 	mov 8, %o0
 .Lqhasm_kernel_mceliece_gf12_vec512_sq_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 3619
+	.loc 1 3985
 	ldx [%i1], %o1
 ! v1 = mem64[f + 384]
-	.loc 1 3620
+	.loc 1 3986
 	ldx [%i1 + 384], %o2
 ! v0 = v0 ^ v1
-	.loc 1 3621
+	.loc 1 3987
 	xor %o1, %o2, %l1
 ! v2 = mem64[f + 64]
-	.loc 1 3622
+	.loc 1 3988
 	ldx [%i1 + 64], %o1
 ! v3 = mem64[f + 448]
-	.loc 1 3623
+	.loc 1 3989
 	ldx [%i1 + 448], %o3
 ! v2 = v2 ^ v3
-	.loc 1 3624
+	.loc 1 3990
 	xor %o1, %o3, %l2
 ! v4 = mem64[f + 128]
-	.loc 1 3625
+	.loc 1 3991
 	ldx [%i1 + 128], %o1
 ! v5 = mem64[f + 512]
-	.loc 1 3626
+	.loc 1 3992
 	ldx [%i1 + 512], %o4
 ! v4 = v4 ^ v5
-	.loc 1 3627
+	.loc 1 3993
 	xor %o1, %o4, %o5
 ! v6 = mem64[f + 704]
-	.loc 1 3628
+	.loc 1 3994
 	ldx [%i1 + 704], %o1
 ! v4 = v4 ^ v6
-	.loc 1 3629
+	.loc 1 3995
 	xor %o5, %o1, %l3
 ! v7 = mem64[f + 192]
-	.loc 1 3630
+	.loc 1 3996
 	ldx [%i1 + 192], %o5
 ! v8 = mem64[f + 576]
-	.loc 1 3631
+	.loc 1 3997
 	ldx [%i1 + 576], %o7
 ! v7 = v7 ^ v8
-	.loc 1 3632
+	.loc 1 3998
 	xor %o5, %o7, %l4
 ! v9 = mem64[f + 256]
-	.loc 1 3633
+	.loc 1 3999
 	ldx [%i1 + 256], %o5
 ! v10 = mem64[f + 640]
-	.loc 1 3634
+	.loc 1 4000
 	ldx [%i1 + 640], %l0
 ! v9 = v9 ^ v10
-	.loc 1 3635
+	.loc 1 4001
 	xor %o5, %l0, %l5
 ! v11 = mem64[f + 320]
-	.loc 1 3636
+	.loc 1 4002
 	ldx [%i1 + 320], %o5
 ! v11 = v11 ^ v6
-	.loc 1 3637
+	.loc 1 4003
 	xor %o5, %o1, %o5
 ! mem64[h + 0] = v0
-	.loc 1 3638
+	.loc 1 4004
 	stx %l1, [%i0]
 ! mem64[h + 64] = v6
-	.loc 1 3639
+	.loc 1 4005
 	stx %o1, [%i0 + 64]
 ! mem64[h + 128] = v2
-	.loc 1 3640
+	.loc 1 4006
 	stx %l2, [%i0 + 128]
 ! mem64[h + 192] = v1
-	.loc 1 3641
+	.loc 1 4007
 	stx %o2, [%i0 + 192]
 ! mem64[h + 256] = v4
-	.loc 1 3642
+	.loc 1 4008
 	stx %l3, [%i0 + 256]
 ! mem64[h + 320] = v3
-	.loc 1 3643
+	.loc 1 4009
 	stx %o3, [%i0 + 320]
 ! mem64[h + 384] = v7
-	.loc 1 3644
+	.loc 1 4010
 	stx %l4, [%i0 + 384]
 ! mem64[h + 448] = v5
-	.loc 1 3645
+	.loc 1 4011
 	stx %o4, [%i0 + 448]
 ! mem64[h + 512] = v9
-	.loc 1 3646
+	.loc 1 4012
 	stx %l5, [%i0 + 512]
 ! mem64[h + 576] = v8
-	.loc 1 3647
+	.loc 1 4013
 	stx %o7, [%i0 + 576]
 ! mem64[h + 640] = v11
-	.loc 1 3648
+	.loc 1 4014
 	stx %o5, [%i0 + 640]
 ! mem64[h + 704] = v10
-	.loc 1 3649
+	.loc 1 4015
 	stx %l0, [%i0 + 704]
 ! h = h + 8
-	.loc 1 3650
+	.loc 1 4016
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 3651
+	.loc 1 4017
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 3652
+	.loc 1 4018
 	sub %o0, 1, %o0
 ! =? i - 0
-	.loc 1 3653
+	.loc 1 4019
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 3654
+	.loc 1 4020
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec512_sq_sparc64.pass
 	nop
 ! leave
-	.loc 1 3655
+	.loc 1 4021
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec512_sq_sparc64, .-qhasm_kernel_mceliece_gf12_vec512_sq_sparc64
@@ -12992,4716 +13458,4716 @@ qhasm_kernel_mceliece_gf12_vec512_sq_sparc64:
 qhasm_kernel_mceliece_gf12_vec512_inv_sparc64:
 	save %sp, -2416, %sp
 ! i = 8
-	.loc 1 3661
+	.loc 1 4027
 	mov 8, %o0
 	stx %o0, [%fp + -193]
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 3663
+	.loc 1 4029
 	ldx [%i1], %o0
 	stx %o0, [%fp + -185]
 ! v1 = mem64[f + 384]
-	.loc 1 3664
+	.loc 1 4030
 	ldx [%i1 + 384], %o1
 	stx %o1, [%fp + -177]
 ! v2 = v0 ^ v1
-	.loc 1 3665
+	.loc 1 4031
 	xor %o0, %o1, %o7
 ! v3 = mem64[f + 64]
-	.loc 1 3666
+	.loc 1 4032
 	ldx [%i1 + 64], %o0
 	stx %o0, [%fp + -169]
 ! v4 = mem64[f + 448]
-	.loc 1 3667
+	.loc 1 4033
 	ldx [%i1 + 448], %o1
 	stx %o1, [%fp + -161]
 ! v5 = v3 ^ v4
-	.loc 1 3668
+	.loc 1 4034
 	xor %o0, %o1, %o5
 ! v6 = mem64[f + 128]
-	.loc 1 3669
+	.loc 1 4035
 	ldx [%i1 + 128], %o0
 	stx %o0, [%fp + -153]
 ! v7 = mem64[f + 512]
-	.loc 1 3670
+	.loc 1 4036
 	ldx [%i1 + 512], %o1
 	stx %o1, [%fp + -145]
 ! v8 = v6 ^ v7
-	.loc 1 3671
+	.loc 1 4037
 	xor %o0, %o1, %o0
 ! v9 = mem64[f + 704]
-	.loc 1 3672
+	.loc 1 4038
 	ldx [%i1 + 704], %o1
 	stx %o1, [%fp + -137]
 ! v8 = v8 ^ v9
-	.loc 1 3673
+	.loc 1 4039
 	xor %o0, %o1, %o3
 ! v10 = mem64[f + 192]
-	.loc 1 3674
+	.loc 1 4040
 	ldx [%i1 + 192], %o0
 	stx %o0, [%fp + -129]
 ! v11 = mem64[f + 576]
-	.loc 1 3675
+	.loc 1 4041
 	ldx [%i1 + 576], %o2
 	stx %o2, [%fp + -121]
 ! v12 = v10 ^ v11
-	.loc 1 3676
+	.loc 1 4042
 	xor %o0, %o2, %o2
 ! v13 = mem64[f + 256]
-	.loc 1 3677
+	.loc 1 4043
 	ldx [%i1 + 256], %o0
 	stx %o0, [%fp + -113]
 ! v14 = mem64[f + 640]
-	.loc 1 3678
+	.loc 1 4044
 	ldx [%i1 + 640], %o4
 	stx %o4, [%fp + -105]
 ! v15 = v13 ^ v14
-	.loc 1 3679
+	.loc 1 4045
 	xor %o0, %o4, %l0
 ! v16 = mem64[f + 320]
-	.loc 1 3680
+	.loc 1 4046
 	ldx [%i1 + 320], %o0
 	stx %o0, [%fp + -97]
 ! v17 = v16 ^ v9
-	.loc 1 3681
+	.loc 1 4047
 	xor %o0, %o1, %o4
 ! v18 = v2 & v0
-	.loc 1 3682
+	.loc 1 4048
 	ldx [%fp + -185], %l2
 	and %o7, %l2, %o0
 	stx %o0, [%fp + -89]
 ! v19 = v2 & v3
-	.loc 1 3683
+	.loc 1 4049
 	ldx [%fp + -169], %l3
 	and %o7, %l3, %o0
 ! v20 = v9 & v0
-	.loc 1 3684
+	.loc 1 4050
 	and %o1, %l2, %o1
 ! v20 = v19 ^ v20
-	.loc 1 3685
+	.loc 1 4051
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1]
 ! v19 = v2 & v6
-	.loc 1 3686
+	.loc 1 4052
 	ldx [%fp + -153], %l4
 	and %o7, %l4, %l1
 ! v21 = v9 & v3
-	.loc 1 3687
+	.loc 1 4053
 	ldx [%fp + -137], %l5
 	and %l5, %l3, %o0
 ! v22 = v5 & v0
-	.loc 1 3688
+	.loc 1 4054
 	and %o5, %l2, %o1
 ! v21 = v19 ^ v21
-	.loc 1 3689
+	.loc 1 4055
 	xor %l1, %o0, %o0
 ! v22 = v21 ^ v22
-	.loc 1 3690
+	.loc 1 4056
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 7]
 ! v21 = v9 & v6
-	.loc 1 3691
+	.loc 1 4057
 	and %l5, %l4, %o0
 ! v19 = v5 & v3
-	.loc 1 3692
+	.loc 1 4058
 	and %o5, %l3, %o1
 ! v19 = v21 ^ v19
-	.loc 1 3693
+	.loc 1 4059
 	xor %o0, %o1, %l2
 ! v21 = v5 & v6
-	.loc 1 3694
+	.loc 1 4060
 	and %o5, %l4, %l4
 ! v23 = v1 & v10
-	.loc 1 3695
+	.loc 1 4061
 	ldx [%fp + -177], %l1
 	ldx [%fp + -129], %l6
 	and %l1, %l6, %l3
 ! v24 = v1 & v13
-	.loc 1 3696
+	.loc 1 4062
 	ldx [%fp + -113], %i2
 	and %l1, %i2, %o0
 ! v25 = v8 & v10
-	.loc 1 3697
+	.loc 1 4063
 	and %o3, %l6, %o1
 ! v25 = v24 ^ v25
-	.loc 1 3698
+	.loc 1 4064
 	xor %o0, %o1, %l5
 ! v24 = v1 & v16
-	.loc 1 3699
+	.loc 1 4065
 	ldx [%fp + -97], %l7
 	and %l1, %l7, %l1
 ! v26 = v8 & v13
-	.loc 1 3700
+	.loc 1 4066
 	and %o3, %i2, %o0
 ! v27 = v4 & v10
-	.loc 1 3701
+	.loc 1 4067
 	ldx [%fp + -161], %i3
 	and %i3, %l6, %o1
 ! v26 = v24 ^ v26
-	.loc 1 3702
+	.loc 1 4068
 	xor %l1, %o0, %o0
 ! v27 = v26 ^ v27
-	.loc 1 3703
+	.loc 1 4069
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 15]
 ! v26 = v8 & v16
-	.loc 1 3704
+	.loc 1 4070
 	and %o3, %l7, %o0
 ! v24 = v4 & v13
-	.loc 1 3705
+	.loc 1 4071
 	and %i3, %i2, %o1
 ! v24 = v26 ^ v24
-	.loc 1 3706
+	.loc 1 4072
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 23]
 ! v26 = v4 & v16
-	.loc 1 3707
+	.loc 1 4073
 	and %i3, %l7, %o0
 	stx %o0, [%fp + 31]
 ! v28 = v2 ^ v1
-	.loc 1 3708
+	.loc 1 4074
 	ldx [%fp + -177], %o0
 	xor %o7, %o0, %l1
 ! v29 = v9 ^ v8
-	.loc 1 3709
+	.loc 1 4075
 	ldx [%fp + -137], %o0
 	xor %o0, %o3, %i5
 ! v30 = v5 ^ v4
-	.loc 1 3710
+	.loc 1 4076
 	xor %o5, %i3, %i3
 ! v31 = v0 ^ v10
-	.loc 1 3711
+	.loc 1 4077
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %o1
 	xor %o0, %o1, %g1
 ! v32 = v3 ^ v13
-	.loc 1 3712
+	.loc 1 4078
 	ldx [%fp + -169], %o0
 	ldx [%fp + -113], %o1
 	xor %o0, %o1, %i4
 ! v33 = v6 ^ v16
-	.loc 1 3713
+	.loc 1 4079
 	ldx [%fp + -153], %o0
 	ldx [%fp + -97], %o1
 	xor %o0, %o1, %i2
 ! v34 = v28 & v31
-	.loc 1 3714
+	.loc 1 4080
 	and %l1, %g1, %l7
 ! v35 = v28 & v32
-	.loc 1 3715
+	.loc 1 4081
 	and %l1, %i4, %o0
 ! v36 = v29 & v31
-	.loc 1 3716
+	.loc 1 4082
 	and %i5, %g1, %o1
 ! v36 = v35 ^ v36
-	.loc 1 3717
+	.loc 1 4083
 	xor %o0, %o1, %l6
 ! v28 = v28 & v33
-	.loc 1 3718
+	.loc 1 4084
 	and %l1, %i2, %o0
 ! v35 = v29 & v32
-	.loc 1 3719
+	.loc 1 4085
 	and %i5, %i4, %o1
 ! v31 = v30 & v31
-	.loc 1 3720
+	.loc 1 4086
 	and %i3, %g1, %l1
 ! v35 = v28 ^ v35
-	.loc 1 3721
+	.loc 1 4087
 	xor %o0, %o1, %o1
 ! v31 = v35 ^ v31
-	.loc 1 3722
+	.loc 1 4088
 	xor %o1, %l1, %l1
 ! v29 = v29 & v33
-	.loc 1 3723
+	.loc 1 4089
 	and %i5, %i2, %o0
 ! v32 = v30 & v32
-	.loc 1 3724
+	.loc 1 4090
 	and %i3, %i4, %o1
 ! v32 = v29 ^ v32
-	.loc 1 3725
+	.loc 1 4091
 	xor %o0, %o1, %i4
 ! v33 = v30 & v33
-	.loc 1 3726
+	.loc 1 4092
 	and %i3, %i2, %o1
 ! v34 = v34 ^ v18
-	.loc 1 3727
+	.loc 1 4093
 	ldx [%fp + -89], %o0
 	xor %l7, %o0, %o0
 ! v34 = v34 ^ v23
-	.loc 1 3728
+	.loc 1 4094
 	xor %o0, %l3, %l7
 ! v36 = v36 ^ v20
-	.loc 1 3729
+	.loc 1 4095
 	ldx [%fp + -1], %o0
 	xor %l6, %o0, %o0
 ! v36 = v36 ^ v25
-	.loc 1 3730
+	.loc 1 4096
 	xor %o0, %l5, %l6
 ! v31 = v31 ^ v22
-	.loc 1 3731
+	.loc 1 4097
 	ldx [%fp + 7], %o0
 	xor %l1, %o0, %o0
 ! v31 = v31 ^ v27
-	.loc 1 3732
+	.loc 1 4098
 	ldx [%fp + 15], %l1
 	xor %o0, %l1, %o0
 	stx %o0, [%fp + 39]
 ! v32 = v32 ^ v19
-	.loc 1 3733
+	.loc 1 4099
 	xor %i4, %l2, %o0
 ! v32 = v32 ^ v24
-	.loc 1 3734
+	.loc 1 4100
 	ldx [%fp + 23], %l1
 	xor %o0, %l1, %o0
 ! v33 = v33 ^ v21
-	.loc 1 3735
+	.loc 1 4101
 	xor %o1, %l4, %o1
 ! v33 = v33 ^ v26
-	.loc 1 3736
+	.loc 1 4102
 	ldx [%fp + 31], %l1
 	xor %o1, %l1, %o1
 ! v19 = v34 ^ v19
-	.loc 1 3737
+	.loc 1 4103
 	xor %l7, %l2, %l1
 	stx %l1, [%fp + 47]
 ! v21 = v36 ^ v21
-	.loc 1 3738
+	.loc 1 4104
 	xor %l6, %l4, %l1
 	stx %l1, [%fp + 55]
 ! v23 = v32 ^ v23
-	.loc 1 3739
+	.loc 1 4105
 	xor %o0, %l3, %o0
 	stx %o0, [%fp + 63]
 ! v25 = v33 ^ v25
-	.loc 1 3740
+	.loc 1 4106
 	xor %o1, %l5, %o0
 	stx %o0, [%fp + 71]
 ! v33 = v12 & v1
-	.loc 1 3741
+	.loc 1 4107
 	ldx [%fp + -177], %l1
 	and %o2, %l1, %o0
 	stx %o0, [%fp + 79]
 ! v32 = v12 & v4
-	.loc 1 3742
+	.loc 1 4108
 	ldx [%fp + -161], %l2
 	and %o2, %l2, %o0
 ! v36 = v7 & v1
-	.loc 1 3743
+	.loc 1 4109
 	ldx [%fp + -145], %l3
 	and %l3, %l1, %o1
 ! v36 = v32 ^ v36
-	.loc 1 3744
+	.loc 1 4110
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 87]
 ! v32 = v12 & v7
-	.loc 1 3745
+	.loc 1 4111
 	and %o2, %l3, %o0
 ! v34 = v7 & v4
-	.loc 1 3746
+	.loc 1 4112
 	and %l3, %l2, %o1
 ! v30 = v15 & v1
-	.loc 1 3747
+	.loc 1 4113
 	and %l0, %l1, %l1
 ! v34 = v32 ^ v34
-	.loc 1 3748
+	.loc 1 4114
 	xor %o0, %o1, %o1
 ! v30 = v34 ^ v30
-	.loc 1 3749
+	.loc 1 4115
 	xor %o1, %l1, %o0
 	stx %o0, [%fp + 95]
 ! v34 = v7 & v7
-	.loc 1 3750
+	.loc 1 4116
 	and %l3, %l3, %o0
 ! v32 = v15 & v4
-	.loc 1 3751
+	.loc 1 4117
 	and %l0, %l2, %o1
 ! v32 = v34 ^ v32
-	.loc 1 3752
+	.loc 1 4118
 	xor %o0, %o1, %l5
 ! v34 = v15 & v7
-	.loc 1 3753
+	.loc 1 4119
 	and %l0, %l3, %i2
 ! v29 = v11 & v11
-	.loc 1 3754
+	.loc 1 4120
 	ldx [%fp + -121], %o0
 	ldx [%fp + -121], %l2
 	and %o0, %l2, %l7
 ! v35 = v11 & v14
-	.loc 1 3755
+	.loc 1 4121
 	ldx [%fp + -105], %l6
 	and %l2, %l6, %o0
 ! v28 = v17 & v11
-	.loc 1 3756
+	.loc 1 4122
 	and %o4, %l2, %o1
 ! v28 = v35 ^ v28
-	.loc 1 3757
+	.loc 1 4123
 	xor %o0, %o1, %i3
 ! v35 = v11 & v9
-	.loc 1 3758
+	.loc 1 4124
 	ldx [%fp + -137], %i4
 	and %l2, %i4, %l1
 ! v37 = v17 & v14
-	.loc 1 3759
+	.loc 1 4125
 	and %o4, %l6, %o0
 ! v38 = v14 & v11
-	.loc 1 3760
+	.loc 1 4126
 	and %l6, %l2, %o1
 ! v37 = v35 ^ v37
-	.loc 1 3761
+	.loc 1 4127
 	xor %l1, %o0, %o0
 ! v38 = v37 ^ v38
-	.loc 1 3762
+	.loc 1 4128
 	xor %o0, %o1, %l4
 ! v37 = v17 & v9
-	.loc 1 3763
+	.loc 1 4129
 	and %o4, %i4, %o0
 ! v35 = v14 & v14
-	.loc 1 3764
+	.loc 1 4130
 	and %l6, %l6, %l3
 ! v35 = v37 ^ v35
-	.loc 1 3765
+	.loc 1 4131
 	xor %o0, %l3, %l3
 ! v37 = v14 & v9
-	.loc 1 3766
+	.loc 1 4132
 	and %l6, %i4, %l2
 ! v39 = v12 ^ v11
-	.loc 1 3767
+	.loc 1 4133
 	ldx [%fp + -121], %o0
 	xor %o2, %o0, %g5
 ! v40 = v7 ^ v17
-	.loc 1 3768
+	.loc 1 4134
 	ldx [%fp + -145], %l6
 	xor %l6, %o4, %g4
 ! v41 = v15 ^ v14
-	.loc 1 3769
+	.loc 1 4135
 	ldx [%fp + -105], %o1
 	xor %l0, %o1, %g1
 ! v42 = v1 ^ v11
-	.loc 1 3770
+	.loc 1 4136
 	ldx [%fp + -177], %l1
 	xor %l1, %o0, %i5
 ! v43 = v4 ^ v14
-	.loc 1 3771
+	.loc 1 4137
 	ldx [%fp + -161], %o0
 	xor %o0, %o1, %i4
 ! v44 = v7 ^ v9
-	.loc 1 3772
+	.loc 1 4138
 	ldx [%fp + -137], %o0
 	xor %l6, %o0, %l6
 ! v45 = v39 & v42
-	.loc 1 3773
+	.loc 1 4139
 	and %g5, %i5, %l1
 ! v46 = v39 & v43
-	.loc 1 3774
+	.loc 1 4140
 	and %g5, %i4, %o0
 ! v47 = v40 & v42
-	.loc 1 3775
+	.loc 1 4141
 	and %g4, %i5, %o1
 ! v47 = v46 ^ v47
-	.loc 1 3776
+	.loc 1 4142
 	xor %o0, %o1, %o1
 ! v39 = v39 & v44
-	.loc 1 3777
+	.loc 1 4143
 	and %g5, %l6, %g5
 ! v46 = v40 & v43
-	.loc 1 3778
+	.loc 1 4144
 	and %g4, %i4, %o0
 ! v42 = v41 & v42
-	.loc 1 3779
+	.loc 1 4145
 	and %g1, %i5, %i5
 ! v46 = v39 ^ v46
-	.loc 1 3780
+	.loc 1 4146
 	xor %g5, %o0, %o0
 ! v42 = v46 ^ v42
-	.loc 1 3781
+	.loc 1 4147
 	xor %o0, %i5, %i5
 ! v40 = v40 & v44
-	.loc 1 3782
+	.loc 1 4148
 	and %g4, %l6, %g4
 ! v43 = v41 & v43
-	.loc 1 3783
+	.loc 1 4149
 	and %g1, %i4, %i4
 ! v43 = v40 ^ v43
-	.loc 1 3784
+	.loc 1 4150
 	xor %g4, %i4, %i4
 ! v44 = v41 & v44
-	.loc 1 3785
+	.loc 1 4151
 	and %g1, %l6, %o0
 ! v45 = v45 ^ v33
-	.loc 1 3786
+	.loc 1 4152
 	ldx [%fp + 79], %l6
 	xor %l1, %l6, %l1
 ! v45 = v45 ^ v29
-	.loc 1 3787
+	.loc 1 4153
 	xor %l1, %l7, %l1
 ! v47 = v47 ^ v36
-	.loc 1 3788
+	.loc 1 4154
 	ldx [%fp + 87], %l6
 	xor %o1, %l6, %o1
 ! v47 = v47 ^ v28
-	.loc 1 3789
+	.loc 1 4155
 	xor %o1, %i3, %o1
 ! v42 = v42 ^ v30
-	.loc 1 3790
+	.loc 1 4156
 	ldx [%fp + 95], %l6
 	xor %i5, %l6, %l6
 ! v42 = v42 ^ v38
-	.loc 1 3791
+	.loc 1 4157
 	xor %l6, %l4, %l6
 ! v43 = v43 ^ v32
-	.loc 1 3792
+	.loc 1 4158
 	xor %i4, %l5, %i4
 ! v43 = v43 ^ v35
-	.loc 1 3793
+	.loc 1 4159
 	xor %i4, %l3, %i4
 ! v44 = v44 ^ v34
-	.loc 1 3794
+	.loc 1 4160
 	xor %o0, %i2, %o0
 ! v44 = v44 ^ v37
-	.loc 1 3795
+	.loc 1 4161
 	xor %o0, %l2, %o0
 ! v32 = v45 ^ v32
-	.loc 1 3796
+	.loc 1 4162
 	xor %l1, %l5, %l1
 	stx %l1, [%fp + 103]
 ! v34 = v47 ^ v34
-	.loc 1 3797
+	.loc 1 4163
 	xor %o1, %i2, %o1
 	stx %o1, [%fp + 111]
 ! v29 = v43 ^ v29
-	.loc 1 3798
+	.loc 1 4164
 	xor %i4, %l7, %l1
 ! v28 = v44 ^ v28
-	.loc 1 3799
+	.loc 1 4165
 	xor %o0, %i3, %l5
 ! v12 = v2 ^ v12
-	.loc 1 3800
+	.loc 1 4166
 	xor %o7, %o2, %l7
 ! v2 = v9 ^ v7
-	.loc 1 3801
+	.loc 1 4167
 	ldx [%fp + -137], %o0
 	ldx [%fp + -145], %o7
 	xor %o0, %o7, %i2
 ! v15 = v5 ^ v15
-	.loc 1 3802
+	.loc 1 4168
 	xor %o5, %l0, %i4
 ! v5 = v1 ^ v11
-	.loc 1 3803
+	.loc 1 4169
 	ldx [%fp + -177], %o1
 	ldx [%fp + -121], %o5
 	xor %o1, %o5, %i3
 ! v17 = v8 ^ v17
-	.loc 1 3804
+	.loc 1 4170
 	xor %o3, %o4, %o4
 ! v8 = v4 ^ v14
-	.loc 1 3805
+	.loc 1 4171
 	ldx [%fp + -161], %o3
 	ldx [%fp + -105], %g4
 	xor %o3, %g4, %o2
 ! v44 = v0 ^ v1
-	.loc 1 3806
+	.loc 1 4172
 	ldx [%fp + -185], %l0
 	xor %l0, %o1, %g1
 ! v43 = v3 ^ v4
-	.loc 1 3807
+	.loc 1 4173
 	ldx [%fp + -169], %o1
 	xor %o1, %o3, %i5
 ! v47 = v6 ^ v7
-	.loc 1 3808
+	.loc 1 4174
 	ldx [%fp + -153], %o1
 	xor %o1, %o7, %l0
 ! v45 = v10 ^ v11
-	.loc 1 3809
+	.loc 1 4175
 	ldx [%fp + -129], %o1
 	xor %o1, %o5, %o7
 ! v41 = v13 ^ v14
-	.loc 1 3810
+	.loc 1 4176
 	ldx [%fp + -113], %o1
 	xor %o1, %g4, %o3
 ! v40 = v16 ^ v9
-	.loc 1 3811
+	.loc 1 4177
 	ldx [%fp + -97], %o1
 	xor %o1, %o0, %o5
 ! v46 = v12 & v44
-	.loc 1 3812
+	.loc 1 4178
 	and %l7, %g1, %o0
 	stx %o0, [%fp + 119]
 ! v39 = v12 & v43
-	.loc 1 3813
+	.loc 1 4179
 	and %l7, %i5, %o1
 ! v48 = v2 & v44
-	.loc 1 3814
+	.loc 1 4180
 	and %i2, %g1, %o0
 ! v48 = v39 ^ v48
-	.loc 1 3815
+	.loc 1 4181
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 127]
 ! v39 = v12 & v47
-	.loc 1 3816
+	.loc 1 4182
 	and %l7, %l0, %g4
 ! v49 = v2 & v43
-	.loc 1 3817
+	.loc 1 4183
 	and %i2, %i5, %o0
 ! v50 = v15 & v44
-	.loc 1 3818
+	.loc 1 4184
 	and %i4, %g1, %o1
 ! v49 = v39 ^ v49
-	.loc 1 3819
+	.loc 1 4185
 	xor %g4, %o0, %o0
 ! v50 = v49 ^ v50
-	.loc 1 3820
+	.loc 1 4186
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 135]
 ! v49 = v2 & v47
-	.loc 1 3821
+	.loc 1 4187
 	and %i2, %l0, %o0
 ! v39 = v15 & v43
-	.loc 1 3822
+	.loc 1 4188
 	and %i4, %i5, %o1
 ! v39 = v49 ^ v39
-	.loc 1 3823
+	.loc 1 4189
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 143]
 ! v49 = v15 & v47
-	.loc 1 3824
+	.loc 1 4190
 	and %i4, %l0, %o0
 	stx %o0, [%fp + 151]
 ! v51 = v5 & v45
-	.loc 1 3825
+	.loc 1 4191
 	and %i3, %o7, %o0
 	stx %o0, [%fp + -81]
 ! v52 = v5 & v41
-	.loc 1 3826
+	.loc 1 4192
 	and %i3, %o3, %o0
 ! v53 = v17 & v45
-	.loc 1 3827
+	.loc 1 4193
 	and %o4, %o7, %o1
 ! v53 = v52 ^ v53
-	.loc 1 3828
+	.loc 1 4194
 	xor %o0, %o1, %g5
 ! v52 = v5 & v40
-	.loc 1 3829
+	.loc 1 4195
 	and %i3, %o5, %o1
 ! v54 = v17 & v41
-	.loc 1 3830
+	.loc 1 4196
 	and %o4, %o3, %o0
 ! v55 = v8 & v45
-	.loc 1 3831
+	.loc 1 4197
 	and %o2, %o7, %g4
 ! v54 = v52 ^ v54
-	.loc 1 3832
+	.loc 1 4198
 	xor %o1, %o0, %o0
 ! v55 = v54 ^ v55
-	.loc 1 3833
+	.loc 1 4199
 	xor %o0, %g4, %g4
 ! v54 = v17 & v40
-	.loc 1 3834
+	.loc 1 4200
 	and %o4, %o5, %o0
 ! v52 = v8 & v41
-	.loc 1 3835
+	.loc 1 4201
 	and %o2, %o3, %o1
 ! v52 = v54 ^ v52
-	.loc 1 3836
+	.loc 1 4202
 	xor %o0, %o1, %o1
 ! v54 = v8 & v40
-	.loc 1 3837
+	.loc 1 4203
 	and %o2, %o5, %o0
 ! v5 = v12 ^ v5
-	.loc 1 3838
+	.loc 1 4204
 	xor %l7, %i3, %i3
 ! v17 = v2 ^ v17
-	.loc 1 3839
+	.loc 1 4205
 	xor %i2, %o4, %o4
 ! v8 = v15 ^ v8
-	.loc 1 3840
+	.loc 1 4206
 	xor %i4, %o2, %l7
 ! v45 = v44 ^ v45
-	.loc 1 3841
+	.loc 1 4207
 	xor %g1, %o7, %o7
 ! v41 = v43 ^ v41
-	.loc 1 3842
+	.loc 1 4208
 	xor %i5, %o3, %i2
 ! v40 = v47 ^ v40
-	.loc 1 3843
+	.loc 1 4209
 	xor %l0, %o5, %l0
 ! v47 = v5 & v45
-	.loc 1 3844
+	.loc 1 4210
 	and %i3, %o7, %o5
 ! v43 = v5 & v41
-	.loc 1 3845
+	.loc 1 4211
 	and %i3, %i2, %o2
 ! v44 = v17 & v45
-	.loc 1 3846
+	.loc 1 4212
 	and %o4, %o7, %o3
 ! v44 = v43 ^ v44
-	.loc 1 3847
+	.loc 1 4213
 	xor %o2, %o3, %i4
 ! v5 = v5 & v40
-	.loc 1 3848
+	.loc 1 4214
 	and %i3, %l0, %i3
 ! v43 = v17 & v41
-	.loc 1 3849
+	.loc 1 4215
 	and %o4, %i2, %o2
 ! v45 = v8 & v45
-	.loc 1 3850
+	.loc 1 4216
 	and %l7, %o7, %o3
 ! v43 = v5 ^ v43
-	.loc 1 3851
+	.loc 1 4217
 	xor %i3, %o2, %o2
 ! v45 = v43 ^ v45
-	.loc 1 3852
+	.loc 1 4218
 	xor %o2, %o3, %o2
 ! v17 = v17 & v40
-	.loc 1 3853
+	.loc 1 4219
 	and %o4, %l0, %o4
 ! v41 = v8 & v41
-	.loc 1 3854
+	.loc 1 4220
 	and %l7, %i2, %i2
 ! v41 = v17 ^ v41
-	.loc 1 3855
+	.loc 1 4221
 	xor %o4, %i2, %i2
 ! v40 = v8 & v40
-	.loc 1 3856
+	.loc 1 4222
 	and %l7, %l0, %o3
 ! v47 = v47 ^ v46
-	.loc 1 3857
+	.loc 1 4223
 	ldx [%fp + 119], %o4
 	xor %o5, %o4, %o5
 ! v47 = v47 ^ v51
-	.loc 1 3858
+	.loc 1 4224
 	ldx [%fp + -81], %o4
 	xor %o5, %o4, %o5
 ! v44 = v44 ^ v48
-	.loc 1 3859
+	.loc 1 4225
 	ldx [%fp + 127], %o7
 	xor %i4, %o7, %i4
 ! v44 = v44 ^ v53
-	.loc 1 3860
+	.loc 1 4226
 	xor %i4, %g5, %i4
 ! v45 = v45 ^ v50
-	.loc 1 3861
+	.loc 1 4227
 	ldx [%fp + 135], %o7
 	xor %o2, %o7, %o2
 ! v45 = v45 ^ v55
-	.loc 1 3862
+	.loc 1 4228
 	xor %o2, %g4, %o7
 ! v41 = v41 ^ v39
-	.loc 1 3863
+	.loc 1 4229
 	ldx [%fp + 143], %l0
 	xor %i2, %l0, %o2
 ! v41 = v41 ^ v52
-	.loc 1 3864
+	.loc 1 4230
 	xor %o2, %o1, %o2
 ! v40 = v40 ^ v49
-	.loc 1 3865
+	.loc 1 4231
 	ldx [%fp + 151], %l7
 	xor %o3, %l7, %o3
 ! v40 = v40 ^ v54
-	.loc 1 3866
+	.loc 1 4232
 	xor %o3, %o0, %o3
 ! v39 = v47 ^ v39
-	.loc 1 3867
+	.loc 1 4233
 	xor %o5, %l0, %o5
 ! v49 = v44 ^ v49
-	.loc 1 3868
+	.loc 1 4234
 	xor %i4, %l7, %l0
 ! v51 = v41 ^ v51
-	.loc 1 3869
+	.loc 1 4235
 	xor %o2, %o4, %o4
 ! v53 = v40 ^ v53
-	.loc 1 3870
+	.loc 1 4236
 	xor %o3, %g5, %g5
 ! v46 = v46 ^ v18
-	.loc 1 3871
+	.loc 1 4237
 	ldx [%fp + 119], %o2
 	ldx [%fp + -89], %o3
 	xor %o2, %o3, %o2
 ! v46 = v46 ^ v33
-	.loc 1 3872
+	.loc 1 4238
 	ldx [%fp + 79], %o3
 	xor %o2, %o3, %o3
 ! v48 = v48 ^ v20
-	.loc 1 3873
+	.loc 1 4239
 	ldx [%fp + 127], %o2
 	ldx [%fp + -1], %l7
 	xor %o2, %l7, %o2
 ! v48 = v48 ^ v36
-	.loc 1 3874
+	.loc 1 4240
 	ldx [%fp + 87], %l7
 	xor %o2, %l7, %l7
 ! v50 = v50 ^ v22
-	.loc 1 3875
+	.loc 1 4241
 	ldx [%fp + 135], %o2
 	ldx [%fp + 7], %i2
 	xor %o2, %i2, %o2
 ! v50 = v50 ^ v30
-	.loc 1 3876
+	.loc 1 4242
 	ldx [%fp + 95], %i2
 	xor %o2, %i2, %i2
 ! v39 = v39 ^ v19
-	.loc 1 3877
+	.loc 1 4243
 	ldx [%fp + 47], %o2
 	xor %o5, %o2, %o2
 ! v39 = v39 ^ v32
-	.loc 1 3878
+	.loc 1 4244
 	ldx [%fp + 103], %o5
 	xor %o2, %o5, %o5
 ! v49 = v49 ^ v21
-	.loc 1 3879
+	.loc 1 4245
 	ldx [%fp + 55], %o2
 	xor %l0, %o2, %o2
 ! v49 = v49 ^ v34
-	.loc 1 3880
+	.loc 1 4246
 	ldx [%fp + 111], %l0
 	xor %o2, %l0, %l0
 ! v45 = v45 ^ v31
-	.loc 1 3881
+	.loc 1 4247
 	ldx [%fp + 39], %o2
 	xor %o7, %o2, %o7
 ! v45 = v45 ^ v42
-	.loc 1 3882
+	.loc 1 4248
 	xor %o7, %l6, %o7
 ! v51 = v51 ^ v23
-	.loc 1 3883
+	.loc 1 4249
 	ldx [%fp + 63], %i3
 	xor %o4, %i3, %o2
 ! v51 = v51 ^ v29
-	.loc 1 3884
+	.loc 1 4250
 	xor %o2, %l1, %i4
 ! v53 = v53 ^ v25
-	.loc 1 3885
+	.loc 1 4251
 	ldx [%fp + 71], %o4
 	xor %g5, %o4, %o2
 ! v53 = v53 ^ v28
-	.loc 1 3886
+	.loc 1 4252
 	xor %o2, %l5, %o2
 ! v55 = v55 ^ v27
-	.loc 1 3887
+	.loc 1 4253
 	ldx [%fp + 15], %i5
 	xor %g4, %i5, %g4
 ! v55 = v55 ^ v38
-	.loc 1 3888
+	.loc 1 4254
 	xor %g4, %l4, %g4
 ! v52 = v52 ^ v24
-	.loc 1 3889
+	.loc 1 4255
 	ldx [%fp + 23], %g1
 	xor %o1, %g1, %o1
 ! v52 = v52 ^ v35
-	.loc 1 3890
+	.loc 1 4256
 	xor %o1, %l3, %o1
 ! v54 = v54 ^ v26
-	.loc 1 3891
+	.loc 1 4257
 	ldx [%fp + 31], %g5
 	xor %o0, %g5, %o0
 ! v54 = v54 ^ v37
-	.loc 1 3892
+	.loc 1 4258
 	xor %o0, %l2, %o0
 ! v23 = v46 ^ v23
-	.loc 1 3893
+	.loc 1 4259
 	xor %o3, %i3, %o3
 ! v25 = v48 ^ v25
-	.loc 1 3894
+	.loc 1 4260
 	xor %l7, %o4, %o4
 ! v27 = v50 ^ v27
-	.loc 1 3895
+	.loc 1 4261
 	xor %i2, %i5, %l7
 ! v24 = v39 ^ v24
-	.loc 1 3896
+	.loc 1 4262
 	xor %o5, %g1, %i2
 ! v26 = v49 ^ v26
-	.loc 1 3897
+	.loc 1 4263
 	xor %l0, %g5, %l0
 ! v33 = v51 ^ v33
-	.loc 1 3898
+	.loc 1 4264
 	ldx [%fp + 79], %o5
 	xor %i4, %o5, %i3
 ! v36 = v53 ^ v36
-	.loc 1 3899
+	.loc 1 4265
 	ldx [%fp + 87], %o5
 	xor %o2, %o5, %i4
 ! v30 = v55 ^ v30
-	.loc 1 3900
+	.loc 1 4266
 	ldx [%fp + 95], %o2
 	xor %g4, %o2, %o5
 ! v32 = v52 ^ v32
-	.loc 1 3901
+	.loc 1 4267
 	ldx [%fp + 103], %o2
 	xor %o1, %o2, %o1
 ! v34 = v54 ^ v34
-	.loc 1 3902
+	.loc 1 4268
 	ldx [%fp + 111], %o2
 	xor %o0, %o2, %o0
 ! v36 = v36 ^ v37
-	.loc 1 3903
+	.loc 1 4269
 	xor %i4, %l2, %o2
 ! v37 = v26 ^ v37
-	.loc 1 3904
+	.loc 1 4270
 	xor %l0, %l2, %l2
 ! v33 = v33 ^ v35
-	.loc 1 3905
+	.loc 1 4271
 	xor %i3, %l3, %l0
 ! v35 = v24 ^ v35
-	.loc 1 3906
+	.loc 1 4272
 	xor %i2, %l3, %l3
 ! v45 = v45 ^ v38
-	.loc 1 3907
+	.loc 1 4273
 	xor %o7, %l4, %o7
 ! v38 = v27 ^ v38
-	.loc 1 3908
+	.loc 1 4274
 	xor %l7, %l4, %l4
 ! v37 = v37 ^ v28
-	.loc 1 3909
+	.loc 1 4275
 	xor %l2, %l5, %l2
 ! v28 = v25 ^ v28
-	.loc 1 3910
+	.loc 1 4276
 	xor %o4, %l5, %l5
 ! v35 = v35 ^ v29
-	.loc 1 3911
+	.loc 1 4277
 	xor %l3, %l1, %l3
 ! v29 = v23 ^ v29
-	.loc 1 3912
+	.loc 1 4278
 	xor %o3, %l1, %l1
 ! v38 = v38 ^ v42
-	.loc 1 3913
+	.loc 1 4279
 	xor %l4, %l6, %l4
 ! v42 = v31 ^ v42
-	.loc 1 3914
+	.loc 1 4280
 	ldx [%fp + 39], %o3
 	xor %o3, %l6, %l6
 ! v28 = v28 ^ v34
-	.loc 1 3915
+	.loc 1 4281
 	xor %l5, %o0, %l5
 ! v34 = v21 ^ v34
-	.loc 1 3916
+	.loc 1 4282
 	ldx [%fp + 55], %o3
 	xor %o3, %o0, %o0
 ! v29 = v29 ^ v32
-	.loc 1 3917
+	.loc 1 4283
 	xor %l1, %o1, %l1
 ! v32 = v19 ^ v32
-	.loc 1 3918
+	.loc 1 4284
 	ldx [%fp + 47], %o3
 	xor %o3, %o1, %o1
 ! v42 = v42 ^ v30
-	.loc 1 3919
+	.loc 1 4285
 	xor %l6, %o5, %l6
 ! v30 = v22 ^ v30
-	.loc 1 3920
+	.loc 1 4286
 	ldx [%fp + 7], %o3
 	xor %o3, %o5, %o5
 ! v34 = v34 ^ v36
-	.loc 1 3921
+	.loc 1 4287
 	xor %o0, %o2, %o4
 ! v36 = v20 ^ v36
-	.loc 1 3922
+	.loc 1 4288
 	ldx [%fp + -1], %o0
 	xor %o0, %o2, %l7
 ! v32 = v32 ^ v33
-	.loc 1 3923
+	.loc 1 4289
 	xor %o1, %l0, %i2
 ! v33 = v18 ^ v33
-	.loc 1 3924
+	.loc 1 4290
 	ldx [%fp + -89], %o0
 	xor %o0, %l0, %l0
 ! v18 = v33 ^ v29
-	.loc 1 3925
+	.loc 1 4291
 	xor %l0, %l1, %o0
 ! v20 = v36 ^ v28
-	.loc 1 3926
+	.loc 1 4292
 	xor %l7, %l5, %o1
 ! v22 = v30 ^ v38
-	.loc 1 3927
+	.loc 1 4293
 	xor %o5, %l4, %o2
 ! v22 = v22 ^ v45
-	.loc 1 3928
+	.loc 1 4294
 	xor %o2, %o7, %i4
 ! v19 = v32 ^ v35
-	.loc 1 3929
+	.loc 1 4295
 	xor %i2, %l3, %i3
 ! v21 = v34 ^ v37
-	.loc 1 3930
+	.loc 1 4296
 	xor %o4, %l2, %o3
 ! v31 = v42 ^ v45
-	.loc 1 3931
+	.loc 1 4297
 	xor %l6, %o7, %o2
 ! v18 = v18 ^ v19
-	.loc 1 3932
+	.loc 1 4298
 	xor %o0, %i3, %i5
 	stx %i5, [%fp + 1631]
 ! v23 = v45 ^ v38
-	.loc 1 3933
+	.loc 1 4299
 	xor %o7, %l4, %o0
 	stx %o0, [%fp + 1639]
 ! v20 = v20 ^ v21
-	.loc 1 3934
+	.loc 1 4300
 	xor %o1, %o3, %o1
 ! v20 = v20 ^ v37
-	.loc 1 3935
+	.loc 1 4301
 	xor %o1, %l2, %o0
 	stx %o0, [%fp + 159]
 ! v25 = v29 ^ v35
-	.loc 1 3936
+	.loc 1 4302
 	xor %l1, %l3, %o0
 	stx %o0, [%fp + 1647]
 ! v22 = v22 ^ v31
-	.loc 1 3937
+	.loc 1 4303
 	xor %i4, %o2, %o0
 	stx %o0, [%fp + 1655]
 ! v27 = v28 ^ v37
-	.loc 1 3938
+	.loc 1 4304
 	xor %l5, %l2, %o0
 	stx %o0, [%fp + 1663]
 ! v24 = v18 & v33
-	.loc 1 3939
+	.loc 1 4305
 	and %i5, %l0, %o0
 	stx %o0, [%fp + 167]
 ! v26 = v18 & v36
-	.loc 1 3940
+	.loc 1 4306
 	and %i5, %l7, %o0
 ! v54 = v37 & v33
-	.loc 1 3941
+	.loc 1 4307
 	and %l2, %l0, %o1
 ! v54 = v26 ^ v54
-	.loc 1 3942
+	.loc 1 4308
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 175]
 ! v26 = v18 & v30
-	.loc 1 3943
+	.loc 1 4309
 	ldx [%fp + 1631], %o0
 	and %o0, %o5, %i4
 	stx %i4, [%fp + 183]
 ! v52 = v37 & v36
-	.loc 1 3944
+	.loc 1 4310
 	and %l2, %l7, %o0
 ! v55 = v23 & v33
-	.loc 1 3945
+	.loc 1 4311
 	ldx [%fp + 1639], %i5
 	and %i5, %l0, %o1
 ! v52 = v26 ^ v52
-	.loc 1 3946
+	.loc 1 4312
 	xor %i4, %o0, %o0
 ! v55 = v52 ^ v55
-	.loc 1 3947
+	.loc 1 4313
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 191]
 ! v52 = v37 & v30
-	.loc 1 3948
+	.loc 1 4314
 	and %l2, %o5, %o0
 ! v26 = v23 & v36
-	.loc 1 3949
+	.loc 1 4315
 	and %i5, %l7, %o1
 ! v26 = v52 ^ v26
-	.loc 1 3950
+	.loc 1 4316
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 199]
 ! v52 = v23 & v30
-	.loc 1 3951
+	.loc 1 4317
 	and %i5, %o5, %o0
 	stx %o0, [%fp + 207]
 ! v53 = v19 & v32
-	.loc 1 3952
+	.loc 1 4318
 	and %i3, %i2, %o0
 	stx %o0, [%fp + 215]
 ! v51 = v19 & v34
-	.loc 1 3953
+	.loc 1 4319
 	and %i3, %o4, %o0
 ! v49 = v20 & v32
-	.loc 1 3954
+	.loc 1 4320
 	ldx [%fp + 159], %i4
 	and %i4, %i2, %o1
 ! v49 = v51 ^ v49
-	.loc 1 3955
+	.loc 1 4321
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 223]
 ! v51 = v19 & v42
-	.loc 1 3956
+	.loc 1 4322
 	and %i3, %l6, %i5
 	stx %i5, [%fp + 231]
 ! v39 = v20 & v34
-	.loc 1 3957
+	.loc 1 4323
 	and %i4, %o4, %o0
 ! v50 = v38 & v32
-	.loc 1 3958
+	.loc 1 4324
 	and %l4, %i2, %o1
 ! v39 = v51 ^ v39
-	.loc 1 3959
+	.loc 1 4325
 	xor %i5, %o0, %o0
 ! v50 = v39 ^ v50
-	.loc 1 3960
+	.loc 1 4326
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 239]
 ! v39 = v20 & v42
-	.loc 1 3961
+	.loc 1 4327
 	and %i4, %l6, %o0
 ! v51 = v38 & v34
-	.loc 1 3962
+	.loc 1 4328
 	and %l4, %o4, %o1
 ! v51 = v39 ^ v51
-	.loc 1 3963
+	.loc 1 4329
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 247]
 ! v39 = v38 & v42
-	.loc 1 3964
+	.loc 1 4330
 	and %l4, %l6, %o0
 	stx %o0, [%fp + 255]
 ! v48 = v18 ^ v19
-	.loc 1 3965
+	.loc 1 4331
 	ldx [%fp + 1631], %o0
 	xor %o0, %i3, %g1
 	stx %g1, [%fp + 263]
 ! v46 = v37 ^ v20
-	.loc 1 3966
+	.loc 1 4332
 	xor %l2, %i4, %g4
 	stx %g4, [%fp + 271]
 ! v40 = v23 ^ v38
-	.loc 1 3967
+	.loc 1 4333
 	ldx [%fp + 1639], %o0
 	xor %o0, %l4, %o0
 	stx %o0, [%fp + 1871]
 	stx %o0, [%fp + 279]
 ! v41 = v33 ^ v32
-	.loc 1 3968
+	.loc 1 4334
 	xor %l0, %i2, %i4
 	stx %i4, [%fp + 287]
 ! v44 = v36 ^ v34
-	.loc 1 3969
+	.loc 1 4335
 	xor %l7, %o4, %o1
 ! v47 = v30 ^ v42
-	.loc 1 3970
+	.loc 1 4336
 	xor %o5, %l6, %i5
 ! v8 = v48 & v41
-	.loc 1 3971
+	.loc 1 4337
 	and %g1, %i4, %o0
 	stx %o0, [%fp + 295]
 ! v17 = v48 & v44
-	.loc 1 3972
+	.loc 1 4338
 	and %g1, %o1, %o0
 	stx %o0, [%fp + 303]
 ! v43 = v46 & v41
-	.loc 1 3973
+	.loc 1 4339
 	and %g4, %i4, %g5
 	stx %g5, [%fp + 311]
 ! v43 = v17 ^ v43
-	.loc 1 3974
+	.loc 1 4340
 	xor %o0, %g5, %o0
 	stx %o0, [%fp + 1879]
 	stx %o0, [%fp + 319]
 ! v48 = v48 & v47
-	.loc 1 3975
+	.loc 1 4341
 	and %g1, %i5, %g1
 	stx %g1, [%fp + 327]
 ! v17 = v46 & v44
-	.loc 1 3976
+	.loc 1 4342
 	and %g4, %o1, %o0
 	stx %o0, [%fp + 335]
 ! v41 = v40 & v41
-	.loc 1 3977
+	.loc 1 4343
 	ldx [%fp + 1871], %g4
 	and %g4, %i4, %i4
 	stx %i4, [%fp + 343]
 ! v17 = v48 ^ v17
-	.loc 1 3978
+	.loc 1 4344
 	xor %g1, %o0, %o0
 	stx %o0, [%fp + 351]
 ! v41 = v17 ^ v41
-	.loc 1 3979
+	.loc 1 4345
 	xor %o0, %i4, %g1
 	stx %g1, [%fp + 359]
 ! v46 = v46 & v47
-	.loc 1 3980
+	.loc 1 4346
 	ldx [%fp + 271], %o0
 	and %o0, %i5, %i4
 	stx %i4, [%fp + 367]
 ! v44 = v40 & v44
-	.loc 1 3981
+	.loc 1 4347
 	ldx [%fp + 279], %g4
 	and %g4, %o1, %o0
 ! v44 = v46 ^ v44
-	.loc 1 3982
+	.loc 1 4348
 	xor %i4, %o0, %o1
 	stx %o1, [%fp + 375]
 ! v47 = v40 & v47
-	.loc 1 3983
+	.loc 1 4349
 	and %g4, %i5, %o0
 	stx %o0, [%fp + 1671]
 ! v8 = v8 ^ v24
-	.loc 1 3984
+	.loc 1 4350
 	ldx [%fp + 295], %o0
 	ldx [%fp + 167], %i4
 	xor %o0, %i4, %o0
 ! v8 = v8 ^ v53
-	.loc 1 3985
+	.loc 1 4351
 	ldx [%fp + 215], %i4
 	stx %i4, [%fp + 1943]
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 1935]
 	stx %o0, [%fp + 383]
 ! v43 = v43 ^ v54
-	.loc 1 3986
+	.loc 1 4352
 	ldx [%fp + 175], %o0
 	ldx [%fp + 1879], %i4
 	xor %i4, %o0, %o0
 ! v43 = v43 ^ v49
-	.loc 1 3987
+	.loc 1 4353
 	ldx [%fp + 223], %i4
 	xor %o0, %i4, %i5
 	stx %i5, [%fp + 391]
 ! v41 = v41 ^ v55
-	.loc 1 3988
+	.loc 1 4354
 	ldx [%fp + 191], %o0
 	xor %g1, %o0, %o0
 ! v41 = v41 ^ v50
-	.loc 1 3989
+	.loc 1 4355
 	ldx [%fp + 239], %g1
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + 399]
 ! v44 = v44 ^ v26
-	.loc 1 3990
+	.loc 1 4356
 	ldx [%fp + 199], %g1
 	xor %o1, %g1, %o0
 ! v44 = v44 ^ v51
-	.loc 1 3991
+	.loc 1 4357
 	ldx [%fp + 247], %o1
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 1679]
 ! v47 = v47 ^ v52
-	.loc 1 3992
+	.loc 1 4358
 	ldx [%fp + 207], %g4
 	ldx [%fp + 1671], %o0
 	xor %o0, %g4, %g5
 	stx %g5, [%fp + 1687]
 ! v47 = v47 ^ v39
-	.loc 1 3993
+	.loc 1 4359
 	ldx [%fp + 255], %o0
 	xor %g5, %o0, %g5
 ! v26 = v8 ^ v26
-	.loc 1 3994
+	.loc 1 4360
 	ldx [%fp + 1935], %o0
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + 407]
 ! v52 = v43 ^ v52
-	.loc 1 3995
+	.loc 1 4361
 	xor %i5, %g4, %o0
 	stx %o0, [%fp + 415]
 ! v53 = v44 ^ v53
-	.loc 1 3996
+	.loc 1 4362
 	ldx [%fp + 1943], %o0
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 423]
 ! v49 = v47 ^ v49
-	.loc 1 3997
+	.loc 1 4363
 	xor %g5, %i4, %o0
 	stx %o0, [%fp + 431]
 ! v47 = v25 & v29
-	.loc 1 3998
+	.loc 1 4364
 	ldx [%fp + 1647], %i4
 	and %i4, %l1, %o0
 	stx %o0, [%fp + 439]
 ! v44 = v25 & v28
-	.loc 1 3999
+	.loc 1 4365
 	and %i4, %l5, %o0
 ! v43 = v21 & v29
-	.loc 1 4000
+	.loc 1 4366
 	and %o3, %l1, %o1
 ! v43 = v44 ^ v43
-	.loc 1 4001
+	.loc 1 4367
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 447]
 ! v44 = v25 & v38
-	.loc 1 4002
+	.loc 1 4368
 	and %i4, %l4, %i4
 	stx %i4, [%fp + 455]
 ! v8 = v21 & v28
-	.loc 1 4003
+	.loc 1 4369
 	and %o3, %l5, %o0
 ! v40 = v22 & v29
-	.loc 1 4004
+	.loc 1 4370
 	ldx [%fp + 1655], %i5
 	and %i5, %l1, %o1
 ! v8 = v44 ^ v8
-	.loc 1 4005
+	.loc 1 4371
 	xor %i4, %o0, %o0
 ! v40 = v8 ^ v40
-	.loc 1 4006
+	.loc 1 4372
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 463]
 ! v8 = v21 & v38
-	.loc 1 4007
+	.loc 1 4373
 	and %o3, %l4, %o0
 ! v44 = v22 & v28
-	.loc 1 4008
+	.loc 1 4374
 	and %i5, %l5, %o1
 ! v44 = v8 ^ v44
-	.loc 1 4009
+	.loc 1 4375
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 471]
 ! v8 = v22 & v38
-	.loc 1 4010
+	.loc 1 4376
 	and %i5, %l4, %o0
 	stx %o0, [%fp + 479]
 ! v46 = v35 & v35
-	.loc 1 4011
+	.loc 1 4377
 	and %l3, %l3, %o0
 	stx %o0, [%fp + 487]
 ! v17 = v35 & v37
-	.loc 1 4012
+	.loc 1 4378
 	and %l3, %l2, %o0
 ! v48 = v27 & v35
-	.loc 1 4013
+	.loc 1 4379
 	ldx [%fp + 1663], %i4
 	and %i4, %l3, %o1
 ! v48 = v17 ^ v48
-	.loc 1 4014
+	.loc 1 4380
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 495]
 ! v17 = v35 & v45
-	.loc 1 4015
+	.loc 1 4381
 	and %l3, %o7, %i5
 	stx %i5, [%fp + 503]
 ! v5 = v27 & v37
-	.loc 1 4016
+	.loc 1 4382
 	and %i4, %l2, %o0
 ! v15 = v31 & v35
-	.loc 1 4017
+	.loc 1 4383
 	and %o2, %l3, %o1
 ! v5 = v17 ^ v5
-	.loc 1 4018
+	.loc 1 4384
 	xor %i5, %o0, %o0
 ! v15 = v5 ^ v15
-	.loc 1 4019
+	.loc 1 4385
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 511]
 ! v5 = v27 & v45
-	.loc 1 4020
+	.loc 1 4386
 	and %i4, %o7, %o0
 ! v17 = v31 & v37
-	.loc 1 4021
+	.loc 1 4387
 	and %o2, %l2, %o1
 ! v17 = v5 ^ v17
-	.loc 1 4022
+	.loc 1 4388
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 519]
 ! v5 = v31 & v45
-	.loc 1 4023
+	.loc 1 4389
 	and %o2, %o7, %o0
 	stx %o0, [%fp + 527]
 ! v2 = v25 ^ v35
-	.loc 1 4024
+	.loc 1 4390
 	ldx [%fp + 1647], %o0
 	xor %o0, %l3, %g4
 ! v12 = v21 ^ v27
-	.loc 1 4025
+	.loc 1 4391
 	ldx [%fp + 1663], %o0
 	xor %o3, %o0, %g1
 ! v56 = v22 ^ v31
-	.loc 1 4026
+	.loc 1 4392
 	ldx [%fp + 1655], %o0
 	xor %o0, %o2, %o0
 	stx %o0, [%fp + 1887]
 	stx %o0, [%fp + -73]
 ! v57 = v29 ^ v35
-	.loc 1 4027
+	.loc 1 4393
 	xor %l1, %l3, %i4
 	stx %i4, [%fp + -65]
 ! v58 = v28 ^ v37
-	.loc 1 4028
+	.loc 1 4394
 	xor %l5, %l2, %i5
 	stx %i5, [%fp + -57]
 ! v59 = v38 ^ v45
-	.loc 1 4029
+	.loc 1 4395
 	xor %l4, %o7, %o1
 	stx %o1, [%fp + -49]
 ! v60 = v2 & v57
-	.loc 1 4030
+	.loc 1 4396
 	and %g4, %i4, %o0
 	stx %o0, [%fp + -41]
 ! v61 = v2 & v58
-	.loc 1 4031
+	.loc 1 4397
 	and %g4, %i5, %o0
 	stx %o0, [%fp + -33]
 ! v62 = v12 & v57
-	.loc 1 4032
+	.loc 1 4398
 	and %g1, %i4, %g5
 	stx %g5, [%fp + -25]
 ! v62 = v61 ^ v62
-	.loc 1 4033
+	.loc 1 4399
 	xor %o0, %g5, %o0
 	stx %o0, [%fp + 1895]
 	stx %o0, [%fp + 535]
 ! v2 = v2 & v59
-	.loc 1 4034
+	.loc 1 4400
 	and %g4, %o1, %g4
 	stx %g4, [%fp + 543]
 ! v61 = v12 & v58
-	.loc 1 4035
+	.loc 1 4401
 	and %g1, %i5, %o0
 ! v57 = v56 & v57
-	.loc 1 4036
+	.loc 1 4402
 	ldx [%fp + 1887], %g5
 	and %g5, %i4, %i4
 	stx %i4, [%fp + 551]
 ! v61 = v2 ^ v61
-	.loc 1 4037
+	.loc 1 4403
 	xor %g4, %o0, %o0
 ! v57 = v61 ^ v57
-	.loc 1 4038
+	.loc 1 4404
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 559]
 ! v12 = v12 & v59
-	.loc 1 4039
+	.loc 1 4405
 	and %g1, %o1, %o0
 ! v58 = v56 & v58
-	.loc 1 4040
+	.loc 1 4406
 	ldx [%fp + -73], %g1
 	and %g1, %i5, %o1
 ! v58 = v12 ^ v58
-	.loc 1 4041
+	.loc 1 4407
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 567]
 ! v59 = v56 & v59
-	.loc 1 4042
+	.loc 1 4408
 	ldx [%fp + -49], %o0
 	and %g1, %o0, %o0
 	stx %o0, [%fp + 1695]
 ! v60 = v60 ^ v47
-	.loc 1 4043
+	.loc 1 4409
 	ldx [%fp + -41], %o0
 	ldx [%fp + 439], %i5
 	xor %o0, %i5, %o0
 ! v60 = v60 ^ v46
-	.loc 1 4044
+	.loc 1 4410
 	ldx [%fp + 487], %i5
 	stx %i5, [%fp + 1959]
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1951]
 	stx %o0, [%fp + 575]
 ! v62 = v62 ^ v43
-	.loc 1 4045
+	.loc 1 4411
 	ldx [%fp + 447], %o0
 	ldx [%fp + 1895], %i5
 	xor %i5, %o0, %o0
 ! v62 = v62 ^ v48
-	.loc 1 4046
+	.loc 1 4412
 	ldx [%fp + 495], %i5
 	xor %o0, %i5, %g1
 	stx %g1, [%fp + 583]
 ! v57 = v57 ^ v40
-	.loc 1 4047
+	.loc 1 4413
 	ldx [%fp + 463], %o0
 	xor %i4, %o0, %o0
 ! v57 = v57 ^ v15
-	.loc 1 4048
+	.loc 1 4414
 	ldx [%fp + 511], %i4
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 591]
 ! v58 = v58 ^ v44
-	.loc 1 4049
+	.loc 1 4415
 	ldx [%fp + 471], %i4
 	xor %o1, %i4, %o0
 ! v58 = v58 ^ v17
-	.loc 1 4050
+	.loc 1 4416
 	ldx [%fp + 519], %o1
 	xor %o0, %o1, %o1
 	stx %o1, [%fp + 1703]
 ! v59 = v59 ^ v8
-	.loc 1 4051
+	.loc 1 4417
 	ldx [%fp + 479], %g4
 	ldx [%fp + 1695], %o0
 	xor %o0, %g4, %g5
 	stx %g5, [%fp + 1711]
 ! v59 = v59 ^ v5
-	.loc 1 4052
+	.loc 1 4418
 	ldx [%fp + 527], %o0
 	xor %g5, %o0, %g5
 ! v44 = v60 ^ v44
-	.loc 1 4053
+	.loc 1 4419
 	ldx [%fp + 1951], %o0
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + 599]
 ! v8 = v62 ^ v8
-	.loc 1 4054
+	.loc 1 4420
 	xor %g1, %g4, %o0
 	stx %o0, [%fp + 607]
 ! v46 = v58 ^ v46
-	.loc 1 4055
+	.loc 1 4421
 	ldx [%fp + 1959], %o0
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + 615]
 ! v48 = v59 ^ v48
-	.loc 1 4056
+	.loc 1 4422
 	xor %g5, %i5, %o0
 	stx %o0, [%fp + 623]
 ! v25 = v18 ^ v25
-	.loc 1 4057
+	.loc 1 4423
 	ldx [%fp + 1631], %o0
 	ldx [%fp + 1647], %o1
 	xor %o0, %o1, %i5
 ! v21 = v37 ^ v21
-	.loc 1 4058
+	.loc 1 4424
 	xor %l2, %o3, %i4
 ! v22 = v23 ^ v22
-	.loc 1 4059
+	.loc 1 4425
 	ldx [%fp + 1639], %o0
 	ldx [%fp + 1655], %o1
 	xor %o0, %o1, %g1
 ! v19 = v19 ^ v35
-	.loc 1 4060
+	.loc 1 4426
 	xor %i3, %l3, %i3
 ! v27 = v20 ^ v27
-	.loc 1 4061
+	.loc 1 4427
 	ldx [%fp + 159], %o0
 	ldx [%fp + 1663], %o1
 	xor %o0, %o1, %o3
 ! v31 = v38 ^ v31
-	.loc 1 4062
+	.loc 1 4428
 	xor %l4, %o2, %o2
 ! v29 = v33 ^ v29
-	.loc 1 4063
+	.loc 1 4429
 	xor %l0, %l1, %l1
 ! v28 = v36 ^ v28
-	.loc 1 4064
+	.loc 1 4430
 	xor %l7, %l5, %l5
 ! v38 = v30 ^ v38
-	.loc 1 4065
+	.loc 1 4431
 	xor %o5, %l4, %l4
 ! v35 = v32 ^ v35
-	.loc 1 4066
+	.loc 1 4432
 	xor %i2, %l3, %l3
 ! v37 = v34 ^ v37
-	.loc 1 4067
+	.loc 1 4433
 	xor %o4, %l2, %l2
 ! v45 = v42 ^ v45
-	.loc 1 4068
+	.loc 1 4434
 	xor %l6, %o7, %o7
 ! v42 = v25 & v29
-	.loc 1 4069
+	.loc 1 4435
 	and %i5, %l1, %o5
 ! v34 = v25 & v28
-	.loc 1 4070
+	.loc 1 4436
 	and %i5, %l5, %o0
 ! v32 = v21 & v29
-	.loc 1 4071
+	.loc 1 4437
 	and %i4, %l1, %o1
 ! v32 = v34 ^ v32
-	.loc 1 4072
+	.loc 1 4438
 	xor %o0, %o1, %l0
 ! v34 = v25 & v38
-	.loc 1 4073
+	.loc 1 4439
 	and %i5, %l4, %o0
 ! v30 = v21 & v28
-	.loc 1 4074
+	.loc 1 4440
 	and %i4, %l5, %o1
 ! v36 = v22 & v29
-	.loc 1 4075
+	.loc 1 4441
 	and %g1, %l1, %o4
 ! v30 = v34 ^ v30
-	.loc 1 4076
+	.loc 1 4442
 	xor %o0, %o1, %o1
 ! v36 = v30 ^ v36
-	.loc 1 4077
+	.loc 1 4443
 	xor %o1, %o4, %l6
 ! v30 = v21 & v38
-	.loc 1 4078
+	.loc 1 4444
 	and %i4, %l4, %o0
 ! v34 = v22 & v28
-	.loc 1 4079
+	.loc 1 4445
 	and %g1, %l5, %o1
 ! v34 = v30 ^ v34
-	.loc 1 4080
+	.loc 1 4446
 	xor %o0, %o1, %i2
 ! v30 = v22 & v38
-	.loc 1 4081
+	.loc 1 4447
 	and %g1, %l4, %o4
 ! v33 = v19 & v35
-	.loc 1 4082
+	.loc 1 4448
 	and %i3, %l3, %l7
 ! v20 = v19 & v37
-	.loc 1 4083
+	.loc 1 4449
 	and %i3, %l2, %o0
 ! v23 = v27 & v35
-	.loc 1 4084
+	.loc 1 4450
 	and %o3, %l3, %o1
 ! v23 = v20 ^ v23
-	.loc 1 4085
+	.loc 1 4451
 	xor %o0, %o1, %g5
 ! v20 = v19 & v45
-	.loc 1 4086
+	.loc 1 4452
 	and %i3, %o7, %o0
 ! v18 = v27 & v37
-	.loc 1 4087
+	.loc 1 4453
 	and %o3, %l2, %o1
 ! v59 = v31 & v35
-	.loc 1 4088
+	.loc 1 4454
 	and %o2, %l3, %g4
 ! v18 = v20 ^ v18
-	.loc 1 4089
+	.loc 1 4455
 	xor %o0, %o1, %o1
 ! v59 = v18 ^ v59
-	.loc 1 4090
+	.loc 1 4456
 	xor %o1, %g4, %g4
 ! v18 = v27 & v45
-	.loc 1 4091
+	.loc 1 4457
 	and %o3, %o7, %o0
 ! v20 = v31 & v37
-	.loc 1 4092
+	.loc 1 4458
 	and %o2, %l2, %o1
 ! v20 = v18 ^ v20
-	.loc 1 4093
+	.loc 1 4459
 	xor %o0, %o1, %o1
 ! v18 = v31 & v45
-	.loc 1 4094
+	.loc 1 4460
 	and %o2, %o7, %o0
 ! v19 = v25 ^ v19
-	.loc 1 4095
+	.loc 1 4461
 	xor %i5, %i3, %i3
 ! v27 = v21 ^ v27
-	.loc 1 4096
+	.loc 1 4462
 	xor %i4, %o3, %i4
 ! v31 = v22 ^ v31
-	.loc 1 4097
+	.loc 1 4463
 	xor %g1, %o2, %i5
 ! v35 = v29 ^ v35
-	.loc 1 4098
+	.loc 1 4464
 	xor %l1, %l3, %l3
 ! v37 = v28 ^ v37
-	.loc 1 4099
+	.loc 1 4465
 	xor %l5, %l2, %l2
 ! v45 = v38 ^ v45
-	.loc 1 4100
+	.loc 1 4466
 	xor %l4, %o7, %o7
 ! v38 = v19 & v35
-	.loc 1 4101
+	.loc 1 4467
 	and %i3, %l3, %l1
 ! v28 = v19 & v37
-	.loc 1 4102
+	.loc 1 4468
 	and %i3, %l2, %o2
 ! v29 = v27 & v35
-	.loc 1 4103
+	.loc 1 4469
 	and %i4, %l3, %o3
 ! v29 = v28 ^ v29
-	.loc 1 4104
+	.loc 1 4470
 	xor %o2, %o3, %l4
 ! v19 = v19 & v45
-	.loc 1 4105
+	.loc 1 4471
 	and %i3, %o7, %i3
 ! v28 = v27 & v37
-	.loc 1 4106
+	.loc 1 4472
 	and %i4, %l2, %o2
 ! v35 = v31 & v35
-	.loc 1 4107
+	.loc 1 4473
 	and %i5, %l3, %o3
 ! v28 = v19 ^ v28
-	.loc 1 4108
+	.loc 1 4474
 	xor %i3, %o2, %o2
 ! v35 = v28 ^ v35
-	.loc 1 4109
+	.loc 1 4475
 	xor %o2, %o3, %o2
 ! v27 = v27 & v45
-	.loc 1 4110
+	.loc 1 4476
 	and %i4, %o7, %i4
 ! v37 = v31 & v37
-	.loc 1 4111
+	.loc 1 4477
 	and %i5, %l2, %l2
 ! v37 = v27 ^ v37
-	.loc 1 4112
+	.loc 1 4478
 	xor %i4, %l2, %l2
 ! v45 = v31 & v45
-	.loc 1 4113
+	.loc 1 4479
 	and %i5, %o7, %o3
 ! v38 = v38 ^ v42
-	.loc 1 4114
+	.loc 1 4480
 	xor %l1, %o5, %l1
 ! v38 = v38 ^ v33
-	.loc 1 4115
+	.loc 1 4481
 	xor %l1, %l7, %l1
 ! v29 = v29 ^ v32
-	.loc 1 4116
+	.loc 1 4482
 	xor %l4, %l0, %l4
 ! v29 = v29 ^ v23
-	.loc 1 4117
+	.loc 1 4483
 	xor %l4, %g5, %l4
 ! v35 = v35 ^ v36
-	.loc 1 4118
+	.loc 1 4484
 	xor %o2, %l6, %o2
 ! v35 = v35 ^ v59
-	.loc 1 4119
+	.loc 1 4485
 	xor %o2, %g4, %o7
 ! v37 = v37 ^ v34
-	.loc 1 4120
+	.loc 1 4486
 	xor %l2, %i2, %o2
 ! v37 = v37 ^ v20
-	.loc 1 4121
+	.loc 1 4487
 	xor %o2, %o1, %o2
 ! v45 = v45 ^ v30
-	.loc 1 4122
+	.loc 1 4488
 	xor %o3, %o4, %o3
 ! v45 = v45 ^ v18
-	.loc 1 4123
+	.loc 1 4489
 	xor %o3, %o0, %o3
 ! v34 = v38 ^ v34
-	.loc 1 4124
+	.loc 1 4490
 	xor %l1, %i2, %i2
 ! v30 = v29 ^ v30
-	.loc 1 4125
+	.loc 1 4491
 	xor %l4, %o4, %o4
 ! v33 = v37 ^ v33
-	.loc 1 4126
+	.loc 1 4492
 	xor %o2, %l7, %l7
 ! v23 = v45 ^ v23
-	.loc 1 4127
+	.loc 1 4493
 	xor %o3, %g5, %g5
 ! v42 = v42 ^ v24
-	.loc 1 4128
+	.loc 1 4494
 	ldx [%fp + 167], %o2
 	xor %o5, %o2, %o5
 ! v42 = v42 ^ v47
-	.loc 1 4129
+	.loc 1 4495
 	ldx [%fp + 439], %o2
 	xor %o5, %o2, %o5
 ! v32 = v32 ^ v54
-	.loc 1 4130
+	.loc 1 4496
 	ldx [%fp + 175], %o2
 	xor %l0, %o2, %l0
 ! v32 = v32 ^ v43
-	.loc 1 4131
+	.loc 1 4497
 	ldx [%fp + 447], %o2
 	xor %l0, %o2, %l0
 ! v36 = v36 ^ v55
-	.loc 1 4132
+	.loc 1 4498
 	ldx [%fp + 191], %o2
 	xor %l6, %o2, %l6
 ! v36 = v36 ^ v40
-	.loc 1 4133
+	.loc 1 4499
 	ldx [%fp + 463], %o2
 	xor %l6, %o2, %l6
 ! v34 = v34 ^ v26
-	.loc 1 4134
+	.loc 1 4500
 	ldx [%fp + 407], %o2
 	xor %i2, %o2, %o2
 ! v34 = v34 ^ v44
-	.loc 1 4135
+	.loc 1 4501
 	ldx [%fp + 599], %o3
 	xor %o2, %o3, %l1
 ! v30 = v30 ^ v52
-	.loc 1 4136
+	.loc 1 4502
 	ldx [%fp + 415], %o2
 	xor %o4, %o2, %o2
 ! v30 = v30 ^ v8
-	.loc 1 4137
+	.loc 1 4503
 	ldx [%fp + 607], %o3
 	xor %o2, %o3, %o4
 ! v35 = v35 ^ v41
-	.loc 1 4138
+	.loc 1 4504
 	ldx [%fp + 399], %o2
 	xor %o7, %o2, %o7
 ! v35 = v35 ^ v57
-	.loc 1 4139
+	.loc 1 4505
 	ldx [%fp + 591], %o2
 	xor %o7, %o2, %o7
 ! v33 = v33 ^ v53
-	.loc 1 4140
+	.loc 1 4506
 	ldx [%fp + 423], %l2
 	xor %l7, %l2, %o2
 ! v33 = v33 ^ v46
-	.loc 1 4141
+	.loc 1 4507
 	ldx [%fp + 615], %o3
 	xor %o2, %o3, %l3
 ! v23 = v23 ^ v49
-	.loc 1 4142
+	.loc 1 4508
 	ldx [%fp + 431], %l4
 	xor %g5, %l4, %o2
 ! v23 = v23 ^ v48
-	.loc 1 4143
+	.loc 1 4509
 	ldx [%fp + 623], %o3
 	xor %o2, %o3, %o3
 ! v59 = v59 ^ v50
-	.loc 1 4144
+	.loc 1 4510
 	ldx [%fp + 239], %l5
 	xor %g4, %l5, %g4
 ! v59 = v59 ^ v15
-	.loc 1 4145
+	.loc 1 4511
 	ldx [%fp + 511], %o2
 	xor %g4, %o2, %g4
 ! v20 = v20 ^ v51
-	.loc 1 4146
+	.loc 1 4512
 	ldx [%fp + 247], %l7
 	xor %o1, %l7, %o1
 ! v20 = v20 ^ v17
-	.loc 1 4147
+	.loc 1 4513
 	ldx [%fp + 519], %o2
 	xor %o1, %o2, %o1
 ! v18 = v18 ^ v39
-	.loc 1 4148
+	.loc 1 4514
 	ldx [%fp + 255], %i3
 	xor %o0, %i3, %o0
 ! v18 = v18 ^ v5
-	.loc 1 4149
+	.loc 1 4515
 	ldx [%fp + 527], %o2
 	xor %o0, %o2, %i2
 ! v53 = v42 ^ v53
-	.loc 1 4150
+	.loc 1 4516
 	xor %o5, %l2, %l2
 ! v49 = v32 ^ v49
-	.loc 1 4151
+	.loc 1 4517
 	xor %l0, %l4, %l0
 ! v50 = v36 ^ v50
-	.loc 1 4152
+	.loc 1 4518
 	xor %l6, %l5, %l6
 ! v51 = v34 ^ v51
-	.loc 1 4153
+	.loc 1 4519
 	xor %l1, %l7, %o5
 ! v39 = v30 ^ v39
-	.loc 1 4154
+	.loc 1 4520
 	xor %o4, %i3, %l1
 ! v47 = v33 ^ v47
-	.loc 1 4155
+	.loc 1 4521
 	ldx [%fp + 439], %o0
 	xor %l3, %o0, %l4
 ! v43 = v23 ^ v43
-	.loc 1 4156
+	.loc 1 4522
 	ldx [%fp + 447], %o0
 	xor %o3, %o0, %o0
 ! v40 = v59 ^ v40
-	.loc 1 4157
+	.loc 1 4523
 	ldx [%fp + 463], %o3
 	xor %g4, %o3, %l5
 ! v44 = v20 ^ v44
-	.loc 1 4158
+	.loc 1 4524
 	ldx [%fp + 599], %o3
 	xor %o1, %o3, %o3
 ! v8 = v18 ^ v8
-	.loc 1 4159
+	.loc 1 4525
 	ldx [%fp + 607], %o1
 	xor %i2, %o1, %l3
 ! v43 = v43 ^ v5
-	.loc 1 4160
+	.loc 1 4526
 	xor %o0, %o2, %o4
 ! v5 = v39 ^ v5
-	.loc 1 4161
+	.loc 1 4527
 	xor %l1, %o2, %o0
 ! v47 = v47 ^ v17
-	.loc 1 4162
+	.loc 1 4528
 	ldx [%fp + 519], %o1
 	xor %l4, %o1, %l4
 ! v17 = v51 ^ v17
-	.loc 1 4163
+	.loc 1 4529
 	xor %o5, %o1, %o1
 ! v35 = v35 ^ v15
-	.loc 1 4164
+	.loc 1 4530
 	ldx [%fp + 511], %o2
 	xor %o7, %o2, %o5
 ! v15 = v50 ^ v15
-	.loc 1 4165
+	.loc 1 4531
 	xor %l6, %o2, %o2
 ! v5 = v5 ^ v48
-	.loc 1 4166
+	.loc 1 4532
 	ldx [%fp + 623], %l1
 	xor %o0, %l1, %o7
 ! v48 = v49 ^ v48
-	.loc 1 4167
+	.loc 1 4533
 	xor %l0, %l1, %o0
 ! v17 = v17 ^ v46
-	.loc 1 4168
+	.loc 1 4534
 	ldx [%fp + 615], %l1
 	xor %o1, %l1, %l0
 ! v46 = v53 ^ v46
-	.loc 1 4169
+	.loc 1 4535
 	xor %l2, %l1, %o1
 ! v15 = v15 ^ v57
-	.loc 1 4170
+	.loc 1 4536
 	ldx [%fp + 591], %l2
 	xor %o2, %l2, %l1
 ! v57 = v41 ^ v57
-	.loc 1 4171
+	.loc 1 4537
 	ldx [%fp + 399], %o2
 	xor %o2, %l2, %o2
 ! v48 = v48 ^ v8
-	.loc 1 4172
+	.loc 1 4538
 	xor %o0, %l3, %l2
 ! v8 = v52 ^ v8
-	.loc 1 4173
+	.loc 1 4539
 	ldx [%fp + 415], %o0
 	xor %o0, %l3, %o0
 ! v46 = v46 ^ v44
-	.loc 1 4174
+	.loc 1 4540
 	xor %o1, %o3, %l3
 ! v44 = v26 ^ v44
-	.loc 1 4175
+	.loc 1 4541
 	ldx [%fp + 407], %o1
 	xor %o1, %o3, %o1
 ! v57 = v57 ^ v40
-	.loc 1 4176
+	.loc 1 4542
 	xor %o2, %l5, %l7
 ! v40 = v55 ^ v40
-	.loc 1 4177
+	.loc 1 4543
 	ldx [%fp + 191], %o2
 	xor %o2, %l5, %o2
 ! v8 = v8 ^ v43
-	.loc 1 4178
+	.loc 1 4544
 	xor %o0, %o4, %o0
 ! v43 = v54 ^ v43
-	.loc 1 4179
+	.loc 1 4545
 	ldx [%fp + 175], %o3
 	xor %o3, %o4, %o3
 ! v44 = v44 ^ v47
-	.loc 1 4180
+	.loc 1 4546
 	xor %o1, %l4, %o1
 ! v47 = v24 ^ v47
-	.loc 1 4181
+	.loc 1 4547
 	ldx [%fp + 167], %o4
 	xor %o4, %l4, %o4
 ! v47 = v47 ^ v46
-	.loc 1 4182
+	.loc 1 4548
 	xor %o4, %l3, %o4
 ! v43 = v43 ^ v48
-	.loc 1 4183
+	.loc 1 4549
 	xor %o3, %l2, %o3
 ! v40 = v40 ^ v15
-	.loc 1 4184
+	.loc 1 4550
 	xor %o2, %l1, %o2
 ! v40 = v40 ^ v35
-	.loc 1 4185
+	.loc 1 4551
 	xor %o2, %o5, %l5
 ! v44 = v44 ^ v17
-	.loc 1 4186
+	.loc 1 4552
 	xor %o1, %l0, %l6
 ! v8 = v8 ^ v5
-	.loc 1 4187
+	.loc 1 4553
 	xor %o0, %o7, %l4
 ! v57 = v57 ^ v35
-	.loc 1 4188
+	.loc 1 4554
 	xor %l7, %o5, %l7
 ! v24 = v47 & v0
-	.loc 1 4189
+	.loc 1 4555
 	ldx [%fp + -185], %o2
 	and %o4, %o2, %o0
 	stx %o0, [%fp + 631]
 ! v54 = v47 & v3
-	.loc 1 4190
+	.loc 1 4556
 	ldx [%fp + -169], %i2
 	and %o4, %i2, %o0
 ! v55 = v35 & v0
-	.loc 1 4191
+	.loc 1 4557
 	and %o5, %o2, %o1
 ! v55 = v54 ^ v55
-	.loc 1 4192
+	.loc 1 4558
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 639]
 ! v54 = v47 & v6
-	.loc 1 4193
+	.loc 1 4559
 	ldx [%fp + -153], %i3
 	and %o4, %i3, %o0
 ! v26 = v35 & v3
-	.loc 1 4194
+	.loc 1 4560
 	and %o5, %i2, %o1
 ! v52 = v43 & v0
-	.loc 1 4195
+	.loc 1 4561
 	and %o3, %o2, %o2
 ! v26 = v54 ^ v26
-	.loc 1 4196
+	.loc 1 4562
 	xor %o0, %o1, %o1
 ! v52 = v26 ^ v52
-	.loc 1 4197
+	.loc 1 4563
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 647]
 ! v26 = v35 & v6
-	.loc 1 4198
+	.loc 1 4564
 	and %o5, %i3, %o0
 ! v54 = v43 & v3
-	.loc 1 4199
+	.loc 1 4565
 	and %o3, %i2, %o1
 ! v54 = v26 ^ v54
-	.loc 1 4200
+	.loc 1 4566
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1719]
 ! v26 = v43 & v6
-	.loc 1 4201
+	.loc 1 4567
 	and %o3, %i3, %o0
 	stx %o0, [%fp + 1727]
 ! v41 = v46 & v10
-	.loc 1 4202
+	.loc 1 4568
 	ldx [%fp + -129], %o2
 	and %l3, %o2, %i2
 ! v53 = v46 & v13
-	.loc 1 4203
+	.loc 1 4569
 	ldx [%fp + -113], %i4
 	and %l3, %i4, %o0
 ! v49 = v40 & v10
-	.loc 1 4204
+	.loc 1 4570
 	and %l5, %o2, %o1
 ! v49 = v53 ^ v49
-	.loc 1 4205
+	.loc 1 4571
 	xor %o0, %o1, %i3
 ! v53 = v46 & v16
-	.loc 1 4206
+	.loc 1 4572
 	ldx [%fp + -97], %i5
 	and %l3, %i5, %o0
 ! v50 = v40 & v13
-	.loc 1 4207
+	.loc 1 4573
 	and %l5, %i4, %o1
 ! v51 = v48 & v10
-	.loc 1 4208
+	.loc 1 4574
 	and %l2, %o2, %o2
 ! v50 = v53 ^ v50
-	.loc 1 4209
+	.loc 1 4575
 	xor %o0, %o1, %o1
 ! v51 = v50 ^ v51
-	.loc 1 4210
+	.loc 1 4576
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 655]
 ! v50 = v40 & v16
-	.loc 1 4211
+	.loc 1 4577
 	and %l5, %i5, %o0
 ! v53 = v48 & v13
-	.loc 1 4212
+	.loc 1 4578
 	and %l2, %i4, %o1
 ! v53 = v50 ^ v53
-	.loc 1 4213
+	.loc 1 4579
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 663]
 ! v50 = v48 & v16
-	.loc 1 4214
+	.loc 1 4580
 	and %l2, %i5, %o0
 	stx %o0, [%fp + 671]
 ! v39 = v47 ^ v46
-	.loc 1 4215
+	.loc 1 4581
 	xor %o4, %l3, %g5
 ! v18 = v35 ^ v40
-	.loc 1 4216
+	.loc 1 4582
 	xor %o5, %l5, %o1
 ! v20 = v43 ^ v48
-	.loc 1 4217
+	.loc 1 4583
 	xor %o3, %l2, %o2
 ! v59 = v0 ^ v10
-	.loc 1 4218
+	.loc 1 4584
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %i4
 	xor %o0, %i4, %i5
 ! v23 = v3 ^ v13
-	.loc 1 4219
+	.loc 1 4585
 	ldx [%fp + -169], %o0
 	ldx [%fp + -113], %i4
 	xor %o0, %i4, %g1
 ! v33 = v6 ^ v16
-	.loc 1 4220
+	.loc 1 4586
 	ldx [%fp + -153], %o0
 	ldx [%fp + -97], %i4
 	xor %o0, %i4, %g4
 ! v30 = v39 & v59
-	.loc 1 4221
+	.loc 1 4587
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 679]
 ! v34 = v39 & v23
-	.loc 1 4222
+	.loc 1 4588
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 687]
 ! v36 = v18 & v59
-	.loc 1 4223
+	.loc 1 4589
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 695]
 ! v36 = v34 ^ v36
-	.loc 1 4224
+	.loc 1 4590
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 703]
 ! v39 = v39 & v33
-	.loc 1 4225
+	.loc 1 4591
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 711]
 ! v34 = v18 & v23
-	.loc 1 4226
+	.loc 1 4592
 	and %o1, %g1, %o0
 ! v59 = v20 & v59
-	.loc 1 4227
+	.loc 1 4593
 	and %o2, %i5, %i5
 ! v34 = v39 ^ v34
-	.loc 1 4228
+	.loc 1 4594
 	xor %g5, %o0, %o0
 ! v59 = v34 ^ v59
-	.loc 1 4229
+	.loc 1 4595
 	xor %o0, %i5, %i5
 ! v18 = v18 & v33
-	.loc 1 4230
+	.loc 1 4596
 	and %o1, %g4, %o0
 ! v23 = v20 & v23
-	.loc 1 4231
+	.loc 1 4597
 	and %o2, %g1, %o1
 ! v23 = v18 ^ v23
-	.loc 1 4232
+	.loc 1 4598
 	xor %o0, %o1, %g1
 ! v33 = v20 & v33
-	.loc 1 4233
+	.loc 1 4599
 	and %o2, %g4, %o2
 ! v30 = v30 ^ v24
-	.loc 1 4234
+	.loc 1 4600
 	ldx [%fp + 679], %o0
 	ldx [%fp + 631], %o1
 	xor %o0, %o1, %o0
 ! v30 = v30 ^ v41
-	.loc 1 4235
+	.loc 1 4601
 	xor %o0, %i2, %o1
 ! v36 = v36 ^ v55
-	.loc 1 4236
+	.loc 1 4602
 	ldx [%fp + 639], %o0
 	xor %i4, %o0, %o0
 ! v36 = v36 ^ v49
-	.loc 1 4237
+	.loc 1 4603
 	xor %o0, %i3, %i4
 ! v59 = v59 ^ v52
-	.loc 1 4238
+	.loc 1 4604
 	ldx [%fp + 647], %o0
 	xor %i5, %o0, %o0
 ! v59 = v59 ^ v51
-	.loc 1 4239
+	.loc 1 4605
 	ldx [%fp + 655], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 719]
 ! v23 = v23 ^ v54
-	.loc 1 4240
+	.loc 1 4606
 	ldx [%fp + 1719], %g4
 	xor %g1, %g4, %o0
 ! v23 = v23 ^ v53
-	.loc 1 4241
+	.loc 1 4607
 	ldx [%fp + 663], %i5
 	xor %o0, %i5, %g1
 ! v33 = v33 ^ v26
-	.loc 1 4242
+	.loc 1 4608
 	ldx [%fp + 1727], %i5
 	xor %o2, %i5, %o0
 ! v33 = v33 ^ v50
-	.loc 1 4243
+	.loc 1 4609
 	ldx [%fp + 671], %o2
 	xor %o0, %o2, %o2
 ! v54 = v30 ^ v54
-	.loc 1 4244
+	.loc 1 4610
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 727]
 ! v26 = v36 ^ v26
-	.loc 1 4245
+	.loc 1 4611
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 735]
 ! v41 = v23 ^ v41
-	.loc 1 4246
+	.loc 1 4612
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 743]
 ! v49 = v33 ^ v49
-	.loc 1 4247
+	.loc 1 4613
 	xor %o2, %i3, %o0
 	stx %o0, [%fp + 751]
 ! v33 = v44 & v1
-	.loc 1 4248
+	.loc 1 4614
 	ldx [%fp + -177], %o2
 	and %l6, %o2, %o0
 	stx %o0, [%fp + 759]
 ! v23 = v44 & v4
-	.loc 1 4249
+	.loc 1 4615
 	ldx [%fp + -161], %i2
 	and %l6, %i2, %o0
 ! v36 = v15 & v1
-	.loc 1 4250
+	.loc 1 4616
 	and %l1, %o2, %o1
 ! v36 = v23 ^ v36
-	.loc 1 4251
+	.loc 1 4617
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 767]
 ! v23 = v44 & v7
-	.loc 1 4252
+	.loc 1 4618
 	ldx [%fp + -145], %i3
 	and %l6, %i3, %o0
 ! v30 = v15 & v4
-	.loc 1 4253
+	.loc 1 4619
 	and %l1, %i2, %o1
 ! v20 = v8 & v1
-	.loc 1 4254
+	.loc 1 4620
 	and %l4, %o2, %o2
 ! v30 = v23 ^ v30
-	.loc 1 4255
+	.loc 1 4621
 	xor %o0, %o1, %o1
 ! v20 = v30 ^ v20
-	.loc 1 4256
+	.loc 1 4622
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 775]
 ! v30 = v15 & v7
-	.loc 1 4257
+	.loc 1 4623
 	and %l1, %i3, %o0
 ! v23 = v8 & v4
-	.loc 1 4258
+	.loc 1 4624
 	and %l4, %i2, %o1
 ! v23 = v30 ^ v23
-	.loc 1 4259
+	.loc 1 4625
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1735]
 ! v30 = v8 & v7
-	.loc 1 4260
+	.loc 1 4626
 	and %l4, %i3, %o0
 	stx %o0, [%fp + 1743]
 ! v18 = v17 & v11
-	.loc 1 4261
+	.loc 1 4627
 	ldx [%fp + -121], %o2
 	and %l0, %o2, %i2
 ! v34 = v17 & v14
-	.loc 1 4262
+	.loc 1 4628
 	ldx [%fp + -105], %i4
 	and %l0, %i4, %o0
 ! v39 = v57 & v11
-	.loc 1 4263
+	.loc 1 4629
 	and %l7, %o2, %o1
 ! v39 = v34 ^ v39
-	.loc 1 4264
+	.loc 1 4630
 	xor %o0, %o1, %i3
 ! v34 = v17 & v9
-	.loc 1 4265
+	.loc 1 4631
 	ldx [%fp + -137], %i5
 	and %l0, %i5, %o0
 ! v32 = v57 & v14
-	.loc 1 4266
+	.loc 1 4632
 	and %l7, %i4, %o1
 ! v42 = v5 & v11
-	.loc 1 4267
+	.loc 1 4633
 	and %o7, %o2, %o2
 ! v32 = v34 ^ v32
-	.loc 1 4268
+	.loc 1 4634
 	xor %o0, %o1, %o1
 ! v42 = v32 ^ v42
-	.loc 1 4269
+	.loc 1 4635
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 783]
 ! v32 = v57 & v9
-	.loc 1 4270
+	.loc 1 4636
 	and %l7, %i5, %o0
 ! v34 = v5 & v14
-	.loc 1 4271
+	.loc 1 4637
 	and %o7, %i4, %o1
 ! v34 = v32 ^ v34
-	.loc 1 4272
+	.loc 1 4638
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 791]
 ! v32 = v5 & v9
-	.loc 1 4273
+	.loc 1 4639
 	and %o7, %i5, %o0
 	stx %o0, [%fp + 799]
 ! v45 = v44 ^ v17
-	.loc 1 4274
+	.loc 1 4640
 	xor %l6, %l0, %g5
 ! v37 = v15 ^ v57
-	.loc 1 4275
+	.loc 1 4641
 	xor %l1, %l7, %o1
 ! v29 = v8 ^ v5
-	.loc 1 4276
+	.loc 1 4642
 	xor %l4, %o7, %o2
 ! v38 = v1 ^ v11
-	.loc 1 4277
+	.loc 1 4643
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %i4
 	xor %o0, %i4, %i5
 ! v31 = v4 ^ v14
-	.loc 1 4278
+	.loc 1 4644
 	ldx [%fp + -161], %o0
 	ldx [%fp + -105], %i4
 	xor %o0, %i4, %g1
 ! v27 = v7 ^ v9
-	.loc 1 4279
+	.loc 1 4645
 	ldx [%fp + -145], %o0
 	ldx [%fp + -137], %i4
 	xor %o0, %i4, %g4
 ! v28 = v45 & v38
-	.loc 1 4280
+	.loc 1 4646
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 807]
 ! v19 = v45 & v31
-	.loc 1 4281
+	.loc 1 4647
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 815]
 ! v22 = v37 & v38
-	.loc 1 4282
+	.loc 1 4648
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 823]
 ! v22 = v19 ^ v22
-	.loc 1 4283
+	.loc 1 4649
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 831]
 ! v45 = v45 & v27
-	.loc 1 4284
+	.loc 1 4650
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 839]
 ! v19 = v37 & v31
-	.loc 1 4285
+	.loc 1 4651
 	and %o1, %g1, %o0
 	stx %o0, [%fp + 847]
 ! v38 = v29 & v38
-	.loc 1 4286
+	.loc 1 4652
 	and %o2, %i5, %i5
 ! v19 = v45 ^ v19
-	.loc 1 4287
+	.loc 1 4653
 	xor %g5, %o0, %o0
 ! v38 = v19 ^ v38
-	.loc 1 4288
+	.loc 1 4654
 	xor %o0, %i5, %i5
 ! v37 = v37 & v27
-	.loc 1 4289
+	.loc 1 4655
 	and %o1, %g4, %o0
 ! v31 = v29 & v31
-	.loc 1 4290
+	.loc 1 4656
 	and %o2, %g1, %o1
 ! v31 = v37 ^ v31
-	.loc 1 4291
+	.loc 1 4657
 	xor %o0, %o1, %g1
 ! v27 = v29 & v27
-	.loc 1 4292
+	.loc 1 4658
 	and %o2, %g4, %o2
 ! v28 = v28 ^ v33
-	.loc 1 4293
+	.loc 1 4659
 	ldx [%fp + 807], %o0
 	ldx [%fp + 759], %o1
 	xor %o0, %o1, %o0
 ! v28 = v28 ^ v18
-	.loc 1 4294
+	.loc 1 4660
 	xor %o0, %i2, %o1
 ! v22 = v22 ^ v36
-	.loc 1 4295
+	.loc 1 4661
 	ldx [%fp + 767], %o0
 	xor %i4, %o0, %o0
 ! v22 = v22 ^ v39
-	.loc 1 4296
+	.loc 1 4662
 	xor %o0, %i3, %i4
 ! v38 = v38 ^ v20
-	.loc 1 4297
+	.loc 1 4663
 	ldx [%fp + 775], %o0
 	xor %i5, %o0, %o0
 ! v38 = v38 ^ v42
-	.loc 1 4298
+	.loc 1 4664
 	ldx [%fp + 783], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 855]
 ! v31 = v31 ^ v23
-	.loc 1 4299
+	.loc 1 4665
 	ldx [%fp + 1735], %g4
 	xor %g1, %g4, %o0
 ! v31 = v31 ^ v34
-	.loc 1 4300
+	.loc 1 4666
 	ldx [%fp + 791], %i5
 	xor %o0, %i5, %g1
 ! v27 = v27 ^ v30
-	.loc 1 4301
+	.loc 1 4667
 	ldx [%fp + 1743], %i5
 	xor %o2, %i5, %o0
 ! v27 = v27 ^ v32
-	.loc 1 4302
+	.loc 1 4668
 	ldx [%fp + 799], %o2
 	xor %o0, %o2, %o2
 ! v23 = v28 ^ v23
-	.loc 1 4303
+	.loc 1 4669
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 863]
 ! v30 = v22 ^ v30
-	.loc 1 4304
+	.loc 1 4670
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 871]
 ! v18 = v31 ^ v18
-	.loc 1 4305
+	.loc 1 4671
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 879]
 ! v39 = v27 ^ v39
-	.loc 1 4306
+	.loc 1 4672
 	xor %o2, %i3, %o0
 	stx %o0, [%fp + 887]
 ! v44 = v47 ^ v44
-	.loc 1 4307
+	.loc 1 4673
 	xor %o4, %l6, %l6
 ! v15 = v35 ^ v15
-	.loc 1 4308
+	.loc 1 4674
 	xor %o5, %l1, %l1
 ! v8 = v43 ^ v8
-	.loc 1 4309
+	.loc 1 4675
 	xor %o3, %l4, %l4
 ! v17 = v46 ^ v17
-	.loc 1 4310
+	.loc 1 4676
 	xor %l3, %l0, %l3
 ! v57 = v40 ^ v57
-	.loc 1 4311
+	.loc 1 4677
 	xor %l5, %l7, %l7
 ! v5 = v48 ^ v5
-	.loc 1 4312
+	.loc 1 4678
 	xor %l2, %o7, %o7
 ! v48 = v0 ^ v1
-	.loc 1 4313
+	.loc 1 4679
 	ldx [%fp + -185], %o0
 	ldx [%fp + -177], %o1
 	xor %o0, %o1, %i2
 ! v40 = v3 ^ v4
-	.loc 1 4314
+	.loc 1 4680
 	ldx [%fp + -169], %o0
 	ldx [%fp + -161], %o1
 	xor %o0, %o1, %l5
 ! v46 = v6 ^ v7
-	.loc 1 4315
+	.loc 1 4681
 	ldx [%fp + -153], %o0
 	ldx [%fp + -145], %o1
 	xor %o0, %o1, %l2
 ! v43 = v10 ^ v11
-	.loc 1 4316
+	.loc 1 4682
 	ldx [%fp + -129], %o0
 	ldx [%fp + -121], %o1
 	xor %o0, %o1, %l0
 ! v35 = v13 ^ v14
-	.loc 1 4317
+	.loc 1 4683
 	ldx [%fp + -113], %o0
 	ldx [%fp + -105], %o1
 	xor %o0, %o1, %o5
 ! v47 = v16 ^ v9
-	.loc 1 4318
+	.loc 1 4684
 	ldx [%fp + -97], %o0
 	ldx [%fp + -137], %o1
 	xor %o0, %o1, %o4
 ! v27 = v44 & v48
-	.loc 1 4319
+	.loc 1 4685
 	and %l6, %i2, %o3
 ! v31 = v44 & v40
-	.loc 1 4320
+	.loc 1 4686
 	and %l6, %l5, %o0
 ! v22 = v15 & v48
-	.loc 1 4321
+	.loc 1 4687
 	and %l1, %i2, %o1
 ! v22 = v31 ^ v22
-	.loc 1 4322
+	.loc 1 4688
 	xor %o0, %o1, %i3
 ! v31 = v44 & v46
-	.loc 1 4323
+	.loc 1 4689
 	and %l6, %l2, %o0
 ! v28 = v15 & v40
-	.loc 1 4324
+	.loc 1 4690
 	and %l1, %l5, %o1
 ! v29 = v8 & v48
-	.loc 1 4325
+	.loc 1 4691
 	and %l4, %i2, %o2
 ! v28 = v31 ^ v28
-	.loc 1 4326
+	.loc 1 4692
 	xor %o0, %o1, %o1
 ! v29 = v28 ^ v29
-	.loc 1 4327
+	.loc 1 4693
 	xor %o1, %o2, %i4
 ! v28 = v15 & v46
-	.loc 1 4328
+	.loc 1 4694
 	and %l1, %l2, %o0
 ! v31 = v8 & v40
-	.loc 1 4329
+	.loc 1 4695
 	and %l4, %l5, %o1
 ! v31 = v28 ^ v31
-	.loc 1 4330
+	.loc 1 4696
 	xor %o0, %o1, %g1
 ! v28 = v8 & v46
-	.loc 1 4331
+	.loc 1 4697
 	and %l4, %l2, %i5
 ! v37 = v17 & v43
-	.loc 1 4332
+	.loc 1 4698
 	and %l3, %l0, %o2
 ! v19 = v17 & v35
-	.loc 1 4333
+	.loc 1 4699
 	and %l3, %o5, %o0
 ! v45 = v57 & v43
-	.loc 1 4334
+	.loc 1 4700
 	and %l7, %l0, %o1
 ! v45 = v19 ^ v45
-	.loc 1 4335
+	.loc 1 4701
 	xor %o0, %o1, %g5
 ! v19 = v17 & v47
-	.loc 1 4336
+	.loc 1 4702
 	and %l3, %o4, %o0
 ! v21 = v57 & v35
-	.loc 1 4337
+	.loc 1 4703
 	and %l7, %o5, %o1
 ! v25 = v5 & v43
-	.loc 1 4338
+	.loc 1 4704
 	and %o7, %l0, %g4
 ! v21 = v19 ^ v21
-	.loc 1 4339
+	.loc 1 4705
 	xor %o0, %o1, %o1
 ! v25 = v21 ^ v25
-	.loc 1 4340
+	.loc 1 4706
 	xor %o1, %g4, %g4
 ! v21 = v57 & v47
-	.loc 1 4341
+	.loc 1 4707
 	and %l7, %o4, %o0
 ! v19 = v5 & v35
-	.loc 1 4342
+	.loc 1 4708
 	and %o7, %o5, %o1
 ! v19 = v21 ^ v19
-	.loc 1 4343
+	.loc 1 4709
 	xor %o0, %o1, %o1
 ! v21 = v5 & v47
-	.loc 1 4344
+	.loc 1 4710
 	and %o7, %o4, %o0
 ! v17 = v44 ^ v17
-	.loc 1 4345
+	.loc 1 4711
 	xor %l6, %l3, %l3
 ! v57 = v15 ^ v57
-	.loc 1 4346
+	.loc 1 4712
 	xor %l1, %l7, %l7
 ! v5 = v8 ^ v5
-	.loc 1 4347
+	.loc 1 4713
 	xor %l4, %o7, %o7
 ! v43 = v48 ^ v43
-	.loc 1 4348
+	.loc 1 4714
 	xor %i2, %l0, %l0
 ! v35 = v40 ^ v35
-	.loc 1 4349
+	.loc 1 4715
 	xor %l5, %o5, %l1
 ! v47 = v46 ^ v47
-	.loc 1 4350
+	.loc 1 4716
 	xor %l2, %o4, %l2
 ! v46 = v17 & v43
-	.loc 1 4351
+	.loc 1 4717
 	and %l3, %l0, %l4
 ! v40 = v17 & v35
-	.loc 1 4352
+	.loc 1 4718
 	and %l3, %l1, %o4
 ! v48 = v57 & v43
-	.loc 1 4353
+	.loc 1 4719
 	and %l7, %l0, %o5
 ! v48 = v40 ^ v48
-	.loc 1 4354
+	.loc 1 4720
 	xor %o4, %o5, %l5
 ! v17 = v17 & v47
-	.loc 1 4355
+	.loc 1 4721
 	and %l3, %l2, %l3
 ! v40 = v57 & v35
-	.loc 1 4356
+	.loc 1 4722
 	and %l7, %l1, %o4
 ! v43 = v5 & v43
-	.loc 1 4357
+	.loc 1 4723
 	and %o7, %l0, %o5
 ! v40 = v17 ^ v40
-	.loc 1 4358
+	.loc 1 4724
 	xor %l3, %o4, %o4
 ! v43 = v40 ^ v43
-	.loc 1 4359
+	.loc 1 4725
 	xor %o4, %o5, %o4
 ! v57 = v57 & v47
-	.loc 1 4360
+	.loc 1 4726
 	and %l7, %l2, %l7
 ! v35 = v5 & v35
-	.loc 1 4361
+	.loc 1 4727
 	and %o7, %l1, %l1
 ! v35 = v57 ^ v35
-	.loc 1 4362
+	.loc 1 4728
 	xor %l7, %l1, %l1
 ! v47 = v5 & v47
-	.loc 1 4363
+	.loc 1 4729
 	and %o7, %l2, %o5
 ! v46 = v46 ^ v27
-	.loc 1 4364
+	.loc 1 4730
 	xor %l4, %o3, %l4
 ! v46 = v46 ^ v37
-	.loc 1 4365
+	.loc 1 4731
 	xor %l4, %o2, %l4
 ! v48 = v48 ^ v22
-	.loc 1 4366
+	.loc 1 4732
 	xor %l5, %i3, %l5
 ! v48 = v48 ^ v45
-	.loc 1 4367
+	.loc 1 4733
 	xor %l5, %g5, %l5
 ! v43 = v43 ^ v29
-	.loc 1 4368
+	.loc 1 4734
 	xor %o4, %i4, %o4
 ! v43 = v43 ^ v25
-	.loc 1 4369
+	.loc 1 4735
 	xor %o4, %g4, %o7
 ! v35 = v35 ^ v31
-	.loc 1 4370
+	.loc 1 4736
 	xor %l1, %g1, %o4
 ! v35 = v35 ^ v19
-	.loc 1 4371
+	.loc 1 4737
 	xor %o4, %o1, %o4
 ! v47 = v47 ^ v28
-	.loc 1 4372
+	.loc 1 4738
 	xor %o5, %i5, %o5
 ! v47 = v47 ^ v21
-	.loc 1 4373
+	.loc 1 4739
 	xor %o5, %o0, %o5
 ! v31 = v46 ^ v31
-	.loc 1 4374
+	.loc 1 4740
 	xor %l4, %g1, %g1
 ! v28 = v48 ^ v28
-	.loc 1 4375
+	.loc 1 4741
 	xor %l5, %i5, %i5
 ! v37 = v35 ^ v37
-	.loc 1 4376
+	.loc 1 4742
 	xor %o4, %o2, %o4
 ! v45 = v47 ^ v45
-	.loc 1 4377
+	.loc 1 4743
 	xor %o5, %g5, %g5
 ! v27 = v27 ^ v24
-	.loc 1 4378
+	.loc 1 4744
 	ldx [%fp + 631], %o2
 	xor %o3, %o2, %o3
 ! v27 = v27 ^ v33
-	.loc 1 4379
+	.loc 1 4745
 	ldx [%fp + 759], %o2
 	xor %o3, %o2, %o3
 ! v22 = v22 ^ v55
-	.loc 1 4380
+	.loc 1 4746
 	ldx [%fp + 639], %o2
 	xor %i3, %o2, %i3
 ! v22 = v22 ^ v36
-	.loc 1 4381
+	.loc 1 4747
 	ldx [%fp + 767], %o2
 	xor %i3, %o2, %i3
 ! v29 = v29 ^ v52
-	.loc 1 4382
+	.loc 1 4748
 	ldx [%fp + 647], %o2
 	xor %i4, %o2, %i4
 ! v29 = v29 ^ v20
-	.loc 1 4383
+	.loc 1 4749
 	ldx [%fp + 775], %o2
 	xor %i4, %o2, %i4
 ! v31 = v31 ^ v54
-	.loc 1 4384
+	.loc 1 4750
 	ldx [%fp + 727], %o2
 	xor %g1, %o2, %o2
 ! v31 = v31 ^ v23
-	.loc 1 4385
+	.loc 1 4751
 	ldx [%fp + 863], %o5
 	xor %o2, %o5, %l0
 ! v28 = v28 ^ v26
-	.loc 1 4386
+	.loc 1 4752
 	ldx [%fp + 735], %o2
 	xor %i5, %o2, %o2
 ! v28 = v28 ^ v30
-	.loc 1 4387
+	.loc 1 4753
 	ldx [%fp + 871], %o5
 	xor %o2, %o5, %o5
 ! v43 = v43 ^ v59
-	.loc 1 4388
+	.loc 1 4754
 	ldx [%fp + 719], %o2
 	xor %o7, %o2, %o7
 ! v43 = v43 ^ v38
-	.loc 1 4389
+	.loc 1 4755
 	ldx [%fp + 855], %o2
 	xor %o7, %o2, %o7
 ! v37 = v37 ^ v41
-	.loc 1 4390
+	.loc 1 4756
 	ldx [%fp + 743], %l1
 	xor %o4, %l1, %o2
 ! v37 = v37 ^ v18
-	.loc 1 4391
+	.loc 1 4757
 	ldx [%fp + 879], %o4
 	xor %o2, %o4, %l2
 ! v45 = v45 ^ v49
-	.loc 1 4392
+	.loc 1 4758
 	ldx [%fp + 751], %l3
 	xor %g5, %l3, %o2
 ! v45 = v45 ^ v39
-	.loc 1 4393
+	.loc 1 4759
 	ldx [%fp + 887], %o4
 	xor %o2, %o4, %o4
 ! v25 = v25 ^ v51
-	.loc 1 4394
+	.loc 1 4760
 	ldx [%fp + 655], %l5
 	xor %g4, %l5, %g4
 ! v25 = v25 ^ v42
-	.loc 1 4395
+	.loc 1 4761
 	ldx [%fp + 783], %o2
 	xor %g4, %o2, %g4
 ! v19 = v19 ^ v53
-	.loc 1 4396
+	.loc 1 4762
 	ldx [%fp + 663], %l6
 	xor %o1, %l6, %o1
 ! v19 = v19 ^ v34
-	.loc 1 4397
+	.loc 1 4763
 	ldx [%fp + 791], %o2
 	xor %o1, %o2, %o1
 ! v21 = v21 ^ v50
-	.loc 1 4398
+	.loc 1 4764
 	ldx [%fp + 671], %l7
 	xor %o0, %l7, %o0
 ! v21 = v21 ^ v32
-	.loc 1 4399
+	.loc 1 4765
 	ldx [%fp + 799], %o2
 	xor %o0, %o2, %i2
 ! v41 = v27 ^ v41
-	.loc 1 4400
+	.loc 1 4766
 	xor %o3, %l1, %l4
 ! v49 = v22 ^ v49
-	.loc 1 4401
+	.loc 1 4767
 	xor %i3, %l3, %l3
 ! v51 = v29 ^ v51
-	.loc 1 4402
+	.loc 1 4768
 	xor %i4, %l5, %l5
 ! v53 = v31 ^ v53
-	.loc 1 4403
+	.loc 1 4769
 	xor %l0, %l6, %l0
 ! v50 = v28 ^ v50
-	.loc 1 4404
+	.loc 1 4770
 	xor %o5, %l7, %l1
 ! v33 = v37 ^ v33
-	.loc 1 4405
+	.loc 1 4771
 	ldx [%fp + 759], %o0
 	xor %l2, %o0, %l2
 ! v36 = v45 ^ v36
-	.loc 1 4406
+	.loc 1 4772
 	ldx [%fp + 767], %o0
 	xor %o4, %o0, %o0
 ! v20 = v25 ^ v20
-	.loc 1 4407
+	.loc 1 4773
 	ldx [%fp + 775], %o3
 	xor %g4, %o3, %l7
 ! v23 = v19 ^ v23
-	.loc 1 4408
+	.loc 1 4774
 	ldx [%fp + 863], %o3
 	xor %o1, %o3, %o3
 ! v30 = v21 ^ v30
-	.loc 1 4409
+	.loc 1 4775
 	ldx [%fp + 871], %o1
 	xor %i2, %o1, %o5
 ! v36 = v36 ^ v32
-	.loc 1 4410
+	.loc 1 4776
 	xor %o0, %o2, %i2
 ! v32 = v50 ^ v32
-	.loc 1 4411
+	.loc 1 4777
 	xor %l1, %o2, %o0
 ! v33 = v33 ^ v34
-	.loc 1 4412
+	.loc 1 4778
 	ldx [%fp + 791], %o1
 	xor %l2, %o1, %o4
 ! v34 = v53 ^ v34
-	.loc 1 4413
+	.loc 1 4779
 	xor %l0, %o1, %o1
 ! v43 = v43 ^ v42
-	.loc 1 4414
+	.loc 1 4780
 	ldx [%fp + 783], %o2
 	xor %o7, %o2, %l1
 ! v42 = v51 ^ v42
-	.loc 1 4415
+	.loc 1 4781
 	xor %l5, %o2, %o2
 ! v32 = v32 ^ v39
-	.loc 1 4416
+	.loc 1 4782
 	ldx [%fp + 887], %o7
 	xor %o0, %o7, %l2
 ! v39 = v49 ^ v39
-	.loc 1 4417
+	.loc 1 4783
 	xor %l3, %o7, %o0
 ! v34 = v34 ^ v18
-	.loc 1 4418
+	.loc 1 4784
 	ldx [%fp + 879], %o7
 	xor %o1, %o7, %l3
 ! v18 = v41 ^ v18
-	.loc 1 4419
+	.loc 1 4785
 	xor %l4, %o7, %o1
 ! v42 = v42 ^ v38
-	.loc 1 4420
+	.loc 1 4786
 	ldx [%fp + 855], %o7
 	xor %o2, %o7, %l4
 ! v38 = v59 ^ v38
-	.loc 1 4421
+	.loc 1 4787
 	ldx [%fp + 719], %o2
 	xor %o2, %o7, %o2
 ! v39 = v39 ^ v30
-	.loc 1 4422
+	.loc 1 4788
 	xor %o0, %o5, %l5
 ! v30 = v26 ^ v30
-	.loc 1 4423
+	.loc 1 4789
 	ldx [%fp + 735], %o0
 	xor %o0, %o5, %o0
 ! v18 = v18 ^ v23
-	.loc 1 4424
+	.loc 1 4790
 	xor %o1, %o3, %l6
 ! v23 = v54 ^ v23
-	.loc 1 4425
+	.loc 1 4791
 	ldx [%fp + 727], %o1
 	xor %o1, %o3, %o1
 ! v38 = v38 ^ v20
-	.loc 1 4426
+	.loc 1 4792
 	xor %o2, %l7, %o3
 	stx %o3, [%fp + 895]
 ! v20 = v52 ^ v20
-	.loc 1 4427
+	.loc 1 4793
 	ldx [%fp + 647], %o2
 	xor %o2, %l7, %l7
 ! v30 = v30 ^ v36
-	.loc 1 4428
+	.loc 1 4794
 	xor %o0, %i2, %l0
 ! v36 = v55 ^ v36
-	.loc 1 4429
+	.loc 1 4795
 	ldx [%fp + 639], %o0
 	xor %o0, %i2, %i2
 ! v23 = v23 ^ v33
-	.loc 1 4430
+	.loc 1 4796
 	xor %o1, %o4, %i3
 ! v33 = v24 ^ v33
-	.loc 1 4431
+	.loc 1 4797
 	ldx [%fp + 631], %o0
 	xor %o0, %o4, %o7
 ! v24 = v33 ^ v18
-	.loc 1 4432
+	.loc 1 4798
 	xor %o7, %l6, %o0
 ! v55 = v36 ^ v39
-	.loc 1 4433
+	.loc 1 4799
 	xor %i2, %l5, %o1
 ! v52 = v20 ^ v42
-	.loc 1 4434
+	.loc 1 4800
 	xor %l7, %l4, %o2
 ! v52 = v52 ^ v43
-	.loc 1 4435
+	.loc 1 4801
 	xor %o2, %l1, %o4
 ! v54 = v23 ^ v34
-	.loc 1 4436
+	.loc 1 4802
 	xor %i3, %l3, %i5
 ! v26 = v30 ^ v32
-	.loc 1 4437
+	.loc 1 4803
 	xor %l0, %l2, %i4
 ! v59 = v38 ^ v43
-	.loc 1 4438
+	.loc 1 4804
 	xor %o3, %l1, %o5
 ! v24 = v24 ^ v54
-	.loc 1 4439
+	.loc 1 4805
 	xor %o0, %i5, %o2
 ! v41 = v43 ^ v42
-	.loc 1 4440
+	.loc 1 4806
 	xor %l1, %l4, %o0
 ! v55 = v55 ^ v26
-	.loc 1 4441
+	.loc 1 4807
 	xor %o1, %i4, %o1
 ! v55 = v55 ^ v32
-	.loc 1 4442
+	.loc 1 4808
 	xor %o1, %l2, %g4
 ! v49 = v18 ^ v34
-	.loc 1 4443
+	.loc 1 4809
 	xor %l6, %l3, %g1
 ! v52 = v52 ^ v59
-	.loc 1 4444
+	.loc 1 4810
 	xor %o4, %o5, %o4
 ! v51 = v39 ^ v32
-	.loc 1 4445
+	.loc 1 4811
 	xor %l5, %l2, %o3
 ! v24 = v24 ^ v49
-	.loc 1 4446
+	.loc 1 4812
 	xor %o2, %g1, %o2
 ! v53 = v32 ^ v26
-	.loc 1 4447
+	.loc 1 4813
 	xor %l2, %i4, %o1
 ! v41 = v41 ^ v52
-	.loc 1 4448
+	.loc 1 4814
 	xor %o0, %o4, %o0
 ! v41 = v41 ^ v59
-	.loc 1 4449
+	.loc 1 4815
 	xor %o0, %o5, %g5
 ! v54 = v54 ^ v34
-	.loc 1 4450
+	.loc 1 4816
 	xor %i5, %l3, %i5
 ! v55 = v55 ^ v51
-	.loc 1 4451
+	.loc 1 4817
 	xor %g4, %o3, %o0
 ! v50 = v42 ^ v59
-	.loc 1 4452
+	.loc 1 4818
 	xor %l4, %o5, %g4
 ! v24 = v24 ^ v54
-	.loc 1 4453
+	.loc 1 4819
 	xor %o2, %i5, %o2
 	stx %o2, [%fp + 903]
 ! v59 = v59 ^ v52
-	.loc 1 4454
+	.loc 1 4820
 	xor %o5, %o4, %o5
 ! v53 = v53 ^ v55
-	.loc 1 4455
+	.loc 1 4821
 	xor %o1, %o0, %o1
 ! v53 = v53 ^ v51
-	.loc 1 4456
+	.loc 1 4822
 	xor %o1, %o3, %o1
 ! v49 = v49 ^ v34
-	.loc 1 4457
+	.loc 1 4823
 	xor %g1, %l3, %g1
 ! v41 = v41 ^ v50
-	.loc 1 4458
+	.loc 1 4824
 	xor %g5, %g4, %g5
 ! v26 = v26 ^ v51
-	.loc 1 4459
+	.loc 1 4825
 	xor %i4, %o3, %i4
 ! v24 = v24 ^ v49
-	.loc 1 4460
+	.loc 1 4826
 	xor %o2, %g1, %o2
 	stx %o2, [%fp + 911]
 ! v51 = v51 ^ v55
-	.loc 1 4461
+	.loc 1 4827
 	xor %o3, %o0, %o3
 	stx %o3, [%fp + 919]
 ! v59 = v59 ^ v41
-	.loc 1 4462
+	.loc 1 4828
 	xor %o5, %g5, %o5
 ! v59 = v59 ^ v50
-	.loc 1 4463
+	.loc 1 4829
 	xor %o5, %g4, %o5
 	stx %o5, [%fp + 927]
 ! v54 = v54 ^ v34
-	.loc 1 4464
+	.loc 1 4830
 	xor %i5, %l3, %o5
 	stx %o5, [%fp + 1751]
 ! v53 = v53 ^ v26
-	.loc 1 4465
+	.loc 1 4831
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1759]
 ! v52 = v52 ^ v50
-	.loc 1 4466
+	.loc 1 4832
 	xor %o4, %g4, %o1
 	stx %o1, [%fp + 1767]
 ! v21 = v24 & v33
-	.loc 1 4467
+	.loc 1 4833
 	and %o2, %o7, %o1
 	stx %o1, [%fp + 935]
 ! v19 = v24 & v36
-	.loc 1 4468
+	.loc 1 4834
 	and %o2, %i2, %o1
 ! v25 = v50 & v33
-	.loc 1 4469
+	.loc 1 4835
 	and %g4, %o7, %o4
 ! v25 = v19 ^ v25
-	.loc 1 4470
+	.loc 1 4836
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 943]
 ! v19 = v24 & v20
-	.loc 1 4471
+	.loc 1 4837
 	and %o2, %l7, %o1
 ! v45 = v50 & v36
-	.loc 1 4472
+	.loc 1 4838
 	and %g4, %i2, %o2
 ! v37 = v51 & v33
-	.loc 1 4473
+	.loc 1 4839
 	and %o3, %o7, %o3
 ! v45 = v19 ^ v45
-	.loc 1 4474
+	.loc 1 4840
 	xor %o1, %o2, %o2
 ! v37 = v45 ^ v37
-	.loc 1 4475
+	.loc 1 4841
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 951]
 ! v45 = v50 & v20
-	.loc 1 4476
+	.loc 1 4842
 	and %g4, %l7, %o1
 ! v19 = v51 & v36
-	.loc 1 4477
+	.loc 1 4843
 	ldx [%fp + 919], %o3
 	and %o3, %i2, %o2
 ! v19 = v45 ^ v19
-	.loc 1 4478
+	.loc 1 4844
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 959]
 ! v45 = v51 & v20
-	.loc 1 4479
+	.loc 1 4845
 	and %o3, %l7, %o1
 	stx %o1, [%fp + 967]
 ! v28 = v49 & v23
-	.loc 1 4480
+	.loc 1 4846
 	and %g1, %i3, %o1
 	stx %o1, [%fp + 975]
 ! v31 = v49 & v30
-	.loc 1 4481
+	.loc 1 4847
 	and %g1, %l0, %o1
 ! v29 = v59 & v23
-	.loc 1 4482
+	.loc 1 4848
 	ldx [%fp + 927], %o4
 	and %o4, %i3, %o2
 ! v29 = v31 ^ v29
-	.loc 1 4483
+	.loc 1 4849
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 983]
 ! v31 = v49 & v38
-	.loc 1 4484
+	.loc 1 4850
 	ldx [%fp + 895], %o5
 	and %g1, %o5, %o1
 ! v22 = v59 & v30
-	.loc 1 4485
+	.loc 1 4851
 	and %o4, %l0, %o2
 ! v27 = v55 & v23
-	.loc 1 4486
+	.loc 1 4852
 	and %o0, %i3, %o3
 ! v22 = v31 ^ v22
-	.loc 1 4487
+	.loc 1 4853
 	xor %o1, %o2, %o2
 ! v27 = v22 ^ v27
-	.loc 1 4488
+	.loc 1 4854
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 991]
 ! v22 = v59 & v38
-	.loc 1 4489
+	.loc 1 4855
 	and %o4, %o5, %o1
 ! v31 = v55 & v30
-	.loc 1 4490
+	.loc 1 4856
 	and %o0, %l0, %o2
 ! v31 = v22 ^ v31
-	.loc 1 4491
+	.loc 1 4857
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 999]
 ! v22 = v55 & v38
-	.loc 1 4492
+	.loc 1 4858
 	and %o0, %o5, %o1
 	stx %o1, [%fp + 1007]
 ! v47 = v24 ^ v49
-	.loc 1 4493
+	.loc 1 4859
 	ldx [%fp + 911], %o1
 	xor %o1, %g1, %o3
 	stx %o3, [%fp + 1015]
 ! v35 = v50 ^ v59
-	.loc 1 4494
+	.loc 1 4860
 	xor %g4, %o4, %o5
 	stx %o5, [%fp + 1023]
 ! v48 = v51 ^ v55
-	.loc 1 4495
+	.loc 1 4861
 	ldx [%fp + 919], %o1
 	xor %o1, %o0, %o1
 	stx %o1, [%fp + 1903]
 	stx %o1, [%fp + 1031]
 ! v46 = v33 ^ v23
-	.loc 1 4496
+	.loc 1 4862
 	xor %o7, %i3, %i5
 	stx %i5, [%fp + 2031]
 ! v5 = v36 ^ v30
-	.loc 1 4497
+	.loc 1 4863
 	xor %i2, %l0, %o2
 ! v57 = v20 ^ v38
-	.loc 1 4498
+	.loc 1 4864
 	ldx [%fp + 895], %o1
 	xor %l7, %o1, %o4
 ! v40 = v47 & v46
-	.loc 1 4499
+	.loc 1 4865
 	and %o3, %i5, %o1
 	stx %o1, [%fp + 1039]
 ! v17 = v47 & v5
-	.loc 1 4500
+	.loc 1 4866
 	and %o3, %o2, %o1
 	stx %o1, [%fp + 1911]
 	stx %o1, [%fp + 1047]
 ! v8 = v35 & v46
-	.loc 1 4501
+	.loc 1 4867
 	and %o5, %i5, %i5
 	stx %i5, [%fp + 1967]
 	stx %i5, [%fp + 1055]
 ! v8 = v17 ^ v8
-	.loc 1 4502
+	.loc 1 4868
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 1975]
 	stx %o1, [%fp + 1063]
 ! v47 = v47 & v57
-	.loc 1 4503
+	.loc 1 4869
 	and %o3, %o4, %i5
 	stx %i5, [%fp + 1071]
 ! v17 = v35 & v5
-	.loc 1 4504
+	.loc 1 4870
 	and %o5, %o2, %o5
 	stx %o5, [%fp + 1079]
 ! v46 = v48 & v46
-	.loc 1 4505
+	.loc 1 4871
 	ldx [%fp + 1903], %o1
 	ldx [%fp + 2031], %o3
 	and %o1, %o3, %o3
 	stx %o3, [%fp + 1087]
 ! v17 = v47 ^ v17
-	.loc 1 4506
+	.loc 1 4872
 	xor %i5, %o5, %o1
 ! v46 = v17 ^ v46
-	.loc 1 4507
+	.loc 1 4873
 	xor %o1, %o3, %o3
 	stx %o3, [%fp + 1095]
 ! v35 = v35 & v57
-	.loc 1 4508
+	.loc 1 4874
 	ldx [%fp + 1023], %o1
 	and %o1, %o4, %o1
 ! v5 = v48 & v5
-	.loc 1 4509
+	.loc 1 4875
 	ldx [%fp + 1031], %o5
 	and %o5, %o2, %o2
 ! v5 = v35 ^ v5
-	.loc 1 4510
+	.loc 1 4876
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1103]
 ! v57 = v48 & v57
-	.loc 1 4511
+	.loc 1 4877
 	and %o5, %o4, %o1
 	stx %o1, [%fp + 1775]
 ! v40 = v40 ^ v21
-	.loc 1 4512
+	.loc 1 4878
 	ldx [%fp + 1039], %o1
 	ldx [%fp + 935], %o4
 	xor %o1, %o4, %o1
 ! v40 = v40 ^ v28
-	.loc 1 4513
+	.loc 1 4879
 	ldx [%fp + 975], %o4
 	stx %o4, [%fp + 1991]
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1983]
 	stx %o1, [%fp + 1111]
 ! v8 = v8 ^ v25
-	.loc 1 4514
+	.loc 1 4880
 	ldx [%fp + 943], %o1
 	ldx [%fp + 1975], %o4
 	xor %o4, %o1, %o1
 ! v8 = v8 ^ v29
-	.loc 1 4515
+	.loc 1 4881
 	ldx [%fp + 983], %o4
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1783]
 ! v46 = v46 ^ v37
-	.loc 1 4516
+	.loc 1 4882
 	ldx [%fp + 951], %o1
 	xor %o3, %o1, %o1
 ! v46 = v46 ^ v27
-	.loc 1 4517
+	.loc 1 4883
 	ldx [%fp + 991], %o3
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1119]
 ! v5 = v5 ^ v19
-	.loc 1 4518
+	.loc 1 4884
 	ldx [%fp + 959], %o3
 	xor %o2, %o3, %o1
 ! v5 = v5 ^ v31
-	.loc 1 4519
+	.loc 1 4885
 	ldx [%fp + 999], %o2
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1791]
 ! v57 = v57 ^ v45
-	.loc 1 4520
+	.loc 1 4886
 	ldx [%fp + 967], %o5
 	ldx [%fp + 1775], %o1
 	xor %o1, %o5, %i5
 	stx %i5, [%fp + 1799]
 ! v57 = v57 ^ v22
-	.loc 1 4521
+	.loc 1 4887
 	ldx [%fp + 1007], %o1
 	xor %i5, %o1, %i5
 ! v19 = v40 ^ v19
-	.loc 1 4522
+	.loc 1 4888
 	ldx [%fp + 1983], %o1
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1127]
 ! v45 = v8 ^ v45
-	.loc 1 4523
+	.loc 1 4889
 	ldx [%fp + 1783], %o1
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + 1135]
 ! v28 = v5 ^ v28
-	.loc 1 4524
+	.loc 1 4890
 	ldx [%fp + 1991], %o1
 	xor %o2, %o1, %o1
 	stx %o1, [%fp + 1143]
 ! v29 = v57 ^ v29
-	.loc 1 4525
+	.loc 1 4891
 	xor %i5, %o4, %o1
 	stx %o1, [%fp + 1151]
 ! v57 = v54 & v18
-	.loc 1 4526
+	.loc 1 4892
 	ldx [%fp + 1751], %o3
 	and %o3, %l6, %o1
 	stx %o1, [%fp + 1159]
 ! v5 = v54 & v39
-	.loc 1 4527
+	.loc 1 4893
 	and %o3, %l5, %o1
 ! v8 = v41 & v18
-	.loc 1 4528
+	.loc 1 4894
 	and %g5, %l6, %o2
 ! v8 = v5 ^ v8
-	.loc 1 4529
+	.loc 1 4895
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1167]
 ! v5 = v54 & v42
-	.loc 1 4530
+	.loc 1 4896
 	and %o3, %l4, %o1
 ! v40 = v41 & v39
-	.loc 1 4531
+	.loc 1 4897
 	and %g5, %l5, %o2
 ! v48 = v53 & v18
-	.loc 1 4532
+	.loc 1 4898
 	ldx [%fp + 1759], %o4
 	and %o4, %l6, %o3
 ! v40 = v5 ^ v40
-	.loc 1 4533
+	.loc 1 4899
 	xor %o1, %o2, %o2
 ! v48 = v40 ^ v48
-	.loc 1 4534
+	.loc 1 4900
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 1175]
 ! v40 = v41 & v42
-	.loc 1 4535
+	.loc 1 4901
 	and %g5, %l4, %o1
 ! v5 = v53 & v39
-	.loc 1 4536
+	.loc 1 4902
 	and %o4, %l5, %o2
 ! v5 = v40 ^ v5
-	.loc 1 4537
+	.loc 1 4903
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1183]
 ! v40 = v53 & v42
-	.loc 1 4538
+	.loc 1 4904
 	and %o4, %l4, %o1
 	stx %o1, [%fp + 1191]
 ! v35 = v34 & v34
-	.loc 1 4539
+	.loc 1 4905
 	and %l3, %l3, %o1
 	stx %o1, [%fp + 1199]
 ! v17 = v34 & v32
-	.loc 1 4540
+	.loc 1 4906
 	and %l3, %l2, %o1
 ! v47 = v52 & v34
-	.loc 1 4541
+	.loc 1 4907
 	ldx [%fp + 1767], %o4
 	and %o4, %l3, %o2
 ! v47 = v17 ^ v47
-	.loc 1 4542
+	.loc 1 4908
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1207]
 ! v17 = v34 & v43
-	.loc 1 4543
+	.loc 1 4909
 	and %l3, %l1, %o1
 ! v15 = v52 & v32
-	.loc 1 4544
+	.loc 1 4910
 	and %o4, %l2, %o2
 ! v44 = v26 & v34
-	.loc 1 4545
+	.loc 1 4911
 	and %i4, %l3, %o3
 ! v15 = v17 ^ v15
-	.loc 1 4546
+	.loc 1 4912
 	xor %o1, %o2, %o2
 ! v44 = v15 ^ v44
-	.loc 1 4547
+	.loc 1 4913
 	xor %o2, %o3, %o1
 	stx %o1, [%fp + 1215]
 ! v15 = v52 & v43
-	.loc 1 4548
+	.loc 1 4914
 	and %o4, %l1, %o1
 ! v17 = v26 & v32
-	.loc 1 4549
+	.loc 1 4915
 	and %i4, %l2, %o2
 ! v17 = v15 ^ v17
-	.loc 1 4550
+	.loc 1 4916
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + 1223]
 ! v15 = v26 & v43
-	.loc 1 4551
+	.loc 1 4917
 	and %i4, %l1, %o1
 	stx %o1, [%fp + 1231]
 ! v58 = v54 ^ v34
-	.loc 1 4552
+	.loc 1 4918
 	ldx [%fp + 1751], %o1
 	xor %o1, %l3, %o3
 	stx %o3, [%fp + 1239]
 ! v62 = v41 ^ v52
-	.loc 1 4553
+	.loc 1 4919
 	ldx [%fp + 1767], %o1
 	xor %g5, %o1, %o5
 	stx %o5, [%fp + 1247]
 ! v60 = v53 ^ v26
-	.loc 1 4554
+	.loc 1 4920
 	ldx [%fp + 1759], %o1
 	xor %o1, %i4, %o1
 	stx %o1, [%fp + 1919]
 	stx %o1, [%fp + 1255]
 ! v56 = v18 ^ v34
-	.loc 1 4555
+	.loc 1 4921
 	xor %l6, %l3, %i5
 	stx %i5, [%fp + 2039]
 ! v12 = v39 ^ v32
-	.loc 1 4556
+	.loc 1 4922
 	xor %l5, %l2, %o2
 ! v61 = v42 ^ v43
-	.loc 1 4557
+	.loc 1 4923
 	xor %l4, %l1, %o4
 ! v2 = v58 & v56
-	.loc 1 4558
+	.loc 1 4924
 	and %o3, %i5, %o1
 	stx %o1, [%fp + 1263]
 ! v63 = v58 & v12
-	.loc 1 4559
+	.loc 1 4925
 	and %o3, %o2, %o1
 	stx %o1, [%fp + 1927]
 	stx %o1, [%fp + -17]
 ! v64 = v62 & v56
-	.loc 1 4560
+	.loc 1 4926
 	and %o5, %i5, %i5
 	stx %i5, [%fp + 1999]
 	stx %i5, [%fp + -9]
 ! v64 = v63 ^ v64
-	.loc 1 4561
+	.loc 1 4927
 	xor %o1, %i5, %o1
 	stx %o1, [%fp + 2007]
 	stx %o1, [%fp + 1271]
 ! v58 = v58 & v61
-	.loc 1 4562
+	.loc 1 4928
 	and %o3, %o4, %i5
 	stx %i5, [%fp + 1279]
 ! v63 = v62 & v12
-	.loc 1 4563
+	.loc 1 4929
 	and %o5, %o2, %o5
 	stx %o5, [%fp + 1287]
 ! v56 = v60 & v56
-	.loc 1 4564
+	.loc 1 4930
 	ldx [%fp + 1919], %o1
 	ldx [%fp + 2039], %o3
 	and %o1, %o3, %o3
 	stx %o3, [%fp + 1295]
 ! v63 = v58 ^ v63
-	.loc 1 4565
+	.loc 1 4931
 	xor %i5, %o5, %o1
 ! v56 = v63 ^ v56
-	.loc 1 4566
+	.loc 1 4932
 	xor %o1, %o3, %o3
 	stx %o3, [%fp + 1303]
 ! v62 = v62 & v61
-	.loc 1 4567
+	.loc 1 4933
 	ldx [%fp + 1247], %o1
 	and %o1, %o4, %o1
 ! v12 = v60 & v12
-	.loc 1 4568
+	.loc 1 4934
 	ldx [%fp + 1255], %o5
 	and %o5, %o2, %o2
 ! v12 = v62 ^ v12
-	.loc 1 4569
+	.loc 1 4935
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1311]
 ! v61 = v60 & v61
-	.loc 1 4570
+	.loc 1 4936
 	and %o5, %o4, %o1
 	stx %o1, [%fp + 1807]
 ! v2 = v2 ^ v57
-	.loc 1 4571
+	.loc 1 4937
 	ldx [%fp + 1263], %o1
 	ldx [%fp + 1159], %o4
 	xor %o1, %o4, %o1
 ! v2 = v2 ^ v35
-	.loc 1 4572
+	.loc 1 4938
 	ldx [%fp + 1199], %o4
 	stx %o4, [%fp + 2023]
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 2015]
 	stx %o1, [%fp + 1319]
 ! v64 = v64 ^ v8
-	.loc 1 4573
+	.loc 1 4939
 	ldx [%fp + 1167], %o1
 	ldx [%fp + 2007], %o4
 	xor %o4, %o1, %o1
 ! v64 = v64 ^ v47
-	.loc 1 4574
+	.loc 1 4940
 	ldx [%fp + 1207], %o4
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + 1815]
 ! v56 = v56 ^ v48
-	.loc 1 4575
+	.loc 1 4941
 	ldx [%fp + 1175], %o1
 	xor %o3, %o1, %o1
 ! v56 = v56 ^ v44
-	.loc 1 4576
+	.loc 1 4942
 	ldx [%fp + 1215], %o3
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1327]
 ! v12 = v12 ^ v5
-	.loc 1 4577
+	.loc 1 4943
 	ldx [%fp + 1183], %o3
 	xor %o2, %o3, %o1
 ! v12 = v12 ^ v17
-	.loc 1 4578
+	.loc 1 4944
 	ldx [%fp + 1223], %o2
 	xor %o1, %o2, %o2
 	stx %o2, [%fp + 1823]
 ! v61 = v61 ^ v40
-	.loc 1 4579
+	.loc 1 4945
 	ldx [%fp + 1191], %o5
 	ldx [%fp + 1807], %o1
 	xor %o1, %o5, %i5
 	stx %i5, [%fp + 1831]
 ! v61 = v61 ^ v15
-	.loc 1 4580
+	.loc 1 4946
 	ldx [%fp + 1231], %o1
 	xor %i5, %o1, %i5
 ! v5 = v2 ^ v5
-	.loc 1 4581
+	.loc 1 4947
 	ldx [%fp + 2015], %o1
 	xor %o1, %o3, %o1
 	stx %o1, [%fp + 1335]
 ! v40 = v64 ^ v40
-	.loc 1 4582
+	.loc 1 4948
 	ldx [%fp + 1815], %o1
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + 1343]
 ! v35 = v12 ^ v35
-	.loc 1 4583
+	.loc 1 4949
 	ldx [%fp + 2023], %o1
 	xor %o2, %o1, %o1
 	stx %o1, [%fp + 1351]
 ! v47 = v61 ^ v47
-	.loc 1 4584
+	.loc 1 4950
 	xor %i5, %o4, %o1
 	stx %o1, [%fp + 1359]
 ! v54 = v24 ^ v54
-	.loc 1 4585
+	.loc 1 4951
 	ldx [%fp + 911], %o1
 	ldx [%fp + 1751], %o2
 	xor %o1, %o2, %o2
 ! v41 = v50 ^ v41
-	.loc 1 4586
+	.loc 1 4952
 	xor %g4, %g5, %g5
 ! v53 = v51 ^ v53
-	.loc 1 4587
+	.loc 1 4953
 	ldx [%fp + 919], %o1
 	ldx [%fp + 1759], %o3
 	xor %o1, %o3, %o3
 ! v49 = v49 ^ v34
-	.loc 1 4588
+	.loc 1 4954
 	xor %g1, %l3, %g1
 ! v52 = v59 ^ v52
-	.loc 1 4589
+	.loc 1 4955
 	ldx [%fp + 927], %o1
 	ldx [%fp + 1767], %o4
 	xor %o1, %o4, %o4
 ! v26 = v55 ^ v26
-	.loc 1 4590
+	.loc 1 4956
 	xor %o0, %i4, %i4
 ! v18 = v33 ^ v18
-	.loc 1 4591
+	.loc 1 4957
 	xor %o7, %l6, %l6
 ! v39 = v36 ^ v39
-	.loc 1 4592
+	.loc 1 4958
 	xor %i2, %l5, %l5
 ! v42 = v20 ^ v42
-	.loc 1 4593
+	.loc 1 4959
 	xor %l7, %l4, %l4
 ! v34 = v23 ^ v34
-	.loc 1 4594
+	.loc 1 4960
 	xor %i3, %l3, %l3
 ! v32 = v30 ^ v32
-	.loc 1 4595
+	.loc 1 4961
 	xor %l0, %l2, %l2
 ! v43 = v38 ^ v43
-	.loc 1 4596
+	.loc 1 4962
 	ldx [%fp + 895], %o0
 	xor %o0, %l1, %l1
 ! v38 = v54 & v18
-	.loc 1 4597
+	.loc 1 4963
 	and %o2, %l6, %o7
 ! v30 = v54 & v39
-	.loc 1 4598
+	.loc 1 4964
 	and %o2, %l5, %o0
 ! v23 = v41 & v18
-	.loc 1 4599
+	.loc 1 4965
 	and %g5, %l6, %o1
 ! v23 = v30 ^ v23
-	.loc 1 4600
+	.loc 1 4966
 	xor %o0, %o1, %l0
 ! v30 = v54 & v42
-	.loc 1 4601
+	.loc 1 4967
 	and %o2, %l4, %o0
 ! v20 = v41 & v39
-	.loc 1 4602
+	.loc 1 4968
 	and %g5, %l5, %o1
 ! v36 = v53 & v18
-	.loc 1 4603
+	.loc 1 4969
 	and %o3, %l6, %o5
 ! v20 = v30 ^ v20
-	.loc 1 4604
+	.loc 1 4970
 	xor %o0, %o1, %o1
 ! v36 = v20 ^ v36
-	.loc 1 4605
+	.loc 1 4971
 	xor %o1, %o5, %l7
 ! v20 = v41 & v42
-	.loc 1 4606
+	.loc 1 4972
 	and %g5, %l4, %o0
 ! v30 = v53 & v39
-	.loc 1 4607
+	.loc 1 4973
 	and %o3, %l5, %o1
 ! v30 = v20 ^ v30
-	.loc 1 4608
+	.loc 1 4974
 	xor %o0, %o1, %i3
 ! v20 = v53 & v42
-	.loc 1 4609
+	.loc 1 4975
 	and %o3, %l4, %o5
 ! v33 = v49 & v34
-	.loc 1 4610
+	.loc 1 4976
 	and %g1, %l3, %i2
 ! v55 = v49 & v32
-	.loc 1 4611
+	.loc 1 4977
 	and %g1, %l2, %o0
 ! v59 = v52 & v34
-	.loc 1 4612
+	.loc 1 4978
 	and %o4, %l3, %o1
 ! v59 = v55 ^ v59
-	.loc 1 4613
+	.loc 1 4979
 	xor %o0, %o1, %g4
 ! v55 = v49 & v43
-	.loc 1 4614
+	.loc 1 4980
 	and %g1, %l1, %o0
 ! v51 = v52 & v32
-	.loc 1 4615
+	.loc 1 4981
 	and %o4, %l2, %o1
 ! v50 = v26 & v34
-	.loc 1 4616
+	.loc 1 4982
 	and %i4, %l3, %i5
 ! v51 = v55 ^ v51
-	.loc 1 4617
+	.loc 1 4983
 	xor %o0, %o1, %o1
 ! v50 = v51 ^ v50
-	.loc 1 4618
+	.loc 1 4984
 	xor %o1, %i5, %i5
 ! v51 = v52 & v43
-	.loc 1 4619
+	.loc 1 4985
 	and %o4, %l1, %o0
 ! v55 = v26 & v32
-	.loc 1 4620
+	.loc 1 4986
 	and %i4, %l2, %o1
 ! v55 = v51 ^ v55
-	.loc 1 4621
+	.loc 1 4987
 	xor %o0, %o1, %o1
 ! v51 = v26 & v43
-	.loc 1 4622
+	.loc 1 4988
 	and %i4, %l1, %o0
 ! v49 = v54 ^ v49
-	.loc 1 4623
+	.loc 1 4989
 	xor %o2, %g1, %g1
 ! v52 = v41 ^ v52
-	.loc 1 4624
+	.loc 1 4990
 	xor %g5, %o4, %o4
 ! v26 = v53 ^ v26
-	.loc 1 4625
+	.loc 1 4991
 	xor %o3, %i4, %i4
 ! v34 = v18 ^ v34
-	.loc 1 4626
+	.loc 1 4992
 	xor %l6, %l3, %l3
 ! v32 = v39 ^ v32
-	.loc 1 4627
+	.loc 1 4993
 	xor %l5, %l2, %l2
 ! v43 = v42 ^ v43
-	.loc 1 4628
+	.loc 1 4994
 	xor %l4, %l1, %l1
 ! v42 = v49 & v34
-	.loc 1 4629
+	.loc 1 4995
 	and %g1, %l3, %l4
 ! v39 = v49 & v32
-	.loc 1 4630
+	.loc 1 4996
 	and %g1, %l2, %o2
 ! v18 = v52 & v34
-	.loc 1 4631
+	.loc 1 4997
 	and %o4, %l3, %o3
 ! v18 = v39 ^ v18
-	.loc 1 4632
+	.loc 1 4998
 	xor %o2, %o3, %l5
 ! v49 = v49 & v43
-	.loc 1 4633
+	.loc 1 4999
 	and %g1, %l1, %g1
 ! v39 = v52 & v32
-	.loc 1 4634
+	.loc 1 5000
 	and %o4, %l2, %o2
 ! v34 = v26 & v34
-	.loc 1 4635
+	.loc 1 5001
 	and %i4, %l3, %o3
 ! v39 = v49 ^ v39
-	.loc 1 4636
+	.loc 1 5002
 	xor %g1, %o2, %o2
 ! v34 = v39 ^ v34
-	.loc 1 4637
+	.loc 1 5003
 	xor %o2, %o3, %o2
 ! v52 = v52 & v43
-	.loc 1 4638
+	.loc 1 5004
 	and %o4, %l1, %o4
 ! v32 = v26 & v32
-	.loc 1 4639
+	.loc 1 5005
 	and %i4, %l2, %l2
 ! v32 = v52 ^ v32
-	.loc 1 4640
+	.loc 1 5006
 	xor %o4, %l2, %l2
 ! v43 = v26 & v43
-	.loc 1 4641
+	.loc 1 5007
 	and %i4, %l1, %o3
 ! v42 = v42 ^ v38
-	.loc 1 4642
+	.loc 1 5008
 	xor %l4, %o7, %l4
 ! v42 = v42 ^ v33
-	.loc 1 4643
+	.loc 1 5009
 	xor %l4, %i2, %l4
 ! v18 = v18 ^ v23
-	.loc 1 4644
+	.loc 1 5010
 	xor %l5, %l0, %l5
 ! v18 = v18 ^ v59
-	.loc 1 4645
+	.loc 1 5011
 	xor %l5, %g4, %l5
 ! v34 = v34 ^ v36
-	.loc 1 4646
+	.loc 1 5012
 	xor %o2, %l7, %o2
 ! v34 = v34 ^ v50
-	.loc 1 4647
+	.loc 1 5013
 	xor %o2, %i5, %o4
 ! v32 = v32 ^ v30
-	.loc 1 4648
+	.loc 1 5014
 	xor %l2, %i3, %o2
 ! v32 = v32 ^ v55
-	.loc 1 4649
+	.loc 1 5015
 	xor %o2, %o1, %o2
 ! v43 = v43 ^ v20
-	.loc 1 4650
+	.loc 1 5016
 	xor %o3, %o5, %o3
 ! v43 = v43 ^ v51
-	.loc 1 4651
+	.loc 1 5017
 	xor %o3, %o0, %o3
 ! v30 = v42 ^ v30
-	.loc 1 4652
+	.loc 1 5018
 	xor %l4, %i3, %i3
 ! v20 = v18 ^ v20
-	.loc 1 4653
+	.loc 1 5019
 	xor %l5, %o5, %o5
 ! v33 = v32 ^ v33
-	.loc 1 4654
+	.loc 1 5020
 	xor %o2, %i2, %i2
 ! v59 = v43 ^ v59
-	.loc 1 4655
+	.loc 1 5021
 	xor %o3, %g4, %g4
 ! v38 = v38 ^ v21
-	.loc 1 4656
+	.loc 1 5022
 	ldx [%fp + 935], %o2
 	xor %o7, %o2, %o7
 ! v38 = v38 ^ v57
-	.loc 1 4657
+	.loc 1 5023
 	ldx [%fp + 1159], %o2
 	xor %o7, %o2, %o7
 ! v23 = v23 ^ v25
-	.loc 1 4658
+	.loc 1 5024
 	ldx [%fp + 943], %o2
 	xor %l0, %o2, %l0
 ! v23 = v23 ^ v8
-	.loc 1 4659
+	.loc 1 5025
 	ldx [%fp + 1167], %o2
 	xor %l0, %o2, %l0
 ! v36 = v36 ^ v37
-	.loc 1 4660
+	.loc 1 5026
 	ldx [%fp + 951], %o2
 	xor %l7, %o2, %l7
 ! v36 = v36 ^ v48
-	.loc 1 4661
+	.loc 1 5027
 	ldx [%fp + 1175], %o2
 	xor %l7, %o2, %l7
 ! v30 = v30 ^ v19
-	.loc 1 4662
+	.loc 1 5028
 	ldx [%fp + 1127], %o2
 	xor %i3, %o2, %o2
 ! v30 = v30 ^ v5
-	.loc 1 4663
+	.loc 1 5029
 	ldx [%fp + 1335], %o3
 	xor %o2, %o3, %l1
 ! v20 = v20 ^ v45
-	.loc 1 4664
+	.loc 1 5030
 	ldx [%fp + 1135], %o2
 	xor %o5, %o2, %o2
 ! v20 = v20 ^ v40
-	.loc 1 4665
+	.loc 1 5031
 	ldx [%fp + 1343], %o3
 	xor %o2, %o3, %o5
 ! v34 = v34 ^ v46
-	.loc 1 4666
+	.loc 1 5032
 	ldx [%fp + 1119], %o2
 	xor %o4, %o2, %o4
 ! v34 = v34 ^ v56
-	.loc 1 4667
+	.loc 1 5033
 	ldx [%fp + 1327], %o2
 	xor %o4, %o2, %o4
 ! v33 = v33 ^ v28
-	.loc 1 4668
+	.loc 1 5034
 	ldx [%fp + 1143], %l2
 	xor %i2, %l2, %o2
 ! v33 = v33 ^ v35
-	.loc 1 4669
+	.loc 1 5035
 	ldx [%fp + 1351], %o3
 	xor %o2, %o3, %l3
 ! v59 = v59 ^ v29
-	.loc 1 4670
+	.loc 1 5036
 	ldx [%fp + 1151], %l4
 	xor %g4, %l4, %o2
 ! v59 = v59 ^ v47
-	.loc 1 4671
+	.loc 1 5037
 	ldx [%fp + 1359], %o3
 	xor %o2, %o3, %o3
 ! v50 = v50 ^ v27
-	.loc 1 4672
+	.loc 1 5038
 	ldx [%fp + 991], %l5
 	xor %i5, %l5, %i5
 ! v50 = v50 ^ v44
-	.loc 1 4673
+	.loc 1 5039
 	ldx [%fp + 1215], %o2
 	xor %i5, %o2, %i5
 ! v55 = v55 ^ v31
-	.loc 1 4674
+	.loc 1 5040
 	ldx [%fp + 999], %l6
 	xor %o1, %l6, %o1
 ! v55 = v55 ^ v17
-	.loc 1 4675
+	.loc 1 5041
 	ldx [%fp + 1223], %o2
 	xor %o1, %o2, %o1
 ! v51 = v51 ^ v22
-	.loc 1 4676
+	.loc 1 5042
 	ldx [%fp + 1007], %i3
 	xor %o0, %i3, %o0
 ! v51 = v51 ^ v15
-	.loc 1 4677
+	.loc 1 5043
 	ldx [%fp + 1231], %o2
 	xor %o0, %o2, %i2
 ! v28 = v38 ^ v28
-	.loc 1 4678
+	.loc 1 5044
 	xor %o7, %l2, %l2
 ! v29 = v23 ^ v29
-	.loc 1 4679
+	.loc 1 5045
 	xor %l0, %l4, %l0
 ! v27 = v36 ^ v27
-	.loc 1 4680
+	.loc 1 5046
 	xor %l7, %l5, %o7
 ! v31 = v30 ^ v31
-	.loc 1 4681
+	.loc 1 5047
 	xor %l1, %l6, %l1
 ! v22 = v20 ^ v22
-	.loc 1 4682
+	.loc 1 5048
 	xor %o5, %i3, %o5
 ! v57 = v33 ^ v57
-	.loc 1 4683
+	.loc 1 5049
 	ldx [%fp + 1159], %o0
 	xor %l3, %o0, %l5
 ! v8 = v59 ^ v8
-	.loc 1 4684
+	.loc 1 5050
 	ldx [%fp + 1167], %o0
 	xor %o3, %o0, %o0
 ! v48 = v50 ^ v48
-	.loc 1 4685
+	.loc 1 5051
 	ldx [%fp + 1175], %o3
 	xor %i5, %o3, %l6
 ! v5 = v55 ^ v5
-	.loc 1 4686
+	.loc 1 5052
 	ldx [%fp + 1335], %o3
 	xor %o1, %o3, %o3
 ! v40 = v51 ^ v40
-	.loc 1 4687
+	.loc 1 5053
 	ldx [%fp + 1343], %o1
 	xor %i2, %o1, %l3
 ! v8 = v8 ^ v15
-	.loc 1 4688
+	.loc 1 5054
 	xor %o0, %o2, %l4
 ! v15 = v22 ^ v15
-	.loc 1 4689
+	.loc 1 5055
 	xor %o5, %o2, %o0
 ! v57 = v57 ^ v17
-	.loc 1 4690
+	.loc 1 5056
 	ldx [%fp + 1223], %o1
 	xor %l5, %o1, %l5
 ! v17 = v31 ^ v17
-	.loc 1 4691
+	.loc 1 5057
 	xor %l1, %o1, %o1
 ! v34 = v34 ^ v44
-	.loc 1 4692
+	.loc 1 5058
 	ldx [%fp + 1215], %o2
 	xor %o4, %o2, %o5
 ! v44 = v27 ^ v44
-	.loc 1 4693
+	.loc 1 5059
 	xor %o7, %o2, %o2
 ! v15 = v15 ^ v47
-	.loc 1 4694
+	.loc 1 5060
 	ldx [%fp + 1359], %o4
 	xor %o0, %o4, %o7
 ! v47 = v29 ^ v47
-	.loc 1 4695
+	.loc 1 5061
 	xor %l0, %o4, %o0
 ! v17 = v17 ^ v35
-	.loc 1 4696
+	.loc 1 5062
 	ldx [%fp + 1351], %o4
 	xor %o1, %o4, %l0
 ! v35 = v28 ^ v35
-	.loc 1 4697
+	.loc 1 5063
 	xor %l2, %o4, %o1
 ! v44 = v44 ^ v56
-	.loc 1 4698
+	.loc 1 5064
 	ldx [%fp + 1327], %o4
 	xor %o2, %o4, %l1
 ! v56 = v46 ^ v56
-	.loc 1 4699
+	.loc 1 5065
 	ldx [%fp + 1119], %o2
 	xor %o2, %o4, %o2
 ! v47 = v47 ^ v40
-	.loc 1 4700
+	.loc 1 5066
 	xor %o0, %l3, %l2
 ! v40 = v45 ^ v40
-	.loc 1 4701
+	.loc 1 5067
 	ldx [%fp + 1135], %o0
 	xor %o0, %l3, %o0
 ! v35 = v35 ^ v5
-	.loc 1 4702
+	.loc 1 5068
 	xor %o1, %o3, %l3
 ! v5 = v19 ^ v5
-	.loc 1 4703
+	.loc 1 5069
 	ldx [%fp + 1127], %o1
 	xor %o1, %o3, %o1
 ! v56 = v56 ^ v48
-	.loc 1 4704
+	.loc 1 5070
 	xor %o2, %l6, %l7
 ! v48 = v37 ^ v48
-	.loc 1 4705
+	.loc 1 5071
 	ldx [%fp + 951], %o2
 	xor %o2, %l6, %o2
 ! v40 = v40 ^ v8
-	.loc 1 4706
+	.loc 1 5072
 	xor %o0, %l4, %o0
 ! v8 = v25 ^ v8
-	.loc 1 4707
+	.loc 1 5073
 	ldx [%fp + 943], %o3
 	xor %o3, %l4, %o3
 ! v5 = v5 ^ v57
-	.loc 1 4708
+	.loc 1 5074
 	xor %o1, %l5, %o1
 ! v57 = v21 ^ v57
-	.loc 1 4709
+	.loc 1 5075
 	ldx [%fp + 935], %o4
 	xor %o4, %l5, %o4
 ! v57 = v57 ^ v35
-	.loc 1 4710
+	.loc 1 5076
 	xor %o4, %l3, %o4
 ! v8 = v8 ^ v47
-	.loc 1 4711
+	.loc 1 5077
 	xor %o3, %l2, %o3
 ! v48 = v48 ^ v44
-	.loc 1 4712
+	.loc 1 5078
 	xor %o2, %l1, %o2
 ! v48 = v48 ^ v34
-	.loc 1 4713
+	.loc 1 5079
 	xor %o2, %o5, %l5
 ! v5 = v5 ^ v17
-	.loc 1 4714
+	.loc 1 5080
 	xor %o1, %l0, %l6
 ! v40 = v40 ^ v15
-	.loc 1 4715
+	.loc 1 5081
 	xor %o0, %o7, %l4
 ! v56 = v56 ^ v34
-	.loc 1 4716
+	.loc 1 5082
 	xor %l7, %o5, %l7
 ! v21 = v57 & v0
-	.loc 1 4717
+	.loc 1 5083
 	ldx [%fp + -185], %o2
 	and %o4, %o2, %o0
 	stx %o0, [%fp + 1367]
 ! v25 = v57 & v3
-	.loc 1 4718
+	.loc 1 5084
 	ldx [%fp + -169], %i2
 	and %o4, %i2, %o0
 ! v37 = v34 & v0
-	.loc 1 4719
+	.loc 1 5085
 	and %o5, %o2, %o1
 ! v37 = v25 ^ v37
-	.loc 1 4720
+	.loc 1 5086
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1375]
 ! v25 = v57 & v6
-	.loc 1 4721
+	.loc 1 5087
 	ldx [%fp + -153], %i3
 	and %o4, %i3, %o0
 ! v19 = v34 & v3
-	.loc 1 4722
+	.loc 1 5088
 	and %o5, %i2, %o1
 ! v45 = v8 & v0
-	.loc 1 4723
+	.loc 1 5089
 	and %o3, %o2, %o2
 ! v19 = v25 ^ v19
-	.loc 1 4724
+	.loc 1 5090
 	xor %o0, %o1, %o1
 ! v45 = v19 ^ v45
-	.loc 1 4725
+	.loc 1 5091
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1383]
 ! v19 = v34 & v6
-	.loc 1 4726
+	.loc 1 5092
 	and %o5, %i3, %o0
 ! v25 = v8 & v3
-	.loc 1 4727
+	.loc 1 5093
 	and %o3, %i2, %o1
 ! v25 = v19 ^ v25
-	.loc 1 4728
+	.loc 1 5094
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1839]
 ! v19 = v8 & v6
-	.loc 1 4729
+	.loc 1 5095
 	and %o3, %i3, %o0
 	stx %o0, [%fp + 1847]
 ! v46 = v35 & v10
-	.loc 1 4730
+	.loc 1 5096
 	ldx [%fp + -129], %o2
 	and %l3, %o2, %i2
 ! v28 = v35 & v13
-	.loc 1 4731
+	.loc 1 5097
 	ldx [%fp + -113], %i4
 	and %l3, %i4, %o0
 ! v29 = v48 & v10
-	.loc 1 4732
+	.loc 1 5098
 	and %l5, %o2, %o1
 ! v29 = v28 ^ v29
-	.loc 1 4733
+	.loc 1 5099
 	xor %o0, %o1, %i3
 ! v28 = v35 & v16
-	.loc 1 4734
+	.loc 1 5100
 	ldx [%fp + -97], %i5
 	and %l3, %i5, %o0
 ! v27 = v48 & v13
-	.loc 1 4735
+	.loc 1 5101
 	and %l5, %i4, %o1
 ! v31 = v47 & v10
-	.loc 1 4736
+	.loc 1 5102
 	and %l2, %o2, %o2
 ! v27 = v28 ^ v27
-	.loc 1 4737
+	.loc 1 5103
 	xor %o0, %o1, %o1
 ! v31 = v27 ^ v31
-	.loc 1 4738
+	.loc 1 5104
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1391]
 ! v27 = v48 & v16
-	.loc 1 4739
+	.loc 1 5105
 	and %l5, %i5, %o0
 ! v28 = v47 & v13
-	.loc 1 4740
+	.loc 1 5106
 	and %l2, %i4, %o1
 ! v28 = v27 ^ v28
-	.loc 1 4741
+	.loc 1 5107
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1399]
 ! v27 = v47 & v16
-	.loc 1 4742
+	.loc 1 5108
 	and %l2, %i5, %o0
 	stx %o0, [%fp + 1407]
 ! v22 = v57 ^ v35
-	.loc 1 4743
+	.loc 1 5109
 	xor %o4, %l3, %g5
 ! v51 = v34 ^ v48
-	.loc 1 4744
+	.loc 1 5110
 	xor %o5, %l5, %o1
 ! v55 = v8 ^ v47
-	.loc 1 4745
+	.loc 1 5111
 	xor %o3, %l2, %o2
 ! v50 = v0 ^ v10
-	.loc 1 4746
+	.loc 1 5112
 	ldx [%fp + -185], %o0
 	ldx [%fp + -129], %i4
 	xor %o0, %i4, %i5
 ! v59 = v3 ^ v13
-	.loc 1 4747
+	.loc 1 5113
 	ldx [%fp + -169], %o0
 	ldx [%fp + -113], %i4
 	xor %o0, %i4, %g1
 ! v33 = v6 ^ v16
-	.loc 1 4748
+	.loc 1 5114
 	ldx [%fp + -153], %o0
 	ldx [%fp + -97], %i4
 	xor %o0, %i4, %g4
 ! v20 = v22 & v50
-	.loc 1 4749
+	.loc 1 5115
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 1415]
 ! v30 = v22 & v59
-	.loc 1 4750
+	.loc 1 5116
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 1423]
 ! v36 = v51 & v50
-	.loc 1 4751
+	.loc 1 5117
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 1431]
 ! v36 = v30 ^ v36
-	.loc 1 4752
+	.loc 1 5118
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 1439]
 ! v22 = v22 & v33
-	.loc 1 4753
+	.loc 1 5119
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1447]
 ! v30 = v51 & v59
-	.loc 1 4754
+	.loc 1 5120
 	and %o1, %g1, %o0
 ! v50 = v55 & v50
-	.loc 1 4755
+	.loc 1 5121
 	and %o2, %i5, %i5
 ! v30 = v22 ^ v30
-	.loc 1 4756
+	.loc 1 5122
 	xor %g5, %o0, %o0
 ! v50 = v30 ^ v50
-	.loc 1 4757
+	.loc 1 5123
 	xor %o0, %i5, %i5
 ! v51 = v51 & v33
-	.loc 1 4758
+	.loc 1 5124
 	and %o1, %g4, %o0
 ! v59 = v55 & v59
-	.loc 1 4759
+	.loc 1 5125
 	and %o2, %g1, %o1
 ! v59 = v51 ^ v59
-	.loc 1 4760
+	.loc 1 5126
 	xor %o0, %o1, %g1
 ! v33 = v55 & v33
-	.loc 1 4761
+	.loc 1 5127
 	and %o2, %g4, %o2
 ! v20 = v20 ^ v21
-	.loc 1 4762
+	.loc 1 5128
 	ldx [%fp + 1415], %o0
 	ldx [%fp + 1367], %o1
 	xor %o0, %o1, %o0
 ! v20 = v20 ^ v46
-	.loc 1 4763
+	.loc 1 5129
 	xor %o0, %i2, %o1
 ! v36 = v36 ^ v37
-	.loc 1 4764
+	.loc 1 5130
 	ldx [%fp + 1375], %o0
 	xor %i4, %o0, %o0
 ! v36 = v36 ^ v29
-	.loc 1 4765
+	.loc 1 5131
 	xor %o0, %i3, %i4
 ! v50 = v50 ^ v45
-	.loc 1 4766
+	.loc 1 5132
 	ldx [%fp + 1383], %o0
 	xor %i5, %o0, %o0
 ! v50 = v50 ^ v31
-	.loc 1 4767
+	.loc 1 5133
 	ldx [%fp + 1391], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1455]
 ! v59 = v59 ^ v25
-	.loc 1 4768
+	.loc 1 5134
 	ldx [%fp + 1839], %g4
 	xor %g1, %g4, %o0
 ! v59 = v59 ^ v28
-	.loc 1 4769
+	.loc 1 5135
 	ldx [%fp + 1399], %i5
 	xor %o0, %i5, %g1
 ! v33 = v33 ^ v19
-	.loc 1 4770
+	.loc 1 5136
 	ldx [%fp + 1847], %i5
 	xor %o2, %i5, %o0
 ! v33 = v33 ^ v27
-	.loc 1 4771
+	.loc 1 5137
 	ldx [%fp + 1407], %o2
 	xor %o0, %o2, %o2
 ! v25 = v20 ^ v25
-	.loc 1 4772
+	.loc 1 5138
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 1463]
 ! v19 = v36 ^ v19
-	.loc 1 4773
+	.loc 1 5139
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 1471]
 ! v46 = v59 ^ v46
-	.loc 1 4774
+	.loc 1 5140
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 1479]
 ! v29 = v33 ^ v29
-	.loc 1 4775
+	.loc 1 5141
 	xor %o2, %i3, %o0
 	stx %o0, [%fp + 1487]
 ! v33 = v5 & v1
-	.loc 1 4776
+	.loc 1 5142
 	ldx [%fp + -177], %o2
 	and %l6, %o2, %o0
 	stx %o0, [%fp + 1495]
 ! v59 = v5 & v4
-	.loc 1 4777
+	.loc 1 5143
 	ldx [%fp + -161], %i2
 	and %l6, %i2, %o0
 ! v36 = v44 & v1
-	.loc 1 4778
+	.loc 1 5144
 	and %l1, %o2, %o1
 ! v36 = v59 ^ v36
-	.loc 1 4779
+	.loc 1 5145
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1503]
 ! v59 = v5 & v7
-	.loc 1 4780
+	.loc 1 5146
 	ldx [%fp + -145], %i3
 	and %l6, %i3, %o0
 ! v20 = v44 & v4
-	.loc 1 4781
+	.loc 1 5147
 	and %l1, %i2, %o1
 ! v55 = v40 & v1
-	.loc 1 4782
+	.loc 1 5148
 	and %l4, %o2, %o2
 ! v20 = v59 ^ v20
-	.loc 1 4783
+	.loc 1 5149
 	xor %o0, %o1, %o1
 ! v55 = v20 ^ v55
-	.loc 1 4784
+	.loc 1 5150
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1511]
 ! v20 = v44 & v7
-	.loc 1 4785
+	.loc 1 5151
 	and %l1, %i3, %o0
 ! v59 = v40 & v4
-	.loc 1 4786
+	.loc 1 5152
 	and %l4, %i2, %o1
 ! v59 = v20 ^ v59
-	.loc 1 4787
+	.loc 1 5153
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1855]
 ! v20 = v40 & v7
-	.loc 1 4788
+	.loc 1 5154
 	and %l4, %i3, %o0
 	stx %o0, [%fp + 1863]
 ! v51 = v17 & v11
-	.loc 1 4789
+	.loc 1 5155
 	ldx [%fp + -121], %o2
 	and %l0, %o2, %i2
 ! v30 = v17 & v14
-	.loc 1 4790
+	.loc 1 5156
 	ldx [%fp + -105], %i4
 	and %l0, %i4, %o0
 ! v22 = v56 & v11
-	.loc 1 4791
+	.loc 1 5157
 	and %l7, %o2, %o1
 ! v22 = v30 ^ v22
-	.loc 1 4792
+	.loc 1 5158
 	xor %o0, %o1, %i3
 ! v30 = v17 & v9
-	.loc 1 4793
+	.loc 1 5159
 	ldx [%fp + -137], %i5
 	and %l0, %i5, %o0
 ! v23 = v56 & v14
-	.loc 1 4794
+	.loc 1 5160
 	and %l7, %i4, %o1
 ! v38 = v15 & v11
-	.loc 1 4795
+	.loc 1 5161
 	and %o7, %o2, %o2
 ! v23 = v30 ^ v23
-	.loc 1 4796
+	.loc 1 5162
 	xor %o0, %o1, %o1
 ! v38 = v23 ^ v38
-	.loc 1 4797
+	.loc 1 5163
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + 1519]
 ! v23 = v56 & v9
-	.loc 1 4798
+	.loc 1 5164
 	and %l7, %i5, %o0
 ! v30 = v15 & v14
-	.loc 1 4799
+	.loc 1 5165
 	and %o7, %i4, %o1
 ! v30 = v23 ^ v30
-	.loc 1 4800
+	.loc 1 5166
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 1527]
 ! v23 = v15 & v9
-	.loc 1 4801
+	.loc 1 5167
 	and %o7, %i5, %o0
 	stx %o0, [%fp + 1535]
 ! v43 = v5 ^ v17
-	.loc 1 4802
+	.loc 1 5168
 	xor %l6, %l0, %g5
 ! v32 = v44 ^ v56
-	.loc 1 4803
+	.loc 1 5169
 	xor %l1, %l7, %o1
 ! v18 = v40 ^ v15
-	.loc 1 4804
+	.loc 1 5170
 	xor %l4, %o7, %o2
 ! v42 = v1 ^ v11
-	.loc 1 4805
+	.loc 1 5171
 	ldx [%fp + -177], %o0
 	ldx [%fp + -121], %i4
 	xor %o0, %i4, %i5
 ! v26 = v4 ^ v14
-	.loc 1 4806
+	.loc 1 5172
 	ldx [%fp + -161], %o0
 	ldx [%fp + -105], %i4
 	xor %o0, %i4, %g1
 ! v52 = v7 ^ v9
-	.loc 1 4807
+	.loc 1 5173
 	ldx [%fp + -145], %o0
 	ldx [%fp + -137], %i4
 	xor %o0, %i4, %g4
 ! v39 = v43 & v42
-	.loc 1 4808
+	.loc 1 5174
 	and %g5, %i5, %o0
 	stx %o0, [%fp + 1543]
 ! v49 = v43 & v26
-	.loc 1 4809
+	.loc 1 5175
 	and %g5, %g1, %o0
 	stx %o0, [%fp + 1551]
 ! v53 = v32 & v42
-	.loc 1 4810
+	.loc 1 5176
 	and %o1, %i5, %i4
 	stx %i4, [%fp + 1559]
 ! v53 = v49 ^ v53
-	.loc 1 4811
+	.loc 1 5177
 	xor %o0, %i4, %i4
 	stx %i4, [%fp + 1567]
 ! v43 = v43 & v52
-	.loc 1 4812
+	.loc 1 5178
 	and %g5, %g4, %g5
 	stx %g5, [%fp + 1575]
 ! v49 = v32 & v26
-	.loc 1 4813
+	.loc 1 5179
 	and %o1, %g1, %o0
 	stx %o0, [%fp + 1583]
 ! v42 = v18 & v42
-	.loc 1 4814
+	.loc 1 5180
 	and %o2, %i5, %i5
 ! v49 = v43 ^ v49
-	.loc 1 4815
+	.loc 1 5181
 	xor %g5, %o0, %o0
 ! v42 = v49 ^ v42
-	.loc 1 4816
+	.loc 1 5182
 	xor %o0, %i5, %i5
 ! v32 = v32 & v52
-	.loc 1 4817
+	.loc 1 5183
 	and %o1, %g4, %o0
 ! v26 = v18 & v26
-	.loc 1 4818
+	.loc 1 5184
 	and %o2, %g1, %o1
 ! v26 = v32 ^ v26
-	.loc 1 4819
+	.loc 1 5185
 	xor %o0, %o1, %g1
 ! v52 = v18 & v52
-	.loc 1 4820
+	.loc 1 5186
 	and %o2, %g4, %o2
 ! v39 = v39 ^ v33
-	.loc 1 4821
+	.loc 1 5187
 	ldx [%fp + 1543], %o0
 	ldx [%fp + 1495], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v51
-	.loc 1 4822
+	.loc 1 5188
 	xor %o0, %i2, %o1
 ! v53 = v53 ^ v36
-	.loc 1 4823
+	.loc 1 5189
 	ldx [%fp + 1503], %o0
 	xor %i4, %o0, %o0
 ! v53 = v53 ^ v22
-	.loc 1 4824
+	.loc 1 5190
 	xor %o0, %i3, %i4
 ! v42 = v42 ^ v55
-	.loc 1 4825
+	.loc 1 5191
 	ldx [%fp + 1511], %o0
 	xor %i5, %o0, %o0
 ! v42 = v42 ^ v38
-	.loc 1 4826
+	.loc 1 5192
 	ldx [%fp + 1519], %i5
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + 1591]
 ! v26 = v26 ^ v59
-	.loc 1 4827
+	.loc 1 5193
 	ldx [%fp + 1855], %g4
 	xor %g1, %g4, %o0
 ! v26 = v26 ^ v30
-	.loc 1 4828
+	.loc 1 5194
 	ldx [%fp + 1527], %i5
 	xor %o0, %i5, %g1
 ! v52 = v52 ^ v20
-	.loc 1 4829
+	.loc 1 5195
 	ldx [%fp + 1863], %i5
 	xor %o2, %i5, %o0
 ! v52 = v52 ^ v23
-	.loc 1 4830
+	.loc 1 5196
 	ldx [%fp + 1535], %o2
 	xor %o0, %o2, %o2
 ! v59 = v39 ^ v59
-	.loc 1 4831
+	.loc 1 5197
 	xor %o1, %g4, %o0
 	stx %o0, [%fp + 1599]
 ! v20 = v53 ^ v20
-	.loc 1 4832
+	.loc 1 5198
 	xor %i4, %i5, %o0
 	stx %o0, [%fp + 1607]
 ! v51 = v26 ^ v51
-	.loc 1 4833
+	.loc 1 5199
 	xor %g1, %i2, %o0
 	stx %o0, [%fp + 1615]
 ! v22 = v52 ^ v22
-	.loc 1 4834
+	.loc 1 5200
 	xor %o2, %i3, %i3
 ! v5 = v57 ^ v5
-	.loc 1 4835
+	.loc 1 5201
 	xor %o4, %l6, %l6
 ! v44 = v34 ^ v44
-	.loc 1 4836
+	.loc 1 5202
 	xor %o5, %l1, %l1
 ! v40 = v8 ^ v40
-	.loc 1 4837
+	.loc 1 5203
 	xor %o3, %l4, %l4
 ! v17 = v35 ^ v17
-	.loc 1 4838
+	.loc 1 5204
 	xor %l3, %l0, %l0
 ! v56 = v48 ^ v56
-	.loc 1 4839
+	.loc 1 5205
 	xor %l5, %l7, %l7
 ! v15 = v47 ^ v15
-	.loc 1 4840
+	.loc 1 5206
 	xor %l2, %o7, %o7
 ! v1 = v0 ^ v1
-	.loc 1 4841
+	.loc 1 5207
 	ldx [%fp + -185], %o0
 	ldx [%fp + -177], %o1
 	xor %o0, %o1, %l5
 ! v4 = v3 ^ v4
-	.loc 1 4842
+	.loc 1 5208
 	ldx [%fp + -169], %o0
 	ldx [%fp + -161], %o1
 	xor %o0, %o1, %l3
 ! v7 = v6 ^ v7
-	.loc 1 4843
+	.loc 1 5209
 	ldx [%fp + -153], %o0
 	ldx [%fp + -145], %o1
 	xor %o0, %o1, %l2
 ! v11 = v10 ^ v11
-	.loc 1 4844
+	.loc 1 5210
 	ldx [%fp + -129], %o0
 	ldx [%fp + -121], %o1
 	xor %o0, %o1, %o5
 ! v14 = v13 ^ v14
-	.loc 1 4845
+	.loc 1 5211
 	ldx [%fp + -113], %o0
 	ldx [%fp + -105], %o1
 	xor %o0, %o1, %o4
 ! v9 = v16 ^ v9
-	.loc 1 4846
+	.loc 1 5212
 	ldx [%fp + -97], %o0
 	ldx [%fp + -137], %o1
 	xor %o0, %o1, %o3
 ! v16 = v5 & v1
-	.loc 1 4847
+	.loc 1 5213
 	and %l6, %l5, %o0
 	stx %o0, [%fp + 1623]
 ! v13 = v5 & v4
-	.loc 1 4848
+	.loc 1 5214
 	and %l6, %l3, %o0
 ! v10 = v44 & v1
-	.loc 1 4849
+	.loc 1 5215
 	and %l1, %l5, %o1
 ! v10 = v13 ^ v10
-	.loc 1 4850
+	.loc 1 5216
 	xor %o0, %o1, %i2
 ! v13 = v5 & v7
-	.loc 1 4851
+	.loc 1 5217
 	and %l6, %l2, %o0
 ! v6 = v44 & v4
-	.loc 1 4852
+	.loc 1 5218
 	and %l1, %l3, %o1
 ! v3 = v40 & v1
-	.loc 1 4853
+	.loc 1 5219
 	and %l4, %l5, %o2
 ! v6 = v13 ^ v6
-	.loc 1 4854
+	.loc 1 5220
 	xor %o0, %o1, %o1
 ! v3 = v6 ^ v3
-	.loc 1 4855
+	.loc 1 5221
 	xor %o1, %o2, %i4
 ! v6 = v44 & v7
-	.loc 1 4856
+	.loc 1 5222
 	and %l1, %l2, %o0
 ! v13 = v40 & v4
-	.loc 1 4857
+	.loc 1 5223
 	and %l4, %l3, %o1
 ! v13 = v6 ^ v13
-	.loc 1 4858
+	.loc 1 5224
 	xor %o0, %o1, %g1
 ! v6 = v40 & v7
-	.loc 1 4859
+	.loc 1 5225
 	and %l4, %l2, %o2
 ! v0 = v17 & v11
-	.loc 1 4860
+	.loc 1 5226
 	and %l0, %o5, %i5
 ! v47 = v17 & v14
-	.loc 1 4861
+	.loc 1 5227
 	and %l0, %o4, %o0
 ! v48 = v56 & v11
-	.loc 1 4862
+	.loc 1 5228
 	and %l7, %o5, %o1
 ! v48 = v47 ^ v48
-	.loc 1 4863
+	.loc 1 5229
 	xor %o0, %o1, %g5
 ! v47 = v17 & v9
-	.loc 1 4864
+	.loc 1 5230
 	and %l0, %o3, %o0
 ! v35 = v56 & v14
-	.loc 1 4865
+	.loc 1 5231
 	and %l7, %o4, %o1
 ! v8 = v15 & v11
-	.loc 1 4866
+	.loc 1 5232
 	and %o7, %o5, %g4
 ! v35 = v47 ^ v35
-	.loc 1 4867
+	.loc 1 5233
 	xor %o0, %o1, %o1
 ! v8 = v35 ^ v8
-	.loc 1 4868
+	.loc 1 5234
 	xor %o1, %g4, %g4
 ! v35 = v56 & v9
-	.loc 1 4869
+	.loc 1 5235
 	and %l7, %o3, %o0
 ! v47 = v15 & v14
-	.loc 1 4870
+	.loc 1 5236
 	and %o7, %o4, %o1
 ! v47 = v35 ^ v47
-	.loc 1 4871
+	.loc 1 5237
 	xor %o0, %o1, %o1
 ! v35 = v15 & v9
-	.loc 1 4872
+	.loc 1 5238
 	and %o7, %o3, %o0
 ! v17 = v5 ^ v17
-	.loc 1 4873
+	.loc 1 5239
 	xor %l6, %l0, %l0
 ! v56 = v44 ^ v56
-	.loc 1 4874
+	.loc 1 5240
 	xor %l1, %l7, %l7
 ! v15 = v40 ^ v15
-	.loc 1 4875
+	.loc 1 5241
 	xor %l4, %o7, %o7
 ! v11 = v1 ^ v11
-	.loc 1 4876
+	.loc 1 5242
 	xor %l5, %o5, %o5
 ! v14 = v4 ^ v14
-	.loc 1 4877
+	.loc 1 5243
 	xor %l3, %o4, %l1
 ! v9 = v7 ^ v9
-	.loc 1 4878
+	.loc 1 5244
 	xor %l2, %o3, %l2
 ! v7 = v17 & v11
-	.loc 1 4879
+	.loc 1 5245
 	and %l0, %o5, %l3
 ! v4 = v17 & v14
-	.loc 1 4880
+	.loc 1 5246
 	and %l0, %l1, %o3
 ! v1 = v56 & v11
-	.loc 1 4881
+	.loc 1 5247
 	and %l7, %o5, %o4
 ! v1 = v4 ^ v1
-	.loc 1 4882
+	.loc 1 5248
 	xor %o3, %o4, %l4
 ! v17 = v17 & v9
-	.loc 1 4883
+	.loc 1 5249
 	and %l0, %l2, %l0
 ! v4 = v56 & v14
-	.loc 1 4884
+	.loc 1 5250
 	and %l7, %l1, %o3
 ! v11 = v15 & v11
-	.loc 1 4885
+	.loc 1 5251
 	and %o7, %o5, %o4
 ! v4 = v17 ^ v4
-	.loc 1 4886
+	.loc 1 5252
 	xor %l0, %o3, %o3
 ! v11 = v4 ^ v11
-	.loc 1 4887
+	.loc 1 5253
 	xor %o3, %o4, %o3
 ! v56 = v56 & v9
-	.loc 1 4888
+	.loc 1 5254
 	and %l7, %l2, %l7
 ! v14 = v15 & v14
-	.loc 1 4889
+	.loc 1 5255
 	and %o7, %l1, %l1
 ! v14 = v56 ^ v14
-	.loc 1 4890
+	.loc 1 5256
 	xor %l7, %l1, %l1
 ! v9 = v15 & v9
-	.loc 1 4891
+	.loc 1 5257
 	and %o7, %l2, %o4
 ! v7 = v7 ^ v16
-	.loc 1 4892
+	.loc 1 5258
 	ldx [%fp + 1623], %o5
 	xor %l3, %o5, %l3
 ! v7 = v7 ^ v0
-	.loc 1 4893
+	.loc 1 5259
 	xor %l3, %i5, %l3
 ! v1 = v1 ^ v10
-	.loc 1 4894
+	.loc 1 5260
 	xor %l4, %i2, %l4
 ! v1 = v1 ^ v48
-	.loc 1 4895
+	.loc 1 5261
 	xor %l4, %g5, %l4
 ! v11 = v11 ^ v3
-	.loc 1 4896
+	.loc 1 5262
 	xor %o3, %i4, %o3
 ! v11 = v11 ^ v8
-	.loc 1 4897
+	.loc 1 5263
 	xor %o3, %g4, %o5
 ! v14 = v14 ^ v13
-	.loc 1 4898
+	.loc 1 5264
 	xor %l1, %g1, %o3
 ! v14 = v14 ^ v47
-	.loc 1 4899
+	.loc 1 5265
 	xor %o3, %o1, %o3
 ! v9 = v9 ^ v6
-	.loc 1 4900
+	.loc 1 5266
 	xor %o4, %o2, %o4
 ! v9 = v9 ^ v35
-	.loc 1 4901
+	.loc 1 5267
 	xor %o4, %o0, %o4
 ! v13 = v7 ^ v13
-	.loc 1 4902
+	.loc 1 5268
 	xor %l3, %g1, %g1
 ! v6 = v1 ^ v6
-	.loc 1 4903
+	.loc 1 5269
 	xor %l4, %o2, %o7
 ! v0 = v14 ^ v0
-	.loc 1 4904
+	.loc 1 5270
 	xor %o3, %i5, %i5
 ! v48 = v9 ^ v48
-	.loc 1 4905
+	.loc 1 5271
 	xor %o4, %g5, %g5
 ! v16 = v16 ^ v21
-	.loc 1 4906
+	.loc 1 5272
 	ldx [%fp + 1623], %o2
 	ldx [%fp + 1367], %o3
 	xor %o2, %o3, %o2
 ! v16 = v16 ^ v33
-	.loc 1 4907
+	.loc 1 5273
 	ldx [%fp + 1495], %o3
 	xor %o2, %o3, %o3
 ! v10 = v10 ^ v37
-	.loc 1 4908
+	.loc 1 5274
 	ldx [%fp + 1375], %o2
 	xor %i2, %o2, %i2
 ! v10 = v10 ^ v36
-	.loc 1 4909
+	.loc 1 5275
 	ldx [%fp + 1503], %o2
 	xor %i2, %o2, %i2
 ! v3 = v3 ^ v45
-	.loc 1 4910
+	.loc 1 5276
 	ldx [%fp + 1383], %o2
 	xor %i4, %o2, %i4
 ! v3 = v3 ^ v55
-	.loc 1 4911
+	.loc 1 5277
 	ldx [%fp + 1511], %o2
 	xor %i4, %o2, %i4
 ! v13 = v13 ^ v25
-	.loc 1 4912
+	.loc 1 5278
 	ldx [%fp + 1463], %o2
 	xor %g1, %o2, %o2
 ! v13 = v13 ^ v59
-	.loc 1 4913
+	.loc 1 5279
 	ldx [%fp + 1599], %o4
 	xor %o2, %o4, %o4
 ! v6 = v6 ^ v19
-	.loc 1 4914
+	.loc 1 5280
 	ldx [%fp + 1471], %o2
 	xor %o7, %o2, %o2
 ! v6 = v6 ^ v20
-	.loc 1 4915
+	.loc 1 5281
 	ldx [%fp + 1607], %o7
 	xor %o2, %o7, %o7
 ! v11 = v11 ^ v50
-	.loc 1 4916
+	.loc 1 5282
 	ldx [%fp + 1455], %o2
 	xor %o5, %o2, %o5
 ! v11 = v11 ^ v42
-	.loc 1 4917
+	.loc 1 5283
 	ldx [%fp + 1591], %o2
 	xor %o5, %o2, %o5
 ! v0 = v0 ^ v46
-	.loc 1 4918
+	.loc 1 5284
 	ldx [%fp + 1479], %l1
 	xor %i5, %l1, %o2
 ! v0 = v0 ^ v51
-	.loc 1 4919
+	.loc 1 5285
 	ldx [%fp + 1615], %l0
 	xor %o2, %l0, %l4
 ! v48 = v48 ^ v29
-	.loc 1 4920
+	.loc 1 5286
 	ldx [%fp + 1487], %l2
 	xor %g5, %l2, %o2
 ! v48 = v48 ^ v22
-	.loc 1 4921
+	.loc 1 5287
 	xor %o2, %i3, %l0
 ! v8 = v8 ^ v31
-	.loc 1 4922
+	.loc 1 5288
 	ldx [%fp + 1391], %l5
 	xor %g4, %l5, %g4
 ! v8 = v8 ^ v38
-	.loc 1 4923
+	.loc 1 5289
 	ldx [%fp + 1519], %o2
 	xor %g4, %o2, %g4
 ! v47 = v47 ^ v28
-	.loc 1 4924
+	.loc 1 5290
 	ldx [%fp + 1399], %o2
 	xor %o1, %o2, %o1
 ! v47 = v47 ^ v30
-	.loc 1 4925
+	.loc 1 5291
 	ldx [%fp + 1527], %l3
 	xor %o1, %l3, %l6
 ! v35 = v35 ^ v27
-	.loc 1 4926
+	.loc 1 5292
 	ldx [%fp + 1407], %l7
 	xor %o0, %l7, %o0
 ! v35 = v35 ^ v23
-	.loc 1 4927
+	.loc 1 5293
 	ldx [%fp + 1535], %o1
 	xor %o0, %o1, %i5
 ! v46 = v16 ^ v46
-	.loc 1 4928
+	.loc 1 5294
 	xor %o3, %l1, %l3
 ! v29 = v10 ^ v29
-	.loc 1 4929
+	.loc 1 5295
 	xor %i2, %l2, %l2
 ! v31 = v3 ^ v31
-	.loc 1 4930
+	.loc 1 5296
 	xor %i4, %l5, %l1
 ! v28 = v13 ^ v28
-	.loc 1 4931
+	.loc 1 5297
 	xor %o4, %o2, %o2
 ! v27 = v6 ^ v27
-	.loc 1 4932
+	.loc 1 5298
 	xor %o7, %l7, %o4
 ! v33 = v0 ^ v33
-	.loc 1 4933
+	.loc 1 5299
 	ldx [%fp + 1495], %o0
 	xor %l4, %o0, %l7
 ! v36 = v48 ^ v36
-	.loc 1 4934
+	.loc 1 5300
 	ldx [%fp + 1503], %o0
 	xor %l0, %o0, %o0
 ! v55 = v8 ^ v55
-	.loc 1 4935
+	.loc 1 5301
 	ldx [%fp + 1511], %o3
 	xor %g4, %o3, %o7
 ! v59 = v47 ^ v59
-	.loc 1 4936
+	.loc 1 5302
 	ldx [%fp + 1599], %o3
 	xor %l6, %o3, %l4
 ! v20 = v35 ^ v20
-	.loc 1 4937
+	.loc 1 5303
 	ldx [%fp + 1607], %o3
 	xor %i5, %o3, %l5
 ! v36 = v36 ^ v23
-	.loc 1 4938
+	.loc 1 5304
 	xor %o0, %o1, %o3
 ! v23 = v27 ^ v23
-	.loc 1 4939
+	.loc 1 5305
 	xor %o4, %o1, %o0
 ! v33 = v33 ^ v30
-	.loc 1 4940
+	.loc 1 5306
 	ldx [%fp + 1527], %o1
 	xor %l7, %o1, %o4
 ! v30 = v28 ^ v30
-	.loc 1 4941
+	.loc 1 5307
 	xor %o2, %o1, %o1
 ! v11 = v11 ^ v38
-	.loc 1 4942
+	.loc 1 5308
 	ldx [%fp + 1519], %o2
 	xor %o5, %o2, %l0
 ! v38 = v31 ^ v38
-	.loc 1 4943
+	.loc 1 5309
 	xor %l1, %o2, %o2
 ! v23 = v23 ^ v22
-	.loc 1 4944
+	.loc 1 5310
 	xor %o0, %i3, %l1
 ! v22 = v29 ^ v22
-	.loc 1 4945
+	.loc 1 5311
 	xor %l2, %i3, %i3
 ! v30 = v30 ^ v51
-	.loc 1 4946
+	.loc 1 5312
 	ldx [%fp + 1615], %o0
 	xor %o1, %o0, %o5
 ! v51 = v46 ^ v51
-	.loc 1 4947
+	.loc 1 5313
 	xor %l3, %o0, %o0
 ! v38 = v38 ^ v42
-	.loc 1 4948
+	.loc 1 5314
 	ldx [%fp + 1591], %o1
 	xor %o2, %o1, %l2
 ! v42 = v50 ^ v42
-	.loc 1 4949
+	.loc 1 5315
 	ldx [%fp + 1455], %o2
 	xor %o2, %o1, %o1
 ! v22 = v22 ^ v20
-	.loc 1 4950
+	.loc 1 5316
 	xor %i3, %l5, %i3
 ! v20 = v19 ^ v20
-	.loc 1 4951
+	.loc 1 5317
 	ldx [%fp + 1471], %o2
 	xor %o2, %l5, %o2
 ! v51 = v51 ^ v59
-	.loc 1 4952
+	.loc 1 5318
 	xor %o0, %l4, %l3
 ! v59 = v25 ^ v59
-	.loc 1 4953
+	.loc 1 5319
 	ldx [%fp + 1463], %o0
 	xor %o0, %l4, %o0
 ! v42 = v42 ^ v55
-	.loc 1 4954
+	.loc 1 5320
 	xor %o1, %o7, %l4
 ! v55 = v45 ^ v55
-	.loc 1 4955
+	.loc 1 5321
 	ldx [%fp + 1383], %o1
 	xor %o1, %o7, %o1
 ! v20 = v20 ^ v36
-	.loc 1 4956
+	.loc 1 5322
 	xor %o2, %o3, %o2
 ! v36 = v37 ^ v36
-	.loc 1 4957
+	.loc 1 5323
 	ldx [%fp + 1375], %o7
 	xor %o7, %o3, %o3
 ! v59 = v59 ^ v33
-	.loc 1 4958
+	.loc 1 5324
 	xor %o0, %o4, %o0
 ! v33 = v21 ^ v33
-	.loc 1 4959
+	.loc 1 5325
 	ldx [%fp + 1367], %o7
 	xor %o7, %o4, %o4
 ! v33 = v33 ^ v51
-	.loc 1 4960
+	.loc 1 5326
 	xor %o4, %l3, %o4
 ! v36 = v36 ^ v22
-	.loc 1 4961
+	.loc 1 5327
 	xor %o3, %i3, %o3
 ! v55 = v55 ^ v38
-	.loc 1 4962
+	.loc 1 5328
 	xor %o1, %l2, %o1
 ! v55 = v55 ^ v11
-	.loc 1 4963
+	.loc 1 5329
 	xor %o1, %l0, %o1
 ! v59 = v59 ^ v30
-	.loc 1 4964
+	.loc 1 5330
 	xor %o0, %o5, %o0
 ! v20 = v20 ^ v23
-	.loc 1 4965
+	.loc 1 5331
 	xor %o2, %l1, %o2
 ! v42 = v42 ^ v11
-	.loc 1 4966
+	.loc 1 5332
 	xor %l4, %l0, %l4
 ! mem64[h + 0] = v33
-	.loc 1 4967
+	.loc 1 5333
 	stx %o4, [%i0]
 ! mem64[h + 64] = v11
-	.loc 1 4968
+	.loc 1 5334
 	stx %l0, [%i0 + 64]
 ! mem64[h + 128] = v36
-	.loc 1 4969
+	.loc 1 5335
 	stx %o3, [%i0 + 128]
 ! mem64[h + 192] = v51
-	.loc 1 4970
+	.loc 1 5336
 	stx %l3, [%i0 + 192]
 ! mem64[h + 256] = v55
-	.loc 1 4971
+	.loc 1 5337
 	stx %o1, [%i0 + 256]
 ! mem64[h + 320] = v22
-	.loc 1 4972
+	.loc 1 5338
 	stx %i3, [%i0 + 320]
 ! mem64[h + 384] = v59
-	.loc 1 4973
+	.loc 1 5339
 	stx %o0, [%i0 + 384]
 ! mem64[h + 448] = v38
-	.loc 1 4974
+	.loc 1 5340
 	stx %l2, [%i0 + 448]
 ! mem64[h + 512] = v20
-	.loc 1 4975
+	.loc 1 5341
 	stx %o2, [%i0 + 512]
 ! mem64[h + 576] = v30
-	.loc 1 4976
+	.loc 1 5342
 	stx %o5, [%i0 + 576]
 ! mem64[h + 640] = v42
-	.loc 1 4977
+	.loc 1 5343
 	stx %l4, [%i0 + 640]
 ! mem64[h + 704] = v23
-	.loc 1 4978
+	.loc 1 5344
 	stx %l1, [%i0 + 704]
 ! h = h + 8
-	.loc 1 4979
+	.loc 1 5345
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 4980
+	.loc 1 5346
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 4981
+	.loc 1 5347
 	ldx [%fp + -193], %o0
 	sub %o0, 1, %o0
 	stx %o0, [%fp + -193]
 ! =? i - 0
-	.loc 1 4982
+	.loc 1 5348
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 4983
+	.loc 1 5349
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec512_inv_sparc64.pass
 	nop
 ! leave
-	.loc 1 4984
+	.loc 1 5350
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf12_vec512_inv_sparc64, .-qhasm_kernel_mceliece_gf12_vec512_inv_sparc64

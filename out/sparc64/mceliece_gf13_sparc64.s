@@ -7,1344 +7,1482 @@
 	.type qhasm_kernel_mceliece_gf13_vec_mul_sparc64, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec_mul_sparc64:
-	save %sp, -1312, %sp
-! v0 = mem64[f + 0]
-	.loc 1 13
-	ldx [%i1], %o7
-! v1 = mem64[g + 0]
-	.loc 1 14
-	ldx [%i2], %o5
-! v2 = v0 & v1
-	.loc 1 15
-	and %o7, %o5, %o0
-	stx %o0, [%fp + 911]
-! v3 = mem64[g + 8]
+	save %sp, -224, %sp
+! F0 = mem64[f + 0]
 	.loc 1 16
-	ldx [%i2 + 8], %o4
-! v4 = v0 & v3
+	ldx [%i1], %o3
+! F1 = mem64[f + 8]
 	.loc 1 17
-	and %o7, %o4, %o0
-! v5 = mem64[f + 8]
+	ldx [%i1 + 8], %o7
+! F2 = mem64[f + 16]
 	.loc 1 18
-	ldx [%i1 + 8], %o3
-! v6 = v5 & v1
+	ldx [%i1 + 16], %l1
+! F3 = mem64[f + 24]
 	.loc 1 19
-	and %o3, %o5, %o1
-! v6 = v4 ^ v6
+	ldx [%i1 + 24], %l3
+! F4 = mem64[f + 32]
 	.loc 1 20
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1015]
-! v4 = mem64[g + 16]
+	ldx [%i1 + 32], %l5
+! F5 = mem64[f + 40]
 	.loc 1 21
-	ldx [%i2 + 16], %l1
-! v7 = v0 & v4
+	ldx [%i1 + 40], %l7
+! F6 = mem64[f + 48]
 	.loc 1 22
-	and %o7, %l1, %o0
-! v8 = v5 & v3
+	ldx [%i1 + 48], %o4
+! F7 = mem64[f + 56]
 	.loc 1 23
-	and %o3, %o4, %o1
-! v9 = mem64[f + 16]
+	ldx [%i1 + 56], %l6
+! F8 = mem64[f + 64]
 	.loc 1 24
-	ldx [%i1 + 16], %l0
-! v10 = v9 & v1
+	ldx [%i1 + 64], %l4
+! F9 = mem64[f + 72]
 	.loc 1 25
-	and %l0, %o5, %o2
-! v8 = v7 ^ v8
+	ldx [%i1 + 72], %l2
+! F10 = mem64[f + 80]
 	.loc 1 26
-	xor %o0, %o1, %o1
-! v10 = v8 ^ v10
+	ldx [%i1 + 80], %l0
+! F11 = mem64[f + 88]
 	.loc 1 27
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1023]
-! v8 = mem64[g + 24]
+	ldx [%i1 + 88], %o5
+! F12 = mem64[f + 96]
 	.loc 1 28
-	ldx [%i2 + 24], %l3
-! v7 = v0 & v8
+	ldx [%i1 + 96], %i1
+! G = mem64[g + 88]
 	.loc 1 29
-	and %o7, %l3, %l2
-! v11 = v5 & v4
+	ldx [%i2 + 88], %o0
+! B = F12 & G
 	.loc 1 30
-	and %o3, %l1, %o0
-! v12 = v9 & v3
+	and %i1, %o0, %o0
+! G = mem64[g + 96]
 	.loc 1 31
-	and %l0, %o4, %o1
-! v13 = mem64[f + 24]
+	ldx [%i2 + 96], %o2
+! A = F12 & G
 	.loc 1 32
-	ldx [%i1 + 24], %l4
-! v14 = v13 & v1
+	and %i1, %o2, %o1
+! T = F11 & G
 	.loc 1 33
-	and %l4, %o5, %o2
-! v11 = v7 ^ v11
+	and %o5, %o2, %o2
+! B = B ^ T
 	.loc 1 34
-	xor %l2, %o0, %o0
-! v12 = v11 ^ v12
+	xor %o0, %o2, %o0
+! H24 = A
 	.loc 1 35
-	xor %o0, %o1, %o1
-! v14 = v12 ^ v14
+	stx %o1, [%fp + 1999]
+! H23 = B
 	.loc 1 36
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1031]
-! v12 = mem64[g + 32]
+	stx %o0, [%fp + 2007]
+! G = mem64[g + 72]
 	.loc 1 37
-	ldx [%i2 + 32], %l6
-! v11 = v0 & v12
+	ldx [%i2 + 72], %o0
+! B = F12 & G
 	.loc 1 38
-	and %o7, %l6, %l2
-! v7 = v5 & v8
+	and %i1, %o0, %o0
+! G = mem64[g + 80]
 	.loc 1 39
-	and %o3, %l3, %l5
-! v15 = v9 & v4
+	ldx [%i2 + 80], %o1
+! A = F12 & G
 	.loc 1 40
-	and %l0, %l1, %o0
-! v16 = v13 & v3
+	and %i1, %o1, %o2
+! T = F11 & G
 	.loc 1 41
-	and %l4, %o4, %o1
-! v17 = mem64[f + 32]
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 42
-	ldx [%i1 + 32], %l7
-! v18 = v17 & v1
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
 	.loc 1 43
-	and %l7, %o5, %o2
-! v7 = v11 ^ v7
+	ldx [%i2 + 88], %o1
+! T = F11 & G
 	.loc 1 44
-	xor %l2, %l5, %l5
-! v15 = v7 ^ v15
+	and %o5, %o1, %i3
+! A = A ^ T
 	.loc 1 45
-	xor %l5, %o0, %o0
-! v16 = v15 ^ v16
+	xor %o2, %i3, %o2
+! T = F10 & G
 	.loc 1 46
-	xor %o0, %o1, %o1
-! v18 = v16 ^ v18
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 47
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1039]
-! v16 = mem64[g + 40]
+	xor %o0, %o1, %o0
+! G = mem64[g + 96]
 	.loc 1 48
-	ldx [%i2 + 40], %i4
-! v15 = v0 & v16
+	ldx [%i2 + 96], %o1
+! T = F10 & G
 	.loc 1 49
-	and %o7, %i4, %o2
-! v7 = v5 & v12
+	and %l0, %o1, %i3
+! A = A ^ T
 	.loc 1 50
-	and %o3, %l6, %l2
-! v11 = v9 & v8
+	xor %o2, %i3, %o2
+! T = F9 & G
 	.loc 1 51
-	and %l0, %l3, %l5
-! v19 = v13 & v4
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 52
-	and %l4, %l1, %o0
-! v20 = v17 & v3
+	xor %o0, %o1, %o0
+! H22 = A
 	.loc 1 53
-	and %l7, %o4, %o1
-! v21 = mem64[f + 40]
+	stx %o2, [%fp + 2015]
+! H21 = B
 	.loc 1 54
-	ldx [%i1 + 40], %i3
-! v22 = v21 & v1
+	stx %o0, [%fp + 2023]
+! G = mem64[g + 56]
 	.loc 1 55
-	and %i3, %o5, %i5
-! v7 = v15 ^ v7
+	ldx [%i2 + 56], %o0
+! B = F12 & G
 	.loc 1 56
-	xor %o2, %l2, %l2
-! v11 = v7 ^ v11
+	and %i1, %o0, %o0
+! G = mem64[g + 64]
 	.loc 1 57
-	xor %l2, %l5, %l5
-! v19 = v11 ^ v19
+	ldx [%i2 + 64], %o1
+! A = F12 & G
 	.loc 1 58
-	xor %l5, %o0, %o0
-! v20 = v19 ^ v20
+	and %i1, %o1, %o2
+! T = F11 & G
 	.loc 1 59
-	xor %o0, %o1, %o1
-! v22 = v20 ^ v22
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 60
-	xor %o1, %i5, %o0
-	stx %o0, [%fp + 1047]
-! v20 = mem64[g + 48]
+	xor %o0, %o1, %o0
+! G = mem64[g + 72]
 	.loc 1 61
-	ldx [%i2 + 48], %l2
-! v19 = v0 & v20
+	ldx [%i2 + 72], %o1
+! T = F11 & G
 	.loc 1 62
-	and %o7, %l2, %o0
-! v11 = v5 & v16
+	and %o5, %o1, %i3
+! A = A ^ T
 	.loc 1 63
-	and %o3, %i4, %o1
-! v7 = v9 & v12
+	xor %o2, %i3, %o2
+! T = F10 & G
 	.loc 1 64
-	and %l0, %l6, %o2
-! v15 = v13 & v8
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 65
-	and %l4, %l3, %g5
-! v23 = v17 & v4
+	xor %o0, %o1, %o0
+! G = mem64[g + 80]
 	.loc 1 66
-	and %l7, %l1, %g4
-! v24 = v21 & v3
+	ldx [%i2 + 80], %o1
+! T = F10 & G
 	.loc 1 67
-	and %i3, %o4, %g1
-! v25 = mem64[f + 48]
+	and %l0, %o1, %i3
+! A = A ^ T
 	.loc 1 68
-	ldx [%i1 + 48], %l5
-! v26 = v25 & v1
+	xor %o2, %i3, %o2
+! T = F9 & G
 	.loc 1 69
-	and %l5, %o5, %i5
-! v11 = v19 ^ v11
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 70
-	xor %o0, %o1, %o1
-! v7 = v11 ^ v7
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
 	.loc 1 71
-	xor %o1, %o2, %o2
-! v15 = v7 ^ v15
+	ldx [%i2 + 88], %o1
+! T = F9 & G
 	.loc 1 72
-	xor %o2, %g5, %g5
-! v23 = v15 ^ v23
+	and %l2, %o1, %i3
+! A = A ^ T
 	.loc 1 73
-	xor %g5, %g4, %g4
-! v24 = v23 ^ v24
+	xor %o2, %i3, %o2
+! T = F8 & G
 	.loc 1 74
-	xor %g4, %g1, %g1
-! v26 = v24 ^ v26
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 75
-	xor %g1, %i5, %o0
-	stx %o0, [%fp + 1055]
-! v24 = v5 & v20
+	xor %o0, %o1, %o0
+! G = mem64[g + 96]
 	.loc 1 76
-	and %o3, %l2, %o0
-! v23 = v9 & v16
+	ldx [%i2 + 96], %o1
+! T = F8 & G
 	.loc 1 77
-	and %l0, %i4, %o1
-! v15 = v13 & v12
+	and %l4, %o1, %i3
+! A = A ^ T
 	.loc 1 78
-	and %l4, %l6, %o2
-! v7 = v17 & v8
+	xor %o2, %i3, %o2
+! T = F7 & G
 	.loc 1 79
-	and %l7, %l3, %i5
-! v11 = v21 & v4
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 80
-	and %i3, %l1, %g4
-! v19 = v25 & v3
+	xor %o0, %o1, %o0
+! H20 = A
 	.loc 1 81
-	and %l5, %o4, %g1
-! v23 = v24 ^ v23
+	stx %o2, [%fp + 2031]
+! H19 = B
 	.loc 1 82
-	xor %o0, %o1, %o1
-! v15 = v23 ^ v15
+	mov %o0, %i4
+! G = mem64[g + 40]
 	.loc 1 83
-	xor %o1, %o2, %o2
-! v7 = v15 ^ v7
+	ldx [%i2 + 40], %o0
+! B = F12 & G
 	.loc 1 84
-	xor %o2, %i5, %i5
-! v11 = v7 ^ v11
+	and %i1, %o0, %o0
+! G = mem64[g + 48]
 	.loc 1 85
-	xor %i5, %g4, %g4
-! v19 = v11 ^ v19
+	ldx [%i2 + 48], %o1
+! A = F12 & G
 	.loc 1 86
-	xor %g4, %g1, %o0
-	stx %o0, [%fp + 1063]
-! v11 = v9 & v20
+	and %i1, %o1, %o2
+! T = F11 & G
 	.loc 1 87
-	and %l0, %l2, %o0
-! v7 = v13 & v16
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 88
-	and %l4, %i4, %o1
-! v15 = v17 & v12
+	xor %o0, %o1, %o0
+! G = mem64[g + 56]
 	.loc 1 89
-	and %l7, %l6, %o2
-! v23 = v21 & v8
+	ldx [%i2 + 56], %o1
+! T = F11 & G
 	.loc 1 90
-	and %i3, %l3, %i5
-! v24 = v25 & v4
+	and %o5, %o1, %i3
+! A = A ^ T
 	.loc 1 91
-	and %l5, %l1, %g1
-! v7 = v11 ^ v7
+	xor %o2, %i3, %o2
+! T = F10 & G
 	.loc 1 92
-	xor %o0, %o1, %o1
-! v15 = v7 ^ v15
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 93
-	xor %o1, %o2, %o2
-! v23 = v15 ^ v23
+	xor %o0, %o1, %o0
+! G = mem64[g + 64]
 	.loc 1 94
-	xor %o2, %i5, %i5
-! v24 = v23 ^ v24
+	ldx [%i2 + 64], %o1
+! T = F10 & G
 	.loc 1 95
-	xor %i5, %g1, %o0
-	stx %o0, [%fp + 1071]
-! v23 = v13 & v20
+	and %l0, %o1, %i3
+! A = A ^ T
 	.loc 1 96
-	and %l4, %l2, %o0
-! v15 = v17 & v16
+	xor %o2, %i3, %o2
+! T = F9 & G
 	.loc 1 97
-	and %l7, %i4, %o1
-! v7 = v21 & v12
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 98
-	and %i3, %l6, %o2
-! v11 = v25 & v8
+	xor %o0, %o1, %o0
+! G = mem64[g + 72]
 	.loc 1 99
-	and %l5, %l3, %i5
-! v15 = v23 ^ v15
+	ldx [%i2 + 72], %o1
+! T = F9 & G
 	.loc 1 100
-	xor %o0, %o1, %o1
-! v7 = v15 ^ v7
+	and %l2, %o1, %i3
+! A = A ^ T
 	.loc 1 101
-	xor %o1, %o2, %o2
-! v11 = v7 ^ v11
+	xor %o2, %i3, %o2
+! T = F8 & G
 	.loc 1 102
-	xor %o2, %i5, %o0
-	stx %o0, [%fp + 1079]
-! v7 = v17 & v20
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 103
-	and %l7, %l2, %o0
-! v15 = v21 & v16
+	xor %o0, %o1, %o0
+! G = mem64[g + 80]
 	.loc 1 104
-	and %i3, %i4, %o1
-! v23 = v25 & v12
+	ldx [%i2 + 80], %o1
+! T = F8 & G
 	.loc 1 105
-	and %l5, %l6, %o2
-! v15 = v7 ^ v15
+	and %l4, %o1, %i3
+! A = A ^ T
 	.loc 1 106
-	xor %o0, %o1, %o1
-! v23 = v15 ^ v23
+	xor %o2, %i3, %o2
+! T = F7 & G
 	.loc 1 107
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1087]
-! v15 = v21 & v20
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 108
-	and %i3, %l2, %o0
-! v7 = v25 & v16
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
 	.loc 1 109
-	and %l5, %i4, %o1
-! v7 = v15 ^ v7
+	ldx [%i2 + 88], %o1
+! T = F7 & G
 	.loc 1 110
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1095]
-! v15 = v25 & v20
+	and %l6, %o1, %i3
+! A = A ^ T
 	.loc 1 111
-	and %l5, %l2, %o0
-	stx %o0, [%fp + 1103]
-! v27 = mem64[f + 56]
+	xor %o2, %i3, %o2
+! T = F6 & G
 	.loc 1 112
-	ldx [%i1 + 56], %g4
-	stx %g4, [%fp + 919]
-! v28 = mem64[g + 56]
+	and %o4, %o1, %o1
+! B = B ^ T
 	.loc 1 113
-	ldx [%i2 + 56], %g1
-	stx %g1, [%fp + 927]
-! v29 = v27 & v28
-	.loc 1 114
-	and %g4, %g1, %o0
-	stx %o0, [%fp + 935]
-! v30 = mem64[g + 64]
-	.loc 1 115
-	ldx [%i2 + 64], %g5
-	stx %g5, [%fp + 943]
-! v31 = v27 & v30
-	.loc 1 116
-	and %g4, %g5, %o0
-! v32 = mem64[f + 64]
-	.loc 1 117
-	ldx [%i1 + 64], %i5
-	stx %i5, [%fp + 1463]
-! v33 = v32 & v28
-	.loc 1 118
-	and %i5, %g1, %o1
-! v33 = v31 ^ v33
-	.loc 1 119
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1111]
-! v31 = mem64[g + 72]
+! G = mem64[g + 96]
+	.loc 1 114
+	ldx [%i2 + 96], %o1
+! T = F6 & G
+	.loc 1 115
+	and %o4, %o1, %i3
+! A = A ^ T
+	.loc 1 116
+	xor %o2, %i3, %o2
+! T = F5 & G
+	.loc 1 117
+	and %l7, %o1, %o1
+! B = B ^ T
+	.loc 1 118
+	xor %o0, %o1, %o0
+! H17 = B
 	.loc 1 120
-	ldx [%i2 + 72], %o2
-! v34 = v27 & v31
+	mov %o0, %i3
+! G = mem64[g + 24]
 	.loc 1 121
-	and %g4, %o2, %g4
-! v35 = v32 & v30
+	ldx [%i2 + 24], %o0
+! B = F12 & G
 	.loc 1 122
-	and %i5, %g5, %o0
-! v36 = mem64[f + 72]
+	and %i1, %o0, %o0
+! G = mem64[g + 32]
 	.loc 1 123
-	ldx [%i1 + 72], %o1
-	stx %o1, [%fp + 1671]
-! v37 = v36 & v28
+	ldx [%i2 + 32], %o1
+! A = F12 & G
 	.loc 1 124
-	and %o1, %g1, %o1
-! v35 = v34 ^ v35
+	and %i1, %o1, %i5
+! T = F11 & G
 	.loc 1 125
-	xor %g4, %o0, %o0
-! v37 = v35 ^ v37
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 126
 	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1119]
-! v35 = mem64[g + 80]
+! G = mem64[g + 40]
 	.loc 1 127
-	ldx [%i2 + 80], %o1
-! v34 = v27 & v35
+	ldx [%i2 + 40], %o1
+! T = F11 & G
 	.loc 1 128
-	ldx [%fp + 919], %o0
-	stx %o0, [%fp + 1479]
-	and %o0, %o1, %g4
-! v38 = v32 & v31
+	and %o5, %o1, %g1
+! A = A ^ T
 	.loc 1 129
-	ldx [%fp + 1463], %o0
-	and %o0, %o2, %i5
-	stx %i5, [%fp + 1471]
-! v39 = v36 & v30
+	xor %i5, %g1, %i5
+! T = F10 & G
 	.loc 1 130
-	ldx [%fp + 943], %o0
-	stx %o0, [%fp + 1487]
-	ldx [%fp + 1671], %g1
-	and %g1, %o0, %g5
-	stx %g5, [%fp + 951]
-! v40 = mem64[f + 80]
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 131
-	ldx [%i1 + 80], %g1
-	stx %g1, [%fp + 2031]
-! v41 = v40 & v28
+	xor %o0, %o1, %o0
+! G = mem64[g + 48]
 	.loc 1 132
-	ldx [%fp + 927], %o0
-	stx %o0, [%fp + 1495]
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 959]
-! v38 = v34 ^ v38
+	ldx [%i2 + 48], %o1
+! T = F10 & G
 	.loc 1 133
-	xor %g4, %i5, %o0
-! v39 = v38 ^ v39
+	and %l0, %o1, %g1
+! A = A ^ T
 	.loc 1 134
-	xor %o0, %g5, %o0
-! v41 = v39 ^ v41
+	xor %i5, %g1, %i5
+! T = F9 & G
 	.loc 1 135
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1127]
-! v39 = mem64[g + 88]
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 136
-	ldx [%i2 + 88], %g1
-! v38 = v27 & v39
+	xor %o0, %o1, %o0
+! G = mem64[g + 56]
 	.loc 1 137
-	ldx [%fp + 1479], %o0
-	and %o0, %g1, %o0
-	stx %o0, [%fp + 1751]
-	stx %o0, [%fp + 1503]
-	stx %o0, [%fp + 1135]
-! v34 = v32 & v35
+	ldx [%i2 + 56], %o1
+! T = F9 & G
 	.loc 1 138
-	ldx [%fp + 1463], %o0
-	and %o0, %o1, %o0
-	stx %o0, [%fp + 1679]
-	stx %o0, [%fp + 1143]
-! v42 = v36 & v31
+	and %l2, %o1, %g1
+! A = A ^ T
 	.loc 1 139
-	ldx [%fp + 1671], %o0
-	and %o0, %o2, %o0
-	stx %o0, [%fp + 1759]
-	stx %o0, [%fp + 1511]
-	stx %o0, [%fp + 967]
-! v43 = v40 & v30
+	xor %i5, %g1, %i5
+! T = F8 & G
 	.loc 1 140
-	ldx [%fp + 1487], %o0
-	ldx [%fp + 2031], %i5
-	and %i5, %o0, %o0
-	stx %o0, [%fp + 1807]
-	stx %o0, [%fp + 1519]
-	stx %o0, [%fp + 975]
-! v44 = mem64[f + 88]
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 141
-	ldx [%i1 + 88], %i5
-! v45 = v44 & v28
+	xor %o0, %o1, %o0
+! G = mem64[g + 64]
 	.loc 1 142
-	ldx [%fp + 1495], %o0
-	and %i5, %o0, %o0
-	stx %o0, [%fp + 1815]
-	stx %o0, [%fp + 1527]
-	stx %o0, [%fp + 983]
-! v34 = v38 ^ v34
+	ldx [%i2 + 64], %o1
+! T = F8 & G
 	.loc 1 143
-	ldx [%fp + 1751], %o0
-	ldx [%fp + 1679], %g4
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1687]
-	stx %o0, [%fp + 1151]
-! v42 = v34 ^ v42
+	and %l4, %o1, %g1
+! A = A ^ T
 	.loc 1 144
-	ldx [%fp + 1759], %g4
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1695]
-	stx %o0, [%fp + 1159]
-! v43 = v42 ^ v43
+	xor %i5, %g1, %i5
+! T = F7 & G
 	.loc 1 145
-	ldx [%fp + 1807], %g4
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1167]
-! v45 = v43 ^ v45
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 146
-	ldx [%fp + 1815], %g4
-	xor %o0, %g4, %o0
-	stx %o0, [%fp + 1175]
-! v43 = mem64[g + 96]
+	xor %o0, %o1, %o0
+! G = mem64[g + 72]
 	.loc 1 147
-	ldx [%i2 + 96], %i2
-! v42 = v27 & v43
+	ldx [%i2 + 72], %o1
+! T = F7 & G
 	.loc 1 148
-	ldx [%fp + 919], %o0
-	and %o0, %i2, %o0
-	stx %o0, [%fp + 1535]
-	stx %o0, [%fp + 1183]
-! v34 = v32 & v39
+	and %l6, %o1, %g1
+! A = A ^ T
 	.loc 1 149
-	ldx [%fp + 1463], %o0
-	and %o0, %g1, %o0
-	stx %o0, [%fp + 1543]
-	stx %o0, [%fp + 1191]
-! v38 = v36 & v35
+	xor %i5, %g1, %i5
+! T = F6 & G
 	.loc 1 150
-	ldx [%fp + 1671], %o0
-	and %o0, %o1, %o0
-	stx %o0, [%fp + 1551]
-	stx %o0, [%fp + 1199]
-! v46 = v40 & v31
+	and %o4, %o1, %o1
+! B = B ^ T
 	.loc 1 151
-	ldx [%fp + 2031], %o0
-	and %o0, %o2, %o0
-	stx %o0, [%fp + 1559]
-	stx %o0, [%fp + 991]
-! v47 = v44 & v30
+	xor %o0, %o1, %o0
+! G = mem64[g + 80]
 	.loc 1 152
-	ldx [%fp + 943], %o0
-	stx %o0, [%fp + 1575]
-	and %i5, %o0, %o0
-	stx %o0, [%fp + 1767]
-	stx %o0, [%fp + 1567]
-	stx %o0, [%fp + 999]
-! v48 = mem64[f + 96]
+	ldx [%i2 + 80], %o1
+! T = F6 & G
 	.loc 1 153
-	ldx [%i1 + 96], %o0
-! v49 = v48 & v28
+	and %o4, %o1, %g1
+! A = A ^ T
 	.loc 1 154
-	ldx [%fp + 927], %i1
-	and %o0, %i1, %i1
-	stx %i1, [%fp + 1775]
-	stx %i1, [%fp + 1583]
-	stx %i1, [%fp + 1007]
-! v34 = v42 ^ v34
+	xor %i5, %g1, %i5
+! T = F5 & G
 	.loc 1 155
-	ldx [%fp + 1535], %i1
-	ldx [%fp + 1543], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1207]
-! v38 = v34 ^ v38
+	and %l7, %o1, %o1
+! B = B ^ T
 	.loc 1 156
-	ldx [%fp + 1551], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1215]
-! v46 = v38 ^ v46
+	xor %o0, %o1, %o0
+! G = mem64[g + 88]
 	.loc 1 157
-	ldx [%fp + 1559], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1223]
-! v47 = v46 ^ v47
+	ldx [%i2 + 88], %o1
+! T = F5 & G
 	.loc 1 158
-	ldx [%fp + 1767], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1231]
-! v49 = v47 ^ v49
+	and %l7, %o1, %g1
+! A = A ^ T
 	.loc 1 159
-	ldx [%fp + 1775], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1239]
-! v47 = v32 & v43
+	xor %i5, %g1, %i5
+! T = F4 & G
 	.loc 1 160
-	ldx [%fp + 1463], %i1
-	and %i1, %i2, %i1
-	stx %i1, [%fp + 1783]
-	stx %i1, [%fp + 1591]
-	stx %i1, [%fp + 1247]
-! v46 = v36 & v39
+	and %l5, %o1, %o1
+! B = B ^ T
 	.loc 1 161
-	ldx [%fp + 1671], %i1
-	and %i1, %g1, %i1
-	stx %i1, [%fp + 1863]
-	stx %i1, [%fp + 1703]
-	stx %i1, [%fp + 1255]
-! v38 = v40 & v35
+	xor %o0, %o1, %o0
+! G = mem64[g + 96]
 	.loc 1 162
-	ldx [%fp + 2031], %i1
-	and %i1, %o1, %i1
-	stx %i1, [%fp + 1879]
-	stx %i1, [%fp + 1791]
-	stx %i1, [%fp + 1599]
-	stx %i1, [%fp + 1263]
-! v34 = v44 & v31
+	ldx [%i2 + 96], %o1
+! T = F4 & G
 	.loc 1 163
-	and %i5, %o2, %i1
-	stx %i1, [%fp + 1823]
-	stx %i1, [%fp + 1607]
-	stx %i1, [%fp + 1271]
-! v42 = v48 & v30
+	and %l5, %o1, %g1
+! A = A ^ T
 	.loc 1 164
-	ldx [%fp + 1575], %i1
-	and %o0, %i1, %i1
-	stx %i1, [%fp + 1911]
-	stx %i1, [%fp + 1831]
-	stx %i1, [%fp + 1615]
-	stx %i1, [%fp + 1279]
-! v46 = v47 ^ v46
+	xor %i5, %g1, %i5
+! T = F3 & G
 	.loc 1 165
-	ldx [%fp + 1783], %i1
-	ldx [%fp + 1863], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1711]
-	stx %i1, [%fp + 1287]
-! v38 = v46 ^ v38
+	and %l3, %o1, %o1
+! B = B ^ T
 	.loc 1 166
-	ldx [%fp + 1879], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1719]
-	stx %i1, [%fp + 1295]
-! v34 = v38 ^ v34
-	.loc 1 167
-	ldx [%fp + 1823], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1303]
-! v42 = v34 ^ v42
+	xor %o0, %o1, %o0
+! B = B ^ H24
 	.loc 1 168
-	ldx [%fp + 1911], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1311]
-! v34 = v36 & v43
+	ldx [%fp + 1999], %o1
+	xor %o0, %o1, %o0
+! H15 = B
 	.loc 1 169
-	ldx [%fp + 1671], %i1
-	and %i1, %i2, %i1
-	stx %i1, [%fp + 1887]
-	stx %i1, [%fp + 1799]
-	stx %i1, [%fp + 1623]
-	stx %i1, [%fp + 1319]
-! v38 = v40 & v39
+	mov %o0, %g1
+! G = mem64[g + 8]
 	.loc 1 170
-	ldx [%fp + 2031], %i1
-	and %i1, %g1, %i1
-	stx %i1, [%fp + 1951]
-	stx %i1, [%fp + 1895]
-	stx %i1, [%fp + 1727]
-	stx %i1, [%fp + 1327]
-! v46 = v44 & v35
+	ldx [%i2 + 8], %o0
+! B = F12 & G
 	.loc 1 171
-	and %i5, %o1, %i1
-	stx %i1, [%fp + 1927]
-	stx %i1, [%fp + 1839]
-	stx %i1, [%fp + 1631]
-	stx %i1, [%fp + 1335]
-! v47 = v48 & v31
+	and %i1, %o0, %o0
+! G = mem64[g + 16]
 	.loc 1 172
-	and %o0, %o2, %i1
-	stx %i1, [%fp + 1975]
-	stx %i1, [%fp + 1935]
-	stx %i1, [%fp + 1847]
-	stx %i1, [%fp + 1639]
-	stx %i1, [%fp + 1343]
-! v38 = v34 ^ v38
+	ldx [%i2 + 16], %o1
+! A = F12 & G
 	.loc 1 173
-	ldx [%fp + 1887], %i1
-	ldx [%fp + 1951], %g4
-	xor %i1, %g4, %g4
-	stx %g4, [%fp + 1959]
-	stx %g4, [%fp + 1903]
-	stx %g4, [%fp + 1735]
-	stx %g4, [%fp + 1351]
-! v46 = v38 ^ v46
+	and %i1, %o1, %g4
+! T = F11 & G
 	.loc 1 174
-	ldx [%fp + 1927], %i1
-	xor %g4, %i1, %i1
-	stx %i1, [%fp + 1359]
-! v47 = v46 ^ v47
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 175
-	ldx [%fp + 1975], %g4
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1367]
-! v46 = v40 & v43
+	xor %o0, %o1, %o1
+! G = mem64[g + 24]
 	.loc 1 176
-	ldx [%fp + 2031], %i1
-	and %i1, %i2, %i1
-	stx %i1, [%fp + 1991]
-	stx %i1, [%fp + 1943]
-	stx %i1, [%fp + 1855]
-	stx %i1, [%fp + 1647]
-	stx %i1, [%fp + 1375]
-! v38 = v44 & v39
+	ldx [%i2 + 24], %g5
+! T = F11 & G
 	.loc 1 177
-	and %i5, %g1, %i1
-	stx %i1, [%fp + 2023]
-	stx %i1, [%fp + 2007]
-	stx %i1, [%fp + 1983]
-	stx %i1, [%fp + 1919]
-	stx %i1, [%fp + 1743]
-	stx %i1, [%fp + 1383]
-! v34 = v48 & v35
+	and %o5, %g5, %o0
+! A = A ^ T
 	.loc 1 178
-	and %o0, %o1, %g4
-	stx %g4, [%fp + 2015]
-	stx %g4, [%fp + 1999]
-	stx %g4, [%fp + 1967]
-	stx %g4, [%fp + 1871]
-	stx %g4, [%fp + 1655]
-	stx %g4, [%fp + 1391]
-! v38 = v46 ^ v38
+	xor %g4, %o0, %g4
+! T = F10 & G
 	.loc 1 179
-	ldx [%fp + 1991], %i1
-	ldx [%fp + 2023], %g5
-	xor %i1, %g5, %i1
-	stx %i1, [%fp + 1399]
-! v34 = v38 ^ v34
+	and %l0, %g5, %o0
+! B = B ^ T
 	.loc 1 180
-	xor %i1, %g4, %i1
-	stx %i1, [%fp + 1407]
-! v38 = v44 & v43
+	xor %o1, %o0, %o1
+! G = mem64[g + 32]
 	.loc 1 181
-	and %i5, %i2, %g4
-	stx %g4, [%fp + 1663]
-	stx %g4, [%fp + 1415]
-! v46 = v48 & v39
+	ldx [%i2 + 32], %g5
+! T = F10 & G
 	.loc 1 182
-	and %o0, %g1, %i1
-	stx %i1, [%fp + 1423]
-! v46 = v38 ^ v46
+	and %l0, %g5, %o0
+! A = A ^ T
 	.loc 1 183
-	xor %g4, %i1, %i1
-	stx %i1, [%fp + 1431]
-! v38 = v48 & v43
+	xor %g4, %o0, %g4
+! T = F9 & G
 	.loc 1 184
-	and %o0, %i2, %i1
-	stx %i1, [%fp + 1439]
-! v27 = v0 ^ v27
+	and %l2, %g5, %o0
+! B = B ^ T
 	.loc 1 185
-	ldx [%fp + 919], %i1
-	xor %o7, %i1, %o7
-! v32 = v5 ^ v32
+	xor %o1, %o0, %o1
+! G = mem64[g + 40]
 	.loc 1 186
-	ldx [%fp + 1463], %i1
-	xor %o3, %i1, %o3
-! v36 = v9 ^ v36
+	ldx [%i2 + 40], %g5
+! T = F9 & G
 	.loc 1 187
-	ldx [%fp + 1671], %i1
-	xor %l0, %i1, %l0
-! v40 = v13 ^ v40
+	and %l2, %g5, %o0
+! A = A ^ T
 	.loc 1 188
-	ldx [%fp + 2031], %i1
-	xor %l4, %i1, %l4
-! v44 = v17 ^ v44
+	xor %g4, %o0, %g4
+! T = F8 & G
 	.loc 1 189
-	xor %l7, %i5, %i5
-! v48 = v21 ^ v48
+	and %l4, %g5, %o0
+! B = B ^ T
 	.loc 1 190
-	xor %i3, %o0, %l7
-! v28 = v1 ^ v28
+	xor %o1, %o0, %o1
+! G = mem64[g + 48]
 	.loc 1 191
-	ldx [%fp + 927], %o0
-	xor %o5, %o0, %o5
-! v30 = v3 ^ v30
+	ldx [%i2 + 48], %g5
+! T = F8 & G
 	.loc 1 192
-	ldx [%fp + 943], %o0
-	xor %o4, %o0, %o4
-! v31 = v4 ^ v31
+	and %l4, %g5, %o0
+! A = A ^ T
 	.loc 1 193
-	xor %l1, %o2, %l1
-! v35 = v8 ^ v35
+	xor %g4, %o0, %g4
+! T = F7 & G
 	.loc 1 194
-	xor %l3, %o1, %l3
-! v39 = v12 ^ v39
+	and %l6, %g5, %o0
+! B = B ^ T
 	.loc 1 195
-	xor %l6, %g1, %g1
-! v43 = v16 ^ v43
+	xor %o1, %o0, %o1
+! G = mem64[g + 56]
 	.loc 1 196
-	xor %i4, %i2, %i2
-! v16 = v27 & v28
+	ldx [%i2 + 56], %g5
+! T = F7 & G
 	.loc 1 197
-	and %o7, %o5, %o0
-	stx %o0, [%fp + 1447]
-! v12 = v27 & v30
+	and %l6, %g5, %o0
+! A = A ^ T
 	.loc 1 198
-	and %o7, %o4, %o0
-! v8 = v32 & v28
+	xor %g4, %o0, %g4
+! T = F6 & G
 	.loc 1 199
-	and %o3, %o5, %o1
-! v8 = v12 ^ v8
+	and %o4, %g5, %o0
+! B = B ^ T
 	.loc 1 200
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1455]
-! v12 = v27 & v31
+	xor %o1, %o0, %o1
+! G = mem64[g + 64]
 	.loc 1 201
-	and %o7, %l1, %o0
-! v4 = v32 & v30
+	ldx [%i2 + 64], %g5
+! T = F6 & G
 	.loc 1 202
-	and %o3, %o4, %o1
-! v3 = v36 & v28
+	and %o4, %g5, %o0
+! A = A ^ T
 	.loc 1 203
-	and %l0, %o5, %o2
-! v4 = v12 ^ v4
+	xor %g4, %o0, %g4
+! T = F5 & G
 	.loc 1 204
-	xor %o0, %o1, %o1
-! v3 = v4 ^ v3
+	and %l7, %g5, %o0
+! B = B ^ T
 	.loc 1 205
-	xor %o1, %o2, %i1
-! v4 = v27 & v35
+	xor %o1, %o0, %o1
+! G = mem64[g + 72]
 	.loc 1 206
-	and %o7, %l3, %o0
-! v12 = v32 & v31
+	ldx [%i2 + 72], %g5
+! T = F5 & G
 	.loc 1 207
-	and %o3, %l1, %o1
-! v1 = v36 & v30
+	and %l7, %g5, %o0
+! A = A ^ T
 	.loc 1 208
-	and %l0, %o4, %o2
-! v21 = v40 & v28
+	xor %g4, %o0, %g4
+! T = F4 & G
 	.loc 1 209
-	and %l4, %o5, %l6
-! v12 = v4 ^ v12
+	and %l5, %g5, %o0
+! B = B ^ T
 	.loc 1 210
-	xor %o0, %o1, %o1
-! v1 = v12 ^ v1
+	xor %o1, %o0, %o1
+! G = mem64[g + 80]
 	.loc 1 211
-	xor %o1, %o2, %o2
-! v21 = v1 ^ v21
+	ldx [%i2 + 80], %g5
+! T = F4 & G
 	.loc 1 212
-	xor %o2, %l6, %i4
-! v1 = v27 & v39
+	and %l5, %g5, %o0
+! A = A ^ T
 	.loc 1 213
-	and %o7, %g1, %o0
-! v12 = v32 & v35
+	xor %g4, %o0, %g4
+! T = F3 & G
 	.loc 1 214
-	and %o3, %l3, %o1
-! v4 = v36 & v31
+	and %l3, %g5, %o0
+! B = B ^ T
 	.loc 1 215
-	and %l0, %l1, %o2
-! v17 = v40 & v30
+	xor %o1, %o0, %o1
+! G = mem64[g + 88]
 	.loc 1 216
-	and %l4, %o4, %l6
-! v13 = v44 & v28
+	ldx [%i2 + 88], %g5
+! T = F3 & G
 	.loc 1 217
-	and %i5, %o5, %i3
-! v12 = v1 ^ v12
+	and %l3, %g5, %o0
+! A = A ^ T
 	.loc 1 218
-	xor %o0, %o1, %o1
-! v4 = v12 ^ v4
+	xor %g4, %o0, %g4
+! T = F2 & G
 	.loc 1 219
-	xor %o1, %o2, %o2
-! v17 = v4 ^ v17
+	and %l1, %g5, %o0
+! B = B ^ T
 	.loc 1 220
-	xor %o2, %l6, %l6
-! v13 = v17 ^ v13
+	xor %o1, %o0, %o1
+! G = mem64[g + 96]
 	.loc 1 221
-	xor %l6, %i3, %i3
-! v17 = v27 & v43
+	ldx [%i2 + 96], %g5
+! T = F2 & G
 	.loc 1 222
-	and %o7, %i2, %o0
-! v4 = v32 & v39
+	and %l1, %g5, %o0
+! A = A ^ T
 	.loc 1 223
-	and %o3, %g1, %o1
-! v12 = v36 & v35
+	xor %g4, %o0, %g4
+! T = F1 & G
 	.loc 1 224
-	and %l0, %l3, %o2
-! v1 = v40 & v31
+	and %o7, %g5, %o0
+! B = B ^ T
 	.loc 1 225
-	and %l4, %l1, %g5
-! v9 = v44 & v30
+	xor %o1, %o0, %g5
+! A = A ^ H23
 	.loc 1 226
-	and %i5, %o4, %g4
-! v5 = v48 & v28
+	ldx [%fp + 2007], %o1
+	xor %g4, %o1, %o0
+! A = A ^ H24
 	.loc 1 227
-	and %l7, %o5, %l6
-! v4 = v17 ^ v4
-	.loc 1 228
-	xor %o0, %o1, %o1
-! v12 = v4 ^ v12
+	ldx [%fp + 1999], %g4
+	xor %o0, %g4, %o0
+! B = B ^ H22
 	.loc 1 229
-	xor %o1, %o2, %o2
-! v1 = v12 ^ v1
+	ldx [%fp + 2015], %g4
+	xor %g5, %g4, %g5
+! B = B ^ H23
 	.loc 1 230
-	xor %o2, %g5, %g5
-! v9 = v1 ^ v9
-	.loc 1 231
-	xor %g5, %g4, %g4
-! v5 = v9 ^ v5
+	xor %g5, %o1, %g5
+! G = mem64[g + 0]
 	.loc 1 232
-	xor %g4, %l6, %g4
-! v27 = v27 & v20
+	ldx [%i2], %o1
+! A = F12 & G
 	.loc 1 233
-	and %o7, %l2, %g5
-! v9 = v32 & v43
+	and %i1, %o1, %i1
+! B = F11 & G
 	.loc 1 234
-	and %o3, %i2, %o0
-! v1 = v36 & v39
+	and %o5, %o1, %g4
+! G = mem64[g + 8]
 	.loc 1 235
-	and %l0, %g1, %l6
-! v12 = v40 & v35
+	ldx [%i2 + 8], %o1
+! T = F11 & G
 	.loc 1 236
-	and %l4, %l3, %o7
-! v4 = v44 & v31
+	and %o5, %o1, %o5
+! A = A ^ T
 	.loc 1 237
-	and %i5, %l1, %o2
-! v17 = v48 & v30
+	xor %i1, %o5, %i1
+! T = F10 & G
 	.loc 1 238
-	and %l7, %o4, %o1
-! v28 = v25 & v28
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 239
-	and %l5, %o5, %o5
-! v9 = v27 ^ v9
+	xor %g4, %o1, %g4
+! G = mem64[g + 16]
 	.loc 1 240
-	xor %g5, %o0, %o0
-! v1 = v9 ^ v1
+	ldx [%i2 + 16], %o5
+! T = F10 & G
 	.loc 1 241
-	xor %o0, %l6, %l6
-! v12 = v1 ^ v12
+	and %l0, %o5, %o1
+! A = A ^ T
 	.loc 1 242
-	xor %l6, %o7, %o7
-! v4 = v12 ^ v4
+	xor %i1, %o1, %i1
+! T = F9 & G
 	.loc 1 243
-	xor %o7, %o2, %o2
-! v17 = v4 ^ v17
+	and %l2, %o5, %o1
+! B = B ^ T
 	.loc 1 244
-	xor %o2, %o1, %o1
-! v28 = v17 ^ v28
+	xor %g4, %o1, %g4
+! G = mem64[g + 24]
 	.loc 1 245
-	xor %o1, %o5, %o5
-! v32 = v32 & v20
+	ldx [%i2 + 24], %o5
+! T = F9 & G
 	.loc 1 246
-	and %o3, %l2, %o3
-! v17 = v36 & v43
+	and %l2, %o5, %o1
+! A = A ^ T
 	.loc 1 247
-	and %l0, %i2, %o0
-! v4 = v40 & v39
+	xor %i1, %o1, %i1
+! T = F8 & G
 	.loc 1 248
-	and %l4, %g1, %o1
-! v12 = v44 & v35
+	and %l4, %o5, %o1
+! B = B ^ T
 	.loc 1 249
-	and %i5, %l3, %o7
-! v1 = v48 & v31
+	xor %g4, %o1, %g4
+! G = mem64[g + 32]
 	.loc 1 250
-	and %l7, %l1, %o2
-! v30 = v25 & v30
+	ldx [%i2 + 32], %o5
+! T = F8 & G
 	.loc 1 251
-	and %l5, %o4, %o4
-! v17 = v32 ^ v17
+	and %l4, %o5, %o1
+! A = A ^ T
 	.loc 1 252
-	xor %o3, %o0, %o0
-! v4 = v17 ^ v4
+	xor %i1, %o1, %i1
+! T = F7 & G
 	.loc 1 253
-	xor %o0, %o1, %o1
-! v12 = v4 ^ v12
+	and %l6, %o5, %o1
+! B = B ^ T
 	.loc 1 254
-	xor %o1, %o7, %o7
-! v1 = v12 ^ v1
+	xor %g4, %o1, %g4
+! G = mem64[g + 40]
 	.loc 1 255
-	xor %o7, %o2, %o2
-! v30 = v1 ^ v30
+	ldx [%i2 + 40], %o5
+! T = F7 & G
 	.loc 1 256
-	xor %o2, %o4, %o4
-! v36 = v36 & v20
+	and %l6, %o5, %o1
+! A = A ^ T
 	.loc 1 257
-	and %l0, %l2, %l0
-! v1 = v40 & v43
+	xor %i1, %o1, %i1
+! T = F6 & G
 	.loc 1 258
-	and %l4, %i2, %o0
-! v12 = v44 & v39
+	and %o4, %o5, %o1
+! B = B ^ T
 	.loc 1 259
-	and %i5, %g1, %o1
-! v4 = v48 & v35
+	xor %g4, %o1, %g4
+! G = mem64[g + 48]
 	.loc 1 260
-	and %l7, %l3, %o2
-! v31 = v25 & v31
+	ldx [%i2 + 48], %o5
+! T = F6 & G
 	.loc 1 261
-	and %l5, %l1, %l1
-! v1 = v36 ^ v1
+	and %o4, %o5, %o1
+! A = A ^ T
 	.loc 1 262
-	xor %l0, %o0, %o0
-! v12 = v1 ^ v12
+	xor %i1, %o1, %i1
+! T = F5 & G
 	.loc 1 263
-	xor %o0, %o1, %o1
-! v4 = v12 ^ v4
+	and %l7, %o5, %o1
+! B = B ^ T
 	.loc 1 264
-	xor %o1, %o2, %o2
-! v31 = v4 ^ v31
+	xor %g4, %o1, %g4
+! G = mem64[g + 56]
 	.loc 1 265
-	xor %o2, %l1, %l1
-! v40 = v40 & v20
+	ldx [%i2 + 56], %o5
+! T = F5 & G
 	.loc 1 266
-	and %l4, %l2, %l4
-! v4 = v44 & v43
+	and %l7, %o5, %o1
+! A = A ^ T
 	.loc 1 267
-	and %i5, %i2, %o0
-! v12 = v48 & v39
+	xor %i1, %o1, %i1
+! T = F4 & G
 	.loc 1 268
-	and %l7, %g1, %o1
-! v35 = v25 & v35
+	and %l5, %o5, %o1
+! B = B ^ T
 	.loc 1 269
-	and %l5, %l3, %l3
-! v4 = v40 ^ v4
+	xor %g4, %o1, %g4
+! G = mem64[g + 64]
 	.loc 1 270
-	xor %l4, %o0, %o0
-! v12 = v4 ^ v12
+	ldx [%i2 + 64], %o5
+! T = F4 & G
 	.loc 1 271
-	xor %o0, %o1, %o1
-! v35 = v12 ^ v35
+	and %l5, %o5, %o1
+! A = A ^ T
 	.loc 1 272
-	xor %o1, %l3, %l3
-! v44 = v44 & v20
+	xor %i1, %o1, %i1
+! T = F3 & G
 	.loc 1 273
-	and %i5, %l2, %i5
-! v12 = v48 & v43
+	and %l3, %o5, %o1
+! B = B ^ T
 	.loc 1 274
-	and %l7, %i2, %o0
-! v39 = v25 & v39
+	xor %g4, %o1, %g4
+! G = mem64[g + 72]
 	.loc 1 275
-	and %l5, %g1, %g1
-! v12 = v44 ^ v12
+	ldx [%i2 + 72], %o5
+! T = F3 & G
 	.loc 1 276
-	xor %i5, %o0, %o0
-! v39 = v12 ^ v39
+	and %l3, %o5, %o1
+! A = A ^ T
 	.loc 1 277
-	xor %o0, %g1, %g1
-! v48 = v48 & v20
+	xor %i1, %o1, %i1
+! T = F2 & G
 	.loc 1 278
-	and %l7, %l2, %l7
-! v43 = v25 & v43
+	and %l1, %o5, %o1
+! B = B ^ T
 	.loc 1 279
-	and %l5, %i2, %i2
-! v43 = v48 ^ v43
+	xor %g4, %o1, %g4
+! G = mem64[g + 80]
 	.loc 1 280
-	xor %l7, %i2, %i2
-! v20 = v25 & v20
+	ldx [%i2 + 80], %o5
+! T = F2 & G
 	.loc 1 281
-	and %l5, %l2, %l2
-! v16 = v16 ^ v2
+	and %l1, %o5, %o1
+! A = A ^ T
 	.loc 1 282
-	ldx [%fp + 1447], %o0
-	ldx [%fp + 911], %o1
-	xor %o0, %o1, %o0
-! v16 = v16 ^ v29
+	xor %i1, %o1, %i1
+! T = F1 & G
 	.loc 1 283
-	ldx [%fp + 935], %o1
-	xor %o0, %o1, %o1
-! v8 = v8 ^ v6
+	and %o7, %o5, %o1
+! B = B ^ T
 	.loc 1 284
-	ldx [%fp + 1455], %o0
-	ldx [%fp + 1015], %o2
-	xor %o0, %o2, %o0
-! v8 = v8 ^ v33
+	xor %g4, %o1, %g4
+! G = mem64[g + 88]
 	.loc 1 285
-	ldx [%fp + 1111], %o2
-	xor %o0, %o2, %o2
-! v3 = v3 ^ v10
+	ldx [%i2 + 88], %o5
+! T = F1 & G
 	.loc 1 286
-	ldx [%fp + 1023], %o0
-	xor %i1, %o0, %i1
-! v3 = v3 ^ v37
+	and %o7, %o5, %o1
+! A = A ^ T
 	.loc 1 287
-	ldx [%fp + 1119], %o0
-	xor %i1, %o0, %i1
-! v21 = v21 ^ v14
+	xor %i1, %o1, %i1
+! T = F0 & G
 	.loc 1 288
-	ldx [%fp + 1031], %o0
-	xor %i4, %o0, %i4
-! v21 = v21 ^ v41
+	and %o3, %o5, %o1
+! B = B ^ T
 	.loc 1 289
-	ldx [%fp + 1127], %o0
-	xor %i4, %o0, %i4
-! v13 = v13 ^ v18
+	xor %g4, %o1, %g4
+! G = mem64[g + 96]
 	.loc 1 290
-	ldx [%fp + 1039], %o0
-	xor %i3, %o0, %i3
-! v13 = v13 ^ v45
+	ldx [%i2 + 96], %o1
+! T = F0 & G
 	.loc 1 291
-	ldx [%fp + 1175], %o0
-	xor %i3, %o0, %i3
-! v5 = v5 ^ v22
+	and %o3, %o1, %o1
+! A = A ^ T
 	.loc 1 292
-	ldx [%fp + 1047], %o0
-	xor %g4, %o0, %g4
-! v5 = v5 ^ v49
+	xor %i1, %o1, %i1
+! A = A ^ H21
 	.loc 1 293
-	ldx [%fp + 1239], %o0
-	xor %g4, %o0, %g4
-! v28 = v28 ^ v26
+	ldx [%fp + 2023], %o1
+	xor %i1, %o1, %i1
+! A = A ^ H22
 	.loc 1 294
-	ldx [%fp + 1055], %o0
-	xor %o5, %o0, %o5
-! v28 = v28 ^ v42
+	ldx [%fp + 2015], %o5
+	xor %i1, %o5, %i1
+! A = A ^ H24
 	.loc 1 295
-	ldx [%fp + 1311], %o0
-	xor %o5, %o0, %o5
-! v30 = v30 ^ v19
+	ldx [%fp + 1999], %o5
+	xor %i1, %o5, %i1
+! mem64[h + 96] = A
 	.loc 1 296
-	ldx [%fp + 1063], %o7
-	xor %o4, %o7, %o4
-! v30 = v30 ^ v47
+	stx %i1, [%i0 + 96]
+! B = B ^ H20
 	.loc 1 297
-	ldx [%fp + 1367], %o0
-	xor %o4, %o0, %l4
-! v31 = v31 ^ v24
+	ldx [%fp + 2031], %i1
+	xor %g4, %i1, %g4
+! B = B ^ H21
 	.loc 1 298
-	ldx [%fp + 1071], %l0
-	xor %l1, %l0, %l1
-! v31 = v31 ^ v34
+	xor %g4, %o1, %g4
+! B = B ^ H23
 	.loc 1 299
-	ldx [%fp + 1407], %o0
-	xor %l1, %o0, %l1
-! v35 = v35 ^ v11
+	ldx [%fp + 2007], %o1
+	xor %g4, %o1, %g4
+! B = B ^ H24
 	.loc 1 300
-	ldx [%fp + 1079], %o4
-	xor %l3, %o4, %l3
-! v35 = v35 ^ v46
+	xor %g4, %o5, %g4
+! mem64[h + 88] = B
 	.loc 1 301
-	ldx [%fp + 1431], %o0
-	xor %l3, %o0, %l3
-! v39 = v39 ^ v23
+	stx %g4, [%i0 + 88]
+! G = mem64[g + 0]
 	.loc 1 302
-	ldx [%fp + 1087], %l5
-	xor %g1, %l5, %g1
-! v39 = v39 ^ v38
+	ldx [%i2], %o1
+! A = F10 & G
 	.loc 1 303
-	ldx [%fp + 1439], %o0
-	xor %g1, %o0, %g1
-! v43 = v43 ^ v7
+	and %l0, %o1, %o5
+! B = F9 & G
 	.loc 1 304
-	ldx [%fp + 1095], %o3
-	xor %i2, %o3, %i2
-! v20 = v20 ^ v15
+	and %l2, %o1, %i1
+! G = mem64[g + 8]
 	.loc 1 305
-	ldx [%fp + 1103], %o0
-	xor %l2, %o0, %l2
-! v19 = v16 ^ v19
+	ldx [%i2 + 8], %o1
+! T = F9 & G
 	.loc 1 306
-	xor %o1, %o7, %o7
-! v24 = v8 ^ v24
+	and %l2, %o1, %l0
+! A = A ^ T
 	.loc 1 307
-	xor %o2, %l0, %l0
-! v11 = v3 ^ v11
+	xor %o5, %l0, %l0
+! T = F8 & G
 	.loc 1 308
-	xor %i1, %o4, %o4
-! v23 = v21 ^ v23
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 309
-	xor %i4, %l5, %l5
-! v7 = v13 ^ v7
+	xor %i1, %o1, %o1
+! G = mem64[g + 16]
 	.loc 1 310
-	xor %i3, %o3, %o2
-! v15 = v5 ^ v15
+	ldx [%i2 + 16], %o5
+! T = F8 & G
 	.loc 1 311
-	xor %g4, %o0, %o3
-! v29 = v30 ^ v29
+	and %l4, %o5, %l2
+! A = A ^ T
 	.loc 1 312
-	ldx [%fp + 935], %o0
-	xor %l4, %o0, %l7
-! v33 = v31 ^ v33
+	xor %l0, %l2, %l0
+! T = F7 & G
 	.loc 1 313
-	ldx [%fp + 1111], %o0
-	xor %l1, %o0, %o0
-! v37 = v35 ^ v37
+	and %l6, %o5, %o5
+! B = B ^ T
 	.loc 1 314
-	ldx [%fp + 1119], %o1
-	xor %l3, %o1, %l1
-! v41 = v39 ^ v41
+	xor %o1, %o5, %o1
+! G = mem64[g + 24]
 	.loc 1 315
-	ldx [%fp + 1127], %o1
-	xor %g1, %o1, %l3
-! v45 = v43 ^ v45
+	ldx [%i2 + 24], %o5
+! T = F7 & G
 	.loc 1 316
-	ldx [%fp + 1175], %o1
-	xor %i2, %o1, %l4
-! v49 = v20 ^ v49
+	and %l6, %o5, %l2
+! A = A ^ T
 	.loc 1 317
-	ldx [%fp + 1239], %o1
-	xor %l2, %o1, %l2
-! v33 = v33 ^ v38
+	xor %l0, %l2, %l0
+! T = F6 & G
 	.loc 1 318
-	ldx [%fp + 1439], %i1
-	xor %o0, %i1, %l6
-! v29 = v29 ^ v38
+	and %o4, %o5, %o5
+! B = B ^ T
 	.loc 1 319
-	xor %l7, %i1, %o0
-! v15 = v15 ^ v38
+	xor %o1, %o5, %o1
+! G = mem64[g + 32]
 	.loc 1 320
-	xor %o3, %i1, %o1
-! v38 = v7 ^ v38
+	ldx [%i2 + 32], %o5
+! T = F6 & G
 	.loc 1 321
-	xor %o2, %i1, %o2
-! v29 = v29 ^ v46
+	and %o4, %o5, %l2
+! A = A ^ T
 	.loc 1 322
-	ldx [%fp + 1431], %o3
-	xor %o0, %o3, %l7
-! v28 = v28 ^ v46
+	xor %l0, %l2, %l0
+! T = F5 & G
 	.loc 1 323
-	xor %o5, %o3, %o0
-! v38 = v38 ^ v46
+	and %l7, %o5, %o5
+! B = B ^ T
 	.loc 1 324
-	xor %o2, %o3, %o2
-! v46 = v23 ^ v46
+	xor %o1, %o5, %o1
+! G = mem64[g + 40]
 	.loc 1 325
-	xor %l5, %o3, %o3
-! v28 = v28 ^ v34
+	ldx [%i2 + 40], %o5
+! T = F5 & G
 	.loc 1 326
-	ldx [%fp + 1407], %l5
-	xor %o0, %l5, %o5
-! v15 = v15 ^ v34
+	and %l7, %o5, %l2
+! A = A ^ T
 	.loc 1 327
-	xor %o1, %l5, %o1
-! v46 = v46 ^ v34
+	xor %l0, %l2, %l0
+! T = F4 & G
 	.loc 1 328
-	xor %o3, %l5, %o3
-! v34 = v11 ^ v34
+	and %l5, %o5, %o5
+! B = B ^ T
 	.loc 1 329
-	xor %o4, %l5, %o0
-! v15 = v15 ^ v47
+	xor %o1, %o5, %o1
+! G = mem64[g + 48]
 	.loc 1 330
-	ldx [%fp + 1367], %l5
-	xor %o1, %l5, %o4
-! v38 = v38 ^ v47
+	ldx [%i2 + 48], %o5
+! T = F4 & G
 	.loc 1 331
-	xor %o2, %l5, %o2
-! v34 = v34 ^ v47
+	and %l5, %o5, %l2
+! A = A ^ T
 	.loc 1 332
-	xor %o0, %l5, %o0
-! v47 = v24 ^ v47
+	xor %l0, %l2, %l0
+! T = F3 & G
 	.loc 1 333
-	xor %l0, %l5, %o1
-! v38 = v38 ^ v42
+	and %l3, %o5, %o5
+! B = B ^ T
 	.loc 1 334
-	ldx [%fp + 1311], %l5
-	xor %o2, %l5, %l0
-! v46 = v46 ^ v42
+	xor %o1, %o5, %o1
+! G = mem64[g + 56]
 	.loc 1 335
-	xor %o3, %l5, %o3
-! v47 = v47 ^ v42
+	ldx [%i2 + 56], %o5
+! T = F3 & G
 	.loc 1 336
-	xor %o1, %l5, %o1
-! v42 = v19 ^ v42
+	and %l3, %o5, %l2
+! A = A ^ T
 	.loc 1 337
-	xor %o7, %l5, %o2
-! v46 = v46 ^ v49
+	xor %l0, %l2, %l0
+! T = F2 & G
 	.loc 1 338
-	xor %o3, %l2, %o3
-! v34 = v34 ^ v49
+	and %l1, %o5, %o5
+! B = B ^ T
 	.loc 1 339
-	xor %o0, %l2, %o0
-! v42 = v42 ^ v49
+	xor %o1, %o5, %o1
+! G = mem64[g + 64]
 	.loc 1 340
-	xor %o2, %l2, %o2
-! v49 = v26 ^ v49
+	ldx [%i2 + 64], %o5
+! T = F2 & G
 	.loc 1 341
-	ldx [%fp + 1055], %o7
-	xor %o7, %l2, %l2
-! v34 = v34 ^ v45
+	and %l1, %o5, %l2
+! A = A ^ T
 	.loc 1 342
-	xor %o0, %l4, %o0
-! v47 = v47 ^ v45
+	xor %l0, %l2, %l0
+! T = F1 & G
 	.loc 1 343
-	xor %o1, %l4, %o1
-! v49 = v49 ^ v45
+	and %o7, %o5, %o5
+! B = B ^ T
 	.loc 1 344
-	xor %l2, %l4, %l2
-! v45 = v22 ^ v45
+	xor %o1, %o5, %o1
+! G = mem64[g + 72]
 	.loc 1 345
-	ldx [%fp + 1047], %o7
-	xor %o7, %l4, %l4
-! v47 = v47 ^ v41
+	ldx [%i2 + 72], %o5
+! T = F1 & G
 	.loc 1 346
-	xor %o1, %l3, %o1
-! v42 = v42 ^ v41
+	and %o7, %o5, %l2
+! A = A ^ T
 	.loc 1 347
-	xor %o2, %l3, %o2
-! v45 = v45 ^ v41
+	xor %l0, %l2, %l0
+! T = F0 & G
 	.loc 1 348
-	xor %l4, %l3, %l4
-! v41 = v18 ^ v41
+	and %o3, %o5, %o5
+! B = B ^ T
 	.loc 1 349
-	ldx [%fp + 1039], %o7
-	xor %o7, %l3, %l3
-! v42 = v42 ^ v37
+	xor %o1, %o5, %o5
+! G = mem64[g + 80]
 	.loc 1 350
-	xor %o2, %l1, %o2
-! v49 = v49 ^ v37
+	ldx [%i2 + 80], %o1
+! T = F0 & G
 	.loc 1 351
-	xor %l2, %l1, %l2
-! v41 = v41 ^ v37
+	and %o3, %o1, %o1
+! A = A ^ T
 	.loc 1 352
-	xor %l3, %l1, %l3
-! v37 = v14 ^ v37
+	xor %l0, %o1, %o1
+! A = A ^ H19
 	.loc 1 353
-	ldx [%fp + 1031], %o7
-	xor %o7, %l1, %l1
-! v49 = v49 ^ v33
+	xor %o1, %i4, %o1
+! A = A ^ H20
 	.loc 1 354
-	xor %l2, %l6, %l2
-! v45 = v45 ^ v33
+	ldx [%fp + 2031], %l0
+	xor %o1, %l0, %o1
+! A = A ^ H22
 	.loc 1 355
-	xor %l4, %l6, %l4
-! v37 = v37 ^ v33
+	ldx [%fp + 2015], %l0
+	xor %o1, %l0, %o1
+! A = A ^ H23
 	.loc 1 356
-	xor %l1, %l6, %l1
-! v33 = v10 ^ v33
+	ldx [%fp + 2007], %l2
+	xor %o1, %l2, %o1
+! mem64[h + 80] = A
 	.loc 1 357
-	ldx [%fp + 1023], %o7
-	xor %o7, %l6, %l6
-! v45 = v45 ^ v29
+	stx %o1, [%i0 + 80]
+! B = B ^ H18
 	.loc 1 358
-	xor %l4, %l7, %l4
-! v41 = v41 ^ v29
+	xor %o5, %o2, %o5
+! B = B ^ H19
 	.loc 1 359
-	xor %l3, %l7, %l3
-! v33 = v33 ^ v29
+	xor %o5, %i4, %o5
+! B = B ^ H21
 	.loc 1 360
-	xor %l6, %l7, %l6
-! v29 = v6 ^ v29
+	ldx [%fp + 2023], %o1
+	xor %o5, %o1, %o5
+! B = B ^ H22
 	.loc 1 361
-	ldx [%fp + 1015], %o7
-	xor %o7, %l7, %l7
-! v41 = v41 ^ v28
+	xor %o5, %l0, %o5
+! mem64[h + 72] = B
 	.loc 1 362
-	xor %l3, %o5, %l3
-! v37 = v37 ^ v28
+	stx %o5, [%i0 + 72]
+! G = mem64[g + 0]
 	.loc 1 363
-	xor %l1, %o5, %l1
-! v29 = v29 ^ v28
+	ldx [%i2], %o1
+! A = F8 & G
 	.loc 1 364
-	xor %l7, %o5, %l7
-! v28 = v2 ^ v28
+	and %l4, %o1, %o5
+! B = F7 & G
 	.loc 1 365
-	ldx [%fp + 911], %o7
-	xor %o7, %o5, %o5
-! mem64[h + 0] = v28
+	and %l6, %o1, %o1
+! G = mem64[g + 8]
 	.loc 1 366
-	stx %o5, [%i0]
-! mem64[h + 8] = v29
+	ldx [%i2 + 8], %l0
+! T = F7 & G
 	.loc 1 367
-	stx %l7, [%i0 + 8]
-! mem64[h + 16] = v33
+	and %l6, %l0, %l2
+! A = A ^ T
 	.loc 1 368
-	stx %l6, [%i0 + 16]
-! mem64[h + 24] = v37
+	xor %o5, %l2, %o5
+! T = F6 & G
 	.loc 1 369
-	stx %l1, [%i0 + 24]
-! mem64[h + 32] = v41
+	and %o4, %l0, %l0
+! B = B ^ T
 	.loc 1 370
-	stx %l3, [%i0 + 32]
-! mem64[h + 40] = v45
+	xor %o1, %l0, %o1
+! G = mem64[g + 16]
 	.loc 1 371
-	stx %l4, [%i0 + 40]
-! mem64[h + 48] = v49
+	ldx [%i2 + 16], %l0
+! T = F6 & G
 	.loc 1 372
-	stx %l2, [%i0 + 48]
-! mem64[h + 56] = v42
+	and %o4, %l0, %l2
+! A = A ^ T
 	.loc 1 373
-	stx %o2, [%i0 + 56]
-! mem64[h + 64] = v47
+	xor %o5, %l2, %o5
+! T = F5 & G
 	.loc 1 374
-	stx %o1, [%i0 + 64]
-! mem64[h + 72] = v34
+	and %l7, %l0, %l0
+! B = B ^ T
 	.loc 1 375
-	stx %o0, [%i0 + 72]
-! mem64[h + 80] = v46
+	xor %o1, %l0, %o1
+! G = mem64[g + 24]
 	.loc 1 376
-	stx %o3, [%i0 + 80]
-! mem64[h + 88] = v38
+	ldx [%i2 + 24], %l0
+! T = F5 & G
 	.loc 1 377
-	stx %l0, [%i0 + 88]
-! mem64[h + 96] = v15
+	and %l7, %l0, %l2
+! A = A ^ T
 	.loc 1 378
-	stx %o4, [%i0 + 96]
-! leave
+	xor %o5, %l2, %o5
+! T = F4 & G
 	.loc 1 379
+	and %l5, %l0, %l0
+! B = B ^ T
+	.loc 1 380
+	xor %o1, %l0, %o1
+! G = mem64[g + 32]
+	.loc 1 381
+	ldx [%i2 + 32], %l0
+! T = F4 & G
+	.loc 1 382
+	and %l5, %l0, %l2
+! A = A ^ T
+	.loc 1 383
+	xor %o5, %l2, %o5
+! T = F3 & G
+	.loc 1 384
+	and %l3, %l0, %l0
+! B = B ^ T
+	.loc 1 385
+	xor %o1, %l0, %o1
+! G = mem64[g + 40]
+	.loc 1 386
+	ldx [%i2 + 40], %l0
+! T = F3 & G
+	.loc 1 387
+	and %l3, %l0, %l2
+! A = A ^ T
+	.loc 1 388
+	xor %o5, %l2, %o5
+! T = F2 & G
+	.loc 1 389
+	and %l1, %l0, %l0
+! B = B ^ T
+	.loc 1 390
+	xor %o1, %l0, %o1
+! G = mem64[g + 48]
+	.loc 1 391
+	ldx [%i2 + 48], %l0
+! T = F2 & G
+	.loc 1 392
+	and %l1, %l0, %l2
+! A = A ^ T
+	.loc 1 393
+	xor %o5, %l2, %o5
+! T = F1 & G
+	.loc 1 394
+	and %o7, %l0, %l0
+! B = B ^ T
+	.loc 1 395
+	xor %o1, %l0, %o1
+! G = mem64[g + 56]
+	.loc 1 396
+	ldx [%i2 + 56], %l0
+! T = F1 & G
+	.loc 1 397
+	and %o7, %l0, %l2
+! A = A ^ T
+	.loc 1 398
+	xor %o5, %l2, %o5
+! T = F0 & G
+	.loc 1 399
+	and %o3, %l0, %l0
+! B = B ^ T
+	.loc 1 400
+	xor %o1, %l0, %l0
+! G = mem64[g + 64]
+	.loc 1 401
+	ldx [%i2 + 64], %o1
+! T = F0 & G
+	.loc 1 402
+	and %o3, %o1, %o1
+! A = A ^ T
+	.loc 1 403
+	xor %o5, %o1, %o5
+! A = A ^ H17
+	.loc 1 404
+	xor %o5, %i3, %o5
+! A = A ^ H18
+	.loc 1 405
+	xor %o5, %o2, %o5
+! A = A ^ H20
+	.loc 1 406
+	ldx [%fp + 2031], %o1
+	xor %o5, %o1, %o5
+! A = A ^ H21
+	.loc 1 407
+	ldx [%fp + 2023], %l2
+	xor %o5, %l2, %o5
+! mem64[h + 64] = A
+	.loc 1 408
+	stx %o5, [%i0 + 64]
+! B = B ^ H16
+	.loc 1 409
+	xor %l0, %i5, %l0
+! B = B ^ H17
+	.loc 1 410
+	xor %l0, %i3, %l0
+! B = B ^ H19
+	.loc 1 411
+	xor %l0, %i4, %l0
+! B = B ^ H20
+	.loc 1 412
+	xor %l0, %o1, %l0
+! mem64[h + 56] = B
+	.loc 1 413
+	stx %l0, [%i0 + 56]
+! G = mem64[g + 0]
+	.loc 1 414
+	ldx [%i2], %o1
+! A = F6 & G
+	.loc 1 415
+	and %o4, %o1, %o4
+! B = F5 & G
+	.loc 1 416
+	and %l7, %o1, %o1
+! G = mem64[g + 8]
+	.loc 1 417
+	ldx [%i2 + 8], %o5
+! T = F5 & G
+	.loc 1 418
+	and %l7, %o5, %l0
+! A = A ^ T
+	.loc 1 419
+	xor %o4, %l0, %o4
+! T = F4 & G
+	.loc 1 420
+	and %l5, %o5, %o5
+! B = B ^ T
+	.loc 1 421
+	xor %o1, %o5, %o1
+! G = mem64[g + 16]
+	.loc 1 422
+	ldx [%i2 + 16], %o5
+! T = F4 & G
+	.loc 1 423
+	and %l5, %o5, %l0
+! A = A ^ T
+	.loc 1 424
+	xor %o4, %l0, %o4
+! T = F3 & G
+	.loc 1 425
+	and %l3, %o5, %o5
+! B = B ^ T
+	.loc 1 426
+	xor %o1, %o5, %o1
+! G = mem64[g + 24]
+	.loc 1 427
+	ldx [%i2 + 24], %o5
+! T = F3 & G
+	.loc 1 428
+	and %l3, %o5, %l0
+! A = A ^ T
+	.loc 1 429
+	xor %o4, %l0, %o4
+! T = F2 & G
+	.loc 1 430
+	and %l1, %o5, %o5
+! B = B ^ T
+	.loc 1 431
+	xor %o1, %o5, %o1
+! G = mem64[g + 32]
+	.loc 1 432
+	ldx [%i2 + 32], %o5
+! T = F2 & G
+	.loc 1 433
+	and %l1, %o5, %l0
+! A = A ^ T
+	.loc 1 434
+	xor %o4, %l0, %o4
+! T = F1 & G
+	.loc 1 435
+	and %o7, %o5, %o5
+! B = B ^ T
+	.loc 1 436
+	xor %o1, %o5, %o1
+! G = mem64[g + 40]
+	.loc 1 437
+	ldx [%i2 + 40], %o5
+! T = F1 & G
+	.loc 1 438
+	and %o7, %o5, %l0
+! A = A ^ T
+	.loc 1 439
+	xor %o4, %l0, %o4
+! T = F0 & G
+	.loc 1 440
+	and %o3, %o5, %o5
+! B = B ^ T
+	.loc 1 441
+	xor %o1, %o5, %o1
+! G = mem64[g + 48]
+	.loc 1 442
+	ldx [%i2 + 48], %o5
+! T = F0 & G
+	.loc 1 443
+	and %o3, %o5, %o5
+! A = A ^ T
+	.loc 1 444
+	xor %o4, %o5, %o4
+! A = A ^ H15
+	.loc 1 445
+	xor %o4, %g1, %o4
+! A = A ^ H16
+	.loc 1 446
+	xor %o4, %i5, %o4
+! A = A ^ H18
+	.loc 1 447
+	xor %o4, %o2, %o4
+! A = A ^ H19
+	.loc 1 448
+	xor %o4, %i4, %o4
+! mem64[h + 48] = A
+	.loc 1 449
+	stx %o4, [%i0 + 48]
+! B = B ^ H14
+	.loc 1 450
+	xor %o1, %o0, %o1
+! B = B ^ H15
+	.loc 1 451
+	xor %o1, %g1, %o1
+! B = B ^ H17
+	.loc 1 452
+	xor %o1, %i3, %o1
+! B = B ^ H18
+	.loc 1 453
+	xor %o1, %o2, %o1
+! mem64[h + 40] = B
+	.loc 1 454
+	stx %o1, [%i0 + 40]
+! G = mem64[g + 0]
+	.loc 1 455
+	ldx [%i2], %o1
+! A = F4 & G
+	.loc 1 456
+	and %l5, %o1, %o2
+! B = F3 & G
+	.loc 1 457
+	and %l3, %o1, %o1
+! G = mem64[g + 8]
+	.loc 1 458
+	ldx [%i2 + 8], %o4
+! T = F3 & G
+	.loc 1 459
+	and %l3, %o4, %o5
+! A = A ^ T
+	.loc 1 460
+	xor %o2, %o5, %o2
+! T = F2 & G
+	.loc 1 461
+	and %l1, %o4, %o4
+! B = B ^ T
+	.loc 1 462
+	xor %o1, %o4, %o1
+! G = mem64[g + 16]
+	.loc 1 463
+	ldx [%i2 + 16], %o4
+! T = F2 & G
+	.loc 1 464
+	and %l1, %o4, %o5
+! A = A ^ T
+	.loc 1 465
+	xor %o2, %o5, %o2
+! T = F1 & G
+	.loc 1 466
+	and %o7, %o4, %o4
+! B = B ^ T
+	.loc 1 467
+	xor %o1, %o4, %o1
+! G = mem64[g + 24]
+	.loc 1 468
+	ldx [%i2 + 24], %o4
+! T = F1 & G
+	.loc 1 469
+	and %o7, %o4, %o5
+! A = A ^ T
+	.loc 1 470
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 471
+	and %o3, %o4, %o4
+! B = B ^ T
+	.loc 1 472
+	xor %o1, %o4, %o1
+! G = mem64[g + 32]
+	.loc 1 473
+	ldx [%i2 + 32], %o4
+! T = F0 & G
+	.loc 1 474
+	and %o3, %o4, %o4
+! A = A ^ T
+	.loc 1 475
+	xor %o2, %o4, %o2
+! A = A ^ H13
+	.loc 1 476
+	xor %o2, %g5, %o2
+! A = A ^ H14
+	.loc 1 477
+	xor %o2, %o0, %o2
+! A = A ^ H16
+	.loc 1 478
+	xor %o2, %i5, %o2
+! A = A ^ H17
+	.loc 1 479
+	xor %o2, %i3, %o2
+! mem64[h + 32] = A
+	.loc 1 480
+	stx %o2, [%i0 + 32]
+! B = B ^ H13
+	.loc 1 481
+	xor %o1, %g5, %o1
+! B = B ^ H15
+	.loc 1 482
+	xor %o1, %g1, %o1
+! B = B ^ H16
+	.loc 1 483
+	xor %o1, %i5, %o1
+! mem64[h + 24] = B
+	.loc 1 484
+	stx %o1, [%i0 + 24]
+! G = mem64[g + 0]
+	.loc 1 485
+	ldx [%i2], %o1
+! A = F2 & G
+	.loc 1 486
+	and %l1, %o1, %o2
+! B = F1 & G
+	.loc 1 487
+	and %o7, %o1, %o1
+! G = mem64[g + 8]
+	.loc 1 488
+	ldx [%i2 + 8], %o4
+! T = F1 & G
+	.loc 1 489
+	and %o7, %o4, %o5
+! A = A ^ T
+	.loc 1 490
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 491
+	and %o3, %o4, %o4
+! B = B ^ T
+	.loc 1 492
+	xor %o1, %o4, %o1
+! G = mem64[g + 16]
+	.loc 1 493
+	ldx [%i2 + 16], %o4
+! T = F0 & G
+	.loc 1 494
+	and %o3, %o4, %o4
+! A = A ^ T
+	.loc 1 495
+	xor %o2, %o4, %o2
+! A = A ^ H14
+	.loc 1 496
+	xor %o2, %o0, %o2
+! A = A ^ H15
+	.loc 1 497
+	xor %o2, %g1, %o2
+! mem64[h + 16] = A
+	.loc 1 498
+	stx %o2, [%i0 + 16]
+! B = B ^ H13
+	.loc 1 499
+	xor %o1, %g5, %o1
+! B = B ^ H14
+	.loc 1 500
+	xor %o1, %o0, %o1
+! mem64[h + 8] = B
+	.loc 1 501
+	stx %o1, [%i0 + 8]
+! G = mem64[g + 0]
+	.loc 1 502
+	ldx [%i2], %o0
+! A = F0 & G
+	.loc 1 503
+	and %o3, %o0, %o0
+! A = A ^ H13
+	.loc 1 504
+	xor %o0, %g5, %o0
+! mem64[h + 0] = A
+	.loc 1 505
+	stx %o0, [%i0]
+! leave
+	.loc 1 506
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec_mul_sparc64, .-qhasm_kernel_mceliece_gf13_vec_mul_sparc64
@@ -1357,154 +1495,154 @@ qhasm_kernel_mceliece_gf13_vec_mul_sparc64:
 qhasm_kernel_mceliece_gf13_vec_sq_sparc64:
 	save %sp, -176, %sp
 ! v0 = mem64[f + 0]
-	.loc 1 385
+	.loc 1 512
 	ldx [%i1], %o0
 ! v1 = mem64[f + 88]
-	.loc 1 386
+	.loc 1 513
 	ldx [%i1 + 88], %o5
 ! v0 = v0 ^ v1
-	.loc 1 387
+	.loc 1 514
 	xor %o0, %o5, %o4
 ! v2 = mem64[f + 56]
-	.loc 1 388
+	.loc 1 515
 	ldx [%i1 + 56], %o0
 ! v3 = v2 ^ v1
-	.loc 1 389
+	.loc 1 516
 	xor %o0, %o5, %o1
 ! v4 = mem64[f + 96]
-	.loc 1 390
+	.loc 1 517
 	ldx [%i1 + 96], %o7
 ! v3 = v3 ^ v4
-	.loc 1 391
+	.loc 1 518
 	xor %o1, %o7, %l0
 ! v5 = mem64[f + 8]
-	.loc 1 392
+	.loc 1 519
 	ldx [%i1 + 8], %o1
 ! v5 = v5 ^ v2
-	.loc 1 393
+	.loc 1 520
 	xor %o1, %o0, %l1
 ! v6 = mem64[f + 64]
-	.loc 1 394
+	.loc 1 521
 	ldx [%i1 + 64], %o1
 ! v7 = v6 ^ v1
-	.loc 1 395
+	.loc 1 522
 	xor %o1, %o5, %o2
 ! v7 = v7 ^ v4
-	.loc 1 396
+	.loc 1 523
 	xor %o2, %o7, %l2
 ! v8 = mem64[f + 16]
-	.loc 1 397
+	.loc 1 524
 	ldx [%i1 + 16], %o2
 ! v8 = v8 ^ v2
-	.loc 1 398
+	.loc 1 525
 	xor %o2, %o0, %o2
 ! v8 = v8 ^ v6
-	.loc 1 399
+	.loc 1 526
 	xor %o2, %o1, %o2
 ! v8 = v8 ^ v1
-	.loc 1 400
+	.loc 1 527
 	xor %o2, %o5, %o2
 ! v8 = v8 ^ v4
-	.loc 1 401
+	.loc 1 528
 	xor %o2, %o7, %l3
 ! v9 = mem64[f + 72]
-	.loc 1 402
+	.loc 1 529
 	ldx [%i1 + 72], %o2
 ! v2 = v2 ^ v9
-	.loc 1 403
+	.loc 1 530
 	xor %o0, %o2, %l4
 ! v10 = mem64[f + 24]
-	.loc 1 404
+	.loc 1 531
 	ldx [%i1 + 24], %o0
 ! v10 = v10 ^ v6
-	.loc 1 405
+	.loc 1 532
 	xor %o0, %o1, %o0
 ! v10 = v10 ^ v9
-	.loc 1 406
+	.loc 1 533
 	xor %o0, %o2, %o0
 ! v10 = v10 ^ v4
-	.loc 1 407
+	.loc 1 534
 	xor %o0, %o7, %l6
 ! v11 = mem64[f + 80]
-	.loc 1 408
+	.loc 1 535
 	ldx [%i1 + 80], %o0
 ! v6 = v6 ^ v11
-	.loc 1 409
+	.loc 1 536
 	xor %o1, %o0, %l7
 ! v12 = mem64[f + 32]
-	.loc 1 410
+	.loc 1 537
 	ldx [%i1 + 32], %o1
 ! v12 = v12 ^ v9
-	.loc 1 411
+	.loc 1 538
 	xor %o1, %o2, %o1
 ! v12 = v12 ^ v11
-	.loc 1 412
+	.loc 1 539
 	xor %o1, %o0, %o3
 ! v9 = v9 ^ v1
-	.loc 1 413
+	.loc 1 540
 	xor %o2, %o5, %o2
 ! v13 = mem64[f + 40]
-	.loc 1 414
+	.loc 1 541
 	ldx [%i1 + 40], %o1
 ! v13 = v13 ^ v11
-	.loc 1 415
+	.loc 1 542
 	xor %o1, %o0, %o1
 ! v13 = v13 ^ v1
-	.loc 1 416
+	.loc 1 543
 	xor %o1, %o5, %o1
 ! v11 = v11 ^ v4
-	.loc 1 417
+	.loc 1 544
 	xor %o0, %o7, %l5
 ! v14 = mem64[f + 48]
-	.loc 1 418
+	.loc 1 545
 	ldx [%i1 + 48], %o0
 ! v1 = v14 ^ v1
-	.loc 1 419
+	.loc 1 546
 	xor %o0, %o5, %o5
 ! v4 = v1 ^ v4
-	.loc 1 420
+	.loc 1 547
 	xor %o5, %o7, %o7
 ! mem64[h + 0] = v0
-	.loc 1 421
+	.loc 1 548
 	stx %o4, [%i0]
 ! mem64[h + 8] = v3
-	.loc 1 422
+	.loc 1 549
 	stx %l0, [%i0 + 8]
 ! mem64[h + 16] = v5
-	.loc 1 423
+	.loc 1 550
 	stx %l1, [%i0 + 16]
 ! mem64[h + 24] = v7
-	.loc 1 424
+	.loc 1 551
 	stx %l2, [%i0 + 24]
 ! mem64[h + 32] = v8
-	.loc 1 425
+	.loc 1 552
 	stx %l3, [%i0 + 32]
 ! mem64[h + 40] = v2
-	.loc 1 426
+	.loc 1 553
 	stx %l4, [%i0 + 40]
 ! mem64[h + 48] = v10
-	.loc 1 427
+	.loc 1 554
 	stx %l6, [%i0 + 48]
 ! mem64[h + 56] = v6
-	.loc 1 428
+	.loc 1 555
 	stx %l7, [%i0 + 56]
 ! mem64[h + 64] = v12
-	.loc 1 429
+	.loc 1 556
 	stx %o3, [%i0 + 64]
 ! mem64[h + 72] = v9
-	.loc 1 430
+	.loc 1 557
 	stx %o2, [%i0 + 72]
 ! mem64[h + 80] = v13
-	.loc 1 431
+	.loc 1 558
 	stx %o1, [%i0 + 80]
 ! mem64[h + 88] = v11
-	.loc 1 432
+	.loc 1 559
 	stx %l5, [%i0 + 88]
 ! mem64[h + 96] = v4
-	.loc 1 433
+	.loc 1 560
 	stx %o7, [%i0 + 96]
 ! leave
-	.loc 1 434
+	.loc 1 561
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec_sq_sparc64, .-qhasm_kernel_mceliece_gf13_vec_sq_sparc64
@@ -1517,362 +1655,362 @@ qhasm_kernel_mceliece_gf13_vec_sq_sparc64:
 qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	save %sp, -4944, %sp
 ! v0 = mem64[f + 0]
-	.loc 1 440
+	.loc 1 567
 	ldx [%i1], %o0
 	stx %o0, [%fp + -2721]
 ! v1 = mem64[f + 88]
-	.loc 1 441
+	.loc 1 568
 	ldx [%i1 + 88], %l2
 ! v2 = v0 ^ v1
-	.loc 1 442
+	.loc 1 569
 	xor %o0, %l2, %l4
 ! v3 = mem64[f + 56]
-	.loc 1 443
+	.loc 1 570
 	ldx [%i1 + 56], %o1
 	stx %o1, [%fp + -649]
 ! v4 = v3 ^ v1
-	.loc 1 444
+	.loc 1 571
 	xor %o1, %l2, %o0
 ! v5 = mem64[f + 96]
-	.loc 1 445
+	.loc 1 572
 	ldx [%i1 + 96], %l3
 ! v4 = v4 ^ v5
-	.loc 1 446
+	.loc 1 573
 	xor %o0, %l3, %l5
 ! v6 = mem64[f + 8]
-	.loc 1 447
+	.loc 1 574
 	ldx [%i1 + 8], %o0
 	stx %o0, [%fp + -2713]
 ! v7 = v6 ^ v3
-	.loc 1 448
+	.loc 1 575
 	xor %o0, %o1, %l1
 ! v8 = mem64[f + 64]
-	.loc 1 449
+	.loc 1 576
 	ldx [%i1 + 64], %l0
 ! v9 = v8 ^ v1
-	.loc 1 450
+	.loc 1 577
 	xor %l0, %l2, %o0
 ! v9 = v9 ^ v5
-	.loc 1 451
+	.loc 1 578
 	xor %o0, %l3, %l6
 ! v10 = mem64[f + 16]
-	.loc 1 452
+	.loc 1 579
 	ldx [%i1 + 16], %o0
 	stx %o0, [%fp + -2705]
 ! v11 = v10 ^ v3
-	.loc 1 453
+	.loc 1 580
 	xor %o0, %o1, %o0
 ! v11 = v11 ^ v8
-	.loc 1 454
+	.loc 1 581
 	xor %o0, %l0, %o0
 ! v11 = v11 ^ v1
-	.loc 1 455
+	.loc 1 582
 	xor %o0, %l2, %o0
 ! v11 = v11 ^ v5
-	.loc 1 456
+	.loc 1 583
 	xor %o0, %l3, %o5
 ! v12 = mem64[f + 72]
-	.loc 1 457
+	.loc 1 584
 	ldx [%i1 + 72], %o7
 ! v13 = v3 ^ v12
-	.loc 1 458
+	.loc 1 585
 	ldx [%fp + -649], %o0
 	xor %o0, %o7, %l7
 ! v14 = mem64[f + 24]
-	.loc 1 459
+	.loc 1 586
 	ldx [%i1 + 24], %o0
 	stx %o0, [%fp + -2697]
 ! v15 = v14 ^ v8
-	.loc 1 460
+	.loc 1 587
 	xor %o0, %l0, %o0
 ! v15 = v15 ^ v12
-	.loc 1 461
+	.loc 1 588
 	xor %o0, %o7, %o0
 ! v15 = v15 ^ v5
-	.loc 1 462
+	.loc 1 589
 	xor %o0, %l3, %o4
 ! v16 = mem64[f + 80]
-	.loc 1 463
+	.loc 1 590
 	ldx [%i1 + 80], %o3
 ! v17 = v8 ^ v16
-	.loc 1 464
+	.loc 1 591
 	xor %l0, %o3, %i2
 ! v18 = mem64[f + 32]
-	.loc 1 465
+	.loc 1 592
 	ldx [%i1 + 32], %o0
 	stx %o0, [%fp + -2689]
 ! v19 = v18 ^ v12
-	.loc 1 466
+	.loc 1 593
 	xor %o0, %o7, %o0
 ! v19 = v19 ^ v16
-	.loc 1 467
+	.loc 1 594
 	xor %o0, %o3, %i3
 ! v20 = v12 ^ v1
-	.loc 1 468
+	.loc 1 595
 	xor %o7, %l2, %o2
 ! v21 = mem64[f + 40]
-	.loc 1 469
+	.loc 1 596
 	ldx [%i1 + 40], %o0
 	stx %o0, [%fp + -2681]
 ! v22 = v21 ^ v16
-	.loc 1 470
+	.loc 1 597
 	xor %o0, %o3, %o0
 ! v22 = v22 ^ v1
-	.loc 1 471
+	.loc 1 598
 	xor %o0, %l2, %i4
 ! v23 = v16 ^ v5
-	.loc 1 472
+	.loc 1 599
 	xor %o3, %l3, %o0
 	stx %o0, [%fp + 463]
 ! v24 = mem64[f + 48]
-	.loc 1 473
+	.loc 1 600
 	ldx [%i1 + 48], %i1
 ! v25 = v24 ^ v1
-	.loc 1 474
+	.loc 1 601
 	xor %i1, %l2, %o0
 ! v25 = v25 ^ v5
-	.loc 1 475
+	.loc 1 602
 	xor %o0, %l3, %i5
 ! v26 = v2 & v0
-	.loc 1 476
+	.loc 1 603
 	ldx [%fp + -2721], %g1
 	and %l4, %g1, %o0
 	stx %o0, [%fp + -2673]
 ! v27 = v2 & v6
-	.loc 1 477
+	.loc 1 604
 	ldx [%fp + -2713], %g4
 	and %l4, %g4, %o0
 ! v28 = v4 & v0
-	.loc 1 478
+	.loc 1 605
 	and %l5, %g1, %o1
 ! v28 = v27 ^ v28
-	.loc 1 479
+	.loc 1 606
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2497]
 ! v27 = v2 & v10
-	.loc 1 480
+	.loc 1 607
 	ldx [%fp + -2705], %o0
 	stx %o0, [%fp + 1023]
 	and %l4, %o0, %g5
 	stx %g5, [%fp + 471]
 ! v29 = v4 & v6
-	.loc 1 481
+	.loc 1 608
 	and %l5, %g4, %o0
 	stx %o0, [%fp + -641]
 ! v30 = v7 & v0
-	.loc 1 482
+	.loc 1 609
 	and %l1, %g1, %o1
 	stx %o1, [%fp + -633]
 ! v29 = v27 ^ v29
-	.loc 1 483
+	.loc 1 610
 	xor %g5, %o0, %o0
 ! v30 = v29 ^ v30
-	.loc 1 484
+	.loc 1 611
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2489]
 ! v29 = v2 & v14
-	.loc 1 485
+	.loc 1 612
 	ldx [%fp + -2697], %o0
 	and %l4, %o0, %g5
 	stx %g5, [%fp + -625]
 ! v27 = v4 & v10
-	.loc 1 486
+	.loc 1 613
 	ldx [%fp + 1023], %o1
 	and %l5, %o1, %o1
 ! v31 = v7 & v6
-	.loc 1 487
+	.loc 1 614
 	and %l1, %g4, %g4
 	stx %g4, [%fp + -2665]
 ! v32 = v9 & v0
-	.loc 1 488
+	.loc 1 615
 	and %l6, %g1, %g1
 ! v27 = v29 ^ v27
-	.loc 1 489
+	.loc 1 616
 	xor %g5, %o1, %o1
 ! v31 = v27 ^ v31
-	.loc 1 490
+	.loc 1 617
 	xor %o1, %g4, %o1
 ! v32 = v31 ^ v32
-	.loc 1 491
+	.loc 1 618
 	xor %o1, %g1, %o1
 	stx %o1, [%fp + -2481]
 ! v31 = v2 & v18
-	.loc 1 492
+	.loc 1 619
 	ldx [%fp + -2689], %o1
 	stx %o1, [%fp + 583]
 	and %l4, %o1, %g1
 	stx %g1, [%fp + -617]
 ! v27 = v4 & v14
-	.loc 1 493
+	.loc 1 620
 	and %l5, %o0, %g4
 	stx %g4, [%fp + -609]
 ! v29 = v7 & v10
-	.loc 1 494
+	.loc 1 621
 	ldx [%fp + -2705], %o0
 	stx %o0, [%fp + 231]
 	and %l1, %o0, %g5
 	stx %g5, [%fp + -601]
 ! v33 = v9 & v6
-	.loc 1 495
+	.loc 1 622
 	ldx [%fp + -2713], %o0
 	stx %o0, [%fp + 591]
 	and %l6, %o0, %o0
 	stx %o0, [%fp + -2657]
 ! v34 = v11 & v0
-	.loc 1 496
+	.loc 1 623
 	ldx [%fp + -2721], %o1
 	stx %o1, [%fp + 239]
 	and %o5, %o1, %o1
 	stx %o1, [%fp + -2649]
 ! v27 = v31 ^ v27
-	.loc 1 497
+	.loc 1 624
 	xor %g1, %g4, %g1
 	stx %g1, [%fp + -593]
 ! v29 = v27 ^ v29
-	.loc 1 498
+	.loc 1 625
 	xor %g1, %g5, %g1
 	stx %g1, [%fp + -585]
 ! v33 = v29 ^ v33
-	.loc 1 499
+	.loc 1 626
 	xor %g1, %o0, %o0
 ! v34 = v33 ^ v34
-	.loc 1 500
+	.loc 1 627
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2473]
 ! v33 = v2 & v21
-	.loc 1 501
+	.loc 1 628
 	ldx [%fp + -2681], %o0
 	stx %o0, [%fp + 599]
 	and %l4, %o0, %g4
 	stx %g4, [%fp + 247]
 	stx %g4, [%fp + -2465]
 ! v29 = v4 & v18
-	.loc 1 502
+	.loc 1 629
 	ldx [%fp + 583], %o0
 	and %l5, %o0, %o0
 	stx %o0, [%fp + 1199]
 	stx %o0, [%fp + -577]
 ! v27 = v7 & v14
-	.loc 1 503
+	.loc 1 630
 	ldx [%fp + -2697], %o0
 	stx %o0, [%fp + 607]
 	and %l1, %o0, %o0
 	stx %o0, [%fp + 1503]
 	stx %o0, [%fp + -569]
 ! v31 = v9 & v10
-	.loc 1 504
+	.loc 1 631
 	ldx [%fp + 231], %o0
 	and %l6, %o0, %o1
 	stx %o1, [%fp + -561]
 ! v35 = v11 & v6
-	.loc 1 505
+	.loc 1 632
 	ldx [%fp + 591], %o0
 	and %o5, %o0, %g5
 	stx %g5, [%fp + 615]
 	stx %g5, [%fp + -2641]
 ! v36 = v13 & v0
-	.loc 1 506
+	.loc 1 633
 	ldx [%fp + 239], %o0
 	and %l7, %o0, %g1
 	stx %g1, [%fp + 1271]
 	stx %g1, [%fp + -2633]
 ! v29 = v33 ^ v29
-	.loc 1 507
+	.loc 1 634
 	ldx [%fp + 1199], %o0
 	xor %g4, %o0, %o0
 	stx %o0, [%fp + -553]
 ! v27 = v29 ^ v27
-	.loc 1 508
+	.loc 1 635
 	ldx [%fp + 1503], %g4
 	xor %o0, %g4, %o0
 	stx %o0, [%fp + -545]
 ! v31 = v27 ^ v31
-	.loc 1 509
+	.loc 1 636
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -537]
 ! v35 = v31 ^ v35
-	.loc 1 510
+	.loc 1 637
 	xor %o0, %g5, %o0
 ! v36 = v35 ^ v36
-	.loc 1 511
+	.loc 1 638
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2457]
 ! v35 = v2 & v24
-	.loc 1 512
+	.loc 1 639
 	and %l4, %i1, %o0
 	stx %o0, [%fp + 623]
 	stx %o0, [%fp + -2449]
 ! v31 = v4 & v21
-	.loc 1 513
+	.loc 1 640
 	ldx [%fp + 599], %o0
 	and %l5, %o0, %o0
 	stx %o0, [%fp + -529]
 ! v27 = v7 & v18
-	.loc 1 514
+	.loc 1 641
 	ldx [%fp + -2689], %o0
 	and %l1, %o0, %o0
 	stx %o0, [%fp + 631]
 	stx %o0, [%fp + -2441]
 ! v29 = v9 & v14
-	.loc 1 515
+	.loc 1 642
 	ldx [%fp + 607], %o0
 	and %l6, %o0, %o0
 	stx %o0, [%fp + 1511]
 	stx %o0, [%fp + -521]
 ! v33 = v11 & v10
-	.loc 1 516
+	.loc 1 643
 	ldx [%fp + -2705], %o0
 	and %o5, %o0, %o1
 	stx %o1, [%fp + -513]
 ! v37 = v13 & v6
-	.loc 1 517
+	.loc 1 644
 	ldx [%fp + -2713], %o0
 	and %l7, %o0, %g4
 	stx %g4, [%fp + 1031]
 	stx %g4, [%fp + -2625]
 ! v38 = v15 & v0
-	.loc 1 518
+	.loc 1 645
 	ldx [%fp + -2721], %o0
 	and %o4, %o0, %g1
 	stx %g1, [%fp + 1279]
 	stx %g1, [%fp + -2617]
 ! v31 = v35 ^ v31
-	.loc 1 519
+	.loc 1 646
 	ldx [%fp + -529], %o0
 	ldx [%fp + 623], %g5
 	xor %g5, %o0, %o0
 ! v27 = v31 ^ v27
-	.loc 1 520
+	.loc 1 647
 	ldx [%fp + 631], %g5
 	xor %o0, %g5, %o0
 ! v29 = v27 ^ v29
-	.loc 1 521
+	.loc 1 648
 	ldx [%fp + 1511], %g5
 	xor %o0, %g5, %o0
 ! v33 = v29 ^ v33
-	.loc 1 522
+	.loc 1 649
 	xor %o0, %o1, %o0
 ! v37 = v33 ^ v37
-	.loc 1 523
+	.loc 1 650
 	xor %o0, %g4, %o0
 ! v38 = v37 ^ v38
-	.loc 1 524
+	.loc 1 651
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2433]
 ! v37 = v4 & v24
-	.loc 1 525
+	.loc 1 652
 	and %l5, %i1, %o0
 	stx %o0, [%fp + 255]
 	stx %o0, [%fp + -2425]
 ! v33 = v7 & v21
-	.loc 1 526
+	.loc 1 653
 	ldx [%fp + -2681], %o0
 	stx %o0, [%fp + 263]
 	and %l1, %o0, %o0
 	stx %o0, [%fp + 1207]
 	stx %o0, [%fp + -505]
 ! v29 = v9 & v18
-	.loc 1 527
+	.loc 1 654
 	ldx [%fp + -2689], %o0
 	stx %o0, [%fp + 279]
 	and %l6, %o0, %o0
@@ -1880,1367 +2018,1367 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	stx %o0, [%fp + 271]
 	stx %o0, [%fp + -2417]
 ! v27 = v11 & v14
-	.loc 1 528
+	.loc 1 655
 	ldx [%fp + -2697], %o0
 	stx %o0, [%fp + 647]
 	and %o5, %o0, %g4
 	stx %g4, [%fp + 639]
 	stx %g4, [%fp + -2409]
 ! v31 = v13 & v10
-	.loc 1 529
+	.loc 1 656
 	ldx [%fp + -2705], %o0
 	stx %o0, [%fp + 655]
 	and %l7, %o0, %g1
 	stx %g1, [%fp + 1351]
 	stx %g1, [%fp + -497]
 ! v35 = v15 & v6
-	.loc 1 530
+	.loc 1 657
 	ldx [%fp + -2713], %o0
 	and %o4, %o0, %o1
 	stx %o1, [%fp + 1519]
 	stx %o1, [%fp + -489]
 ! v33 = v37 ^ v33
-	.loc 1 531
+	.loc 1 658
 	ldx [%fp + 255], %o0
 	ldx [%fp + 1207], %g5
 	xor %o0, %g5, %o0
 ! v29 = v33 ^ v29
-	.loc 1 532
+	.loc 1 659
 	ldx [%fp + 1719], %g5
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 533
+	.loc 1 660
 	xor %o0, %g4, %o0
 ! v31 = v27 ^ v31
-	.loc 1 534
+	.loc 1 661
 	xor %o0, %g1, %o0
 ! v35 = v31 ^ v35
-	.loc 1 535
+	.loc 1 662
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2401]
 ! v31 = v7 & v24
-	.loc 1 536
+	.loc 1 663
 	and %l1, %i1, %g5
 	stx %g5, [%fp + -2393]
 ! v27 = v9 & v21
-	.loc 1 537
+	.loc 1 664
 	ldx [%fp + 263], %o0
 	and %l6, %o0, %o0
 	stx %o0, [%fp + -481]
 ! v29 = v11 & v18
-	.loc 1 538
+	.loc 1 665
 	ldx [%fp + 279], %o1
 	and %o5, %o1, %o1
 	stx %o1, [%fp + -2385]
 ! v33 = v13 & v14
-	.loc 1 539
+	.loc 1 666
 	ldx [%fp + 647], %g1
 	and %l7, %g1, %g4
 ! v37 = v15 & v10
-	.loc 1 540
+	.loc 1 667
 	ldx [%fp + 655], %g1
 	and %o4, %g1, %g1
 ! v27 = v31 ^ v27
-	.loc 1 541
+	.loc 1 668
 	xor %g5, %o0, %o0
 ! v29 = v27 ^ v29
-	.loc 1 542
+	.loc 1 669
 	xor %o0, %o1, %o0
 ! v33 = v29 ^ v33
-	.loc 1 543
+	.loc 1 670
 	xor %o0, %g4, %o0
 ! v37 = v33 ^ v37
-	.loc 1 544
+	.loc 1 671
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2377]
 ! v33 = v9 & v24
-	.loc 1 545
+	.loc 1 672
 	and %l6, %i1, %o0
 	stx %o0, [%fp + 663]
 	stx %o0, [%fp + -2369]
 ! v29 = v11 & v21
-	.loc 1 546
+	.loc 1 673
 	ldx [%fp + -2681], %o1
 	stx %o1, [%fp + 1679]
 	and %o5, %o1, %g5
 	stx %g5, [%fp + 1359]
 	stx %g5, [%fp + -473]
 ! v27 = v13 & v18
-	.loc 1 547
+	.loc 1 674
 	ldx [%fp + -2689], %g1
 	stx %g1, [%fp + 1039]
 	and %l7, %g1, %g4
 	stx %g4, [%fp + 1527]
 	stx %g4, [%fp + -465]
 ! v31 = v15 & v14
-	.loc 1 548
+	.loc 1 675
 	ldx [%fp + -2697], %o1
 	and %o4, %o1, %o1
 ! v29 = v33 ^ v29
-	.loc 1 549
+	.loc 1 676
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 550
+	.loc 1 677
 	xor %o0, %g4, %o0
 ! v31 = v27 ^ v31
-	.loc 1 551
+	.loc 1 678
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2361]
 ! v27 = v11 & v24
-	.loc 1 552
+	.loc 1 679
 	and %o5, %i1, %o0
 ! v29 = v13 & v21
-	.loc 1 553
+	.loc 1 680
 	ldx [%fp + 1679], %g4
 	and %l7, %g4, %o1
 ! v33 = v15 & v18
-	.loc 1 554
+	.loc 1 681
 	and %o4, %g1, %g1
 ! v29 = v27 ^ v29
-	.loc 1 555
+	.loc 1 682
 	xor %o0, %o1, %o1
 ! v33 = v29 ^ v33
-	.loc 1 556
+	.loc 1 683
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2353]
 ! v29 = v13 & v24
-	.loc 1 557
+	.loc 1 684
 	and %l7, %i1, %o0
 ! v27 = v15 & v21
-	.loc 1 558
+	.loc 1 685
 	and %o4, %g4, %o1
 ! v27 = v29 ^ v27
-	.loc 1 559
+	.loc 1 686
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2345]
 ! v29 = v15 & v24
-	.loc 1 560
+	.loc 1 687
 	and %o4, %i1, %o0
 	stx %o0, [%fp + -2337]
 ! v39 = v17 & v3
-	.loc 1 561
+	.loc 1 688
 	ldx [%fp + -649], %g4
 	and %i2, %g4, %o0
 	stx %o0, [%fp + -2609]
 ! v40 = v17 & v8
-	.loc 1 562
+	.loc 1 689
 	and %i2, %l0, %o0
 ! v41 = v19 & v3
-	.loc 1 563
+	.loc 1 690
 	and %i3, %g4, %o1
 ! v41 = v40 ^ v41
-	.loc 1 564
+	.loc 1 691
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2329]
 ! v40 = v17 & v12
-	.loc 1 565
+	.loc 1 692
 	and %i2, %o7, %g1
 ! v42 = v19 & v8
-	.loc 1 566
+	.loc 1 693
 	and %i3, %l0, %o0
 ! v43 = v20 & v3
-	.loc 1 567
+	.loc 1 694
 	and %o2, %g4, %o1
 ! v42 = v40 ^ v42
-	.loc 1 568
+	.loc 1 695
 	xor %g1, %o0, %o0
 ! v43 = v42 ^ v43
-	.loc 1 569
+	.loc 1 696
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2321]
 ! v42 = v17 & v16
-	.loc 1 570
+	.loc 1 697
 	and %i2, %o3, %o0
 ! v40 = v19 & v12
-	.loc 1 571
+	.loc 1 698
 	and %i3, %o7, %o1
 ! v44 = v20 & v8
-	.loc 1 572
+	.loc 1 699
 	and %o2, %l0, %g4
 	stx %g4, [%fp + -2601]
 ! v45 = v22 & v3
-	.loc 1 573
+	.loc 1 700
 	ldx [%fp + -649], %g1
 	stx %g1, [%fp + 1727]
 	and %i4, %g1, %g1
 ! v40 = v42 ^ v40
-	.loc 1 574
+	.loc 1 701
 	xor %o0, %o1, %o1
 ! v44 = v40 ^ v44
-	.loc 1 575
+	.loc 1 702
 	xor %o1, %g4, %o0
 ! v45 = v44 ^ v45
-	.loc 1 576
+	.loc 1 703
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2313]
 ! v44 = v17 & v1
-	.loc 1 577
+	.loc 1 704
 	and %i2, %l2, %o0
 	stx %o0, [%fp + 1847]
 	stx %o0, [%fp + -457]
 ! v40 = v19 & v16
-	.loc 1 578
+	.loc 1 705
 	and %i3, %o3, %g5
 	stx %g5, [%fp + 983]
 ! v42 = v20 & v12
-	.loc 1 579
+	.loc 1 706
 	and %o2, %o7, %g4
 	stx %g4, [%fp + 1255]
 ! v46 = v22 & v8
-	.loc 1 580
+	.loc 1 707
 	and %i4, %l0, %g1
 	stx %g1, [%fp + 1471]
 	stx %g1, [%fp + -2593]
 ! v47 = v23 & v3
-	.loc 1 581
+	.loc 1 708
 	ldx [%fp + 463], %o0
 	ldx [%fp + 1727], %o1
 	and %o0, %o1, %o1
 	stx %o1, [%fp + -2585]
 ! v40 = v44 ^ v40
-	.loc 1 582
+	.loc 1 709
 	ldx [%fp + 1847], %o0
 	xor %o0, %g5, %o0
 ! v42 = v40 ^ v42
-	.loc 1 583
+	.loc 1 710
 	xor %o0, %g4, %o0
 ! v46 = v42 ^ v46
-	.loc 1 584
+	.loc 1 711
 	xor %o0, %g1, %o0
 ! v47 = v46 ^ v47
-	.loc 1 585
+	.loc 1 712
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2305]
 ! v46 = v17 & v5
-	.loc 1 586
+	.loc 1 713
 	and %i2, %l3, %o0
 	stx %o0, [%fp + 1047]
 	stx %o0, [%fp + -2297]
 ! v42 = v19 & v1
-	.loc 1 587
+	.loc 1 714
 	and %i3, %l2, %o0
 	stx %o0, [%fp + 1735]
 	stx %o0, [%fp + -449]
 ! v40 = v20 & v16
-	.loc 1 588
+	.loc 1 715
 	and %o2, %o3, %o0
 	stx %o0, [%fp + 1855]
 	stx %o0, [%fp + -441]
 ! v44 = v22 & v12
-	.loc 1 589
+	.loc 1 716
 	and %i4, %o7, %g4
 	stx %g4, [%fp + 479]
 ! v48 = v23 & v8
-	.loc 1 590
+	.loc 1 717
 	ldx [%fp + 463], %o0
 	and %o0, %l0, %g1
 	stx %g1, [%fp + 1287]
 	stx %g1, [%fp + -2577]
 ! v49 = v25 & v3
-	.loc 1 591
+	.loc 1 718
 	ldx [%fp + -649], %o0
 	and %i5, %o0, %o1
 	stx %o1, [%fp + 1479]
 	stx %o1, [%fp + -2569]
 ! v42 = v46 ^ v42
-	.loc 1 592
+	.loc 1 719
 	ldx [%fp + 1047], %o0
 	ldx [%fp + 1735], %g5
 	xor %o0, %g5, %o0
 ! v40 = v42 ^ v40
-	.loc 1 593
+	.loc 1 720
 	ldx [%fp + 1855], %g5
 	xor %o0, %g5, %o0
 ! v44 = v40 ^ v44
-	.loc 1 594
+	.loc 1 721
 	xor %o0, %g4, %o0
 ! v48 = v44 ^ v48
-	.loc 1 595
+	.loc 1 722
 	xor %o0, %g1, %o0
 ! v49 = v48 ^ v49
-	.loc 1 596
+	.loc 1 723
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2289]
 ! v48 = v19 & v5
-	.loc 1 597
+	.loc 1 724
 	and %i3, %l3, %g5
 	stx %g5, [%fp + 1487]
 	stx %g5, [%fp + -2281]
 ! v44 = v20 & v1
-	.loc 1 598
+	.loc 1 725
 	and %o2, %l2, %o0
 	stx %o0, [%fp + 1863]
 	stx %o0, [%fp + -433]
 ! v40 = v22 & v16
-	.loc 1 599
+	.loc 1 726
 	and %i4, %o3, %g4
 	stx %g4, [%fp + 1687]
 	stx %g4, [%fp + -2273]
 ! v42 = v23 & v12
-	.loc 1 600
+	.loc 1 727
 	ldx [%fp + 463], %o1
 	stx %o1, [%fp + 1935]
 	and %o1, %o7, %g1
 	stx %g1, [%fp + 991]
 ! v46 = v25 & v8
-	.loc 1 601
+	.loc 1 728
 	and %i5, %l0, %o1
 	stx %o1, [%fp + 1263]
 ! v44 = v48 ^ v44
-	.loc 1 602
+	.loc 1 729
 	xor %g5, %o0, %o0
 ! v40 = v44 ^ v40
-	.loc 1 603
+	.loc 1 730
 	xor %o0, %g4, %o0
 ! v42 = v40 ^ v42
-	.loc 1 604
+	.loc 1 731
 	xor %o0, %g1, %o0
 ! v46 = v42 ^ v46
-	.loc 1 605
+	.loc 1 732
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2265]
 ! v42 = v20 & v5
-	.loc 1 606
+	.loc 1 733
 	and %o2, %l3, %g4
 	stx %g4, [%fp + -2257]
 ! v40 = v22 & v1
-	.loc 1 607
+	.loc 1 734
 	and %i4, %l2, %o0
 ! v44 = v23 & v16
-	.loc 1 608
+	.loc 1 735
 	ldx [%fp + 1935], %o1
 	and %o1, %o3, %o1
 ! v48 = v25 & v12
-	.loc 1 609
+	.loc 1 736
 	and %i5, %o7, %g1
 ! v40 = v42 ^ v40
-	.loc 1 610
+	.loc 1 737
 	xor %g4, %o0, %o0
 ! v44 = v40 ^ v44
-	.loc 1 611
+	.loc 1 738
 	xor %o0, %o1, %o1
 ! v48 = v44 ^ v48
-	.loc 1 612
+	.loc 1 739
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2249]
 ! v44 = v22 & v5
-	.loc 1 613
+	.loc 1 740
 	and %i4, %l3, %o0
 ! v40 = v23 & v1
-	.loc 1 614
+	.loc 1 741
 	ldx [%fp + 463], %g4
 	and %g4, %l2, %o1
 ! v42 = v25 & v16
-	.loc 1 615
+	.loc 1 742
 	and %i5, %o3, %g1
 ! v40 = v44 ^ v40
-	.loc 1 616
+	.loc 1 743
 	xor %o0, %o1, %o1
 ! v42 = v40 ^ v42
-	.loc 1 617
+	.loc 1 744
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2241]
 ! v40 = v23 & v5
-	.loc 1 618
+	.loc 1 745
 	and %g4, %l3, %o0
 ! v44 = v25 & v1
-	.loc 1 619
+	.loc 1 746
 	and %i5, %l2, %o1
 ! v44 = v40 ^ v44
-	.loc 1 620
+	.loc 1 747
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2233]
 ! v40 = v25 & v5
-	.loc 1 621
+	.loc 1 748
 	and %i5, %l3, %o0
 	stx %o0, [%fp + 999]
 ! v17 = v2 ^ v17
-	.loc 1 622
+	.loc 1 749
 	xor %l4, %i2, %i2
 ! v19 = v4 ^ v19
-	.loc 1 623
+	.loc 1 750
 	xor %l5, %i3, %i3
 ! v20 = v7 ^ v20
-	.loc 1 624
+	.loc 1 751
 	xor %l1, %o2, %l4
 ! v22 = v9 ^ v22
-	.loc 1 625
+	.loc 1 752
 	xor %l6, %i4, %i4
 ! v23 = v11 ^ v23
-	.loc 1 626
+	.loc 1 753
 	ldx [%fp + 463], %o0
 	xor %o5, %o0, %l6
 ! v25 = v13 ^ v25
-	.loc 1 627
+	.loc 1 754
 	xor %l7, %i5, %i5
 ! v13 = v0 ^ v3
-	.loc 1 628
+	.loc 1 755
 	ldx [%fp + -2721], %o0
 	ldx [%fp + -649], %o1
 	xor %o0, %o1, %g1
 ! v11 = v6 ^ v8
-	.loc 1 629
+	.loc 1 756
 	ldx [%fp + -2713], %o0
 	xor %o0, %l0, %l7
 ! v9 = v10 ^ v12
-	.loc 1 630
+	.loc 1 757
 	ldx [%fp + -2705], %o0
 	xor %o0, %o7, %l5
 ! v7 = v14 ^ v16
-	.loc 1 631
+	.loc 1 758
 	ldx [%fp + -2697], %o0
 	xor %o0, %o3, %l1
 ! v4 = v18 ^ v1
-	.loc 1 632
+	.loc 1 759
 	ldx [%fp + -2689], %o0
 	xor %o0, %l2, %o5
 ! v2 = v21 ^ v5
-	.loc 1 633
+	.loc 1 760
 	ldx [%fp + -2681], %o0
 	xor %o0, %l3, %o2
 ! v50 = v17 & v13
-	.loc 1 634
+	.loc 1 761
 	and %i2, %g1, %o0
 	stx %o0, [%fp + -2561]
 ! v51 = v17 & v11
-	.loc 1 635
+	.loc 1 762
 	and %i2, %l7, %o0
 ! v52 = v19 & v13
-	.loc 1 636
+	.loc 1 763
 	and %i3, %g1, %o1
 ! v52 = v51 ^ v52
-	.loc 1 637
+	.loc 1 764
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2225]
 ! v51 = v17 & v9
-	.loc 1 638
+	.loc 1 765
 	and %i2, %l5, %o1
 ! v53 = v19 & v11
-	.loc 1 639
+	.loc 1 766
 	and %i3, %l7, %g4
 	stx %g4, [%fp + -2553]
 ! v54 = v20 & v13
-	.loc 1 640
+	.loc 1 767
 	and %l4, %g1, %o0
 ! v53 = v51 ^ v53
-	.loc 1 641
+	.loc 1 768
 	xor %o1, %g4, %o1
 ! v54 = v53 ^ v54
-	.loc 1 642
+	.loc 1 769
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + -2217]
 ! v53 = v17 & v7
-	.loc 1 643
+	.loc 1 770
 	and %i2, %l1, %o0
 	stx %o0, [%fp + -425]
 ! v51 = v19 & v9
-	.loc 1 644
+	.loc 1 771
 	and %i3, %l5, %g5
 	stx %g5, [%fp + 487]
 ! v55 = v20 & v11
-	.loc 1 645
+	.loc 1 772
 	and %l4, %l7, %g4
 	stx %g4, [%fp + -2545]
 ! v56 = v22 & v13
-	.loc 1 646
+	.loc 1 773
 	and %i4, %g1, %o1
 	stx %o1, [%fp + -2537]
 ! v51 = v53 ^ v51
-	.loc 1 647
+	.loc 1 774
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
-	.loc 1 648
+	.loc 1 775
 	xor %o0, %g4, %o0
 ! v56 = v55 ^ v56
-	.loc 1 649
+	.loc 1 776
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2209]
 ! v55 = v17 & v4
-	.loc 1 650
+	.loc 1 777
 	and %i2, %o5, %o0
 	stx %o0, [%fp + 1815]
 	stx %o0, [%fp + 671]
 	stx %o0, [%fp + -2201]
 ! v51 = v19 & v7
-	.loc 1 651
+	.loc 1 778
 	and %i3, %l1, %o0
 	stx %o0, [%fp + 1991]
 	stx %o0, [%fp + 1367]
 	stx %o0, [%fp + -417]
 ! v53 = v20 & v9
-	.loc 1 652
+	.loc 1 779
 	and %l4, %l5, %o0
 	stx %o0, [%fp + 2031]
 	stx %o0, [%fp + 1535]
 	stx %o0, [%fp + -409]
 ! v57 = v22 & v11
-	.loc 1 653
+	.loc 1 780
 	and %i4, %l7, %g4
 	stx %g4, [%fp + 1903]
 	stx %g4, [%fp + 679]
 	stx %g4, [%fp + -2529]
 ! v58 = v23 & v13
-	.loc 1 654
+	.loc 1 781
 	and %l6, %g1, %o1
 	stx %o1, [%fp + 1959]
 	stx %o1, [%fp + 1055]
 	stx %o1, [%fp + -2521]
 ! v51 = v55 ^ v51
-	.loc 1 655
+	.loc 1 782
 	ldx [%fp + 1815], %o0
 	ldx [%fp + 1991], %g5
 	xor %o0, %g5, %o0
 ! v53 = v51 ^ v53
-	.loc 1 656
+	.loc 1 783
 	ldx [%fp + 2031], %g5
 	xor %o0, %g5, %o0
 ! v57 = v53 ^ v57
-	.loc 1 657
+	.loc 1 784
 	xor %o0, %g4, %o0
 ! v58 = v57 ^ v58
-	.loc 1 658
+	.loc 1 785
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2193]
 ! v57 = v17 & v2
-	.loc 1 659
+	.loc 1 786
 	and %i2, %o2, %o0
 	stx %o0, [%fp + 1375]
 	stx %o0, [%fp + 287]
 	stx %o0, [%fp + -2185]
 ! v53 = v19 & v4
-	.loc 1 660
+	.loc 1 787
 	and %i3, %o5, %o0
 	stx %o0, [%fp + 1215]
 	stx %o0, [%fp + -401]
 ! v51 = v20 & v7
-	.loc 1 661
+	.loc 1 788
 	and %l4, %l1, %o0
 	stx %o0, [%fp + 1463]
 	stx %o0, [%fp + 687]
 	stx %o0, [%fp + -2177]
 ! v55 = v22 & v9
-	.loc 1 662
+	.loc 1 789
 	and %i4, %l5, %g4
 	stx %g4, [%fp + 1223]
 	stx %g4, [%fp + -393]
 ! v59 = v23 & v11
-	.loc 1 663
+	.loc 1 790
 	and %l6, %l7, %o0
 	stx %o0, [%fp + 1639]
 	stx %o0, [%fp + 695]
 	stx %o0, [%fp + -2513]
 ! v60 = v25 & v13
-	.loc 1 664
+	.loc 1 791
 	and %i5, %g1, %o1
 	stx %o1, [%fp + 703]
 	stx %o1, [%fp + -2505]
 ! v53 = v57 ^ v53
-	.loc 1 665
+	.loc 1 792
 	ldx [%fp + 1215], %o0
 	ldx [%fp + 1375], %g5
 	xor %g5, %o0, %o0
 	stx %o0, [%fp + -385]
 ! v51 = v53 ^ v51
-	.loc 1 666
+	.loc 1 793
 	ldx [%fp + 1463], %g5
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
-	.loc 1 667
+	.loc 1 794
 	xor %o0, %g4, %o0
 ! v59 = v55 ^ v59
-	.loc 1 668
+	.loc 1 795
 	ldx [%fp + 1639], %g4
 	xor %o0, %g4, %o0
 ! v60 = v59 ^ v60
-	.loc 1 669
+	.loc 1 796
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2169]
 ! v17 = v17 & v24
-	.loc 1 670
+	.loc 1 797
 	and %i2, %i1, %o0
 	stx %o0, [%fp + 2015]
 	stx %o0, [%fp + 711]
 	stx %o0, [%fp + -2161]
 ! v59 = v19 & v2
-	.loc 1 671
+	.loc 1 798
 	and %i3, %o2, %o0
 	stx %o0, [%fp + 1543]
 	stx %o0, [%fp + -377]
 ! v55 = v20 & v4
-	.loc 1 672
+	.loc 1 799
 	and %l4, %o5, %o0
 	stx %o0, [%fp + 2039]
 	stx %o0, [%fp + 1063]
 	stx %o0, [%fp + -2153]
 ! v51 = v22 & v7
-	.loc 1 673
+	.loc 1 800
 	and %i4, %l1, %o1
 	stx %o1, [%fp + 1295]
 	stx %o1, [%fp + -2145]
 ! v53 = v23 & v9
-	.loc 1 674
+	.loc 1 801
 	and %l6, %l5, %g4
 	stx %g4, [%fp + 1871]
 	stx %g4, [%fp + -369]
 ! v57 = v25 & v11
-	.loc 1 675
+	.loc 1 802
 	and %i5, %l7, %i2
 	stx %i2, [%fp + 1943]
 	stx %i2, [%fp + 495]
 ! v13 = v15 & v13
-	.loc 1 676
+	.loc 1 803
 	and %o4, %g1, %g1
 	stx %g1, [%fp + 1999]
 	stx %g1, [%fp + 1671]
 ! v59 = v17 ^ v59
-	.loc 1 677
+	.loc 1 804
 	ldx [%fp + 1543], %o0
 	ldx [%fp + 2015], %g5
 	xor %g5, %o0, %o0
 ! v55 = v59 ^ v55
-	.loc 1 678
+	.loc 1 805
 	ldx [%fp + 2039], %g5
 	xor %o0, %g5, %o0
 ! v51 = v55 ^ v51
-	.loc 1 679
+	.loc 1 806
 	xor %o0, %o1, %o0
 ! v53 = v51 ^ v53
-	.loc 1 680
+	.loc 1 807
 	xor %o0, %g4, %o0
 ! v57 = v53 ^ v57
-	.loc 1 681
+	.loc 1 808
 	xor %o0, %i2, %o0
 ! v13 = v57 ^ v13
-	.loc 1 682
+	.loc 1 809
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2137]
 ! v19 = v19 & v24
-	.loc 1 683
+	.loc 1 810
 	and %i3, %i1, %i3
 ! v57 = v20 & v2
-	.loc 1 684
+	.loc 1 811
 	and %l4, %o2, %o0
 ! v53 = v22 & v4
-	.loc 1 685
+	.loc 1 812
 	and %i4, %o5, %o1
 ! v51 = v23 & v7
-	.loc 1 686
+	.loc 1 813
 	and %l6, %l1, %g1
 ! v55 = v25 & v9
-	.loc 1 687
+	.loc 1 814
 	and %i5, %l5, %i2
 ! v11 = v15 & v11
-	.loc 1 688
+	.loc 1 815
 	and %o4, %l7, %l7
 ! v57 = v19 ^ v57
-	.loc 1 689
+	.loc 1 816
 	xor %i3, %o0, %o0
 ! v53 = v57 ^ v53
-	.loc 1 690
+	.loc 1 817
 	xor %o0, %o1, %o1
 ! v51 = v53 ^ v51
-	.loc 1 691
+	.loc 1 818
 	xor %o1, %g1, %g1
 ! v55 = v51 ^ v55
-	.loc 1 692
+	.loc 1 819
 	xor %g1, %i2, %i2
 ! v11 = v55 ^ v11
-	.loc 1 693
+	.loc 1 820
 	xor %i2, %l7, %i2
 ! v20 = v20 & v24
-	.loc 1 694
+	.loc 1 821
 	and %l4, %i1, %l4
 ! v55 = v22 & v2
-	.loc 1 695
+	.loc 1 822
 	and %i4, %o2, %o0
 ! v51 = v23 & v4
-	.loc 1 696
+	.loc 1 823
 	and %l6, %o5, %o1
 ! v53 = v25 & v7
-	.loc 1 697
+	.loc 1 824
 	and %i5, %l1, %l7
 ! v9 = v15 & v9
-	.loc 1 698
+	.loc 1 825
 	and %o4, %l5, %l5
 ! v55 = v20 ^ v55
-	.loc 1 699
+	.loc 1 826
 	xor %l4, %o0, %o0
 ! v51 = v55 ^ v51
-	.loc 1 700
+	.loc 1 827
 	xor %o0, %o1, %o1
 ! v53 = v51 ^ v53
-	.loc 1 701
+	.loc 1 828
 	xor %o1, %l7, %l7
 ! v9 = v53 ^ v9
-	.loc 1 702
+	.loc 1 829
 	xor %l7, %l5, %l5
 ! v22 = v22 & v24
-	.loc 1 703
+	.loc 1 830
 	and %i4, %i1, %i4
 ! v53 = v23 & v2
-	.loc 1 704
+	.loc 1 831
 	and %l6, %o2, %o0
 ! v51 = v25 & v4
-	.loc 1 705
+	.loc 1 832
 	and %i5, %o5, %o1
 ! v7 = v15 & v7
-	.loc 1 706
+	.loc 1 833
 	and %o4, %l1, %l1
 ! v53 = v22 ^ v53
-	.loc 1 707
+	.loc 1 834
 	xor %i4, %o0, %o0
 ! v51 = v53 ^ v51
-	.loc 1 708
+	.loc 1 835
 	xor %o0, %o1, %o1
 ! v7 = v51 ^ v7
-	.loc 1 709
+	.loc 1 836
 	xor %o1, %l1, %l1
 ! v23 = v23 & v24
-	.loc 1 710
+	.loc 1 837
 	and %l6, %i1, %l6
 ! v51 = v25 & v2
-	.loc 1 711
+	.loc 1 838
 	and %i5, %o2, %o0
 ! v4 = v15 & v4
-	.loc 1 712
+	.loc 1 839
 	and %o4, %o5, %o5
 ! v51 = v23 ^ v51
-	.loc 1 713
+	.loc 1 840
 	xor %l6, %o0, %o0
 ! v4 = v51 ^ v4
-	.loc 1 714
+	.loc 1 841
 	xor %o0, %o5, %o5
 ! v25 = v25 & v24
-	.loc 1 715
+	.loc 1 842
 	and %i5, %i1, %i5
 ! v2 = v15 & v2
-	.loc 1 716
+	.loc 1 843
 	and %o4, %o2, %o2
 ! v2 = v25 ^ v2
-	.loc 1 717
+	.loc 1 844
 	xor %i5, %o2, %o2
 ! v15 = v15 & v24
-	.loc 1 718
+	.loc 1 845
 	and %o4, %i1, %o4
 ! v50 = v50 ^ v26
-	.loc 1 719
+	.loc 1 846
 	ldx [%fp + -2561], %o0
 	ldx [%fp + -2673], %o1
 	xor %o0, %o1, %o0
 ! v50 = v50 ^ v39
-	.loc 1 720
+	.loc 1 847
 	ldx [%fp + -2609], %o1
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -361]
 ! v52 = v52 ^ v28
-	.loc 1 721
+	.loc 1 848
 	ldx [%fp + -2225], %o0
 	ldx [%fp + -2497], %o1
 	xor %o0, %o1, %o0
 ! v52 = v52 ^ v41
-	.loc 1 722
+	.loc 1 849
 	ldx [%fp + -2329], %o1
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + 503]
 ! v54 = v54 ^ v30
-	.loc 1 723
+	.loc 1 850
 	ldx [%fp + -2217], %o0
 	ldx [%fp + -2489], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v43
-	.loc 1 724
+	.loc 1 851
 	ldx [%fp + -2321], %o1
 	xor %o0, %o1, %l4
 ! v56 = v56 ^ v32
-	.loc 1 725
+	.loc 1 852
 	ldx [%fp + -2209], %o0
 	ldx [%fp + -2481], %o1
 	xor %o0, %o1, %o0
 ! v56 = v56 ^ v45
-	.loc 1 726
+	.loc 1 853
 	ldx [%fp + -2313], %o1
 	xor %o0, %o1, %o1
 ! v58 = v58 ^ v34
-	.loc 1 727
+	.loc 1 854
 	ldx [%fp + -2193], %o0
 	ldx [%fp + -2473], %l6
 	xor %o0, %l6, %o0
 ! v58 = v58 ^ v47
-	.loc 1 728
+	.loc 1 855
 	ldx [%fp + -2305], %l6
 	xor %o0, %l6, %l6
 ! v60 = v60 ^ v36
-	.loc 1 729
+	.loc 1 856
 	ldx [%fp + -2169], %o0
 	ldx [%fp + -2457], %l7
 	xor %o0, %l7, %o0
 ! v60 = v60 ^ v49
-	.loc 1 730
+	.loc 1 857
 	ldx [%fp + -2289], %l7
 	xor %o0, %l7, %o0
 	stx %o0, [%fp + -353]
 ! v13 = v13 ^ v38
-	.loc 1 731
+	.loc 1 858
 	ldx [%fp + -2137], %o0
 	ldx [%fp + -2433], %l7
 	xor %o0, %l7, %o0
 ! v13 = v13 ^ v46
-	.loc 1 732
+	.loc 1 859
 	ldx [%fp + -2265], %l7
 	xor %o0, %l7, %o0
 	stx %o0, [%fp + -2129]
 ! v11 = v11 ^ v35
-	.loc 1 733
+	.loc 1 860
 	ldx [%fp + -2401], %l7
 	xor %i2, %l7, %i2
 ! v11 = v11 ^ v48
-	.loc 1 734
+	.loc 1 861
 	ldx [%fp + -2249], %o0
 	xor %i2, %o0, %i2
 ! v9 = v9 ^ v37
-	.loc 1 735
+	.loc 1 862
 	ldx [%fp + -2377], %i3
 	xor %l5, %i3, %l5
 ! v9 = v9 ^ v42
-	.loc 1 736
+	.loc 1 863
 	ldx [%fp + -2241], %o0
 	xor %l5, %o0, %l5
 ! v7 = v7 ^ v31
-	.loc 1 737
+	.loc 1 864
 	ldx [%fp + -2361], %i4
 	xor %l1, %i4, %l1
 ! v7 = v7 ^ v44
-	.loc 1 738
+	.loc 1 865
 	ldx [%fp + -2233], %o0
 	xor %l1, %o0, %l1
 ! v4 = v4 ^ v33
-	.loc 1 739
+	.loc 1 866
 	ldx [%fp + -2353], %i5
 	xor %o5, %i5, %o5
 ! v4 = v4 ^ v40
-	.loc 1 740
+	.loc 1 867
 	ldx [%fp + 999], %o0
 	xor %o5, %o0, %g1
 ! v2 = v2 ^ v27
-	.loc 1 741
+	.loc 1 868
 	ldx [%fp + -2345], %g4
 	xor %o2, %g4, %o2
 ! v15 = v15 ^ v29
-	.loc 1 742
+	.loc 1 869
 	ldx [%fp + -2337], %o0
 	xor %o4, %o0, %g5
 ! v35 = v50 ^ v35
-	.loc 1 743
+	.loc 1 870
 	ldx [%fp + -361], %o4
 	xor %o4, %l7, %o4
 	stx %o4, [%fp + -2121]
 ! v37 = v52 ^ v37
-	.loc 1 744
+	.loc 1 871
 	ldx [%fp + 503], %o4
 	xor %o4, %i3, %o5
 ! v31 = v54 ^ v31
-	.loc 1 745
+	.loc 1 872
 	xor %l4, %i4, %o4
 ! v33 = v56 ^ v33
-	.loc 1 746
+	.loc 1 873
 	xor %o1, %i5, %l4
 ! v27 = v58 ^ v27
-	.loc 1 747
+	.loc 1 874
 	xor %l6, %g4, %o1
 ! v29 = v60 ^ v29
-	.loc 1 748
+	.loc 1 875
 	ldx [%fp + -353], %l6
 	xor %l6, %o0, %i3
 ! v39 = v11 ^ v39
-	.loc 1 749
+	.loc 1 876
 	ldx [%fp + -2609], %o0
 	xor %i2, %o0, %i2
 ! v41 = v9 ^ v41
-	.loc 1 750
+	.loc 1 877
 	ldx [%fp + -2329], %o0
 	xor %l5, %o0, %i4
 ! v43 = v7 ^ v43
-	.loc 1 751
+	.loc 1 878
 	ldx [%fp + -2321], %o0
 	xor %l1, %o0, %l1
 ! v45 = v4 ^ v45
-	.loc 1 752
+	.loc 1 879
 	ldx [%fp + -2313], %o0
 	xor %g1, %o0, %l5
 ! v47 = v2 ^ v47
-	.loc 1 753
+	.loc 1 880
 	ldx [%fp + -2305], %o0
 	xor %o2, %o0, %l6
 ! v49 = v15 ^ v49
-	.loc 1 754
+	.loc 1 881
 	ldx [%fp + -2289], %o0
 	xor %g5, %o0, %l7
 ! v41 = v41 ^ v40
-	.loc 1 755
+	.loc 1 882
 	ldx [%fp + 999], %i5
 	xor %i4, %i5, %o2
 ! v39 = v39 ^ v40
-	.loc 1 756
+	.loc 1 883
 	xor %i2, %i5, %o0
 ! v29 = v29 ^ v40
-	.loc 1 757
+	.loc 1 884
 	xor %i3, %i5, %i3
 ! v40 = v27 ^ v40
-	.loc 1 758
+	.loc 1 885
 	xor %o1, %i5, %o1
 ! v39 = v39 ^ v44
-	.loc 1 759
+	.loc 1 886
 	ldx [%fp + -2233], %i5
 	xor %o0, %i5, %i2
 ! v13 = v13 ^ v44
-	.loc 1 760
+	.loc 1 887
 	ldx [%fp + -2129], %o0
 	xor %o0, %i5, %o0
 ! v40 = v40 ^ v44
-	.loc 1 761
+	.loc 1 888
 	xor %o1, %i5, %i4
 ! v44 = v33 ^ v44
-	.loc 1 762
+	.loc 1 889
 	xor %l4, %i5, %o1
 ! v13 = v13 ^ v42
-	.loc 1 763
+	.loc 1 890
 	ldx [%fp + -2241], %i5
 	xor %o0, %i5, %l4
 ! v29 = v29 ^ v42
-	.loc 1 764
+	.loc 1 891
 	xor %i3, %i5, %o0
 ! v44 = v44 ^ v42
-	.loc 1 765
+	.loc 1 892
 	xor %o1, %i5, %i3
 ! v42 = v31 ^ v42
-	.loc 1 766
+	.loc 1 893
 	xor %o4, %i5, %o1
 ! v29 = v29 ^ v48
-	.loc 1 767
+	.loc 1 894
 	ldx [%fp + -2249], %i5
 	xor %o0, %i5, %o4
 ! v40 = v40 ^ v48
-	.loc 1 768
+	.loc 1 895
 	xor %i4, %i5, %o0
 ! v42 = v42 ^ v48
-	.loc 1 769
+	.loc 1 896
 	xor %o1, %i5, %i4
 ! v48 = v37 ^ v48
-	.loc 1 770
+	.loc 1 897
 	xor %o5, %i5, %o1
 ! v40 = v40 ^ v46
-	.loc 1 771
+	.loc 1 898
 	ldx [%fp + -2265], %g1
 	xor %o0, %g1, %o5
 ! v44 = v44 ^ v46
-	.loc 1 772
+	.loc 1 899
 	xor %i3, %g1, %o0
 ! v48 = v48 ^ v46
-	.loc 1 773
+	.loc 1 900
 	xor %o1, %g1, %i5
 ! v46 = v35 ^ v46
-	.loc 1 774
+	.loc 1 901
 	ldx [%fp + -2121], %o1
 	xor %o1, %g1, %o1
 ! v44 = v44 ^ v49
-	.loc 1 775
+	.loc 1 902
 	xor %o0, %l7, %i3
 ! v42 = v42 ^ v49
-	.loc 1 776
+	.loc 1 903
 	xor %i4, %l7, %o0
 ! v46 = v46 ^ v49
-	.loc 1 777
+	.loc 1 904
 	xor %o1, %l7, %i4
 ! v49 = v38 ^ v49
-	.loc 1 778
+	.loc 1 905
 	ldx [%fp + -2433], %o1
 	xor %o1, %l7, %l7
 ! v42 = v42 ^ v47
-	.loc 1 779
+	.loc 1 906
 	xor %o0, %l6, %o1
 ! v48 = v48 ^ v47
-	.loc 1 780
+	.loc 1 907
 	xor %i5, %l6, %o0
 ! v49 = v49 ^ v47
-	.loc 1 781
+	.loc 1 908
 	xor %l7, %l6, %i5
 ! v47 = v36 ^ v47
-	.loc 1 782
+	.loc 1 909
 	ldx [%fp + -2457], %l7
 	xor %l7, %l6, %l6
 ! v48 = v48 ^ v45
-	.loc 1 783
+	.loc 1 910
 	xor %o0, %l5, %l7
 ! v46 = v46 ^ v45
-	.loc 1 784
+	.loc 1 911
 	xor %i4, %l5, %o0
 ! v47 = v47 ^ v45
-	.loc 1 785
+	.loc 1 912
 	xor %l6, %l5, %i4
 ! v45 = v34 ^ v45
-	.loc 1 786
+	.loc 1 913
 	ldx [%fp + -2473], %l6
 	xor %l6, %l5, %l5
 ! v46 = v46 ^ v43
-	.loc 1 787
+	.loc 1 914
 	xor %o0, %l1, %l6
 ! v49 = v49 ^ v43
-	.loc 1 788
+	.loc 1 915
 	xor %i5, %l1, %o0
 ! v45 = v45 ^ v43
-	.loc 1 789
+	.loc 1 916
 	xor %l5, %l1, %l5
 ! v43 = v32 ^ v43
-	.loc 1 790
+	.loc 1 917
 	ldx [%fp + -2481], %i5
 	xor %i5, %l1, %l1
 ! v49 = v49 ^ v41
-	.loc 1 791
+	.loc 1 918
 	xor %o0, %o2, %o0
 	stx %o0, [%fp + -2113]
 ! v47 = v47 ^ v41
-	.loc 1 792
+	.loc 1 919
 	xor %i4, %o2, %o0
 ! v43 = v43 ^ v41
-	.loc 1 793
+	.loc 1 920
 	xor %l1, %o2, %i4
 ! v41 = v30 ^ v41
-	.loc 1 794
+	.loc 1 921
 	ldx [%fp + -2489], %l1
 	xor %l1, %o2, %o2
 ! v47 = v47 ^ v39
-	.loc 1 795
+	.loc 1 922
 	xor %o0, %i2, %l1
 ! v45 = v45 ^ v39
-	.loc 1 796
+	.loc 1 923
 	xor %l5, %i2, %o0
 ! v41 = v41 ^ v39
-	.loc 1 797
+	.loc 1 924
 	xor %o2, %i2, %o2
 ! v39 = v28 ^ v39
-	.loc 1 798
+	.loc 1 925
 	ldx [%fp + -2497], %l5
 	xor %l5, %i2, %i2
 ! v45 = v45 ^ v13
-	.loc 1 799
+	.loc 1 926
 	xor %o0, %l4, %l5
 ! v43 = v43 ^ v13
-	.loc 1 800
+	.loc 1 927
 	xor %i4, %l4, %i4
 ! v39 = v39 ^ v13
-	.loc 1 801
+	.loc 1 928
 	xor %i2, %l4, %i2
 ! v13 = v26 ^ v13
-	.loc 1 802
+	.loc 1 929
 	ldx [%fp + -2673], %o0
 	xor %o0, %l4, %l4
 ! v13 = v13 ^ v40
-	.loc 1 803
+	.loc 1 930
 	xor %l4, %o5, %l4
 ! v26 = v46 ^ v40
-	.loc 1 804
+	.loc 1 931
 	xor %l6, %o5, %o0
 ! v26 = v26 ^ v29
-	.loc 1 805
+	.loc 1 932
 	xor %o0, %o4, %i5
 ! v39 = v39 ^ v46
-	.loc 1 806
+	.loc 1 933
 	xor %i2, %l6, %i2
 ! v28 = v48 ^ v40
-	.loc 1 807
+	.loc 1 934
 	xor %l7, %o5, %o0
 ! v28 = v28 ^ v29
-	.loc 1 808
+	.loc 1 935
 	xor %o0, %o4, %g1
 ! v41 = v41 ^ v46
-	.loc 1 809
+	.loc 1 936
 	xor %o2, %l6, %o0
 ! v41 = v41 ^ v48
-	.loc 1 810
+	.loc 1 937
 	xor %o0, %l7, %o0
 ! v41 = v41 ^ v40
-	.loc 1 811
+	.loc 1 938
 	xor %o0, %o5, %o0
 ! v41 = v41 ^ v29
-	.loc 1 812
+	.loc 1 939
 	xor %o0, %o4, %o0
 ! v46 = v46 ^ v42
-	.loc 1 813
+	.loc 1 940
 	xor %l6, %o1, %l6
 ! v43 = v43 ^ v48
-	.loc 1 814
+	.loc 1 941
 	xor %i4, %l7, %i4
 ! v43 = v43 ^ v42
-	.loc 1 815
+	.loc 1 942
 	xor %i4, %o1, %i4
 ! v43 = v43 ^ v29
-	.loc 1 816
+	.loc 1 943
 	xor %i4, %o4, %i4
 ! v48 = v48 ^ v44
-	.loc 1 817
+	.loc 1 944
 	xor %l7, %i3, %o2
 	stx %o2, [%fp + 511]
 ! v45 = v45 ^ v42
-	.loc 1 818
+	.loc 1 945
 	xor %l5, %o1, %l5
 ! v45 = v45 ^ v44
-	.loc 1 819
+	.loc 1 946
 	xor %l5, %i3, %l5
 ! v42 = v42 ^ v40
-	.loc 1 820
+	.loc 1 947
 	xor %o1, %o5, %l7
 ! v47 = v47 ^ v44
-	.loc 1 821
+	.loc 1 948
 	xor %l1, %i3, %l1
 ! v47 = v47 ^ v40
-	.loc 1 822
+	.loc 1 949
 	xor %l1, %o5, %l1
 ! v44 = v44 ^ v29
-	.loc 1 823
+	.loc 1 950
 	xor %i3, %o4, %i3
 ! v40 = v49 ^ v40
-	.loc 1 824
+	.loc 1 951
 	ldx [%fp + -2113], %o1
 	xor %o1, %o5, %o5
 ! v29 = v40 ^ v29
-	.loc 1 825
+	.loc 1 952
 	xor %o5, %o4, %o5
 ! v40 = v13 & v0
-	.loc 1 826
+	.loc 1 953
 	ldx [%fp + -2721], %o4
 	and %l4, %o4, %o1
 	stx %o1, [%fp + -2105]
 ! v49 = v13 & v6
-	.loc 1 827
+	.loc 1 954
 	ldx [%fp + -2713], %g5
 	stx %g5, [%fp + 1839]
 	and %l4, %g5, %o1
 ! v30 = v26 & v0
-	.loc 1 828
+	.loc 1 955
 	and %i5, %o4, %o2
 ! v30 = v49 ^ v30
-	.loc 1 829
+	.loc 1 956
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -2097]
 ! v49 = v13 & v10
-	.loc 1 830
+	.loc 1 957
 	ldx [%fp + -2705], %g4
 	stx %g4, [%fp + 295]
 	and %l4, %g4, %o1
 	stx %o1, [%fp + 1647]
 	stx %o1, [%fp + 519]
 ! v32 = v26 & v6
-	.loc 1 831
+	.loc 1 958
 	and %i5, %g5, %g5
 	stx %g5, [%fp + 1823]
 	stx %g5, [%fp + 1007]
 ! v34 = v39 & v0
-	.loc 1 832
+	.loc 1 959
 	and %i2, %o4, %o2
 	stx %o2, [%fp + 1383]
 	stx %o2, [%fp + -345]
 ! v32 = v49 ^ v32
-	.loc 1 833
+	.loc 1 960
 	xor %o1, %g5, %o1
 ! v34 = v32 ^ v34
-	.loc 1 834
+	.loc 1 961
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -2089]
 ! v32 = v13 & v14
-	.loc 1 835
+	.loc 1 962
 	ldx [%fp + -2697], %o2
 	and %l4, %o2, %g5
 	stx %g5, [%fp + -2081]
 ! v49 = v26 & v10
-	.loc 1 836
+	.loc 1 963
 	and %i5, %g4, %o1
 	stx %o1, [%fp + -337]
 ! v36 = v39 & v6
-	.loc 1 837
+	.loc 1 964
 	ldx [%fp + 1839], %g4
 	and %i2, %g4, %g4
 ! v38 = v28 & v0
-	.loc 1 838
+	.loc 1 965
 	and %g1, %o4, %o4
 ! v49 = v32 ^ v49
-	.loc 1 839
+	.loc 1 966
 	xor %g5, %o1, %o1
 ! v36 = v49 ^ v36
-	.loc 1 840
+	.loc 1 967
 	xor %o1, %g4, %g4
 ! v38 = v36 ^ v38
-	.loc 1 841
+	.loc 1 968
 	xor %g4, %o4, %o1
 	stx %o1, [%fp + -2073]
 ! v36 = v13 & v18
-	.loc 1 842
+	.loc 1 969
 	ldx [%fp + -2689], %o1
 	stx %o1, [%fp + 1071]
 	and %l4, %o1, %o1
 	stx %o1, [%fp + 719]
 	stx %o1, [%fp + -2065]
 ! v49 = v26 & v14
-	.loc 1 843
+	.loc 1 970
 	and %i5, %o2, %g5
 	stx %g5, [%fp + -329]
 ! v32 = v39 & v10
-	.loc 1 844
+	.loc 1 971
 	ldx [%fp + -2705], %o1
 	stx %o1, [%fp + 727]
 	and %i2, %o1, %g4
 	stx %g4, [%fp + -2057]
 ! v35 = v28 & v6
-	.loc 1 845
+	.loc 1 972
 	ldx [%fp + -2713], %o1
 	stx %o1, [%fp + 303]
 	and %g1, %o1, %o2
 	stx %o2, [%fp + -321]
 ! v37 = v41 & v0
-	.loc 1 846
+	.loc 1 973
 	ldx [%fp + -2721], %o1
 	stx %o1, [%fp + 311]
 	and %o0, %o1, %o4
 	stx %o4, [%fp + -313]
 ! v49 = v36 ^ v49
-	.loc 1 847
+	.loc 1 974
 	ldx [%fp + 719], %o1
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
-	.loc 1 848
+	.loc 1 975
 	xor %o1, %g4, %o1
 ! v35 = v32 ^ v35
-	.loc 1 849
+	.loc 1 976
 	xor %o1, %o2, %o1
 ! v37 = v35 ^ v37
-	.loc 1 850
+	.loc 1 977
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2049]
 ! v35 = v13 & v21
-	.loc 1 851
+	.loc 1 978
 	ldx [%fp + -2681], %o1
 	stx %o1, [%fp + 319]
 	and %l4, %o1, %o1
 	stx %o1, [%fp + 735]
 	stx %o1, [%fp + -2041]
 ! v32 = v26 & v18
-	.loc 1 852
+	.loc 1 979
 	ldx [%fp + 1071], %o1
 	and %i5, %o1, %g5
 	stx %g5, [%fp + -305]
 ! v49 = v39 & v14
-	.loc 1 853
+	.loc 1 980
 	ldx [%fp + -2697], %o1
 	stx %o1, [%fp + 743]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 1079]
 	stx %o1, [%fp + -2033]
 ! v36 = v28 & v10
-	.loc 1 854
+	.loc 1 981
 	ldx [%fp + 727], %o1
 	and %g1, %o1, %g4
 	stx %g4, [%fp + -2025]
 ! v31 = v41 & v6
-	.loc 1 855
+	.loc 1 982
 	ldx [%fp + 303], %o1
 	and %o0, %o1, %o4
 	stx %o4, [%fp + -297]
 ! v33 = v46 & v0
-	.loc 1 856
+	.loc 1 983
 	ldx [%fp + 311], %o1
 	and %l6, %o1, %o2
 	stx %o2, [%fp + -289]
 ! v32 = v35 ^ v32
-	.loc 1 857
+	.loc 1 984
 	ldx [%fp + 735], %o1
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 858
+	.loc 1 985
 	ldx [%fp + 1079], %g5
 	xor %o1, %g5, %o1
 ! v36 = v49 ^ v36
-	.loc 1 859
+	.loc 1 986
 	xor %o1, %g4, %o1
 ! v31 = v36 ^ v31
-	.loc 1 860
+	.loc 1 987
 	xor %o1, %o4, %o1
 ! v33 = v31 ^ v33
-	.loc 1 861
+	.loc 1 988
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -2017]
 ! v31 = v13 & v24
-	.loc 1 862
+	.loc 1 989
 	and %l4, %i1, %o1
 	stx %o1, [%fp + 327]
 	stx %o1, [%fp + -2009]
 ! v36 = v26 & v21
-	.loc 1 863
+	.loc 1 990
 	ldx [%fp + 319], %o1
 	and %i5, %o1, %o1
 	stx %o1, [%fp + -281]
 ! v49 = v39 & v18
-	.loc 1 864
+	.loc 1 991
 	ldx [%fp + -2689], %o1
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 751]
 	stx %o1, [%fp + -2001]
 ! v32 = v28 & v14
-	.loc 1 865
+	.loc 1 992
 	ldx [%fp + 743], %o1
 	and %g1, %o1, %o1
 	stx %o1, [%fp + 759]
 	stx %o1, [%fp + -1993]
 ! v35 = v41 & v10
-	.loc 1 866
+	.loc 1 993
 	ldx [%fp + -2705], %o1
 	and %o0, %o1, %o2
 	stx %o2, [%fp + -1985]
 ! v27 = v46 & v6
-	.loc 1 867
+	.loc 1 994
 	ldx [%fp + -2713], %o1
 	and %l6, %o1, %g4
 	stx %g4, [%fp + -273]
 ! v15 = v43 & v0
-	.loc 1 868
+	.loc 1 995
 	ldx [%fp + -2721], %o1
 	and %i4, %o1, %o4
 	stx %o4, [%fp + -265]
 ! v36 = v31 ^ v36
-	.loc 1 869
+	.loc 1 996
 	ldx [%fp + 327], %o1
 	ldx [%fp + -281], %g5
 	xor %o1, %g5, %o1
 ! v49 = v36 ^ v49
-	.loc 1 870
+	.loc 1 997
 	ldx [%fp + 751], %g5
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
-	.loc 1 871
+	.loc 1 998
 	ldx [%fp + 759], %g5
 	xor %o1, %g5, %o1
 ! v35 = v32 ^ v35
-	.loc 1 872
+	.loc 1 999
 	xor %o1, %o2, %o1
 ! v27 = v35 ^ v27
-	.loc 1 873
+	.loc 1 1000
 	xor %o1, %g4, %o1
 ! v15 = v27 ^ v15
-	.loc 1 874
+	.loc 1 1001
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -1977]
 ! v27 = v26 & v24
-	.loc 1 875
+	.loc 1 1002
 	and %i5, %i1, %o1
 	stx %o1, [%fp + 335]
 	stx %o1, [%fp + -1969]
 ! v35 = v39 & v21
-	.loc 1 876
+	.loc 1 1003
 	ldx [%fp + -2681], %o1
 	stx %o1, [%fp + 343]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 1231]
 	stx %o1, [%fp + -257]
 ! v32 = v28 & v18
-	.loc 1 877
+	.loc 1 1004
 	ldx [%fp + -2689], %o1
 	stx %o1, [%fp + 359]
 	and %g1, %o1, %o1
@@ -3248,1289 +3386,1289 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	stx %o1, [%fp + 351]
 	stx %o1, [%fp + -1961]
 ! v49 = v41 & v14
-	.loc 1 878
+	.loc 1 1005
 	ldx [%fp + -2697], %o1
 	stx %o1, [%fp + 775]
 	and %o0, %o1, %g4
 	stx %g4, [%fp + 767]
 	stx %g4, [%fp + -1953]
 ! v36 = v46 & v10
-	.loc 1 879
+	.loc 1 1006
 	ldx [%fp + -2705], %o1
 	stx %o1, [%fp + 783]
 	and %l6, %o1, %o4
 	stx %o4, [%fp + 1391]
 	stx %o4, [%fp + -249]
 ! v31 = v43 & v6
-	.loc 1 880
+	.loc 1 1007
 	ldx [%fp + -2713], %o1
 	and %i4, %o1, %o2
 	stx %o2, [%fp + 1551]
 	stx %o2, [%fp + -241]
 ! v35 = v27 ^ v35
-	.loc 1 881
+	.loc 1 1008
 	ldx [%fp + 335], %o1
 	ldx [%fp + 1231], %g5
 	xor %o1, %g5, %o1
 ! v32 = v35 ^ v32
-	.loc 1 882
+	.loc 1 1009
 	ldx [%fp + 1743], %g5
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 883
+	.loc 1 1010
 	xor %o1, %g4, %o1
 ! v36 = v49 ^ v36
-	.loc 1 884
+	.loc 1 1011
 	xor %o1, %o4, %o1
 ! v31 = v36 ^ v31
-	.loc 1 885
+	.loc 1 1012
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1945]
 ! v36 = v39 & v24
-	.loc 1 886
+	.loc 1 1013
 	and %i2, %i1, %g5
 	stx %g5, [%fp + -1937]
 ! v49 = v28 & v21
-	.loc 1 887
+	.loc 1 1014
 	ldx [%fp + 343], %o1
 	and %g1, %o1, %o1
 	stx %o1, [%fp + -233]
 ! v32 = v41 & v18
-	.loc 1 888
+	.loc 1 1015
 	ldx [%fp + 359], %o2
 	and %o0, %o2, %o2
 	stx %o2, [%fp + -1929]
 ! v35 = v46 & v14
-	.loc 1 889
+	.loc 1 1016
 	ldx [%fp + 775], %o4
 	and %l6, %o4, %g4
 ! v27 = v43 & v10
-	.loc 1 890
+	.loc 1 1017
 	ldx [%fp + 783], %o4
 	and %i4, %o4, %o4
 ! v49 = v36 ^ v49
-	.loc 1 891
+	.loc 1 1018
 	xor %g5, %o1, %o1
 ! v32 = v49 ^ v32
-	.loc 1 892
+	.loc 1 1019
 	xor %o1, %o2, %o1
 ! v35 = v32 ^ v35
-	.loc 1 893
+	.loc 1 1020
 	xor %o1, %g4, %o1
 ! v27 = v35 ^ v27
-	.loc 1 894
+	.loc 1 1021
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -1921]
 ! v35 = v28 & v24
-	.loc 1 895
+	.loc 1 1022
 	and %g1, %i1, %o1
 	stx %o1, [%fp + 791]
 	stx %o1, [%fp + -1913]
 ! v32 = v41 & v21
-	.loc 1 896
+	.loc 1 1023
 	ldx [%fp + -2681], %o2
 	stx %o2, [%fp + 1695]
 	and %o0, %o2, %g5
 	stx %g5, [%fp + 1399]
 	stx %g5, [%fp + -225]
 ! v49 = v46 & v18
-	.loc 1 897
+	.loc 1 1024
 	ldx [%fp + -2689], %o4
 	stx %o4, [%fp + 1087]
 	and %l6, %o4, %g4
 	stx %g4, [%fp + 1559]
 	stx %g4, [%fp + -217]
 ! v36 = v43 & v14
-	.loc 1 898
+	.loc 1 1025
 	ldx [%fp + -2697], %o2
 	and %i4, %o2, %o2
 ! v32 = v35 ^ v32
-	.loc 1 899
+	.loc 1 1026
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 900
+	.loc 1 1027
 	xor %o1, %g4, %o1
 ! v36 = v49 ^ v36
-	.loc 1 901
+	.loc 1 1028
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1905]
 ! v49 = v41 & v24
-	.loc 1 902
+	.loc 1 1029
 	and %o0, %i1, %o1
 ! v32 = v46 & v21
-	.loc 1 903
+	.loc 1 1030
 	ldx [%fp + 1695], %g4
 	and %l6, %g4, %o2
 ! v35 = v43 & v18
-	.loc 1 904
+	.loc 1 1031
 	and %i4, %o4, %o4
 ! v32 = v49 ^ v32
-	.loc 1 905
+	.loc 1 1032
 	xor %o1, %o2, %o2
 ! v35 = v32 ^ v35
-	.loc 1 906
+	.loc 1 1033
 	xor %o2, %o4, %o1
 	stx %o1, [%fp + -1897]
 ! v32 = v46 & v24
-	.loc 1 907
+	.loc 1 1034
 	and %l6, %i1, %o1
 ! v49 = v43 & v21
-	.loc 1 908
+	.loc 1 1035
 	and %i4, %g4, %o2
 ! v49 = v32 ^ v49
-	.loc 1 909
+	.loc 1 1036
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1889]
 ! v32 = v43 & v24
-	.loc 1 910
+	.loc 1 1037
 	and %i4, %i1, %o1
 	stx %o1, [%fp + -1881]
 ! v2 = v48 & v3
-	.loc 1 911
+	.loc 1 1038
 	ldx [%fp + -649], %o4
 	ldx [%fp + 511], %g4
 	and %g4, %o4, %o1
 	stx %o1, [%fp + -1873]
 ! v4 = v48 & v8
-	.loc 1 912
+	.loc 1 1039
 	and %g4, %l0, %o1
 ! v7 = v45 & v3
-	.loc 1 913
+	.loc 1 1040
 	and %l5, %o4, %o2
 ! v7 = v4 ^ v7
-	.loc 1 914
+	.loc 1 1041
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1865]
 ! v4 = v48 & v12
-	.loc 1 915
+	.loc 1 1042
 	and %g4, %o7, %o1
 ! v9 = v45 & v8
-	.loc 1 916
+	.loc 1 1043
 	and %l5, %l0, %o2
 ! v11 = v42 & v3
-	.loc 1 917
+	.loc 1 1044
 	and %l7, %o4, %o4
 ! v9 = v4 ^ v9
-	.loc 1 918
+	.loc 1 1045
 	xor %o1, %o2, %o2
 ! v11 = v9 ^ v11
-	.loc 1 919
+	.loc 1 1046
 	xor %o2, %o4, %o1
 	stx %o1, [%fp + -1857]
 ! v9 = v48 & v16
-	.loc 1 920
+	.loc 1 1047
 	and %g4, %o3, %g5
 	stx %g5, [%fp + -1849]
 ! v4 = v45 & v12
-	.loc 1 921
+	.loc 1 1048
 	and %l5, %o7, %o1
 ! v60 = v42 & v8
-	.loc 1 922
+	.loc 1 1049
 	and %l7, %l0, %g4
 ! v58 = v47 & v3
-	.loc 1 923
+	.loc 1 1050
 	ldx [%fp + -649], %o2
 	and %l1, %o2, %o4
 ! v4 = v9 ^ v4
-	.loc 1 924
+	.loc 1 1051
 	xor %g5, %o1, %o1
 ! v60 = v4 ^ v60
-	.loc 1 925
+	.loc 1 1052
 	xor %o1, %g4, %o1
 ! v58 = v60 ^ v58
-	.loc 1 926
+	.loc 1 1053
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -1841]
 ! v60 = v48 & v1
-	.loc 1 927
+	.loc 1 1054
 	ldx [%fp + 511], %o1
 	and %o1, %l2, %g5
 	stx %g5, [%fp + -1833]
 ! v4 = v45 & v16
-	.loc 1 928
+	.loc 1 1055
 	and %l5, %o3, %o1
 	stx %o1, [%fp + -209]
 ! v9 = v42 & v12
-	.loc 1 929
+	.loc 1 1056
 	and %l7, %o7, %g4
 	stx %g4, [%fp + -1825]
 ! v56 = v47 & v8
-	.loc 1 930
+	.loc 1 1057
 	and %l1, %l0, %o4
 ! v54 = v44 & v3
-	.loc 1 931
+	.loc 1 1058
 	and %i3, %o2, %o2
 ! v4 = v60 ^ v4
-	.loc 1 932
+	.loc 1 1059
 	xor %g5, %o1, %o1
 ! v9 = v4 ^ v9
-	.loc 1 933
+	.loc 1 1060
 	xor %o1, %g4, %o1
 ! v56 = v9 ^ v56
-	.loc 1 934
+	.loc 1 1061
 	xor %o1, %o4, %o4
 ! v54 = v56 ^ v54
-	.loc 1 935
+	.loc 1 1062
 	xor %o4, %o2, %o1
 	stx %o1, [%fp + -1817]
 ! v56 = v48 & v5
-	.loc 1 936
+	.loc 1 1063
 	ldx [%fp + 511], %o1
 	and %o1, %l3, %o1
 	stx %o1, [%fp + 1911]
 	stx %o1, [%fp + 799]
 	stx %o1, [%fp + -1809]
 ! v9 = v45 & v1
-	.loc 1 937
+	.loc 1 1064
 	and %l5, %l2, %g5
 	stx %g5, [%fp + 1567]
 	stx %g5, [%fp + -201]
 ! v4 = v42 & v16
-	.loc 1 938
+	.loc 1 1065
 	and %l7, %o3, %o1
 	stx %o1, [%fp + 2023]
 	stx %o1, [%fp + 1095]
 	stx %o1, [%fp + -1801]
 ! v60 = v47 & v12
-	.loc 1 939
+	.loc 1 1066
 	and %l1, %o7, %g4
 	stx %g4, [%fp + 1303]
 	stx %g4, [%fp + -1793]
 ! v52 = v44 & v8
-	.loc 1 940
+	.loc 1 1067
 	and %i3, %l0, %o4
 	stx %o4, [%fp + 1751]
 	stx %o4, [%fp + -193]
 ! v50 = v29 & v3
-	.loc 1 941
+	.loc 1 1068
 	ldx [%fp + -649], %o1
 	and %o5, %o1, %o2
 	stx %o2, [%fp + 2007]
 	stx %o2, [%fp + 1927]
 ! v9 = v56 ^ v9
-	.loc 1 942
+	.loc 1 1069
 	ldx [%fp + 1911], %o1
 	xor %o1, %g5, %o1
 ! v4 = v9 ^ v4
-	.loc 1 943
+	.loc 1 1070
 	ldx [%fp + 2023], %g5
 	xor %o1, %g5, %o1
 ! v60 = v4 ^ v60
-	.loc 1 944
+	.loc 1 1071
 	xor %o1, %g4, %o1
 ! v52 = v60 ^ v52
-	.loc 1 945
+	.loc 1 1072
 	xor %o1, %o4, %o1
 ! v50 = v52 ^ v50
-	.loc 1 946
+	.loc 1 1073
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1785]
 ! v52 = v45 & v5
-	.loc 1 947
+	.loc 1 1074
 	and %l5, %l3, %o1
 	stx %o1, [%fp + -1777]
 ! v60 = v42 & v1
-	.loc 1 948
+	.loc 1 1075
 	and %l7, %l2, %g5
 	stx %g5, [%fp + -185]
 ! v4 = v47 & v16
-	.loc 1 949
+	.loc 1 1076
 	and %l1, %o3, %g4
 	stx %g4, [%fp + -1769]
 ! v9 = v44 & v12
-	.loc 1 950
+	.loc 1 1077
 	and %i3, %o7, %o4
 ! v56 = v29 & v8
-	.loc 1 951
+	.loc 1 1078
 	and %o5, %l0, %o2
 ! v60 = v52 ^ v60
-	.loc 1 952
+	.loc 1 1079
 	xor %o1, %g5, %o1
 ! v4 = v60 ^ v4
-	.loc 1 953
+	.loc 1 1080
 	xor %o1, %g4, %o1
 ! v9 = v4 ^ v9
-	.loc 1 954
+	.loc 1 1081
 	xor %o1, %o4, %o1
 ! v56 = v9 ^ v56
-	.loc 1 955
+	.loc 1 1082
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1761]
 ! v9 = v42 & v5
-	.loc 1 956
+	.loc 1 1083
 	and %l7, %l3, %o1
 ! v4 = v47 & v1
-	.loc 1 957
+	.loc 1 1084
 	and %l1, %l2, %o2
 ! v60 = v44 & v16
-	.loc 1 958
+	.loc 1 1085
 	and %i3, %o3, %g4
 	stx %g4, [%fp + -1753]
 ! v52 = v29 & v12
-	.loc 1 959
+	.loc 1 1086
 	and %o5, %o7, %o4
 ! v4 = v9 ^ v4
-	.loc 1 960
+	.loc 1 1087
 	xor %o1, %o2, %o2
 ! v60 = v4 ^ v60
-	.loc 1 961
+	.loc 1 1088
 	xor %o2, %g4, %o1
 ! v52 = v60 ^ v52
-	.loc 1 962
+	.loc 1 1089
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -1745]
 ! v60 = v47 & v5
-	.loc 1 963
+	.loc 1 1090
 	and %l1, %l3, %o1
 ! v4 = v44 & v1
-	.loc 1 964
+	.loc 1 1091
 	and %i3, %l2, %o2
 ! v9 = v29 & v16
-	.loc 1 965
+	.loc 1 1092
 	and %o5, %o3, %o4
 ! v4 = v60 ^ v4
-	.loc 1 966
+	.loc 1 1093
 	xor %o1, %o2, %o2
 ! v9 = v4 ^ v9
-	.loc 1 967
+	.loc 1 1094
 	xor %o2, %o4, %o4
 ! v4 = v44 & v5
-	.loc 1 968
+	.loc 1 1095
 	and %i3, %l3, %o1
 ! v60 = v29 & v1
-	.loc 1 969
+	.loc 1 1096
 	and %o5, %l2, %o2
 ! v60 = v4 ^ v60
-	.loc 1 970
+	.loc 1 1097
 	xor %o1, %o2, %o2
 ! v4 = v29 & v5
-	.loc 1 971
+	.loc 1 1098
 	and %o5, %l3, %g4
 ! v48 = v13 ^ v48
-	.loc 1 972
+	.loc 1 1099
 	ldx [%fp + 511], %o1
 	xor %l4, %o1, %l4
 ! v45 = v26 ^ v45
-	.loc 1 973
+	.loc 1 1100
 	xor %i5, %l5, %l5
 ! v42 = v39 ^ v42
-	.loc 1 974
+	.loc 1 1101
 	xor %i2, %l7, %l7
 ! v47 = v28 ^ v47
-	.loc 1 975
+	.loc 1 1102
 	xor %g1, %l1, %l1
 ! v44 = v41 ^ v44
-	.loc 1 976
+	.loc 1 1103
 	xor %o0, %i3, %i3
 ! v29 = v46 ^ v29
-	.loc 1 977
+	.loc 1 1104
 	xor %l6, %o5, %o5
 ! v3 = v0 ^ v3
-	.loc 1 978
+	.loc 1 1105
 	ldx [%fp + -2721], %o0
 	ldx [%fp + -649], %o1
 	xor %o0, %o1, %l6
 ! v8 = v6 ^ v8
-	.loc 1 979
+	.loc 1 1106
 	ldx [%fp + -2713], %o0
 	xor %o0, %l0, %l0
 ! v12 = v10 ^ v12
-	.loc 1 980
+	.loc 1 1107
 	ldx [%fp + -2705], %o0
 	xor %o0, %o7, %o7
 ! v16 = v14 ^ v16
-	.loc 1 981
+	.loc 1 1108
 	ldx [%fp + -2697], %o0
 	xor %o0, %o3, %i2
 ! v1 = v18 ^ v1
-	.loc 1 982
+	.loc 1 1109
 	ldx [%fp + -2689], %o0
 	xor %o0, %l2, %l2
 ! v5 = v21 ^ v5
-	.loc 1 983
+	.loc 1 1110
 	ldx [%fp + -2681], %o0
 	xor %o0, %l3, %l3
 ! v21 = v48 & v3
-	.loc 1 984
+	.loc 1 1111
 	and %l4, %l6, %o0
 	stx %o0, [%fp + -1737]
 ! v18 = v48 & v8
-	.loc 1 985
+	.loc 1 1112
 	and %l4, %l0, %o0
 ! v14 = v45 & v3
-	.loc 1 986
+	.loc 1 1113
 	and %l5, %l6, %o1
 ! v14 = v18 ^ v14
-	.loc 1 987
+	.loc 1 1114
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1729]
 ! v18 = v48 & v12
-	.loc 1 988
+	.loc 1 1115
 	and %l4, %o7, %o0
 ! v10 = v45 & v8
-	.loc 1 989
+	.loc 1 1116
 	and %l5, %l0, %o1
 ! v6 = v42 & v3
-	.loc 1 990
+	.loc 1 1117
 	and %l7, %l6, %o3
 ! v10 = v18 ^ v10
-	.loc 1 991
+	.loc 1 1118
 	xor %o0, %o1, %o1
 ! v6 = v10 ^ v6
-	.loc 1 992
+	.loc 1 1119
 	xor %o1, %o3, %o0
 	stx %o0, [%fp + -1721]
 ! v10 = v48 & v16
-	.loc 1 993
+	.loc 1 1120
 	and %l4, %i2, %o0
 ! v18 = v45 & v12
-	.loc 1 994
+	.loc 1 1121
 	and %l5, %o7, %o1
 ! v0 = v42 & v8
-	.loc 1 995
+	.loc 1 1122
 	and %l7, %l0, %o3
 ! v46 = v47 & v3
-	.loc 1 996
+	.loc 1 1123
 	and %l1, %l6, %i5
 ! v18 = v10 ^ v18
-	.loc 1 997
+	.loc 1 1124
 	xor %o0, %o1, %o1
 ! v0 = v18 ^ v0
-	.loc 1 998
+	.loc 1 1125
 	xor %o1, %o3, %o3
 ! v46 = v0 ^ v46
-	.loc 1 999
+	.loc 1 1126
 	xor %o3, %i5, %o0
 	stx %o0, [%fp + -1713]
 ! v0 = v48 & v1
-	.loc 1 1000
+	.loc 1 1127
 	and %l4, %l2, %o0
 ! v18 = v45 & v16
-	.loc 1 1001
+	.loc 1 1128
 	and %l5, %i2, %o1
 ! v10 = v42 & v12
-	.loc 1 1002
+	.loc 1 1129
 	and %l7, %o7, %o3
 ! v41 = v47 & v8
-	.loc 1 1003
+	.loc 1 1130
 	and %l1, %l0, %i5
 ! v28 = v44 & v3
-	.loc 1 1004
+	.loc 1 1131
 	and %i3, %l6, %g1
 ! v18 = v0 ^ v18
-	.loc 1 1005
+	.loc 1 1132
 	xor %o0, %o1, %o1
 ! v10 = v18 ^ v10
-	.loc 1 1006
+	.loc 1 1133
 	xor %o1, %o3, %o3
 ! v41 = v10 ^ v41
-	.loc 1 1007
+	.loc 1 1134
 	xor %o3, %i5, %i5
 ! v28 = v41 ^ v28
-	.loc 1 1008
+	.loc 1 1135
 	xor %i5, %g1, %o0
 	stx %o0, [%fp + -1705]
 ! v41 = v48 & v5
-	.loc 1 1009
+	.loc 1 1136
 	and %l4, %l3, %o0
 ! v10 = v45 & v1
-	.loc 1 1010
+	.loc 1 1137
 	and %l5, %l2, %o1
 ! v18 = v42 & v16
-	.loc 1 1011
+	.loc 1 1138
 	and %l7, %i2, %o3
 ! v0 = v47 & v12
-	.loc 1 1012
+	.loc 1 1139
 	and %l1, %o7, %g5
 ! v39 = v44 & v8
-	.loc 1 1013
+	.loc 1 1140
 	and %i3, %l0, %g1
 ! v26 = v29 & v3
-	.loc 1 1014
+	.loc 1 1141
 	and %o5, %l6, %i5
 ! v10 = v41 ^ v10
-	.loc 1 1015
+	.loc 1 1142
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
-	.loc 1 1016
+	.loc 1 1143
 	xor %o1, %o3, %o3
 ! v0 = v18 ^ v0
-	.loc 1 1017
+	.loc 1 1144
 	xor %o3, %g5, %g5
 ! v39 = v0 ^ v39
-	.loc 1 1018
+	.loc 1 1145
 	xor %g5, %g1, %g1
 ! v26 = v39 ^ v26
-	.loc 1 1019
+	.loc 1 1146
 	xor %g1, %i5, %g1
 ! v48 = v48 & v24
-	.loc 1 1020
+	.loc 1 1147
 	and %l4, %i1, %g5
 ! v39 = v45 & v5
-	.loc 1 1021
+	.loc 1 1148
 	and %l5, %l3, %o0
 ! v0 = v42 & v1
-	.loc 1 1022
+	.loc 1 1149
 	and %l7, %l2, %i5
 ! v18 = v47 & v16
-	.loc 1 1023
+	.loc 1 1150
 	and %l1, %i2, %l4
 ! v10 = v44 & v12
-	.loc 1 1024
+	.loc 1 1151
 	and %i3, %o7, %o3
 ! v41 = v29 & v8
-	.loc 1 1025
+	.loc 1 1152
 	and %o5, %l0, %o1
 ! v3 = v43 & v3
-	.loc 1 1026
+	.loc 1 1153
 	and %i4, %l6, %l6
 ! v39 = v48 ^ v39
-	.loc 1 1027
+	.loc 1 1154
 	xor %g5, %o0, %o0
 ! v0 = v39 ^ v0
-	.loc 1 1028
+	.loc 1 1155
 	xor %o0, %i5, %i5
 ! v18 = v0 ^ v18
-	.loc 1 1029
+	.loc 1 1156
 	xor %i5, %l4, %l4
 ! v10 = v18 ^ v10
-	.loc 1 1030
+	.loc 1 1157
 	xor %l4, %o3, %o3
 ! v41 = v10 ^ v41
-	.loc 1 1031
+	.loc 1 1158
 	xor %o3, %o1, %o1
 ! v3 = v41 ^ v3
-	.loc 1 1032
+	.loc 1 1159
 	xor %o1, %l6, %l6
 ! v45 = v45 & v24
-	.loc 1 1033
+	.loc 1 1160
 	and %l5, %i1, %l5
 ! v41 = v42 & v5
-	.loc 1 1034
+	.loc 1 1161
 	and %l7, %l3, %o0
 ! v10 = v47 & v1
-	.loc 1 1035
+	.loc 1 1162
 	and %l1, %l2, %o1
 ! v18 = v44 & v16
-	.loc 1 1036
+	.loc 1 1163
 	and %i3, %i2, %l4
 ! v0 = v29 & v12
-	.loc 1 1037
+	.loc 1 1164
 	and %o5, %o7, %o3
 ! v8 = v43 & v8
-	.loc 1 1038
+	.loc 1 1165
 	and %i4, %l0, %l0
 ! v41 = v45 ^ v41
-	.loc 1 1039
+	.loc 1 1166
 	xor %l5, %o0, %o0
 ! v10 = v41 ^ v10
-	.loc 1 1040
+	.loc 1 1167
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
-	.loc 1 1041
+	.loc 1 1168
 	xor %o1, %l4, %l4
 ! v0 = v18 ^ v0
-	.loc 1 1042
+	.loc 1 1169
 	xor %l4, %o3, %o3
 ! v8 = v0 ^ v8
-	.loc 1 1043
+	.loc 1 1170
 	xor %o3, %l0, %l0
 ! v42 = v42 & v24
-	.loc 1 1044
+	.loc 1 1171
 	and %l7, %i1, %l7
 ! v0 = v47 & v5
-	.loc 1 1045
+	.loc 1 1172
 	and %l1, %l3, %o0
 ! v18 = v44 & v1
-	.loc 1 1046
+	.loc 1 1173
 	and %i3, %l2, %o1
 ! v10 = v29 & v16
-	.loc 1 1047
+	.loc 1 1174
 	and %o5, %i2, %o3
 ! v12 = v43 & v12
-	.loc 1 1048
+	.loc 1 1175
 	and %i4, %o7, %o7
 ! v0 = v42 ^ v0
-	.loc 1 1049
+	.loc 1 1176
 	xor %l7, %o0, %o0
 ! v18 = v0 ^ v18
-	.loc 1 1050
+	.loc 1 1177
 	xor %o0, %o1, %o1
 ! v10 = v18 ^ v10
-	.loc 1 1051
+	.loc 1 1178
 	xor %o1, %o3, %o3
 ! v12 = v10 ^ v12
-	.loc 1 1052
+	.loc 1 1179
 	xor %o3, %o7, %o7
 ! v47 = v47 & v24
-	.loc 1 1053
+	.loc 1 1180
 	and %l1, %i1, %l1
 ! v10 = v44 & v5
-	.loc 1 1054
+	.loc 1 1181
 	and %i3, %l3, %o0
 ! v18 = v29 & v1
-	.loc 1 1055
+	.loc 1 1182
 	and %o5, %l2, %o1
 ! v16 = v43 & v16
-	.loc 1 1056
+	.loc 1 1183
 	and %i4, %i2, %i2
 ! v10 = v47 ^ v10
-	.loc 1 1057
+	.loc 1 1184
 	xor %l1, %o0, %o0
 ! v18 = v10 ^ v18
-	.loc 1 1058
+	.loc 1 1185
 	xor %o0, %o1, %o1
 ! v16 = v18 ^ v16
-	.loc 1 1059
+	.loc 1 1186
 	xor %o1, %i2, %i2
 ! v44 = v44 & v24
-	.loc 1 1060
+	.loc 1 1187
 	and %i3, %i1, %i3
 ! v18 = v29 & v5
-	.loc 1 1061
+	.loc 1 1188
 	and %o5, %l3, %o0
 ! v1 = v43 & v1
-	.loc 1 1062
+	.loc 1 1189
 	and %i4, %l2, %l2
 ! v18 = v44 ^ v18
-	.loc 1 1063
+	.loc 1 1190
 	xor %i3, %o0, %o0
 ! v1 = v18 ^ v1
-	.loc 1 1064
+	.loc 1 1191
 	xor %o0, %l2, %l2
 ! v29 = v29 & v24
-	.loc 1 1065
+	.loc 1 1192
 	and %o5, %i1, %o5
 ! v5 = v43 & v5
-	.loc 1 1066
+	.loc 1 1193
 	and %i4, %l3, %l3
 ! v5 = v29 ^ v5
-	.loc 1 1067
+	.loc 1 1194
 	xor %o5, %l3, %l3
 ! v24 = v43 & v24
-	.loc 1 1068
+	.loc 1 1195
 	and %i4, %i1, %i1
 ! v21 = v21 ^ v40
-	.loc 1 1069
+	.loc 1 1196
 	ldx [%fp + -1737], %o0
 	ldx [%fp + -2105], %o1
 	xor %o0, %o1, %o0
 ! v21 = v21 ^ v2
-	.loc 1 1070
+	.loc 1 1197
 	ldx [%fp + -1873], %o1
 	xor %o0, %o1, %o1
 ! v14 = v14 ^ v30
-	.loc 1 1071
+	.loc 1 1198
 	ldx [%fp + -1729], %o0
 	ldx [%fp + -2097], %o3
 	xor %o0, %o3, %o0
 ! v14 = v14 ^ v7
-	.loc 1 1072
+	.loc 1 1199
 	ldx [%fp + -1865], %o3
 	xor %o0, %o3, %o5
 ! v6 = v6 ^ v34
-	.loc 1 1073
+	.loc 1 1200
 	ldx [%fp + -1721], %o0
 	ldx [%fp + -2089], %o3
 	xor %o0, %o3, %o0
 ! v6 = v6 ^ v11
-	.loc 1 1074
+	.loc 1 1201
 	ldx [%fp + -1857], %o3
 	xor %o0, %o3, %l1
 ! v46 = v46 ^ v38
-	.loc 1 1075
+	.loc 1 1202
 	ldx [%fp + -1713], %o0
 	ldx [%fp + -2073], %o3
 	xor %o0, %o3, %o0
 ! v46 = v46 ^ v58
-	.loc 1 1076
+	.loc 1 1203
 	ldx [%fp + -1841], %o3
 	xor %o0, %o3, %l4
 ! v28 = v28 ^ v37
-	.loc 1 1077
+	.loc 1 1204
 	ldx [%fp + -1705], %o0
 	ldx [%fp + -2049], %o3
 	xor %o0, %o3, %o0
 ! v28 = v28 ^ v54
-	.loc 1 1078
+	.loc 1 1205
 	ldx [%fp + -1817], %o3
 	xor %o0, %o3, %o0
 ! v26 = v26 ^ v33
-	.loc 1 1079
+	.loc 1 1206
 	ldx [%fp + -2017], %o3
 	xor %g1, %o3, %g1
 ! v26 = v26 ^ v50
-	.loc 1 1080
+	.loc 1 1207
 	ldx [%fp + -1785], %o3
 	xor %g1, %o3, %g1
 ! v3 = v3 ^ v15
-	.loc 1 1081
+	.loc 1 1208
 	ldx [%fp + -1977], %o3
 	xor %l6, %o3, %l6
 ! v3 = v3 ^ v56
-	.loc 1 1082
+	.loc 1 1209
 	ldx [%fp + -1761], %o3
 	xor %l6, %o3, %l6
 ! v8 = v8 ^ v31
-	.loc 1 1083
+	.loc 1 1210
 	ldx [%fp + -1945], %o3
 	xor %l0, %o3, %l0
 ! v8 = v8 ^ v52
-	.loc 1 1084
+	.loc 1 1211
 	ldx [%fp + -1745], %l5
 	xor %l0, %l5, %l5
 ! v12 = v12 ^ v27
-	.loc 1 1085
+	.loc 1 1212
 	ldx [%fp + -1921], %l0
 	xor %o7, %l0, %o7
 ! v12 = v12 ^ v9
-	.loc 1 1086
+	.loc 1 1213
 	xor %o7, %o4, %o7
 ! v16 = v16 ^ v36
-	.loc 1 1087
+	.loc 1 1214
 	ldx [%fp + -1905], %l7
 	xor %i2, %l7, %i2
 ! v16 = v16 ^ v60
-	.loc 1 1088
+	.loc 1 1215
 	xor %i2, %o2, %i2
 ! v1 = v1 ^ v35
-	.loc 1 1089
+	.loc 1 1216
 	ldx [%fp + -1897], %i3
 	xor %l2, %i3, %l2
 ! v1 = v1 ^ v4
-	.loc 1 1090
+	.loc 1 1217
 	xor %l2, %g4, %l2
 ! v5 = v5 ^ v49
-	.loc 1 1091
+	.loc 1 1218
 	ldx [%fp + -1889], %i4
 	xor %l3, %i4, %l3
 ! v24 = v24 ^ v32
-	.loc 1 1092
+	.loc 1 1219
 	ldx [%fp + -1881], %i5
 	xor %i1, %i5, %i1
 ! v31 = v21 ^ v31
-	.loc 1 1093
+	.loc 1 1220
 	xor %o1, %o3, %o3
 ! v27 = v14 ^ v27
-	.loc 1 1094
+	.loc 1 1221
 	xor %o5, %l0, %o5
 ! v36 = v6 ^ v36
-	.loc 1 1095
+	.loc 1 1222
 	xor %l1, %l7, %l0
 ! v35 = v46 ^ v35
-	.loc 1 1096
+	.loc 1 1223
 	xor %l4, %i3, %l1
 ! v49 = v28 ^ v49
-	.loc 1 1097
+	.loc 1 1224
 	xor %o0, %i4, %l7
 ! v32 = v26 ^ v32
-	.loc 1 1098
+	.loc 1 1225
 	xor %g1, %i5, %o1
 ! v2 = v8 ^ v2
-	.loc 1 1099
+	.loc 1 1226
 	ldx [%fp + -1873], %o0
 	xor %l5, %o0, %i3
 ! v7 = v12 ^ v7
-	.loc 1 1100
+	.loc 1 1227
 	ldx [%fp + -1865], %o0
 	xor %o7, %o0, %i4
 ! v11 = v16 ^ v11
-	.loc 1 1101
+	.loc 1 1228
 	ldx [%fp + -1857], %o0
 	xor %i2, %o0, %l4
 ! v58 = v1 ^ v58
-	.loc 1 1102
+	.loc 1 1229
 	ldx [%fp + -1841], %o0
 	xor %l2, %o0, %l5
 ! v54 = v5 ^ v54
-	.loc 1 1103
+	.loc 1 1230
 	ldx [%fp + -1817], %o0
 	xor %l3, %o0, %l2
 ! v50 = v24 ^ v50
-	.loc 1 1104
+	.loc 1 1231
 	ldx [%fp + -1785], %o0
 	xor %i1, %o0, %o7
 ! v7 = v7 ^ v4
-	.loc 1 1105
+	.loc 1 1232
 	xor %i4, %g4, %l3
 ! v2 = v2 ^ v4
-	.loc 1 1106
+	.loc 1 1233
 	xor %i3, %g4, %o0
 ! v32 = v32 ^ v4
-	.loc 1 1107
+	.loc 1 1234
 	xor %o1, %g4, %o1
 ! v4 = v49 ^ v4
-	.loc 1 1108
+	.loc 1 1235
 	xor %l7, %g4, %g4
 ! v2 = v2 ^ v60
-	.loc 1 1109
+	.loc 1 1236
 	xor %o0, %o2, %o0
 ! v3 = v3 ^ v60
-	.loc 1 1110
+	.loc 1 1237
 	xor %l6, %o2, %l6
 ! v4 = v4 ^ v60
-	.loc 1 1111
+	.loc 1 1238
 	xor %g4, %o2, %g4
 ! v60 = v35 ^ v60
-	.loc 1 1112
+	.loc 1 1239
 	xor %l1, %o2, %o2
 ! v3 = v3 ^ v9
-	.loc 1 1113
+	.loc 1 1240
 	xor %l6, %o4, %l6
 ! v32 = v32 ^ v9
-	.loc 1 1114
+	.loc 1 1241
 	xor %o1, %o4, %o1
 ! v60 = v60 ^ v9
-	.loc 1 1115
+	.loc 1 1242
 	xor %o2, %o4, %o2
 ! v9 = v36 ^ v9
-	.loc 1 1116
+	.loc 1 1243
 	xor %l0, %o4, %o4
 ! v32 = v32 ^ v52
-	.loc 1 1117
+	.loc 1 1244
 	ldx [%fp + -1745], %l1
 	xor %o1, %l1, %l0
 ! v4 = v4 ^ v52
-	.loc 1 1118
+	.loc 1 1245
 	xor %g4, %l1, %g4
 ! v9 = v9 ^ v52
-	.loc 1 1119
+	.loc 1 1246
 	xor %o4, %l1, %o4
 ! v52 = v27 ^ v52
-	.loc 1 1120
+	.loc 1 1247
 	xor %o5, %l1, %o1
 ! v4 = v4 ^ v56
-	.loc 1 1121
+	.loc 1 1248
 	ldx [%fp + -1761], %o5
 	xor %g4, %o5, %g4
 ! v60 = v60 ^ v56
-	.loc 1 1122
+	.loc 1 1249
 	xor %o2, %o5, %o2
 ! v52 = v52 ^ v56
-	.loc 1 1123
+	.loc 1 1250
 	xor %o1, %o5, %o1
 ! v56 = v31 ^ v56
-	.loc 1 1124
+	.loc 1 1251
 	xor %o3, %o5, %o3
 ! v60 = v60 ^ v50
-	.loc 1 1125
+	.loc 1 1252
 	xor %o2, %o7, %o2
 ! v9 = v9 ^ v50
-	.loc 1 1126
+	.loc 1 1253
 	xor %o4, %o7, %o4
 ! v56 = v56 ^ v50
-	.loc 1 1127
+	.loc 1 1254
 	xor %o3, %o7, %o3
 ! v50 = v15 ^ v50
-	.loc 1 1128
+	.loc 1 1255
 	ldx [%fp + -1977], %o5
 	xor %o5, %o7, %o7
 ! v9 = v9 ^ v54
-	.loc 1 1129
+	.loc 1 1256
 	xor %o4, %l2, %o4
 ! v52 = v52 ^ v54
-	.loc 1 1130
+	.loc 1 1257
 	xor %o1, %l2, %o1
 ! v50 = v50 ^ v54
-	.loc 1 1131
+	.loc 1 1258
 	xor %o7, %l2, %o7
 ! v54 = v33 ^ v54
-	.loc 1 1132
+	.loc 1 1259
 	ldx [%fp + -2017], %o5
 	xor %o5, %l2, %l2
 ! v52 = v52 ^ v58
-	.loc 1 1133
+	.loc 1 1260
 	xor %o1, %l5, %o1
 ! v56 = v56 ^ v58
-	.loc 1 1134
+	.loc 1 1261
 	xor %o3, %l5, %o3
 ! v54 = v54 ^ v58
-	.loc 1 1135
+	.loc 1 1262
 	xor %l2, %l5, %l2
 ! v58 = v37 ^ v58
-	.loc 1 1136
+	.loc 1 1263
 	ldx [%fp + -2049], %o5
 	xor %o5, %l5, %l5
 ! v56 = v56 ^ v11
-	.loc 1 1137
+	.loc 1 1264
 	xor %o3, %l4, %o3
 ! v50 = v50 ^ v11
-	.loc 1 1138
+	.loc 1 1265
 	xor %o7, %l4, %o7
 ! v58 = v58 ^ v11
-	.loc 1 1139
+	.loc 1 1266
 	xor %l5, %l4, %l5
 ! v11 = v38 ^ v11
-	.loc 1 1140
+	.loc 1 1267
 	ldx [%fp + -2073], %o5
 	xor %o5, %l4, %l4
 ! v50 = v50 ^ v7
-	.loc 1 1141
+	.loc 1 1268
 	xor %o7, %l3, %o7
 ! v54 = v54 ^ v7
-	.loc 1 1142
+	.loc 1 1269
 	xor %l2, %l3, %l2
 ! v11 = v11 ^ v7
-	.loc 1 1143
+	.loc 1 1270
 	xor %l4, %l3, %l4
 ! v7 = v34 ^ v7
-	.loc 1 1144
+	.loc 1 1271
 	ldx [%fp + -2089], %o5
 	xor %o5, %l3, %l3
 ! v54 = v54 ^ v2
-	.loc 1 1145
+	.loc 1 1272
 	xor %l2, %o0, %o5
 	stx %o5, [%fp + -1697]
 ! v58 = v58 ^ v2
-	.loc 1 1146
+	.loc 1 1273
 	xor %l5, %o0, %l5
 ! v7 = v7 ^ v2
-	.loc 1 1147
+	.loc 1 1274
 	xor %l3, %o0, %l3
 ! v2 = v30 ^ v2
-	.loc 1 1148
+	.loc 1 1275
 	ldx [%fp + -2097], %o5
 	xor %o5, %o0, %o0
 ! v58 = v58 ^ v3
-	.loc 1 1149
+	.loc 1 1276
 	xor %l5, %l6, %l5
 ! v11 = v11 ^ v3
-	.loc 1 1150
+	.loc 1 1277
 	xor %l4, %l6, %l4
 ! v2 = v2 ^ v3
-	.loc 1 1151
+	.loc 1 1278
 	xor %o0, %l6, %l2
 ! v3 = v40 ^ v3
-	.loc 1 1152
+	.loc 1 1279
 	ldx [%fp + -2105], %o0
 	xor %o0, %l6, %l6
 ! v40 = v3 ^ v4
-	.loc 1 1153
+	.loc 1 1280
 	xor %l6, %g4, %l1
 ! v30 = v56 ^ v4
-	.loc 1 1154
+	.loc 1 1281
 	xor %o3, %g4, %o0
 ! v30 = v30 ^ v32
-	.loc 1 1155
+	.loc 1 1282
 	xor %o0, %l0, %l7
 ! v34 = v2 ^ v56
-	.loc 1 1156
+	.loc 1 1283
 	xor %l2, %o3, %o5
 ! v38 = v52 ^ v4
-	.loc 1 1157
+	.loc 1 1284
 	xor %o1, %g4, %o0
 ! v38 = v38 ^ v32
-	.loc 1 1158
+	.loc 1 1285
 	xor %o0, %l0, %i1
 ! v37 = v7 ^ v56
-	.loc 1 1159
+	.loc 1 1286
 	xor %l3, %o3, %o0
 ! v37 = v37 ^ v52
-	.loc 1 1160
+	.loc 1 1287
 	xor %o0, %o1, %o0
 ! v37 = v37 ^ v4
-	.loc 1 1161
+	.loc 1 1288
 	xor %o0, %g4, %o0
 ! v37 = v37 ^ v32
-	.loc 1 1162
+	.loc 1 1289
 	xor %o0, %l0, %i3
 ! v33 = v56 ^ v9
-	.loc 1 1163
+	.loc 1 1290
 	xor %o3, %o4, %o0
 	stx %o0, [%fp + -1689]
 ! v15 = v11 ^ v52
-	.loc 1 1164
+	.loc 1 1291
 	xor %l4, %o1, %o0
 ! v15 = v15 ^ v9
-	.loc 1 1165
+	.loc 1 1292
 	xor %o0, %o4, %o0
 ! v15 = v15 ^ v32
-	.loc 1 1166
+	.loc 1 1293
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -1681]
 ! v31 = v52 ^ v60
-	.loc 1 1167
+	.loc 1 1294
 	xor %o1, %o2, %i5
 ! v27 = v58 ^ v9
-	.loc 1 1168
+	.loc 1 1295
 	xor %l5, %o4, %o0
 ! v27 = v27 ^ v60
-	.loc 1 1169
+	.loc 1 1296
 	xor %o0, %o2, %g1
 ! v36 = v9 ^ v4
-	.loc 1 1170
+	.loc 1 1297
 	xor %o4, %g4, %i4
 ! v35 = v54 ^ v60
-	.loc 1 1171
+	.loc 1 1298
 	ldx [%fp + -1697], %o0
 	xor %o0, %o2, %o0
 ! v35 = v35 ^ v4
-	.loc 1 1172
+	.loc 1 1299
 	xor %o0, %g4, %i2
 ! v49 = v60 ^ v32
-	.loc 1 1173
+	.loc 1 1300
 	xor %o2, %l0, %g5
 ! v24 = v50 ^ v4
-	.loc 1 1174
+	.loc 1 1301
 	xor %o7, %g4, %o0
 ! v24 = v24 ^ v32
-	.loc 1 1175
+	.loc 1 1302
 	xor %o0, %l0, %o0
 ! v40 = v40 ^ v49
-	.loc 1 1176
+	.loc 1 1303
 	xor %l1, %g5, %l1
 	stx %l1, [%fp + -1673]
 ! v5 = v31 ^ v49
-	.loc 1 1177
+	.loc 1 1304
 	xor %i5, %g5, %l1
 ! v5 = v5 ^ v24
-	.loc 1 1178
+	.loc 1 1305
 	xor %l1, %o0, %l1
 	stx %l1, [%fp + -1665]
 ! v30 = v30 ^ v31
-	.loc 1 1179
+	.loc 1 1306
 	xor %l7, %i5, %l1
 	stx %l1, [%fp + -1657]
 ! v1 = v27 ^ v49
-	.loc 1 1180
+	.loc 1 1307
 	xor %g1, %g5, %l1
 ! v1 = v1 ^ v24
-	.loc 1 1181
+	.loc 1 1308
 	xor %l1, %o0, %l1
 	stx %l1, [%fp + -1649]
 ! v34 = v34 ^ v31
-	.loc 1 1182
+	.loc 1 1309
 	xor %o5, %i5, %o5
 ! v34 = v34 ^ v27
-	.loc 1 1183
+	.loc 1 1310
 	xor %o5, %g1, %o5
 ! v34 = v34 ^ v49
-	.loc 1 1184
+	.loc 1 1311
 	xor %o5, %g5, %o5
 ! v34 = v34 ^ v24
-	.loc 1 1185
+	.loc 1 1312
 	xor %o5, %o0, %o5
 	stx %o5, [%fp + -1641]
 ! v31 = v31 ^ v36
-	.loc 1 1186
+	.loc 1 1313
 	xor %i5, %i4, %o5
 	stx %o5, [%fp + -1633]
 ! v38 = v38 ^ v27
-	.loc 1 1187
+	.loc 1 1314
 	xor %i1, %g1, %i1
 ! v38 = v38 ^ v36
-	.loc 1 1188
+	.loc 1 1315
 	xor %i1, %i4, %i1
 ! v38 = v38 ^ v24
-	.loc 1 1189
+	.loc 1 1316
 	xor %i1, %o0, %o5
 	stx %o5, [%fp + -1625]
 ! v27 = v27 ^ v35
-	.loc 1 1190
+	.loc 1 1317
 	xor %g1, %i2, %g1
 ! v37 = v37 ^ v36
-	.loc 1 1191
+	.loc 1 1318
 	xor %i3, %i4, %i3
 ! v37 = v37 ^ v35
-	.loc 1 1192
+	.loc 1 1319
 	xor %i3, %i2, %l1
 	stx %l1, [%fp + -1617]
 ! v36 = v36 ^ v49
-	.loc 1 1193
+	.loc 1 1320
 	xor %i4, %g5, %o5
 	stx %o5, [%fp + -177]
 ! v33 = v33 ^ v35
-	.loc 1 1194
+	.loc 1 1321
 	ldx [%fp + -1689], %o5
 	xor %o5, %i2, %o5
 ! v33 = v33 ^ v49
-	.loc 1 1195
+	.loc 1 1322
 	xor %o5, %g5, %o5
 ! v35 = v35 ^ v24
-	.loc 1 1196
+	.loc 1 1323
 	xor %i2, %o0, %i2
 ! v49 = v15 ^ v49
-	.loc 1 1197
+	.loc 1 1324
 	ldx [%fp + -1681], %l7
 	xor %l7, %g5, %g5
 ! v24 = v49 ^ v24
-	.loc 1 1198
+	.loc 1 1325
 	xor %g5, %o0, %i1
 ! v40 = v40 ^ v35
-	.loc 1 1199
+	.loc 1 1326
 	ldx [%fp + -1673], %o0
 	xor %o0, %i2, %o0
 	stx %o0, [%fp + 527]
 ! v49 = v27 ^ v35
-	.loc 1 1200
+	.loc 1 1327
 	xor %g1, %i2, %o0
 ! v49 = v49 ^ v24
-	.loc 1 1201
+	.loc 1 1328
 	xor %o0, %i1, %i3
 ! v5 = v5 ^ v27
-	.loc 1 1202
+	.loc 1 1329
 	ldx [%fp + -1665], %o0
 	xor %o0, %g1, %l7
 ! v15 = v37 ^ v35
-	.loc 1 1203
+	.loc 1 1330
 	xor %l1, %i2, %o0
 ! v15 = v15 ^ v24
-	.loc 1 1204
+	.loc 1 1331
 	xor %o0, %i1, %l1
 ! v30 = v30 ^ v27
-	.loc 1 1205
+	.loc 1 1332
 	ldx [%fp + -1657], %o0
 	xor %o0, %g1, %o0
 ! v30 = v30 ^ v37
-	.loc 1 1206
+	.loc 1 1333
 	ldx [%fp + -1617], %i4
 	stx %i4, [%fp + 367]
 	xor %o0, %i4, %o0
 ! v30 = v30 ^ v35
-	.loc 1 1207
+	.loc 1 1334
 	xor %o0, %i2, %o0
 ! v30 = v30 ^ v24
-	.loc 1 1208
+	.loc 1 1335
 	xor %o0, %i1, %g5
 ! v27 = v27 ^ v36
-	.loc 1 1209
+	.loc 1 1336
 	ldx [%fp + -177], %i5
 	xor %g1, %i5, %g1
 ! v1 = v1 ^ v37
-	.loc 1 1210
+	.loc 1 1337
 	ldx [%fp + -1649], %o0
 	xor %o0, %i4, %o0
 ! v1 = v1 ^ v36
-	.loc 1 1211
+	.loc 1 1338
 	xor %o0, %i5, %o0
 ! v1 = v1 ^ v24
-	.loc 1 1212
+	.loc 1 1339
 	xor %o0, %i1, %o0
 ! v37 = v37 ^ v33
-	.loc 1 1213
+	.loc 1 1340
 	xor %i4, %o5, %i4
 	stx %i4, [%fp + -1609]
 ! v34 = v34 ^ v36
-	.loc 1 1214
+	.loc 1 1341
 	ldx [%fp + -1641], %i4
 	xor %i4, %i5, %i4
 	stx %i4, [%fp + -1601]
 ! v34 = v34 ^ v33
-	.loc 1 1215
+	.loc 1 1342
 	xor %i4, %o5, %i4
 	stx %i4, [%fp + -1593]
 ! v36 = v36 ^ v35
-	.loc 1 1216
+	.loc 1 1343
 	xor %i5, %i2, %i4
 	stx %i4, [%fp + -1585]
 ! v31 = v31 ^ v33
-	.loc 1 1217
+	.loc 1 1344
 	ldx [%fp + -1633], %i4
 	xor %i4, %o5, %i4
 ! v31 = v31 ^ v35
-	.loc 1 1218
+	.loc 1 1345
 	xor %i4, %i2, %i4
 	stx %i4, [%fp + -1577]
 ! v33 = v33 ^ v24
-	.loc 1 1219
+	.loc 1 1346
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1569]
 ! v35 = v38 ^ v35
-	.loc 1 1220
+	.loc 1 1347
 	ldx [%fp + -1625], %o5
 	xor %o5, %i2, %i2
 ! v24 = v35 ^ v24
-	.loc 1 1221
+	.loc 1 1348
 	xor %i2, %i1, %o5
 	stx %o5, [%fp + -169]
 ! v35 = v40 & v3
-	.loc 1 1222
+	.loc 1 1349
 	ldx [%fp + 527], %i2
 	and %i2, %l6, %o5
 	stx %o5, [%fp + -1561]
 ! v38 = v40 & v2
-	.loc 1 1223
+	.loc 1 1350
 	and %i2, %l2, %o5
 ! v16 = v49 & v3
-	.loc 1 1224
+	.loc 1 1351
 	and %i3, %l6, %i1
 ! v16 = v38 ^ v16
-	.loc 1 1225
+	.loc 1 1352
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1553]
 ! v38 = v40 & v7
-	.loc 1 1226
+	.loc 1 1353
 	and %i2, %l3, %o5
 ! v12 = v49 & v2
-	.loc 1 1227
+	.loc 1 1354
 	and %i3, %l2, %i1
 ! v8 = v5 & v3
-	.loc 1 1228
+	.loc 1 1355
 	and %l7, %l6, %i4
 ! v12 = v38 ^ v12
-	.loc 1 1229
+	.loc 1 1356
 	xor %o5, %i1, %i1
 ! v8 = v12 ^ v8
-	.loc 1 1230
+	.loc 1 1357
 	xor %i1, %i4, %o5
 	stx %o5, [%fp + -1545]
 ! v12 = v40 & v11
-	.loc 1 1231
+	.loc 1 1358
 	and %i2, %l4, %i4
 	stx %i4, [%fp + -1537]
 ! v38 = v49 & v7
-	.loc 1 1232
+	.loc 1 1359
 	and %i3, %l3, %o5
 ! v26 = v5 & v2
-	.loc 1 1233
+	.loc 1 1360
 	and %l7, %l2, %i1
 ! v28 = v15 & v3
-	.loc 1 1234
+	.loc 1 1361
 	and %l1, %l6, %i2
 ! v38 = v12 ^ v38
-	.loc 1 1235
+	.loc 1 1362
 	xor %i4, %o5, %o5
 ! v26 = v38 ^ v26
-	.loc 1 1236
+	.loc 1 1363
 	xor %o5, %i1, %i1
 ! v28 = v26 ^ v28
-	.loc 1 1237
+	.loc 1 1364
 	xor %i1, %i2, %o5
 	stx %o5, [%fp + -1529]
 ! v26 = v40 & v58
-	.loc 1 1238
+	.loc 1 1365
 	ldx [%fp + 527], %o5
 	and %o5, %l5, %o5
 	stx %o5, [%fp + -1521]
 ! v38 = v49 & v11
-	.loc 1 1239
+	.loc 1 1366
 	and %i3, %l4, %i5
 	stx %i5, [%fp + -161]
 ! v12 = v5 & v7
-	.loc 1 1240
+	.loc 1 1367
 	and %l7, %l3, %i4
 	stx %i4, [%fp + -1513]
 ! v46 = v15 & v2
-	.loc 1 1241
+	.loc 1 1368
 	and %l1, %l2, %i2
 ! v6 = v30 & v3
-	.loc 1 1242
+	.loc 1 1369
 	and %g5, %l6, %i1
 ! v38 = v26 ^ v38
-	.loc 1 1243
+	.loc 1 1370
 	xor %o5, %i5, %o5
 ! v12 = v38 ^ v12
-	.loc 1 1244
+	.loc 1 1371
 	xor %o5, %i4, %o5
 ! v46 = v12 ^ v46
-	.loc 1 1245
+	.loc 1 1372
 	xor %o5, %i2, %o5
 ! v6 = v46 ^ v6
-	.loc 1 1246
+	.loc 1 1373
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1505]
 ! v46 = v40 & v54
-	.loc 1 1247
+	.loc 1 1374
 	ldx [%fp + -1697], %o5
 	stx %o5, [%fp + 815]
 	ldx [%fp + 527], %i1
@@ -4539,1662 +4677,1662 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	stx %o5, [%fp + 807]
 	stx %o5, [%fp + -1497]
 ! v12 = v49 & v58
-	.loc 1 1248
+	.loc 1 1375
 	and %i3, %l5, %i5
 	stx %i5, [%fp + 1575]
 	stx %i5, [%fp + -153]
 ! v38 = v5 & v11
-	.loc 1 1249
+	.loc 1 1376
 	and %l7, %l4, %o5
 	stx %o5, [%fp + 1983]
 	stx %o5, [%fp + 1103]
 	stx %o5, [%fp + -1489]
 ! v26 = v15 & v7
-	.loc 1 1250
+	.loc 1 1377
 	and %l1, %l3, %i4
 	stx %i4, [%fp + 1311]
 	stx %i4, [%fp + -1481]
 ! v14 = v30 & v2
-	.loc 1 1251
+	.loc 1 1378
 	and %g5, %l2, %i2
 	stx %i2, [%fp + 1759]
 	stx %i2, [%fp + -145]
 ! v21 = v27 & v3
-	.loc 1 1252
+	.loc 1 1379
 	and %g1, %l6, %i1
 	stx %i1, [%fp + 1879]
 	stx %i1, [%fp + -137]
 ! v12 = v46 ^ v12
-	.loc 1 1253
+	.loc 1 1380
 	ldx [%fp + 1951], %o5
 	xor %o5, %i5, %o5
 ! v38 = v12 ^ v38
-	.loc 1 1254
+	.loc 1 1381
 	ldx [%fp + 1983], %i5
 	xor %o5, %i5, %o5
 ! v26 = v38 ^ v26
-	.loc 1 1255
+	.loc 1 1382
 	xor %o5, %i4, %o5
 ! v14 = v26 ^ v14
-	.loc 1 1256
+	.loc 1 1383
 	xor %o5, %i2, %o5
 ! v21 = v14 ^ v21
-	.loc 1 1257
+	.loc 1 1384
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1473]
 ! v14 = v40 & v50
-	.loc 1 1258
+	.loc 1 1385
 	ldx [%fp + 527], %o5
 	and %o5, %o7, %o5
 	stx %o5, [%fp + 823]
 	stx %o5, [%fp + -1465]
 ! v26 = v49 & v54
-	.loc 1 1259
+	.loc 1 1386
 	ldx [%fp + 815], %o5
 	and %i3, %o5, %o5
 	stx %o5, [%fp + 1407]
 	stx %o5, [%fp + -129]
 ! v38 = v5 & v58
-	.loc 1 1260
+	.loc 1 1387
 	and %l7, %l5, %o5
 	stx %o5, [%fp + 1655]
 	stx %o5, [%fp + 831]
 	stx %o5, [%fp + -1457]
 ! v12 = v15 & v11
-	.loc 1 1261
+	.loc 1 1388
 	and %l1, %l4, %o5
 	stx %o5, [%fp + 1831]
 	stx %o5, [%fp + 1111]
 	stx %o5, [%fp + -1449]
 ! v46 = v30 & v7
-	.loc 1 1262
+	.loc 1 1389
 	and %g5, %l3, %i1
 	stx %i1, [%fp + 1119]
 	stx %i1, [%fp + -1441]
 ! v43 = v27 & v2
-	.loc 1 1263
+	.loc 1 1390
 	and %g1, %l2, %i4
 	stx %i4, [%fp + 1415]
 	stx %i4, [%fp + -121]
 ! v29 = v1 & v3
-	.loc 1 1264
+	.loc 1 1391
 	and %o0, %l6, %i2
 	stx %i2, [%fp + 1583]
 	stx %i2, [%fp + -113]
 ! v26 = v14 ^ v26
-	.loc 1 1265
+	.loc 1 1392
 	ldx [%fp + 823], %o5
 	ldx [%fp + 1407], %i5
 	xor %o5, %i5, %o5
 ! v38 = v26 ^ v38
-	.loc 1 1266
+	.loc 1 1393
 	ldx [%fp + 1655], %i5
 	xor %o5, %i5, %o5
 ! v12 = v38 ^ v12
-	.loc 1 1267
+	.loc 1 1394
 	ldx [%fp + 1831], %i5
 	xor %o5, %i5, %o5
 ! v46 = v12 ^ v46
-	.loc 1 1268
+	.loc 1 1395
 	xor %o5, %i1, %o5
 ! v43 = v46 ^ v43
-	.loc 1 1269
+	.loc 1 1396
 	xor %o5, %i4, %o5
 ! v29 = v43 ^ v29
-	.loc 1 1270
+	.loc 1 1397
 	xor %o5, %i2, %o5
 	stx %o5, [%fp + -1433]
 ! v43 = v49 & v50
-	.loc 1 1271
+	.loc 1 1398
 	and %i3, %o7, %o5
 	stx %o5, [%fp + 839]
 	stx %o5, [%fp + -1425]
 ! v46 = v5 & v54
-	.loc 1 1272
+	.loc 1 1399
 	ldx [%fp + -1697], %o5
 	stx %o5, [%fp + 847]
 	and %l7, %o5, %o5
 	stx %o5, [%fp + 1591]
 	stx %o5, [%fp + -105]
 ! v12 = v15 & v58
-	.loc 1 1273
+	.loc 1 1400
 	and %l1, %l5, %o5
 	stx %o5, [%fp + 1967]
 	stx %o5, [%fp + 1127]
 	stx %o5, [%fp + -1417]
 ! v38 = v30 & v11
-	.loc 1 1274
+	.loc 1 1401
 	and %g5, %l4, %i4
 	stx %i4, [%fp + 1319]
 	stx %i4, [%fp + -1409]
 ! v26 = v27 & v7
-	.loc 1 1275
+	.loc 1 1402
 	and %g1, %l3, %i2
 	stx %i2, [%fp + 1767]
 	stx %i2, [%fp + -97]
 ! v14 = v1 & v2
-	.loc 1 1276
+	.loc 1 1403
 	and %o0, %l2, %i1
 	stx %i1, [%fp + 1887]
 	stx %i1, [%fp + -89]
 ! v46 = v43 ^ v46
-	.loc 1 1277
+	.loc 1 1404
 	ldx [%fp + 839], %o5
 	ldx [%fp + 1591], %i5
 	xor %o5, %i5, %o5
 ! v12 = v46 ^ v12
-	.loc 1 1278
+	.loc 1 1405
 	ldx [%fp + 1967], %i5
 	xor %o5, %i5, %o5
 ! v38 = v12 ^ v38
-	.loc 1 1279
+	.loc 1 1406
 	xor %o5, %i4, %o5
 ! v26 = v38 ^ v26
-	.loc 1 1280
+	.loc 1 1407
 	xor %o5, %i2, %o5
 ! v14 = v26 ^ v14
-	.loc 1 1281
+	.loc 1 1408
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1401]
 ! v26 = v5 & v50
-	.loc 1 1282
+	.loc 1 1409
 	and %l7, %o7, %i5
 	stx %i5, [%fp + -1393]
 ! v38 = v15 & v54
-	.loc 1 1283
+	.loc 1 1410
 	ldx [%fp + 847], %o5
 	and %l1, %o5, %o5
 	stx %o5, [%fp + -81]
 ! v12 = v30 & v58
-	.loc 1 1284
+	.loc 1 1411
 	and %g5, %l5, %i4
 	stx %i4, [%fp + -1385]
 ! v46 = v27 & v11
-	.loc 1 1285
+	.loc 1 1412
 	and %g1, %l4, %i2
 ! v43 = v1 & v7
-	.loc 1 1286
+	.loc 1 1413
 	and %o0, %l3, %i1
 ! v38 = v26 ^ v38
-	.loc 1 1287
+	.loc 1 1414
 	xor %i5, %o5, %o5
 ! v12 = v38 ^ v12
-	.loc 1 1288
+	.loc 1 1415
 	xor %o5, %i4, %o5
 ! v46 = v12 ^ v46
-	.loc 1 1289
+	.loc 1 1416
 	xor %o5, %i2, %o5
 ! v43 = v46 ^ v43
-	.loc 1 1290
+	.loc 1 1417
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1377]
 ! v46 = v15 & v50
-	.loc 1 1291
+	.loc 1 1418
 	and %l1, %o7, %o5
 	stx %o5, [%fp + -1369]
 ! v12 = v30 & v54
-	.loc 1 1292
+	.loc 1 1419
 	ldx [%fp + -1697], %i2
 	and %g5, %i2, %i5
 	stx %i5, [%fp + -73]
 ! v38 = v27 & v58
-	.loc 1 1293
+	.loc 1 1420
 	and %g1, %l5, %i4
 ! v26 = v1 & v11
-	.loc 1 1294
+	.loc 1 1421
 	and %o0, %l4, %i1
 ! v12 = v46 ^ v12
-	.loc 1 1295
+	.loc 1 1422
 	xor %o5, %i5, %o5
 ! v38 = v12 ^ v38
-	.loc 1 1296
+	.loc 1 1423
 	xor %o5, %i4, %o5
 ! v26 = v38 ^ v26
-	.loc 1 1297
+	.loc 1 1424
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1361]
 ! v38 = v30 & v50
-	.loc 1 1298
+	.loc 1 1425
 	and %g5, %o7, %o5
 ! v12 = v27 & v54
-	.loc 1 1299
+	.loc 1 1426
 	and %g1, %i2, %i1
 ! v46 = v1 & v58
-	.loc 1 1300
+	.loc 1 1427
 	and %o0, %l5, %i4
 ! v12 = v38 ^ v12
-	.loc 1 1301
+	.loc 1 1428
 	xor %o5, %i1, %i1
 ! v46 = v12 ^ v46
-	.loc 1 1302
+	.loc 1 1429
 	xor %i1, %i4, %o5
 	stx %o5, [%fp + -1353]
 ! v12 = v27 & v50
-	.loc 1 1303
+	.loc 1 1430
 	and %g1, %o7, %o5
 ! v38 = v1 & v54
-	.loc 1 1304
+	.loc 1 1431
 	and %o0, %i2, %i1
 ! v38 = v12 ^ v38
-	.loc 1 1305
+	.loc 1 1432
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1345]
 ! v12 = v1 & v50
-	.loc 1 1306
+	.loc 1 1433
 	and %o0, %o7, %o5
 	stx %o5, [%fp + -1337]
 ! v18 = v37 & v56
-	.loc 1 1307
+	.loc 1 1434
 	ldx [%fp + -1609], %i2
 	and %i2, %o3, %o5
 	stx %o5, [%fp + -1329]
 ! v44 = v37 & v52
-	.loc 1 1308
+	.loc 1 1435
 	and %i2, %o1, %o5
 ! v10 = v34 & v56
-	.loc 1 1309
+	.loc 1 1436
 	ldx [%fp + -1593], %i4
 	stx %i4, [%fp + 1703]
 	and %i4, %o3, %i1
 ! v10 = v44 ^ v10
-	.loc 1 1310
+	.loc 1 1437
 	xor %o5, %i1, %o5
 	stx %o5, [%fp + -1321]
 ! v44 = v37 & v9
-	.loc 1 1311
+	.loc 1 1438
 	and %i2, %o4, %o5
 	stx %o5, [%fp + 1239]
 	stx %o5, [%fp + -65]
 ! v47 = v34 & v52
-	.loc 1 1312
+	.loc 1 1439
 	and %i4, %o1, %i5
 	stx %i5, [%fp + 1663]
 	stx %i5, [%fp + 535]
 ! v0 = v36 & v56
-	.loc 1 1313
+	.loc 1 1440
 	ldx [%fp + -1585], %i1
 	and %i1, %o3, %i4
 	stx %i4, [%fp + 1423]
 	stx %i4, [%fp + -57]
 ! v47 = v44 ^ v47
-	.loc 1 1314
+	.loc 1 1441
 	xor %o5, %i5, %o5
 ! v0 = v47 ^ v0
-	.loc 1 1315
+	.loc 1 1442
 	xor %o5, %i4, %o5
 	stx %o5, [%fp + -1313]
 ! v47 = v37 & v60
-	.loc 1 1316
+	.loc 1 1443
 	and %i2, %o2, %o5
 	stx %o5, [%fp + -1305]
 ! v44 = v34 & v9
-	.loc 1 1317
+	.loc 1 1444
 	ldx [%fp + 1703], %i2
 	and %i2, %o4, %i5
 	stx %i5, [%fp + -49]
 ! v42 = v36 & v52
-	.loc 1 1318
+	.loc 1 1445
 	and %i1, %o1, %i4
 	stx %i4, [%fp + -41]
 ! v41 = v31 & v56
-	.loc 1 1319
+	.loc 1 1446
 	ldx [%fp + -1577], %i2
 	stx %i2, [%fp + 1135]
 	and %i2, %o3, %i2
 	stx %i2, [%fp + 543]
 ! v44 = v47 ^ v44
-	.loc 1 1320
+	.loc 1 1447
 	xor %o5, %i5, %o5
 ! v42 = v44 ^ v42
-	.loc 1 1321
+	.loc 1 1448
 	xor %o5, %i4, %o5
 ! v41 = v42 ^ v41
-	.loc 1 1322
+	.loc 1 1449
 	xor %o5, %i2, %o5
 	stx %o5, [%fp + -1297]
 ! v42 = v37 & v4
-	.loc 1 1323
+	.loc 1 1450
 	ldx [%fp + -1609], %o5
 	stx %o5, [%fp + 1327]
 	and %o5, %g4, %o5
 	stx %o5, [%fp + 1143]
 	stx %o5, [%fp + -1289]
 ! v44 = v34 & v60
-	.loc 1 1324
+	.loc 1 1451
 	ldx [%fp + -1593], %o5
 	stx %o5, [%fp + 375]
 	and %o5, %o2, %o5
 	stx %o5, [%fp + -33]
 ! v47 = v36 & v9
-	.loc 1 1325
+	.loc 1 1452
 	and %i1, %o4, %i1
 	stx %i1, [%fp + -1281]
 ! v45 = v31 & v52
-	.loc 1 1326
+	.loc 1 1453
 	ldx [%fp + 1135], %i2
 	and %i2, %o1, %i4
 	stx %i4, [%fp + 551]
 ! v39 = v33 & v56
-	.loc 1 1327
+	.loc 1 1454
 	ldx [%fp + -1569], %i2
 	stx %i2, [%fp + 383]
 	and %i2, %o3, %i2
 	stx %i2, [%fp + -25]
 ! v44 = v42 ^ v44
-	.loc 1 1328
+	.loc 1 1455
 	ldx [%fp + 1143], %i5
 	xor %i5, %o5, %o5
 ! v47 = v44 ^ v47
-	.loc 1 1329
+	.loc 1 1456
 	xor %o5, %i1, %o5
 ! v45 = v47 ^ v45
-	.loc 1 1330
+	.loc 1 1457
 	xor %o5, %i4, %o5
 ! v39 = v45 ^ v39
-	.loc 1 1331
+	.loc 1 1458
 	xor %o5, %i2, %o5
 	stx %o5, [%fp + -1273]
 ! v45 = v37 & v32
-	.loc 1 1332
+	.loc 1 1459
 	ldx [%fp + 1327], %o5
 	and %o5, %l0, %i5
 	stx %i5, [%fp + 391]
 	stx %i5, [%fp + -1265]
 ! v47 = v34 & v4
-	.loc 1 1333
+	.loc 1 1460
 	ldx [%fp + 375], %o5
 	and %o5, %g4, %o5
 	stx %o5, [%fp + -17]
 ! v44 = v36 & v60
-	.loc 1 1334
+	.loc 1 1461
 	ldx [%fp + -1585], %i1
 	stx %i1, [%fp + 863]
 	and %i1, %o2, %i1
 	stx %i1, [%fp + 855]
 	stx %i1, [%fp + -1257]
 ! v42 = v31 & v9
-	.loc 1 1335
+	.loc 1 1462
 	ldx [%fp + -1577], %i1
 	stx %i1, [%fp + 871]
 	and %i1, %o4, %i1
 	stx %i1, [%fp + -1249]
 ! v48 = v33 & v52
-	.loc 1 1336
+	.loc 1 1463
 	ldx [%fp + 383], %i2
 	and %i2, %o1, %i4
 	stx %i4, [%fp + -9]
 ! v13 = v24 & v56
-	.loc 1 1337
+	.loc 1 1464
 	ldx [%fp + -169], %i2
 	and %i2, %o3, %i2
 	stx %i2, [%fp + -1]
 ! v47 = v45 ^ v47
-	.loc 1 1338
+	.loc 1 1465
 	xor %i5, %o5, %o5
 	stx %o5, [%fp + 7]
 ! v44 = v47 ^ v44
-	.loc 1 1339
+	.loc 1 1466
 	ldx [%fp + 855], %i5
 	xor %o5, %i5, %o5
 ! v42 = v44 ^ v42
-	.loc 1 1340
+	.loc 1 1467
 	xor %o5, %i1, %o5
 ! v48 = v42 ^ v48
-	.loc 1 1341
+	.loc 1 1468
 	xor %o5, %i4, %o5
 ! v13 = v48 ^ v13
-	.loc 1 1342
+	.loc 1 1469
 	xor %o5, %i2, %o5
 	stx %o5, [%fp + -1241]
 ! v48 = v34 & v32
-	.loc 1 1343
+	.loc 1 1470
 	ldx [%fp + -1593], %o5
 	and %o5, %l0, %i4
 	stx %i4, [%fp + 879]
 	stx %i4, [%fp + -1233]
 ! v42 = v36 & v4
-	.loc 1 1344
+	.loc 1 1471
 	ldx [%fp + 863], %o5
 	and %o5, %g4, %o5
 	stx %o5, [%fp + 1431]
 	stx %o5, [%fp + 15]
 ! v44 = v31 & v60
-	.loc 1 1345
+	.loc 1 1472
 	ldx [%fp + 871], %o5
 	and %o5, %o2, %i5
 	stx %i5, [%fp + 1151]
 	stx %i5, [%fp + -1225]
 ! v47 = v33 & v9
-	.loc 1 1346
+	.loc 1 1473
 	ldx [%fp + -1569], %o5
 	stx %o5, [%fp + 1159]
 	and %o5, %o4, %i1
 	stx %i1, [%fp + 1599]
 	stx %i1, [%fp + 23]
 ! v45 = v24 & v52
-	.loc 1 1347
+	.loc 1 1474
 	ldx [%fp + -169], %o5
 	stx %o5, [%fp + 1775]
 	and %o5, %o1, %i2
 	stx %i2, [%fp + 559]
 ! v42 = v48 ^ v42
-	.loc 1 1348
+	.loc 1 1475
 	ldx [%fp + 1431], %o5
 	xor %i4, %o5, %o5
 ! v44 = v42 ^ v44
-	.loc 1 1349
+	.loc 1 1476
 	xor %o5, %i5, %o5
 ! v47 = v44 ^ v47
-	.loc 1 1350
+	.loc 1 1477
 	xor %o5, %i1, %o5
 ! v45 = v47 ^ v45
-	.loc 1 1351
+	.loc 1 1478
 	xor %o5, %i2, %o5
 	stx %o5, [%fp + -1217]
 ! v47 = v36 & v32
-	.loc 1 1352
+	.loc 1 1479
 	ldx [%fp + -1585], %o5
 	and %o5, %l0, %o5
 	stx %o5, [%fp + 31]
 ! v44 = v31 & v4
-	.loc 1 1353
+	.loc 1 1480
 	ldx [%fp + -1577], %i1
 	and %i1, %g4, %i5
 ! v42 = v33 & v60
-	.loc 1 1354
+	.loc 1 1481
 	ldx [%fp + 1159], %i2
 	and %i2, %o2, %i4
 	stx %i4, [%fp + -1209]
 ! v48 = v24 & v9
-	.loc 1 1355
+	.loc 1 1482
 	ldx [%fp + 1775], %i2
 	and %i2, %o4, %i2
 ! v44 = v47 ^ v44
-	.loc 1 1356
+	.loc 1 1483
 	xor %o5, %i5, %o5
 ! v42 = v44 ^ v42
-	.loc 1 1357
+	.loc 1 1484
 	xor %o5, %i4, %o5
 ! v48 = v42 ^ v48
-	.loc 1 1358
+	.loc 1 1485
 	xor %o5, %i2, %o5
 	stx %o5, [%fp + -1201]
 ! v42 = v31 & v32
-	.loc 1 1359
+	.loc 1 1486
 	and %i1, %l0, %o5
 ! v44 = v33 & v4
-	.loc 1 1360
+	.loc 1 1487
 	ldx [%fp + -1569], %i5
 	stx %i5, [%fp + 399]
 	and %i5, %g4, %i1
 ! v47 = v24 & v60
-	.loc 1 1361
+	.loc 1 1488
 	ldx [%fp + -169], %i4
 	and %i4, %o2, %i2
 ! v44 = v42 ^ v44
-	.loc 1 1362
+	.loc 1 1489
 	xor %o5, %i1, %i1
 ! v47 = v44 ^ v47
-	.loc 1 1363
+	.loc 1 1490
 	xor %i1, %i2, %i2
 ! v44 = v33 & v32
-	.loc 1 1364
+	.loc 1 1491
 	and %i5, %l0, %o5
 ! v42 = v24 & v4
-	.loc 1 1365
+	.loc 1 1492
 	and %i4, %g4, %i1
 ! v42 = v44 ^ v42
-	.loc 1 1366
+	.loc 1 1493
 	xor %o5, %i1, %i1
 ! v44 = v24 & v32
-	.loc 1 1367
+	.loc 1 1494
 	and %i4, %l0, %o5
 ! v37 = v40 ^ v37
-	.loc 1 1368
+	.loc 1 1495
 	ldx [%fp + -1609], %i4
 	ldx [%fp + 527], %i5
 	xor %i5, %i4, %i4
 ! v34 = v49 ^ v34
-	.loc 1 1369
+	.loc 1 1496
 	ldx [%fp + -1593], %i5
 	xor %i3, %i5, %i3
 ! v36 = v5 ^ v36
-	.loc 1 1370
+	.loc 1 1497
 	ldx [%fp + -1585], %i5
 	xor %l7, %i5, %l7
 ! v31 = v15 ^ v31
-	.loc 1 1371
+	.loc 1 1498
 	ldx [%fp + -1577], %i5
 	xor %l1, %i5, %l1
 ! v33 = v30 ^ v33
-	.loc 1 1372
+	.loc 1 1499
 	ldx [%fp + 399], %i5
 	xor %g5, %i5, %i5
 ! v24 = v27 ^ v24
-	.loc 1 1373
+	.loc 1 1500
 	ldx [%fp + -169], %g5
 	xor %g1, %g5, %g1
 ! v56 = v3 ^ v56
-	.loc 1 1374
+	.loc 1 1501
 	xor %l6, %o3, %o3
 ! v52 = v2 ^ v52
-	.loc 1 1375
+	.loc 1 1502
 	xor %l2, %o1, %l2
 ! v9 = v7 ^ v9
-	.loc 1 1376
+	.loc 1 1503
 	xor %l3, %o4, %o4
 ! v60 = v11 ^ v60
-	.loc 1 1377
+	.loc 1 1504
 	xor %l4, %o2, %l3
 ! v4 = v58 ^ v4
-	.loc 1 1378
+	.loc 1 1505
 	xor %l5, %g4, %g4
 ! v32 = v54 ^ v32
-	.loc 1 1379
+	.loc 1 1506
 	ldx [%fp + -1697], %o1
 	xor %o1, %l0, %l4
 ! v54 = v37 & v56
-	.loc 1 1380
+	.loc 1 1507
 	and %i4, %o3, %o1
 	stx %o1, [%fp + -1193]
 ! v58 = v37 & v52
-	.loc 1 1381
+	.loc 1 1508
 	and %i4, %l2, %o1
 ! v11 = v34 & v56
-	.loc 1 1382
+	.loc 1 1509
 	and %i3, %o3, %o2
 ! v11 = v58 ^ v11
-	.loc 1 1383
+	.loc 1 1510
 	xor %o1, %o2, %o1
 	stx %o1, [%fp + -1185]
 ! v58 = v37 & v9
-	.loc 1 1384
+	.loc 1 1511
 	and %i4, %o4, %o1
 ! v7 = v34 & v52
-	.loc 1 1385
+	.loc 1 1512
 	and %i3, %l2, %o2
 ! v2 = v36 & v56
-	.loc 1 1386
+	.loc 1 1513
 	and %l7, %o3, %l0
 ! v7 = v58 ^ v7
-	.loc 1 1387
+	.loc 1 1514
 	xor %o1, %o2, %o2
 ! v2 = v7 ^ v2
-	.loc 1 1388
+	.loc 1 1515
 	xor %o2, %l0, %o1
 	stx %o1, [%fp + -1177]
 ! v7 = v37 & v60
-	.loc 1 1389
+	.loc 1 1516
 	and %i4, %l3, %o1
 ! v58 = v34 & v9
-	.loc 1 1390
+	.loc 1 1517
 	and %i3, %o4, %o2
 ! v3 = v36 & v52
-	.loc 1 1391
+	.loc 1 1518
 	and %l7, %l2, %l0
 ! v27 = v31 & v56
-	.loc 1 1392
+	.loc 1 1519
 	and %l1, %o3, %l5
 ! v58 = v7 ^ v58
-	.loc 1 1393
+	.loc 1 1520
 	xor %o1, %o2, %o2
 ! v3 = v58 ^ v3
-	.loc 1 1394
+	.loc 1 1521
 	xor %o2, %l0, %l0
 ! v27 = v3 ^ v27
-	.loc 1 1395
+	.loc 1 1522
 	xor %l0, %l5, %o1
 	stx %o1, [%fp + -1169]
 ! v3 = v37 & v4
-	.loc 1 1396
+	.loc 1 1523
 	and %i4, %g4, %o1
 ! v58 = v34 & v60
-	.loc 1 1397
+	.loc 1 1524
 	and %i3, %l3, %o2
 ! v7 = v36 & v9
-	.loc 1 1398
+	.loc 1 1525
 	and %l7, %o4, %l0
 ! v30 = v31 & v52
-	.loc 1 1399
+	.loc 1 1526
 	and %l1, %l2, %l5
 ! v15 = v33 & v56
-	.loc 1 1400
+	.loc 1 1527
 	and %i5, %o3, %l6
 ! v58 = v3 ^ v58
-	.loc 1 1401
+	.loc 1 1528
 	xor %o1, %o2, %o2
 ! v7 = v58 ^ v7
-	.loc 1 1402
+	.loc 1 1529
 	xor %o2, %l0, %l0
 ! v30 = v7 ^ v30
-	.loc 1 1403
+	.loc 1 1530
 	xor %l0, %l5, %l5
 ! v15 = v30 ^ v15
-	.loc 1 1404
+	.loc 1 1531
 	xor %l5, %l6, %o1
 	stx %o1, [%fp + -1161]
 ! v30 = v37 & v32
-	.loc 1 1405
+	.loc 1 1532
 	and %i4, %l4, %o1
 ! v7 = v34 & v4
-	.loc 1 1406
+	.loc 1 1533
 	and %i3, %g4, %o2
 ! v58 = v36 & v60
-	.loc 1 1407
+	.loc 1 1534
 	and %l7, %l3, %l0
 ! v3 = v31 & v9
-	.loc 1 1408
+	.loc 1 1535
 	and %l1, %o4, %g5
 ! v5 = v33 & v52
-	.loc 1 1409
+	.loc 1 1536
 	and %i5, %l2, %l6
 ! v49 = v24 & v56
-	.loc 1 1410
+	.loc 1 1537
 	and %g1, %o3, %l5
 ! v7 = v30 ^ v7
-	.loc 1 1411
+	.loc 1 1538
 	xor %o1, %o2, %o2
 ! v58 = v7 ^ v58
-	.loc 1 1412
+	.loc 1 1539
 	xor %o2, %l0, %l0
 ! v3 = v58 ^ v3
-	.loc 1 1413
+	.loc 1 1540
 	xor %l0, %g5, %g5
 ! v5 = v3 ^ v5
-	.loc 1 1414
+	.loc 1 1541
 	xor %g5, %l6, %l6
 ! v49 = v5 ^ v49
-	.loc 1 1415
+	.loc 1 1542
 	xor %l6, %l5, %g5
 ! v37 = v37 & v50
-	.loc 1 1416
+	.loc 1 1543
 	and %i4, %o7, %i4
 ! v5 = v34 & v32
-	.loc 1 1417
+	.loc 1 1544
 	and %i3, %l4, %o1
 ! v3 = v36 & v4
-	.loc 1 1418
+	.loc 1 1545
 	and %l7, %g4, %l6
 ! v58 = v31 & v60
-	.loc 1 1419
+	.loc 1 1546
 	and %l1, %l3, %l5
 ! v7 = v33 & v9
-	.loc 1 1420
+	.loc 1 1547
 	and %i5, %o4, %l0
 ! v30 = v24 & v52
-	.loc 1 1421
+	.loc 1 1548
 	and %g1, %l2, %o2
 ! v56 = v1 & v56
-	.loc 1 1422
+	.loc 1 1549
 	and %o0, %o3, %o3
 ! v5 = v37 ^ v5
-	.loc 1 1423
+	.loc 1 1550
 	xor %i4, %o1, %o1
 ! v3 = v5 ^ v3
-	.loc 1 1424
+	.loc 1 1551
 	xor %o1, %l6, %l6
 ! v58 = v3 ^ v58
-	.loc 1 1425
+	.loc 1 1552
 	xor %l6, %l5, %l5
 ! v7 = v58 ^ v7
-	.loc 1 1426
+	.loc 1 1553
 	xor %l5, %l0, %l0
 ! v30 = v7 ^ v30
-	.loc 1 1427
+	.loc 1 1554
 	xor %l0, %o2, %o2
 ! v56 = v30 ^ v56
-	.loc 1 1428
+	.loc 1 1555
 	xor %o2, %o3, %l0
 ! v34 = v34 & v50
-	.loc 1 1429
+	.loc 1 1556
 	and %i3, %o7, %i3
 ! v30 = v36 & v32
-	.loc 1 1430
+	.loc 1 1557
 	and %l7, %l4, %o1
 ! v7 = v31 & v4
-	.loc 1 1431
+	.loc 1 1558
 	and %l1, %g4, %o2
 ! v58 = v33 & v60
-	.loc 1 1432
+	.loc 1 1559
 	and %i5, %l3, %l5
 ! v3 = v24 & v9
-	.loc 1 1433
+	.loc 1 1560
 	and %g1, %o4, %o3
 ! v52 = v1 & v52
-	.loc 1 1434
+	.loc 1 1561
 	and %o0, %l2, %l2
 ! v30 = v34 ^ v30
-	.loc 1 1435
+	.loc 1 1562
 	xor %i3, %o1, %o1
 ! v7 = v30 ^ v7
-	.loc 1 1436
+	.loc 1 1563
 	xor %o1, %o2, %o2
 ! v58 = v7 ^ v58
-	.loc 1 1437
+	.loc 1 1564
 	xor %o2, %l5, %l5
 ! v3 = v58 ^ v3
-	.loc 1 1438
+	.loc 1 1565
 	xor %l5, %o3, %o3
 ! v52 = v3 ^ v52
-	.loc 1 1439
+	.loc 1 1566
 	xor %o3, %l2, %l2
 ! v36 = v36 & v50
-	.loc 1 1440
+	.loc 1 1567
 	and %l7, %o7, %l7
 ! v3 = v31 & v32
-	.loc 1 1441
+	.loc 1 1568
 	and %l1, %l4, %o1
 ! v58 = v33 & v4
-	.loc 1 1442
+	.loc 1 1569
 	and %i5, %g4, %o2
 ! v7 = v24 & v60
-	.loc 1 1443
+	.loc 1 1570
 	and %g1, %l3, %o3
 ! v9 = v1 & v9
-	.loc 1 1444
+	.loc 1 1571
 	and %o0, %o4, %o4
 ! v3 = v36 ^ v3
-	.loc 1 1445
+	.loc 1 1572
 	xor %l7, %o1, %o1
 ! v58 = v3 ^ v58
-	.loc 1 1446
+	.loc 1 1573
 	xor %o1, %o2, %o2
 ! v7 = v58 ^ v7
-	.loc 1 1447
+	.loc 1 1574
 	xor %o2, %o3, %o3
 ! v9 = v7 ^ v9
-	.loc 1 1448
+	.loc 1 1575
 	xor %o3, %o4, %o4
 ! v31 = v31 & v50
-	.loc 1 1449
+	.loc 1 1576
 	and %l1, %o7, %l1
 ! v7 = v33 & v32
-	.loc 1 1450
+	.loc 1 1577
 	and %i5, %l4, %o1
 ! v58 = v24 & v4
-	.loc 1 1451
+	.loc 1 1578
 	and %g1, %g4, %o2
 ! v60 = v1 & v60
-	.loc 1 1452
+	.loc 1 1579
 	and %o0, %l3, %l3
 ! v7 = v31 ^ v7
-	.loc 1 1453
+	.loc 1 1580
 	xor %l1, %o1, %o1
 ! v58 = v7 ^ v58
-	.loc 1 1454
+	.loc 1 1581
 	xor %o1, %o2, %o2
 ! v60 = v58 ^ v60
-	.loc 1 1455
+	.loc 1 1582
 	xor %o2, %l3, %l3
 ! v33 = v33 & v50
-	.loc 1 1456
+	.loc 1 1583
 	and %i5, %o7, %i5
 ! v58 = v24 & v32
-	.loc 1 1457
+	.loc 1 1584
 	and %g1, %l4, %o1
 ! v4 = v1 & v4
-	.loc 1 1458
+	.loc 1 1585
 	and %o0, %g4, %g4
 ! v58 = v33 ^ v58
-	.loc 1 1459
+	.loc 1 1586
 	xor %i5, %o1, %o1
 ! v4 = v58 ^ v4
-	.loc 1 1460
+	.loc 1 1587
 	xor %o1, %g4, %g4
 ! v24 = v24 & v50
-	.loc 1 1461
+	.loc 1 1588
 	and %g1, %o7, %g1
 ! v32 = v1 & v32
-	.loc 1 1462
+	.loc 1 1589
 	and %o0, %l4, %l4
 ! v32 = v24 ^ v32
-	.loc 1 1463
+	.loc 1 1590
 	xor %g1, %l4, %l4
 ! v50 = v1 & v50
-	.loc 1 1464
+	.loc 1 1591
 	and %o0, %o7, %o7
 ! v54 = v54 ^ v35
-	.loc 1 1465
+	.loc 1 1592
 	ldx [%fp + -1193], %o0
 	ldx [%fp + -1561], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v18
-	.loc 1 1466
+	.loc 1 1593
 	ldx [%fp + -1329], %o1
 	xor %o0, %o1, %o1
 ! v11 = v11 ^ v16
-	.loc 1 1467
+	.loc 1 1594
 	ldx [%fp + -1185], %o0
 	ldx [%fp + -1553], %o2
 	xor %o0, %o2, %o0
 ! v11 = v11 ^ v10
-	.loc 1 1468
+	.loc 1 1595
 	ldx [%fp + -1321], %o2
 	xor %o0, %o2, %o3
 ! v2 = v2 ^ v8
-	.loc 1 1469
+	.loc 1 1596
 	ldx [%fp + -1177], %o0
 	ldx [%fp + -1545], %o2
 	xor %o0, %o2, %o0
 ! v2 = v2 ^ v0
-	.loc 1 1470
+	.loc 1 1597
 	ldx [%fp + -1313], %o2
 	xor %o0, %o2, %l1
 ! v27 = v27 ^ v28
-	.loc 1 1471
+	.loc 1 1598
 	ldx [%fp + -1169], %o0
 	ldx [%fp + -1529], %o2
 	xor %o0, %o2, %o0
 ! v27 = v27 ^ v41
-	.loc 1 1472
+	.loc 1 1599
 	ldx [%fp + -1297], %o2
 	xor %o0, %o2, %l5
 ! v15 = v15 ^ v6
-	.loc 1 1473
+	.loc 1 1600
 	ldx [%fp + -1161], %o0
 	ldx [%fp + -1505], %o2
 	xor %o0, %o2, %o0
 ! v15 = v15 ^ v39
-	.loc 1 1474
+	.loc 1 1601
 	ldx [%fp + -1273], %o2
 	xor %o0, %o2, %o0
 ! v49 = v49 ^ v21
-	.loc 1 1475
+	.loc 1 1602
 	ldx [%fp + -1473], %o2
 	xor %g5, %o2, %g5
 ! v49 = v49 ^ v13
-	.loc 1 1476
+	.loc 1 1603
 	ldx [%fp + -1241], %o2
 	xor %g5, %o2, %g5
 ! v56 = v56 ^ v29
-	.loc 1 1477
+	.loc 1 1604
 	ldx [%fp + -1433], %o2
 	xor %l0, %o2, %l0
 ! v56 = v56 ^ v45
-	.loc 1 1478
+	.loc 1 1605
 	ldx [%fp + -1217], %o2
 	xor %l0, %o2, %l0
 ! v52 = v52 ^ v14
-	.loc 1 1479
+	.loc 1 1606
 	ldx [%fp + -1401], %o2
 	xor %l2, %o2, %l2
 ! v52 = v52 ^ v48
-	.loc 1 1480
+	.loc 1 1607
 	ldx [%fp + -1201], %l6
 	xor %l2, %l6, %l2
 ! v9 = v9 ^ v43
-	.loc 1 1481
+	.loc 1 1608
 	ldx [%fp + -1377], %l6
 	xor %o4, %l6, %o4
 ! v9 = v9 ^ v47
-	.loc 1 1482
+	.loc 1 1609
 	xor %o4, %i2, %l7
 ! v60 = v60 ^ v26
-	.loc 1 1483
+	.loc 1 1610
 	ldx [%fp + -1361], %o4
 	xor %l3, %o4, %l3
 ! v60 = v60 ^ v42
-	.loc 1 1484
+	.loc 1 1611
 	xor %l3, %i1, %l3
 ! v4 = v4 ^ v46
-	.loc 1 1485
+	.loc 1 1612
 	ldx [%fp + -1353], %i3
 	xor %g4, %i3, %g4
 ! v4 = v4 ^ v44
-	.loc 1 1486
+	.loc 1 1613
 	xor %g4, %o5, %g4
 ! v32 = v32 ^ v38
-	.loc 1 1487
+	.loc 1 1614
 	ldx [%fp + -1345], %i4
 	xor %l4, %i4, %l4
 ! v50 = v50 ^ v12
-	.loc 1 1488
+	.loc 1 1615
 	ldx [%fp + -1337], %i5
 	xor %o7, %i5, %o7
 ! v14 = v54 ^ v14
-	.loc 1 1489
+	.loc 1 1616
 	xor %o1, %o2, %o2
 ! v43 = v11 ^ v43
-	.loc 1 1490
+	.loc 1 1617
 	xor %o3, %l6, %o3
 ! v26 = v2 ^ v26
-	.loc 1 1491
+	.loc 1 1618
 	xor %l1, %o4, %o4
 ! v46 = v27 ^ v46
-	.loc 1 1492
+	.loc 1 1619
 	xor %l5, %i3, %l1
 ! v38 = v15 ^ v38
-	.loc 1 1493
+	.loc 1 1620
 	xor %o0, %i4, %l6
 ! v12 = v49 ^ v12
-	.loc 1 1494
+	.loc 1 1621
 	xor %g5, %i5, %o1
 ! v18 = v52 ^ v18
-	.loc 1 1495
+	.loc 1 1622
 	ldx [%fp + -1329], %o0
 	xor %l2, %o0, %i3
 ! v10 = v9 ^ v10
-	.loc 1 1496
+	.loc 1 1623
 	ldx [%fp + -1321], %o0
 	xor %l7, %o0, %l7
 ! v0 = v60 ^ v0
-	.loc 1 1497
+	.loc 1 1624
 	ldx [%fp + -1313], %o0
 	xor %l3, %o0, %l3
 ! v41 = v4 ^ v41
-	.loc 1 1498
+	.loc 1 1625
 	ldx [%fp + -1297], %o0
 	xor %g4, %o0, %l5
 ! v39 = v32 ^ v39
-	.loc 1 1499
+	.loc 1 1626
 	ldx [%fp + -1273], %o0
 	xor %l4, %o0, %l2
 ! v13 = v50 ^ v13
-	.loc 1 1500
+	.loc 1 1627
 	ldx [%fp + -1241], %o0
 	xor %o7, %o0, %o7
 ! v10 = v10 ^ v44
-	.loc 1 1501
+	.loc 1 1628
 	xor %l7, %o5, %l4
 ! v18 = v18 ^ v44
-	.loc 1 1502
+	.loc 1 1629
 	xor %i3, %o5, %o0
 ! v12 = v12 ^ v44
-	.loc 1 1503
+	.loc 1 1630
 	xor %o1, %o5, %o1
 ! v44 = v38 ^ v44
-	.loc 1 1504
+	.loc 1 1631
 	xor %l6, %o5, %o5
 ! v18 = v18 ^ v42
-	.loc 1 1505
+	.loc 1 1632
 	xor %o0, %i1, %o0
 ! v56 = v56 ^ v42
-	.loc 1 1506
+	.loc 1 1633
 	xor %l0, %i1, %l0
 ! v44 = v44 ^ v42
-	.loc 1 1507
+	.loc 1 1634
 	xor %o5, %i1, %o5
 ! v42 = v46 ^ v42
-	.loc 1 1508
+	.loc 1 1635
 	xor %l1, %i1, %i1
 ! v56 = v56 ^ v47
-	.loc 1 1509
+	.loc 1 1636
 	xor %l0, %i2, %l0
 ! v12 = v12 ^ v47
-	.loc 1 1510
+	.loc 1 1637
 	xor %o1, %i2, %o1
 ! v42 = v42 ^ v47
-	.loc 1 1511
+	.loc 1 1638
 	xor %i1, %i2, %i1
 ! v47 = v26 ^ v47
-	.loc 1 1512
+	.loc 1 1639
 	xor %o4, %i2, %i2
 ! v12 = v12 ^ v48
-	.loc 1 1513
+	.loc 1 1640
 	ldx [%fp + -1201], %l1
 	xor %o1, %l1, %o4
 ! v44 = v44 ^ v48
-	.loc 1 1514
+	.loc 1 1641
 	xor %o5, %l1, %o5
 ! v47 = v47 ^ v48
-	.loc 1 1515
+	.loc 1 1642
 	xor %i2, %l1, %i2
 ! v48 = v43 ^ v48
-	.loc 1 1516
+	.loc 1 1643
 	xor %o3, %l1, %o1
 ! v44 = v44 ^ v45
-	.loc 1 1517
+	.loc 1 1644
 	ldx [%fp + -1217], %o3
 	xor %o5, %o3, %o5
 ! v42 = v42 ^ v45
-	.loc 1 1518
+	.loc 1 1645
 	xor %i1, %o3, %i1
 ! v48 = v48 ^ v45
-	.loc 1 1519
+	.loc 1 1646
 	xor %o1, %o3, %o1
 ! v45 = v14 ^ v45
-	.loc 1 1520
+	.loc 1 1647
 	xor %o2, %o3, %o2
 ! v42 = v42 ^ v13
-	.loc 1 1521
+	.loc 1 1648
 	xor %i1, %o7, %i1
 ! v47 = v47 ^ v13
-	.loc 1 1522
+	.loc 1 1649
 	xor %i2, %o7, %i2
 ! v45 = v45 ^ v13
-	.loc 1 1523
+	.loc 1 1650
 	xor %o2, %o7, %o2
 ! v13 = v29 ^ v13
-	.loc 1 1524
+	.loc 1 1651
 	ldx [%fp + -1433], %o3
 	xor %o3, %o7, %o7
 ! v47 = v47 ^ v39
-	.loc 1 1525
+	.loc 1 1652
 	xor %i2, %l2, %i2
 ! v48 = v48 ^ v39
-	.loc 1 1526
+	.loc 1 1653
 	xor %o1, %l2, %o1
 ! v13 = v13 ^ v39
-	.loc 1 1527
+	.loc 1 1654
 	xor %o7, %l2, %o7
 ! v39 = v21 ^ v39
-	.loc 1 1528
+	.loc 1 1655
 	ldx [%fp + -1473], %o3
 	xor %o3, %l2, %l2
 ! v48 = v48 ^ v41
-	.loc 1 1529
+	.loc 1 1656
 	xor %o1, %l5, %o1
 ! v45 = v45 ^ v41
-	.loc 1 1530
+	.loc 1 1657
 	xor %o2, %l5, %o2
 ! v39 = v39 ^ v41
-	.loc 1 1531
+	.loc 1 1658
 	xor %l2, %l5, %l2
 ! v41 = v6 ^ v41
-	.loc 1 1532
+	.loc 1 1659
 	ldx [%fp + -1505], %o3
 	xor %o3, %l5, %l5
 ! v45 = v45 ^ v0
-	.loc 1 1533
+	.loc 1 1660
 	xor %o2, %l3, %o2
 ! v13 = v13 ^ v0
-	.loc 1 1534
+	.loc 1 1661
 	xor %o7, %l3, %o7
 ! v41 = v41 ^ v0
-	.loc 1 1535
+	.loc 1 1662
 	xor %l5, %l3, %l5
 ! v0 = v28 ^ v0
-	.loc 1 1536
+	.loc 1 1663
 	ldx [%fp + -1529], %o3
 	xor %o3, %l3, %l3
 ! v13 = v13 ^ v10
-	.loc 1 1537
+	.loc 1 1664
 	xor %o7, %l4, %o7
 ! v39 = v39 ^ v10
-	.loc 1 1538
+	.loc 1 1665
 	xor %l2, %l4, %l2
 ! v0 = v0 ^ v10
-	.loc 1 1539
+	.loc 1 1666
 	xor %l3, %l4, %l3
 ! v10 = v8 ^ v10
-	.loc 1 1540
+	.loc 1 1667
 	ldx [%fp + -1545], %o3
 	xor %o3, %l4, %l4
 ! v39 = v39 ^ v18
-	.loc 1 1541
+	.loc 1 1668
 	xor %l2, %o0, %o3
 	stx %o3, [%fp + -1153]
 ! v41 = v41 ^ v18
-	.loc 1 1542
+	.loc 1 1669
 	xor %l5, %o0, %l5
 ! v10 = v10 ^ v18
-	.loc 1 1543
+	.loc 1 1670
 	xor %l4, %o0, %l6
 	stx %l6, [%fp + -1145]
 ! v18 = v16 ^ v18
-	.loc 1 1544
+	.loc 1 1671
 	ldx [%fp + -1553], %o3
 	xor %o3, %o0, %o0
 ! v41 = v41 ^ v56
-	.loc 1 1545
+	.loc 1 1672
 	xor %l5, %l0, %o3
 	stx %o3, [%fp + -1137]
 ! v0 = v0 ^ v56
-	.loc 1 1546
+	.loc 1 1673
 	xor %l3, %l0, %o3
 	stx %o3, [%fp + -1129]
 ! v18 = v18 ^ v56
-	.loc 1 1547
+	.loc 1 1674
 	xor %o0, %l0, %o3
 	stx %o3, [%fp + -1121]
 ! v56 = v35 ^ v56
-	.loc 1 1548
+	.loc 1 1675
 	ldx [%fp + -1561], %o0
 	xor %o0, %l0, %l2
 ! v35 = v56 ^ v44
-	.loc 1 1549
+	.loc 1 1676
 	xor %l2, %o5, %l4
 ! v16 = v45 ^ v44
-	.loc 1 1550
+	.loc 1 1677
 	xor %o2, %o5, %o0
 ! v16 = v16 ^ v12
-	.loc 1 1551
+	.loc 1 1678
 	xor %o0, %o4, %l0
 ! v8 = v18 ^ v45
-	.loc 1 1552
+	.loc 1 1679
 	xor %o3, %o2, %l3
 ! v28 = v48 ^ v44
-	.loc 1 1553
+	.loc 1 1680
 	xor %o1, %o5, %o0
 ! v28 = v28 ^ v12
-	.loc 1 1554
+	.loc 1 1681
 	xor %o0, %o4, %l1
 ! v6 = v10 ^ v45
-	.loc 1 1555
+	.loc 1 1682
 	xor %l6, %o2, %o0
 ! v6 = v6 ^ v48
-	.loc 1 1556
+	.loc 1 1683
 	xor %o0, %o1, %o0
 ! v6 = v6 ^ v44
-	.loc 1 1557
+	.loc 1 1684
 	xor %o0, %o5, %o0
 ! v6 = v6 ^ v12
-	.loc 1 1558
+	.loc 1 1685
 	xor %o0, %o4, %l6
 ! v21 = v45 ^ v47
-	.loc 1 1559
+	.loc 1 1686
 	xor %o2, %i2, %l7
 ! v29 = v0 ^ v48
-	.loc 1 1560
+	.loc 1 1687
 	ldx [%fp + -1129], %o0
 	xor %o0, %o1, %o0
 ! v29 = v29 ^ v47
-	.loc 1 1561
+	.loc 1 1688
 	xor %o0, %i2, %o0
 ! v29 = v29 ^ v12
-	.loc 1 1562
+	.loc 1 1689
 	xor %o0, %o4, %i4
 ! v14 = v48 ^ v42
-	.loc 1 1563
+	.loc 1 1690
 	xor %o1, %i1, %i3
 ! v43 = v41 ^ v47
-	.loc 1 1564
+	.loc 1 1691
 	ldx [%fp + -1137], %o0
 	xor %o0, %i2, %o0
 ! v43 = v43 ^ v42
-	.loc 1 1565
+	.loc 1 1692
 	xor %o0, %i1, %i5
 ! v26 = v47 ^ v44
-	.loc 1 1566
+	.loc 1 1693
 	xor %i2, %o5, %l5
 ! v46 = v39 ^ v42
-	.loc 1 1567
+	.loc 1 1694
 	ldx [%fp + -1153], %o0
 	xor %o0, %i1, %o0
 ! v46 = v46 ^ v44
-	.loc 1 1568
+	.loc 1 1695
 	xor %o0, %o5, %g1
 ! v38 = v42 ^ v12
-	.loc 1 1569
+	.loc 1 1696
 	xor %i1, %o4, %o3
 ! v50 = v13 ^ v44
-	.loc 1 1570
+	.loc 1 1697
 	xor %o7, %o5, %o0
 ! v50 = v50 ^ v12
-	.loc 1 1571
+	.loc 1 1698
 	xor %o0, %o4, %g4
 ! v35 = v35 ^ v38
-	.loc 1 1572
+	.loc 1 1699
 	xor %l4, %o3, %l4
 ! v32 = v14 ^ v38
-	.loc 1 1573
+	.loc 1 1700
 	xor %i3, %o3, %o0
 ! v32 = v32 ^ v50
-	.loc 1 1574
+	.loc 1 1701
 	xor %o0, %g4, %g5
 ! v16 = v16 ^ v14
-	.loc 1 1575
+	.loc 1 1702
 	xor %l0, %i3, %l0
 ! v4 = v43 ^ v38
-	.loc 1 1576
+	.loc 1 1703
 	xor %i5, %o3, %o0
 ! v4 = v4 ^ v50
-	.loc 1 1577
+	.loc 1 1704
 	xor %o0, %g4, %o0
 ! v8 = v8 ^ v14
-	.loc 1 1578
+	.loc 1 1705
 	xor %l3, %i3, %l3
 ! v8 = v8 ^ v43
-	.loc 1 1579
+	.loc 1 1706
 	xor %l3, %i5, %l3
 ! v8 = v8 ^ v38
-	.loc 1 1580
+	.loc 1 1707
 	xor %l3, %o3, %l3
 ! v8 = v8 ^ v50
-	.loc 1 1581
+	.loc 1 1708
 	xor %l3, %g4, %l3
 ! v14 = v14 ^ v26
-	.loc 1 1582
+	.loc 1 1709
 	xor %i3, %l5, %i3
 	stx %i3, [%fp + -1113]
 ! v28 = v28 ^ v43
-	.loc 1 1583
+	.loc 1 1710
 	xor %l1, %i5, %l1
 ! v28 = v28 ^ v26
-	.loc 1 1584
+	.loc 1 1711
 	xor %l1, %l5, %l1
 ! v28 = v28 ^ v50
-	.loc 1 1585
+	.loc 1 1712
 	xor %l1, %g4, %l1
 	stx %l1, [%fp + -1105]
 ! v43 = v43 ^ v46
-	.loc 1 1586
+	.loc 1 1713
 	xor %i5, %g1, %i5
 ! v6 = v6 ^ v26
-	.loc 1 1587
+	.loc 1 1714
 	xor %l6, %l5, %l6
 ! v6 = v6 ^ v46
-	.loc 1 1588
+	.loc 1 1715
 	xor %l6, %g1, %l6
 ! v26 = v26 ^ v38
-	.loc 1 1589
+	.loc 1 1716
 	xor %l5, %o3, %l5
 ! v21 = v21 ^ v46
-	.loc 1 1590
+	.loc 1 1717
 	xor %l7, %g1, %l7
 ! v21 = v21 ^ v38
-	.loc 1 1591
+	.loc 1 1718
 	xor %l7, %o3, %l7
 ! v46 = v46 ^ v50
-	.loc 1 1592
+	.loc 1 1719
 	xor %g1, %g4, %g1
 ! v38 = v29 ^ v38
-	.loc 1 1593
+	.loc 1 1720
 	xor %i4, %o3, %o3
 ! v50 = v38 ^ v50
-	.loc 1 1594
+	.loc 1 1721
 	xor %o3, %g4, %g4
 ! v35 = v35 ^ v46
-	.loc 1 1595
+	.loc 1 1722
 	xor %l4, %g1, %l4
 ! v38 = v43 ^ v46
-	.loc 1 1596
+	.loc 1 1723
 	xor %i5, %g1, %o3
 ! v38 = v38 ^ v50
-	.loc 1 1597
+	.loc 1 1724
 	xor %o3, %g4, %l1
 ! v32 = v32 ^ v43
-	.loc 1 1598
+	.loc 1 1725
 	xor %g5, %i5, %g5
 ! v29 = v6 ^ v46
-	.loc 1 1599
+	.loc 1 1726
 	xor %l6, %g1, %o3
 ! v29 = v29 ^ v50
-	.loc 1 1600
+	.loc 1 1727
 	xor %o3, %g4, %o3
 ! v16 = v16 ^ v43
-	.loc 1 1601
+	.loc 1 1728
 	xor %l0, %i5, %l0
 ! v16 = v16 ^ v6
-	.loc 1 1602
+	.loc 1 1729
 	xor %l0, %l6, %l0
 ! v16 = v16 ^ v46
-	.loc 1 1603
+	.loc 1 1730
 	xor %l0, %g1, %l0
 ! v16 = v16 ^ v50
-	.loc 1 1604
+	.loc 1 1731
 	xor %l0, %g4, %l0
 ! v43 = v43 ^ v26
-	.loc 1 1605
+	.loc 1 1732
 	xor %i5, %l5, %i5
 ! v4 = v4 ^ v6
-	.loc 1 1606
+	.loc 1 1733
 	xor %o0, %l6, %o0
 ! v4 = v4 ^ v26
-	.loc 1 1607
+	.loc 1 1734
 	xor %o0, %l5, %o0
 ! v4 = v4 ^ v50
-	.loc 1 1608
+	.loc 1 1735
 	xor %o0, %g4, %i3
 ! v6 = v6 ^ v21
-	.loc 1 1609
+	.loc 1 1736
 	xor %l6, %l7, %l6
 ! v8 = v8 ^ v26
-	.loc 1 1610
+	.loc 1 1737
 	xor %l3, %l5, %l3
 ! v8 = v8 ^ v21
-	.loc 1 1611
+	.loc 1 1738
 	xor %l3, %l7, %l3
 ! v26 = v26 ^ v46
-	.loc 1 1612
+	.loc 1 1739
 	xor %l5, %g1, %l5
 ! v14 = v14 ^ v21
-	.loc 1 1613
+	.loc 1 1740
 	ldx [%fp + -1113], %o0
 	xor %o0, %l7, %o0
 ! v14 = v14 ^ v46
-	.loc 1 1614
+	.loc 1 1741
 	xor %o0, %g1, %o0
 ! v21 = v21 ^ v50
-	.loc 1 1615
+	.loc 1 1742
 	xor %l7, %g4, %l7
 ! v46 = v28 ^ v46
-	.loc 1 1616
+	.loc 1 1743
 	ldx [%fp + -1105], %i4
 	xor %i4, %g1, %g1
 ! v50 = v46 ^ v50
-	.loc 1 1617
+	.loc 1 1744
 	xor %g1, %g4, %g4
 ! v35 = v35 ^ v21
-	.loc 1 1618
+	.loc 1 1745
 	xor %l4, %l7, %i4
 ! v46 = v6 ^ v21
-	.loc 1 1619
+	.loc 1 1746
 	xor %l6, %l7, %l4
 ! v46 = v46 ^ v50
-	.loc 1 1620
+	.loc 1 1747
 	xor %l4, %g4, %l4
 ! v38 = v38 ^ v6
-	.loc 1 1621
+	.loc 1 1748
 	xor %l1, %l6, %g1
 ! v28 = v8 ^ v21
-	.loc 1 1622
+	.loc 1 1749
 	xor %l3, %l7, %l1
 ! v28 = v28 ^ v50
-	.loc 1 1623
+	.loc 1 1750
 	xor %l1, %g4, %l1
 ! v32 = v32 ^ v6
-	.loc 1 1624
+	.loc 1 1751
 	xor %g5, %l6, %g5
 ! v32 = v32 ^ v8
-	.loc 1 1625
+	.loc 1 1752
 	xor %g5, %l3, %g5
 ! v32 = v32 ^ v21
-	.loc 1 1626
+	.loc 1 1753
 	xor %g5, %l7, %g5
 ! v32 = v32 ^ v50
-	.loc 1 1627
+	.loc 1 1754
 	xor %g5, %g4, %g5
 ! v6 = v6 ^ v26
-	.loc 1 1628
+	.loc 1 1755
 	xor %l6, %l5, %l6
 	stx %l6, [%fp + -1097]
 ! v29 = v29 ^ v8
-	.loc 1 1629
+	.loc 1 1756
 	xor %o3, %l3, %o3
 ! v29 = v29 ^ v26
-	.loc 1 1630
+	.loc 1 1757
 	xor %o3, %l5, %o3
 ! v29 = v29 ^ v50
-	.loc 1 1631
+	.loc 1 1758
 	xor %o3, %g4, %o3
 	stx %o3, [%fp + -1089]
 ! v8 = v8 ^ v14
-	.loc 1 1632
+	.loc 1 1759
 	xor %l3, %o0, %l3
 ! v16 = v16 ^ v26
-	.loc 1 1633
+	.loc 1 1760
 	xor %l0, %l5, %l0
 ! v16 = v16 ^ v14
-	.loc 1 1634
+	.loc 1 1761
 	xor %l0, %o0, %l0
 ! v26 = v26 ^ v21
-	.loc 1 1635
+	.loc 1 1762
 	xor %l5, %l7, %l5
 ! v43 = v43 ^ v14
-	.loc 1 1636
+	.loc 1 1763
 	xor %i5, %o0, %i5
 ! v43 = v43 ^ v21
-	.loc 1 1637
+	.loc 1 1764
 	xor %i5, %l7, %i5
 ! v14 = v14 ^ v50
-	.loc 1 1638
+	.loc 1 1765
 	xor %o0, %g4, %o3
 ! v21 = v4 ^ v21
-	.loc 1 1639
+	.loc 1 1766
 	xor %i3, %l7, %l7
 ! v50 = v21 ^ v50
-	.loc 1 1640
+	.loc 1 1767
 	xor %l7, %g4, %g4
 ! v35 = v35 ^ v14
-	.loc 1 1641
+	.loc 1 1768
 	xor %i4, %o3, %i4
 ! v21 = v8 ^ v14
-	.loc 1 1642
+	.loc 1 1769
 	xor %l3, %o3, %o0
 ! v21 = v21 ^ v50
-	.loc 1 1643
+	.loc 1 1770
 	xor %o0, %g4, %l6
 ! v46 = v46 ^ v8
-	.loc 1 1644
+	.loc 1 1771
 	xor %l4, %l3, %l4
 ! v4 = v16 ^ v14
-	.loc 1 1645
+	.loc 1 1772
 	xor %l0, %o3, %o0
 ! v4 = v4 ^ v50
-	.loc 1 1646
+	.loc 1 1773
 	xor %o0, %g4, %o0
 ! v38 = v38 ^ v8
-	.loc 1 1647
+	.loc 1 1774
 	xor %g1, %l3, %g1
 ! v38 = v38 ^ v16
-	.loc 1 1648
+	.loc 1 1775
 	xor %g1, %l0, %g1
 ! v38 = v38 ^ v14
-	.loc 1 1649
+	.loc 1 1776
 	xor %g1, %o3, %g1
 ! v38 = v38 ^ v50
-	.loc 1 1650
+	.loc 1 1777
 	xor %g1, %g4, %g1
 ! v8 = v8 ^ v26
-	.loc 1 1651
+	.loc 1 1778
 	xor %l3, %l5, %l3
 	stx %l3, [%fp + -1081]
 ! v28 = v28 ^ v16
-	.loc 1 1652
+	.loc 1 1779
 	xor %l1, %l0, %l1
 ! v28 = v28 ^ v26
-	.loc 1 1653
+	.loc 1 1780
 	xor %l1, %l5, %l1
 ! v28 = v28 ^ v50
-	.loc 1 1654
+	.loc 1 1781
 	xor %l1, %g4, %l1
 	stx %l1, [%fp + -1073]
 ! v16 = v16 ^ v43
-	.loc 1 1655
+	.loc 1 1782
 	xor %l0, %i5, %l1
 ! v32 = v32 ^ v26
-	.loc 1 1656
+	.loc 1 1783
 	xor %g5, %l5, %g5
 ! v32 = v32 ^ v43
-	.loc 1 1657
+	.loc 1 1784
 	xor %g5, %i5, %g5
 ! v26 = v26 ^ v14
-	.loc 1 1658
+	.loc 1 1785
 	xor %l5, %o3, %l5
 ! v6 = v6 ^ v43
-	.loc 1 1659
+	.loc 1 1786
 	ldx [%fp + -1097], %l0
 	xor %l0, %i5, %l0
 ! v6 = v6 ^ v14
-	.loc 1 1660
+	.loc 1 1787
 	xor %l0, %o3, %l0
 ! v43 = v43 ^ v50
-	.loc 1 1661
+	.loc 1 1788
 	xor %i5, %g4, %i5
 ! v14 = v29 ^ v14
-	.loc 1 1662
+	.loc 1 1789
 	ldx [%fp + -1089], %l3
 	xor %l3, %o3, %o3
 ! v50 = v14 ^ v50
-	.loc 1 1663
+	.loc 1 1790
 	xor %o3, %g4, %g4
 ! v35 = v35 ^ v43
-	.loc 1 1664
+	.loc 1 1791
 	xor %i4, %i5, %i4
 ! v14 = v16 ^ v43
-	.loc 1 1665
+	.loc 1 1792
 	xor %l1, %i5, %o3
 ! v14 = v14 ^ v50
-	.loc 1 1666
+	.loc 1 1793
 	xor %o3, %g4, %l3
 ! v21 = v21 ^ v16
-	.loc 1 1667
+	.loc 1 1794
 	xor %l6, %l1, %l6
 ! v29 = v32 ^ v43
-	.loc 1 1668
+	.loc 1 1795
 	xor %g5, %i5, %o3
 ! v29 = v29 ^ v50
-	.loc 1 1669
+	.loc 1 1796
 	xor %o3, %g4, %o3
 ! v46 = v46 ^ v16
-	.loc 1 1670
+	.loc 1 1797
 	xor %l4, %l1, %l4
 ! v46 = v46 ^ v32
-	.loc 1 1671
+	.loc 1 1798
 	xor %l4, %g5, %l4
 ! v46 = v46 ^ v43
-	.loc 1 1672
+	.loc 1 1799
 	xor %l4, %i5, %l4
 ! v46 = v46 ^ v50
-	.loc 1 1673
+	.loc 1 1800
 	xor %l4, %g4, %l4
 ! v16 = v16 ^ v26
-	.loc 1 1674
+	.loc 1 1801
 	xor %l1, %l5, %l1
 ! v4 = v4 ^ v32
-	.loc 1 1675
+	.loc 1 1802
 	xor %o0, %g5, %o0
 ! v4 = v4 ^ v26
-	.loc 1 1676
+	.loc 1 1803
 	xor %o0, %l5, %o0
 ! v4 = v4 ^ v50
-	.loc 1 1677
+	.loc 1 1804
 	xor %o0, %g4, %l7
 ! v32 = v32 ^ v6
-	.loc 1 1678
+	.loc 1 1805
 	xor %g5, %l0, %o0
 	stx %o0, [%fp + 39]
 ! v38 = v38 ^ v26
-	.loc 1 1679
+	.loc 1 1806
 	xor %g1, %l5, %g1
 ! v38 = v38 ^ v6
-	.loc 1 1680
+	.loc 1 1807
 	xor %g1, %l0, %o0
 	stx %o0, [%fp + 567]
 ! v26 = v26 ^ v43
-	.loc 1 1681
+	.loc 1 1808
 	xor %l5, %i5, %l5
 ! v8 = v8 ^ v6
-	.loc 1 1682
+	.loc 1 1809
 	ldx [%fp + -1081], %o0
 	xor %o0, %l0, %o0
 ! v8 = v8 ^ v43
-	.loc 1 1683
+	.loc 1 1810
 	xor %o0, %i5, %i3
 ! v6 = v6 ^ v50
-	.loc 1 1684
+	.loc 1 1811
 	xor %l0, %g4, %g1
 ! v43 = v28 ^ v43
-	.loc 1 1685
+	.loc 1 1812
 	ldx [%fp + -1073], %o0
 	xor %o0, %i5, %i5
 ! v50 = v43 ^ v50
-	.loc 1 1686
+	.loc 1 1813
 	xor %i5, %g4, %o0
 	stx %o0, [%fp + -1065]
 ! v43 = v35 & v56
-	.loc 1 1687
+	.loc 1 1814
 	and %i4, %l2, %o0
 	stx %o0, [%fp + -1057]
 ! v28 = v35 & v18
-	.loc 1 1688
+	.loc 1 1815
 	ldx [%fp + -1121], %i5
 	and %i4, %i5, %o0
 ! v60 = v14 & v56
-	.loc 1 1689
+	.loc 1 1816
 	and %l3, %l2, %l0
 ! v60 = v28 ^ v60
-	.loc 1 1690
+	.loc 1 1817
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -1049]
 ! v28 = v35 & v10
-	.loc 1 1691
+	.loc 1 1818
 	ldx [%fp + -1145], %g4
 	and %i4, %g4, %g5
 	stx %g5, [%fp + 47]
 ! v9 = v14 & v18
-	.loc 1 1692
+	.loc 1 1819
 	and %l3, %i5, %o0
 ! v52 = v21 & v56
-	.loc 1 1693
+	.loc 1 1820
 	and %l6, %l2, %l0
 ! v9 = v28 ^ v9
-	.loc 1 1694
+	.loc 1 1821
 	xor %g5, %o0, %o0
 ! v52 = v9 ^ v52
-	.loc 1 1695
+	.loc 1 1822
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -1041]
 ! v9 = v35 & v0
-	.loc 1 1696
+	.loc 1 1823
 	ldx [%fp + -1129], %l0
 	and %i4, %l0, %g5
 	stx %g5, [%fp + -1033]
 ! v28 = v14 & v10
-	.loc 1 1697
+	.loc 1 1824
 	and %l3, %g4, %g4
 	stx %g4, [%fp + 55]
 ! v49 = v21 & v18
-	.loc 1 1698
+	.loc 1 1825
 	and %l6, %i5, %o0
 ! v15 = v29 & v56
-	.loc 1 1699
+	.loc 1 1826
 	and %o3, %l2, %i5
 ! v28 = v9 ^ v28
-	.loc 1 1700
+	.loc 1 1827
 	xor %g5, %g4, %g4
 ! v49 = v28 ^ v49
-	.loc 1 1701
+	.loc 1 1828
 	xor %g4, %o0, %o0
 ! v15 = v49 ^ v15
-	.loc 1 1702
+	.loc 1 1829
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + -1025]
 ! v49 = v35 & v41
-	.loc 1 1703
+	.loc 1 1830
 	ldx [%fp + -1137], %o0
 	stx %o0, [%fp + 887]
 	and %i4, %o0, %o0
 	stx %o0, [%fp + -1017]
 ! v28 = v14 & v0
-	.loc 1 1704
+	.loc 1 1831
 	and %l3, %l0, %g5
 	stx %g5, [%fp + 63]
 ! v9 = v21 & v10
-	.loc 1 1705
+	.loc 1 1832
 	ldx [%fp + -1145], %l0
 	stx %l0, [%fp + 895]
 	and %l6, %l0, %l0
 	stx %l0, [%fp + -1009]
 ! v27 = v29 & v18
-	.loc 1 1706
+	.loc 1 1833
 	ldx [%fp + -1121], %i5
 	stx %i5, [%fp + 407]
 	and %o3, %i5, %g4
 	stx %g4, [%fp + 71]
 ! v2 = v46 & v56
-	.loc 1 1707
+	.loc 1 1834
 	and %l4, %l2, %i5
 	stx %i5, [%fp + 79]
 ! v28 = v49 ^ v28
-	.loc 1 1708
+	.loc 1 1835
 	xor %o0, %g5, %o0
 ! v9 = v28 ^ v9
-	.loc 1 1709
+	.loc 1 1836
 	xor %o0, %l0, %o0
 ! v27 = v9 ^ v27
-	.loc 1 1710
+	.loc 1 1837
 	xor %o0, %g4, %o0
 ! v2 = v27 ^ v2
-	.loc 1 1711
+	.loc 1 1838
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + -1001]
 ! v27 = v35 & v39
-	.loc 1 1712
+	.loc 1 1839
 	ldx [%fp + -1153], %o0
 	stx %o0, [%fp + 911]
 	and %i4, %o0, %o0
 	stx %o0, [%fp + 903]
 	stx %o0, [%fp + -993]
 ! v9 = v14 & v41
-	.loc 1 1713
+	.loc 1 1840
 	ldx [%fp + 887], %o0
 	and %l3, %o0, %o0
 	stx %o0, [%fp + 1607]
 	stx %o0, [%fp + 87]
 ! v28 = v21 & v0
-	.loc 1 1714
+	.loc 1 1841
 	ldx [%fp + -1129], %o0
 	stx %o0, [%fp + 415]
 	and %l6, %o0, %o0
@@ -6202,113 +6340,113 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	stx %o0, [%fp + 1167]
 	stx %o0, [%fp + -985]
 ! v49 = v29 & v10
-	.loc 1 1715
+	.loc 1 1842
 	ldx [%fp + 895], %o0
 	and %o3, %o0, %g4
 	stx %g4, [%fp + 1335]
 	stx %g4, [%fp + -977]
 ! v11 = v46 & v18
-	.loc 1 1716
+	.loc 1 1843
 	ldx [%fp + 407], %o0
 	and %l4, %o0, %i5
 	stx %i5, [%fp + 1783]
 	stx %i5, [%fp + 95]
 ! v54 = v16 & v56
-	.loc 1 1717
+	.loc 1 1844
 	and %l1, %l2, %l0
 	stx %l0, [%fp + 1895]
 	stx %l0, [%fp + 103]
 ! v9 = v27 ^ v9
-	.loc 1 1718
+	.loc 1 1845
 	ldx [%fp + 903], %o0
 	ldx [%fp + 1607], %g5
 	xor %o0, %g5, %o0
 ! v28 = v9 ^ v28
-	.loc 1 1719
+	.loc 1 1846
 	ldx [%fp + 1975], %g5
 	xor %o0, %g5, %o0
 ! v49 = v28 ^ v49
-	.loc 1 1720
+	.loc 1 1847
 	xor %o0, %g4, %o0
 ! v11 = v49 ^ v11
-	.loc 1 1721
+	.loc 1 1848
 	xor %o0, %i5, %o0
 ! v54 = v11 ^ v54
-	.loc 1 1722
+	.loc 1 1849
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -969]
 ! v11 = v35 & v13
-	.loc 1 1723
+	.loc 1 1850
 	and %i4, %o7, %o0
 	stx %o0, [%fp + 423]
 	stx %o0, [%fp + -961]
 ! v49 = v14 & v39
-	.loc 1 1724
+	.loc 1 1851
 	ldx [%fp + 911], %o0
 	and %l3, %o0, %g5
 	stx %g5, [%fp + 111]
 ! v28 = v21 & v41
-	.loc 1 1725
+	.loc 1 1852
 	ldx [%fp + -1137], %o0
 	and %l6, %o0, %o0
 	stx %o0, [%fp + 919]
 	stx %o0, [%fp + -953]
 ! v9 = v29 & v0
-	.loc 1 1726
+	.loc 1 1853
 	ldx [%fp + 415], %o0
 	and %o3, %o0, %o0
 	stx %o0, [%fp + 927]
 	stx %o0, [%fp + -945]
 ! v27 = v46 & v10
-	.loc 1 1727
+	.loc 1 1854
 	ldx [%fp + -1145], %o0
 	and %l4, %o0, %l0
 	stx %l0, [%fp + -937]
 ! v1 = v16 & v18
-	.loc 1 1728
+	.loc 1 1855
 	ldx [%fp + -1121], %o0
 	and %l1, %o0, %g4
 	stx %g4, [%fp + 119]
 ! v24 = v4 & v56
-	.loc 1 1729
+	.loc 1 1856
 	and %l7, %l2, %i5
 	stx %i5, [%fp + 127]
 ! v49 = v11 ^ v49
-	.loc 1 1730
+	.loc 1 1857
 	ldx [%fp + 423], %o0
 	xor %o0, %g5, %o0
 ! v28 = v49 ^ v28
-	.loc 1 1731
+	.loc 1 1858
 	ldx [%fp + 919], %g5
 	xor %o0, %g5, %o0
 ! v9 = v28 ^ v9
-	.loc 1 1732
+	.loc 1 1859
 	ldx [%fp + 927], %g5
 	xor %o0, %g5, %o0
 ! v27 = v9 ^ v27
-	.loc 1 1733
+	.loc 1 1860
 	xor %o0, %l0, %o0
 ! v1 = v27 ^ v1
-	.loc 1 1734
+	.loc 1 1861
 	xor %o0, %g4, %o0
 ! v24 = v1 ^ v24
-	.loc 1 1735
+	.loc 1 1862
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + -929]
 ! v1 = v14 & v13
-	.loc 1 1736
+	.loc 1 1863
 	and %l3, %o7, %o0
 	stx %o0, [%fp + 431]
 	stx %o0, [%fp + -921]
 ! v27 = v21 & v39
-	.loc 1 1737
+	.loc 1 1864
 	ldx [%fp + -1153], %o0
 	stx %o0, [%fp + 439]
 	and %l6, %o0, %o0
 	stx %o0, [%fp + 1247]
 	stx %o0, [%fp + 135]
 ! v9 = v29 & v41
-	.loc 1 1738
+	.loc 1 1865
 	ldx [%fp + -1137], %o0
 	stx %o0, [%fp + 455]
 	and %o3, %o0, %o0
@@ -6316,1082 +6454,1082 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	stx %o0, [%fp + 447]
 	stx %o0, [%fp + -913]
 ! v28 = v46 & v0
-	.loc 1 1739
+	.loc 1 1866
 	ldx [%fp + -1129], %o0
 	stx %o0, [%fp + 943]
 	and %l4, %o0, %g4
 	stx %g4, [%fp + 935]
 	stx %g4, [%fp + -905]
 ! v49 = v16 & v10
-	.loc 1 1740
+	.loc 1 1867
 	ldx [%fp + -1145], %o0
 	stx %o0, [%fp + 951]
 	and %l1, %o0, %i5
 	stx %i5, [%fp + 1439]
 	stx %i5, [%fp + 143]
 ! v11 = v4 & v18
-	.loc 1 1741
+	.loc 1 1868
 	ldx [%fp + -1121], %o0
 	and %l7, %o0, %l0
 	stx %l0, [%fp + 1615]
 	stx %l0, [%fp + 151]
 ! v27 = v1 ^ v27
-	.loc 1 1742
+	.loc 1 1869
 	ldx [%fp + 431], %o0
 	ldx [%fp + 1247], %g5
 	xor %o0, %g5, %o0
 ! v9 = v27 ^ v9
-	.loc 1 1743
+	.loc 1 1870
 	ldx [%fp + 1791], %g5
 	xor %o0, %g5, %o0
 ! v28 = v9 ^ v28
-	.loc 1 1744
+	.loc 1 1871
 	xor %o0, %g4, %o0
 ! v49 = v28 ^ v49
-	.loc 1 1745
+	.loc 1 1872
 	xor %o0, %i5, %o0
 ! v11 = v49 ^ v11
-	.loc 1 1746
+	.loc 1 1873
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -897]
 ! v49 = v21 & v13
-	.loc 1 1747
+	.loc 1 1874
 	and %l6, %o7, %g5
 	stx %g5, [%fp + -889]
 ! v28 = v29 & v39
-	.loc 1 1748
+	.loc 1 1875
 	ldx [%fp + 439], %o0
 	and %o3, %o0, %o0
 	stx %o0, [%fp + 159]
 ! v9 = v46 & v41
-	.loc 1 1749
+	.loc 1 1876
 	ldx [%fp + 455], %l0
 	and %l4, %l0, %l0
 	stx %l0, [%fp + -881]
 ! v27 = v16 & v0
-	.loc 1 1750
+	.loc 1 1877
 	ldx [%fp + 943], %i5
 	and %l1, %i5, %g4
 ! v1 = v4 & v10
-	.loc 1 1751
+	.loc 1 1878
 	ldx [%fp + 951], %i5
 	and %l7, %i5, %i5
 ! v28 = v49 ^ v28
-	.loc 1 1752
+	.loc 1 1879
 	xor %g5, %o0, %o0
 ! v9 = v28 ^ v9
-	.loc 1 1753
+	.loc 1 1880
 	xor %o0, %l0, %o0
 ! v27 = v9 ^ v27
-	.loc 1 1754
+	.loc 1 1881
 	xor %o0, %g4, %o0
 ! v1 = v27 ^ v1
-	.loc 1 1755
+	.loc 1 1882
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + -873]
 ! v27 = v29 & v13
-	.loc 1 1756
+	.loc 1 1883
 	and %o3, %o7, %o0
 	stx %o0, [%fp + 959]
 	stx %o0, [%fp + -865]
 ! v9 = v46 & v39
-	.loc 1 1757
+	.loc 1 1884
 	ldx [%fp + -1153], %l0
 	stx %l0, [%fp + 1711]
 	and %l4, %l0, %g5
 	stx %g5, [%fp + 1447]
 	stx %g5, [%fp + 167]
 ! v28 = v16 & v41
-	.loc 1 1758
+	.loc 1 1885
 	ldx [%fp + -1137], %i5
 	stx %i5, [%fp + 1175]
 	and %l1, %i5, %g4
 	stx %g4, [%fp + 1623]
 	stx %g4, [%fp + 175]
 ! v49 = v4 & v0
-	.loc 1 1759
+	.loc 1 1886
 	ldx [%fp + -1129], %l0
 	and %l7, %l0, %l0
 ! v9 = v27 ^ v9
-	.loc 1 1760
+	.loc 1 1887
 	xor %o0, %g5, %o0
 ! v28 = v9 ^ v28
-	.loc 1 1761
+	.loc 1 1888
 	xor %o0, %g4, %o0
 ! v49 = v28 ^ v49
-	.loc 1 1762
+	.loc 1 1889
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -857]
 ! v28 = v46 & v13
-	.loc 1 1763
+	.loc 1 1890
 	and %l4, %o7, %o0
 ! v9 = v16 & v39
-	.loc 1 1764
+	.loc 1 1891
 	ldx [%fp + 1711], %g4
 	and %l1, %g4, %l0
 ! v27 = v4 & v41
-	.loc 1 1765
+	.loc 1 1892
 	and %l7, %i5, %i5
 ! v9 = v28 ^ v9
-	.loc 1 1766
+	.loc 1 1893
 	xor %o0, %l0, %l0
 ! v27 = v9 ^ v27
-	.loc 1 1767
+	.loc 1 1894
 	xor %l0, %i5, %o0
 	stx %o0, [%fp + -849]
 ! v9 = v16 & v13
-	.loc 1 1768
+	.loc 1 1895
 	and %l1, %o7, %o0
 ! v28 = v4 & v39
-	.loc 1 1769
+	.loc 1 1896
 	and %l7, %g4, %l0
 ! v28 = v9 ^ v28
-	.loc 1 1770
+	.loc 1 1897
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -841]
 ! v9 = v4 & v13
-	.loc 1 1771
+	.loc 1 1898
 	and %l7, %o7, %o0
 	stx %o0, [%fp + -833]
 ! v58 = v32 & v45
-	.loc 1 1772
+	.loc 1 1899
 	ldx [%fp + 39], %g4
 	and %g4, %o2, %o0
 	stx %o0, [%fp + -825]
 ! v33 = v32 & v48
-	.loc 1 1773
+	.loc 1 1900
 	and %g4, %o1, %o0
 ! v7 = v38 & v45
-	.loc 1 1774
+	.loc 1 1901
 	ldx [%fp + 567], %i5
 	and %i5, %o2, %l0
 ! v7 = v33 ^ v7
-	.loc 1 1775
+	.loc 1 1902
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -817]
 ! v33 = v32 & v47
-	.loc 1 1776
+	.loc 1 1903
 	and %g4, %i2, %o0
 ! v31 = v38 & v48
-	.loc 1 1777
+	.loc 1 1904
 	and %i5, %o1, %l0
 ! v3 = v26 & v45
-	.loc 1 1778
+	.loc 1 1905
 	and %l5, %o2, %g5
 ! v31 = v33 ^ v31
-	.loc 1 1779
+	.loc 1 1906
 	xor %o0, %l0, %l0
 ! v3 = v31 ^ v3
-	.loc 1 1780
+	.loc 1 1907
 	xor %l0, %g5, %o0
 	stx %o0, [%fp + -809]
 ! v31 = v32 & v42
-	.loc 1 1781
+	.loc 1 1908
 	and %g4, %i1, %g4
 	stx %g4, [%fp + -801]
 ! v33 = v38 & v47
-	.loc 1 1782
+	.loc 1 1909
 	and %i5, %i2, %o0
 ! v36 = v26 & v48
-	.loc 1 1783
+	.loc 1 1910
 	and %l5, %o1, %l0
 ! v30 = v8 & v45
-	.loc 1 1784
+	.loc 1 1911
 	and %i3, %o2, %i5
 ! v33 = v31 ^ v33
-	.loc 1 1785
+	.loc 1 1912
 	xor %g4, %o0, %o0
 ! v36 = v33 ^ v36
-	.loc 1 1786
+	.loc 1 1913
 	xor %o0, %l0, %l0
 ! v30 = v36 ^ v30
-	.loc 1 1787
+	.loc 1 1914
 	xor %l0, %i5, %o0
 	stx %o0, [%fp + -793]
 ! v36 = v32 & v44
-	.loc 1 1788
+	.loc 1 1915
 	ldx [%fp + 39], %o0
 	stx %o0, [%fp + 1799]
 	and %o0, %o5, %g5
 	stx %g5, [%fp + 1343]
 	stx %g5, [%fp + -785]
 ! v33 = v38 & v42
-	.loc 1 1789
+	.loc 1 1916
 	ldx [%fp + 567], %o0
 	and %o0, %i1, %o0
 	stx %o0, [%fp + 183]
 ! v31 = v26 & v47
-	.loc 1 1790
+	.loc 1 1917
 	and %l5, %i2, %g4
 	stx %g4, [%fp + 1495]
 	stx %g4, [%fp + -777]
 ! v34 = v8 & v48
-	.loc 1 1791
+	.loc 1 1918
 	and %i3, %o1, %i5
 	stx %i5, [%fp + 575]
 ! v5 = v6 & v45
-	.loc 1 1792
+	.loc 1 1919
 	and %g1, %o2, %l0
 	stx %l0, [%fp + 1015]
 ! v33 = v36 ^ v33
-	.loc 1 1793
+	.loc 1 1920
 	xor %g5, %o0, %o0
 ! v31 = v33 ^ v31
-	.loc 1 1794
+	.loc 1 1921
 	xor %o0, %g4, %o0
 ! v34 = v31 ^ v34
-	.loc 1 1795
+	.loc 1 1922
 	xor %o0, %i5, %o0
 ! v5 = v34 ^ v5
-	.loc 1 1796
+	.loc 1 1923
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -769]
 ! v34 = v32 & v12
-	.loc 1 1797
+	.loc 1 1924
 	ldx [%fp + 1799], %o0
 	and %o0, %o4, %o0
 	stx %o0, [%fp + 967]
 	stx %o0, [%fp + -761]
 ! v31 = v38 & v44
-	.loc 1 1798
+	.loc 1 1925
 	ldx [%fp + 567], %o0
 	and %o0, %o5, %o0
 	stx %o0, [%fp + 1455]
 	stx %o0, [%fp + 191]
 ! v33 = v26 & v42
-	.loc 1 1799
+	.loc 1 1926
 	and %l5, %i1, %o0
 	stx %o0, [%fp + 1919]
 	stx %o0, [%fp + 975]
 	stx %o0, [%fp + -753]
 ! v36 = v8 & v47
-	.loc 1 1800
+	.loc 1 1927
 	and %i3, %i2, %g4
 	stx %g4, [%fp + 1183]
 	stx %g4, [%fp + -745]
 ! v37 = v6 & v48
-	.loc 1 1801
+	.loc 1 1928
 	and %g1, %o1, %i5
 	stx %i5, [%fp + 1631]
 	stx %i5, [%fp + 199]
 ! v40 = v50 & v45
-	.loc 1 1802
+	.loc 1 1929
 	ldx [%fp + -1065], %o0
 	stx %o0, [%fp + 1191]
 	and %o0, %o2, %l0
 	stx %l0, [%fp + 1807]
 	stx %l0, [%fp + 207]
 ! v31 = v34 ^ v31
-	.loc 1 1803
+	.loc 1 1930
 	ldx [%fp + 967], %o0
 	ldx [%fp + 1455], %g5
 	xor %o0, %g5, %o0
 ! v33 = v31 ^ v33
-	.loc 1 1804
+	.loc 1 1931
 	ldx [%fp + 1919], %g5
 	xor %o0, %g5, %o0
 ! v36 = v33 ^ v36
-	.loc 1 1805
+	.loc 1 1932
 	xor %o0, %g4, %o0
 ! v37 = v36 ^ v37
-	.loc 1 1806
+	.loc 1 1933
 	xor %o0, %i5, %o0
 ! v40 = v37 ^ v40
-	.loc 1 1807
+	.loc 1 1934
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -737]
 ! v37 = v38 & v12
-	.loc 1 1808
+	.loc 1 1935
 	ldx [%fp + 567], %o0
 	and %o0, %o4, %o0
 	stx %o0, [%fp + -729]
 ! v36 = v26 & v44
-	.loc 1 1809
+	.loc 1 1936
 	and %l5, %o5, %g5
 	stx %g5, [%fp + 215]
 ! v33 = v8 & v42
-	.loc 1 1810
+	.loc 1 1937
 	and %i3, %i1, %g4
 	stx %g4, [%fp + -721]
 ! v31 = v6 & v47
-	.loc 1 1811
+	.loc 1 1938
 	and %g1, %i2, %i5
 ! v34 = v50 & v48
-	.loc 1 1812
+	.loc 1 1939
 	ldx [%fp + 1191], %l0
 	and %l0, %o1, %l0
 ! v36 = v37 ^ v36
-	.loc 1 1813
+	.loc 1 1940
 	xor %o0, %g5, %o0
 ! v33 = v36 ^ v33
-	.loc 1 1814
+	.loc 1 1941
 	xor %o0, %g4, %o0
 ! v31 = v33 ^ v31
-	.loc 1 1815
+	.loc 1 1942
 	xor %o0, %i5, %o0
 ! v34 = v31 ^ v34
-	.loc 1 1816
+	.loc 1 1943
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -713]
 ! v31 = v26 & v12
-	.loc 1 1817
+	.loc 1 1944
 	and %l5, %o4, %g5
 	stx %g5, [%fp + 223]
 ! v33 = v8 & v44
-	.loc 1 1818
+	.loc 1 1945
 	and %i3, %o5, %o0
 ! v36 = v6 & v42
-	.loc 1 1819
+	.loc 1 1946
 	and %g1, %i1, %g4
 	stx %g4, [%fp + -705]
 ! v37 = v50 & v47
-	.loc 1 1820
+	.loc 1 1947
 	ldx [%fp + -1065], %l0
 	and %l0, %i2, %i5
 ! v33 = v31 ^ v33
-	.loc 1 1821
+	.loc 1 1948
 	xor %g5, %o0, %o0
 ! v36 = v33 ^ v36
-	.loc 1 1822
+	.loc 1 1949
 	xor %o0, %g4, %o0
 ! v37 = v36 ^ v37
-	.loc 1 1823
+	.loc 1 1950
 	xor %o0, %i5, %o0
 	stx %o0, [%fp + -697]
 ! v36 = v8 & v12
-	.loc 1 1824
+	.loc 1 1951
 	and %i3, %o4, %o0
 ! v33 = v6 & v44
-	.loc 1 1825
+	.loc 1 1952
 	and %g1, %o5, %i5
 ! v31 = v50 & v42
-	.loc 1 1826
+	.loc 1 1953
 	and %l0, %i1, %g4
 ! v33 = v36 ^ v33
-	.loc 1 1827
+	.loc 1 1954
 	xor %o0, %i5, %i5
 ! v31 = v33 ^ v31
-	.loc 1 1828
+	.loc 1 1955
 	xor %i5, %g4, %g4
 ! v33 = v6 & v12
-	.loc 1 1829
+	.loc 1 1956
 	and %g1, %o4, %o0
 ! v36 = v50 & v44
-	.loc 1 1830
+	.loc 1 1957
 	and %l0, %o5, %i5
 ! v36 = v33 ^ v36
-	.loc 1 1831
+	.loc 1 1958
 	xor %o0, %i5, %i5
 ! v33 = v50 & v12
-	.loc 1 1832
+	.loc 1 1959
 	and %l0, %o4, %l0
 ! v32 = v35 ^ v32
-	.loc 1 1833
+	.loc 1 1960
 	ldx [%fp + 39], %o0
 	xor %i4, %o0, %i4
 ! v38 = v14 ^ v38
-	.loc 1 1834
+	.loc 1 1961
 	ldx [%fp + 567], %o0
 	xor %l3, %o0, %l3
 ! v26 = v21 ^ v26
-	.loc 1 1835
+	.loc 1 1962
 	xor %l6, %l5, %l5
 ! v8 = v29 ^ v8
-	.loc 1 1836
+	.loc 1 1963
 	xor %o3, %i3, %i3
 ! v6 = v46 ^ v6
-	.loc 1 1837
+	.loc 1 1964
 	xor %l4, %g1, %g1
 ! v50 = v16 ^ v50
-	.loc 1 1838
+	.loc 1 1965
 	ldx [%fp + -1065], %o0
 	xor %l1, %o0, %o3
 ! v45 = v56 ^ v45
-	.loc 1 1839
+	.loc 1 1966
 	xor %l2, %o2, %l1
 ! v48 = v18 ^ v48
-	.loc 1 1840
+	.loc 1 1967
 	ldx [%fp + -1121], %o0
 	xor %o0, %o1, %l2
 ! v47 = v10 ^ v47
-	.loc 1 1841
+	.loc 1 1968
 	ldx [%fp + -1145], %o0
 	xor %o0, %i2, %i2
 ! v42 = v0 ^ v42
-	.loc 1 1842
+	.loc 1 1969
 	ldx [%fp + -1129], %o0
 	xor %o0, %i1, %i1
 ! v44 = v41 ^ v44
-	.loc 1 1843
+	.loc 1 1970
 	ldx [%fp + -1137], %o0
 	xor %o0, %o5, %o5
 ! v12 = v39 ^ v12
-	.loc 1 1844
+	.loc 1 1971
 	ldx [%fp + -1153], %o0
 	xor %o0, %o4, %o4
 ! v39 = v32 & v45
-	.loc 1 1845
+	.loc 1 1972
 	and %i4, %l1, %o0
 	stx %o0, [%fp + -689]
 ! v41 = v32 & v48
-	.loc 1 1846
+	.loc 1 1973
 	and %i4, %l2, %o0
 ! v0 = v38 & v45
-	.loc 1 1847
+	.loc 1 1974
 	and %l3, %l1, %o1
 ! v0 = v41 ^ v0
-	.loc 1 1848
+	.loc 1 1975
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -681]
 ! v41 = v32 & v47
-	.loc 1 1849
+	.loc 1 1976
 	and %i4, %i2, %o0
 ! v10 = v38 & v48
-	.loc 1 1850
+	.loc 1 1977
 	and %l3, %l2, %o1
 ! v18 = v26 & v45
-	.loc 1 1851
+	.loc 1 1978
 	and %l5, %l1, %o2
 ! v10 = v41 ^ v10
-	.loc 1 1852
+	.loc 1 1979
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
-	.loc 1 1853
+	.loc 1 1980
 	xor %o1, %o2, %o0
 	stx %o0, [%fp + -673]
 ! v10 = v32 & v42
-	.loc 1 1854
+	.loc 1 1981
 	and %i4, %i1, %o0
 ! v41 = v38 & v47
-	.loc 1 1855
+	.loc 1 1982
 	and %l3, %i2, %o1
 ! v56 = v26 & v48
-	.loc 1 1856
+	.loc 1 1983
 	and %l5, %l2, %o2
 ! v16 = v8 & v45
-	.loc 1 1857
+	.loc 1 1984
 	and %i3, %l1, %l4
 ! v41 = v10 ^ v41
-	.loc 1 1858
+	.loc 1 1985
 	xor %o0, %o1, %o1
 ! v56 = v41 ^ v56
-	.loc 1 1859
+	.loc 1 1986
 	xor %o1, %o2, %o2
 ! v16 = v56 ^ v16
-	.loc 1 1860
+	.loc 1 1987
 	xor %o2, %l4, %o0
 	stx %o0, [%fp + -665]
 ! v56 = v32 & v44
-	.loc 1 1861
+	.loc 1 1988
 	and %i4, %o5, %o0
 ! v41 = v38 & v42
-	.loc 1 1862
+	.loc 1 1989
 	and %l3, %i1, %o1
 ! v10 = v26 & v47
-	.loc 1 1863
+	.loc 1 1990
 	and %l5, %i2, %o2
 ! v46 = v8 & v48
-	.loc 1 1864
+	.loc 1 1991
 	and %i3, %l2, %l4
 ! v29 = v6 & v45
-	.loc 1 1865
+	.loc 1 1992
 	and %g1, %l1, %l6
 ! v41 = v56 ^ v41
-	.loc 1 1866
+	.loc 1 1993
 	xor %o0, %o1, %o1
 ! v10 = v41 ^ v10
-	.loc 1 1867
+	.loc 1 1994
 	xor %o1, %o2, %o2
 ! v46 = v10 ^ v46
-	.loc 1 1868
+	.loc 1 1995
 	xor %o2, %l4, %l4
 ! v29 = v46 ^ v29
-	.loc 1 1869
+	.loc 1 1996
 	xor %l4, %l6, %o0
 	stx %o0, [%fp + -657]
 ! v46 = v32 & v12
-	.loc 1 1870
+	.loc 1 1997
 	and %i4, %o4, %o0
 ! v10 = v38 & v44
-	.loc 1 1871
+	.loc 1 1998
 	and %l3, %o5, %o1
 ! v41 = v26 & v42
-	.loc 1 1872
+	.loc 1 1999
 	and %l5, %i1, %o2
 ! v56 = v8 & v47
-	.loc 1 1873
+	.loc 1 2000
 	and %i3, %i2, %g5
 ! v21 = v6 & v48
-	.loc 1 1874
+	.loc 1 2001
 	and %g1, %l2, %l6
 ! v14 = v50 & v45
-	.loc 1 1875
+	.loc 1 2002
 	and %o3, %l1, %l4
 ! v10 = v46 ^ v10
-	.loc 1 1876
+	.loc 1 2003
 	xor %o0, %o1, %o1
 ! v41 = v10 ^ v41
-	.loc 1 1877
+	.loc 1 2004
 	xor %o1, %o2, %o2
 ! v56 = v41 ^ v56
-	.loc 1 1878
+	.loc 1 2005
 	xor %o2, %g5, %g5
 ! v21 = v56 ^ v21
-	.loc 1 1879
+	.loc 1 2006
 	xor %g5, %l6, %l6
 ! v14 = v21 ^ v14
-	.loc 1 1880
+	.loc 1 2007
 	xor %l6, %l4, %g5
 ! v32 = v32 & v13
-	.loc 1 1881
+	.loc 1 2008
 	and %i4, %o7, %i4
 ! v21 = v38 & v12
-	.loc 1 1882
+	.loc 1 2009
 	and %l3, %o4, %o0
 ! v56 = v26 & v44
-	.loc 1 1883
+	.loc 1 2010
 	and %l5, %o5, %l6
 ! v41 = v8 & v42
-	.loc 1 1884
+	.loc 1 2011
 	and %i3, %i1, %l4
 ! v10 = v6 & v47
-	.loc 1 1885
+	.loc 1 2012
 	and %g1, %i2, %o2
 ! v46 = v50 & v48
-	.loc 1 1886
+	.loc 1 2013
 	and %o3, %l2, %o1
 ! v45 = v4 & v45
-	.loc 1 1887
+	.loc 1 2014
 	and %l7, %l1, %l1
 ! v21 = v32 ^ v21
-	.loc 1 1888
+	.loc 1 2015
 	xor %i4, %o0, %o0
 ! v56 = v21 ^ v56
-	.loc 1 1889
+	.loc 1 2016
 	xor %o0, %l6, %l6
 ! v41 = v56 ^ v41
-	.loc 1 1890
+	.loc 1 2017
 	xor %l6, %l4, %l4
 ! v10 = v41 ^ v10
-	.loc 1 1891
+	.loc 1 2018
 	xor %l4, %o2, %o2
 ! v46 = v10 ^ v46
-	.loc 1 1892
+	.loc 1 2019
 	xor %o2, %o1, %o1
 ! v45 = v46 ^ v45
-	.loc 1 1893
+	.loc 1 2020
 	xor %o1, %l1, %l1
 ! v38 = v38 & v13
-	.loc 1 1894
+	.loc 1 2021
 	and %l3, %o7, %l3
 ! v46 = v26 & v12
-	.loc 1 1895
+	.loc 1 2022
 	and %l5, %o4, %o0
 ! v10 = v8 & v44
-	.loc 1 1896
+	.loc 1 2023
 	and %i3, %o5, %o1
 ! v41 = v6 & v42
-	.loc 1 1897
+	.loc 1 2024
 	and %g1, %i1, %l4
 ! v56 = v50 & v47
-	.loc 1 1898
+	.loc 1 2025
 	and %o3, %i2, %o2
 ! v48 = v4 & v48
-	.loc 1 1899
+	.loc 1 2026
 	and %l7, %l2, %l2
 ! v46 = v38 ^ v46
-	.loc 1 1900
+	.loc 1 2027
 	xor %l3, %o0, %o0
 ! v10 = v46 ^ v10
-	.loc 1 1901
+	.loc 1 2028
 	xor %o0, %o1, %o1
 ! v41 = v10 ^ v41
-	.loc 1 1902
+	.loc 1 2029
 	xor %o1, %l4, %l4
 ! v56 = v41 ^ v56
-	.loc 1 1903
+	.loc 1 2030
 	xor %l4, %o2, %o2
 ! v48 = v56 ^ v48
-	.loc 1 1904
+	.loc 1 2031
 	xor %o2, %l2, %l2
 ! v26 = v26 & v13
-	.loc 1 1905
+	.loc 1 2032
 	and %l5, %o7, %l5
 ! v56 = v8 & v12
-	.loc 1 1906
+	.loc 1 2033
 	and %i3, %o4, %o0
 ! v41 = v6 & v44
-	.loc 1 1907
+	.loc 1 2034
 	and %g1, %o5, %o1
 ! v10 = v50 & v42
-	.loc 1 1908
+	.loc 1 2035
 	and %o3, %i1, %o2
 ! v47 = v4 & v47
-	.loc 1 1909
+	.loc 1 2036
 	and %l7, %i2, %i2
 ! v56 = v26 ^ v56
-	.loc 1 1910
+	.loc 1 2037
 	xor %l5, %o0, %o0
 ! v41 = v56 ^ v41
-	.loc 1 1911
+	.loc 1 2038
 	xor %o0, %o1, %o1
 ! v10 = v41 ^ v10
-	.loc 1 1912
+	.loc 1 2039
 	xor %o1, %o2, %o2
 ! v47 = v10 ^ v47
-	.loc 1 1913
+	.loc 1 2040
 	xor %o2, %i2, %i2
 ! v8 = v8 & v13
-	.loc 1 1914
+	.loc 1 2041
 	and %i3, %o7, %i3
 ! v10 = v6 & v12
-	.loc 1 1915
+	.loc 1 2042
 	and %g1, %o4, %o0
 ! v41 = v50 & v44
-	.loc 1 1916
+	.loc 1 2043
 	and %o3, %o5, %o1
 ! v42 = v4 & v42
-	.loc 1 1917
+	.loc 1 2044
 	and %l7, %i1, %i1
 ! v10 = v8 ^ v10
-	.loc 1 1918
+	.loc 1 2045
 	xor %i3, %o0, %o0
 ! v41 = v10 ^ v41
-	.loc 1 1919
+	.loc 1 2046
 	xor %o0, %o1, %o1
 ! v42 = v41 ^ v42
-	.loc 1 1920
+	.loc 1 2047
 	xor %o1, %i1, %i1
 ! v6 = v6 & v13
-	.loc 1 1921
+	.loc 1 2048
 	and %g1, %o7, %g1
 ! v41 = v50 & v12
-	.loc 1 1922
+	.loc 1 2049
 	and %o3, %o4, %o0
 ! v44 = v4 & v44
-	.loc 1 1923
+	.loc 1 2050
 	and %l7, %o5, %o5
 ! v41 = v6 ^ v41
-	.loc 1 1924
+	.loc 1 2051
 	xor %g1, %o0, %o0
 ! v44 = v41 ^ v44
-	.loc 1 1925
+	.loc 1 2052
 	xor %o0, %o5, %o5
 ! v50 = v50 & v13
-	.loc 1 1926
+	.loc 1 2053
 	and %o3, %o7, %o3
 ! v12 = v4 & v12
-	.loc 1 1927
+	.loc 1 2054
 	and %l7, %o4, %o4
 ! v12 = v50 ^ v12
-	.loc 1 1928
+	.loc 1 2055
 	xor %o3, %o4, %o4
 ! v13 = v4 & v13
-	.loc 1 1929
+	.loc 1 2056
 	and %l7, %o7, %o7
 ! v39 = v39 ^ v43
-	.loc 1 1930
+	.loc 1 2057
 	ldx [%fp + -689], %o0
 	ldx [%fp + -1057], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v58
-	.loc 1 1931
+	.loc 1 2058
 	ldx [%fp + -825], %o1
 	xor %o0, %o1, %o2
 ! v0 = v0 ^ v60
-	.loc 1 1932
+	.loc 1 2059
 	ldx [%fp + -681], %o0
 	ldx [%fp + -1049], %o1
 	xor %o0, %o1, %o0
 ! v0 = v0 ^ v7
-	.loc 1 1933
+	.loc 1 2060
 	ldx [%fp + -817], %o1
 	xor %o0, %o1, %o1
 ! v18 = v18 ^ v52
-	.loc 1 1934
+	.loc 1 2061
 	ldx [%fp + -673], %o0
 	ldx [%fp + -1041], %o3
 	xor %o0, %o3, %o0
 ! v18 = v18 ^ v3
-	.loc 1 1935
+	.loc 1 2062
 	ldx [%fp + -809], %o3
 	xor %o0, %o3, %o3
 ! v16 = v16 ^ v15
-	.loc 1 1936
+	.loc 1 2063
 	ldx [%fp + -665], %o0
 	ldx [%fp + -1025], %l3
 	xor %o0, %l3, %o0
 ! v16 = v16 ^ v30
-	.loc 1 1937
+	.loc 1 2064
 	ldx [%fp + -793], %l3
 	xor %o0, %l3, %l3
 ! v29 = v29 ^ v2
-	.loc 1 1938
+	.loc 1 2065
 	ldx [%fp + -657], %o0
 	ldx [%fp + -1001], %l4
 	xor %o0, %l4, %o0
 ! v29 = v29 ^ v5
-	.loc 1 1939
+	.loc 1 2066
 	ldx [%fp + -769], %l4
 	xor %o0, %l4, %o0
 ! v14 = v14 ^ v54
-	.loc 1 1940
+	.loc 1 2067
 	ldx [%fp + -969], %l4
 	xor %g5, %l4, %g5
 ! v14 = v14 ^ v40
-	.loc 1 1941
+	.loc 1 2068
 	ldx [%fp + -737], %l4
 	xor %g5, %l4, %g5
 ! v45 = v45 ^ v24
-	.loc 1 1942
+	.loc 1 2069
 	ldx [%fp + -929], %l4
 	xor %l1, %l4, %l1
 ! v45 = v45 ^ v34
-	.loc 1 1943
+	.loc 1 2070
 	ldx [%fp + -713], %l4
 	xor %l1, %l4, %l1
 ! v48 = v48 ^ v11
-	.loc 1 1944
+	.loc 1 2071
 	ldx [%fp + -897], %l4
 	xor %l2, %l4, %l2
 ! v48 = v48 ^ v37
-	.loc 1 1945
+	.loc 1 2072
 	ldx [%fp + -697], %l5
 	xor %l2, %l5, %l2
 ! v47 = v47 ^ v1
-	.loc 1 1946
+	.loc 1 2073
 	ldx [%fp + -873], %l5
 	xor %i2, %l5, %i2
 ! v47 = v47 ^ v31
-	.loc 1 1947
+	.loc 1 2074
 	xor %i2, %g4, %i2
 ! v42 = v42 ^ v49
-	.loc 1 1948
+	.loc 1 2075
 	ldx [%fp + -857], %l6
 	xor %i1, %l6, %i1
 ! v42 = v42 ^ v36
-	.loc 1 1949
+	.loc 1 2076
 	xor %i1, %i5, %i1
 ! v44 = v44 ^ v27
-	.loc 1 1950
+	.loc 1 2077
 	ldx [%fp + -849], %l7
 	xor %o5, %l7, %o5
 ! v44 = v44 ^ v33
-	.loc 1 1951
+	.loc 1 2078
 	xor %o5, %l0, %o5
 ! v12 = v12 ^ v28
-	.loc 1 1952
+	.loc 1 2079
 	ldx [%fp + -841], %i3
 	xor %o4, %i3, %o4
 ! v13 = v13 ^ v9
-	.loc 1 1953
+	.loc 1 2080
 	ldx [%fp + -833], %i4
 	xor %o7, %i4, %o7
 ! v11 = v39 ^ v11
-	.loc 1 1954
+	.loc 1 2081
 	xor %o2, %l4, %o2
 ! v1 = v0 ^ v1
-	.loc 1 1955
+	.loc 1 2082
 	xor %o1, %l5, %l4
 ! v49 = v18 ^ v49
-	.loc 1 1956
+	.loc 1 2083
 	xor %o3, %l6, %o3
 ! v27 = v16 ^ v27
-	.loc 1 1957
+	.loc 1 2084
 	xor %l3, %l7, %l3
 ! v28 = v29 ^ v28
-	.loc 1 1958
+	.loc 1 2085
 	xor %o0, %i3, %l6
 ! v9 = v14 ^ v9
-	.loc 1 1959
+	.loc 1 2086
 	xor %g5, %i4, %o1
 ! v58 = v48 ^ v58
-	.loc 1 1960
+	.loc 1 2087
 	ldx [%fp + -825], %o0
 	xor %l2, %o0, %l7
 ! v7 = v47 ^ v7
-	.loc 1 1961
+	.loc 1 2088
 	ldx [%fp + -817], %o0
 	xor %i2, %o0, %i2
 ! v3 = v42 ^ v3
-	.loc 1 1962
+	.loc 1 2089
 	ldx [%fp + -809], %o0
 	xor %i1, %o0, %l2
 ! v30 = v44 ^ v30
-	.loc 1 1963
+	.loc 1 2090
 	ldx [%fp + -793], %o0
 	xor %o5, %o0, %l5
 ! v5 = v12 ^ v5
-	.loc 1 1964
+	.loc 1 2091
 	ldx [%fp + -769], %o0
 	xor %o4, %o0, %o5
 ! v40 = v13 ^ v40
-	.loc 1 1965
+	.loc 1 2092
 	ldx [%fp + -737], %o0
 	xor %o7, %o0, %o7
 ! v7 = v7 ^ v33
-	.loc 1 1966
+	.loc 1 2093
 	xor %i2, %l0, %o4
 ! v58 = v58 ^ v33
-	.loc 1 1967
+	.loc 1 2094
 	xor %l7, %l0, %o0
 ! v9 = v9 ^ v33
-	.loc 1 1968
+	.loc 1 2095
 	xor %o1, %l0, %o1
 ! v33 = v28 ^ v33
-	.loc 1 1969
+	.loc 1 2096
 	xor %l6, %l0, %l0
 ! v58 = v58 ^ v36
-	.loc 1 1970
+	.loc 1 2097
 	xor %o0, %i5, %o0
 ! v45 = v45 ^ v36
-	.loc 1 1971
+	.loc 1 2098
 	xor %l1, %i5, %l1
 ! v33 = v33 ^ v36
-	.loc 1 1972
+	.loc 1 2099
 	xor %l0, %i5, %l0
 ! v36 = v27 ^ v36
-	.loc 1 1973
+	.loc 1 2100
 	xor %l3, %i5, %i5
 ! v45 = v45 ^ v31
-	.loc 1 1974
+	.loc 1 2101
 	xor %l1, %g4, %l1
 ! v9 = v9 ^ v31
-	.loc 1 1975
+	.loc 1 2102
 	xor %o1, %g4, %o1
 ! v36 = v36 ^ v31
-	.loc 1 1976
+	.loc 1 2103
 	xor %i5, %g4, %i5
 ! v31 = v49 ^ v31
-	.loc 1 1977
+	.loc 1 2104
 	xor %o3, %g4, %g4
 ! v9 = v9 ^ v37
-	.loc 1 1978
+	.loc 1 2105
 	ldx [%fp + -697], %l3
 	xor %o1, %l3, %o3
 ! v33 = v33 ^ v37
-	.loc 1 1979
+	.loc 1 2106
 	xor %l0, %l3, %l0
 ! v31 = v31 ^ v37
-	.loc 1 1980
+	.loc 1 2107
 	xor %g4, %l3, %g4
 ! v37 = v1 ^ v37
-	.loc 1 1981
+	.loc 1 2108
 	xor %l4, %l3, %o1
 ! v33 = v33 ^ v34
-	.loc 1 1982
+	.loc 1 2109
 	ldx [%fp + -713], %l3
 	xor %l0, %l3, %l0
 ! v36 = v36 ^ v34
-	.loc 1 1983
+	.loc 1 2110
 	xor %i5, %l3, %i5
 ! v37 = v37 ^ v34
-	.loc 1 1984
+	.loc 1 2111
 	xor %o1, %l3, %o1
 ! v34 = v11 ^ v34
-	.loc 1 1985
+	.loc 1 2112
 	xor %o2, %l3, %o2
 ! v36 = v36 ^ v40
-	.loc 1 1986
+	.loc 1 2113
 	xor %i5, %o7, %i5
 ! v31 = v31 ^ v40
-	.loc 1 1987
+	.loc 1 2114
 	xor %g4, %o7, %g4
 ! v34 = v34 ^ v40
-	.loc 1 1988
+	.loc 1 2115
 	xor %o2, %o7, %o2
 ! v40 = v24 ^ v40
-	.loc 1 1989
+	.loc 1 2116
 	ldx [%fp + -929], %l3
 	xor %l3, %o7, %o7
 ! v31 = v31 ^ v5
-	.loc 1 1990
+	.loc 1 2117
 	xor %g4, %o5, %g4
 ! v37 = v37 ^ v5
-	.loc 1 1991
+	.loc 1 2118
 	xor %o1, %o5, %o1
 ! v40 = v40 ^ v5
-	.loc 1 1992
+	.loc 1 2119
 	xor %o7, %o5, %o7
 ! v5 = v54 ^ v5
-	.loc 1 1993
+	.loc 1 2120
 	ldx [%fp + -969], %l3
 	xor %l3, %o5, %o5
 ! v37 = v37 ^ v30
-	.loc 1 1994
+	.loc 1 2121
 	xor %o1, %l5, %o1
 ! v34 = v34 ^ v30
-	.loc 1 1995
+	.loc 1 2122
 	xor %o2, %l5, %o2
 ! v5 = v5 ^ v30
-	.loc 1 1996
+	.loc 1 2123
 	xor %o5, %l5, %o5
 ! v30 = v2 ^ v30
-	.loc 1 1997
+	.loc 1 2124
 	ldx [%fp + -1001], %l3
 	xor %l3, %l5, %l5
 ! v34 = v34 ^ v3
-	.loc 1 1998
+	.loc 1 2125
 	xor %o2, %l2, %o2
 ! v40 = v40 ^ v3
-	.loc 1 1999
+	.loc 1 2126
 	xor %o7, %l2, %o7
 ! v30 = v30 ^ v3
-	.loc 1 2000
+	.loc 1 2127
 	xor %l5, %l2, %l5
 ! v3 = v15 ^ v3
-	.loc 1 2001
+	.loc 1 2128
 	ldx [%fp + -1025], %l3
 	xor %l3, %l2, %l2
 ! v40 = v40 ^ v7
-	.loc 1 2002
+	.loc 1 2129
 	xor %o7, %o4, %o7
 ! v5 = v5 ^ v7
-	.loc 1 2003
+	.loc 1 2130
 	xor %o5, %o4, %o5
 ! v3 = v3 ^ v7
-	.loc 1 2004
+	.loc 1 2131
 	xor %l2, %o4, %l2
 ! v7 = v52 ^ v7
-	.loc 1 2005
+	.loc 1 2132
 	ldx [%fp + -1041], %l3
 	xor %l3, %o4, %o4
 ! v5 = v5 ^ v58
-	.loc 1 2006
+	.loc 1 2133
 	xor %o5, %o0, %o5
 ! v30 = v30 ^ v58
-	.loc 1 2007
+	.loc 1 2134
 	xor %l5, %o0, %l5
 ! v7 = v7 ^ v58
-	.loc 1 2008
+	.loc 1 2135
 	xor %o4, %o0, %l3
 ! v58 = v60 ^ v58
-	.loc 1 2009
+	.loc 1 2136
 	ldx [%fp + -1049], %o4
 	xor %o4, %o0, %o0
 ! v30 = v30 ^ v45
-	.loc 1 2010
+	.loc 1 2137
 	xor %l5, %l1, %l5
 ! v3 = v3 ^ v45
-	.loc 1 2011
+	.loc 1 2138
 	xor %l2, %l1, %l2
 ! v58 = v58 ^ v45
-	.loc 1 2012
+	.loc 1 2139
 	xor %o0, %l1, %o0
 ! v45 = v43 ^ v45
-	.loc 1 2013
+	.loc 1 2140
 	ldx [%fp + -1057], %o4
 	xor %o4, %l1, %l1
 ! v45 = v45 ^ v33
-	.loc 1 2014
+	.loc 1 2141
 	xor %l1, %l0, %l1
 ! v43 = v34 ^ v33
-	.loc 1 2015
+	.loc 1 2142
 	xor %o2, %l0, %o4
 ! v43 = v43 ^ v9
-	.loc 1 2016
+	.loc 1 2143
 	xor %o4, %o3, %o4
 ! v58 = v58 ^ v34
-	.loc 1 2017
+	.loc 1 2144
 	xor %o0, %o2, %l4
 ! v60 = v37 ^ v33
-	.loc 1 2018
+	.loc 1 2145
 	xor %o1, %l0, %o0
 ! v60 = v60 ^ v9
-	.loc 1 2019
+	.loc 1 2146
 	xor %o0, %o3, %l6
 ! v7 = v7 ^ v34
-	.loc 1 2020
+	.loc 1 2147
 	xor %l3, %o2, %o0
 ! v7 = v7 ^ v37
-	.loc 1 2021
+	.loc 1 2148
 	xor %o0, %o1, %o0
 ! v7 = v7 ^ v33
-	.loc 1 2022
+	.loc 1 2149
 	xor %o0, %l0, %o0
 ! v7 = v7 ^ v9
-	.loc 1 2023
+	.loc 1 2150
 	xor %o0, %o3, %l3
 ! v34 = v34 ^ v31
-	.loc 1 2024
+	.loc 1 2151
 	xor %o2, %g4, %o2
 ! v3 = v3 ^ v37
-	.loc 1 2025
+	.loc 1 2152
 	xor %l2, %o1, %o0
 ! v3 = v3 ^ v31
-	.loc 1 2026
+	.loc 1 2153
 	xor %o0, %g4, %o0
 ! v3 = v3 ^ v9
-	.loc 1 2027
+	.loc 1 2154
 	xor %o0, %o3, %l2
 ! v37 = v37 ^ v36
-	.loc 1 2028
+	.loc 1 2155
 	xor %o1, %i5, %o1
 ! v30 = v30 ^ v31
-	.loc 1 2029
+	.loc 1 2156
 	xor %l5, %g4, %o0
 ! v30 = v30 ^ v36
-	.loc 1 2030
+	.loc 1 2157
 	xor %o0, %i5, %o0
 ! v31 = v31 ^ v33
-	.loc 1 2031
+	.loc 1 2158
 	xor %g4, %l0, %g4
 ! v5 = v5 ^ v36
-	.loc 1 2032
+	.loc 1 2159
 	xor %o5, %i5, %o5
 ! v5 = v5 ^ v33
-	.loc 1 2033
+	.loc 1 2160
 	xor %o5, %l0, %o5
 ! v36 = v36 ^ v9
-	.loc 1 2034
+	.loc 1 2161
 	xor %i5, %o3, %i5
 ! v33 = v40 ^ v33
-	.loc 1 2035
+	.loc 1 2162
 	xor %o7, %l0, %l0
 ! v9 = v33 ^ v9
-	.loc 1 2036
+	.loc 1 2163
 	xor %l0, %o3, %o3
 ! mem64[h + 0] = v45
-	.loc 1 2037
+	.loc 1 2164
 	stx %l1, [%i0]
 ! mem64[h + 8] = v43
-	.loc 1 2038
+	.loc 1 2165
 	stx %o4, [%i0 + 8]
 ! mem64[h + 16] = v58
-	.loc 1 2039
+	.loc 1 2166
 	stx %l4, [%i0 + 16]
 ! mem64[h + 24] = v60
-	.loc 1 2040
+	.loc 1 2167
 	stx %l6, [%i0 + 24]
 ! mem64[h + 32] = v7
-	.loc 1 2041
+	.loc 1 2168
 	stx %l3, [%i0 + 32]
 ! mem64[h + 40] = v34
-	.loc 1 2042
+	.loc 1 2169
 	stx %o2, [%i0 + 40]
 ! mem64[h + 48] = v3
-	.loc 1 2043
+	.loc 1 2170
 	stx %l2, [%i0 + 48]
 ! mem64[h + 56] = v37
-	.loc 1 2044
+	.loc 1 2171
 	stx %o1, [%i0 + 56]
 ! mem64[h + 64] = v30
-	.loc 1 2045
+	.loc 1 2172
 	stx %o0, [%i0 + 64]
 ! mem64[h + 72] = v31
-	.loc 1 2046
+	.loc 1 2173
 	stx %g4, [%i0 + 72]
 ! mem64[h + 80] = v5
-	.loc 1 2047
+	.loc 1 2174
 	stx %o5, [%i0 + 80]
 ! mem64[h + 88] = v36
-	.loc 1 2048
+	.loc 1 2175
 	stx %i5, [%i0 + 88]
 ! mem64[h + 96] = v9
-	.loc 1 2049
+	.loc 1 2176
 	stx %o3, [%i0 + 96]
 ! leave
-	.loc 1 2050
+	.loc 1 2177
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec_inv_sparc64, .-qhasm_kernel_mceliece_gf13_vec_inv_sparc64
@@ -7402,1380 +7540,1511 @@ qhasm_kernel_mceliece_gf13_vec_inv_sparc64:
 	.type qhasm_kernel_mceliece_gf13_vec256_mul_sparc64, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec256_mul_sparc64:
-	save %sp, -1328, %sp
+	save %sp, -240, %sp
 ! i = 4
-	.loc 1 2056
-	mov 4, %o0
-	stx %o0, [%fp + 895]
-.Lqhasm_kernel_mceliece_gf13_vec256_mul_sparc64.pass:
-! v0 = mem64[f + 0]
-	.loc 1 2058
-	ldx [%i1], %o5
-! v1 = mem64[g + 0]
-	.loc 1 2059
-	ldx [%i2], %o7
-! v2 = v0 & v1
-	.loc 1 2060
-	and %o5, %o7, %o0
-	stx %o0, [%fp + 903]
-! v3 = mem64[g + 32]
-	.loc 1 2061
-	ldx [%i2 + 32], %o3
-! v4 = v0 & v3
-	.loc 1 2062
-	and %o5, %o3, %o0
-! v5 = mem64[f + 32]
-	.loc 1 2063
-	ldx [%i1 + 32], %o4
-! v6 = v5 & v1
-	.loc 1 2064
-	and %o4, %o7, %o1
-! v6 = v4 ^ v6
-	.loc 1 2065
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1007]
-! v4 = mem64[g + 64]
-	.loc 1 2066
-	ldx [%i2 + 64], %l0
-! v7 = v0 & v4
-	.loc 1 2067
-	and %o5, %l0, %o0
-! v8 = v5 & v3
-	.loc 1 2068
-	and %o4, %o3, %o1
-! v9 = mem64[f + 64]
-	.loc 1 2069
-	ldx [%i1 + 64], %l1
-! v10 = v9 & v1
-	.loc 1 2070
-	and %l1, %o7, %o2
-! v8 = v7 ^ v8
-	.loc 1 2071
-	xor %o0, %o1, %o1
-! v10 = v8 ^ v10
-	.loc 1 2072
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1015]
-! v8 = mem64[g + 96]
-	.loc 1 2073
-	ldx [%i2 + 96], %l3
-! v7 = v0 & v8
-	.loc 1 2074
-	and %o5, %l3, %l2
-! v11 = v5 & v4
-	.loc 1 2075
-	and %o4, %l0, %o0
-! v12 = v9 & v3
-	.loc 1 2076
-	and %l1, %o3, %o1
-! v13 = mem64[f + 96]
-	.loc 1 2077
-	ldx [%i1 + 96], %l4
-! v14 = v13 & v1
-	.loc 1 2078
-	and %l4, %o7, %o2
-! v11 = v7 ^ v11
-	.loc 1 2079
-	xor %l2, %o0, %o0
-! v12 = v11 ^ v12
-	.loc 1 2080
-	xor %o0, %o1, %o1
-! v14 = v12 ^ v14
-	.loc 1 2081
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1023]
-! v12 = mem64[g + 128]
-	.loc 1 2082
-	ldx [%i2 + 128], %l7
-! v11 = v0 & v12
-	.loc 1 2083
-	and %o5, %l7, %l2
-! v7 = v5 & v8
-	.loc 1 2084
-	and %o4, %l3, %l5
-! v15 = v9 & v4
-	.loc 1 2085
-	and %l1, %l0, %o0
-! v16 = v13 & v3
-	.loc 1 2086
-	and %l4, %o3, %o1
-! v17 = mem64[f + 128]
-	.loc 1 2087
-	ldx [%i1 + 128], %l6
-! v18 = v17 & v1
-	.loc 1 2088
-	and %l6, %o7, %o2
-! v7 = v11 ^ v7
-	.loc 1 2089
-	xor %l2, %l5, %l5
-! v15 = v7 ^ v15
-	.loc 1 2090
-	xor %l5, %o0, %o0
-! v16 = v15 ^ v16
-	.loc 1 2091
-	xor %o0, %o1, %o1
-! v18 = v16 ^ v18
-	.loc 1 2092
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1031]
-! v16 = mem64[g + 160]
-	.loc 1 2093
-	ldx [%i2 + 160], %i4
-! v15 = v0 & v16
-	.loc 1 2094
-	and %o5, %i4, %o2
-! v7 = v5 & v12
-	.loc 1 2095
-	and %o4, %l7, %l2
-! v11 = v9 & v8
-	.loc 1 2096
-	and %l1, %l3, %l5
-! v19 = v13 & v4
-	.loc 1 2097
-	and %l4, %l0, %o0
-! v20 = v17 & v3
-	.loc 1 2098
-	and %l6, %o3, %o1
-! v21 = mem64[f + 160]
-	.loc 1 2099
-	ldx [%i1 + 160], %i3
-! v22 = v21 & v1
-	.loc 1 2100
-	and %i3, %o7, %i5
-! v7 = v15 ^ v7
-	.loc 1 2101
-	xor %o2, %l2, %l2
-! v11 = v7 ^ v11
-	.loc 1 2102
-	xor %l2, %l5, %l5
-! v19 = v11 ^ v19
-	.loc 1 2103
-	xor %l5, %o0, %o0
-! v20 = v19 ^ v20
-	.loc 1 2104
-	xor %o0, %o1, %o1
-! v22 = v20 ^ v22
-	.loc 1 2105
-	xor %o1, %i5, %o0
-	stx %o0, [%fp + 1039]
-! v20 = mem64[g + 192]
-	.loc 1 2106
-	ldx [%i2 + 192], %l2
-! v19 = v0 & v20
-	.loc 1 2107
-	and %o5, %l2, %o0
-! v11 = v5 & v16
-	.loc 1 2108
-	and %o4, %i4, %o1
-! v7 = v9 & v12
-	.loc 1 2109
-	and %l1, %l7, %o2
-! v15 = v13 & v8
-	.loc 1 2110
-	and %l4, %l3, %g5
-! v23 = v17 & v4
-	.loc 1 2111
-	and %l6, %l0, %g4
-! v24 = v21 & v3
-	.loc 1 2112
-	and %i3, %o3, %g1
-! v25 = mem64[f + 192]
-	.loc 1 2113
-	ldx [%i1 + 192], %l5
-! v26 = v25 & v1
-	.loc 1 2114
-	and %l5, %o7, %i5
-! v11 = v19 ^ v11
-	.loc 1 2115
-	xor %o0, %o1, %o1
-! v7 = v11 ^ v7
-	.loc 1 2116
-	xor %o1, %o2, %o2
-! v15 = v7 ^ v15
-	.loc 1 2117
-	xor %o2, %g5, %g5
-! v23 = v15 ^ v23
-	.loc 1 2118
-	xor %g5, %g4, %g4
-! v24 = v23 ^ v24
-	.loc 1 2119
-	xor %g4, %g1, %g1
-! v26 = v24 ^ v26
-	.loc 1 2120
-	xor %g1, %i5, %o0
-	stx %o0, [%fp + 1047]
-! v24 = v5 & v20
-	.loc 1 2121
-	and %o4, %l2, %o0
-! v23 = v9 & v16
-	.loc 1 2122
-	and %l1, %i4, %o1
-! v15 = v13 & v12
-	.loc 1 2123
-	and %l4, %l7, %o2
-! v7 = v17 & v8
-	.loc 1 2124
-	and %l6, %l3, %i5
-! v11 = v21 & v4
-	.loc 1 2125
-	and %i3, %l0, %g4
-! v19 = v25 & v3
-	.loc 1 2126
-	and %l5, %o3, %g1
-! v23 = v24 ^ v23
-	.loc 1 2127
-	xor %o0, %o1, %o1
-! v15 = v23 ^ v15
-	.loc 1 2128
-	xor %o1, %o2, %o2
-! v7 = v15 ^ v7
-	.loc 1 2129
-	xor %o2, %i5, %i5
-! v11 = v7 ^ v11
-	.loc 1 2130
-	xor %i5, %g4, %g4
-! v19 = v11 ^ v19
-	.loc 1 2131
-	xor %g4, %g1, %o0
-	stx %o0, [%fp + 1055]
-! v11 = v9 & v20
-	.loc 1 2132
-	and %l1, %l2, %o0
-! v7 = v13 & v16
-	.loc 1 2133
-	and %l4, %i4, %o1
-! v15 = v17 & v12
-	.loc 1 2134
-	and %l6, %l7, %o2
-! v23 = v21 & v8
-	.loc 1 2135
-	and %i3, %l3, %i5
-! v24 = v25 & v4
-	.loc 1 2136
-	and %l5, %l0, %g1
-! v7 = v11 ^ v7
-	.loc 1 2137
-	xor %o0, %o1, %o1
-! v15 = v7 ^ v15
-	.loc 1 2138
-	xor %o1, %o2, %o2
-! v23 = v15 ^ v23
-	.loc 1 2139
-	xor %o2, %i5, %i5
-! v24 = v23 ^ v24
-	.loc 1 2140
-	xor %i5, %g1, %o0
-	stx %o0, [%fp + 1063]
-! v23 = v13 & v20
-	.loc 1 2141
-	and %l4, %l2, %o0
-! v15 = v17 & v16
-	.loc 1 2142
-	and %l6, %i4, %o1
-! v7 = v21 & v12
-	.loc 1 2143
-	and %i3, %l7, %o2
-! v11 = v25 & v8
-	.loc 1 2144
-	and %l5, %l3, %i5
-! v15 = v23 ^ v15
-	.loc 1 2145
-	xor %o0, %o1, %o1
-! v7 = v15 ^ v7
-	.loc 1 2146
-	xor %o1, %o2, %o2
-! v11 = v7 ^ v11
-	.loc 1 2147
-	xor %o2, %i5, %o0
-	stx %o0, [%fp + 1071]
-! v7 = v17 & v20
-	.loc 1 2148
-	and %l6, %l2, %o0
-! v15 = v21 & v16
-	.loc 1 2149
-	and %i3, %i4, %o1
-! v23 = v25 & v12
-	.loc 1 2150
-	and %l5, %l7, %o2
-! v15 = v7 ^ v15
-	.loc 1 2151
-	xor %o0, %o1, %o1
-! v23 = v15 ^ v23
-	.loc 1 2152
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1079]
-! v15 = v21 & v20
-	.loc 1 2153
-	and %i3, %l2, %o0
-! v7 = v25 & v16
-	.loc 1 2154
-	and %l5, %i4, %o1
-! v7 = v15 ^ v7
-	.loc 1 2155
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1087]
-! v15 = v25 & v20
-	.loc 1 2156
-	and %l5, %l2, %o0
-	stx %o0, [%fp + 1095]
-! v27 = mem64[f + 224]
-	.loc 1 2157
-	ldx [%i1 + 224], %g5
-	stx %g5, [%fp + 911]
-! v28 = mem64[g + 224]
-	.loc 1 2158
-	ldx [%i2 + 224], %g4
-	stx %g4, [%fp + 919]
-! v29 = v27 & v28
-	.loc 1 2159
-	and %g5, %g4, %o0
-	stx %o0, [%fp + 927]
-! v30 = mem64[g + 256]
-	.loc 1 2160
-	ldx [%i2 + 256], %g1
-	stx %g1, [%fp + 935]
-! v31 = v27 & v30
-	.loc 1 2161
-	and %g5, %g1, %o0
-! v32 = mem64[f + 256]
-	.loc 1 2162
-	ldx [%i1 + 256], %i5
-	stx %i5, [%fp + 943]
-! v33 = v32 & v28
-	.loc 1 2163
-	and %i5, %g4, %o1
-! v33 = v31 ^ v33
-	.loc 1 2164
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1103]
-! v31 = mem64[g + 288]
-	.loc 1 2165
-	ldx [%i2 + 288], %o2
-! v34 = v27 & v31
-	.loc 1 2166
-	and %g5, %o2, %g5
-! v35 = v32 & v30
-	.loc 1 2167
-	and %i5, %g1, %o0
-! v36 = mem64[f + 288]
-	.loc 1 2168
-	ldx [%i1 + 288], %g1
-	stx %g1, [%fp + 951]
-! v37 = v36 & v28
-	.loc 1 2169
-	and %g1, %g4, %o1
-! v35 = v34 ^ v35
-	.loc 1 2170
-	xor %g5, %o0, %o0
-! v37 = v35 ^ v37
-	.loc 1 2171
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1111]
-! v35 = mem64[g + 320]
-	.loc 1 2172
-	ldx [%i2 + 320], %o1
-! v34 = v27 & v35
-	.loc 1 2173
-	ldx [%fp + 911], %o0
-	stx %o0, [%fp + 1863]
-	and %o0, %o1, %g4
-	stx %g4, [%fp + 1655]
-! v38 = v32 & v31
-	.loc 1 2174
-	and %i5, %o2, %g5
-	stx %g5, [%fp + 1639]
-! v39 = v36 & v30
-	.loc 1 2175
-	ldx [%fp + 935], %o0
-	stx %o0, [%fp + 1783]
-	and %g1, %o0, %i5
-	stx %i5, [%fp + 1431]
-! v40 = mem64[f + 320]
-	.loc 1 2176
-	ldx [%i1 + 320], %o0
-	stx %o0, [%fp + 1439]
-! v41 = v40 & v28
-	.loc 1 2177
-	ldx [%fp + 919], %g1
-	stx %g1, [%fp + 1791]
-	and %o0, %g1, %g1
-	stx %g1, [%fp + 1447]
-! v38 = v34 ^ v38
-	.loc 1 2178
-	xor %g4, %g5, %o0
-	stx %o0, [%fp + 1663]
-! v39 = v38 ^ v39
-	.loc 1 2179
-	xor %o0, %i5, %o0
-! v41 = v39 ^ v41
-	.loc 1 2180
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1119]
-! v39 = mem64[g + 352]
-	.loc 1 2181
-	ldx [%i2 + 352], %i5
-! v38 = v27 & v39
-	.loc 1 2182
-	ldx [%fp + 1863], %o0
-	and %o0, %i5, %o0
-	stx %o0, [%fp + 1727]
-	stx %o0, [%fp + 1455]
-! v34 = v32 & v35
 	.loc 1 2183
-	ldx [%fp + 943], %o0
-	stx %o0, [%fp + 1479]
-	and %o0, %o1, %o0
-	stx %o0, [%fp + 1871]
-	stx %o0, [%fp + 1463]
-! v42 = v36 & v31
-	.loc 1 2184
-	ldx [%fp + 951], %o0
-	stx %o0, [%fp + 1487]
-	and %o0, %o2, %o0
-	stx %o0, [%fp + 1951]
-	stx %o0, [%fp + 1671]
-	stx %o0, [%fp + 959]
-! v43 = v40 & v30
+	mov 4, %o0
+	stx %o0, [%fp + 1983]
+.Lqhasm_kernel_mceliece_gf13_vec256_mul_sparc64.pass:
+! F0 = mem64[f + 0]
 	.loc 1 2185
-	ldx [%fp + 1439], %o0
-	ldx [%fp + 1783], %g1
-	and %o0, %g1, %g4
-	stx %g4, [%fp + 1799]
-	stx %g4, [%fp + 967]
-! v44 = mem64[f + 352]
+	ldx [%i1], %o4
+! F1 = mem64[f + 32]
 	.loc 1 2186
-	ldx [%i1 + 352], %o0
-	stx %o0, [%fp + 1647]
-! v45 = v44 & v28
+	ldx [%i1 + 32], %o7
+! F2 = mem64[f + 64]
 	.loc 1 2187
-	ldx [%fp + 1791], %g1
-	and %o0, %g1, %g1
-	stx %g1, [%fp + 1911]
-	stx %g1, [%fp + 975]
-! v34 = v38 ^ v34
+	ldx [%i1 + 64], %l1
+! F3 = mem64[f + 96]
 	.loc 1 2188
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1871], %g5
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1471]
-! v42 = v34 ^ v42
+	ldx [%i1 + 96], %l3
+! F4 = mem64[f + 128]
 	.loc 1 2189
-	ldx [%fp + 1951], %g5
-	xor %o0, %g5, %o0
-! v43 = v42 ^ v43
+	ldx [%i1 + 128], %l5
+! F5 = mem64[f + 160]
 	.loc 1 2190
-	xor %o0, %g4, %o0
-! v45 = v43 ^ v45
+	ldx [%i1 + 160], %l7
+! F6 = mem64[f + 192]
 	.loc 1 2191
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1127]
-! v43 = mem64[g + 384]
+	ldx [%i1 + 192], %i3
+! F7 = mem64[f + 224]
 	.loc 1 2192
-	ldx [%i2 + 384], %o0
-! v42 = v27 & v43
+	ldx [%i1 + 224], %l6
+! F8 = mem64[f + 256]
 	.loc 1 2193
-	ldx [%fp + 911], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1495]
-	stx %g1, [%fp + 1135]
-! v34 = v32 & v39
+	ldx [%i1 + 256], %l4
+! F9 = mem64[f + 288]
 	.loc 1 2194
-	ldx [%fp + 1479], %g1
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 1503]
-	stx %g1, [%fp + 1143]
-! v38 = v36 & v35
+	ldx [%i1 + 288], %l2
+! F10 = mem64[f + 320]
 	.loc 1 2195
-	ldx [%fp + 1487], %g1
-	and %g1, %o1, %g1
-	stx %g1, [%fp + 1511]
-	stx %g1, [%fp + 1151]
-! v46 = v40 & v31
+	ldx [%i1 + 320], %l0
+! F11 = mem64[f + 352]
 	.loc 1 2196
-	ldx [%fp + 1439], %g1
-	and %g1, %o2, %g1
-	stx %g1, [%fp + 1519]
-	stx %g1, [%fp + 983]
-! v47 = v44 & v30
+	ldx [%i1 + 352], %o5
+! F12 = mem64[f + 384]
 	.loc 1 2197
-	ldx [%fp + 935], %g1
-	stx %g1, [%fp + 1535]
-	ldx [%fp + 1647], %g4
-	and %g4, %g1, %g1
-	stx %g1, [%fp + 1735]
-	stx %g1, [%fp + 1527]
-	stx %g1, [%fp + 991]
-! v48 = mem64[f + 384]
+	ldx [%i1 + 384], %o3
+! G = mem64[g + 352]
 	.loc 1 2198
-	ldx [%i1 + 384], %g4
-	stx %g4, [%fp + 2031]
-! v49 = v48 & v28
+	ldx [%i2 + 352], %o0
+! B = F12 & G
 	.loc 1 2199
-	ldx [%fp + 919], %g1
-	and %g4, %g1, %g1
-	stx %g1, [%fp + 1743]
-	stx %g1, [%fp + 1543]
-	stx %g1, [%fp + 999]
-! v34 = v42 ^ v34
+	and %o3, %o0, %o0
+! G = mem64[g + 384]
 	.loc 1 2200
-	ldx [%fp + 1495], %g1
-	ldx [%fp + 1503], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1159]
-! v38 = v34 ^ v38
+	ldx [%i2 + 384], %o2
+! A = F12 & G
 	.loc 1 2201
-	ldx [%fp + 1511], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1167]
-! v46 = v38 ^ v46
+	and %o3, %o2, %o1
+! T = F11 & G
 	.loc 1 2202
-	ldx [%fp + 1519], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1175]
-! v47 = v46 ^ v47
+	and %o5, %o2, %o2
+! B = B ^ T
 	.loc 1 2203
-	ldx [%fp + 1735], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1183]
-! v49 = v47 ^ v49
+	xor %o0, %o2, %o0
+! H24 = A
 	.loc 1 2204
-	ldx [%fp + 1743], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1191]
-! v47 = v32 & v43
+	stx %o1, [%fp + 1991]
+! H23 = B
 	.loc 1 2205
-	ldx [%fp + 943], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1751]
-	stx %g1, [%fp + 1551]
-	stx %g1, [%fp + 1199]
-! v46 = v36 & v39
+	stx %o0, [%fp + 1999]
+! G = mem64[g + 288]
 	.loc 1 2206
-	ldx [%fp + 951], %g1
-	stx %g1, [%fp + 1559]
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 1679]
-	stx %g1, [%fp + 1207]
-! v38 = v40 & v35
+	ldx [%i2 + 288], %o0
+! B = F12 & G
 	.loc 1 2207
-	ldx [%fp + 1439], %g1
-	and %g1, %o1, %g1
-	stx %g1, [%fp + 1839]
-	stx %g1, [%fp + 1759]
-	stx %g1, [%fp + 1567]
-	stx %g1, [%fp + 1215]
-! v34 = v44 & v31
+	and %o3, %o0, %o0
+! G = mem64[g + 320]
 	.loc 1 2208
-	ldx [%fp + 1647], %g1
-	and %g1, %o2, %g1
-	stx %g1, [%fp + 1807]
-	stx %g1, [%fp + 1575]
-	stx %g1, [%fp + 1223]
-! v42 = v48 & v30
+	ldx [%i2 + 320], %o1
+! A = F12 & G
 	.loc 1 2209
-	ldx [%fp + 1535], %g1
-	ldx [%fp + 2031], %g4
-	and %g4, %g1, %g1
-	stx %g1, [%fp + 1815]
-	stx %g1, [%fp + 1583]
-	stx %g1, [%fp + 1231]
-! v46 = v47 ^ v46
+	and %o3, %o1, %o2
+! T = F11 & G
 	.loc 1 2210
-	ldx [%fp + 1751], %g1
-	ldx [%fp + 1679], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1687]
-	stx %g1, [%fp + 1239]
-! v38 = v46 ^ v38
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 2211
-	ldx [%fp + 1839], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1695]
-	stx %g1, [%fp + 1247]
-! v34 = v38 ^ v34
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
 	.loc 1 2212
-	ldx [%fp + 1807], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1255]
-! v42 = v34 ^ v42
+	ldx [%i2 + 352], %o1
+! T = F11 & G
 	.loc 1 2213
-	ldx [%fp + 1815], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1263]
-! v34 = v36 & v43
+	and %o5, %o1, %i4
+! A = A ^ T
 	.loc 1 2214
-	ldx [%fp + 1559], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1895]
-	stx %g1, [%fp + 1767]
-	stx %g1, [%fp + 1591]
-	stx %g1, [%fp + 1271]
-! v38 = v40 & v39
+	xor %o2, %i4, %o2
+! T = F10 & G
 	.loc 1 2215
-	ldx [%fp + 1439], %g1
-	stx %g1, [%fp + 1775]
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 1919]
-	stx %g1, [%fp + 1847]
-	stx %g1, [%fp + 1703]
-	stx %g1, [%fp + 1279]
-! v46 = v44 & v35
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 2216
-	ldx [%fp + 1647], %g1
-	and %g1, %o1, %g1
-	stx %g1, [%fp + 1975]
-	stx %g1, [%fp + 1927]
-	stx %g1, [%fp + 1823]
-	stx %g1, [%fp + 1599]
-	stx %g1, [%fp + 1287]
-! v47 = v48 & v31
+	xor %o0, %o1, %o0
+! G = mem64[g + 384]
 	.loc 1 2217
-	ldx [%fp + 2031], %g1
-	and %g1, %o2, %g1
-	stx %g1, [%fp + 1991]
-	stx %g1, [%fp + 1959]
-	stx %g1, [%fp + 1879]
-	stx %g1, [%fp + 1607]
-	stx %g1, [%fp + 1295]
-! v38 = v34 ^ v38
+	ldx [%i2 + 384], %o1
+! T = F10 & G
 	.loc 1 2218
-	ldx [%fp + 1895], %g1
-	ldx [%fp + 1919], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1711]
-	stx %g1, [%fp + 1303]
-! v46 = v38 ^ v46
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 2219
-	ldx [%fp + 1975], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1311]
-! v47 = v46 ^ v47
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 2220
-	ldx [%fp + 1991], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1319]
-! v46 = v40 & v43
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 2221
-	ldx [%fp + 1775], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1935]
-	stx %g1, [%fp + 1831]
-	stx %g1, [%fp + 1615]
-	stx %g1, [%fp + 1327]
-! v38 = v44 & v39
+	xor %o0, %o1, %o0
+! H22 = A
 	.loc 1 2222
-	ldx [%fp + 1647], %g1
-	stx %g1, [%fp + 1943]
-	stx %g1, [%fp + 1855]
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 2015]
-	stx %g1, [%fp + 1999]
-	stx %g1, [%fp + 1967]
-	stx %g1, [%fp + 1903]
-	stx %g1, [%fp + 1719]
-	stx %g1, [%fp + 1335]
-! v34 = v48 & v35
+	stx %o2, [%fp + 2007]
+! H21 = B
 	.loc 1 2223
-	ldx [%fp + 2031], %g1
-	and %g1, %o1, %g4
-	stx %g4, [%fp + 2023]
-	stx %g4, [%fp + 2007]
-	stx %g4, [%fp + 1983]
-	stx %g4, [%fp + 1887]
-	stx %g4, [%fp + 1623]
-	stx %g4, [%fp + 1343]
-! v38 = v46 ^ v38
+	stx %o0, [%fp + 2015]
+! G = mem64[g + 224]
 	.loc 1 2224
-	ldx [%fp + 1935], %g1
-	ldx [%fp + 2015], %g5
-	xor %g1, %g5, %g1
-	stx %g1, [%fp + 1351]
-! v34 = v38 ^ v34
+	ldx [%i2 + 224], %o0
+! B = F12 & G
 	.loc 1 2225
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1359]
-! v38 = v44 & v43
+	and %o3, %o0, %o0
+! G = mem64[g + 256]
 	.loc 1 2226
-	ldx [%fp + 1943], %g1
-	and %g1, %o0, %g5
-	stx %g5, [%fp + 1631]
-	stx %g5, [%fp + 1367]
-! v46 = v48 & v39
+	ldx [%i2 + 256], %o1
+! A = F12 & G
 	.loc 1 2227
-	ldx [%fp + 2031], %g4
-	and %g4, %i5, %g1
-	stx %g1, [%fp + 1375]
-! v46 = v38 ^ v46
+	and %o3, %o1, %o2
+! T = F11 & G
 	.loc 1 2228
-	xor %g5, %g1, %g1
-	stx %g1, [%fp + 1383]
-! v38 = v48 & v43
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 2229
-	and %g4, %o0, %g1
-	stx %g1, [%fp + 1391]
-! v27 = v0 ^ v27
+	xor %o0, %o1, %o0
+! G = mem64[g + 288]
 	.loc 1 2230
-	ldx [%fp + 911], %g1
-	xor %o5, %g1, %o5
-! v32 = v5 ^ v32
+	ldx [%i2 + 288], %o1
+! T = F11 & G
 	.loc 1 2231
-	ldx [%fp + 943], %g1
-	xor %o4, %g1, %g1
-! v36 = v9 ^ v36
+	and %o5, %o1, %i4
+! A = A ^ T
 	.loc 1 2232
-	ldx [%fp + 951], %o4
-	xor %l1, %o4, %o4
-! v40 = v13 ^ v40
+	xor %o2, %i4, %o2
+! T = F10 & G
 	.loc 1 2233
-	ldx [%fp + 1439], %l1
-	xor %l4, %l1, %l1
-! v44 = v17 ^ v44
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 2234
-	ldx [%fp + 1647], %l4
-	xor %l6, %l4, %l4
-! v48 = v21 ^ v48
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
 	.loc 1 2235
-	ldx [%fp + 2031], %l6
-	xor %i3, %l6, %l6
-! v28 = v1 ^ v28
+	ldx [%i2 + 320], %o1
+! T = F10 & G
 	.loc 1 2236
-	ldx [%fp + 919], %i3
-	xor %o7, %i3, %o7
-! v30 = v3 ^ v30
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 2237
-	ldx [%fp + 935], %i3
-	xor %o3, %i3, %o3
-! v31 = v4 ^ v31
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 2238
-	xor %l0, %o2, %o2
-! v35 = v8 ^ v35
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 2239
-	xor %l3, %o1, %l3
-! v39 = v12 ^ v39
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
 	.loc 1 2240
-	xor %l7, %i5, %i5
-! v43 = v16 ^ v43
+	ldx [%i2 + 352], %o1
+! T = F9 & G
 	.loc 1 2241
-	xor %i4, %o0, %l7
-! v16 = v27 & v28
+	and %l2, %o1, %i4
+! A = A ^ T
 	.loc 1 2242
-	and %o5, %o7, %o0
-	stx %o0, [%fp + 1399]
-! v12 = v27 & v30
+	xor %o2, %i4, %o2
+! T = F8 & G
 	.loc 1 2243
-	and %o5, %o3, %o0
-! v8 = v32 & v28
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 2244
-	and %g1, %o7, %o1
-! v8 = v12 ^ v8
+	xor %o0, %o1, %o0
+! G = mem64[g + 384]
 	.loc 1 2245
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1407]
-! v12 = v27 & v31
+	ldx [%i2 + 384], %o1
+! T = F8 & G
 	.loc 1 2246
-	and %o5, %o2, %o0
-! v4 = v32 & v30
+	and %l4, %o1, %i4
+! A = A ^ T
 	.loc 1 2247
-	and %g1, %o3, %o1
-! v3 = v36 & v28
+	xor %o2, %i4, %o2
+! T = F7 & G
 	.loc 1 2248
-	and %o4, %o7, %l0
-! v4 = v12 ^ v4
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 2249
-	xor %o0, %o1, %o1
-! v3 = v4 ^ v3
-	.loc 1 2250
-	xor %o1, %l0, %o0
-	stx %o0, [%fp + 1415]
-! v4 = v27 & v35
-	.loc 1 2251
-	and %o5, %l3, %o0
-! v12 = v32 & v31
-	.loc 1 2252
-	and %g1, %o2, %o1
-! v1 = v36 & v30
-	.loc 1 2253
-	and %o4, %o3, %l0
-! v21 = v40 & v28
-	.loc 1 2254
-	and %l1, %o7, %i3
-! v12 = v4 ^ v12
-	.loc 1 2255
-	xor %o0, %o1, %o1
-! v1 = v12 ^ v1
-	.loc 1 2256
-	xor %o1, %l0, %l0
-! v21 = v1 ^ v21
-	.loc 1 2257
-	xor %l0, %i3, %o0
-	stx %o0, [%fp + 1423]
-! v1 = v27 & v39
-	.loc 1 2258
-	and %o5, %i5, %o0
-! v12 = v32 & v35
-	.loc 1 2259
-	and %g1, %l3, %o1
-! v4 = v36 & v31
-	.loc 1 2260
-	and %o4, %o2, %l0
-! v17 = v40 & v30
-	.loc 1 2261
-	and %l1, %o3, %i3
-! v13 = v44 & v28
-	.loc 1 2262
-	and %l4, %o7, %i4
-! v12 = v1 ^ v12
-	.loc 1 2263
-	xor %o0, %o1, %o1
-! v4 = v12 ^ v4
-	.loc 1 2264
-	xor %o1, %l0, %l0
-! v17 = v4 ^ v17
-	.loc 1 2265
-	xor %l0, %i3, %i3
-! v13 = v17 ^ v13
-	.loc 1 2266
-	xor %i3, %i4, %i4
-! v17 = v27 & v43
-	.loc 1 2267
-	and %o5, %l7, %o0
-! v4 = v32 & v39
-	.loc 1 2268
-	and %g1, %i5, %o1
-! v12 = v36 & v35
-	.loc 1 2269
-	and %o4, %l3, %l0
-! v1 = v40 & v31
-	.loc 1 2270
-	and %l1, %o2, %g5
-! v9 = v44 & v30
-	.loc 1 2271
-	and %l4, %o3, %g4
-! v5 = v48 & v28
-	.loc 1 2272
-	and %l6, %o7, %i3
-! v4 = v17 ^ v4
-	.loc 1 2273
-	xor %o0, %o1, %o1
-! v12 = v4 ^ v12
-	.loc 1 2274
-	xor %o1, %l0, %l0
-! v1 = v12 ^ v1
-	.loc 1 2275
-	xor %l0, %g5, %g5
-! v9 = v1 ^ v9
-	.loc 1 2276
-	xor %g5, %g4, %g4
-! v5 = v9 ^ v5
-	.loc 1 2277
-	xor %g4, %i3, %g4
-! v27 = v27 & v20
-	.loc 1 2278
-	and %o5, %l2, %g5
-! v9 = v32 & v43
-	.loc 1 2279
-	and %g1, %l7, %o0
-! v1 = v36 & v39
-	.loc 1 2280
-	and %o4, %i5, %i3
-! v12 = v40 & v35
-	.loc 1 2281
-	and %l1, %l3, %l0
-! v4 = v44 & v31
-	.loc 1 2282
-	and %l4, %o2, %o5
-! v17 = v48 & v30
-	.loc 1 2283
-	and %l6, %o3, %o1
-! v28 = v25 & v28
-	.loc 1 2284
-	and %l5, %o7, %o7
-! v9 = v27 ^ v9
-	.loc 1 2285
-	xor %g5, %o0, %o0
-! v1 = v9 ^ v1
-	.loc 1 2286
-	xor %o0, %i3, %i3
-! v12 = v1 ^ v12
-	.loc 1 2287
-	xor %i3, %l0, %l0
-! v4 = v12 ^ v4
-	.loc 1 2288
-	xor %l0, %o5, %o5
-! v17 = v4 ^ v17
-	.loc 1 2289
-	xor %o5, %o1, %o1
-! v28 = v17 ^ v28
-	.loc 1 2290
-	xor %o1, %o7, %o7
-! v32 = v32 & v20
-	.loc 1 2291
-	and %g1, %l2, %g1
-! v17 = v36 & v43
-	.loc 1 2292
-	and %o4, %l7, %o0
-! v4 = v40 & v39
-	.loc 1 2293
-	and %l1, %i5, %o1
-! v12 = v44 & v35
-	.loc 1 2294
-	and %l4, %l3, %l0
-! v1 = v48 & v31
-	.loc 1 2295
-	and %l6, %o2, %o5
-! v30 = v25 & v30
-	.loc 1 2296
-	and %l5, %o3, %o3
-! v17 = v32 ^ v17
-	.loc 1 2297
-	xor %g1, %o0, %o0
-! v4 = v17 ^ v4
-	.loc 1 2298
-	xor %o0, %o1, %o1
-! v12 = v4 ^ v12
-	.loc 1 2299
-	xor %o1, %l0, %l0
-! v1 = v12 ^ v1
-	.loc 1 2300
-	xor %l0, %o5, %o5
-! v30 = v1 ^ v30
-	.loc 1 2301
-	xor %o5, %o3, %o5
-! v36 = v36 & v20
-	.loc 1 2302
-	and %o4, %l2, %o4
-! v1 = v40 & v43
-	.loc 1 2303
-	and %l1, %l7, %o0
-! v12 = v44 & v39
-	.loc 1 2304
-	and %l4, %i5, %o1
-! v4 = v48 & v35
-	.loc 1 2305
-	and %l6, %l3, %o3
-! v31 = v25 & v31
-	.loc 1 2306
-	and %l5, %o2, %o2
-! v1 = v36 ^ v1
-	.loc 1 2307
-	xor %o4, %o0, %o0
-! v12 = v1 ^ v12
-	.loc 1 2308
-	xor %o0, %o1, %o1
-! v4 = v12 ^ v4
-	.loc 1 2309
-	xor %o1, %o3, %o3
-! v31 = v4 ^ v31
-	.loc 1 2310
-	xor %o3, %o2, %o2
-! v40 = v40 & v20
-	.loc 1 2311
-	and %l1, %l2, %l1
-! v4 = v44 & v43
-	.loc 1 2312
-	and %l4, %l7, %o0
-! v12 = v48 & v39
-	.loc 1 2313
-	and %l6, %i5, %o1
-! v35 = v25 & v35
-	.loc 1 2314
-	and %l5, %l3, %l3
-! v4 = v40 ^ v4
-	.loc 1 2315
-	xor %l1, %o0, %o0
-! v12 = v4 ^ v12
-	.loc 1 2316
-	xor %o0, %o1, %o1
-! v35 = v12 ^ v35
-	.loc 1 2317
-	xor %o1, %l3, %l3
-! v44 = v44 & v20
-	.loc 1 2318
-	and %l4, %l2, %l4
-! v12 = v48 & v43
-	.loc 1 2319
-	and %l6, %l7, %o0
-! v39 = v25 & v39
-	.loc 1 2320
-	and %l5, %i5, %i5
-! v12 = v44 ^ v12
-	.loc 1 2321
-	xor %l4, %o0, %o0
-! v39 = v12 ^ v39
-	.loc 1 2322
-	xor %o0, %i5, %i5
-! v48 = v48 & v20
-	.loc 1 2323
-	and %l6, %l2, %l6
-! v43 = v25 & v43
-	.loc 1 2324
-	and %l5, %l7, %l7
-! v43 = v48 ^ v43
-	.loc 1 2325
-	xor %l6, %l7, %l7
-! v20 = v25 & v20
-	.loc 1 2326
-	and %l5, %l2, %l2
-! v16 = v16 ^ v2
-	.loc 1 2327
-	ldx [%fp + 1399], %o0
-	ldx [%fp + 903], %o1
 	xor %o0, %o1, %o0
-! v16 = v16 ^ v29
+! H20 = A
+	.loc 1 2250
+	stx %o2, [%fp + 2023]
+! H19 = B
+	.loc 1 2251
+	stx %o0, [%fp + 2031]
+! G = mem64[g + 160]
+	.loc 1 2252
+	ldx [%i2 + 160], %o0
+! B = F12 & G
+	.loc 1 2253
+	and %o3, %o0, %o0
+! G = mem64[g + 192]
+	.loc 1 2254
+	ldx [%i2 + 192], %o1
+! A = F12 & G
+	.loc 1 2255
+	and %o3, %o1, %o2
+! T = F11 & G
+	.loc 1 2256
+	and %o5, %o1, %o1
+! B = B ^ T
+	.loc 1 2257
+	xor %o0, %o1, %o0
+! G = mem64[g + 224]
+	.loc 1 2258
+	ldx [%i2 + 224], %o1
+! T = F11 & G
+	.loc 1 2259
+	and %o5, %o1, %i4
+! A = A ^ T
+	.loc 1 2260
+	xor %o2, %i4, %o2
+! T = F10 & G
+	.loc 1 2261
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 2262
+	xor %o0, %o1, %o0
+! G = mem64[g + 256]
+	.loc 1 2263
+	ldx [%i2 + 256], %o1
+! T = F10 & G
+	.loc 1 2264
+	and %l0, %o1, %i4
+! A = A ^ T
+	.loc 1 2265
+	xor %o2, %i4, %o2
+! T = F9 & G
+	.loc 1 2266
+	and %l2, %o1, %o1
+! B = B ^ T
+	.loc 1 2267
+	xor %o0, %o1, %o0
+! G = mem64[g + 288]
+	.loc 1 2268
+	ldx [%i2 + 288], %o1
+! T = F9 & G
+	.loc 1 2269
+	and %l2, %o1, %i4
+! A = A ^ T
+	.loc 1 2270
+	xor %o2, %i4, %o2
+! T = F8 & G
+	.loc 1 2271
+	and %l4, %o1, %o1
+! B = B ^ T
+	.loc 1 2272
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
+	.loc 1 2273
+	ldx [%i2 + 320], %o1
+! T = F8 & G
+	.loc 1 2274
+	and %l4, %o1, %i4
+! A = A ^ T
+	.loc 1 2275
+	xor %o2, %i4, %o2
+! T = F7 & G
+	.loc 1 2276
+	and %l6, %o1, %o1
+! B = B ^ T
+	.loc 1 2277
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
+	.loc 1 2278
+	ldx [%i2 + 352], %o1
+! T = F7 & G
+	.loc 1 2279
+	and %l6, %o1, %i4
+! A = A ^ T
+	.loc 1 2280
+	xor %o2, %i4, %o2
+! T = F6 & G
+	.loc 1 2281
+	and %i3, %o1, %o1
+! B = B ^ T
+	.loc 1 2282
+	xor %o0, %o1, %o0
+! G = mem64[g + 384]
+	.loc 1 2283
+	ldx [%i2 + 384], %o1
+! T = F6 & G
+	.loc 1 2284
+	and %i3, %o1, %i4
+! A = A ^ T
+	.loc 1 2285
+	xor %o2, %i4, %o2
+! T = F5 & G
+	.loc 1 2286
+	and %l7, %o1, %o1
+! B = B ^ T
+	.loc 1 2287
+	xor %o0, %o1, %o0
+! H17 = B
+	.loc 1 2289
+	mov %o0, %i4
+! G = mem64[g + 96]
+	.loc 1 2290
+	ldx [%i2 + 96], %o0
+! B = F12 & G
+	.loc 1 2291
+	and %o3, %o0, %o0
+! G = mem64[g + 128]
+	.loc 1 2292
+	ldx [%i2 + 128], %o1
+! A = F12 & G
+	.loc 1 2293
+	and %o3, %o1, %i5
+! T = F11 & G
+	.loc 1 2294
+	and %o5, %o1, %o1
+! B = B ^ T
+	.loc 1 2295
+	xor %o0, %o1, %o0
+! G = mem64[g + 160]
+	.loc 1 2296
+	ldx [%i2 + 160], %o1
+! T = F11 & G
+	.loc 1 2297
+	and %o5, %o1, %g1
+! A = A ^ T
+	.loc 1 2298
+	xor %i5, %g1, %i5
+! T = F10 & G
+	.loc 1 2299
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 2300
+	xor %o0, %o1, %o0
+! G = mem64[g + 192]
+	.loc 1 2301
+	ldx [%i2 + 192], %o1
+! T = F10 & G
+	.loc 1 2302
+	and %l0, %o1, %g1
+! A = A ^ T
+	.loc 1 2303
+	xor %i5, %g1, %i5
+! T = F9 & G
+	.loc 1 2304
+	and %l2, %o1, %o1
+! B = B ^ T
+	.loc 1 2305
+	xor %o0, %o1, %o0
+! G = mem64[g + 224]
+	.loc 1 2306
+	ldx [%i2 + 224], %o1
+! T = F9 & G
+	.loc 1 2307
+	and %l2, %o1, %g1
+! A = A ^ T
+	.loc 1 2308
+	xor %i5, %g1, %i5
+! T = F8 & G
+	.loc 1 2309
+	and %l4, %o1, %o1
+! B = B ^ T
+	.loc 1 2310
+	xor %o0, %o1, %o0
+! G = mem64[g + 256]
+	.loc 1 2311
+	ldx [%i2 + 256], %o1
+! T = F8 & G
+	.loc 1 2312
+	and %l4, %o1, %g1
+! A = A ^ T
+	.loc 1 2313
+	xor %i5, %g1, %i5
+! T = F7 & G
+	.loc 1 2314
+	and %l6, %o1, %o1
+! B = B ^ T
+	.loc 1 2315
+	xor %o0, %o1, %o0
+! G = mem64[g + 288]
+	.loc 1 2316
+	ldx [%i2 + 288], %o1
+! T = F7 & G
+	.loc 1 2317
+	and %l6, %o1, %g1
+! A = A ^ T
+	.loc 1 2318
+	xor %i5, %g1, %i5
+! T = F6 & G
+	.loc 1 2319
+	and %i3, %o1, %o1
+! B = B ^ T
+	.loc 1 2320
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
+	.loc 1 2321
+	ldx [%i2 + 320], %o1
+! T = F6 & G
+	.loc 1 2322
+	and %i3, %o1, %g1
+! A = A ^ T
+	.loc 1 2323
+	xor %i5, %g1, %i5
+! T = F5 & G
+	.loc 1 2324
+	and %l7, %o1, %o1
+! B = B ^ T
+	.loc 1 2325
+	xor %o0, %o1, %o0
+! G = mem64[g + 352]
+	.loc 1 2326
+	ldx [%i2 + 352], %o1
+! T = F5 & G
+	.loc 1 2327
+	and %l7, %o1, %g1
+! A = A ^ T
 	.loc 1 2328
-	ldx [%fp + 927], %o1
-	xor %o0, %o1, %o1
-! v8 = v8 ^ v6
+	xor %i5, %g1, %i5
+! T = F4 & G
 	.loc 1 2329
-	ldx [%fp + 1407], %o0
-	ldx [%fp + 1007], %o3
-	xor %o0, %o3, %o0
-! v8 = v8 ^ v33
+	and %l5, %o1, %o1
+! B = B ^ T
 	.loc 1 2330
-	ldx [%fp + 1103], %o3
-	xor %o0, %o3, %o3
-! v3 = v3 ^ v10
+	xor %o0, %o1, %o0
+! G = mem64[g + 384]
 	.loc 1 2331
-	ldx [%fp + 1415], %o0
-	ldx [%fp + 1015], %o4
-	xor %o0, %o4, %o0
-! v3 = v3 ^ v37
+	ldx [%i2 + 384], %o1
+! T = F4 & G
 	.loc 1 2332
-	ldx [%fp + 1111], %o4
-	xor %o0, %o4, %o4
-! v21 = v21 ^ v14
+	and %l5, %o1, %g1
+! A = A ^ T
 	.loc 1 2333
-	ldx [%fp + 1423], %o0
-	ldx [%fp + 1023], %l0
-	xor %o0, %l0, %o0
-! v21 = v21 ^ v41
+	xor %i5, %g1, %i5
+! T = F3 & G
 	.loc 1 2334
-	ldx [%fp + 1119], %l0
-	xor %o0, %l0, %l0
-! v13 = v13 ^ v18
+	and %l3, %o1, %o1
+! B = B ^ T
 	.loc 1 2335
-	ldx [%fp + 1031], %o0
-	xor %i4, %o0, %i4
-! v13 = v13 ^ v45
-	.loc 1 2336
-	ldx [%fp + 1127], %o0
-	xor %i4, %o0, %i4
-! v5 = v5 ^ v22
+	xor %o0, %o1, %o0
+! B = B ^ H24
 	.loc 1 2337
-	ldx [%fp + 1039], %o0
-	xor %g4, %o0, %g4
-! v5 = v5 ^ v49
+	ldx [%fp + 1991], %o1
+	xor %o0, %o1, %o0
+! H15 = B
 	.loc 1 2338
-	ldx [%fp + 1191], %o0
-	xor %g4, %o0, %g4
-! v28 = v28 ^ v26
+	mov %o0, %g1
+! G = mem64[g + 32]
 	.loc 1 2339
-	ldx [%fp + 1047], %o0
-	xor %o7, %o0, %o7
-! v28 = v28 ^ v42
+	ldx [%i2 + 32], %o0
+! B = F12 & G
 	.loc 1 2340
-	ldx [%fp + 1263], %o0
-	xor %o7, %o0, %o7
-! v30 = v30 ^ v19
+	and %o3, %o0, %o0
+! G = mem64[g + 64]
 	.loc 1 2341
-	ldx [%fp + 1055], %l1
-	xor %o5, %l1, %o5
-! v30 = v30 ^ v47
+	ldx [%i2 + 64], %o1
+! A = F12 & G
 	.loc 1 2342
-	ldx [%fp + 1319], %o0
-	xor %o5, %o0, %l4
-! v31 = v31 ^ v24
+	and %o3, %o1, %g4
+! T = F11 & G
 	.loc 1 2343
-	ldx [%fp + 1063], %l5
-	xor %o2, %l5, %o2
-! v31 = v31 ^ v34
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 2344
-	ldx [%fp + 1359], %o0
-	xor %o2, %o0, %l6
-! v35 = v35 ^ v11
+	xor %o0, %o1, %o1
+! G = mem64[g + 96]
 	.loc 1 2345
-	ldx [%fp + 1071], %o5
-	xor %l3, %o5, %l3
-! v35 = v35 ^ v46
+	ldx [%i2 + 96], %g5
+! T = F11 & G
 	.loc 1 2346
-	ldx [%fp + 1383], %o0
-	xor %l3, %o0, %i3
-! v39 = v39 ^ v23
+	and %o5, %g5, %o0
+! A = A ^ T
 	.loc 1 2347
-	ldx [%fp + 1079], %l3
-	xor %i5, %l3, %i5
-! v39 = v39 ^ v38
+	xor %g4, %o0, %g4
+! T = F10 & G
 	.loc 1 2348
-	ldx [%fp + 1391], %o0
-	xor %i5, %o0, %g1
-! v43 = v43 ^ v7
+	and %l0, %g5, %o0
+! B = B ^ T
 	.loc 1 2349
-	ldx [%fp + 1087], %i5
-	xor %l7, %i5, %l7
-! v20 = v20 ^ v15
+	xor %o1, %o0, %o1
+! G = mem64[g + 128]
 	.loc 1 2350
-	ldx [%fp + 1095], %o0
-	xor %l2, %o0, %l2
-! v19 = v16 ^ v19
+	ldx [%i2 + 128], %g5
+! T = F10 & G
 	.loc 1 2351
-	xor %o1, %l1, %l1
-! v24 = v8 ^ v24
+	and %l0, %g5, %o0
+! A = A ^ T
 	.loc 1 2352
-	xor %o3, %l5, %o2
-! v11 = v3 ^ v11
+	xor %g4, %o0, %g4
+! T = F9 & G
 	.loc 1 2353
-	xor %o4, %o5, %o3
-! v23 = v21 ^ v23
+	and %l2, %g5, %o0
+! B = B ^ T
 	.loc 1 2354
-	xor %l0, %l3, %o5
-! v7 = v13 ^ v7
+	xor %o1, %o0, %o1
+! G = mem64[g + 160]
 	.loc 1 2355
-	xor %i4, %i5, %o1
-! v15 = v5 ^ v15
+	ldx [%i2 + 160], %g5
+! T = F9 & G
 	.loc 1 2356
-	xor %g4, %o0, %l5
-! v29 = v30 ^ v29
+	and %l2, %g5, %o0
+! A = A ^ T
 	.loc 1 2357
-	ldx [%fp + 927], %o0
-	xor %l4, %o0, %i4
-! v33 = v31 ^ v33
+	xor %g4, %o0, %g4
+! T = F8 & G
 	.loc 1 2358
-	ldx [%fp + 1103], %o0
-	xor %l6, %o0, %l6
-! v37 = v35 ^ v37
+	and %l4, %g5, %o0
+! B = B ^ T
 	.loc 1 2359
-	ldx [%fp + 1111], %o0
-	xor %i3, %o0, %l0
-! v41 = v39 ^ v41
+	xor %o1, %o0, %o1
+! G = mem64[g + 192]
 	.loc 1 2360
-	ldx [%fp + 1119], %o0
-	xor %g1, %o0, %l3
-! v45 = v43 ^ v45
+	ldx [%i2 + 192], %g5
+! T = F8 & G
 	.loc 1 2361
-	ldx [%fp + 1127], %o0
-	xor %l7, %o0, %l4
-! v49 = v20 ^ v49
+	and %l4, %g5, %o0
+! A = A ^ T
 	.loc 1 2362
-	ldx [%fp + 1191], %o0
-	xor %l2, %o0, %o4
-! v33 = v33 ^ v38
+	xor %g4, %o0, %g4
+! T = F7 & G
 	.loc 1 2363
-	ldx [%fp + 1391], %l7
-	xor %l6, %l7, %l2
-! v29 = v29 ^ v38
+	and %l6, %g5, %o0
+! B = B ^ T
 	.loc 1 2364
-	xor %i4, %l7, %o0
-! v15 = v15 ^ v38
+	xor %o1, %o0, %o1
+! G = mem64[g + 224]
 	.loc 1 2365
-	xor %l5, %l7, %i3
-! v38 = v7 ^ v38
+	ldx [%i2 + 224], %g5
+! T = F7 & G
 	.loc 1 2366
-	xor %o1, %l7, %o1
-! v29 = v29 ^ v46
+	and %l6, %g5, %o0
+! A = A ^ T
 	.loc 1 2367
-	ldx [%fp + 1383], %l6
-	xor %o0, %l6, %l5
-! v28 = v28 ^ v46
+	xor %g4, %o0, %g4
+! T = F6 & G
 	.loc 1 2368
-	xor %o7, %l6, %o0
-! v38 = v38 ^ v46
+	and %i3, %g5, %o0
+! B = B ^ T
 	.loc 1 2369
-	xor %o1, %l6, %l7
-! v46 = v23 ^ v46
+	xor %o1, %o0, %o1
+! G = mem64[g + 256]
 	.loc 1 2370
-	xor %o5, %l6, %o1
-! v28 = v28 ^ v34
+	ldx [%i2 + 256], %g5
+! T = F6 & G
 	.loc 1 2371
-	ldx [%fp + 1359], %o7
-	xor %o0, %o7, %o5
-! v15 = v15 ^ v34
+	and %i3, %g5, %o0
+! A = A ^ T
 	.loc 1 2372
-	xor %i3, %o7, %o0
-! v46 = v46 ^ v34
+	xor %g4, %o0, %g4
+! T = F5 & G
 	.loc 1 2373
-	xor %o1, %o7, %i3
-! v34 = v11 ^ v34
+	and %l7, %g5, %o0
+! B = B ^ T
 	.loc 1 2374
-	xor %o3, %o7, %o1
-! v15 = v15 ^ v47
+	xor %o1, %o0, %o1
+! G = mem64[g + 288]
 	.loc 1 2375
-	ldx [%fp + 1319], %o3
-	xor %o0, %o3, %o7
-! v38 = v38 ^ v47
+	ldx [%i2 + 288], %g5
+! T = F5 & G
 	.loc 1 2376
-	xor %l7, %o3, %o0
-! v34 = v34 ^ v47
+	and %l7, %g5, %o0
+! A = A ^ T
 	.loc 1 2377
-	xor %o1, %o3, %o1
-! v47 = v24 ^ v47
+	xor %g4, %o0, %g4
+! T = F4 & G
 	.loc 1 2378
-	xor %o2, %o3, %o2
-! v38 = v38 ^ v42
+	and %l5, %g5, %o0
+! B = B ^ T
 	.loc 1 2379
-	ldx [%fp + 1263], %o3
-	xor %o0, %o3, %l6
-! v46 = v46 ^ v42
+	xor %o1, %o0, %o1
+! G = mem64[g + 320]
 	.loc 1 2380
-	xor %i3, %o3, %o0
-! v47 = v47 ^ v42
+	ldx [%i2 + 320], %g5
+! T = F4 & G
 	.loc 1 2381
-	xor %o2, %o3, %o2
-! v42 = v19 ^ v42
+	and %l5, %g5, %o0
+! A = A ^ T
 	.loc 1 2382
-	xor %l1, %o3, %o3
-! v46 = v46 ^ v49
+	xor %g4, %o0, %g4
+! T = F3 & G
 	.loc 1 2383
-	xor %o0, %o4, %o0
-! v34 = v34 ^ v49
+	and %l3, %g5, %o0
+! B = B ^ T
 	.loc 1 2384
-	xor %o1, %o4, %o1
-! v42 = v42 ^ v49
+	xor %o1, %o0, %o1
+! G = mem64[g + 352]
 	.loc 1 2385
-	xor %o3, %o4, %o3
-! v49 = v26 ^ v49
+	ldx [%i2 + 352], %g5
+! T = F3 & G
 	.loc 1 2386
-	ldx [%fp + 1047], %l1
-	xor %l1, %o4, %o4
-! v34 = v34 ^ v45
+	and %l3, %g5, %o0
+! A = A ^ T
 	.loc 1 2387
-	xor %o1, %l4, %o1
-! v47 = v47 ^ v45
+	xor %g4, %o0, %g4
+! T = F2 & G
 	.loc 1 2388
-	xor %o2, %l4, %o2
-! v49 = v49 ^ v45
+	and %l1, %g5, %o0
+! B = B ^ T
 	.loc 1 2389
-	xor %o4, %l4, %o4
-! v45 = v22 ^ v45
+	xor %o1, %o0, %o1
+! G = mem64[g + 384]
 	.loc 1 2390
-	ldx [%fp + 1039], %l1
-	xor %l1, %l4, %l4
-! v47 = v47 ^ v41
+	ldx [%i2 + 384], %g5
+! T = F2 & G
 	.loc 1 2391
-	xor %o2, %l3, %o2
-! v42 = v42 ^ v41
+	and %l1, %g5, %o0
+! A = A ^ T
 	.loc 1 2392
-	xor %o3, %l3, %o3
-! v45 = v45 ^ v41
+	xor %g4, %o0, %g4
+! T = F1 & G
 	.loc 1 2393
-	xor %l4, %l3, %l4
-! v41 = v18 ^ v41
+	and %o7, %g5, %o0
+! B = B ^ T
 	.loc 1 2394
-	ldx [%fp + 1031], %l1
-	xor %l1, %l3, %l3
-! v42 = v42 ^ v37
+	xor %o1, %o0, %g5
+! A = A ^ H23
 	.loc 1 2395
-	xor %o3, %l0, %o3
-! v49 = v49 ^ v37
+	ldx [%fp + 1999], %o1
+	xor %g4, %o1, %o0
+! A = A ^ H24
 	.loc 1 2396
-	xor %o4, %l0, %o4
-! v41 = v41 ^ v37
-	.loc 1 2397
-	xor %l3, %l0, %l3
-! v37 = v14 ^ v37
+	ldx [%fp + 1991], %g4
+	xor %o0, %g4, %o0
+! B = B ^ H22
 	.loc 1 2398
-	ldx [%fp + 1023], %l1
-	xor %l1, %l0, %l0
-! v49 = v49 ^ v33
+	ldx [%fp + 2007], %g4
+	xor %g5, %g4, %g5
+! B = B ^ H23
 	.loc 1 2399
-	xor %o4, %l2, %o4
-! v45 = v45 ^ v33
-	.loc 1 2400
-	xor %l4, %l2, %l4
-! v37 = v37 ^ v33
+	xor %g5, %o1, %g5
+! G = mem64[g + 0]
 	.loc 1 2401
-	xor %l0, %l2, %l0
-! v33 = v10 ^ v33
+	ldx [%i2], %o1
+! A = F12 & G
 	.loc 1 2402
-	ldx [%fp + 1015], %l1
-	xor %l1, %l2, %l2
-! v45 = v45 ^ v29
+	and %o3, %o1, %o3
+! B = F11 & G
 	.loc 1 2403
-	xor %l4, %l5, %l4
-! v41 = v41 ^ v29
+	and %o5, %o1, %g4
+! G = mem64[g + 32]
 	.loc 1 2404
-	xor %l3, %l5, %l3
-! v33 = v33 ^ v29
+	ldx [%i2 + 32], %o1
+! T = F11 & G
 	.loc 1 2405
-	xor %l2, %l5, %l2
-! v29 = v6 ^ v29
+	and %o5, %o1, %o5
+! A = A ^ T
 	.loc 1 2406
-	ldx [%fp + 1007], %l1
-	xor %l1, %l5, %l5
-! v41 = v41 ^ v28
+	xor %o3, %o5, %o3
+! T = F10 & G
 	.loc 1 2407
-	xor %l3, %o5, %l3
-! v37 = v37 ^ v28
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 2408
-	xor %l0, %o5, %l0
-! v29 = v29 ^ v28
+	xor %g4, %o1, %g4
+! G = mem64[g + 64]
 	.loc 1 2409
-	xor %l5, %o5, %l5
-! v28 = v2 ^ v28
+	ldx [%i2 + 64], %o5
+! T = F10 & G
 	.loc 1 2410
-	ldx [%fp + 903], %l1
-	xor %l1, %o5, %o5
-! mem64[h + 0] = v28
+	and %l0, %o5, %o1
+! A = A ^ T
 	.loc 1 2411
-	stx %o5, [%i0]
-! mem64[h + 32] = v29
+	xor %o3, %o1, %o3
+! T = F9 & G
 	.loc 1 2412
-	stx %l5, [%i0 + 32]
-! mem64[h + 64] = v33
+	and %l2, %o5, %o1
+! B = B ^ T
 	.loc 1 2413
-	stx %l2, [%i0 + 64]
-! mem64[h + 96] = v37
+	xor %g4, %o1, %g4
+! G = mem64[g + 96]
 	.loc 1 2414
-	stx %l0, [%i0 + 96]
-! mem64[h + 128] = v41
+	ldx [%i2 + 96], %o5
+! T = F9 & G
 	.loc 1 2415
-	stx %l3, [%i0 + 128]
-! mem64[h + 160] = v45
+	and %l2, %o5, %o1
+! A = A ^ T
 	.loc 1 2416
-	stx %l4, [%i0 + 160]
-! mem64[h + 192] = v49
+	xor %o3, %o1, %o3
+! T = F8 & G
 	.loc 1 2417
-	stx %o4, [%i0 + 192]
-! mem64[h + 224] = v42
+	and %l4, %o5, %o1
+! B = B ^ T
 	.loc 1 2418
-	stx %o3, [%i0 + 224]
-! mem64[h + 256] = v47
+	xor %g4, %o1, %g4
+! G = mem64[g + 128]
 	.loc 1 2419
-	stx %o2, [%i0 + 256]
-! mem64[h + 288] = v34
+	ldx [%i2 + 128], %o5
+! T = F8 & G
 	.loc 1 2420
-	stx %o1, [%i0 + 288]
-! mem64[h + 320] = v46
+	and %l4, %o5, %o1
+! A = A ^ T
 	.loc 1 2421
-	stx %o0, [%i0 + 320]
-! mem64[h + 352] = v38
+	xor %o3, %o1, %o3
+! T = F7 & G
 	.loc 1 2422
-	stx %l6, [%i0 + 352]
-! mem64[h + 384] = v15
+	and %l6, %o5, %o1
+! B = B ^ T
 	.loc 1 2423
-	stx %o7, [%i0 + 384]
-! h = h + 8
+	xor %g4, %o1, %g4
+! G = mem64[g + 160]
 	.loc 1 2424
+	ldx [%i2 + 160], %o5
+! T = F7 & G
+	.loc 1 2425
+	and %l6, %o5, %o1
+! A = A ^ T
+	.loc 1 2426
+	xor %o3, %o1, %o3
+! T = F6 & G
+	.loc 1 2427
+	and %i3, %o5, %o1
+! B = B ^ T
+	.loc 1 2428
+	xor %g4, %o1, %g4
+! G = mem64[g + 192]
+	.loc 1 2429
+	ldx [%i2 + 192], %o5
+! T = F6 & G
+	.loc 1 2430
+	and %i3, %o5, %o1
+! A = A ^ T
+	.loc 1 2431
+	xor %o3, %o1, %o3
+! T = F5 & G
+	.loc 1 2432
+	and %l7, %o5, %o1
+! B = B ^ T
+	.loc 1 2433
+	xor %g4, %o1, %g4
+! G = mem64[g + 224]
+	.loc 1 2434
+	ldx [%i2 + 224], %o5
+! T = F5 & G
+	.loc 1 2435
+	and %l7, %o5, %o1
+! A = A ^ T
+	.loc 1 2436
+	xor %o3, %o1, %o3
+! T = F4 & G
+	.loc 1 2437
+	and %l5, %o5, %o1
+! B = B ^ T
+	.loc 1 2438
+	xor %g4, %o1, %g4
+! G = mem64[g + 256]
+	.loc 1 2439
+	ldx [%i2 + 256], %o5
+! T = F4 & G
+	.loc 1 2440
+	and %l5, %o5, %o1
+! A = A ^ T
+	.loc 1 2441
+	xor %o3, %o1, %o3
+! T = F3 & G
+	.loc 1 2442
+	and %l3, %o5, %o1
+! B = B ^ T
+	.loc 1 2443
+	xor %g4, %o1, %g4
+! G = mem64[g + 288]
+	.loc 1 2444
+	ldx [%i2 + 288], %o5
+! T = F3 & G
+	.loc 1 2445
+	and %l3, %o5, %o1
+! A = A ^ T
+	.loc 1 2446
+	xor %o3, %o1, %o3
+! T = F2 & G
+	.loc 1 2447
+	and %l1, %o5, %o1
+! B = B ^ T
+	.loc 1 2448
+	xor %g4, %o1, %g4
+! G = mem64[g + 320]
+	.loc 1 2449
+	ldx [%i2 + 320], %o5
+! T = F2 & G
+	.loc 1 2450
+	and %l1, %o5, %o1
+! A = A ^ T
+	.loc 1 2451
+	xor %o3, %o1, %o3
+! T = F1 & G
+	.loc 1 2452
+	and %o7, %o5, %o1
+! B = B ^ T
+	.loc 1 2453
+	xor %g4, %o1, %g4
+! G = mem64[g + 352]
+	.loc 1 2454
+	ldx [%i2 + 352], %o5
+! T = F1 & G
+	.loc 1 2455
+	and %o7, %o5, %o1
+! A = A ^ T
+	.loc 1 2456
+	xor %o3, %o1, %o3
+! T = F0 & G
+	.loc 1 2457
+	and %o4, %o5, %o1
+! B = B ^ T
+	.loc 1 2458
+	xor %g4, %o1, %g4
+! G = mem64[g + 384]
+	.loc 1 2459
+	ldx [%i2 + 384], %o1
+! T = F0 & G
+	.loc 1 2460
+	and %o4, %o1, %o1
+! A = A ^ T
+	.loc 1 2461
+	xor %o3, %o1, %o3
+! A = A ^ H21
+	.loc 1 2462
+	ldx [%fp + 2015], %o1
+	xor %o3, %o1, %o3
+! A = A ^ H22
+	.loc 1 2463
+	ldx [%fp + 2007], %o5
+	xor %o3, %o5, %o3
+! A = A ^ H24
+	.loc 1 2464
+	ldx [%fp + 1991], %o5
+	xor %o3, %o5, %o3
+! mem64[h + 384] = A
+	.loc 1 2465
+	stx %o3, [%i0 + 384]
+! B = B ^ H20
+	.loc 1 2466
+	ldx [%fp + 2023], %o3
+	xor %g4, %o3, %g4
+! B = B ^ H21
+	.loc 1 2467
+	xor %g4, %o1, %g4
+! B = B ^ H23
+	.loc 1 2468
+	ldx [%fp + 1999], %o1
+	xor %g4, %o1, %g4
+! B = B ^ H24
+	.loc 1 2469
+	xor %g4, %o5, %g4
+! mem64[h + 352] = B
+	.loc 1 2470
+	stx %g4, [%i0 + 352]
+! G = mem64[g + 0]
+	.loc 1 2471
+	ldx [%i2], %o1
+! A = F10 & G
+	.loc 1 2472
+	and %l0, %o1, %o3
+! B = F9 & G
+	.loc 1 2473
+	and %l2, %o1, %l0
+! G = mem64[g + 32]
+	.loc 1 2474
+	ldx [%i2 + 32], %o1
+! T = F9 & G
+	.loc 1 2475
+	and %l2, %o1, %o5
+! A = A ^ T
+	.loc 1 2476
+	xor %o3, %o5, %o5
+! T = F8 & G
+	.loc 1 2477
+	and %l4, %o1, %o1
+! B = B ^ T
+	.loc 1 2478
+	xor %l0, %o1, %o1
+! G = mem64[g + 64]
+	.loc 1 2479
+	ldx [%i2 + 64], %o3
+! T = F8 & G
+	.loc 1 2480
+	and %l4, %o3, %l0
+! A = A ^ T
+	.loc 1 2481
+	xor %o5, %l0, %o5
+! T = F7 & G
+	.loc 1 2482
+	and %l6, %o3, %o3
+! B = B ^ T
+	.loc 1 2483
+	xor %o1, %o3, %o1
+! G = mem64[g + 96]
+	.loc 1 2484
+	ldx [%i2 + 96], %o3
+! T = F7 & G
+	.loc 1 2485
+	and %l6, %o3, %l0
+! A = A ^ T
+	.loc 1 2486
+	xor %o5, %l0, %o5
+! T = F6 & G
+	.loc 1 2487
+	and %i3, %o3, %o3
+! B = B ^ T
+	.loc 1 2488
+	xor %o1, %o3, %o1
+! G = mem64[g + 128]
+	.loc 1 2489
+	ldx [%i2 + 128], %o3
+! T = F6 & G
+	.loc 1 2490
+	and %i3, %o3, %l0
+! A = A ^ T
+	.loc 1 2491
+	xor %o5, %l0, %o5
+! T = F5 & G
+	.loc 1 2492
+	and %l7, %o3, %o3
+! B = B ^ T
+	.loc 1 2493
+	xor %o1, %o3, %o1
+! G = mem64[g + 160]
+	.loc 1 2494
+	ldx [%i2 + 160], %o3
+! T = F5 & G
+	.loc 1 2495
+	and %l7, %o3, %l0
+! A = A ^ T
+	.loc 1 2496
+	xor %o5, %l0, %o5
+! T = F4 & G
+	.loc 1 2497
+	and %l5, %o3, %o3
+! B = B ^ T
+	.loc 1 2498
+	xor %o1, %o3, %o1
+! G = mem64[g + 192]
+	.loc 1 2499
+	ldx [%i2 + 192], %o3
+! T = F4 & G
+	.loc 1 2500
+	and %l5, %o3, %l0
+! A = A ^ T
+	.loc 1 2501
+	xor %o5, %l0, %o5
+! T = F3 & G
+	.loc 1 2502
+	and %l3, %o3, %o3
+! B = B ^ T
+	.loc 1 2503
+	xor %o1, %o3, %o1
+! G = mem64[g + 224]
+	.loc 1 2504
+	ldx [%i2 + 224], %o3
+! T = F3 & G
+	.loc 1 2505
+	and %l3, %o3, %l0
+! A = A ^ T
+	.loc 1 2506
+	xor %o5, %l0, %o5
+! T = F2 & G
+	.loc 1 2507
+	and %l1, %o3, %o3
+! B = B ^ T
+	.loc 1 2508
+	xor %o1, %o3, %o1
+! G = mem64[g + 256]
+	.loc 1 2509
+	ldx [%i2 + 256], %o3
+! T = F2 & G
+	.loc 1 2510
+	and %l1, %o3, %l0
+! A = A ^ T
+	.loc 1 2511
+	xor %o5, %l0, %o5
+! T = F1 & G
+	.loc 1 2512
+	and %o7, %o3, %o3
+! B = B ^ T
+	.loc 1 2513
+	xor %o1, %o3, %o1
+! G = mem64[g + 288]
+	.loc 1 2514
+	ldx [%i2 + 288], %o3
+! T = F1 & G
+	.loc 1 2515
+	and %o7, %o3, %l0
+! A = A ^ T
+	.loc 1 2516
+	xor %o5, %l0, %o5
+! T = F0 & G
+	.loc 1 2517
+	and %o4, %o3, %o3
+! B = B ^ T
+	.loc 1 2518
+	xor %o1, %o3, %o3
+! G = mem64[g + 320]
+	.loc 1 2519
+	ldx [%i2 + 320], %o1
+! T = F0 & G
+	.loc 1 2520
+	and %o4, %o1, %o1
+! A = A ^ T
+	.loc 1 2521
+	xor %o5, %o1, %o1
+! A = A ^ H19
+	.loc 1 2522
+	ldx [%fp + 2031], %o5
+	xor %o1, %o5, %o1
+! A = A ^ H20
+	.loc 1 2523
+	ldx [%fp + 2023], %l0
+	xor %o1, %l0, %o1
+! A = A ^ H22
+	.loc 1 2524
+	ldx [%fp + 2007], %l0
+	xor %o1, %l0, %o1
+! A = A ^ H23
+	.loc 1 2525
+	ldx [%fp + 1999], %l2
+	xor %o1, %l2, %o1
+! mem64[h + 320] = A
+	.loc 1 2526
+	stx %o1, [%i0 + 320]
+! B = B ^ H18
+	.loc 1 2527
+	xor %o3, %o2, %o3
+! B = B ^ H19
+	.loc 1 2528
+	xor %o3, %o5, %o3
+! B = B ^ H21
+	.loc 1 2529
+	ldx [%fp + 2015], %o1
+	xor %o3, %o1, %o3
+! B = B ^ H22
+	.loc 1 2530
+	xor %o3, %l0, %o3
+! mem64[h + 288] = B
+	.loc 1 2531
+	stx %o3, [%i0 + 288]
+! G = mem64[g + 0]
+	.loc 1 2532
+	ldx [%i2], %o1
+! A = F8 & G
+	.loc 1 2533
+	and %l4, %o1, %o3
+! B = F7 & G
+	.loc 1 2534
+	and %l6, %o1, %o1
+! G = mem64[g + 32]
+	.loc 1 2535
+	ldx [%i2 + 32], %o5
+! T = F7 & G
+	.loc 1 2536
+	and %l6, %o5, %l0
+! A = A ^ T
+	.loc 1 2537
+	xor %o3, %l0, %o3
+! T = F6 & G
+	.loc 1 2538
+	and %i3, %o5, %o5
+! B = B ^ T
+	.loc 1 2539
+	xor %o1, %o5, %o1
+! G = mem64[g + 64]
+	.loc 1 2540
+	ldx [%i2 + 64], %o5
+! T = F6 & G
+	.loc 1 2541
+	and %i3, %o5, %l0
+! A = A ^ T
+	.loc 1 2542
+	xor %o3, %l0, %o3
+! T = F5 & G
+	.loc 1 2543
+	and %l7, %o5, %o5
+! B = B ^ T
+	.loc 1 2544
+	xor %o1, %o5, %o1
+! G = mem64[g + 96]
+	.loc 1 2545
+	ldx [%i2 + 96], %o5
+! T = F5 & G
+	.loc 1 2546
+	and %l7, %o5, %l0
+! A = A ^ T
+	.loc 1 2547
+	xor %o3, %l0, %o3
+! T = F4 & G
+	.loc 1 2548
+	and %l5, %o5, %o5
+! B = B ^ T
+	.loc 1 2549
+	xor %o1, %o5, %o1
+! G = mem64[g + 128]
+	.loc 1 2550
+	ldx [%i2 + 128], %o5
+! T = F4 & G
+	.loc 1 2551
+	and %l5, %o5, %l0
+! A = A ^ T
+	.loc 1 2552
+	xor %o3, %l0, %o3
+! T = F3 & G
+	.loc 1 2553
+	and %l3, %o5, %o5
+! B = B ^ T
+	.loc 1 2554
+	xor %o1, %o5, %o1
+! G = mem64[g + 160]
+	.loc 1 2555
+	ldx [%i2 + 160], %o5
+! T = F3 & G
+	.loc 1 2556
+	and %l3, %o5, %l0
+! A = A ^ T
+	.loc 1 2557
+	xor %o3, %l0, %o3
+! T = F2 & G
+	.loc 1 2558
+	and %l1, %o5, %o5
+! B = B ^ T
+	.loc 1 2559
+	xor %o1, %o5, %o1
+! G = mem64[g + 192]
+	.loc 1 2560
+	ldx [%i2 + 192], %o5
+! T = F2 & G
+	.loc 1 2561
+	and %l1, %o5, %l0
+! A = A ^ T
+	.loc 1 2562
+	xor %o3, %l0, %o3
+! T = F1 & G
+	.loc 1 2563
+	and %o7, %o5, %o5
+! B = B ^ T
+	.loc 1 2564
+	xor %o1, %o5, %o1
+! G = mem64[g + 224]
+	.loc 1 2565
+	ldx [%i2 + 224], %o5
+! T = F1 & G
+	.loc 1 2566
+	and %o7, %o5, %l0
+! A = A ^ T
+	.loc 1 2567
+	xor %o3, %l0, %o3
+! T = F0 & G
+	.loc 1 2568
+	and %o4, %o5, %o5
+! B = B ^ T
+	.loc 1 2569
+	xor %o1, %o5, %o5
+! G = mem64[g + 256]
+	.loc 1 2570
+	ldx [%i2 + 256], %o1
+! T = F0 & G
+	.loc 1 2571
+	and %o4, %o1, %o1
+! A = A ^ T
+	.loc 1 2572
+	xor %o3, %o1, %o3
+! A = A ^ H17
+	.loc 1 2573
+	xor %o3, %i4, %o3
+! A = A ^ H18
+	.loc 1 2574
+	xor %o3, %o2, %o3
+! A = A ^ H20
+	.loc 1 2575
+	ldx [%fp + 2023], %o1
+	xor %o3, %o1, %o3
+! A = A ^ H21
+	.loc 1 2576
+	ldx [%fp + 2015], %l0
+	xor %o3, %l0, %o3
+! mem64[h + 256] = A
+	.loc 1 2577
+	stx %o3, [%i0 + 256]
+! B = B ^ H16
+	.loc 1 2578
+	xor %o5, %i5, %o5
+! B = B ^ H17
+	.loc 1 2579
+	xor %o5, %i4, %o5
+! B = B ^ H19
+	.loc 1 2580
+	ldx [%fp + 2031], %o3
+	xor %o5, %o3, %o5
+! B = B ^ H20
+	.loc 1 2581
+	xor %o5, %o1, %o5
+! mem64[h + 224] = B
+	.loc 1 2582
+	stx %o5, [%i0 + 224]
+! G = mem64[g + 0]
+	.loc 1 2583
+	ldx [%i2], %o1
+! A = F6 & G
+	.loc 1 2584
+	and %i3, %o1, %o3
+! B = F5 & G
+	.loc 1 2585
+	and %l7, %o1, %o1
+! G = mem64[g + 32]
+	.loc 1 2586
+	ldx [%i2 + 32], %o5
+! T = F5 & G
+	.loc 1 2587
+	and %l7, %o5, %l0
+! A = A ^ T
+	.loc 1 2588
+	xor %o3, %l0, %o3
+! T = F4 & G
+	.loc 1 2589
+	and %l5, %o5, %o5
+! B = B ^ T
+	.loc 1 2590
+	xor %o1, %o5, %o1
+! G = mem64[g + 64]
+	.loc 1 2591
+	ldx [%i2 + 64], %o5
+! T = F4 & G
+	.loc 1 2592
+	and %l5, %o5, %l0
+! A = A ^ T
+	.loc 1 2593
+	xor %o3, %l0, %o3
+! T = F3 & G
+	.loc 1 2594
+	and %l3, %o5, %o5
+! B = B ^ T
+	.loc 1 2595
+	xor %o1, %o5, %o1
+! G = mem64[g + 96]
+	.loc 1 2596
+	ldx [%i2 + 96], %o5
+! T = F3 & G
+	.loc 1 2597
+	and %l3, %o5, %l0
+! A = A ^ T
+	.loc 1 2598
+	xor %o3, %l0, %o3
+! T = F2 & G
+	.loc 1 2599
+	and %l1, %o5, %o5
+! B = B ^ T
+	.loc 1 2600
+	xor %o1, %o5, %o1
+! G = mem64[g + 128]
+	.loc 1 2601
+	ldx [%i2 + 128], %o5
+! T = F2 & G
+	.loc 1 2602
+	and %l1, %o5, %l0
+! A = A ^ T
+	.loc 1 2603
+	xor %o3, %l0, %o3
+! T = F1 & G
+	.loc 1 2604
+	and %o7, %o5, %o5
+! B = B ^ T
+	.loc 1 2605
+	xor %o1, %o5, %o1
+! G = mem64[g + 160]
+	.loc 1 2606
+	ldx [%i2 + 160], %o5
+! T = F1 & G
+	.loc 1 2607
+	and %o7, %o5, %l0
+! A = A ^ T
+	.loc 1 2608
+	xor %o3, %l0, %o3
+! T = F0 & G
+	.loc 1 2609
+	and %o4, %o5, %o5
+! B = B ^ T
+	.loc 1 2610
+	xor %o1, %o5, %o1
+! G = mem64[g + 192]
+	.loc 1 2611
+	ldx [%i2 + 192], %o5
+! T = F0 & G
+	.loc 1 2612
+	and %o4, %o5, %o5
+! A = A ^ T
+	.loc 1 2613
+	xor %o3, %o5, %o3
+! A = A ^ H15
+	.loc 1 2614
+	xor %o3, %g1, %o3
+! A = A ^ H16
+	.loc 1 2615
+	xor %o3, %i5, %o3
+! A = A ^ H18
+	.loc 1 2616
+	xor %o3, %o2, %o3
+! A = A ^ H19
+	.loc 1 2617
+	ldx [%fp + 2031], %o5
+	xor %o3, %o5, %o3
+! mem64[h + 192] = A
+	.loc 1 2618
+	stx %o3, [%i0 + 192]
+! B = B ^ H14
+	.loc 1 2619
+	xor %o1, %o0, %o1
+! B = B ^ H15
+	.loc 1 2620
+	xor %o1, %g1, %o1
+! B = B ^ H17
+	.loc 1 2621
+	xor %o1, %i4, %o1
+! B = B ^ H18
+	.loc 1 2622
+	xor %o1, %o2, %o1
+! mem64[h + 160] = B
+	.loc 1 2623
+	stx %o1, [%i0 + 160]
+! G = mem64[g + 0]
+	.loc 1 2624
+	ldx [%i2], %o1
+! A = F4 & G
+	.loc 1 2625
+	and %l5, %o1, %o2
+! B = F3 & G
+	.loc 1 2626
+	and %l3, %o1, %o1
+! G = mem64[g + 32]
+	.loc 1 2627
+	ldx [%i2 + 32], %o3
+! T = F3 & G
+	.loc 1 2628
+	and %l3, %o3, %o5
+! A = A ^ T
+	.loc 1 2629
+	xor %o2, %o5, %o2
+! T = F2 & G
+	.loc 1 2630
+	and %l1, %o3, %o3
+! B = B ^ T
+	.loc 1 2631
+	xor %o1, %o3, %o1
+! G = mem64[g + 64]
+	.loc 1 2632
+	ldx [%i2 + 64], %o3
+! T = F2 & G
+	.loc 1 2633
+	and %l1, %o3, %o5
+! A = A ^ T
+	.loc 1 2634
+	xor %o2, %o5, %o2
+! T = F1 & G
+	.loc 1 2635
+	and %o7, %o3, %o3
+! B = B ^ T
+	.loc 1 2636
+	xor %o1, %o3, %o1
+! G = mem64[g + 96]
+	.loc 1 2637
+	ldx [%i2 + 96], %o3
+! T = F1 & G
+	.loc 1 2638
+	and %o7, %o3, %o5
+! A = A ^ T
+	.loc 1 2639
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 2640
+	and %o4, %o3, %o3
+! B = B ^ T
+	.loc 1 2641
+	xor %o1, %o3, %o1
+! G = mem64[g + 128]
+	.loc 1 2642
+	ldx [%i2 + 128], %o3
+! T = F0 & G
+	.loc 1 2643
+	and %o4, %o3, %o3
+! A = A ^ T
+	.loc 1 2644
+	xor %o2, %o3, %o2
+! A = A ^ H13
+	.loc 1 2645
+	xor %o2, %g5, %o2
+! A = A ^ H14
+	.loc 1 2646
+	xor %o2, %o0, %o2
+! A = A ^ H16
+	.loc 1 2647
+	xor %o2, %i5, %o2
+! A = A ^ H17
+	.loc 1 2648
+	xor %o2, %i4, %o2
+! mem64[h + 128] = A
+	.loc 1 2649
+	stx %o2, [%i0 + 128]
+! B = B ^ H13
+	.loc 1 2650
+	xor %o1, %g5, %o1
+! B = B ^ H15
+	.loc 1 2651
+	xor %o1, %g1, %o1
+! B = B ^ H16
+	.loc 1 2652
+	xor %o1, %i5, %o1
+! mem64[h + 96] = B
+	.loc 1 2653
+	stx %o1, [%i0 + 96]
+! G = mem64[g + 0]
+	.loc 1 2654
+	ldx [%i2], %o1
+! A = F2 & G
+	.loc 1 2655
+	and %l1, %o1, %o2
+! B = F1 & G
+	.loc 1 2656
+	and %o7, %o1, %o1
+! G = mem64[g + 32]
+	.loc 1 2657
+	ldx [%i2 + 32], %o3
+! T = F1 & G
+	.loc 1 2658
+	and %o7, %o3, %o5
+! A = A ^ T
+	.loc 1 2659
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 2660
+	and %o4, %o3, %o3
+! B = B ^ T
+	.loc 1 2661
+	xor %o1, %o3, %o1
+! G = mem64[g + 64]
+	.loc 1 2662
+	ldx [%i2 + 64], %o3
+! T = F0 & G
+	.loc 1 2663
+	and %o4, %o3, %o3
+! A = A ^ T
+	.loc 1 2664
+	xor %o2, %o3, %o2
+! A = A ^ H14
+	.loc 1 2665
+	xor %o2, %o0, %o2
+! A = A ^ H15
+	.loc 1 2666
+	xor %o2, %g1, %o2
+! mem64[h + 64] = A
+	.loc 1 2667
+	stx %o2, [%i0 + 64]
+! B = B ^ H13
+	.loc 1 2668
+	xor %o1, %g5, %o1
+! B = B ^ H14
+	.loc 1 2669
+	xor %o1, %o0, %o1
+! mem64[h + 32] = B
+	.loc 1 2670
+	stx %o1, [%i0 + 32]
+! G = mem64[g + 0]
+	.loc 1 2671
+	ldx [%i2], %o0
+! A = F0 & G
+	.loc 1 2672
+	and %o4, %o0, %o0
+! A = A ^ H13
+	.loc 1 2673
+	xor %o0, %g5, %o0
+! mem64[h + 0] = A
+	.loc 1 2674
+	stx %o0, [%i0]
+! h = h + 8
+	.loc 1 2675
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 2425
+	.loc 1 2676
 	add %i1, 8, %i1
 ! g = g + 8
-	.loc 1 2426
+	.loc 1 2677
 	add %i2, 8, %i2
 ! i = i - 1
-	.loc 1 2427
-	ldx [%fp + 895], %o0
+	.loc 1 2678
+	ldx [%fp + 1983], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + 895]
+	stx %o0, [%fp + 1983]
 ! =? i - 0
-	.loc 1 2428
+	.loc 1 2679
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 2429
+	.loc 1 2680
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_vec256_mul_sparc64.pass
 	nop
 ! leave
-	.loc 1 2430
+	.loc 1 2681
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec256_mul_sparc64, .-qhasm_kernel_mceliece_gf13_vec256_mul_sparc64
@@ -8788,174 +9057,174 @@ qhasm_kernel_mceliece_gf13_vec256_mul_sparc64:
 qhasm_kernel_mceliece_gf13_vec256_sq_sparc64:
 	save %sp, -176, %sp
 ! i = 4
-	.loc 1 2436
+	.loc 1 2687
 	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf13_vec256_sq_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 2438
+	.loc 1 2689
 	ldx [%i1], %o0
 ! v1 = mem64[f + 352]
-	.loc 1 2439
+	.loc 1 2690
 	ldx [%i1 + 352], %o5
 ! v0 = v0 ^ v1
-	.loc 1 2440
+	.loc 1 2691
 	xor %o0, %o5, %o3
 ! v2 = mem64[f + 224]
-	.loc 1 2441
+	.loc 1 2692
 	ldx [%i1 + 224], %o0
 ! v3 = v2 ^ v1
-	.loc 1 2442
+	.loc 1 2693
 	xor %o0, %o5, %o1
 ! v4 = mem64[f + 384]
-	.loc 1 2443
+	.loc 1 2694
 	ldx [%i1 + 384], %o7
 ! v3 = v3 ^ v4
-	.loc 1 2444
+	.loc 1 2695
 	xor %o1, %o7, %l0
 ! v5 = mem64[f + 32]
-	.loc 1 2445
+	.loc 1 2696
 	ldx [%i1 + 32], %o1
 ! v5 = v5 ^ v2
-	.loc 1 2446
+	.loc 1 2697
 	xor %o1, %o0, %l1
 ! v6 = mem64[f + 256]
-	.loc 1 2447
+	.loc 1 2698
 	ldx [%i1 + 256], %o1
 ! v7 = v6 ^ v1
-	.loc 1 2448
+	.loc 1 2699
 	xor %o1, %o5, %o2
 ! v7 = v7 ^ v4
-	.loc 1 2449
+	.loc 1 2700
 	xor %o2, %o7, %l2
 ! v8 = mem64[f + 64]
-	.loc 1 2450
+	.loc 1 2701
 	ldx [%i1 + 64], %o2
 ! v8 = v8 ^ v2
-	.loc 1 2451
+	.loc 1 2702
 	xor %o2, %o0, %o2
 ! v8 = v8 ^ v6
-	.loc 1 2452
+	.loc 1 2703
 	xor %o2, %o1, %o2
 ! v8 = v8 ^ v1
-	.loc 1 2453
+	.loc 1 2704
 	xor %o2, %o5, %o2
 ! v8 = v8 ^ v4
-	.loc 1 2454
+	.loc 1 2705
 	xor %o2, %o7, %l4
 ! v9 = mem64[f + 288]
-	.loc 1 2455
+	.loc 1 2706
 	ldx [%i1 + 288], %o2
 ! v2 = v2 ^ v9
-	.loc 1 2456
+	.loc 1 2707
 	xor %o0, %o2, %l5
 ! v10 = mem64[f + 96]
-	.loc 1 2457
+	.loc 1 2708
 	ldx [%i1 + 96], %o0
 ! v10 = v10 ^ v6
-	.loc 1 2458
+	.loc 1 2709
 	xor %o0, %o1, %o0
 ! v10 = v10 ^ v9
-	.loc 1 2459
+	.loc 1 2710
 	xor %o0, %o2, %o0
 ! v10 = v10 ^ v4
-	.loc 1 2460
+	.loc 1 2711
 	xor %o0, %o7, %l7
 ! v11 = mem64[f + 320]
-	.loc 1 2461
+	.loc 1 2712
 	ldx [%i1 + 320], %o0
 ! v6 = v6 ^ v11
-	.loc 1 2462
+	.loc 1 2713
 	xor %o1, %o0, %i2
 ! v12 = mem64[f + 128]
-	.loc 1 2463
+	.loc 1 2714
 	ldx [%i1 + 128], %o1
 ! v12 = v12 ^ v9
-	.loc 1 2464
+	.loc 1 2715
 	xor %o1, %o2, %o1
 ! v12 = v12 ^ v11
-	.loc 1 2465
+	.loc 1 2716
 	xor %o1, %o0, %l3
 ! v9 = v9 ^ v1
-	.loc 1 2466
+	.loc 1 2717
 	xor %o2, %o5, %o2
 ! v13 = mem64[f + 160]
-	.loc 1 2467
+	.loc 1 2718
 	ldx [%i1 + 160], %o1
 ! v13 = v13 ^ v11
-	.loc 1 2468
+	.loc 1 2719
 	xor %o1, %o0, %o1
 ! v13 = v13 ^ v1
-	.loc 1 2469
+	.loc 1 2720
 	xor %o1, %o5, %o1
 ! v11 = v11 ^ v4
-	.loc 1 2470
+	.loc 1 2721
 	xor %o0, %o7, %l6
 ! v14 = mem64[f + 192]
-	.loc 1 2471
+	.loc 1 2722
 	ldx [%i1 + 192], %o0
 ! v1 = v14 ^ v1
-	.loc 1 2472
+	.loc 1 2723
 	xor %o0, %o5, %o5
 ! v4 = v1 ^ v4
-	.loc 1 2473
+	.loc 1 2724
 	xor %o5, %o7, %o7
 ! mem64[h + 0] = v0
-	.loc 1 2474
+	.loc 1 2725
 	stx %o3, [%i0]
 ! mem64[h + 32] = v3
-	.loc 1 2475
+	.loc 1 2726
 	stx %l0, [%i0 + 32]
 ! mem64[h + 64] = v5
-	.loc 1 2476
+	.loc 1 2727
 	stx %l1, [%i0 + 64]
 ! mem64[h + 96] = v7
-	.loc 1 2477
+	.loc 1 2728
 	stx %l2, [%i0 + 96]
 ! mem64[h + 128] = v8
-	.loc 1 2478
+	.loc 1 2729
 	stx %l4, [%i0 + 128]
 ! mem64[h + 160] = v2
-	.loc 1 2479
+	.loc 1 2730
 	stx %l5, [%i0 + 160]
 ! mem64[h + 192] = v10
-	.loc 1 2480
+	.loc 1 2731
 	stx %l7, [%i0 + 192]
 ! mem64[h + 224] = v6
-	.loc 1 2481
+	.loc 1 2732
 	stx %i2, [%i0 + 224]
 ! mem64[h + 256] = v12
-	.loc 1 2482
+	.loc 1 2733
 	stx %l3, [%i0 + 256]
 ! mem64[h + 288] = v9
-	.loc 1 2483
+	.loc 1 2734
 	stx %o2, [%i0 + 288]
 ! mem64[h + 320] = v13
-	.loc 1 2484
+	.loc 1 2735
 	stx %o1, [%i0 + 320]
 ! mem64[h + 352] = v11
-	.loc 1 2485
+	.loc 1 2736
 	stx %l6, [%i0 + 352]
 ! mem64[h + 384] = v4
-	.loc 1 2486
+	.loc 1 2737
 	stx %o7, [%i0 + 384]
 ! h = h + 8
-	.loc 1 2487
+	.loc 1 2738
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 2488
+	.loc 1 2739
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 2489
+	.loc 1 2740
 	sub %o4, 1, %o4
 ! =? i - 0
-	.loc 1 2490
+	.loc 1 2741
 	cmp %o4, 0
 ! goto pass if !=
-	.loc 1 2491
+	.loc 1 2742
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_vec256_sq_sparc64.pass
 	nop
 ! leave
-	.loc 1 2492
+	.loc 1 2743
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec256_sq_sparc64, .-qhasm_kernel_mceliece_gf13_vec256_sq_sparc64
@@ -8968,369 +9237,369 @@ qhasm_kernel_mceliece_gf13_vec256_sq_sparc64:
 qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	save %sp, -5312, %sp
 ! i = 4
-	.loc 1 2498
+	.loc 1 2749
 	mov 4, %o0
 	stx %o0, [%fp + -3089]
 .Lqhasm_kernel_mceliece_gf13_vec256_inv_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 2500
+	.loc 1 2751
 	ldx [%i1], %o0
 	stx %o0, [%fp + -3081]
 ! v1 = mem64[f + 352]
-	.loc 1 2501
+	.loc 1 2752
 	ldx [%i1 + 352], %l5
 ! v2 = v0 ^ v1
-	.loc 1 2502
+	.loc 1 2753
 	xor %o0, %l5, %l3
 ! v3 = mem64[f + 224]
-	.loc 1 2503
+	.loc 1 2754
 	ldx [%i1 + 224], %l2
 ! v4 = v3 ^ v1
-	.loc 1 2504
+	.loc 1 2755
 	xor %l2, %l5, %o0
 ! v5 = mem64[f + 384]
-	.loc 1 2505
+	.loc 1 2756
 	ldx [%i1 + 384], %l4
 ! v4 = v4 ^ v5
-	.loc 1 2506
+	.loc 1 2757
 	xor %o0, %l4, %l1
 ! v6 = mem64[f + 32]
-	.loc 1 2507
+	.loc 1 2758
 	ldx [%i1 + 32], %o0
 	stx %o0, [%fp + -3073]
 ! v7 = v6 ^ v3
-	.loc 1 2508
+	.loc 1 2759
 	xor %o0, %l2, %l0
 ! v8 = mem64[f + 256]
-	.loc 1 2509
+	.loc 1 2760
 	ldx [%i1 + 256], %l6
 ! v9 = v8 ^ v1
-	.loc 1 2510
+	.loc 1 2761
 	xor %l6, %l5, %o0
 ! v9 = v9 ^ v5
-	.loc 1 2511
+	.loc 1 2762
 	xor %o0, %l4, %l7
 ! v10 = mem64[f + 64]
-	.loc 1 2512
+	.loc 1 2763
 	ldx [%i1 + 64], %o0
 	stx %o0, [%fp + -3065]
 ! v11 = v10 ^ v3
-	.loc 1 2513
+	.loc 1 2764
 	xor %o0, %l2, %o0
 ! v11 = v11 ^ v8
-	.loc 1 2514
+	.loc 1 2765
 	xor %o0, %l6, %o0
 ! v11 = v11 ^ v1
-	.loc 1 2515
+	.loc 1 2766
 	xor %o0, %l5, %o0
 ! v11 = v11 ^ v5
-	.loc 1 2516
+	.loc 1 2767
 	xor %o0, %l4, %i2
 ! v12 = mem64[f + 288]
-	.loc 1 2517
+	.loc 1 2768
 	ldx [%i1 + 288], %o2
 	stx %o2, [%fp + -905]
 ! v13 = v3 ^ v12
-	.loc 1 2518
+	.loc 1 2769
 	xor %l2, %o2, %o7
 ! v14 = mem64[f + 96]
-	.loc 1 2519
+	.loc 1 2770
 	ldx [%i1 + 96], %o0
 	stx %o0, [%fp + -3057]
 ! v15 = v14 ^ v8
-	.loc 1 2520
+	.loc 1 2771
 	xor %o0, %l6, %o0
 ! v15 = v15 ^ v12
-	.loc 1 2521
+	.loc 1 2772
 	xor %o0, %o2, %o0
 ! v15 = v15 ^ v5
-	.loc 1 2522
+	.loc 1 2773
 	xor %o0, %l4, %o5
 ! v16 = mem64[f + 320]
-	.loc 1 2523
+	.loc 1 2774
 	ldx [%i1 + 320], %o1
 	stx %o1, [%fp + -3049]
 ! v17 = v8 ^ v16
-	.loc 1 2524
+	.loc 1 2775
 	xor %l6, %o1, %i3
 ! v18 = mem64[f + 128]
-	.loc 1 2525
+	.loc 1 2776
 	ldx [%i1 + 128], %o0
 	stx %o0, [%fp + -3041]
 ! v19 = v18 ^ v12
-	.loc 1 2526
+	.loc 1 2777
 	xor %o0, %o2, %o0
 ! v19 = v19 ^ v16
-	.loc 1 2527
+	.loc 1 2778
 	xor %o0, %o1, %i4
 ! v20 = v12 ^ v1
-	.loc 1 2528
+	.loc 1 2779
 	ldx [%fp + -905], %o0
 	xor %o0, %l5, %o4
 ! v21 = mem64[f + 160]
-	.loc 1 2529
+	.loc 1 2780
 	ldx [%i1 + 160], %o0
 	stx %o0, [%fp + -3033]
 ! v22 = v21 ^ v16
-	.loc 1 2530
+	.loc 1 2781
 	xor %o0, %o1, %o0
 ! v22 = v22 ^ v1
-	.loc 1 2531
+	.loc 1 2782
 	xor %o0, %l5, %o3
 ! v23 = v16 ^ v5
-	.loc 1 2532
+	.loc 1 2783
 	xor %o1, %l4, %i5
 ! v24 = mem64[f + 192]
-	.loc 1 2533
+	.loc 1 2784
 	ldx [%i1 + 192], %o2
 ! v25 = v24 ^ v1
-	.loc 1 2534
+	.loc 1 2785
 	xor %o2, %l5, %o0
 ! v25 = v25 ^ v5
-	.loc 1 2535
+	.loc 1 2786
 	xor %o0, %l4, %o0
 	stx %o0, [%fp + -889]
 ! v26 = v2 & v0
-	.loc 1 2536
+	.loc 1 2787
 	ldx [%fp + -3081], %g1
 	and %l3, %g1, %o0
 	stx %o0, [%fp + -3025]
 ! v27 = v2 & v6
-	.loc 1 2537
+	.loc 1 2788
 	ldx [%fp + -3073], %g5
 	stx %g5, [%fp + 1839]
 	and %l3, %g5, %o0
 ! v28 = v4 & v0
-	.loc 1 2538
+	.loc 1 2789
 	and %l1, %g1, %o1
 ! v28 = v27 ^ v28
-	.loc 1 2539
+	.loc 1 2790
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2849]
 ! v27 = v2 & v10
-	.loc 1 2540
+	.loc 1 2791
 	ldx [%fp + -3065], %g4
 	stx %g4, [%fp + 1063]
 	and %l3, %g4, %o0
 	stx %o0, [%fp + 1831]
 	stx %o0, [%fp + 591]
 ! v29 = v4 & v6
-	.loc 1 2541
+	.loc 1 2792
 	and %l1, %g5, %g5
 	stx %g5, [%fp + 1375]
 	stx %g5, [%fp + -897]
 ! v30 = v7 & v0
-	.loc 1 2542
+	.loc 1 2793
 	and %l0, %g1, %o1
 	stx %o1, [%fp + 1663]
 	stx %o1, [%fp + -121]
 ! v29 = v27 ^ v29
-	.loc 1 2543
+	.loc 1 2794
 	xor %o0, %g5, %o0
 ! v30 = v29 ^ v30
-	.loc 1 2544
+	.loc 1 2795
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2841]
 ! v29 = v2 & v14
-	.loc 1 2545
+	.loc 1 2796
 	ldx [%fp + -3057], %o1
 	and %l3, %o1, %g5
 ! v27 = v4 & v10
-	.loc 1 2546
+	.loc 1 2797
 	and %l1, %g4, %o0
 ! v31 = v7 & v6
-	.loc 1 2547
+	.loc 1 2798
 	ldx [%fp + 1839], %g4
 	and %l0, %g4, %g4
 	stx %g4, [%fp + -3017]
 ! v32 = v9 & v0
-	.loc 1 2548
+	.loc 1 2799
 	and %l7, %g1, %g1
 ! v27 = v29 ^ v27
-	.loc 1 2549
+	.loc 1 2800
 	xor %g5, %o0, %o0
 ! v31 = v27 ^ v31
-	.loc 1 2550
+	.loc 1 2801
 	xor %o0, %g4, %o0
 ! v32 = v31 ^ v32
-	.loc 1 2551
+	.loc 1 2802
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2833]
 ! v31 = v2 & v18
-	.loc 1 2552
+	.loc 1 2803
 	ldx [%fp + -3041], %o0
 	stx %o0, [%fp + 191]
 	and %l3, %o0, %g1
 	stx %g1, [%fp + -881]
 ! v27 = v4 & v14
-	.loc 1 2553
+	.loc 1 2804
 	and %l1, %o1, %g4
 	stx %g4, [%fp + -873]
 ! v29 = v7 & v10
-	.loc 1 2554
+	.loc 1 2805
 	ldx [%fp + -3065], %o0
 	stx %o0, [%fp + -249]
 	and %l0, %o0, %o0
 	stx %o0, [%fp + -865]
 ! v33 = v9 & v6
-	.loc 1 2555
+	.loc 1 2806
 	ldx [%fp + -3073], %o1
 	stx %o1, [%fp + 199]
 	and %l7, %o1, %g5
 	stx %g5, [%fp + -3009]
 ! v34 = v11 & v0
-	.loc 1 2556
+	.loc 1 2807
 	ldx [%fp + -3081], %o1
 	stx %o1, [%fp + 207]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + -3001]
 ! v27 = v31 ^ v27
-	.loc 1 2557
+	.loc 1 2808
 	xor %g1, %g4, %g1
 	stx %g1, [%fp + -857]
 ! v29 = v27 ^ v29
-	.loc 1 2558
+	.loc 1 2809
 	xor %g1, %o0, %o0
 	stx %o0, [%fp + -849]
 ! v33 = v29 ^ v33
-	.loc 1 2559
+	.loc 1 2810
 	xor %o0, %g5, %o0
 ! v34 = v33 ^ v34
-	.loc 1 2560
+	.loc 1 2811
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2825]
 ! v33 = v2 & v21
-	.loc 1 2561
+	.loc 1 2812
 	ldx [%fp + -3033], %o0
 	stx %o0, [%fp + 223]
 	and %l3, %o0, %o0
 	stx %o0, [%fp + 215]
 	stx %o0, [%fp + -2817]
 ! v29 = v4 & v18
-	.loc 1 2562
+	.loc 1 2813
 	ldx [%fp + 191], %o0
 	and %l1, %o0, %o0
 	stx %o0, [%fp + 1383]
 	stx %o0, [%fp + -841]
 ! v27 = v7 & v14
-	.loc 1 2563
+	.loc 1 2814
 	ldx [%fp + -3057], %o0
 	stx %o0, [%fp + 231]
 	and %l0, %o0, %o0
 	stx %o0, [%fp + 1591]
 	stx %o0, [%fp + -833]
 ! v31 = v9 & v10
-	.loc 1 2564
+	.loc 1 2815
 	ldx [%fp + -249], %o0
 	and %l7, %o0, %g4
 	stx %g4, [%fp + -825]
 ! v35 = v11 & v6
-	.loc 1 2565
+	.loc 1 2816
 	ldx [%fp + 199], %o0
 	and %i2, %o0, %g1
 	stx %g1, [%fp + 735]
 	stx %g1, [%fp + -2993]
 ! v36 = v13 & v0
-	.loc 1 2566
+	.loc 1 2817
 	ldx [%fp + 207], %o0
 	and %o7, %o0, %o1
 	stx %o1, [%fp + 1071]
 	stx %o1, [%fp + -2985]
 ! v29 = v33 ^ v29
-	.loc 1 2567
+	.loc 1 2818
 	ldx [%fp + 215], %o0
 	ldx [%fp + 1383], %g5
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 2568
+	.loc 1 2819
 	ldx [%fp + 1591], %g5
 	xor %o0, %g5, %o0
 ! v31 = v27 ^ v31
-	.loc 1 2569
+	.loc 1 2820
 	xor %o0, %g4, %o0
 ! v35 = v31 ^ v35
-	.loc 1 2570
+	.loc 1 2821
 	xor %o0, %g1, %o0
 ! v36 = v35 ^ v36
-	.loc 1 2571
+	.loc 1 2822
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2809]
 ! v35 = v2 & v24
-	.loc 1 2572
+	.loc 1 2823
 	and %l3, %o2, %o0
 	stx %o0, [%fp + 239]
 	stx %o0, [%fp + -2801]
 ! v31 = v4 & v21
-	.loc 1 2573
+	.loc 1 2824
 	ldx [%fp + 223], %o0
 	and %l1, %o0, %o0
 	stx %o0, [%fp + -817]
 ! v27 = v7 & v18
-	.loc 1 2574
+	.loc 1 2825
 	ldx [%fp + -3041], %o0
 	and %l0, %o0, %o0
 	stx %o0, [%fp + 743]
 	stx %o0, [%fp + -2793]
 ! v29 = v9 & v14
-	.loc 1 2575
+	.loc 1 2826
 	ldx [%fp + 231], %o0
 	and %l7, %o0, %o0
 	stx %o0, [%fp + 1391]
 	stx %o0, [%fp + -809]
 ! v33 = v11 & v10
-	.loc 1 2576
+	.loc 1 2827
 	ldx [%fp + -3065], %o0
 	and %i2, %o0, %o1
 	stx %o1, [%fp + -113]
 ! v37 = v13 & v6
-	.loc 1 2577
+	.loc 1 2828
 	ldx [%fp + -3073], %o0
 	and %o7, %o0, %g4
 	stx %g4, [%fp + 751]
 	stx %g4, [%fp + -2977]
 ! v38 = v15 & v0
-	.loc 1 2578
+	.loc 1 2829
 	ldx [%fp + -3081], %o0
 	and %o5, %o0, %g1
 	stx %g1, [%fp + 1079]
 	stx %g1, [%fp + -2969]
 ! v31 = v35 ^ v31
-	.loc 1 2579
+	.loc 1 2830
 	ldx [%fp + -817], %o0
 	ldx [%fp + 239], %g5
 	xor %g5, %o0, %o0
 ! v27 = v31 ^ v27
-	.loc 1 2580
+	.loc 1 2831
 	ldx [%fp + 743], %g5
 	xor %o0, %g5, %o0
 ! v29 = v27 ^ v29
-	.loc 1 2581
+	.loc 1 2832
 	ldx [%fp + 1391], %g5
 	xor %o0, %g5, %o0
 ! v33 = v29 ^ v33
-	.loc 1 2582
+	.loc 1 2833
 	xor %o0, %o1, %o0
 ! v37 = v33 ^ v37
-	.loc 1 2583
+	.loc 1 2834
 	xor %o0, %g4, %o0
 ! v38 = v37 ^ v38
-	.loc 1 2584
+	.loc 1 2835
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2785]
 ! v37 = v4 & v24
-	.loc 1 2585
+	.loc 1 2836
 	and %l1, %o2, %o0
 	stx %o0, [%fp + -241]
 	stx %o0, [%fp + -2777]
 ! v33 = v7 & v21
-	.loc 1 2586
+	.loc 1 2837
 	ldx [%fp + -3033], %o0
 	stx %o0, [%fp + -233]
 	and %l0, %o0, %o0
 	stx %o0, [%fp + 999]
 	stx %o0, [%fp + -801]
 ! v29 = v9 & v18
-	.loc 1 2587
+	.loc 1 2838
 	ldx [%fp + -3041], %o0
 	stx %o0, [%fp + 247]
 	and %l7, %o0, %o0
@@ -9338,1365 +9607,1365 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	stx %o0, [%fp + -225]
 	stx %o0, [%fp + -2769]
 ! v27 = v11 & v14
-	.loc 1 2588
+	.loc 1 2839
 	ldx [%fp + -3057], %o0
 	stx %o0, [%fp + 263]
 	and %i2, %o0, %g4
 	stx %g4, [%fp + 255]
 	stx %g4, [%fp + -2761]
 ! v31 = v13 & v10
-	.loc 1 2589
+	.loc 1 2840
 	ldx [%fp + -3065], %o0
 	stx %o0, [%fp + 271]
 	and %o7, %o0, %g1
 	stx %g1, [%fp + 1231]
 	stx %g1, [%fp + -793]
 ! v35 = v15 & v6
-	.loc 1 2590
+	.loc 1 2841
 	ldx [%fp + -3073], %o0
 	and %o5, %o0, %o1
 	stx %o1, [%fp + 1399]
 	stx %o1, [%fp + -785]
 ! v33 = v37 ^ v33
-	.loc 1 2591
+	.loc 1 2842
 	ldx [%fp + -241], %o0
 	ldx [%fp + 999], %g5
 	xor %o0, %g5, %o0
 ! v29 = v33 ^ v29
-	.loc 1 2592
+	.loc 1 2843
 	ldx [%fp + 1599], %g5
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 2593
+	.loc 1 2844
 	xor %o0, %g4, %o0
 ! v31 = v27 ^ v31
-	.loc 1 2594
+	.loc 1 2845
 	xor %o0, %g1, %o0
 ! v35 = v31 ^ v35
-	.loc 1 2595
+	.loc 1 2846
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2753]
 ! v31 = v7 & v24
-	.loc 1 2596
+	.loc 1 2847
 	and %l0, %o2, %g5
 	stx %g5, [%fp + -2745]
 ! v27 = v9 & v21
-	.loc 1 2597
+	.loc 1 2848
 	ldx [%fp + -233], %o0
 	and %l7, %o0, %o0
 ! v29 = v11 & v18
-	.loc 1 2598
+	.loc 1 2849
 	ldx [%fp + 247], %o1
 	and %i2, %o1, %o1
 	stx %o1, [%fp + -2737]
 ! v33 = v13 & v14
-	.loc 1 2599
+	.loc 1 2850
 	ldx [%fp + 263], %g1
 	and %o7, %g1, %g4
 ! v37 = v15 & v10
-	.loc 1 2600
+	.loc 1 2851
 	ldx [%fp + 271], %g1
 	and %o5, %g1, %g1
 ! v27 = v31 ^ v27
-	.loc 1 2601
+	.loc 1 2852
 	xor %g5, %o0, %o0
 ! v29 = v27 ^ v29
-	.loc 1 2602
+	.loc 1 2853
 	xor %o0, %o1, %o0
 ! v33 = v29 ^ v33
-	.loc 1 2603
+	.loc 1 2854
 	xor %o0, %g4, %o0
 ! v37 = v33 ^ v37
-	.loc 1 2604
+	.loc 1 2855
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2729]
 ! v33 = v9 & v24
-	.loc 1 2605
+	.loc 1 2856
 	and %l7, %o2, %o0
 	stx %o0, [%fp + 759]
 	stx %o0, [%fp + -2721]
 ! v29 = v11 & v21
-	.loc 1 2606
+	.loc 1 2857
 	ldx [%fp + -3033], %o1
 	stx %o1, [%fp + 1719]
 	and %i2, %o1, %g5
 	stx %g5, [%fp + 1407]
 	stx %g5, [%fp + -777]
 ! v27 = v13 & v18
-	.loc 1 2607
+	.loc 1 2858
 	ldx [%fp + -3041], %g1
 	stx %g1, [%fp + 1087]
 	and %o7, %g1, %g4
 	stx %g4, [%fp + 1671]
 	stx %g4, [%fp + -105]
 ! v31 = v15 & v14
-	.loc 1 2608
+	.loc 1 2859
 	ldx [%fp + -3057], %o1
 	and %o5, %o1, %o1
 ! v29 = v33 ^ v29
-	.loc 1 2609
+	.loc 1 2860
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 2610
+	.loc 1 2861
 	xor %o0, %g4, %o0
 ! v31 = v27 ^ v31
-	.loc 1 2611
+	.loc 1 2862
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2713]
 ! v27 = v11 & v24
-	.loc 1 2612
+	.loc 1 2863
 	and %i2, %o2, %o0
 ! v29 = v13 & v21
-	.loc 1 2613
+	.loc 1 2864
 	ldx [%fp + 1719], %g4
 	and %o7, %g4, %o1
 ! v33 = v15 & v18
-	.loc 1 2614
+	.loc 1 2865
 	and %o5, %g1, %g1
 ! v29 = v27 ^ v29
-	.loc 1 2615
+	.loc 1 2866
 	xor %o0, %o1, %o1
 ! v33 = v29 ^ v33
-	.loc 1 2616
+	.loc 1 2867
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2705]
 ! v29 = v13 & v24
-	.loc 1 2617
+	.loc 1 2868
 	and %o7, %o2, %o0
 ! v27 = v15 & v21
-	.loc 1 2618
+	.loc 1 2869
 	and %o5, %g4, %o1
 ! v27 = v29 ^ v27
-	.loc 1 2619
+	.loc 1 2870
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2697]
 ! v29 = v15 & v24
-	.loc 1 2620
+	.loc 1 2871
 	and %o5, %o2, %o0
 	stx %o0, [%fp + -2689]
 ! v39 = v17 & v3
-	.loc 1 2621
+	.loc 1 2872
 	and %i3, %l2, %o0
 	stx %o0, [%fp + -2961]
 ! v40 = v17 & v8
-	.loc 1 2622
+	.loc 1 2873
 	and %i3, %l6, %o0
 ! v41 = v19 & v3
-	.loc 1 2623
+	.loc 1 2874
 	and %i4, %l2, %o1
 ! v41 = v40 ^ v41
-	.loc 1 2624
+	.loc 1 2875
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2681]
 ! v40 = v17 & v12
-	.loc 1 2625
+	.loc 1 2876
 	ldx [%fp + -905], %g4
 	and %i3, %g4, %g1
 ! v42 = v19 & v8
-	.loc 1 2626
+	.loc 1 2877
 	and %i4, %l6, %o0
 ! v43 = v20 & v3
-	.loc 1 2627
+	.loc 1 2878
 	and %o4, %l2, %o1
 ! v42 = v40 ^ v42
-	.loc 1 2628
+	.loc 1 2879
 	xor %g1, %o0, %o0
 ! v43 = v42 ^ v43
-	.loc 1 2629
+	.loc 1 2880
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2673]
 ! v42 = v17 & v16
-	.loc 1 2630
+	.loc 1 2881
 	ldx [%fp + -3049], %g1
 	and %i3, %g1, %g5
 ! v40 = v19 & v12
-	.loc 1 2631
+	.loc 1 2882
 	and %i4, %g4, %o0
 ! v44 = v20 & v8
-	.loc 1 2632
+	.loc 1 2883
 	and %o4, %l6, %o1
 	stx %o1, [%fp + -2953]
 ! v45 = v22 & v3
-	.loc 1 2633
+	.loc 1 2884
 	and %o3, %l2, %g4
 ! v40 = v42 ^ v40
-	.loc 1 2634
+	.loc 1 2885
 	xor %g5, %o0, %o0
 ! v44 = v40 ^ v44
-	.loc 1 2635
+	.loc 1 2886
 	xor %o0, %o1, %o0
 ! v45 = v44 ^ v45
-	.loc 1 2636
+	.loc 1 2887
 	xor %o0, %g4, %o0
 	stx %o0, [%fp + -2665]
 ! v44 = v17 & v1
-	.loc 1 2637
+	.loc 1 2888
 	and %i3, %l5, %o0
 ! v40 = v19 & v16
-	.loc 1 2638
+	.loc 1 2889
 	and %i4, %g1, %g5
 ! v42 = v20 & v12
-	.loc 1 2639
+	.loc 1 2890
 	ldx [%fp + -905], %o1
 	and %o4, %o1, %o1
 ! v46 = v22 & v8
-	.loc 1 2640
+	.loc 1 2891
 	and %o3, %l6, %g4
 	stx %g4, [%fp + -2945]
 ! v47 = v23 & v3
-	.loc 1 2641
+	.loc 1 2892
 	and %i5, %l2, %g1
 	stx %g1, [%fp + -2937]
 ! v40 = v44 ^ v40
-	.loc 1 2642
+	.loc 1 2893
 	xor %o0, %g5, %o0
 ! v42 = v40 ^ v42
-	.loc 1 2643
+	.loc 1 2894
 	xor %o0, %o1, %o0
 ! v46 = v42 ^ v46
-	.loc 1 2644
+	.loc 1 2895
 	xor %o0, %g4, %o0
 ! v47 = v46 ^ v47
-	.loc 1 2645
+	.loc 1 2896
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2657]
 ! v46 = v17 & v5
-	.loc 1 2646
+	.loc 1 2897
 	and %i3, %l4, %o0
 	stx %o0, [%fp + 279]
 	stx %o0, [%fp + -2649]
 ! v42 = v19 & v1
-	.loc 1 2647
+	.loc 1 2898
 	and %i4, %l5, %o0
 	stx %o0, [%fp + 1415]
 	stx %o0, [%fp + -769]
 ! v40 = v20 & v16
-	.loc 1 2648
+	.loc 1 2899
 	ldx [%fp + -3049], %o0
 	stx %o0, [%fp + 767]
 	and %o4, %o0, %o0
 	stx %o0, [%fp + 1607]
 	stx %o0, [%fp + -761]
 ! v44 = v22 & v12
-	.loc 1 2649
+	.loc 1 2900
 	ldx [%fp + -905], %o0
 	and %o3, %o0, %g4
 	stx %g4, [%fp + -97]
 ! v48 = v23 & v8
-	.loc 1 2650
+	.loc 1 2901
 	and %i5, %l6, %g1
 	stx %g1, [%fp + 775]
 	stx %g1, [%fp + -2929]
 ! v49 = v25 & v3
-	.loc 1 2651
+	.loc 1 2902
 	ldx [%fp + -889], %o0
 	and %o0, %l2, %o1
 	stx %o1, [%fp + 1095]
 	stx %o1, [%fp + -2921]
 ! v42 = v46 ^ v42
-	.loc 1 2652
+	.loc 1 2903
 	ldx [%fp + 279], %o0
 	ldx [%fp + 1415], %g5
 	xor %o0, %g5, %o0
 ! v40 = v42 ^ v40
-	.loc 1 2653
+	.loc 1 2904
 	ldx [%fp + 1607], %g5
 	xor %o0, %g5, %o0
 ! v44 = v40 ^ v44
-	.loc 1 2654
+	.loc 1 2905
 	xor %o0, %g4, %o0
 ! v48 = v44 ^ v48
-	.loc 1 2655
+	.loc 1 2906
 	xor %o0, %g1, %o0
 ! v49 = v48 ^ v49
-	.loc 1 2656
+	.loc 1 2907
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2641]
 ! v48 = v19 & v5
-	.loc 1 2657
+	.loc 1 2908
 	and %i4, %l4, %o0
 	stx %o0, [%fp + 783]
 	stx %o0, [%fp + -2633]
 ! v44 = v20 & v1
-	.loc 1 2658
+	.loc 1 2909
 	and %o4, %l5, %g5
 	stx %g5, [%fp + -89]
 ! v40 = v22 & v16
-	.loc 1 2659
+	.loc 1 2910
 	ldx [%fp + 767], %o1
 	and %o3, %o1, %g4
 	stx %g4, [%fp + 1103]
 	stx %g4, [%fp + -2625]
 ! v42 = v23 & v12
-	.loc 1 2660
+	.loc 1 2911
 	ldx [%fp + -905], %o1
 	stx %o1, [%fp + 1239]
 	and %i5, %o1, %g1
 	stx %g1, [%fp + -81]
 ! v46 = v25 & v8
-	.loc 1 2661
+	.loc 1 2912
 	ldx [%fp + -889], %o1
 	stx %o1, [%fp + 1423]
 	and %o1, %l6, %o1
 	stx %o1, [%fp + 599]
 ! v44 = v48 ^ v44
-	.loc 1 2662
+	.loc 1 2913
 	xor %o0, %g5, %o0
 ! v40 = v44 ^ v40
-	.loc 1 2663
+	.loc 1 2914
 	xor %o0, %g4, %o0
 ! v42 = v40 ^ v42
-	.loc 1 2664
+	.loc 1 2915
 	xor %o0, %g1, %o0
 ! v46 = v42 ^ v46
-	.loc 1 2665
+	.loc 1 2916
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2617]
 ! v42 = v20 & v5
-	.loc 1 2666
+	.loc 1 2917
 	and %o4, %l4, %g5
 	stx %g5, [%fp + 1559]
 	stx %g5, [%fp + -2609]
 ! v40 = v22 & v1
-	.loc 1 2667
+	.loc 1 2918
 	and %o3, %l5, %o1
 	stx %o1, [%fp + -73]
 ! v44 = v23 & v16
-	.loc 1 2668
+	.loc 1 2919
 	ldx [%fp + -3049], %o0
 	stx %o0, [%fp + 1727]
 	and %i5, %o0, %g4
 	stx %g4, [%fp + 607]
 ! v48 = v25 & v12
-	.loc 1 2669
+	.loc 1 2920
 	ldx [%fp + 1239], %o0
 	ldx [%fp + 1423], %g1
 	and %g1, %o0, %g1
 ! v40 = v42 ^ v40
-	.loc 1 2670
+	.loc 1 2921
 	xor %g5, %o1, %o0
 ! v44 = v40 ^ v44
-	.loc 1 2671
+	.loc 1 2922
 	xor %o0, %g4, %o0
 ! v48 = v44 ^ v48
-	.loc 1 2672
+	.loc 1 2923
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2601]
 ! v44 = v22 & v5
-	.loc 1 2673
+	.loc 1 2924
 	and %o3, %l4, %o0
 ! v40 = v23 & v1
-	.loc 1 2674
+	.loc 1 2925
 	and %i5, %l5, %o1
 ! v42 = v25 & v16
-	.loc 1 2675
+	.loc 1 2926
 	ldx [%fp + -889], %g4
 	ldx [%fp + 1727], %g1
 	and %g4, %g1, %g1
 ! v40 = v44 ^ v40
-	.loc 1 2676
+	.loc 1 2927
 	xor %o0, %o1, %o1
 ! v42 = v40 ^ v42
-	.loc 1 2677
+	.loc 1 2928
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2593]
 ! v40 = v23 & v5
-	.loc 1 2678
+	.loc 1 2929
 	and %i5, %l4, %o0
 ! v44 = v25 & v1
-	.loc 1 2679
+	.loc 1 2930
 	and %g4, %l5, %o1
 ! v44 = v40 ^ v44
-	.loc 1 2680
+	.loc 1 2931
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2585]
 ! v40 = v25 & v5
-	.loc 1 2681
+	.loc 1 2932
 	and %g4, %l4, %o0
 	stx %o0, [%fp + 615]
 ! v17 = v2 ^ v17
-	.loc 1 2682
+	.loc 1 2933
 	xor %l3, %i3, %i3
 ! v19 = v4 ^ v19
-	.loc 1 2683
+	.loc 1 2934
 	xor %l1, %i4, %i4
 ! v20 = v7 ^ v20
-	.loc 1 2684
+	.loc 1 2935
 	xor %l0, %o4, %l1
 ! v22 = v9 ^ v22
-	.loc 1 2685
+	.loc 1 2936
 	xor %l7, %o3, %l7
 ! v23 = v11 ^ v23
-	.loc 1 2686
+	.loc 1 2937
 	xor %i2, %i5, %i5
 ! v25 = v13 ^ v25
-	.loc 1 2687
+	.loc 1 2938
 	ldx [%fp + -889], %o0
 	xor %o7, %o0, %o3
 ! v13 = v0 ^ v3
-	.loc 1 2688
+	.loc 1 2939
 	ldx [%fp + -3081], %o0
 	xor %o0, %l2, %g1
 ! v11 = v6 ^ v8
-	.loc 1 2689
+	.loc 1 2940
 	ldx [%fp + -3073], %o0
 	xor %o0, %l6, %i2
 ! v9 = v10 ^ v12
-	.loc 1 2690
+	.loc 1 2941
 	ldx [%fp + -3065], %o0
 	ldx [%fp + -905], %o1
 	xor %o0, %o1, %l3
 ! v7 = v14 ^ v16
-	.loc 1 2691
+	.loc 1 2942
 	ldx [%fp + -3057], %o0
 	ldx [%fp + -3049], %o1
 	xor %o0, %o1, %l0
 ! v4 = v18 ^ v1
-	.loc 1 2692
+	.loc 1 2943
 	ldx [%fp + -3041], %o0
 	xor %o0, %l5, %o7
 ! v2 = v21 ^ v5
-	.loc 1 2693
+	.loc 1 2944
 	ldx [%fp + -3033], %o0
 	xor %o0, %l4, %o4
 ! v50 = v17 & v13
-	.loc 1 2694
+	.loc 1 2945
 	and %i3, %g1, %o0
 	stx %o0, [%fp + -2913]
 ! v51 = v17 & v11
-	.loc 1 2695
+	.loc 1 2946
 	and %i3, %i2, %o0
 ! v52 = v19 & v13
-	.loc 1 2696
+	.loc 1 2947
 	and %i4, %g1, %o1
 ! v52 = v51 ^ v52
-	.loc 1 2697
+	.loc 1 2948
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2577]
 ! v51 = v17 & v9
-	.loc 1 2698
+	.loc 1 2949
 	and %i3, %l3, %o1
 ! v53 = v19 & v11
-	.loc 1 2699
+	.loc 1 2950
 	and %i4, %i2, %g4
 	stx %g4, [%fp + -2905]
 ! v54 = v20 & v13
-	.loc 1 2700
+	.loc 1 2951
 	and %l1, %g1, %o0
 ! v53 = v51 ^ v53
-	.loc 1 2701
+	.loc 1 2952
 	xor %o1, %g4, %o1
 ! v54 = v53 ^ v54
-	.loc 1 2702
+	.loc 1 2953
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + -2569]
 ! v53 = v17 & v7
-	.loc 1 2703
+	.loc 1 2954
 	and %i3, %l0, %o0
 	stx %o0, [%fp + -753]
 ! v51 = v19 & v9
-	.loc 1 2704
+	.loc 1 2955
 	and %i4, %l3, %g5
 	stx %g5, [%fp + -65]
 ! v55 = v20 & v11
-	.loc 1 2705
+	.loc 1 2956
 	and %l1, %i2, %g4
 	stx %g4, [%fp + -2897]
 ! v56 = v22 & v13
-	.loc 1 2706
+	.loc 1 2957
 	and %l7, %g1, %o1
 	stx %o1, [%fp + -2889]
 ! v51 = v53 ^ v51
-	.loc 1 2707
+	.loc 1 2958
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
-	.loc 1 2708
+	.loc 1 2959
 	xor %o0, %g4, %o0
 ! v56 = v55 ^ v56
-	.loc 1 2709
+	.loc 1 2960
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2561]
 ! v55 = v17 & v4
-	.loc 1 2710
+	.loc 1 2961
 	and %i3, %o7, %o0
 	stx %o0, [%fp + 1679]
 	stx %o0, [%fp + 287]
 	stx %o0, [%fp + -2553]
 ! v51 = v19 & v7
-	.loc 1 2711
+	.loc 1 2962
 	and %i4, %l0, %o0
 	stx %o0, [%fp + 1919]
 	stx %o0, [%fp + 1247]
 	stx %o0, [%fp + -745]
 ! v53 = v20 & v9
-	.loc 1 2712
+	.loc 1 2963
 	and %l1, %l3, %o0
 	stx %o0, [%fp + 1967]
 	stx %o0, [%fp + 1431]
 	stx %o0, [%fp + -737]
 ! v57 = v22 & v11
-	.loc 1 2713
+	.loc 1 2964
 	and %l7, %i2, %g4
 	stx %g4, [%fp + 1783]
 	stx %g4, [%fp + 295]
 	stx %g4, [%fp + -2881]
 ! v58 = v23 & v13
-	.loc 1 2714
+	.loc 1 2965
 	and %i5, %g1, %o1
 	stx %o1, [%fp + 1871]
 	stx %o1, [%fp + 791]
 	stx %o1, [%fp + -2873]
 ! v51 = v55 ^ v51
-	.loc 1 2715
+	.loc 1 2966
 	ldx [%fp + 1679], %o0
 	ldx [%fp + 1919], %g5
 	xor %o0, %g5, %o0
 ! v53 = v51 ^ v53
-	.loc 1 2716
+	.loc 1 2967
 	ldx [%fp + 1967], %g5
 	xor %o0, %g5, %o0
 ! v57 = v53 ^ v57
-	.loc 1 2717
+	.loc 1 2968
 	xor %o0, %g4, %o0
 ! v58 = v57 ^ v58
-	.loc 1 2718
+	.loc 1 2969
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2545]
 ! v57 = v17 & v2
-	.loc 1 2719
+	.loc 1 2970
 	and %i3, %o4, %o0
 	stx %o0, [%fp + 1255]
 	stx %o0, [%fp + -217]
 	stx %o0, [%fp + -2537]
 ! v53 = v19 & v4
-	.loc 1 2720
+	.loc 1 2971
 	and %i4, %o7, %o0
 	stx %o0, [%fp + 1007]
 	stx %o0, [%fp + -729]
 ! v51 = v20 & v7
-	.loc 1 2721
+	.loc 1 2972
 	and %l1, %l0, %o0
 	stx %o0, [%fp + 1335]
 	stx %o0, [%fp + 303]
 	stx %o0, [%fp + -2529]
 ! v55 = v22 & v9
-	.loc 1 2722
+	.loc 1 2973
 	and %l7, %l3, %g4
 	stx %g4, [%fp + 1015]
 	stx %g4, [%fp + -721]
 ! v59 = v23 & v11
-	.loc 1 2723
+	.loc 1 2974
 	and %i5, %i2, %o0
 	stx %o0, [%fp + 1535]
 	stx %o0, [%fp + 311]
 	stx %o0, [%fp + -2865]
 ! v60 = v25 & v13
-	.loc 1 2724
+	.loc 1 2975
 	and %o3, %g1, %o1
 	stx %o1, [%fp + 319]
 	stx %o1, [%fp + -2857]
 ! v53 = v57 ^ v53
-	.loc 1 2725
+	.loc 1 2976
 	ldx [%fp + 1007], %o0
 	ldx [%fp + 1255], %g5
 	xor %g5, %o0, %o0
 	stx %o0, [%fp + -713]
 ! v51 = v53 ^ v51
-	.loc 1 2726
+	.loc 1 2977
 	ldx [%fp + 1335], %g5
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
-	.loc 1 2727
+	.loc 1 2978
 	xor %o0, %g4, %o0
 ! v59 = v55 ^ v59
-	.loc 1 2728
+	.loc 1 2979
 	ldx [%fp + 1535], %g4
 	xor %o0, %g4, %o0
 ! v60 = v59 ^ v60
-	.loc 1 2729
+	.loc 1 2980
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2521]
 ! v17 = v17 & v24
-	.loc 1 2730
+	.loc 1 2981
 	and %i3, %o2, %o0
 	stx %o0, [%fp + 1943]
 	stx %o0, [%fp + 327]
 	stx %o0, [%fp + -2513]
 ! v59 = v19 & v2
-	.loc 1 2731
+	.loc 1 2982
 	and %i4, %o4, %o0
 	stx %o0, [%fp + 1439]
 	stx %o0, [%fp + -705]
 ! v55 = v20 & v4
-	.loc 1 2732
+	.loc 1 2983
 	and %l1, %o7, %o0
 	stx %o0, [%fp + 1975]
 	stx %o0, [%fp + 799]
 	stx %o0, [%fp + -2505]
 ! v51 = v22 & v7
-	.loc 1 2733
+	.loc 1 2984
 	and %l7, %l0, %o1
 	stx %o1, [%fp + 1111]
 	stx %o1, [%fp + -2497]
 ! v53 = v23 & v9
-	.loc 1 2734
+	.loc 1 2985
 	and %i5, %l3, %g4
 	stx %g4, [%fp + 1759]
 	stx %g4, [%fp + -697]
 ! v57 = v25 & v11
-	.loc 1 2735
+	.loc 1 2986
 	and %o3, %i2, %i3
 	stx %i3, [%fp + 1847]
 	stx %i3, [%fp + -57]
 ! v13 = v15 & v13
-	.loc 1 2736
+	.loc 1 2987
 	and %o5, %g1, %g1
 	stx %g1, [%fp + 1935]
 	stx %g1, [%fp + 1551]
 ! v59 = v17 ^ v59
-	.loc 1 2737
+	.loc 1 2988
 	ldx [%fp + 1439], %o0
 	ldx [%fp + 1943], %g5
 	xor %g5, %o0, %o0
 ! v55 = v59 ^ v55
-	.loc 1 2738
+	.loc 1 2989
 	ldx [%fp + 1975], %g5
 	xor %o0, %g5, %o0
 ! v51 = v55 ^ v51
-	.loc 1 2739
+	.loc 1 2990
 	xor %o0, %o1, %o0
 ! v53 = v51 ^ v53
-	.loc 1 2740
+	.loc 1 2991
 	xor %o0, %g4, %o0
 ! v57 = v53 ^ v57
-	.loc 1 2741
+	.loc 1 2992
 	xor %o0, %i3, %o0
 ! v13 = v57 ^ v13
-	.loc 1 2742
+	.loc 1 2993
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2489]
 ! v19 = v19 & v24
-	.loc 1 2743
+	.loc 1 2994
 	and %i4, %o2, %i4
 ! v57 = v20 & v2
-	.loc 1 2744
+	.loc 1 2995
 	and %l1, %o4, %o0
 ! v53 = v22 & v4
-	.loc 1 2745
+	.loc 1 2996
 	and %l7, %o7, %o1
 ! v51 = v23 & v7
-	.loc 1 2746
+	.loc 1 2997
 	and %i5, %l0, %g1
 ! v55 = v25 & v9
-	.loc 1 2747
+	.loc 1 2998
 	and %o3, %l3, %i3
 ! v11 = v15 & v11
-	.loc 1 2748
+	.loc 1 2999
 	and %o5, %i2, %i2
 ! v57 = v19 ^ v57
-	.loc 1 2749
+	.loc 1 3000
 	xor %i4, %o0, %o0
 ! v53 = v57 ^ v53
-	.loc 1 2750
+	.loc 1 3001
 	xor %o0, %o1, %o1
 ! v51 = v53 ^ v51
-	.loc 1 2751
+	.loc 1 3002
 	xor %o1, %g1, %g1
 ! v55 = v51 ^ v55
-	.loc 1 2752
+	.loc 1 3003
 	xor %g1, %i3, %i3
 ! v11 = v55 ^ v11
-	.loc 1 2753
+	.loc 1 3004
 	xor %i3, %i2, %i3
 ! v20 = v20 & v24
-	.loc 1 2754
+	.loc 1 3005
 	and %l1, %o2, %l1
 ! v55 = v22 & v2
-	.loc 1 2755
+	.loc 1 3006
 	and %l7, %o4, %o0
 ! v51 = v23 & v4
-	.loc 1 2756
+	.loc 1 3007
 	and %i5, %o7, %o1
 ! v53 = v25 & v7
-	.loc 1 2757
+	.loc 1 3008
 	and %o3, %l0, %i2
 ! v9 = v15 & v9
-	.loc 1 2758
+	.loc 1 3009
 	and %o5, %l3, %l3
 ! v55 = v20 ^ v55
-	.loc 1 2759
+	.loc 1 3010
 	xor %l1, %o0, %o0
 ! v51 = v55 ^ v51
-	.loc 1 2760
+	.loc 1 3011
 	xor %o0, %o1, %o1
 ! v53 = v51 ^ v53
-	.loc 1 2761
+	.loc 1 3012
 	xor %o1, %i2, %i2
 ! v9 = v53 ^ v9
-	.loc 1 2762
+	.loc 1 3013
 	xor %i2, %l3, %l3
 ! v22 = v22 & v24
-	.loc 1 2763
+	.loc 1 3014
 	and %l7, %o2, %l7
 ! v53 = v23 & v2
-	.loc 1 2764
+	.loc 1 3015
 	and %i5, %o4, %o0
 ! v51 = v25 & v4
-	.loc 1 2765
+	.loc 1 3016
 	and %o3, %o7, %o1
 ! v7 = v15 & v7
-	.loc 1 2766
+	.loc 1 3017
 	and %o5, %l0, %l0
 ! v53 = v22 ^ v53
-	.loc 1 2767
+	.loc 1 3018
 	xor %l7, %o0, %o0
 ! v51 = v53 ^ v51
-	.loc 1 2768
+	.loc 1 3019
 	xor %o0, %o1, %o1
 ! v7 = v51 ^ v7
-	.loc 1 2769
+	.loc 1 3020
 	xor %o1, %l0, %l0
 ! v23 = v23 & v24
-	.loc 1 2770
+	.loc 1 3021
 	and %i5, %o2, %i5
 ! v51 = v25 & v2
-	.loc 1 2771
+	.loc 1 3022
 	and %o3, %o4, %o0
 ! v4 = v15 & v4
-	.loc 1 2772
+	.loc 1 3023
 	and %o5, %o7, %o7
 ! v51 = v23 ^ v51
-	.loc 1 2773
+	.loc 1 3024
 	xor %i5, %o0, %o0
 ! v4 = v51 ^ v4
-	.loc 1 2774
+	.loc 1 3025
 	xor %o0, %o7, %o7
 ! v25 = v25 & v24
-	.loc 1 2775
+	.loc 1 3026
 	and %o3, %o2, %o3
 ! v2 = v15 & v2
-	.loc 1 2776
+	.loc 1 3027
 	and %o5, %o4, %o4
 ! v2 = v25 ^ v2
-	.loc 1 2777
+	.loc 1 3028
 	xor %o3, %o4, %o4
 ! v15 = v15 & v24
-	.loc 1 2778
+	.loc 1 3029
 	and %o5, %o2, %o5
 ! v50 = v50 ^ v26
-	.loc 1 2779
+	.loc 1 3030
 	ldx [%fp + -2913], %o0
 	ldx [%fp + -3025], %o1
 	xor %o0, %o1, %o0
 ! v50 = v50 ^ v39
-	.loc 1 2780
+	.loc 1 3031
 	ldx [%fp + -2961], %o1
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -689]
 ! v52 = v52 ^ v28
-	.loc 1 2781
+	.loc 1 3032
 	ldx [%fp + -2577], %o0
 	ldx [%fp + -2849], %o1
 	xor %o0, %o1, %o0
 ! v52 = v52 ^ v41
-	.loc 1 2782
+	.loc 1 3033
 	ldx [%fp + -2681], %o1
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -49]
 ! v54 = v54 ^ v30
-	.loc 1 2783
+	.loc 1 3034
 	ldx [%fp + -2569], %o0
 	ldx [%fp + -2841], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v43
-	.loc 1 2784
+	.loc 1 3035
 	ldx [%fp + -2673], %o1
 	xor %o0, %o1, %o1
 ! v56 = v56 ^ v32
-	.loc 1 2785
+	.loc 1 3036
 	ldx [%fp + -2561], %o0
 	ldx [%fp + -2833], %o3
 	xor %o0, %o3, %o0
 ! v56 = v56 ^ v45
-	.loc 1 2786
+	.loc 1 3037
 	ldx [%fp + -2665], %o3
 	xor %o0, %o3, %o3
 ! v58 = v58 ^ v34
-	.loc 1 2787
+	.loc 1 3038
 	ldx [%fp + -2545], %o0
 	ldx [%fp + -2825], %l1
 	xor %o0, %l1, %o0
 ! v58 = v58 ^ v47
-	.loc 1 2788
+	.loc 1 3039
 	ldx [%fp + -2657], %l1
 	xor %o0, %l1, %l1
 ! v60 = v60 ^ v36
-	.loc 1 2789
+	.loc 1 3040
 	ldx [%fp + -2521], %o0
 	ldx [%fp + -2809], %l7
 	xor %o0, %l7, %o0
 ! v60 = v60 ^ v49
-	.loc 1 2790
+	.loc 1 3041
 	ldx [%fp + -2641], %l7
 	xor %o0, %l7, %o0
 	stx %o0, [%fp + -681]
 ! v13 = v13 ^ v38
-	.loc 1 2791
+	.loc 1 3042
 	ldx [%fp + -2489], %o0
 	ldx [%fp + -2785], %l7
 	xor %o0, %l7, %o0
 ! v13 = v13 ^ v46
-	.loc 1 2792
+	.loc 1 3043
 	ldx [%fp + -2617], %l7
 	xor %o0, %l7, %o0
 	stx %o0, [%fp + -2481]
 ! v11 = v11 ^ v35
-	.loc 1 2793
+	.loc 1 3044
 	ldx [%fp + -2753], %l7
 	xor %i3, %l7, %i3
 ! v11 = v11 ^ v48
-	.loc 1 2794
+	.loc 1 3045
 	ldx [%fp + -2601], %o0
 	xor %i3, %o0, %i3
 ! v9 = v9 ^ v37
-	.loc 1 2795
+	.loc 1 3046
 	ldx [%fp + -2729], %i2
 	xor %l3, %i2, %l3
 ! v9 = v9 ^ v42
-	.loc 1 2796
+	.loc 1 3047
 	ldx [%fp + -2593], %o0
 	xor %l3, %o0, %l3
 ! v7 = v7 ^ v31
-	.loc 1 2797
+	.loc 1 3048
 	ldx [%fp + -2713], %i4
 	xor %l0, %i4, %l0
 ! v7 = v7 ^ v44
-	.loc 1 2798
+	.loc 1 3049
 	ldx [%fp + -2585], %o0
 	xor %l0, %o0, %i5
 ! v4 = v4 ^ v33
-	.loc 1 2799
+	.loc 1 3050
 	ldx [%fp + -2705], %l0
 	xor %o7, %l0, %o7
 ! v4 = v4 ^ v40
-	.loc 1 2800
+	.loc 1 3051
 	ldx [%fp + 615], %o0
 	xor %o7, %o0, %g1
 ! v2 = v2 ^ v27
-	.loc 1 2801
+	.loc 1 3052
 	ldx [%fp + -2697], %o7
 	xor %o4, %o7, %g4
 ! v15 = v15 ^ v29
-	.loc 1 2802
+	.loc 1 3053
 	ldx [%fp + -2689], %o0
 	xor %o5, %o0, %g5
 ! v35 = v50 ^ v35
-	.loc 1 2803
+	.loc 1 3054
 	ldx [%fp + -689], %o4
 	xor %o4, %l7, %o4
 	stx %o4, [%fp + -2473]
 ! v37 = v52 ^ v37
-	.loc 1 2804
+	.loc 1 3055
 	ldx [%fp + -49], %o4
 	xor %o4, %i2, %o5
 ! v31 = v54 ^ v31
-	.loc 1 2805
+	.loc 1 3056
 	xor %o1, %i4, %o4
 ! v33 = v56 ^ v33
-	.loc 1 2806
+	.loc 1 3057
 	xor %o3, %l0, %l0
 ! v27 = v58 ^ v27
-	.loc 1 2807
+	.loc 1 3058
 	xor %l1, %o7, %o1
 ! v29 = v60 ^ v29
-	.loc 1 2808
+	.loc 1 3059
 	ldx [%fp + -681], %o3
 	xor %o3, %o0, %i2
 ! v39 = v11 ^ v39
-	.loc 1 2809
+	.loc 1 3060
 	ldx [%fp + -2961], %o0
 	xor %i3, %o0, %i3
 ! v41 = v9 ^ v41
-	.loc 1 2810
+	.loc 1 3061
 	ldx [%fp + -2681], %o0
 	xor %l3, %o0, %o3
 ! v43 = v7 ^ v43
-	.loc 1 2811
+	.loc 1 3062
 	ldx [%fp + -2673], %o0
 	xor %i5, %o0, %o7
 ! v45 = v4 ^ v45
-	.loc 1 2812
+	.loc 1 3063
 	ldx [%fp + -2665], %o0
 	xor %g1, %o0, %l1
 ! v47 = v2 ^ v47
-	.loc 1 2813
+	.loc 1 3064
 	ldx [%fp + -2657], %o0
 	xor %g4, %o0, %l3
 ! v49 = v15 ^ v49
-	.loc 1 2814
+	.loc 1 3065
 	ldx [%fp + -2641], %o0
 	xor %g5, %o0, %l7
 ! v41 = v41 ^ v40
-	.loc 1 2815
+	.loc 1 3066
 	ldx [%fp + 615], %i4
 	xor %o3, %i4, %o3
 ! v39 = v39 ^ v40
-	.loc 1 2816
+	.loc 1 3067
 	xor %i3, %i4, %o0
 ! v29 = v29 ^ v40
-	.loc 1 2817
+	.loc 1 3068
 	xor %i2, %i4, %i3
 ! v40 = v27 ^ v40
-	.loc 1 2818
+	.loc 1 3069
 	xor %o1, %i4, %o1
 ! v39 = v39 ^ v44
-	.loc 1 2819
+	.loc 1 3070
 	ldx [%fp + -2585], %i5
 	xor %o0, %i5, %i2
 ! v13 = v13 ^ v44
-	.loc 1 2820
+	.loc 1 3071
 	ldx [%fp + -2481], %o0
 	xor %o0, %i5, %o0
 ! v40 = v40 ^ v44
-	.loc 1 2821
+	.loc 1 3072
 	xor %o1, %i5, %i4
 ! v44 = v33 ^ v44
-	.loc 1 2822
+	.loc 1 3073
 	xor %l0, %i5, %o1
 ! v13 = v13 ^ v42
-	.loc 1 2823
+	.loc 1 3074
 	ldx [%fp + -2593], %i5
 	xor %o0, %i5, %l0
 ! v29 = v29 ^ v42
-	.loc 1 2824
+	.loc 1 3075
 	xor %i3, %i5, %o0
 ! v44 = v44 ^ v42
-	.loc 1 2825
+	.loc 1 3076
 	xor %o1, %i5, %i3
 ! v42 = v31 ^ v42
-	.loc 1 2826
+	.loc 1 3077
 	xor %o4, %i5, %o1
 ! v29 = v29 ^ v48
-	.loc 1 2827
+	.loc 1 3078
 	ldx [%fp + -2601], %i5
 	xor %o0, %i5, %o4
 ! v40 = v40 ^ v48
-	.loc 1 2828
+	.loc 1 3079
 	xor %i4, %i5, %o0
 ! v42 = v42 ^ v48
-	.loc 1 2829
+	.loc 1 3080
 	xor %o1, %i5, %i4
 ! v48 = v37 ^ v48
-	.loc 1 2830
+	.loc 1 3081
 	xor %o5, %i5, %o1
 ! v40 = v40 ^ v46
-	.loc 1 2831
+	.loc 1 3082
 	ldx [%fp + -2617], %g1
 	xor %o0, %g1, %o5
 ! v44 = v44 ^ v46
-	.loc 1 2832
+	.loc 1 3083
 	xor %i3, %g1, %o0
 ! v48 = v48 ^ v46
-	.loc 1 2833
+	.loc 1 3084
 	xor %o1, %g1, %i5
 ! v46 = v35 ^ v46
-	.loc 1 2834
+	.loc 1 3085
 	ldx [%fp + -2473], %o1
 	xor %o1, %g1, %o1
 ! v44 = v44 ^ v49
-	.loc 1 2835
+	.loc 1 3086
 	xor %o0, %l7, %i3
 ! v42 = v42 ^ v49
-	.loc 1 2836
+	.loc 1 3087
 	xor %i4, %l7, %o0
 ! v46 = v46 ^ v49
-	.loc 1 2837
+	.loc 1 3088
 	xor %o1, %l7, %i4
 ! v49 = v38 ^ v49
-	.loc 1 2838
+	.loc 1 3089
 	ldx [%fp + -2785], %o1
 	xor %o1, %l7, %l7
 ! v42 = v42 ^ v47
-	.loc 1 2839
+	.loc 1 3090
 	xor %o0, %l3, %o1
 ! v48 = v48 ^ v47
-	.loc 1 2840
+	.loc 1 3091
 	xor %i5, %l3, %o0
 ! v49 = v49 ^ v47
-	.loc 1 2841
+	.loc 1 3092
 	xor %l7, %l3, %i5
 ! v47 = v36 ^ v47
-	.loc 1 2842
+	.loc 1 3093
 	ldx [%fp + -2809], %l7
 	xor %l7, %l3, %l3
 ! v48 = v48 ^ v45
-	.loc 1 2843
+	.loc 1 3094
 	xor %o0, %l1, %l7
 ! v46 = v46 ^ v45
-	.loc 1 2844
+	.loc 1 3095
 	xor %i4, %l1, %o0
 ! v47 = v47 ^ v45
-	.loc 1 2845
+	.loc 1 3096
 	xor %l3, %l1, %i4
 ! v45 = v34 ^ v45
-	.loc 1 2846
+	.loc 1 3097
 	ldx [%fp + -2825], %l3
 	xor %l3, %l1, %l1
 ! v46 = v46 ^ v43
-	.loc 1 2847
+	.loc 1 3098
 	xor %o0, %o7, %l3
 ! v49 = v49 ^ v43
-	.loc 1 2848
+	.loc 1 3099
 	xor %i5, %o7, %o0
 ! v45 = v45 ^ v43
-	.loc 1 2849
+	.loc 1 3100
 	xor %l1, %o7, %l1
 ! v43 = v32 ^ v43
-	.loc 1 2850
+	.loc 1 3101
 	ldx [%fp + -2833], %i5
 	xor %i5, %o7, %o7
 ! v49 = v49 ^ v41
-	.loc 1 2851
+	.loc 1 3102
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -2465]
 ! v47 = v47 ^ v41
-	.loc 1 2852
+	.loc 1 3103
 	xor %i4, %o3, %o0
 ! v43 = v43 ^ v41
-	.loc 1 2853
+	.loc 1 3104
 	xor %o7, %o3, %i4
 ! v41 = v30 ^ v41
-	.loc 1 2854
+	.loc 1 3105
 	ldx [%fp + -2841], %o7
 	xor %o7, %o3, %o3
 ! v47 = v47 ^ v39
-	.loc 1 2855
+	.loc 1 3106
 	xor %o0, %i2, %o7
 ! v45 = v45 ^ v39
-	.loc 1 2856
+	.loc 1 3107
 	xor %l1, %i2, %o0
 ! v41 = v41 ^ v39
-	.loc 1 2857
+	.loc 1 3108
 	xor %o3, %i2, %o3
 ! v39 = v28 ^ v39
-	.loc 1 2858
+	.loc 1 3109
 	ldx [%fp + -2849], %l1
 	xor %l1, %i2, %i2
 ! v45 = v45 ^ v13
-	.loc 1 2859
+	.loc 1 3110
 	xor %o0, %l0, %l1
 ! v43 = v43 ^ v13
-	.loc 1 2860
+	.loc 1 3111
 	xor %i4, %l0, %i4
 ! v39 = v39 ^ v13
-	.loc 1 2861
+	.loc 1 3112
 	xor %i2, %l0, %i2
 ! v13 = v26 ^ v13
-	.loc 1 2862
+	.loc 1 3113
 	ldx [%fp + -3025], %o0
 	xor %o0, %l0, %l0
 ! v13 = v13 ^ v40
-	.loc 1 2863
+	.loc 1 3114
 	xor %l0, %o5, %l0
 ! v26 = v46 ^ v40
-	.loc 1 2864
+	.loc 1 3115
 	xor %l3, %o5, %o0
 ! v26 = v26 ^ v29
-	.loc 1 2865
+	.loc 1 3116
 	xor %o0, %o4, %i5
 ! v39 = v39 ^ v46
-	.loc 1 2866
+	.loc 1 3117
 	xor %i2, %l3, %i2
 ! v28 = v48 ^ v40
-	.loc 1 2867
+	.loc 1 3118
 	xor %l7, %o5, %o0
 ! v28 = v28 ^ v29
-	.loc 1 2868
+	.loc 1 3119
 	xor %o0, %o4, %g1
 ! v41 = v41 ^ v46
-	.loc 1 2869
+	.loc 1 3120
 	xor %o3, %l3, %o0
 ! v41 = v41 ^ v48
-	.loc 1 2870
+	.loc 1 3121
 	xor %o0, %l7, %o0
 ! v41 = v41 ^ v40
-	.loc 1 2871
+	.loc 1 3122
 	xor %o0, %o5, %o0
 ! v41 = v41 ^ v29
-	.loc 1 2872
+	.loc 1 3123
 	xor %o0, %o4, %o0
 ! v46 = v46 ^ v42
-	.loc 1 2873
+	.loc 1 3124
 	xor %l3, %o1, %l3
 ! v43 = v43 ^ v48
-	.loc 1 2874
+	.loc 1 3125
 	xor %i4, %l7, %i4
 ! v43 = v43 ^ v42
-	.loc 1 2875
+	.loc 1 3126
 	xor %i4, %o1, %i4
 ! v43 = v43 ^ v29
-	.loc 1 2876
+	.loc 1 3127
 	xor %i4, %o4, %i4
 ! v48 = v48 ^ v44
-	.loc 1 2877
+	.loc 1 3128
 	xor %l7, %i3, %l7
 ! v45 = v45 ^ v42
-	.loc 1 2878
+	.loc 1 3129
 	xor %l1, %o1, %l1
 ! v45 = v45 ^ v44
-	.loc 1 2879
+	.loc 1 3130
 	xor %l1, %i3, %l1
 ! v42 = v42 ^ v40
-	.loc 1 2880
+	.loc 1 3131
 	xor %o1, %o5, %o3
 ! v47 = v47 ^ v44
-	.loc 1 2881
+	.loc 1 3132
 	xor %o7, %i3, %o7
 ! v47 = v47 ^ v40
-	.loc 1 2882
+	.loc 1 3133
 	xor %o7, %o5, %o7
 ! v44 = v44 ^ v29
-	.loc 1 2883
+	.loc 1 3134
 	xor %i3, %o4, %i3
 ! v40 = v49 ^ v40
-	.loc 1 2884
+	.loc 1 3135
 	ldx [%fp + -2465], %o1
 	xor %o1, %o5, %o5
 ! v29 = v40 ^ v29
-	.loc 1 2885
+	.loc 1 3136
 	xor %o5, %o4, %o1
 	stx %o1, [%fp + -673]
 ! v40 = v13 & v0
-	.loc 1 2886
+	.loc 1 3137
 	ldx [%fp + -3081], %o5
 	and %l0, %o5, %o1
 	stx %o1, [%fp + -2457]
 ! v49 = v13 & v6
-	.loc 1 2887
+	.loc 1 3138
 	ldx [%fp + -3073], %g4
 	and %l0, %g4, %o1
 ! v30 = v26 & v0
-	.loc 1 2888
+	.loc 1 3139
 	and %i5, %o5, %o4
 ! v30 = v49 ^ v30
-	.loc 1 2889
+	.loc 1 3140
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2449]
 ! v49 = v13 & v10
-	.loc 1 2890
+	.loc 1 3141
 	ldx [%fp + -3065], %o1
 	stx %o1, [%fp + 1119]
 	and %l0, %o1, %o1
 	stx %o1, [%fp + -665]
 ! v32 = v26 & v6
-	.loc 1 2891
+	.loc 1 3142
 	and %i5, %g4, %g5
 	stx %g5, [%fp + -41]
 ! v34 = v39 & v0
-	.loc 1 2892
+	.loc 1 3143
 	and %i2, %o5, %o4
 	stx %o4, [%fp + 623]
 ! v32 = v49 ^ v32
-	.loc 1 2893
+	.loc 1 3144
 	xor %o1, %g5, %o1
 ! v34 = v32 ^ v34
-	.loc 1 2894
+	.loc 1 3145
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2441]
 ! v32 = v13 & v14
-	.loc 1 2895
+	.loc 1 3146
 	ldx [%fp + -3057], %o1
 	and %l0, %o1, %g5
 	stx %g5, [%fp + -2433]
 ! v49 = v26 & v10
-	.loc 1 2896
+	.loc 1 3147
 	ldx [%fp + 1119], %o4
 	and %i5, %o4, %o4
 ! v36 = v39 & v6
-	.loc 1 2897
+	.loc 1 3148
 	and %i2, %g4, %g4
 ! v38 = v28 & v0
-	.loc 1 2898
+	.loc 1 3149
 	and %g1, %o5, %o5
 ! v49 = v32 ^ v49
-	.loc 1 2899
+	.loc 1 3150
 	xor %g5, %o4, %o4
 ! v36 = v49 ^ v36
-	.loc 1 2900
+	.loc 1 3151
 	xor %o4, %g4, %g4
 ! v38 = v36 ^ v38
-	.loc 1 2901
+	.loc 1 3152
 	xor %g4, %o5, %o4
 	stx %o4, [%fp + -2425]
 ! v36 = v13 & v18
-	.loc 1 2902
+	.loc 1 3153
 	ldx [%fp + -3041], %o4
 	stx %o4, [%fp + 1127]
 	and %l0, %o4, %o4
 	stx %o4, [%fp + 807]
 	stx %o4, [%fp + -2417]
 ! v49 = v26 & v14
-	.loc 1 2903
+	.loc 1 3154
 	and %i5, %o1, %g5
 	stx %g5, [%fp + -33]
 ! v32 = v39 & v10
-	.loc 1 2904
+	.loc 1 3155
 	ldx [%fp + -3065], %o1
 	stx %o1, [%fp + 335]
 	and %i2, %o1, %g4
 	stx %g4, [%fp + -2409]
 ! v35 = v28 & v6
-	.loc 1 2905
+	.loc 1 3156
 	ldx [%fp + -3073], %o1
 	stx %o1, [%fp + -209]
 	and %g1, %o1, %o4
 	stx %o4, [%fp + -657]
 ! v37 = v41 & v0
-	.loc 1 2906
+	.loc 1 3157
 	ldx [%fp + -3081], %o1
 	stx %o1, [%fp + -201]
 	and %o0, %o1, %o5
 	stx %o5, [%fp + -649]
 ! v49 = v36 ^ v49
-	.loc 1 2907
+	.loc 1 3158
 	ldx [%fp + 807], %o1
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
-	.loc 1 2908
+	.loc 1 3159
 	xor %o1, %g4, %o1
 ! v35 = v32 ^ v35
-	.loc 1 2909
+	.loc 1 3160
 	xor %o1, %o4, %o1
 ! v37 = v35 ^ v37
-	.loc 1 2910
+	.loc 1 3161
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2401]
 ! v35 = v13 & v21
-	.loc 1 2911
+	.loc 1 3162
 	ldx [%fp + -3033], %o1
 	stx %o1, [%fp + 351]
 	and %l0, %o1, %o1
 	stx %o1, [%fp + 343]
 	stx %o1, [%fp + -2393]
 ! v32 = v26 & v18
-	.loc 1 2912
+	.loc 1 3163
 	ldx [%fp + 1127], %o1
 	and %i5, %o1, %g5
 	stx %g5, [%fp + -641]
 ! v49 = v39 & v14
-	.loc 1 2913
+	.loc 1 3164
 	ldx [%fp + -3057], %o1
 	stx %o1, [%fp + 359]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 815]
 	stx %o1, [%fp + -2385]
 ! v36 = v28 & v10
-	.loc 1 2914
+	.loc 1 3165
 	ldx [%fp + 335], %o1
 	and %g1, %o1, %g4
 	stx %g4, [%fp + -2377]
 ! v31 = v41 & v6
-	.loc 1 2915
+	.loc 1 3166
 	ldx [%fp + -209], %o1
 	and %o0, %o1, %o5
 	stx %o5, [%fp + -633]
 ! v33 = v46 & v0
-	.loc 1 2916
+	.loc 1 3167
 	ldx [%fp + -201], %o1
 	and %l3, %o1, %o4
 	stx %o4, [%fp + -625]
 ! v32 = v35 ^ v32
-	.loc 1 2917
+	.loc 1 3168
 	ldx [%fp + 343], %o1
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 2918
+	.loc 1 3169
 	ldx [%fp + 815], %g5
 	xor %o1, %g5, %o1
 ! v36 = v49 ^ v36
-	.loc 1 2919
+	.loc 1 3170
 	xor %o1, %g4, %o1
 ! v31 = v36 ^ v31
-	.loc 1 2920
+	.loc 1 3171
 	xor %o1, %o5, %o1
 ! v33 = v31 ^ v33
-	.loc 1 2921
+	.loc 1 3172
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2369]
 ! v31 = v13 & v24
-	.loc 1 2922
+	.loc 1 3173
 	and %l0, %o2, %o1
 	stx %o1, [%fp + 367]
 	stx %o1, [%fp + -2361]
 ! v36 = v26 & v21
-	.loc 1 2923
+	.loc 1 3174
 	ldx [%fp + 351], %o1
 	and %i5, %o1, %o1
 	stx %o1, [%fp + -617]
 ! v49 = v39 & v18
-	.loc 1 2924
+	.loc 1 3175
 	ldx [%fp + -3041], %o1
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 823]
 	stx %o1, [%fp + -2353]
 ! v32 = v28 & v14
-	.loc 1 2925
+	.loc 1 3176
 	ldx [%fp + 359], %o1
 	and %g1, %o1, %o1
 	stx %o1, [%fp + 831]
 	stx %o1, [%fp + -2345]
 ! v35 = v41 & v10
-	.loc 1 2926
+	.loc 1 3177
 	ldx [%fp + -3065], %o1
 	and %o0, %o1, %o4
 	stx %o4, [%fp + -2337]
 ! v27 = v46 & v6
-	.loc 1 2927
+	.loc 1 3178
 	ldx [%fp + -3073], %o1
 	and %l3, %o1, %g4
 	stx %g4, [%fp + -609]
 ! v15 = v43 & v0
-	.loc 1 2928
+	.loc 1 3179
 	ldx [%fp + -3081], %o1
 	and %i4, %o1, %o5
 	stx %o5, [%fp + -25]
 ! v36 = v31 ^ v36
-	.loc 1 2929
+	.loc 1 3180
 	ldx [%fp + -617], %o1
 	ldx [%fp + 367], %g5
 	xor %g5, %o1, %o1
 ! v49 = v36 ^ v49
-	.loc 1 2930
+	.loc 1 3181
 	ldx [%fp + 823], %g5
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
-	.loc 1 2931
+	.loc 1 3182
 	ldx [%fp + 831], %g5
 	xor %o1, %g5, %o1
 ! v35 = v32 ^ v35
-	.loc 1 2932
+	.loc 1 3183
 	xor %o1, %o4, %o1
 ! v27 = v35 ^ v27
-	.loc 1 2933
+	.loc 1 3184
 	xor %o1, %g4, %o1
 ! v15 = v27 ^ v15
-	.loc 1 2934
+	.loc 1 3185
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2329]
 ! v27 = v26 & v24
-	.loc 1 2935
+	.loc 1 3186
 	and %i5, %o2, %o1
 	stx %o1, [%fp + -193]
 	stx %o1, [%fp + -2321]
 ! v35 = v39 & v21
-	.loc 1 2936
+	.loc 1 3187
 	ldx [%fp + -3033], %o1
 	stx %o1, [%fp + -185]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 1023]
 	stx %o1, [%fp + -601]
 ! v32 = v28 & v18
-	.loc 1 2937
+	.loc 1 3188
 	ldx [%fp + -3041], %o1
 	stx %o1, [%fp + 375]
 	and %g1, %o1, %o1
@@ -10704,240 +10973,240 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	stx %o1, [%fp + -177]
 	stx %o1, [%fp + -2313]
 ! v49 = v41 & v14
-	.loc 1 2938
+	.loc 1 3189
 	ldx [%fp + -3057], %o1
 	stx %o1, [%fp + 391]
 	and %o0, %o1, %g4
 	stx %g4, [%fp + 383]
 	stx %g4, [%fp + -2305]
 ! v36 = v46 & v10
-	.loc 1 2939
+	.loc 1 3190
 	ldx [%fp + -3065], %o1
 	stx %o1, [%fp + 399]
 	and %l3, %o1, %o5
 	stx %o5, [%fp + 1263]
 	stx %o5, [%fp + -593]
 ! v31 = v43 & v6
-	.loc 1 2940
+	.loc 1 3191
 	ldx [%fp + -3073], %o1
 	and %i4, %o1, %o4
 	stx %o4, [%fp + 1447]
 	stx %o4, [%fp + -585]
 ! v35 = v27 ^ v35
-	.loc 1 2941
+	.loc 1 3192
 	ldx [%fp + -193], %o1
 	ldx [%fp + 1023], %g5
 	xor %o1, %g5, %o1
 ! v32 = v35 ^ v32
-	.loc 1 2942
+	.loc 1 3193
 	ldx [%fp + 1615], %g5
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 2943
+	.loc 1 3194
 	xor %o1, %g4, %o1
 ! v36 = v49 ^ v36
-	.loc 1 2944
+	.loc 1 3195
 	xor %o1, %o5, %o1
 ! v31 = v36 ^ v31
-	.loc 1 2945
+	.loc 1 3196
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2297]
 ! v36 = v39 & v24
-	.loc 1 2946
+	.loc 1 3197
 	and %i2, %o2, %g5
 	stx %g5, [%fp + -2289]
 ! v49 = v28 & v21
-	.loc 1 2947
+	.loc 1 3198
 	ldx [%fp + -185], %o1
 	and %g1, %o1, %o1
 ! v32 = v41 & v18
-	.loc 1 2948
+	.loc 1 3199
 	ldx [%fp + 375], %o4
 	and %o0, %o4, %o4
 	stx %o4, [%fp + -2281]
 ! v35 = v46 & v14
-	.loc 1 2949
+	.loc 1 3200
 	ldx [%fp + 391], %o5
 	and %l3, %o5, %g4
 ! v27 = v43 & v10
-	.loc 1 2950
+	.loc 1 3201
 	ldx [%fp + 399], %o5
 	and %i4, %o5, %o5
 ! v49 = v36 ^ v49
-	.loc 1 2951
+	.loc 1 3202
 	xor %g5, %o1, %o1
 ! v32 = v49 ^ v32
-	.loc 1 2952
+	.loc 1 3203
 	xor %o1, %o4, %o1
 ! v35 = v32 ^ v35
-	.loc 1 2953
+	.loc 1 3204
 	xor %o1, %g4, %o1
 ! v27 = v35 ^ v27
-	.loc 1 2954
+	.loc 1 3205
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2273]
 ! v35 = v28 & v24
-	.loc 1 2955
+	.loc 1 3206
 	and %g1, %o2, %o1
 	stx %o1, [%fp + 839]
 	stx %o1, [%fp + -2265]
 ! v32 = v41 & v21
-	.loc 1 2956
+	.loc 1 3207
 	ldx [%fp + -3033], %o4
 	stx %o4, [%fp + 1735]
 	and %o0, %o4, %g5
 	stx %g5, [%fp + 1455]
 	stx %g5, [%fp + -577]
 ! v49 = v46 & v18
-	.loc 1 2957
+	.loc 1 3208
 	ldx [%fp + -3041], %o5
 	stx %o5, [%fp + 1135]
 	and %l3, %o5, %g4
 	stx %g4, [%fp + 1687]
 	stx %g4, [%fp + -17]
 ! v36 = v43 & v14
-	.loc 1 2958
+	.loc 1 3209
 	ldx [%fp + -3057], %o4
 	and %i4, %o4, %o4
 ! v32 = v35 ^ v32
-	.loc 1 2959
+	.loc 1 3210
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 2960
+	.loc 1 3211
 	xor %o1, %g4, %o1
 ! v36 = v49 ^ v36
-	.loc 1 2961
+	.loc 1 3212
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2257]
 ! v49 = v41 & v24
-	.loc 1 2962
+	.loc 1 3213
 	and %o0, %o2, %o1
 ! v32 = v46 & v21
-	.loc 1 2963
+	.loc 1 3214
 	ldx [%fp + 1735], %g4
 	and %l3, %g4, %o4
 ! v35 = v43 & v18
-	.loc 1 2964
+	.loc 1 3215
 	and %i4, %o5, %o5
 ! v32 = v49 ^ v32
-	.loc 1 2965
+	.loc 1 3216
 	xor %o1, %o4, %o4
 ! v35 = v32 ^ v35
-	.loc 1 2966
+	.loc 1 3217
 	xor %o4, %o5, %o1
 	stx %o1, [%fp + -2249]
 ! v32 = v46 & v24
-	.loc 1 2967
+	.loc 1 3218
 	and %l3, %o2, %o1
 ! v49 = v43 & v21
-	.loc 1 2968
+	.loc 1 3219
 	and %i4, %g4, %o4
 ! v49 = v32 ^ v49
-	.loc 1 2969
+	.loc 1 3220
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2241]
 ! v32 = v43 & v24
-	.loc 1 2970
+	.loc 1 3221
 	and %i4, %o2, %o1
 	stx %o1, [%fp + -2233]
 ! v2 = v48 & v3
-	.loc 1 2971
+	.loc 1 3222
 	and %l7, %l2, %o1
 	stx %o1, [%fp + -2225]
 ! v4 = v48 & v8
-	.loc 1 2972
+	.loc 1 3223
 	and %l7, %l6, %o1
 ! v7 = v45 & v3
-	.loc 1 2973
+	.loc 1 3224
 	and %l1, %l2, %o4
 ! v7 = v4 ^ v7
-	.loc 1 2974
+	.loc 1 3225
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2217]
 ! v4 = v48 & v12
-	.loc 1 2975
+	.loc 1 3226
 	ldx [%fp + -905], %g4
 	and %l7, %g4, %o1
 ! v9 = v45 & v8
-	.loc 1 2976
+	.loc 1 3227
 	and %l1, %l6, %o4
 ! v11 = v42 & v3
-	.loc 1 2977
+	.loc 1 3228
 	and %o3, %l2, %o5
 ! v9 = v4 ^ v9
-	.loc 1 2978
+	.loc 1 3229
 	xor %o1, %o4, %o4
 ! v11 = v9 ^ v11
-	.loc 1 2979
+	.loc 1 3230
 	xor %o4, %o5, %o1
 	stx %o1, [%fp + -2209]
 ! v9 = v48 & v16
-	.loc 1 2980
+	.loc 1 3231
 	ldx [%fp + -3049], %o5
 	and %l7, %o5, %g5
 	stx %g5, [%fp + -2201]
 ! v4 = v45 & v12
-	.loc 1 2981
+	.loc 1 3232
 	and %l1, %g4, %o1
 ! v60 = v42 & v8
-	.loc 1 2982
+	.loc 1 3233
 	and %o3, %l6, %o4
 ! v58 = v47 & v3
-	.loc 1 2983
+	.loc 1 3234
 	and %o7, %l2, %g4
 ! v4 = v9 ^ v4
-	.loc 1 2984
+	.loc 1 3235
 	xor %g5, %o1, %o1
 ! v60 = v4 ^ v60
-	.loc 1 2985
+	.loc 1 3236
 	xor %o1, %o4, %o4
 ! v58 = v60 ^ v58
-	.loc 1 2986
+	.loc 1 3237
 	xor %o4, %g4, %o1
 	stx %o1, [%fp + -2193]
 ! v60 = v48 & v1
-	.loc 1 2987
+	.loc 1 3238
 	and %l7, %l5, %o1
 	stx %o1, [%fp + -2185]
 ! v4 = v45 & v16
-	.loc 1 2988
+	.loc 1 3239
 	and %l1, %o5, %g5
 ! v9 = v42 & v12
-	.loc 1 2989
+	.loc 1 3240
 	ldx [%fp + -905], %o4
 	and %o3, %o4, %o4
 	stx %o4, [%fp + -2177]
 ! v56 = v47 & v8
-	.loc 1 2990
+	.loc 1 3241
 	and %o7, %l6, %g4
 ! v54 = v44 & v3
-	.loc 1 2991
+	.loc 1 3242
 	and %i3, %l2, %o5
 ! v4 = v60 ^ v4
-	.loc 1 2992
+	.loc 1 3243
 	xor %o1, %g5, %o1
 ! v9 = v4 ^ v9
-	.loc 1 2993
+	.loc 1 3244
 	xor %o1, %o4, %o1
 ! v56 = v9 ^ v56
-	.loc 1 2994
+	.loc 1 3245
 	xor %o1, %g4, %o1
 ! v54 = v56 ^ v54
-	.loc 1 2995
+	.loc 1 3246
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2169]
 ! v56 = v48 & v5
-	.loc 1 2996
+	.loc 1 3247
 	and %l7, %l4, %o1
 	stx %o1, [%fp + 407]
 	stx %o1, [%fp + -2161]
 ! v9 = v45 & v1
-	.loc 1 2997
+	.loc 1 3248
 	and %l1, %l5, %o1
 	stx %o1, [%fp + 1271]
 	stx %o1, [%fp + -569]
 ! v4 = v42 & v16
-	.loc 1 2998
+	.loc 1 3249
 	ldx [%fp + -3049], %o1
 	stx %o1, [%fp + 847]
 	and %o3, %o1, %o1
@@ -10945,1471 +11214,1471 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	stx %o1, [%fp + 415]
 	stx %o1, [%fp + -2153]
 ! v60 = v47 & v12
-	.loc 1 2999
+	.loc 1 3250
 	ldx [%fp + -905], %o1
 	and %o7, %o1, %g4
 	stx %g4, [%fp + 855]
 	stx %g4, [%fp + -2145]
 ! v52 = v44 & v8
-	.loc 1 3000
+	.loc 1 3251
 	and %i3, %l6, %o5
 	stx %o5, [%fp + 1463]
 	stx %o5, [%fp + -561]
 ! v50 = v29 & v3
-	.loc 1 3001
+	.loc 1 3252
 	ldx [%fp + -673], %o1
 	and %o1, %l2, %o4
 	stx %o4, [%fp + 1695]
 	stx %o4, [%fp + -9]
 ! v9 = v56 ^ v9
-	.loc 1 3002
+	.loc 1 3253
 	ldx [%fp + 407], %o1
 	ldx [%fp + 1271], %g5
 	xor %o1, %g5, %o1
 ! v4 = v9 ^ v4
-	.loc 1 3003
+	.loc 1 3254
 	ldx [%fp + 1791], %g5
 	xor %o1, %g5, %o1
 ! v60 = v4 ^ v60
-	.loc 1 3004
+	.loc 1 3255
 	xor %o1, %g4, %o1
 ! v52 = v60 ^ v52
-	.loc 1 3005
+	.loc 1 3256
 	xor %o1, %o5, %o1
 ! v50 = v52 ^ v50
-	.loc 1 3006
+	.loc 1 3257
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2137]
 ! v52 = v45 & v5
-	.loc 1 3007
+	.loc 1 3258
 	and %l1, %l4, %o1
 	stx %o1, [%fp + 863]
 	stx %o1, [%fp + -2129]
 ! v60 = v42 & v1
-	.loc 1 3008
+	.loc 1 3259
 	and %o3, %l5, %g5
 	stx %g5, [%fp + -1]
 ! v4 = v47 & v16
-	.loc 1 3009
+	.loc 1 3260
 	ldx [%fp + 847], %o4
 	and %o7, %o4, %g4
 	stx %g4, [%fp + 1143]
 	stx %g4, [%fp + -2121]
 ! v9 = v44 & v12
-	.loc 1 3010
+	.loc 1 3261
 	ldx [%fp + -905], %o4
 	stx %o4, [%fp + 1279]
 	and %i3, %o4, %o5
 	stx %o5, [%fp + 7]
 ! v56 = v29 & v8
-	.loc 1 3011
+	.loc 1 3262
 	ldx [%fp + -673], %o4
 	stx %o4, [%fp + 1471]
 	and %o4, %l6, %o4
 	stx %o4, [%fp + 631]
 ! v60 = v52 ^ v60
-	.loc 1 3012
+	.loc 1 3263
 	xor %o1, %g5, %o1
 ! v4 = v60 ^ v4
-	.loc 1 3013
+	.loc 1 3264
 	xor %o1, %g4, %o1
 ! v9 = v4 ^ v9
-	.loc 1 3014
+	.loc 1 3265
 	xor %o1, %o5, %o1
 ! v56 = v9 ^ v56
-	.loc 1 3015
+	.loc 1 3266
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2113]
 ! v9 = v42 & v5
-	.loc 1 3016
+	.loc 1 3267
 	and %o3, %l4, %g5
 	stx %g5, [%fp + 15]
 ! v4 = v47 & v1
-	.loc 1 3017
+	.loc 1 3268
 	and %o7, %l5, %o4
 	stx %o4, [%fp + 639]
 ! v60 = v44 & v16
-	.loc 1 3018
+	.loc 1 3269
 	ldx [%fp + -3049], %o1
 	stx %o1, [%fp + 1567]
 	and %i3, %o1, %g4
 	stx %g4, [%fp + -2105]
 ! v52 = v29 & v12
-	.loc 1 3019
+	.loc 1 3270
 	ldx [%fp + 1279], %o1
 	ldx [%fp + 1471], %o5
 	and %o5, %o1, %o5
 ! v4 = v9 ^ v4
-	.loc 1 3020
+	.loc 1 3271
 	xor %g5, %o4, %o1
 ! v60 = v4 ^ v60
-	.loc 1 3021
+	.loc 1 3272
 	xor %o1, %g4, %o1
 ! v52 = v60 ^ v52
-	.loc 1 3022
+	.loc 1 3273
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2097]
 ! v60 = v47 & v5
-	.loc 1 3023
+	.loc 1 3274
 	and %o7, %l4, %o1
 ! v4 = v44 & v1
-	.loc 1 3024
+	.loc 1 3275
 	and %i3, %l5, %o4
 ! v9 = v29 & v16
-	.loc 1 3025
+	.loc 1 3276
 	ldx [%fp + -673], %g4
 	ldx [%fp + 1567], %o5
 	and %g4, %o5, %o5
 ! v4 = v60 ^ v4
-	.loc 1 3026
+	.loc 1 3277
 	xor %o1, %o4, %o4
 ! v9 = v4 ^ v9
-	.loc 1 3027
+	.loc 1 3278
 	xor %o4, %o5, %o5
 ! v4 = v44 & v5
-	.loc 1 3028
+	.loc 1 3279
 	and %i3, %l4, %o1
 ! v60 = v29 & v1
-	.loc 1 3029
+	.loc 1 3280
 	and %g4, %l5, %o4
 ! v60 = v4 ^ v60
-	.loc 1 3030
+	.loc 1 3281
 	xor %o1, %o4, %o4
 ! v4 = v29 & v5
-	.loc 1 3031
+	.loc 1 3282
 	and %g4, %l4, %o1
 ! v48 = v13 ^ v48
-	.loc 1 3032
+	.loc 1 3283
 	xor %l0, %l7, %l7
 ! v45 = v26 ^ v45
-	.loc 1 3033
+	.loc 1 3284
 	xor %i5, %l1, %l1
 ! v42 = v39 ^ v42
-	.loc 1 3034
+	.loc 1 3285
 	xor %i2, %o3, %l0
 ! v47 = v28 ^ v47
-	.loc 1 3035
+	.loc 1 3286
 	xor %g1, %o7, %i2
 ! v44 = v41 ^ v44
-	.loc 1 3036
+	.loc 1 3287
 	xor %o0, %i3, %i3
 ! v29 = v46 ^ v29
-	.loc 1 3037
+	.loc 1 3288
 	xor %l3, %g4, %i5
 ! v3 = v0 ^ v3
-	.loc 1 3038
+	.loc 1 3289
 	ldx [%fp + -3081], %o0
 	xor %o0, %l2, %g1
 ! v8 = v6 ^ v8
-	.loc 1 3039
+	.loc 1 3290
 	ldx [%fp + -3073], %o0
 	xor %o0, %l6, %l6
 ! v12 = v10 ^ v12
-	.loc 1 3040
+	.loc 1 3291
 	ldx [%fp + -3065], %o0
 	ldx [%fp + -905], %o3
 	xor %o0, %o3, %l3
 ! v16 = v14 ^ v16
-	.loc 1 3041
+	.loc 1 3292
 	ldx [%fp + -3057], %o0
 	ldx [%fp + -3049], %o3
 	xor %o0, %o3, %l2
 ! v1 = v18 ^ v1
-	.loc 1 3042
+	.loc 1 3293
 	ldx [%fp + -3041], %o0
 	xor %o0, %l5, %l5
 ! v5 = v21 ^ v5
-	.loc 1 3043
+	.loc 1 3294
 	ldx [%fp + -3033], %o0
 	xor %o0, %l4, %l4
 ! v21 = v48 & v3
-	.loc 1 3044
+	.loc 1 3295
 	and %l7, %g1, %o0
 	stx %o0, [%fp + -2089]
 ! v18 = v48 & v8
-	.loc 1 3045
+	.loc 1 3296
 	and %l7, %l6, %o0
 ! v14 = v45 & v3
-	.loc 1 3046
+	.loc 1 3297
 	and %l1, %g1, %o3
 ! v14 = v18 ^ v14
-	.loc 1 3047
+	.loc 1 3298
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -2081]
 ! v18 = v48 & v12
-	.loc 1 3048
+	.loc 1 3299
 	and %l7, %l3, %o0
 ! v10 = v45 & v8
-	.loc 1 3049
+	.loc 1 3300
 	and %l1, %l6, %o3
 ! v6 = v42 & v3
-	.loc 1 3050
+	.loc 1 3301
 	and %l0, %g1, %o7
 ! v10 = v18 ^ v10
-	.loc 1 3051
+	.loc 1 3302
 	xor %o0, %o3, %o3
 ! v6 = v10 ^ v6
-	.loc 1 3052
+	.loc 1 3303
 	xor %o3, %o7, %o0
 	stx %o0, [%fp + -2073]
 ! v10 = v48 & v16
-	.loc 1 3053
+	.loc 1 3304
 	and %l7, %l2, %o0
 ! v18 = v45 & v12
-	.loc 1 3054
+	.loc 1 3305
 	and %l1, %l3, %o3
 ! v0 = v42 & v8
-	.loc 1 3055
+	.loc 1 3306
 	and %l0, %l6, %o7
 ! v46 = v47 & v3
-	.loc 1 3056
+	.loc 1 3307
 	and %i2, %g1, %g4
 ! v18 = v10 ^ v18
-	.loc 1 3057
+	.loc 1 3308
 	xor %o0, %o3, %o3
 ! v0 = v18 ^ v0
-	.loc 1 3058
+	.loc 1 3309
 	xor %o3, %o7, %o7
 ! v46 = v0 ^ v46
-	.loc 1 3059
+	.loc 1 3310
 	xor %o7, %g4, %o0
 	stx %o0, [%fp + -2065]
 ! v0 = v48 & v1
-	.loc 1 3060
+	.loc 1 3311
 	and %l7, %l5, %o0
 ! v18 = v45 & v16
-	.loc 1 3061
+	.loc 1 3312
 	and %l1, %l2, %o3
 ! v10 = v42 & v12
-	.loc 1 3062
+	.loc 1 3313
 	and %l0, %l3, %o7
 ! v41 = v47 & v8
-	.loc 1 3063
+	.loc 1 3314
 	and %i2, %l6, %g5
 ! v28 = v44 & v3
-	.loc 1 3064
+	.loc 1 3315
 	and %i3, %g1, %g4
 ! v18 = v0 ^ v18
-	.loc 1 3065
+	.loc 1 3316
 	xor %o0, %o3, %o3
 ! v10 = v18 ^ v10
-	.loc 1 3066
+	.loc 1 3317
 	xor %o3, %o7, %o7
 ! v41 = v10 ^ v41
-	.loc 1 3067
+	.loc 1 3318
 	xor %o7, %g5, %g5
 ! v28 = v41 ^ v28
-	.loc 1 3068
+	.loc 1 3319
 	xor %g5, %g4, %o0
 	stx %o0, [%fp + -2057]
 ! v41 = v48 & v5
-	.loc 1 3069
+	.loc 1 3320
 	and %l7, %l4, %o0
 	stx %o0, [%fp + 1767]
 	stx %o0, [%fp + -553]
 ! v10 = v45 & v1
-	.loc 1 3070
+	.loc 1 3321
 	and %l1, %l5, %o0
 	stx %o0, [%fp + 2015]
 	stx %o0, [%fp + 1855]
 	stx %o0, [%fp + 23]
 ! v18 = v42 & v16
-	.loc 1 3071
+	.loc 1 3322
 	and %l0, %l2, %o0
 	stx %o0, [%fp + 2031]
 	stx %o0, [%fp + 1903]
 	stx %o0, [%fp + 647]
 ! v0 = v47 & v12
-	.loc 1 3072
+	.loc 1 3323
 	and %i2, %l3, %g4
 	stx %g4, [%fp + 1999]
 	stx %g4, [%fp + 1575]
 	stx %g4, [%fp + -2049]
 ! v39 = v44 & v8
-	.loc 1 3073
+	.loc 1 3324
 	and %i3, %l6, %o7
 	stx %o7, [%fp + 1951]
 	stx %o7, [%fp + 1047]
 ! v26 = v29 & v3
-	.loc 1 3074
+	.loc 1 3325
 	and %i5, %g1, %o3
 	stx %o3, [%fp + 1983]
 	stx %o3, [%fp + 1343]
 ! v10 = v41 ^ v10
-	.loc 1 3075
+	.loc 1 3326
 	ldx [%fp + 1767], %o0
 	ldx [%fp + 2015], %g5
 	xor %o0, %g5, %o0
 ! v18 = v10 ^ v18
-	.loc 1 3076
+	.loc 1 3327
 	ldx [%fp + 2031], %g5
 	xor %o0, %g5, %o0
 ! v0 = v18 ^ v0
-	.loc 1 3077
+	.loc 1 3328
 	xor %o0, %g4, %o0
 ! v39 = v0 ^ v39
-	.loc 1 3078
+	.loc 1 3329
 	xor %o0, %o7, %o0
 ! v26 = v39 ^ v26
-	.loc 1 3079
+	.loc 1 3330
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -2041]
 ! v48 = v48 & v24
-	.loc 1 3080
+	.loc 1 3331
 	and %l7, %o2, %g5
 ! v39 = v45 & v5
-	.loc 1 3081
+	.loc 1 3332
 	and %l1, %l4, %o0
 ! v0 = v42 & v1
-	.loc 1 3082
+	.loc 1 3333
 	and %l0, %l5, %g4
 ! v18 = v47 & v16
-	.loc 1 3083
+	.loc 1 3334
 	and %i2, %l2, %l7
 ! v10 = v44 & v12
-	.loc 1 3084
+	.loc 1 3335
 	and %i3, %l3, %o7
 ! v41 = v29 & v8
-	.loc 1 3085
+	.loc 1 3336
 	and %i5, %l6, %o3
 ! v3 = v43 & v3
-	.loc 1 3086
+	.loc 1 3337
 	and %i4, %g1, %g1
 ! v39 = v48 ^ v39
-	.loc 1 3087
+	.loc 1 3338
 	xor %g5, %o0, %o0
 ! v0 = v39 ^ v0
-	.loc 1 3088
+	.loc 1 3339
 	xor %o0, %g4, %g4
 ! v18 = v0 ^ v18
-	.loc 1 3089
+	.loc 1 3340
 	xor %g4, %l7, %l7
 ! v10 = v18 ^ v10
-	.loc 1 3090
+	.loc 1 3341
 	xor %l7, %o7, %o7
 ! v41 = v10 ^ v41
-	.loc 1 3091
+	.loc 1 3342
 	xor %o7, %o3, %o3
 ! v3 = v41 ^ v3
-	.loc 1 3092
+	.loc 1 3343
 	xor %o3, %g1, %g1
 ! v45 = v45 & v24
-	.loc 1 3093
+	.loc 1 3344
 	and %l1, %o2, %l1
 ! v41 = v42 & v5
-	.loc 1 3094
+	.loc 1 3345
 	and %l0, %l4, %o0
 ! v10 = v47 & v1
-	.loc 1 3095
+	.loc 1 3346
 	and %i2, %l5, %o3
 ! v18 = v44 & v16
-	.loc 1 3096
+	.loc 1 3347
 	and %i3, %l2, %l7
 ! v0 = v29 & v12
-	.loc 1 3097
+	.loc 1 3348
 	and %i5, %l3, %o7
 ! v8 = v43 & v8
-	.loc 1 3098
+	.loc 1 3349
 	and %i4, %l6, %l6
 ! v41 = v45 ^ v41
-	.loc 1 3099
+	.loc 1 3350
 	xor %l1, %o0, %o0
 ! v10 = v41 ^ v10
-	.loc 1 3100
+	.loc 1 3351
 	xor %o0, %o3, %o3
 ! v18 = v10 ^ v18
-	.loc 1 3101
+	.loc 1 3352
 	xor %o3, %l7, %l7
 ! v0 = v18 ^ v0
-	.loc 1 3102
+	.loc 1 3353
 	xor %l7, %o7, %o7
 ! v8 = v0 ^ v8
-	.loc 1 3103
+	.loc 1 3354
 	xor %o7, %l6, %l6
 ! v42 = v42 & v24
-	.loc 1 3104
+	.loc 1 3355
 	and %l0, %o2, %l0
 ! v0 = v47 & v5
-	.loc 1 3105
+	.loc 1 3356
 	and %i2, %l4, %o0
 ! v18 = v44 & v1
-	.loc 1 3106
+	.loc 1 3357
 	and %i3, %l5, %o3
 ! v10 = v29 & v16
-	.loc 1 3107
+	.loc 1 3358
 	and %i5, %l2, %o7
 ! v12 = v43 & v12
-	.loc 1 3108
+	.loc 1 3359
 	and %i4, %l3, %l3
 ! v0 = v42 ^ v0
-	.loc 1 3109
+	.loc 1 3360
 	xor %l0, %o0, %o0
 ! v18 = v0 ^ v18
-	.loc 1 3110
+	.loc 1 3361
 	xor %o0, %o3, %o3
 ! v10 = v18 ^ v10
-	.loc 1 3111
+	.loc 1 3362
 	xor %o3, %o7, %o7
 ! v12 = v10 ^ v12
-	.loc 1 3112
+	.loc 1 3363
 	xor %o7, %l3, %l3
 ! v47 = v47 & v24
-	.loc 1 3113
+	.loc 1 3364
 	and %i2, %o2, %i2
 ! v10 = v44 & v5
-	.loc 1 3114
+	.loc 1 3365
 	and %i3, %l4, %o0
 ! v18 = v29 & v1
-	.loc 1 3115
+	.loc 1 3366
 	and %i5, %l5, %o3
 ! v16 = v43 & v16
-	.loc 1 3116
+	.loc 1 3367
 	and %i4, %l2, %l2
 ! v10 = v47 ^ v10
-	.loc 1 3117
+	.loc 1 3368
 	xor %i2, %o0, %o0
 ! v18 = v10 ^ v18
-	.loc 1 3118
+	.loc 1 3369
 	xor %o0, %o3, %o3
 ! v16 = v18 ^ v16
-	.loc 1 3119
+	.loc 1 3370
 	xor %o3, %l2, %l2
 ! v44 = v44 & v24
-	.loc 1 3120
+	.loc 1 3371
 	and %i3, %o2, %i3
 ! v18 = v29 & v5
-	.loc 1 3121
+	.loc 1 3372
 	and %i5, %l4, %o0
 ! v1 = v43 & v1
-	.loc 1 3122
+	.loc 1 3373
 	and %i4, %l5, %l5
 ! v18 = v44 ^ v18
-	.loc 1 3123
+	.loc 1 3374
 	xor %i3, %o0, %o0
 ! v1 = v18 ^ v1
-	.loc 1 3124
+	.loc 1 3375
 	xor %o0, %l5, %l5
 ! v29 = v29 & v24
-	.loc 1 3125
+	.loc 1 3376
 	and %i5, %o2, %i5
 ! v5 = v43 & v5
-	.loc 1 3126
+	.loc 1 3377
 	and %i4, %l4, %l4
 ! v5 = v29 ^ v5
-	.loc 1 3127
+	.loc 1 3378
 	xor %i5, %l4, %l4
 ! v24 = v43 & v24
-	.loc 1 3128
+	.loc 1 3379
 	and %i4, %o2, %o2
 ! v21 = v21 ^ v40
-	.loc 1 3129
+	.loc 1 3380
 	ldx [%fp + -2089], %o0
 	ldx [%fp + -2457], %o3
 	xor %o0, %o3, %o0
 ! v21 = v21 ^ v2
-	.loc 1 3130
+	.loc 1 3381
 	ldx [%fp + -2225], %o3
 	xor %o0, %o3, %o3
 ! v14 = v14 ^ v30
-	.loc 1 3131
+	.loc 1 3382
 	ldx [%fp + -2081], %o0
 	ldx [%fp + -2449], %o7
 	xor %o0, %o7, %o0
 ! v14 = v14 ^ v7
-	.loc 1 3132
+	.loc 1 3383
 	ldx [%fp + -2217], %o7
 	xor %o0, %o7, %o7
 ! v6 = v6 ^ v34
-	.loc 1 3133
+	.loc 1 3384
 	ldx [%fp + -2073], %o0
 	ldx [%fp + -2441], %l0
 	xor %o0, %l0, %o0
 ! v6 = v6 ^ v11
-	.loc 1 3134
+	.loc 1 3385
 	ldx [%fp + -2209], %l0
 	xor %o0, %l0, %l0
 ! v46 = v46 ^ v38
-	.loc 1 3135
+	.loc 1 3386
 	ldx [%fp + -2065], %o0
 	ldx [%fp + -2425], %l1
 	xor %o0, %l1, %o0
 ! v46 = v46 ^ v58
-	.loc 1 3136
+	.loc 1 3387
 	ldx [%fp + -2193], %l1
 	xor %o0, %l1, %l1
 ! v28 = v28 ^ v37
-	.loc 1 3137
+	.loc 1 3388
 	ldx [%fp + -2057], %o0
 	ldx [%fp + -2401], %l7
 	xor %o0, %l7, %o0
 ! v28 = v28 ^ v54
-	.loc 1 3138
+	.loc 1 3389
 	ldx [%fp + -2169], %l7
 	xor %o0, %l7, %l7
 ! v26 = v26 ^ v33
-	.loc 1 3139
+	.loc 1 3390
 	ldx [%fp + -2041], %o0
 	ldx [%fp + -2369], %i2
 	xor %o0, %i2, %o0
 ! v26 = v26 ^ v50
-	.loc 1 3140
+	.loc 1 3391
 	ldx [%fp + -2137], %i2
 	xor %o0, %i2, %i2
 ! v3 = v3 ^ v15
-	.loc 1 3141
+	.loc 1 3392
 	ldx [%fp + -2329], %o0
 	xor %g1, %o0, %g1
 ! v3 = v3 ^ v56
-	.loc 1 3142
+	.loc 1 3393
 	ldx [%fp + -2113], %o0
 	xor %g1, %o0, %g1
 ! v8 = v8 ^ v31
-	.loc 1 3143
+	.loc 1 3394
 	ldx [%fp + -2297], %i3
 	xor %l6, %i3, %l6
 ! v8 = v8 ^ v52
-	.loc 1 3144
+	.loc 1 3395
 	ldx [%fp + -2097], %o0
 	xor %l6, %o0, %i4
 ! v12 = v12 ^ v27
-	.loc 1 3145
+	.loc 1 3396
 	ldx [%fp + -2273], %l6
 	xor %l3, %l6, %l3
 ! v12 = v12 ^ v9
-	.loc 1 3146
+	.loc 1 3397
 	xor %l3, %o5, %l3
 ! v16 = v16 ^ v36
-	.loc 1 3147
+	.loc 1 3398
 	ldx [%fp + -2257], %i5
 	xor %l2, %i5, %l2
 ! v16 = v16 ^ v60
-	.loc 1 3148
+	.loc 1 3399
 	xor %l2, %o4, %l2
 ! v1 = v1 ^ v35
-	.loc 1 3149
+	.loc 1 3400
 	ldx [%fp + -2249], %g4
 	xor %l5, %g4, %l5
 ! v1 = v1 ^ v4
-	.loc 1 3150
+	.loc 1 3401
 	xor %l5, %o1, %l5
 ! v5 = v5 ^ v49
-	.loc 1 3151
+	.loc 1 3402
 	ldx [%fp + -2241], %g5
 	xor %l4, %g5, %o0
 ! v24 = v24 ^ v32
-	.loc 1 3152
+	.loc 1 3403
 	ldx [%fp + -2233], %l4
 	xor %o2, %l4, %o2
 ! v31 = v21 ^ v31
-	.loc 1 3153
+	.loc 1 3404
 	xor %o3, %i3, %o3
 ! v27 = v14 ^ v27
-	.loc 1 3154
+	.loc 1 3405
 	xor %o7, %l6, %o7
 ! v36 = v6 ^ v36
-	.loc 1 3155
+	.loc 1 3406
 	xor %l0, %i5, %l0
 ! v35 = v46 ^ v35
-	.loc 1 3156
+	.loc 1 3407
 	xor %l1, %g4, %l1
 ! v49 = v28 ^ v49
-	.loc 1 3157
+	.loc 1 3408
 	xor %l7, %g5, %l6
 ! v32 = v26 ^ v32
-	.loc 1 3158
+	.loc 1 3409
 	xor %i2, %l4, %i2
 ! v2 = v8 ^ v2
-	.loc 1 3159
+	.loc 1 3410
 	ldx [%fp + -2225], %l4
 	xor %i4, %l4, %i3
 ! v7 = v12 ^ v7
-	.loc 1 3160
+	.loc 1 3411
 	ldx [%fp + -2217], %l4
 	xor %l3, %l4, %i4
 ! v11 = v16 ^ v11
-	.loc 1 3161
+	.loc 1 3412
 	ldx [%fp + -2209], %l3
 	xor %l2, %l3, %l4
 ! v58 = v1 ^ v58
-	.loc 1 3162
+	.loc 1 3413
 	ldx [%fp + -2193], %l2
 	xor %l5, %l2, %l3
 ! v54 = v5 ^ v54
-	.loc 1 3163
+	.loc 1 3414
 	ldx [%fp + -2169], %l2
 	xor %o0, %l2, %l5
 ! v50 = v24 ^ v50
-	.loc 1 3164
+	.loc 1 3415
 	ldx [%fp + -2137], %o0
 	xor %o2, %o0, %l7
 ! v7 = v7 ^ v4
-	.loc 1 3165
+	.loc 1 3416
 	xor %i4, %o1, %l2
 ! v2 = v2 ^ v4
-	.loc 1 3166
+	.loc 1 3417
 	xor %i3, %o1, %o0
 ! v32 = v32 ^ v4
-	.loc 1 3167
+	.loc 1 3418
 	xor %i2, %o1, %o2
 ! v4 = v49 ^ v4
-	.loc 1 3168
+	.loc 1 3419
 	xor %l6, %o1, %o1
 ! v2 = v2 ^ v60
-	.loc 1 3169
+	.loc 1 3420
 	xor %o0, %o4, %o0
 ! v3 = v3 ^ v60
-	.loc 1 3170
+	.loc 1 3421
 	xor %g1, %o4, %g1
 ! v4 = v4 ^ v60
-	.loc 1 3171
+	.loc 1 3422
 	xor %o1, %o4, %o1
 ! v60 = v35 ^ v60
-	.loc 1 3172
+	.loc 1 3423
 	xor %l1, %o4, %o4
 ! v3 = v3 ^ v9
-	.loc 1 3173
+	.loc 1 3424
 	xor %g1, %o5, %g1
 ! v32 = v32 ^ v9
-	.loc 1 3174
+	.loc 1 3425
 	xor %o2, %o5, %o2
 ! v60 = v60 ^ v9
-	.loc 1 3175
+	.loc 1 3426
 	xor %o4, %o5, %o4
 ! v9 = v36 ^ v9
-	.loc 1 3176
+	.loc 1 3427
 	xor %l0, %o5, %o5
 ! v32 = v32 ^ v52
-	.loc 1 3177
+	.loc 1 3428
 	ldx [%fp + -2097], %l1
 	xor %o2, %l1, %l0
 ! v4 = v4 ^ v52
-	.loc 1 3178
+	.loc 1 3429
 	xor %o1, %l1, %o1
 ! v9 = v9 ^ v52
-	.loc 1 3179
+	.loc 1 3430
 	xor %o5, %l1, %o5
 ! v52 = v27 ^ v52
-	.loc 1 3180
+	.loc 1 3431
 	xor %o7, %l1, %o2
 ! v4 = v4 ^ v56
-	.loc 1 3181
+	.loc 1 3432
 	ldx [%fp + -2113], %l1
 	xor %o1, %l1, %o7
 ! v60 = v60 ^ v56
-	.loc 1 3182
+	.loc 1 3433
 	xor %o4, %l1, %o4
 ! v52 = v52 ^ v56
-	.loc 1 3183
+	.loc 1 3434
 	xor %o2, %l1, %o2
 ! v56 = v31 ^ v56
-	.loc 1 3184
+	.loc 1 3435
 	xor %o3, %l1, %o1
 ! v60 = v60 ^ v50
-	.loc 1 3185
+	.loc 1 3436
 	xor %o4, %l7, %o4
 ! v9 = v9 ^ v50
-	.loc 1 3186
+	.loc 1 3437
 	xor %o5, %l7, %o5
 ! v56 = v56 ^ v50
-	.loc 1 3187
+	.loc 1 3438
 	xor %o1, %l7, %o1
 ! v50 = v15 ^ v50
-	.loc 1 3188
+	.loc 1 3439
 	ldx [%fp + -2329], %o3
 	xor %o3, %l7, %l7
 ! v9 = v9 ^ v54
-	.loc 1 3189
+	.loc 1 3440
 	xor %o5, %l5, %o5
 ! v52 = v52 ^ v54
-	.loc 1 3190
+	.loc 1 3441
 	xor %o2, %l5, %o2
 ! v50 = v50 ^ v54
-	.loc 1 3191
+	.loc 1 3442
 	xor %l7, %l5, %l7
 ! v54 = v33 ^ v54
-	.loc 1 3192
+	.loc 1 3443
 	ldx [%fp + -2369], %o3
 	xor %o3, %l5, %l5
 ! v52 = v52 ^ v58
-	.loc 1 3193
+	.loc 1 3444
 	xor %o2, %l3, %o2
 ! v56 = v56 ^ v58
-	.loc 1 3194
+	.loc 1 3445
 	xor %o1, %l3, %o1
 ! v54 = v54 ^ v58
-	.loc 1 3195
+	.loc 1 3446
 	xor %l5, %l3, %l5
 ! v58 = v37 ^ v58
-	.loc 1 3196
+	.loc 1 3447
 	ldx [%fp + -2401], %o3
 	xor %o3, %l3, %l3
 ! v56 = v56 ^ v11
-	.loc 1 3197
+	.loc 1 3448
 	xor %o1, %l4, %o1
 ! v50 = v50 ^ v11
-	.loc 1 3198
+	.loc 1 3449
 	xor %l7, %l4, %l7
 ! v58 = v58 ^ v11
-	.loc 1 3199
+	.loc 1 3450
 	xor %l3, %l4, %l3
 ! v11 = v38 ^ v11
-	.loc 1 3200
+	.loc 1 3451
 	ldx [%fp + -2425], %o3
 	xor %o3, %l4, %l4
 ! v50 = v50 ^ v7
-	.loc 1 3201
+	.loc 1 3452
 	xor %l7, %l2, %l7
 ! v54 = v54 ^ v7
-	.loc 1 3202
+	.loc 1 3453
 	xor %l5, %l2, %l5
 ! v11 = v11 ^ v7
-	.loc 1 3203
+	.loc 1 3454
 	xor %l4, %l2, %l4
 ! v7 = v34 ^ v7
-	.loc 1 3204
+	.loc 1 3455
 	ldx [%fp + -2441], %o3
 	xor %o3, %l2, %l2
 ! v54 = v54 ^ v2
-	.loc 1 3205
+	.loc 1 3456
 	xor %l5, %o0, %o3
 	stx %o3, [%fp + -2033]
 ! v58 = v58 ^ v2
-	.loc 1 3206
+	.loc 1 3457
 	xor %l3, %o0, %l3
 ! v7 = v7 ^ v2
-	.loc 1 3207
+	.loc 1 3458
 	xor %l2, %o0, %l2
 ! v2 = v30 ^ v2
-	.loc 1 3208
+	.loc 1 3459
 	ldx [%fp + -2449], %o3
 	xor %o3, %o0, %o0
 ! v58 = v58 ^ v3
-	.loc 1 3209
+	.loc 1 3460
 	xor %l3, %g1, %l3
 ! v11 = v11 ^ v3
-	.loc 1 3210
+	.loc 1 3461
 	xor %l4, %g1, %l4
 ! v2 = v2 ^ v3
-	.loc 1 3211
+	.loc 1 3462
 	xor %o0, %g1, %l1
 ! v3 = v40 ^ v3
-	.loc 1 3212
+	.loc 1 3463
 	ldx [%fp + -2457], %o0
 	xor %o0, %g1, %g1
 ! v40 = v3 ^ v4
-	.loc 1 3213
+	.loc 1 3464
 	xor %g1, %o7, %l5
 ! v30 = v56 ^ v4
-	.loc 1 3214
+	.loc 1 3465
 	xor %o1, %o7, %o0
 ! v30 = v30 ^ v32
-	.loc 1 3215
+	.loc 1 3466
 	xor %o0, %l0, %l6
 ! v34 = v2 ^ v56
-	.loc 1 3216
+	.loc 1 3467
 	xor %l1, %o1, %o3
 ! v38 = v52 ^ v4
-	.loc 1 3217
+	.loc 1 3468
 	xor %o2, %o7, %o0
 ! v38 = v38 ^ v32
-	.loc 1 3218
+	.loc 1 3469
 	xor %o0, %l0, %i2
 ! v37 = v7 ^ v56
-	.loc 1 3219
+	.loc 1 3470
 	xor %l2, %o1, %o0
 ! v37 = v37 ^ v52
-	.loc 1 3220
+	.loc 1 3471
 	xor %o0, %o2, %o0
 ! v37 = v37 ^ v4
-	.loc 1 3221
+	.loc 1 3472
 	xor %o0, %o7, %o0
 ! v37 = v37 ^ v32
-	.loc 1 3222
+	.loc 1 3473
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -2025]
 ! v33 = v56 ^ v9
-	.loc 1 3223
+	.loc 1 3474
 	xor %o1, %o5, %o0
 	stx %o0, [%fp + -2017]
 ! v15 = v11 ^ v52
-	.loc 1 3224
+	.loc 1 3475
 	xor %l4, %o2, %o0
 ! v15 = v15 ^ v9
-	.loc 1 3225
+	.loc 1 3476
 	xor %o0, %o5, %o0
 ! v15 = v15 ^ v32
-	.loc 1 3226
+	.loc 1 3477
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -2009]
 ! v31 = v52 ^ v60
-	.loc 1 3227
+	.loc 1 3478
 	xor %o2, %o4, %i5
 ! v27 = v58 ^ v9
-	.loc 1 3228
+	.loc 1 3479
 	xor %l3, %o5, %o0
 ! v27 = v27 ^ v60
-	.loc 1 3229
+	.loc 1 3480
 	xor %o0, %o4, %g4
 ! v36 = v9 ^ v4
-	.loc 1 3230
+	.loc 1 3481
 	xor %o5, %o7, %i4
 ! v35 = v54 ^ v60
-	.loc 1 3231
+	.loc 1 3482
 	ldx [%fp + -2033], %o0
 	xor %o0, %o4, %o0
 ! v35 = v35 ^ v4
-	.loc 1 3232
+	.loc 1 3483
 	xor %o0, %o7, %i3
 ! v49 = v60 ^ v32
-	.loc 1 3233
+	.loc 1 3484
 	xor %o4, %l0, %g5
 ! v24 = v50 ^ v4
-	.loc 1 3234
+	.loc 1 3485
 	xor %l7, %o7, %o0
 ! v24 = v24 ^ v32
-	.loc 1 3235
+	.loc 1 3486
 	xor %o0, %l0, %o0
 ! v40 = v40 ^ v49
-	.loc 1 3236
+	.loc 1 3487
 	xor %l5, %g5, %l5
 	stx %l5, [%fp + -2001]
 ! v5 = v31 ^ v49
-	.loc 1 3237
+	.loc 1 3488
 	xor %i5, %g5, %l5
 ! v5 = v5 ^ v24
-	.loc 1 3238
+	.loc 1 3489
 	xor %l5, %o0, %l5
 	stx %l5, [%fp + -1993]
 ! v30 = v30 ^ v31
-	.loc 1 3239
+	.loc 1 3490
 	xor %l6, %i5, %l5
 	stx %l5, [%fp + -1985]
 ! v1 = v27 ^ v49
-	.loc 1 3240
+	.loc 1 3491
 	xor %g4, %g5, %l5
 ! v1 = v1 ^ v24
-	.loc 1 3241
+	.loc 1 3492
 	xor %l5, %o0, %l5
 	stx %l5, [%fp + -1977]
 ! v34 = v34 ^ v31
-	.loc 1 3242
+	.loc 1 3493
 	xor %o3, %i5, %o3
 ! v34 = v34 ^ v27
-	.loc 1 3243
+	.loc 1 3494
 	xor %o3, %g4, %o3
 ! v34 = v34 ^ v49
-	.loc 1 3244
+	.loc 1 3495
 	xor %o3, %g5, %o3
 ! v34 = v34 ^ v24
-	.loc 1 3245
+	.loc 1 3496
 	xor %o3, %o0, %o3
 	stx %o3, [%fp + -1969]
 ! v31 = v31 ^ v36
-	.loc 1 3246
+	.loc 1 3497
 	xor %i5, %i4, %o3
 	stx %o3, [%fp + -1961]
 ! v38 = v38 ^ v27
-	.loc 1 3247
+	.loc 1 3498
 	xor %i2, %g4, %i2
 ! v38 = v38 ^ v36
-	.loc 1 3248
+	.loc 1 3499
 	xor %i2, %i4, %i2
 ! v38 = v38 ^ v24
-	.loc 1 3249
+	.loc 1 3500
 	xor %i2, %o0, %o3
 	stx %o3, [%fp + -1953]
 ! v27 = v27 ^ v35
-	.loc 1 3250
+	.loc 1 3501
 	xor %g4, %i3, %g4
 ! v37 = v37 ^ v36
-	.loc 1 3251
+	.loc 1 3502
 	ldx [%fp + -2025], %o3
 	xor %o3, %i4, %o3
 ! v37 = v37 ^ v35
-	.loc 1 3252
+	.loc 1 3503
 	xor %o3, %i3, %l5
 	stx %l5, [%fp + -1945]
 ! v36 = v36 ^ v49
-	.loc 1 3253
+	.loc 1 3504
 	xor %i4, %g5, %o3
 	stx %o3, [%fp + -1937]
 ! v33 = v33 ^ v35
-	.loc 1 3254
+	.loc 1 3505
 	ldx [%fp + -2017], %o3
 	xor %o3, %i3, %o3
 ! v33 = v33 ^ v49
-	.loc 1 3255
+	.loc 1 3506
 	xor %o3, %g5, %o3
 ! v35 = v35 ^ v24
-	.loc 1 3256
+	.loc 1 3507
 	xor %i3, %o0, %i3
 ! v49 = v15 ^ v49
-	.loc 1 3257
+	.loc 1 3508
 	ldx [%fp + -2009], %l6
 	xor %l6, %g5, %g5
 ! v24 = v49 ^ v24
-	.loc 1 3258
+	.loc 1 3509
 	xor %g5, %o0, %i4
 ! v40 = v40 ^ v35
-	.loc 1 3259
+	.loc 1 3510
 	ldx [%fp + -2001], %o0
 	xor %o0, %i3, %i2
 ! v49 = v27 ^ v35
-	.loc 1 3260
+	.loc 1 3511
 	xor %g4, %i3, %o0
 ! v49 = v49 ^ v24
-	.loc 1 3261
+	.loc 1 3512
 	xor %o0, %i4, %i5
 ! v5 = v5 ^ v27
-	.loc 1 3262
+	.loc 1 3513
 	ldx [%fp + -1993], %o0
 	xor %o0, %g4, %l6
 ! v15 = v37 ^ v35
-	.loc 1 3263
+	.loc 1 3514
 	xor %l5, %i3, %o0
 ! v15 = v15 ^ v24
-	.loc 1 3264
+	.loc 1 3515
 	xor %o0, %i4, %l5
 ! v30 = v30 ^ v27
-	.loc 1 3265
+	.loc 1 3516
 	ldx [%fp + -1985], %o0
 	xor %o0, %g4, %o0
 ! v30 = v30 ^ v37
-	.loc 1 3266
+	.loc 1 3517
 	ldx [%fp + -1945], %g5
 	xor %o0, %g5, %o0
 ! v30 = v30 ^ v35
-	.loc 1 3267
+	.loc 1 3518
 	xor %o0, %i3, %o0
 ! v30 = v30 ^ v24
-	.loc 1 3268
+	.loc 1 3519
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -545]
 ! v27 = v27 ^ v36
-	.loc 1 3269
+	.loc 1 3520
 	ldx [%fp + -1937], %o0
 	xor %g4, %o0, %g4
 	stx %g4, [%fp + -537]
 ! v1 = v1 ^ v37
-	.loc 1 3270
+	.loc 1 3521
 	ldx [%fp + -1977], %g4
 	xor %g4, %g5, %g4
 ! v1 = v1 ^ v36
-	.loc 1 3271
+	.loc 1 3522
 	xor %g4, %o0, %g4
 ! v1 = v1 ^ v24
-	.loc 1 3272
+	.loc 1 3523
 	xor %g4, %i4, %g4
 ! v37 = v37 ^ v33
-	.loc 1 3273
+	.loc 1 3524
 	xor %g5, %o3, %g5
 	stx %g5, [%fp + -1929]
 ! v34 = v34 ^ v36
-	.loc 1 3274
+	.loc 1 3525
 	ldx [%fp + -1969], %g5
 	xor %g5, %o0, %g5
 	stx %g5, [%fp + -1921]
 ! v34 = v34 ^ v33
-	.loc 1 3275
+	.loc 1 3526
 	xor %g5, %o3, %g5
 	stx %g5, [%fp + -1913]
 ! v36 = v36 ^ v35
-	.loc 1 3276
+	.loc 1 3527
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1905]
 ! v31 = v31 ^ v33
-	.loc 1 3277
+	.loc 1 3528
 	ldx [%fp + -1961], %o0
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1897]
 ! v31 = v31 ^ v35
-	.loc 1 3278
+	.loc 1 3529
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1889]
 ! v33 = v33 ^ v24
-	.loc 1 3279
+	.loc 1 3530
 	xor %o3, %i4, %o0
 	stx %o0, [%fp + -1881]
 ! v35 = v38 ^ v35
-	.loc 1 3280
+	.loc 1 3531
 	ldx [%fp + -1953], %o0
 	xor %o0, %i3, %i3
 ! v24 = v35 ^ v24
-	.loc 1 3281
+	.loc 1 3532
 	xor %i3, %i4, %o0
 	stx %o0, [%fp + -1873]
 ! v35 = v40 & v3
-	.loc 1 3282
+	.loc 1 3533
 	and %i2, %g1, %o0
 	stx %o0, [%fp + -1865]
 ! v38 = v40 & v2
-	.loc 1 3283
+	.loc 1 3534
 	and %i2, %l1, %o0
 ! v16 = v49 & v3
-	.loc 1 3284
+	.loc 1 3535
 	and %i5, %g1, %o3
 ! v16 = v38 ^ v16
-	.loc 1 3285
+	.loc 1 3536
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1857]
 ! v38 = v40 & v7
-	.loc 1 3286
+	.loc 1 3537
 	and %i2, %l2, %o0
 ! v12 = v49 & v2
-	.loc 1 3287
+	.loc 1 3538
 	and %i5, %l1, %o3
 ! v8 = v5 & v3
-	.loc 1 3288
+	.loc 1 3539
 	and %l6, %g1, %i3
 ! v12 = v38 ^ v12
-	.loc 1 3289
+	.loc 1 3540
 	xor %o0, %o3, %o3
 ! v8 = v12 ^ v8
-	.loc 1 3290
+	.loc 1 3541
 	xor %o3, %i3, %o0
 	stx %o0, [%fp + -1849]
 ! v12 = v40 & v11
-	.loc 1 3291
+	.loc 1 3542
 	and %i2, %l4, %i4
 	stx %i4, [%fp + -1841]
 ! v38 = v49 & v7
-	.loc 1 3292
+	.loc 1 3543
 	and %i5, %l2, %o0
 ! v26 = v5 & v2
-	.loc 1 3293
+	.loc 1 3544
 	and %l6, %l1, %o3
 ! v28 = v15 & v3
-	.loc 1 3294
+	.loc 1 3545
 	and %l5, %g1, %i3
 ! v38 = v12 ^ v38
-	.loc 1 3295
+	.loc 1 3546
 	xor %i4, %o0, %o0
 ! v26 = v38 ^ v26
-	.loc 1 3296
+	.loc 1 3547
 	xor %o0, %o3, %o3
 ! v28 = v26 ^ v28
-	.loc 1 3297
+	.loc 1 3548
 	xor %o3, %i3, %o0
 	stx %o0, [%fp + -1833]
 ! v26 = v40 & v58
-	.loc 1 3298
+	.loc 1 3549
 	and %i2, %l3, %o0
 	stx %o0, [%fp + -1825]
 ! v38 = v49 & v11
-	.loc 1 3299
+	.loc 1 3550
 	and %i5, %l4, %g5
 ! v12 = v5 & v7
-	.loc 1 3300
+	.loc 1 3551
 	and %l6, %l2, %i4
 	stx %i4, [%fp + -1817]
 ! v46 = v15 & v2
-	.loc 1 3301
+	.loc 1 3552
 	and %l5, %l1, %i3
 ! v6 = v30 & v3
-	.loc 1 3302
+	.loc 1 3553
 	ldx [%fp + -545], %o3
 	and %o3, %g1, %o3
 ! v38 = v26 ^ v38
-	.loc 1 3303
+	.loc 1 3554
 	xor %o0, %g5, %o0
 ! v12 = v38 ^ v12
-	.loc 1 3304
+	.loc 1 3555
 	xor %o0, %i4, %o0
 ! v46 = v12 ^ v46
-	.loc 1 3305
+	.loc 1 3556
 	xor %o0, %i3, %o0
 ! v6 = v46 ^ v6
-	.loc 1 3306
+	.loc 1 3557
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1809]
 ! v46 = v40 & v54
-	.loc 1 3307
+	.loc 1 3558
 	ldx [%fp + -2033], %o0
 	stx %o0, [%fp + 431]
 	and %i2, %o0, %o0
 	stx %o0, [%fp + 423]
 	stx %o0, [%fp + -1801]
 ! v12 = v49 & v58
-	.loc 1 3308
+	.loc 1 3559
 	and %i5, %l3, %o0
 	stx %o0, [%fp + 1479]
 	stx %o0, [%fp + -529]
 ! v38 = v5 & v11
-	.loc 1 3309
+	.loc 1 3560
 	and %l6, %l4, %o0
 	stx %o0, [%fp + 1879]
 	stx %o0, [%fp + 871]
 	stx %o0, [%fp + -1793]
 ! v26 = v15 & v7
-	.loc 1 3310
+	.loc 1 3561
 	and %l5, %l2, %i4
 	stx %i4, [%fp + 1151]
 	stx %i4, [%fp + -1785]
 ! v14 = v30 & v2
-	.loc 1 3311
+	.loc 1 3562
 	ldx [%fp + -545], %o0
 	and %o0, %l1, %i3
 	stx %i3, [%fp + 1623]
 	stx %i3, [%fp + -521]
 ! v21 = v27 & v3
-	.loc 1 3312
+	.loc 1 3563
 	ldx [%fp + -537], %o0
 	and %o0, %g1, %o3
 	stx %o3, [%fp + 1799]
 	stx %o3, [%fp + 31]
 ! v12 = v46 ^ v12
-	.loc 1 3313
+	.loc 1 3564
 	ldx [%fp + 423], %o0
 	ldx [%fp + 1479], %g5
 	xor %o0, %g5, %o0
 ! v38 = v12 ^ v38
-	.loc 1 3314
+	.loc 1 3565
 	ldx [%fp + 1879], %g5
 	xor %o0, %g5, %o0
 ! v26 = v38 ^ v26
-	.loc 1 3315
+	.loc 1 3566
 	xor %o0, %i4, %o0
 ! v14 = v26 ^ v14
-	.loc 1 3316
+	.loc 1 3567
 	xor %o0, %i3, %o0
 ! v21 = v14 ^ v21
-	.loc 1 3317
+	.loc 1 3568
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1777]
 ! v14 = v40 & v50
-	.loc 1 3318
+	.loc 1 3569
 	and %i2, %l7, %o0
 	stx %o0, [%fp + 439]
 	stx %o0, [%fp + -1769]
 ! v26 = v49 & v54
-	.loc 1 3319
+	.loc 1 3570
 	ldx [%fp + 431], %o0
 	and %i5, %o0, %g5
 	stx %g5, [%fp + -513]
 ! v38 = v5 & v58
-	.loc 1 3320
+	.loc 1 3571
 	and %l6, %l3, %o0
 	stx %o0, [%fp + 879]
 	stx %o0, [%fp + -1761]
 ! v12 = v15 & v11
-	.loc 1 3321
+	.loc 1 3572
 	and %l5, %l4, %o0
 	stx %o0, [%fp + 887]
 	stx %o0, [%fp + -1753]
 ! v46 = v30 & v7
-	.loc 1 3322
+	.loc 1 3573
 	ldx [%fp + -545], %o0
 	and %o0, %l2, %o3
 	stx %o3, [%fp + -1745]
 ! v43 = v27 & v2
-	.loc 1 3323
+	.loc 1 3574
 	ldx [%fp + -537], %o0
 	and %o0, %l1, %i4
 	stx %i4, [%fp + -505]
 ! v29 = v1 & v3
-	.loc 1 3324
+	.loc 1 3575
 	and %g4, %g1, %i3
 	stx %i3, [%fp + 39]
 ! v26 = v14 ^ v26
-	.loc 1 3325
+	.loc 1 3576
 	ldx [%fp + 439], %o0
 	xor %o0, %g5, %o0
 ! v38 = v26 ^ v38
-	.loc 1 3326
+	.loc 1 3577
 	ldx [%fp + 879], %g5
 	xor %o0, %g5, %o0
 ! v12 = v38 ^ v12
-	.loc 1 3327
+	.loc 1 3578
 	ldx [%fp + 887], %g5
 	xor %o0, %g5, %o0
 ! v46 = v12 ^ v46
-	.loc 1 3328
+	.loc 1 3579
 	xor %o0, %o3, %o0
 ! v43 = v46 ^ v43
-	.loc 1 3329
+	.loc 1 3580
 	xor %o0, %i4, %o0
 ! v29 = v43 ^ v29
-	.loc 1 3330
+	.loc 1 3581
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1737]
 ! v43 = v49 & v50
-	.loc 1 3331
+	.loc 1 3582
 	and %i5, %l7, %o0
 	stx %o0, [%fp + 447]
 	stx %o0, [%fp + -1729]
 ! v46 = v5 & v54
-	.loc 1 3332
+	.loc 1 3583
 	ldx [%fp + -2033], %o0
 	stx %o0, [%fp + 895]
 	and %l6, %o0, %o0
 	stx %o0, [%fp + 1487]
 	stx %o0, [%fp + -497]
 ! v12 = v15 & v58
-	.loc 1 3333
+	.loc 1 3584
 	and %l5, %l3, %o0
 	stx %o0, [%fp + 1887]
 	stx %o0, [%fp + 903]
 	stx %o0, [%fp + -1721]
 ! v38 = v30 & v11
-	.loc 1 3334
+	.loc 1 3585
 	ldx [%fp + -545], %o0
 	and %o0, %l4, %i4
 	stx %i4, [%fp + 1159]
 	stx %i4, [%fp + -1713]
 ! v26 = v27 & v7
-	.loc 1 3335
+	.loc 1 3586
 	ldx [%fp + -537], %o0
 	and %o0, %l2, %i3
 	stx %i3, [%fp + 1631]
 	stx %i3, [%fp + -489]
 ! v14 = v1 & v2
-	.loc 1 3336
+	.loc 1 3587
 	and %g4, %l1, %o3
 	stx %o3, [%fp + 1807]
 	stx %o3, [%fp + 47]
 ! v46 = v43 ^ v46
-	.loc 1 3337
+	.loc 1 3588
 	ldx [%fp + 447], %o0
 	ldx [%fp + 1487], %g5
 	xor %o0, %g5, %o0
 ! v12 = v46 ^ v12
-	.loc 1 3338
+	.loc 1 3589
 	ldx [%fp + 1887], %g5
 	xor %o0, %g5, %o0
 ! v38 = v12 ^ v38
-	.loc 1 3339
+	.loc 1 3590
 	xor %o0, %i4, %o0
 ! v26 = v38 ^ v26
-	.loc 1 3340
+	.loc 1 3591
 	xor %o0, %i3, %o0
 ! v14 = v26 ^ v14
-	.loc 1 3341
+	.loc 1 3592
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1705]
 ! v26 = v5 & v50
-	.loc 1 3342
+	.loc 1 3593
 	and %l6, %l7, %g5
 	stx %g5, [%fp + 911]
 	stx %g5, [%fp + -1697]
 ! v38 = v15 & v54
-	.loc 1 3343
+	.loc 1 3594
 	ldx [%fp + 895], %o0
 	and %l5, %o0, %o0
 	stx %o0, [%fp + 55]
 ! v12 = v30 & v58
-	.loc 1 3344
+	.loc 1 3595
 	ldx [%fp + -545], %o3
 	stx %o3, [%fp + 1287]
 	and %o3, %l3, %o3
 	stx %o3, [%fp + 1167]
 	stx %o3, [%fp + -1689]
 ! v46 = v27 & v11
-	.loc 1 3345
+	.loc 1 3596
 	ldx [%fp + -537], %i3
 	stx %i3, [%fp + 1495]
 	and %i3, %l4, %i4
 	stx %i4, [%fp + 63]
 ! v43 = v1 & v7
-	.loc 1 3346
+	.loc 1 3597
 	and %g4, %l2, %i3
 	stx %i3, [%fp + 655]
 ! v38 = v26 ^ v38
-	.loc 1 3347
+	.loc 1 3598
 	xor %g5, %o0, %o0
 ! v12 = v38 ^ v12
-	.loc 1 3348
+	.loc 1 3599
 	xor %o0, %o3, %o0
 ! v46 = v12 ^ v46
-	.loc 1 3349
+	.loc 1 3600
 	xor %o0, %i4, %o0
 ! v43 = v46 ^ v43
-	.loc 1 3350
+	.loc 1 3601
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1681]
 ! v46 = v15 & v50
-	.loc 1 3351
+	.loc 1 3602
 	and %l5, %l7, %g5
 	stx %g5, [%fp + -1673]
 ! v12 = v30 & v54
-	.loc 1 3352
+	.loc 1 3603
 	ldx [%fp + -2033], %i3
 	ldx [%fp + 1287], %o0
 	and %o0, %i3, %o0
 ! v38 = v27 & v58
-	.loc 1 3353
+	.loc 1 3604
 	ldx [%fp + 1495], %o3
 	and %o3, %l3, %o3
 ! v26 = v1 & v11
-	.loc 1 3354
+	.loc 1 3605
 	and %g4, %l4, %i4
 ! v12 = v46 ^ v12
-	.loc 1 3355
+	.loc 1 3606
 	xor %g5, %o0, %o0
 ! v38 = v12 ^ v38
-	.loc 1 3356
+	.loc 1 3607
 	xor %o0, %o3, %o0
 ! v26 = v38 ^ v26
-	.loc 1 3357
+	.loc 1 3608
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -1665]
 ! v38 = v30 & v50
-	.loc 1 3358
+	.loc 1 3609
 	ldx [%fp + -545], %o0
 	and %o0, %l7, %o0
 ! v12 = v27 & v54
-	.loc 1 3359
+	.loc 1 3610
 	ldx [%fp + -537], %g5
 	and %g5, %i3, %o3
 ! v46 = v1 & v58
-	.loc 1 3360
+	.loc 1 3611
 	and %g4, %l3, %i4
 ! v12 = v38 ^ v12
-	.loc 1 3361
+	.loc 1 3612
 	xor %o0, %o3, %o3
 ! v46 = v12 ^ v46
-	.loc 1 3362
+	.loc 1 3613
 	xor %o3, %i4, %o0
 	stx %o0, [%fp + -1657]
 ! v12 = v27 & v50
-	.loc 1 3363
+	.loc 1 3614
 	and %g5, %l7, %o0
 ! v38 = v1 & v54
-	.loc 1 3364
+	.loc 1 3615
 	and %g4, %i3, %o3
 ! v38 = v12 ^ v38
-	.loc 1 3365
+	.loc 1 3616
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1649]
 ! v12 = v1 & v50
-	.loc 1 3366
+	.loc 1 3617
 	and %g4, %l7, %o0
 	stx %o0, [%fp + -1641]
 ! v18 = v37 & v56
-	.loc 1 3367
+	.loc 1 3618
 	ldx [%fp + -1929], %i3
 	and %i3, %o1, %o0
 	stx %o0, [%fp + -1633]
 ! v44 = v37 & v52
-	.loc 1 3368
+	.loc 1 3619
 	and %i3, %o2, %o0
 ! v10 = v34 & v56
-	.loc 1 3369
+	.loc 1 3620
 	ldx [%fp + -1913], %i4
 	stx %i4, [%fp + 1743]
 	and %i4, %o1, %o3
 ! v10 = v44 ^ v10
-	.loc 1 3370
+	.loc 1 3621
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1625]
 ! v44 = v37 & v9
-	.loc 1 3371
+	.loc 1 3622
 	and %i3, %o5, %o0
 	stx %o0, [%fp + 1295]
 	stx %o0, [%fp + -481]
 ! v47 = v34 & v52
-	.loc 1 3372
+	.loc 1 3623
 	and %i4, %o2, %g5
 	stx %g5, [%fp + 1543]
 	stx %g5, [%fp + 71]
 ! v0 = v36 & v56
-	.loc 1 3373
+	.loc 1 3624
 	ldx [%fp + -1905], %o3
 	and %o3, %o1, %i4
 	stx %i4, [%fp + 1711]
 	stx %i4, [%fp + 663]
 ! v47 = v44 ^ v47
-	.loc 1 3374
+	.loc 1 3625
 	xor %o0, %g5, %o0
 ! v0 = v47 ^ v0
-	.loc 1 3375
+	.loc 1 3626
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -1617]
 ! v47 = v37 & v60
-	.loc 1 3376
+	.loc 1 3627
 	and %i3, %o4, %o0
 	stx %o0, [%fp + 1175]
 	stx %o0, [%fp + -1609]
 ! v44 = v34 & v9
-	.loc 1 3377
+	.loc 1 3628
 	ldx [%fp + 1743], %i3
 	and %i3, %o5, %g5
 	stx %g5, [%fp + -473]
 ! v42 = v36 & v52
-	.loc 1 3378
+	.loc 1 3629
 	and %o3, %o2, %i4
 	stx %i4, [%fp + 79]
 ! v41 = v31 & v56
-	.loc 1 3379
+	.loc 1 3630
 	ldx [%fp + -1889], %i3
 	stx %i3, [%fp + 1359]
 	and %i3, %o1, %i3
 	stx %i3, [%fp + 671]
 ! v44 = v47 ^ v44
-	.loc 1 3380
+	.loc 1 3631
 	xor %o0, %g5, %o0
 ! v42 = v44 ^ v42
-	.loc 1 3381
+	.loc 1 3632
 	xor %o0, %i4, %o0
 ! v41 = v42 ^ v41
-	.loc 1 3382
+	.loc 1 3633
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1601]
 ! v42 = v37 & v4
-	.loc 1 3383
+	.loc 1 3634
 	ldx [%fp + -1929], %o0
 	stx %o0, [%fp + 919]
 	and %o0, %o7, %i3
 	stx %i3, [%fp + 455]
 	stx %i3, [%fp + -1593]
 ! v44 = v34 & v60
-	.loc 1 3384
+	.loc 1 3635
 	ldx [%fp + -1913], %o0
 	stx %o0, [%fp + 463]
 	and %o0, %o4, %i4
 	stx %i4, [%fp + -465]
 ! v47 = v36 & v9
-	.loc 1 3385
+	.loc 1 3636
 	and %o3, %o5, %o0
 	stx %o0, [%fp + -1585]
 ! v45 = v31 & v52
-	.loc 1 3386
+	.loc 1 3637
 	ldx [%fp + 1359], %o3
 	and %o3, %o2, %g5
 	stx %g5, [%fp + -457]
 ! v39 = v33 & v56
-	.loc 1 3387
+	.loc 1 3638
 	ldx [%fp + -1881], %o3
 	stx %o3, [%fp + 471]
 	and %o3, %o1, %o3
 	stx %o3, [%fp + -449]
 ! v44 = v42 ^ v44
-	.loc 1 3388
+	.loc 1 3639
 	xor %i3, %i4, %i3
 ! v47 = v44 ^ v47
-	.loc 1 3389
+	.loc 1 3640
 	xor %i3, %o0, %o0
 ! v45 = v47 ^ v45
-	.loc 1 3390
+	.loc 1 3641
 	xor %o0, %g5, %o0
 ! v39 = v45 ^ v39
-	.loc 1 3391
+	.loc 1 3642
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1577]
 ! v45 = v37 & v32
-	.loc 1 3392
+	.loc 1 3643
 	ldx [%fp + 919], %o0
 	and %o0, %l0, %o0
 	stx %o0, [%fp + 1639]
 	stx %o0, [%fp + -169]
 	stx %o0, [%fp + -1569]
 ! v47 = v34 & v4
-	.loc 1 3393
+	.loc 1 3644
 	ldx [%fp + 463], %o0
 	and %o0, %o7, %o0
 	stx %o0, [%fp + 1031]
 	stx %o0, [%fp + -441]
 ! v44 = v36 & v60
-	.loc 1 3394
+	.loc 1 3645
 	ldx [%fp + -1905], %o0
 	stx %o0, [%fp + 487]
 	and %o0, %o4, %o0
@@ -12417,92 +12686,92 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	stx %o0, [%fp + 479]
 	stx %o0, [%fp + -1561]
 ! v42 = v31 & v9
-	.loc 1 3395
+	.loc 1 3646
 	ldx [%fp + -1889], %o0
 	stx %o0, [%fp + 503]
 	and %o0, %o5, %i4
 	stx %i4, [%fp + 495]
 	stx %i4, [%fp + -1553]
 ! v48 = v33 & v52
-	.loc 1 3396
+	.loc 1 3647
 	ldx [%fp + 471], %o0
 	and %o0, %o2, %i3
 	stx %i3, [%fp + 1303]
 	stx %i3, [%fp + -433]
 ! v13 = v24 & v56
-	.loc 1 3397
+	.loc 1 3648
 	ldx [%fp + -1873], %o0
 	stx %o0, [%fp + 927]
 	and %o0, %o1, %o3
 	stx %o3, [%fp + 1503]
 	stx %o3, [%fp + -425]
 ! v47 = v45 ^ v47
-	.loc 1 3398
+	.loc 1 3649
 	ldx [%fp + 1031], %o0
 	ldx [%fp + 1639], %g5
 	xor %g5, %o0, %o0
 	stx %o0, [%fp + -417]
 ! v44 = v47 ^ v44
-	.loc 1 3399
+	.loc 1 3650
 	ldx [%fp + 1815], %g5
 	xor %o0, %g5, %o0
 ! v42 = v44 ^ v42
-	.loc 1 3400
+	.loc 1 3651
 	xor %o0, %i4, %o0
 ! v48 = v42 ^ v48
-	.loc 1 3401
+	.loc 1 3652
 	xor %o0, %i3, %o0
 ! v13 = v48 ^ v13
-	.loc 1 3402
+	.loc 1 3653
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1545]
 ! v48 = v34 & v32
-	.loc 1 3403
+	.loc 1 3654
 	ldx [%fp + -1913], %o0
 	and %o0, %l0, %g5
 	stx %g5, [%fp + -1537]
 ! v42 = v36 & v4
-	.loc 1 3404
+	.loc 1 3655
 	ldx [%fp + 487], %o0
 	and %o0, %o7, %o0
 	stx %o0, [%fp + -409]
 ! v44 = v31 & v60
-	.loc 1 3405
+	.loc 1 3656
 	ldx [%fp + 503], %o3
 	and %o3, %o4, %o3
 	stx %o3, [%fp + -1529]
 ! v47 = v33 & v9
-	.loc 1 3406
+	.loc 1 3657
 	ldx [%fp + -1881], %i3
 	stx %i3, [%fp + 1183]
 	and %i3, %o5, %i4
 	stx %i4, [%fp + 87]
 ! v45 = v24 & v52
-	.loc 1 3407
+	.loc 1 3658
 	ldx [%fp + 927], %i3
 	and %i3, %o2, %i3
 	stx %i3, [%fp + 679]
 ! v42 = v48 ^ v42
-	.loc 1 3408
+	.loc 1 3659
 	xor %g5, %o0, %o0
 ! v44 = v42 ^ v44
-	.loc 1 3409
+	.loc 1 3660
 	xor %o0, %o3, %o0
 ! v47 = v44 ^ v47
-	.loc 1 3410
+	.loc 1 3661
 	xor %o0, %i4, %o0
 ! v45 = v47 ^ v45
-	.loc 1 3411
+	.loc 1 3662
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1521]
 ! v47 = v36 & v32
-	.loc 1 3412
+	.loc 1 3663
 	ldx [%fp + -1905], %o0
 	and %o0, %l0, %o0
 	stx %o0, [%fp + 1647]
 	stx %o0, [%fp + -401]
 ! v44 = v31 & v4
-	.loc 1 3413
+	.loc 1 3664
 	ldx [%fp + -1889], %o0
 	stx %o0, [%fp + 1927]
 	stx %o0, [%fp + 1191]
@@ -12510,1332 +12779,1332 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	stx %o3, [%fp + 1823]
 	stx %o3, [%fp + 95]
 ! v42 = v33 & v60
-	.loc 1 3414
+	.loc 1 3665
 	ldx [%fp + 1183], %o0
 	and %o0, %o4, %g5
 	stx %g5, [%fp + 1367]
 	stx %g5, [%fp + -1513]
 ! v48 = v24 & v9
-	.loc 1 3415
+	.loc 1 3666
 	ldx [%fp + -1873], %i3
 	and %i3, %o5, %i4
 	stx %i4, [%fp + 1895]
 	stx %i4, [%fp + 687]
 ! v44 = v47 ^ v44
-	.loc 1 3416
+	.loc 1 3667
 	ldx [%fp + 1647], %o0
 	xor %o0, %o3, %o0
 ! v42 = v44 ^ v42
-	.loc 1 3417
+	.loc 1 3668
 	xor %o0, %g5, %o0
 ! v48 = v42 ^ v48
-	.loc 1 3418
+	.loc 1 3669
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -1505]
 ! v42 = v31 & v32
-	.loc 1 3419
+	.loc 1 3670
 	ldx [%fp + 1927], %o0
 	and %o0, %l0, %o0
 ! v44 = v33 & v4
-	.loc 1 3420
+	.loc 1 3671
 	ldx [%fp + -1881], %g5
 	and %g5, %o7, %o3
 ! v47 = v24 & v60
-	.loc 1 3421
+	.loc 1 3672
 	and %i3, %o4, %i4
 ! v44 = v42 ^ v44
-	.loc 1 3422
+	.loc 1 3673
 	xor %o0, %o3, %o3
 ! v47 = v44 ^ v47
-	.loc 1 3423
+	.loc 1 3674
 	xor %o3, %i4, %o0
 	stx %o0, [%fp + 103]
 ! v44 = v33 & v32
-	.loc 1 3424
+	.loc 1 3675
 	and %g5, %l0, %o0
 ! v42 = v24 & v4
-	.loc 1 3425
+	.loc 1 3676
 	and %i3, %o7, %o3
 ! v42 = v44 ^ v42
-	.loc 1 3426
+	.loc 1 3677
 	xor %o0, %o3, %i4
 ! v44 = v24 & v32
-	.loc 1 3427
+	.loc 1 3678
 	and %i3, %l0, %i3
 ! v37 = v40 ^ v37
-	.loc 1 3428
+	.loc 1 3679
 	ldx [%fp + -1929], %o0
 	xor %i2, %o0, %i2
 ! v34 = v49 ^ v34
-	.loc 1 3429
+	.loc 1 3680
 	ldx [%fp + -1913], %o0
 	xor %i5, %o0, %i5
 ! v36 = v5 ^ v36
-	.loc 1 3430
+	.loc 1 3681
 	ldx [%fp + -1905], %o0
 	xor %l6, %o0, %l6
 ! v31 = v15 ^ v31
-	.loc 1 3431
+	.loc 1 3682
 	ldx [%fp + -1889], %o0
 	xor %l5, %o0, %l5
 ! v33 = v30 ^ v33
-	.loc 1 3432
+	.loc 1 3683
 	ldx [%fp + -545], %o0
 	xor %o0, %g5, %g5
 ! v24 = v27 ^ v24
-	.loc 1 3433
+	.loc 1 3684
 	ldx [%fp + -1873], %o0
 	ldx [%fp + -537], %o3
 	xor %o3, %o0, %o3
 ! v56 = v3 ^ v56
-	.loc 1 3434
+	.loc 1 3685
 	xor %g1, %o1, %g1
 ! v52 = v2 ^ v52
-	.loc 1 3435
+	.loc 1 3686
 	xor %l1, %o2, %o2
 ! v9 = v7 ^ v9
-	.loc 1 3436
+	.loc 1 3687
 	xor %l2, %o5, %o5
 ! v60 = v11 ^ v60
-	.loc 1 3437
+	.loc 1 3688
 	xor %l4, %o4, %l1
 ! v4 = v58 ^ v4
-	.loc 1 3438
+	.loc 1 3689
 	xor %l3, %o7, %o7
 ! v32 = v54 ^ v32
-	.loc 1 3439
+	.loc 1 3690
 	ldx [%fp + -2033], %o0
 	xor %o0, %l0, %l0
 ! v54 = v37 & v56
-	.loc 1 3440
+	.loc 1 3691
 	and %i2, %g1, %o0
 	stx %o0, [%fp + -1497]
 ! v58 = v37 & v52
-	.loc 1 3441
+	.loc 1 3692
 	and %i2, %o2, %o0
 ! v11 = v34 & v56
-	.loc 1 3442
+	.loc 1 3693
 	and %i5, %g1, %o1
 ! v11 = v58 ^ v11
-	.loc 1 3443
+	.loc 1 3694
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1489]
 ! v58 = v37 & v9
-	.loc 1 3444
+	.loc 1 3695
 	and %i2, %o5, %o0
 ! v7 = v34 & v52
-	.loc 1 3445
+	.loc 1 3696
 	and %i5, %o2, %o1
 ! v2 = v36 & v56
-	.loc 1 3446
+	.loc 1 3697
 	and %l6, %g1, %o4
 ! v7 = v58 ^ v7
-	.loc 1 3447
+	.loc 1 3698
 	xor %o0, %o1, %o1
 ! v2 = v7 ^ v2
-	.loc 1 3448
+	.loc 1 3699
 	xor %o1, %o4, %o0
 	stx %o0, [%fp + -1481]
 ! v7 = v37 & v60
-	.loc 1 3449
+	.loc 1 3700
 	and %i2, %l1, %o0
 ! v58 = v34 & v9
-	.loc 1 3450
+	.loc 1 3701
 	and %i5, %o5, %o1
 ! v3 = v36 & v52
-	.loc 1 3451
+	.loc 1 3702
 	and %l6, %o2, %o4
 ! v27 = v31 & v56
-	.loc 1 3452
+	.loc 1 3703
 	and %l5, %g1, %l2
 ! v58 = v7 ^ v58
-	.loc 1 3453
+	.loc 1 3704
 	xor %o0, %o1, %o1
 ! v3 = v58 ^ v3
-	.loc 1 3454
+	.loc 1 3705
 	xor %o1, %o4, %o4
 ! v27 = v3 ^ v27
-	.loc 1 3455
+	.loc 1 3706
 	xor %o4, %l2, %o0
 	stx %o0, [%fp + -1473]
 ! v3 = v37 & v4
-	.loc 1 3456
+	.loc 1 3707
 	and %i2, %o7, %o0
 ! v58 = v34 & v60
-	.loc 1 3457
+	.loc 1 3708
 	and %i5, %l1, %o1
 ! v7 = v36 & v9
-	.loc 1 3458
+	.loc 1 3709
 	and %l6, %o5, %o4
 ! v30 = v31 & v52
-	.loc 1 3459
+	.loc 1 3710
 	and %l5, %o2, %l2
 ! v15 = v33 & v56
-	.loc 1 3460
+	.loc 1 3711
 	and %g5, %g1, %l3
 ! v58 = v3 ^ v58
-	.loc 1 3461
+	.loc 1 3712
 	xor %o0, %o1, %o1
 ! v7 = v58 ^ v7
-	.loc 1 3462
+	.loc 1 3713
 	xor %o1, %o4, %o4
 ! v30 = v7 ^ v30
-	.loc 1 3463
+	.loc 1 3714
 	xor %o4, %l2, %l2
 ! v15 = v30 ^ v15
-	.loc 1 3464
+	.loc 1 3715
 	xor %l2, %l3, %o0
 	stx %o0, [%fp + -1465]
 ! v30 = v37 & v32
-	.loc 1 3465
+	.loc 1 3716
 	and %i2, %l0, %l4
 	stx %l4, [%fp + -393]
 ! v7 = v34 & v4
-	.loc 1 3466
+	.loc 1 3717
 	and %i5, %o7, %o0
 ! v58 = v36 & v60
-	.loc 1 3467
+	.loc 1 3718
 	and %l6, %l1, %l3
 ! v3 = v31 & v9
-	.loc 1 3468
+	.loc 1 3719
 	and %l5, %o5, %l2
 	stx %l2, [%fp + -1457]
 ! v5 = v33 & v52
-	.loc 1 3469
+	.loc 1 3720
 	and %g5, %o2, %o4
 ! v49 = v24 & v56
-	.loc 1 3470
+	.loc 1 3721
 	and %o3, %g1, %o1
 ! v7 = v30 ^ v7
-	.loc 1 3471
+	.loc 1 3722
 	xor %l4, %o0, %o0
 ! v58 = v7 ^ v58
-	.loc 1 3472
+	.loc 1 3723
 	xor %o0, %l3, %o0
 ! v3 = v58 ^ v3
-	.loc 1 3473
+	.loc 1 3724
 	xor %o0, %l2, %o0
 ! v5 = v3 ^ v5
-	.loc 1 3474
+	.loc 1 3725
 	xor %o0, %o4, %o0
 ! v49 = v5 ^ v49
-	.loc 1 3475
+	.loc 1 3726
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1449]
 ! v37 = v37 & v50
-	.loc 1 3476
+	.loc 1 3727
 	and %i2, %l7, %i2
 ! v5 = v34 & v32
-	.loc 1 3477
+	.loc 1 3728
 	and %i5, %l0, %o0
 ! v3 = v36 & v4
-	.loc 1 3478
+	.loc 1 3729
 	and %l6, %o7, %l3
 ! v58 = v31 & v60
-	.loc 1 3479
+	.loc 1 3730
 	and %l5, %l1, %l2
 ! v7 = v33 & v9
-	.loc 1 3480
+	.loc 1 3731
 	and %g5, %o5, %o4
 ! v30 = v24 & v52
-	.loc 1 3481
+	.loc 1 3732
 	and %o3, %o2, %o1
 ! v56 = v1 & v56
-	.loc 1 3482
+	.loc 1 3733
 	and %g4, %g1, %g1
 ! v5 = v37 ^ v5
-	.loc 1 3483
+	.loc 1 3734
 	xor %i2, %o0, %o0
 ! v3 = v5 ^ v3
-	.loc 1 3484
+	.loc 1 3735
 	xor %o0, %l3, %l3
 ! v58 = v3 ^ v58
-	.loc 1 3485
+	.loc 1 3736
 	xor %l3, %l2, %l2
 ! v7 = v58 ^ v7
-	.loc 1 3486
+	.loc 1 3737
 	xor %l2, %o4, %o4
 ! v30 = v7 ^ v30
-	.loc 1 3487
+	.loc 1 3738
 	xor %o4, %o1, %o1
 ! v56 = v30 ^ v56
-	.loc 1 3488
+	.loc 1 3739
 	xor %o1, %g1, %g1
 ! v34 = v34 & v50
-	.loc 1 3489
+	.loc 1 3740
 	and %i5, %l7, %i5
 ! v30 = v36 & v32
-	.loc 1 3490
+	.loc 1 3741
 	and %l6, %l0, %o0
 ! v7 = v31 & v4
-	.loc 1 3491
+	.loc 1 3742
 	and %l5, %o7, %o1
 ! v58 = v33 & v60
-	.loc 1 3492
+	.loc 1 3743
 	and %g5, %l1, %o4
 ! v3 = v24 & v9
-	.loc 1 3493
+	.loc 1 3744
 	and %o3, %o5, %l2
 ! v52 = v1 & v52
-	.loc 1 3494
+	.loc 1 3745
 	and %g4, %o2, %o2
 ! v30 = v34 ^ v30
-	.loc 1 3495
+	.loc 1 3746
 	xor %i5, %o0, %o0
 ! v7 = v30 ^ v7
-	.loc 1 3496
+	.loc 1 3747
 	xor %o0, %o1, %o1
 ! v58 = v7 ^ v58
-	.loc 1 3497
+	.loc 1 3748
 	xor %o1, %o4, %o4
 ! v3 = v58 ^ v3
-	.loc 1 3498
+	.loc 1 3749
 	xor %o4, %l2, %l2
 ! v52 = v3 ^ v52
-	.loc 1 3499
+	.loc 1 3750
 	xor %l2, %o2, %o4
 ! v36 = v36 & v50
-	.loc 1 3500
+	.loc 1 3751
 	and %l6, %l7, %l6
 ! v3 = v31 & v32
-	.loc 1 3501
+	.loc 1 3752
 	and %l5, %l0, %o0
 ! v58 = v33 & v4
-	.loc 1 3502
+	.loc 1 3753
 	and %g5, %o7, %o1
 ! v7 = v24 & v60
-	.loc 1 3503
+	.loc 1 3754
 	and %o3, %l1, %o2
 ! v9 = v1 & v9
-	.loc 1 3504
+	.loc 1 3755
 	and %g4, %o5, %o5
 ! v3 = v36 ^ v3
-	.loc 1 3505
+	.loc 1 3756
 	xor %l6, %o0, %o0
 ! v58 = v3 ^ v58
-	.loc 1 3506
+	.loc 1 3757
 	xor %o0, %o1, %o1
 ! v7 = v58 ^ v7
-	.loc 1 3507
+	.loc 1 3758
 	xor %o1, %o2, %o2
 ! v9 = v7 ^ v9
-	.loc 1 3508
+	.loc 1 3759
 	xor %o2, %o5, %o5
 ! v31 = v31 & v50
-	.loc 1 3509
+	.loc 1 3760
 	and %l5, %l7, %l5
 ! v7 = v33 & v32
-	.loc 1 3510
+	.loc 1 3761
 	and %g5, %l0, %o0
 ! v58 = v24 & v4
-	.loc 1 3511
+	.loc 1 3762
 	and %o3, %o7, %o1
 ! v60 = v1 & v60
-	.loc 1 3512
+	.loc 1 3763
 	and %g4, %l1, %l1
 ! v7 = v31 ^ v7
-	.loc 1 3513
+	.loc 1 3764
 	xor %l5, %o0, %o0
 ! v58 = v7 ^ v58
-	.loc 1 3514
+	.loc 1 3765
 	xor %o0, %o1, %o1
 ! v60 = v58 ^ v60
-	.loc 1 3515
+	.loc 1 3766
 	xor %o1, %l1, %l1
 ! v33 = v33 & v50
-	.loc 1 3516
+	.loc 1 3767
 	and %g5, %l7, %g5
 ! v58 = v24 & v32
-	.loc 1 3517
+	.loc 1 3768
 	and %o3, %l0, %o0
 ! v4 = v1 & v4
-	.loc 1 3518
+	.loc 1 3769
 	and %g4, %o7, %o7
 ! v58 = v33 ^ v58
-	.loc 1 3519
+	.loc 1 3770
 	xor %g5, %o0, %o0
 ! v4 = v58 ^ v4
-	.loc 1 3520
+	.loc 1 3771
 	xor %o0, %o7, %o7
 ! v24 = v24 & v50
-	.loc 1 3521
+	.loc 1 3772
 	and %o3, %l7, %o3
 ! v32 = v1 & v32
-	.loc 1 3522
+	.loc 1 3773
 	and %g4, %l0, %l0
 ! v32 = v24 ^ v32
-	.loc 1 3523
+	.loc 1 3774
 	xor %o3, %l0, %l0
 ! v50 = v1 & v50
-	.loc 1 3524
+	.loc 1 3775
 	and %g4, %l7, %l7
 ! v54 = v54 ^ v35
-	.loc 1 3525
+	.loc 1 3776
 	ldx [%fp + -1497], %o0
 	ldx [%fp + -1865], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v18
-	.loc 1 3526
+	.loc 1 3777
 	ldx [%fp + -1633], %o1
 	xor %o0, %o1, %o2
 ! v11 = v11 ^ v16
-	.loc 1 3527
+	.loc 1 3778
 	ldx [%fp + -1489], %o0
 	ldx [%fp + -1857], %o1
 	xor %o0, %o1, %o0
 ! v11 = v11 ^ v10
-	.loc 1 3528
+	.loc 1 3779
 	ldx [%fp + -1625], %o1
 	xor %o0, %o1, %o1
 ! v2 = v2 ^ v8
-	.loc 1 3529
+	.loc 1 3780
 	ldx [%fp + -1481], %o0
 	ldx [%fp + -1849], %o3
 	xor %o0, %o3, %o0
 ! v2 = v2 ^ v0
-	.loc 1 3530
+	.loc 1 3781
 	ldx [%fp + -1617], %o3
 	xor %o0, %o3, %o3
 ! v27 = v27 ^ v28
-	.loc 1 3531
+	.loc 1 3782
 	ldx [%fp + -1473], %o0
 	ldx [%fp + -1833], %l2
 	xor %o0, %l2, %o0
 ! v27 = v27 ^ v41
-	.loc 1 3532
+	.loc 1 3783
 	ldx [%fp + -1601], %l2
 	xor %o0, %l2, %l2
 ! v15 = v15 ^ v6
-	.loc 1 3533
+	.loc 1 3784
 	ldx [%fp + -1465], %o0
 	ldx [%fp + -1809], %l3
 	xor %o0, %l3, %o0
 ! v15 = v15 ^ v39
-	.loc 1 3534
+	.loc 1 3785
 	ldx [%fp + -1577], %l3
 	xor %o0, %l3, %l3
 ! v49 = v49 ^ v21
-	.loc 1 3535
+	.loc 1 3786
 	ldx [%fp + -1449], %o0
 	ldx [%fp + -1777], %l4
 	xor %o0, %l4, %o0
 ! v49 = v49 ^ v13
-	.loc 1 3536
+	.loc 1 3787
 	ldx [%fp + -1545], %l4
 	xor %o0, %l4, %o0
 ! v56 = v56 ^ v29
-	.loc 1 3537
+	.loc 1 3788
 	ldx [%fp + -1737], %l4
 	xor %g1, %l4, %g1
 ! v56 = v56 ^ v45
-	.loc 1 3538
+	.loc 1 3789
 	ldx [%fp + -1521], %l4
 	xor %g1, %l4, %g1
 ! v52 = v52 ^ v14
-	.loc 1 3539
+	.loc 1 3790
 	ldx [%fp + -1705], %l4
 	xor %o4, %l4, %o4
 ! v52 = v52 ^ v48
-	.loc 1 3540
+	.loc 1 3791
 	ldx [%fp + -1505], %l5
 	xor %o4, %l5, %o4
 ! v9 = v9 ^ v43
-	.loc 1 3541
+	.loc 1 3792
 	ldx [%fp + -1681], %l5
 	xor %o5, %l5, %o5
 ! v9 = v9 ^ v47
-	.loc 1 3542
+	.loc 1 3793
 	ldx [%fp + 103], %l6
 	xor %o5, %l6, %l6
 ! v60 = v60 ^ v26
-	.loc 1 3543
+	.loc 1 3794
 	ldx [%fp + -1665], %o5
 	xor %l1, %o5, %l1
 ! v60 = v60 ^ v42
-	.loc 1 3544
+	.loc 1 3795
 	xor %l1, %i4, %l1
 ! v4 = v4 ^ v46
-	.loc 1 3545
+	.loc 1 3796
 	ldx [%fp + -1657], %i2
 	xor %o7, %i2, %o7
 ! v4 = v4 ^ v44
-	.loc 1 3546
+	.loc 1 3797
 	xor %o7, %i3, %o7
 ! v32 = v32 ^ v38
-	.loc 1 3547
+	.loc 1 3798
 	ldx [%fp + -1649], %i5
 	xor %l0, %i5, %l0
 ! v50 = v50 ^ v12
-	.loc 1 3548
+	.loc 1 3799
 	ldx [%fp + -1641], %g4
 	xor %l7, %g4, %l7
 ! v14 = v54 ^ v14
-	.loc 1 3549
+	.loc 1 3800
 	xor %o2, %l4, %o2
 ! v43 = v11 ^ v43
-	.loc 1 3550
+	.loc 1 3801
 	xor %o1, %l5, %l4
 ! v26 = v2 ^ v26
-	.loc 1 3551
+	.loc 1 3802
 	xor %o3, %o5, %o3
 ! v46 = v27 ^ v46
-	.loc 1 3552
+	.loc 1 3803
 	xor %l2, %i2, %o5
 ! v38 = v15 ^ v38
-	.loc 1 3553
+	.loc 1 3804
 	xor %l3, %i5, %l3
 ! v12 = v49 ^ v12
-	.loc 1 3554
+	.loc 1 3805
 	xor %o0, %g4, %o1
 ! v18 = v52 ^ v18
-	.loc 1 3555
+	.loc 1 3806
 	ldx [%fp + -1633], %o0
 	xor %o4, %o0, %l5
 ! v10 = v9 ^ v10
-	.loc 1 3556
+	.loc 1 3807
 	ldx [%fp + -1625], %o0
 	xor %l6, %o0, %l6
 ! v0 = v60 ^ v0
-	.loc 1 3557
+	.loc 1 3808
 	ldx [%fp + -1617], %o0
 	xor %l1, %o0, %l1
 ! v41 = v4 ^ v41
-	.loc 1 3558
+	.loc 1 3809
 	ldx [%fp + -1601], %o0
 	xor %o7, %o0, %l2
 ! v39 = v32 ^ v39
-	.loc 1 3559
+	.loc 1 3810
 	ldx [%fp + -1577], %o0
 	xor %l0, %o0, %o7
 ! v13 = v50 ^ v13
-	.loc 1 3560
+	.loc 1 3811
 	ldx [%fp + -1545], %o0
 	xor %l7, %o0, %o4
 ! v10 = v10 ^ v44
-	.loc 1 3561
+	.loc 1 3812
 	xor %l6, %i3, %l0
 ! v18 = v18 ^ v44
-	.loc 1 3562
+	.loc 1 3813
 	xor %l5, %i3, %o0
 ! v12 = v12 ^ v44
-	.loc 1 3563
+	.loc 1 3814
 	xor %o1, %i3, %o1
 ! v44 = v38 ^ v44
-	.loc 1 3564
+	.loc 1 3815
 	xor %l3, %i3, %i3
 ! v18 = v18 ^ v42
-	.loc 1 3565
+	.loc 1 3816
 	xor %o0, %i4, %l3
 ! v56 = v56 ^ v42
-	.loc 1 3566
+	.loc 1 3817
 	xor %g1, %i4, %g1
 ! v44 = v44 ^ v42
-	.loc 1 3567
+	.loc 1 3818
 	xor %i3, %i4, %i3
 ! v42 = v46 ^ v42
-	.loc 1 3568
+	.loc 1 3819
 	xor %o5, %i4, %i4
 ! v56 = v56 ^ v47
-	.loc 1 3569
+	.loc 1 3820
 	ldx [%fp + 103], %o0
 	xor %g1, %o0, %g1
 ! v12 = v12 ^ v47
-	.loc 1 3570
+	.loc 1 3821
 	xor %o1, %o0, %o1
 ! v42 = v42 ^ v47
-	.loc 1 3571
+	.loc 1 3822
 	xor %i4, %o0, %i4
 ! v47 = v26 ^ v47
-	.loc 1 3572
+	.loc 1 3823
 	xor %o3, %o0, %o0
 ! v12 = v12 ^ v48
-	.loc 1 3573
+	.loc 1 3824
 	ldx [%fp + -1505], %o5
 	xor %o1, %o5, %o3
 ! v44 = v44 ^ v48
-	.loc 1 3574
+	.loc 1 3825
 	xor %i3, %o5, %i3
 ! v47 = v47 ^ v48
-	.loc 1 3575
+	.loc 1 3826
 	xor %o0, %o5, %o0
 ! v48 = v43 ^ v48
-	.loc 1 3576
+	.loc 1 3827
 	xor %l4, %o5, %o1
 ! v44 = v44 ^ v45
-	.loc 1 3577
+	.loc 1 3828
 	ldx [%fp + -1521], %o5
 	xor %i3, %o5, %i3
 ! v42 = v42 ^ v45
-	.loc 1 3578
+	.loc 1 3829
 	xor %i4, %o5, %i4
 ! v48 = v48 ^ v45
-	.loc 1 3579
+	.loc 1 3830
 	xor %o1, %o5, %o1
 ! v45 = v14 ^ v45
-	.loc 1 3580
+	.loc 1 3831
 	xor %o2, %o5, %o2
 ! v42 = v42 ^ v13
-	.loc 1 3581
+	.loc 1 3832
 	xor %i4, %o4, %i4
 ! v47 = v47 ^ v13
-	.loc 1 3582
+	.loc 1 3833
 	xor %o0, %o4, %o0
 ! v45 = v45 ^ v13
-	.loc 1 3583
+	.loc 1 3834
 	xor %o2, %o4, %o2
 ! v13 = v29 ^ v13
-	.loc 1 3584
+	.loc 1 3835
 	ldx [%fp + -1737], %o5
 	xor %o5, %o4, %o4
 ! v47 = v47 ^ v39
-	.loc 1 3585
+	.loc 1 3836
 	xor %o0, %o7, %o0
 ! v48 = v48 ^ v39
-	.loc 1 3586
+	.loc 1 3837
 	xor %o1, %o7, %o1
 ! v13 = v13 ^ v39
-	.loc 1 3587
+	.loc 1 3838
 	xor %o4, %o7, %o4
 ! v39 = v21 ^ v39
-	.loc 1 3588
+	.loc 1 3839
 	ldx [%fp + -1777], %o5
 	xor %o5, %o7, %o7
 ! v48 = v48 ^ v41
-	.loc 1 3589
+	.loc 1 3840
 	xor %o1, %l2, %o1
 ! v45 = v45 ^ v41
-	.loc 1 3590
+	.loc 1 3841
 	xor %o2, %l2, %o2
 ! v39 = v39 ^ v41
-	.loc 1 3591
+	.loc 1 3842
 	xor %o7, %l2, %o7
 ! v41 = v6 ^ v41
-	.loc 1 3592
+	.loc 1 3843
 	ldx [%fp + -1809], %o5
 	xor %o5, %l2, %l2
 ! v45 = v45 ^ v0
-	.loc 1 3593
+	.loc 1 3844
 	xor %o2, %l1, %o5
 ! v13 = v13 ^ v0
-	.loc 1 3594
+	.loc 1 3845
 	xor %o4, %l1, %o4
 ! v41 = v41 ^ v0
-	.loc 1 3595
+	.loc 1 3846
 	xor %l2, %l1, %l2
 ! v0 = v28 ^ v0
-	.loc 1 3596
+	.loc 1 3847
 	ldx [%fp + -1833], %o2
 	xor %o2, %l1, %l1
 ! v13 = v13 ^ v10
-	.loc 1 3597
+	.loc 1 3848
 	xor %o4, %l0, %o4
 ! v39 = v39 ^ v10
-	.loc 1 3598
+	.loc 1 3849
 	xor %o7, %l0, %o7
 ! v0 = v0 ^ v10
-	.loc 1 3599
+	.loc 1 3850
 	xor %l1, %l0, %l1
 ! v10 = v8 ^ v10
-	.loc 1 3600
+	.loc 1 3851
 	ldx [%fp + -1849], %o2
 	xor %o2, %l0, %l0
 ! v39 = v39 ^ v18
-	.loc 1 3601
+	.loc 1 3852
 	xor %o7, %l3, %o2
 	stx %o2, [%fp + -1441]
 ! v41 = v41 ^ v18
-	.loc 1 3602
+	.loc 1 3853
 	xor %l2, %l3, %l2
 ! v10 = v10 ^ v18
-	.loc 1 3603
+	.loc 1 3854
 	xor %l0, %l3, %o7
 	stx %o7, [%fp + -1433]
 ! v18 = v16 ^ v18
-	.loc 1 3604
+	.loc 1 3855
 	ldx [%fp + -1857], %o2
 	xor %o2, %l3, %l3
 ! v41 = v41 ^ v56
-	.loc 1 3605
+	.loc 1 3856
 	xor %l2, %g1, %o2
 	stx %o2, [%fp + -1425]
 ! v0 = v0 ^ v56
-	.loc 1 3606
+	.loc 1 3857
 	xor %l1, %g1, %o2
 	stx %o2, [%fp + -1417]
 ! v18 = v18 ^ v56
-	.loc 1 3607
+	.loc 1 3858
 	xor %l3, %g1, %l0
 	stx %l0, [%fp + -1409]
 ! v56 = v35 ^ v56
-	.loc 1 3608
+	.loc 1 3859
 	ldx [%fp + -1865], %o2
 	xor %o2, %g1, %o2
 	stx %o2, [%fp + -1401]
 ! v35 = v56 ^ v44
-	.loc 1 3609
+	.loc 1 3860
 	xor %o2, %i3, %l3
 ! v16 = v45 ^ v44
-	.loc 1 3610
+	.loc 1 3861
 	xor %o5, %i3, %o2
 ! v16 = v16 ^ v12
-	.loc 1 3611
+	.loc 1 3862
 	xor %o2, %o3, %l1
 ! v8 = v18 ^ v45
-	.loc 1 3612
+	.loc 1 3863
 	xor %l0, %o5, %l2
 ! v28 = v48 ^ v44
-	.loc 1 3613
+	.loc 1 3864
 	xor %o1, %i3, %o2
 ! v28 = v28 ^ v12
-	.loc 1 3614
+	.loc 1 3865
 	xor %o2, %o3, %l0
 ! v6 = v10 ^ v45
-	.loc 1 3615
+	.loc 1 3866
 	xor %o7, %o5, %o2
 ! v6 = v6 ^ v48
-	.loc 1 3616
+	.loc 1 3867
 	xor %o2, %o1, %o2
 ! v6 = v6 ^ v44
-	.loc 1 3617
+	.loc 1 3868
 	xor %o2, %i3, %o2
 ! v6 = v6 ^ v12
-	.loc 1 3618
+	.loc 1 3869
 	xor %o2, %o3, %l5
 ! v21 = v45 ^ v47
-	.loc 1 3619
+	.loc 1 3870
 	xor %o5, %o0, %l6
 ! v29 = v0 ^ v48
-	.loc 1 3620
+	.loc 1 3871
 	ldx [%fp + -1417], %o2
 	xor %o2, %o1, %o2
 ! v29 = v29 ^ v47
-	.loc 1 3621
+	.loc 1 3872
 	xor %o2, %o0, %o2
 ! v29 = v29 ^ v12
-	.loc 1 3622
+	.loc 1 3873
 	xor %o2, %o3, %l7
 ! v14 = v48 ^ v42
-	.loc 1 3623
+	.loc 1 3874
 	xor %o1, %i4, %i2
 ! v43 = v41 ^ v47
-	.loc 1 3624
+	.loc 1 3875
 	ldx [%fp + -1425], %o2
 	xor %o2, %o0, %o2
 ! v43 = v43 ^ v42
-	.loc 1 3625
+	.loc 1 3876
 	xor %o2, %i4, %l4
 ! v26 = v47 ^ v44
-	.loc 1 3626
+	.loc 1 3877
 	xor %o0, %i3, %i5
 ! v46 = v39 ^ v42
-	.loc 1 3627
+	.loc 1 3878
 	ldx [%fp + -1441], %o2
 	xor %o2, %i4, %o2
 ! v46 = v46 ^ v44
-	.loc 1 3628
+	.loc 1 3879
 	xor %o2, %i3, %g1
 ! v38 = v42 ^ v12
-	.loc 1 3629
+	.loc 1 3880
 	xor %i4, %o3, %o7
 ! v50 = v13 ^ v44
-	.loc 1 3630
+	.loc 1 3881
 	xor %o4, %i3, %o2
 ! v50 = v50 ^ v12
-	.loc 1 3631
+	.loc 1 3882
 	xor %o2, %o3, %g4
 ! v35 = v35 ^ v38
-	.loc 1 3632
+	.loc 1 3883
 	xor %l3, %o7, %l3
 ! v32 = v14 ^ v38
-	.loc 1 3633
+	.loc 1 3884
 	xor %i2, %o7, %o2
 ! v32 = v32 ^ v50
-	.loc 1 3634
+	.loc 1 3885
 	xor %o2, %g4, %g5
 ! v16 = v16 ^ v14
-	.loc 1 3635
+	.loc 1 3886
 	xor %l1, %i2, %l1
 ! v4 = v43 ^ v38
-	.loc 1 3636
+	.loc 1 3887
 	xor %l4, %o7, %o2
 ! v4 = v4 ^ v50
-	.loc 1 3637
+	.loc 1 3888
 	xor %o2, %g4, %o2
 	stx %o2, [%fp + -1393]
 ! v8 = v8 ^ v14
-	.loc 1 3638
+	.loc 1 3889
 	xor %l2, %i2, %l2
 ! v8 = v8 ^ v43
-	.loc 1 3639
+	.loc 1 3890
 	xor %l2, %l4, %l2
 ! v8 = v8 ^ v38
-	.loc 1 3640
+	.loc 1 3891
 	xor %l2, %o7, %l2
 ! v8 = v8 ^ v50
-	.loc 1 3641
+	.loc 1 3892
 	xor %l2, %g4, %l2
 ! v14 = v14 ^ v26
-	.loc 1 3642
+	.loc 1 3893
 	xor %i2, %i5, %o2
 	stx %o2, [%fp + -1385]
 ! v28 = v28 ^ v43
-	.loc 1 3643
+	.loc 1 3894
 	xor %l0, %l4, %l0
 ! v28 = v28 ^ v26
-	.loc 1 3644
+	.loc 1 3895
 	xor %l0, %i5, %l0
 ! v28 = v28 ^ v50
-	.loc 1 3645
+	.loc 1 3896
 	xor %l0, %g4, %o2
 	stx %o2, [%fp + -1377]
 ! v43 = v43 ^ v46
-	.loc 1 3646
+	.loc 1 3897
 	xor %l4, %g1, %l4
 ! v6 = v6 ^ v26
-	.loc 1 3647
+	.loc 1 3898
 	xor %l5, %i5, %l5
 ! v6 = v6 ^ v46
-	.loc 1 3648
+	.loc 1 3899
 	xor %l5, %g1, %l5
 ! v26 = v26 ^ v38
-	.loc 1 3649
+	.loc 1 3900
 	xor %i5, %o7, %i5
 ! v21 = v21 ^ v46
-	.loc 1 3650
+	.loc 1 3901
 	xor %l6, %g1, %l6
 ! v21 = v21 ^ v38
-	.loc 1 3651
+	.loc 1 3902
 	xor %l6, %o7, %l6
 ! v46 = v46 ^ v50
-	.loc 1 3652
+	.loc 1 3903
 	xor %g1, %g4, %g1
 ! v38 = v29 ^ v38
-	.loc 1 3653
+	.loc 1 3904
 	xor %l7, %o7, %o7
 ! v50 = v38 ^ v50
-	.loc 1 3654
+	.loc 1 3905
 	xor %o7, %g4, %g4
 ! v35 = v35 ^ v46
-	.loc 1 3655
+	.loc 1 3906
 	xor %l3, %g1, %l3
 ! v38 = v43 ^ v46
-	.loc 1 3656
+	.loc 1 3907
 	xor %l4, %g1, %o2
 ! v38 = v38 ^ v50
-	.loc 1 3657
+	.loc 1 3908
 	xor %o2, %g4, %o7
 ! v32 = v32 ^ v43
-	.loc 1 3658
+	.loc 1 3909
 	xor %g5, %l4, %g5
 ! v29 = v6 ^ v46
-	.loc 1 3659
+	.loc 1 3910
 	xor %l5, %g1, %o2
 ! v29 = v29 ^ v50
-	.loc 1 3660
+	.loc 1 3911
 	xor %o2, %g4, %o2
 ! v16 = v16 ^ v43
-	.loc 1 3661
+	.loc 1 3912
 	xor %l1, %l4, %l1
 ! v16 = v16 ^ v6
-	.loc 1 3662
+	.loc 1 3913
 	xor %l1, %l5, %l1
 ! v16 = v16 ^ v46
-	.loc 1 3663
+	.loc 1 3914
 	xor %l1, %g1, %l1
 ! v16 = v16 ^ v50
-	.loc 1 3664
+	.loc 1 3915
 	xor %l1, %g4, %l1
 ! v43 = v43 ^ v26
-	.loc 1 3665
+	.loc 1 3916
 	xor %l4, %i5, %l4
 ! v4 = v4 ^ v6
-	.loc 1 3666
+	.loc 1 3917
 	ldx [%fp + -1393], %l0
 	xor %l0, %l5, %l0
 ! v4 = v4 ^ v26
-	.loc 1 3667
+	.loc 1 3918
 	xor %l0, %i5, %l0
 ! v4 = v4 ^ v50
-	.loc 1 3668
+	.loc 1 3919
 	xor %l0, %g4, %l7
 ! v6 = v6 ^ v21
-	.loc 1 3669
+	.loc 1 3920
 	xor %l5, %l6, %l5
 ! v8 = v8 ^ v26
-	.loc 1 3670
+	.loc 1 3921
 	xor %l2, %i5, %l2
 ! v8 = v8 ^ v21
-	.loc 1 3671
+	.loc 1 3922
 	xor %l2, %l6, %l2
 ! v26 = v26 ^ v46
-	.loc 1 3672
+	.loc 1 3923
 	xor %i5, %g1, %i5
 ! v14 = v14 ^ v21
-	.loc 1 3673
+	.loc 1 3924
 	ldx [%fp + -1385], %l0
 	xor %l0, %l6, %l0
 ! v14 = v14 ^ v46
-	.loc 1 3674
+	.loc 1 3925
 	xor %l0, %g1, %l0
 ! v21 = v21 ^ v50
-	.loc 1 3675
+	.loc 1 3926
 	xor %l6, %g4, %l6
 ! v46 = v28 ^ v46
-	.loc 1 3676
+	.loc 1 3927
 	ldx [%fp + -1377], %i2
 	xor %i2, %g1, %g1
 ! v50 = v46 ^ v50
-	.loc 1 3677
+	.loc 1 3928
 	xor %g1, %g4, %g4
 ! v35 = v35 ^ v21
-	.loc 1 3678
+	.loc 1 3929
 	xor %l3, %l6, %i2
 ! v46 = v6 ^ v21
-	.loc 1 3679
+	.loc 1 3930
 	xor %l5, %l6, %l3
 ! v46 = v46 ^ v50
-	.loc 1 3680
+	.loc 1 3931
 	xor %l3, %g4, %l3
 ! v38 = v38 ^ v6
-	.loc 1 3681
+	.loc 1 3932
 	xor %o7, %l5, %g1
 ! v28 = v8 ^ v21
-	.loc 1 3682
+	.loc 1 3933
 	xor %l2, %l6, %o7
 ! v28 = v28 ^ v50
-	.loc 1 3683
+	.loc 1 3934
 	xor %o7, %g4, %o7
 ! v32 = v32 ^ v6
-	.loc 1 3684
+	.loc 1 3935
 	xor %g5, %l5, %g5
 ! v32 = v32 ^ v8
-	.loc 1 3685
+	.loc 1 3936
 	xor %g5, %l2, %g5
 ! v32 = v32 ^ v21
-	.loc 1 3686
+	.loc 1 3937
 	xor %g5, %l6, %g5
 ! v32 = v32 ^ v50
-	.loc 1 3687
+	.loc 1 3938
 	xor %g5, %g4, %g5
 ! v6 = v6 ^ v26
-	.loc 1 3688
+	.loc 1 3939
 	xor %l5, %i5, %l5
 	stx %l5, [%fp + -1369]
 ! v29 = v29 ^ v8
-	.loc 1 3689
+	.loc 1 3940
 	xor %o2, %l2, %o2
 ! v29 = v29 ^ v26
-	.loc 1 3690
+	.loc 1 3941
 	xor %o2, %i5, %o2
 ! v29 = v29 ^ v50
-	.loc 1 3691
+	.loc 1 3942
 	xor %o2, %g4, %o2
 	stx %o2, [%fp + -1361]
 ! v8 = v8 ^ v14
-	.loc 1 3692
+	.loc 1 3943
 	xor %l2, %l0, %l2
 ! v16 = v16 ^ v26
-	.loc 1 3693
+	.loc 1 3944
 	xor %l1, %i5, %l1
 ! v16 = v16 ^ v14
-	.loc 1 3694
+	.loc 1 3945
 	xor %l1, %l0, %l1
 ! v26 = v26 ^ v21
-	.loc 1 3695
+	.loc 1 3946
 	xor %i5, %l6, %i5
 ! v43 = v43 ^ v14
-	.loc 1 3696
+	.loc 1 3947
 	xor %l4, %l0, %l4
 ! v43 = v43 ^ v21
-	.loc 1 3697
+	.loc 1 3948
 	xor %l4, %l6, %l4
 ! v14 = v14 ^ v50
-	.loc 1 3698
+	.loc 1 3949
 	xor %l0, %g4, %l0
 ! v21 = v4 ^ v21
-	.loc 1 3699
+	.loc 1 3950
 	xor %l7, %l6, %l6
 ! v50 = v21 ^ v50
-	.loc 1 3700
+	.loc 1 3951
 	xor %l6, %g4, %g4
 ! v35 = v35 ^ v14
-	.loc 1 3701
+	.loc 1 3952
 	xor %i2, %l0, %i2
 ! v21 = v8 ^ v14
-	.loc 1 3702
+	.loc 1 3953
 	xor %l2, %l0, %o2
 ! v21 = v21 ^ v50
-	.loc 1 3703
+	.loc 1 3954
 	xor %o2, %g4, %l5
 ! v46 = v46 ^ v8
-	.loc 1 3704
+	.loc 1 3955
 	xor %l3, %l2, %l3
 ! v4 = v16 ^ v14
-	.loc 1 3705
+	.loc 1 3956
 	xor %l1, %l0, %o2
 ! v4 = v4 ^ v50
-	.loc 1 3706
+	.loc 1 3957
 	xor %o2, %g4, %o2
 ! v38 = v38 ^ v8
-	.loc 1 3707
+	.loc 1 3958
 	xor %g1, %l2, %g1
 ! v38 = v38 ^ v16
-	.loc 1 3708
+	.loc 1 3959
 	xor %g1, %l1, %g1
 ! v38 = v38 ^ v14
-	.loc 1 3709
+	.loc 1 3960
 	xor %g1, %l0, %g1
 ! v38 = v38 ^ v50
-	.loc 1 3710
+	.loc 1 3961
 	xor %g1, %g4, %g1
 ! v8 = v8 ^ v26
-	.loc 1 3711
+	.loc 1 3962
 	xor %l2, %i5, %l2
 	stx %l2, [%fp + -1353]
 ! v28 = v28 ^ v16
-	.loc 1 3712
+	.loc 1 3963
 	xor %o7, %l1, %o7
 ! v28 = v28 ^ v26
-	.loc 1 3713
+	.loc 1 3964
 	xor %o7, %i5, %o7
 ! v28 = v28 ^ v50
-	.loc 1 3714
+	.loc 1 3965
 	xor %o7, %g4, %o7
 	stx %o7, [%fp + -1345]
 ! v16 = v16 ^ v43
-	.loc 1 3715
+	.loc 1 3966
 	xor %l1, %l4, %l1
 ! v32 = v32 ^ v26
-	.loc 1 3716
+	.loc 1 3967
 	xor %g5, %i5, %g5
 ! v32 = v32 ^ v43
-	.loc 1 3717
+	.loc 1 3968
 	xor %g5, %l4, %g5
 ! v26 = v26 ^ v14
-	.loc 1 3718
+	.loc 1 3969
 	xor %i5, %l0, %i5
 ! v6 = v6 ^ v43
-	.loc 1 3719
+	.loc 1 3970
 	ldx [%fp + -1369], %o7
 	xor %o7, %l4, %o7
 ! v6 = v6 ^ v14
-	.loc 1 3720
+	.loc 1 3971
 	xor %o7, %l0, %l2
 ! v43 = v43 ^ v50
-	.loc 1 3721
+	.loc 1 3972
 	xor %l4, %g4, %l4
 ! v14 = v29 ^ v14
-	.loc 1 3722
+	.loc 1 3973
 	ldx [%fp + -1361], %o7
 	xor %o7, %l0, %l0
 ! v50 = v14 ^ v50
-	.loc 1 3723
+	.loc 1 3974
 	xor %l0, %g4, %g4
 ! v35 = v35 ^ v43
-	.loc 1 3724
+	.loc 1 3975
 	xor %i2, %l4, %i2
 ! v14 = v16 ^ v43
-	.loc 1 3725
+	.loc 1 3976
 	xor %l1, %l4, %o7
 ! v14 = v14 ^ v50
-	.loc 1 3726
+	.loc 1 3977
 	xor %o7, %g4, %l0
 ! v21 = v21 ^ v16
-	.loc 1 3727
+	.loc 1 3978
 	xor %l5, %l1, %l5
 ! v29 = v32 ^ v43
-	.loc 1 3728
+	.loc 1 3979
 	xor %g5, %l4, %o7
 ! v29 = v29 ^ v50
-	.loc 1 3729
+	.loc 1 3980
 	xor %o7, %g4, %o7
 ! v46 = v46 ^ v16
-	.loc 1 3730
+	.loc 1 3981
 	xor %l3, %l1, %l3
 ! v46 = v46 ^ v32
-	.loc 1 3731
+	.loc 1 3982
 	xor %l3, %g5, %l3
 ! v46 = v46 ^ v43
-	.loc 1 3732
+	.loc 1 3983
 	xor %l3, %l4, %l3
 ! v46 = v46 ^ v50
-	.loc 1 3733
+	.loc 1 3984
 	xor %l3, %g4, %l3
 ! v16 = v16 ^ v26
-	.loc 1 3734
+	.loc 1 3985
 	xor %l1, %i5, %l1
 ! v4 = v4 ^ v32
-	.loc 1 3735
+	.loc 1 3986
 	xor %o2, %g5, %o2
 ! v4 = v4 ^ v26
-	.loc 1 3736
+	.loc 1 3987
 	xor %o2, %i5, %o2
 ! v4 = v4 ^ v50
-	.loc 1 3737
+	.loc 1 3988
 	xor %o2, %g4, %l6
 ! v32 = v32 ^ v6
-	.loc 1 3738
+	.loc 1 3989
 	xor %g5, %l2, %g5
 ! v38 = v38 ^ v26
-	.loc 1 3739
+	.loc 1 3990
 	xor %g1, %i5, %g1
 ! v38 = v38 ^ v6
-	.loc 1 3740
+	.loc 1 3991
 	xor %g1, %l2, %g1
 ! v26 = v26 ^ v43
-	.loc 1 3741
+	.loc 1 3992
 	xor %i5, %l4, %i5
 ! v8 = v8 ^ v6
-	.loc 1 3742
+	.loc 1 3993
 	ldx [%fp + -1353], %o2
 	xor %o2, %l2, %o2
 ! v8 = v8 ^ v43
-	.loc 1 3743
+	.loc 1 3994
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -385]
 ! v6 = v6 ^ v50
-	.loc 1 3744
+	.loc 1 3995
 	xor %l2, %g4, %o2
 	stx %o2, [%fp + -377]
 ! v43 = v28 ^ v43
-	.loc 1 3745
+	.loc 1 3996
 	ldx [%fp + -1345], %o2
 	xor %o2, %l4, %l4
 ! v50 = v43 ^ v50
-	.loc 1 3746
+	.loc 1 3997
 	xor %l4, %g4, %o2
 	stx %o2, [%fp + -1337]
 ! v43 = v35 & v56
-	.loc 1 3747
+	.loc 1 3998
 	ldx [%fp + -1401], %l4
 	and %i2, %l4, %o2
 	stx %o2, [%fp + -1329]
 ! v28 = v35 & v18
-	.loc 1 3748
+	.loc 1 3999
 	ldx [%fp + -1409], %l7
 	and %i2, %l7, %o2
 ! v60 = v14 & v56
-	.loc 1 3749
+	.loc 1 4000
 	and %l0, %l4, %l2
 ! v60 = v28 ^ v60
-	.loc 1 3750
+	.loc 1 4001
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1321]
 ! v28 = v35 & v10
-	.loc 1 3751
+	.loc 1 4002
 	ldx [%fp + -1433], %o2
 	stx %o2, [%fp + 1199]
 	and %i2, %o2, %o2
 	stx %o2, [%fp + -369]
 ! v9 = v14 & v18
-	.loc 1 3752
+	.loc 1 4003
 	and %l0, %l7, %g4
 	stx %g4, [%fp + 111]
 ! v52 = v21 & v56
-	.loc 1 3753
+	.loc 1 4004
 	and %l5, %l4, %l2
 	stx %l2, [%fp + 695]
 ! v9 = v28 ^ v9
-	.loc 1 3754
+	.loc 1 4005
 	xor %o2, %g4, %o2
 ! v52 = v9 ^ v52
-	.loc 1 3755
+	.loc 1 4006
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1313]
 ! v9 = v35 & v0
-	.loc 1 3756
+	.loc 1 4007
 	ldx [%fp + -1417], %o2
 	and %i2, %o2, %g4
 	stx %g4, [%fp + -1305]
 ! v28 = v14 & v10
-	.loc 1 3757
+	.loc 1 4008
 	ldx [%fp + 1199], %l2
 	and %l0, %l2, %l2
 ! v49 = v21 & v18
-	.loc 1 3758
+	.loc 1 4009
 	and %l5, %l7, %l7
 ! v15 = v29 & v56
-	.loc 1 3759
+	.loc 1 4010
 	and %o7, %l4, %l4
 ! v28 = v9 ^ v28
-	.loc 1 3760
+	.loc 1 4011
 	xor %g4, %l2, %l2
 ! v49 = v28 ^ v49
-	.loc 1 3761
+	.loc 1 4012
 	xor %l2, %l7, %l7
 ! v15 = v49 ^ v15
-	.loc 1 3762
+	.loc 1 4013
 	xor %l7, %l4, %l2
 	stx %l2, [%fp + -1297]
 ! v49 = v35 & v41
-	.loc 1 3763
+	.loc 1 4014
 	ldx [%fp + -1425], %l2
 	stx %l2, [%fp + 1207]
 	and %i2, %l2, %l2
 	stx %l2, [%fp + 935]
 	stx %l2, [%fp + -1289]
 ! v28 = v14 & v0
-	.loc 1 3764
+	.loc 1 4015
 	and %l0, %o2, %g4
 	stx %g4, [%fp + 119]
 ! v9 = v21 & v10
-	.loc 1 3765
+	.loc 1 4016
 	ldx [%fp + -1433], %o2
 	stx %o2, [%fp + 511]
 	and %l5, %o2, %l7
 	stx %l7, [%fp + -1281]
 ! v27 = v29 & v18
-	.loc 1 3766
+	.loc 1 4017
 	ldx [%fp + -1409], %o2
 	stx %o2, [%fp + -161]
 	and %o7, %o2, %l2
 	stx %l2, [%fp + -361]
 ! v2 = v46 & v56
-	.loc 1 3767
+	.loc 1 4018
 	ldx [%fp + -1401], %o2
 	stx %o2, [%fp + -153]
 	and %l3, %o2, %l4
 	stx %l4, [%fp + -353]
 ! v28 = v49 ^ v28
-	.loc 1 3768
+	.loc 1 4019
 	ldx [%fp + 935], %o2
 	xor %o2, %g4, %o2
 ! v9 = v28 ^ v9
-	.loc 1 3769
+	.loc 1 4020
 	xor %o2, %l7, %o2
 ! v27 = v9 ^ v27
-	.loc 1 3770
+	.loc 1 4021
 	xor %o2, %l2, %o2
 ! v2 = v27 ^ v2
-	.loc 1 3771
+	.loc 1 4022
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -1273]
 ! v27 = v35 & v39
-	.loc 1 3772
+	.loc 1 4023
 	ldx [%fp + -1441], %o2
 	stx %o2, [%fp + 527]
 	and %i2, %o2, %o2
 	stx %o2, [%fp + 519]
 	stx %o2, [%fp + -1265]
 ! v9 = v14 & v41
-	.loc 1 3773
+	.loc 1 4024
 	ldx [%fp + 1207], %o2
 	and %l0, %o2, %g4
 	stx %g4, [%fp + -345]
 ! v28 = v21 & v0
-	.loc 1 3774
+	.loc 1 4025
 	ldx [%fp + -1417], %o2
 	stx %o2, [%fp + 535]
 	and %l5, %o2, %o2
 	stx %o2, [%fp + 943]
 	stx %o2, [%fp + -1257]
 ! v49 = v29 & v10
-	.loc 1 3775
+	.loc 1 4026
 	ldx [%fp + 511], %o2
 	and %o7, %o2, %l7
 	stx %l7, [%fp + -1249]
 ! v11 = v46 & v18
-	.loc 1 3776
+	.loc 1 4027
 	ldx [%fp + -161], %o2
 	and %l3, %o2, %l4
 	stx %l4, [%fp + -337]
 ! v54 = v16 & v56
-	.loc 1 3777
+	.loc 1 4028
 	ldx [%fp + -153], %o2
 	and %l1, %o2, %l2
 	stx %l2, [%fp + -329]
 ! v9 = v27 ^ v9
-	.loc 1 3778
+	.loc 1 4029
 	ldx [%fp + 519], %o2
 	xor %o2, %g4, %o2
 ! v28 = v9 ^ v28
-	.loc 1 3779
+	.loc 1 4030
 	ldx [%fp + 943], %g4
 	xor %o2, %g4, %o2
 ! v49 = v28 ^ v49
-	.loc 1 3780
+	.loc 1 4031
 	xor %o2, %l7, %o2
 ! v11 = v49 ^ v11
-	.loc 1 3781
+	.loc 1 4032
 	xor %o2, %l4, %o2
 ! v54 = v11 ^ v54
-	.loc 1 3782
+	.loc 1 4033
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1241]
 ! v11 = v35 & v13
-	.loc 1 3783
+	.loc 1 4034
 	and %i2, %o4, %o2
 	stx %o2, [%fp + 543]
 	stx %o2, [%fp + -1233]
 ! v49 = v14 & v39
-	.loc 1 3784
+	.loc 1 4035
 	ldx [%fp + 527], %o2
 	and %l0, %o2, %o2
 	stx %o2, [%fp + -321]
 ! v28 = v21 & v41
-	.loc 1 3785
+	.loc 1 4036
 	ldx [%fp + -1425], %o2
 	and %l5, %o2, %o2
 	stx %o2, [%fp + 951]
 	stx %o2, [%fp + -1225]
 ! v9 = v29 & v0
-	.loc 1 3786
+	.loc 1 4037
 	ldx [%fp + 535], %o2
 	and %o7, %o2, %o2
 	stx %o2, [%fp + 959]
 	stx %o2, [%fp + -1217]
 ! v27 = v46 & v10
-	.loc 1 3787
+	.loc 1 4038
 	ldx [%fp + -1433], %o2
 	and %l3, %o2, %l2
 	stx %l2, [%fp + -1209]
 ! v1 = v16 & v18
-	.loc 1 3788
+	.loc 1 4039
 	ldx [%fp + -1409], %o2
 	and %l1, %o2, %l7
 	stx %l7, [%fp + -313]
 ! v24 = v4 & v56
-	.loc 1 3789
+	.loc 1 4040
 	ldx [%fp + -1401], %o2
 	and %l6, %o2, %l4
 	stx %l4, [%fp + 127]
 ! v49 = v11 ^ v49
-	.loc 1 3790
+	.loc 1 4041
 	ldx [%fp + -321], %o2
 	ldx [%fp + 543], %g4
 	xor %g4, %o2, %o2
 ! v28 = v49 ^ v28
-	.loc 1 3791
+	.loc 1 4042
 	ldx [%fp + 951], %g4
 	xor %o2, %g4, %o2
 ! v9 = v28 ^ v9
-	.loc 1 3792
+	.loc 1 4043
 	ldx [%fp + 959], %g4
 	xor %o2, %g4, %o2
 ! v27 = v9 ^ v27
-	.loc 1 3793
+	.loc 1 4044
 	xor %o2, %l2, %o2
 ! v1 = v27 ^ v1
-	.loc 1 3794
+	.loc 1 4045
 	xor %o2, %l7, %o2
 ! v24 = v1 ^ v24
-	.loc 1 3795
+	.loc 1 4046
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -1201]
 ! v1 = v14 & v13
-	.loc 1 3796
+	.loc 1 4047
 	and %l0, %o4, %o2
 	stx %o2, [%fp + -145]
 	stx %o2, [%fp + -1193]
 ! v27 = v21 & v39
-	.loc 1 3797
+	.loc 1 4048
 	ldx [%fp + -1441], %o2
 	stx %o2, [%fp + -137]
 	and %l5, %o2, %o2
 	stx %o2, [%fp + 1039]
 	stx %o2, [%fp + -305]
 ! v9 = v29 & v41
-	.loc 1 3798
+	.loc 1 4049
 	ldx [%fp + -1425], %o2
 	stx %o2, [%fp + 551]
 	and %o7, %o2, %o2
@@ -13843,1120 +14112,1120 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	stx %o2, [%fp + -129]
 	stx %o2, [%fp + -1185]
 ! v28 = v46 & v0
-	.loc 1 3799
+	.loc 1 4050
 	ldx [%fp + -1417], %o2
 	stx %o2, [%fp + 567]
 	and %l3, %o2, %l7
 	stx %l7, [%fp + 559]
 	stx %l7, [%fp + -1177]
 ! v49 = v16 & v10
-	.loc 1 3800
+	.loc 1 4051
 	ldx [%fp + -1433], %o2
 	stx %o2, [%fp + 575]
 	and %l1, %o2, %l4
 	stx %l4, [%fp + 1311]
 	stx %l4, [%fp + -297]
 ! v11 = v4 & v18
-	.loc 1 3801
+	.loc 1 4052
 	ldx [%fp + -1409], %o2
 	and %l6, %o2, %l2
 	stx %l2, [%fp + 1511]
 	stx %l2, [%fp + -289]
 ! v27 = v1 ^ v27
-	.loc 1 3802
+	.loc 1 4053
 	ldx [%fp + -145], %o2
 	ldx [%fp + 1039], %g4
 	xor %o2, %g4, %o2
 ! v9 = v27 ^ v9
-	.loc 1 3803
+	.loc 1 4054
 	ldx [%fp + 1655], %g4
 	xor %o2, %g4, %o2
 ! v28 = v9 ^ v28
-	.loc 1 3804
+	.loc 1 4055
 	xor %o2, %l7, %o2
 ! v49 = v28 ^ v49
-	.loc 1 3805
+	.loc 1 4056
 	xor %o2, %l4, %o2
 ! v11 = v49 ^ v11
-	.loc 1 3806
+	.loc 1 4057
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1169]
 ! v49 = v21 & v13
-	.loc 1 3807
+	.loc 1 4058
 	and %l5, %o4, %g4
 	stx %g4, [%fp + -1161]
 ! v28 = v29 & v39
-	.loc 1 3808
+	.loc 1 4059
 	ldx [%fp + -137], %o2
 	and %o7, %o2, %o2
 ! v9 = v46 & v41
-	.loc 1 3809
+	.loc 1 4060
 	ldx [%fp + 551], %l2
 	and %l3, %l2, %l2
 	stx %l2, [%fp + -1153]
 ! v27 = v16 & v0
-	.loc 1 3810
+	.loc 1 4061
 	ldx [%fp + 567], %l4
 	and %l1, %l4, %l7
 ! v1 = v4 & v10
-	.loc 1 3811
+	.loc 1 4062
 	ldx [%fp + 575], %l4
 	and %l6, %l4, %l4
 ! v28 = v49 ^ v28
-	.loc 1 3812
+	.loc 1 4063
 	xor %g4, %o2, %o2
 ! v9 = v28 ^ v9
-	.loc 1 3813
+	.loc 1 4064
 	xor %o2, %l2, %o2
 ! v27 = v9 ^ v27
-	.loc 1 3814
+	.loc 1 4065
 	xor %o2, %l7, %o2
 ! v1 = v27 ^ v1
-	.loc 1 3815
+	.loc 1 4066
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -1145]
 ! v27 = v29 & v13
-	.loc 1 3816
+	.loc 1 4067
 	and %o7, %o4, %o2
 	stx %o2, [%fp + 967]
 	stx %o2, [%fp + -1137]
 ! v9 = v46 & v39
-	.loc 1 3817
+	.loc 1 4068
 	ldx [%fp + -1441], %l2
 	stx %l2, [%fp + 1751]
 	and %l3, %l2, %g4
 	stx %g4, [%fp + 1519]
 	stx %g4, [%fp + -281]
 ! v28 = v16 & v41
-	.loc 1 3818
+	.loc 1 4069
 	ldx [%fp + -1425], %l4
 	stx %l4, [%fp + 1215]
 	and %l1, %l4, %l7
 	stx %l7, [%fp + 1703]
 	stx %l7, [%fp + 135]
 ! v49 = v4 & v0
-	.loc 1 3819
+	.loc 1 4070
 	ldx [%fp + -1417], %l2
 	and %l6, %l2, %l2
 ! v9 = v27 ^ v9
-	.loc 1 3820
+	.loc 1 4071
 	xor %o2, %g4, %o2
 ! v28 = v9 ^ v28
-	.loc 1 3821
+	.loc 1 4072
 	xor %o2, %l7, %o2
 ! v49 = v28 ^ v49
-	.loc 1 3822
+	.loc 1 4073
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1129]
 ! v28 = v46 & v13
-	.loc 1 3823
+	.loc 1 4074
 	and %l3, %o4, %o2
 ! v9 = v16 & v39
-	.loc 1 3824
+	.loc 1 4075
 	ldx [%fp + 1751], %l7
 	and %l1, %l7, %l2
 ! v27 = v4 & v41
-	.loc 1 3825
+	.loc 1 4076
 	and %l6, %l4, %l4
 ! v9 = v28 ^ v9
-	.loc 1 3826
+	.loc 1 4077
 	xor %o2, %l2, %l2
 ! v27 = v9 ^ v27
-	.loc 1 3827
+	.loc 1 4078
 	xor %l2, %l4, %o2
 	stx %o2, [%fp + -1121]
 ! v9 = v16 & v13
-	.loc 1 3828
+	.loc 1 4079
 	and %l1, %o4, %o2
 ! v28 = v4 & v39
-	.loc 1 3829
+	.loc 1 4080
 	and %l6, %l7, %l2
 ! v28 = v9 ^ v28
-	.loc 1 3830
+	.loc 1 4081
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1113]
 ! v9 = v4 & v13
-	.loc 1 3831
+	.loc 1 4082
 	and %l6, %o4, %o2
 	stx %o2, [%fp + -1105]
 ! v58 = v32 & v45
-	.loc 1 3832
+	.loc 1 4083
 	and %g5, %o5, %o2
 	stx %o2, [%fp + -1097]
 ! v33 = v32 & v48
-	.loc 1 3833
+	.loc 1 4084
 	and %g5, %o1, %o2
 ! v7 = v38 & v45
-	.loc 1 3834
+	.loc 1 4085
 	and %g1, %o5, %l2
 ! v7 = v33 ^ v7
-	.loc 1 3835
+	.loc 1 4086
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1089]
 ! v33 = v32 & v47
-	.loc 1 3836
+	.loc 1 4087
 	and %g5, %o0, %o2
 ! v31 = v38 & v48
-	.loc 1 3837
+	.loc 1 4088
 	and %g1, %o1, %l2
 ! v3 = v26 & v45
-	.loc 1 3838
+	.loc 1 4089
 	and %i5, %o5, %l4
 ! v31 = v33 ^ v31
-	.loc 1 3839
+	.loc 1 4090
 	xor %o2, %l2, %l2
 ! v3 = v31 ^ v3
-	.loc 1 3840
+	.loc 1 4091
 	xor %l2, %l4, %o2
 	stx %o2, [%fp + -1081]
 ! v31 = v32 & v42
-	.loc 1 3841
+	.loc 1 4092
 	and %g5, %i4, %g4
 	stx %g4, [%fp + -1073]
 ! v33 = v38 & v47
-	.loc 1 3842
+	.loc 1 4093
 	and %g1, %o0, %o2
 ! v36 = v26 & v48
-	.loc 1 3843
+	.loc 1 4094
 	and %i5, %o1, %l7
 ! v30 = v8 & v45
-	.loc 1 3844
+	.loc 1 4095
 	ldx [%fp + -385], %l4
 	and %l4, %o5, %l2
 ! v33 = v31 ^ v33
-	.loc 1 3845
+	.loc 1 4096
 	xor %g4, %o2, %o2
 ! v36 = v33 ^ v36
-	.loc 1 3846
+	.loc 1 4097
 	xor %o2, %l7, %o2
 ! v30 = v36 ^ v30
-	.loc 1 3847
+	.loc 1 4098
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1065]
 ! v36 = v32 & v44
-	.loc 1 3848
+	.loc 1 4099
 	and %g5, %i3, %l2
 	stx %l2, [%fp + -1057]
 ! v33 = v38 & v42
-	.loc 1 3849
+	.loc 1 4100
 	and %g1, %i4, %l7
 ! v31 = v26 & v47
-	.loc 1 3850
+	.loc 1 4101
 	and %i5, %o0, %g4
 	stx %g4, [%fp + -1049]
 ! v34 = v8 & v48
-	.loc 1 3851
+	.loc 1 4102
 	and %l4, %o1, %l4
 ! v5 = v6 & v45
-	.loc 1 3852
+	.loc 1 4103
 	ldx [%fp + -377], %o2
 	and %o2, %o5, %o2
 ! v33 = v36 ^ v33
-	.loc 1 3853
+	.loc 1 4104
 	xor %l2, %l7, %l7
 ! v31 = v33 ^ v31
-	.loc 1 3854
+	.loc 1 4105
 	xor %l7, %g4, %l2
 ! v34 = v31 ^ v34
-	.loc 1 3855
+	.loc 1 4106
 	xor %l2, %l4, %l4
 ! v5 = v34 ^ v5
-	.loc 1 3856
+	.loc 1 4107
 	xor %l4, %o2, %o2
 	stx %o2, [%fp + -1041]
 ! v34 = v32 & v12
-	.loc 1 3857
+	.loc 1 4108
 	and %g5, %o3, %o2
 	stx %o2, [%fp + 583]
 	stx %o2, [%fp + -1033]
 ! v31 = v38 & v44
-	.loc 1 3858
+	.loc 1 4109
 	and %g1, %i3, %g4
 	stx %g4, [%fp + -273]
 ! v33 = v26 & v42
-	.loc 1 3859
+	.loc 1 4110
 	and %i5, %i4, %o2
 	stx %o2, [%fp + 975]
 	stx %o2, [%fp + -1025]
 ! v36 = v8 & v47
-	.loc 1 3860
+	.loc 1 4111
 	ldx [%fp + -385], %o2
 	and %o2, %o0, %l7
 	stx %l7, [%fp + -1017]
 ! v37 = v6 & v48
-	.loc 1 3861
+	.loc 1 4112
 	ldx [%fp + -377], %o2
 	and %o2, %o1, %l4
 	stx %l4, [%fp + -265]
 ! v40 = v50 & v45
-	.loc 1 3862
+	.loc 1 4113
 	ldx [%fp + -1337], %o2
 	stx %o2, [%fp + 983]
 	and %o2, %o5, %l2
 	stx %l2, [%fp + 143]
 ! v31 = v34 ^ v31
-	.loc 1 3863
+	.loc 1 4114
 	ldx [%fp + 583], %o2
 	xor %o2, %g4, %o2
 ! v33 = v31 ^ v33
-	.loc 1 3864
+	.loc 1 4115
 	ldx [%fp + 975], %g4
 	xor %o2, %g4, %o2
 ! v36 = v33 ^ v36
-	.loc 1 3865
+	.loc 1 4116
 	xor %o2, %l7, %o2
 ! v37 = v36 ^ v37
-	.loc 1 3866
+	.loc 1 4117
 	xor %o2, %l4, %o2
 ! v40 = v37 ^ v40
-	.loc 1 3867
+	.loc 1 4118
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1009]
 ! v37 = v38 & v12
-	.loc 1 3868
+	.loc 1 4119
 	and %g1, %o3, %o2
 	stx %o2, [%fp + 991]
 	stx %o2, [%fp + -1001]
 ! v36 = v26 & v44
-	.loc 1 3869
+	.loc 1 4120
 	and %i5, %i3, %g4
 	stx %g4, [%fp + 151]
 ! v33 = v8 & v42
-	.loc 1 3870
+	.loc 1 4121
 	ldx [%fp + -385], %l2
 	stx %l2, [%fp + 1319]
 	and %l2, %i4, %l7
 	stx %l7, [%fp + 1223]
 	stx %l7, [%fp + -993]
 ! v31 = v6 & v47
-	.loc 1 3871
+	.loc 1 4122
 	ldx [%fp + -377], %l2
 	stx %l2, [%fp + 1527]
 	and %l2, %o0, %l4
 	stx %l4, [%fp + 159]
 ! v34 = v50 & v48
-	.loc 1 3872
+	.loc 1 4123
 	ldx [%fp + 983], %l2
 	and %l2, %o1, %l2
 	stx %l2, [%fp + 703]
 ! v36 = v37 ^ v36
-	.loc 1 3873
+	.loc 1 4124
 	xor %o2, %g4, %o2
 ! v33 = v36 ^ v33
-	.loc 1 3874
+	.loc 1 4125
 	xor %o2, %l7, %o2
 ! v31 = v33 ^ v31
-	.loc 1 3875
+	.loc 1 4126
 	xor %o2, %l4, %o2
 ! v34 = v31 ^ v34
-	.loc 1 3876
+	.loc 1 4127
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -985]
 ! v31 = v26 & v12
-	.loc 1 3877
+	.loc 1 4128
 	and %i5, %o3, %g4
 ! v33 = v8 & v44
-	.loc 1 3878
+	.loc 1 4129
 	ldx [%fp + 1319], %o2
 	and %o2, %i3, %o2
 ! v36 = v6 & v42
-	.loc 1 3879
+	.loc 1 4130
 	ldx [%fp + 1527], %l2
 	and %l2, %i4, %l4
 	stx %l4, [%fp + -977]
 ! v37 = v50 & v47
-	.loc 1 3880
+	.loc 1 4131
 	ldx [%fp + -1337], %l2
 	and %l2, %o0, %l7
 ! v33 = v31 ^ v33
-	.loc 1 3881
+	.loc 1 4132
 	xor %g4, %o2, %o2
 ! v36 = v33 ^ v36
-	.loc 1 3882
+	.loc 1 4133
 	xor %o2, %l4, %o2
 ! v37 = v36 ^ v37
-	.loc 1 3883
+	.loc 1 4134
 	xor %o2, %l7, %o2
 	stx %o2, [%fp + -969]
 ! v36 = v8 & v12
-	.loc 1 3884
+	.loc 1 4135
 	ldx [%fp + -385], %o2
 	stx %o2, [%fp + 1327]
 	and %o2, %o3, %o2
 	stx %o2, [%fp + 167]
 ! v33 = v6 & v44
-	.loc 1 3885
+	.loc 1 4136
 	ldx [%fp + -377], %l7
 	and %l7, %i3, %g4
 	stx %g4, [%fp + 711]
 ! v31 = v50 & v42
-	.loc 1 3886
+	.loc 1 4137
 	and %l2, %i4, %l4
 ! v33 = v36 ^ v33
-	.loc 1 3887
+	.loc 1 4138
 	xor %o2, %g4, %o2
 ! v31 = v33 ^ v31
-	.loc 1 3888
+	.loc 1 4139
 	xor %o2, %l4, %l4
 ! v33 = v6 & v12
-	.loc 1 3889
+	.loc 1 4140
 	and %l7, %o3, %o2
 	stx %o2, [%fp + 175]
 ! v36 = v50 & v44
-	.loc 1 3890
+	.loc 1 4141
 	and %l2, %i3, %g4
 	stx %g4, [%fp + 719]
 ! v36 = v33 ^ v36
-	.loc 1 3891
+	.loc 1 4142
 	xor %o2, %g4, %o2
 ! v33 = v50 & v12
-	.loc 1 3892
+	.loc 1 4143
 	and %l2, %o3, %l2
 ! v32 = v35 ^ v32
-	.loc 1 3893
+	.loc 1 4144
 	xor %i2, %g5, %g5
 ! v38 = v14 ^ v38
-	.loc 1 3894
+	.loc 1 4145
 	xor %l0, %g1, %g1
 ! v26 = v21 ^ v26
-	.loc 1 3895
+	.loc 1 4146
 	xor %l5, %i5, %i5
 ! v8 = v29 ^ v8
-	.loc 1 3896
+	.loc 1 4147
 	ldx [%fp + 1327], %l0
 	xor %o7, %l0, %o7
 ! v6 = v46 ^ v6
-	.loc 1 3897
+	.loc 1 4148
 	xor %l3, %l7, %l0
 ! v50 = v16 ^ v50
-	.loc 1 3898
+	.loc 1 4149
 	ldx [%fp + -1337], %l3
 	xor %l1, %l3, %l1
 ! v45 = v56 ^ v45
-	.loc 1 3899
+	.loc 1 4150
 	ldx [%fp + -1401], %l3
 	xor %l3, %o5, %o5
 ! v48 = v18 ^ v48
-	.loc 1 3900
+	.loc 1 4151
 	ldx [%fp + -1409], %l3
 	xor %l3, %o1, %l3
 ! v47 = v10 ^ v47
-	.loc 1 3901
+	.loc 1 4152
 	ldx [%fp + -1433], %o1
 	xor %o1, %o0, %l5
 ! v42 = v0 ^ v42
-	.loc 1 3902
+	.loc 1 4153
 	ldx [%fp + -1417], %o0
 	xor %o0, %i4, %i4
 ! v44 = v41 ^ v44
-	.loc 1 3903
+	.loc 1 4154
 	ldx [%fp + -1425], %o0
 	xor %o0, %i3, %i3
 ! v12 = v39 ^ v12
-	.loc 1 3904
+	.loc 1 4155
 	ldx [%fp + -1441], %o0
 	xor %o0, %o3, %l7
 ! v39 = v32 & v45
-	.loc 1 3905
+	.loc 1 4156
 	and %g5, %o5, %o0
 	stx %o0, [%fp + -961]
 ! v41 = v32 & v48
-	.loc 1 3906
+	.loc 1 4157
 	and %g5, %l3, %o0
 ! v0 = v38 & v45
-	.loc 1 3907
+	.loc 1 4158
 	and %g1, %o5, %o1
 ! v0 = v41 ^ v0
-	.loc 1 3908
+	.loc 1 4159
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -953]
 ! v41 = v32 & v47
-	.loc 1 3909
+	.loc 1 4160
 	and %g5, %l5, %o0
 ! v10 = v38 & v48
-	.loc 1 3910
+	.loc 1 4161
 	and %g1, %l3, %o1
 ! v18 = v26 & v45
-	.loc 1 3911
+	.loc 1 4162
 	and %i5, %o5, %o3
 ! v10 = v41 ^ v10
-	.loc 1 3912
+	.loc 1 4163
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
-	.loc 1 3913
+	.loc 1 4164
 	xor %o1, %o3, %o0
 	stx %o0, [%fp + -945]
 ! v10 = v32 & v42
-	.loc 1 3914
+	.loc 1 4165
 	and %g5, %i4, %o0
 ! v41 = v38 & v47
-	.loc 1 3915
+	.loc 1 4166
 	and %g1, %l5, %o1
 ! v56 = v26 & v48
-	.loc 1 3916
+	.loc 1 4167
 	and %i5, %l3, %o3
 ! v16 = v8 & v45
-	.loc 1 3917
+	.loc 1 4168
 	and %o7, %o5, %i2
 ! v41 = v10 ^ v41
-	.loc 1 3918
+	.loc 1 4169
 	xor %o0, %o1, %o1
 ! v56 = v41 ^ v56
-	.loc 1 3919
+	.loc 1 4170
 	xor %o1, %o3, %o3
 ! v16 = v56 ^ v16
-	.loc 1 3920
+	.loc 1 4171
 	xor %o3, %i2, %o0
 	stx %o0, [%fp + -937]
 ! v56 = v32 & v44
-	.loc 1 3921
+	.loc 1 4172
 	and %g5, %i3, %o0
 ! v41 = v38 & v42
-	.loc 1 3922
+	.loc 1 4173
 	and %g1, %i4, %o1
 ! v10 = v26 & v47
-	.loc 1 3923
+	.loc 1 4174
 	and %i5, %l5, %o3
 ! v46 = v8 & v48
-	.loc 1 3924
+	.loc 1 4175
 	and %o7, %l3, %g4
 ! v29 = v6 & v45
-	.loc 1 3925
+	.loc 1 4176
 	and %l0, %o5, %i2
 ! v41 = v56 ^ v41
-	.loc 1 3926
+	.loc 1 4177
 	xor %o0, %o1, %o1
 ! v10 = v41 ^ v10
-	.loc 1 3927
+	.loc 1 4178
 	xor %o1, %o3, %o3
 ! v46 = v10 ^ v46
-	.loc 1 3928
+	.loc 1 4179
 	xor %o3, %g4, %g4
 ! v29 = v46 ^ v29
-	.loc 1 3929
+	.loc 1 4180
 	xor %g4, %i2, %o0
 	stx %o0, [%fp + -929]
 ! v46 = v32 & v12
-	.loc 1 3930
+	.loc 1 4181
 	and %g5, %l7, %o0
 	stx %o0, [%fp + 1775]
 	stx %o0, [%fp + -257]
 ! v10 = v38 & v44
-	.loc 1 3931
+	.loc 1 4182
 	and %g1, %i3, %o0
 	stx %o0, [%fp + 2023]
 	stx %o0, [%fp + 1863]
 	stx %o0, [%fp + 183]
 ! v41 = v26 & v42
-	.loc 1 3932
+	.loc 1 4183
 	and %i5, %i4, %o0
 	stx %o0, [%fp + 2039]
 	stx %o0, [%fp + 1911]
 	stx %o0, [%fp + 727]
 ! v56 = v8 & v47
-	.loc 1 3933
+	.loc 1 4184
 	and %o7, %l5, %i2
 	stx %i2, [%fp + 2007]
 	stx %i2, [%fp + 1583]
 	stx %i2, [%fp + -921]
 ! v21 = v6 & v48
-	.loc 1 3934
+	.loc 1 4185
 	and %l0, %l3, %o3
 	stx %o3, [%fp + 1959]
 	stx %o3, [%fp + 1055]
 ! v14 = v50 & v45
-	.loc 1 3935
+	.loc 1 4186
 	and %l1, %o5, %o1
 	stx %o1, [%fp + 1991]
 	stx %o1, [%fp + 1351]
 ! v10 = v46 ^ v10
-	.loc 1 3936
+	.loc 1 4187
 	ldx [%fp + 1775], %o0
 	ldx [%fp + 2023], %g4
 	xor %o0, %g4, %o0
 ! v41 = v10 ^ v41
-	.loc 1 3937
+	.loc 1 4188
 	ldx [%fp + 2039], %g4
 	xor %o0, %g4, %o0
 ! v56 = v41 ^ v56
-	.loc 1 3938
+	.loc 1 4189
 	xor %o0, %i2, %o0
 ! v21 = v56 ^ v21
-	.loc 1 3939
+	.loc 1 4190
 	xor %o0, %o3, %o0
 ! v14 = v21 ^ v14
-	.loc 1 3940
+	.loc 1 4191
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -913]
 ! v32 = v32 & v13
-	.loc 1 3941
+	.loc 1 4192
 	and %g5, %o4, %g5
 ! v21 = v38 & v12
-	.loc 1 3942
+	.loc 1 4193
 	and %g1, %l7, %o0
 ! v56 = v26 & v44
-	.loc 1 3943
+	.loc 1 4194
 	and %i5, %i3, %g4
 ! v41 = v8 & v42
-	.loc 1 3944
+	.loc 1 4195
 	and %o7, %i4, %i2
 ! v10 = v6 & v47
-	.loc 1 3945
+	.loc 1 4196
 	and %l0, %l5, %o3
 ! v46 = v50 & v48
-	.loc 1 3946
+	.loc 1 4197
 	and %l1, %l3, %o1
 ! v45 = v4 & v45
-	.loc 1 3947
+	.loc 1 4198
 	and %l6, %o5, %o5
 ! v21 = v32 ^ v21
-	.loc 1 3948
+	.loc 1 4199
 	xor %g5, %o0, %o0
 ! v56 = v21 ^ v56
-	.loc 1 3949
+	.loc 1 4200
 	xor %o0, %g4, %g4
 ! v41 = v56 ^ v41
-	.loc 1 3950
+	.loc 1 4201
 	xor %g4, %i2, %i2
 ! v10 = v41 ^ v10
-	.loc 1 3951
+	.loc 1 4202
 	xor %i2, %o3, %o3
 ! v46 = v10 ^ v46
-	.loc 1 3952
+	.loc 1 4203
 	xor %o3, %o1, %o1
 ! v45 = v46 ^ v45
-	.loc 1 3953
+	.loc 1 4204
 	xor %o1, %o5, %o5
 ! v38 = v38 & v13
-	.loc 1 3954
+	.loc 1 4205
 	and %g1, %o4, %g1
 ! v46 = v26 & v12
-	.loc 1 3955
+	.loc 1 4206
 	and %i5, %l7, %o0
 ! v10 = v8 & v44
-	.loc 1 3956
+	.loc 1 4207
 	and %o7, %i3, %o1
 ! v41 = v6 & v42
-	.loc 1 3957
+	.loc 1 4208
 	and %l0, %i4, %i2
 ! v56 = v50 & v47
-	.loc 1 3958
+	.loc 1 4209
 	and %l1, %l5, %o3
 ! v48 = v4 & v48
-	.loc 1 3959
+	.loc 1 4210
 	and %l6, %l3, %l3
 ! v46 = v38 ^ v46
-	.loc 1 3960
+	.loc 1 4211
 	xor %g1, %o0, %o0
 ! v10 = v46 ^ v10
-	.loc 1 3961
+	.loc 1 4212
 	xor %o0, %o1, %o1
 ! v41 = v10 ^ v41
-	.loc 1 3962
+	.loc 1 4213
 	xor %o1, %i2, %i2
 ! v56 = v41 ^ v56
-	.loc 1 3963
+	.loc 1 4214
 	xor %i2, %o3, %o3
 ! v48 = v56 ^ v48
-	.loc 1 3964
+	.loc 1 4215
 	xor %o3, %l3, %l3
 ! v26 = v26 & v13
-	.loc 1 3965
+	.loc 1 4216
 	and %i5, %o4, %i5
 ! v56 = v8 & v12
-	.loc 1 3966
+	.loc 1 4217
 	and %o7, %l7, %o0
 ! v41 = v6 & v44
-	.loc 1 3967
+	.loc 1 4218
 	and %l0, %i3, %o1
 ! v10 = v50 & v42
-	.loc 1 3968
+	.loc 1 4219
 	and %l1, %i4, %o3
 ! v47 = v4 & v47
-	.loc 1 3969
+	.loc 1 4220
 	and %l6, %l5, %l5
 ! v56 = v26 ^ v56
-	.loc 1 3970
+	.loc 1 4221
 	xor %i5, %o0, %o0
 ! v41 = v56 ^ v41
-	.loc 1 3971
+	.loc 1 4222
 	xor %o0, %o1, %o1
 ! v10 = v41 ^ v10
-	.loc 1 3972
+	.loc 1 4223
 	xor %o1, %o3, %o3
 ! v47 = v10 ^ v47
-	.loc 1 3973
+	.loc 1 4224
 	xor %o3, %l5, %l5
 ! v8 = v8 & v13
-	.loc 1 3974
+	.loc 1 4225
 	and %o7, %o4, %o7
 ! v10 = v6 & v12
-	.loc 1 3975
+	.loc 1 4226
 	and %l0, %l7, %o0
 ! v41 = v50 & v44
-	.loc 1 3976
+	.loc 1 4227
 	and %l1, %i3, %o1
 ! v42 = v4 & v42
-	.loc 1 3977
+	.loc 1 4228
 	and %l6, %i4, %i4
 ! v10 = v8 ^ v10
-	.loc 1 3978
+	.loc 1 4229
 	xor %o7, %o0, %o0
 ! v41 = v10 ^ v41
-	.loc 1 3979
+	.loc 1 4230
 	xor %o0, %o1, %o1
 ! v42 = v41 ^ v42
-	.loc 1 3980
+	.loc 1 4231
 	xor %o1, %i4, %i4
 ! v6 = v6 & v13
-	.loc 1 3981
+	.loc 1 4232
 	and %l0, %o4, %l0
 ! v41 = v50 & v12
-	.loc 1 3982
+	.loc 1 4233
 	and %l1, %l7, %o0
 ! v44 = v4 & v44
-	.loc 1 3983
+	.loc 1 4234
 	and %l6, %i3, %i3
 ! v41 = v6 ^ v41
-	.loc 1 3984
+	.loc 1 4235
 	xor %l0, %o0, %o0
 ! v44 = v41 ^ v44
-	.loc 1 3985
+	.loc 1 4236
 	xor %o0, %i3, %i3
 ! v50 = v50 & v13
-	.loc 1 3986
+	.loc 1 4237
 	and %l1, %o4, %l1
 ! v12 = v4 & v12
-	.loc 1 3987
+	.loc 1 4238
 	and %l6, %l7, %l7
 ! v12 = v50 ^ v12
-	.loc 1 3988
+	.loc 1 4239
 	xor %l1, %l7, %l7
 ! v13 = v4 & v13
-	.loc 1 3989
+	.loc 1 4240
 	and %l6, %o4, %o4
 ! v39 = v39 ^ v43
-	.loc 1 3990
+	.loc 1 4241
 	ldx [%fp + -961], %o0
 	ldx [%fp + -1329], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v58
-	.loc 1 3991
+	.loc 1 4242
 	ldx [%fp + -1097], %o1
 	xor %o0, %o1, %o1
 ! v0 = v0 ^ v60
-	.loc 1 3992
+	.loc 1 4243
 	ldx [%fp + -953], %o0
 	ldx [%fp + -1321], %o3
 	xor %o0, %o3, %o0
 ! v0 = v0 ^ v7
-	.loc 1 3993
+	.loc 1 4244
 	ldx [%fp + -1089], %o3
 	xor %o0, %o3, %o3
 ! v18 = v18 ^ v52
-	.loc 1 3994
+	.loc 1 4245
 	ldx [%fp + -945], %o0
 	ldx [%fp + -1313], %o7
 	xor %o0, %o7, %o0
 ! v18 = v18 ^ v3
-	.loc 1 3995
+	.loc 1 4246
 	ldx [%fp + -1081], %o7
 	xor %o0, %o7, %o7
 ! v16 = v16 ^ v15
-	.loc 1 3996
+	.loc 1 4247
 	ldx [%fp + -937], %o0
 	ldx [%fp + -1297], %l0
 	xor %o0, %l0, %o0
 ! v16 = v16 ^ v30
-	.loc 1 3997
+	.loc 1 4248
 	ldx [%fp + -1065], %l0
 	xor %o0, %l0, %l0
 ! v29 = v29 ^ v2
-	.loc 1 3998
+	.loc 1 4249
 	ldx [%fp + -929], %o0
 	ldx [%fp + -1273], %l1
 	xor %o0, %l1, %o0
 ! v29 = v29 ^ v5
-	.loc 1 3999
+	.loc 1 4250
 	ldx [%fp + -1041], %l1
 	xor %o0, %l1, %l1
 ! v14 = v14 ^ v54
-	.loc 1 4000
+	.loc 1 4251
 	ldx [%fp + -913], %o0
 	ldx [%fp + -1241], %l6
 	xor %o0, %l6, %o0
 ! v14 = v14 ^ v40
-	.loc 1 4001
+	.loc 1 4252
 	ldx [%fp + -1009], %l6
 	xor %o0, %l6, %l6
 ! v45 = v45 ^ v24
-	.loc 1 4002
+	.loc 1 4253
 	ldx [%fp + -1201], %o0
 	xor %o5, %o0, %o5
 ! v45 = v45 ^ v34
-	.loc 1 4003
+	.loc 1 4254
 	ldx [%fp + -985], %o0
 	xor %o5, %o0, %o5
 ! v48 = v48 ^ v11
-	.loc 1 4004
+	.loc 1 4255
 	ldx [%fp + -1169], %i2
 	xor %l3, %i2, %l3
 ! v48 = v48 ^ v37
-	.loc 1 4005
+	.loc 1 4256
 	ldx [%fp + -969], %o0
 	xor %l3, %o0, %l3
 ! v47 = v47 ^ v1
-	.loc 1 4006
+	.loc 1 4257
 	ldx [%fp + -1145], %i5
 	xor %l5, %i5, %l5
 ! v47 = v47 ^ v31
-	.loc 1 4007
+	.loc 1 4258
 	xor %l5, %l4, %g1
 ! v42 = v42 ^ v49
-	.loc 1 4008
+	.loc 1 4259
 	ldx [%fp + -1129], %l5
 	xor %i4, %l5, %i4
 ! v42 = v42 ^ v36
-	.loc 1 4009
+	.loc 1 4260
 	xor %i4, %o2, %i4
 ! v44 = v44 ^ v27
-	.loc 1 4010
+	.loc 1 4261
 	ldx [%fp + -1121], %g4
 	xor %i3, %g4, %i3
 ! v44 = v44 ^ v33
-	.loc 1 4011
+	.loc 1 4262
 	xor %i3, %l2, %i3
 ! v12 = v12 ^ v28
-	.loc 1 4012
+	.loc 1 4263
 	ldx [%fp + -1113], %g5
 	xor %l7, %g5, %o0
 ! v13 = v13 ^ v9
-	.loc 1 4013
+	.loc 1 4264
 	ldx [%fp + -1105], %l7
 	xor %o4, %l7, %o4
 ! v11 = v39 ^ v11
-	.loc 1 4014
+	.loc 1 4265
 	xor %o1, %i2, %o1
 ! v1 = v0 ^ v1
-	.loc 1 4015
+	.loc 1 4266
 	xor %o3, %i5, %i2
 ! v49 = v18 ^ v49
-	.loc 1 4016
+	.loc 1 4267
 	xor %o7, %l5, %o7
 ! v27 = v16 ^ v27
-	.loc 1 4017
+	.loc 1 4268
 	xor %l0, %g4, %l0
 ! v28 = v29 ^ v28
-	.loc 1 4018
+	.loc 1 4269
 	xor %l1, %g5, %l5
 ! v9 = v14 ^ v9
-	.loc 1 4019
+	.loc 1 4270
 	xor %l6, %l7, %o3
 ! v58 = v48 ^ v58
-	.loc 1 4020
+	.loc 1 4271
 	ldx [%fp + -1097], %l1
 	xor %l3, %l1, %i5
 ! v7 = v47 ^ v7
-	.loc 1 4021
+	.loc 1 4272
 	ldx [%fp + -1089], %l1
 	xor %g1, %l1, %g1
 ! v3 = v42 ^ v3
-	.loc 1 4022
+	.loc 1 4273
 	ldx [%fp + -1081], %l1
 	xor %i4, %l1, %l3
 ! v30 = v44 ^ v30
-	.loc 1 4023
+	.loc 1 4274
 	ldx [%fp + -1065], %l1
 	xor %i3, %l1, %l1
 ! v5 = v12 ^ v5
-	.loc 1 4024
+	.loc 1 4275
 	ldx [%fp + -1041], %l6
 	xor %o0, %l6, %l6
 ! v40 = v13 ^ v40
-	.loc 1 4025
+	.loc 1 4276
 	ldx [%fp + -1009], %o0
 	xor %o4, %o0, %l7
 ! v7 = v7 ^ v33
-	.loc 1 4026
+	.loc 1 4277
 	xor %g1, %l2, %o4
 ! v58 = v58 ^ v33
-	.loc 1 4027
+	.loc 1 4278
 	xor %i5, %l2, %o0
 ! v9 = v9 ^ v33
-	.loc 1 4028
+	.loc 1 4279
 	xor %o3, %l2, %o3
 ! v33 = v28 ^ v33
-	.loc 1 4029
+	.loc 1 4280
 	xor %l5, %l2, %l2
 ! v58 = v58 ^ v36
-	.loc 1 4030
+	.loc 1 4281
 	xor %o0, %o2, %o0
 ! v45 = v45 ^ v36
-	.loc 1 4031
+	.loc 1 4282
 	xor %o5, %o2, %o5
 ! v33 = v33 ^ v36
-	.loc 1 4032
+	.loc 1 4283
 	xor %l2, %o2, %l2
 ! v36 = v27 ^ v36
-	.loc 1 4033
+	.loc 1 4284
 	xor %l0, %o2, %o2
 ! v45 = v45 ^ v31
-	.loc 1 4034
+	.loc 1 4285
 	xor %o5, %l4, %o5
 ! v9 = v9 ^ v31
-	.loc 1 4035
+	.loc 1 4286
 	xor %o3, %l4, %o3
 ! v36 = v36 ^ v31
-	.loc 1 4036
+	.loc 1 4287
 	xor %o2, %l4, %o2
 ! v31 = v49 ^ v31
-	.loc 1 4037
+	.loc 1 4288
 	xor %o7, %l4, %l4
 ! v9 = v9 ^ v37
-	.loc 1 4038
+	.loc 1 4289
 	ldx [%fp + -969], %l0
 	xor %o3, %l0, %o7
 ! v33 = v33 ^ v37
-	.loc 1 4039
+	.loc 1 4290
 	xor %l2, %l0, %l2
 ! v31 = v31 ^ v37
-	.loc 1 4040
+	.loc 1 4291
 	xor %l4, %l0, %l4
 ! v37 = v1 ^ v37
-	.loc 1 4041
+	.loc 1 4292
 	xor %i2, %l0, %o3
 ! v33 = v33 ^ v34
-	.loc 1 4042
+	.loc 1 4293
 	ldx [%fp + -985], %l0
 	xor %l2, %l0, %l2
 ! v36 = v36 ^ v34
-	.loc 1 4043
+	.loc 1 4294
 	xor %o2, %l0, %o2
 ! v37 = v37 ^ v34
-	.loc 1 4044
+	.loc 1 4295
 	xor %o3, %l0, %o3
 ! v34 = v11 ^ v34
-	.loc 1 4045
+	.loc 1 4296
 	xor %o1, %l0, %o1
 ! v36 = v36 ^ v40
-	.loc 1 4046
+	.loc 1 4297
 	xor %o2, %l7, %o2
 ! v31 = v31 ^ v40
-	.loc 1 4047
+	.loc 1 4298
 	xor %l4, %l7, %l4
 ! v34 = v34 ^ v40
-	.loc 1 4048
+	.loc 1 4299
 	xor %o1, %l7, %o1
 ! v40 = v24 ^ v40
-	.loc 1 4049
+	.loc 1 4300
 	ldx [%fp + -1201], %l0
 	xor %l0, %l7, %l7
 ! v31 = v31 ^ v5
-	.loc 1 4050
+	.loc 1 4301
 	xor %l4, %l6, %l4
 ! v37 = v37 ^ v5
-	.loc 1 4051
+	.loc 1 4302
 	xor %o3, %l6, %o3
 ! v40 = v40 ^ v5
-	.loc 1 4052
+	.loc 1 4303
 	xor %l7, %l6, %l7
 ! v5 = v54 ^ v5
-	.loc 1 4053
+	.loc 1 4304
 	ldx [%fp + -1241], %l0
 	xor %l0, %l6, %l6
 ! v37 = v37 ^ v30
-	.loc 1 4054
+	.loc 1 4305
 	xor %o3, %l1, %o3
 ! v34 = v34 ^ v30
-	.loc 1 4055
+	.loc 1 4306
 	xor %o1, %l1, %o1
 ! v5 = v5 ^ v30
-	.loc 1 4056
+	.loc 1 4307
 	xor %l6, %l1, %l6
 ! v30 = v2 ^ v30
-	.loc 1 4057
+	.loc 1 4308
 	ldx [%fp + -1273], %l0
 	xor %l0, %l1, %l1
 ! v34 = v34 ^ v3
-	.loc 1 4058
+	.loc 1 4309
 	xor %o1, %l3, %o1
 ! v40 = v40 ^ v3
-	.loc 1 4059
+	.loc 1 4310
 	xor %l7, %l3, %l7
 ! v30 = v30 ^ v3
-	.loc 1 4060
+	.loc 1 4311
 	xor %l1, %l3, %l1
 ! v3 = v15 ^ v3
-	.loc 1 4061
+	.loc 1 4312
 	ldx [%fp + -1297], %l0
 	xor %l0, %l3, %l3
 ! v40 = v40 ^ v7
-	.loc 1 4062
+	.loc 1 4313
 	xor %l7, %o4, %l7
 ! v5 = v5 ^ v7
-	.loc 1 4063
+	.loc 1 4314
 	xor %l6, %o4, %l6
 ! v3 = v3 ^ v7
-	.loc 1 4064
+	.loc 1 4315
 	xor %l3, %o4, %l3
 ! v7 = v52 ^ v7
-	.loc 1 4065
+	.loc 1 4316
 	ldx [%fp + -1313], %l0
 	xor %l0, %o4, %o4
 ! v5 = v5 ^ v58
-	.loc 1 4066
+	.loc 1 4317
 	xor %l6, %o0, %l6
 ! v30 = v30 ^ v58
-	.loc 1 4067
+	.loc 1 4318
 	xor %l1, %o0, %l1
 ! v7 = v7 ^ v58
-	.loc 1 4068
+	.loc 1 4319
 	xor %o4, %o0, %l0
 ! v58 = v60 ^ v58
-	.loc 1 4069
+	.loc 1 4320
 	ldx [%fp + -1321], %o4
 	xor %o4, %o0, %o0
 ! v30 = v30 ^ v45
-	.loc 1 4070
+	.loc 1 4321
 	xor %l1, %o5, %l1
 ! v3 = v3 ^ v45
-	.loc 1 4071
+	.loc 1 4322
 	xor %l3, %o5, %l3
 ! v58 = v58 ^ v45
-	.loc 1 4072
+	.loc 1 4323
 	xor %o0, %o5, %o0
 ! v45 = v43 ^ v45
-	.loc 1 4073
+	.loc 1 4324
 	ldx [%fp + -1329], %o4
 	xor %o4, %o5, %o5
 ! v45 = v45 ^ v33
-	.loc 1 4074
+	.loc 1 4325
 	xor %o5, %l2, %o5
 ! v43 = v34 ^ v33
-	.loc 1 4075
+	.loc 1 4326
 	xor %o1, %l2, %o4
 ! v43 = v43 ^ v9
-	.loc 1 4076
+	.loc 1 4327
 	xor %o4, %o7, %o4
 ! v58 = v58 ^ v34
-	.loc 1 4077
+	.loc 1 4328
 	xor %o0, %o1, %l5
 ! v60 = v37 ^ v33
-	.loc 1 4078
+	.loc 1 4329
 	xor %o3, %l2, %o0
 ! v60 = v60 ^ v9
-	.loc 1 4079
+	.loc 1 4330
 	xor %o0, %o7, %i2
 ! v7 = v7 ^ v34
-	.loc 1 4080
+	.loc 1 4331
 	xor %l0, %o1, %o0
 ! v7 = v7 ^ v37
-	.loc 1 4081
+	.loc 1 4332
 	xor %o0, %o3, %o0
 ! v7 = v7 ^ v33
-	.loc 1 4082
+	.loc 1 4333
 	xor %o0, %l2, %o0
 ! v7 = v7 ^ v9
-	.loc 1 4083
+	.loc 1 4334
 	xor %o0, %o7, %l0
 ! v34 = v34 ^ v31
-	.loc 1 4084
+	.loc 1 4335
 	xor %o1, %l4, %o1
 ! v3 = v3 ^ v37
-	.loc 1 4085
+	.loc 1 4336
 	xor %l3, %o3, %o0
 ! v3 = v3 ^ v31
-	.loc 1 4086
+	.loc 1 4337
 	xor %o0, %l4, %o0
 ! v3 = v3 ^ v9
-	.loc 1 4087
+	.loc 1 4338
 	xor %o0, %o7, %l3
 ! v37 = v37 ^ v36
-	.loc 1 4088
+	.loc 1 4339
 	xor %o3, %o2, %o3
 ! v30 = v30 ^ v31
-	.loc 1 4089
+	.loc 1 4340
 	xor %l1, %l4, %o0
 ! v30 = v30 ^ v36
-	.loc 1 4090
+	.loc 1 4341
 	xor %o0, %o2, %o0
 ! v31 = v31 ^ v33
-	.loc 1 4091
+	.loc 1 4342
 	xor %l4, %l2, %l4
 ! v5 = v5 ^ v36
-	.loc 1 4092
+	.loc 1 4343
 	xor %l6, %o2, %l6
 ! v5 = v5 ^ v33
-	.loc 1 4093
+	.loc 1 4344
 	xor %l6, %l2, %l6
 ! v36 = v36 ^ v9
-	.loc 1 4094
+	.loc 1 4345
 	xor %o2, %o7, %o2
 ! v33 = v40 ^ v33
-	.loc 1 4095
+	.loc 1 4346
 	xor %l7, %l2, %l2
 ! v9 = v33 ^ v9
-	.loc 1 4096
+	.loc 1 4347
 	xor %l2, %o7, %o7
 ! mem64[h + 0] = v45
-	.loc 1 4097
+	.loc 1 4348
 	stx %o5, [%i0]
 ! mem64[h + 32] = v43
-	.loc 1 4098
+	.loc 1 4349
 	stx %o4, [%i0 + 32]
 ! mem64[h + 64] = v58
-	.loc 1 4099
+	.loc 1 4350
 	stx %l5, [%i0 + 64]
 ! mem64[h + 96] = v60
-	.loc 1 4100
+	.loc 1 4351
 	stx %i2, [%i0 + 96]
 ! mem64[h + 128] = v7
-	.loc 1 4101
+	.loc 1 4352
 	stx %l0, [%i0 + 128]
 ! mem64[h + 160] = v34
-	.loc 1 4102
+	.loc 1 4353
 	stx %o1, [%i0 + 160]
 ! mem64[h + 192] = v3
-	.loc 1 4103
+	.loc 1 4354
 	stx %l3, [%i0 + 192]
 ! mem64[h + 224] = v37
-	.loc 1 4104
+	.loc 1 4355
 	stx %o3, [%i0 + 224]
 ! mem64[h + 256] = v30
-	.loc 1 4105
+	.loc 1 4356
 	stx %o0, [%i0 + 256]
 ! mem64[h + 288] = v31
-	.loc 1 4106
+	.loc 1 4357
 	stx %l4, [%i0 + 288]
 ! mem64[h + 320] = v5
-	.loc 1 4107
+	.loc 1 4358
 	stx %l6, [%i0 + 320]
 ! mem64[h + 352] = v36
-	.loc 1 4108
+	.loc 1 4359
 	stx %o2, [%i0 + 352]
 ! mem64[h + 384] = v9
-	.loc 1 4109
+	.loc 1 4360
 	stx %o7, [%i0 + 384]
 ! h = h + 8
-	.loc 1 4110
+	.loc 1 4361
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 4111
+	.loc 1 4362
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 4112
+	.loc 1 4363
 	ldx [%fp + -3089], %o0
 	sub %o0, 1, %o0
 	stx %o0, [%fp + -3089]
 ! =? i - 0
-	.loc 1 4113
+	.loc 1 4364
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 4114
+	.loc 1 4365
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_vec256_inv_sparc64.pass
 	nop
 ! leave
-	.loc 1 4115
+	.loc 1 4366
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec256_inv_sparc64, .-qhasm_kernel_mceliece_gf13_vec256_inv_sparc64
@@ -14967,1380 +15236,1511 @@ qhasm_kernel_mceliece_gf13_vec256_inv_sparc64:
 	.type qhasm_kernel_mceliece_gf13_vec512_mul_sparc64, #function
 	.p2align 5
 qhasm_kernel_mceliece_gf13_vec512_mul_sparc64:
-	save %sp, -1328, %sp
+	save %sp, -240, %sp
 ! i = 8
-	.loc 1 4121
-	mov 8, %o0
-	stx %o0, [%fp + 895]
-.Lqhasm_kernel_mceliece_gf13_vec512_mul_sparc64.pass:
-! v0 = mem64[f + 0]
-	.loc 1 4123
-	ldx [%i1], %o5
-! v1 = mem64[g + 0]
-	.loc 1 4124
-	ldx [%i2], %o7
-! v2 = v0 & v1
-	.loc 1 4125
-	and %o5, %o7, %o0
-	stx %o0, [%fp + 903]
-! v3 = mem64[g + 64]
-	.loc 1 4126
-	ldx [%i2 + 64], %o3
-! v4 = v0 & v3
-	.loc 1 4127
-	and %o5, %o3, %o0
-! v5 = mem64[f + 64]
-	.loc 1 4128
-	ldx [%i1 + 64], %o4
-! v6 = v5 & v1
-	.loc 1 4129
-	and %o4, %o7, %o1
-! v6 = v4 ^ v6
-	.loc 1 4130
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1007]
-! v4 = mem64[g + 128]
-	.loc 1 4131
-	ldx [%i2 + 128], %l0
-! v7 = v0 & v4
-	.loc 1 4132
-	and %o5, %l0, %o0
-! v8 = v5 & v3
-	.loc 1 4133
-	and %o4, %o3, %o1
-! v9 = mem64[f + 128]
-	.loc 1 4134
-	ldx [%i1 + 128], %l1
-! v10 = v9 & v1
-	.loc 1 4135
-	and %l1, %o7, %o2
-! v8 = v7 ^ v8
-	.loc 1 4136
-	xor %o0, %o1, %o1
-! v10 = v8 ^ v10
-	.loc 1 4137
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1015]
-! v8 = mem64[g + 192]
-	.loc 1 4138
-	ldx [%i2 + 192], %l3
-! v7 = v0 & v8
-	.loc 1 4139
-	and %o5, %l3, %l2
-! v11 = v5 & v4
-	.loc 1 4140
-	and %o4, %l0, %o0
-! v12 = v9 & v3
-	.loc 1 4141
-	and %l1, %o3, %o1
-! v13 = mem64[f + 192]
-	.loc 1 4142
-	ldx [%i1 + 192], %l4
-! v14 = v13 & v1
-	.loc 1 4143
-	and %l4, %o7, %o2
-! v11 = v7 ^ v11
-	.loc 1 4144
-	xor %l2, %o0, %o0
-! v12 = v11 ^ v12
-	.loc 1 4145
-	xor %o0, %o1, %o1
-! v14 = v12 ^ v14
-	.loc 1 4146
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1023]
-! v12 = mem64[g + 256]
-	.loc 1 4147
-	ldx [%i2 + 256], %l7
-! v11 = v0 & v12
-	.loc 1 4148
-	and %o5, %l7, %l2
-! v7 = v5 & v8
-	.loc 1 4149
-	and %o4, %l3, %l5
-! v15 = v9 & v4
-	.loc 1 4150
-	and %l1, %l0, %o0
-! v16 = v13 & v3
-	.loc 1 4151
-	and %l4, %o3, %o1
-! v17 = mem64[f + 256]
-	.loc 1 4152
-	ldx [%i1 + 256], %l6
-! v18 = v17 & v1
-	.loc 1 4153
-	and %l6, %o7, %o2
-! v7 = v11 ^ v7
-	.loc 1 4154
-	xor %l2, %l5, %l5
-! v15 = v7 ^ v15
-	.loc 1 4155
-	xor %l5, %o0, %o0
-! v16 = v15 ^ v16
-	.loc 1 4156
-	xor %o0, %o1, %o1
-! v18 = v16 ^ v18
-	.loc 1 4157
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1031]
-! v16 = mem64[g + 320]
-	.loc 1 4158
-	ldx [%i2 + 320], %i4
-! v15 = v0 & v16
-	.loc 1 4159
-	and %o5, %i4, %o2
-! v7 = v5 & v12
-	.loc 1 4160
-	and %o4, %l7, %l2
-! v11 = v9 & v8
-	.loc 1 4161
-	and %l1, %l3, %l5
-! v19 = v13 & v4
-	.loc 1 4162
-	and %l4, %l0, %o0
-! v20 = v17 & v3
-	.loc 1 4163
-	and %l6, %o3, %o1
-! v21 = mem64[f + 320]
-	.loc 1 4164
-	ldx [%i1 + 320], %i3
-! v22 = v21 & v1
-	.loc 1 4165
-	and %i3, %o7, %i5
-! v7 = v15 ^ v7
-	.loc 1 4166
-	xor %o2, %l2, %l2
-! v11 = v7 ^ v11
-	.loc 1 4167
-	xor %l2, %l5, %l5
-! v19 = v11 ^ v19
-	.loc 1 4168
-	xor %l5, %o0, %o0
-! v20 = v19 ^ v20
-	.loc 1 4169
-	xor %o0, %o1, %o1
-! v22 = v20 ^ v22
-	.loc 1 4170
-	xor %o1, %i5, %o0
-	stx %o0, [%fp + 1039]
-! v20 = mem64[g + 384]
-	.loc 1 4171
-	ldx [%i2 + 384], %l2
-! v19 = v0 & v20
-	.loc 1 4172
-	and %o5, %l2, %o0
-! v11 = v5 & v16
-	.loc 1 4173
-	and %o4, %i4, %o1
-! v7 = v9 & v12
-	.loc 1 4174
-	and %l1, %l7, %o2
-! v15 = v13 & v8
-	.loc 1 4175
-	and %l4, %l3, %g5
-! v23 = v17 & v4
-	.loc 1 4176
-	and %l6, %l0, %g4
-! v24 = v21 & v3
-	.loc 1 4177
-	and %i3, %o3, %g1
-! v25 = mem64[f + 384]
-	.loc 1 4178
-	ldx [%i1 + 384], %l5
-! v26 = v25 & v1
-	.loc 1 4179
-	and %l5, %o7, %i5
-! v11 = v19 ^ v11
-	.loc 1 4180
-	xor %o0, %o1, %o1
-! v7 = v11 ^ v7
-	.loc 1 4181
-	xor %o1, %o2, %o2
-! v15 = v7 ^ v15
-	.loc 1 4182
-	xor %o2, %g5, %g5
-! v23 = v15 ^ v23
-	.loc 1 4183
-	xor %g5, %g4, %g4
-! v24 = v23 ^ v24
-	.loc 1 4184
-	xor %g4, %g1, %g1
-! v26 = v24 ^ v26
-	.loc 1 4185
-	xor %g1, %i5, %o0
-	stx %o0, [%fp + 1047]
-! v24 = v5 & v20
-	.loc 1 4186
-	and %o4, %l2, %o0
-! v23 = v9 & v16
-	.loc 1 4187
-	and %l1, %i4, %o1
-! v15 = v13 & v12
-	.loc 1 4188
-	and %l4, %l7, %o2
-! v7 = v17 & v8
-	.loc 1 4189
-	and %l6, %l3, %i5
-! v11 = v21 & v4
-	.loc 1 4190
-	and %i3, %l0, %g4
-! v19 = v25 & v3
-	.loc 1 4191
-	and %l5, %o3, %g1
-! v23 = v24 ^ v23
-	.loc 1 4192
-	xor %o0, %o1, %o1
-! v15 = v23 ^ v15
-	.loc 1 4193
-	xor %o1, %o2, %o2
-! v7 = v15 ^ v7
-	.loc 1 4194
-	xor %o2, %i5, %i5
-! v11 = v7 ^ v11
-	.loc 1 4195
-	xor %i5, %g4, %g4
-! v19 = v11 ^ v19
-	.loc 1 4196
-	xor %g4, %g1, %o0
-	stx %o0, [%fp + 1055]
-! v11 = v9 & v20
-	.loc 1 4197
-	and %l1, %l2, %o0
-! v7 = v13 & v16
-	.loc 1 4198
-	and %l4, %i4, %o1
-! v15 = v17 & v12
-	.loc 1 4199
-	and %l6, %l7, %o2
-! v23 = v21 & v8
-	.loc 1 4200
-	and %i3, %l3, %i5
-! v24 = v25 & v4
-	.loc 1 4201
-	and %l5, %l0, %g1
-! v7 = v11 ^ v7
-	.loc 1 4202
-	xor %o0, %o1, %o1
-! v15 = v7 ^ v15
-	.loc 1 4203
-	xor %o1, %o2, %o2
-! v23 = v15 ^ v23
-	.loc 1 4204
-	xor %o2, %i5, %i5
-! v24 = v23 ^ v24
-	.loc 1 4205
-	xor %i5, %g1, %o0
-	stx %o0, [%fp + 1063]
-! v23 = v13 & v20
-	.loc 1 4206
-	and %l4, %l2, %o0
-! v15 = v17 & v16
-	.loc 1 4207
-	and %l6, %i4, %o1
-! v7 = v21 & v12
-	.loc 1 4208
-	and %i3, %l7, %o2
-! v11 = v25 & v8
-	.loc 1 4209
-	and %l5, %l3, %i5
-! v15 = v23 ^ v15
-	.loc 1 4210
-	xor %o0, %o1, %o1
-! v7 = v15 ^ v7
-	.loc 1 4211
-	xor %o1, %o2, %o2
-! v11 = v7 ^ v11
-	.loc 1 4212
-	xor %o2, %i5, %o0
-	stx %o0, [%fp + 1071]
-! v7 = v17 & v20
-	.loc 1 4213
-	and %l6, %l2, %o0
-! v15 = v21 & v16
-	.loc 1 4214
-	and %i3, %i4, %o1
-! v23 = v25 & v12
-	.loc 1 4215
-	and %l5, %l7, %o2
-! v15 = v7 ^ v15
-	.loc 1 4216
-	xor %o0, %o1, %o1
-! v23 = v15 ^ v23
-	.loc 1 4217
-	xor %o1, %o2, %o0
-	stx %o0, [%fp + 1079]
-! v15 = v21 & v20
-	.loc 1 4218
-	and %i3, %l2, %o0
-! v7 = v25 & v16
-	.loc 1 4219
-	and %l5, %i4, %o1
-! v7 = v15 ^ v7
-	.loc 1 4220
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1087]
-! v15 = v25 & v20
-	.loc 1 4221
-	and %l5, %l2, %o0
-	stx %o0, [%fp + 1095]
-! v27 = mem64[f + 448]
-	.loc 1 4222
-	ldx [%i1 + 448], %g5
-	stx %g5, [%fp + 911]
-! v28 = mem64[g + 448]
-	.loc 1 4223
-	ldx [%i2 + 448], %g4
-	stx %g4, [%fp + 919]
-! v29 = v27 & v28
-	.loc 1 4224
-	and %g5, %g4, %o0
-	stx %o0, [%fp + 927]
-! v30 = mem64[g + 512]
-	.loc 1 4225
-	ldx [%i2 + 512], %g1
-	stx %g1, [%fp + 935]
-! v31 = v27 & v30
-	.loc 1 4226
-	and %g5, %g1, %o0
-! v32 = mem64[f + 512]
-	.loc 1 4227
-	ldx [%i1 + 512], %i5
-	stx %i5, [%fp + 943]
-! v33 = v32 & v28
-	.loc 1 4228
-	and %i5, %g4, %o1
-! v33 = v31 ^ v33
-	.loc 1 4229
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1103]
-! v31 = mem64[g + 576]
-	.loc 1 4230
-	ldx [%i2 + 576], %o2
-! v34 = v27 & v31
-	.loc 1 4231
-	and %g5, %o2, %g5
-! v35 = v32 & v30
-	.loc 1 4232
-	and %i5, %g1, %o0
-! v36 = mem64[f + 576]
-	.loc 1 4233
-	ldx [%i1 + 576], %g1
-	stx %g1, [%fp + 951]
-! v37 = v36 & v28
-	.loc 1 4234
-	and %g1, %g4, %o1
-! v35 = v34 ^ v35
-	.loc 1 4235
-	xor %g5, %o0, %o0
-! v37 = v35 ^ v37
-	.loc 1 4236
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1111]
-! v35 = mem64[g + 640]
-	.loc 1 4237
-	ldx [%i2 + 640], %o1
-! v34 = v27 & v35
-	.loc 1 4238
-	ldx [%fp + 911], %o0
-	stx %o0, [%fp + 1863]
-	and %o0, %o1, %g4
-	stx %g4, [%fp + 1655]
-! v38 = v32 & v31
-	.loc 1 4239
-	and %i5, %o2, %g5
-	stx %g5, [%fp + 1639]
-! v39 = v36 & v30
-	.loc 1 4240
-	ldx [%fp + 935], %o0
-	stx %o0, [%fp + 1783]
-	and %g1, %o0, %i5
-	stx %i5, [%fp + 1431]
-! v40 = mem64[f + 640]
-	.loc 1 4241
-	ldx [%i1 + 640], %o0
-	stx %o0, [%fp + 1439]
-! v41 = v40 & v28
-	.loc 1 4242
-	ldx [%fp + 919], %g1
-	stx %g1, [%fp + 1791]
-	and %o0, %g1, %g1
-	stx %g1, [%fp + 1447]
-! v38 = v34 ^ v38
-	.loc 1 4243
-	xor %g4, %g5, %o0
-	stx %o0, [%fp + 1663]
-! v39 = v38 ^ v39
-	.loc 1 4244
-	xor %o0, %i5, %o0
-! v41 = v39 ^ v41
-	.loc 1 4245
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1119]
-! v39 = mem64[g + 704]
-	.loc 1 4246
-	ldx [%i2 + 704], %i5
-! v38 = v27 & v39
-	.loc 1 4247
-	ldx [%fp + 1863], %o0
-	and %o0, %i5, %o0
-	stx %o0, [%fp + 1727]
-	stx %o0, [%fp + 1455]
-! v34 = v32 & v35
-	.loc 1 4248
-	ldx [%fp + 943], %o0
-	stx %o0, [%fp + 1479]
-	and %o0, %o1, %o0
-	stx %o0, [%fp + 1871]
-	stx %o0, [%fp + 1463]
-! v42 = v36 & v31
-	.loc 1 4249
-	ldx [%fp + 951], %o0
-	stx %o0, [%fp + 1487]
-	and %o0, %o2, %o0
-	stx %o0, [%fp + 1951]
-	stx %o0, [%fp + 1671]
-	stx %o0, [%fp + 959]
-! v43 = v40 & v30
-	.loc 1 4250
-	ldx [%fp + 1439], %o0
-	ldx [%fp + 1783], %g1
-	and %o0, %g1, %g4
-	stx %g4, [%fp + 1799]
-	stx %g4, [%fp + 967]
-! v44 = mem64[f + 704]
-	.loc 1 4251
-	ldx [%i1 + 704], %o0
-	stx %o0, [%fp + 1647]
-! v45 = v44 & v28
-	.loc 1 4252
-	ldx [%fp + 1791], %g1
-	and %o0, %g1, %g1
-	stx %g1, [%fp + 1911]
-	stx %g1, [%fp + 975]
-! v34 = v38 ^ v34
-	.loc 1 4253
-	ldx [%fp + 1727], %o0
-	ldx [%fp + 1871], %g5
-	xor %o0, %g5, %o0
-	stx %o0, [%fp + 1471]
-! v42 = v34 ^ v42
-	.loc 1 4254
-	ldx [%fp + 1951], %g5
-	xor %o0, %g5, %o0
-! v43 = v42 ^ v43
-	.loc 1 4255
-	xor %o0, %g4, %o0
-! v45 = v43 ^ v45
-	.loc 1 4256
-	xor %o0, %g1, %o0
-	stx %o0, [%fp + 1127]
-! v43 = mem64[g + 768]
-	.loc 1 4257
-	ldx [%i2 + 768], %o0
-! v42 = v27 & v43
-	.loc 1 4258
-	ldx [%fp + 911], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1495]
-	stx %g1, [%fp + 1135]
-! v34 = v32 & v39
-	.loc 1 4259
-	ldx [%fp + 1479], %g1
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 1503]
-	stx %g1, [%fp + 1143]
-! v38 = v36 & v35
-	.loc 1 4260
-	ldx [%fp + 1487], %g1
-	and %g1, %o1, %g1
-	stx %g1, [%fp + 1511]
-	stx %g1, [%fp + 1151]
-! v46 = v40 & v31
-	.loc 1 4261
-	ldx [%fp + 1439], %g1
-	and %g1, %o2, %g1
-	stx %g1, [%fp + 1519]
-	stx %g1, [%fp + 983]
-! v47 = v44 & v30
-	.loc 1 4262
-	ldx [%fp + 935], %g1
-	stx %g1, [%fp + 1535]
-	ldx [%fp + 1647], %g4
-	and %g4, %g1, %g1
-	stx %g1, [%fp + 1735]
-	stx %g1, [%fp + 1527]
-	stx %g1, [%fp + 991]
-! v48 = mem64[f + 768]
-	.loc 1 4263
-	ldx [%i1 + 768], %g4
-	stx %g4, [%fp + 2031]
-! v49 = v48 & v28
-	.loc 1 4264
-	ldx [%fp + 919], %g1
-	and %g4, %g1, %g1
-	stx %g1, [%fp + 1743]
-	stx %g1, [%fp + 1543]
-	stx %g1, [%fp + 999]
-! v34 = v42 ^ v34
-	.loc 1 4265
-	ldx [%fp + 1495], %g1
-	ldx [%fp + 1503], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1159]
-! v38 = v34 ^ v38
-	.loc 1 4266
-	ldx [%fp + 1511], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1167]
-! v46 = v38 ^ v46
-	.loc 1 4267
-	ldx [%fp + 1519], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1175]
-! v47 = v46 ^ v47
-	.loc 1 4268
-	ldx [%fp + 1735], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1183]
-! v49 = v47 ^ v49
-	.loc 1 4269
-	ldx [%fp + 1743], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1191]
-! v47 = v32 & v43
-	.loc 1 4270
-	ldx [%fp + 943], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1751]
-	stx %g1, [%fp + 1551]
-	stx %g1, [%fp + 1199]
-! v46 = v36 & v39
-	.loc 1 4271
-	ldx [%fp + 951], %g1
-	stx %g1, [%fp + 1559]
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 1679]
-	stx %g1, [%fp + 1207]
-! v38 = v40 & v35
-	.loc 1 4272
-	ldx [%fp + 1439], %g1
-	and %g1, %o1, %g1
-	stx %g1, [%fp + 1839]
-	stx %g1, [%fp + 1759]
-	stx %g1, [%fp + 1567]
-	stx %g1, [%fp + 1215]
-! v34 = v44 & v31
-	.loc 1 4273
-	ldx [%fp + 1647], %g1
-	and %g1, %o2, %g1
-	stx %g1, [%fp + 1807]
-	stx %g1, [%fp + 1575]
-	stx %g1, [%fp + 1223]
-! v42 = v48 & v30
-	.loc 1 4274
-	ldx [%fp + 1535], %g1
-	ldx [%fp + 2031], %g4
-	and %g4, %g1, %g1
-	stx %g1, [%fp + 1815]
-	stx %g1, [%fp + 1583]
-	stx %g1, [%fp + 1231]
-! v46 = v47 ^ v46
-	.loc 1 4275
-	ldx [%fp + 1751], %g1
-	ldx [%fp + 1679], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1687]
-	stx %g1, [%fp + 1239]
-! v38 = v46 ^ v38
-	.loc 1 4276
-	ldx [%fp + 1839], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1695]
-	stx %g1, [%fp + 1247]
-! v34 = v38 ^ v34
-	.loc 1 4277
-	ldx [%fp + 1807], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1255]
-! v42 = v34 ^ v42
-	.loc 1 4278
-	ldx [%fp + 1815], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1263]
-! v34 = v36 & v43
-	.loc 1 4279
-	ldx [%fp + 1559], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1895]
-	stx %g1, [%fp + 1767]
-	stx %g1, [%fp + 1591]
-	stx %g1, [%fp + 1271]
-! v38 = v40 & v39
-	.loc 1 4280
-	ldx [%fp + 1439], %g1
-	stx %g1, [%fp + 1775]
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 1919]
-	stx %g1, [%fp + 1847]
-	stx %g1, [%fp + 1703]
-	stx %g1, [%fp + 1279]
-! v46 = v44 & v35
-	.loc 1 4281
-	ldx [%fp + 1647], %g1
-	and %g1, %o1, %g1
-	stx %g1, [%fp + 1975]
-	stx %g1, [%fp + 1927]
-	stx %g1, [%fp + 1823]
-	stx %g1, [%fp + 1599]
-	stx %g1, [%fp + 1287]
-! v47 = v48 & v31
-	.loc 1 4282
-	ldx [%fp + 2031], %g1
-	and %g1, %o2, %g1
-	stx %g1, [%fp + 1991]
-	stx %g1, [%fp + 1959]
-	stx %g1, [%fp + 1879]
-	stx %g1, [%fp + 1607]
-	stx %g1, [%fp + 1295]
-! v38 = v34 ^ v38
-	.loc 1 4283
-	ldx [%fp + 1895], %g1
-	ldx [%fp + 1919], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1711]
-	stx %g1, [%fp + 1303]
-! v46 = v38 ^ v46
-	.loc 1 4284
-	ldx [%fp + 1975], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1311]
-! v47 = v46 ^ v47
-	.loc 1 4285
-	ldx [%fp + 1991], %g4
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1319]
-! v46 = v40 & v43
-	.loc 1 4286
-	ldx [%fp + 1775], %g1
-	and %g1, %o0, %g1
-	stx %g1, [%fp + 1935]
-	stx %g1, [%fp + 1831]
-	stx %g1, [%fp + 1615]
-	stx %g1, [%fp + 1327]
-! v38 = v44 & v39
-	.loc 1 4287
-	ldx [%fp + 1647], %g1
-	stx %g1, [%fp + 1943]
-	stx %g1, [%fp + 1855]
-	and %g1, %i5, %g1
-	stx %g1, [%fp + 2015]
-	stx %g1, [%fp + 1999]
-	stx %g1, [%fp + 1967]
-	stx %g1, [%fp + 1903]
-	stx %g1, [%fp + 1719]
-	stx %g1, [%fp + 1335]
-! v34 = v48 & v35
-	.loc 1 4288
-	ldx [%fp + 2031], %g1
-	and %g1, %o1, %g4
-	stx %g4, [%fp + 2023]
-	stx %g4, [%fp + 2007]
-	stx %g4, [%fp + 1983]
-	stx %g4, [%fp + 1887]
-	stx %g4, [%fp + 1623]
-	stx %g4, [%fp + 1343]
-! v38 = v46 ^ v38
-	.loc 1 4289
-	ldx [%fp + 1935], %g1
-	ldx [%fp + 2015], %g5
-	xor %g1, %g5, %g1
-	stx %g1, [%fp + 1351]
-! v34 = v38 ^ v34
-	.loc 1 4290
-	xor %g1, %g4, %g1
-	stx %g1, [%fp + 1359]
-! v38 = v44 & v43
-	.loc 1 4291
-	ldx [%fp + 1943], %g1
-	and %g1, %o0, %g5
-	stx %g5, [%fp + 1631]
-	stx %g5, [%fp + 1367]
-! v46 = v48 & v39
-	.loc 1 4292
-	ldx [%fp + 2031], %g4
-	and %g4, %i5, %g1
-	stx %g1, [%fp + 1375]
-! v46 = v38 ^ v46
-	.loc 1 4293
-	xor %g5, %g1, %g1
-	stx %g1, [%fp + 1383]
-! v38 = v48 & v43
-	.loc 1 4294
-	and %g4, %o0, %g1
-	stx %g1, [%fp + 1391]
-! v27 = v0 ^ v27
-	.loc 1 4295
-	ldx [%fp + 911], %g1
-	xor %o5, %g1, %o5
-! v32 = v5 ^ v32
-	.loc 1 4296
-	ldx [%fp + 943], %g1
-	xor %o4, %g1, %g1
-! v36 = v9 ^ v36
-	.loc 1 4297
-	ldx [%fp + 951], %o4
-	xor %l1, %o4, %o4
-! v40 = v13 ^ v40
-	.loc 1 4298
-	ldx [%fp + 1439], %l1
-	xor %l4, %l1, %l1
-! v44 = v17 ^ v44
-	.loc 1 4299
-	ldx [%fp + 1647], %l4
-	xor %l6, %l4, %l4
-! v48 = v21 ^ v48
-	.loc 1 4300
-	ldx [%fp + 2031], %l6
-	xor %i3, %l6, %l6
-! v28 = v1 ^ v28
-	.loc 1 4301
-	ldx [%fp + 919], %i3
-	xor %o7, %i3, %o7
-! v30 = v3 ^ v30
-	.loc 1 4302
-	ldx [%fp + 935], %i3
-	xor %o3, %i3, %o3
-! v31 = v4 ^ v31
-	.loc 1 4303
-	xor %l0, %o2, %o2
-! v35 = v8 ^ v35
-	.loc 1 4304
-	xor %l3, %o1, %l3
-! v39 = v12 ^ v39
-	.loc 1 4305
-	xor %l7, %i5, %i5
-! v43 = v16 ^ v43
-	.loc 1 4306
-	xor %i4, %o0, %l7
-! v16 = v27 & v28
-	.loc 1 4307
-	and %o5, %o7, %o0
-	stx %o0, [%fp + 1399]
-! v12 = v27 & v30
-	.loc 1 4308
-	and %o5, %o3, %o0
-! v8 = v32 & v28
-	.loc 1 4309
-	and %g1, %o7, %o1
-! v8 = v12 ^ v8
-	.loc 1 4310
-	xor %o0, %o1, %o0
-	stx %o0, [%fp + 1407]
-! v12 = v27 & v31
-	.loc 1 4311
-	and %o5, %o2, %o0
-! v4 = v32 & v30
-	.loc 1 4312
-	and %g1, %o3, %o1
-! v3 = v36 & v28
-	.loc 1 4313
-	and %o4, %o7, %l0
-! v4 = v12 ^ v4
-	.loc 1 4314
-	xor %o0, %o1, %o1
-! v3 = v4 ^ v3
-	.loc 1 4315
-	xor %o1, %l0, %o0
-	stx %o0, [%fp + 1415]
-! v4 = v27 & v35
-	.loc 1 4316
-	and %o5, %l3, %o0
-! v12 = v32 & v31
-	.loc 1 4317
-	and %g1, %o2, %o1
-! v1 = v36 & v30
-	.loc 1 4318
-	and %o4, %o3, %l0
-! v21 = v40 & v28
-	.loc 1 4319
-	and %l1, %o7, %i3
-! v12 = v4 ^ v12
-	.loc 1 4320
-	xor %o0, %o1, %o1
-! v1 = v12 ^ v1
-	.loc 1 4321
-	xor %o1, %l0, %l0
-! v21 = v1 ^ v21
-	.loc 1 4322
-	xor %l0, %i3, %o0
-	stx %o0, [%fp + 1423]
-! v1 = v27 & v39
-	.loc 1 4323
-	and %o5, %i5, %o0
-! v12 = v32 & v35
-	.loc 1 4324
-	and %g1, %l3, %o1
-! v4 = v36 & v31
-	.loc 1 4325
-	and %o4, %o2, %l0
-! v17 = v40 & v30
-	.loc 1 4326
-	and %l1, %o3, %i3
-! v13 = v44 & v28
-	.loc 1 4327
-	and %l4, %o7, %i4
-! v12 = v1 ^ v12
-	.loc 1 4328
-	xor %o0, %o1, %o1
-! v4 = v12 ^ v4
-	.loc 1 4329
-	xor %o1, %l0, %l0
-! v17 = v4 ^ v17
-	.loc 1 4330
-	xor %l0, %i3, %i3
-! v13 = v17 ^ v13
-	.loc 1 4331
-	xor %i3, %i4, %i4
-! v17 = v27 & v43
-	.loc 1 4332
-	and %o5, %l7, %o0
-! v4 = v32 & v39
-	.loc 1 4333
-	and %g1, %i5, %o1
-! v12 = v36 & v35
-	.loc 1 4334
-	and %o4, %l3, %l0
-! v1 = v40 & v31
-	.loc 1 4335
-	and %l1, %o2, %g5
-! v9 = v44 & v30
-	.loc 1 4336
-	and %l4, %o3, %g4
-! v5 = v48 & v28
-	.loc 1 4337
-	and %l6, %o7, %i3
-! v4 = v17 ^ v4
-	.loc 1 4338
-	xor %o0, %o1, %o1
-! v12 = v4 ^ v12
-	.loc 1 4339
-	xor %o1, %l0, %l0
-! v1 = v12 ^ v1
-	.loc 1 4340
-	xor %l0, %g5, %g5
-! v9 = v1 ^ v9
-	.loc 1 4341
-	xor %g5, %g4, %g4
-! v5 = v9 ^ v5
-	.loc 1 4342
-	xor %g4, %i3, %g4
-! v27 = v27 & v20
-	.loc 1 4343
-	and %o5, %l2, %g5
-! v9 = v32 & v43
-	.loc 1 4344
-	and %g1, %l7, %o0
-! v1 = v36 & v39
-	.loc 1 4345
-	and %o4, %i5, %i3
-! v12 = v40 & v35
-	.loc 1 4346
-	and %l1, %l3, %l0
-! v4 = v44 & v31
-	.loc 1 4347
-	and %l4, %o2, %o5
-! v17 = v48 & v30
-	.loc 1 4348
-	and %l6, %o3, %o1
-! v28 = v25 & v28
-	.loc 1 4349
-	and %l5, %o7, %o7
-! v9 = v27 ^ v9
-	.loc 1 4350
-	xor %g5, %o0, %o0
-! v1 = v9 ^ v1
-	.loc 1 4351
-	xor %o0, %i3, %i3
-! v12 = v1 ^ v12
-	.loc 1 4352
-	xor %i3, %l0, %l0
-! v4 = v12 ^ v4
-	.loc 1 4353
-	xor %l0, %o5, %o5
-! v17 = v4 ^ v17
-	.loc 1 4354
-	xor %o5, %o1, %o1
-! v28 = v17 ^ v28
-	.loc 1 4355
-	xor %o1, %o7, %o7
-! v32 = v32 & v20
-	.loc 1 4356
-	and %g1, %l2, %g1
-! v17 = v36 & v43
-	.loc 1 4357
-	and %o4, %l7, %o0
-! v4 = v40 & v39
-	.loc 1 4358
-	and %l1, %i5, %o1
-! v12 = v44 & v35
-	.loc 1 4359
-	and %l4, %l3, %l0
-! v1 = v48 & v31
-	.loc 1 4360
-	and %l6, %o2, %o5
-! v30 = v25 & v30
-	.loc 1 4361
-	and %l5, %o3, %o3
-! v17 = v32 ^ v17
-	.loc 1 4362
-	xor %g1, %o0, %o0
-! v4 = v17 ^ v4
-	.loc 1 4363
-	xor %o0, %o1, %o1
-! v12 = v4 ^ v12
-	.loc 1 4364
-	xor %o1, %l0, %l0
-! v1 = v12 ^ v1
-	.loc 1 4365
-	xor %l0, %o5, %o5
-! v30 = v1 ^ v30
-	.loc 1 4366
-	xor %o5, %o3, %o5
-! v36 = v36 & v20
-	.loc 1 4367
-	and %o4, %l2, %o4
-! v1 = v40 & v43
-	.loc 1 4368
-	and %l1, %l7, %o0
-! v12 = v44 & v39
-	.loc 1 4369
-	and %l4, %i5, %o1
-! v4 = v48 & v35
-	.loc 1 4370
-	and %l6, %l3, %o3
-! v31 = v25 & v31
-	.loc 1 4371
-	and %l5, %o2, %o2
-! v1 = v36 ^ v1
 	.loc 1 4372
-	xor %o4, %o0, %o0
-! v12 = v1 ^ v12
-	.loc 1 4373
-	xor %o0, %o1, %o1
-! v4 = v12 ^ v4
+	mov 8, %o0
+	stx %o0, [%fp + 1983]
+.Lqhasm_kernel_mceliece_gf13_vec512_mul_sparc64.pass:
+! F0 = mem64[f + 0]
 	.loc 1 4374
-	xor %o1, %o3, %o3
-! v31 = v4 ^ v31
+	ldx [%i1], %o4
+! F1 = mem64[f + 64]
 	.loc 1 4375
-	xor %o3, %o2, %o2
-! v40 = v40 & v20
+	ldx [%i1 + 64], %o7
+! F2 = mem64[f + 128]
 	.loc 1 4376
-	and %l1, %l2, %l1
-! v4 = v44 & v43
+	ldx [%i1 + 128], %l1
+! F3 = mem64[f + 192]
 	.loc 1 4377
-	and %l4, %l7, %o0
-! v12 = v48 & v39
+	ldx [%i1 + 192], %l3
+! F4 = mem64[f + 256]
 	.loc 1 4378
-	and %l6, %i5, %o1
-! v35 = v25 & v35
+	ldx [%i1 + 256], %l5
+! F5 = mem64[f + 320]
 	.loc 1 4379
-	and %l5, %l3, %l3
-! v4 = v40 ^ v4
+	ldx [%i1 + 320], %l7
+! F6 = mem64[f + 384]
 	.loc 1 4380
-	xor %l1, %o0, %o0
-! v12 = v4 ^ v12
+	ldx [%i1 + 384], %i3
+! F7 = mem64[f + 448]
 	.loc 1 4381
-	xor %o0, %o1, %o1
-! v35 = v12 ^ v35
+	ldx [%i1 + 448], %l6
+! F8 = mem64[f + 512]
 	.loc 1 4382
-	xor %o1, %l3, %l3
-! v44 = v44 & v20
+	ldx [%i1 + 512], %l4
+! F9 = mem64[f + 576]
 	.loc 1 4383
-	and %l4, %l2, %l4
-! v12 = v48 & v43
+	ldx [%i1 + 576], %l2
+! F10 = mem64[f + 640]
 	.loc 1 4384
-	and %l6, %l7, %o0
-! v39 = v25 & v39
+	ldx [%i1 + 640], %l0
+! F11 = mem64[f + 704]
 	.loc 1 4385
-	and %l5, %i5, %i5
-! v12 = v44 ^ v12
+	ldx [%i1 + 704], %o5
+! F12 = mem64[f + 768]
 	.loc 1 4386
-	xor %l4, %o0, %o0
-! v39 = v12 ^ v39
+	ldx [%i1 + 768], %o3
+! G = mem64[g + 704]
 	.loc 1 4387
-	xor %o0, %i5, %i5
-! v48 = v48 & v20
+	ldx [%i2 + 704], %o0
+! B = F12 & G
 	.loc 1 4388
-	and %l6, %l2, %l6
-! v43 = v25 & v43
+	and %o3, %o0, %o0
+! G = mem64[g + 768]
 	.loc 1 4389
-	and %l5, %l7, %l7
-! v43 = v48 ^ v43
+	ldx [%i2 + 768], %o2
+! A = F12 & G
 	.loc 1 4390
-	xor %l6, %l7, %l7
-! v20 = v25 & v20
+	and %o3, %o2, %o1
+! T = F11 & G
 	.loc 1 4391
-	and %l5, %l2, %l2
-! v16 = v16 ^ v2
+	and %o5, %o2, %o2
+! B = B ^ T
 	.loc 1 4392
-	ldx [%fp + 1399], %o0
-	ldx [%fp + 903], %o1
-	xor %o0, %o1, %o0
-! v16 = v16 ^ v29
+	xor %o0, %o2, %o0
+! H24 = A
 	.loc 1 4393
-	ldx [%fp + 927], %o1
-	xor %o0, %o1, %o1
-! v8 = v8 ^ v6
+	stx %o1, [%fp + 1991]
+! H23 = B
 	.loc 1 4394
-	ldx [%fp + 1407], %o0
-	ldx [%fp + 1007], %o3
-	xor %o0, %o3, %o0
-! v8 = v8 ^ v33
+	stx %o0, [%fp + 1999]
+! G = mem64[g + 576]
 	.loc 1 4395
-	ldx [%fp + 1103], %o3
-	xor %o0, %o3, %o3
-! v3 = v3 ^ v10
+	ldx [%i2 + 576], %o0
+! B = F12 & G
 	.loc 1 4396
-	ldx [%fp + 1415], %o0
-	ldx [%fp + 1015], %o4
-	xor %o0, %o4, %o0
-! v3 = v3 ^ v37
+	and %o3, %o0, %o0
+! G = mem64[g + 640]
 	.loc 1 4397
-	ldx [%fp + 1111], %o4
-	xor %o0, %o4, %o4
-! v21 = v21 ^ v14
+	ldx [%i2 + 640], %o1
+! A = F12 & G
 	.loc 1 4398
-	ldx [%fp + 1423], %o0
-	ldx [%fp + 1023], %l0
-	xor %o0, %l0, %o0
-! v21 = v21 ^ v41
+	and %o3, %o1, %o2
+! T = F11 & G
 	.loc 1 4399
-	ldx [%fp + 1119], %l0
-	xor %o0, %l0, %l0
-! v13 = v13 ^ v18
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 4400
-	ldx [%fp + 1031], %o0
-	xor %i4, %o0, %i4
-! v13 = v13 ^ v45
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
 	.loc 1 4401
-	ldx [%fp + 1127], %o0
-	xor %i4, %o0, %i4
-! v5 = v5 ^ v22
+	ldx [%i2 + 704], %o1
+! T = F11 & G
 	.loc 1 4402
-	ldx [%fp + 1039], %o0
-	xor %g4, %o0, %g4
-! v5 = v5 ^ v49
+	and %o5, %o1, %i4
+! A = A ^ T
 	.loc 1 4403
-	ldx [%fp + 1191], %o0
-	xor %g4, %o0, %g4
-! v28 = v28 ^ v26
+	xor %o2, %i4, %o2
+! T = F10 & G
 	.loc 1 4404
-	ldx [%fp + 1047], %o0
-	xor %o7, %o0, %o7
-! v28 = v28 ^ v42
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 4405
-	ldx [%fp + 1263], %o0
-	xor %o7, %o0, %o7
-! v30 = v30 ^ v19
+	xor %o0, %o1, %o0
+! G = mem64[g + 768]
 	.loc 1 4406
-	ldx [%fp + 1055], %l1
-	xor %o5, %l1, %o5
-! v30 = v30 ^ v47
+	ldx [%i2 + 768], %o1
+! T = F10 & G
 	.loc 1 4407
-	ldx [%fp + 1319], %o0
-	xor %o5, %o0, %l4
-! v31 = v31 ^ v24
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 4408
-	ldx [%fp + 1063], %l5
-	xor %o2, %l5, %o2
-! v31 = v31 ^ v34
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 4409
-	ldx [%fp + 1359], %o0
-	xor %o2, %o0, %l6
-! v35 = v35 ^ v11
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 4410
-	ldx [%fp + 1071], %o5
-	xor %l3, %o5, %l3
-! v35 = v35 ^ v46
+	xor %o0, %o1, %o0
+! H22 = A
 	.loc 1 4411
-	ldx [%fp + 1383], %o0
-	xor %l3, %o0, %i3
-! v39 = v39 ^ v23
+	stx %o2, [%fp + 2007]
+! H21 = B
 	.loc 1 4412
-	ldx [%fp + 1079], %l3
-	xor %i5, %l3, %i5
-! v39 = v39 ^ v38
+	stx %o0, [%fp + 2015]
+! G = mem64[g + 448]
 	.loc 1 4413
-	ldx [%fp + 1391], %o0
-	xor %i5, %o0, %g1
-! v43 = v43 ^ v7
+	ldx [%i2 + 448], %o0
+! B = F12 & G
 	.loc 1 4414
-	ldx [%fp + 1087], %i5
-	xor %l7, %i5, %l7
-! v20 = v20 ^ v15
+	and %o3, %o0, %o0
+! G = mem64[g + 512]
 	.loc 1 4415
-	ldx [%fp + 1095], %o0
-	xor %l2, %o0, %l2
-! v19 = v16 ^ v19
+	ldx [%i2 + 512], %o1
+! A = F12 & G
 	.loc 1 4416
-	xor %o1, %l1, %l1
-! v24 = v8 ^ v24
+	and %o3, %o1, %o2
+! T = F11 & G
 	.loc 1 4417
-	xor %o3, %l5, %o2
-! v11 = v3 ^ v11
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 4418
-	xor %o4, %o5, %o3
-! v23 = v21 ^ v23
+	xor %o0, %o1, %o0
+! G = mem64[g + 576]
 	.loc 1 4419
-	xor %l0, %l3, %o5
-! v7 = v13 ^ v7
+	ldx [%i2 + 576], %o1
+! T = F11 & G
 	.loc 1 4420
-	xor %i4, %i5, %o1
-! v15 = v5 ^ v15
+	and %o5, %o1, %i4
+! A = A ^ T
 	.loc 1 4421
-	xor %g4, %o0, %l5
-! v29 = v30 ^ v29
+	xor %o2, %i4, %o2
+! T = F10 & G
 	.loc 1 4422
-	ldx [%fp + 927], %o0
-	xor %l4, %o0, %i4
-! v33 = v31 ^ v33
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 4423
-	ldx [%fp + 1103], %o0
-	xor %l6, %o0, %l6
-! v37 = v35 ^ v37
+	xor %o0, %o1, %o0
+! G = mem64[g + 640]
 	.loc 1 4424
-	ldx [%fp + 1111], %o0
-	xor %i3, %o0, %l0
-! v41 = v39 ^ v41
+	ldx [%i2 + 640], %o1
+! T = F10 & G
 	.loc 1 4425
-	ldx [%fp + 1119], %o0
-	xor %g1, %o0, %l3
-! v45 = v43 ^ v45
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 4426
-	ldx [%fp + 1127], %o0
-	xor %l7, %o0, %l4
-! v49 = v20 ^ v49
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 4427
-	ldx [%fp + 1191], %o0
-	xor %l2, %o0, %o4
-! v33 = v33 ^ v38
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 4428
-	ldx [%fp + 1391], %l7
-	xor %l6, %l7, %l2
-! v29 = v29 ^ v38
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
 	.loc 1 4429
-	xor %i4, %l7, %o0
-! v15 = v15 ^ v38
+	ldx [%i2 + 704], %o1
+! T = F9 & G
 	.loc 1 4430
-	xor %l5, %l7, %i3
-! v38 = v7 ^ v38
+	and %l2, %o1, %i4
+! A = A ^ T
 	.loc 1 4431
-	xor %o1, %l7, %o1
-! v29 = v29 ^ v46
+	xor %o2, %i4, %o2
+! T = F8 & G
 	.loc 1 4432
-	ldx [%fp + 1383], %l6
-	xor %o0, %l6, %l5
-! v28 = v28 ^ v46
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 4433
-	xor %o7, %l6, %o0
-! v38 = v38 ^ v46
+	xor %o0, %o1, %o0
+! G = mem64[g + 768]
 	.loc 1 4434
-	xor %o1, %l6, %l7
-! v46 = v23 ^ v46
+	ldx [%i2 + 768], %o1
+! T = F8 & G
 	.loc 1 4435
-	xor %o5, %l6, %o1
-! v28 = v28 ^ v34
+	and %l4, %o1, %i4
+! A = A ^ T
 	.loc 1 4436
-	ldx [%fp + 1359], %o7
-	xor %o0, %o7, %o5
-! v15 = v15 ^ v34
+	xor %o2, %i4, %o2
+! T = F7 & G
 	.loc 1 4437
-	xor %i3, %o7, %o0
-! v46 = v46 ^ v34
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 4438
-	xor %o1, %o7, %i3
-! v34 = v11 ^ v34
+	xor %o0, %o1, %o0
+! H20 = A
 	.loc 1 4439
-	xor %o3, %o7, %o1
-! v15 = v15 ^ v47
+	stx %o2, [%fp + 2023]
+! H19 = B
 	.loc 1 4440
-	ldx [%fp + 1319], %o3
-	xor %o0, %o3, %o7
-! v38 = v38 ^ v47
+	stx %o0, [%fp + 2031]
+! G = mem64[g + 320]
 	.loc 1 4441
-	xor %l7, %o3, %o0
-! v34 = v34 ^ v47
+	ldx [%i2 + 320], %o0
+! B = F12 & G
 	.loc 1 4442
-	xor %o1, %o3, %o1
-! v47 = v24 ^ v47
+	and %o3, %o0, %o0
+! G = mem64[g + 384]
 	.loc 1 4443
-	xor %o2, %o3, %o2
-! v38 = v38 ^ v42
+	ldx [%i2 + 384], %o1
+! A = F12 & G
 	.loc 1 4444
-	ldx [%fp + 1263], %o3
-	xor %o0, %o3, %l6
-! v46 = v46 ^ v42
+	and %o3, %o1, %o2
+! T = F11 & G
 	.loc 1 4445
-	xor %i3, %o3, %o0
-! v47 = v47 ^ v42
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 4446
-	xor %o2, %o3, %o2
-! v42 = v19 ^ v42
+	xor %o0, %o1, %o0
+! G = mem64[g + 448]
 	.loc 1 4447
-	xor %l1, %o3, %o3
-! v46 = v46 ^ v49
+	ldx [%i2 + 448], %o1
+! T = F11 & G
 	.loc 1 4448
-	xor %o0, %o4, %o0
-! v34 = v34 ^ v49
+	and %o5, %o1, %i4
+! A = A ^ T
 	.loc 1 4449
-	xor %o1, %o4, %o1
-! v42 = v42 ^ v49
+	xor %o2, %i4, %o2
+! T = F10 & G
 	.loc 1 4450
-	xor %o3, %o4, %o3
-! v49 = v26 ^ v49
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 4451
-	ldx [%fp + 1047], %l1
-	xor %l1, %o4, %o4
-! v34 = v34 ^ v45
+	xor %o0, %o1, %o0
+! G = mem64[g + 512]
 	.loc 1 4452
-	xor %o1, %l4, %o1
-! v47 = v47 ^ v45
+	ldx [%i2 + 512], %o1
+! T = F10 & G
 	.loc 1 4453
-	xor %o2, %l4, %o2
-! v49 = v49 ^ v45
+	and %l0, %o1, %i4
+! A = A ^ T
 	.loc 1 4454
-	xor %o4, %l4, %o4
-! v45 = v22 ^ v45
+	xor %o2, %i4, %o2
+! T = F9 & G
 	.loc 1 4455
-	ldx [%fp + 1039], %l1
-	xor %l1, %l4, %l4
-! v47 = v47 ^ v41
+	and %l2, %o1, %o1
+! B = B ^ T
 	.loc 1 4456
-	xor %o2, %l3, %o2
-! v42 = v42 ^ v41
+	xor %o0, %o1, %o0
+! G = mem64[g + 576]
 	.loc 1 4457
-	xor %o3, %l3, %o3
-! v45 = v45 ^ v41
+	ldx [%i2 + 576], %o1
+! T = F9 & G
 	.loc 1 4458
-	xor %l4, %l3, %l4
-! v41 = v18 ^ v41
+	and %l2, %o1, %i4
+! A = A ^ T
 	.loc 1 4459
-	ldx [%fp + 1031], %l1
-	xor %l1, %l3, %l3
-! v42 = v42 ^ v37
+	xor %o2, %i4, %o2
+! T = F8 & G
 	.loc 1 4460
-	xor %o3, %l0, %o3
-! v49 = v49 ^ v37
+	and %l4, %o1, %o1
+! B = B ^ T
 	.loc 1 4461
-	xor %o4, %l0, %o4
-! v41 = v41 ^ v37
+	xor %o0, %o1, %o0
+! G = mem64[g + 640]
 	.loc 1 4462
-	xor %l3, %l0, %l3
-! v37 = v14 ^ v37
+	ldx [%i2 + 640], %o1
+! T = F8 & G
 	.loc 1 4463
-	ldx [%fp + 1023], %l1
-	xor %l1, %l0, %l0
-! v49 = v49 ^ v33
+	and %l4, %o1, %i4
+! A = A ^ T
 	.loc 1 4464
-	xor %o4, %l2, %o4
-! v45 = v45 ^ v33
+	xor %o2, %i4, %o2
+! T = F7 & G
 	.loc 1 4465
-	xor %l4, %l2, %l4
-! v37 = v37 ^ v33
+	and %l6, %o1, %o1
+! B = B ^ T
 	.loc 1 4466
-	xor %l0, %l2, %l0
-! v33 = v10 ^ v33
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
 	.loc 1 4467
-	ldx [%fp + 1015], %l1
-	xor %l1, %l2, %l2
-! v45 = v45 ^ v29
+	ldx [%i2 + 704], %o1
+! T = F7 & G
 	.loc 1 4468
-	xor %l4, %l5, %l4
-! v41 = v41 ^ v29
+	and %l6, %o1, %i4
+! A = A ^ T
 	.loc 1 4469
-	xor %l3, %l5, %l3
-! v33 = v33 ^ v29
+	xor %o2, %i4, %o2
+! T = F6 & G
 	.loc 1 4470
-	xor %l2, %l5, %l2
-! v29 = v6 ^ v29
+	and %i3, %o1, %o1
+! B = B ^ T
 	.loc 1 4471
-	ldx [%fp + 1007], %l1
-	xor %l1, %l5, %l5
-! v41 = v41 ^ v28
+	xor %o0, %o1, %o0
+! G = mem64[g + 768]
 	.loc 1 4472
-	xor %l3, %o5, %l3
-! v37 = v37 ^ v28
+	ldx [%i2 + 768], %o1
+! T = F6 & G
 	.loc 1 4473
-	xor %l0, %o5, %l0
-! v29 = v29 ^ v28
+	and %i3, %o1, %i4
+! A = A ^ T
 	.loc 1 4474
-	xor %l5, %o5, %l5
-! v28 = v2 ^ v28
+	xor %o2, %i4, %o2
+! T = F5 & G
 	.loc 1 4475
-	ldx [%fp + 903], %l1
-	xor %l1, %o5, %o5
-! mem64[h + 0] = v28
+	and %l7, %o1, %o1
+! B = B ^ T
 	.loc 1 4476
-	stx %o5, [%i0]
-! mem64[h + 64] = v29
-	.loc 1 4477
-	stx %l5, [%i0 + 64]
-! mem64[h + 128] = v33
+	xor %o0, %o1, %o0
+! H17 = B
 	.loc 1 4478
-	stx %l2, [%i0 + 128]
-! mem64[h + 192] = v37
+	mov %o0, %i4
+! G = mem64[g + 192]
 	.loc 1 4479
-	stx %l0, [%i0 + 192]
-! mem64[h + 256] = v41
+	ldx [%i2 + 192], %o0
+! B = F12 & G
 	.loc 1 4480
-	stx %l3, [%i0 + 256]
-! mem64[h + 320] = v45
+	and %o3, %o0, %o0
+! G = mem64[g + 256]
 	.loc 1 4481
-	stx %l4, [%i0 + 320]
-! mem64[h + 384] = v49
+	ldx [%i2 + 256], %o1
+! A = F12 & G
 	.loc 1 4482
-	stx %o4, [%i0 + 384]
-! mem64[h + 448] = v42
+	and %o3, %o1, %i5
+! T = F11 & G
 	.loc 1 4483
-	stx %o3, [%i0 + 448]
-! mem64[h + 512] = v47
+	and %o5, %o1, %o1
+! B = B ^ T
 	.loc 1 4484
-	stx %o2, [%i0 + 512]
-! mem64[h + 576] = v34
+	xor %o0, %o1, %o0
+! G = mem64[g + 320]
 	.loc 1 4485
-	stx %o1, [%i0 + 576]
-! mem64[h + 640] = v46
+	ldx [%i2 + 320], %o1
+! T = F11 & G
 	.loc 1 4486
-	stx %o0, [%i0 + 640]
-! mem64[h + 704] = v38
+	and %o5, %o1, %g1
+! A = A ^ T
 	.loc 1 4487
-	stx %l6, [%i0 + 704]
-! mem64[h + 768] = v15
+	xor %i5, %g1, %i5
+! T = F10 & G
 	.loc 1 4488
-	stx %o7, [%i0 + 768]
-! h = h + 8
+	and %l0, %o1, %o1
+! B = B ^ T
 	.loc 1 4489
+	xor %o0, %o1, %o0
+! G = mem64[g + 384]
+	.loc 1 4490
+	ldx [%i2 + 384], %o1
+! T = F10 & G
+	.loc 1 4491
+	and %l0, %o1, %g1
+! A = A ^ T
+	.loc 1 4492
+	xor %i5, %g1, %i5
+! T = F9 & G
+	.loc 1 4493
+	and %l2, %o1, %o1
+! B = B ^ T
+	.loc 1 4494
+	xor %o0, %o1, %o0
+! G = mem64[g + 448]
+	.loc 1 4495
+	ldx [%i2 + 448], %o1
+! T = F9 & G
+	.loc 1 4496
+	and %l2, %o1, %g1
+! A = A ^ T
+	.loc 1 4497
+	xor %i5, %g1, %i5
+! T = F8 & G
+	.loc 1 4498
+	and %l4, %o1, %o1
+! B = B ^ T
+	.loc 1 4499
+	xor %o0, %o1, %o0
+! G = mem64[g + 512]
+	.loc 1 4500
+	ldx [%i2 + 512], %o1
+! T = F8 & G
+	.loc 1 4501
+	and %l4, %o1, %g1
+! A = A ^ T
+	.loc 1 4502
+	xor %i5, %g1, %i5
+! T = F7 & G
+	.loc 1 4503
+	and %l6, %o1, %o1
+! B = B ^ T
+	.loc 1 4504
+	xor %o0, %o1, %o0
+! G = mem64[g + 576]
+	.loc 1 4505
+	ldx [%i2 + 576], %o1
+! T = F7 & G
+	.loc 1 4506
+	and %l6, %o1, %g1
+! A = A ^ T
+	.loc 1 4507
+	xor %i5, %g1, %i5
+! T = F6 & G
+	.loc 1 4508
+	and %i3, %o1, %o1
+! B = B ^ T
+	.loc 1 4509
+	xor %o0, %o1, %o0
+! G = mem64[g + 640]
+	.loc 1 4510
+	ldx [%i2 + 640], %o1
+! T = F6 & G
+	.loc 1 4511
+	and %i3, %o1, %g1
+! A = A ^ T
+	.loc 1 4512
+	xor %i5, %g1, %i5
+! T = F5 & G
+	.loc 1 4513
+	and %l7, %o1, %o1
+! B = B ^ T
+	.loc 1 4514
+	xor %o0, %o1, %o0
+! G = mem64[g + 704]
+	.loc 1 4515
+	ldx [%i2 + 704], %o1
+! T = F5 & G
+	.loc 1 4516
+	and %l7, %o1, %g1
+! A = A ^ T
+	.loc 1 4517
+	xor %i5, %g1, %i5
+! T = F4 & G
+	.loc 1 4518
+	and %l5, %o1, %o1
+! B = B ^ T
+	.loc 1 4519
+	xor %o0, %o1, %o0
+! G = mem64[g + 768]
+	.loc 1 4520
+	ldx [%i2 + 768], %o1
+! T = F4 & G
+	.loc 1 4521
+	and %l5, %o1, %g1
+! A = A ^ T
+	.loc 1 4522
+	xor %i5, %g1, %i5
+! T = F3 & G
+	.loc 1 4523
+	and %l3, %o1, %o1
+! B = B ^ T
+	.loc 1 4524
+	xor %o0, %o1, %o0
+! B = B ^ H24
+	.loc 1 4526
+	ldx [%fp + 1991], %o1
+	xor %o0, %o1, %o0
+! H15 = B
+	.loc 1 4527
+	mov %o0, %g1
+! G = mem64[g + 64]
+	.loc 1 4528
+	ldx [%i2 + 64], %o0
+! B = F12 & G
+	.loc 1 4529
+	and %o3, %o0, %o0
+! G = mem64[g + 128]
+	.loc 1 4530
+	ldx [%i2 + 128], %o1
+! A = F12 & G
+	.loc 1 4531
+	and %o3, %o1, %g4
+! T = F11 & G
+	.loc 1 4532
+	and %o5, %o1, %o1
+! B = B ^ T
+	.loc 1 4533
+	xor %o0, %o1, %o1
+! G = mem64[g + 192]
+	.loc 1 4534
+	ldx [%i2 + 192], %g5
+! T = F11 & G
+	.loc 1 4535
+	and %o5, %g5, %o0
+! A = A ^ T
+	.loc 1 4536
+	xor %g4, %o0, %g4
+! T = F10 & G
+	.loc 1 4537
+	and %l0, %g5, %o0
+! B = B ^ T
+	.loc 1 4538
+	xor %o1, %o0, %o1
+! G = mem64[g + 256]
+	.loc 1 4539
+	ldx [%i2 + 256], %g5
+! T = F10 & G
+	.loc 1 4540
+	and %l0, %g5, %o0
+! A = A ^ T
+	.loc 1 4541
+	xor %g4, %o0, %g4
+! T = F9 & G
+	.loc 1 4542
+	and %l2, %g5, %o0
+! B = B ^ T
+	.loc 1 4543
+	xor %o1, %o0, %o1
+! G = mem64[g + 320]
+	.loc 1 4544
+	ldx [%i2 + 320], %g5
+! T = F9 & G
+	.loc 1 4545
+	and %l2, %g5, %o0
+! A = A ^ T
+	.loc 1 4546
+	xor %g4, %o0, %g4
+! T = F8 & G
+	.loc 1 4547
+	and %l4, %g5, %o0
+! B = B ^ T
+	.loc 1 4548
+	xor %o1, %o0, %o1
+! G = mem64[g + 384]
+	.loc 1 4549
+	ldx [%i2 + 384], %g5
+! T = F8 & G
+	.loc 1 4550
+	and %l4, %g5, %o0
+! A = A ^ T
+	.loc 1 4551
+	xor %g4, %o0, %g4
+! T = F7 & G
+	.loc 1 4552
+	and %l6, %g5, %o0
+! B = B ^ T
+	.loc 1 4553
+	xor %o1, %o0, %o1
+! G = mem64[g + 448]
+	.loc 1 4554
+	ldx [%i2 + 448], %g5
+! T = F7 & G
+	.loc 1 4555
+	and %l6, %g5, %o0
+! A = A ^ T
+	.loc 1 4556
+	xor %g4, %o0, %g4
+! T = F6 & G
+	.loc 1 4557
+	and %i3, %g5, %o0
+! B = B ^ T
+	.loc 1 4558
+	xor %o1, %o0, %o1
+! G = mem64[g + 512]
+	.loc 1 4559
+	ldx [%i2 + 512], %g5
+! T = F6 & G
+	.loc 1 4560
+	and %i3, %g5, %o0
+! A = A ^ T
+	.loc 1 4561
+	xor %g4, %o0, %g4
+! T = F5 & G
+	.loc 1 4562
+	and %l7, %g5, %o0
+! B = B ^ T
+	.loc 1 4563
+	xor %o1, %o0, %o1
+! G = mem64[g + 576]
+	.loc 1 4564
+	ldx [%i2 + 576], %g5
+! T = F5 & G
+	.loc 1 4565
+	and %l7, %g5, %o0
+! A = A ^ T
+	.loc 1 4566
+	xor %g4, %o0, %g4
+! T = F4 & G
+	.loc 1 4567
+	and %l5, %g5, %o0
+! B = B ^ T
+	.loc 1 4568
+	xor %o1, %o0, %o1
+! G = mem64[g + 640]
+	.loc 1 4569
+	ldx [%i2 + 640], %g5
+! T = F4 & G
+	.loc 1 4570
+	and %l5, %g5, %o0
+! A = A ^ T
+	.loc 1 4571
+	xor %g4, %o0, %g4
+! T = F3 & G
+	.loc 1 4572
+	and %l3, %g5, %o0
+! B = B ^ T
+	.loc 1 4573
+	xor %o1, %o0, %o1
+! G = mem64[g + 704]
+	.loc 1 4574
+	ldx [%i2 + 704], %g5
+! T = F3 & G
+	.loc 1 4575
+	and %l3, %g5, %o0
+! A = A ^ T
+	.loc 1 4576
+	xor %g4, %o0, %g4
+! T = F2 & G
+	.loc 1 4577
+	and %l1, %g5, %o0
+! B = B ^ T
+	.loc 1 4578
+	xor %o1, %o0, %o1
+! G = mem64[g + 768]
+	.loc 1 4579
+	ldx [%i2 + 768], %g5
+! T = F2 & G
+	.loc 1 4580
+	and %l1, %g5, %o0
+! A = A ^ T
+	.loc 1 4581
+	xor %g4, %o0, %g4
+! T = F1 & G
+	.loc 1 4582
+	and %o7, %g5, %o0
+! B = B ^ T
+	.loc 1 4583
+	xor %o1, %o0, %g5
+! A = A ^ H23
+	.loc 1 4584
+	ldx [%fp + 1999], %o1
+	xor %g4, %o1, %o0
+! A = A ^ H24
+	.loc 1 4585
+	ldx [%fp + 1991], %g4
+	xor %o0, %g4, %o0
+! B = B ^ H22
+	.loc 1 4587
+	ldx [%fp + 2007], %g4
+	xor %g5, %g4, %g5
+! B = B ^ H23
+	.loc 1 4588
+	xor %g5, %o1, %g5
+! G = mem64[g + 0]
+	.loc 1 4590
+	ldx [%i2], %o1
+! A = F12 & G
+	.loc 1 4591
+	and %o3, %o1, %o3
+! B = F11 & G
+	.loc 1 4592
+	and %o5, %o1, %g4
+! G = mem64[g + 64]
+	.loc 1 4593
+	ldx [%i2 + 64], %o1
+! T = F11 & G
+	.loc 1 4594
+	and %o5, %o1, %o5
+! A = A ^ T
+	.loc 1 4595
+	xor %o3, %o5, %o3
+! T = F10 & G
+	.loc 1 4596
+	and %l0, %o1, %o1
+! B = B ^ T
+	.loc 1 4597
+	xor %g4, %o1, %g4
+! G = mem64[g + 128]
+	.loc 1 4598
+	ldx [%i2 + 128], %o5
+! T = F10 & G
+	.loc 1 4599
+	and %l0, %o5, %o1
+! A = A ^ T
+	.loc 1 4600
+	xor %o3, %o1, %o3
+! T = F9 & G
+	.loc 1 4601
+	and %l2, %o5, %o1
+! B = B ^ T
+	.loc 1 4602
+	xor %g4, %o1, %g4
+! G = mem64[g + 192]
+	.loc 1 4603
+	ldx [%i2 + 192], %o5
+! T = F9 & G
+	.loc 1 4604
+	and %l2, %o5, %o1
+! A = A ^ T
+	.loc 1 4605
+	xor %o3, %o1, %o3
+! T = F8 & G
+	.loc 1 4606
+	and %l4, %o5, %o1
+! B = B ^ T
+	.loc 1 4607
+	xor %g4, %o1, %g4
+! G = mem64[g + 256]
+	.loc 1 4608
+	ldx [%i2 + 256], %o5
+! T = F8 & G
+	.loc 1 4609
+	and %l4, %o5, %o1
+! A = A ^ T
+	.loc 1 4610
+	xor %o3, %o1, %o3
+! T = F7 & G
+	.loc 1 4611
+	and %l6, %o5, %o1
+! B = B ^ T
+	.loc 1 4612
+	xor %g4, %o1, %g4
+! G = mem64[g + 320]
+	.loc 1 4613
+	ldx [%i2 + 320], %o5
+! T = F7 & G
+	.loc 1 4614
+	and %l6, %o5, %o1
+! A = A ^ T
+	.loc 1 4615
+	xor %o3, %o1, %o3
+! T = F6 & G
+	.loc 1 4616
+	and %i3, %o5, %o1
+! B = B ^ T
+	.loc 1 4617
+	xor %g4, %o1, %g4
+! G = mem64[g + 384]
+	.loc 1 4618
+	ldx [%i2 + 384], %o5
+! T = F6 & G
+	.loc 1 4619
+	and %i3, %o5, %o1
+! A = A ^ T
+	.loc 1 4620
+	xor %o3, %o1, %o3
+! T = F5 & G
+	.loc 1 4621
+	and %l7, %o5, %o1
+! B = B ^ T
+	.loc 1 4622
+	xor %g4, %o1, %g4
+! G = mem64[g + 448]
+	.loc 1 4623
+	ldx [%i2 + 448], %o5
+! T = F5 & G
+	.loc 1 4624
+	and %l7, %o5, %o1
+! A = A ^ T
+	.loc 1 4625
+	xor %o3, %o1, %o3
+! T = F4 & G
+	.loc 1 4626
+	and %l5, %o5, %o1
+! B = B ^ T
+	.loc 1 4627
+	xor %g4, %o1, %g4
+! G = mem64[g + 512]
+	.loc 1 4628
+	ldx [%i2 + 512], %o5
+! T = F4 & G
+	.loc 1 4629
+	and %l5, %o5, %o1
+! A = A ^ T
+	.loc 1 4630
+	xor %o3, %o1, %o3
+! T = F3 & G
+	.loc 1 4631
+	and %l3, %o5, %o1
+! B = B ^ T
+	.loc 1 4632
+	xor %g4, %o1, %g4
+! G = mem64[g + 576]
+	.loc 1 4633
+	ldx [%i2 + 576], %o5
+! T = F3 & G
+	.loc 1 4634
+	and %l3, %o5, %o1
+! A = A ^ T
+	.loc 1 4635
+	xor %o3, %o1, %o3
+! T = F2 & G
+	.loc 1 4636
+	and %l1, %o5, %o1
+! B = B ^ T
+	.loc 1 4637
+	xor %g4, %o1, %g4
+! G = mem64[g + 640]
+	.loc 1 4638
+	ldx [%i2 + 640], %o5
+! T = F2 & G
+	.loc 1 4639
+	and %l1, %o5, %o1
+! A = A ^ T
+	.loc 1 4640
+	xor %o3, %o1, %o3
+! T = F1 & G
+	.loc 1 4641
+	and %o7, %o5, %o1
+! B = B ^ T
+	.loc 1 4642
+	xor %g4, %o1, %g4
+! G = mem64[g + 704]
+	.loc 1 4643
+	ldx [%i2 + 704], %o5
+! T = F1 & G
+	.loc 1 4644
+	and %o7, %o5, %o1
+! A = A ^ T
+	.loc 1 4645
+	xor %o3, %o1, %o3
+! T = F0 & G
+	.loc 1 4646
+	and %o4, %o5, %o1
+! B = B ^ T
+	.loc 1 4647
+	xor %g4, %o1, %g4
+! G = mem64[g + 768]
+	.loc 1 4648
+	ldx [%i2 + 768], %o1
+! T = F0 & G
+	.loc 1 4649
+	and %o4, %o1, %o1
+! A = A ^ T
+	.loc 1 4650
+	xor %o3, %o1, %o3
+! A = A ^ H21
+	.loc 1 4651
+	ldx [%fp + 2015], %o1
+	xor %o3, %o1, %o3
+! A = A ^ H22
+	.loc 1 4652
+	ldx [%fp + 2007], %o5
+	xor %o3, %o5, %o3
+! A = A ^ H24
+	.loc 1 4653
+	ldx [%fp + 1991], %o5
+	xor %o3, %o5, %o3
+! mem64[h + 768] = A
+	.loc 1 4654
+	stx %o3, [%i0 + 768]
+! B = B ^ H20
+	.loc 1 4655
+	ldx [%fp + 2023], %o3
+	xor %g4, %o3, %g4
+! B = B ^ H21
+	.loc 1 4656
+	xor %g4, %o1, %g4
+! B = B ^ H23
+	.loc 1 4657
+	ldx [%fp + 1999], %o1
+	xor %g4, %o1, %g4
+! B = B ^ H24
+	.loc 1 4658
+	xor %g4, %o5, %g4
+! mem64[h + 704] = B
+	.loc 1 4659
+	stx %g4, [%i0 + 704]
+! G = mem64[g + 0]
+	.loc 1 4660
+	ldx [%i2], %o1
+! A = F10 & G
+	.loc 1 4661
+	and %l0, %o1, %o3
+! B = F9 & G
+	.loc 1 4662
+	and %l2, %o1, %l0
+! G = mem64[g + 64]
+	.loc 1 4663
+	ldx [%i2 + 64], %o1
+! T = F9 & G
+	.loc 1 4664
+	and %l2, %o1, %o5
+! A = A ^ T
+	.loc 1 4665
+	xor %o3, %o5, %o5
+! T = F8 & G
+	.loc 1 4666
+	and %l4, %o1, %o1
+! B = B ^ T
+	.loc 1 4667
+	xor %l0, %o1, %o1
+! G = mem64[g + 128]
+	.loc 1 4668
+	ldx [%i2 + 128], %o3
+! T = F8 & G
+	.loc 1 4669
+	and %l4, %o3, %l0
+! A = A ^ T
+	.loc 1 4670
+	xor %o5, %l0, %o5
+! T = F7 & G
+	.loc 1 4671
+	and %l6, %o3, %o3
+! B = B ^ T
+	.loc 1 4672
+	xor %o1, %o3, %o1
+! G = mem64[g + 192]
+	.loc 1 4673
+	ldx [%i2 + 192], %o3
+! T = F7 & G
+	.loc 1 4674
+	and %l6, %o3, %l0
+! A = A ^ T
+	.loc 1 4675
+	xor %o5, %l0, %o5
+! T = F6 & G
+	.loc 1 4676
+	and %i3, %o3, %o3
+! B = B ^ T
+	.loc 1 4677
+	xor %o1, %o3, %o1
+! G = mem64[g + 256]
+	.loc 1 4678
+	ldx [%i2 + 256], %o3
+! T = F6 & G
+	.loc 1 4679
+	and %i3, %o3, %l0
+! A = A ^ T
+	.loc 1 4680
+	xor %o5, %l0, %o5
+! T = F5 & G
+	.loc 1 4681
+	and %l7, %o3, %o3
+! B = B ^ T
+	.loc 1 4682
+	xor %o1, %o3, %o1
+! G = mem64[g + 320]
+	.loc 1 4683
+	ldx [%i2 + 320], %o3
+! T = F5 & G
+	.loc 1 4684
+	and %l7, %o3, %l0
+! A = A ^ T
+	.loc 1 4685
+	xor %o5, %l0, %o5
+! T = F4 & G
+	.loc 1 4686
+	and %l5, %o3, %o3
+! B = B ^ T
+	.loc 1 4687
+	xor %o1, %o3, %o1
+! G = mem64[g + 384]
+	.loc 1 4688
+	ldx [%i2 + 384], %o3
+! T = F4 & G
+	.loc 1 4689
+	and %l5, %o3, %l0
+! A = A ^ T
+	.loc 1 4690
+	xor %o5, %l0, %o5
+! T = F3 & G
+	.loc 1 4691
+	and %l3, %o3, %o3
+! B = B ^ T
+	.loc 1 4692
+	xor %o1, %o3, %o1
+! G = mem64[g + 448]
+	.loc 1 4693
+	ldx [%i2 + 448], %o3
+! T = F3 & G
+	.loc 1 4694
+	and %l3, %o3, %l0
+! A = A ^ T
+	.loc 1 4695
+	xor %o5, %l0, %o5
+! T = F2 & G
+	.loc 1 4696
+	and %l1, %o3, %o3
+! B = B ^ T
+	.loc 1 4697
+	xor %o1, %o3, %o1
+! G = mem64[g + 512]
+	.loc 1 4698
+	ldx [%i2 + 512], %o3
+! T = F2 & G
+	.loc 1 4699
+	and %l1, %o3, %l0
+! A = A ^ T
+	.loc 1 4700
+	xor %o5, %l0, %o5
+! T = F1 & G
+	.loc 1 4701
+	and %o7, %o3, %o3
+! B = B ^ T
+	.loc 1 4702
+	xor %o1, %o3, %o1
+! G = mem64[g + 576]
+	.loc 1 4703
+	ldx [%i2 + 576], %o3
+! T = F1 & G
+	.loc 1 4704
+	and %o7, %o3, %l0
+! A = A ^ T
+	.loc 1 4705
+	xor %o5, %l0, %o5
+! T = F0 & G
+	.loc 1 4706
+	and %o4, %o3, %o3
+! B = B ^ T
+	.loc 1 4707
+	xor %o1, %o3, %o3
+! G = mem64[g + 640]
+	.loc 1 4708
+	ldx [%i2 + 640], %o1
+! T = F0 & G
+	.loc 1 4709
+	and %o4, %o1, %o1
+! A = A ^ T
+	.loc 1 4710
+	xor %o5, %o1, %o1
+! A = A ^ H19
+	.loc 1 4711
+	ldx [%fp + 2031], %o5
+	xor %o1, %o5, %o1
+! A = A ^ H20
+	.loc 1 4712
+	ldx [%fp + 2023], %l0
+	xor %o1, %l0, %o1
+! A = A ^ H22
+	.loc 1 4713
+	ldx [%fp + 2007], %l0
+	xor %o1, %l0, %o1
+! A = A ^ H23
+	.loc 1 4714
+	ldx [%fp + 1999], %l2
+	xor %o1, %l2, %o1
+! mem64[h + 640] = A
+	.loc 1 4715
+	stx %o1, [%i0 + 640]
+! B = B ^ H18
+	.loc 1 4716
+	xor %o3, %o2, %o3
+! B = B ^ H19
+	.loc 1 4717
+	xor %o3, %o5, %o3
+! B = B ^ H21
+	.loc 1 4718
+	ldx [%fp + 2015], %o1
+	xor %o3, %o1, %o3
+! B = B ^ H22
+	.loc 1 4719
+	xor %o3, %l0, %o3
+! mem64[h + 576] = B
+	.loc 1 4720
+	stx %o3, [%i0 + 576]
+! G = mem64[g + 0]
+	.loc 1 4721
+	ldx [%i2], %o1
+! A = F8 & G
+	.loc 1 4722
+	and %l4, %o1, %o3
+! B = F7 & G
+	.loc 1 4723
+	and %l6, %o1, %o1
+! G = mem64[g + 64]
+	.loc 1 4724
+	ldx [%i2 + 64], %o5
+! T = F7 & G
+	.loc 1 4725
+	and %l6, %o5, %l0
+! A = A ^ T
+	.loc 1 4726
+	xor %o3, %l0, %o3
+! T = F6 & G
+	.loc 1 4727
+	and %i3, %o5, %o5
+! B = B ^ T
+	.loc 1 4728
+	xor %o1, %o5, %o1
+! G = mem64[g + 128]
+	.loc 1 4729
+	ldx [%i2 + 128], %o5
+! T = F6 & G
+	.loc 1 4730
+	and %i3, %o5, %l0
+! A = A ^ T
+	.loc 1 4731
+	xor %o3, %l0, %o3
+! T = F5 & G
+	.loc 1 4732
+	and %l7, %o5, %o5
+! B = B ^ T
+	.loc 1 4733
+	xor %o1, %o5, %o1
+! G = mem64[g + 192]
+	.loc 1 4734
+	ldx [%i2 + 192], %o5
+! T = F5 & G
+	.loc 1 4735
+	and %l7, %o5, %l0
+! A = A ^ T
+	.loc 1 4736
+	xor %o3, %l0, %o3
+! T = F4 & G
+	.loc 1 4737
+	and %l5, %o5, %o5
+! B = B ^ T
+	.loc 1 4738
+	xor %o1, %o5, %o1
+! G = mem64[g + 256]
+	.loc 1 4739
+	ldx [%i2 + 256], %o5
+! T = F4 & G
+	.loc 1 4740
+	and %l5, %o5, %l0
+! A = A ^ T
+	.loc 1 4741
+	xor %o3, %l0, %o3
+! T = F3 & G
+	.loc 1 4742
+	and %l3, %o5, %o5
+! B = B ^ T
+	.loc 1 4743
+	xor %o1, %o5, %o1
+! G = mem64[g + 320]
+	.loc 1 4744
+	ldx [%i2 + 320], %o5
+! T = F3 & G
+	.loc 1 4745
+	and %l3, %o5, %l0
+! A = A ^ T
+	.loc 1 4746
+	xor %o3, %l0, %o3
+! T = F2 & G
+	.loc 1 4747
+	and %l1, %o5, %o5
+! B = B ^ T
+	.loc 1 4748
+	xor %o1, %o5, %o1
+! G = mem64[g + 384]
+	.loc 1 4749
+	ldx [%i2 + 384], %o5
+! T = F2 & G
+	.loc 1 4750
+	and %l1, %o5, %l0
+! A = A ^ T
+	.loc 1 4751
+	xor %o3, %l0, %o3
+! T = F1 & G
+	.loc 1 4752
+	and %o7, %o5, %o5
+! B = B ^ T
+	.loc 1 4753
+	xor %o1, %o5, %o1
+! G = mem64[g + 448]
+	.loc 1 4754
+	ldx [%i2 + 448], %o5
+! T = F1 & G
+	.loc 1 4755
+	and %o7, %o5, %l0
+! A = A ^ T
+	.loc 1 4756
+	xor %o3, %l0, %o3
+! T = F0 & G
+	.loc 1 4757
+	and %o4, %o5, %o5
+! B = B ^ T
+	.loc 1 4758
+	xor %o1, %o5, %o5
+! G = mem64[g + 512]
+	.loc 1 4759
+	ldx [%i2 + 512], %o1
+! T = F0 & G
+	.loc 1 4760
+	and %o4, %o1, %o1
+! A = A ^ T
+	.loc 1 4761
+	xor %o3, %o1, %o3
+! A = A ^ H17
+	.loc 1 4762
+	xor %o3, %i4, %o3
+! A = A ^ H18
+	.loc 1 4763
+	xor %o3, %o2, %o3
+! A = A ^ H20
+	.loc 1 4764
+	ldx [%fp + 2023], %o1
+	xor %o3, %o1, %o3
+! A = A ^ H21
+	.loc 1 4765
+	ldx [%fp + 2015], %l0
+	xor %o3, %l0, %o3
+! mem64[h + 512] = A
+	.loc 1 4766
+	stx %o3, [%i0 + 512]
+! B = B ^ H16
+	.loc 1 4767
+	xor %o5, %i5, %o5
+! B = B ^ H17
+	.loc 1 4768
+	xor %o5, %i4, %o5
+! B = B ^ H19
+	.loc 1 4769
+	ldx [%fp + 2031], %o3
+	xor %o5, %o3, %o5
+! B = B ^ H20
+	.loc 1 4770
+	xor %o5, %o1, %o5
+! mem64[h + 448] = B
+	.loc 1 4771
+	stx %o5, [%i0 + 448]
+! G = mem64[g + 0]
+	.loc 1 4772
+	ldx [%i2], %o1
+! A = F6 & G
+	.loc 1 4773
+	and %i3, %o1, %o3
+! B = F5 & G
+	.loc 1 4774
+	and %l7, %o1, %o1
+! G = mem64[g + 64]
+	.loc 1 4775
+	ldx [%i2 + 64], %o5
+! T = F5 & G
+	.loc 1 4776
+	and %l7, %o5, %l0
+! A = A ^ T
+	.loc 1 4777
+	xor %o3, %l0, %o3
+! T = F4 & G
+	.loc 1 4778
+	and %l5, %o5, %o5
+! B = B ^ T
+	.loc 1 4779
+	xor %o1, %o5, %o1
+! G = mem64[g + 128]
+	.loc 1 4780
+	ldx [%i2 + 128], %o5
+! T = F4 & G
+	.loc 1 4781
+	and %l5, %o5, %l0
+! A = A ^ T
+	.loc 1 4782
+	xor %o3, %l0, %o3
+! T = F3 & G
+	.loc 1 4783
+	and %l3, %o5, %o5
+! B = B ^ T
+	.loc 1 4784
+	xor %o1, %o5, %o1
+! G = mem64[g + 192]
+	.loc 1 4785
+	ldx [%i2 + 192], %o5
+! T = F3 & G
+	.loc 1 4786
+	and %l3, %o5, %l0
+! A = A ^ T
+	.loc 1 4787
+	xor %o3, %l0, %o3
+! T = F2 & G
+	.loc 1 4788
+	and %l1, %o5, %o5
+! B = B ^ T
+	.loc 1 4789
+	xor %o1, %o5, %o1
+! G = mem64[g + 256]
+	.loc 1 4790
+	ldx [%i2 + 256], %o5
+! T = F2 & G
+	.loc 1 4791
+	and %l1, %o5, %l0
+! A = A ^ T
+	.loc 1 4792
+	xor %o3, %l0, %o3
+! T = F1 & G
+	.loc 1 4793
+	and %o7, %o5, %o5
+! B = B ^ T
+	.loc 1 4794
+	xor %o1, %o5, %o1
+! G = mem64[g + 320]
+	.loc 1 4795
+	ldx [%i2 + 320], %o5
+! T = F1 & G
+	.loc 1 4796
+	and %o7, %o5, %l0
+! A = A ^ T
+	.loc 1 4797
+	xor %o3, %l0, %o3
+! T = F0 & G
+	.loc 1 4798
+	and %o4, %o5, %o5
+! B = B ^ T
+	.loc 1 4799
+	xor %o1, %o5, %o1
+! G = mem64[g + 384]
+	.loc 1 4800
+	ldx [%i2 + 384], %o5
+! T = F0 & G
+	.loc 1 4801
+	and %o4, %o5, %o5
+! A = A ^ T
+	.loc 1 4802
+	xor %o3, %o5, %o3
+! A = A ^ H15
+	.loc 1 4803
+	xor %o3, %g1, %o3
+! A = A ^ H16
+	.loc 1 4804
+	xor %o3, %i5, %o3
+! A = A ^ H18
+	.loc 1 4805
+	xor %o3, %o2, %o3
+! A = A ^ H19
+	.loc 1 4806
+	ldx [%fp + 2031], %o5
+	xor %o3, %o5, %o3
+! mem64[h + 384] = A
+	.loc 1 4807
+	stx %o3, [%i0 + 384]
+! B = B ^ H14
+	.loc 1 4808
+	xor %o1, %o0, %o1
+! B = B ^ H15
+	.loc 1 4809
+	xor %o1, %g1, %o1
+! B = B ^ H17
+	.loc 1 4810
+	xor %o1, %i4, %o1
+! B = B ^ H18
+	.loc 1 4811
+	xor %o1, %o2, %o1
+! mem64[h + 320] = B
+	.loc 1 4812
+	stx %o1, [%i0 + 320]
+! G = mem64[g + 0]
+	.loc 1 4813
+	ldx [%i2], %o1
+! A = F4 & G
+	.loc 1 4814
+	and %l5, %o1, %o2
+! B = F3 & G
+	.loc 1 4815
+	and %l3, %o1, %o1
+! G = mem64[g + 64]
+	.loc 1 4816
+	ldx [%i2 + 64], %o3
+! T = F3 & G
+	.loc 1 4817
+	and %l3, %o3, %o5
+! A = A ^ T
+	.loc 1 4818
+	xor %o2, %o5, %o2
+! T = F2 & G
+	.loc 1 4819
+	and %l1, %o3, %o3
+! B = B ^ T
+	.loc 1 4820
+	xor %o1, %o3, %o1
+! G = mem64[g + 128]
+	.loc 1 4821
+	ldx [%i2 + 128], %o3
+! T = F2 & G
+	.loc 1 4822
+	and %l1, %o3, %o5
+! A = A ^ T
+	.loc 1 4823
+	xor %o2, %o5, %o2
+! T = F1 & G
+	.loc 1 4824
+	and %o7, %o3, %o3
+! B = B ^ T
+	.loc 1 4825
+	xor %o1, %o3, %o1
+! G = mem64[g + 192]
+	.loc 1 4826
+	ldx [%i2 + 192], %o3
+! T = F1 & G
+	.loc 1 4827
+	and %o7, %o3, %o5
+! A = A ^ T
+	.loc 1 4828
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 4829
+	and %o4, %o3, %o3
+! B = B ^ T
+	.loc 1 4830
+	xor %o1, %o3, %o1
+! G = mem64[g + 256]
+	.loc 1 4831
+	ldx [%i2 + 256], %o3
+! T = F0 & G
+	.loc 1 4832
+	and %o4, %o3, %o3
+! A = A ^ T
+	.loc 1 4833
+	xor %o2, %o3, %o2
+! A = A ^ H13
+	.loc 1 4834
+	xor %o2, %g5, %o2
+! A = A ^ H14
+	.loc 1 4835
+	xor %o2, %o0, %o2
+! A = A ^ H16
+	.loc 1 4836
+	xor %o2, %i5, %o2
+! A = A ^ H17
+	.loc 1 4837
+	xor %o2, %i4, %o2
+! mem64[h + 256] = A
+	.loc 1 4838
+	stx %o2, [%i0 + 256]
+! B = B ^ H13
+	.loc 1 4839
+	xor %o1, %g5, %o1
+! B = B ^ H15
+	.loc 1 4840
+	xor %o1, %g1, %o1
+! B = B ^ H16
+	.loc 1 4841
+	xor %o1, %i5, %o1
+! mem64[h + 192] = B
+	.loc 1 4842
+	stx %o1, [%i0 + 192]
+! G = mem64[g + 0]
+	.loc 1 4843
+	ldx [%i2], %o1
+! A = F2 & G
+	.loc 1 4844
+	and %l1, %o1, %o2
+! B = F1 & G
+	.loc 1 4845
+	and %o7, %o1, %o1
+! G = mem64[g + 64]
+	.loc 1 4846
+	ldx [%i2 + 64], %o3
+! T = F1 & G
+	.loc 1 4847
+	and %o7, %o3, %o5
+! A = A ^ T
+	.loc 1 4848
+	xor %o2, %o5, %o2
+! T = F0 & G
+	.loc 1 4849
+	and %o4, %o3, %o3
+! B = B ^ T
+	.loc 1 4850
+	xor %o1, %o3, %o1
+! G = mem64[g + 128]
+	.loc 1 4851
+	ldx [%i2 + 128], %o3
+! T = F0 & G
+	.loc 1 4852
+	and %o4, %o3, %o3
+! A = A ^ T
+	.loc 1 4853
+	xor %o2, %o3, %o2
+! A = A ^ H14
+	.loc 1 4854
+	xor %o2, %o0, %o2
+! A = A ^ H15
+	.loc 1 4855
+	xor %o2, %g1, %o2
+! mem64[h + 128] = A
+	.loc 1 4856
+	stx %o2, [%i0 + 128]
+! B = B ^ H13
+	.loc 1 4857
+	xor %o1, %g5, %o1
+! B = B ^ H14
+	.loc 1 4858
+	xor %o1, %o0, %o1
+! mem64[h + 64] = B
+	.loc 1 4859
+	stx %o1, [%i0 + 64]
+! G = mem64[g + 0]
+	.loc 1 4860
+	ldx [%i2], %o0
+! A = F0 & G
+	.loc 1 4861
+	and %o4, %o0, %o0
+! A = A ^ H13
+	.loc 1 4862
+	xor %o0, %g5, %o0
+! mem64[h + 0] = A
+	.loc 1 4863
+	stx %o0, [%i0]
+! h = h + 8
+	.loc 1 4864
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 4490
+	.loc 1 4865
 	add %i1, 8, %i1
 ! g = g + 8
-	.loc 1 4491
+	.loc 1 4866
 	add %i2, 8, %i2
 ! i = i - 1
-	.loc 1 4492
-	ldx [%fp + 895], %o0
+	.loc 1 4867
+	ldx [%fp + 1983], %o0
 	sub %o0, 1, %o0
-	stx %o0, [%fp + 895]
+	stx %o0, [%fp + 1983]
 ! =? i - 0
-	.loc 1 4493
+	.loc 1 4868
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 4494
+	.loc 1 4869
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_vec512_mul_sparc64.pass
 	nop
 ! leave
-	.loc 1 4495
+	.loc 1 4870
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec512_mul_sparc64, .-qhasm_kernel_mceliece_gf13_vec512_mul_sparc64
@@ -16353,174 +16753,174 @@ qhasm_kernel_mceliece_gf13_vec512_mul_sparc64:
 qhasm_kernel_mceliece_gf13_vec512_sq_sparc64:
 	save %sp, -176, %sp
 ! i = 8
-	.loc 1 4501
+	.loc 1 4876
 	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf13_vec512_sq_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 4503
+	.loc 1 4878
 	ldx [%i1], %o0
 ! v1 = mem64[f + 704]
-	.loc 1 4504
+	.loc 1 4879
 	ldx [%i1 + 704], %o5
 ! v0 = v0 ^ v1
-	.loc 1 4505
+	.loc 1 4880
 	xor %o0, %o5, %o3
 ! v2 = mem64[f + 448]
-	.loc 1 4506
+	.loc 1 4881
 	ldx [%i1 + 448], %o0
 ! v3 = v2 ^ v1
-	.loc 1 4507
+	.loc 1 4882
 	xor %o0, %o5, %o1
 ! v4 = mem64[f + 768]
-	.loc 1 4508
+	.loc 1 4883
 	ldx [%i1 + 768], %o7
 ! v3 = v3 ^ v4
-	.loc 1 4509
+	.loc 1 4884
 	xor %o1, %o7, %l0
 ! v5 = mem64[f + 64]
-	.loc 1 4510
+	.loc 1 4885
 	ldx [%i1 + 64], %o1
 ! v5 = v5 ^ v2
-	.loc 1 4511
+	.loc 1 4886
 	xor %o1, %o0, %l1
 ! v6 = mem64[f + 512]
-	.loc 1 4512
+	.loc 1 4887
 	ldx [%i1 + 512], %o1
 ! v7 = v6 ^ v1
-	.loc 1 4513
+	.loc 1 4888
 	xor %o1, %o5, %o2
 ! v7 = v7 ^ v4
-	.loc 1 4514
+	.loc 1 4889
 	xor %o2, %o7, %l2
 ! v8 = mem64[f + 128]
-	.loc 1 4515
+	.loc 1 4890
 	ldx [%i1 + 128], %o2
 ! v8 = v8 ^ v2
-	.loc 1 4516
+	.loc 1 4891
 	xor %o2, %o0, %o2
 ! v8 = v8 ^ v6
-	.loc 1 4517
+	.loc 1 4892
 	xor %o2, %o1, %o2
 ! v8 = v8 ^ v1
-	.loc 1 4518
+	.loc 1 4893
 	xor %o2, %o5, %o2
 ! v8 = v8 ^ v4
-	.loc 1 4519
+	.loc 1 4894
 	xor %o2, %o7, %l4
 ! v9 = mem64[f + 576]
-	.loc 1 4520
+	.loc 1 4895
 	ldx [%i1 + 576], %o2
 ! v2 = v2 ^ v9
-	.loc 1 4521
+	.loc 1 4896
 	xor %o0, %o2, %l5
 ! v10 = mem64[f + 192]
-	.loc 1 4522
+	.loc 1 4897
 	ldx [%i1 + 192], %o0
 ! v10 = v10 ^ v6
-	.loc 1 4523
+	.loc 1 4898
 	xor %o0, %o1, %o0
 ! v10 = v10 ^ v9
-	.loc 1 4524
+	.loc 1 4899
 	xor %o0, %o2, %o0
 ! v10 = v10 ^ v4
-	.loc 1 4525
+	.loc 1 4900
 	xor %o0, %o7, %l7
 ! v11 = mem64[f + 640]
-	.loc 1 4526
+	.loc 1 4901
 	ldx [%i1 + 640], %o0
 ! v6 = v6 ^ v11
-	.loc 1 4527
+	.loc 1 4902
 	xor %o1, %o0, %i2
 ! v12 = mem64[f + 256]
-	.loc 1 4528
+	.loc 1 4903
 	ldx [%i1 + 256], %o1
 ! v12 = v12 ^ v9
-	.loc 1 4529
+	.loc 1 4904
 	xor %o1, %o2, %o1
 ! v12 = v12 ^ v11
-	.loc 1 4530
+	.loc 1 4905
 	xor %o1, %o0, %l3
 ! v9 = v9 ^ v1
-	.loc 1 4531
+	.loc 1 4906
 	xor %o2, %o5, %o2
 ! v13 = mem64[f + 320]
-	.loc 1 4532
+	.loc 1 4907
 	ldx [%i1 + 320], %o1
 ! v13 = v13 ^ v11
-	.loc 1 4533
+	.loc 1 4908
 	xor %o1, %o0, %o1
 ! v13 = v13 ^ v1
-	.loc 1 4534
+	.loc 1 4909
 	xor %o1, %o5, %o1
 ! v11 = v11 ^ v4
-	.loc 1 4535
+	.loc 1 4910
 	xor %o0, %o7, %l6
 ! v14 = mem64[f + 384]
-	.loc 1 4536
+	.loc 1 4911
 	ldx [%i1 + 384], %o0
 ! v1 = v14 ^ v1
-	.loc 1 4537
+	.loc 1 4912
 	xor %o0, %o5, %o5
 ! v4 = v1 ^ v4
-	.loc 1 4538
+	.loc 1 4913
 	xor %o5, %o7, %o7
 ! mem64[h + 0] = v0
-	.loc 1 4539
+	.loc 1 4914
 	stx %o3, [%i0]
 ! mem64[h + 64] = v3
-	.loc 1 4540
+	.loc 1 4915
 	stx %l0, [%i0 + 64]
 ! mem64[h + 128] = v5
-	.loc 1 4541
+	.loc 1 4916
 	stx %l1, [%i0 + 128]
 ! mem64[h + 192] = v7
-	.loc 1 4542
+	.loc 1 4917
 	stx %l2, [%i0 + 192]
 ! mem64[h + 256] = v8
-	.loc 1 4543
+	.loc 1 4918
 	stx %l4, [%i0 + 256]
 ! mem64[h + 320] = v2
-	.loc 1 4544
+	.loc 1 4919
 	stx %l5, [%i0 + 320]
 ! mem64[h + 384] = v10
-	.loc 1 4545
+	.loc 1 4920
 	stx %l7, [%i0 + 384]
 ! mem64[h + 448] = v6
-	.loc 1 4546
+	.loc 1 4921
 	stx %i2, [%i0 + 448]
 ! mem64[h + 512] = v12
-	.loc 1 4547
+	.loc 1 4922
 	stx %l3, [%i0 + 512]
 ! mem64[h + 576] = v9
-	.loc 1 4548
+	.loc 1 4923
 	stx %o2, [%i0 + 576]
 ! mem64[h + 640] = v13
-	.loc 1 4549
+	.loc 1 4924
 	stx %o1, [%i0 + 640]
 ! mem64[h + 704] = v11
-	.loc 1 4550
+	.loc 1 4925
 	stx %l6, [%i0 + 704]
 ! mem64[h + 768] = v4
-	.loc 1 4551
+	.loc 1 4926
 	stx %o7, [%i0 + 768]
 ! h = h + 8
-	.loc 1 4552
+	.loc 1 4927
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 4553
+	.loc 1 4928
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 4554
+	.loc 1 4929
 	sub %o4, 1, %o4
 ! =? i - 0
-	.loc 1 4555
+	.loc 1 4930
 	cmp %o4, 0
 ! goto pass if !=
-	.loc 1 4556
+	.loc 1 4931
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_vec512_sq_sparc64.pass
 	nop
 ! leave
-	.loc 1 4557
+	.loc 1 4932
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec512_sq_sparc64, .-qhasm_kernel_mceliece_gf13_vec512_sq_sparc64
@@ -16533,369 +16933,369 @@ qhasm_kernel_mceliece_gf13_vec512_sq_sparc64:
 qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	save %sp, -5312, %sp
 ! i = 8
-	.loc 1 4563
+	.loc 1 4938
 	mov 8, %o0
 	stx %o0, [%fp + -3089]
 .Lqhasm_kernel_mceliece_gf13_vec512_inv_sparc64.pass:
 ! v0 = mem64[f + 0]
-	.loc 1 4565
+	.loc 1 4940
 	ldx [%i1], %o0
 	stx %o0, [%fp + -3081]
 ! v1 = mem64[f + 704]
-	.loc 1 4566
+	.loc 1 4941
 	ldx [%i1 + 704], %l5
 ! v2 = v0 ^ v1
-	.loc 1 4567
+	.loc 1 4942
 	xor %o0, %l5, %l3
 ! v3 = mem64[f + 448]
-	.loc 1 4568
+	.loc 1 4943
 	ldx [%i1 + 448], %l2
 ! v4 = v3 ^ v1
-	.loc 1 4569
+	.loc 1 4944
 	xor %l2, %l5, %o0
 ! v5 = mem64[f + 768]
-	.loc 1 4570
+	.loc 1 4945
 	ldx [%i1 + 768], %l4
 ! v4 = v4 ^ v5
-	.loc 1 4571
+	.loc 1 4946
 	xor %o0, %l4, %l1
 ! v6 = mem64[f + 64]
-	.loc 1 4572
+	.loc 1 4947
 	ldx [%i1 + 64], %o0
 	stx %o0, [%fp + -3073]
 ! v7 = v6 ^ v3
-	.loc 1 4573
+	.loc 1 4948
 	xor %o0, %l2, %l0
 ! v8 = mem64[f + 512]
-	.loc 1 4574
+	.loc 1 4949
 	ldx [%i1 + 512], %l6
 ! v9 = v8 ^ v1
-	.loc 1 4575
+	.loc 1 4950
 	xor %l6, %l5, %o0
 ! v9 = v9 ^ v5
-	.loc 1 4576
+	.loc 1 4951
 	xor %o0, %l4, %l7
 ! v10 = mem64[f + 128]
-	.loc 1 4577
+	.loc 1 4952
 	ldx [%i1 + 128], %o0
 	stx %o0, [%fp + -3065]
 ! v11 = v10 ^ v3
-	.loc 1 4578
+	.loc 1 4953
 	xor %o0, %l2, %o0
 ! v11 = v11 ^ v8
-	.loc 1 4579
+	.loc 1 4954
 	xor %o0, %l6, %o0
 ! v11 = v11 ^ v1
-	.loc 1 4580
+	.loc 1 4955
 	xor %o0, %l5, %o0
 ! v11 = v11 ^ v5
-	.loc 1 4581
+	.loc 1 4956
 	xor %o0, %l4, %i2
 ! v12 = mem64[f + 576]
-	.loc 1 4582
+	.loc 1 4957
 	ldx [%i1 + 576], %o2
 	stx %o2, [%fp + -905]
 ! v13 = v3 ^ v12
-	.loc 1 4583
+	.loc 1 4958
 	xor %l2, %o2, %o7
 ! v14 = mem64[f + 192]
-	.loc 1 4584
+	.loc 1 4959
 	ldx [%i1 + 192], %o0
 	stx %o0, [%fp + -3057]
 ! v15 = v14 ^ v8
-	.loc 1 4585
+	.loc 1 4960
 	xor %o0, %l6, %o0
 ! v15 = v15 ^ v12
-	.loc 1 4586
+	.loc 1 4961
 	xor %o0, %o2, %o0
 ! v15 = v15 ^ v5
-	.loc 1 4587
+	.loc 1 4962
 	xor %o0, %l4, %o5
 ! v16 = mem64[f + 640]
-	.loc 1 4588
+	.loc 1 4963
 	ldx [%i1 + 640], %o1
 	stx %o1, [%fp + -3049]
 ! v17 = v8 ^ v16
-	.loc 1 4589
+	.loc 1 4964
 	xor %l6, %o1, %i3
 ! v18 = mem64[f + 256]
-	.loc 1 4590
+	.loc 1 4965
 	ldx [%i1 + 256], %o0
 	stx %o0, [%fp + -3041]
 ! v19 = v18 ^ v12
-	.loc 1 4591
+	.loc 1 4966
 	xor %o0, %o2, %o0
 ! v19 = v19 ^ v16
-	.loc 1 4592
+	.loc 1 4967
 	xor %o0, %o1, %i4
 ! v20 = v12 ^ v1
-	.loc 1 4593
+	.loc 1 4968
 	ldx [%fp + -905], %o0
 	xor %o0, %l5, %o4
 ! v21 = mem64[f + 320]
-	.loc 1 4594
+	.loc 1 4969
 	ldx [%i1 + 320], %o0
 	stx %o0, [%fp + -3033]
 ! v22 = v21 ^ v16
-	.loc 1 4595
+	.loc 1 4970
 	xor %o0, %o1, %o0
 ! v22 = v22 ^ v1
-	.loc 1 4596
+	.loc 1 4971
 	xor %o0, %l5, %o3
 ! v23 = v16 ^ v5
-	.loc 1 4597
+	.loc 1 4972
 	xor %o1, %l4, %i5
 ! v24 = mem64[f + 384]
-	.loc 1 4598
+	.loc 1 4973
 	ldx [%i1 + 384], %o2
 ! v25 = v24 ^ v1
-	.loc 1 4599
+	.loc 1 4974
 	xor %o2, %l5, %o0
 ! v25 = v25 ^ v5
-	.loc 1 4600
+	.loc 1 4975
 	xor %o0, %l4, %o0
 	stx %o0, [%fp + -889]
 ! v26 = v2 & v0
-	.loc 1 4601
+	.loc 1 4976
 	ldx [%fp + -3081], %g1
 	and %l3, %g1, %o0
 	stx %o0, [%fp + -3025]
 ! v27 = v2 & v6
-	.loc 1 4602
+	.loc 1 4977
 	ldx [%fp + -3073], %g5
 	stx %g5, [%fp + 1839]
 	and %l3, %g5, %o0
 ! v28 = v4 & v0
-	.loc 1 4603
+	.loc 1 4978
 	and %l1, %g1, %o1
 ! v28 = v27 ^ v28
-	.loc 1 4604
+	.loc 1 4979
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2849]
 ! v27 = v2 & v10
-	.loc 1 4605
+	.loc 1 4980
 	ldx [%fp + -3065], %g4
 	stx %g4, [%fp + 1063]
 	and %l3, %g4, %o0
 	stx %o0, [%fp + 1831]
 	stx %o0, [%fp + 591]
 ! v29 = v4 & v6
-	.loc 1 4606
+	.loc 1 4981
 	and %l1, %g5, %g5
 	stx %g5, [%fp + 1375]
 	stx %g5, [%fp + -897]
 ! v30 = v7 & v0
-	.loc 1 4607
+	.loc 1 4982
 	and %l0, %g1, %o1
 	stx %o1, [%fp + 1663]
 	stx %o1, [%fp + -121]
 ! v29 = v27 ^ v29
-	.loc 1 4608
+	.loc 1 4983
 	xor %o0, %g5, %o0
 ! v30 = v29 ^ v30
-	.loc 1 4609
+	.loc 1 4984
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2841]
 ! v29 = v2 & v14
-	.loc 1 4610
+	.loc 1 4985
 	ldx [%fp + -3057], %o1
 	and %l3, %o1, %g5
 ! v27 = v4 & v10
-	.loc 1 4611
+	.loc 1 4986
 	and %l1, %g4, %o0
 ! v31 = v7 & v6
-	.loc 1 4612
+	.loc 1 4987
 	ldx [%fp + 1839], %g4
 	and %l0, %g4, %g4
 	stx %g4, [%fp + -3017]
 ! v32 = v9 & v0
-	.loc 1 4613
+	.loc 1 4988
 	and %l7, %g1, %g1
 ! v27 = v29 ^ v27
-	.loc 1 4614
+	.loc 1 4989
 	xor %g5, %o0, %o0
 ! v31 = v27 ^ v31
-	.loc 1 4615
+	.loc 1 4990
 	xor %o0, %g4, %o0
 ! v32 = v31 ^ v32
-	.loc 1 4616
+	.loc 1 4991
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2833]
 ! v31 = v2 & v18
-	.loc 1 4617
+	.loc 1 4992
 	ldx [%fp + -3041], %o0
 	stx %o0, [%fp + 191]
 	and %l3, %o0, %g1
 	stx %g1, [%fp + -881]
 ! v27 = v4 & v14
-	.loc 1 4618
+	.loc 1 4993
 	and %l1, %o1, %g4
 	stx %g4, [%fp + -873]
 ! v29 = v7 & v10
-	.loc 1 4619
+	.loc 1 4994
 	ldx [%fp + -3065], %o0
 	stx %o0, [%fp + -249]
 	and %l0, %o0, %o0
 	stx %o0, [%fp + -865]
 ! v33 = v9 & v6
-	.loc 1 4620
+	.loc 1 4995
 	ldx [%fp + -3073], %o1
 	stx %o1, [%fp + 199]
 	and %l7, %o1, %g5
 	stx %g5, [%fp + -3009]
 ! v34 = v11 & v0
-	.loc 1 4621
+	.loc 1 4996
 	ldx [%fp + -3081], %o1
 	stx %o1, [%fp + 207]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + -3001]
 ! v27 = v31 ^ v27
-	.loc 1 4622
+	.loc 1 4997
 	xor %g1, %g4, %g1
 	stx %g1, [%fp + -857]
 ! v29 = v27 ^ v29
-	.loc 1 4623
+	.loc 1 4998
 	xor %g1, %o0, %o0
 	stx %o0, [%fp + -849]
 ! v33 = v29 ^ v33
-	.loc 1 4624
+	.loc 1 4999
 	xor %o0, %g5, %o0
 ! v34 = v33 ^ v34
-	.loc 1 4625
+	.loc 1 5000
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2825]
 ! v33 = v2 & v21
-	.loc 1 4626
+	.loc 1 5001
 	ldx [%fp + -3033], %o0
 	stx %o0, [%fp + 223]
 	and %l3, %o0, %o0
 	stx %o0, [%fp + 215]
 	stx %o0, [%fp + -2817]
 ! v29 = v4 & v18
-	.loc 1 4627
+	.loc 1 5002
 	ldx [%fp + 191], %o0
 	and %l1, %o0, %o0
 	stx %o0, [%fp + 1383]
 	stx %o0, [%fp + -841]
 ! v27 = v7 & v14
-	.loc 1 4628
+	.loc 1 5003
 	ldx [%fp + -3057], %o0
 	stx %o0, [%fp + 231]
 	and %l0, %o0, %o0
 	stx %o0, [%fp + 1591]
 	stx %o0, [%fp + -833]
 ! v31 = v9 & v10
-	.loc 1 4629
+	.loc 1 5004
 	ldx [%fp + -249], %o0
 	and %l7, %o0, %g4
 	stx %g4, [%fp + -825]
 ! v35 = v11 & v6
-	.loc 1 4630
+	.loc 1 5005
 	ldx [%fp + 199], %o0
 	and %i2, %o0, %g1
 	stx %g1, [%fp + 735]
 	stx %g1, [%fp + -2993]
 ! v36 = v13 & v0
-	.loc 1 4631
+	.loc 1 5006
 	ldx [%fp + 207], %o0
 	and %o7, %o0, %o1
 	stx %o1, [%fp + 1071]
 	stx %o1, [%fp + -2985]
 ! v29 = v33 ^ v29
-	.loc 1 4632
+	.loc 1 5007
 	ldx [%fp + 215], %o0
 	ldx [%fp + 1383], %g5
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 4633
+	.loc 1 5008
 	ldx [%fp + 1591], %g5
 	xor %o0, %g5, %o0
 ! v31 = v27 ^ v31
-	.loc 1 4634
+	.loc 1 5009
 	xor %o0, %g4, %o0
 ! v35 = v31 ^ v35
-	.loc 1 4635
+	.loc 1 5010
 	xor %o0, %g1, %o0
 ! v36 = v35 ^ v36
-	.loc 1 4636
+	.loc 1 5011
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2809]
 ! v35 = v2 & v24
-	.loc 1 4637
+	.loc 1 5012
 	and %l3, %o2, %o0
 	stx %o0, [%fp + 239]
 	stx %o0, [%fp + -2801]
 ! v31 = v4 & v21
-	.loc 1 4638
+	.loc 1 5013
 	ldx [%fp + 223], %o0
 	and %l1, %o0, %o0
 	stx %o0, [%fp + -817]
 ! v27 = v7 & v18
-	.loc 1 4639
+	.loc 1 5014
 	ldx [%fp + -3041], %o0
 	and %l0, %o0, %o0
 	stx %o0, [%fp + 743]
 	stx %o0, [%fp + -2793]
 ! v29 = v9 & v14
-	.loc 1 4640
+	.loc 1 5015
 	ldx [%fp + 231], %o0
 	and %l7, %o0, %o0
 	stx %o0, [%fp + 1391]
 	stx %o0, [%fp + -809]
 ! v33 = v11 & v10
-	.loc 1 4641
+	.loc 1 5016
 	ldx [%fp + -3065], %o0
 	and %i2, %o0, %o1
 	stx %o1, [%fp + -113]
 ! v37 = v13 & v6
-	.loc 1 4642
+	.loc 1 5017
 	ldx [%fp + -3073], %o0
 	and %o7, %o0, %g4
 	stx %g4, [%fp + 751]
 	stx %g4, [%fp + -2977]
 ! v38 = v15 & v0
-	.loc 1 4643
+	.loc 1 5018
 	ldx [%fp + -3081], %o0
 	and %o5, %o0, %g1
 	stx %g1, [%fp + 1079]
 	stx %g1, [%fp + -2969]
 ! v31 = v35 ^ v31
-	.loc 1 4644
+	.loc 1 5019
 	ldx [%fp + -817], %o0
 	ldx [%fp + 239], %g5
 	xor %g5, %o0, %o0
 ! v27 = v31 ^ v27
-	.loc 1 4645
+	.loc 1 5020
 	ldx [%fp + 743], %g5
 	xor %o0, %g5, %o0
 ! v29 = v27 ^ v29
-	.loc 1 4646
+	.loc 1 5021
 	ldx [%fp + 1391], %g5
 	xor %o0, %g5, %o0
 ! v33 = v29 ^ v33
-	.loc 1 4647
+	.loc 1 5022
 	xor %o0, %o1, %o0
 ! v37 = v33 ^ v37
-	.loc 1 4648
+	.loc 1 5023
 	xor %o0, %g4, %o0
 ! v38 = v37 ^ v38
-	.loc 1 4649
+	.loc 1 5024
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2785]
 ! v37 = v4 & v24
-	.loc 1 4650
+	.loc 1 5025
 	and %l1, %o2, %o0
 	stx %o0, [%fp + -241]
 	stx %o0, [%fp + -2777]
 ! v33 = v7 & v21
-	.loc 1 4651
+	.loc 1 5026
 	ldx [%fp + -3033], %o0
 	stx %o0, [%fp + -233]
 	and %l0, %o0, %o0
 	stx %o0, [%fp + 999]
 	stx %o0, [%fp + -801]
 ! v29 = v9 & v18
-	.loc 1 4652
+	.loc 1 5027
 	ldx [%fp + -3041], %o0
 	stx %o0, [%fp + 247]
 	and %l7, %o0, %o0
@@ -16903,1365 +17303,1365 @@ qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	stx %o0, [%fp + -225]
 	stx %o0, [%fp + -2769]
 ! v27 = v11 & v14
-	.loc 1 4653
+	.loc 1 5028
 	ldx [%fp + -3057], %o0
 	stx %o0, [%fp + 263]
 	and %i2, %o0, %g4
 	stx %g4, [%fp + 255]
 	stx %g4, [%fp + -2761]
 ! v31 = v13 & v10
-	.loc 1 4654
+	.loc 1 5029
 	ldx [%fp + -3065], %o0
 	stx %o0, [%fp + 271]
 	and %o7, %o0, %g1
 	stx %g1, [%fp + 1231]
 	stx %g1, [%fp + -793]
 ! v35 = v15 & v6
-	.loc 1 4655
+	.loc 1 5030
 	ldx [%fp + -3073], %o0
 	and %o5, %o0, %o1
 	stx %o1, [%fp + 1399]
 	stx %o1, [%fp + -785]
 ! v33 = v37 ^ v33
-	.loc 1 4656
+	.loc 1 5031
 	ldx [%fp + -241], %o0
 	ldx [%fp + 999], %g5
 	xor %o0, %g5, %o0
 ! v29 = v33 ^ v29
-	.loc 1 4657
+	.loc 1 5032
 	ldx [%fp + 1599], %g5
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 4658
+	.loc 1 5033
 	xor %o0, %g4, %o0
 ! v31 = v27 ^ v31
-	.loc 1 4659
+	.loc 1 5034
 	xor %o0, %g1, %o0
 ! v35 = v31 ^ v35
-	.loc 1 4660
+	.loc 1 5035
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2753]
 ! v31 = v7 & v24
-	.loc 1 4661
+	.loc 1 5036
 	and %l0, %o2, %g5
 	stx %g5, [%fp + -2745]
 ! v27 = v9 & v21
-	.loc 1 4662
+	.loc 1 5037
 	ldx [%fp + -233], %o0
 	and %l7, %o0, %o0
 ! v29 = v11 & v18
-	.loc 1 4663
+	.loc 1 5038
 	ldx [%fp + 247], %o1
 	and %i2, %o1, %o1
 	stx %o1, [%fp + -2737]
 ! v33 = v13 & v14
-	.loc 1 4664
+	.loc 1 5039
 	ldx [%fp + 263], %g1
 	and %o7, %g1, %g4
 ! v37 = v15 & v10
-	.loc 1 4665
+	.loc 1 5040
 	ldx [%fp + 271], %g1
 	and %o5, %g1, %g1
 ! v27 = v31 ^ v27
-	.loc 1 4666
+	.loc 1 5041
 	xor %g5, %o0, %o0
 ! v29 = v27 ^ v29
-	.loc 1 4667
+	.loc 1 5042
 	xor %o0, %o1, %o0
 ! v33 = v29 ^ v33
-	.loc 1 4668
+	.loc 1 5043
 	xor %o0, %g4, %o0
 ! v37 = v33 ^ v37
-	.loc 1 4669
+	.loc 1 5044
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2729]
 ! v33 = v9 & v24
-	.loc 1 4670
+	.loc 1 5045
 	and %l7, %o2, %o0
 	stx %o0, [%fp + 759]
 	stx %o0, [%fp + -2721]
 ! v29 = v11 & v21
-	.loc 1 4671
+	.loc 1 5046
 	ldx [%fp + -3033], %o1
 	stx %o1, [%fp + 1719]
 	and %i2, %o1, %g5
 	stx %g5, [%fp + 1407]
 	stx %g5, [%fp + -777]
 ! v27 = v13 & v18
-	.loc 1 4672
+	.loc 1 5047
 	ldx [%fp + -3041], %g1
 	stx %g1, [%fp + 1087]
 	and %o7, %g1, %g4
 	stx %g4, [%fp + 1671]
 	stx %g4, [%fp + -105]
 ! v31 = v15 & v14
-	.loc 1 4673
+	.loc 1 5048
 	ldx [%fp + -3057], %o1
 	and %o5, %o1, %o1
 ! v29 = v33 ^ v29
-	.loc 1 4674
+	.loc 1 5049
 	xor %o0, %g5, %o0
 ! v27 = v29 ^ v27
-	.loc 1 4675
+	.loc 1 5050
 	xor %o0, %g4, %o0
 ! v31 = v27 ^ v31
-	.loc 1 4676
+	.loc 1 5051
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2713]
 ! v27 = v11 & v24
-	.loc 1 4677
+	.loc 1 5052
 	and %i2, %o2, %o0
 ! v29 = v13 & v21
-	.loc 1 4678
+	.loc 1 5053
 	ldx [%fp + 1719], %g4
 	and %o7, %g4, %o1
 ! v33 = v15 & v18
-	.loc 1 4679
+	.loc 1 5054
 	and %o5, %g1, %g1
 ! v29 = v27 ^ v29
-	.loc 1 4680
+	.loc 1 5055
 	xor %o0, %o1, %o1
 ! v33 = v29 ^ v33
-	.loc 1 4681
+	.loc 1 5056
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2705]
 ! v29 = v13 & v24
-	.loc 1 4682
+	.loc 1 5057
 	and %o7, %o2, %o0
 ! v27 = v15 & v21
-	.loc 1 4683
+	.loc 1 5058
 	and %o5, %g4, %o1
 ! v27 = v29 ^ v27
-	.loc 1 4684
+	.loc 1 5059
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2697]
 ! v29 = v15 & v24
-	.loc 1 4685
+	.loc 1 5060
 	and %o5, %o2, %o0
 	stx %o0, [%fp + -2689]
 ! v39 = v17 & v3
-	.loc 1 4686
+	.loc 1 5061
 	and %i3, %l2, %o0
 	stx %o0, [%fp + -2961]
 ! v40 = v17 & v8
-	.loc 1 4687
+	.loc 1 5062
 	and %i3, %l6, %o0
 ! v41 = v19 & v3
-	.loc 1 4688
+	.loc 1 5063
 	and %i4, %l2, %o1
 ! v41 = v40 ^ v41
-	.loc 1 4689
+	.loc 1 5064
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2681]
 ! v40 = v17 & v12
-	.loc 1 4690
+	.loc 1 5065
 	ldx [%fp + -905], %g4
 	and %i3, %g4, %g1
 ! v42 = v19 & v8
-	.loc 1 4691
+	.loc 1 5066
 	and %i4, %l6, %o0
 ! v43 = v20 & v3
-	.loc 1 4692
+	.loc 1 5067
 	and %o4, %l2, %o1
 ! v42 = v40 ^ v42
-	.loc 1 4693
+	.loc 1 5068
 	xor %g1, %o0, %o0
 ! v43 = v42 ^ v43
-	.loc 1 4694
+	.loc 1 5069
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2673]
 ! v42 = v17 & v16
-	.loc 1 4695
+	.loc 1 5070
 	ldx [%fp + -3049], %g1
 	and %i3, %g1, %g5
 ! v40 = v19 & v12
-	.loc 1 4696
+	.loc 1 5071
 	and %i4, %g4, %o0
 ! v44 = v20 & v8
-	.loc 1 4697
+	.loc 1 5072
 	and %o4, %l6, %o1
 	stx %o1, [%fp + -2953]
 ! v45 = v22 & v3
-	.loc 1 4698
+	.loc 1 5073
 	and %o3, %l2, %g4
 ! v40 = v42 ^ v40
-	.loc 1 4699
+	.loc 1 5074
 	xor %g5, %o0, %o0
 ! v44 = v40 ^ v44
-	.loc 1 4700
+	.loc 1 5075
 	xor %o0, %o1, %o0
 ! v45 = v44 ^ v45
-	.loc 1 4701
+	.loc 1 5076
 	xor %o0, %g4, %o0
 	stx %o0, [%fp + -2665]
 ! v44 = v17 & v1
-	.loc 1 4702
+	.loc 1 5077
 	and %i3, %l5, %o0
 ! v40 = v19 & v16
-	.loc 1 4703
+	.loc 1 5078
 	and %i4, %g1, %g5
 ! v42 = v20 & v12
-	.loc 1 4704
+	.loc 1 5079
 	ldx [%fp + -905], %o1
 	and %o4, %o1, %o1
 ! v46 = v22 & v8
-	.loc 1 4705
+	.loc 1 5080
 	and %o3, %l6, %g4
 	stx %g4, [%fp + -2945]
 ! v47 = v23 & v3
-	.loc 1 4706
+	.loc 1 5081
 	and %i5, %l2, %g1
 	stx %g1, [%fp + -2937]
 ! v40 = v44 ^ v40
-	.loc 1 4707
+	.loc 1 5082
 	xor %o0, %g5, %o0
 ! v42 = v40 ^ v42
-	.loc 1 4708
+	.loc 1 5083
 	xor %o0, %o1, %o0
 ! v46 = v42 ^ v46
-	.loc 1 4709
+	.loc 1 5084
 	xor %o0, %g4, %o0
 ! v47 = v46 ^ v47
-	.loc 1 4710
+	.loc 1 5085
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2657]
 ! v46 = v17 & v5
-	.loc 1 4711
+	.loc 1 5086
 	and %i3, %l4, %o0
 	stx %o0, [%fp + 279]
 	stx %o0, [%fp + -2649]
 ! v42 = v19 & v1
-	.loc 1 4712
+	.loc 1 5087
 	and %i4, %l5, %o0
 	stx %o0, [%fp + 1415]
 	stx %o0, [%fp + -769]
 ! v40 = v20 & v16
-	.loc 1 4713
+	.loc 1 5088
 	ldx [%fp + -3049], %o0
 	stx %o0, [%fp + 767]
 	and %o4, %o0, %o0
 	stx %o0, [%fp + 1607]
 	stx %o0, [%fp + -761]
 ! v44 = v22 & v12
-	.loc 1 4714
+	.loc 1 5089
 	ldx [%fp + -905], %o0
 	and %o3, %o0, %g4
 	stx %g4, [%fp + -97]
 ! v48 = v23 & v8
-	.loc 1 4715
+	.loc 1 5090
 	and %i5, %l6, %g1
 	stx %g1, [%fp + 775]
 	stx %g1, [%fp + -2929]
 ! v49 = v25 & v3
-	.loc 1 4716
+	.loc 1 5091
 	ldx [%fp + -889], %o0
 	and %o0, %l2, %o1
 	stx %o1, [%fp + 1095]
 	stx %o1, [%fp + -2921]
 ! v42 = v46 ^ v42
-	.loc 1 4717
+	.loc 1 5092
 	ldx [%fp + 279], %o0
 	ldx [%fp + 1415], %g5
 	xor %o0, %g5, %o0
 ! v40 = v42 ^ v40
-	.loc 1 4718
+	.loc 1 5093
 	ldx [%fp + 1607], %g5
 	xor %o0, %g5, %o0
 ! v44 = v40 ^ v44
-	.loc 1 4719
+	.loc 1 5094
 	xor %o0, %g4, %o0
 ! v48 = v44 ^ v48
-	.loc 1 4720
+	.loc 1 5095
 	xor %o0, %g1, %o0
 ! v49 = v48 ^ v49
-	.loc 1 4721
+	.loc 1 5096
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2641]
 ! v48 = v19 & v5
-	.loc 1 4722
+	.loc 1 5097
 	and %i4, %l4, %o0
 	stx %o0, [%fp + 783]
 	stx %o0, [%fp + -2633]
 ! v44 = v20 & v1
-	.loc 1 4723
+	.loc 1 5098
 	and %o4, %l5, %g5
 	stx %g5, [%fp + -89]
 ! v40 = v22 & v16
-	.loc 1 4724
+	.loc 1 5099
 	ldx [%fp + 767], %o1
 	and %o3, %o1, %g4
 	stx %g4, [%fp + 1103]
 	stx %g4, [%fp + -2625]
 ! v42 = v23 & v12
-	.loc 1 4725
+	.loc 1 5100
 	ldx [%fp + -905], %o1
 	stx %o1, [%fp + 1239]
 	and %i5, %o1, %g1
 	stx %g1, [%fp + -81]
 ! v46 = v25 & v8
-	.loc 1 4726
+	.loc 1 5101
 	ldx [%fp + -889], %o1
 	stx %o1, [%fp + 1423]
 	and %o1, %l6, %o1
 	stx %o1, [%fp + 599]
 ! v44 = v48 ^ v44
-	.loc 1 4727
+	.loc 1 5102
 	xor %o0, %g5, %o0
 ! v40 = v44 ^ v40
-	.loc 1 4728
+	.loc 1 5103
 	xor %o0, %g4, %o0
 ! v42 = v40 ^ v42
-	.loc 1 4729
+	.loc 1 5104
 	xor %o0, %g1, %o0
 ! v46 = v42 ^ v46
-	.loc 1 4730
+	.loc 1 5105
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2617]
 ! v42 = v20 & v5
-	.loc 1 4731
+	.loc 1 5106
 	and %o4, %l4, %g5
 	stx %g5, [%fp + 1559]
 	stx %g5, [%fp + -2609]
 ! v40 = v22 & v1
-	.loc 1 4732
+	.loc 1 5107
 	and %o3, %l5, %o1
 	stx %o1, [%fp + -73]
 ! v44 = v23 & v16
-	.loc 1 4733
+	.loc 1 5108
 	ldx [%fp + -3049], %o0
 	stx %o0, [%fp + 1727]
 	and %i5, %o0, %g4
 	stx %g4, [%fp + 607]
 ! v48 = v25 & v12
-	.loc 1 4734
+	.loc 1 5109
 	ldx [%fp + 1239], %o0
 	ldx [%fp + 1423], %g1
 	and %g1, %o0, %g1
 ! v40 = v42 ^ v40
-	.loc 1 4735
+	.loc 1 5110
 	xor %g5, %o1, %o0
 ! v44 = v40 ^ v44
-	.loc 1 4736
+	.loc 1 5111
 	xor %o0, %g4, %o0
 ! v48 = v44 ^ v48
-	.loc 1 4737
+	.loc 1 5112
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2601]
 ! v44 = v22 & v5
-	.loc 1 4738
+	.loc 1 5113
 	and %o3, %l4, %o0
 ! v40 = v23 & v1
-	.loc 1 4739
+	.loc 1 5114
 	and %i5, %l5, %o1
 ! v42 = v25 & v16
-	.loc 1 4740
+	.loc 1 5115
 	ldx [%fp + -889], %g4
 	ldx [%fp + 1727], %g1
 	and %g4, %g1, %g1
 ! v40 = v44 ^ v40
-	.loc 1 4741
+	.loc 1 5116
 	xor %o0, %o1, %o1
 ! v42 = v40 ^ v42
-	.loc 1 4742
+	.loc 1 5117
 	xor %o1, %g1, %o0
 	stx %o0, [%fp + -2593]
 ! v40 = v23 & v5
-	.loc 1 4743
+	.loc 1 5118
 	and %i5, %l4, %o0
 ! v44 = v25 & v1
-	.loc 1 4744
+	.loc 1 5119
 	and %g4, %l5, %o1
 ! v44 = v40 ^ v44
-	.loc 1 4745
+	.loc 1 5120
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2585]
 ! v40 = v25 & v5
-	.loc 1 4746
+	.loc 1 5121
 	and %g4, %l4, %o0
 	stx %o0, [%fp + 615]
 ! v17 = v2 ^ v17
-	.loc 1 4747
+	.loc 1 5122
 	xor %l3, %i3, %i3
 ! v19 = v4 ^ v19
-	.loc 1 4748
+	.loc 1 5123
 	xor %l1, %i4, %i4
 ! v20 = v7 ^ v20
-	.loc 1 4749
+	.loc 1 5124
 	xor %l0, %o4, %l1
 ! v22 = v9 ^ v22
-	.loc 1 4750
+	.loc 1 5125
 	xor %l7, %o3, %l7
 ! v23 = v11 ^ v23
-	.loc 1 4751
+	.loc 1 5126
 	xor %i2, %i5, %i5
 ! v25 = v13 ^ v25
-	.loc 1 4752
+	.loc 1 5127
 	ldx [%fp + -889], %o0
 	xor %o7, %o0, %o3
 ! v13 = v0 ^ v3
-	.loc 1 4753
+	.loc 1 5128
 	ldx [%fp + -3081], %o0
 	xor %o0, %l2, %g1
 ! v11 = v6 ^ v8
-	.loc 1 4754
+	.loc 1 5129
 	ldx [%fp + -3073], %o0
 	xor %o0, %l6, %i2
 ! v9 = v10 ^ v12
-	.loc 1 4755
+	.loc 1 5130
 	ldx [%fp + -3065], %o0
 	ldx [%fp + -905], %o1
 	xor %o0, %o1, %l3
 ! v7 = v14 ^ v16
-	.loc 1 4756
+	.loc 1 5131
 	ldx [%fp + -3057], %o0
 	ldx [%fp + -3049], %o1
 	xor %o0, %o1, %l0
 ! v4 = v18 ^ v1
-	.loc 1 4757
+	.loc 1 5132
 	ldx [%fp + -3041], %o0
 	xor %o0, %l5, %o7
 ! v2 = v21 ^ v5
-	.loc 1 4758
+	.loc 1 5133
 	ldx [%fp + -3033], %o0
 	xor %o0, %l4, %o4
 ! v50 = v17 & v13
-	.loc 1 4759
+	.loc 1 5134
 	and %i3, %g1, %o0
 	stx %o0, [%fp + -2913]
 ! v51 = v17 & v11
-	.loc 1 4760
+	.loc 1 5135
 	and %i3, %i2, %o0
 ! v52 = v19 & v13
-	.loc 1 4761
+	.loc 1 5136
 	and %i4, %g1, %o1
 ! v52 = v51 ^ v52
-	.loc 1 4762
+	.loc 1 5137
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2577]
 ! v51 = v17 & v9
-	.loc 1 4763
+	.loc 1 5138
 	and %i3, %l3, %o1
 ! v53 = v19 & v11
-	.loc 1 4764
+	.loc 1 5139
 	and %i4, %i2, %g4
 	stx %g4, [%fp + -2905]
 ! v54 = v20 & v13
-	.loc 1 4765
+	.loc 1 5140
 	and %l1, %g1, %o0
 ! v53 = v51 ^ v53
-	.loc 1 4766
+	.loc 1 5141
 	xor %o1, %g4, %o1
 ! v54 = v53 ^ v54
-	.loc 1 4767
+	.loc 1 5142
 	xor %o1, %o0, %o0
 	stx %o0, [%fp + -2569]
 ! v53 = v17 & v7
-	.loc 1 4768
+	.loc 1 5143
 	and %i3, %l0, %o0
 	stx %o0, [%fp + -753]
 ! v51 = v19 & v9
-	.loc 1 4769
+	.loc 1 5144
 	and %i4, %l3, %g5
 	stx %g5, [%fp + -65]
 ! v55 = v20 & v11
-	.loc 1 4770
+	.loc 1 5145
 	and %l1, %i2, %g4
 	stx %g4, [%fp + -2897]
 ! v56 = v22 & v13
-	.loc 1 4771
+	.loc 1 5146
 	and %l7, %g1, %o1
 	stx %o1, [%fp + -2889]
 ! v51 = v53 ^ v51
-	.loc 1 4772
+	.loc 1 5147
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
-	.loc 1 4773
+	.loc 1 5148
 	xor %o0, %g4, %o0
 ! v56 = v55 ^ v56
-	.loc 1 4774
+	.loc 1 5149
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2561]
 ! v55 = v17 & v4
-	.loc 1 4775
+	.loc 1 5150
 	and %i3, %o7, %o0
 	stx %o0, [%fp + 1679]
 	stx %o0, [%fp + 287]
 	stx %o0, [%fp + -2553]
 ! v51 = v19 & v7
-	.loc 1 4776
+	.loc 1 5151
 	and %i4, %l0, %o0
 	stx %o0, [%fp + 1919]
 	stx %o0, [%fp + 1247]
 	stx %o0, [%fp + -745]
 ! v53 = v20 & v9
-	.loc 1 4777
+	.loc 1 5152
 	and %l1, %l3, %o0
 	stx %o0, [%fp + 1967]
 	stx %o0, [%fp + 1431]
 	stx %o0, [%fp + -737]
 ! v57 = v22 & v11
-	.loc 1 4778
+	.loc 1 5153
 	and %l7, %i2, %g4
 	stx %g4, [%fp + 1783]
 	stx %g4, [%fp + 295]
 	stx %g4, [%fp + -2881]
 ! v58 = v23 & v13
-	.loc 1 4779
+	.loc 1 5154
 	and %i5, %g1, %o1
 	stx %o1, [%fp + 1871]
 	stx %o1, [%fp + 791]
 	stx %o1, [%fp + -2873]
 ! v51 = v55 ^ v51
-	.loc 1 4780
+	.loc 1 5155
 	ldx [%fp + 1679], %o0
 	ldx [%fp + 1919], %g5
 	xor %o0, %g5, %o0
 ! v53 = v51 ^ v53
-	.loc 1 4781
+	.loc 1 5156
 	ldx [%fp + 1967], %g5
 	xor %o0, %g5, %o0
 ! v57 = v53 ^ v57
-	.loc 1 4782
+	.loc 1 5157
 	xor %o0, %g4, %o0
 ! v58 = v57 ^ v58
-	.loc 1 4783
+	.loc 1 5158
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2545]
 ! v57 = v17 & v2
-	.loc 1 4784
+	.loc 1 5159
 	and %i3, %o4, %o0
 	stx %o0, [%fp + 1255]
 	stx %o0, [%fp + -217]
 	stx %o0, [%fp + -2537]
 ! v53 = v19 & v4
-	.loc 1 4785
+	.loc 1 5160
 	and %i4, %o7, %o0
 	stx %o0, [%fp + 1007]
 	stx %o0, [%fp + -729]
 ! v51 = v20 & v7
-	.loc 1 4786
+	.loc 1 5161
 	and %l1, %l0, %o0
 	stx %o0, [%fp + 1335]
 	stx %o0, [%fp + 303]
 	stx %o0, [%fp + -2529]
 ! v55 = v22 & v9
-	.loc 1 4787
+	.loc 1 5162
 	and %l7, %l3, %g4
 	stx %g4, [%fp + 1015]
 	stx %g4, [%fp + -721]
 ! v59 = v23 & v11
-	.loc 1 4788
+	.loc 1 5163
 	and %i5, %i2, %o0
 	stx %o0, [%fp + 1535]
 	stx %o0, [%fp + 311]
 	stx %o0, [%fp + -2865]
 ! v60 = v25 & v13
-	.loc 1 4789
+	.loc 1 5164
 	and %o3, %g1, %o1
 	stx %o1, [%fp + 319]
 	stx %o1, [%fp + -2857]
 ! v53 = v57 ^ v53
-	.loc 1 4790
+	.loc 1 5165
 	ldx [%fp + 1007], %o0
 	ldx [%fp + 1255], %g5
 	xor %g5, %o0, %o0
 	stx %o0, [%fp + -713]
 ! v51 = v53 ^ v51
-	.loc 1 4791
+	.loc 1 5166
 	ldx [%fp + 1335], %g5
 	xor %o0, %g5, %o0
 ! v55 = v51 ^ v55
-	.loc 1 4792
+	.loc 1 5167
 	xor %o0, %g4, %o0
 ! v59 = v55 ^ v59
-	.loc 1 4793
+	.loc 1 5168
 	ldx [%fp + 1535], %g4
 	xor %o0, %g4, %o0
 ! v60 = v59 ^ v60
-	.loc 1 4794
+	.loc 1 5169
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -2521]
 ! v17 = v17 & v24
-	.loc 1 4795
+	.loc 1 5170
 	and %i3, %o2, %o0
 	stx %o0, [%fp + 1943]
 	stx %o0, [%fp + 327]
 	stx %o0, [%fp + -2513]
 ! v59 = v19 & v2
-	.loc 1 4796
+	.loc 1 5171
 	and %i4, %o4, %o0
 	stx %o0, [%fp + 1439]
 	stx %o0, [%fp + -705]
 ! v55 = v20 & v4
-	.loc 1 4797
+	.loc 1 5172
 	and %l1, %o7, %o0
 	stx %o0, [%fp + 1975]
 	stx %o0, [%fp + 799]
 	stx %o0, [%fp + -2505]
 ! v51 = v22 & v7
-	.loc 1 4798
+	.loc 1 5173
 	and %l7, %l0, %o1
 	stx %o1, [%fp + 1111]
 	stx %o1, [%fp + -2497]
 ! v53 = v23 & v9
-	.loc 1 4799
+	.loc 1 5174
 	and %i5, %l3, %g4
 	stx %g4, [%fp + 1759]
 	stx %g4, [%fp + -697]
 ! v57 = v25 & v11
-	.loc 1 4800
+	.loc 1 5175
 	and %o3, %i2, %i3
 	stx %i3, [%fp + 1847]
 	stx %i3, [%fp + -57]
 ! v13 = v15 & v13
-	.loc 1 4801
+	.loc 1 5176
 	and %o5, %g1, %g1
 	stx %g1, [%fp + 1935]
 	stx %g1, [%fp + 1551]
 ! v59 = v17 ^ v59
-	.loc 1 4802
+	.loc 1 5177
 	ldx [%fp + 1439], %o0
 	ldx [%fp + 1943], %g5
 	xor %g5, %o0, %o0
 ! v55 = v59 ^ v55
-	.loc 1 4803
+	.loc 1 5178
 	ldx [%fp + 1975], %g5
 	xor %o0, %g5, %o0
 ! v51 = v55 ^ v51
-	.loc 1 4804
+	.loc 1 5179
 	xor %o0, %o1, %o0
 ! v53 = v51 ^ v53
-	.loc 1 4805
+	.loc 1 5180
 	xor %o0, %g4, %o0
 ! v57 = v53 ^ v57
-	.loc 1 4806
+	.loc 1 5181
 	xor %o0, %i3, %o0
 ! v13 = v57 ^ v13
-	.loc 1 4807
+	.loc 1 5182
 	xor %o0, %g1, %o0
 	stx %o0, [%fp + -2489]
 ! v19 = v19 & v24
-	.loc 1 4808
+	.loc 1 5183
 	and %i4, %o2, %i4
 ! v57 = v20 & v2
-	.loc 1 4809
+	.loc 1 5184
 	and %l1, %o4, %o0
 ! v53 = v22 & v4
-	.loc 1 4810
+	.loc 1 5185
 	and %l7, %o7, %o1
 ! v51 = v23 & v7
-	.loc 1 4811
+	.loc 1 5186
 	and %i5, %l0, %g1
 ! v55 = v25 & v9
-	.loc 1 4812
+	.loc 1 5187
 	and %o3, %l3, %i3
 ! v11 = v15 & v11
-	.loc 1 4813
+	.loc 1 5188
 	and %o5, %i2, %i2
 ! v57 = v19 ^ v57
-	.loc 1 4814
+	.loc 1 5189
 	xor %i4, %o0, %o0
 ! v53 = v57 ^ v53
-	.loc 1 4815
+	.loc 1 5190
 	xor %o0, %o1, %o1
 ! v51 = v53 ^ v51
-	.loc 1 4816
+	.loc 1 5191
 	xor %o1, %g1, %g1
 ! v55 = v51 ^ v55
-	.loc 1 4817
+	.loc 1 5192
 	xor %g1, %i3, %i3
 ! v11 = v55 ^ v11
-	.loc 1 4818
+	.loc 1 5193
 	xor %i3, %i2, %i3
 ! v20 = v20 & v24
-	.loc 1 4819
+	.loc 1 5194
 	and %l1, %o2, %l1
 ! v55 = v22 & v2
-	.loc 1 4820
+	.loc 1 5195
 	and %l7, %o4, %o0
 ! v51 = v23 & v4
-	.loc 1 4821
+	.loc 1 5196
 	and %i5, %o7, %o1
 ! v53 = v25 & v7
-	.loc 1 4822
+	.loc 1 5197
 	and %o3, %l0, %i2
 ! v9 = v15 & v9
-	.loc 1 4823
+	.loc 1 5198
 	and %o5, %l3, %l3
 ! v55 = v20 ^ v55
-	.loc 1 4824
+	.loc 1 5199
 	xor %l1, %o0, %o0
 ! v51 = v55 ^ v51
-	.loc 1 4825
+	.loc 1 5200
 	xor %o0, %o1, %o1
 ! v53 = v51 ^ v53
-	.loc 1 4826
+	.loc 1 5201
 	xor %o1, %i2, %i2
 ! v9 = v53 ^ v9
-	.loc 1 4827
+	.loc 1 5202
 	xor %i2, %l3, %l3
 ! v22 = v22 & v24
-	.loc 1 4828
+	.loc 1 5203
 	and %l7, %o2, %l7
 ! v53 = v23 & v2
-	.loc 1 4829
+	.loc 1 5204
 	and %i5, %o4, %o0
 ! v51 = v25 & v4
-	.loc 1 4830
+	.loc 1 5205
 	and %o3, %o7, %o1
 ! v7 = v15 & v7
-	.loc 1 4831
+	.loc 1 5206
 	and %o5, %l0, %l0
 ! v53 = v22 ^ v53
-	.loc 1 4832
+	.loc 1 5207
 	xor %l7, %o0, %o0
 ! v51 = v53 ^ v51
-	.loc 1 4833
+	.loc 1 5208
 	xor %o0, %o1, %o1
 ! v7 = v51 ^ v7
-	.loc 1 4834
+	.loc 1 5209
 	xor %o1, %l0, %l0
 ! v23 = v23 & v24
-	.loc 1 4835
+	.loc 1 5210
 	and %i5, %o2, %i5
 ! v51 = v25 & v2
-	.loc 1 4836
+	.loc 1 5211
 	and %o3, %o4, %o0
 ! v4 = v15 & v4
-	.loc 1 4837
+	.loc 1 5212
 	and %o5, %o7, %o7
 ! v51 = v23 ^ v51
-	.loc 1 4838
+	.loc 1 5213
 	xor %i5, %o0, %o0
 ! v4 = v51 ^ v4
-	.loc 1 4839
+	.loc 1 5214
 	xor %o0, %o7, %o7
 ! v25 = v25 & v24
-	.loc 1 4840
+	.loc 1 5215
 	and %o3, %o2, %o3
 ! v2 = v15 & v2
-	.loc 1 4841
+	.loc 1 5216
 	and %o5, %o4, %o4
 ! v2 = v25 ^ v2
-	.loc 1 4842
+	.loc 1 5217
 	xor %o3, %o4, %o4
 ! v15 = v15 & v24
-	.loc 1 4843
+	.loc 1 5218
 	and %o5, %o2, %o5
 ! v50 = v50 ^ v26
-	.loc 1 4844
+	.loc 1 5219
 	ldx [%fp + -2913], %o0
 	ldx [%fp + -3025], %o1
 	xor %o0, %o1, %o0
 ! v50 = v50 ^ v39
-	.loc 1 4845
+	.loc 1 5220
 	ldx [%fp + -2961], %o1
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -689]
 ! v52 = v52 ^ v28
-	.loc 1 4846
+	.loc 1 5221
 	ldx [%fp + -2577], %o0
 	ldx [%fp + -2849], %o1
 	xor %o0, %o1, %o0
 ! v52 = v52 ^ v41
-	.loc 1 4847
+	.loc 1 5222
 	ldx [%fp + -2681], %o1
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -49]
 ! v54 = v54 ^ v30
-	.loc 1 4848
+	.loc 1 5223
 	ldx [%fp + -2569], %o0
 	ldx [%fp + -2841], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v43
-	.loc 1 4849
+	.loc 1 5224
 	ldx [%fp + -2673], %o1
 	xor %o0, %o1, %o1
 ! v56 = v56 ^ v32
-	.loc 1 4850
+	.loc 1 5225
 	ldx [%fp + -2561], %o0
 	ldx [%fp + -2833], %o3
 	xor %o0, %o3, %o0
 ! v56 = v56 ^ v45
-	.loc 1 4851
+	.loc 1 5226
 	ldx [%fp + -2665], %o3
 	xor %o0, %o3, %o3
 ! v58 = v58 ^ v34
-	.loc 1 4852
+	.loc 1 5227
 	ldx [%fp + -2545], %o0
 	ldx [%fp + -2825], %l1
 	xor %o0, %l1, %o0
 ! v58 = v58 ^ v47
-	.loc 1 4853
+	.loc 1 5228
 	ldx [%fp + -2657], %l1
 	xor %o0, %l1, %l1
 ! v60 = v60 ^ v36
-	.loc 1 4854
+	.loc 1 5229
 	ldx [%fp + -2521], %o0
 	ldx [%fp + -2809], %l7
 	xor %o0, %l7, %o0
 ! v60 = v60 ^ v49
-	.loc 1 4855
+	.loc 1 5230
 	ldx [%fp + -2641], %l7
 	xor %o0, %l7, %o0
 	stx %o0, [%fp + -681]
 ! v13 = v13 ^ v38
-	.loc 1 4856
+	.loc 1 5231
 	ldx [%fp + -2489], %o0
 	ldx [%fp + -2785], %l7
 	xor %o0, %l7, %o0
 ! v13 = v13 ^ v46
-	.loc 1 4857
+	.loc 1 5232
 	ldx [%fp + -2617], %l7
 	xor %o0, %l7, %o0
 	stx %o0, [%fp + -2481]
 ! v11 = v11 ^ v35
-	.loc 1 4858
+	.loc 1 5233
 	ldx [%fp + -2753], %l7
 	xor %i3, %l7, %i3
 ! v11 = v11 ^ v48
-	.loc 1 4859
+	.loc 1 5234
 	ldx [%fp + -2601], %o0
 	xor %i3, %o0, %i3
 ! v9 = v9 ^ v37
-	.loc 1 4860
+	.loc 1 5235
 	ldx [%fp + -2729], %i2
 	xor %l3, %i2, %l3
 ! v9 = v9 ^ v42
-	.loc 1 4861
+	.loc 1 5236
 	ldx [%fp + -2593], %o0
 	xor %l3, %o0, %l3
 ! v7 = v7 ^ v31
-	.loc 1 4862
+	.loc 1 5237
 	ldx [%fp + -2713], %i4
 	xor %l0, %i4, %l0
 ! v7 = v7 ^ v44
-	.loc 1 4863
+	.loc 1 5238
 	ldx [%fp + -2585], %o0
 	xor %l0, %o0, %i5
 ! v4 = v4 ^ v33
-	.loc 1 4864
+	.loc 1 5239
 	ldx [%fp + -2705], %l0
 	xor %o7, %l0, %o7
 ! v4 = v4 ^ v40
-	.loc 1 4865
+	.loc 1 5240
 	ldx [%fp + 615], %o0
 	xor %o7, %o0, %g1
 ! v2 = v2 ^ v27
-	.loc 1 4866
+	.loc 1 5241
 	ldx [%fp + -2697], %o7
 	xor %o4, %o7, %g4
 ! v15 = v15 ^ v29
-	.loc 1 4867
+	.loc 1 5242
 	ldx [%fp + -2689], %o0
 	xor %o5, %o0, %g5
 ! v35 = v50 ^ v35
-	.loc 1 4868
+	.loc 1 5243
 	ldx [%fp + -689], %o4
 	xor %o4, %l7, %o4
 	stx %o4, [%fp + -2473]
 ! v37 = v52 ^ v37
-	.loc 1 4869
+	.loc 1 5244
 	ldx [%fp + -49], %o4
 	xor %o4, %i2, %o5
 ! v31 = v54 ^ v31
-	.loc 1 4870
+	.loc 1 5245
 	xor %o1, %i4, %o4
 ! v33 = v56 ^ v33
-	.loc 1 4871
+	.loc 1 5246
 	xor %o3, %l0, %l0
 ! v27 = v58 ^ v27
-	.loc 1 4872
+	.loc 1 5247
 	xor %l1, %o7, %o1
 ! v29 = v60 ^ v29
-	.loc 1 4873
+	.loc 1 5248
 	ldx [%fp + -681], %o3
 	xor %o3, %o0, %i2
 ! v39 = v11 ^ v39
-	.loc 1 4874
+	.loc 1 5249
 	ldx [%fp + -2961], %o0
 	xor %i3, %o0, %i3
 ! v41 = v9 ^ v41
-	.loc 1 4875
+	.loc 1 5250
 	ldx [%fp + -2681], %o0
 	xor %l3, %o0, %o3
 ! v43 = v7 ^ v43
-	.loc 1 4876
+	.loc 1 5251
 	ldx [%fp + -2673], %o0
 	xor %i5, %o0, %o7
 ! v45 = v4 ^ v45
-	.loc 1 4877
+	.loc 1 5252
 	ldx [%fp + -2665], %o0
 	xor %g1, %o0, %l1
 ! v47 = v2 ^ v47
-	.loc 1 4878
+	.loc 1 5253
 	ldx [%fp + -2657], %o0
 	xor %g4, %o0, %l3
 ! v49 = v15 ^ v49
-	.loc 1 4879
+	.loc 1 5254
 	ldx [%fp + -2641], %o0
 	xor %g5, %o0, %l7
 ! v41 = v41 ^ v40
-	.loc 1 4880
+	.loc 1 5255
 	ldx [%fp + 615], %i4
 	xor %o3, %i4, %o3
 ! v39 = v39 ^ v40
-	.loc 1 4881
+	.loc 1 5256
 	xor %i3, %i4, %o0
 ! v29 = v29 ^ v40
-	.loc 1 4882
+	.loc 1 5257
 	xor %i2, %i4, %i3
 ! v40 = v27 ^ v40
-	.loc 1 4883
+	.loc 1 5258
 	xor %o1, %i4, %o1
 ! v39 = v39 ^ v44
-	.loc 1 4884
+	.loc 1 5259
 	ldx [%fp + -2585], %i5
 	xor %o0, %i5, %i2
 ! v13 = v13 ^ v44
-	.loc 1 4885
+	.loc 1 5260
 	ldx [%fp + -2481], %o0
 	xor %o0, %i5, %o0
 ! v40 = v40 ^ v44
-	.loc 1 4886
+	.loc 1 5261
 	xor %o1, %i5, %i4
 ! v44 = v33 ^ v44
-	.loc 1 4887
+	.loc 1 5262
 	xor %l0, %i5, %o1
 ! v13 = v13 ^ v42
-	.loc 1 4888
+	.loc 1 5263
 	ldx [%fp + -2593], %i5
 	xor %o0, %i5, %l0
 ! v29 = v29 ^ v42
-	.loc 1 4889
+	.loc 1 5264
 	xor %i3, %i5, %o0
 ! v44 = v44 ^ v42
-	.loc 1 4890
+	.loc 1 5265
 	xor %o1, %i5, %i3
 ! v42 = v31 ^ v42
-	.loc 1 4891
+	.loc 1 5266
 	xor %o4, %i5, %o1
 ! v29 = v29 ^ v48
-	.loc 1 4892
+	.loc 1 5267
 	ldx [%fp + -2601], %i5
 	xor %o0, %i5, %o4
 ! v40 = v40 ^ v48
-	.loc 1 4893
+	.loc 1 5268
 	xor %i4, %i5, %o0
 ! v42 = v42 ^ v48
-	.loc 1 4894
+	.loc 1 5269
 	xor %o1, %i5, %i4
 ! v48 = v37 ^ v48
-	.loc 1 4895
+	.loc 1 5270
 	xor %o5, %i5, %o1
 ! v40 = v40 ^ v46
-	.loc 1 4896
+	.loc 1 5271
 	ldx [%fp + -2617], %g1
 	xor %o0, %g1, %o5
 ! v44 = v44 ^ v46
-	.loc 1 4897
+	.loc 1 5272
 	xor %i3, %g1, %o0
 ! v48 = v48 ^ v46
-	.loc 1 4898
+	.loc 1 5273
 	xor %o1, %g1, %i5
 ! v46 = v35 ^ v46
-	.loc 1 4899
+	.loc 1 5274
 	ldx [%fp + -2473], %o1
 	xor %o1, %g1, %o1
 ! v44 = v44 ^ v49
-	.loc 1 4900
+	.loc 1 5275
 	xor %o0, %l7, %i3
 ! v42 = v42 ^ v49
-	.loc 1 4901
+	.loc 1 5276
 	xor %i4, %l7, %o0
 ! v46 = v46 ^ v49
-	.loc 1 4902
+	.loc 1 5277
 	xor %o1, %l7, %i4
 ! v49 = v38 ^ v49
-	.loc 1 4903
+	.loc 1 5278
 	ldx [%fp + -2785], %o1
 	xor %o1, %l7, %l7
 ! v42 = v42 ^ v47
-	.loc 1 4904
+	.loc 1 5279
 	xor %o0, %l3, %o1
 ! v48 = v48 ^ v47
-	.loc 1 4905
+	.loc 1 5280
 	xor %i5, %l3, %o0
 ! v49 = v49 ^ v47
-	.loc 1 4906
+	.loc 1 5281
 	xor %l7, %l3, %i5
 ! v47 = v36 ^ v47
-	.loc 1 4907
+	.loc 1 5282
 	ldx [%fp + -2809], %l7
 	xor %l7, %l3, %l3
 ! v48 = v48 ^ v45
-	.loc 1 4908
+	.loc 1 5283
 	xor %o0, %l1, %l7
 ! v46 = v46 ^ v45
-	.loc 1 4909
+	.loc 1 5284
 	xor %i4, %l1, %o0
 ! v47 = v47 ^ v45
-	.loc 1 4910
+	.loc 1 5285
 	xor %l3, %l1, %i4
 ! v45 = v34 ^ v45
-	.loc 1 4911
+	.loc 1 5286
 	ldx [%fp + -2825], %l3
 	xor %l3, %l1, %l1
 ! v46 = v46 ^ v43
-	.loc 1 4912
+	.loc 1 5287
 	xor %o0, %o7, %l3
 ! v49 = v49 ^ v43
-	.loc 1 4913
+	.loc 1 5288
 	xor %i5, %o7, %o0
 ! v45 = v45 ^ v43
-	.loc 1 4914
+	.loc 1 5289
 	xor %l1, %o7, %l1
 ! v43 = v32 ^ v43
-	.loc 1 4915
+	.loc 1 5290
 	ldx [%fp + -2833], %i5
 	xor %i5, %o7, %o7
 ! v49 = v49 ^ v41
-	.loc 1 4916
+	.loc 1 5291
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -2465]
 ! v47 = v47 ^ v41
-	.loc 1 4917
+	.loc 1 5292
 	xor %i4, %o3, %o0
 ! v43 = v43 ^ v41
-	.loc 1 4918
+	.loc 1 5293
 	xor %o7, %o3, %i4
 ! v41 = v30 ^ v41
-	.loc 1 4919
+	.loc 1 5294
 	ldx [%fp + -2841], %o7
 	xor %o7, %o3, %o3
 ! v47 = v47 ^ v39
-	.loc 1 4920
+	.loc 1 5295
 	xor %o0, %i2, %o7
 ! v45 = v45 ^ v39
-	.loc 1 4921
+	.loc 1 5296
 	xor %l1, %i2, %o0
 ! v41 = v41 ^ v39
-	.loc 1 4922
+	.loc 1 5297
 	xor %o3, %i2, %o3
 ! v39 = v28 ^ v39
-	.loc 1 4923
+	.loc 1 5298
 	ldx [%fp + -2849], %l1
 	xor %l1, %i2, %i2
 ! v45 = v45 ^ v13
-	.loc 1 4924
+	.loc 1 5299
 	xor %o0, %l0, %l1
 ! v43 = v43 ^ v13
-	.loc 1 4925
+	.loc 1 5300
 	xor %i4, %l0, %i4
 ! v39 = v39 ^ v13
-	.loc 1 4926
+	.loc 1 5301
 	xor %i2, %l0, %i2
 ! v13 = v26 ^ v13
-	.loc 1 4927
+	.loc 1 5302
 	ldx [%fp + -3025], %o0
 	xor %o0, %l0, %l0
 ! v13 = v13 ^ v40
-	.loc 1 4928
+	.loc 1 5303
 	xor %l0, %o5, %l0
 ! v26 = v46 ^ v40
-	.loc 1 4929
+	.loc 1 5304
 	xor %l3, %o5, %o0
 ! v26 = v26 ^ v29
-	.loc 1 4930
+	.loc 1 5305
 	xor %o0, %o4, %i5
 ! v39 = v39 ^ v46
-	.loc 1 4931
+	.loc 1 5306
 	xor %i2, %l3, %i2
 ! v28 = v48 ^ v40
-	.loc 1 4932
+	.loc 1 5307
 	xor %l7, %o5, %o0
 ! v28 = v28 ^ v29
-	.loc 1 4933
+	.loc 1 5308
 	xor %o0, %o4, %g1
 ! v41 = v41 ^ v46
-	.loc 1 4934
+	.loc 1 5309
 	xor %o3, %l3, %o0
 ! v41 = v41 ^ v48
-	.loc 1 4935
+	.loc 1 5310
 	xor %o0, %l7, %o0
 ! v41 = v41 ^ v40
-	.loc 1 4936
+	.loc 1 5311
 	xor %o0, %o5, %o0
 ! v41 = v41 ^ v29
-	.loc 1 4937
+	.loc 1 5312
 	xor %o0, %o4, %o0
 ! v46 = v46 ^ v42
-	.loc 1 4938
+	.loc 1 5313
 	xor %l3, %o1, %l3
 ! v43 = v43 ^ v48
-	.loc 1 4939
+	.loc 1 5314
 	xor %i4, %l7, %i4
 ! v43 = v43 ^ v42
-	.loc 1 4940
+	.loc 1 5315
 	xor %i4, %o1, %i4
 ! v43 = v43 ^ v29
-	.loc 1 4941
+	.loc 1 5316
 	xor %i4, %o4, %i4
 ! v48 = v48 ^ v44
-	.loc 1 4942
+	.loc 1 5317
 	xor %l7, %i3, %l7
 ! v45 = v45 ^ v42
-	.loc 1 4943
+	.loc 1 5318
 	xor %l1, %o1, %l1
 ! v45 = v45 ^ v44
-	.loc 1 4944
+	.loc 1 5319
 	xor %l1, %i3, %l1
 ! v42 = v42 ^ v40
-	.loc 1 4945
+	.loc 1 5320
 	xor %o1, %o5, %o3
 ! v47 = v47 ^ v44
-	.loc 1 4946
+	.loc 1 5321
 	xor %o7, %i3, %o7
 ! v47 = v47 ^ v40
-	.loc 1 4947
+	.loc 1 5322
 	xor %o7, %o5, %o7
 ! v44 = v44 ^ v29
-	.loc 1 4948
+	.loc 1 5323
 	xor %i3, %o4, %i3
 ! v40 = v49 ^ v40
-	.loc 1 4949
+	.loc 1 5324
 	ldx [%fp + -2465], %o1
 	xor %o1, %o5, %o5
 ! v29 = v40 ^ v29
-	.loc 1 4950
+	.loc 1 5325
 	xor %o5, %o4, %o1
 	stx %o1, [%fp + -673]
 ! v40 = v13 & v0
-	.loc 1 4951
+	.loc 1 5326
 	ldx [%fp + -3081], %o5
 	and %l0, %o5, %o1
 	stx %o1, [%fp + -2457]
 ! v49 = v13 & v6
-	.loc 1 4952
+	.loc 1 5327
 	ldx [%fp + -3073], %g4
 	and %l0, %g4, %o1
 ! v30 = v26 & v0
-	.loc 1 4953
+	.loc 1 5328
 	and %i5, %o5, %o4
 ! v30 = v49 ^ v30
-	.loc 1 4954
+	.loc 1 5329
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2449]
 ! v49 = v13 & v10
-	.loc 1 4955
+	.loc 1 5330
 	ldx [%fp + -3065], %o1
 	stx %o1, [%fp + 1119]
 	and %l0, %o1, %o1
 	stx %o1, [%fp + -665]
 ! v32 = v26 & v6
-	.loc 1 4956
+	.loc 1 5331
 	and %i5, %g4, %g5
 	stx %g5, [%fp + -41]
 ! v34 = v39 & v0
-	.loc 1 4957
+	.loc 1 5332
 	and %i2, %o5, %o4
 	stx %o4, [%fp + 623]
 ! v32 = v49 ^ v32
-	.loc 1 4958
+	.loc 1 5333
 	xor %o1, %g5, %o1
 ! v34 = v32 ^ v34
-	.loc 1 4959
+	.loc 1 5334
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2441]
 ! v32 = v13 & v14
-	.loc 1 4960
+	.loc 1 5335
 	ldx [%fp + -3057], %o1
 	and %l0, %o1, %g5
 	stx %g5, [%fp + -2433]
 ! v49 = v26 & v10
-	.loc 1 4961
+	.loc 1 5336
 	ldx [%fp + 1119], %o4
 	and %i5, %o4, %o4
 ! v36 = v39 & v6
-	.loc 1 4962
+	.loc 1 5337
 	and %i2, %g4, %g4
 ! v38 = v28 & v0
-	.loc 1 4963
+	.loc 1 5338
 	and %g1, %o5, %o5
 ! v49 = v32 ^ v49
-	.loc 1 4964
+	.loc 1 5339
 	xor %g5, %o4, %o4
 ! v36 = v49 ^ v36
-	.loc 1 4965
+	.loc 1 5340
 	xor %o4, %g4, %g4
 ! v38 = v36 ^ v38
-	.loc 1 4966
+	.loc 1 5341
 	xor %g4, %o5, %o4
 	stx %o4, [%fp + -2425]
 ! v36 = v13 & v18
-	.loc 1 4967
+	.loc 1 5342
 	ldx [%fp + -3041], %o4
 	stx %o4, [%fp + 1127]
 	and %l0, %o4, %o4
 	stx %o4, [%fp + 807]
 	stx %o4, [%fp + -2417]
 ! v49 = v26 & v14
-	.loc 1 4968
+	.loc 1 5343
 	and %i5, %o1, %g5
 	stx %g5, [%fp + -33]
 ! v32 = v39 & v10
-	.loc 1 4969
+	.loc 1 5344
 	ldx [%fp + -3065], %o1
 	stx %o1, [%fp + 335]
 	and %i2, %o1, %g4
 	stx %g4, [%fp + -2409]
 ! v35 = v28 & v6
-	.loc 1 4970
+	.loc 1 5345
 	ldx [%fp + -3073], %o1
 	stx %o1, [%fp + -209]
 	and %g1, %o1, %o4
 	stx %o4, [%fp + -657]
 ! v37 = v41 & v0
-	.loc 1 4971
+	.loc 1 5346
 	ldx [%fp + -3081], %o1
 	stx %o1, [%fp + -201]
 	and %o0, %o1, %o5
 	stx %o5, [%fp + -649]
 ! v49 = v36 ^ v49
-	.loc 1 4972
+	.loc 1 5347
 	ldx [%fp + 807], %o1
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
-	.loc 1 4973
+	.loc 1 5348
 	xor %o1, %g4, %o1
 ! v35 = v32 ^ v35
-	.loc 1 4974
+	.loc 1 5349
 	xor %o1, %o4, %o1
 ! v37 = v35 ^ v37
-	.loc 1 4975
+	.loc 1 5350
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2401]
 ! v35 = v13 & v21
-	.loc 1 4976
+	.loc 1 5351
 	ldx [%fp + -3033], %o1
 	stx %o1, [%fp + 351]
 	and %l0, %o1, %o1
 	stx %o1, [%fp + 343]
 	stx %o1, [%fp + -2393]
 ! v32 = v26 & v18
-	.loc 1 4977
+	.loc 1 5352
 	ldx [%fp + 1127], %o1
 	and %i5, %o1, %g5
 	stx %g5, [%fp + -641]
 ! v49 = v39 & v14
-	.loc 1 4978
+	.loc 1 5353
 	ldx [%fp + -3057], %o1
 	stx %o1, [%fp + 359]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 815]
 	stx %o1, [%fp + -2385]
 ! v36 = v28 & v10
-	.loc 1 4979
+	.loc 1 5354
 	ldx [%fp + 335], %o1
 	and %g1, %o1, %g4
 	stx %g4, [%fp + -2377]
 ! v31 = v41 & v6
-	.loc 1 4980
+	.loc 1 5355
 	ldx [%fp + -209], %o1
 	and %o0, %o1, %o5
 	stx %o5, [%fp + -633]
 ! v33 = v46 & v0
-	.loc 1 4981
+	.loc 1 5356
 	ldx [%fp + -201], %o1
 	and %l3, %o1, %o4
 	stx %o4, [%fp + -625]
 ! v32 = v35 ^ v32
-	.loc 1 4982
+	.loc 1 5357
 	ldx [%fp + 343], %o1
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 4983
+	.loc 1 5358
 	ldx [%fp + 815], %g5
 	xor %o1, %g5, %o1
 ! v36 = v49 ^ v36
-	.loc 1 4984
+	.loc 1 5359
 	xor %o1, %g4, %o1
 ! v31 = v36 ^ v31
-	.loc 1 4985
+	.loc 1 5360
 	xor %o1, %o5, %o1
 ! v33 = v31 ^ v33
-	.loc 1 4986
+	.loc 1 5361
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2369]
 ! v31 = v13 & v24
-	.loc 1 4987
+	.loc 1 5362
 	and %l0, %o2, %o1
 	stx %o1, [%fp + 367]
 	stx %o1, [%fp + -2361]
 ! v36 = v26 & v21
-	.loc 1 4988
+	.loc 1 5363
 	ldx [%fp + 351], %o1
 	and %i5, %o1, %o1
 	stx %o1, [%fp + -617]
 ! v49 = v39 & v18
-	.loc 1 4989
+	.loc 1 5364
 	ldx [%fp + -3041], %o1
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 823]
 	stx %o1, [%fp + -2353]
 ! v32 = v28 & v14
-	.loc 1 4990
+	.loc 1 5365
 	ldx [%fp + 359], %o1
 	and %g1, %o1, %o1
 	stx %o1, [%fp + 831]
 	stx %o1, [%fp + -2345]
 ! v35 = v41 & v10
-	.loc 1 4991
+	.loc 1 5366
 	ldx [%fp + -3065], %o1
 	and %o0, %o1, %o4
 	stx %o4, [%fp + -2337]
 ! v27 = v46 & v6
-	.loc 1 4992
+	.loc 1 5367
 	ldx [%fp + -3073], %o1
 	and %l3, %o1, %g4
 	stx %g4, [%fp + -609]
 ! v15 = v43 & v0
-	.loc 1 4993
+	.loc 1 5368
 	ldx [%fp + -3081], %o1
 	and %i4, %o1, %o5
 	stx %o5, [%fp + -25]
 ! v36 = v31 ^ v36
-	.loc 1 4994
+	.loc 1 5369
 	ldx [%fp + -617], %o1
 	ldx [%fp + 367], %g5
 	xor %g5, %o1, %o1
 ! v49 = v36 ^ v49
-	.loc 1 4995
+	.loc 1 5370
 	ldx [%fp + 823], %g5
 	xor %o1, %g5, %o1
 ! v32 = v49 ^ v32
-	.loc 1 4996
+	.loc 1 5371
 	ldx [%fp + 831], %g5
 	xor %o1, %g5, %o1
 ! v35 = v32 ^ v35
-	.loc 1 4997
+	.loc 1 5372
 	xor %o1, %o4, %o1
 ! v27 = v35 ^ v27
-	.loc 1 4998
+	.loc 1 5373
 	xor %o1, %g4, %o1
 ! v15 = v27 ^ v15
-	.loc 1 4999
+	.loc 1 5374
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2329]
 ! v27 = v26 & v24
-	.loc 1 5000
+	.loc 1 5375
 	and %i5, %o2, %o1
 	stx %o1, [%fp + -193]
 	stx %o1, [%fp + -2321]
 ! v35 = v39 & v21
-	.loc 1 5001
+	.loc 1 5376
 	ldx [%fp + -3033], %o1
 	stx %o1, [%fp + -185]
 	and %i2, %o1, %o1
 	stx %o1, [%fp + 1023]
 	stx %o1, [%fp + -601]
 ! v32 = v28 & v18
-	.loc 1 5002
+	.loc 1 5377
 	ldx [%fp + -3041], %o1
 	stx %o1, [%fp + 375]
 	and %g1, %o1, %o1
@@ -18269,240 +18669,240 @@ qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	stx %o1, [%fp + -177]
 	stx %o1, [%fp + -2313]
 ! v49 = v41 & v14
-	.loc 1 5003
+	.loc 1 5378
 	ldx [%fp + -3057], %o1
 	stx %o1, [%fp + 391]
 	and %o0, %o1, %g4
 	stx %g4, [%fp + 383]
 	stx %g4, [%fp + -2305]
 ! v36 = v46 & v10
-	.loc 1 5004
+	.loc 1 5379
 	ldx [%fp + -3065], %o1
 	stx %o1, [%fp + 399]
 	and %l3, %o1, %o5
 	stx %o5, [%fp + 1263]
 	stx %o5, [%fp + -593]
 ! v31 = v43 & v6
-	.loc 1 5005
+	.loc 1 5380
 	ldx [%fp + -3073], %o1
 	and %i4, %o1, %o4
 	stx %o4, [%fp + 1447]
 	stx %o4, [%fp + -585]
 ! v35 = v27 ^ v35
-	.loc 1 5006
+	.loc 1 5381
 	ldx [%fp + -193], %o1
 	ldx [%fp + 1023], %g5
 	xor %o1, %g5, %o1
 ! v32 = v35 ^ v32
-	.loc 1 5007
+	.loc 1 5382
 	ldx [%fp + 1615], %g5
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 5008
+	.loc 1 5383
 	xor %o1, %g4, %o1
 ! v36 = v49 ^ v36
-	.loc 1 5009
+	.loc 1 5384
 	xor %o1, %o5, %o1
 ! v31 = v36 ^ v31
-	.loc 1 5010
+	.loc 1 5385
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2297]
 ! v36 = v39 & v24
-	.loc 1 5011
+	.loc 1 5386
 	and %i2, %o2, %g5
 	stx %g5, [%fp + -2289]
 ! v49 = v28 & v21
-	.loc 1 5012
+	.loc 1 5387
 	ldx [%fp + -185], %o1
 	and %g1, %o1, %o1
 ! v32 = v41 & v18
-	.loc 1 5013
+	.loc 1 5388
 	ldx [%fp + 375], %o4
 	and %o0, %o4, %o4
 	stx %o4, [%fp + -2281]
 ! v35 = v46 & v14
-	.loc 1 5014
+	.loc 1 5389
 	ldx [%fp + 391], %o5
 	and %l3, %o5, %g4
 ! v27 = v43 & v10
-	.loc 1 5015
+	.loc 1 5390
 	ldx [%fp + 399], %o5
 	and %i4, %o5, %o5
 ! v49 = v36 ^ v49
-	.loc 1 5016
+	.loc 1 5391
 	xor %g5, %o1, %o1
 ! v32 = v49 ^ v32
-	.loc 1 5017
+	.loc 1 5392
 	xor %o1, %o4, %o1
 ! v35 = v32 ^ v35
-	.loc 1 5018
+	.loc 1 5393
 	xor %o1, %g4, %o1
 ! v27 = v35 ^ v27
-	.loc 1 5019
+	.loc 1 5394
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2273]
 ! v35 = v28 & v24
-	.loc 1 5020
+	.loc 1 5395
 	and %g1, %o2, %o1
 	stx %o1, [%fp + 839]
 	stx %o1, [%fp + -2265]
 ! v32 = v41 & v21
-	.loc 1 5021
+	.loc 1 5396
 	ldx [%fp + -3033], %o4
 	stx %o4, [%fp + 1735]
 	and %o0, %o4, %g5
 	stx %g5, [%fp + 1455]
 	stx %g5, [%fp + -577]
 ! v49 = v46 & v18
-	.loc 1 5022
+	.loc 1 5397
 	ldx [%fp + -3041], %o5
 	stx %o5, [%fp + 1135]
 	and %l3, %o5, %g4
 	stx %g4, [%fp + 1687]
 	stx %g4, [%fp + -17]
 ! v36 = v43 & v14
-	.loc 1 5023
+	.loc 1 5398
 	ldx [%fp + -3057], %o4
 	and %i4, %o4, %o4
 ! v32 = v35 ^ v32
-	.loc 1 5024
+	.loc 1 5399
 	xor %o1, %g5, %o1
 ! v49 = v32 ^ v49
-	.loc 1 5025
+	.loc 1 5400
 	xor %o1, %g4, %o1
 ! v36 = v49 ^ v36
-	.loc 1 5026
+	.loc 1 5401
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2257]
 ! v49 = v41 & v24
-	.loc 1 5027
+	.loc 1 5402
 	and %o0, %o2, %o1
 ! v32 = v46 & v21
-	.loc 1 5028
+	.loc 1 5403
 	ldx [%fp + 1735], %g4
 	and %l3, %g4, %o4
 ! v35 = v43 & v18
-	.loc 1 5029
+	.loc 1 5404
 	and %i4, %o5, %o5
 ! v32 = v49 ^ v32
-	.loc 1 5030
+	.loc 1 5405
 	xor %o1, %o4, %o4
 ! v35 = v32 ^ v35
-	.loc 1 5031
+	.loc 1 5406
 	xor %o4, %o5, %o1
 	stx %o1, [%fp + -2249]
 ! v32 = v46 & v24
-	.loc 1 5032
+	.loc 1 5407
 	and %l3, %o2, %o1
 ! v49 = v43 & v21
-	.loc 1 5033
+	.loc 1 5408
 	and %i4, %g4, %o4
 ! v49 = v32 ^ v49
-	.loc 1 5034
+	.loc 1 5409
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2241]
 ! v32 = v43 & v24
-	.loc 1 5035
+	.loc 1 5410
 	and %i4, %o2, %o1
 	stx %o1, [%fp + -2233]
 ! v2 = v48 & v3
-	.loc 1 5036
+	.loc 1 5411
 	and %l7, %l2, %o1
 	stx %o1, [%fp + -2225]
 ! v4 = v48 & v8
-	.loc 1 5037
+	.loc 1 5412
 	and %l7, %l6, %o1
 ! v7 = v45 & v3
-	.loc 1 5038
+	.loc 1 5413
 	and %l1, %l2, %o4
 ! v7 = v4 ^ v7
-	.loc 1 5039
+	.loc 1 5414
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2217]
 ! v4 = v48 & v12
-	.loc 1 5040
+	.loc 1 5415
 	ldx [%fp + -905], %g4
 	and %l7, %g4, %o1
 ! v9 = v45 & v8
-	.loc 1 5041
+	.loc 1 5416
 	and %l1, %l6, %o4
 ! v11 = v42 & v3
-	.loc 1 5042
+	.loc 1 5417
 	and %o3, %l2, %o5
 ! v9 = v4 ^ v9
-	.loc 1 5043
+	.loc 1 5418
 	xor %o1, %o4, %o4
 ! v11 = v9 ^ v11
-	.loc 1 5044
+	.loc 1 5419
 	xor %o4, %o5, %o1
 	stx %o1, [%fp + -2209]
 ! v9 = v48 & v16
-	.loc 1 5045
+	.loc 1 5420
 	ldx [%fp + -3049], %o5
 	and %l7, %o5, %g5
 	stx %g5, [%fp + -2201]
 ! v4 = v45 & v12
-	.loc 1 5046
+	.loc 1 5421
 	and %l1, %g4, %o1
 ! v60 = v42 & v8
-	.loc 1 5047
+	.loc 1 5422
 	and %o3, %l6, %o4
 ! v58 = v47 & v3
-	.loc 1 5048
+	.loc 1 5423
 	and %o7, %l2, %g4
 ! v4 = v9 ^ v4
-	.loc 1 5049
+	.loc 1 5424
 	xor %g5, %o1, %o1
 ! v60 = v4 ^ v60
-	.loc 1 5050
+	.loc 1 5425
 	xor %o1, %o4, %o4
 ! v58 = v60 ^ v58
-	.loc 1 5051
+	.loc 1 5426
 	xor %o4, %g4, %o1
 	stx %o1, [%fp + -2193]
 ! v60 = v48 & v1
-	.loc 1 5052
+	.loc 1 5427
 	and %l7, %l5, %o1
 	stx %o1, [%fp + -2185]
 ! v4 = v45 & v16
-	.loc 1 5053
+	.loc 1 5428
 	and %l1, %o5, %g5
 ! v9 = v42 & v12
-	.loc 1 5054
+	.loc 1 5429
 	ldx [%fp + -905], %o4
 	and %o3, %o4, %o4
 	stx %o4, [%fp + -2177]
 ! v56 = v47 & v8
-	.loc 1 5055
+	.loc 1 5430
 	and %o7, %l6, %g4
 ! v54 = v44 & v3
-	.loc 1 5056
+	.loc 1 5431
 	and %i3, %l2, %o5
 ! v4 = v60 ^ v4
-	.loc 1 5057
+	.loc 1 5432
 	xor %o1, %g5, %o1
 ! v9 = v4 ^ v9
-	.loc 1 5058
+	.loc 1 5433
 	xor %o1, %o4, %o1
 ! v56 = v9 ^ v56
-	.loc 1 5059
+	.loc 1 5434
 	xor %o1, %g4, %o1
 ! v54 = v56 ^ v54
-	.loc 1 5060
+	.loc 1 5435
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2169]
 ! v56 = v48 & v5
-	.loc 1 5061
+	.loc 1 5436
 	and %l7, %l4, %o1
 	stx %o1, [%fp + 407]
 	stx %o1, [%fp + -2161]
 ! v9 = v45 & v1
-	.loc 1 5062
+	.loc 1 5437
 	and %l1, %l5, %o1
 	stx %o1, [%fp + 1271]
 	stx %o1, [%fp + -569]
 ! v4 = v42 & v16
-	.loc 1 5063
+	.loc 1 5438
 	ldx [%fp + -3049], %o1
 	stx %o1, [%fp + 847]
 	and %o3, %o1, %o1
@@ -18510,1471 +18910,1471 @@ qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	stx %o1, [%fp + 415]
 	stx %o1, [%fp + -2153]
 ! v60 = v47 & v12
-	.loc 1 5064
+	.loc 1 5439
 	ldx [%fp + -905], %o1
 	and %o7, %o1, %g4
 	stx %g4, [%fp + 855]
 	stx %g4, [%fp + -2145]
 ! v52 = v44 & v8
-	.loc 1 5065
+	.loc 1 5440
 	and %i3, %l6, %o5
 	stx %o5, [%fp + 1463]
 	stx %o5, [%fp + -561]
 ! v50 = v29 & v3
-	.loc 1 5066
+	.loc 1 5441
 	ldx [%fp + -673], %o1
 	and %o1, %l2, %o4
 	stx %o4, [%fp + 1695]
 	stx %o4, [%fp + -9]
 ! v9 = v56 ^ v9
-	.loc 1 5067
+	.loc 1 5442
 	ldx [%fp + 407], %o1
 	ldx [%fp + 1271], %g5
 	xor %o1, %g5, %o1
 ! v4 = v9 ^ v4
-	.loc 1 5068
+	.loc 1 5443
 	ldx [%fp + 1791], %g5
 	xor %o1, %g5, %o1
 ! v60 = v4 ^ v60
-	.loc 1 5069
+	.loc 1 5444
 	xor %o1, %g4, %o1
 ! v52 = v60 ^ v52
-	.loc 1 5070
+	.loc 1 5445
 	xor %o1, %o5, %o1
 ! v50 = v52 ^ v50
-	.loc 1 5071
+	.loc 1 5446
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2137]
 ! v52 = v45 & v5
-	.loc 1 5072
+	.loc 1 5447
 	and %l1, %l4, %o1
 	stx %o1, [%fp + 863]
 	stx %o1, [%fp + -2129]
 ! v60 = v42 & v1
-	.loc 1 5073
+	.loc 1 5448
 	and %o3, %l5, %g5
 	stx %g5, [%fp + -1]
 ! v4 = v47 & v16
-	.loc 1 5074
+	.loc 1 5449
 	ldx [%fp + 847], %o4
 	and %o7, %o4, %g4
 	stx %g4, [%fp + 1143]
 	stx %g4, [%fp + -2121]
 ! v9 = v44 & v12
-	.loc 1 5075
+	.loc 1 5450
 	ldx [%fp + -905], %o4
 	stx %o4, [%fp + 1279]
 	and %i3, %o4, %o5
 	stx %o5, [%fp + 7]
 ! v56 = v29 & v8
-	.loc 1 5076
+	.loc 1 5451
 	ldx [%fp + -673], %o4
 	stx %o4, [%fp + 1471]
 	and %o4, %l6, %o4
 	stx %o4, [%fp + 631]
 ! v60 = v52 ^ v60
-	.loc 1 5077
+	.loc 1 5452
 	xor %o1, %g5, %o1
 ! v4 = v60 ^ v4
-	.loc 1 5078
+	.loc 1 5453
 	xor %o1, %g4, %o1
 ! v9 = v4 ^ v9
-	.loc 1 5079
+	.loc 1 5454
 	xor %o1, %o5, %o1
 ! v56 = v9 ^ v56
-	.loc 1 5080
+	.loc 1 5455
 	xor %o1, %o4, %o1
 	stx %o1, [%fp + -2113]
 ! v9 = v42 & v5
-	.loc 1 5081
+	.loc 1 5456
 	and %o3, %l4, %g5
 	stx %g5, [%fp + 15]
 ! v4 = v47 & v1
-	.loc 1 5082
+	.loc 1 5457
 	and %o7, %l5, %o4
 	stx %o4, [%fp + 639]
 ! v60 = v44 & v16
-	.loc 1 5083
+	.loc 1 5458
 	ldx [%fp + -3049], %o1
 	stx %o1, [%fp + 1567]
 	and %i3, %o1, %g4
 	stx %g4, [%fp + -2105]
 ! v52 = v29 & v12
-	.loc 1 5084
+	.loc 1 5459
 	ldx [%fp + 1279], %o1
 	ldx [%fp + 1471], %o5
 	and %o5, %o1, %o5
 ! v4 = v9 ^ v4
-	.loc 1 5085
+	.loc 1 5460
 	xor %g5, %o4, %o1
 ! v60 = v4 ^ v60
-	.loc 1 5086
+	.loc 1 5461
 	xor %o1, %g4, %o1
 ! v52 = v60 ^ v52
-	.loc 1 5087
+	.loc 1 5462
 	xor %o1, %o5, %o1
 	stx %o1, [%fp + -2097]
 ! v60 = v47 & v5
-	.loc 1 5088
+	.loc 1 5463
 	and %o7, %l4, %o1
 ! v4 = v44 & v1
-	.loc 1 5089
+	.loc 1 5464
 	and %i3, %l5, %o4
 ! v9 = v29 & v16
-	.loc 1 5090
+	.loc 1 5465
 	ldx [%fp + -673], %g4
 	ldx [%fp + 1567], %o5
 	and %g4, %o5, %o5
 ! v4 = v60 ^ v4
-	.loc 1 5091
+	.loc 1 5466
 	xor %o1, %o4, %o4
 ! v9 = v4 ^ v9
-	.loc 1 5092
+	.loc 1 5467
 	xor %o4, %o5, %o5
 ! v4 = v44 & v5
-	.loc 1 5093
+	.loc 1 5468
 	and %i3, %l4, %o1
 ! v60 = v29 & v1
-	.loc 1 5094
+	.loc 1 5469
 	and %g4, %l5, %o4
 ! v60 = v4 ^ v60
-	.loc 1 5095
+	.loc 1 5470
 	xor %o1, %o4, %o4
 ! v4 = v29 & v5
-	.loc 1 5096
+	.loc 1 5471
 	and %g4, %l4, %o1
 ! v48 = v13 ^ v48
-	.loc 1 5097
+	.loc 1 5472
 	xor %l0, %l7, %l7
 ! v45 = v26 ^ v45
-	.loc 1 5098
+	.loc 1 5473
 	xor %i5, %l1, %l1
 ! v42 = v39 ^ v42
-	.loc 1 5099
+	.loc 1 5474
 	xor %i2, %o3, %l0
 ! v47 = v28 ^ v47
-	.loc 1 5100
+	.loc 1 5475
 	xor %g1, %o7, %i2
 ! v44 = v41 ^ v44
-	.loc 1 5101
+	.loc 1 5476
 	xor %o0, %i3, %i3
 ! v29 = v46 ^ v29
-	.loc 1 5102
+	.loc 1 5477
 	xor %l3, %g4, %i5
 ! v3 = v0 ^ v3
-	.loc 1 5103
+	.loc 1 5478
 	ldx [%fp + -3081], %o0
 	xor %o0, %l2, %g1
 ! v8 = v6 ^ v8
-	.loc 1 5104
+	.loc 1 5479
 	ldx [%fp + -3073], %o0
 	xor %o0, %l6, %l6
 ! v12 = v10 ^ v12
-	.loc 1 5105
+	.loc 1 5480
 	ldx [%fp + -3065], %o0
 	ldx [%fp + -905], %o3
 	xor %o0, %o3, %l3
 ! v16 = v14 ^ v16
-	.loc 1 5106
+	.loc 1 5481
 	ldx [%fp + -3057], %o0
 	ldx [%fp + -3049], %o3
 	xor %o0, %o3, %l2
 ! v1 = v18 ^ v1
-	.loc 1 5107
+	.loc 1 5482
 	ldx [%fp + -3041], %o0
 	xor %o0, %l5, %l5
 ! v5 = v21 ^ v5
-	.loc 1 5108
+	.loc 1 5483
 	ldx [%fp + -3033], %o0
 	xor %o0, %l4, %l4
 ! v21 = v48 & v3
-	.loc 1 5109
+	.loc 1 5484
 	and %l7, %g1, %o0
 	stx %o0, [%fp + -2089]
 ! v18 = v48 & v8
-	.loc 1 5110
+	.loc 1 5485
 	and %l7, %l6, %o0
 ! v14 = v45 & v3
-	.loc 1 5111
+	.loc 1 5486
 	and %l1, %g1, %o3
 ! v14 = v18 ^ v14
-	.loc 1 5112
+	.loc 1 5487
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -2081]
 ! v18 = v48 & v12
-	.loc 1 5113
+	.loc 1 5488
 	and %l7, %l3, %o0
 ! v10 = v45 & v8
-	.loc 1 5114
+	.loc 1 5489
 	and %l1, %l6, %o3
 ! v6 = v42 & v3
-	.loc 1 5115
+	.loc 1 5490
 	and %l0, %g1, %o7
 ! v10 = v18 ^ v10
-	.loc 1 5116
+	.loc 1 5491
 	xor %o0, %o3, %o3
 ! v6 = v10 ^ v6
-	.loc 1 5117
+	.loc 1 5492
 	xor %o3, %o7, %o0
 	stx %o0, [%fp + -2073]
 ! v10 = v48 & v16
-	.loc 1 5118
+	.loc 1 5493
 	and %l7, %l2, %o0
 ! v18 = v45 & v12
-	.loc 1 5119
+	.loc 1 5494
 	and %l1, %l3, %o3
 ! v0 = v42 & v8
-	.loc 1 5120
+	.loc 1 5495
 	and %l0, %l6, %o7
 ! v46 = v47 & v3
-	.loc 1 5121
+	.loc 1 5496
 	and %i2, %g1, %g4
 ! v18 = v10 ^ v18
-	.loc 1 5122
+	.loc 1 5497
 	xor %o0, %o3, %o3
 ! v0 = v18 ^ v0
-	.loc 1 5123
+	.loc 1 5498
 	xor %o3, %o7, %o7
 ! v46 = v0 ^ v46
-	.loc 1 5124
+	.loc 1 5499
 	xor %o7, %g4, %o0
 	stx %o0, [%fp + -2065]
 ! v0 = v48 & v1
-	.loc 1 5125
+	.loc 1 5500
 	and %l7, %l5, %o0
 ! v18 = v45 & v16
-	.loc 1 5126
+	.loc 1 5501
 	and %l1, %l2, %o3
 ! v10 = v42 & v12
-	.loc 1 5127
+	.loc 1 5502
 	and %l0, %l3, %o7
 ! v41 = v47 & v8
-	.loc 1 5128
+	.loc 1 5503
 	and %i2, %l6, %g5
 ! v28 = v44 & v3
-	.loc 1 5129
+	.loc 1 5504
 	and %i3, %g1, %g4
 ! v18 = v0 ^ v18
-	.loc 1 5130
+	.loc 1 5505
 	xor %o0, %o3, %o3
 ! v10 = v18 ^ v10
-	.loc 1 5131
+	.loc 1 5506
 	xor %o3, %o7, %o7
 ! v41 = v10 ^ v41
-	.loc 1 5132
+	.loc 1 5507
 	xor %o7, %g5, %g5
 ! v28 = v41 ^ v28
-	.loc 1 5133
+	.loc 1 5508
 	xor %g5, %g4, %o0
 	stx %o0, [%fp + -2057]
 ! v41 = v48 & v5
-	.loc 1 5134
+	.loc 1 5509
 	and %l7, %l4, %o0
 	stx %o0, [%fp + 1767]
 	stx %o0, [%fp + -553]
 ! v10 = v45 & v1
-	.loc 1 5135
+	.loc 1 5510
 	and %l1, %l5, %o0
 	stx %o0, [%fp + 2015]
 	stx %o0, [%fp + 1855]
 	stx %o0, [%fp + 23]
 ! v18 = v42 & v16
-	.loc 1 5136
+	.loc 1 5511
 	and %l0, %l2, %o0
 	stx %o0, [%fp + 2031]
 	stx %o0, [%fp + 1903]
 	stx %o0, [%fp + 647]
 ! v0 = v47 & v12
-	.loc 1 5137
+	.loc 1 5512
 	and %i2, %l3, %g4
 	stx %g4, [%fp + 1999]
 	stx %g4, [%fp + 1575]
 	stx %g4, [%fp + -2049]
 ! v39 = v44 & v8
-	.loc 1 5138
+	.loc 1 5513
 	and %i3, %l6, %o7
 	stx %o7, [%fp + 1951]
 	stx %o7, [%fp + 1047]
 ! v26 = v29 & v3
-	.loc 1 5139
+	.loc 1 5514
 	and %i5, %g1, %o3
 	stx %o3, [%fp + 1983]
 	stx %o3, [%fp + 1343]
 ! v10 = v41 ^ v10
-	.loc 1 5140
+	.loc 1 5515
 	ldx [%fp + 1767], %o0
 	ldx [%fp + 2015], %g5
 	xor %o0, %g5, %o0
 ! v18 = v10 ^ v18
-	.loc 1 5141
+	.loc 1 5516
 	ldx [%fp + 2031], %g5
 	xor %o0, %g5, %o0
 ! v0 = v18 ^ v0
-	.loc 1 5142
+	.loc 1 5517
 	xor %o0, %g4, %o0
 ! v39 = v0 ^ v39
-	.loc 1 5143
+	.loc 1 5518
 	xor %o0, %o7, %o0
 ! v26 = v39 ^ v26
-	.loc 1 5144
+	.loc 1 5519
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -2041]
 ! v48 = v48 & v24
-	.loc 1 5145
+	.loc 1 5520
 	and %l7, %o2, %g5
 ! v39 = v45 & v5
-	.loc 1 5146
+	.loc 1 5521
 	and %l1, %l4, %o0
 ! v0 = v42 & v1
-	.loc 1 5147
+	.loc 1 5522
 	and %l0, %l5, %g4
 ! v18 = v47 & v16
-	.loc 1 5148
+	.loc 1 5523
 	and %i2, %l2, %l7
 ! v10 = v44 & v12
-	.loc 1 5149
+	.loc 1 5524
 	and %i3, %l3, %o7
 ! v41 = v29 & v8
-	.loc 1 5150
+	.loc 1 5525
 	and %i5, %l6, %o3
 ! v3 = v43 & v3
-	.loc 1 5151
+	.loc 1 5526
 	and %i4, %g1, %g1
 ! v39 = v48 ^ v39
-	.loc 1 5152
+	.loc 1 5527
 	xor %g5, %o0, %o0
 ! v0 = v39 ^ v0
-	.loc 1 5153
+	.loc 1 5528
 	xor %o0, %g4, %g4
 ! v18 = v0 ^ v18
-	.loc 1 5154
+	.loc 1 5529
 	xor %g4, %l7, %l7
 ! v10 = v18 ^ v10
-	.loc 1 5155
+	.loc 1 5530
 	xor %l7, %o7, %o7
 ! v41 = v10 ^ v41
-	.loc 1 5156
+	.loc 1 5531
 	xor %o7, %o3, %o3
 ! v3 = v41 ^ v3
-	.loc 1 5157
+	.loc 1 5532
 	xor %o3, %g1, %g1
 ! v45 = v45 & v24
-	.loc 1 5158
+	.loc 1 5533
 	and %l1, %o2, %l1
 ! v41 = v42 & v5
-	.loc 1 5159
+	.loc 1 5534
 	and %l0, %l4, %o0
 ! v10 = v47 & v1
-	.loc 1 5160
+	.loc 1 5535
 	and %i2, %l5, %o3
 ! v18 = v44 & v16
-	.loc 1 5161
+	.loc 1 5536
 	and %i3, %l2, %l7
 ! v0 = v29 & v12
-	.loc 1 5162
+	.loc 1 5537
 	and %i5, %l3, %o7
 ! v8 = v43 & v8
-	.loc 1 5163
+	.loc 1 5538
 	and %i4, %l6, %l6
 ! v41 = v45 ^ v41
-	.loc 1 5164
+	.loc 1 5539
 	xor %l1, %o0, %o0
 ! v10 = v41 ^ v10
-	.loc 1 5165
+	.loc 1 5540
 	xor %o0, %o3, %o3
 ! v18 = v10 ^ v18
-	.loc 1 5166
+	.loc 1 5541
 	xor %o3, %l7, %l7
 ! v0 = v18 ^ v0
-	.loc 1 5167
+	.loc 1 5542
 	xor %l7, %o7, %o7
 ! v8 = v0 ^ v8
-	.loc 1 5168
+	.loc 1 5543
 	xor %o7, %l6, %l6
 ! v42 = v42 & v24
-	.loc 1 5169
+	.loc 1 5544
 	and %l0, %o2, %l0
 ! v0 = v47 & v5
-	.loc 1 5170
+	.loc 1 5545
 	and %i2, %l4, %o0
 ! v18 = v44 & v1
-	.loc 1 5171
+	.loc 1 5546
 	and %i3, %l5, %o3
 ! v10 = v29 & v16
-	.loc 1 5172
+	.loc 1 5547
 	and %i5, %l2, %o7
 ! v12 = v43 & v12
-	.loc 1 5173
+	.loc 1 5548
 	and %i4, %l3, %l3
 ! v0 = v42 ^ v0
-	.loc 1 5174
+	.loc 1 5549
 	xor %l0, %o0, %o0
 ! v18 = v0 ^ v18
-	.loc 1 5175
+	.loc 1 5550
 	xor %o0, %o3, %o3
 ! v10 = v18 ^ v10
-	.loc 1 5176
+	.loc 1 5551
 	xor %o3, %o7, %o7
 ! v12 = v10 ^ v12
-	.loc 1 5177
+	.loc 1 5552
 	xor %o7, %l3, %l3
 ! v47 = v47 & v24
-	.loc 1 5178
+	.loc 1 5553
 	and %i2, %o2, %i2
 ! v10 = v44 & v5
-	.loc 1 5179
+	.loc 1 5554
 	and %i3, %l4, %o0
 ! v18 = v29 & v1
-	.loc 1 5180
+	.loc 1 5555
 	and %i5, %l5, %o3
 ! v16 = v43 & v16
-	.loc 1 5181
+	.loc 1 5556
 	and %i4, %l2, %l2
 ! v10 = v47 ^ v10
-	.loc 1 5182
+	.loc 1 5557
 	xor %i2, %o0, %o0
 ! v18 = v10 ^ v18
-	.loc 1 5183
+	.loc 1 5558
 	xor %o0, %o3, %o3
 ! v16 = v18 ^ v16
-	.loc 1 5184
+	.loc 1 5559
 	xor %o3, %l2, %l2
 ! v44 = v44 & v24
-	.loc 1 5185
+	.loc 1 5560
 	and %i3, %o2, %i3
 ! v18 = v29 & v5
-	.loc 1 5186
+	.loc 1 5561
 	and %i5, %l4, %o0
 ! v1 = v43 & v1
-	.loc 1 5187
+	.loc 1 5562
 	and %i4, %l5, %l5
 ! v18 = v44 ^ v18
-	.loc 1 5188
+	.loc 1 5563
 	xor %i3, %o0, %o0
 ! v1 = v18 ^ v1
-	.loc 1 5189
+	.loc 1 5564
 	xor %o0, %l5, %l5
 ! v29 = v29 & v24
-	.loc 1 5190
+	.loc 1 5565
 	and %i5, %o2, %i5
 ! v5 = v43 & v5
-	.loc 1 5191
+	.loc 1 5566
 	and %i4, %l4, %l4
 ! v5 = v29 ^ v5
-	.loc 1 5192
+	.loc 1 5567
 	xor %i5, %l4, %l4
 ! v24 = v43 & v24
-	.loc 1 5193
+	.loc 1 5568
 	and %i4, %o2, %o2
 ! v21 = v21 ^ v40
-	.loc 1 5194
+	.loc 1 5569
 	ldx [%fp + -2089], %o0
 	ldx [%fp + -2457], %o3
 	xor %o0, %o3, %o0
 ! v21 = v21 ^ v2
-	.loc 1 5195
+	.loc 1 5570
 	ldx [%fp + -2225], %o3
 	xor %o0, %o3, %o3
 ! v14 = v14 ^ v30
-	.loc 1 5196
+	.loc 1 5571
 	ldx [%fp + -2081], %o0
 	ldx [%fp + -2449], %o7
 	xor %o0, %o7, %o0
 ! v14 = v14 ^ v7
-	.loc 1 5197
+	.loc 1 5572
 	ldx [%fp + -2217], %o7
 	xor %o0, %o7, %o7
 ! v6 = v6 ^ v34
-	.loc 1 5198
+	.loc 1 5573
 	ldx [%fp + -2073], %o0
 	ldx [%fp + -2441], %l0
 	xor %o0, %l0, %o0
 ! v6 = v6 ^ v11
-	.loc 1 5199
+	.loc 1 5574
 	ldx [%fp + -2209], %l0
 	xor %o0, %l0, %l0
 ! v46 = v46 ^ v38
-	.loc 1 5200
+	.loc 1 5575
 	ldx [%fp + -2065], %o0
 	ldx [%fp + -2425], %l1
 	xor %o0, %l1, %o0
 ! v46 = v46 ^ v58
-	.loc 1 5201
+	.loc 1 5576
 	ldx [%fp + -2193], %l1
 	xor %o0, %l1, %l1
 ! v28 = v28 ^ v37
-	.loc 1 5202
+	.loc 1 5577
 	ldx [%fp + -2057], %o0
 	ldx [%fp + -2401], %l7
 	xor %o0, %l7, %o0
 ! v28 = v28 ^ v54
-	.loc 1 5203
+	.loc 1 5578
 	ldx [%fp + -2169], %l7
 	xor %o0, %l7, %l7
 ! v26 = v26 ^ v33
-	.loc 1 5204
+	.loc 1 5579
 	ldx [%fp + -2041], %o0
 	ldx [%fp + -2369], %i2
 	xor %o0, %i2, %o0
 ! v26 = v26 ^ v50
-	.loc 1 5205
+	.loc 1 5580
 	ldx [%fp + -2137], %i2
 	xor %o0, %i2, %i2
 ! v3 = v3 ^ v15
-	.loc 1 5206
+	.loc 1 5581
 	ldx [%fp + -2329], %o0
 	xor %g1, %o0, %g1
 ! v3 = v3 ^ v56
-	.loc 1 5207
+	.loc 1 5582
 	ldx [%fp + -2113], %o0
 	xor %g1, %o0, %g1
 ! v8 = v8 ^ v31
-	.loc 1 5208
+	.loc 1 5583
 	ldx [%fp + -2297], %i3
 	xor %l6, %i3, %l6
 ! v8 = v8 ^ v52
-	.loc 1 5209
+	.loc 1 5584
 	ldx [%fp + -2097], %o0
 	xor %l6, %o0, %i4
 ! v12 = v12 ^ v27
-	.loc 1 5210
+	.loc 1 5585
 	ldx [%fp + -2273], %l6
 	xor %l3, %l6, %l3
 ! v12 = v12 ^ v9
-	.loc 1 5211
+	.loc 1 5586
 	xor %l3, %o5, %l3
 ! v16 = v16 ^ v36
-	.loc 1 5212
+	.loc 1 5587
 	ldx [%fp + -2257], %i5
 	xor %l2, %i5, %l2
 ! v16 = v16 ^ v60
-	.loc 1 5213
+	.loc 1 5588
 	xor %l2, %o4, %l2
 ! v1 = v1 ^ v35
-	.loc 1 5214
+	.loc 1 5589
 	ldx [%fp + -2249], %g4
 	xor %l5, %g4, %l5
 ! v1 = v1 ^ v4
-	.loc 1 5215
+	.loc 1 5590
 	xor %l5, %o1, %l5
 ! v5 = v5 ^ v49
-	.loc 1 5216
+	.loc 1 5591
 	ldx [%fp + -2241], %g5
 	xor %l4, %g5, %o0
 ! v24 = v24 ^ v32
-	.loc 1 5217
+	.loc 1 5592
 	ldx [%fp + -2233], %l4
 	xor %o2, %l4, %o2
 ! v31 = v21 ^ v31
-	.loc 1 5218
+	.loc 1 5593
 	xor %o3, %i3, %o3
 ! v27 = v14 ^ v27
-	.loc 1 5219
+	.loc 1 5594
 	xor %o7, %l6, %o7
 ! v36 = v6 ^ v36
-	.loc 1 5220
+	.loc 1 5595
 	xor %l0, %i5, %l0
 ! v35 = v46 ^ v35
-	.loc 1 5221
+	.loc 1 5596
 	xor %l1, %g4, %l1
 ! v49 = v28 ^ v49
-	.loc 1 5222
+	.loc 1 5597
 	xor %l7, %g5, %l6
 ! v32 = v26 ^ v32
-	.loc 1 5223
+	.loc 1 5598
 	xor %i2, %l4, %i2
 ! v2 = v8 ^ v2
-	.loc 1 5224
+	.loc 1 5599
 	ldx [%fp + -2225], %l4
 	xor %i4, %l4, %i3
 ! v7 = v12 ^ v7
-	.loc 1 5225
+	.loc 1 5600
 	ldx [%fp + -2217], %l4
 	xor %l3, %l4, %i4
 ! v11 = v16 ^ v11
-	.loc 1 5226
+	.loc 1 5601
 	ldx [%fp + -2209], %l3
 	xor %l2, %l3, %l4
 ! v58 = v1 ^ v58
-	.loc 1 5227
+	.loc 1 5602
 	ldx [%fp + -2193], %l2
 	xor %l5, %l2, %l3
 ! v54 = v5 ^ v54
-	.loc 1 5228
+	.loc 1 5603
 	ldx [%fp + -2169], %l2
 	xor %o0, %l2, %l5
 ! v50 = v24 ^ v50
-	.loc 1 5229
+	.loc 1 5604
 	ldx [%fp + -2137], %o0
 	xor %o2, %o0, %l7
 ! v7 = v7 ^ v4
-	.loc 1 5230
+	.loc 1 5605
 	xor %i4, %o1, %l2
 ! v2 = v2 ^ v4
-	.loc 1 5231
+	.loc 1 5606
 	xor %i3, %o1, %o0
 ! v32 = v32 ^ v4
-	.loc 1 5232
+	.loc 1 5607
 	xor %i2, %o1, %o2
 ! v4 = v49 ^ v4
-	.loc 1 5233
+	.loc 1 5608
 	xor %l6, %o1, %o1
 ! v2 = v2 ^ v60
-	.loc 1 5234
+	.loc 1 5609
 	xor %o0, %o4, %o0
 ! v3 = v3 ^ v60
-	.loc 1 5235
+	.loc 1 5610
 	xor %g1, %o4, %g1
 ! v4 = v4 ^ v60
-	.loc 1 5236
+	.loc 1 5611
 	xor %o1, %o4, %o1
 ! v60 = v35 ^ v60
-	.loc 1 5237
+	.loc 1 5612
 	xor %l1, %o4, %o4
 ! v3 = v3 ^ v9
-	.loc 1 5238
+	.loc 1 5613
 	xor %g1, %o5, %g1
 ! v32 = v32 ^ v9
-	.loc 1 5239
+	.loc 1 5614
 	xor %o2, %o5, %o2
 ! v60 = v60 ^ v9
-	.loc 1 5240
+	.loc 1 5615
 	xor %o4, %o5, %o4
 ! v9 = v36 ^ v9
-	.loc 1 5241
+	.loc 1 5616
 	xor %l0, %o5, %o5
 ! v32 = v32 ^ v52
-	.loc 1 5242
+	.loc 1 5617
 	ldx [%fp + -2097], %l1
 	xor %o2, %l1, %l0
 ! v4 = v4 ^ v52
-	.loc 1 5243
+	.loc 1 5618
 	xor %o1, %l1, %o1
 ! v9 = v9 ^ v52
-	.loc 1 5244
+	.loc 1 5619
 	xor %o5, %l1, %o5
 ! v52 = v27 ^ v52
-	.loc 1 5245
+	.loc 1 5620
 	xor %o7, %l1, %o2
 ! v4 = v4 ^ v56
-	.loc 1 5246
+	.loc 1 5621
 	ldx [%fp + -2113], %l1
 	xor %o1, %l1, %o7
 ! v60 = v60 ^ v56
-	.loc 1 5247
+	.loc 1 5622
 	xor %o4, %l1, %o4
 ! v52 = v52 ^ v56
-	.loc 1 5248
+	.loc 1 5623
 	xor %o2, %l1, %o2
 ! v56 = v31 ^ v56
-	.loc 1 5249
+	.loc 1 5624
 	xor %o3, %l1, %o1
 ! v60 = v60 ^ v50
-	.loc 1 5250
+	.loc 1 5625
 	xor %o4, %l7, %o4
 ! v9 = v9 ^ v50
-	.loc 1 5251
+	.loc 1 5626
 	xor %o5, %l7, %o5
 ! v56 = v56 ^ v50
-	.loc 1 5252
+	.loc 1 5627
 	xor %o1, %l7, %o1
 ! v50 = v15 ^ v50
-	.loc 1 5253
+	.loc 1 5628
 	ldx [%fp + -2329], %o3
 	xor %o3, %l7, %l7
 ! v9 = v9 ^ v54
-	.loc 1 5254
+	.loc 1 5629
 	xor %o5, %l5, %o5
 ! v52 = v52 ^ v54
-	.loc 1 5255
+	.loc 1 5630
 	xor %o2, %l5, %o2
 ! v50 = v50 ^ v54
-	.loc 1 5256
+	.loc 1 5631
 	xor %l7, %l5, %l7
 ! v54 = v33 ^ v54
-	.loc 1 5257
+	.loc 1 5632
 	ldx [%fp + -2369], %o3
 	xor %o3, %l5, %l5
 ! v52 = v52 ^ v58
-	.loc 1 5258
+	.loc 1 5633
 	xor %o2, %l3, %o2
 ! v56 = v56 ^ v58
-	.loc 1 5259
+	.loc 1 5634
 	xor %o1, %l3, %o1
 ! v54 = v54 ^ v58
-	.loc 1 5260
+	.loc 1 5635
 	xor %l5, %l3, %l5
 ! v58 = v37 ^ v58
-	.loc 1 5261
+	.loc 1 5636
 	ldx [%fp + -2401], %o3
 	xor %o3, %l3, %l3
 ! v56 = v56 ^ v11
-	.loc 1 5262
+	.loc 1 5637
 	xor %o1, %l4, %o1
 ! v50 = v50 ^ v11
-	.loc 1 5263
+	.loc 1 5638
 	xor %l7, %l4, %l7
 ! v58 = v58 ^ v11
-	.loc 1 5264
+	.loc 1 5639
 	xor %l3, %l4, %l3
 ! v11 = v38 ^ v11
-	.loc 1 5265
+	.loc 1 5640
 	ldx [%fp + -2425], %o3
 	xor %o3, %l4, %l4
 ! v50 = v50 ^ v7
-	.loc 1 5266
+	.loc 1 5641
 	xor %l7, %l2, %l7
 ! v54 = v54 ^ v7
-	.loc 1 5267
+	.loc 1 5642
 	xor %l5, %l2, %l5
 ! v11 = v11 ^ v7
-	.loc 1 5268
+	.loc 1 5643
 	xor %l4, %l2, %l4
 ! v7 = v34 ^ v7
-	.loc 1 5269
+	.loc 1 5644
 	ldx [%fp + -2441], %o3
 	xor %o3, %l2, %l2
 ! v54 = v54 ^ v2
-	.loc 1 5270
+	.loc 1 5645
 	xor %l5, %o0, %o3
 	stx %o3, [%fp + -2033]
 ! v58 = v58 ^ v2
-	.loc 1 5271
+	.loc 1 5646
 	xor %l3, %o0, %l3
 ! v7 = v7 ^ v2
-	.loc 1 5272
+	.loc 1 5647
 	xor %l2, %o0, %l2
 ! v2 = v30 ^ v2
-	.loc 1 5273
+	.loc 1 5648
 	ldx [%fp + -2449], %o3
 	xor %o3, %o0, %o0
 ! v58 = v58 ^ v3
-	.loc 1 5274
+	.loc 1 5649
 	xor %l3, %g1, %l3
 ! v11 = v11 ^ v3
-	.loc 1 5275
+	.loc 1 5650
 	xor %l4, %g1, %l4
 ! v2 = v2 ^ v3
-	.loc 1 5276
+	.loc 1 5651
 	xor %o0, %g1, %l1
 ! v3 = v40 ^ v3
-	.loc 1 5277
+	.loc 1 5652
 	ldx [%fp + -2457], %o0
 	xor %o0, %g1, %g1
 ! v40 = v3 ^ v4
-	.loc 1 5278
+	.loc 1 5653
 	xor %g1, %o7, %l5
 ! v30 = v56 ^ v4
-	.loc 1 5279
+	.loc 1 5654
 	xor %o1, %o7, %o0
 ! v30 = v30 ^ v32
-	.loc 1 5280
+	.loc 1 5655
 	xor %o0, %l0, %l6
 ! v34 = v2 ^ v56
-	.loc 1 5281
+	.loc 1 5656
 	xor %l1, %o1, %o3
 ! v38 = v52 ^ v4
-	.loc 1 5282
+	.loc 1 5657
 	xor %o2, %o7, %o0
 ! v38 = v38 ^ v32
-	.loc 1 5283
+	.loc 1 5658
 	xor %o0, %l0, %i2
 ! v37 = v7 ^ v56
-	.loc 1 5284
+	.loc 1 5659
 	xor %l2, %o1, %o0
 ! v37 = v37 ^ v52
-	.loc 1 5285
+	.loc 1 5660
 	xor %o0, %o2, %o0
 ! v37 = v37 ^ v4
-	.loc 1 5286
+	.loc 1 5661
 	xor %o0, %o7, %o0
 ! v37 = v37 ^ v32
-	.loc 1 5287
+	.loc 1 5662
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -2025]
 ! v33 = v56 ^ v9
-	.loc 1 5288
+	.loc 1 5663
 	xor %o1, %o5, %o0
 	stx %o0, [%fp + -2017]
 ! v15 = v11 ^ v52
-	.loc 1 5289
+	.loc 1 5664
 	xor %l4, %o2, %o0
 ! v15 = v15 ^ v9
-	.loc 1 5290
+	.loc 1 5665
 	xor %o0, %o5, %o0
 ! v15 = v15 ^ v32
-	.loc 1 5291
+	.loc 1 5666
 	xor %o0, %l0, %o0
 	stx %o0, [%fp + -2009]
 ! v31 = v52 ^ v60
-	.loc 1 5292
+	.loc 1 5667
 	xor %o2, %o4, %i5
 ! v27 = v58 ^ v9
-	.loc 1 5293
+	.loc 1 5668
 	xor %l3, %o5, %o0
 ! v27 = v27 ^ v60
-	.loc 1 5294
+	.loc 1 5669
 	xor %o0, %o4, %g4
 ! v36 = v9 ^ v4
-	.loc 1 5295
+	.loc 1 5670
 	xor %o5, %o7, %i4
 ! v35 = v54 ^ v60
-	.loc 1 5296
+	.loc 1 5671
 	ldx [%fp + -2033], %o0
 	xor %o0, %o4, %o0
 ! v35 = v35 ^ v4
-	.loc 1 5297
+	.loc 1 5672
 	xor %o0, %o7, %i3
 ! v49 = v60 ^ v32
-	.loc 1 5298
+	.loc 1 5673
 	xor %o4, %l0, %g5
 ! v24 = v50 ^ v4
-	.loc 1 5299
+	.loc 1 5674
 	xor %l7, %o7, %o0
 ! v24 = v24 ^ v32
-	.loc 1 5300
+	.loc 1 5675
 	xor %o0, %l0, %o0
 ! v40 = v40 ^ v49
-	.loc 1 5301
+	.loc 1 5676
 	xor %l5, %g5, %l5
 	stx %l5, [%fp + -2001]
 ! v5 = v31 ^ v49
-	.loc 1 5302
+	.loc 1 5677
 	xor %i5, %g5, %l5
 ! v5 = v5 ^ v24
-	.loc 1 5303
+	.loc 1 5678
 	xor %l5, %o0, %l5
 	stx %l5, [%fp + -1993]
 ! v30 = v30 ^ v31
-	.loc 1 5304
+	.loc 1 5679
 	xor %l6, %i5, %l5
 	stx %l5, [%fp + -1985]
 ! v1 = v27 ^ v49
-	.loc 1 5305
+	.loc 1 5680
 	xor %g4, %g5, %l5
 ! v1 = v1 ^ v24
-	.loc 1 5306
+	.loc 1 5681
 	xor %l5, %o0, %l5
 	stx %l5, [%fp + -1977]
 ! v34 = v34 ^ v31
-	.loc 1 5307
+	.loc 1 5682
 	xor %o3, %i5, %o3
 ! v34 = v34 ^ v27
-	.loc 1 5308
+	.loc 1 5683
 	xor %o3, %g4, %o3
 ! v34 = v34 ^ v49
-	.loc 1 5309
+	.loc 1 5684
 	xor %o3, %g5, %o3
 ! v34 = v34 ^ v24
-	.loc 1 5310
+	.loc 1 5685
 	xor %o3, %o0, %o3
 	stx %o3, [%fp + -1969]
 ! v31 = v31 ^ v36
-	.loc 1 5311
+	.loc 1 5686
 	xor %i5, %i4, %o3
 	stx %o3, [%fp + -1961]
 ! v38 = v38 ^ v27
-	.loc 1 5312
+	.loc 1 5687
 	xor %i2, %g4, %i2
 ! v38 = v38 ^ v36
-	.loc 1 5313
+	.loc 1 5688
 	xor %i2, %i4, %i2
 ! v38 = v38 ^ v24
-	.loc 1 5314
+	.loc 1 5689
 	xor %i2, %o0, %o3
 	stx %o3, [%fp + -1953]
 ! v27 = v27 ^ v35
-	.loc 1 5315
+	.loc 1 5690
 	xor %g4, %i3, %g4
 ! v37 = v37 ^ v36
-	.loc 1 5316
+	.loc 1 5691
 	ldx [%fp + -2025], %o3
 	xor %o3, %i4, %o3
 ! v37 = v37 ^ v35
-	.loc 1 5317
+	.loc 1 5692
 	xor %o3, %i3, %l5
 	stx %l5, [%fp + -1945]
 ! v36 = v36 ^ v49
-	.loc 1 5318
+	.loc 1 5693
 	xor %i4, %g5, %o3
 	stx %o3, [%fp + -1937]
 ! v33 = v33 ^ v35
-	.loc 1 5319
+	.loc 1 5694
 	ldx [%fp + -2017], %o3
 	xor %o3, %i3, %o3
 ! v33 = v33 ^ v49
-	.loc 1 5320
+	.loc 1 5695
 	xor %o3, %g5, %o3
 ! v35 = v35 ^ v24
-	.loc 1 5321
+	.loc 1 5696
 	xor %i3, %o0, %i3
 ! v49 = v15 ^ v49
-	.loc 1 5322
+	.loc 1 5697
 	ldx [%fp + -2009], %l6
 	xor %l6, %g5, %g5
 ! v24 = v49 ^ v24
-	.loc 1 5323
+	.loc 1 5698
 	xor %g5, %o0, %i4
 ! v40 = v40 ^ v35
-	.loc 1 5324
+	.loc 1 5699
 	ldx [%fp + -2001], %o0
 	xor %o0, %i3, %i2
 ! v49 = v27 ^ v35
-	.loc 1 5325
+	.loc 1 5700
 	xor %g4, %i3, %o0
 ! v49 = v49 ^ v24
-	.loc 1 5326
+	.loc 1 5701
 	xor %o0, %i4, %i5
 ! v5 = v5 ^ v27
-	.loc 1 5327
+	.loc 1 5702
 	ldx [%fp + -1993], %o0
 	xor %o0, %g4, %l6
 ! v15 = v37 ^ v35
-	.loc 1 5328
+	.loc 1 5703
 	xor %l5, %i3, %o0
 ! v15 = v15 ^ v24
-	.loc 1 5329
+	.loc 1 5704
 	xor %o0, %i4, %l5
 ! v30 = v30 ^ v27
-	.loc 1 5330
+	.loc 1 5705
 	ldx [%fp + -1985], %o0
 	xor %o0, %g4, %o0
 ! v30 = v30 ^ v37
-	.loc 1 5331
+	.loc 1 5706
 	ldx [%fp + -1945], %g5
 	xor %o0, %g5, %o0
 ! v30 = v30 ^ v35
-	.loc 1 5332
+	.loc 1 5707
 	xor %o0, %i3, %o0
 ! v30 = v30 ^ v24
-	.loc 1 5333
+	.loc 1 5708
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -545]
 ! v27 = v27 ^ v36
-	.loc 1 5334
+	.loc 1 5709
 	ldx [%fp + -1937], %o0
 	xor %g4, %o0, %g4
 	stx %g4, [%fp + -537]
 ! v1 = v1 ^ v37
-	.loc 1 5335
+	.loc 1 5710
 	ldx [%fp + -1977], %g4
 	xor %g4, %g5, %g4
 ! v1 = v1 ^ v36
-	.loc 1 5336
+	.loc 1 5711
 	xor %g4, %o0, %g4
 ! v1 = v1 ^ v24
-	.loc 1 5337
+	.loc 1 5712
 	xor %g4, %i4, %g4
 ! v37 = v37 ^ v33
-	.loc 1 5338
+	.loc 1 5713
 	xor %g5, %o3, %g5
 	stx %g5, [%fp + -1929]
 ! v34 = v34 ^ v36
-	.loc 1 5339
+	.loc 1 5714
 	ldx [%fp + -1969], %g5
 	xor %g5, %o0, %g5
 	stx %g5, [%fp + -1921]
 ! v34 = v34 ^ v33
-	.loc 1 5340
+	.loc 1 5715
 	xor %g5, %o3, %g5
 	stx %g5, [%fp + -1913]
 ! v36 = v36 ^ v35
-	.loc 1 5341
+	.loc 1 5716
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1905]
 ! v31 = v31 ^ v33
-	.loc 1 5342
+	.loc 1 5717
 	ldx [%fp + -1961], %o0
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1897]
 ! v31 = v31 ^ v35
-	.loc 1 5343
+	.loc 1 5718
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1889]
 ! v33 = v33 ^ v24
-	.loc 1 5344
+	.loc 1 5719
 	xor %o3, %i4, %o0
 	stx %o0, [%fp + -1881]
 ! v35 = v38 ^ v35
-	.loc 1 5345
+	.loc 1 5720
 	ldx [%fp + -1953], %o0
 	xor %o0, %i3, %i3
 ! v24 = v35 ^ v24
-	.loc 1 5346
+	.loc 1 5721
 	xor %i3, %i4, %o0
 	stx %o0, [%fp + -1873]
 ! v35 = v40 & v3
-	.loc 1 5347
+	.loc 1 5722
 	and %i2, %g1, %o0
 	stx %o0, [%fp + -1865]
 ! v38 = v40 & v2
-	.loc 1 5348
+	.loc 1 5723
 	and %i2, %l1, %o0
 ! v16 = v49 & v3
-	.loc 1 5349
+	.loc 1 5724
 	and %i5, %g1, %o3
 ! v16 = v38 ^ v16
-	.loc 1 5350
+	.loc 1 5725
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1857]
 ! v38 = v40 & v7
-	.loc 1 5351
+	.loc 1 5726
 	and %i2, %l2, %o0
 ! v12 = v49 & v2
-	.loc 1 5352
+	.loc 1 5727
 	and %i5, %l1, %o3
 ! v8 = v5 & v3
-	.loc 1 5353
+	.loc 1 5728
 	and %l6, %g1, %i3
 ! v12 = v38 ^ v12
-	.loc 1 5354
+	.loc 1 5729
 	xor %o0, %o3, %o3
 ! v8 = v12 ^ v8
-	.loc 1 5355
+	.loc 1 5730
 	xor %o3, %i3, %o0
 	stx %o0, [%fp + -1849]
 ! v12 = v40 & v11
-	.loc 1 5356
+	.loc 1 5731
 	and %i2, %l4, %i4
 	stx %i4, [%fp + -1841]
 ! v38 = v49 & v7
-	.loc 1 5357
+	.loc 1 5732
 	and %i5, %l2, %o0
 ! v26 = v5 & v2
-	.loc 1 5358
+	.loc 1 5733
 	and %l6, %l1, %o3
 ! v28 = v15 & v3
-	.loc 1 5359
+	.loc 1 5734
 	and %l5, %g1, %i3
 ! v38 = v12 ^ v38
-	.loc 1 5360
+	.loc 1 5735
 	xor %i4, %o0, %o0
 ! v26 = v38 ^ v26
-	.loc 1 5361
+	.loc 1 5736
 	xor %o0, %o3, %o3
 ! v28 = v26 ^ v28
-	.loc 1 5362
+	.loc 1 5737
 	xor %o3, %i3, %o0
 	stx %o0, [%fp + -1833]
 ! v26 = v40 & v58
-	.loc 1 5363
+	.loc 1 5738
 	and %i2, %l3, %o0
 	stx %o0, [%fp + -1825]
 ! v38 = v49 & v11
-	.loc 1 5364
+	.loc 1 5739
 	and %i5, %l4, %g5
 ! v12 = v5 & v7
-	.loc 1 5365
+	.loc 1 5740
 	and %l6, %l2, %i4
 	stx %i4, [%fp + -1817]
 ! v46 = v15 & v2
-	.loc 1 5366
+	.loc 1 5741
 	and %l5, %l1, %i3
 ! v6 = v30 & v3
-	.loc 1 5367
+	.loc 1 5742
 	ldx [%fp + -545], %o3
 	and %o3, %g1, %o3
 ! v38 = v26 ^ v38
-	.loc 1 5368
+	.loc 1 5743
 	xor %o0, %g5, %o0
 ! v12 = v38 ^ v12
-	.loc 1 5369
+	.loc 1 5744
 	xor %o0, %i4, %o0
 ! v46 = v12 ^ v46
-	.loc 1 5370
+	.loc 1 5745
 	xor %o0, %i3, %o0
 ! v6 = v46 ^ v6
-	.loc 1 5371
+	.loc 1 5746
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1809]
 ! v46 = v40 & v54
-	.loc 1 5372
+	.loc 1 5747
 	ldx [%fp + -2033], %o0
 	stx %o0, [%fp + 431]
 	and %i2, %o0, %o0
 	stx %o0, [%fp + 423]
 	stx %o0, [%fp + -1801]
 ! v12 = v49 & v58
-	.loc 1 5373
+	.loc 1 5748
 	and %i5, %l3, %o0
 	stx %o0, [%fp + 1479]
 	stx %o0, [%fp + -529]
 ! v38 = v5 & v11
-	.loc 1 5374
+	.loc 1 5749
 	and %l6, %l4, %o0
 	stx %o0, [%fp + 1879]
 	stx %o0, [%fp + 871]
 	stx %o0, [%fp + -1793]
 ! v26 = v15 & v7
-	.loc 1 5375
+	.loc 1 5750
 	and %l5, %l2, %i4
 	stx %i4, [%fp + 1151]
 	stx %i4, [%fp + -1785]
 ! v14 = v30 & v2
-	.loc 1 5376
+	.loc 1 5751
 	ldx [%fp + -545], %o0
 	and %o0, %l1, %i3
 	stx %i3, [%fp + 1623]
 	stx %i3, [%fp + -521]
 ! v21 = v27 & v3
-	.loc 1 5377
+	.loc 1 5752
 	ldx [%fp + -537], %o0
 	and %o0, %g1, %o3
 	stx %o3, [%fp + 1799]
 	stx %o3, [%fp + 31]
 ! v12 = v46 ^ v12
-	.loc 1 5378
+	.loc 1 5753
 	ldx [%fp + 423], %o0
 	ldx [%fp + 1479], %g5
 	xor %o0, %g5, %o0
 ! v38 = v12 ^ v38
-	.loc 1 5379
+	.loc 1 5754
 	ldx [%fp + 1879], %g5
 	xor %o0, %g5, %o0
 ! v26 = v38 ^ v26
-	.loc 1 5380
+	.loc 1 5755
 	xor %o0, %i4, %o0
 ! v14 = v26 ^ v14
-	.loc 1 5381
+	.loc 1 5756
 	xor %o0, %i3, %o0
 ! v21 = v14 ^ v21
-	.loc 1 5382
+	.loc 1 5757
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1777]
 ! v14 = v40 & v50
-	.loc 1 5383
+	.loc 1 5758
 	and %i2, %l7, %o0
 	stx %o0, [%fp + 439]
 	stx %o0, [%fp + -1769]
 ! v26 = v49 & v54
-	.loc 1 5384
+	.loc 1 5759
 	ldx [%fp + 431], %o0
 	and %i5, %o0, %g5
 	stx %g5, [%fp + -513]
 ! v38 = v5 & v58
-	.loc 1 5385
+	.loc 1 5760
 	and %l6, %l3, %o0
 	stx %o0, [%fp + 879]
 	stx %o0, [%fp + -1761]
 ! v12 = v15 & v11
-	.loc 1 5386
+	.loc 1 5761
 	and %l5, %l4, %o0
 	stx %o0, [%fp + 887]
 	stx %o0, [%fp + -1753]
 ! v46 = v30 & v7
-	.loc 1 5387
+	.loc 1 5762
 	ldx [%fp + -545], %o0
 	and %o0, %l2, %o3
 	stx %o3, [%fp + -1745]
 ! v43 = v27 & v2
-	.loc 1 5388
+	.loc 1 5763
 	ldx [%fp + -537], %o0
 	and %o0, %l1, %i4
 	stx %i4, [%fp + -505]
 ! v29 = v1 & v3
-	.loc 1 5389
+	.loc 1 5764
 	and %g4, %g1, %i3
 	stx %i3, [%fp + 39]
 ! v26 = v14 ^ v26
-	.loc 1 5390
+	.loc 1 5765
 	ldx [%fp + 439], %o0
 	xor %o0, %g5, %o0
 ! v38 = v26 ^ v38
-	.loc 1 5391
+	.loc 1 5766
 	ldx [%fp + 879], %g5
 	xor %o0, %g5, %o0
 ! v12 = v38 ^ v12
-	.loc 1 5392
+	.loc 1 5767
 	ldx [%fp + 887], %g5
 	xor %o0, %g5, %o0
 ! v46 = v12 ^ v46
-	.loc 1 5393
+	.loc 1 5768
 	xor %o0, %o3, %o0
 ! v43 = v46 ^ v43
-	.loc 1 5394
+	.loc 1 5769
 	xor %o0, %i4, %o0
 ! v29 = v43 ^ v29
-	.loc 1 5395
+	.loc 1 5770
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1737]
 ! v43 = v49 & v50
-	.loc 1 5396
+	.loc 1 5771
 	and %i5, %l7, %o0
 	stx %o0, [%fp + 447]
 	stx %o0, [%fp + -1729]
 ! v46 = v5 & v54
-	.loc 1 5397
+	.loc 1 5772
 	ldx [%fp + -2033], %o0
 	stx %o0, [%fp + 895]
 	and %l6, %o0, %o0
 	stx %o0, [%fp + 1487]
 	stx %o0, [%fp + -497]
 ! v12 = v15 & v58
-	.loc 1 5398
+	.loc 1 5773
 	and %l5, %l3, %o0
 	stx %o0, [%fp + 1887]
 	stx %o0, [%fp + 903]
 	stx %o0, [%fp + -1721]
 ! v38 = v30 & v11
-	.loc 1 5399
+	.loc 1 5774
 	ldx [%fp + -545], %o0
 	and %o0, %l4, %i4
 	stx %i4, [%fp + 1159]
 	stx %i4, [%fp + -1713]
 ! v26 = v27 & v7
-	.loc 1 5400
+	.loc 1 5775
 	ldx [%fp + -537], %o0
 	and %o0, %l2, %i3
 	stx %i3, [%fp + 1631]
 	stx %i3, [%fp + -489]
 ! v14 = v1 & v2
-	.loc 1 5401
+	.loc 1 5776
 	and %g4, %l1, %o3
 	stx %o3, [%fp + 1807]
 	stx %o3, [%fp + 47]
 ! v46 = v43 ^ v46
-	.loc 1 5402
+	.loc 1 5777
 	ldx [%fp + 447], %o0
 	ldx [%fp + 1487], %g5
 	xor %o0, %g5, %o0
 ! v12 = v46 ^ v12
-	.loc 1 5403
+	.loc 1 5778
 	ldx [%fp + 1887], %g5
 	xor %o0, %g5, %o0
 ! v38 = v12 ^ v38
-	.loc 1 5404
+	.loc 1 5779
 	xor %o0, %i4, %o0
 ! v26 = v38 ^ v26
-	.loc 1 5405
+	.loc 1 5780
 	xor %o0, %i3, %o0
 ! v14 = v26 ^ v14
-	.loc 1 5406
+	.loc 1 5781
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1705]
 ! v26 = v5 & v50
-	.loc 1 5407
+	.loc 1 5782
 	and %l6, %l7, %g5
 	stx %g5, [%fp + 911]
 	stx %g5, [%fp + -1697]
 ! v38 = v15 & v54
-	.loc 1 5408
+	.loc 1 5783
 	ldx [%fp + 895], %o0
 	and %l5, %o0, %o0
 	stx %o0, [%fp + 55]
 ! v12 = v30 & v58
-	.loc 1 5409
+	.loc 1 5784
 	ldx [%fp + -545], %o3
 	stx %o3, [%fp + 1287]
 	and %o3, %l3, %o3
 	stx %o3, [%fp + 1167]
 	stx %o3, [%fp + -1689]
 ! v46 = v27 & v11
-	.loc 1 5410
+	.loc 1 5785
 	ldx [%fp + -537], %i3
 	stx %i3, [%fp + 1495]
 	and %i3, %l4, %i4
 	stx %i4, [%fp + 63]
 ! v43 = v1 & v7
-	.loc 1 5411
+	.loc 1 5786
 	and %g4, %l2, %i3
 	stx %i3, [%fp + 655]
 ! v38 = v26 ^ v38
-	.loc 1 5412
+	.loc 1 5787
 	xor %g5, %o0, %o0
 ! v12 = v38 ^ v12
-	.loc 1 5413
+	.loc 1 5788
 	xor %o0, %o3, %o0
 ! v46 = v12 ^ v46
-	.loc 1 5414
+	.loc 1 5789
 	xor %o0, %i4, %o0
 ! v43 = v46 ^ v43
-	.loc 1 5415
+	.loc 1 5790
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1681]
 ! v46 = v15 & v50
-	.loc 1 5416
+	.loc 1 5791
 	and %l5, %l7, %g5
 	stx %g5, [%fp + -1673]
 ! v12 = v30 & v54
-	.loc 1 5417
+	.loc 1 5792
 	ldx [%fp + -2033], %i3
 	ldx [%fp + 1287], %o0
 	and %o0, %i3, %o0
 ! v38 = v27 & v58
-	.loc 1 5418
+	.loc 1 5793
 	ldx [%fp + 1495], %o3
 	and %o3, %l3, %o3
 ! v26 = v1 & v11
-	.loc 1 5419
+	.loc 1 5794
 	and %g4, %l4, %i4
 ! v12 = v46 ^ v12
-	.loc 1 5420
+	.loc 1 5795
 	xor %g5, %o0, %o0
 ! v38 = v12 ^ v38
-	.loc 1 5421
+	.loc 1 5796
 	xor %o0, %o3, %o0
 ! v26 = v38 ^ v26
-	.loc 1 5422
+	.loc 1 5797
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -1665]
 ! v38 = v30 & v50
-	.loc 1 5423
+	.loc 1 5798
 	ldx [%fp + -545], %o0
 	and %o0, %l7, %o0
 ! v12 = v27 & v54
-	.loc 1 5424
+	.loc 1 5799
 	ldx [%fp + -537], %g5
 	and %g5, %i3, %o3
 ! v46 = v1 & v58
-	.loc 1 5425
+	.loc 1 5800
 	and %g4, %l3, %i4
 ! v12 = v38 ^ v12
-	.loc 1 5426
+	.loc 1 5801
 	xor %o0, %o3, %o3
 ! v46 = v12 ^ v46
-	.loc 1 5427
+	.loc 1 5802
 	xor %o3, %i4, %o0
 	stx %o0, [%fp + -1657]
 ! v12 = v27 & v50
-	.loc 1 5428
+	.loc 1 5803
 	and %g5, %l7, %o0
 ! v38 = v1 & v54
-	.loc 1 5429
+	.loc 1 5804
 	and %g4, %i3, %o3
 ! v38 = v12 ^ v38
-	.loc 1 5430
+	.loc 1 5805
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1649]
 ! v12 = v1 & v50
-	.loc 1 5431
+	.loc 1 5806
 	and %g4, %l7, %o0
 	stx %o0, [%fp + -1641]
 ! v18 = v37 & v56
-	.loc 1 5432
+	.loc 1 5807
 	ldx [%fp + -1929], %i3
 	and %i3, %o1, %o0
 	stx %o0, [%fp + -1633]
 ! v44 = v37 & v52
-	.loc 1 5433
+	.loc 1 5808
 	and %i3, %o2, %o0
 ! v10 = v34 & v56
-	.loc 1 5434
+	.loc 1 5809
 	ldx [%fp + -1913], %i4
 	stx %i4, [%fp + 1743]
 	and %i4, %o1, %o3
 ! v10 = v44 ^ v10
-	.loc 1 5435
+	.loc 1 5810
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1625]
 ! v44 = v37 & v9
-	.loc 1 5436
+	.loc 1 5811
 	and %i3, %o5, %o0
 	stx %o0, [%fp + 1295]
 	stx %o0, [%fp + -481]
 ! v47 = v34 & v52
-	.loc 1 5437
+	.loc 1 5812
 	and %i4, %o2, %g5
 	stx %g5, [%fp + 1543]
 	stx %g5, [%fp + 71]
 ! v0 = v36 & v56
-	.loc 1 5438
+	.loc 1 5813
 	ldx [%fp + -1905], %o3
 	and %o3, %o1, %i4
 	stx %i4, [%fp + 1711]
 	stx %i4, [%fp + 663]
 ! v47 = v44 ^ v47
-	.loc 1 5439
+	.loc 1 5814
 	xor %o0, %g5, %o0
 ! v0 = v47 ^ v0
-	.loc 1 5440
+	.loc 1 5815
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -1617]
 ! v47 = v37 & v60
-	.loc 1 5441
+	.loc 1 5816
 	and %i3, %o4, %o0
 	stx %o0, [%fp + 1175]
 	stx %o0, [%fp + -1609]
 ! v44 = v34 & v9
-	.loc 1 5442
+	.loc 1 5817
 	ldx [%fp + 1743], %i3
 	and %i3, %o5, %g5
 	stx %g5, [%fp + -473]
 ! v42 = v36 & v52
-	.loc 1 5443
+	.loc 1 5818
 	and %o3, %o2, %i4
 	stx %i4, [%fp + 79]
 ! v41 = v31 & v56
-	.loc 1 5444
+	.loc 1 5819
 	ldx [%fp + -1889], %i3
 	stx %i3, [%fp + 1359]
 	and %i3, %o1, %i3
 	stx %i3, [%fp + 671]
 ! v44 = v47 ^ v44
-	.loc 1 5445
+	.loc 1 5820
 	xor %o0, %g5, %o0
 ! v42 = v44 ^ v42
-	.loc 1 5446
+	.loc 1 5821
 	xor %o0, %i4, %o0
 ! v41 = v42 ^ v41
-	.loc 1 5447
+	.loc 1 5822
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1601]
 ! v42 = v37 & v4
-	.loc 1 5448
+	.loc 1 5823
 	ldx [%fp + -1929], %o0
 	stx %o0, [%fp + 919]
 	and %o0, %o7, %i3
 	stx %i3, [%fp + 455]
 	stx %i3, [%fp + -1593]
 ! v44 = v34 & v60
-	.loc 1 5449
+	.loc 1 5824
 	ldx [%fp + -1913], %o0
 	stx %o0, [%fp + 463]
 	and %o0, %o4, %i4
 	stx %i4, [%fp + -465]
 ! v47 = v36 & v9
-	.loc 1 5450
+	.loc 1 5825
 	and %o3, %o5, %o0
 	stx %o0, [%fp + -1585]
 ! v45 = v31 & v52
-	.loc 1 5451
+	.loc 1 5826
 	ldx [%fp + 1359], %o3
 	and %o3, %o2, %g5
 	stx %g5, [%fp + -457]
 ! v39 = v33 & v56
-	.loc 1 5452
+	.loc 1 5827
 	ldx [%fp + -1881], %o3
 	stx %o3, [%fp + 471]
 	and %o3, %o1, %o3
 	stx %o3, [%fp + -449]
 ! v44 = v42 ^ v44
-	.loc 1 5453
+	.loc 1 5828
 	xor %i3, %i4, %i3
 ! v47 = v44 ^ v47
-	.loc 1 5454
+	.loc 1 5829
 	xor %i3, %o0, %o0
 ! v45 = v47 ^ v45
-	.loc 1 5455
+	.loc 1 5830
 	xor %o0, %g5, %o0
 ! v39 = v45 ^ v39
-	.loc 1 5456
+	.loc 1 5831
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1577]
 ! v45 = v37 & v32
-	.loc 1 5457
+	.loc 1 5832
 	ldx [%fp + 919], %o0
 	and %o0, %l0, %o0
 	stx %o0, [%fp + 1639]
 	stx %o0, [%fp + -169]
 	stx %o0, [%fp + -1569]
 ! v47 = v34 & v4
-	.loc 1 5458
+	.loc 1 5833
 	ldx [%fp + 463], %o0
 	and %o0, %o7, %o0
 	stx %o0, [%fp + 1031]
 	stx %o0, [%fp + -441]
 ! v44 = v36 & v60
-	.loc 1 5459
+	.loc 1 5834
 	ldx [%fp + -1905], %o0
 	stx %o0, [%fp + 487]
 	and %o0, %o4, %o0
@@ -19982,92 +20382,92 @@ qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	stx %o0, [%fp + 479]
 	stx %o0, [%fp + -1561]
 ! v42 = v31 & v9
-	.loc 1 5460
+	.loc 1 5835
 	ldx [%fp + -1889], %o0
 	stx %o0, [%fp + 503]
 	and %o0, %o5, %i4
 	stx %i4, [%fp + 495]
 	stx %i4, [%fp + -1553]
 ! v48 = v33 & v52
-	.loc 1 5461
+	.loc 1 5836
 	ldx [%fp + 471], %o0
 	and %o0, %o2, %i3
 	stx %i3, [%fp + 1303]
 	stx %i3, [%fp + -433]
 ! v13 = v24 & v56
-	.loc 1 5462
+	.loc 1 5837
 	ldx [%fp + -1873], %o0
 	stx %o0, [%fp + 927]
 	and %o0, %o1, %o3
 	stx %o3, [%fp + 1503]
 	stx %o3, [%fp + -425]
 ! v47 = v45 ^ v47
-	.loc 1 5463
+	.loc 1 5838
 	ldx [%fp + 1031], %o0
 	ldx [%fp + 1639], %g5
 	xor %g5, %o0, %o0
 	stx %o0, [%fp + -417]
 ! v44 = v47 ^ v44
-	.loc 1 5464
+	.loc 1 5839
 	ldx [%fp + 1815], %g5
 	xor %o0, %g5, %o0
 ! v42 = v44 ^ v42
-	.loc 1 5465
+	.loc 1 5840
 	xor %o0, %i4, %o0
 ! v48 = v42 ^ v48
-	.loc 1 5466
+	.loc 1 5841
 	xor %o0, %i3, %o0
 ! v13 = v48 ^ v13
-	.loc 1 5467
+	.loc 1 5842
 	xor %o0, %o3, %o0
 	stx %o0, [%fp + -1545]
 ! v48 = v34 & v32
-	.loc 1 5468
+	.loc 1 5843
 	ldx [%fp + -1913], %o0
 	and %o0, %l0, %g5
 	stx %g5, [%fp + -1537]
 ! v42 = v36 & v4
-	.loc 1 5469
+	.loc 1 5844
 	ldx [%fp + 487], %o0
 	and %o0, %o7, %o0
 	stx %o0, [%fp + -409]
 ! v44 = v31 & v60
-	.loc 1 5470
+	.loc 1 5845
 	ldx [%fp + 503], %o3
 	and %o3, %o4, %o3
 	stx %o3, [%fp + -1529]
 ! v47 = v33 & v9
-	.loc 1 5471
+	.loc 1 5846
 	ldx [%fp + -1881], %i3
 	stx %i3, [%fp + 1183]
 	and %i3, %o5, %i4
 	stx %i4, [%fp + 87]
 ! v45 = v24 & v52
-	.loc 1 5472
+	.loc 1 5847
 	ldx [%fp + 927], %i3
 	and %i3, %o2, %i3
 	stx %i3, [%fp + 679]
 ! v42 = v48 ^ v42
-	.loc 1 5473
+	.loc 1 5848
 	xor %g5, %o0, %o0
 ! v44 = v42 ^ v44
-	.loc 1 5474
+	.loc 1 5849
 	xor %o0, %o3, %o0
 ! v47 = v44 ^ v47
-	.loc 1 5475
+	.loc 1 5850
 	xor %o0, %i4, %o0
 ! v45 = v47 ^ v45
-	.loc 1 5476
+	.loc 1 5851
 	xor %o0, %i3, %o0
 	stx %o0, [%fp + -1521]
 ! v47 = v36 & v32
-	.loc 1 5477
+	.loc 1 5852
 	ldx [%fp + -1905], %o0
 	and %o0, %l0, %o0
 	stx %o0, [%fp + 1647]
 	stx %o0, [%fp + -401]
 ! v44 = v31 & v4
-	.loc 1 5478
+	.loc 1 5853
 	ldx [%fp + -1889], %o0
 	stx %o0, [%fp + 1927]
 	stx %o0, [%fp + 1191]
@@ -20075,1332 +20475,1332 @@ qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	stx %o3, [%fp + 1823]
 	stx %o3, [%fp + 95]
 ! v42 = v33 & v60
-	.loc 1 5479
+	.loc 1 5854
 	ldx [%fp + 1183], %o0
 	and %o0, %o4, %g5
 	stx %g5, [%fp + 1367]
 	stx %g5, [%fp + -1513]
 ! v48 = v24 & v9
-	.loc 1 5480
+	.loc 1 5855
 	ldx [%fp + -1873], %i3
 	and %i3, %o5, %i4
 	stx %i4, [%fp + 1895]
 	stx %i4, [%fp + 687]
 ! v44 = v47 ^ v44
-	.loc 1 5481
+	.loc 1 5856
 	ldx [%fp + 1647], %o0
 	xor %o0, %o3, %o0
 ! v42 = v44 ^ v42
-	.loc 1 5482
+	.loc 1 5857
 	xor %o0, %g5, %o0
 ! v48 = v42 ^ v48
-	.loc 1 5483
+	.loc 1 5858
 	xor %o0, %i4, %o0
 	stx %o0, [%fp + -1505]
 ! v42 = v31 & v32
-	.loc 1 5484
+	.loc 1 5859
 	ldx [%fp + 1927], %o0
 	and %o0, %l0, %o0
 ! v44 = v33 & v4
-	.loc 1 5485
+	.loc 1 5860
 	ldx [%fp + -1881], %g5
 	and %g5, %o7, %o3
 ! v47 = v24 & v60
-	.loc 1 5486
+	.loc 1 5861
 	and %i3, %o4, %i4
 ! v44 = v42 ^ v44
-	.loc 1 5487
+	.loc 1 5862
 	xor %o0, %o3, %o3
 ! v47 = v44 ^ v47
-	.loc 1 5488
+	.loc 1 5863
 	xor %o3, %i4, %o0
 	stx %o0, [%fp + 103]
 ! v44 = v33 & v32
-	.loc 1 5489
+	.loc 1 5864
 	and %g5, %l0, %o0
 ! v42 = v24 & v4
-	.loc 1 5490
+	.loc 1 5865
 	and %i3, %o7, %o3
 ! v42 = v44 ^ v42
-	.loc 1 5491
+	.loc 1 5866
 	xor %o0, %o3, %i4
 ! v44 = v24 & v32
-	.loc 1 5492
+	.loc 1 5867
 	and %i3, %l0, %i3
 ! v37 = v40 ^ v37
-	.loc 1 5493
+	.loc 1 5868
 	ldx [%fp + -1929], %o0
 	xor %i2, %o0, %i2
 ! v34 = v49 ^ v34
-	.loc 1 5494
+	.loc 1 5869
 	ldx [%fp + -1913], %o0
 	xor %i5, %o0, %i5
 ! v36 = v5 ^ v36
-	.loc 1 5495
+	.loc 1 5870
 	ldx [%fp + -1905], %o0
 	xor %l6, %o0, %l6
 ! v31 = v15 ^ v31
-	.loc 1 5496
+	.loc 1 5871
 	ldx [%fp + -1889], %o0
 	xor %l5, %o0, %l5
 ! v33 = v30 ^ v33
-	.loc 1 5497
+	.loc 1 5872
 	ldx [%fp + -545], %o0
 	xor %o0, %g5, %g5
 ! v24 = v27 ^ v24
-	.loc 1 5498
+	.loc 1 5873
 	ldx [%fp + -1873], %o0
 	ldx [%fp + -537], %o3
 	xor %o3, %o0, %o3
 ! v56 = v3 ^ v56
-	.loc 1 5499
+	.loc 1 5874
 	xor %g1, %o1, %g1
 ! v52 = v2 ^ v52
-	.loc 1 5500
+	.loc 1 5875
 	xor %l1, %o2, %o2
 ! v9 = v7 ^ v9
-	.loc 1 5501
+	.loc 1 5876
 	xor %l2, %o5, %o5
 ! v60 = v11 ^ v60
-	.loc 1 5502
+	.loc 1 5877
 	xor %l4, %o4, %l1
 ! v4 = v58 ^ v4
-	.loc 1 5503
+	.loc 1 5878
 	xor %l3, %o7, %o7
 ! v32 = v54 ^ v32
-	.loc 1 5504
+	.loc 1 5879
 	ldx [%fp + -2033], %o0
 	xor %o0, %l0, %l0
 ! v54 = v37 & v56
-	.loc 1 5505
+	.loc 1 5880
 	and %i2, %g1, %o0
 	stx %o0, [%fp + -1497]
 ! v58 = v37 & v52
-	.loc 1 5506
+	.loc 1 5881
 	and %i2, %o2, %o0
 ! v11 = v34 & v56
-	.loc 1 5507
+	.loc 1 5882
 	and %i5, %g1, %o1
 ! v11 = v58 ^ v11
-	.loc 1 5508
+	.loc 1 5883
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1489]
 ! v58 = v37 & v9
-	.loc 1 5509
+	.loc 1 5884
 	and %i2, %o5, %o0
 ! v7 = v34 & v52
-	.loc 1 5510
+	.loc 1 5885
 	and %i5, %o2, %o1
 ! v2 = v36 & v56
-	.loc 1 5511
+	.loc 1 5886
 	and %l6, %g1, %o4
 ! v7 = v58 ^ v7
-	.loc 1 5512
+	.loc 1 5887
 	xor %o0, %o1, %o1
 ! v2 = v7 ^ v2
-	.loc 1 5513
+	.loc 1 5888
 	xor %o1, %o4, %o0
 	stx %o0, [%fp + -1481]
 ! v7 = v37 & v60
-	.loc 1 5514
+	.loc 1 5889
 	and %i2, %l1, %o0
 ! v58 = v34 & v9
-	.loc 1 5515
+	.loc 1 5890
 	and %i5, %o5, %o1
 ! v3 = v36 & v52
-	.loc 1 5516
+	.loc 1 5891
 	and %l6, %o2, %o4
 ! v27 = v31 & v56
-	.loc 1 5517
+	.loc 1 5892
 	and %l5, %g1, %l2
 ! v58 = v7 ^ v58
-	.loc 1 5518
+	.loc 1 5893
 	xor %o0, %o1, %o1
 ! v3 = v58 ^ v3
-	.loc 1 5519
+	.loc 1 5894
 	xor %o1, %o4, %o4
 ! v27 = v3 ^ v27
-	.loc 1 5520
+	.loc 1 5895
 	xor %o4, %l2, %o0
 	stx %o0, [%fp + -1473]
 ! v3 = v37 & v4
-	.loc 1 5521
+	.loc 1 5896
 	and %i2, %o7, %o0
 ! v58 = v34 & v60
-	.loc 1 5522
+	.loc 1 5897
 	and %i5, %l1, %o1
 ! v7 = v36 & v9
-	.loc 1 5523
+	.loc 1 5898
 	and %l6, %o5, %o4
 ! v30 = v31 & v52
-	.loc 1 5524
+	.loc 1 5899
 	and %l5, %o2, %l2
 ! v15 = v33 & v56
-	.loc 1 5525
+	.loc 1 5900
 	and %g5, %g1, %l3
 ! v58 = v3 ^ v58
-	.loc 1 5526
+	.loc 1 5901
 	xor %o0, %o1, %o1
 ! v7 = v58 ^ v7
-	.loc 1 5527
+	.loc 1 5902
 	xor %o1, %o4, %o4
 ! v30 = v7 ^ v30
-	.loc 1 5528
+	.loc 1 5903
 	xor %o4, %l2, %l2
 ! v15 = v30 ^ v15
-	.loc 1 5529
+	.loc 1 5904
 	xor %l2, %l3, %o0
 	stx %o0, [%fp + -1465]
 ! v30 = v37 & v32
-	.loc 1 5530
+	.loc 1 5905
 	and %i2, %l0, %l4
 	stx %l4, [%fp + -393]
 ! v7 = v34 & v4
-	.loc 1 5531
+	.loc 1 5906
 	and %i5, %o7, %o0
 ! v58 = v36 & v60
-	.loc 1 5532
+	.loc 1 5907
 	and %l6, %l1, %l3
 ! v3 = v31 & v9
-	.loc 1 5533
+	.loc 1 5908
 	and %l5, %o5, %l2
 	stx %l2, [%fp + -1457]
 ! v5 = v33 & v52
-	.loc 1 5534
+	.loc 1 5909
 	and %g5, %o2, %o4
 ! v49 = v24 & v56
-	.loc 1 5535
+	.loc 1 5910
 	and %o3, %g1, %o1
 ! v7 = v30 ^ v7
-	.loc 1 5536
+	.loc 1 5911
 	xor %l4, %o0, %o0
 ! v58 = v7 ^ v58
-	.loc 1 5537
+	.loc 1 5912
 	xor %o0, %l3, %o0
 ! v3 = v58 ^ v3
-	.loc 1 5538
+	.loc 1 5913
 	xor %o0, %l2, %o0
 ! v5 = v3 ^ v5
-	.loc 1 5539
+	.loc 1 5914
 	xor %o0, %o4, %o0
 ! v49 = v5 ^ v49
-	.loc 1 5540
+	.loc 1 5915
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -1449]
 ! v37 = v37 & v50
-	.loc 1 5541
+	.loc 1 5916
 	and %i2, %l7, %i2
 ! v5 = v34 & v32
-	.loc 1 5542
+	.loc 1 5917
 	and %i5, %l0, %o0
 ! v3 = v36 & v4
-	.loc 1 5543
+	.loc 1 5918
 	and %l6, %o7, %l3
 ! v58 = v31 & v60
-	.loc 1 5544
+	.loc 1 5919
 	and %l5, %l1, %l2
 ! v7 = v33 & v9
-	.loc 1 5545
+	.loc 1 5920
 	and %g5, %o5, %o4
 ! v30 = v24 & v52
-	.loc 1 5546
+	.loc 1 5921
 	and %o3, %o2, %o1
 ! v56 = v1 & v56
-	.loc 1 5547
+	.loc 1 5922
 	and %g4, %g1, %g1
 ! v5 = v37 ^ v5
-	.loc 1 5548
+	.loc 1 5923
 	xor %i2, %o0, %o0
 ! v3 = v5 ^ v3
-	.loc 1 5549
+	.loc 1 5924
 	xor %o0, %l3, %l3
 ! v58 = v3 ^ v58
-	.loc 1 5550
+	.loc 1 5925
 	xor %l3, %l2, %l2
 ! v7 = v58 ^ v7
-	.loc 1 5551
+	.loc 1 5926
 	xor %l2, %o4, %o4
 ! v30 = v7 ^ v30
-	.loc 1 5552
+	.loc 1 5927
 	xor %o4, %o1, %o1
 ! v56 = v30 ^ v56
-	.loc 1 5553
+	.loc 1 5928
 	xor %o1, %g1, %g1
 ! v34 = v34 & v50
-	.loc 1 5554
+	.loc 1 5929
 	and %i5, %l7, %i5
 ! v30 = v36 & v32
-	.loc 1 5555
+	.loc 1 5930
 	and %l6, %l0, %o0
 ! v7 = v31 & v4
-	.loc 1 5556
+	.loc 1 5931
 	and %l5, %o7, %o1
 ! v58 = v33 & v60
-	.loc 1 5557
+	.loc 1 5932
 	and %g5, %l1, %o4
 ! v3 = v24 & v9
-	.loc 1 5558
+	.loc 1 5933
 	and %o3, %o5, %l2
 ! v52 = v1 & v52
-	.loc 1 5559
+	.loc 1 5934
 	and %g4, %o2, %o2
 ! v30 = v34 ^ v30
-	.loc 1 5560
+	.loc 1 5935
 	xor %i5, %o0, %o0
 ! v7 = v30 ^ v7
-	.loc 1 5561
+	.loc 1 5936
 	xor %o0, %o1, %o1
 ! v58 = v7 ^ v58
-	.loc 1 5562
+	.loc 1 5937
 	xor %o1, %o4, %o4
 ! v3 = v58 ^ v3
-	.loc 1 5563
+	.loc 1 5938
 	xor %o4, %l2, %l2
 ! v52 = v3 ^ v52
-	.loc 1 5564
+	.loc 1 5939
 	xor %l2, %o2, %o4
 ! v36 = v36 & v50
-	.loc 1 5565
+	.loc 1 5940
 	and %l6, %l7, %l6
 ! v3 = v31 & v32
-	.loc 1 5566
+	.loc 1 5941
 	and %l5, %l0, %o0
 ! v58 = v33 & v4
-	.loc 1 5567
+	.loc 1 5942
 	and %g5, %o7, %o1
 ! v7 = v24 & v60
-	.loc 1 5568
+	.loc 1 5943
 	and %o3, %l1, %o2
 ! v9 = v1 & v9
-	.loc 1 5569
+	.loc 1 5944
 	and %g4, %o5, %o5
 ! v3 = v36 ^ v3
-	.loc 1 5570
+	.loc 1 5945
 	xor %l6, %o0, %o0
 ! v58 = v3 ^ v58
-	.loc 1 5571
+	.loc 1 5946
 	xor %o0, %o1, %o1
 ! v7 = v58 ^ v7
-	.loc 1 5572
+	.loc 1 5947
 	xor %o1, %o2, %o2
 ! v9 = v7 ^ v9
-	.loc 1 5573
+	.loc 1 5948
 	xor %o2, %o5, %o5
 ! v31 = v31 & v50
-	.loc 1 5574
+	.loc 1 5949
 	and %l5, %l7, %l5
 ! v7 = v33 & v32
-	.loc 1 5575
+	.loc 1 5950
 	and %g5, %l0, %o0
 ! v58 = v24 & v4
-	.loc 1 5576
+	.loc 1 5951
 	and %o3, %o7, %o1
 ! v60 = v1 & v60
-	.loc 1 5577
+	.loc 1 5952
 	and %g4, %l1, %l1
 ! v7 = v31 ^ v7
-	.loc 1 5578
+	.loc 1 5953
 	xor %l5, %o0, %o0
 ! v58 = v7 ^ v58
-	.loc 1 5579
+	.loc 1 5954
 	xor %o0, %o1, %o1
 ! v60 = v58 ^ v60
-	.loc 1 5580
+	.loc 1 5955
 	xor %o1, %l1, %l1
 ! v33 = v33 & v50
-	.loc 1 5581
+	.loc 1 5956
 	and %g5, %l7, %g5
 ! v58 = v24 & v32
-	.loc 1 5582
+	.loc 1 5957
 	and %o3, %l0, %o0
 ! v4 = v1 & v4
-	.loc 1 5583
+	.loc 1 5958
 	and %g4, %o7, %o7
 ! v58 = v33 ^ v58
-	.loc 1 5584
+	.loc 1 5959
 	xor %g5, %o0, %o0
 ! v4 = v58 ^ v4
-	.loc 1 5585
+	.loc 1 5960
 	xor %o0, %o7, %o7
 ! v24 = v24 & v50
-	.loc 1 5586
+	.loc 1 5961
 	and %o3, %l7, %o3
 ! v32 = v1 & v32
-	.loc 1 5587
+	.loc 1 5962
 	and %g4, %l0, %l0
 ! v32 = v24 ^ v32
-	.loc 1 5588
+	.loc 1 5963
 	xor %o3, %l0, %l0
 ! v50 = v1 & v50
-	.loc 1 5589
+	.loc 1 5964
 	and %g4, %l7, %l7
 ! v54 = v54 ^ v35
-	.loc 1 5590
+	.loc 1 5965
 	ldx [%fp + -1497], %o0
 	ldx [%fp + -1865], %o1
 	xor %o0, %o1, %o0
 ! v54 = v54 ^ v18
-	.loc 1 5591
+	.loc 1 5966
 	ldx [%fp + -1633], %o1
 	xor %o0, %o1, %o2
 ! v11 = v11 ^ v16
-	.loc 1 5592
+	.loc 1 5967
 	ldx [%fp + -1489], %o0
 	ldx [%fp + -1857], %o1
 	xor %o0, %o1, %o0
 ! v11 = v11 ^ v10
-	.loc 1 5593
+	.loc 1 5968
 	ldx [%fp + -1625], %o1
 	xor %o0, %o1, %o1
 ! v2 = v2 ^ v8
-	.loc 1 5594
+	.loc 1 5969
 	ldx [%fp + -1481], %o0
 	ldx [%fp + -1849], %o3
 	xor %o0, %o3, %o0
 ! v2 = v2 ^ v0
-	.loc 1 5595
+	.loc 1 5970
 	ldx [%fp + -1617], %o3
 	xor %o0, %o3, %o3
 ! v27 = v27 ^ v28
-	.loc 1 5596
+	.loc 1 5971
 	ldx [%fp + -1473], %o0
 	ldx [%fp + -1833], %l2
 	xor %o0, %l2, %o0
 ! v27 = v27 ^ v41
-	.loc 1 5597
+	.loc 1 5972
 	ldx [%fp + -1601], %l2
 	xor %o0, %l2, %l2
 ! v15 = v15 ^ v6
-	.loc 1 5598
+	.loc 1 5973
 	ldx [%fp + -1465], %o0
 	ldx [%fp + -1809], %l3
 	xor %o0, %l3, %o0
 ! v15 = v15 ^ v39
-	.loc 1 5599
+	.loc 1 5974
 	ldx [%fp + -1577], %l3
 	xor %o0, %l3, %l3
 ! v49 = v49 ^ v21
-	.loc 1 5600
+	.loc 1 5975
 	ldx [%fp + -1449], %o0
 	ldx [%fp + -1777], %l4
 	xor %o0, %l4, %o0
 ! v49 = v49 ^ v13
-	.loc 1 5601
+	.loc 1 5976
 	ldx [%fp + -1545], %l4
 	xor %o0, %l4, %o0
 ! v56 = v56 ^ v29
-	.loc 1 5602
+	.loc 1 5977
 	ldx [%fp + -1737], %l4
 	xor %g1, %l4, %g1
 ! v56 = v56 ^ v45
-	.loc 1 5603
+	.loc 1 5978
 	ldx [%fp + -1521], %l4
 	xor %g1, %l4, %g1
 ! v52 = v52 ^ v14
-	.loc 1 5604
+	.loc 1 5979
 	ldx [%fp + -1705], %l4
 	xor %o4, %l4, %o4
 ! v52 = v52 ^ v48
-	.loc 1 5605
+	.loc 1 5980
 	ldx [%fp + -1505], %l5
 	xor %o4, %l5, %o4
 ! v9 = v9 ^ v43
-	.loc 1 5606
+	.loc 1 5981
 	ldx [%fp + -1681], %l5
 	xor %o5, %l5, %o5
 ! v9 = v9 ^ v47
-	.loc 1 5607
+	.loc 1 5982
 	ldx [%fp + 103], %l6
 	xor %o5, %l6, %l6
 ! v60 = v60 ^ v26
-	.loc 1 5608
+	.loc 1 5983
 	ldx [%fp + -1665], %o5
 	xor %l1, %o5, %l1
 ! v60 = v60 ^ v42
-	.loc 1 5609
+	.loc 1 5984
 	xor %l1, %i4, %l1
 ! v4 = v4 ^ v46
-	.loc 1 5610
+	.loc 1 5985
 	ldx [%fp + -1657], %i2
 	xor %o7, %i2, %o7
 ! v4 = v4 ^ v44
-	.loc 1 5611
+	.loc 1 5986
 	xor %o7, %i3, %o7
 ! v32 = v32 ^ v38
-	.loc 1 5612
+	.loc 1 5987
 	ldx [%fp + -1649], %i5
 	xor %l0, %i5, %l0
 ! v50 = v50 ^ v12
-	.loc 1 5613
+	.loc 1 5988
 	ldx [%fp + -1641], %g4
 	xor %l7, %g4, %l7
 ! v14 = v54 ^ v14
-	.loc 1 5614
+	.loc 1 5989
 	xor %o2, %l4, %o2
 ! v43 = v11 ^ v43
-	.loc 1 5615
+	.loc 1 5990
 	xor %o1, %l5, %l4
 ! v26 = v2 ^ v26
-	.loc 1 5616
+	.loc 1 5991
 	xor %o3, %o5, %o3
 ! v46 = v27 ^ v46
-	.loc 1 5617
+	.loc 1 5992
 	xor %l2, %i2, %o5
 ! v38 = v15 ^ v38
-	.loc 1 5618
+	.loc 1 5993
 	xor %l3, %i5, %l3
 ! v12 = v49 ^ v12
-	.loc 1 5619
+	.loc 1 5994
 	xor %o0, %g4, %o1
 ! v18 = v52 ^ v18
-	.loc 1 5620
+	.loc 1 5995
 	ldx [%fp + -1633], %o0
 	xor %o4, %o0, %l5
 ! v10 = v9 ^ v10
-	.loc 1 5621
+	.loc 1 5996
 	ldx [%fp + -1625], %o0
 	xor %l6, %o0, %l6
 ! v0 = v60 ^ v0
-	.loc 1 5622
+	.loc 1 5997
 	ldx [%fp + -1617], %o0
 	xor %l1, %o0, %l1
 ! v41 = v4 ^ v41
-	.loc 1 5623
+	.loc 1 5998
 	ldx [%fp + -1601], %o0
 	xor %o7, %o0, %l2
 ! v39 = v32 ^ v39
-	.loc 1 5624
+	.loc 1 5999
 	ldx [%fp + -1577], %o0
 	xor %l0, %o0, %o7
 ! v13 = v50 ^ v13
-	.loc 1 5625
+	.loc 1 6000
 	ldx [%fp + -1545], %o0
 	xor %l7, %o0, %o4
 ! v10 = v10 ^ v44
-	.loc 1 5626
+	.loc 1 6001
 	xor %l6, %i3, %l0
 ! v18 = v18 ^ v44
-	.loc 1 5627
+	.loc 1 6002
 	xor %l5, %i3, %o0
 ! v12 = v12 ^ v44
-	.loc 1 5628
+	.loc 1 6003
 	xor %o1, %i3, %o1
 ! v44 = v38 ^ v44
-	.loc 1 5629
+	.loc 1 6004
 	xor %l3, %i3, %i3
 ! v18 = v18 ^ v42
-	.loc 1 5630
+	.loc 1 6005
 	xor %o0, %i4, %l3
 ! v56 = v56 ^ v42
-	.loc 1 5631
+	.loc 1 6006
 	xor %g1, %i4, %g1
 ! v44 = v44 ^ v42
-	.loc 1 5632
+	.loc 1 6007
 	xor %i3, %i4, %i3
 ! v42 = v46 ^ v42
-	.loc 1 5633
+	.loc 1 6008
 	xor %o5, %i4, %i4
 ! v56 = v56 ^ v47
-	.loc 1 5634
+	.loc 1 6009
 	ldx [%fp + 103], %o0
 	xor %g1, %o0, %g1
 ! v12 = v12 ^ v47
-	.loc 1 5635
+	.loc 1 6010
 	xor %o1, %o0, %o1
 ! v42 = v42 ^ v47
-	.loc 1 5636
+	.loc 1 6011
 	xor %i4, %o0, %i4
 ! v47 = v26 ^ v47
-	.loc 1 5637
+	.loc 1 6012
 	xor %o3, %o0, %o0
 ! v12 = v12 ^ v48
-	.loc 1 5638
+	.loc 1 6013
 	ldx [%fp + -1505], %o5
 	xor %o1, %o5, %o3
 ! v44 = v44 ^ v48
-	.loc 1 5639
+	.loc 1 6014
 	xor %i3, %o5, %i3
 ! v47 = v47 ^ v48
-	.loc 1 5640
+	.loc 1 6015
 	xor %o0, %o5, %o0
 ! v48 = v43 ^ v48
-	.loc 1 5641
+	.loc 1 6016
 	xor %l4, %o5, %o1
 ! v44 = v44 ^ v45
-	.loc 1 5642
+	.loc 1 6017
 	ldx [%fp + -1521], %o5
 	xor %i3, %o5, %i3
 ! v42 = v42 ^ v45
-	.loc 1 5643
+	.loc 1 6018
 	xor %i4, %o5, %i4
 ! v48 = v48 ^ v45
-	.loc 1 5644
+	.loc 1 6019
 	xor %o1, %o5, %o1
 ! v45 = v14 ^ v45
-	.loc 1 5645
+	.loc 1 6020
 	xor %o2, %o5, %o2
 ! v42 = v42 ^ v13
-	.loc 1 5646
+	.loc 1 6021
 	xor %i4, %o4, %i4
 ! v47 = v47 ^ v13
-	.loc 1 5647
+	.loc 1 6022
 	xor %o0, %o4, %o0
 ! v45 = v45 ^ v13
-	.loc 1 5648
+	.loc 1 6023
 	xor %o2, %o4, %o2
 ! v13 = v29 ^ v13
-	.loc 1 5649
+	.loc 1 6024
 	ldx [%fp + -1737], %o5
 	xor %o5, %o4, %o4
 ! v47 = v47 ^ v39
-	.loc 1 5650
+	.loc 1 6025
 	xor %o0, %o7, %o0
 ! v48 = v48 ^ v39
-	.loc 1 5651
+	.loc 1 6026
 	xor %o1, %o7, %o1
 ! v13 = v13 ^ v39
-	.loc 1 5652
+	.loc 1 6027
 	xor %o4, %o7, %o4
 ! v39 = v21 ^ v39
-	.loc 1 5653
+	.loc 1 6028
 	ldx [%fp + -1777], %o5
 	xor %o5, %o7, %o7
 ! v48 = v48 ^ v41
-	.loc 1 5654
+	.loc 1 6029
 	xor %o1, %l2, %o1
 ! v45 = v45 ^ v41
-	.loc 1 5655
+	.loc 1 6030
 	xor %o2, %l2, %o2
 ! v39 = v39 ^ v41
-	.loc 1 5656
+	.loc 1 6031
 	xor %o7, %l2, %o7
 ! v41 = v6 ^ v41
-	.loc 1 5657
+	.loc 1 6032
 	ldx [%fp + -1809], %o5
 	xor %o5, %l2, %l2
 ! v45 = v45 ^ v0
-	.loc 1 5658
+	.loc 1 6033
 	xor %o2, %l1, %o5
 ! v13 = v13 ^ v0
-	.loc 1 5659
+	.loc 1 6034
 	xor %o4, %l1, %o4
 ! v41 = v41 ^ v0
-	.loc 1 5660
+	.loc 1 6035
 	xor %l2, %l1, %l2
 ! v0 = v28 ^ v0
-	.loc 1 5661
+	.loc 1 6036
 	ldx [%fp + -1833], %o2
 	xor %o2, %l1, %l1
 ! v13 = v13 ^ v10
-	.loc 1 5662
+	.loc 1 6037
 	xor %o4, %l0, %o4
 ! v39 = v39 ^ v10
-	.loc 1 5663
+	.loc 1 6038
 	xor %o7, %l0, %o7
 ! v0 = v0 ^ v10
-	.loc 1 5664
+	.loc 1 6039
 	xor %l1, %l0, %l1
 ! v10 = v8 ^ v10
-	.loc 1 5665
+	.loc 1 6040
 	ldx [%fp + -1849], %o2
 	xor %o2, %l0, %l0
 ! v39 = v39 ^ v18
-	.loc 1 5666
+	.loc 1 6041
 	xor %o7, %l3, %o2
 	stx %o2, [%fp + -1441]
 ! v41 = v41 ^ v18
-	.loc 1 5667
+	.loc 1 6042
 	xor %l2, %l3, %l2
 ! v10 = v10 ^ v18
-	.loc 1 5668
+	.loc 1 6043
 	xor %l0, %l3, %o7
 	stx %o7, [%fp + -1433]
 ! v18 = v16 ^ v18
-	.loc 1 5669
+	.loc 1 6044
 	ldx [%fp + -1857], %o2
 	xor %o2, %l3, %l3
 ! v41 = v41 ^ v56
-	.loc 1 5670
+	.loc 1 6045
 	xor %l2, %g1, %o2
 	stx %o2, [%fp + -1425]
 ! v0 = v0 ^ v56
-	.loc 1 5671
+	.loc 1 6046
 	xor %l1, %g1, %o2
 	stx %o2, [%fp + -1417]
 ! v18 = v18 ^ v56
-	.loc 1 5672
+	.loc 1 6047
 	xor %l3, %g1, %l0
 	stx %l0, [%fp + -1409]
 ! v56 = v35 ^ v56
-	.loc 1 5673
+	.loc 1 6048
 	ldx [%fp + -1865], %o2
 	xor %o2, %g1, %o2
 	stx %o2, [%fp + -1401]
 ! v35 = v56 ^ v44
-	.loc 1 5674
+	.loc 1 6049
 	xor %o2, %i3, %l3
 ! v16 = v45 ^ v44
-	.loc 1 5675
+	.loc 1 6050
 	xor %o5, %i3, %o2
 ! v16 = v16 ^ v12
-	.loc 1 5676
+	.loc 1 6051
 	xor %o2, %o3, %l1
 ! v8 = v18 ^ v45
-	.loc 1 5677
+	.loc 1 6052
 	xor %l0, %o5, %l2
 ! v28 = v48 ^ v44
-	.loc 1 5678
+	.loc 1 6053
 	xor %o1, %i3, %o2
 ! v28 = v28 ^ v12
-	.loc 1 5679
+	.loc 1 6054
 	xor %o2, %o3, %l0
 ! v6 = v10 ^ v45
-	.loc 1 5680
+	.loc 1 6055
 	xor %o7, %o5, %o2
 ! v6 = v6 ^ v48
-	.loc 1 5681
+	.loc 1 6056
 	xor %o2, %o1, %o2
 ! v6 = v6 ^ v44
-	.loc 1 5682
+	.loc 1 6057
 	xor %o2, %i3, %o2
 ! v6 = v6 ^ v12
-	.loc 1 5683
+	.loc 1 6058
 	xor %o2, %o3, %l5
 ! v21 = v45 ^ v47
-	.loc 1 5684
+	.loc 1 6059
 	xor %o5, %o0, %l6
 ! v29 = v0 ^ v48
-	.loc 1 5685
+	.loc 1 6060
 	ldx [%fp + -1417], %o2
 	xor %o2, %o1, %o2
 ! v29 = v29 ^ v47
-	.loc 1 5686
+	.loc 1 6061
 	xor %o2, %o0, %o2
 ! v29 = v29 ^ v12
-	.loc 1 5687
+	.loc 1 6062
 	xor %o2, %o3, %l7
 ! v14 = v48 ^ v42
-	.loc 1 5688
+	.loc 1 6063
 	xor %o1, %i4, %i2
 ! v43 = v41 ^ v47
-	.loc 1 5689
+	.loc 1 6064
 	ldx [%fp + -1425], %o2
 	xor %o2, %o0, %o2
 ! v43 = v43 ^ v42
-	.loc 1 5690
+	.loc 1 6065
 	xor %o2, %i4, %l4
 ! v26 = v47 ^ v44
-	.loc 1 5691
+	.loc 1 6066
 	xor %o0, %i3, %i5
 ! v46 = v39 ^ v42
-	.loc 1 5692
+	.loc 1 6067
 	ldx [%fp + -1441], %o2
 	xor %o2, %i4, %o2
 ! v46 = v46 ^ v44
-	.loc 1 5693
+	.loc 1 6068
 	xor %o2, %i3, %g1
 ! v38 = v42 ^ v12
-	.loc 1 5694
+	.loc 1 6069
 	xor %i4, %o3, %o7
 ! v50 = v13 ^ v44
-	.loc 1 5695
+	.loc 1 6070
 	xor %o4, %i3, %o2
 ! v50 = v50 ^ v12
-	.loc 1 5696
+	.loc 1 6071
 	xor %o2, %o3, %g4
 ! v35 = v35 ^ v38
-	.loc 1 5697
+	.loc 1 6072
 	xor %l3, %o7, %l3
 ! v32 = v14 ^ v38
-	.loc 1 5698
+	.loc 1 6073
 	xor %i2, %o7, %o2
 ! v32 = v32 ^ v50
-	.loc 1 5699
+	.loc 1 6074
 	xor %o2, %g4, %g5
 ! v16 = v16 ^ v14
-	.loc 1 5700
+	.loc 1 6075
 	xor %l1, %i2, %l1
 ! v4 = v43 ^ v38
-	.loc 1 5701
+	.loc 1 6076
 	xor %l4, %o7, %o2
 ! v4 = v4 ^ v50
-	.loc 1 5702
+	.loc 1 6077
 	xor %o2, %g4, %o2
 	stx %o2, [%fp + -1393]
 ! v8 = v8 ^ v14
-	.loc 1 5703
+	.loc 1 6078
 	xor %l2, %i2, %l2
 ! v8 = v8 ^ v43
-	.loc 1 5704
+	.loc 1 6079
 	xor %l2, %l4, %l2
 ! v8 = v8 ^ v38
-	.loc 1 5705
+	.loc 1 6080
 	xor %l2, %o7, %l2
 ! v8 = v8 ^ v50
-	.loc 1 5706
+	.loc 1 6081
 	xor %l2, %g4, %l2
 ! v14 = v14 ^ v26
-	.loc 1 5707
+	.loc 1 6082
 	xor %i2, %i5, %o2
 	stx %o2, [%fp + -1385]
 ! v28 = v28 ^ v43
-	.loc 1 5708
+	.loc 1 6083
 	xor %l0, %l4, %l0
 ! v28 = v28 ^ v26
-	.loc 1 5709
+	.loc 1 6084
 	xor %l0, %i5, %l0
 ! v28 = v28 ^ v50
-	.loc 1 5710
+	.loc 1 6085
 	xor %l0, %g4, %o2
 	stx %o2, [%fp + -1377]
 ! v43 = v43 ^ v46
-	.loc 1 5711
+	.loc 1 6086
 	xor %l4, %g1, %l4
 ! v6 = v6 ^ v26
-	.loc 1 5712
+	.loc 1 6087
 	xor %l5, %i5, %l5
 ! v6 = v6 ^ v46
-	.loc 1 5713
+	.loc 1 6088
 	xor %l5, %g1, %l5
 ! v26 = v26 ^ v38
-	.loc 1 5714
+	.loc 1 6089
 	xor %i5, %o7, %i5
 ! v21 = v21 ^ v46
-	.loc 1 5715
+	.loc 1 6090
 	xor %l6, %g1, %l6
 ! v21 = v21 ^ v38
-	.loc 1 5716
+	.loc 1 6091
 	xor %l6, %o7, %l6
 ! v46 = v46 ^ v50
-	.loc 1 5717
+	.loc 1 6092
 	xor %g1, %g4, %g1
 ! v38 = v29 ^ v38
-	.loc 1 5718
+	.loc 1 6093
 	xor %l7, %o7, %o7
 ! v50 = v38 ^ v50
-	.loc 1 5719
+	.loc 1 6094
 	xor %o7, %g4, %g4
 ! v35 = v35 ^ v46
-	.loc 1 5720
+	.loc 1 6095
 	xor %l3, %g1, %l3
 ! v38 = v43 ^ v46
-	.loc 1 5721
+	.loc 1 6096
 	xor %l4, %g1, %o2
 ! v38 = v38 ^ v50
-	.loc 1 5722
+	.loc 1 6097
 	xor %o2, %g4, %o7
 ! v32 = v32 ^ v43
-	.loc 1 5723
+	.loc 1 6098
 	xor %g5, %l4, %g5
 ! v29 = v6 ^ v46
-	.loc 1 5724
+	.loc 1 6099
 	xor %l5, %g1, %o2
 ! v29 = v29 ^ v50
-	.loc 1 5725
+	.loc 1 6100
 	xor %o2, %g4, %o2
 ! v16 = v16 ^ v43
-	.loc 1 5726
+	.loc 1 6101
 	xor %l1, %l4, %l1
 ! v16 = v16 ^ v6
-	.loc 1 5727
+	.loc 1 6102
 	xor %l1, %l5, %l1
 ! v16 = v16 ^ v46
-	.loc 1 5728
+	.loc 1 6103
 	xor %l1, %g1, %l1
 ! v16 = v16 ^ v50
-	.loc 1 5729
+	.loc 1 6104
 	xor %l1, %g4, %l1
 ! v43 = v43 ^ v26
-	.loc 1 5730
+	.loc 1 6105
 	xor %l4, %i5, %l4
 ! v4 = v4 ^ v6
-	.loc 1 5731
+	.loc 1 6106
 	ldx [%fp + -1393], %l0
 	xor %l0, %l5, %l0
 ! v4 = v4 ^ v26
-	.loc 1 5732
+	.loc 1 6107
 	xor %l0, %i5, %l0
 ! v4 = v4 ^ v50
-	.loc 1 5733
+	.loc 1 6108
 	xor %l0, %g4, %l7
 ! v6 = v6 ^ v21
-	.loc 1 5734
+	.loc 1 6109
 	xor %l5, %l6, %l5
 ! v8 = v8 ^ v26
-	.loc 1 5735
+	.loc 1 6110
 	xor %l2, %i5, %l2
 ! v8 = v8 ^ v21
-	.loc 1 5736
+	.loc 1 6111
 	xor %l2, %l6, %l2
 ! v26 = v26 ^ v46
-	.loc 1 5737
+	.loc 1 6112
 	xor %i5, %g1, %i5
 ! v14 = v14 ^ v21
-	.loc 1 5738
+	.loc 1 6113
 	ldx [%fp + -1385], %l0
 	xor %l0, %l6, %l0
 ! v14 = v14 ^ v46
-	.loc 1 5739
+	.loc 1 6114
 	xor %l0, %g1, %l0
 ! v21 = v21 ^ v50
-	.loc 1 5740
+	.loc 1 6115
 	xor %l6, %g4, %l6
 ! v46 = v28 ^ v46
-	.loc 1 5741
+	.loc 1 6116
 	ldx [%fp + -1377], %i2
 	xor %i2, %g1, %g1
 ! v50 = v46 ^ v50
-	.loc 1 5742
+	.loc 1 6117
 	xor %g1, %g4, %g4
 ! v35 = v35 ^ v21
-	.loc 1 5743
+	.loc 1 6118
 	xor %l3, %l6, %i2
 ! v46 = v6 ^ v21
-	.loc 1 5744
+	.loc 1 6119
 	xor %l5, %l6, %l3
 ! v46 = v46 ^ v50
-	.loc 1 5745
+	.loc 1 6120
 	xor %l3, %g4, %l3
 ! v38 = v38 ^ v6
-	.loc 1 5746
+	.loc 1 6121
 	xor %o7, %l5, %g1
 ! v28 = v8 ^ v21
-	.loc 1 5747
+	.loc 1 6122
 	xor %l2, %l6, %o7
 ! v28 = v28 ^ v50
-	.loc 1 5748
+	.loc 1 6123
 	xor %o7, %g4, %o7
 ! v32 = v32 ^ v6
-	.loc 1 5749
+	.loc 1 6124
 	xor %g5, %l5, %g5
 ! v32 = v32 ^ v8
-	.loc 1 5750
+	.loc 1 6125
 	xor %g5, %l2, %g5
 ! v32 = v32 ^ v21
-	.loc 1 5751
+	.loc 1 6126
 	xor %g5, %l6, %g5
 ! v32 = v32 ^ v50
-	.loc 1 5752
+	.loc 1 6127
 	xor %g5, %g4, %g5
 ! v6 = v6 ^ v26
-	.loc 1 5753
+	.loc 1 6128
 	xor %l5, %i5, %l5
 	stx %l5, [%fp + -1369]
 ! v29 = v29 ^ v8
-	.loc 1 5754
+	.loc 1 6129
 	xor %o2, %l2, %o2
 ! v29 = v29 ^ v26
-	.loc 1 5755
+	.loc 1 6130
 	xor %o2, %i5, %o2
 ! v29 = v29 ^ v50
-	.loc 1 5756
+	.loc 1 6131
 	xor %o2, %g4, %o2
 	stx %o2, [%fp + -1361]
 ! v8 = v8 ^ v14
-	.loc 1 5757
+	.loc 1 6132
 	xor %l2, %l0, %l2
 ! v16 = v16 ^ v26
-	.loc 1 5758
+	.loc 1 6133
 	xor %l1, %i5, %l1
 ! v16 = v16 ^ v14
-	.loc 1 5759
+	.loc 1 6134
 	xor %l1, %l0, %l1
 ! v26 = v26 ^ v21
-	.loc 1 5760
+	.loc 1 6135
 	xor %i5, %l6, %i5
 ! v43 = v43 ^ v14
-	.loc 1 5761
+	.loc 1 6136
 	xor %l4, %l0, %l4
 ! v43 = v43 ^ v21
-	.loc 1 5762
+	.loc 1 6137
 	xor %l4, %l6, %l4
 ! v14 = v14 ^ v50
-	.loc 1 5763
+	.loc 1 6138
 	xor %l0, %g4, %l0
 ! v21 = v4 ^ v21
-	.loc 1 5764
+	.loc 1 6139
 	xor %l7, %l6, %l6
 ! v50 = v21 ^ v50
-	.loc 1 5765
+	.loc 1 6140
 	xor %l6, %g4, %g4
 ! v35 = v35 ^ v14
-	.loc 1 5766
+	.loc 1 6141
 	xor %i2, %l0, %i2
 ! v21 = v8 ^ v14
-	.loc 1 5767
+	.loc 1 6142
 	xor %l2, %l0, %o2
 ! v21 = v21 ^ v50
-	.loc 1 5768
+	.loc 1 6143
 	xor %o2, %g4, %l5
 ! v46 = v46 ^ v8
-	.loc 1 5769
+	.loc 1 6144
 	xor %l3, %l2, %l3
 ! v4 = v16 ^ v14
-	.loc 1 5770
+	.loc 1 6145
 	xor %l1, %l0, %o2
 ! v4 = v4 ^ v50
-	.loc 1 5771
+	.loc 1 6146
 	xor %o2, %g4, %o2
 ! v38 = v38 ^ v8
-	.loc 1 5772
+	.loc 1 6147
 	xor %g1, %l2, %g1
 ! v38 = v38 ^ v16
-	.loc 1 5773
+	.loc 1 6148
 	xor %g1, %l1, %g1
 ! v38 = v38 ^ v14
-	.loc 1 5774
+	.loc 1 6149
 	xor %g1, %l0, %g1
 ! v38 = v38 ^ v50
-	.loc 1 5775
+	.loc 1 6150
 	xor %g1, %g4, %g1
 ! v8 = v8 ^ v26
-	.loc 1 5776
+	.loc 1 6151
 	xor %l2, %i5, %l2
 	stx %l2, [%fp + -1353]
 ! v28 = v28 ^ v16
-	.loc 1 5777
+	.loc 1 6152
 	xor %o7, %l1, %o7
 ! v28 = v28 ^ v26
-	.loc 1 5778
+	.loc 1 6153
 	xor %o7, %i5, %o7
 ! v28 = v28 ^ v50
-	.loc 1 5779
+	.loc 1 6154
 	xor %o7, %g4, %o7
 	stx %o7, [%fp + -1345]
 ! v16 = v16 ^ v43
-	.loc 1 5780
+	.loc 1 6155
 	xor %l1, %l4, %l1
 ! v32 = v32 ^ v26
-	.loc 1 5781
+	.loc 1 6156
 	xor %g5, %i5, %g5
 ! v32 = v32 ^ v43
-	.loc 1 5782
+	.loc 1 6157
 	xor %g5, %l4, %g5
 ! v26 = v26 ^ v14
-	.loc 1 5783
+	.loc 1 6158
 	xor %i5, %l0, %i5
 ! v6 = v6 ^ v43
-	.loc 1 5784
+	.loc 1 6159
 	ldx [%fp + -1369], %o7
 	xor %o7, %l4, %o7
 ! v6 = v6 ^ v14
-	.loc 1 5785
+	.loc 1 6160
 	xor %o7, %l0, %l2
 ! v43 = v43 ^ v50
-	.loc 1 5786
+	.loc 1 6161
 	xor %l4, %g4, %l4
 ! v14 = v29 ^ v14
-	.loc 1 5787
+	.loc 1 6162
 	ldx [%fp + -1361], %o7
 	xor %o7, %l0, %l0
 ! v50 = v14 ^ v50
-	.loc 1 5788
+	.loc 1 6163
 	xor %l0, %g4, %g4
 ! v35 = v35 ^ v43
-	.loc 1 5789
+	.loc 1 6164
 	xor %i2, %l4, %i2
 ! v14 = v16 ^ v43
-	.loc 1 5790
+	.loc 1 6165
 	xor %l1, %l4, %o7
 ! v14 = v14 ^ v50
-	.loc 1 5791
+	.loc 1 6166
 	xor %o7, %g4, %l0
 ! v21 = v21 ^ v16
-	.loc 1 5792
+	.loc 1 6167
 	xor %l5, %l1, %l5
 ! v29 = v32 ^ v43
-	.loc 1 5793
+	.loc 1 6168
 	xor %g5, %l4, %o7
 ! v29 = v29 ^ v50
-	.loc 1 5794
+	.loc 1 6169
 	xor %o7, %g4, %o7
 ! v46 = v46 ^ v16
-	.loc 1 5795
+	.loc 1 6170
 	xor %l3, %l1, %l3
 ! v46 = v46 ^ v32
-	.loc 1 5796
+	.loc 1 6171
 	xor %l3, %g5, %l3
 ! v46 = v46 ^ v43
-	.loc 1 5797
+	.loc 1 6172
 	xor %l3, %l4, %l3
 ! v46 = v46 ^ v50
-	.loc 1 5798
+	.loc 1 6173
 	xor %l3, %g4, %l3
 ! v16 = v16 ^ v26
-	.loc 1 5799
+	.loc 1 6174
 	xor %l1, %i5, %l1
 ! v4 = v4 ^ v32
-	.loc 1 5800
+	.loc 1 6175
 	xor %o2, %g5, %o2
 ! v4 = v4 ^ v26
-	.loc 1 5801
+	.loc 1 6176
 	xor %o2, %i5, %o2
 ! v4 = v4 ^ v50
-	.loc 1 5802
+	.loc 1 6177
 	xor %o2, %g4, %l6
 ! v32 = v32 ^ v6
-	.loc 1 5803
+	.loc 1 6178
 	xor %g5, %l2, %g5
 ! v38 = v38 ^ v26
-	.loc 1 5804
+	.loc 1 6179
 	xor %g1, %i5, %g1
 ! v38 = v38 ^ v6
-	.loc 1 5805
+	.loc 1 6180
 	xor %g1, %l2, %g1
 ! v26 = v26 ^ v43
-	.loc 1 5806
+	.loc 1 6181
 	xor %i5, %l4, %i5
 ! v8 = v8 ^ v6
-	.loc 1 5807
+	.loc 1 6182
 	ldx [%fp + -1353], %o2
 	xor %o2, %l2, %o2
 ! v8 = v8 ^ v43
-	.loc 1 5808
+	.loc 1 6183
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -385]
 ! v6 = v6 ^ v50
-	.loc 1 5809
+	.loc 1 6184
 	xor %l2, %g4, %o2
 	stx %o2, [%fp + -377]
 ! v43 = v28 ^ v43
-	.loc 1 5810
+	.loc 1 6185
 	ldx [%fp + -1345], %o2
 	xor %o2, %l4, %l4
 ! v50 = v43 ^ v50
-	.loc 1 5811
+	.loc 1 6186
 	xor %l4, %g4, %o2
 	stx %o2, [%fp + -1337]
 ! v43 = v35 & v56
-	.loc 1 5812
+	.loc 1 6187
 	ldx [%fp + -1401], %l4
 	and %i2, %l4, %o2
 	stx %o2, [%fp + -1329]
 ! v28 = v35 & v18
-	.loc 1 5813
+	.loc 1 6188
 	ldx [%fp + -1409], %l7
 	and %i2, %l7, %o2
 ! v60 = v14 & v56
-	.loc 1 5814
+	.loc 1 6189
 	and %l0, %l4, %l2
 ! v60 = v28 ^ v60
-	.loc 1 5815
+	.loc 1 6190
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1321]
 ! v28 = v35 & v10
-	.loc 1 5816
+	.loc 1 6191
 	ldx [%fp + -1433], %o2
 	stx %o2, [%fp + 1199]
 	and %i2, %o2, %o2
 	stx %o2, [%fp + -369]
 ! v9 = v14 & v18
-	.loc 1 5817
+	.loc 1 6192
 	and %l0, %l7, %g4
 	stx %g4, [%fp + 111]
 ! v52 = v21 & v56
-	.loc 1 5818
+	.loc 1 6193
 	and %l5, %l4, %l2
 	stx %l2, [%fp + 695]
 ! v9 = v28 ^ v9
-	.loc 1 5819
+	.loc 1 6194
 	xor %o2, %g4, %o2
 ! v52 = v9 ^ v52
-	.loc 1 5820
+	.loc 1 6195
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1313]
 ! v9 = v35 & v0
-	.loc 1 5821
+	.loc 1 6196
 	ldx [%fp + -1417], %o2
 	and %i2, %o2, %g4
 	stx %g4, [%fp + -1305]
 ! v28 = v14 & v10
-	.loc 1 5822
+	.loc 1 6197
 	ldx [%fp + 1199], %l2
 	and %l0, %l2, %l2
 ! v49 = v21 & v18
-	.loc 1 5823
+	.loc 1 6198
 	and %l5, %l7, %l7
 ! v15 = v29 & v56
-	.loc 1 5824
+	.loc 1 6199
 	and %o7, %l4, %l4
 ! v28 = v9 ^ v28
-	.loc 1 5825
+	.loc 1 6200
 	xor %g4, %l2, %l2
 ! v49 = v28 ^ v49
-	.loc 1 5826
+	.loc 1 6201
 	xor %l2, %l7, %l7
 ! v15 = v49 ^ v15
-	.loc 1 5827
+	.loc 1 6202
 	xor %l7, %l4, %l2
 	stx %l2, [%fp + -1297]
 ! v49 = v35 & v41
-	.loc 1 5828
+	.loc 1 6203
 	ldx [%fp + -1425], %l2
 	stx %l2, [%fp + 1207]
 	and %i2, %l2, %l2
 	stx %l2, [%fp + 935]
 	stx %l2, [%fp + -1289]
 ! v28 = v14 & v0
-	.loc 1 5829
+	.loc 1 6204
 	and %l0, %o2, %g4
 	stx %g4, [%fp + 119]
 ! v9 = v21 & v10
-	.loc 1 5830
+	.loc 1 6205
 	ldx [%fp + -1433], %o2
 	stx %o2, [%fp + 511]
 	and %l5, %o2, %l7
 	stx %l7, [%fp + -1281]
 ! v27 = v29 & v18
-	.loc 1 5831
+	.loc 1 6206
 	ldx [%fp + -1409], %o2
 	stx %o2, [%fp + -161]
 	and %o7, %o2, %l2
 	stx %l2, [%fp + -361]
 ! v2 = v46 & v56
-	.loc 1 5832
+	.loc 1 6207
 	ldx [%fp + -1401], %o2
 	stx %o2, [%fp + -153]
 	and %l3, %o2, %l4
 	stx %l4, [%fp + -353]
 ! v28 = v49 ^ v28
-	.loc 1 5833
+	.loc 1 6208
 	ldx [%fp + 935], %o2
 	xor %o2, %g4, %o2
 ! v9 = v28 ^ v9
-	.loc 1 5834
+	.loc 1 6209
 	xor %o2, %l7, %o2
 ! v27 = v9 ^ v27
-	.loc 1 5835
+	.loc 1 6210
 	xor %o2, %l2, %o2
 ! v2 = v27 ^ v2
-	.loc 1 5836
+	.loc 1 6211
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -1273]
 ! v27 = v35 & v39
-	.loc 1 5837
+	.loc 1 6212
 	ldx [%fp + -1441], %o2
 	stx %o2, [%fp + 527]
 	and %i2, %o2, %o2
 	stx %o2, [%fp + 519]
 	stx %o2, [%fp + -1265]
 ! v9 = v14 & v41
-	.loc 1 5838
+	.loc 1 6213
 	ldx [%fp + 1207], %o2
 	and %l0, %o2, %g4
 	stx %g4, [%fp + -345]
 ! v28 = v21 & v0
-	.loc 1 5839
+	.loc 1 6214
 	ldx [%fp + -1417], %o2
 	stx %o2, [%fp + 535]
 	and %l5, %o2, %o2
 	stx %o2, [%fp + 943]
 	stx %o2, [%fp + -1257]
 ! v49 = v29 & v10
-	.loc 1 5840
+	.loc 1 6215
 	ldx [%fp + 511], %o2
 	and %o7, %o2, %l7
 	stx %l7, [%fp + -1249]
 ! v11 = v46 & v18
-	.loc 1 5841
+	.loc 1 6216
 	ldx [%fp + -161], %o2
 	and %l3, %o2, %l4
 	stx %l4, [%fp + -337]
 ! v54 = v16 & v56
-	.loc 1 5842
+	.loc 1 6217
 	ldx [%fp + -153], %o2
 	and %l1, %o2, %l2
 	stx %l2, [%fp + -329]
 ! v9 = v27 ^ v9
-	.loc 1 5843
+	.loc 1 6218
 	ldx [%fp + 519], %o2
 	xor %o2, %g4, %o2
 ! v28 = v9 ^ v28
-	.loc 1 5844
+	.loc 1 6219
 	ldx [%fp + 943], %g4
 	xor %o2, %g4, %o2
 ! v49 = v28 ^ v49
-	.loc 1 5845
+	.loc 1 6220
 	xor %o2, %l7, %o2
 ! v11 = v49 ^ v11
-	.loc 1 5846
+	.loc 1 6221
 	xor %o2, %l4, %o2
 ! v54 = v11 ^ v54
-	.loc 1 5847
+	.loc 1 6222
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1241]
 ! v11 = v35 & v13
-	.loc 1 5848
+	.loc 1 6223
 	and %i2, %o4, %o2
 	stx %o2, [%fp + 543]
 	stx %o2, [%fp + -1233]
 ! v49 = v14 & v39
-	.loc 1 5849
+	.loc 1 6224
 	ldx [%fp + 527], %o2
 	and %l0, %o2, %o2
 	stx %o2, [%fp + -321]
 ! v28 = v21 & v41
-	.loc 1 5850
+	.loc 1 6225
 	ldx [%fp + -1425], %o2
 	and %l5, %o2, %o2
 	stx %o2, [%fp + 951]
 	stx %o2, [%fp + -1225]
 ! v9 = v29 & v0
-	.loc 1 5851
+	.loc 1 6226
 	ldx [%fp + 535], %o2
 	and %o7, %o2, %o2
 	stx %o2, [%fp + 959]
 	stx %o2, [%fp + -1217]
 ! v27 = v46 & v10
-	.loc 1 5852
+	.loc 1 6227
 	ldx [%fp + -1433], %o2
 	and %l3, %o2, %l2
 	stx %l2, [%fp + -1209]
 ! v1 = v16 & v18
-	.loc 1 5853
+	.loc 1 6228
 	ldx [%fp + -1409], %o2
 	and %l1, %o2, %l7
 	stx %l7, [%fp + -313]
 ! v24 = v4 & v56
-	.loc 1 5854
+	.loc 1 6229
 	ldx [%fp + -1401], %o2
 	and %l6, %o2, %l4
 	stx %l4, [%fp + 127]
 ! v49 = v11 ^ v49
-	.loc 1 5855
+	.loc 1 6230
 	ldx [%fp + -321], %o2
 	ldx [%fp + 543], %g4
 	xor %g4, %o2, %o2
 ! v28 = v49 ^ v28
-	.loc 1 5856
+	.loc 1 6231
 	ldx [%fp + 951], %g4
 	xor %o2, %g4, %o2
 ! v9 = v28 ^ v9
-	.loc 1 5857
+	.loc 1 6232
 	ldx [%fp + 959], %g4
 	xor %o2, %g4, %o2
 ! v27 = v9 ^ v27
-	.loc 1 5858
+	.loc 1 6233
 	xor %o2, %l2, %o2
 ! v1 = v27 ^ v1
-	.loc 1 5859
+	.loc 1 6234
 	xor %o2, %l7, %o2
 ! v24 = v1 ^ v24
-	.loc 1 5860
+	.loc 1 6235
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -1201]
 ! v1 = v14 & v13
-	.loc 1 5861
+	.loc 1 6236
 	and %l0, %o4, %o2
 	stx %o2, [%fp + -145]
 	stx %o2, [%fp + -1193]
 ! v27 = v21 & v39
-	.loc 1 5862
+	.loc 1 6237
 	ldx [%fp + -1441], %o2
 	stx %o2, [%fp + -137]
 	and %l5, %o2, %o2
 	stx %o2, [%fp + 1039]
 	stx %o2, [%fp + -305]
 ! v9 = v29 & v41
-	.loc 1 5863
+	.loc 1 6238
 	ldx [%fp + -1425], %o2
 	stx %o2, [%fp + 551]
 	and %o7, %o2, %o2
@@ -21408,1120 +21808,1120 @@ qhasm_kernel_mceliece_gf13_vec512_inv_sparc64:
 	stx %o2, [%fp + -129]
 	stx %o2, [%fp + -1185]
 ! v28 = v46 & v0
-	.loc 1 5864
+	.loc 1 6239
 	ldx [%fp + -1417], %o2
 	stx %o2, [%fp + 567]
 	and %l3, %o2, %l7
 	stx %l7, [%fp + 559]
 	stx %l7, [%fp + -1177]
 ! v49 = v16 & v10
-	.loc 1 5865
+	.loc 1 6240
 	ldx [%fp + -1433], %o2
 	stx %o2, [%fp + 575]
 	and %l1, %o2, %l4
 	stx %l4, [%fp + 1311]
 	stx %l4, [%fp + -297]
 ! v11 = v4 & v18
-	.loc 1 5866
+	.loc 1 6241
 	ldx [%fp + -1409], %o2
 	and %l6, %o2, %l2
 	stx %l2, [%fp + 1511]
 	stx %l2, [%fp + -289]
 ! v27 = v1 ^ v27
-	.loc 1 5867
+	.loc 1 6242
 	ldx [%fp + -145], %o2
 	ldx [%fp + 1039], %g4
 	xor %o2, %g4, %o2
 ! v9 = v27 ^ v9
-	.loc 1 5868
+	.loc 1 6243
 	ldx [%fp + 1655], %g4
 	xor %o2, %g4, %o2
 ! v28 = v9 ^ v28
-	.loc 1 5869
+	.loc 1 6244
 	xor %o2, %l7, %o2
 ! v49 = v28 ^ v49
-	.loc 1 5870
+	.loc 1 6245
 	xor %o2, %l4, %o2
 ! v11 = v49 ^ v11
-	.loc 1 5871
+	.loc 1 6246
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1169]
 ! v49 = v21 & v13
-	.loc 1 5872
+	.loc 1 6247
 	and %l5, %o4, %g4
 	stx %g4, [%fp + -1161]
 ! v28 = v29 & v39
-	.loc 1 5873
+	.loc 1 6248
 	ldx [%fp + -137], %o2
 	and %o7, %o2, %o2
 ! v9 = v46 & v41
-	.loc 1 5874
+	.loc 1 6249
 	ldx [%fp + 551], %l2
 	and %l3, %l2, %l2
 	stx %l2, [%fp + -1153]
 ! v27 = v16 & v0
-	.loc 1 5875
+	.loc 1 6250
 	ldx [%fp + 567], %l4
 	and %l1, %l4, %l7
 ! v1 = v4 & v10
-	.loc 1 5876
+	.loc 1 6251
 	ldx [%fp + 575], %l4
 	and %l6, %l4, %l4
 ! v28 = v49 ^ v28
-	.loc 1 5877
+	.loc 1 6252
 	xor %g4, %o2, %o2
 ! v9 = v28 ^ v9
-	.loc 1 5878
+	.loc 1 6253
 	xor %o2, %l2, %o2
 ! v27 = v9 ^ v27
-	.loc 1 5879
+	.loc 1 6254
 	xor %o2, %l7, %o2
 ! v1 = v27 ^ v1
-	.loc 1 5880
+	.loc 1 6255
 	xor %o2, %l4, %o2
 	stx %o2, [%fp + -1145]
 ! v27 = v29 & v13
-	.loc 1 5881
+	.loc 1 6256
 	and %o7, %o4, %o2
 	stx %o2, [%fp + 967]
 	stx %o2, [%fp + -1137]
 ! v9 = v46 & v39
-	.loc 1 5882
+	.loc 1 6257
 	ldx [%fp + -1441], %l2
 	stx %l2, [%fp + 1751]
 	and %l3, %l2, %g4
 	stx %g4, [%fp + 1519]
 	stx %g4, [%fp + -281]
 ! v28 = v16 & v41
-	.loc 1 5883
+	.loc 1 6258
 	ldx [%fp + -1425], %l4
 	stx %l4, [%fp + 1215]
 	and %l1, %l4, %l7
 	stx %l7, [%fp + 1703]
 	stx %l7, [%fp + 135]
 ! v49 = v4 & v0
-	.loc 1 5884
+	.loc 1 6259
 	ldx [%fp + -1417], %l2
 	and %l6, %l2, %l2
 ! v9 = v27 ^ v9
-	.loc 1 5885
+	.loc 1 6260
 	xor %o2, %g4, %o2
 ! v28 = v9 ^ v28
-	.loc 1 5886
+	.loc 1 6261
 	xor %o2, %l7, %o2
 ! v49 = v28 ^ v49
-	.loc 1 5887
+	.loc 1 6262
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1129]
 ! v28 = v46 & v13
-	.loc 1 5888
+	.loc 1 6263
 	and %l3, %o4, %o2
 ! v9 = v16 & v39
-	.loc 1 5889
+	.loc 1 6264
 	ldx [%fp + 1751], %l7
 	and %l1, %l7, %l2
 ! v27 = v4 & v41
-	.loc 1 5890
+	.loc 1 6265
 	and %l6, %l4, %l4
 ! v9 = v28 ^ v9
-	.loc 1 5891
+	.loc 1 6266
 	xor %o2, %l2, %l2
 ! v27 = v9 ^ v27
-	.loc 1 5892
+	.loc 1 6267
 	xor %l2, %l4, %o2
 	stx %o2, [%fp + -1121]
 ! v9 = v16 & v13
-	.loc 1 5893
+	.loc 1 6268
 	and %l1, %o4, %o2
 ! v28 = v4 & v39
-	.loc 1 5894
+	.loc 1 6269
 	and %l6, %l7, %l2
 ! v28 = v9 ^ v28
-	.loc 1 5895
+	.loc 1 6270
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1113]
 ! v9 = v4 & v13
-	.loc 1 5896
+	.loc 1 6271
 	and %l6, %o4, %o2
 	stx %o2, [%fp + -1105]
 ! v58 = v32 & v45
-	.loc 1 5897
+	.loc 1 6272
 	and %g5, %o5, %o2
 	stx %o2, [%fp + -1097]
 ! v33 = v32 & v48
-	.loc 1 5898
+	.loc 1 6273
 	and %g5, %o1, %o2
 ! v7 = v38 & v45
-	.loc 1 5899
+	.loc 1 6274
 	and %g1, %o5, %l2
 ! v7 = v33 ^ v7
-	.loc 1 5900
+	.loc 1 6275
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1089]
 ! v33 = v32 & v47
-	.loc 1 5901
+	.loc 1 6276
 	and %g5, %o0, %o2
 ! v31 = v38 & v48
-	.loc 1 5902
+	.loc 1 6277
 	and %g1, %o1, %l2
 ! v3 = v26 & v45
-	.loc 1 5903
+	.loc 1 6278
 	and %i5, %o5, %l4
 ! v31 = v33 ^ v31
-	.loc 1 5904
+	.loc 1 6279
 	xor %o2, %l2, %l2
 ! v3 = v31 ^ v3
-	.loc 1 5905
+	.loc 1 6280
 	xor %l2, %l4, %o2
 	stx %o2, [%fp + -1081]
 ! v31 = v32 & v42
-	.loc 1 5906
+	.loc 1 6281
 	and %g5, %i4, %g4
 	stx %g4, [%fp + -1073]
 ! v33 = v38 & v47
-	.loc 1 5907
+	.loc 1 6282
 	and %g1, %o0, %o2
 ! v36 = v26 & v48
-	.loc 1 5908
+	.loc 1 6283
 	and %i5, %o1, %l7
 ! v30 = v8 & v45
-	.loc 1 5909
+	.loc 1 6284
 	ldx [%fp + -385], %l4
 	and %l4, %o5, %l2
 ! v33 = v31 ^ v33
-	.loc 1 5910
+	.loc 1 6285
 	xor %g4, %o2, %o2
 ! v36 = v33 ^ v36
-	.loc 1 5911
+	.loc 1 6286
 	xor %o2, %l7, %o2
 ! v30 = v36 ^ v30
-	.loc 1 5912
+	.loc 1 6287
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1065]
 ! v36 = v32 & v44
-	.loc 1 5913
+	.loc 1 6288
 	and %g5, %i3, %l2
 	stx %l2, [%fp + -1057]
 ! v33 = v38 & v42
-	.loc 1 5914
+	.loc 1 6289
 	and %g1, %i4, %l7
 ! v31 = v26 & v47
-	.loc 1 5915
+	.loc 1 6290
 	and %i5, %o0, %g4
 	stx %g4, [%fp + -1049]
 ! v34 = v8 & v48
-	.loc 1 5916
+	.loc 1 6291
 	and %l4, %o1, %l4
 ! v5 = v6 & v45
-	.loc 1 5917
+	.loc 1 6292
 	ldx [%fp + -377], %o2
 	and %o2, %o5, %o2
 ! v33 = v36 ^ v33
-	.loc 1 5918
+	.loc 1 6293
 	xor %l2, %l7, %l7
 ! v31 = v33 ^ v31
-	.loc 1 5919
+	.loc 1 6294
 	xor %l7, %g4, %l2
 ! v34 = v31 ^ v34
-	.loc 1 5920
+	.loc 1 6295
 	xor %l2, %l4, %l4
 ! v5 = v34 ^ v5
-	.loc 1 5921
+	.loc 1 6296
 	xor %l4, %o2, %o2
 	stx %o2, [%fp + -1041]
 ! v34 = v32 & v12
-	.loc 1 5922
+	.loc 1 6297
 	and %g5, %o3, %o2
 	stx %o2, [%fp + 583]
 	stx %o2, [%fp + -1033]
 ! v31 = v38 & v44
-	.loc 1 5923
+	.loc 1 6298
 	and %g1, %i3, %g4
 	stx %g4, [%fp + -273]
 ! v33 = v26 & v42
-	.loc 1 5924
+	.loc 1 6299
 	and %i5, %i4, %o2
 	stx %o2, [%fp + 975]
 	stx %o2, [%fp + -1025]
 ! v36 = v8 & v47
-	.loc 1 5925
+	.loc 1 6300
 	ldx [%fp + -385], %o2
 	and %o2, %o0, %l7
 	stx %l7, [%fp + -1017]
 ! v37 = v6 & v48
-	.loc 1 5926
+	.loc 1 6301
 	ldx [%fp + -377], %o2
 	and %o2, %o1, %l4
 	stx %l4, [%fp + -265]
 ! v40 = v50 & v45
-	.loc 1 5927
+	.loc 1 6302
 	ldx [%fp + -1337], %o2
 	stx %o2, [%fp + 983]
 	and %o2, %o5, %l2
 	stx %l2, [%fp + 143]
 ! v31 = v34 ^ v31
-	.loc 1 5928
+	.loc 1 6303
 	ldx [%fp + 583], %o2
 	xor %o2, %g4, %o2
 ! v33 = v31 ^ v33
-	.loc 1 5929
+	.loc 1 6304
 	ldx [%fp + 975], %g4
 	xor %o2, %g4, %o2
 ! v36 = v33 ^ v36
-	.loc 1 5930
+	.loc 1 6305
 	xor %o2, %l7, %o2
 ! v37 = v36 ^ v37
-	.loc 1 5931
+	.loc 1 6306
 	xor %o2, %l4, %o2
 ! v40 = v37 ^ v40
-	.loc 1 5932
+	.loc 1 6307
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -1009]
 ! v37 = v38 & v12
-	.loc 1 5933
+	.loc 1 6308
 	and %g1, %o3, %o2
 	stx %o2, [%fp + 991]
 	stx %o2, [%fp + -1001]
 ! v36 = v26 & v44
-	.loc 1 5934
+	.loc 1 6309
 	and %i5, %i3, %g4
 	stx %g4, [%fp + 151]
 ! v33 = v8 & v42
-	.loc 1 5935
+	.loc 1 6310
 	ldx [%fp + -385], %l2
 	stx %l2, [%fp + 1319]
 	and %l2, %i4, %l7
 	stx %l7, [%fp + 1223]
 	stx %l7, [%fp + -993]
 ! v31 = v6 & v47
-	.loc 1 5936
+	.loc 1 6311
 	ldx [%fp + -377], %l2
 	stx %l2, [%fp + 1527]
 	and %l2, %o0, %l4
 	stx %l4, [%fp + 159]
 ! v34 = v50 & v48
-	.loc 1 5937
+	.loc 1 6312
 	ldx [%fp + 983], %l2
 	and %l2, %o1, %l2
 	stx %l2, [%fp + 703]
 ! v36 = v37 ^ v36
-	.loc 1 5938
+	.loc 1 6313
 	xor %o2, %g4, %o2
 ! v33 = v36 ^ v33
-	.loc 1 5939
+	.loc 1 6314
 	xor %o2, %l7, %o2
 ! v31 = v33 ^ v31
-	.loc 1 5940
+	.loc 1 6315
 	xor %o2, %l4, %o2
 ! v34 = v31 ^ v34
-	.loc 1 5941
+	.loc 1 6316
 	xor %o2, %l2, %o2
 	stx %o2, [%fp + -985]
 ! v31 = v26 & v12
-	.loc 1 5942
+	.loc 1 6317
 	and %i5, %o3, %g4
 ! v33 = v8 & v44
-	.loc 1 5943
+	.loc 1 6318
 	ldx [%fp + 1319], %o2
 	and %o2, %i3, %o2
 ! v36 = v6 & v42
-	.loc 1 5944
+	.loc 1 6319
 	ldx [%fp + 1527], %l2
 	and %l2, %i4, %l4
 	stx %l4, [%fp + -977]
 ! v37 = v50 & v47
-	.loc 1 5945
+	.loc 1 6320
 	ldx [%fp + -1337], %l2
 	and %l2, %o0, %l7
 ! v33 = v31 ^ v33
-	.loc 1 5946
+	.loc 1 6321
 	xor %g4, %o2, %o2
 ! v36 = v33 ^ v36
-	.loc 1 5947
+	.loc 1 6322
 	xor %o2, %l4, %o2
 ! v37 = v36 ^ v37
-	.loc 1 5948
+	.loc 1 6323
 	xor %o2, %l7, %o2
 	stx %o2, [%fp + -969]
 ! v36 = v8 & v12
-	.loc 1 5949
+	.loc 1 6324
 	ldx [%fp + -385], %o2
 	stx %o2, [%fp + 1327]
 	and %o2, %o3, %o2
 	stx %o2, [%fp + 167]
 ! v33 = v6 & v44
-	.loc 1 5950
+	.loc 1 6325
 	ldx [%fp + -377], %l7
 	and %l7, %i3, %g4
 	stx %g4, [%fp + 711]
 ! v31 = v50 & v42
-	.loc 1 5951
+	.loc 1 6326
 	and %l2, %i4, %l4
 ! v33 = v36 ^ v33
-	.loc 1 5952
+	.loc 1 6327
 	xor %o2, %g4, %o2
 ! v31 = v33 ^ v31
-	.loc 1 5953
+	.loc 1 6328
 	xor %o2, %l4, %l4
 ! v33 = v6 & v12
-	.loc 1 5954
+	.loc 1 6329
 	and %l7, %o3, %o2
 	stx %o2, [%fp + 175]
 ! v36 = v50 & v44
-	.loc 1 5955
+	.loc 1 6330
 	and %l2, %i3, %g4
 	stx %g4, [%fp + 719]
 ! v36 = v33 ^ v36
-	.loc 1 5956
+	.loc 1 6331
 	xor %o2, %g4, %o2
 ! v33 = v50 & v12
-	.loc 1 5957
+	.loc 1 6332
 	and %l2, %o3, %l2
 ! v32 = v35 ^ v32
-	.loc 1 5958
+	.loc 1 6333
 	xor %i2, %g5, %g5
 ! v38 = v14 ^ v38
-	.loc 1 5959
+	.loc 1 6334
 	xor %l0, %g1, %g1
 ! v26 = v21 ^ v26
-	.loc 1 5960
+	.loc 1 6335
 	xor %l5, %i5, %i5
 ! v8 = v29 ^ v8
-	.loc 1 5961
+	.loc 1 6336
 	ldx [%fp + 1327], %l0
 	xor %o7, %l0, %o7
 ! v6 = v46 ^ v6
-	.loc 1 5962
+	.loc 1 6337
 	xor %l3, %l7, %l0
 ! v50 = v16 ^ v50
-	.loc 1 5963
+	.loc 1 6338
 	ldx [%fp + -1337], %l3
 	xor %l1, %l3, %l1
 ! v45 = v56 ^ v45
-	.loc 1 5964
+	.loc 1 6339
 	ldx [%fp + -1401], %l3
 	xor %l3, %o5, %o5
 ! v48 = v18 ^ v48
-	.loc 1 5965
+	.loc 1 6340
 	ldx [%fp + -1409], %l3
 	xor %l3, %o1, %l3
 ! v47 = v10 ^ v47
-	.loc 1 5966
+	.loc 1 6341
 	ldx [%fp + -1433], %o1
 	xor %o1, %o0, %l5
 ! v42 = v0 ^ v42
-	.loc 1 5967
+	.loc 1 6342
 	ldx [%fp + -1417], %o0
 	xor %o0, %i4, %i4
 ! v44 = v41 ^ v44
-	.loc 1 5968
+	.loc 1 6343
 	ldx [%fp + -1425], %o0
 	xor %o0, %i3, %i3
 ! v12 = v39 ^ v12
-	.loc 1 5969
+	.loc 1 6344
 	ldx [%fp + -1441], %o0
 	xor %o0, %o3, %l7
 ! v39 = v32 & v45
-	.loc 1 5970
+	.loc 1 6345
 	and %g5, %o5, %o0
 	stx %o0, [%fp + -961]
 ! v41 = v32 & v48
-	.loc 1 5971
+	.loc 1 6346
 	and %g5, %l3, %o0
 ! v0 = v38 & v45
-	.loc 1 5972
+	.loc 1 6347
 	and %g1, %o5, %o1
 ! v0 = v41 ^ v0
-	.loc 1 5973
+	.loc 1 6348
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -953]
 ! v41 = v32 & v47
-	.loc 1 5974
+	.loc 1 6349
 	and %g5, %l5, %o0
 ! v10 = v38 & v48
-	.loc 1 5975
+	.loc 1 6350
 	and %g1, %l3, %o1
 ! v18 = v26 & v45
-	.loc 1 5976
+	.loc 1 6351
 	and %i5, %o5, %o3
 ! v10 = v41 ^ v10
-	.loc 1 5977
+	.loc 1 6352
 	xor %o0, %o1, %o1
 ! v18 = v10 ^ v18
-	.loc 1 5978
+	.loc 1 6353
 	xor %o1, %o3, %o0
 	stx %o0, [%fp + -945]
 ! v10 = v32 & v42
-	.loc 1 5979
+	.loc 1 6354
 	and %g5, %i4, %o0
 ! v41 = v38 & v47
-	.loc 1 5980
+	.loc 1 6355
 	and %g1, %l5, %o1
 ! v56 = v26 & v48
-	.loc 1 5981
+	.loc 1 6356
 	and %i5, %l3, %o3
 ! v16 = v8 & v45
-	.loc 1 5982
+	.loc 1 6357
 	and %o7, %o5, %i2
 ! v41 = v10 ^ v41
-	.loc 1 5983
+	.loc 1 6358
 	xor %o0, %o1, %o1
 ! v56 = v41 ^ v56
-	.loc 1 5984
+	.loc 1 6359
 	xor %o1, %o3, %o3
 ! v16 = v56 ^ v16
-	.loc 1 5985
+	.loc 1 6360
 	xor %o3, %i2, %o0
 	stx %o0, [%fp + -937]
 ! v56 = v32 & v44
-	.loc 1 5986
+	.loc 1 6361
 	and %g5, %i3, %o0
 ! v41 = v38 & v42
-	.loc 1 5987
+	.loc 1 6362
 	and %g1, %i4, %o1
 ! v10 = v26 & v47
-	.loc 1 5988
+	.loc 1 6363
 	and %i5, %l5, %o3
 ! v46 = v8 & v48
-	.loc 1 5989
+	.loc 1 6364
 	and %o7, %l3, %g4
 ! v29 = v6 & v45
-	.loc 1 5990
+	.loc 1 6365
 	and %l0, %o5, %i2
 ! v41 = v56 ^ v41
-	.loc 1 5991
+	.loc 1 6366
 	xor %o0, %o1, %o1
 ! v10 = v41 ^ v10
-	.loc 1 5992
+	.loc 1 6367
 	xor %o1, %o3, %o3
 ! v46 = v10 ^ v46
-	.loc 1 5993
+	.loc 1 6368
 	xor %o3, %g4, %g4
 ! v29 = v46 ^ v29
-	.loc 1 5994
+	.loc 1 6369
 	xor %g4, %i2, %o0
 	stx %o0, [%fp + -929]
 ! v46 = v32 & v12
-	.loc 1 5995
+	.loc 1 6370
 	and %g5, %l7, %o0
 	stx %o0, [%fp + 1775]
 	stx %o0, [%fp + -257]
 ! v10 = v38 & v44
-	.loc 1 5996
+	.loc 1 6371
 	and %g1, %i3, %o0
 	stx %o0, [%fp + 2023]
 	stx %o0, [%fp + 1863]
 	stx %o0, [%fp + 183]
 ! v41 = v26 & v42
-	.loc 1 5997
+	.loc 1 6372
 	and %i5, %i4, %o0
 	stx %o0, [%fp + 2039]
 	stx %o0, [%fp + 1911]
 	stx %o0, [%fp + 727]
 ! v56 = v8 & v47
-	.loc 1 5998
+	.loc 1 6373
 	and %o7, %l5, %i2
 	stx %i2, [%fp + 2007]
 	stx %i2, [%fp + 1583]
 	stx %i2, [%fp + -921]
 ! v21 = v6 & v48
-	.loc 1 5999
+	.loc 1 6374
 	and %l0, %l3, %o3
 	stx %o3, [%fp + 1959]
 	stx %o3, [%fp + 1055]
 ! v14 = v50 & v45
-	.loc 1 6000
+	.loc 1 6375
 	and %l1, %o5, %o1
 	stx %o1, [%fp + 1991]
 	stx %o1, [%fp + 1351]
 ! v10 = v46 ^ v10
-	.loc 1 6001
+	.loc 1 6376
 	ldx [%fp + 1775], %o0
 	ldx [%fp + 2023], %g4
 	xor %o0, %g4, %o0
 ! v41 = v10 ^ v41
-	.loc 1 6002
+	.loc 1 6377
 	ldx [%fp + 2039], %g4
 	xor %o0, %g4, %o0
 ! v56 = v41 ^ v56
-	.loc 1 6003
+	.loc 1 6378
 	xor %o0, %i2, %o0
 ! v21 = v56 ^ v21
-	.loc 1 6004
+	.loc 1 6379
 	xor %o0, %o3, %o0
 ! v14 = v21 ^ v14
-	.loc 1 6005
+	.loc 1 6380
 	xor %o0, %o1, %o0
 	stx %o0, [%fp + -913]
 ! v32 = v32 & v13
-	.loc 1 6006
+	.loc 1 6381
 	and %g5, %o4, %g5
 ! v21 = v38 & v12
-	.loc 1 6007
+	.loc 1 6382
 	and %g1, %l7, %o0
 ! v56 = v26 & v44
-	.loc 1 6008
+	.loc 1 6383
 	and %i5, %i3, %g4
 ! v41 = v8 & v42
-	.loc 1 6009
+	.loc 1 6384
 	and %o7, %i4, %i2
 ! v10 = v6 & v47
-	.loc 1 6010
+	.loc 1 6385
 	and %l0, %l5, %o3
 ! v46 = v50 & v48
-	.loc 1 6011
+	.loc 1 6386
 	and %l1, %l3, %o1
 ! v45 = v4 & v45
-	.loc 1 6012
+	.loc 1 6387
 	and %l6, %o5, %o5
 ! v21 = v32 ^ v21
-	.loc 1 6013
+	.loc 1 6388
 	xor %g5, %o0, %o0
 ! v56 = v21 ^ v56
-	.loc 1 6014
+	.loc 1 6389
 	xor %o0, %g4, %g4
 ! v41 = v56 ^ v41
-	.loc 1 6015
+	.loc 1 6390
 	xor %g4, %i2, %i2
 ! v10 = v41 ^ v10
-	.loc 1 6016
+	.loc 1 6391
 	xor %i2, %o3, %o3
 ! v46 = v10 ^ v46
-	.loc 1 6017
+	.loc 1 6392
 	xor %o3, %o1, %o1
 ! v45 = v46 ^ v45
-	.loc 1 6018
+	.loc 1 6393
 	xor %o1, %o5, %o5
 ! v38 = v38 & v13
-	.loc 1 6019
+	.loc 1 6394
 	and %g1, %o4, %g1
 ! v46 = v26 & v12
-	.loc 1 6020
+	.loc 1 6395
 	and %i5, %l7, %o0
 ! v10 = v8 & v44
-	.loc 1 6021
+	.loc 1 6396
 	and %o7, %i3, %o1
 ! v41 = v6 & v42
-	.loc 1 6022
+	.loc 1 6397
 	and %l0, %i4, %i2
 ! v56 = v50 & v47
-	.loc 1 6023
+	.loc 1 6398
 	and %l1, %l5, %o3
 ! v48 = v4 & v48
-	.loc 1 6024
+	.loc 1 6399
 	and %l6, %l3, %l3
 ! v46 = v38 ^ v46
-	.loc 1 6025
+	.loc 1 6400
 	xor %g1, %o0, %o0
 ! v10 = v46 ^ v10
-	.loc 1 6026
+	.loc 1 6401
 	xor %o0, %o1, %o1
 ! v41 = v10 ^ v41
-	.loc 1 6027
+	.loc 1 6402
 	xor %o1, %i2, %i2
 ! v56 = v41 ^ v56
-	.loc 1 6028
+	.loc 1 6403
 	xor %i2, %o3, %o3
 ! v48 = v56 ^ v48
-	.loc 1 6029
+	.loc 1 6404
 	xor %o3, %l3, %l3
 ! v26 = v26 & v13
-	.loc 1 6030
+	.loc 1 6405
 	and %i5, %o4, %i5
 ! v56 = v8 & v12
-	.loc 1 6031
+	.loc 1 6406
 	and %o7, %l7, %o0
 ! v41 = v6 & v44
-	.loc 1 6032
+	.loc 1 6407
 	and %l0, %i3, %o1
 ! v10 = v50 & v42
-	.loc 1 6033
+	.loc 1 6408
 	and %l1, %i4, %o3
 ! v47 = v4 & v47
-	.loc 1 6034
+	.loc 1 6409
 	and %l6, %l5, %l5
 ! v56 = v26 ^ v56
-	.loc 1 6035
+	.loc 1 6410
 	xor %i5, %o0, %o0
 ! v41 = v56 ^ v41
-	.loc 1 6036
+	.loc 1 6411
 	xor %o0, %o1, %o1
 ! v10 = v41 ^ v10
-	.loc 1 6037
+	.loc 1 6412
 	xor %o1, %o3, %o3
 ! v47 = v10 ^ v47
-	.loc 1 6038
+	.loc 1 6413
 	xor %o3, %l5, %l5
 ! v8 = v8 & v13
-	.loc 1 6039
+	.loc 1 6414
 	and %o7, %o4, %o7
 ! v10 = v6 & v12
-	.loc 1 6040
+	.loc 1 6415
 	and %l0, %l7, %o0
 ! v41 = v50 & v44
-	.loc 1 6041
+	.loc 1 6416
 	and %l1, %i3, %o1
 ! v42 = v4 & v42
-	.loc 1 6042
+	.loc 1 6417
 	and %l6, %i4, %i4
 ! v10 = v8 ^ v10
-	.loc 1 6043
+	.loc 1 6418
 	xor %o7, %o0, %o0
 ! v41 = v10 ^ v41
-	.loc 1 6044
+	.loc 1 6419
 	xor %o0, %o1, %o1
 ! v42 = v41 ^ v42
-	.loc 1 6045
+	.loc 1 6420
 	xor %o1, %i4, %i4
 ! v6 = v6 & v13
-	.loc 1 6046
+	.loc 1 6421
 	and %l0, %o4, %l0
 ! v41 = v50 & v12
-	.loc 1 6047
+	.loc 1 6422
 	and %l1, %l7, %o0
 ! v44 = v4 & v44
-	.loc 1 6048
+	.loc 1 6423
 	and %l6, %i3, %i3
 ! v41 = v6 ^ v41
-	.loc 1 6049
+	.loc 1 6424
 	xor %l0, %o0, %o0
 ! v44 = v41 ^ v44
-	.loc 1 6050
+	.loc 1 6425
 	xor %o0, %i3, %i3
 ! v50 = v50 & v13
-	.loc 1 6051
+	.loc 1 6426
 	and %l1, %o4, %l1
 ! v12 = v4 & v12
-	.loc 1 6052
+	.loc 1 6427
 	and %l6, %l7, %l7
 ! v12 = v50 ^ v12
-	.loc 1 6053
+	.loc 1 6428
 	xor %l1, %l7, %l7
 ! v13 = v4 & v13
-	.loc 1 6054
+	.loc 1 6429
 	and %l6, %o4, %o4
 ! v39 = v39 ^ v43
-	.loc 1 6055
+	.loc 1 6430
 	ldx [%fp + -961], %o0
 	ldx [%fp + -1329], %o1
 	xor %o0, %o1, %o0
 ! v39 = v39 ^ v58
-	.loc 1 6056
+	.loc 1 6431
 	ldx [%fp + -1097], %o1
 	xor %o0, %o1, %o1
 ! v0 = v0 ^ v60
-	.loc 1 6057
+	.loc 1 6432
 	ldx [%fp + -953], %o0
 	ldx [%fp + -1321], %o3
 	xor %o0, %o3, %o0
 ! v0 = v0 ^ v7
-	.loc 1 6058
+	.loc 1 6433
 	ldx [%fp + -1089], %o3
 	xor %o0, %o3, %o3
 ! v18 = v18 ^ v52
-	.loc 1 6059
+	.loc 1 6434
 	ldx [%fp + -945], %o0
 	ldx [%fp + -1313], %o7
 	xor %o0, %o7, %o0
 ! v18 = v18 ^ v3
-	.loc 1 6060
+	.loc 1 6435
 	ldx [%fp + -1081], %o7
 	xor %o0, %o7, %o7
 ! v16 = v16 ^ v15
-	.loc 1 6061
+	.loc 1 6436
 	ldx [%fp + -937], %o0
 	ldx [%fp + -1297], %l0
 	xor %o0, %l0, %o0
 ! v16 = v16 ^ v30
-	.loc 1 6062
+	.loc 1 6437
 	ldx [%fp + -1065], %l0
 	xor %o0, %l0, %l0
 ! v29 = v29 ^ v2
-	.loc 1 6063
+	.loc 1 6438
 	ldx [%fp + -929], %o0
 	ldx [%fp + -1273], %l1
 	xor %o0, %l1, %o0
 ! v29 = v29 ^ v5
-	.loc 1 6064
+	.loc 1 6439
 	ldx [%fp + -1041], %l1
 	xor %o0, %l1, %l1
 ! v14 = v14 ^ v54
-	.loc 1 6065
+	.loc 1 6440
 	ldx [%fp + -913], %o0
 	ldx [%fp + -1241], %l6
 	xor %o0, %l6, %o0
 ! v14 = v14 ^ v40
-	.loc 1 6066
+	.loc 1 6441
 	ldx [%fp + -1009], %l6
 	xor %o0, %l6, %l6
 ! v45 = v45 ^ v24
-	.loc 1 6067
+	.loc 1 6442
 	ldx [%fp + -1201], %o0
 	xor %o5, %o0, %o5
 ! v45 = v45 ^ v34
-	.loc 1 6068
+	.loc 1 6443
 	ldx [%fp + -985], %o0
 	xor %o5, %o0, %o5
 ! v48 = v48 ^ v11
-	.loc 1 6069
+	.loc 1 6444
 	ldx [%fp + -1169], %i2
 	xor %l3, %i2, %l3
 ! v48 = v48 ^ v37
-	.loc 1 6070
+	.loc 1 6445
 	ldx [%fp + -969], %o0
 	xor %l3, %o0, %l3
 ! v47 = v47 ^ v1
-	.loc 1 6071
+	.loc 1 6446
 	ldx [%fp + -1145], %i5
 	xor %l5, %i5, %l5
 ! v47 = v47 ^ v31
-	.loc 1 6072
+	.loc 1 6447
 	xor %l5, %l4, %g1
 ! v42 = v42 ^ v49
-	.loc 1 6073
+	.loc 1 6448
 	ldx [%fp + -1129], %l5
 	xor %i4, %l5, %i4
 ! v42 = v42 ^ v36
-	.loc 1 6074
+	.loc 1 6449
 	xor %i4, %o2, %i4
 ! v44 = v44 ^ v27
-	.loc 1 6075
+	.loc 1 6450
 	ldx [%fp + -1121], %g4
 	xor %i3, %g4, %i3
 ! v44 = v44 ^ v33
-	.loc 1 6076
+	.loc 1 6451
 	xor %i3, %l2, %i3
 ! v12 = v12 ^ v28
-	.loc 1 6077
+	.loc 1 6452
 	ldx [%fp + -1113], %g5
 	xor %l7, %g5, %o0
 ! v13 = v13 ^ v9
-	.loc 1 6078
+	.loc 1 6453
 	ldx [%fp + -1105], %l7
 	xor %o4, %l7, %o4
 ! v11 = v39 ^ v11
-	.loc 1 6079
+	.loc 1 6454
 	xor %o1, %i2, %o1
 ! v1 = v0 ^ v1
-	.loc 1 6080
+	.loc 1 6455
 	xor %o3, %i5, %i2
 ! v49 = v18 ^ v49
-	.loc 1 6081
+	.loc 1 6456
 	xor %o7, %l5, %o7
 ! v27 = v16 ^ v27
-	.loc 1 6082
+	.loc 1 6457
 	xor %l0, %g4, %l0
 ! v28 = v29 ^ v28
-	.loc 1 6083
+	.loc 1 6458
 	xor %l1, %g5, %l5
 ! v9 = v14 ^ v9
-	.loc 1 6084
+	.loc 1 6459
 	xor %l6, %l7, %o3
 ! v58 = v48 ^ v58
-	.loc 1 6085
+	.loc 1 6460
 	ldx [%fp + -1097], %l1
 	xor %l3, %l1, %i5
 ! v7 = v47 ^ v7
-	.loc 1 6086
+	.loc 1 6461
 	ldx [%fp + -1089], %l1
 	xor %g1, %l1, %g1
 ! v3 = v42 ^ v3
-	.loc 1 6087
+	.loc 1 6462
 	ldx [%fp + -1081], %l1
 	xor %i4, %l1, %l3
 ! v30 = v44 ^ v30
-	.loc 1 6088
+	.loc 1 6463
 	ldx [%fp + -1065], %l1
 	xor %i3, %l1, %l1
 ! v5 = v12 ^ v5
-	.loc 1 6089
+	.loc 1 6464
 	ldx [%fp + -1041], %l6
 	xor %o0, %l6, %l6
 ! v40 = v13 ^ v40
-	.loc 1 6090
+	.loc 1 6465
 	ldx [%fp + -1009], %o0
 	xor %o4, %o0, %l7
 ! v7 = v7 ^ v33
-	.loc 1 6091
+	.loc 1 6466
 	xor %g1, %l2, %o4
 ! v58 = v58 ^ v33
-	.loc 1 6092
+	.loc 1 6467
 	xor %i5, %l2, %o0
 ! v9 = v9 ^ v33
-	.loc 1 6093
+	.loc 1 6468
 	xor %o3, %l2, %o3
 ! v33 = v28 ^ v33
-	.loc 1 6094
+	.loc 1 6469
 	xor %l5, %l2, %l2
 ! v58 = v58 ^ v36
-	.loc 1 6095
+	.loc 1 6470
 	xor %o0, %o2, %o0
 ! v45 = v45 ^ v36
-	.loc 1 6096
+	.loc 1 6471
 	xor %o5, %o2, %o5
 ! v33 = v33 ^ v36
-	.loc 1 6097
+	.loc 1 6472
 	xor %l2, %o2, %l2
 ! v36 = v27 ^ v36
-	.loc 1 6098
+	.loc 1 6473
 	xor %l0, %o2, %o2
 ! v45 = v45 ^ v31
-	.loc 1 6099
+	.loc 1 6474
 	xor %o5, %l4, %o5
 ! v9 = v9 ^ v31
-	.loc 1 6100
+	.loc 1 6475
 	xor %o3, %l4, %o3
 ! v36 = v36 ^ v31
-	.loc 1 6101
+	.loc 1 6476
 	xor %o2, %l4, %o2
 ! v31 = v49 ^ v31
-	.loc 1 6102
+	.loc 1 6477
 	xor %o7, %l4, %l4
 ! v9 = v9 ^ v37
-	.loc 1 6103
+	.loc 1 6478
 	ldx [%fp + -969], %l0
 	xor %o3, %l0, %o7
 ! v33 = v33 ^ v37
-	.loc 1 6104
+	.loc 1 6479
 	xor %l2, %l0, %l2
 ! v31 = v31 ^ v37
-	.loc 1 6105
+	.loc 1 6480
 	xor %l4, %l0, %l4
 ! v37 = v1 ^ v37
-	.loc 1 6106
+	.loc 1 6481
 	xor %i2, %l0, %o3
 ! v33 = v33 ^ v34
-	.loc 1 6107
+	.loc 1 6482
 	ldx [%fp + -985], %l0
 	xor %l2, %l0, %l2
 ! v36 = v36 ^ v34
-	.loc 1 6108
+	.loc 1 6483
 	xor %o2, %l0, %o2
 ! v37 = v37 ^ v34
-	.loc 1 6109
+	.loc 1 6484
 	xor %o3, %l0, %o3
 ! v34 = v11 ^ v34
-	.loc 1 6110
+	.loc 1 6485
 	xor %o1, %l0, %o1
 ! v36 = v36 ^ v40
-	.loc 1 6111
+	.loc 1 6486
 	xor %o2, %l7, %o2
 ! v31 = v31 ^ v40
-	.loc 1 6112
+	.loc 1 6487
 	xor %l4, %l7, %l4
 ! v34 = v34 ^ v40
-	.loc 1 6113
+	.loc 1 6488
 	xor %o1, %l7, %o1
 ! v40 = v24 ^ v40
-	.loc 1 6114
+	.loc 1 6489
 	ldx [%fp + -1201], %l0
 	xor %l0, %l7, %l7
 ! v31 = v31 ^ v5
-	.loc 1 6115
+	.loc 1 6490
 	xor %l4, %l6, %l4
 ! v37 = v37 ^ v5
-	.loc 1 6116
+	.loc 1 6491
 	xor %o3, %l6, %o3
 ! v40 = v40 ^ v5
-	.loc 1 6117
+	.loc 1 6492
 	xor %l7, %l6, %l7
 ! v5 = v54 ^ v5
-	.loc 1 6118
+	.loc 1 6493
 	ldx [%fp + -1241], %l0
 	xor %l0, %l6, %l6
 ! v37 = v37 ^ v30
-	.loc 1 6119
+	.loc 1 6494
 	xor %o3, %l1, %o3
 ! v34 = v34 ^ v30
-	.loc 1 6120
+	.loc 1 6495
 	xor %o1, %l1, %o1
 ! v5 = v5 ^ v30
-	.loc 1 6121
+	.loc 1 6496
 	xor %l6, %l1, %l6
 ! v30 = v2 ^ v30
-	.loc 1 6122
+	.loc 1 6497
 	ldx [%fp + -1273], %l0
 	xor %l0, %l1, %l1
 ! v34 = v34 ^ v3
-	.loc 1 6123
+	.loc 1 6498
 	xor %o1, %l3, %o1
 ! v40 = v40 ^ v3
-	.loc 1 6124
+	.loc 1 6499
 	xor %l7, %l3, %l7
 ! v30 = v30 ^ v3
-	.loc 1 6125
+	.loc 1 6500
 	xor %l1, %l3, %l1
 ! v3 = v15 ^ v3
-	.loc 1 6126
+	.loc 1 6501
 	ldx [%fp + -1297], %l0
 	xor %l0, %l3, %l3
 ! v40 = v40 ^ v7
-	.loc 1 6127
+	.loc 1 6502
 	xor %l7, %o4, %l7
 ! v5 = v5 ^ v7
-	.loc 1 6128
+	.loc 1 6503
 	xor %l6, %o4, %l6
 ! v3 = v3 ^ v7
-	.loc 1 6129
+	.loc 1 6504
 	xor %l3, %o4, %l3
 ! v7 = v52 ^ v7
-	.loc 1 6130
+	.loc 1 6505
 	ldx [%fp + -1313], %l0
 	xor %l0, %o4, %o4
 ! v5 = v5 ^ v58
-	.loc 1 6131
+	.loc 1 6506
 	xor %l6, %o0, %l6
 ! v30 = v30 ^ v58
-	.loc 1 6132
+	.loc 1 6507
 	xor %l1, %o0, %l1
 ! v7 = v7 ^ v58
-	.loc 1 6133
+	.loc 1 6508
 	xor %o4, %o0, %l0
 ! v58 = v60 ^ v58
-	.loc 1 6134
+	.loc 1 6509
 	ldx [%fp + -1321], %o4
 	xor %o4, %o0, %o0
 ! v30 = v30 ^ v45
-	.loc 1 6135
+	.loc 1 6510
 	xor %l1, %o5, %l1
 ! v3 = v3 ^ v45
-	.loc 1 6136
+	.loc 1 6511
 	xor %l3, %o5, %l3
 ! v58 = v58 ^ v45
-	.loc 1 6137
+	.loc 1 6512
 	xor %o0, %o5, %o0
 ! v45 = v43 ^ v45
-	.loc 1 6138
+	.loc 1 6513
 	ldx [%fp + -1329], %o4
 	xor %o4, %o5, %o5
 ! v45 = v45 ^ v33
-	.loc 1 6139
+	.loc 1 6514
 	xor %o5, %l2, %o5
 ! v43 = v34 ^ v33
-	.loc 1 6140
+	.loc 1 6515
 	xor %o1, %l2, %o4
 ! v43 = v43 ^ v9
-	.loc 1 6141
+	.loc 1 6516
 	xor %o4, %o7, %o4
 ! v58 = v58 ^ v34
-	.loc 1 6142
+	.loc 1 6517
 	xor %o0, %o1, %l5
 ! v60 = v37 ^ v33
-	.loc 1 6143
+	.loc 1 6518
 	xor %o3, %l2, %o0
 ! v60 = v60 ^ v9
-	.loc 1 6144
+	.loc 1 6519
 	xor %o0, %o7, %i2
 ! v7 = v7 ^ v34
-	.loc 1 6145
+	.loc 1 6520
 	xor %l0, %o1, %o0
 ! v7 = v7 ^ v37
-	.loc 1 6146
+	.loc 1 6521
 	xor %o0, %o3, %o0
 ! v7 = v7 ^ v33
-	.loc 1 6147
+	.loc 1 6522
 	xor %o0, %l2, %o0
 ! v7 = v7 ^ v9
-	.loc 1 6148
+	.loc 1 6523
 	xor %o0, %o7, %l0
 ! v34 = v34 ^ v31
-	.loc 1 6149
+	.loc 1 6524
 	xor %o1, %l4, %o1
 ! v3 = v3 ^ v37
-	.loc 1 6150
+	.loc 1 6525
 	xor %l3, %o3, %o0
 ! v3 = v3 ^ v31
-	.loc 1 6151
+	.loc 1 6526
 	xor %o0, %l4, %o0
 ! v3 = v3 ^ v9
-	.loc 1 6152
+	.loc 1 6527
 	xor %o0, %o7, %l3
 ! v37 = v37 ^ v36
-	.loc 1 6153
+	.loc 1 6528
 	xor %o3, %o2, %o3
 ! v30 = v30 ^ v31
-	.loc 1 6154
+	.loc 1 6529
 	xor %l1, %l4, %o0
 ! v30 = v30 ^ v36
-	.loc 1 6155
+	.loc 1 6530
 	xor %o0, %o2, %o0
 ! v31 = v31 ^ v33
-	.loc 1 6156
+	.loc 1 6531
 	xor %l4, %l2, %l4
 ! v5 = v5 ^ v36
-	.loc 1 6157
+	.loc 1 6532
 	xor %l6, %o2, %l6
 ! v5 = v5 ^ v33
-	.loc 1 6158
+	.loc 1 6533
 	xor %l6, %l2, %l6
 ! v36 = v36 ^ v9
-	.loc 1 6159
+	.loc 1 6534
 	xor %o2, %o7, %o2
 ! v33 = v40 ^ v33
-	.loc 1 6160
+	.loc 1 6535
 	xor %l7, %l2, %l2
 ! v9 = v33 ^ v9
-	.loc 1 6161
+	.loc 1 6536
 	xor %l2, %o7, %o7
 ! mem64[h + 0] = v45
-	.loc 1 6162
+	.loc 1 6537
 	stx %o5, [%i0]
 ! mem64[h + 64] = v43
-	.loc 1 6163
+	.loc 1 6538
 	stx %o4, [%i0 + 64]
 ! mem64[h + 128] = v58
-	.loc 1 6164
+	.loc 1 6539
 	stx %l5, [%i0 + 128]
 ! mem64[h + 192] = v60
-	.loc 1 6165
+	.loc 1 6540
 	stx %i2, [%i0 + 192]
 ! mem64[h + 256] = v7
-	.loc 1 6166
+	.loc 1 6541
 	stx %l0, [%i0 + 256]
 ! mem64[h + 320] = v34
-	.loc 1 6167
+	.loc 1 6542
 	stx %o1, [%i0 + 320]
 ! mem64[h + 384] = v3
-	.loc 1 6168
+	.loc 1 6543
 	stx %l3, [%i0 + 384]
 ! mem64[h + 448] = v37
-	.loc 1 6169
+	.loc 1 6544
 	stx %o3, [%i0 + 448]
 ! mem64[h + 512] = v30
-	.loc 1 6170
+	.loc 1 6545
 	stx %o0, [%i0 + 512]
 ! mem64[h + 576] = v31
-	.loc 1 6171
+	.loc 1 6546
 	stx %l4, [%i0 + 576]
 ! mem64[h + 640] = v5
-	.loc 1 6172
+	.loc 1 6547
 	stx %l6, [%i0 + 640]
 ! mem64[h + 704] = v36
-	.loc 1 6173
+	.loc 1 6548
 	stx %o2, [%i0 + 704]
 ! mem64[h + 768] = v9
-	.loc 1 6174
+	.loc 1 6549
 	stx %o7, [%i0 + 768]
 ! h = h + 8
-	.loc 1 6175
+	.loc 1 6550
 	add %i0, 8, %i0
 ! f = f + 8
-	.loc 1 6176
+	.loc 1 6551
 	add %i1, 8, %i1
 ! i = i - 1
-	.loc 1 6177
+	.loc 1 6552
 	ldx [%fp + -3089], %o0
 	sub %o0, 1, %o0
 	stx %o0, [%fp + -3089]
 ! =? i - 0
-	.loc 1 6178
+	.loc 1 6553
 	cmp %o0, 0
 ! goto pass if !=
-	.loc 1 6179
+	.loc 1 6554
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_vec512_inv_sparc64.pass
 	nop
 ! leave
-	.loc 1 6180
+	.loc 1 6555
 	ret
 	restore
 	.size qhasm_kernel_mceliece_gf13_vec512_inv_sparc64, .-qhasm_kernel_mceliece_gf13_vec512_inv_sparc64

@@ -8,1317 +8,1700 @@ global qhasm_kernel_mceliece_gf12_vec256_mul_x86_sse2:function (qhasm_kernel_mce
 align 32
 qhasm_kernel_mceliece_gf12_vec256_mul_x86_sse2:
 	push esi
-	sub esp, 1784
+	sub esp, 184
 ; input h f g
-%line 13+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	mov eax, [esp + 1792]
-	mov ecx, [esp + 1796]
-	mov edx, [esp + 1800]
+%line 16+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	mov eax, [esp + 192]
+	mov ecx, [esp + 196]
+	mov edx, [esp + 200]
 ; i = 2
-%line 15+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 18+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov esi, 2
 align 32
 .Lpass:
-; v0 = mem128[f + 0]
-%line 17+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [ecx]
-	movdqu [esp + 0], xmm1
-; v1 = mem128[g + 0]
-%line 18+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [edx]
-	movdqu [esp + 16], xmm2
-; v2 = v0 & v1
-%line 19+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
-	movdqu [esp + 32], xmm0
-; v3 = mem128[g + 32]
+; G = mem128[g + 320]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 32]
-	movdqu [esp + 48], xmm0
-; v4 = v0 & v3
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 352]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm1, xmm0
-; v5 = mem128[f + 32]
+	movdqu xmm1, [ecx + 352]
+; T &= G
 %line 22+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [ecx + 32]
-	movdqu [esp + 64], xmm3
-; v6 = v5 & v1
-%line 23+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-; v6 = v4 ^ v6
-%line 24+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 464], xmm1
-; v4 = mem128[g + 64]
-%line 25+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 64]
-	movdqu [esp + 480], xmm0
-; v7 = v0 & v4
-%line 26+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 0]
 	pand xmm1, xmm0
-; v8 = v5 & v3
-%line 27+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	pand xmm3, xmm0
-; v9 = mem128[f + 64]
-%line 28+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [ecx + 64]
-	movdqu [esp + 80], xmm0
-; v10 = v9 & v1
-%line 29+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 16]
+; G = mem128[g + 352]
+%line 24+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [edx + 352]
+; T = mem128[f + 352]
+%line 25+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [ecx + 352]
+; T &= G
+%line 26+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm0, xmm2
-; v8 = v7 ^ v8
+; T = mem128[f + 320]
+%line 28+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 320]
+; T &= G
+%line 29+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm2
+; B = B ^ T
 %line 30+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm3
-; v10 = v8 ^ v10
+; S22 = A
 %line 31+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 496], xmm1
-; v8 = v5 & v4
+	movdqu [esp + 160], xmm0
+; S21 = B
 %line 32+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu xmm2, [esp + 480]
-	pand xmm0, xmm2
-; v7 = v9 & v3
+	movdqu [esp + 144], xmm1
+; G = mem128[g + 256]
 %line 33+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	movdqu xmm3, [esp + 48]
-	pand xmm1, xmm3
-; v7 = v8 ^ v7
-%line 34+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 512], xmm0
-; v8 = v9 & v4
-%line 35+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pand xmm0, xmm2
-	movdqu [esp + 528], xmm0
-; v11 = mem128[f + 96]
-%line 36+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [ecx + 96]
-	movdqu [esp + 96], xmm1
-; v12 = mem128[g + 96]
-%line 37+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [edx + 96]
-	movdqu [esp + 112], xmm2
-; v13 = v11 & v12
-%line 38+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
-	movdqu [esp + 128], xmm0
-; v14 = mem128[g + 128]
-%line 39+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 128]
-	movdqu [esp + 144], xmm0
-; v15 = v11 & v14
-%line 40+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm1, xmm0
-; v16 = mem128[f + 128]
-%line 41+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [ecx + 128]
-	movdqu [esp + 160], xmm3
-; v17 = v16 & v12
-%line 42+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-; v17 = v15 ^ v17
-%line 43+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 544], xmm1
-; v15 = mem128[g + 160]
-%line 44+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 160]
-	movdqu [esp + 560], xmm0
-; v18 = v11 & v15
-%line 45+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 96]
-	pand xmm1, xmm0
-; v19 = v16 & v14
-%line 46+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pand xmm3, xmm0
-; v20 = mem128[f + 160]
-%line 47+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [ecx + 160]
-	movdqu [esp + 176], xmm0
-; v21 = v20 & v12
-%line 48+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 112]
-	pand xmm0, xmm2
-; v19 = v18 ^ v19
-%line 49+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm3
-; v21 = v19 ^ v21
-%line 50+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 576], xmm1
-; v19 = v16 & v15
-%line 51+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm2, [esp + 560]
-	pand xmm0, xmm2
-; v18 = v20 & v14
-%line 52+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 176]
-	movdqu xmm3, [esp + 144]
-	pand xmm1, xmm3
-; v18 = v19 ^ v18
-%line 53+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 592], xmm0
-; v19 = v20 & v15
-%line 54+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pand xmm0, xmm2
-	movdqu [esp + 608], xmm0
-; v22 = v0 ^ v11
-%line 55+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 0]
-	movdqu xmm0, [esp + 96]
-	pxor xmm2, xmm0
-; v23 = v5 ^ v16
-%line 56+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 64]
-	movdqu xmm0, [esp + 160]
-	pxor xmm3, xmm0
-; v24 = v9 ^ v20
-%line 57+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm1, [esp + 176]
-	pxor xmm0, xmm1
-	movdqu [esp + 1520], xmm0
-; v25 = v1 ^ v12
-%line 58+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 16]
-	movdqu xmm0, [esp + 112]
-	pxor xmm4, xmm0
-; v26 = v3 ^ v14
-%line 59+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 48]
-	movdqu xmm0, [esp + 144]
-	pxor xmm1, xmm0
-; v27 = v4 ^ v15
-%line 60+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	movdqu xmm5, [esp + 560]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v28 = v22 & v25
-%line 61+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm4
-	movdqa xmm6, xmm0
-; v29 = v22 & v26
-%line 62+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm1
-	movdqu [esp + 192], xmm0
-; v30 = v23 & v25
-%line 63+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm4
-	movdqu [esp + 208], xmm0
-; v30 = v29 ^ v30
-%line 64+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 208]
-	pxor xmm0, xmm7
-; v22 = v22 & v27
-%line 65+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm2, xmm5
-; v29 = v23 & v26
-%line 66+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [esp + 224], xmm3
-	movdqu xmm7, [esp + 224]
-	pand xmm7, xmm1
-	movdqu [esp + 224], xmm7
-	movdqu [esp + 624], xmm7
-; v25 = v24 & v25
-%line 67+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1520]
-	movdqu [esp + 240], xmm7
-	movdqu xmm7, [esp + 240]
-	pand xmm7, xmm4
-	movdqu [esp + 240], xmm7
-; v29 = v22 ^ v29
-%line 68+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 624]
-	pxor xmm2, xmm4
-; v25 = v29 ^ v25
-%line 69+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 640], xmm2
-; v23 = v23 & v27
-%line 70+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm3, xmm5
-; v26 = v24 & v26
-%line 71+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 1520]
-	pand xmm2, xmm1
-; v26 = v23 ^ v26
-%line 72+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm3, xmm2
-; v27 = v24 & v27
-%line 73+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 1520]
-	pand xmm2, xmm5
-; v28 = v28 ^ v2
-%line 74+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	pxor xmm6, xmm1
-; v28 = v28 ^ v13
-%line 75+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	pxor xmm6, xmm1
-; v30 = v30 ^ v6
-%line 76+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 464]
-	pxor xmm0, xmm1
-; v30 = v30 ^ v17
-%line 77+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 544]
-	pxor xmm0, xmm1
-; v25 = v25 ^ v10
-%line 78+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 640]
-	movdqu xmm4, [esp + 496]
-	pxor xmm1, xmm4
-	movdqu [esp + 640], xmm1
-; v25 = v25 ^ v21
-%line 79+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 576]
-	pxor xmm1, xmm4
-	movdqu [esp + 640], xmm1
-; v26 = v26 ^ v7
-%line 80+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 512]
-	pxor xmm3, xmm4
-; v26 = v26 ^ v18
-%line 81+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 592]
-	pxor xmm3, xmm1
-; v27 = v27 ^ v8
-%line 82+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 528]
-	pxor xmm2, xmm1
-; v27 = v27 ^ v19
-%line 83+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 608]
-	pxor xmm2, xmm5
-; v7 = v28 ^ v7
-%line 84+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm4
-	movdqu [esp + 656], xmm6
-; v8 = v30 ^ v8
-%line 85+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 672], xmm0
-; v13 = v26 ^ v13
-%line 86+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm3, xmm0
-	movdqu [esp + 688], xmm3
-; v17 = v27 ^ v17
-%line 87+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm2, xmm0
-	movdqu [esp + 704], xmm2
-; v27 = mem128[f + 192]
-%line 88+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [ecx + 192]
-; v26 = mem128[g + 192]
-%line 89+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [edx + 192]
-	movdqu [esp + 720], xmm2
-; v30 = v27 & v26
-%line 90+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-	movdqu [esp + 736], xmm0
-; v28 = mem128[g + 224]
-%line 91+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [edx + 224]
-	movdqu [esp + 752], xmm1
-; v24 = v27 & v28
-%line 92+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm1
-; v23 = mem128[f + 224]
-%line 93+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [ecx + 224]
-; v29 = v23 & v26
-%line 94+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm4
-	pand xmm1, xmm2
-; v29 = v24 ^ v29
-%line 95+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 768], xmm0
-; v24 = mem128[g + 256]
-%line 96+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [edx + 256]
-	movdqu [esp + 784], xmm0
-; v22 = v27 & v24
-%line 97+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm2, xmm3
+; T = mem128[f + 352]
+%line 34+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 352]
+; T &= G
+%line 35+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm0
-; v31 = v23 & v28
-%line 98+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm1, [esp + 752]
-	pand xmm0, xmm1
-; v32 = mem128[f + 256]
-%line 99+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [ecx + 256]
-	movdqu [esp + 1696], xmm1
-; v33 = v32 & v26
-%line 100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 720]
-	pand xmm1, xmm5
-; v31 = v22 ^ v31
-%line 101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm0
-; v33 = v31 ^ v33
-%line 102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; G = mem128[g + 288]
+%line 37+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 288]
+; T = mem128[f + 352]
+%line 38+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 352]
+; T &= G
+%line 39+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 320]
+%line 41+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 42+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 43+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
-	movdqu [esp + 800], xmm2
-; v31 = v23 & v24
-%line 103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 784]
-	pand xmm0, xmm2
-; v22 = v32 & v28
-%line 104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 1696]
-	movdqu xmm5, [esp + 752]
-	pand xmm1, xmm5
-; v22 = v31 ^ v22
-%line 105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 816], xmm0
-; v31 = v32 & v24
-%line 106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1696]
-	pand xmm0, xmm2
-	movdqu [esp + 832], xmm0
-; v34 = mem128[f + 288]
-%line 107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [ecx + 288]
-; v35 = mem128[g + 288]
-%line 108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [edx + 288]
-	movdqu [esp + 256], xmm5
-; v36 = v34 & v35
-%line 109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm5
-	movdqu [esp + 272], xmm0
-; v37 = mem128[g + 320]
-%line 110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; G = mem128[g + 320]
+%line 44+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [edx + 320]
-	movdqu [esp + 288], xmm0
-; v38 = v34 & v37
-%line 111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm2
+; T = mem128[f + 320]
+%line 45+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 46+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm0
-; v39 = mem128[f + 320]
-%line 112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm6, [ecx + 320]
-	movdqu [esp + 1536], xmm6
-; v40 = v39 & v35
-%line 113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm5
-; v40 = v38 ^ v40
-%line 114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 848], xmm1
-; v38 = mem128[g + 352]
-%line 115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 352]
-	movdqu [esp + 864], xmm0
-; v41 = v34 & v38
-%line 116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm2
-	pand xmm1, xmm0
-; v42 = v39 & v37
-%line 117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pand xmm6, xmm0
-; v43 = mem128[f + 352]
-%line 118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [ecx + 352]
-	movdqu [esp + 304], xmm0
-; v44 = v43 & v35
-%line 119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 256]
-	pand xmm0, xmm5
-; v42 = v41 ^ v42
-%line 120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm6
-; v44 = v42 ^ v44
-%line 121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 880], xmm1
-; v42 = v39 & v38
-%line 122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1536]
-	movdqu xmm5, [esp + 864]
-	pand xmm0, xmm5
-; v41 = v43 & v37
-%line 123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	movdqu xmm6, [esp + 288]
-	pand xmm1, xmm6
-; v41 = v42 ^ v41
-%line 124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 896], xmm0
-; v42 = v43 & v38
-%line 125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pand xmm0, xmm5
-	movdqu [esp + 912], xmm0
-; v45 = v27 ^ v34
-%line 126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm5, xmm3
-	pxor xmm5, xmm2
-; v46 = v23 ^ v39
-%line 127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm4
-	movdqu xmm0, [esp + 1536]
-	pxor xmm1, xmm0
-; v47 = v32 ^ v43
-%line 128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1696]
-	movdqu xmm6, [esp + 304]
-	pxor xmm0, xmm6
-	movdqu [esp + 320], xmm0
-; v48 = v26 ^ v35
-%line 129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm6, [esp + 256]
-	pxor xmm0, xmm6
-	movdqu [esp + 336], xmm0
-; v49 = v28 ^ v37
-%line 130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm6, [esp + 288]
-	pxor xmm0, xmm6
-	movdqu [esp + 352], xmm0
-; v50 = v24 ^ v38
-%line 131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	movdqu xmm6, [esp + 864]
-	pxor xmm0, xmm6
-	movdqu [esp + 368], xmm0
-; v51 = v45 & v48
-%line 132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm6, [esp + 336]
-	pand xmm0, xmm6
-	movdqu [esp + 384], xmm0
-; v52 = v45 & v49
-%line 133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 352]
-	movdqu [esp + 1648], xmm7
-	pand xmm0, xmm7
-	movdqu [esp + 400], xmm0
-; v53 = v46 & v48
-%line 134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm6
-	movdqu [esp + 416], xmm0
-; v53 = v52 ^ v53
-%line 135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm6, [esp + 416]
-	pxor xmm0, xmm6
-	movdqu [esp + 928], xmm0
-; v45 = v45 & v50
-%line 136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pand xmm5, xmm0
-; v52 = v46 & v49
-%line 137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 1648]
-	pand xmm0, xmm6
-	movdqu [esp + 944], xmm0
-; v48 = v47 & v48
-%line 138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm6, [esp + 336]
-	pand xmm0, xmm6
-	movdqu [esp + 960], xmm0
-; v52 = v45 ^ v52
-%line 139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 944]
-	pxor xmm5, xmm0
-; v48 = v52 ^ v48
-%line 140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 960]
-	pxor xmm5, xmm0
-	movdqu [esp + 976], xmm5
-; v46 = v46 & v50
-%line 141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 368]
-	pand xmm1, xmm5
-; v49 = v47 & v49
-%line 142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm6, [esp + 352]
-	pand xmm0, xmm6
-; v49 = v46 ^ v49
-%line 143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 1552], xmm1
-; v50 = v47 & v50
-%line 144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm5
-	movdqu [esp + 1568], xmm0
-; v51 = v51 ^ v30
-%line 145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 384]
-	movdqu xmm0, [esp + 736]
-	pxor xmm1, xmm0
-	movdqu [esp + 384], xmm1
-; v51 = v51 ^ v36
-%line 146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm1, xmm0
-	movdqu [esp + 384], xmm1
-; v53 = v53 ^ v29
-%line 147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 928]
-	movdqu xmm0, [esp + 768]
-	pxor xmm5, xmm0
-	movdqu [esp + 928], xmm5
-; v53 = v53 ^ v40
-%line 148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm5, xmm0
-	movdqu [esp + 928], xmm5
-; v48 = v48 ^ v33
-%line 149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 976]
-	movdqu xmm6, [esp + 800]
-	pxor xmm0, xmm6
-	movdqu [esp + 976], xmm0
-; v48 = v48 ^ v44
-%line 150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm6, [esp + 880]
-	pxor xmm0, xmm6
-	movdqu [esp + 976], xmm0
-; v49 = v49 ^ v22
-%line 151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	movdqu [esp + 1744], xmm0
-	movdqu [esp + 1664], xmm0
-	movdqu xmm6, [esp + 1552]
-	pxor xmm6, xmm0
-	movdqu [esp + 1552], xmm6
-; v49 = v49 ^ v41
-%line 152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 896]
-	pxor xmm6, xmm0
-	movdqu [esp + 1552], xmm6
-; v50 = v50 ^ v31
-%line 153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	movdqu [esp + 1760], xmm0
-	movdqu [esp + 1728], xmm0
-	movdqu xmm7, [esp + 1568]
-	pxor xmm7, xmm0
-	movdqu [esp + 1568], xmm7
-; v50 = v50 ^ v42
-%line 154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 912]
-	pxor xmm7, xmm0
-	movdqu [esp + 1568], xmm7
-; v22 = v51 ^ v22
-%line 155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1744]
-	pxor xmm1, xmm0
-	movdqu [esp + 992], xmm1
-; v31 = v53 ^ v31
-%line 156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1760]
-	pxor xmm5, xmm0
-	movdqu [esp + 1008], xmm5
-; v36 = v49 ^ v36
-%line 157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm6, xmm0
-	movdqu [esp + 1024], xmm6
-; v40 = v50 ^ v40
-%line 158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm7, xmm0
-	movdqu [esp + 1040], xmm7
-; v27 = v0 ^ v27
-%line 159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pxor xmm0, xmm3
-	movdqu [esp + 1056], xmm0
-; v23 = v5 ^ v23
-%line 160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	pxor xmm0, xmm4
-	movdqu [esp + 1072], xmm0
-; v32 = v9 ^ v32
-%line 161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm1, [esp + 1696]
-	pxor xmm0, xmm1
-	movdqu [esp + 1088], xmm0
-; v34 = v11 ^ v34
-%line 162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm0, xmm2
-	movdqa xmm1, xmm0
-; v39 = v16 ^ v39
-%line 163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm2, [esp + 1536]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v43 = v20 ^ v43
-%line 164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm3, [esp + 304]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v26 = v1 ^ v26
-%line 165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu xmm4, [esp + 720]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
-; v28 = v3 ^ v28
-%line 166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	movdqu xmm5, [esp + 752]
-	pxor xmm0, xmm5
-	movdqu [esp + 1104], xmm0
-; v24 = v4 ^ v24
-%line 167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	movdqu xmm5, [esp + 784]
-	pxor xmm0, xmm5
-	movdqu [esp + 1120], xmm0
-; v35 = v12 ^ v35
-%line 168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm5, [esp + 256]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v37 = v14 ^ v37
-%line 169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm6, [esp + 288]
-	pxor xmm0, xmm6
-	movdqu [esp + 1584], xmm0
-; v38 = v15 ^ v38
-%line 170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	movdqu xmm6, [esp + 864]
-	pxor xmm0, xmm6
-	movdqu [esp + 1136], xmm0
-; v15 = v27 & v26
-%line 171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1056]
-	pand xmm0, xmm4
-	movdqu [esp + 1152], xmm0
-; v14 = v27 & v28
-%line 172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1056]
-	movdqu xmm6, [esp + 1104]
-	pand xmm0, xmm6
-; v12 = v23 & v26
-%line 173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1072]
-	pand xmm7, xmm4
-; v12 = v14 ^ v12
-%line 174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 1168], xmm0
-; v14 = v27 & v24
-%line 175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1056]
-	movdqu xmm0, [esp + 1120]
-	pand xmm7, xmm0
-; v4 = v23 & v28
-%line 176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	pand xmm0, xmm6
-	movdqu [esp + 1184], xmm0
-; v3 = v32 & v26
-%line 177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1088]
-	pand xmm0, xmm4
-; v4 = v14 ^ v4
-%line 178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm6, [esp + 1184]
-	pxor xmm7, xmm6
-; v3 = v4 ^ v3
-%line 179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 1200], xmm7
-; v4 = v23 & v24
-%line 180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	movdqu xmm6, [esp + 1120]
-	pand xmm0, xmm6
-	movdqu [esp + 1600], xmm0
-; v14 = v32 & v28
-%line 181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1088]
-	movdqu xmm0, [esp + 1104]
-	pand xmm7, xmm0
-; v14 = v4 ^ v14
-%line 182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1600]
-	pxor xmm0, xmm7
-	movdqu [esp + 1216], xmm0
-; v4 = v32 & v24
-%line 183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1088]
-	pand xmm0, xmm6
-	movdqu [esp + 1232], xmm0
-; v1 = v34 & v35
-%line 184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm5
-	movdqu [esp + 1248], xmm0
-; v20 = v34 & v37
-%line 185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 1584]
-	pand xmm0, xmm6
-; v16 = v39 & v35
-%line 186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm6, xmm2
-	pand xmm6, xmm5
-; v16 = v20 ^ v16
-%line 187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm6
-	movdqu [esp + 1264], xmm0
-; v20 = v34 & v38
-%line 188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 1136]
-	pand xmm6, xmm0
-; v11 = v39 & v37
-%line 189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 1584]
-	pand xmm0, xmm7
-	movdqu [esp + 1280], xmm0
-; v9 = v43 & v35
-%line 190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm5
-; v11 = v20 ^ v11
-%line 191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1280]
-	pxor xmm6, xmm7
-; v9 = v11 ^ v9
-%line 192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm0
-	movdqu [esp + 1296], xmm6
-; v11 = v39 & v38
-%line 193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm6, [esp + 1136]
-	pand xmm0, xmm6
-	movdqu [esp + 1712], xmm0
-; v20 = v43 & v37
-%line 194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 1584]
-	pand xmm7, xmm0
-; v20 = v11 ^ v20
-%line 195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1712]
-	pxor xmm0, xmm7
-	movdqu [esp + 1312], xmm0
-; v11 = v43 & v38
-%line 196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqu [esp + 1328], xmm0
-; v34 = v27 ^ v34
-%line 197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1056]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
-; v39 = v23 ^ v39
-%line 198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v43 = v32 ^ v43
-%line 199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1088]
-	pxor xmm0, xmm3
-	movdqu [esp + 1616], xmm0
-; v35 = v26 ^ v35
-%line 200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm4, xmm5
-; v37 = v28 ^ v37
-%line 201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1104]
-	movdqu xmm3, [esp + 1584]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v38 = v24 ^ v38
-%line 202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1120]
-	movdqu xmm5, [esp + 1136]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v24 = v34 & v35
-%line 203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm4
-	movdqa xmm6, xmm0
-; v28 = v34 & v37
-%line 204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm3
-	movdqu [esp + 1344], xmm0
-; v26 = v39 & v35
-%line 205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm4
-	movdqu [esp + 1360], xmm0
-; v26 = v28 ^ v26
-%line 206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1344]
-	movdqu xmm7, [esp + 1360]
-	pxor xmm0, xmm7
-; v34 = v34 & v38
-%line 207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm1, xmm5
-; v28 = v39 & v37
-%line 208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [esp + 432], xmm2
-	movdqu xmm7, [esp + 432]
-	pand xmm7, xmm3
-	movdqu [esp + 432], xmm7
-	movdqu [esp + 1376], xmm7
-; v35 = v43 & v35
-%line 209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1616]
-	movdqu [esp + 448], xmm7
-	movdqu xmm7, [esp + 448]
-	pand xmm7, xmm4
-	movdqu [esp + 448], xmm7
-; v28 = v34 ^ v28
-%line 210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 1376]
-	pxor xmm1, xmm4
-; v35 = v28 ^ v35
-%line 211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqa xmm4, xmm1
-; v39 = v39 & v38
-%line 212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm2, xmm5
-; v37 = v43 & v37
-%line 213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 1616]
-	pand xmm1, xmm3
-; v37 = v39 ^ v37
-%line 214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm1
-; v38 = v43 & v38
-%line 215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 1616]
-	pand xmm1, xmm5
-; v24 = v24 ^ v15
-%line 216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1152]
-	pxor xmm6, xmm3
-; v24 = v24 ^ v1
-%line 217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1248]
-	pxor xmm6, xmm3
-; v26 = v26 ^ v12
-%line 218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1168]
-	pxor xmm0, xmm3
-; v26 = v26 ^ v16
-%line 219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1264]
-	pxor xmm0, xmm3
-; v35 = v35 ^ v3
-%line 220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1200]
-	pxor xmm4, xmm3
-; v35 = v35 ^ v9
-%line 221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1296]
-	pxor xmm4, xmm3
-; v37 = v37 ^ v14
-%line 222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 1216]
-	pxor xmm2, xmm5
-; v37 = v37 ^ v20
-%line 223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1312]
-	pxor xmm2, xmm3
-; v38 = v38 ^ v4
-%line 224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1232]
-	pxor xmm1, xmm3
-; v38 = v38 ^ v11
-%line 225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1328]
-	pxor xmm1, xmm7
-; v14 = v24 ^ v14
-%line 226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm5
-; v4 = v26 ^ v4
-%line 227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v1 = v37 ^ v1
-%line 228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm2, [esp + 1248]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v16 = v38 ^ v16
-%line 229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1264]
-	pxor xmm1, xmm0
-; v15 = v15 ^ v2
-%line 230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1152]
-	movdqu xmm5, [esp + 32]
-	pxor xmm0, xmm5
-	movdqu [esp + 1152], xmm0
-; v15 = v15 ^ v30
-%line 231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 736]
-	pxor xmm0, xmm5
-	movdqu [esp + 1152], xmm0
-; v12 = v12 ^ v6
-%line 232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1168]
-	movdqu xmm5, [esp + 464]
-	pxor xmm0, xmm5
-	movdqu [esp + 1168], xmm0
-; v12 = v12 ^ v29
-%line 233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 768]
-	pxor xmm0, xmm5
-	movdqu [esp + 1168], xmm0
-; v3 = v3 ^ v10
-%line 234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1200]
-	movdqu xmm5, [esp + 496]
-	pxor xmm0, xmm5
-	movdqu [esp + 1200], xmm0
-; v3 = v3 ^ v33
-%line 235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 800]
-	pxor xmm0, xmm5
-	movdqu [esp + 1200], xmm0
-; v14 = v14 ^ v7
-%line 236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm6, xmm0
-; v14 = v14 ^ v22
-%line 237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 992]
-	pxor xmm6, xmm0
-; v4 = v4 ^ v8
-%line 238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm3, xmm0
-; v4 = v4 ^ v31
-%line 239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1008]
-	pxor xmm3, xmm0
-; v35 = v35 ^ v25
-%line 240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm4, xmm0
-; v35 = v35 ^ v48
-%line 241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 976]
-	pxor xmm4, xmm0
-; v1 = v1 ^ v13
-%line 242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu [esp + 1680], xmm0
-	pxor xmm2, xmm0
-; v1 = v1 ^ v36
-%line 243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1024]
-	pxor xmm2, xmm0
-; v16 = v16 ^ v17
-%line 244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 704]
-	pxor xmm1, xmm5
-; v16 = v16 ^ v40
-%line 245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1040]
-	pxor xmm1, xmm0
-; v9 = v9 ^ v21
-%line 246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1296]
-	movdqu xmm0, [esp + 576]
-	pxor xmm7, xmm0
-	movdqu [esp + 1296], xmm7
-; v9 = v9 ^ v44
-%line 247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 880]
-	pxor xmm7, xmm0
-	movdqu [esp + 1296], xmm7
-; v20 = v20 ^ v18
-%line 248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1312]
-	movdqu xmm0, [esp + 592]
-	pxor xmm7, xmm0
-	movdqu [esp + 1312], xmm7
-; v20 = v20 ^ v41
-%line 249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 896]
-	pxor xmm7, xmm0
-	movdqu [esp + 1312], xmm7
-; v11 = v11 ^ v19
-%line 250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1328]
-	movdqu xmm0, [esp + 608]
-	pxor xmm7, xmm0
-	movdqu [esp + 1328], xmm7
-; v11 = v11 ^ v42
-%line 251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 912]
-	pxor xmm7, xmm0
-	movdqu [esp + 1328], xmm7
-; v13 = v15 ^ v13
-%line 252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1152]
-	movdqu xmm7, [esp + 1680]
-	pxor xmm0, xmm7
-	movdqu [esp + 1392], xmm0
-; v17 = v12 ^ v17
-%line 253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1168]
-	pxor xmm0, xmm5
-	movdqu [esp + 1408], xmm0
-; v21 = v3 ^ v21
-%line 254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1200]
-	movdqu xmm5, [esp + 576]
-	pxor xmm0, xmm5
-	movdqu [esp + 1424], xmm0
-; v18 = v14 ^ v18
-%line 255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm6, xmm0
-	movdqu [esp + 1632], xmm6
-; v19 = v4 ^ v19
-%line 256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm3, xmm0
-; v30 = v1 ^ v30
-%line 257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	pxor xmm2, xmm0
-; v29 = v16 ^ v29
-%line 258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm1, xmm0
-; v33 = v9 ^ v33
-%line 259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1296]
-	movdqu xmm5, [esp + 800]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v22 = v20 ^ v22
-%line 260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1312]
-	movdqu xmm6, [esp + 992]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
-; v31 = v11 ^ v31
-%line 261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1328]
-	movdqu xmm7, [esp + 1008]
-	pxor xmm0, xmm7
-; v29 = v29 ^ v42
-%line 262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 912]
-	pxor xmm1, xmm7
-; v42 = v19 ^ v42
-%line 263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm3, xmm7
-	movdqu [esp + 1440], xmm3
-; v30 = v30 ^ v41
-%line 264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 896]
-	pxor xmm2, xmm7
-; v41 = v18 ^ v41
-%line 265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1632]
-	pxor xmm3, xmm7
-	movdqu [esp + 1456], xmm3
-; v35 = v35 ^ v44
-%line 266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 880]
-	pxor xmm4, xmm7
-; v44 = v21 ^ v44
-%line 267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1424]
-	pxor xmm3, xmm7
-	movdqu [esp + 1472], xmm3
-; v42 = v42 ^ v40
-%line 268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1440]
-	movdqu xmm7, [esp + 1040]
-	pxor xmm3, xmm7
-	movdqu [esp + 1440], xmm3
-; v40 = v17 ^ v40
-%line 269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1408]
-	pxor xmm3, xmm7
-	movdqu [esp + 1488], xmm3
-; v41 = v41 ^ v36
-%line 270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1456]
-	movdqu xmm7, [esp + 1024]
-	pxor xmm3, xmm7
-	movdqu [esp + 1456], xmm3
-; v36 = v13 ^ v36
-%line 271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1392]
-	pxor xmm3, xmm7
-	movdqu [esp + 1504], xmm3
-; v44 = v44 ^ v48
-%line 272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1472]
-	movdqu xmm7, [esp + 976]
-	pxor xmm3, xmm7
-	movdqu [esp + 1472], xmm3
-; v48 = v25 ^ v48
-%line 273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 640]
-	pxor xmm3, xmm7
-	movdqa xmm7, xmm3
-; v40 = v40 ^ v31
-%line 274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1488]
-	pxor xmm3, xmm0
-	movdqu [esp + 1488], xmm3
-; v31 = v8 ^ v31
-%line 275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 672]
-	pxor xmm3, xmm0
-; v36 = v36 ^ v22
-%line 276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1504]
-	pxor xmm0, xmm6
-	movdqu [esp + 1504], xmm0
-; v22 = v7 ^ v22
-%line 277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
-; v48 = v48 ^ v33
-%line 278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm7, xmm5
-; v33 = v10 ^ v33
-%line 279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm0, xmm5
-; v31 = v31 ^ v29
-%line 280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; A = A ^ T
+%line 47+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm1
-; v29 = v6 ^ v29
+; T = mem128[f + 288]
+%line 48+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 49+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 50+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 352]
+%line 51+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 352]
+; T = mem128[f + 288]
+%line 52+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 53+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 54+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 55+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 56+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 57+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S20 = A
+%line 58+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 128], xmm3
+; S19 = B
+%line 59+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 112], xmm2
+; G = mem128[g + 192]
+%line 60+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 352]
+%line 61+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 352]
+; T &= G
+%line 62+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 224]
+%line 64+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 224]
+; T = mem128[f + 352]
+%line 65+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 352]
+; T &= G
+%line 66+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 320]
+%line 68+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 69+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 70+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 256]
+%line 71+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 320]
+%line 72+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 73+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 74+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 288]
+%line 75+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 76+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 77+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 288]
+%line 78+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 288]
+; T = mem128[f + 288]
+%line 79+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 80+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 81+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 82+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 83+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 84+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 320]
+%line 85+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 256]
+%line 86+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 87+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 88+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 224]
+%line 89+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 90+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 91+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 352]
+%line 92+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 352]
+; T = mem128[f + 224]
+%line 93+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 94+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 95+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 192]
+%line 96+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 97+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 98+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S18 = A
+%line 99+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 96], xmm3
+; S17 = B
+%line 100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 80], xmm2
+; G = mem128[g + 128]
+%line 101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 352]
+%line 102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 352]
+; T &= G
+%line 103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 160]
+%line 105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 160]
+; T = mem128[f + 352]
+%line 106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 352]
+; T &= G
+%line 107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 320]
+%line 109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 192]
+%line 112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 320]
+%line 113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 288]
+%line 116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 224]
+%line 119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 224]
+; T = mem128[f + 288]
+%line 120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 256]
+%line 126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 256]
+%line 127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 224]
+%line 130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 288]
+%line 133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 288]
+; T = mem128[f + 224]
+%line 134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 192]
+%line 137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 320]
+%line 140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 192]
+%line 141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 160]
+%line 144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 352]
+%line 147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 352]
+; T = mem128[f + 160]
+%line 148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 128]
+%line 151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S16 = A
+%line 154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 64], xmm3
+; S15 = B
+%line 155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 48], xmm2
+; G = mem128[g + 64]
+%line 156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 352]
+%line 157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 352]
+; T &= G
+%line 158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 96]
+%line 160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 96]
+; T = mem128[f + 352]
+%line 161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 352]
+; T &= G
+%line 162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 320]
+%line 164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 128]
+%line 167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 320]
+%line 168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 288]
+%line 171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 160]
+%line 174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 160]
+; T = mem128[f + 288]
+%line 175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 192]
+%line 181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 256]
+%line 182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 224]
+%line 185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 224]
+%line 188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 224]
+; T = mem128[f + 224]
+%line 189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 192]
+%line 192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 256]
+%line 195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 192]
+%line 196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 160]
+%line 199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 288]
+%line 202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 288]
+; T = mem128[f + 160]
+%line 203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 128]
+%line 206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 320]
+%line 209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 128]
+%line 210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 96]
+%line 213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 352]
+%line 216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 352]
+; T = mem128[f + 96]
+%line 217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 64]
+%line 220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S14 = A
+%line 223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 32], xmm3
+; T = S22
+%line 224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 160]
+; B = B ^ T
+%line 225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; S13 = B
+%line 226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 16], xmm2
+; G = mem128[g + 0]
+%line 227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 352]
+%line 228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 352]
+; T &= G
+%line 229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 32]
+%line 231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 32]
+; T = mem128[f + 352]
+%line 232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 352]
+; T &= G
+%line 233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 320]
+%line 235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 64]
+%line 238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 320]
+%line 239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 288]
+%line 242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 96]
+%line 245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 96]
+; T = mem128[f + 288]
+%line 246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 128]
+%line 252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 256]
+%line 253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 224]
+%line 256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 160]
+%line 259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 160]
+; T = mem128[f + 224]
+%line 260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 192]
+%line 263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 192]
+%line 266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 192]
+%line 267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 160]
+%line 270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 224]
+%line 273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 224]
+; T = mem128[f + 160]
+%line 274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 128]
+%line 277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 256]
+%line 280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 128]
 %line 281+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 464]
-	pxor xmm5, xmm1
-; v22 = v22 ^ v30
+	movdqu xmm1, [ecx + 128]
+; T &= G
 %line 282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm2
-; v30 = v2 ^ v30
+	pand xmm1, xmm0
+; A = A ^ T
 %line 283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	pxor xmm1, xmm2
-; mem128[h + 0] = v30
+	pxor xmm3, xmm1
+; T = mem128[f + 96]
 %line 284+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax], xmm1
-; mem128[h + 32] = v29
+	movdqu xmm1, [ecx + 96]
+; T &= G
 %line 285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 32], xmm5
-; mem128[h + 64] = v33
+	pand xmm1, xmm0
+; B = B ^ T
 %line 286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 64], xmm0
-; mem128[h + 96] = v22
+	pxor xmm2, xmm1
+; G = mem128[g + 288]
 %line 287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 96], xmm6
-; mem128[h + 128] = v31
+	movdqu xmm0, [edx + 288]
+; T = mem128[f + 96]
 %line 288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 128], xmm3
-; mem128[h + 160] = v48
+	movdqu xmm1, [ecx + 96]
+; T &= G
 %line 289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 160], xmm7
-; mem128[h + 192] = v36
+	pand xmm1, xmm0
+; A = A ^ T
 %line 290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1504]
-	movdqu [eax + 192], xmm0
-; mem128[h + 224] = v40
+	pxor xmm3, xmm1
+; T = mem128[f + 64]
 %line 291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1488]
-	movdqu [eax + 224], xmm0
-; mem128[h + 256] = v44
+	movdqu xmm1, [ecx + 64]
+; T &= G
 %line 292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1472]
-	movdqu [eax + 256], xmm0
-; mem128[h + 288] = v41
+	pand xmm1, xmm0
+; B = B ^ T
 %line 293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
-	movdqu [eax + 288], xmm0
-; mem128[h + 320] = v42
+	pxor xmm2, xmm1
+; G = mem128[g + 320]
 %line 294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1440]
-	movdqu [eax + 320], xmm0
-; mem128[h + 352] = v35
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 64]
 %line 295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 352], xmm4
-; h = h + 16
+	movdqu xmm1, [ecx + 64]
+; T &= G
 %line 296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 32]
+%line 298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 352]
+%line 301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 352]
+; T = mem128[f + 32]
+%line 302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 0]
+%line 305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S21
+%line 308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 144]
+; A = A ^ T
+%line 309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; S12 = A
+%line 310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 0], xmm3
+; T = S20
+%line 311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 128]
+; B = B ^ T
+%line 312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 352] = B
+%line 313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 352], xmm2
+; G = mem128[g + 0]
+%line 314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 320]
+%line 315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 320]
+; T &= G
+%line 316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 288]
+%line 318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 288]
+; T &= G
+%line 319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 32]
+%line 321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 32]
+; T = mem128[f + 288]
+%line 322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 288]
+; T &= G
+%line 323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 256]
+%line 325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 64]
+%line 328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 256]
+%line 329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 224]
+%line 332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 96]
+%line 335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 96]
+; T = mem128[f + 224]
+%line 336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 192]
+%line 339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 192]
+%line 343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 160]
+%line 346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 347+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 348+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 160]
+%line 349+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 160]
+; T = mem128[f + 160]
+%line 350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 351+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 353+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 128]
+%line 357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 96]
+%line 360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 224]
+%line 363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 224]
+; T = mem128[f + 96]
+%line 364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 365+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 368+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 256]
+%line 370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 64]
+%line 371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 32]
+%line 374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 288]
+%line 377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 288]
+; T = mem128[f + 32]
+%line 378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 320]
+%line 384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 0]
+%line 385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S19
+%line 388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 112]
+; A = A ^ T
+%line 389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S22
+%line 390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 160]
+; A = A ^ T
+%line 391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 320] = A
+%line 392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 320], xmm2
+; T = S18
+%line 393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 96]
+; B = B ^ T
+%line 394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S21
+%line 395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 144]
+; B = B ^ T
+%line 396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 288] = B
+%line 397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 288], xmm3
+; G = mem128[g + 0]
+%line 398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 256]
+%line 399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 256]
+; T &= G
+%line 400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 224]
+%line 402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 224]
+; T &= G
+%line 403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 32]
+%line 405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 32]
+; T = mem128[f + 224]
+%line 406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 224]
+; T &= G
+%line 407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 192]
+%line 409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 64]
+%line 412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 192]
+%line 413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 160]
+%line 416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 96]
+%line 419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 96]
+; T = mem128[f + 160]
+%line 420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 128]
+%line 427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 96]
+%line 430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 160]
+%line 433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 160]
+; T = mem128[f + 96]
+%line 434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 435+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 438+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 64]
+%line 441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 32]
+%line 444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 224]
+%line 447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 224]
+; T = mem128[f + 32]
+%line 448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 256]
+%line 454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 0]
+%line 455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S17
+%line 458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 80]
+; A = A ^ T
+%line 459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S20
+%line 460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 128]
+; A = A ^ T
+%line 461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 256] = A
+%line 462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 256], xmm2
+; T = S16
+%line 463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 64]
+; B = B ^ T
+%line 464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S19
+%line 465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 112]
+; B = B ^ T
+%line 466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 224] = B
+%line 467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 224], xmm3
+; G = mem128[g + 0]
+%line 468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 192]
+%line 469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 192]
+; T &= G
+%line 470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 160]
+%line 472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 160]
+; T &= G
+%line 473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 32]
+%line 475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 32]
+; T = mem128[f + 160]
+%line 476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 160]
+; T &= G
+%line 477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 64]
+%line 482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 128]
+%line 483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 96]
+%line 486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 96]
+%line 489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 96]
+; T = mem128[f + 96]
+%line 490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 491+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 494+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 64]
+%line 497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 32]
+%line 500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 160]
+%line 503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 160]
+; T = mem128[f + 32]
+%line 504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 0]
+%line 511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S15
+%line 514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 48]
+; A = A ^ T
+%line 515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S18
+%line 516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 96]
+; A = A ^ T
+%line 517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 192] = A
+%line 518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 192], xmm2
+; T = S14
+%line 519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 32]
+; B = B ^ T
+%line 520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S17
+%line 521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 80]
+; B = B ^ T
+%line 522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 160] = B
+%line 523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 160], xmm3
+; G = mem128[g + 0]
+%line 524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 128]
+%line 525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 128]
+; T &= G
+%line 526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 96]
+%line 528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 96]
+; T &= G
+%line 529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 32]
+%line 531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 32]
+; T = mem128[f + 96]
+%line 532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 96]
+; T &= G
+%line 533+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 536+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 64]
+%line 538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 64]
+%line 539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 32]
+%line 542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 96]
+%line 545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 96]
+; T = mem128[f + 32]
+%line 546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 0]
+%line 553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S13
+%line 556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 16]
+; A = A ^ T
+%line 557+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S16
+%line 558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 64]
+; A = A ^ T
+%line 559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 128] = A
+%line 560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 128], xmm2
+; T = S12
+%line 561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 0]
+; B = B ^ T
+%line 562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S15
+%line 563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 48]
+; B = B ^ T
+%line 564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 96] = B
+%line 565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 96], xmm3
+; G = mem128[g + 0]
+%line 566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 64]
+%line 567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 64]
+; T &= G
+%line 568+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 32]
+%line 570+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 32]
+; T &= G
+%line 571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 32]
+%line 573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 32]
+; T = mem128[f + 32]
+%line 574+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 32]
+; T &= G
+%line 575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 0]
+%line 577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 64]
+%line 580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 0]
+%line 581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = S14
+%line 584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 32]
+; A = A ^ T
+%line 585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 64] = A
+%line 586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 64], xmm3
+; T = S13
+%line 587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 16]
+; B = B ^ T
+%line 588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 32] = B
+%line 589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 32], xmm2
+; G = mem128[g + 0]
+%line 590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 0]
+%line 591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; T = S12
+%line 594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 0]
+; A = A ^ T
+%line 595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm1, xmm0
+; mem128[h + 0] = A
+%line 596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax], xmm1
+; h = h + 16
+%line 597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add eax, 16
 ; f = f + 16
-%line 297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add ecx, 16
 ; g = g + 16
-%line 298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add edx, 16
 ; i = i - 1
-%line 299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	sub esi, 1
 ; =? i - 0
-%line 300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	cmp esi, 0
 ; goto pass if !=
-%line 301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	jne .Lpass
 ; leave
-%line 302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	add esp, 1784
+%line 603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	add esp, 184
 	pop esi
 	ret
 .end:
@@ -1330,136 +1713,136 @@ align 32
 qhasm_kernel_mceliece_gf12_vec256_sq_x86_sse2:
 	sub esp, 92
 ; input h f
-%line 306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov eax, [esp + 96]
 	mov ecx, [esp + 100]
 ; i = 2
-%line 308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov edx, 2
 align 32
 .Lpass:
 ; v0 = mem128[f + 0]
-%line 310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx]
 	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 192]
-%line 311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 612+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 192]
 	movdqu [esp + 16], xmm1
 ; v0 = v0 ^ v1
-%line 312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 613+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 0], xmm0
 ; v2 = mem128[f + 32]
-%line 313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 614+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 32]
 	movdqu [esp + 32], xmm0
 ; v3 = mem128[f + 224]
-%line 314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 224]
 	movdqu [esp + 48], xmm1
 ; v2 = v2 ^ v3
-%line 315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 616+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 32], xmm0
 ; v4 = mem128[f + 64]
-%line 316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [ecx + 64]
 ; v5 = mem128[f + 256]
-%line 317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 618+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 256]
 	movdqu [esp + 64], xmm0
 ; v4 = v4 ^ v5
-%line 318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v6 = mem128[f + 352]
-%line 319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 352]
 ; v4 = v4 ^ v6
-%line 320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v7 = mem128[f + 96]
-%line 321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [ecx + 96]
 ; v8 = mem128[f + 288]
-%line 322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [ecx + 288]
 ; v7 = v7 ^ v8
-%line 323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 ; v9 = mem128[f + 128]
-%line 324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [ecx + 128]
 ; v10 = mem128[f + 320]
-%line 325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [ecx + 320]
 ; v9 = v9 ^ v10
-%line 326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm2
 ; v11 = mem128[f + 160]
-%line 327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [ecx + 160]
 ; v11 = v11 ^ v6
-%line 328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 ; mem128[h + 0] = v0
-%line 329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 0]
 	movdqu [eax], xmm1
 ; mem128[h + 32] = v6
-%line 330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 32], xmm0
 ; mem128[h + 64] = v2
-%line 331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu [eax + 64], xmm0
 ; mem128[h + 96] = v1
-%line 332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu [eax + 96], xmm0
 ; mem128[h + 128] = v4
-%line 333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 128], xmm7
 ; mem128[h + 160] = v3
-%line 334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu [eax + 160], xmm0
 ; mem128[h + 192] = v7
-%line 335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 192], xmm6
 ; mem128[h + 224] = v5
-%line 336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu [eax + 224], xmm0
 ; mem128[h + 256] = v9
-%line 337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 256], xmm5
 ; mem128[h + 288] = v8
-%line 338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 288], xmm4
 ; mem128[h + 320] = v11
-%line 339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 320], xmm3
 ; mem128[h + 352] = v10
-%line 340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 352], xmm2
 ; h = h + 16
-%line 341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add eax, 16
 ; f = f + 16
-%line 342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add ecx, 16
 ; i = i - 1
-%line 343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	sub edx, 1
 ; =? i - 0
-%line 344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	cmp edx, 0
 ; goto pass if !=
-%line 345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	jne .Lpass
 ; leave
-%line 346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add esp, 92
 	ret
 .end:
@@ -1471,1460 +1854,1460 @@ align 32
 qhasm_kernel_mceliece_gf12_vec256_inv_x86_sse2:
 	sub esp, 8524
 ; input h f
-%line 350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov eax, [esp + 8528]
 	mov ecx, [esp + 8532]
 ; i = 2
-%line 352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov edx, 2
 align 32
 .Lpass:
 ; v0 = mem128[f + 0]
-%line 354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx]
 	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 192]
-%line 355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 192]
 	movdqu [esp + 16], xmm1
 ; v2 = v0 ^ v1
-%line 356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 32], xmm0
 ; v3 = mem128[f + 32]
-%line 357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 32]
 	movdqu [esp + 48], xmm0
 ; v4 = mem128[f + 224]
-%line 358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 224]
 	movdqu [esp + 64], xmm1
 ; v5 = v3 ^ v4
-%line 359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 80], xmm0
 ; v6 = mem128[f + 64]
-%line 360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 64]
 	movdqu [esp + 96], xmm0
 ; v7 = mem128[f + 256]
-%line 361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 256]
 	movdqu [esp + 112], xmm1
 ; v8 = v6 ^ v7
-%line 362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 128], xmm0
 ; v9 = mem128[f + 352]
-%line 363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 352]
 	movdqu [esp + 144], xmm0
 ; v8 = v8 ^ v9
-%line 364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 128]
 	pxor xmm1, xmm0
 	movdqu [esp + 128], xmm1
 ; v10 = mem128[f + 96]
-%line 365+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 96]
 	movdqu [esp + 160], xmm0
 ; v11 = mem128[f + 288]
-%line 366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 288]
 	movdqu [esp + 176], xmm1
 ; v12 = v10 ^ v11
-%line 367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 192], xmm0
 ; v13 = mem128[f + 128]
-%line 368+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 128]
 	movdqu [esp + 208], xmm0
 ; v14 = mem128[f + 320]
-%line 369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 320]
 	movdqu [esp + 224], xmm1
 ; v15 = v13 ^ v14
-%line 370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 240], xmm0
 ; v16 = mem128[f + 160]
-%line 371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 160]
 	movdqu [esp + 256], xmm0
 ; v17 = v16 ^ v9
-%line 372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 144]
 	pxor xmm0, xmm1
 	movdqu [esp + 272], xmm0
 ; v18 = v2 & v0
-%line 373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu xmm2, [esp + 0]
 	pand xmm0, xmm2
 	movdqu [esp + 288], xmm0
 ; v19 = v2 & v3
-%line 374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu xmm3, [esp + 48]
 	pand xmm0, xmm3
 ; v20 = v9 & v0
-%line 375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 676+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm2
 ; v20 = v19 ^ v20
-%line 376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 677+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 944], xmm0
 ; v19 = v2 & v6
-%line 377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 678+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 32]
 	movdqu xmm0, [esp + 96]
 	pand xmm2, xmm0
 ; v21 = v9 & v3
-%line 378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	pand xmm0, xmm3
 ; v22 = v5 & v0
-%line 379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 680+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 80]
 	movdqu xmm3, [esp + 0]
 	pand xmm1, xmm3
 ; v21 = v19 ^ v21
-%line 380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v22 = v21 ^ v22
-%line 381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 682+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 	movdqu [esp + 960], xmm2
 ; v21 = v9 & v6
-%line 382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v19 = v5 & v3
-%line 383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 80]
 	movdqu xmm3, [esp + 48]
 	pand xmm1, xmm3
 ; v19 = v21 ^ v19
-%line 384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 976], xmm0
 ; v21 = v5 & v6
-%line 385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 80]
 	pand xmm0, xmm2
 	movdqu [esp + 992], xmm0
 ; v23 = v1 & v10
-%line 386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm2, [esp + 160]
 	pand xmm0, xmm2
 	movdqu [esp + 304], xmm0
 ; v24 = v1 & v13
-%line 387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 16]
 	movdqu xmm3, [esp + 208]
 	pand xmm1, xmm3
 ; v25 = v8 & v10
-%line 388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm2
 ; v25 = v24 ^ v25
-%line 389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 1008], xmm1
 ; v24 = v1 & v16
-%line 390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 16]
 	movdqu xmm0, [esp + 256]
 	pand xmm2, xmm0
 ; v26 = v8 & v13
-%line 391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm3
 ; v27 = v4 & v10
-%line 392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 64]
 	movdqu xmm3, [esp + 160]
 	pand xmm1, xmm3
 ; v26 = v24 ^ v26
-%line 393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v27 = v26 ^ v27
-%line 394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 	movdqu [esp + 1024], xmm2
 ; v26 = v8 & v16
-%line 395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	movdqu xmm2, [esp + 256]
 	pand xmm0, xmm2
 ; v24 = v4 & v13
-%line 396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 64]
 	movdqu xmm3, [esp + 208]
 	pand xmm1, xmm3
 ; v24 = v26 ^ v24
-%line 397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1040], xmm0
 ; v26 = v4 & v16
-%line 398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	pand xmm0, xmm2
 	movdqu [esp + 1056], xmm0
 ; v28 = v2 ^ v1
-%line 399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 32]
 	movdqu xmm0, [esp + 16]
 	pxor xmm2, xmm0
 ; v29 = v9 ^ v8
-%line 400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 144]
 	movdqu xmm0, [esp + 128]
 	pxor xmm3, xmm0
 ; v30 = v5 ^ v4
-%line 401+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 80]
 	movdqu xmm1, [esp + 64]
 	pxor xmm0, xmm1
 	movdqu [esp + 6976], xmm0
 ; v31 = v0 ^ v10
-%line 402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 0]
 	movdqu xmm0, [esp + 160]
 	pxor xmm4, xmm0
 ; v32 = v3 ^ v13
-%line 403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 48]
 	movdqu xmm0, [esp + 208]
 	pxor xmm1, xmm0
 ; v33 = v6 ^ v16
-%line 404+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm5, [esp + 256]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v34 = v28 & v31
-%line 405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm4
 	movdqa xmm6, xmm0
 ; v35 = v28 & v32
-%line 406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm1
 	movdqu [esp + 320], xmm0
 ; v36 = v29 & v31
-%line 407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm4
 	movdqu [esp + 336], xmm0
 ; v36 = v35 ^ v36
-%line 408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 320]
 	movdqu xmm7, [esp + 336]
 	pxor xmm0, xmm7
 ; v28 = v28 & v33
-%line 409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v35 = v29 & v32
-%line 410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 352], xmm3
 	movdqu xmm7, [esp + 352]
 	pand xmm7, xmm1
 	movdqu [esp + 352], xmm7
 	movdqu [esp + 1072], xmm7
 ; v31 = v30 & v31
-%line 411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6976]
 	movdqu [esp + 368], xmm7
 	movdqu xmm7, [esp + 368]
 	pand xmm7, xmm4
 	movdqu [esp + 368], xmm7
 ; v35 = v28 ^ v35
-%line 412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1072]
 	pxor xmm2, xmm4
 ; v31 = v35 ^ v31
-%line 413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm7
 	movdqu [esp + 1088], xmm2
 ; v29 = v29 & v33
-%line 414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm5
 ; v32 = v30 & v32
-%line 415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6976]
 	pand xmm2, xmm1
 ; v32 = v29 ^ v32
-%line 416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm2
 ; v33 = v30 & v33
-%line 417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6976]
 	pand xmm2, xmm5
 ; v34 = v34 ^ v18
-%line 418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 288]
 	pxor xmm6, xmm1
 ; v34 = v34 ^ v23
-%line 419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 304]
 	pxor xmm6, xmm1
 ; v36 = v36 ^ v20
-%line 420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 944]
 	pxor xmm0, xmm1
 ; v36 = v36 ^ v25
-%line 421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1008]
 	pxor xmm0, xmm1
 ; v31 = v31 ^ v22
-%line 422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1088]
 	movdqu xmm4, [esp + 960]
 	pxor xmm1, xmm4
 	movdqu [esp + 1088], xmm1
 ; v31 = v31 ^ v27
-%line 423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1024]
 	pxor xmm1, xmm4
 	movdqu [esp + 1088], xmm1
 ; v32 = v32 ^ v19
-%line 424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 976]
 	pxor xmm3, xmm4
 ; v32 = v32 ^ v24
-%line 425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1040]
 	pxor xmm3, xmm1
 ; v33 = v33 ^ v21
-%line 426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 992]
 	pxor xmm2, xmm1
 ; v33 = v33 ^ v26
-%line 427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1056]
 	pxor xmm2, xmm5
 ; v19 = v34 ^ v19
-%line 428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 	movdqu [esp + 1104], xmm6
 ; v21 = v36 ^ v21
-%line 429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1120], xmm0
 ; v23 = v32 ^ v23
-%line 430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 304]
 	pxor xmm3, xmm0
 	movdqu [esp + 1136], xmm3
 ; v25 = v33 ^ v25
-%line 431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1008]
 	pxor xmm2, xmm0
 	movdqu [esp + 1152], xmm2
 ; v33 = v12 & v1
-%line 432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm2, [esp + 16]
 	pand xmm0, xmm2
 	movdqu [esp + 1168], xmm0
 ; v32 = v12 & v4
-%line 433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm3, [esp + 64]
 	pand xmm0, xmm3
 ; v36 = v7 & v1
-%line 434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 112]
 	pand xmm1, xmm2
 ; v36 = v32 ^ v36
-%line 435+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1184], xmm0
 ; v32 = v12 & v7
-%line 436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm1, [esp + 112]
 	pand xmm0, xmm1
 ; v34 = v7 & v4
-%line 437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v30 = v15 & v1
-%line 438+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 240]
 	movdqu xmm3, [esp + 16]
 	pand xmm2, xmm3
 ; v34 = v32 ^ v34
-%line 439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v30 = v34 ^ v30
-%line 440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 1200], xmm0
 ; v34 = v7 & v7
-%line 441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
 ; v32 = v15 & v4
-%line 442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 240]
 	movdqu xmm3, [esp + 64]
 	pand xmm1, xmm3
 ; v32 = v34 ^ v32
-%line 443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1216], xmm0
 ; v34 = v15 & v7
-%line 444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 240]
 	pand xmm0, xmm2
 	movdqu [esp + 1232], xmm0
 ; v29 = v11 & v11
-%line 445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 176]
 	movdqu xmm3, [esp + 176]
 	pand xmm0, xmm3
 	movdqu [esp + 1248], xmm0
 ; v35 = v11 & v14
-%line 446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm2, [esp + 224]
 	pand xmm0, xmm2
 ; v28 = v17 & v11
-%line 447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 272]
 	pand xmm1, xmm3
 ; v28 = v35 ^ v28
-%line 448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1264], xmm0
 ; v35 = v11 & v9
-%line 449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	pand xmm3, xmm0
 ; v37 = v17 & v14
-%line 450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 272]
 	pand xmm0, xmm2
 ; v38 = v14 & v11
-%line 451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 224]
 	movdqu xmm2, [esp + 176]
 	pand xmm1, xmm2
 ; v37 = v35 ^ v37
-%line 452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 ; v38 = v37 ^ v38
-%line 453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm1
 	movdqu [esp + 1280], xmm3
 ; v37 = v17 & v9
-%line 454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 272]
 	movdqu xmm3, [esp + 144]
 	pand xmm0, xmm3
 ; v35 = v14 & v14
-%line 455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 224]
 	movdqu xmm1, [esp + 224]
 	pand xmm2, xmm1
 ; v35 = v37 ^ v35
-%line 456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 1296], xmm0
 ; v37 = v14 & v9
-%line 457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 	movdqu [esp + 1312], xmm1
 ; v39 = v12 ^ v11
-%line 458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 192]
 	movdqu xmm1, [esp + 176]
 	pxor xmm2, xmm1
 ; v40 = v7 ^ v17
-%line 459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 112]
 	movdqu xmm0, [esp + 272]
 	pxor xmm3, xmm0
 ; v41 = v15 ^ v14
-%line 460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 240]
 	movdqu xmm5, [esp + 224]
 	pxor xmm0, xmm5
 	movdqu [esp + 6992], xmm0
 ; v42 = v1 ^ v11
-%line 461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 16]
 	pxor xmm4, xmm1
 ; v43 = v4 ^ v14
-%line 462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 64]
 	pxor xmm1, xmm5
 ; v44 = v7 ^ v9
-%line 463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm5, [esp + 144]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v45 = v39 & v42
-%line 464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm4
 	movdqa xmm6, xmm0
 ; v46 = v39 & v43
-%line 465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm1
 	movdqu [esp + 384], xmm0
 ; v47 = v40 & v42
-%line 466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm4
 	movdqu [esp + 400], xmm0
 ; v47 = v46 ^ v47
-%line 467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 384]
 	movdqu xmm7, [esp + 400]
 	pxor xmm0, xmm7
 ; v39 = v39 & v44
-%line 468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v46 = v40 & v43
-%line 469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 416], xmm3
 	movdqu xmm7, [esp + 416]
 	pand xmm7, xmm1
 	movdqu [esp + 416], xmm7
 	movdqu [esp + 1328], xmm7
 ; v42 = v41 & v42
-%line 470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6992]
 	movdqu [esp + 432], xmm7
 	movdqu xmm7, [esp + 432]
 	pand xmm7, xmm4
 	movdqu [esp + 432], xmm7
 ; v46 = v39 ^ v46
-%line 471+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1328]
 	pxor xmm2, xmm4
 ; v42 = v46 ^ v42
-%line 472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm7
 	movdqu [esp + 1344], xmm2
 ; v40 = v40 & v44
-%line 473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm5
 ; v43 = v41 & v43
-%line 474+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6992]
 	pand xmm2, xmm1
 ; v43 = v40 ^ v43
-%line 475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm2
 ; v44 = v41 & v44
-%line 476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6992]
 	pand xmm2, xmm5
 ; v45 = v45 ^ v33
-%line 477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1168]
 	pxor xmm6, xmm1
 ; v45 = v45 ^ v29
-%line 478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1248]
 	pxor xmm6, xmm1
 ; v47 = v47 ^ v36
-%line 479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1184]
 	pxor xmm0, xmm1
 ; v47 = v47 ^ v28
-%line 480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1264]
 	pxor xmm0, xmm1
 ; v42 = v42 ^ v30
-%line 481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1344]
 	movdqu xmm4, [esp + 1200]
 	pxor xmm1, xmm4
 	movdqu [esp + 1344], xmm1
 ; v42 = v42 ^ v38
-%line 482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1280]
 	pxor xmm1, xmm4
 	movdqu [esp + 1344], xmm1
 ; v43 = v43 ^ v32
-%line 483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1216]
 	pxor xmm3, xmm4
 ; v43 = v43 ^ v35
-%line 484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1296]
 	pxor xmm3, xmm1
 ; v44 = v44 ^ v34
-%line 485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1232]
 	pxor xmm2, xmm1
 ; v44 = v44 ^ v37
-%line 486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1312]
 	pxor xmm2, xmm5
 ; v32 = v45 ^ v32
-%line 487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 	movdqu [esp + 1360], xmm6
 ; v34 = v47 ^ v34
-%line 488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1376], xmm0
 ; v29 = v43 ^ v29
-%line 489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1248]
 	pxor xmm3, xmm0
 	movdqu [esp + 1392], xmm3
 ; v28 = v44 ^ v28
-%line 490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1264]
 	pxor xmm2, xmm0
 	movdqu [esp + 1408], xmm2
 ; v12 = v2 ^ v12
-%line 491+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu xmm1, [esp + 192]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v2 = v9 ^ v7
-%line 492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	movdqu xmm2, [esp + 112]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v15 = v5 ^ v15
-%line 493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 80]
 	movdqu xmm3, [esp + 240]
 	pxor xmm0, xmm3
 	movdqu [esp + 1424], xmm0
 ; v5 = v1 ^ v11
-%line 494+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm3, [esp + 176]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v17 = v8 ^ v17
-%line 495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	movdqu xmm4, [esp + 272]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v8 = v4 ^ v14
-%line 496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu xmm5, [esp + 224]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v44 = v0 ^ v1
-%line 497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm6, [esp + 16]
 	pxor xmm0, xmm6
 	movdqu [esp + 1440], xmm0
 ; v43 = v3 ^ v4
-%line 498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm6, [esp + 64]
 	pxor xmm0, xmm6
 	movdqu [esp + 1456], xmm0
 ; v47 = v6 ^ v7
-%line 499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm6, [esp + 112]
 	pxor xmm0, xmm6
 	movdqu [esp + 1472], xmm0
 ; v45 = v10 ^ v11
-%line 500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 160]
 	movdqu xmm6, [esp + 176]
 	pxor xmm0, xmm6
 	movdqu [esp + 7024], xmm0
 ; v41 = v13 ^ v14
-%line 501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 208]
 	movdqu xmm6, [esp + 224]
 	pxor xmm0, xmm6
 	movdqu [esp + 1488], xmm0
 ; v40 = v16 ^ v9
-%line 502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 256]
 	movdqu xmm6, [esp + 144]
 	pxor xmm0, xmm6
 	movdqu [esp + 1504], xmm0
 ; v46 = v12 & v44
-%line 503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 1440]
 	pand xmm0, xmm6
 	movdqu [esp + 1520], xmm0
 ; v39 = v12 & v43
-%line 504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 1456]
 	pand xmm0, xmm7
 	movdqu [esp + 7040], xmm0
 ; v48 = v2 & v44
-%line 505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 ; v48 = v39 ^ v48
-%line 506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7040]
 	pxor xmm6, xmm0
 	movdqu [esp + 1536], xmm6
 ; v39 = v12 & v47
-%line 507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm0, [esp + 1472]
 	pand xmm6, xmm0
 ; v49 = v2 & v43
-%line 508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm7
 	movdqu [esp + 448], xmm0
 ; v50 = v15 & v44
-%line 509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1424]
 	movdqu xmm0, [esp + 1440]
 	pand xmm7, xmm0
 ; v49 = v39 ^ v49
-%line 510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 448]
 	pxor xmm6, xmm0
 ; v50 = v49 ^ v50
-%line 511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 1552], xmm6
 ; v49 = v2 & v47
-%line 512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm6, [esp + 1472]
 	pand xmm0, xmm6
 	movdqu [esp + 7056], xmm0
 ; v39 = v15 & v43
-%line 513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1424]
 	movdqu xmm0, [esp + 1456]
 	pand xmm7, xmm0
 ; v39 = v49 ^ v39
-%line 514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7056]
 	pxor xmm0, xmm7
 	movdqu [esp + 1568], xmm0
 ; v49 = v15 & v47
-%line 515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1424]
 	pand xmm0, xmm6
 	movdqu [esp + 1584], xmm0
 ; v51 = v5 & v45
-%line 516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 7024]
 	pand xmm0, xmm6
 	movdqu [esp + 464], xmm0
 ; v52 = v5 & v41
-%line 517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm7, [esp + 1488]
 	pand xmm0, xmm7
 	movdqu [esp + 7920], xmm0
 ; v53 = v17 & v45
-%line 518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
 ; v53 = v52 ^ v53
-%line 519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7920]
 	pxor xmm6, xmm0
 	movdqu [esp + 1600], xmm6
 ; v52 = v5 & v40
-%line 520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm3
 	movdqu xmm0, [esp + 1504]
 	pand xmm6, xmm0
 ; v54 = v17 & v41
-%line 521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm7
 	movdqu [esp + 480], xmm0
 ; v55 = v8 & v45
-%line 522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm5
 	movdqu xmm0, [esp + 7024]
 	pand xmm7, xmm0
 ; v54 = v52 ^ v54
-%line 523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 480]
 	pxor xmm6, xmm0
 ; v55 = v54 ^ v55
-%line 524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 1616], xmm6
 ; v54 = v17 & v40
-%line 525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm6, [esp + 1504]
 	pand xmm0, xmm6
 	movdqu [esp + 7072], xmm0
 ; v52 = v8 & v41
-%line 526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm5
 	movdqu xmm0, [esp + 1488]
 	pand xmm7, xmm0
 ; v52 = v54 ^ v52
-%line 527+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7072]
 	pxor xmm0, xmm7
 	movdqu [esp + 1632], xmm0
 ; v54 = v8 & v40
-%line 528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm6
 	movdqu [esp + 1648], xmm0
 ; v5 = v12 ^ v5
-%line 529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm3
 ; v17 = v2 ^ v17
-%line 530+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm4
 ; v8 = v15 ^ v8
-%line 531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1424]
 	pxor xmm0, xmm5
 	movdqu [esp + 7088], xmm0
 ; v45 = v44 ^ v45
-%line 532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 1440]
 	movdqu xmm0, [esp + 7024]
 	pxor xmm3, xmm0
 ; v41 = v43 ^ v41
-%line 533+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1456]
 	movdqu xmm4, [esp + 1488]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v40 = v47 ^ v40
-%line 534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1472]
 	movdqu xmm5, [esp + 1504]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v47 = v5 & v45
-%line 535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm3
 	movdqa xmm6, xmm0
 ; v43 = v5 & v41
-%line 536+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 1664], xmm0
 ; v44 = v17 & v45
-%line 537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
 	movdqu [esp + 1680], xmm0
 ; v44 = v43 ^ v44
-%line 538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1664]
 	movdqu xmm7, [esp + 1680]
 	pxor xmm0, xmm7
 ; v5 = v5 & v40
-%line 539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm5
 ; v43 = v17 & v41
-%line 540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 496], xmm2
 	movdqu xmm7, [esp + 496]
 	pand xmm7, xmm4
 	movdqu [esp + 496], xmm7
 	movdqu [esp + 1696], xmm7
 ; v45 = v8 & v45
-%line 541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7088]
 	movdqu [esp + 512], xmm7
 	movdqu xmm7, [esp + 512]
 	pand xmm7, xmm3
 	movdqu [esp + 512], xmm7
 ; v43 = v5 ^ v43
-%line 542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 1696]
 	pxor xmm1, xmm3
 ; v45 = v43 ^ v45
-%line 543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm7
 	movdqa xmm3, xmm1
 ; v17 = v17 & v40
-%line 544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v41 = v8 & v41
-%line 545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7088]
 	pand xmm1, xmm4
 ; v41 = v17 ^ v41
-%line 546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 ; v40 = v8 & v40
-%line 547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7088]
 	pand xmm1, xmm5
 ; v47 = v47 ^ v46
-%line 548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1520]
 	pxor xmm6, xmm4
 ; v47 = v47 ^ v51
-%line 549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 464]
 	pxor xmm6, xmm4
 ; v44 = v44 ^ v48
-%line 550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1536]
 	pxor xmm0, xmm4
 ; v44 = v44 ^ v53
-%line 551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1600]
 	pxor xmm0, xmm4
 ; v45 = v45 ^ v50
-%line 552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1552]
 	pxor xmm3, xmm4
 ; v45 = v45 ^ v55
-%line 553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1616]
 	pxor xmm3, xmm4
 ; v41 = v41 ^ v39
-%line 554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1568]
 	pxor xmm2, xmm5
 ; v41 = v41 ^ v52
-%line 555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1632]
 	pxor xmm2, xmm4
 ; v40 = v40 ^ v49
-%line 556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1584]
 	pxor xmm1, xmm4
 ; v40 = v40 ^ v54
-%line 557+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1648]
 	pxor xmm1, xmm7
 ; v39 = v47 ^ v39
-%line 558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm5
 ; v49 = v44 ^ v49
-%line 559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v51 = v41 ^ v51
-%line 560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 464]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v53 = v40 ^ v53
-%line 561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1600]
 	pxor xmm1, xmm0
 ; v46 = v46 ^ v18
-%line 562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1520]
 	movdqu xmm5, [esp + 288]
 	pxor xmm0, xmm5
 	movdqu [esp + 1520], xmm0
 ; v46 = v46 ^ v33
-%line 563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1168]
 	pxor xmm0, xmm5
 	movdqu [esp + 1520], xmm0
 ; v48 = v48 ^ v20
-%line 564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1536]
 	movdqu xmm5, [esp + 944]
 	pxor xmm0, xmm5
 	movdqu [esp + 1536], xmm0
 ; v48 = v48 ^ v36
-%line 565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1184]
 	pxor xmm0, xmm5
 	movdqu [esp + 1536], xmm0
 ; v50 = v50 ^ v22
-%line 566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1552]
 	movdqu xmm5, [esp + 960]
 	pxor xmm0, xmm5
 	movdqu [esp + 1552], xmm0
 ; v50 = v50 ^ v30
-%line 567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1200]
 	pxor xmm0, xmm5
 	movdqu [esp + 1552], xmm0
 ; v39 = v39 ^ v19
-%line 568+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1104]
 	pxor xmm6, xmm0
 ; v39 = v39 ^ v32
-%line 569+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1360]
 	pxor xmm6, xmm0
 ; v49 = v49 ^ v21
-%line 570+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1120]
 	pxor xmm4, xmm0
 ; v49 = v49 ^ v34
-%line 571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1376]
 	pxor xmm4, xmm0
 ; v45 = v45 ^ v31
-%line 572+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1088]
 	pxor xmm3, xmm0
 ; v45 = v45 ^ v42
-%line 573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1344]
 	pxor xmm3, xmm0
 ; v51 = v51 ^ v23
-%line 574+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1136]
 	movdqu [esp + 7616], xmm0
 	pxor xmm2, xmm0
 ; v51 = v51 ^ v29
-%line 575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1392]
 	pxor xmm2, xmm0
 ; v53 = v53 ^ v25
-%line 576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1152]
 	pxor xmm1, xmm5
 ; v53 = v53 ^ v28
-%line 577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1408]
 	pxor xmm1, xmm0
 ; v55 = v55 ^ v27
-%line 578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1616]
 	movdqu xmm0, [esp + 1024]
 	pxor xmm7, xmm0
 	movdqu [esp + 1616], xmm7
 ; v55 = v55 ^ v38
-%line 579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1280]
 	pxor xmm7, xmm0
 	movdqu [esp + 1616], xmm7
 ; v52 = v52 ^ v24
-%line 580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1632]
 	movdqu xmm0, [esp + 1040]
 	pxor xmm7, xmm0
 	movdqu [esp + 1632], xmm7
 ; v52 = v52 ^ v35
-%line 581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1296]
 	pxor xmm7, xmm0
 	movdqu [esp + 1632], xmm7
 ; v54 = v54 ^ v26
-%line 582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1648]
 	movdqu xmm0, [esp + 1056]
 	pxor xmm7, xmm0
 	movdqu [esp + 1648], xmm7
 ; v54 = v54 ^ v37
-%line 583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1312]
 	pxor xmm7, xmm0
 	movdqu [esp + 1648], xmm7
 ; v23 = v46 ^ v23
-%line 584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1520]
 	movdqu xmm7, [esp + 7616]
 	pxor xmm0, xmm7
 	movdqu [esp + 1712], xmm0
 ; v25 = v48 ^ v25
-%line 585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1536]
 	pxor xmm0, xmm5
 	movdqu [esp + 1728], xmm0
 ; v27 = v50 ^ v27
-%line 586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1552]
 	movdqu xmm5, [esp + 1024]
 	pxor xmm0, xmm5
 	movdqu [esp + 1744], xmm0
 ; v24 = v39 ^ v24
-%line 587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1040]
 	pxor xmm6, xmm0
 ; v26 = v49 ^ v26
-%line 588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1056]
 	pxor xmm4, xmm0
 ; v33 = v51 ^ v33
-%line 589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1168]
 	pxor xmm2, xmm0
 ; v36 = v53 ^ v36
-%line 590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1184]
 	pxor xmm1, xmm0
 ; v30 = v55 ^ v30
-%line 591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1616]
 	movdqu xmm5, [esp + 1200]
 	pxor xmm0, xmm5
 	movdqu [esp + 1760], xmm0
 ; v32 = v52 ^ v32
-%line 592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1632]
 	movdqu xmm5, [esp + 1360]
 	pxor xmm0, xmm5
 	movdqu [esp + 1776], xmm0
 ; v34 = v54 ^ v34
-%line 593+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1648]
 	movdqu xmm5, [esp + 1376]
 	pxor xmm0, xmm5
 	movdqu [esp + 7104], xmm0
 ; v36 = v36 ^ v37
-%line 594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1312]
 	pxor xmm1, xmm0
 ; v37 = v26 ^ v37
-%line 595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm0
 ; v33 = v33 ^ v35
-%line 596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1296]
 	pxor xmm2, xmm0
 ; v35 = v24 ^ v35
-%line 597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 ; v45 = v45 ^ v38
-%line 598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1280]
 	pxor xmm3, xmm5
 ; v38 = v27 ^ v38
-%line 599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1744]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v37 = v37 ^ v28
-%line 600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1408]
 	pxor xmm4, xmm7
 ; v28 = v25 ^ v28
-%line 601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1728]
 	pxor xmm0, xmm7
 	movdqu [esp + 1792], xmm0
 ; v35 = v35 ^ v29
-%line 602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1392]
 	pxor xmm6, xmm7
 ; v29 = v23 ^ v29
-%line 603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1712]
 	pxor xmm0, xmm7
 	movdqu [esp + 1808], xmm0
 ; v38 = v38 ^ v42
-%line 604+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1344]
 	pxor xmm5, xmm7
 ; v42 = v31 ^ v42
-%line 605+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1088]
 	pxor xmm0, xmm7
 	movdqu [esp + 1824], xmm0
 ; v28 = v28 ^ v34
-%line 606+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1792]
 	movdqu xmm7, [esp + 7104]
 	pxor xmm0, xmm7
 	movdqu [esp + 1792], xmm0
 ; v34 = v21 ^ v34
-%line 607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1120]
 	pxor xmm0, xmm7
 	movdqu [esp + 1840], xmm0
 ; v29 = v29 ^ v32
-%line 608+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1808]
 	movdqu xmm7, [esp + 1776]
 	pxor xmm0, xmm7
 	movdqu [esp + 1808], xmm0
 ; v32 = v19 ^ v32
-%line 609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1104]
 	pxor xmm0, xmm7
 	movdqu [esp + 1856], xmm0
 ; v42 = v42 ^ v30
-%line 610+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1824]
 	movdqu xmm7, [esp + 1760]
 	pxor xmm0, xmm7
 	movdqu [esp + 1824], xmm0
 ; v30 = v22 ^ v30
-%line 611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 960]
 	pxor xmm0, xmm7
 	movdqu [esp + 1872], xmm0
 ; v34 = v34 ^ v36
-%line 612+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1840]
 	pxor xmm0, xmm1
 	movdqu [esp + 1840], xmm0
 ; v36 = v20 ^ v36
-%line 613+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 944]
 	pxor xmm0, xmm1
 	movdqu [esp + 1888], xmm0
 ; v32 = v32 ^ v33
-%line 614+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1856]
 	pxor xmm0, xmm2
 	movdqu [esp + 1856], xmm0
 ; v33 = v18 ^ v33
-%line 615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm2
 	movdqu [esp + 1904], xmm0
 ; v18 = v33 ^ v29
-%line 616+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1904]
 	movdqu xmm1, [esp + 1808]
 	pxor xmm0, xmm1
 	movdqu [esp + 1920], xmm0
 ; v20 = v36 ^ v28
-%line 617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1888]
 	movdqu xmm1, [esp + 1792]
 	pxor xmm0, xmm1
 	movdqu [esp + 1936], xmm0
 ; v22 = v30 ^ v38
-%line 618+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1872]
 	pxor xmm0, xmm5
 	movdqu [esp + 1952], xmm0
 ; v22 = v22 ^ v45
-%line 619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	pxor xmm0, xmm3
 	movdqu [esp + 1952], xmm0
 ; v19 = v32 ^ v35
-%line 620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1856]
 	pxor xmm0, xmm6
 	movdqu [esp + 1968], xmm0
 ; v21 = v34 ^ v37
-%line 621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1840]
 	pxor xmm0, xmm4
 	movdqu [esp + 1984], xmm0
 ; v31 = v42 ^ v45
-%line 622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1824]
 	pxor xmm0, xmm3
 	movdqu [esp + 2000], xmm0
 ; v18 = v18 ^ v19
-%line 623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm1, [esp + 1968]
 	pxor xmm0, xmm1
 	movdqu [esp + 1920], xmm0
 ; v23 = v45 ^ v38
-%line 624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pxor xmm0, xmm5
 	movdqu [esp + 2016], xmm0
 ; v20 = v20 ^ v21
-%line 625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1936]
 	movdqu xmm1, [esp + 1984]
 	pxor xmm0, xmm1
 	movdqu [esp + 1936], xmm0
 ; v20 = v20 ^ v37
-%line 626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm4
 	movdqu [esp + 1936], xmm0
 ; v25 = v29 ^ v35
-%line 627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1808]
 	pxor xmm0, xmm6
 	movdqu [esp + 2032], xmm0
 ; v22 = v22 ^ v31
-%line 628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	movdqu xmm1, [esp + 2000]
 	pxor xmm0, xmm1
 	movdqu [esp + 1952], xmm0
 ; v27 = v28 ^ v37
-%line 629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1792]
 	pxor xmm0, xmm4
 	movdqu [esp + 2048], xmm0
 ; v24 = v18 & v33
-%line 630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm2, [esp + 1904]
 	pand xmm0, xmm2
 	movdqu [esp + 2064], xmm0
 ; v26 = v18 & v36
-%line 631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm7, [esp + 1888]
 	pand xmm0, xmm7
 ; v54 = v37 & v33
-%line 632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm4
 	pand xmm1, xmm2
 ; v54 = v26 ^ v54
-%line 633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2080], xmm0
 ; v26 = v18 & v30
-%line 634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1920]
 	movdqu xmm0, [esp + 1872]
 	pand xmm1, xmm0
 ; v52 = v37 & v36
-%line 635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm4
 	pand xmm2, xmm7
 ; v55 = v23 & v33
-%line 636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	movdqu xmm7, [esp + 1904]
 	pand xmm0, xmm7
 ; v52 = v26 ^ v52
-%line 637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v55 = v52 ^ v55
-%line 638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 2096], xmm1
 ; v52 = v37 & v30
-%line 639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm2, [esp + 1872]
 	pand xmm0, xmm2
 ; v26 = v23 & v36
-%line 640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 941+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2016]
 	movdqu xmm7, [esp + 1888]
 	pand xmm1, xmm7
 ; v26 = v52 ^ v26
-%line 641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 942+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2112], xmm0
 ; v52 = v23 & v30
-%line 642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 943+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	pand xmm0, xmm2
 	movdqu [esp + 2128], xmm0
 ; v53 = v19 & v32
-%line 643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 944+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	movdqu xmm2, [esp + 1856]
 	pand xmm0, xmm2
 	movdqu [esp + 2144], xmm0
 ; v51 = v19 & v34
-%line 644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 945+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	movdqu xmm7, [esp + 1840]
 	pand xmm0, xmm7
 ; v49 = v20 & v32
-%line 645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 946+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1936]
 	pand xmm1, xmm2
 ; v49 = v51 ^ v49
-%line 646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 947+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2160], xmm0
 ; v51 = v19 & v42
-%line 647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 948+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1968]
 	movdqu xmm0, [esp + 1824]
 	pand xmm1, xmm0
 ; v39 = v20 & v34
-%line 648+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 949+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 1936]
 	pand xmm2, xmm7
 ; v50 = v38 & v32
-%line 649+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 950+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm7, [esp + 1856]
 	pand xmm0, xmm7
 ; v39 = v51 ^ v39
-%line 650+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 951+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v50 = v39 ^ v50
-%line 651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 952+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 2176], xmm1
 ; v39 = v20 & v42
-%line 652+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 953+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1936]
 	movdqu xmm2, [esp + 1824]
 	pand xmm0, xmm2
 ; v51 = v38 & v34
-%line 653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 954+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm5
 	movdqu xmm7, [esp + 1840]
 	pand xmm1, xmm7
 ; v51 = v39 ^ v51
-%line 654+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 955+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2192], xmm0
 ; v39 = v38 & v42
-%line 655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 956+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm2
 	movdqu [esp + 2208], xmm0
 ; v48 = v18 ^ v19
-%line 656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 957+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 1920]
 	movdqu xmm0, [esp + 1968]
 	pxor xmm2, xmm0
 ; v46 = v37 ^ v20
-%line 657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 958+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm4
 	movdqu xmm0, [esp + 1936]
 	pxor xmm1, xmm0
 ; v40 = v23 ^ v38
-%line 658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 959+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	pxor xmm0, xmm5
 	movdqu [esp + 2224], xmm0
 ; v41 = v33 ^ v32
-%line 659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 960+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1904]
 	movdqu xmm7, [esp + 1856]
 	pxor xmm0, xmm7
 	movdqu [esp + 2240], xmm0
 ; v44 = v36 ^ v34
-%line 660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 961+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1888]
 	movdqu xmm7, [esp + 1840]
 	pxor xmm0, xmm7
 	movdqu [esp + 2256], xmm0
 ; v47 = v30 ^ v42
-%line 661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 962+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1872]
 	movdqu xmm7, [esp + 1824]
 	pxor xmm0, xmm7
 	movdqu [esp + 2272], xmm0
 ; v8 = v48 & v41
-%line 662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 963+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 2240]
 	movdqu [esp + 8448], xmm7
@@ -2932,7 +3315,7 @@ align 32
 	pand xmm0, xmm7
 	movdqu [esp + 7120], xmm0
 ; v17 = v48 & v44
-%line 663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 964+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 7936], xmm2
 	movdqu xmm0, [esp + 2256]
 	movdqu [esp + 8320], xmm0
@@ -2944,23 +3327,23 @@ align 32
 	movdqu [esp + 7936], xmm7
 	movdqu [esp + 2288], xmm7
 ; v43 = v46 & v41
-%line 664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 965+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 8448]
 	pand xmm0, xmm7
 	movdqu [esp + 2304], xmm0
 ; v43 = v17 ^ v43
-%line 665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 966+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2288]
 	movdqu xmm7, [esp + 2304]
 	pxor xmm0, xmm7
 	movdqu [esp + 7136], xmm0
 ; v48 = v48 & v47
-%line 666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 967+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2272]
 	pand xmm2, xmm0
 ; v17 = v46 & v44
-%line 667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 968+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 528], xmm1
 	movdqu xmm0, [esp + 528]
 	movdqu xmm7, [esp + 7632]
@@ -2968,7 +3351,7 @@ align 32
 	movdqu [esp + 528], xmm0
 	movdqu [esp + 2320], xmm0
 ; v41 = v40 & v41
-%line 668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 969+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2224]
 	movdqu [esp + 7648], xmm0
 	movdqu [esp + 544], xmm0
@@ -2977,67 +3360,67 @@ align 32
 	movdqu [esp + 544], xmm0
 	movdqu [esp + 2336], xmm0
 ; v17 = v48 ^ v17
-%line 669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 970+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2320]
 	pxor xmm2, xmm0
 ; v41 = v17 ^ v41
-%line 670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 971+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2336]
 	pxor xmm2, xmm0
 	movdqu [esp + 2352], xmm2
 ; v46 = v46 & v47
-%line 671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 972+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 2272]
 	pand xmm1, xmm2
 ; v44 = v40 & v44
-%line 672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 973+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7648]
 	movdqu xmm7, [esp + 2256]
 	pand xmm0, xmm7
 ; v44 = v46 ^ v44
-%line 673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 974+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 8176], xmm1
 ; v47 = v40 & v47
-%line 674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 975+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2224]
 	pand xmm0, xmm2
 	movdqu [esp + 8288], xmm0
 ; v8 = v8 ^ v24
-%line 675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 976+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2064]
 	movdqu xmm1, [esp + 7120]
 	pxor xmm1, xmm0
 	movdqu [esp + 7120], xmm1
 ; v8 = v8 ^ v53
-%line 676+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 977+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2144]
 	pxor xmm1, xmm0
 	movdqu [esp + 7120], xmm1
 ; v43 = v43 ^ v54
-%line 677+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 978+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2080]
 	movdqu xmm1, [esp + 7136]
 	pxor xmm1, xmm0
 	movdqu [esp + 7136], xmm1
 ; v43 = v43 ^ v49
-%line 678+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 979+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2160]
 	pxor xmm1, xmm0
 	movdqu [esp + 7136], xmm1
 ; v41 = v41 ^ v55
-%line 679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 980+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2352]
 	movdqu xmm1, [esp + 2096]
 	pxor xmm0, xmm1
 	movdqu [esp + 2352], xmm0
 ; v41 = v41 ^ v50
-%line 680+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 981+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2176]
 	pxor xmm0, xmm1
 	movdqu [esp + 2352], xmm0
 ; v44 = v44 ^ v26
-%line 681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 982+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2112]
 	movdqu [esp + 8352], xmm0
 	movdqu [esp + 7664], xmm0
@@ -3045,12 +3428,12 @@ align 32
 	pxor xmm1, xmm0
 	movdqu [esp + 8176], xmm1
 ; v44 = v44 ^ v51
-%line 682+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 983+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2192]
 	pxor xmm1, xmm0
 	movdqu [esp + 8176], xmm1
 ; v47 = v47 ^ v52
-%line 683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 984+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2128]
 	movdqu [esp + 8480], xmm0
 	movdqu [esp + 8048], xmm0
@@ -3058,12 +3441,12 @@ align 32
 	pxor xmm2, xmm0
 	movdqu [esp + 8288], xmm2
 ; v47 = v47 ^ v39
-%line 684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 985+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2208]
 	pxor xmm2, xmm0
 	movdqu [esp + 8288], xmm2
 ; v26 = v8 ^ v26
-%line 685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 986+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7120]
 	movdqu [esp + 8416], xmm7
 	movdqu xmm0, [esp + 8352]
@@ -3071,163 +3454,163 @@ align 32
 	movdqu [esp + 8416], xmm7
 	movdqu [esp + 2368], xmm7
 ; v52 = v43 ^ v52
-%line 686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 987+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7136]
 	movdqu xmm7, [esp + 8480]
 	pxor xmm0, xmm7
 	movdqu [esp + 2384], xmm0
 ; v53 = v44 ^ v53
-%line 687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 988+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2144]
 	pxor xmm1, xmm0
 	movdqu [esp + 2400], xmm1
 ; v49 = v47 ^ v49
-%line 688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 989+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2160]
 	pxor xmm2, xmm0
 	movdqu [esp + 2416], xmm2
 ; v47 = v25 & v29
-%line 689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 990+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2032]
 	movdqu xmm2, [esp + 1808]
 	pand xmm0, xmm2
 	movdqu [esp + 2432], xmm0
 ; v44 = v25 & v28
-%line 690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 991+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2032]
 	movdqu xmm7, [esp + 1792]
 	pand xmm0, xmm7
 ; v43 = v21 & v29
-%line 691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 992+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1984]
 	pand xmm1, xmm2
 ; v43 = v44 ^ v43
-%line 692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 993+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2448], xmm0
 ; v44 = v25 & v38
-%line 693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 994+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2032]
 	pand xmm1, xmm5
 ; v8 = v21 & v28
-%line 694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 995+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 1984]
 	pand xmm2, xmm7
 ; v40 = v22 & v29
-%line 695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 996+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	movdqu xmm7, [esp + 1808]
 	pand xmm0, xmm7
 ; v8 = v44 ^ v8
-%line 696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 997+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v40 = v8 ^ v40
-%line 697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 998+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 2464], xmm1
 ; v8 = v21 & v38
-%line 698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 999+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1984]
 	pand xmm0, xmm5
 ; v44 = v22 & v28
-%line 699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1000+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1952]
 	movdqu xmm2, [esp + 1792]
 	pand xmm1, xmm2
 ; v44 = v8 ^ v44
-%line 700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1001+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2480], xmm0
 ; v8 = v22 & v38
-%line 701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1002+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	pand xmm0, xmm5
 	movdqu [esp + 2496], xmm0
 ; v46 = v35 & v35
-%line 702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1003+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm6
 	movdqu [esp + 2512], xmm0
 ; v17 = v35 & v37
-%line 703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1004+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm4
 ; v48 = v27 & v35
-%line 704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1005+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2048]
 	pand xmm1, xmm6
 ; v48 = v17 ^ v48
-%line 705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1006+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2528], xmm0
 ; v17 = v35 & v45
-%line 706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1007+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm3
 ; v5 = v27 & v37
-%line 707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1008+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2048]
 	pand xmm1, xmm4
 ; v15 = v31 & v35
-%line 708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1009+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 2000]
 	pand xmm2, xmm6
 ; v5 = v17 ^ v5
-%line 709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1010+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v15 = v5 ^ v15
-%line 710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1011+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 2544], xmm0
 ; v5 = v27 & v45
-%line 711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1012+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2048]
 	pand xmm0, xmm3
 ; v17 = v31 & v37
-%line 712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1013+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2000]
 	pand xmm1, xmm4
 ; v17 = v5 ^ v17
-%line 713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1014+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2560], xmm0
 ; v5 = v31 & v45
-%line 714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1015+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2000]
 	pand xmm0, xmm3
 	movdqu [esp + 2576], xmm0
 ; v2 = v25 ^ v35
-%line 715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1016+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 2032]
 	pxor xmm2, xmm6
 ; v12 = v21 ^ v27
-%line 716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1017+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1984]
 	movdqu xmm0, [esp + 2048]
 	pxor xmm1, xmm0
 ; v56 = v22 ^ v31
-%line 717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1018+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	movdqu xmm7, [esp + 2000]
 	pxor xmm0, xmm7
 	movdqu [esp + 560], xmm0
 ; v57 = v29 ^ v35
-%line 718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1019+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1808]
 	pxor xmm0, xmm6
 	movdqu [esp + 576], xmm0
 ; v58 = v28 ^ v37
-%line 719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1020+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1792]
 	pxor xmm0, xmm4
 	movdqu [esp + 592], xmm0
 ; v59 = v38 ^ v45
-%line 720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1021+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm3
 	movdqu [esp + 608], xmm0
 ; v60 = v2 & v57
-%line 721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1022+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 576]
 	movdqu [esp + 8464], xmm7
@@ -3235,7 +3618,7 @@ align 32
 	pand xmm0, xmm7
 	movdqu [esp + 7008], xmm0
 ; v61 = v2 & v58
-%line 722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1023+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 7952], xmm2
 	movdqu xmm0, [esp + 592]
 	movdqu [esp + 8336], xmm0
@@ -3247,23 +3630,23 @@ align 32
 	movdqu [esp + 7952], xmm7
 	movdqu [esp + 624], xmm7
 ; v62 = v12 & v57
-%line 723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1024+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 8464]
 	pand xmm0, xmm7
 	movdqu [esp + 640], xmm0
 ; v62 = v61 ^ v62
-%line 724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1025+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 624]
 	movdqu xmm7, [esp + 640]
 	pxor xmm0, xmm7
 	movdqu [esp + 7152], xmm0
 ; v2 = v2 & v59
-%line 725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1026+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 608]
 	pand xmm2, xmm0
 ; v61 = v12 & v58
-%line 726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1027+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 656], xmm1
 	movdqu xmm0, [esp + 656]
 	movdqu xmm7, [esp + 7680]
@@ -3271,7 +3654,7 @@ align 32
 	movdqu [esp + 656], xmm0
 	movdqu [esp + 2592], xmm0
 ; v57 = v56 & v57
-%line 727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1028+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 560]
 	movdqu [esp + 7696], xmm0
 	movdqu [esp + 672], xmm0
@@ -3280,67 +3663,67 @@ align 32
 	movdqu [esp + 672], xmm0
 	movdqu [esp + 2608], xmm0
 ; v61 = v2 ^ v61
-%line 728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1029+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2592]
 	pxor xmm2, xmm0
 ; v57 = v61 ^ v57
-%line 729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1030+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2608]
 	pxor xmm2, xmm0
 	movdqu [esp + 2624], xmm2
 ; v12 = v12 & v59
-%line 730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1031+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 608]
 	pand xmm1, xmm2
 ; v58 = v56 & v58
-%line 731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1032+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7696]
 	movdqu xmm7, [esp + 592]
 	pand xmm0, xmm7
 ; v58 = v12 ^ v58
-%line 732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1033+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 8192], xmm1
 ; v59 = v56 & v59
-%line 733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1034+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 560]
 	pand xmm0, xmm2
 	movdqu [esp + 8304], xmm0
 ; v60 = v60 ^ v47
-%line 734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1035+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2432]
 	movdqu xmm1, [esp + 7008]
 	pxor xmm1, xmm0
 	movdqu [esp + 7008], xmm1
 ; v60 = v60 ^ v46
-%line 735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1036+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2512]
 	pxor xmm1, xmm0
 	movdqu [esp + 7008], xmm1
 ; v62 = v62 ^ v43
-%line 736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1037+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2448]
 	movdqu xmm1, [esp + 7152]
 	pxor xmm1, xmm0
 	movdqu [esp + 7152], xmm1
 ; v62 = v62 ^ v48
-%line 737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1038+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2528]
 	pxor xmm1, xmm0
 	movdqu [esp + 7152], xmm1
 ; v57 = v57 ^ v40
-%line 738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1039+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2624]
 	movdqu xmm1, [esp + 2464]
 	pxor xmm0, xmm1
 	movdqu [esp + 2624], xmm0
 ; v57 = v57 ^ v15
-%line 739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1040+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2544]
 	pxor xmm0, xmm1
 	movdqu [esp + 2624], xmm0
 ; v58 = v58 ^ v44
-%line 740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1041+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2480]
 	movdqu [esp + 8368], xmm0
 	movdqu [esp + 7712], xmm0
@@ -3348,12 +3731,12 @@ align 32
 	pxor xmm1, xmm0
 	movdqu [esp + 8192], xmm1
 ; v58 = v58 ^ v17
-%line 741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1042+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2560]
 	pxor xmm1, xmm0
 	movdqu [esp + 8192], xmm1
 ; v59 = v59 ^ v8
-%line 742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1043+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2496]
 	movdqu [esp + 8496], xmm0
 	movdqu [esp + 8064], xmm0
@@ -3361,12 +3744,12 @@ align 32
 	pxor xmm2, xmm0
 	movdqu [esp + 8304], xmm2
 ; v59 = v59 ^ v5
-%line 743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1044+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2576]
 	pxor xmm2, xmm0
 	movdqu [esp + 8304], xmm2
 ; v44 = v60 ^ v44
-%line 744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1045+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7008]
 	movdqu [esp + 8432], xmm7
 	movdqu xmm0, [esp + 8368]
@@ -3374,826 +3757,826 @@ align 32
 	movdqu [esp + 8432], xmm7
 	movdqu [esp + 2640], xmm7
 ; v8 = v62 ^ v8
-%line 745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1046+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7152]
 	movdqu xmm7, [esp + 8496]
 	pxor xmm0, xmm7
 	movdqu [esp + 2656], xmm0
 ; v46 = v58 ^ v46
-%line 746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1047+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2512]
 	pxor xmm1, xmm0
 	movdqu [esp + 2672], xmm1
 ; v48 = v59 ^ v48
-%line 747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1048+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2528]
 	pxor xmm2, xmm0
 	movdqu [esp + 2688], xmm2
 ; v25 = v18 ^ v25
-%line 748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1049+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm1, [esp + 2032]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v21 = v37 ^ v21
-%line 749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1050+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm2, [esp + 1984]
 	pxor xmm0, xmm2
 	movdqu [esp + 2704], xmm0
 ; v22 = v23 ^ v22
-%line 750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1051+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	movdqu xmm2, [esp + 1952]
 	pxor xmm0, xmm2
 	movdqu [esp + 2720], xmm0
 ; v19 = v19 ^ v35
-%line 751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1052+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pxor xmm0, xmm6
 	movdqu [esp + 1968], xmm0
 ; v27 = v20 ^ v27
-%line 752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1053+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1936]
 	movdqu xmm2, [esp + 2048]
 	pxor xmm0, xmm2
 	movdqu [esp + 2736], xmm0
 ; v31 = v38 ^ v31
-%line 753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1054+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm2, [esp + 2000]
 	pxor xmm0, xmm2
 	movdqu [esp + 2752], xmm0
 ; v29 = v33 ^ v29
-%line 754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1055+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1904]
 	movdqu xmm2, [esp + 1808]
 	pxor xmm0, xmm2
 	movdqu [esp + 7168], xmm0
 ; v28 = v36 ^ v28
-%line 755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1056+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1888]
 	movdqu xmm2, [esp + 1792]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v38 = v30 ^ v38
-%line 756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1057+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1872]
 	pxor xmm0, xmm5
 	movdqu [esp + 2768], xmm0
 ; v35 = v32 ^ v35
-%line 757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1058+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1856]
 	pxor xmm0, xmm6
 	movdqa xmm5, xmm0
 ; v37 = v34 ^ v37
-%line 758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1059+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1840]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v45 = v42 ^ v45
-%line 759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1060+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1824]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v42 = v25 & v29
-%line 760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1061+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 7168]
 	pand xmm0, xmm6
 	movdqu [esp + 2784], xmm0
 ; v34 = v25 & v28
-%line 761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1062+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; v32 = v21 & v29
-%line 762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1063+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2704]
 	pand xmm7, xmm6
 ; v32 = v34 ^ v32
-%line 763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1064+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 2800], xmm0
 ; v34 = v25 & v38
-%line 764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1065+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm0, [esp + 2768]
 	pand xmm6, xmm0
 ; v30 = v21 & v28
-%line 765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1066+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2704]
 	pand xmm0, xmm2
 	movdqu [esp + 2816], xmm0
 ; v36 = v22 & v29
-%line 766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1067+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2720]
 	movdqu xmm0, [esp + 7168]
 	pand xmm7, xmm0
 ; v30 = v34 ^ v30
-%line 767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1068+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2816]
 	pxor xmm6, xmm0
 ; v36 = v30 ^ v36
-%line 768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1069+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 2832], xmm6
 ; v30 = v21 & v38
-%line 769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1070+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2704]
 	movdqu xmm6, [esp + 2768]
 	pand xmm0, xmm6
 ; v34 = v22 & v28
-%line 770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1071+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2720]
 	pand xmm7, xmm2
 ; v34 = v30 ^ v34
-%line 771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1072+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 2848], xmm0
 ; v30 = v22 & v38
-%line 772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1073+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2720]
 	pand xmm0, xmm6
 	movdqu [esp + 2864], xmm0
 ; v33 = v19 & v35
-%line 773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1074+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pand xmm0, xmm5
 	movdqu [esp + 2880], xmm0
 ; v20 = v19 & v37
-%line 774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1075+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pand xmm0, xmm4
 ; v23 = v27 & v35
-%line 775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1076+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2736]
 	pand xmm6, xmm5
 ; v23 = v20 ^ v23
-%line 776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1077+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 2896], xmm0
 ; v20 = v19 & v45
-%line 777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1078+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 1968]
 	pand xmm6, xmm3
 ; v18 = v27 & v37
-%line 778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1079+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2736]
 	pand xmm0, xmm4
 	movdqu [esp + 2912], xmm0
 ; v59 = v31 & v35
-%line 779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1080+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2752]
 	pand xmm0, xmm5
 ; v18 = v20 ^ v18
-%line 780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1081+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2912]
 	pxor xmm6, xmm7
 ; v59 = v18 ^ v59
-%line 781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1082+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 	movdqu [esp + 2928], xmm6
 ; v18 = v27 & v45
-%line 782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1083+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2736]
 	pand xmm0, xmm3
 ; v20 = v31 & v37
-%line 783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1084+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2752]
 	pand xmm6, xmm4
 ; v20 = v18 ^ v20
-%line 784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1085+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 2944], xmm0
 ; v18 = v31 & v45
-%line 785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1086+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2752]
 	pand xmm0, xmm3
 	movdqu [esp + 2960], xmm0
 ; v19 = v25 ^ v19
-%line 786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1087+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pxor xmm1, xmm0
 ; v27 = v21 ^ v27
-%line 787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1088+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2704]
 	movdqu xmm6, [esp + 2736]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v31 = v22 ^ v31
-%line 788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1089+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2720]
 	movdqu xmm7, [esp + 2752]
 	pxor xmm0, xmm7
 	movdqu [esp + 2976], xmm0
 ; v35 = v29 ^ v35
-%line 789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1090+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7168]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v37 = v28 ^ v37
-%line 790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1091+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm4
 ; v45 = v38 ^ v45
-%line 791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1092+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2768]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v38 = v19 & v35
-%line 792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1093+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqa xmm4, xmm0
 ; v28 = v19 & v37
-%line 793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1094+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; v29 = v27 & v35
-%line 794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1095+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm6
 	pand xmm7, xmm5
 ; v29 = v28 ^ v29
-%line 795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1096+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqa xmm7, xmm0
 ; v19 = v19 & v45
-%line 796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1097+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v28 = v27 & v37
-%line 797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1098+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm2
 	movdqu [esp + 2992], xmm0
 ; v35 = v31 & v35
-%line 798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1099+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2976]
 	pand xmm0, xmm5
 ; v28 = v19 ^ v28
-%line 799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2992]
 	pxor xmm1, xmm5
 ; v35 = v28 ^ v35
-%line 800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 ; v27 = v27 & v45
-%line 801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm6, xmm3
 ; v37 = v31 & v37
-%line 802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2976]
 	pand xmm0, xmm2
 ; v37 = v27 ^ v37
-%line 803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 ; v45 = v31 & v45
-%line 804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2976]
 	pand xmm0, xmm3
 	movdqa xmm2, xmm0
 ; v38 = v38 ^ v42
-%line 805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2784]
 	pxor xmm4, xmm0
 ; v38 = v38 ^ v33
-%line 806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2880]
 	pxor xmm4, xmm0
 ; v29 = v29 ^ v32
-%line 807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2800]
 	pxor xmm7, xmm0
 ; v29 = v29 ^ v23
-%line 808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2896]
 	pxor xmm7, xmm0
 ; v35 = v35 ^ v36
-%line 809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2832]
 	pxor xmm1, xmm0
 ; v35 = v35 ^ v59
-%line 810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2928]
 	pxor xmm1, xmm0
 ; v37 = v37 ^ v34
-%line 811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 2848]
 	pxor xmm6, xmm3
 ; v37 = v37 ^ v20
-%line 812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2944]
 	pxor xmm6, xmm0
 ; v45 = v45 ^ v30
-%line 813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2864]
 	pxor xmm2, xmm0
 ; v45 = v45 ^ v18
-%line 814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2960]
 	pxor xmm2, xmm5
 ; v34 = v38 ^ v34
-%line 815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm3
 ; v30 = v29 ^ v30
-%line 816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v33 = v37 ^ v33
-%line 817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm3, [esp + 2880]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v23 = v45 ^ v23
-%line 818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2896]
 	pxor xmm2, xmm0
 ; v42 = v42 ^ v24
-%line 819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2784]
 	movdqu xmm5, [esp + 2064]
 	pxor xmm0, xmm5
 	movdqu [esp + 2784], xmm0
 ; v42 = v42 ^ v47
-%line 820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2432]
 	pxor xmm0, xmm5
 	movdqu [esp + 2784], xmm0
 ; v32 = v32 ^ v54
-%line 821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2800]
 	movdqu xmm5, [esp + 2080]
 	pxor xmm0, xmm5
 	movdqu [esp + 2800], xmm0
 ; v32 = v32 ^ v43
-%line 822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2448]
 	pxor xmm0, xmm5
 	movdqu [esp + 2800], xmm0
 ; v36 = v36 ^ v55
-%line 823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2832]
 	movdqu xmm5, [esp + 2096]
 	pxor xmm0, xmm5
 	movdqu [esp + 2832], xmm0
 ; v36 = v36 ^ v40
-%line 824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2464]
 	pxor xmm0, xmm5
 	movdqu [esp + 2832], xmm0
 ; v34 = v34 ^ v26
-%line 825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2368]
 	pxor xmm4, xmm0
 ; v34 = v34 ^ v44
-%line 826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2640]
 	pxor xmm4, xmm0
 ; v30 = v30 ^ v52
-%line 827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2384]
 	pxor xmm7, xmm0
 ; v30 = v30 ^ v8
-%line 828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2656]
 	pxor xmm7, xmm0
 ; v35 = v35 ^ v41
-%line 829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2352]
 	pxor xmm1, xmm0
 ; v35 = v35 ^ v57
-%line 830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2624]
 	pxor xmm1, xmm0
 ; v33 = v33 ^ v53
-%line 831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2400]
 	movdqu [esp + 7728], xmm0
 	pxor xmm3, xmm0
 ; v33 = v33 ^ v46
-%line 832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2672]
 	pxor xmm3, xmm0
 ; v23 = v23 ^ v49
-%line 833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2416]
 	pxor xmm2, xmm5
 ; v23 = v23 ^ v48
-%line 834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2688]
 	pxor xmm2, xmm0
 ; v59 = v59 ^ v50
-%line 835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2928]
 	movdqu xmm0, [esp + 2176]
 	pxor xmm6, xmm0
 	movdqu [esp + 2928], xmm6
 ; v59 = v59 ^ v15
-%line 836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2544]
 	pxor xmm6, xmm0
 	movdqu [esp + 2928], xmm6
 ; v20 = v20 ^ v51
-%line 837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2944]
 	movdqu xmm0, [esp + 2192]
 	pxor xmm6, xmm0
 	movdqu [esp + 2944], xmm6
 ; v20 = v20 ^ v17
-%line 838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2560]
 	pxor xmm6, xmm0
 	movdqu [esp + 2944], xmm6
 ; v18 = v18 ^ v39
-%line 839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2960]
 	movdqu xmm0, [esp + 2208]
 	pxor xmm6, xmm0
 	movdqu [esp + 2960], xmm6
 ; v18 = v18 ^ v5
-%line 840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2576]
 	pxor xmm6, xmm0
 	movdqu [esp + 2960], xmm6
 ; v53 = v42 ^ v53
-%line 841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2784]
 	movdqu xmm6, [esp + 7728]
 	pxor xmm0, xmm6
 	movdqu [esp + 3008], xmm0
 ; v49 = v32 ^ v49
-%line 842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2800]
 	pxor xmm0, xmm5
 	movdqu [esp + 3024], xmm0
 ; v50 = v36 ^ v50
-%line 843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2832]
 	movdqu xmm5, [esp + 2176]
 	pxor xmm0, xmm5
 	movdqu [esp + 3040], xmm0
 ; v51 = v34 ^ v51
-%line 844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2192]
 	pxor xmm4, xmm0
 	movdqu [esp + 7184], xmm4
 ; v39 = v30 ^ v39
-%line 845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2208]
 	pxor xmm7, xmm0
 ; v47 = v33 ^ v47
-%line 846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2432]
 	pxor xmm3, xmm0
 ; v43 = v23 ^ v43
-%line 847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2448]
 	pxor xmm2, xmm0
 ; v40 = v59 ^ v40
-%line 848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2928]
 	movdqu xmm4, [esp + 2464]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v44 = v20 ^ v44
-%line 849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2944]
 	movdqu xmm5, [esp + 2640]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v8 = v18 ^ v8
-%line 850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2960]
 	movdqu xmm6, [esp + 2656]
 	pxor xmm0, xmm6
 ; v43 = v43 ^ v5
-%line 851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2576]
 	pxor xmm2, xmm6
 ; v5 = v39 ^ v5
-%line 852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm6
 	movdqu [esp + 3056], xmm7
 ; v47 = v47 ^ v17
-%line 853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2560]
 	pxor xmm3, xmm7
 ; v17 = v51 ^ v17
-%line 854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7184]
 	pxor xmm6, xmm7
 	movdqu [esp + 3072], xmm6
 ; v35 = v35 ^ v15
-%line 855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2544]
 	pxor xmm1, xmm7
 ; v15 = v50 ^ v15
-%line 856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3040]
 	pxor xmm6, xmm7
 	movdqu [esp + 3088], xmm6
 ; v5 = v5 ^ v48
-%line 857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3056]
 	movdqu xmm7, [esp + 2688]
 	pxor xmm6, xmm7
 	movdqu [esp + 3056], xmm6
 ; v48 = v49 ^ v48
-%line 858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3024]
 	pxor xmm6, xmm7
 	movdqu [esp + 3104], xmm6
 ; v17 = v17 ^ v46
-%line 859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3072]
 	movdqu xmm7, [esp + 2672]
 	pxor xmm6, xmm7
 	movdqu [esp + 3072], xmm6
 ; v46 = v53 ^ v46
-%line 860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3008]
 	pxor xmm6, xmm7
 	movdqu [esp + 3120], xmm6
 ; v15 = v15 ^ v57
-%line 861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3088]
 	movdqu xmm7, [esp + 2624]
 	pxor xmm6, xmm7
 	movdqu [esp + 3088], xmm6
 ; v57 = v41 ^ v57
-%line 862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2352]
 	pxor xmm6, xmm7
 	movdqu [esp + 3136], xmm6
 ; v48 = v48 ^ v8
-%line 863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3104]
 	pxor xmm6, xmm0
 	movdqu [esp + 3104], xmm6
 ; v8 = v52 ^ v8
-%line 864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2384]
 	pxor xmm6, xmm0
 	movdqu [esp + 3152], xmm6
 ; v46 = v46 ^ v44
-%line 865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	pxor xmm0, xmm5
 	movdqu [esp + 3120], xmm0
 ; v44 = v26 ^ v44
-%line 866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2368]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v57 = v57 ^ v40
-%line 867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3136]
 	pxor xmm0, xmm4
 	movdqu [esp + 3136], xmm0
 ; v40 = v55 ^ v40
-%line 868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2096]
 	pxor xmm0, xmm4
 	movdqu [esp + 3168], xmm0
 ; v8 = v8 ^ v43
-%line 869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	pxor xmm0, xmm2
 	movdqu [esp + 3152], xmm0
 ; v43 = v54 ^ v43
-%line 870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2080]
 	pxor xmm0, xmm2
 	movdqu [esp + 3184], xmm0
 ; v44 = v44 ^ v47
-%line 871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm3
 ; v47 = v24 ^ v47
-%line 872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2064]
 	pxor xmm0, xmm3
 	movdqu [esp + 3200], xmm0
 ; v47 = v47 ^ v46
-%line 873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3200]
 	movdqu xmm0, [esp + 3120]
 	pxor xmm3, xmm0
 	movdqu [esp + 3200], xmm3
 ; v43 = v43 ^ v48
-%line 874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	movdqu xmm2, [esp + 3104]
 	pxor xmm0, xmm2
 	movdqu [esp + 3184], xmm0
 ; v40 = v40 ^ v15
-%line 875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3168]
 	movdqu xmm2, [esp + 3088]
 	pxor xmm0, xmm2
 	movdqu [esp + 3168], xmm0
 ; v40 = v40 ^ v35
-%line 876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 3168], xmm0
 ; v44 = v44 ^ v17
-%line 877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	pxor xmm5, xmm0
 ; v8 = v8 ^ v5
-%line 878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	movdqu xmm2, [esp + 3056]
 	pxor xmm0, xmm2
 	movdqu [esp + 3152], xmm0
 ; v57 = v57 ^ v35
-%line 879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3136]
 	pxor xmm0, xmm1
 	movdqu [esp + 3136], xmm0
 ; v24 = v47 & v0
-%line 880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm2, [esp + 0]
 	pand xmm0, xmm2
 	movdqu [esp + 3216], xmm0
 ; v54 = v47 & v3
-%line 881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 48]
 	pand xmm3, xmm4
 ; v55 = v35 & v0
-%line 882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; v55 = v54 ^ v55
-%line 883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 	movdqu [esp + 3232], xmm3
 ; v54 = v47 & v6
-%line 884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3200]
 	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v26 = v35 & v3
-%line 885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm1
 	pand xmm2, xmm4
 ; v52 = v43 & v0
-%line 886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3184]
 	movdqu xmm4, [esp + 0]
 	pand xmm3, xmm4
 ; v26 = v54 ^ v26
-%line 887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v52 = v26 ^ v52
-%line 888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3248], xmm0
 ; v26 = v35 & v6
-%line 889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm3, [esp + 96]
 	pand xmm0, xmm3
 ; v54 = v43 & v3
-%line 890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3184]
 	movdqu xmm4, [esp + 48]
 	pand xmm2, xmm4
 ; v54 = v26 ^ v54
-%line 891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3264], xmm0
 ; v26 = v43 & v6
-%line 892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	pand xmm0, xmm3
 	movdqu [esp + 3280], xmm0
 ; v41 = v46 & v10
-%line 893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm3, [esp + 160]
 	pand xmm0, xmm3
 	movdqu [esp + 3296], xmm0
 ; v53 = v46 & v13
-%line 894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm4, [esp + 208]
 	pand xmm0, xmm4
 ; v49 = v40 & v10
-%line 895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3168]
 	pand xmm2, xmm3
 ; v49 = v53 ^ v49
-%line 896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3312], xmm0
 ; v53 = v46 & v16
-%line 897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm2, [esp + 256]
 	pand xmm0, xmm2
 ; v50 = v40 & v13
-%line 898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3168]
 	pand xmm2, xmm4
 ; v51 = v48 & v10
-%line 899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3104]
 	movdqu xmm4, [esp + 160]
 	pand xmm3, xmm4
 ; v50 = v53 ^ v50
-%line 900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v51 = v50 ^ v51
-%line 901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3328], xmm0
 ; v50 = v40 & v16
-%line 902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3168]
 	movdqu xmm3, [esp + 256]
 	pand xmm0, xmm3
 ; v53 = v48 & v13
-%line 903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3104]
 	movdqu xmm4, [esp + 208]
 	pand xmm2, xmm4
 ; v53 = v50 ^ v53
-%line 904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3344], xmm0
 ; v50 = v48 & v16
-%line 905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3104]
 	pand xmm0, xmm3
 	movdqu [esp + 3360], xmm0
 ; v39 = v47 ^ v46
-%line 906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3200]
 	movdqu xmm0, [esp + 3120]
 	pxor xmm3, xmm0
 ; v18 = v35 ^ v40
-%line 907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm1
 	movdqu xmm0, [esp + 3168]
 	pxor xmm2, xmm0
 ; v20 = v43 ^ v48
-%line 908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	movdqu xmm4, [esp + 3104]
 	pxor xmm0, xmm4
 	movdqu [esp + 3376], xmm0
 ; v59 = v0 ^ v10
-%line 909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm4, [esp + 160]
 	pxor xmm0, xmm4
 	movdqu [esp + 3392], xmm0
 ; v23 = v3 ^ v13
-%line 910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm4, [esp + 208]
 	pxor xmm0, xmm4
 	movdqu [esp + 7200], xmm0
 ; v33 = v6 ^ v16
-%line 911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm4, [esp + 256]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v30 = v39 & v59
-%line 912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 3392]
 	pand xmm0, xmm6
 	movdqu [esp + 7216], xmm0
 ; v34 = v39 & v23
-%line 913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm7, [esp + 7200]
 	pand xmm0, xmm7
 	movdqu [esp + 3408], xmm0
 ; v36 = v18 & v59
-%line 914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 	movdqu [esp + 3424], xmm0
 ; v36 = v34 ^ v36
-%line 915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3408]
 	movdqu xmm6, [esp + 3424]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v39 = v39 & v33
-%line 916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm4
 ; v34 = v18 & v23
-%line 917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 688], xmm2
 	movdqu xmm0, [esp + 688]
 	pand xmm0, xmm7
 	movdqu [esp + 688], xmm0
 	movdqu [esp + 3440], xmm0
 ; v59 = v20 & v59
-%line 918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3376]
 	movdqu [esp + 7744], xmm0
 	movdqu [esp + 704], xmm0
@@ -4202,282 +4585,282 @@ align 32
 	movdqu [esp + 704], xmm0
 	movdqu [esp + 3456], xmm0
 ; v34 = v39 ^ v34
-%line 919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3440]
 	pxor xmm3, xmm0
 ; v59 = v34 ^ v59
-%line 920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3456]
 	pxor xmm3, xmm0
 	movdqu [esp + 3472], xmm3
 ; v18 = v18 & v33
-%line 921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm4
 ; v23 = v20 & v23
-%line 922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7744]
 	movdqu xmm3, [esp + 7200]
 	pand xmm0, xmm3
 ; v23 = v18 ^ v23
-%line 923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v33 = v20 & v33
-%line 924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3376]
 	pand xmm3, xmm4
 ; v30 = v30 ^ v24
-%line 925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3216]
 	movdqu xmm4, [esp + 7216]
 	pxor xmm4, xmm0
 	movdqu [esp + 7216], xmm4
 ; v30 = v30 ^ v41
-%line 926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3296]
 	pxor xmm4, xmm0
 	movdqu [esp + 7216], xmm4
 ; v36 = v36 ^ v55
-%line 927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3232]
 	pxor xmm6, xmm0
 ; v36 = v36 ^ v49
-%line 928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3312]
 	pxor xmm6, xmm0
 ; v59 = v59 ^ v52
-%line 929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3472]
 	movdqu xmm4, [esp + 3248]
 	pxor xmm0, xmm4
 	movdqu [esp + 3472], xmm0
 ; v59 = v59 ^ v51
-%line 930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3328]
 	pxor xmm0, xmm4
 	movdqu [esp + 3472], xmm0
 ; v23 = v23 ^ v54
-%line 931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3264]
 	pxor xmm2, xmm7
 ; v23 = v23 ^ v53
-%line 932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3344]
 	pxor xmm2, xmm0
 ; v33 = v33 ^ v26
-%line 933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3280]
 	pxor xmm3, xmm4
 ; v33 = v33 ^ v50
-%line 934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3360]
 	pxor xmm3, xmm0
 ; v54 = v30 ^ v54
-%line 935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7216]
 	pxor xmm0, xmm7
 	movdqu [esp + 3488], xmm0
 ; v26 = v36 ^ v26
-%line 936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pxor xmm0, xmm4
 	movdqu [esp + 3504], xmm0
 ; v41 = v23 ^ v41
-%line 937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3296]
 	pxor xmm2, xmm0
 	movdqu [esp + 3520], xmm2
 ; v49 = v33 ^ v49
-%line 938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3312]
 	pxor xmm3, xmm0
 	movdqu [esp + 3536], xmm3
 ; v33 = v44 & v1
-%line 939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm3, [esp + 16]
 	pand xmm0, xmm3
 	movdqu [esp + 3552], xmm0
 ; v23 = v44 & v4
-%line 940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm4, [esp + 64]
 	pand xmm0, xmm4
 ; v36 = v15 & v1
-%line 941+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3088]
 	pand xmm2, xmm3
 ; v36 = v23 ^ v36
-%line 942+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3568], xmm0
 ; v23 = v44 & v7
-%line 943+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
 ; v30 = v15 & v4
-%line 944+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3088]
 	pand xmm2, xmm4
 ; v20 = v8 & v1
-%line 945+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3152]
 	movdqu xmm4, [esp + 16]
 	pand xmm3, xmm4
 ; v30 = v23 ^ v30
-%line 946+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v20 = v30 ^ v20
-%line 947+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3584], xmm0
 ; v30 = v15 & v7
-%line 948+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3088]
 	movdqu xmm3, [esp + 112]
 	pand xmm0, xmm3
 ; v23 = v8 & v4
-%line 949+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3152]
 	movdqu xmm4, [esp + 64]
 	pand xmm2, xmm4
 ; v23 = v30 ^ v23
-%line 950+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3600], xmm0
 ; v30 = v8 & v7
-%line 951+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	pand xmm0, xmm3
 	movdqu [esp + 3616], xmm0
 ; v18 = v17 & v11
-%line 952+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	movdqu xmm3, [esp + 176]
 	pand xmm0, xmm3
 	movdqu [esp + 3632], xmm0
 ; v34 = v17 & v14
-%line 953+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	movdqu xmm4, [esp + 224]
 	pand xmm0, xmm4
 ; v39 = v57 & v11
-%line 954+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3136]
 	pand xmm2, xmm3
 ; v39 = v34 ^ v39
-%line 955+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3648], xmm0
 ; v34 = v17 & v9
-%line 956+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	movdqu xmm2, [esp + 144]
 	pand xmm0, xmm2
 ; v32 = v57 & v14
-%line 957+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3136]
 	pand xmm2, xmm4
 ; v42 = v5 & v11
-%line 958+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3056]
 	movdqu xmm4, [esp + 176]
 	pand xmm3, xmm4
 ; v32 = v34 ^ v32
-%line 959+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v42 = v32 ^ v42
-%line 960+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3664], xmm0
 ; v32 = v57 & v9
-%line 961+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3136]
 	movdqu xmm3, [esp + 144]
 	pand xmm0, xmm3
 ; v34 = v5 & v14
-%line 962+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3056]
 	movdqu xmm4, [esp + 224]
 	pand xmm2, xmm4
 ; v34 = v32 ^ v34
-%line 963+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3680], xmm0
 ; v32 = v5 & v9
-%line 964+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3056]
 	pand xmm0, xmm3
 	movdqu [esp + 3696], xmm0
 ; v45 = v44 ^ v17
-%line 965+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm3, xmm5
 	movdqu xmm0, [esp + 3072]
 	pxor xmm3, xmm0
 ; v37 = v15 ^ v57
-%line 966+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3088]
 	movdqu xmm0, [esp + 3136]
 	pxor xmm2, xmm0
 ; v29 = v8 ^ v5
-%line 967+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	movdqu xmm4, [esp + 3056]
 	pxor xmm0, xmm4
 	movdqu [esp + 3712], xmm0
 ; v38 = v1 ^ v11
-%line 968+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm4, [esp + 176]
 	pxor xmm0, xmm4
 	movdqu [esp + 3728], xmm0
 ; v31 = v4 ^ v14
-%line 969+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu xmm4, [esp + 224]
 	pxor xmm0, xmm4
 	movdqu [esp + 7232], xmm0
 ; v27 = v7 ^ v9
-%line 970+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm4, [esp + 144]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v28 = v45 & v38
-%line 971+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 3728]
 	pand xmm0, xmm6
 	movdqu [esp + 7248], xmm0
 ; v19 = v45 & v31
-%line 972+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm7, [esp + 7232]
 	pand xmm0, xmm7
 	movdqu [esp + 3744], xmm0
 ; v22 = v37 & v38
-%line 973+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 	movdqu [esp + 3760], xmm0
 ; v22 = v19 ^ v22
-%line 974+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3744]
 	movdqu xmm6, [esp + 3760]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v45 = v45 & v27
-%line 975+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm4
 ; v19 = v37 & v31
-%line 976+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 720], xmm2
 	movdqu xmm0, [esp + 720]
 	pand xmm0, xmm7
 	movdqu [esp + 720], xmm0
 	movdqu [esp + 3776], xmm0
 ; v38 = v29 & v38
-%line 977+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3712]
 	movdqu [esp + 7760], xmm0
 	movdqu [esp + 736], xmm0
@@ -4486,1142 +4869,1142 @@ align 32
 	movdqu [esp + 736], xmm0
 	movdqu [esp + 3792], xmm0
 ; v19 = v45 ^ v19
-%line 978+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3776]
 	pxor xmm3, xmm0
 ; v38 = v19 ^ v38
-%line 979+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3792]
 	pxor xmm3, xmm0
 	movdqu [esp + 3808], xmm3
 ; v37 = v37 & v27
-%line 980+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1281+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm4
 ; v31 = v29 & v31
-%line 981+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7760]
 	movdqu xmm3, [esp + 7232]
 	pand xmm0, xmm3
 ; v31 = v37 ^ v31
-%line 982+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v27 = v29 & v27
-%line 983+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1284+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3712]
 	pand xmm3, xmm4
 ; v28 = v28 ^ v33
-%line 984+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3552]
 	movdqu xmm4, [esp + 7248]
 	pxor xmm4, xmm0
 	movdqu [esp + 7248], xmm4
 ; v28 = v28 ^ v18
-%line 985+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3632]
 	pxor xmm4, xmm0
 	movdqu [esp + 7248], xmm4
 ; v22 = v22 ^ v36
-%line 986+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3568]
 	pxor xmm6, xmm0
 ; v22 = v22 ^ v39
-%line 987+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3648]
 	pxor xmm6, xmm0
 ; v38 = v38 ^ v20
-%line 988+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3808]
 	movdqu xmm4, [esp + 3584]
 	pxor xmm0, xmm4
 	movdqu [esp + 3808], xmm0
 ; v38 = v38 ^ v42
-%line 989+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3664]
 	pxor xmm0, xmm4
 	movdqu [esp + 3808], xmm0
 ; v31 = v31 ^ v23
-%line 990+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3600]
 	pxor xmm2, xmm7
 ; v31 = v31 ^ v34
-%line 991+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3680]
 	pxor xmm2, xmm0
 ; v27 = v27 ^ v30
-%line 992+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3616]
 	pxor xmm3, xmm4
 ; v27 = v27 ^ v32
-%line 993+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3696]
 	pxor xmm3, xmm0
 ; v23 = v28 ^ v23
-%line 994+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7248]
 	pxor xmm0, xmm7
 	movdqu [esp + 3824], xmm0
 ; v30 = v22 ^ v30
-%line 995+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pxor xmm0, xmm4
 	movdqu [esp + 3840], xmm0
 ; v18 = v31 ^ v18
-%line 996+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3632]
 	pxor xmm2, xmm0
 	movdqu [esp + 3856], xmm2
 ; v39 = v27 ^ v39
-%line 997+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3648]
 	pxor xmm3, xmm0
 	movdqu [esp + 3872], xmm3
 ; v44 = v47 ^ v44
-%line 998+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3200]
 	pxor xmm0, xmm5
 	movdqu [esp + 3888], xmm0
 ; v15 = v35 ^ v15
-%line 999+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3088]
 	pxor xmm1, xmm0
 ; v8 = v43 ^ v8
-%line 1000+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	movdqu xmm2, [esp + 3152]
 	pxor xmm0, xmm2
 	movdqu [esp + 3904], xmm0
 ; v17 = v46 ^ v17
-%line 1001+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm2, [esp + 3072]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v57 = v40 ^ v57
-%line 1002+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3168]
 	movdqu xmm3, [esp + 3136]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v5 = v48 ^ v5
-%line 1003+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3104]
 	movdqu xmm4, [esp + 3056]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v48 = v0 ^ v1
-%line 1004+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm5, [esp + 16]
 	pxor xmm0, xmm5
 	movdqu [esp + 7264], xmm0
 ; v40 = v3 ^ v4
-%line 1005+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm5, [esp + 64]
 	pxor xmm0, xmm5
 	movdqu [esp + 3920], xmm0
 ; v46 = v6 ^ v7
-%line 1006+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm5, [esp + 112]
 	pxor xmm0, xmm5
 	movdqu [esp + 3936], xmm0
 ; v43 = v10 ^ v11
-%line 1007+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 160]
 	movdqu xmm5, [esp + 176]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v35 = v13 ^ v14
-%line 1008+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 208]
 	movdqu xmm6, [esp + 224]
 	pxor xmm0, xmm6
 	movdqu [esp + 3952], xmm0
 ; v47 = v16 ^ v9
-%line 1009+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 256]
 	movdqu xmm6, [esp + 144]
 	pxor xmm0, xmm6
 	movdqu [esp + 3968], xmm0
 ; v27 = v44 & v48
-%line 1010+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3888]
 	movdqu xmm6, [esp + 7264]
 	pand xmm0, xmm6
 	movdqu [esp + 3984], xmm0
 ; v31 = v44 & v40
-%line 1011+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3888]
 	movdqu xmm7, [esp + 3920]
 	pand xmm0, xmm7
 	movdqu [esp + 7984], xmm0
 ; v22 = v15 & v48
-%line 1012+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm6
 ; v22 = v31 ^ v22
-%line 1013+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7984]
 	pxor xmm6, xmm0
 	movdqu [esp + 4000], xmm6
 ; v31 = v44 & v46
-%line 1014+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3888]
 	movdqu xmm0, [esp + 3936]
 	pand xmm6, xmm0
 ; v28 = v15 & v40
-%line 1015+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm7
 	movdqu [esp + 4016], xmm0
 ; v29 = v8 & v48
-%line 1016+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3904]
 	movdqu xmm0, [esp + 7264]
 	pand xmm7, xmm0
 ; v28 = v31 ^ v28
-%line 1017+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4016]
 	pxor xmm6, xmm0
 ; v29 = v28 ^ v29
-%line 1018+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 4032], xmm6
 ; v28 = v15 & v46
-%line 1019+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 3936]
 	pand xmm0, xmm6
 	movdqu [esp + 7280], xmm0
 ; v31 = v8 & v40
-%line 1020+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3904]
 	movdqu xmm0, [esp + 3920]
 	pand xmm7, xmm0
 ; v31 = v28 ^ v31
-%line 1021+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7280]
 	pxor xmm0, xmm7
 	movdqu [esp + 4048], xmm0
 ; v28 = v8 & v46
-%line 1022+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3904]
 	pand xmm0, xmm6
 	movdqu [esp + 4064], xmm0
 ; v37 = v17 & v43
-%line 1023+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 	movdqu [esp + 4080], xmm0
 ; v19 = v17 & v35
-%line 1024+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm6, [esp + 3952]
 	pand xmm0, xmm6
 ; v45 = v57 & v43
-%line 1025+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm3
 	pand xmm7, xmm5
 ; v45 = v19 ^ v45
-%line 1026+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 4096], xmm0
 ; v19 = v17 & v47
-%line 1027+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	movdqu xmm0, [esp + 3968]
 	pand xmm7, xmm0
 ; v21 = v57 & v35
-%line 1028+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm6
 	movdqu [esp + 4112], xmm0
 ; v25 = v5 & v43
-%line 1029+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm5
 ; v21 = v19 ^ v21
-%line 1030+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 4112]
 	pxor xmm7, xmm6
 ; v25 = v21 ^ v25
-%line 1031+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 4128], xmm7
 ; v21 = v57 & v47
-%line 1032+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 3968]
 	pand xmm0, xmm6
 	movdqu [esp + 7296], xmm0
 ; v19 = v5 & v35
-%line 1033+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm4
 	movdqu xmm0, [esp + 3952]
 	pand xmm7, xmm0
 ; v19 = v21 ^ v19
-%line 1034+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7296]
 	pxor xmm0, xmm7
 	movdqu [esp + 4144], xmm0
 ; v21 = v5 & v47
-%line 1035+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
 	movdqu [esp + 4160], xmm0
 ; v17 = v44 ^ v17
-%line 1036+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3888]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v57 = v15 ^ v57
-%line 1037+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm3
 ; v5 = v8 ^ v5
-%line 1038+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3904]
 	pxor xmm0, xmm4
 	movdqu [esp + 7312], xmm0
 ; v43 = v48 ^ v43
-%line 1039+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7264]
 	pxor xmm0, xmm5
 	movdqa xmm4, xmm0
 ; v35 = v40 ^ v35
-%line 1040+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3920]
 	movdqu xmm0, [esp + 3952]
 	pxor xmm3, xmm0
 ; v47 = v46 ^ v47
-%line 1041+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3936]
 	movdqu xmm5, [esp + 3968]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v46 = v17 & v43
-%line 1042+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm4
 	movdqa xmm6, xmm0
 ; v40 = v17 & v35
-%line 1043+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
 	movdqu [esp + 4176], xmm0
 ; v48 = v57 & v43
-%line 1044+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 4192], xmm0
 ; v48 = v40 ^ v48
-%line 1045+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4176]
 	movdqu xmm7, [esp + 4192]
 	pxor xmm0, xmm7
 ; v17 = v17 & v47
-%line 1046+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1347+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v40 = v57 & v35
-%line 1047+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1348+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 752], xmm1
 	movdqu xmm7, [esp + 752]
 	pand xmm7, xmm3
 	movdqu [esp + 752], xmm7
 	movdqu [esp + 4208], xmm7
 ; v43 = v5 & v43
-%line 1048+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1349+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7312]
 	movdqu [esp + 768], xmm7
 	movdqu xmm7, [esp + 768]
 	pand xmm7, xmm4
 	movdqu [esp + 768], xmm7
 ; v40 = v17 ^ v40
-%line 1049+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4208]
 	pxor xmm2, xmm4
 ; v43 = v40 ^ v43
-%line 1050+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1351+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm7
 	movdqu [esp + 7328], xmm2
 ; v57 = v57 & v47
-%line 1051+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm5
 ; v35 = v5 & v35
-%line 1052+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1353+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 7312]
 	pand xmm2, xmm3
 ; v35 = v57 ^ v35
-%line 1053+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 	movdqa xmm2, xmm1
 ; v47 = v5 & v47
-%line 1054+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7312]
 	pand xmm1, xmm5
 ; v46 = v46 ^ v27
-%line 1055+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3984]
 	pxor xmm6, xmm3
 ; v46 = v46 ^ v37
-%line 1056+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4080]
 	pxor xmm6, xmm3
 ; v48 = v48 ^ v22
-%line 1057+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4000]
 	pxor xmm0, xmm3
 ; v48 = v48 ^ v45
-%line 1058+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4096]
 	pxor xmm0, xmm3
 ; v43 = v43 ^ v29
-%line 1059+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4032]
 	movdqu xmm4, [esp + 7328]
 	pxor xmm4, xmm3
 	movdqu [esp + 7328], xmm4
 ; v43 = v43 ^ v25
-%line 1060+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4128]
 	pxor xmm4, xmm3
 	movdqu [esp + 7328], xmm4
 ; v35 = v35 ^ v31
-%line 1061+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4048]
 	pxor xmm2, xmm4
 ; v35 = v35 ^ v19
-%line 1062+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4144]
 	pxor xmm2, xmm3
 ; v47 = v47 ^ v28
-%line 1063+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4064]
 	pxor xmm1, xmm3
 ; v47 = v47 ^ v21
-%line 1064+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1365+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4160]
 	pxor xmm1, xmm5
 ; v31 = v46 ^ v31
-%line 1065+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 ; v28 = v48 ^ v28
-%line 1066+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v37 = v35 ^ v37
-%line 1067+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1368+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 4080]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v45 = v47 ^ v45
-%line 1068+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm1, [esp + 4096]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v27 = v27 ^ v24
-%line 1069+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3984]
 	movdqu xmm4, [esp + 3216]
 	pxor xmm0, xmm4
 	movdqu [esp + 3984], xmm0
 ; v27 = v27 ^ v33
-%line 1070+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3552]
 	pxor xmm0, xmm4
 	movdqu [esp + 3984], xmm0
 ; v22 = v22 ^ v55
-%line 1071+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4000]
 	movdqu xmm4, [esp + 3232]
 	pxor xmm0, xmm4
 	movdqu [esp + 4000], xmm0
 ; v22 = v22 ^ v36
-%line 1072+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3568]
 	pxor xmm0, xmm4
 	movdqu [esp + 4000], xmm0
 ; v29 = v29 ^ v52
-%line 1073+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4032]
 	movdqu xmm4, [esp + 3248]
 	pxor xmm0, xmm4
 	movdqu [esp + 4032], xmm0
 ; v29 = v29 ^ v20
-%line 1074+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3584]
 	pxor xmm0, xmm4
 	movdqu [esp + 4032], xmm0
 ; v31 = v31 ^ v54
-%line 1075+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3488]
 	pxor xmm6, xmm0
 ; v31 = v31 ^ v23
-%line 1076+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3824]
 	pxor xmm6, xmm0
 ; v28 = v28 ^ v26
-%line 1077+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3504]
 	pxor xmm3, xmm0
 ; v28 = v28 ^ v30
-%line 1078+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3840]
 	pxor xmm3, xmm0
 ; v43 = v43 ^ v59
-%line 1079+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3472]
 	movdqu xmm4, [esp + 7328]
 	pxor xmm4, xmm0
 	movdqu [esp + 7328], xmm4
 ; v43 = v43 ^ v38
-%line 1080+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3808]
 	pxor xmm4, xmm0
 	movdqu [esp + 7328], xmm4
 ; v37 = v37 ^ v41
-%line 1081+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3520]
 	pxor xmm2, xmm4
 ; v37 = v37 ^ v18
-%line 1082+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3856]
 	pxor xmm2, xmm0
 ; v45 = v45 ^ v49
-%line 1083+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 3536]
 	pxor xmm1, xmm5
 ; v45 = v45 ^ v39
-%line 1084+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3872]
 	pxor xmm1, xmm0
 ; v25 = v25 ^ v51
-%line 1085+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4128]
 	movdqu xmm0, [esp + 3328]
 	pxor xmm7, xmm0
 	movdqu [esp + 4128], xmm7
 ; v25 = v25 ^ v42
-%line 1086+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3664]
 	pxor xmm7, xmm0
 	movdqu [esp + 4128], xmm7
 ; v19 = v19 ^ v53
-%line 1087+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4144]
 	movdqu xmm0, [esp + 3344]
 	pxor xmm7, xmm0
 	movdqu [esp + 4144], xmm7
 ; v19 = v19 ^ v34
-%line 1088+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3680]
 	pxor xmm7, xmm0
 	movdqu [esp + 4144], xmm7
 ; v21 = v21 ^ v50
-%line 1089+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4160]
 	movdqu xmm0, [esp + 3360]
 	pxor xmm7, xmm0
 	movdqu [esp + 4160], xmm7
 ; v21 = v21 ^ v32
-%line 1090+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3696]
 	pxor xmm7, xmm0
 	movdqu [esp + 4160], xmm7
 ; v41 = v27 ^ v41
-%line 1091+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3984]
 	pxor xmm0, xmm4
 	movdqu [esp + 4224], xmm0
 ; v49 = v22 ^ v49
-%line 1092+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4000]
 	pxor xmm0, xmm5
 	movdqu [esp + 4240], xmm0
 ; v51 = v29 ^ v51
-%line 1093+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4032]
 	movdqu xmm4, [esp + 3328]
 	pxor xmm0, xmm4
 	movdqu [esp + 4256], xmm0
 ; v53 = v31 ^ v53
-%line 1094+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3344]
 	pxor xmm6, xmm0
 ; v50 = v28 ^ v50
-%line 1095+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3360]
 	pxor xmm3, xmm0
 ; v33 = v37 ^ v33
-%line 1096+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3552]
 	pxor xmm2, xmm0
 ; v36 = v45 ^ v36
-%line 1097+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3568]
 	pxor xmm1, xmm0
 ; v20 = v25 ^ v20
-%line 1098+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4128]
 	movdqu xmm4, [esp + 3584]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v23 = v19 ^ v23
-%line 1099+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4144]
 	movdqu xmm5, [esp + 3824]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v30 = v21 ^ v30
-%line 1100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1401+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4160]
 	movdqu xmm7, [esp + 3840]
 	pxor xmm0, xmm7
 ; v36 = v36 ^ v32
-%line 1101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3696]
 	pxor xmm1, xmm7
 ; v32 = v50 ^ v32
-%line 1102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm7
 	movdqu [esp + 4272], xmm3
 ; v33 = v33 ^ v34
-%line 1103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1404+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3680]
 	pxor xmm2, xmm3
 ; v34 = v53 ^ v34
-%line 1104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm3
 ; v43 = v43 ^ v42
-%line 1105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3664]
 	movdqu xmm3, [esp + 7328]
 	pxor xmm3, xmm7
 	movdqu [esp + 7328], xmm3
 ; v42 = v51 ^ v42
-%line 1106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4256]
 	pxor xmm3, xmm7
 	movdqu [esp + 4288], xmm3
 ; v32 = v32 ^ v39
-%line 1107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4272]
 	movdqu xmm7, [esp + 3872]
 	pxor xmm3, xmm7
 	movdqu [esp + 4272], xmm3
 ; v39 = v49 ^ v39
-%line 1108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4240]
 	pxor xmm3, xmm7
 	movdqu [esp + 4304], xmm3
 ; v34 = v34 ^ v18
-%line 1109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3856]
 	pxor xmm6, xmm7
 ; v18 = v41 ^ v18
-%line 1110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4224]
 	pxor xmm3, xmm7
 	movdqu [esp + 4320], xmm3
 ; v42 = v42 ^ v38
-%line 1111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4288]
 	movdqu xmm7, [esp + 3808]
 	pxor xmm3, xmm7
 	movdqu [esp + 4288], xmm3
 ; v38 = v59 ^ v38
-%line 1112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3472]
 	pxor xmm3, xmm7
 	movdqu [esp + 4336], xmm3
 ; v39 = v39 ^ v30
-%line 1113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4304]
 	pxor xmm3, xmm0
 	movdqu [esp + 4304], xmm3
 ; v30 = v26 ^ v30
-%line 1114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3504]
 	pxor xmm3, xmm0
 	movdqu [esp + 4352], xmm3
 ; v18 = v18 ^ v23
-%line 1115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4320]
 	pxor xmm0, xmm5
 	movdqu [esp + 4320], xmm0
 ; v23 = v54 ^ v23
-%line 1116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3488]
 	pxor xmm0, xmm5
 	movdqu [esp + 4368], xmm0
 ; v38 = v38 ^ v20
-%line 1117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4336]
 	pxor xmm0, xmm4
 	movdqu [esp + 4336], xmm0
 ; v20 = v52 ^ v20
-%line 1118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3248]
 	pxor xmm0, xmm4
 	movdqu [esp + 4384], xmm0
 ; v30 = v30 ^ v36
-%line 1119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4352]
 	pxor xmm0, xmm1
 	movdqu [esp + 4352], xmm0
 ; v36 = v55 ^ v36
-%line 1120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3232]
 	pxor xmm0, xmm1
 	movdqu [esp + 4400], xmm0
 ; v23 = v23 ^ v33
-%line 1121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4368]
 	pxor xmm0, xmm2
 	movdqu [esp + 4368], xmm0
 ; v33 = v24 ^ v33
-%line 1122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3216]
 	pxor xmm0, xmm2
 	movdqu [esp + 4416], xmm0
 ; v24 = v33 ^ v18
-%line 1123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4416]
 	movdqu xmm1, [esp + 4320]
 	pxor xmm0, xmm1
 	movdqu [esp + 4432], xmm0
 ; v55 = v36 ^ v39
-%line 1124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4400]
 	movdqu xmm1, [esp + 4304]
 	pxor xmm0, xmm1
 	movdqu [esp + 7344], xmm0
 ; v52 = v20 ^ v42
-%line 1125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4384]
 	movdqu xmm1, [esp + 4288]
 	pxor xmm0, xmm1
 	movdqu [esp + 8208], xmm0
 ; v52 = v52 ^ v43
-%line 1126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7328]
 	movdqu xmm0, [esp + 8208]
 	pxor xmm0, xmm1
 	movdqu [esp + 8208], xmm0
 ; v54 = v23 ^ v34
-%line 1127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4368]
 	pxor xmm0, xmm6
 	movdqu [esp + 4448], xmm0
 ; v26 = v30 ^ v32
-%line 1128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4352]
 	movdqu xmm3, [esp + 4272]
 	pxor xmm0, xmm3
 	movdqu [esp + 4464], xmm0
 ; v59 = v38 ^ v43
-%line 1129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4336]
 	pxor xmm0, xmm1
 	movdqa xmm2, xmm0
 ; v24 = v24 ^ v54
-%line 1130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4432]
 	movdqu xmm1, [esp + 4448]
 	pxor xmm0, xmm1
 	movdqu [esp + 4432], xmm0
 ; v41 = v43 ^ v42
-%line 1131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7328]
 	movdqu xmm1, [esp + 4288]
 	pxor xmm0, xmm1
 	movdqu [esp + 4480], xmm0
 ; v55 = v55 ^ v26
-%line 1132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4464]
 	movdqu xmm0, [esp + 7344]
 	pxor xmm0, xmm4
 	movdqu [esp + 7344], xmm0
 ; v55 = v55 ^ v32
-%line 1133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 7344], xmm0
 ; v49 = v18 ^ v34
-%line 1134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1435+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4320]
 	pxor xmm0, xmm6
 	movdqu [esp + 4496], xmm0
 ; v52 = v52 ^ v59
-%line 1135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	pxor xmm0, xmm2
 	movdqu [esp + 8208], xmm0
 ; v51 = v39 ^ v32
-%line 1136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4304]
 	movdqu xmm1, [esp + 4272]
 	pxor xmm0, xmm1
 	movdqu [esp + 4512], xmm0
 ; v24 = v24 ^ v49
-%line 1137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1438+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4432]
 	movdqu xmm0, [esp + 4496]
 	pxor xmm3, xmm0
 	movdqu [esp + 4432], xmm3
 ; v53 = v32 ^ v26
-%line 1138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm4
 	movdqu [esp + 4528], xmm1
 ; v41 = v41 ^ v52
-%line 1139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4480]
 	movdqu xmm0, [esp + 8208]
 	pxor xmm5, xmm0
 	movdqu [esp + 4480], xmm5
 ; v41 = v41 ^ v59
-%line 1140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm2
 	movdqu [esp + 4480], xmm5
 ; v54 = v54 ^ v34
-%line 1141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	pxor xmm0, xmm6
 	movdqu [esp + 4448], xmm0
 ; v55 = v55 ^ v51
-%line 1142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4512]
 	movdqu xmm1, [esp + 7344]
 	pxor xmm1, xmm7
 	movdqu [esp + 7344], xmm1
 ; v50 = v42 ^ v59
-%line 1143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4288]
 	movdqu [esp + 7968], xmm4
 	pxor xmm4, xmm2
 	movdqu [esp + 7968], xmm4
 	movdqu [esp + 4544], xmm4
 ; v24 = v24 ^ v54
-%line 1144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 	movdqu [esp + 4432], xmm3
 ; v59 = v59 ^ v52
-%line 1145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	pxor xmm2, xmm0
 ; v53 = v53 ^ v55
-%line 1146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4528]
 	pxor xmm4, xmm1
 	movdqu [esp + 4528], xmm4
 ; v53 = v53 ^ v51
-%line 1147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 4528], xmm4
 ; v49 = v49 ^ v34
-%line 1148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu [esp + 7776], xmm0
 	pxor xmm0, xmm6
 	movdqu [esp + 7776], xmm0
 	movdqu [esp + 4496], xmm0
 ; v41 = v41 ^ v50
-%line 1149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	movdqu [esp + 8160], xmm1
 	movdqu [esp + 7792], xmm1
 	pxor xmm5, xmm1
 	movdqu [esp + 4480], xmm5
 ; v26 = v26 ^ v51
-%line 1150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4464]
 	movdqu [esp + 8080], xmm1
 	pxor xmm1, xmm7
 	movdqu [esp + 8080], xmm1
 	movdqu [esp + 4464], xmm1
 ; v24 = v24 ^ v49
-%line 1151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 	movdqu [esp + 4432], xmm3
 ; v51 = v51 ^ v55
-%line 1152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7344]
 	pxor xmm7, xmm0
 	movdqu [esp + 4512], xmm7
 ; v59 = v59 ^ v41
-%line 1153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm5
 ; v59 = v59 ^ v50
-%line 1154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8160]
 	pxor xmm2, xmm0
 ; v54 = v54 ^ v34
-%line 1155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	pxor xmm0, xmm6
 	movdqu [esp + 4448], xmm0
 ; v53 = v53 ^ v26
-%line 1156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm1
 	movdqu [esp + 4528], xmm4
 ; v52 = v52 ^ v50
-%line 1157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7792]
 	movdqu xmm1, [esp + 8208]
 	pxor xmm1, xmm0
 	movdqu [esp + 8208], xmm1
 ; v21 = v24 & v33
-%line 1158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 4416]
 	pand xmm0, xmm4
 	movdqu [esp + 4560], xmm0
 ; v19 = v24 & v36
-%line 1159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm3, [esp + 4400]
 	pand xmm0, xmm3
 ; v25 = v50 & v33
-%line 1160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	pand xmm1, xmm4
 ; v25 = v19 ^ v25
-%line 1161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4576], xmm0
 ; v19 = v24 & v20
-%line 1162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4432]
 	movdqu xmm1, [esp + 4384]
 	pand xmm0, xmm1
 ; v45 = v50 & v36
-%line 1163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	pand xmm1, xmm3
 ; v37 = v51 & v33
-%line 1164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4512]
 	movdqu xmm4, [esp + 4416]
 	pand xmm3, xmm4
 ; v45 = v19 ^ v45
-%line 1165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v37 = v45 ^ v37
-%line 1166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 4592], xmm0
 ; v45 = v50 & v20
-%line 1167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4544]
 	movdqu xmm3, [esp + 4384]
 	pand xmm0, xmm3
 ; v19 = v51 & v36
-%line 1168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4512]
 	movdqu xmm4, [esp + 4400]
 	pand xmm1, xmm4
 ; v19 = v45 ^ v19
-%line 1169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4608], xmm0
 ; v45 = v51 & v20
-%line 1170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1471+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4512]
 	pand xmm0, xmm3
 	movdqu [esp + 4624], xmm0
 ; v28 = v49 & v23
-%line 1171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm3, [esp + 4368]
 	pand xmm0, xmm3
 	movdqu [esp + 4640], xmm0
 ; v31 = v49 & v30
-%line 1172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm4, [esp + 4352]
 	pand xmm0, xmm4
 ; v29 = v59 & v23
-%line 1173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1474+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm2
 	pand xmm1, xmm3
 ; v29 = v31 ^ v29
-%line 1174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4656], xmm0
 ; v31 = v49 & v38
-%line 1175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm1, [esp + 4336]
 	pand xmm0, xmm1
 ; v22 = v59 & v30
-%line 1176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm2
 	pand xmm1, xmm4
 ; v27 = v55 & v23
-%line 1177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 7344]
 	movdqu xmm4, [esp + 4368]
 	pand xmm3, xmm4
 ; v22 = v31 ^ v22
-%line 1178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v27 = v22 ^ v27
-%line 1179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 4672], xmm0
 ; v22 = v59 & v38
-%line 1180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm3, [esp + 4336]
 	pand xmm0, xmm3
 ; v31 = v55 & v30
-%line 1181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7344]
 	movdqu xmm4, [esp + 4352]
 	pand xmm1, xmm4
 ; v31 = v22 ^ v31
-%line 1182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4688], xmm0
 ; v22 = v55 & v38
-%line 1183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7344]
 	pand xmm0, xmm3
 	movdqu [esp + 4704], xmm0
 ; v47 = v24 ^ v49
-%line 1184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4432]
 	movdqu xmm0, [esp + 4496]
 	pxor xmm3, xmm0
 ; v35 = v50 ^ v59
-%line 1185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	pxor xmm1, xmm2
 ; v48 = v51 ^ v55
-%line 1186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4512]
 	movdqu xmm4, [esp + 7344]
 	pxor xmm0, xmm4
 	movdqu [esp + 4720], xmm0
 ; v46 = v33 ^ v23
-%line 1187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4416]
 	movdqu xmm4, [esp + 4368]
 	pxor xmm0, xmm4
 	movdqu [esp + 4736], xmm0
 ; v5 = v36 ^ v30
-%line 1188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4400]
 	movdqu xmm4, [esp + 4352]
 	pxor xmm0, xmm4
 	movdqu [esp + 4752], xmm0
 ; v57 = v20 ^ v38
-%line 1189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4384]
 	movdqu xmm4, [esp + 4336]
 	pxor xmm0, xmm4
 	movdqu [esp + 4768], xmm0
 ; v40 = v47 & v46
-%line 1190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1491+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 4736]
 	pand xmm0, xmm4
 	movdqu [esp + 4784], xmm0
 ; v17 = v47 & v5
-%line 1191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm5, [esp + 4752]
 	pand xmm0, xmm5
 	movdqu [esp + 4800], xmm0
 ; v8 = v35 & v46
-%line 1192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 4816], xmm0
 ; v8 = v17 ^ v8
-%line 1193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1494+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4800]
 	movdqu xmm4, [esp + 4816]
 	pxor xmm0, xmm4
 	movdqu [esp + 4832], xmm0
 ; v47 = v47 & v57
-%line 1194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4768]
 	pand xmm3, xmm0
 ; v17 = v35 & v5
-%line 1195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 4848], xmm0
 ; v46 = v48 & v46
-%line 1196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4720]
 	movdqu xmm4, [esp + 4736]
 	pand xmm0, xmm4
 	movdqu [esp + 4864], xmm0
 ; v17 = v47 ^ v17
-%line 1197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4848]
 	pxor xmm3, xmm0
 ; v46 = v17 ^ v46
-%line 1198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4864]
 	pxor xmm3, xmm0
 	movdqu [esp + 4880], xmm3
 ; v35 = v35 & v57
-%line 1199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4768]
 	pand xmm1, xmm3
 ; v5 = v48 & v5
-%line 1200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4720]
 	movdqu xmm4, [esp + 4752]
 	pand xmm0, xmm4
 ; v5 = v35 ^ v5
-%line 1201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 7360], xmm1
 ; v57 = v48 & v57
-%line 1202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4720]
 	pand xmm0, xmm3
 	movdqu [esp + 8000], xmm0
 ; v40 = v40 ^ v21
-%line 1203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4784]
 	movdqu xmm0, [esp + 4560]
 	pxor xmm1, xmm0
 	movdqu [esp + 4784], xmm1
 ; v40 = v40 ^ v28
-%line 1204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4640]
 	pxor xmm1, xmm0
 	movdqu [esp + 4784], xmm1
 ; v8 = v8 ^ v25
-%line 1205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4832]
 	movdqu xmm0, [esp + 4576]
 	pxor xmm4, xmm0
 	movdqu [esp + 4832], xmm4
 ; v8 = v8 ^ v29
-%line 1206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4656]
 	pxor xmm4, xmm0
 	movdqu [esp + 4832], xmm4
 ; v46 = v46 ^ v37
-%line 1207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4880]
 	movdqu xmm3, [esp + 4592]
 	pxor xmm0, xmm3
 	movdqu [esp + 4880], xmm0
 ; v46 = v46 ^ v27
-%line 1208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4672]
 	pxor xmm0, xmm3
 	movdqu [esp + 4880], xmm0
 ; v5 = v5 ^ v19
-%line 1209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4608]
 	movdqu [esp + 8256], xmm0
 	movdqu [esp + 7808], xmm0
@@ -5629,289 +6012,289 @@ align 32
 	pxor xmm3, xmm0
 	movdqu [esp + 7360], xmm3
 ; v5 = v5 ^ v31
-%line 1210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4688]
 	pxor xmm3, xmm0
 	movdqu [esp + 7360], xmm3
 ; v57 = v57 ^ v45
-%line 1211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4624]
 	movdqu [esp + 8096], xmm7
 	movdqu xmm5, [esp + 8000]
 	pxor xmm5, xmm7
 	movdqu [esp + 8000], xmm5
 ; v57 = v57 ^ v22
-%line 1212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4704]
 	pxor xmm5, xmm0
 	movdqu [esp + 8000], xmm5
 ; v19 = v40 ^ v19
-%line 1213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8256]
 	pxor xmm1, xmm0
 	movdqu [esp + 4896], xmm1
 ; v45 = v8 ^ v45
-%line 1214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 4912], xmm4
 ; v28 = v5 ^ v28
-%line 1215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4640]
 	pxor xmm3, xmm0
 	movdqu [esp + 4928], xmm3
 ; v29 = v57 ^ v29
-%line 1216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4656]
 	pxor xmm5, xmm0
 	movdqu [esp + 4944], xmm5
 ; v57 = v54 & v18
-%line 1217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	movdqu xmm3, [esp + 4320]
 	pand xmm0, xmm3
 	movdqu [esp + 4960], xmm0
 ; v5 = v54 & v39
-%line 1218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	movdqu xmm4, [esp + 4304]
 	pand xmm0, xmm4
 ; v8 = v41 & v18
-%line 1219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4480]
 	pand xmm1, xmm3
 ; v8 = v5 ^ v8
-%line 1220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4976], xmm0
 ; v5 = v54 & v42
-%line 1221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	movdqu xmm1, [esp + 4288]
 	pand xmm0, xmm1
 ; v40 = v41 & v39
-%line 1222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4480]
 	pand xmm1, xmm4
 ; v48 = v53 & v18
-%line 1223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4528]
 	movdqu xmm4, [esp + 4320]
 	pand xmm3, xmm4
 ; v40 = v5 ^ v40
-%line 1224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v48 = v40 ^ v48
-%line 1225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 4992], xmm0
 ; v40 = v41 & v42
-%line 1226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1527+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4480]
 	movdqu xmm3, [esp + 4288]
 	pand xmm0, xmm3
 ; v5 = v53 & v39
-%line 1227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4528]
 	movdqu xmm4, [esp + 4304]
 	pand xmm1, xmm4
 ; v5 = v40 ^ v5
-%line 1228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5008], xmm0
 ; v40 = v53 & v42
-%line 1229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1530+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4528]
 	pand xmm0, xmm3
 	movdqu [esp + 5024], xmm0
 ; v35 = v34 & v34
-%line 1230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm6
 	movdqu [esp + 5040], xmm0
 ; v17 = v34 & v32
-%line 1231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm3, [esp + 4272]
 	pand xmm0, xmm3
 ; v47 = v52 & v34
-%line 1232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1533+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 8208]
 	pand xmm1, xmm6
 ; v47 = v17 ^ v47
-%line 1233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5056], xmm0
 ; v17 = v34 & v43
-%line 1234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm1, [esp + 7328]
 	pand xmm0, xmm1
 ; v15 = v52 & v32
-%line 1235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1536+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 8208]
 	pand xmm1, xmm3
 ; v44 = v26 & v34
-%line 1236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4464]
 	pand xmm3, xmm6
 ; v15 = v17 ^ v15
-%line 1237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v44 = v15 ^ v44
-%line 1238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 5072], xmm0
 ; v15 = v52 & v43
-%line 1239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	movdqu xmm4, [esp + 7328]
 	pand xmm0, xmm4
 ; v17 = v26 & v32
-%line 1240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4464]
 	movdqu xmm3, [esp + 4272]
 	pand xmm1, xmm3
 ; v17 = v15 ^ v17
-%line 1241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5088], xmm0
 ; v15 = v26 & v43
-%line 1242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4464]
 	pand xmm0, xmm4
 	movdqu [esp + 5104], xmm0
 ; v58 = v54 ^ v34
-%line 1243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4448]
 	pxor xmm3, xmm6
 ; v62 = v41 ^ v52
-%line 1244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4480]
 	movdqu xmm0, [esp + 8208]
 	pxor xmm1, xmm0
 ; v60 = v53 ^ v26
-%line 1245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4528]
 	movdqu xmm4, [esp + 4464]
 	pxor xmm0, xmm4
 	movdqu [esp + 5120], xmm0
 ; v56 = v18 ^ v34
-%line 1246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4320]
 	pxor xmm0, xmm6
 	movdqu [esp + 5136], xmm0
 ; v12 = v39 ^ v32
-%line 1247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4304]
 	movdqu xmm4, [esp + 4272]
 	pxor xmm0, xmm4
 	movdqu [esp + 5152], xmm0
 ; v61 = v42 ^ v43
-%line 1248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4288]
 	movdqu xmm4, [esp + 7328]
 	pxor xmm0, xmm4
 	movdqu [esp + 5168], xmm0
 ; v2 = v58 & v56
-%line 1249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 5136]
 	pand xmm0, xmm4
 	movdqu [esp + 5184], xmm0
 ; v63 = v58 & v12
-%line 1250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm5, [esp + 5152]
 	pand xmm0, xmm5
 	movdqu [esp + 784], xmm0
 ; v64 = v62 & v56
-%line 1251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 800], xmm0
 ; v64 = v63 ^ v64
-%line 1252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 784]
 	movdqu xmm4, [esp + 800]
 	pxor xmm0, xmm4
 	movdqu [esp + 5200], xmm0
 ; v58 = v58 & v61
-%line 1253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5168]
 	pand xmm3, xmm0
 ; v63 = v62 & v12
-%line 1254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 5216], xmm0
 ; v56 = v60 & v56
-%line 1255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5120]
 	movdqu xmm4, [esp + 5136]
 	pand xmm0, xmm4
 	movdqu [esp + 5232], xmm0
 ; v63 = v58 ^ v63
-%line 1256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1557+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5216]
 	pxor xmm3, xmm0
 ; v56 = v63 ^ v56
-%line 1257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5232]
 	pxor xmm3, xmm0
 	movdqu [esp + 5248], xmm3
 ; v62 = v62 & v61
-%line 1258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5168]
 	pand xmm1, xmm3
 ; v12 = v60 & v12
-%line 1259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5120]
 	movdqu xmm4, [esp + 5152]
 	pand xmm0, xmm4
 ; v12 = v62 ^ v12
-%line 1260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 7376], xmm1
 ; v61 = v60 & v61
-%line 1261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5120]
 	pand xmm0, xmm3
 	movdqu [esp + 8016], xmm0
 ; v2 = v2 ^ v57
-%line 1262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5184]
 	movdqu xmm0, [esp + 4960]
 	pxor xmm1, xmm0
 	movdqu [esp + 5184], xmm1
 ; v2 = v2 ^ v35
-%line 1263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5040]
 	pxor xmm1, xmm0
 	movdqu [esp + 5184], xmm1
 ; v64 = v64 ^ v8
-%line 1264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5200]
 	movdqu xmm0, [esp + 4976]
 	pxor xmm4, xmm0
 	movdqu [esp + 5200], xmm4
 ; v64 = v64 ^ v47
-%line 1265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5056]
 	pxor xmm4, xmm0
 	movdqu [esp + 5200], xmm4
 ; v56 = v56 ^ v48
-%line 1266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5248]
 	movdqu xmm3, [esp + 4992]
 	pxor xmm0, xmm3
 	movdqu [esp + 5248], xmm0
 ; v56 = v56 ^ v44
-%line 1267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1568+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5072]
 	pxor xmm0, xmm3
 	movdqu [esp + 5248], xmm0
 ; v12 = v12 ^ v5
-%line 1268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1569+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5008]
 	movdqu [esp + 8272], xmm0
 	movdqu [esp + 7824], xmm0
@@ -5919,852 +6302,852 @@ align 32
 	pxor xmm3, xmm0
 	movdqu [esp + 7376], xmm3
 ; v12 = v12 ^ v17
-%line 1269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1570+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5088]
 	pxor xmm3, xmm0
 	movdqu [esp + 7376], xmm3
 ; v61 = v61 ^ v40
-%line 1270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5024]
 	movdqu [esp + 8112], xmm7
 	movdqu xmm5, [esp + 8016]
 	pxor xmm5, xmm7
 	movdqu [esp + 8016], xmm5
 ; v61 = v61 ^ v15
-%line 1271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1572+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5104]
 	pxor xmm5, xmm0
 	movdqu [esp + 8016], xmm5
 ; v5 = v2 ^ v5
-%line 1272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8272]
 	pxor xmm1, xmm0
 	movdqu [esp + 5264], xmm1
 ; v40 = v64 ^ v40
-%line 1273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1574+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 5280], xmm4
 ; v35 = v12 ^ v35
-%line 1274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5040]
 	pxor xmm3, xmm0
 	movdqu [esp + 5296], xmm3
 ; v47 = v61 ^ v47
-%line 1275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5056]
 	pxor xmm5, xmm0
 	movdqu [esp + 5312], xmm5
 ; v54 = v24 ^ v54
-%line 1276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4432]
 	movdqu xmm1, [esp + 4448]
 	pxor xmm0, xmm1
 	movdqu [esp + 7392], xmm0
 ; v41 = v50 ^ v41
-%line 1277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4544]
 	movdqu xmm1, [esp + 4480]
 	pxor xmm0, xmm1
 	movdqu [esp + 5328], xmm0
 ; v53 = v51 ^ v53
-%line 1278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4512]
 	movdqu xmm1, [esp + 4528]
 	pxor xmm0, xmm1
 	movdqu [esp + 5344], xmm0
 ; v49 = v49 ^ v34
-%line 1279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	pxor xmm0, xmm6
 	movdqu [esp + 4496], xmm0
 ; v52 = v59 ^ v52
-%line 1280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	pxor xmm2, xmm0
 ; v26 = v55 ^ v26
-%line 1281+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7344]
 	movdqu xmm1, [esp + 4464]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v18 = v33 ^ v18
-%line 1282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4416]
 	movdqu xmm3, [esp + 4320]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v39 = v36 ^ v39
-%line 1283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4400]
 	movdqu xmm4, [esp + 4304]
 	pxor xmm0, xmm4
 	movdqu [esp + 5360], xmm0
 ; v42 = v20 ^ v42
-%line 1284+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4384]
 	movdqu xmm4, [esp + 4288]
 	pxor xmm0, xmm4
 	movdqu [esp + 5376], xmm0
 ; v34 = v23 ^ v34
-%line 1285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4368]
 	pxor xmm0, xmm6
 	movdqa xmm4, xmm0
 ; v32 = v30 ^ v32
-%line 1286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4352]
 	movdqu xmm5, [esp + 4272]
 	pxor xmm0, xmm5
 	movdqu [esp + 5392], xmm0
 ; v43 = v38 ^ v43
-%line 1287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4336]
 	movdqu xmm5, [esp + 7328]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v38 = v54 & v18
-%line 1288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7392]
 	pand xmm0, xmm3
 	movdqu [esp + 5408], xmm0
 ; v30 = v54 & v39
-%line 1289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7392]
 	movdqu xmm6, [esp + 5360]
 	pand xmm0, xmm6
 ; v23 = v41 & v18
-%line 1290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5328]
 	pand xmm7, xmm3
 ; v23 = v30 ^ v23
-%line 1291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 5424], xmm0
 ; v30 = v54 & v42
-%line 1292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1593+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7392]
 	movdqu xmm0, [esp + 5376]
 	pand xmm7, xmm0
 ; v20 = v41 & v39
-%line 1293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5328]
 	pand xmm0, xmm6
 	movdqu [esp + 5440], xmm0
 ; v36 = v53 & v18
-%line 1294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5344]
 	pand xmm0, xmm3
 ; v20 = v30 ^ v20
-%line 1295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 5440]
 	pxor xmm7, xmm6
 ; v36 = v20 ^ v36
-%line 1296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 5456], xmm7
 ; v20 = v41 & v42
-%line 1297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5328]
 	movdqu xmm6, [esp + 5376]
 	pand xmm0, xmm6
 	movdqu [esp + 7408], xmm0
 ; v30 = v53 & v39
-%line 1298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5344]
 	movdqu xmm0, [esp + 5360]
 	pand xmm7, xmm0
 ; v30 = v20 ^ v30
-%line 1299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7408]
 	pxor xmm0, xmm7
 	movdqu [esp + 5472], xmm0
 ; v20 = v53 & v42
-%line 1300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5344]
 	pand xmm0, xmm6
 	movdqu [esp + 5488], xmm0
 ; v33 = v49 & v34
-%line 1301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	pand xmm0, xmm4
 	movdqu [esp + 5504], xmm0
 ; v55 = v49 & v32
-%line 1302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm6, [esp + 5392]
 	pand xmm0, xmm6
 ; v59 = v52 & v34
-%line 1303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1604+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	pand xmm7, xmm4
 ; v59 = v55 ^ v59
-%line 1304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1605+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 5520], xmm0
 ; v55 = v49 & v43
-%line 1305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1606+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4496]
 	pand xmm7, xmm5
 ; v51 = v52 & v32
-%line 1306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 	movdqu [esp + 5536], xmm0
 ; v50 = v26 & v34
-%line 1307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1608+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 ; v51 = v55 ^ v51
-%line 1308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 5536]
 	pxor xmm7, xmm6
 ; v50 = v51 ^ v50
-%line 1309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1610+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 5552], xmm7
 ; v51 = v52 & v43
-%line 1310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 ; v55 = v26 & v32
-%line 1311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1612+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm7, [esp + 5392]
 	pand xmm6, xmm7
 ; v55 = v51 ^ v55
-%line 1312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1613+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 5568], xmm0
 ; v51 = v26 & v43
-%line 1313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1614+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 5584], xmm0
 ; v49 = v54 ^ v49
-%line 1314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7392]
 	movdqu xmm6, [esp + 4496]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v52 = v41 ^ v52
-%line 1315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1616+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5328]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v26 = v53 ^ v26
-%line 1316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5344]
 	pxor xmm0, xmm1
 	movdqu [esp + 5600], xmm0
 ; v34 = v18 ^ v34
-%line 1317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1618+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm4
 ; v32 = v39 ^ v32
-%line 1318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5360]
 	movdqu xmm1, [esp + 5392]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v43 = v42 ^ v43
-%line 1319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5376]
 	pxor xmm0, xmm5
 	movdqa xmm4, xmm0
 ; v42 = v49 & v34
-%line 1320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm3
 	movdqa xmm5, xmm0
 ; v39 = v49 & v32
-%line 1321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm1
 ; v18 = v52 & v34
-%line 1322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	pand xmm7, xmm3
 ; v18 = v39 ^ v18
-%line 1323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqa xmm7, xmm0
 ; v49 = v49 & v43
-%line 1324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm6, xmm4
 ; v39 = v52 & v32
-%line 1325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm1
 	movdqu [esp + 5616], xmm0
 ; v34 = v26 & v34
-%line 1326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5600]
 	pand xmm0, xmm3
 ; v39 = v49 ^ v39
-%line 1327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5616]
 	pxor xmm6, xmm3
 ; v34 = v39 ^ v34
-%line 1328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 ; v52 = v52 & v43
-%line 1329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm4
 ; v32 = v26 & v32
-%line 1330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5600]
 	pand xmm0, xmm1
 ; v32 = v52 ^ v32
-%line 1331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v43 = v26 & v43
-%line 1332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5600]
 	pand xmm0, xmm4
 	movdqa xmm1, xmm0
 ; v42 = v42 ^ v38
-%line 1333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5408]
 	pxor xmm5, xmm0
 ; v42 = v42 ^ v33
-%line 1334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5504]
 	pxor xmm5, xmm0
 ; v18 = v18 ^ v23
-%line 1335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5424]
 	pxor xmm7, xmm0
 ; v18 = v18 ^ v59
-%line 1336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5520]
 	pxor xmm7, xmm0
 ; v34 = v34 ^ v36
-%line 1337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5456]
 	pxor xmm6, xmm0
 ; v34 = v34 ^ v50
-%line 1338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5552]
 	pxor xmm6, xmm0
 ; v32 = v32 ^ v30
-%line 1339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5472]
 	pxor xmm2, xmm3
 ; v32 = v32 ^ v55
-%line 1340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5568]
 	pxor xmm2, xmm0
 ; v43 = v43 ^ v20
-%line 1341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5488]
 	pxor xmm1, xmm0
 ; v43 = v43 ^ v51
-%line 1342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5584]
 	pxor xmm1, xmm4
 ; v30 = v42 ^ v30
-%line 1343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm3
 ; v20 = v18 ^ v20
-%line 1344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v33 = v32 ^ v33
-%line 1345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 5504]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v59 = v43 ^ v59
-%line 1346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5520]
 	pxor xmm1, xmm0
 ; v38 = v38 ^ v21
-%line 1347+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1648+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5408]
 	movdqu xmm3, [esp + 4560]
 	pxor xmm0, xmm3
 	movdqu [esp + 5408], xmm0
 ; v38 = v38 ^ v57
-%line 1348+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1649+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4960]
 	pxor xmm0, xmm3
 	movdqu [esp + 5408], xmm0
 ; v23 = v23 ^ v25
-%line 1349+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1650+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5424]
 	movdqu xmm3, [esp + 4576]
 	pxor xmm0, xmm3
 	movdqu [esp + 5424], xmm0
 ; v23 = v23 ^ v8
-%line 1350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4976]
 	pxor xmm0, xmm3
 	movdqu [esp + 5424], xmm0
 ; v36 = v36 ^ v37
-%line 1351+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1652+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5456]
 	movdqu xmm3, [esp + 4592]
 	pxor xmm0, xmm3
 	movdqu [esp + 5456], xmm0
 ; v36 = v36 ^ v48
-%line 1352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4992]
 	pxor xmm0, xmm3
 	movdqu [esp + 5456], xmm0
 ; v30 = v30 ^ v19
-%line 1353+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1654+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4896]
 	pxor xmm5, xmm0
 ; v30 = v30 ^ v5
-%line 1354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5264]
 	pxor xmm5, xmm0
 ; v20 = v20 ^ v45
-%line 1355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4912]
 	pxor xmm7, xmm0
 ; v20 = v20 ^ v40
-%line 1356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5280]
 	pxor xmm7, xmm0
 ; v34 = v34 ^ v46
-%line 1357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4880]
 	pxor xmm6, xmm0
 ; v34 = v34 ^ v56
-%line 1358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5248]
 	pxor xmm6, xmm0
 ; v33 = v33 ^ v28
-%line 1359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4928]
 	movdqu [esp + 7840], xmm0
 	pxor xmm2, xmm0
 ; v33 = v33 ^ v35
-%line 1360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5296]
 	pxor xmm2, xmm0
 ; v59 = v59 ^ v29
-%line 1361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4944]
 	pxor xmm1, xmm3
 ; v59 = v59 ^ v47
-%line 1362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5312]
 	pxor xmm1, xmm0
 ; v50 = v50 ^ v27
-%line 1363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5552]
 	movdqu xmm0, [esp + 4672]
 	pxor xmm4, xmm0
 	movdqu [esp + 5552], xmm4
 ; v50 = v50 ^ v44
-%line 1364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5072]
 	pxor xmm4, xmm0
 	movdqu [esp + 5552], xmm4
 ; v55 = v55 ^ v31
-%line 1365+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5568]
 	movdqu xmm0, [esp + 4688]
 	pxor xmm4, xmm0
 	movdqu [esp + 5568], xmm4
 ; v55 = v55 ^ v17
-%line 1366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5088]
 	pxor xmm4, xmm0
 	movdqu [esp + 5568], xmm4
 ; v51 = v51 ^ v22
-%line 1367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5584]
 	movdqu xmm0, [esp + 4704]
 	pxor xmm4, xmm0
 	movdqu [esp + 5584], xmm4
 ; v51 = v51 ^ v15
-%line 1368+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5104]
 	pxor xmm4, xmm0
 	movdqu [esp + 5584], xmm4
 ; v28 = v38 ^ v28
-%line 1369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5408]
 	movdqu xmm4, [esp + 7840]
 	pxor xmm0, xmm4
 	movdqu [esp + 5632], xmm0
 ; v29 = v23 ^ v29
-%line 1370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5424]
 	pxor xmm0, xmm3
 	movdqu [esp + 5648], xmm0
 ; v27 = v36 ^ v27
-%line 1371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5456]
 	movdqu xmm3, [esp + 4672]
 	pxor xmm0, xmm3
 	movdqu [esp + 5664], xmm0
 ; v31 = v30 ^ v31
-%line 1372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4688]
 	pxor xmm5, xmm0
 	movdqu [esp + 7424], xmm5
 ; v22 = v20 ^ v22
-%line 1373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4704]
 	pxor xmm7, xmm0
 ; v57 = v33 ^ v57
-%line 1374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4960]
 	pxor xmm2, xmm0
 ; v8 = v59 ^ v8
-%line 1375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1676+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4976]
 	pxor xmm1, xmm0
 ; v48 = v50 ^ v48
-%line 1376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1677+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5552]
 	movdqu xmm3, [esp + 4992]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v5 = v55 ^ v5
-%line 1377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1678+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5568]
 	movdqu xmm4, [esp + 5264]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v40 = v51 ^ v40
-%line 1378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5584]
 	movdqu xmm5, [esp + 5280]
 	pxor xmm0, xmm5
 ; v8 = v8 ^ v15
-%line 1379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1680+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5104]
 	pxor xmm1, xmm5
 ; v15 = v22 ^ v15
-%line 1380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm5
 	movdqu [esp + 5680], xmm7
 ; v57 = v57 ^ v17
-%line 1381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1682+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5088]
 	pxor xmm2, xmm7
 ; v17 = v31 ^ v17
-%line 1382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 7424]
 	pxor xmm5, xmm7
 	movdqu [esp + 5696], xmm5
 ; v34 = v34 ^ v44
-%line 1383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5072]
 	pxor xmm6, xmm7
 ; v44 = v27 ^ v44
-%line 1384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5664]
 	pxor xmm5, xmm7
 	movdqu [esp + 5712], xmm5
 ; v15 = v15 ^ v47
-%line 1385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5680]
 	movdqu xmm7, [esp + 5312]
 	pxor xmm5, xmm7
 	movdqu [esp + 5680], xmm5
 ; v47 = v29 ^ v47
-%line 1386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5648]
 	pxor xmm5, xmm7
 	movdqu [esp + 5728], xmm5
 ; v17 = v17 ^ v35
-%line 1387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5696]
 	movdqu xmm7, [esp + 5296]
 	pxor xmm5, xmm7
 	movdqu [esp + 5696], xmm5
 ; v35 = v28 ^ v35
-%line 1388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5632]
 	pxor xmm5, xmm7
 	movdqu [esp + 5744], xmm5
 ; v44 = v44 ^ v56
-%line 1389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5712]
 	movdqu xmm7, [esp + 5248]
 	pxor xmm5, xmm7
 	movdqu [esp + 5712], xmm5
 ; v56 = v46 ^ v56
-%line 1390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4880]
 	pxor xmm5, xmm7
 	movdqu [esp + 5760], xmm5
 ; v47 = v47 ^ v40
-%line 1391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5728]
 	pxor xmm5, xmm0
 	movdqu [esp + 5728], xmm5
 ; v40 = v45 ^ v40
-%line 1392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4912]
 	pxor xmm5, xmm0
 	movdqu [esp + 5776], xmm5
 ; v35 = v35 ^ v5
-%line 1393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	pxor xmm0, xmm4
 	movdqu [esp + 5744], xmm0
 ; v5 = v19 ^ v5
-%line 1394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4896]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v56 = v56 ^ v48
-%line 1395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5760]
 	pxor xmm0, xmm3
 	movdqu [esp + 5760], xmm0
 ; v48 = v37 ^ v48
-%line 1396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4592]
 	pxor xmm0, xmm3
 	movdqu [esp + 5792], xmm0
 ; v40 = v40 ^ v8
-%line 1397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	pxor xmm0, xmm1
 	movdqu [esp + 5776], xmm0
 ; v8 = v25 ^ v8
-%line 1398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4576]
 	pxor xmm0, xmm1
 	movdqu [esp + 5808], xmm0
 ; v5 = v5 ^ v57
-%line 1399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm2
 ; v57 = v21 ^ v57
-%line 1400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4560]
 	pxor xmm0, xmm2
 	movdqu [esp + 5824], xmm0
 ; v57 = v57 ^ v35
-%line 1401+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5824]
 	movdqu xmm0, [esp + 5744]
 	pxor xmm2, xmm0
 	movdqu [esp + 5824], xmm2
 ; v8 = v8 ^ v47
-%line 1402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	movdqu xmm1, [esp + 5728]
 	pxor xmm0, xmm1
 	movdqu [esp + 5808], xmm0
 ; v48 = v48 ^ v44
-%line 1403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5792]
 	movdqu xmm1, [esp + 5712]
 	pxor xmm0, xmm1
 	movdqu [esp + 5792], xmm0
 ; v48 = v48 ^ v34
-%line 1404+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 5792], xmm0
 ; v5 = v5 ^ v17
-%line 1405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	pxor xmm4, xmm0
 ; v40 = v40 ^ v15
-%line 1406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	movdqu xmm1, [esp + 5680]
 	pxor xmm0, xmm1
 	movdqu [esp + 5776], xmm0
 ; v56 = v56 ^ v34
-%line 1407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5760]
 	pxor xmm0, xmm6
 	movdqu [esp + 5760], xmm0
 ; v21 = v57 & v0
-%line 1408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm1, [esp + 0]
 	pand xmm0, xmm1
 	movdqu [esp + 5840], xmm0
 ; v25 = v57 & v3
-%line 1409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 48]
 	pand xmm2, xmm3
 ; v37 = v34 & v0
-%line 1410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm1
 ; v37 = v25 ^ v37
-%line 1411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 	movdqu [esp + 5856], xmm2
 ; v25 = v57 & v6
-%line 1412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5824]
 	movdqu xmm1, [esp + 96]
 	pand xmm0, xmm1
 ; v19 = v34 & v3
-%line 1413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm6
 	pand xmm1, xmm3
 ; v45 = v8 & v0
-%line 1414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5808]
 	movdqu xmm3, [esp + 0]
 	pand xmm2, xmm3
 ; v19 = v25 ^ v19
-%line 1415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v45 = v19 ^ v45
-%line 1416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 5872], xmm0
 ; v19 = v34 & v6
-%line 1417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v25 = v8 & v3
-%line 1418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5808]
 	movdqu xmm3, [esp + 48]
 	pand xmm1, xmm3
 ; v25 = v19 ^ v25
-%line 1419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5888], xmm0
 ; v19 = v8 & v6
-%line 1420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	pand xmm0, xmm2
 	movdqu [esp + 5904], xmm0
 ; v46 = v35 & v10
-%line 1421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm2, [esp + 160]
 	pand xmm0, xmm2
 	movdqu [esp + 5920], xmm0
 ; v28 = v35 & v13
-%line 1422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm3, [esp + 208]
 	pand xmm0, xmm3
 ; v29 = v48 & v10
-%line 1423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5792]
 	pand xmm1, xmm2
 ; v29 = v28 ^ v29
-%line 1424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5936], xmm0
 ; v28 = v35 & v16
-%line 1425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm1, [esp + 256]
 	pand xmm0, xmm1
 ; v27 = v48 & v13
-%line 1426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5792]
 	pand xmm1, xmm3
 ; v31 = v47 & v10
-%line 1427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5728]
 	movdqu xmm3, [esp + 160]
 	pand xmm2, xmm3
 ; v27 = v28 ^ v27
-%line 1428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v31 = v27 ^ v31
-%line 1429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 5952], xmm0
 ; v27 = v48 & v16
-%line 1430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5792]
 	movdqu xmm2, [esp + 256]
 	pand xmm0, xmm2
 ; v28 = v47 & v13
-%line 1431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5728]
 	movdqu xmm3, [esp + 208]
 	pand xmm1, xmm3
 ; v28 = v27 ^ v28
-%line 1432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5968], xmm0
 ; v27 = v47 & v16
-%line 1433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5728]
 	pand xmm0, xmm2
 	movdqu [esp + 5984], xmm0
 ; v22 = v57 ^ v35
-%line 1434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5824]
 	movdqu xmm0, [esp + 5744]
 	pxor xmm2, xmm0
 ; v51 = v34 ^ v48
-%line 1435+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm6
 	movdqu xmm0, [esp + 5792]
 	pxor xmm1, xmm0
 ; v55 = v8 ^ v47
-%line 1436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	movdqu xmm3, [esp + 5728]
 	pxor xmm0, xmm3
 	movdqu [esp + 6000], xmm0
 ; v50 = v0 ^ v10
-%line 1437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm3, [esp + 160]
 	pxor xmm0, xmm3
 	movdqu [esp + 6016], xmm0
 ; v59 = v3 ^ v13
-%line 1438+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm3, [esp + 208]
 	pxor xmm0, xmm3
 	movdqu [esp + 7440], xmm0
 ; v33 = v6 ^ v16
-%line 1439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm3, [esp + 256]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v20 = v22 & v50
-%line 1440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm5, [esp + 6016]
 	pand xmm0, xmm5
 	movdqu [esp + 7456], xmm0
 ; v30 = v22 & v59
-%line 1441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 7440]
 	pand xmm0, xmm7
 	movdqu [esp + 6032], xmm0
 ; v36 = v51 & v50
-%line 1442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 6048], xmm0
 ; v36 = v30 ^ v36
-%line 1443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6032]
 	movdqu xmm5, [esp + 6048]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v22 = v22 & v33
-%line 1444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm3
 ; v30 = v51 & v59
-%line 1445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 816], xmm1
 	movdqu xmm0, [esp + 816]
 	pand xmm0, xmm7
 	movdqu [esp + 816], xmm0
 	movdqu [esp + 6064], xmm0
 ; v50 = v55 & v50
-%line 1446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6000]
 	movdqu [esp + 7856], xmm0
 	movdqu [esp + 832], xmm0
@@ -6773,282 +7156,282 @@ align 32
 	movdqu [esp + 832], xmm0
 	movdqu [esp + 6080], xmm0
 ; v30 = v22 ^ v30
-%line 1447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6064]
 	pxor xmm2, xmm0
 ; v50 = v30 ^ v50
-%line 1448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6080]
 	pxor xmm2, xmm0
 	movdqu [esp + 6096], xmm2
 ; v51 = v51 & v33
-%line 1449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v59 = v55 & v59
-%line 1450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7856]
 	movdqu xmm2, [esp + 7440]
 	pand xmm0, xmm2
 ; v59 = v51 ^ v59
-%line 1451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 ; v33 = v55 & v33
-%line 1452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6000]
 	pand xmm2, xmm3
 ; v20 = v20 ^ v21
-%line 1453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5840]
 	movdqu xmm3, [esp + 7456]
 	pxor xmm3, xmm0
 	movdqu [esp + 7456], xmm3
 ; v20 = v20 ^ v46
-%line 1454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5920]
 	pxor xmm3, xmm0
 	movdqu [esp + 7456], xmm3
 ; v36 = v36 ^ v37
-%line 1455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5856]
 	pxor xmm5, xmm0
 ; v36 = v36 ^ v29
-%line 1456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5936]
 	pxor xmm5, xmm0
 ; v50 = v50 ^ v45
-%line 1457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6096]
 	movdqu xmm3, [esp + 5872]
 	pxor xmm0, xmm3
 	movdqu [esp + 6096], xmm0
 ; v50 = v50 ^ v31
-%line 1458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5952]
 	pxor xmm0, xmm3
 	movdqu [esp + 6096], xmm0
 ; v59 = v59 ^ v25
-%line 1459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5888]
 	pxor xmm1, xmm7
 ; v59 = v59 ^ v28
-%line 1460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5968]
 	pxor xmm1, xmm0
 ; v33 = v33 ^ v19
-%line 1461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5904]
 	pxor xmm2, xmm3
 ; v33 = v33 ^ v27
-%line 1462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5984]
 	pxor xmm2, xmm0
 ; v25 = v20 ^ v25
-%line 1463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7456]
 	pxor xmm0, xmm7
 	movdqu [esp + 6112], xmm0
 ; v19 = v36 ^ v19
-%line 1464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm3
 	movdqu [esp + 6128], xmm0
 ; v46 = v59 ^ v46
-%line 1465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5920]
 	pxor xmm1, xmm0
 	movdqu [esp + 6144], xmm1
 ; v29 = v33 ^ v29
-%line 1466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5936]
 	pxor xmm2, xmm0
 	movdqu [esp + 6160], xmm2
 ; v33 = v5 & v1
-%line 1467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm2, [esp + 16]
 	pand xmm0, xmm2
 	movdqu [esp + 6176], xmm0
 ; v59 = v5 & v4
-%line 1468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm3, [esp + 64]
 	pand xmm0, xmm3
 ; v36 = v44 & v1
-%line 1469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5712]
 	pand xmm1, xmm2
 ; v36 = v59 ^ v36
-%line 1470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6192], xmm0
 ; v59 = v5 & v7
-%line 1471+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm1, [esp + 112]
 	pand xmm0, xmm1
 ; v20 = v44 & v4
-%line 1472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5712]
 	pand xmm1, xmm3
 ; v55 = v40 & v1
-%line 1473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5776]
 	movdqu xmm3, [esp + 16]
 	pand xmm2, xmm3
 ; v20 = v59 ^ v20
-%line 1474+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v55 = v20 ^ v55
-%line 1475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 6208], xmm0
 ; v20 = v44 & v7
-%line 1476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5712]
 	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
 ; v59 = v40 & v4
-%line 1477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5776]
 	movdqu xmm3, [esp + 64]
 	pand xmm1, xmm3
 ; v59 = v20 ^ v59
-%line 1478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6224], xmm0
 ; v20 = v40 & v7
-%line 1479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	pand xmm0, xmm2
 	movdqu [esp + 6240], xmm0
 ; v51 = v17 & v11
-%line 1480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	movdqu xmm2, [esp + 176]
 	pand xmm0, xmm2
 	movdqu [esp + 6256], xmm0
 ; v30 = v17 & v14
-%line 1481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	movdqu xmm3, [esp + 224]
 	pand xmm0, xmm3
 ; v22 = v56 & v11
-%line 1482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5760]
 	pand xmm1, xmm2
 ; v22 = v30 ^ v22
-%line 1483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6272], xmm0
 ; v30 = v17 & v9
-%line 1484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	movdqu xmm1, [esp + 144]
 	pand xmm0, xmm1
 ; v23 = v56 & v14
-%line 1485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5760]
 	pand xmm1, xmm3
 ; v38 = v15 & v11
-%line 1486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5680]
 	movdqu xmm3, [esp + 176]
 	pand xmm2, xmm3
 ; v23 = v30 ^ v23
-%line 1487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v38 = v23 ^ v38
-%line 1488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 6288], xmm0
 ; v23 = v56 & v9
-%line 1489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5760]
 	movdqu xmm2, [esp + 144]
 	pand xmm0, xmm2
 ; v30 = v15 & v14
-%line 1490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5680]
 	movdqu xmm3, [esp + 224]
 	pand xmm1, xmm3
 ; v30 = v23 ^ v30
-%line 1491+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6304], xmm0
 ; v23 = v15 & v9
-%line 1492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5680]
 	pand xmm0, xmm2
 	movdqu [esp + 6320], xmm0
 ; v43 = v5 ^ v17
-%line 1493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm4
 	movdqu xmm0, [esp + 5696]
 	pxor xmm2, xmm0
 ; v32 = v44 ^ v56
-%line 1494+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5712]
 	movdqu xmm0, [esp + 5760]
 	pxor xmm1, xmm0
 ; v18 = v40 ^ v15
-%line 1495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	movdqu xmm3, [esp + 5680]
 	pxor xmm0, xmm3
 	movdqu [esp + 6336], xmm0
 ; v42 = v1 ^ v11
-%line 1496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm3, [esp + 176]
 	pxor xmm0, xmm3
 	movdqu [esp + 6352], xmm0
 ; v26 = v4 ^ v14
-%line 1497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu xmm3, [esp + 224]
 	pxor xmm0, xmm3
 	movdqu [esp + 7472], xmm0
 ; v52 = v7 ^ v9
-%line 1498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm3, [esp + 144]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v39 = v43 & v42
-%line 1499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm5, [esp + 6352]
 	pand xmm0, xmm5
 	movdqu [esp + 7488], xmm0
 ; v49 = v43 & v26
-%line 1500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 7472]
 	pand xmm0, xmm7
 	movdqu [esp + 6368], xmm0
 ; v53 = v32 & v42
-%line 1501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 6384], xmm0
 ; v53 = v49 ^ v53
-%line 1502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6368]
 	movdqu xmm5, [esp + 6384]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v43 = v43 & v52
-%line 1503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm3
 ; v49 = v32 & v26
-%line 1504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 848], xmm1
 	movdqu xmm0, [esp + 848]
 	pand xmm0, xmm7
 	movdqu [esp + 848], xmm0
 	movdqu [esp + 6400], xmm0
 ; v42 = v18 & v42
-%line 1505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6336]
 	movdqu [esp + 7872], xmm0
 	movdqu [esp + 864], xmm0
@@ -7057,791 +7440,791 @@ align 32
 	movdqu [esp + 864], xmm0
 	movdqu [esp + 6416], xmm0
 ; v49 = v43 ^ v49
-%line 1506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6400]
 	pxor xmm2, xmm0
 ; v42 = v49 ^ v42
-%line 1507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6416]
 	pxor xmm2, xmm0
 	movdqu [esp + 6432], xmm2
 ; v32 = v32 & v52
-%line 1508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v26 = v18 & v26
-%line 1509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7872]
 	movdqu xmm2, [esp + 7472]
 	pand xmm0, xmm2
 ; v26 = v32 ^ v26
-%line 1510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 ; v52 = v18 & v52
-%line 1511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6336]
 	pand xmm2, xmm3
 ; v39 = v39 ^ v33
-%line 1512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6176]
 	movdqu xmm3, [esp + 7488]
 	pxor xmm3, xmm0
 	movdqu [esp + 7488], xmm3
 ; v39 = v39 ^ v51
-%line 1513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6256]
 	pxor xmm3, xmm0
 	movdqu [esp + 7488], xmm3
 ; v53 = v53 ^ v36
-%line 1514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6192]
 	pxor xmm5, xmm0
 ; v53 = v53 ^ v22
-%line 1515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6272]
 	pxor xmm5, xmm0
 ; v42 = v42 ^ v55
-%line 1516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6432]
 	movdqu xmm3, [esp + 6208]
 	pxor xmm0, xmm3
 	movdqu [esp + 6432], xmm0
 ; v42 = v42 ^ v38
-%line 1517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 6288]
 	pxor xmm0, xmm3
 	movdqu [esp + 6432], xmm0
 ; v26 = v26 ^ v59
-%line 1518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6224]
 	pxor xmm1, xmm7
 ; v26 = v26 ^ v30
-%line 1519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6304]
 	pxor xmm1, xmm0
 ; v52 = v52 ^ v20
-%line 1520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 6240]
 	pxor xmm2, xmm3
 ; v52 = v52 ^ v23
-%line 1521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6320]
 	pxor xmm2, xmm0
 ; v59 = v39 ^ v59
-%line 1522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7488]
 	pxor xmm0, xmm7
 	movdqu [esp + 6448], xmm0
 ; v20 = v53 ^ v20
-%line 1523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm3
 	movdqu [esp + 6464], xmm0
 ; v51 = v26 ^ v51
-%line 1524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6256]
 	pxor xmm1, xmm0
 	movdqu [esp + 6480], xmm1
 ; v22 = v52 ^ v22
-%line 1525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6272]
 	pxor xmm2, xmm0
 	movdqu [esp + 6496], xmm2
 ; v5 = v57 ^ v5
-%line 1526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5824]
 	pxor xmm0, xmm4
 	movdqa xmm1, xmm0
 ; v44 = v34 ^ v44
-%line 1527+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5712]
 	pxor xmm6, xmm0
 	movdqu [esp + 6512], xmm6
 ; v40 = v8 ^ v40
-%line 1528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	movdqu xmm2, [esp + 5776]
 	pxor xmm0, xmm2
 	movdqu [esp + 6528], xmm0
 ; v17 = v35 ^ v17
-%line 1529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm2, [esp + 5696]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v56 = v48 ^ v56
-%line 1530+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5792]
 	movdqu xmm3, [esp + 5760]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v15 = v47 ^ v15
-%line 1531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5728]
 	movdqu xmm4, [esp + 5680]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v1 = v0 ^ v1
-%line 1532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm5, [esp + 16]
 	pxor xmm0, xmm5
 	movdqu [esp + 7504], xmm0
 ; v4 = v3 ^ v4
-%line 1533+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm5, [esp + 64]
 	pxor xmm0, xmm5
 	movdqu [esp + 6544], xmm0
 ; v7 = v6 ^ v7
-%line 1534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm5, [esp + 112]
 	pxor xmm0, xmm5
 	movdqu [esp + 6560], xmm0
 ; v11 = v10 ^ v11
-%line 1535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 160]
 	movdqu xmm5, [esp + 176]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v14 = v13 ^ v14
-%line 1536+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 208]
 	movdqu xmm6, [esp + 224]
 	pxor xmm0, xmm6
 	movdqu [esp + 6576], xmm0
 ; v9 = v16 ^ v9
-%line 1537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 256]
 	movdqu xmm6, [esp + 144]
 	pxor xmm0, xmm6
 	movdqu [esp + 6592], xmm0
 ; v16 = v5 & v1
-%line 1538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 7504]
 	pand xmm0, xmm6
 	movdqu [esp + 6608], xmm0
 ; v13 = v5 & v4
-%line 1539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 6544]
 	pand xmm0, xmm7
 	movdqu [esp + 8032], xmm0
 ; v10 = v44 & v1
-%line 1540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	pand xmm0, xmm6
 ; v10 = v13 ^ v10
-%line 1541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 8032]
 	pxor xmm6, xmm0
 	movdqu [esp + 6624], xmm6
 ; v13 = v5 & v7
-%line 1542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm0, [esp + 6560]
 	pand xmm6, xmm0
 ; v6 = v44 & v4
-%line 1543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	pand xmm0, xmm7
 	movdqu [esp + 6640], xmm0
 ; v3 = v40 & v1
-%line 1544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6528]
 	movdqu xmm0, [esp + 7504]
 	pand xmm7, xmm0
 ; v6 = v13 ^ v6
-%line 1545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6640]
 	pxor xmm6, xmm0
 ; v3 = v6 ^ v3
-%line 1546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 6656], xmm6
 ; v6 = v44 & v7
-%line 1547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	movdqu xmm6, [esp + 6560]
 	pand xmm0, xmm6
 	movdqu [esp + 7520], xmm0
 ; v13 = v40 & v4
-%line 1548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6528]
 	movdqu xmm0, [esp + 6544]
 	pand xmm7, xmm0
 ; v13 = v6 ^ v13
-%line 1549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7520]
 	pxor xmm0, xmm7
 	movdqu [esp + 6672], xmm0
 ; v6 = v40 & v7
-%line 1550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6528]
 	pand xmm0, xmm6
 	movdqu [esp + 6688], xmm0
 ; v0 = v17 & v11
-%line 1551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 	movdqu [esp + 6704], xmm0
 ; v47 = v17 & v14
-%line 1552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm6, [esp + 6576]
 	pand xmm0, xmm6
 ; v48 = v56 & v11
-%line 1553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm3
 	pand xmm7, xmm5
 ; v48 = v47 ^ v48
-%line 1554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 6720], xmm0
 ; v47 = v17 & v9
-%line 1555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	movdqu xmm0, [esp + 6592]
 	pand xmm7, xmm0
 ; v35 = v56 & v14
-%line 1556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm6
 	movdqu [esp + 6736], xmm0
 ; v8 = v15 & v11
-%line 1557+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm5
 ; v35 = v47 ^ v35
-%line 1558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 6736]
 	pxor xmm7, xmm6
 ; v8 = v35 ^ v8
-%line 1559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 6752], xmm7
 ; v35 = v56 & v9
-%line 1560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 6592]
 	pand xmm0, xmm6
 	movdqu [esp + 7536], xmm0
 ; v47 = v15 & v14
-%line 1561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm4
 	movdqu xmm0, [esp + 6576]
 	pand xmm7, xmm0
 ; v47 = v35 ^ v47
-%line 1562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7536]
 	pxor xmm0, xmm7
 	movdqu [esp + 6768], xmm0
 ; v35 = v15 & v9
-%line 1563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
 	movdqu [esp + 6784], xmm0
 ; v17 = v5 ^ v17
-%line 1564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v56 = v44 ^ v56
-%line 1565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	pxor xmm0, xmm3
 	movdqa xmm2, xmm0
 ; v15 = v40 ^ v15
-%line 1566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6528]
 	pxor xmm0, xmm4
 	movdqu [esp + 7552], xmm0
 ; v11 = v1 ^ v11
-%line 1567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7504]
 	pxor xmm0, xmm5
 	movdqa xmm3, xmm0
 ; v14 = v4 ^ v14
-%line 1568+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6544]
 	movdqu xmm4, [esp + 6576]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v9 = v7 ^ v9
-%line 1569+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6560]
 	movdqu xmm5, [esp + 6592]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v7 = v17 & v11
-%line 1570+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm3
 	movdqa xmm6, xmm0
 ; v4 = v17 & v14
-%line 1571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 6800], xmm0
 ; v1 = v56 & v11
-%line 1572+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
 	movdqu [esp + 6816], xmm0
 ; v1 = v4 ^ v1
-%line 1573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6800]
 	movdqu xmm7, [esp + 6816]
 	pxor xmm0, xmm7
 ; v17 = v17 & v9
-%line 1574+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm5
 ; v4 = v56 & v14
-%line 1575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 880], xmm2
 	movdqu xmm7, [esp + 880]
 	pand xmm7, xmm4
 	movdqu [esp + 880], xmm7
 	movdqu [esp + 6832], xmm7
 ; v11 = v15 & v11
-%line 1576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7552]
 	movdqu [esp + 896], xmm7
 	movdqu xmm7, [esp + 896]
 	pand xmm7, xmm3
 	movdqu [esp + 896], xmm7
 ; v4 = v17 ^ v4
-%line 1577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 6832]
 	pxor xmm1, xmm3
 ; v11 = v4 ^ v11
-%line 1578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm7
 	movdqa xmm3, xmm1
 ; v56 = v56 & v9
-%line 1579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v14 = v15 & v14
-%line 1580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7552]
 	pand xmm1, xmm4
 ; v14 = v56 ^ v14
-%line 1581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 ; v9 = v15 & v9
-%line 1582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7552]
 	pand xmm1, xmm5
 ; v7 = v7 ^ v16
-%line 1583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6608]
 	pxor xmm6, xmm4
 ; v7 = v7 ^ v0
-%line 1584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6704]
 	pxor xmm6, xmm4
 ; v1 = v1 ^ v10
-%line 1585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6624]
 	pxor xmm0, xmm4
 ; v1 = v1 ^ v48
-%line 1586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6720]
 	pxor xmm0, xmm4
 ; v11 = v11 ^ v3
-%line 1587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6656]
 	pxor xmm3, xmm4
 ; v11 = v11 ^ v8
-%line 1588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6752]
 	pxor xmm3, xmm4
 ; v14 = v14 ^ v13
-%line 1589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6672]
 	pxor xmm2, xmm5
 ; v14 = v14 ^ v47
-%line 1590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6768]
 	pxor xmm2, xmm4
 ; v9 = v9 ^ v6
-%line 1591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6688]
 	pxor xmm1, xmm4
 ; v9 = v9 ^ v35
-%line 1592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6784]
 	pxor xmm1, xmm7
 ; v13 = v7 ^ v13
-%line 1593+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm5
 ; v6 = v1 ^ v6
-%line 1594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v0 = v14 ^ v0
-%line 1595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 6704]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v48 = v9 ^ v48
-%line 1596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6720]
 	pxor xmm1, xmm0
 ; v16 = v16 ^ v21
-%line 1597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6608]
 	movdqu xmm5, [esp + 5840]
 	pxor xmm0, xmm5
 	movdqu [esp + 6608], xmm0
 ; v16 = v16 ^ v33
-%line 1598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6176]
 	pxor xmm0, xmm5
 	movdqu [esp + 6608], xmm0
 ; v10 = v10 ^ v37
-%line 1599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6624]
 	movdqu xmm5, [esp + 5856]
 	pxor xmm0, xmm5
 	movdqu [esp + 6624], xmm0
 ; v10 = v10 ^ v36
-%line 1600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6192]
 	pxor xmm0, xmm5
 	movdqu [esp + 6624], xmm0
 ; v3 = v3 ^ v45
-%line 1601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6656]
 	movdqu xmm5, [esp + 5872]
 	pxor xmm0, xmm5
 	movdqu [esp + 6656], xmm0
 ; v3 = v3 ^ v55
-%line 1602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6208]
 	pxor xmm0, xmm5
 	movdqu [esp + 6656], xmm0
 ; v13 = v13 ^ v25
-%line 1603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6112]
 	pxor xmm6, xmm0
 ; v13 = v13 ^ v59
-%line 1604+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6448]
 	pxor xmm6, xmm0
 ; v6 = v6 ^ v19
-%line 1605+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6128]
 	pxor xmm4, xmm0
 ; v6 = v6 ^ v20
-%line 1606+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6464]
 	pxor xmm4, xmm0
 ; v11 = v11 ^ v50
-%line 1607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6096]
 	pxor xmm3, xmm0
 ; v11 = v11 ^ v42
-%line 1608+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6432]
 	pxor xmm3, xmm0
 ; v0 = v0 ^ v46
-%line 1609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6144]
 	movdqu [esp + 7888], xmm0
 	pxor xmm2, xmm0
 ; v0 = v0 ^ v51
-%line 1610+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6480]
 	pxor xmm2, xmm0
 ; v48 = v48 ^ v29
-%line 1611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6160]
 	pxor xmm1, xmm5
 ; v48 = v48 ^ v22
-%line 1612+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6496]
 	pxor xmm1, xmm0
 ; v8 = v8 ^ v31
-%line 1613+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6752]
 	movdqu xmm0, [esp + 5952]
 	pxor xmm7, xmm0
 	movdqu [esp + 6752], xmm7
 ; v8 = v8 ^ v38
-%line 1614+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6288]
 	pxor xmm7, xmm0
 	movdqu [esp + 6752], xmm7
 ; v47 = v47 ^ v28
-%line 1615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6768]
 	movdqu xmm0, [esp + 5968]
 	pxor xmm7, xmm0
 	movdqu [esp + 6768], xmm7
 ; v47 = v47 ^ v30
-%line 1616+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6304]
 	pxor xmm7, xmm0
 	movdqu [esp + 6768], xmm7
 ; v35 = v35 ^ v27
-%line 1617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6784]
 	movdqu xmm0, [esp + 5984]
 	pxor xmm7, xmm0
 	movdqu [esp + 6784], xmm7
 ; v35 = v35 ^ v23
-%line 1618+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6320]
 	pxor xmm7, xmm0
 	movdqu [esp + 6784], xmm7
 ; v46 = v16 ^ v46
-%line 1619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6608]
 	movdqu xmm7, [esp + 7888]
 	pxor xmm0, xmm7
 	movdqu [esp + 6848], xmm0
 ; v29 = v10 ^ v29
-%line 1620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6624]
 	pxor xmm0, xmm5
 	movdqu [esp + 6864], xmm0
 ; v31 = v3 ^ v31
-%line 1621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6656]
 	movdqu xmm5, [esp + 5952]
 	pxor xmm0, xmm5
 	movdqu [esp + 6880], xmm0
 ; v28 = v13 ^ v28
-%line 1622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5968]
 	pxor xmm6, xmm0
 ; v27 = v6 ^ v27
-%line 1623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5984]
 	pxor xmm4, xmm0
 ; v33 = v0 ^ v33
-%line 1624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6176]
 	pxor xmm2, xmm0
 ; v36 = v48 ^ v36
-%line 1625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6192]
 	pxor xmm1, xmm0
 ; v55 = v8 ^ v55
-%line 1626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6752]
 	movdqu xmm5, [esp + 6208]
 	pxor xmm0, xmm5
 	movdqu [esp + 6896], xmm0
 ; v59 = v47 ^ v59
-%line 1627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6768]
 	movdqu xmm5, [esp + 6448]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v20 = v35 ^ v20
-%line 1628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6784]
 	movdqu xmm7, [esp + 6464]
 	pxor xmm0, xmm7
 ; v36 = v36 ^ v23
-%line 1629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6320]
 	pxor xmm1, xmm7
 ; v23 = v27 ^ v23
-%line 1630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 6912], xmm4
 ; v33 = v33 ^ v30
-%line 1631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6304]
 	pxor xmm2, xmm4
 ; v30 = v28 ^ v30
-%line 1632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 	movdqu [esp + 6928], xmm6
 ; v11 = v11 ^ v38
-%line 1633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 6288]
 	pxor xmm3, xmm6
 ; v38 = v31 ^ v38
-%line 1634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6880]
 	pxor xmm4, xmm6
 	movdqu [esp + 6944], xmm4
 ; v23 = v23 ^ v22
-%line 1635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6912]
 	movdqu xmm6, [esp + 6496]
 	pxor xmm4, xmm6
 	movdqu [esp + 6912], xmm4
 ; v22 = v29 ^ v22
-%line 1636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6864]
 	pxor xmm4, xmm6
 	movdqu [esp + 6960], xmm4
 ; v30 = v30 ^ v51
-%line 1637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6928]
 	movdqu xmm6, [esp + 6480]
 	pxor xmm4, xmm6
 	movdqu [esp + 6928], xmm4
 ; v51 = v46 ^ v51
-%line 1638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6848]
 	pxor xmm4, xmm6
 	movdqu [esp + 7568], xmm4
 ; v38 = v38 ^ v42
-%line 1639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6944]
 	movdqu xmm6, [esp + 6432]
 	pxor xmm4, xmm6
 	movdqu [esp + 6944], xmm4
 ; v42 = v50 ^ v42
-%line 1640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1941+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6096]
 	pxor xmm4, xmm6
 	movdqa xmm6, xmm4
 ; v22 = v22 ^ v20
-%line 1641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1942+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6960]
 	pxor xmm4, xmm0
 	movdqu [esp + 6960], xmm4
 ; v20 = v19 ^ v20
-%line 1642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1943+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6128]
 	pxor xmm4, xmm0
 ; v51 = v51 ^ v59
-%line 1643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1944+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7568]
 	pxor xmm0, xmm5
 	movdqu [esp + 7568], xmm0
 ; v59 = v25 ^ v59
-%line 1644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1945+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6112]
 	pxor xmm0, xmm5
 	movdqa xmm7, xmm0
 ; v42 = v42 ^ v55
-%line 1645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1946+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6896]
 	pxor xmm6, xmm5
 ; v55 = v45 ^ v55
-%line 1646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1947+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5872]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v20 = v20 ^ v36
-%line 1647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1948+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm1
 ; v36 = v37 ^ v36
-%line 1648+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1949+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5856]
 	movdqu [esp + 912], xmm0
 	pxor xmm0, xmm1
 	movdqu [esp + 912], xmm0
 	movdqu [esp + 7584], xmm0
 ; v59 = v59 ^ v33
-%line 1649+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1950+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm2
 ; v33 = v21 ^ v33
-%line 1650+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1951+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5840]
 	movdqu [esp + 928], xmm0
 	pxor xmm0, xmm2
 	movdqu [esp + 928], xmm0
 	movdqu [esp + 7600], xmm0
 ; v33 = v33 ^ v51
-%line 1651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1952+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7600]
 	movdqu xmm0, [esp + 7568]
 	pxor xmm1, xmm0
 	movdqu [esp + 7600], xmm1
 ; v36 = v36 ^ v22
-%line 1652+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1953+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6960]
 	movdqu [esp + 7904], xmm0
 	movdqu xmm2, [esp + 7584]
 	pxor xmm2, xmm0
 	movdqu [esp + 7584], xmm2
 ; v55 = v55 ^ v38
-%line 1653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1954+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6944]
 	movdqu [esp + 8128], xmm0
 	pxor xmm5, xmm0
 ; v55 = v55 ^ v11
-%line 1654+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1955+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm3
 ; v59 = v59 ^ v30
-%line 1655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1956+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6928]
 	movdqu [esp + 8144], xmm0
 	pxor xmm7, xmm0
 ; v20 = v20 ^ v23
-%line 1656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1957+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6912]
 	pxor xmm4, xmm0
 ; v42 = v42 ^ v11
-%line 1657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1958+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm3
 ; mem128[h + 0] = v33
-%line 1658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1959+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax], xmm1
 ; mem128[h + 32] = v11
-%line 1659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1960+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 32], xmm3
 ; mem128[h + 64] = v36
-%line 1660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1961+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 64], xmm2
 ; mem128[h + 96] = v51
-%line 1661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1962+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7568]
 	movdqu [eax + 96], xmm0
 ; mem128[h + 128] = v55
-%line 1662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1963+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 128], xmm5
 ; mem128[h + 160] = v22
-%line 1663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1964+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7904]
 	movdqu [eax + 160], xmm0
 ; mem128[h + 192] = v59
-%line 1664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1965+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 192], xmm7
 ; mem128[h + 224] = v38
-%line 1665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1966+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8128]
 	movdqu [eax + 224], xmm0
 ; mem128[h + 256] = v20
-%line 1666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1967+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 256], xmm4
 ; mem128[h + 288] = v30
-%line 1667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1968+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8144]
 	movdqu [eax + 288], xmm0
 ; mem128[h + 320] = v42
-%line 1668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1969+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 320], xmm6
 ; mem128[h + 352] = v23
-%line 1669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1970+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6912]
 	movdqu [eax + 352], xmm0
 ; h = h + 16
-%line 1670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1971+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add eax, 16
 ; f = f + 16
-%line 1671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1972+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add ecx, 16
 ; i = i - 1
-%line 1672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1973+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	sub edx, 1
 ; =? i - 0
-%line 1673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1974+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	cmp edx, 0
 ; goto pass if !=
-%line 1674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1975+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	jne .Lpass
 ; leave
-%line 1675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1976+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add esp, 8524
 	ret
 .end:
@@ -7852,1317 +8235,1700 @@ global qhasm_kernel_mceliece_gf12_vec512_mul_x86_sse2:function (qhasm_kernel_mce
 align 32
 qhasm_kernel_mceliece_gf12_vec512_mul_x86_sse2:
 	push esi
-	sub esp, 1784
+	sub esp, 184
 ; input h f g
-%line 1679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	mov eax, [esp + 1792]
-	mov ecx, [esp + 1796]
-	mov edx, [esp + 1800]
+%line 1980+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	mov eax, [esp + 192]
+	mov ecx, [esp + 196]
+	mov edx, [esp + 200]
 ; i = 4
-%line 1681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 1982+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov esi, 4
 align 32
 .Lpass:
-; v0 = mem128[f + 0]
-%line 1683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [ecx]
-	movdqu [esp + 0], xmm1
-; v1 = mem128[g + 0]
-%line 1684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [edx]
-	movdqu [esp + 16], xmm2
-; v2 = v0 & v1
-%line 1685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
-	movdqu [esp + 32], xmm0
-; v3 = mem128[g + 64]
-%line 1686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 64]
-	movdqu [esp + 48], xmm0
-; v4 = v0 & v3
-%line 1687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm1, xmm0
-; v5 = mem128[f + 64]
-%line 1688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [ecx + 64]
-	movdqu [esp + 64], xmm3
-; v6 = v5 & v1
-%line 1689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-; v6 = v4 ^ v6
-%line 1690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 464], xmm1
-; v4 = mem128[g + 128]
-%line 1691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 128]
-	movdqu [esp + 480], xmm0
-; v7 = v0 & v4
-%line 1692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 0]
-	pand xmm1, xmm0
-; v8 = v5 & v3
-%line 1693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	pand xmm3, xmm0
-; v9 = mem128[f + 128]
-%line 1694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [ecx + 128]
-	movdqu [esp + 80], xmm0
-; v10 = v9 & v1
-%line 1695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 16]
-	pand xmm0, xmm2
-; v8 = v7 ^ v8
-%line 1696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm3
-; v10 = v8 ^ v10
-%line 1697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 496], xmm1
-; v8 = v5 & v4
-%line 1698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	movdqu xmm2, [esp + 480]
-	pand xmm0, xmm2
-; v7 = v9 & v3
-%line 1699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 80]
-	movdqu xmm3, [esp + 48]
-	pand xmm1, xmm3
-; v7 = v8 ^ v7
-%line 1700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 512], xmm0
-; v8 = v9 & v4
-%line 1701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	pand xmm0, xmm2
-	movdqu [esp + 528], xmm0
-; v11 = mem128[f + 192]
-%line 1702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [ecx + 192]
-	movdqu [esp + 96], xmm1
-; v12 = mem128[g + 192]
-%line 1703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [edx + 192]
-	movdqu [esp + 112], xmm2
-; v13 = v11 & v12
-%line 1704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
-	movdqu [esp + 128], xmm0
-; v14 = mem128[g + 256]
-%line 1705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 256]
-	movdqu [esp + 144], xmm0
-; v15 = v11 & v14
-%line 1706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm1, xmm0
-; v16 = mem128[f + 256]
-%line 1707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [ecx + 256]
-	movdqu [esp + 160], xmm3
-; v17 = v16 & v12
-%line 1708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-; v17 = v15 ^ v17
-%line 1709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 544], xmm1
-; v15 = mem128[g + 320]
-%line 1710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 320]
-	movdqu [esp + 560], xmm0
-; v18 = v11 & v15
-%line 1711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 96]
-	pand xmm1, xmm0
-; v19 = v16 & v14
-%line 1712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	pand xmm3, xmm0
-; v20 = mem128[f + 320]
-%line 1713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [ecx + 320]
-	movdqu [esp + 176], xmm0
-; v21 = v20 & v12
-%line 1714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 112]
-	pand xmm0, xmm2
-; v19 = v18 ^ v19
-%line 1715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm3
-; v21 = v19 ^ v21
-%line 1716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 576], xmm1
-; v19 = v16 & v15
-%line 1717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm2, [esp + 560]
-	pand xmm0, xmm2
-; v18 = v20 & v14
-%line 1718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 176]
-	movdqu xmm3, [esp + 144]
-	pand xmm1, xmm3
-; v18 = v19 ^ v18
-%line 1719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 592], xmm0
-; v19 = v20 & v15
-%line 1720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	pand xmm0, xmm2
-	movdqu [esp + 608], xmm0
-; v22 = v0 ^ v11
-%line 1721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 0]
-	movdqu xmm0, [esp + 96]
-	pxor xmm2, xmm0
-; v23 = v5 ^ v16
-%line 1722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 64]
-	movdqu xmm0, [esp + 160]
-	pxor xmm3, xmm0
-; v24 = v9 ^ v20
-%line 1723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm1, [esp + 176]
-	pxor xmm0, xmm1
-	movdqu [esp + 1520], xmm0
-; v25 = v1 ^ v12
-%line 1724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 16]
-	movdqu xmm0, [esp + 112]
-	pxor xmm4, xmm0
-; v26 = v3 ^ v14
-%line 1725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 48]
-	movdqu xmm0, [esp + 144]
-	pxor xmm1, xmm0
-; v27 = v4 ^ v15
-%line 1726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	movdqu xmm5, [esp + 560]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v28 = v22 & v25
-%line 1727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm4
-	movdqa xmm6, xmm0
-; v29 = v22 & v26
-%line 1728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm1
-	movdqu [esp + 192], xmm0
-; v30 = v23 & v25
-%line 1729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm4
-	movdqu [esp + 208], xmm0
-; v30 = v29 ^ v30
-%line 1730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 192]
-	movdqu xmm7, [esp + 208]
-	pxor xmm0, xmm7
-; v22 = v22 & v27
-%line 1731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm2, xmm5
-; v29 = v23 & v26
-%line 1732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [esp + 224], xmm3
-	movdqu xmm7, [esp + 224]
-	pand xmm7, xmm1
-	movdqu [esp + 224], xmm7
-	movdqu [esp + 624], xmm7
-; v25 = v24 & v25
-%line 1733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1520]
-	movdqu [esp + 240], xmm7
-	movdqu xmm7, [esp + 240]
-	pand xmm7, xmm4
-	movdqu [esp + 240], xmm7
-; v29 = v22 ^ v29
-%line 1734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 624]
-	pxor xmm2, xmm4
-; v25 = v29 ^ v25
-%line 1735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm7
-	movdqu [esp + 640], xmm2
-; v23 = v23 & v27
-%line 1736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm3, xmm5
-; v26 = v24 & v26
-%line 1737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 1520]
-	pand xmm2, xmm1
-; v26 = v23 ^ v26
-%line 1738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm3, xmm2
-; v27 = v24 & v27
-%line 1739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [esp + 1520]
-	pand xmm2, xmm5
-; v28 = v28 ^ v2
-%line 1740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	pxor xmm6, xmm1
-; v28 = v28 ^ v13
-%line 1741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 128]
-	pxor xmm6, xmm1
-; v30 = v30 ^ v6
-%line 1742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 464]
-	pxor xmm0, xmm1
-; v30 = v30 ^ v17
-%line 1743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 544]
-	pxor xmm0, xmm1
-; v25 = v25 ^ v10
-%line 1744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 640]
-	movdqu xmm4, [esp + 496]
-	pxor xmm1, xmm4
-	movdqu [esp + 640], xmm1
-; v25 = v25 ^ v21
-%line 1745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 576]
-	pxor xmm1, xmm4
-	movdqu [esp + 640], xmm1
-; v26 = v26 ^ v7
-%line 1746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 512]
-	pxor xmm3, xmm4
-; v26 = v26 ^ v18
-%line 1747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 592]
-	pxor xmm3, xmm1
-; v27 = v27 ^ v8
-%line 1748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 528]
-	pxor xmm2, xmm1
-; v27 = v27 ^ v19
-%line 1749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 608]
-	pxor xmm2, xmm5
-; v7 = v28 ^ v7
-%line 1750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm4
-	movdqu [esp + 656], xmm6
-; v8 = v30 ^ v8
-%line 1751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 672], xmm0
-; v13 = v26 ^ v13
-%line 1752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 128]
-	pxor xmm3, xmm0
-	movdqu [esp + 688], xmm3
-; v17 = v27 ^ v17
-%line 1753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 544]
-	pxor xmm2, xmm0
-	movdqu [esp + 704], xmm2
-; v27 = mem128[f + 384]
-%line 1754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [ecx + 384]
-; v26 = mem128[g + 384]
-%line 1755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [edx + 384]
-	movdqu [esp + 720], xmm2
-; v30 = v27 & v26
-%line 1756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm2
-	movdqu [esp + 736], xmm0
-; v28 = mem128[g + 448]
-%line 1757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [edx + 448]
-	movdqu [esp + 752], xmm1
-; v24 = v27 & v28
-%line 1758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm1
-; v23 = mem128[f + 448]
-%line 1759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [ecx + 448]
-; v29 = v23 & v26
-%line 1760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm4
-	pand xmm1, xmm2
-; v29 = v24 ^ v29
-%line 1761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 768], xmm0
-; v24 = mem128[g + 512]
-%line 1762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 512]
-	movdqu [esp + 784], xmm0
-; v22 = v27 & v24
-%line 1763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm2, xmm3
-	pand xmm2, xmm0
-; v31 = v23 & v28
-%line 1764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm1, [esp + 752]
-	pand xmm0, xmm1
-; v32 = mem128[f + 512]
-%line 1765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [ecx + 512]
-	movdqu [esp + 1696], xmm1
-; v33 = v32 & v26
-%line 1766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 720]
-	pand xmm1, xmm5
-; v31 = v22 ^ v31
-%line 1767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm0
-; v33 = v31 ^ v33
-%line 1768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm1
-	movdqu [esp + 800], xmm2
-; v31 = v23 & v24
-%line 1769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm4
-	movdqu xmm2, [esp + 784]
-	pand xmm0, xmm2
-; v22 = v32 & v28
-%line 1770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 1696]
-	movdqu xmm5, [esp + 752]
-	pand xmm1, xmm5
-; v22 = v31 ^ v22
-%line 1771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 816], xmm0
-; v31 = v32 & v24
-%line 1772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1696]
-	pand xmm0, xmm2
-	movdqu [esp + 832], xmm0
-; v34 = mem128[f + 576]
-%line 1773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm2, [ecx + 576]
-; v35 = mem128[g + 576]
-%line 1774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [edx + 576]
-	movdqu [esp + 256], xmm5
-; v36 = v34 & v35
-%line 1775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm5
-	movdqu [esp + 272], xmm0
-; v37 = mem128[g + 640]
-%line 1776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; G = mem128[g + 640]
+%line 1984+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [edx + 640]
-	movdqu [esp + 288], xmm0
-; v38 = v34 & v37
-%line 1777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm2
+; T = mem128[f + 704]
+%line 1985+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 704]
+; T &= G
+%line 1986+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm0
-; v39 = mem128[f + 640]
-%line 1778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm6, [ecx + 640]
-	movdqu [esp + 1536], xmm6
-; v40 = v39 & v35
-%line 1779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm6
-	pand xmm0, xmm5
-; v40 = v38 ^ v40
-%line 1780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 848], xmm1
-; v38 = mem128[g + 704]
-%line 1781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [edx + 704]
-	movdqu [esp + 864], xmm0
-; v41 = v34 & v38
-%line 1782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm2
-	pand xmm1, xmm0
-; v42 = v39 & v37
-%line 1783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 288]
-	pand xmm6, xmm0
-; v43 = mem128[f + 704]
-%line 1784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; G = mem128[g + 704]
+%line 1988+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [edx + 704]
+; T = mem128[f + 704]
+%line 1989+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 704]
-	movdqu [esp + 304], xmm0
-; v44 = v43 & v35
-%line 1785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 256]
-	pand xmm0, xmm5
-; v42 = v41 ^ v42
-%line 1786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm6
-; v44 = v42 ^ v44
-%line 1787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 880], xmm1
-; v42 = v39 & v38
-%line 1788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1536]
-	movdqu xmm5, [esp + 864]
-	pand xmm0, xmm5
-; v41 = v43 & v37
-%line 1789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 304]
-	movdqu xmm6, [esp + 288]
-	pand xmm1, xmm6
-; v41 = v42 ^ v41
-%line 1790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm1
-	movdqu [esp + 896], xmm0
-; v42 = v43 & v38
-%line 1791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 304]
-	pand xmm0, xmm5
-	movdqu [esp + 912], xmm0
-; v45 = v27 ^ v34
-%line 1792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm5, xmm3
-	pxor xmm5, xmm2
-; v46 = v23 ^ v39
-%line 1793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm1, xmm4
-	movdqu xmm0, [esp + 1536]
-	pxor xmm1, xmm0
-; v47 = v32 ^ v43
-%line 1794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1696]
-	movdqu xmm6, [esp + 304]
-	pxor xmm0, xmm6
-	movdqu [esp + 320], xmm0
-; v48 = v26 ^ v35
-%line 1795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 720]
-	movdqu xmm6, [esp + 256]
-	pxor xmm0, xmm6
-	movdqu [esp + 336], xmm0
-; v49 = v28 ^ v37
-%line 1796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 752]
-	movdqu xmm6, [esp + 288]
-	pxor xmm0, xmm6
-	movdqu [esp + 352], xmm0
-; v50 = v24 ^ v38
-%line 1797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 784]
-	movdqu xmm6, [esp + 864]
-	pxor xmm0, xmm6
-	movdqu [esp + 368], xmm0
-; v51 = v45 & v48
-%line 1798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm6, [esp + 336]
-	pand xmm0, xmm6
-	movdqu [esp + 384], xmm0
-; v52 = v45 & v49
-%line 1799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm5
-	movdqu xmm7, [esp + 352]
-	movdqu [esp + 1648], xmm7
-	pand xmm0, xmm7
-	movdqu [esp + 400], xmm0
-; v53 = v46 & v48
-%line 1800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm6
-	movdqu [esp + 416], xmm0
-; v53 = v52 ^ v53
-%line 1801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm6, [esp + 416]
-	pxor xmm0, xmm6
-	movdqu [esp + 928], xmm0
-; v45 = v45 & v50
-%line 1802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 368]
-	pand xmm5, xmm0
-; v52 = v46 & v49
-%line 1803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 1648]
-	pand xmm0, xmm6
-	movdqu [esp + 944], xmm0
-; v48 = v47 & v48
-%line 1804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm6, [esp + 336]
-	pand xmm0, xmm6
-	movdqu [esp + 960], xmm0
-; v52 = v45 ^ v52
-%line 1805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 944]
-	pxor xmm5, xmm0
-; v48 = v52 ^ v48
-%line 1806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 960]
-	pxor xmm5, xmm0
-	movdqu [esp + 976], xmm5
-; v46 = v46 & v50
-%line 1807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 368]
-	pand xmm1, xmm5
-; v49 = v47 & v49
-%line 1808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	movdqu xmm6, [esp + 352]
-	pand xmm0, xmm6
-; v49 = v46 ^ v49
-%line 1809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm0
-	movdqu [esp + 1552], xmm1
-; v50 = v47 & v50
-%line 1810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 320]
-	pand xmm0, xmm5
-	movdqu [esp + 1568], xmm0
-; v51 = v51 ^ v30
-%line 1811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 384]
-	movdqu xmm0, [esp + 736]
-	pxor xmm1, xmm0
-	movdqu [esp + 384], xmm1
-; v51 = v51 ^ v36
-%line 1812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm1, xmm0
-	movdqu [esp + 384], xmm1
-; v53 = v53 ^ v29
-%line 1813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 928]
-	movdqu xmm0, [esp + 768]
-	pxor xmm5, xmm0
-	movdqu [esp + 928], xmm5
-; v53 = v53 ^ v40
-%line 1814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm5, xmm0
-	movdqu [esp + 928], xmm5
-; v48 = v48 ^ v33
-%line 1815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 976]
-	movdqu xmm6, [esp + 800]
-	pxor xmm0, xmm6
-	movdqu [esp + 976], xmm0
-; v48 = v48 ^ v44
-%line 1816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm6, [esp + 880]
-	pxor xmm0, xmm6
-	movdqu [esp + 976], xmm0
-; v49 = v49 ^ v22
-%line 1817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 816]
-	movdqu [esp + 1744], xmm0
-	movdqu [esp + 1664], xmm0
-	movdqu xmm6, [esp + 1552]
-	pxor xmm6, xmm0
-	movdqu [esp + 1552], xmm6
-; v49 = v49 ^ v41
-%line 1818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 896]
-	pxor xmm6, xmm0
-	movdqu [esp + 1552], xmm6
-; v50 = v50 ^ v31
-%line 1819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 832]
-	movdqu [esp + 1760], xmm0
-	movdqu [esp + 1728], xmm0
-	movdqu xmm7, [esp + 1568]
-	pxor xmm7, xmm0
-	movdqu [esp + 1568], xmm7
-; v50 = v50 ^ v42
-%line 1820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 912]
-	pxor xmm7, xmm0
-	movdqu [esp + 1568], xmm7
-; v22 = v51 ^ v22
-%line 1821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1744]
-	pxor xmm1, xmm0
-	movdqu [esp + 992], xmm1
-; v31 = v53 ^ v31
-%line 1822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1760]
-	pxor xmm5, xmm0
-	movdqu [esp + 1008], xmm5
-; v36 = v49 ^ v36
-%line 1823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 272]
-	pxor xmm6, xmm0
-	movdqu [esp + 1024], xmm6
-; v40 = v50 ^ v40
-%line 1824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 848]
-	pxor xmm7, xmm0
-	movdqu [esp + 1040], xmm7
-; v27 = v0 ^ v27
-%line 1825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 0]
-	pxor xmm0, xmm3
-	movdqu [esp + 1056], xmm0
-; v23 = v5 ^ v23
-%line 1826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 64]
-	pxor xmm0, xmm4
-	movdqu [esp + 1072], xmm0
-; v32 = v9 ^ v32
-%line 1827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 80]
-	movdqu xmm1, [esp + 1696]
-	pxor xmm0, xmm1
-	movdqu [esp + 1088], xmm0
-; v34 = v11 ^ v34
-%line 1828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 96]
-	pxor xmm0, xmm2
-	movdqa xmm1, xmm0
-; v39 = v16 ^ v39
-%line 1829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 160]
-	movdqu xmm2, [esp + 1536]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v43 = v20 ^ v43
-%line 1830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 176]
-	movdqu xmm3, [esp + 304]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v26 = v1 ^ v26
-%line 1831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 16]
-	movdqu xmm4, [esp + 720]
-	pxor xmm0, xmm4
-	movdqa xmm4, xmm0
-; v28 = v3 ^ v28
-%line 1832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 48]
-	movdqu xmm5, [esp + 752]
-	pxor xmm0, xmm5
-	movdqu [esp + 1104], xmm0
-; v24 = v4 ^ v24
-%line 1833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 480]
-	movdqu xmm5, [esp + 784]
-	pxor xmm0, xmm5
-	movdqu [esp + 1120], xmm0
-; v35 = v12 ^ v35
-%line 1834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 112]
-	movdqu xmm5, [esp + 256]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v37 = v14 ^ v37
-%line 1835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 144]
-	movdqu xmm6, [esp + 288]
-	pxor xmm0, xmm6
-	movdqu [esp + 1584], xmm0
-; v38 = v15 ^ v38
-%line 1836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 560]
-	movdqu xmm6, [esp + 864]
-	pxor xmm0, xmm6
-	movdqu [esp + 1136], xmm0
-; v15 = v27 & v26
-%line 1837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1056]
-	pand xmm0, xmm4
-	movdqu [esp + 1152], xmm0
-; v14 = v27 & v28
-%line 1838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1056]
-	movdqu xmm6, [esp + 1104]
-	pand xmm0, xmm6
-; v12 = v23 & v26
-%line 1839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1072]
-	pand xmm7, xmm4
-; v12 = v14 ^ v12
-%line 1840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm7
-	movdqu [esp + 1168], xmm0
-; v14 = v27 & v24
-%line 1841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1056]
-	movdqu xmm0, [esp + 1120]
-	pand xmm7, xmm0
-; v4 = v23 & v28
-%line 1842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	pand xmm0, xmm6
-	movdqu [esp + 1184], xmm0
-; v3 = v32 & v26
-%line 1843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1088]
-	pand xmm0, xmm4
-; v4 = v14 ^ v4
-%line 1844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm6, [esp + 1184]
-	pxor xmm7, xmm6
-; v3 = v4 ^ v3
-%line 1845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm7, xmm0
-	movdqu [esp + 1200], xmm7
-; v4 = v23 & v24
-%line 1846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	movdqu xmm6, [esp + 1120]
-	pand xmm0, xmm6
-	movdqu [esp + 1600], xmm0
-; v14 = v32 & v28
-%line 1847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1088]
-	movdqu xmm0, [esp + 1104]
-	pand xmm7, xmm0
-; v14 = v4 ^ v14
-%line 1848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1600]
-	pxor xmm0, xmm7
-	movdqu [esp + 1216], xmm0
-; v4 = v32 & v24
-%line 1849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1088]
-	pand xmm0, xmm6
-	movdqu [esp + 1232], xmm0
-; v1 = v34 & v35
-%line 1850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm5
-	movdqu [esp + 1248], xmm0
-; v20 = v34 & v37
-%line 1851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	movdqu xmm6, [esp + 1584]
-	pand xmm0, xmm6
-; v16 = v39 & v35
-%line 1852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm6, xmm2
-	pand xmm6, xmm5
-; v16 = v20 ^ v16
-%line 1853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm6
-	movdqu [esp + 1264], xmm0
-; v20 = v34 & v38
-%line 1854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm6, xmm1
-	movdqu xmm0, [esp + 1136]
-	pand xmm6, xmm0
-; v11 = v39 & v37
-%line 1855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm7, [esp + 1584]
-	pand xmm0, xmm7
-	movdqu [esp + 1280], xmm0
-; v9 = v43 & v35
-%line 1856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm5
-; v11 = v20 ^ v11
-%line 1857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1280]
-	pxor xmm6, xmm7
-; v9 = v11 ^ v9
-%line 1858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm0
-	movdqu [esp + 1296], xmm6
-; v11 = v39 & v38
-%line 1859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm6, [esp + 1136]
-	pand xmm0, xmm6
-	movdqu [esp + 1712], xmm0
-; v20 = v43 & v37
-%line 1860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 1584]
-	pand xmm7, xmm0
-; v20 = v11 ^ v20
-%line 1861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1712]
-	pxor xmm0, xmm7
-	movdqu [esp + 1312], xmm0
-; v11 = v43 & v38
-%line 1862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm3
-	pand xmm0, xmm6
-	movdqu [esp + 1328], xmm0
-; v34 = v27 ^ v34
-%line 1863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1056]
-	pxor xmm0, xmm1
-	movdqa xmm1, xmm0
-; v39 = v23 ^ v39
-%line 1864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1072]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v43 = v32 ^ v43
-%line 1865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1088]
-	pxor xmm0, xmm3
-	movdqu [esp + 1616], xmm0
-; v35 = v26 ^ v35
-%line 1866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm4, xmm5
-; v37 = v28 ^ v37
-%line 1867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1104]
-	movdqu xmm3, [esp + 1584]
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v38 = v24 ^ v38
-%line 1868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1120]
-	movdqu xmm5, [esp + 1136]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v24 = v34 & v35
-%line 1869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm4
-	movdqa xmm6, xmm0
-; v28 = v34 & v37
-%line 1870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm3
-	movdqu [esp + 1344], xmm0
-; v26 = v39 & v35
-%line 1871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	pand xmm0, xmm4
-	movdqu [esp + 1360], xmm0
-; v26 = v28 ^ v26
-%line 1872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1344]
-	movdqu xmm7, [esp + 1360]
-	pxor xmm0, xmm7
-; v34 = v34 & v38
-%line 1873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm1, xmm5
-; v28 = v39 & v37
-%line 1874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [esp + 432], xmm2
-	movdqu xmm7, [esp + 432]
-	pand xmm7, xmm3
-	movdqu [esp + 432], xmm7
-	movdqu [esp + 1376], xmm7
-; v35 = v43 & v35
-%line 1875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1616]
-	movdqu [esp + 448], xmm7
-	movdqu xmm7, [esp + 448]
-	pand xmm7, xmm4
-	movdqu [esp + 448], xmm7
-; v28 = v34 ^ v28
-%line 1876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm4, [esp + 1376]
-	pxor xmm1, xmm4
-; v35 = v28 ^ v35
-%line 1877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm1, xmm7
-	movdqa xmm4, xmm1
-; v39 = v39 & v38
-%line 1878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pand xmm2, xmm5
-; v37 = v43 & v37
-%line 1879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 1616]
-	pand xmm1, xmm3
-; v37 = v39 ^ v37
-%line 1880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm2, xmm1
-; v38 = v43 & v38
-%line 1881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 1616]
-	pand xmm1, xmm5
-; v24 = v24 ^ v15
-%line 1882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1152]
-	pxor xmm6, xmm3
-; v24 = v24 ^ v1
-%line 1883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1248]
-	pxor xmm6, xmm3
-; v26 = v26 ^ v12
-%line 1884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1168]
-	pxor xmm0, xmm3
-; v26 = v26 ^ v16
-%line 1885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1264]
-	pxor xmm0, xmm3
-; v35 = v35 ^ v3
-%line 1886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1200]
-	pxor xmm4, xmm3
-; v35 = v35 ^ v9
-%line 1887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1296]
-	pxor xmm4, xmm3
-; v37 = v37 ^ v14
-%line 1888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 1216]
-	pxor xmm2, xmm5
-; v37 = v37 ^ v20
-%line 1889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1312]
-	pxor xmm2, xmm3
-; v38 = v38 ^ v4
-%line 1890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1232]
+; T &= G
+%line 1990+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm0, xmm2
+; T = mem128[f + 640]
+%line 1992+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 640]
+; T &= G
+%line 1993+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm2
+; B = B ^ T
+%line 1994+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm3
-; v38 = v38 ^ v11
-%line 1891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1328]
-	pxor xmm1, xmm7
-; v14 = v24 ^ v14
-%line 1892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm5
-; v4 = v26 ^ v4
-%line 1893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm0, xmm3
-	movdqa xmm3, xmm0
-; v1 = v37 ^ v1
-%line 1894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqa xmm0, xmm2
-	movdqu xmm2, [esp + 1248]
-	pxor xmm0, xmm2
-	movdqa xmm2, xmm0
-; v16 = v38 ^ v16
-%line 1895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1264]
-	pxor xmm1, xmm0
-; v15 = v15 ^ v2
-%line 1896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1152]
-	movdqu xmm5, [esp + 32]
-	pxor xmm0, xmm5
-	movdqu [esp + 1152], xmm0
-; v15 = v15 ^ v30
-%line 1897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 736]
-	pxor xmm0, xmm5
-	movdqu [esp + 1152], xmm0
-; v12 = v12 ^ v6
-%line 1898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1168]
-	movdqu xmm5, [esp + 464]
-	pxor xmm0, xmm5
-	movdqu [esp + 1168], xmm0
-; v12 = v12 ^ v29
-%line 1899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 768]
-	pxor xmm0, xmm5
-	movdqu [esp + 1168], xmm0
-; v3 = v3 ^ v10
-%line 1900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1200]
-	movdqu xmm5, [esp + 496]
-	pxor xmm0, xmm5
-	movdqu [esp + 1200], xmm0
-; v3 = v3 ^ v33
-%line 1901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 800]
-	pxor xmm0, xmm5
-	movdqu [esp + 1200], xmm0
-; v14 = v14 ^ v7
-%line 1902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm6, xmm0
-; v14 = v14 ^ v22
-%line 1903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 992]
-	pxor xmm6, xmm0
-; v4 = v4 ^ v8
-%line 1904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 672]
-	pxor xmm3, xmm0
-; v4 = v4 ^ v31
-%line 1905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1008]
-	pxor xmm3, xmm0
-; v35 = v35 ^ v25
-%line 1906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 640]
-	pxor xmm4, xmm0
-; v35 = v35 ^ v48
-%line 1907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 976]
-	pxor xmm4, xmm0
-; v1 = v1 ^ v13
-%line 1908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 688]
-	movdqu [esp + 1680], xmm0
-	pxor xmm2, xmm0
-; v1 = v1 ^ v36
-%line 1909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1024]
-	pxor xmm2, xmm0
-; v16 = v16 ^ v17
-%line 1910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 704]
-	pxor xmm1, xmm5
-; v16 = v16 ^ v40
-%line 1911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1040]
-	pxor xmm1, xmm0
-; v9 = v9 ^ v21
-%line 1912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1296]
-	movdqu xmm0, [esp + 576]
-	pxor xmm7, xmm0
-	movdqu [esp + 1296], xmm7
-; v9 = v9 ^ v44
-%line 1913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 880]
-	pxor xmm7, xmm0
-	movdqu [esp + 1296], xmm7
-; v20 = v20 ^ v18
-%line 1914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1312]
-	movdqu xmm0, [esp + 592]
-	pxor xmm7, xmm0
-	movdqu [esp + 1312], xmm7
-; v20 = v20 ^ v41
-%line 1915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 896]
-	pxor xmm7, xmm0
-	movdqu [esp + 1312], xmm7
-; v11 = v11 ^ v19
-%line 1916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 1328]
-	movdqu xmm0, [esp + 608]
-	pxor xmm7, xmm0
-	movdqu [esp + 1328], xmm7
-; v11 = v11 ^ v42
-%line 1917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 912]
-	pxor xmm7, xmm0
-	movdqu [esp + 1328], xmm7
-; v13 = v15 ^ v13
-%line 1918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1152]
-	movdqu xmm7, [esp + 1680]
-	pxor xmm0, xmm7
-	movdqu [esp + 1392], xmm0
-; v17 = v12 ^ v17
-%line 1919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1168]
-	pxor xmm0, xmm5
-	movdqu [esp + 1408], xmm0
-; v21 = v3 ^ v21
-%line 1920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1200]
-	movdqu xmm5, [esp + 576]
-	pxor xmm0, xmm5
-	movdqu [esp + 1424], xmm0
-; v18 = v14 ^ v18
-%line 1921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 592]
-	pxor xmm6, xmm0
-	movdqu [esp + 1632], xmm6
-; v19 = v4 ^ v19
-%line 1922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 608]
-	pxor xmm3, xmm0
-; v30 = v1 ^ v30
-%line 1923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 736]
-	pxor xmm2, xmm0
-; v29 = v16 ^ v29
-%line 1924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 768]
-	pxor xmm1, xmm0
-; v33 = v9 ^ v33
-%line 1925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1296]
-	movdqu xmm5, [esp + 800]
-	pxor xmm0, xmm5
-	movdqa xmm5, xmm0
-; v22 = v20 ^ v22
-%line 1926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1312]
-	movdqu xmm6, [esp + 992]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
-; v31 = v11 ^ v31
-%line 1927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1328]
-	movdqu xmm7, [esp + 1008]
-	pxor xmm0, xmm7
-; v29 = v29 ^ v42
-%line 1928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 912]
-	pxor xmm1, xmm7
-; v42 = v19 ^ v42
-%line 1929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm3, xmm7
-	movdqu [esp + 1440], xmm3
-; v30 = v30 ^ v41
-%line 1930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 896]
-	pxor xmm2, xmm7
-; v41 = v18 ^ v41
-%line 1931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1632]
-	pxor xmm3, xmm7
-	movdqu [esp + 1456], xmm3
-; v35 = v35 ^ v44
-%line 1932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm7, [esp + 880]
-	pxor xmm4, xmm7
-; v44 = v21 ^ v44
-%line 1933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1424]
-	pxor xmm3, xmm7
-	movdqu [esp + 1472], xmm3
-; v42 = v42 ^ v40
-%line 1934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1440]
-	movdqu xmm7, [esp + 1040]
-	pxor xmm3, xmm7
-	movdqu [esp + 1440], xmm3
-; v40 = v17 ^ v40
-%line 1935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1408]
-	pxor xmm3, xmm7
-	movdqu [esp + 1488], xmm3
-; v41 = v41 ^ v36
-%line 1936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1456]
-	movdqu xmm7, [esp + 1024]
-	pxor xmm3, xmm7
-	movdqu [esp + 1456], xmm3
-; v36 = v13 ^ v36
-%line 1937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1392]
-	pxor xmm3, xmm7
-	movdqu [esp + 1504], xmm3
-; v44 = v44 ^ v48
-%line 1938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1472]
-	movdqu xmm7, [esp + 976]
-	pxor xmm3, xmm7
-	movdqu [esp + 1472], xmm3
-; v48 = v25 ^ v48
-%line 1939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 640]
-	pxor xmm3, xmm7
-	movdqa xmm7, xmm3
-; v40 = v40 ^ v31
-%line 1940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 1488]
-	pxor xmm3, xmm0
-	movdqu [esp + 1488], xmm3
-; v31 = v8 ^ v31
-%line 1941+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm3, [esp + 672]
-	pxor xmm3, xmm0
-; v36 = v36 ^ v22
-%line 1942+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1504]
-	pxor xmm0, xmm6
-	movdqu [esp + 1504], xmm0
-; v22 = v7 ^ v22
-%line 1943+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 656]
-	pxor xmm0, xmm6
-	movdqa xmm6, xmm0
-; v48 = v48 ^ v33
-%line 1944+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm7, xmm5
-; v33 = v10 ^ v33
-%line 1945+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 496]
-	pxor xmm0, xmm5
-; v31 = v31 ^ v29
-%line 1946+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; S22 = A
+%line 1995+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 160], xmm0
+; S21 = B
+%line 1996+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 144], xmm1
+; G = mem128[g + 512]
+%line 1997+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 704]
+%line 1998+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 704]
+; T &= G
+%line 1999+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 576]
+%line 2001+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 576]
+; T = mem128[f + 704]
+%line 2002+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 704]
+; T &= G
+%line 2003+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 640]
+%line 2005+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2006+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2007+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 640]
+%line 2008+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 640]
+; T = mem128[f + 640]
+%line 2009+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2010+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2011+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm1
-; v29 = v6 ^ v29
-%line 1947+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm5, [esp + 464]
-	pxor xmm5, xmm1
-; v22 = v22 ^ v30
-%line 1948+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	pxor xmm6, xmm2
-; v30 = v2 ^ v30
-%line 1949+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm1, [esp + 32]
-	pxor xmm1, xmm2
-; mem128[h + 0] = v30
-%line 1950+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+; T = mem128[f + 576]
+%line 2012+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2013+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2014+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 704]
+%line 2015+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 704]
+; T = mem128[f + 576]
+%line 2016+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2017+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2018+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 512]
+%line 2019+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2020+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2021+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S20 = A
+%line 2022+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 128], xmm3
+; S19 = B
+%line 2023+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 112], xmm2
+; G = mem128[g + 384]
+%line 2024+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 704]
+%line 2025+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 704]
+; T &= G
+%line 2026+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 448]
+%line 2028+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 448]
+; T = mem128[f + 704]
+%line 2029+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 704]
+; T &= G
+%line 2030+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 640]
+%line 2032+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2033+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2034+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 512]
+%line 2035+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 640]
+%line 2036+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2037+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2038+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 576]
+%line 2039+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2040+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2041+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 576]
+%line 2042+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 576]
+; T = mem128[f + 576]
+%line 2043+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2044+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2045+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 512]
+%line 2046+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2047+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2048+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 640]
+%line 2049+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 640]
+; T = mem128[f + 512]
+%line 2050+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2051+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2052+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 448]
+%line 2053+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2054+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2055+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 704]
+%line 2056+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 704]
+; T = mem128[f + 448]
+%line 2057+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2058+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2059+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 384]
+%line 2060+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2061+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2062+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S18 = A
+%line 2063+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 96], xmm3
+; S17 = B
+%line 2064+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 80], xmm2
+; G = mem128[g + 256]
+%line 2065+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 704]
+%line 2066+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 704]
+; T &= G
+%line 2067+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 320]
+%line 2069+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 704]
+%line 2070+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 704]
+; T &= G
+%line 2071+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 640]
+%line 2073+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2074+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2075+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 384]
+%line 2076+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 640]
+%line 2077+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2078+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2079+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 576]
+%line 2080+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2081+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2082+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 448]
+%line 2083+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 448]
+; T = mem128[f + 576]
+%line 2084+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2085+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2086+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 512]
+%line 2087+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2088+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2089+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 512]
+%line 2090+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 512]
+%line 2091+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2092+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2093+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 448]
+%line 2094+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2095+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2096+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 576]
+%line 2097+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 576]
+; T = mem128[f + 448]
+%line 2098+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2099+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 384]
+%line 2101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 640]
+%line 2104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 640]
+; T = mem128[f + 384]
+%line 2105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 320]
+%line 2108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 704]
+%line 2111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 704]
+; T = mem128[f + 320]
+%line 2112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 2115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S16 = A
+%line 2118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 64], xmm3
+; S15 = B
+%line 2119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 48], xmm2
+; G = mem128[g + 128]
+%line 2120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 704]
+%line 2121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 704]
+; T &= G
+%line 2122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 192]
+%line 2124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 704]
+%line 2125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 704]
+; T &= G
+%line 2126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 640]
+%line 2128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 256]
+%line 2131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 640]
+%line 2132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 576]
+%line 2135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 320]
+%line 2138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 576]
+%line 2139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 512]
+%line 2142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 384]
+%line 2145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 512]
+%line 2146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 448]
+%line 2149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 448]
+%line 2152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 448]
+; T = mem128[f + 448]
+%line 2153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 384]
+%line 2156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 512]
+%line 2159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 384]
+%line 2160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 320]
+%line 2163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 576]
+%line 2166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 576]
+; T = mem128[f + 320]
+%line 2167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 2170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 640]
+%line 2173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 640]
+; T = mem128[f + 256]
+%line 2174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 192]
+%line 2177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 704]
+%line 2180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 704]
+; T = mem128[f + 192]
+%line 2181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 128]
+%line 2184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; S14 = A
+%line 2187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 32], xmm3
+; T = S22
+%line 2188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 160]
+; B = B ^ T
+%line 2189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; S13 = B
+%line 2190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 16], xmm2
+; G = mem128[g + 0]
+%line 2191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 704]
+%line 2192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 704]
+; T &= G
+%line 2193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 64]
+%line 2195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 704]
+%line 2196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 704]
+; T &= G
+%line 2197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 640]
+%line 2199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 128]
+%line 2202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 640]
+%line 2203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 640]
+; T &= G
+%line 2204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 576]
+%line 2206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 192]
+%line 2209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 576]
+%line 2210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 512]
+%line 2213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 256]
+%line 2216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 512]
+%line 2217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 448]
+%line 2220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 320]
+%line 2223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 448]
+%line 2224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 384]
+%line 2227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 384]
+%line 2230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 384]
+%line 2231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 320]
+%line 2234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 448]
+%line 2237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 448]
+; T = mem128[f + 320]
+%line 2238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 256]
+%line 2241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 512]
+%line 2244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 256]
+%line 2245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 192]
+%line 2248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 576]
+%line 2251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 576]
+; T = mem128[f + 192]
+%line 2252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 128]
+%line 2255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 640]
+%line 2258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 640]
+; T = mem128[f + 128]
+%line 2259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 64]
+%line 2262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 704]
+%line 2265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 704]
+; T = mem128[f + 64]
+%line 2266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 0]
+%line 2269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S21
+%line 2272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 144]
+; A = A ^ T
+%line 2273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; S12 = A
+%line 2274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [esp + 0], xmm3
+; T = S20
+%line 2275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 128]
+; B = B ^ T
+%line 2276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 704] = B
+%line 2277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 704], xmm2
+; G = mem128[g + 0]
+%line 2278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 640]
+%line 2279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 640]
+; T &= G
+%line 2280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 576]
+%line 2282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 576]
+; T &= G
+%line 2283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 64]
+%line 2285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 576]
+%line 2286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 576]
+; T &= G
+%line 2287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 512]
+%line 2289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 2292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 512]
+%line 2293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 512]
+; T &= G
+%line 2294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 448]
+%line 2296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 2299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 448]
+%line 2300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 384]
+%line 2303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 256]
+%line 2306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 384]
+%line 2307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 320]
+%line 2310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 320]
+%line 2313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 320]
+%line 2314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 256]
+%line 2317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 384]
+%line 2320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 256]
+%line 2321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 192]
+%line 2324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 448]
+%line 2327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 448]
+; T = mem128[f + 192]
+%line 2328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 2331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 512]
+%line 2334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 128]
+%line 2335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 2338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 576]
+%line 2341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 576]
+; T = mem128[f + 64]
+%line 2342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 2345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2347+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 640]
+%line 2348+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 640]
+; T = mem128[f + 0]
+%line 2349+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2351+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S19
+%line 2352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 112]
+; A = A ^ T
+%line 2353+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S22
+%line 2354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 160]
+; A = A ^ T
+%line 2355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 640] = A
+%line 2356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 640], xmm2
+; T = S18
+%line 2357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 96]
+; B = B ^ T
+%line 2358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S21
+%line 2359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 144]
+; B = B ^ T
+%line 2360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 576] = B
+%line 2361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 576], xmm3
+; G = mem128[g + 0]
+%line 2362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 512]
+%line 2363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 512]
+; T &= G
+%line 2364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 448]
+%line 2366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 448]
+; T &= G
+%line 2367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 64]
+%line 2369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 448]
+%line 2370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 448]
+; T &= G
+%line 2371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 384]
+%line 2373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 2376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 384]
+%line 2377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 384]
+; T &= G
+%line 2378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 320]
+%line 2380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 2383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 320]
+%line 2384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 256]
+%line 2387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 256]
+%line 2390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 256]
+%line 2391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 192]
+%line 2394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 320]
+%line 2397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 192]
+%line 2398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 2401+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 384]
+%line 2404+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 128]
+%line 2405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 2408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 448]
+%line 2411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 448]
+; T = mem128[f + 64]
+%line 2412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 2415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 512]
+%line 2418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 512]
+; T = mem128[f + 0]
+%line 2419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S17
+%line 2422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 80]
+; A = A ^ T
+%line 2423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S20
+%line 2424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 128]
+; A = A ^ T
+%line 2425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 512] = A
+%line 2426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 512], xmm2
+; T = S16
+%line 2427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 64]
+; B = B ^ T
+%line 2428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S19
+%line 2429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 112]
+; B = B ^ T
+%line 2430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 448] = B
+%line 2431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 448], xmm3
+; G = mem128[g + 0]
+%line 2432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 384]
+%line 2433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 384]
+; T &= G
+%line 2434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 320]
+%line 2436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 320]
+; T &= G
+%line 2437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 64]
+%line 2439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 320]
+%line 2440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 320]
+; T &= G
+%line 2441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 256]
+%line 2443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 2446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 256]
+%line 2447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 256]
+; T &= G
+%line 2448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 192]
+%line 2450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 2453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 192]
+%line 2454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 2457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 256]
+%line 2460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 128]
+%line 2461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 2464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 320]
+%line 2467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 320]
+; T = mem128[f + 64]
+%line 2468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 2471+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 384]
+%line 2474+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 384]
+; T = mem128[f + 0]
+%line 2475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S15
+%line 2478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 48]
+; A = A ^ T
+%line 2479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S18
+%line 2480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 96]
+; A = A ^ T
+%line 2481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 384] = A
+%line 2482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 384], xmm2
+; T = S14
+%line 2483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 32]
+; B = B ^ T
+%line 2484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S17
+%line 2485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 80]
+; B = B ^ T
+%line 2486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 320] = B
+%line 2487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 320], xmm3
+; G = mem128[g + 0]
+%line 2488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 256]
+%line 2489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 256]
+; T &= G
+%line 2490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; T = mem128[f + 192]
+%line 2492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 192]
+; T &= G
+%line 2493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; G = mem128[g + 64]
+%line 2495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 192]
+%line 2496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 192]
+; T &= G
+%line 2497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 128]
+%line 2499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 128]
+%line 2502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 128]
+%line 2503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 128]
+; T &= G
+%line 2504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 64]
+%line 2506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 192]
+%line 2509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 192]
+; T = mem128[f + 64]
+%line 2510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = mem128[f + 0]
+%line 2513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; G = mem128[g + 256]
+%line 2516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 256]
+; T = mem128[f + 0]
+%line 2517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; T = S13
+%line 2520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 16]
+; A = A ^ T
+%line 2521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; T = S16
+%line 2522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 64]
+; A = A ^ T
+%line 2523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 256] = A
+%line 2524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 256], xmm2
+; T = S12
+%line 2525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 0]
+; B = B ^ T
+%line 2526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; T = S15
+%line 2527+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 48]
+; B = B ^ T
+%line 2528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 192] = B
+%line 2529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 192], xmm3
+; G = mem128[g + 0]
+%line 2530+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 128]
+%line 2531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm3, [ecx + 128]
+; T &= G
+%line 2532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm3, xmm0
+; T = mem128[f + 64]
+%line 2534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm2, [ecx + 64]
+; T &= G
+%line 2535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm2, xmm0
+; G = mem128[g + 64]
+%line 2537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 64]
+; T = mem128[f + 64]
+%line 2538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx + 64]
+; T &= G
+%line 2539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = mem128[f + 0]
+%line 2541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; B = B ^ T
+%line 2543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm1
+; G = mem128[g + 128]
+%line 2544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx + 128]
+; T = mem128[f + 0]
+%line 2545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; A = A ^ T
+%line 2547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm1
+; T = S14
+%line 2548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 32]
+; A = A ^ T
+%line 2549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm3, xmm0
+; mem128[h + 128] = A
+%line 2550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 128], xmm3
+; T = S13
+%line 2551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 16]
+; B = B ^ T
+%line 2552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm2, xmm0
+; mem128[h + 64] = B
+%line 2553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu [eax + 64], xmm2
+; G = mem128[g + 0]
+%line 2554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [edx]
+; T = mem128[f + 0]
+%line 2555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm1, [ecx]
+; T &= G
+%line 2556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pand xmm1, xmm0
+; T = S12
+%line 2558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	movdqu xmm0, [esp + 0]
+; A = A ^ T
+%line 2559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	pxor xmm1, xmm0
+; mem128[h + 0] = A
+%line 2560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax], xmm1
-; mem128[h + 64] = v29
-%line 1951+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 64], xmm5
-; mem128[h + 128] = v33
-%line 1952+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 128], xmm0
-; mem128[h + 192] = v22
-%line 1953+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 192], xmm6
-; mem128[h + 256] = v31
-%line 1954+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 256], xmm3
-; mem128[h + 320] = v48
-%line 1955+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 320], xmm7
-; mem128[h + 384] = v36
-%line 1956+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1504]
-	movdqu [eax + 384], xmm0
-; mem128[h + 448] = v40
-%line 1957+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1488]
-	movdqu [eax + 448], xmm0
-; mem128[h + 512] = v44
-%line 1958+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1472]
-	movdqu [eax + 512], xmm0
-; mem128[h + 576] = v41
-%line 1959+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1456]
-	movdqu [eax + 576], xmm0
-; mem128[h + 640] = v42
-%line 1960+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu xmm0, [esp + 1440]
-	movdqu [eax + 640], xmm0
-; mem128[h + 704] = v35
-%line 1961+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	movdqu [eax + 704], xmm4
 ; h = h + 16
-%line 1962+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add eax, 16
 ; f = f + 16
-%line 1963+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add ecx, 16
 ; g = g + 16
-%line 1964+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add edx, 16
 ; i = i - 1
-%line 1965+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	sub esi, 1
 ; =? i - 0
-%line 1966+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	cmp esi, 0
 ; goto pass if !=
-%line 1967+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	jne .Lpass
 ; leave
-%line 1968+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
-	add esp, 1784
+%line 2567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+	add esp, 184
 	pop esi
 	ret
 .end:
@@ -9174,136 +9940,136 @@ align 32
 qhasm_kernel_mceliece_gf12_vec512_sq_x86_sse2:
 	sub esp, 92
 ; input h f
-%line 1972+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov eax, [esp + 96]
 	mov ecx, [esp + 100]
 ; i = 4
-%line 1974+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov edx, 4
 align 32
 .Lpass:
 ; v0 = mem128[f + 0]
-%line 1976+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx]
 	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 384]
-%line 1977+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 384]
 	movdqu [esp + 16], xmm1
 ; v0 = v0 ^ v1
-%line 1978+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 0], xmm0
 ; v2 = mem128[f + 64]
-%line 1979+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 64]
 	movdqu [esp + 32], xmm0
 ; v3 = mem128[f + 448]
-%line 1980+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 448]
 	movdqu [esp + 48], xmm1
 ; v2 = v2 ^ v3
-%line 1981+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 32], xmm0
 ; v4 = mem128[f + 128]
-%line 1982+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [ecx + 128]
 ; v5 = mem128[f + 512]
-%line 1983+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 512]
 	movdqu [esp + 64], xmm0
 ; v4 = v4 ^ v5
-%line 1984+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v6 = mem128[f + 704]
-%line 1985+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 704]
 ; v4 = v4 ^ v6
-%line 1986+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v7 = mem128[f + 192]
-%line 1987+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [ecx + 192]
 ; v8 = mem128[f + 576]
-%line 1988+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [ecx + 576]
 ; v7 = v7 ^ v8
-%line 1989+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 ; v9 = mem128[f + 256]
-%line 1990+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [ecx + 256]
 ; v10 = mem128[f + 640]
-%line 1991+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [ecx + 640]
 ; v9 = v9 ^ v10
-%line 1992+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm2
 ; v11 = mem128[f + 320]
-%line 1993+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [ecx + 320]
 ; v11 = v11 ^ v6
-%line 1994+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2593+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 ; mem128[h + 0] = v0
-%line 1995+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 0]
 	movdqu [eax], xmm1
 ; mem128[h + 64] = v6
-%line 1996+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 64], xmm0
 ; mem128[h + 128] = v2
-%line 1997+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu [eax + 128], xmm0
 ; mem128[h + 192] = v1
-%line 1998+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu [eax + 192], xmm0
 ; mem128[h + 256] = v4
-%line 1999+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 256], xmm7
 ; mem128[h + 320] = v3
-%line 2000+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu [eax + 320], xmm0
 ; mem128[h + 384] = v7
-%line 2001+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 384], xmm6
 ; mem128[h + 448] = v5
-%line 2002+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu [eax + 448], xmm0
 ; mem128[h + 512] = v9
-%line 2003+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 512], xmm5
 ; mem128[h + 576] = v8
-%line 2004+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 576], xmm4
 ; mem128[h + 640] = v11
-%line 2005+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2604+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 640], xmm3
 ; mem128[h + 704] = v10
-%line 2006+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2605+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 704], xmm2
 ; h = h + 16
-%line 2007+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2606+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add eax, 16
 ; f = f + 16
-%line 2008+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add ecx, 16
 ; i = i - 1
-%line 2009+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2608+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	sub edx, 1
 ; =? i - 0
-%line 2010+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	cmp edx, 0
 ; goto pass if !=
-%line 2011+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2610+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	jne .Lpass
 ; leave
-%line 2012+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add esp, 92
 	ret
 .end:
@@ -9315,1460 +10081,1460 @@ align 32
 qhasm_kernel_mceliece_gf12_vec512_inv_x86_sse2:
 	sub esp, 8524
 ; input h f
-%line 2016+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov eax, [esp + 8528]
 	mov ecx, [esp + 8532]
 ; i = 4
-%line 2018+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	mov edx, 4
 align 32
 .Lpass:
 ; v0 = mem128[f + 0]
-%line 2020+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx]
 	movdqu [esp + 0], xmm0
 ; v1 = mem128[f + 384]
-%line 2021+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 384]
 	movdqu [esp + 16], xmm1
 ; v2 = v0 ^ v1
-%line 2022+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 32], xmm0
 ; v3 = mem128[f + 64]
-%line 2023+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 64]
 	movdqu [esp + 48], xmm0
 ; v4 = mem128[f + 448]
-%line 2024+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 448]
 	movdqu [esp + 64], xmm1
 ; v5 = v3 ^ v4
-%line 2025+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 80], xmm0
 ; v6 = mem128[f + 128]
-%line 2026+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 128]
 	movdqu [esp + 96], xmm0
 ; v7 = mem128[f + 512]
-%line 2027+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 512]
 	movdqu [esp + 112], xmm1
 ; v8 = v6 ^ v7
-%line 2028+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 128], xmm0
 ; v9 = mem128[f + 704]
-%line 2029+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 704]
 	movdqu [esp + 144], xmm0
 ; v8 = v8 ^ v9
-%line 2030+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 128]
 	pxor xmm1, xmm0
 	movdqu [esp + 128], xmm1
 ; v10 = mem128[f + 192]
-%line 2031+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 192]
 	movdqu [esp + 160], xmm0
 ; v11 = mem128[f + 576]
-%line 2032+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 576]
 	movdqu [esp + 176], xmm1
 ; v12 = v10 ^ v11
-%line 2033+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 192], xmm0
 ; v13 = mem128[f + 256]
-%line 2034+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 256]
 	movdqu [esp + 208], xmm0
 ; v14 = mem128[f + 640]
-%line 2035+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [ecx + 640]
 	movdqu [esp + 224], xmm1
 ; v15 = v13 ^ v14
-%line 2036+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 240], xmm0
 ; v16 = mem128[f + 320]
-%line 2037+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [ecx + 320]
 	movdqu [esp + 256], xmm0
 ; v17 = v16 ^ v9
-%line 2038+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 144]
 	pxor xmm0, xmm1
 	movdqu [esp + 272], xmm0
 ; v18 = v2 & v0
-%line 2039+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu xmm2, [esp + 0]
 	pand xmm0, xmm2
 	movdqu [esp + 288], xmm0
 ; v19 = v2 & v3
-%line 2040+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu xmm3, [esp + 48]
 	pand xmm0, xmm3
 ; v20 = v9 & v0
-%line 2041+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm2
 ; v20 = v19 ^ v20
-%line 2042+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 944], xmm0
 ; v19 = v2 & v6
-%line 2043+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 32]
 	movdqu xmm0, [esp + 96]
 	pand xmm2, xmm0
 ; v21 = v9 & v3
-%line 2044+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	pand xmm0, xmm3
 ; v22 = v5 & v0
-%line 2045+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 80]
 	movdqu xmm3, [esp + 0]
 	pand xmm1, xmm3
 ; v21 = v19 ^ v21
-%line 2046+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v22 = v21 ^ v22
-%line 2047+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 	movdqu [esp + 960], xmm2
 ; v21 = v9 & v6
-%line 2048+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v19 = v5 & v3
-%line 2049+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2648+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 80]
 	movdqu xmm3, [esp + 48]
 	pand xmm1, xmm3
 ; v19 = v21 ^ v19
-%line 2050+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2649+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 976], xmm0
 ; v21 = v5 & v6
-%line 2051+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2650+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 80]
 	pand xmm0, xmm2
 	movdqu [esp + 992], xmm0
 ; v23 = v1 & v10
-%line 2052+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm2, [esp + 160]
 	pand xmm0, xmm2
 	movdqu [esp + 304], xmm0
 ; v24 = v1 & v13
-%line 2053+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2652+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 16]
 	movdqu xmm3, [esp + 208]
 	pand xmm1, xmm3
 ; v25 = v8 & v10
-%line 2054+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm2
 ; v25 = v24 ^ v25
-%line 2055+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2654+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 1008], xmm1
 ; v24 = v1 & v16
-%line 2056+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 16]
 	movdqu xmm0, [esp + 256]
 	pand xmm2, xmm0
 ; v26 = v8 & v13
-%line 2057+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	pand xmm0, xmm3
 ; v27 = v4 & v10
-%line 2058+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 64]
 	movdqu xmm3, [esp + 160]
 	pand xmm1, xmm3
 ; v26 = v24 ^ v26
-%line 2059+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v27 = v26 ^ v27
-%line 2060+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 	movdqu [esp + 1024], xmm2
 ; v26 = v8 & v16
-%line 2061+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	movdqu xmm2, [esp + 256]
 	pand xmm0, xmm2
 ; v24 = v4 & v13
-%line 2062+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 64]
 	movdqu xmm3, [esp + 208]
 	pand xmm1, xmm3
 ; v24 = v26 ^ v24
-%line 2063+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1040], xmm0
 ; v26 = v4 & v16
-%line 2064+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	pand xmm0, xmm2
 	movdqu [esp + 1056], xmm0
 ; v28 = v2 ^ v1
-%line 2065+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 32]
 	movdqu xmm0, [esp + 16]
 	pxor xmm2, xmm0
 ; v29 = v9 ^ v8
-%line 2066+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 144]
 	movdqu xmm0, [esp + 128]
 	pxor xmm3, xmm0
 ; v30 = v5 ^ v4
-%line 2067+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 80]
 	movdqu xmm1, [esp + 64]
 	pxor xmm0, xmm1
 	movdqu [esp + 6976], xmm0
 ; v31 = v0 ^ v10
-%line 2068+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 0]
 	movdqu xmm0, [esp + 160]
 	pxor xmm4, xmm0
 ; v32 = v3 ^ v13
-%line 2069+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 48]
 	movdqu xmm0, [esp + 208]
 	pxor xmm1, xmm0
 ; v33 = v6 ^ v16
-%line 2070+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm5, [esp + 256]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v34 = v28 & v31
-%line 2071+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm4
 	movdqa xmm6, xmm0
 ; v35 = v28 & v32
-%line 2072+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm1
 	movdqu [esp + 320], xmm0
 ; v36 = v29 & v31
-%line 2073+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm4
 	movdqu [esp + 336], xmm0
 ; v36 = v35 ^ v36
-%line 2074+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 320]
 	movdqu xmm7, [esp + 336]
 	pxor xmm0, xmm7
 ; v28 = v28 & v33
-%line 2075+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v35 = v29 & v32
-%line 2076+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 352], xmm3
 	movdqu xmm7, [esp + 352]
 	pand xmm7, xmm1
 	movdqu [esp + 352], xmm7
 	movdqu [esp + 1072], xmm7
 ; v31 = v30 & v31
-%line 2077+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2676+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6976]
 	movdqu [esp + 368], xmm7
 	movdqu xmm7, [esp + 368]
 	pand xmm7, xmm4
 	movdqu [esp + 368], xmm7
 ; v35 = v28 ^ v35
-%line 2078+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2677+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1072]
 	pxor xmm2, xmm4
 ; v31 = v35 ^ v31
-%line 2079+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2678+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm7
 	movdqu [esp + 1088], xmm2
 ; v29 = v29 & v33
-%line 2080+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm5
 ; v32 = v30 & v32
-%line 2081+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2680+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6976]
 	pand xmm2, xmm1
 ; v32 = v29 ^ v32
-%line 2082+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm2
 ; v33 = v30 & v33
-%line 2083+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2682+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6976]
 	pand xmm2, xmm5
 ; v34 = v34 ^ v18
-%line 2084+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 288]
 	pxor xmm6, xmm1
 ; v34 = v34 ^ v23
-%line 2085+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 304]
 	pxor xmm6, xmm1
 ; v36 = v36 ^ v20
-%line 2086+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 944]
 	pxor xmm0, xmm1
 ; v36 = v36 ^ v25
-%line 2087+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1008]
 	pxor xmm0, xmm1
 ; v31 = v31 ^ v22
-%line 2088+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1088]
 	movdqu xmm4, [esp + 960]
 	pxor xmm1, xmm4
 	movdqu [esp + 1088], xmm1
 ; v31 = v31 ^ v27
-%line 2089+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1024]
 	pxor xmm1, xmm4
 	movdqu [esp + 1088], xmm1
 ; v32 = v32 ^ v19
-%line 2090+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 976]
 	pxor xmm3, xmm4
 ; v32 = v32 ^ v24
-%line 2091+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1040]
 	pxor xmm3, xmm1
 ; v33 = v33 ^ v21
-%line 2092+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 992]
 	pxor xmm2, xmm1
 ; v33 = v33 ^ v26
-%line 2093+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1056]
 	pxor xmm2, xmm5
 ; v19 = v34 ^ v19
-%line 2094+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 	movdqu [esp + 1104], xmm6
 ; v21 = v36 ^ v21
-%line 2095+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1120], xmm0
 ; v23 = v32 ^ v23
-%line 2096+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 304]
 	pxor xmm3, xmm0
 	movdqu [esp + 1136], xmm3
 ; v25 = v33 ^ v25
-%line 2097+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1008]
 	pxor xmm2, xmm0
 	movdqu [esp + 1152], xmm2
 ; v33 = v12 & v1
-%line 2098+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm2, [esp + 16]
 	pand xmm0, xmm2
 	movdqu [esp + 1168], xmm0
 ; v32 = v12 & v4
-%line 2099+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm3, [esp + 64]
 	pand xmm0, xmm3
 ; v36 = v7 & v1
-%line 2100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 112]
 	pand xmm1, xmm2
 ; v36 = v32 ^ v36
-%line 2101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1184], xmm0
 ; v32 = v12 & v7
-%line 2102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 192]
 	movdqu xmm1, [esp + 112]
 	pand xmm0, xmm1
 ; v34 = v7 & v4
-%line 2103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v30 = v15 & v1
-%line 2104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 240]
 	movdqu xmm3, [esp + 16]
 	pand xmm2, xmm3
 ; v34 = v32 ^ v34
-%line 2105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v30 = v34 ^ v30
-%line 2106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 1200], xmm0
 ; v34 = v7 & v7
-%line 2107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
 ; v32 = v15 & v4
-%line 2108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 240]
 	movdqu xmm3, [esp + 64]
 	pand xmm1, xmm3
 ; v32 = v34 ^ v32
-%line 2109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1216], xmm0
 ; v34 = v15 & v7
-%line 2110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 240]
 	pand xmm0, xmm2
 	movdqu [esp + 1232], xmm0
 ; v29 = v11 & v11
-%line 2111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 176]
 	movdqu xmm3, [esp + 176]
 	pand xmm0, xmm3
 	movdqu [esp + 1248], xmm0
 ; v35 = v11 & v14
-%line 2112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm2, [esp + 224]
 	pand xmm0, xmm2
 ; v28 = v17 & v11
-%line 2113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 272]
 	pand xmm1, xmm3
 ; v28 = v35 ^ v28
-%line 2114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1264], xmm0
 ; v35 = v11 & v9
-%line 2115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	pand xmm3, xmm0
 ; v37 = v17 & v14
-%line 2116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 272]
 	pand xmm0, xmm2
 ; v38 = v14 & v11
-%line 2117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 224]
 	movdqu xmm2, [esp + 176]
 	pand xmm1, xmm2
 ; v37 = v35 ^ v37
-%line 2118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 ; v38 = v37 ^ v38
-%line 2119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm1
 	movdqu [esp + 1280], xmm3
 ; v37 = v17 & v9
-%line 2120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 272]
 	movdqu xmm3, [esp + 144]
 	pand xmm0, xmm3
 ; v35 = v14 & v14
-%line 2121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 224]
 	movdqu xmm1, [esp + 224]
 	pand xmm2, xmm1
 ; v35 = v37 ^ v35
-%line 2122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 1296], xmm0
 ; v37 = v14 & v9
-%line 2123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 	movdqu [esp + 1312], xmm1
 ; v39 = v12 ^ v11
-%line 2124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 192]
 	movdqu xmm1, [esp + 176]
 	pxor xmm2, xmm1
 ; v40 = v7 ^ v17
-%line 2125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 112]
 	movdqu xmm0, [esp + 272]
 	pxor xmm3, xmm0
 ; v41 = v15 ^ v14
-%line 2126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 240]
 	movdqu xmm5, [esp + 224]
 	pxor xmm0, xmm5
 	movdqu [esp + 6992], xmm0
 ; v42 = v1 ^ v11
-%line 2127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 16]
 	pxor xmm4, xmm1
 ; v43 = v4 ^ v14
-%line 2128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 64]
 	pxor xmm1, xmm5
 ; v44 = v7 ^ v9
-%line 2129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm5, [esp + 144]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v45 = v39 & v42
-%line 2130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm4
 	movdqa xmm6, xmm0
 ; v46 = v39 & v43
-%line 2131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm1
 	movdqu [esp + 384], xmm0
 ; v47 = v40 & v42
-%line 2132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm4
 	movdqu [esp + 400], xmm0
 ; v47 = v46 ^ v47
-%line 2133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 384]
 	movdqu xmm7, [esp + 400]
 	pxor xmm0, xmm7
 ; v39 = v39 & v44
-%line 2134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v46 = v40 & v43
-%line 2135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 416], xmm3
 	movdqu xmm7, [esp + 416]
 	pand xmm7, xmm1
 	movdqu [esp + 416], xmm7
 	movdqu [esp + 1328], xmm7
 ; v42 = v41 & v42
-%line 2136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6992]
 	movdqu [esp + 432], xmm7
 	movdqu xmm7, [esp + 432]
 	pand xmm7, xmm4
 	movdqu [esp + 432], xmm7
 ; v46 = v39 ^ v46
-%line 2137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1328]
 	pxor xmm2, xmm4
 ; v42 = v46 ^ v42
-%line 2138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm7
 	movdqu [esp + 1344], xmm2
 ; v40 = v40 & v44
-%line 2139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm5
 ; v43 = v41 & v43
-%line 2140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6992]
 	pand xmm2, xmm1
 ; v43 = v40 ^ v43
-%line 2141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm2
 ; v44 = v41 & v44
-%line 2142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6992]
 	pand xmm2, xmm5
 ; v45 = v45 ^ v33
-%line 2143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1168]
 	pxor xmm6, xmm1
 ; v45 = v45 ^ v29
-%line 2144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1248]
 	pxor xmm6, xmm1
 ; v47 = v47 ^ v36
-%line 2145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1184]
 	pxor xmm0, xmm1
 ; v47 = v47 ^ v28
-%line 2146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1264]
 	pxor xmm0, xmm1
 ; v42 = v42 ^ v30
-%line 2147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1344]
 	movdqu xmm4, [esp + 1200]
 	pxor xmm1, xmm4
 	movdqu [esp + 1344], xmm1
 ; v42 = v42 ^ v38
-%line 2148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1280]
 	pxor xmm1, xmm4
 	movdqu [esp + 1344], xmm1
 ; v43 = v43 ^ v32
-%line 2149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1216]
 	pxor xmm3, xmm4
 ; v43 = v43 ^ v35
-%line 2150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1296]
 	pxor xmm3, xmm1
 ; v44 = v44 ^ v34
-%line 2151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1232]
 	pxor xmm2, xmm1
 ; v44 = v44 ^ v37
-%line 2152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1312]
 	pxor xmm2, xmm5
 ; v32 = v45 ^ v32
-%line 2153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 	movdqu [esp + 1360], xmm6
 ; v34 = v47 ^ v34
-%line 2154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 1376], xmm0
 ; v29 = v43 ^ v29
-%line 2155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1248]
 	pxor xmm3, xmm0
 	movdqu [esp + 1392], xmm3
 ; v28 = v44 ^ v28
-%line 2156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1264]
 	pxor xmm2, xmm0
 	movdqu [esp + 1408], xmm2
 ; v12 = v2 ^ v12
-%line 2157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 32]
 	movdqu xmm1, [esp + 192]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v2 = v9 ^ v7
-%line 2158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 144]
 	movdqu xmm2, [esp + 112]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v15 = v5 ^ v15
-%line 2159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 80]
 	movdqu xmm3, [esp + 240]
 	pxor xmm0, xmm3
 	movdqu [esp + 1424], xmm0
 ; v5 = v1 ^ v11
-%line 2160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm3, [esp + 176]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v17 = v8 ^ v17
-%line 2161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 128]
 	movdqu xmm4, [esp + 272]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v8 = v4 ^ v14
-%line 2162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu xmm5, [esp + 224]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v44 = v0 ^ v1
-%line 2163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm6, [esp + 16]
 	pxor xmm0, xmm6
 	movdqu [esp + 1440], xmm0
 ; v43 = v3 ^ v4
-%line 2164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm6, [esp + 64]
 	pxor xmm0, xmm6
 	movdqu [esp + 1456], xmm0
 ; v47 = v6 ^ v7
-%line 2165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm6, [esp + 112]
 	pxor xmm0, xmm6
 	movdqu [esp + 1472], xmm0
 ; v45 = v10 ^ v11
-%line 2166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 160]
 	movdqu xmm6, [esp + 176]
 	pxor xmm0, xmm6
 	movdqu [esp + 7024], xmm0
 ; v41 = v13 ^ v14
-%line 2167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 208]
 	movdqu xmm6, [esp + 224]
 	pxor xmm0, xmm6
 	movdqu [esp + 1488], xmm0
 ; v40 = v16 ^ v9
-%line 2168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 256]
 	movdqu xmm6, [esp + 144]
 	pxor xmm0, xmm6
 	movdqu [esp + 1504], xmm0
 ; v46 = v12 & v44
-%line 2169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 1440]
 	pand xmm0, xmm6
 	movdqu [esp + 1520], xmm0
 ; v39 = v12 & v43
-%line 2170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 1456]
 	pand xmm0, xmm7
 	movdqu [esp + 7040], xmm0
 ; v48 = v2 & v44
-%line 2171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 ; v48 = v39 ^ v48
-%line 2172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7040]
 	pxor xmm6, xmm0
 	movdqu [esp + 1536], xmm6
 ; v39 = v12 & v47
-%line 2173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm0, [esp + 1472]
 	pand xmm6, xmm0
 ; v49 = v2 & v43
-%line 2174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm7
 	movdqu [esp + 448], xmm0
 ; v50 = v15 & v44
-%line 2175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1424]
 	movdqu xmm0, [esp + 1440]
 	pand xmm7, xmm0
 ; v49 = v39 ^ v49
-%line 2176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 448]
 	pxor xmm6, xmm0
 ; v50 = v49 ^ v50
-%line 2177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 1552], xmm6
 ; v49 = v2 & v47
-%line 2178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm6, [esp + 1472]
 	pand xmm0, xmm6
 	movdqu [esp + 7056], xmm0
 ; v39 = v15 & v43
-%line 2179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1424]
 	movdqu xmm0, [esp + 1456]
 	pand xmm7, xmm0
 ; v39 = v49 ^ v39
-%line 2180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7056]
 	pxor xmm0, xmm7
 	movdqu [esp + 1568], xmm0
 ; v49 = v15 & v47
-%line 2181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1424]
 	pand xmm0, xmm6
 	movdqu [esp + 1584], xmm0
 ; v51 = v5 & v45
-%line 2182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 7024]
 	pand xmm0, xmm6
 	movdqu [esp + 464], xmm0
 ; v52 = v5 & v41
-%line 2183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm7, [esp + 1488]
 	pand xmm0, xmm7
 	movdqu [esp + 7920], xmm0
 ; v53 = v17 & v45
-%line 2184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
 ; v53 = v52 ^ v53
-%line 2185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7920]
 	pxor xmm6, xmm0
 	movdqu [esp + 1600], xmm6
 ; v52 = v5 & v40
-%line 2186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm3
 	movdqu xmm0, [esp + 1504]
 	pand xmm6, xmm0
 ; v54 = v17 & v41
-%line 2187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm7
 	movdqu [esp + 480], xmm0
 ; v55 = v8 & v45
-%line 2188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm5
 	movdqu xmm0, [esp + 7024]
 	pand xmm7, xmm0
 ; v54 = v52 ^ v54
-%line 2189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 480]
 	pxor xmm6, xmm0
 ; v55 = v54 ^ v55
-%line 2190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 1616], xmm6
 ; v54 = v17 & v40
-%line 2191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm6, [esp + 1504]
 	pand xmm0, xmm6
 	movdqu [esp + 7072], xmm0
 ; v52 = v8 & v41
-%line 2192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm5
 	movdqu xmm0, [esp + 1488]
 	pand xmm7, xmm0
 ; v52 = v54 ^ v52
-%line 2193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7072]
 	pxor xmm0, xmm7
 	movdqu [esp + 1632], xmm0
 ; v54 = v8 & v40
-%line 2194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm6
 	movdqu [esp + 1648], xmm0
 ; v5 = v12 ^ v5
-%line 2195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm3
 ; v17 = v2 ^ v17
-%line 2196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm4
 ; v8 = v15 ^ v8
-%line 2197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1424]
 	pxor xmm0, xmm5
 	movdqu [esp + 7088], xmm0
 ; v45 = v44 ^ v45
-%line 2198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 1440]
 	movdqu xmm0, [esp + 7024]
 	pxor xmm3, xmm0
 ; v41 = v43 ^ v41
-%line 2199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1456]
 	movdqu xmm4, [esp + 1488]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v40 = v47 ^ v40
-%line 2200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1472]
 	movdqu xmm5, [esp + 1504]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v47 = v5 & v45
-%line 2201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm3
 	movdqa xmm6, xmm0
 ; v43 = v5 & v41
-%line 2202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 1664], xmm0
 ; v44 = v17 & v45
-%line 2203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
 	movdqu [esp + 1680], xmm0
 ; v44 = v43 ^ v44
-%line 2204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1664]
 	movdqu xmm7, [esp + 1680]
 	pxor xmm0, xmm7
 ; v5 = v5 & v40
-%line 2205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm5
 ; v43 = v17 & v41
-%line 2206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 496], xmm2
 	movdqu xmm7, [esp + 496]
 	pand xmm7, xmm4
 	movdqu [esp + 496], xmm7
 	movdqu [esp + 1696], xmm7
 ; v45 = v8 & v45
-%line 2207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7088]
 	movdqu [esp + 512], xmm7
 	movdqu xmm7, [esp + 512]
 	pand xmm7, xmm3
 	movdqu [esp + 512], xmm7
 ; v43 = v5 ^ v43
-%line 2208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 1696]
 	pxor xmm1, xmm3
 ; v45 = v43 ^ v45
-%line 2209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm7
 	movdqa xmm3, xmm1
 ; v17 = v17 & v40
-%line 2210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v41 = v8 & v41
-%line 2211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7088]
 	pand xmm1, xmm4
 ; v41 = v17 ^ v41
-%line 2212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 ; v40 = v8 & v40
-%line 2213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7088]
 	pand xmm1, xmm5
 ; v47 = v47 ^ v46
-%line 2214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1520]
 	pxor xmm6, xmm4
 ; v47 = v47 ^ v51
-%line 2215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 464]
 	pxor xmm6, xmm4
 ; v44 = v44 ^ v48
-%line 2216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1536]
 	pxor xmm0, xmm4
 ; v44 = v44 ^ v53
-%line 2217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1600]
 	pxor xmm0, xmm4
 ; v45 = v45 ^ v50
-%line 2218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1552]
 	pxor xmm3, xmm4
 ; v45 = v45 ^ v55
-%line 2219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1616]
 	pxor xmm3, xmm4
 ; v41 = v41 ^ v39
-%line 2220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1568]
 	pxor xmm2, xmm5
 ; v41 = v41 ^ v52
-%line 2221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1632]
 	pxor xmm2, xmm4
 ; v40 = v40 ^ v49
-%line 2222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 1584]
 	pxor xmm1, xmm4
 ; v40 = v40 ^ v54
-%line 2223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1648]
 	pxor xmm1, xmm7
 ; v39 = v47 ^ v39
-%line 2224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm5
 ; v49 = v44 ^ v49
-%line 2225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v51 = v41 ^ v51
-%line 2226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 464]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v53 = v40 ^ v53
-%line 2227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1600]
 	pxor xmm1, xmm0
 ; v46 = v46 ^ v18
-%line 2228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1520]
 	movdqu xmm5, [esp + 288]
 	pxor xmm0, xmm5
 	movdqu [esp + 1520], xmm0
 ; v46 = v46 ^ v33
-%line 2229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1168]
 	pxor xmm0, xmm5
 	movdqu [esp + 1520], xmm0
 ; v48 = v48 ^ v20
-%line 2230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1536]
 	movdqu xmm5, [esp + 944]
 	pxor xmm0, xmm5
 	movdqu [esp + 1536], xmm0
 ; v48 = v48 ^ v36
-%line 2231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1184]
 	pxor xmm0, xmm5
 	movdqu [esp + 1536], xmm0
 ; v50 = v50 ^ v22
-%line 2232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1552]
 	movdqu xmm5, [esp + 960]
 	pxor xmm0, xmm5
 	movdqu [esp + 1552], xmm0
 ; v50 = v50 ^ v30
-%line 2233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1200]
 	pxor xmm0, xmm5
 	movdqu [esp + 1552], xmm0
 ; v39 = v39 ^ v19
-%line 2234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1104]
 	pxor xmm6, xmm0
 ; v39 = v39 ^ v32
-%line 2235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1360]
 	pxor xmm6, xmm0
 ; v49 = v49 ^ v21
-%line 2236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1120]
 	pxor xmm4, xmm0
 ; v49 = v49 ^ v34
-%line 2237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1376]
 	pxor xmm4, xmm0
 ; v45 = v45 ^ v31
-%line 2238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1088]
 	pxor xmm3, xmm0
 ; v45 = v45 ^ v42
-%line 2239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1344]
 	pxor xmm3, xmm0
 ; v51 = v51 ^ v23
-%line 2240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1136]
 	movdqu [esp + 7616], xmm0
 	pxor xmm2, xmm0
 ; v51 = v51 ^ v29
-%line 2241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1392]
 	pxor xmm2, xmm0
 ; v53 = v53 ^ v25
-%line 2242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1152]
 	pxor xmm1, xmm5
 ; v53 = v53 ^ v28
-%line 2243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1408]
 	pxor xmm1, xmm0
 ; v55 = v55 ^ v27
-%line 2244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1616]
 	movdqu xmm0, [esp + 1024]
 	pxor xmm7, xmm0
 	movdqu [esp + 1616], xmm7
 ; v55 = v55 ^ v38
-%line 2245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1280]
 	pxor xmm7, xmm0
 	movdqu [esp + 1616], xmm7
 ; v52 = v52 ^ v24
-%line 2246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1632]
 	movdqu xmm0, [esp + 1040]
 	pxor xmm7, xmm0
 	movdqu [esp + 1632], xmm7
 ; v52 = v52 ^ v35
-%line 2247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1296]
 	pxor xmm7, xmm0
 	movdqu [esp + 1632], xmm7
 ; v54 = v54 ^ v26
-%line 2248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1648]
 	movdqu xmm0, [esp + 1056]
 	pxor xmm7, xmm0
 	movdqu [esp + 1648], xmm7
 ; v54 = v54 ^ v37
-%line 2249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1312]
 	pxor xmm7, xmm0
 	movdqu [esp + 1648], xmm7
 ; v23 = v46 ^ v23
-%line 2250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1520]
 	movdqu xmm7, [esp + 7616]
 	pxor xmm0, xmm7
 	movdqu [esp + 1712], xmm0
 ; v25 = v48 ^ v25
-%line 2251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1536]
 	pxor xmm0, xmm5
 	movdqu [esp + 1728], xmm0
 ; v27 = v50 ^ v27
-%line 2252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1552]
 	movdqu xmm5, [esp + 1024]
 	pxor xmm0, xmm5
 	movdqu [esp + 1744], xmm0
 ; v24 = v39 ^ v24
-%line 2253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1040]
 	pxor xmm6, xmm0
 ; v26 = v49 ^ v26
-%line 2254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1056]
 	pxor xmm4, xmm0
 ; v33 = v51 ^ v33
-%line 2255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1168]
 	pxor xmm2, xmm0
 ; v36 = v53 ^ v36
-%line 2256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1184]
 	pxor xmm1, xmm0
 ; v30 = v55 ^ v30
-%line 2257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1616]
 	movdqu xmm5, [esp + 1200]
 	pxor xmm0, xmm5
 	movdqu [esp + 1760], xmm0
 ; v32 = v52 ^ v32
-%line 2258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1632]
 	movdqu xmm5, [esp + 1360]
 	pxor xmm0, xmm5
 	movdqu [esp + 1776], xmm0
 ; v34 = v54 ^ v34
-%line 2259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1648]
 	movdqu xmm5, [esp + 1376]
 	pxor xmm0, xmm5
 	movdqu [esp + 7104], xmm0
 ; v36 = v36 ^ v37
-%line 2260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1312]
 	pxor xmm1, xmm0
 ; v37 = v26 ^ v37
-%line 2261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm0
 ; v33 = v33 ^ v35
-%line 2262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1296]
 	pxor xmm2, xmm0
 ; v35 = v24 ^ v35
-%line 2263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 ; v45 = v45 ^ v38
-%line 2264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 1280]
 	pxor xmm3, xmm5
 ; v38 = v27 ^ v38
-%line 2265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1744]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v37 = v37 ^ v28
-%line 2266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1408]
 	pxor xmm4, xmm7
 ; v28 = v25 ^ v28
-%line 2267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1728]
 	pxor xmm0, xmm7
 	movdqu [esp + 1792], xmm0
 ; v35 = v35 ^ v29
-%line 2268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1392]
 	pxor xmm6, xmm7
 ; v29 = v23 ^ v29
-%line 2269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1712]
 	pxor xmm0, xmm7
 	movdqu [esp + 1808], xmm0
 ; v38 = v38 ^ v42
-%line 2270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 1344]
 	pxor xmm5, xmm7
 ; v42 = v31 ^ v42
-%line 2271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1088]
 	pxor xmm0, xmm7
 	movdqu [esp + 1824], xmm0
 ; v28 = v28 ^ v34
-%line 2272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1792]
 	movdqu xmm7, [esp + 7104]
 	pxor xmm0, xmm7
 	movdqu [esp + 1792], xmm0
 ; v34 = v21 ^ v34
-%line 2273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1120]
 	pxor xmm0, xmm7
 	movdqu [esp + 1840], xmm0
 ; v29 = v29 ^ v32
-%line 2274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1808]
 	movdqu xmm7, [esp + 1776]
 	pxor xmm0, xmm7
 	movdqu [esp + 1808], xmm0
 ; v32 = v19 ^ v32
-%line 2275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1104]
 	pxor xmm0, xmm7
 	movdqu [esp + 1856], xmm0
 ; v42 = v42 ^ v30
-%line 2276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1824]
 	movdqu xmm7, [esp + 1760]
 	pxor xmm0, xmm7
 	movdqu [esp + 1824], xmm0
 ; v30 = v22 ^ v30
-%line 2277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 960]
 	pxor xmm0, xmm7
 	movdqu [esp + 1872], xmm0
 ; v34 = v34 ^ v36
-%line 2278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1840]
 	pxor xmm0, xmm1
 	movdqu [esp + 1840], xmm0
 ; v36 = v20 ^ v36
-%line 2279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 944]
 	pxor xmm0, xmm1
 	movdqu [esp + 1888], xmm0
 ; v32 = v32 ^ v33
-%line 2280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1856]
 	pxor xmm0, xmm2
 	movdqu [esp + 1856], xmm0
 ; v33 = v18 ^ v33
-%line 2281+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm2
 	movdqu [esp + 1904], xmm0
 ; v18 = v33 ^ v29
-%line 2282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1904]
 	movdqu xmm1, [esp + 1808]
 	pxor xmm0, xmm1
 	movdqu [esp + 1920], xmm0
 ; v20 = v36 ^ v28
-%line 2283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1888]
 	movdqu xmm1, [esp + 1792]
 	pxor xmm0, xmm1
 	movdqu [esp + 1936], xmm0
 ; v22 = v30 ^ v38
-%line 2284+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1872]
 	pxor xmm0, xmm5
 	movdqu [esp + 1952], xmm0
 ; v22 = v22 ^ v45
-%line 2285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	pxor xmm0, xmm3
 	movdqu [esp + 1952], xmm0
 ; v19 = v32 ^ v35
-%line 2286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1856]
 	pxor xmm0, xmm6
 	movdqu [esp + 1968], xmm0
 ; v21 = v34 ^ v37
-%line 2287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1840]
 	pxor xmm0, xmm4
 	movdqu [esp + 1984], xmm0
 ; v31 = v42 ^ v45
-%line 2288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1824]
 	pxor xmm0, xmm3
 	movdqu [esp + 2000], xmm0
 ; v18 = v18 ^ v19
-%line 2289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm1, [esp + 1968]
 	pxor xmm0, xmm1
 	movdqu [esp + 1920], xmm0
 ; v23 = v45 ^ v38
-%line 2290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pxor xmm0, xmm5
 	movdqu [esp + 2016], xmm0
 ; v20 = v20 ^ v21
-%line 2291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1936]
 	movdqu xmm1, [esp + 1984]
 	pxor xmm0, xmm1
 	movdqu [esp + 1936], xmm0
 ; v20 = v20 ^ v37
-%line 2292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm4
 	movdqu [esp + 1936], xmm0
 ; v25 = v29 ^ v35
-%line 2293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1808]
 	pxor xmm0, xmm6
 	movdqu [esp + 2032], xmm0
 ; v22 = v22 ^ v31
-%line 2294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	movdqu xmm1, [esp + 2000]
 	pxor xmm0, xmm1
 	movdqu [esp + 1952], xmm0
 ; v27 = v28 ^ v37
-%line 2295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1792]
 	pxor xmm0, xmm4
 	movdqu [esp + 2048], xmm0
 ; v24 = v18 & v33
-%line 2296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm2, [esp + 1904]
 	pand xmm0, xmm2
 	movdqu [esp + 2064], xmm0
 ; v26 = v18 & v36
-%line 2297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm7, [esp + 1888]
 	pand xmm0, xmm7
 ; v54 = v37 & v33
-%line 2298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm4
 	pand xmm1, xmm2
 ; v54 = v26 ^ v54
-%line 2299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2080], xmm0
 ; v26 = v18 & v30
-%line 2300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1920]
 	movdqu xmm0, [esp + 1872]
 	pand xmm1, xmm0
 ; v52 = v37 & v36
-%line 2301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm4
 	pand xmm2, xmm7
 ; v55 = v23 & v33
-%line 2302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	movdqu xmm7, [esp + 1904]
 	pand xmm0, xmm7
 ; v52 = v26 ^ v52
-%line 2303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v55 = v52 ^ v55
-%line 2304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 2096], xmm1
 ; v52 = v37 & v30
-%line 2305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm2, [esp + 1872]
 	pand xmm0, xmm2
 ; v26 = v23 & v36
-%line 2306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2016]
 	movdqu xmm7, [esp + 1888]
 	pand xmm1, xmm7
 ; v26 = v52 ^ v26
-%line 2307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2112], xmm0
 ; v52 = v23 & v30
-%line 2308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	pand xmm0, xmm2
 	movdqu [esp + 2128], xmm0
 ; v53 = v19 & v32
-%line 2309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	movdqu xmm2, [esp + 1856]
 	pand xmm0, xmm2
 	movdqu [esp + 2144], xmm0
 ; v51 = v19 & v34
-%line 2310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	movdqu xmm7, [esp + 1840]
 	pand xmm0, xmm7
 ; v49 = v20 & v32
-%line 2311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1936]
 	pand xmm1, xmm2
 ; v49 = v51 ^ v49
-%line 2312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2160], xmm0
 ; v51 = v19 & v42
-%line 2313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1968]
 	movdqu xmm0, [esp + 1824]
 	pand xmm1, xmm0
 ; v39 = v20 & v34
-%line 2314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 1936]
 	pand xmm2, xmm7
 ; v50 = v38 & v32
-%line 2315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm7, [esp + 1856]
 	pand xmm0, xmm7
 ; v39 = v51 ^ v39
-%line 2316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v50 = v39 ^ v50
-%line 2317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 2176], xmm1
 ; v39 = v20 & v42
-%line 2318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1936]
 	movdqu xmm2, [esp + 1824]
 	pand xmm0, xmm2
 ; v51 = v38 & v34
-%line 2319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm5
 	movdqu xmm7, [esp + 1840]
 	pand xmm1, xmm7
 ; v51 = v39 ^ v51
-%line 2320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2192], xmm0
 ; v39 = v38 & v42
-%line 2321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pand xmm0, xmm2
 	movdqu [esp + 2208], xmm0
 ; v48 = v18 ^ v19
-%line 2322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 1920]
 	movdqu xmm0, [esp + 1968]
 	pxor xmm2, xmm0
 ; v46 = v37 ^ v20
-%line 2323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm4
 	movdqu xmm0, [esp + 1936]
 	pxor xmm1, xmm0
 ; v40 = v23 ^ v38
-%line 2324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	pxor xmm0, xmm5
 	movdqu [esp + 2224], xmm0
 ; v41 = v33 ^ v32
-%line 2325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1904]
 	movdqu xmm7, [esp + 1856]
 	pxor xmm0, xmm7
 	movdqu [esp + 2240], xmm0
 ; v44 = v36 ^ v34
-%line 2326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1888]
 	movdqu xmm7, [esp + 1840]
 	pxor xmm0, xmm7
 	movdqu [esp + 2256], xmm0
 ; v47 = v30 ^ v42
-%line 2327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1872]
 	movdqu xmm7, [esp + 1824]
 	pxor xmm0, xmm7
 	movdqu [esp + 2272], xmm0
 ; v8 = v48 & v41
-%line 2328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 2240]
 	movdqu [esp + 8448], xmm7
@@ -10776,7 +11542,7 @@ align 32
 	pand xmm0, xmm7
 	movdqu [esp + 7120], xmm0
 ; v17 = v48 & v44
-%line 2329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 7936], xmm2
 	movdqu xmm0, [esp + 2256]
 	movdqu [esp + 8320], xmm0
@@ -10788,23 +11554,23 @@ align 32
 	movdqu [esp + 7936], xmm7
 	movdqu [esp + 2288], xmm7
 ; v43 = v46 & v41
-%line 2330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 8448]
 	pand xmm0, xmm7
 	movdqu [esp + 2304], xmm0
 ; v43 = v17 ^ v43
-%line 2331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2288]
 	movdqu xmm7, [esp + 2304]
 	pxor xmm0, xmm7
 	movdqu [esp + 7136], xmm0
 ; v48 = v48 & v47
-%line 2332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2272]
 	pand xmm2, xmm0
 ; v17 = v46 & v44
-%line 2333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 528], xmm1
 	movdqu xmm0, [esp + 528]
 	movdqu xmm7, [esp + 7632]
@@ -10812,7 +11578,7 @@ align 32
 	movdqu [esp + 528], xmm0
 	movdqu [esp + 2320], xmm0
 ; v41 = v40 & v41
-%line 2334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2224]
 	movdqu [esp + 7648], xmm0
 	movdqu [esp + 544], xmm0
@@ -10821,67 +11587,67 @@ align 32
 	movdqu [esp + 544], xmm0
 	movdqu [esp + 2336], xmm0
 ; v17 = v48 ^ v17
-%line 2335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2320]
 	pxor xmm2, xmm0
 ; v41 = v17 ^ v41
-%line 2336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2336]
 	pxor xmm2, xmm0
 	movdqu [esp + 2352], xmm2
 ; v46 = v46 & v47
-%line 2337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 2272]
 	pand xmm1, xmm2
 ; v44 = v40 & v44
-%line 2338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7648]
 	movdqu xmm7, [esp + 2256]
 	pand xmm0, xmm7
 ; v44 = v46 ^ v44
-%line 2339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 8176], xmm1
 ; v47 = v40 & v47
-%line 2340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2224]
 	pand xmm0, xmm2
 	movdqu [esp + 8288], xmm0
 ; v8 = v8 ^ v24
-%line 2341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2064]
 	movdqu xmm1, [esp + 7120]
 	pxor xmm1, xmm0
 	movdqu [esp + 7120], xmm1
 ; v8 = v8 ^ v53
-%line 2342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2941+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2144]
 	pxor xmm1, xmm0
 	movdqu [esp + 7120], xmm1
 ; v43 = v43 ^ v54
-%line 2343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2942+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2080]
 	movdqu xmm1, [esp + 7136]
 	pxor xmm1, xmm0
 	movdqu [esp + 7136], xmm1
 ; v43 = v43 ^ v49
-%line 2344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2943+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2160]
 	pxor xmm1, xmm0
 	movdqu [esp + 7136], xmm1
 ; v41 = v41 ^ v55
-%line 2345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2944+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2352]
 	movdqu xmm1, [esp + 2096]
 	pxor xmm0, xmm1
 	movdqu [esp + 2352], xmm0
 ; v41 = v41 ^ v50
-%line 2346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2945+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2176]
 	pxor xmm0, xmm1
 	movdqu [esp + 2352], xmm0
 ; v44 = v44 ^ v26
-%line 2347+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2946+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2112]
 	movdqu [esp + 8352], xmm0
 	movdqu [esp + 7664], xmm0
@@ -10889,12 +11655,12 @@ align 32
 	pxor xmm1, xmm0
 	movdqu [esp + 8176], xmm1
 ; v44 = v44 ^ v51
-%line 2348+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2947+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2192]
 	pxor xmm1, xmm0
 	movdqu [esp + 8176], xmm1
 ; v47 = v47 ^ v52
-%line 2349+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2948+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2128]
 	movdqu [esp + 8480], xmm0
 	movdqu [esp + 8048], xmm0
@@ -10902,12 +11668,12 @@ align 32
 	pxor xmm2, xmm0
 	movdqu [esp + 8288], xmm2
 ; v47 = v47 ^ v39
-%line 2350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2949+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2208]
 	pxor xmm2, xmm0
 	movdqu [esp + 8288], xmm2
 ; v26 = v8 ^ v26
-%line 2351+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2950+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7120]
 	movdqu [esp + 8416], xmm7
 	movdqu xmm0, [esp + 8352]
@@ -10915,163 +11681,163 @@ align 32
 	movdqu [esp + 8416], xmm7
 	movdqu [esp + 2368], xmm7
 ; v52 = v43 ^ v52
-%line 2352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2951+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7136]
 	movdqu xmm7, [esp + 8480]
 	pxor xmm0, xmm7
 	movdqu [esp + 2384], xmm0
 ; v53 = v44 ^ v53
-%line 2353+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2952+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2144]
 	pxor xmm1, xmm0
 	movdqu [esp + 2400], xmm1
 ; v49 = v47 ^ v49
-%line 2354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2953+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2160]
 	pxor xmm2, xmm0
 	movdqu [esp + 2416], xmm2
 ; v47 = v25 & v29
-%line 2355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2954+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2032]
 	movdqu xmm2, [esp + 1808]
 	pand xmm0, xmm2
 	movdqu [esp + 2432], xmm0
 ; v44 = v25 & v28
-%line 2356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2955+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2032]
 	movdqu xmm7, [esp + 1792]
 	pand xmm0, xmm7
 ; v43 = v21 & v29
-%line 2357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2956+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1984]
 	pand xmm1, xmm2
 ; v43 = v44 ^ v43
-%line 2358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2957+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2448], xmm0
 ; v44 = v25 & v38
-%line 2359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2958+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2032]
 	pand xmm1, xmm5
 ; v8 = v21 & v28
-%line 2360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2959+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 1984]
 	pand xmm2, xmm7
 ; v40 = v22 & v29
-%line 2361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2960+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	movdqu xmm7, [esp + 1808]
 	pand xmm0, xmm7
 ; v8 = v44 ^ v8
-%line 2362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2961+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v40 = v8 ^ v40
-%line 2363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2962+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 2464], xmm1
 ; v8 = v21 & v38
-%line 2364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2963+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1984]
 	pand xmm0, xmm5
 ; v44 = v22 & v28
-%line 2365+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2964+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1952]
 	movdqu xmm2, [esp + 1792]
 	pand xmm1, xmm2
 ; v44 = v8 ^ v44
-%line 2366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2965+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2480], xmm0
 ; v8 = v22 & v38
-%line 2367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2966+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	pand xmm0, xmm5
 	movdqu [esp + 2496], xmm0
 ; v46 = v35 & v35
-%line 2368+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2967+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm6
 	movdqu [esp + 2512], xmm0
 ; v17 = v35 & v37
-%line 2369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2968+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm4
 ; v48 = v27 & v35
-%line 2370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2969+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2048]
 	pand xmm1, xmm6
 ; v48 = v17 ^ v48
-%line 2371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2970+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2528], xmm0
 ; v17 = v35 & v45
-%line 2372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2971+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm3
 ; v5 = v27 & v37
-%line 2373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2972+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2048]
 	pand xmm1, xmm4
 ; v15 = v31 & v35
-%line 2374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2973+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 2000]
 	pand xmm2, xmm6
 ; v5 = v17 ^ v5
-%line 2375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2974+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v15 = v5 ^ v15
-%line 2376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2975+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 2544], xmm0
 ; v5 = v27 & v45
-%line 2377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2976+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2048]
 	pand xmm0, xmm3
 ; v17 = v31 & v37
-%line 2378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2977+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2000]
 	pand xmm1, xmm4
 ; v17 = v5 ^ v17
-%line 2379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2978+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 2560], xmm0
 ; v5 = v31 & v45
-%line 2380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2979+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2000]
 	pand xmm0, xmm3
 	movdqu [esp + 2576], xmm0
 ; v2 = v25 ^ v35
-%line 2381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2980+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 2032]
 	pxor xmm2, xmm6
 ; v12 = v21 ^ v27
-%line 2382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2981+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 1984]
 	movdqu xmm0, [esp + 2048]
 	pxor xmm1, xmm0
 ; v56 = v22 ^ v31
-%line 2383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2982+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1952]
 	movdqu xmm7, [esp + 2000]
 	pxor xmm0, xmm7
 	movdqu [esp + 560], xmm0
 ; v57 = v29 ^ v35
-%line 2384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2983+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1808]
 	pxor xmm0, xmm6
 	movdqu [esp + 576], xmm0
 ; v58 = v28 ^ v37
-%line 2385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2984+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1792]
 	pxor xmm0, xmm4
 	movdqu [esp + 592], xmm0
 ; v59 = v38 ^ v45
-%line 2386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2985+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm3
 	movdqu [esp + 608], xmm0
 ; v60 = v2 & v57
-%line 2387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2986+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 576]
 	movdqu [esp + 8464], xmm7
@@ -11079,7 +11845,7 @@ align 32
 	pand xmm0, xmm7
 	movdqu [esp + 7008], xmm0
 ; v61 = v2 & v58
-%line 2388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2987+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 7952], xmm2
 	movdqu xmm0, [esp + 592]
 	movdqu [esp + 8336], xmm0
@@ -11091,23 +11857,23 @@ align 32
 	movdqu [esp + 7952], xmm7
 	movdqu [esp + 624], xmm7
 ; v62 = v12 & v57
-%line 2389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2988+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 8464]
 	pand xmm0, xmm7
 	movdqu [esp + 640], xmm0
 ; v62 = v61 ^ v62
-%line 2390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2989+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 624]
 	movdqu xmm7, [esp + 640]
 	pxor xmm0, xmm7
 	movdqu [esp + 7152], xmm0
 ; v2 = v2 & v59
-%line 2391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2990+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 608]
 	pand xmm2, xmm0
 ; v61 = v12 & v58
-%line 2392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2991+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 656], xmm1
 	movdqu xmm0, [esp + 656]
 	movdqu xmm7, [esp + 7680]
@@ -11115,7 +11881,7 @@ align 32
 	movdqu [esp + 656], xmm0
 	movdqu [esp + 2592], xmm0
 ; v57 = v56 & v57
-%line 2393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2992+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 560]
 	movdqu [esp + 7696], xmm0
 	movdqu [esp + 672], xmm0
@@ -11124,67 +11890,67 @@ align 32
 	movdqu [esp + 672], xmm0
 	movdqu [esp + 2608], xmm0
 ; v61 = v2 ^ v61
-%line 2394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2993+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2592]
 	pxor xmm2, xmm0
 ; v57 = v61 ^ v57
-%line 2395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2994+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2608]
 	pxor xmm2, xmm0
 	movdqu [esp + 2624], xmm2
 ; v12 = v12 & v59
-%line 2396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2995+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 608]
 	pand xmm1, xmm2
 ; v58 = v56 & v58
-%line 2397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2996+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7696]
 	movdqu xmm7, [esp + 592]
 	pand xmm0, xmm7
 ; v58 = v12 ^ v58
-%line 2398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2997+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 8192], xmm1
 ; v59 = v56 & v59
-%line 2399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2998+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 560]
 	pand xmm0, xmm2
 	movdqu [esp + 8304], xmm0
 ; v60 = v60 ^ v47
-%line 2400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 2999+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2432]
 	movdqu xmm1, [esp + 7008]
 	pxor xmm1, xmm0
 	movdqu [esp + 7008], xmm1
 ; v60 = v60 ^ v46
-%line 2401+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3000+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2512]
 	pxor xmm1, xmm0
 	movdqu [esp + 7008], xmm1
 ; v62 = v62 ^ v43
-%line 2402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3001+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2448]
 	movdqu xmm1, [esp + 7152]
 	pxor xmm1, xmm0
 	movdqu [esp + 7152], xmm1
 ; v62 = v62 ^ v48
-%line 2403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3002+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2528]
 	pxor xmm1, xmm0
 	movdqu [esp + 7152], xmm1
 ; v57 = v57 ^ v40
-%line 2404+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3003+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2624]
 	movdqu xmm1, [esp + 2464]
 	pxor xmm0, xmm1
 	movdqu [esp + 2624], xmm0
 ; v57 = v57 ^ v15
-%line 2405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3004+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 2544]
 	pxor xmm0, xmm1
 	movdqu [esp + 2624], xmm0
 ; v58 = v58 ^ v44
-%line 2406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3005+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2480]
 	movdqu [esp + 8368], xmm0
 	movdqu [esp + 7712], xmm0
@@ -11192,12 +11958,12 @@ align 32
 	pxor xmm1, xmm0
 	movdqu [esp + 8192], xmm1
 ; v58 = v58 ^ v17
-%line 2407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3006+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2560]
 	pxor xmm1, xmm0
 	movdqu [esp + 8192], xmm1
 ; v59 = v59 ^ v8
-%line 2408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3007+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2496]
 	movdqu [esp + 8496], xmm0
 	movdqu [esp + 8064], xmm0
@@ -11205,12 +11971,12 @@ align 32
 	pxor xmm2, xmm0
 	movdqu [esp + 8304], xmm2
 ; v59 = v59 ^ v5
-%line 2409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3008+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2576]
 	pxor xmm2, xmm0
 	movdqu [esp + 8304], xmm2
 ; v44 = v60 ^ v44
-%line 2410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3009+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7008]
 	movdqu [esp + 8432], xmm7
 	movdqu xmm0, [esp + 8368]
@@ -11218,826 +11984,826 @@ align 32
 	movdqu [esp + 8432], xmm7
 	movdqu [esp + 2640], xmm7
 ; v8 = v62 ^ v8
-%line 2411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3010+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7152]
 	movdqu xmm7, [esp + 8496]
 	pxor xmm0, xmm7
 	movdqu [esp + 2656], xmm0
 ; v46 = v58 ^ v46
-%line 2412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3011+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2512]
 	pxor xmm1, xmm0
 	movdqu [esp + 2672], xmm1
 ; v48 = v59 ^ v48
-%line 2413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3012+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2528]
 	pxor xmm2, xmm0
 	movdqu [esp + 2688], xmm2
 ; v25 = v18 ^ v25
-%line 2414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3013+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1920]
 	movdqu xmm1, [esp + 2032]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v21 = v37 ^ v21
-%line 2415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3014+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm2, [esp + 1984]
 	pxor xmm0, xmm2
 	movdqu [esp + 2704], xmm0
 ; v22 = v23 ^ v22
-%line 2416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3015+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2016]
 	movdqu xmm2, [esp + 1952]
 	pxor xmm0, xmm2
 	movdqu [esp + 2720], xmm0
 ; v19 = v19 ^ v35
-%line 2417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3016+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pxor xmm0, xmm6
 	movdqu [esp + 1968], xmm0
 ; v27 = v20 ^ v27
-%line 2418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3017+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1936]
 	movdqu xmm2, [esp + 2048]
 	pxor xmm0, xmm2
 	movdqu [esp + 2736], xmm0
 ; v31 = v38 ^ v31
-%line 2419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3018+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm2, [esp + 2000]
 	pxor xmm0, xmm2
 	movdqu [esp + 2752], xmm0
 ; v29 = v33 ^ v29
-%line 2420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3019+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1904]
 	movdqu xmm2, [esp + 1808]
 	pxor xmm0, xmm2
 	movdqu [esp + 7168], xmm0
 ; v28 = v36 ^ v28
-%line 2421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3020+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1888]
 	movdqu xmm2, [esp + 1792]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v38 = v30 ^ v38
-%line 2422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3021+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1872]
 	pxor xmm0, xmm5
 	movdqu [esp + 2768], xmm0
 ; v35 = v32 ^ v35
-%line 2423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3022+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1856]
 	pxor xmm0, xmm6
 	movdqa xmm5, xmm0
 ; v37 = v34 ^ v37
-%line 2424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3023+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1840]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v45 = v42 ^ v45
-%line 2425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3024+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1824]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v42 = v25 & v29
-%line 2426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3025+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 7168]
 	pand xmm0, xmm6
 	movdqu [esp + 2784], xmm0
 ; v34 = v25 & v28
-%line 2427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3026+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; v32 = v21 & v29
-%line 2428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3027+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2704]
 	pand xmm7, xmm6
 ; v32 = v34 ^ v32
-%line 2429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3028+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 2800], xmm0
 ; v34 = v25 & v38
-%line 2430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3029+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm0, [esp + 2768]
 	pand xmm6, xmm0
 ; v30 = v21 & v28
-%line 2431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3030+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2704]
 	pand xmm0, xmm2
 	movdqu [esp + 2816], xmm0
 ; v36 = v22 & v29
-%line 2432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3031+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2720]
 	movdqu xmm0, [esp + 7168]
 	pand xmm7, xmm0
 ; v30 = v34 ^ v30
-%line 2433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3032+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2816]
 	pxor xmm6, xmm0
 ; v36 = v30 ^ v36
-%line 2434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3033+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 2832], xmm6
 ; v30 = v21 & v38
-%line 2435+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3034+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2704]
 	movdqu xmm6, [esp + 2768]
 	pand xmm0, xmm6
 ; v34 = v22 & v28
-%line 2436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3035+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2720]
 	pand xmm7, xmm2
 ; v34 = v30 ^ v34
-%line 2437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3036+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 2848], xmm0
 ; v30 = v22 & v38
-%line 2438+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3037+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2720]
 	pand xmm0, xmm6
 	movdqu [esp + 2864], xmm0
 ; v33 = v19 & v35
-%line 2439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3038+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pand xmm0, xmm5
 	movdqu [esp + 2880], xmm0
 ; v20 = v19 & v37
-%line 2440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3039+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pand xmm0, xmm4
 ; v23 = v27 & v35
-%line 2441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3040+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2736]
 	pand xmm6, xmm5
 ; v23 = v20 ^ v23
-%line 2442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3041+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 2896], xmm0
 ; v20 = v19 & v45
-%line 2443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3042+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 1968]
 	pand xmm6, xmm3
 ; v18 = v27 & v37
-%line 2444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3043+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2736]
 	pand xmm0, xmm4
 	movdqu [esp + 2912], xmm0
 ; v59 = v31 & v35
-%line 2445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3044+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2752]
 	pand xmm0, xmm5
 ; v18 = v20 ^ v18
-%line 2446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3045+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2912]
 	pxor xmm6, xmm7
 ; v59 = v18 ^ v59
-%line 2447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3046+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 	movdqu [esp + 2928], xmm6
 ; v18 = v27 & v45
-%line 2448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3047+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2736]
 	pand xmm0, xmm3
 ; v20 = v31 & v37
-%line 2449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3048+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2752]
 	pand xmm6, xmm4
 ; v20 = v18 ^ v20
-%line 2450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3049+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 2944], xmm0
 ; v18 = v31 & v45
-%line 2451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3050+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2752]
 	pand xmm0, xmm3
 	movdqu [esp + 2960], xmm0
 ; v19 = v25 ^ v19
-%line 2452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3051+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 1968]
 	pxor xmm1, xmm0
 ; v27 = v21 ^ v27
-%line 2453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3052+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2704]
 	movdqu xmm6, [esp + 2736]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v31 = v22 ^ v31
-%line 2454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3053+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2720]
 	movdqu xmm7, [esp + 2752]
 	pxor xmm0, xmm7
 	movdqu [esp + 2976], xmm0
 ; v35 = v29 ^ v35
-%line 2455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3054+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7168]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v37 = v28 ^ v37
-%line 2456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3055+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm4
 ; v45 = v38 ^ v45
-%line 2457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3056+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2768]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v38 = v19 & v35
-%line 2458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3057+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqa xmm4, xmm0
 ; v28 = v19 & v37
-%line 2459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3058+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; v29 = v27 & v35
-%line 2460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3059+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm6
 	pand xmm7, xmm5
 ; v29 = v28 ^ v29
-%line 2461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3060+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqa xmm7, xmm0
 ; v19 = v19 & v45
-%line 2462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3061+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v28 = v27 & v37
-%line 2463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3062+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm2
 	movdqu [esp + 2992], xmm0
 ; v35 = v31 & v35
-%line 2464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3063+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2976]
 	pand xmm0, xmm5
 ; v28 = v19 ^ v28
-%line 2465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3064+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2992]
 	pxor xmm1, xmm5
 ; v35 = v28 ^ v35
-%line 2466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3065+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 ; v27 = v27 & v45
-%line 2467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3066+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm6, xmm3
 ; v37 = v31 & v37
-%line 2468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3067+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2976]
 	pand xmm0, xmm2
 ; v37 = v27 ^ v37
-%line 2469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3068+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 ; v45 = v31 & v45
-%line 2470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3069+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2976]
 	pand xmm0, xmm3
 	movdqa xmm2, xmm0
 ; v38 = v38 ^ v42
-%line 2471+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3070+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2784]
 	pxor xmm4, xmm0
 ; v38 = v38 ^ v33
-%line 2472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3071+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2880]
 	pxor xmm4, xmm0
 ; v29 = v29 ^ v32
-%line 2473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3072+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2800]
 	pxor xmm7, xmm0
 ; v29 = v29 ^ v23
-%line 2474+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3073+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2896]
 	pxor xmm7, xmm0
 ; v35 = v35 ^ v36
-%line 2475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3074+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2832]
 	pxor xmm1, xmm0
 ; v35 = v35 ^ v59
-%line 2476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3075+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2928]
 	pxor xmm1, xmm0
 ; v37 = v37 ^ v34
-%line 2477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3076+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 2848]
 	pxor xmm6, xmm3
 ; v37 = v37 ^ v20
-%line 2478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3077+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2944]
 	pxor xmm6, xmm0
 ; v45 = v45 ^ v30
-%line 2479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3078+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2864]
 	pxor xmm2, xmm0
 ; v45 = v45 ^ v18
-%line 2480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3079+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2960]
 	pxor xmm2, xmm5
 ; v34 = v38 ^ v34
-%line 2481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3080+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm3
 ; v30 = v29 ^ v30
-%line 2482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3081+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v33 = v37 ^ v33
-%line 2483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3082+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm3, [esp + 2880]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v23 = v45 ^ v23
-%line 2484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3083+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2896]
 	pxor xmm2, xmm0
 ; v42 = v42 ^ v24
-%line 2485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3084+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2784]
 	movdqu xmm5, [esp + 2064]
 	pxor xmm0, xmm5
 	movdqu [esp + 2784], xmm0
 ; v42 = v42 ^ v47
-%line 2486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3085+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2432]
 	pxor xmm0, xmm5
 	movdqu [esp + 2784], xmm0
 ; v32 = v32 ^ v54
-%line 2487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3086+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2800]
 	movdqu xmm5, [esp + 2080]
 	pxor xmm0, xmm5
 	movdqu [esp + 2800], xmm0
 ; v32 = v32 ^ v43
-%line 2488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3087+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2448]
 	pxor xmm0, xmm5
 	movdqu [esp + 2800], xmm0
 ; v36 = v36 ^ v55
-%line 2489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3088+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2832]
 	movdqu xmm5, [esp + 2096]
 	pxor xmm0, xmm5
 	movdqu [esp + 2832], xmm0
 ; v36 = v36 ^ v40
-%line 2490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3089+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2464]
 	pxor xmm0, xmm5
 	movdqu [esp + 2832], xmm0
 ; v34 = v34 ^ v26
-%line 2491+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3090+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2368]
 	pxor xmm4, xmm0
 ; v34 = v34 ^ v44
-%line 2492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3091+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2640]
 	pxor xmm4, xmm0
 ; v30 = v30 ^ v52
-%line 2493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3092+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2384]
 	pxor xmm7, xmm0
 ; v30 = v30 ^ v8
-%line 2494+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3093+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2656]
 	pxor xmm7, xmm0
 ; v35 = v35 ^ v41
-%line 2495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3094+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2352]
 	pxor xmm1, xmm0
 ; v35 = v35 ^ v57
-%line 2496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3095+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2624]
 	pxor xmm1, xmm0
 ; v33 = v33 ^ v53
-%line 2497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3096+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2400]
 	movdqu [esp + 7728], xmm0
 	pxor xmm3, xmm0
 ; v33 = v33 ^ v46
-%line 2498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3097+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2672]
 	pxor xmm3, xmm0
 ; v23 = v23 ^ v49
-%line 2499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3098+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 2416]
 	pxor xmm2, xmm5
 ; v23 = v23 ^ v48
-%line 2500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3099+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2688]
 	pxor xmm2, xmm0
 ; v59 = v59 ^ v50
-%line 2501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2928]
 	movdqu xmm0, [esp + 2176]
 	pxor xmm6, xmm0
 	movdqu [esp + 2928], xmm6
 ; v59 = v59 ^ v15
-%line 2502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2544]
 	pxor xmm6, xmm0
 	movdqu [esp + 2928], xmm6
 ; v20 = v20 ^ v51
-%line 2503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2944]
 	movdqu xmm0, [esp + 2192]
 	pxor xmm6, xmm0
 	movdqu [esp + 2944], xmm6
 ; v20 = v20 ^ v17
-%line 2504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2560]
 	pxor xmm6, xmm0
 	movdqu [esp + 2944], xmm6
 ; v18 = v18 ^ v39
-%line 2505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2960]
 	movdqu xmm0, [esp + 2208]
 	pxor xmm6, xmm0
 	movdqu [esp + 2960], xmm6
 ; v18 = v18 ^ v5
-%line 2506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2576]
 	pxor xmm6, xmm0
 	movdqu [esp + 2960], xmm6
 ; v53 = v42 ^ v53
-%line 2507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2784]
 	movdqu xmm6, [esp + 7728]
 	pxor xmm0, xmm6
 	movdqu [esp + 3008], xmm0
 ; v49 = v32 ^ v49
-%line 2508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2800]
 	pxor xmm0, xmm5
 	movdqu [esp + 3024], xmm0
 ; v50 = v36 ^ v50
-%line 2509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2832]
 	movdqu xmm5, [esp + 2176]
 	pxor xmm0, xmm5
 	movdqu [esp + 3040], xmm0
 ; v51 = v34 ^ v51
-%line 2510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2192]
 	pxor xmm4, xmm0
 	movdqu [esp + 7184], xmm4
 ; v39 = v30 ^ v39
-%line 2511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2208]
 	pxor xmm7, xmm0
 ; v47 = v33 ^ v47
-%line 2512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2432]
 	pxor xmm3, xmm0
 ; v43 = v23 ^ v43
-%line 2513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2448]
 	pxor xmm2, xmm0
 ; v40 = v59 ^ v40
-%line 2514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2928]
 	movdqu xmm4, [esp + 2464]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v44 = v20 ^ v44
-%line 2515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2944]
 	movdqu xmm5, [esp + 2640]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v8 = v18 ^ v8
-%line 2516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2960]
 	movdqu xmm6, [esp + 2656]
 	pxor xmm0, xmm6
 ; v43 = v43 ^ v5
-%line 2517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2576]
 	pxor xmm2, xmm6
 ; v5 = v39 ^ v5
-%line 2518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm6
 	movdqu [esp + 3056], xmm7
 ; v47 = v47 ^ v17
-%line 2519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2560]
 	pxor xmm3, xmm7
 ; v17 = v51 ^ v17
-%line 2520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7184]
 	pxor xmm6, xmm7
 	movdqu [esp + 3072], xmm6
 ; v35 = v35 ^ v15
-%line 2521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 2544]
 	pxor xmm1, xmm7
 ; v15 = v50 ^ v15
-%line 2522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3040]
 	pxor xmm6, xmm7
 	movdqu [esp + 3088], xmm6
 ; v5 = v5 ^ v48
-%line 2523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3056]
 	movdqu xmm7, [esp + 2688]
 	pxor xmm6, xmm7
 	movdqu [esp + 3056], xmm6
 ; v48 = v49 ^ v48
-%line 2524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3024]
 	pxor xmm6, xmm7
 	movdqu [esp + 3104], xmm6
 ; v17 = v17 ^ v46
-%line 2525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3072]
 	movdqu xmm7, [esp + 2672]
 	pxor xmm6, xmm7
 	movdqu [esp + 3072], xmm6
 ; v46 = v53 ^ v46
-%line 2526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3008]
 	pxor xmm6, xmm7
 	movdqu [esp + 3120], xmm6
 ; v15 = v15 ^ v57
-%line 2527+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3088]
 	movdqu xmm7, [esp + 2624]
 	pxor xmm6, xmm7
 	movdqu [esp + 3088], xmm6
 ; v57 = v41 ^ v57
-%line 2528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2352]
 	pxor xmm6, xmm7
 	movdqu [esp + 3136], xmm6
 ; v48 = v48 ^ v8
-%line 2529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3104]
 	pxor xmm6, xmm0
 	movdqu [esp + 3104], xmm6
 ; v8 = v52 ^ v8
-%line 2530+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 2384]
 	pxor xmm6, xmm0
 	movdqu [esp + 3152], xmm6
 ; v46 = v46 ^ v44
-%line 2531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	pxor xmm0, xmm5
 	movdqu [esp + 3120], xmm0
 ; v44 = v26 ^ v44
-%line 2532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2368]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v57 = v57 ^ v40
-%line 2533+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3136]
 	pxor xmm0, xmm4
 	movdqu [esp + 3136], xmm0
 ; v40 = v55 ^ v40
-%line 2534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2096]
 	pxor xmm0, xmm4
 	movdqu [esp + 3168], xmm0
 ; v8 = v8 ^ v43
-%line 2535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	pxor xmm0, xmm2
 	movdqu [esp + 3152], xmm0
 ; v43 = v54 ^ v43
-%line 2536+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2080]
 	pxor xmm0, xmm2
 	movdqu [esp + 3184], xmm0
 ; v44 = v44 ^ v47
-%line 2537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm3
 ; v47 = v24 ^ v47
-%line 2538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 2064]
 	pxor xmm0, xmm3
 	movdqu [esp + 3200], xmm0
 ; v47 = v47 ^ v46
-%line 2539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3200]
 	movdqu xmm0, [esp + 3120]
 	pxor xmm3, xmm0
 	movdqu [esp + 3200], xmm3
 ; v43 = v43 ^ v48
-%line 2540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	movdqu xmm2, [esp + 3104]
 	pxor xmm0, xmm2
 	movdqu [esp + 3184], xmm0
 ; v40 = v40 ^ v15
-%line 2541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3168]
 	movdqu xmm2, [esp + 3088]
 	pxor xmm0, xmm2
 	movdqu [esp + 3168], xmm0
 ; v40 = v40 ^ v35
-%line 2542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 3168], xmm0
 ; v44 = v44 ^ v17
-%line 2543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	pxor xmm5, xmm0
 ; v8 = v8 ^ v5
-%line 2544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	movdqu xmm2, [esp + 3056]
 	pxor xmm0, xmm2
 	movdqu [esp + 3152], xmm0
 ; v57 = v57 ^ v35
-%line 2545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3136]
 	pxor xmm0, xmm1
 	movdqu [esp + 3136], xmm0
 ; v24 = v47 & v0
-%line 2546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm2, [esp + 0]
 	pand xmm0, xmm2
 	movdqu [esp + 3216], xmm0
 ; v54 = v47 & v3
-%line 2547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 48]
 	pand xmm3, xmm4
 ; v55 = v35 & v0
-%line 2548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; v55 = v54 ^ v55
-%line 2549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 	movdqu [esp + 3232], xmm3
 ; v54 = v47 & v6
-%line 2550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3200]
 	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v26 = v35 & v3
-%line 2551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm1
 	pand xmm2, xmm4
 ; v52 = v43 & v0
-%line 2552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3184]
 	movdqu xmm4, [esp + 0]
 	pand xmm3, xmm4
 ; v26 = v54 ^ v26
-%line 2553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v52 = v26 ^ v52
-%line 2554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3248], xmm0
 ; v26 = v35 & v6
-%line 2555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm3, [esp + 96]
 	pand xmm0, xmm3
 ; v54 = v43 & v3
-%line 2556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3184]
 	movdqu xmm4, [esp + 48]
 	pand xmm2, xmm4
 ; v54 = v26 ^ v54
-%line 2557+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3264], xmm0
 ; v26 = v43 & v6
-%line 2558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	pand xmm0, xmm3
 	movdqu [esp + 3280], xmm0
 ; v41 = v46 & v10
-%line 2559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm3, [esp + 160]
 	pand xmm0, xmm3
 	movdqu [esp + 3296], xmm0
 ; v53 = v46 & v13
-%line 2560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm4, [esp + 208]
 	pand xmm0, xmm4
 ; v49 = v40 & v10
-%line 2561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3168]
 	pand xmm2, xmm3
 ; v49 = v53 ^ v49
-%line 2562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3312], xmm0
 ; v53 = v46 & v16
-%line 2563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm2, [esp + 256]
 	pand xmm0, xmm2
 ; v50 = v40 & v13
-%line 2564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3168]
 	pand xmm2, xmm4
 ; v51 = v48 & v10
-%line 2565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3104]
 	movdqu xmm4, [esp + 160]
 	pand xmm3, xmm4
 ; v50 = v53 ^ v50
-%line 2566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v51 = v50 ^ v51
-%line 2567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3328], xmm0
 ; v50 = v40 & v16
-%line 2568+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3168]
 	movdqu xmm3, [esp + 256]
 	pand xmm0, xmm3
 ; v53 = v48 & v13
-%line 2569+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3104]
 	movdqu xmm4, [esp + 208]
 	pand xmm2, xmm4
 ; v53 = v50 ^ v53
-%line 2570+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3344], xmm0
 ; v50 = v48 & v16
-%line 2571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3104]
 	pand xmm0, xmm3
 	movdqu [esp + 3360], xmm0
 ; v39 = v47 ^ v46
-%line 2572+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3200]
 	movdqu xmm0, [esp + 3120]
 	pxor xmm3, xmm0
 ; v18 = v35 ^ v40
-%line 2573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm1
 	movdqu xmm0, [esp + 3168]
 	pxor xmm2, xmm0
 ; v20 = v43 ^ v48
-%line 2574+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	movdqu xmm4, [esp + 3104]
 	pxor xmm0, xmm4
 	movdqu [esp + 3376], xmm0
 ; v59 = v0 ^ v10
-%line 2575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm4, [esp + 160]
 	pxor xmm0, xmm4
 	movdqu [esp + 3392], xmm0
 ; v23 = v3 ^ v13
-%line 2576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm4, [esp + 208]
 	pxor xmm0, xmm4
 	movdqu [esp + 7200], xmm0
 ; v33 = v6 ^ v16
-%line 2577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm4, [esp + 256]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v30 = v39 & v59
-%line 2578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 3392]
 	pand xmm0, xmm6
 	movdqu [esp + 7216], xmm0
 ; v34 = v39 & v23
-%line 2579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm7, [esp + 7200]
 	pand xmm0, xmm7
 	movdqu [esp + 3408], xmm0
 ; v36 = v18 & v59
-%line 2580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 	movdqu [esp + 3424], xmm0
 ; v36 = v34 ^ v36
-%line 2581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3408]
 	movdqu xmm6, [esp + 3424]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v39 = v39 & v33
-%line 2582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm4
 ; v34 = v18 & v23
-%line 2583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 688], xmm2
 	movdqu xmm0, [esp + 688]
 	pand xmm0, xmm7
 	movdqu [esp + 688], xmm0
 	movdqu [esp + 3440], xmm0
 ; v59 = v20 & v59
-%line 2584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3376]
 	movdqu [esp + 7744], xmm0
 	movdqu [esp + 704], xmm0
@@ -12046,282 +12812,282 @@ align 32
 	movdqu [esp + 704], xmm0
 	movdqu [esp + 3456], xmm0
 ; v34 = v39 ^ v34
-%line 2585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3440]
 	pxor xmm3, xmm0
 ; v59 = v34 ^ v59
-%line 2586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3456]
 	pxor xmm3, xmm0
 	movdqu [esp + 3472], xmm3
 ; v18 = v18 & v33
-%line 2587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm4
 ; v23 = v20 & v23
-%line 2588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7744]
 	movdqu xmm3, [esp + 7200]
 	pand xmm0, xmm3
 ; v23 = v18 ^ v23
-%line 2589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v33 = v20 & v33
-%line 2590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3376]
 	pand xmm3, xmm4
 ; v30 = v30 ^ v24
-%line 2591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3216]
 	movdqu xmm4, [esp + 7216]
 	pxor xmm4, xmm0
 	movdqu [esp + 7216], xmm4
 ; v30 = v30 ^ v41
-%line 2592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3296]
 	pxor xmm4, xmm0
 	movdqu [esp + 7216], xmm4
 ; v36 = v36 ^ v55
-%line 2593+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3232]
 	pxor xmm6, xmm0
 ; v36 = v36 ^ v49
-%line 2594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3312]
 	pxor xmm6, xmm0
 ; v59 = v59 ^ v52
-%line 2595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3472]
 	movdqu xmm4, [esp + 3248]
 	pxor xmm0, xmm4
 	movdqu [esp + 3472], xmm0
 ; v59 = v59 ^ v51
-%line 2596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3328]
 	pxor xmm0, xmm4
 	movdqu [esp + 3472], xmm0
 ; v23 = v23 ^ v54
-%line 2597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3264]
 	pxor xmm2, xmm7
 ; v23 = v23 ^ v53
-%line 2598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3344]
 	pxor xmm2, xmm0
 ; v33 = v33 ^ v26
-%line 2599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3280]
 	pxor xmm3, xmm4
 ; v33 = v33 ^ v50
-%line 2600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3360]
 	pxor xmm3, xmm0
 ; v54 = v30 ^ v54
-%line 2601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7216]
 	pxor xmm0, xmm7
 	movdqu [esp + 3488], xmm0
 ; v26 = v36 ^ v26
-%line 2602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pxor xmm0, xmm4
 	movdqu [esp + 3504], xmm0
 ; v41 = v23 ^ v41
-%line 2603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3296]
 	pxor xmm2, xmm0
 	movdqu [esp + 3520], xmm2
 ; v49 = v33 ^ v49
-%line 2604+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3312]
 	pxor xmm3, xmm0
 	movdqu [esp + 3536], xmm3
 ; v33 = v44 & v1
-%line 2605+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm3, [esp + 16]
 	pand xmm0, xmm3
 	movdqu [esp + 3552], xmm0
 ; v23 = v44 & v4
-%line 2606+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm4, [esp + 64]
 	pand xmm0, xmm4
 ; v36 = v15 & v1
-%line 2607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3088]
 	pand xmm2, xmm3
 ; v36 = v23 ^ v36
-%line 2608+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3568], xmm0
 ; v23 = v44 & v7
-%line 2609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
 ; v30 = v15 & v4
-%line 2610+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3088]
 	pand xmm2, xmm4
 ; v20 = v8 & v1
-%line 2611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3152]
 	movdqu xmm4, [esp + 16]
 	pand xmm3, xmm4
 ; v30 = v23 ^ v30
-%line 2612+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v20 = v30 ^ v20
-%line 2613+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3584], xmm0
 ; v30 = v15 & v7
-%line 2614+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3088]
 	movdqu xmm3, [esp + 112]
 	pand xmm0, xmm3
 ; v23 = v8 & v4
-%line 2615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3152]
 	movdqu xmm4, [esp + 64]
 	pand xmm2, xmm4
 ; v23 = v30 ^ v23
-%line 2616+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3600], xmm0
 ; v30 = v8 & v7
-%line 2617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	pand xmm0, xmm3
 	movdqu [esp + 3616], xmm0
 ; v18 = v17 & v11
-%line 2618+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	movdqu xmm3, [esp + 176]
 	pand xmm0, xmm3
 	movdqu [esp + 3632], xmm0
 ; v34 = v17 & v14
-%line 2619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	movdqu xmm4, [esp + 224]
 	pand xmm0, xmm4
 ; v39 = v57 & v11
-%line 2620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3136]
 	pand xmm2, xmm3
 ; v39 = v34 ^ v39
-%line 2621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3648], xmm0
 ; v34 = v17 & v9
-%line 2622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3072]
 	movdqu xmm2, [esp + 144]
 	pand xmm0, xmm2
 ; v32 = v57 & v14
-%line 2623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3136]
 	pand xmm2, xmm4
 ; v42 = v5 & v11
-%line 2624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3056]
 	movdqu xmm4, [esp + 176]
 	pand xmm3, xmm4
 ; v32 = v34 ^ v32
-%line 2625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 ; v42 = v32 ^ v42
-%line 2626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 3664], xmm0
 ; v32 = v57 & v9
-%line 2627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3136]
 	movdqu xmm3, [esp + 144]
 	pand xmm0, xmm3
 ; v34 = v5 & v14
-%line 2628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3056]
 	movdqu xmm4, [esp + 224]
 	pand xmm2, xmm4
 ; v34 = v32 ^ v34
-%line 2629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 3680], xmm0
 ; v32 = v5 & v9
-%line 2630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3056]
 	pand xmm0, xmm3
 	movdqu [esp + 3696], xmm0
 ; v45 = v44 ^ v17
-%line 2631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm3, xmm5
 	movdqu xmm0, [esp + 3072]
 	pxor xmm3, xmm0
 ; v37 = v15 ^ v57
-%line 2632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 3088]
 	movdqu xmm0, [esp + 3136]
 	pxor xmm2, xmm0
 ; v29 = v8 ^ v5
-%line 2633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3152]
 	movdqu xmm4, [esp + 3056]
 	pxor xmm0, xmm4
 	movdqu [esp + 3712], xmm0
 ; v38 = v1 ^ v11
-%line 2634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm4, [esp + 176]
 	pxor xmm0, xmm4
 	movdqu [esp + 3728], xmm0
 ; v31 = v4 ^ v14
-%line 2635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu xmm4, [esp + 224]
 	pxor xmm0, xmm4
 	movdqu [esp + 7232], xmm0
 ; v27 = v7 ^ v9
-%line 2636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm4, [esp + 144]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v28 = v45 & v38
-%line 2637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 3728]
 	pand xmm0, xmm6
 	movdqu [esp + 7248], xmm0
 ; v19 = v45 & v31
-%line 2638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm7, [esp + 7232]
 	pand xmm0, xmm7
 	movdqu [esp + 3744], xmm0
 ; v22 = v37 & v38
-%line 2639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 	movdqu [esp + 3760], xmm0
 ; v22 = v19 ^ v22
-%line 2640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3744]
 	movdqu xmm6, [esp + 3760]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v45 = v45 & v27
-%line 2641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm3, xmm4
 ; v19 = v37 & v31
-%line 2642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 720], xmm2
 	movdqu xmm0, [esp + 720]
 	pand xmm0, xmm7
 	movdqu [esp + 720], xmm0
 	movdqu [esp + 3776], xmm0
 ; v38 = v29 & v38
-%line 2643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3712]
 	movdqu [esp + 7760], xmm0
 	movdqu [esp + 736], xmm0
@@ -12330,1142 +13096,1142 @@ align 32
 	movdqu [esp + 736], xmm0
 	movdqu [esp + 3792], xmm0
 ; v19 = v45 ^ v19
-%line 2644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3776]
 	pxor xmm3, xmm0
 ; v38 = v19 ^ v38
-%line 2645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3792]
 	pxor xmm3, xmm0
 	movdqu [esp + 3808], xmm3
 ; v37 = v37 & v27
-%line 2646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm4
 ; v31 = v29 & v31
-%line 2647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7760]
 	movdqu xmm3, [esp + 7232]
 	pand xmm0, xmm3
 ; v31 = v37 ^ v31
-%line 2648+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v27 = v29 & v27
-%line 2649+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3712]
 	pand xmm3, xmm4
 ; v28 = v28 ^ v33
-%line 2650+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3552]
 	movdqu xmm4, [esp + 7248]
 	pxor xmm4, xmm0
 	movdqu [esp + 7248], xmm4
 ; v28 = v28 ^ v18
-%line 2651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3632]
 	pxor xmm4, xmm0
 	movdqu [esp + 7248], xmm4
 ; v22 = v22 ^ v36
-%line 2652+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3568]
 	pxor xmm6, xmm0
 ; v22 = v22 ^ v39
-%line 2653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3648]
 	pxor xmm6, xmm0
 ; v38 = v38 ^ v20
-%line 2654+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3808]
 	movdqu xmm4, [esp + 3584]
 	pxor xmm0, xmm4
 	movdqu [esp + 3808], xmm0
 ; v38 = v38 ^ v42
-%line 2655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3664]
 	pxor xmm0, xmm4
 	movdqu [esp + 3808], xmm0
 ; v31 = v31 ^ v23
-%line 2656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3600]
 	pxor xmm2, xmm7
 ; v31 = v31 ^ v34
-%line 2657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3680]
 	pxor xmm2, xmm0
 ; v27 = v27 ^ v30
-%line 2658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3616]
 	pxor xmm3, xmm4
 ; v27 = v27 ^ v32
-%line 2659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3696]
 	pxor xmm3, xmm0
 ; v23 = v28 ^ v23
-%line 2660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7248]
 	pxor xmm0, xmm7
 	movdqu [esp + 3824], xmm0
 ; v30 = v22 ^ v30
-%line 2661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pxor xmm0, xmm4
 	movdqu [esp + 3840], xmm0
 ; v18 = v31 ^ v18
-%line 2662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3632]
 	pxor xmm2, xmm0
 	movdqu [esp + 3856], xmm2
 ; v39 = v27 ^ v39
-%line 2663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3648]
 	pxor xmm3, xmm0
 	movdqu [esp + 3872], xmm3
 ; v44 = v47 ^ v44
-%line 2664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3200]
 	pxor xmm0, xmm5
 	movdqu [esp + 3888], xmm0
 ; v15 = v35 ^ v15
-%line 2665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3088]
 	pxor xmm1, xmm0
 ; v8 = v43 ^ v8
-%line 2666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3184]
 	movdqu xmm2, [esp + 3152]
 	pxor xmm0, xmm2
 	movdqu [esp + 3904], xmm0
 ; v17 = v46 ^ v17
-%line 2667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3120]
 	movdqu xmm2, [esp + 3072]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v57 = v40 ^ v57
-%line 2668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3168]
 	movdqu xmm3, [esp + 3136]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v5 = v48 ^ v5
-%line 2669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3104]
 	movdqu xmm4, [esp + 3056]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v48 = v0 ^ v1
-%line 2670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm5, [esp + 16]
 	pxor xmm0, xmm5
 	movdqu [esp + 7264], xmm0
 ; v40 = v3 ^ v4
-%line 2671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm5, [esp + 64]
 	pxor xmm0, xmm5
 	movdqu [esp + 3920], xmm0
 ; v46 = v6 ^ v7
-%line 2672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm5, [esp + 112]
 	pxor xmm0, xmm5
 	movdqu [esp + 3936], xmm0
 ; v43 = v10 ^ v11
-%line 2673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 160]
 	movdqu xmm5, [esp + 176]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v35 = v13 ^ v14
-%line 2674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 208]
 	movdqu xmm6, [esp + 224]
 	pxor xmm0, xmm6
 	movdqu [esp + 3952], xmm0
 ; v47 = v16 ^ v9
-%line 2675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 256]
 	movdqu xmm6, [esp + 144]
 	pxor xmm0, xmm6
 	movdqu [esp + 3968], xmm0
 ; v27 = v44 & v48
-%line 2676+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3888]
 	movdqu xmm6, [esp + 7264]
 	pand xmm0, xmm6
 	movdqu [esp + 3984], xmm0
 ; v31 = v44 & v40
-%line 2677+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3888]
 	movdqu xmm7, [esp + 3920]
 	pand xmm0, xmm7
 	movdqu [esp + 7984], xmm0
 ; v22 = v15 & v48
-%line 2678+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm6
 ; v22 = v31 ^ v22
-%line 2679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 7984]
 	pxor xmm6, xmm0
 	movdqu [esp + 4000], xmm6
 ; v31 = v44 & v46
-%line 2680+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 3888]
 	movdqu xmm0, [esp + 3936]
 	pand xmm6, xmm0
 ; v28 = v15 & v40
-%line 2681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm7
 	movdqu [esp + 4016], xmm0
 ; v29 = v8 & v48
-%line 2682+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3281+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3904]
 	movdqu xmm0, [esp + 7264]
 	pand xmm7, xmm0
 ; v28 = v31 ^ v28
-%line 2683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4016]
 	pxor xmm6, xmm0
 ; v29 = v28 ^ v29
-%line 2684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 4032], xmm6
 ; v28 = v15 & v46
-%line 2685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3284+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 3936]
 	pand xmm0, xmm6
 	movdqu [esp + 7280], xmm0
 ; v31 = v8 & v40
-%line 2686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3904]
 	movdqu xmm0, [esp + 3920]
 	pand xmm7, xmm0
 ; v31 = v28 ^ v31
-%line 2687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7280]
 	pxor xmm0, xmm7
 	movdqu [esp + 4048], xmm0
 ; v28 = v8 & v46
-%line 2688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3904]
 	pand xmm0, xmm6
 	movdqu [esp + 4064], xmm0
 ; v37 = v17 & v43
-%line 2689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 	movdqu [esp + 4080], xmm0
 ; v19 = v17 & v35
-%line 2690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm6, [esp + 3952]
 	pand xmm0, xmm6
 ; v45 = v57 & v43
-%line 2691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm3
 	pand xmm7, xmm5
 ; v45 = v19 ^ v45
-%line 2692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 4096], xmm0
 ; v19 = v17 & v47
-%line 2693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	movdqu xmm0, [esp + 3968]
 	pand xmm7, xmm0
 ; v21 = v57 & v35
-%line 2694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm6
 	movdqu [esp + 4112], xmm0
 ; v25 = v5 & v43
-%line 2695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm5
 ; v21 = v19 ^ v21
-%line 2696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 4112]
 	pxor xmm7, xmm6
 ; v25 = v21 ^ v25
-%line 2697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 4128], xmm7
 ; v21 = v57 & v47
-%line 2698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 3968]
 	pand xmm0, xmm6
 	movdqu [esp + 7296], xmm0
 ; v19 = v5 & v35
-%line 2699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm4
 	movdqu xmm0, [esp + 3952]
 	pand xmm7, xmm0
 ; v19 = v21 ^ v19
-%line 2700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7296]
 	pxor xmm0, xmm7
 	movdqu [esp + 4144], xmm0
 ; v21 = v5 & v47
-%line 2701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
 	movdqu [esp + 4160], xmm0
 ; v17 = v44 ^ v17
-%line 2702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3888]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v57 = v15 ^ v57
-%line 2703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm3
 ; v5 = v8 ^ v5
-%line 2704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3904]
 	pxor xmm0, xmm4
 	movdqu [esp + 7312], xmm0
 ; v43 = v48 ^ v43
-%line 2705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7264]
 	pxor xmm0, xmm5
 	movdqa xmm4, xmm0
 ; v35 = v40 ^ v35
-%line 2706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3920]
 	movdqu xmm0, [esp + 3952]
 	pxor xmm3, xmm0
 ; v47 = v46 ^ v47
-%line 2707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3936]
 	movdqu xmm5, [esp + 3968]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v46 = v17 & v43
-%line 2708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm4
 	movdqa xmm6, xmm0
 ; v40 = v17 & v35
-%line 2709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
 	movdqu [esp + 4176], xmm0
 ; v48 = v57 & v43
-%line 2710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 4192], xmm0
 ; v48 = v40 ^ v48
-%line 2711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4176]
 	movdqu xmm7, [esp + 4192]
 	pxor xmm0, xmm7
 ; v17 = v17 & v47
-%line 2712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v40 = v57 & v35
-%line 2713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 752], xmm1
 	movdqu xmm7, [esp + 752]
 	pand xmm7, xmm3
 	movdqu [esp + 752], xmm7
 	movdqu [esp + 4208], xmm7
 ; v43 = v5 & v43
-%line 2714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7312]
 	movdqu [esp + 768], xmm7
 	movdqu xmm7, [esp + 768]
 	pand xmm7, xmm4
 	movdqu [esp + 768], xmm7
 ; v40 = v17 ^ v40
-%line 2715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4208]
 	pxor xmm2, xmm4
 ; v43 = v40 ^ v43
-%line 2716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm7
 	movdqu [esp + 7328], xmm2
 ; v57 = v57 & v47
-%line 2717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm5
 ; v35 = v5 & v35
-%line 2718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 7312]
 	pand xmm2, xmm3
 ; v35 = v57 ^ v35
-%line 2719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 	movdqa xmm2, xmm1
 ; v47 = v5 & v47
-%line 2720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7312]
 	pand xmm1, xmm5
 ; v46 = v46 ^ v27
-%line 2721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3984]
 	pxor xmm6, xmm3
 ; v46 = v46 ^ v37
-%line 2722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4080]
 	pxor xmm6, xmm3
 ; v48 = v48 ^ v22
-%line 2723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4000]
 	pxor xmm0, xmm3
 ; v48 = v48 ^ v45
-%line 2724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4096]
 	pxor xmm0, xmm3
 ; v43 = v43 ^ v29
-%line 2725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4032]
 	movdqu xmm4, [esp + 7328]
 	pxor xmm4, xmm3
 	movdqu [esp + 7328], xmm4
 ; v43 = v43 ^ v25
-%line 2726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4128]
 	pxor xmm4, xmm3
 	movdqu [esp + 7328], xmm4
 ; v35 = v35 ^ v31
-%line 2727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4048]
 	pxor xmm2, xmm4
 ; v35 = v35 ^ v19
-%line 2728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4144]
 	pxor xmm2, xmm3
 ; v47 = v47 ^ v28
-%line 2729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4064]
 	pxor xmm1, xmm3
 ; v47 = v47 ^ v21
-%line 2730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4160]
 	pxor xmm1, xmm5
 ; v31 = v46 ^ v31
-%line 2731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 ; v28 = v48 ^ v28
-%line 2732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v37 = v35 ^ v37
-%line 2733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 4080]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v45 = v47 ^ v45
-%line 2734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm1, [esp + 4096]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v27 = v27 ^ v24
-%line 2735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3984]
 	movdqu xmm4, [esp + 3216]
 	pxor xmm0, xmm4
 	movdqu [esp + 3984], xmm0
 ; v27 = v27 ^ v33
-%line 2736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3552]
 	pxor xmm0, xmm4
 	movdqu [esp + 3984], xmm0
 ; v22 = v22 ^ v55
-%line 2737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4000]
 	movdqu xmm4, [esp + 3232]
 	pxor xmm0, xmm4
 	movdqu [esp + 4000], xmm0
 ; v22 = v22 ^ v36
-%line 2738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3568]
 	pxor xmm0, xmm4
 	movdqu [esp + 4000], xmm0
 ; v29 = v29 ^ v52
-%line 2739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4032]
 	movdqu xmm4, [esp + 3248]
 	pxor xmm0, xmm4
 	movdqu [esp + 4032], xmm0
 ; v29 = v29 ^ v20
-%line 2740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3584]
 	pxor xmm0, xmm4
 	movdqu [esp + 4032], xmm0
 ; v31 = v31 ^ v54
-%line 2741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3488]
 	pxor xmm6, xmm0
 ; v31 = v31 ^ v23
-%line 2742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3824]
 	pxor xmm6, xmm0
 ; v28 = v28 ^ v26
-%line 2743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3342+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3504]
 	pxor xmm3, xmm0
 ; v28 = v28 ^ v30
-%line 2744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3343+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3840]
 	pxor xmm3, xmm0
 ; v43 = v43 ^ v59
-%line 2745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3344+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3472]
 	movdqu xmm4, [esp + 7328]
 	pxor xmm4, xmm0
 	movdqu [esp + 7328], xmm4
 ; v43 = v43 ^ v38
-%line 2746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3345+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3808]
 	pxor xmm4, xmm0
 	movdqu [esp + 7328], xmm4
 ; v37 = v37 ^ v41
-%line 2747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3346+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 3520]
 	pxor xmm2, xmm4
 ; v37 = v37 ^ v18
-%line 2748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3347+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3856]
 	pxor xmm2, xmm0
 ; v45 = v45 ^ v49
-%line 2749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3348+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 3536]
 	pxor xmm1, xmm5
 ; v45 = v45 ^ v39
-%line 2750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3349+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3872]
 	pxor xmm1, xmm0
 ; v25 = v25 ^ v51
-%line 2751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3350+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4128]
 	movdqu xmm0, [esp + 3328]
 	pxor xmm7, xmm0
 	movdqu [esp + 4128], xmm7
 ; v25 = v25 ^ v42
-%line 2752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3351+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3664]
 	pxor xmm7, xmm0
 	movdqu [esp + 4128], xmm7
 ; v19 = v19 ^ v53
-%line 2753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3352+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4144]
 	movdqu xmm0, [esp + 3344]
 	pxor xmm7, xmm0
 	movdqu [esp + 4144], xmm7
 ; v19 = v19 ^ v34
-%line 2754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3353+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3680]
 	pxor xmm7, xmm0
 	movdqu [esp + 4144], xmm7
 ; v21 = v21 ^ v50
-%line 2755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3354+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4160]
 	movdqu xmm0, [esp + 3360]
 	pxor xmm7, xmm0
 	movdqu [esp + 4160], xmm7
 ; v21 = v21 ^ v32
-%line 2756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3355+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3696]
 	pxor xmm7, xmm0
 	movdqu [esp + 4160], xmm7
 ; v41 = v27 ^ v41
-%line 2757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3356+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3984]
 	pxor xmm0, xmm4
 	movdqu [esp + 4224], xmm0
 ; v49 = v22 ^ v49
-%line 2758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3357+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4000]
 	pxor xmm0, xmm5
 	movdqu [esp + 4240], xmm0
 ; v51 = v29 ^ v51
-%line 2759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3358+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4032]
 	movdqu xmm4, [esp + 3328]
 	pxor xmm0, xmm4
 	movdqu [esp + 4256], xmm0
 ; v53 = v31 ^ v53
-%line 2760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3359+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3344]
 	pxor xmm6, xmm0
 ; v50 = v28 ^ v50
-%line 2761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3360+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3360]
 	pxor xmm3, xmm0
 ; v33 = v37 ^ v33
-%line 2762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3361+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3552]
 	pxor xmm2, xmm0
 ; v36 = v45 ^ v36
-%line 2763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3362+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3568]
 	pxor xmm1, xmm0
 ; v20 = v25 ^ v20
-%line 2764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3363+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4128]
 	movdqu xmm4, [esp + 3584]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v23 = v19 ^ v23
-%line 2765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3364+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4144]
 	movdqu xmm5, [esp + 3824]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v30 = v21 ^ v30
-%line 2766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3365+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4160]
 	movdqu xmm7, [esp + 3840]
 	pxor xmm0, xmm7
 ; v36 = v36 ^ v32
-%line 2767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3366+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3696]
 	pxor xmm1, xmm7
 ; v32 = v50 ^ v32
-%line 2768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3367+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm7
 	movdqu [esp + 4272], xmm3
 ; v33 = v33 ^ v34
-%line 2769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3368+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3680]
 	pxor xmm2, xmm3
 ; v34 = v53 ^ v34
-%line 2770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3369+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm3
 ; v43 = v43 ^ v42
-%line 2771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3370+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3664]
 	movdqu xmm3, [esp + 7328]
 	pxor xmm3, xmm7
 	movdqu [esp + 7328], xmm3
 ; v42 = v51 ^ v42
-%line 2772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3371+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4256]
 	pxor xmm3, xmm7
 	movdqu [esp + 4288], xmm3
 ; v32 = v32 ^ v39
-%line 2773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3372+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4272]
 	movdqu xmm7, [esp + 3872]
 	pxor xmm3, xmm7
 	movdqu [esp + 4272], xmm3
 ; v39 = v49 ^ v39
-%line 2774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3373+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4240]
 	pxor xmm3, xmm7
 	movdqu [esp + 4304], xmm3
 ; v34 = v34 ^ v18
-%line 2775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3374+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 3856]
 	pxor xmm6, xmm7
 ; v18 = v41 ^ v18
-%line 2776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3375+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4224]
 	pxor xmm3, xmm7
 	movdqu [esp + 4320], xmm3
 ; v42 = v42 ^ v38
-%line 2777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3376+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4288]
 	movdqu xmm7, [esp + 3808]
 	pxor xmm3, xmm7
 	movdqu [esp + 4288], xmm3
 ; v38 = v59 ^ v38
-%line 2778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3377+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3472]
 	pxor xmm3, xmm7
 	movdqu [esp + 4336], xmm3
 ; v39 = v39 ^ v30
-%line 2779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3378+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4304]
 	pxor xmm3, xmm0
 	movdqu [esp + 4304], xmm3
 ; v30 = v26 ^ v30
-%line 2780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3379+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 3504]
 	pxor xmm3, xmm0
 	movdqu [esp + 4352], xmm3
 ; v18 = v18 ^ v23
-%line 2781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3380+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4320]
 	pxor xmm0, xmm5
 	movdqu [esp + 4320], xmm0
 ; v23 = v54 ^ v23
-%line 2782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3381+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3488]
 	pxor xmm0, xmm5
 	movdqu [esp + 4368], xmm0
 ; v38 = v38 ^ v20
-%line 2783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3382+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4336]
 	pxor xmm0, xmm4
 	movdqu [esp + 4336], xmm0
 ; v20 = v52 ^ v20
-%line 2784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3383+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3248]
 	pxor xmm0, xmm4
 	movdqu [esp + 4384], xmm0
 ; v30 = v30 ^ v36
-%line 2785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3384+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4352]
 	pxor xmm0, xmm1
 	movdqu [esp + 4352], xmm0
 ; v36 = v55 ^ v36
-%line 2786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3385+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3232]
 	pxor xmm0, xmm1
 	movdqu [esp + 4400], xmm0
 ; v23 = v23 ^ v33
-%line 2787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3386+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4368]
 	pxor xmm0, xmm2
 	movdqu [esp + 4368], xmm0
 ; v33 = v24 ^ v33
-%line 2788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3387+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 3216]
 	pxor xmm0, xmm2
 	movdqu [esp + 4416], xmm0
 ; v24 = v33 ^ v18
-%line 2789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3388+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4416]
 	movdqu xmm1, [esp + 4320]
 	pxor xmm0, xmm1
 	movdqu [esp + 4432], xmm0
 ; v55 = v36 ^ v39
-%line 2790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3389+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4400]
 	movdqu xmm1, [esp + 4304]
 	pxor xmm0, xmm1
 	movdqu [esp + 7344], xmm0
 ; v52 = v20 ^ v42
-%line 2791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3390+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4384]
 	movdqu xmm1, [esp + 4288]
 	pxor xmm0, xmm1
 	movdqu [esp + 8208], xmm0
 ; v52 = v52 ^ v43
-%line 2792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3391+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7328]
 	movdqu xmm0, [esp + 8208]
 	pxor xmm0, xmm1
 	movdqu [esp + 8208], xmm0
 ; v54 = v23 ^ v34
-%line 2793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3392+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4368]
 	pxor xmm0, xmm6
 	movdqu [esp + 4448], xmm0
 ; v26 = v30 ^ v32
-%line 2794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3393+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4352]
 	movdqu xmm3, [esp + 4272]
 	pxor xmm0, xmm3
 	movdqu [esp + 4464], xmm0
 ; v59 = v38 ^ v43
-%line 2795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3394+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4336]
 	pxor xmm0, xmm1
 	movdqa xmm2, xmm0
 ; v24 = v24 ^ v54
-%line 2796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3395+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4432]
 	movdqu xmm1, [esp + 4448]
 	pxor xmm0, xmm1
 	movdqu [esp + 4432], xmm0
 ; v41 = v43 ^ v42
-%line 2797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3396+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7328]
 	movdqu xmm1, [esp + 4288]
 	pxor xmm0, xmm1
 	movdqu [esp + 4480], xmm0
 ; v55 = v55 ^ v26
-%line 2798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3397+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4464]
 	movdqu xmm0, [esp + 7344]
 	pxor xmm0, xmm4
 	movdqu [esp + 7344], xmm0
 ; v55 = v55 ^ v32
-%line 2799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3398+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 7344], xmm0
 ; v49 = v18 ^ v34
-%line 2800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3399+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4320]
 	pxor xmm0, xmm6
 	movdqu [esp + 4496], xmm0
 ; v52 = v52 ^ v59
-%line 2801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3400+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	pxor xmm0, xmm2
 	movdqu [esp + 8208], xmm0
 ; v51 = v39 ^ v32
-%line 2802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3401+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4304]
 	movdqu xmm1, [esp + 4272]
 	pxor xmm0, xmm1
 	movdqu [esp + 4512], xmm0
 ; v24 = v24 ^ v49
-%line 2803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3402+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4432]
 	movdqu xmm0, [esp + 4496]
 	pxor xmm3, xmm0
 	movdqu [esp + 4432], xmm3
 ; v53 = v32 ^ v26
-%line 2804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3403+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm4
 	movdqu [esp + 4528], xmm1
 ; v41 = v41 ^ v52
-%line 2805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3404+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4480]
 	movdqu xmm0, [esp + 8208]
 	pxor xmm5, xmm0
 	movdqu [esp + 4480], xmm5
 ; v41 = v41 ^ v59
-%line 2806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3405+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm2
 	movdqu [esp + 4480], xmm5
 ; v54 = v54 ^ v34
-%line 2807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3406+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	pxor xmm0, xmm6
 	movdqu [esp + 4448], xmm0
 ; v55 = v55 ^ v51
-%line 2808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3407+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4512]
 	movdqu xmm1, [esp + 7344]
 	pxor xmm1, xmm7
 	movdqu [esp + 7344], xmm1
 ; v50 = v42 ^ v59
-%line 2809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3408+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4288]
 	movdqu [esp + 7968], xmm4
 	pxor xmm4, xmm2
 	movdqu [esp + 7968], xmm4
 	movdqu [esp + 4544], xmm4
 ; v24 = v24 ^ v54
-%line 2810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3409+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 	movdqu [esp + 4432], xmm3
 ; v59 = v59 ^ v52
-%line 2811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3410+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	pxor xmm2, xmm0
 ; v53 = v53 ^ v55
-%line 2812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3411+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4528]
 	pxor xmm4, xmm1
 	movdqu [esp + 4528], xmm4
 ; v53 = v53 ^ v51
-%line 2813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3412+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 4528], xmm4
 ; v49 = v49 ^ v34
-%line 2814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3413+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu [esp + 7776], xmm0
 	pxor xmm0, xmm6
 	movdqu [esp + 7776], xmm0
 	movdqu [esp + 4496], xmm0
 ; v41 = v41 ^ v50
-%line 2815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3414+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	movdqu [esp + 8160], xmm1
 	movdqu [esp + 7792], xmm1
 	pxor xmm5, xmm1
 	movdqu [esp + 4480], xmm5
 ; v26 = v26 ^ v51
-%line 2816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3415+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4464]
 	movdqu [esp + 8080], xmm1
 	pxor xmm1, xmm7
 	movdqu [esp + 8080], xmm1
 	movdqu [esp + 4464], xmm1
 ; v24 = v24 ^ v49
-%line 2817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3416+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm0
 	movdqu [esp + 4432], xmm3
 ; v51 = v51 ^ v55
-%line 2818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3417+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7344]
 	pxor xmm7, xmm0
 	movdqu [esp + 4512], xmm7
 ; v59 = v59 ^ v41
-%line 2819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3418+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm5
 ; v59 = v59 ^ v50
-%line 2820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3419+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8160]
 	pxor xmm2, xmm0
 ; v54 = v54 ^ v34
-%line 2821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3420+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	pxor xmm0, xmm6
 	movdqu [esp + 4448], xmm0
 ; v53 = v53 ^ v26
-%line 2822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3421+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm1
 	movdqu [esp + 4528], xmm4
 ; v52 = v52 ^ v50
-%line 2823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3422+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7792]
 	movdqu xmm1, [esp + 8208]
 	pxor xmm1, xmm0
 	movdqu [esp + 8208], xmm1
 ; v21 = v24 & v33
-%line 2824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3423+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 4416]
 	pand xmm0, xmm4
 	movdqu [esp + 4560], xmm0
 ; v19 = v24 & v36
-%line 2825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3424+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm3, [esp + 4400]
 	pand xmm0, xmm3
 ; v25 = v50 & v33
-%line 2826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3425+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	pand xmm1, xmm4
 ; v25 = v19 ^ v25
-%line 2827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3426+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4576], xmm0
 ; v19 = v24 & v20
-%line 2828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3427+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4432]
 	movdqu xmm1, [esp + 4384]
 	pand xmm0, xmm1
 ; v45 = v50 & v36
-%line 2829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3428+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	pand xmm1, xmm3
 ; v37 = v51 & v33
-%line 2830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3429+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4512]
 	movdqu xmm4, [esp + 4416]
 	pand xmm3, xmm4
 ; v45 = v19 ^ v45
-%line 2831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3430+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v37 = v45 ^ v37
-%line 2832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3431+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 4592], xmm0
 ; v45 = v50 & v20
-%line 2833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3432+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4544]
 	movdqu xmm3, [esp + 4384]
 	pand xmm0, xmm3
 ; v19 = v51 & v36
-%line 2834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3433+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4512]
 	movdqu xmm4, [esp + 4400]
 	pand xmm1, xmm4
 ; v19 = v45 ^ v19
-%line 2835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3434+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4608], xmm0
 ; v45 = v51 & v20
-%line 2836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3435+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4512]
 	pand xmm0, xmm3
 	movdqu [esp + 4624], xmm0
 ; v28 = v49 & v23
-%line 2837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3436+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm3, [esp + 4368]
 	pand xmm0, xmm3
 	movdqu [esp + 4640], xmm0
 ; v31 = v49 & v30
-%line 2838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3437+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm4, [esp + 4352]
 	pand xmm0, xmm4
 ; v29 = v59 & v23
-%line 2839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3438+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm2
 	pand xmm1, xmm3
 ; v29 = v31 ^ v29
-%line 2840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3439+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4656], xmm0
 ; v31 = v49 & v38
-%line 2841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3440+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm1, [esp + 4336]
 	pand xmm0, xmm1
 ; v22 = v59 & v30
-%line 2842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3441+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm2
 	pand xmm1, xmm4
 ; v27 = v55 & v23
-%line 2843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3442+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 7344]
 	movdqu xmm4, [esp + 4368]
 	pand xmm3, xmm4
 ; v22 = v31 ^ v22
-%line 2844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3443+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v27 = v22 ^ v27
-%line 2845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3444+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 4672], xmm0
 ; v22 = v59 & v38
-%line 2846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3445+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm3, [esp + 4336]
 	pand xmm0, xmm3
 ; v31 = v55 & v30
-%line 2847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3446+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7344]
 	movdqu xmm4, [esp + 4352]
 	pand xmm1, xmm4
 ; v31 = v22 ^ v31
-%line 2848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3447+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4688], xmm0
 ; v22 = v55 & v38
-%line 2849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3448+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7344]
 	pand xmm0, xmm3
 	movdqu [esp + 4704], xmm0
 ; v47 = v24 ^ v49
-%line 2850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3449+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4432]
 	movdqu xmm0, [esp + 4496]
 	pxor xmm3, xmm0
 ; v35 = v50 ^ v59
-%line 2851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3450+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4544]
 	pxor xmm1, xmm2
 ; v48 = v51 ^ v55
-%line 2852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3451+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4512]
 	movdqu xmm4, [esp + 7344]
 	pxor xmm0, xmm4
 	movdqu [esp + 4720], xmm0
 ; v46 = v33 ^ v23
-%line 2853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3452+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4416]
 	movdqu xmm4, [esp + 4368]
 	pxor xmm0, xmm4
 	movdqu [esp + 4736], xmm0
 ; v5 = v36 ^ v30
-%line 2854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3453+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4400]
 	movdqu xmm4, [esp + 4352]
 	pxor xmm0, xmm4
 	movdqu [esp + 4752], xmm0
 ; v57 = v20 ^ v38
-%line 2855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3454+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4384]
 	movdqu xmm4, [esp + 4336]
 	pxor xmm0, xmm4
 	movdqu [esp + 4768], xmm0
 ; v40 = v47 & v46
-%line 2856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3455+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 4736]
 	pand xmm0, xmm4
 	movdqu [esp + 4784], xmm0
 ; v17 = v47 & v5
-%line 2857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3456+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm5, [esp + 4752]
 	pand xmm0, xmm5
 	movdqu [esp + 4800], xmm0
 ; v8 = v35 & v46
-%line 2858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3457+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 4816], xmm0
 ; v8 = v17 ^ v8
-%line 2859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3458+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4800]
 	movdqu xmm4, [esp + 4816]
 	pxor xmm0, xmm4
 	movdqu [esp + 4832], xmm0
 ; v47 = v47 & v57
-%line 2860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3459+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4768]
 	pand xmm3, xmm0
 ; v17 = v35 & v5
-%line 2861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3460+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 4848], xmm0
 ; v46 = v48 & v46
-%line 2862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3461+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4720]
 	movdqu xmm4, [esp + 4736]
 	pand xmm0, xmm4
 	movdqu [esp + 4864], xmm0
 ; v17 = v47 ^ v17
-%line 2863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3462+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4848]
 	pxor xmm3, xmm0
 ; v46 = v17 ^ v46
-%line 2864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3463+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4864]
 	pxor xmm3, xmm0
 	movdqu [esp + 4880], xmm3
 ; v35 = v35 & v57
-%line 2865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3464+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4768]
 	pand xmm1, xmm3
 ; v5 = v48 & v5
-%line 2866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3465+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4720]
 	movdqu xmm4, [esp + 4752]
 	pand xmm0, xmm4
 ; v5 = v35 ^ v5
-%line 2867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3466+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 7360], xmm1
 ; v57 = v48 & v57
-%line 2868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3467+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4720]
 	pand xmm0, xmm3
 	movdqu [esp + 8000], xmm0
 ; v40 = v40 ^ v21
-%line 2869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3468+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4784]
 	movdqu xmm0, [esp + 4560]
 	pxor xmm1, xmm0
 	movdqu [esp + 4784], xmm1
 ; v40 = v40 ^ v28
-%line 2870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3469+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4640]
 	pxor xmm1, xmm0
 	movdqu [esp + 4784], xmm1
 ; v8 = v8 ^ v25
-%line 2871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3470+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 4832]
 	movdqu xmm0, [esp + 4576]
 	pxor xmm4, xmm0
 	movdqu [esp + 4832], xmm4
 ; v8 = v8 ^ v29
-%line 2872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3471+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4656]
 	pxor xmm4, xmm0
 	movdqu [esp + 4832], xmm4
 ; v46 = v46 ^ v37
-%line 2873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3472+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4880]
 	movdqu xmm3, [esp + 4592]
 	pxor xmm0, xmm3
 	movdqu [esp + 4880], xmm0
 ; v46 = v46 ^ v27
-%line 2874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3473+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4672]
 	pxor xmm0, xmm3
 	movdqu [esp + 4880], xmm0
 ; v5 = v5 ^ v19
-%line 2875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3474+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4608]
 	movdqu [esp + 8256], xmm0
 	movdqu [esp + 7808], xmm0
@@ -13473,289 +14239,289 @@ align 32
 	pxor xmm3, xmm0
 	movdqu [esp + 7360], xmm3
 ; v5 = v5 ^ v31
-%line 2876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3475+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4688]
 	pxor xmm3, xmm0
 	movdqu [esp + 7360], xmm3
 ; v57 = v57 ^ v45
-%line 2877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3476+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4624]
 	movdqu [esp + 8096], xmm7
 	movdqu xmm5, [esp + 8000]
 	pxor xmm5, xmm7
 	movdqu [esp + 8000], xmm5
 ; v57 = v57 ^ v22
-%line 2878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3477+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4704]
 	pxor xmm5, xmm0
 	movdqu [esp + 8000], xmm5
 ; v19 = v40 ^ v19
-%line 2879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3478+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8256]
 	pxor xmm1, xmm0
 	movdqu [esp + 4896], xmm1
 ; v45 = v8 ^ v45
-%line 2880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3479+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 4912], xmm4
 ; v28 = v5 ^ v28
-%line 2881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3480+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4640]
 	pxor xmm3, xmm0
 	movdqu [esp + 4928], xmm3
 ; v29 = v57 ^ v29
-%line 2882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3481+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4656]
 	pxor xmm5, xmm0
 	movdqu [esp + 4944], xmm5
 ; v57 = v54 & v18
-%line 2883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3482+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	movdqu xmm3, [esp + 4320]
 	pand xmm0, xmm3
 	movdqu [esp + 4960], xmm0
 ; v5 = v54 & v39
-%line 2884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3483+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	movdqu xmm4, [esp + 4304]
 	pand xmm0, xmm4
 ; v8 = v41 & v18
-%line 2885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3484+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4480]
 	pand xmm1, xmm3
 ; v8 = v5 ^ v8
-%line 2886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3485+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 4976], xmm0
 ; v5 = v54 & v42
-%line 2887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3486+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4448]
 	movdqu xmm1, [esp + 4288]
 	pand xmm0, xmm1
 ; v40 = v41 & v39
-%line 2888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3487+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4480]
 	pand xmm1, xmm4
 ; v48 = v53 & v18
-%line 2889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3488+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4528]
 	movdqu xmm4, [esp + 4320]
 	pand xmm3, xmm4
 ; v40 = v5 ^ v40
-%line 2890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3489+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v48 = v40 ^ v48
-%line 2891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3490+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 4992], xmm0
 ; v40 = v41 & v42
-%line 2892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3491+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4480]
 	movdqu xmm3, [esp + 4288]
 	pand xmm0, xmm3
 ; v5 = v53 & v39
-%line 2893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3492+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4528]
 	movdqu xmm4, [esp + 4304]
 	pand xmm1, xmm4
 ; v5 = v40 ^ v5
-%line 2894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3493+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5008], xmm0
 ; v40 = v53 & v42
-%line 2895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3494+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4528]
 	pand xmm0, xmm3
 	movdqu [esp + 5024], xmm0
 ; v35 = v34 & v34
-%line 2896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3495+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm6
 	movdqu [esp + 5040], xmm0
 ; v17 = v34 & v32
-%line 2897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3496+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm3, [esp + 4272]
 	pand xmm0, xmm3
 ; v47 = v52 & v34
-%line 2898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3497+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 8208]
 	pand xmm1, xmm6
 ; v47 = v17 ^ v47
-%line 2899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3498+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5056], xmm0
 ; v17 = v34 & v43
-%line 2900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3499+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm1, [esp + 7328]
 	pand xmm0, xmm1
 ; v15 = v52 & v32
-%line 2901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3500+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 8208]
 	pand xmm1, xmm3
 ; v44 = v26 & v34
-%line 2902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3501+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4464]
 	pand xmm3, xmm6
 ; v15 = v17 ^ v15
-%line 2903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3502+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v44 = v15 ^ v44
-%line 2904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3503+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm3
 	movdqu [esp + 5072], xmm0
 ; v15 = v52 & v43
-%line 2905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3504+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	movdqu xmm4, [esp + 7328]
 	pand xmm0, xmm4
 ; v17 = v26 & v32
-%line 2906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3505+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4464]
 	movdqu xmm3, [esp + 4272]
 	pand xmm1, xmm3
 ; v17 = v15 ^ v17
-%line 2907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3506+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5088], xmm0
 ; v15 = v26 & v43
-%line 2908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3507+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4464]
 	pand xmm0, xmm4
 	movdqu [esp + 5104], xmm0
 ; v58 = v54 ^ v34
-%line 2909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3508+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4448]
 	pxor xmm3, xmm6
 ; v62 = v41 ^ v52
-%line 2910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3509+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 4480]
 	movdqu xmm0, [esp + 8208]
 	pxor xmm1, xmm0
 ; v60 = v53 ^ v26
-%line 2911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3510+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4528]
 	movdqu xmm4, [esp + 4464]
 	pxor xmm0, xmm4
 	movdqu [esp + 5120], xmm0
 ; v56 = v18 ^ v34
-%line 2912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3511+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4320]
 	pxor xmm0, xmm6
 	movdqu [esp + 5136], xmm0
 ; v12 = v39 ^ v32
-%line 2913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3512+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4304]
 	movdqu xmm4, [esp + 4272]
 	pxor xmm0, xmm4
 	movdqu [esp + 5152], xmm0
 ; v61 = v42 ^ v43
-%line 2914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3513+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4288]
 	movdqu xmm4, [esp + 7328]
 	pxor xmm0, xmm4
 	movdqu [esp + 5168], xmm0
 ; v2 = v58 & v56
-%line 2915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3514+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm4, [esp + 5136]
 	pand xmm0, xmm4
 	movdqu [esp + 5184], xmm0
 ; v63 = v58 & v12
-%line 2916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3515+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm5, [esp + 5152]
 	pand xmm0, xmm5
 	movdqu [esp + 784], xmm0
 ; v64 = v62 & v56
-%line 2917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3516+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 800], xmm0
 ; v64 = v63 ^ v64
-%line 2918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3517+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 784]
 	movdqu xmm4, [esp + 800]
 	pxor xmm0, xmm4
 	movdqu [esp + 5200], xmm0
 ; v58 = v58 & v61
-%line 2919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3518+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5168]
 	pand xmm3, xmm0
 ; v63 = v62 & v12
-%line 2920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3519+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 5216], xmm0
 ; v56 = v60 & v56
-%line 2921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3520+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5120]
 	movdqu xmm4, [esp + 5136]
 	pand xmm0, xmm4
 	movdqu [esp + 5232], xmm0
 ; v63 = v58 ^ v63
-%line 2922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3521+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5216]
 	pxor xmm3, xmm0
 ; v56 = v63 ^ v56
-%line 2923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3522+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5232]
 	pxor xmm3, xmm0
 	movdqu [esp + 5248], xmm3
 ; v62 = v62 & v61
-%line 2924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3523+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5168]
 	pand xmm1, xmm3
 ; v12 = v60 & v12
-%line 2925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3524+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5120]
 	movdqu xmm4, [esp + 5152]
 	pand xmm0, xmm4
 ; v12 = v62 ^ v12
-%line 2926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3525+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 	movdqu [esp + 7376], xmm1
 ; v61 = v60 & v61
-%line 2927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3526+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5120]
 	pand xmm0, xmm3
 	movdqu [esp + 8016], xmm0
 ; v2 = v2 ^ v57
-%line 2928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3527+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5184]
 	movdqu xmm0, [esp + 4960]
 	pxor xmm1, xmm0
 	movdqu [esp + 5184], xmm1
 ; v2 = v2 ^ v35
-%line 2929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3528+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5040]
 	pxor xmm1, xmm0
 	movdqu [esp + 5184], xmm1
 ; v64 = v64 ^ v8
-%line 2930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3529+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5200]
 	movdqu xmm0, [esp + 4976]
 	pxor xmm4, xmm0
 	movdqu [esp + 5200], xmm4
 ; v64 = v64 ^ v47
-%line 2931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3530+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5056]
 	pxor xmm4, xmm0
 	movdqu [esp + 5200], xmm4
 ; v56 = v56 ^ v48
-%line 2932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3531+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5248]
 	movdqu xmm3, [esp + 4992]
 	pxor xmm0, xmm3
 	movdqu [esp + 5248], xmm0
 ; v56 = v56 ^ v44
-%line 2933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3532+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5072]
 	pxor xmm0, xmm3
 	movdqu [esp + 5248], xmm0
 ; v12 = v12 ^ v5
-%line 2934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3533+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5008]
 	movdqu [esp + 8272], xmm0
 	movdqu [esp + 7824], xmm0
@@ -13763,852 +14529,852 @@ align 32
 	pxor xmm3, xmm0
 	movdqu [esp + 7376], xmm3
 ; v12 = v12 ^ v17
-%line 2935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3534+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5088]
 	pxor xmm3, xmm0
 	movdqu [esp + 7376], xmm3
 ; v61 = v61 ^ v40
-%line 2936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3535+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5024]
 	movdqu [esp + 8112], xmm7
 	movdqu xmm5, [esp + 8016]
 	pxor xmm5, xmm7
 	movdqu [esp + 8016], xmm5
 ; v61 = v61 ^ v15
-%line 2937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3536+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5104]
 	pxor xmm5, xmm0
 	movdqu [esp + 8016], xmm5
 ; v5 = v2 ^ v5
-%line 2938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3537+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8272]
 	pxor xmm1, xmm0
 	movdqu [esp + 5264], xmm1
 ; v40 = v64 ^ v40
-%line 2939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3538+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 5280], xmm4
 ; v35 = v12 ^ v35
-%line 2940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3539+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5040]
 	pxor xmm3, xmm0
 	movdqu [esp + 5296], xmm3
 ; v47 = v61 ^ v47
-%line 2941+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3540+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5056]
 	pxor xmm5, xmm0
 	movdqu [esp + 5312], xmm5
 ; v54 = v24 ^ v54
-%line 2942+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3541+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4432]
 	movdqu xmm1, [esp + 4448]
 	pxor xmm0, xmm1
 	movdqu [esp + 7392], xmm0
 ; v41 = v50 ^ v41
-%line 2943+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3542+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4544]
 	movdqu xmm1, [esp + 4480]
 	pxor xmm0, xmm1
 	movdqu [esp + 5328], xmm0
 ; v53 = v51 ^ v53
-%line 2944+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3543+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4512]
 	movdqu xmm1, [esp + 4528]
 	pxor xmm0, xmm1
 	movdqu [esp + 5344], xmm0
 ; v49 = v49 ^ v34
-%line 2945+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3544+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	pxor xmm0, xmm6
 	movdqu [esp + 4496], xmm0
 ; v52 = v59 ^ v52
-%line 2946+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3545+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8208]
 	pxor xmm2, xmm0
 ; v26 = v55 ^ v26
-%line 2947+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3546+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7344]
 	movdqu xmm1, [esp + 4464]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v18 = v33 ^ v18
-%line 2948+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3547+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4416]
 	movdqu xmm3, [esp + 4320]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v39 = v36 ^ v39
-%line 2949+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3548+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4400]
 	movdqu xmm4, [esp + 4304]
 	pxor xmm0, xmm4
 	movdqu [esp + 5360], xmm0
 ; v42 = v20 ^ v42
-%line 2950+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3549+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4384]
 	movdqu xmm4, [esp + 4288]
 	pxor xmm0, xmm4
 	movdqu [esp + 5376], xmm0
 ; v34 = v23 ^ v34
-%line 2951+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3550+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4368]
 	pxor xmm0, xmm6
 	movdqa xmm4, xmm0
 ; v32 = v30 ^ v32
-%line 2952+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3551+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4352]
 	movdqu xmm5, [esp + 4272]
 	pxor xmm0, xmm5
 	movdqu [esp + 5392], xmm0
 ; v43 = v38 ^ v43
-%line 2953+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3552+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4336]
 	movdqu xmm5, [esp + 7328]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v38 = v54 & v18
-%line 2954+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3553+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7392]
 	pand xmm0, xmm3
 	movdqu [esp + 5408], xmm0
 ; v30 = v54 & v39
-%line 2955+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3554+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7392]
 	movdqu xmm6, [esp + 5360]
 	pand xmm0, xmm6
 ; v23 = v41 & v18
-%line 2956+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3555+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5328]
 	pand xmm7, xmm3
 ; v23 = v30 ^ v23
-%line 2957+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3556+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 5424], xmm0
 ; v30 = v54 & v42
-%line 2958+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3557+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7392]
 	movdqu xmm0, [esp + 5376]
 	pand xmm7, xmm0
 ; v20 = v41 & v39
-%line 2959+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3558+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5328]
 	pand xmm0, xmm6
 	movdqu [esp + 5440], xmm0
 ; v36 = v53 & v18
-%line 2960+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3559+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5344]
 	pand xmm0, xmm3
 ; v20 = v30 ^ v20
-%line 2961+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3560+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 5440]
 	pxor xmm7, xmm6
 ; v36 = v20 ^ v36
-%line 2962+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3561+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 5456], xmm7
 ; v20 = v41 & v42
-%line 2963+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3562+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5328]
 	movdqu xmm6, [esp + 5376]
 	pand xmm0, xmm6
 	movdqu [esp + 7408], xmm0
 ; v30 = v53 & v39
-%line 2964+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3563+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5344]
 	movdqu xmm0, [esp + 5360]
 	pand xmm7, xmm0
 ; v30 = v20 ^ v30
-%line 2965+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3564+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7408]
 	pxor xmm0, xmm7
 	movdqu [esp + 5472], xmm0
 ; v20 = v53 & v42
-%line 2966+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3565+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5344]
 	pand xmm0, xmm6
 	movdqu [esp + 5488], xmm0
 ; v33 = v49 & v34
-%line 2967+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3566+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	pand xmm0, xmm4
 	movdqu [esp + 5504], xmm0
 ; v55 = v49 & v32
-%line 2968+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3567+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4496]
 	movdqu xmm6, [esp + 5392]
 	pand xmm0, xmm6
 ; v59 = v52 & v34
-%line 2969+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3568+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	pand xmm7, xmm4
 ; v59 = v55 ^ v59
-%line 2970+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3569+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 5520], xmm0
 ; v55 = v49 & v43
-%line 2971+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3570+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 4496]
 	pand xmm7, xmm5
 ; v51 = v52 & v32
-%line 2972+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3571+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm6
 	movdqu [esp + 5536], xmm0
 ; v50 = v26 & v34
-%line 2973+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3572+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 ; v51 = v55 ^ v51
-%line 2974+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3573+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 5536]
 	pxor xmm7, xmm6
 ; v50 = v51 ^ v50
-%line 2975+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3574+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 5552], xmm7
 ; v51 = v52 & v43
-%line 2976+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3575+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 ; v55 = v26 & v32
-%line 2977+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3576+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm7, [esp + 5392]
 	pand xmm6, xmm7
 ; v55 = v51 ^ v55
-%line 2978+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3577+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 5568], xmm0
 ; v51 = v26 & v43
-%line 2979+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3578+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 5584], xmm0
 ; v49 = v54 ^ v49
-%line 2980+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3579+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7392]
 	movdqu xmm6, [esp + 4496]
 	pxor xmm0, xmm6
 	movdqa xmm6, xmm0
 ; v52 = v41 ^ v52
-%line 2981+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3580+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5328]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v26 = v53 ^ v26
-%line 2982+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3581+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5344]
 	pxor xmm0, xmm1
 	movdqu [esp + 5600], xmm0
 ; v34 = v18 ^ v34
-%line 2983+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3582+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm3, xmm4
 ; v32 = v39 ^ v32
-%line 2984+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3583+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5360]
 	movdqu xmm1, [esp + 5392]
 	pxor xmm0, xmm1
 	movdqa xmm1, xmm0
 ; v43 = v42 ^ v43
-%line 2985+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3584+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5376]
 	pxor xmm0, xmm5
 	movdqa xmm4, xmm0
 ; v42 = v49 & v34
-%line 2986+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3585+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm3
 	movdqa xmm5, xmm0
 ; v39 = v49 & v32
-%line 2987+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3586+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm1
 ; v18 = v52 & v34
-%line 2988+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3587+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	pand xmm7, xmm3
 ; v18 = v39 ^ v18
-%line 2989+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3588+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqa xmm7, xmm0
 ; v49 = v49 & v43
-%line 2990+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3589+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm6, xmm4
 ; v39 = v52 & v32
-%line 2991+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3590+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm1
 	movdqu [esp + 5616], xmm0
 ; v34 = v26 & v34
-%line 2992+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3591+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5600]
 	pand xmm0, xmm3
 ; v39 = v49 ^ v39
-%line 2993+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3592+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5616]
 	pxor xmm6, xmm3
 ; v34 = v39 ^ v34
-%line 2994+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3593+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm0
 ; v52 = v52 & v43
-%line 2995+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3594+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm4
 ; v32 = v26 & v32
-%line 2996+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3595+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5600]
 	pand xmm0, xmm1
 ; v32 = v52 ^ v32
-%line 2997+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3596+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 ; v43 = v26 & v43
-%line 2998+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3597+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5600]
 	pand xmm0, xmm4
 	movdqa xmm1, xmm0
 ; v42 = v42 ^ v38
-%line 2999+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3598+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5408]
 	pxor xmm5, xmm0
 ; v42 = v42 ^ v33
-%line 3000+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3599+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5504]
 	pxor xmm5, xmm0
 ; v18 = v18 ^ v23
-%line 3001+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3600+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5424]
 	pxor xmm7, xmm0
 ; v18 = v18 ^ v59
-%line 3002+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3601+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5520]
 	pxor xmm7, xmm0
 ; v34 = v34 ^ v36
-%line 3003+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3602+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5456]
 	pxor xmm6, xmm0
 ; v34 = v34 ^ v50
-%line 3004+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3603+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5552]
 	pxor xmm6, xmm0
 ; v32 = v32 ^ v30
-%line 3005+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3604+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5472]
 	pxor xmm2, xmm3
 ; v32 = v32 ^ v55
-%line 3006+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3605+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5568]
 	pxor xmm2, xmm0
 ; v43 = v43 ^ v20
-%line 3007+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3606+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5488]
 	pxor xmm1, xmm0
 ; v43 = v43 ^ v51
-%line 3008+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3607+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5584]
 	pxor xmm1, xmm4
 ; v30 = v42 ^ v30
-%line 3009+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3608+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm3
 ; v20 = v18 ^ v20
-%line 3010+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3609+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 ; v33 = v32 ^ v33
-%line 3011+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3610+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 5504]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v59 = v43 ^ v59
-%line 3012+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3611+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5520]
 	pxor xmm1, xmm0
 ; v38 = v38 ^ v21
-%line 3013+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3612+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5408]
 	movdqu xmm3, [esp + 4560]
 	pxor xmm0, xmm3
 	movdqu [esp + 5408], xmm0
 ; v38 = v38 ^ v57
-%line 3014+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3613+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4960]
 	pxor xmm0, xmm3
 	movdqu [esp + 5408], xmm0
 ; v23 = v23 ^ v25
-%line 3015+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3614+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5424]
 	movdqu xmm3, [esp + 4576]
 	pxor xmm0, xmm3
 	movdqu [esp + 5424], xmm0
 ; v23 = v23 ^ v8
-%line 3016+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3615+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4976]
 	pxor xmm0, xmm3
 	movdqu [esp + 5424], xmm0
 ; v36 = v36 ^ v37
-%line 3017+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3616+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5456]
 	movdqu xmm3, [esp + 4592]
 	pxor xmm0, xmm3
 	movdqu [esp + 5456], xmm0
 ; v36 = v36 ^ v48
-%line 3018+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3617+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4992]
 	pxor xmm0, xmm3
 	movdqu [esp + 5456], xmm0
 ; v30 = v30 ^ v19
-%line 3019+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3618+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4896]
 	pxor xmm5, xmm0
 ; v30 = v30 ^ v5
-%line 3020+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3619+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5264]
 	pxor xmm5, xmm0
 ; v20 = v20 ^ v45
-%line 3021+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3620+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4912]
 	pxor xmm7, xmm0
 ; v20 = v20 ^ v40
-%line 3022+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3621+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5280]
 	pxor xmm7, xmm0
 ; v34 = v34 ^ v46
-%line 3023+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3622+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4880]
 	pxor xmm6, xmm0
 ; v34 = v34 ^ v56
-%line 3024+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3623+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5248]
 	pxor xmm6, xmm0
 ; v33 = v33 ^ v28
-%line 3025+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3624+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4928]
 	movdqu [esp + 7840], xmm0
 	pxor xmm2, xmm0
 ; v33 = v33 ^ v35
-%line 3026+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3625+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5296]
 	pxor xmm2, xmm0
 ; v59 = v59 ^ v29
-%line 3027+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3626+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 4944]
 	pxor xmm1, xmm3
 ; v59 = v59 ^ v47
-%line 3028+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3627+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5312]
 	pxor xmm1, xmm0
 ; v50 = v50 ^ v27
-%line 3029+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3628+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5552]
 	movdqu xmm0, [esp + 4672]
 	pxor xmm4, xmm0
 	movdqu [esp + 5552], xmm4
 ; v50 = v50 ^ v44
-%line 3030+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3629+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5072]
 	pxor xmm4, xmm0
 	movdqu [esp + 5552], xmm4
 ; v55 = v55 ^ v31
-%line 3031+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3630+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5568]
 	movdqu xmm0, [esp + 4688]
 	pxor xmm4, xmm0
 	movdqu [esp + 5568], xmm4
 ; v55 = v55 ^ v17
-%line 3032+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3631+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5088]
 	pxor xmm4, xmm0
 	movdqu [esp + 5568], xmm4
 ; v51 = v51 ^ v22
-%line 3033+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3632+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 5584]
 	movdqu xmm0, [esp + 4704]
 	pxor xmm4, xmm0
 	movdqu [esp + 5584], xmm4
 ; v51 = v51 ^ v15
-%line 3034+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3633+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5104]
 	pxor xmm4, xmm0
 	movdqu [esp + 5584], xmm4
 ; v28 = v38 ^ v28
-%line 3035+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3634+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5408]
 	movdqu xmm4, [esp + 7840]
 	pxor xmm0, xmm4
 	movdqu [esp + 5632], xmm0
 ; v29 = v23 ^ v29
-%line 3036+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3635+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5424]
 	pxor xmm0, xmm3
 	movdqu [esp + 5648], xmm0
 ; v27 = v36 ^ v27
-%line 3037+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3636+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5456]
 	movdqu xmm3, [esp + 4672]
 	pxor xmm0, xmm3
 	movdqu [esp + 5664], xmm0
 ; v31 = v30 ^ v31
-%line 3038+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3637+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4688]
 	pxor xmm5, xmm0
 	movdqu [esp + 7424], xmm5
 ; v22 = v20 ^ v22
-%line 3039+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3638+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4704]
 	pxor xmm7, xmm0
 ; v57 = v33 ^ v57
-%line 3040+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3639+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4960]
 	pxor xmm2, xmm0
 ; v8 = v59 ^ v8
-%line 3041+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3640+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4976]
 	pxor xmm1, xmm0
 ; v48 = v50 ^ v48
-%line 3042+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3641+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5552]
 	movdqu xmm3, [esp + 4992]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v5 = v55 ^ v5
-%line 3043+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3642+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5568]
 	movdqu xmm4, [esp + 5264]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v40 = v51 ^ v40
-%line 3044+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3643+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5584]
 	movdqu xmm5, [esp + 5280]
 	pxor xmm0, xmm5
 ; v8 = v8 ^ v15
-%line 3045+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3644+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5104]
 	pxor xmm1, xmm5
 ; v15 = v22 ^ v15
-%line 3046+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3645+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm5
 	movdqu [esp + 5680], xmm7
 ; v57 = v57 ^ v17
-%line 3047+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3646+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5088]
 	pxor xmm2, xmm7
 ; v17 = v31 ^ v17
-%line 3048+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3647+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 7424]
 	pxor xmm5, xmm7
 	movdqu [esp + 5696], xmm5
 ; v34 = v34 ^ v44
-%line 3049+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3648+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5072]
 	pxor xmm6, xmm7
 ; v44 = v27 ^ v44
-%line 3050+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3649+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5664]
 	pxor xmm5, xmm7
 	movdqu [esp + 5712], xmm5
 ; v15 = v15 ^ v47
-%line 3051+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3650+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5680]
 	movdqu xmm7, [esp + 5312]
 	pxor xmm5, xmm7
 	movdqu [esp + 5680], xmm5
 ; v47 = v29 ^ v47
-%line 3052+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3651+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5648]
 	pxor xmm5, xmm7
 	movdqu [esp + 5728], xmm5
 ; v17 = v17 ^ v35
-%line 3053+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3652+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5696]
 	movdqu xmm7, [esp + 5296]
 	pxor xmm5, xmm7
 	movdqu [esp + 5696], xmm5
 ; v35 = v28 ^ v35
-%line 3054+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3653+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5632]
 	pxor xmm5, xmm7
 	movdqu [esp + 5744], xmm5
 ; v44 = v44 ^ v56
-%line 3055+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3654+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5712]
 	movdqu xmm7, [esp + 5248]
 	pxor xmm5, xmm7
 	movdqu [esp + 5712], xmm5
 ; v56 = v46 ^ v56
-%line 3056+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3655+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4880]
 	pxor xmm5, xmm7
 	movdqu [esp + 5760], xmm5
 ; v47 = v47 ^ v40
-%line 3057+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3656+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 5728]
 	pxor xmm5, xmm0
 	movdqu [esp + 5728], xmm5
 ; v40 = v45 ^ v40
-%line 3058+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3657+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 4912]
 	pxor xmm5, xmm0
 	movdqu [esp + 5776], xmm5
 ; v35 = v35 ^ v5
-%line 3059+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3658+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	pxor xmm0, xmm4
 	movdqu [esp + 5744], xmm0
 ; v5 = v19 ^ v5
-%line 3060+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3659+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4896]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v56 = v56 ^ v48
-%line 3061+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3660+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5760]
 	pxor xmm0, xmm3
 	movdqu [esp + 5760], xmm0
 ; v48 = v37 ^ v48
-%line 3062+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3661+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4592]
 	pxor xmm0, xmm3
 	movdqu [esp + 5792], xmm0
 ; v40 = v40 ^ v8
-%line 3063+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3662+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	pxor xmm0, xmm1
 	movdqu [esp + 5776], xmm0
 ; v8 = v25 ^ v8
-%line 3064+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3663+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4576]
 	pxor xmm0, xmm1
 	movdqu [esp + 5808], xmm0
 ; v5 = v5 ^ v57
-%line 3065+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3664+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm2
 ; v57 = v21 ^ v57
-%line 3066+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3665+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 4560]
 	pxor xmm0, xmm2
 	movdqu [esp + 5824], xmm0
 ; v57 = v57 ^ v35
-%line 3067+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3666+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5824]
 	movdqu xmm0, [esp + 5744]
 	pxor xmm2, xmm0
 	movdqu [esp + 5824], xmm2
 ; v8 = v8 ^ v47
-%line 3068+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3667+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	movdqu xmm1, [esp + 5728]
 	pxor xmm0, xmm1
 	movdqu [esp + 5808], xmm0
 ; v48 = v48 ^ v44
-%line 3069+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3668+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5792]
 	movdqu xmm1, [esp + 5712]
 	pxor xmm0, xmm1
 	movdqu [esp + 5792], xmm0
 ; v48 = v48 ^ v34
-%line 3070+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3669+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm6
 	movdqu [esp + 5792], xmm0
 ; v5 = v5 ^ v17
-%line 3071+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3670+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	pxor xmm4, xmm0
 ; v40 = v40 ^ v15
-%line 3072+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3671+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	movdqu xmm1, [esp + 5680]
 	pxor xmm0, xmm1
 	movdqu [esp + 5776], xmm0
 ; v56 = v56 ^ v34
-%line 3073+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3672+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5760]
 	pxor xmm0, xmm6
 	movdqu [esp + 5760], xmm0
 ; v21 = v57 & v0
-%line 3074+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3673+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm1, [esp + 0]
 	pand xmm0, xmm1
 	movdqu [esp + 5840], xmm0
 ; v25 = v57 & v3
-%line 3075+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3674+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 48]
 	pand xmm2, xmm3
 ; v37 = v34 & v0
-%line 3076+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3675+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	pand xmm0, xmm1
 ; v37 = v25 ^ v37
-%line 3077+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3676+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm0
 	movdqu [esp + 5856], xmm2
 ; v25 = v57 & v6
-%line 3078+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3677+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5824]
 	movdqu xmm1, [esp + 96]
 	pand xmm0, xmm1
 ; v19 = v34 & v3
-%line 3079+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3678+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm6
 	pand xmm1, xmm3
 ; v45 = v8 & v0
-%line 3080+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3679+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5808]
 	movdqu xmm3, [esp + 0]
 	pand xmm2, xmm3
 ; v19 = v25 ^ v19
-%line 3081+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3680+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v45 = v19 ^ v45
-%line 3082+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3681+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 5872], xmm0
 ; v19 = v34 & v6
-%line 3083+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3682+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm6
 	movdqu xmm2, [esp + 96]
 	pand xmm0, xmm2
 ; v25 = v8 & v3
-%line 3084+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3683+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5808]
 	movdqu xmm3, [esp + 48]
 	pand xmm1, xmm3
 ; v25 = v19 ^ v25
-%line 3085+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3684+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5888], xmm0
 ; v19 = v8 & v6
-%line 3086+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3685+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	pand xmm0, xmm2
 	movdqu [esp + 5904], xmm0
 ; v46 = v35 & v10
-%line 3087+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3686+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm2, [esp + 160]
 	pand xmm0, xmm2
 	movdqu [esp + 5920], xmm0
 ; v28 = v35 & v13
-%line 3088+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3687+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm3, [esp + 208]
 	pand xmm0, xmm3
 ; v29 = v48 & v10
-%line 3089+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3688+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5792]
 	pand xmm1, xmm2
 ; v29 = v28 ^ v29
-%line 3090+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3689+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5936], xmm0
 ; v28 = v35 & v16
-%line 3091+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3690+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm1, [esp + 256]
 	pand xmm0, xmm1
 ; v27 = v48 & v13
-%line 3092+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3691+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5792]
 	pand xmm1, xmm3
 ; v31 = v47 & v10
-%line 3093+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3692+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5728]
 	movdqu xmm3, [esp + 160]
 	pand xmm2, xmm3
 ; v27 = v28 ^ v27
-%line 3094+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3693+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v31 = v27 ^ v31
-%line 3095+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3694+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 5952], xmm0
 ; v27 = v48 & v16
-%line 3096+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3695+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5792]
 	movdqu xmm2, [esp + 256]
 	pand xmm0, xmm2
 ; v28 = v47 & v13
-%line 3097+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3696+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5728]
 	movdqu xmm3, [esp + 208]
 	pand xmm1, xmm3
 ; v28 = v27 ^ v28
-%line 3098+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3697+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 5968], xmm0
 ; v27 = v47 & v16
-%line 3099+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3698+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5728]
 	pand xmm0, xmm2
 	movdqu [esp + 5984], xmm0
 ; v22 = v57 ^ v35
-%line 3100+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3699+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5824]
 	movdqu xmm0, [esp + 5744]
 	pxor xmm2, xmm0
 ; v51 = v34 ^ v48
-%line 3101+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3700+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm1, xmm6
 	movdqu xmm0, [esp + 5792]
 	pxor xmm1, xmm0
 ; v55 = v8 ^ v47
-%line 3102+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3701+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	movdqu xmm3, [esp + 5728]
 	pxor xmm0, xmm3
 	movdqu [esp + 6000], xmm0
 ; v50 = v0 ^ v10
-%line 3103+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3702+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm3, [esp + 160]
 	pxor xmm0, xmm3
 	movdqu [esp + 6016], xmm0
 ; v59 = v3 ^ v13
-%line 3104+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3703+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm3, [esp + 208]
 	pxor xmm0, xmm3
 	movdqu [esp + 7440], xmm0
 ; v33 = v6 ^ v16
-%line 3105+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3704+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm3, [esp + 256]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v20 = v22 & v50
-%line 3106+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3705+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm5, [esp + 6016]
 	pand xmm0, xmm5
 	movdqu [esp + 7456], xmm0
 ; v30 = v22 & v59
-%line 3107+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3706+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 7440]
 	pand xmm0, xmm7
 	movdqu [esp + 6032], xmm0
 ; v36 = v51 & v50
-%line 3108+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3707+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 6048], xmm0
 ; v36 = v30 ^ v36
-%line 3109+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3708+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6032]
 	movdqu xmm5, [esp + 6048]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v22 = v22 & v33
-%line 3110+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3709+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm3
 ; v30 = v51 & v59
-%line 3111+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3710+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 816], xmm1
 	movdqu xmm0, [esp + 816]
 	pand xmm0, xmm7
 	movdqu [esp + 816], xmm0
 	movdqu [esp + 6064], xmm0
 ; v50 = v55 & v50
-%line 3112+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3711+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6000]
 	movdqu [esp + 7856], xmm0
 	movdqu [esp + 832], xmm0
@@ -14617,282 +15383,282 @@ align 32
 	movdqu [esp + 832], xmm0
 	movdqu [esp + 6080], xmm0
 ; v30 = v22 ^ v30
-%line 3113+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3712+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6064]
 	pxor xmm2, xmm0
 ; v50 = v30 ^ v50
-%line 3114+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3713+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6080]
 	pxor xmm2, xmm0
 	movdqu [esp + 6096], xmm2
 ; v51 = v51 & v33
-%line 3115+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3714+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v59 = v55 & v59
-%line 3116+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3715+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7856]
 	movdqu xmm2, [esp + 7440]
 	pand xmm0, xmm2
 ; v59 = v51 ^ v59
-%line 3117+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3716+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 ; v33 = v55 & v33
-%line 3118+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3717+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6000]
 	pand xmm2, xmm3
 ; v20 = v20 ^ v21
-%line 3119+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3718+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5840]
 	movdqu xmm3, [esp + 7456]
 	pxor xmm3, xmm0
 	movdqu [esp + 7456], xmm3
 ; v20 = v20 ^ v46
-%line 3120+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3719+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5920]
 	pxor xmm3, xmm0
 	movdqu [esp + 7456], xmm3
 ; v36 = v36 ^ v37
-%line 3121+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3720+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5856]
 	pxor xmm5, xmm0
 ; v36 = v36 ^ v29
-%line 3122+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3721+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5936]
 	pxor xmm5, xmm0
 ; v50 = v50 ^ v45
-%line 3123+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3722+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6096]
 	movdqu xmm3, [esp + 5872]
 	pxor xmm0, xmm3
 	movdqu [esp + 6096], xmm0
 ; v50 = v50 ^ v31
-%line 3124+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3723+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5952]
 	pxor xmm0, xmm3
 	movdqu [esp + 6096], xmm0
 ; v59 = v59 ^ v25
-%line 3125+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3724+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 5888]
 	pxor xmm1, xmm7
 ; v59 = v59 ^ v28
-%line 3126+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3725+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5968]
 	pxor xmm1, xmm0
 ; v33 = v33 ^ v19
-%line 3127+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3726+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 5904]
 	pxor xmm2, xmm3
 ; v33 = v33 ^ v27
-%line 3128+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3727+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5984]
 	pxor xmm2, xmm0
 ; v25 = v20 ^ v25
-%line 3129+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3728+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7456]
 	pxor xmm0, xmm7
 	movdqu [esp + 6112], xmm0
 ; v19 = v36 ^ v19
-%line 3130+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3729+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm3
 	movdqu [esp + 6128], xmm0
 ; v46 = v59 ^ v46
-%line 3131+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3730+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5920]
 	pxor xmm1, xmm0
 	movdqu [esp + 6144], xmm1
 ; v29 = v33 ^ v29
-%line 3132+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3731+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5936]
 	pxor xmm2, xmm0
 	movdqu [esp + 6160], xmm2
 ; v33 = v5 & v1
-%line 3133+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3732+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm2, [esp + 16]
 	pand xmm0, xmm2
 	movdqu [esp + 6176], xmm0
 ; v59 = v5 & v4
-%line 3134+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3733+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm3, [esp + 64]
 	pand xmm0, xmm3
 ; v36 = v44 & v1
-%line 3135+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3734+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5712]
 	pand xmm1, xmm2
 ; v36 = v59 ^ v36
-%line 3136+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3735+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6192], xmm0
 ; v59 = v5 & v7
-%line 3137+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3736+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	movdqu xmm1, [esp + 112]
 	pand xmm0, xmm1
 ; v20 = v44 & v4
-%line 3138+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3737+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5712]
 	pand xmm1, xmm3
 ; v55 = v40 & v1
-%line 3139+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3738+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5776]
 	movdqu xmm3, [esp + 16]
 	pand xmm2, xmm3
 ; v20 = v59 ^ v20
-%line 3140+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3739+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v55 = v20 ^ v55
-%line 3141+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3740+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 6208], xmm0
 ; v20 = v44 & v7
-%line 3142+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3741+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5712]
 	movdqu xmm2, [esp + 112]
 	pand xmm0, xmm2
 ; v59 = v40 & v4
-%line 3143+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3742+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5776]
 	movdqu xmm3, [esp + 64]
 	pand xmm1, xmm3
 ; v59 = v20 ^ v59
-%line 3144+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3743+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6224], xmm0
 ; v20 = v40 & v7
-%line 3145+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3744+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	pand xmm0, xmm2
 	movdqu [esp + 6240], xmm0
 ; v51 = v17 & v11
-%line 3146+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3745+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	movdqu xmm2, [esp + 176]
 	pand xmm0, xmm2
 	movdqu [esp + 6256], xmm0
 ; v30 = v17 & v14
-%line 3147+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3746+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	movdqu xmm3, [esp + 224]
 	pand xmm0, xmm3
 ; v22 = v56 & v11
-%line 3148+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3747+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5760]
 	pand xmm1, xmm2
 ; v22 = v30 ^ v22
-%line 3149+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3748+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6272], xmm0
 ; v30 = v17 & v9
-%line 3150+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3749+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5696]
 	movdqu xmm1, [esp + 144]
 	pand xmm0, xmm1
 ; v23 = v56 & v14
-%line 3151+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3750+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5760]
 	pand xmm1, xmm3
 ; v38 = v15 & v11
-%line 3152+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3751+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 5680]
 	movdqu xmm3, [esp + 176]
 	pand xmm2, xmm3
 ; v23 = v30 ^ v23
-%line 3153+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3752+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 ; v38 = v23 ^ v38
-%line 3154+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3753+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm2
 	movdqu [esp + 6288], xmm0
 ; v23 = v56 & v9
-%line 3155+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3754+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5760]
 	movdqu xmm2, [esp + 144]
 	pand xmm0, xmm2
 ; v30 = v15 & v14
-%line 3156+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3755+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5680]
 	movdqu xmm3, [esp + 224]
 	pand xmm1, xmm3
 ; v30 = v23 ^ v30
-%line 3157+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3756+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm1
 	movdqu [esp + 6304], xmm0
 ; v23 = v15 & v9
-%line 3158+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3757+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5680]
 	pand xmm0, xmm2
 	movdqu [esp + 6320], xmm0
 ; v43 = v5 ^ v17
-%line 3159+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3758+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm2, xmm4
 	movdqu xmm0, [esp + 5696]
 	pxor xmm2, xmm0
 ; v32 = v44 ^ v56
-%line 3160+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3759+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 5712]
 	movdqu xmm0, [esp + 5760]
 	pxor xmm1, xmm0
 ; v18 = v40 ^ v15
-%line 3161+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3760+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5776]
 	movdqu xmm3, [esp + 5680]
 	pxor xmm0, xmm3
 	movdqu [esp + 6336], xmm0
 ; v42 = v1 ^ v11
-%line 3162+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3761+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 16]
 	movdqu xmm3, [esp + 176]
 	pxor xmm0, xmm3
 	movdqu [esp + 6352], xmm0
 ; v26 = v4 ^ v14
-%line 3163+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3762+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 64]
 	movdqu xmm3, [esp + 224]
 	pxor xmm0, xmm3
 	movdqu [esp + 7472], xmm0
 ; v52 = v7 ^ v9
-%line 3164+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3763+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 112]
 	movdqu xmm3, [esp + 144]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v39 = v43 & v42
-%line 3165+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3764+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm5, [esp + 6352]
 	pand xmm0, xmm5
 	movdqu [esp + 7488], xmm0
 ; v49 = v43 & v26
-%line 3166+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3765+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm7, [esp + 7472]
 	pand xmm0, xmm7
 	movdqu [esp + 6368], xmm0
 ; v53 = v32 & v42
-%line 3167+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3766+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm5
 	movdqu [esp + 6384], xmm0
 ; v53 = v49 ^ v53
-%line 3168+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3767+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6368]
 	movdqu xmm5, [esp + 6384]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v43 = v43 & v52
-%line 3169+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3768+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm3
 ; v49 = v32 & v26
-%line 3170+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3769+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 848], xmm1
 	movdqu xmm0, [esp + 848]
 	pand xmm0, xmm7
 	movdqu [esp + 848], xmm0
 	movdqu [esp + 6400], xmm0
 ; v42 = v18 & v42
-%line 3171+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3770+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6336]
 	movdqu [esp + 7872], xmm0
 	movdqu [esp + 864], xmm0
@@ -14901,791 +15667,791 @@ align 32
 	movdqu [esp + 864], xmm0
 	movdqu [esp + 6416], xmm0
 ; v49 = v43 ^ v49
-%line 3172+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3771+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6400]
 	pxor xmm2, xmm0
 ; v42 = v49 ^ v42
-%line 3173+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3772+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6416]
 	pxor xmm2, xmm0
 	movdqu [esp + 6432], xmm2
 ; v32 = v32 & v52
-%line 3174+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3773+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm3
 ; v26 = v18 & v26
-%line 3175+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3774+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7872]
 	movdqu xmm2, [esp + 7472]
 	pand xmm0, xmm2
 ; v26 = v32 ^ v26
-%line 3176+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3775+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm0
 ; v52 = v18 & v52
-%line 3177+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3776+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm2, [esp + 6336]
 	pand xmm2, xmm3
 ; v39 = v39 ^ v33
-%line 3178+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3777+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6176]
 	movdqu xmm3, [esp + 7488]
 	pxor xmm3, xmm0
 	movdqu [esp + 7488], xmm3
 ; v39 = v39 ^ v51
-%line 3179+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3778+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6256]
 	pxor xmm3, xmm0
 	movdqu [esp + 7488], xmm3
 ; v53 = v53 ^ v36
-%line 3180+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3779+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6192]
 	pxor xmm5, xmm0
 ; v53 = v53 ^ v22
-%line 3181+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3780+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6272]
 	pxor xmm5, xmm0
 ; v42 = v42 ^ v55
-%line 3182+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3781+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6432]
 	movdqu xmm3, [esp + 6208]
 	pxor xmm0, xmm3
 	movdqu [esp + 6432], xmm0
 ; v42 = v42 ^ v38
-%line 3183+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3782+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 6288]
 	pxor xmm0, xmm3
 	movdqu [esp + 6432], xmm0
 ; v26 = v26 ^ v59
-%line 3184+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3783+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6224]
 	pxor xmm1, xmm7
 ; v26 = v26 ^ v30
-%line 3185+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3784+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6304]
 	pxor xmm1, xmm0
 ; v52 = v52 ^ v20
-%line 3186+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3785+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 6240]
 	pxor xmm2, xmm3
 ; v52 = v52 ^ v23
-%line 3187+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3786+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6320]
 	pxor xmm2, xmm0
 ; v59 = v39 ^ v59
-%line 3188+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3787+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7488]
 	pxor xmm0, xmm7
 	movdqu [esp + 6448], xmm0
 ; v20 = v53 ^ v20
-%line 3189+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3788+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm5
 	pxor xmm0, xmm3
 	movdqu [esp + 6464], xmm0
 ; v51 = v26 ^ v51
-%line 3190+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3789+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6256]
 	pxor xmm1, xmm0
 	movdqu [esp + 6480], xmm1
 ; v22 = v52 ^ v22
-%line 3191+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3790+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6272]
 	pxor xmm2, xmm0
 	movdqu [esp + 6496], xmm2
 ; v5 = v57 ^ v5
-%line 3192+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3791+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5824]
 	pxor xmm0, xmm4
 	movdqa xmm1, xmm0
 ; v44 = v34 ^ v44
-%line 3193+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3792+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5712]
 	pxor xmm6, xmm0
 	movdqu [esp + 6512], xmm6
 ; v40 = v8 ^ v40
-%line 3194+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3793+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5808]
 	movdqu xmm2, [esp + 5776]
 	pxor xmm0, xmm2
 	movdqu [esp + 6528], xmm0
 ; v17 = v35 ^ v17
-%line 3195+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3794+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5744]
 	movdqu xmm2, [esp + 5696]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v56 = v48 ^ v56
-%line 3196+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3795+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5792]
 	movdqu xmm3, [esp + 5760]
 	pxor xmm0, xmm3
 	movdqa xmm3, xmm0
 ; v15 = v47 ^ v15
-%line 3197+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3796+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5728]
 	movdqu xmm4, [esp + 5680]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v1 = v0 ^ v1
-%line 3198+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3797+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 0]
 	movdqu xmm5, [esp + 16]
 	pxor xmm0, xmm5
 	movdqu [esp + 7504], xmm0
 ; v4 = v3 ^ v4
-%line 3199+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3798+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 48]
 	movdqu xmm5, [esp + 64]
 	pxor xmm0, xmm5
 	movdqu [esp + 6544], xmm0
 ; v7 = v6 ^ v7
-%line 3200+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3799+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 96]
 	movdqu xmm5, [esp + 112]
 	pxor xmm0, xmm5
 	movdqu [esp + 6560], xmm0
 ; v11 = v10 ^ v11
-%line 3201+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3800+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 160]
 	movdqu xmm5, [esp + 176]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v14 = v13 ^ v14
-%line 3202+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3801+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 208]
 	movdqu xmm6, [esp + 224]
 	pxor xmm0, xmm6
 	movdqu [esp + 6576], xmm0
 ; v9 = v16 ^ v9
-%line 3203+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3802+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 256]
 	movdqu xmm6, [esp + 144]
 	pxor xmm0, xmm6
 	movdqu [esp + 6592], xmm0
 ; v16 = v5 & v1
-%line 3204+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3803+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm6, [esp + 7504]
 	pand xmm0, xmm6
 	movdqu [esp + 6608], xmm0
 ; v13 = v5 & v4
-%line 3205+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3804+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	movdqu xmm7, [esp + 6544]
 	pand xmm0, xmm7
 	movdqu [esp + 8032], xmm0
 ; v10 = v44 & v1
-%line 3206+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3805+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	pand xmm0, xmm6
 ; v10 = v13 ^ v10
-%line 3207+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3806+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 8032]
 	pxor xmm6, xmm0
 	movdqu [esp + 6624], xmm6
 ; v13 = v5 & v7
-%line 3208+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3807+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm6, xmm1
 	movdqu xmm0, [esp + 6560]
 	pand xmm6, xmm0
 ; v6 = v44 & v4
-%line 3209+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3808+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	pand xmm0, xmm7
 	movdqu [esp + 6640], xmm0
 ; v3 = v40 & v1
-%line 3210+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3809+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6528]
 	movdqu xmm0, [esp + 7504]
 	pand xmm7, xmm0
 ; v6 = v13 ^ v6
-%line 3211+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3810+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6640]
 	pxor xmm6, xmm0
 ; v3 = v6 ^ v3
-%line 3212+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3811+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm7
 	movdqu [esp + 6656], xmm6
 ; v6 = v44 & v7
-%line 3213+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3812+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	movdqu xmm6, [esp + 6560]
 	pand xmm0, xmm6
 	movdqu [esp + 7520], xmm0
 ; v13 = v40 & v4
-%line 3214+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3813+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6528]
 	movdqu xmm0, [esp + 6544]
 	pand xmm7, xmm0
 ; v13 = v6 ^ v13
-%line 3215+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3814+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7520]
 	pxor xmm0, xmm7
 	movdqu [esp + 6672], xmm0
 ; v6 = v40 & v7
-%line 3216+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3815+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6528]
 	pand xmm0, xmm6
 	movdqu [esp + 6688], xmm0
 ; v0 = v17 & v11
-%line 3217+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3816+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm5
 	movdqu [esp + 6704], xmm0
 ; v47 = v17 & v14
-%line 3218+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3817+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm6, [esp + 6576]
 	pand xmm0, xmm6
 ; v48 = v56 & v11
-%line 3219+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3818+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm3
 	pand xmm7, xmm5
 ; v48 = v47 ^ v48
-%line 3220+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3819+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm7
 	movdqu [esp + 6720], xmm0
 ; v47 = v17 & v9
-%line 3221+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3820+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm2
 	movdqu xmm0, [esp + 6592]
 	pand xmm7, xmm0
 ; v35 = v56 & v14
-%line 3222+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3821+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	pand xmm0, xmm6
 	movdqu [esp + 6736], xmm0
 ; v8 = v15 & v11
-%line 3223+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3822+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm5
 ; v35 = v47 ^ v35
-%line 3224+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3823+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 6736]
 	pxor xmm7, xmm6
 ; v8 = v35 ^ v8
-%line 3225+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3824+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm0
 	movdqu [esp + 6752], xmm7
 ; v35 = v56 & v9
-%line 3226+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3825+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm3
 	movdqu xmm6, [esp + 6592]
 	pand xmm0, xmm6
 	movdqu [esp + 7536], xmm0
 ; v47 = v15 & v14
-%line 3227+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3826+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm7, xmm4
 	movdqu xmm0, [esp + 6576]
 	pand xmm7, xmm0
 ; v47 = v35 ^ v47
-%line 3228+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3827+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7536]
 	pxor xmm0, xmm7
 	movdqu [esp + 6768], xmm0
 ; v35 = v15 & v9
-%line 3229+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3828+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm4
 	pand xmm0, xmm6
 	movdqu [esp + 6784], xmm0
 ; v17 = v5 ^ v17
-%line 3230+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3829+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm2
 ; v56 = v44 ^ v56
-%line 3231+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3830+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6512]
 	pxor xmm0, xmm3
 	movdqa xmm2, xmm0
 ; v15 = v40 ^ v15
-%line 3232+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3831+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6528]
 	pxor xmm0, xmm4
 	movdqu [esp + 7552], xmm0
 ; v11 = v1 ^ v11
-%line 3233+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3832+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7504]
 	pxor xmm0, xmm5
 	movdqa xmm3, xmm0
 ; v14 = v4 ^ v14
-%line 3234+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3833+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6544]
 	movdqu xmm4, [esp + 6576]
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v9 = v7 ^ v9
-%line 3235+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3834+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6560]
 	movdqu xmm5, [esp + 6592]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v7 = v17 & v11
-%line 3236+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3835+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm3
 	movdqa xmm6, xmm0
 ; v4 = v17 & v14
-%line 3237+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3836+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm4
 	movdqu [esp + 6800], xmm0
 ; v1 = v56 & v11
-%line 3238+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3837+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	pand xmm0, xmm3
 	movdqu [esp + 6816], xmm0
 ; v1 = v4 ^ v1
-%line 3239+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3838+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6800]
 	movdqu xmm7, [esp + 6816]
 	pxor xmm0, xmm7
 ; v17 = v17 & v9
-%line 3240+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3839+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm1, xmm5
 ; v4 = v56 & v14
-%line 3241+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3840+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [esp + 880], xmm2
 	movdqu xmm7, [esp + 880]
 	pand xmm7, xmm4
 	movdqu [esp + 880], xmm7
 	movdqu [esp + 6832], xmm7
 ; v11 = v15 & v11
-%line 3242+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3841+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 7552]
 	movdqu [esp + 896], xmm7
 	movdqu xmm7, [esp + 896]
 	pand xmm7, xmm3
 	movdqu [esp + 896], xmm7
 ; v4 = v17 ^ v4
-%line 3243+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3842+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm3, [esp + 6832]
 	pxor xmm1, xmm3
 ; v11 = v4 ^ v11
-%line 3244+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3843+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm1, xmm7
 	movdqa xmm3, xmm1
 ; v56 = v56 & v9
-%line 3245+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3844+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pand xmm2, xmm5
 ; v14 = v15 & v14
-%line 3246+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3845+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7552]
 	pand xmm1, xmm4
 ; v14 = v56 ^ v14
-%line 3247+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3846+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm2, xmm1
 ; v9 = v15 & v9
-%line 3248+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3847+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7552]
 	pand xmm1, xmm5
 ; v7 = v7 ^ v16
-%line 3249+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3848+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6608]
 	pxor xmm6, xmm4
 ; v7 = v7 ^ v0
-%line 3250+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3849+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6704]
 	pxor xmm6, xmm4
 ; v1 = v1 ^ v10
-%line 3251+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3850+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6624]
 	pxor xmm0, xmm4
 ; v1 = v1 ^ v48
-%line 3252+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3851+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6720]
 	pxor xmm0, xmm4
 ; v11 = v11 ^ v3
-%line 3253+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3852+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6656]
 	pxor xmm3, xmm4
 ; v11 = v11 ^ v8
-%line 3254+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3853+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6752]
 	pxor xmm3, xmm4
 ; v14 = v14 ^ v13
-%line 3255+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3854+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6672]
 	pxor xmm2, xmm5
 ; v14 = v14 ^ v47
-%line 3256+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3855+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6768]
 	pxor xmm2, xmm4
 ; v9 = v9 ^ v6
-%line 3257+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3856+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6688]
 	pxor xmm1, xmm4
 ; v9 = v9 ^ v35
-%line 3258+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3857+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6784]
 	pxor xmm1, xmm7
 ; v13 = v7 ^ v13
-%line 3259+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3858+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm5
 ; v6 = v1 ^ v6
-%line 3260+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3859+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm0, xmm4
 	movdqa xmm4, xmm0
 ; v0 = v14 ^ v0
-%line 3261+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3860+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqa xmm0, xmm2
 	movdqu xmm2, [esp + 6704]
 	pxor xmm0, xmm2
 	movdqa xmm2, xmm0
 ; v48 = v9 ^ v48
-%line 3262+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3861+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6720]
 	pxor xmm1, xmm0
 ; v16 = v16 ^ v21
-%line 3263+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3862+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6608]
 	movdqu xmm5, [esp + 5840]
 	pxor xmm0, xmm5
 	movdqu [esp + 6608], xmm0
 ; v16 = v16 ^ v33
-%line 3264+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3863+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6176]
 	pxor xmm0, xmm5
 	movdqu [esp + 6608], xmm0
 ; v10 = v10 ^ v37
-%line 3265+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3864+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6624]
 	movdqu xmm5, [esp + 5856]
 	pxor xmm0, xmm5
 	movdqu [esp + 6624], xmm0
 ; v10 = v10 ^ v36
-%line 3266+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3865+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6192]
 	pxor xmm0, xmm5
 	movdqu [esp + 6624], xmm0
 ; v3 = v3 ^ v45
-%line 3267+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3866+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6656]
 	movdqu xmm5, [esp + 5872]
 	pxor xmm0, xmm5
 	movdqu [esp + 6656], xmm0
 ; v3 = v3 ^ v55
-%line 3268+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3867+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6208]
 	pxor xmm0, xmm5
 	movdqu [esp + 6656], xmm0
 ; v13 = v13 ^ v25
-%line 3269+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3868+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6112]
 	pxor xmm6, xmm0
 ; v13 = v13 ^ v59
-%line 3270+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3869+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6448]
 	pxor xmm6, xmm0
 ; v6 = v6 ^ v19
-%line 3271+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3870+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6128]
 	pxor xmm4, xmm0
 ; v6 = v6 ^ v20
-%line 3272+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3871+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6464]
 	pxor xmm4, xmm0
 ; v11 = v11 ^ v50
-%line 3273+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3872+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6096]
 	pxor xmm3, xmm0
 ; v11 = v11 ^ v42
-%line 3274+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3873+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6432]
 	pxor xmm3, xmm0
 ; v0 = v0 ^ v46
-%line 3275+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3874+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6144]
 	movdqu [esp + 7888], xmm0
 	pxor xmm2, xmm0
 ; v0 = v0 ^ v51
-%line 3276+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3875+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6480]
 	pxor xmm2, xmm0
 ; v48 = v48 ^ v29
-%line 3277+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3876+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6160]
 	pxor xmm1, xmm5
 ; v48 = v48 ^ v22
-%line 3278+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3877+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6496]
 	pxor xmm1, xmm0
 ; v8 = v8 ^ v31
-%line 3279+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3878+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6752]
 	movdqu xmm0, [esp + 5952]
 	pxor xmm7, xmm0
 	movdqu [esp + 6752], xmm7
 ; v8 = v8 ^ v38
-%line 3280+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3879+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6288]
 	pxor xmm7, xmm0
 	movdqu [esp + 6752], xmm7
 ; v47 = v47 ^ v28
-%line 3281+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3880+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6768]
 	movdqu xmm0, [esp + 5968]
 	pxor xmm7, xmm0
 	movdqu [esp + 6768], xmm7
 ; v47 = v47 ^ v30
-%line 3282+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3881+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6304]
 	pxor xmm7, xmm0
 	movdqu [esp + 6768], xmm7
 ; v35 = v35 ^ v27
-%line 3283+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3882+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6784]
 	movdqu xmm0, [esp + 5984]
 	pxor xmm7, xmm0
 	movdqu [esp + 6784], xmm7
 ; v35 = v35 ^ v23
-%line 3284+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3883+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6320]
 	pxor xmm7, xmm0
 	movdqu [esp + 6784], xmm7
 ; v46 = v16 ^ v46
-%line 3285+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3884+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6608]
 	movdqu xmm7, [esp + 7888]
 	pxor xmm0, xmm7
 	movdqu [esp + 6848], xmm0
 ; v29 = v10 ^ v29
-%line 3286+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3885+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6624]
 	pxor xmm0, xmm5
 	movdqu [esp + 6864], xmm0
 ; v31 = v3 ^ v31
-%line 3287+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3886+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6656]
 	movdqu xmm5, [esp + 5952]
 	pxor xmm0, xmm5
 	movdqu [esp + 6880], xmm0
 ; v28 = v13 ^ v28
-%line 3288+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3887+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5968]
 	pxor xmm6, xmm0
 ; v27 = v6 ^ v27
-%line 3289+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3888+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5984]
 	pxor xmm4, xmm0
 ; v33 = v0 ^ v33
-%line 3290+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3889+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6176]
 	pxor xmm2, xmm0
 ; v36 = v48 ^ v36
-%line 3291+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3890+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6192]
 	pxor xmm1, xmm0
 ; v55 = v8 ^ v55
-%line 3292+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3891+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6752]
 	movdqu xmm5, [esp + 6208]
 	pxor xmm0, xmm5
 	movdqu [esp + 6896], xmm0
 ; v59 = v47 ^ v59
-%line 3293+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3892+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6768]
 	movdqu xmm5, [esp + 6448]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v20 = v35 ^ v20
-%line 3294+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3893+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6784]
 	movdqu xmm7, [esp + 6464]
 	pxor xmm0, xmm7
 ; v36 = v36 ^ v23
-%line 3295+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3894+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm7, [esp + 6320]
 	pxor xmm1, xmm7
 ; v23 = v27 ^ v23
-%line 3296+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3895+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm7
 	movdqu [esp + 6912], xmm4
 ; v33 = v33 ^ v30
-%line 3297+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3896+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6304]
 	pxor xmm2, xmm4
 ; v30 = v28 ^ v30
-%line 3298+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3897+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm4
 	movdqu [esp + 6928], xmm6
 ; v11 = v11 ^ v38
-%line 3299+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3898+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm6, [esp + 6288]
 	pxor xmm3, xmm6
 ; v38 = v31 ^ v38
-%line 3300+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3899+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6880]
 	pxor xmm4, xmm6
 	movdqu [esp + 6944], xmm4
 ; v23 = v23 ^ v22
-%line 3301+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3900+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6912]
 	movdqu xmm6, [esp + 6496]
 	pxor xmm4, xmm6
 	movdqu [esp + 6912], xmm4
 ; v22 = v29 ^ v22
-%line 3302+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3901+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6864]
 	pxor xmm4, xmm6
 	movdqu [esp + 6960], xmm4
 ; v30 = v30 ^ v51
-%line 3303+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3902+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6928]
 	movdqu xmm6, [esp + 6480]
 	pxor xmm4, xmm6
 	movdqu [esp + 6928], xmm4
 ; v51 = v46 ^ v51
-%line 3304+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3903+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6848]
 	pxor xmm4, xmm6
 	movdqu [esp + 7568], xmm4
 ; v38 = v38 ^ v42
-%line 3305+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3904+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6944]
 	movdqu xmm6, [esp + 6432]
 	pxor xmm4, xmm6
 	movdqu [esp + 6944], xmm4
 ; v42 = v50 ^ v42
-%line 3306+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3905+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6096]
 	pxor xmm4, xmm6
 	movdqa xmm6, xmm4
 ; v22 = v22 ^ v20
-%line 3307+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3906+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6960]
 	pxor xmm4, xmm0
 	movdqu [esp + 6960], xmm4
 ; v20 = v19 ^ v20
-%line 3308+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3907+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm4, [esp + 6128]
 	pxor xmm4, xmm0
 ; v51 = v51 ^ v59
-%line 3309+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3908+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7568]
 	pxor xmm0, xmm5
 	movdqu [esp + 7568], xmm0
 ; v59 = v25 ^ v59
-%line 3310+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3909+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6112]
 	pxor xmm0, xmm5
 	movdqa xmm7, xmm0
 ; v42 = v42 ^ v55
-%line 3311+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3910+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm5, [esp + 6896]
 	pxor xmm6, xmm5
 ; v55 = v45 ^ v55
-%line 3312+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3911+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5872]
 	pxor xmm0, xmm5
 	movdqa xmm5, xmm0
 ; v20 = v20 ^ v36
-%line 3313+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3912+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm4, xmm1
 ; v36 = v37 ^ v36
-%line 3314+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3913+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5856]
 	movdqu [esp + 912], xmm0
 	pxor xmm0, xmm1
 	movdqu [esp + 912], xmm0
 	movdqu [esp + 7584], xmm0
 ; v59 = v59 ^ v33
-%line 3315+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3914+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm7, xmm2
 ; v33 = v21 ^ v33
-%line 3316+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3915+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 5840]
 	movdqu [esp + 928], xmm0
 	pxor xmm0, xmm2
 	movdqu [esp + 928], xmm0
 	movdqu [esp + 7600], xmm0
 ; v33 = v33 ^ v51
-%line 3317+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3916+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm1, [esp + 7600]
 	movdqu xmm0, [esp + 7568]
 	pxor xmm1, xmm0
 	movdqu [esp + 7600], xmm1
 ; v36 = v36 ^ v22
-%line 3318+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3917+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6960]
 	movdqu [esp + 7904], xmm0
 	movdqu xmm2, [esp + 7584]
 	pxor xmm2, xmm0
 	movdqu [esp + 7584], xmm2
 ; v55 = v55 ^ v38
-%line 3319+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3918+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6944]
 	movdqu [esp + 8128], xmm0
 	pxor xmm5, xmm0
 ; v55 = v55 ^ v11
-%line 3320+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3919+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm5, xmm3
 ; v59 = v59 ^ v30
-%line 3321+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3920+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6928]
 	movdqu [esp + 8144], xmm0
 	pxor xmm7, xmm0
 ; v20 = v20 ^ v23
-%line 3322+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3921+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6912]
 	pxor xmm4, xmm0
 ; v42 = v42 ^ v11
-%line 3323+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3922+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	pxor xmm6, xmm3
 ; mem128[h + 0] = v33
-%line 3324+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3923+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax], xmm1
 ; mem128[h + 64] = v11
-%line 3325+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3924+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 64], xmm3
 ; mem128[h + 128] = v36
-%line 3326+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3925+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 128], xmm2
 ; mem128[h + 192] = v51
-%line 3327+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3926+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7568]
 	movdqu [eax + 192], xmm0
 ; mem128[h + 256] = v55
-%line 3328+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3927+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 256], xmm5
 ; mem128[h + 320] = v22
-%line 3329+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3928+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 7904]
 	movdqu [eax + 320], xmm0
 ; mem128[h + 384] = v59
-%line 3330+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3929+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 384], xmm7
 ; mem128[h + 448] = v38
-%line 3331+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3930+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8128]
 	movdqu [eax + 448], xmm0
 ; mem128[h + 512] = v20
-%line 3332+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3931+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 512], xmm4
 ; mem128[h + 576] = v30
-%line 3333+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3932+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 8144]
 	movdqu [eax + 576], xmm0
 ; mem128[h + 640] = v42
-%line 3334+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3933+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu [eax + 640], xmm6
 ; mem128[h + 704] = v23
-%line 3335+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3934+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	movdqu xmm0, [esp + 6912]
 	movdqu [eax + 704], xmm0
 ; h = h + 16
-%line 3336+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3935+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add eax, 16
 ; f = f + 16
-%line 3337+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3936+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add ecx, 16
 ; i = i - 1
-%line 3338+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3937+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	sub edx, 1
 ; =? i - 0
-%line 3339+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3938+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	cmp edx, 0
 ; goto pass if !=
-%line 3340+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3939+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	jne .Lpass
 ; leave
-%line 3341+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
+%line 3940+0 specs/mceliece/generated/mceliece_gf12_x86_sse2.q
 	add esp, 8524
 	ret
 .end:

@@ -11,1223 +11,1403 @@ qhasm_kernel_mceliece_gf12_vec_mul_x86:
 	push esi
 	push edi
 	push ebp
-	sub esp, 940
+	sub esp, 76
 ; input h f g
-%line 12+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 960]
-	mov [esp + 0], eax
-	mov eax, [esp + 964]
-	mov [esp + 8], eax
-	mov eax, [esp + 968]
-	mov [esp + 16], eax
+%line 15+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebx, [esp + 96]
+	mov esi, [esp + 100]
+	mov edi, [esp + 104]
 ; i = 2
-%line 14+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 17+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 2
-	mov [esp + 24], eax
+	mov [esp + 0], eax
 align 32
 .Lpass:
-; v0 = mem32[f + 0]
-%line 16+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [eax]
-	mov [esp + 32], ecx
-; v1 = mem32[g + 0]
-%line 17+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax]
-	mov [esp + 40], edx
-; v2 = v0 & v1
-%line 18+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 48], eax
-; v3 = mem32[g + 8]
+; G = mem32[g + 80]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 8]
-	mov [esp + 56], eax
-; v4 = v0 & v3
-%line 20+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, eax
-; v5 = mem32[f + 8]
+	mov eax, [edi + 80]
+; T &= mem32[f + 88]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 8]
-	mov [esp + 64], esi
-; v6 = v5 & v1
-%line 22+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-; v6 = v4 ^ v6
+	and eax, [esi + 88]
+; G = mem32[g + 88]
 %line 23+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 280], ecx
-; v4 = mem32[g + 16]
+	mov edx, [edi + 88]
+; T = G
 %line 24+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 16]
-	mov [esp + 288], eax
-; v7 = v0 & v4
-%line 25+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 32]
-	and ecx, eax
-; v8 = v5 & v3
-%line 26+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, [esp + 56]
-; v9 = mem32[f + 16]
-%line 27+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 16]
-	mov [esp + 72], eax
-; v10 = v9 & v1
-%line 28+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 40]
-; v8 = v7 ^ v8
-%line 29+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, esi
-; v10 = v8 ^ v10
-%line 30+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 296], ecx
-; v8 = v5 & v4
-%line 31+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 64]
-	and eax, [esp + 288]
-; v7 = v9 & v3
-%line 32+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 72]
-	and ecx, [esp + 56]
-; v7 = v8 ^ v7
-%line 33+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 304], eax
-; v8 = v9 & v4
-%line 34+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 288]
-	mov [esp + 312], eax
-; v11 = mem32[f + 24]
-%line 35+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [eax + 24]
-	mov [esp + 80], ecx
-; v12 = mem32[g + 24]
-%line 36+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax + 24]
-	mov [esp + 88], edx
-; v13 = v11 & v12
-%line 37+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 96], eax
-; v14 = mem32[g + 32]
-%line 38+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 32]
-	mov [esp + 104], eax
-; v15 = v11 & v14
-%line 39+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, eax
-; v16 = mem32[f + 32]
-%line 40+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 32]
-	mov [esp + 112], esi
-; v17 = v16 & v12
-%line 41+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-; v17 = v15 ^ v17
-%line 42+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 320], ecx
-; v15 = mem32[g + 40]
-%line 43+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 40]
-	mov [esp + 328], eax
-; v18 = v11 & v15
-%line 44+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 80]
-	and ecx, eax
-; v19 = v16 & v14
-%line 45+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, [esp + 104]
-; v20 = mem32[f + 40]
-%line 46+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 40]
-	mov [esp + 120], eax
-; v21 = v20 & v12
-%line 47+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 88]
-; v19 = v18 ^ v19
-%line 48+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, esi
-; v21 = v19 ^ v21
-%line 49+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 336], ecx
-; v19 = v16 & v15
-%line 50+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 328]
-; v18 = v20 & v14
-%line 51+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 120]
-	and ecx, [esp + 104]
-; v18 = v19 ^ v18
-%line 52+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 344], eax
-; v19 = v20 & v15
-%line 53+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 328]
-	mov [esp + 352], eax
-; v22 = v0 ^ v11
-%line 54+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 80]
-; v23 = v5 ^ v16
-%line 55+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 64]
-	xor edx, [esp + 112]
-; v24 = v9 ^ v20
-%line 56+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 120]
-	mov [esp + 128], eax
-; v25 = v1 ^ v12
-%line 57+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 88]
-	mov [esp + 840], eax
-; v26 = v3 ^ v14
-%line 58+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, [esp + 56]
-	xor ebx, [esp + 104]
-; v27 = v4 ^ v15
-%line 59+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 288]
-	xor edi, [esp + 328]
-; v28 = v22 & v25
-%line 60+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, esi
-	and ecx, [esp + 840]
-; v29 = v22 & v26
-%line 61+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 136], eax
-; v30 = v23 & v25
-%line 62+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 840]
-	mov [esp + 144], eax
-; v30 = v29 ^ v30
-%line 63+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 136]
-	xor ebp, [esp + 144]
-; v22 = v22 & v27
-%line 64+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, edi
-; v29 = v23 & v26
-%line 65+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov [esp + 152], edx
-	mov eax, [esp + 152]
-	and eax, ebx
-	mov [esp + 152], eax
-	mov [esp + 360], eax
-; v25 = v24 & v25
-%line 66+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 128]
-	mov [esp + 896], eax
-	mov [esp + 160], eax
-	and eax, [esp + 840]
-	mov [esp + 160], eax
-	mov [esp + 856], eax
-; v29 = v22 ^ v29
-%line 67+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 360]
-; v25 = v29 ^ v25
-%line 68+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 856]
-	mov [esp + 368], esi
-; v23 = v23 & v27
-%line 69+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and edx, edi
-; v26 = v24 & v26
-%line 70+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 896]
-	and eax, ebx
-; v26 = v23 ^ v26
-%line 71+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, eax
-; v27 = v24 & v27
-%line 72+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 128]
-	and eax, edi
-; v28 = v28 ^ v2
-%line 73+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 48]
-; v28 = v28 ^ v13
-%line 74+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 96]
-; v30 = v30 ^ v6
-%line 75+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 280]
-; v30 = v30 ^ v17
-%line 76+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 320]
-; v25 = v25 ^ v10
-%line 77+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 368]
-	xor esi, [esp + 296]
-	mov [esp + 368], esi
-; v25 = v25 ^ v21
-%line 78+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 336]
-	mov [esp + 368], esi
-; v26 = v26 ^ v7
-%line 79+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 304]
-; v26 = v26 ^ v18
-%line 80+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 344]
-; v27 = v27 ^ v8
-%line 81+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 312]
-; v27 = v27 ^ v19
-%line 82+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 352]
-; v7 = v28 ^ v7
-%line 83+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 304]
-	mov [esp + 376], ecx
-; v8 = v30 ^ v8
-%line 84+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 312]
-	mov [esp + 384], ebp
-; v13 = v26 ^ v13
-%line 85+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 96]
-	mov [esp + 392], edx
-; v17 = v27 ^ v17
-%line 86+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 320]
-	mov [esp + 400], eax
-; v27 = mem32[f + 48]
-%line 87+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 48]
-; v26 = mem32[g + 48]
-%line 88+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax + 48]
-	mov [esp + 408], edx
-; v30 = v27 & v26
-%line 89+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-	mov [esp + 416], eax
-; v28 = mem32[g + 56]
-%line 90+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ecx, [eax + 56]
-	mov [esp + 424], ecx
-; v24 = v27 & v28
-%line 91+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ecx
-; v23 = mem32[f + 56]
-%line 92+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 8]
-	mov edi, [ecx + 56]
-; v29 = v23 & v26
-%line 93+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edi
-	and ecx, edx
-; v29 = v24 ^ v29
-%line 94+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 432], eax
-; v24 = mem32[g + 64]
-%line 95+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 64]
-	mov [esp + 440], eax
-; v22 = v27 & v24
-%line 96+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, esi
-	and edx, eax
-; v31 = v23 & v28
-%line 97+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edi
-	and eax, [esp + 424]
-; v32 = mem32[f + 64]
-%line 98+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 8]
-	mov ecx, [ecx + 64]
-	mov [esp + 912], ecx
-; v33 = v32 & v26
-%line 99+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, [esp + 408]
-; v31 = v22 ^ v31
-%line 100+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, eax
-; v33 = v31 ^ v33
-%line 101+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, ecx
-	mov [esp + 448], edx
-; v31 = v23 & v24
-%line 102+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edi
-	and eax, [esp + 440]
-; v22 = v32 & v28
-%line 103+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 912]
-	and ecx, [esp + 424]
-; v22 = v31 ^ v22
-%line 104+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 456], eax
-; v31 = v32 & v24
-%line 105+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 912]
-	and eax, [esp + 440]
-	mov [esp + 464], eax
-; v34 = mem32[f + 72]
-%line 106+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov edx, [eax + 72]
-; v35 = mem32[g + 72]
-%line 107+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ecx, [eax + 72]
-	mov [esp + 168], ecx
-; v36 = v34 & v35
-%line 108+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, ecx
-	mov [esp + 176], eax
-; v37 = mem32[g + 80]
-%line 109+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ebx, [eax + 80]
-	mov [esp + 184], ebx
-; v38 = v34 & v37
-%line 110+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, ebx
-	mov [esp + 848], eax
-; v39 = mem32[f + 80]
-%line 111+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ebx, [eax + 80]
-	mov [esp + 192], ebx
-; v40 = v39 & v35
-%line 112+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, ecx
-; v40 = v38 ^ v40
-%line 113+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 848]
-	xor ecx, eax
-	mov [esp + 472], ecx
-; v38 = mem32[g + 88]
-%line 114+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 88]
-	mov [esp + 480], eax
-; v41 = v34 & v38
-%line 115+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
-	and ecx, eax
-; v42 = v39 & v37
-%line 116+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ebx, [esp + 184]
-; v43 = mem32[f + 88]
-%line 117+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 88]
-	mov [esp + 200], eax
-; v44 = v43 & v35
-%line 118+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 168]
-; v42 = v41 ^ v42
-%line 119+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, ebx
-; v44 = v42 ^ v44
-%line 120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+; T &= mem32[f + 88]
+%line 25+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 88]
+; T &= mem32[f + 80]
+%line 28+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 80]
+; B = B ^ T
+%line 29+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor eax, edx
+; S22 = A
+%line 30+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 48], ecx
+; S21 = B
+%line 31+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 44], eax
+; G = mem32[g + 64]
+%line 32+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 64]
+; T &= mem32[f + 88]
+%line 34+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 88]
+; G = mem32[g + 72]
+%line 36+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 72]
+; T = G
+%line 37+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 88]
+%line 38+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 88]
+; T &= mem32[f + 80]
+%line 41+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; B = B ^ T
+%line 42+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 80]
+%line 43+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 80]
+; T = G
+%line 44+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 80]
+%line 45+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; A = A ^ T
+%line 46+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
-	mov [esp + 488], ecx
-; v42 = v39 & v38
+; T &= mem32[f + 72]
+%line 48+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 72]
+; B = B ^ T
+%line 49+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 88]
+%line 50+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 88]
+; T = G
+%line 51+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 72]
+%line 52+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 72]
+; A = A ^ T
+%line 53+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 64]
+%line 55+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; B = B ^ T
+%line 56+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S20 = A
+%line 57+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 40], ecx
+; S19 = B
+%line 58+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 36], edx
+; G = mem32[g + 48]
+%line 59+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 48]
+; T &= mem32[f + 88]
+%line 61+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 88]
+; G = mem32[g + 56]
+%line 63+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 56]
+; T = G
+%line 64+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 88]
+%line 65+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 88]
+; T &= mem32[f + 80]
+%line 68+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; B = B ^ T
+%line 69+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 64]
+%line 70+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 64]
+; T = G
+%line 71+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 80]
+%line 72+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; A = A ^ T
+%line 73+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 72]
+%line 75+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 72]
+; B = B ^ T
+%line 76+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 72]
+%line 77+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 72]
+; T = G
+%line 78+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 72]
+%line 79+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 72]
+; A = A ^ T
+%line 80+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 64]
+%line 82+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; B = B ^ T
+%line 83+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 80]
+%line 84+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 80]
+; T = G
+%line 85+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 64]
+%line 86+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 87+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 56]
+%line 89+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 56]
+; B = B ^ T
+%line 90+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 88]
+%line 91+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 88]
+; T = G
+%line 92+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 56]
+%line 93+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 56]
+; A = A ^ T
+%line 94+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 48]
+%line 96+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 48]
+; B = B ^ T
+%line 97+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S18 = A
+%line 98+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 32], ecx
+; S17 = B
+%line 99+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 28], edx
+; G = mem32[g + 32]
+%line 100+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 32]
+; T &= mem32[f + 88]
+%line 102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 88]
+; G = mem32[g + 40]
+%line 104+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 40]
+; T = G
+%line 105+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 88]
+%line 106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 88]
+; T &= mem32[f + 80]
+%line 109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; B = B ^ T
+%line 110+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 48]
+%line 111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 48]
+; T = G
+%line 112+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 80]
+%line 113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; A = A ^ T
+%line 114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 72]
+%line 116+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 72]
+; B = B ^ T
+%line 117+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 56]
+%line 118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 56]
+; T = G
+%line 119+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 72]
+%line 120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 72]
+; A = A ^ T
 %line 121+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 192]
-	and eax, [esp + 480]
-; v41 = v43 & v37
-%line 122+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 200]
-	and ecx, [esp + 184]
-; v41 = v42 ^ v41
+	xor ecx, eax
+; T &= mem32[f + 64]
 %line 123+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 496], eax
-; v42 = v43 & v38
+	and ebp, [esi + 64]
+; B = B ^ T
 %line 124+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 200]
-	and eax, [esp + 480]
-	mov [esp + 504], eax
-; v45 = v27 ^ v34
+	xor edx, ebp
+; G = mem32[g + 64]
 %line 125+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, esi
-	xor ebx, edx
-; v46 = v23 ^ v39
+	mov ebp, [edi + 64]
+; T = G
 %line 126+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edi
-	xor ecx, [esp + 192]
-; v47 = v32 ^ v43
+	mov eax, ebp
+; T &= mem32[f + 64]
 %line 127+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 912]
-	xor eax, [esp + 200]
-	mov [esp + 208], eax
-; v48 = v26 ^ v35
+	and eax, [esi + 64]
+; A = A ^ T
 %line 128+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 408]
-	xor eax, [esp + 168]
-	mov [esp + 216], eax
-; v49 = v28 ^ v37
-%line 129+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 424]
-	xor eax, [esp + 184]
-	mov [esp + 224], eax
-; v50 = v24 ^ v38
+	xor ecx, eax
+; T &= mem32[f + 56]
 %line 130+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 440]
-	xor eax, [esp + 480]
-	mov [esp + 232], eax
-; v51 = v45 & v48
+	and ebp, [esi + 56]
+; B = B ^ T
 %line 131+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, [esp + 216]
-	mov [esp + 240], eax
-; v52 = v45 & v49
+	xor edx, ebp
+; G = mem32[g + 72]
 %line 132+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, [esp + 224]
-	mov [esp + 248], eax
-; v53 = v46 & v48
+	mov ebp, [edi + 72]
+; T = G
 %line 133+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 216]
-	mov [esp + 256], eax
-; v53 = v52 ^ v53
+	mov eax, ebp
+; T &= mem32[f + 56]
 %line 134+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 248]
-	xor eax, [esp + 256]
-	mov [esp + 512], eax
-; v45 = v45 & v50
+	and eax, [esi + 56]
+; A = A ^ T
 %line 135+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ebx, [esp + 232]
-; v52 = v46 & v49
-%line 136+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 224]
-	mov [esp + 520], eax
-; v48 = v47 & v48
+	xor ecx, eax
+; T &= mem32[f + 48]
 %line 137+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 216]
-	mov [esp + 528], eax
-; v52 = v45 ^ v52
+	and ebp, [esi + 48]
+; B = B ^ T
 %line 138+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 520]
-; v48 = v52 ^ v48
+	xor edx, ebp
+; G = mem32[g + 80]
 %line 139+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 528]
-	mov [esp + 536], ebx
-; v46 = v46 & v50
+	mov ebp, [edi + 80]
+; T = G
 %line 140+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, [esp + 232]
-; v49 = v47 & v49
+	mov eax, ebp
+; T &= mem32[f + 48]
 %line 141+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 224]
-; v49 = v46 ^ v49
+	and eax, [esi + 48]
+; A = A ^ T
 %line 142+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
-	mov [esp + 864], ecx
-; v50 = v47 & v50
-%line 143+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 232]
-	mov [esp + 872], eax
-; v51 = v51 ^ v30
+; T &= mem32[f + 40]
 %line 144+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 240]
-	xor ebp, [esp + 416]
-	mov [esp + 240], ebp
-; v51 = v51 ^ v36
+	and ebp, [esi + 40]
+; B = B ^ T
 %line 145+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 176]
-	mov [esp + 240], ebp
-; v53 = v53 ^ v29
-%line 146+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, [esp + 512]
-	xor ebx, [esp + 432]
-	mov [esp + 512], ebx
-; v53 = v53 ^ v40
-%line 147+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 472]
-	mov [esp + 512], ebx
-; v48 = v48 ^ v33
-%line 148+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 536]
-	xor eax, [esp + 448]
-	mov [esp + 536], eax
-; v48 = v48 ^ v44
-%line 149+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 488]
-	mov [esp + 536], eax
-; v49 = v49 ^ v22
-%line 150+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 864]
-	xor eax, [esp + 456]
-	mov [esp + 864], eax
-; v49 = v49 ^ v41
-%line 151+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 496]
-	mov [esp + 864], eax
-; v50 = v50 ^ v31
-%line 152+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 872]
-	xor ecx, [esp + 464]
-	mov [esp + 872], ecx
-; v50 = v50 ^ v42
-%line 153+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 504]
-	mov [esp + 872], ecx
-; v22 = v51 ^ v22
-%line 154+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 456]
-	mov [esp + 544], ebp
-; v31 = v53 ^ v31
-%line 155+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 464]
-	mov [esp + 552], ebx
-; v36 = v49 ^ v36
-%line 156+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 176]
-	mov [esp + 560], eax
-; v40 = v50 ^ v40
-%line 157+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 472]
-	mov [esp + 568], ecx
-; v27 = v0 ^ v27
-%line 158+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 32]
-	xor eax, esi
-	mov [esp + 576], eax
-; v23 = v5 ^ v23
-%line 159+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 64]
-	xor eax, edi
-	mov [esp + 584], eax
-; v32 = v9 ^ v32
-%line 160+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 912]
-	mov [esp + 592], eax
-; v34 = v11 ^ v34
-%line 161+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 80]
-	xor eax, edx
-	mov ecx, eax
-; v39 = v16 ^ v39
-%line 162+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 192]
-	mov edx, eax
-; v43 = v20 ^ v43
-%line 163+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 200]
-	mov esi, eax
-; v26 = v1 ^ v26
-%line 164+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 408]
-	mov edi, eax
-; v28 = v3 ^ v28
-%line 165+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 424]
-	mov [esp + 600], eax
-; v24 = v4 ^ v24
-%line 166+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 288]
-	xor eax, [esp + 440]
-	mov [esp + 608], eax
-; v35 = v12 ^ v35
-%line 167+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 168]
-	mov ebx, eax
-; v37 = v14 ^ v37
-%line 168+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 184]
-	mov [esp + 616], eax
-; v38 = v15 ^ v38
-%line 169+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 328]
-	xor eax, [esp + 480]
-	mov [esp + 624], eax
-; v15 = v27 & v26
-%line 170+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	and eax, edi
-	mov [esp + 632], eax
-; v14 = v27 & v28
-%line 171+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	and eax, [esp + 600]
-; v12 = v23 & v26
-%line 172+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 584]
-	and ebp, edi
-; v12 = v14 ^ v12
-%line 173+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 640], eax
-; v14 = v27 & v24
-%line 174+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 576]
-	and ebp, [esp + 608]
-; v4 = v23 & v28
-%line 175+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	and eax, [esp + 600]
-	mov [esp + 648], eax
-; v3 = v32 & v26
-%line 176+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	and eax, edi
-; v4 = v14 ^ v4
-%line 177+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 648]
-; v3 = v4 ^ v3
-%line 178+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, eax
-	mov [esp + 656], ebp
-; v4 = v23 & v24
-%line 179+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	and eax, [esp + 608]
-; v14 = v32 & v28
-%line 180+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 592]
-	and ebp, [esp + 600]
-; v14 = v4 ^ v14
-%line 181+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 664], eax
-; v4 = v32 & v24
-%line 182+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	and eax, [esp + 608]
-	mov [esp + 672], eax
-; v1 = v34 & v35
-%line 183+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, ebx
-	mov [esp + 680], eax
-; v20 = v34 & v37
-%line 184+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 616]
-; v16 = v39 & v35
-%line 185+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, edx
-	and ebp, ebx
-; v16 = v20 ^ v16
-%line 186+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 688], eax
-; v20 = v34 & v38
-%line 187+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 624]
-; v11 = v39 & v37
-%line 188+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 616]
-	mov [esp + 696], eax
-; v9 = v43 & v35
-%line 189+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ebx
-; v11 = v20 ^ v11
-%line 190+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 696]
-; v9 = v11 ^ v9
-%line 191+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, eax
-	mov [esp + 704], ebp
-; v11 = v39 & v38
-%line 192+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 624]
-; v20 = v43 & v37
-%line 193+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, esi
-	and ebp, [esp + 616]
-; v20 = v11 ^ v20
-%line 194+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 712], eax
-; v11 = v43 & v38
-%line 195+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, [esp + 624]
-	mov [esp + 720], eax
-; v34 = v27 ^ v34
-%line 196+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	xor eax, ecx
-	mov ecx, eax
-; v39 = v23 ^ v39
-%line 197+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	xor eax, edx
-	mov edx, eax
-; v43 = v32 ^ v43
-%line 198+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	xor eax, esi
-	mov [esp + 728], eax
-; v35 = v26 ^ v35
-%line 199+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, ebx
-	mov [esp + 880], edi
-; v37 = v28 ^ v37
-%line 200+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 600]
-	xor eax, [esp + 616]
-	mov esi, eax
-; v38 = v24 ^ v38
-%line 201+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 608]
-	xor eax, [esp + 624]
-	mov edi, eax
-; v24 = v34 & v35
-%line 202+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 880]
-	mov ebx, eax
-; v28 = v34 & v37
-%line 203+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, esi
-	mov [esp + 736], eax
-; v26 = v39 & v35
-%line 204+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 880]
-	mov [esp + 744], eax
-; v26 = v28 ^ v26
-%line 205+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 736]
-	xor eax, [esp + 744]
-; v34 = v34 & v38
-%line 206+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, edi
-; v28 = v39 & v37
-%line 207+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov [esp + 264], edx
-	mov ebp, [esp + 264]
-	and ebp, esi
-	mov [esp + 264], ebp
-	mov [esp + 752], ebp
-; v35 = v43 & v35
-%line 208+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 728]
-	mov [esp + 904], ebp
-	mov [esp + 272], ebp
-	and ebp, [esp + 880]
-	mov [esp + 272], ebp
-	mov [esp + 888], ebp
-; v28 = v34 ^ v28
-%line 209+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 752]
-; v35 = v28 ^ v35
-%line 210+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 888]
-; v39 = v39 & v38
-%line 211+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and edx, edi
-; v37 = v43 & v37
-%line 212+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 904]
-	and ebp, esi
-; v37 = v39 ^ v37
-%line 213+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ebp
-	mov esi, edx
-; v38 = v43 & v38
+; G = mem32[g + 88]
+%line 146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 88]
+; T = G
+%line 147+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 40]
+%line 148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 40]
+; A = A ^ T
+%line 149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 32]
+%line 151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 32]
+; B = B ^ T
+%line 152+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S16 = A
+%line 153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 24], ecx
+; S15 = B
+%line 154+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 20], edx
+; G = mem32[g + 16]
+%line 155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 16]
+; T &= mem32[f + 88]
+%line 157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 88]
+; G = mem32[g + 24]
+%line 159+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 24]
+; T = G
+%line 160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 88]
+%line 161+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 88]
+; T &= mem32[f + 80]
+%line 164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; B = B ^ T
+%line 165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 32]
+%line 166+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 32]
+; T = G
+%line 167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 80]
+%line 168+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 80]
+; A = A ^ T
+%line 169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 72]
+%line 171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 72]
+; B = B ^ T
+%line 172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 40]
+%line 173+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 40]
+; T = G
+%line 174+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 72]
+%line 175+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 72]
+; A = A ^ T
+%line 176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 64]
+%line 178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; B = B ^ T
+%line 179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 48]
+%line 180+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 48]
+; T = G
+%line 181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 64]
+%line 182+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 56]
+%line 185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 56]
+; B = B ^ T
+%line 186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 56]
+%line 187+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 56]
+; T = G
+%line 188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 56]
+%line 189+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 56]
+; A = A ^ T
+%line 190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 48]
+%line 192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 48]
+; B = B ^ T
+%line 193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 64]
+%line 194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 64]
+; T = G
+%line 195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 48]
+%line 196+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 48]
+; A = A ^ T
+%line 197+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 40]
+%line 199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 40]
+; B = B ^ T
+%line 200+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 72]
+%line 201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 72]
+; T = G
+%line 202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 40]
+%line 203+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 40]
+; A = A ^ T
+%line 204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 32]
+%line 206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 32]
+; B = B ^ T
+%line 207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 80]
+%line 208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 80]
+; T = G
+%line 209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 32]
+%line 210+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 24]
+%line 213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 24]
+; B = B ^ T
 %line 214+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 728]
-	and edx, edi
-; v24 = v24 ^ v15
+	xor edx, ebp
+; G = mem32[g + 88]
 %line 215+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 632]
-; v24 = v24 ^ v1
+	mov ebp, [edi + 88]
+; T = G
 %line 216+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 680]
-; v26 = v26 ^ v12
+	mov eax, ebp
+; T &= mem32[f + 24]
 %line 217+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 640]
-; v26 = v26 ^ v16
+	and eax, [esi + 24]
+; A = A ^ T
 %line 218+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 688]
-; v35 = v35 ^ v3
-%line 219+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 656]
-; v35 = v35 ^ v9
+	xor ecx, eax
+; T &= mem32[f + 16]
 %line 220+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 704]
-; v37 = v37 ^ v14
+	and ebp, [esi + 16]
+; B = B ^ T
 %line 221+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 664]
-; v37 = v37 ^ v20
+	xor edx, ebp
+; S14 = A
 %line 222+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 712]
-; v38 = v38 ^ v4
+	mov [esp + 16], ecx
+; B = B ^ S22
 %line 223+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 672]
-; v38 = v38 ^ v11
+	xor edx, [esp + 48]
+; S13 = B
 %line 224+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 720]
-; v14 = v24 ^ v14
+	mov [esp + 12], edx
+; G = mem32[g + 0]
 %line 225+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 664]
-; v4 = v26 ^ v4
-%line 226+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, eax
-	xor edi, [esp + 672]
-; v1 = v37 ^ v1
+	mov edx, [edi]
+; T &= mem32[f + 88]
 %line 227+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 680]
-; v16 = v38 ^ v16
-%line 228+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 688]
-; v15 = v15 ^ v2
+	and edx, [esi + 88]
+; G = mem32[g + 8]
 %line 229+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 632]
-	xor eax, [esp + 48]
-	mov [esp + 632], eax
-; v15 = v15 ^ v30
+	mov eax, [edi + 8]
+; T = G
 %line 230+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 416]
-	mov [esp + 632], eax
-; v12 = v12 ^ v6
+	mov ecx, eax
+; T &= mem32[f + 88]
 %line 231+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 640]
-	xor eax, [esp + 280]
-	mov [esp + 640], eax
-; v12 = v12 ^ v29
-%line 232+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 432]
-	mov [esp + 640], eax
-; v3 = v3 ^ v10
-%line 233+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 656]
-	xor eax, [esp + 296]
-	mov [esp + 656], eax
-; v3 = v3 ^ v33
+	and ecx, [esi + 88]
+; T &= mem32[f + 80]
 %line 234+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 448]
-	mov [esp + 656], eax
-; v14 = v14 ^ v7
+	and eax, [esi + 80]
+; B = B ^ T
 %line 235+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 376]
-; v14 = v14 ^ v22
+	xor edx, eax
+; G = mem32[g + 16]
 %line 236+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 544]
-; v4 = v4 ^ v8
+	mov ebp, [edi + 16]
+; T = G
 %line 237+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 384]
-; v4 = v4 ^ v31
+	mov eax, ebp
+; T &= mem32[f + 80]
 %line 238+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 552]
-; v35 = v35 ^ v25
+	and eax, [esi + 80]
+; A = A ^ T
 %line 239+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 368]
-; v35 = v35 ^ v48
-%line 240+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 536]
-; v1 = v1 ^ v13
+	xor ecx, eax
+; T &= mem32[f + 72]
 %line 241+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 392]
-; v1 = v1 ^ v36
+	and ebp, [esi + 72]
+; B = B ^ T
 %line 242+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 560]
-; v16 = v16 ^ v17
+	xor edx, ebp
+; G = mem32[g + 24]
 %line 243+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 400]
-; v16 = v16 ^ v40
+	mov ebp, [edi + 24]
+; T = G
 %line 244+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 568]
-; v9 = v9 ^ v21
+	mov eax, ebp
+; T &= mem32[f + 72]
 %line 245+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 704]
-	xor eax, [esp + 336]
-	mov [esp + 704], eax
-; v9 = v9 ^ v44
+	and eax, [esi + 72]
+; A = A ^ T
 %line 246+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 488]
-	mov [esp + 704], eax
-; v20 = v20 ^ v18
-%line 247+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 712]
-	xor eax, [esp + 344]
-	mov [esp + 712], eax
-; v20 = v20 ^ v41
+	xor ecx, eax
+; T &= mem32[f + 64]
 %line 248+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 496]
-	mov [esp + 712], eax
-; v11 = v11 ^ v19
+	and ebp, [esi + 64]
+; B = B ^ T
 %line 249+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 720]
-	xor eax, [esp + 352]
-	mov [esp + 720], eax
-; v11 = v11 ^ v42
+	xor edx, ebp
+; G = mem32[g + 32]
 %line 250+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 504]
-	mov [esp + 720], eax
-; v13 = v15 ^ v13
+	mov ebp, [edi + 32]
+; T = G
 %line 251+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 632]
-	xor eax, [esp + 392]
-	mov [esp + 760], eax
-; v17 = v12 ^ v17
+	mov eax, ebp
+; T &= mem32[f + 64]
 %line 252+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 640]
-	xor eax, [esp + 400]
-	mov [esp + 768], eax
-; v21 = v3 ^ v21
+	and eax, [esi + 64]
+; A = A ^ T
 %line 253+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 656]
-	xor eax, [esp + 336]
-	mov [esp + 776], eax
-; v18 = v14 ^ v18
-%line 254+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 344]
-	mov [esp + 784], ebx
-; v19 = v4 ^ v19
+	xor ecx, eax
+; T &= mem32[f + 56]
 %line 255+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 352]
-; v30 = v1 ^ v30
+	and ebp, [esi + 56]
+; B = B ^ T
 %line 256+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 416]
-; v29 = v16 ^ v29
+	xor edx, ebp
+; G = mem32[g + 40]
 %line 257+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 432]
-; v33 = v9 ^ v33
+	mov ebp, [edi + 40]
+; T = G
 %line 258+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 704]
-	xor eax, [esp + 448]
-	mov ebx, eax
-; v22 = v20 ^ v22
+	mov eax, ebp
+; T &= mem32[f + 56]
 %line 259+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 712]
-	xor eax, [esp + 544]
-	mov ebp, eax
-; v31 = v11 ^ v31
+	and eax, [esi + 56]
+; A = A ^ T
 %line 260+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 720]
-	xor eax, [esp + 552]
-; v29 = v29 ^ v42
-%line 261+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 504]
-; v42 = v19 ^ v42
+	xor ecx, eax
+; T &= mem32[f + 48]
 %line 262+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 504]
-	mov [esp + 792], edi
-; v30 = v30 ^ v41
+	and ebp, [esi + 48]
+; B = B ^ T
 %line 263+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 496]
-; v41 = v18 ^ v41
+	xor edx, ebp
+; G = mem32[g + 48]
 %line 264+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 784]
-	xor edi, [esp + 496]
-	mov [esp + 800], edi
-; v35 = v35 ^ v44
+	mov ebp, [edi + 48]
+; T = G
 %line 265+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 488]
-; v44 = v21 ^ v44
+	mov eax, ebp
+; T &= mem32[f + 48]
 %line 266+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 776]
-	xor edi, [esp + 488]
-	mov [esp + 808], edi
-; v42 = v42 ^ v40
+	and eax, [esi + 48]
+; A = A ^ T
 %line 267+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 792]
-	xor edi, [esp + 568]
-	mov [esp + 792], edi
-; v40 = v17 ^ v40
-%line 268+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 768]
-	xor edi, [esp + 568]
-	mov [esp + 816], edi
-; v41 = v41 ^ v36
+	xor ecx, eax
+; T &= mem32[f + 40]
 %line 269+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 800]
-	xor edi, [esp + 560]
-	mov [esp + 800], edi
-; v36 = v13 ^ v36
+	and ebp, [esi + 40]
+; B = B ^ T
 %line 270+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 760]
-	xor edi, [esp + 560]
-	mov [esp + 824], edi
-; v44 = v44 ^ v48
+	xor edx, ebp
+; G = mem32[g + 56]
 %line 271+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 808]
-	xor edi, [esp + 536]
-	mov [esp + 808], edi
-; v48 = v25 ^ v48
+	mov ebp, [edi + 56]
+; T = G
 %line 272+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 368]
-	xor edi, [esp + 536]
-	mov [esp + 832], edi
-; v40 = v40 ^ v31
+	mov eax, ebp
+; T &= mem32[f + 40]
 %line 273+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 816]
-	xor edi, eax
-	mov [esp + 816], edi
-; v31 = v8 ^ v31
+	and eax, [esi + 40]
+; A = A ^ T
 %line 274+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 384]
-	xor edi, eax
-; v36 = v36 ^ v22
-%line 275+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 824]
-	xor eax, ebp
-	mov [esp + 824], eax
-; v22 = v7 ^ v22
+	xor ecx, eax
+; T &= mem32[f + 32]
 %line 276+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 376]
-	xor eax, ebp
-	mov ebp, eax
-; v48 = v48 ^ v33
+	and ebp, [esi + 32]
+; B = B ^ T
 %line 277+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 832]
-	xor eax, ebx
-	mov [esp + 832], eax
-; v33 = v10 ^ v33
+	xor edx, ebp
+; G = mem32[g + 64]
 %line 278+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 296]
-	xor eax, ebx
-	mov ebx, eax
-; v31 = v31 ^ v29
+	mov ebp, [edi + 64]
+; T = G
 %line 279+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, edx
-; v29 = v6 ^ v29
+	mov eax, ebp
+; T &= mem32[f + 32]
 %line 280+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 280]
-	xor eax, edx
-; v22 = v22 ^ v30
+	and eax, [esi + 32]
+; A = A ^ T
 %line 281+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, esi
-; v30 = v2 ^ v30
-%line 282+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 48]
-	xor edx, esi
-; mem32[h + 0] = v30
+	xor ecx, eax
+; T &= mem32[f + 24]
 %line 283+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 0]
-	mov [esi], edx
-; mem32[h + 8] = v29
+	and ebp, [esi + 24]
+; B = B ^ T
 %line 284+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 0]
-	mov [edx + 8], eax
-; mem32[h + 16] = v33
+	xor edx, ebp
+; G = mem32[g + 72]
 %line 285+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 16], ebx
-; mem32[h + 24] = v22
+	mov ebp, [edi + 72]
+; T = G
 %line 286+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 24], ebp
-; mem32[h + 32] = v31
+	mov eax, ebp
+; T &= mem32[f + 24]
 %line 287+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 32], edi
-; mem32[h + 40] = v48
+	and eax, [esi + 24]
+; A = A ^ T
 %line 288+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 832]
-	mov [eax + 40], edx
-; mem32[h + 48] = v36
-%line 289+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 824]
-	mov [eax + 48], edx
-; mem32[h + 56] = v40
+	xor ecx, eax
+; T &= mem32[f + 16]
 %line 290+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 816]
-	mov [eax + 56], edx
-; mem32[h + 64] = v44
+	and ebp, [esi + 16]
+; B = B ^ T
 %line 291+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 808]
-	mov [eax + 64], edx
-; mem32[h + 72] = v41
+	xor edx, ebp
+; G = mem32[g + 80]
 %line 292+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 800]
-	mov [eax + 72], edx
-; mem32[h + 80] = v42
+	mov ebp, [edi + 80]
+; T = G
 %line 293+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 792]
-	mov [eax + 80], edx
-; mem32[h + 88] = v35
+	mov eax, ebp
+; T &= mem32[f + 16]
 %line 294+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 88], ecx
-; h = h + 4
+	and eax, [esi + 16]
+; A = A ^ T
 %line 295+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	add eax, 4
-	mov [esp + 0], eax
-; f = f + 4
-%line 296+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	add eax, 4
-	mov [esp + 8], eax
-; g = g + 4
+	xor ecx, eax
+; T &= mem32[f + 8]
 %line 297+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	add eax, 4
-	mov [esp + 16], eax
-; i = i - 1
+	and ebp, [esi + 8]
+; B = B ^ T
 %line 298+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 24]
-	sub eax, 1
-	mov [esp + 24], eax
-; =? i - 0
+	xor edx, ebp
+; G = mem32[g + 88]
 %line 299+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 88]
+; T = G
+%line 300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 8]
+%line 301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 8]
+; A = A ^ T
+%line 302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 0]
+%line 304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi]
+; B = B ^ T
+%line 305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; A = A ^ S21
+%line 306+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, [esp + 44]
+; S12 = A
+%line 307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 8], ecx
+; B = B ^ S20
+%line 308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 40]
+; mem32[h + 88] = B
+%line 309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 88], edx
+; G = mem32[g + 0]
+%line 310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 80]
+%line 312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 80]
+; T &= mem32[f + 72]
+%line 315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 72]
+; G = mem32[g + 8]
+%line 317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 8]
+; T = G
+%line 318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 72]
+%line 319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 72]
+; A = A ^ T
+%line 320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 16]
+%line 324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 16]
+; T = G
+%line 325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 56]
+%line 329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 56]
+; B = B ^ T
+%line 330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 24]
+%line 331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 24]
+; T = G
+%line 332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 56]
+%line 333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 56]
+; A = A ^ T
+%line 334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 48]
+%line 336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 48]
+; B = B ^ T
+%line 337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 32]
+%line 338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 48]
+%line 340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 48]
+; A = A ^ T
+%line 341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 40]
+%line 343+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 40]
+; B = B ^ T
+%line 344+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 40]
+%line 345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 40]
+; T = G
+%line 346+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 40]
+%line 347+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 40]
+; A = A ^ T
+%line 348+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 350+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 351+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 48]
+%line 352+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 48]
+; T = G
+%line 353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 24]
+%line 357+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 24]
+; B = B ^ T
+%line 358+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 56]
+%line 359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 56]
+; T = G
+%line 360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 24]
+%line 361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 24]
+; A = A ^ T
+%line 362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 16]
+%line 364+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 16]
+; B = B ^ T
+%line 365+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 64]
+%line 366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 16]
+%line 368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 16]
+; A = A ^ T
+%line 369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 8]
+%line 371+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 8]
+; B = B ^ T
+%line 372+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 72]
+%line 373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 72]
+; T = G
+%line 374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 8]
+%line 375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 8]
+; A = A ^ T
+%line 376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 378+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 379+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 80]
+%line 380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 80]
+; T &= mem32[f + 0]
+%line 382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 383+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S19
+%line 384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 36]
+; A = A ^ S22
+%line 385+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 48]
+; mem32[h + 80] = A
+%line 386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 80], edx
+; B = B ^ S18
+%line 387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 32]
+; B = B ^ S21
+%line 388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 44]
+; mem32[h + 72] = B
+%line 389+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 72], ebp
+; G = mem32[g + 0]
+%line 390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 64]
+%line 392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 64]
+; T &= mem32[f + 56]
+%line 395+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 56]
+; G = mem32[g + 8]
+%line 397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 8]
+; T = G
+%line 398+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 56]
+%line 399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 56]
+; A = A ^ T
+%line 400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 48]
+%line 402+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 48]
+; B = B ^ T
+%line 403+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 16]
+%line 404+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 16]
+; T = G
+%line 405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 48]
+%line 406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 48]
+; A = A ^ T
+%line 407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 40]
+%line 409+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 40]
+; B = B ^ T
+%line 410+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 24]
+%line 411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 24]
+; T = G
+%line 412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 40]
+%line 413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 40]
+; A = A ^ T
+%line 414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 416+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 417+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 32]
+%line 418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 421+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 24]
+%line 423+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 24]
+; B = B ^ T
+%line 424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 40]
+%line 425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 40]
+; T = G
+%line 426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 24]
+%line 427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 24]
+; A = A ^ T
+%line 428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 16]
+%line 430+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 16]
+; B = B ^ T
+%line 431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 48]
+%line 432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 48]
+; T = G
+%line 433+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 16]
+%line 434+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 16]
+; A = A ^ T
+%line 435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 8]
+%line 437+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 8]
+; B = B ^ T
+%line 438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 56]
+%line 439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 56]
+; T = G
+%line 440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 8]
+%line 441+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 8]
+; A = A ^ T
+%line 442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 445+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 64]
+%line 446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 64]
+; T &= mem32[f + 0]
+%line 448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S17
+%line 450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 28]
+; A = A ^ S20
+%line 451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 40]
+; mem32[h + 64] = A
+%line 452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 64], edx
+; B = B ^ S16
+%line 453+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 24]
+; B = B ^ S19
+%line 454+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 36]
+; mem32[h + 56] = B
+%line 455+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 56], ebp
+; G = mem32[g + 0]
+%line 456+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 48]
+%line 458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 48]
+; T &= mem32[f + 40]
+%line 461+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 40]
+; G = mem32[g + 8]
+%line 463+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 8]
+; T = G
+%line 464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 40]
+%line 465+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 40]
+; A = A ^ T
+%line 466+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 468+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 469+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 16]
+%line 470+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 16]
+; T = G
+%line 471+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 472+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 473+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 24]
+%line 475+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 24]
+; B = B ^ T
+%line 476+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 24]
+%line 477+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 24]
+; T = G
+%line 478+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 24]
+%line 479+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 24]
+; A = A ^ T
+%line 480+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 16]
+%line 482+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 16]
+; B = B ^ T
+%line 483+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 32]
+%line 484+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 485+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 16]
+%line 486+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 16]
+; A = A ^ T
+%line 487+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 8]
+%line 489+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 8]
+; B = B ^ T
+%line 490+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 40]
+%line 491+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 40]
+; T = G
+%line 492+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 8]
+%line 493+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 8]
+; A = A ^ T
+%line 494+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 496+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 497+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 48]
+%line 498+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 48]
+; T &= mem32[f + 0]
+%line 500+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 501+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S15
+%line 502+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 20]
+; A = A ^ S18
+%line 503+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 32]
+; mem32[h + 48] = A
+%line 504+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 48], edx
+; B = B ^ S14
+%line 505+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 16]
+; B = B ^ S17
+%line 506+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 28]
+; mem32[h + 40] = B
+%line 507+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 40], ebp
+; G = mem32[g + 0]
+%line 508+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 509+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 32]
+%line 510+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 32]
+; T &= mem32[f + 24]
+%line 513+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 24]
+; G = mem32[g + 8]
+%line 515+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 8]
+; T = G
+%line 516+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 24]
+%line 517+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 24]
+; A = A ^ T
+%line 518+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 16]
+%line 520+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 16]
+; B = B ^ T
+%line 521+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 16]
+%line 522+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 16]
+; T = G
+%line 523+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 16]
+%line 524+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 16]
+; A = A ^ T
+%line 525+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 8]
+%line 527+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 8]
+; B = B ^ T
+%line 528+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 24]
+%line 529+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 24]
+; T = G
+%line 530+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 8]
+%line 531+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 8]
+; A = A ^ T
+%line 532+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 534+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 535+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 32]
+%line 536+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 32]
+; T &= mem32[f + 0]
+%line 538+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 539+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S13
+%line 540+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 12]
+; A = A ^ S16
+%line 541+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 24]
+; mem32[h + 32] = A
+%line 542+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 32], edx
+; B = B ^ S12
+%line 543+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 8]
+; B = B ^ S15
+%line 544+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 20]
+; mem32[h + 24] = B
+%line 545+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 24], ebp
+; G = mem32[g + 0]
+%line 546+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi]
+; T = G
+%line 547+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, edx
+; T &= mem32[f + 16]
+%line 548+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 16]
+; T &= mem32[f + 8]
+%line 551+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 8]
+; G = mem32[g + 8]
+%line 553+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 8]
+; T = G
+%line 554+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 8]
+%line 555+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 8]
+; A = A ^ T
+%line 556+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, eax
+; T &= mem32[f + 0]
+%line 558+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 559+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ecx
+; G = mem32[g + 16]
+%line 560+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 16]
+; T &= mem32[f + 0]
+%line 562+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 563+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, eax
+; A = A ^ S14
+%line 564+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 16]
+; mem32[h + 16] = A
+%line 565+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 16], ebp
+; B = B ^ S13
+%line 566+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 12]
+; mem32[h + 8] = B
+%line 567+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 8], edx
+; G = mem32[g + 0]
+%line 568+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi]
+; T &= mem32[f + 0]
+%line 570+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ S12
+%line 572+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor eax, [esp + 8]
+; mem32[h + 0] = A
+%line 573+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx], eax
+; h = h + 4
+%line 574+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add ebx, 4
+; f = f + 4
+%line 575+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add esi, 4
+; g = g + 4
+%line 576+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add edi, 4
+; i = i - 1
+%line 577+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [esp + 0]
+	sub eax, 1
+	mov [esp + 0], eax
+; =? i - 0
+%line 578+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 579+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 301+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	add esp, 940
+%line 580+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add esp, 76
 	pop ebp
 	pop edi
 	pop esi
@@ -1246,148 +1426,148 @@ qhasm_kernel_mceliece_gf12_vec_sq_x86:
 	push ebp
 	sub esp, 92
 ; input h f
-%line 305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 584+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 112]
 	mov edx, [esp + 116]
 ; i = 2
-%line 307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 586+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 2
 	mov [esp + 0], eax
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
-%line 309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 588+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx]
 	mov [esp + 8], eax
 ; v1 = mem32[f + 48]
-%line 310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 589+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 48]
 	mov [esp + 16], ecx
 ; v0 = v0 ^ v1
-%line 311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 590+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 8], eax
 ; v2 = mem32[f + 8]
-%line 312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 591+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 8]
 	mov [esp + 24], eax
 ; v3 = mem32[f + 56]
-%line 313+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 592+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 56]
 	mov [esp + 32], ecx
 ; v2 = v2 ^ v3
-%line 314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 593+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 24], eax
 ; v4 = mem32[f + 16]
-%line 315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 594+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [edx + 16]
 ; v5 = mem32[f + 64]
-%line 316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 595+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 64]
 	mov [esp + 40], eax
 ; v4 = v4 ^ v5
-%line 317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 596+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, eax
 ; v6 = mem32[f + 88]
-%line 318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 597+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [edx + 88]
 ; v4 = v4 ^ v6
-%line 319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 598+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, ebx
 ; v7 = mem32[f + 24]
-%line 320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 599+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 24]
 	mov [esp + 48], ecx
 ; v8 = mem32[f + 72]
-%line 321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 600+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 72]
 	mov [esp + 56], eax
 ; v7 = v7 ^ v8
-%line 322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 601+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 48], ecx
 ; v9 = mem32[f + 32]
-%line 323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 602+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 32]
 	mov [esp + 64], eax
 ; v10 = mem32[f + 80]
-%line 324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 603+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [edx + 80]
 	mov [esp + 72], ebp
 ; v9 = v9 ^ v10
-%line 325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 604+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 64], eax
 ; v11 = mem32[f + 40]
-%line 326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 605+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [edx + 40]
 ; v11 = v11 ^ v6
-%line 327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 606+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, ebx
 ; mem32[h + 0] = v0
-%line 328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 607+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov [esi], eax
 ; mem32[h + 8] = v6
-%line 329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 608+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 8], ebx
 ; mem32[h + 16] = v2
-%line 330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 609+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	mov [esi + 16], eax
 ; mem32[h + 24] = v1
-%line 331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 610+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 16]
 	mov [esi + 24], eax
 ; mem32[h + 32] = v4
-%line 332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 611+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 32], edi
 ; mem32[h + 40] = v3
-%line 333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 612+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	mov [esi + 40], eax
 ; mem32[h + 48] = v7
-%line 334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 613+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 48], ecx
 ; mem32[h + 56] = v5
-%line 335+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 614+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 40]
 	mov [esi + 56], eax
 ; mem32[h + 64] = v9
-%line 336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 615+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	mov [esi + 64], eax
 ; mem32[h + 72] = v8
-%line 337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 616+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	mov [esi + 72], eax
 ; mem32[h + 80] = v11
-%line 338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 617+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 80], ebp
 ; mem32[h + 88] = v10
-%line 339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 618+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	mov [esi + 88], eax
 ; h = h + 4
-%line 340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 619+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esi, 4
 ; f = f + 4
-%line 341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 620+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add edx, 4
 ; i = i - 1
-%line 342+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 621+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
 	mov [esp + 0], eax
 ; =? i - 0
-%line 343+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 622+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 344+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 623+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 624+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esp, 92
 	pop ebp
 	pop edi
@@ -1407,268 +1587,268 @@ qhasm_kernel_mceliece_gf12_vec_inv_x86:
 	push ebp
 	sub esp, 4140
 ; input h f
-%line 349+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 628+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4160]
 	mov [esp + 0], eax
 	mov eax, [esp + 4164]
 	mov [esp + 8], eax
 ; i = 2
-%line 351+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 630+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 2
 	mov [esp + 16], eax
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
-%line 353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 632+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax]
 	mov [esp + 24], eax
 ; v1 = mem32[f + 48]
-%line 354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 633+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 48]
 	mov [esp + 32], ecx
 ; v2 = v0 ^ v1
-%line 355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 634+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 40], eax
 ; v3 = mem32[f + 8]
-%line 356+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 635+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 8]
 	mov [esp + 48], eax
 ; v4 = mem32[f + 56]
-%line 357+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 636+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 56]
 	mov [esp + 56], ecx
 ; v5 = v3 ^ v4
-%line 358+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 637+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 64], eax
 ; v6 = mem32[f + 16]
-%line 359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 638+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 16]
 	mov [esp + 72], eax
 ; v7 = mem32[f + 64]
-%line 360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 639+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 64]
 	mov [esp + 80], ecx
 ; v8 = v6 ^ v7
-%line 361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 640+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 88], eax
 ; v9 = mem32[f + 88]
-%line 362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 641+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 88]
 	mov [esp + 96], eax
 ; v8 = v8 ^ v9
-%line 363+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 642+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 88]
 	xor ecx, eax
 	mov [esp + 88], ecx
 ; v10 = mem32[f + 24]
-%line 364+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 643+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 24]
 	mov [esp + 104], eax
 ; v11 = mem32[f + 72]
-%line 365+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 644+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 72]
 	mov [esp + 112], ecx
 ; v12 = v10 ^ v11
-%line 366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 645+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 120], eax
 ; v13 = mem32[f + 32]
-%line 367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 646+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 32]
 	mov [esp + 128], eax
 ; v14 = mem32[f + 80]
-%line 368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 647+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 80]
 	mov [esp + 136], ecx
 ; v15 = v13 ^ v14
-%line 369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 648+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 144], eax
 ; v16 = mem32[f + 40]
-%line 370+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 649+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 40]
 	mov [esp + 152], eax
 ; v17 = v16 ^ v9
-%line 371+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 650+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 96]
 	mov [esp + 160], eax
 ; v18 = v2 & v0
-%line 372+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 651+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 40]
 	and eax, [esp + 24]
 	mov [esp + 168], eax
 ; v19 = v2 & v3
-%line 373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 652+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 40]
 	and ecx, [esp + 48]
 ; v20 = v9 & v0
-%line 374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 653+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 24]
 ; v20 = v19 ^ v20
-%line 375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 654+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 512], ecx
 ; v19 = v2 & v6
-%line 376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 655+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 40]
 	and edx, [esp + 72]
 ; v21 = v9 & v3
-%line 377+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 656+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 48]
 ; v22 = v5 & v0
-%line 378+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 657+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 64]
 	and ecx, [esp + 24]
 ; v21 = v19 ^ v21
-%line 379+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 658+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v22 = v21 ^ v22
-%line 380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 659+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 520], edx
 ; v21 = v9 & v6
-%line 381+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 660+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 72]
 ; v19 = v5 & v3
-%line 382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 661+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 64]
 	and ecx, [esp + 48]
 ; v19 = v21 ^ v19
-%line 383+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 662+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 528], eax
 ; v21 = v5 & v6
-%line 384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 663+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	and eax, [esp + 72]
 	mov [esp + 536], eax
 ; v23 = v1 & v10
-%line 385+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 664+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	and eax, [esp + 104]
 	mov [esp + 176], eax
 ; v24 = v1 & v13
-%line 386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 665+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 32]
 	and ecx, [esp + 128]
 ; v25 = v8 & v10
-%line 387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 666+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 104]
 ; v25 = v24 ^ v25
-%line 388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 667+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 544], ecx
 ; v24 = v1 & v16
-%line 389+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 668+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 32]
 	and edx, [esp + 152]
 ; v26 = v8 & v13
-%line 390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 669+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 128]
 ; v27 = v4 & v10
-%line 391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 670+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 56]
 	and ecx, [esp + 104]
 ; v26 = v24 ^ v26
-%line 392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 671+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v27 = v26 ^ v27
-%line 393+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 672+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 552], edx
 ; v26 = v8 & v16
-%line 394+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 673+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 152]
 ; v24 = v4 & v13
-%line 395+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 674+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 56]
 	and ecx, [esp + 128]
 ; v24 = v26 ^ v24
-%line 396+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 675+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 560], eax
 ; v26 = v4 & v16
-%line 397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 676+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	and eax, [esp + 152]
 	mov [esp + 568], eax
 ; v28 = v2 ^ v1
-%line 398+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 677+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 40]
 	xor esi, [esp + 32]
 ; v29 = v9 ^ v8
-%line 399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 678+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 96]
 	xor edx, [esp + 88]
 ; v30 = v5 ^ v4
-%line 400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 679+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	xor eax, [esp + 56]
 	mov [esp + 184], eax
 ; v31 = v0 ^ v10
-%line 401+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 680+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 3720], eax
 ; v32 = v3 ^ v13
-%line 402+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 681+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 48]
 	xor ebx, [esp + 128]
 ; v33 = v6 ^ v16
-%line 403+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 682+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 72]
 	xor edi, [esp + 152]
 ; v34 = v28 & v31
-%line 404+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 683+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 3720]
 ; v35 = v28 & v32
-%line 405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 684+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ebx
 	mov [esp + 192], eax
 ; v36 = v29 & v31
-%line 406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 685+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3720]
 	mov [esp + 200], eax
 ; v36 = v35 ^ v36
-%line 407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 686+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 192]
 	xor ebp, [esp + 200]
 ; v28 = v28 & v33
-%line 408+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 687+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v35 = v29 & v32
-%line 409+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 688+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 208], edx
 	mov eax, [esp + 208]
 	and eax, ebx
 	mov [esp + 208], eax
 	mov [esp + 576], eax
 ; v31 = v30 & v31
-%line 410+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 689+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 184]
 	mov [esp + 3920], eax
 	mov [esp + 216], eax
@@ -1676,237 +1856,237 @@ align 32
 	mov [esp + 216], eax
 	mov [esp + 3744], eax
 ; v35 = v28 ^ v35
-%line 411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 690+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 576]
 ; v31 = v35 ^ v31
-%line 412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 691+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3744]
 	mov [esp + 584], esi
 ; v29 = v29 & v33
-%line 413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 692+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v32 = v30 & v32
-%line 414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 693+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3920]
 	and eax, ebx
 ; v32 = v29 ^ v32
-%line 415+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 694+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v33 = v30 & v33
-%line 416+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 695+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 184]
 	and eax, edi
 ; v34 = v34 ^ v18
-%line 417+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 696+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 168]
 ; v34 = v34 ^ v23
-%line 418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 697+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 176]
 ; v36 = v36 ^ v20
-%line 419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 698+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 512]
 ; v36 = v36 ^ v25
-%line 420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 699+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 544]
 ; v31 = v31 ^ v22
-%line 421+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 700+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 584]
 	xor esi, [esp + 520]
 	mov [esp + 584], esi
 ; v31 = v31 ^ v27
-%line 422+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 701+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 552]
 	mov [esp + 584], esi
 ; v32 = v32 ^ v19
-%line 423+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 702+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 528]
 ; v32 = v32 ^ v24
-%line 424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 703+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 560]
 ; v33 = v33 ^ v21
-%line 425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 704+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 536]
 ; v33 = v33 ^ v26
-%line 426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 705+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 568]
 ; v19 = v34 ^ v19
-%line 427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 706+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 528]
 	mov [esp + 592], ecx
 ; v21 = v36 ^ v21
-%line 428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 707+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 536]
 	mov [esp + 600], ebp
 ; v23 = v32 ^ v23
-%line 429+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 708+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 176]
 	mov [esp + 608], edx
 ; v25 = v33 ^ v25
-%line 430+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 709+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 544]
 	mov [esp + 616], eax
 ; v33 = v12 & v1
-%line 431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 710+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 32]
 	mov [esp + 624], eax
 ; v32 = v12 & v4
-%line 432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 711+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 56]
 ; v36 = v7 & v1
-%line 433+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 712+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 80]
 	and ecx, [esp + 32]
 ; v36 = v32 ^ v36
-%line 434+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 713+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 632], eax
 ; v32 = v12 & v7
-%line 435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 714+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 80]
 ; v34 = v7 & v4
-%line 436+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 715+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 80]
 	and ecx, [esp + 56]
 ; v30 = v15 & v1
-%line 437+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 716+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 144]
 	and edx, [esp + 32]
 ; v34 = v32 ^ v34
-%line 438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 717+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v30 = v34 ^ v30
-%line 439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 718+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 640], eax
 ; v34 = v7 & v7
-%line 440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 719+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 80]
 	and eax, [esp + 80]
 ; v32 = v15 & v4
-%line 441+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 720+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 144]
 	and ecx, [esp + 56]
 ; v32 = v34 ^ v32
-%line 442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 721+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 648], eax
 ; v34 = v15 & v7
-%line 443+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 722+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 144]
 	and eax, [esp + 80]
 	mov [esp + 656], eax
 ; v29 = v11 & v11
-%line 444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 723+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 112]
 	and eax, [esp + 112]
 	mov [esp + 664], eax
 ; v35 = v11 & v14
-%line 445+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 724+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 112]
 	and eax, [esp + 136]
 ; v28 = v17 & v11
-%line 446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 725+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 160]
 	and ecx, [esp + 112]
 ; v28 = v35 ^ v28
-%line 447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 726+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 672], eax
 ; v35 = v11 & v9
-%line 448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 727+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 112]
 	and edx, [esp + 96]
 ; v37 = v17 & v14
-%line 449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 728+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 160]
 	and eax, [esp + 136]
 ; v38 = v14 & v11
-%line 450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 729+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 136]
 	and ecx, [esp + 112]
 ; v37 = v35 ^ v37
-%line 451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 730+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v38 = v37 ^ v38
-%line 452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 731+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 680], edx
 ; v37 = v17 & v9
-%line 453+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 732+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 160]
 	and eax, [esp + 96]
 ; v35 = v14 & v14
-%line 454+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 733+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 136]
 	and ecx, [esp + 136]
 ; v35 = v37 ^ v35
-%line 455+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 734+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 688], eax
 ; v37 = v14 & v9
-%line 456+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 735+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 136]
 	and eax, [esp + 96]
 	mov [esp + 696], eax
 ; v39 = v12 ^ v11
-%line 457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 736+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 120]
 	xor esi, [esp + 112]
 ; v40 = v7 ^ v17
-%line 458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 737+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 80]
 	xor edx, [esp + 160]
 ; v41 = v15 ^ v14
-%line 459+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 738+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 144]
 	xor eax, [esp + 136]
 	mov [esp + 224], eax
 ; v42 = v1 ^ v11
-%line 460+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 739+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 3728], eax
 ; v43 = v4 ^ v14
-%line 461+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 740+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 56]
 	xor ebx, [esp + 136]
 ; v44 = v7 ^ v9
-%line 462+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 741+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 80]
 	xor edi, [esp + 96]
 ; v45 = v39 & v42
-%line 463+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 742+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 3728]
 ; v46 = v39 & v43
-%line 464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 743+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ebx
 	mov [esp + 232], eax
 ; v47 = v40 & v42
-%line 465+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 744+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3728]
 	mov [esp + 240], eax
 ; v47 = v46 ^ v47
-%line 466+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 745+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 232]
 	xor ebp, [esp + 240]
 ; v39 = v39 & v44
-%line 467+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 746+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v46 = v40 & v43
-%line 468+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 747+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 248], edx
 	mov eax, [esp + 248]
 	and eax, ebx
 	mov [esp + 248], eax
 	mov [esp + 704], eax
 ; v42 = v41 & v42
-%line 469+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 748+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 224]
 	mov [esp + 3928], eax
 	mov [esp + 256], eax
@@ -1914,1896 +2094,1896 @@ align 32
 	mov [esp + 256], eax
 	mov [esp + 3752], eax
 ; v46 = v39 ^ v46
-%line 470+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 749+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 704]
 ; v42 = v46 ^ v42
-%line 471+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 750+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3752]
 	mov [esp + 712], esi
 ; v40 = v40 & v44
-%line 472+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 751+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v43 = v41 & v43
-%line 473+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 752+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3928]
 	and eax, ebx
 ; v43 = v40 ^ v43
-%line 474+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 753+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v44 = v41 & v44
-%line 475+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 754+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 224]
 	and eax, edi
 ; v45 = v45 ^ v33
-%line 476+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 755+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 624]
 ; v45 = v45 ^ v29
-%line 477+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 756+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 664]
 ; v47 = v47 ^ v36
-%line 478+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 757+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 632]
 ; v47 = v47 ^ v28
-%line 479+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 758+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 672]
 ; v42 = v42 ^ v30
-%line 480+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 759+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 712]
 	xor esi, [esp + 640]
 	mov [esp + 712], esi
 ; v42 = v42 ^ v38
-%line 481+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 760+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 680]
 	mov [esp + 712], esi
 ; v43 = v43 ^ v32
-%line 482+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 761+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 648]
 ; v43 = v43 ^ v35
-%line 483+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 762+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 688]
 ; v44 = v44 ^ v34
-%line 484+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 763+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 656]
 ; v44 = v44 ^ v37
-%line 485+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 764+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 696]
 ; v32 = v45 ^ v32
-%line 486+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 765+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 648]
 	mov [esp + 720], ecx
 ; v34 = v47 ^ v34
-%line 487+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 766+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 656]
 	mov [esp + 728], ebp
 ; v29 = v43 ^ v29
-%line 488+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 767+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 664]
 	mov [esp + 736], edx
 ; v28 = v44 ^ v28
-%line 489+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 768+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 672]
 	mov [esp + 744], eax
 ; v12 = v2 ^ v12
-%line 490+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 769+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 40]
 	xor ecx, [esp + 120]
 ; v2 = v9 ^ v7
-%line 491+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 770+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	xor eax, [esp + 80]
 	mov edx, eax
 ; v15 = v5 ^ v15
-%line 492+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 771+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	xor eax, [esp + 144]
 	mov [esp + 752], eax
 ; v5 = v1 ^ v11
-%line 493+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 772+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 32]
 	xor esi, [esp + 112]
 ; v17 = v8 ^ v17
-%line 494+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 773+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	xor eax, [esp + 160]
 	mov edi, eax
 ; v8 = v4 ^ v14
-%line 495+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 774+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov ebx, eax
 ; v44 = v0 ^ v1
-%line 496+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 775+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 760], eax
 ; v43 = v3 ^ v4
-%line 497+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 776+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 768], eax
 ; v47 = v6 ^ v7
-%line 498+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 777+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 776], eax
 ; v45 = v10 ^ v11
-%line 499+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 778+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 784], eax
 ; v41 = v13 ^ v14
-%line 500+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 779+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 792], eax
 ; v40 = v16 ^ v9
-%line 501+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 780+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 800], eax
 ; v46 = v12 & v44
-%line 502+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 781+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 760]
 	mov [esp + 808], eax
 ; v39 = v12 & v43
-%line 503+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 782+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 768]
 ; v48 = v2 & v44
-%line 504+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 783+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 760]
 ; v48 = v39 ^ v48
-%line 505+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 784+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 816], ebp
 ; v39 = v12 & v47
-%line 506+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 785+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 776]
 ; v49 = v2 & v43
-%line 507+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 786+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 768]
 	mov [esp + 264], eax
 ; v50 = v15 & v44
-%line 508+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 787+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	and eax, [esp + 760]
 ; v49 = v39 ^ v49
-%line 509+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 788+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 264]
 ; v50 = v49 ^ v50
-%line 510+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 789+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 824], ebp
 ; v49 = v2 & v47
-%line 511+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 790+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 776]
 ; v39 = v15 & v43
-%line 512+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 791+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 752]
 	and ebp, [esp + 768]
 ; v39 = v49 ^ v39
-%line 513+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 792+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 832], eax
 ; v49 = v15 & v47
-%line 514+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 793+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	and eax, [esp + 776]
 	mov [esp + 840], eax
 ; v51 = v5 & v45
-%line 515+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 794+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 784]
 	mov [esp + 272], eax
 ; v52 = v5 & v41
-%line 516+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 795+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 792]
 ; v53 = v17 & v45
-%line 517+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 796+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 784]
 ; v53 = v52 ^ v53
-%line 518+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 797+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 848], ebp
 ; v52 = v5 & v40
-%line 519+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 798+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 800]
 ; v54 = v17 & v41
-%line 520+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 799+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 792]
 	mov [esp + 280], eax
 ; v55 = v8 & v45
-%line 521+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 800+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 784]
 ; v54 = v52 ^ v54
-%line 522+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 801+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 280]
 ; v55 = v54 ^ v55
-%line 523+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 802+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 856], ebp
 ; v54 = v17 & v40
-%line 524+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 803+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 800]
 ; v52 = v8 & v41
-%line 525+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 804+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 792]
 ; v52 = v54 ^ v52
-%line 526+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 805+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 864], eax
 ; v54 = v8 & v40
-%line 527+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 806+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 800]
 	mov [esp + 872], eax
 ; v5 = v12 ^ v5
-%line 528+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 807+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, esi
 ; v17 = v2 ^ v17
-%line 529+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 808+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v8 = v15 ^ v8
-%line 530+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 809+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	xor eax, ebx
 	mov [esp + 880], eax
 ; v45 = v44 ^ v45
-%line 531+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 810+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 760]
 	xor esi, [esp + 784]
 ; v41 = v43 ^ v41
-%line 532+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 811+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 768]
 	xor eax, [esp + 792]
 	mov [esp + 3760], eax
 ; v40 = v47 ^ v40
-%line 533+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 812+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 776]
 	xor eax, [esp + 800]
 	mov edi, eax
 ; v47 = v5 & v45
-%line 534+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 813+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, esi
 	mov ebx, eax
 ; v43 = v5 & v41
-%line 535+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 814+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3760]
 	mov [esp + 888], eax
 ; v44 = v17 & v45
-%line 536+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 815+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, esi
 	mov [esp + 896], eax
 ; v44 = v43 ^ v44
-%line 537+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 816+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 888]
 	xor eax, [esp + 896]
 ; v5 = v5 & v40
-%line 538+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 817+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v43 = v17 & v41
-%line 539+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 818+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 288], edx
 	mov ebp, [esp + 288]
 	and ebp, [esp + 3760]
 	mov [esp + 288], ebp
 	mov [esp + 904], ebp
 ; v45 = v8 & v45
-%line 540+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 819+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 880]
 	mov [esp + 3936], ebp
 	mov [esp + 296], ebp
 	and ebp, esi
 	mov [esp + 296], ebp
 ; v43 = v5 ^ v43
-%line 541+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 820+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 904]
 ; v45 = v43 ^ v45
-%line 542+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 821+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, ebp
 	mov esi, ecx
 ; v17 = v17 & v40
-%line 543+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 822+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v41 = v8 & v41
-%line 544+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 823+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3936]
 	and ecx, [esp + 3760]
 ; v41 = v17 ^ v41
-%line 545+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 824+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v40 = v8 & v40
-%line 546+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 825+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 880]
 	and ecx, edi
 ; v47 = v47 ^ v46
-%line 547+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 826+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 808]
 ; v47 = v47 ^ v51
-%line 548+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 827+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 272]
 ; v44 = v44 ^ v48
-%line 549+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 828+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 816]
 ; v44 = v44 ^ v53
-%line 550+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 829+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 848]
 ; v45 = v45 ^ v50
-%line 551+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 830+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 824]
 ; v45 = v45 ^ v55
-%line 552+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 831+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 856]
 ; v41 = v41 ^ v39
-%line 553+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 832+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 832]
 ; v41 = v41 ^ v52
-%line 554+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 833+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 864]
 ; v40 = v40 ^ v49
-%line 555+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 834+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 840]
 ; v40 = v40 ^ v54
-%line 556+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 835+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 872]
 ; v39 = v47 ^ v39
-%line 557+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 836+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 832]
 ; v49 = v44 ^ v49
-%line 558+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 837+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 840]
 ; v51 = v41 ^ v51
-%line 559+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 838+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 272]
 ; v53 = v40 ^ v53
-%line 560+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 839+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 848]
 	mov edi, ecx
 ; v46 = v46 ^ v18
-%line 561+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 840+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 808]
 	xor ecx, [esp + 168]
 	mov [esp + 808], ecx
 ; v46 = v46 ^ v33
-%line 562+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 841+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 624]
 	mov [esp + 808], ecx
 ; v48 = v48 ^ v20
-%line 563+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 842+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 816]
 	xor ecx, [esp + 512]
 	mov [esp + 816], ecx
 ; v48 = v48 ^ v36
-%line 564+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 843+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 632]
 	mov [esp + 816], ecx
 ; v50 = v50 ^ v22
-%line 565+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 844+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 824]
 	xor ecx, [esp + 520]
 	mov [esp + 824], ecx
 ; v50 = v50 ^ v30
-%line 566+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 845+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 640]
 	mov [esp + 824], ecx
 ; v39 = v39 ^ v19
-%line 567+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 846+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 592]
 ; v39 = v39 ^ v32
-%line 568+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 847+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 720]
 ; v49 = v49 ^ v21
-%line 569+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 848+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 600]
 ; v49 = v49 ^ v34
-%line 570+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 849+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 728]
 ; v45 = v45 ^ v31
-%line 571+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 850+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 584]
 ; v45 = v45 ^ v42
-%line 572+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 851+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 712]
 ; v51 = v51 ^ v23
-%line 573+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 852+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 608]
 ; v51 = v51 ^ v29
-%line 574+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 853+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 736]
 ; v53 = v53 ^ v25
-%line 575+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 854+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 616]
 ; v53 = v53 ^ v28
-%line 576+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 855+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 744]
 ; v55 = v55 ^ v27
-%line 577+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 856+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 856]
 	xor ecx, [esp + 552]
 	mov [esp + 856], ecx
 ; v55 = v55 ^ v38
-%line 578+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 857+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 680]
 	mov [esp + 856], ecx
 ; v52 = v52 ^ v24
-%line 579+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 858+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 864]
 	xor ecx, [esp + 560]
 	mov [esp + 864], ecx
 ; v52 = v52 ^ v35
-%line 580+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 859+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 688]
 	mov [esp + 864], ecx
 ; v54 = v54 ^ v26
-%line 581+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 860+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 872]
 	xor ecx, [esp + 568]
 	mov [esp + 872], ecx
 ; v54 = v54 ^ v37
-%line 582+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 861+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 696]
 	mov [esp + 872], ecx
 ; v23 = v46 ^ v23
-%line 583+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 862+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 808]
 	xor ecx, [esp + 608]
 	mov [esp + 912], ecx
 ; v25 = v48 ^ v25
-%line 584+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 863+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 816]
 	xor ecx, [esp + 616]
 	mov [esp + 920], ecx
 ; v27 = v50 ^ v27
-%line 585+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 864+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 824]
 	xor ecx, [esp + 552]
 	mov [esp + 928], ecx
 ; v24 = v39 ^ v24
-%line 586+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 865+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 560]
 ; v26 = v49 ^ v26
-%line 587+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 866+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 568]
 ; v33 = v51 ^ v33
-%line 588+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 867+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 624]
 ; v36 = v53 ^ v36
-%line 589+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 868+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 632]
 ; v30 = v55 ^ v30
-%line 590+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 869+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 856]
 	xor ecx, [esp + 640]
 	mov [esp + 936], ecx
 ; v32 = v52 ^ v32
-%line 591+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 870+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 864]
 	xor ecx, [esp + 720]
 	mov [esp + 944], ecx
 ; v34 = v54 ^ v34
-%line 592+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 871+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 872]
 	xor ecx, [esp + 728]
 	mov [esp + 952], ecx
 ; v36 = v36 ^ v37
-%line 593+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 872+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 696]
 ; v37 = v26 ^ v37
-%line 594+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 873+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 696]
 	mov ecx, eax
 ; v33 = v33 ^ v35
-%line 595+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 874+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 688]
 ; v35 = v24 ^ v35
-%line 596+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 875+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 688]
 ; v45 = v45 ^ v38
-%line 597+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 876+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 680]
 ; v38 = v27 ^ v38
-%line 598+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 877+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 928]
 	xor eax, [esp + 680]
 	mov ebp, eax
 ; v37 = v37 ^ v28
-%line 599+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 878+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 744]
 ; v28 = v25 ^ v28
-%line 600+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 879+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 920]
 	xor eax, [esp + 744]
 	mov [esp + 960], eax
 ; v35 = v35 ^ v29
-%line 601+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 880+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 736]
 ; v29 = v23 ^ v29
-%line 602+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 881+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 912]
 	xor eax, [esp + 736]
 	mov [esp + 968], eax
 ; v38 = v38 ^ v42
-%line 603+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 882+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 712]
 ; v42 = v31 ^ v42
-%line 604+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 883+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 584]
 	xor eax, [esp + 712]
 	mov [esp + 976], eax
 ; v28 = v28 ^ v34
-%line 605+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 884+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, [esp + 952]
 	mov [esp + 960], eax
 ; v34 = v21 ^ v34
-%line 606+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 885+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 600]
 	xor eax, [esp + 952]
 	mov [esp + 984], eax
 ; v29 = v29 ^ v32
-%line 607+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 886+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, [esp + 944]
 	mov [esp + 968], eax
 ; v32 = v19 ^ v32
-%line 608+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 887+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 592]
 	xor eax, [esp + 944]
 	mov [esp + 992], eax
 ; v42 = v42 ^ v30
-%line 609+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 888+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, [esp + 936]
 	mov [esp + 976], eax
 ; v30 = v22 ^ v30
-%line 610+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 889+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 520]
 	xor eax, [esp + 936]
 	mov [esp + 1000], eax
 ; v34 = v34 ^ v36
-%line 611+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 890+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, edi
 	mov [esp + 984], eax
 ; v36 = v20 ^ v36
-%line 612+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 891+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 512]
 	xor eax, edi
 	mov [esp + 1008], eax
 ; v32 = v32 ^ v33
-%line 613+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 892+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, edx
 	mov [esp + 992], eax
 ; v33 = v18 ^ v33
-%line 614+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 893+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 168]
 	xor eax, edx
 	mov [esp + 1016], eax
 ; v18 = v33 ^ v29
-%line 615+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 894+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 968]
 	mov [esp + 1024], eax
 ; v20 = v36 ^ v28
-%line 616+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 895+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 960]
 	mov [esp + 1032], eax
 ; v22 = v30 ^ v38
-%line 617+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 896+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, ebp
 	mov [esp + 1040], eax
 ; v22 = v22 ^ v45
-%line 618+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 897+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, esi
 	mov [esp + 1040], eax
 ; v19 = v32 ^ v35
-%line 619+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 898+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, ebx
 	mov [esp + 1048], eax
 ; v21 = v34 ^ v37
-%line 620+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 899+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, ecx
 	mov [esp + 1056], eax
 ; v31 = v42 ^ v45
-%line 621+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 900+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, esi
 	mov [esp + 1064], eax
 ; v18 = v18 ^ v19
-%line 622+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 901+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	xor eax, [esp + 1048]
 	mov [esp + 1024], eax
 ; v23 = v45 ^ v38
-%line 623+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 902+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	xor eax, ebp
 	mov [esp + 1072], eax
 ; v20 = v20 ^ v21
-%line 624+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 903+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	xor eax, [esp + 1056]
 	mov [esp + 1032], eax
 ; v20 = v20 ^ v37
-%line 625+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 904+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1032], eax
 ; v25 = v29 ^ v35
-%line 626+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 905+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, ebx
 	mov [esp + 1080], eax
 ; v22 = v22 ^ v31
-%line 627+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 906+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, [esp + 1064]
 	mov [esp + 1040], eax
 ; v27 = v28 ^ v37
-%line 628+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 907+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, ecx
 	mov [esp + 1088], eax
 ; v24 = v18 & v33
-%line 629+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 908+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1016]
 	mov [esp + 1096], eax
 ; v26 = v18 & v36
-%line 630+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 909+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1008]
 ; v54 = v37 & v33
-%line 631+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 910+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	and edx, [esp + 1016]
 ; v54 = v26 ^ v54
-%line 632+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 911+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1104], eax
 ; v26 = v18 & v30
-%line 633+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 912+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1000]
 ; v52 = v37 & v36
-%line 634+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 913+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	and edx, [esp + 1008]
 ; v55 = v23 & v33
-%line 635+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 914+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1072]
 	and edi, [esp + 1016]
 ; v52 = v26 ^ v52
-%line 636+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 915+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v55 = v52 ^ v55
-%line 637+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 916+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1112], eax
 ; v52 = v37 & v30
-%line 638+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 917+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1000]
 ; v26 = v23 & v36
-%line 639+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 918+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1072]
 	and edx, [esp + 1008]
 ; v26 = v52 ^ v26
-%line 640+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 919+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1120], eax
 ; v52 = v23 & v30
-%line 641+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 920+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	and eax, [esp + 1000]
 	mov [esp + 1128], eax
 ; v53 = v19 & v32
-%line 642+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 921+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 992]
 	mov [esp + 1136], eax
 ; v51 = v19 & v34
-%line 643+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 922+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 984]
 ; v49 = v20 & v32
-%line 644+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 923+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1032]
 	and edx, [esp + 992]
 ; v49 = v51 ^ v49
-%line 645+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 924+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1144], eax
 ; v51 = v19 & v42
-%line 646+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 925+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 976]
 ; v39 = v20 & v34
-%line 647+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 926+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1032]
 	and edx, [esp + 984]
 ; v50 = v38 & v32
-%line 648+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 927+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, ebp
 	and edi, [esp + 992]
 ; v39 = v51 ^ v39
-%line 649+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 928+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v50 = v39 ^ v50
-%line 650+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 929+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1152], eax
 ; v39 = v20 & v42
-%line 651+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 930+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	and eax, [esp + 976]
 ; v51 = v38 & v34
-%line 652+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 931+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ebp
 	and edx, [esp + 984]
 ; v51 = v39 ^ v51
-%line 653+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 932+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1160], eax
 ; v39 = v38 & v42
-%line 654+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 933+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	and eax, [esp + 976]
 	mov [esp + 1168], eax
 ; v48 = v18 ^ v19
-%line 655+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 934+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1024]
 	xor edi, [esp + 1048]
 ; v46 = v37 ^ v20
-%line 656+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 935+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	xor edx, [esp + 1032]
 ; v40 = v23 ^ v38
-%line 657+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 936+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	xor eax, ebp
 	mov [esp + 1176], eax
 ; v41 = v33 ^ v32
-%line 658+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 937+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 992]
 	mov [esp + 1184], eax
 ; v44 = v36 ^ v34
-%line 659+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 938+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 984]
 	mov [esp + 1192], eax
 ; v47 = v30 ^ v42
-%line 660+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 939+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, [esp + 976]
 	mov [esp + 1200], eax
 ; v8 = v48 & v41
-%line 661+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 940+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 1184]
 	mov [esp + 1208], eax
 ; v17 = v48 & v44
-%line 662+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 941+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 1192]
 	mov [esp + 1216], eax
 ; v43 = v46 & v41
-%line 663+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 942+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1184]
 	mov [esp + 1224], eax
 ; v43 = v17 ^ v43
-%line 664+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 943+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1216]
 	xor eax, [esp + 1224]
 	mov [esp + 1232], eax
 ; v48 = v48 & v47
-%line 665+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 944+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 1200]
 ; v17 = v46 & v44
-%line 666+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 945+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1192]
 	mov [esp + 1240], eax
 ; v41 = v40 & v41
-%line 667+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 946+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1184]
 	mov [esp + 1248], eax
 ; v17 = v48 ^ v17
-%line 668+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 947+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1240]
 ; v41 = v17 ^ v41
-%line 669+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 948+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1248]
 	mov [esp + 1256], edi
 ; v46 = v46 & v47
-%line 670+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 949+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 1200]
 ; v44 = v40 & v44
-%line 671+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 950+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1192]
 ; v44 = v46 ^ v44
-%line 672+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 951+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3768], edx
 ; v47 = v40 & v47
-%line 673+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 952+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1200]
 	mov [esp + 3776], eax
 ; v8 = v8 ^ v24
-%line 674+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 953+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1208]
 	mov [esp + 4056], eax
 	xor eax, [esp + 1096]
 	mov [esp + 4056], eax
 	mov [esp + 1208], eax
 ; v8 = v8 ^ v53
-%line 675+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 954+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1136]
 	mov [esp + 4056], eax
 	mov [esp + 1208], eax
 ; v43 = v43 ^ v54
-%line 676+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 955+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1232]
 	mov [esp + 4072], eax
 	xor eax, [esp + 1104]
 	mov [esp + 4072], eax
 	mov [esp + 1232], eax
 ; v43 = v43 ^ v49
-%line 677+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 956+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1144]
 	mov [esp + 4072], eax
 	mov [esp + 1232], eax
 ; v41 = v41 ^ v55
-%line 678+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 957+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1256]
 	xor eax, [esp + 1112]
 	mov [esp + 1256], eax
 ; v41 = v41 ^ v50
-%line 679+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 958+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1152]
 	mov [esp + 1256], eax
 ; v44 = v44 ^ v26
-%line 680+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 959+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3768]
 	xor edi, [esp + 1120]
 	mov [esp + 3768], edi
 ; v44 = v44 ^ v51
-%line 681+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 960+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1160]
 	mov [esp + 3768], edi
 ; v47 = v47 ^ v52
-%line 682+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 961+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3776]
 	xor edx, [esp + 1128]
 	mov [esp + 3776], edx
 ; v47 = v47 ^ v39
-%line 683+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 962+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1168]
 	mov [esp + 3776], edx
 ; v26 = v8 ^ v26
-%line 684+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 963+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4056]
 	mov [esp + 4024], eax
 	xor eax, [esp + 1120]
 	mov [esp + 4024], eax
 	mov [esp + 1264], eax
 ; v52 = v43 ^ v52
-%line 685+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 964+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4072]
 	xor eax, [esp + 1128]
 	mov [esp + 1272], eax
 ; v53 = v44 ^ v53
-%line 686+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 965+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1136]
 	mov [esp + 1280], edi
 ; v49 = v47 ^ v49
-%line 687+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 966+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1144]
 	mov [esp + 1288], edx
 ; v47 = v25 & v29
-%line 688+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 967+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, [esp + 968]
 	mov [esp + 1296], eax
 ; v44 = v25 & v28
-%line 689+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 968+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, [esp + 960]
 ; v43 = v21 & v29
-%line 690+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 969+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	and edx, [esp + 968]
 ; v43 = v44 ^ v43
-%line 691+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 970+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1304], eax
 ; v44 = v25 & v38
-%line 692+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 971+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, ebp
 ; v8 = v21 & v28
-%line 693+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 972+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	and edx, [esp + 960]
 ; v40 = v22 & v29
-%line 694+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 973+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1040]
 	and edi, [esp + 968]
 ; v8 = v44 ^ v8
-%line 695+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 974+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v40 = v8 ^ v40
-%line 696+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 975+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1312], eax
 ; v8 = v21 & v38
-%line 697+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 976+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1056]
 	and eax, ebp
 ; v44 = v22 & v28
-%line 698+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 977+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1040]
 	and edx, [esp + 960]
 ; v44 = v8 ^ v44
-%line 699+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 978+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1320], eax
 ; v8 = v22 & v38
-%line 700+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 979+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	and eax, ebp
 	mov [esp + 1328], eax
 ; v46 = v35 & v35
-%line 701+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 980+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ebx
 	mov [esp + 1336], eax
 ; v17 = v35 & v37
-%line 702+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 981+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ecx
 ; v48 = v27 & v35
-%line 703+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 982+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1088]
 	and edx, ebx
 ; v48 = v17 ^ v48
-%line 704+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 983+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1344], eax
 ; v17 = v35 & v45
-%line 705+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 984+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, esi
 ; v5 = v27 & v37
-%line 706+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 985+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1088]
 	and edx, ecx
 ; v15 = v31 & v35
-%line 707+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 986+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1064]
 	and edi, ebx
 ; v5 = v17 ^ v5
-%line 708+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 987+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v15 = v5 ^ v15
-%line 709+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 988+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1352], eax
 ; v5 = v27 & v45
-%line 710+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 989+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1088]
 	and eax, esi
 ; v17 = v31 & v37
-%line 711+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 990+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1064]
 	and edx, ecx
 ; v17 = v5 ^ v17
-%line 712+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 991+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1360], eax
 ; v5 = v31 & v45
-%line 713+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 992+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1064]
 	and eax, esi
 	mov [esp + 1368], eax
 ; v2 = v25 ^ v35
-%line 714+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 993+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1080]
 	xor edi, ebx
 ; v12 = v21 ^ v27
-%line 715+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 994+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	xor edx, [esp + 1088]
 ; v56 = v22 ^ v31
-%line 716+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 995+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, [esp + 1064]
 	mov [esp + 304], eax
 ; v57 = v29 ^ v35
-%line 717+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 996+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, ebx
 	mov [esp + 312], eax
 ; v58 = v28 ^ v37
-%line 718+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 997+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, ecx
 	mov [esp + 320], eax
 ; v59 = v38 ^ v45
-%line 719+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 998+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	xor eax, esi
 	mov [esp + 328], eax
 ; v60 = v2 & v57
-%line 720+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 999+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 312]
 	mov [esp + 336], eax
 ; v61 = v2 & v58
-%line 721+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1000+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 320]
 	mov [esp + 344], eax
 ; v62 = v12 & v57
-%line 722+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1001+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 312]
 	mov [esp + 352], eax
 ; v62 = v61 ^ v62
-%line 723+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1002+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 344]
 	xor eax, [esp + 352]
 	mov [esp + 1376], eax
 ; v2 = v2 & v59
-%line 724+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1003+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 328]
 ; v61 = v12 & v58
-%line 725+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1004+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 320]
 	mov [esp + 1384], eax
 ; v57 = v56 & v57
-%line 726+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1005+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 312]
 	mov [esp + 1392], eax
 ; v61 = v2 ^ v61
-%line 727+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1006+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1384]
 ; v57 = v61 ^ v57
-%line 728+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1007+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1392]
 	mov [esp + 1400], edi
 ; v12 = v12 & v59
-%line 729+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1008+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 328]
 ; v58 = v56 & v58
-%line 730+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1009+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 320]
 ; v58 = v12 ^ v58
-%line 731+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1010+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3784], edx
 ; v59 = v56 & v59
-%line 732+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1011+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 328]
 	mov [esp + 3792], eax
 ; v60 = v60 ^ v47
-%line 733+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1012+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 336]
 	mov [esp + 4064], eax
 	xor eax, [esp + 1296]
 	mov [esp + 4064], eax
 	mov [esp + 336], eax
 ; v60 = v60 ^ v46
-%line 734+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1013+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1336]
 	mov [esp + 4064], eax
 	mov [esp + 336], eax
 ; v62 = v62 ^ v43
-%line 735+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1014+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1376]
 	mov [esp + 4080], eax
 	xor eax, [esp + 1304]
 	mov [esp + 4080], eax
 	mov [esp + 1376], eax
 ; v62 = v62 ^ v48
-%line 736+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1015+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1344]
 	mov [esp + 4080], eax
 	mov [esp + 1376], eax
 ; v57 = v57 ^ v40
-%line 737+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1016+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1400]
 	xor eax, [esp + 1312]
 	mov [esp + 1400], eax
 ; v57 = v57 ^ v15
-%line 738+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1017+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1352]
 	mov [esp + 1400], eax
 ; v58 = v58 ^ v44
-%line 739+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1018+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3784]
 	xor edi, [esp + 1320]
 	mov [esp + 3784], edi
 ; v58 = v58 ^ v17
-%line 740+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1019+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1360]
 	mov [esp + 3784], edi
 ; v59 = v59 ^ v8
-%line 741+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1020+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3792]
 	xor edx, [esp + 1328]
 	mov [esp + 3792], edx
 ; v59 = v59 ^ v5
-%line 742+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1021+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1368]
 	mov [esp + 3792], edx
 ; v44 = v60 ^ v44
-%line 743+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1022+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4064]
 	mov [esp + 4032], eax
 	xor eax, [esp + 1320]
 	mov [esp + 4032], eax
 	mov [esp + 1408], eax
 ; v8 = v62 ^ v8
-%line 744+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1023+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4080]
 	xor eax, [esp + 1328]
 	mov [esp + 1416], eax
 ; v46 = v58 ^ v46
-%line 745+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1024+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1336]
 	mov [esp + 1424], edi
 ; v48 = v59 ^ v48
-%line 746+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1025+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1344]
 	mov [esp + 1432], edx
 ; v25 = v18 ^ v25
-%line 747+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1026+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	xor eax, [esp + 1080]
 	mov edx, eax
 ; v21 = v37 ^ v21
-%line 748+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1027+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	xor eax, [esp + 1056]
 	mov [esp + 1440], eax
 ; v22 = v23 ^ v22
-%line 749+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1028+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	xor eax, [esp + 1040]
 	mov [esp + 1448], eax
 ; v19 = v19 ^ v35
-%line 750+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1029+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	xor eax, ebx
 	mov [esp + 1048], eax
 ; v27 = v20 ^ v27
-%line 751+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1030+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	xor eax, [esp + 1088]
 	mov edi, eax
 ; v31 = v38 ^ v31
-%line 752+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1031+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	xor eax, [esp + 1064]
 	mov [esp + 1456], eax
 ; v29 = v33 ^ v29
-%line 753+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1032+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 968]
 	mov [esp + 1464], eax
 ; v28 = v36 ^ v28
-%line 754+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1033+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 960]
 	mov [esp + 1472], eax
 ; v38 = v30 ^ v38
-%line 755+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1034+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, ebp
 	mov [esp + 1480], eax
 ; v35 = v32 ^ v35
-%line 756+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1035+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, ebx
 	mov ebx, eax
 ; v37 = v34 ^ v37
-%line 757+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1036+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v42 ^ v45
-%line 758+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1037+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, esi
 	mov esi, eax
 ; v42 = v25 & v29
-%line 759+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1038+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1464]
 	mov [esp + 1488], eax
 ; v34 = v25 & v28
-%line 760+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1039+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1472]
 ; v32 = v21 & v29
-%line 761+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1040+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1440]
 	and ebp, [esp + 1464]
 ; v32 = v34 ^ v32
-%line 762+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1041+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1496], eax
 ; v34 = v25 & v38
-%line 763+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1042+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 1480]
 ; v30 = v21 & v28
-%line 764+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1043+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	and eax, [esp + 1472]
 	mov [esp + 1504], eax
 ; v36 = v22 & v29
-%line 765+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1044+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	and eax, [esp + 1464]
 ; v30 = v34 ^ v30
-%line 766+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1045+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1504]
 ; v36 = v30 ^ v36
-%line 767+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1046+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 1512], ebp
 ; v30 = v21 & v38
-%line 768+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1047+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	and eax, [esp + 1480]
 ; v34 = v22 & v28
-%line 769+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1048+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1448]
 	and ebp, [esp + 1472]
 ; v34 = v30 ^ v34
-%line 770+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1049+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1520], eax
 ; v30 = v22 & v38
-%line 771+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1050+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	and eax, [esp + 1480]
 	mov [esp + 1528], eax
 ; v33 = v19 & v35
-%line 772+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1051+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, ebx
 	mov [esp + 1536], eax
 ; v20 = v19 & v37
-%line 773+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1052+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, ecx
 ; v23 = v27 & v35
-%line 774+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1053+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, ebx
 ; v23 = v20 ^ v23
-%line 775+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1054+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1544], eax
 ; v20 = v19 & v45
-%line 776+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1055+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1048]
 	and ebp, esi
 ; v18 = v27 & v37
-%line 777+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1056+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, ecx
 	mov [esp + 1552], eax
 ; v59 = v31 & v35
-%line 778+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1057+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1456]
 	and eax, ebx
 ; v18 = v20 ^ v18
-%line 779+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1058+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1552]
 ; v59 = v18 ^ v59
-%line 780+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1059+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 1560], ebp
 ; v18 = v27 & v45
-%line 781+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1060+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, esi
 ; v20 = v31 & v37
-%line 782+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1061+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1456]
 	and ebp, ecx
 ; v20 = v18 ^ v20
-%line 783+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1062+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1568], eax
 ; v18 = v31 & v45
-%line 784+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1063+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1456]
 	and eax, esi
 	mov [esp + 1576], eax
 ; v19 = v25 ^ v19
-%line 785+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1064+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1048]
 ; v27 = v21 ^ v27
-%line 786+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1065+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	xor eax, edi
 	mov edi, eax
 ; v31 = v22 ^ v31
-%line 787+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1066+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	xor eax, [esp + 1456]
 	mov [esp + 1584], eax
 ; v35 = v29 ^ v35
-%line 788+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1067+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1464]
 	xor eax, ebx
 	mov [esp + 3800], eax
 ; v37 = v28 ^ v37
-%line 789+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1068+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1472]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v38 ^ v45
-%line 790+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1069+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1480]
 	xor eax, esi
 	mov esi, eax
 ; v38 = v19 & v35
-%line 791+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1070+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3800]
 	mov ebx, eax
 ; v28 = v19 & v37
-%line 792+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1071+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ecx
 	mov [esp + 1592], eax
 ; v29 = v27 & v35
-%line 793+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1072+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3800]
 	mov [esp + 1600], eax
 ; v29 = v28 ^ v29
-%line 794+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1073+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1592]
 	xor eax, [esp + 1600]
 ; v19 = v19 & v45
-%line 795+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1074+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, esi
 ; v28 = v27 & v37
-%line 796+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1075+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 360], edi
 	mov ebp, [esp + 360]
 	and ebp, ecx
 	mov [esp + 360], ebp
 	mov [esp + 1608], ebp
 ; v35 = v31 & v35
-%line 797+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1076+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1584]
 	mov [esp + 3944], ebp
 	mov [esp + 368], ebp
 	and ebp, [esp + 3800]
 	mov [esp + 368], ebp
 ; v28 = v19 ^ v28
-%line 798+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1077+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1608]
 ; v35 = v28 ^ v35
-%line 799+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1078+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ebp
 ; v27 = v27 & v45
-%line 800+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1079+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, esi
 ; v37 = v31 & v37
-%line 801+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1080+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3944]
 	and ebp, ecx
 ; v37 = v27 ^ v37
-%line 802+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1081+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, ebp
 ; v45 = v31 & v45
-%line 803+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1082+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1584]
 	and ecx, esi
 ; v38 = v38 ^ v42
-%line 804+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1083+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1488]
 ; v38 = v38 ^ v33
-%line 805+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1084+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1536]
 ; v29 = v29 ^ v32
-%line 806+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1085+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1496]
 ; v29 = v29 ^ v23
-%line 807+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1086+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1544]
 ; v35 = v35 ^ v36
-%line 808+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1087+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1512]
 ; v35 = v35 ^ v59
-%line 809+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1088+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1560]
 ; v37 = v37 ^ v34
-%line 810+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1089+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1520]
 ; v37 = v37 ^ v20
-%line 811+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1090+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1568]
 ; v45 = v45 ^ v30
-%line 812+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1091+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1528]
 ; v45 = v45 ^ v18
-%line 813+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1092+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1576]
 ; v34 = v38 ^ v34
-%line 814+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1093+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1520]
 ; v30 = v29 ^ v30
-%line 815+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1094+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, eax
 	xor esi, [esp + 1528]
 ; v33 = v37 ^ v33
-%line 816+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1095+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1536]
 ; v23 = v45 ^ v23
-%line 817+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1096+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1544]
 ; v42 = v42 ^ v24
-%line 818+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1097+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1488]
 	xor eax, [esp + 1096]
 	mov [esp + 1488], eax
 ; v42 = v42 ^ v47
-%line 819+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1098+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1296]
 	mov [esp + 1488], eax
 ; v32 = v32 ^ v54
-%line 820+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1099+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1496]
 	xor eax, [esp + 1104]
 	mov [esp + 1496], eax
 ; v32 = v32 ^ v43
-%line 821+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1100+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1304]
 	mov [esp + 1496], eax
 ; v36 = v36 ^ v55
-%line 822+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1101+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1512]
 	xor eax, [esp + 1112]
 	mov [esp + 1512], eax
 ; v36 = v36 ^ v40
-%line 823+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1102+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1312]
 	mov [esp + 1512], eax
 ; v34 = v34 ^ v26
-%line 824+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1103+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1264]
 ; v34 = v34 ^ v44
-%line 825+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1104+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1408]
 ; v30 = v30 ^ v52
-%line 826+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1105+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1272]
 ; v30 = v30 ^ v8
-%line 827+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1106+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1416]
 ; v35 = v35 ^ v41
-%line 828+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1107+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1256]
 ; v35 = v35 ^ v57
-%line 829+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1108+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1400]
 ; v33 = v33 ^ v53
-%line 830+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1109+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1280]
 ; v33 = v33 ^ v46
-%line 831+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1110+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1424]
 ; v23 = v23 ^ v49
-%line 832+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1111+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1288]
 ; v23 = v23 ^ v48
-%line 833+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1112+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1432]
 ; v59 = v59 ^ v50
-%line 834+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1113+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1560]
 	xor eax, [esp + 1152]
 	mov [esp + 1560], eax
 ; v59 = v59 ^ v15
-%line 835+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1114+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1352]
 	mov [esp + 1560], eax
 ; v20 = v20 ^ v51
-%line 836+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1115+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1568]
 	xor eax, [esp + 1160]
 	mov [esp + 1568], eax
 ; v20 = v20 ^ v17
-%line 837+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1116+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1360]
 	mov [esp + 1568], eax
 ; v18 = v18 ^ v39
-%line 838+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1117+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1576]
 	xor eax, [esp + 1168]
 	mov [esp + 1576], eax
 ; v18 = v18 ^ v5
-%line 839+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1118+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1368]
 	mov [esp + 1576], eax
 ; v53 = v42 ^ v53
-%line 840+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1119+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1488]
 	xor eax, [esp + 1280]
 	mov [esp + 1616], eax
 ; v49 = v32 ^ v49
-%line 841+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1120+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1496]
 	xor eax, [esp + 1288]
 	mov [esp + 1624], eax
 ; v50 = v36 ^ v50
-%line 842+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1121+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1512]
 	xor eax, [esp + 1152]
 	mov [esp + 1632], eax
 ; v51 = v34 ^ v51
-%line 843+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1122+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1160]
 	mov [esp + 1640], ebx
 ; v39 = v30 ^ v39
-%line 844+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1123+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1168]
 	mov ebx, esi
 ; v47 = v33 ^ v47
-%line 845+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1124+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1296]
 ; v43 = v23 ^ v43
-%line 846+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1125+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1304]
 ; v40 = v59 ^ v40
-%line 847+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1126+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1560]
 	xor esi, [esp + 1312]
 ; v44 = v20 ^ v44
-%line 848+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1127+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1568]
 	xor ebp, [esp + 1408]
 ; v8 = v18 ^ v8
-%line 849+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1128+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1576]
 	xor eax, [esp + 1416]
 ; v43 = v43 ^ v5
-%line 850+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1129+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1368]
 ; v5 = v39 ^ v5
-%line 851+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1130+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1368]
 	mov [esp + 1648], ebx
 ; v47 = v47 ^ v17
-%line 852+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1131+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1360]
 ; v17 = v51 ^ v17
-%line 853+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1132+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1640]
 	xor ebx, [esp + 1360]
 	mov [esp + 1656], ebx
 ; v35 = v35 ^ v15
-%line 854+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1133+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1352]
 ; v15 = v50 ^ v15
-%line 855+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1134+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1632]
 	xor ebx, [esp + 1352]
 	mov [esp + 1664], ebx
 ; v5 = v5 ^ v48
-%line 856+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1135+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1648]
 	xor ebx, [esp + 1432]
 	mov [esp + 1648], ebx
 ; v48 = v49 ^ v48
-%line 857+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1136+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1624]
 	xor ebx, [esp + 1432]
 	mov [esp + 1672], ebx
 ; v17 = v17 ^ v46
-%line 858+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1137+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1656]
 	xor ebx, [esp + 1424]
 	mov [esp + 1656], ebx
 ; v46 = v53 ^ v46
-%line 859+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1138+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1616]
 	xor ebx, [esp + 1424]
 	mov [esp + 1680], ebx
 ; v15 = v15 ^ v57
-%line 860+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1139+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1664]
 	xor ebx, [esp + 1400]
 	mov [esp + 1664], ebx
 ; v57 = v41 ^ v57
-%line 861+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1140+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1256]
 	xor ebx, [esp + 1400]
 	mov [esp + 1688], ebx
 ; v48 = v48 ^ v8
-%line 862+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1141+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1672]
 	xor ebx, eax
 	mov [esp + 1672], ebx
 ; v8 = v52 ^ v8
-%line 863+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1142+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1272]
 	xor ebx, eax
 	mov [esp + 1696], ebx
 ; v46 = v46 ^ v44
-%line 864+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1143+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	xor eax, ebp
 	mov [esp + 1680], eax
 ; v44 = v26 ^ v44
-%line 865+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1144+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1264]
 	xor eax, ebp
 	mov [esp + 1704], eax
 ; v57 = v57 ^ v40
-%line 866+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1145+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	xor eax, esi
 	mov [esp + 1688], eax
 ; v40 = v55 ^ v40
-%line 867+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1146+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1112]
 	xor eax, esi
 	mov [esp + 1712], eax
 ; v8 = v8 ^ v43
-%line 868+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1147+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, ecx
 	mov [esp + 1696], eax
 ; v43 = v54 ^ v43
-%line 869+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1148+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1104]
 	xor eax, ecx
 	mov [esp + 1720], eax
 ; v44 = v44 ^ v47
-%line 870+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1149+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1704]
 	xor ecx, edi
 	mov [esp + 1704], ecx
 ; v47 = v24 ^ v47
-%line 871+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1150+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1096]
 	xor eax, edi
 	mov [esp + 1728], eax
 ; v47 = v47 ^ v46
-%line 872+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1151+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1728]
 	xor esi, [esp + 1680]
 	mov [esp + 1728], esi
 ; v43 = v43 ^ v48
-%line 873+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1152+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1672]
 	mov [esp + 1720], eax
 ; v40 = v40 ^ v15
-%line 874+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1153+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	xor eax, [esp + 1664]
 	mov [esp + 1712], eax
 ; v40 = v40 ^ v35
-%line 875+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1154+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1712], eax
 ; v44 = v44 ^ v17
-%line 876+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1155+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1656]
 	mov [esp + 1704], ecx
 ; v8 = v8 ^ v5
-%line 877+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1156+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, [esp + 1648]
 	mov [esp + 1696], eax
 ; v57 = v57 ^ v35
-%line 878+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1157+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	xor eax, edx
 	mov [esp + 1688], eax
 ; v24 = v47 & v0
-%line 879+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1158+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 24]
 	mov [esp + 1736], eax
 ; v54 = v47 & v3
-%line 880+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1159+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 48]
 ; v55 = v35 & v0
-%line 881+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1160+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 24]
 ; v55 = v54 ^ v55
-%line 882+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1161+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 1744], esi
 ; v54 = v47 & v6
-%line 883+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1162+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1728]
 	and eax, [esp + 72]
 ; v26 = v35 & v3
-%line 884+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1163+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
 	and ecx, [esp + 48]
 ; v52 = v43 & v0
-%line 885+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1164+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1720]
 	and esi, [esp + 24]
 ; v26 = v54 ^ v26
-%line 886+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1165+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v52 = v26 ^ v52
-%line 887+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1166+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1752], eax
 ; v26 = v35 & v6
-%line 888+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1167+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 72]
 ; v54 = v43 & v3
-%line 889+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1168+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1720]
 	and ecx, [esp + 48]
 ; v54 = v26 ^ v54
-%line 890+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1169+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1760], eax
 ; v26 = v43 & v6
-%line 891+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1170+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	and eax, [esp + 72]
 	mov [esp + 1768], eax
 ; v41 = v46 & v10
-%line 892+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1171+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 104]
 	mov [esp + 1776], eax
 ; v53 = v46 & v13
-%line 893+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1172+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 128]
 ; v49 = v40 & v10
-%line 894+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1173+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1712]
 	and ecx, [esp + 104]
 ; v49 = v53 ^ v49
-%line 895+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1174+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1784], eax
 ; v53 = v46 & v16
-%line 896+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1175+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 152]
 ; v50 = v40 & v13
-%line 897+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1176+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1712]
 	and ecx, [esp + 128]
 ; v51 = v48 & v10
-%line 898+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1177+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1672]
 	and esi, [esp + 104]
 ; v50 = v53 ^ v50
-%line 899+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1178+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v51 = v50 ^ v51
-%line 900+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1179+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1792], eax
 ; v50 = v40 & v16
-%line 901+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1180+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	and eax, [esp + 152]
 ; v53 = v48 & v13
-%line 902+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1181+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1672]
 	and ecx, [esp + 128]
 ; v53 = v50 ^ v53
-%line 903+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1182+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1800], eax
 ; v50 = v48 & v16
-%line 904+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1183+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1672]
 	and eax, [esp + 152]
 	mov [esp + 1808], eax
 ; v39 = v47 ^ v46
-%line 905+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1184+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1728]
 	xor esi, [esp + 1680]
 ; v18 = v35 ^ v40
-%line 906+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1185+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
 	xor ecx, [esp + 1712]
 ; v20 = v43 ^ v48
-%line 907+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1186+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1672]
 	mov [esp + 1816], eax
 ; v59 = v0 ^ v10
-%line 908+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1187+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 1824], eax
 ; v23 = v3 ^ v13
-%line 909+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1188+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 128]
 	mov [esp + 3808], eax
 ; v33 = v6 ^ v16
-%line 910+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1189+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 72]
 	xor ebx, [esp + 152]
 ; v30 = v39 & v59
-%line 911+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1190+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, esi
 	and edi, [esp + 1824]
 ; v34 = v39 & v23
-%line 912+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1191+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3808]
 	mov [esp + 1832], eax
 ; v36 = v18 & v59
-%line 913+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1192+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1824]
 	mov [esp + 1840], eax
 ; v36 = v34 ^ v36
-%line 914+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1193+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1832]
 	xor ebp, [esp + 1840]
 ; v39 = v39 & v33
-%line 915+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1194+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, ebx
 ; v34 = v18 & v23
-%line 916+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1195+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 376], ecx
 	mov eax, [esp + 376]
 	and eax, [esp + 3808]
 	mov [esp + 376], eax
 	mov [esp + 1848], eax
 ; v59 = v20 & v59
-%line 917+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1196+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1816]
 	mov [esp + 3952], eax
 	mov [esp + 384], eax
@@ -3811,238 +3991,238 @@ align 32
 	mov [esp + 384], eax
 	mov [esp + 1856], eax
 ; v34 = v39 ^ v34
-%line 918+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1197+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1848]
 ; v59 = v34 ^ v59
-%line 919+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1198+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1856]
 	mov [esp + 1864], esi
 ; v18 = v18 & v33
-%line 920+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1199+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v23 = v20 & v23
-%line 921+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1200+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3952]
 	and eax, [esp + 3808]
 ; v23 = v18 ^ v23
-%line 922+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1201+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v33 = v20 & v33
-%line 923+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1202+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1816]
 	and eax, ebx
 ; v30 = v30 ^ v24
-%line 924+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1203+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1736]
 ; v30 = v30 ^ v41
-%line 925+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1204+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1776]
 ; v36 = v36 ^ v55
-%line 926+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1205+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1744]
 ; v36 = v36 ^ v49
-%line 927+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1206+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1784]
 ; v59 = v59 ^ v52
-%line 928+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1207+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1864]
 	xor esi, [esp + 1752]
 	mov [esp + 1864], esi
 ; v59 = v59 ^ v51
-%line 929+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1208+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1792]
 	mov [esp + 1864], esi
 ; v23 = v23 ^ v54
-%line 930+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1209+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1760]
 ; v23 = v23 ^ v53
-%line 931+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1210+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1800]
 ; v33 = v33 ^ v26
-%line 932+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1211+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1768]
 ; v33 = v33 ^ v50
-%line 933+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1212+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1808]
 ; v54 = v30 ^ v54
-%line 934+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1213+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1760]
 	mov [esp + 1872], edi
 ; v26 = v36 ^ v26
-%line 935+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1214+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1768]
 	mov [esp + 1880], ebp
 ; v41 = v23 ^ v41
-%line 936+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1215+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1776]
 	mov [esp + 1888], ecx
 ; v49 = v33 ^ v49
-%line 937+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1216+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1784]
 	mov [esp + 1896], eax
 ; v33 = v44 & v1
-%line 938+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1217+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 32]
 	mov [esp + 1904], eax
 ; v23 = v44 & v4
-%line 939+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1218+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 56]
 ; v36 = v15 & v1
-%line 940+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1219+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	and ecx, [esp + 32]
 ; v36 = v23 ^ v36
-%line 941+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1220+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1912], eax
 ; v23 = v44 & v7
-%line 942+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1221+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 80]
 ; v30 = v15 & v4
-%line 943+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1222+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	and ecx, [esp + 56]
 ; v20 = v8 & v1
-%line 944+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1223+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1696]
 	and esi, [esp + 32]
 ; v30 = v23 ^ v30
-%line 945+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1224+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v20 = v30 ^ v20
-%line 946+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1225+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1920], eax
 ; v30 = v15 & v7
-%line 947+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1226+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1664]
 	and eax, [esp + 80]
 ; v23 = v8 & v4
-%line 948+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1227+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1696]
 	and ecx, [esp + 56]
 ; v23 = v30 ^ v23
-%line 949+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1228+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1928], eax
 ; v30 = v8 & v7
-%line 950+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1229+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	and eax, [esp + 80]
 	mov [esp + 1936], eax
 ; v18 = v17 & v11
-%line 951+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1230+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 112]
 	mov [esp + 1944], eax
 ; v34 = v17 & v14
-%line 952+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1231+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 136]
 ; v39 = v57 & v11
-%line 953+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1232+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1688]
 	and ecx, [esp + 112]
 ; v39 = v34 ^ v39
-%line 954+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1233+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1952], eax
 ; v34 = v17 & v9
-%line 955+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1234+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 96]
 ; v32 = v57 & v14
-%line 956+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1235+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1688]
 	and ecx, [esp + 136]
 ; v42 = v5 & v11
-%line 957+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1236+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1648]
 	and esi, [esp + 112]
 ; v32 = v34 ^ v32
-%line 958+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1237+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v42 = v32 ^ v42
-%line 959+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1238+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1960], eax
 ; v32 = v57 & v9
-%line 960+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1239+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	and eax, [esp + 96]
 ; v34 = v5 & v14
-%line 961+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1240+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1648]
 	and ecx, [esp + 136]
 ; v34 = v32 ^ v34
-%line 962+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1241+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1968], eax
 ; v32 = v5 & v9
-%line 963+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1242+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1648]
 	and eax, [esp + 96]
 	mov [esp + 1976], eax
 ; v45 = v44 ^ v17
-%line 964+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1243+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1704]
 	xor esi, [esp + 1656]
 ; v37 = v15 ^ v57
-%line 965+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1244+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	xor ecx, [esp + 1688]
 ; v29 = v8 ^ v5
-%line 966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1245+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, [esp + 1648]
 	mov [esp + 1984], eax
 ; v38 = v1 ^ v11
-%line 967+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1246+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 1992], eax
 ; v31 = v4 ^ v14
-%line 968+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1247+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov [esp + 3816], eax
 ; v27 = v7 ^ v9
-%line 969+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1248+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 80]
 	xor ebx, [esp + 96]
 ; v28 = v45 & v38
-%line 970+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1249+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, esi
 	and edi, [esp + 1992]
 ; v19 = v45 & v31
-%line 971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1250+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3816]
 	mov [esp + 2000], eax
 ; v22 = v37 & v38
-%line 972+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1251+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1992]
 	mov [esp + 2008], eax
 ; v22 = v19 ^ v22
-%line 973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1252+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2000]
 	xor ebp, [esp + 2008]
 ; v45 = v45 & v27
-%line 974+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1253+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, ebx
 ; v19 = v37 & v31
-%line 975+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1254+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 392], ecx
 	mov eax, [esp + 392]
 	and eax, [esp + 3816]
 	mov [esp + 392], eax
 	mov [esp + 2016], eax
 ; v38 = v29 & v38
-%line 976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1255+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1984]
 	mov [esp + 3960], eax
 	mov [esp + 400], eax
@@ -4050,295 +4230,295 @@ align 32
 	mov [esp + 400], eax
 	mov [esp + 2024], eax
 ; v19 = v45 ^ v19
-%line 977+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1256+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2016]
 ; v38 = v19 ^ v38
-%line 978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1257+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2024]
 	mov [esp + 2032], esi
 ; v37 = v37 & v27
-%line 979+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1258+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v31 = v29 & v31
-%line 980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1259+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3960]
 	and eax, [esp + 3816]
 ; v31 = v37 ^ v31
-%line 981+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1260+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v27 = v29 & v27
-%line 982+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1261+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1984]
 	and eax, ebx
 ; v28 = v28 ^ v33
-%line 983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1262+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1904]
 ; v28 = v28 ^ v18
-%line 984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1263+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1944]
 ; v22 = v22 ^ v36
-%line 985+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1264+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1912]
 ; v22 = v22 ^ v39
-%line 986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1265+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1952]
 ; v38 = v38 ^ v20
-%line 987+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1266+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2032]
 	xor esi, [esp + 1920]
 	mov [esp + 2032], esi
 ; v38 = v38 ^ v42
-%line 988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1267+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1960]
 	mov [esp + 2032], esi
 ; v31 = v31 ^ v23
-%line 989+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1268+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1928]
 ; v31 = v31 ^ v34
-%line 990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1269+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1968]
 ; v27 = v27 ^ v30
-%line 991+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1270+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1936]
 ; v27 = v27 ^ v32
-%line 992+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1271+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1976]
 ; v23 = v28 ^ v23
-%line 993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1272+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1928]
 	mov [esp + 2040], edi
 ; v30 = v22 ^ v30
-%line 994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1273+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1936]
 	mov [esp + 2048], ebp
 ; v18 = v31 ^ v18
-%line 995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1274+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1944]
 	mov [esp + 2056], ecx
 ; v39 = v27 ^ v39
-%line 996+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1275+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1952]
 	mov [esp + 2064], eax
 ; v44 = v47 ^ v44
-%line 997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1276+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1728]
 	xor eax, [esp + 1704]
 	mov ecx, eax
 ; v15 = v35 ^ v15
-%line 998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1277+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1664]
 ; v8 = v43 ^ v8
-%line 999+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1278+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1696]
 	mov [esp + 2072], eax
 ; v17 = v46 ^ v17
-%line 1000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1279+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1680]
 	xor esi, [esp + 1656]
 ; v57 = v40 ^ v57
-%line 1001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1280+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	xor eax, [esp + 1688]
 	mov edi, eax
 ; v5 = v48 ^ v5
-%line 1002+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1281+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1672]
 	xor eax, [esp + 1648]
 	mov ebx, eax
 ; v48 = v0 ^ v1
-%line 1003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1282+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 2080], eax
 ; v40 = v3 ^ v4
-%line 1004+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1283+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 2088], eax
 ; v46 = v6 ^ v7
-%line 1005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1284+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 2096], eax
 ; v43 = v10 ^ v11
-%line 1006+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1285+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 2104], eax
 ; v35 = v13 ^ v14
-%line 1007+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1286+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 2112], eax
 ; v47 = v16 ^ v9
-%line 1008+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1287+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 2120], eax
 ; v27 = v44 & v48
-%line 1009+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1288+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2080]
 	mov [esp + 2128], eax
 ; v31 = v44 & v40
-%line 1010+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1289+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2088]
 ; v22 = v15 & v48
-%line 1011+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1290+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 2080]
 ; v22 = v31 ^ v22
-%line 1012+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1291+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2136], eax
 ; v31 = v44 & v46
-%line 1013+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1292+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 2096]
 ; v28 = v15 & v40
-%line 1014+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1293+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2088]
 	mov [esp + 2144], eax
 ; v29 = v8 & v48
-%line 1015+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1294+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	and eax, [esp + 2080]
 ; v28 = v31 ^ v28
-%line 1016+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1295+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2144]
 ; v29 = v28 ^ v29
-%line 1017+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1296+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2152], ebp
 ; v28 = v15 & v46
-%line 1018+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1297+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2096]
 ; v31 = v8 & v40
-%line 1019+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1298+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2072]
 	and ebp, [esp + 2088]
 ; v31 = v28 ^ v31
-%line 1020+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1299+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2160], eax
 ; v28 = v8 & v46
-%line 1021+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1300+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	and eax, [esp + 2096]
 	mov [esp + 2168], eax
 ; v37 = v17 & v43
-%line 1022+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1301+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2104]
 	mov [esp + 2176], eax
 ; v19 = v17 & v35
-%line 1023+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1302+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2112]
 ; v45 = v57 & v43
-%line 1024+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1303+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, [esp + 2104]
 ; v45 = v19 ^ v45
-%line 1025+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1304+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2184], eax
 ; v19 = v17 & v47
-%line 1026+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1305+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 2120]
 ; v21 = v57 & v35
-%line 1027+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1306+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2112]
 	mov [esp + 2192], eax
 ; v25 = v5 & v43
-%line 1028+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1307+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2104]
 ; v21 = v19 ^ v21
-%line 1029+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1308+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2192]
 ; v25 = v21 ^ v25
-%line 1030+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1309+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2200], ebp
 ; v21 = v57 & v47
-%line 1031+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1310+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2120]
 ; v19 = v5 & v35
-%line 1032+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1311+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 2112]
 ; v19 = v21 ^ v19
-%line 1033+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1312+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2208], eax
 ; v21 = v5 & v47
-%line 1034+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1313+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2120]
 	mov [esp + 2216], eax
 ; v17 = v44 ^ v17
-%line 1035+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1314+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, esi
 ; v57 = v15 ^ v57
-%line 1036+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1315+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v5 = v8 ^ v5
-%line 1037+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1316+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	xor eax, ebx
 	mov [esp + 2224], eax
 ; v43 = v48 ^ v43
-%line 1038+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1317+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2080]
 	xor eax, [esp + 2104]
 	mov [esp + 3824], eax
 ; v35 = v40 ^ v35
-%line 1039+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1318+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2088]
 	xor esi, [esp + 2112]
 ; v47 = v46 ^ v47
-%line 1040+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1319+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2096]
 	xor edi, [esp + 2120]
 ; v46 = v17 & v43
-%line 1041+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1320+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3824]
 	mov ebx, eax
 ; v40 = v17 & v35
-%line 1042+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1321+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, esi
 	mov [esp + 2232], eax
 ; v48 = v57 & v43
-%line 1043+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1322+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3824]
 	mov [esp + 2240], eax
 ; v48 = v40 ^ v48
-%line 1044+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1323+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2232]
 	xor eax, [esp + 2240]
 ; v17 = v17 & v47
-%line 1045+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1324+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v40 = v57 & v35
-%line 1046+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1325+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 408], edx
 	mov ebp, [esp + 408]
 	and ebp, esi
 	mov [esp + 408], ebp
 	mov [esp + 2248], ebp
 ; v43 = v5 & v43
-%line 1047+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1326+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2224]
 	mov [esp + 3968], ebp
 	mov [esp + 416], ebp
@@ -4346,387 +4526,387 @@ align 32
 	mov [esp + 416], ebp
 	mov [esp + 3832], ebp
 ; v40 = v17 ^ v40
-%line 1048+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1327+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2248]
 ; v43 = v40 ^ v43
-%line 1049+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1328+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3832]
 	mov [esp + 2256], ecx
 ; v57 = v57 & v47
-%line 1050+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1329+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v35 = v5 & v35
-%line 1051+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1330+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3968]
 	and ecx, esi
 ; v35 = v57 ^ v35
-%line 1052+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1331+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v47 = v5 & v47
-%line 1053+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1332+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 2224]
 	and ecx, edi
 ; v46 = v46 ^ v27
-%line 1054+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1333+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2128]
 ; v46 = v46 ^ v37
-%line 1055+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1334+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2176]
 ; v48 = v48 ^ v22
-%line 1056+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1335+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2136]
 ; v48 = v48 ^ v45
-%line 1057+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1336+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2184]
 ; v43 = v43 ^ v29
-%line 1058+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1337+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2256]
 	xor esi, [esp + 2152]
 	mov [esp + 2256], esi
 ; v43 = v43 ^ v25
-%line 1059+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1338+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2200]
 	mov [esp + 2256], esi
 ; v35 = v35 ^ v31
-%line 1060+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1339+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2160]
 ; v35 = v35 ^ v19
-%line 1061+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1340+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2208]
 ; v47 = v47 ^ v28
-%line 1062+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1341+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2168]
 ; v47 = v47 ^ v21
-%line 1063+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1342+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2216]
 ; v31 = v46 ^ v31
-%line 1064+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1343+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2160]
 ; v28 = v48 ^ v28
-%line 1065+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1344+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, eax
 	xor esi, [esp + 2168]
 ; v37 = v35 ^ v37
-%line 1066+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1345+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2176]
 ; v45 = v47 ^ v45
-%line 1067+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1346+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2184]
 ; v27 = v27 ^ v24
-%line 1068+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1347+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2128]
 	xor eax, [esp + 1736]
 	mov [esp + 2128], eax
 ; v27 = v27 ^ v33
-%line 1069+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1348+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1904]
 	mov [esp + 2128], eax
 ; v22 = v22 ^ v55
-%line 1070+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1349+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2136]
 	xor eax, [esp + 1744]
 	mov [esp + 2136], eax
 ; v22 = v22 ^ v36
-%line 1071+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1350+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1912]
 	mov [esp + 2136], eax
 ; v29 = v29 ^ v52
-%line 1072+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1351+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2152]
 	xor eax, [esp + 1752]
 	mov [esp + 2152], eax
 ; v29 = v29 ^ v20
-%line 1073+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1352+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1920]
 	mov [esp + 2152], eax
 ; v31 = v31 ^ v54
-%line 1074+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1353+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1872]
 ; v31 = v31 ^ v23
-%line 1075+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1354+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2040]
 ; v28 = v28 ^ v26
-%line 1076+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1355+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1880]
 ; v28 = v28 ^ v30
-%line 1077+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1356+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2048]
 ; v43 = v43 ^ v59
-%line 1078+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1357+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2256]
 	xor eax, [esp + 1864]
 	mov [esp + 2256], eax
 ; v43 = v43 ^ v38
-%line 1079+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1358+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2032]
 	mov [esp + 2256], eax
 ; v37 = v37 ^ v41
-%line 1080+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1359+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1888]
 ; v37 = v37 ^ v18
-%line 1081+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1360+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2056]
 ; v45 = v45 ^ v49
-%line 1082+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1361+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1896]
 ; v45 = v45 ^ v39
-%line 1083+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1362+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2064]
 ; v25 = v25 ^ v51
-%line 1084+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1363+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2200]
 	xor eax, [esp + 1792]
 	mov [esp + 2200], eax
 ; v25 = v25 ^ v42
-%line 1085+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1364+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1960]
 	mov [esp + 2200], eax
 ; v19 = v19 ^ v53
-%line 1086+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1365+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2208]
 	xor eax, [esp + 1800]
 	mov [esp + 2208], eax
 ; v19 = v19 ^ v34
-%line 1087+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1366+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1968]
 	mov [esp + 2208], eax
 ; v21 = v21 ^ v50
-%line 1088+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1367+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2216]
 	xor eax, [esp + 1808]
 	mov [esp + 2216], eax
 ; v21 = v21 ^ v32
-%line 1089+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1368+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1976]
 	mov [esp + 2216], eax
 ; v41 = v27 ^ v41
-%line 1090+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1369+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2128]
 	xor eax, [esp + 1888]
 	mov [esp + 2264], eax
 ; v49 = v22 ^ v49
-%line 1091+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1370+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2136]
 	xor eax, [esp + 1896]
 	mov [esp + 2272], eax
 ; v51 = v29 ^ v51
-%line 1092+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1371+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2152]
 	xor eax, [esp + 1792]
 	mov [esp + 2280], eax
 ; v53 = v31 ^ v53
-%line 1093+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1372+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1800]
 ; v50 = v28 ^ v50
-%line 1094+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1373+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1808]
 ; v33 = v37 ^ v33
-%line 1095+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1374+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1904]
 ; v36 = v45 ^ v36
-%line 1096+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1375+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1912]
 ; v20 = v25 ^ v20
-%line 1097+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1376+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2200]
 	xor eax, [esp + 1920]
 	mov edi, eax
 ; v23 = v19 ^ v23
-%line 1098+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1377+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2208]
 	xor eax, [esp + 2040]
 	mov ebp, eax
 ; v30 = v21 ^ v30
-%line 1099+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1378+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2216]
 	xor eax, [esp + 2048]
 ; v36 = v36 ^ v32
-%line 1100+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1379+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1976]
 ; v32 = v50 ^ v32
-%line 1101+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1380+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1976]
 	mov [esp + 2288], esi
 ; v33 = v33 ^ v34
-%line 1102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1381+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1968]
 ; v34 = v53 ^ v34
-%line 1103+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1382+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1968]
 ; v43 = v43 ^ v42
-%line 1104+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1383+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2256]
 	xor esi, [esp + 1960]
 	mov [esp + 2256], esi
 ; v42 = v51 ^ v42
-%line 1105+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1384+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2280]
 	xor esi, [esp + 1960]
 	mov [esp + 2296], esi
 ; v32 = v32 ^ v39
-%line 1106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1385+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2288]
 	xor esi, [esp + 2064]
 	mov [esp + 2288], esi
 ; v39 = v49 ^ v39
-%line 1107+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1386+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2272]
 	xor esi, [esp + 2064]
 	mov [esp + 2304], esi
 ; v34 = v34 ^ v18
-%line 1108+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1387+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2056]
 ; v18 = v41 ^ v18
-%line 1109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1388+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2264]
 	xor esi, [esp + 2056]
 	mov [esp + 2312], esi
 ; v42 = v42 ^ v38
-%line 1110+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1389+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2296]
 	xor esi, [esp + 2032]
 	mov [esp + 2296], esi
 ; v38 = v59 ^ v38
-%line 1111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1390+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1864]
 	xor esi, [esp + 2032]
 	mov [esp + 2320], esi
 ; v39 = v39 ^ v30
-%line 1112+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1391+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2304]
 	xor esi, eax
 	mov [esp + 2304], esi
 ; v30 = v26 ^ v30
-%line 1113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1392+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1880]
 	xor esi, eax
 	mov [esp + 2328], esi
 ; v18 = v18 ^ v23
-%line 1114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1393+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebp
 	mov [esp + 2312], eax
 ; v23 = v54 ^ v23
-%line 1115+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1394+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1872]
 	xor eax, ebp
 	mov [esp + 2336], eax
 ; v38 = v38 ^ v20
-%line 1116+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1395+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, edi
 	mov [esp + 2320], eax
 ; v20 = v52 ^ v20
-%line 1117+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1396+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1752]
 	xor eax, edi
 	mov [esp + 2344], eax
 ; v30 = v30 ^ v36
-%line 1118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1397+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, ecx
 	mov [esp + 2328], eax
 ; v36 = v55 ^ v36
-%line 1119+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1398+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1744]
 	xor eax, ecx
 	mov [esp + 2352], eax
 ; v23 = v23 ^ v33
-%line 1120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1399+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, edx
 	mov [esp + 2336], eax
 ; v33 = v24 ^ v33
-%line 1121+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1400+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1736]
 	xor eax, edx
 	mov [esp + 2360], eax
 ; v24 = v33 ^ v18
-%line 1122+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1401+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2312]
 	mov [esp + 2368], eax
 ; v55 = v36 ^ v39
-%line 1123+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1402+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2304]
 	mov [esp + 4040], eax
 ; v52 = v20 ^ v42
-%line 1124+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1403+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2296]
 	mov ecx, eax
 ; v52 = v52 ^ v43
-%line 1125+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1404+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2256]
 ; v54 = v23 ^ v34
-%line 1126+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1405+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, ebx
 	mov [esp + 2376], eax
 ; v26 = v30 ^ v32
-%line 1127+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1406+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, [esp + 2288]
 	mov [esp + 2384], eax
 ; v59 = v38 ^ v43
-%line 1128+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1407+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, [esp + 2256]
 	mov edx, eax
 ; v24 = v24 ^ v54
-%line 1129+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1408+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	xor eax, [esp + 2376]
 	mov [esp + 2368], eax
 ; v41 = v43 ^ v42
-%line 1130+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1409+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2256]
 	xor eax, [esp + 2296]
 	mov [esp + 2392], eax
 ; v55 = v55 ^ v26
-%line 1131+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1410+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	xor eax, [esp + 2384]
 	mov [esp + 4040], eax
 ; v55 = v55 ^ v32
-%line 1132+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1411+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2288]
 	mov [esp + 4040], eax
 ; v49 = v18 ^ v34
-%line 1133+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1412+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v52 = v52 ^ v59
-%line 1134+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1413+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, edx
 ; v51 = v39 ^ v32
-%line 1135+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1414+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2304]
 	xor eax, [esp + 2288]
 	mov [esp + 2408], eax
 ; v24 = v24 ^ v49
-%line 1136+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1415+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2368]
 	xor esi, [esp + 2400]
 	mov [esp + 2368], esi
 ; v53 = v32 ^ v26
-%line 1137+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1416+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2288]
 	xor eax, [esp + 2384]
 	mov [esp + 2416], eax
 ; v41 = v41 ^ v52
-%line 1138+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1417+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2392]
 	xor edi, ecx
 	mov [esp + 2392], edi
 ; v41 = v41 ^ v59
-%line 1139+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1418+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, edx
 	mov [esp + 2392], edi
 ; v54 = v54 ^ v34
-%line 1140+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1419+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	mov [esp + 4112], eax
 	mov [esp + 4088], eax
@@ -4735,14 +4915,14 @@ align 32
 	mov [esp + 4088], eax
 	mov [esp + 2376], eax
 ; v55 = v55 ^ v51
-%line 1141+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1420+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 4040]
 	mov [esp + 4096], ebp
 	xor ebp, [esp + 2408]
 	mov [esp + 4096], ebp
 	mov [esp + 4040], ebp
 ; v50 = v42 ^ v59
-%line 1142+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1421+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2296]
 	mov [esp + 4104], eax
 	mov [esp + 3736], eax
@@ -4751,1286 +4931,1286 @@ align 32
 	mov [esp + 3736], eax
 	mov [esp + 2424], eax
 ; v24 = v24 ^ v54
-%line 1143+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1422+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 4112]
 	mov [esp + 2368], esi
 ; v59 = v59 ^ v52
-%line 1144+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1423+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v53 = v53 ^ v55
-%line 1145+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1424+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	mov [esp + 3976], eax
 	xor eax, ebp
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v53 = v53 ^ v51
-%line 1146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1425+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2408]
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v49 = v49 ^ v34
-%line 1147+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1426+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v41 = v41 ^ v50
-%line 1148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1427+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2424]
 	mov [esp + 2392], edi
 ; v26 = v26 ^ v51
-%line 1149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1428+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2384]
 	mov [esp + 3984], ebp
 	xor ebp, [esp + 2408]
 	mov [esp + 3984], ebp
 	mov [esp + 2384], ebp
 ; v24 = v24 ^ v49
-%line 1150+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1429+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 2368], esi
 ; v51 = v51 ^ v55
-%line 1151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1430+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 4040]
 	mov [esp + 2408], eax
 ; v59 = v59 ^ v41
-%line 1152+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1431+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v59 = v59 ^ v50
-%line 1153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1432+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2424]
 ; v54 = v54 ^ v34
-%line 1154+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1433+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	xor eax, ebx
 	mov [esp + 2376], eax
 ; v53 = v53 ^ v26
-%line 1155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1434+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3976]
 	xor eax, ebp
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v52 = v52 ^ v50
-%line 1156+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1435+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2424]
 ; v21 = v24 & v33
-%line 1157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1436+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2360]
 	mov [esp + 2432], eax
 ; v19 = v24 & v36
-%line 1158+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1437+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2352]
 ; v25 = v50 & v33
-%line 1159+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1438+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	and eax, [esp + 2360]
 ; v25 = v19 ^ v25
-%line 1160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1439+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 2440], esi
 ; v19 = v24 & v20
-%line 1161+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1440+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	and eax, [esp + 2344]
 ; v45 = v50 & v36
-%line 1162+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1441+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2424]
 	and esi, [esp + 2352]
 ; v37 = v51 & v33
-%line 1163+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1442+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2408]
 	and edi, [esp + 2360]
 ; v45 = v19 ^ v45
-%line 1164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1443+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v37 = v45 ^ v37
-%line 1165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1444+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2448], eax
 ; v45 = v50 & v20
-%line 1166+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1445+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	and eax, [esp + 2344]
 ; v19 = v51 & v36
-%line 1167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1446+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2408]
 	and esi, [esp + 2352]
 ; v19 = v45 ^ v19
-%line 1168+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1447+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2456], eax
 ; v45 = v51 & v20
-%line 1169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1448+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	and eax, [esp + 2344]
 	mov [esp + 2464], eax
 ; v28 = v49 & v23
-%line 1170+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1449+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2336]
 	mov [esp + 2472], eax
 ; v31 = v49 & v30
-%line 1171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1450+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2328]
 ; v29 = v59 & v23
-%line 1172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1451+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, edx
 	and esi, [esp + 2336]
 ; v29 = v31 ^ v29
-%line 1173+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1452+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2480], eax
 ; v31 = v49 & v38
-%line 1174+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1453+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2320]
 ; v22 = v59 & v30
-%line 1175+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1454+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, edx
 	and esi, [esp + 2328]
 ; v27 = v55 & v23
-%line 1176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1455+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 4040]
 	and edi, [esp + 2336]
 ; v22 = v31 ^ v22
-%line 1177+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1456+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v27 = v22 ^ v27
-%line 1178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1457+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2488], eax
 ; v22 = v59 & v38
-%line 1179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1458+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2320]
 ; v31 = v55 & v30
-%line 1180+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1459+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 4040]
 	and esi, [esp + 2328]
 ; v31 = v22 ^ v31
-%line 1181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1460+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2496], eax
 ; v22 = v55 & v38
-%line 1182+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1461+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	and eax, [esp + 2320]
 	mov [esp + 2504], eax
 ; v47 = v24 ^ v49
-%line 1183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1462+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2368]
 	xor edi, [esp + 2400]
 ; v35 = v50 ^ v59
-%line 1184+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1463+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2424]
 	xor esi, edx
 ; v48 = v51 ^ v55
-%line 1185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1464+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 4040]
 	mov [esp + 2512], eax
 ; v46 = v33 ^ v23
-%line 1186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1465+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2336]
 	mov [esp + 2520], eax
 ; v5 = v36 ^ v30
-%line 1187+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1466+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2328]
 	mov [esp + 2528], eax
 ; v57 = v20 ^ v38
-%line 1188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1467+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2320]
 	mov [esp + 2536], eax
 ; v40 = v47 & v46
-%line 1189+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1468+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2520]
 	mov [esp + 2544], eax
 ; v17 = v47 & v5
-%line 1190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1469+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2528]
 	mov [esp + 2552], eax
 ; v8 = v35 & v46
-%line 1191+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1470+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2520]
 	mov [esp + 2560], eax
 ; v8 = v17 ^ v8
-%line 1192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1471+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2552]
 	xor eax, [esp + 2560]
 	mov [esp + 2568], eax
 ; v47 = v47 & v57
-%line 1193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1472+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 2536]
 ; v17 = v35 & v5
-%line 1194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1473+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2528]
 	mov [esp + 2576], eax
 ; v46 = v48 & v46
-%line 1195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1474+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2520]
 	mov [esp + 2584], eax
 ; v17 = v47 ^ v17
-%line 1196+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1475+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2576]
 ; v46 = v17 ^ v46
-%line 1197+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1476+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2584]
 	mov [esp + 2592], edi
 ; v35 = v35 & v57
-%line 1198+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1477+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2536]
 ; v5 = v48 & v5
-%line 1199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1478+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2528]
 ; v5 = v35 ^ v5
-%line 1200+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1479+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 3840], esi
 ; v57 = v48 & v57
-%line 1201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1480+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2536]
 	mov [esp + 3848], eax
 ; v40 = v40 ^ v21
-%line 1202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1481+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2544]
 	xor ebp, [esp + 2432]
 	mov [esp + 2544], ebp
 ; v40 = v40 ^ v28
-%line 1203+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1482+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2472]
 	mov [esp + 2544], ebp
 ; v8 = v8 ^ v25
-%line 1204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1483+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2568]
 	xor edi, [esp + 2440]
 	mov [esp + 2568], edi
 ; v8 = v8 ^ v29
-%line 1205+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1484+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2480]
 	mov [esp + 2568], edi
 ; v46 = v46 ^ v37
-%line 1206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1485+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2592]
 	xor eax, [esp + 2448]
 	mov [esp + 2592], eax
 ; v46 = v46 ^ v27
-%line 1207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1486+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2488]
 	mov [esp + 2592], eax
 ; v5 = v5 ^ v19
-%line 1208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1487+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3840]
 	xor eax, [esp + 2456]
 	mov [esp + 3840], eax
 ; v5 = v5 ^ v31
-%line 1209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1488+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2496]
 	mov [esp + 3840], eax
 ; v57 = v57 ^ v45
-%line 1210+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1489+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3848]
 	xor esi, [esp + 2464]
 	mov [esp + 3848], esi
 ; v57 = v57 ^ v22
-%line 1211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1490+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2504]
 	mov [esp + 3848], esi
 ; v19 = v40 ^ v19
-%line 1212+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1491+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2456]
 	mov [esp + 2600], ebp
 ; v45 = v8 ^ v45
-%line 1213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1492+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2464]
 	mov [esp + 2608], edi
 ; v28 = v5 ^ v28
-%line 1214+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1493+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2472]
 	mov [esp + 2616], eax
 ; v29 = v57 ^ v29
-%line 1215+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1494+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2480]
 	mov [esp + 2624], esi
 ; v57 = v54 & v18
-%line 1216+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1495+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2312]
 	mov [esp + 2632], eax
 ; v5 = v54 & v39
-%line 1217+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1496+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2304]
 ; v8 = v41 & v18
-%line 1218+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1497+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	and esi, [esp + 2312]
 ; v8 = v5 ^ v8
-%line 1219+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1498+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2640], eax
 ; v5 = v54 & v42
-%line 1220+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1499+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2296]
 ; v40 = v41 & v39
-%line 1221+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1500+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	and esi, [esp + 2304]
 ; v48 = v53 & v18
-%line 1222+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1501+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2416]
 	and edi, [esp + 2312]
 ; v40 = v5 ^ v40
-%line 1223+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1502+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v48 = v40 ^ v48
-%line 1224+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1503+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2648], eax
 ; v40 = v41 & v42
-%line 1225+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1504+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2392]
 	and eax, [esp + 2296]
 ; v5 = v53 & v39
-%line 1226+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1505+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2416]
 	and esi, [esp + 2304]
 ; v5 = v40 ^ v5
-%line 1227+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1506+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2656], eax
 ; v40 = v53 & v42
-%line 1228+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1507+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	and eax, [esp + 2296]
 	mov [esp + 2664], eax
 ; v35 = v34 & v34
-%line 1229+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1508+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ebx
 	mov [esp + 2672], eax
 ; v17 = v34 & v32
-%line 1230+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1509+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2288]
 ; v47 = v52 & v34
-%line 1231+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1510+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, ecx
 	and esi, ebx
 ; v47 = v17 ^ v47
-%line 1232+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1511+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2680], eax
 ; v17 = v34 & v43
-%line 1233+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1512+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2256]
 ; v15 = v52 & v32
-%line 1234+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1513+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, ecx
 	and esi, [esp + 2288]
 ; v44 = v26 & v34
-%line 1235+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1514+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2384]
 	and edi, ebx
 ; v15 = v17 ^ v15
-%line 1236+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1515+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v44 = v15 ^ v44
-%line 1237+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1516+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2688], eax
 ; v15 = v52 & v43
-%line 1238+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1517+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2256]
 ; v17 = v26 & v32
-%line 1239+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1518+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2384]
 	and esi, [esp + 2288]
 ; v17 = v15 ^ v17
-%line 1240+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1519+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2696], eax
 ; v15 = v26 & v43
-%line 1241+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1520+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2384]
 	and eax, [esp + 2256]
 	mov [esp + 2704], eax
 ; v58 = v54 ^ v34
-%line 1242+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1521+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2376]
 	xor edi, ebx
 ; v62 = v41 ^ v52
-%line 1243+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1522+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	xor esi, ecx
 ; v60 = v53 ^ v26
-%line 1244+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1523+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	xor eax, [esp + 2384]
 	mov [esp + 2712], eax
 ; v56 = v18 ^ v34
-%line 1245+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1524+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebx
 	mov [esp + 2720], eax
 ; v12 = v39 ^ v32
-%line 1246+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1525+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2304]
 	xor eax, [esp + 2288]
 	mov [esp + 2728], eax
 ; v61 = v42 ^ v43
-%line 1247+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1526+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2296]
 	xor eax, [esp + 2256]
 	mov [esp + 2736], eax
 ; v2 = v58 & v56
-%line 1248+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1527+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2720]
 	mov [esp + 2744], eax
 ; v63 = v58 & v12
-%line 1249+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1528+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2728]
 	mov [esp + 424], eax
 ; v64 = v62 & v56
-%line 1250+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1529+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2720]
 	mov [esp + 432], eax
 ; v64 = v63 ^ v64
-%line 1251+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1530+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 424]
 	xor eax, [esp + 432]
 	mov [esp + 2752], eax
 ; v58 = v58 & v61
-%line 1252+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1531+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 2736]
 ; v63 = v62 & v12
-%line 1253+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1532+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2728]
 	mov [esp + 2760], eax
 ; v56 = v60 & v56
-%line 1254+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1533+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2720]
 	mov [esp + 2768], eax
 ; v63 = v58 ^ v63
-%line 1255+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1534+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2760]
 ; v56 = v63 ^ v56
-%line 1256+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1535+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2768]
 	mov [esp + 2776], edi
 ; v62 = v62 & v61
-%line 1257+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1536+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2736]
 ; v12 = v60 & v12
-%line 1258+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1537+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2728]
 ; v12 = v62 ^ v12
-%line 1259+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1538+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 3856], esi
 ; v61 = v60 & v61
-%line 1260+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1539+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2736]
 	mov [esp + 3864], eax
 ; v2 = v2 ^ v57
-%line 1261+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1540+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2744]
 	xor ebp, [esp + 2632]
 	mov [esp + 2744], ebp
 ; v2 = v2 ^ v35
-%line 1262+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1541+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2672]
 	mov [esp + 2744], ebp
 ; v64 = v64 ^ v8
-%line 1263+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1542+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2752]
 	xor edi, [esp + 2640]
 	mov [esp + 2752], edi
 ; v64 = v64 ^ v47
-%line 1264+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1543+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2680]
 	mov [esp + 2752], edi
 ; v56 = v56 ^ v48
-%line 1265+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1544+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2776]
 	xor eax, [esp + 2648]
 	mov [esp + 2776], eax
 ; v56 = v56 ^ v44
-%line 1266+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1545+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2688]
 	mov [esp + 2776], eax
 ; v12 = v12 ^ v5
-%line 1267+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1546+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3856]
 	xor eax, [esp + 2656]
 	mov [esp + 3856], eax
 ; v12 = v12 ^ v17
-%line 1268+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1547+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2696]
 	mov [esp + 3856], eax
 ; v61 = v61 ^ v40
-%line 1269+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1548+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3864]
 	xor esi, [esp + 2664]
 	mov [esp + 3864], esi
 ; v61 = v61 ^ v15
-%line 1270+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1549+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2704]
 	mov [esp + 3864], esi
 ; v5 = v2 ^ v5
-%line 1271+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1550+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2656]
 	mov [esp + 2784], ebp
 ; v40 = v64 ^ v40
-%line 1272+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1551+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2664]
 	mov [esp + 2792], edi
 ; v35 = v12 ^ v35
-%line 1273+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1552+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2672]
 	mov [esp + 2800], eax
 ; v47 = v61 ^ v47
-%line 1274+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1553+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2680]
 	mov [esp + 2808], esi
 ; v54 = v24 ^ v54
-%line 1275+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1554+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	xor eax, [esp + 2376]
 	mov esi, eax
 ; v41 = v50 ^ v41
-%line 1276+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1555+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	xor eax, [esp + 2392]
 	mov [esp + 2816], eax
 ; v53 = v51 ^ v53
-%line 1277+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1556+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 2416]
 	mov [esp + 2824], eax
 ; v49 = v49 ^ v34
-%line 1278+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1557+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v52 = v59 ^ v52
-%line 1279+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1558+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v26 = v55 ^ v26
-%line 1280+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1559+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	xor eax, [esp + 2384]
 	mov ecx, eax
 ; v18 = v33 ^ v18
-%line 1281+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1560+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2312]
 	mov [esp + 2832], eax
 ; v39 = v36 ^ v39
-%line 1282+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1561+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2304]
 	mov [esp + 2840], eax
 ; v42 = v20 ^ v42
-%line 1283+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1562+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2296]
 	mov [esp + 2848], eax
 ; v34 = v23 ^ v34
-%line 1284+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1563+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, ebx
 	mov edi, eax
 ; v32 = v30 ^ v32
-%line 1285+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1564+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, [esp + 2288]
 	mov ebx, eax
 ; v43 = v38 ^ v43
-%line 1286+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1565+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, [esp + 2256]
 	mov [esp + 2856], eax
 ; v38 = v54 & v18
-%line 1287+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1566+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2832]
 	mov [esp + 2864], eax
 ; v30 = v54 & v39
-%line 1288+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1567+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2840]
 ; v23 = v41 & v18
-%line 1289+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1568+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2816]
 	and ebp, [esp + 2832]
 ; v23 = v30 ^ v23
-%line 1290+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1569+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2872], eax
 ; v30 = v54 & v42
-%line 1291+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1570+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 2848]
 ; v20 = v41 & v39
-%line 1292+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1571+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	and eax, [esp + 2840]
 	mov [esp + 2880], eax
 ; v36 = v53 & v18
-%line 1293+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1572+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	and eax, [esp + 2832]
 ; v20 = v30 ^ v20
-%line 1294+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1573+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2880]
 ; v36 = v20 ^ v36
-%line 1295+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1574+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2888], ebp
 ; v20 = v41 & v42
-%line 1296+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1575+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	and eax, [esp + 2848]
 ; v30 = v53 & v39
-%line 1297+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1576+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2824]
 	and ebp, [esp + 2840]
 ; v30 = v20 ^ v30
-%line 1298+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1577+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2896], eax
 ; v20 = v53 & v42
-%line 1299+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1578+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	and eax, [esp + 2848]
 	mov [esp + 2904], eax
 ; v33 = v49 & v34
-%line 1300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1579+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, edi
 	mov [esp + 2912], eax
 ; v55 = v49 & v32
-%line 1301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1580+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, ebx
 ; v59 = v52 & v34
-%line 1302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1581+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, edi
 ; v59 = v55 ^ v59
-%line 1303+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1582+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2920], eax
 ; v55 = v49 & v43
-%line 1304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1583+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2400]
 	and ebp, [esp + 2856]
 ; v51 = v52 & v32
-%line 1305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1584+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ebx
 	mov [esp + 2928], eax
 ; v50 = v26 & v34
-%line 1306+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1585+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, edi
 ; v51 = v55 ^ v51
-%line 1307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1586+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2928]
 ; v50 = v51 ^ v50
-%line 1308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1587+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2936], ebp
 ; v51 = v52 & v43
-%line 1309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1588+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2856]
 ; v55 = v26 & v32
-%line 1310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1589+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, ebx
 ; v55 = v51 ^ v55
-%line 1311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1590+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2944], eax
 ; v51 = v26 & v43
-%line 1312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1591+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2856]
 	mov [esp + 2952], eax
 ; v49 = v54 ^ v49
-%line 1313+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1592+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2400]
 ; v52 = v41 ^ v52
-%line 1314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1593+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	xor eax, edx
 	mov edx, eax
 ; v26 = v53 ^ v26
-%line 1315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1594+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	xor eax, ecx
 	mov [esp + 2960], eax
 ; v34 = v18 ^ v34
-%line 1316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1595+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2832]
 	xor eax, edi
 	mov ecx, eax
 ; v32 = v39 ^ v32
-%line 1317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1596+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2840]
 	xor eax, ebx
 	mov [esp + 3872], eax
 ; v43 = v42 ^ v43
-%line 1318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1597+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2848]
 	xor eax, [esp + 2856]
 	mov edi, eax
 ; v42 = v49 & v34
-%line 1319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1598+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ecx
 	mov ebx, eax
 ; v39 = v49 & v32
-%line 1320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1599+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3872]
 	mov [esp + 2968], eax
 ; v18 = v52 & v34
-%line 1321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1600+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ecx
 	mov [esp + 2976], eax
 ; v18 = v39 ^ v18
-%line 1322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1601+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2968]
 	xor eax, [esp + 2976]
 ; v49 = v49 & v43
-%line 1323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1602+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v39 = v52 & v32
-%line 1324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1603+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 440], edx
 	mov ebp, [esp + 440]
 	and ebp, [esp + 3872]
 	mov [esp + 440], ebp
 	mov [esp + 2984], ebp
 ; v34 = v26 & v34
-%line 1325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1604+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2960]
 	mov [esp + 3992], ebp
 	mov [esp + 448], ebp
 	and ebp, ecx
 	mov [esp + 448], ebp
 ; v39 = v49 ^ v39
-%line 1326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1605+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2984]
 ; v34 = v39 ^ v34
-%line 1327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1606+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, ebp
 ; v52 = v52 & v43
-%line 1328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1607+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v32 = v26 & v32
-%line 1329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1608+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3992]
 	and ecx, [esp + 3872]
 ; v32 = v52 ^ v32
-%line 1330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1609+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v43 = v26 & v43
-%line 1331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1610+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 2960]
 	and ecx, edi
 ; v42 = v42 ^ v38
-%line 1332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1611+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2864]
 ; v42 = v42 ^ v33
-%line 1333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1612+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2912]
 ; v18 = v18 ^ v23
-%line 1334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1613+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2872]
 ; v18 = v18 ^ v59
-%line 1335+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1614+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2920]
 ; v34 = v34 ^ v36
-%line 1336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1615+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2888]
 ; v34 = v34 ^ v50
-%line 1337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1616+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2936]
 ; v32 = v32 ^ v30
-%line 1338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1617+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2896]
 ; v32 = v32 ^ v55
-%line 1339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1618+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2944]
 ; v43 = v43 ^ v20
-%line 1340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1619+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2904]
 ; v43 = v43 ^ v51
-%line 1341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1620+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2952]
 ; v30 = v42 ^ v30
-%line 1342+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1621+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2896]
 ; v20 = v18 ^ v20
-%line 1343+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1622+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, eax
 	xor edi, [esp + 2904]
 ; v33 = v32 ^ v33
-%line 1344+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1623+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2912]
 ; v59 = v43 ^ v59
-%line 1345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1624+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2920]
 ; v38 = v38 ^ v21
-%line 1346+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1625+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2864]
 	xor eax, [esp + 2432]
 	mov [esp + 2864], eax
 ; v38 = v38 ^ v57
-%line 1347+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1626+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2632]
 	mov [esp + 2864], eax
 ; v23 = v23 ^ v25
-%line 1348+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1627+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2872]
 	xor eax, [esp + 2440]
 	mov [esp + 2872], eax
 ; v23 = v23 ^ v8
-%line 1349+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1628+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2640]
 	mov [esp + 2872], eax
 ; v36 = v36 ^ v37
-%line 1350+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1629+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2888]
 	xor eax, [esp + 2448]
 	mov [esp + 2888], eax
 ; v36 = v36 ^ v48
-%line 1351+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1630+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2648]
 	mov [esp + 2888], eax
 ; v30 = v30 ^ v19
-%line 1352+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1631+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2600]
 ; v30 = v30 ^ v5
-%line 1353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1632+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2784]
 ; v20 = v20 ^ v45
-%line 1354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1633+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2608]
 ; v20 = v20 ^ v40
-%line 1355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1634+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2792]
 ; v34 = v34 ^ v46
-%line 1356+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1635+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2592]
 ; v34 = v34 ^ v56
-%line 1357+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1636+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2776]
 ; v33 = v33 ^ v28
-%line 1358+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1637+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2616]
 ; v33 = v33 ^ v35
-%line 1359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1638+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2800]
 ; v59 = v59 ^ v29
-%line 1360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1639+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2624]
 ; v59 = v59 ^ v47
-%line 1361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1640+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2808]
 ; v50 = v50 ^ v27
-%line 1362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1641+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2936]
 	xor eax, [esp + 2488]
 	mov [esp + 2936], eax
 ; v50 = v50 ^ v44
-%line 1363+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1642+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2688]
 	mov [esp + 2936], eax
 ; v55 = v55 ^ v31
-%line 1364+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1643+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2944]
 	xor eax, [esp + 2496]
 	mov [esp + 2944], eax
 ; v55 = v55 ^ v17
-%line 1365+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1644+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2696]
 	mov [esp + 2944], eax
 ; v51 = v51 ^ v22
-%line 1366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1645+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2952]
 	xor eax, [esp + 2504]
 	mov [esp + 2952], eax
 ; v51 = v51 ^ v15
-%line 1367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1646+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2704]
 	mov [esp + 2952], eax
 ; v28 = v38 ^ v28
-%line 1368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1647+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2864]
 	xor eax, [esp + 2616]
 	mov [esp + 2992], eax
 ; v29 = v23 ^ v29
-%line 1369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1648+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2872]
 	xor eax, [esp + 2624]
 	mov [esp + 3000], eax
 ; v27 = v36 ^ v27
-%line 1370+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1649+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2888]
 	xor eax, [esp + 2488]
 	mov [esp + 3008], eax
 ; v31 = v30 ^ v31
-%line 1371+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1650+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2496]
 	mov [esp + 3016], ebx
 ; v22 = v20 ^ v22
-%line 1372+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1651+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2504]
 ; v57 = v33 ^ v57
-%line 1373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1652+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2632]
 	mov ebx, edx
 ; v8 = v59 ^ v8
-%line 1374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1653+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2640]
 ; v48 = v50 ^ v48
-%line 1375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1654+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 2936]
 	xor edx, [esp + 2648]
 ; v5 = v55 ^ v5
-%line 1376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1655+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2944]
 	xor ebp, [esp + 2784]
 ; v40 = v51 ^ v40
-%line 1377+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1656+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2952]
 	xor eax, [esp + 2792]
 ; v8 = v8 ^ v15
-%line 1378+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1657+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2704]
 ; v15 = v22 ^ v15
-%line 1379+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1658+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2704]
 	mov [esp + 3024], edi
 ; v57 = v57 ^ v17
-%line 1380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1659+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2696]
 ; v17 = v31 ^ v17
-%line 1381+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1660+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3016]
 	xor edi, [esp + 2696]
 	mov [esp + 3032], edi
 ; v34 = v34 ^ v44
-%line 1382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1661+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2688]
 ; v44 = v27 ^ v44
-%line 1383+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1662+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3008]
 	xor edi, [esp + 2688]
 	mov [esp + 3040], edi
 ; v15 = v15 ^ v47
-%line 1384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1663+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3024]
 	xor edi, [esp + 2808]
 	mov [esp + 3024], edi
 ; v47 = v29 ^ v47
-%line 1385+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1664+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3000]
 	xor edi, [esp + 2808]
 	mov [esp + 3048], edi
 ; v17 = v17 ^ v35
-%line 1386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1665+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3032]
 	xor edi, [esp + 2800]
 	mov [esp + 3032], edi
 ; v35 = v28 ^ v35
-%line 1387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1666+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2992]
 	xor edi, [esp + 2800]
 	mov [esp + 3056], edi
 ; v44 = v44 ^ v56
-%line 1388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1667+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3040]
 	xor edi, [esp + 2776]
 	mov [esp + 3040], edi
 ; v56 = v46 ^ v56
-%line 1389+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1668+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2592]
 	xor edi, [esp + 2776]
 	mov [esp + 3064], edi
 ; v47 = v47 ^ v40
-%line 1390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1669+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3048]
 	xor edi, eax
 	mov [esp + 3048], edi
 ; v40 = v45 ^ v40
-%line 1391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1670+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2608]
 	xor edi, eax
 	mov [esp + 3072], edi
 ; v35 = v35 ^ v5
-%line 1392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1671+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	xor eax, ebp
 	mov [esp + 3056], eax
 ; v5 = v19 ^ v5
-%line 1393+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1672+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2600]
 	xor eax, ebp
 	mov [esp + 3080], eax
 ; v56 = v56 ^ v48
-%line 1394+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1673+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	xor eax, edx
 	mov [esp + 3064], eax
 ; v48 = v37 ^ v48
-%line 1395+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1674+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2448]
 	xor eax, edx
 	mov [esp + 3088], eax
 ; v40 = v40 ^ v8
-%line 1396+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1675+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, ecx
 	mov [esp + 3072], eax
 ; v8 = v25 ^ v8
-%line 1397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1676+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2440]
 	xor eax, ecx
 	mov [esp + 3096], eax
 ; v5 = v5 ^ v57
-%line 1398+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1677+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3080]
 	xor ecx, ebx
 	mov [esp + 3080], ecx
 ; v57 = v21 ^ v57
-%line 1399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1678+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2432]
 	xor eax, ebx
 	mov [esp + 3104], eax
 ; v57 = v57 ^ v35
-%line 1400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1679+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3104]
 	xor edx, [esp + 3056]
 	mov [esp + 3104], edx
 ; v8 = v8 ^ v47
-%line 1401+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1680+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3048]
 	mov [esp + 3096], eax
 ; v48 = v48 ^ v44
-%line 1402+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1681+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	xor eax, [esp + 3040]
 	mov [esp + 3088], eax
 ; v48 = v48 ^ v34
-%line 1403+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1682+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 3088], eax
 ; v5 = v5 ^ v17
-%line 1404+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1683+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3032]
 	mov [esp + 3080], ecx
 ; v40 = v40 ^ v15
-%line 1405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1684+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, [esp + 3024]
 	mov [esp + 3072], eax
 ; v56 = v56 ^ v34
-%line 1406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1685+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	xor eax, esi
 	mov [esp + 3064], eax
 ; v21 = v57 & v0
-%line 1407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1686+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 24]
 	mov [esp + 3112], eax
 ; v25 = v57 & v3
-%line 1408+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1687+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 48]
 ; v37 = v34 & v0
-%line 1409+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1688+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 24]
 ; v37 = v25 ^ v37
-%line 1410+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1689+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3120], edx
 ; v25 = v57 & v6
-%line 1411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1690+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3104]
 	and eax, [esp + 72]
 ; v19 = v34 & v3
-%line 1412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1691+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 48]
 ; v45 = v8 & v0
-%line 1413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1692+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3096]
 	and edx, [esp + 24]
 ; v19 = v25 ^ v19
-%line 1414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1693+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v45 = v19 ^ v45
-%line 1415+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1694+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3128], eax
 ; v19 = v34 & v6
-%line 1416+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1695+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 72]
 ; v25 = v8 & v3
-%line 1417+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1696+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3096]
 	and ecx, [esp + 48]
 ; v25 = v19 ^ v25
-%line 1418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1697+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3136], eax
 ; v19 = v8 & v6
-%line 1419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1698+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	and eax, [esp + 72]
 	mov [esp + 3144], eax
 ; v46 = v35 & v10
-%line 1420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1699+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 104]
 	mov [esp + 3152], eax
 ; v28 = v35 & v13
-%line 1421+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1700+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 128]
 ; v29 = v48 & v10
-%line 1422+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1701+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3088]
 	and ecx, [esp + 104]
 ; v29 = v28 ^ v29
-%line 1423+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1702+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3160], eax
 ; v28 = v35 & v16
-%line 1424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1703+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 152]
 ; v27 = v48 & v13
-%line 1425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1704+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3088]
 	and ecx, [esp + 128]
 ; v31 = v47 & v10
-%line 1426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1705+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3048]
 	and edx, [esp + 104]
 ; v27 = v28 ^ v27
-%line 1427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1706+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v31 = v27 ^ v31
-%line 1428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1707+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3168], eax
 ; v27 = v48 & v16
-%line 1429+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1708+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	and eax, [esp + 152]
 ; v28 = v47 & v13
-%line 1430+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1709+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3048]
 	and ecx, [esp + 128]
 ; v28 = v27 ^ v28
-%line 1431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1710+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3176], eax
 ; v27 = v47 & v16
-%line 1432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1711+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3048]
 	and eax, [esp + 152]
 	mov [esp + 3184], eax
 ; v22 = v57 ^ v35
-%line 1433+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1712+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3104]
 	xor edx, [esp + 3056]
 ; v51 = v34 ^ v48
-%line 1434+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1713+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	xor ecx, [esp + 3088]
 ; v55 = v8 ^ v47
-%line 1435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1714+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3048]
 	mov [esp + 3192], eax
 ; v50 = v0 ^ v10
-%line 1436+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1715+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 3200], eax
 ; v59 = v3 ^ v13
-%line 1437+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1716+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 128]
 	mov [esp + 3880], eax
 ; v33 = v6 ^ v16
-%line 1438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1717+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 72]
 	xor ebx, [esp + 152]
 ; v20 = v22 & v50
-%line 1439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1718+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, edx
 	and edi, [esp + 3200]
 ; v30 = v22 & v59
-%line 1440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1719+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3880]
 	mov [esp + 3208], eax
 ; v36 = v51 & v50
-%line 1441+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1720+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3200]
 	mov [esp + 3216], eax
 ; v36 = v30 ^ v36
-%line 1442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1721+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3208]
 	xor ebp, [esp + 3216]
 ; v22 = v22 & v33
-%line 1443+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1722+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, ebx
 ; v30 = v51 & v59
-%line 1444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1723+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 456], ecx
 	mov eax, [esp + 456]
 	and eax, [esp + 3880]
 	mov [esp + 456], eax
 	mov [esp + 3224], eax
 ; v50 = v55 & v50
-%line 1445+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1724+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3192]
 	mov [esp + 4000], eax
 	mov [esp + 464], eax
@@ -6038,238 +6218,238 @@ align 32
 	mov [esp + 464], eax
 	mov [esp + 3232], eax
 ; v30 = v22 ^ v30
-%line 1446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1725+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3224]
 ; v50 = v30 ^ v50
-%line 1447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1726+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3232]
 	mov [esp + 3240], edx
 ; v51 = v51 & v33
-%line 1448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1727+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v59 = v55 & v59
-%line 1449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1728+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4000]
 	and eax, [esp + 3880]
 ; v59 = v51 ^ v59
-%line 1450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1729+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v33 = v55 & v33
-%line 1451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1730+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3192]
 	and eax, ebx
 ; v20 = v20 ^ v21
-%line 1452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1731+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3112]
 ; v20 = v20 ^ v46
-%line 1453+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1732+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3152]
 ; v36 = v36 ^ v37
-%line 1454+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1733+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3120]
 ; v36 = v36 ^ v29
-%line 1455+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1734+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3160]
 ; v50 = v50 ^ v45
-%line 1456+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1735+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3240]
 	xor edx, [esp + 3128]
 	mov [esp + 3240], edx
 ; v50 = v50 ^ v31
-%line 1457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1736+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3168]
 	mov [esp + 3240], edx
 ; v59 = v59 ^ v25
-%line 1458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1737+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3136]
 ; v59 = v59 ^ v28
-%line 1459+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1738+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3176]
 ; v33 = v33 ^ v19
-%line 1460+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1739+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3144]
 ; v33 = v33 ^ v27
-%line 1461+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1740+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3184]
 ; v25 = v20 ^ v25
-%line 1462+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1741+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3136]
 	mov [esp + 3248], edi
 ; v19 = v36 ^ v19
-%line 1463+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1742+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3144]
 	mov [esp + 3256], ebp
 ; v46 = v59 ^ v46
-%line 1464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1743+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3152]
 	mov [esp + 3264], ecx
 ; v29 = v33 ^ v29
-%line 1465+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1744+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3160]
 	mov [esp + 3272], eax
 ; v33 = v5 & v1
-%line 1466+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1745+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 32]
 	mov [esp + 3280], eax
 ; v59 = v5 & v4
-%line 1467+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1746+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 56]
 ; v36 = v44 & v1
-%line 1468+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1747+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	and ecx, [esp + 32]
 ; v36 = v59 ^ v36
-%line 1469+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1748+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3288], eax
 ; v59 = v5 & v7
-%line 1470+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1749+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 80]
 ; v20 = v44 & v4
-%line 1471+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1750+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	and ecx, [esp + 56]
 ; v55 = v40 & v1
-%line 1472+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1751+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3072]
 	and edx, [esp + 32]
 ; v20 = v59 ^ v20
-%line 1473+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1752+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v55 = v20 ^ v55
-%line 1474+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1753+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3296], eax
 ; v20 = v44 & v7
-%line 1475+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1754+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3040]
 	and eax, [esp + 80]
 ; v59 = v40 & v4
-%line 1476+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1755+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3072]
 	and ecx, [esp + 56]
 ; v59 = v20 ^ v59
-%line 1477+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1756+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3304], eax
 ; v20 = v40 & v7
-%line 1478+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1757+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	and eax, [esp + 80]
 	mov [esp + 3312], eax
 ; v51 = v17 & v11
-%line 1479+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1758+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 112]
 	mov [esp + 3320], eax
 ; v30 = v17 & v14
-%line 1480+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1759+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 136]
 ; v22 = v56 & v11
-%line 1481+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1760+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3064]
 	and ecx, [esp + 112]
 ; v22 = v30 ^ v22
-%line 1482+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1761+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3328], eax
 ; v30 = v17 & v9
-%line 1483+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1762+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 96]
 ; v23 = v56 & v14
-%line 1484+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1763+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3064]
 	and ecx, [esp + 136]
 ; v38 = v15 & v11
-%line 1485+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1764+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3024]
 	and edx, [esp + 112]
 ; v23 = v30 ^ v23
-%line 1486+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1765+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v38 = v23 ^ v38
-%line 1487+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1766+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3336], eax
 ; v23 = v56 & v9
-%line 1488+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1767+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	and eax, [esp + 96]
 ; v30 = v15 & v14
-%line 1489+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1768+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3024]
 	and ecx, [esp + 136]
 ; v30 = v23 ^ v30
-%line 1490+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1769+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3344], eax
 ; v23 = v15 & v9
-%line 1491+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1770+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3024]
 	and eax, [esp + 96]
 	mov [esp + 3352], eax
 ; v43 = v5 ^ v17
-%line 1492+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1771+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3080]
 	xor edx, [esp + 3032]
 ; v32 = v44 ^ v56
-%line 1493+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1772+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	xor ecx, [esp + 3064]
 ; v18 = v40 ^ v15
-%line 1494+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1773+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, [esp + 3024]
 	mov [esp + 3360], eax
 ; v42 = v1 ^ v11
-%line 1495+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1774+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 3368], eax
 ; v26 = v4 ^ v14
-%line 1496+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1775+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov [esp + 3888], eax
 ; v52 = v7 ^ v9
-%line 1497+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1776+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 80]
 	xor ebx, [esp + 96]
 ; v39 = v43 & v42
-%line 1498+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1777+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, edx
 	and edi, [esp + 3368]
 ; v49 = v43 & v26
-%line 1499+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1778+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3888]
 	mov [esp + 3376], eax
 ; v53 = v32 & v42
-%line 1500+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1779+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3368]
 	mov [esp + 3384], eax
 ; v53 = v49 ^ v53
-%line 1501+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1780+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3376]
 	xor ebp, [esp + 3384]
 ; v43 = v43 & v52
-%line 1502+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1781+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, ebx
 ; v49 = v32 & v26
-%line 1503+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1782+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 472], ecx
 	mov eax, [esp + 472]
 	and eax, [esp + 3888]
 	mov [esp + 472], eax
 	mov [esp + 3392], eax
 ; v42 = v18 & v42
-%line 1504+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1783+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3360]
 	mov [esp + 4008], eax
 	mov [esp + 480], eax
@@ -6277,297 +6457,297 @@ align 32
 	mov [esp + 480], eax
 	mov [esp + 3400], eax
 ; v49 = v43 ^ v49
-%line 1505+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1784+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3392]
 ; v42 = v49 ^ v42
-%line 1506+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1785+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3400]
 	mov [esp + 3408], edx
 ; v32 = v32 & v52
-%line 1507+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1786+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v26 = v18 & v26
-%line 1508+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1787+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4008]
 	and eax, [esp + 3888]
 ; v26 = v32 ^ v26
-%line 1509+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1788+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v52 = v18 & v52
-%line 1510+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1789+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3360]
 	and eax, ebx
 ; v39 = v39 ^ v33
-%line 1511+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1790+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3280]
 ; v39 = v39 ^ v51
-%line 1512+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1791+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3320]
 ; v53 = v53 ^ v36
-%line 1513+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1792+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3288]
 ; v53 = v53 ^ v22
-%line 1514+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1793+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3328]
 ; v42 = v42 ^ v55
-%line 1515+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1794+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3408]
 	xor edx, [esp + 3296]
 	mov [esp + 3408], edx
 ; v42 = v42 ^ v38
-%line 1516+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1795+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3336]
 	mov [esp + 3408], edx
 ; v26 = v26 ^ v59
-%line 1517+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1796+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3304]
 ; v26 = v26 ^ v30
-%line 1518+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1797+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3344]
 ; v52 = v52 ^ v20
-%line 1519+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1798+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3312]
 ; v52 = v52 ^ v23
-%line 1520+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1799+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3352]
 ; v59 = v39 ^ v59
-%line 1521+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1800+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3304]
 	mov [esp + 3416], edi
 ; v20 = v53 ^ v20
-%line 1522+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1801+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3312]
 	mov [esp + 3424], ebp
 ; v51 = v26 ^ v51
-%line 1523+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1802+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3320]
 	mov [esp + 3432], ecx
 ; v22 = v52 ^ v22
-%line 1524+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1803+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3328]
 	mov [esp + 3440], eax
 ; v5 = v57 ^ v5
-%line 1525+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1804+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3104]
 	xor eax, [esp + 3080]
 	mov ecx, eax
 ; v44 = v34 ^ v44
-%line 1526+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1805+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3040]
 ; v40 = v8 ^ v40
-%line 1527+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1806+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3072]
 	mov [esp + 3448], eax
 ; v17 = v35 ^ v17
-%line 1528+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1807+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3056]
 	xor edx, [esp + 3032]
 ; v56 = v48 ^ v56
-%line 1529+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1808+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	xor eax, [esp + 3064]
 	mov edi, eax
 ; v15 = v47 ^ v15
-%line 1530+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1809+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3048]
 	xor eax, [esp + 3024]
 	mov ebx, eax
 ; v1 = v0 ^ v1
-%line 1531+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1810+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 3456], eax
 ; v4 = v3 ^ v4
-%line 1532+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1811+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 3464], eax
 ; v7 = v6 ^ v7
-%line 1533+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1812+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 3472], eax
 ; v11 = v10 ^ v11
-%line 1534+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1813+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 3480], eax
 ; v14 = v13 ^ v14
-%line 1535+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1814+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 3488], eax
 ; v9 = v16 ^ v9
-%line 1536+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1815+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 3496], eax
 ; v16 = v5 & v1
-%line 1537+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1816+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3456]
 	mov [esp + 3504], eax
 ; v13 = v5 & v4
-%line 1538+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1817+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3464]
 ; v10 = v44 & v1
-%line 1539+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1818+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 3456]
 ; v10 = v13 ^ v10
-%line 1540+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1819+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3512], eax
 ; v13 = v5 & v7
-%line 1541+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1820+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 3472]
 ; v6 = v44 & v4
-%line 1542+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1821+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3464]
 	mov [esp + 3520], eax
 ; v3 = v40 & v1
-%line 1543+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1822+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	and eax, [esp + 3456]
 ; v6 = v13 ^ v6
-%line 1544+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1823+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3520]
 ; v3 = v6 ^ v3
-%line 1545+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1824+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 3528], ebp
 ; v6 = v44 & v7
-%line 1546+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1825+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3472]
 ; v13 = v40 & v4
-%line 1547+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1826+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3448]
 	and ebp, [esp + 3464]
 ; v13 = v6 ^ v13
-%line 1548+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1827+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3536], eax
 ; v6 = v40 & v7
-%line 1549+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1828+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	and eax, [esp + 3472]
 	mov [esp + 3544], eax
 ; v0 = v17 & v11
-%line 1550+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1829+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3480]
 	mov [esp + 3552], eax
 ; v47 = v17 & v14
-%line 1551+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1830+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3488]
 ; v48 = v56 & v11
-%line 1552+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1831+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, [esp + 3480]
 ; v48 = v47 ^ v48
-%line 1553+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1832+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3560], eax
 ; v47 = v17 & v9
-%line 1554+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1833+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 3496]
 ; v35 = v56 & v14
-%line 1555+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1834+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3488]
 	mov [esp + 3568], eax
 ; v8 = v15 & v11
-%line 1556+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1835+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 3480]
 ; v35 = v47 ^ v35
-%line 1557+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1836+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3568]
 ; v8 = v35 ^ v8
-%line 1558+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1837+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 3576], ebp
 ; v35 = v56 & v9
-%line 1559+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1838+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3496]
 ; v47 = v15 & v14
-%line 1560+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1839+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 3488]
 ; v47 = v35 ^ v47
-%line 1561+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1840+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3584], eax
 ; v35 = v15 & v9
-%line 1562+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1841+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 3496]
 	mov [esp + 3592], eax
 ; v17 = v5 ^ v17
-%line 1563+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1842+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, edx
 ; v56 = v44 ^ v56
-%line 1564+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1843+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, edi
 ; v15 = v40 ^ v15
-%line 1565+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1844+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	xor eax, ebx
 	mov [esp + 3600], eax
 ; v11 = v1 ^ v11
-%line 1566+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1845+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3456]
 	xor eax, [esp + 3480]
 	mov [esp + 3896], eax
 ; v14 = v4 ^ v14
-%line 1567+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1846+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3464]
 	xor eax, [esp + 3488]
 	mov edx, eax
 ; v9 = v7 ^ v9
-%line 1568+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1847+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3472]
 	xor eax, [esp + 3496]
 	mov edi, eax
 ; v7 = v17 & v11
-%line 1569+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1848+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3896]
 	mov ebx, eax
 ; v4 = v17 & v14
-%line 1570+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1849+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, edx
 	mov [esp + 3608], eax
 ; v1 = v56 & v11
-%line 1571+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1850+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3896]
 	mov [esp + 3616], eax
 ; v1 = v4 ^ v1
-%line 1572+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1851+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3608]
 	xor eax, [esp + 3616]
 ; v17 = v17 & v9
-%line 1573+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1852+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v4 = v56 & v14
-%line 1574+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1853+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 488], esi
 	mov ebp, [esp + 488]
 	and ebp, edx
 	mov [esp + 488], ebp
 	mov [esp + 3624], ebp
 ; v11 = v15 & v11
-%line 1575+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1854+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3600]
 	mov [esp + 4016], ebp
 	mov [esp + 496], ebp
@@ -6575,400 +6755,400 @@ align 32
 	mov [esp + 496], ebp
 	mov [esp + 3632], ebp
 ; v4 = v17 ^ v4
-%line 1576+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1855+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3624]
 ; v11 = v4 ^ v11
-%line 1577+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1856+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3632]
 ; v56 = v56 & v9
-%line 1578+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1857+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v14 = v15 & v14
-%line 1579+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1858+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 4016]
 	and ebp, edx
 ; v14 = v56 ^ v14
-%line 1580+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1859+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, ebp
 ; v9 = v15 & v9
-%line 1581+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1860+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3600]
 	and edx, edi
 ; v7 = v7 ^ v16
-%line 1582+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1861+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3504]
 ; v7 = v7 ^ v0
-%line 1583+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1862+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3552]
 ; v1 = v1 ^ v10
-%line 1584+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1863+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3512]
 ; v1 = v1 ^ v48
-%line 1585+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1864+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3560]
 ; v11 = v11 ^ v3
-%line 1586+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1865+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3528]
 ; v11 = v11 ^ v8
-%line 1587+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1866+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3576]
 ; v14 = v14 ^ v13
-%line 1588+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1867+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3536]
 ; v14 = v14 ^ v47
-%line 1589+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1868+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3584]
 ; v9 = v9 ^ v6
-%line 1590+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1869+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3544]
 ; v9 = v9 ^ v35
-%line 1591+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1870+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3592]
 ; v13 = v7 ^ v13
-%line 1592+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1871+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3536]
 ; v6 = v1 ^ v6
-%line 1593+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1872+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3544]
 	mov edi, eax
 ; v0 = v14 ^ v0
-%line 1594+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1873+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3552]
 ; v48 = v9 ^ v48
-%line 1595+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1874+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3560]
 ; v16 = v16 ^ v21
-%line 1596+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1875+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3504]
 	xor eax, [esp + 3112]
 	mov [esp + 3504], eax
 ; v16 = v16 ^ v33
-%line 1597+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1876+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3280]
 	mov [esp + 3504], eax
 ; v10 = v10 ^ v37
-%line 1598+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1877+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3512]
 	xor eax, [esp + 3120]
 	mov [esp + 3512], eax
 ; v10 = v10 ^ v36
-%line 1599+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1878+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3288]
 	mov [esp + 3512], eax
 ; v3 = v3 ^ v45
-%line 1600+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1879+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3528]
 	xor eax, [esp + 3128]
 	mov [esp + 3528], eax
 ; v3 = v3 ^ v55
-%line 1601+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1880+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3296]
 	mov [esp + 3528], eax
 ; v13 = v13 ^ v25
-%line 1602+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1881+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3248]
 ; v13 = v13 ^ v59
-%line 1603+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1882+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3416]
 ; v6 = v6 ^ v19
-%line 1604+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1883+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3256]
 ; v6 = v6 ^ v20
-%line 1605+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1884+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3424]
 ; v11 = v11 ^ v50
-%line 1606+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1885+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3240]
 ; v11 = v11 ^ v42
-%line 1607+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1886+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3408]
 ; v0 = v0 ^ v46
-%line 1608+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1887+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3264]
 ; v0 = v0 ^ v51
-%line 1609+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1888+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3432]
 ; v48 = v48 ^ v29
-%line 1610+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1889+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3272]
 ; v48 = v48 ^ v22
-%line 1611+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1890+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3440]
 ; v8 = v8 ^ v31
-%line 1612+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1891+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3576]
 	xor eax, [esp + 3168]
 	mov [esp + 3576], eax
 ; v8 = v8 ^ v38
-%line 1613+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1892+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3336]
 	mov [esp + 3576], eax
 ; v47 = v47 ^ v28
-%line 1614+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1893+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3584]
 	xor eax, [esp + 3176]
 	mov [esp + 3584], eax
 ; v47 = v47 ^ v30
-%line 1615+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1894+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3344]
 	mov [esp + 3584], eax
 ; v35 = v35 ^ v27
-%line 1616+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1895+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3592]
 	xor eax, [esp + 3184]
 	mov [esp + 3592], eax
 ; v35 = v35 ^ v23
-%line 1617+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1896+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3352]
 	mov [esp + 3592], eax
 ; v46 = v16 ^ v46
-%line 1618+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1897+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3504]
 	xor eax, [esp + 3264]
 	mov [esp + 3640], eax
 ; v29 = v10 ^ v29
-%line 1619+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1898+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3512]
 	xor eax, [esp + 3272]
 	mov [esp + 3648], eax
 ; v31 = v3 ^ v31
-%line 1620+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1899+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3528]
 	xor eax, [esp + 3168]
 	mov [esp + 3656], eax
 ; v28 = v13 ^ v28
-%line 1621+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1900+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3176]
 ; v27 = v6 ^ v27
-%line 1622+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1901+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3184]
 ; v33 = v0 ^ v33
-%line 1623+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1902+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3280]
 	mov [esp + 3664], esi
 ; v36 = v48 ^ v36
-%line 1624+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1903+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3288]
 	mov esi, edx
 ; v55 = v8 ^ v55
-%line 1625+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1904+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3576]
 	xor eax, [esp + 3296]
 	mov [esp + 3672], eax
 ; v59 = v47 ^ v59
-%line 1626+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1905+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3584]
 	xor ebp, [esp + 3416]
 ; v20 = v35 ^ v20
-%line 1627+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1906+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3592]
 	xor edx, [esp + 3424]
 ; v36 = v36 ^ v23
-%line 1628+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1907+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3352]
 ; v23 = v27 ^ v23
-%line 1629+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1908+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	xor eax, [esp + 3352]
 	mov [esp + 3680], eax
 ; v33 = v33 ^ v30
-%line 1630+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1909+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3664]
 	xor eax, [esp + 3344]
 	mov [esp + 3664], eax
 ; v30 = v28 ^ v30
-%line 1631+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1910+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3344]
 	mov [esp + 3688], ebx
 ; v11 = v11 ^ v38
-%line 1632+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1911+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3336]
 ; v38 = v31 ^ v38
-%line 1633+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1912+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3656]
 	xor eax, [esp + 3336]
 	mov [esp + 3696], eax
 ; v23 = v23 ^ v22
-%line 1634+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1913+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3680]
 	xor eax, [esp + 3440]
 	mov [esp + 3680], eax
 ; v22 = v29 ^ v22
-%line 1635+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1914+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3648]
 	xor eax, [esp + 3440]
 	mov [esp + 3704], eax
 ; v30 = v30 ^ v51
-%line 1636+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1915+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3688]
 	xor eax, [esp + 3432]
 	mov [esp + 3688], eax
 ; v51 = v46 ^ v51
-%line 1637+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1916+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3640]
 	xor eax, [esp + 3432]
 	mov [esp + 3904], eax
 ; v38 = v38 ^ v42
-%line 1638+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1917+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3696]
 	xor eax, [esp + 3408]
 	mov [esp + 3696], eax
 ; v42 = v50 ^ v42
-%line 1639+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1918+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3240]
 	xor eax, [esp + 3408]
 	mov [esp + 4048], eax
 ; v22 = v22 ^ v20
-%line 1640+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1919+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3704]
 	xor eax, edx
 	mov [esp + 3704], eax
 ; v20 = v19 ^ v20
-%line 1641+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1920+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3256]
 	xor eax, edx
 	mov edx, eax
 ; v51 = v51 ^ v59
-%line 1642+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1921+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3904]
 	xor eax, ebp
 	mov [esp + 3904], eax
 ; v59 = v25 ^ v59
-%line 1643+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1922+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3248]
 	xor eax, ebp
 	mov edi, eax
 ; v42 = v42 ^ v55
-%line 1644+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1923+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4048]
 	xor eax, [esp + 3672]
 	mov [esp + 4048], eax
 ; v55 = v45 ^ v55
-%line 1645+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1924+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 3128]
 	xor ebx, [esp + 3672]
 ; v20 = v20 ^ v36
-%line 1646+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1925+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, esi
 ; v36 = v37 ^ v36
-%line 1647+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1926+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3120]
 	mov [esp + 504], eax
 	xor eax, esi
 	mov [esp + 504], eax
 	mov [esp + 3712], eax
 ; v59 = v59 ^ v33
-%line 1648+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1927+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3664]
 ; v33 = v21 ^ v33
-%line 1649+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1928+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3112]
 	xor eax, [esp + 3664]
 	mov [esp + 3912], eax
 ; v33 = v33 ^ v51
-%line 1650+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1929+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3912]
 	xor ebp, [esp + 3904]
 	mov [esp + 3912], ebp
 ; v36 = v36 ^ v22
-%line 1651+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1930+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3712]
 	xor esi, [esp + 3704]
 	mov [esp + 3712], esi
 ; v55 = v55 ^ v38
-%line 1652+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1931+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3696]
 ; v55 = v55 ^ v11
-%line 1653+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1932+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, ecx
 ; v59 = v59 ^ v30
-%line 1654+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1933+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3688]
 ; v20 = v20 ^ v23
-%line 1655+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1934+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3680]
 ; v42 = v42 ^ v11
-%line 1656+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1935+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4048]
 	xor eax, ecx
 	mov [esp + 4048], eax
 ; mem32[h + 0] = v33
-%line 1657+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1936+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax], ebp
 ; mem32[h + 8] = v11
-%line 1658+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1937+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 8], ecx
 ; mem32[h + 16] = v36
-%line 1659+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1938+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 16], esi
 ; mem32[h + 24] = v51
-%line 1660+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1939+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3904]
 	mov [eax + 24], ecx
 ; mem32[h + 32] = v55
-%line 1661+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1940+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 32], ebx
 ; mem32[h + 40] = v22
-%line 1662+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1941+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3704]
 	mov [eax + 40], ecx
 ; mem32[h + 48] = v59
-%line 1663+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1942+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 48], edi
 ; mem32[h + 56] = v38
-%line 1664+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1943+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3696]
 	mov [eax + 56], ecx
 ; mem32[h + 64] = v20
-%line 1665+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1944+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 64], edx
 ; mem32[h + 72] = v30
-%line 1666+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1945+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3688]
 	mov [eax + 72], ecx
 ; mem32[h + 80] = v42
-%line 1667+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1946+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 4048]
 	mov [eax + 80], ecx
 ; mem32[h + 88] = v23
-%line 1668+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1947+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3680]
 	mov [eax + 88], ecx
 ; h = h + 4
-%line 1669+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1948+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	add eax, 4
 	mov [esp + 0], eax
 ; f = f + 4
-%line 1670+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1949+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	add eax, 4
 	mov [esp + 8], eax
 ; i = i - 1
-%line 1671+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1950+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 16]
 	sub eax, 1
 	mov [esp + 16], eax
 ; =? i - 0
-%line 1672+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1951+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 1673+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1952+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 1674+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1953+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esp, 4140
 	pop ebp
 	pop edi
@@ -6986,1223 +7166,1403 @@ qhasm_kernel_mceliece_gf12_vec256_mul_x86:
 	push esi
 	push edi
 	push ebp
-	sub esp, 940
+	sub esp, 76
 ; input h f g
-%line 1678+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 960]
-	mov [esp + 0], eax
-	mov eax, [esp + 964]
-	mov [esp + 8], eax
-	mov eax, [esp + 968]
-	mov [esp + 16], eax
+%line 1957+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebx, [esp + 96]
+	mov esi, [esp + 100]
+	mov edi, [esp + 104]
 ; i = 8
-%line 1680+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 1959+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 8
-	mov [esp + 24], eax
+	mov [esp + 0], eax
 align 32
 .Lpass:
-; v0 = mem32[f + 0]
-%line 1682+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [eax]
-	mov [esp + 32], ecx
-; v1 = mem32[g + 0]
-%line 1683+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax]
-	mov [esp + 40], edx
-; v2 = v0 & v1
-%line 1684+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 48], eax
-; v3 = mem32[g + 32]
-%line 1685+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 32]
-	mov [esp + 56], eax
-; v4 = v0 & v3
-%line 1686+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, eax
-; v5 = mem32[f + 32]
-%line 1687+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 32]
-	mov [esp + 64], esi
-; v6 = v5 & v1
-%line 1688+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-; v6 = v4 ^ v6
-%line 1689+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 280], ecx
-; v4 = mem32[g + 64]
-%line 1690+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 64]
-	mov [esp + 288], eax
-; v7 = v0 & v4
-%line 1691+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 32]
-	and ecx, eax
-; v8 = v5 & v3
-%line 1692+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, [esp + 56]
-; v9 = mem32[f + 64]
-%line 1693+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 64]
-	mov [esp + 72], eax
-; v10 = v9 & v1
-%line 1694+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 40]
-; v8 = v7 ^ v8
-%line 1695+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, esi
-; v10 = v8 ^ v10
-%line 1696+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 296], ecx
-; v8 = v5 & v4
-%line 1697+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 64]
-	and eax, [esp + 288]
-; v7 = v9 & v3
-%line 1698+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 72]
-	and ecx, [esp + 56]
-; v7 = v8 ^ v7
-%line 1699+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 304], eax
-; v8 = v9 & v4
-%line 1700+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 288]
-	mov [esp + 312], eax
-; v11 = mem32[f + 96]
-%line 1701+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [eax + 96]
-	mov [esp + 80], ecx
-; v12 = mem32[g + 96]
-%line 1702+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax + 96]
-	mov [esp + 88], edx
-; v13 = v11 & v12
-%line 1703+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 96], eax
-; v14 = mem32[g + 128]
-%line 1704+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 128]
-	mov [esp + 104], eax
-; v15 = v11 & v14
-%line 1705+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, eax
-; v16 = mem32[f + 128]
-%line 1706+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 128]
-	mov [esp + 112], esi
-; v17 = v16 & v12
-%line 1707+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-; v17 = v15 ^ v17
-%line 1708+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 320], ecx
-; v15 = mem32[g + 160]
-%line 1709+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 160]
-	mov [esp + 328], eax
-; v18 = v11 & v15
-%line 1710+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 80]
-	and ecx, eax
-; v19 = v16 & v14
-%line 1711+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, [esp + 104]
-; v20 = mem32[f + 160]
-%line 1712+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 160]
-	mov [esp + 120], eax
-; v21 = v20 & v12
-%line 1713+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 88]
-; v19 = v18 ^ v19
-%line 1714+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, esi
-; v21 = v19 ^ v21
-%line 1715+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 336], ecx
-; v19 = v16 & v15
-%line 1716+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 328]
-; v18 = v20 & v14
-%line 1717+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 120]
-	and ecx, [esp + 104]
-; v18 = v19 ^ v18
-%line 1718+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 344], eax
-; v19 = v20 & v15
-%line 1719+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 328]
-	mov [esp + 352], eax
-; v22 = v0 ^ v11
-%line 1720+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 80]
-; v23 = v5 ^ v16
-%line 1721+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 64]
-	xor edx, [esp + 112]
-; v24 = v9 ^ v20
-%line 1722+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 120]
-	mov [esp + 128], eax
-; v25 = v1 ^ v12
-%line 1723+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 88]
-	mov [esp + 840], eax
-; v26 = v3 ^ v14
-%line 1724+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, [esp + 56]
-	xor ebx, [esp + 104]
-; v27 = v4 ^ v15
-%line 1725+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 288]
-	xor edi, [esp + 328]
-; v28 = v22 & v25
-%line 1726+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, esi
-	and ecx, [esp + 840]
-; v29 = v22 & v26
-%line 1727+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 136], eax
-; v30 = v23 & v25
-%line 1728+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 840]
-	mov [esp + 144], eax
-; v30 = v29 ^ v30
-%line 1729+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 136]
-	xor ebp, [esp + 144]
-; v22 = v22 & v27
-%line 1730+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, edi
-; v29 = v23 & v26
-%line 1731+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov [esp + 152], edx
-	mov eax, [esp + 152]
-	and eax, ebx
-	mov [esp + 152], eax
-	mov [esp + 360], eax
-; v25 = v24 & v25
-%line 1732+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 128]
-	mov [esp + 896], eax
-	mov [esp + 160], eax
-	and eax, [esp + 840]
-	mov [esp + 160], eax
-	mov [esp + 856], eax
-; v29 = v22 ^ v29
-%line 1733+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 360]
-; v25 = v29 ^ v25
-%line 1734+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 856]
-	mov [esp + 368], esi
-; v23 = v23 & v27
-%line 1735+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and edx, edi
-; v26 = v24 & v26
-%line 1736+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 896]
-	and eax, ebx
-; v26 = v23 ^ v26
-%line 1737+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, eax
-; v27 = v24 & v27
-%line 1738+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 128]
-	and eax, edi
-; v28 = v28 ^ v2
-%line 1739+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 48]
-; v28 = v28 ^ v13
-%line 1740+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 96]
-; v30 = v30 ^ v6
-%line 1741+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 280]
-; v30 = v30 ^ v17
-%line 1742+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 320]
-; v25 = v25 ^ v10
-%line 1743+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 368]
-	xor esi, [esp + 296]
-	mov [esp + 368], esi
-; v25 = v25 ^ v21
-%line 1744+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 336]
-	mov [esp + 368], esi
-; v26 = v26 ^ v7
-%line 1745+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 304]
-; v26 = v26 ^ v18
-%line 1746+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 344]
-; v27 = v27 ^ v8
-%line 1747+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 312]
-; v27 = v27 ^ v19
-%line 1748+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 352]
-; v7 = v28 ^ v7
-%line 1749+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 304]
-	mov [esp + 376], ecx
-; v8 = v30 ^ v8
-%line 1750+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 312]
-	mov [esp + 384], ebp
-; v13 = v26 ^ v13
-%line 1751+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 96]
-	mov [esp + 392], edx
-; v17 = v27 ^ v17
-%line 1752+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 320]
-	mov [esp + 400], eax
-; v27 = mem32[f + 192]
-%line 1753+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 192]
-; v26 = mem32[g + 192]
-%line 1754+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax + 192]
-	mov [esp + 408], edx
-; v30 = v27 & v26
-%line 1755+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-	mov [esp + 416], eax
-; v28 = mem32[g + 224]
-%line 1756+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ecx, [eax + 224]
-	mov [esp + 424], ecx
-; v24 = v27 & v28
-%line 1757+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ecx
-; v23 = mem32[f + 224]
-%line 1758+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 8]
-	mov edi, [ecx + 224]
-; v29 = v23 & v26
-%line 1759+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edi
-	and ecx, edx
-; v29 = v24 ^ v29
-%line 1760+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 432], eax
-; v24 = mem32[g + 256]
-%line 1761+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 256]
-	mov [esp + 440], eax
-; v22 = v27 & v24
-%line 1762+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, esi
-	and edx, eax
-; v31 = v23 & v28
-%line 1763+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edi
-	and eax, [esp + 424]
-; v32 = mem32[f + 256]
-%line 1764+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 8]
-	mov ecx, [ecx + 256]
-	mov [esp + 912], ecx
-; v33 = v32 & v26
-%line 1765+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, [esp + 408]
-; v31 = v22 ^ v31
-%line 1766+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, eax
-; v33 = v31 ^ v33
-%line 1767+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, ecx
-	mov [esp + 448], edx
-; v31 = v23 & v24
-%line 1768+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edi
-	and eax, [esp + 440]
-; v22 = v32 & v28
-%line 1769+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 912]
-	and ecx, [esp + 424]
-; v22 = v31 ^ v22
-%line 1770+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 456], eax
-; v31 = v32 & v24
-%line 1771+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 912]
-	and eax, [esp + 440]
-	mov [esp + 464], eax
-; v34 = mem32[f + 288]
-%line 1772+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov edx, [eax + 288]
-; v35 = mem32[g + 288]
-%line 1773+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ecx, [eax + 288]
-	mov [esp + 168], ecx
-; v36 = v34 & v35
-%line 1774+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, ecx
-	mov [esp + 176], eax
-; v37 = mem32[g + 320]
-%line 1775+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ebx, [eax + 320]
-	mov [esp + 184], ebx
-; v38 = v34 & v37
-%line 1776+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, ebx
-	mov [esp + 848], eax
-; v39 = mem32[f + 320]
-%line 1777+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ebx, [eax + 320]
-	mov [esp + 192], ebx
-; v40 = v39 & v35
-%line 1778+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, ecx
-; v40 = v38 ^ v40
-%line 1779+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 848]
-	xor ecx, eax
-	mov [esp + 472], ecx
-; v38 = mem32[g + 352]
-%line 1780+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 352]
-	mov [esp + 480], eax
-; v41 = v34 & v38
-%line 1781+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edx
-	and ecx, eax
-; v42 = v39 & v37
-%line 1782+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ebx, [esp + 184]
-; v43 = mem32[f + 352]
-%line 1783+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 352]
-	mov [esp + 200], eax
-; v44 = v43 & v35
-%line 1784+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 168]
-; v42 = v41 ^ v42
-%line 1785+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, ebx
-; v44 = v42 ^ v44
-%line 1786+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 488], ecx
-; v42 = v39 & v38
-%line 1787+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 192]
-	and eax, [esp + 480]
-; v41 = v43 & v37
-%line 1788+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 200]
-	and ecx, [esp + 184]
-; v41 = v42 ^ v41
-%line 1789+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 496], eax
-; v42 = v43 & v38
-%line 1790+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 200]
-	and eax, [esp + 480]
-	mov [esp + 504], eax
-; v45 = v27 ^ v34
-%line 1791+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, esi
-	xor ebx, edx
-; v46 = v23 ^ v39
-%line 1792+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edi
-	xor ecx, [esp + 192]
-; v47 = v32 ^ v43
-%line 1793+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 912]
-	xor eax, [esp + 200]
-	mov [esp + 208], eax
-; v48 = v26 ^ v35
-%line 1794+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 408]
-	xor eax, [esp + 168]
-	mov [esp + 216], eax
-; v49 = v28 ^ v37
-%line 1795+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 424]
-	xor eax, [esp + 184]
-	mov [esp + 224], eax
-; v50 = v24 ^ v38
-%line 1796+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 440]
-	xor eax, [esp + 480]
-	mov [esp + 232], eax
-; v51 = v45 & v48
-%line 1797+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, [esp + 216]
-	mov [esp + 240], eax
-; v52 = v45 & v49
-%line 1798+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, [esp + 224]
-	mov [esp + 248], eax
-; v53 = v46 & v48
-%line 1799+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 216]
-	mov [esp + 256], eax
-; v53 = v52 ^ v53
-%line 1800+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 248]
-	xor eax, [esp + 256]
-	mov [esp + 512], eax
-; v45 = v45 & v50
-%line 1801+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ebx, [esp + 232]
-; v52 = v46 & v49
-%line 1802+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 224]
-	mov [esp + 520], eax
-; v48 = v47 & v48
-%line 1803+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 216]
-	mov [esp + 528], eax
-; v52 = v45 ^ v52
-%line 1804+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 520]
-; v48 = v52 ^ v48
-%line 1805+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 528]
-	mov [esp + 536], ebx
-; v46 = v46 & v50
-%line 1806+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, [esp + 232]
-; v49 = v47 & v49
-%line 1807+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 224]
-; v49 = v46 ^ v49
-%line 1808+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 864], ecx
-; v50 = v47 & v50
-%line 1809+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 232]
-	mov [esp + 872], eax
-; v51 = v51 ^ v30
-%line 1810+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 240]
-	xor ebp, [esp + 416]
-	mov [esp + 240], ebp
-; v51 = v51 ^ v36
-%line 1811+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 176]
-	mov [esp + 240], ebp
-; v53 = v53 ^ v29
-%line 1812+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, [esp + 512]
-	xor ebx, [esp + 432]
-	mov [esp + 512], ebx
-; v53 = v53 ^ v40
-%line 1813+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 472]
-	mov [esp + 512], ebx
-; v48 = v48 ^ v33
-%line 1814+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 536]
-	xor eax, [esp + 448]
-	mov [esp + 536], eax
-; v48 = v48 ^ v44
-%line 1815+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 488]
-	mov [esp + 536], eax
-; v49 = v49 ^ v22
-%line 1816+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 864]
-	xor eax, [esp + 456]
-	mov [esp + 864], eax
-; v49 = v49 ^ v41
-%line 1817+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 496]
-	mov [esp + 864], eax
-; v50 = v50 ^ v31
-%line 1818+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 872]
-	xor ecx, [esp + 464]
-	mov [esp + 872], ecx
-; v50 = v50 ^ v42
-%line 1819+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 504]
-	mov [esp + 872], ecx
-; v22 = v51 ^ v22
-%line 1820+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 456]
-	mov [esp + 544], ebp
-; v31 = v53 ^ v31
-%line 1821+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 464]
-	mov [esp + 552], ebx
-; v36 = v49 ^ v36
-%line 1822+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 176]
-	mov [esp + 560], eax
-; v40 = v50 ^ v40
-%line 1823+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 472]
-	mov [esp + 568], ecx
-; v27 = v0 ^ v27
-%line 1824+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 32]
-	xor eax, esi
-	mov [esp + 576], eax
-; v23 = v5 ^ v23
-%line 1825+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 64]
-	xor eax, edi
-	mov [esp + 584], eax
-; v32 = v9 ^ v32
-%line 1826+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 912]
-	mov [esp + 592], eax
-; v34 = v11 ^ v34
-%line 1827+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 80]
-	xor eax, edx
-	mov ecx, eax
-; v39 = v16 ^ v39
-%line 1828+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 192]
-	mov edx, eax
-; v43 = v20 ^ v43
-%line 1829+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 200]
-	mov esi, eax
-; v26 = v1 ^ v26
-%line 1830+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 408]
-	mov edi, eax
-; v28 = v3 ^ v28
-%line 1831+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 424]
-	mov [esp + 600], eax
-; v24 = v4 ^ v24
-%line 1832+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 288]
-	xor eax, [esp + 440]
-	mov [esp + 608], eax
-; v35 = v12 ^ v35
-%line 1833+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 168]
-	mov ebx, eax
-; v37 = v14 ^ v37
-%line 1834+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 184]
-	mov [esp + 616], eax
-; v38 = v15 ^ v38
-%line 1835+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 328]
-	xor eax, [esp + 480]
-	mov [esp + 624], eax
-; v15 = v27 & v26
-%line 1836+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	and eax, edi
-	mov [esp + 632], eax
-; v14 = v27 & v28
-%line 1837+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	and eax, [esp + 600]
-; v12 = v23 & v26
-%line 1838+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 584]
-	and ebp, edi
-; v12 = v14 ^ v12
-%line 1839+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 640], eax
-; v14 = v27 & v24
-%line 1840+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 576]
-	and ebp, [esp + 608]
-; v4 = v23 & v28
-%line 1841+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	and eax, [esp + 600]
-	mov [esp + 648], eax
-; v3 = v32 & v26
-%line 1842+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	and eax, edi
-; v4 = v14 ^ v4
-%line 1843+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 648]
-; v3 = v4 ^ v3
-%line 1844+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, eax
-	mov [esp + 656], ebp
-; v4 = v23 & v24
-%line 1845+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	and eax, [esp + 608]
-; v14 = v32 & v28
-%line 1846+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 592]
-	and ebp, [esp + 600]
-; v14 = v4 ^ v14
-%line 1847+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 664], eax
-; v4 = v32 & v24
-%line 1848+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	and eax, [esp + 608]
-	mov [esp + 672], eax
-; v1 = v34 & v35
-%line 1849+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, ebx
-	mov [esp + 680], eax
-; v20 = v34 & v37
-%line 1850+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 616]
-; v16 = v39 & v35
-%line 1851+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, edx
-	and ebp, ebx
-; v16 = v20 ^ v16
-%line 1852+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 688], eax
-; v20 = v34 & v38
-%line 1853+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 624]
-; v11 = v39 & v37
-%line 1854+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 616]
-	mov [esp + 696], eax
-; v9 = v43 & v35
-%line 1855+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ebx
-; v11 = v20 ^ v11
-%line 1856+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 696]
-; v9 = v11 ^ v9
-%line 1857+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, eax
-	mov [esp + 704], ebp
-; v11 = v39 & v38
-%line 1858+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 624]
-; v20 = v43 & v37
-%line 1859+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, esi
-	and ebp, [esp + 616]
-; v20 = v11 ^ v20
-%line 1860+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 712], eax
-; v11 = v43 & v38
-%line 1861+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, [esp + 624]
-	mov [esp + 720], eax
-; v34 = v27 ^ v34
-%line 1862+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	xor eax, ecx
-	mov ecx, eax
-; v39 = v23 ^ v39
-%line 1863+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	xor eax, edx
-	mov edx, eax
-; v43 = v32 ^ v43
-%line 1864+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	xor eax, esi
-	mov [esp + 728], eax
-; v35 = v26 ^ v35
-%line 1865+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, ebx
-	mov [esp + 880], edi
-; v37 = v28 ^ v37
-%line 1866+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 600]
-	xor eax, [esp + 616]
-	mov esi, eax
-; v38 = v24 ^ v38
-%line 1867+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 608]
-	xor eax, [esp + 624]
-	mov edi, eax
-; v24 = v34 & v35
-%line 1868+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 880]
-	mov ebx, eax
-; v28 = v34 & v37
-%line 1869+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, esi
-	mov [esp + 736], eax
-; v26 = v39 & v35
-%line 1870+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 880]
-	mov [esp + 744], eax
-; v26 = v28 ^ v26
-%line 1871+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 736]
-	xor eax, [esp + 744]
-; v34 = v34 & v38
-%line 1872+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, edi
-; v28 = v39 & v37
-%line 1873+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov [esp + 264], edx
-	mov ebp, [esp + 264]
-	and ebp, esi
-	mov [esp + 264], ebp
-	mov [esp + 752], ebp
-; v35 = v43 & v35
-%line 1874+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 728]
-	mov [esp + 904], ebp
-	mov [esp + 272], ebp
-	and ebp, [esp + 880]
-	mov [esp + 272], ebp
-	mov [esp + 888], ebp
-; v28 = v34 ^ v28
-%line 1875+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 752]
-; v35 = v28 ^ v35
-%line 1876+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 888]
-; v39 = v39 & v38
-%line 1877+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and edx, edi
-; v37 = v43 & v37
-%line 1878+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 904]
-	and ebp, esi
-; v37 = v39 ^ v37
-%line 1879+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, ebp
-	mov esi, edx
-; v38 = v43 & v38
-%line 1880+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 728]
-	and edx, edi
-; v24 = v24 ^ v15
-%line 1881+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 632]
-; v24 = v24 ^ v1
-%line 1882+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 680]
-; v26 = v26 ^ v12
-%line 1883+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 640]
-; v26 = v26 ^ v16
-%line 1884+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 688]
-; v35 = v35 ^ v3
-%line 1885+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 656]
-; v35 = v35 ^ v9
-%line 1886+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 704]
-; v37 = v37 ^ v14
-%line 1887+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 664]
-; v37 = v37 ^ v20
-%line 1888+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 712]
-; v38 = v38 ^ v4
-%line 1889+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 672]
-; v38 = v38 ^ v11
-%line 1890+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 720]
-; v14 = v24 ^ v14
-%line 1891+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 664]
-; v4 = v26 ^ v4
-%line 1892+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, eax
-	xor edi, [esp + 672]
-; v1 = v37 ^ v1
-%line 1893+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 680]
-; v16 = v38 ^ v16
-%line 1894+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 688]
-; v15 = v15 ^ v2
-%line 1895+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 632]
-	xor eax, [esp + 48]
-	mov [esp + 632], eax
-; v15 = v15 ^ v30
-%line 1896+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 416]
-	mov [esp + 632], eax
-; v12 = v12 ^ v6
-%line 1897+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 640]
-	xor eax, [esp + 280]
-	mov [esp + 640], eax
-; v12 = v12 ^ v29
-%line 1898+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 432]
-	mov [esp + 640], eax
-; v3 = v3 ^ v10
-%line 1899+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 656]
-	xor eax, [esp + 296]
-	mov [esp + 656], eax
-; v3 = v3 ^ v33
-%line 1900+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 448]
-	mov [esp + 656], eax
-; v14 = v14 ^ v7
-%line 1901+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 376]
-; v14 = v14 ^ v22
-%line 1902+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 544]
-; v4 = v4 ^ v8
-%line 1903+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 384]
-; v4 = v4 ^ v31
-%line 1904+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 552]
-; v35 = v35 ^ v25
-%line 1905+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 368]
-; v35 = v35 ^ v48
-%line 1906+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 536]
-; v1 = v1 ^ v13
-%line 1907+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 392]
-; v1 = v1 ^ v36
-%line 1908+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 560]
-; v16 = v16 ^ v17
-%line 1909+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 400]
-; v16 = v16 ^ v40
-%line 1910+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 568]
-; v9 = v9 ^ v21
-%line 1911+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 704]
-	xor eax, [esp + 336]
-	mov [esp + 704], eax
-; v9 = v9 ^ v44
-%line 1912+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 488]
-	mov [esp + 704], eax
-; v20 = v20 ^ v18
-%line 1913+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 712]
-	xor eax, [esp + 344]
-	mov [esp + 712], eax
-; v20 = v20 ^ v41
-%line 1914+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 496]
-	mov [esp + 712], eax
-; v11 = v11 ^ v19
-%line 1915+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 720]
-	xor eax, [esp + 352]
-	mov [esp + 720], eax
-; v11 = v11 ^ v42
-%line 1916+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 504]
-	mov [esp + 720], eax
-; v13 = v15 ^ v13
-%line 1917+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 632]
-	xor eax, [esp + 392]
-	mov [esp + 760], eax
-; v17 = v12 ^ v17
-%line 1918+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 640]
-	xor eax, [esp + 400]
-	mov [esp + 768], eax
-; v21 = v3 ^ v21
-%line 1919+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 656]
-	xor eax, [esp + 336]
-	mov [esp + 776], eax
-; v18 = v14 ^ v18
-%line 1920+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 344]
-	mov [esp + 784], ebx
-; v19 = v4 ^ v19
-%line 1921+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 352]
-; v30 = v1 ^ v30
-%line 1922+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 416]
-; v29 = v16 ^ v29
-%line 1923+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 432]
-; v33 = v9 ^ v33
-%line 1924+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 704]
-	xor eax, [esp + 448]
-	mov ebx, eax
-; v22 = v20 ^ v22
-%line 1925+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 712]
-	xor eax, [esp + 544]
-	mov ebp, eax
-; v31 = v11 ^ v31
-%line 1926+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 720]
-	xor eax, [esp + 552]
-; v29 = v29 ^ v42
-%line 1927+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 504]
-; v42 = v19 ^ v42
-%line 1928+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 504]
-	mov [esp + 792], edi
-; v30 = v30 ^ v41
-%line 1929+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 496]
-; v41 = v18 ^ v41
-%line 1930+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 784]
-	xor edi, [esp + 496]
-	mov [esp + 800], edi
-; v35 = v35 ^ v44
-%line 1931+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 488]
-; v44 = v21 ^ v44
-%line 1932+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 776]
-	xor edi, [esp + 488]
-	mov [esp + 808], edi
-; v42 = v42 ^ v40
-%line 1933+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 792]
-	xor edi, [esp + 568]
-	mov [esp + 792], edi
-; v40 = v17 ^ v40
-%line 1934+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 768]
-	xor edi, [esp + 568]
-	mov [esp + 816], edi
-; v41 = v41 ^ v36
-%line 1935+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 800]
-	xor edi, [esp + 560]
-	mov [esp + 800], edi
-; v36 = v13 ^ v36
-%line 1936+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 760]
-	xor edi, [esp + 560]
-	mov [esp + 824], edi
-; v44 = v44 ^ v48
-%line 1937+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 808]
-	xor edi, [esp + 536]
-	mov [esp + 808], edi
-; v48 = v25 ^ v48
-%line 1938+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 368]
-	xor edi, [esp + 536]
-	mov [esp + 832], edi
-; v40 = v40 ^ v31
-%line 1939+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 816]
-	xor edi, eax
-	mov [esp + 816], edi
-; v31 = v8 ^ v31
-%line 1940+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 384]
-	xor edi, eax
-; v36 = v36 ^ v22
-%line 1941+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 824]
-	xor eax, ebp
-	mov [esp + 824], eax
-; v22 = v7 ^ v22
-%line 1942+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 376]
-	xor eax, ebp
-	mov ebp, eax
-; v48 = v48 ^ v33
-%line 1943+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 832]
-	xor eax, ebx
-	mov [esp + 832], eax
-; v33 = v10 ^ v33
-%line 1944+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 296]
-	xor eax, ebx
-	mov ebx, eax
-; v31 = v31 ^ v29
-%line 1945+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, edx
-; v29 = v6 ^ v29
-%line 1946+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 280]
-	xor eax, edx
-; v22 = v22 ^ v30
-%line 1947+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, esi
-; v30 = v2 ^ v30
-%line 1948+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 48]
-	xor edx, esi
-; mem32[h + 0] = v30
-%line 1949+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 0]
-	mov [esi], edx
-; mem32[h + 32] = v29
-%line 1950+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 0]
-	mov [edx + 32], eax
-; mem32[h + 64] = v33
-%line 1951+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 64], ebx
-; mem32[h + 96] = v22
-%line 1952+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 96], ebp
-; mem32[h + 128] = v31
-%line 1953+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 128], edi
-; mem32[h + 160] = v48
-%line 1954+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 832]
-	mov [eax + 160], edx
-; mem32[h + 192] = v36
-%line 1955+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 824]
-	mov [eax + 192], edx
-; mem32[h + 224] = v40
-%line 1956+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 816]
-	mov [eax + 224], edx
-; mem32[h + 256] = v44
-%line 1957+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 808]
-	mov [eax + 256], edx
-; mem32[h + 288] = v41
-%line 1958+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 800]
-	mov [eax + 288], edx
-; mem32[h + 320] = v42
-%line 1959+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 792]
-	mov [eax + 320], edx
-; mem32[h + 352] = v35
-%line 1960+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 352], ecx
-; h = h + 4
+; G = mem32[g + 320]
 %line 1961+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	add eax, 4
-	mov [esp + 0], eax
-; f = f + 4
-%line 1962+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	add eax, 4
-	mov [esp + 8], eax
-; g = g + 4
+	mov eax, [edi + 320]
+; T &= mem32[f + 352]
 %line 1963+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	add eax, 4
-	mov [esp + 16], eax
-; i = i - 1
-%line 1964+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 24]
-	sub eax, 1
-	mov [esp + 24], eax
-; =? i - 0
+	and eax, [esi + 352]
+; G = mem32[g + 352]
 %line 1965+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 352]
+; T = G
+%line 1966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, edx
+; T &= mem32[f + 352]
+%line 1967+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 352]
+; T &= mem32[f + 320]
+%line 1970+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 320]
+; B = B ^ T
+%line 1971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor eax, edx
+; S22 = A
+%line 1972+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 48], ecx
+; S21 = B
+%line 1973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 44], eax
+; G = mem32[g + 256]
+%line 1974+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 256]
+; T &= mem32[f + 352]
+%line 1976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 352]
+; G = mem32[g + 288]
+%line 1978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 288]
+; T = G
+%line 1979+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 352]
+%line 1980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 352]
+; T &= mem32[f + 320]
+%line 1983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; B = B ^ T
+%line 1984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 320]
+%line 1985+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 1986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 1987+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 1988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 288]
+%line 1990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 288]
+; B = B ^ T
+%line 1991+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 352]
+%line 1992+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 352]
+; T = G
+%line 1993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 288]
+%line 1994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 288]
+; A = A ^ T
+%line 1995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 1997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 1998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S20 = A
+%line 1999+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 40], ecx
+; S19 = B
+%line 2000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 36], edx
+; G = mem32[g + 192]
+%line 2001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 192]
+; T &= mem32[f + 352]
+%line 2003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 352]
+; G = mem32[g + 224]
+%line 2005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 224]
+; T = G
+%line 2006+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 352]
+%line 2007+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 352]
+; T &= mem32[f + 320]
+%line 2010+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; B = B ^ T
+%line 2011+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 256]
+%line 2012+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 256]
+; T = G
+%line 2013+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 2014+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 2015+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 288]
+%line 2017+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 288]
+; B = B ^ T
+%line 2018+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 288]
+%line 2019+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 288]
+; T = G
+%line 2020+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 288]
+%line 2021+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 288]
+; A = A ^ T
+%line 2022+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 2024+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 2025+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 320]
+%line 2026+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 2027+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 256]
+%line 2028+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 2029+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 224]
+%line 2031+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 224]
+; B = B ^ T
+%line 2032+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 352]
+%line 2033+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 352]
+; T = G
+%line 2034+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 224]
+%line 2035+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 224]
+; A = A ^ T
+%line 2036+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 192]
+%line 2038+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; B = B ^ T
+%line 2039+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S18 = A
+%line 2040+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 32], ecx
+; S17 = B
+%line 2041+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 28], edx
+; G = mem32[g + 128]
+%line 2042+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 128]
+; T &= mem32[f + 352]
+%line 2044+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 352]
+; G = mem32[g + 160]
+%line 2046+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 160]
+; T = G
+%line 2047+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 352]
+%line 2048+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 352]
+; T &= mem32[f + 320]
+%line 2051+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; B = B ^ T
+%line 2052+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 192]
+%line 2053+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 192]
+; T = G
+%line 2054+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 2055+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 2056+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 288]
+%line 2058+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 288]
+; B = B ^ T
+%line 2059+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 224]
+%line 2060+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 224]
+; T = G
+%line 2061+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 288]
+%line 2062+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 288]
+; A = A ^ T
+%line 2063+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 2065+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 2066+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 256]
+%line 2067+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 256]
+; T = G
+%line 2068+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 256]
+%line 2069+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 2070+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 224]
+%line 2072+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 224]
+; B = B ^ T
+%line 2073+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 288]
+%line 2074+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 288]
+; T = G
+%line 2075+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 224]
+%line 2076+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 224]
+; A = A ^ T
+%line 2077+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 192]
+%line 2079+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; B = B ^ T
+%line 2080+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 320]
+%line 2081+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 2082+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 192]
+%line 2083+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 2084+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 160]
+%line 2086+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 160]
+; B = B ^ T
+%line 2087+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 352]
+%line 2088+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 352]
+; T = G
+%line 2089+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 160]
+%line 2090+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 160]
+; A = A ^ T
+%line 2091+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 128]
+%line 2093+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 128]
+; B = B ^ T
+%line 2094+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S16 = A
+%line 2095+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 24], ecx
+; S15 = B
+%line 2096+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 20], edx
+; G = mem32[g + 64]
+%line 2097+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 64]
+; T &= mem32[f + 352]
+%line 2099+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 352]
+; G = mem32[g + 96]
+%line 2101+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 96]
+; T = G
+%line 2102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 352]
+%line 2103+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 352]
+; T &= mem32[f + 320]
+%line 2106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; B = B ^ T
+%line 2107+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 128]
+%line 2108+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 128]
+; T = G
+%line 2109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 2110+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 2111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 288]
+%line 2113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 288]
+; B = B ^ T
+%line 2114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 160]
+%line 2115+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 160]
+; T = G
+%line 2116+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 288]
+%line 2117+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 288]
+; A = A ^ T
+%line 2118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 2120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 2121+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 192]
+%line 2122+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 192]
+; T = G
+%line 2123+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 256]
+%line 2124+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 2125+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 224]
+%line 2127+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 224]
+; B = B ^ T
+%line 2128+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 224]
+%line 2129+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 224]
+; T = G
+%line 2130+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 224]
+%line 2131+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 224]
+; A = A ^ T
+%line 2132+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 192]
+%line 2134+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; B = B ^ T
+%line 2135+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 256]
+%line 2136+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 256]
+; T = G
+%line 2137+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 192]
+%line 2138+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 2139+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 160]
+%line 2141+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 160]
+; B = B ^ T
+%line 2142+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 288]
+%line 2143+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 288]
+; T = G
+%line 2144+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 160]
+%line 2145+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 160]
+; A = A ^ T
+%line 2146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 128]
+%line 2148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 128]
+; B = B ^ T
+%line 2149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 320]
+%line 2150+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 2151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 128]
+%line 2152+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 2153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 96]
+%line 2155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 96]
+; B = B ^ T
+%line 2156+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 352]
+%line 2157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 352]
+; T = G
+%line 2158+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 96]
+%line 2159+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 96]
+; A = A ^ T
+%line 2160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 64]
+%line 2162+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; B = B ^ T
+%line 2163+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S14 = A
+%line 2164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 16], ecx
+; B = B ^ S22
+%line 2165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 48]
+; S13 = B
+%line 2166+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 12], edx
+; G = mem32[g + 0]
+%line 2167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi]
+; T &= mem32[f + 352]
+%line 2169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 352]
+; G = mem32[g + 32]
+%line 2171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 32]
+; T = G
+%line 2172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 352]
+%line 2173+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 352]
+; T &= mem32[f + 320]
+%line 2176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; B = B ^ T
+%line 2177+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 64]
+%line 2178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 64]
+; T = G
+%line 2179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 2180+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 2181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 288]
+%line 2183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 288]
+; B = B ^ T
+%line 2184+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 96]
+%line 2185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 96]
+; T = G
+%line 2186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 288]
+%line 2187+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 288]
+; A = A ^ T
+%line 2188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 2190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 2191+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 128]
+%line 2192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 128]
+; T = G
+%line 2193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 256]
+%line 2194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 2195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 224]
+%line 2197+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 224]
+; B = B ^ T
+%line 2198+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 160]
+%line 2199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 160]
+; T = G
+%line 2200+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 224]
+%line 2201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 224]
+; A = A ^ T
+%line 2202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 192]
+%line 2204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; B = B ^ T
+%line 2205+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 192]
+%line 2206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 192]
+; T = G
+%line 2207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 192]
+%line 2208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 2209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 160]
+%line 2211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 160]
+; B = B ^ T
+%line 2212+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 224]
+%line 2213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 224]
+; T = G
+%line 2214+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 160]
+%line 2215+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 160]
+; A = A ^ T
+%line 2216+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 128]
+%line 2218+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 128]
+; B = B ^ T
+%line 2219+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 256]
+%line 2220+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 256]
+; T = G
+%line 2221+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 128]
+%line 2222+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 2223+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 96]
+%line 2225+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 96]
+; B = B ^ T
+%line 2226+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 288]
+%line 2227+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 288]
+; T = G
+%line 2228+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 96]
+%line 2229+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 96]
+; A = A ^ T
+%line 2230+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 64]
+%line 2232+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; B = B ^ T
+%line 2233+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 320]
+%line 2234+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 2235+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 64]
+%line 2236+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 2237+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 32]
+%line 2239+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 32]
+; B = B ^ T
+%line 2240+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 352]
+%line 2241+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 352]
+; T = G
+%line 2242+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 32]
+%line 2243+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 2244+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 0]
+%line 2246+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi]
+; B = B ^ T
+%line 2247+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; A = A ^ S21
+%line 2248+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, [esp + 44]
+; S12 = A
+%line 2249+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 8], ecx
+; B = B ^ S20
+%line 2250+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 40]
+; mem32[h + 352] = B
+%line 2251+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 352], edx
+; G = mem32[g + 0]
+%line 2252+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 2253+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 320]
+%line 2254+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 320]
+; T &= mem32[f + 288]
+%line 2257+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 288]
+; G = mem32[g + 32]
+%line 2259+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 2260+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 288]
+%line 2261+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 288]
+; A = A ^ T
+%line 2262+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 256]
+%line 2264+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 256]
+; B = B ^ T
+%line 2265+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 64]
+%line 2266+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 2267+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 256]
+%line 2268+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 2269+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 224]
+%line 2271+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 224]
+; B = B ^ T
+%line 2272+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 96]
+%line 2273+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 96]
+; T = G
+%line 2274+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 224]
+%line 2275+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 224]
+; A = A ^ T
+%line 2276+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 192]
+%line 2278+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 192]
+; B = B ^ T
+%line 2279+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 2280+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 2281+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 192]
+%line 2282+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 2283+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 160]
+%line 2285+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 160]
+; B = B ^ T
+%line 2286+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 160]
+%line 2287+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 160]
+; T = G
+%line 2288+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 160]
+%line 2289+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 160]
+; A = A ^ T
+%line 2290+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 2292+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 2293+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 2294+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 192]
+; T = G
+%line 2295+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 2296+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 2297+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 96]
+%line 2299+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 96]
+; B = B ^ T
+%line 2300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 224]
+%line 2301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 224]
+; T = G
+%line 2302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 96]
+%line 2303+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 96]
+; A = A ^ T
+%line 2304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 2306+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 2307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 256]
+%line 2308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 256]
+; T = G
+%line 2309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 2310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 2311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 2313+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 2314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 288]
+%line 2315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 288]
+; T = G
+%line 2316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 2317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 2318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 2320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 2321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 320]
+%line 2322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 320]
+; T &= mem32[f + 0]
+%line 2324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 2325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S19
+%line 2326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 36]
+; A = A ^ S22
+%line 2327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 48]
+; mem32[h + 320] = A
+%line 2328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 320], edx
+; B = B ^ S18
+%line 2329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 32]
+; B = B ^ S21
+%line 2330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 44]
+; mem32[h + 288] = B
+%line 2331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 288], ebp
+; G = mem32[g + 0]
+%line 2332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 2333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 256]
+%line 2334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 256]
+; T &= mem32[f + 224]
+%line 2337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 224]
+; G = mem32[g + 32]
+%line 2339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 2340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 224]
+%line 2341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 224]
+; A = A ^ T
+%line 2342+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 192]
+%line 2344+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 192]
+; B = B ^ T
+%line 2345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 64]
+%line 2346+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 2347+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 192]
+%line 2348+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 2349+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 160]
+%line 2351+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 160]
+; B = B ^ T
+%line 2352+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 96]
+%line 2353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 96]
+; T = G
+%line 2354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 160]
+%line 2355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 160]
+; A = A ^ T
+%line 2356+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 2358+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 2359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 2360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 2361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 2362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 2363+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 96]
+%line 2365+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 96]
+; B = B ^ T
+%line 2366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 160]
+%line 2367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 160]
+; T = G
+%line 2368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 96]
+%line 2369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 96]
+; A = A ^ T
+%line 2370+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 2372+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 2373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 2374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 192]
+; T = G
+%line 2375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 2376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 2377+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 2379+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 2380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 224]
+%line 2381+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 224]
+; T = G
+%line 2382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 2383+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 2384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 2386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 2387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 256]
+%line 2388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 256]
+; T &= mem32[f + 0]
+%line 2390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 2391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S17
+%line 2392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 28]
+; A = A ^ S20
+%line 2393+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 40]
+; mem32[h + 256] = A
+%line 2394+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 256], edx
+; B = B ^ S16
+%line 2395+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 24]
+; B = B ^ S19
+%line 2396+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 36]
+; mem32[h + 224] = B
+%line 2397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 224], ebp
+; G = mem32[g + 0]
+%line 2398+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 2399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 192]
+%line 2400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 192]
+; T &= mem32[f + 160]
+%line 2403+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 160]
+; G = mem32[g + 32]
+%line 2405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 2406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 160]
+%line 2407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 160]
+; A = A ^ T
+%line 2408+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 2410+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 2411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 64]
+%line 2412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 2413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 2414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 2415+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 96]
+%line 2417+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 96]
+; B = B ^ T
+%line 2418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 96]
+%line 2419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 96]
+; T = G
+%line 2420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 96]
+%line 2421+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 96]
+; A = A ^ T
+%line 2422+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 2424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 2425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 2426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 2427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 2428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 2429+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 2431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 2432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 160]
+%line 2433+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 160]
+; T = G
+%line 2434+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 2435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 2436+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 2438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 2439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 2440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 192]
+; T &= mem32[f + 0]
+%line 2442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 2443+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S15
+%line 2444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 20]
+; A = A ^ S18
+%line 2445+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 32]
+; mem32[h + 192] = A
+%line 2446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 192], edx
+; B = B ^ S14
+%line 2447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 16]
+; B = B ^ S17
+%line 2448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 28]
+; mem32[h + 160] = B
+%line 2449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 160], ebp
+; G = mem32[g + 0]
+%line 2450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 2451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 128]
+%line 2452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 128]
+; T &= mem32[f + 96]
+%line 2455+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 96]
+; G = mem32[g + 32]
+%line 2457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 2458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 96]
+%line 2459+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 96]
+; A = A ^ T
+%line 2460+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 2462+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 2463+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 64]
+%line 2464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 2465+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 2466+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 2467+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 32]
+%line 2469+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 32]
+; B = B ^ T
+%line 2470+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 96]
+%line 2471+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 96]
+; T = G
+%line 2472+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 2473+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 2474+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 2476+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 2477+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 2478+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 128]
+; T &= mem32[f + 0]
+%line 2480+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 2481+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S13
+%line 2482+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 12]
+; A = A ^ S16
+%line 2483+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 24]
+; mem32[h + 128] = A
+%line 2484+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 128], edx
+; B = B ^ S12
+%line 2485+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 8]
+; B = B ^ S15
+%line 2486+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 20]
+; mem32[h + 96] = B
+%line 2487+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 96], ebp
+; G = mem32[g + 0]
+%line 2488+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi]
+; T = G
+%line 2489+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, edx
+; T &= mem32[f + 64]
+%line 2490+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; T &= mem32[f + 32]
+%line 2493+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 32]
+; G = mem32[g + 32]
+%line 2495+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 32]
+; T = G
+%line 2496+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 32]
+%line 2497+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 32]
+; A = A ^ T
+%line 2498+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, eax
+; T &= mem32[f + 0]
+%line 2500+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 2501+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ecx
+; G = mem32[g + 64]
+%line 2502+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 64]
+; T &= mem32[f + 0]
+%line 2504+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 2505+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, eax
+; A = A ^ S14
+%line 2506+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 16]
+; mem32[h + 64] = A
+%line 2507+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 64], ebp
+; B = B ^ S13
+%line 2508+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 12]
+; mem32[h + 32] = B
+%line 2509+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 32], edx
+; G = mem32[g + 0]
+%line 2510+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi]
+; T &= mem32[f + 0]
+%line 2512+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ S12
+%line 2514+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor eax, [esp + 8]
+; mem32[h + 0] = A
+%line 2515+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx], eax
+; h = h + 4
+%line 2516+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add ebx, 4
+; f = f + 4
+%line 2517+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add esi, 4
+; g = g + 4
+%line 2518+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add edi, 4
+; i = i - 1
+%line 2519+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [esp + 0]
+	sub eax, 1
+	mov [esp + 0], eax
+; =? i - 0
+%line 2520+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 1966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2521+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 1967+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	add esp, 940
+%line 2522+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add esp, 76
 	pop ebp
 	pop edi
 	pop esi
@@ -8221,148 +8581,148 @@ qhasm_kernel_mceliece_gf12_vec256_sq_x86:
 	push ebp
 	sub esp, 92
 ; input h f
-%line 1971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2526+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 112]
 	mov edx, [esp + 116]
 ; i = 8
-%line 1973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2528+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 8
 	mov [esp + 0], eax
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
-%line 1975+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2530+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx]
 	mov [esp + 8], eax
 ; v1 = mem32[f + 192]
-%line 1976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2531+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 192]
 	mov [esp + 16], ecx
 ; v0 = v0 ^ v1
-%line 1977+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2532+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 8], eax
 ; v2 = mem32[f + 32]
-%line 1978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2533+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 32]
 	mov [esp + 24], eax
 ; v3 = mem32[f + 224]
-%line 1979+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2534+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 224]
 	mov [esp + 32], ecx
 ; v2 = v2 ^ v3
-%line 1980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2535+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 24], eax
 ; v4 = mem32[f + 64]
-%line 1981+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2536+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [edx + 64]
 ; v5 = mem32[f + 256]
-%line 1982+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2537+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 256]
 	mov [esp + 40], eax
 ; v4 = v4 ^ v5
-%line 1983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2538+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, eax
 ; v6 = mem32[f + 352]
-%line 1984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2539+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [edx + 352]
 ; v4 = v4 ^ v6
-%line 1985+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2540+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, ebx
 ; v7 = mem32[f + 96]
-%line 1986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2541+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 96]
 	mov [esp + 48], ecx
 ; v8 = mem32[f + 288]
-%line 1987+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2542+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 288]
 	mov [esp + 56], eax
 ; v7 = v7 ^ v8
-%line 1988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2543+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 48], ecx
 ; v9 = mem32[f + 128]
-%line 1989+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2544+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 128]
 	mov [esp + 64], eax
 ; v10 = mem32[f + 320]
-%line 1990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2545+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [edx + 320]
 	mov [esp + 72], ebp
 ; v9 = v9 ^ v10
-%line 1991+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2546+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 64], eax
 ; v11 = mem32[f + 160]
-%line 1992+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2547+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [edx + 160]
 ; v11 = v11 ^ v6
-%line 1993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2548+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, ebx
 ; mem32[h + 0] = v0
-%line 1994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2549+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov [esi], eax
 ; mem32[h + 32] = v6
-%line 1995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2550+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 32], ebx
 ; mem32[h + 64] = v2
-%line 1996+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2551+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	mov [esi + 64], eax
 ; mem32[h + 96] = v1
-%line 1997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2552+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 16]
 	mov [esi + 96], eax
 ; mem32[h + 128] = v4
-%line 1998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2553+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 128], edi
 ; mem32[h + 160] = v3
-%line 1999+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2554+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	mov [esi + 160], eax
 ; mem32[h + 192] = v7
-%line 2000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2555+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 192], ecx
 ; mem32[h + 224] = v5
-%line 2001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2556+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 40]
 	mov [esi + 224], eax
 ; mem32[h + 256] = v9
-%line 2002+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2557+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	mov [esi + 256], eax
 ; mem32[h + 288] = v8
-%line 2003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2558+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	mov [esi + 288], eax
 ; mem32[h + 320] = v11
-%line 2004+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2559+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 320], ebp
 ; mem32[h + 352] = v10
-%line 2005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2560+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	mov [esi + 352], eax
 ; h = h + 4
-%line 2006+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2561+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esi, 4
 ; f = f + 4
-%line 2007+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2562+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add edx, 4
 ; i = i - 1
-%line 2008+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2563+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
 	mov [esp + 0], eax
 ; =? i - 0
-%line 2009+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2564+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 2010+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2565+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 2011+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2566+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esp, 92
 	pop ebp
 	pop edi
@@ -8382,268 +8742,268 @@ qhasm_kernel_mceliece_gf12_vec256_inv_x86:
 	push ebp
 	sub esp, 4140
 ; input h f
-%line 2015+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2570+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4160]
 	mov [esp + 0], eax
 	mov eax, [esp + 4164]
 	mov [esp + 8], eax
 ; i = 8
-%line 2017+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2572+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 8
 	mov [esp + 16], eax
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
-%line 2019+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2574+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax]
 	mov [esp + 24], eax
 ; v1 = mem32[f + 192]
-%line 2020+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2575+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 192]
 	mov [esp + 32], ecx
 ; v2 = v0 ^ v1
-%line 2021+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2576+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 40], eax
 ; v3 = mem32[f + 32]
-%line 2022+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2577+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 32]
 	mov [esp + 48], eax
 ; v4 = mem32[f + 224]
-%line 2023+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2578+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 224]
 	mov [esp + 56], ecx
 ; v5 = v3 ^ v4
-%line 2024+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2579+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 64], eax
 ; v6 = mem32[f + 64]
-%line 2025+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2580+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 64]
 	mov [esp + 72], eax
 ; v7 = mem32[f + 256]
-%line 2026+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2581+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 256]
 	mov [esp + 80], ecx
 ; v8 = v6 ^ v7
-%line 2027+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2582+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 88], eax
 ; v9 = mem32[f + 352]
-%line 2028+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2583+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 352]
 	mov [esp + 96], eax
 ; v8 = v8 ^ v9
-%line 2029+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2584+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 88]
 	xor ecx, eax
 	mov [esp + 88], ecx
 ; v10 = mem32[f + 96]
-%line 2030+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2585+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 96]
 	mov [esp + 104], eax
 ; v11 = mem32[f + 288]
-%line 2031+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2586+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 288]
 	mov [esp + 112], ecx
 ; v12 = v10 ^ v11
-%line 2032+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2587+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 120], eax
 ; v13 = mem32[f + 128]
-%line 2033+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2588+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 128]
 	mov [esp + 128], eax
 ; v14 = mem32[f + 320]
-%line 2034+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2589+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 320]
 	mov [esp + 136], ecx
 ; v15 = v13 ^ v14
-%line 2035+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2590+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 144], eax
 ; v16 = mem32[f + 160]
-%line 2036+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2591+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 160]
 	mov [esp + 152], eax
 ; v17 = v16 ^ v9
-%line 2037+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2592+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 96]
 	mov [esp + 160], eax
 ; v18 = v2 & v0
-%line 2038+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2593+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 40]
 	and eax, [esp + 24]
 	mov [esp + 168], eax
 ; v19 = v2 & v3
-%line 2039+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2594+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 40]
 	and ecx, [esp + 48]
 ; v20 = v9 & v0
-%line 2040+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2595+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 24]
 ; v20 = v19 ^ v20
-%line 2041+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2596+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 512], ecx
 ; v19 = v2 & v6
-%line 2042+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2597+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 40]
 	and edx, [esp + 72]
 ; v21 = v9 & v3
-%line 2043+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2598+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 48]
 ; v22 = v5 & v0
-%line 2044+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2599+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 64]
 	and ecx, [esp + 24]
 ; v21 = v19 ^ v21
-%line 2045+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2600+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v22 = v21 ^ v22
-%line 2046+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2601+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 520], edx
 ; v21 = v9 & v6
-%line 2047+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2602+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 72]
 ; v19 = v5 & v3
-%line 2048+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2603+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 64]
 	and ecx, [esp + 48]
 ; v19 = v21 ^ v19
-%line 2049+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2604+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 528], eax
 ; v21 = v5 & v6
-%line 2050+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2605+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	and eax, [esp + 72]
 	mov [esp + 536], eax
 ; v23 = v1 & v10
-%line 2051+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2606+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	and eax, [esp + 104]
 	mov [esp + 176], eax
 ; v24 = v1 & v13
-%line 2052+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2607+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 32]
 	and ecx, [esp + 128]
 ; v25 = v8 & v10
-%line 2053+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2608+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 104]
 ; v25 = v24 ^ v25
-%line 2054+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2609+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 544], ecx
 ; v24 = v1 & v16
-%line 2055+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2610+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 32]
 	and edx, [esp + 152]
 ; v26 = v8 & v13
-%line 2056+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2611+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 128]
 ; v27 = v4 & v10
-%line 2057+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2612+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 56]
 	and ecx, [esp + 104]
 ; v26 = v24 ^ v26
-%line 2058+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2613+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v27 = v26 ^ v27
-%line 2059+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2614+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 552], edx
 ; v26 = v8 & v16
-%line 2060+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2615+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 152]
 ; v24 = v4 & v13
-%line 2061+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2616+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 56]
 	and ecx, [esp + 128]
 ; v24 = v26 ^ v24
-%line 2062+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2617+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 560], eax
 ; v26 = v4 & v16
-%line 2063+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2618+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	and eax, [esp + 152]
 	mov [esp + 568], eax
 ; v28 = v2 ^ v1
-%line 2064+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2619+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 40]
 	xor esi, [esp + 32]
 ; v29 = v9 ^ v8
-%line 2065+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2620+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 96]
 	xor edx, [esp + 88]
 ; v30 = v5 ^ v4
-%line 2066+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2621+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	xor eax, [esp + 56]
 	mov [esp + 184], eax
 ; v31 = v0 ^ v10
-%line 2067+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2622+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 3720], eax
 ; v32 = v3 ^ v13
-%line 2068+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2623+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 48]
 	xor ebx, [esp + 128]
 ; v33 = v6 ^ v16
-%line 2069+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2624+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 72]
 	xor edi, [esp + 152]
 ; v34 = v28 & v31
-%line 2070+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2625+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 3720]
 ; v35 = v28 & v32
-%line 2071+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2626+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ebx
 	mov [esp + 192], eax
 ; v36 = v29 & v31
-%line 2072+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2627+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3720]
 	mov [esp + 200], eax
 ; v36 = v35 ^ v36
-%line 2073+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2628+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 192]
 	xor ebp, [esp + 200]
 ; v28 = v28 & v33
-%line 2074+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2629+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v35 = v29 & v32
-%line 2075+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2630+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 208], edx
 	mov eax, [esp + 208]
 	and eax, ebx
 	mov [esp + 208], eax
 	mov [esp + 576], eax
 ; v31 = v30 & v31
-%line 2076+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2631+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 184]
 	mov [esp + 3920], eax
 	mov [esp + 216], eax
@@ -8651,237 +9011,237 @@ align 32
 	mov [esp + 216], eax
 	mov [esp + 3744], eax
 ; v35 = v28 ^ v35
-%line 2077+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2632+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 576]
 ; v31 = v35 ^ v31
-%line 2078+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2633+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3744]
 	mov [esp + 584], esi
 ; v29 = v29 & v33
-%line 2079+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2634+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v32 = v30 & v32
-%line 2080+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2635+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3920]
 	and eax, ebx
 ; v32 = v29 ^ v32
-%line 2081+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2636+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v33 = v30 & v33
-%line 2082+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2637+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 184]
 	and eax, edi
 ; v34 = v34 ^ v18
-%line 2083+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2638+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 168]
 ; v34 = v34 ^ v23
-%line 2084+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2639+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 176]
 ; v36 = v36 ^ v20
-%line 2085+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2640+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 512]
 ; v36 = v36 ^ v25
-%line 2086+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2641+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 544]
 ; v31 = v31 ^ v22
-%line 2087+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2642+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 584]
 	xor esi, [esp + 520]
 	mov [esp + 584], esi
 ; v31 = v31 ^ v27
-%line 2088+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2643+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 552]
 	mov [esp + 584], esi
 ; v32 = v32 ^ v19
-%line 2089+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2644+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 528]
 ; v32 = v32 ^ v24
-%line 2090+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2645+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 560]
 ; v33 = v33 ^ v21
-%line 2091+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2646+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 536]
 ; v33 = v33 ^ v26
-%line 2092+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2647+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 568]
 ; v19 = v34 ^ v19
-%line 2093+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2648+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 528]
 	mov [esp + 592], ecx
 ; v21 = v36 ^ v21
-%line 2094+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2649+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 536]
 	mov [esp + 600], ebp
 ; v23 = v32 ^ v23
-%line 2095+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2650+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 176]
 	mov [esp + 608], edx
 ; v25 = v33 ^ v25
-%line 2096+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2651+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 544]
 	mov [esp + 616], eax
 ; v33 = v12 & v1
-%line 2097+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2652+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 32]
 	mov [esp + 624], eax
 ; v32 = v12 & v4
-%line 2098+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2653+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 56]
 ; v36 = v7 & v1
-%line 2099+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2654+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 80]
 	and ecx, [esp + 32]
 ; v36 = v32 ^ v36
-%line 2100+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2655+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 632], eax
 ; v32 = v12 & v7
-%line 2101+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2656+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 80]
 ; v34 = v7 & v4
-%line 2102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2657+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 80]
 	and ecx, [esp + 56]
 ; v30 = v15 & v1
-%line 2103+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2658+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 144]
 	and edx, [esp + 32]
 ; v34 = v32 ^ v34
-%line 2104+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2659+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v30 = v34 ^ v30
-%line 2105+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2660+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 640], eax
 ; v34 = v7 & v7
-%line 2106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2661+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 80]
 	and eax, [esp + 80]
 ; v32 = v15 & v4
-%line 2107+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2662+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 144]
 	and ecx, [esp + 56]
 ; v32 = v34 ^ v32
-%line 2108+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2663+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 648], eax
 ; v34 = v15 & v7
-%line 2109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2664+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 144]
 	and eax, [esp + 80]
 	mov [esp + 656], eax
 ; v29 = v11 & v11
-%line 2110+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2665+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 112]
 	and eax, [esp + 112]
 	mov [esp + 664], eax
 ; v35 = v11 & v14
-%line 2111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2666+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 112]
 	and eax, [esp + 136]
 ; v28 = v17 & v11
-%line 2112+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2667+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 160]
 	and ecx, [esp + 112]
 ; v28 = v35 ^ v28
-%line 2113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2668+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 672], eax
 ; v35 = v11 & v9
-%line 2114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2669+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 112]
 	and edx, [esp + 96]
 ; v37 = v17 & v14
-%line 2115+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2670+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 160]
 	and eax, [esp + 136]
 ; v38 = v14 & v11
-%line 2116+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2671+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 136]
 	and ecx, [esp + 112]
 ; v37 = v35 ^ v37
-%line 2117+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2672+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v38 = v37 ^ v38
-%line 2118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2673+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 680], edx
 ; v37 = v17 & v9
-%line 2119+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2674+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 160]
 	and eax, [esp + 96]
 ; v35 = v14 & v14
-%line 2120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2675+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 136]
 	and ecx, [esp + 136]
 ; v35 = v37 ^ v35
-%line 2121+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2676+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 688], eax
 ; v37 = v14 & v9
-%line 2122+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2677+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 136]
 	and eax, [esp + 96]
 	mov [esp + 696], eax
 ; v39 = v12 ^ v11
-%line 2123+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2678+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 120]
 	xor esi, [esp + 112]
 ; v40 = v7 ^ v17
-%line 2124+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2679+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 80]
 	xor edx, [esp + 160]
 ; v41 = v15 ^ v14
-%line 2125+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2680+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 144]
 	xor eax, [esp + 136]
 	mov [esp + 224], eax
 ; v42 = v1 ^ v11
-%line 2126+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2681+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 3728], eax
 ; v43 = v4 ^ v14
-%line 2127+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2682+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 56]
 	xor ebx, [esp + 136]
 ; v44 = v7 ^ v9
-%line 2128+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2683+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 80]
 	xor edi, [esp + 96]
 ; v45 = v39 & v42
-%line 2129+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2684+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 3728]
 ; v46 = v39 & v43
-%line 2130+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2685+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ebx
 	mov [esp + 232], eax
 ; v47 = v40 & v42
-%line 2131+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2686+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3728]
 	mov [esp + 240], eax
 ; v47 = v46 ^ v47
-%line 2132+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2687+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 232]
 	xor ebp, [esp + 240]
 ; v39 = v39 & v44
-%line 2133+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2688+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v46 = v40 & v43
-%line 2134+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2689+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 248], edx
 	mov eax, [esp + 248]
 	and eax, ebx
 	mov [esp + 248], eax
 	mov [esp + 704], eax
 ; v42 = v41 & v42
-%line 2135+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2690+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 224]
 	mov [esp + 3928], eax
 	mov [esp + 256], eax
@@ -8889,1896 +9249,1896 @@ align 32
 	mov [esp + 256], eax
 	mov [esp + 3752], eax
 ; v46 = v39 ^ v46
-%line 2136+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2691+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 704]
 ; v42 = v46 ^ v42
-%line 2137+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2692+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3752]
 	mov [esp + 712], esi
 ; v40 = v40 & v44
-%line 2138+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2693+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v43 = v41 & v43
-%line 2139+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2694+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3928]
 	and eax, ebx
 ; v43 = v40 ^ v43
-%line 2140+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2695+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v44 = v41 & v44
-%line 2141+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2696+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 224]
 	and eax, edi
 ; v45 = v45 ^ v33
-%line 2142+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2697+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 624]
 ; v45 = v45 ^ v29
-%line 2143+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2698+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 664]
 ; v47 = v47 ^ v36
-%line 2144+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2699+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 632]
 ; v47 = v47 ^ v28
-%line 2145+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2700+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 672]
 ; v42 = v42 ^ v30
-%line 2146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2701+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 712]
 	xor esi, [esp + 640]
 	mov [esp + 712], esi
 ; v42 = v42 ^ v38
-%line 2147+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2702+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 680]
 	mov [esp + 712], esi
 ; v43 = v43 ^ v32
-%line 2148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2703+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 648]
 ; v43 = v43 ^ v35
-%line 2149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2704+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 688]
 ; v44 = v44 ^ v34
-%line 2150+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2705+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 656]
 ; v44 = v44 ^ v37
-%line 2151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2706+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 696]
 ; v32 = v45 ^ v32
-%line 2152+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2707+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 648]
 	mov [esp + 720], ecx
 ; v34 = v47 ^ v34
-%line 2153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2708+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 656]
 	mov [esp + 728], ebp
 ; v29 = v43 ^ v29
-%line 2154+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2709+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 664]
 	mov [esp + 736], edx
 ; v28 = v44 ^ v28
-%line 2155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2710+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 672]
 	mov [esp + 744], eax
 ; v12 = v2 ^ v12
-%line 2156+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2711+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 40]
 	xor ecx, [esp + 120]
 ; v2 = v9 ^ v7
-%line 2157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2712+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	xor eax, [esp + 80]
 	mov edx, eax
 ; v15 = v5 ^ v15
-%line 2158+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2713+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	xor eax, [esp + 144]
 	mov [esp + 752], eax
 ; v5 = v1 ^ v11
-%line 2159+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2714+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 32]
 	xor esi, [esp + 112]
 ; v17 = v8 ^ v17
-%line 2160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2715+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	xor eax, [esp + 160]
 	mov edi, eax
 ; v8 = v4 ^ v14
-%line 2161+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2716+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov ebx, eax
 ; v44 = v0 ^ v1
-%line 2162+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2717+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 760], eax
 ; v43 = v3 ^ v4
-%line 2163+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2718+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 768], eax
 ; v47 = v6 ^ v7
-%line 2164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2719+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 776], eax
 ; v45 = v10 ^ v11
-%line 2165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2720+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 784], eax
 ; v41 = v13 ^ v14
-%line 2166+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2721+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 792], eax
 ; v40 = v16 ^ v9
-%line 2167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2722+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 800], eax
 ; v46 = v12 & v44
-%line 2168+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2723+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 760]
 	mov [esp + 808], eax
 ; v39 = v12 & v43
-%line 2169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2724+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 768]
 ; v48 = v2 & v44
-%line 2170+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2725+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 760]
 ; v48 = v39 ^ v48
-%line 2171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2726+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 816], ebp
 ; v39 = v12 & v47
-%line 2172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2727+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 776]
 ; v49 = v2 & v43
-%line 2173+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2728+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 768]
 	mov [esp + 264], eax
 ; v50 = v15 & v44
-%line 2174+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2729+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	and eax, [esp + 760]
 ; v49 = v39 ^ v49
-%line 2175+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2730+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 264]
 ; v50 = v49 ^ v50
-%line 2176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2731+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 824], ebp
 ; v49 = v2 & v47
-%line 2177+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2732+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 776]
 ; v39 = v15 & v43
-%line 2178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2733+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 752]
 	and ebp, [esp + 768]
 ; v39 = v49 ^ v39
-%line 2179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2734+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 832], eax
 ; v49 = v15 & v47
-%line 2180+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2735+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	and eax, [esp + 776]
 	mov [esp + 840], eax
 ; v51 = v5 & v45
-%line 2181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2736+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 784]
 	mov [esp + 272], eax
 ; v52 = v5 & v41
-%line 2182+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2737+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 792]
 ; v53 = v17 & v45
-%line 2183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2738+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 784]
 ; v53 = v52 ^ v53
-%line 2184+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2739+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 848], ebp
 ; v52 = v5 & v40
-%line 2185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2740+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 800]
 ; v54 = v17 & v41
-%line 2186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2741+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 792]
 	mov [esp + 280], eax
 ; v55 = v8 & v45
-%line 2187+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2742+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 784]
 ; v54 = v52 ^ v54
-%line 2188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2743+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 280]
 ; v55 = v54 ^ v55
-%line 2189+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2744+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 856], ebp
 ; v54 = v17 & v40
-%line 2190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2745+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 800]
 ; v52 = v8 & v41
-%line 2191+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2746+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 792]
 ; v52 = v54 ^ v52
-%line 2192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2747+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 864], eax
 ; v54 = v8 & v40
-%line 2193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2748+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 800]
 	mov [esp + 872], eax
 ; v5 = v12 ^ v5
-%line 2194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2749+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, esi
 ; v17 = v2 ^ v17
-%line 2195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2750+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v8 = v15 ^ v8
-%line 2196+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2751+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	xor eax, ebx
 	mov [esp + 880], eax
 ; v45 = v44 ^ v45
-%line 2197+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2752+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 760]
 	xor esi, [esp + 784]
 ; v41 = v43 ^ v41
-%line 2198+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2753+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 768]
 	xor eax, [esp + 792]
 	mov [esp + 3760], eax
 ; v40 = v47 ^ v40
-%line 2199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2754+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 776]
 	xor eax, [esp + 800]
 	mov edi, eax
 ; v47 = v5 & v45
-%line 2200+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2755+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, esi
 	mov ebx, eax
 ; v43 = v5 & v41
-%line 2201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2756+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3760]
 	mov [esp + 888], eax
 ; v44 = v17 & v45
-%line 2202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2757+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, esi
 	mov [esp + 896], eax
 ; v44 = v43 ^ v44
-%line 2203+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2758+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 888]
 	xor eax, [esp + 896]
 ; v5 = v5 & v40
-%line 2204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2759+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v43 = v17 & v41
-%line 2205+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2760+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 288], edx
 	mov ebp, [esp + 288]
 	and ebp, [esp + 3760]
 	mov [esp + 288], ebp
 	mov [esp + 904], ebp
 ; v45 = v8 & v45
-%line 2206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2761+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 880]
 	mov [esp + 3936], ebp
 	mov [esp + 296], ebp
 	and ebp, esi
 	mov [esp + 296], ebp
 ; v43 = v5 ^ v43
-%line 2207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2762+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 904]
 ; v45 = v43 ^ v45
-%line 2208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2763+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, ebp
 	mov esi, ecx
 ; v17 = v17 & v40
-%line 2209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2764+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v41 = v8 & v41
-%line 2210+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2765+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3936]
 	and ecx, [esp + 3760]
 ; v41 = v17 ^ v41
-%line 2211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2766+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v40 = v8 & v40
-%line 2212+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2767+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 880]
 	and ecx, edi
 ; v47 = v47 ^ v46
-%line 2213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2768+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 808]
 ; v47 = v47 ^ v51
-%line 2214+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2769+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 272]
 ; v44 = v44 ^ v48
-%line 2215+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2770+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 816]
 ; v44 = v44 ^ v53
-%line 2216+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2771+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 848]
 ; v45 = v45 ^ v50
-%line 2217+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2772+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 824]
 ; v45 = v45 ^ v55
-%line 2218+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2773+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 856]
 ; v41 = v41 ^ v39
-%line 2219+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2774+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 832]
 ; v41 = v41 ^ v52
-%line 2220+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2775+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 864]
 ; v40 = v40 ^ v49
-%line 2221+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2776+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 840]
 ; v40 = v40 ^ v54
-%line 2222+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2777+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 872]
 ; v39 = v47 ^ v39
-%line 2223+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2778+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 832]
 ; v49 = v44 ^ v49
-%line 2224+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2779+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 840]
 ; v51 = v41 ^ v51
-%line 2225+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2780+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 272]
 ; v53 = v40 ^ v53
-%line 2226+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2781+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 848]
 	mov edi, ecx
 ; v46 = v46 ^ v18
-%line 2227+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2782+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 808]
 	xor ecx, [esp + 168]
 	mov [esp + 808], ecx
 ; v46 = v46 ^ v33
-%line 2228+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2783+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 624]
 	mov [esp + 808], ecx
 ; v48 = v48 ^ v20
-%line 2229+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2784+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 816]
 	xor ecx, [esp + 512]
 	mov [esp + 816], ecx
 ; v48 = v48 ^ v36
-%line 2230+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2785+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 632]
 	mov [esp + 816], ecx
 ; v50 = v50 ^ v22
-%line 2231+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2786+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 824]
 	xor ecx, [esp + 520]
 	mov [esp + 824], ecx
 ; v50 = v50 ^ v30
-%line 2232+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2787+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 640]
 	mov [esp + 824], ecx
 ; v39 = v39 ^ v19
-%line 2233+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2788+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 592]
 ; v39 = v39 ^ v32
-%line 2234+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2789+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 720]
 ; v49 = v49 ^ v21
-%line 2235+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2790+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 600]
 ; v49 = v49 ^ v34
-%line 2236+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2791+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 728]
 ; v45 = v45 ^ v31
-%line 2237+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2792+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 584]
 ; v45 = v45 ^ v42
-%line 2238+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2793+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 712]
 ; v51 = v51 ^ v23
-%line 2239+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2794+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 608]
 ; v51 = v51 ^ v29
-%line 2240+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2795+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 736]
 ; v53 = v53 ^ v25
-%line 2241+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2796+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 616]
 ; v53 = v53 ^ v28
-%line 2242+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2797+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 744]
 ; v55 = v55 ^ v27
-%line 2243+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2798+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 856]
 	xor ecx, [esp + 552]
 	mov [esp + 856], ecx
 ; v55 = v55 ^ v38
-%line 2244+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2799+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 680]
 	mov [esp + 856], ecx
 ; v52 = v52 ^ v24
-%line 2245+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2800+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 864]
 	xor ecx, [esp + 560]
 	mov [esp + 864], ecx
 ; v52 = v52 ^ v35
-%line 2246+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2801+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 688]
 	mov [esp + 864], ecx
 ; v54 = v54 ^ v26
-%line 2247+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2802+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 872]
 	xor ecx, [esp + 568]
 	mov [esp + 872], ecx
 ; v54 = v54 ^ v37
-%line 2248+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2803+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 696]
 	mov [esp + 872], ecx
 ; v23 = v46 ^ v23
-%line 2249+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2804+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 808]
 	xor ecx, [esp + 608]
 	mov [esp + 912], ecx
 ; v25 = v48 ^ v25
-%line 2250+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2805+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 816]
 	xor ecx, [esp + 616]
 	mov [esp + 920], ecx
 ; v27 = v50 ^ v27
-%line 2251+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2806+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 824]
 	xor ecx, [esp + 552]
 	mov [esp + 928], ecx
 ; v24 = v39 ^ v24
-%line 2252+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2807+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 560]
 ; v26 = v49 ^ v26
-%line 2253+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2808+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 568]
 ; v33 = v51 ^ v33
-%line 2254+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2809+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 624]
 ; v36 = v53 ^ v36
-%line 2255+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2810+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 632]
 ; v30 = v55 ^ v30
-%line 2256+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2811+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 856]
 	xor ecx, [esp + 640]
 	mov [esp + 936], ecx
 ; v32 = v52 ^ v32
-%line 2257+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2812+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 864]
 	xor ecx, [esp + 720]
 	mov [esp + 944], ecx
 ; v34 = v54 ^ v34
-%line 2258+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2813+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 872]
 	xor ecx, [esp + 728]
 	mov [esp + 952], ecx
 ; v36 = v36 ^ v37
-%line 2259+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2814+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 696]
 ; v37 = v26 ^ v37
-%line 2260+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2815+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 696]
 	mov ecx, eax
 ; v33 = v33 ^ v35
-%line 2261+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2816+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 688]
 ; v35 = v24 ^ v35
-%line 2262+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2817+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 688]
 ; v45 = v45 ^ v38
-%line 2263+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2818+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 680]
 ; v38 = v27 ^ v38
-%line 2264+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2819+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 928]
 	xor eax, [esp + 680]
 	mov ebp, eax
 ; v37 = v37 ^ v28
-%line 2265+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2820+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 744]
 ; v28 = v25 ^ v28
-%line 2266+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2821+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 920]
 	xor eax, [esp + 744]
 	mov [esp + 960], eax
 ; v35 = v35 ^ v29
-%line 2267+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2822+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 736]
 ; v29 = v23 ^ v29
-%line 2268+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2823+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 912]
 	xor eax, [esp + 736]
 	mov [esp + 968], eax
 ; v38 = v38 ^ v42
-%line 2269+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2824+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 712]
 ; v42 = v31 ^ v42
-%line 2270+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2825+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 584]
 	xor eax, [esp + 712]
 	mov [esp + 976], eax
 ; v28 = v28 ^ v34
-%line 2271+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2826+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, [esp + 952]
 	mov [esp + 960], eax
 ; v34 = v21 ^ v34
-%line 2272+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2827+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 600]
 	xor eax, [esp + 952]
 	mov [esp + 984], eax
 ; v29 = v29 ^ v32
-%line 2273+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2828+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, [esp + 944]
 	mov [esp + 968], eax
 ; v32 = v19 ^ v32
-%line 2274+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2829+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 592]
 	xor eax, [esp + 944]
 	mov [esp + 992], eax
 ; v42 = v42 ^ v30
-%line 2275+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2830+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, [esp + 936]
 	mov [esp + 976], eax
 ; v30 = v22 ^ v30
-%line 2276+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2831+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 520]
 	xor eax, [esp + 936]
 	mov [esp + 1000], eax
 ; v34 = v34 ^ v36
-%line 2277+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2832+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, edi
 	mov [esp + 984], eax
 ; v36 = v20 ^ v36
-%line 2278+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2833+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 512]
 	xor eax, edi
 	mov [esp + 1008], eax
 ; v32 = v32 ^ v33
-%line 2279+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2834+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, edx
 	mov [esp + 992], eax
 ; v33 = v18 ^ v33
-%line 2280+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2835+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 168]
 	xor eax, edx
 	mov [esp + 1016], eax
 ; v18 = v33 ^ v29
-%line 2281+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2836+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 968]
 	mov [esp + 1024], eax
 ; v20 = v36 ^ v28
-%line 2282+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2837+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 960]
 	mov [esp + 1032], eax
 ; v22 = v30 ^ v38
-%line 2283+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2838+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, ebp
 	mov [esp + 1040], eax
 ; v22 = v22 ^ v45
-%line 2284+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2839+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, esi
 	mov [esp + 1040], eax
 ; v19 = v32 ^ v35
-%line 2285+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2840+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, ebx
 	mov [esp + 1048], eax
 ; v21 = v34 ^ v37
-%line 2286+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2841+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, ecx
 	mov [esp + 1056], eax
 ; v31 = v42 ^ v45
-%line 2287+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2842+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, esi
 	mov [esp + 1064], eax
 ; v18 = v18 ^ v19
-%line 2288+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2843+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	xor eax, [esp + 1048]
 	mov [esp + 1024], eax
 ; v23 = v45 ^ v38
-%line 2289+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2844+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	xor eax, ebp
 	mov [esp + 1072], eax
 ; v20 = v20 ^ v21
-%line 2290+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2845+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	xor eax, [esp + 1056]
 	mov [esp + 1032], eax
 ; v20 = v20 ^ v37
-%line 2291+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2846+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1032], eax
 ; v25 = v29 ^ v35
-%line 2292+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2847+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, ebx
 	mov [esp + 1080], eax
 ; v22 = v22 ^ v31
-%line 2293+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2848+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, [esp + 1064]
 	mov [esp + 1040], eax
 ; v27 = v28 ^ v37
-%line 2294+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2849+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, ecx
 	mov [esp + 1088], eax
 ; v24 = v18 & v33
-%line 2295+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2850+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1016]
 	mov [esp + 1096], eax
 ; v26 = v18 & v36
-%line 2296+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2851+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1008]
 ; v54 = v37 & v33
-%line 2297+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2852+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	and edx, [esp + 1016]
 ; v54 = v26 ^ v54
-%line 2298+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2853+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1104], eax
 ; v26 = v18 & v30
-%line 2299+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2854+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1000]
 ; v52 = v37 & v36
-%line 2300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2855+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	and edx, [esp + 1008]
 ; v55 = v23 & v33
-%line 2301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2856+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1072]
 	and edi, [esp + 1016]
 ; v52 = v26 ^ v52
-%line 2302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2857+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v55 = v52 ^ v55
-%line 2303+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2858+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1112], eax
 ; v52 = v37 & v30
-%line 2304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2859+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1000]
 ; v26 = v23 & v36
-%line 2305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2860+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1072]
 	and edx, [esp + 1008]
 ; v26 = v52 ^ v26
-%line 2306+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2861+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1120], eax
 ; v52 = v23 & v30
-%line 2307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2862+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	and eax, [esp + 1000]
 	mov [esp + 1128], eax
 ; v53 = v19 & v32
-%line 2308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2863+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 992]
 	mov [esp + 1136], eax
 ; v51 = v19 & v34
-%line 2309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2864+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 984]
 ; v49 = v20 & v32
-%line 2310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2865+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1032]
 	and edx, [esp + 992]
 ; v49 = v51 ^ v49
-%line 2311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2866+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1144], eax
 ; v51 = v19 & v42
-%line 2312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2867+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 976]
 ; v39 = v20 & v34
-%line 2313+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2868+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1032]
 	and edx, [esp + 984]
 ; v50 = v38 & v32
-%line 2314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2869+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, ebp
 	and edi, [esp + 992]
 ; v39 = v51 ^ v39
-%line 2315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2870+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v50 = v39 ^ v50
-%line 2316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2871+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1152], eax
 ; v39 = v20 & v42
-%line 2317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2872+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	and eax, [esp + 976]
 ; v51 = v38 & v34
-%line 2318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2873+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ebp
 	and edx, [esp + 984]
 ; v51 = v39 ^ v51
-%line 2319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2874+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1160], eax
 ; v39 = v38 & v42
-%line 2320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2875+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	and eax, [esp + 976]
 	mov [esp + 1168], eax
 ; v48 = v18 ^ v19
-%line 2321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2876+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1024]
 	xor edi, [esp + 1048]
 ; v46 = v37 ^ v20
-%line 2322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2877+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	xor edx, [esp + 1032]
 ; v40 = v23 ^ v38
-%line 2323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2878+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	xor eax, ebp
 	mov [esp + 1176], eax
 ; v41 = v33 ^ v32
-%line 2324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2879+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 992]
 	mov [esp + 1184], eax
 ; v44 = v36 ^ v34
-%line 2325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2880+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 984]
 	mov [esp + 1192], eax
 ; v47 = v30 ^ v42
-%line 2326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2881+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, [esp + 976]
 	mov [esp + 1200], eax
 ; v8 = v48 & v41
-%line 2327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2882+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 1184]
 	mov [esp + 1208], eax
 ; v17 = v48 & v44
-%line 2328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2883+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 1192]
 	mov [esp + 1216], eax
 ; v43 = v46 & v41
-%line 2329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2884+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1184]
 	mov [esp + 1224], eax
 ; v43 = v17 ^ v43
-%line 2330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2885+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1216]
 	xor eax, [esp + 1224]
 	mov [esp + 1232], eax
 ; v48 = v48 & v47
-%line 2331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2886+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 1200]
 ; v17 = v46 & v44
-%line 2332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2887+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1192]
 	mov [esp + 1240], eax
 ; v41 = v40 & v41
-%line 2333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2888+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1184]
 	mov [esp + 1248], eax
 ; v17 = v48 ^ v17
-%line 2334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2889+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1240]
 ; v41 = v17 ^ v41
-%line 2335+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2890+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1248]
 	mov [esp + 1256], edi
 ; v46 = v46 & v47
-%line 2336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2891+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 1200]
 ; v44 = v40 & v44
-%line 2337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2892+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1192]
 ; v44 = v46 ^ v44
-%line 2338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2893+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3768], edx
 ; v47 = v40 & v47
-%line 2339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2894+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1200]
 	mov [esp + 3776], eax
 ; v8 = v8 ^ v24
-%line 2340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2895+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1208]
 	mov [esp + 4056], eax
 	xor eax, [esp + 1096]
 	mov [esp + 4056], eax
 	mov [esp + 1208], eax
 ; v8 = v8 ^ v53
-%line 2341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2896+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1136]
 	mov [esp + 4056], eax
 	mov [esp + 1208], eax
 ; v43 = v43 ^ v54
-%line 2342+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2897+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1232]
 	mov [esp + 4072], eax
 	xor eax, [esp + 1104]
 	mov [esp + 4072], eax
 	mov [esp + 1232], eax
 ; v43 = v43 ^ v49
-%line 2343+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2898+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1144]
 	mov [esp + 4072], eax
 	mov [esp + 1232], eax
 ; v41 = v41 ^ v55
-%line 2344+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2899+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1256]
 	xor eax, [esp + 1112]
 	mov [esp + 1256], eax
 ; v41 = v41 ^ v50
-%line 2345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2900+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1152]
 	mov [esp + 1256], eax
 ; v44 = v44 ^ v26
-%line 2346+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2901+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3768]
 	xor edi, [esp + 1120]
 	mov [esp + 3768], edi
 ; v44 = v44 ^ v51
-%line 2347+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2902+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1160]
 	mov [esp + 3768], edi
 ; v47 = v47 ^ v52
-%line 2348+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2903+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3776]
 	xor edx, [esp + 1128]
 	mov [esp + 3776], edx
 ; v47 = v47 ^ v39
-%line 2349+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2904+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1168]
 	mov [esp + 3776], edx
 ; v26 = v8 ^ v26
-%line 2350+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2905+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4056]
 	mov [esp + 4024], eax
 	xor eax, [esp + 1120]
 	mov [esp + 4024], eax
 	mov [esp + 1264], eax
 ; v52 = v43 ^ v52
-%line 2351+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2906+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4072]
 	xor eax, [esp + 1128]
 	mov [esp + 1272], eax
 ; v53 = v44 ^ v53
-%line 2352+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2907+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1136]
 	mov [esp + 1280], edi
 ; v49 = v47 ^ v49
-%line 2353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2908+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1144]
 	mov [esp + 1288], edx
 ; v47 = v25 & v29
-%line 2354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2909+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, [esp + 968]
 	mov [esp + 1296], eax
 ; v44 = v25 & v28
-%line 2355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2910+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, [esp + 960]
 ; v43 = v21 & v29
-%line 2356+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2911+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	and edx, [esp + 968]
 ; v43 = v44 ^ v43
-%line 2357+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2912+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1304], eax
 ; v44 = v25 & v38
-%line 2358+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2913+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, ebp
 ; v8 = v21 & v28
-%line 2359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2914+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	and edx, [esp + 960]
 ; v40 = v22 & v29
-%line 2360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2915+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1040]
 	and edi, [esp + 968]
 ; v8 = v44 ^ v8
-%line 2361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2916+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v40 = v8 ^ v40
-%line 2362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2917+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1312], eax
 ; v8 = v21 & v38
-%line 2363+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2918+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1056]
 	and eax, ebp
 ; v44 = v22 & v28
-%line 2364+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2919+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1040]
 	and edx, [esp + 960]
 ; v44 = v8 ^ v44
-%line 2365+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2920+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1320], eax
 ; v8 = v22 & v38
-%line 2366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2921+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	and eax, ebp
 	mov [esp + 1328], eax
 ; v46 = v35 & v35
-%line 2367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2922+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ebx
 	mov [esp + 1336], eax
 ; v17 = v35 & v37
-%line 2368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2923+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ecx
 ; v48 = v27 & v35
-%line 2369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2924+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1088]
 	and edx, ebx
 ; v48 = v17 ^ v48
-%line 2370+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2925+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1344], eax
 ; v17 = v35 & v45
-%line 2371+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2926+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, esi
 ; v5 = v27 & v37
-%line 2372+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2927+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1088]
 	and edx, ecx
 ; v15 = v31 & v35
-%line 2373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2928+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1064]
 	and edi, ebx
 ; v5 = v17 ^ v5
-%line 2374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2929+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v15 = v5 ^ v15
-%line 2375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2930+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1352], eax
 ; v5 = v27 & v45
-%line 2376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2931+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1088]
 	and eax, esi
 ; v17 = v31 & v37
-%line 2377+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2932+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1064]
 	and edx, ecx
 ; v17 = v5 ^ v17
-%line 2378+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2933+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1360], eax
 ; v5 = v31 & v45
-%line 2379+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2934+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1064]
 	and eax, esi
 	mov [esp + 1368], eax
 ; v2 = v25 ^ v35
-%line 2380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2935+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1080]
 	xor edi, ebx
 ; v12 = v21 ^ v27
-%line 2381+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2936+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	xor edx, [esp + 1088]
 ; v56 = v22 ^ v31
-%line 2382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2937+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, [esp + 1064]
 	mov [esp + 304], eax
 ; v57 = v29 ^ v35
-%line 2383+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2938+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, ebx
 	mov [esp + 312], eax
 ; v58 = v28 ^ v37
-%line 2384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2939+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, ecx
 	mov [esp + 320], eax
 ; v59 = v38 ^ v45
-%line 2385+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2940+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	xor eax, esi
 	mov [esp + 328], eax
 ; v60 = v2 & v57
-%line 2386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2941+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 312]
 	mov [esp + 336], eax
 ; v61 = v2 & v58
-%line 2387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2942+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 320]
 	mov [esp + 344], eax
 ; v62 = v12 & v57
-%line 2388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2943+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 312]
 	mov [esp + 352], eax
 ; v62 = v61 ^ v62
-%line 2389+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2944+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 344]
 	xor eax, [esp + 352]
 	mov [esp + 1376], eax
 ; v2 = v2 & v59
-%line 2390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2945+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 328]
 ; v61 = v12 & v58
-%line 2391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2946+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 320]
 	mov [esp + 1384], eax
 ; v57 = v56 & v57
-%line 2392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2947+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 312]
 	mov [esp + 1392], eax
 ; v61 = v2 ^ v61
-%line 2393+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2948+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1384]
 ; v57 = v61 ^ v57
-%line 2394+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2949+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1392]
 	mov [esp + 1400], edi
 ; v12 = v12 & v59
-%line 2395+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2950+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 328]
 ; v58 = v56 & v58
-%line 2396+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2951+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 320]
 ; v58 = v12 ^ v58
-%line 2397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2952+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3784], edx
 ; v59 = v56 & v59
-%line 2398+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2953+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 328]
 	mov [esp + 3792], eax
 ; v60 = v60 ^ v47
-%line 2399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2954+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 336]
 	mov [esp + 4064], eax
 	xor eax, [esp + 1296]
 	mov [esp + 4064], eax
 	mov [esp + 336], eax
 ; v60 = v60 ^ v46
-%line 2400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2955+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1336]
 	mov [esp + 4064], eax
 	mov [esp + 336], eax
 ; v62 = v62 ^ v43
-%line 2401+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2956+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1376]
 	mov [esp + 4080], eax
 	xor eax, [esp + 1304]
 	mov [esp + 4080], eax
 	mov [esp + 1376], eax
 ; v62 = v62 ^ v48
-%line 2402+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2957+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1344]
 	mov [esp + 4080], eax
 	mov [esp + 1376], eax
 ; v57 = v57 ^ v40
-%line 2403+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2958+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1400]
 	xor eax, [esp + 1312]
 	mov [esp + 1400], eax
 ; v57 = v57 ^ v15
-%line 2404+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2959+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1352]
 	mov [esp + 1400], eax
 ; v58 = v58 ^ v44
-%line 2405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2960+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3784]
 	xor edi, [esp + 1320]
 	mov [esp + 3784], edi
 ; v58 = v58 ^ v17
-%line 2406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2961+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1360]
 	mov [esp + 3784], edi
 ; v59 = v59 ^ v8
-%line 2407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2962+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3792]
 	xor edx, [esp + 1328]
 	mov [esp + 3792], edx
 ; v59 = v59 ^ v5
-%line 2408+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2963+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1368]
 	mov [esp + 3792], edx
 ; v44 = v60 ^ v44
-%line 2409+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2964+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4064]
 	mov [esp + 4032], eax
 	xor eax, [esp + 1320]
 	mov [esp + 4032], eax
 	mov [esp + 1408], eax
 ; v8 = v62 ^ v8
-%line 2410+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2965+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4080]
 	xor eax, [esp + 1328]
 	mov [esp + 1416], eax
 ; v46 = v58 ^ v46
-%line 2411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2966+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1336]
 	mov [esp + 1424], edi
 ; v48 = v59 ^ v48
-%line 2412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2967+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1344]
 	mov [esp + 1432], edx
 ; v25 = v18 ^ v25
-%line 2413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2968+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	xor eax, [esp + 1080]
 	mov edx, eax
 ; v21 = v37 ^ v21
-%line 2414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2969+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	xor eax, [esp + 1056]
 	mov [esp + 1440], eax
 ; v22 = v23 ^ v22
-%line 2415+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2970+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	xor eax, [esp + 1040]
 	mov [esp + 1448], eax
 ; v19 = v19 ^ v35
-%line 2416+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2971+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	xor eax, ebx
 	mov [esp + 1048], eax
 ; v27 = v20 ^ v27
-%line 2417+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2972+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	xor eax, [esp + 1088]
 	mov edi, eax
 ; v31 = v38 ^ v31
-%line 2418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2973+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	xor eax, [esp + 1064]
 	mov [esp + 1456], eax
 ; v29 = v33 ^ v29
-%line 2419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2974+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 968]
 	mov [esp + 1464], eax
 ; v28 = v36 ^ v28
-%line 2420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2975+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 960]
 	mov [esp + 1472], eax
 ; v38 = v30 ^ v38
-%line 2421+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2976+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, ebp
 	mov [esp + 1480], eax
 ; v35 = v32 ^ v35
-%line 2422+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2977+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, ebx
 	mov ebx, eax
 ; v37 = v34 ^ v37
-%line 2423+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2978+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v42 ^ v45
-%line 2424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2979+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, esi
 	mov esi, eax
 ; v42 = v25 & v29
-%line 2425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2980+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1464]
 	mov [esp + 1488], eax
 ; v34 = v25 & v28
-%line 2426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2981+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1472]
 ; v32 = v21 & v29
-%line 2427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2982+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1440]
 	and ebp, [esp + 1464]
 ; v32 = v34 ^ v32
-%line 2428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2983+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1496], eax
 ; v34 = v25 & v38
-%line 2429+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2984+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 1480]
 ; v30 = v21 & v28
-%line 2430+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2985+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	and eax, [esp + 1472]
 	mov [esp + 1504], eax
 ; v36 = v22 & v29
-%line 2431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2986+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	and eax, [esp + 1464]
 ; v30 = v34 ^ v30
-%line 2432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2987+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1504]
 ; v36 = v30 ^ v36
-%line 2433+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2988+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 1512], ebp
 ; v30 = v21 & v38
-%line 2434+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2989+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	and eax, [esp + 1480]
 ; v34 = v22 & v28
-%line 2435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2990+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1448]
 	and ebp, [esp + 1472]
 ; v34 = v30 ^ v34
-%line 2436+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2991+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1520], eax
 ; v30 = v22 & v38
-%line 2437+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2992+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	and eax, [esp + 1480]
 	mov [esp + 1528], eax
 ; v33 = v19 & v35
-%line 2438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2993+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, ebx
 	mov [esp + 1536], eax
 ; v20 = v19 & v37
-%line 2439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2994+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, ecx
 ; v23 = v27 & v35
-%line 2440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2995+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, ebx
 ; v23 = v20 ^ v23
-%line 2441+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2996+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1544], eax
 ; v20 = v19 & v45
-%line 2442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2997+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1048]
 	and ebp, esi
 ; v18 = v27 & v37
-%line 2443+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2998+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, ecx
 	mov [esp + 1552], eax
 ; v59 = v31 & v35
-%line 2444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 2999+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1456]
 	and eax, ebx
 ; v18 = v20 ^ v18
-%line 2445+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3000+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1552]
 ; v59 = v18 ^ v59
-%line 2446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3001+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 1560], ebp
 ; v18 = v27 & v45
-%line 2447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3002+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, esi
 ; v20 = v31 & v37
-%line 2448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3003+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1456]
 	and ebp, ecx
 ; v20 = v18 ^ v20
-%line 2449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3004+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1568], eax
 ; v18 = v31 & v45
-%line 2450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3005+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1456]
 	and eax, esi
 	mov [esp + 1576], eax
 ; v19 = v25 ^ v19
-%line 2451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3006+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1048]
 ; v27 = v21 ^ v27
-%line 2452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3007+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	xor eax, edi
 	mov edi, eax
 ; v31 = v22 ^ v31
-%line 2453+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3008+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	xor eax, [esp + 1456]
 	mov [esp + 1584], eax
 ; v35 = v29 ^ v35
-%line 2454+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3009+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1464]
 	xor eax, ebx
 	mov [esp + 3800], eax
 ; v37 = v28 ^ v37
-%line 2455+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3010+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1472]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v38 ^ v45
-%line 2456+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3011+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1480]
 	xor eax, esi
 	mov esi, eax
 ; v38 = v19 & v35
-%line 2457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3012+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3800]
 	mov ebx, eax
 ; v28 = v19 & v37
-%line 2458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3013+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ecx
 	mov [esp + 1592], eax
 ; v29 = v27 & v35
-%line 2459+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3014+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3800]
 	mov [esp + 1600], eax
 ; v29 = v28 ^ v29
-%line 2460+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3015+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1592]
 	xor eax, [esp + 1600]
 ; v19 = v19 & v45
-%line 2461+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3016+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, esi
 ; v28 = v27 & v37
-%line 2462+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3017+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 360], edi
 	mov ebp, [esp + 360]
 	and ebp, ecx
 	mov [esp + 360], ebp
 	mov [esp + 1608], ebp
 ; v35 = v31 & v35
-%line 2463+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3018+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1584]
 	mov [esp + 3944], ebp
 	mov [esp + 368], ebp
 	and ebp, [esp + 3800]
 	mov [esp + 368], ebp
 ; v28 = v19 ^ v28
-%line 2464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3019+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1608]
 ; v35 = v28 ^ v35
-%line 2465+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3020+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ebp
 ; v27 = v27 & v45
-%line 2466+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3021+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, esi
 ; v37 = v31 & v37
-%line 2467+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3022+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3944]
 	and ebp, ecx
 ; v37 = v27 ^ v37
-%line 2468+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3023+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, ebp
 ; v45 = v31 & v45
-%line 2469+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3024+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1584]
 	and ecx, esi
 ; v38 = v38 ^ v42
-%line 2470+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3025+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1488]
 ; v38 = v38 ^ v33
-%line 2471+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3026+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1536]
 ; v29 = v29 ^ v32
-%line 2472+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3027+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1496]
 ; v29 = v29 ^ v23
-%line 2473+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3028+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1544]
 ; v35 = v35 ^ v36
-%line 2474+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3029+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1512]
 ; v35 = v35 ^ v59
-%line 2475+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3030+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1560]
 ; v37 = v37 ^ v34
-%line 2476+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3031+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1520]
 ; v37 = v37 ^ v20
-%line 2477+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3032+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1568]
 ; v45 = v45 ^ v30
-%line 2478+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3033+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1528]
 ; v45 = v45 ^ v18
-%line 2479+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3034+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1576]
 ; v34 = v38 ^ v34
-%line 2480+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3035+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1520]
 ; v30 = v29 ^ v30
-%line 2481+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3036+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, eax
 	xor esi, [esp + 1528]
 ; v33 = v37 ^ v33
-%line 2482+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3037+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1536]
 ; v23 = v45 ^ v23
-%line 2483+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3038+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1544]
 ; v42 = v42 ^ v24
-%line 2484+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3039+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1488]
 	xor eax, [esp + 1096]
 	mov [esp + 1488], eax
 ; v42 = v42 ^ v47
-%line 2485+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3040+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1296]
 	mov [esp + 1488], eax
 ; v32 = v32 ^ v54
-%line 2486+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3041+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1496]
 	xor eax, [esp + 1104]
 	mov [esp + 1496], eax
 ; v32 = v32 ^ v43
-%line 2487+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3042+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1304]
 	mov [esp + 1496], eax
 ; v36 = v36 ^ v55
-%line 2488+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3043+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1512]
 	xor eax, [esp + 1112]
 	mov [esp + 1512], eax
 ; v36 = v36 ^ v40
-%line 2489+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3044+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1312]
 	mov [esp + 1512], eax
 ; v34 = v34 ^ v26
-%line 2490+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3045+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1264]
 ; v34 = v34 ^ v44
-%line 2491+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3046+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1408]
 ; v30 = v30 ^ v52
-%line 2492+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3047+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1272]
 ; v30 = v30 ^ v8
-%line 2493+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3048+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1416]
 ; v35 = v35 ^ v41
-%line 2494+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3049+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1256]
 ; v35 = v35 ^ v57
-%line 2495+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3050+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1400]
 ; v33 = v33 ^ v53
-%line 2496+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3051+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1280]
 ; v33 = v33 ^ v46
-%line 2497+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3052+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1424]
 ; v23 = v23 ^ v49
-%line 2498+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3053+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1288]
 ; v23 = v23 ^ v48
-%line 2499+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3054+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1432]
 ; v59 = v59 ^ v50
-%line 2500+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3055+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1560]
 	xor eax, [esp + 1152]
 	mov [esp + 1560], eax
 ; v59 = v59 ^ v15
-%line 2501+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3056+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1352]
 	mov [esp + 1560], eax
 ; v20 = v20 ^ v51
-%line 2502+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3057+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1568]
 	xor eax, [esp + 1160]
 	mov [esp + 1568], eax
 ; v20 = v20 ^ v17
-%line 2503+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3058+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1360]
 	mov [esp + 1568], eax
 ; v18 = v18 ^ v39
-%line 2504+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3059+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1576]
 	xor eax, [esp + 1168]
 	mov [esp + 1576], eax
 ; v18 = v18 ^ v5
-%line 2505+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3060+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1368]
 	mov [esp + 1576], eax
 ; v53 = v42 ^ v53
-%line 2506+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3061+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1488]
 	xor eax, [esp + 1280]
 	mov [esp + 1616], eax
 ; v49 = v32 ^ v49
-%line 2507+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3062+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1496]
 	xor eax, [esp + 1288]
 	mov [esp + 1624], eax
 ; v50 = v36 ^ v50
-%line 2508+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3063+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1512]
 	xor eax, [esp + 1152]
 	mov [esp + 1632], eax
 ; v51 = v34 ^ v51
-%line 2509+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3064+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1160]
 	mov [esp + 1640], ebx
 ; v39 = v30 ^ v39
-%line 2510+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3065+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1168]
 	mov ebx, esi
 ; v47 = v33 ^ v47
-%line 2511+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3066+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1296]
 ; v43 = v23 ^ v43
-%line 2512+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3067+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1304]
 ; v40 = v59 ^ v40
-%line 2513+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3068+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1560]
 	xor esi, [esp + 1312]
 ; v44 = v20 ^ v44
-%line 2514+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3069+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1568]
 	xor ebp, [esp + 1408]
 ; v8 = v18 ^ v8
-%line 2515+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3070+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1576]
 	xor eax, [esp + 1416]
 ; v43 = v43 ^ v5
-%line 2516+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3071+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1368]
 ; v5 = v39 ^ v5
-%line 2517+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3072+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1368]
 	mov [esp + 1648], ebx
 ; v47 = v47 ^ v17
-%line 2518+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3073+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1360]
 ; v17 = v51 ^ v17
-%line 2519+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3074+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1640]
 	xor ebx, [esp + 1360]
 	mov [esp + 1656], ebx
 ; v35 = v35 ^ v15
-%line 2520+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3075+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1352]
 ; v15 = v50 ^ v15
-%line 2521+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3076+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1632]
 	xor ebx, [esp + 1352]
 	mov [esp + 1664], ebx
 ; v5 = v5 ^ v48
-%line 2522+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3077+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1648]
 	xor ebx, [esp + 1432]
 	mov [esp + 1648], ebx
 ; v48 = v49 ^ v48
-%line 2523+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3078+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1624]
 	xor ebx, [esp + 1432]
 	mov [esp + 1672], ebx
 ; v17 = v17 ^ v46
-%line 2524+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3079+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1656]
 	xor ebx, [esp + 1424]
 	mov [esp + 1656], ebx
 ; v46 = v53 ^ v46
-%line 2525+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3080+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1616]
 	xor ebx, [esp + 1424]
 	mov [esp + 1680], ebx
 ; v15 = v15 ^ v57
-%line 2526+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3081+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1664]
 	xor ebx, [esp + 1400]
 	mov [esp + 1664], ebx
 ; v57 = v41 ^ v57
-%line 2527+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3082+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1256]
 	xor ebx, [esp + 1400]
 	mov [esp + 1688], ebx
 ; v48 = v48 ^ v8
-%line 2528+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3083+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1672]
 	xor ebx, eax
 	mov [esp + 1672], ebx
 ; v8 = v52 ^ v8
-%line 2529+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3084+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1272]
 	xor ebx, eax
 	mov [esp + 1696], ebx
 ; v46 = v46 ^ v44
-%line 2530+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3085+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	xor eax, ebp
 	mov [esp + 1680], eax
 ; v44 = v26 ^ v44
-%line 2531+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3086+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1264]
 	xor eax, ebp
 	mov [esp + 1704], eax
 ; v57 = v57 ^ v40
-%line 2532+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3087+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	xor eax, esi
 	mov [esp + 1688], eax
 ; v40 = v55 ^ v40
-%line 2533+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3088+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1112]
 	xor eax, esi
 	mov [esp + 1712], eax
 ; v8 = v8 ^ v43
-%line 2534+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3089+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, ecx
 	mov [esp + 1696], eax
 ; v43 = v54 ^ v43
-%line 2535+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3090+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1104]
 	xor eax, ecx
 	mov [esp + 1720], eax
 ; v44 = v44 ^ v47
-%line 2536+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3091+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1704]
 	xor ecx, edi
 	mov [esp + 1704], ecx
 ; v47 = v24 ^ v47
-%line 2537+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3092+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1096]
 	xor eax, edi
 	mov [esp + 1728], eax
 ; v47 = v47 ^ v46
-%line 2538+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3093+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1728]
 	xor esi, [esp + 1680]
 	mov [esp + 1728], esi
 ; v43 = v43 ^ v48
-%line 2539+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3094+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1672]
 	mov [esp + 1720], eax
 ; v40 = v40 ^ v15
-%line 2540+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3095+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	xor eax, [esp + 1664]
 	mov [esp + 1712], eax
 ; v40 = v40 ^ v35
-%line 2541+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3096+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1712], eax
 ; v44 = v44 ^ v17
-%line 2542+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3097+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1656]
 	mov [esp + 1704], ecx
 ; v8 = v8 ^ v5
-%line 2543+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3098+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, [esp + 1648]
 	mov [esp + 1696], eax
 ; v57 = v57 ^ v35
-%line 2544+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3099+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	xor eax, edx
 	mov [esp + 1688], eax
 ; v24 = v47 & v0
-%line 2545+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3100+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 24]
 	mov [esp + 1736], eax
 ; v54 = v47 & v3
-%line 2546+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3101+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 48]
 ; v55 = v35 & v0
-%line 2547+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3102+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 24]
 ; v55 = v54 ^ v55
-%line 2548+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3103+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 1744], esi
 ; v54 = v47 & v6
-%line 2549+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3104+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1728]
 	and eax, [esp + 72]
 ; v26 = v35 & v3
-%line 2550+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3105+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
 	and ecx, [esp + 48]
 ; v52 = v43 & v0
-%line 2551+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3106+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1720]
 	and esi, [esp + 24]
 ; v26 = v54 ^ v26
-%line 2552+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3107+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v52 = v26 ^ v52
-%line 2553+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3108+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1752], eax
 ; v26 = v35 & v6
-%line 2554+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3109+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 72]
 ; v54 = v43 & v3
-%line 2555+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3110+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1720]
 	and ecx, [esp + 48]
 ; v54 = v26 ^ v54
-%line 2556+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3111+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1760], eax
 ; v26 = v43 & v6
-%line 2557+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3112+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	and eax, [esp + 72]
 	mov [esp + 1768], eax
 ; v41 = v46 & v10
-%line 2558+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3113+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 104]
 	mov [esp + 1776], eax
 ; v53 = v46 & v13
-%line 2559+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3114+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 128]
 ; v49 = v40 & v10
-%line 2560+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3115+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1712]
 	and ecx, [esp + 104]
 ; v49 = v53 ^ v49
-%line 2561+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3116+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1784], eax
 ; v53 = v46 & v16
-%line 2562+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3117+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 152]
 ; v50 = v40 & v13
-%line 2563+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3118+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1712]
 	and ecx, [esp + 128]
 ; v51 = v48 & v10
-%line 2564+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3119+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1672]
 	and esi, [esp + 104]
 ; v50 = v53 ^ v50
-%line 2565+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3120+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v51 = v50 ^ v51
-%line 2566+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3121+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1792], eax
 ; v50 = v40 & v16
-%line 2567+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3122+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	and eax, [esp + 152]
 ; v53 = v48 & v13
-%line 2568+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3123+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1672]
 	and ecx, [esp + 128]
 ; v53 = v50 ^ v53
-%line 2569+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3124+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1800], eax
 ; v50 = v48 & v16
-%line 2570+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3125+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1672]
 	and eax, [esp + 152]
 	mov [esp + 1808], eax
 ; v39 = v47 ^ v46
-%line 2571+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3126+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1728]
 	xor esi, [esp + 1680]
 ; v18 = v35 ^ v40
-%line 2572+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3127+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
 	xor ecx, [esp + 1712]
 ; v20 = v43 ^ v48
-%line 2573+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3128+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1672]
 	mov [esp + 1816], eax
 ; v59 = v0 ^ v10
-%line 2574+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3129+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 1824], eax
 ; v23 = v3 ^ v13
-%line 2575+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3130+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 128]
 	mov [esp + 3808], eax
 ; v33 = v6 ^ v16
-%line 2576+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3131+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 72]
 	xor ebx, [esp + 152]
 ; v30 = v39 & v59
-%line 2577+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3132+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, esi
 	and edi, [esp + 1824]
 ; v34 = v39 & v23
-%line 2578+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3133+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3808]
 	mov [esp + 1832], eax
 ; v36 = v18 & v59
-%line 2579+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3134+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1824]
 	mov [esp + 1840], eax
 ; v36 = v34 ^ v36
-%line 2580+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3135+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1832]
 	xor ebp, [esp + 1840]
 ; v39 = v39 & v33
-%line 2581+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3136+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, ebx
 ; v34 = v18 & v23
-%line 2582+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3137+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 376], ecx
 	mov eax, [esp + 376]
 	and eax, [esp + 3808]
 	mov [esp + 376], eax
 	mov [esp + 1848], eax
 ; v59 = v20 & v59
-%line 2583+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3138+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1816]
 	mov [esp + 3952], eax
 	mov [esp + 384], eax
@@ -10786,238 +11146,238 @@ align 32
 	mov [esp + 384], eax
 	mov [esp + 1856], eax
 ; v34 = v39 ^ v34
-%line 2584+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3139+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1848]
 ; v59 = v34 ^ v59
-%line 2585+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3140+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1856]
 	mov [esp + 1864], esi
 ; v18 = v18 & v33
-%line 2586+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3141+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v23 = v20 & v23
-%line 2587+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3142+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3952]
 	and eax, [esp + 3808]
 ; v23 = v18 ^ v23
-%line 2588+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3143+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v33 = v20 & v33
-%line 2589+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3144+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1816]
 	and eax, ebx
 ; v30 = v30 ^ v24
-%line 2590+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3145+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1736]
 ; v30 = v30 ^ v41
-%line 2591+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3146+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1776]
 ; v36 = v36 ^ v55
-%line 2592+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3147+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1744]
 ; v36 = v36 ^ v49
-%line 2593+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3148+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1784]
 ; v59 = v59 ^ v52
-%line 2594+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3149+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1864]
 	xor esi, [esp + 1752]
 	mov [esp + 1864], esi
 ; v59 = v59 ^ v51
-%line 2595+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3150+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1792]
 	mov [esp + 1864], esi
 ; v23 = v23 ^ v54
-%line 2596+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3151+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1760]
 ; v23 = v23 ^ v53
-%line 2597+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3152+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1800]
 ; v33 = v33 ^ v26
-%line 2598+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3153+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1768]
 ; v33 = v33 ^ v50
-%line 2599+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3154+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1808]
 ; v54 = v30 ^ v54
-%line 2600+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3155+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1760]
 	mov [esp + 1872], edi
 ; v26 = v36 ^ v26
-%line 2601+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3156+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1768]
 	mov [esp + 1880], ebp
 ; v41 = v23 ^ v41
-%line 2602+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3157+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1776]
 	mov [esp + 1888], ecx
 ; v49 = v33 ^ v49
-%line 2603+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3158+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1784]
 	mov [esp + 1896], eax
 ; v33 = v44 & v1
-%line 2604+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3159+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 32]
 	mov [esp + 1904], eax
 ; v23 = v44 & v4
-%line 2605+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3160+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 56]
 ; v36 = v15 & v1
-%line 2606+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3161+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	and ecx, [esp + 32]
 ; v36 = v23 ^ v36
-%line 2607+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3162+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1912], eax
 ; v23 = v44 & v7
-%line 2608+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3163+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 80]
 ; v30 = v15 & v4
-%line 2609+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3164+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	and ecx, [esp + 56]
 ; v20 = v8 & v1
-%line 2610+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3165+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1696]
 	and esi, [esp + 32]
 ; v30 = v23 ^ v30
-%line 2611+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3166+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v20 = v30 ^ v20
-%line 2612+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3167+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1920], eax
 ; v30 = v15 & v7
-%line 2613+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3168+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1664]
 	and eax, [esp + 80]
 ; v23 = v8 & v4
-%line 2614+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3169+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1696]
 	and ecx, [esp + 56]
 ; v23 = v30 ^ v23
-%line 2615+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3170+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1928], eax
 ; v30 = v8 & v7
-%line 2616+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3171+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	and eax, [esp + 80]
 	mov [esp + 1936], eax
 ; v18 = v17 & v11
-%line 2617+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3172+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 112]
 	mov [esp + 1944], eax
 ; v34 = v17 & v14
-%line 2618+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3173+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 136]
 ; v39 = v57 & v11
-%line 2619+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3174+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1688]
 	and ecx, [esp + 112]
 ; v39 = v34 ^ v39
-%line 2620+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3175+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1952], eax
 ; v34 = v17 & v9
-%line 2621+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3176+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 96]
 ; v32 = v57 & v14
-%line 2622+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3177+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1688]
 	and ecx, [esp + 136]
 ; v42 = v5 & v11
-%line 2623+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3178+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1648]
 	and esi, [esp + 112]
 ; v32 = v34 ^ v32
-%line 2624+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3179+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v42 = v32 ^ v42
-%line 2625+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3180+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1960], eax
 ; v32 = v57 & v9
-%line 2626+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3181+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	and eax, [esp + 96]
 ; v34 = v5 & v14
-%line 2627+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3182+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1648]
 	and ecx, [esp + 136]
 ; v34 = v32 ^ v34
-%line 2628+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3183+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1968], eax
 ; v32 = v5 & v9
-%line 2629+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3184+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1648]
 	and eax, [esp + 96]
 	mov [esp + 1976], eax
 ; v45 = v44 ^ v17
-%line 2630+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3185+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1704]
 	xor esi, [esp + 1656]
 ; v37 = v15 ^ v57
-%line 2631+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3186+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	xor ecx, [esp + 1688]
 ; v29 = v8 ^ v5
-%line 2632+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3187+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, [esp + 1648]
 	mov [esp + 1984], eax
 ; v38 = v1 ^ v11
-%line 2633+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3188+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 1992], eax
 ; v31 = v4 ^ v14
-%line 2634+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3189+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov [esp + 3816], eax
 ; v27 = v7 ^ v9
-%line 2635+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3190+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 80]
 	xor ebx, [esp + 96]
 ; v28 = v45 & v38
-%line 2636+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3191+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, esi
 	and edi, [esp + 1992]
 ; v19 = v45 & v31
-%line 2637+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3192+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3816]
 	mov [esp + 2000], eax
 ; v22 = v37 & v38
-%line 2638+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3193+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1992]
 	mov [esp + 2008], eax
 ; v22 = v19 ^ v22
-%line 2639+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3194+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2000]
 	xor ebp, [esp + 2008]
 ; v45 = v45 & v27
-%line 2640+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3195+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, ebx
 ; v19 = v37 & v31
-%line 2641+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3196+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 392], ecx
 	mov eax, [esp + 392]
 	and eax, [esp + 3816]
 	mov [esp + 392], eax
 	mov [esp + 2016], eax
 ; v38 = v29 & v38
-%line 2642+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3197+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1984]
 	mov [esp + 3960], eax
 	mov [esp + 400], eax
@@ -11025,295 +11385,295 @@ align 32
 	mov [esp + 400], eax
 	mov [esp + 2024], eax
 ; v19 = v45 ^ v19
-%line 2643+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3198+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2016]
 ; v38 = v19 ^ v38
-%line 2644+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3199+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2024]
 	mov [esp + 2032], esi
 ; v37 = v37 & v27
-%line 2645+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3200+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v31 = v29 & v31
-%line 2646+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3201+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3960]
 	and eax, [esp + 3816]
 ; v31 = v37 ^ v31
-%line 2647+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3202+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v27 = v29 & v27
-%line 2648+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3203+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1984]
 	and eax, ebx
 ; v28 = v28 ^ v33
-%line 2649+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3204+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1904]
 ; v28 = v28 ^ v18
-%line 2650+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3205+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1944]
 ; v22 = v22 ^ v36
-%line 2651+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3206+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1912]
 ; v22 = v22 ^ v39
-%line 2652+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3207+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1952]
 ; v38 = v38 ^ v20
-%line 2653+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3208+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2032]
 	xor esi, [esp + 1920]
 	mov [esp + 2032], esi
 ; v38 = v38 ^ v42
-%line 2654+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3209+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1960]
 	mov [esp + 2032], esi
 ; v31 = v31 ^ v23
-%line 2655+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3210+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1928]
 ; v31 = v31 ^ v34
-%line 2656+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3211+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1968]
 ; v27 = v27 ^ v30
-%line 2657+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3212+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1936]
 ; v27 = v27 ^ v32
-%line 2658+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3213+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1976]
 ; v23 = v28 ^ v23
-%line 2659+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3214+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1928]
 	mov [esp + 2040], edi
 ; v30 = v22 ^ v30
-%line 2660+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3215+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1936]
 	mov [esp + 2048], ebp
 ; v18 = v31 ^ v18
-%line 2661+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3216+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1944]
 	mov [esp + 2056], ecx
 ; v39 = v27 ^ v39
-%line 2662+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3217+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1952]
 	mov [esp + 2064], eax
 ; v44 = v47 ^ v44
-%line 2663+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3218+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1728]
 	xor eax, [esp + 1704]
 	mov ecx, eax
 ; v15 = v35 ^ v15
-%line 2664+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3219+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1664]
 ; v8 = v43 ^ v8
-%line 2665+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3220+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1696]
 	mov [esp + 2072], eax
 ; v17 = v46 ^ v17
-%line 2666+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3221+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1680]
 	xor esi, [esp + 1656]
 ; v57 = v40 ^ v57
-%line 2667+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3222+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	xor eax, [esp + 1688]
 	mov edi, eax
 ; v5 = v48 ^ v5
-%line 2668+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3223+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1672]
 	xor eax, [esp + 1648]
 	mov ebx, eax
 ; v48 = v0 ^ v1
-%line 2669+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3224+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 2080], eax
 ; v40 = v3 ^ v4
-%line 2670+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3225+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 2088], eax
 ; v46 = v6 ^ v7
-%line 2671+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3226+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 2096], eax
 ; v43 = v10 ^ v11
-%line 2672+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3227+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 2104], eax
 ; v35 = v13 ^ v14
-%line 2673+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3228+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 2112], eax
 ; v47 = v16 ^ v9
-%line 2674+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3229+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 2120], eax
 ; v27 = v44 & v48
-%line 2675+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3230+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2080]
 	mov [esp + 2128], eax
 ; v31 = v44 & v40
-%line 2676+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3231+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2088]
 ; v22 = v15 & v48
-%line 2677+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3232+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 2080]
 ; v22 = v31 ^ v22
-%line 2678+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3233+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2136], eax
 ; v31 = v44 & v46
-%line 2679+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3234+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 2096]
 ; v28 = v15 & v40
-%line 2680+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3235+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2088]
 	mov [esp + 2144], eax
 ; v29 = v8 & v48
-%line 2681+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3236+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	and eax, [esp + 2080]
 ; v28 = v31 ^ v28
-%line 2682+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3237+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2144]
 ; v29 = v28 ^ v29
-%line 2683+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3238+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2152], ebp
 ; v28 = v15 & v46
-%line 2684+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3239+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2096]
 ; v31 = v8 & v40
-%line 2685+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3240+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2072]
 	and ebp, [esp + 2088]
 ; v31 = v28 ^ v31
-%line 2686+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3241+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2160], eax
 ; v28 = v8 & v46
-%line 2687+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3242+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	and eax, [esp + 2096]
 	mov [esp + 2168], eax
 ; v37 = v17 & v43
-%line 2688+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3243+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2104]
 	mov [esp + 2176], eax
 ; v19 = v17 & v35
-%line 2689+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3244+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2112]
 ; v45 = v57 & v43
-%line 2690+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3245+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, [esp + 2104]
 ; v45 = v19 ^ v45
-%line 2691+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3246+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2184], eax
 ; v19 = v17 & v47
-%line 2692+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3247+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 2120]
 ; v21 = v57 & v35
-%line 2693+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3248+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2112]
 	mov [esp + 2192], eax
 ; v25 = v5 & v43
-%line 2694+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3249+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2104]
 ; v21 = v19 ^ v21
-%line 2695+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3250+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2192]
 ; v25 = v21 ^ v25
-%line 2696+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3251+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2200], ebp
 ; v21 = v57 & v47
-%line 2697+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3252+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2120]
 ; v19 = v5 & v35
-%line 2698+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3253+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 2112]
 ; v19 = v21 ^ v19
-%line 2699+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3254+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2208], eax
 ; v21 = v5 & v47
-%line 2700+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3255+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2120]
 	mov [esp + 2216], eax
 ; v17 = v44 ^ v17
-%line 2701+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3256+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, esi
 ; v57 = v15 ^ v57
-%line 2702+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3257+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v5 = v8 ^ v5
-%line 2703+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3258+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	xor eax, ebx
 	mov [esp + 2224], eax
 ; v43 = v48 ^ v43
-%line 2704+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3259+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2080]
 	xor eax, [esp + 2104]
 	mov [esp + 3824], eax
 ; v35 = v40 ^ v35
-%line 2705+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3260+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2088]
 	xor esi, [esp + 2112]
 ; v47 = v46 ^ v47
-%line 2706+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3261+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2096]
 	xor edi, [esp + 2120]
 ; v46 = v17 & v43
-%line 2707+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3262+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3824]
 	mov ebx, eax
 ; v40 = v17 & v35
-%line 2708+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3263+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, esi
 	mov [esp + 2232], eax
 ; v48 = v57 & v43
-%line 2709+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3264+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3824]
 	mov [esp + 2240], eax
 ; v48 = v40 ^ v48
-%line 2710+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3265+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2232]
 	xor eax, [esp + 2240]
 ; v17 = v17 & v47
-%line 2711+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3266+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v40 = v57 & v35
-%line 2712+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3267+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 408], edx
 	mov ebp, [esp + 408]
 	and ebp, esi
 	mov [esp + 408], ebp
 	mov [esp + 2248], ebp
 ; v43 = v5 & v43
-%line 2713+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3268+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2224]
 	mov [esp + 3968], ebp
 	mov [esp + 416], ebp
@@ -11321,387 +11681,387 @@ align 32
 	mov [esp + 416], ebp
 	mov [esp + 3832], ebp
 ; v40 = v17 ^ v40
-%line 2714+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3269+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2248]
 ; v43 = v40 ^ v43
-%line 2715+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3270+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3832]
 	mov [esp + 2256], ecx
 ; v57 = v57 & v47
-%line 2716+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3271+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v35 = v5 & v35
-%line 2717+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3272+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3968]
 	and ecx, esi
 ; v35 = v57 ^ v35
-%line 2718+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3273+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v47 = v5 & v47
-%line 2719+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3274+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 2224]
 	and ecx, edi
 ; v46 = v46 ^ v27
-%line 2720+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3275+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2128]
 ; v46 = v46 ^ v37
-%line 2721+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3276+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2176]
 ; v48 = v48 ^ v22
-%line 2722+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3277+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2136]
 ; v48 = v48 ^ v45
-%line 2723+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3278+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2184]
 ; v43 = v43 ^ v29
-%line 2724+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3279+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2256]
 	xor esi, [esp + 2152]
 	mov [esp + 2256], esi
 ; v43 = v43 ^ v25
-%line 2725+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3280+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2200]
 	mov [esp + 2256], esi
 ; v35 = v35 ^ v31
-%line 2726+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3281+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2160]
 ; v35 = v35 ^ v19
-%line 2727+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3282+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2208]
 ; v47 = v47 ^ v28
-%line 2728+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3283+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2168]
 ; v47 = v47 ^ v21
-%line 2729+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3284+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2216]
 ; v31 = v46 ^ v31
-%line 2730+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3285+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2160]
 ; v28 = v48 ^ v28
-%line 2731+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3286+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, eax
 	xor esi, [esp + 2168]
 ; v37 = v35 ^ v37
-%line 2732+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3287+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2176]
 ; v45 = v47 ^ v45
-%line 2733+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3288+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2184]
 ; v27 = v27 ^ v24
-%line 2734+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3289+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2128]
 	xor eax, [esp + 1736]
 	mov [esp + 2128], eax
 ; v27 = v27 ^ v33
-%line 2735+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3290+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1904]
 	mov [esp + 2128], eax
 ; v22 = v22 ^ v55
-%line 2736+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3291+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2136]
 	xor eax, [esp + 1744]
 	mov [esp + 2136], eax
 ; v22 = v22 ^ v36
-%line 2737+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3292+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1912]
 	mov [esp + 2136], eax
 ; v29 = v29 ^ v52
-%line 2738+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3293+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2152]
 	xor eax, [esp + 1752]
 	mov [esp + 2152], eax
 ; v29 = v29 ^ v20
-%line 2739+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3294+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1920]
 	mov [esp + 2152], eax
 ; v31 = v31 ^ v54
-%line 2740+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3295+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1872]
 ; v31 = v31 ^ v23
-%line 2741+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3296+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2040]
 ; v28 = v28 ^ v26
-%line 2742+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3297+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1880]
 ; v28 = v28 ^ v30
-%line 2743+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3298+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2048]
 ; v43 = v43 ^ v59
-%line 2744+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3299+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2256]
 	xor eax, [esp + 1864]
 	mov [esp + 2256], eax
 ; v43 = v43 ^ v38
-%line 2745+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3300+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2032]
 	mov [esp + 2256], eax
 ; v37 = v37 ^ v41
-%line 2746+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3301+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1888]
 ; v37 = v37 ^ v18
-%line 2747+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3302+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2056]
 ; v45 = v45 ^ v49
-%line 2748+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3303+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1896]
 ; v45 = v45 ^ v39
-%line 2749+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3304+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2064]
 ; v25 = v25 ^ v51
-%line 2750+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3305+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2200]
 	xor eax, [esp + 1792]
 	mov [esp + 2200], eax
 ; v25 = v25 ^ v42
-%line 2751+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3306+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1960]
 	mov [esp + 2200], eax
 ; v19 = v19 ^ v53
-%line 2752+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3307+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2208]
 	xor eax, [esp + 1800]
 	mov [esp + 2208], eax
 ; v19 = v19 ^ v34
-%line 2753+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3308+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1968]
 	mov [esp + 2208], eax
 ; v21 = v21 ^ v50
-%line 2754+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3309+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2216]
 	xor eax, [esp + 1808]
 	mov [esp + 2216], eax
 ; v21 = v21 ^ v32
-%line 2755+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3310+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1976]
 	mov [esp + 2216], eax
 ; v41 = v27 ^ v41
-%line 2756+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3311+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2128]
 	xor eax, [esp + 1888]
 	mov [esp + 2264], eax
 ; v49 = v22 ^ v49
-%line 2757+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3312+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2136]
 	xor eax, [esp + 1896]
 	mov [esp + 2272], eax
 ; v51 = v29 ^ v51
-%line 2758+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3313+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2152]
 	xor eax, [esp + 1792]
 	mov [esp + 2280], eax
 ; v53 = v31 ^ v53
-%line 2759+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3314+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1800]
 ; v50 = v28 ^ v50
-%line 2760+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3315+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1808]
 ; v33 = v37 ^ v33
-%line 2761+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3316+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1904]
 ; v36 = v45 ^ v36
-%line 2762+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3317+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1912]
 ; v20 = v25 ^ v20
-%line 2763+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3318+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2200]
 	xor eax, [esp + 1920]
 	mov edi, eax
 ; v23 = v19 ^ v23
-%line 2764+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3319+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2208]
 	xor eax, [esp + 2040]
 	mov ebp, eax
 ; v30 = v21 ^ v30
-%line 2765+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3320+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2216]
 	xor eax, [esp + 2048]
 ; v36 = v36 ^ v32
-%line 2766+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3321+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1976]
 ; v32 = v50 ^ v32
-%line 2767+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3322+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1976]
 	mov [esp + 2288], esi
 ; v33 = v33 ^ v34
-%line 2768+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3323+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1968]
 ; v34 = v53 ^ v34
-%line 2769+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3324+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1968]
 ; v43 = v43 ^ v42
-%line 2770+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3325+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2256]
 	xor esi, [esp + 1960]
 	mov [esp + 2256], esi
 ; v42 = v51 ^ v42
-%line 2771+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3326+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2280]
 	xor esi, [esp + 1960]
 	mov [esp + 2296], esi
 ; v32 = v32 ^ v39
-%line 2772+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3327+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2288]
 	xor esi, [esp + 2064]
 	mov [esp + 2288], esi
 ; v39 = v49 ^ v39
-%line 2773+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3328+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2272]
 	xor esi, [esp + 2064]
 	mov [esp + 2304], esi
 ; v34 = v34 ^ v18
-%line 2774+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3329+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2056]
 ; v18 = v41 ^ v18
-%line 2775+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3330+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2264]
 	xor esi, [esp + 2056]
 	mov [esp + 2312], esi
 ; v42 = v42 ^ v38
-%line 2776+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3331+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2296]
 	xor esi, [esp + 2032]
 	mov [esp + 2296], esi
 ; v38 = v59 ^ v38
-%line 2777+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3332+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1864]
 	xor esi, [esp + 2032]
 	mov [esp + 2320], esi
 ; v39 = v39 ^ v30
-%line 2778+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3333+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2304]
 	xor esi, eax
 	mov [esp + 2304], esi
 ; v30 = v26 ^ v30
-%line 2779+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3334+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1880]
 	xor esi, eax
 	mov [esp + 2328], esi
 ; v18 = v18 ^ v23
-%line 2780+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3335+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebp
 	mov [esp + 2312], eax
 ; v23 = v54 ^ v23
-%line 2781+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3336+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1872]
 	xor eax, ebp
 	mov [esp + 2336], eax
 ; v38 = v38 ^ v20
-%line 2782+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3337+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, edi
 	mov [esp + 2320], eax
 ; v20 = v52 ^ v20
-%line 2783+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3338+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1752]
 	xor eax, edi
 	mov [esp + 2344], eax
 ; v30 = v30 ^ v36
-%line 2784+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3339+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, ecx
 	mov [esp + 2328], eax
 ; v36 = v55 ^ v36
-%line 2785+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3340+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1744]
 	xor eax, ecx
 	mov [esp + 2352], eax
 ; v23 = v23 ^ v33
-%line 2786+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3341+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, edx
 	mov [esp + 2336], eax
 ; v33 = v24 ^ v33
-%line 2787+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3342+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1736]
 	xor eax, edx
 	mov [esp + 2360], eax
 ; v24 = v33 ^ v18
-%line 2788+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3343+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2312]
 	mov [esp + 2368], eax
 ; v55 = v36 ^ v39
-%line 2789+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3344+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2304]
 	mov [esp + 4040], eax
 ; v52 = v20 ^ v42
-%line 2790+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3345+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2296]
 	mov ecx, eax
 ; v52 = v52 ^ v43
-%line 2791+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3346+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2256]
 ; v54 = v23 ^ v34
-%line 2792+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3347+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, ebx
 	mov [esp + 2376], eax
 ; v26 = v30 ^ v32
-%line 2793+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3348+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, [esp + 2288]
 	mov [esp + 2384], eax
 ; v59 = v38 ^ v43
-%line 2794+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3349+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, [esp + 2256]
 	mov edx, eax
 ; v24 = v24 ^ v54
-%line 2795+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3350+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	xor eax, [esp + 2376]
 	mov [esp + 2368], eax
 ; v41 = v43 ^ v42
-%line 2796+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3351+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2256]
 	xor eax, [esp + 2296]
 	mov [esp + 2392], eax
 ; v55 = v55 ^ v26
-%line 2797+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3352+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	xor eax, [esp + 2384]
 	mov [esp + 4040], eax
 ; v55 = v55 ^ v32
-%line 2798+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3353+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2288]
 	mov [esp + 4040], eax
 ; v49 = v18 ^ v34
-%line 2799+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3354+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v52 = v52 ^ v59
-%line 2800+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3355+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, edx
 ; v51 = v39 ^ v32
-%line 2801+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3356+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2304]
 	xor eax, [esp + 2288]
 	mov [esp + 2408], eax
 ; v24 = v24 ^ v49
-%line 2802+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3357+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2368]
 	xor esi, [esp + 2400]
 	mov [esp + 2368], esi
 ; v53 = v32 ^ v26
-%line 2803+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3358+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2288]
 	xor eax, [esp + 2384]
 	mov [esp + 2416], eax
 ; v41 = v41 ^ v52
-%line 2804+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3359+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2392]
 	xor edi, ecx
 	mov [esp + 2392], edi
 ; v41 = v41 ^ v59
-%line 2805+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3360+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, edx
 	mov [esp + 2392], edi
 ; v54 = v54 ^ v34
-%line 2806+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3361+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	mov [esp + 4112], eax
 	mov [esp + 4088], eax
@@ -11710,14 +12070,14 @@ align 32
 	mov [esp + 4088], eax
 	mov [esp + 2376], eax
 ; v55 = v55 ^ v51
-%line 2807+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3362+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 4040]
 	mov [esp + 4096], ebp
 	xor ebp, [esp + 2408]
 	mov [esp + 4096], ebp
 	mov [esp + 4040], ebp
 ; v50 = v42 ^ v59
-%line 2808+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3363+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2296]
 	mov [esp + 4104], eax
 	mov [esp + 3736], eax
@@ -11726,1286 +12086,1286 @@ align 32
 	mov [esp + 3736], eax
 	mov [esp + 2424], eax
 ; v24 = v24 ^ v54
-%line 2809+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3364+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 4112]
 	mov [esp + 2368], esi
 ; v59 = v59 ^ v52
-%line 2810+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3365+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v53 = v53 ^ v55
-%line 2811+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3366+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	mov [esp + 3976], eax
 	xor eax, ebp
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v53 = v53 ^ v51
-%line 2812+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3367+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2408]
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v49 = v49 ^ v34
-%line 2813+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3368+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v41 = v41 ^ v50
-%line 2814+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3369+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2424]
 	mov [esp + 2392], edi
 ; v26 = v26 ^ v51
-%line 2815+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3370+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2384]
 	mov [esp + 3984], ebp
 	xor ebp, [esp + 2408]
 	mov [esp + 3984], ebp
 	mov [esp + 2384], ebp
 ; v24 = v24 ^ v49
-%line 2816+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3371+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 2368], esi
 ; v51 = v51 ^ v55
-%line 2817+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3372+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 4040]
 	mov [esp + 2408], eax
 ; v59 = v59 ^ v41
-%line 2818+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3373+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v59 = v59 ^ v50
-%line 2819+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3374+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2424]
 ; v54 = v54 ^ v34
-%line 2820+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3375+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	xor eax, ebx
 	mov [esp + 2376], eax
 ; v53 = v53 ^ v26
-%line 2821+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3376+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3976]
 	xor eax, ebp
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v52 = v52 ^ v50
-%line 2822+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3377+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2424]
 ; v21 = v24 & v33
-%line 2823+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3378+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2360]
 	mov [esp + 2432], eax
 ; v19 = v24 & v36
-%line 2824+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3379+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2352]
 ; v25 = v50 & v33
-%line 2825+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3380+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	and eax, [esp + 2360]
 ; v25 = v19 ^ v25
-%line 2826+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3381+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 2440], esi
 ; v19 = v24 & v20
-%line 2827+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3382+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	and eax, [esp + 2344]
 ; v45 = v50 & v36
-%line 2828+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3383+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2424]
 	and esi, [esp + 2352]
 ; v37 = v51 & v33
-%line 2829+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3384+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2408]
 	and edi, [esp + 2360]
 ; v45 = v19 ^ v45
-%line 2830+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3385+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v37 = v45 ^ v37
-%line 2831+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3386+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2448], eax
 ; v45 = v50 & v20
-%line 2832+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3387+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	and eax, [esp + 2344]
 ; v19 = v51 & v36
-%line 2833+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3388+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2408]
 	and esi, [esp + 2352]
 ; v19 = v45 ^ v19
-%line 2834+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3389+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2456], eax
 ; v45 = v51 & v20
-%line 2835+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3390+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	and eax, [esp + 2344]
 	mov [esp + 2464], eax
 ; v28 = v49 & v23
-%line 2836+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3391+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2336]
 	mov [esp + 2472], eax
 ; v31 = v49 & v30
-%line 2837+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3392+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2328]
 ; v29 = v59 & v23
-%line 2838+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3393+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, edx
 	and esi, [esp + 2336]
 ; v29 = v31 ^ v29
-%line 2839+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3394+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2480], eax
 ; v31 = v49 & v38
-%line 2840+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3395+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2320]
 ; v22 = v59 & v30
-%line 2841+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3396+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, edx
 	and esi, [esp + 2328]
 ; v27 = v55 & v23
-%line 2842+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3397+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 4040]
 	and edi, [esp + 2336]
 ; v22 = v31 ^ v22
-%line 2843+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3398+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v27 = v22 ^ v27
-%line 2844+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3399+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2488], eax
 ; v22 = v59 & v38
-%line 2845+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3400+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2320]
 ; v31 = v55 & v30
-%line 2846+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3401+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 4040]
 	and esi, [esp + 2328]
 ; v31 = v22 ^ v31
-%line 2847+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3402+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2496], eax
 ; v22 = v55 & v38
-%line 2848+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3403+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	and eax, [esp + 2320]
 	mov [esp + 2504], eax
 ; v47 = v24 ^ v49
-%line 2849+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3404+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2368]
 	xor edi, [esp + 2400]
 ; v35 = v50 ^ v59
-%line 2850+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3405+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2424]
 	xor esi, edx
 ; v48 = v51 ^ v55
-%line 2851+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3406+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 4040]
 	mov [esp + 2512], eax
 ; v46 = v33 ^ v23
-%line 2852+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3407+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2336]
 	mov [esp + 2520], eax
 ; v5 = v36 ^ v30
-%line 2853+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3408+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2328]
 	mov [esp + 2528], eax
 ; v57 = v20 ^ v38
-%line 2854+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3409+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2320]
 	mov [esp + 2536], eax
 ; v40 = v47 & v46
-%line 2855+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3410+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2520]
 	mov [esp + 2544], eax
 ; v17 = v47 & v5
-%line 2856+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3411+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2528]
 	mov [esp + 2552], eax
 ; v8 = v35 & v46
-%line 2857+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3412+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2520]
 	mov [esp + 2560], eax
 ; v8 = v17 ^ v8
-%line 2858+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3413+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2552]
 	xor eax, [esp + 2560]
 	mov [esp + 2568], eax
 ; v47 = v47 & v57
-%line 2859+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3414+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 2536]
 ; v17 = v35 & v5
-%line 2860+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3415+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2528]
 	mov [esp + 2576], eax
 ; v46 = v48 & v46
-%line 2861+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3416+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2520]
 	mov [esp + 2584], eax
 ; v17 = v47 ^ v17
-%line 2862+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3417+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2576]
 ; v46 = v17 ^ v46
-%line 2863+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3418+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2584]
 	mov [esp + 2592], edi
 ; v35 = v35 & v57
-%line 2864+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3419+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2536]
 ; v5 = v48 & v5
-%line 2865+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3420+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2528]
 ; v5 = v35 ^ v5
-%line 2866+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3421+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 3840], esi
 ; v57 = v48 & v57
-%line 2867+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3422+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2536]
 	mov [esp + 3848], eax
 ; v40 = v40 ^ v21
-%line 2868+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3423+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2544]
 	xor ebp, [esp + 2432]
 	mov [esp + 2544], ebp
 ; v40 = v40 ^ v28
-%line 2869+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3424+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2472]
 	mov [esp + 2544], ebp
 ; v8 = v8 ^ v25
-%line 2870+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3425+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2568]
 	xor edi, [esp + 2440]
 	mov [esp + 2568], edi
 ; v8 = v8 ^ v29
-%line 2871+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3426+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2480]
 	mov [esp + 2568], edi
 ; v46 = v46 ^ v37
-%line 2872+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3427+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2592]
 	xor eax, [esp + 2448]
 	mov [esp + 2592], eax
 ; v46 = v46 ^ v27
-%line 2873+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3428+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2488]
 	mov [esp + 2592], eax
 ; v5 = v5 ^ v19
-%line 2874+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3429+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3840]
 	xor eax, [esp + 2456]
 	mov [esp + 3840], eax
 ; v5 = v5 ^ v31
-%line 2875+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3430+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2496]
 	mov [esp + 3840], eax
 ; v57 = v57 ^ v45
-%line 2876+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3431+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3848]
 	xor esi, [esp + 2464]
 	mov [esp + 3848], esi
 ; v57 = v57 ^ v22
-%line 2877+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3432+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2504]
 	mov [esp + 3848], esi
 ; v19 = v40 ^ v19
-%line 2878+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3433+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2456]
 	mov [esp + 2600], ebp
 ; v45 = v8 ^ v45
-%line 2879+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3434+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2464]
 	mov [esp + 2608], edi
 ; v28 = v5 ^ v28
-%line 2880+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3435+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2472]
 	mov [esp + 2616], eax
 ; v29 = v57 ^ v29
-%line 2881+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3436+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2480]
 	mov [esp + 2624], esi
 ; v57 = v54 & v18
-%line 2882+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3437+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2312]
 	mov [esp + 2632], eax
 ; v5 = v54 & v39
-%line 2883+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3438+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2304]
 ; v8 = v41 & v18
-%line 2884+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3439+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	and esi, [esp + 2312]
 ; v8 = v5 ^ v8
-%line 2885+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3440+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2640], eax
 ; v5 = v54 & v42
-%line 2886+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3441+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2296]
 ; v40 = v41 & v39
-%line 2887+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3442+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	and esi, [esp + 2304]
 ; v48 = v53 & v18
-%line 2888+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3443+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2416]
 	and edi, [esp + 2312]
 ; v40 = v5 ^ v40
-%line 2889+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3444+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v48 = v40 ^ v48
-%line 2890+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3445+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2648], eax
 ; v40 = v41 & v42
-%line 2891+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3446+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2392]
 	and eax, [esp + 2296]
 ; v5 = v53 & v39
-%line 2892+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3447+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2416]
 	and esi, [esp + 2304]
 ; v5 = v40 ^ v5
-%line 2893+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3448+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2656], eax
 ; v40 = v53 & v42
-%line 2894+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3449+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	and eax, [esp + 2296]
 	mov [esp + 2664], eax
 ; v35 = v34 & v34
-%line 2895+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3450+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ebx
 	mov [esp + 2672], eax
 ; v17 = v34 & v32
-%line 2896+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3451+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2288]
 ; v47 = v52 & v34
-%line 2897+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3452+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, ecx
 	and esi, ebx
 ; v47 = v17 ^ v47
-%line 2898+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3453+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2680], eax
 ; v17 = v34 & v43
-%line 2899+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3454+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2256]
 ; v15 = v52 & v32
-%line 2900+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3455+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, ecx
 	and esi, [esp + 2288]
 ; v44 = v26 & v34
-%line 2901+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3456+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2384]
 	and edi, ebx
 ; v15 = v17 ^ v15
-%line 2902+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3457+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v44 = v15 ^ v44
-%line 2903+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3458+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2688], eax
 ; v15 = v52 & v43
-%line 2904+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3459+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2256]
 ; v17 = v26 & v32
-%line 2905+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3460+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2384]
 	and esi, [esp + 2288]
 ; v17 = v15 ^ v17
-%line 2906+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3461+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2696], eax
 ; v15 = v26 & v43
-%line 2907+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3462+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2384]
 	and eax, [esp + 2256]
 	mov [esp + 2704], eax
 ; v58 = v54 ^ v34
-%line 2908+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3463+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2376]
 	xor edi, ebx
 ; v62 = v41 ^ v52
-%line 2909+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3464+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	xor esi, ecx
 ; v60 = v53 ^ v26
-%line 2910+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3465+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	xor eax, [esp + 2384]
 	mov [esp + 2712], eax
 ; v56 = v18 ^ v34
-%line 2911+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3466+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebx
 	mov [esp + 2720], eax
 ; v12 = v39 ^ v32
-%line 2912+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3467+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2304]
 	xor eax, [esp + 2288]
 	mov [esp + 2728], eax
 ; v61 = v42 ^ v43
-%line 2913+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3468+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2296]
 	xor eax, [esp + 2256]
 	mov [esp + 2736], eax
 ; v2 = v58 & v56
-%line 2914+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3469+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2720]
 	mov [esp + 2744], eax
 ; v63 = v58 & v12
-%line 2915+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3470+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2728]
 	mov [esp + 424], eax
 ; v64 = v62 & v56
-%line 2916+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3471+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2720]
 	mov [esp + 432], eax
 ; v64 = v63 ^ v64
-%line 2917+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3472+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 424]
 	xor eax, [esp + 432]
 	mov [esp + 2752], eax
 ; v58 = v58 & v61
-%line 2918+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3473+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 2736]
 ; v63 = v62 & v12
-%line 2919+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3474+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2728]
 	mov [esp + 2760], eax
 ; v56 = v60 & v56
-%line 2920+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3475+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2720]
 	mov [esp + 2768], eax
 ; v63 = v58 ^ v63
-%line 2921+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3476+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2760]
 ; v56 = v63 ^ v56
-%line 2922+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3477+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2768]
 	mov [esp + 2776], edi
 ; v62 = v62 & v61
-%line 2923+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3478+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2736]
 ; v12 = v60 & v12
-%line 2924+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3479+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2728]
 ; v12 = v62 ^ v12
-%line 2925+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3480+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 3856], esi
 ; v61 = v60 & v61
-%line 2926+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3481+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2736]
 	mov [esp + 3864], eax
 ; v2 = v2 ^ v57
-%line 2927+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3482+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2744]
 	xor ebp, [esp + 2632]
 	mov [esp + 2744], ebp
 ; v2 = v2 ^ v35
-%line 2928+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3483+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2672]
 	mov [esp + 2744], ebp
 ; v64 = v64 ^ v8
-%line 2929+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3484+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2752]
 	xor edi, [esp + 2640]
 	mov [esp + 2752], edi
 ; v64 = v64 ^ v47
-%line 2930+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3485+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2680]
 	mov [esp + 2752], edi
 ; v56 = v56 ^ v48
-%line 2931+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3486+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2776]
 	xor eax, [esp + 2648]
 	mov [esp + 2776], eax
 ; v56 = v56 ^ v44
-%line 2932+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3487+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2688]
 	mov [esp + 2776], eax
 ; v12 = v12 ^ v5
-%line 2933+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3488+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3856]
 	xor eax, [esp + 2656]
 	mov [esp + 3856], eax
 ; v12 = v12 ^ v17
-%line 2934+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3489+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2696]
 	mov [esp + 3856], eax
 ; v61 = v61 ^ v40
-%line 2935+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3490+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3864]
 	xor esi, [esp + 2664]
 	mov [esp + 3864], esi
 ; v61 = v61 ^ v15
-%line 2936+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3491+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2704]
 	mov [esp + 3864], esi
 ; v5 = v2 ^ v5
-%line 2937+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3492+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2656]
 	mov [esp + 2784], ebp
 ; v40 = v64 ^ v40
-%line 2938+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3493+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2664]
 	mov [esp + 2792], edi
 ; v35 = v12 ^ v35
-%line 2939+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3494+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2672]
 	mov [esp + 2800], eax
 ; v47 = v61 ^ v47
-%line 2940+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3495+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2680]
 	mov [esp + 2808], esi
 ; v54 = v24 ^ v54
-%line 2941+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3496+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	xor eax, [esp + 2376]
 	mov esi, eax
 ; v41 = v50 ^ v41
-%line 2942+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3497+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	xor eax, [esp + 2392]
 	mov [esp + 2816], eax
 ; v53 = v51 ^ v53
-%line 2943+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3498+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 2416]
 	mov [esp + 2824], eax
 ; v49 = v49 ^ v34
-%line 2944+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3499+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v52 = v59 ^ v52
-%line 2945+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3500+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v26 = v55 ^ v26
-%line 2946+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3501+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	xor eax, [esp + 2384]
 	mov ecx, eax
 ; v18 = v33 ^ v18
-%line 2947+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3502+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2312]
 	mov [esp + 2832], eax
 ; v39 = v36 ^ v39
-%line 2948+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3503+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2304]
 	mov [esp + 2840], eax
 ; v42 = v20 ^ v42
-%line 2949+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3504+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2296]
 	mov [esp + 2848], eax
 ; v34 = v23 ^ v34
-%line 2950+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3505+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, ebx
 	mov edi, eax
 ; v32 = v30 ^ v32
-%line 2951+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3506+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, [esp + 2288]
 	mov ebx, eax
 ; v43 = v38 ^ v43
-%line 2952+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3507+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, [esp + 2256]
 	mov [esp + 2856], eax
 ; v38 = v54 & v18
-%line 2953+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3508+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2832]
 	mov [esp + 2864], eax
 ; v30 = v54 & v39
-%line 2954+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3509+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2840]
 ; v23 = v41 & v18
-%line 2955+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3510+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2816]
 	and ebp, [esp + 2832]
 ; v23 = v30 ^ v23
-%line 2956+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3511+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2872], eax
 ; v30 = v54 & v42
-%line 2957+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3512+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 2848]
 ; v20 = v41 & v39
-%line 2958+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3513+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	and eax, [esp + 2840]
 	mov [esp + 2880], eax
 ; v36 = v53 & v18
-%line 2959+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3514+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	and eax, [esp + 2832]
 ; v20 = v30 ^ v20
-%line 2960+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3515+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2880]
 ; v36 = v20 ^ v36
-%line 2961+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3516+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2888], ebp
 ; v20 = v41 & v42
-%line 2962+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3517+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	and eax, [esp + 2848]
 ; v30 = v53 & v39
-%line 2963+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3518+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2824]
 	and ebp, [esp + 2840]
 ; v30 = v20 ^ v30
-%line 2964+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3519+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2896], eax
 ; v20 = v53 & v42
-%line 2965+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3520+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	and eax, [esp + 2848]
 	mov [esp + 2904], eax
 ; v33 = v49 & v34
-%line 2966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3521+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, edi
 	mov [esp + 2912], eax
 ; v55 = v49 & v32
-%line 2967+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3522+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, ebx
 ; v59 = v52 & v34
-%line 2968+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3523+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, edi
 ; v59 = v55 ^ v59
-%line 2969+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3524+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2920], eax
 ; v55 = v49 & v43
-%line 2970+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3525+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2400]
 	and ebp, [esp + 2856]
 ; v51 = v52 & v32
-%line 2971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3526+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ebx
 	mov [esp + 2928], eax
 ; v50 = v26 & v34
-%line 2972+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3527+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, edi
 ; v51 = v55 ^ v51
-%line 2973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3528+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2928]
 ; v50 = v51 ^ v50
-%line 2974+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3529+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2936], ebp
 ; v51 = v52 & v43
-%line 2975+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3530+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2856]
 ; v55 = v26 & v32
-%line 2976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3531+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, ebx
 ; v55 = v51 ^ v55
-%line 2977+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3532+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2944], eax
 ; v51 = v26 & v43
-%line 2978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3533+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2856]
 	mov [esp + 2952], eax
 ; v49 = v54 ^ v49
-%line 2979+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3534+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2400]
 ; v52 = v41 ^ v52
-%line 2980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3535+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	xor eax, edx
 	mov edx, eax
 ; v26 = v53 ^ v26
-%line 2981+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3536+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	xor eax, ecx
 	mov [esp + 2960], eax
 ; v34 = v18 ^ v34
-%line 2982+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3537+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2832]
 	xor eax, edi
 	mov ecx, eax
 ; v32 = v39 ^ v32
-%line 2983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3538+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2840]
 	xor eax, ebx
 	mov [esp + 3872], eax
 ; v43 = v42 ^ v43
-%line 2984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3539+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2848]
 	xor eax, [esp + 2856]
 	mov edi, eax
 ; v42 = v49 & v34
-%line 2985+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3540+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ecx
 	mov ebx, eax
 ; v39 = v49 & v32
-%line 2986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3541+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3872]
 	mov [esp + 2968], eax
 ; v18 = v52 & v34
-%line 2987+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3542+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ecx
 	mov [esp + 2976], eax
 ; v18 = v39 ^ v18
-%line 2988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3543+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2968]
 	xor eax, [esp + 2976]
 ; v49 = v49 & v43
-%line 2989+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3544+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v39 = v52 & v32
-%line 2990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3545+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 440], edx
 	mov ebp, [esp + 440]
 	and ebp, [esp + 3872]
 	mov [esp + 440], ebp
 	mov [esp + 2984], ebp
 ; v34 = v26 & v34
-%line 2991+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3546+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2960]
 	mov [esp + 3992], ebp
 	mov [esp + 448], ebp
 	and ebp, ecx
 	mov [esp + 448], ebp
 ; v39 = v49 ^ v39
-%line 2992+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3547+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2984]
 ; v34 = v39 ^ v34
-%line 2993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3548+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, ebp
 ; v52 = v52 & v43
-%line 2994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3549+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v32 = v26 & v32
-%line 2995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3550+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3992]
 	and ecx, [esp + 3872]
 ; v32 = v52 ^ v32
-%line 2996+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3551+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v43 = v26 & v43
-%line 2997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3552+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 2960]
 	and ecx, edi
 ; v42 = v42 ^ v38
-%line 2998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3553+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2864]
 ; v42 = v42 ^ v33
-%line 2999+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3554+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2912]
 ; v18 = v18 ^ v23
-%line 3000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3555+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2872]
 ; v18 = v18 ^ v59
-%line 3001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3556+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2920]
 ; v34 = v34 ^ v36
-%line 3002+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3557+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2888]
 ; v34 = v34 ^ v50
-%line 3003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3558+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2936]
 ; v32 = v32 ^ v30
-%line 3004+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3559+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2896]
 ; v32 = v32 ^ v55
-%line 3005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3560+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2944]
 ; v43 = v43 ^ v20
-%line 3006+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3561+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2904]
 ; v43 = v43 ^ v51
-%line 3007+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3562+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2952]
 ; v30 = v42 ^ v30
-%line 3008+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3563+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2896]
 ; v20 = v18 ^ v20
-%line 3009+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3564+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, eax
 	xor edi, [esp + 2904]
 ; v33 = v32 ^ v33
-%line 3010+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3565+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2912]
 ; v59 = v43 ^ v59
-%line 3011+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3566+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2920]
 ; v38 = v38 ^ v21
-%line 3012+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3567+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2864]
 	xor eax, [esp + 2432]
 	mov [esp + 2864], eax
 ; v38 = v38 ^ v57
-%line 3013+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3568+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2632]
 	mov [esp + 2864], eax
 ; v23 = v23 ^ v25
-%line 3014+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3569+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2872]
 	xor eax, [esp + 2440]
 	mov [esp + 2872], eax
 ; v23 = v23 ^ v8
-%line 3015+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3570+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2640]
 	mov [esp + 2872], eax
 ; v36 = v36 ^ v37
-%line 3016+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3571+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2888]
 	xor eax, [esp + 2448]
 	mov [esp + 2888], eax
 ; v36 = v36 ^ v48
-%line 3017+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3572+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2648]
 	mov [esp + 2888], eax
 ; v30 = v30 ^ v19
-%line 3018+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3573+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2600]
 ; v30 = v30 ^ v5
-%line 3019+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3574+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2784]
 ; v20 = v20 ^ v45
-%line 3020+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3575+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2608]
 ; v20 = v20 ^ v40
-%line 3021+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3576+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2792]
 ; v34 = v34 ^ v46
-%line 3022+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3577+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2592]
 ; v34 = v34 ^ v56
-%line 3023+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3578+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2776]
 ; v33 = v33 ^ v28
-%line 3024+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3579+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2616]
 ; v33 = v33 ^ v35
-%line 3025+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3580+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2800]
 ; v59 = v59 ^ v29
-%line 3026+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3581+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2624]
 ; v59 = v59 ^ v47
-%line 3027+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3582+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2808]
 ; v50 = v50 ^ v27
-%line 3028+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3583+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2936]
 	xor eax, [esp + 2488]
 	mov [esp + 2936], eax
 ; v50 = v50 ^ v44
-%line 3029+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3584+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2688]
 	mov [esp + 2936], eax
 ; v55 = v55 ^ v31
-%line 3030+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3585+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2944]
 	xor eax, [esp + 2496]
 	mov [esp + 2944], eax
 ; v55 = v55 ^ v17
-%line 3031+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3586+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2696]
 	mov [esp + 2944], eax
 ; v51 = v51 ^ v22
-%line 3032+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3587+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2952]
 	xor eax, [esp + 2504]
 	mov [esp + 2952], eax
 ; v51 = v51 ^ v15
-%line 3033+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3588+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2704]
 	mov [esp + 2952], eax
 ; v28 = v38 ^ v28
-%line 3034+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3589+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2864]
 	xor eax, [esp + 2616]
 	mov [esp + 2992], eax
 ; v29 = v23 ^ v29
-%line 3035+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3590+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2872]
 	xor eax, [esp + 2624]
 	mov [esp + 3000], eax
 ; v27 = v36 ^ v27
-%line 3036+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3591+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2888]
 	xor eax, [esp + 2488]
 	mov [esp + 3008], eax
 ; v31 = v30 ^ v31
-%line 3037+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3592+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2496]
 	mov [esp + 3016], ebx
 ; v22 = v20 ^ v22
-%line 3038+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3593+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2504]
 ; v57 = v33 ^ v57
-%line 3039+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3594+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2632]
 	mov ebx, edx
 ; v8 = v59 ^ v8
-%line 3040+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3595+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2640]
 ; v48 = v50 ^ v48
-%line 3041+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3596+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 2936]
 	xor edx, [esp + 2648]
 ; v5 = v55 ^ v5
-%line 3042+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3597+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2944]
 	xor ebp, [esp + 2784]
 ; v40 = v51 ^ v40
-%line 3043+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3598+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2952]
 	xor eax, [esp + 2792]
 ; v8 = v8 ^ v15
-%line 3044+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3599+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2704]
 ; v15 = v22 ^ v15
-%line 3045+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3600+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2704]
 	mov [esp + 3024], edi
 ; v57 = v57 ^ v17
-%line 3046+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3601+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2696]
 ; v17 = v31 ^ v17
-%line 3047+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3602+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3016]
 	xor edi, [esp + 2696]
 	mov [esp + 3032], edi
 ; v34 = v34 ^ v44
-%line 3048+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3603+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2688]
 ; v44 = v27 ^ v44
-%line 3049+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3604+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3008]
 	xor edi, [esp + 2688]
 	mov [esp + 3040], edi
 ; v15 = v15 ^ v47
-%line 3050+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3605+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3024]
 	xor edi, [esp + 2808]
 	mov [esp + 3024], edi
 ; v47 = v29 ^ v47
-%line 3051+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3606+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3000]
 	xor edi, [esp + 2808]
 	mov [esp + 3048], edi
 ; v17 = v17 ^ v35
-%line 3052+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3607+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3032]
 	xor edi, [esp + 2800]
 	mov [esp + 3032], edi
 ; v35 = v28 ^ v35
-%line 3053+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3608+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2992]
 	xor edi, [esp + 2800]
 	mov [esp + 3056], edi
 ; v44 = v44 ^ v56
-%line 3054+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3609+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3040]
 	xor edi, [esp + 2776]
 	mov [esp + 3040], edi
 ; v56 = v46 ^ v56
-%line 3055+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3610+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2592]
 	xor edi, [esp + 2776]
 	mov [esp + 3064], edi
 ; v47 = v47 ^ v40
-%line 3056+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3611+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3048]
 	xor edi, eax
 	mov [esp + 3048], edi
 ; v40 = v45 ^ v40
-%line 3057+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3612+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2608]
 	xor edi, eax
 	mov [esp + 3072], edi
 ; v35 = v35 ^ v5
-%line 3058+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3613+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	xor eax, ebp
 	mov [esp + 3056], eax
 ; v5 = v19 ^ v5
-%line 3059+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3614+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2600]
 	xor eax, ebp
 	mov [esp + 3080], eax
 ; v56 = v56 ^ v48
-%line 3060+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3615+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	xor eax, edx
 	mov [esp + 3064], eax
 ; v48 = v37 ^ v48
-%line 3061+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3616+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2448]
 	xor eax, edx
 	mov [esp + 3088], eax
 ; v40 = v40 ^ v8
-%line 3062+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3617+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, ecx
 	mov [esp + 3072], eax
 ; v8 = v25 ^ v8
-%line 3063+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3618+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2440]
 	xor eax, ecx
 	mov [esp + 3096], eax
 ; v5 = v5 ^ v57
-%line 3064+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3619+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3080]
 	xor ecx, ebx
 	mov [esp + 3080], ecx
 ; v57 = v21 ^ v57
-%line 3065+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3620+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2432]
 	xor eax, ebx
 	mov [esp + 3104], eax
 ; v57 = v57 ^ v35
-%line 3066+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3621+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3104]
 	xor edx, [esp + 3056]
 	mov [esp + 3104], edx
 ; v8 = v8 ^ v47
-%line 3067+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3622+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3048]
 	mov [esp + 3096], eax
 ; v48 = v48 ^ v44
-%line 3068+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3623+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	xor eax, [esp + 3040]
 	mov [esp + 3088], eax
 ; v48 = v48 ^ v34
-%line 3069+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3624+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 3088], eax
 ; v5 = v5 ^ v17
-%line 3070+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3625+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3032]
 	mov [esp + 3080], ecx
 ; v40 = v40 ^ v15
-%line 3071+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3626+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, [esp + 3024]
 	mov [esp + 3072], eax
 ; v56 = v56 ^ v34
-%line 3072+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3627+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	xor eax, esi
 	mov [esp + 3064], eax
 ; v21 = v57 & v0
-%line 3073+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3628+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 24]
 	mov [esp + 3112], eax
 ; v25 = v57 & v3
-%line 3074+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3629+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 48]
 ; v37 = v34 & v0
-%line 3075+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3630+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 24]
 ; v37 = v25 ^ v37
-%line 3076+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3631+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3120], edx
 ; v25 = v57 & v6
-%line 3077+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3632+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3104]
 	and eax, [esp + 72]
 ; v19 = v34 & v3
-%line 3078+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3633+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 48]
 ; v45 = v8 & v0
-%line 3079+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3634+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3096]
 	and edx, [esp + 24]
 ; v19 = v25 ^ v19
-%line 3080+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3635+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v45 = v19 ^ v45
-%line 3081+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3636+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3128], eax
 ; v19 = v34 & v6
-%line 3082+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3637+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 72]
 ; v25 = v8 & v3
-%line 3083+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3638+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3096]
 	and ecx, [esp + 48]
 ; v25 = v19 ^ v25
-%line 3084+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3639+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3136], eax
 ; v19 = v8 & v6
-%line 3085+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3640+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	and eax, [esp + 72]
 	mov [esp + 3144], eax
 ; v46 = v35 & v10
-%line 3086+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3641+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 104]
 	mov [esp + 3152], eax
 ; v28 = v35 & v13
-%line 3087+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3642+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 128]
 ; v29 = v48 & v10
-%line 3088+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3643+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3088]
 	and ecx, [esp + 104]
 ; v29 = v28 ^ v29
-%line 3089+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3644+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3160], eax
 ; v28 = v35 & v16
-%line 3090+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3645+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 152]
 ; v27 = v48 & v13
-%line 3091+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3646+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3088]
 	and ecx, [esp + 128]
 ; v31 = v47 & v10
-%line 3092+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3647+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3048]
 	and edx, [esp + 104]
 ; v27 = v28 ^ v27
-%line 3093+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3648+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v31 = v27 ^ v31
-%line 3094+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3649+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3168], eax
 ; v27 = v48 & v16
-%line 3095+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3650+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	and eax, [esp + 152]
 ; v28 = v47 & v13
-%line 3096+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3651+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3048]
 	and ecx, [esp + 128]
 ; v28 = v27 ^ v28
-%line 3097+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3652+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3176], eax
 ; v27 = v47 & v16
-%line 3098+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3653+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3048]
 	and eax, [esp + 152]
 	mov [esp + 3184], eax
 ; v22 = v57 ^ v35
-%line 3099+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3654+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3104]
 	xor edx, [esp + 3056]
 ; v51 = v34 ^ v48
-%line 3100+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3655+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	xor ecx, [esp + 3088]
 ; v55 = v8 ^ v47
-%line 3101+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3656+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3048]
 	mov [esp + 3192], eax
 ; v50 = v0 ^ v10
-%line 3102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3657+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 3200], eax
 ; v59 = v3 ^ v13
-%line 3103+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3658+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 128]
 	mov [esp + 3880], eax
 ; v33 = v6 ^ v16
-%line 3104+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3659+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 72]
 	xor ebx, [esp + 152]
 ; v20 = v22 & v50
-%line 3105+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3660+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, edx
 	and edi, [esp + 3200]
 ; v30 = v22 & v59
-%line 3106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3661+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3880]
 	mov [esp + 3208], eax
 ; v36 = v51 & v50
-%line 3107+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3662+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3200]
 	mov [esp + 3216], eax
 ; v36 = v30 ^ v36
-%line 3108+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3663+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3208]
 	xor ebp, [esp + 3216]
 ; v22 = v22 & v33
-%line 3109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3664+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, ebx
 ; v30 = v51 & v59
-%line 3110+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3665+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 456], ecx
 	mov eax, [esp + 456]
 	and eax, [esp + 3880]
 	mov [esp + 456], eax
 	mov [esp + 3224], eax
 ; v50 = v55 & v50
-%line 3111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3666+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3192]
 	mov [esp + 4000], eax
 	mov [esp + 464], eax
@@ -13013,238 +13373,238 @@ align 32
 	mov [esp + 464], eax
 	mov [esp + 3232], eax
 ; v30 = v22 ^ v30
-%line 3112+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3667+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3224]
 ; v50 = v30 ^ v50
-%line 3113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3668+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3232]
 	mov [esp + 3240], edx
 ; v51 = v51 & v33
-%line 3114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3669+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v59 = v55 & v59
-%line 3115+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3670+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4000]
 	and eax, [esp + 3880]
 ; v59 = v51 ^ v59
-%line 3116+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3671+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v33 = v55 & v33
-%line 3117+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3672+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3192]
 	and eax, ebx
 ; v20 = v20 ^ v21
-%line 3118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3673+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3112]
 ; v20 = v20 ^ v46
-%line 3119+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3674+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3152]
 ; v36 = v36 ^ v37
-%line 3120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3675+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3120]
 ; v36 = v36 ^ v29
-%line 3121+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3676+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3160]
 ; v50 = v50 ^ v45
-%line 3122+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3677+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3240]
 	xor edx, [esp + 3128]
 	mov [esp + 3240], edx
 ; v50 = v50 ^ v31
-%line 3123+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3678+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3168]
 	mov [esp + 3240], edx
 ; v59 = v59 ^ v25
-%line 3124+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3679+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3136]
 ; v59 = v59 ^ v28
-%line 3125+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3680+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3176]
 ; v33 = v33 ^ v19
-%line 3126+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3681+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3144]
 ; v33 = v33 ^ v27
-%line 3127+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3682+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3184]
 ; v25 = v20 ^ v25
-%line 3128+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3683+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3136]
 	mov [esp + 3248], edi
 ; v19 = v36 ^ v19
-%line 3129+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3684+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3144]
 	mov [esp + 3256], ebp
 ; v46 = v59 ^ v46
-%line 3130+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3685+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3152]
 	mov [esp + 3264], ecx
 ; v29 = v33 ^ v29
-%line 3131+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3686+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3160]
 	mov [esp + 3272], eax
 ; v33 = v5 & v1
-%line 3132+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3687+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 32]
 	mov [esp + 3280], eax
 ; v59 = v5 & v4
-%line 3133+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3688+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 56]
 ; v36 = v44 & v1
-%line 3134+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3689+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	and ecx, [esp + 32]
 ; v36 = v59 ^ v36
-%line 3135+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3690+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3288], eax
 ; v59 = v5 & v7
-%line 3136+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3691+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 80]
 ; v20 = v44 & v4
-%line 3137+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3692+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	and ecx, [esp + 56]
 ; v55 = v40 & v1
-%line 3138+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3693+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3072]
 	and edx, [esp + 32]
 ; v20 = v59 ^ v20
-%line 3139+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3694+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v55 = v20 ^ v55
-%line 3140+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3695+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3296], eax
 ; v20 = v44 & v7
-%line 3141+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3696+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3040]
 	and eax, [esp + 80]
 ; v59 = v40 & v4
-%line 3142+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3697+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3072]
 	and ecx, [esp + 56]
 ; v59 = v20 ^ v59
-%line 3143+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3698+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3304], eax
 ; v20 = v40 & v7
-%line 3144+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3699+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	and eax, [esp + 80]
 	mov [esp + 3312], eax
 ; v51 = v17 & v11
-%line 3145+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3700+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 112]
 	mov [esp + 3320], eax
 ; v30 = v17 & v14
-%line 3146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3701+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 136]
 ; v22 = v56 & v11
-%line 3147+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3702+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3064]
 	and ecx, [esp + 112]
 ; v22 = v30 ^ v22
-%line 3148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3703+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3328], eax
 ; v30 = v17 & v9
-%line 3149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3704+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 96]
 ; v23 = v56 & v14
-%line 3150+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3705+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3064]
 	and ecx, [esp + 136]
 ; v38 = v15 & v11
-%line 3151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3706+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3024]
 	and edx, [esp + 112]
 ; v23 = v30 ^ v23
-%line 3152+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3707+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v38 = v23 ^ v38
-%line 3153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3708+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3336], eax
 ; v23 = v56 & v9
-%line 3154+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3709+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	and eax, [esp + 96]
 ; v30 = v15 & v14
-%line 3155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3710+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3024]
 	and ecx, [esp + 136]
 ; v30 = v23 ^ v30
-%line 3156+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3711+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3344], eax
 ; v23 = v15 & v9
-%line 3157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3712+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3024]
 	and eax, [esp + 96]
 	mov [esp + 3352], eax
 ; v43 = v5 ^ v17
-%line 3158+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3713+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3080]
 	xor edx, [esp + 3032]
 ; v32 = v44 ^ v56
-%line 3159+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3714+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	xor ecx, [esp + 3064]
 ; v18 = v40 ^ v15
-%line 3160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3715+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, [esp + 3024]
 	mov [esp + 3360], eax
 ; v42 = v1 ^ v11
-%line 3161+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3716+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 3368], eax
 ; v26 = v4 ^ v14
-%line 3162+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3717+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov [esp + 3888], eax
 ; v52 = v7 ^ v9
-%line 3163+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3718+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 80]
 	xor ebx, [esp + 96]
 ; v39 = v43 & v42
-%line 3164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3719+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, edx
 	and edi, [esp + 3368]
 ; v49 = v43 & v26
-%line 3165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3720+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3888]
 	mov [esp + 3376], eax
 ; v53 = v32 & v42
-%line 3166+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3721+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3368]
 	mov [esp + 3384], eax
 ; v53 = v49 ^ v53
-%line 3167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3722+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3376]
 	xor ebp, [esp + 3384]
 ; v43 = v43 & v52
-%line 3168+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3723+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, ebx
 ; v49 = v32 & v26
-%line 3169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3724+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 472], ecx
 	mov eax, [esp + 472]
 	and eax, [esp + 3888]
 	mov [esp + 472], eax
 	mov [esp + 3392], eax
 ; v42 = v18 & v42
-%line 3170+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3725+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3360]
 	mov [esp + 4008], eax
 	mov [esp + 480], eax
@@ -13252,297 +13612,297 @@ align 32
 	mov [esp + 480], eax
 	mov [esp + 3400], eax
 ; v49 = v43 ^ v49
-%line 3171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3726+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3392]
 ; v42 = v49 ^ v42
-%line 3172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3727+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3400]
 	mov [esp + 3408], edx
 ; v32 = v32 & v52
-%line 3173+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3728+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v26 = v18 & v26
-%line 3174+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3729+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4008]
 	and eax, [esp + 3888]
 ; v26 = v32 ^ v26
-%line 3175+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3730+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v52 = v18 & v52
-%line 3176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3731+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3360]
 	and eax, ebx
 ; v39 = v39 ^ v33
-%line 3177+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3732+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3280]
 ; v39 = v39 ^ v51
-%line 3178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3733+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3320]
 ; v53 = v53 ^ v36
-%line 3179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3734+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3288]
 ; v53 = v53 ^ v22
-%line 3180+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3735+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3328]
 ; v42 = v42 ^ v55
-%line 3181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3736+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3408]
 	xor edx, [esp + 3296]
 	mov [esp + 3408], edx
 ; v42 = v42 ^ v38
-%line 3182+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3737+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3336]
 	mov [esp + 3408], edx
 ; v26 = v26 ^ v59
-%line 3183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3738+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3304]
 ; v26 = v26 ^ v30
-%line 3184+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3739+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3344]
 ; v52 = v52 ^ v20
-%line 3185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3740+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3312]
 ; v52 = v52 ^ v23
-%line 3186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3741+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3352]
 ; v59 = v39 ^ v59
-%line 3187+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3742+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3304]
 	mov [esp + 3416], edi
 ; v20 = v53 ^ v20
-%line 3188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3743+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3312]
 	mov [esp + 3424], ebp
 ; v51 = v26 ^ v51
-%line 3189+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3744+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3320]
 	mov [esp + 3432], ecx
 ; v22 = v52 ^ v22
-%line 3190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3745+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3328]
 	mov [esp + 3440], eax
 ; v5 = v57 ^ v5
-%line 3191+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3746+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3104]
 	xor eax, [esp + 3080]
 	mov ecx, eax
 ; v44 = v34 ^ v44
-%line 3192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3747+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3040]
 ; v40 = v8 ^ v40
-%line 3193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3748+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3072]
 	mov [esp + 3448], eax
 ; v17 = v35 ^ v17
-%line 3194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3749+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3056]
 	xor edx, [esp + 3032]
 ; v56 = v48 ^ v56
-%line 3195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3750+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	xor eax, [esp + 3064]
 	mov edi, eax
 ; v15 = v47 ^ v15
-%line 3196+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3751+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3048]
 	xor eax, [esp + 3024]
 	mov ebx, eax
 ; v1 = v0 ^ v1
-%line 3197+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3752+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 3456], eax
 ; v4 = v3 ^ v4
-%line 3198+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3753+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 3464], eax
 ; v7 = v6 ^ v7
-%line 3199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3754+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 3472], eax
 ; v11 = v10 ^ v11
-%line 3200+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3755+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 3480], eax
 ; v14 = v13 ^ v14
-%line 3201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3756+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 3488], eax
 ; v9 = v16 ^ v9
-%line 3202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3757+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 3496], eax
 ; v16 = v5 & v1
-%line 3203+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3758+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3456]
 	mov [esp + 3504], eax
 ; v13 = v5 & v4
-%line 3204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3759+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3464]
 ; v10 = v44 & v1
-%line 3205+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3760+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 3456]
 ; v10 = v13 ^ v10
-%line 3206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3761+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3512], eax
 ; v13 = v5 & v7
-%line 3207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3762+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 3472]
 ; v6 = v44 & v4
-%line 3208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3763+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3464]
 	mov [esp + 3520], eax
 ; v3 = v40 & v1
-%line 3209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3764+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	and eax, [esp + 3456]
 ; v6 = v13 ^ v6
-%line 3210+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3765+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3520]
 ; v3 = v6 ^ v3
-%line 3211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3766+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 3528], ebp
 ; v6 = v44 & v7
-%line 3212+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3767+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3472]
 ; v13 = v40 & v4
-%line 3213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3768+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3448]
 	and ebp, [esp + 3464]
 ; v13 = v6 ^ v13
-%line 3214+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3769+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3536], eax
 ; v6 = v40 & v7
-%line 3215+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3770+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	and eax, [esp + 3472]
 	mov [esp + 3544], eax
 ; v0 = v17 & v11
-%line 3216+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3771+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3480]
 	mov [esp + 3552], eax
 ; v47 = v17 & v14
-%line 3217+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3772+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3488]
 ; v48 = v56 & v11
-%line 3218+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3773+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, [esp + 3480]
 ; v48 = v47 ^ v48
-%line 3219+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3774+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3560], eax
 ; v47 = v17 & v9
-%line 3220+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3775+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 3496]
 ; v35 = v56 & v14
-%line 3221+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3776+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3488]
 	mov [esp + 3568], eax
 ; v8 = v15 & v11
-%line 3222+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3777+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 3480]
 ; v35 = v47 ^ v35
-%line 3223+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3778+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3568]
 ; v8 = v35 ^ v8
-%line 3224+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3779+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 3576], ebp
 ; v35 = v56 & v9
-%line 3225+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3780+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3496]
 ; v47 = v15 & v14
-%line 3226+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3781+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 3488]
 ; v47 = v35 ^ v47
-%line 3227+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3782+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3584], eax
 ; v35 = v15 & v9
-%line 3228+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3783+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 3496]
 	mov [esp + 3592], eax
 ; v17 = v5 ^ v17
-%line 3229+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3784+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, edx
 ; v56 = v44 ^ v56
-%line 3230+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3785+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, edi
 ; v15 = v40 ^ v15
-%line 3231+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3786+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	xor eax, ebx
 	mov [esp + 3600], eax
 ; v11 = v1 ^ v11
-%line 3232+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3787+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3456]
 	xor eax, [esp + 3480]
 	mov [esp + 3896], eax
 ; v14 = v4 ^ v14
-%line 3233+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3788+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3464]
 	xor eax, [esp + 3488]
 	mov edx, eax
 ; v9 = v7 ^ v9
-%line 3234+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3789+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3472]
 	xor eax, [esp + 3496]
 	mov edi, eax
 ; v7 = v17 & v11
-%line 3235+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3790+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3896]
 	mov ebx, eax
 ; v4 = v17 & v14
-%line 3236+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3791+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, edx
 	mov [esp + 3608], eax
 ; v1 = v56 & v11
-%line 3237+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3792+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3896]
 	mov [esp + 3616], eax
 ; v1 = v4 ^ v1
-%line 3238+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3793+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3608]
 	xor eax, [esp + 3616]
 ; v17 = v17 & v9
-%line 3239+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3794+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v4 = v56 & v14
-%line 3240+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3795+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 488], esi
 	mov ebp, [esp + 488]
 	and ebp, edx
 	mov [esp + 488], ebp
 	mov [esp + 3624], ebp
 ; v11 = v15 & v11
-%line 3241+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3796+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3600]
 	mov [esp + 4016], ebp
 	mov [esp + 496], ebp
@@ -13550,400 +13910,400 @@ align 32
 	mov [esp + 496], ebp
 	mov [esp + 3632], ebp
 ; v4 = v17 ^ v4
-%line 3242+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3797+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3624]
 ; v11 = v4 ^ v11
-%line 3243+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3798+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3632]
 ; v56 = v56 & v9
-%line 3244+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3799+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v14 = v15 & v14
-%line 3245+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3800+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 4016]
 	and ebp, edx
 ; v14 = v56 ^ v14
-%line 3246+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3801+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, ebp
 ; v9 = v15 & v9
-%line 3247+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3802+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3600]
 	and edx, edi
 ; v7 = v7 ^ v16
-%line 3248+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3803+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3504]
 ; v7 = v7 ^ v0
-%line 3249+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3804+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3552]
 ; v1 = v1 ^ v10
-%line 3250+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3805+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3512]
 ; v1 = v1 ^ v48
-%line 3251+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3806+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3560]
 ; v11 = v11 ^ v3
-%line 3252+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3807+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3528]
 ; v11 = v11 ^ v8
-%line 3253+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3808+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3576]
 ; v14 = v14 ^ v13
-%line 3254+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3809+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3536]
 ; v14 = v14 ^ v47
-%line 3255+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3810+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3584]
 ; v9 = v9 ^ v6
-%line 3256+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3811+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3544]
 ; v9 = v9 ^ v35
-%line 3257+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3812+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3592]
 ; v13 = v7 ^ v13
-%line 3258+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3813+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3536]
 ; v6 = v1 ^ v6
-%line 3259+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3814+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3544]
 	mov edi, eax
 ; v0 = v14 ^ v0
-%line 3260+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3815+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3552]
 ; v48 = v9 ^ v48
-%line 3261+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3816+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3560]
 ; v16 = v16 ^ v21
-%line 3262+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3817+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3504]
 	xor eax, [esp + 3112]
 	mov [esp + 3504], eax
 ; v16 = v16 ^ v33
-%line 3263+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3818+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3280]
 	mov [esp + 3504], eax
 ; v10 = v10 ^ v37
-%line 3264+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3819+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3512]
 	xor eax, [esp + 3120]
 	mov [esp + 3512], eax
 ; v10 = v10 ^ v36
-%line 3265+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3820+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3288]
 	mov [esp + 3512], eax
 ; v3 = v3 ^ v45
-%line 3266+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3821+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3528]
 	xor eax, [esp + 3128]
 	mov [esp + 3528], eax
 ; v3 = v3 ^ v55
-%line 3267+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3822+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3296]
 	mov [esp + 3528], eax
 ; v13 = v13 ^ v25
-%line 3268+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3823+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3248]
 ; v13 = v13 ^ v59
-%line 3269+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3824+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3416]
 ; v6 = v6 ^ v19
-%line 3270+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3825+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3256]
 ; v6 = v6 ^ v20
-%line 3271+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3826+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3424]
 ; v11 = v11 ^ v50
-%line 3272+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3827+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3240]
 ; v11 = v11 ^ v42
-%line 3273+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3828+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3408]
 ; v0 = v0 ^ v46
-%line 3274+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3829+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3264]
 ; v0 = v0 ^ v51
-%line 3275+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3830+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3432]
 ; v48 = v48 ^ v29
-%line 3276+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3831+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3272]
 ; v48 = v48 ^ v22
-%line 3277+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3832+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3440]
 ; v8 = v8 ^ v31
-%line 3278+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3833+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3576]
 	xor eax, [esp + 3168]
 	mov [esp + 3576], eax
 ; v8 = v8 ^ v38
-%line 3279+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3834+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3336]
 	mov [esp + 3576], eax
 ; v47 = v47 ^ v28
-%line 3280+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3835+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3584]
 	xor eax, [esp + 3176]
 	mov [esp + 3584], eax
 ; v47 = v47 ^ v30
-%line 3281+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3836+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3344]
 	mov [esp + 3584], eax
 ; v35 = v35 ^ v27
-%line 3282+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3837+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3592]
 	xor eax, [esp + 3184]
 	mov [esp + 3592], eax
 ; v35 = v35 ^ v23
-%line 3283+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3838+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3352]
 	mov [esp + 3592], eax
 ; v46 = v16 ^ v46
-%line 3284+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3839+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3504]
 	xor eax, [esp + 3264]
 	mov [esp + 3640], eax
 ; v29 = v10 ^ v29
-%line 3285+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3840+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3512]
 	xor eax, [esp + 3272]
 	mov [esp + 3648], eax
 ; v31 = v3 ^ v31
-%line 3286+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3841+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3528]
 	xor eax, [esp + 3168]
 	mov [esp + 3656], eax
 ; v28 = v13 ^ v28
-%line 3287+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3842+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3176]
 ; v27 = v6 ^ v27
-%line 3288+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3843+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3184]
 ; v33 = v0 ^ v33
-%line 3289+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3844+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3280]
 	mov [esp + 3664], esi
 ; v36 = v48 ^ v36
-%line 3290+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3845+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3288]
 	mov esi, edx
 ; v55 = v8 ^ v55
-%line 3291+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3846+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3576]
 	xor eax, [esp + 3296]
 	mov [esp + 3672], eax
 ; v59 = v47 ^ v59
-%line 3292+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3847+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3584]
 	xor ebp, [esp + 3416]
 ; v20 = v35 ^ v20
-%line 3293+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3848+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3592]
 	xor edx, [esp + 3424]
 ; v36 = v36 ^ v23
-%line 3294+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3849+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3352]
 ; v23 = v27 ^ v23
-%line 3295+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3850+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	xor eax, [esp + 3352]
 	mov [esp + 3680], eax
 ; v33 = v33 ^ v30
-%line 3296+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3851+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3664]
 	xor eax, [esp + 3344]
 	mov [esp + 3664], eax
 ; v30 = v28 ^ v30
-%line 3297+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3852+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3344]
 	mov [esp + 3688], ebx
 ; v11 = v11 ^ v38
-%line 3298+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3853+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3336]
 ; v38 = v31 ^ v38
-%line 3299+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3854+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3656]
 	xor eax, [esp + 3336]
 	mov [esp + 3696], eax
 ; v23 = v23 ^ v22
-%line 3300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3855+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3680]
 	xor eax, [esp + 3440]
 	mov [esp + 3680], eax
 ; v22 = v29 ^ v22
-%line 3301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3856+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3648]
 	xor eax, [esp + 3440]
 	mov [esp + 3704], eax
 ; v30 = v30 ^ v51
-%line 3302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3857+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3688]
 	xor eax, [esp + 3432]
 	mov [esp + 3688], eax
 ; v51 = v46 ^ v51
-%line 3303+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3858+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3640]
 	xor eax, [esp + 3432]
 	mov [esp + 3904], eax
 ; v38 = v38 ^ v42
-%line 3304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3859+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3696]
 	xor eax, [esp + 3408]
 	mov [esp + 3696], eax
 ; v42 = v50 ^ v42
-%line 3305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3860+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3240]
 	xor eax, [esp + 3408]
 	mov [esp + 4048], eax
 ; v22 = v22 ^ v20
-%line 3306+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3861+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3704]
 	xor eax, edx
 	mov [esp + 3704], eax
 ; v20 = v19 ^ v20
-%line 3307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3862+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3256]
 	xor eax, edx
 	mov edx, eax
 ; v51 = v51 ^ v59
-%line 3308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3863+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3904]
 	xor eax, ebp
 	mov [esp + 3904], eax
 ; v59 = v25 ^ v59
-%line 3309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3864+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3248]
 	xor eax, ebp
 	mov edi, eax
 ; v42 = v42 ^ v55
-%line 3310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3865+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4048]
 	xor eax, [esp + 3672]
 	mov [esp + 4048], eax
 ; v55 = v45 ^ v55
-%line 3311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3866+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 3128]
 	xor ebx, [esp + 3672]
 ; v20 = v20 ^ v36
-%line 3312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3867+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, esi
 ; v36 = v37 ^ v36
-%line 3313+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3868+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3120]
 	mov [esp + 504], eax
 	xor eax, esi
 	mov [esp + 504], eax
 	mov [esp + 3712], eax
 ; v59 = v59 ^ v33
-%line 3314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3869+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3664]
 ; v33 = v21 ^ v33
-%line 3315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3870+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3112]
 	xor eax, [esp + 3664]
 	mov [esp + 3912], eax
 ; v33 = v33 ^ v51
-%line 3316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3871+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3912]
 	xor ebp, [esp + 3904]
 	mov [esp + 3912], ebp
 ; v36 = v36 ^ v22
-%line 3317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3872+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3712]
 	xor esi, [esp + 3704]
 	mov [esp + 3712], esi
 ; v55 = v55 ^ v38
-%line 3318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3873+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3696]
 ; v55 = v55 ^ v11
-%line 3319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3874+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, ecx
 ; v59 = v59 ^ v30
-%line 3320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3875+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3688]
 ; v20 = v20 ^ v23
-%line 3321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3876+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3680]
 ; v42 = v42 ^ v11
-%line 3322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3877+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4048]
 	xor eax, ecx
 	mov [esp + 4048], eax
 ; mem32[h + 0] = v33
-%line 3323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3878+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax], ebp
 ; mem32[h + 32] = v11
-%line 3324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3879+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 32], ecx
 ; mem32[h + 64] = v36
-%line 3325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3880+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 64], esi
 ; mem32[h + 96] = v51
-%line 3326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3881+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3904]
 	mov [eax + 96], ecx
 ; mem32[h + 128] = v55
-%line 3327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3882+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 128], ebx
 ; mem32[h + 160] = v22
-%line 3328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3883+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3704]
 	mov [eax + 160], ecx
 ; mem32[h + 192] = v59
-%line 3329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3884+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 192], edi
 ; mem32[h + 224] = v38
-%line 3330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3885+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3696]
 	mov [eax + 224], ecx
 ; mem32[h + 256] = v20
-%line 3331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3886+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 256], edx
 ; mem32[h + 288] = v30
-%line 3332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3887+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3688]
 	mov [eax + 288], ecx
 ; mem32[h + 320] = v42
-%line 3333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3888+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 4048]
 	mov [eax + 320], ecx
 ; mem32[h + 352] = v23
-%line 3334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3889+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3680]
 	mov [eax + 352], ecx
 ; h = h + 4
-%line 3335+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3890+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	add eax, 4
 	mov [esp + 0], eax
 ; f = f + 4
-%line 3336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3891+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	add eax, 4
 	mov [esp + 8], eax
 ; i = i - 1
-%line 3337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3892+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 16]
 	sub eax, 1
 	mov [esp + 16], eax
 ; =? i - 0
-%line 3338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3893+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 3339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3894+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 3340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3895+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esp, 4140
 	pop ebp
 	pop edi
@@ -13961,1223 +14321,1403 @@ qhasm_kernel_mceliece_gf12_vec512_mul_x86:
 	push esi
 	push edi
 	push ebp
-	sub esp, 940
+	sub esp, 76
 ; input h f g
-%line 3344+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 960]
-	mov [esp + 0], eax
-	mov eax, [esp + 964]
-	mov [esp + 8], eax
-	mov eax, [esp + 968]
-	mov [esp + 16], eax
+%line 3899+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebx, [esp + 96]
+	mov esi, [esp + 100]
+	mov edi, [esp + 104]
 ; i = 16
-%line 3346+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 3901+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 16
-	mov [esp + 24], eax
+	mov [esp + 0], eax
 align 32
 .Lpass:
-; v0 = mem32[f + 0]
-%line 3348+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [eax]
-	mov [esp + 32], ecx
-; v1 = mem32[g + 0]
-%line 3349+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax]
-	mov [esp + 40], edx
-; v2 = v0 & v1
-%line 3350+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 48], eax
-; v3 = mem32[g + 64]
-%line 3351+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 64]
-	mov [esp + 56], eax
-; v4 = v0 & v3
-%line 3352+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, eax
-; v5 = mem32[f + 64]
-%line 3353+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 64]
-	mov [esp + 64], esi
-; v6 = v5 & v1
-%line 3354+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-; v6 = v4 ^ v6
-%line 3355+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 280], ecx
-; v4 = mem32[g + 128]
-%line 3356+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 128]
-	mov [esp + 288], eax
-; v7 = v0 & v4
-%line 3357+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 32]
-	and ecx, eax
-; v8 = v5 & v3
-%line 3358+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, [esp + 56]
-; v9 = mem32[f + 128]
-%line 3359+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 128]
-	mov [esp + 72], eax
-; v10 = v9 & v1
-%line 3360+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 40]
-; v8 = v7 ^ v8
-%line 3361+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, esi
-; v10 = v8 ^ v10
-%line 3362+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 296], ecx
-; v8 = v5 & v4
-%line 3363+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 64]
-	and eax, [esp + 288]
-; v7 = v9 & v3
-%line 3364+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 72]
-	and ecx, [esp + 56]
-; v7 = v8 ^ v7
-%line 3365+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 304], eax
-; v8 = v9 & v4
-%line 3366+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	and eax, [esp + 288]
-	mov [esp + 312], eax
-; v11 = mem32[f + 192]
-%line 3367+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [eax + 192]
-	mov [esp + 80], ecx
-; v12 = mem32[g + 192]
-%line 3368+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax + 192]
-	mov [esp + 88], edx
-; v13 = v11 & v12
-%line 3369+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, edx
-	mov [esp + 96], eax
-; v14 = mem32[g + 256]
-%line 3370+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 256]
-	mov [esp + 104], eax
-; v15 = v11 & v14
-%line 3371+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, eax
-; v16 = mem32[f + 256]
-%line 3372+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 256]
-	mov [esp + 112], esi
-; v17 = v16 & v12
-%line 3373+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-; v17 = v15 ^ v17
-%line 3374+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 320], ecx
-; v15 = mem32[g + 320]
-%line 3375+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 320]
-	mov [esp + 328], eax
-; v18 = v11 & v15
-%line 3376+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 80]
-	and ecx, eax
-; v19 = v16 & v14
-%line 3377+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, [esp + 104]
-; v20 = mem32[f + 320]
-%line 3378+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 320]
-	mov [esp + 120], eax
-; v21 = v20 & v12
-%line 3379+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 88]
-; v19 = v18 ^ v19
-%line 3380+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, esi
-; v21 = v19 ^ v21
-%line 3381+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 336], ecx
-; v19 = v16 & v15
-%line 3382+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 112]
-	and eax, [esp + 328]
-; v18 = v20 & v14
-%line 3383+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 120]
-	and ecx, [esp + 104]
-; v18 = v19 ^ v18
-%line 3384+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 344], eax
-; v19 = v20 & v15
-%line 3385+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 120]
-	and eax, [esp + 328]
-	mov [esp + 352], eax
-; v22 = v0 ^ v11
-%line 3386+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 32]
-	xor esi, [esp + 80]
-; v23 = v5 ^ v16
-%line 3387+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 64]
-	xor edx, [esp + 112]
-; v24 = v9 ^ v20
-%line 3388+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 120]
-	mov [esp + 128], eax
-; v25 = v1 ^ v12
-%line 3389+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 88]
-	mov [esp + 840], eax
-; v26 = v3 ^ v14
-%line 3390+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, [esp + 56]
-	xor ebx, [esp + 104]
-; v27 = v4 ^ v15
-%line 3391+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 288]
-	xor edi, [esp + 328]
-; v28 = v22 & v25
-%line 3392+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, esi
-	and ecx, [esp + 840]
-; v29 = v22 & v26
-%line 3393+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ebx
-	mov [esp + 136], eax
-; v30 = v23 & v25
-%line 3394+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 840]
-	mov [esp + 144], eax
-; v30 = v29 ^ v30
-%line 3395+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 136]
-	xor ebp, [esp + 144]
-; v22 = v22 & v27
-%line 3396+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and esi, edi
-; v29 = v23 & v26
-%line 3397+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov [esp + 152], edx
-	mov eax, [esp + 152]
-	and eax, ebx
-	mov [esp + 152], eax
-	mov [esp + 360], eax
-; v25 = v24 & v25
-%line 3398+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 128]
-	mov [esp + 896], eax
-	mov [esp + 160], eax
-	and eax, [esp + 840]
-	mov [esp + 160], eax
-	mov [esp + 856], eax
-; v29 = v22 ^ v29
-%line 3399+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 360]
-; v25 = v29 ^ v25
-%line 3400+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 856]
-	mov [esp + 368], esi
-; v23 = v23 & v27
-%line 3401+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and edx, edi
-; v26 = v24 & v26
-%line 3402+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 896]
-	and eax, ebx
-; v26 = v23 ^ v26
-%line 3403+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, eax
-; v27 = v24 & v27
-%line 3404+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 128]
-	and eax, edi
-; v28 = v28 ^ v2
-%line 3405+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 48]
-; v28 = v28 ^ v13
-%line 3406+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 96]
-; v30 = v30 ^ v6
-%line 3407+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 280]
-; v30 = v30 ^ v17
-%line 3408+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 320]
-; v25 = v25 ^ v10
-%line 3409+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 368]
-	xor esi, [esp + 296]
-	mov [esp + 368], esi
-; v25 = v25 ^ v21
-%line 3410+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 336]
-	mov [esp + 368], esi
-; v26 = v26 ^ v7
-%line 3411+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 304]
-; v26 = v26 ^ v18
-%line 3412+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 344]
-; v27 = v27 ^ v8
-%line 3413+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 312]
-; v27 = v27 ^ v19
-%line 3414+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 352]
-; v7 = v28 ^ v7
-%line 3415+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 304]
-	mov [esp + 376], ecx
-; v8 = v30 ^ v8
-%line 3416+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 312]
-	mov [esp + 384], ebp
-; v13 = v26 ^ v13
-%line 3417+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 96]
-	mov [esp + 392], edx
-; v17 = v27 ^ v17
-%line 3418+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 320]
-	mov [esp + 400], eax
-; v27 = mem32[f + 384]
-%line 3419+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov esi, [eax + 384]
-; v26 = mem32[g + 384]
-%line 3420+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov edx, [eax + 384]
-	mov [esp + 408], edx
-; v30 = v27 & v26
-%line 3421+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, edx
-	mov [esp + 416], eax
-; v28 = mem32[g + 448]
-%line 3422+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ecx, [eax + 448]
-	mov [esp + 424], ecx
-; v24 = v27 & v28
-%line 3423+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ecx
-; v23 = mem32[f + 448]
-%line 3424+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 8]
-	mov edi, [ecx + 448]
-; v29 = v23 & v26
-%line 3425+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edi
-	and ecx, edx
-; v29 = v24 ^ v29
-%line 3426+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 432], eax
-; v24 = mem32[g + 512]
-%line 3427+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 512]
-	mov [esp + 440], eax
-; v22 = v27 & v24
-%line 3428+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, esi
-	and edx, eax
-; v31 = v23 & v28
-%line 3429+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edi
-	and eax, [esp + 424]
-; v32 = mem32[f + 512]
-%line 3430+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 8]
-	mov ecx, [ecx + 512]
-	mov [esp + 912], ecx
-; v33 = v32 & v26
-%line 3431+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, [esp + 408]
-; v31 = v22 ^ v31
-%line 3432+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, eax
-; v33 = v31 ^ v33
-%line 3433+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, ecx
-	mov [esp + 448], edx
-; v31 = v23 & v24
-%line 3434+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edi
-	and eax, [esp + 440]
-; v22 = v32 & v28
-%line 3435+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 912]
-	and ecx, [esp + 424]
-; v22 = v31 ^ v22
-%line 3436+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 456], eax
-; v31 = v32 & v24
-%line 3437+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 912]
-	and eax, [esp + 440]
-	mov [esp + 464], eax
-; v34 = mem32[f + 576]
-%line 3438+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov edx, [eax + 576]
-; v35 = mem32[g + 576]
-%line 3439+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ecx, [eax + 576]
-	mov [esp + 168], ecx
-; v36 = v34 & v35
-%line 3440+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, ecx
-	mov [esp + 176], eax
-; v37 = mem32[g + 640]
-%line 3441+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov ebx, [eax + 640]
-	mov [esp + 184], ebx
-; v38 = v34 & v37
-%line 3442+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, ebx
-	mov [esp + 848], eax
-; v39 = mem32[f + 640]
-%line 3443+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov ebx, [eax + 640]
-	mov [esp + 192], ebx
-; v40 = v39 & v35
-%line 3444+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, ecx
-; v40 = v38 ^ v40
-%line 3445+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 848]
-	xor ecx, eax
-	mov [esp + 472], ecx
-; v38 = mem32[g + 704]
-%line 3446+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	mov eax, [eax + 704]
-	mov [esp + 480], eax
-; v41 = v34 & v38
-%line 3447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+; G = mem32[g + 640]
+%line 3903+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 640]
+; T &= mem32[f + 704]
+%line 3905+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 704]
+; G = mem32[g + 704]
+%line 3907+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 704]
+; T = G
+%line 3908+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
-	and ecx, eax
-; v42 = v39 & v37
-%line 3448+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ebx, [esp + 184]
-; v43 = mem32[f + 704]
-%line 3449+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	mov eax, [eax + 704]
-	mov [esp + 200], eax
-; v44 = v43 & v35
-%line 3450+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and eax, [esp + 168]
-; v42 = v41 ^ v42
-%line 3451+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, ebx
-; v44 = v42 ^ v44
-%line 3452+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 488], ecx
-; v42 = v39 & v38
-%line 3453+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 192]
-	and eax, [esp + 480]
-; v41 = v43 & v37
-%line 3454+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 200]
-	and ecx, [esp + 184]
-; v41 = v42 ^ v41
-%line 3455+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ecx
-	mov [esp + 496], eax
-; v42 = v43 & v38
-%line 3456+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 200]
-	and eax, [esp + 480]
-	mov [esp + 504], eax
-; v45 = v27 ^ v34
-%line 3457+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, esi
-	xor ebx, edx
-; v46 = v23 ^ v39
-%line 3458+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, edi
-	xor ecx, [esp + 192]
-; v47 = v32 ^ v43
-%line 3459+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 912]
-	xor eax, [esp + 200]
-	mov [esp + 208], eax
-; v48 = v26 ^ v35
-%line 3460+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 408]
-	xor eax, [esp + 168]
-	mov [esp + 216], eax
-; v49 = v28 ^ v37
-%line 3461+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 424]
-	xor eax, [esp + 184]
-	mov [esp + 224], eax
-; v50 = v24 ^ v38
-%line 3462+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 440]
-	xor eax, [esp + 480]
-	mov [esp + 232], eax
-; v51 = v45 & v48
-%line 3463+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, [esp + 216]
-	mov [esp + 240], eax
-; v52 = v45 & v49
-%line 3464+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ebx
-	and eax, [esp + 224]
-	mov [esp + 248], eax
-; v53 = v46 & v48
-%line 3465+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 216]
-	mov [esp + 256], eax
-; v53 = v52 ^ v53
-%line 3466+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 248]
-	xor eax, [esp + 256]
-	mov [esp + 512], eax
-; v45 = v45 & v50
-%line 3467+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ebx, [esp + 232]
-; v52 = v46 & v49
-%line 3468+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 224]
-	mov [esp + 520], eax
-; v48 = v47 & v48
-%line 3469+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 216]
-	mov [esp + 528], eax
-; v52 = v45 ^ v52
-%line 3470+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 520]
-; v48 = v52 ^ v48
-%line 3471+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 528]
-	mov [esp + 536], ebx
-; v46 = v46 & v50
-%line 3472+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, [esp + 232]
-; v49 = v47 & v49
-%line 3473+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 224]
-; v49 = v46 ^ v49
-%line 3474+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, eax
-	mov [esp + 864], ecx
-; v50 = v47 & v50
-%line 3475+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 208]
-	and eax, [esp + 232]
-	mov [esp + 872], eax
-; v51 = v51 ^ v30
-%line 3476+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 240]
-	xor ebp, [esp + 416]
-	mov [esp + 240], ebp
-; v51 = v51 ^ v36
-%line 3477+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 176]
-	mov [esp + 240], ebp
-; v53 = v53 ^ v29
-%line 3478+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebx, [esp + 512]
-	xor ebx, [esp + 432]
-	mov [esp + 512], ebx
-; v53 = v53 ^ v40
-%line 3479+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 472]
-	mov [esp + 512], ebx
-; v48 = v48 ^ v33
-%line 3480+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 536]
-	xor eax, [esp + 448]
-	mov [esp + 536], eax
-; v48 = v48 ^ v44
-%line 3481+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 488]
-	mov [esp + 536], eax
-; v49 = v49 ^ v22
-%line 3482+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 864]
-	xor eax, [esp + 456]
-	mov [esp + 864], eax
-; v49 = v49 ^ v41
-%line 3483+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 496]
-	mov [esp + 864], eax
-; v50 = v50 ^ v31
-%line 3484+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ecx, [esp + 872]
-	xor ecx, [esp + 464]
-	mov [esp + 872], ecx
-; v50 = v50 ^ v42
-%line 3485+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 504]
-	mov [esp + 872], ecx
-; v22 = v51 ^ v22
-%line 3486+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 456]
-	mov [esp + 544], ebp
-; v31 = v53 ^ v31
-%line 3487+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 464]
-	mov [esp + 552], ebx
-; v36 = v49 ^ v36
-%line 3488+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 176]
-	mov [esp + 560], eax
-; v40 = v50 ^ v40
-%line 3489+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 472]
-	mov [esp + 568], ecx
-; v27 = v0 ^ v27
-%line 3490+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 32]
-	xor eax, esi
-	mov [esp + 576], eax
-; v23 = v5 ^ v23
-%line 3491+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 64]
-	xor eax, edi
-	mov [esp + 584], eax
-; v32 = v9 ^ v32
-%line 3492+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 72]
-	xor eax, [esp + 912]
-	mov [esp + 592], eax
-; v34 = v11 ^ v34
-%line 3493+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 80]
+; T &= mem32[f + 704]
+%line 3909+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 704]
+; T &= mem32[f + 640]
+%line 3912+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 640]
+; B = B ^ T
+%line 3913+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
+; S22 = A
+%line 3914+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 48], ecx
+; S21 = B
+%line 3915+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 44], eax
+; G = mem32[g + 512]
+%line 3916+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 512]
+; T &= mem32[f + 704]
+%line 3918+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 704]
+; G = mem32[g + 576]
+%line 3920+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 576]
+; T = G
+%line 3921+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, eax
-; v39 = v16 ^ v39
-%line 3494+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 112]
-	xor eax, [esp + 192]
-	mov edx, eax
-; v43 = v20 ^ v43
-%line 3495+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 120]
-	xor eax, [esp + 200]
-	mov esi, eax
-; v26 = v1 ^ v26
-%line 3496+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 40]
-	xor eax, [esp + 408]
-	mov edi, eax
-; v28 = v3 ^ v28
-%line 3497+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 56]
-	xor eax, [esp + 424]
-	mov [esp + 600], eax
-; v24 = v4 ^ v24
-%line 3498+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 288]
-	xor eax, [esp + 440]
-	mov [esp + 608], eax
-; v35 = v12 ^ v35
-%line 3499+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 88]
-	xor eax, [esp + 168]
-	mov ebx, eax
-; v37 = v14 ^ v37
-%line 3500+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 104]
-	xor eax, [esp + 184]
-	mov [esp + 616], eax
-; v38 = v15 ^ v38
-%line 3501+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 328]
-	xor eax, [esp + 480]
-	mov [esp + 624], eax
-; v15 = v27 & v26
-%line 3502+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	and eax, edi
-	mov [esp + 632], eax
-; v14 = v27 & v28
-%line 3503+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	and eax, [esp + 600]
-; v12 = v23 & v26
-%line 3504+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 584]
-	and ebp, edi
-; v12 = v14 ^ v12
-%line 3505+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 640], eax
-; v14 = v27 & v24
-%line 3506+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 576]
-	and ebp, [esp + 608]
-; v4 = v23 & v28
-%line 3507+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	and eax, [esp + 600]
-	mov [esp + 648], eax
-; v3 = v32 & v26
-%line 3508+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	and eax, edi
-; v4 = v14 ^ v4
-%line 3509+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 648]
-; v3 = v4 ^ v3
-%line 3510+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, eax
-	mov [esp + 656], ebp
-; v4 = v23 & v24
-%line 3511+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	and eax, [esp + 608]
-; v14 = v32 & v28
-%line 3512+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 592]
-	and ebp, [esp + 600]
-; v14 = v4 ^ v14
-%line 3513+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 664], eax
-; v4 = v32 & v24
-%line 3514+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	and eax, [esp + 608]
-	mov [esp + 672], eax
-; v1 = v34 & v35
-%line 3515+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, ebx
-	mov [esp + 680], eax
-; v20 = v34 & v37
-%line 3516+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 616]
-; v16 = v39 & v35
-%line 3517+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, edx
-	and ebp, ebx
-; v16 = v20 ^ v16
-%line 3518+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 688], eax
-; v20 = v34 & v38
-%line 3519+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, ecx
-	and ebp, [esp + 624]
-; v11 = v39 & v37
-%line 3520+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 616]
-	mov [esp + 696], eax
-; v9 = v43 & v35
-%line 3521+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, ebx
-; v11 = v20 ^ v11
-%line 3522+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, [esp + 696]
-; v9 = v11 ^ v9
-%line 3523+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, eax
-	mov [esp + 704], ebp
-; v11 = v39 & v38
-%line 3524+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 624]
-; v20 = v43 & v37
-%line 3525+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, esi
-	and ebp, [esp + 616]
-; v20 = v11 ^ v20
-%line 3526+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, ebp
-	mov [esp + 712], eax
-; v11 = v43 & v38
-%line 3527+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, esi
-	and eax, [esp + 624]
-	mov [esp + 720], eax
-; v34 = v27 ^ v34
-%line 3528+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 576]
-	xor eax, ecx
-	mov ecx, eax
-; v39 = v23 ^ v39
-%line 3529+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 584]
-	xor eax, edx
-	mov edx, eax
-; v43 = v32 ^ v43
-%line 3530+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 592]
-	xor eax, esi
-	mov [esp + 728], eax
-; v35 = v26 ^ v35
-%line 3531+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, ebx
-	mov [esp + 880], edi
-; v37 = v28 ^ v37
-%line 3532+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 600]
-	xor eax, [esp + 616]
-	mov esi, eax
-; v38 = v24 ^ v38
-%line 3533+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 608]
-	xor eax, [esp + 624]
-	mov edi, eax
-; v24 = v34 & v35
-%line 3534+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, [esp + 880]
-	mov ebx, eax
-; v28 = v34 & v37
-%line 3535+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, ecx
-	and eax, esi
-	mov [esp + 736], eax
-; v26 = v39 & v35
-%line 3536+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, edx
-	and eax, [esp + 880]
-	mov [esp + 744], eax
-; v26 = v28 ^ v26
-%line 3537+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 736]
-	xor eax, [esp + 744]
-; v34 = v34 & v38
-%line 3538+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and ecx, edi
-; v28 = v39 & v37
-%line 3539+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov [esp + 264], edx
-	mov ebp, [esp + 264]
-	and ebp, esi
-	mov [esp + 264], ebp
-	mov [esp + 752], ebp
-; v35 = v43 & v35
-%line 3540+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 728]
-	mov [esp + 904], ebp
-	mov [esp + 272], ebp
-	and ebp, [esp + 880]
-	mov [esp + 272], ebp
-	mov [esp + 888], ebp
-; v28 = v34 ^ v28
-%line 3541+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 752]
-; v35 = v28 ^ v35
-%line 3542+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 888]
-; v39 = v39 & v38
-%line 3543+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	and edx, edi
-; v37 = v43 & v37
-%line 3544+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov ebp, [esp + 904]
-	and ebp, esi
-; v37 = v39 ^ v37
-%line 3545+0 specs/mceliece/generated/mceliece_gf12_x86.q
+; T &= mem32[f + 704]
+%line 3922+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 704]
+; T &= mem32[f + 640]
+%line 3925+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; B = B ^ T
+%line 3926+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 640]
+%line 3927+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 640]
+; T = G
+%line 3928+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 640]
+%line 3929+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; A = A ^ T
+%line 3930+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 576]
+%line 3932+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 576]
+; B = B ^ T
+%line 3933+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ebp
-	mov esi, edx
-; v38 = v43 & v38
-%line 3546+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 728]
-	and edx, edi
-; v24 = v24 ^ v15
-%line 3547+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 632]
-; v24 = v24 ^ v1
-%line 3548+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 680]
-; v26 = v26 ^ v12
-%line 3549+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 640]
-; v26 = v26 ^ v16
-%line 3550+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 688]
-; v35 = v35 ^ v3
-%line 3551+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 656]
-; v35 = v35 ^ v9
-%line 3552+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 704]
-; v37 = v37 ^ v14
-%line 3553+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 664]
-; v37 = v37 ^ v20
-%line 3554+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 712]
-; v38 = v38 ^ v4
-%line 3555+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 672]
-; v38 = v38 ^ v11
-%line 3556+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 720]
-; v14 = v24 ^ v14
-%line 3557+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 664]
-; v4 = v26 ^ v4
-%line 3558+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, eax
-	xor edi, [esp + 672]
-; v1 = v37 ^ v1
-%line 3559+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 680]
-; v16 = v38 ^ v16
-%line 3560+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 688]
-; v15 = v15 ^ v2
-%line 3561+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 632]
-	xor eax, [esp + 48]
-	mov [esp + 632], eax
-; v15 = v15 ^ v30
-%line 3562+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 416]
-	mov [esp + 632], eax
-; v12 = v12 ^ v6
-%line 3563+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 640]
-	xor eax, [esp + 280]
-	mov [esp + 640], eax
-; v12 = v12 ^ v29
-%line 3564+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 432]
-	mov [esp + 640], eax
-; v3 = v3 ^ v10
-%line 3565+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 656]
-	xor eax, [esp + 296]
-	mov [esp + 656], eax
-; v3 = v3 ^ v33
-%line 3566+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 448]
-	mov [esp + 656], eax
-; v14 = v14 ^ v7
-%line 3567+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 376]
-; v14 = v14 ^ v22
-%line 3568+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 544]
-; v4 = v4 ^ v8
-%line 3569+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 384]
-; v4 = v4 ^ v31
-%line 3570+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 552]
-; v35 = v35 ^ v25
-%line 3571+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 368]
-; v35 = v35 ^ v48
-%line 3572+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 536]
-; v1 = v1 ^ v13
-%line 3573+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 392]
-; v1 = v1 ^ v36
-%line 3574+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 560]
-; v16 = v16 ^ v17
-%line 3575+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 400]
-; v16 = v16 ^ v40
-%line 3576+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 568]
-; v9 = v9 ^ v21
-%line 3577+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 704]
-	xor eax, [esp + 336]
-	mov [esp + 704], eax
-; v9 = v9 ^ v44
-%line 3578+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 488]
-	mov [esp + 704], eax
-; v20 = v20 ^ v18
-%line 3579+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 712]
-	xor eax, [esp + 344]
-	mov [esp + 712], eax
-; v20 = v20 ^ v41
-%line 3580+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 496]
-	mov [esp + 712], eax
-; v11 = v11 ^ v19
-%line 3581+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 720]
-	xor eax, [esp + 352]
-	mov [esp + 720], eax
-; v11 = v11 ^ v42
-%line 3582+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor eax, [esp + 504]
-	mov [esp + 720], eax
-; v13 = v15 ^ v13
-%line 3583+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 632]
-	xor eax, [esp + 392]
-	mov [esp + 760], eax
-; v17 = v12 ^ v17
-%line 3584+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 640]
-	xor eax, [esp + 400]
-	mov [esp + 768], eax
-; v21 = v3 ^ v21
-%line 3585+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 656]
-	xor eax, [esp + 336]
-	mov [esp + 776], eax
-; v18 = v14 ^ v18
-%line 3586+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebx, [esp + 344]
-	mov [esp + 784], ebx
-; v19 = v4 ^ v19
-%line 3587+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 352]
-; v30 = v1 ^ v30
-%line 3588+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 416]
-; v29 = v16 ^ v29
-%line 3589+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 432]
-; v33 = v9 ^ v33
-%line 3590+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 704]
-	xor eax, [esp + 448]
-	mov ebx, eax
-; v22 = v20 ^ v22
-%line 3591+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 712]
-	xor eax, [esp + 544]
-	mov ebp, eax
-; v31 = v11 ^ v31
-%line 3592+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 720]
-	xor eax, [esp + 552]
-; v29 = v29 ^ v42
-%line 3593+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edx, [esp + 504]
-; v42 = v19 ^ v42
-%line 3594+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, [esp + 504]
-	mov [esp + 792], edi
-; v30 = v30 ^ v41
-%line 3595+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor esi, [esp + 496]
-; v41 = v18 ^ v41
-%line 3596+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 784]
-	xor edi, [esp + 496]
-	mov [esp + 800], edi
-; v35 = v35 ^ v44
-%line 3597+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ecx, [esp + 488]
-; v44 = v21 ^ v44
-%line 3598+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 776]
-	xor edi, [esp + 488]
-	mov [esp + 808], edi
-; v42 = v42 ^ v40
-%line 3599+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 792]
-	xor edi, [esp + 568]
-	mov [esp + 792], edi
-; v40 = v17 ^ v40
-%line 3600+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 768]
-	xor edi, [esp + 568]
-	mov [esp + 816], edi
-; v41 = v41 ^ v36
-%line 3601+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 800]
-	xor edi, [esp + 560]
-	mov [esp + 800], edi
-; v36 = v13 ^ v36
-%line 3602+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 760]
-	xor edi, [esp + 560]
-	mov [esp + 824], edi
-; v44 = v44 ^ v48
-%line 3603+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 808]
-	xor edi, [esp + 536]
-	mov [esp + 808], edi
-; v48 = v25 ^ v48
-%line 3604+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 368]
-	xor edi, [esp + 536]
-	mov [esp + 832], edi
-; v40 = v40 ^ v31
-%line 3605+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 816]
-	xor edi, eax
-	mov [esp + 816], edi
-; v31 = v8 ^ v31
-%line 3606+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edi, [esp + 384]
-	xor edi, eax
-; v36 = v36 ^ v22
-%line 3607+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 824]
-	xor eax, ebp
-	mov [esp + 824], eax
-; v22 = v7 ^ v22
-%line 3608+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 376]
-	xor eax, ebp
-	mov ebp, eax
-; v48 = v48 ^ v33
-%line 3609+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 832]
-	xor eax, ebx
-	mov [esp + 832], eax
-; v33 = v10 ^ v33
-%line 3610+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 296]
-	xor eax, ebx
-	mov ebx, eax
-; v31 = v31 ^ v29
-%line 3611+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor edi, edx
-; v29 = v6 ^ v29
-%line 3612+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 280]
-	xor eax, edx
-; v22 = v22 ^ v30
-%line 3613+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	xor ebp, esi
-; v30 = v2 ^ v30
-%line 3614+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 48]
-	xor edx, esi
-; mem32[h + 0] = v30
-%line 3615+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov esi, [esp + 0]
-	mov [esi], edx
-; mem32[h + 64] = v29
-%line 3616+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov edx, [esp + 0]
-	mov [edx + 64], eax
-; mem32[h + 128] = v33
-%line 3617+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 128], ebx
-; mem32[h + 192] = v22
-%line 3618+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 192], ebp
-; mem32[h + 256] = v31
-%line 3619+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 256], edi
-; mem32[h + 320] = v48
-%line 3620+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 832]
-	mov [eax + 320], edx
-; mem32[h + 384] = v36
-%line 3621+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 824]
-	mov [eax + 384], edx
-; mem32[h + 448] = v40
-%line 3622+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 816]
-	mov [eax + 448], edx
-; mem32[h + 512] = v44
-%line 3623+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 808]
-	mov [eax + 512], edx
-; mem32[h + 576] = v41
-%line 3624+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 800]
-	mov [eax + 576], edx
-; mem32[h + 640] = v42
-%line 3625+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov edx, [esp + 792]
-	mov [eax + 640], edx
-; mem32[h + 704] = v35
-%line 3626+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	mov [eax + 704], ecx
+; G = mem32[g + 704]
+%line 3934+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 704]
+; T = G
+%line 3935+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 576]
+%line 3936+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 576]
+; A = A ^ T
+%line 3937+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 512]
+%line 3939+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 512]
+; B = B ^ T
+%line 3940+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S20 = A
+%line 3941+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 40], ecx
+; S19 = B
+%line 3942+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 36], edx
+; G = mem32[g + 384]
+%line 3943+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 384]
+; T &= mem32[f + 704]
+%line 3945+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 704]
+; G = mem32[g + 448]
+%line 3947+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 448]
+; T = G
+%line 3948+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 704]
+%line 3949+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 704]
+; T &= mem32[f + 640]
+%line 3952+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; B = B ^ T
+%line 3953+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 512]
+%line 3954+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 512]
+; T = G
+%line 3955+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 640]
+%line 3956+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; A = A ^ T
+%line 3957+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 576]
+%line 3959+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 576]
+; B = B ^ T
+%line 3960+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 576]
+%line 3961+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 576]
+; T = G
+%line 3962+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 576]
+%line 3963+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 576]
+; A = A ^ T
+%line 3964+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 512]
+%line 3966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 512]
+; B = B ^ T
+%line 3967+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 640]
+%line 3968+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 640]
+; T = G
+%line 3969+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 512]
+%line 3970+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 512]
+; A = A ^ T
+%line 3971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 448]
+%line 3973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 448]
+; B = B ^ T
+%line 3974+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 704]
+%line 3975+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 704]
+; T = G
+%line 3976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 448]
+%line 3977+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 448]
+; A = A ^ T
+%line 3978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 384]
+%line 3980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 384]
+; B = B ^ T
+%line 3981+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S18 = A
+%line 3982+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 32], ecx
+; S17 = B
+%line 3983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 28], edx
+; G = mem32[g + 256]
+%line 3984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 256]
+; T &= mem32[f + 704]
+%line 3986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 704]
+; G = mem32[g + 320]
+%line 3988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 320]
+; T = G
+%line 3989+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 704]
+%line 3990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 704]
+; T &= mem32[f + 640]
+%line 3993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; B = B ^ T
+%line 3994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 384]
+%line 3995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 384]
+; T = G
+%line 3996+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 640]
+%line 3997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; A = A ^ T
+%line 3998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 576]
+%line 4000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 576]
+; B = B ^ T
+%line 4001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 448]
+%line 4002+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 448]
+; T = G
+%line 4003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 576]
+%line 4004+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 576]
+; A = A ^ T
+%line 4005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 512]
+%line 4007+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 512]
+; B = B ^ T
+%line 4008+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 512]
+%line 4009+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 512]
+; T = G
+%line 4010+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 512]
+%line 4011+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 512]
+; A = A ^ T
+%line 4012+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 448]
+%line 4014+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 448]
+; B = B ^ T
+%line 4015+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 576]
+%line 4016+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 576]
+; T = G
+%line 4017+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 448]
+%line 4018+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 448]
+; A = A ^ T
+%line 4019+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 384]
+%line 4021+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 384]
+; B = B ^ T
+%line 4022+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 640]
+%line 4023+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 640]
+; T = G
+%line 4024+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 384]
+%line 4025+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 384]
+; A = A ^ T
+%line 4026+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 320]
+%line 4028+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 320]
+; B = B ^ T
+%line 4029+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 704]
+%line 4030+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 704]
+; T = G
+%line 4031+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 4032+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 4033+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 4035+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 4036+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S16 = A
+%line 4037+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 24], ecx
+; S15 = B
+%line 4038+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 20], edx
+; G = mem32[g + 128]
+%line 4039+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi + 128]
+; T &= mem32[f + 704]
+%line 4041+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 704]
+; G = mem32[g + 192]
+%line 4043+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 192]
+; T = G
+%line 4044+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 704]
+%line 4045+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 704]
+; T &= mem32[f + 640]
+%line 4048+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; B = B ^ T
+%line 4049+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 256]
+%line 4050+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 256]
+; T = G
+%line 4051+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 640]
+%line 4052+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; A = A ^ T
+%line 4053+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 576]
+%line 4055+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 576]
+; B = B ^ T
+%line 4056+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 320]
+%line 4057+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 4058+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 576]
+%line 4059+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 576]
+; A = A ^ T
+%line 4060+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 512]
+%line 4062+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 512]
+; B = B ^ T
+%line 4063+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 384]
+%line 4064+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 384]
+; T = G
+%line 4065+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 512]
+%line 4066+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 512]
+; A = A ^ T
+%line 4067+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 448]
+%line 4069+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 448]
+; B = B ^ T
+%line 4070+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 448]
+%line 4071+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 448]
+; T = G
+%line 4072+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 448]
+%line 4073+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 448]
+; A = A ^ T
+%line 4074+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 384]
+%line 4076+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 384]
+; B = B ^ T
+%line 4077+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 512]
+%line 4078+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 512]
+; T = G
+%line 4079+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 384]
+%line 4080+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 384]
+; A = A ^ T
+%line 4081+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 320]
+%line 4083+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 320]
+; B = B ^ T
+%line 4084+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 576]
+%line 4085+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 576]
+; T = G
+%line 4086+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 4087+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 4088+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 4090+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 4091+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 640]
+%line 4092+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 640]
+; T = G
+%line 4093+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 256]
+%line 4094+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 4095+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 192]
+%line 4097+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; B = B ^ T
+%line 4098+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 704]
+%line 4099+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 704]
+; T = G
+%line 4100+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 192]
+%line 4101+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 4102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 128]
+%line 4104+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 128]
+; B = B ^ T
+%line 4105+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; S14 = A
+%line 4106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 16], ecx
+; B = B ^ S22
+%line 4107+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 48]
+; S13 = B
+%line 4108+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 12], edx
+; G = mem32[g + 0]
+%line 4109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi]
+; T &= mem32[f + 704]
+%line 4111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 704]
+; G = mem32[g + 64]
+%line 4113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 64]
+; T = G
+%line 4114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, eax
+; T &= mem32[f + 704]
+%line 4115+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 704]
+; T &= mem32[f + 640]
+%line 4118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; B = B ^ T
+%line 4119+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; G = mem32[g + 128]
+%line 4120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 128]
+; T = G
+%line 4121+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 640]
+%line 4122+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 640]
+; A = A ^ T
+%line 4123+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 576]
+%line 4125+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 576]
+; B = B ^ T
+%line 4126+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 192]
+%line 4127+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 192]
+; T = G
+%line 4128+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 576]
+%line 4129+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 576]
+; A = A ^ T
+%line 4130+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 512]
+%line 4132+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 512]
+; B = B ^ T
+%line 4133+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 256]
+%line 4134+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 256]
+; T = G
+%line 4135+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 512]
+%line 4136+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 512]
+; A = A ^ T
+%line 4137+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 448]
+%line 4139+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 448]
+; B = B ^ T
+%line 4140+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 320]
+%line 4141+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 320]
+; T = G
+%line 4142+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 448]
+%line 4143+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 448]
+; A = A ^ T
+%line 4144+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 384]
+%line 4146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 384]
+; B = B ^ T
+%line 4147+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 384]
+%line 4148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 384]
+; T = G
+%line 4149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 384]
+%line 4150+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 384]
+; A = A ^ T
+%line 4151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 320]
+%line 4153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 320]
+; B = B ^ T
+%line 4154+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 448]
+%line 4155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 448]
+; T = G
+%line 4156+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 320]
+%line 4157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 4158+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 256]
+%line 4160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 256]
+; B = B ^ T
+%line 4161+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 512]
+%line 4162+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 512]
+; T = G
+%line 4163+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 256]
+%line 4164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 4165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 192]
+%line 4167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; B = B ^ T
+%line 4168+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 576]
+%line 4169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 576]
+; T = G
+%line 4170+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 192]
+%line 4171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 4172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 128]
+%line 4174+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 128]
+; B = B ^ T
+%line 4175+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 640]
+%line 4176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 640]
+; T = G
+%line 4177+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 128]
+%line 4178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 4179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 64]
+%line 4181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 64]
+; B = B ^ T
+%line 4182+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; G = mem32[g + 704]
+%line 4183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi + 704]
+; T = G
+%line 4184+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ebp
+; T &= mem32[f + 64]
+%line 4185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 4186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, eax
+; T &= mem32[f + 0]
+%line 4188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi]
+; B = B ^ T
+%line 4189+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ebp
+; A = A ^ S21
+%line 4190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ecx, [esp + 44]
+; S12 = A
+%line 4191+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [esp + 8], ecx
+; B = B ^ S20
+%line 4192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 40]
+; mem32[h + 704] = B
+%line 4193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 704], edx
+; G = mem32[g + 0]
+%line 4194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 4195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 640]
+%line 4196+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 640]
+; T &= mem32[f + 576]
+%line 4199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 576]
+; G = mem32[g + 64]
+%line 4201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 4202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 576]
+%line 4203+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 576]
+; A = A ^ T
+%line 4204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 512]
+%line 4206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 512]
+; B = B ^ T
+%line 4207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 4208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 4209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 512]
+%line 4210+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 512]
+; A = A ^ T
+%line 4211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 448]
+%line 4213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 448]
+; B = B ^ T
+%line 4214+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 4215+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 192]
+; T = G
+%line 4216+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 448]
+%line 4217+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 448]
+; A = A ^ T
+%line 4218+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 384]
+%line 4220+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 384]
+; B = B ^ T
+%line 4221+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 256]
+%line 4222+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 256]
+; T = G
+%line 4223+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 384]
+%line 4224+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 384]
+; A = A ^ T
+%line 4225+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 320]
+%line 4227+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 320]
+; B = B ^ T
+%line 4228+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 320]
+%line 4229+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 320]
+; T = G
+%line 4230+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 320]
+%line 4231+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 4232+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 256]
+%line 4234+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 256]
+; B = B ^ T
+%line 4235+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 384]
+%line 4236+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 384]
+; T = G
+%line 4237+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 256]
+%line 4238+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 4239+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 192]
+%line 4241+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 192]
+; B = B ^ T
+%line 4242+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 448]
+%line 4243+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 448]
+; T = G
+%line 4244+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 192]
+%line 4245+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 4246+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 4248+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 4249+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 512]
+%line 4250+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 512]
+; T = G
+%line 4251+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 4252+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 4253+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 4255+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 4256+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 576]
+%line 4257+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 576]
+; T = G
+%line 4258+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 4259+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 4260+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 4262+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 4263+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 640]
+%line 4264+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 640]
+; T &= mem32[f + 0]
+%line 4266+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 4267+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S19
+%line 4268+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 36]
+; A = A ^ S22
+%line 4269+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 48]
+; mem32[h + 640] = A
+%line 4270+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 640], edx
+; B = B ^ S18
+%line 4271+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 32]
+; B = B ^ S21
+%line 4272+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 44]
+; mem32[h + 576] = B
+%line 4273+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 576], ebp
+; G = mem32[g + 0]
+%line 4274+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 4275+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 512]
+%line 4276+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 512]
+; T &= mem32[f + 448]
+%line 4279+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 448]
+; G = mem32[g + 64]
+%line 4281+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 4282+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 448]
+%line 4283+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 448]
+; A = A ^ T
+%line 4284+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 384]
+%line 4286+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 384]
+; B = B ^ T
+%line 4287+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 4288+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 4289+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 384]
+%line 4290+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 384]
+; A = A ^ T
+%line 4291+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 320]
+%line 4293+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 320]
+; B = B ^ T
+%line 4294+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 4295+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 192]
+; T = G
+%line 4296+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 320]
+%line 4297+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 4298+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 256]
+%line 4300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 256]
+; B = B ^ T
+%line 4301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 256]
+%line 4302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 256]
+; T = G
+%line 4303+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 256]
+%line 4304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 4305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 192]
+%line 4307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 192]
+; B = B ^ T
+%line 4308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 320]
+%line 4309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 320]
+; T = G
+%line 4310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 192]
+%line 4311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 4312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 4314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 4315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 384]
+%line 4316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 384]
+; T = G
+%line 4317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 4318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 4319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 4321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 4322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 448]
+%line 4323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 448]
+; T = G
+%line 4324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 4325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 4326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 4328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 4329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 512]
+%line 4330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 512]
+; T &= mem32[f + 0]
+%line 4332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 4333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S17
+%line 4334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 28]
+; A = A ^ S20
+%line 4335+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 40]
+; mem32[h + 512] = A
+%line 4336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 512], edx
+; B = B ^ S16
+%line 4337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 24]
+; B = B ^ S19
+%line 4338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 36]
+; mem32[h + 448] = B
+%line 4339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 448], ebp
+; G = mem32[g + 0]
+%line 4340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 4341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 384]
+%line 4342+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 384]
+; T &= mem32[f + 320]
+%line 4345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 320]
+; G = mem32[g + 64]
+%line 4347+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 4348+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 320]
+%line 4349+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 320]
+; A = A ^ T
+%line 4350+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 256]
+%line 4352+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 256]
+; B = B ^ T
+%line 4353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 4354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 4355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 256]
+%line 4356+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 256]
+; A = A ^ T
+%line 4357+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 192]
+%line 4359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 192]
+; B = B ^ T
+%line 4360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 4361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 192]
+; T = G
+%line 4362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 192]
+%line 4363+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 4364+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 4366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 4367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 256]
+%line 4368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 256]
+; T = G
+%line 4369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 4370+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 4371+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 4373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 4374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 320]
+%line 4375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 320]
+; T = G
+%line 4376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 4377+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 4378+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 4380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 4381+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 384]
+%line 4382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 384]
+; T &= mem32[f + 0]
+%line 4384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 4385+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S15
+%line 4386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 20]
+; A = A ^ S18
+%line 4387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 32]
+; mem32[h + 384] = A
+%line 4388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 384], edx
+; B = B ^ S14
+%line 4389+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 16]
+; B = B ^ S17
+%line 4390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 28]
+; mem32[h + 320] = B
+%line 4391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 320], ebp
+; G = mem32[g + 0]
+%line 4392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, [edi]
+; T = G
+%line 4393+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, ebp
+; T &= mem32[f + 256]
+%line 4394+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 256]
+; T &= mem32[f + 192]
+%line 4397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 192]
+; G = mem32[g + 64]
+%line 4399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 4400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 192]
+%line 4401+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 192]
+; A = A ^ T
+%line 4402+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 128]
+%line 4404+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 128]
+; B = B ^ T
+%line 4405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 128]
+%line 4406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 128]
+; T = G
+%line 4407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 128]
+%line 4408+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 128]
+; A = A ^ T
+%line 4409+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 64]
+%line 4411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi + 64]
+; B = B ^ T
+%line 4412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 192]
+%line 4413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 192]
+; T = G
+%line 4414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 4415+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 4416+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; T &= mem32[f + 0]
+%line 4418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 4419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, ecx
+; G = mem32[g + 256]
+%line 4420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 256]
+; T &= mem32[f + 0]
+%line 4422+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 4423+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, eax
+; A = A ^ S13
+%line 4424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 12]
+; A = A ^ S16
+%line 4425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 24]
+; mem32[h + 256] = A
+%line 4426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 256], edx
+; B = B ^ S12
+%line 4427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 8]
+; B = B ^ S15
+%line 4428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 20]
+; mem32[h + 192] = B
+%line 4429+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 192], ebp
+; G = mem32[g + 0]
+%line 4430+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov edx, [edi]
+; T = G
+%line 4431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ebp, edx
+; T &= mem32[f + 128]
+%line 4432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ebp, [esi + 128]
+; T &= mem32[f + 64]
+%line 4435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and edx, [esi + 64]
+; G = mem32[g + 64]
+%line 4437+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov ecx, [edi + 64]
+; T = G
+%line 4438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, ecx
+; T &= mem32[f + 64]
+%line 4439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi + 64]
+; A = A ^ T
+%line 4440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, eax
+; T &= mem32[f + 0]
+%line 4442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and ecx, [esi]
+; B = B ^ T
+%line 4443+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, ecx
+; G = mem32[g + 128]
+%line 4444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi + 128]
+; T &= mem32[f + 0]
+%line 4446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ T
+%line 4447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, eax
+; A = A ^ S14
+%line 4448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor ebp, [esp + 16]
+; mem32[h + 128] = A
+%line 4449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 128], ebp
+; B = B ^ S13
+%line 4450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor edx, [esp + 12]
+; mem32[h + 64] = B
+%line 4451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx + 64], edx
+; G = mem32[g + 0]
+%line 4452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [edi]
+; T &= mem32[f + 0]
+%line 4454+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	and eax, [esi]
+; A = A ^ S12
+%line 4456+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	xor eax, [esp + 8]
+; mem32[h + 0] = A
+%line 4457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov [ebx], eax
 ; h = h + 4
-%line 3627+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 0]
-	add eax, 4
-	mov [esp + 0], eax
+%line 4458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add ebx, 4
 ; f = f + 4
-%line 3628+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 8]
-	add eax, 4
-	mov [esp + 8], eax
+%line 4459+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add esi, 4
 ; g = g + 4
-%line 3629+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 16]
-	add eax, 4
-	mov [esp + 16], eax
+%line 4460+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add edi, 4
 ; i = i - 1
-%line 3630+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	mov eax, [esp + 24]
+%line 4461+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	mov eax, [esp + 0]
 	sub eax, 1
-	mov [esp + 24], eax
+	mov [esp + 0], eax
 ; =? i - 0
-%line 3631+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4462+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 3632+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4463+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 3633+0 specs/mceliece/generated/mceliece_gf12_x86.q
-	add esp, 940
+%line 4464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+	add esp, 76
 	pop ebp
 	pop edi
 	pop esi
@@ -15196,148 +15736,148 @@ qhasm_kernel_mceliece_gf12_vec512_sq_x86:
 	push ebp
 	sub esp, 92
 ; input h f
-%line 3637+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4468+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 112]
 	mov edx, [esp + 116]
 ; i = 16
-%line 3639+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4470+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 16
 	mov [esp + 0], eax
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
-%line 3641+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4472+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx]
 	mov [esp + 8], eax
 ; v1 = mem32[f + 384]
-%line 3642+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4473+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 384]
 	mov [esp + 16], ecx
 ; v0 = v0 ^ v1
-%line 3643+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4474+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 8], eax
 ; v2 = mem32[f + 64]
-%line 3644+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4475+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 64]
 	mov [esp + 24], eax
 ; v3 = mem32[f + 448]
-%line 3645+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4476+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 448]
 	mov [esp + 32], ecx
 ; v2 = v2 ^ v3
-%line 3646+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4477+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 24], eax
 ; v4 = mem32[f + 128]
-%line 3647+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4478+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [edx + 128]
 ; v5 = mem32[f + 512]
-%line 3648+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4479+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 512]
 	mov [esp + 40], eax
 ; v4 = v4 ^ v5
-%line 3649+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4480+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, eax
 ; v6 = mem32[f + 704]
-%line 3650+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4481+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [edx + 704]
 ; v4 = v4 ^ v6
-%line 3651+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4482+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, ebx
 ; v7 = mem32[f + 192]
-%line 3652+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4483+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [edx + 192]
 	mov [esp + 48], ecx
 ; v8 = mem32[f + 576]
-%line 3653+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4484+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 576]
 	mov [esp + 56], eax
 ; v7 = v7 ^ v8
-%line 3654+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4485+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 48], ecx
 ; v9 = mem32[f + 256]
-%line 3655+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4486+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [edx + 256]
 	mov [esp + 64], eax
 ; v10 = mem32[f + 640]
-%line 3656+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4487+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [edx + 640]
 	mov [esp + 72], ebp
 ; v9 = v9 ^ v10
-%line 3657+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4488+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 64], eax
 ; v11 = mem32[f + 320]
-%line 3658+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4489+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [edx + 320]
 ; v11 = v11 ^ v6
-%line 3659+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4490+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, ebx
 ; mem32[h + 0] = v0
-%line 3660+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4491+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov [esi], eax
 ; mem32[h + 64] = v6
-%line 3661+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4492+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 64], ebx
 ; mem32[h + 128] = v2
-%line 3662+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4493+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	mov [esi + 128], eax
 ; mem32[h + 192] = v1
-%line 3663+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4494+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 16]
 	mov [esi + 192], eax
 ; mem32[h + 256] = v4
-%line 3664+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4495+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 256], edi
 ; mem32[h + 320] = v3
-%line 3665+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4496+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	mov [esi + 320], eax
 ; mem32[h + 384] = v7
-%line 3666+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4497+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 384], ecx
 ; mem32[h + 448] = v5
-%line 3667+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4498+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 40]
 	mov [esi + 448], eax
 ; mem32[h + 512] = v9
-%line 3668+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4499+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	mov [esi + 512], eax
 ; mem32[h + 576] = v8
-%line 3669+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4500+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	mov [esi + 576], eax
 ; mem32[h + 640] = v11
-%line 3670+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4501+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esi + 640], ebp
 ; mem32[h + 704] = v10
-%line 3671+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4502+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	mov [esi + 704], eax
 ; h = h + 4
-%line 3672+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4503+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esi, 4
 ; f = f + 4
-%line 3673+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4504+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add edx, 4
 ; i = i - 1
-%line 3674+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4505+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	sub eax, 1
 	mov [esp + 0], eax
 ; =? i - 0
-%line 3675+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4506+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 3676+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4507+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 3677+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4508+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esp, 92
 	pop ebp
 	pop edi
@@ -15357,268 +15897,268 @@ qhasm_kernel_mceliece_gf12_vec512_inv_x86:
 	push ebp
 	sub esp, 4140
 ; input h f
-%line 3681+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4512+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4160]
 	mov [esp + 0], eax
 	mov eax, [esp + 4164]
 	mov [esp + 8], eax
 ; i = 16
-%line 3683+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4514+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, 16
 	mov [esp + 16], eax
 align 32
 .Lpass:
 ; v0 = mem32[f + 0]
-%line 3685+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4516+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax]
 	mov [esp + 24], eax
 ; v1 = mem32[f + 384]
-%line 3686+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4517+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 384]
 	mov [esp + 32], ecx
 ; v2 = v0 ^ v1
-%line 3687+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4518+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 40], eax
 ; v3 = mem32[f + 64]
-%line 3688+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4519+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 64]
 	mov [esp + 48], eax
 ; v4 = mem32[f + 448]
-%line 3689+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4520+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 448]
 	mov [esp + 56], ecx
 ; v5 = v3 ^ v4
-%line 3690+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4521+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 64], eax
 ; v6 = mem32[f + 128]
-%line 3691+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4522+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 128]
 	mov [esp + 72], eax
 ; v7 = mem32[f + 512]
-%line 3692+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4523+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 512]
 	mov [esp + 80], ecx
 ; v8 = v6 ^ v7
-%line 3693+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4524+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 88], eax
 ; v9 = mem32[f + 704]
-%line 3694+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4525+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 704]
 	mov [esp + 96], eax
 ; v8 = v8 ^ v9
-%line 3695+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4526+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 88]
 	xor ecx, eax
 	mov [esp + 88], ecx
 ; v10 = mem32[f + 192]
-%line 3696+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4527+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 192]
 	mov [esp + 104], eax
 ; v11 = mem32[f + 576]
-%line 3697+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4528+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 576]
 	mov [esp + 112], ecx
 ; v12 = v10 ^ v11
-%line 3698+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4529+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 120], eax
 ; v13 = mem32[f + 256]
-%line 3699+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4530+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 256]
 	mov [esp + 128], eax
 ; v14 = mem32[f + 640]
-%line 3700+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4531+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 8]
 	mov ecx, [ecx + 640]
 	mov [esp + 136], ecx
 ; v15 = v13 ^ v14
-%line 3701+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4532+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 144], eax
 ; v16 = mem32[f + 320]
-%line 3702+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4533+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	mov eax, [eax + 320]
 	mov [esp + 152], eax
 ; v17 = v16 ^ v9
-%line 3703+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4534+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 96]
 	mov [esp + 160], eax
 ; v18 = v2 & v0
-%line 3704+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4535+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 40]
 	and eax, [esp + 24]
 	mov [esp + 168], eax
 ; v19 = v2 & v3
-%line 3705+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4536+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 40]
 	and ecx, [esp + 48]
 ; v20 = v9 & v0
-%line 3706+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4537+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 24]
 ; v20 = v19 ^ v20
-%line 3707+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4538+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 512], ecx
 ; v19 = v2 & v6
-%line 3708+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4539+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 40]
 	and edx, [esp + 72]
 ; v21 = v9 & v3
-%line 3709+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4540+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 48]
 ; v22 = v5 & v0
-%line 3710+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4541+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 64]
 	and ecx, [esp + 24]
 ; v21 = v19 ^ v21
-%line 3711+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4542+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v22 = v21 ^ v22
-%line 3712+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4543+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 520], edx
 ; v21 = v9 & v6
-%line 3713+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4544+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	and eax, [esp + 72]
 ; v19 = v5 & v3
-%line 3714+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4545+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 64]
 	and ecx, [esp + 48]
 ; v19 = v21 ^ v19
-%line 3715+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4546+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 528], eax
 ; v21 = v5 & v6
-%line 3716+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4547+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	and eax, [esp + 72]
 	mov [esp + 536], eax
 ; v23 = v1 & v10
-%line 3717+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4548+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	and eax, [esp + 104]
 	mov [esp + 176], eax
 ; v24 = v1 & v13
-%line 3718+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4549+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 32]
 	and ecx, [esp + 128]
 ; v25 = v8 & v10
-%line 3719+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4550+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 104]
 ; v25 = v24 ^ v25
-%line 3720+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4551+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 	mov [esp + 544], ecx
 ; v24 = v1 & v16
-%line 3721+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4552+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 32]
 	and edx, [esp + 152]
 ; v26 = v8 & v13
-%line 3722+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4553+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 128]
 ; v27 = v4 & v10
-%line 3723+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4554+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 56]
 	and ecx, [esp + 104]
 ; v26 = v24 ^ v26
-%line 3724+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4555+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v27 = v26 ^ v27
-%line 3725+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4556+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 552], edx
 ; v26 = v8 & v16
-%line 3726+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4557+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	and eax, [esp + 152]
 ; v24 = v4 & v13
-%line 3727+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4558+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 56]
 	and ecx, [esp + 128]
 ; v24 = v26 ^ v24
-%line 3728+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4559+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 560], eax
 ; v26 = v4 & v16
-%line 3729+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4560+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	and eax, [esp + 152]
 	mov [esp + 568], eax
 ; v28 = v2 ^ v1
-%line 3730+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4561+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 40]
 	xor esi, [esp + 32]
 ; v29 = v9 ^ v8
-%line 3731+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4562+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 96]
 	xor edx, [esp + 88]
 ; v30 = v5 ^ v4
-%line 3732+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4563+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	xor eax, [esp + 56]
 	mov [esp + 184], eax
 ; v31 = v0 ^ v10
-%line 3733+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4564+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 3720], eax
 ; v32 = v3 ^ v13
-%line 3734+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4565+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 48]
 	xor ebx, [esp + 128]
 ; v33 = v6 ^ v16
-%line 3735+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4566+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 72]
 	xor edi, [esp + 152]
 ; v34 = v28 & v31
-%line 3736+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4567+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 3720]
 ; v35 = v28 & v32
-%line 3737+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4568+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ebx
 	mov [esp + 192], eax
 ; v36 = v29 & v31
-%line 3738+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4569+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3720]
 	mov [esp + 200], eax
 ; v36 = v35 ^ v36
-%line 3739+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4570+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 192]
 	xor ebp, [esp + 200]
 ; v28 = v28 & v33
-%line 3740+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4571+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v35 = v29 & v32
-%line 3741+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4572+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 208], edx
 	mov eax, [esp + 208]
 	and eax, ebx
 	mov [esp + 208], eax
 	mov [esp + 576], eax
 ; v31 = v30 & v31
-%line 3742+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4573+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 184]
 	mov [esp + 3920], eax
 	mov [esp + 216], eax
@@ -15626,237 +16166,237 @@ align 32
 	mov [esp + 216], eax
 	mov [esp + 3744], eax
 ; v35 = v28 ^ v35
-%line 3743+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4574+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 576]
 ; v31 = v35 ^ v31
-%line 3744+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4575+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3744]
 	mov [esp + 584], esi
 ; v29 = v29 & v33
-%line 3745+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4576+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v32 = v30 & v32
-%line 3746+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4577+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3920]
 	and eax, ebx
 ; v32 = v29 ^ v32
-%line 3747+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4578+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v33 = v30 & v33
-%line 3748+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4579+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 184]
 	and eax, edi
 ; v34 = v34 ^ v18
-%line 3749+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4580+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 168]
 ; v34 = v34 ^ v23
-%line 3750+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4581+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 176]
 ; v36 = v36 ^ v20
-%line 3751+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4582+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 512]
 ; v36 = v36 ^ v25
-%line 3752+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4583+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 544]
 ; v31 = v31 ^ v22
-%line 3753+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4584+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 584]
 	xor esi, [esp + 520]
 	mov [esp + 584], esi
 ; v31 = v31 ^ v27
-%line 3754+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4585+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 552]
 	mov [esp + 584], esi
 ; v32 = v32 ^ v19
-%line 3755+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4586+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 528]
 ; v32 = v32 ^ v24
-%line 3756+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4587+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 560]
 ; v33 = v33 ^ v21
-%line 3757+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4588+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 536]
 ; v33 = v33 ^ v26
-%line 3758+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4589+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 568]
 ; v19 = v34 ^ v19
-%line 3759+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4590+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 528]
 	mov [esp + 592], ecx
 ; v21 = v36 ^ v21
-%line 3760+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4591+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 536]
 	mov [esp + 600], ebp
 ; v23 = v32 ^ v23
-%line 3761+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4592+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 176]
 	mov [esp + 608], edx
 ; v25 = v33 ^ v25
-%line 3762+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4593+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 544]
 	mov [esp + 616], eax
 ; v33 = v12 & v1
-%line 3763+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4594+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 32]
 	mov [esp + 624], eax
 ; v32 = v12 & v4
-%line 3764+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4595+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 56]
 ; v36 = v7 & v1
-%line 3765+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4596+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 80]
 	and ecx, [esp + 32]
 ; v36 = v32 ^ v36
-%line 3766+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4597+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 632], eax
 ; v32 = v12 & v7
-%line 3767+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4598+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 120]
 	and eax, [esp + 80]
 ; v34 = v7 & v4
-%line 3768+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4599+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 80]
 	and ecx, [esp + 56]
 ; v30 = v15 & v1
-%line 3769+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4600+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 144]
 	and edx, [esp + 32]
 ; v34 = v32 ^ v34
-%line 3770+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4601+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v30 = v34 ^ v30
-%line 3771+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4602+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 640], eax
 ; v34 = v7 & v7
-%line 3772+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4603+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 80]
 	and eax, [esp + 80]
 ; v32 = v15 & v4
-%line 3773+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4604+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 144]
 	and ecx, [esp + 56]
 ; v32 = v34 ^ v32
-%line 3774+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4605+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 648], eax
 ; v34 = v15 & v7
-%line 3775+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4606+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 144]
 	and eax, [esp + 80]
 	mov [esp + 656], eax
 ; v29 = v11 & v11
-%line 3776+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4607+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 112]
 	and eax, [esp + 112]
 	mov [esp + 664], eax
 ; v35 = v11 & v14
-%line 3777+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4608+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 112]
 	and eax, [esp + 136]
 ; v28 = v17 & v11
-%line 3778+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4609+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 160]
 	and ecx, [esp + 112]
 ; v28 = v35 ^ v28
-%line 3779+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4610+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 672], eax
 ; v35 = v11 & v9
-%line 3780+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4611+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 112]
 	and edx, [esp + 96]
 ; v37 = v17 & v14
-%line 3781+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4612+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 160]
 	and eax, [esp + 136]
 ; v38 = v14 & v11
-%line 3782+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4613+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 136]
 	and ecx, [esp + 112]
 ; v37 = v35 ^ v37
-%line 3783+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4614+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v38 = v37 ^ v38
-%line 3784+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4615+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 	mov [esp + 680], edx
 ; v37 = v17 & v9
-%line 3785+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4616+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 160]
 	and eax, [esp + 96]
 ; v35 = v14 & v14
-%line 3786+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4617+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 136]
 	and ecx, [esp + 136]
 ; v35 = v37 ^ v35
-%line 3787+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4618+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 688], eax
 ; v37 = v14 & v9
-%line 3788+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4619+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 136]
 	and eax, [esp + 96]
 	mov [esp + 696], eax
 ; v39 = v12 ^ v11
-%line 3789+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4620+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 120]
 	xor esi, [esp + 112]
 ; v40 = v7 ^ v17
-%line 3790+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4621+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 80]
 	xor edx, [esp + 160]
 ; v41 = v15 ^ v14
-%line 3791+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4622+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 144]
 	xor eax, [esp + 136]
 	mov [esp + 224], eax
 ; v42 = v1 ^ v11
-%line 3792+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4623+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 3728], eax
 ; v43 = v4 ^ v14
-%line 3793+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4624+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 56]
 	xor ebx, [esp + 136]
 ; v44 = v7 ^ v9
-%line 3794+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4625+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 80]
 	xor edi, [esp + 96]
 ; v45 = v39 & v42
-%line 3795+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4626+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 3728]
 ; v46 = v39 & v43
-%line 3796+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4627+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ebx
 	mov [esp + 232], eax
 ; v47 = v40 & v42
-%line 3797+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4628+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3728]
 	mov [esp + 240], eax
 ; v47 = v46 ^ v47
-%line 3798+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4629+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 232]
 	xor ebp, [esp + 240]
 ; v39 = v39 & v44
-%line 3799+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4630+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v46 = v40 & v43
-%line 3800+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4631+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 248], edx
 	mov eax, [esp + 248]
 	and eax, ebx
 	mov [esp + 248], eax
 	mov [esp + 704], eax
 ; v42 = v41 & v42
-%line 3801+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4632+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 224]
 	mov [esp + 3928], eax
 	mov [esp + 256], eax
@@ -15864,1896 +16404,1896 @@ align 32
 	mov [esp + 256], eax
 	mov [esp + 3752], eax
 ; v46 = v39 ^ v46
-%line 3802+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4633+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 704]
 ; v42 = v46 ^ v42
-%line 3803+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4634+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3752]
 	mov [esp + 712], esi
 ; v40 = v40 & v44
-%line 3804+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4635+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v43 = v41 & v43
-%line 3805+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4636+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3928]
 	and eax, ebx
 ; v43 = v40 ^ v43
-%line 3806+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4637+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 ; v44 = v41 & v44
-%line 3807+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4638+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 224]
 	and eax, edi
 ; v45 = v45 ^ v33
-%line 3808+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4639+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 624]
 ; v45 = v45 ^ v29
-%line 3809+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4640+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 664]
 ; v47 = v47 ^ v36
-%line 3810+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4641+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 632]
 ; v47 = v47 ^ v28
-%line 3811+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4642+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 672]
 ; v42 = v42 ^ v30
-%line 3812+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4643+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 712]
 	xor esi, [esp + 640]
 	mov [esp + 712], esi
 ; v42 = v42 ^ v38
-%line 3813+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4644+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 680]
 	mov [esp + 712], esi
 ; v43 = v43 ^ v32
-%line 3814+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4645+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 648]
 ; v43 = v43 ^ v35
-%line 3815+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4646+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 688]
 ; v44 = v44 ^ v34
-%line 3816+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4647+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 656]
 ; v44 = v44 ^ v37
-%line 3817+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4648+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 696]
 ; v32 = v45 ^ v32
-%line 3818+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4649+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 648]
 	mov [esp + 720], ecx
 ; v34 = v47 ^ v34
-%line 3819+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4650+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 656]
 	mov [esp + 728], ebp
 ; v29 = v43 ^ v29
-%line 3820+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4651+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 664]
 	mov [esp + 736], edx
 ; v28 = v44 ^ v28
-%line 3821+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4652+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 672]
 	mov [esp + 744], eax
 ; v12 = v2 ^ v12
-%line 3822+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4653+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 40]
 	xor ecx, [esp + 120]
 ; v2 = v9 ^ v7
-%line 3823+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4654+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 96]
 	xor eax, [esp + 80]
 	mov edx, eax
 ; v15 = v5 ^ v15
-%line 3824+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4655+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 64]
 	xor eax, [esp + 144]
 	mov [esp + 752], eax
 ; v5 = v1 ^ v11
-%line 3825+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4656+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 32]
 	xor esi, [esp + 112]
 ; v17 = v8 ^ v17
-%line 3826+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4657+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 88]
 	xor eax, [esp + 160]
 	mov edi, eax
 ; v8 = v4 ^ v14
-%line 3827+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4658+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov ebx, eax
 ; v44 = v0 ^ v1
-%line 3828+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4659+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 760], eax
 ; v43 = v3 ^ v4
-%line 3829+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4660+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 768], eax
 ; v47 = v6 ^ v7
-%line 3830+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4661+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 776], eax
 ; v45 = v10 ^ v11
-%line 3831+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4662+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 784], eax
 ; v41 = v13 ^ v14
-%line 3832+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4663+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 792], eax
 ; v40 = v16 ^ v9
-%line 3833+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4664+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 800], eax
 ; v46 = v12 & v44
-%line 3834+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4665+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 760]
 	mov [esp + 808], eax
 ; v39 = v12 & v43
-%line 3835+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4666+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 768]
 ; v48 = v2 & v44
-%line 3836+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4667+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 760]
 ; v48 = v39 ^ v48
-%line 3837+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4668+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 816], ebp
 ; v39 = v12 & v47
-%line 3838+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4669+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 776]
 ; v49 = v2 & v43
-%line 3839+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4670+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 768]
 	mov [esp + 264], eax
 ; v50 = v15 & v44
-%line 3840+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4671+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	and eax, [esp + 760]
 ; v49 = v39 ^ v49
-%line 3841+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4672+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 264]
 ; v50 = v49 ^ v50
-%line 3842+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4673+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 824], ebp
 ; v49 = v2 & v47
-%line 3843+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4674+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 776]
 ; v39 = v15 & v43
-%line 3844+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4675+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 752]
 	and ebp, [esp + 768]
 ; v39 = v49 ^ v39
-%line 3845+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4676+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 832], eax
 ; v49 = v15 & v47
-%line 3846+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4677+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	and eax, [esp + 776]
 	mov [esp + 840], eax
 ; v51 = v5 & v45
-%line 3847+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4678+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 784]
 	mov [esp + 272], eax
 ; v52 = v5 & v41
-%line 3848+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4679+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 792]
 ; v53 = v17 & v45
-%line 3849+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4680+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 784]
 ; v53 = v52 ^ v53
-%line 3850+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4681+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 848], ebp
 ; v52 = v5 & v40
-%line 3851+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4682+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 800]
 ; v54 = v17 & v41
-%line 3852+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4683+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 792]
 	mov [esp + 280], eax
 ; v55 = v8 & v45
-%line 3853+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4684+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 784]
 ; v54 = v52 ^ v54
-%line 3854+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4685+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 280]
 ; v55 = v54 ^ v55
-%line 3855+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4686+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 856], ebp
 ; v54 = v17 & v40
-%line 3856+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4687+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 800]
 ; v52 = v8 & v41
-%line 3857+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4688+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 792]
 ; v52 = v54 ^ v52
-%line 3858+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4689+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 864], eax
 ; v54 = v8 & v40
-%line 3859+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4690+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 800]
 	mov [esp + 872], eax
 ; v5 = v12 ^ v5
-%line 3860+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4691+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, esi
 ; v17 = v2 ^ v17
-%line 3861+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4692+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v8 = v15 ^ v8
-%line 3862+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4693+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 752]
 	xor eax, ebx
 	mov [esp + 880], eax
 ; v45 = v44 ^ v45
-%line 3863+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4694+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 760]
 	xor esi, [esp + 784]
 ; v41 = v43 ^ v41
-%line 3864+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4695+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 768]
 	xor eax, [esp + 792]
 	mov [esp + 3760], eax
 ; v40 = v47 ^ v40
-%line 3865+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4696+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 776]
 	xor eax, [esp + 800]
 	mov edi, eax
 ; v47 = v5 & v45
-%line 3866+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4697+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, esi
 	mov ebx, eax
 ; v43 = v5 & v41
-%line 3867+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4698+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3760]
 	mov [esp + 888], eax
 ; v44 = v17 & v45
-%line 3868+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4699+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, esi
 	mov [esp + 896], eax
 ; v44 = v43 ^ v44
-%line 3869+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4700+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 888]
 	xor eax, [esp + 896]
 ; v5 = v5 & v40
-%line 3870+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4701+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v43 = v17 & v41
-%line 3871+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4702+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 288], edx
 	mov ebp, [esp + 288]
 	and ebp, [esp + 3760]
 	mov [esp + 288], ebp
 	mov [esp + 904], ebp
 ; v45 = v8 & v45
-%line 3872+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4703+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 880]
 	mov [esp + 3936], ebp
 	mov [esp + 296], ebp
 	and ebp, esi
 	mov [esp + 296], ebp
 ; v43 = v5 ^ v43
-%line 3873+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4704+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 904]
 ; v45 = v43 ^ v45
-%line 3874+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4705+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, ebp
 	mov esi, ecx
 ; v17 = v17 & v40
-%line 3875+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4706+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v41 = v8 & v41
-%line 3876+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4707+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3936]
 	and ecx, [esp + 3760]
 ; v41 = v17 ^ v41
-%line 3877+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4708+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v40 = v8 & v40
-%line 3878+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4709+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 880]
 	and ecx, edi
 ; v47 = v47 ^ v46
-%line 3879+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4710+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 808]
 ; v47 = v47 ^ v51
-%line 3880+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4711+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 272]
 ; v44 = v44 ^ v48
-%line 3881+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4712+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 816]
 ; v44 = v44 ^ v53
-%line 3882+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4713+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 848]
 ; v45 = v45 ^ v50
-%line 3883+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4714+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 824]
 ; v45 = v45 ^ v55
-%line 3884+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4715+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 856]
 ; v41 = v41 ^ v39
-%line 3885+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4716+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 832]
 ; v41 = v41 ^ v52
-%line 3886+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4717+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 864]
 ; v40 = v40 ^ v49
-%line 3887+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4718+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 840]
 ; v40 = v40 ^ v54
-%line 3888+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4719+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 872]
 ; v39 = v47 ^ v39
-%line 3889+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4720+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 832]
 ; v49 = v44 ^ v49
-%line 3890+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4721+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 840]
 ; v51 = v41 ^ v51
-%line 3891+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4722+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 272]
 ; v53 = v40 ^ v53
-%line 3892+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4723+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 848]
 	mov edi, ecx
 ; v46 = v46 ^ v18
-%line 3893+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4724+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 808]
 	xor ecx, [esp + 168]
 	mov [esp + 808], ecx
 ; v46 = v46 ^ v33
-%line 3894+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4725+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 624]
 	mov [esp + 808], ecx
 ; v48 = v48 ^ v20
-%line 3895+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4726+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 816]
 	xor ecx, [esp + 512]
 	mov [esp + 816], ecx
 ; v48 = v48 ^ v36
-%line 3896+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4727+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 632]
 	mov [esp + 816], ecx
 ; v50 = v50 ^ v22
-%line 3897+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4728+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 824]
 	xor ecx, [esp + 520]
 	mov [esp + 824], ecx
 ; v50 = v50 ^ v30
-%line 3898+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4729+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 640]
 	mov [esp + 824], ecx
 ; v39 = v39 ^ v19
-%line 3899+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4730+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 592]
 ; v39 = v39 ^ v32
-%line 3900+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4731+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 720]
 ; v49 = v49 ^ v21
-%line 3901+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4732+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 600]
 ; v49 = v49 ^ v34
-%line 3902+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4733+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 728]
 ; v45 = v45 ^ v31
-%line 3903+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4734+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 584]
 ; v45 = v45 ^ v42
-%line 3904+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4735+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 712]
 ; v51 = v51 ^ v23
-%line 3905+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4736+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 608]
 ; v51 = v51 ^ v29
-%line 3906+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4737+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 736]
 ; v53 = v53 ^ v25
-%line 3907+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4738+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 616]
 ; v53 = v53 ^ v28
-%line 3908+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4739+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 744]
 ; v55 = v55 ^ v27
-%line 3909+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4740+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 856]
 	xor ecx, [esp + 552]
 	mov [esp + 856], ecx
 ; v55 = v55 ^ v38
-%line 3910+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4741+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 680]
 	mov [esp + 856], ecx
 ; v52 = v52 ^ v24
-%line 3911+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4742+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 864]
 	xor ecx, [esp + 560]
 	mov [esp + 864], ecx
 ; v52 = v52 ^ v35
-%line 3912+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4743+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 688]
 	mov [esp + 864], ecx
 ; v54 = v54 ^ v26
-%line 3913+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4744+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 872]
 	xor ecx, [esp + 568]
 	mov [esp + 872], ecx
 ; v54 = v54 ^ v37
-%line 3914+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4745+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 696]
 	mov [esp + 872], ecx
 ; v23 = v46 ^ v23
-%line 3915+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4746+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 808]
 	xor ecx, [esp + 608]
 	mov [esp + 912], ecx
 ; v25 = v48 ^ v25
-%line 3916+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4747+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 816]
 	xor ecx, [esp + 616]
 	mov [esp + 920], ecx
 ; v27 = v50 ^ v27
-%line 3917+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4748+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 824]
 	xor ecx, [esp + 552]
 	mov [esp + 928], ecx
 ; v24 = v39 ^ v24
-%line 3918+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4749+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 560]
 ; v26 = v49 ^ v26
-%line 3919+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4750+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 568]
 ; v33 = v51 ^ v33
-%line 3920+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4751+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 624]
 ; v36 = v53 ^ v36
-%line 3921+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4752+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 632]
 ; v30 = v55 ^ v30
-%line 3922+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4753+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 856]
 	xor ecx, [esp + 640]
 	mov [esp + 936], ecx
 ; v32 = v52 ^ v32
-%line 3923+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4754+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 864]
 	xor ecx, [esp + 720]
 	mov [esp + 944], ecx
 ; v34 = v54 ^ v34
-%line 3924+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4755+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 872]
 	xor ecx, [esp + 728]
 	mov [esp + 952], ecx
 ; v36 = v36 ^ v37
-%line 3925+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4756+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 696]
 ; v37 = v26 ^ v37
-%line 3926+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4757+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 696]
 	mov ecx, eax
 ; v33 = v33 ^ v35
-%line 3927+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4758+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 688]
 ; v35 = v24 ^ v35
-%line 3928+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4759+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 688]
 ; v45 = v45 ^ v38
-%line 3929+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4760+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 680]
 ; v38 = v27 ^ v38
-%line 3930+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4761+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 928]
 	xor eax, [esp + 680]
 	mov ebp, eax
 ; v37 = v37 ^ v28
-%line 3931+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4762+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 744]
 ; v28 = v25 ^ v28
-%line 3932+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4763+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 920]
 	xor eax, [esp + 744]
 	mov [esp + 960], eax
 ; v35 = v35 ^ v29
-%line 3933+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4764+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 736]
 ; v29 = v23 ^ v29
-%line 3934+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4765+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 912]
 	xor eax, [esp + 736]
 	mov [esp + 968], eax
 ; v38 = v38 ^ v42
-%line 3935+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4766+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 712]
 ; v42 = v31 ^ v42
-%line 3936+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4767+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 584]
 	xor eax, [esp + 712]
 	mov [esp + 976], eax
 ; v28 = v28 ^ v34
-%line 3937+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4768+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, [esp + 952]
 	mov [esp + 960], eax
 ; v34 = v21 ^ v34
-%line 3938+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4769+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 600]
 	xor eax, [esp + 952]
 	mov [esp + 984], eax
 ; v29 = v29 ^ v32
-%line 3939+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4770+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, [esp + 944]
 	mov [esp + 968], eax
 ; v32 = v19 ^ v32
-%line 3940+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4771+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 592]
 	xor eax, [esp + 944]
 	mov [esp + 992], eax
 ; v42 = v42 ^ v30
-%line 3941+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4772+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, [esp + 936]
 	mov [esp + 976], eax
 ; v30 = v22 ^ v30
-%line 3942+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4773+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 520]
 	xor eax, [esp + 936]
 	mov [esp + 1000], eax
 ; v34 = v34 ^ v36
-%line 3943+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4774+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, edi
 	mov [esp + 984], eax
 ; v36 = v20 ^ v36
-%line 3944+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4775+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 512]
 	xor eax, edi
 	mov [esp + 1008], eax
 ; v32 = v32 ^ v33
-%line 3945+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4776+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, edx
 	mov [esp + 992], eax
 ; v33 = v18 ^ v33
-%line 3946+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4777+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 168]
 	xor eax, edx
 	mov [esp + 1016], eax
 ; v18 = v33 ^ v29
-%line 3947+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4778+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 968]
 	mov [esp + 1024], eax
 ; v20 = v36 ^ v28
-%line 3948+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4779+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 960]
 	mov [esp + 1032], eax
 ; v22 = v30 ^ v38
-%line 3949+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4780+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, ebp
 	mov [esp + 1040], eax
 ; v22 = v22 ^ v45
-%line 3950+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4781+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, esi
 	mov [esp + 1040], eax
 ; v19 = v32 ^ v35
-%line 3951+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4782+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, ebx
 	mov [esp + 1048], eax
 ; v21 = v34 ^ v37
-%line 3952+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4783+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, ecx
 	mov [esp + 1056], eax
 ; v31 = v42 ^ v45
-%line 3953+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4784+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, esi
 	mov [esp + 1064], eax
 ; v18 = v18 ^ v19
-%line 3954+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4785+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	xor eax, [esp + 1048]
 	mov [esp + 1024], eax
 ; v23 = v45 ^ v38
-%line 3955+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4786+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	xor eax, ebp
 	mov [esp + 1072], eax
 ; v20 = v20 ^ v21
-%line 3956+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4787+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	xor eax, [esp + 1056]
 	mov [esp + 1032], eax
 ; v20 = v20 ^ v37
-%line 3957+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4788+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1032], eax
 ; v25 = v29 ^ v35
-%line 3958+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4789+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, ebx
 	mov [esp + 1080], eax
 ; v22 = v22 ^ v31
-%line 3959+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4790+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, [esp + 1064]
 	mov [esp + 1040], eax
 ; v27 = v28 ^ v37
-%line 3960+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4791+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, ecx
 	mov [esp + 1088], eax
 ; v24 = v18 & v33
-%line 3961+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4792+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1016]
 	mov [esp + 1096], eax
 ; v26 = v18 & v36
-%line 3962+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4793+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1008]
 ; v54 = v37 & v33
-%line 3963+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4794+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	and edx, [esp + 1016]
 ; v54 = v26 ^ v54
-%line 3964+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4795+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1104], eax
 ; v26 = v18 & v30
-%line 3965+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4796+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	and eax, [esp + 1000]
 ; v52 = v37 & v36
-%line 3966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4797+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	and edx, [esp + 1008]
 ; v55 = v23 & v33
-%line 3967+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4798+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1072]
 	and edi, [esp + 1016]
 ; v52 = v26 ^ v52
-%line 3968+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4799+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v55 = v52 ^ v55
-%line 3969+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4800+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1112], eax
 ; v52 = v37 & v30
-%line 3970+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4801+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1000]
 ; v26 = v23 & v36
-%line 3971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4802+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1072]
 	and edx, [esp + 1008]
 ; v26 = v52 ^ v26
-%line 3972+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4803+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1120], eax
 ; v52 = v23 & v30
-%line 3973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4804+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	and eax, [esp + 1000]
 	mov [esp + 1128], eax
 ; v53 = v19 & v32
-%line 3974+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4805+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 992]
 	mov [esp + 1136], eax
 ; v51 = v19 & v34
-%line 3975+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4806+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 984]
 ; v49 = v20 & v32
-%line 3976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4807+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1032]
 	and edx, [esp + 992]
 ; v49 = v51 ^ v49
-%line 3977+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4808+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1144], eax
 ; v51 = v19 & v42
-%line 3978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4809+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, [esp + 976]
 ; v39 = v20 & v34
-%line 3979+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4810+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1032]
 	and edx, [esp + 984]
 ; v50 = v38 & v32
-%line 3980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4811+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, ebp
 	and edi, [esp + 992]
 ; v39 = v51 ^ v39
-%line 3981+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4812+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v50 = v39 ^ v50
-%line 3982+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4813+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1152], eax
 ; v39 = v20 & v42
-%line 3983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4814+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	and eax, [esp + 976]
 ; v51 = v38 & v34
-%line 3984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4815+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ebp
 	and edx, [esp + 984]
 ; v51 = v39 ^ v51
-%line 3985+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4816+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1160], eax
 ; v39 = v38 & v42
-%line 3986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4817+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	and eax, [esp + 976]
 	mov [esp + 1168], eax
 ; v48 = v18 ^ v19
-%line 3987+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4818+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1024]
 	xor edi, [esp + 1048]
 ; v46 = v37 ^ v20
-%line 3988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4819+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, ecx
 	xor edx, [esp + 1032]
 ; v40 = v23 ^ v38
-%line 3989+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4820+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	xor eax, ebp
 	mov [esp + 1176], eax
 ; v41 = v33 ^ v32
-%line 3990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4821+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 992]
 	mov [esp + 1184], eax
 ; v44 = v36 ^ v34
-%line 3991+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4822+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 984]
 	mov [esp + 1192], eax
 ; v47 = v30 ^ v42
-%line 3992+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4823+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, [esp + 976]
 	mov [esp + 1200], eax
 ; v8 = v48 & v41
-%line 3993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4824+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 1184]
 	mov [esp + 1208], eax
 ; v17 = v48 & v44
-%line 3994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4825+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 1192]
 	mov [esp + 1216], eax
 ; v43 = v46 & v41
-%line 3995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4826+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1184]
 	mov [esp + 1224], eax
 ; v43 = v17 ^ v43
-%line 3996+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4827+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1216]
 	xor eax, [esp + 1224]
 	mov [esp + 1232], eax
 ; v48 = v48 & v47
-%line 3997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4828+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 1200]
 ; v17 = v46 & v44
-%line 3998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4829+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1192]
 	mov [esp + 1240], eax
 ; v41 = v40 & v41
-%line 3999+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4830+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1184]
 	mov [esp + 1248], eax
 ; v17 = v48 ^ v17
-%line 4000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4831+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1240]
 ; v41 = v17 ^ v41
-%line 4001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4832+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1248]
 	mov [esp + 1256], edi
 ; v46 = v46 & v47
-%line 4002+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4833+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 1200]
 ; v44 = v40 & v44
-%line 4003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4834+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1192]
 ; v44 = v46 ^ v44
-%line 4004+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4835+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3768], edx
 ; v47 = v40 & v47
-%line 4005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4836+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1176]
 	and eax, [esp + 1200]
 	mov [esp + 3776], eax
 ; v8 = v8 ^ v24
-%line 4006+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4837+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1208]
 	mov [esp + 4056], eax
 	xor eax, [esp + 1096]
 	mov [esp + 4056], eax
 	mov [esp + 1208], eax
 ; v8 = v8 ^ v53
-%line 4007+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4838+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1136]
 	mov [esp + 4056], eax
 	mov [esp + 1208], eax
 ; v43 = v43 ^ v54
-%line 4008+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4839+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1232]
 	mov [esp + 4072], eax
 	xor eax, [esp + 1104]
 	mov [esp + 4072], eax
 	mov [esp + 1232], eax
 ; v43 = v43 ^ v49
-%line 4009+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4840+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1144]
 	mov [esp + 4072], eax
 	mov [esp + 1232], eax
 ; v41 = v41 ^ v55
-%line 4010+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4841+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1256]
 	xor eax, [esp + 1112]
 	mov [esp + 1256], eax
 ; v41 = v41 ^ v50
-%line 4011+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4842+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1152]
 	mov [esp + 1256], eax
 ; v44 = v44 ^ v26
-%line 4012+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4843+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3768]
 	xor edi, [esp + 1120]
 	mov [esp + 3768], edi
 ; v44 = v44 ^ v51
-%line 4013+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4844+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1160]
 	mov [esp + 3768], edi
 ; v47 = v47 ^ v52
-%line 4014+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4845+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3776]
 	xor edx, [esp + 1128]
 	mov [esp + 3776], edx
 ; v47 = v47 ^ v39
-%line 4015+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4846+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1168]
 	mov [esp + 3776], edx
 ; v26 = v8 ^ v26
-%line 4016+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4847+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4056]
 	mov [esp + 4024], eax
 	xor eax, [esp + 1120]
 	mov [esp + 4024], eax
 	mov [esp + 1264], eax
 ; v52 = v43 ^ v52
-%line 4017+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4848+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4072]
 	xor eax, [esp + 1128]
 	mov [esp + 1272], eax
 ; v53 = v44 ^ v53
-%line 4018+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4849+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1136]
 	mov [esp + 1280], edi
 ; v49 = v47 ^ v49
-%line 4019+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4850+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1144]
 	mov [esp + 1288], edx
 ; v47 = v25 & v29
-%line 4020+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4851+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, [esp + 968]
 	mov [esp + 1296], eax
 ; v44 = v25 & v28
-%line 4021+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4852+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, [esp + 960]
 ; v43 = v21 & v29
-%line 4022+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4853+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	and edx, [esp + 968]
 ; v43 = v44 ^ v43
-%line 4023+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4854+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1304], eax
 ; v44 = v25 & v38
-%line 4024+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4855+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1080]
 	and eax, ebp
 ; v8 = v21 & v28
-%line 4025+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4856+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	and edx, [esp + 960]
 ; v40 = v22 & v29
-%line 4026+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4857+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1040]
 	and edi, [esp + 968]
 ; v8 = v44 ^ v8
-%line 4027+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4858+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v40 = v8 ^ v40
-%line 4028+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4859+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1312], eax
 ; v8 = v21 & v38
-%line 4029+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4860+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1056]
 	and eax, ebp
 ; v44 = v22 & v28
-%line 4030+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4861+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1040]
 	and edx, [esp + 960]
 ; v44 = v8 ^ v44
-%line 4031+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4862+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1320], eax
 ; v8 = v22 & v38
-%line 4032+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4863+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	and eax, ebp
 	mov [esp + 1328], eax
 ; v46 = v35 & v35
-%line 4033+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4864+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ebx
 	mov [esp + 1336], eax
 ; v17 = v35 & v37
-%line 4034+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4865+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ecx
 ; v48 = v27 & v35
-%line 4035+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4866+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1088]
 	and edx, ebx
 ; v48 = v17 ^ v48
-%line 4036+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4867+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1344], eax
 ; v17 = v35 & v45
-%line 4037+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4868+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, esi
 ; v5 = v27 & v37
-%line 4038+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4869+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1088]
 	and edx, ecx
 ; v15 = v31 & v35
-%line 4039+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4870+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1064]
 	and edi, ebx
 ; v5 = v17 ^ v5
-%line 4040+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4871+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 ; v15 = v5 ^ v15
-%line 4041+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4872+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 1352], eax
 ; v5 = v27 & v45
-%line 4042+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4873+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1088]
 	and eax, esi
 ; v17 = v31 & v37
-%line 4043+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4874+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1064]
 	and edx, ecx
 ; v17 = v5 ^ v17
-%line 4044+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4875+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1360], eax
 ; v5 = v31 & v45
-%line 4045+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4876+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1064]
 	and eax, esi
 	mov [esp + 1368], eax
 ; v2 = v25 ^ v35
-%line 4046+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4877+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 1080]
 	xor edi, ebx
 ; v12 = v21 ^ v27
-%line 4047+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4878+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 1056]
 	xor edx, [esp + 1088]
 ; v56 = v22 ^ v31
-%line 4048+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4879+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1040]
 	xor eax, [esp + 1064]
 	mov [esp + 304], eax
 ; v57 = v29 ^ v35
-%line 4049+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4880+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 968]
 	xor eax, ebx
 	mov [esp + 312], eax
 ; v58 = v28 ^ v37
-%line 4050+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4881+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 960]
 	xor eax, ecx
 	mov [esp + 320], eax
 ; v59 = v38 ^ v45
-%line 4051+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4882+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	xor eax, esi
 	mov [esp + 328], eax
 ; v60 = v2 & v57
-%line 4052+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4883+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 312]
 	mov [esp + 336], eax
 ; v61 = v2 & v58
-%line 4053+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4884+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 320]
 	mov [esp + 344], eax
 ; v62 = v12 & v57
-%line 4054+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4885+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 312]
 	mov [esp + 352], eax
 ; v62 = v61 ^ v62
-%line 4055+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4886+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 344]
 	xor eax, [esp + 352]
 	mov [esp + 1376], eax
 ; v2 = v2 & v59
-%line 4056+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4887+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 328]
 ; v61 = v12 & v58
-%line 4057+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4888+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 320]
 	mov [esp + 1384], eax
 ; v57 = v56 & v57
-%line 4058+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4889+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 312]
 	mov [esp + 1392], eax
 ; v61 = v2 ^ v61
-%line 4059+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4890+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1384]
 ; v57 = v61 ^ v57
-%line 4060+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4891+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1392]
 	mov [esp + 1400], edi
 ; v12 = v12 & v59
-%line 4061+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4892+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 328]
 ; v58 = v56 & v58
-%line 4062+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4893+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 320]
 ; v58 = v12 ^ v58
-%line 4063+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4894+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3784], edx
 ; v59 = v56 & v59
-%line 4064+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4895+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 304]
 	and eax, [esp + 328]
 	mov [esp + 3792], eax
 ; v60 = v60 ^ v47
-%line 4065+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4896+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 336]
 	mov [esp + 4064], eax
 	xor eax, [esp + 1296]
 	mov [esp + 4064], eax
 	mov [esp + 336], eax
 ; v60 = v60 ^ v46
-%line 4066+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4897+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1336]
 	mov [esp + 4064], eax
 	mov [esp + 336], eax
 ; v62 = v62 ^ v43
-%line 4067+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4898+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1376]
 	mov [esp + 4080], eax
 	xor eax, [esp + 1304]
 	mov [esp + 4080], eax
 	mov [esp + 1376], eax
 ; v62 = v62 ^ v48
-%line 4068+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4899+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1344]
 	mov [esp + 4080], eax
 	mov [esp + 1376], eax
 ; v57 = v57 ^ v40
-%line 4069+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4900+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1400]
 	xor eax, [esp + 1312]
 	mov [esp + 1400], eax
 ; v57 = v57 ^ v15
-%line 4070+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4901+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1352]
 	mov [esp + 1400], eax
 ; v58 = v58 ^ v44
-%line 4071+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4902+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3784]
 	xor edi, [esp + 1320]
 	mov [esp + 3784], edi
 ; v58 = v58 ^ v17
-%line 4072+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4903+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1360]
 	mov [esp + 3784], edi
 ; v59 = v59 ^ v8
-%line 4073+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4904+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3792]
 	xor edx, [esp + 1328]
 	mov [esp + 3792], edx
 ; v59 = v59 ^ v5
-%line 4074+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4905+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1368]
 	mov [esp + 3792], edx
 ; v44 = v60 ^ v44
-%line 4075+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4906+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4064]
 	mov [esp + 4032], eax
 	xor eax, [esp + 1320]
 	mov [esp + 4032], eax
 	mov [esp + 1408], eax
 ; v8 = v62 ^ v8
-%line 4076+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4907+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4080]
 	xor eax, [esp + 1328]
 	mov [esp + 1416], eax
 ; v46 = v58 ^ v46
-%line 4077+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4908+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1336]
 	mov [esp + 1424], edi
 ; v48 = v59 ^ v48
-%line 4078+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4909+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1344]
 	mov [esp + 1432], edx
 ; v25 = v18 ^ v25
-%line 4079+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4910+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1024]
 	xor eax, [esp + 1080]
 	mov edx, eax
 ; v21 = v37 ^ v21
-%line 4080+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4911+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	xor eax, [esp + 1056]
 	mov [esp + 1440], eax
 ; v22 = v23 ^ v22
-%line 4081+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4912+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1072]
 	xor eax, [esp + 1040]
 	mov [esp + 1448], eax
 ; v19 = v19 ^ v35
-%line 4082+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4913+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	xor eax, ebx
 	mov [esp + 1048], eax
 ; v27 = v20 ^ v27
-%line 4083+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4914+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1032]
 	xor eax, [esp + 1088]
 	mov edi, eax
 ; v31 = v38 ^ v31
-%line 4084+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4915+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebp
 	xor eax, [esp + 1064]
 	mov [esp + 1456], eax
 ; v29 = v33 ^ v29
-%line 4085+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4916+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1016]
 	xor eax, [esp + 968]
 	mov [esp + 1464], eax
 ; v28 = v36 ^ v28
-%line 4086+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4917+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1008]
 	xor eax, [esp + 960]
 	mov [esp + 1472], eax
 ; v38 = v30 ^ v38
-%line 4087+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4918+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1000]
 	xor eax, ebp
 	mov [esp + 1480], eax
 ; v35 = v32 ^ v35
-%line 4088+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4919+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 992]
 	xor eax, ebx
 	mov ebx, eax
 ; v37 = v34 ^ v37
-%line 4089+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4920+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 984]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v42 ^ v45
-%line 4090+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4921+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 976]
 	xor eax, esi
 	mov esi, eax
 ; v42 = v25 & v29
-%line 4091+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4922+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1464]
 	mov [esp + 1488], eax
 ; v34 = v25 & v28
-%line 4092+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4923+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 1472]
 ; v32 = v21 & v29
-%line 4093+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4924+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1440]
 	and ebp, [esp + 1464]
 ; v32 = v34 ^ v32
-%line 4094+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4925+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1496], eax
 ; v34 = v25 & v38
-%line 4095+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4926+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 1480]
 ; v30 = v21 & v28
-%line 4096+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4927+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	and eax, [esp + 1472]
 	mov [esp + 1504], eax
 ; v36 = v22 & v29
-%line 4097+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4928+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	and eax, [esp + 1464]
 ; v30 = v34 ^ v30
-%line 4098+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4929+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1504]
 ; v36 = v30 ^ v36
-%line 4099+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4930+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 1512], ebp
 ; v30 = v21 & v38
-%line 4100+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4931+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	and eax, [esp + 1480]
 ; v34 = v22 & v28
-%line 4101+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4932+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1448]
 	and ebp, [esp + 1472]
 ; v34 = v30 ^ v34
-%line 4102+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4933+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1520], eax
 ; v30 = v22 & v38
-%line 4103+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4934+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	and eax, [esp + 1480]
 	mov [esp + 1528], eax
 ; v33 = v19 & v35
-%line 4104+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4935+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, ebx
 	mov [esp + 1536], eax
 ; v20 = v19 & v37
-%line 4105+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4936+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1048]
 	and eax, ecx
 ; v23 = v27 & v35
-%line 4106+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4937+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, ebx
 ; v23 = v20 ^ v23
-%line 4107+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4938+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1544], eax
 ; v20 = v19 & v45
-%line 4108+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4939+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1048]
 	and ebp, esi
 ; v18 = v27 & v37
-%line 4109+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4940+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, ecx
 	mov [esp + 1552], eax
 ; v59 = v31 & v35
-%line 4110+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4941+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1456]
 	and eax, ebx
 ; v18 = v20 ^ v18
-%line 4111+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4942+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1552]
 ; v59 = v18 ^ v59
-%line 4112+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4943+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 1560], ebp
 ; v18 = v27 & v45
-%line 4113+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4944+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, esi
 ; v20 = v31 & v37
-%line 4114+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4945+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1456]
 	and ebp, ecx
 ; v20 = v18 ^ v20
-%line 4115+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4946+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 1568], eax
 ; v18 = v31 & v45
-%line 4116+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4947+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1456]
 	and eax, esi
 	mov [esp + 1576], eax
 ; v19 = v25 ^ v19
-%line 4117+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4948+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1048]
 ; v27 = v21 ^ v27
-%line 4118+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4949+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1440]
 	xor eax, edi
 	mov edi, eax
 ; v31 = v22 ^ v31
-%line 4119+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4950+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1448]
 	xor eax, [esp + 1456]
 	mov [esp + 1584], eax
 ; v35 = v29 ^ v35
-%line 4120+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4951+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1464]
 	xor eax, ebx
 	mov [esp + 3800], eax
 ; v37 = v28 ^ v37
-%line 4121+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4952+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1472]
 	xor eax, ecx
 	mov ecx, eax
 ; v45 = v38 ^ v45
-%line 4122+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4953+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1480]
 	xor eax, esi
 	mov esi, eax
 ; v38 = v19 & v35
-%line 4123+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4954+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3800]
 	mov ebx, eax
 ; v28 = v19 & v37
-%line 4124+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4955+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ecx
 	mov [esp + 1592], eax
 ; v29 = v27 & v35
-%line 4125+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4956+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3800]
 	mov [esp + 1600], eax
 ; v29 = v28 ^ v29
-%line 4126+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4957+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1592]
 	xor eax, [esp + 1600]
 ; v19 = v19 & v45
-%line 4127+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4958+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, esi
 ; v28 = v27 & v37
-%line 4128+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4959+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 360], edi
 	mov ebp, [esp + 360]
 	and ebp, ecx
 	mov [esp + 360], ebp
 	mov [esp + 1608], ebp
 ; v35 = v31 & v35
-%line 4129+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4960+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1584]
 	mov [esp + 3944], ebp
 	mov [esp + 368], ebp
 	and ebp, [esp + 3800]
 	mov [esp + 368], ebp
 ; v28 = v19 ^ v28
-%line 4130+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4961+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1608]
 ; v35 = v28 ^ v35
-%line 4131+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4962+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ebp
 ; v27 = v27 & v45
-%line 4132+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4963+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, esi
 ; v37 = v31 & v37
-%line 4133+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4964+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3944]
 	and ebp, ecx
 ; v37 = v27 ^ v37
-%line 4134+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4965+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, ebp
 ; v45 = v31 & v45
-%line 4135+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4966+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1584]
 	and ecx, esi
 ; v38 = v38 ^ v42
-%line 4136+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4967+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1488]
 ; v38 = v38 ^ v33
-%line 4137+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4968+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1536]
 ; v29 = v29 ^ v32
-%line 4138+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4969+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1496]
 ; v29 = v29 ^ v23
-%line 4139+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4970+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1544]
 ; v35 = v35 ^ v36
-%line 4140+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4971+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1512]
 ; v35 = v35 ^ v59
-%line 4141+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4972+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1560]
 ; v37 = v37 ^ v34
-%line 4142+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4973+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1520]
 ; v37 = v37 ^ v20
-%line 4143+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4974+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1568]
 ; v45 = v45 ^ v30
-%line 4144+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4975+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1528]
 ; v45 = v45 ^ v18
-%line 4145+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4976+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1576]
 ; v34 = v38 ^ v34
-%line 4146+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4977+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1520]
 ; v30 = v29 ^ v30
-%line 4147+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4978+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, eax
 	xor esi, [esp + 1528]
 ; v33 = v37 ^ v33
-%line 4148+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4979+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1536]
 ; v23 = v45 ^ v23
-%line 4149+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4980+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1544]
 ; v42 = v42 ^ v24
-%line 4150+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4981+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1488]
 	xor eax, [esp + 1096]
 	mov [esp + 1488], eax
 ; v42 = v42 ^ v47
-%line 4151+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4982+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1296]
 	mov [esp + 1488], eax
 ; v32 = v32 ^ v54
-%line 4152+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4983+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1496]
 	xor eax, [esp + 1104]
 	mov [esp + 1496], eax
 ; v32 = v32 ^ v43
-%line 4153+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4984+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1304]
 	mov [esp + 1496], eax
 ; v36 = v36 ^ v55
-%line 4154+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4985+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1512]
 	xor eax, [esp + 1112]
 	mov [esp + 1512], eax
 ; v36 = v36 ^ v40
-%line 4155+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4986+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1312]
 	mov [esp + 1512], eax
 ; v34 = v34 ^ v26
-%line 4156+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4987+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1264]
 ; v34 = v34 ^ v44
-%line 4157+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4988+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1408]
 ; v30 = v30 ^ v52
-%line 4158+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4989+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1272]
 ; v30 = v30 ^ v8
-%line 4159+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4990+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1416]
 ; v35 = v35 ^ v41
-%line 4160+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4991+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1256]
 ; v35 = v35 ^ v57
-%line 4161+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4992+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1400]
 ; v33 = v33 ^ v53
-%line 4162+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4993+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1280]
 ; v33 = v33 ^ v46
-%line 4163+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4994+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1424]
 ; v23 = v23 ^ v49
-%line 4164+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4995+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1288]
 ; v23 = v23 ^ v48
-%line 4165+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4996+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1432]
 ; v59 = v59 ^ v50
-%line 4166+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4997+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1560]
 	xor eax, [esp + 1152]
 	mov [esp + 1560], eax
 ; v59 = v59 ^ v15
-%line 4167+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4998+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1352]
 	mov [esp + 1560], eax
 ; v20 = v20 ^ v51
-%line 4168+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 4999+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1568]
 	xor eax, [esp + 1160]
 	mov [esp + 1568], eax
 ; v20 = v20 ^ v17
-%line 4169+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5000+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1360]
 	mov [esp + 1568], eax
 ; v18 = v18 ^ v39
-%line 4170+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5001+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1576]
 	xor eax, [esp + 1168]
 	mov [esp + 1576], eax
 ; v18 = v18 ^ v5
-%line 4171+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5002+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1368]
 	mov [esp + 1576], eax
 ; v53 = v42 ^ v53
-%line 4172+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5003+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1488]
 	xor eax, [esp + 1280]
 	mov [esp + 1616], eax
 ; v49 = v32 ^ v49
-%line 4173+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5004+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1496]
 	xor eax, [esp + 1288]
 	mov [esp + 1624], eax
 ; v50 = v36 ^ v50
-%line 4174+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5005+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1512]
 	xor eax, [esp + 1152]
 	mov [esp + 1632], eax
 ; v51 = v34 ^ v51
-%line 4175+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5006+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1160]
 	mov [esp + 1640], ebx
 ; v39 = v30 ^ v39
-%line 4176+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5007+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1168]
 	mov ebx, esi
 ; v47 = v33 ^ v47
-%line 4177+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5008+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1296]
 ; v43 = v23 ^ v43
-%line 4178+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5009+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1304]
 ; v40 = v59 ^ v40
-%line 4179+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5010+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1560]
 	xor esi, [esp + 1312]
 ; v44 = v20 ^ v44
-%line 4180+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5011+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1568]
 	xor ebp, [esp + 1408]
 ; v8 = v18 ^ v8
-%line 4181+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5012+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1576]
 	xor eax, [esp + 1416]
 ; v43 = v43 ^ v5
-%line 4182+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5013+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1368]
 ; v5 = v39 ^ v5
-%line 4183+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5014+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1368]
 	mov [esp + 1648], ebx
 ; v47 = v47 ^ v17
-%line 4184+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5015+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1360]
 ; v17 = v51 ^ v17
-%line 4185+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5016+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1640]
 	xor ebx, [esp + 1360]
 	mov [esp + 1656], ebx
 ; v35 = v35 ^ v15
-%line 4186+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5017+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1352]
 ; v15 = v50 ^ v15
-%line 4187+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5018+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1632]
 	xor ebx, [esp + 1352]
 	mov [esp + 1664], ebx
 ; v5 = v5 ^ v48
-%line 4188+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5019+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1648]
 	xor ebx, [esp + 1432]
 	mov [esp + 1648], ebx
 ; v48 = v49 ^ v48
-%line 4189+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5020+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1624]
 	xor ebx, [esp + 1432]
 	mov [esp + 1672], ebx
 ; v17 = v17 ^ v46
-%line 4190+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5021+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1656]
 	xor ebx, [esp + 1424]
 	mov [esp + 1656], ebx
 ; v46 = v53 ^ v46
-%line 4191+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5022+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1616]
 	xor ebx, [esp + 1424]
 	mov [esp + 1680], ebx
 ; v15 = v15 ^ v57
-%line 4192+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5023+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1664]
 	xor ebx, [esp + 1400]
 	mov [esp + 1664], ebx
 ; v57 = v41 ^ v57
-%line 4193+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5024+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1256]
 	xor ebx, [esp + 1400]
 	mov [esp + 1688], ebx
 ; v48 = v48 ^ v8
-%line 4194+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5025+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1672]
 	xor ebx, eax
 	mov [esp + 1672], ebx
 ; v8 = v52 ^ v8
-%line 4195+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5026+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 1272]
 	xor ebx, eax
 	mov [esp + 1696], ebx
 ; v46 = v46 ^ v44
-%line 4196+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5027+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	xor eax, ebp
 	mov [esp + 1680], eax
 ; v44 = v26 ^ v44
-%line 4197+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5028+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1264]
 	xor eax, ebp
 	mov [esp + 1704], eax
 ; v57 = v57 ^ v40
-%line 4198+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5029+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	xor eax, esi
 	mov [esp + 1688], eax
 ; v40 = v55 ^ v40
-%line 4199+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5030+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1112]
 	xor eax, esi
 	mov [esp + 1712], eax
 ; v8 = v8 ^ v43
-%line 4200+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5031+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, ecx
 	mov [esp + 1696], eax
 ; v43 = v54 ^ v43
-%line 4201+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5032+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1104]
 	xor eax, ecx
 	mov [esp + 1720], eax
 ; v44 = v44 ^ v47
-%line 4202+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5033+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1704]
 	xor ecx, edi
 	mov [esp + 1704], ecx
 ; v47 = v24 ^ v47
-%line 4203+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5034+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1096]
 	xor eax, edi
 	mov [esp + 1728], eax
 ; v47 = v47 ^ v46
-%line 4204+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5035+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1728]
 	xor esi, [esp + 1680]
 	mov [esp + 1728], esi
 ; v43 = v43 ^ v48
-%line 4205+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5036+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1672]
 	mov [esp + 1720], eax
 ; v40 = v40 ^ v15
-%line 4206+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5037+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	xor eax, [esp + 1664]
 	mov [esp + 1712], eax
 ; v40 = v40 ^ v35
-%line 4207+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5038+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 1712], eax
 ; v44 = v44 ^ v17
-%line 4208+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5039+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1656]
 	mov [esp + 1704], ecx
 ; v8 = v8 ^ v5
-%line 4209+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5040+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, [esp + 1648]
 	mov [esp + 1696], eax
 ; v57 = v57 ^ v35
-%line 4210+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5041+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	xor eax, edx
 	mov [esp + 1688], eax
 ; v24 = v47 & v0
-%line 4211+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5042+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 24]
 	mov [esp + 1736], eax
 ; v54 = v47 & v3
-%line 4212+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5043+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 48]
 ; v55 = v35 & v0
-%line 4213+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5044+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 24]
 ; v55 = v54 ^ v55
-%line 4214+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5045+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 1744], esi
 ; v54 = v47 & v6
-%line 4215+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5046+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1728]
 	and eax, [esp + 72]
 ; v26 = v35 & v3
-%line 4216+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5047+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
 	and ecx, [esp + 48]
 ; v52 = v43 & v0
-%line 4217+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5048+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1720]
 	and esi, [esp + 24]
 ; v26 = v54 ^ v26
-%line 4218+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5049+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v52 = v26 ^ v52
-%line 4219+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5050+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1752], eax
 ; v26 = v35 & v6
-%line 4220+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5051+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 72]
 ; v54 = v43 & v3
-%line 4221+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5052+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1720]
 	and ecx, [esp + 48]
 ; v54 = v26 ^ v54
-%line 4222+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5053+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1760], eax
 ; v26 = v43 & v6
-%line 4223+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5054+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	and eax, [esp + 72]
 	mov [esp + 1768], eax
 ; v41 = v46 & v10
-%line 4224+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5055+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 104]
 	mov [esp + 1776], eax
 ; v53 = v46 & v13
-%line 4225+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5056+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 128]
 ; v49 = v40 & v10
-%line 4226+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5057+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1712]
 	and ecx, [esp + 104]
 ; v49 = v53 ^ v49
-%line 4227+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5058+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1784], eax
 ; v53 = v46 & v16
-%line 4228+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5059+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1680]
 	and eax, [esp + 152]
 ; v50 = v40 & v13
-%line 4229+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5060+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1712]
 	and ecx, [esp + 128]
 ; v51 = v48 & v10
-%line 4230+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5061+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1672]
 	and esi, [esp + 104]
 ; v50 = v53 ^ v50
-%line 4231+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5062+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v51 = v50 ^ v51
-%line 4232+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5063+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1792], eax
 ; v50 = v40 & v16
-%line 4233+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5064+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	and eax, [esp + 152]
 ; v53 = v48 & v13
-%line 4234+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5065+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1672]
 	and ecx, [esp + 128]
 ; v53 = v50 ^ v53
-%line 4235+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5066+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1800], eax
 ; v50 = v48 & v16
-%line 4236+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5067+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1672]
 	and eax, [esp + 152]
 	mov [esp + 1808], eax
 ; v39 = v47 ^ v46
-%line 4237+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5068+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1728]
 	xor esi, [esp + 1680]
 ; v18 = v35 ^ v40
-%line 4238+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5069+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, edx
 	xor ecx, [esp + 1712]
 ; v20 = v43 ^ v48
-%line 4239+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5070+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1672]
 	mov [esp + 1816], eax
 ; v59 = v0 ^ v10
-%line 4240+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5071+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 1824], eax
 ; v23 = v3 ^ v13
-%line 4241+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5072+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 128]
 	mov [esp + 3808], eax
 ; v33 = v6 ^ v16
-%line 4242+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5073+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 72]
 	xor ebx, [esp + 152]
 ; v30 = v39 & v59
-%line 4243+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5074+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, esi
 	and edi, [esp + 1824]
 ; v34 = v39 & v23
-%line 4244+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5075+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3808]
 	mov [esp + 1832], eax
 ; v36 = v18 & v59
-%line 4245+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5076+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1824]
 	mov [esp + 1840], eax
 ; v36 = v34 ^ v36
-%line 4246+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5077+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 1832]
 	xor ebp, [esp + 1840]
 ; v39 = v39 & v33
-%line 4247+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5078+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, ebx
 ; v34 = v18 & v23
-%line 4248+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5079+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 376], ecx
 	mov eax, [esp + 376]
 	and eax, [esp + 3808]
 	mov [esp + 376], eax
 	mov [esp + 1848], eax
 ; v59 = v20 & v59
-%line 4249+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5080+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1816]
 	mov [esp + 3952], eax
 	mov [esp + 384], eax
@@ -17761,238 +18301,238 @@ align 32
 	mov [esp + 384], eax
 	mov [esp + 1856], eax
 ; v34 = v39 ^ v34
-%line 4250+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5081+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1848]
 ; v59 = v34 ^ v59
-%line 4251+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5082+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1856]
 	mov [esp + 1864], esi
 ; v18 = v18 & v33
-%line 4252+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5083+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v23 = v20 & v23
-%line 4253+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5084+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3952]
 	and eax, [esp + 3808]
 ; v23 = v18 ^ v23
-%line 4254+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5085+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v33 = v20 & v33
-%line 4255+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5086+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1816]
 	and eax, ebx
 ; v30 = v30 ^ v24
-%line 4256+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5087+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1736]
 ; v30 = v30 ^ v41
-%line 4257+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5088+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1776]
 ; v36 = v36 ^ v55
-%line 4258+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5089+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1744]
 ; v36 = v36 ^ v49
-%line 4259+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5090+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1784]
 ; v59 = v59 ^ v52
-%line 4260+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5091+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1864]
 	xor esi, [esp + 1752]
 	mov [esp + 1864], esi
 ; v59 = v59 ^ v51
-%line 4261+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5092+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1792]
 	mov [esp + 1864], esi
 ; v23 = v23 ^ v54
-%line 4262+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5093+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1760]
 ; v23 = v23 ^ v53
-%line 4263+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5094+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1800]
 ; v33 = v33 ^ v26
-%line 4264+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5095+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1768]
 ; v33 = v33 ^ v50
-%line 4265+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5096+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1808]
 ; v54 = v30 ^ v54
-%line 4266+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5097+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1760]
 	mov [esp + 1872], edi
 ; v26 = v36 ^ v26
-%line 4267+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5098+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1768]
 	mov [esp + 1880], ebp
 ; v41 = v23 ^ v41
-%line 4268+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5099+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1776]
 	mov [esp + 1888], ecx
 ; v49 = v33 ^ v49
-%line 4269+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5100+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1784]
 	mov [esp + 1896], eax
 ; v33 = v44 & v1
-%line 4270+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5101+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 32]
 	mov [esp + 1904], eax
 ; v23 = v44 & v4
-%line 4271+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5102+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 56]
 ; v36 = v15 & v1
-%line 4272+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5103+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	and ecx, [esp + 32]
 ; v36 = v23 ^ v36
-%line 4273+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5104+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1912], eax
 ; v23 = v44 & v7
-%line 4274+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5105+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1704]
 	and eax, [esp + 80]
 ; v30 = v15 & v4
-%line 4275+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5106+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	and ecx, [esp + 56]
 ; v20 = v8 & v1
-%line 4276+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5107+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1696]
 	and esi, [esp + 32]
 ; v30 = v23 ^ v30
-%line 4277+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5108+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v20 = v30 ^ v20
-%line 4278+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5109+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1920], eax
 ; v30 = v15 & v7
-%line 4279+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5110+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1664]
 	and eax, [esp + 80]
 ; v23 = v8 & v4
-%line 4280+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5111+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1696]
 	and ecx, [esp + 56]
 ; v23 = v30 ^ v23
-%line 4281+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5112+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1928], eax
 ; v30 = v8 & v7
-%line 4282+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5113+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	and eax, [esp + 80]
 	mov [esp + 1936], eax
 ; v18 = v17 & v11
-%line 4283+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5114+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 112]
 	mov [esp + 1944], eax
 ; v34 = v17 & v14
-%line 4284+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5115+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 136]
 ; v39 = v57 & v11
-%line 4285+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5116+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1688]
 	and ecx, [esp + 112]
 ; v39 = v34 ^ v39
-%line 4286+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5117+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1952], eax
 ; v34 = v17 & v9
-%line 4287+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5118+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1656]
 	and eax, [esp + 96]
 ; v32 = v57 & v14
-%line 4288+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5119+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1688]
 	and ecx, [esp + 136]
 ; v42 = v5 & v11
-%line 4289+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5120+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1648]
 	and esi, [esp + 112]
 ; v32 = v34 ^ v32
-%line 4290+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5121+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v42 = v32 ^ v42
-%line 4291+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5122+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 1960], eax
 ; v32 = v57 & v9
-%line 4292+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5123+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1688]
 	and eax, [esp + 96]
 ; v34 = v5 & v14
-%line 4293+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5124+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1648]
 	and ecx, [esp + 136]
 ; v34 = v32 ^ v34
-%line 4294+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5125+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 1968], eax
 ; v32 = v5 & v9
-%line 4295+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5126+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1648]
 	and eax, [esp + 96]
 	mov [esp + 1976], eax
 ; v45 = v44 ^ v17
-%line 4296+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5127+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1704]
 	xor esi, [esp + 1656]
 ; v37 = v15 ^ v57
-%line 4297+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5128+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 1664]
 	xor ecx, [esp + 1688]
 ; v29 = v8 ^ v5
-%line 4298+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5129+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1696]
 	xor eax, [esp + 1648]
 	mov [esp + 1984], eax
 ; v38 = v1 ^ v11
-%line 4299+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5130+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 1992], eax
 ; v31 = v4 ^ v14
-%line 4300+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5131+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov [esp + 3816], eax
 ; v27 = v7 ^ v9
-%line 4301+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5132+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 80]
 	xor ebx, [esp + 96]
 ; v28 = v45 & v38
-%line 4302+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5133+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, esi
 	and edi, [esp + 1992]
 ; v19 = v45 & v31
-%line 4303+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5134+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3816]
 	mov [esp + 2000], eax
 ; v22 = v37 & v38
-%line 4304+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5135+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 1992]
 	mov [esp + 2008], eax
 ; v22 = v19 ^ v22
-%line 4305+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5136+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2000]
 	xor ebp, [esp + 2008]
 ; v45 = v45 & v27
-%line 4306+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5137+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, ebx
 ; v19 = v37 & v31
-%line 4307+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5138+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 392], ecx
 	mov eax, [esp + 392]
 	and eax, [esp + 3816]
 	mov [esp + 392], eax
 	mov [esp + 2016], eax
 ; v38 = v29 & v38
-%line 4308+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5139+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1984]
 	mov [esp + 3960], eax
 	mov [esp + 400], eax
@@ -18000,295 +18540,295 @@ align 32
 	mov [esp + 400], eax
 	mov [esp + 2024], eax
 ; v19 = v45 ^ v19
-%line 4309+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5140+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2016]
 ; v38 = v19 ^ v38
-%line 4310+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5141+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2024]
 	mov [esp + 2032], esi
 ; v37 = v37 & v27
-%line 4311+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5142+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v31 = v29 & v31
-%line 4312+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5143+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3960]
 	and eax, [esp + 3816]
 ; v31 = v37 ^ v31
-%line 4313+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5144+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v27 = v29 & v27
-%line 4314+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5145+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1984]
 	and eax, ebx
 ; v28 = v28 ^ v33
-%line 4315+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5146+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1904]
 ; v28 = v28 ^ v18
-%line 4316+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5147+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1944]
 ; v22 = v22 ^ v36
-%line 4317+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5148+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1912]
 ; v22 = v22 ^ v39
-%line 4318+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5149+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1952]
 ; v38 = v38 ^ v20
-%line 4319+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5150+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2032]
 	xor esi, [esp + 1920]
 	mov [esp + 2032], esi
 ; v38 = v38 ^ v42
-%line 4320+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5151+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1960]
 	mov [esp + 2032], esi
 ; v31 = v31 ^ v23
-%line 4321+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5152+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1928]
 ; v31 = v31 ^ v34
-%line 4322+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5153+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1968]
 ; v27 = v27 ^ v30
-%line 4323+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5154+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1936]
 ; v27 = v27 ^ v32
-%line 4324+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5155+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1976]
 ; v23 = v28 ^ v23
-%line 4325+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5156+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 1928]
 	mov [esp + 2040], edi
 ; v30 = v22 ^ v30
-%line 4326+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5157+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 1936]
 	mov [esp + 2048], ebp
 ; v18 = v31 ^ v18
-%line 4327+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5158+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1944]
 	mov [esp + 2056], ecx
 ; v39 = v27 ^ v39
-%line 4328+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5159+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1952]
 	mov [esp + 2064], eax
 ; v44 = v47 ^ v44
-%line 4329+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5160+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1728]
 	xor eax, [esp + 1704]
 	mov ecx, eax
 ; v15 = v35 ^ v15
-%line 4330+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5161+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1664]
 ; v8 = v43 ^ v8
-%line 4331+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5162+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1720]
 	xor eax, [esp + 1696]
 	mov [esp + 2072], eax
 ; v17 = v46 ^ v17
-%line 4332+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5163+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1680]
 	xor esi, [esp + 1656]
 ; v57 = v40 ^ v57
-%line 4333+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5164+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1712]
 	xor eax, [esp + 1688]
 	mov edi, eax
 ; v5 = v48 ^ v5
-%line 4334+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5165+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1672]
 	xor eax, [esp + 1648]
 	mov ebx, eax
 ; v48 = v0 ^ v1
-%line 4335+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5166+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 2080], eax
 ; v40 = v3 ^ v4
-%line 4336+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5167+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 2088], eax
 ; v46 = v6 ^ v7
-%line 4337+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5168+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 2096], eax
 ; v43 = v10 ^ v11
-%line 4338+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5169+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 2104], eax
 ; v35 = v13 ^ v14
-%line 4339+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5170+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 2112], eax
 ; v47 = v16 ^ v9
-%line 4340+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5171+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 2120], eax
 ; v27 = v44 & v48
-%line 4341+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5172+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2080]
 	mov [esp + 2128], eax
 ; v31 = v44 & v40
-%line 4342+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5173+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2088]
 ; v22 = v15 & v48
-%line 4343+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5174+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 2080]
 ; v22 = v31 ^ v22
-%line 4344+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5175+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2136], eax
 ; v31 = v44 & v46
-%line 4345+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5176+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 2096]
 ; v28 = v15 & v40
-%line 4346+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5177+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2088]
 	mov [esp + 2144], eax
 ; v29 = v8 & v48
-%line 4347+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5178+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	and eax, [esp + 2080]
 ; v28 = v31 ^ v28
-%line 4348+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5179+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2144]
 ; v29 = v28 ^ v29
-%line 4349+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5180+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2152], ebp
 ; v28 = v15 & v46
-%line 4350+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5181+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2096]
 ; v31 = v8 & v40
-%line 4351+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5182+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2072]
 	and ebp, [esp + 2088]
 ; v31 = v28 ^ v31
-%line 4352+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5183+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2160], eax
 ; v28 = v8 & v46
-%line 4353+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5184+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	and eax, [esp + 2096]
 	mov [esp + 2168], eax
 ; v37 = v17 & v43
-%line 4354+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5185+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2104]
 	mov [esp + 2176], eax
 ; v19 = v17 & v35
-%line 4355+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5186+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2112]
 ; v45 = v57 & v43
-%line 4356+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5187+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, [esp + 2104]
 ; v45 = v19 ^ v45
-%line 4357+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5188+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2184], eax
 ; v19 = v17 & v47
-%line 4358+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5189+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 2120]
 ; v21 = v57 & v35
-%line 4359+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5190+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2112]
 	mov [esp + 2192], eax
 ; v25 = v5 & v43
-%line 4360+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5191+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2104]
 ; v21 = v19 ^ v21
-%line 4361+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5192+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2192]
 ; v25 = v21 ^ v25
-%line 4362+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5193+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2200], ebp
 ; v21 = v57 & v47
-%line 4363+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5194+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2120]
 ; v19 = v5 & v35
-%line 4364+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5195+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 2112]
 ; v19 = v21 ^ v19
-%line 4365+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5196+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2208], eax
 ; v21 = v5 & v47
-%line 4366+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5197+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2120]
 	mov [esp + 2216], eax
 ; v17 = v44 ^ v17
-%line 4367+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5198+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, esi
 ; v57 = v15 ^ v57
-%line 4368+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5199+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v5 = v8 ^ v5
-%line 4369+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5200+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2072]
 	xor eax, ebx
 	mov [esp + 2224], eax
 ; v43 = v48 ^ v43
-%line 4370+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5201+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2080]
 	xor eax, [esp + 2104]
 	mov [esp + 3824], eax
 ; v35 = v40 ^ v35
-%line 4371+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5202+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2088]
 	xor esi, [esp + 2112]
 ; v47 = v46 ^ v47
-%line 4372+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5203+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2096]
 	xor edi, [esp + 2120]
 ; v46 = v17 & v43
-%line 4373+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5204+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3824]
 	mov ebx, eax
 ; v40 = v17 & v35
-%line 4374+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5205+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, esi
 	mov [esp + 2232], eax
 ; v48 = v57 & v43
-%line 4375+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5206+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3824]
 	mov [esp + 2240], eax
 ; v48 = v40 ^ v48
-%line 4376+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5207+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2232]
 	xor eax, [esp + 2240]
 ; v17 = v17 & v47
-%line 4377+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5208+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v40 = v57 & v35
-%line 4378+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5209+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 408], edx
 	mov ebp, [esp + 408]
 	and ebp, esi
 	mov [esp + 408], ebp
 	mov [esp + 2248], ebp
 ; v43 = v5 & v43
-%line 4379+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5210+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2224]
 	mov [esp + 3968], ebp
 	mov [esp + 416], ebp
@@ -18296,387 +18836,387 @@ align 32
 	mov [esp + 416], ebp
 	mov [esp + 3832], ebp
 ; v40 = v17 ^ v40
-%line 4380+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5211+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2248]
 ; v43 = v40 ^ v43
-%line 4381+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5212+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3832]
 	mov [esp + 2256], ecx
 ; v57 = v57 & v47
-%line 4382+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5213+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v35 = v5 & v35
-%line 4383+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5214+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3968]
 	and ecx, esi
 ; v35 = v57 ^ v35
-%line 4384+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5215+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v47 = v5 & v47
-%line 4385+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5216+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 2224]
 	and ecx, edi
 ; v46 = v46 ^ v27
-%line 4386+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5217+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2128]
 ; v46 = v46 ^ v37
-%line 4387+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5218+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2176]
 ; v48 = v48 ^ v22
-%line 4388+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5219+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2136]
 ; v48 = v48 ^ v45
-%line 4389+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5220+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2184]
 ; v43 = v43 ^ v29
-%line 4390+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5221+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2256]
 	xor esi, [esp + 2152]
 	mov [esp + 2256], esi
 ; v43 = v43 ^ v25
-%line 4391+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5222+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2200]
 	mov [esp + 2256], esi
 ; v35 = v35 ^ v31
-%line 4392+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5223+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2160]
 ; v35 = v35 ^ v19
-%line 4393+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5224+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2208]
 ; v47 = v47 ^ v28
-%line 4394+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5225+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2168]
 ; v47 = v47 ^ v21
-%line 4395+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5226+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2216]
 ; v31 = v46 ^ v31
-%line 4396+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5227+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2160]
 ; v28 = v48 ^ v28
-%line 4397+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5228+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, eax
 	xor esi, [esp + 2168]
 ; v37 = v35 ^ v37
-%line 4398+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5229+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2176]
 ; v45 = v47 ^ v45
-%line 4399+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5230+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2184]
 ; v27 = v27 ^ v24
-%line 4400+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5231+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2128]
 	xor eax, [esp + 1736]
 	mov [esp + 2128], eax
 ; v27 = v27 ^ v33
-%line 4401+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5232+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1904]
 	mov [esp + 2128], eax
 ; v22 = v22 ^ v55
-%line 4402+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5233+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2136]
 	xor eax, [esp + 1744]
 	mov [esp + 2136], eax
 ; v22 = v22 ^ v36
-%line 4403+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5234+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1912]
 	mov [esp + 2136], eax
 ; v29 = v29 ^ v52
-%line 4404+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5235+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2152]
 	xor eax, [esp + 1752]
 	mov [esp + 2152], eax
 ; v29 = v29 ^ v20
-%line 4405+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5236+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1920]
 	mov [esp + 2152], eax
 ; v31 = v31 ^ v54
-%line 4406+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5237+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1872]
 ; v31 = v31 ^ v23
-%line 4407+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5238+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2040]
 ; v28 = v28 ^ v26
-%line 4408+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5239+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1880]
 ; v28 = v28 ^ v30
-%line 4409+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5240+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2048]
 ; v43 = v43 ^ v59
-%line 4410+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5241+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2256]
 	xor eax, [esp + 1864]
 	mov [esp + 2256], eax
 ; v43 = v43 ^ v38
-%line 4411+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5242+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2032]
 	mov [esp + 2256], eax
 ; v37 = v37 ^ v41
-%line 4412+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5243+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1888]
 ; v37 = v37 ^ v18
-%line 4413+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5244+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2056]
 ; v45 = v45 ^ v49
-%line 4414+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5245+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1896]
 ; v45 = v45 ^ v39
-%line 4415+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5246+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2064]
 ; v25 = v25 ^ v51
-%line 4416+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5247+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2200]
 	xor eax, [esp + 1792]
 	mov [esp + 2200], eax
 ; v25 = v25 ^ v42
-%line 4417+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5248+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1960]
 	mov [esp + 2200], eax
 ; v19 = v19 ^ v53
-%line 4418+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5249+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2208]
 	xor eax, [esp + 1800]
 	mov [esp + 2208], eax
 ; v19 = v19 ^ v34
-%line 4419+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5250+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1968]
 	mov [esp + 2208], eax
 ; v21 = v21 ^ v50
-%line 4420+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5251+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2216]
 	xor eax, [esp + 1808]
 	mov [esp + 2216], eax
 ; v21 = v21 ^ v32
-%line 4421+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5252+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 1976]
 	mov [esp + 2216], eax
 ; v41 = v27 ^ v41
-%line 4422+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5253+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2128]
 	xor eax, [esp + 1888]
 	mov [esp + 2264], eax
 ; v49 = v22 ^ v49
-%line 4423+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5254+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2136]
 	xor eax, [esp + 1896]
 	mov [esp + 2272], eax
 ; v51 = v29 ^ v51
-%line 4424+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5255+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2152]
 	xor eax, [esp + 1792]
 	mov [esp + 2280], eax
 ; v53 = v31 ^ v53
-%line 4425+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5256+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1800]
 ; v50 = v28 ^ v50
-%line 4426+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5257+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1808]
 ; v33 = v37 ^ v33
-%line 4427+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5258+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1904]
 ; v36 = v45 ^ v36
-%line 4428+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5259+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1912]
 ; v20 = v25 ^ v20
-%line 4429+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5260+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2200]
 	xor eax, [esp + 1920]
 	mov edi, eax
 ; v23 = v19 ^ v23
-%line 4430+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5261+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2208]
 	xor eax, [esp + 2040]
 	mov ebp, eax
 ; v30 = v21 ^ v30
-%line 4431+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5262+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2216]
 	xor eax, [esp + 2048]
 ; v36 = v36 ^ v32
-%line 4432+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5263+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 1976]
 ; v32 = v50 ^ v32
-%line 4433+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5264+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 1976]
 	mov [esp + 2288], esi
 ; v33 = v33 ^ v34
-%line 4434+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5265+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 1968]
 ; v34 = v53 ^ v34
-%line 4435+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5266+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 1968]
 ; v43 = v43 ^ v42
-%line 4436+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5267+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2256]
 	xor esi, [esp + 1960]
 	mov [esp + 2256], esi
 ; v42 = v51 ^ v42
-%line 4437+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5268+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2280]
 	xor esi, [esp + 1960]
 	mov [esp + 2296], esi
 ; v32 = v32 ^ v39
-%line 4438+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5269+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2288]
 	xor esi, [esp + 2064]
 	mov [esp + 2288], esi
 ; v39 = v49 ^ v39
-%line 4439+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5270+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2272]
 	xor esi, [esp + 2064]
 	mov [esp + 2304], esi
 ; v34 = v34 ^ v18
-%line 4440+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5271+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2056]
 ; v18 = v41 ^ v18
-%line 4441+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5272+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2264]
 	xor esi, [esp + 2056]
 	mov [esp + 2312], esi
 ; v42 = v42 ^ v38
-%line 4442+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5273+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2296]
 	xor esi, [esp + 2032]
 	mov [esp + 2296], esi
 ; v38 = v59 ^ v38
-%line 4443+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5274+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1864]
 	xor esi, [esp + 2032]
 	mov [esp + 2320], esi
 ; v39 = v39 ^ v30
-%line 4444+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5275+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2304]
 	xor esi, eax
 	mov [esp + 2304], esi
 ; v30 = v26 ^ v30
-%line 4445+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5276+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 1880]
 	xor esi, eax
 	mov [esp + 2328], esi
 ; v18 = v18 ^ v23
-%line 4446+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5277+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebp
 	mov [esp + 2312], eax
 ; v23 = v54 ^ v23
-%line 4447+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5278+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1872]
 	xor eax, ebp
 	mov [esp + 2336], eax
 ; v38 = v38 ^ v20
-%line 4448+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5279+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, edi
 	mov [esp + 2320], eax
 ; v20 = v52 ^ v20
-%line 4449+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5280+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1752]
 	xor eax, edi
 	mov [esp + 2344], eax
 ; v30 = v30 ^ v36
-%line 4450+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5281+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, ecx
 	mov [esp + 2328], eax
 ; v36 = v55 ^ v36
-%line 4451+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5282+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1744]
 	xor eax, ecx
 	mov [esp + 2352], eax
 ; v23 = v23 ^ v33
-%line 4452+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5283+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, edx
 	mov [esp + 2336], eax
 ; v33 = v24 ^ v33
-%line 4453+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5284+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 1736]
 	xor eax, edx
 	mov [esp + 2360], eax
 ; v24 = v33 ^ v18
-%line 4454+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5285+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2312]
 	mov [esp + 2368], eax
 ; v55 = v36 ^ v39
-%line 4455+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5286+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2304]
 	mov [esp + 4040], eax
 ; v52 = v20 ^ v42
-%line 4456+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5287+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2296]
 	mov ecx, eax
 ; v52 = v52 ^ v43
-%line 4457+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5288+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2256]
 ; v54 = v23 ^ v34
-%line 4458+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5289+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, ebx
 	mov [esp + 2376], eax
 ; v26 = v30 ^ v32
-%line 4459+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5290+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, [esp + 2288]
 	mov [esp + 2384], eax
 ; v59 = v38 ^ v43
-%line 4460+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5291+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, [esp + 2256]
 	mov edx, eax
 ; v24 = v24 ^ v54
-%line 4461+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5292+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	xor eax, [esp + 2376]
 	mov [esp + 2368], eax
 ; v41 = v43 ^ v42
-%line 4462+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5293+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2256]
 	xor eax, [esp + 2296]
 	mov [esp + 2392], eax
 ; v55 = v55 ^ v26
-%line 4463+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5294+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	xor eax, [esp + 2384]
 	mov [esp + 4040], eax
 ; v55 = v55 ^ v32
-%line 4464+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5295+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2288]
 	mov [esp + 4040], eax
 ; v49 = v18 ^ v34
-%line 4465+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5296+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v52 = v52 ^ v59
-%line 4466+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5297+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, edx
 ; v51 = v39 ^ v32
-%line 4467+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5298+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2304]
 	xor eax, [esp + 2288]
 	mov [esp + 2408], eax
 ; v24 = v24 ^ v49
-%line 4468+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5299+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2368]
 	xor esi, [esp + 2400]
 	mov [esp + 2368], esi
 ; v53 = v32 ^ v26
-%line 4469+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5300+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2288]
 	xor eax, [esp + 2384]
 	mov [esp + 2416], eax
 ; v41 = v41 ^ v52
-%line 4470+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5301+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2392]
 	xor edi, ecx
 	mov [esp + 2392], edi
 ; v41 = v41 ^ v59
-%line 4471+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5302+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, edx
 	mov [esp + 2392], edi
 ; v54 = v54 ^ v34
-%line 4472+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5303+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	mov [esp + 4112], eax
 	mov [esp + 4088], eax
@@ -18685,14 +19225,14 @@ align 32
 	mov [esp + 4088], eax
 	mov [esp + 2376], eax
 ; v55 = v55 ^ v51
-%line 4473+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5304+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 4040]
 	mov [esp + 4096], ebp
 	xor ebp, [esp + 2408]
 	mov [esp + 4096], ebp
 	mov [esp + 4040], ebp
 ; v50 = v42 ^ v59
-%line 4474+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5305+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2296]
 	mov [esp + 4104], eax
 	mov [esp + 3736], eax
@@ -18701,1286 +19241,1286 @@ align 32
 	mov [esp + 3736], eax
 	mov [esp + 2424], eax
 ; v24 = v24 ^ v54
-%line 4475+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5306+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 4112]
 	mov [esp + 2368], esi
 ; v59 = v59 ^ v52
-%line 4476+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5307+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v53 = v53 ^ v55
-%line 4477+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5308+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	mov [esp + 3976], eax
 	xor eax, ebp
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v53 = v53 ^ v51
-%line 4478+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5309+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2408]
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v49 = v49 ^ v34
-%line 4479+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5310+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v41 = v41 ^ v50
-%line 4480+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5311+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2424]
 	mov [esp + 2392], edi
 ; v26 = v26 ^ v51
-%line 4481+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5312+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2384]
 	mov [esp + 3984], ebp
 	xor ebp, [esp + 2408]
 	mov [esp + 3984], ebp
 	mov [esp + 2384], ebp
 ; v24 = v24 ^ v49
-%line 4482+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5313+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 2368], esi
 ; v51 = v51 ^ v55
-%line 4483+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5314+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 4040]
 	mov [esp + 2408], eax
 ; v59 = v59 ^ v41
-%line 4484+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5315+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, edi
 ; v59 = v59 ^ v50
-%line 4485+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5316+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2424]
 ; v54 = v54 ^ v34
-%line 4486+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5317+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	xor eax, ebx
 	mov [esp + 2376], eax
 ; v53 = v53 ^ v26
-%line 4487+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5318+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3976]
 	xor eax, ebp
 	mov [esp + 3976], eax
 	mov [esp + 2416], eax
 ; v52 = v52 ^ v50
-%line 4488+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5319+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2424]
 ; v21 = v24 & v33
-%line 4489+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5320+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2360]
 	mov [esp + 2432], eax
 ; v19 = v24 & v36
-%line 4490+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5321+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2352]
 ; v25 = v50 & v33
-%line 4491+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5322+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	and eax, [esp + 2360]
 ; v25 = v19 ^ v25
-%line 4492+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5323+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 2440], esi
 ; v19 = v24 & v20
-%line 4493+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5324+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	and eax, [esp + 2344]
 ; v45 = v50 & v36
-%line 4494+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5325+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2424]
 	and esi, [esp + 2352]
 ; v37 = v51 & v33
-%line 4495+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5326+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2408]
 	and edi, [esp + 2360]
 ; v45 = v19 ^ v45
-%line 4496+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5327+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v37 = v45 ^ v37
-%line 4497+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5328+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2448], eax
 ; v45 = v50 & v20
-%line 4498+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5329+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	and eax, [esp + 2344]
 ; v19 = v51 & v36
-%line 4499+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5330+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2408]
 	and esi, [esp + 2352]
 ; v19 = v45 ^ v19
-%line 4500+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5331+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2456], eax
 ; v45 = v51 & v20
-%line 4501+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5332+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	and eax, [esp + 2344]
 	mov [esp + 2464], eax
 ; v28 = v49 & v23
-%line 4502+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5333+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2336]
 	mov [esp + 2472], eax
 ; v31 = v49 & v30
-%line 4503+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5334+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2328]
 ; v29 = v59 & v23
-%line 4504+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5335+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, edx
 	and esi, [esp + 2336]
 ; v29 = v31 ^ v29
-%line 4505+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5336+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2480], eax
 ; v31 = v49 & v38
-%line 4506+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5337+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, [esp + 2320]
 ; v22 = v59 & v30
-%line 4507+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5338+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, edx
 	and esi, [esp + 2328]
 ; v27 = v55 & v23
-%line 4508+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5339+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 4040]
 	and edi, [esp + 2336]
 ; v22 = v31 ^ v22
-%line 4509+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5340+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v27 = v22 ^ v27
-%line 4510+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5341+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2488], eax
 ; v22 = v59 & v38
-%line 4511+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5342+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2320]
 ; v31 = v55 & v30
-%line 4512+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5343+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 4040]
 	and esi, [esp + 2328]
 ; v31 = v22 ^ v31
-%line 4513+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5344+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2496], eax
 ; v22 = v55 & v38
-%line 4514+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5345+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	and eax, [esp + 2320]
 	mov [esp + 2504], eax
 ; v47 = v24 ^ v49
-%line 4515+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5346+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2368]
 	xor edi, [esp + 2400]
 ; v35 = v50 ^ v59
-%line 4516+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5347+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2424]
 	xor esi, edx
 ; v48 = v51 ^ v55
-%line 4517+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5348+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 4040]
 	mov [esp + 2512], eax
 ; v46 = v33 ^ v23
-%line 4518+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5349+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2336]
 	mov [esp + 2520], eax
 ; v5 = v36 ^ v30
-%line 4519+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5350+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2328]
 	mov [esp + 2528], eax
 ; v57 = v20 ^ v38
-%line 4520+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5351+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2320]
 	mov [esp + 2536], eax
 ; v40 = v47 & v46
-%line 4521+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5352+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2520]
 	mov [esp + 2544], eax
 ; v17 = v47 & v5
-%line 4522+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5353+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2528]
 	mov [esp + 2552], eax
 ; v8 = v35 & v46
-%line 4523+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5354+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2520]
 	mov [esp + 2560], eax
 ; v8 = v17 ^ v8
-%line 4524+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5355+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2552]
 	xor eax, [esp + 2560]
 	mov [esp + 2568], eax
 ; v47 = v47 & v57
-%line 4525+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5356+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 2536]
 ; v17 = v35 & v5
-%line 4526+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5357+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2528]
 	mov [esp + 2576], eax
 ; v46 = v48 & v46
-%line 4527+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5358+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2520]
 	mov [esp + 2584], eax
 ; v17 = v47 ^ v17
-%line 4528+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5359+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2576]
 ; v46 = v17 ^ v46
-%line 4529+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5360+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2584]
 	mov [esp + 2592], edi
 ; v35 = v35 & v57
-%line 4530+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5361+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2536]
 ; v5 = v48 & v5
-%line 4531+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5362+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2528]
 ; v5 = v35 ^ v5
-%line 4532+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5363+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 3840], esi
 ; v57 = v48 & v57
-%line 4533+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5364+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2512]
 	and eax, [esp + 2536]
 	mov [esp + 3848], eax
 ; v40 = v40 ^ v21
-%line 4534+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5365+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2544]
 	xor ebp, [esp + 2432]
 	mov [esp + 2544], ebp
 ; v40 = v40 ^ v28
-%line 4535+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5366+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2472]
 	mov [esp + 2544], ebp
 ; v8 = v8 ^ v25
-%line 4536+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5367+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2568]
 	xor edi, [esp + 2440]
 	mov [esp + 2568], edi
 ; v8 = v8 ^ v29
-%line 4537+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5368+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2480]
 	mov [esp + 2568], edi
 ; v46 = v46 ^ v37
-%line 4538+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5369+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2592]
 	xor eax, [esp + 2448]
 	mov [esp + 2592], eax
 ; v46 = v46 ^ v27
-%line 4539+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5370+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2488]
 	mov [esp + 2592], eax
 ; v5 = v5 ^ v19
-%line 4540+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5371+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3840]
 	xor eax, [esp + 2456]
 	mov [esp + 3840], eax
 ; v5 = v5 ^ v31
-%line 4541+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5372+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2496]
 	mov [esp + 3840], eax
 ; v57 = v57 ^ v45
-%line 4542+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5373+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3848]
 	xor esi, [esp + 2464]
 	mov [esp + 3848], esi
 ; v57 = v57 ^ v22
-%line 4543+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5374+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2504]
 	mov [esp + 3848], esi
 ; v19 = v40 ^ v19
-%line 4544+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5375+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2456]
 	mov [esp + 2600], ebp
 ; v45 = v8 ^ v45
-%line 4545+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5376+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2464]
 	mov [esp + 2608], edi
 ; v28 = v5 ^ v28
-%line 4546+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5377+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2472]
 	mov [esp + 2616], eax
 ; v29 = v57 ^ v29
-%line 4547+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5378+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2480]
 	mov [esp + 2624], esi
 ; v57 = v54 & v18
-%line 4548+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5379+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2312]
 	mov [esp + 2632], eax
 ; v5 = v54 & v39
-%line 4549+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5380+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2304]
 ; v8 = v41 & v18
-%line 4550+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5381+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	and esi, [esp + 2312]
 ; v8 = v5 ^ v8
-%line 4551+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5382+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2640], eax
 ; v5 = v54 & v42
-%line 4552+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5383+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2376]
 	and eax, [esp + 2296]
 ; v40 = v41 & v39
-%line 4553+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5384+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	and esi, [esp + 2304]
 ; v48 = v53 & v18
-%line 4554+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5385+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2416]
 	and edi, [esp + 2312]
 ; v40 = v5 ^ v40
-%line 4555+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5386+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v48 = v40 ^ v48
-%line 4556+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5387+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2648], eax
 ; v40 = v41 & v42
-%line 4557+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5388+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2392]
 	and eax, [esp + 2296]
 ; v5 = v53 & v39
-%line 4558+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5389+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2416]
 	and esi, [esp + 2304]
 ; v5 = v40 ^ v5
-%line 4559+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5390+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2656], eax
 ; v40 = v53 & v42
-%line 4560+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5391+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	and eax, [esp + 2296]
 	mov [esp + 2664], eax
 ; v35 = v34 & v34
-%line 4561+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5392+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, ebx
 	mov [esp + 2672], eax
 ; v17 = v34 & v32
-%line 4562+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5393+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2288]
 ; v47 = v52 & v34
-%line 4563+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5394+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, ecx
 	and esi, ebx
 ; v47 = v17 ^ v47
-%line 4564+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5395+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2680], eax
 ; v17 = v34 & v43
-%line 4565+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5396+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 2256]
 ; v15 = v52 & v32
-%line 4566+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5397+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, ecx
 	and esi, [esp + 2288]
 ; v44 = v26 & v34
-%line 4567+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5398+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2384]
 	and edi, ebx
 ; v15 = v17 ^ v15
-%line 4568+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5399+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 ; v44 = v15 ^ v44
-%line 4569+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5400+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edi
 	mov [esp + 2688], eax
 ; v15 = v52 & v43
-%line 4570+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5401+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2256]
 ; v17 = v26 & v32
-%line 4571+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5402+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2384]
 	and esi, [esp + 2288]
 ; v17 = v15 ^ v17
-%line 4572+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5403+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 2696], eax
 ; v15 = v26 & v43
-%line 4573+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5404+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2384]
 	and eax, [esp + 2256]
 	mov [esp + 2704], eax
 ; v58 = v54 ^ v34
-%line 4574+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5405+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2376]
 	xor edi, ebx
 ; v62 = v41 ^ v52
-%line 4575+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5406+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 2392]
 	xor esi, ecx
 ; v60 = v53 ^ v26
-%line 4576+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5407+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2416]
 	xor eax, [esp + 2384]
 	mov [esp + 2712], eax
 ; v56 = v18 ^ v34
-%line 4577+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5408+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2312]
 	xor eax, ebx
 	mov [esp + 2720], eax
 ; v12 = v39 ^ v32
-%line 4578+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5409+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2304]
 	xor eax, [esp + 2288]
 	mov [esp + 2728], eax
 ; v61 = v42 ^ v43
-%line 4579+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5410+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2296]
 	xor eax, [esp + 2256]
 	mov [esp + 2736], eax
 ; v2 = v58 & v56
-%line 4580+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5411+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2720]
 	mov [esp + 2744], eax
 ; v63 = v58 & v12
-%line 4581+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5412+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 2728]
 	mov [esp + 424], eax
 ; v64 = v62 & v56
-%line 4582+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5413+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2720]
 	mov [esp + 432], eax
 ; v64 = v63 ^ v64
-%line 4583+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5414+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 424]
 	xor eax, [esp + 432]
 	mov [esp + 2752], eax
 ; v58 = v58 & v61
-%line 4584+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5415+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edi, [esp + 2736]
 ; v63 = v62 & v12
-%line 4585+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5416+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2728]
 	mov [esp + 2760], eax
 ; v56 = v60 & v56
-%line 4586+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5417+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2720]
 	mov [esp + 2768], eax
 ; v63 = v58 ^ v63
-%line 4587+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5418+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2760]
 ; v56 = v63 ^ v56
-%line 4588+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5419+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2768]
 	mov [esp + 2776], edi
 ; v62 = v62 & v61
-%line 4589+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5420+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, [esp + 2736]
 ; v12 = v60 & v12
-%line 4590+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5421+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2728]
 ; v12 = v62 ^ v12
-%line 4591+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5422+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, eax
 	mov [esp + 3856], esi
 ; v61 = v60 & v61
-%line 4592+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5423+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2712]
 	and eax, [esp + 2736]
 	mov [esp + 3864], eax
 ; v2 = v2 ^ v57
-%line 4593+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5424+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2744]
 	xor ebp, [esp + 2632]
 	mov [esp + 2744], ebp
 ; v2 = v2 ^ v35
-%line 4594+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5425+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2672]
 	mov [esp + 2744], ebp
 ; v64 = v64 ^ v8
-%line 4595+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5426+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2752]
 	xor edi, [esp + 2640]
 	mov [esp + 2752], edi
 ; v64 = v64 ^ v47
-%line 4596+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5427+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2680]
 	mov [esp + 2752], edi
 ; v56 = v56 ^ v48
-%line 4597+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5428+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2776]
 	xor eax, [esp + 2648]
 	mov [esp + 2776], eax
 ; v56 = v56 ^ v44
-%line 4598+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5429+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2688]
 	mov [esp + 2776], eax
 ; v12 = v12 ^ v5
-%line 4599+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5430+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3856]
 	xor eax, [esp + 2656]
 	mov [esp + 3856], eax
 ; v12 = v12 ^ v17
-%line 4600+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5431+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2696]
 	mov [esp + 3856], eax
 ; v61 = v61 ^ v40
-%line 4601+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5432+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3864]
 	xor esi, [esp + 2664]
 	mov [esp + 3864], esi
 ; v61 = v61 ^ v15
-%line 4602+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5433+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2704]
 	mov [esp + 3864], esi
 ; v5 = v2 ^ v5
-%line 4603+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5434+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2656]
 	mov [esp + 2784], ebp
 ; v40 = v64 ^ v40
-%line 4604+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5435+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2664]
 	mov [esp + 2792], edi
 ; v35 = v12 ^ v35
-%line 4605+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5436+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2672]
 	mov [esp + 2800], eax
 ; v47 = v61 ^ v47
-%line 4606+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5437+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2680]
 	mov [esp + 2808], esi
 ; v54 = v24 ^ v54
-%line 4607+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5438+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2368]
 	xor eax, [esp + 2376]
 	mov esi, eax
 ; v41 = v50 ^ v41
-%line 4608+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5439+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2424]
 	xor eax, [esp + 2392]
 	mov [esp + 2816], eax
 ; v53 = v51 ^ v53
-%line 4609+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5440+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2408]
 	xor eax, [esp + 2416]
 	mov [esp + 2824], eax
 ; v49 = v49 ^ v34
-%line 4610+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5441+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	xor eax, ebx
 	mov [esp + 2400], eax
 ; v52 = v59 ^ v52
-%line 4611+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5442+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v26 = v55 ^ v26
-%line 4612+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5443+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4040]
 	xor eax, [esp + 2384]
 	mov ecx, eax
 ; v18 = v33 ^ v18
-%line 4613+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5444+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2360]
 	xor eax, [esp + 2312]
 	mov [esp + 2832], eax
 ; v39 = v36 ^ v39
-%line 4614+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5445+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2352]
 	xor eax, [esp + 2304]
 	mov [esp + 2840], eax
 ; v42 = v20 ^ v42
-%line 4615+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5446+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2344]
 	xor eax, [esp + 2296]
 	mov [esp + 2848], eax
 ; v34 = v23 ^ v34
-%line 4616+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5447+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2336]
 	xor eax, ebx
 	mov edi, eax
 ; v32 = v30 ^ v32
-%line 4617+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5448+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2328]
 	xor eax, [esp + 2288]
 	mov ebx, eax
 ; v43 = v38 ^ v43
-%line 4618+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5449+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2320]
 	xor eax, [esp + 2256]
 	mov [esp + 2856], eax
 ; v38 = v54 & v18
-%line 4619+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5450+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2832]
 	mov [esp + 2864], eax
 ; v30 = v54 & v39
-%line 4620+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5451+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 2840]
 ; v23 = v41 & v18
-%line 4621+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5452+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2816]
 	and ebp, [esp + 2832]
 ; v23 = v30 ^ v23
-%line 4622+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5453+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2872], eax
 ; v30 = v54 & v42
-%line 4623+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5454+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 2848]
 ; v20 = v41 & v39
-%line 4624+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5455+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	and eax, [esp + 2840]
 	mov [esp + 2880], eax
 ; v36 = v53 & v18
-%line 4625+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5456+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	and eax, [esp + 2832]
 ; v20 = v30 ^ v20
-%line 4626+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5457+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2880]
 ; v36 = v20 ^ v36
-%line 4627+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5458+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2888], ebp
 ; v20 = v41 & v42
-%line 4628+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5459+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	and eax, [esp + 2848]
 ; v30 = v53 & v39
-%line 4629+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5460+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2824]
 	and ebp, [esp + 2840]
 ; v30 = v20 ^ v30
-%line 4630+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5461+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2896], eax
 ; v20 = v53 & v42
-%line 4631+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5462+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	and eax, [esp + 2848]
 	mov [esp + 2904], eax
 ; v33 = v49 & v34
-%line 4632+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5463+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, edi
 	mov [esp + 2912], eax
 ; v55 = v49 & v32
-%line 4633+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5464+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2400]
 	and eax, ebx
 ; v59 = v52 & v34
-%line 4634+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5465+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, edi
 ; v59 = v55 ^ v59
-%line 4635+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5466+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2920], eax
 ; v55 = v49 & v43
-%line 4636+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5467+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2400]
 	and ebp, [esp + 2856]
 ; v51 = v52 & v32
-%line 4637+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5468+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ebx
 	mov [esp + 2928], eax
 ; v50 = v26 & v34
-%line 4638+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5469+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, edi
 ; v51 = v55 ^ v51
-%line 4639+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5470+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 2928]
 ; v50 = v51 ^ v50
-%line 4640+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5471+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 2936], ebp
 ; v51 = v52 & v43
-%line 4641+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5472+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 2856]
 ; v55 = v26 & v32
-%line 4642+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5473+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, ebx
 ; v55 = v51 ^ v55
-%line 4643+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5474+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 2944], eax
 ; v51 = v26 & v43
-%line 4644+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5475+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 2856]
 	mov [esp + 2952], eax
 ; v49 = v54 ^ v49
-%line 4645+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5476+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2400]
 ; v52 = v41 ^ v52
-%line 4646+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5477+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2816]
 	xor eax, edx
 	mov edx, eax
 ; v26 = v53 ^ v26
-%line 4647+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5478+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2824]
 	xor eax, ecx
 	mov [esp + 2960], eax
 ; v34 = v18 ^ v34
-%line 4648+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5479+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2832]
 	xor eax, edi
 	mov ecx, eax
 ; v32 = v39 ^ v32
-%line 4649+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5480+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2840]
 	xor eax, ebx
 	mov [esp + 3872], eax
 ; v43 = v42 ^ v43
-%line 4650+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5481+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2848]
 	xor eax, [esp + 2856]
 	mov edi, eax
 ; v42 = v49 & v34
-%line 4651+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5482+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, ecx
 	mov ebx, eax
 ; v39 = v49 & v32
-%line 4652+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5483+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3872]
 	mov [esp + 2968], eax
 ; v18 = v52 & v34
-%line 4653+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5484+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, ecx
 	mov [esp + 2976], eax
 ; v18 = v39 ^ v18
-%line 4654+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5485+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2968]
 	xor eax, [esp + 2976]
 ; v49 = v49 & v43
-%line 4655+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5486+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v39 = v52 & v32
-%line 4656+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5487+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 440], edx
 	mov ebp, [esp + 440]
 	and ebp, [esp + 3872]
 	mov [esp + 440], ebp
 	mov [esp + 2984], ebp
 ; v34 = v26 & v34
-%line 4657+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5488+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2960]
 	mov [esp + 3992], ebp
 	mov [esp + 448], ebp
 	and ebp, ecx
 	mov [esp + 448], ebp
 ; v39 = v49 ^ v39
-%line 4658+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5489+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2984]
 ; v34 = v39 ^ v34
-%line 4659+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5490+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, ebp
 ; v52 = v52 & v43
-%line 4660+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5491+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, edi
 ; v32 = v26 & v32
-%line 4661+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5492+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3992]
 	and ecx, [esp + 3872]
 ; v32 = v52 ^ v32
-%line 4662+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5493+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, ecx
 ; v43 = v26 & v43
-%line 4663+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5494+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 2960]
 	and ecx, edi
 ; v42 = v42 ^ v38
-%line 4664+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5495+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2864]
 ; v42 = v42 ^ v33
-%line 4665+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5496+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2912]
 ; v18 = v18 ^ v23
-%line 4666+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5497+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2872]
 ; v18 = v18 ^ v59
-%line 4667+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5498+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2920]
 ; v34 = v34 ^ v36
-%line 4668+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5499+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2888]
 ; v34 = v34 ^ v50
-%line 4669+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5500+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2936]
 ; v32 = v32 ^ v30
-%line 4670+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5501+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2896]
 ; v32 = v32 ^ v55
-%line 4671+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5502+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2944]
 ; v43 = v43 ^ v20
-%line 4672+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5503+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2904]
 ; v43 = v43 ^ v51
-%line 4673+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5504+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2952]
 ; v30 = v42 ^ v30
-%line 4674+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5505+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2896]
 ; v20 = v18 ^ v20
-%line 4675+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5506+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, eax
 	xor edi, [esp + 2904]
 ; v33 = v32 ^ v33
-%line 4676+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5507+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2912]
 ; v59 = v43 ^ v59
-%line 4677+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5508+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2920]
 ; v38 = v38 ^ v21
-%line 4678+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5509+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2864]
 	xor eax, [esp + 2432]
 	mov [esp + 2864], eax
 ; v38 = v38 ^ v57
-%line 4679+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5510+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2632]
 	mov [esp + 2864], eax
 ; v23 = v23 ^ v25
-%line 4680+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5511+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2872]
 	xor eax, [esp + 2440]
 	mov [esp + 2872], eax
 ; v23 = v23 ^ v8
-%line 4681+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5512+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2640]
 	mov [esp + 2872], eax
 ; v36 = v36 ^ v37
-%line 4682+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5513+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2888]
 	xor eax, [esp + 2448]
 	mov [esp + 2888], eax
 ; v36 = v36 ^ v48
-%line 4683+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5514+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2648]
 	mov [esp + 2888], eax
 ; v30 = v30 ^ v19
-%line 4684+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5515+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2600]
 ; v30 = v30 ^ v5
-%line 4685+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5516+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2784]
 ; v20 = v20 ^ v45
-%line 4686+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5517+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2608]
 ; v20 = v20 ^ v40
-%line 4687+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5518+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2792]
 ; v34 = v34 ^ v46
-%line 4688+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5519+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2592]
 ; v34 = v34 ^ v56
-%line 4689+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5520+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2776]
 ; v33 = v33 ^ v28
-%line 4690+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5521+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2616]
 ; v33 = v33 ^ v35
-%line 4691+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5522+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2800]
 ; v59 = v59 ^ v29
-%line 4692+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5523+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2624]
 ; v59 = v59 ^ v47
-%line 4693+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5524+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2808]
 ; v50 = v50 ^ v27
-%line 4694+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5525+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2936]
 	xor eax, [esp + 2488]
 	mov [esp + 2936], eax
 ; v50 = v50 ^ v44
-%line 4695+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5526+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2688]
 	mov [esp + 2936], eax
 ; v55 = v55 ^ v31
-%line 4696+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5527+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2944]
 	xor eax, [esp + 2496]
 	mov [esp + 2944], eax
 ; v55 = v55 ^ v17
-%line 4697+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5528+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2696]
 	mov [esp + 2944], eax
 ; v51 = v51 ^ v22
-%line 4698+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5529+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2952]
 	xor eax, [esp + 2504]
 	mov [esp + 2952], eax
 ; v51 = v51 ^ v15
-%line 4699+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5530+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 2704]
 	mov [esp + 2952], eax
 ; v28 = v38 ^ v28
-%line 4700+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5531+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2864]
 	xor eax, [esp + 2616]
 	mov [esp + 2992], eax
 ; v29 = v23 ^ v29
-%line 4701+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5532+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2872]
 	xor eax, [esp + 2624]
 	mov [esp + 3000], eax
 ; v27 = v36 ^ v27
-%line 4702+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5533+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2888]
 	xor eax, [esp + 2488]
 	mov [esp + 3008], eax
 ; v31 = v30 ^ v31
-%line 4703+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5534+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2496]
 	mov [esp + 3016], ebx
 ; v22 = v20 ^ v22
-%line 4704+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5535+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2504]
 ; v57 = v33 ^ v57
-%line 4705+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5536+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 2632]
 	mov ebx, edx
 ; v8 = v59 ^ v8
-%line 4706+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5537+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2640]
 ; v48 = v50 ^ v48
-%line 4707+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5538+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 2936]
 	xor edx, [esp + 2648]
 ; v5 = v55 ^ v5
-%line 4708+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5539+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 2944]
 	xor ebp, [esp + 2784]
 ; v40 = v51 ^ v40
-%line 4709+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5540+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2952]
 	xor eax, [esp + 2792]
 ; v8 = v8 ^ v15
-%line 4710+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5541+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 2704]
 ; v15 = v22 ^ v15
-%line 4711+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5542+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 2704]
 	mov [esp + 3024], edi
 ; v57 = v57 ^ v17
-%line 4712+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5543+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 2696]
 ; v17 = v31 ^ v17
-%line 4713+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5544+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3016]
 	xor edi, [esp + 2696]
 	mov [esp + 3032], edi
 ; v34 = v34 ^ v44
-%line 4714+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5545+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 2688]
 ; v44 = v27 ^ v44
-%line 4715+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5546+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3008]
 	xor edi, [esp + 2688]
 	mov [esp + 3040], edi
 ; v15 = v15 ^ v47
-%line 4716+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5547+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3024]
 	xor edi, [esp + 2808]
 	mov [esp + 3024], edi
 ; v47 = v29 ^ v47
-%line 4717+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5548+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3000]
 	xor edi, [esp + 2808]
 	mov [esp + 3048], edi
 ; v17 = v17 ^ v35
-%line 4718+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5549+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3032]
 	xor edi, [esp + 2800]
 	mov [esp + 3032], edi
 ; v35 = v28 ^ v35
-%line 4719+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5550+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2992]
 	xor edi, [esp + 2800]
 	mov [esp + 3056], edi
 ; v44 = v44 ^ v56
-%line 4720+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5551+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3040]
 	xor edi, [esp + 2776]
 	mov [esp + 3040], edi
 ; v56 = v46 ^ v56
-%line 4721+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5552+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2592]
 	xor edi, [esp + 2776]
 	mov [esp + 3064], edi
 ; v47 = v47 ^ v40
-%line 4722+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5553+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 3048]
 	xor edi, eax
 	mov [esp + 3048], edi
 ; v40 = v45 ^ v40
-%line 4723+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5554+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, [esp + 2608]
 	xor edi, eax
 	mov [esp + 3072], edi
 ; v35 = v35 ^ v5
-%line 4724+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5555+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	xor eax, ebp
 	mov [esp + 3056], eax
 ; v5 = v19 ^ v5
-%line 4725+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5556+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2600]
 	xor eax, ebp
 	mov [esp + 3080], eax
 ; v56 = v56 ^ v48
-%line 4726+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5557+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	xor eax, edx
 	mov [esp + 3064], eax
 ; v48 = v37 ^ v48
-%line 4727+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5558+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2448]
 	xor eax, edx
 	mov [esp + 3088], eax
 ; v40 = v40 ^ v8
-%line 4728+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5559+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, ecx
 	mov [esp + 3072], eax
 ; v8 = v25 ^ v8
-%line 4729+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5560+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2440]
 	xor eax, ecx
 	mov [esp + 3096], eax
 ; v5 = v5 ^ v57
-%line 4730+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5561+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3080]
 	xor ecx, ebx
 	mov [esp + 3080], ecx
 ; v57 = v21 ^ v57
-%line 4731+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5562+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 2432]
 	xor eax, ebx
 	mov [esp + 3104], eax
 ; v57 = v57 ^ v35
-%line 4732+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5563+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3104]
 	xor edx, [esp + 3056]
 	mov [esp + 3104], edx
 ; v8 = v8 ^ v47
-%line 4733+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5564+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3048]
 	mov [esp + 3096], eax
 ; v48 = v48 ^ v44
-%line 4734+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5565+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	xor eax, [esp + 3040]
 	mov [esp + 3088], eax
 ; v48 = v48 ^ v34
-%line 4735+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5566+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, esi
 	mov [esp + 3088], eax
 ; v5 = v5 ^ v17
-%line 4736+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5567+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3032]
 	mov [esp + 3080], ecx
 ; v40 = v40 ^ v15
-%line 4737+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5568+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, [esp + 3024]
 	mov [esp + 3072], eax
 ; v56 = v56 ^ v34
-%line 4738+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5569+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	xor eax, esi
 	mov [esp + 3064], eax
 ; v21 = v57 & v0
-%line 4739+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5570+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 24]
 	mov [esp + 3112], eax
 ; v25 = v57 & v3
-%line 4740+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5571+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, [esp + 48]
 ; v37 = v34 & v0
-%line 4741+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5572+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 24]
 ; v37 = v25 ^ v37
-%line 4742+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5573+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, eax
 	mov [esp + 3120], edx
 ; v25 = v57 & v6
-%line 4743+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5574+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3104]
 	and eax, [esp + 72]
 ; v19 = v34 & v3
-%line 4744+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5575+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	and ecx, [esp + 48]
 ; v45 = v8 & v0
-%line 4745+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5576+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3096]
 	and edx, [esp + 24]
 ; v19 = v25 ^ v19
-%line 4746+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5577+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v45 = v19 ^ v45
-%line 4747+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5578+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3128], eax
 ; v19 = v34 & v6
-%line 4748+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5579+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 72]
 ; v25 = v8 & v3
-%line 4749+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5580+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3096]
 	and ecx, [esp + 48]
 ; v25 = v19 ^ v25
-%line 4750+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5581+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3136], eax
 ; v19 = v8 & v6
-%line 4751+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5582+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	and eax, [esp + 72]
 	mov [esp + 3144], eax
 ; v46 = v35 & v10
-%line 4752+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5583+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 104]
 	mov [esp + 3152], eax
 ; v28 = v35 & v13
-%line 4753+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5584+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 128]
 ; v29 = v48 & v10
-%line 4754+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5585+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3088]
 	and ecx, [esp + 104]
 ; v29 = v28 ^ v29
-%line 4755+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5586+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3160], eax
 ; v28 = v35 & v16
-%line 4756+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5587+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3056]
 	and eax, [esp + 152]
 ; v27 = v48 & v13
-%line 4757+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5588+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3088]
 	and ecx, [esp + 128]
 ; v31 = v47 & v10
-%line 4758+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5589+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3048]
 	and edx, [esp + 104]
 ; v27 = v28 ^ v27
-%line 4759+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5590+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v31 = v27 ^ v31
-%line 4760+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5591+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3168], eax
 ; v27 = v48 & v16
-%line 4761+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5592+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	and eax, [esp + 152]
 ; v28 = v47 & v13
-%line 4762+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5593+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3048]
 	and ecx, [esp + 128]
 ; v28 = v27 ^ v28
-%line 4763+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5594+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3176], eax
 ; v27 = v47 & v16
-%line 4764+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5595+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3048]
 	and eax, [esp + 152]
 	mov [esp + 3184], eax
 ; v22 = v57 ^ v35
-%line 4765+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5596+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3104]
 	xor edx, [esp + 3056]
 ; v51 = v34 ^ v48
-%line 4766+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5597+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, esi
 	xor ecx, [esp + 3088]
 ; v55 = v8 ^ v47
-%line 4767+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5598+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3048]
 	mov [esp + 3192], eax
 ; v50 = v0 ^ v10
-%line 4768+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5599+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 104]
 	mov [esp + 3200], eax
 ; v59 = v3 ^ v13
-%line 4769+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5600+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 128]
 	mov [esp + 3880], eax
 ; v33 = v6 ^ v16
-%line 4770+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5601+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 72]
 	xor ebx, [esp + 152]
 ; v20 = v22 & v50
-%line 4771+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5602+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, edx
 	and edi, [esp + 3200]
 ; v30 = v22 & v59
-%line 4772+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5603+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3880]
 	mov [esp + 3208], eax
 ; v36 = v51 & v50
-%line 4773+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5604+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3200]
 	mov [esp + 3216], eax
 ; v36 = v30 ^ v36
-%line 4774+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5605+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3208]
 	xor ebp, [esp + 3216]
 ; v22 = v22 & v33
-%line 4775+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5606+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, ebx
 ; v30 = v51 & v59
-%line 4776+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5607+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 456], ecx
 	mov eax, [esp + 456]
 	and eax, [esp + 3880]
 	mov [esp + 456], eax
 	mov [esp + 3224], eax
 ; v50 = v55 & v50
-%line 4777+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5608+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3192]
 	mov [esp + 4000], eax
 	mov [esp + 464], eax
@@ -19988,238 +20528,238 @@ align 32
 	mov [esp + 464], eax
 	mov [esp + 3232], eax
 ; v30 = v22 ^ v30
-%line 4778+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5609+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3224]
 ; v50 = v30 ^ v50
-%line 4779+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5610+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3232]
 	mov [esp + 3240], edx
 ; v51 = v51 & v33
-%line 4780+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5611+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v59 = v55 & v59
-%line 4781+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5612+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4000]
 	and eax, [esp + 3880]
 ; v59 = v51 ^ v59
-%line 4782+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5613+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v33 = v55 & v33
-%line 4783+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5614+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3192]
 	and eax, ebx
 ; v20 = v20 ^ v21
-%line 4784+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5615+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3112]
 ; v20 = v20 ^ v46
-%line 4785+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5616+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3152]
 ; v36 = v36 ^ v37
-%line 4786+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5617+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3120]
 ; v36 = v36 ^ v29
-%line 4787+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5618+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3160]
 ; v50 = v50 ^ v45
-%line 4788+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5619+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3240]
 	xor edx, [esp + 3128]
 	mov [esp + 3240], edx
 ; v50 = v50 ^ v31
-%line 4789+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5620+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3168]
 	mov [esp + 3240], edx
 ; v59 = v59 ^ v25
-%line 4790+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5621+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3136]
 ; v59 = v59 ^ v28
-%line 4791+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5622+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3176]
 ; v33 = v33 ^ v19
-%line 4792+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5623+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3144]
 ; v33 = v33 ^ v27
-%line 4793+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5624+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3184]
 ; v25 = v20 ^ v25
-%line 4794+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5625+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3136]
 	mov [esp + 3248], edi
 ; v19 = v36 ^ v19
-%line 4795+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5626+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3144]
 	mov [esp + 3256], ebp
 ; v46 = v59 ^ v46
-%line 4796+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5627+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3152]
 	mov [esp + 3264], ecx
 ; v29 = v33 ^ v29
-%line 4797+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5628+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3160]
 	mov [esp + 3272], eax
 ; v33 = v5 & v1
-%line 4798+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5629+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 32]
 	mov [esp + 3280], eax
 ; v59 = v5 & v4
-%line 4799+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5630+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 56]
 ; v36 = v44 & v1
-%line 4800+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5631+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	and ecx, [esp + 32]
 ; v36 = v59 ^ v36
-%line 4801+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5632+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3288], eax
 ; v59 = v5 & v7
-%line 4802+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5633+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3080]
 	and eax, [esp + 80]
 ; v20 = v44 & v4
-%line 4803+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5634+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	and ecx, [esp + 56]
 ; v55 = v40 & v1
-%line 4804+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5635+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3072]
 	and edx, [esp + 32]
 ; v20 = v59 ^ v20
-%line 4805+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5636+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v55 = v20 ^ v55
-%line 4806+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5637+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3296], eax
 ; v20 = v44 & v7
-%line 4807+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5638+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3040]
 	and eax, [esp + 80]
 ; v59 = v40 & v4
-%line 4808+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5639+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3072]
 	and ecx, [esp + 56]
 ; v59 = v20 ^ v59
-%line 4809+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5640+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3304], eax
 ; v20 = v40 & v7
-%line 4810+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5641+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	and eax, [esp + 80]
 	mov [esp + 3312], eax
 ; v51 = v17 & v11
-%line 4811+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5642+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 112]
 	mov [esp + 3320], eax
 ; v30 = v17 & v14
-%line 4812+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5643+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 136]
 ; v22 = v56 & v11
-%line 4813+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5644+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3064]
 	and ecx, [esp + 112]
 ; v22 = v30 ^ v22
-%line 4814+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5645+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3328], eax
 ; v30 = v17 & v9
-%line 4815+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5646+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3032]
 	and eax, [esp + 96]
 ; v23 = v56 & v14
-%line 4816+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5647+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3064]
 	and ecx, [esp + 136]
 ; v38 = v15 & v11
-%line 4817+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5648+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3024]
 	and edx, [esp + 112]
 ; v23 = v30 ^ v23
-%line 4818+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5649+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 ; v38 = v23 ^ v38
-%line 4819+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5650+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, edx
 	mov [esp + 3336], eax
 ; v23 = v56 & v9
-%line 4820+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5651+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3064]
 	and eax, [esp + 96]
 ; v30 = v15 & v14
-%line 4821+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5652+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3024]
 	and ecx, [esp + 136]
 ; v30 = v23 ^ v30
-%line 4822+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5653+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ecx
 	mov [esp + 3344], eax
 ; v23 = v15 & v9
-%line 4823+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5654+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3024]
 	and eax, [esp + 96]
 	mov [esp + 3352], eax
 ; v43 = v5 ^ v17
-%line 4824+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5655+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3080]
 	xor edx, [esp + 3032]
 ; v32 = v44 ^ v56
-%line 4825+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5656+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ecx, [esp + 3040]
 	xor ecx, [esp + 3064]
 ; v18 = v40 ^ v15
-%line 4826+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5657+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3072]
 	xor eax, [esp + 3024]
 	mov [esp + 3360], eax
 ; v42 = v1 ^ v11
-%line 4827+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5658+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 32]
 	xor eax, [esp + 112]
 	mov [esp + 3368], eax
 ; v26 = v4 ^ v14
-%line 4828+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5659+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 56]
 	xor eax, [esp + 136]
 	mov [esp + 3888], eax
 ; v52 = v7 ^ v9
-%line 4829+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5660+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 80]
 	xor ebx, [esp + 96]
 ; v39 = v43 & v42
-%line 4830+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5661+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edi, edx
 	and edi, [esp + 3368]
 ; v49 = v43 & v26
-%line 4831+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5662+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3888]
 	mov [esp + 3376], eax
 ; v53 = v32 & v42
-%line 4832+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5663+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3368]
 	mov [esp + 3384], eax
 ; v53 = v49 ^ v53
-%line 4833+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5664+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3376]
 	xor ebp, [esp + 3384]
 ; v43 = v43 & v52
-%line 4834+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5665+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and edx, ebx
 ; v49 = v32 & v26
-%line 4835+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5666+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 472], ecx
 	mov eax, [esp + 472]
 	and eax, [esp + 3888]
 	mov [esp + 472], eax
 	mov [esp + 3392], eax
 ; v42 = v18 & v42
-%line 4836+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5667+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3360]
 	mov [esp + 4008], eax
 	mov [esp + 480], eax
@@ -20227,297 +20767,297 @@ align 32
 	mov [esp + 480], eax
 	mov [esp + 3400], eax
 ; v49 = v43 ^ v49
-%line 4837+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5668+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3392]
 ; v42 = v49 ^ v42
-%line 4838+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5669+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3400]
 	mov [esp + 3408], edx
 ; v32 = v32 & v52
-%line 4839+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5670+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, ebx
 ; v26 = v18 & v26
-%line 4840+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5671+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4008]
 	and eax, [esp + 3888]
 ; v26 = v32 ^ v26
-%line 4841+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5672+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, eax
 ; v52 = v18 & v52
-%line 4842+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5673+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3360]
 	and eax, ebx
 ; v39 = v39 ^ v33
-%line 4843+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5674+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3280]
 ; v39 = v39 ^ v51
-%line 4844+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5675+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3320]
 ; v53 = v53 ^ v36
-%line 4845+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5676+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3288]
 ; v53 = v53 ^ v22
-%line 4846+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5677+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3328]
 ; v42 = v42 ^ v55
-%line 4847+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5678+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3408]
 	xor edx, [esp + 3296]
 	mov [esp + 3408], edx
 ; v42 = v42 ^ v38
-%line 4848+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5679+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3336]
 	mov [esp + 3408], edx
 ; v26 = v26 ^ v59
-%line 4849+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5680+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3304]
 ; v26 = v26 ^ v30
-%line 4850+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5681+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3344]
 ; v52 = v52 ^ v20
-%line 4851+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5682+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3312]
 ; v52 = v52 ^ v23
-%line 4852+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5683+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3352]
 ; v59 = v39 ^ v59
-%line 4853+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5684+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3304]
 	mov [esp + 3416], edi
 ; v20 = v53 ^ v20
-%line 4854+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5685+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3312]
 	mov [esp + 3424], ebp
 ; v51 = v26 ^ v51
-%line 4855+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5686+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3320]
 	mov [esp + 3432], ecx
 ; v22 = v52 ^ v22
-%line 4856+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5687+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3328]
 	mov [esp + 3440], eax
 ; v5 = v57 ^ v5
-%line 4857+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5688+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3104]
 	xor eax, [esp + 3080]
 	mov ecx, eax
 ; v44 = v34 ^ v44
-%line 4858+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5689+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3040]
 ; v40 = v8 ^ v40
-%line 4859+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5690+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3096]
 	xor eax, [esp + 3072]
 	mov [esp + 3448], eax
 ; v17 = v35 ^ v17
-%line 4860+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5691+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3056]
 	xor edx, [esp + 3032]
 ; v56 = v48 ^ v56
-%line 4861+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5692+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3088]
 	xor eax, [esp + 3064]
 	mov edi, eax
 ; v15 = v47 ^ v15
-%line 4862+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5693+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3048]
 	xor eax, [esp + 3024]
 	mov ebx, eax
 ; v1 = v0 ^ v1
-%line 4863+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5694+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 24]
 	xor eax, [esp + 32]
 	mov [esp + 3456], eax
 ; v4 = v3 ^ v4
-%line 4864+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5695+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 48]
 	xor eax, [esp + 56]
 	mov [esp + 3464], eax
 ; v7 = v6 ^ v7
-%line 4865+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5696+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 72]
 	xor eax, [esp + 80]
 	mov [esp + 3472], eax
 ; v11 = v10 ^ v11
-%line 4866+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5697+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 104]
 	xor eax, [esp + 112]
 	mov [esp + 3480], eax
 ; v14 = v13 ^ v14
-%line 4867+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5698+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 128]
 	xor eax, [esp + 136]
 	mov [esp + 3488], eax
 ; v9 = v16 ^ v9
-%line 4868+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5699+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 152]
 	xor eax, [esp + 96]
 	mov [esp + 3496], eax
 ; v16 = v5 & v1
-%line 4869+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5700+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3456]
 	mov [esp + 3504], eax
 ; v13 = v5 & v4
-%line 4870+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5701+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3464]
 ; v10 = v44 & v1
-%line 4871+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5702+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, esi
 	and ebp, [esp + 3456]
 ; v10 = v13 ^ v10
-%line 4872+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5703+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3512], eax
 ; v13 = v5 & v7
-%line 4873+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5704+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ecx
 	and ebp, [esp + 3472]
 ; v6 = v44 & v4
-%line 4874+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5705+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3464]
 	mov [esp + 3520], eax
 ; v3 = v40 & v1
-%line 4875+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5706+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	and eax, [esp + 3456]
 ; v6 = v13 ^ v6
-%line 4876+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5707+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3520]
 ; v3 = v6 ^ v3
-%line 4877+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5708+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 3528], ebp
 ; v6 = v44 & v7
-%line 4878+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5709+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3472]
 ; v13 = v40 & v4
-%line 4879+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5710+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3448]
 	and ebp, [esp + 3464]
 ; v13 = v6 ^ v13
-%line 4880+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5711+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3536], eax
 ; v6 = v40 & v7
-%line 4881+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5712+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	and eax, [esp + 3472]
 	mov [esp + 3544], eax
 ; v0 = v17 & v11
-%line 4882+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5713+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3480]
 	mov [esp + 3552], eax
 ; v47 = v17 & v14
-%line 4883+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5714+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edx
 	and eax, [esp + 3488]
 ; v48 = v56 & v11
-%line 4884+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5715+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edi
 	and ebp, [esp + 3480]
 ; v48 = v47 ^ v48
-%line 4885+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5716+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3560], eax
 ; v47 = v17 & v9
-%line 4886+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5717+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, edx
 	and ebp, [esp + 3496]
 ; v35 = v56 & v14
-%line 4887+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5718+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3488]
 	mov [esp + 3568], eax
 ; v8 = v15 & v11
-%line 4888+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5719+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 3480]
 ; v35 = v47 ^ v35
-%line 4889+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5720+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, [esp + 3568]
 ; v8 = v35 ^ v8
-%line 4890+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5721+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebp, eax
 	mov [esp + 3576], ebp
 ; v35 = v56 & v9
-%line 4891+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5722+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	and eax, [esp + 3496]
 ; v47 = v15 & v14
-%line 4892+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5723+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, ebx
 	and ebp, [esp + 3488]
 ; v47 = v35 ^ v47
-%line 4893+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5724+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, ebp
 	mov [esp + 3584], eax
 ; v35 = v15 & v9
-%line 4894+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5725+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ebx
 	and eax, [esp + 3496]
 	mov [esp + 3592], eax
 ; v17 = v5 ^ v17
-%line 4895+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5726+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, edx
 ; v56 = v44 ^ v56
-%line 4896+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5727+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, edi
 ; v15 = v40 ^ v15
-%line 4897+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5728+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3448]
 	xor eax, ebx
 	mov [esp + 3600], eax
 ; v11 = v1 ^ v11
-%line 4898+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5729+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3456]
 	xor eax, [esp + 3480]
 	mov [esp + 3896], eax
 ; v14 = v4 ^ v14
-%line 4899+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5730+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3464]
 	xor eax, [esp + 3488]
 	mov edx, eax
 ; v9 = v7 ^ v9
-%line 4900+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5731+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3472]
 	xor eax, [esp + 3496]
 	mov edi, eax
 ; v7 = v17 & v11
-%line 4901+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5732+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, [esp + 3896]
 	mov ebx, eax
 ; v4 = v17 & v14
-%line 4902+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5733+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, ecx
 	and eax, edx
 	mov [esp + 3608], eax
 ; v1 = v56 & v11
-%line 4903+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5734+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, esi
 	and eax, [esp + 3896]
 	mov [esp + 3616], eax
 ; v1 = v4 ^ v1
-%line 4904+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5735+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3608]
 	xor eax, [esp + 3616]
 ; v17 = v17 & v9
-%line 4905+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5736+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and ecx, edi
 ; v4 = v56 & v14
-%line 4906+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5737+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov [esp + 488], esi
 	mov ebp, [esp + 488]
 	and ebp, edx
 	mov [esp + 488], ebp
 	mov [esp + 3624], ebp
 ; v11 = v15 & v11
-%line 4907+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5738+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3600]
 	mov [esp + 4016], ebp
 	mov [esp + 496], ebp
@@ -20525,400 +21065,400 @@ align 32
 	mov [esp + 496], ebp
 	mov [esp + 3632], ebp
 ; v4 = v17 ^ v4
-%line 4908+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5739+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3624]
 ; v11 = v4 ^ v11
-%line 4909+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5740+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3632]
 ; v56 = v56 & v9
-%line 4910+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5741+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	and esi, edi
 ; v14 = v15 & v14
-%line 4911+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5742+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 4016]
 	and ebp, edx
 ; v14 = v56 ^ v14
-%line 4912+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5743+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, ebp
 ; v9 = v15 & v9
-%line 4913+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5744+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3600]
 	and edx, edi
 ; v7 = v7 ^ v16
-%line 4914+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5745+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3504]
 ; v7 = v7 ^ v0
-%line 4915+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5746+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3552]
 ; v1 = v1 ^ v10
-%line 4916+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5747+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3512]
 ; v1 = v1 ^ v48
-%line 4917+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5748+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3560]
 ; v11 = v11 ^ v3
-%line 4918+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5749+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3528]
 ; v11 = v11 ^ v8
-%line 4919+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5750+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3576]
 ; v14 = v14 ^ v13
-%line 4920+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5751+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3536]
 ; v14 = v14 ^ v47
-%line 4921+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5752+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3584]
 ; v9 = v9 ^ v6
-%line 4922+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5753+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3544]
 ; v9 = v9 ^ v35
-%line 4923+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5754+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3592]
 ; v13 = v7 ^ v13
-%line 4924+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5755+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3536]
 ; v6 = v1 ^ v6
-%line 4925+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5756+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3544]
 	mov edi, eax
 ; v0 = v14 ^ v0
-%line 4926+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5757+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3552]
 ; v48 = v9 ^ v48
-%line 4927+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5758+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3560]
 ; v16 = v16 ^ v21
-%line 4928+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5759+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3504]
 	xor eax, [esp + 3112]
 	mov [esp + 3504], eax
 ; v16 = v16 ^ v33
-%line 4929+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5760+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3280]
 	mov [esp + 3504], eax
 ; v10 = v10 ^ v37
-%line 4930+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5761+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3512]
 	xor eax, [esp + 3120]
 	mov [esp + 3512], eax
 ; v10 = v10 ^ v36
-%line 4931+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5762+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3288]
 	mov [esp + 3512], eax
 ; v3 = v3 ^ v45
-%line 4932+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5763+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3528]
 	xor eax, [esp + 3128]
 	mov [esp + 3528], eax
 ; v3 = v3 ^ v55
-%line 4933+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5764+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3296]
 	mov [esp + 3528], eax
 ; v13 = v13 ^ v25
-%line 4934+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5765+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3248]
 ; v13 = v13 ^ v59
-%line 4935+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5766+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3416]
 ; v6 = v6 ^ v19
-%line 4936+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5767+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3256]
 ; v6 = v6 ^ v20
-%line 4937+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5768+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3424]
 ; v11 = v11 ^ v50
-%line 4938+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5769+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3240]
 ; v11 = v11 ^ v42
-%line 4939+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5770+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3408]
 ; v0 = v0 ^ v46
-%line 4940+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5771+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3264]
 ; v0 = v0 ^ v51
-%line 4941+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5772+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3432]
 ; v48 = v48 ^ v29
-%line 4942+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5773+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3272]
 ; v48 = v48 ^ v22
-%line 4943+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5774+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3440]
 ; v8 = v8 ^ v31
-%line 4944+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5775+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3576]
 	xor eax, [esp + 3168]
 	mov [esp + 3576], eax
 ; v8 = v8 ^ v38
-%line 4945+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5776+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3336]
 	mov [esp + 3576], eax
 ; v47 = v47 ^ v28
-%line 4946+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5777+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3584]
 	xor eax, [esp + 3176]
 	mov [esp + 3584], eax
 ; v47 = v47 ^ v30
-%line 4947+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5778+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3344]
 	mov [esp + 3584], eax
 ; v35 = v35 ^ v27
-%line 4948+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5779+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3592]
 	xor eax, [esp + 3184]
 	mov [esp + 3592], eax
 ; v35 = v35 ^ v23
-%line 4949+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5780+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor eax, [esp + 3352]
 	mov [esp + 3592], eax
 ; v46 = v16 ^ v46
-%line 4950+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5781+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3504]
 	xor eax, [esp + 3264]
 	mov [esp + 3640], eax
 ; v29 = v10 ^ v29
-%line 4951+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5782+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3512]
 	xor eax, [esp + 3272]
 	mov [esp + 3648], eax
 ; v31 = v3 ^ v31
-%line 4952+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5783+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3528]
 	xor eax, [esp + 3168]
 	mov [esp + 3656], eax
 ; v28 = v13 ^ v28
-%line 4953+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5784+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3176]
 ; v27 = v6 ^ v27
-%line 4954+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5785+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3184]
 ; v33 = v0 ^ v33
-%line 4955+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5786+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3280]
 	mov [esp + 3664], esi
 ; v36 = v48 ^ v36
-%line 4956+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5787+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3288]
 	mov esi, edx
 ; v55 = v8 ^ v55
-%line 4957+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5788+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3576]
 	xor eax, [esp + 3296]
 	mov [esp + 3672], eax
 ; v59 = v47 ^ v59
-%line 4958+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5789+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3584]
 	xor ebp, [esp + 3416]
 ; v20 = v35 ^ v20
-%line 4959+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5790+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov edx, [esp + 3592]
 	xor edx, [esp + 3424]
 ; v36 = v36 ^ v23
-%line 4960+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5791+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor esi, [esp + 3352]
 ; v23 = v27 ^ v23
-%line 4961+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5792+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, edi
 	xor eax, [esp + 3352]
 	mov [esp + 3680], eax
 ; v33 = v33 ^ v30
-%line 4962+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5793+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3664]
 	xor eax, [esp + 3344]
 	mov [esp + 3664], eax
 ; v30 = v28 ^ v30
-%line 4963+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5794+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3344]
 	mov [esp + 3688], ebx
 ; v11 = v11 ^ v38
-%line 4964+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5795+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ecx, [esp + 3336]
 ; v38 = v31 ^ v38
-%line 4965+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5796+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3656]
 	xor eax, [esp + 3336]
 	mov [esp + 3696], eax
 ; v23 = v23 ^ v22
-%line 4966+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5797+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3680]
 	xor eax, [esp + 3440]
 	mov [esp + 3680], eax
 ; v22 = v29 ^ v22
-%line 4967+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5798+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3648]
 	xor eax, [esp + 3440]
 	mov [esp + 3704], eax
 ; v30 = v30 ^ v51
-%line 4968+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5799+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3688]
 	xor eax, [esp + 3432]
 	mov [esp + 3688], eax
 ; v51 = v46 ^ v51
-%line 4969+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5800+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3640]
 	xor eax, [esp + 3432]
 	mov [esp + 3904], eax
 ; v38 = v38 ^ v42
-%line 4970+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5801+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3696]
 	xor eax, [esp + 3408]
 	mov [esp + 3696], eax
 ; v42 = v50 ^ v42
-%line 4971+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5802+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3240]
 	xor eax, [esp + 3408]
 	mov [esp + 4048], eax
 ; v22 = v22 ^ v20
-%line 4972+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5803+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3704]
 	xor eax, edx
 	mov [esp + 3704], eax
 ; v20 = v19 ^ v20
-%line 4973+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5804+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3256]
 	xor eax, edx
 	mov edx, eax
 ; v51 = v51 ^ v59
-%line 4974+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5805+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3904]
 	xor eax, ebp
 	mov [esp + 3904], eax
 ; v59 = v25 ^ v59
-%line 4975+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5806+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3248]
 	xor eax, ebp
 	mov edi, eax
 ; v42 = v42 ^ v55
-%line 4976+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5807+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4048]
 	xor eax, [esp + 3672]
 	mov [esp + 4048], eax
 ; v55 = v45 ^ v55
-%line 4977+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5808+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebx, [esp + 3128]
 	xor ebx, [esp + 3672]
 ; v20 = v20 ^ v36
-%line 4978+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5809+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, esi
 ; v36 = v37 ^ v36
-%line 4979+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5810+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3120]
 	mov [esp + 504], eax
 	xor eax, esi
 	mov [esp + 504], eax
 	mov [esp + 3712], eax
 ; v59 = v59 ^ v33
-%line 4980+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5811+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3664]
 ; v33 = v21 ^ v33
-%line 4981+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5812+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 3112]
 	xor eax, [esp + 3664]
 	mov [esp + 3912], eax
 ; v33 = v33 ^ v51
-%line 4982+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5813+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov ebp, [esp + 3912]
 	xor ebp, [esp + 3904]
 	mov [esp + 3912], ebp
 ; v36 = v36 ^ v22
-%line 4983+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5814+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov esi, [esp + 3712]
 	xor esi, [esp + 3704]
 	mov [esp + 3712], esi
 ; v55 = v55 ^ v38
-%line 4984+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5815+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, [esp + 3696]
 ; v55 = v55 ^ v11
-%line 4985+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5816+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor ebx, ecx
 ; v59 = v59 ^ v30
-%line 4986+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5817+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edi, [esp + 3688]
 ; v20 = v20 ^ v23
-%line 4987+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5818+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	xor edx, [esp + 3680]
 ; v42 = v42 ^ v11
-%line 4988+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5819+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 4048]
 	xor eax, ecx
 	mov [esp + 4048], eax
 ; mem32[h + 0] = v33
-%line 4989+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5820+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax], ebp
 ; mem32[h + 64] = v11
-%line 4990+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5821+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 64], ecx
 ; mem32[h + 128] = v36
-%line 4991+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5822+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 128], esi
 ; mem32[h + 192] = v51
-%line 4992+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5823+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3904]
 	mov [eax + 192], ecx
 ; mem32[h + 256] = v55
-%line 4993+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5824+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 256], ebx
 ; mem32[h + 320] = v22
-%line 4994+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5825+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3704]
 	mov [eax + 320], ecx
 ; mem32[h + 384] = v59
-%line 4995+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5826+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 384], edi
 ; mem32[h + 448] = v38
-%line 4996+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5827+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3696]
 	mov [eax + 448], ecx
 ; mem32[h + 512] = v20
-%line 4997+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5828+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 512], edx
 ; mem32[h + 576] = v30
-%line 4998+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5829+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3688]
 	mov [eax + 576], ecx
 ; mem32[h + 640] = v42
-%line 4999+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5830+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 4048]
 	mov [eax + 640], ecx
 ; mem32[h + 704] = v23
-%line 5000+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5831+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	mov ecx, [esp + 3680]
 	mov [eax + 704], ecx
 ; h = h + 4
-%line 5001+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5832+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 0]
 	add eax, 4
 	mov [esp + 0], eax
 ; f = f + 4
-%line 5002+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5833+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 8]
 	add eax, 4
 	mov [esp + 8], eax
 ; i = i - 1
-%line 5003+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5834+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	mov eax, [esp + 16]
 	sub eax, 1
 	mov [esp + 16], eax
 ; =? i - 0
-%line 5004+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5835+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	cmp eax, 0
 ; goto pass if !=
-%line 5005+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5836+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	jne .Lpass
 ; leave
-%line 5006+0 specs/mceliece/generated/mceliece_gf12_x86.q
+%line 5837+0 specs/mceliece/generated/mceliece_gf12_x86.q
 	add esp, 4140
 	pop ebp
 	pop edi
