@@ -25,12 +25,12 @@ all: deps translator
 	@echo "next: make test; make install PREFIX=...; make bench"
 
 # `make regen`: regenerate the generated .q and out/ from specs/ (and the
-# per-model variants listed in specs/uarch.conf)
+# per-model variants listed in specs/kernels.conf (its `uarch` lines))
 regen: $(QHASM)
 	$(PYTHON) -m gen.regen
 
 # `make UARCH=name`: every kernel of the model's target scheduled for it,
-# into out/<impl>-name/, recorded in specs/uarch.conf, then the library
+# into out/<impl>-name/, recorded in specs/kernels.conf (its `uarch` lines), then the library
 # rebuilt with the variants (docs/new-microarchitecture.md); the library's
 # rules are read only by that second make, which sees the new folders
 ifdef UARCH

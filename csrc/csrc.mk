@@ -10,41 +10,76 @@
 
 CSRC_VERSION := 0.1.0
 CSRC_SOMAJOR := 0
-CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c \
-                csrc/salsa20_wrap.c csrc/salsa20_c.c \
-                csrc/poly1305_wrap.c csrc/poly1305_c.c \
-                csrc/ref/salsa20_ref.c csrc/ref/poly1305_ref.c \
-                csrc/mceliece.c csrc/ref/mceliece_ref.c
-CSRC_HDR     := $(wildcard csrc/*.h csrc/include/*.h csrc/ref/*.h)
 CSRC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 NASM         ?= nasm
-CSRC_NASMFLAGS ?= -f elf64
+CSRC_NASMFLAGS ?= $(wordlist 2,9,$(TARGET_AS_$(CSRC_TARGET)))
 
-ifneq ($(filter x86_64-%,$(CSRC_MACHINE)),)
-CSRC_ASM     := $(sort $(wildcard out/amd64/*.asm out/amd64-*/*.asm))
-endif
-CSRC_ASM_DIRS := $(sort $(patsubst %/,%,$(dir $(CSRC_ASM))))
-CSRC_DEFS    := $(if $(CSRC_ASM),-DQHASM_HAVE_AMD64) \
-                $(foreach d,$(CSRC_ASM_DIRS),-DQHASM_HAVE_OUT_$(shell echo '$(notdir $(d))' | tr 'a-z-' 'A-Z_'))
-CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc -I$(BUILD)/csrc $(strip $(CSRC_DEFS))
-CSRC_OBJ     := $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(CSRC_LIB_SRC)) \
+# The target this build is for (cross.mk passes it to its sub-makes): the
+# manifest target whose machine prefix $(CC) -dumpmachine has; "c" (the C
+# implementations only) on any other machine.
+CSRC_MANIFEST := specs/kernels.conf
+CSRC_GENDIR   := $(BUILD)/gen
+# the manifest's target settings (TARGET_*_<name>), for the cross builds too
+-include $(CSRC_GENDIR)/targets.mk
+# (made first on a fresh tree, so the missing packages are installed first,
+# whatever -j: the include is remade before any other target)
+$(CSRC_GENDIR)/targets.mk: $(CSRC_MANIFEST) gen/manifest.py | deps
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest targets-mk > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+CSRC_TARGET  ?= $(firstword $(foreach t,$(MANIFEST_TARGETS),$(if $(filter $(TARGET_MACHINE_$(t))%,$(CSRC_MACHINE)),$(t))) c)
+
+# the implementations of this target, from the manifest (gen/manifest.py mk):
+# MANIFEST_ASM (generated assembly, aliases excluded), MANIFEST_CSRC (C
+# implementations, reference C, family wrappers), MANIFEST_TEST_SRC and
+# MANIFEST_SPEED_SRC (the families' qhasm-test and qhasm-speed hooks)
+-include $(CSRC_GENDIR)/manifest.mk
+$(CSRC_GENDIR)/manifest.mk: $(CSRC_MANIFEST) gen/manifest.py $(wildcard out/ALIASES) $(CSRC_GENDIR)/.target
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest mk --target $(CSRC_TARGET) > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+$(CSRC_GENDIR)/.target: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CSRC_TARGET)' | cmp -s - $@ || echo '$(CSRC_TARGET)' > $@
+.PHONY: FORCE
+FORCE:
+$(CSRC_GENDIR)/manifest_tables.c: $(CSRC_MANIFEST) gen/manifest.py $(wildcard out/ALIASES) $(CSRC_GENDIR)/.target
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest c --target $(CSRC_TARGET) > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+$(CSRC_GENDIR)/prims.h: $(CSRC_MANIFEST) gen/manifest.py
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest h > $@.$$$$.tmp && { cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@; }
+$(CSRC_GENDIR)/test_hooks.c $(CSRC_GENDIR)/speed_hooks.c: $(CSRC_GENDIR)/%_hooks.c: $(CSRC_MANIFEST) gen/manifest.py
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest hooks $* > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+$(CSRC_GENDIR)/wrappers.c: $(CSRC_MANIFEST) gen/manifest.py
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest wrappers > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+$(CSRC_GENDIR)/libqhasm.map: $(CSRC_MANIFEST) gen/manifest.py
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.manifest map > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+
+CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c $(MANIFEST_CSRC)
+CSRC_HDR     := $(wildcard csrc/*.h csrc/include/*.h csrc/ref/*.h) $(CSRC_GENDIR)/prims.h
+CSRC_ASM     := $(MANIFEST_ASM)
+CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc -I$(CSRC_GENDIR)
+CSRC_OBJ     := $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(CSRC_LIB_SRC)) $(BUILD)/gen/manifest_tables.o \
+                $(BUILD)/gen/wrappers.o \
                 $(patsubst out/%.s,$(BUILD)/out/%.o,$(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM)))
 
 CSRC_A       := $(BUILD)/libqhasm.a
 CSRC_SO      := $(BUILD)/libqhasm.so.$(CSRC_VERSION)
 CSRC_TEST    := $(BUILD)/qhasm-test
 
-.PHONY: lib install uninstall csrc-flags
+.PHONY: lib install uninstall
 all: lib $(CSRC_TEST)
 lib: $(CSRC_A) $(CSRC_SO) $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR) $(BUILD)/libqhasm.so
 
-# rebuild the C objects when the flags (e.g. the set of asm folders) change
-# (and the per-model variant lists, gen/uarchh.py, from the same folder set)
-$(BUILD)/csrc/.flags: csrc-flags
+# rebuild the C objects when the flags change
+$(BUILD)/csrc/.flags: FORCE
 	@mkdir -p $(@D)
-	@$(PYTHON) -m gen.uarchh $(CSRC_ASM_DIRS) > $(@D)/uarch.h.tmp
-	@cmp -s $(@D)/uarch.h.tmp $(@D)/uarch.h && rm -f $(@D)/uarch.h.tmp || mv $(@D)/uarch.h.tmp $(@D)/uarch.h
 	@echo '$(CSRC_CFLAGS)' | cmp -s - $@ || echo '$(CSRC_CFLAGS)' > $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
+	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
 
 $(BUILD)/csrc/%.o: csrc/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)
@@ -58,9 +93,9 @@ $(CSRC_A): $(CSRC_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(CSRC_SO): $(CSRC_OBJ) csrc/libqhasm.map
+$(CSRC_SO): $(CSRC_OBJ) $(CSRC_GENDIR)/libqhasm.map
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libqhasm.so.$(CSRC_SOMAJOR) \
-	  -Wl,--version-script=csrc/libqhasm.map -Wl,-z,noexecstack -o $@ $(CSRC_OBJ)
+	  -Wl,--version-script=$(CSRC_GENDIR)/libqhasm.map -Wl,-z,noexecstack -o $@ $(CSRC_OBJ)
 
 $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR): $(CSRC_SO)
 	ln -sf libqhasm.so.$(CSRC_VERSION) $@
@@ -72,8 +107,10 @@ $(BUILD)/libqhasm.so: $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR)
 # and the ABI checker (csrc/abicheck.c and its per-architecture trampolines,
 # each assembling to nothing on other architectures)
 CSRC_ABICHECK_OBJ := $(BUILD)/csrc/abicheck.o $(patsubst csrc/%.S,$(BUILD)/csrc/%.o,$(wildcard csrc/abicheck_*.S))
-$(CSRC_TEST): $(BUILD)/csrc/test.o $(CSRC_ABICHECK_OBJ) $(CSRC_A)
-	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/test.o $(CSRC_ABICHECK_OBJ) $(CSRC_A)
+CSRC_TEST_OBJ := $(BUILD)/csrc/test.o $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(MANIFEST_TEST_SRC)) \
+                 $(BUILD)/gen/test_hooks.o
+$(CSRC_TEST): $(CSRC_TEST_OBJ) $(CSRC_ABICHECK_OBJ) $(CSRC_A)
+	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(CSRC_TEST_OBJ) $(CSRC_ABICHECK_OBJ) $(CSRC_A)
 
 $(BUILD)/csrc/%.o: csrc/%.S $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)
@@ -118,9 +155,10 @@ CSRC_MAN       := docs/man/qhasm.1 docs/man/qhasm-test.1 docs/man/qhasm-speed.1
 CSRC_SPEED_DEFS = -DQHASM_SRCDIR='"$(CURDIR)"' -DQHASM_DATADIR='"$(PREFIX)/share/qhasm"' \
                   -DQHASM_PYTHON='"$(PYTHON)"'
 # evaluated only when the bench program is built
-CSRC_BENCH_PKGS = $(shell for p in libsodium libcrypto; do pkg-config --exists $$p 2>/dev/null && echo $$p; done)
+CSRC_BENCH_PKGS = $(shell for p in libsodium libcrypto nettle; do pkg-config --exists $$p 2>/dev/null && echo $$p; done)
 CSRC_BENCH_DEFS = $(if $(filter libsodium,$(CSRC_BENCH_PKGS)),-DHAVE_SODIUM) \
-                  $(if $(filter libcrypto,$(CSRC_BENCH_PKGS)),-DHAVE_OPENSSL)
+                  $(if $(filter libcrypto,$(CSRC_BENCH_PKGS)),-DHAVE_OPENSSL) \
+                  $(if $(filter nettle,$(CSRC_BENCH_PKGS)),-DHAVE_NETTLE)
 CSRC_BENCH_LIBS = $(if $(CSRC_BENCH_PKGS),$(shell pkg-config --cflags --libs $(CSRC_BENCH_PKGS)))
 
 .PHONY: speed install-speed uninstall-speed
@@ -147,9 +185,11 @@ $(BUILD)/csrc/speed.o: csrc/speed.c $(CSRC_HDR) $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)
 	$(CC) $(CSRC_CFLAGS) $(CSRC_SPEED_DEFS) -c -o $@ $<
 
-$(CSRC_SPEED): $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o $(BUILD)/csrc/speedsizes.o $(BUILD)/csrc/speedbounds.o $(CSRC_A)
-	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o \
-	  $(BUILD)/csrc/speedsizes.o $(BUILD)/csrc/speedbounds.o $(CSRC_A)
+CSRC_SPEED_OBJ := $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o $(BUILD)/csrc/speedsizes.o \
+                  $(BUILD)/csrc/speedbounds.o $(BUILD)/gen/speed_hooks.o \
+                  $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(MANIFEST_SPEED_SRC))
+$(CSRC_SPEED): $(CSRC_SPEED_OBJ) $(CSRC_A)
+	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(CSRC_SPEED_OBJ) $(CSRC_A)
 
 # full report: $(BUILD)/speed.txt (lines), $(BUILD)/speed.md (tables), $(BUILD)/speed.svg
 speed: $(CSRC_SPEED)
@@ -206,13 +246,20 @@ fuzz: $(QHASM_FUZZ) $(QHASM)
 # built with -fsanitize=address,undefined, then run (ABI checks included).
 CSRC_ASAN_DIR   := $(BUILD)/asan
 CSRC_ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-CSRC_ASAN_COBJ  := $(patsubst csrc/%.c,$(CSRC_ASAN_DIR)/csrc/%.o,$(CSRC_LIB_SRC) csrc/test.c csrc/abicheck.c) \
-                   $(CSRC_ASAN_DIR)/csrc/abicheck_amd64.o
+CSRC_ASAN_COBJ  := $(patsubst csrc/%.c,$(CSRC_ASAN_DIR)/csrc/%.o,$(CSRC_LIB_SRC) csrc/test.c csrc/abicheck.c \
+                     $(MANIFEST_TEST_SRC)) \
+                   $(CSRC_ASAN_DIR)/csrc/abicheck_amd64.o $(CSRC_ASAN_DIR)/gen/manifest_tables.o \
+                   $(CSRC_ASAN_DIR)/gen/wrappers.o \
+                   $(CSRC_ASAN_DIR)/gen/test_hooks.o
 CSRC_ASAN_OBJ   := $(CSRC_ASAN_COBJ) $(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM))
+
+$(CSRC_ASAN_DIR)/gen/%.o: $(CSRC_GENDIR)/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_ASAN_FLAGS) $(WARN) -Icsrc/include -Icsrc -I$(CSRC_GENDIR) -c -o $@ $<
 
 $(CSRC_ASAN_DIR)/csrc/%.o: csrc/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)
-	$(CC) $(CSRC_ASAN_FLAGS) $(WARN) -Icsrc/include -Icsrc -I$(BUILD)/csrc $(strip $(CSRC_DEFS)) -c -o $@ $<
+	$(CC) $(CSRC_ASAN_FLAGS) $(WARN) -Icsrc/include -Icsrc -I$(CSRC_GENDIR) -c -o $@ $<
 
 $(CSRC_ASAN_DIR)/csrc/%.o: csrc/%.S $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)

@@ -18,6 +18,7 @@
 #include "impl.h"
 #include "cpucycles.h"
 #include "speedsizes.h"
+#include "speed.h"
 
 #ifndef QHASM_SRCDIR
 #define QHASM_SRCDIR "."
@@ -32,56 +33,42 @@
 #define DEFAULT_TIMINGS 32
 #define MAX_TIMINGS 4096
 #define DEFAULT_MAXLEN 18205
-#define CORE_INPUTBYTES 16          /* crypto_core_*_INPUTBYTES */
-
-static const long long table_lens[] = { 11, 26, 61, 139, 314, 709, 1597, 3595, 8090, 18205 };
-#define NTABLE (int)(sizeof table_lens / sizeof *table_lens)
-
-/* ---- the operations measured ---------------------------------------------- */
-enum kind { K_CORE, K_XOR, K_AUTH, K_VERIFY };
-typedef int core_fn(unsigned char *, const unsigned char *, const unsigned char *, const unsigned char *);
-typedef int xor_fn(unsigned char *, const unsigned char *, unsigned long long,
-                   const unsigned char *, const unsigned char *);
-typedef int auth_fn(unsigned char *, const unsigned char *, unsigned long long, const unsigned char *);
-typedef int verify_fn(const unsigned char *, const unsigned char *, unsigned long long, const unsigned char *);
-
+/* ---- the operations measured: each primitive's family's (csrc/speed_*.c) -- */
 typedef struct {
-    const char *name;
-    int prim;               /* QHASM_PRIM_* */
-    enum kind kind;
-    core_fn *core;
-    xor_fn *xor;
-    auth_fn *auth;
-    verify_fn *verify;
+    char name[80];          /* "stream_salsa20_xor" */
+    int prim;
+    const qhasm_speed_op *f;
 } op;
+static op *ops;
+static int NOPS;
 
-static const op ops[] = {
-    { "core_salsa20", QHASM_PRIM_SALSA20, K_CORE, qhasm_core_salsa20, 0, 0, 0 },
-    { "core_hsalsa20", QHASM_PRIM_SALSA20, K_CORE, qhasm_core_hsalsa20, 0, 0, 0 },
-    { "stream_salsa20_xor", QHASM_PRIM_SALSA20, K_XOR, 0, qhasm_stream_salsa20_xor, 0, 0 },
-    { "core_salsa2012", QHASM_PRIM_SALSA2012, K_CORE, qhasm_core_salsa2012, 0, 0, 0 },
-    { "core_hsalsa2012", QHASM_PRIM_SALSA2012, K_CORE, qhasm_core_hsalsa2012, 0, 0, 0 },
-    { "stream_salsa2012_xor", QHASM_PRIM_SALSA2012, K_XOR, 0, qhasm_stream_salsa2012_xor, 0, 0 },
-    { "core_salsa208", QHASM_PRIM_SALSA208, K_CORE, qhasm_core_salsa208, 0, 0, 0 },
-    { "core_hsalsa208", QHASM_PRIM_SALSA208, K_CORE, qhasm_core_hsalsa208, 0, 0, 0 },
-    { "stream_salsa208_xor", QHASM_PRIM_SALSA208, K_XOR, 0, qhasm_stream_salsa208_xor, 0, 0 },
-    { "onetimeauth_poly1305", QHASM_PRIM_POLY1305, K_AUTH, 0, 0, qhasm_onetimeauth_poly1305, 0 },
-    { "onetimeauth_poly1305_verify", QHASM_PRIM_POLY1305, K_VERIFY, 0, 0, 0, qhasm_onetimeauth_poly1305_verify },
-};
-#define NOPS (int)(sizeof ops / sizeof *ops)
+static void make_ops(void)
+{
+    int p, j;
+    for (p = 0; p < qhasm_nprims; p++) NOPS += qhasm_speed_families[p]->nops;
+    ops = calloc((size_t)NOPS + 1, sizeof *ops);
+    if (!ops) { perror("qhasm-speed"); exit(111); }
+    NOPS = 0;
+    for (p = 0; p < qhasm_nprims; p++)
+        for (j = 0; j < qhasm_speed_families[p]->nops; j++) {
+            op *o = &ops[NOPS++];
+            o->prim = p;
+            o->f = &qhasm_speed_families[p]->ops[j];
+            snprintf(o->name, sizeof o->name, o->f->name, qhasm_prims[p].name);
+        }
+}
 
 /* ---- options and state ----------------------------------------------------- */
 static int ntimings = DEFAULT_TIMINGS;
 static long long maxlen = DEFAULT_MAXLEN;
 static int table_mode;
 static const char *plot_file;
-static int prim_on[QHASM_NPRIMS], prim_any;
-static int op_on[NOPS], op_any;
+static int prim_on[QHASM_MAXPRIMS], prim_any;
+static int *op_on, op_any;
 static const char *impl_sel[64];
 static int nimpl_sel;
 
-static unsigned char *mbuf, *cbuf;
-static unsigned char key[32], nonce[16], in16[16], out64[64], tag[16];
+static qhasm_speed_bufs B;
 
 typedef struct {
     int op, prim;
@@ -147,21 +134,16 @@ static const struct qhasm_codesize *codesize(const char *prim, const char *impl)
 }
 
 /* ---- one measurement: ntimings calls of op at length len ---------------- */
+/* each call selects as the public functions do (forced, or by CPU and length) */
 static void call(const op *o, long long len)
 {
-    switch (o->kind) {
-    case K_CORE: o->core(out64, in16, key, NULL); break;
-    case K_XOR: o->xor(cbuf, mbuf, (unsigned long long)len, nonce, key); break;
-    case K_AUTH: o->auth(tag, mbuf, (unsigned long long)len, key); break;
-    case K_VERIFY: o->verify(tag, mbuf, (unsigned long long)len, key); break;
-    }
+    o->f->call(o->prim, qhasm_select(o->prim, (unsigned long long)len), len, &B);
 }
 
 static void measure(const op *o, long long len, long long *t)
 {
     int i;
-    if (o->kind == K_VERIFY)    /* verify a valid tag: the full path */
-        qhasm_onetimeauth_poly1305(tag, mbuf, (unsigned long long)len, key);
+    if (o->f->prepare) o->f->prepare(o->prim, qhasm_select(o->prim, (unsigned long long)len), len, &B);
     call(o, len);               /* warm-up */
     call(o, len);
     for (i = 0; i <= ntimings; i++) {
@@ -197,9 +179,16 @@ static int lengths(const op *o, long long *lens)
 {
     int n = 0;
     long long l;
-    if (o->kind == K_CORE) { lens[0] = CORE_INPUTBYTES; return 1; }
+    const unsigned long *sp = qhasm_prims[o->prim].speed;
+    if (o->f->fixed > 0) { lens[0] = o->f->fixed; return 1; }
+    if (o->f->fixed < 0) {      /* the size of the first output argument */
+        const qhasm_arg *a = qhasm_prims[o->prim].args;
+        while (a->kind == QHASM_ARG_IN) a++;
+        lens[0] = a->kind ? (long long)a->bytes : 0;
+        return 1;
+    }
     if (table_mode) {
-        for (n = 0; n < NTABLE && table_lens[n] <= maxlen; n++) lens[n] = table_lens[n];
+        for (n = 0; sp[n] && (long long)sp[n] <= maxlen && n < 64; n++) lens[n] = (long long)sp[n];
         return n;
     }
     for (l = 0; l <= maxlen; l = l + 1 + l / 2) lens[n++] = l;
@@ -211,7 +200,7 @@ static int lengths(const op *o, long long *lens)
 static void print_bound(const op *o, const char *label, const char *impl, long long len, long long iqm)
 {
     const char *prim = qhasm_prim_name(o->prim), *model = qhasm_cpu_uarch();
-    if (table_mode || len <= 0 || !*model || (!strstr(o->name, "stream") && !strstr(o->name, "onetimeauth")))
+    if (table_mode || len <= 0 || !*model || !o->f->column)
         return;
     for (const struct qhasm_speedbound *b = qhasm_speedbounds; b->prim; b++)
         if (!strcmp(b->prim, prim) && !strcmp(b->impl, impl) && !strcmp(b->model, model)) {
@@ -232,9 +221,9 @@ static void run_op(int opi, long long *t)
     const char *name;
 
     qhasm_impl_force(prim, -1);
-    name = qhasm_impl_name(prim, qhasm_impl_selected(prim));
     snprintf(prefix, sizeof prefix, "%s selected", o->name);
     for (k = 0; k < nl; k++) {
+        name = qhasm_impl_name(prim, qhasm_impl_selected_len(prim, (unsigned long long)lens[k]));
         measure(o, lens[k], t);
         record(opi, name, 1, lens[k], t, &iqm);
         if (!table_mode) print_timings(prefix, lens[k], t, iqm);
@@ -246,6 +235,10 @@ static void run_op(int opi, long long *t)
         for (j = 0; j < nimpl_sel; j++)
             if (same_impl(impl_sel[j], name)) want = 1;
         if (!want) continue;
+        if (qhasm_impl_alias(prim, i)) {
+            if (!table_mode) printf("%s %d skipped alias of %s (identical code)\n", o->name, i, qhasm_impl_alias(prim, i));
+            continue;
+        }
         if (!qhasm_impl_supported(prim, i)) {
             if (!table_mode) printf("%s %d skipped %s\n", o->name, i, qhasm_impl_missing(prim, i));
             continue;
@@ -272,11 +265,29 @@ static void run_op(int opi, long long *t)
 
 static void print_impl_line(const char *prim, const char *label, const char *name)
 {
-    const struct qhasm_codesize *s = codesize(prim, name);
+    /* an alias variant's code is its base implementation's */
+    const char *alias = qhasm_impl_alias(prim, qhasm_impl_find(prim, name));
+    const struct qhasm_codesize *s = codesize(prim, alias ? alias : name);
     if (s)
         printf("%s %s implementation %s bytes %ld compiler %s\n", prim, label, name, s->bytes, s->compiler);
     else
         printf("%s %s implementation %s bytes unknown\n", prim, label, name);
+}
+
+/* the "selected implementation" line; with length-aware selection one line
+ * per length range: `salsa20 selected implementation amd64 lengths 0-191 bytes ...` */
+static void print_selected(int p)
+{
+    const char *prim = qhasm_prim_name(p);
+    unsigned long long from[16];
+    int impl[16], n = qhasm_select_segments(p, from, impl, 16), k;
+    char label[96];
+    if (n == 1) { print_impl_line(prim, "selected", qhasm_impl_name(prim, impl[0])); return; }
+    for (k = 0; k < n; k++) {
+        if (k + 1 < n) snprintf(label, sizeof label, "selected lengths %llu-%llu", from[k], from[k + 1] - 1);
+        else snprintf(label, sizeof label, "selected lengths %llu-", from[k]);
+        print_impl_line(prim, label, qhasm_impl_name(prim, impl[k]));
+    }
 }
 
 /* ---- emulation ---------------------------------------------------------- */
@@ -390,36 +401,36 @@ static void print_tables(const char *why_emulated)
     char model[256];
     cpu_model(model, sizeof model);
     printf("# qhasm-speed %s\n\n", QHASM_VERSION);
-    printf("Cycles per byte (q1, interquartile mean, q3 of %d timings) on `%s`, "
+    printf("TSC ticks (or the counter's unit) per byte: q1, interquartile mean, q3 of %d timings, on `%s`, "
            "counter `%s` (%lld per second).\n\n", ntimings, model, cpucycles_implementation(),
            cpucycles_persecond());
     if (why_emulated) printf("**Emulated (%s): these figures are not speeds.**\n\n", why_emulated);
-    for (p = 0; p < QHASM_NPRIMS; p++) {
+    for (p = 0; p < qhasm_nprims; p++) {
         const char *prim = qhasm_prim_name(p);
-        int opa = -1, opb = -1, count = qhasm_impl_count(prim), sel;
+        const unsigned long *sp = qhasm_prims[p].speed;
+        int opa = -1, opb = -1, count = qhasm_impl_count(prim);
         if (prim_any && !prim_on[p]) continue;
         for (i = 0; i < NOPS; i++)
-            if (ops[i].prim == p && ops[i].kind != K_CORE && (!op_any || op_on[i])) {
+            if (ops[i].prim == p && ops[i].f->column && (!op_any || op_on[i])) {
                 if (opa < 0) opa = i; else if (opb < 0) opb = i;
             }
-        if (opa < 0) continue;
+        if (opa < 0 || !sp[0]) continue;
         qhasm_impl_force(prim, -1);
-        sel = qhasm_impl_selected(prim);
         for (i = 0; i < count; i++) {
             const char *name = qhasm_impl_name(prim, i);
-            const char *ca = ops[opa].kind == K_XOR ? "stream" : ops[opa].kind == K_AUTH ? "auth" : "verify";
-            const char *cb = opb < 0 ? NULL : ops[opb].kind == K_VERIFY ? "verify" : "auth";
-            if (!find_result(opa, name, 0, table_lens[0]) && !(opb >= 0 && find_result(opb, name, 0, table_lens[0])))
+            const char *ca = ops[opa].f->column, *cb = opb < 0 ? NULL : ops[opb].f->column;
+            long long l0 = (long long)sp[0];
+            if (!find_result(opa, name, 0, l0) && !(opb >= 0 && find_result(opb, name, 0, l0)))
                 continue;
-            printf("## %s %s%s\n\n", prim, name, i == sel ? " (selected)" : "");
+            printf("## %s %s%s\n\n", prim, name, i == qhasm_impl_selected_len(prim, ~0ULL) ? " (selected)" : "");
             printf("| bytes | %s q1 | %s IQM | %s q3 |", ca, ca, ca);
             if (cb) printf(" %s q1 | %s IQM | %s q3 |", cb, cb, cb);
             printf("\n|---:|---:|---:|---:|%s\n", cb ? "---:|---:|---:|" : "");
-            for (k = 0; k < NTABLE; k++) {
-                const result *ra = find_result(opa, name, 0, table_lens[k]);
-                const result *rb = opb >= 0 ? find_result(opb, name, 0, table_lens[k]) : NULL;
+            for (k = 0; sp[k]; k++) {
+                const result *ra = find_result(opa, name, 0, (long long)sp[k]);
+                const result *rb = opb >= 0 ? find_result(opb, name, 0, (long long)sp[k]) : NULL;
                 if (!ra && !rb) continue;
-                printf("| %lld |", table_lens[k]);
+                printf("| %lu |", sp[k]);
                 cell3(ra);
                 if (cb) cell3(rb);
                 printf("\n");
@@ -443,9 +454,10 @@ static int plot(const char *file, const char *why_emulated)
     fprintf(f, "# op\timpl\tselected\tbytes\tq1\tiqm\tq3\n");
     for (i = 0; i < nresults; i++) {
         const result *r = &results[i];
-        if (r->selected || ops[r->op].kind == K_CORE || r->len == 0) continue;
+        if (r->selected || ops[r->op].f->fixed != 0 || r->len == 0) continue;
         fprintf(f, "%s\t%s\t%d\t%lld\t%lld\t%lld\t%lld\n", ops[r->op].name, r->impl,
-                qhasm_impl_find(qhasm_prim_name(r->prim), r->impl) == qhasm_impl_selected(qhasm_prim_name(r->prim)),
+                qhasm_impl_find(qhasm_prim_name(r->prim), r->impl) ==
+                    qhasm_impl_selected_len(qhasm_prim_name(r->prim), (unsigned long long)r->len),
                 r->len, r->q1, r->iqm, r->q3);
     }
     if (fclose(f)) { perror("qhasm-speed: temporary file"); unlink(tmpl); return 1; }
@@ -489,12 +501,12 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: qhasm-speed [-p prim] [-i impl] [-n timings] [-m maxlen] [--table] [--plot FILE.svg]\n"
         "Cycle counts of every implementation of every primitive (see qhasm-speed(1)).\n"
-        "  -p prim     only this primitive (salsa20, salsa2012, salsa208, poly1305) or\n"
-        "              operation (stream_salsa20_xor, onetimeauth_poly1305_verify, ...); repeatable\n"
+        "  -p prim     only this primitive (qhasm-test -l lists them) or operation\n"
+        "              (stream_salsa20_xor, onetimeauth_poly1305_verify, ...); repeatable\n"
         "  -i impl     only this implementation (ref, c, amd64-avx2, ...) besides 'selected'; repeatable\n"
         "  -n timings  timings per measurement (default %d; IQM of the middle half)\n"
         "  -m maxlen   longest message (default %d); lengths 0,1,2,4,7,11,... (n+1+n/2)\n"
-        "  --table     print only Markdown tables of cycles/byte at 11,26,...,18205 bytes\n"
+        "  --table     print only Markdown tables of ticks/byte at each primitive's speed lengths\n"
         "  --plot F    also draw cycles/byte against length into the SVG file F\n"
         "  -h, --help  this help\n"
         "Output lines: NAME selected|INDEX BYTES IQM +d+d... (each timing minus the IQM).\n"
@@ -519,6 +531,10 @@ int main(int argc, char **argv)
     const char *why_emulated;
     int i, p;
     unsigned feat;
+
+    make_ops();
+    op_on = calloc((size_t)NOPS + 1, sizeof *op_on);
+    if (!op_on) { perror("qhasm-speed"); return 111; }
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -560,20 +576,20 @@ int main(int argc, char **argv)
     if (prim_any) op_any = 1;
     for (i = 0; i < nimpl_sel; i++) {
         int found = 0;
-        for (p = 0; p < QHASM_NPRIMS; p++)
+        for (p = 0; p < qhasm_nprims; p++)
             if (qhasm_impl_find(qhasm_prim_name(p), impl_sel[i]) >= 0) found = 1;
         if (!found) { fprintf(stderr, "qhasm-speed: no implementation named %s\n", impl_sel[i]); return 2; }
     }
 
     t = malloc((size_t)(ntimings + 1) * sizeof *t);
-    mbuf = malloc((size_t)maxlen + 64);
-    cbuf = malloc((size_t)maxlen + 64);
-    if (!t || !mbuf || !cbuf) { perror("qhasm-speed"); return 111; }
-    fill(mbuf, (size_t)maxlen + 64);
-    fill(cbuf, (size_t)maxlen + 64);
-    fill(key, sizeof key);
-    fill(nonce, sizeof nonce);
-    fill(in16, sizeof in16);
+    B.m = malloc((size_t)maxlen + 64);
+    B.c = malloc((size_t)maxlen + 64);
+    if (!t || !B.m || !B.c) { perror("qhasm-speed"); return 111; }
+    fill(B.m, (size_t)maxlen + 64);
+    fill(B.c, (size_t)maxlen + 64);
+    fill(B.key, sizeof B.key);
+    fill(B.nonce, sizeof B.nonce);
+    fill(B.in, sizeof B.in);
 
     why_emulated = emulated();
     if (!table_mode) {
@@ -596,7 +612,7 @@ int main(int argc, char **argv)
     /* warm up (clock frequency ramp) for about 50 ms of the counter */
     {
         long long end = cpucycles() + cpucycles_persecond() / 20;
-        while (cpucycles() < end) qhasm_core_salsa20(out64, in16, key, NULL);
+        while (cpucycles() < end) fill(B.out, sizeof B.out);
     }
 
     /* the counter's overhead: back-to-back reads */
@@ -614,14 +630,14 @@ int main(int argc, char **argv)
             printf("qhasm-speed bounds none: no microarchitecture model for this CPU (set QHASM_UARCH=model)\n");
     }
 
-    for (p = 0; p < QHASM_NPRIMS; p++) {
+    for (p = 0; p < qhasm_nprims; p++) {
         const char *prim = qhasm_prim_name(p);
         int count = qhasm_impl_count(prim), j;
         if (prim_any && !prim_on[p]) continue;
         qhasm_impl_force(prim, -1);
         if (!table_mode) {
             char lab[16];
-            print_impl_line(prim, "selected", qhasm_impl_name(prim, qhasm_impl_selected(prim)));
+            print_selected(p);
             for (j = 0; j < count; j++) {
                 snprintf(lab, sizeof lab, "%d", j);
                 print_impl_line(prim, lab, qhasm_impl_name(prim, j));
@@ -629,7 +645,8 @@ int main(int argc, char **argv)
         }
         for (j = 0; j < NOPS; j++) {
             if (ops[j].prim != p || (op_any && !op_on[j])) continue;
-            if (table_mode && ops[j].kind == K_CORE) continue;
+            if (table_mode && !ops[j].f->column) continue;
+            if (ops[j].f->slow && !op_on[j]) continue;
             run_op(j, t);
         }
     }

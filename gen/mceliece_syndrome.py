@@ -218,7 +218,7 @@ def render(impl: str, ident: str, name: str, t: SynTgt) -> str:
         head.append(f"{sct} q u a0 a1 a2 a3 a4 a5 a6 a7")
     eltype = {1: 64, 4: 64, 8: 64, 32: 256, 64: 512}[W]
     head.append(f"stack{eltype} EB[{(ebytes * 8 + eltype - 1) // eltype}]")
-    body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}", "input s pk e", "secret [pk] [e]"]
+    body = ["", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + body + L + ["leave"]) + "\n"
 
 
@@ -301,5 +301,5 @@ def render_bytes(impl: str, ident: str, name: str, t: SynTgt) -> str:
             " group of eight rows; gen/mceliece_syndrome.py.",
             f"{t.ptr} s pk e e0 ep p0 q0 q1 i j",
             f"{t.ptr} q u v m o a0 a1 a2 a3 a4 a5 a6 a7",
-            "", f"enter qhasm_kernel_{name}_syndrome_{ident}", "input s pk e", "secret [pk] [e]"]
+            "", f"enter qhasm_kernel_{name}_syndrome_{ident}_syndrome", "input s pk e", "secret [pk] [e]"]
     return "\n".join(head + L + ["leave"]) + "\n"

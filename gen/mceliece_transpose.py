@@ -259,5 +259,5 @@ def render(impl: str, ident: str, vtype: str, bits: int, ptr: str, cpu: str, ter
     head.append(f"{ptr} out in")
     head += [f"{vtype} {n}" for n in names]
     head += consts
-    body = ["", f"enter qhasm_kernel_mceliece_transpose_64x64_{ident}", "input out in", "secret [in]"]
+    body = ["", f"enter qhasm_kernel_mceliece_transpose_64x64_{ident}_transpose", "input out in", "secret [in]"]
     return "\n".join(head + body + L.out + ["leave"]) + "\n"

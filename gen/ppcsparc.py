@@ -3,14 +3,10 @@ targets (ppc32, ppc32 AltiVec, ppc64, sparc64) into .q files.
 
     python3 -m gen.ppcsparc [--impl IMPL ...] [--out DIR] [--stdout]
 
-Salsa20/R (R = 20, 12, 8 is the template parameter):
-    ppc32          specs/salsa20/salsa20_ppc32.q.in          (qhasm -m ppc32)
-    ppc32-altivec  specs/salsa20/salsa20_ppc32_altivec.q.in  (qhasm -m ppc32, cpu altivec)
-    ppc64          specs/salsa20/salsa20_ppc64.q.in          (qhasm -m ppc64)
-    sparc64        specs/salsa20/salsa20_sparc64.q.in        (qhasm -m sparc64)
+The implementations are the manifest's `gen=ppcsparc` lines (specs/kernels.conf).
+Salsa20/R (params R=20, 12 or 8): specs/salsa20/salsa20_<id>.q.in
   -> specs/salsa20/generated/salsa20_<id>_r<R>.q -> out/<impl>/salsa20_<id>_r<R>.s
-Poly1305:
-    ppc32, ppc64, sparc64   specs/poly1305/poly1305_<id>.q.in
+Poly1305 (no params): specs/poly1305/poly1305_<id>.q.in
   -> specs/poly1305/generated/poly1305_<id>.q -> out/<impl>/poly1305_<id>.s
 
 The Salsa20 templates see the parameters of gen/salsa20.py (R, HALF, ID,
@@ -28,38 +24,19 @@ from gen.template import expand
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# implementation -> translator target (qhasm -m)
-SALSA_IMPLS = {"ppc32": "ppc32", "ppc32-altivec": "ppc32", "ppc64": "ppc64", "sparc64": "sparc64"}
-POLY_IMPLS = {"ppc32": "ppc32", "ppc64": "ppc64", "sparc64": "sparc64"}
-ROUNDS = [20, 12, 8]
-IMPLS = sorted(set(SALSA_IMPLS) | set(POLY_IMPLS))
-
-
 def impl_id(impl: str) -> str:
     return impl.replace("-", "_")
 
 
-def target(impl: str) -> str:
-    """The qhasm -m target of an implementation folder."""
-    return SALSA_IMPLS.get(impl) or POLY_IMPLS[impl]
+def qpath(impl: str, params: dict[str, str]) -> str:
+    """The generated .q of a manifest entry: Salsa20/R with params R, else Poly1305."""
+    if "R" in params:
+        return f"specs/salsa20/generated/salsa20_{impl_id(impl)}_r{params['R']}.q"
+    return f"specs/poly1305/generated/poly1305_{impl_id(impl)}.q"
 
 
-def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
-    """(generated .q path, implementation folder under out/, asm basename)
-    for every kernel, in a fixed order."""
-    res = []
-    for impl in SALSA_IMPLS:
-        if not os.path.exists(os.path.join(root, f"specs/salsa20/salsa20_{impl_id(impl)}.q.in")):
-            continue
-        for r in ROUNDS:
-            q = f"specs/salsa20/generated/salsa20_{impl_id(impl)}_r{r}.q"
-            res.append((q, impl, os.path.basename(q)[:-2] + ".s"))
-    for impl in POLY_IMPLS:
-        if not os.path.exists(os.path.join(root, f"specs/poly1305/poly1305_{impl_id(impl)}.q.in")):
-            continue
-        q = f"specs/poly1305/generated/poly1305_{impl_id(impl)}.q"
-        res.append((q, impl, os.path.basename(q)[:-2] + ".s"))
-    return res
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    return render(qpath(impl, params), root)
 
 
 def render(qpath: str, root: str = ROOT) -> str:
@@ -89,13 +66,16 @@ def render(qpath: str, root: str = ROOT) -> str:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m gen.ppcsparc", description=__doc__.splitlines()[0])
-    ap.add_argument("--impl", action="append", choices=IMPLS, help="implementation (default: all)")
+    from gen import manifest
+    jobs = [(im.name, im.params) for im in manifest.parse().impls(variants=False) if im.gen == "ppcsparc"]
+    ap.add_argument("--impl", action="append", choices=sorted({j[0] for j in jobs}), help="implementation (default: all)")
     ap.add_argument("--out", default=ROOT, help="root directory to write under (default: the repository)")
     ap.add_argument("--stdout", action="store_true", help="print instead of writing files")
     a = ap.parse_args(argv)
-    for q, impl, _ in jobs():
+    for impl, params in jobs:
         if a.impl and impl not in a.impl:
             continue
+        q = qpath(impl, params)
         text = render(q)
         if a.stdout:
             sys.stdout.write(text)

@@ -2,8 +2,8 @@
 
     python3 -m gen.salsa20 [--impl IMPL ...] [--rounds R ...] [--out DIR] [--stdout]
 
-One template per implementation (amd64, amd64-sse2, amd64-avx2,
-amd64-avx512); the number of rounds R (20, 12, 8) is the template
+One template per implementation (the manifest's `gen=salsa20` lines,
+specs/kernels.conf); the number of rounds R (20, 12, 8) is the template
 parameter.  Each generated file specs/salsa20/generated/salsa20_<id>_r<R>.q
 holds qhasm_kernel_salsa<R>_<id>_blocks and _core (see csrc/impl.h), where
 <id> is the implementation name with '-' replaced by '_'.
@@ -31,7 +31,6 @@ import sys
 
 from gen.template import expand
 
-IMPLS = ["amd64", "amd64-sse2", "amd64-avx2", "amd64-avx512"]
 ROUNDS = [20, 12, 8]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = "specs/salsa20"
@@ -98,25 +97,31 @@ def generate(impl: str, rounds: int, root: str = ROOT) -> str:
     return head + expand(text, env, os.path.join(root, tpath))
 
 
-def jobs() -> list[tuple[str, str, str]]:
-    """(generated .q path, implementation folder under out/, asm basename)
-    for every implementation and round count, in a fixed order."""
-    res = []
-    for impl in IMPLS:
-        for r in ROUNDS:
-            q = generated_path(impl, r)
-            res.append((q, impl, os.path.basename(q)[:-2] + ".asm"))
-    return res
+def qpath(impl: str, params: dict[str, str]) -> str:
+    """The generated .q of a manifest entry (params: R)."""
+    return generated_path(impl, int(params["R"]))
+
+
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    """The generated .q text of a manifest entry (specs/kernels.conf)."""
+    return generate(impl, int(params["R"]), root)
+
+
+def _impls() -> list[str]:
+    """The implementations the manifest generates with this module."""
+    from gen import manifest
+    return list(dict.fromkeys(im.name for im in manifest.parse().impls(variants=False) if im.gen == "salsa20"))
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m gen.salsa20", description=__doc__.splitlines()[0])
-    ap.add_argument("--impl", action="append", choices=IMPLS, help="implementation (default: all)")
+    impls = _impls()
+    ap.add_argument("--impl", action="append", choices=impls, help="implementation (default: all)")
     ap.add_argument("--rounds", action="append", type=int, choices=ROUNDS, help="rounds (default: all)")
     ap.add_argument("--out", default=ROOT, help="root directory to write under (default: the repository)")
     ap.add_argument("--stdout", action="store_true", help="print instead of writing files")
     a = ap.parse_args(argv)
-    for impl in a.impl or IMPLS:
+    for impl in a.impl or impls:
         for r in a.rounds or ROUNDS:
             text = generate(impl, r)
             if a.stdout:

@@ -183,27 +183,18 @@ void emitfile(FILE *f, const Target *t)
 /* a symbol spelled like a register (a function named ymm20) is escaped */
 const char *symrename = NULL;
 
-/* --rename OLD=NEW: the first OLD in a global symbol becomes NEW.  The
- * symbol's end counts as a '_' (OLD "_avx2_" also renames a symbol ending
- * in "_avx2", whose implementation name is its suffix: NEW then loses its
- * own final '_'), so per-model variants rename both naming styles. */
+/* --rename OLD=NEW: the first OLD in a global symbol becomes NEW */
 static const char *renamed(const char *base, char *full, size_t n)
 {
 	const char *eq = symrename ? strchr(symrename, '=') : NULL;
-	size_t ol = eq ? (size_t)(eq - symrename) : 0, bl = strlen(base), nl;
+	size_t ol = eq ? (size_t)(eq - symrename) : 0;
 	const char *at = base;
 	while (ol && *at && strncmp(at, symrename, ol))
 		at++;
-	if (ol && *at) {
-		snprintf(full, n, "%.*s%s%s", (int)(at - base), base, eq + 1, at + ol);
-		return full;
-	}
-	nl = eq ? strlen(eq + 1) : 0;
-	if (ol > 1 && symrename[ol - 1] == '_' && nl && eq[nl] == '_' && bl >= ol - 1 &&
-	    !strncmp(base + bl - (ol - 1), symrename, ol - 1))
-		snprintf(full, n, "%.*s%.*s", (int)(bl - (ol - 1)), base, (int)(nl - 1), eq + 1);
-	else
+	if (!ol || !*at)
 		snprintf(full, n, "%s", base);
+	else
+		snprintf(full, n, "%.*s%s%s", (int)(at - base), base, eq + 1, at + ol);
 	return full;
 }
 

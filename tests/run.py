@@ -3,23 +3,16 @@
 `N passed, N failed` (and skipped, if any).
 
 Test kinds (discovered, so adding a test is adding a file):
-  tests/q/*.q      translator tests; expectations embedded as comments:
-                     #! target amd64          (default amd64)
-                     #! error LINE:COL: TEXT  the translation must fail with this
-                     #! contains TEXT         the output must contain TEXT
-                     #! lacks REGEX           no output line may match REGEX
-                     #! count REGEX N         exactly N output lines match REGEX
-                     #! model NAME            translate with -u NAME (a file name is
-                                              relative to the test)
-                     #! order REGEX1 REGEX2   the first line matching REGEX1 comes
-                                              before the first matching REGEX2
-                     #! storeload N           exactly N stores to a stack slot are
-                                              followed within 3 lines by a load of it
+  tests/q/*.q      translator tests, expectations embedded as `#! NAME ARGS`
+                   comments (DIRECTIVES below is the one list of them);
                    every successful output is also assembled and checked
                    to be byte-identical across two runs.
   tests/run/*.q    run tests: translated, assembled, linked with the C driver
-                   of the same name (tests/run/NAME.c) and executed.
+                   of the same name (tests/run/NAME.c, or `#! driver FILE`)
+                   and executed (under the target's runner of specs/kernels.conf).
   tests/sh/*.sh    scripts run from the repository root; exit 0 ok, 77 skipped.
+A directive this runner does not know, or one given to a kind of test it
+does not apply to, fails the test: a misspelt expectation cannot pass.
 """
 import glob
 import os
@@ -33,7 +26,26 @@ BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
 QHASM = os.environ.get("QHASM", os.path.join(BUILD, "qhasm"))
 CC = os.environ.get("CC", "cc")
 
+sys.path.insert(0, ROOT)
+from gen import manifest  # noqa: E402  (the targets: specs/kernels.conf)
+
+# every directive: name -> (the test kinds it applies to, what it means)
+DIRECTIVES = {
+    "target": ("q run", "TARGET: translate with -m TARGET (default amd64)"),
+    "error": ("q", "LINE:COL: TEXT: the translation must fail with this located error"),
+    "contains": ("q", "TEXT: the output must contain TEXT"),
+    "lacks": ("q", "REGEX: no output line may match REGEX"),
+    "count": ("q", "REGEX N: exactly N output lines match REGEX"),
+    "model": ("q", "NAME: translate with -u NAME (a file name is relative to the test)"),
+    "order": ("q", "REGEX1 REGEX2: the first line matching REGEX1 comes before the first matching REGEX2"),
+    "storeload": ("q", "N: exactly N stores to a stack slot are followed within 3 lines by a load of it"),
+    "driver": ("run", "FILE: the C driver (default: the test's name with .c)"),
+}
+
 results = {"ok": 0, "fail": 0, "skipped": 0}
+# the "skipped implementations" lines of the scripts (qhasm-test's: which
+# implementations this CPU cannot run, and why), repeated before the summary
+skipped_impls: list[str] = []
 
 
 def report(status: str, name: str, detail: str = "") -> None:
@@ -69,10 +81,20 @@ def directives(path: str) -> list[tuple[str, str]]:
     d = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            m = re.match(r"\s*#!\s*(\w+)\s*(.*?)\s*$", line)
+            m = re.match(r"\s*#!\s*(\S+)\s*(.*?)\s*$", line)
             if m:
                 d.append((m.group(1), m.group(2)))
     return d
+
+
+def bad_directive(ds: list[tuple[str, str]], kind: str) -> str:
+    """Why the directives of a test of this kind are not understood ('' if they are)."""
+    for k, v in ds:
+        if k not in DIRECTIVES:
+            return f"unknown directive '#! {k}' (known: {', '.join(sorted(DIRECTIVES))}; tests/run.py)"
+        if kind not in DIRECTIVES[k][0].split():
+            return f"directive '#! {k}' does not apply to {kind} tests"
+    return ""
 
 
 def nasm(asm: str, obj: str, fmt: str = "elf64") -> str:
@@ -80,17 +102,9 @@ def nasm(asm: str, obj: str, fmt: str = "elf64") -> str:
     return "" if p.returncode == 0 else p.stderr.strip()
 
 
-# per target: how to assemble, compile a driver, and run
-TARGETS = {
-    "amd64": {"as": ["nasm", "-f", "elf64"], "cc": [CC], "run": []},
-    "x86": {"as": ["nasm", "-f", "elf32"], "cc": [CC, "-m32"], "run": []},
-    "ppc32": {"as": ["powerpc-linux-gnu-as", "-a32", "-many"], "cc": ["powerpc-linux-gnu-gcc", "-static"],
-              "run": ["qemu-ppc", "-cpu", "7400"]},
-    "ppc64": {"as": ["powerpc64-linux-gnu-as", "-a64", "-many"], "cc": ["powerpc64-linux-gnu-gcc", "-static"],
-              "run": ["qemu-ppc64"]},
-    "sparc64": {"as": ["sparc64-linux-gnu-as", "-64", "-Av9b"], "cc": ["sparc64-linux-gnu-gcc", "-static"],
-                "run": ["qemu-sparc64"]},
-}
+# per target: how to assemble, compile a driver, and run (from the manifest)
+TARGETS = {t.name: {"as": t.as_, "cc": [CC if t.cc == ["cc"] else t.cc[0], *t.cc[1:], *t.cflags],
+                    "run": t.run} for t in manifest.targets(ROOT).values()}
 
 
 def assemble(target: str, src: str, obj: str) -> str:
@@ -105,6 +119,8 @@ def assemble(target: str, src: str, obj: str) -> str:
 def qtest(path: str, tmp: str) -> None:
     name = os.path.relpath(path, ROOT)
     ds = directives(path)
+    if bad_directive(ds, "q"):
+        return report("fail", name, bad_directive(ds, "q"))
     target = next((v for k, v in ds if k == "target"), "amd64")
     model = next((v for k, v in ds if k == "model"), "")
     if model.endswith(".model"):
@@ -150,7 +166,9 @@ def qtest(path: str, tmp: str) -> None:
         if k == "storeload" and storeloads(lines) != int(v):
             return report("fail", name, f"{storeloads(lines)} stores to a stack slot are reloaded within 3 instructions, expected {v}")
     out2 = out + ".2"
-    translate(path, out2, target, model)
+    p2 = translate(path, out2, target, model)
+    if p2.returncode != 0:
+        return report("fail", name, f"the second translation failed (status {p2.returncode}): {p2.stderr.strip()[:300]}")
     if open(out2).read() != text:
         return report("fail", name, "output differs between two runs")
     e = assemble(target, out, out + ".o")
@@ -173,6 +191,8 @@ def models(target: str) -> list[str]:
 def runtest(path: str, tmp: str, model: str = "") -> None:
     name = os.path.relpath(path, ROOT) + (f" scheduled for {model}" if model else "")
     ds = directives(path)
+    if bad_directive(ds, "run"):
+        return report("fail", name, bad_directive(ds, "run"))
     target = next((v for k, v in ds if k == "target"), "amd64")
     driver = next((os.path.join(os.path.dirname(path), v) for k, v in ds if k == "driver"), path[:-2] + ".c")
     out = os.path.join(tmp, os.path.basename(path) + model + ".s")
@@ -205,6 +225,7 @@ def shtest(path: str) -> None:
     env = dict(os.environ, BUILD=BUILD, QHASM=QHASM)
     r = subprocess.run(["bash", path], cwd=ROOT, env=env, capture_output=True, text=True)
     tail = (r.stdout + r.stderr).strip().splitlines()
+    skipped_impls.extend(f"{name}: {l}" for l in tail if l.startswith("skipped implementations"))
     if r.returncode == 77:
         return report("skipped", name, tail[-1] if tail else "")
     if r.returncode != 0:
@@ -231,6 +252,8 @@ def main() -> int:
             for path in sorted(glob.glob(os.path.join(ROOT, "tests/sh/*.sh"))):
                 if not pat or any(x in path for x in pat):
                     shtest(path)
+    for line in skipped_impls:
+        print(line)
     if results["skipped"]:
         print(f"{results['skipped']} SKIPPED (not counted as passed)")
     print(f"{results['ok']} passed, {results['fail']} failed")

@@ -130,6 +130,12 @@ int qhasm_impl_supported(const char *prim, int i);      /* 1 if runnable here */
 /* why implementation i cannot run here ("" if it can), e.g. "missing avx2" */
 const char *qhasm_impl_missing(const char *prim, int i);
 int qhasm_impl_selected(const char *prim);        /* index in use (selects if needed) */
+/* the index in use for a message of len bytes: implementations are
+ * preferred over length ranges measured per CPU (specs/kernels.conf) */
+int qhasm_impl_selected_len(const char *prim, unsigned long long len);
+/* a per-model variant whose code is identical to another implementation's:
+ * that implementation's name (its kernels are that one's); else NULL */
+const char *qhasm_impl_alias(const char *prim, int i);
 /* force implementation i (0 on success, -1 if unknown or unsupported);
  * i = -1 returns to automatic selection (QHASM_IMPL is consulted again). */
 int qhasm_impl_force(const char *prim, int i);
@@ -163,22 +169,30 @@ const char *qhasm_cpu_uarch(void);
  * uint64_t[8m], the words of bit i at [4i..4i+3] ([8i..8i+7]), element
  * 64k+j in bit j of word k of them (the Classic McEliece vec and avx
  * layouts).  h may equal f or g. */
-#define QHASM_MCELIECE_DECLARE_VEC(M, V) \
-    void qhasm_mceliece_gf##M##_##V##_mul(uint64_t *h, const uint64_t *f, const uint64_t *g); \
-    void qhasm_mceliece_gf##M##_##V##_sq(uint64_t *h, const uint64_t *f); \
-    void qhasm_mceliece_gf##M##_##V##_inv(uint64_t *h, const uint64_t *f); /* 1/a, 0 for 0 */
-QHASM_MCELIECE_DECLARE_VEC(12, vec)
-QHASM_MCELIECE_DECLARE_VEC(13, vec)
-QHASM_MCELIECE_DECLARE_VEC(12, vec256)
-QHASM_MCELIECE_DECLARE_VEC(13, vec256)
-QHASM_MCELIECE_DECLARE_VEC(12, vec512)
-QHASM_MCELIECE_DECLARE_VEC(13, vec512)
-/* one element: a * b and a^(2^m - 2) (the inverse; 0 for 0) in constant
- * time; only the low m bits of the arguments are used */
-uint16_t qhasm_mceliece_gf12_mul(uint16_t a, uint16_t b);
-uint16_t qhasm_mceliece_gf12_inv(uint16_t a);
-uint16_t qhasm_mceliece_gf13_mul(uint16_t a, uint16_t b);
-uint16_t qhasm_mceliece_gf13_inv(uint16_t a);
+void qhasm_mceliece_gf12_vec_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf12_vec_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf12_vec_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf13_vec_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf13_vec_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf13_vec_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf12_vec256_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf12_vec256_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf12_vec256_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf13_vec256_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf13_vec256_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf13_vec256_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf12_vec512_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf12_vec512_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf12_vec512_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+void qhasm_mceliece_gf13_vec512_mul(uint64_t *h, const uint64_t *f, const uint64_t *g);
+void qhasm_mceliece_gf13_vec512_sq(uint64_t *h, const uint64_t *f);
+void qhasm_mceliece_gf13_vec512_inv(uint64_t *h, const uint64_t *f);   /* 1/a, 0 for 0 */
+/* one element: *c = a * b and *c = a^(2^m - 2) (the inverse; 0 for 0) in
+ * constant time; only the low m bits of *a and *b are used; c may equal a or b */
+void qhasm_mceliece_gf12_mul(uint16_t *c, const uint16_t *a, const uint16_t *b);
+void qhasm_mceliece_gf12_inv(uint16_t *c, const uint16_t *a);
+void qhasm_mceliece_gf13_mul(uint16_t *c, const uint16_t *a, const uint16_t *b);
+void qhasm_mceliece_gf13_inv(uint16_t *c, const uint16_t *a);
 /* out[i] bit j = in[j] bit i (out may equal in) */
 void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in);
 /* s = H e, H = (I_mt | T), T the public key pk (Classic McEliece byte

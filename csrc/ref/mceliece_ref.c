@@ -120,13 +120,68 @@ static int bit(const unsigned char *v, int j) { return (v[j / 8] >> (j % 8)) & 1
 void qhasm_ref_mceliece_syndrome(const qhasm_ref_mceliece_params *p, unsigned char *s,
                                  const unsigned char *pk, const unsigned char *e)
 {
-    unsigned char r[256];                   /* ceil(mt/8) <= 256 for every parameter set */
+    /* e' = (e_mt, ..., e_(n-1)) re-packed from bit 0 of a byte string, so
+     * that row i of T and e' meet byte by byte: bit j of T_i is bit j%8 of
+     * byte j/8 of the row (the pad bits of a row's last byte meet the zero
+     * bits of e' beyond k) */
+    unsigned char r[256], ep[1024];
     int k = p->n - p->mt, rb = qhasm_ref_mceliece_row_bytes(p), i, j;
     memset(r, 0, sizeof r);
+    memset(ep, 0, sizeof ep);
+    for (j = 0; j < k; j++) ep[j / 8] |= (unsigned char)(bit(e, p->mt + j) << (j % 8));
     for (i = 0; i < p->mt; i++) {
+        const unsigned char *row = pk + (long)i * rb;
+        unsigned char x = 0;
         int b = bit(e, i);                  /* the identity part */
-        for (j = 0; j < k; j++) b ^= bit(pk + (long)i * rb, j) & bit(e, p->mt + j);
+        for (j = 0; j < rb; j++) x ^= row[j] & ep[j];
+        for (j = 0; j < 8; j++) b ^= (x >> j) & 1;
         r[i / 8] |= (unsigned char)(b << (i % 8));
     }
     memcpy(s, r, (size_t)qhasm_ref_mceliece_s_bytes(p));
+}
+
+/* ---- the ref kernels of the manifest's primitives (specs/kernels.conf):
+ * qhasm_kernel_<primitive>_ref_<kernel>, the public functions' arguments */
+#define REF_VEC(M, L, V) \
+    void qhasm_kernel_mceliece_gf##M##_##V##_mul_ref_mul(uint64_t *h, const uint64_t *f, const uint64_t *g); \
+    void qhasm_kernel_mceliece_gf##M##_##V##_mul_ref_mul(uint64_t *h, const uint64_t *f, const uint64_t *g) \
+    { qhasm_ref_mceliece_vec_mul(M, L, h, f, g); } \
+    void qhasm_kernel_mceliece_gf##M##_##V##_sq_ref_sq(uint64_t *h, const uint64_t *f); \
+    void qhasm_kernel_mceliece_gf##M##_##V##_sq_ref_sq(uint64_t *h, const uint64_t *f) \
+    { qhasm_ref_mceliece_vec_sq(M, L, h, f); } \
+    void qhasm_kernel_mceliece_gf##M##_##V##_inv_ref_inv(uint64_t *h, const uint64_t *f); \
+    void qhasm_kernel_mceliece_gf##M##_##V##_inv_ref_inv(uint64_t *h, const uint64_t *f) \
+    { qhasm_ref_mceliece_vec_inv(M, L, h, f); }
+REF_VEC(12, 64, vec)
+REF_VEC(13, 64, vec)
+REF_VEC(12, 256, vec256)
+REF_VEC(13, 256, vec256)
+REF_VEC(12, 512, vec512)
+REF_VEC(13, 512, vec512)
+
+void qhasm_kernel_mceliece_transpose_64x64_ref_transpose(uint64_t *out, const uint64_t *in);
+void qhasm_kernel_mceliece_transpose_64x64_ref_transpose(uint64_t *out, const uint64_t *in)
+{
+    qhasm_ref_mceliece_transpose_64x64(out, in);
+}
+
+#define REF_GF(M) \
+    void qhasm_kernel_mceliece_gf##M##_mul_ref_mul(uint16_t *c, const uint16_t *a, const uint16_t *b); \
+    void qhasm_kernel_mceliece_gf##M##_mul_ref_mul(uint16_t *c, const uint16_t *a, const uint16_t *b) \
+    { *c = qhasm_ref_mceliece_gf_mul(M, *a, *b); } \
+    void qhasm_kernel_mceliece_gf##M##_inv_ref_inv(uint16_t *c, const uint16_t *a); \
+    void qhasm_kernel_mceliece_gf##M##_inv_ref_inv(uint16_t *c, const uint16_t *a) \
+    { *c = qhasm_ref_mceliece_gf_inv(M, *a); }
+REF_GF(12)
+REF_GF(13)
+
+void qhasm_kernel_mceliece348864_syndrome_ref_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
+void qhasm_kernel_mceliece348864_syndrome_ref_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e)
+{
+    qhasm_ref_mceliece_syndrome(&qhasm_ref_mceliece348864, s, pk, e);
+}
+void qhasm_kernel_mceliece6960119_syndrome_ref_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
+void qhasm_kernel_mceliece6960119_syndrome_ref_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e)
+{
+    qhasm_ref_mceliece_syndrome(&qhasm_ref_mceliece6960119, s, pk, e);
 }

@@ -5,9 +5,9 @@ alignmode p6, 32
 
 ; requires: avx avx2
 section .text
-global qhasm_kernel_mceliece348864_syndrome_amd64_avx2:function (qhasm_kernel_mceliece348864_syndrome_amd64_avx2.end - qhasm_kernel_mceliece348864_syndrome_amd64_avx2)
+global qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:function (qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome.end - qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome)
 align 32
-qhasm_kernel_mceliece348864_syndrome_amd64_avx2:
+qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:
 	push rbx
 	push rbp
 	push r12

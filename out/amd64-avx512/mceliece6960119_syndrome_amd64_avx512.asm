@@ -5,9 +5,9 @@ alignmode p6, 32
 
 ; requires: avx avx2 avx512f avx512vl
 section .text
-global qhasm_kernel_mceliece6960119_syndrome_amd64_avx512:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx512.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx512)
+global qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome)
 align 32
-qhasm_kernel_mceliece6960119_syndrome_amd64_avx512:
+qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_syndrome:
 	push rbx
 	push rbp
 	push r12

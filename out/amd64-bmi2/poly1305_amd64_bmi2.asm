@@ -294,4 +294,353 @@ align 32
 	ret
 .end:
 
+; requires: bmi2
+section .text
+global qhasm_kernel_poly1305_amd64_bmi2_auth:function (qhasm_kernel_poly1305_amd64_bmi2_auth.end - qhasm_kernel_poly1305_amd64_bmi2_auth)
+align 32
+qhasm_kernel_poly1305_amd64_bmi2_auth:
+	push rbx
+	push rbp
+	push r12
+	push r13
+	push r14
+	push r15
+	sub rsp, 40
+; input a m n lst k
+%line 142+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov [rsp + 0], rdx
+; r0 = mem64[k + 0]
+%line 144+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r11, [r8]
+; t = 0x0ffffffc0fffffff
+%line 145+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r9, 1152921487695413247
+; r0 &= t
+%line 146+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and r11, r9
+; r1 = mem64[k + 8]
+%line 147+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rax, [r8 + 8]
+; t = 0x0ffffffc0ffffffc
+%line 148+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r9, 1152921487695413244
+; r1 &= t
+%line 149+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and rax, r9
+; s1 = r1
+%line 150+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r10, rax
+; s1 >>= 2
+%line 151+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	shr r10, 2
+; s1 += r1
+%line 152+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r10, rax
+; h0 = 0
+%line 153+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r12, 0
+; h1 = 0
+%line 154+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rbx, 0
+; h2 = 0
+%line 155+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r9, 0
+; hib = 1
+%line 156+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, 1
+	mov [rsp + 8], rdx
+; =? n - 0
+%line 157+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, [rsp + 0]
+	cmp rdx, 0
+; goto authtail if =
+%line 158+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	je .Lauthtail
+align 32
+.Lauthfull_block:
+; carry? h0 += mem64[m + 0]
+%line 165+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r12, [rsi]
+; carry? h1 += mem64[m + 8] + carry
+%line 166+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc rbx, [rsi + 8]
+; h2 += hib + carry
+%line 167+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r9, [rsp + 8]
+; x = h0
+%line 173+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r12
+; (uint128) t0h t0l = x * r0
+%line 174+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx r13, rbp, r11
+; x = h1
+%line 175+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, rbx
+; (uint128) ah al = x * s1
+%line 176+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx rdx, r14, r10
+; carry? t0l += al
+%line 177+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rbp, r14
+; t0h += ah + carry
+%line 178+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r13, rdx
+; x = h0
+%line 179+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r12
+; (uint128) t1h t1l = x * r1
+%line 180+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx r15, r14, rax
+; x = h1
+%line 181+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, rbx
+; (uint128) ah al = x * r0
+%line 182+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx rdx, rbx, r11
+; carry? t1l += al
+%line 183+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r14, rbx
+; t1h += ah + carry
+%line 184+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, rdx
+; x = h2
+%line 185+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r9
+; x *= s1
+%line 186+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	imul rdx, r10
+; t2 *= r0
+%line 188+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	imul r9, r11
+; carry? t1l += x
+%line 189+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r14, rdx
+; t1h += t2 + carry
+%line 190+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, r9
+; carry? t1l += t0h
+%line 191+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r14, r13
+; t1h += 0 + carry
+%line 192+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, 0
+; h0 = t0l
+%line 193+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r12, rbp
+; h1 = t1l
+%line 194+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rbx, r14
+; h2 = t1h
+%line 195+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r9, r15
+; h2 &= 3
+%line 196+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and r9, 3
+; c = t1h
+%line 197+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r15
+; c &= -4
+%line 198+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and rdx, -4
+; t1h >>= 2
+%line 199+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	shr r15, 2
+; c += t1h
+%line 200+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rdx, r15
+; carry? h0 += c
+%line 201+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r12, rdx
+; carry? h1 += 0 + carry
+%line 202+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc rbx, 0
+; h2 += 0 + carry
+%line 203+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r9, 0
+; m += 16
+%line 204+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rsi, 16
+; =? n -= 1
+%line 205+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, [rsp + 0]
+	sub rdx, 1
+	mov [rsp + 0], rdx
+; goto authfull_block if !=
+%line 206+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	jne .Lauthfull_block
+.Lauthtail:
+; =? lst - 0
+%line 208+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	cmp rcx, 0
+; goto authfinal if =
+%line 209+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	je .Lauthfinal
+; n = 1
+%line 211+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rsi, 1
+	mov [rsp + 16], rsi
+; hib = 0
+%line 212+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rbp, 0
+align 32
+.Lauthlast_block:
+; carry? h0 += mem64[m + 0]
+%line 219+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r12, [rcx]
+; carry? h1 += mem64[m + 8] + carry
+%line 220+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc rbx, [rcx + 8]
+; h2 += hib + carry
+%line 221+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r9, rbp
+; x = h0
+%line 227+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r12
+; (uint128) t0h t0l = x * r0
+%line 228+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx r13, rsi, r11
+; x = h1
+%line 229+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, rbx
+; (uint128) ah al = x * s1
+%line 230+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx rdx, r14, r10
+; carry? t0l += al
+%line 231+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rsi, r14
+; t0h += ah + carry
+%line 232+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r13, rdx
+; x = h0
+%line 233+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r12
+; (uint128) t1h t1l = x * r1
+%line 234+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx r15, r14, rax
+; x = h1
+%line 235+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, rbx
+; (uint128) ah al = x * r0
+%line 236+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mulx rdx, rbx, r11
+; carry? t1l += al
+%line 237+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r14, rbx
+; t1h += ah + carry
+%line 238+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, rdx
+; x = h2
+%line 239+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rdx, r9
+; x *= s1
+%line 240+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	imul rdx, r10
+; t2 *= r0
+%line 242+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	imul r9, r11
+; carry? t1l += x
+%line 243+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r14, rdx
+; t1h += t2 + carry
+%line 244+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, r9
+; carry? t1l += t0h
+%line 245+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r14, r13
+; t1h += 0 + carry
+%line 246+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, 0
+; h0 = t0l
+%line 247+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r12, rsi
+; h1 = t1l
+%line 248+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rbx, r14
+; h2 = t1h
+%line 249+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r9, r15
+; h2 &= 3
+%line 250+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and r9, 3
+; c = t1h
+%line 251+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rsi, r15
+; c &= -4
+%line 252+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and rsi, -4
+; t1h >>= 2
+%line 253+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	shr r15, 2
+; c += t1h
+%line 254+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rsi, r15
+; carry? h0 += c
+%line 255+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r12, rsi
+; carry? h1 += 0 + carry
+%line 256+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc rbx, 0
+; h2 += 0 + carry
+%line 257+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r9, 0
+; m += 16
+%line 258+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rcx, 16
+; =? n -= 1
+%line 259+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rsi, [rsp + 16]
+	sub rsi, 1
+	mov [rsp + 16], rsi
+; goto authlast_block if !=
+%line 260+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	jne .Lauthlast_block
+.Lauthfinal:
+; g0 = h0
+%line 263+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r10, r12
+; g1 = h1
+%line 264+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r11, rbx
+; carry? g0 += 5
+%line 266+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r10, 5
+; carry? g1 += 0 + carry
+%line 267+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r11, 0
+; g2 += 0 + carry
+%line 268+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r9, 0
+; =? g2 >>= 2
+%line 269+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	shr r9, 2
+; h0 = g0 if !=
+%line 270+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	cmovne r12, r10
+; h1 = g1 if !=
+%line 271+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	cmovne rbx, r11
+; carry? h0 += mem64[k + 16]
+%line 272+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add r12, [r8 + 16]
+; h1 += mem64[k + 24] + carry
+%line 273+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc rbx, [r8 + 24]
+; mem64[a + 0] = h0
+%line 274+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov [rdi], r12
+; mem64[a + 8] = h1
+%line 275+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov [rdi + 8], rbx
+; leave
+%line 276+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	add rsp, 40
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbp
+	pop rbx
+	ret
+.end:
+
 section .note.GNU-stack noalloc noexec nowrite progbits

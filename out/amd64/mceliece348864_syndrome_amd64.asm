@@ -5,9 +5,9 @@ alignmode p6, 32
 
 ; requires: base
 section .text
-global qhasm_kernel_mceliece348864_syndrome_amd64:function (qhasm_kernel_mceliece348864_syndrome_amd64.end - qhasm_kernel_mceliece348864_syndrome_amd64)
+global qhasm_kernel_mceliece348864_syndrome_amd64_syndrome:function (qhasm_kernel_mceliece348864_syndrome_amd64_syndrome.end - qhasm_kernel_mceliece348864_syndrome_amd64_syndrome)
 align 32
-qhasm_kernel_mceliece348864_syndrome_amd64:
+qhasm_kernel_mceliece348864_syndrome_amd64_syndrome:
 	push rbx
 	push rbp
 	push r12

@@ -301,4 +301,363 @@ align 32
 	ret
 .end:
 
+; requires: base
+section .text
+global qhasm_kernel_poly1305_amd64_auth:function (qhasm_kernel_poly1305_amd64_auth.end - qhasm_kernel_poly1305_amd64_auth)
+align 32
+qhasm_kernel_poly1305_amd64_auth:
+	push rbx
+	push rbp
+	push r12
+	push r13
+	push r14
+	push r15
+	sub rsp, 40
+; input a m n lst k
+%line 141+0 specs/poly1305/generated/poly1305_amd64.q
+	mov [rsp + 0], rdx
+; r0 = mem64[k + 0]
+%line 143+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rbx, [r8]
+; t = 0x0ffffffc0fffffff
+%line 144+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, 1152921487695413247
+; r0 &= t
+%line 145+0 specs/poly1305/generated/poly1305_amd64.q
+	and rbx, r9
+; r1 = mem64[k + 8]
+%line 146+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r10, [r8 + 8]
+	mov [rsp + 8], r10
+; t = 0x0ffffffc0ffffffc
+%line 147+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, 1152921487695413244
+; r1 &= t
+%line 148+0 specs/poly1305/generated/poly1305_amd64.q
+	and r10, r9
+	mov [rsp + 8], r10
+; s1 = r1
+%line 149+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r15, r10
+; s1 >>= 2
+%line 150+0 specs/poly1305/generated/poly1305_amd64.q
+	shr r15, 2
+; s1 += r1
+%line 151+0 specs/poly1305/generated/poly1305_amd64.q
+	add r15, r10
+; h0 = 0
+%line 152+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, 0
+; h1 = 0
+%line 153+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r10, 0
+; h2 = 0
+%line 154+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r11, 0
+; hib = 1
+%line 155+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, 1
+	mov [rsp + 16], rax
+; =? n - 0
+%line 156+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, [rsp + 0]
+	cmp rax, 0
+; goto authtail if =
+%line 157+0 specs/poly1305/generated/poly1305_amd64.q
+	je .Lauthtail
+align 32
+.Lauthfull_block:
+; carry? h0 += mem64[m + 0]
+%line 164+0 specs/poly1305/generated/poly1305_amd64.q
+	add r9, [rsi]
+; carry? h1 += mem64[m + 8] + carry
+%line 165+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r10, [rsi + 8]
+; h2 += hib + carry
+%line 166+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r11, [rsp + 16]
+; x = h0
+%line 172+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r9
+; (uint128) t0h t0l = x * r0
+%line 173+0 specs/poly1305/generated/poly1305_amd64.q
+	mul rbx
+	mov r12, rdx
+	mov rbp, rax
+; x = h1
+%line 174+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r10
+; (uint128) ah al = x * s1
+%line 175+0 specs/poly1305/generated/poly1305_amd64.q
+	mul r15
+; carry? t0l += al
+%line 176+0 specs/poly1305/generated/poly1305_amd64.q
+	add rbp, rax
+; t0h += ah + carry
+%line 177+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r12, rdx
+; x = h0
+%line 178+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r9
+; (uint128) t1h t1l = x * r1
+%line 179+0 specs/poly1305/generated/poly1305_amd64.q
+	mul qword [rsp + 8]
+	mov r13, rdx
+	mov r14, rax
+; x = h1
+%line 180+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r10
+; (uint128) ah al = x * r0
+%line 181+0 specs/poly1305/generated/poly1305_amd64.q
+	mul rbx
+; carry? t1l += al
+%line 182+0 specs/poly1305/generated/poly1305_amd64.q
+	add r14, rax
+; t1h += ah + carry
+%line 183+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r13, rdx
+; x = h2
+%line 184+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, r11
+; x *= s1
+%line 185+0 specs/poly1305/generated/poly1305_amd64.q
+	imul r9, r15
+; t2 *= r0
+%line 187+0 specs/poly1305/generated/poly1305_amd64.q
+	imul r11, rbx
+; carry? t1l += x
+%line 188+0 specs/poly1305/generated/poly1305_amd64.q
+	add r14, r9
+; t1h += t2 + carry
+%line 189+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r13, r11
+; carry? t1l += t0h
+%line 190+0 specs/poly1305/generated/poly1305_amd64.q
+	add r14, r12
+; t1h += 0 + carry
+%line 191+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r13, 0
+; h0 = t0l
+%line 192+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, rbp
+; h1 = t1l
+%line 193+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r10, r14
+; h2 = t1h
+%line 194+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r11, r13
+; h2 &= 3
+%line 195+0 specs/poly1305/generated/poly1305_amd64.q
+	and r11, 3
+; c = t1h
+%line 196+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r13
+; c &= -4
+%line 197+0 specs/poly1305/generated/poly1305_amd64.q
+	and rax, -4
+; t1h >>= 2
+%line 198+0 specs/poly1305/generated/poly1305_amd64.q
+	shr r13, 2
+; c += t1h
+%line 199+0 specs/poly1305/generated/poly1305_amd64.q
+	add rax, r13
+; carry? h0 += c
+%line 200+0 specs/poly1305/generated/poly1305_amd64.q
+	add r9, rax
+; carry? h1 += 0 + carry
+%line 201+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r10, 0
+; h2 += 0 + carry
+%line 202+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r11, 0
+; m += 16
+%line 203+0 specs/poly1305/generated/poly1305_amd64.q
+	add rsi, 16
+; =? n -= 1
+%line 204+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, [rsp + 0]
+	sub rax, 1
+	mov [rsp + 0], rax
+; goto authfull_block if !=
+%line 205+0 specs/poly1305/generated/poly1305_amd64.q
+	jne .Lauthfull_block
+.Lauthtail:
+; =? lst - 0
+%line 207+0 specs/poly1305/generated/poly1305_amd64.q
+	cmp rcx, 0
+; goto authfinal if =
+%line 208+0 specs/poly1305/generated/poly1305_amd64.q
+	je .Lauthfinal
+; n = 1
+%line 210+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rsi, 1
+	mov [rsp + 24], rsi
+; hib = 0
+%line 211+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r14, 0
+align 32
+.Lauthlast_block:
+; carry? h0 += mem64[m + 0]
+%line 218+0 specs/poly1305/generated/poly1305_amd64.q
+	add r9, [rcx]
+; carry? h1 += mem64[m + 8] + carry
+%line 219+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r10, [rcx + 8]
+; h2 += hib + carry
+%line 220+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r11, r14
+; x = h0
+%line 226+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r9
+; (uint128) t0h t0l = x * r0
+%line 227+0 specs/poly1305/generated/poly1305_amd64.q
+	mul rbx
+	mov rbp, rdx
+	mov rsi, rax
+; x = h1
+%line 228+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r10
+; (uint128) ah al = x * s1
+%line 229+0 specs/poly1305/generated/poly1305_amd64.q
+	mul r15
+; carry? t0l += al
+%line 230+0 specs/poly1305/generated/poly1305_amd64.q
+	add rsi, rax
+; t0h += ah + carry
+%line 231+0 specs/poly1305/generated/poly1305_amd64.q
+	adc rbp, rdx
+; x = h0
+%line 232+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r9
+; (uint128) t1h t1l = x * r1
+%line 233+0 specs/poly1305/generated/poly1305_amd64.q
+	mul qword [rsp + 8]
+	mov r12, rdx
+	mov r13, rax
+; x = h1
+%line 234+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r10
+; (uint128) ah al = x * r0
+%line 235+0 specs/poly1305/generated/poly1305_amd64.q
+	mul rbx
+; carry? t1l += al
+%line 236+0 specs/poly1305/generated/poly1305_amd64.q
+	add r13, rax
+; t1h += ah + carry
+%line 237+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r12, rdx
+; x = h2
+%line 238+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, r11
+; x *= s1
+%line 239+0 specs/poly1305/generated/poly1305_amd64.q
+	imul r9, r15
+; t2 *= r0
+%line 241+0 specs/poly1305/generated/poly1305_amd64.q
+	imul r11, rbx
+; carry? t1l += x
+%line 242+0 specs/poly1305/generated/poly1305_amd64.q
+	add r13, r9
+; t1h += t2 + carry
+%line 243+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r12, r11
+; carry? t1l += t0h
+%line 244+0 specs/poly1305/generated/poly1305_amd64.q
+	add r13, rbp
+; t1h += 0 + carry
+%line 245+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r12, 0
+; h0 = t0l
+%line 246+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r9, rsi
+; h1 = t1l
+%line 247+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r10, r13
+; h2 = t1h
+%line 248+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r11, r12
+; h2 &= 3
+%line 249+0 specs/poly1305/generated/poly1305_amd64.q
+	and r11, 3
+; c = t1h
+%line 250+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rsi, r12
+; c &= -4
+%line 251+0 specs/poly1305/generated/poly1305_amd64.q
+	and rsi, -4
+; t1h >>= 2
+%line 252+0 specs/poly1305/generated/poly1305_amd64.q
+	shr r12, 2
+; c += t1h
+%line 253+0 specs/poly1305/generated/poly1305_amd64.q
+	add rsi, r12
+; carry? h0 += c
+%line 254+0 specs/poly1305/generated/poly1305_amd64.q
+	add r9, rsi
+; carry? h1 += 0 + carry
+%line 255+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r10, 0
+; h2 += 0 + carry
+%line 256+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r11, 0
+; m += 16
+%line 257+0 specs/poly1305/generated/poly1305_amd64.q
+	add rcx, 16
+; =? n -= 1
+%line 258+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rsi, [rsp + 24]
+	sub rsi, 1
+	mov [rsp + 24], rsi
+; goto authlast_block if !=
+%line 259+0 specs/poly1305/generated/poly1305_amd64.q
+	jne .Lauthlast_block
+.Lauthfinal:
+; g0 = h0
+%line 262+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rsi, r9
+; g1 = h1
+%line 263+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, r10
+; carry? g0 += 5
+%line 265+0 specs/poly1305/generated/poly1305_amd64.q
+	add rsi, 5
+; carry? g1 += 0 + carry
+%line 266+0 specs/poly1305/generated/poly1305_amd64.q
+	adc rax, 0
+; g2 += 0 + carry
+%line 267+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r11, 0
+; =? g2 >>= 2
+%line 268+0 specs/poly1305/generated/poly1305_amd64.q
+	shr r11, 2
+; h0 = g0 if !=
+%line 269+0 specs/poly1305/generated/poly1305_amd64.q
+	cmovne r9, rsi
+; h1 = g1 if !=
+%line 270+0 specs/poly1305/generated/poly1305_amd64.q
+	cmovne r10, rax
+; carry? h0 += mem64[k + 16]
+%line 271+0 specs/poly1305/generated/poly1305_amd64.q
+	add r9, [r8 + 16]
+; h1 += mem64[k + 24] + carry
+%line 272+0 specs/poly1305/generated/poly1305_amd64.q
+	adc r10, [r8 + 24]
+; mem64[a + 0] = h0
+%line 273+0 specs/poly1305/generated/poly1305_amd64.q
+	mov [rdi], r9
+; mem64[a + 8] = h1
+%line 274+0 specs/poly1305/generated/poly1305_amd64.q
+	mov [rdi + 8], r10
+; leave
+%line 275+0 specs/poly1305/generated/poly1305_amd64.q
+	add rsp, 40
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbp
+	pop rbx
+	ret
+.end:
+
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -3,10 +3,10 @@
 
 # requires: base
 	.text
-	.globl qhasm_kernel_mceliece348864_syndrome_ppc32
-	.type qhasm_kernel_mceliece348864_syndrome_ppc32, @function
+	.globl qhasm_kernel_mceliece348864_syndrome_ppc32_syndrome
+	.type qhasm_kernel_mceliece348864_syndrome_ppc32_syndrome, @function
 	.p2align 5
-qhasm_kernel_mceliece348864_syndrome_ppc32:
+qhasm_kernel_mceliece348864_syndrome_ppc32_syndrome:
 	stwu %r1, -400(%r1)
 	stw %r26, 368(%r1)
 	stw %r27, 372(%r1)
@@ -26,7 +26,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc32:
 # i = 340
 	.loc 1 14
 	li %r8, 340
-.Lqhasm_kernel_mceliece348864_syndrome_ppc32.copy:
+.Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 16
 	lbz %r9, 0(%r7)
@@ -47,7 +47,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc32:
 	cmplwi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 22
-	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc32.copy
+	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.copy
 # eb = &EB
 	.loc 1 23
 	la %r12, 16(%r1)
@@ -57,7 +57,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc32:
 # i = 96
 	.loc 1 26
 	li %r10, 96
-.Lqhasm_kernel_mceliece348864_syndrome_ppc32.rows:
+.Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.rows:
 # q = mem32[eb + 0]
 	.loc 1 28
 	lwz %r6, 0(%r12)
@@ -6723,7 +6723,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc32:
 	cmplwi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 2250
-	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc32.rows
+	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.rows
 # leave
 	.loc 1 2251
 	lwz %r26, 368(%r1)
@@ -6734,6 +6734,6 @@ qhasm_kernel_mceliece348864_syndrome_ppc32:
 	lwz %r31, 388(%r1)
 	addi %r1, %r1, 400
 	blr
-	.size qhasm_kernel_mceliece348864_syndrome_ppc32, .-qhasm_kernel_mceliece348864_syndrome_ppc32
+	.size qhasm_kernel_mceliece348864_syndrome_ppc32_syndrome, .-qhasm_kernel_mceliece348864_syndrome_ppc32_syndrome
 
 	.section .note.GNU-stack,"",@progbits

@@ -3,10 +3,10 @@
 
 # requires: base
 	.text
-	.globl qhasm_kernel_mceliece6960119_syndrome_ppc32
-	.type qhasm_kernel_mceliece6960119_syndrome_ppc32, @function
+	.globl qhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome
+	.type qhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome, @function
 	.p2align 5
-qhasm_kernel_mceliece6960119_syndrome_ppc32:
+qhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome:
 	stwu %r1, -736(%r1)
 	stw %r26, 704(%r1)
 	stw %r27, 708(%r1)
@@ -35,7 +35,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc32:
 # i = 676
 	.loc 1 17
 	li %r8, 676
-.Lqhasm_kernel_mceliece6960119_syndrome_ppc32.copy:
+.Lqhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 19
 	lbz %r9, 0(%r7)
@@ -68,7 +68,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc32:
 	cmplwi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 29
-	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc32.copy
+	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome.copy
 # x = mem8[p + 0]
 	.loc 1 30
 	lbz %r7, 0(%r7)
@@ -87,7 +87,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc32:
 # i = 193
 	.loc 1 36
 	li %r10, 193
-.Lqhasm_kernel_mceliece6960119_syndrome_ppc32.rows:
+.Lqhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome.rows:
 # q = mem32[eb + 0]
 	.loc 1 38
 	lwz %r6, 0(%r12)
@@ -13128,7 +13128,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc32:
 	cmplwi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 4385
-	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc32.rows
+	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome.rows
 # q = mem32[eb + 0]
 	.loc 1 4386
 	lwz %r6, 0(%r12)
@@ -18364,6 +18364,6 @@ qhasm_kernel_mceliece6960119_syndrome_ppc32:
 	lwz %r31, 724(%r1)
 	addi %r1, %r1, 736
 	blr
-	.size qhasm_kernel_mceliece6960119_syndrome_ppc32, .-qhasm_kernel_mceliece6960119_syndrome_ppc32
+	.size qhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome, .-qhasm_kernel_mceliece6960119_syndrome_ppc32_syndrome
 
 	.section .note.GNU-stack,"",@progbits

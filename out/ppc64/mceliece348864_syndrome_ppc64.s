@@ -4,13 +4,13 @@
 # requires: base
 	.section ".opd","aw"
 	.p2align 3
-	.globl qhasm_kernel_mceliece348864_syndrome_ppc64
-	.type qhasm_kernel_mceliece348864_syndrome_ppc64, @function
-qhasm_kernel_mceliece348864_syndrome_ppc64:
-	.quad .L.qhasm_kernel_mceliece348864_syndrome_ppc64, .TOC.@tocbase, 0
+	.globl qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome
+	.type qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome, @function
+qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome:
+	.quad .L.qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome, .TOC.@tocbase, 0
 	.text
 	.p2align 5
-.L.qhasm_kernel_mceliece348864_syndrome_ppc64:
+.L.qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome:
 	stdu %r1, -512(%r1)
 	std %r26, 464(%r1)
 	std %r27, 472(%r1)
@@ -42,7 +42,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc64:
 # i = 336
 	.loc 1 18
 	li %r8, 336
-.Lqhasm_kernel_mceliece348864_syndrome_ppc64.copy:
+.Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 20
 	lbz %r9, 0(%r7)
@@ -63,7 +63,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc64:
 	cmpldi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 26
-	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc64.copy
+	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.copy
 # x = mem8[p + 0]
 	.loc 1 27
 	lbz %r8, 0(%r7)
@@ -97,7 +97,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc64:
 # i = 96
 	.loc 1 38
 	li %r10, 96
-.Lqhasm_kernel_mceliece348864_syndrome_ppc64.rows:
+.Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.rows:
 # q = mem64[eb + 0]
 	.loc 1 40
 	ld %r6, 0(%r12)
@@ -3629,7 +3629,7 @@ qhasm_kernel_mceliece348864_syndrome_ppc64:
 	cmpldi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 1214
-	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc64.rows
+	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.rows
 # leave
 	.loc 1 1215
 	ld %r26, 464(%r1)
@@ -3640,6 +3640,6 @@ qhasm_kernel_mceliece348864_syndrome_ppc64:
 	ld %r31, 504(%r1)
 	addi %r1, %r1, 512
 	blr
-	.size qhasm_kernel_mceliece348864_syndrome_ppc64, 24
+	.size qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome, 24
 
 	.section .note.GNU-stack,"",@progbits

@@ -4,13 +4,13 @@
 # requires: base
 	.section ".opd","aw"
 	.p2align 3
-	.globl qhasm_kernel_mceliece6960119_syndrome_ppc64
-	.type qhasm_kernel_mceliece6960119_syndrome_ppc64, @function
-qhasm_kernel_mceliece6960119_syndrome_ppc64:
-	.quad .L.qhasm_kernel_mceliece6960119_syndrome_ppc64, .TOC.@tocbase, 0
+	.globl qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome
+	.type qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome, @function
+qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome:
+	.quad .L.qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome, .TOC.@tocbase, 0
 	.text
 	.p2align 5
-.L.qhasm_kernel_mceliece6960119_syndrome_ppc64:
+.L.qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome:
 	stdu %r1, -848(%r1)
 	std %r26, 800(%r1)
 	std %r27, 808(%r1)
@@ -39,7 +39,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc64:
 # i = 676
 	.loc 1 17
 	li %r8, 676
-.Lqhasm_kernel_mceliece6960119_syndrome_ppc64.copy:
+.Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 19
 	lbz %r9, 0(%r7)
@@ -72,7 +72,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc64:
 	cmpldi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 29
-	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc64.copy
+	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.copy
 # x = mem8[p + 0]
 	.loc 1 30
 	lbz %r7, 0(%r7)
@@ -91,7 +91,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc64:
 # i = 193
 	.loc 1 36
 	li %r10, 193
-.Lqhasm_kernel_mceliece6960119_syndrome_ppc64.rows:
+.Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.rows:
 # q = mem32[eb + 0]
 	.loc 1 38
 	lwz %r6, 0(%r12)
@@ -13148,7 +13148,7 @@ qhasm_kernel_mceliece6960119_syndrome_ppc64:
 	cmpldi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 4387
-	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc64.rows
+	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.rows
 # q = mem32[eb + 0]
 	.loc 1 4388
 	lwz %r6, 0(%r12)
@@ -18394,6 +18394,6 @@ qhasm_kernel_mceliece6960119_syndrome_ppc64:
 	ld %r31, 840(%r1)
 	addi %r1, %r1, 848
 	blr
-	.size qhasm_kernel_mceliece6960119_syndrome_ppc64, 24
+	.size qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome, 24
 
 	.section .note.GNU-stack,"",@progbits

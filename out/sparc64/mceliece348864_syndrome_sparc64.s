@@ -3,10 +3,10 @@
 
 ! requires: base
 	.text
-	.globl qhasm_kernel_mceliece348864_syndrome_sparc64
-	.type qhasm_kernel_mceliece348864_syndrome_sparc64, #function
+	.globl qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome
+	.type qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome, #function
 	.p2align 5
-qhasm_kernel_mceliece348864_syndrome_sparc64:
+qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	save %sp, -176, %sp
 ! e0 = e
 	.loc 1 9
@@ -14,7 +14,7 @@ qhasm_kernel_mceliece348864_syndrome_sparc64:
 ! i = 96
 	.loc 1 11
 	mov 96, %l6
-.Lqhasm_kernel_mceliece348864_syndrome_sparc64.rows:
+.Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.rows:
 ! q1 = p0 + 1360
 	.loc 1 13
 	add %i1, 1360, %l7
@@ -51,7 +51,7 @@ qhasm_kernel_mceliece348864_syndrome_sparc64:
 ! j = 340
 	.loc 1 24
 	mov 340, %i3
-.Lqhasm_kernel_mceliece348864_syndrome_sparc64.bytes8:
+.Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.bytes8:
 ! q = mem8[ep + 0]
 	.loc 1 26
 	ldub [%o1], %o2
@@ -144,7 +144,7 @@ qhasm_kernel_mceliece348864_syndrome_sparc64:
 	cmp %i3, 0
 ! goto bytes8 if !=
 	.loc 1 56
-	bne,pt %xcc, .Lqhasm_kernel_mceliece348864_syndrome_sparc64.bytes8
+	bne,pt %xcc, .Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.bytes8
 	nop
 ! o = 0
 	.loc 1 57
@@ -388,12 +388,12 @@ qhasm_kernel_mceliece348864_syndrome_sparc64:
 	cmp %l6, 0
 ! goto rows if !=
 	.loc 1 137
-	bne,pt %xcc, .Lqhasm_kernel_mceliece348864_syndrome_sparc64.rows
+	bne,pt %xcc, .Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.rows
 	nop
 ! leave
 	.loc 1 138
 	ret
 	restore
-	.size qhasm_kernel_mceliece348864_syndrome_sparc64, .-qhasm_kernel_mceliece348864_syndrome_sparc64
+	.size qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome, .-qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome
 
 	.section .note.GNU-stack,"",@progbits

@@ -3,10 +3,10 @@
 
 ! requires: base
 	.text
-	.globl qhasm_kernel_mceliece6960119_syndrome_sparc64
-	.type qhasm_kernel_mceliece6960119_syndrome_sparc64, #function
+	.globl qhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome
+	.type qhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome, #function
 	.p2align 5
-qhasm_kernel_mceliece6960119_syndrome_sparc64:
+qhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome:
 	save %sp, -176, %sp
 ! e0 = e
 	.loc 1 9
@@ -14,7 +14,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 ! i = 193
 	.loc 1 11
 	mov 193, %o4
-.Lqhasm_kernel_mceliece6960119_syndrome_sparc64.rows:
+.Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.rows:
 ! q1 = p0 + 2708
 	.loc 1 13
 	add %i1, 2708, %o1
@@ -51,7 +51,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 ! j = 677
 	.loc 1 24
 	mov 677, %l7
-.Lqhasm_kernel_mceliece6960119_syndrome_sparc64.bytes8:
+.Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.bytes8:
 ! q = mem8[ep + 0]
 	.loc 1 26
 	ldub [%l6], %o0
@@ -63,7 +63,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 	cmp %l7, 1
 ! goto lastbyte8 if =
 	.loc 1 29
-	be,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64.lastbyte8
+	be,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.lastbyte8
 	nop
 ! u = mem8[ep + 1]
 	.loc 1 30
@@ -74,7 +74,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 ! q = q ^ u
 	.loc 1 32
 	xor %i3, %o0, %i3
-.Lqhasm_kernel_mceliece6960119_syndrome_sparc64.lastbyte8:
+.Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.lastbyte8:
 ! u = mem8[q0 + 0]
 	.loc 1 34
 	ldub [%o2], %o0
@@ -164,7 +164,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 	cmp %l7, 0
 ! goto bytes8 if !=
 	.loc 1 63
-	bne,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64.bytes8
+	bne,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.bytes8
 	nop
 ! o = 0
 	.loc 1 64
@@ -411,7 +411,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 	cmp %o4, 0
 ! goto rows if !=
 	.loc 1 145
-	bne,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64.rows
+	bne,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.rows
 	nop
 ! q1 = p0 + 2708
 	.loc 1 146
@@ -431,7 +431,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 ! j = 677
 	.loc 1 152
 	mov 677, %o2
-.Lqhasm_kernel_mceliece6960119_syndrome_sparc64.bytes3:
+.Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.bytes3:
 ! q = mem8[ep + 0]
 	.loc 1 154
 	ldub [%o1], %o3
@@ -443,7 +443,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 	cmp %o2, 1
 ! goto lastbyte3 if =
 	.loc 1 157
-	be,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64.lastbyte3
+	be,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.lastbyte3
 	nop
 ! u = mem8[ep + 1]
 	.loc 1 158
@@ -454,7 +454,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 ! q = q ^ u
 	.loc 1 160
 	xor %o3, %o4, %o3
-.Lqhasm_kernel_mceliece6960119_syndrome_sparc64.lastbyte3:
+.Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.lastbyte3:
 ! u = mem8[q0 + 0]
 	.loc 1 162
 	ldub [%i1], %o4
@@ -496,7 +496,7 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 	cmp %o2, 0
 ! goto bytes3 if !=
 	.loc 1 175
-	bne,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64.bytes3
+	bne,pt %xcc, .Lqhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome.bytes3
 	nop
 ! o = 0
 	.loc 1 176
@@ -598,6 +598,6 @@ qhasm_kernel_mceliece6960119_syndrome_sparc64:
 	.loc 1 208
 	ret
 	restore
-	.size qhasm_kernel_mceliece6960119_syndrome_sparc64, .-qhasm_kernel_mceliece6960119_syndrome_sparc64
+	.size qhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome, .-qhasm_kernel_mceliece6960119_syndrome_sparc64_syndrome
 
 	.section .note.GNU-stack,"",@progbits

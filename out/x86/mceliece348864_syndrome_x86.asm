@@ -4,9 +4,9 @@ alignmode p6, 32
 
 ; requires: base
 section .text
-global qhasm_kernel_mceliece348864_syndrome_x86:function (qhasm_kernel_mceliece348864_syndrome_x86.end - qhasm_kernel_mceliece348864_syndrome_x86)
+global qhasm_kernel_mceliece348864_syndrome_x86_syndrome:function (qhasm_kernel_mceliece348864_syndrome_x86_syndrome.end - qhasm_kernel_mceliece348864_syndrome_x86_syndrome)
 align 32
-qhasm_kernel_mceliece348864_syndrome_x86:
+qhasm_kernel_mceliece348864_syndrome_x86_syndrome:
 	push ebx
 	push esi
 	push edi

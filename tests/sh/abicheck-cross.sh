@@ -28,7 +28,8 @@
 # CROSS_TARGETS="x86 ppc64" limits the targets (default: all four).
 set -u
 MAKE=${MAKE:-make}
-TARGETS=${CROSS_TARGETS:-x86 ppc32 ppc64 sparc64}
+# the cross targets of the manifest (specs/kernels.conf): every target but amd64
+TARGETS=${CROSS_TARGETS:-$(python3 -m gen.manifest list | awk '$3 != "c" && $3 != "amd64" { print $3 }' | awk '!s[$0]++' | tr '\n' ' ')}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

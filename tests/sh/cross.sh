@@ -22,7 +22,8 @@
 set -u
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
-TARGETS=${CROSS_TARGETS:-x86 ppc32 ppc64 sparc64}
+# the cross targets of the manifest (every target but the host's amd64)
+TARGETS=${CROSS_TARGETS:-$(python3 -m gen.manifest list | awk '$3 != "c" && $3 != "amd64" { print $3 }' | awk '!s[$0]++' | tr '\n' ' ')}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -53,17 +54,18 @@ run_target() {
   # every implementation went through the target's ABI checker (csrc/abicheck_<target>.S)
   grep -Eq '^abi: [1-9][0-9]* calls through the .* checker$' "$log.test" || {
     echo "the calls were not checked by an ABI checker for $t" >> "$log.test"; ok=0; }
-  # every out/<target>*/ folder is an implementation that ran
+  # every implementation the manifest lists for the target is in the
+  # dispatch tables and ran
   # shellcheck disable=SC2086
   $run "$BUILD/$t/qhasm-test" -l > "$log.list" 2>&1 || ok=0
-  for d in out/"$t" out/"$t"-*; do
-    [ -d "$d" ] || continue
-    impl=$(basename "$d")
-    grep -Eq "(: | )$impl(\(selected\))?( |\$)" "$log.list" || {
-      echo "implementation $impl (folder $d) is not in the dispatch tables" >> "$log.test"; ok=0; }
-    grep -Eq "^[a-z0-9]+ +$impl +ok\$" "$log.test" || {
-      echo "implementation $impl did not pass" >> "$log.test"; ok=0; }
-  done
+  python3 -m gen.manifest list --target "$t" | while read -r p impl _ kind _; do
+    grep -Eq "^$p: (.* )?$impl(\(selected\))?( |\$)" "$log.list" || {
+      echo "implementation $impl of $p (specs/kernels.conf) is not in the dispatch tables" >> "$log.test"; echo bad; }
+    [ "$kind" = alias ] && continue
+    grep -Eq "^$p +$impl +ok\$" "$log.test" || {
+      echo "implementation $impl of $p did not pass" >> "$log.test"; echo bad; }
+  done > "$log.missing"
+  [ -s "$log.missing" ] && ok=0
   # shellcheck disable=SC2086
   $run "$BUILD/$t/qhasm-speed" -n 4 -m 64 -p poly1305 -p salsa20 > "$log.speed" 2>&1 || {
     echo "qhasm-speed exited with status $?" >> "$log.test"; ok=0; }

@@ -7,4 +7,5 @@ if [ ! -x "$t" ]; then
   echo "qhasm-test.sh: $t not built (make $t)"
   exit 1
 fi
+# the last lines: the skipped implementations (with the reason), then the summary
 exec "$t"

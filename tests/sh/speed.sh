@@ -21,7 +21,7 @@ import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 n = int(sys.argv[2])
 timing = re.compile(r"^(\w+) (selected|\d+) (\d+) (\d+) ((?:[+-]\d+){%d})$" % n)
-impl = re.compile(r"^(\w+) (selected|\d+) implementation ([\w-]+) bytes (\d+) compiler (\S+)$")
+impl = re.compile(r"^(\w+) (selected|selected lengths \d+-\d*|\d+) implementation ([\w-]+) bytes (\d+) compiler (\S+)$")
 skipped = re.compile(r"^(\w+) (\d+) skipped (\S.*)$")
 other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid|bounds)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
 bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report\) measured (\d+\.\d+) ticks/byte at (\d+) bytes ratio (\d+\.\d+)$")
@@ -50,7 +50,7 @@ for no, line in enumerate(lines, 1):
         if int(m.group(4)) <= 0:
             errors.append(f"{no}: code size not positive: {line}")
         prims.add(m.group(1))
-        if m.group(2) == "selected":
+        if m.group(2).startswith("selected"):
             sel_impl.add(m.group(1))
         continue
     m = bound.match(line)
@@ -67,7 +67,9 @@ if not lines or not lines[0].startswith("qhasm-speed version "):
 for want in ("cpucycles selected persecond", "cpucycles selected implementation", "cpucycles selected 0 "):
     if not any(l.startswith(want) for l in lines):
         errors.append(f"no '{want}' line")
-if prims != {"salsa20", "salsa2012", "salsa208", "poly1305"} or sel_impl != prims:
+sys.path.insert(0, ".")
+from gen import manifest
+if prims != {p.name for p in manifest.parse().prims} or sel_impl != prims:
     errors.append(f"implementation lines for {sorted(prims)}, selected for {sorted(sel_impl)}")
 want_ops = {"core_salsa20", "core_hsalsa20", "stream_salsa20_xor", "onetimeauth_poly1305",
             "onetimeauth_poly1305_verify", "stream_salsa208_xor"}

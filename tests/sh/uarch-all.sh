@@ -1,24 +1,25 @@
 #!/bin/sh
 # Every kernel scheduled for every model of its target passes qhasm-test
 # (issue 8: "the output stays correct for any schedule").  Only the models
-# of specs/uarch.conf are committed as out/<impl>-<model>/; this test, in a
-# temporary copy of the working tree (build/ excluded):
+# of the manifest's `uarch` lines (specs/kernels.conf) are committed; this
+# test, in a temporary copy of the working tree (build/ excluded):
 #   - removes out/ and regenerates it with every model of every target
-#     (python3 -m gen.regen --uarch M ... for each qhasm/*/models/*.model,
-#     with $QHASM), so base implementations and variants are all fresh;
-#   - checks out/<impl>-<model>/ exists for each model and each base
-#     implementation of the model's target (the expected variant list);
+#     (python3 -m gen.regen --add --uarch M ... for each
+#     qhasm/*/models/*.model, with $QHASM), so base implementations and
+#     variants are all fresh and the copy's manifest lists every model;
+#   - takes the expected variants from the manifest (python3 -m
+#     gen.manifest list: kind "variant", or "alias" for a variant whose
+#     code equals its base's, listed in out/ALIASES and not assembled);
 #   - builds the amd64 library + qhasm-test and the cross ones
-#     (make -k cross-<t>: x86, ppc32, ppc64, sparc64) there, with make -j2
-#     (qhasm-speed is cross.sh's business: if only it fails to build, the
-#     summary says so);
+#     (make -k cross-<t>) there, with make -j2 (qhasm-speed is cross.sh's
+#     business: if only it fails to build, the summary says so);
 #   - runs the full qhasm-test of each target (natively for amd64 and x86,
 #     under qemu for the others, in parallel) and requires: exit status 0,
 #     'N passed, 0 failed, ...', and for every expected variant: listed by
-#     `qhasm-test -l` for each primitive its folder provides, and 'ok' for
-#     each of them.  A variant may be skipped only where the CPU lacks its
-#     features and its base implementation is skipped too (said in the
-#     summary); any other skip is a failure.
+#     `qhasm-test -l`, and 'ok' (an alias: "alias of <base>").  A variant
+#     may be skipped only where the CPU lacks its features and its base
+#     implementation is skipped too (said in the summary); any other skip
+#     is a failure.
 # The last line is the summary.  Missing cross toolchains are a failure
 # (as in cross.sh: CI installs them).  Exit 0 ok, 1 failure, 77 skipped.
 set -u
@@ -69,42 +70,30 @@ nmodels=$(wc -l < "$tmp/models")
 set --
 while read -r m t; do set -- "$@" --uarch "$m"; done < "$tmp/models"
 rm -rf out
-python3 -m gen.regen --qhasm "$QHASM" "$@" > "$logs/regen" 2>&1 || {
-  tail -n 20 "$logs/regen"; fail "python3 -m gen.regen $* failed"; }
+mkdir out
+# --add records every model in the copy's manifest, so the manifest lists
+# every variant (and out/ALIASES the ones identical to their base)
+python3 -m gen.regen --qhasm "$QHASM" --add "$@" > "$logs/regen" 2>&1 || {
+  tail -n 20 "$logs/regen"; fail "python3 -m gen.regen --add $* failed"; }
 
-# base implementations: out/ folders not named <impl>-<model>
-is_variant() {
-  while read -r m _; do
-    case "$1" in *-"$m") return 0 ;; esac
-  done < "$tmp/models"
-  return 1
-}
-: > "$tmp/bases"
-for d in out/*/; do
-  impl=$(basename "$d")
-  is_variant "$impl" || echo "$impl" >> "$tmp/bases"
-done
-targets=$(sed 's/-.*//' "$tmp/bases" | sort -u | tr '\n' ' ')
-ntargets=$(echo "$targets" | wc -w)
-
-# the expected variants: "target variant base model"
-: > "$tmp/expected"
-while read -r m t; do
-  found=0
-  while read -r b; do
-    [ "${b%%-*}" = "$t" ] || continue
-    found=1
-    v="$b-$m"
-    ls out/"$v"/* >/dev/null 2>&1 || fail "regeneration wrote no out/$v/ (model $m, target $t)"
-    echo "$t $v $b $m" >> "$tmp/expected"
-  done < "$tmp/bases"
-  [ $found = 1 ] || fail "model $m: no implementation of its target $t in out/"
-done < "$tmp/models"
+# the expected variants, from the manifest: "target prim variant kind base"
+python3 -m gen.manifest list | awk '$4 == "variant" || $4 == "alias" { print $3, $1, $2, $4, $5 }' \
+  > "$tmp/expected" || fail "python3 -m gen.manifest list failed"
 nvariants=$(wc -l < "$tmp/expected")
-# and nothing else named like a variant
-nvdirs=0
-for d in out/*/; do is_variant "$(basename "$d")" && nvdirs=$((nvdirs + 1)); done
-[ "$nvdirs" = "$nvariants" ] || fail "$nvdirs variant folders in out/, expected $nvariants"
+naliases=$(awk '$4 == "alias"' "$tmp/expected" | wc -l)
+[ "$nvariants" -gt 0 ] || fail "the manifest lists no variants after regenerating for $nmodels models"
+# every model gives its target's implementations a variant (or an alias)
+while read -r m t; do
+  grep -q -- "-$m " "$tmp/expected" || fail "model $m: no variant of any implementation of its target $t"
+done < "$tmp/models"
+# a variant that is not an alias has its assembly; an alias has none
+while read -r t p v kind b; do
+  if [ "$kind" = variant ]; then
+    ls out/"$v"/* >/dev/null 2>&1 || fail "regeneration wrote no out/$v/ ($p, model variant of $b)"
+  fi
+done < "$tmp/expected"
+targets=$(python3 -m gen.manifest list | awk '$3 != "c" { print $3 }' | sort -u | tr '\n' ' ')
+ntargets=$(echo "$targets" | wc -w)
 
 # ---- build: amd64 library + qhasm-test, then the cross targets -------------
 B="$src/build"
@@ -147,17 +136,6 @@ wait
 # ---- check -----------------------------------------------------------------
 bad=0
 problem() { echo "$me: $*"; bad=1; }
-# the primitives a folder provides (salsa20_*_r20 -> salsa20, _r12 -> salsa2012, _r8 -> salsa208)
-prims_of() {
-  for f in out/"$1"/*; do
-    case "$(basename "$f")" in
-      salsa20_*_r20.*) echo salsa20 ;;
-      salsa20_*_r12.*) echo salsa2012 ;;
-      salsa20_*_r8.*) echo salsa208 ;;
-      poly1305_*) echo poly1305 ;;
-    esac
-  done | sort -u
-}
 runs=0
 cpuskips=""
 failed=""
@@ -171,32 +149,30 @@ for t in $targets; do
   [ "$rc" = 0 ] || problem "$t: qhasm-test exited with status $rc"
   summary=$(tail -n 1 "$tl")
   echo "$summary" | grep -Eq '^[0-9]+ passed, 0 failed, [0-9]+ skipped$' || problem "$t: qhasm-test: $summary"
-  while read -r vt v b m; do
+  while read -r vt p v kind b; do
     [ "$vt" = "$t" ] || continue
-    prims=$(prims_of "$v")
-    [ -n "$prims" ] || problem "$t: out/$v/ holds no salsa20_* or poly1305_* kernel"
-    for p in $prims; do
-      grep -Eq "^$p: (.* )?$v(\((selected|unsupported)\))?( |\$)" "$ll" || {
-        problem "$t: $v ($p) is not listed by qhasm-test -l (not in the dispatch tables)"; continue; }
-      line=$(grep -E "^$p +$v +" "$tl")
-      case "$line" in
-        *" ok") runs=$((runs + 1)) ;;
-        *" skipped missing "*)
-          if grep -Eq "^$p +$b +skipped missing " "$tl"; then
-            cpuskips="$cpuskips $p/$v"
-          else
-            problem "$t: $p $v skipped though $b ran: $line"
-          fi ;;
-        "") problem "$t: $p $v: no result line in the qhasm-test output" ;;
-        *) problem "$t: $p $v did not pass: $line"; failed="$failed $p/$v" ;;
-      esac
-    done
+    grep -Eq "^$p: (.* )?$v(\((selected|unsupported)\))?( |\$)" "$ll" || {
+      problem "$t: $v ($p) is not listed by qhasm-test -l (not in the dispatch tables)"; continue; }
+    line=$(grep -E "^$p +$v +" "$tl")
+    case "$kind $line" in
+      "alias "*" alias of $b "*) runs=$((runs + 1)) ;;
+      "alias "*) problem "$t: $p $v is an alias of $b but qhasm-test says: $line" ;;
+      *" ok") runs=$((runs + 1)) ;;
+      *" skipped missing "*)
+        if grep -Eq "^$p +$b +skipped missing " "$tl"; then
+          cpuskips="$cpuskips $p/$v"
+        else
+          problem "$t: $p $v skipped though $b ran: $line"
+        fi ;;
+      "variant ") problem "$t: $p $v: no result line in the qhasm-test output" ;;
+      *) problem "$t: $p $v did not pass: $line"; failed="$failed $p/$v" ;;
+    esac
   done < "$tmp/expected"
   if [ $bad = 1 ]; then
     echo "$me: $t: qhasm-test output, lines other than ok:"
     grep -v ' ok$' "$tl" | tail -n 40 | sed 's/^/    /'
   fi
-  echo "$me: $t: $(grep -c "^$t " "$tmp/expected") variants for $(awk -v t="$t" '$2 == t { printf " %s", $1 }' "$tmp/models"): $summary"
+  echo "$me: $t: $(grep -c "^$t " "$tmp/expected") variants for$(awk -v t="$t" '$2 == t { printf " %s", $1 }' "$tmp/models"): $summary"
   [ $was = 0 ] || bad=1
 done
 secs=$(($(date +%s) - start))
@@ -204,5 +180,5 @@ secs=$(($(date +%s) - start))
 note=""
 [ -z "$other" ] || note=" (note: make cross failed beyond libqhasm and qhasm-test for:$other; see cross.sh)"
 [ -z "$cpuskips" ] || note="$note ($(echo "$cpuskips" | wc -w) runs skipped: the CPU lacks features, their base implementations' too)"
-echo "uarch-all: $nvariants variant implementations of $nmodels models on $ntargets targets: all pass ($runs primitive x variant runs, ${secs}s)$note"
+echo "uarch-all: $nvariants primitive x variant implementations ($naliases of them aliases: identical code) of $nmodels models on $ntargets targets: all pass ($runs checked, ${secs}s)$note"
 exit 0

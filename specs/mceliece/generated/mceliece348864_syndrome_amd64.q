@@ -5,7 +5,7 @@ int64 x y z m v o x0 x1 x2 x3 x4 x5 x6 x7
 int64 q u a0 a1 a2 a3 a4 a5 a6 a7
 stack64 EB[43]
 
-enter qhasm_kernel_mceliece348864_syndrome_amd64
+enter qhasm_kernel_mceliece348864_syndrome_amd64_syndrome
 input s pk e
 secret [pk] [e]
 eb = &EB

@@ -8,7 +8,7 @@ reg128 c0 c1 c2 c3 c4 c5 c6 c7 d0 d1 d2 d3 d4 d5 d6 d7
 reg256 h0 h1 h2 h3 h4 h5 h6 h7 g0 g1 g2 g3 g4 g5 g6 g7
 stack512 EB[6]
 
-enter qhasm_kernel_mceliece348864_syndrome_amd64_avx512
+enter qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome
 input s pk e
 secret [pk] [e]
 eb = &EB

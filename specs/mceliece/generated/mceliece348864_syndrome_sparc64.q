@@ -3,7 +3,7 @@
 int64 s pk e e0 ep p0 q0 q1 i j
 int64 q u v m o a0 a1 a2 a3 a4 a5 a6 a7
 
-enter qhasm_kernel_mceliece348864_syndrome_sparc64
+enter qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome
 input s pk e
 secret [pk] [e]
 e0 = e

@@ -126,3 +126,151 @@ mem64[st + 8] = h1
 mem64[st + 16] = h2
 done:
 leave
+# The one-shot authenticator for short messages, in registers only: no
+# kernel state in memory (so nothing to wipe), one call (csrc/poly1305_wrap.c
+# uses it when an implementation has it, below the manifest's AUTHMAX).
+# Needs the variables of poly1305_initfinal.q.inc and the block loop's.
+#
+# void NAME_auth(unsigned char *a16, const unsigned char *m,
+#                unsigned long long nblocks, const unsigned char *last16,
+#                const unsigned char *k32)
+#   nblocks full blocks of m (2^128 bit set), then, when last16 is not 0,
+#   the padded final block last16 (2^128 bit clear); a16 = the tag under
+#   k32.  Every input is read before a16 is written (a16 may alias any).
+int64 lst
+enter qhasm_kernel_poly1305_amd64_bmi2_auth
+input a m n lst k
+secret [m] [lst] [k]
+r0 = mem64[k + 0]
+t = 0x0ffffffc0fffffff
+r0 &= t
+r1 = mem64[k + 8]
+t = 0x0ffffffc0ffffffc
+r1 &= t
+s1 = r1
+s1 >>= 2
+s1 += r1
+h0 = 0
+h1 = 0
+h2 = 0
+hib = 1
+=? n - 0
+goto authtail if =
+# Poly1305 blocks in radix 2^64, one 16-byte block at a time (included by
+# the poly1305_*.q.in templates; label prefix authfull_).
+#   in:  h0 h1 h2 = accumulator, r0 r1 = clamped key, s1 = r1 + (r1 >> 2),
+#        m = message, n >= 1 blocks, hib = 1 or 0 (the 2^128 bit of a block)
+#   out: h0 h1 h2 (partially reduced: h2 <= 4), m advanced, n = 0
+authfull_block:
+  carry? h0 += mem64[m + 0]
+  carry? h1 += mem64[m + 8] + carry
+  h2 += hib + carry
+# h = h r mod 2^130-5, partially reduced (h2 <= 4 afterwards), radix 2^64.
+#   in: h0 h1 h2 (h2 small), r0 r1 (clamped: r < 2^124, 4 divides r1),
+#       s1 = r1 + (r1 >> 2) = 5 r1 / 4, so that r1 2^128 == s1 (mod p)
+#   t0 = h0 r0 + h1 s1,  t1 = h0 r1 + h1 r0 + h2 s1,  t2 = h2 r0
+#   d = t0 + t1 2^64 + t2 2^128; the bits from 2^130 up come back times 5.
+  x = h0
+  (uint128) t0h t0l = x * r0
+  x = h1
+  (uint128) ah al = x * s1
+  carry? t0l += al
+  t0h += ah + carry
+  x = h0
+  (uint128) t1h t1l = x * r1
+  x = h1
+  (uint128) ah al = x * r0
+  carry? t1l += al
+  t1h += ah + carry
+  x = h2
+  x *= s1
+  t2 = h2
+  t2 *= r0
+  carry? t1l += x
+  t1h += t2 + carry
+  carry? t1l += t0h
+  t1h += 0 + carry
+  h0 = t0l
+  h1 = t1l
+  h2 = t1h
+  h2 &= 3
+  c = t1h
+  c &= -4
+  t1h >>= 2
+  c += t1h
+  carry? h0 += c
+  carry? h1 += 0 + carry
+  h2 += 0 + carry
+  m += 16
+  =? n -= 1
+goto authfull_block if !=
+authtail:
+=? lst - 0
+goto authfinal if =
+m = lst
+n = 1
+hib = 0
+# Poly1305 blocks in radix 2^64, one 16-byte block at a time (included by
+# the poly1305_*.q.in templates; label prefix authlast_).
+#   in:  h0 h1 h2 = accumulator, r0 r1 = clamped key, s1 = r1 + (r1 >> 2),
+#        m = message, n >= 1 blocks, hib = 1 or 0 (the 2^128 bit of a block)
+#   out: h0 h1 h2 (partially reduced: h2 <= 4), m advanced, n = 0
+authlast_block:
+  carry? h0 += mem64[m + 0]
+  carry? h1 += mem64[m + 8] + carry
+  h2 += hib + carry
+# h = h r mod 2^130-5, partially reduced (h2 <= 4 afterwards), radix 2^64.
+#   in: h0 h1 h2 (h2 small), r0 r1 (clamped: r < 2^124, 4 divides r1),
+#       s1 = r1 + (r1 >> 2) = 5 r1 / 4, so that r1 2^128 == s1 (mod p)
+#   t0 = h0 r0 + h1 s1,  t1 = h0 r1 + h1 r0 + h2 s1,  t2 = h2 r0
+#   d = t0 + t1 2^64 + t2 2^128; the bits from 2^130 up come back times 5.
+  x = h0
+  (uint128) t0h t0l = x * r0
+  x = h1
+  (uint128) ah al = x * s1
+  carry? t0l += al
+  t0h += ah + carry
+  x = h0
+  (uint128) t1h t1l = x * r1
+  x = h1
+  (uint128) ah al = x * r0
+  carry? t1l += al
+  t1h += ah + carry
+  x = h2
+  x *= s1
+  t2 = h2
+  t2 *= r0
+  carry? t1l += x
+  t1h += t2 + carry
+  carry? t1l += t0h
+  t1h += 0 + carry
+  h0 = t0l
+  h1 = t1l
+  h2 = t1h
+  h2 &= 3
+  c = t1h
+  c &= -4
+  t1h >>= 2
+  c += t1h
+  carry? h0 += c
+  carry? h1 += 0 + carry
+  h2 += 0 + carry
+  m += 16
+  =? n -= 1
+goto authlast_block if !=
+authfinal:
+# h < 2^130 + 2^64: one conditional subtraction of p (see final above)
+g0 = h0
+g1 = h1
+g2 = h2
+carry? g0 += 5
+carry? g1 += 0 + carry
+g2 += 0 + carry
+=? g2 >>= 2
+h0 = g0 if !=
+h1 = g1 if !=
+carry? h0 += mem64[k + 16]
+h1 += mem64[k + 24] + carry
+mem64[a + 0] = h0
+mem64[a + 8] = h1
+leave

@@ -1,0 +1,218 @@
+/* qhasm-test's checks of the fixed family: kernels of fixed-size pointer
+ * arguments (specs/kernels.conf `args out:N in:N ...`), such as field
+ * arithmetic on bitsliced vectors or polynomial products.  Everything
+ * follows from the manifest's argument list; the reference is the
+ * primitive's ref implementation:
+ *   - random inputs, all-zero, all-one bytes and mixes, against ref;
+ *   - canaries around every buffer, inputs unchanged, every alignment
+ *     multiple of the manifest's `align`;
+ *   - every output aliasing every input of the same size (SUPERCOP rule);
+ *   - the public function equals the kernel;
+ *   - the kernel through the ABI checker;
+ *   - --valgrind-ct: every input secret.
+ * A primitive may add its own structured checks as a function
+ * `int qhasm_test_fixed_<prim>(int p, int i)` listed in its `vectors`
+ * line as `check=...`; none is required. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "test.h"
+
+#define MAXARGS 6
+typedef void k1(void *);
+typedef void k2(void *, void *);
+typedef void k3(void *, void *, void *);
+typedef void k4(void *, void *, void *, void *);
+typedef void k5(void *, void *, void *, void *, void *);
+typedef void k6(void *, void *, void *, void *, void *, void *);
+
+static int nargs(int p)
+{
+    int n = 0;
+    while (qhasm_prims[p].args[n].kind) n++;
+    return n;
+}
+
+/* one call of a kernel with n pointer arguments */
+static void call(qhasm_fn *f, int n, unsigned char **a)
+{
+    switch (n) {
+    case 1: ((k1 *)f)(a[0]); break;
+    case 2: ((k2 *)f)(a[0], a[1]); break;
+    case 3: ((k3 *)f)(a[0], a[1], a[2]); break;
+    case 4: ((k4 *)f)(a[0], a[1], a[2], a[3]); break;
+    case 5: ((k5 *)f)(a[0], a[1], a[2], a[3], a[4]); break;
+    default: ((k6 *)f)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
+    }
+}
+
+/* inputs: 0 random, 1 zero bytes, 2 0xff bytes, 3 random bytes each 0 or 0xff,
+ * 4 random with a few bits */
+static void fill(unsigned char *b, size_t n, int mode)
+{
+    size_t j;
+    rnd_bytes(b, n);
+    for (j = 0; j < n; j++)
+        switch (mode) {
+        case 1: b[j] = 0; break;
+        case 2: b[j] = 0xff; break;
+        case 3: b[j] = (b[j] & 1) ? 0xff : 0; break;
+        case 4: b[j] = (unsigned char)(b[j] & (unsigned char)rnd() & (unsigned char)rnd()); break;
+        default: break;
+        }
+}
+
+static const char *const mode_names[] = { "random", "all zero", "all 0xff", "0/0xff bytes", "sparse bits" };
+
+/* one case: inputs by mode, buffers at offset `off` from alignment, outputs
+ * aliased to input `alias` (-1: none) when sizes agree */
+static int fixed_case(int p, int i, int mode, unsigned off, int alias, int t)
+{
+    const qhasm_prim *pr = &qhasm_prims[p];
+    const qhasm_impl *im = &pr->impls[i], *ref = &pr->impls[QHASM_REF(p)];
+    int n = nargs(p), k, out = -1;
+    gbuf g[MAXARGS];
+    unsigned char *a[MAXARGS], *want[MAXARGS], *init[MAXARGS];
+    int bad = 0;
+    for (k = 0; k < n; k++) {
+        size_t len = pr->args[k].bytes;
+        a[k] = galloc(&g[k], len, off);
+        fill(a[k], len, pr->args[k].kind == QHASM_ARG_OUT ? 0 : mode);
+        want[k] = malloc(len + 1);
+        init[k] = malloc(len + 1);
+        if (!want[k] || !init[k]) die("malloc");
+        memcpy(init[k], a[k], len);
+        if (pr->args[k].kind != QHASM_ARG_IN && out < 0) out = k;
+    }
+    if (alias >= 0 && (out < 0 || pr->args[alias].kind != QHASM_ARG_IN || pr->args[alias].bytes != pr->args[out].bytes))
+        alias = -1;
+    /* the reference on separate copies: an aliased output must get the
+     * same value (the kernel reads its inputs before writing) */
+    for (k = 0; k < n; k++) memcpy(want[k], init[k], pr->args[k].bytes);
+    call(ref->fn[0], n, want);
+    stage("%s (%s): %s inputs, offset %u%s%s, case %d", pr->name, im->name, mode_names[mode], off,
+          alias >= 0 ? ", output aliases an input" : "", "", t);
+    if (alias >= 0) {
+        unsigned char *c[MAXARGS];
+        memcpy(a[out], init[alias], pr->args[out].bytes);
+        for (k = 0; k < n; k++) c[k] = a[k];
+        c[alias] = a[out];
+        call(im->fn[0], n, c);
+    } else
+        call(im->fn[0], n, a);
+    for (k = 0; k < n && !bad; k++) {
+        long d;
+        if (gcheck(&g[k]))
+            bad = fail("%s (%s): argument %d: wrote outside its %lu bytes (canary), %s inputs", pr->name, im->name,
+                       k, pr->args[k].bytes, mode_names[mode]);
+        else if (k == alias)
+            continue;
+        else if (pr->args[k].kind == QHASM_ARG_IN && (d = diffat(a[k], init[k], pr->args[k].bytes)) >= 0)
+            bad = fail("%s (%s): modified input argument %d at byte %ld, %s inputs", pr->name, im->name, k, d,
+                       mode_names[mode]);
+        else if (pr->args[k].kind != QHASM_ARG_IN && (d = diffat(a[k], want[k], pr->args[k].bytes)) >= 0)
+            bad = fail("%s (%s): output argument %d differs from ref at byte %ld (%02x, ref %02x): %s inputs, "
+                       "offset %u%s, case %d", pr->name, im->name, k, d, a[k][d], want[k][d], mode_names[mode],
+                       off, alias >= 0 ? ", output aliasing an input" : "", t);
+    }
+    for (k = 0; k < n; k++) { gfree(&g[k]); free(want[k]); free(init[k]); }
+    return bad;
+}
+
+static int fixed_check(int p, int i)
+{
+    const qhasm_prim *pr = &qhasm_prims[p];
+    int n = nargs(p), t, mode, al, k;
+    unsigned step = (unsigned)(pr->align > 0 ? pr->align : 1);
+    /* buffers of a megabyte (the McEliece public keys) get fewer cases:
+     * each case fills, copies and compares every byte (minutes under qemu) */
+    unsigned long total = 0;
+    int big;
+    for (k = 0; k < n; k++) total += pr->args[k].bytes;
+    big = total > 65536;
+    for (mode = 0; mode < 5; mode++)
+        for (t = 0; t < (mode ? (big ? 2 : 8) : (big ? 12 : 200)); t++)
+            if (fixed_case(p, i, mode, 0, -1, t)) return 1;
+    for (unsigned off = step; off < 64; off += big ? 7 * step : step)
+        if (fixed_case(p, i, 0, off, -1, 0)) return 1;
+    for (al = 0; al < n; al++)
+        for (t = 0; t < (big ? 5 : 20); t++)
+            if (fixed_case(p, i, t % 5, 0, al, t)) return 1;
+    /* the public function: the same as the kernel, with the selection forced */
+    {
+        unsigned char *a[MAXARGS], *b[MAXARGS];
+        const qhasm_impl *im = &pr->impls[i];
+        int k;
+        for (k = 0; k < n; k++) {
+            a[k] = malloc(pr->args[k].bytes + 64);
+            b[k] = malloc(pr->args[k].bytes + 64);
+            if (!a[k] || !b[k]) die("malloc");
+            rnd_bytes(a[k], pr->args[k].bytes);
+            memcpy(b[k], a[k], pr->args[k].bytes);
+        }
+        stage("%s (%s): the public function", pr->name, im->name);
+        call(im->fn[0], n, a);
+        call((qhasm_fn *)qhasm_fixed_public(p), n, b);
+        for (k = 0; k < n; k++) {
+            if (diffat(a[k], b[k], pr->args[k].bytes) >= 0) {
+                fail("%s: the public function differs from implementation %s's kernel", pr->name, im->name);
+                return 1;
+            }
+            free(a[k]); free(b[k]);
+        }
+    }
+    return 0;
+}
+
+static int fixed_abi(int p, int i)
+{
+    const qhasm_prim *pr = &qhasm_prims[p];
+    const qhasm_impl *im = &pr->impls[i];
+    int n = nargs(p), k, t;
+    uint64_t v[6] = { 0 };
+    char sig[8] = { 0 }, what[160];
+    unsigned char *a[MAXARGS];
+    for (k = 0; k < n; k++) {
+        if (posix_memalign((void **)&a[k], 64, pr->args[k].bytes + 64)) die("posix_memalign");
+        sig[k] = 'w';
+    }
+    for (t = 0; t < 4; t++) {
+        for (k = 0; k < n; k++) { rnd_bytes(a[k], pr->args[k].bytes); v[k] = U(a[k]); }
+        snprintf(what, sizeof what, "qhasm_kernel_%s_%s (%s) call %d", pr->symbol, qhasm_prims[p].kernels[0], im->name, t);
+        if (abicall(what, FN(im->fn[0]), sig, kernel_abi_flags(im->name), v[0], v[1], v[2], v[3], v[4], v[5], NULL))
+            return 1;
+        snprintf(what, sizeof what, "%s (%s) public function, call %d", pr->name, im->name, t);
+        if (abicall(what, FN(qhasm_fixed_public(p)), sig, QHASM_ABICHECK_COMPILED, v[0], v[1], v[2], v[3], v[4], v[5], NULL))
+            return 1;
+    }
+    for (k = 0; k < n; k++) free(a[k]);
+    return 0;
+}
+
+static int fixed_ct(int p, int i)
+{
+    const qhasm_prim *pr = &qhasm_prims[p];
+    const qhasm_impl *im = &pr->impls[i];
+    int n = nargs(p), k, t;
+    unsigned char *a[MAXARGS];
+    for (k = 0; k < n; k++) {
+        if (posix_memalign((void **)&a[k], 64, pr->args[k].bytes + 64)) die("posix_memalign");
+    }
+    for (t = 0; t < 8; t++) {
+        unsigned long e;
+        for (k = 0; k < n; k++) {
+            fill(a[k], pr->args[k].bytes, t % 5);
+            if (pr->args[k].kind != QHASM_ARG_OUT) SECRET(a[k], pr->args[k].bytes);
+        }
+        stage("valgrind-ct: %s (%s), %s inputs", pr->name, im->name, mode_names[t % 5]);
+        e = CT_ERRORS();
+        call(im->fn[0], n, a);
+        call((qhasm_fn *)qhasm_fixed_public(p), n, a);
+        for (k = 0; k < n; k++) PUBLIC(a[k], pr->args[k].bytes);
+        if (ct_verdict(e, "%s (%s), %s inputs", pr->name, im->name, mode_names[t % 5])) return 1;
+    }
+    for (k = 0; k < n; k++) free(a[k]);
+    return 0;
+}
+
+const qhasm_test_family qhasm_test_fixed = { fixed_check, fixed_abi, fixed_ct, "every input" };
