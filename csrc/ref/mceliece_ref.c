@@ -29,10 +29,12 @@ uint16_t qhasm_ref_mceliece_gf_mul(int m, uint16_t a, uint16_t b)
     int i;
     a &= mask;
     b &= mask;
+    /* without branches on the data (qhasm-test --valgrind-ct checks the
+     * reference too): masks instead of tests */
     for (i = 0; i < m; i++)                 /* carry-less product, degree <= 2m-2 */
-        if ((b >> i) & 1) p ^= (uint32_t)a << i;
+        p ^= ((uint32_t)a << i) & (0u - (((uint32_t)b >> i) & 1));
     for (i = 2 * m - 2; i >= m; i--)        /* reduce modulo f, top down */
-        if ((p >> i) & 1) p ^= f << (i - m);
+        p ^= (f << (i - m)) & (0u - ((p >> i) & 1));
     return (uint16_t)p;
 }
 
