@@ -70,7 +70,7 @@ def main(argv: list[str]) -> int:
     for impl in impls:
         for path in sorted(glob.glob(os.path.join(ROOT, "out", impl, "mceliece*"))):
             for name, (n, sl, ss, ol, os_) in functions(path).items():
-                short = name.replace("qhasm_kernel_", "").replace("_" + impl.replace("-", "_"), "")
+                short = name.replace("qhasm_kernel_", "").split("_" + impl.replace("-", "_") + "_")[0]
                 print(f"| {short} | {impl} | {n} | {sl} | {ss} | {ol} | {os_} |")
     return 0
 
